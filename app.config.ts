@@ -1,0 +1,116 @@
+/**
+ * Typed configuration read from the environment (CONTRACT.md §1), validated with zod.
+ * `loadConfig()` throws a `ConfigError` listing every bad variable.
+ */
+import { z } from "zod";
+
+const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
+const optionalText = z.string().trim().min(1).optional().catch(undefined);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).optional(),
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  KV_PATH: z.string().min(1).optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ADMIN_EMAILS: z.string().default(""),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default("Career Platform <no-reply@localhost>"),
+  RAZORPAY_KEY_ID: optionalText,
+  RAZORPAY_KEY_SECRET: optionalText,
+  RAZORPAY_WEBHOOK_SECRET: optionalText,
+  RAZORPAY_API_URL: z.url().default("https://api.razorpay.com"),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  LINKEDIN_CLIENT_ID: optionalText,
+  LINKEDIN_CLIENT_SECRET: optionalText,
+  OAUTH_GOOGLE_AUTHORIZATION_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  OAUTH_GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  OAUTH_GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  OAUTH_LINKEDIN_AUTHORIZATION_URL: z.url().default("https://www.linkedin.com/oauth/v2/authorization"),
+  OAUTH_LINKEDIN_TOKEN_URL: z.url().default("https://www.linkedin.com/oauth/v2/accessToken"),
+  OAUTH_LINKEDIN_USERINFO_URL: z.url().default("https://api.linkedin.com/v2/userinfo"),
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  TRUST_PROXY: booleanText.default(false),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+/** An OAuth provider's credentials and endpoints; `clientId` unset means not configured. */
+export interface OAuthProviderConfig {
+  clientId?: string;
+  clientSecret?: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+}
+
+/** The platform's configuration. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Public origin without trailing slash, e.g. `http://localhost:8000`. */
+  appUrl: string;
+  secure: boolean;
+  /** A file path, `:memory:`, a KV Connect URL, or undefined for the platform's KV on Deno Deploy. */
+  kvPath: string | undefined;
+  authSecret?: string;
+  adminEmails: Set<string>;
+  smtpUrl?: string;
+  mailFrom: string;
+  razorpay: { keyId?: string; keySecret?: string; webhookSecret?: string; apiUrl: string };
+  oauth: { google: OAuthProviderConfig; linkedin: OAuthProviderConfig };
+  rateLimits: boolean;
+  trustProxy: boolean;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+/** Thrown when an environment variable has a bad value; the message lists each one. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Reads the configuration from `env` (default: the process environment).
+ * @throws ConfigError naming every invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const secure = appUrl.startsWith("https:");
+  if (secure && !e.AUTH_SECRET) throw new ConfigError("Invalid configuration:\n  AUTH_SECRET: required when APP_URL is https");
+  const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
+  const provider = (name: "GOOGLE" | "LINKEDIN"): OAuthProviderConfig => ({
+    clientId: e[`${name}_CLIENT_ID`],
+    clientSecret: e[`${name}_CLIENT_SECRET`],
+    authorizationUrl: e[`OAUTH_${name}_AUTHORIZATION_URL`],
+    tokenUrl: e[`OAUTH_${name}_TOKEN_URL`],
+    userinfoUrl: e[`OAUTH_${name}_USERINFO_URL`],
+  });
+  return {
+    port: e.PORT,
+    host: e.HOST ?? (secure ? "0.0.0.0" : "127.0.0.1"),
+    appUrl,
+    secure,
+    kvPath: e.KV_PATH ?? (onDeploy ? undefined : "./data/kv.sqlite3"),
+    authSecret: e.AUTH_SECRET,
+    adminEmails: new Set(e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    razorpay: {
+      keyId: e.RAZORPAY_KEY_ID,
+      keySecret: e.RAZORPAY_KEY_SECRET,
+      webhookSecret: e.RAZORPAY_WEBHOOK_SECRET,
+      apiUrl: e.RAZORPAY_API_URL.replace(/\/+$/, ""),
+    },
+    oauth: { google: provider("GOOGLE"), linkedin: provider("LINKEDIN") },
+    rateLimits: e.RATE_LIMITS === "on",
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

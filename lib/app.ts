@@ -1,0 +1,105 @@
+/**
+ * Builds the platform's Hono app: the cross-cutting middleware of CONTRACT.md §9 and §2
+ * (request id, access log, security headers, body limits, CSRF origin check), then the file
+ * routes of `routes.gen.ts` through the web layer, with one error mapping for every route.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
+import { registerRoutes } from "./web/app.ts";
+import type { Assets } from "./web/assets.ts";
+import type { Manifest, State } from "./web/types.ts";
+import { errorResponse, HttpError } from "./http/errors.ts";
+import { readSessionCookie } from "./auth/cookies.ts";
+import { checkOrigin } from "./auth/csrf.ts";
+import type { AppState, Services } from "./state.ts";
+
+/** Largest JSON body in bytes (uploads have their own limit). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Largest upload body in bytes. */
+export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+
+type Env = { Variables: { state: State } };
+
+function clientIpOf(req: Request, remote: string, trustProxy: boolean): string {
+  if (trustProxy) {
+    const first = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return remote;
+}
+
+/** The platform app for `services`, serving `manifest`'s routes and `assets`. */
+export function createApp(services: Services, manifest: Manifest, assets: Assets): Hono<Env> {
+  const { config, log } = services;
+  const app = new Hono<Env>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const remote = (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname ?? "127.0.0.1";
+    const state: AppState = {
+      services,
+      requestId: crypto.randomUUID(),
+      clientIp: clientIpOf(c.req.raw, remote, config.trustProxy),
+    };
+    c.set("state", state);
+    await next();
+    c.header("X-Request-Id", state.requestId);
+    log.debug("request", {
+      requestId: state.requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+  app.use(secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "https:"],
+      connectSrc: ["'self'"],
+      frameSrc: ["https://www.youtube-nocookie.com", "https://player.vimeo.com", "https://api.razorpay.com"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      baseUri: ["'self'"],
+      objectSrc: ["'none'"],
+    },
+    referrerPolicy: "strict-origin-when-cross-origin",
+    strictTransportSecurity: config.secure ? "max-age=63072000; includeSubDomains" : false,
+    crossOriginEmbedderPolicy: false,
+  }));
+  const tooLarge = (limit: number) =>
+    bodyLimit({
+      maxSize: limit,
+      onError: (c) => c.json({ error: `Request body is larger than ${limit / 1024 / 1024} MB` }, 413),
+    });
+  const uploadLimit = tooLarge(UPLOAD_LIMIT_BYTES);
+  const jsonLimit = tooLarge(BODY_LIMIT_BYTES);
+  app.use((c, next) => c.req.path === "/api/admin/uploads" ? uploadLimit(c, next) : jsonLimit(c, next));
+  app.use(async (c, next) => {
+    const hasSession = readSessionCookie(c.req.raw, config.secure) !== undefined;
+    if (!checkOrigin(c.req.raw, config.appUrl, hasSession)) return c.json({ error: "Invalid origin" }, 403);
+    await next();
+  });
+
+  registerRoutes(app, manifest, {
+    assets,
+    methodNotAllowed: (_req, allow) =>
+      Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),
+    onError(error, req, state, renderErrorPage) {
+      if (error instanceof HttpError) return errorResponse(error);
+      log.error("unhandled error", {
+        requestId: state.requestId,
+        method: req.method,
+        url: req.url,
+        error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
+      });
+      return new URL(req.url).pathname.startsWith("/api/")
+        ? Response.json({ error: "Internal server error" }, { status: 500 })
+        : renderErrorPage();
+    },
+  });
+  return app;
+}

@@ -1,0 +1,39 @@
+/**
+ * The session cookie (CONTRACT.md §2): HTTP-only, `SameSite=Lax`, `Path=/`; `Secure` and
+ * the `__Host-` prefix when the public origin is https. Works on plain `Request` and
+ * `Headers`, as route handlers see them.
+ */
+import { parse, serialize } from "hono/utils/cookie";
+import { SESSION_TTL_MS } from "./sessions.ts";
+
+/** The cookie's name for an origin. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? "__Host-session" : "session";
+}
+
+/** The value of cookie `name` in a request, or undefined. */
+export function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.get("cookie");
+  return header ? parse(header, name)[name] : undefined;
+}
+
+/** The session token of a request, or undefined. */
+export function readSessionCookie(req: Request, secure: boolean): string | undefined {
+  return readCookie(req, sessionCookieName(secure));
+}
+
+/** A `Set-Cookie` value carrying the session token; `persistent: false` makes a browser-session cookie. */
+export function sessionCookie(secure: boolean, token: string, persistent = true): string {
+  return serialize(sessionCookieName(secure), token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure,
+    ...(persistent ? { maxAge: SESSION_TTL_MS / 1000 } : {}),
+  });
+}
+
+/** A `Set-Cookie` value that clears the session cookie. */
+export function clearedSessionCookie(secure: boolean): string {
+  return serialize(sessionCookieName(secure), "", { httpOnly: true, sameSite: "Lax", path: "/", secure, maxAge: 0 });
+}

@@ -1,0 +1,17 @@
+/**
+ * Typed guards for permissions (specification "Authentication" 7 and 8): a missing
+ * session is 401, an insufficient role 403.
+ */
+import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
+import type { AppState, SignedInState } from "../state.ts";
+import type { Role, User } from "../users/users.ts";
+
+/** Narrows the state to a signed-in one. @throws UnauthorizedError without a session. */
+export function assertSignedIn(state: AppState): asserts state is SignedInState {
+  if (!state.user || !state.session) throw new UnauthorizedError();
+}
+
+/** @throws ForbiddenError unless the user has one of `roles`. */
+export function assertRole(user: User, ...roles: Role[]): void {
+  if (!roles.includes(user.role)) throw new ForbiddenError();
+}

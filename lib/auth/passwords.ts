@@ -1,0 +1,71 @@
+/**
+ * Password hashing (specification "Authentication" 3, CONTRACT.md §2): argon2id with OWASP's
+ * parameters (m = 19 MiB, t = 2, p = 1), stored as the standard encoded string. Uses the
+ * native `@node-rs/argon2` (off the event loop); where a native addon cannot load (Deno
+ * Deploy) `hash-wasm` makes and checks the same strings.
+ */
+import { argon2id, argon2Verify } from "hash-wasm";
+
+/** Shortest and longest accepted passwords, in characters. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1, outputLen: 32 };
+
+interface Argon2Impl {
+  hash(password: string): Promise<string>;
+  verify(encoded: string, password: string): Promise<boolean>;
+}
+
+const wasm: Argon2Impl = {
+  hash: (password) =>
+    argon2id({
+      password,
+      salt: crypto.getRandomValues(new Uint8Array(16)),
+      parallelism: PARAMS.parallelism,
+      iterations: PARAMS.timeCost,
+      memorySize: PARAMS.memoryCost,
+      hashLength: PARAMS.outputLen,
+      outputType: "encoded",
+    }),
+  verify: (encoded, password) => argon2Verify({ password, hash: encoded }),
+};
+
+async function loadNative(): Promise<Argon2Impl | null> {
+  try {
+    const native = await import("@node-rs/argon2");
+    return {
+      hash: (password) => native.hash(password, { ...PARAMS, algorithm: native.Algorithm.Argon2id }),
+      verify: (encoded, password) => native.verify(encoded, password),
+    };
+  } catch {
+    return null;
+  }
+}
+
+const impl: Promise<Argon2Impl> = loadNative().then((native) => native ?? wasm);
+
+/** Hashes a password into an encoded argon2id string. */
+export async function hashPassword(password: string): Promise<string> {
+  return await (await impl).hash(password);
+}
+
+/** True when `password` matches `encoded`; false for a malformed hash. */
+export async function verifyPassword(encoded: string, password: string): Promise<boolean> {
+  try {
+    return await (await impl).verify(encoded, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spends the time of one verification against a throwaway hash, so that a sign-in for an
+ * unknown e-mail takes about as long as one for a known e-mail with a wrong password.
+ */
+export async function verifyDummy(password: string): Promise<void> {
+  dummyHash ??= hashPassword(crypto.randomUUID());
+  await verifyPassword(await dummyHash, password);
+}

@@ -1,0 +1,85 @@
+/**
+ * Sessions in Deno KV (CONTRACT.md §2): a 32-byte random token lives only in the cookie;
+ * KV keeps its SHA-256. Sessions last 7 days and slide: a read renews one with less than
+ * 6 days left.
+ *
+ * Keys: `["sessions", tokenHash]` → `Session`, `["sessions_by_user", userId, tokenHash]` → id,
+ * both with `expireIn`.
+ */
+import { randomToken, sha256Hex } from "../ids.ts";
+
+/** Session lifetime in ms. */
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A session is renewed on read when less than this many ms remain. */
+export const SESSION_RENEW_BELOW_MS = 6 * 24 * 60 * 60 * 1000;
+
+/** A stored session (the token itself is never stored). */
+export interface Session {
+  id: string;
+  userId: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** Creates a session for `userId`; returns the record and the token for the cookie. */
+export async function createSession(kv: Deno.Kv, userId: string): Promise<{ session: Session; token: string }> {
+  const token = randomToken();
+  const hash = await sha256Hex(token);
+  const now = Date.now();
+  const session: Session = {
+    id: crypto.randomUUID(),
+    userId,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+  };
+  await kv.atomic()
+    .set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
+    .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS })
+    .commit();
+  return { session, token };
+}
+
+/**
+ * The live session of a cookie token, renewed when it is past its first day; null when the
+ * token is unknown or expired. `renewed` tells the caller to send the cookie again.
+ */
+export async function readSession(kv: Deno.Kv, token: string): Promise<{ session: Session; renewed: boolean } | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const hash = await sha256Hex(token);
+  const entry = await kv.get<Session>(["sessions", hash]);
+  const session = entry.value;
+  const now = Date.now();
+  if (!session || Date.parse(session.expiresAt) <= now) return null;
+  if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, renewed: false };
+  const renewed: Session = { ...session, expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
+  await kv.atomic()
+    .check(entry)
+    .set(["sessions", hash], renewed, { expireIn: SESSION_TTL_MS })
+    .set(["sessions_by_user", session.userId, hash], session.id, { expireIn: SESSION_TTL_MS })
+    .commit();
+  return { session: renewed, renewed: true };
+}
+
+/** Ends the session of a cookie token (no error when it does not exist). */
+export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
+  const hash = await sha256Hex(token);
+  const session = (await kv.get<Session>(["sessions", hash])).value;
+  const op = kv.atomic().delete(["sessions", hash]);
+  if (session) op.delete(["sessions_by_user", session.userId, hash]);
+  await op.commit();
+}
+
+/** Ends every session of a user (password reset, account takeover protection). */
+export async function deleteUserSessions(kv: Deno.Kv, userId: string): Promise<void> {
+  let op = kv.atomic();
+  let count = 0;
+  for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) {
+    const hash = entry.key[2] as string;
+    op.delete(entry.key).delete(["sessions", hash]);
+    if (++count % 400 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  await op.commit();
+}

@@ -1,0 +1,14 @@
+/**
+ * The demo data set (`deno task seed`): idempotent, so running it again adds nothing twice.
+ * Each capability adds its part here.
+ */
+import { DEMO_ACCOUNTS, seedAccounts } from "./accounts.ts";
+
+/** Loads the demo data into `kv`; returns lines describing what is there. */
+export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
+  await seedAccounts(kv);
+  return [
+    "Demo accounts (e-mail / password / role):",
+    ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}`),
+  ];
+}

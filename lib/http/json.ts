@@ -1,0 +1,45 @@
+/** Reading and validating JSON request bodies at the edge. */
+import type { z } from "zod";
+import { BadRequestError, ValidationError } from "./errors.ts";
+
+/**
+ * Reads the request body as JSON. An empty body reads as `{}`.
+ * @throws BadRequestError "Invalid JSON body" when the body is not JSON.
+ */
+export async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequestError("Invalid JSON body");
+  }
+}
+
+/**
+ * Validates `value` against `schema`.
+ * @param onError maps the zod error to the thrown error; default `ValidationError` (issue array body).
+ */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  onError: (error: z.ZodError) => Error = (error) => new ValidationError(error.issues),
+): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw onError(result.error);
+  return result.data;
+}
+
+/** Reads and validates a JSON body in one step; see `readJson` and `validate`. */
+export async function readBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  onError?: (error: z.ZodError) => Error,
+): Promise<z.infer<S>> {
+  return validate(schema, await readJson(req), onError);
+}
+
+/** Query parameters as a plain object (the last value of a repeated name wins). */
+export function queryOf(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams);
+}

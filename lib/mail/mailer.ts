@@ -1,0 +1,38 @@
+/**
+ * Outgoing e-mail (CONTRACT.md §1 `SMTP_URL`, `MAIL_FROM`): nodemailer over SMTP, or, when
+ * `SMTP_URL` is unset, one JSON log line per mail with `to`, `subject` and the link.
+ */
+import nodemailer from "nodemailer";
+import type { Logger } from "../log.ts";
+
+/** One transactional e-mail. `link` is the action URL it carries (logged when there is no SMTP). */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  link: string;
+}
+
+/** Sends e-mails. @throws when the SMTP server refuses the mail. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/** A mailer for `smtpUrl`, or a log-only mailer when it is undefined. */
+export function createMailer(smtpUrl: string | undefined, from: string, log: Logger): Mailer {
+  if (!smtpUrl) {
+    return {
+      send(mail) {
+        log.info("mail", { to: mail.to, subject: mail.subject, link: mail.link });
+        return Promise.resolve();
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    },
+  };
+}

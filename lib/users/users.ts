@@ -1,0 +1,146 @@
+/**
+ * User records and their secondary indexes in Deno KV (specification "User").
+ *
+ * Keys (owned by this module only):
+ * - `["users", id]` → `User`
+ * - `["users_by_email", emailLowerCase]` → id (uniqueness guard)
+ * - `["users_by_created", createdAt, id]` → id (newest-first listing)
+ * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
+ */
+import { ConflictError, NotFoundError } from "../http/errors.ts";
+
+/** The roles of the specification. */
+export const ROLES = ["user", "member", "admin"] as const;
+export type Role = typeof ROLES[number];
+
+/** A user record as stored; profile scalars are `null` and arrays `[]` when unset. */
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  role: Role;
+  createdAt: string;
+  updatedAt: string;
+  fieldInterests: string[];
+  opportunityInterests: string[];
+  dateOfBirth: string | null;
+  collegeInstitute: string | null;
+  contactNumber: string | null;
+  currentRole: string | null;
+}
+
+/** Fields a caller may change with `updateUser`. */
+export type UserPatch = Partial<Omit<User, "id" | "email" | "createdAt" | "updatedAt">>;
+
+/** Canonical form of an e-mail address for lookups and uniqueness: trimmed, lower case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Reads a user by id, or null. */
+export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
+  return (await kv.get<User>(["users", id])).value;
+}
+
+/** Reads a user by id. @throws NotFoundError "User not found". */
+export async function requireUser(kv: Deno.Kv, id: string): Promise<User> {
+  const user = await getUser(kv, id);
+  if (!user) throw new NotFoundError("User not found");
+  return user;
+}
+
+/** Reads a user by e-mail (any case), or null. */
+export async function getUserByEmail(kv: Deno.Kv, email: string): Promise<User | null> {
+  const id = (await kv.get<string>(["users_by_email", normalizeEmail(email)])).value;
+  return id ? await getUser(kv, id) : null;
+}
+
+/** Input of `createUser`. `passwordHash` is absent for social sign-in users. */
+export interface NewUser {
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image?: string | null;
+  role: Role;
+  passwordHash?: string;
+}
+
+/**
+ * Creates a user; the e-mail uniqueness check and every key are one atomic write.
+ * `createdAt` equals `updatedAt` (the specification's new-user mark).
+ * @throws ConflictError "User already exists" when the e-mail is taken (in any case).
+ */
+export async function createUser(kv: Deno.Kv, input: NewUser): Promise<User> {
+  const now = new Date().toISOString();
+  const email = normalizeEmail(input.email);
+  const user: User = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    email,
+    emailVerified: input.emailVerified,
+    image: input.image ?? null,
+    role: input.role,
+    createdAt: now,
+    updatedAt: now,
+    fieldInterests: [],
+    opportunityInterests: [],
+    dateOfBirth: null,
+    collegeInstitute: null,
+    contactNumber: null,
+    currentRole: null,
+  };
+  const op = kv.atomic()
+    .check({ key: ["users_by_email", email], versionstamp: null })
+    .set(["users", user.id], user)
+    .set(["users_by_email", email], user.id)
+    .set(["users_by_created", user.createdAt, user.id], user.id);
+  if (input.passwordHash) op.set(["user_passwords", user.id], input.passwordHash);
+  const result = await op.commit();
+  if (!result.ok) throw new ConflictError("User already exists");
+  return user;
+}
+
+/**
+ * Applies `patch` to a user and sets `updatedAt`, retrying on a concurrent write.
+ * @throws NotFoundError "User not found".
+ */
+export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Promise<User> {
+  for (;;) {
+    const entry = await kv.get<User>(["users", id]);
+    if (!entry.value) throw new NotFoundError("User not found");
+    const user: User = { ...entry.value, ...patch, updatedAt: new Date().toISOString() };
+    const result = await kv.atomic().check(entry).set(["users", id], user).commit();
+    if (result.ok) return user;
+  }
+}
+
+/** The stored password hash of a user, or null (social-only users have none). */
+export async function getPasswordHash(kv: Deno.Kv, userId: string): Promise<string | null> {
+  return (await kv.get<string>(["user_passwords", userId])).value;
+}
+
+/** Replaces (or with `null` removes) a user's password hash. */
+export async function setPasswordHash(kv: Deno.Kv, userId: string, hash: string | null): Promise<void> {
+  if (hash === null) await kv.delete(["user_passwords", userId]);
+  else await kv.set(["user_passwords", userId], hash);
+}
+
+/**
+ * Every user, newest first, streamed from the creation index in batches of `getMany`.
+ * Used by the admin list, which filters and pages the stream.
+ */
+export async function* listUsersNewestFirst(kv: Deno.Kv): AsyncGenerator<User> {
+  let batch: Deno.KvKey[] = [];
+  const flush = async function* () {
+    const entries = await kv.getMany<User[]>(batch);
+    batch = [];
+    for (const entry of entries) if (entry.value) yield entry.value;
+  };
+  for await (const entry of kv.list<string>({ prefix: ["users_by_created"] }, { reverse: true, batchSize: 500 })) {
+    batch.push(["users", entry.value]);
+    if (batch.length === 10) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
+}

@@ -1,0 +1,111 @@
+/**
+ * Built and static assets, loaded into memory once at start so that serving them needs no
+ * file system access. `_build/manifest.json` (written by `build.ts`) names the content-hashed
+ * boot module, island modules and stylesheet; files under `/_build/` are served with
+ * `Cache-Control: immutable`, files under `static/` with revalidation by ETag.
+ */
+import { extname, join, relative } from "node:path";
+
+/** The build manifest written by `buildAssets`. URLs are absolute paths. */
+export interface BuildManifest {
+  buildId: string;
+  boot: string;
+  islands: Record<string, string>;
+  css: string[];
+}
+
+/** One file ready to serve. */
+export interface AssetFile {
+  body: Uint8Array;
+  contentType: string;
+  etag: string;
+  immutable: boolean;
+}
+
+/** The loaded assets: the manifest plus every servable file by URL path. */
+export interface Assets {
+  manifest: BuildManifest;
+  files: Map<string, AssetFile>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+  ".woff2": "font/woff2",
+};
+
+async function etagOf(body: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", body as Uint8Array<ArrayBuffer>));
+  return `"${Array.from(digest.slice(0, 10), (b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(dir));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.isFile) yield path;
+  }
+}
+
+async function addDir(files: Map<string, AssetFile>, dir: string, urlPrefix: string, immutable: boolean) {
+  for await (const path of walk(dir)) {
+    const body = await Deno.readFile(path);
+    const url = urlPrefix + relative(dir, path).split("\\").join("/");
+    files.set(url, {
+      body,
+      contentType: CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+      etag: await etagOf(body),
+      immutable,
+    });
+  }
+}
+
+/**
+ * Loads `<buildDir>/manifest.json`, the built files and the files of `staticDir`.
+ * @throws Error when the build is missing (run `deno task build`).
+ */
+export async function loadAssets(buildDir: string, staticDir: string): Promise<Assets> {
+  let manifest: BuildManifest;
+  try {
+    manifest = JSON.parse(await Deno.readTextFile(join(buildDir, "manifest.json")));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`No build found in ${buildDir}: run \`deno task build\` first`);
+    }
+    throw error;
+  }
+  const files = new Map<string, AssetFile>();
+  await addDir(files, staticDir, "/", false);
+  await addDir(files, join(buildDir, "assets"), "/_build/", true);
+  return { manifest, files };
+}
+
+/** Answers a GET or HEAD for an asset, honouring `If-None-Match`; null when there is no such file. */
+export function serveAsset(assets: Assets, req: Request, pathname: string): Response | null {
+  const file = assets.files.get(pathname);
+  if (!file) return null;
+  const headers = new Headers({
+    "content-type": file.contentType,
+    etag: file.etag,
+    "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate",
+  });
+  if (req.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+  return new Response(req.method === "HEAD" ? null : file.body as Uint8Array<ArrayBuffer>, { headers });
+}

@@ -1,0 +1,58 @@
+/**
+ * Page rendering: `_app` wraps the layouts, which wrap the page; the HTML is rendered on
+ * the server with island markers, then the stylesheet links and, only when the page has
+ * islands, the props envelope and the boot module are added to the document.
+ */
+import { type ComponentType, h } from "preact";
+import { renderToString } from "preact-render-to-string";
+import type { Assets } from "./assets.ts";
+import { collectIslands } from "./islands.ts";
+import { serialize, stringifyForHtml } from "./serializer.ts";
+import type { AppProps, PageProps } from "./types.ts";
+
+/** The components that make up one page, outermost first. */
+export interface PageTree {
+  app?: ComponentType<AppProps>;
+  layouts: ComponentType<AppProps>[];
+  page: ComponentType<PageProps>;
+}
+
+function escapeAttr(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+}
+
+/**
+ * Renders a full HTML document for `props`.
+ * @throws whatever a component throws, and TypeError for island props that cannot be serialized.
+ */
+export function renderDocument(tree: PageTree, props: PageProps & Record<string, unknown>, assets: Assets): string {
+  const wrappers = tree.app ? [tree.app, ...tree.layouts] : tree.layouts;
+  const build = (level: number): ComponentType<Record<string, never>> => {
+    if (level === wrappers.length) return () => h(tree.page, props);
+    const Wrapper = wrappers[level];
+    const Inner = build(level + 1);
+    return () => h(Wrapper, { ...props, Component: Inner });
+  };
+  const Root = build(0);
+  const { output: body, islands } = collectIslands(() => renderToString(h(Root, {})));
+
+  const { manifest } = assets;
+  const head = manifest.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`);
+  let tail = "";
+  if (islands.length > 0) {
+    const used = [...new Set(islands.map((island) => island.name))];
+    const modules = Object.fromEntries(used.map((name) => {
+      const url = manifest.islands[name];
+      if (!url) throw new Error(`Island "${name}" is not in the build: run \`deno task build\``);
+      return [name, url];
+    }));
+    for (const url of Object.values(modules)) head.push(`<link rel="modulepreload" href="${escapeAttr(url)}">`);
+    const data = stringifyForHtml({ modules, props: serialize(islands.map((island) => island.props)) });
+    tail = `<script type="application/json" id="__islands">${data}</script>` +
+      `<script type="module" src="${escapeAttr(manifest.boot)}"></script>`;
+  }
+  let html = body.startsWith("<html") ? body : `<html><head></head><body>${body}</body></html>`;
+  html = html.replace("</head>", `${head.join("")}</head>`);
+  html = tail ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, `${tail}</body>`) : html;
+  return `<!DOCTYPE html>${html}`;
+}

@@ -1,0 +1,14 @@
+/** Production entry: configuration, KV, assets, HTTP server (`deno task start`). */
+import { ConfigError, loadConfig } from "./app.config.ts";
+import { createServices, prepareAssets, serve } from "./lib/server.ts";
+
+try {
+  const config = loadConfig();
+  const services = await createServices(config);
+  const assets = await prepareAssets(!Deno.env.get("DENO_DEPLOYMENT_ID"));
+  serve(services, assets);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  Deno.exit(1);
+}

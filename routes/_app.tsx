@@ -1,0 +1,29 @@
+/** The HTML document around every page: head, skip link, header, main landmark, footer. */
+import type { AppState } from "../lib/state.ts";
+import type { AppProps } from "../lib/web/types.ts";
+import { SiteHeader } from "../components/SiteHeader.tsx";
+
+export default function App({ Component, state, url }: AppProps<AppState>) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>Career Community</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      </head>
+      <body class="min-h-screen bg-slate-50 text-slate-900 antialiased flex flex-col">
+        <a href="#main" class="sr-only focus:not-sr-only focus:absolute focus:m-2 focus:rounded focus:bg-white focus:p-2">
+          Skip to content
+        </a>
+        <SiteHeader user={state.user} path={url.pathname} />
+        <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
+          <Component />
+        </main>
+        <footer class="border-t border-slate-200 py-6 text-center text-sm text-slate-600">
+          Career Community — for students and early-career builders
+        </footer>
+      </body>
+    </html>
+  );
+}

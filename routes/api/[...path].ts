@@ -1,0 +1,6 @@
+/** Any `/api/...` path no route matches: 404 `{error: "Not found"}` (CONTRACT.md §9). */
+import { NotFoundError } from "../../lib/http/errors.ts";
+
+export const handler = (): Response => {
+  throw new NotFoundError();
+};

@@ -1,0 +1,87 @@
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../helpers/app.ts";
+
+Deno.test("GET /api/health answers ok with a request id", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/health");
+  assertEquals(res.status, 200);
+  assertMatch(res.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+  assertEquals(await res.json(), { status: "ok" });
+});
+
+Deno.test("unknown /api path is a JSON 404", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/does-not-exist/at/all");
+  assertEquals(res.status, 404);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  assertEquals(await res.json(), { error: "Not found" });
+});
+
+Deno.test("wrong method is a JSON 405 with Allow", async () => {
+  await using t = await createTestApp();
+  const res = await t.json("POST", "/api/health", {});
+  assertEquals(res.status, 405);
+  assertEquals(res.headers.get("allow"), "GET, HEAD");
+  assertEquals(await res.json(), { error: "Method not allowed" });
+});
+
+Deno.test("unknown page renders the 404 page", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/no-such-page");
+  assertEquals(res.status, 404);
+  assertMatch(await res.text(), /Page not found/);
+});
+
+Deno.test("security headers are set on every response", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/");
+  await res.body?.cancel();
+  assertEquals(res.headers.get("x-content-type-options"), "nosniff");
+  assertEquals(res.headers.get("referrer-policy"), "strict-origin-when-cross-origin");
+  assertMatch(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+  assertEquals(res.headers.get("strict-transport-security"), null);
+});
+
+Deno.test("HSTS is sent when the public origin is https", async () => {
+  await using t = await createTestApp({ env: { APP_URL: "https://careers.example", AUTH_SECRET: "x".repeat(32) } });
+  const res = await t.fetch("https://careers.example/api/health");
+  await res.body?.cancel();
+  assertMatch(res.headers.get("strict-transport-security") ?? "", /max-age=\d+/);
+});
+
+Deno.test("a body over 1 MB is refused with 413", async () => {
+  await using t = await createTestApp();
+  const res = await t.json("POST", "/api/health", { big: "x".repeat(1024 * 1024 + 10) });
+  assertEquals(res.status, 413);
+  assertMatch((await res.json()).error, /larger than 1 MB/);
+});
+
+Deno.test("a state-changing request with a session cookie from another origin is refused", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const res = await t.fetch("/api/health", {
+    method: "POST",
+    headers: { cookie, origin: "https://evil.example", "content-type": "application/json" },
+    body: "{}",
+  });
+  assertEquals(res.status, 403);
+  assertEquals(await res.json(), { error: "Invalid origin" });
+});
+
+Deno.test("a cross-site state-changing request is refused even without a cookie", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/health", { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
+  assertEquals(res.status, 403);
+});
+
+Deno.test("admin routes: 401 for guests, 403 for users and members", async () => {
+  await using t = await createTestApp();
+  assertEquals((await t.fetch("/api/admin/anything")).status, 401);
+  for (const role of ["user", "member"] as const) {
+    const { headers } = await createTestUser(t, role);
+    const res = await t.fetch("/api/admin/anything", { headers });
+    assertEquals(res.status, 403, role);
+  }
+  const admin = await createTestUser(t, "admin");
+  assertEquals((await t.fetch("/api/admin/anything", { headers: admin.headers })).status, 404);
+});
