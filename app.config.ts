@@ -83,7 +83,9 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   const e = parsed.data;
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const secure = appUrl.startsWith("https:");
-  if (secure && !e.AUTH_SECRET) throw new ConfigError("Invalid configuration:\n  AUTH_SECRET: required when APP_URL is https");
+  if (secure && !e.AUTH_SECRET) {
+    throw new ConfigError("Invalid configuration:\n  AUTH_SECRET: required when APP_URL is https");
+  }
   const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
   const provider = (name: "GOOGLE" | "LINKEDIN"): OAuthProviderConfig => ({
     clientId: e[`${name}_CLIENT_ID`],

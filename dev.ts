@@ -3,7 +3,8 @@
  * routes, islands, components, lib or styles change (`deno task dev`).
  */
 const root = new URL(".", import.meta.url).pathname;
-const run = (args: string[]) => new Deno.Command(Deno.execPath(), { args, cwd: root, stdout: "inherit", stderr: "inherit" });
+const run = (args: string[]) =>
+  new Deno.Command(Deno.execPath(), { args, cwd: root, stdout: "inherit", stderr: "inherit" });
 
 async function rebuild() {
   await run(["run", "-A", "scripts/gen_manifest.ts"]).output();

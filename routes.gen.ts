@@ -22,8 +22,7 @@ const manifest: Manifest = {
     "./routes/api/health.ts": $6,
     "./routes/index.tsx": $7,
   },
-  islands: {
-  },
+  islands: {},
   baseUrl: import.meta.url,
 };
 

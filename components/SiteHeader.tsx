@@ -43,7 +43,10 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
             : (
               <>
                 <a href="/sign-in" class="text-slate-700 hover:text-indigo-700">Sign in</a>
-                <a href="/sign-up" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700">
+                <a
+                  href="/sign-up"
+                  class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700"
+                >
                   Sign up
                 </a>
               </>

@@ -27,7 +27,12 @@ export async function prepareAssets(buildIfMissing: boolean): Promise<Assets> {
     return await loadAssets(`${root}_build`, `${root}static`);
   } catch (error) {
     if (!buildIfMissing) throw error;
-    await buildAssets({ root, islands: Object.keys(manifest.islands), stylesheet: "static/styles.css", outDir: "_build" });
+    await buildAssets({
+      root,
+      islands: Object.keys(manifest.islands),
+      stylesheet: "static/styles.css",
+      outDir: "_build",
+    });
     return await loadAssets(`${root}_build`, `${root}static`);
   }
 }
@@ -40,7 +45,8 @@ export function serve(services: Services, assets: Assets, onListen?: (addr: Deno
     {
       port: config.port,
       hostname: config.host,
-      onListen: onListen ?? ((addr) => services.log.info("listening", { url: config.appUrl, address: `${addr.hostname}:${addr.port}` })),
+      onListen: onListen ??
+        ((addr) => services.log.info("listening", { url: config.appUrl, address: `${addr.hostname}:${addr.port}` })),
     },
     (req, info) => app.fetch(req, info),
   );

@@ -13,7 +13,10 @@ export default function App({ Component, state, url }: AppProps<AppState>) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </head>
       <body class="min-h-screen bg-slate-50 text-slate-900 antialiased flex flex-col">
-        <a href="#main" class="sr-only focus:not-sr-only focus:absolute focus:m-2 focus:rounded focus:bg-white focus:p-2">
+        <a
+          href="#main"
+          class="sr-only focus:not-sr-only focus:absolute focus:m-2 focus:rounded focus:bg-white focus:p-2"
+        >
           Skip to content
         </a>
         <SiteHeader user={state.user} path={url.pathname} />

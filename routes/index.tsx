@@ -14,7 +14,10 @@ export default function Home({ state }: PageProps<unknown, AppState>) {
           Browse internships
         </a>
         {!state.user && (
-          <a href="/sign-up" class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100">
+          <a
+            href="/sign-up"
+            class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100"
+          >
             Create an account
           </a>
         )}

@@ -79,7 +79,8 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   for (const [file, module] of Object.entries(manifest.islands)) registerIsland(islandName(file), module.default);
 
   const special: Special = { layouts: [], middlewares: [] };
-  const routes: { file: string; pattern: ReturnType<typeof routePattern>; handler: unknown; page?: AnyComponent }[] = [];
+  const routes: { file: string; pattern: ReturnType<typeof routePattern>; handler: unknown; page?: AnyComponent }[] =
+    [];
   for (const [file, module] of Object.entries(manifest.routes)) {
     const stem = fileStem(file);
     const prefix = folderPrefix(file);
@@ -109,7 +110,11 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     const layouts = special.layouts.filter((l) => underPrefix(url.pathname, l.prefix)).map((l) => l.component);
     const params = c.req.param() as Record<string, string>;
     const props = { url, route, params, data, state: stateOf(c), ...extra } as PageProps & Record<string, unknown>;
-    const html = renderDocument({ app: special.app, layouts, page: component as ComponentType<PageProps> }, props, assets);
+    const html = renderDocument(
+      { app: special.app, layouts, page: component as ComponentType<PageProps> },
+      props,
+      assets,
+    );
     return htmlResponse(html, opts);
   };
   const renderErrorPage = (c: Context<Env>, error: unknown) =>

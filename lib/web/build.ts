@@ -33,7 +33,12 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
   const temp = join(assetsDir, "styles.tmp.css");
   const args = ["run", "-A", "npm:@tailwindcss/cli@4.3.3", "-i", join(options.root, options.stylesheet), "-o", temp];
   if (options.minify !== false) args.push("--minify");
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), { args, cwd: options.root, stdout: "null", stderr: "piped" })
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: options.root,
+    stdout: "null",
+    stderr: "piped",
+  })
     .output();
   if (code !== 0) throw new Error(`Tailwind build failed:\n${new TextDecoder().decode(stderr)}`);
   const css = await Deno.readTextFile(temp);

@@ -75,7 +75,10 @@ export function serialize(value: unknown): SerializedProps {
     seen.add(obj);
     try {
       if (obj instanceof Map) {
-        return { $: "m", v: [...obj].map(([k, val], i) => [encode(k, `${path}<key ${i}>`), encode(val, `${path}[${i}]`)]) };
+        return {
+          $: "m",
+          v: [...obj].map(([k, val], i) => [encode(k, `${path}<key ${i}>`), encode(val, `${path}[${i}]`)]),
+        };
       }
       if (obj instanceof Set) return { $: "s", v: [...obj].map((item, i) => encode(item, `${path}[${i}]`)) };
       if (Array.isArray(obj)) return obj.map((item, i) => encode(item, `${path}[${i}]`));

@@ -21,6 +21,8 @@ export const ORIGIN = "http://localhost:8000";
 
 /** A running test app. */
 export interface TestApp extends AsyncDisposable {
+  /** The app's public origin: `ORIGIN`, or the server's URL with `listen`. */
+  origin: string;
   services: Services;
   kv: Deno.Kv;
   /** Mails sent through the capturing mailer (empty when `SMTP_URL` was given). */
@@ -35,11 +37,22 @@ export interface TestApp extends AsyncDisposable {
 /** Options of `createTestApp`: environment overrides (e.g. `SMTP_URL`, `ADMIN_EMAILS`). */
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Also serve the app over HTTP on a free port; `origin` is then that server's URL. */
+  listen?: boolean;
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
 }
 
 /** Starts the platform app over an in-memory KV. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ APP_URL: ORIGIN, KV_PATH: ":memory:", LOG_LEVEL: "error", ...options.env });
+  const port = options.listen ? freePort() : 8000;
+  const origin = options.listen ? `http://localhost:${port}` : ORIGIN;
+  const config = loadConfig({ APP_URL: origin, KV_PATH: ":memory:", LOG_LEVEL: "error", ...options.env });
   const kv = await Deno.openKv(":memory:");
   const log = createLogger(config.logLevel, () => {});
   const mails: Mail[] = [];
@@ -51,16 +64,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const services: Services = { config, kv, log, mailer };
   const app = createApp(services, manifest, await assetsPromise);
-  const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, ORIGIN).href, init);
-  const close = () => Promise.resolve(kv.close());
+  const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
+  const server = options.listen
+    ? Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req, info) => app.fetch(req, info))
+    : undefined;
+  const close = async () => {
+    await server?.shutdown();
+    kv.close();
+  };
   return {
+    origin,
     services,
     kv,
     mails,
     fetch,
     json(method, path, body, headers) {
       const h = new Headers(headers);
-      h.set("origin", ORIGIN);
+      h.set("origin", origin);
       if (body !== undefined) h.set("content-type", "application/json");
       return fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
     },
@@ -95,5 +115,5 @@ export async function createTestUser(
   });
   const { token } = await createSession(t.kv, user.id);
   const cookie = `session=${token}`;
-  return { user, cookie, headers: { cookie, origin: ORIGIN } };
+  return { user, cookie, headers: { cookie, origin: t.origin } };
 }

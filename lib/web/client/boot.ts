@@ -60,10 +60,12 @@ async function boot() {
   if (!script?.textContent) return;
   const data = JSON.parse(script.textContent) as IslandData;
   const props = deserialize(data.props, (value) => signal(value)) as Record<string, unknown>[];
-  await Promise.all(findMarkers().map(async ({ name, index, start, end }) => {
-    const module = await import(data.modules[name]);
-    hydrate(h(module.default, props[index]), rootBetween(start, end));
-  }));
+  await Promise.all(
+    findMarkers().map(async ({ name, index, start, end }) => {
+      const module = await import(data.modules[name]);
+      hydrate(h(module.default, props[index]), rootBetween(start, end));
+    }),
+  );
   document.documentElement.dataset.hydrated = "true";
 }
 

@@ -1,0 +1,46 @@
+/**
+ * Browser tests: Debian's Chromium driven by playwright-core, and an axe-core check.
+ * `CHROMIUM_PATH` overrides the executable (default `/usr/bin/chromium`).
+ */
+import { type Browser, chromium, type Page } from "playwright-core";
+import { assertEquals } from "./assert.ts";
+
+const axeSource = Deno.readTextFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
+
+/** Launches headless Chromium with the flags this workplace needs. Close it with `await using`. */
+export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
+  const browser = await chromium.launch({
+    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+}
+
+/** Violations of impact `serious` or `critical` that axe-core finds on the page, as short lines. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, so the page's CSP does not block it.
+  await page.evaluate(`${axeSource}\n;undefined`);
+  const violations = await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const result = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
+    // deno-lint-ignore no-explicit-any
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  }) as { id: string; impact: string; nodes: number; help: string }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id} (${v.nodes} nodes): ${v.help}`);
+}
+
+/** Fails when axe-core finds a serious or critical violation on the page. */
+export async function assertAccessible(page: Page, label = page.url()): Promise<void> {
+  assertEquals(await seriousA11yViolations(page), [], `accessibility violations on ${label}`);
+}
