@@ -1,9 +1,10 @@
 /**
  * Island props serializer: turns the props of every island on a page into one JSON text
  * that the browser turns back into values. Keeps what JSON loses: `undefined`, `Date`,
- * `URL`, `Map`, `Set`, non-finite numbers, `bigint`, and signals (one signal passed to two
- * islands stays one signal in the browser). Functions, symbols, JSX elements and cycles
- * are refused with a `TypeError` that names the path of the bad value.
+ * `URL`, `Map`, `Set`, non-finite numbers and `-0`, `bigint`, and signals (one signal passed
+ * to two islands stays one signal in the browser). Functions, symbols, JSX elements, cycles
+ * and class instances other than those above are refused with a `TypeError` that names the
+ * path of the bad value.
  *
  * Encoding: plain JSON values stay as they are; anything else is an object
  * `{"$": tag, "v": value}` (an object that has its own `$` key is wrapped as tag `o`).
@@ -44,7 +45,7 @@ export function serialize(value: unknown): SerializedProps {
       case "boolean":
         return v;
       case "number":
-        return Number.isFinite(v) ? v : { $: "n", v: String(v) };
+        return Number.isFinite(v) && !Object.is(v, -0) ? v : { $: "n", v: Object.is(v, -0) ? "-0" : String(v) };
       case "undefined":
         return { $: "u" };
       case "bigint":
@@ -52,7 +53,7 @@ export function serialize(value: unknown): SerializedProps {
       case "function":
         throw new TypeError(`Cannot serialize a function at ${path}: island props must be data`);
       case "symbol":
-        throw new TypeError(`Cannot serialize a symbol at ${path}`);
+        throw new TypeError(`Cannot serialize a symbol at ${path}: island props must be data`);
     }
     if (v === null) return null;
     const obj = v as object;
@@ -81,9 +82,13 @@ export function serialize(value: unknown): SerializedProps {
         };
       }
       if (obj instanceof Set) return { $: "s", v: [...obj].map((item, i) => encode(item, `${path}[${i}]`)) };
-      if (Array.isArray(obj)) return obj.map((item, i) => encode(item, `${path}[${i}]`));
-      const out: Record<string, Encoded> = {};
-      for (const [k, val] of Object.entries(obj)) out[k] = encode(val, `${path}.${k}`);
+      if (Array.isArray(obj)) return Array.from(obj, (item, i) => encode(item, `${path}[${i}]`));
+      const proto = Object.getPrototypeOf(obj);
+      if (proto !== Object.prototype && proto !== null) {
+        throw new TypeError(`Cannot serialize a ${obj.constructor?.name ?? "class instance"} at ${path}`);
+      }
+      // fromEntries defines own properties, so a `__proto__` key stays data.
+      const out = Object.fromEntries(Object.entries(obj).map(([k, val]) => [k, encode(val, `${path}.${k}`)]));
       return Object.hasOwn(out, "$") ? { $: "o", v: out } : out;
     } finally {
       seen.delete(obj);
@@ -144,9 +149,7 @@ export function deserialize(envelope: SerializedProps, makeSignal: (value: unkno
     return decodeObject(obj);
   }
   function decodeObject(obj: Record<string, Encoded>) {
-    const out: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(obj)) out[k] = decode(val);
-    return out;
+    return Object.fromEntries(Object.entries(obj).map(([k, val]) => [k, decode(val)]));
   }
   return decode(envelope.v);
 }
