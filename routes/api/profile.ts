@@ -1,0 +1,22 @@
+/**
+ * `GET /api/profile` → `{user}` with the profile fields; `POST /api/profile` updates them and
+ * answers the same shape (specification "Profile"; CONTRACT.md §3). Session required.
+ */
+import { assertSignedIn } from "../../lib/auth/guards.ts";
+import { readJson } from "../../lib/http/json.ts";
+import type { AppState } from "../../lib/state.ts";
+import { parseProfileUpdate, toProfile, updateProfile } from "../../lib/users/profile.ts";
+import type { Handlers } from "../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    return Response.json({ user: toProfile(ctx.state.user) });
+  },
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const update = parseProfileUpdate(await readJson(req));
+    const user = await updateProfile(ctx.state.services.kv, ctx.state.user.id, update);
+    return Response.json({ user });
+  },
+};
