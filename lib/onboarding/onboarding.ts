@@ -1,0 +1,226 @@
+/**
+ * Onboarding profiles (specification "Onboarding profile", "Onboarding"; CONTRACT.md §3).
+ *
+ * Keys (owned by this module only): `["onboarding_profiles", userId]` → `OnboardingProfile`, one
+ * per user.
+ *
+ * Rules:
+ * - `persona` is required: `student` or `society`, else 400 `{error: "Invalid persona"}`.
+ * - For `society` the student-only fields are stored as `null`/`[]`; whatever the body holds for
+ *   them is ignored (a form switched from student to society may still send them).
+ * - For `student`: `locationType` is `city` or `state`; text is trimmed, at most 100 characters,
+ *   blank means unset; arrays hold at most 20 items of 1–100 characters.
+ * - The specification leaves the allowed values of `educationLevel` and `fieldOfStudy` open; we
+ *   accept exactly the values of `EDUCATION_LEVELS` and `FIELDS_OF_STUDY` (the choices the
+ *   onboarding page offers), so stored values are always ones the UI can show. The array fields
+ *   are checked for shape only: the page offers `OPPORTUNITY_INTERESTS`, `DOMAIN_PREFERENCES` and
+ *   `STRUGGLES`, and other values are kept as given.
+ * - `fieldOther` is required when `fieldOfStudy` is `Other` and stored as `null` otherwise.
+ * - Errors are 400 `{error: "Invalid <field>"}` naming the first invalid field in request order.
+ * - A `POST` replaces the whole profile (absent fields become `null`/`[]`), keeping `id` and
+ *   `createdAt` of an existing one.
+ *
+ * New-user detection (specification "Authentication routes"): a user whose `createdAt` equals
+ * `updatedAt`, or who has no onboarding profile, is sent to onboarding. Saving an onboarding
+ * profile therefore also moves the user's `updatedAt`.
+ */
+import { z } from "zod";
+import { BadRequestError } from "../http/errors.ts";
+import { clearableText, invalidFieldError, textList } from "../users/profile.ts";
+import { updateUser, type User } from "../users/users.ts";
+
+/** The personas of the specification. */
+export const PERSONAS = ["student", "society"] as const;
+export type Persona = typeof PERSONAS[number];
+
+/** How a student states their location. */
+export const LOCATION_TYPES = ["city", "state"] as const;
+
+/** Allowed `educationLevel` values. */
+export const EDUCATION_LEVELS = ["High school", "Undergraduate", "Postgraduate", "PhD", "Graduate / working"] as const;
+
+/** Allowed `fieldOfStudy` values; `Other` needs `fieldOther`. */
+export const FIELDS_OF_STUDY = [
+  "Engineering",
+  "Computer Science",
+  "Design",
+  "Business",
+  "Commerce",
+  "Arts & Humanities",
+  "Science",
+  "Law",
+  "Medicine",
+  "Other",
+] as const;
+
+/** `opportunityInterests` choices the onboarding page offers. */
+export const OPPORTUNITY_INTERESTS = [
+  "internships",
+  "hackathons",
+  "grants",
+  "competitions",
+  "ideathons",
+  "jobs",
+] as const;
+
+/** `domainPreferences` choices the onboarding page offers. */
+export const DOMAIN_PREFERENCES = [
+  "Software development",
+  "Data & AI",
+  "Product management",
+  "Design",
+  "Marketing",
+  "Finance",
+  "Consulting",
+  "Research",
+  "Entrepreneurship",
+  "Social impact",
+] as const;
+
+/** `struggles` choices the onboarding page offers. */
+export const STRUGGLES = [
+  "Finding opportunities",
+  "Building a resume",
+  "Preparing for interviews",
+  "Networking",
+  "Choosing a career path",
+  "Learning new skills",
+  "Getting referrals",
+] as const;
+
+/** Largest length of an onboarding text field, in characters. */
+export const ONBOARDING_TEXT_MAX = 100;
+
+/** An onboarding profile as stored and returned (`{profile}`). */
+export interface OnboardingProfile {
+  id: string;
+  userId: string;
+  persona: Persona;
+  locationType: typeof LOCATION_TYPES[number] | null;
+  locationValue: string | null;
+  educationLevel: string | null;
+  fieldOfStudy: string | null;
+  fieldOther: string | null;
+  opportunityInterests: string[];
+  domainPreferences: string[];
+  struggles: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const oneOf = (values: readonly string[]) => clearableText(ONBOARDING_TEXT_MAX, (text) => values.includes(text));
+
+/** Schema of the student-only fields of `POST /api/onboarding`, in the order errors are reported. */
+export const studentOnboardingSchema = z.object({
+  locationType: oneOf(LOCATION_TYPES),
+  locationValue: clearableText(ONBOARDING_TEXT_MAX),
+  educationLevel: oneOf(EDUCATION_LEVELS),
+  fieldOfStudy: oneOf(FIELDS_OF_STUDY),
+  fieldOther: clearableText(ONBOARDING_TEXT_MAX),
+  opportunityInterests: textList(),
+  domainPreferences: textList(),
+  struggles: textList(),
+}).refine((fields) => fields.fieldOfStudy !== "Other" || typeof fields.fieldOther === "string", {
+  path: ["fieldOther"],
+  when: () => true,
+});
+
+const STUDENT_FIELDS = ["persona", ...Object.keys(studentOnboardingSchema.shape)];
+
+/** A validated onboarding body. */
+export type OnboardingInput =
+  | { persona: "society" }
+  | { persona: "student" } & z.infer<typeof studentOnboardingSchema>;
+
+/**
+ * Validates a `POST /api/onboarding` body.
+ * @throws BadRequestError "Invalid persona", or `Invalid <field>` for the first invalid student field.
+ */
+export function parseOnboarding(body: unknown): OnboardingInput {
+  const record = typeof body === "object" && body !== null && !Array.isArray(body)
+    ? body as Record<string, unknown>
+    : {};
+  const persona = z.enum(PERSONAS).safeParse(record.persona);
+  if (!persona.success) throw new BadRequestError("Invalid persona");
+  if (persona.data === "society") return { persona: "society" };
+  const result = studentOnboardingSchema.safeParse(record);
+  if (!result.success) throw invalidFieldError(result.error.issues, STUDENT_FIELDS);
+  return { persona: "student", ...result.data };
+}
+
+/** The onboarding profile of a user, or null when onboarding is not completed. */
+export async function getOnboardingProfile(kv: Deno.Kv, userId: string): Promise<OnboardingProfile | null> {
+  return (await kv.get<OnboardingProfile>(["onboarding_profiles", userId])).value;
+}
+
+function fieldsOf(input: OnboardingInput) {
+  if (input.persona === "society") {
+    return {
+      locationType: null,
+      locationValue: null,
+      educationLevel: null,
+      fieldOfStudy: null,
+      fieldOther: null,
+      opportunityInterests: [],
+      domainPreferences: [],
+      struggles: [],
+    };
+  }
+  return {
+    locationType: (input.locationType ?? null) as OnboardingProfile["locationType"],
+    locationValue: input.locationValue ?? null,
+    educationLevel: input.educationLevel ?? null,
+    fieldOfStudy: input.fieldOfStudy ?? null,
+    fieldOther: input.fieldOfStudy === "Other" ? input.fieldOther ?? null : null,
+    opportunityInterests: input.opportunityInterests ?? [],
+    domainPreferences: input.domainPreferences ?? [],
+    struggles: input.struggles ?? [],
+  };
+}
+
+/**
+ * Moves the user's `updatedAt` away from `createdAt`, waiting out the millisecond of creation
+ * when the user was created just now.
+ */
+async function markNotNew(kv: Deno.Kv, userId: string): Promise<void> {
+  for (;;) {
+    const user = await updateUser(kv, userId, {});
+    if (user.updatedAt !== user.createdAt) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/**
+ * Marks the user as no longer new by moving their `updatedAt`, then creates or replaces their
+ * onboarding profile (keeping `id` and `createdAt`), retrying on a concurrent write.
+ * @throws NotFoundError "User not found" when the user does not exist.
+ */
+export async function saveOnboardingProfile(
+  kv: Deno.Kv,
+  userId: string,
+  input: OnboardingInput,
+): Promise<OnboardingProfile> {
+  await markNotNew(kv, userId);
+  for (;;) {
+    const entry = await kv.get<OnboardingProfile>(["onboarding_profiles", userId]);
+    const now = new Date().toISOString();
+    const profile: OnboardingProfile = {
+      id: entry.value?.id ?? crypto.randomUUID(),
+      userId,
+      persona: input.persona,
+      ...fieldsOf(input),
+      createdAt: entry.value?.createdAt ?? now,
+      updatedAt: now,
+    };
+    const result = await kv.atomic().check(entry).set(["onboarding_profiles", userId], profile).commit();
+    if (result.ok) return profile;
+  }
+}
+
+/**
+ * True when the user should be sent to `/onboarding`: the user is new (`createdAt` equals
+ * `updatedAt`) or has no onboarding profile.
+ */
+export async function needsOnboarding(kv: Deno.Kv, user: User): Promise<boolean> {
+  return user.createdAt === user.updatedAt || await getOnboardingProfile(kv, user.id) === null;
+}
