@@ -1,0 +1,202 @@
+/**
+ * The internships capability (specification "Internship" and "Internships", CONTRACT.md §4):
+ * list with filters and search, read, create (one or a batch), update and soft delete. Lists
+ * are answered from the read model of `store.ts`; writes go through its atomic commits.
+ */
+import { ForbiddenError, NotFoundError } from "../http/errors.ts";
+import type { User } from "../users/users.ts";
+import { insertRecords, readModel, readRecord, replaceRecord, type Row } from "./store.ts";
+import type {
+  Internship,
+  InternshipCreate,
+  InternshipOwner,
+  InternshipQuery,
+  InternshipUpdate,
+  InternshipView,
+} from "./schema.ts";
+
+export {
+  DEFAULT_LIMIT,
+  INTERNSHIP_TIMINGS,
+  INTERNSHIP_TYPES,
+  InternshipBatchSchema,
+  InternshipCreateSchema,
+  InternshipQuerySchema,
+  InternshipUpdateSchema,
+  MAX_BATCH,
+  MAX_LIMIT,
+} from "./schema.ts";
+export type {
+  Internship,
+  InternshipCreate,
+  InternshipOwner,
+  InternshipQuery,
+  InternshipTiming,
+  InternshipType,
+  InternshipUpdate,
+  InternshipView,
+} from "./schema.ts";
+
+/** A page of the list with the specification's pagination object. */
+export interface InternshipPage {
+  internships: InternshipView[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+const NOT_FOUND = "Internship not found";
+
+function ownerOrPlaceholder(owners: Map<string, InternshipOwner>, userId: string): InternshipOwner {
+  return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
+}
+
+function matcher(query: InternshipQuery): ((row: Row) => boolean) | null {
+  const tests: ((row: Row) => boolean)[] = [];
+  if (query.types.length > 0) {
+    const types = new Set<string | null>(query.types);
+    tests.push((row) => types.has(row.record.type));
+  }
+  const { minStipend, maxStipend } = query;
+  if (minStipend !== undefined || maxStipend !== undefined) {
+    const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
+    tests.push((row) => row.record.stipend !== null && row.record.stipend >= min && row.record.stipend <= max);
+  }
+  if (query.tags.length > 0) {
+    const tags = new Set(query.tags);
+    tests.push((row) => row.tags.some((tag) => tags.has(tag)));
+  }
+  const location = query.location;
+  if (location) tests.push((row) => row.location.includes(location));
+  for (const word of query.search) tests.push((row) => row.text.includes(word));
+  if (tests.length === 0) return null;
+  return (row) => tests.every((test) => test(row));
+}
+
+/**
+ * One page of internships, newest first, matching every filter of `query`. Inactive and
+ * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
+ * `includeDeleted`; for anyone else those flags are ignored.
+ */
+export async function listInternships(
+  kv: Deno.Kv,
+  query: InternshipQuery,
+  viewer: User | null,
+): Promise<InternshipPage> {
+  const model = await readModel(kv);
+  const admin = viewer?.role === "admin";
+  const includeInactive = admin && query.includeInactive, includeDeleted = admin && query.includeDeleted;
+  let rows = includeInactive || includeDeleted
+    ? model.rows.filter((row) =>
+      (includeInactive || row.record.isActive) && (includeDeleted || !row.record.deletedAt)
+    )
+    : model.visibleRows();
+  const match = matcher(query);
+  if (match) rows = rows.filter(match);
+  const page = rows.slice(query.offset, query.offset + query.limit);
+  const owners = await model.ownersOf(page.map((row) => row.record.userId));
+  return {
+    internships: page.map((row) => ({ ...row.record, user: ownerOrPlaceholder(owners, row.record.userId) })),
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total: rows.length,
+      hasMore: query.offset + page.length < rows.length,
+    },
+  };
+}
+
+/**
+ * One internship with its owner.
+ * @throws NotFoundError "Internship not found" when unknown, deleted, or inactive for a non-admin.
+ */
+export async function getInternship(kv: Deno.Kv, id: string, viewer: User | null): Promise<InternshipView> {
+  const model = await readModel(kv);
+  const row = model.get(id);
+  if (!row || row.record.deletedAt || (!row.record.isActive && viewer?.role !== "admin")) {
+    throw new NotFoundError(NOT_FOUND);
+  }
+  const owners = await model.ownersOf([row.record.userId]);
+  return { ...row.record, user: ownerOrPlaceholder(owners, row.record.userId) };
+}
+
+/**
+ * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
+ * active, with fresh ids and timestamps.
+ */
+export async function createInternships(
+  kv: Deno.Kv,
+  owner: User,
+  items: InternshipCreate[],
+): Promise<InternshipView[]> {
+  const now = new Date().toISOString();
+  const records: Internship[] = items.map((item) => ({
+    id: crypto.randomUUID(),
+    title: item.title,
+    description: item.description ?? null,
+    type: item.type ?? null,
+    timing: item.timing ?? null,
+    link: item.link,
+    hiringOrganization: item.hiringOrganization,
+    hiringManager: item.hiringManager ?? null,
+    tags: item.tags ?? [],
+    stipend: item.stipend ?? null,
+    duration: item.duration ?? null,
+    experience: item.experience ?? null,
+    location: item.location ?? null,
+    deadline: item.deadline ?? null,
+    isVerified: false,
+    isActive: true,
+    userId: owner.id,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  }));
+  await insertRecords(kv, records);
+  (await readModel(kv)).rememberOwner(owner);
+  const user = { id: owner.id, name: owner.name, image: owner.image, role: owner.role };
+  return records.map((record) => ({ ...record, user }));
+}
+
+/** Reads a live record for a write by `actor`, enforcing owner-or-admin. */
+async function readForWrite(kv: Deno.Kv, id: string, actor: User) {
+  const found = await readRecord(kv, id);
+  if (!found || found.record.deletedAt) throw new NotFoundError(NOT_FOUND);
+  if (found.record.userId !== actor.id && actor.role !== "admin") throw new ForbiddenError();
+  return found;
+}
+
+/**
+ * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`.
+ * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
+ * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed).
+ */
+export async function updateInternship(
+  kv: Deno.Kv,
+  id: string,
+  actor: User,
+  patch: InternshipUpdate,
+): Promise<InternshipView> {
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  for (;;) {
+    const { record, chunk } = await readForWrite(kv, id, actor);
+    if (actor.role !== "admin" && ("isVerified" in changes || "isActive" in changes)) {
+      throw new ForbiddenError("Only admins can change isVerified or isActive");
+    }
+    const updated: Internship = { ...record, ...changes, updatedAt: new Date().toISOString() };
+    if (await replaceRecord(kv, chunk, updated)) {
+      const owners = await (await readModel(kv)).ownersOf([updated.userId]);
+      return { ...updated, user: ownerOrPlaceholder(owners, updated.userId) };
+    }
+  }
+}
+
+/**
+ * Soft-deletes an internship as owner or admin: sets `deletedAt` (and `updatedAt`).
+ * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else.
+ */
+export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Promise<void> {
+  for (;;) {
+    const { record, chunk } = await readForWrite(kv, id, actor);
+    const now = new Date().toISOString();
+    if (await replaceRecord(kv, chunk, { ...record, deletedAt: now, updatedAt: now })) return;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The Internship resource (specification "Internship", CONTRACT.md §4): its record type, the
+ * enum value lists, and the zod schemas of the create and update bodies and the list query.
+ */
+import { z } from "zod";
+import type { Role } from "../users/users.ts";
+
+/** Values of `type`. */
+export const INTERNSHIP_TYPES = ["remote", "hybrid", "onsite"] as const;
+export type InternshipType = typeof INTERNSHIP_TYPES[number];
+
+/** Values of `timing`. */
+export const INTERNSHIP_TIMINGS = ["full_time", "part_time"] as const;
+export type InternshipTiming = typeof INTERNSHIP_TIMINGS[number];
+
+/** Largest page size of the list. */
+export const MAX_LIMIT = 100;
+/** Default page size of the list (specification "Limits"). */
+export const DEFAULT_LIMIT = 10;
+/** Most items in one create batch (CONTRACT.md §4). */
+export const MAX_BATCH = 100;
+
+/** An internship as stored and returned; optional fields are `null` when unset. */
+export interface Internship {
+  id: string;
+  title: string;
+  description: string | null;
+  type: InternshipType | null;
+  timing: InternshipTiming | null;
+  link: string;
+  hiringOrganization: string;
+  hiringManager: string | null;
+  tags: string[];
+  /** Monthly, in rupees. */
+  stipend: number | null;
+  duration: string | null;
+  experience: string | null;
+  location: string | null;
+  /** `YYYY-MM-DD` or a full ISO 8601 timestamp. */
+  deadline: string | null;
+  isVerified: boolean;
+  isActive: boolean;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+/** The owner object on every read (specification "Internship" `user`). */
+export interface InternshipOwner {
+  id: string;
+  name: string;
+  image: string | null;
+  role: Role;
+}
+
+/** An internship as read responses carry it: the record plus its owner. */
+export interface InternshipView extends Internship {
+  user: InternshipOwner;
+}
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optionalText = (max: number) =>
+  z.string().trim().max(max).nullish().transform((v) => (v === undefined ? undefined : v || null));
+
+/** `YYYY-MM-DD` (a real calendar date) or an ISO 8601 timestamp with time zone. */
+const deadline = z.string().trim().refine((v) => {
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (date) {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+  }
+  return z.iso.datetime({ offset: true }).safeParse(v).success;
+}, "Invalid date: expected YYYY-MM-DD or an ISO 8601 timestamp");
+
+const fields = {
+  title: text(200),
+  description: optionalText(5000),
+  type: z.enum(INTERNSHIP_TYPES).nullish(),
+  timing: z.enum(INTERNSHIP_TIMINGS).nullish(),
+  link: z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2000),
+  hiringOrganization: text(200),
+  hiringManager: optionalText(200),
+  tags: z.array(text(50)).max(20).nullish().transform((tags) =>
+    tags === undefined ? undefined : [...new Map((tags ?? []).map((t) => [t.toLowerCase(), t])).values()]
+  ),
+  stipend: z.number().min(0).max(10_000_000).nullish(),
+  duration: optionalText(100),
+  experience: optionalText(200),
+  location: optionalText(200),
+  deadline: deadline.nullish(),
+};
+
+/**
+ * One item of a create body. Unknown fields (including `isVerified`, `isActive`, `userId`, `id`
+ * and timestamps) are dropped: creation sets them.
+ */
+export const InternshipCreateSchema = z.object(fields);
+export type InternshipCreate = z.infer<typeof InternshipCreateSchema>;
+
+/** A batch create body: 1 to 100 items; an issue's `path` starts with the item's index. */
+export const InternshipBatchSchema = z.array(InternshipCreateSchema).min(1).max(MAX_BATCH);
+
+/** An update body: any subset of the fields; `isVerified` and `isActive` are for admins only. */
+export const InternshipUpdateSchema = z.object({
+  ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])) as {
+    [K in keyof typeof fields]: z.ZodOptional<typeof fields[K]>;
+  },
+  isVerified: z.boolean().optional(),
+  isActive: z.boolean().optional(),
+});
+export type InternshipUpdate = z.infer<typeof InternshipUpdateSchema>;
+
+const integer = (min: number, max: number) =>
+  z.string().trim().regex(/^-?\d+$/, "Expected an integer").transform(Number).pipe(z.number().int().min(min).max(max));
+const amount = z.string().trim().regex(/^\d+(\.\d+)?$/, "Expected a non-negative number").transform(Number);
+const list = z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const flag = z.enum(["true", "false"]).transform((v) => v === "true");
+
+/**
+ * The list query (CONTRACT.md §4) parsed from string query parameters: `limit` 1–100 (default
+ * 10), `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend`
+ * and `maxStipend` in rupees (inclusive), `search` (alias `q`), and the admin-only flags
+ * `includeInactive`, `includeDeleted`. Tags, location and search words come out lower case.
+ */
+export const InternshipQuerySchema = z.object({
+  limit: integer(1, MAX_LIMIT).default(DEFAULT_LIMIT),
+  offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+  types: list.pipe(z.array(z.enum(INTERNSHIP_TYPES))).default([]),
+  tags: list.transform((tags) => tags.map((t) => t.toLowerCase())).pipe(z.array(z.string().max(50)).max(20))
+    .default([]),
+  location: z.string().trim().max(200).transform((v) => v.toLowerCase() || undefined).optional(),
+  minStipend: amount.optional(),
+  maxStipend: amount.optional(),
+  search: z.string().max(200).optional(),
+  q: z.string().max(200).optional(),
+  includeInactive: flag.default(false),
+  includeDeleted: flag.default(false),
+}).transform(({ q, search, ...query }) => ({
+  ...query,
+  search: (search ?? q ?? "").toLowerCase().split(/\s+/).filter(Boolean),
+})).refine(
+  (query) => query.minStipend === undefined || query.maxStipend === undefined || query.minStipend <= query.maxStipend,
+  { path: ["maxStipend"], message: "maxStipend must not be below minStipend" },
+);
+
+/** A parsed list query; `search` holds the lower-case search words. */
+export type InternshipQuery = z.infer<typeof InternshipQuerySchema>;
