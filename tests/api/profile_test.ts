@@ -130,9 +130,11 @@ Deno.test("text is trimmed before it is checked and stored", async () => {
 Deno.test("name is required on every call and must be non-empty text of at most 100 characters", async () => {
   await using t = await createTestApp();
   const who = await createTestUser(t);
-  for (const body of [{}, { name: "" }, { name: "   " }, { name: null }, { name: 42 }, { name: ["A"] }, {
-    name: "x".repeat(101),
-  }, { currentRole: "Student" }]) {
+  for (
+    const body of [{}, { name: "" }, { name: "   " }, { name: null }, { name: 42 }, { name: ["A"] }, {
+      name: "x".repeat(101),
+    }, { currentRole: "Student" }]
+  ) {
     await expectInvalid(t, who, body, "name");
   }
   assertEquals((await post(t, who, { name: "x".repeat(100) })).status, 200);
@@ -257,7 +259,15 @@ Deno.test("contactNumber must be exactly 10 digits", async () => {
   await using t = await createTestApp();
   const who = await createTestUser(t);
   for (
-    const contactNumber of ["987654321", "98765432101", "98765 43210", "+919876543210", "98765-4321", "abcdefghij", 9876543210]
+    const contactNumber of [
+      "987654321",
+      "98765432101",
+      "98765 43210",
+      "+919876543210",
+      "98765-4321",
+      "abcdefghij",
+      9876543210,
+    ]
   ) {
     await expectInvalid(t, who, { name: "A", contactNumber }, "contactNumber");
   }

@@ -1,0 +1,91 @@
+/**
+ * User management in the admin area (specification "Admin: users and opportunities", state
+ * "User role = any"; CONTRACT.md §8): the searchable user list and the role change.
+ */
+import { z } from "zod";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../http/errors.ts";
+import { listUsersNewestFirst, type Role, ROLES, updateUser, type User } from "./users.ts";
+
+const integer = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
+
+/**
+ * Query of `GET /api/admin/users`: `search` (words matched in the name or e-mail, case-insensitive,
+ * at most 100 characters), `role`, `limit` (1–100, default 50), `offset` (≥ 0, default 0).
+ */
+export const adminUserListQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  role: z.enum(ROLES).optional(),
+  limit: integer(1, 100).default(50),
+  offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+});
+
+export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
+
+/** A row of the admin user list. */
+export type AdminUserRow = Pick<User, "id" | "name" | "email" | "role" | "image" | "createdAt" | "emailVerified">;
+
+/** A page of the admin user list; `total` counts every match. */
+export interface AdminUserPage {
+  users: AdminUserRow[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+function matches(user: User, words: string[], role: Role | undefined): boolean {
+  if (role && user.role !== role) return false;
+  const haystack = `${user.name}\n${user.email}`.toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+/** Users matching `query`, newest first, one page of them plus the pagination figures. */
+export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery): Promise<AdminUserPage> {
+  const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const users: AdminUserRow[] = [];
+  let total = 0;
+  for await (const user of listUsersNewestFirst(kv)) {
+    if (!matches(user, words, query.role)) continue;
+    if (total >= query.offset && users.length < query.limit) {
+      const { id, name, email, role, image, createdAt, emailVerified } = user;
+      users.push({ id, name, email, role, image, createdAt, emailVerified });
+    }
+    total++;
+  }
+  const { limit, offset } = query;
+  return { users, pagination: { limit, offset, total, hasMore: offset + users.length < total } };
+}
+
+/** The message of a missing or unknown role in a role change (specification "Errors" 4). */
+export const INVALID_ROLE_MESSAGE = `Role must be one of: ${ROLES.join(", ")}`;
+
+/** Body of `PATCH /api/admin/users/{id}`. */
+export const roleChangeSchema = z.object({ role: z.enum(ROLES) });
+
+/**
+ * Validates a role-change body.
+ * @throws BadRequestError "Role must be one of: user, member, admin".
+ */
+export function parseRoleChange(body: unknown): Role {
+  const result = roleChangeSchema.safeParse(body);
+  if (!result.success) throw new BadRequestError(INVALID_ROLE_MESSAGE);
+  return result.data.role;
+}
+
+/** Ids are UUIDs; a longer path segment names no user (and would exceed KV's key size). */
+const MAX_ID_LENGTH = 100;
+
+/**
+ * Sets the role of `targetId` on behalf of admin `actorId`. The new role applies at the target's
+ * next request (the session middleware reads the user on every request).
+ * @throws ForbiddenError "You cannot change your own role"; NotFoundError "User not found".
+ */
+export async function changeUserRole(
+  kv: Deno.Kv,
+  actorId: string,
+  targetId: string,
+  role: Role,
+): Promise<Pick<User, "id" | "name" | "email" | "role">> {
+  if (actorId === targetId) throw new ForbiddenError("You cannot change your own role");
+  if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError("User not found");
+  const user = await updateUser(kv, targetId, { role });
+  return { id: user.id, name: user.name, email: user.email, role: user.role };
+}

@@ -1,0 +1,260 @@
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { getUser } from "../../lib/users/users.ts";
+
+const ROW_KEYS = ["createdAt", "email", "emailVerified", "id", "image", "name", "role"];
+
+async function list(t: TestApp, admin: TestUser, query = ""): Promise<Response> {
+  return await t.fetch(`/api/admin/users${query}`, { headers: admin.headers });
+}
+
+async function patch(t: TestApp, admin: TestUser, id: string, body: unknown): Promise<Response> {
+  return await t.json("PATCH", `/api/admin/users/${encodeURIComponent(id)}`, body, { cookie: admin.cookie });
+}
+
+/** Creates users one millisecond apart so that newest-first order is defined. */
+async function createUsers(t: TestApp, specs: { name: string; email: string; role?: "user" | "member" | "admin" }[]) {
+  const made: TestUser[] = [];
+  for (const spec of specs) {
+    made.push(await createTestUser(t, spec.role ?? "user", spec));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return made;
+}
+
+Deno.test("guests get 401 and users and members 403 on the admin user endpoints", async () => {
+  await using t = await createTestApp();
+  const target = await createTestUser(t);
+  const guestList = await t.fetch("/api/admin/users");
+  assertEquals(guestList.status, 401);
+  assertEquals(guestList.headers.get("content-type"), "application/json");
+  assertEquals(await guestList.json(), { error: "Unauthorized" });
+  assertEquals((await t.json("PATCH", `/api/admin/users/${target.user.id}`, { role: "admin" })).status, 401);
+  for (const role of ["user", "member"] as const) {
+    const who = await createTestUser(t, role);
+    const res = await list(t, who);
+    assertEquals(res.status, 403, role);
+    assertEquals(await res.json(), { error: "Forbidden" });
+    assertEquals((await patch(t, who, target.user.id, { role: "admin" })).status, 403, role);
+    assertEquals((await patch(t, who, who.user.id, { role: "admin" })).status, 403, role);
+  }
+  assertEquals((await getUser(t.kv, target.user.id))?.role, "user");
+});
+
+Deno.test("admins list users newest first with exactly the row fields and pagination", async () => {
+  await using t = await createTestApp();
+  const [a, b] = await createUsers(t, [
+    { name: "Asha", email: "asha@example.com" },
+    { name: "Bilal", email: "bilal@example.com", role: "member" },
+  ]);
+  const admin = await createTestUser(t, "admin", { name: "Root", email: "root@example.com" });
+  const res = await list(t, admin);
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  const body = await res.json();
+  assertEquals(Object.keys(body).sort(), ["pagination", "users"]);
+  assertEquals(body.pagination, { limit: 50, offset: 0, total: 3, hasMore: false });
+  assertEquals(body.users.map((u: { email: string }) => u.email), [admin.user.email, b.user.email, a.user.email]);
+  for (const row of body.users) assertEquals(Object.keys(row).sort(), ROW_KEYS);
+  assertEquals(body.users[1], {
+    id: b.user.id,
+    name: "Bilal",
+    email: "bilal@example.com",
+    role: "member",
+    image: null,
+    createdAt: b.user.createdAt,
+    emailVerified: true,
+  });
+});
+
+Deno.test("search matches the name or the e-mail, case-insensitively, every word", async () => {
+  await using t = await createTestApp();
+  await createUsers(t, [
+    { name: "Asha Rao", email: "asha@college.edu" },
+    { name: "Bilal Khan", email: "bk@startup.io" },
+    { name: "Chitra Rao", email: "chitra@startup.io" },
+  ]);
+  const admin = await createTestUser(t, "admin", { name: "Root", email: "root@example.com" });
+  const names = async (query: string) => {
+    const res = await list(t, admin, query);
+    assertEquals(res.status, 200, query);
+    const body = await res.json();
+    assertEquals(body.pagination.total, body.users.length, query);
+    return body.users.map((u: { name: string }) => u.name);
+  };
+  assertEquals(await names("?search=rao"), ["Chitra Rao", "Asha Rao"]);
+  assertEquals(await names("?search=STARTUP.IO"), ["Chitra Rao", "Bilal Khan"]);
+  assertEquals(await names("?search=chitra%20startup"), ["Chitra Rao"]);
+  assertEquals(await names("?search=%20%20"), ["Root", "Chitra Rao", "Bilal Khan", "Asha Rao"]);
+  assertEquals(await names("?search=nobody"), []);
+});
+
+Deno.test("role filters the list and combines with search", async () => {
+  await using t = await createTestApp();
+  await createUsers(t, [
+    { name: "Asha", email: "asha@example.com", role: "member" },
+    { name: "Bilal", email: "bilal@example.com" },
+    { name: "Ashok", email: "ashok@example.com" },
+  ]);
+  const admin = await createTestUser(t, "admin", { name: "Root", email: "root@example.com" });
+  const names = async (query: string) =>
+    (await (await list(t, admin, query)).json()).users.map((u: { name: string }) => u.name);
+  assertEquals(await names("?role=member"), ["Asha"]);
+  assertEquals(await names("?role=user"), ["Ashok", "Bilal"]);
+  assertEquals(await names("?role=admin"), ["Root"]);
+  assertEquals(await names("?role=user&search=ash"), ["Ashok"]);
+});
+
+Deno.test("limit and offset page through the matches; total and hasMore describe the rest", async () => {
+  await using t = await createTestApp();
+  const made = await createUsers(
+    t,
+    Array.from({ length: 5 }, (_, i) => ({ name: `Student ${i}`, email: `s${i}@example.com` })),
+  );
+  const admin = await createTestUser(t, "admin", { name: "Root", email: "root@example.com" });
+  const page = async (query: string) => await (await list(t, admin, `?search=student&${query}`)).json();
+  const first = await page("limit=2");
+  assertEquals(first.pagination, { limit: 2, offset: 0, total: 5, hasMore: true });
+  assertEquals(first.users.map((u: { id: string }) => u.id), [made[4].user.id, made[3].user.id]);
+  const last = await page("limit=2&offset=4");
+  assertEquals(last.pagination, { limit: 2, offset: 4, total: 5, hasMore: false });
+  assertEquals(last.users.map((u: { id: string }) => u.id), [made[0].user.id]);
+  const beyond = await page("limit=2&offset=50");
+  assertEquals([beyond.users, beyond.pagination.hasMore, beyond.pagination.total], [[], false, 5]);
+  assertEquals((await page("limit=100")).users.length, 5);
+});
+
+Deno.test("an invalid list query is 400 with the zod issue array", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  for (
+    const [query, path] of [
+      ["limit=0", "limit"],
+      ["limit=101", "limit"],
+      ["limit=abc", "limit"],
+      ["limit=1.5", "limit"],
+      ["limit=-1", "limit"],
+      ["limit=", "limit"],
+      ["offset=-1", "offset"],
+      ["offset=x", "offset"],
+      [`offset=${"9".repeat(400)}`, "offset"],
+      ["role=superadmin", "role"],
+      [`search=${"x".repeat(101)}`, "search"],
+    ]
+  ) {
+    const res = await list(t, admin, `?${query}`);
+    assertEquals(res.status, 400, query);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    const { error } = await res.json();
+    assert(Array.isArray(error) && error.length > 0, query);
+    assertEquals(Object.keys(error[0]).sort(), ["code", "message", "path"]);
+    assertEquals(error[0].path, [path], query);
+  }
+});
+
+Deno.test("an admin changes another user's role and gets {user: {id, name, email, role}}", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t, "user", { name: "Asha", email: "asha@example.com" });
+  for (const role of ["member", "admin", "user"]) {
+    const res = await patch(t, admin, target.user.id, { role });
+    assertEquals(res.status, 200, role);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { user: { id: target.user.id, name: "Asha", email: "asha@example.com", role } });
+    assertEquals((await getUser(t.kv, target.user.id))?.role, role);
+  }
+});
+
+Deno.test("the new role applies at the target's next request on the same session", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t, "user");
+  assertEquals((await list(t, target)).status, 403);
+  assertEquals((await patch(t, admin, target.user.id, { role: "admin" })).status, 200);
+  assertEquals((await list(t, target)).status, 200);
+  assertEquals((await patch(t, admin, target.user.id, { role: "member" })).status, 200);
+  assertEquals((await list(t, target)).status, 403);
+});
+
+Deno.test("an admin cannot change their own role", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  for (const role of ["user", "member", "admin"]) {
+    const res = await patch(t, admin, admin.user.id, { role });
+    assertEquals(res.status, 403, role);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { error: "You cannot change your own role" });
+  }
+  assertEquals((await getUser(t.kv, admin.user.id))?.role, "admin");
+});
+
+Deno.test("an unknown user id is 404 User not found", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  for (const id of [crypto.randomUUID(), "nope", "x".repeat(5000)]) {
+    const res = await patch(t, admin, id, { role: "member" });
+    assertEquals(res.status, 404, id.slice(0, 20));
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { error: "User not found" });
+  }
+});
+
+Deno.test("a missing or bad role is 400 naming the allowed roles, and nothing changes", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t, "member");
+  for (
+    const body of [
+      {},
+      { role: "superadmin" },
+      { role: "Admin" },
+      { role: "" },
+      { role: null },
+      { role: ["admin"] },
+      [],
+      null,
+    ]
+  ) {
+    const res = await patch(t, admin, target.user.id, body);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { error: "Role must be one of: user, member, admin" });
+  }
+  assertEquals((await getUser(t.kv, target.user.id))?.role, "member");
+});
+
+Deno.test("malformed JSON on a role change is 400 Invalid JSON body", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t);
+  const res = await t.fetch(`/api/admin/users/${target.user.id}`, {
+    method: "PATCH",
+    headers: { ...admin.headers, "content-type": "application/json" },
+    body: "{role:",
+  });
+  assertEquals(res.status, 400);
+  assertEquals(await res.json(), { error: "Invalid JSON body" });
+});
+
+Deno.test("a role change from a foreign origin with the admin's cookie is refused", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t);
+  const res = await t.fetch(`/api/admin/users/${target.user.id}`, {
+    method: "PATCH",
+    headers: { cookie: admin.cookie, origin: "https://evil.example", "content-type": "application/json" },
+    body: JSON.stringify({ role: "admin" }),
+  });
+  assertEquals(res.status, 403);
+  assertEquals(await res.json(), { error: "Invalid origin" });
+  assertEquals((await getUser(t.kv, target.user.id))?.role, "user");
+});
+
+Deno.test("other methods on the admin user paths are 405", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await t.json("DELETE", `/api/admin/users/${admin.user.id}`, undefined, { cookie: admin.cookie });
+  assertEquals(res.status, 405);
+  assertEquals(await res.json(), { error: "Method not allowed" });
+  assertEquals((await t.json("POST", "/api/admin/users", {}, { cookie: admin.cookie })).status, 405);
+});
