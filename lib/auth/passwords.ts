@@ -35,7 +35,8 @@ async function loadNative(): Promise<Argon2Impl | null> {
   try {
     const native = await import("@node-rs/argon2");
     return {
-      hash: (password) => native.hash(password, { ...PARAMS, algorithm: native.Algorithm.Argon2id }),
+      // Argon2id is the addon's default algorithm (its `Algorithm` is a const enum, unreadable here).
+      hash: (password) => native.hash(password, PARAMS),
       verify: (encoded, password) => native.verify(encoded, password),
     };
   } catch {

@@ -60,6 +60,19 @@ export async function readSession(kv: Deno.Kv, token: string): Promise<{ session
   return { session: renewed, renewed: true };
 }
 
+/**
+ * Signs a browser in as `userId`: creates a session and ends the one of `previousToken` (the
+ * cookie the browser sent, if any), so a sign-in never leaves the old session behind.
+ */
+export async function replaceSession(
+  kv: Deno.Kv,
+  userId: string,
+  previousToken: string | undefined,
+): Promise<{ session: Session; token: string }> {
+  if (previousToken) await deleteSession(kv, previousToken);
+  return await createSession(kv, userId);
+}
+
 /** Ends the session of a cookie token (no error when it does not exist). */
 export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   const hash = await sha256Hex(token);

@@ -1,0 +1,95 @@
+/**
+ * E-mail and password accounts (specification "Authentication" 2–4, CONTRACT.md §2): sign-up,
+ * credential checks, e-mail verification and password reset with the single-use tokens of
+ * `verification.ts`.
+ */
+import { AuthError, ConflictError } from "../http/errors.ts";
+import {
+  createUser,
+  getPasswordHash,
+  getUser,
+  getUserByEmail,
+  normalizeEmail,
+  setPasswordHash,
+  updateUser,
+  type User,
+} from "../users/users.ts";
+import { hashPassword, verifyDummy, verifyPassword } from "./passwords.ts";
+import { deleteUserSessions } from "./sessions.ts";
+import { consumeToken } from "./verification.ts";
+
+/** Input of `signUp`; the password has already passed the length rule. */
+export interface SignUpInput {
+  name: string;
+  email: string;
+  password: string;
+  image?: string | null;
+}
+
+function alreadyExists(): AuthError {
+  return new AuthError(422, "USER_ALREADY_EXISTS", "User already exists");
+}
+
+/**
+ * Creates an unverified user with a password. The role is `admin` when the e-mail is in
+ * `adminEmails` (lower case), else `user`. Uniqueness is one atomic check in `createUser`.
+ * @throws AuthError 422 `USER_ALREADY_EXISTS` when the e-mail is taken in any case.
+ */
+export async function signUp(kv: Deno.Kv, input: SignUpInput, adminEmails: Set<string>): Promise<User> {
+  const email = normalizeEmail(input.email);
+  if (await getUserByEmail(kv, email)) throw alreadyExists();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await createUser(kv, {
+      name: input.name,
+      email,
+      emailVerified: false,
+      image: input.image ?? null,
+      role: adminEmails.has(email) ? "admin" : "user",
+      passwordHash,
+    });
+  } catch (error) {
+    if (error instanceof ConflictError) throw alreadyExists();
+    throw error;
+  }
+}
+
+/**
+ * The user whose e-mail and password match. An unknown e-mail spends the time of one
+ * password check too, so both failures look and take alike.
+ * @throws AuthError 401 `INVALID_EMAIL_OR_PASSWORD`.
+ */
+export async function checkCredentials(kv: Deno.Kv, email: string, password: string): Promise<User> {
+  const user = await getUserByEmail(kv, email);
+  const hash = user && await getPasswordHash(kv, user.id);
+  let ok = false;
+  if (hash) ok = await verifyPassword(hash, password);
+  else await verifyDummy(password);
+  if (!user || !ok) throw new AuthError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid email or password");
+  return user;
+}
+
+/**
+ * Spends a verification token and marks the user's e-mail verified.
+ * @returns the user, or null for a bad, spent or expired token (or one issued for an
+ *   address the user no longer has).
+ */
+export async function verifyEmail(kv: Deno.Kv, token: string): Promise<User | null> {
+  const record = await consumeToken(kv, "verify-email", token);
+  const user = record && await getUser(kv, record.userId);
+  if (!record || !user || user.email !== record.email) return null;
+  return user.emailVerified ? user : await updateUser(kv, user.id, { emailVerified: true });
+}
+
+/**
+ * Spends a reset token, replaces the user's password and ends every session of the user.
+ * @returns false for a bad, spent or expired token.
+ */
+export async function resetPassword(kv: Deno.Kv, token: string, newPassword: string): Promise<boolean> {
+  const record = await consumeToken(kv, "reset-password", token);
+  const user = record && await getUser(kv, record.userId);
+  if (!record || !user) return false;
+  await setPasswordHash(kv, user.id, await hashPassword(newPassword));
+  await deleteUserSessions(kv, user.id);
+  return true;
+}

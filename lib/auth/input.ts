@@ -1,0 +1,45 @@
+/**
+ * Request bodies of `/api/auth/*` (CONTRACT.md §2): JSON read and validated with zod, every
+ * failure an `AuthError` with body `{error, code, message}`, and the password length rule.
+ */
+import { z } from "zod";
+import { AuthError, BadRequestError } from "../http/errors.ts";
+import { readJson } from "../http/json.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
+
+/** Longest accepted e-mail address, in characters (RFC 5321 path limit). */
+export const EMAIL_MAX = 254;
+/** Longest accepted user name, in characters. */
+export const NAME_MAX = 100;
+
+/** An e-mail address: trimmed, at most `EMAIL_MAX` characters, well-formed. */
+export const EmailField = z.string().trim().max(EMAIL_MAX).pipe(z.email());
+
+/**
+ * Reads the JSON body of `req` and validates it with `schema`.
+ * @throws AuthError 400 `INVALID_JSON_BODY` for malformed JSON; 400 `VALIDATION_ERROR`
+ *   "Invalid <field>" naming the first bad field ("Invalid body" when it is not an object).
+ */
+export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  let value: unknown;
+  try {
+    value = await readJson(req);
+  } catch (error) {
+    if (error instanceof BadRequestError) throw new AuthError(400, "INVALID_JSON_BODY", error.message);
+    throw error;
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const field = result.error.issues[0]?.path[0];
+  throw new AuthError(400, "VALIDATION_ERROR", field === undefined ? "Invalid body" : `Invalid ${String(field)}`);
+}
+
+/**
+ * Enforces the password length rule, counted in characters (code points).
+ * @throws AuthError 400 `PASSWORD_TOO_SHORT` under `PASSWORD_MIN`, `PASSWORD_TOO_LONG` over `PASSWORD_MAX`.
+ */
+export function checkPasswordLength(password: string): void {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN) throw new AuthError(400, "PASSWORD_TOO_SHORT", "Password too short");
+  if (length > PASSWORD_MAX) throw new AuthError(400, "PASSWORD_TOO_LONG", "Password too long");
+}

@@ -1,0 +1,44 @@
+/**
+ * Open-redirect refusal (CONTRACT.md §2): every `callbackURL`, `newUserCallbackURL` and
+ * `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
+ * origin is `APP_URL`. Anything else is refused with 400.
+ */
+import { AuthError } from "../http/errors.ts";
+
+/** Longest accepted redirect target, in characters. */
+export const REDIRECT_MAX = 2048;
+
+function codeOf(field: string): string {
+  return "INVALID_" + field.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
+/**
+ * The redirect target `value` of request field `field` resolved on `appUrl`: the path (with
+ * query and fragment) for a path, the full URL for an absolute URL. `undefined` stays undefined.
+ * Paths like `//evil.example`, `/\evil.example` or `/\t/evil.example` resolve to another host
+ * and are refused like any foreign URL.
+ * @throws AuthError 400 `INVALID_<FIELD>` ("Invalid callbackURL") for anything that leaves the origin.
+ */
+export function checkRedirect(field: string, value: string | undefined, appUrl: string): string | undefined {
+  if (value === undefined) return undefined;
+  const refuse = () => new AuthError(400, codeOf(field), `Invalid ${field}`);
+  if (value.length === 0 || value.length > REDIRECT_MAX) throw refuse();
+  const origin = new URL(appUrl).origin;
+  const isPath = value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\");
+  let url: URL;
+  try {
+    url = isPath ? new URL(value, origin) : new URL(value);
+  } catch {
+    throw refuse();
+  }
+  if (url.origin !== origin) throw refuse();
+  return isPath ? url.pathname + url.search + url.hash : url.href;
+}
+
+/** `target` (a path or same-origin URL from `checkRedirect`) with query parameter `name` set to `value`. */
+export function withQuery(target: string, appUrl: string, name: string, value: string): string {
+  const isPath = target.startsWith("/");
+  const url = new URL(target, appUrl);
+  url.searchParams.set(name, value);
+  return isPath ? url.pathname + url.search + url.hash : url.href;
+}

@@ -1,0 +1,98 @@
+/**
+ * Single-use tokens sent by e-mail (specification "Authentication" 2 and 4, CONTRACT.md §2):
+ * e-mail verification and password reset. A token is 32 random bytes that live only in the
+ * link; KV keeps its SHA-256 for 24 hours (`expireIn`, and the expiry is checked on read).
+ * Spending a token is one atomic write checked against the version read, so of two
+ * concurrent uses exactly one wins; it also voids the user's other tokens of that purpose.
+ *
+ * Keys (owned by this module only):
+ * - `["auth_tokens", tokenHash]` → `TokenRecord`
+ * - `["auth_tokens_by_user", userId, purpose, tokenHash]` → true
+ * - `["verification_mail_sent", userId]` → ISO time of the last verification e-mail (5 minutes)
+ */
+import { randomToken, sha256Hex } from "../ids.ts";
+
+/** Token lifetime in ms (24 hours). */
+export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** Shortest gap between two verification e-mails to one user on sign-in, in ms (5 minutes). */
+export const VERIFICATION_MAIL_GAP_MS = 5 * 60 * 1000;
+
+/** What a token is for. */
+export type TokenPurpose = "verify-email" | "reset-password";
+
+/** A stored token (the token itself is never stored). */
+export interface TokenRecord {
+  purpose: TokenPurpose;
+  userId: string;
+  /** The user's e-mail when the token was issued. */
+  email: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Issues a token of `purpose` for a user; returns the token for the link. */
+export async function issueToken(
+  kv: Deno.Kv,
+  purpose: TokenPurpose,
+  user: { id: string; email: string },
+): Promise<string> {
+  const token = randomToken();
+  const hash = await sha256Hex(token);
+  const now = Date.now();
+  const record: TokenRecord = {
+    purpose,
+    userId: user.id,
+    email: user.email,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + TOKEN_TTL_MS).toISOString(),
+  };
+  await kv.atomic()
+    .set(["auth_tokens", hash], record, { expireIn: TOKEN_TTL_MS })
+    .set(["auth_tokens_by_user", user.id, purpose, hash], true, { expireIn: TOKEN_TTL_MS })
+    .commit();
+  return token;
+}
+
+/**
+ * Spends a token of `purpose`: returns its record, or null when the token is malformed,
+ * unknown, of another purpose, expired or already spent (also by a concurrent call).
+ * The user's other tokens of the same purpose are voided too.
+ */
+export async function consumeToken(kv: Deno.Kv, purpose: TokenPurpose, token: string): Promise<TokenRecord | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const hash = await sha256Hex(token);
+  const entry = await kv.get<TokenRecord>(["auth_tokens", hash]);
+  const record = entry.value;
+  if (!record || record.purpose !== purpose || Date.parse(record.expiresAt) <= Date.now()) return null;
+  const result = await kv.atomic()
+    .check(entry)
+    .delete(["auth_tokens", hash])
+    .delete(["auth_tokens_by_user", record.userId, purpose, hash])
+    .commit();
+  if (!result.ok) return null;
+  for await (const other of kv.list({ prefix: ["auth_tokens_by_user", record.userId, purpose] })) {
+    await kv.atomic().delete(other.key).delete(["auth_tokens", other.key[3] as string]).commit();
+  }
+  return record;
+}
+
+/**
+ * Claims the right to send a verification e-mail to a user now: true (and the time is
+ * recorded) when none was sent in the last 5 minutes, else false. Concurrent claims: one wins.
+ */
+export async function claimVerificationMail(kv: Deno.Kv, userId: string): Promise<boolean> {
+  const key = ["verification_mail_sent", userId];
+  const entry = await kv.get<string>(key);
+  const now = Date.now();
+  if (entry.value && Date.parse(entry.value) + VERIFICATION_MAIL_GAP_MS > now) return false;
+  const result = await kv.atomic()
+    .check(entry)
+    .set(key, new Date(now).toISOString(), { expireIn: VERIFICATION_MAIL_GAP_MS })
+    .commit();
+  return result.ok;
+}
+
+/** Gives back a claim whose e-mail could not be sent, so the next sign-in may try again. */
+export async function releaseVerificationMail(kv: Deno.Kv, userId: string): Promise<void> {
+  await kv.delete(["verification_mail_sent", userId]);
+}

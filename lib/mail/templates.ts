@@ -1,0 +1,91 @@
+/**
+ * The two transactional e-mails (specification "Events"): e-mail verification and password
+ * reset, each as plain text and HTML. Every value placed in the HTML is escaped.
+ */
+import type { Mail } from "./mailer.ts";
+
+/** Who a mail goes to and the action link it carries. */
+export interface MailInput {
+  to: string;
+  name: string;
+  url: string;
+}
+
+const PLATFORM = "Career Community";
+
+/** `text` with the five HTML special characters escaped, for element content and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function html(title: string, paragraphs: string[], button: { label: string; url: string }): string {
+  const url = escapeHtml(button.url);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
+${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}
+<p><a href="${url}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">${
+    escapeHtml(button.label)
+  }</a></p>
+<p>If the button does not work, copy this link into your browser:<br><a href="${url}">${url}</a></p>
+<p>${PLATFORM}</p>
+</body></html>`;
+}
+
+/** The verification e-mail sent at sign-up: greets by name, carries the link, states its 24-hour life. */
+export function verificationMail({ to, name, url }: MailInput): Mail {
+  const subject = `Verify your email address for ${PLATFORM}`;
+  const text = `Hi ${name},
+
+Welcome to ${PLATFORM}! Please verify your email address by opening this link:
+
+${url}
+
+This link expires in 24 hours.
+
+If you did not create an account, you can ignore this email.
+
+${PLATFORM}
+`;
+  return {
+    to,
+    subject,
+    text,
+    link: url,
+    html: html(subject, [
+      `Hi ${escapeHtml(name)},`,
+      `Welcome to ${PLATFORM}! Please verify your email address by clicking the button below.`,
+      "This link expires in 24 hours.",
+      "If you did not create an account, you can ignore this email.",
+    ], { label: "Verify email address", url }),
+  };
+}
+
+/** The password-reset e-mail: greets by name, carries the link, says to ignore it if not requested. */
+export function passwordResetMail({ to, name, url }: MailInput): Mail {
+  const subject = `Reset your ${PLATFORM} password`;
+  const text = `Hi ${name},
+
+We received a request to reset your password. Open this link to choose a new one:
+
+${url}
+
+This link expires in 24 hours.
+
+If you did not request a password reset, please ignore this email; your password stays unchanged.
+
+${PLATFORM}
+`;
+  return {
+    to,
+    subject,
+    text,
+    link: url,
+    html: html(subject, [
+      `Hi ${escapeHtml(name)},`,
+      "We received a request to reset your password. Click the button below to choose a new one.",
+      "This link expires in 24 hours.",
+      "If you did not request a password reset, please ignore this email; your password stays unchanged.",
+    ], { label: "Reset password", url }),
+  };
+}

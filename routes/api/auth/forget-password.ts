@@ -1,0 +1,29 @@
+/**
+ * `POST /api/auth/forget-password` (specification "Authentication routes" and "Events",
+ * CONTRACT.md §2): `{email, redirectTo?}` → always 200 `{status: true}`; when the e-mail
+ * belongs to a user, a reset e-mail links to `{APP_URL}{redirectTo}?token=…` (default
+ * `/reset-password`). 3 requests per minute per e-mail; a `redirectTo` off this origin: 400.
+ */
+import { z } from "zod";
+import { EmailField, readAuthBody } from "../../../lib/auth/input.ts";
+import { DEFAULT_RESET_PATH, sendPasswordResetMail } from "../../../lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../lib/auth/rate_limit.ts";
+import { checkRedirect } from "../../../lib/auth/redirects.ts";
+import type { AppState } from "../../../lib/state.ts";
+import { getUserByEmail, normalizeEmail } from "../../../lib/users/users.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: z.string().optional() });
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const services = ctx.state.services;
+    const { kv, config } = services;
+    const body = await readAuthBody(req, ForgetPasswordBody);
+    const redirectTo = checkRedirect("redirectTo", body.redirectTo, config.appUrl) ?? DEFAULT_RESET_PATH;
+    await hitRateLimit(kv, RATE_LIMITS.passwordResetPerEmail, normalizeEmail(body.email), config.rateLimits);
+    const user = await getUserByEmail(kv, body.email);
+    if (user) await sendPasswordResetMail(services, user, redirectTo);
+    return Response.json({ status: true });
+  },
+};

@@ -1,0 +1,28 @@
+/**
+ * `POST /api/auth/reset-password` (specification "Authentication" 4, CONTRACT.md §2):
+ * `{newPassword, token}` (the token may also come as `?token=`) → 200 `{status: true}`; the
+ * password is replaced, the token spent and every session of the user ended. The password is
+ * checked first (400 `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`), then the token (400
+ * `INVALID_TOKEN` when bad, spent or expired).
+ */
+import { z } from "zod";
+import { resetPassword } from "../../../lib/auth/email_password.ts";
+import { checkPasswordLength, readAuthBody } from "../../../lib/auth/input.ts";
+import { AuthError } from "../../../lib/http/errors.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+const ResetPasswordBody = z.object({ newPassword: z.string(), token: z.unknown().optional() });
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { kv } = ctx.state.services;
+    const body = await readAuthBody(req, ResetPasswordBody);
+    checkPasswordLength(body.newPassword);
+    const token = body.token ?? ctx.url.searchParams.get("token");
+    if (typeof token !== "string" || !await resetPassword(kv, token, body.newPassword)) {
+      throw new AuthError(400, "INVALID_TOKEN", "Invalid token");
+    }
+    return Response.json({ status: true });
+  },
+};

@@ -1,0 +1,17 @@
+/**
+ * `GET /api/auth/session` (specification "Authentication routes", CONTRACT.md §2): 200
+ * `{session: {id, userId, expiresAt, createdAt}, user: {id, name, email, emailVerified, image,
+ * role, createdAt, updatedAt}}`, or 200 `null` without a valid session. Reading a session
+ * slides it (the root middleware renews it and sends the cookie again).
+ */
+import { authUserView, sessionView } from "../../../lib/auth/views.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  GET(_req, ctx) {
+    const { session, user } = ctx.state;
+    const body = session && user ? { session: sessionView(session), user: authUserView(user) } : null;
+    return Response.json(body, { headers: { "cache-control": "no-store" } });
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * `POST /api/auth/sign-in/email` (specification "Authentication routes", CONTRACT.md §2):
+ * `{email, password, callbackURL?, rememberMe?}` → 200 `{redirect: false, token: null, user}`
+ * and the session cookie (`rememberMe: false`: a browser-session cookie). Wrong e-mail or
+ * password: 401 `INVALID_EMAIL_OR_PASSWORD`; unverified e-mail: 403 `EMAIL_NOT_VERIFIED` and a
+ * fresh verification e-mail (at most one per 5 minutes). Limits: 60 per minute per IP, 5 per
+ * 10 seconds per e-mail and IP.
+ */
+import { z } from "zod";
+import { readSessionCookie, sessionCookie } from "../../../../lib/auth/cookies.ts";
+import { checkCredentials } from "../../../../lib/auth/email_password.ts";
+import { EmailField, readAuthBody } from "../../../../lib/auth/input.ts";
+import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../../lib/auth/rate_limit.ts";
+import { checkRedirect } from "../../../../lib/auth/redirects.ts";
+import { replaceSession } from "../../../../lib/auth/sessions.ts";
+import { authUserView } from "../../../../lib/auth/views.ts";
+import { AuthError } from "../../../../lib/http/errors.ts";
+import type { AppState } from "../../../../lib/state.ts";
+import { normalizeEmail } from "../../../../lib/users/users.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+const SignInBody = z.object({
+  email: EmailField,
+  password: z.string(),
+  callbackURL: z.string().optional(),
+  rememberMe: z.boolean().optional(),
+});
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const services = ctx.state.services;
+    const { kv, config } = services;
+    const ip = ctx.state.clientIp;
+    await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ip, config.rateLimits);
+    const body = await readAuthBody(req, SignInBody);
+    const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
+    await hitRateLimit(kv, RATE_LIMITS.signInPerEmailAndIp, `${normalizeEmail(body.email)} ${ip}`, config.rateLimits);
+    const user = await checkCredentials(kv, body.email, body.password);
+    if (!user.emailVerified) {
+      await sendVerificationMail(services, user, callbackURL);
+      throw new AuthError(403, "EMAIL_NOT_VERIFIED", "Email not verified");
+    }
+    const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure));
+    return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
+      headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },
+    });
+  },
+};

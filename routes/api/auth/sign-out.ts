@@ -1,0 +1,20 @@
+/**
+ * `POST /api/auth/sign-out` (specification "Authentication routes", CONTRACT.md §2): any body
+ * or none → 200 `{success: true}`, the session deleted and the cookie cleared; without a valid
+ * session 401 `UNAUTHORIZED`.
+ */
+import { clearedSessionCookie, readSessionCookie } from "../../../lib/auth/cookies.ts";
+import { deleteSession } from "../../../lib/auth/sessions.ts";
+import { AuthError } from "../../../lib/http/errors.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { kv, config } = ctx.state.services;
+    const token = readSessionCookie(req, config.secure);
+    if (!ctx.state.session || !token) throw new AuthError(401, "UNAUTHORIZED", "Unauthorized");
+    await deleteSession(kv, token);
+    return Response.json({ success: true }, { headers: { "set-cookie": clearedSessionCookie(config.secure) } });
+  },
+};

@@ -1,0 +1,37 @@
+/**
+ * `POST /api/auth/sign-up/email` (specification "Authentication routes", CONTRACT.md §2):
+ * `{name, email, password, callbackURL?, image?}` → 200 `{token: null, user}`. The user is
+ * created unverified (role from `ADMIN_EMAILS`, else `user`; `role`, `emailVerified` and `id`
+ * in the body are ignored) and a verification e-mail is sent. 10 sign-ups per minute per IP.
+ */
+import { z } from "zod";
+import { signUp } from "../../../../lib/auth/email_password.ts";
+import { checkPasswordLength, EmailField, NAME_MAX, readAuthBody } from "../../../../lib/auth/input.ts";
+import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../../lib/auth/rate_limit.ts";
+import { checkRedirect, REDIRECT_MAX } from "../../../../lib/auth/redirects.ts";
+import { authUserView } from "../../../../lib/auth/views.ts";
+import type { AppState } from "../../../../lib/state.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+const SignUpBody = z.object({
+  name: z.string().trim().min(1).max(NAME_MAX),
+  email: EmailField,
+  password: z.string(),
+  callbackURL: z.string().optional(),
+  image: z.url({ protocol: /^https?$/ }).max(REDIRECT_MAX).nullable().optional(),
+});
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const services = ctx.state.services;
+    const { kv, config } = services;
+    await hitRateLimit(kv, RATE_LIMITS.signUpPerIp, ctx.state.clientIp, config.rateLimits);
+    const body = await readAuthBody(req, SignUpBody);
+    checkPasswordLength(body.password);
+    const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
+    const user = await signUp(kv, body, config.adminEmails);
+    await sendVerificationMail(services, user, callbackURL);
+    return Response.json({ token: null, user: authUserView(user) });
+  },
+};

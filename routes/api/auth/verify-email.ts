@@ -1,0 +1,37 @@
+/**
+ * `GET /api/auth/verify-email?token=&callbackURL=` (specification "Authentication" 2, CONTRACT.md
+ * §2): spends the single-use 24-hour token, sets `emailVerified = true` and signs the browser
+ * in. Success: 302 to `callbackURL` (an empty one means `/`), or 200 `{status: true, user}`
+ * without one. Bad, spent or expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400
+ * `INVALID_TOKEN` without one. A `callbackURL` off this origin: 400.
+ */
+import { readSessionCookie, sessionCookie } from "../../../lib/auth/cookies.ts";
+import { verifyEmail } from "../../../lib/auth/email_password.ts";
+import { checkRedirect, withQuery } from "../../../lib/auth/redirects.ts";
+import { replaceSession } from "../../../lib/auth/sessions.ts";
+import { authUserView } from "../../../lib/auth/views.ts";
+import { AuthError } from "../../../lib/http/errors.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const { kv, config } = ctx.state.services;
+    const param = ctx.url.searchParams.get("callbackURL");
+    const callbackURL = checkRedirect("callbackURL", param === "" ? "/" : param ?? undefined, config.appUrl);
+    const user = await verifyEmail(kv, ctx.url.searchParams.get("token") ?? "");
+    if (!user) {
+      if (!callbackURL) throw new AuthError(400, "INVALID_TOKEN", "Invalid token");
+      return new Response(null, {
+        status: 302,
+        headers: { location: withQuery(callbackURL, config.appUrl, "error", "INVALID_TOKEN") },
+      });
+    }
+    const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure));
+    const cookie = sessionCookie(config.secure, token);
+    if (callbackURL) {
+      return new Response(null, { status: 302, headers: { location: callbackURL, "set-cookie": cookie } });
+    }
+    return Response.json({ status: true, user: authUserView(user) }, { headers: { "set-cookie": cookie } });
+  },
+};
