@@ -3,11 +3,15 @@
  * Each capability adds its part here.
  */
 import { DEMO_ACCOUNTS, seedAccounts } from "./accounts.ts";
+import { seedInternships } from "./internships.ts";
 
 /** Loads the demo data into `kv`; returns lines describing what is there. */
 export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
-  await seedAccounts(kv);
+  const accounts = await seedAccounts(kv);
+  const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
+  const newInternships = await seedInternships(kv, internshipOwners);
   return [
+    `Internships: ${newInternships} added`,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}`),
   ];

@@ -1,0 +1,91 @@
+/**
+ * Admin-issued API keys for ingesting internships (CONTRACT.md §2 "Ingest user"): a key is
+ * shown once at creation, only its SHA-256 is stored, and revoking deletes it (so it fails at
+ * once). Internships created with a key are owned by the admin who created it.
+ *
+ * Keys (owned by this module only):
+ * - `["api_keys", id]` → `StoredApiKey`
+ * - `["api_keys_by_hash", sha256Hex(key)]` → id
+ */
+import { z } from "zod";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
+import { randomToken, sha256Hex } from "../ids.ts";
+import { getUser, type User } from "../users/users.ts";
+
+/** An API key as listed: never the key itself. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+interface StoredApiKey extends ApiKey {
+  userId: string;
+  keyHash: string;
+}
+
+/** Body of `POST /api/admin/api-keys`. */
+export const ApiKeyCreateSchema = z.object({ name: z.string().trim().min(1).max(100) });
+
+const publicOf = ({ id, name, createdAt }: StoredApiKey): ApiKey => ({ id, name, createdAt });
+
+/** Creates a key for `admin`; returns the record and the key (`ck_` + 43 characters), shown once. */
+export async function createApiKey(kv: Deno.Kv, admin: User, name: string): Promise<{ apiKey: ApiKey; key: string }> {
+  const key = `ck_${randomToken()}`;
+  const stored: StoredApiKey = {
+    id: crypto.randomUUID(),
+    name,
+    createdAt: new Date().toISOString(),
+    userId: admin.id,
+    keyHash: await sha256Hex(key),
+  };
+  await kv.atomic()
+    .set(["api_keys", stored.id], stored)
+    .set(["api_keys_by_hash", stored.keyHash], stored.id)
+    .commit();
+  return { apiKey: publicOf(stored), key };
+}
+
+/** Every live key, oldest first. */
+export async function listApiKeys(kv: Deno.Kv): Promise<ApiKey[]> {
+  const keys: ApiKey[] = [];
+  for await (const entry of kv.list<StoredApiKey>({ prefix: ["api_keys"] })) keys.push(publicOf(entry.value));
+  return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** Revokes (deletes) a key. @throws NotFoundError "API key not found". */
+export async function revokeApiKey(kv: Deno.Kv, id: string): Promise<void> {
+  const entry = await kv.get<StoredApiKey>(["api_keys", id]);
+  if (!entry.value) throw new NotFoundError("API key not found");
+  await kv.atomic().check(entry).delete(["api_keys", id]).delete(["api_keys_by_hash", entry.value.keyHash]).commit();
+}
+
+/**
+ * The user a `Bearer` key acts as: the admin who created it.
+ * @throws UnauthorizedError for an unknown or revoked key, or when its creator is no longer an admin.
+ */
+export async function userOfApiKey(kv: Deno.Kv, key: string): Promise<User> {
+  const id = (await kv.get<string>(["api_keys_by_hash", await sha256Hex(key)])).value;
+  const stored = id ? (await kv.get<StoredApiKey>(["api_keys", id])).value : null;
+  const user = stored ? await getUser(kv, stored.userId) : null;
+  if (!user || user.role !== "admin") throw new UnauthorizedError("Invalid API key");
+  return user;
+}
+
+/**
+ * The ingest user of `POST /api/internships`: with an `Authorization: Bearer` header, the key's
+ * owner (the header wins over a session); else the signed-in `member` or `admin`.
+ * @throws UnauthorizedError with neither a session nor a valid key; ForbiddenError for role `user`.
+ */
+export async function ingestUser(kv: Deno.Kv, authorization: string | null, sessionUser?: User): Promise<User> {
+  if (authorization !== null) {
+    const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (!key) throw new UnauthorizedError("Invalid API key");
+    return await userOfApiKey(kv, key);
+  }
+  if (!sessionUser) throw new UnauthorizedError();
+  if (sessionUser.role !== "member" && sessionUser.role !== "admin") {
+    throw new ForbiddenError("Only members and admins can post internships");
+  }
+  return sessionUser;
+}

@@ -1,0 +1,28 @@
+/**
+ * Demo internships for `deno task seed`: 360 generated listings (fixed seed, so ids repeat and
+ * a second run adds nothing) owned by the demo admin, the demo member and two recruiter
+ * members created here (without passwords: they only own listings).
+ */
+import { generateInternships, importInternships } from "../internships/fixtures.ts";
+import { createUser, getUserByEmail, type User } from "../users/users.ts";
+
+const RECRUITERS = [
+  { name: "Kavya Nair (Recruiter)", email: "kavya.recruiter@demo.careers" },
+  { name: "Imran Qureshi (Recruiter)", email: "imran.recruiter@demo.careers" },
+];
+
+/** Number of demo internships. */
+export const DEMO_INTERNSHIPS = 360;
+
+/** Seeds the demo internships owned by `owners` plus the recruiters; returns how many were added. */
+export async function seedInternships(kv: Deno.Kv, owners: User[]): Promise<number> {
+  const recruiters: User[] = [];
+  for (const r of RECRUITERS) {
+    recruiters.push(
+      await getUserByEmail(kv, r.email) ??
+        await createUser(kv, { name: r.name, email: r.email, emailVerified: true, role: "member" }),
+    );
+  }
+  const ownerIds = [...owners, ...recruiters].map((u) => u.id);
+  return await importInternships(kv, generateInternships(DEMO_INTERNSHIPS, ownerIds, { seed: 2024, withHidden: true }));
+}

@@ -1,0 +1,22 @@
+/**
+ * `GET /api/admin/api-keys` → `{apiKeys}` and `POST` `{name}` → 201 `{apiKey, key}` (the key is
+ * shown only here). Admin only by place (CONTRACT.md §2 "Ingest user").
+ */
+import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "../../../../lib/api_keys/api_keys.ts";
+import { assertSignedIn } from "../../../../lib/auth/guards.ts";
+import { readBody } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/state.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    return Response.json({ apiKeys: await listApiKeys(ctx.state.services.kv) });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { name } = await readBody(req, ApiKeyCreateSchema);
+    const created = await createApiKey(ctx.state.services.kv, ctx.state.user, name);
+    return Response.json(created, { status: 201 });
+  },
+};

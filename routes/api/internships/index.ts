@@ -1,0 +1,36 @@
+/**
+ * `GET /api/internships` (public; admins may add `includeInactive`/`includeDeleted`) and
+ * `POST /api/internships` (ingest user: member or admin session, or an admin-issued API key;
+ * one object or a batch of up to 100). Specification "Internships", CONTRACT.md §2 and §4.
+ */
+import { ingestUser } from "../../../lib/api_keys/api_keys.ts";
+import { queryOf, readJson, validate } from "../../../lib/http/json.ts";
+import {
+  createInternships,
+  InternshipBatchSchema,
+  InternshipCreateSchema,
+  InternshipQuerySchema,
+  listInternships,
+} from "../../../lib/internships/internships.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const query = validate(InternshipQuerySchema, queryOf(ctx.url));
+    const page = await listInternships(ctx.state.services.kv, query, ctx.state.user ?? null);
+    return Response.json({ success: true, ...page });
+  },
+
+  async POST(req, ctx) {
+    const { kv } = ctx.state.services;
+    const owner = await ingestUser(kv, req.headers.get("authorization"), ctx.state.user);
+    const body = await readJson(req);
+    const batch = Array.isArray(body);
+    const items = batch ? validate(InternshipBatchSchema, body) : [validate(InternshipCreateSchema, body)];
+    const created = await createInternships(kv, owner, items);
+    return Response.json({ success: true, count: created.length, data: batch ? created : created[0] }, {
+      status: 201,
+    });
+  },
+};
