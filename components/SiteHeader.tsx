@@ -24,7 +24,7 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
           ))}
           {user?.role === "admin" && (
             <li>
-              <a href="/admin/users" class="text-slate-700 hover:text-indigo-700">Admin</a>
+              <a href="/admin" class="text-slate-700 hover:text-indigo-700">Admin</a>
             </li>
           )}
         </ul>

@@ -1,0 +1,32 @@
+/** The admin area's navigation. Each admin capability adds its page to `ADMIN_LINKS`. */
+
+/** The admin pages, in menu order. */
+export const ADMIN_LINKS: { href: string; label: string }[] = [
+  { href: "/admin/users", label: "Users" },
+];
+
+export function AdminNav({ path }: { path: string }) {
+  return (
+    <nav aria-label="Admin" class="md:w-48 md:shrink-0">
+      <p class="text-xs font-semibold uppercase tracking-wide text-slate-700">Admin</p>
+      <ul class="mt-2 flex flex-wrap gap-2 md:flex-col md:gap-1">
+        {ADMIN_LINKS.map((link) => {
+          const current = path === link.href || path.startsWith(link.href + "/");
+          return (
+            <li key={link.href}>
+              <a
+                href={link.href}
+                aria-current={current ? "page" : undefined}
+                class={`block rounded-md px-3 py-2 text-sm font-medium ${
+                  current ? "bg-indigo-700 text-white" : "text-slate-800 hover:bg-slate-200"
+                }`}
+              >
+                {link.label}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,197 @@
+/**
+ * Accessible form parts shared by the islands: fields whose label, hint and error are tied to
+ * the control (`for`, `aria-describedby`, `aria-invalid`), choice groups in a `fieldset` with a
+ * `legend`, a submit button that shows progress, and message boxes for form-level outcomes.
+ * Every control gets the field's JSON name as its `name`.
+ */
+import type { ComponentChildren, InputHTMLAttributes } from "preact";
+import { useEffect, useState } from "preact/hooks";
+
+/** True once the island has hydrated: submit buttons stay disabled until the handlers exist. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+const CONTROL = "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm " +
+  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
+
+function describedBy(id: string, hint?: ComponentChildren, error?: ComponentChildren): string | undefined {
+  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+}
+
+function controlClass(error?: ComponentChildren): string {
+  return `${CONTROL} ${error ? "border-red-700" : "border-slate-400"}`;
+}
+
+function Hint({ id, hint }: { id: string; hint?: ComponentChildren }) {
+  return hint ? <p id={`${id}-hint`} class="mt-1 text-sm text-slate-700">{hint}</p> : null;
+}
+
+function ErrorText({ id, error }: { id: string; error?: ComponentChildren }) {
+  return error ? <p id={`${id}-error`} class="mt-1 text-sm font-medium text-red-700">{error}</p> : null;
+}
+
+/** Common props of a labelled field. */
+interface FieldProps {
+  id: string;
+  label: string;
+  hint?: ComponentChildren;
+  error?: ComponentChildren;
+}
+
+/** A text-like `<input>` (text, email, password, url, date, tel) with its label, hint and error. */
+export function TextField(
+  { id, label, hint, error, ...input }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "label">,
+) {
+  return (
+    <div>
+      <label for={id} class="block text-sm font-medium text-slate-800">{label}</label>
+      <Hint id={id} hint={hint} />
+      <input
+        id={id}
+        name={id}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        class={controlClass(error)}
+        {...input}
+      />
+      <ErrorText id={id} error={error} />
+    </div>
+  );
+}
+
+/** One choice of a select or a group. */
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** A `<select>` with a placeholder first option, its label, hint and error. */
+export function SelectField(
+  { id, label, hint, error, options, value, placeholder = "Choose…", onChange }: FieldProps & {
+    options: Choice[];
+    value: string;
+    placeholder?: string;
+    onChange: (value: string) => void;
+  },
+) {
+  return (
+    <div>
+      <label for={id} class="block text-sm font-medium text-slate-800">{label}</label>
+      <Hint id={id} hint={hint} />
+      <select
+        id={id}
+        name={id}
+        value={value}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        class={controlClass(error)}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+      <ErrorText id={id} error={error} />
+    </div>
+  );
+}
+
+/**
+ * A group of checkboxes (`multiple`) or radio buttons in a fieldset. `value` is the list of
+ * checked values (one at most for radios); `onChange` receives the new list.
+ */
+export function ChoiceGroup(
+  { id, label, hint, error, options, value, multiple, onChange, columns = 2 }: FieldProps & {
+    options: Choice[];
+    value: string[];
+    multiple: boolean;
+    onChange: (value: string[]) => void;
+    columns?: 1 | 2 | 3;
+  },
+) {
+  const grid = { 1: "", 2: "sm:grid-cols-2", 3: "sm:grid-cols-3" }[columns];
+  return (
+    <fieldset aria-describedby={describedBy(id, hint, error)} aria-invalid={error ? "true" : undefined}>
+      <legend class="text-sm font-medium text-slate-800">{label}</legend>
+      <Hint id={id} hint={hint} />
+      <div class={`mt-2 grid gap-2 ${grid}`}>
+        {options.map((o, i) => {
+          const checked = value.includes(o.value);
+          return (
+            <label
+              key={o.value}
+              class={`flex cursor-pointer items-center gap-3 rounded-md border px-3 py-2 text-slate-800 ${
+                checked ? "border-indigo-600 bg-indigo-50" : "border-slate-300 bg-white hover:bg-slate-50"
+              }`}
+            >
+              <input
+                type={multiple ? "checkbox" : "radio"}
+                id={`${id}-${i}`}
+                name={id}
+                value={o.value}
+                checked={checked}
+                class="h-4 w-4 accent-indigo-700"
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  if (!multiple) onChange(on ? [o.value] : []);
+                  else onChange(on ? [...value, o.value] : value.filter((v) => v !== o.value));
+                }}
+              />
+              <span>{o.label}</span>
+            </label>
+          );
+        })}
+      </div>
+      <ErrorText id={id} error={error} />
+    </fieldset>
+  );
+}
+
+/** The primary button of a form: disabled until hydrated and while `busy`, then shows `busyLabel`. */
+export function SubmitButton(
+  { busy, label, busyLabel, type = "submit", onClick }: {
+    busy: boolean;
+    label: string;
+    busyLabel: string;
+    type?: "submit" | "button";
+    onClick?: () => void;
+  },
+) {
+  const hydrated = useHydrated();
+  return (
+    <button
+      type={type}
+      disabled={!hydrated || busy}
+      aria-busy={busy ? "true" : undefined}
+      onClick={onClick}
+      class="inline-flex items-center justify-center gap-2 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:cursor-not-allowed disabled:opacity-70"
+    >
+      {busy && (
+        <span
+          aria-hidden="true"
+          class="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent"
+        />
+      )}
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+/** A message box: `error` is announced as an alert, `success` and `info` as a status. */
+export function Notice(
+  { kind, title, children }: { kind: "error" | "success" | "info"; title?: string; children?: ComponentChildren },
+) {
+  const styles = {
+    error: "border-red-300 bg-red-50 text-red-800",
+    success: "border-green-300 bg-green-50 text-green-800",
+    info: "border-sky-300 bg-sky-50 text-sky-900",
+  }[kind];
+  return (
+    <div role={kind === "error" ? "alert" : "status"} class={`rounded-md border px-4 py-3 text-sm ${styles}`}>
+      {title && <p class="font-semibold">{title}</p>}
+      {children && <div class={title ? "mt-1" : ""}>{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * The profile form (specification "Profile"; CONTRACT.md §3): name, image URL, field and
+ * opportunity interests, date of birth, college or institute, contact number and current role,
+ * saved with `POST /api/profile`. The server validates; its `Invalid <field>` answer is shown
+ * beside that field in plain words, and the field gets focus. Every field is sent, so a blank
+ * text clears it and no ticked box clears a list.
+ */
+import type { ComponentChildren } from "preact";
+import { useRef, useState } from "preact/hooks";
+import { fetchJson, invalidField } from "../components/fetch_json.ts";
+import { ChoiceGroup, Notice, SubmitButton, TextField } from "../components/forms.tsx";
+
+/** The editable profile fields as the form holds them (unset text is `""`). */
+export interface ProfileValues {
+  name: string;
+  image: string;
+  fieldInterests: string[];
+  opportunityInterests: string[];
+  dateOfBirth: string;
+  collegeInstitute: string;
+  contactNumber: string;
+  currentRole: string;
+}
+
+/** What the page passes from `lib/users/profile.ts` and `lib/onboarding/onboarding.ts`. */
+export interface ProfileOptions {
+  limits: { name: number; image: number; collegeInstitute: number; contactNumber: number; currentRole: number };
+  fieldInterests: string[];
+  opportunityInterests: string[];
+}
+
+type Field = keyof ProfileValues;
+
+const HELP: Record<Field, string> = {
+  name: "Enter your name.",
+  image: "Enter a web address that starts with https://.",
+  fieldInterests: "Choose at most 20 interests.",
+  opportunityInterests: "Choose at most 20 interests.",
+  dateOfBirth: "Enter a real date that is not in the future.",
+  collegeInstitute: "Use letters, digits, spaces and . & ' ( ) - only, with at least one letter.",
+  contactNumber: "Enter exactly 10 digits, without spaces or a country code.",
+  currentRole: "Use at most 60 characters.",
+};
+
+/** The known values first, then any the user already has that the list does not offer. */
+function withExtras(known: string[], chosen: string[]) {
+  return [...known, ...chosen.filter((v) => !known.includes(v))].map((value) => ({
+    value,
+    label: value.charAt(0).toUpperCase() + value.slice(1),
+  }));
+}
+
+export default function ProfileForm(
+  { initial, email, options }: { initial: ProfileValues; email: string; options: ProfileOptions },
+) {
+  const [values, setValues] = useState<ProfileValues>(initial);
+  const [errors, setErrors] = useState<Partial<Record<Field, ComponentChildren>>>({});
+  const [formError, setFormError] = useState("");
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const set = <K extends Field>(field: K, value: ProfileValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setSaved(false);
+  };
+  const text = (field: Exclude<Field, "fieldInterests" | "opportunityInterests">) => ({
+    id: field,
+    value: values[field],
+    error: errors[field],
+    onInput: (e: { currentTarget: HTMLInputElement }) => set(field, e.currentTarget.value),
+  });
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setSaved(false);
+    setFormError("");
+    setErrors({});
+    const result = await fetchJson<{ user: ProfileValues }>("/api/profile", { body: values });
+    setBusy(false);
+    if (result.ok) {
+      setSaved(true);
+      return;
+    }
+    const field = invalidField(result.error) as Field | null;
+    if (field && field in HELP) {
+      setErrors({ [field]: HELP[field] });
+      form.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+    } else setFormError(result.error);
+  };
+
+  return (
+    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-6">
+      {formError && <Notice kind="error" title="We could not save your profile">{formError}</Notice>}
+      <div class="grid gap-6 sm:grid-cols-2">
+        <TextField {...text("name")} label="Name" autoComplete="name" required maxLength={options.limits.name} />
+        <div>
+          <p class="block text-sm font-medium text-slate-800">E-mail</p>
+          <p class="mt-1 py-2 text-slate-900">{email}</p>
+        </div>
+        <TextField
+          {...text("image")}
+          label="Profile image URL"
+          type="url"
+          hint="A link to a photo of you, starting with https://."
+          maxLength={options.limits.image}
+        />
+        <TextField {...text("dateOfBirth")} label="Date of birth" type="date" autoComplete="bday" />
+        <TextField
+          {...text("collegeInstitute")}
+          label="College or institute"
+          autoComplete="organization"
+          maxLength={options.limits.collegeInstitute}
+        />
+        <TextField
+          {...text("contactNumber")}
+          label="Contact number"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          hint="10 digits."
+        />
+        <TextField
+          {...text("currentRole")}
+          label="Current role"
+          hint="For example: Final-year student, Intern at Acme. At most 60 characters."
+          maxLength={options.limits.currentRole}
+        />
+      </div>
+      <ChoiceGroup
+        id="fieldInterests"
+        label="Fields you are interested in"
+        multiple
+        options={withExtras(options.fieldInterests, values.fieldInterests)}
+        value={values.fieldInterests}
+        error={errors.fieldInterests}
+        onChange={(v) => set("fieldInterests", v)}
+      />
+      <ChoiceGroup
+        id="opportunityInterests"
+        label="Opportunities you are interested in"
+        multiple
+        columns={3}
+        options={withExtras(options.opportunityInterests, values.opportunityInterests)}
+        value={values.opportunityInterests}
+        error={errors.opportunityInterests}
+        onChange={(v) => set("opportunityInterests", v)}
+      />
+      {saved && <Notice kind="success">Your profile has been saved.</Notice>}
+      <SubmitButton busy={busy} label="Save profile" busyLabel="Saving…" />
+    </form>
+  );
+}

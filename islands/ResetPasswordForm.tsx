@@ -1,0 +1,91 @@
+/**
+ * The new-password form of a reset link: new password and confirmation, checked in the
+ * browser (8 to 128 characters, equal), then `POST /api/auth/reset-password {newPassword,
+ * token}` (CONTRACT.md §2). A bad, used or expired token (`INVALID_TOKEN`) ends in a message
+ * with a link to request a new one; success links to sign-in.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+
+type Errors = { newPassword?: string; confirmPassword?: string };
+
+function lengthError(password: string): string | undefined {
+  if (password.length < 8) return "Use at least 8 characters.";
+  if (password.length > 128) return "Use at most 128 characters.";
+}
+
+export default function ResetPasswordForm({ token }: { token: string }) {
+  const [newPassword, setNewPassword] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState("");
+  const [outcome, setOutcome] = useState<"done" | "invalid" | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setFormError("");
+    const found: Errors = {};
+    found.newPassword = lengthError(newPassword);
+    if (!found.newPassword && confirmPassword !== newPassword) found.confirmPassword = "The passwords do not match.";
+    setErrors(found);
+    const first = (["newPassword", "confirmPassword"] as const).find((f) => found[f]);
+    if (first) {
+      (event.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>(`#${first}`)?.focus();
+      return;
+    }
+    setBusy(true);
+    const result = await fetchJson("/api/auth/reset-password", { body: { newPassword, token } });
+    setBusy(false);
+    if (result.ok) setOutcome("done");
+    else if (result.code === "INVALID_TOKEN") setOutcome("invalid");
+    else if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
+      setErrors({ newPassword: lengthError(newPassword) ?? result.error });
+    } else setFormError(result.error);
+  };
+
+  if (outcome === "done") {
+    return (
+      <Notice kind="success" title="Your password has been changed">
+        You have been signed out everywhere.{" "}
+        <a href="/sign-in" class="font-medium underline">Sign in with your new password</a>.
+      </Notice>
+    );
+  }
+  if (outcome === "invalid") {
+    return (
+      <Notice kind="error" title="This reset link has expired or was already used">
+        Reset links work once and for 24 hours.{" "}
+        <a href="/forgot-password" class="font-medium underline">Request a new link</a>.
+      </Notice>
+    );
+  }
+  return (
+    <form method="post" noValidate onSubmit={submit} class="space-y-4">
+      {formError && <Notice kind="error" title="We could not change the password">{formError}</Notice>}
+      <TextField
+        id="newPassword"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint="At least 8 characters."
+        value={newPassword}
+        error={errors.newPassword}
+        onInput={(e) => setNewPassword(e.currentTarget.value)}
+      />
+      <TextField
+        id="confirmPassword"
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={confirmPassword}
+        error={errors.confirmPassword}
+        onInput={(e) => setConfirmPassword(e.currentTarget.value)}
+      />
+      <SubmitButton busy={busy} label="Change password" busyLabel="Changing password…" />
+    </form>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * The e-mail sign-in form (`POST /api/auth/sign-in/email`, CONTRACT.md §2). After signing in,
+ * a user who still needs onboarding goes to `/onboarding` (specification "New-user detection":
+ * `createdAt` equal to `updatedAt`, or `GET /api/onboarding` answering `profile: null`), others
+ * to `callbackURL` (a same-origin path checked by the page) or `/`. An unverified e-mail
+ * (`EMAIL_NOT_VERIFIED`) switches to a state that explains the fresh link and can send it again
+ * by signing in again (the server sends at most one link per 5 minutes).
+ */
+import { useRef, useState } from "preact/hooks";
+import { type ApiResult, fetchJson } from "../components/fetch_json.ts";
+import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface SignedInUser {
+  createdAt: string;
+  updatedAt: string;
+}
+
+type Errors = { email?: string; password?: string };
+
+async function destination(user: SignedInUser, callbackURL: string | null): Promise<string> {
+  if (user.createdAt === user.updatedAt) return "/onboarding";
+  const onboarding = await fetchJson<{ profile: unknown }>("/api/onboarding");
+  if (!onboarding.ok || onboarding.data.profile === null) return "/onboarding";
+  return callbackURL ?? "/";
+}
+
+export default function SignInForm({ callbackURL }: { callbackURL: string | null }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [rememberMe, setRememberMe] = useState(true);
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState("");
+  const [unverified, setUnverified] = useState<{ email: string; resent: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const signIn = async (): Promise<ApiResult<{ user: SignedInUser }>> => {
+    setBusy(true);
+    const result = await fetchJson<{ user: SignedInUser }>("/api/auth/sign-in/email", {
+      body: { email: email.trim(), password, rememberMe },
+    });
+    if (result.ok) location.assign(await destination(result.data.user, callbackURL));
+    else setBusy(false);
+    return result;
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setFormError("");
+    setUnverified(null);
+    const found: Errors = {};
+    if (!EMAIL.test(email.trim())) found.email = "Enter a valid e-mail address, like name@example.com.";
+    if (password === "") found.password = "Enter your password.";
+    setErrors(found);
+    const first = (["email", "password"] as const).find((f) => found[f]);
+    if (first) return form.current?.querySelector<HTMLInputElement>(`#${first}`)?.focus();
+    const result = await signIn();
+    if (result.ok) return;
+    if (result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: false });
+    else if (result.code === "INVALID_EMAIL_OR_PASSWORD") setFormError("The e-mail or password is not right.");
+    else setFormError(result.error);
+  };
+
+  const resend = async () => {
+    const result = await signIn();
+    if (!result.ok && result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: true });
+    else if (!result.ok) setFormError(result.error);
+  };
+
+  return (
+    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
+      {formError && <Notice kind="error" title="Sign-in failed">{formError}</Notice>}
+      {unverified && (
+        <Notice kind="info" title="Verify your e-mail to sign in">
+          <p>
+            {unverified.resent
+              ? `We sent the link to ${unverified.email} again, unless one went out in the last 5 minutes.`
+              : `Your e-mail address is not verified yet. We sent a verification link to ${unverified.email}; it expires in 24 hours.`}
+          </p>
+          <button
+            type="button"
+            onClick={resend}
+            disabled={busy}
+            class="mt-2 rounded-md border border-sky-700 px-3 py-1.5 font-medium text-sky-900 hover:bg-sky-100 disabled:opacity-70"
+          >
+            {busy ? "Sending…" : "Send the e-mail again"}
+          </button>
+        </Notice>
+      )}
+      <TextField
+        id="email"
+        label="E-mail"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        error={errors.email}
+        onInput={(e) => setEmail(e.currentTarget.value)}
+      />
+      <TextField
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        error={errors.password}
+        onInput={(e) => setPassword(e.currentTarget.value)}
+      />
+      <div class="flex items-center justify-between gap-4 text-sm">
+        <label class="flex items-center gap-2 text-slate-800">
+          <input
+            type="checkbox"
+            name="rememberMe"
+            checked={rememberMe}
+            class="h-4 w-4 accent-indigo-700"
+            onChange={(e) => setRememberMe(e.currentTarget.checked)}
+          />
+          Keep me signed in
+        </label>
+        <a href="/forgot-password" class="font-medium text-indigo-700 underline">Forgot password?</a>
+      </div>
+      <SubmitButton busy={busy} label="Sign in" busyLabel="Signing in…" />
+    </form>
+  );
+}

@@ -1,0 +1,25 @@
+/** `/check-inbox?email=`: after sign-up, tells the user where the verification link went and how long it lives. */
+import { FormCard } from "../components/FormCard.tsx";
+import type { PageProps } from "../lib/web/types.ts";
+
+export default function CheckInboxPage({ url }: PageProps) {
+  const email = url.searchParams.get("email")?.trim().slice(0, 254);
+  return (
+    <FormCard title="Check your inbox">
+      <p class="text-slate-700">
+        {email
+          ? (
+            <>
+              We sent a verification link to <strong class="font-semibold text-slate-900">{email}</strong>.
+            </>
+          )
+          : "We sent a verification link to your e-mail address."} Open it to verify your e-mail and finish setting up
+        your account. The link expires in 24 hours.
+      </p>
+      <p class="text-sm text-slate-700">
+        No e-mail? Check your spam folder. If the link has expired,{" "}
+        <a href="/sign-in" class="font-medium text-indigo-700 underline">sign in</a> and we will send you a new one.
+      </p>
+    </FormCard>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * `/onboarding`: the onboarding wizard, where the verification link lands (CONTRACT.md §2,
+ * `callbackURL=/onboarding`). Signed out: 302 to `/sign-in?callbackURL=/onboarding`, carrying
+ * `error=INVALID_TOKEN` along so that sign-in explains an expired or used verification link.
+ * Signed in with that error (an old link opened while signed in): the page explains it too.
+ * An existing onboarding profile fills the wizard, so the page also edits it.
+ */
+import { Notice } from "../components/forms.tsx";
+import OnboardingWizard, { type OnboardingAnswers, type OnboardingChoices } from "../islands/OnboardingWizard.tsx";
+import {
+  DOMAIN_PREFERENCES,
+  EDUCATION_LEVELS,
+  FIELDS_OF_STUDY,
+  getOnboardingProfile,
+  ONBOARDING_TEXT_MAX,
+  type OnboardingProfile,
+  OPPORTUNITY_INTERESTS,
+  STRUGGLES,
+} from "../lib/onboarding/onboarding.ts";
+import type { AppState } from "../lib/state.ts";
+import type { Handlers, PageProps } from "../lib/web/types.ts";
+
+interface Data {
+  initial: OnboardingAnswers;
+  returning: boolean;
+}
+
+const CHOICES: OnboardingChoices = {
+  educationLevels: [...EDUCATION_LEVELS],
+  fieldsOfStudy: [...FIELDS_OF_STUDY],
+  opportunityInterests: [...OPPORTUNITY_INTERESTS],
+  domainPreferences: [...DOMAIN_PREFERENCES],
+  struggles: [...STRUGGLES],
+  textMax: ONBOARDING_TEXT_MAX,
+};
+
+function answersOf(profile: OnboardingProfile | null): OnboardingAnswers {
+  return {
+    persona: profile?.persona ?? "",
+    locationType: profile?.locationType ?? "city",
+    locationValue: profile?.locationValue ?? "",
+    educationLevel: profile?.educationLevel ?? "",
+    fieldOfStudy: profile?.fieldOfStudy ?? "",
+    fieldOther: profile?.fieldOther ?? "",
+    opportunityInterests: profile?.opportunityInterests ?? [],
+    domainPreferences: profile?.domainPreferences ?? [],
+    struggles: profile?.struggles ?? [],
+  };
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const { user, services } = ctx.state;
+    if (!user) {
+      const target = new URLSearchParams({ callbackURL: "/onboarding" });
+      if (ctx.url.searchParams.get("error") === "INVALID_TOKEN") target.set("error", "INVALID_TOKEN");
+      return new Response(null, { status: 302, headers: { location: `/sign-in?${target}` } });
+    }
+    const profile = await getOnboardingProfile(services.kv, user.id);
+    return ctx.render({ initial: answersOf(profile), returning: profile !== null });
+  },
+};
+
+export default function OnboardingPage({ data, url, state }: PageProps<Data, AppState>) {
+  const invalidToken = url.searchParams.get("error") === "INVALID_TOKEN";
+  return (
+    <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">
+        {data.returning ? "Your onboarding answers" : `Welcome, ${state.user?.name}`}
+      </h1>
+      <p class="mt-2 text-slate-700">
+        A few questions help us show you the internships and opportunities that fit you.
+      </p>
+      {invalidToken && (
+        <div class="mt-4">
+          <Notice kind="error" title="That verification link has expired or was already used">
+            {state.user?.emailVerified
+              ? "Your e-mail is already verified, so there is nothing more to do with it."
+              : "Sign out and sign in again to get a new link."}
+          </Notice>
+        </div>
+      )}
+      <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <OnboardingWizard choices={CHOICES} initial={data.initial} />
+      </div>
+    </section>
+  );
+}

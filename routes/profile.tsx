@@ -1,0 +1,63 @@
+/**
+ * `/profile`: the signed-in user's profile form (specification "Profile"). Signed out: 302 to
+ * `/sign-in?callbackURL=/profile`. `?onboarded=1` (the end of onboarding) adds a welcome note.
+ */
+import { Notice } from "../components/forms.tsx";
+import ProfileForm, { type ProfileOptions, type ProfileValues } from "../islands/ProfileForm.tsx";
+import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "../lib/onboarding/onboarding.ts";
+import type { AppState } from "../lib/state.ts";
+import { PROFILE_LIMITS } from "../lib/users/profile.ts";
+import type { User } from "../lib/users/users.ts";
+import type { Handlers, PageProps } from "../lib/web/types.ts";
+
+const OPTIONS: ProfileOptions = {
+  limits: PROFILE_LIMITS,
+  fieldInterests: [...DOMAIN_PREFERENCES],
+  opportunityInterests: [...OPPORTUNITY_INTERESTS],
+};
+
+function valuesOf(user: User): ProfileValues {
+  return {
+    name: user.name,
+    image: user.image ?? "",
+    fieldInterests: user.fieldInterests,
+    opportunityInterests: user.opportunityInterests,
+    dateOfBirth: user.dateOfBirth ?? "",
+    collegeInstitute: user.collegeInstitute ?? "",
+    contactNumber: user.contactNumber ?? "",
+    currentRole: user.currentRole ?? "",
+  };
+}
+
+export const handler: Handlers<unknown, AppState> = {
+  GET(_req, ctx) {
+    if (!ctx.state.user) {
+      return new Response(null, { status: 302, headers: { location: "/sign-in?callbackURL=%2Fprofile" } });
+    }
+    return ctx.render();
+  },
+};
+
+export default function ProfilePage({ state, url }: PageProps<unknown, AppState>) {
+  const user = state.user!;
+  return (
+    <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Your profile</h1>
+      <p class="mt-2 text-slate-700">What you share here helps us match you with opportunities.</p>
+      {url.searchParams.has("onboarded") && (
+        <div class="mt-4">
+          <Notice kind="success" title="You are all set">
+            Thanks for answering. Complete your profile below, or{" "}
+            <a href="/internships" class="font-medium underline">browse internships</a>.
+          </Notice>
+        </div>
+      )}
+      <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <ProfileForm initial={valuesOf(user)} email={user.email} options={OPTIONS} />
+      </div>
+      <p class="mt-4 text-sm text-slate-700">
+        <a href="/onboarding" class="font-medium text-indigo-700 underline">Change your onboarding answers</a>
+      </p>
+    </section>
+  );
+}

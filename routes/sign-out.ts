@@ -1,0 +1,21 @@
+/**
+ * `POST /sign-out`: the header's sign-out form. Ends the session of the cookie (if any),
+ * clears the cookie and answers 303 to `/`, so a reload does not post again. The CSRF
+ * origin check of `lib/app.ts` runs before this handler.
+ */
+import { clearedSessionCookie, readSessionCookie } from "../lib/auth/cookies.ts";
+import { deleteSession } from "../lib/auth/sessions.ts";
+import type { AppState } from "../lib/state.ts";
+import type { Handlers } from "../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { config, kv } = ctx.state.services;
+    const token = readSessionCookie(req, config.secure);
+    if (token) await deleteSession(kv, token);
+    return new Response(null, {
+      status: 303,
+      headers: { location: "/", "set-cookie": clearedSessionCookie(config.secure) },
+    });
+  },
+};
