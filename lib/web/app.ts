@@ -3,46 +3,58 @@
  * handlers by file, 405 with `Allow` for a known path and an unhandled method, `_404` for an
  * unknown path, `_500` (or the caller's `onError`) for a thrown error, plus built assets.
  * Generic: it knows nothing of the platform that uses it.
+ *
+ * - `_middleware` applies to every URL under its folder's path, as in Fresh 1.x: a `[param]`
+ *   folder's middleware also runs for a static sibling (`items/[id]/` for `/items/new`), and
+ *   a `(group)` folder adds no path, so its middleware applies to its parent's whole path.
+ *   Outer folders run first.
+ * - `_app` wraps every page; `_layout` wraps the pages of its folder and the folders below it
+ *   (by file tree, so a `(group)` layout wraps only that group's pages). `_404` and `_500`
+ *   get the layouts of their own folder.
+ * - `HEAD` runs the `HEAD` handler, else `GET` (the body is dropped).
  */
 import type { Context, Hono } from "hono";
 import type { ComponentType } from "preact";
 import { type Assets, serveAsset } from "./assets.ts";
-import { registerIsland } from "./islands.ts";
+import { islandName, registerIsland } from "./islands.ts";
 import { renderDocument } from "./render.ts";
-import { compareRoutes, fileStem, folderPrefix, routePattern } from "./routes.ts";
+import { compareRoutes, fileStem, folderPrefix, type RoutePattern, routePattern } from "./routes.ts";
 import {
   type AppProps,
   type Handler,
   type HandlerContext,
   type Handlers,
   type Manifest,
-  type Method,
   METHODS,
   type MiddlewareHandler,
   type PageProps,
   type RenderOptions,
   type State,
 } from "./types.ts";
-import { islandName } from "./build.ts";
 
 /** Options of `registerRoutes`. */
 export interface WebOptions {
   assets: Assets;
-  /** The answer for a known path and a method it does not handle. */
+  /** The answer for a known path and a method it does not handle; `allow` lists the methods it does. */
   methodNotAllowed?: (req: Request, allow: string[]) => Response;
   /** Maps an error thrown by a handler to a response; `renderErrorPage` renders `_500`. */
   onError?: (error: unknown, req: Request, state: State, renderErrorPage: () => Response) => Response;
 }
 
 type AnyComponent = ComponentType<never>;
+type Layout = ComponentType<AppProps>;
 type Env = { Variables: { state: State } };
 
-interface Special {
-  app?: ComponentType<AppProps>;
-  layouts: { prefix: string; component: ComponentType<AppProps> }[];
-  middlewares: { prefix: string; handlers: MiddlewareHandler[] }[];
-  notFound?: AnyComponent;
-  error?: AnyComponent;
+/** A page component with the layouts that wrap it, outermost first. */
+interface PageEntry {
+  component: AnyComponent;
+  layouts: Layout[];
+}
+
+interface RouteEntry {
+  pattern: RoutePattern;
+  handler: Handler | Handlers | undefined;
+  page?: PageEntry;
 }
 
 function stateOf(c: Context<Env>): State {
@@ -59,14 +71,27 @@ function remoteAddrOf(c: Context<Env>): { hostname: string; port: number } {
   return info?.remoteAddr ?? { hostname: "127.0.0.1", port: 0 };
 }
 
-function underPrefix(pathname: string, prefix: string): boolean {
-  return prefix === "/" || pathname === prefix || pathname.startsWith(prefix + "/");
-}
-
 function htmlResponse(html: string, options: RenderOptions = {}): Response {
   const headers = new Headers(options.headers);
   headers.set("content-type", "text/html; charset=utf-8");
   return new Response(html, { status: options.status ?? 200, headers });
+}
+
+/** The folder of a routes file, e.g. `./routes/(g)/a` for `./routes/(g)/a/b.tsx`. */
+function folderOf(file: string): string {
+  return file.slice(0, file.lastIndexOf("/"));
+}
+
+/** How deep a routes file is: outer folders have smaller depths. */
+function depthOf(file: string): number {
+  return file.split("/").length;
+}
+
+/** The method handlers of a route module; a page without a `GET` handler gets one that renders it. */
+function methodHandlers(handler: Handlers | undefined, hasPage: boolean): Handlers {
+  const handlers = { ...handler };
+  if (hasPage && !handlers.GET) handlers.GET = (_req, ctx) => ctx.render();
+  return handlers;
 }
 
 /**
@@ -78,51 +103,60 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   const { assets } = options;
   for (const [file, module] of Object.entries(manifest.islands)) registerIsland(islandName(file), module.default);
 
-  const special: Special = { layouts: [], middlewares: [] };
-  const routes: { file: string; pattern: ReturnType<typeof routePattern>; handler: unknown; page?: AnyComponent }[] =
-    [];
-  for (const [file, module] of Object.entries(manifest.routes)) {
-    const stem = fileStem(file);
-    const prefix = folderPrefix(file);
-    if (stem === "_app") special.app = module.default as ComponentType<AppProps>;
-    else if (stem === "_layout") special.layouts.push({ prefix, component: module.default as ComponentType<AppProps> });
-    else if (stem === "_middleware") {
-      const handlers = [module.handler].flat() as MiddlewareHandler[];
-      special.middlewares.push({ prefix, handlers });
-    } else if (stem === "_404") special.notFound = module.default;
-    else if (stem === "_500") special.error = module.default;
-    else if (!stem.startsWith("_")) {
-      routes.push({ file, pattern: routePattern(file), handler: module.handler, page: module.default });
-    }
-  }
-  special.layouts.sort((a, b) => a.prefix.length - b.prefix.length);
-  special.middlewares.sort((a, b) => a.prefix.length - b.prefix.length);
+  const files = Object.entries(manifest.routes).sort(([a], [b]) => depthOf(a) - depthOf(b));
+  const special = (stem: string) => files.filter(([file]) => fileStem(file) === stem);
+  const appComponent = special("_app")[0]?.[1].default as Layout | undefined;
+  const layouts = special("_layout").map(([file, module]) => ({ folder: folderOf(file), component: module.default }));
+  const layoutsOf = (file: string) =>
+    layouts.filter((l) => file.startsWith(l.folder + "/")).map((l) => l.component as Layout);
+  const pageOf = (file: string, component: AnyComponent | undefined): PageEntry | undefined =>
+    component && { component, layouts: layoutsOf(file) };
+  const [notFoundPage, errorPage] = ["_404", "_500"].map((stem) => {
+    const found = special(stem)[0];
+    return found && pageOf(found[0], found[1].default);
+  });
+  const middlewares = special("_middleware").map(([file, module]) => ({
+    prefix: folderPrefix(file),
+    handlers: [module.handler].flat() as MiddlewareHandler[],
+  }));
+  const routes: RouteEntry[] = files
+    .filter(([file]) => !fileStem(file).startsWith("_"))
+    .map(([file, module]) => ({
+      pattern: routePattern(file),
+      handler: module.handler as Handler | Handlers | undefined,
+      page: pageOf(file, module.default),
+    }))
+    .sort((a, b) => compareRoutes(a.pattern, b.pattern));
 
   const renderPage = (
     c: Context<Env>,
     route: string,
-    component: AnyComponent,
+    page: PageEntry,
     data: unknown,
     extra: Record<string, unknown> = {},
     opts?: RenderOptions,
   ) => {
-    const url = new URL(c.req.url);
-    const layouts = special.layouts.filter((l) => underPrefix(url.pathname, l.prefix)).map((l) => l.component);
-    const params = c.req.param() as Record<string, string>;
-    const props = { url, route, params, data, state: stateOf(c), ...extra } as PageProps & Record<string, unknown>;
-    const html = renderDocument(
-      { app: special.app, layouts, page: component as ComponentType<PageProps> },
-      props,
-      assets,
-    );
-    return htmlResponse(html, opts);
+    const props = {
+      url: new URL(c.req.url),
+      route,
+      params: c.req.param() as Record<string, string>,
+      data,
+      state: stateOf(c),
+      ...extra,
+    };
+    const tree = { app: appComponent, layouts: page.layouts, page: page.component as ComponentType<PageProps> };
+    return htmlResponse(renderDocument(tree, props, assets), opts);
   };
+  const renderNotFound = (c: Context<Env>, route: string) =>
+    notFoundPage
+      ? renderPage(c, route, notFoundPage, undefined, {}, { status: 404 })
+      : new Response("Not found", { status: 404 });
   const renderErrorPage = (c: Context<Env>, error: unknown) =>
-    special.error
-      ? renderPage(c, c.req.path, special.error, undefined, { error }, { status: 500 })
+    errorPage
+      ? renderPage(c, c.req.path, errorPage, undefined, { error }, { status: 500 })
       : new Response("Internal server error", { status: 500 });
 
-  const makeContext = (c: Context<Env>, route: string, page?: AnyComponent): HandlerContext => ({
+  const makeContext = (c: Context<Env>, route: string, page?: PageEntry): HandlerContext => ({
     params: c.req.param() as Record<string, string>,
     state: stateOf(c),
     url: new URL(c.req.url),
@@ -132,11 +166,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
       if (!page) throw new Error(`Route ${route} has no page component to render`);
       return renderPage(c, route, page, data, {}, opts);
     },
-    renderNotFound() {
-      return special.notFound
-        ? renderPage(c, route, special.notFound, undefined, {}, { status: 404 })
-        : new Response("Not found", { status: 404 });
-    },
+    renderNotFound: () => renderNotFound(c, route),
   });
 
   app.use("*", async (c, next) => {
@@ -148,7 +178,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     await next();
   });
 
-  for (const { prefix, handlers } of special.middlewares) {
+  for (const { prefix, handlers } of middlewares) {
     app.use(prefix === "/" ? "*" : `${prefix}/*`, async (c, next) => {
       const base = makeContext(c, prefix);
       const run = async (index: number): Promise<Response> => {
@@ -162,27 +192,23 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     });
   }
 
-  routes.sort((a, b) => compareRoutes(a.pattern, b.pattern));
   for (const { pattern: { pattern }, handler, page } of routes) {
-    const handlers: Partial<Record<Method, Handler>> = typeof handler === "function"
-      ? Object.fromEntries(METHODS.filter((m) => m !== "HEAD").map((m) => [m, handler as Handler]))
-      : { ...(handler as Handlers | undefined) };
-    if (page && !handlers.GET) handlers.GET = (_req, ctx) => ctx.render();
-    const allow = new Set<string>();
-    for (const [method, fn] of Object.entries(handlers) as [Method, Handler][]) {
-      allow.add(method);
-      if (method === "GET") allow.add("HEAD");
-      app.on(method, pattern, (c) => fn(c.req.raw, makeContext(c, pattern, page)));
+    if (typeof handler === "function") {
+      app.all(pattern, (c) => handler(c.req.raw, makeContext(c, pattern, page)));
+      continue;
     }
-    if (typeof handler !== "function") {
-      const allowed = [...allow];
-      app.all(pattern, (c) =>
-        options.methodNotAllowed?.(c.req.raw, allowed) ??
-          new Response("Method not allowed", { status: 405, headers: { allow: allowed.join(", ") } }));
-    }
+    const handlers = methodHandlers(handler, page !== undefined);
+    const allow = METHODS.filter((m) => handlers[m] || (m === "HEAD" && handlers.GET));
+    app.all(pattern, (c) => {
+      const method = c.req.method as keyof Handlers;
+      const fn = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined);
+      if (fn) return fn(c.req.raw, makeContext(c, pattern, page));
+      return options.methodNotAllowed?.(c.req.raw, allow) ??
+        new Response("Method not allowed", { status: 405, headers: { allow: allow.join(", ") } });
+    });
   }
 
-  app.notFound((c) => makeContext(c, c.req.path).renderNotFound());
+  app.notFound((c) => renderNotFound(c, c.req.path));
   app.onError((error, c) => {
     const context = c as Context<Env>;
     const fallback = () => renderErrorPage(context, error);

@@ -41,7 +41,13 @@ const CONTENT_TYPES: Record<string, string> = {
   ".gif": "image/gif",
   ".ico": "image/x-icon",
   ".txt": "text/plain; charset=utf-8",
+  ".woff": "font/woff",
   ".woff2": "font/woff2",
+  ".avif": "image/avif",
+  ".html": "text/html; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".webmanifest": "application/manifest+json",
+  ".pdf": "application/pdf",
 };
 
 async function etagOf(body: Uint8Array): Promise<string> {
@@ -106,6 +112,9 @@ export function serveAsset(assets: Assets, req: Request, pathname: string): Resp
     etag: file.etag,
     "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate",
   });
-  if (req.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+  const ifNoneMatch = req.headers.get("if-none-match")?.split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+  if (ifNoneMatch?.includes(file.etag) || ifNoneMatch?.includes("*")) {
+    return new Response(null, { status: 304, headers });
+  }
   return new Response(req.method === "HEAD" ? null : file.body as Uint8Array<ArrayBuffer>, { headers });
 }

@@ -5,8 +5,9 @@
  * `<outDir>/manifest.json` (see `BuildManifest`). Deno Deploy runs it as `deno task build`.
  */
 import * as esbuild from "esbuild";
-import { basename, extname, join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import type { BuildManifest } from "./assets.ts";
+import { islandName } from "./islands.ts";
 
 /** What to build, with paths relative to `root`. */
 export interface BuildOptions {
@@ -17,11 +18,6 @@ export interface BuildOptions {
   stylesheet: string;
   outDir: string;
   minify?: boolean;
-}
-
-/** The island name of a source file: its base name without extension. */
-export function islandName(file: string): string {
-  return basename(file, extname(file));
 }
 
 async function hashOf(text: string): Promise<string> {
@@ -49,7 +45,7 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
 
 /**
  * Builds islands and CSS into `outDir`, replacing what was there.
- * @throws Error when esbuild or Tailwind fails.
+ * @throws Error when esbuild or Tailwind fails, or when two islands have the same file name.
  */
 export async function buildAssets(options: BuildOptions): Promise<BuildManifest> {
   const outDir = resolve(options.root, options.outDir);
@@ -62,7 +58,11 @@ export async function buildAssets(options: BuildOptions): Promise<BuildManifest>
   const entryPoints: Record<string, string> = {
     boot: join(import.meta.dirname!, "client", "boot.ts"),
   };
-  for (const file of options.islands) entryPoints[`island-${islandName(file)}`] = resolve(options.root, file);
+  for (const file of options.islands) {
+    const entry = `island-${islandName(file)}`;
+    if (entry in entryPoints) throw new Error(`Two islands are named "${islandName(file)}": rename ${file}`);
+    entryPoints[entry] = resolve(options.root, file);
+  }
 
   const result = await esbuild.build({
     entryPoints,

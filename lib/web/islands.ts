@@ -66,6 +66,11 @@ hooks.diffed = (vnode) => {
   previousDiffed?.(vnode);
 };
 
+/** The island name of a source file: its base name without extension, e.g. `Counter`. */
+export function islandName(file: string): string {
+  return file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
+}
+
 /** Registers an island component under its name (the file name in `islands/`). */
 export function registerIsland(name: string, component: ComponentType<never>): void {
   islandNames.set(component, name);

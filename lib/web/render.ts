@@ -52,7 +52,8 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
       `<script type="module" src="${escapeAttr(manifest.boot)}"></script>`;
   }
   let html = body.startsWith("<html") ? body : `<html><head></head><body>${body}</body></html>`;
-  html = html.replace("</head>", `${head.join("")}</head>`);
-  html = tail ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, `${tail}</body>`) : html;
+  // Replacer functions, so that `$&` and the like in props are not replacement patterns.
+  html = html.replace("</head>", () => `${head.join("")}</head>`);
+  html = tail ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${tail}</body>`) : html;
   return `<!DOCTYPE html>${html}`;
 }
