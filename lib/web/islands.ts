@@ -3,6 +3,8 @@
  * another island is wrapped in comment markers `<!--island:Name:index-->...<!--/island-->`
  * and its props are recorded for the browser. It hooks Preact's render options the way
  * Fresh does; rendering is synchronous, so one render's records never mix with another's.
+ * `children` are props like any other: text passes, JSX children are refused by the
+ * serializer (the browser could not rebuild them), so render them inside the island.
  */
 import { type ComponentType, Fragment, h, options, type VNode } from "preact";
 
@@ -31,8 +33,7 @@ function comment(text: string) {
 function IslandMarker({ island, props }: { island: ComponentType<never>; props: Record<string, unknown> }) {
   const name = islandNames.get(island)!;
   const index = collecting!.length;
-  const { children: _children, ...data } = props;
-  collecting!.push({ name, props: data });
+  collecting!.push({ name, props });
   creatingInner = true;
   const inner = h(island as ComponentType<Record<string, unknown>>, props);
   creatingInner = false;

@@ -53,7 +53,9 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
   }
   let html = body.startsWith("<html") ? body : `<html><head></head><body>${body}</body></html>`;
   // Replacer functions, so that `$&` and the like in props are not replacement patterns.
-  html = html.replace("</head>", () => `${head.join("")}</head>`);
+  html = html.includes("</head>")
+    ? html.replace("</head>", () => `${head.join("")}</head>`)
+    : html.replace(/^<html[^>]*>/, (open) => `${open}<head>${head.join("")}</head>`);
   html = tail ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${tail}</body>`) : html;
   return `<!DOCTYPE html>${html}`;
 }

@@ -4,6 +4,7 @@
  * handlers, `ctx.render`, middleware, params, 405, HEAD, `_404`, `_500`, assets and islands.
  */
 import { Hono } from "hono";
+import { type ComponentType, h } from "preact";
 import { signal } from "@preact/signals";
 import { registerRoutes, type WebOptions } from "../../lib/web/app.ts";
 import { type Assets, type BuildManifest, loadAssets } from "../../lib/web/assets.ts";
@@ -170,6 +171,12 @@ const ROUTES: Record<string, RouteModule> = {
     },
   },
   "./routes/dollars.tsx": { default: () => <Counter count={signal(1)} label="$& $' $` $$ </script>" /> },
+  "./routes/island-text-child.tsx": {
+    default: () => h(Display as ComponentType<Record<string, unknown>>, { count: signal(2) }, "a note"),
+  },
+  "./routes/island-jsx-child.tsx": {
+    default: () => h(Display as ComponentType<Record<string, unknown>>, { count: signal(2) }, <em>rich</em>),
+  },
   "./routes/island-function.tsx": {
     default: () => <Counter count={signal(1)} label={(() => "x") as unknown as string} />,
   },
@@ -239,6 +246,28 @@ Deno.test("without _app the page is wrapped in a minimal document", async () => 
   const html = await (await app.request("/")).text();
   assertMatch(html, /^<!DOCTYPE html><html><head><link rel="stylesheet" href="\/_build\/styles-123456\.css"><\/head>/);
   assert(html.includes("<body><p>Bare</p></body></html>"), html);
+});
+
+Deno.test("an _app without <head> still gets the stylesheet links", async () => {
+  const app = await createApp({}, {
+    "./routes/_app.tsx": {
+      default: ({ Component }: AppProps) => (
+        <html lang="en">
+          <body>
+            <Component />
+          </body>
+        </html>
+      ),
+    },
+    "./routes/index.tsx": page("Headless"),
+  });
+  const html = await (await app.request("/")).text();
+  assert(
+    html.startsWith(
+      '<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="/_build/styles-123456.css"></head>',
+    ),
+    html,
+  );
 });
 
 // --- Handlers and ctx.render
@@ -601,4 +630,25 @@ Deno.test("an island missing from the build fails the page with a hint to build"
   const res = await app.request("/islands");
   assertEquals(res.status, 500);
   assertMatch(String(errors[0]), /Island "Display" is not in the build: run `deno task build`/);
+});
+
+Deno.test("text children of an island are sent as the children prop", async () => {
+  const app = await createApp();
+  const res = await app.request("/island-text-child");
+  assertEquals(res.status, 200);
+  assertEquals(islandData(await res.text()).props.v, [{ count: { $: "sig", v: 0 }, children: "a note" }]);
+});
+
+Deno.test("JSX children of an island fail the page with an error naming the prop", async () => {
+  const errors: unknown[] = [];
+  const app = await createApp({
+    onError(error, _req, _state, renderErrorPage) {
+      errors.push(error);
+      return renderErrorPage();
+    },
+  });
+  const res = await app.request("/island-jsx-child");
+  assertEquals(res.status, 500);
+  await res.body?.cancel();
+  assertMatch(String(errors[0]), /TypeError: Cannot serialize a JSX element at props\[0\]\.children/);
 });
