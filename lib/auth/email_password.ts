@@ -14,7 +14,7 @@ import {
   updateUser,
   type User,
 } from "../users/users.ts";
-import { hashPassword, verifyDummy, verifyPassword } from "./passwords.ts";
+import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import { deleteUserSessions } from "./sessions.ts";
 import { consumeToken } from "./verification.ts";
 
@@ -56,16 +56,19 @@ export async function signUp(kv: Deno.Kv, input: SignUpInput, adminEmails: Set<s
 
 /**
  * The user whose e-mail and password match. An unknown e-mail spends the time of one
- * password check too, so both failures look and take alike.
+ * password check too, so both failures look and take alike; a password longer than any
+ * accepted one fails at once without hashing.
  * @throws AuthError 401 `INVALID_EMAIL_OR_PASSWORD`.
  */
 export async function checkCredentials(kv: Deno.Kv, email: string, password: string): Promise<User> {
+  const refused = new AuthError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid email or password");
+  if ([...password].length > PASSWORD_MAX) throw refused;
   const user = await getUserByEmail(kv, email);
   const hash = user && await getPasswordHash(kv, user.id);
   let ok = false;
   if (hash) ok = await verifyPassword(hash, password);
   else await verifyDummy(password);
-  if (!user || !ok) throw new AuthError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid email or password");
+  if (!user || !ok) throw refused;
   return user;
 }
 

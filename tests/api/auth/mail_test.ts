@@ -1,0 +1,109 @@
+import { createLogger } from "../../../lib/log.ts";
+import { createMailer } from "../../../lib/mail/mailer.ts";
+import { getUserByEmail } from "../../../lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp } from "../../helpers/app.ts";
+import { startFakeSmtp } from "../../fakes/smtp.ts";
+import { cookieOf, PASSWORD, passwordUser, pathOf } from "./helpers.ts";
+
+/** The first http(s) link in a text. */
+function linkIn(text: string): string {
+  const match = text.match(/https?:\/\/[^\s<>"]+/);
+  if (!match) throw new Error("no link in the mail");
+  return match[0];
+}
+
+Deno.test("the verification e-mail arrives over SMTP with subject, greeting, link and 24-hour notice; its link verifies", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Careers <no-reply@careers.test>" } });
+  const res = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "Zoë O'Neil",
+    email: "Zoe@Example.com",
+    password: PASSWORD,
+    callbackURL: "/onboarding",
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const mail = await smtp.waitFor("zoe@example.com");
+  assertEquals(mail.from, "no-reply@careers.test");
+  assertMatch(mail.subject, /verify your email/i);
+  assertMatch(mail.text, /^Hi Zoë O'Neil,/);
+  assertMatch(mail.html, /Hi Zoë O&#39;Neil,/);
+  assertMatch(mail.text, /expires in 24 hours/);
+  assertMatch(mail.html, /expires in 24 hours/);
+  const link = linkIn(mail.text);
+  assertMatch(link, /^http:\/\/localhost:8000\/api\/auth\/verify-email\?token=[\w-]{43}&callbackURL=%2Fonboarding$/);
+  assert(mail.html.includes(`href="${link.replace(/&/g, "&#38;")}"`));
+  const follow = await t.fetch(pathOf(link));
+  assertEquals(follow.status, 302);
+  assertEquals(follow.headers.get("location"), "/onboarding");
+  assert(cookieOf(follow));
+  assertEquals((await getUserByEmail(t.kv, "zoe@example.com"))?.emailVerified, true);
+});
+
+Deno.test("the password-reset e-mail arrives over SMTP with subject, greeting, link and ignore notice; its link resets", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  await passwordUser(t, { email: "asha@example.com", name: "Asha Rao" });
+  const res = await t.json("POST", "/api/auth/forget-password", {
+    email: "asha@example.com",
+    redirectTo: "/reset-password",
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const mail = await smtp.waitFor("asha@example.com");
+  assertMatch(mail.subject, /reset your .*password/i);
+  assertMatch(mail.text, /^Hi Asha Rao,/);
+  assertMatch(mail.html, /Hi Asha Rao,/);
+  assertMatch(mail.text, /If you did not request a password reset, please ignore this email/);
+  assertMatch(mail.html, /please ignore this email/);
+  const link = linkIn(mail.text);
+  assertMatch(link, /^http:\/\/localhost:8000\/reset-password\?token=[\w-]{43}$/);
+  const token = new URL(link).searchParams.get("token");
+  const reset = await t.json("POST", "/api/auth/reset-password", { newPassword: "new password 123", token });
+  assertEquals(reset.status, 200);
+  await reset.body?.cancel();
+});
+
+Deno.test("a name with markup is escaped in the HTML e-mail", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const res = await t.json("POST", "/api/auth/sign-up/email", {
+    name: `<img src=x onerror="alert(1)">`,
+    email: "eve@example.com",
+    password: PASSWORD,
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const mail = await smtp.waitFor("eve@example.com");
+  assert(!mail.html.includes("<img"));
+  assert(mail.html.includes("Hi &#60;img src=x onerror=&#34;alert(1)&#34;&#62;,"));
+  assertMatch(mail.text, /^Hi <img src=x onerror="alert\(1\)">,/);
+});
+
+Deno.test("an SMTP failure at sign-up is logged, the account stays, and sign-in sends a fresh link", async () => {
+  const down = await startFakeSmtp();
+  await down.close();
+  await using t = await createTestApp({ env: { SMTP_URL: down.url } });
+  const logged: string[] = [];
+  t.services.log = createLogger("error", (line) => logged.push(line));
+  const res = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "Lost",
+    email: "lost@example.com",
+    password: PASSWORD,
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  assertEquals(logged.length, 1);
+  assertMatch(logged[0], /"msg":"verification mail not sent"/);
+  assertEquals((await getUserByEmail(t.kv, "lost@example.com"))?.emailVerified, false);
+  await using smtp = await startFakeSmtp();
+  t.services.mailer = createMailer(smtp.url, t.services.config.mailFrom, t.services.log);
+  const signIn = await t.json("POST", "/api/auth/sign-in/email", { email: "lost@example.com", password: PASSWORD });
+  assertEquals(signIn.status, 403);
+  await signIn.body?.cancel();
+  const mail = await smtp.waitFor("lost@example.com");
+  const follow = await t.fetch(pathOf(linkIn(mail.text)));
+  assertEquals(follow.status, 302);
+  assertEquals((await getUserByEmail(t.kv, "lost@example.com"))?.emailVerified, true);
+});

@@ -1,0 +1,198 @@
+import type { TokenRecord } from "../../../lib/auth/verification.ts";
+import { sha256Hex } from "../../../lib/ids.ts";
+import { assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { lastMailTo, PASSWORD, passwordUser, signIn, tokenOf } from "./helpers.ts";
+
+const NEW_PASSWORD = "a brand new passphrase";
+const INVALID_TOKEN = { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" };
+
+/** Requests a reset for `email` and returns the token from the mail. */
+async function resetToken(t: TestApp, email = "asha@example.com"): Promise<string> {
+  const res = await t.json("POST", "/api/auth/forget-password", { email });
+  if (res.status !== 200) throw new Error(`forget-password ${res.status}`);
+  await res.body?.cancel();
+  return tokenOf(lastMailTo(t, email).link);
+}
+
+for (const path of ["/api/auth/forget-password", "/api/auth/request-password-reset"]) {
+  Deno.test(`${path} answers {status: true} for known and unknown e-mails and mails only the known one`, async () => {
+    await using t = await createTestApp();
+    await passwordUser(t, { email: "asha@example.com" });
+    for (const email of ["ASHA@example.com", "nobody@example.com"]) {
+      const res = await t.json("POST", path, { email });
+      assertEquals(res.status, 200);
+      assertEquals(res.headers.get("content-type"), "application/json");
+      assertEquals(await res.json(), { status: true });
+    }
+    assertEquals(t.mails.map((m) => m.to), ["asha@example.com"]);
+    assertMatch(t.mails[0].link, /^http:\/\/localhost:8000\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+  });
+}
+
+Deno.test("forget-password links to {APP_URL}{redirectTo}?token=…, keeping the page's own query", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const cases: [string, RegExp][] = [
+    ["/account/new-password", /^http:\/\/localhost:8000\/account\/new-password\?token=[\w-]{43}$/],
+    ["/reset?lang=en", /^http:\/\/localhost:8000\/reset\?lang=en&token=[\w-]{43}$/],
+    ["http://localhost:8000/reset-password", /^http:\/\/localhost:8000\/reset-password\?token=[\w-]{43}$/],
+  ];
+  for (const [redirectTo, link] of cases) {
+    const res = await t.json("POST", "/api/auth/forget-password", { email: "asha@example.com", redirectTo });
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+    assertMatch(lastMailTo(t, "asha@example.com").link, link);
+  }
+});
+
+Deno.test("forget-password refuses a redirectTo off this origin with 400 and sends nothing", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  for (const redirectTo of ["https://evil.example/reset", "//evil.example/reset", "/\\evil.example", "reset", ""]) {
+    const res = await t.json("POST", "/api/auth/forget-password", { email: "asha@example.com", redirectTo });
+    assertEquals(res.status, 400, redirectTo);
+    assertEquals(await res.json(), {
+      error: "Invalid redirectTo",
+      code: "INVALID_REDIRECT_TO",
+      message: "Invalid redirectTo",
+    });
+  }
+  assertEquals(t.mails.length, 0);
+});
+
+Deno.test("forget-password refuses bad input with 400 VALIDATION_ERROR", async () => {
+  await using t = await createTestApp();
+  for (const body of [null, {}, { email: 7 }, { email: "nope" }, { email: "a@example.com", redirectTo: 5 }]) {
+    const res = await t.json("POST", "/api/auth/forget-password", body);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assertEquals((await res.json()).code, "VALIDATION_ERROR");
+  }
+});
+
+Deno.test("reset-password replaces the password, ends every session of the user and spends the token", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const laptop = await signIn(t, "asha@example.com");
+  const phone = await signIn(t, "asha@example.com");
+  const token = await resetToken(t);
+  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  assertEquals(await res.json(), { status: true });
+  for (const cookie of [laptop, phone]) {
+    assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie } })).json(), null);
+  }
+  const old = await t.json("POST", "/api/auth/sign-in/email", { email: "asha@example.com", password: PASSWORD });
+  assertEquals(old.status, 401);
+  await old.body?.cancel();
+  await signIn(t, "asha@example.com", NEW_PASSWORD);
+  const again = await t.json("POST", "/api/auth/reset-password", { newPassword: "yet another one!", token });
+  assertEquals(again.status, 400);
+  assertEquals(await again.json(), INVALID_TOKEN);
+});
+
+Deno.test("reset-password checks the password before the token", async () => {
+  await using t = await createTestApp();
+  for (
+    const [newPassword, code] of [["short", "PASSWORD_TOO_SHORT"], ["p".repeat(129), "PASSWORD_TOO_LONG"]] as const
+  ) {
+    const res = await t.json("POST", "/api/auth/reset-password", { newPassword, token: "not-a-token" });
+    assertEquals(res.status, 400);
+    assertEquals((await res.json()).code, code);
+  }
+});
+
+Deno.test("reset-password with a short password does not spend a good token", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const token = await resetToken(t);
+  const short = await t.json("POST", "/api/auth/reset-password", { newPassword: "1234567", token });
+  assertEquals(short.status, 400);
+  await short.body?.cancel();
+  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+});
+
+Deno.test("reset-password refuses missing, wrong-type, unknown and verification tokens with INVALID_TOKEN", async () => {
+  await using t = await createTestApp();
+  const up = await t.json("POST", "/api/auth/sign-up/email", { name: "N", email: "n@example.com", password: PASSWORD });
+  await up.body?.cancel();
+  const verifyToken = tokenOf(lastMailTo(t, "n@example.com").link);
+  for (const token of [undefined, null, 42, ["x"], "", "A".repeat(43), "z".repeat(10_000), verifyToken]) {
+    const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+    assertEquals(res.status, 400, String(token).slice(0, 20));
+    assertEquals(await res.json(), INVALID_TOKEN);
+  }
+});
+
+Deno.test("reset-password refuses a missing or non-text newPassword with VALIDATION_ERROR", async () => {
+  await using t = await createTestApp();
+  for (const body of [null, {}, { newPassword: 12345678, token: "x" }, { newPassword: null }]) {
+    const res = await t.json("POST", "/api/auth/reset-password", body);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assertEquals((await res.json()).code, "VALIDATION_ERROR");
+  }
+});
+
+Deno.test("reset-password takes the token from ?token= too", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const token = await resetToken(t);
+  const res = await t.json("POST", `/api/auth/reset-password?token=${token}`, { newPassword: NEW_PASSWORD });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  await signIn(t, "asha@example.com", NEW_PASSWORD);
+});
+
+Deno.test("an expired reset token is INVALID_TOKEN", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const token = await resetToken(t);
+  const key = ["auth_tokens", await sha256Hex(token)];
+  const record = (await t.kv.get<TokenRecord>(key)).value!;
+  await t.kv.set(key, { ...record, expiresAt: new Date(Date.now() - 1).toISOString() });
+  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  assertEquals(res.status, 400);
+  assertEquals(await res.json(), INVALID_TOKEN);
+});
+
+Deno.test("a successful reset voids the user's older reset links", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const older = await resetToken(t);
+  const newer = await resetToken(t);
+  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token: newer });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const stale = await t.json("POST", "/api/auth/reset-password", { newPassword: "attacker password", token: older });
+  assertEquals(stale.status, 400);
+  await stale.body?.cancel();
+});
+
+Deno.test("of 10 concurrent resets with one token exactly one wins", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const token = await resetToken(t);
+  const responses = await Promise.all(
+    Array.from(
+      { length: 10 },
+      (_, i) => t.json("POST", "/api/auth/reset-password", { newPassword: `${NEW_PASSWORD} ${i}`, token }),
+    ),
+  );
+  const statuses = responses.map((r) => r.status);
+  await Promise.all(responses.map((r) => r.body?.cancel()));
+  assertEquals(statuses.filter((s) => s === 200).length, 1);
+  assertEquals(statuses.filter((s) => s === 400).length, 9);
+});
+
+Deno.test("forget-password works for a signed-in user on the same origin", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const cookie = await signIn(t, "asha@example.com");
+  const res = await t.json("POST", "/api/auth/forget-password", { email: "asha@example.com" }, { cookie });
+  assertEquals(res.status, 200);
+  assertEquals(await res.json(), { status: true });
+  assertEquals(t.mails.length, 1);
+});

@@ -1,0 +1,99 @@
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { PASSWORD, passwordUser } from "./helpers.ts";
+
+/** Waits, when needed, so that `neededMs` fit before the current fixed window of `windowMs` ends. */
+async function roomInWindow(windowMs: number, neededMs: number): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 10));
+}
+
+async function post(t: TestApp, path: string, body: unknown, ip?: string): Promise<Response> {
+  const res = await t.json("POST", path, body, ip ? { "x-forwarded-for": ip } : {});
+  await res.body?.cancel();
+  return res;
+}
+
+async function assertLimited(res: Response, windowSeconds: number): Promise<void> {
+  assertEquals(res.status, 429);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  const retryAfter = Number(res.headers.get("retry-after"));
+  assert(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= windowSeconds, `Retry-After ${retryAfter}`);
+  assertEquals(await res.json(), { error: "Too many requests, try again later" });
+}
+
+Deno.test("sign-in: the 6th attempt in 10 seconds for one e-mail and IP is 429 with Retry-After", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" } });
+  await passwordUser(t, { email: "asha@example.com" });
+  await roomInWindow(10_000, 3000);
+  for (let i = 0; i < 5; i++) {
+    const res = await post(t, "/api/auth/sign-in/email", { email: "asha@example.com", password: "wrong" }, "10.0.0.1");
+    assertEquals(res.status, 401);
+  }
+  const right = { email: "ASHA@example.com", password: PASSWORD };
+  await assertLimited(await t.json("POST", "/api/auth/sign-in/email", right, { "x-forwarded-for": "10.0.0.1" }), 10);
+  assertEquals((await post(t, "/api/auth/sign-in/email", right, "10.0.0.2")).status, 200);
+  const other = { email: "other@example.com", password: "wrong" };
+  assertEquals((await post(t, "/api/auth/sign-in/email", other, "10.0.0.1")).status, 401);
+});
+
+Deno.test("sign-in: the 61st attempt in a minute from one IP is 429, other IPs go on", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" } });
+  await roomInWindow(60_000, 15_000);
+  const responses = await Promise.all(
+    Array.from(
+      { length: 60 },
+      (_, i) => post(t, "/api/auth/sign-in/email", { email: `u${i}@example.com`, password: "wrong" }, "10.0.0.9"),
+    ),
+  );
+  assertEquals(responses.map((r) => r.status), Array(60).fill(401));
+  const over = await t.json("POST", "/api/auth/sign-in/email", { email: "x@example.com", password: "wrong" }, {
+    "x-forwarded-for": "10.0.0.9",
+  });
+  await assertLimited(over, 60);
+  assertEquals(
+    (await post(t, "/api/auth/sign-in/email", { email: "x@example.com", password: "w" }, "10.0.1.1")).status,
+    401,
+  );
+});
+
+Deno.test("sign-up: the 11th sign-up in a minute from one IP is 429 and creates nothing", async () => {
+  await using t = await createTestApp();
+  await roomInWindow(60_000, 10_000);
+  for (let i = 0; i < 10; i++) {
+    const res = await post(t, "/api/auth/sign-up/email", { name: "N", email: `n${i}@example.com`, password: PASSWORD });
+    assertEquals(res.status, 200);
+  }
+  const over = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "N",
+    email: "n10@example.com",
+    password: PASSWORD,
+  });
+  await assertLimited(over, 60);
+  assertEquals((await t.kv.get(["users_by_email", "n10@example.com"])).value, null);
+});
+
+for (const path of ["/api/auth/forget-password", "/api/auth/send-verification-email"]) {
+  Deno.test(`${path}: the 4th request in a minute for one e-mail is 429, known or not`, async () => {
+    await using t = await createTestApp();
+    await passwordUser(t, { email: "asha@example.com", verified: false });
+    await roomInWindow(60_000, 5000);
+    for (const email of ["asha@example.com", "nobody@example.com"]) {
+      for (let i = 0; i < 3; i++) assertEquals((await post(t, path, { email })).status, 200);
+      await assertLimited(await t.json("POST", path, { email: email.toUpperCase() }), 60);
+    }
+    assertEquals((await post(t, path, { email: "third@example.com" })).status, 200);
+  });
+}
+
+Deno.test("RATE_LIMITS=off turns the limits off", async () => {
+  await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
+  await passwordUser(t, { email: "asha@example.com" });
+  for (let i = 0; i < 12; i++) {
+    const res = await post(t, "/api/auth/sign-in/email", { email: "asha@example.com", password: "wrong" });
+    assertEquals(res.status, 401);
+  }
+  for (let i = 0; i < 5; i++) {
+    assertEquals((await post(t, "/api/auth/forget-password", { email: "a@b.co" })).status, 200);
+  }
+});

@@ -1,0 +1,156 @@
+import { type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "../../../lib/auth/sessions.ts";
+import { sha256Hex } from "../../../lib/ids.ts";
+import { updateUser } from "../../../lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { cookieOf, passwordUser, signIn } from "./helpers.ts";
+
+for (const path of ["/api/auth/session", "/api/auth/get-session"]) {
+  Deno.test(`GET ${path} as a guest answers 200 null`, async () => {
+    await using t = await createTestApp();
+    const res = await t.fetch(path);
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.text(), "null");
+  });
+
+  Deno.test(`GET ${path} signed in answers the session and the user`, async () => {
+    await using t = await createTestApp();
+    const user = await passwordUser(t, { email: "asha@example.com" });
+    const cookie = await signIn(t, "asha@example.com");
+    const res = await t.fetch(path, { headers: { cookie } });
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(res.headers.get("cache-control"), "no-store");
+    const body = await res.json();
+    assertEquals(Object.keys(body.session).sort(), ["createdAt", "expiresAt", "id", "userId"]);
+    assertEquals(body.session.userId, user.id);
+    assertEquals(body.user, {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      emailVerified: true,
+      image: null,
+      role: "user",
+      createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
+    });
+  });
+}
+
+Deno.test("GET /api/auth/session with an unknown or malformed cookie answers null", async () => {
+  await using t = await createTestApp();
+  for (const cookie of ["session=" + "A".repeat(43), "session=garbage", "session="]) {
+    const res = await t.fetch("/api/auth/session", { headers: { cookie } });
+    assertEquals(res.status, 200);
+    assertEquals(await res.json(), null);
+  }
+});
+
+Deno.test("the session reads the role from the user record at every request", async () => {
+  await using t = await createTestApp();
+  const { user, cookie } = await createTestUser(t);
+  await updateUser(t.kv, user.id, { role: "member" });
+  const res = await t.fetch("/api/auth/session", { headers: { cookie } });
+  assertEquals((await res.json()).user.role, "member");
+});
+
+Deno.test("the session slides: a read with less than 6 days left renews it to 7 days and resends the cookie", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const key = ["sessions", await sha256Hex(cookie.slice("session=".length))];
+  const fresh = await t.fetch("/api/auth/session", { headers: { cookie } });
+  assertEquals(fresh.headers.get("set-cookie"), null);
+  await fresh.body?.cancel();
+  const stored = (await t.kv.get<Session>(key)).value!;
+  const aged = { ...stored, expiresAt: new Date(Date.now() + SESSION_RENEW_BELOW_MS - 60_000).toISOString() };
+  await t.kv.set(key, aged);
+  const res = await t.fetch("/api/auth/session", { headers: { cookie } });
+  assertEquals(res.status, 200);
+  assertMatch(res.headers.get("set-cookie") ?? "", /^session=[^;]+; Max-Age=604800;/);
+  assertEquals(cookieOf(res), cookie);
+  const body = await res.json();
+  const left = Date.parse(body.session.expiresAt) - Date.now();
+  assert(left > SESSION_TTL_MS - 60_000 && left <= SESSION_TTL_MS, `${left} ms left`);
+  assertEquals((await t.kv.get<Session>(key)).value?.expiresAt, body.session.expiresAt);
+});
+
+Deno.test("an expired session reads as null", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const key = ["sessions", await sha256Hex(cookie.slice("session=".length))];
+  const stored = (await t.kv.get<Session>(key)).value!;
+  await t.kv.set(key, { ...stored, expiresAt: new Date(Date.now() - 1000).toISOString() });
+  assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie } })).json(), null);
+});
+
+Deno.test("sign-out ends the session, clears the cookie and answers {success: true}", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const cookie = await signIn(t, "asha@example.com");
+  const res = await t.json("POST", "/api/auth/sign-out", undefined, { cookie });
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  assertMatch(res.headers.get("set-cookie") ?? "", /^session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/);
+  assertEquals(await res.json(), { success: true });
+  assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie } })).json(), null);
+  const again = await t.json("POST", "/api/auth/sign-out", undefined, { cookie });
+  assertEquals(again.status, 401);
+  await again.body?.cancel();
+});
+
+Deno.test("sign-out accepts any JSON body or a malformed one", async () => {
+  await using t = await createTestApp();
+  for (const body of ['{"anything": [1, 2]}', "not json", "[]"]) {
+    const { headers } = await createTestUser(t);
+    const res = await t.fetch("/api/auth/sign-out", { method: "POST", headers, body });
+    assertEquals(res.status, 200, body);
+    assertEquals(await res.json(), { success: true });
+  }
+});
+
+Deno.test("sign-out without a valid session is 401 UNAUTHORIZED", async () => {
+  await using t = await createTestApp();
+  const attempts: Record<string, string>[] = [{}, { cookie: "session=" + "A".repeat(43) }];
+  for (const headers of attempts) {
+    const res = await t.json("POST", "/api/auth/sign-out", undefined, headers);
+    assertEquals(res.status, 401);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { error: "Unauthorized", code: "UNAUTHORIZED", message: "Unauthorized" });
+  }
+});
+
+Deno.test("sign-out ends only the current session, not the user's other ones", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const laptop = await signIn(t, "asha@example.com");
+  const phone = await signIn(t, "asha@example.com");
+  await (await t.json("POST", "/api/auth/sign-out", undefined, { cookie: laptop })).body?.cancel();
+  assert((await (await t.fetch("/api/auth/session", { headers: { cookie: phone } })).json()).session);
+});
+
+Deno.test("CSRF: sign-out with the session cookie but a foreign Origin is 403 and the session survives", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const attempts: Record<string, string>[] = [
+    { cookie, origin: "https://evil.example" },
+    { cookie },
+    { cookie, referer: "https://evil.example/x" },
+  ];
+  for (const headers of attempts) {
+    const res = await t.fetch("/api/auth/sign-out", { method: "POST", headers });
+    assertEquals(res.status, 403);
+    assertEquals(await res.json(), { error: "Invalid origin" });
+  }
+  assert((await (await t.fetch("/api/auth/session", { headers: { cookie } })).json()).session);
+});
+
+Deno.test("session and sign-out answer 405 to other methods", async () => {
+  await using t = await createTestApp();
+  const get = await t.fetch("/api/auth/sign-out");
+  assertEquals(get.status, 405);
+  await get.body?.cancel();
+  const post = await t.json("POST", "/api/auth/session", {});
+  assertEquals(post.status, 405);
+  await post.body?.cancel();
+});

@@ -1,0 +1,180 @@
+import { TOKEN_TTL_MS, type TokenRecord } from "../../../lib/auth/verification.ts";
+import { sha256Hex } from "../../../lib/ids.ts";
+import { getUserByEmail } from "../../../lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "../../helpers/app.ts";
+import { cookieOf, lastMailTo, PASSWORD, passwordUser, pathOf, tokenOf } from "./helpers.ts";
+
+/** Signs up `email` and returns the verification link from the mail. */
+async function signUpLink(t: TestApp, email = "new@example.com", callbackURL?: string): Promise<string> {
+  const res = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "New User",
+    email,
+    password: PASSWORD,
+    callbackURL,
+  });
+  if (res.status !== 200) throw new Error(`sign-up ${res.status}`);
+  await res.body?.cancel();
+  return lastMailTo(t, email).link;
+}
+
+function withoutCallback(link: string): string {
+  return `/api/auth/verify-email?token=${tokenOf(link)}`;
+}
+
+Deno.test("following the verification link verifies the e-mail, signs in and redirects to callbackURL", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t, "new@example.com", "/onboarding");
+  const res = await t.fetch(pathOf(link));
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/onboarding");
+  const cookie = cookieOf(res)!;
+  assertMatch(cookie, /^session=[A-Za-z0-9_-]{43}$/);
+  assertEquals((await getUserByEmail(t.kv, "new@example.com"))?.emailVerified, true);
+  const session = await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
+  assertEquals(session.user.email, "new@example.com");
+  assertEquals(session.user.emailVerified, true);
+  const signIn = await t.json("POST", "/api/auth/sign-in/email", { email: "new@example.com", password: PASSWORD });
+  assertEquals(signIn.status, 200);
+  await signIn.body?.cancel();
+});
+
+Deno.test("verify-email without callbackURL answers 200 {status: true, user} with the cookie", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t);
+  const res = await t.fetch(withoutCallback(link));
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  assert(cookieOf(res));
+  const body = await res.json();
+  assertEquals(body.status, true);
+  assertEquals(body.user.email, "new@example.com");
+  assertEquals(body.user.emailVerified, true);
+});
+
+Deno.test("verify-email with an empty callbackURL redirects to /", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t);
+  const res = await t.fetch(`${withoutCallback(link)}&callbackURL=`);
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/");
+});
+
+Deno.test("a verification token is single use: the second use is INVALID_TOKEN", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t, "new@example.com", "/welcome?from=mail");
+  assertEquals((await t.fetch(pathOf(link))).status, 302);
+  const again = await t.fetch(pathOf(link));
+  assertEquals(again.status, 302);
+  assertEquals(again.headers.get("location"), "/welcome?from=mail&error=INVALID_TOKEN");
+  assertEquals(again.headers.get("set-cookie"), null);
+  const json = await t.fetch(withoutCallback(link));
+  assertEquals(json.status, 400);
+  assertEquals(json.headers.get("content-type"), "application/json");
+  assertEquals(await json.json(), { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" });
+});
+
+Deno.test("of 20 concurrent uses of one verification token exactly one wins", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t);
+  const responses = await Promise.all(Array.from({ length: 20 }, () => t.fetch(withoutCallback(link))));
+  const statuses = responses.map((r) => r.status);
+  await Promise.all(responses.map((r) => r.body?.cancel()));
+  assertEquals(statuses.filter((s) => s === 200).length, 1);
+  assertEquals(statuses.filter((s) => s === 400).length, 19);
+});
+
+Deno.test("an expired verification token is INVALID_TOKEN and leaves the e-mail unverified", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t);
+  const key = ["auth_tokens", await sha256Hex(tokenOf(link))];
+  const record = (await t.kv.get<TokenRecord>(key)).value!;
+  assertEquals(Date.parse(record.expiresAt) - Date.parse(record.createdAt), TOKEN_TTL_MS);
+  await t.kv.set(key, { ...record, expiresAt: new Date(Date.now() - 1).toISOString() });
+  const res = await t.fetch(withoutCallback(link));
+  assertEquals(res.status, 400);
+  assertEquals((await res.json()).code, "INVALID_TOKEN");
+  assertEquals((await getUserByEmail(t.kv, "new@example.com"))?.emailVerified, false);
+});
+
+Deno.test("verify-email refuses missing, malformed, unknown, huge and reset tokens", async () => {
+  await using t = await createTestApp();
+  await signUpLink(t);
+  const forget = await t.json("POST", "/api/auth/forget-password", { email: "new@example.com" });
+  await forget.body?.cancel();
+  const resetToken = tokenOf(t.mails.at(-1)!.link);
+  for (
+    const query of [
+      "",
+      "?token=",
+      "?token=abc",
+      `?token=${"A".repeat(43)}`,
+      `?token=${"x".repeat(5000)}`,
+      `?token=${resetToken}`,
+    ]
+  ) {
+    const res = await t.fetch(`/api/auth/verify-email${query}`);
+    assertEquals(res.status, 400, query.slice(0, 40));
+    assertEquals(await res.json(), { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" });
+  }
+  assertEquals((await getUserByEmail(t.kv, "new@example.com"))?.emailVerified, false);
+});
+
+Deno.test("verify-email with a foreign callbackURL is refused with 400 and does not spend the token", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t);
+  for (const callbackURL of ["https://evil.example/", "//evil.example/", "/\\evil.example", "http://localhost:8001/"]) {
+    const res = await t.fetch(`${withoutCallback(link)}&callbackURL=${encodeURIComponent(callbackURL)}`);
+    assertEquals(res.status, 400, callbackURL);
+    assertEquals(res.headers.get("location"), null);
+    assertEquals((await res.json()).code, "INVALID_CALLBACK_URL");
+  }
+  assertEquals((await t.fetch(withoutCallback(link))).status, 200);
+});
+
+Deno.test("verify-email accepts an absolute callbackURL on the platform's own origin", async () => {
+  await using t = await createTestApp();
+  const link = await signUpLink(t);
+  const res = await t.fetch(`${withoutCallback(link)}&callbackURL=${encodeURIComponent(`${t.origin}/dashboard`)}`);
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), `${t.origin}/dashboard`);
+});
+
+Deno.test("verify-email while signed in as someone else switches the browser to the verified user", async () => {
+  await using t = await createTestApp();
+  const other = await createTestUser(t);
+  const link = await signUpLink(t);
+  const res = await t.fetch(withoutCallback(link), { headers: { cookie: other.cookie } });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie: other.cookie } })).json(), null);
+  const session = await (await t.fetch("/api/auth/session", { headers: { cookie: cookieOf(res)! } })).json();
+  assertEquals(session.user.email, "new@example.com");
+});
+
+Deno.test("send-verification-email answers {status: true} always and mails only unverified users, once per 5 minutes", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "pending@example.com", verified: false });
+  await passwordUser(t, { email: "done@example.com" });
+  for (const email of ["pending@example.com", "PENDING@example.com", "done@example.com", "nobody@example.com"]) {
+    const res = await t.json("POST", "/api/auth/send-verification-email", { email, callbackURL: "/welcome" });
+    assertEquals(res.status, 200, email);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { status: true });
+  }
+  assertEquals(t.mails.map((m) => m.to), ["pending@example.com"]);
+  const res = await t.fetch(pathOf(t.mails[0].link));
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/welcome");
+});
+
+Deno.test("send-verification-email refuses bad input and foreign callbackURLs with 400", async () => {
+  await using t = await createTestApp();
+  for (
+    const body of [{}, { email: 5 }, { email: "x" }, { email: "a@example.com", callbackURL: "https://evil.example" }]
+  ) {
+    const res = await t.json("POST", "/api/auth/send-verification-email", body);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assertMatch((await res.json()).code, /^(VALIDATION_ERROR|INVALID_CALLBACK_URL)$/);
+  }
+});
