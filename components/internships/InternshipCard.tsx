@@ -1,0 +1,126 @@
+/**
+ * One internship in a result list: title (linking to its page), organization, type and timing
+ * badges, stipend in ₹, location, deadline with the days left, verified mark and tags.
+ * Rendered by the server and by the filter island alike.
+ */
+import type { InternshipView } from "../../lib/internships/internships.ts";
+import { describeDeadline, formatStipend, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
+
+/** A small pill for type, timing and state badges. */
+export function Badge({ children, tone = "slate" }: { children: string; tone?: "slate" | "indigo" | "amber" | "red" }) {
+  const tones = {
+    slate: "bg-slate-100 text-slate-800 ring-slate-300",
+    indigo: "bg-indigo-50 text-indigo-800 ring-indigo-200",
+    amber: "bg-amber-50 text-amber-900 ring-amber-300",
+    red: "bg-red-50 text-red-800 ring-red-200",
+  };
+  return (
+    <span
+      class={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
+    >
+      {children}
+    </span>
+  );
+}
+
+/** The green "Verified" mark of an internship an admin has checked. */
+export function VerifiedMark() {
+  return (
+    <span class="inline-flex items-center gap-1 text-sm font-medium text-green-800">
+      <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
+        <path d="M10 1.5 12.4 3l2.8-.2.9 2.7 2.3 1.6-.9 2.7.9 2.7-2.3 1.6-.9 2.7-2.8-.2L10 18.5 7.6 17l-2.8.2-.9-2.7-2.3-1.6.9-2.7-.9-2.7 2.3-1.6.9-2.7 2.8.2Zm-1 11.3 5-5-1.1-1.1L9 10.6 7.1 8.7 6 9.8Z" />
+      </svg>
+      Verified
+    </span>
+  );
+}
+
+/** The deadline line: date and days left, or "Closed". */
+export function Deadline({ deadline }: { deadline: string | null }) {
+  const text = describeDeadline(deadline);
+  if (!text) return <span>No deadline</span>;
+  return (
+    <span>
+      Apply by <time datetime={text.iso}>{text.date}</time>{" "}
+      <span class={text.closed ? "font-medium text-red-700" : "text-slate-700"}>({text.status})</span>
+    </span>
+  );
+}
+
+/** Badges for type and timing, plus "Inactive"/"Deleted" states when `showState` (owners and admins). */
+export function InternshipBadges(
+  { internship, showState = false }: { internship: InternshipView; showState?: boolean },
+) {
+  return (
+    <div class="flex flex-wrap gap-2">
+      {internship.type && <Badge tone="indigo">{TYPE_LABELS[internship.type]}</Badge>}
+      {internship.timing && <Badge>{TIMING_LABELS[internship.timing]}</Badge>}
+      {showState && !internship.isActive && <Badge tone="amber">Inactive</Badge>}
+      {showState && internship.deletedAt && <Badge tone="red">Deleted</Badge>}
+    </div>
+  );
+}
+
+/** The tags of an internship as a list. */
+export function TagList({ tags }: { tags: string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul aria-label="Tags" class="flex flex-wrap gap-1.5">
+      {tags.map((tag) => <li key={tag} class="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{tag}</li>)}
+    </ul>
+  );
+}
+
+/** A result card; `headingLevel` keeps the page's heading order. */
+export function InternshipCard(
+  { internship, showState = false, headingLevel = 3 }: {
+    internship: InternshipView;
+    showState?: boolean;
+    headingLevel?: 2 | 3;
+  },
+) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article
+      class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300"
+      aria-labelledby={`internship-${internship.id}`}
+    >
+      <div class="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <Heading id={`internship-${internship.id}`} class="text-lg font-semibold text-slate-900">
+            <a
+              href={`/internships/${internship.id}`}
+              class="rounded hover:text-indigo-700 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+            >
+              {internship.title}
+            </a>
+          </Heading>
+          <p class="text-slate-700">{internship.hiringOrganization}</p>
+        </div>
+        {internship.isVerified && <VerifiedMark />}
+      </div>
+      <div class="mt-3">
+        <InternshipBadges internship={internship} showState={showState} />
+      </div>
+      <dl class="mt-3 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-3">
+        <div>
+          <dt class="sr-only">Stipend</dt>
+          <dd class="font-medium text-slate-900">{formatStipend(internship.stipend)}</dd>
+        </div>
+        <div>
+          <dt class="sr-only">Location</dt>
+          <dd>{internship.location ?? "Location not given"}</dd>
+        </div>
+        <div>
+          <dt class="sr-only">Deadline</dt>
+          <dd>
+            <Deadline deadline={internship.deadline} />
+          </dd>
+        </div>
+      </dl>
+      <div class="mt-3">
+        <TagList tags={internship.tags} />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * Display rules for internships, shared by the pages and the islands (so it must stay free
+ * of server-only imports): ₹ stipends in Indian digit grouping, deadlines as dates with the
+ * days left, and labels of the specification's `type` and `timing` values ("Internship").
+ */
+import type { InternshipView } from "../../lib/internships/internships.ts";
+
+/** Labels of the work-place types, in the order the filters show them. */
+export const TYPE_LABELS: Record<NonNullable<InternshipView["type"]>, string> = {
+  remote: "Remote",
+  hybrid: "Hybrid",
+  onsite: "On-site",
+};
+
+/** Labels of the timings. */
+export const TIMING_LABELS: Record<NonNullable<InternshipView["timing"]>, string> = {
+  full_time: "Full-time",
+  part_time: "Part-time",
+};
+
+const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
+const dates = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A rupee amount in Indian grouping, e.g. `25000` → `"₹25,000"`. */
+export function formatRupees(amount: number): string {
+  return rupees.format(amount);
+}
+
+/** A monthly stipend in rupees: `"₹25,000 / month"`, or `"Unpaid"` for 0 or null. */
+export function formatStipend(stipend: number | null | undefined): string {
+  return stipend ? `${formatRupees(stipend)} / month` : "Unpaid";
+}
+
+/** The calendar day (UTC, `YYYY-MM-DD`) of an ISO date or timestamp, or null when it is not a date. */
+function dayOf(value: string): string | null {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
+}
+
+/** A deadline for display, or null when there is none or it is not a date. */
+export interface DeadlineText {
+  /** The date, e.g. `"12 Mar 2026"`. */
+  date: string;
+  /** `"Closes in 5 days"`, `"Closes tomorrow"`, `"Closes today"` or `"Closed"`. */
+  status: string;
+  closed: boolean;
+  /** The day as `YYYY-MM-DD` for a `<time datetime>`. */
+  iso: string;
+}
+
+/** Describes `deadline` (the last day to apply, inclusive) relative to `now`. */
+export function describeDeadline(deadline: string | null | undefined, now = new Date()): DeadlineText | null {
+  const day = deadline ? dayOf(deadline) : null;
+  if (!day) return null;
+  const days = Math.round((Date.parse(day) - Date.parse(now.toISOString().slice(0, 10))) / DAY_MS);
+  const status = days < 0
+    ? "Closed"
+    : days === 0
+    ? "Closes today"
+    : days === 1
+    ? "Closes tomorrow"
+    : `Closes in ${days} days`;
+  return { date: dates.format(new Date(day)), status, closed: days < 0, iso: day };
+}
+
+/** A timestamp as a date, e.g. `"3 Feb 2026"`. */
+export function formatDate(iso: string): string {
+  const day = dayOf(iso);
+  return day ? dates.format(new Date(day)) : iso;
+}

@@ -1,0 +1,61 @@
+/**
+ * Server side of the listing's URL query: turns what `readListParams` read into the domain's
+ * `InternshipQuery`, forgivingly. Pages never fail on a bad link: parameters that do not pass
+ * `InternshipQuerySchema` are dropped and named, so the page shows the remaining filters'
+ * results with a friendly note (the API answers 400 for the same input, CONTRACT.md §4).
+ */
+import { type InternshipQuery, InternshipQuerySchema } from "../../lib/internships/internships.ts";
+import type { ListParams } from "./query.ts";
+
+/** The parsed query and the names of the parameters that were ignored because they were invalid. */
+export interface ParsedListQuery {
+  query: InternshipQuery;
+  ignored: string[];
+}
+
+/** Human names of the parameters, for the note about ignored ones. */
+const NAMES: Record<string, string> = {
+  types: "work type",
+  tags: "tags",
+  location: "location",
+  minStipend: "minimum stipend",
+  maxStipend: "maximum stipend",
+  search: "search",
+  offset: "page position",
+  limit: "page size",
+};
+
+/**
+ * Parses `params` (plus `extra` string parameters such as the admin flags) into a query,
+ * dropping invalid parameters one round at a time.
+ */
+export function parseListQuery(params: ListParams, extra: Record<string, string> = {}): ParsedListQuery {
+  const input: Record<string, string> = { ...extra };
+  const { filters } = params;
+  if (filters.types.length > 0) input.types = filters.types.join(",");
+  for (const name of ["tags", "location", "minStipend", "maxStipend", "search"] as const) {
+    if (filters[name]) input[name] = filters[name];
+  }
+  if (params.offset) input.offset = params.offset;
+  if (params.limit) input.limit = params.limit;
+  const ignored: string[] = [];
+  for (;;) {
+    const parsed = InternshipQuerySchema.safeParse(input);
+    if (parsed.success) return { query: parsed.data, ignored };
+    const bad = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? "")))]
+      .filter((name) => name in input);
+    if (bad.length === 0) return { query: InternshipQuerySchema.parse({}), ignored };
+    for (const name of bad) {
+      delete input[name];
+      ignored.push(name);
+    }
+  }
+}
+
+/** The friendly note for ignored parameters, or undefined when none were. */
+export function ignoredNote(ignored: string[]): string | undefined {
+  if (ignored.length === 0) return undefined;
+  const names = ignored.map((name) => NAMES[name] ?? name).join(", ");
+  return `Some filters in this link were not valid and were left out (${names}). ` +
+    "The results below use the remaining filters.";
+}

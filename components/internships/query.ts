@@ -1,0 +1,80 @@
+/**
+ * The listing's URL query, shared by the `/internships` page and its filter island so a
+ * filtered page is a shareable link (CONTRACT.md §4 names). The page accepts what a plain
+ * GET form sends (`types` repeated, empty fields) as well as the API's own form (`types`
+ * comma-separated); links are always written in the API's form, so the same query string
+ * serves `/internships?…` and `/api/internships?…`.
+ */
+
+/** Default page size of the listing (specification "List query parameters"). */
+export const DEFAULT_LIMIT = 10;
+
+/** The filter form's values as typed: text fields stay strings until the server parses them. */
+export interface FilterValues {
+  types: string[];
+  tags: string;
+  location: string;
+  minStipend: string;
+  maxStipend: string;
+  search: string;
+}
+
+/** The filters, page position and size read from a URL; `limit` and `offset` are raw strings ("" = default). */
+export interface ListParams {
+  filters: FilterValues;
+  offset: string;
+  limit: string;
+}
+
+/** Filters that match everything. */
+export const NO_FILTERS: FilterValues = {
+  types: [],
+  tags: "",
+  location: "",
+  minStipend: "",
+  maxStipend: "",
+  search: "",
+};
+
+function first(params: URLSearchParams, ...names: string[]): string {
+  for (const name of names) {
+    const value = params.get(name)?.trim();
+    if (value) return value;
+  }
+  return "";
+}
+
+/** Reads the listing parameters of `params`; `q` is accepted for `search`, `types` in both forms. */
+export function readListParams(params: URLSearchParams): ListParams {
+  const types = params.getAll("types").flatMap((value) => value.split(",")).map((t) => t.trim()).filter(Boolean);
+  return {
+    filters: {
+      types: [...new Set(types)],
+      tags: first(params, "tags"),
+      location: first(params, "location"),
+      minStipend: first(params, "minStipend"),
+      maxStipend: first(params, "maxStipend"),
+      search: first(params, "search", "q"),
+    },
+    offset: first(params, "offset"),
+    limit: first(params, "limit"),
+  };
+}
+
+/** The query string (without `?`) of a listing page; empty fields, offset 0 and the default limit are left out. */
+export function listQueryString({ filters, offset, limit }: ListParams): string {
+  const params = new URLSearchParams();
+  if (filters.types.length > 0) params.set("types", filters.types.join(","));
+  for (const name of ["tags", "location", "minStipend", "maxStipend", "search"] as const) {
+    const value = filters[name].trim();
+    if (value) params.set(name, value);
+  }
+  if (offset && offset !== "0") params.set("offset", offset);
+  if (limit && limit !== String(DEFAULT_LIMIT)) params.set("limit", limit);
+  return params.toString();
+}
+
+/** True when any filter is set. */
+export function hasFilters(filters: FilterValues): boolean {
+  return listQueryString({ filters, offset: "", limit: "" }) !== "";
+}

@@ -1,0 +1,65 @@
+/**
+ * Admin moderation of one internship: switches for `isVerified` and `isActive`, each saved at
+ * once with `PUT /api/internships/{id}` (admin-only fields, specification "Internships").
+ * A failed save puts the switch back and says why; the outcome is announced politely.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { useHydrated } from "../components/forms.tsx";
+
+/** Props: the internship's id, title (for labels) and current moderation state. */
+export interface InternshipAdminControlsProps {
+  id: string;
+  title: string;
+  isVerified: boolean;
+  isActive: boolean;
+}
+
+type Field = "isVerified" | "isActive";
+
+const LABELS: Record<Field, { label: string; on: string; off: string }> = {
+  isVerified: { label: "Verified", on: "Marked as verified.", off: "Verified mark removed." },
+  isActive: { label: "Active (listed publicly)", on: "Listing is active again.", off: "Listing deactivated." },
+};
+
+export default function InternshipAdminControls({ id, title, ...initial }: InternshipAdminControlsProps) {
+  const hydrated = useHydrated();
+  const [state, setState] = useState<Record<Field, boolean>>(initial);
+  const [busy, setBusy] = useState<Field | null>(null);
+  const [message, setMessage] = useState("");
+
+  const toggle = async (field: Field, value: boolean) => {
+    setBusy(field);
+    setState((s) => ({ ...s, [field]: value }));
+    const res = await fetchJson(`/api/internships/${id}`, { method: "PUT", body: { [field]: value } });
+    setBusy(null);
+    if (res.ok) setMessage(value ? LABELS[field].on : LABELS[field].off);
+    else {
+      setState((s) => ({ ...s, [field]: !value }));
+      setMessage(`Not saved: ${res.error}`);
+    }
+  };
+
+  return (
+    <fieldset class="rounded-lg border border-amber-300 bg-amber-50 p-4">
+      <legend class="px-1 text-sm font-semibold text-amber-900">Admin: moderate “{title}”</legend>
+      <div class="flex flex-wrap gap-6">
+        {(Object.keys(LABELS) as Field[]).map((field) => (
+          <label key={field} class="flex items-center gap-2 text-slate-900">
+            <input
+              type="checkbox"
+              name={field}
+              checked={state[field]}
+              disabled={!hydrated || busy !== null}
+              onChange={(e) =>
+                toggle(field, e.currentTarget.checked)}
+              class="h-4 w-4 accent-indigo-700"
+            />
+            {LABELS[field].label}
+          </label>
+        ))}
+      </div>
+      <p role="status" aria-live="polite" class="mt-2 min-h-5 text-sm text-slate-800">{message}</p>
+    </fieldset>
+  );
+}

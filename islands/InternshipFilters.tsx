@@ -1,0 +1,298 @@
+/**
+ * The `/internships` filter form and results. Server-rendered, the form is a plain GET form
+ * and the pagination plain links, so the page works without JavaScript. Hydrated, it applies
+ * filters as they change (text fields debounced), keeps the URL in step with
+ * `history.pushState`/`replaceState` so every result set stays a shareable link, answers the
+ * back button, and loads results from `GET /api/internships` without a full reload.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice } from "../components/forms.tsx";
+import { InternshipCard } from "../components/internships/InternshipCard.tsx";
+import { TYPE_LABELS } from "../components/internships/format.ts";
+import {
+  DEFAULT_LIMIT,
+  type FilterValues,
+  hasFilters,
+  type ListParams,
+  listQueryString,
+  NO_FILTERS,
+  readListParams,
+} from "../components/internships/query.ts";
+import type { InternshipView } from "../lib/internships/internships.ts";
+
+/** A page of results as `GET /api/internships` returns it. */
+export interface ListResults {
+  internships: InternshipView[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+/** Props: the parameters read from the URL, the first page of results, and a note about ignored filters. */
+export interface InternshipFiltersProps {
+  params: ListParams;
+  results: ListResults;
+  notice?: string;
+}
+
+/** Delay before typed filters apply, in milliseconds. */
+const DEBOUNCE_MS = 300;
+
+const INPUT = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
+  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
+const LABEL = "block text-sm font-medium text-slate-800";
+
+function pageHref(params: ListParams): string {
+  const query = listQueryString(params);
+  return query ? `/internships?${query}` : "/internships";
+}
+
+/** The result count sentence, e.g. "Showing 1–10 of 34 internships". */
+function summary({ internships, pagination }: ListResults): string {
+  const { offset, total } = pagination;
+  if (total === 0) return "No internships found";
+  if (internships.length === 0) return `No internships on this page (${total} in all)`;
+  const noun = total === 1 ? "internship" : "internships";
+  return `Showing ${offset + 1}–${offset + internships.length} of ${total} ${noun}`;
+}
+
+export default function InternshipFilters({ params, results: initialResults, notice }: InternshipFiltersProps) {
+  const [filters, setFilters] = useState<FilterValues>(params.filters);
+  const [results, setResults] = useState<ListResults>(initialResults);
+  const [error, setError] = useState<string | undefined>(notice);
+  const [loading, setLoading] = useState(false);
+  const latest = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const limit = params.limit;
+
+  const load = async (next: ListParams, history: "push" | "replace" | "none") => {
+    clearTimeout(timer.current);
+    const href = pageHref(next);
+    if (history === "push") globalThis.history.pushState(null, "", href);
+    if (history === "replace") globalThis.history.replaceState(null, "", href);
+    const query = listQueryString(next);
+    const id = ++latest.current;
+    setLoading(true);
+    const res = await fetchJson<ListResults>(`/api/internships${query ? `?${query}` : ""}`);
+    if (id !== latest.current) return;
+    setLoading(false);
+    if (res.ok) {
+      setResults({ internships: res.data.internships, pagination: res.data.pagination });
+      setError(undefined);
+    } else {
+      setError(res.status === 400 ? `Some filters are not valid. ${res.error}` : res.error);
+    }
+  };
+
+  useEffect(() => {
+    const onPopState = () => {
+      const next = readListParams(new URLSearchParams(location.search));
+      setFilters(next.filters);
+      load(next, "none");
+    };
+    addEventListener("popstate", onPopState);
+    return () => {
+      removeEventListener("popstate", onPopState);
+      clearTimeout(timer.current);
+    };
+  }, []);
+
+  const change = (patch: Partial<FilterValues>, when: "now" | "debounced") => {
+    const next = { ...filters, ...patch };
+    setFilters(next);
+    clearTimeout(timer.current);
+    const run = () => load({ filters: next, offset: "", limit }, when === "now" ? "push" : "replace");
+    if (when === "now") run();
+    else timer.current = setTimeout(run, DEBOUNCE_MS);
+  };
+
+  const goToOffset = (offset: number) => (event: MouseEvent) => {
+    event.preventDefault();
+    load({ filters, offset: String(offset), limit }, "push").then(() => heading.current?.focus());
+  };
+
+  const clear = (event: Event) => {
+    event.preventDefault();
+    setFilters(NO_FILTERS);
+    load({ filters: NO_FILTERS, offset: "", limit }, "push");
+  };
+
+  const { internships, pagination } = results;
+  const pageSize = pagination.limit || DEFAULT_LIMIT;
+  const prev = pagination.offset > 0 ? Math.max(0, pagination.offset - pageSize) : null;
+  const next = pagination.offset + pageSize < pagination.total ? pagination.offset + pageSize : null;
+  const text = (name: "search" | "tags" | "location" | "minStipend" | "maxStipend") => ({
+    id: `filter-${name}`,
+    name,
+    value: filters[name],
+    class: INPUT,
+    onInput: (e: Event) => change({ [name]: (e.currentTarget as HTMLInputElement).value }, "debounced"),
+  });
+
+  return (
+    <div class="grid gap-8 lg:grid-cols-[18rem_1fr]">
+      <section aria-labelledby="filters-heading">
+        <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
+        <form
+          method="get"
+          action="/internships"
+          role="search"
+          aria-label="Filter internships"
+          class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            load({ filters, offset: "", limit }, "push");
+          }}
+        >
+          <div>
+            <label for="filter-search" class={LABEL}>Search</label>
+            <input type="search" placeholder="Title, company or keyword" {...text("search")} />
+          </div>
+          <fieldset>
+            <legend class={LABEL}>Work type</legend>
+            <div class="mt-2 space-y-2">
+              {Object.entries(TYPE_LABELS).map(([value, label]) => (
+                <label key={value} class="flex items-center gap-2 text-slate-800">
+                  <input
+                    type="checkbox"
+                    name="types"
+                    value={value}
+                    checked={filters.types.includes(value)}
+                    class="h-4 w-4 accent-indigo-700"
+                    onChange={(e) =>
+                      change({
+                        types: e.currentTarget.checked
+                          ? [...filters.types, value]
+                          : filters.types.filter((t) =>
+                            t !== value
+                          ),
+                      }, "now")}
+                  />
+                  {label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div>
+            <label for="filter-tags" class={LABEL}>Tags</label>
+            <p id="filter-tags-hint" class="text-sm text-slate-700">Comma-separated, e.g. react, design</p>
+            <input type="text" aria-describedby="filter-tags-hint" {...text("tags")} />
+          </div>
+          <div>
+            <label for="filter-location" class={LABEL}>Location</label>
+            <input type="text" placeholder="e.g. Bengaluru" {...text("location")} />
+          </div>
+          <fieldset>
+            <legend class={LABEL}>Monthly stipend (₹)</legend>
+            <div class="mt-1 grid grid-cols-2 gap-3">
+              <div>
+                <label for="filter-minStipend" class="text-sm text-slate-700">Minimum</label>
+                <input type="number" min="0" step="1" inputMode="numeric" {...text("minStipend")} />
+              </div>
+              <div>
+                <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
+                <input type="number" min="0" step="1" inputMode="numeric" {...text("maxStipend")} />
+              </div>
+            </div>
+          </fieldset>
+          {limit && limit !== String(DEFAULT_LIMIT) && <input type="hidden" name="limit" value={limit} />}
+          <div class="flex flex-wrap items-center gap-3">
+            <button
+              type="submit"
+              class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+            >
+              Apply filters
+            </button>
+            <a href="/internships" onClick={clear} class="text-indigo-700 underline hover:text-indigo-900">
+              Clear filters
+            </a>
+          </div>
+        </form>
+      </section>
+
+      <section aria-labelledby="results-heading" aria-busy={loading ? "true" : undefined}>
+        <h2
+          id="results-heading"
+          ref={heading}
+          tabIndex={-1}
+          class="text-lg font-semibold text-slate-900 focus:outline-none"
+        >
+          Results
+        </h2>
+        <p role="status" aria-live="polite" class="mt-1 text-slate-700">{summary(results)}</p>
+        {error && (
+          <div class="mt-4">
+            <Notice kind="error">{error}</Notice>
+          </div>
+        )}
+        {internships.length > 0
+          ? (
+            <ul class={`mt-4 space-y-4 ${loading ? "opacity-60" : ""}`}>
+              {internships.map((internship) => (
+                <li key={internship.id}>
+                  <InternshipCard internship={internship} />
+                </li>
+              ))}
+            </ul>
+          )
+          : (
+            <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
+              <p class="font-medium text-slate-900">
+                {pagination.total > 0
+                  ? "This page is past the end of the results."
+                  : "No internships match these filters."}
+              </p>
+              {pagination.total > 0
+                ? (
+                  <a
+                    href={pageHref({ filters, offset: "", limit })}
+                    onClick={goToOffset(0)}
+                    class="mt-3 inline-block text-indigo-700 underline"
+                  >
+                    Go to the first page
+                  </a>
+                )
+                : hasFilters(filters) && (
+                  <a href="/internships" onClick={clear} class="mt-3 inline-block text-indigo-700 underline">
+                    Clear filters
+                  </a>
+                )}
+            </div>
+          )}
+        {(prev !== null || next !== null) && (
+          <nav aria-label="Pagination" class="mt-6 flex items-center justify-between gap-4">
+            {prev !== null
+              ? (
+                <a
+                  href={pageHref({ filters, offset: String(prev), limit })}
+                  rel="prev"
+                  onClick={goToOffset(prev)}
+                  class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
+                >
+                  Previous
+                </a>
+              )
+              : <span />}
+            <span class="text-sm text-slate-700">
+              {internships.length > 0
+                ? `${pagination.offset + 1}–${pagination.offset + internships.length} of ${pagination.total}`
+                : `${pagination.total} in all`}
+            </span>
+            {next !== null
+              ? (
+                <a
+                  href={pageHref({ filters, offset: String(next), limit })}
+                  rel="next"
+                  onClick={goToOffset(next)}
+                  class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
+                >
+                  Next
+                </a>
+              )
+              : <span />}
+          </nav>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * The form to post an internship (`POST /api/internships`) or edit one (`PUT
+ * /api/internships/{id}`), specification "Internships". A create sends the filled-in fields;
+ * an edit sends only the fields that changed (a cleared optional field as `null`). Field
+ * errors come from the zod issue array `{error: [{code, path, message}]}` and are shown under
+ * their fields and in a summary that takes focus. Success goes to the internship's page.
+ */
+import type { JSX } from "preact";
+import { useRef, useState } from "preact/hooks";
+import { NETWORK_ERROR } from "../components/fetch_json.ts";
+import { Notice, SelectField, SubmitButton, TextField } from "../components/forms.tsx";
+import { TIMING_LABELS, TYPE_LABELS } from "../components/internships/format.ts";
+
+/** The form's values, as typed. */
+export interface InternshipFormValues {
+  title: string;
+  hiringOrganization: string;
+  link: string;
+  description: string;
+  type: string;
+  timing: string;
+  location: string;
+  stipend: string;
+  duration: string;
+  experience: string;
+  deadline: string;
+  hiringManager: string;
+  tags: string;
+}
+
+type Field = keyof InternshipFormValues;
+
+/** Props: `id` is set when editing; `values` are the current (edit) or empty (create) values. */
+export interface InternshipFormProps {
+  id?: string;
+  values: InternshipFormValues;
+}
+
+/** Messages shown for any issue on these fields; other fields show the server's message. */
+const MESSAGES: Partial<Record<Field, string>> = {
+  title: "Enter a title of at most 200 characters.",
+  hiringOrganization: "Enter the hiring organization, at most 200 characters.",
+  link: "Enter the application link as a full web address starting with https:// or http://.",
+  stipend: "Enter the monthly stipend in rupees: a number from 0 to 1,00,00,000.",
+  deadline: "Enter a valid date.",
+  tags: "Use at most 20 tags of at most 50 characters each.",
+};
+
+/** Field labels, also used in the error summary. */
+const LABELS: Record<Field, string> = {
+  title: "Title",
+  hiringOrganization: "Hiring organization",
+  link: "Application link",
+  description: "Description",
+  type: "Work type",
+  timing: "Timing",
+  location: "Location",
+  stipend: "Monthly stipend (₹)",
+  duration: "Duration",
+  experience: "Experience",
+  deadline: "Application deadline",
+  hiringManager: "Hiring manager",
+  tags: "Tags",
+};
+
+const FIELDS = Object.keys(LABELS) as Field[];
+
+function tagsOf(text: string): string[] {
+  return text.split(",").map((t) => t.trim()).filter(Boolean);
+}
+
+/** The JSON value of a field: trimmed text or null, a number or NaN for the stipend, an array for tags. */
+function jsonValue(field: Field, raw: string): unknown {
+  const value = raw.trim();
+  if (field === "tags") return tagsOf(value);
+  if (value === "") return null;
+  if (field === "stipend") return Number(value);
+  return value;
+}
+
+/** The request body: every filled-in field for a create, the changed fields for an edit. */
+function bodyOf(values: InternshipFormValues, initial: InternshipFormValues, editing: boolean) {
+  const body: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const value = jsonValue(field, values[field]);
+    if (editing) {
+      if (JSON.stringify(value) !== JSON.stringify(jsonValue(field, initial[field]))) body[field] = value;
+    } else if (value !== null && !(Array.isArray(value) && value.length === 0)) body[field] = value;
+  }
+  return body;
+}
+
+/** Field errors from a zod issue array; a leading item index (batch form) is skipped. */
+function fieldErrors(issues: { path?: unknown[]; message?: string }[]): {
+  fields: Partial<Record<Field, string>>;
+  other: string[];
+} {
+  const fields: Partial<Record<Field, string>> = {};
+  const other: string[] = [];
+  for (const issue of issues) {
+    const path = (issue.path ?? []).map(String);
+    if (/^\d+$/.test(path[0] ?? "")) path.shift();
+    const field = path[0] as Field;
+    if (FIELDS.includes(field)) fields[field] ??= MESSAGES[field] ?? String(issue.message);
+    else other.push(String(issue.message));
+  }
+  return { fields, other };
+}
+
+const AREA = "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm " +
+  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
+
+export default function InternshipForm({ id, values: initial }: InternshipFormProps) {
+  const editing = id !== undefined;
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+
+  const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const input = (field: Field) => ({
+    id: `internship-${field}`,
+    name: field,
+    label: LABELS[field],
+    value: values[field],
+    error: errors[field],
+    onInput: (e: JSX.TargetedEvent<HTMLInputElement>) => set(field)(e.currentTarget.value),
+  });
+
+  const fail = (fields: Partial<Record<Field, string>>, message?: string) => {
+    setErrors(fields);
+    setFormError(message);
+    setBusy(false);
+    requestAnimationFrame(() => summary.current?.focus());
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const body = bodyOf(values, initial, editing);
+    if (Number.isNaN(body.stipend)) return fail({ stipend: MESSAGES.stipend });
+    if (editing && Object.keys(body).length === 0) return fail({}, "Nothing has changed.");
+    setBusy(true);
+    let res: Response;
+    let data: { error?: unknown; data?: { id: string }; internship?: { id: string } } | null = null;
+    try {
+      res = await fetch(editing ? `/api/internships/${id}` : "/api/internships", {
+        method: editing ? "PUT" : "POST",
+        headers: { accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+      });
+      data = await res.json().catch(() => null);
+    } catch {
+      return fail({}, NETWORK_ERROR);
+    }
+    if (res.ok) {
+      location.assign(`/internships/${editing ? id : data?.data?.id}`);
+      return;
+    }
+    if (Array.isArray(data?.error)) {
+      const { fields, other } = fieldErrors(data.error);
+      return fail(fields, other.length > 0 ? other.join(" ") : undefined);
+    }
+    if (res.status === 401) return fail({}, "Your session has ended. Sign in again, then resubmit.");
+    fail({}, typeof data?.error === "string" ? data.error : `Saving failed (${res.status}). Please try again.`);
+  };
+
+  const listed = FIELDS.filter((field) => errors[field]);
+  return (
+    <form method="post" noValidate onSubmit={submit} class="space-y-6">
+      {(listed.length > 0 || formError) && (
+        <div ref={summary} tabIndex={-1} class="focus:outline-none">
+          <Notice kind="error" title={listed.length > 0 ? "Please correct the highlighted fields" : undefined}>
+            {formError && <p>{formError}</p>}
+            {listed.length > 0 && (
+              <ul class="list-disc pl-5">
+                {listed.map((field) => (
+                  <li key={field}>
+                    <a href={`#internship-${field}`} class="underline">{LABELS[field]}</a>: {errors[field]}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Notice>
+        </div>
+      )}
+      <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <legend class="px-1 text-lg font-semibold text-slate-900">The role</legend>
+        <TextField
+          {...input("title")}
+          type="text"
+          required
+          maxLength={200}
+          placeholder="e.g. Frontend Developer Intern"
+        />
+        <TextField {...input("hiringOrganization")} type="text" required maxLength={200} />
+        <TextField
+          {...input("link")}
+          type="url"
+          required
+          hint="Where students apply, e.g. https://careers.example.com/intern"
+        />
+        <div>
+          <label for="internship-description" class="block text-sm font-medium text-slate-800">
+            {LABELS.description}
+          </label>
+          <textarea
+            id="internship-description"
+            name="description"
+            rows={6}
+            maxLength={5000}
+            value={values.description}
+            aria-invalid={errors.description ? "true" : undefined}
+            aria-describedby={errors.description ? "internship-description-error" : undefined}
+            onInput={(e) => set("description")(e.currentTarget.value)}
+            class={`${AREA} ${errors.description ? "border-red-700" : "border-slate-400"}`}
+          />
+          {errors.description && (
+            <p id="internship-description-error" class="mt-1 text-sm font-medium text-red-700">
+              {errors.description}
+            </p>
+          )}
+        </div>
+      </fieldset>
+      <fieldset class="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
+        <legend class="px-1 text-lg font-semibold text-slate-900">Terms</legend>
+        <SelectField
+          id="internship-type"
+          label={LABELS.type}
+          options={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+          value={values.type}
+          placeholder="Not specified"
+          error={errors.type}
+          onChange={set("type")}
+        />
+        <SelectField
+          id="internship-timing"
+          label={LABELS.timing}
+          options={Object.entries(TIMING_LABELS).map(([value, label]) => ({ value, label }))}
+          value={values.timing}
+          placeholder="Not specified"
+          error={errors.timing}
+          onChange={set("timing")}
+        />
+        <TextField {...input("location")} type="text" maxLength={200} placeholder="e.g. Bengaluru" />
+        <TextField
+          {...input("stipend")}
+          type="number"
+          min="0"
+          step="any"
+          inputMode="numeric"
+          hint="Per month. Leave empty or 0 for unpaid."
+        />
+        <TextField {...input("duration")} type="text" maxLength={100} placeholder="e.g. 3 months" />
+        <TextField {...input("experience")} type="text" maxLength={200} placeholder="e.g. No experience needed" />
+        <TextField {...input("deadline")} type="date" />
+        <TextField {...input("hiringManager")} type="text" maxLength={200} />
+        <div class="sm:col-span-2">
+          <TextField {...input("tags")} type="text" hint="Comma-separated, e.g. react, design, marketing" />
+        </div>
+      </fieldset>
+      <div class="flex flex-wrap items-center gap-4">
+        <SubmitButton
+          busy={busy}
+          label={editing ? "Save changes" : "Post internship"}
+          busyLabel={editing ? "Saving…" : "Posting…"}
+        />
+        <a href={editing ? `/internships/${id}` : "/internships"} class="text-indigo-700 underline">Cancel</a>
+      </div>
+    </form>
+  );
+}

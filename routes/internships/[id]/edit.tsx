@@ -1,0 +1,52 @@
+/**
+ * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with `PUT
+ * /api/internships/{id}` (specification "Internships": owner or admin). Guests are sent to
+ * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
+ */
+import { canManage, findInternshipFor, signInRedirect } from "../../../components/internships/access.ts";
+import { formValuesOf } from "../../../components/internships/form_values.ts";
+import { MessagePage } from "../../../components/internships/MessagePage.tsx";
+import InternshipForm from "../../../islands/InternshipForm.tsx";
+import type { InternshipView } from "../../../lib/internships/internships.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+interface Data {
+  internship: InternshipView;
+  allowed: boolean;
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const user = ctx.state.user;
+    if (!user) return signInRedirect(ctx.url);
+    const internship = await findInternshipFor(ctx.state.services.kv, ctx.params.id, user);
+    if (!internship) return ctx.renderNotFound();
+    const allowed = canManage(user, internship);
+    return ctx.render({ internship, allowed }, { status: allowed ? 200 : 403 });
+  },
+};
+
+export default function EditInternshipPage({ data: { internship, allowed } }: PageProps<Data, AppState>) {
+  if (!allowed) {
+    return (
+      <MessagePage
+        title="You cannot edit this internship"
+        link={{ href: `/internships/${internship.id}`, label: "Back to the internship" }}
+      >
+        <p>Only the member who posted it and admins can change a listing.</p>
+      </MessagePage>
+    );
+  }
+  return (
+    <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <a href={`/internships/${internship.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
+        ← Back to the internship
+      </a>
+      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Edit “{internship.title}”</h1>
+      <div class="mt-6">
+        <InternshipForm id={internship.id} values={formValuesOf(internship)} />
+      </div>
+    </section>
+  );
+}

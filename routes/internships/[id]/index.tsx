@@ -1,0 +1,144 @@
+/**
+ * `/internships/{id}`: one internship with every field, its owner and the apply link (opened
+ * in a new tab without referrer or opener, and `nofollow` since anyone may post links).
+ * Unknown, deleted and (for anyone but admins and the owner) inactive ids render the 404
+ * page. The owner and admins get edit and delete; admins also the verified/active switches.
+ */
+import { canManage, findInternshipFor } from "../../../components/internships/access.ts";
+import { Deadline, InternshipBadges, TagList, VerifiedMark } from "../../../components/internships/InternshipCard.tsx";
+import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "../../../components/internships/format.ts";
+import { Notice } from "../../../components/forms.tsx";
+import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
+import InternshipDeleteButton from "../../../islands/InternshipDeleteButton.tsx";
+import type { InternshipView } from "../../../lib/internships/internships.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<InternshipView, AppState> = {
+  async GET(_req, ctx) {
+    const internship = await findInternshipFor(ctx.state.services.kv, ctx.params.id, ctx.state.user);
+    return internship ? ctx.render(internship) : ctx.renderNotFound();
+  },
+};
+
+function hostOf(link: string): string {
+  try {
+    return new URL(link).hostname;
+  } catch {
+    return link;
+  }
+}
+
+export default function InternshipPage({ data: internship, state }: PageProps<InternshipView, AppState>) {
+  const manage = canManage(state.user, internship);
+  const isAdmin = state.user?.role === "admin";
+  const facts: [string, string][] = [
+    ["Stipend", formatStipend(internship.stipend)],
+    ["Location", internship.location ?? "Not given"],
+    ["Work type", internship.type ? TYPE_LABELS[internship.type] : "Not given"],
+    ["Timing", internship.timing ? TIMING_LABELS[internship.timing] : "Not given"],
+    ["Duration", internship.duration ?? "Not given"],
+    ["Experience", internship.experience ?? "Not given"],
+    ["Hiring manager", internship.hiringManager ?? "Not given"],
+  ];
+  return (
+    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All internships</a>
+      <header class="mt-4">
+        <div class="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{internship.title}</h1>
+            <p class="mt-1 text-lg text-slate-700">{internship.hiringOrganization}</p>
+          </div>
+          {internship.isVerified && <VerifiedMark />}
+        </div>
+        <div class="mt-3">
+          <InternshipBadges internship={internship} showState={manage} />
+        </div>
+      </header>
+
+      {!internship.isActive && (
+        <div class="mt-4">
+          <Notice kind="info" title="This listing is inactive">
+            An admin has deactivated it, so it is hidden from the public listings.
+          </Notice>
+        </div>
+      )}
+
+      <div class="mt-6 flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <a
+          href={internship.link}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          class="rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+        >
+          Apply on {hostOf(internship.link)}
+          <span class="sr-only">(opens in a new tab)</span>
+        </a>
+        <p class="text-slate-700">
+          <Deadline deadline={internship.deadline} />
+        </p>
+      </div>
+
+      <section aria-labelledby="details-heading" class="mt-8">
+        <h2 id="details-heading" class="text-xl font-semibold text-slate-900">Details</h2>
+        <dl class="mt-3 grid gap-x-8 gap-y-3 sm:grid-cols-2">
+          {facts.map(([term, value]) => (
+            <div key={term}>
+              <dt class="text-sm font-medium text-slate-700">{term}</dt>
+              <dd class="text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div class="mt-4">
+          <TagList tags={internship.tags} />
+        </div>
+      </section>
+
+      <section aria-labelledby="description-heading" class="mt-8">
+        <h2 id="description-heading" class="text-xl font-semibold text-slate-900">About the internship</h2>
+        <p class="mt-3 whitespace-pre-line text-slate-800">
+          {internship.description ?? "The organization has not added a description."}
+        </p>
+      </section>
+
+      <footer class="mt-8 border-t border-slate-200 pt-4 text-sm text-slate-700">
+        Posted by <span class="font-medium text-slate-900">{internship.user.name}</span>
+        {internship.user.role !== "user" && ` (${internship.user.role})`} on{" "}
+        <time datetime={internship.createdAt}>{formatDate(internship.createdAt)}</time>
+        {internship.updatedAt !== internship.createdAt && (
+          <>
+            , updated <time datetime={internship.updatedAt}>{formatDate(internship.updatedAt)}</time>
+          </>
+        )}
+      </footer>
+
+      {manage && (
+        <section aria-labelledby="manage-heading" class="mt-8 space-y-4">
+          <h2 id="manage-heading" class="text-xl font-semibold text-slate-900">Manage</h2>
+          <div class="flex flex-wrap items-center gap-3">
+            <a
+              href={`/internships/${internship.id}/edit`}
+              class="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
+            >
+              Edit<span class="sr-only">{` ${internship.title}`}</span>
+            </a>
+            <InternshipDeleteButton
+              id={internship.id}
+              title={internship.title}
+              redirectTo={isAdmin && state.user?.id !== internship.userId ? "/internships" : "/internships/mine"}
+            />
+          </div>
+          {isAdmin && (
+            <InternshipAdminControls
+              id={internship.id}
+              title={internship.title}
+              isVerified={internship.isVerified}
+              isActive={internship.isActive}
+            />
+          )}
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * `/internships`: the public listing (specification "Internships", CONTRACT.md §4). The query
+ * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`,
+ * `limit`, `offset`), so a filtered page is a shareable link; a plain GET form's repeated
+ * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
+ * left out and named in a note. Members and admins see a link to post one.
+ */
+import { ignoredNote, parseListQuery } from "../../components/internships/parse_query.ts";
+import { readListParams } from "../../components/internships/query.ts";
+import InternshipFilters, { type InternshipFiltersProps } from "../../islands/InternshipFilters.tsx";
+import { listInternships } from "../../lib/internships/internships.ts";
+import type { AppState } from "../../lib/state.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+export const handler: Handlers<InternshipFiltersProps, AppState> = {
+  async GET(_req, ctx) {
+    const params = readListParams(ctx.url.searchParams);
+    const { query, ignored } = parseListQuery(params);
+    const results = await listInternships(ctx.state.services.kv, query, ctx.state.user ?? null);
+    return ctx.render({ params, results, notice: ignoredNote(ignored) });
+  },
+};
+
+export default function InternshipsPage({ data, state }: PageProps<InternshipFiltersProps, AppState>) {
+  const canPost = state.user?.role === "member" || state.user?.role === "admin";
+  return (
+    <div>
+      <div class="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>
+          <p class="mt-2 text-slate-700">Paid and unpaid internships for students, remote and across India.</p>
+        </div>
+        {state.user && (
+          <div class="flex flex-wrap gap-3">
+            <a
+              href="/internships/mine"
+              class="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
+            >
+              My internships
+            </a>
+            {canPost && (
+              <a
+                href="/internships/new"
+                class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+              >
+                Post an internship
+              </a>
+            )}
+          </div>
+        )}
+      </div>
+      <div class="mt-8">
+        <InternshipFilters {...data} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * `/internships/new`: the form to post an internship. Guests are sent to sign in and back;
+ * a signed-in `user` gets a 403 page explaining that members post (CONTRACT.md §2, "Ingest
+ * user"); members and admins get the form, which posts to `POST /api/internships`.
+ */
+import { signInRedirect } from "../../components/internships/access.ts";
+import { EMPTY_FORM } from "../../components/internships/form_values.ts";
+import { MessagePage } from "../../components/internships/MessagePage.tsx";
+import InternshipForm from "../../islands/InternshipForm.tsx";
+import type { AppState } from "../../lib/state.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+interface Data {
+  allowed: boolean;
+}
+
+export const handler: Handlers<Data, AppState> = {
+  GET(_req, ctx) {
+    const user = ctx.state.user;
+    if (!user) return signInRedirect(ctx.url);
+    const allowed = user.role === "member" || user.role === "admin";
+    return ctx.render({ allowed }, { status: allowed ? 200 : 403 });
+  },
+};
+
+export default function NewInternshipPage({ data }: PageProps<Data, AppState>) {
+  if (!data.allowed) {
+    return (
+      <MessagePage
+        title="Only members can post internships"
+        link={{ href: "/internships", label: "Browse internships" }}
+      >
+        <p>
+          Posting is open to community members and admins, so every listing comes from someone we know. If your
+          organization is hiring interns, ask an admin to make your account a member.
+        </p>
+      </MessagePage>
+    );
+  }
+  return (
+    <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Post an internship</h1>
+      <p class="mt-2 text-slate-700">
+        Fields marked as required are title, organization and application link. Everything else helps students decide.
+      </p>
+      <div class="mt-6">
+        <InternshipForm values={EMPTY_FORM} />
+      </div>
+    </section>
+  );
+}

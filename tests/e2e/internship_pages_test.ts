@@ -1,0 +1,325 @@
+/**
+ * Server-rendered internship pages, without a browser: filters in the URL (the API's form and
+ * a plain GET form's) choose the cards, invalid parameters give a note instead of an error,
+ * pagination, the detail page's fields and apply link, 404s, who may post, edit and see
+ * "My internships", and what admins see.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import type { z } from "zod";
+import {
+  createInternships,
+  deleteInternship,
+  InternshipCreateSchema,
+  type InternshipView,
+  updateInternship,
+} from "../../lib/internships/internships.ts";
+
+/** A create body as a client sends it; `create` runs it through the API's schema. */
+type Listing = z.input<typeof InternshipCreateSchema>;
+
+function create(t: TestApp, owner: TestUser, listings: Listing[]): Promise<InternshipView[]> {
+  return createInternships(t.kv, owner.user, listings.map((listing) => InternshipCreateSchema.parse(listing)));
+}
+
+const LISTINGS = {
+  react: {
+    title: "React Developer Intern",
+    hiringOrganization: "Acme Labs",
+    link: "https://acme.example.com/jobs/react",
+    type: "remote",
+    timing: "full_time",
+    stipend: 20000,
+    tags: ["React", "frontend"],
+    location: "Bengaluru",
+    description: "Build dashboards with Preact and Tailwind.",
+    deadline: "2099-01-31",
+  },
+  marketing: {
+    title: "Marketing Intern",
+    hiringOrganization: "Brandly",
+    link: "https://brandly.example.com/apply",
+    type: "onsite",
+    stipend: 5000,
+    tags: ["marketing"],
+    location: "Mumbai",
+  },
+  data: {
+    title: "Data Science Intern",
+    hiringOrganization: "Numera Analytics",
+    link: "https://numera.example.com/careers",
+    type: "hybrid",
+    stipend: null,
+    tags: ["python", "ml"],
+    location: "Pune",
+  },
+  design: {
+    title: "Product Design Intern",
+    hiringOrganization: "Pixel Works",
+    link: "https://pixel.example.com/jobs",
+    type: "remote",
+    stipend: 0,
+    tags: ["design"],
+    deadline: "2000-01-01",
+  },
+} satisfies Record<string, Listing>;
+
+type Name = keyof typeof LISTINGS;
+
+async function seed(t: TestApp, owner: TestUser): Promise<Record<Name, InternshipView>> {
+  const names = Object.keys(LISTINGS) as Name[];
+  const created = await create(t, owner, names.map((name) => LISTINGS[name]));
+  return Object.fromEntries(names.map((name, i) => [name, created[i]])) as Record<Name, InternshipView>;
+}
+
+async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
+  const res = await t.fetch(path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+  return { res, html: await res.text() };
+}
+
+function assertHtml(res: Response, status = 200) {
+  assertEquals(res.status, status);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+}
+
+function assertRedirect(res: Response, location: string) {
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), location);
+}
+
+/** The ids of the result cards in server-rendered HTML, in page order. */
+function cardIds(html: string): string[] {
+  return [...html.matchAll(/<h[23] id="internship-([0-9a-f-]{36})"/g)].map((m) => m[1]);
+}
+
+function idsOf(seeded: Record<Name, InternshipView>, ...names: Name[]): string[] {
+  return names.map((name) => seeded[name].id).sort();
+}
+
+Deno.test("filters in the URL render only the matching cards", async () => {
+  await using t = await createTestApp();
+  const seeded = await seed(t, await createTestUser(t, "member"));
+  const cases: [string, Name[]][] = [
+    ["", ["react", "marketing", "data", "design"]],
+    ["types=remote", ["react", "design"]],
+    ["types=remote,hybrid", ["react", "data", "design"]],
+    ["minStipend=10000", ["react"]],
+    ["maxStipend=5000", ["marketing", "design"]],
+    ["tags=PYTHON", ["data"]],
+    ["location=mumb", ["marketing"]],
+    ["search=preact%20dashboards", ["react"]],
+    ["q=numera", ["data"]],
+    ["types=remote&minStipend=1", ["react"]],
+    ["types=onsite&tags=python", []],
+  ];
+  for (const [query, expected] of cases) {
+    const { res, html } = await page(t, `/internships?${query}`);
+    assertHtml(res);
+    assertEquals(cardIds(html).sort(), idsOf(seeded, ...expected), query);
+  }
+});
+
+Deno.test("the filter form works as a plain GET form: repeated types and empty fields", async () => {
+  await using t = await createTestApp();
+  const seeded = await seed(t, await createTestUser(t, "member"));
+  const { res, html } = await page(
+    t,
+    "/internships?search=&types=remote&types=hybrid&tags=&location=&minStipend=1&maxStipend=",
+  );
+  assertHtml(res);
+  assertEquals(cardIds(html).sort(), idsOf(seeded, "react"));
+  assertMatch(html, /<form[^>]*method="get"[^>]*action="\/internships"/);
+  assertMatch(html, /<input type="checkbox" name="types" value="remote" checked/);
+  assertMatch(html, /<input type="checkbox" name="types" value="hybrid" checked/);
+  assertMatch(html, /<input type="checkbox" name="types" value="onsite" class/);
+  assertMatch(html, /value="1"[^>]*id="filter-minStipend"|id="filter-minStipend"[^>]*value="1"/);
+});
+
+Deno.test("cards show the stipend in rupees, Unpaid, the deadline and the verified mark", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const seeded = await seed(t, await createTestUser(t, "member"));
+  await updateInternship(t.kv, seeded.react.id, admin.user, { isVerified: true });
+  const { html } = await page(t, "/internships?types=remote");
+  assert(html.includes("₹20,000 / month"), "stipend in en-IN rupees");
+  assert(html.includes("Unpaid"), "stipend 0 shows Unpaid");
+  assertMatch(html, /<time datetime="2099-01-31">31 Jan 2099<\/time>/);
+  assertMatch(html, /\(Closes in \d+ days\)/);
+  assert(html.includes("(Closed)"), "a past deadline shows Closed");
+  assertEquals(html.match(/>\s*Verified\s*</g)?.length, 1);
+  const data = await page(t, "/internships?types=hybrid");
+  assert(data.html.includes("Unpaid"), "a null stipend shows Unpaid");
+});
+
+Deno.test("invalid query parameters render the page with a note instead of an error", async () => {
+  await using t = await createTestApp();
+  const seeded = await seed(t, await createTestUser(t, "member"));
+  for (const query of ["limit=abc", "offset=-1", "minStipend=lots", "types=space", "limit=100000"]) {
+    const { res, html } = await page(t, `/internships?${query}`);
+    assertHtml(res);
+    assert(html.includes("were not valid and were left out"), query);
+    assertEquals(cardIds(html).length, 4, query);
+  }
+  const kept = await page(t, "/internships?types=remote&minStipend=oops");
+  assertHtml(kept.res);
+  assertMatch(kept.html, /left out \(minimum stipend\)/);
+  assertEquals(cardIds(kept.html).sort(), idsOf(seeded, "react", "design"));
+  const crossed = await page(t, "/internships?maxStipend=1&minStipend=5000");
+  assertHtml(crossed.res);
+  assertMatch(crossed.html, /left out \(maximum stipend\)/);
+  assertEquals(cardIds(crossed.html).sort(), idsOf(seeded, "react", "marketing"));
+});
+
+Deno.test("pagination shows the range and links to the previous and next pages with the filters kept", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  await create(
+    t,
+    owner,
+    Array.from({ length: 23 }, (_, i) => ({
+      title: `Remote Role ${i}`,
+      hiringOrganization: "Many Co",
+      link: "https://many.example.com",
+      type: "remote" as const,
+    })),
+  );
+  const first = await page(t, "/internships?types=remote");
+  assertEquals(cardIds(first.html).length, 10);
+  assert(first.html.includes("Showing 1–10 of 23 internships"));
+  assertMatch(first.html, /<a href="\/internships\?types=remote&amp;offset=10" rel="next"/);
+  assert(!first.html.includes('rel="prev"'), "no previous link on the first page");
+  const last = await page(t, "/internships?types=remote&offset=20");
+  assertEquals(cardIds(last.html).length, 3);
+  assert(last.html.includes("21–23 of 23"));
+  assertMatch(last.html, /<a href="\/internships\?types=remote&amp;offset=10" rel="prev"/);
+  assert(!last.html.includes('rel="next"'), "no next link on the last page");
+  const past = await page(t, "/internships?offset=40");
+  assertHtml(past.res);
+  assert(past.html.includes("This page is past the end of the results."));
+});
+
+Deno.test("no matches show the empty state with a way to clear the filters", async () => {
+  await using t = await createTestApp();
+  await seed(t, await createTestUser(t, "member"));
+  const { res, html } = await page(t, "/internships?search=astronaut");
+  assertHtml(res);
+  assert(html.includes("No internships match these filters."));
+  assertMatch(html, /<a href="\/internships"[^>]*>Clear filters<\/a>/);
+  assert(html.includes('role="status" aria-live="polite"'), "result count is a live region");
+});
+
+Deno.test("the detail page shows every field, the owner and a safe apply link", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member", { name: "Priya Sharma" });
+  const seeded = await seed(t, owner);
+  const { res, html } = await page(t, `/internships/${seeded.react.id}`);
+  assertHtml(res);
+  for (const text of ["React Developer Intern", "Acme Labs", "₹20,000 / month", "Bengaluru", "Remote", "Full-time"]) {
+    assert(html.includes(text), text);
+  }
+  assert(html.includes("Build dashboards with Preact and Tailwind."));
+  assert(html.includes("Priya Sharma"), "owner name");
+  assertMatch(
+    html,
+    /<a href="https:\/\/acme\.example\.com\/jobs\/react" target="_blank" rel="noopener noreferrer nofollow"/,
+  );
+  assert(!html.includes("/edit"), "guests get no edit link");
+});
+
+Deno.test("unknown, malformed, deleted and (for the public) inactive internships are 404 pages", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const seeded = await seed(t, owner);
+  await deleteInternship(t.kv, seeded.marketing.id, owner.user);
+  await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  for (
+    const path of [
+      `/internships/${crypto.randomUUID()}`,
+      "/internships/not-a-uuid",
+      `/internships/${seeded.marketing.id}`,
+    ]
+  ) {
+    const { res, html } = await page(t, path);
+    assertHtml(res, 404);
+    assert(html.includes("Page not found"), path);
+  }
+  assertHtml((await page(t, `/internships/${seeded.data.id}`)).res, 404);
+  const other = await createTestUser(t, "member");
+  assertHtml((await page(t, `/internships/${seeded.data.id}`, other.cookie)).res, 404);
+  const asOwner = await page(t, `/internships/${seeded.data.id}`, owner.cookie);
+  assertHtml(asOwner.res);
+  assert(asOwner.html.includes("This listing is inactive"));
+  const asAdmin = await page(t, `/internships/${seeded.data.id}`, admin.cookie);
+  assertHtml(asAdmin.res);
+  assertMatch(asAdmin.html, /<!--island:InternshipAdminControls:\d+-->/);
+  assertHtml((await page(t, `/internships/${seeded.marketing.id}/edit`, owner.cookie)).res, 404);
+});
+
+Deno.test("guests are sent to sign in from the new, edit and mine pages", async () => {
+  await using t = await createTestApp();
+  const seeded = await seed(t, await createTestUser(t, "member"));
+  assertRedirect((await page(t, "/internships/new")).res, "/sign-in?callbackURL=%2Finternships%2Fnew");
+  assertRedirect((await page(t, "/internships/mine")).res, "/sign-in?callbackURL=%2Finternships%2Fmine");
+  assertRedirect(
+    (await page(t, `/internships/${seeded.react.id}/edit`)).res,
+    `/sign-in?callbackURL=%2Finternships%2F${seeded.react.id}%2Fedit`,
+  );
+});
+
+Deno.test("a plain user cannot post: the new page explains that members post", async () => {
+  await using t = await createTestApp();
+  const user = await createTestUser(t, "user");
+  const { res, html } = await page(t, "/internships/new", user.cookie);
+  assertHtml(res, 403);
+  assert(html.includes("Only members can post internships"));
+  assert(!html.includes("InternshipForm"), "no form for a plain user");
+  const listing = await page(t, "/internships", user.cookie);
+  assert(!listing.html.includes('href="/internships/new"'), "no post link for a plain user");
+});
+
+Deno.test("members and admins get the posting form", async () => {
+  await using t = await createTestApp();
+  for (const role of ["member", "admin"] as const) {
+    const { res, html } = await page(t, "/internships/new", (await createTestUser(t, role)).cookie);
+    assertHtml(res);
+    assertMatch(html, /<!--island:InternshipForm:0-->/);
+    assertMatch(html, /<label for="internship-title"[^>]*>Title<\/label>/);
+  }
+});
+
+Deno.test("only the owner and admins may edit; the form holds the current values", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  const seeded = await seed(t, owner);
+  const other = await createTestUser(t, "member");
+  const denied = await page(t, `/internships/${seeded.react.id}/edit`, other.cookie);
+  assertHtml(denied.res, 403);
+  assert(denied.html.includes("You cannot edit this internship"));
+  for (const cookie of [owner.cookie, (await createTestUser(t, "admin")).cookie]) {
+    const { res, html } = await page(t, `/internships/${seeded.react.id}/edit`, cookie);
+    assertHtml(res);
+    assertMatch(html, /value="React Developer Intern"/);
+    assertMatch(html, /value="React, frontend"/);
+    assertMatch(html, /value="2099-01-31"/);
+  }
+});
+
+Deno.test("My internships lists the user's own live listings, inactive ones included", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const seeded = await seed(t, owner);
+  const others = await create(t, admin, [LISTINGS.react]);
+  await deleteInternship(t.kv, seeded.marketing.id, owner.user);
+  await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  const { res, html } = await page(t, "/internships/mine", owner.cookie);
+  assertHtml(res);
+  assertEquals(cardIds(html).sort(), idsOf(seeded, "react", "data", "design"));
+  assert(!html.includes(others[0].id), "another user's listing");
+  assert(html.includes("Inactive"), "the inactive badge");
+  assertEquals(html.match(/<!--island:InternshipDeleteButton:\d+-->/g)?.length, 3);
+  const empty = await page(t, "/internships/mine", (await createTestUser(t, "user")).cookie);
+  assertHtml(empty.res);
+  assert(empty.html.includes("You have not posted any internships yet."));
+});
