@@ -48,13 +48,6 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
  * @throws Error when esbuild or Tailwind fails, or when two islands have the same file name.
  */
 export async function buildAssets(options: BuildOptions): Promise<BuildManifest> {
-  const outDir = resolve(options.root, options.outDir);
-  const assetsDir = join(outDir, "assets");
-  await Deno.remove(outDir, { recursive: true }).catch((e) => {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  });
-  await Deno.mkdir(assetsDir, { recursive: true });
-
   const entryPoints: Record<string, string> = {
     boot: join(import.meta.dirname!, "client", "boot.ts"),
   };
@@ -64,24 +57,35 @@ export async function buildAssets(options: BuildOptions): Promise<BuildManifest>
     entryPoints[entry] = resolve(options.root, file);
   }
 
-  const result = await esbuild.build({
-    entryPoints,
-    outdir: assetsDir,
-    absWorkingDir: options.root,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    target: ["es2020"],
-    minify: options.minify !== false,
-    jsx: "automatic",
-    jsxImportSource: "preact",
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunk-[hash]",
-    metafile: true,
-    logLevel: "silent",
+  const outDir = resolve(options.root, options.outDir);
+  const assetsDir = join(outDir, "assets");
+  await Deno.remove(outDir, { recursive: true }).catch((e) => {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
   });
-  await esbuild.stop();
+  await Deno.mkdir(assetsDir, { recursive: true });
+
+  let result: esbuild.BuildResult<{ metafile: true }>;
+  try {
+    result = await esbuild.build({
+      entryPoints,
+      outdir: assetsDir,
+      absWorkingDir: options.root,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: ["es2020"],
+      minify: options.minify !== false,
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      entryNames: "[name]-[hash]",
+      chunkNames: "chunk-[hash]",
+      metafile: true,
+      logLevel: "silent",
+    });
+  } finally {
+    await esbuild.stop();
+  }
 
   const islands: Record<string, string> = {};
   let boot = "";
