@@ -14,6 +14,8 @@ import { readSessionCookie } from "./auth/cookies.ts";
 import { checkOrigin } from "./auth/csrf.ts";
 import type { AppState, Services } from "./state.ts";
 
+/** Longest URL path in characters; longer ones get 414 (ids must stay within KV's key size). */
+export const PATH_LIMIT = 1024;
 /** Largest JSON body in bytes (uploads have their own limit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Largest upload body in bytes. */
@@ -77,6 +79,10 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     });
   const uploadLimit = tooLarge(UPLOAD_LIMIT_BYTES);
   const jsonLimit = tooLarge(BODY_LIMIT_BYTES);
+  app.use(async (c, next) => {
+    if (c.req.path.length > PATH_LIMIT) return c.json({ error: "URL path is too long" }, 414);
+    await next();
+  });
   app.use((c, next) => c.req.path === "/api/admin/uploads" ? uploadLimit(c, next) : jsonLimit(c, next));
   app.use(async (c, next) => {
     const hasSession = readSessionCookie(c.req.raw, config.secure) !== undefined;

@@ -85,3 +85,11 @@ Deno.test("admin routes: 401 for guests, 403 for users and members", async () =>
   const admin = await createTestUser(t, "admin");
   assertEquals((await t.fetch("/api/admin/anything", { headers: admin.headers })).status, 404);
 });
+
+Deno.test("a URL path over 1024 characters is refused with 414, not passed to KV", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await t.json("PATCH", `/api/admin/users/${"a".repeat(3000)}`, { role: "member" }, admin.headers);
+  assertEquals(res.status, 414);
+  assertEquals(await res.json(), { error: "URL path is too long" });
+});
