@@ -15,37 +15,31 @@ export const DEFAULT_RESET_PATH = "/reset-password";
 /**
  * Sends `user` a verification link `{APP_URL}/api/auth/verify-email?token=…&callbackURL=…`,
  * unless one was sent in the last 5 minutes. `callbackURL` is a checked redirect target.
- * @returns true when a mail went out.
  */
-export async function sendVerificationMail(services: Services, user: User, callbackURL: string): Promise<boolean> {
+export async function sendVerificationMail(services: Services, user: User, callbackURL: string): Promise<void> {
   const { kv, config, mailer, log } = services;
-  if (!await claimVerificationMail(kv, user.id)) return false;
+  if (!await claimVerificationMail(kv, user.id)) return;
   const token = await issueToken(kv, "verify-email", user);
   const url = `${config.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
   try {
     await mailer.send(verificationMail({ to: user.email, name: user.name, url }));
-    return true;
   } catch (error) {
     log.error("verification mail not sent", { userId: user.id, error: String(error) });
     await releaseVerificationMail(kv, user.id);
-    return false;
   }
 }
 
 /**
  * Sends `user` a password-reset link `{APP_URL}{redirectTo}?token=…`; `redirectTo` is a
  * checked redirect target.
- * @returns true when a mail went out.
  */
-export async function sendPasswordResetMail(services: Services, user: User, redirectTo: string): Promise<boolean> {
+export async function sendPasswordResetMail(services: Services, user: User, redirectTo: string): Promise<void> {
   const { kv, config, mailer, log } = services;
   const token = await issueToken(kv, "reset-password", user);
   const url = new URL(withQuery(redirectTo, config.appUrl, "token", token), config.appUrl).href;
   try {
     await mailer.send(passwordResetMail({ to: user.email, name: user.name, url }));
-    return true;
   } catch (error) {
     log.error("password reset mail not sent", { userId: user.id, error: String(error) });
-    return false;
   }
 }

@@ -5,10 +5,14 @@
  * false) turns them off.
  *
  * Keys (owned by this module only): `["rate_limits", rule, subject, windowStartMs]` → count,
- * with `expireIn` until the window ends. A window's start is in its key, so an expired window
+ * with `expireIn` until the window ends; a subject over 200 characters (a forged
+ * `X-Forwarded-For`, say) is keyed by its SHA-256 so no key outgrows KV's limit. A window's start is in its key, so an expired window
  * is never read again even before KV removes it.
  */
 import { TooManyRequestsError } from "../http/errors.ts";
+import { sha256Hex } from "../ids.ts";
+
+const SUBJECT_MAX = 200;
 
 /** A limit: at most `limit` hits per window of `windowMs` milliseconds. */
 export interface RateLimitRule {
@@ -39,11 +43,12 @@ export async function hitRateLimit(
   enabled = true,
 ): Promise<void> {
   if (!enabled) return;
+  const keyPart = subject.length > SUBJECT_MAX ? await sha256Hex(subject) : subject;
   for (;;) {
     const now = Date.now();
     const windowStart = now - (now % rule.windowMs);
     const resetsInMs = windowStart + rule.windowMs - now;
-    const key = ["rate_limits", rule.name, subject, windowStart];
+    const key = ["rate_limits", rule.name, keyPart, windowStart];
     const entry = await kv.get<number>(key);
     const count = entry.value ?? 0;
     if (count >= rule.limit) throw new TooManyRequestsError(resetsInMs / 1000);

@@ -86,6 +86,29 @@ for (const path of ["/api/auth/forget-password", "/api/auth/send-verification-em
   });
 }
 
+Deno.test("a huge forged X-Forwarded-For is limited like any IP, never a 500", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" } });
+  await roomInWindow(60_000, 5000);
+  const ip = "1".repeat(20_000);
+  for (let i = 0; i < 10; i++) {
+    const res = await post(
+      t,
+      "/api/auth/sign-up/email",
+      { name: "N", email: `n${i}@example.com`, password: PASSWORD },
+      ip,
+    );
+    assertEquals(res.status, 200);
+  }
+  const over = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "N",
+    email: "z@example.com",
+    password: PASSWORD,
+  }, {
+    "x-forwarded-for": ip,
+  });
+  await assertLimited(over, 60);
+});
+
 Deno.test("RATE_LIMITS=off turns the limits off", async () => {
   await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
   await passwordUser(t, { email: "asha@example.com" });
