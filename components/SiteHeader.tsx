@@ -8,8 +8,8 @@ const NAV = [
 export function SiteHeader({ user, path }: { user?: User; path: string }) {
   return (
     <header class="border-b border-slate-200 bg-white">
-      <nav aria-label="Main" class="max-w-6xl mx-auto px-4 h-16 flex items-center gap-6">
-        <a href="/" class="font-bold text-lg text-indigo-700">Career Community</a>
+      <nav aria-label="Main" class="max-w-6xl mx-auto px-4 min-h-16 py-2 flex flex-wrap items-center gap-x-6 gap-y-2">
+        <a href="/" class="font-bold text-lg text-indigo-700 whitespace-nowrap">Career Community</a>
         <ul class="flex gap-4 text-sm">
           {NAV.map((item) => (
             <li key={item.href}>
@@ -24,7 +24,13 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
           ))}
           {user?.role === "admin" && (
             <li>
-              <a href="/admin" class="text-slate-700 hover:text-indigo-700">Admin</a>
+              <a
+                href="/admin"
+                aria-current={path === "/admin" || path.startsWith("/admin/") ? "page" : undefined}
+                class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
+              >
+                Admin
+              </a>
             </li>
           )}
         </ul>

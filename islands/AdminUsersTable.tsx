@@ -173,19 +173,22 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
           <thead class="bg-slate-100 text-slate-800">
             <tr>
               <th scope="col" class="px-4 py-3 font-semibold">Name</th>
-              <th scope="col" class="px-4 py-3 font-semibold">E-mail</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Verified</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Joined</th>
+              <th scope="col" class="hidden px-4 py-3 font-semibold md:table-cell">E-mail</th>
+              <th scope="col" class="hidden px-4 py-3 font-semibold sm:table-cell">Verified</th>
+              <th scope="col" class="hidden px-4 py-3 font-semibold sm:table-cell">Joined</th>
               <th scope="col" class="px-4 py-3 font-semibold">Role</th>
             </tr>
           </thead>
           <tbody class={`divide-y divide-slate-200 text-slate-800 ${loading ? "opacity-60" : ""}`}>
             {users.map((u) => (
               <tr key={u.id}>
-                <th scope="row" class="px-4 py-3 font-medium text-slate-900">{u.name}</th>
-                <td class="px-4 py-3 break-all">{u.email}</td>
-                <td class="px-4 py-3">{u.emailVerified ? "Yes" : "No"}</td>
-                <td class="px-4 py-3 whitespace-nowrap">{joined(u.createdAt)}</td>
+                <th scope="row" class="px-4 py-3 font-medium text-slate-900">
+                  {u.name}
+                  <span class="block font-normal break-all text-slate-700 md:hidden">{u.email}</span>
+                </th>
+                <td class="hidden px-4 py-3 md:table-cell">{u.email}</td>
+                <td class="hidden px-4 py-3 sm:table-cell">{u.emailVerified ? "Yes" : "No"}</td>
+                <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{joined(u.createdAt)}</td>
                 <td class="px-4 py-3">
                   {u.id === currentUserId ? <span>{u.role} (you)</span> : (
                     <select
@@ -250,8 +253,8 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
             <h2 id="role-dialog-title" class="text-lg font-semibold">Change role?</h2>
             <p id="role-dialog-text" class="text-slate-700">
               Change the role of <strong>{pending.user.name}</strong> ({pending.user.email}) from{" "}
-              <strong>{pending.user.role}</strong> to <strong>{pending.role}</strong>? It applies from their next page
-              load.
+              <strong>{pending.user.role}</strong> to{" "}
+              <strong>{pending.role}</strong>? It applies from their next page load.
             </p>
             {changeError && <Notice kind="error" title="The role was not changed">{changeError}</Notice>}
             <div class="flex justify-end gap-2">

@@ -129,14 +129,14 @@ export default function OnboardingWizard(
     else setStepIndex(stepIndex + 1);
   };
 
-  const locationLabel = answers.locationType === "city" ? "City" : "State";
+  const locationLabel = answers.locationType === "city" ? "Your city" : "Your state";
   return (
     <form method="post" noValidate onSubmit={next} class="space-y-6">
-      <nav aria-label="Onboarding progress">
+      <div>
         <p class="text-sm font-medium text-slate-700">
           Step {stepIndex + 1} of {answers.persona === "" ? "…" : steps.length}
         </p>
-        <ol class="mt-2 flex flex-wrap gap-2">
+        <ol aria-label="Onboarding steps" class="mt-2 flex flex-wrap gap-2">
           {steps.map((s, i) => (
             <li
               key={s.id}
@@ -154,7 +154,7 @@ export default function OnboardingWizard(
             </li>
           ))}
         </ol>
-      </nav>
+      </div>
 
       <h2 ref={heading} tabIndex={-1} class="text-xl font-semibold text-slate-900 focus:outline-none">
         {step.title}

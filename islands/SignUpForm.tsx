@@ -61,8 +61,7 @@ export default function SignUpForm() {
           An account with this e-mail already exists. <a href="/sign-in" class="underline">Sign in instead</a>.
         </>
       );
-    }
-    else if (result.code === "PASSWORD_TOO_SHORT") server.password = "Use at least 8 characters.";
+    } else if (result.code === "PASSWORD_TOO_SHORT") server.password = "Use at least 8 characters.";
     else if (result.code === "PASSWORD_TOO_LONG") server.password = "Use at most 128 characters.";
     else setFormError(result.error);
     setErrors(server);

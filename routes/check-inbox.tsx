@@ -13,8 +13,8 @@ export default function CheckInboxPage({ url }: PageProps) {
               We sent a verification link to <strong class="font-semibold text-slate-900">{email}</strong>.
             </>
           )
-          : "We sent a verification link to your e-mail address."} Open it to verify your e-mail and finish setting up
-        your account. The link expires in 24 hours.
+          : "We sent a verification link to your e-mail address."}{" "}
+        Open it to verify your e-mail and finish setting up your account. The link expires in 24 hours.
       </p>
       <p class="text-sm text-slate-700">
         No e-mail? Check your spam folder. If the link has expired,{" "}

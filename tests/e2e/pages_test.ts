@@ -1,0 +1,198 @@
+/**
+ * Server-rendered pages of the foundation, without a browser: redirects of signed-out users,
+ * the admin area's 401/403, messages for error query codes, sign-out, and which pages ship
+ * JavaScript (only pages with islands do).
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
+import { saveOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
+
+async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
+  const res = await t.fetch(path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+  return { res, html: await res.text() };
+}
+
+function assertRedirect(res: Response, location: string) {
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), location);
+}
+
+function assertHtml(res: Response, status = 200) {
+  assertEquals(res.status, status);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+}
+
+Deno.test("a page without islands ships no script; a page with islands ships the boot module", async () => {
+  await using t = await createTestApp();
+  const home = await page(t, "/");
+  assertHtml(home.res);
+  assert(!/<script/i.test(home.html), "the home page carries a <script>");
+  const signUp = await page(t, "/sign-up");
+  assertHtml(signUp.res);
+  assertMatch(signUp.html, /<!--island:SignUpForm:0-->/);
+  assertMatch(signUp.html, /<script type="module" src="\/_build\/boot-[\w-]+\.js"><\/script>/);
+  assertMatch(signUp.html, /<script type="application\/json" id="__islands">/);
+});
+
+Deno.test("signed-out visitors of onboarding and profile are sent to sign-in with a callbackURL", async () => {
+  await using t = await createTestApp();
+  assertRedirect((await page(t, "/onboarding")).res, "/sign-in?callbackURL=%2Fonboarding");
+  assertRedirect((await page(t, "/profile")).res, "/sign-in?callbackURL=%2Fprofile");
+});
+
+Deno.test("an expired verification link opened signed out ends on sign-in with its explanation", async () => {
+  await using t = await createTestApp();
+  const { res } = await page(t, "/onboarding?error=INVALID_TOKEN");
+  assertRedirect(res, "/sign-in?callbackURL=%2Fonboarding&error=INVALID_TOKEN");
+  const signIn = await page(t, res.headers.get("location")!);
+  assertHtml(signIn.res);
+  assertMatch(signIn.html, /This verification link has expired or was already used/);
+  assertMatch(signIn.html, /we will send you a new link/);
+});
+
+Deno.test("an expired verification link opened signed in is explained on the onboarding page", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const { res, html } = await page(t, "/onboarding?error=INVALID_TOKEN", cookie);
+  assertHtml(res);
+  assertMatch(html, /That verification link has expired or was already used/);
+  assertMatch(html, /<!--island:OnboardingWizard:0-->/);
+});
+
+Deno.test("sign-in explains only known error codes and never echoes the query", async () => {
+  await using t = await createTestApp();
+  const { res, html } = await page(t, "/sign-in?error=%3Cimg%20src%3Dx%3E");
+  assertHtml(res);
+  assertMatch(html, /Sign-in did not complete/);
+  assert(!html.includes("<img src=x>") && !html.includes("&lt;img"), "the error text was echoed");
+  assertMatch((await page(t, "/sign-in?error=ACCOUNT_NOT_LINKED")).html, /We could not link that account/);
+  assert(!/role="alert"/.test((await page(t, "/sign-in")).html), "a plain sign-in page shows an error");
+});
+
+Deno.test("sign-in passes on a same-origin callbackURL only", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  assertRedirect((await page(t, "/sign-in?callbackURL=%2Fprofile", cookie)).res, "/profile");
+  for (const foreign of ["https://evil.example/x", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
+    const { res } = await page(t, `/sign-in?callbackURL=${encodeURIComponent(foreign)}`, cookie);
+    assertRedirect(res, "/");
+  }
+  const { html } = await page(t, "/sign-in?callbackURL=https%3A%2F%2Fevil.example");
+  assertMatch(html, /"callbackURL":null/);
+});
+
+Deno.test("signed-in users skip the sign-up page", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  assertRedirect((await page(t, "/sign-up", cookie)).res, "/");
+});
+
+Deno.test("check-inbox names the address and the 24-hour lifetime, escaped", async () => {
+  await using t = await createTestApp();
+  const { res, html } = await page(t, "/check-inbox?email=%3Cb%3Eamy%40example.com");
+  assertHtml(res);
+  assertMatch(html, /&lt;b>amy@example\.com/);
+  assertMatch(html, /expires in 24 hours/);
+  assertMatch((await page(t, "/check-inbox")).html, /We sent a verification link to your e-mail address/);
+});
+
+Deno.test("reset-password without a token offers a new link; with one it shows the form", async () => {
+  await using t = await createTestApp();
+  const missing = await page(t, "/reset-password");
+  assertHtml(missing.res);
+  assertMatch(missing.html, /This reset link is incomplete/);
+  assertMatch(missing.html, /href="\/forgot-password"/);
+  const withToken = await page(t, "/reset-password?token=abc");
+  assertMatch(withToken.html, /<!--island:ResetPasswordForm:0-->/);
+  assertMatch(withToken.html, /"token":"abc"/);
+});
+
+Deno.test("onboarding is prefilled from the saved profile", async () => {
+  await using t = await createTestApp();
+  const { user, cookie } = await createTestUser(t);
+  await saveOnboardingProfile(t.kv, user.id, {
+    persona: "student",
+    locationType: "state",
+    locationValue: "Kerala",
+    educationLevel: "Undergraduate",
+    fieldOfStudy: "Design",
+  });
+  const { res, html } = await page(t, "/onboarding", cookie);
+  assertHtml(res);
+  assertMatch(html, /Your onboarding answers/);
+  assertMatch(html, /"locationValue":"Kerala"/);
+  assertMatch(html, /"fieldsOfStudy":\[[^\]]*"Other"/);
+});
+
+Deno.test("profile page shows the user's values in the form", async () => {
+  await using t = await createTestApp();
+  const { user, cookie } = await createTestUser(t, "user", { name: "Priya Nair" });
+  const { res, html } = await page(t, "/profile", cookie);
+  assertHtml(res);
+  assertMatch(html, /<!--island:ProfileForm:0-->/);
+  assertMatch(html, /value="Priya Nair"/);
+  assert(html.includes(user.email));
+});
+
+Deno.test("admin pages: guests go to sign-in, users and members get 403, admins get the table", async () => {
+  await using t = await createTestApp();
+  assertRedirect((await page(t, "/admin/users")).res, "/sign-in?callbackURL=%2Fadmin%2Fusers");
+  assertRedirect((await page(t, "/admin")).res, "/sign-in?callbackURL=%2Fadmin");
+  for (const role of ["user", "member"] as const) {
+    const { cookie } = await createTestUser(t, role);
+    for (const path of ["/admin", "/admin/users"]) {
+      const { res, html } = await page(t, path, cookie);
+      assertHtml(res, 403);
+      assertMatch(html, /You do not have access to this page/);
+      assert(!/island:AdminUsersTable/.test(html), `${role} got the admin table at ${path}`);
+      assert(!/<script/i.test(html), `${role} got scripts at ${path}`);
+    }
+  }
+  const admin = await createTestUser(t, "admin");
+  const { res, html } = await page(t, "/admin/users", admin.cookie);
+  assertHtml(res);
+  assertMatch(html, /<nav aria-label="Admin"/);
+  assertMatch(html, /<!--island:AdminUsersTable:0-->/);
+  assertMatch(html, new RegExp(`"currentUserId":"${admin.user.id}"`));
+});
+
+Deno.test("state-changing requests to admin pages are refused for guests (401) and non-admins (403)", async () => {
+  await using t = await createTestApp();
+  const guest = await t.fetch("/admin/users", { method: "POST", headers: { origin: t.origin } });
+  assertEquals(guest.status, 401);
+  assertEquals(guest.headers.get("content-type"), "application/json");
+  await guest.body?.cancel();
+  const { headers } = await createTestUser(t, "member");
+  const member = await t.fetch("/admin/users", { method: "POST", headers });
+  assertEquals(member.status, 403);
+  await member.body?.cancel();
+});
+
+Deno.test("sign-out ends the session, clears the cookie and goes home with 303", async () => {
+  await using t = await createTestApp();
+  const { cookie, headers } = await createTestUser(t);
+  const res = await t.fetch("/sign-out", { method: "POST", headers });
+  assertEquals(res.status, 303);
+  assertEquals(res.headers.get("location"), "/");
+  assertMatch(res.headers.get("set-cookie") ?? "", /^session=; Max-Age=0;/);
+  const session = await t.fetch("/api/auth/session", { headers: { cookie } });
+  assertEquals(await session.json(), null);
+});
+
+Deno.test("sign-out from another origin is refused and the session lives on", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const res = await t.fetch("/sign-out", { method: "POST", headers: { cookie, origin: "https://evil.example" } });
+  assertEquals(res.status, 403);
+  await res.body?.cancel();
+  const session = await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
+  assert(session !== null, "the session was ended");
+});
+
+Deno.test("sign-out without a session still clears the cookie and goes home", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/sign-out", { method: "POST", headers: { origin: t.origin } });
+  assertEquals(res.status, 303);
+  assertEquals(res.headers.get("location"), "/");
+  assertMatch(res.headers.get("set-cookie") ?? "", /Max-Age=0/);
+});
