@@ -72,6 +72,7 @@ async function onboardStudent(page: Page) {
   await page.getByRole("button", { name: "Next" }).click();
 
   await page.getByRole("heading", { name: "Domains" }).waitFor();
+  await assertAccessible(page, "onboarding: domains");
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByRole("heading", { name: "Challenges" }).waitFor();
   await page.getByLabel("Networking").check();
@@ -170,6 +171,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${t.origin}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
+  await assertAccessible(page, "home");
   assertEquals((await browser.contexts()[0].cookies()).filter((c) => c.name === "session"), []);
 
   await open(page, `${t.origin}/profile`);
