@@ -13,7 +13,7 @@ async function rebuild() {
 
 await rebuild();
 let server = run(["run", "-A", "main.ts"]).spawn();
-let timer: number | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
 const watcher = Deno.watchFs(["routes", "islands", "components", "lib", "static/styles.css"].map((p) => root + p));
 for await (const event of watcher) {
   if (event.paths.every((p) => p.endsWith("routes.gen.ts"))) continue;
