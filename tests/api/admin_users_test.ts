@@ -191,7 +191,7 @@ Deno.test("an admin cannot change their own role", async () => {
 Deno.test("an unknown user id is 404 User not found", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  for (const id of [crypto.randomUUID(), "nope", "x".repeat(5000)]) {
+  for (const id of [crypto.randomUUID(), "nope", "x".repeat(900)]) {
     const res = await patch(t, admin, id, { role: "member" });
     assertEquals(res.status, 404, id.slice(0, 20));
     assertEquals(res.headers.get("content-type"), "application/json");
