@@ -42,7 +42,7 @@ export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery):
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const users: AdminUserRow[] = [];
   let total = 0;
-  for await (const user of listUsersNewestFirst(kv)) {
+  for (const user of await listUsersNewestFirst(kv)) {
     if (!matches(user, words, query.role)) continue;
     if (total >= query.offset && users.length < query.limit) {
       const { id, name, email, role, image, createdAt, emailVerified } = user;
