@@ -63,10 +63,17 @@ export default function InternshipFilters({ params, results: initialResults, not
   const latest = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
+  const typing = useRef<keyof FilterValues | null>(null);
   const limit = params.limit;
 
-  const load = async (next: ListParams, history: "push" | "replace" | "none") => {
+  /** Shows the results of `next`, updating the URL as `history` says; `typed` is the text field being typed in. */
+  const load = async (
+    next: ListParams,
+    history: "push" | "replace" | "none",
+    typed: keyof FilterValues | null = null,
+  ) => {
     clearTimeout(timer.current);
+    typing.current = typed;
     const href = pageHref(next);
     if (history === "push") globalThis.history.pushState(null, "", href);
     if (history === "replace") globalThis.history.replaceState(null, "", href);
@@ -97,12 +104,21 @@ export default function InternshipFilters({ params, results: initialResults, not
     };
   }, []);
 
-  const change = (patch: Partial<FilterValues>, when: "now" | "debounced") => {
+  /**
+   * Applies changed filters: at once with a new history entry, or after a typing pause. The
+   * first pause in a text field adds a history entry; later pauses in the same field replace it.
+   */
+  const change = (patch: Partial<FilterValues>, field: keyof FilterValues | null) => {
     const next = { ...filters, ...patch };
     setFilters(next);
     clearTimeout(timer.current);
-    const run = () => load({ filters: next, offset: "", limit }, when === "now" ? "push" : "replace");
-    if (when === "now") run();
+    const run = () =>
+      load(
+        { filters: next, offset: "", limit },
+        field !== null && typing.current === field ? "replace" : "push",
+        field,
+      );
+    if (field === null) run();
     else timer.current = setTimeout(run, DEBOUNCE_MS);
   };
 
@@ -126,7 +142,7 @@ export default function InternshipFilters({ params, results: initialResults, not
     name,
     value: filters[name],
     class: INPUT,
-    onInput: (e: Event) => change({ [name]: (e.currentTarget as HTMLInputElement).value }, "debounced"),
+    onInput: (e: Event) => change({ [name]: (e.currentTarget as HTMLInputElement).value }, name),
   });
 
   return (
@@ -166,7 +182,7 @@ export default function InternshipFilters({ params, results: initialResults, not
                           : filters.types.filter((t) =>
                             t !== value
                           ),
-                      }, "now")}
+                      }, null)}
                   />
                   {label}
                 </label>

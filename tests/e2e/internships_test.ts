@@ -1,0 +1,226 @@
+/**
+ * The internship pages in Chromium: a guest filters by type and stipend (the URL follows and
+ * the back button restores), searches and opens a result; a member posts one (field errors
+ * first), edits it and deletes it after confirming; an admin verifies one. Every page passes
+ * the axe-core check.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import {
+  createInternships,
+  getInternship,
+  InternshipCreateSchema,
+  type InternshipView,
+} from "../../lib/internships/internships.ts";
+
+const TYPES = ["remote", "hybrid", "onsite"] as const;
+
+/**
+ * 30 listings: role i (0–28) is `TYPES[i % 3]` with stipend `i × 1000` (null when i % 5 is 0),
+ * plus one hybrid quantum-computing role for the search. Remote with stipend ≥ 15,000: 18, 21, 24, 27;
+ * hybrid or on-site with stipend ≤ 10,000: 1, 2, 4, 7, 8.
+ */
+async function seed(t: TestApp, owner: TestUser): Promise<InternshipView[]> {
+  const items = Array.from({ length: 29 }, (_, i) => ({
+    title: `Role ${i} Intern`,
+    hiringOrganization: `Company ${i}`,
+    link: `https://company${i}.example.com/apply`,
+    type: TYPES[i % 3],
+    stipend: i % 5 === 0 ? null : i * 1000,
+    tags: [i % 2 === 0 ? "engineering" : "marketing"],
+    location: i % 2 === 0 ? "Bengaluru" : "Delhi",
+    deadline: "2099-12-31",
+  }));
+  items.push({
+    title: "Quantum Computing Research Intern",
+    hiringOrganization: "Qubit Labs",
+    link: "https://qubit.example.com/careers",
+    type: "hybrid",
+    stipend: 40000,
+    tags: ["research"],
+    location: "Hyderabad",
+    deadline: "2099-12-31",
+  });
+  return await createInternships(t.kv, owner.user, items.map((item) => InternshipCreateSchema.parse(item)));
+}
+
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await hydrated(page);
+}
+
+async function signIn(context: BrowserContext, t: TestApp, user: TestUser): Promise<void> {
+  const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
+  await context.addCookies([{ name: "session", value, url: t.origin }]);
+}
+
+async function cardTitles(page: Page): Promise<string[]> {
+  return await page.locator("#results-heading ~ ul article h3").allTextContents();
+}
+
+Deno.test("a guest filters by type and stipend, searches, and opens a result", async () => {
+  await using t = await createTestApp({ listen: true });
+  await seed(t, await createTestUser(t, "member"));
+  await using browser = await launchBrowser();
+  const page = await browser.newPage();
+
+  await open(page, `${t.origin}/internships`);
+  await page.getByText("Showing 1–10 of 30 internships").waitFor();
+  await assertAccessible(page, "/internships");
+
+  await page.getByLabel("Remote").check();
+  await page.waitForURL(/\/internships\?types=remote$/);
+  await page.getByText("Showing 1–10 of 10 internships").waitFor();
+
+  await page.getByLabel("Minimum").fill("15000");
+  await page.waitForURL(/\/internships\?types=remote&minStipend=15000$/);
+  await page.getByText("Showing 1–4 of 4 internships").waitFor();
+  assertEquals((await cardTitles(page)).sort(), [
+    "Role 18 Intern",
+    "Role 21 Intern",
+    "Role 24 Intern",
+    "Role 27 Intern",
+  ]);
+  await assertAccessible(page, "/internships filtered");
+
+  await page.goBack();
+  await page.waitForURL(/\/internships\?types=remote$/);
+  await page.getByText("Showing 1–10 of 10 internships").waitFor();
+  assertEquals(await page.getByLabel("Minimum").inputValue(), "");
+
+  await page.getByRole("link", { name: "Clear filters" }).first().click();
+  await page.waitForURL(/\/internships$/);
+  await page.getByRole("searchbox", { name: "Search" }).fill("quantum research");
+  await page.waitForURL(/\/internships\?search=quantum\+research$/);
+  await page.getByText("Showing 1–1 of 1 internship").waitFor();
+  assertEquals(await cardTitles(page), ["Quantum Computing Research Intern"]);
+
+  await page.getByRole("searchbox", { name: "Search" }).fill("no such thing");
+  await page.getByText("No internships match these filters.").waitFor();
+  await assertAccessible(page, "/internships empty");
+  await page.getByRole("searchbox", { name: "Search" }).fill("quantum");
+  await page.getByText("Showing 1–1 of 1 internship").waitFor();
+
+  await page.getByRole("link", { name: "Quantum Computing Research Intern" }).click();
+  await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
+  await page.getByRole("heading", { level: 1, name: "Quantum Computing Research Intern" }).waitFor();
+  const apply = page.getByRole("link", { name: /Apply on qubit\.example\.com/ });
+  assertEquals(await apply.getAttribute("rel"), "noopener noreferrer nofollow");
+  assertEquals(await apply.getAttribute("target"), "_blank");
+  assert(await page.getByText("₹40,000 / month").isVisible());
+  await assertAccessible(page, "internship detail");
+});
+
+Deno.test("a shared filtered link and the paginated list load in the browser", async () => {
+  await using t = await createTestApp({ listen: true });
+  await seed(t, await createTestUser(t, "member"));
+  await using browser = await launchBrowser();
+  const page = await browser.newPage();
+  await open(page, `${t.origin}/internships?types=hybrid,onsite&maxStipend=10000`);
+  assert(await page.getByLabel("Hybrid").isChecked());
+  assert(await page.getByLabel("On-site").isChecked());
+  assert(!(await page.getByLabel("Remote").isChecked()));
+  await page.getByText("Showing 1–5 of 5 internships").waitFor();
+
+  await open(page, `${t.origin}/internships`);
+  await page.getByRole("link", { name: "Next" }).click();
+  await page.waitForURL(/\/internships\?offset=10$/);
+  await page.getByText("Showing 11–20 of 30 internships").waitFor();
+  await page.getByRole("link", { name: "Previous" }).click();
+  await page.waitForURL(/\/internships$/);
+  await page.getByText("Showing 1–10 of 30 internships").waitFor();
+});
+
+Deno.test("a member posts an internship, edits it and deletes it", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signIn(context, t, member);
+  const page = await context.newPage();
+
+  await open(page, `${t.origin}/internships/new`);
+  await assertAccessible(page, "/internships/new");
+  await page.getByLabel("Application link").fill("not a link");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  await page.getByText("Please correct the highlighted fields").waitFor();
+  for (const field of ["Title", "Hiring organization", "Application link"]) {
+    assertEquals(await page.getByLabel(field, { exact: true }).getAttribute("aria-invalid"), "true", field);
+  }
+  await assertAccessible(page, "/internships/new with errors");
+
+  await page.getByLabel("Title", { exact: true }).fill("Backend Engineering Intern");
+  await page.getByLabel("Hiring organization").fill("Chai Systems");
+  await page.getByLabel("Application link").fill("https://chai.example.com/jobs/backend");
+  await page.getByLabel("Work type").selectOption("remote");
+  await page.getByLabel("Timing").selectOption("part_time");
+  await page.getByLabel("Monthly stipend (₹)").fill("18000");
+  await page.getByLabel("Location").fill("Chennai");
+  await page.getByLabel("Application deadline").fill("2099-06-30");
+  await page.getByLabel("Tags").fill("go, postgres");
+  await page.getByLabel("Description").fill("Write APIs in Go.");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").pop()!;
+  await page.getByRole("heading", { level: 1, name: "Backend Engineering Intern" }).waitFor();
+  assert(await page.getByText("₹18,000 / month").isVisible());
+  assert(await page.getByRole("definition").filter({ hasText: "Part-time" }).isVisible());
+  await assertAccessible(page, "posted internship");
+
+  await page.getByRole("link", { name: "Edit Backend Engineering Intern" }).click();
+  await page.waitForURL(`${t.origin}/internships/${id}/edit`);
+  await hydrated(page);
+  await assertAccessible(page, "edit page");
+  await page.getByLabel("Title", { exact: true }).fill("Backend Engineering Intern (Go)");
+  await page.getByLabel("Monthly stipend (₹)").fill("");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(`${t.origin}/internships/${id}`);
+  await page.getByRole("heading", { level: 1, name: "Backend Engineering Intern (Go)" }).waitFor();
+  const edited = await getInternship(t.kv, id, null);
+  assertEquals([edited.title, edited.stipend, edited.location, edited.tags], [
+    "Backend Engineering Intern (Go)",
+    null,
+    "Chennai",
+    ["go", "postgres"],
+  ]);
+
+  await open(page, `${t.origin}/internships/mine`);
+  await page.getByRole("heading", { level: 2, name: "Backend Engineering Intern (Go)" }).waitFor();
+  await assertAccessible(page, "/internships/mine");
+  await page.getByRole("button", { name: "Delete Backend Engineering Intern (Go)" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this internship?" });
+  await dialog.waitFor();
+  await assertAccessible(page, "delete confirmation");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  await page.getByRole("button", { name: "Delete Backend Engineering Intern (Go)" }).click();
+  await dialog.getByRole("button", { name: "Yes, delete" }).click();
+  await page.getByText("You have not posted any internships yet.").waitFor();
+  const res = await t.fetch(`/api/internships/${id}`);
+  assertEquals(res.status, 404);
+  await res.body?.cancel();
+});
+
+Deno.test("an admin verifies and deactivates an internship from its page", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const [internship] = await seed(t, await createTestUser(t, "member"));
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signIn(context, t, admin);
+  const page = await context.newPage();
+  await open(page, `${t.origin}/internships/${internship.id}`);
+  await page.getByLabel("Verified", { exact: true }).check();
+  await page.getByText("Marked as verified.").waitFor();
+  await page.getByLabel("Active (listed publicly)").uncheck();
+  await page.getByText("Listing deactivated.").waitFor();
+  await assertAccessible(page, "admin controls");
+  const saved = await getInternship(t.kv, internship.id, admin.user);
+  assertEquals([saved.isVerified, saved.isActive], [true, false]);
+});
