@@ -3,6 +3,7 @@
 /** The admin pages, in menu order. */
 export const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin/users", label: "Users" },
+  { href: "/admin/internships", label: "Internships" },
 ];
 
 export function AdminNav({ path }: { path: string }) {

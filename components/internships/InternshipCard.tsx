@@ -71,12 +71,14 @@ export function TagList({ tags }: { tags: string[] }) {
   );
 }
 
-/** A result card; `headingLevel` keeps the page's heading order. */
+/** A result card; `headingLevel` keeps the page's heading order, `showState` adds the inactive and deleted badges. */
 export function InternshipCard(
-  { internship, showState = false, headingLevel = 3 }: {
+  { internship, showState = false, headingLevel = 3, linked = true }: {
     internship: InternshipView;
     showState?: boolean;
     headingLevel?: 2 | 3;
+    /** False for a deleted internship, whose page is gone. */
+    linked?: boolean;
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -88,12 +90,16 @@ export function InternshipCard(
       <div class="flex flex-wrap items-start justify-between gap-3">
         <div>
           <Heading id={`internship-${internship.id}`} class="text-lg font-semibold text-slate-900">
-            <a
-              href={`/internships/${internship.id}`}
-              class="rounded hover:text-indigo-700 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
-            >
-              {internship.title}
-            </a>
+            {linked
+              ? (
+                <a
+                  href={`/internships/${internship.id}`}
+                  class="rounded hover:text-indigo-700 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+                >
+                  {internship.title}
+                </a>
+              )
+              : internship.title}
           </Heading>
           <p class="text-slate-700">{internship.hiringOrganization}</p>
         </div>

@@ -323,3 +323,31 @@ Deno.test("My internships lists the user's own live listings, inactive ones incl
   assertHtml(empty.res);
   assert(empty.html.includes("You have not posted any internships yet."));
 });
+
+Deno.test("the admin list shows inactive listings by default and deleted ones on request, to admins only", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const seeded = await seed(t, owner);
+  await deleteInternship(t.kv, seeded.marketing.id, owner.user);
+  await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  const live = await page(t, "/admin/internships", admin.cookie);
+  assertHtml(live.res);
+  assertEquals(cardIds(live.html).sort(), idsOf(seeded, "react", "data", "design"));
+  assertEquals(live.html.match(/<!--island:InternshipAdminControls:\d+-->/g)?.length, 3);
+  const publicOnly = await page(t, "/admin/internships?show=public", admin.cookie);
+  assertEquals(cardIds(publicOnly.html).sort(), idsOf(seeded, "react", "design"));
+  const all = await page(t, "/admin/internships?show=all&search=marketing", admin.cookie);
+  assertEquals(cardIds(all.html), [seeded.marketing.id]);
+  assert(all.html.includes("Deleted"), "the deleted badge");
+  assert(!all.html.includes(`href="/internships/${seeded.marketing.id}"`), "no link to a deleted listing's page");
+  assert(!all.html.includes("InternshipAdminControls"), "no switches on a deleted listing");
+  const bad = await page(t, "/admin/internships?offset=-4&show=nonsense", admin.cookie);
+  assertHtml(bad.res);
+  assert(bad.html.includes("were not valid"));
+
+  const member = await page(t, "/admin/internships", owner.cookie);
+  assertHtml(member.res, 403);
+  assertEquals(cardIds(member.html), []);
+  assertRedirect((await page(t, "/admin/internships")).res, "/sign-in?callbackURL=%2Fadmin%2Finternships");
+});

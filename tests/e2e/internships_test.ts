@@ -207,10 +207,10 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await res.body?.cancel();
 });
 
-Deno.test("an admin verifies and deactivates an internship from its page", async () => {
+Deno.test("an admin verifies and deactivates an internship from its page and reactivates it from the admin list", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
-  const [internship] = await seed(t, await createTestUser(t, "member"));
+  const internship = (await seed(t, await createTestUser(t, "member"))).at(-1)!;
   await using browser = await launchBrowser();
   const context = await browser.newContext();
   await signIn(context, t, admin);
@@ -223,4 +223,11 @@ Deno.test("an admin verifies and deactivates an internship from its page", async
   await assertAccessible(page, "admin controls");
   const saved = await getInternship(t.kv, internship.id, admin.user);
   assertEquals([saved.isVerified, saved.isActive], [true, false]);
+
+  await open(page, `${t.origin}/admin/internships?search=${encodeURIComponent(internship.title)}`);
+  await page.getByText("Showing 1–1 of 1 internship").waitFor();
+  await assertAccessible(page, "/admin/internships");
+  await page.getByLabel("Active (listed publicly)").check();
+  await page.getByText("Listing is active again.").waitFor();
+  assertEquals((await getInternship(t.kv, internship.id, null)).isActive, true);
 });

@@ -1,0 +1,156 @@
+/**
+ * `/admin/internships`: every internship for moderation (admins only, by `/admin`'s
+ * middleware and layout), with search, a choice of which states to show (public only, with
+ * inactive, with deleted as well: the list's admin flags of CONTRACT.md §4), pages, and the
+ * verified/active switches on each live listing.
+ */
+import { InternshipCard } from "../../../components/internships/InternshipCard.tsx";
+import { ignoredNote, parseListQuery } from "../../../components/internships/parse_query.ts";
+import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "../../../components/internships/query.ts";
+import { Notice } from "../../../components/forms.tsx";
+import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
+import { type InternshipPage, listInternships } from "../../../lib/internships/internships.ts";
+import type { AppState } from "../../../lib/state.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+/** Which states the list shows; `live` (active and inactive, not deleted) is the default. */
+const SHOW = {
+  public: { label: "Public listings only", flags: {} },
+  live: { label: "Active and inactive", flags: { includeInactive: "true" } },
+  all: { label: "Everything, deleted included", flags: { includeInactive: "true", includeDeleted: "true" } },
+} as const;
+type Show = keyof typeof SHOW;
+
+interface Data {
+  search: string;
+  show: Show;
+  page: InternshipPage;
+  notice?: string;
+}
+
+export const handler: Handlers<Data | null, AppState> = {
+  async GET(_req, ctx) {
+    if (ctx.state.user?.role !== "admin") return ctx.render(null);
+    const requested = ctx.url.searchParams.get("show") ?? "";
+    const show: Show = requested in SHOW ? requested as Show : "live";
+    const { filters: { search }, offset } = readListParams(ctx.url.searchParams);
+    const { query, ignored } = parseListQuery(
+      { filters: { ...NO_FILTERS, search }, offset, limit: "" },
+      SHOW[show].flags,
+    );
+    const page = await listInternships(ctx.state.services.kv, query, ctx.state.user);
+    return ctx.render({ search, show, page, notice: ignoredNote(ignored) });
+  },
+};
+
+function href(search: string, show: Show, offset: number): string {
+  const params = new URLSearchParams();
+  if (search) params.set("search", search);
+  if (show !== "live") params.set("show", show);
+  if (offset > 0) params.set("offset", String(offset));
+  const query = params.toString();
+  return query ? `/admin/internships?${query}` : "/admin/internships";
+}
+
+export default function AdminInternshipsPage({ data }: PageProps<Data | null, AppState>) {
+  if (!data) return null;
+  const { search, show, page: { internships, pagination }, notice } = data;
+  const limit = pagination.limit || DEFAULT_LIMIT;
+  const first = pagination.offset + 1, last = pagination.offset + internships.length;
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <div>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>
+        <p class="mt-2 text-slate-700">
+          Verify listings you have checked, and deactivate those that should not be public.
+        </p>
+      </div>
+      <form
+        method="get"
+        action="/admin/internships"
+        role="search"
+        aria-label="Find internships"
+        class="flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      >
+        <div class="min-w-56 flex-1">
+          <label for="admin-search" class="block text-sm font-medium text-slate-800">Search titles and companies</label>
+          <input
+            id="admin-search"
+            type="search"
+            name="search"
+            value={search}
+            class="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+          />
+        </div>
+        <div>
+          <label for="admin-show" class="block text-sm font-medium text-slate-800">Show</label>
+          <select
+            id="admin-show"
+            name="show"
+            class="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+          >
+            {(Object.keys(SHOW) as Show[]).map((key) => (
+              <option key={key} value={key} selected={key === show}>{SHOW[key].label}</option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="submit"
+          class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+        >
+          Find
+        </button>
+      </form>
+      {notice && <Notice kind="error">{notice}</Notice>}
+      <p role="status" class="text-slate-700">
+        {internships.length > 0
+          ? `Showing ${first}–${last} of ${pagination.total} ${pagination.total === 1 ? "internship" : "internships"}`
+          : "No internships match."}
+      </p>
+      {internships.length > 0 && (
+        <ul class="space-y-4">
+          {internships.map((internship) => (
+            <li key={internship.id} class="space-y-2">
+              <InternshipCard internship={internship} showState headingLevel={2} linked={!internship.deletedAt} />
+              <p class="text-sm text-slate-700">Posted by {internship.user.name} ({internship.user.role})</p>
+              {!internship.deletedAt && (
+                <InternshipAdminControls
+                  id={internship.id}
+                  title={internship.title}
+                  isVerified={internship.isVerified}
+                  isActive={internship.isActive}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {(pagination.offset > 0 || pagination.hasMore) && (
+        <nav aria-label="Pagination" class="flex items-center justify-between gap-4">
+          {pagination.offset > 0
+            ? (
+              <a
+                href={href(search, show, Math.max(0, pagination.offset - limit))}
+                rel="prev"
+                class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
+              >
+                Previous
+              </a>
+            )
+            : <span />}
+          {pagination.hasMore
+            ? (
+              <a
+                href={href(search, show, pagination.offset + limit)}
+                rel="next"
+                class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
+              >
+                Next
+              </a>
+            )
+            : <span />}
+        </nav>
+      )}
+    </section>
+  );
+}
