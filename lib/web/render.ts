@@ -6,6 +6,7 @@
 import { type ComponentType, h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { Assets } from "./assets.ts";
+import { collectHead } from "./head.ts";
 import { collectIslands } from "./islands.ts";
 import { serialize, stringifyForHtml } from "./serializer.ts";
 import type { AppProps, PageProps } from "./types.ts";
@@ -34,10 +35,13 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
     return () => h(Wrapper, { ...props, Component: Inner });
   };
   const Root = build(0);
-  const { output: body, islands } = collectIslands(() => renderToString(h(Root, {})));
+  const { output: { output: body, islands }, head: pageHead } = collectHead(() =>
+    collectIslands(() => renderToString(h(Root, {})))
+  );
 
   const { manifest } = assets;
   const head = manifest.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`);
+  if (pageHead) head.push(pageHead);
   let tail = "";
   if (islands.length > 0) {
     const used = [...new Set(islands.map((island) => island.name))];
@@ -52,6 +56,10 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
       `<script type="module" src="${escapeAttr(manifest.boot)}"></script>`;
   }
   let html = body.startsWith("<html") ? body : `<html><head></head><body>${body}</body></html>`;
+  if (pageHead.includes("<title")) {
+    const end = html.indexOf("</head>");
+    if (end > 0) html = html.slice(0, end).replace(/<title>[\s\S]*?<\/title>/, "") + html.slice(end);
+  }
   // Replacer functions, so that `$&` and the like in props are not replacement patterns.
   html = html.includes("</head>")
     ? html.replace("</head>", () => `${head.join("")}</head>`)

@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { type ComponentType, h } from "preact";
 import { signal } from "@preact/signals";
 import { registerRoutes, type WebOptions } from "../../lib/web/app.ts";
+import { Head } from "../../lib/web/head.ts";
 import { type Assets, type BuildManifest, loadAssets } from "../../lib/web/assets.ts";
 import type {
   AppProps,
@@ -170,6 +171,19 @@ const ROUTES: Record<string, RouteModule> = {
       );
     },
   },
+  "./routes/titled.tsx": {
+    default: () => (
+      <>
+        <Head>
+          <title>Page title</title>
+          <meta name="description" content="About this page" />
+        </Head>
+        <svg aria-hidden="true">
+          <title>Icon title</title>
+        </svg>
+      </>
+    ),
+  },
   "./routes/dollars.tsx": { default: () => <Counter count={signal(1)} label="$& $' $` $$ </script>" /> },
   "./routes/island-text-child.tsx": {
     default: () => h(Display as ComponentType<Record<string, unknown>>, { count: signal(2) }, "a note"),
@@ -216,6 +230,16 @@ Deno.test("a page is wrapped in _app, the root layout, then its folder's layout"
   const html = await res.text();
   assert(html.startsWith('<!DOCTYPE html><html lang="en"><head><title>Fixture</title>'), html);
   assert(html.includes('<body><div id="root-layout"><div id="admin-layout"><p>Users</p></div></div>'), html);
+});
+
+Deno.test("<Head> adds to the document head, and its title replaces _app's title only", async () => {
+  const app = await createApp();
+  const html = await (await app.request("/titled")).text();
+  const [head, body] = html.split("</head>");
+  assert(head.includes("<title>Page title</title>") && !head.includes("Fixture"), head);
+  assert(head.includes('<meta name="description" content="About this page"/>'), head);
+  assert(body.includes("<title>Icon title</title>"), body);
+  assert(!body.includes("Page title"), body);
 });
 
 Deno.test("a layout does not wrap pages outside its folder", async () => {
