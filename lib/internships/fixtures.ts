@@ -129,7 +129,7 @@ export function generateInternships(
 /** Stores the records whose ids are not stored yet, in atomic batches of 100; returns how many were new. */
 export async function importInternships(kv: Deno.Kv, records: Internship[]): Promise<number> {
   const model = await readModel(kv);
-  const fresh = records.filter((record) => !model.get(record.id));
+  const fresh = records.filter((record) => model.slotOf(record.id) === undefined);
   for (let i = 0; i < fresh.length; i += 100) await insertRecords(kv, fresh.slice(i, i + 100));
   return fresh.length;
 }

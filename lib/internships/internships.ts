@@ -5,7 +5,7 @@
  */
 import { ForbiddenError, NotFoundError } from "../http/errors.ts";
 import type { User } from "../users/users.ts";
-import { insertRecords, readModel, readRecord, replaceRecord, type Row } from "./store.ts";
+import { insertRecords, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -17,6 +17,7 @@ import type {
 
 export {
   DEFAULT_LIMIT,
+  DEFAULT_QUERY,
   INTERNSHIP_TIMINGS,
   INTERNSHIP_TYPES,
   InternshipBatchSchema,
@@ -49,28 +50,6 @@ function ownerOrPlaceholder(owners: Map<string, InternshipOwner>, userId: string
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
 }
 
-function matcher(query: InternshipQuery): ((row: Row) => boolean) | null {
-  const tests: ((row: Row) => boolean)[] = [];
-  if (query.types.length > 0) {
-    const types = new Set<string | null>(query.types);
-    tests.push((row) => types.has(row.record.type));
-  }
-  const { minStipend, maxStipend } = query;
-  if (minStipend !== undefined || maxStipend !== undefined) {
-    const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
-    tests.push((row) => row.record.stipend !== null && row.record.stipend >= min && row.record.stipend <= max);
-  }
-  if (query.tags.length > 0) {
-    const tags = new Set(query.tags);
-    tests.push((row) => row.tags.some((tag) => tags.has(tag)));
-  }
-  const location = query.location;
-  if (location) tests.push((row) => row.location.includes(location));
-  for (const word of query.search) tests.push((row) => row.text.includes(word));
-  if (tests.length === 0) return null;
-  return (row) => tests.every((test) => test(row));
-}
-
 /**
  * One page of internships, newest first, matching every filter of `query`. Inactive and
  * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
@@ -83,23 +62,25 @@ export async function listInternships(
 ): Promise<InternshipPage> {
   const model = await readModel(kv);
   const admin = viewer?.role === "admin";
-  const includeInactive = admin && query.includeInactive, includeDeleted = admin && query.includeDeleted;
-  let rows = includeInactive || includeDeleted
-    ? model.rows.filter((row) =>
-      (includeInactive || row.record.isActive) && (includeDeleted || !row.record.deletedAt)
-    )
-    : model.visibleRows();
-  const match = matcher(query);
-  if (match) rows = rows.filter(match);
-  const page = rows.slice(query.offset, query.offset + query.limit);
-  const owners = await model.ownersOf(page.map((row) => row.record.userId));
+  const slots = model.select({
+    includeInactive: admin && query.includeInactive,
+    includeDeleted: admin && query.includeDeleted,
+    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
+    minStipend: query.minStipend,
+    maxStipend: query.maxStipend,
+    tags: query.tags.length > 0 ? query.tags : undefined,
+    location: query.location,
+    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
+  });
+  const page = await model.recordsOf(slots.slice(query.offset, query.offset + query.limit));
+  const owners = await model.ownersOf(page.map((record) => record.userId));
   return {
-    internships: page.map((row) => ({ ...row.record, user: ownerOrPlaceholder(owners, row.record.userId) })),
+    internships: page.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) })),
     pagination: {
       limit: query.limit,
       offset: query.offset,
-      total: rows.length,
-      hasMore: query.offset + page.length < rows.length,
+      total: slots.length,
+      hasMore: query.offset + page.length < slots.length,
     },
   };
 }
@@ -110,12 +91,14 @@ export async function listInternships(
  */
 export async function getInternship(kv: Deno.Kv, id: string, viewer: User | null): Promise<InternshipView> {
   const model = await readModel(kv);
-  const row = model.get(id);
-  if (!row || row.record.deletedAt || (!row.record.isActive && viewer?.role !== "admin")) {
+  const slot = model.slotOf(id);
+  const state = slot === undefined ? undefined : model.state(slot);
+  if (slot === undefined || !state || state.deleted || (!state.active && viewer?.role !== "admin")) {
     throw new NotFoundError(NOT_FOUND);
   }
-  const owners = await model.ownersOf([row.record.userId]);
-  return { ...row.record, user: ownerOrPlaceholder(owners, row.record.userId) };
+  const [record] = await model.recordsOf([slot]);
+  const owners = await model.ownersOf([record.userId]);
+  return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
 }
 
 /**

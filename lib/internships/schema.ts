@@ -146,3 +146,6 @@ export const InternshipQuerySchema = z.object({
 
 /** A parsed list query; `search` holds the lower-case search words. */
 export type InternshipQuery = z.infer<typeof InternshipQuerySchema>;
+
+/** The query of a request without parameters (parsed once: the unfiltered first page is the hot path). */
+export const DEFAULT_QUERY: InternshipQuery = InternshipQuerySchema.parse({});

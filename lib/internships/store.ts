@@ -2,25 +2,32 @@
  * Internship storage in Deno KV and the in-memory read model that answers every list query
  * (CONTRACT.md §4, DESIGN.md "Deno KV").
  *
- * Records are stored packed: about 60 KB of them per chunk, so that a process loads 100,000
- * listings with one scan of ~1,500 entries instead of 100,000 (a KV entry costs ~10 µs to read
- * whatever its size). Keys, owned by this module only:
+ * Records are stored packed, about 48 KB of them per chunk, each chunk beside a compact index
+ * chunk (the listing fields and the lower-case search text of the same records). A process
+ * loads 100,000 listings with one scan of ~1,700 index chunks instead of 100,000 entries (a KV
+ * entry costs ~10 µs to read), and reads record chunks only for the pages it serves.
+ * Keys, owned by this module only:
  * - `["internships_chunks", n]` → UTF-8 JSON array of `Internship` records (the record store);
+ * - `["internships_index", n]` → UTF-8 of `JSON(IndexEntry[]) \0 text₀ \0 text₁ ...` for chunk n;
  * - `["internships", id]` → n, the chunk that holds the record (the id index);
  * - `["internships_chunk_stamps", n]` → record count, written with chunk n so that its
- *   versionstamp is the chunk's (listing these is how an instance finds changed chunks);
+ *   versionstamp is the chunk's (listing these is how a process finds changed chunks);
  * - `["internships_meta", "open"]` → the chunk new records go to;
  * - `["internships_meta", "head"]` → changed by every write (the change marker).
- * Every write sets the records' chunks, their id index entries, stamps and the head in one
- * atomic operation, checked against the versionstamps it read.
+ * Every write sets the records' chunks, index chunks, id entries, stamps and the head in one
+ * atomic operation, checked against the versionstamps it read and against the head this
+ * process is in step with (so no write of another process is missed, and a process need not
+ * look for changed chunks after its own writes).
  *
- * The read model holds every record with its lower-case search text, newest first, plus the
- * list of rows visible to the public. Each write is applied to it by the code that committed it;
- * writes by other processes are picked up by `sync`, which compares the head versionstamp at
- * most once per `SYNC_INTERVAL_MS` and reloads only the chunks whose stamps changed.
+ * The read model keeps the listing fields in columns by slot (one slot per record), the slots
+ * newest first, tag postings, a location dictionary and the search text per chunk, so a filter
+ * over 100,000 listings is a pass over small arrays and a search is one `indexOf` scan per chunk.
+ * Each write is applied to it by the code that committed it; writes by other processes are
+ * picked up by `sync`, which compares the head versionstamp at most once per
+ * `SYNC_INTERVAL_MS` and reloads only the chunks whose stamps changed.
  */
 import { BadRequestError } from "../http/errors.ts";
-import type { Internship, InternshipOwner } from "./schema.ts";
+import { INTERNSHIP_TYPES, type Internship, type InternshipOwner } from "./schema.ts";
 
 /** Chunks are filled by creates up to this many bytes... */
 const CHUNK_FILL_BYTES = 48_000;
@@ -32,6 +39,7 @@ export const SYNC_INTERVAL_MS = 1000;
 const OWNER_TTL_MS = 5000;
 
 const chunkKey = (n: number): Deno.KvKey => ["internships_chunks", n];
+const indexKey = (n: number): Deno.KvKey => ["internships_index", n];
 const stampKey = (n: number): Deno.KvKey => ["internships_chunk_stamps", n];
 const idKey = (id: string): Deno.KvKey => ["internships", id];
 const OPEN_KEY: Deno.KvKey = ["internships_meta", "open"];
@@ -40,30 +48,75 @@ const HEAD_KEY: Deno.KvKey = ["internships_meta", "head"];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A record in the read model with its precomputed lower-case match fields. */
-export interface Row {
-  record: Internship;
-  chunk: number;
-  /** Title, description and hiring organization, lower case, one per line. */
-  text: string;
-  tags: string[];
-  location: string;
+/** Bit of `flags`: the record is active. */
+const ACTIVE = 1;
+/** Bit of `flags`: the record is soft-deleted. */
+const DELETED = 2;
+
+/** `type` as a small code: 0 none, then the position in `INTERNSHIP_TYPES` plus one. */
+export function typeCode(type: string | null): number {
+  return type === null ? 0 : INTERNSHIP_TYPES.indexOf(type as typeof INTERNSHIP_TYPES[number]) + 1;
 }
 
-function rowOf(record: Internship, chunk: number): Row {
-  return {
-    record,
-    chunk,
-    text: `${record.title}\n${record.description ?? ""}\n${record.hiringOrganization}`.toLowerCase(),
-    tags: record.tags.map((t) => t.toLowerCase()),
-    location: (record.location ?? "").toLowerCase(),
-  };
+/** The listing fields of a record: id, createdAt ms, type code, flags, stipend, location, tags, owner. */
+type IndexEntry = [string, number, number, number, number | null, string, string[], string];
+
+/** Lower-case search text of a record: title, description and hiring organization, one per line. */
+function searchText(record: Internship): string {
+  return `${record.title}\n${record.description ?? ""}\n${record.hiringOrganization}`.toLowerCase().replaceAll("\0", " ");
 }
 
-/** Newest first: `createdAt` descending, then id descending. */
-function newerFirst(a: Row, b: Row): number {
-  const x = a.record, y = b.record;
-  return x.createdAt < y.createdAt ? 1 : x.createdAt > y.createdAt ? -1 : x.id < y.id ? 1 : x.id > y.id ? -1 : 0;
+/**
+ * The index chunk of `records`: their listing fields, then the chunk's search vocabulary (each
+ * distinct whitespace-separated token of the search texts, preceded by `\0`) with, per token, a
+ * bit mask of the records that contain it (`ceil(records / 32)` 32-bit words per token). A search
+ * word (no whitespace) occurs in a text exactly when it occurs inside one of the text's tokens.
+ */
+function encodeIndex(records: Internship[]): Uint8Array {
+  const entries: IndexEntry[] = records.map((r) => [
+    r.id,
+    Date.parse(r.createdAt),
+    typeCode(r.type),
+    (r.isActive ? ACTIVE : 0) | (r.deletedAt ? DELETED : 0),
+    r.stipend,
+    (r.location ?? "").toLowerCase(),
+    r.tags.map((t) => t.toLowerCase()),
+    r.userId,
+  ]);
+  const width = Math.ceil(records.length / 32);
+  const tokens = new Map<string, number[]>();
+  records.forEach((record, i) => {
+    for (const token of searchText(record).split(/\s+/)) {
+      if (!token) continue;
+      let mask = tokens.get(token);
+      if (!mask) tokens.set(token, mask = new Array(width).fill(0));
+      mask[i >> 5] |= 1 << (i & 31);
+    }
+  });
+  const masks = [...tokens.values()].flat();
+  return encoder.encode([JSON.stringify({ entries, masks }), ...tokens.keys()].join("\0"));
+}
+
+/** Reads an index chunk written by `encodeIndex`. */
+function decodeIndex(bytes: Uint8Array): ChunkIndex {
+  const all = decoder.decode(bytes);
+  const cut = all.includes("\0") ? all.indexOf("\0") : all.length;
+  const { entries, masks } = JSON.parse(all.slice(0, cut)) as { entries: IndexEntry[]; masks: number[] };
+  const vocabulary = all.slice(cut);
+  const starts: number[] = [];
+  for (let i = vocabulary.indexOf("\0"); i !== -1; i = vocabulary.indexOf("\0", i + 1)) starts.push(i);
+  return { entries, vocabulary, starts, masks: Int32Array.from(masks), width: Math.ceil(entries.length / 32) };
+}
+
+/** A decoded index chunk. */
+interface ChunkIndex {
+  entries: IndexEntry[];
+  /** Distinct tokens, each preceded by `\0`; `starts` holds where each begins. */
+  vocabulary: string;
+  starts: number[];
+  /** `width` mask words per token, bit i = record i of the chunk. */
+  masks: Int32Array;
+  width: number;
 }
 
 function decodeChunk(value: Uint8Array | null): Internship[] {
@@ -74,34 +127,57 @@ function byteLength(record: Internship): number {
   return encoder.encode(JSON.stringify(record)).byteLength + 1;
 }
 
+/** The filters of one list pass, already resolved to codes and marks. */
+export interface SlotFilter {
+  includeInactive: boolean;
+  includeDeleted: boolean;
+  types?: Set<number>;
+  minStipend?: number;
+  maxStipend?: number;
+  tags?: string[];
+  location?: string;
+  words?: string[];
+}
+
 /** The in-memory read model of one KV store. */
 export class ReadModel {
-  /** Every record, newest first. */
-  rows: Row[] = [];
-  private byId = new Map<string, Row>();
-  private publicRows: Row[] | null = null;
+  private ids: string[] = [];
+  private created: number[] = [];
+  private types: number[] = [];
+  private flags: number[] = [];
+  private stipends: number[] = [];
+  private locations: number[] = [];
+  private tags: string[][] = [];
+  private owners: string[] = [];
+  private chunkOf: number[] = [];
+  private byId = new Map<string, number>();
+  private locationNames: string[] = [];
+  private locationIds = new Map<string, number>();
+  private tagSlots = new Map<string, Set<number>>();
+  private vocabularies = new Map<number, ChunkIndex & { slots: number[] }>();
+  private records = new Map<number, Internship[]>();
+  /** Slots newest first. */
+  private order: number[] = [];
+  private publicOrder: number[] | null = null;
+  private loading = false;
   private chunkStamps = new Map<number, string>();
   private headStamp: string | null = null;
   private checkedAt = 0;
   private syncing: Promise<void> | null = null;
-  private owners = new Map<string, InternshipOwner>();
+  private ownerObjects = new Map<string, InternshipOwner>();
   private ownersAt = 0;
 
   constructor(private readonly kv: Deno.Kv) {}
 
-  /** Loads every chunk with one scan. */
+  /** Loads every index chunk with one scan. */
   async load(): Promise<void> {
     this.headStamp = (await this.kv.get(HEAD_KEY)).versionstamp;
-    for await (const entry of this.kv.list<Uint8Array>({ prefix: ["internships_chunks"] }, { batchSize: 500 })) {
-      const n = entry.key[1] as number;
-      this.chunkStamps.set(n, entry.versionstamp);
-      for (const record of decodeChunk(entry.value)) {
-        const row = rowOf(record, n);
-        this.byId.set(record.id, row);
-        this.rows.push(row);
-      }
+    this.loading = true;
+    for await (const entry of this.kv.list<Uint8Array>({ prefix: ["internships_index"] }, { batchSize: 500 })) {
+      this.applyIndex(entry.key[1] as number, decodeIndex(entry.value), entry.versionstamp);
     }
-    this.rows.sort(newerFirst);
+    this.loading = false;
+    this.order.sort((a, b) => this.newerFirst(a, b));
     this.checkedAt = Date.now();
     await this.refreshOwners();
   }
@@ -124,9 +200,9 @@ export class ReadModel {
         if (this.chunkStamps.get(n) !== entry.versionstamp) changed.push(n);
       }
       for (let i = 0; i < changed.length; i += 10) {
-        const entries = await this.kv.getMany<Uint8Array[]>(changed.slice(i, i + 10).map(chunkKey));
+        const entries = await this.kv.getMany<Uint8Array[]>(changed.slice(i, i + 10).map(indexKey));
         for (const entry of entries) {
-          if (entry.versionstamp) this.apply(entry.key[1] as number, decodeChunk(entry.value), entry.versionstamp);
+          if (entry.value) this.applyIndex(entry.key[1] as number, decodeIndex(entry.value), entry.versionstamp);
         }
       }
       this.headStamp = head.versionstamp;
@@ -135,56 +211,211 @@ export class ReadModel {
     this.checkedAt = Date.now();
   }
 
-  /** Puts the records of chunk `n` (as committed at `versionstamp`) into the model. */
-  apply(n: number, records: Internship[], versionstamp: string): void {
-    const stamp = this.chunkStamps.get(n);
-    if (stamp && stamp > versionstamp) return;
-    this.chunkStamps.set(n, versionstamp);
-    for (const record of records) {
-      const row = this.byId.get(record.id);
-      if (row) {
-        if (row.record.updatedAt <= record.updatedAt) Object.assign(row, rowOf(record, n));
-        continue;
-      }
-      const fresh = rowOf(record, n);
-      this.byId.set(record.id, fresh);
-      let lo = 0, hi = this.rows.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (newerFirst(this.rows[mid], fresh) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      this.rows.splice(lo, 0, fresh);
-    }
-    this.publicRows = null;
+  private newerFirst(a: number, b: number): number {
+    const d = this.created[b] - this.created[a];
+    if (d !== 0) return d;
+    const x = this.ids[a], y = this.ids[b];
+    return x < y ? 1 : x > y ? -1 : 0;
   }
 
-  /** The row of `id`, or undefined. */
-  get(id: string): Row | undefined {
+  private locationId(location: string): number {
+    let id = this.locationIds.get(location);
+    if (id === undefined) {
+      id = this.locationNames.push(location) - 1;
+      this.locationIds.set(location, id);
+    }
+    return id;
+  }
+
+  /** The head versionstamp this model is in step with; a write checks it so none is missed. */
+  get syncedHead(): string | null {
+    return this.headStamp;
+  }
+
+  /**
+   * Puts chunks written by this process into the model: `records` and their encoded index by
+   * chunk, committed at `versionstamp` after a check that the head was `syncedHead`.
+   */
+  applyWrite(chunks: Map<number, { records: Internship[]; index: Uint8Array }>, versionstamp: string): void {
+    for (const [n, { records, index }] of chunks) {
+      if (this.applyIndex(n, decodeIndex(index), versionstamp)) this.records.set(n, records);
+    }
+    this.headStamp = versionstamp;
+  }
+
+  /** Reads other processes' writes now (after a write lost a race). */
+  catchUp(): Promise<void> {
+    this.checkedAt = 0;
+    return this.sync();
+  }
+
+  private applyIndex(n: number, index: ChunkIndex, versionstamp: string): boolean {
+    const stamp = this.chunkStamps.get(n);
+    if (stamp && stamp >= versionstamp) return false;
+    this.chunkStamps.set(n, versionstamp);
+    this.records.delete(n);
+    const slots: number[] = [];
+    for (const [id, created, type, flags, stipend, location, tags, owner] of index.entries) {
+      let slot = this.byId.get(id);
+      const fresh = slot === undefined;
+      if (slot === undefined) {
+        slot = this.ids.push(id) - 1;
+        this.byId.set(id, slot);
+        this.created.push(created);
+      } else {
+        for (const tag of this.tags[slot]) this.tagSlots.get(tag)?.delete(slot);
+      }
+      this.types[slot] = type;
+      this.flags[slot] = flags;
+      this.stipends[slot] = stipend ?? NaN;
+      this.locations[slot] = this.locationId(location);
+      this.tags[slot] = tags;
+      this.owners[slot] = owner;
+      this.chunkOf[slot] = n;
+      for (const tag of tags) {
+        let set = this.tagSlots.get(tag);
+        if (!set) this.tagSlots.set(tag, set = new Set());
+        set.add(slot);
+      }
+      if (fresh) this.insertInOrder(slot);
+      slots.push(slot);
+    }
+    this.vocabularies.set(n, { ...index, entries: [], slots });
+    this.publicOrder = null;
+    return true;
+  }
+
+  private insertInOrder(slot: number): void {
+    if (this.loading) {
+      this.order.push(slot);
+      return;
+    }
+    let lo = 0, hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.newerFirst(this.order[mid], slot) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    this.order.splice(lo, 0, slot);
+  }
+
+  /** The slot of `id`, or undefined. */
+  slotOf(id: string): number | undefined {
     return this.byId.get(id);
   }
 
-  /** Rows that are active and not deleted, newest first (rebuilt lazily after a change). */
-  visibleRows(): Row[] {
-    this.publicRows ??= this.rows.filter((row) => row.record.isActive && !row.record.deletedAt);
-    return this.publicRows;
+  /** Whether the record in `slot` is active, and whether it is deleted. */
+  state(slot: number): { active: boolean; deleted: boolean } {
+    return { active: (this.flags[slot] & ACTIVE) !== 0, deleted: (this.flags[slot] & DELETED) !== 0 };
+  }
+
+  /** Marks, by slot, the rows whose search text contains every one of `words`. */
+  private searchMarks(words: string[]): Uint8Array {
+    const marks = new Uint8Array(this.ids.length);
+    for (const { slots, vocabulary, starts, masks, width } of this.vocabularies.values()) {
+      let all: Int32Array | null = null;
+      for (const word of words) {
+        const found = new Int32Array(width);
+        let at = vocabulary.indexOf(word);
+        while (at !== -1) {
+          let lo = 0, hi = starts.length;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (starts[mid] < at) lo = mid + 1;
+            else hi = mid;
+          }
+          const token = lo - 1;
+          for (let w = 0; w < width; w++) found[w] |= masks[token * width + w];
+          if (lo >= starts.length) break;
+          at = vocabulary.indexOf(word, starts[lo]);
+        }
+        if (all) for (let w = 0; w < width; w++) all[w] &= found[w];
+        else all = found;
+        if (all.every((w) => w === 0)) break;
+      }
+      if (!all) continue;
+      for (let i = 0; i < slots.length; i++) if (all[i >> 5] & (1 << (i & 31))) marks[slots[i]] = 1;
+    }
+    return marks;
+  }
+
+  /** The slots matching `filter`, newest first. */
+  select(filter: SlotFilter): number[] {
+    const { includeInactive, includeDeleted } = filter;
+    let base: number[];
+    if (!includeInactive && !includeDeleted) {
+      this.publicOrder ??= this.order.filter((slot) => this.flags[slot] === ACTIVE);
+      base = this.publicOrder;
+    } else {
+      base = this.order.filter((slot) =>
+        (includeInactive || (this.flags[slot] & ACTIVE) !== 0) && (includeDeleted || (this.flags[slot] & DELETED) === 0)
+      );
+    }
+    const { types, minStipend, maxStipend, tags, location, words } = filter;
+    const typeOk = types && new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);
+    const stipendFilter = minStipend !== undefined || maxStipend !== undefined;
+    const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
+    let tagOk: Uint8Array | undefined;
+    if (tags) {
+      tagOk = new Uint8Array(this.ids.length);
+      for (const tag of tags) for (const slot of this.tagSlots.get(tag) ?? []) tagOk[slot] = 1;
+    }
+    const locationOk = location !== undefined
+      ? Uint8Array.from(this.locationNames, (name) => name.includes(location) ? 1 : 0)
+      : undefined;
+    const searchOk = words && words.length > 0 ? this.searchMarks(words) : undefined;
+    if (!typeOk && !stipendFilter && !tagOk && !locationOk && !searchOk) return base;
+    const out: number[] = [];
+    for (const slot of base) {
+      if (typeOk && typeOk[this.types[slot]] === 0) continue;
+      if (stipendFilter && !(this.stipends[slot] >= min && this.stipends[slot] <= max)) continue;
+      if (tagOk && tagOk[slot] === 0) continue;
+      if (locationOk && locationOk[this.locations[slot]] === 0) continue;
+      if (searchOk && searchOk[slot] === 0) continue;
+      out.push(slot);
+    }
+    return out;
+  }
+
+  /** The full records of `slots`, in order, reading record chunks not held in memory yet. */
+  async recordsOf(slots: number[]): Promise<Internship[]> {
+    const missing = [...new Set(slots.map((slot) => this.chunkOf[slot]))].filter((n) => !this.records.has(n));
+    const batches: number[][] = [];
+    for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
+    await Promise.all(batches.map(async (batch) => {
+      const [entries, indexes] = await Promise.all([
+        this.kv.getMany<Uint8Array[]>(batch.map(chunkKey)),
+        this.kv.getMany<Uint8Array[]>(batch.map(indexKey)),
+      ]);
+      entries.forEach((entry, i) => {
+        const index = indexes[i];
+        if (!entry.versionstamp || !index.value) return;
+        this.applyIndex(batch[i], decodeIndex(index.value), index.versionstamp);
+        if (this.chunkStamps.get(batch[i]) === entry.versionstamp) this.records.set(batch[i], decodeChunk(entry.value));
+      });
+    }));
+    return slots.map((slot) => {
+      const chunk = this.records.get(this.chunkOf[slot]);
+      const record = chunk?.find((r) => r.id === this.ids[slot]);
+      if (!record) throw new Error(`Internship ${this.ids[slot]} is missing from chunk ${this.chunkOf[slot]}`);
+      return record;
+    });
   }
 
   /** The owner objects of `userIds`, reading the ones not known yet. */
   async ownersOf(userIds: Iterable<string>): Promise<Map<string, InternshipOwner>> {
-    const missing = [...new Set(userIds)].filter((id) => !this.owners.has(id));
+    const missing = [...new Set(userIds)].filter((id) => !this.ownerObjects.has(id));
     if (missing.length > 0) await this.readOwners(missing);
-    return this.owners;
+    return this.ownerObjects;
   }
 
   /** Remembers the owner object of a user known to the caller (e.g. the creator). */
   rememberOwner(owner: InternshipOwner): void {
-    this.owners.set(owner.id, { id: owner.id, name: owner.name, image: owner.image, role: owner.role });
+    this.ownerObjects.set(owner.id, { id: owner.id, name: owner.name, image: owner.image, role: owner.role });
   }
 
   private async refreshOwners(): Promise<void> {
-    const ids = new Set(this.rows.map((row) => row.record.userId));
-    await this.readOwners([...ids]);
+    await this.readOwners([...new Set(this.owners)]);
     this.ownersAt = Date.now();
   }
 
@@ -192,9 +423,7 @@ export class ReadModel {
     const batches: string[][] = [];
     for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
     const results = await Promise.all(
-      batches.map((batch) =>
-        this.kv.getMany<InternshipOwner[]>(batch.map((id) => ["users", id]))
-      ),
+      batches.map((batch) => this.kv.getMany<InternshipOwner[]>(batch.map((id) => ["users", id]))),
     );
     for (const entry of results.flat()) {
       if (entry.value) this.rememberOwner(entry.value);
@@ -297,14 +526,21 @@ async function commitChunks(
   model: ReadModel,
   writes: Map<number, Internship[]>,
 ): Promise<boolean> {
+  const chunks = new Map<number, { records: Internship[]; index: Uint8Array }>();
   for (const [n, records] of writes) {
+    const index = encodeIndex(records);
+    chunks.set(n, { records, index });
     op.set(chunkKey(n), encoder.encode(JSON.stringify(records)));
+    op.set(indexKey(n), index);
     op.set(stampKey(n), records.length);
   }
-  op.set(HEAD_KEY, Date.now());
+  op.check({ key: HEAD_KEY, versionstamp: model.syncedHead }).set(HEAD_KEY, Date.now());
   const result = await commit(op);
-  if (!result.ok) return false;
-  for (const [n, records] of writes) model.apply(n, records, result.versionstamp);
+  if (!result.ok) {
+    await model.catchUp();
+    return false;
+  }
+  model.applyWrite(chunks, result.versionstamp);
   return true;
 }
 
@@ -322,7 +558,9 @@ export async function insertRecords(kv: Deno.Kv, records: Internship[]): Promise
 export async function replaceRecord(kv: Deno.Kv, chunk: Chunk, record: Internship): Promise<boolean> {
   const model = await readModel(kv);
   const records = chunk.records.map((r) => (r.id === record.id ? record : r));
-  if (encoder.encode(JSON.stringify(records)).byteLength <= CHUNK_MAX_BYTES) {
+  const fits = encoder.encode(JSON.stringify(records)).byteLength <= CHUNK_MAX_BYTES &&
+    encodeIndex(records).byteLength <= CHUNK_MAX_BYTES;
+  if (fits) {
     const op = kv.atomic().check(chunk.index, { key: chunkKey(chunk.n), versionstamp: chunk.versionstamp });
     return await commitChunks(op, model, new Map([[chunk.n, records]]));
   }

@@ -7,6 +7,7 @@ import { ingestUser } from "../../../lib/api_keys/api_keys.ts";
 import { queryOf, readJson, validate } from "../../../lib/http/json.ts";
 import {
   createInternships,
+  DEFAULT_QUERY,
   InternshipBatchSchema,
   InternshipCreateSchema,
   InternshipQuerySchema,
@@ -17,7 +18,7 @@ import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {
   async GET(_req, ctx) {
-    const query = validate(InternshipQuerySchema, queryOf(ctx.url));
+    const query = ctx.url.search === "" ? DEFAULT_QUERY : validate(InternshipQuerySchema, queryOf(ctx.url));
     const page = await listInternships(ctx.state.services.kv, query, ctx.state.user ?? null);
     return Response.json({ success: true, ...page });
   },

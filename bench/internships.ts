@@ -1,0 +1,242 @@
+/**
+ * Internship listing benchmark (`deno task bench`): seeds 100,000 internships into a temporary
+ * KV file, starts the real server (`main.ts`) and a plain `Deno.serve` hello world as separate
+ * processes on 127.0.0.1, and measures over HTTP:
+ * - throughput of the unfiltered first page at 50 connections, as a ratio to the hello world
+ *   (load generator: `wrk` when installed, else a fetch loop with 50 concurrent keep-alive
+ *   clients; the table names which);
+ * - p50/p95 latency from a single client for filter combinations, a create and an update;
+ * - process start to the first successful `GET /api/internships?search=intern&types=remote`;
+ * - the server's peak RSS (VmHWM).
+ * Prints a table of the figures and the targets, then stops the servers and removes the files.
+ * `BENCH_COUNT` overrides the number of internships.
+ */
+import { createApiKey } from "../lib/api_keys/api_keys.ts";
+import { createSession } from "../lib/auth/sessions.ts";
+import { generateInternships, importInternships } from "../lib/internships/fixtures.ts";
+import { createUser, type User } from "../lib/users/users.ts";
+
+const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
+const HOST = "127.0.0.1";
+const CONNECTIONS = 50;
+const THROUGHPUT_SECONDS = 10;
+const LATENCY_SAMPLES = 300;
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = await Deno.makeTempDir({ prefix: "internships-bench-" });
+const kvPath = `${dir}/kv.sqlite3`;
+const children: Deno.ChildProcess[] = [];
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: HOST, port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
+
+/** Seeds owners, an API key, an admin session and `COUNT` internships; returns what the requests need. */
+async function seed() {
+  const kv = await Deno.openKv(kvPath);
+  const owners: User[] = [];
+  for (let i = 0; i < 5; i++) {
+    owners.push(
+      await createUser(kv, {
+        name: `Bench owner ${i}`,
+        email: `owner${i}@bench.example`,
+        emailVerified: true,
+        role: i === 0 ? "admin" : "member",
+      }),
+    );
+  }
+  const started = performance.now();
+  const records = generateInternships(COUNT, owners.map((o) => o.id), { seed: 7, withHidden: true });
+  await importInternships(kv, records);
+  const seedMs = performance.now() - started;
+  const { key } = await createApiKey(kv, owners[0], "bench");
+  const { token } = await createSession(kv, owners[0].id);
+  kv.close();
+  return { seedMs, apiKey: key, cookie: `session=${token}`, someId: records.find((r) => r.isActive && !r.deletedAt)!.id };
+}
+
+function spawn(args: string[], env: Record<string, string>): Deno.ChildProcess {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string, deadlineMs = 30_000): Promise<void> {
+  const until = performance.now() + deadlineMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > until) throw new Error(`${url} did not answer in ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+const haveWrk = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output()
+  .then(() => true, () => false);
+
+/** Requests per second at `CONNECTIONS` connections for `THROUGHPUT_SECONDS`. */
+async function throughput(url: string): Promise<number> {
+  if (haveWrk) {
+    const { stdout } = await new Deno.Command("wrk", {
+      args: ["-t2", `-c${CONNECTIONS}`, `-d${THROUGHPUT_SECONDS}s`, url],
+      stdout: "piped",
+    }).output();
+    const text = new TextDecoder().decode(stdout);
+    const match = /Requests\/sec:\s+([\d.]+)/.exec(text);
+    if (!match || /Non-2xx/.test(text)) throw new Error(`wrk failed:\n${text}`);
+    return Number(match[1]);
+  }
+  let done = 0;
+  const until = performance.now() + THROUGHPUT_SECONDS * 1000;
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < until) {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${url}: ${res.status}`);
+      done++;
+    }
+  }));
+  return done / THROUGHPUT_SECONDS;
+}
+
+/** p50 and p95 in ms of `LATENCY_SAMPLES` sequential requests made by `request(i)`. */
+async function latency(request: (i: number) => Promise<Response>, expect: number): Promise<[number, number]> {
+  for (let i = 0; i < 20; i++) await (await request(-1 - i)).arrayBuffer();
+  const samples: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const t0 = performance.now();
+    const res = await request(i);
+    await res.arrayBuffer();
+    samples.push(performance.now() - t0);
+    if (res.status !== expect) throw new Error(`status ${res.status}, expected ${expect}`);
+  }
+  samples.sort((a, b) => a - b);
+  return [percentile(samples, 50), percentile(samples, 95)];
+}
+
+function peakRssMb(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const rows: [string, string, string, string][] = [];
+
+try {
+  console.error(`Seeding ${fmt(COUNT, 0)} internships into ${kvPath} ...`);
+  const { seedMs, apiKey, cookie, someId } = await seed();
+  console.error(`Seeded in ${fmt(seedMs / 1000, 2)} s`);
+
+  const appPort = freePort();
+  const origin = `http://${HOST}:${appPort}`;
+  const startedAt = performance.now();
+  const server = spawn(["run", "-A", "main.ts"], {
+    KV_PATH: kvPath,
+    PORT: String(appPort),
+    HOST,
+    APP_URL: origin,
+    RATE_LIMITS: "off",
+    LOG_LEVEL: "warn",
+  });
+  await waitFor(`${origin}/api/internships?search=intern&types=remote`);
+  const startMs = performance.now() - startedAt;
+  rows.push(["Start to first GET ?search=intern&types=remote", `${fmt(startMs, 0)} ms`, "≤ 1,500 ms", ok(startMs <= 1500)]);
+
+  const helloPort = freePort();
+  spawn(["eval", `Deno.serve({ hostname: "${HOST}", port: ${helloPort}, onListen() {} }, () => new Response("Hello"));`], {});
+  await waitFor(`http://${HOST}:${helloPort}/`);
+
+  console.error("Throughput (hello world, then the unfiltered first page) ...");
+  const hello = await throughput(`http://${HOST}:${helloPort}/`);
+  const list = await throughput(`${origin}/api/internships`);
+  rows.push(["Hello world throughput (50 connections)", `${fmt(hello, 0)} req/s`, "reference", ""]);
+  rows.push(["GET /api/internships throughput (50 connections)", `${fmt(list, 0)} req/s`, "", ""]);
+  rows.push(["  ratio to hello world", fmt(list / hello, 3), "≥ 0.25", ok(list / hello >= 0.25)]);
+
+  console.error("Latency of filter combinations ...");
+  const combos: [string, string][] = [
+    ["types=remote", "types=remote"],
+    ["tags=python", "tags=python"],
+    ["location=bengaluru", "location=bengaluru"],
+    ["minStipend=10000", "minStipend=10000"],
+    ["maxStipend=5000", "maxStipend=5000"],
+    ["search=data analyst", "search=data%20analyst"],
+    ["q=intern (matches nearly all)", "q=intern"],
+    ["types=hybrid,onsite & tags=react & minStipend=15000", "types=hybrid,onsite&tags=react&minStipend=15000"],
+    ["search=python & location=pune & maxStipend=20000", "search=python&location=pune&maxStipend=20000"],
+    ["offset=90000 (deep page)", "offset=90000"],
+    ["limit=100 & types=remote & tags=design", "limit=100&types=remote&tags=design"],
+  ];
+  for (const [label, query] of combos) {
+    const [p50, p95] = await latency(() => fetch(`${origin}/api/internships?${query}`), 200);
+    rows.push([`GET ?${label}`, `p50 ${fmt(p50, 2)} / p95 ${fmt(p95, 2)} ms`, "p95 ≤ 25 ms", ok(p95 <= 25)]);
+  }
+  const [g50, g95] = await latency(() => fetch(`${origin}/api/internships/${someId}`), 200);
+  rows.push(["GET /api/internships/{id}", `p50 ${fmt(g50, 2)} / p95 ${fmt(g95, 2)} ms`, "", ""]);
+
+  console.error("Latency of writes ...");
+  const item = (i: number) => ({
+    title: `Bench Intern ${i}`,
+    link: "https://example.com/apply",
+    hiringOrganization: "Bench Labs",
+    type: "remote",
+    tags: ["bench"],
+    stipend: 10000,
+  });
+  const [c50, c95] = await latency((i) =>
+    fetch(`${origin}/api/internships`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify(item(i)),
+    }), 201);
+  rows.push(["POST /api/internships (API key)", `p50 ${fmt(c50, 2)} / p95 ${fmt(c95, 2)} ms`, "p95 ≤ 15 ms", ok(c95 <= 15)]);
+  const [u50, u95] = await latency((i) =>
+    fetch(`${origin}/api/internships/${someId}`, {
+      method: "PUT",
+      headers: { cookie, origin, "content-type": "application/json" },
+      body: JSON.stringify({ stipend: 10000 + Math.abs(i) }),
+    }), 200);
+  rows.push(["PUT /api/internships/{id} (session)", `p50 ${fmt(u50, 2)} / p95 ${fmt(u95, 2)} ms`, "p95 ≤ 15 ms", ok(u95 <= 15)]);
+
+  rows.push(["Server peak RSS", `${fmt(peakRssMb(server.pid), 0)} MB`, "", ""]);
+  rows.push(["Seeding (bench setup, in process)", `${fmt(seedMs / 1000, 2)} s`, "", ""]);
+
+  console.log(`\nInternship benchmark: ${fmt(COUNT, 0)} internships, ${navigator.hardwareConcurrency} CPUs, ` +
+    `Deno ${Deno.version.deno}, load generator: ${haveWrk ? "wrk -t2 -c50" : "fetch, 50 concurrent clients"}\n`);
+  console.log("| Measure | Result | Target | Met |\n|---|---|---|---|");
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+} finally {
+  for (const child of children) {
+    try {
+      child.kill("SIGTERM");
+      await child.status;
+    } catch {
+      // already gone
+    }
+  }
+  await Deno.remove(dir, { recursive: true });
+}
+
+function ok(met: boolean): string {
+  return met ? "yes" : "NO";
+}
