@@ -4,7 +4,7 @@
  * remote, stipends from unpaid (0) to ₹50,000 a month or unstated, deadlines and creation
  * times spread over the past months. The same `seed` always gives the same records and ids.
  */
-import { INTERNSHIP_TIMINGS, INTERNSHIP_TYPES, type Internship } from "./schema.ts";
+import { type Internship, INTERNSHIP_TIMINGS, INTERNSHIP_TYPES } from "./schema.ts";
 import { insertRecords, readModel } from "./store.ts";
 
 const ROLES: [string, string[]][] = [
@@ -31,16 +31,48 @@ const ROLES: [string, string[]][] = [
 ];
 
 const ORGANIZATIONS = [
-  "Zeta Fintech", "Kisan Connect", "Byteloom Labs", "Swasth Health", "Pragati Foundation", "CloudNine Systems",
-  "Urban Bazaar", "Vidya EdTech", "Tarang Media", "GreenGrid Energy", "Nimbus Analytics", "Sarthi Logistics",
-  "Indus Robotics", "PaySetu", "Mitti Organics", "Chalo Mobility", "Kalakaar Studio", "Arogya AI",
-  "Yatra Ventures", "Shakti Microfinance", "Quantum Leaf", "Desi Threads", "Saksham NGO", "Bharat DataWorks",
+  "Zeta Fintech",
+  "Kisan Connect",
+  "Byteloom Labs",
+  "Swasth Health",
+  "Pragati Foundation",
+  "CloudNine Systems",
+  "Urban Bazaar",
+  "Vidya EdTech",
+  "Tarang Media",
+  "GreenGrid Energy",
+  "Nimbus Analytics",
+  "Sarthi Logistics",
+  "Indus Robotics",
+  "PaySetu",
+  "Mitti Organics",
+  "Chalo Mobility",
+  "Kalakaar Studio",
+  "Arogya AI",
+  "Yatra Ventures",
+  "Shakti Microfinance",
+  "Quantum Leaf",
+  "Desi Threads",
+  "Saksham NGO",
+  "Bharat DataWorks",
 ];
 
 const CITIES = [
-  "Bengaluru, Karnataka", "Mumbai, Maharashtra", "Pune, Maharashtra", "Hyderabad, Telangana", "Chennai, Tamil Nadu",
-  "New Delhi, Delhi", "Gurugram, Haryana", "Noida, Uttar Pradesh", "Kolkata, West Bengal", "Ahmedabad, Gujarat",
-  "Jaipur, Rajasthan", "Kochi, Kerala", "Indore, Madhya Pradesh", "Chandigarh", "Bhubaneswar, Odisha",
+  "Bengaluru, Karnataka",
+  "Mumbai, Maharashtra",
+  "Pune, Maharashtra",
+  "Hyderabad, Telangana",
+  "Chennai, Tamil Nadu",
+  "New Delhi, Delhi",
+  "Gurugram, Haryana",
+  "Noida, Uttar Pradesh",
+  "Kolkata, West Bengal",
+  "Ahmedabad, Gujarat",
+  "Jaipur, Rajasthan",
+  "Kochi, Kerala",
+  "Indore, Madhya Pradesh",
+  "Chandigarh",
+  "Bhubaneswar, Odisha",
 ];
 
 const MANAGERS = ["Priya Sharma", "Arjun Mehta", "Neha Iyer", "Rahul Verma", "Ananya Rao", "Vikram Singh", null];
@@ -100,9 +132,10 @@ export function generateInternships(
     records.push({
       id: uuidFrom(next),
       title,
-      description: `${organization} is looking for a ${title.toLowerCase()} to join the team${
-        type === "remote" ? " remotely" : ` in ${city.split(",")[0]}`
-      }. You will work on ${roleTags.slice(0, 2).join(" and ")} with a small team, ship real work every week ` +
+      description:
+        `${organization} is looking for a ${title.toLowerCase()} to join the team${
+          type === "remote" ? " remotely" : ` in ${city.split(",")[0]}`
+        }. You will work on ${roleTags.slice(0, 2).join(" and ")} with a small team, ship real work every week ` +
         `and learn from experienced mentors. ${pick(PERKS)}`,
       type,
       timing: next() < 0.1 ? null : pick(INTERNSHIP_TIMINGS),

@@ -27,7 +27,7 @@
  * `SYNC_INTERVAL_MS` and reloads only the chunks whose stamps changed.
  */
 import { BadRequestError } from "../http/errors.ts";
-import { INTERNSHIP_TYPES, type Internship, type InternshipOwner } from "./schema.ts";
+import { type Internship, INTERNSHIP_TYPES, type InternshipOwner } from "./schema.ts";
 
 /** Chunks are filled by creates up to this many bytes... */
 const CHUNK_FILL_BYTES = 48_000;
@@ -63,7 +63,10 @@ type IndexEntry = [string, number, number, number, number | null, string, string
 
 /** Lower-case search text of a record: title, description and hiring organization, one per line. */
 function searchText(record: Internship): string {
-  return `${record.title}\n${record.description ?? ""}\n${record.hiringOrganization}`.toLowerCase().replaceAll("\0", " ");
+  return `${record.title}\n${record.description ?? ""}\n${record.hiringOrganization}`.toLowerCase().replaceAll(
+    "\0",
+    " ",
+  );
 }
 
 /**
@@ -329,7 +332,7 @@ export class ReadModel {
           if (lo >= starts.length) break;
           at = vocabulary.indexOf(word, starts[lo]);
         }
-        if (all) for (let w = 0; w < width; w++) all[w] &= found[w];
+        if (all) { for (let w = 0; w < width; w++) all[w] &= found[w]; }
         else all = found;
         if (all.every((w) => w === 0)) break;
       }

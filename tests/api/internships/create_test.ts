@@ -44,7 +44,12 @@ Deno.test("POST /api/internships: a member creates one internship, 201 with defa
 Deno.test("POST /api/internships: an admin may create; a batch returns an array", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  const res = await t.json("POST", "/api/internships", [internshipBody(), internshipBody({ title: "Second" })], admin.headers);
+  const res = await t.json(
+    "POST",
+    "/api/internships",
+    [internshipBody(), internshipBody({ title: "Second" })],
+    admin.headers,
+  );
   assertEquals(res.status, 201);
   const body = await res.json();
   assertEquals(body.count, 2);
@@ -138,7 +143,12 @@ Deno.test("POST /api/internships: a batch is all-or-nothing and issues carry the
 Deno.test("POST /api/internships: a batch of 100 is accepted, 101 and an empty batch are 400", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
-  const over = await t.json("POST", "/api/internships", Array.from({ length: 101 }, () => internshipBody()), member.headers);
+  const over = await t.json(
+    "POST",
+    "/api/internships",
+    Array.from({ length: 101 }, () => internshipBody()),
+    member.headers,
+  );
   assertEquals(over.status, 400);
   assertEquals((await over.json()).error[0].code, "too_big");
   const empty = await t.json("POST", "/api/internships", [], member.headers);
@@ -175,8 +185,9 @@ Deno.test("POST /api/internships: concurrent creates all land", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   const results = await Promise.all(
-    Array.from({ length: 20 }, (_, i) =>
-      t.json("POST", "/api/internships", internshipBody({ title: `Concurrent ${i}` }), member.headers)
+    Array.from(
+      { length: 20 },
+      (_, i) => t.json("POST", "/api/internships", internshipBody({ title: `Concurrent ${i}` }), member.headers),
     ),
   );
   assertEquals(results.map((r) => r.status), Array(20).fill(201));

@@ -59,7 +59,7 @@ Deno.test("GET /api/internships: types filter matches any of the listed types", 
   await seeded(t);
   assertEquals(await titles(t, "?types=remote"), ["Data Analyst Intern"]);
   assertEquals(await titles(t, "?types=onsite,hybrid"), ["Design Intern", "Marketing Intern", "Python Developer"]);
-  assertEquals(await titles(t, "?types="), (await titles(t, "")));
+  assertEquals(await titles(t, "?types="), await titles(t, ""));
 });
 
 Deno.test("GET /api/internships: tags filter is any-of and case-insensitive", async () => {
@@ -81,7 +81,11 @@ Deno.test("GET /api/internships: location is a case-insensitive partial match", 
 Deno.test("GET /api/internships: stipend bounds are inclusive and skip null stipends", async () => {
   await using t = await createTestApp();
   await seeded(t);
-  assertEquals(await titles(t, "?minStipend=10000"), ["Data Analyst Intern", "Marketing Intern", "Unstated Type Intern"]);
+  assertEquals(await titles(t, "?minStipend=10000"), [
+    "Data Analyst Intern",
+    "Marketing Intern",
+    "Unstated Type Intern",
+  ]);
   assertEquals(await titles(t, "?maxStipend=10000"), ["Data Analyst Intern", "Design Intern"]);
   assertEquals(await titles(t, "?minStipend=0&maxStipend=0"), ["Design Intern"]);
   assertEquals(await titles(t, "?minStipend=10000&maxStipend=25000"), ["Data Analyst Intern", "Unstated Type Intern"]);

@@ -1,0 +1,118 @@
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { internshipBody } from "./internships/helpers.ts";
+
+async function newKey(t: TestApp, admin: TestUser, name = "Job board sync"): Promise<{ id: string; key: string }> {
+  const res = await t.json("POST", "/api/admin/api-keys", { name }, admin.headers);
+  assertEquals(res.status, 201);
+  const body = await res.json();
+  return { id: body.apiKey.id, key: body.key };
+}
+
+function postWithKey(t: TestApp, key: string, body: unknown): Promise<Response> {
+  return t.fetch("/api/internships", {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+Deno.test("POST /api/admin/api-keys: 201 shows the key once; the list never shows it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await t.json("POST", "/api/admin/api-keys", { name: " Partner feed " }, admin.headers);
+  assertEquals(res.status, 201);
+  assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
+  const { apiKey, key } = await res.json();
+  assertEquals(Object.keys(apiKey).sort(), ["createdAt", "id", "name"]);
+  assertEquals(apiKey.name, "Partner feed");
+  assertMatch(key, /^ck_[A-Za-z0-9_-]{43}$/);
+  const list = await t.fetch("/api/admin/api-keys", { headers: admin.headers });
+  assertEquals(list.status, 200);
+  const body = await list.json();
+  assertEquals(body, { apiKeys: [apiKey] });
+  assert(!JSON.stringify(body).includes(key.slice(3)));
+  const stored: string[] = [];
+  for await (const entry of t.kv.list({ prefix: [] })) stored.push(JSON.stringify(entry));
+  assert(!stored.some((s) => s.includes(key.slice(3))), "the key itself is not stored");
+});
+
+Deno.test("/api/admin/api-keys: bad names are 400; guests 401, users and members 403", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  for (const body of [{}, { name: "" }, { name: "   " }, { name: 5 }, { name: "x".repeat(101) }]) {
+    const res = await t.json("POST", "/api/admin/api-keys", body, admin.headers);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    await res.body?.cancel();
+  }
+  assertEquals((await t.fetch("/api/admin/api-keys")).status, 401);
+  for (const role of ["user", "member"] as const) {
+    const who = await createTestUser(t, role);
+    const list = await t.fetch("/api/admin/api-keys", { headers: who.headers });
+    assertEquals(list.status, 403);
+    await list.body?.cancel();
+    const create = await t.json("POST", "/api/admin/api-keys", { name: "x" }, who.headers);
+    assertEquals(create.status, 403);
+    await create.body?.cancel();
+  }
+});
+
+Deno.test("POST /api/internships with an API key: owned by the admin who created the key, no Origin needed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin", { name: "Key Admin" });
+  const { key } = await newKey(t, admin);
+  const res = await postWithKey(t, key, [internshipBody(), internshipBody({ title: "Two" })]);
+  assertEquals(res.status, 201);
+  const body = await res.json();
+  assertEquals(body.count, 2);
+  for (const item of body.data) {
+    assertEquals(item.userId, admin.user.id);
+    assertEquals(item.user, { id: admin.user.id, name: "Key Admin", image: null, role: "admin" });
+  }
+});
+
+Deno.test("POST /api/internships: an unknown or malformed key is 401 even with a member session", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  for (const authorization of ["Bearer ck_nope", "Bearer", "Basic abc", ""]) {
+    const res = await t.fetch("/api/internships", {
+      method: "POST",
+      headers: { ...member.headers, authorization, "content-type": "application/json" },
+      body: JSON.stringify(internshipBody()),
+    });
+    assertEquals(res.status, 401, authorization);
+    assertEquals(typeof (await res.json()).error, "string");
+  }
+});
+
+Deno.test("DELETE /api/admin/api-keys/{id}: a revoked key gets 401 at once; unknown id 404", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { id, key } = await newKey(t, admin);
+  const keep = await newKey(t, admin, "Other");
+  const first = await postWithKey(t, key, internshipBody());
+  assertEquals(first.status, 201);
+  await first.body?.cancel();
+  const revoke = await t.json("DELETE", `/api/admin/api-keys/${id}`, undefined, admin.headers);
+  assertEquals(revoke.status, 200);
+  assertEquals(await revoke.json(), { success: true });
+  const after = await postWithKey(t, key, internshipBody());
+  assertEquals(after.status, 401);
+  await after.body?.cancel();
+  const list = await (await t.fetch("/api/admin/api-keys", { headers: admin.headers })).json();
+  assertEquals(list.apiKeys.map((k: { id: string }) => k.id), [keep.id]);
+  const again = await t.json("DELETE", `/api/admin/api-keys/${id}`, undefined, admin.headers);
+  assertEquals(again.status, 404);
+  await again.body?.cancel();
+});
+
+Deno.test("an API key stops working when its admin is no longer an admin", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { key } = await newKey(t, admin);
+  const user = (await t.kv.get<Record<string, unknown>>(["users", admin.user.id])).value!;
+  await t.kv.set(["users", admin.user.id], { ...user, role: "member" });
+  const res = await postWithKey(t, key, internshipBody());
+  assertEquals(res.status, 401);
+  await res.body?.cancel();
+});

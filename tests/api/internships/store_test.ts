@@ -1,0 +1,75 @@
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import {
+  createInternships,
+  getInternship,
+  InternshipCreateSchema,
+  InternshipQuerySchema,
+  listInternships,
+  updateInternship,
+} from "../../../lib/internships/internships.ts";
+import { SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
+import { createUser, type User } from "../../../lib/users/users.ts";
+
+async function owner(kv: Deno.Kv): Promise<User> {
+  return await createUser(kv, {
+    name: "Owner",
+    email: `o-${crypto.randomUUID()}@x.example`,
+    emailVerified: true,
+    role: "member",
+  });
+}
+
+const item = (title: string, description?: string) =>
+  InternshipCreateSchema.parse({ title, description, link: "https://x.example/a", hiringOrganization: "X" });
+
+Deno.test("two processes on one KV store see each other's writes after the sync interval", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = await Deno.openKv(`${dir}/kv.sqlite3`);
+  const b = await Deno.openKv(`${dir}/kv.sqlite3`);
+  try {
+    const user = await owner(a);
+    const all = InternshipQuerySchema.parse({});
+    assertEquals((await listInternships(b, all, null)).pagination.total, 0);
+    const [created] = await createInternships(a, user, [item("From A")]);
+    await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
+    assertEquals((await getInternship(b, created.id, null)).title, "From A");
+    await updateInternship(b, created.id, user, { title: "Changed by B" });
+    const [second] = await createInternships(b, user, [item("From B")]);
+    await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
+    const seen = await listInternships(a, InternshipQuerySchema.parse({ search: "changed" }), null);
+    assertEquals(seen.internships.map((i) => i.id), [created.id]);
+    assertEquals((await getInternship(a, second.id, null)).title, "From B");
+  } finally {
+    a.close();
+    b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("records that outgrow their chunk move without loss; chunk values stay under the KV limit", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const user = await owner(kv);
+  const created = await createInternships(
+    kv,
+    user,
+    Array.from({ length: 60 }, (_, i) => item(`Item ${i}`, "d".repeat(600))),
+  );
+  for (const internship of created.slice(0, 20)) {
+    await updateInternship(kv, internship.id, user, { description: `${internship.title} `.repeat(300).slice(0, 5000) });
+  }
+  const page = await listInternships(kv, InternshipQuerySchema.parse({ limit: "100" }), null);
+  assertEquals(page.pagination.total, 60);
+  assertEquals(new Set(page.internships.map((i) => i.id)).size, 60);
+  const hit = await listInternships(kv, InternshipQuerySchema.parse({ search: "item 7" }), null);
+  assertEquals(hit.internships.map((i) => i.title).sort(), [
+    "Item 17",
+    "Item 27",
+    "Item 37",
+    "Item 47",
+    "Item 57",
+    "Item 7",
+  ]);
+  for await (const entry of kv.list<Uint8Array>({ prefix: ["internships_chunks"] })) {
+    assert(entry.value.byteLength < 65536);
+  }
+});
