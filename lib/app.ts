@@ -46,7 +46,7 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     };
     c.set("state", state);
     await next();
-    c.header("X-Request-Id", state.requestId);
+    c.res.headers.set("X-Request-Id", state.requestId);
     log.debug("request", {
       requestId: state.requestId,
       method: c.req.method,

@@ -188,7 +188,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
         }
         return await handlers[index](c.req.raw, { ...base, next: () => run(index + 1) });
       };
-      c.res = await run(0);
+      const res = await run(0);
+      // Setting c.res to the response it already holds would make Hono copy it into a stream.
+      if (!c.finalized || res !== c.res) c.res = res;
     });
   }
 
