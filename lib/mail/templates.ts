@@ -32,60 +32,68 @@ ${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}
 </body></html>`;
 }
 
-/** The verification e-mail sent at sign-up: greets by name, carries the link, states its 24-hour life. */
-export function verificationMail({ to, name, url }: MailInput): Mail {
-  const subject = `Verify your email address for ${PLATFORM}`;
+/** What sets one action mail apart from the other; the rest of the layout is shared. */
+interface ActionMail {
+  subject: string;
+  /** The sentence before the bare link in the plain text, ending in a colon. */
+  textIntro: string;
+  /** The same sentence in the HTML, which points at the button instead. */
+  htmlIntro: string;
+  /** The closing line for someone who did not ask for the mail. */
+  ignore: string;
+  /** The HTML button's label. */
+  button: string;
+}
+
+/**
+ * One action mail in the shared layout: greeting by name, the intro, the link (bare in the text,
+ * a button plus the bare link in the HTML), its 24-hour life, the closing line and the platform.
+ */
+function actionMail({ to, name, url }: MailInput, mail: ActionMail): Mail {
   const text = `Hi ${name},
 
-Welcome to ${PLATFORM}! Please verify your email address by opening this link:
+${mail.textIntro}
 
 ${url}
 
 This link expires in 24 hours.
 
-If you did not create an account, you can ignore this email.
+${mail.ignore}
 
 ${PLATFORM}
 `;
   return {
     to,
-    subject,
+    subject: mail.subject,
     text,
     link: url,
-    html: html(subject, [
+    html: html(mail.subject, [
       `Hi ${escapeHtml(name)},`,
-      `Welcome to ${PLATFORM}! Please verify your email address by clicking the button below.`,
+      mail.htmlIntro,
       "This link expires in 24 hours.",
-      "If you did not create an account, you can ignore this email.",
-    ], { label: "Verify email address", url }),
+      mail.ignore,
+    ], { label: mail.button, url }),
   };
 }
 
+/** The verification e-mail sent at sign-up: greets by name, carries the link, states its 24-hour life. */
+export function verificationMail(input: MailInput): Mail {
+  return actionMail(input, {
+    subject: `Verify your email address for ${PLATFORM}`,
+    textIntro: `Welcome to ${PLATFORM}! Please verify your email address by opening this link:`,
+    htmlIntro: `Welcome to ${PLATFORM}! Please verify your email address by clicking the button below.`,
+    ignore: "If you did not create an account, you can ignore this email.",
+    button: "Verify email address",
+  });
+}
+
 /** The password-reset e-mail: greets by name, carries the link, says to ignore it if not requested. */
-export function passwordResetMail({ to, name, url }: MailInput): Mail {
-  const subject = `Reset your ${PLATFORM} password`;
-  const text = `Hi ${name},
-
-We received a request to reset your password. Open this link to choose a new one:
-
-${url}
-
-This link expires in 24 hours.
-
-If you did not request a password reset, please ignore this email; your password stays unchanged.
-
-${PLATFORM}
-`;
-  return {
-    to,
-    subject,
-    text,
-    link: url,
-    html: html(subject, [
-      `Hi ${escapeHtml(name)},`,
-      "We received a request to reset your password. Click the button below to choose a new one.",
-      "This link expires in 24 hours.",
-      "If you did not request a password reset, please ignore this email; your password stays unchanged.",
-    ], { label: "Reset password", url }),
-  };
+export function passwordResetMail(input: MailInput): Mail {
+  return actionMail(input, {
+    subject: `Reset your ${PLATFORM} password`,
+    textIntro: "We received a request to reset your password. Open this link to choose a new one:",
+    htmlIntro: "We received a request to reset your password. Click the button below to choose a new one.",
+    ignore: "If you did not request a password reset, please ignore this email; your password stays unchanged.",
+    button: "Reset password",
+  });
 }
