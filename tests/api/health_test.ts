@@ -42,6 +42,15 @@ Deno.test("security headers are set on every response", async () => {
   assertEquals(res.headers.get("strict-transport-security"), null);
 });
 
+Deno.test("API responses carry nosniff, a deny-all CSP with frame-ancestors and Referrer-Policy", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/health");
+  await res.body?.cancel();
+  assertEquals(res.headers.get("x-content-type-options"), "nosniff");
+  assertEquals(res.headers.get("content-security-policy"), "default-src 'none'; frame-ancestors 'none'");
+  assertEquals(res.headers.get("referrer-policy"), "strict-origin-when-cross-origin");
+});
+
 Deno.test("HSTS is sent when the public origin is https", async () => {
   await using t = await createTestApp({ env: { APP_URL: "https://careers.example", AUTH_SECRET: "x".repeat(32) } });
   const res = await t.fetch("https://careers.example/api/health");
