@@ -6,31 +6,22 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+import { useFormSubmit } from "../components/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export default function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
-  const [error, setError] = useState("");
-  const [formError, setFormError] = useState("");
   const [sentTo, setSentTo] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { form, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(["email"] as const);
 
   const submit = async (event: Event) => {
-    event.preventDefault();
-    setFormError("");
     const address = email.trim();
-    if (!EMAIL.test(address)) {
-      setError("Enter a valid e-mail address, like name@example.com.");
-      (event.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>("#email")?.focus();
-      return;
-    }
-    setError("");
-    setBusy(true);
-    const result = await fetchJson("/api/auth/forget-password", {
-      body: { email: address, redirectTo: "/reset-password" },
+    const result = await submitForm(event, {
+      check: () => EMAIL.test(address) ? {} : { email: "Enter a valid e-mail address, like name@example.com." },
+      call: () => fetchJson("/api/auth/forget-password", { body: { email: address, redirectTo: "/reset-password" } }),
     });
-    setBusy(false);
+    if (!result) return;
     if (result.ok) setSentTo(address);
     else setFormError(result.error);
   };
@@ -43,18 +34,9 @@ export default function ForgotPasswordForm() {
     );
   }
   return (
-    <form method="post" noValidate onSubmit={submit} class="space-y-4">
+    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
       {formError && <Notice kind="error" title="We could not send the e-mail">{formError}</Notice>}
-      <TextField
-        id="email"
-        label="E-mail"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        error={error}
-        onInput={(e) => setEmail(e.currentTarget.value)}
-      />
+      <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
       <SubmitButton busy={busy} label="Send reset link" busyLabel="Sending…" />
     </form>
   );

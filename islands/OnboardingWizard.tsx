@@ -9,6 +9,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson, invalidField } from "../components/fetch_json.ts";
 import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "../components/forms.tsx";
+import { type FieldErrors, useFormSubmit } from "../components/use_form_submit.ts";
 
 /** The choice lists the wizard offers (from `lib/onboarding/onboarding.ts`). */
 export interface OnboardingChoices {
@@ -34,7 +35,9 @@ export interface OnboardingAnswers {
 }
 
 type Field = keyof OnboardingAnswers;
-type Errors = Partial<Record<Field, string>>;
+type Errors = FieldErrors<Field>;
+/** The answers that take any number of choices, shown the same way. */
+type ListField = "opportunityInterests" | "domainPreferences" | "struggles";
 
 interface Step {
   id: string;
@@ -51,6 +54,7 @@ const STEPS: Step[] = [
   { id: "domains", title: "Domains", fields: ["domainPreferences"] },
   { id: "struggles", title: "Challenges", fields: ["struggles"] },
 ];
+const FIELDS = STEPS.flatMap((s) => s.fields);
 
 const capitalized = (value: string): Choice => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) });
 const plain = (value: string): Choice => ({ value, label: value });
@@ -74,9 +78,9 @@ export default function OnboardingWizard(
 ) {
   const [answers, setAnswers] = useState<OnboardingAnswers>(initial);
   const [stepIndex, setStepIndex] = useState(0);
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { form, errors, setErrors, formError, setFormError, busy, showErrors, send } = useFormSubmit(FIELDS, {
+    leaves: true,
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -94,20 +98,27 @@ export default function OnboardingWizard(
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
 
+  const list = (field: ListField) => ({
+    id: field,
+    hint: "Choose any number, or none.",
+    multiple: true,
+    value: answers[field],
+    error: errors[field],
+    onChange: (v: string[]) => set(field, v),
+  });
+
   const submit = async () => {
-    setBusy(true);
     setFormError("");
     const body = answers.persona === "society" ? { persona: "society" } : {
       ...answers,
       locationValue: answers.locationValue.trim(),
       fieldOther: answers.fieldOfStudy === "Other" ? answers.fieldOther.trim() : null,
     };
-    const result = await fetchJson("/api/onboarding", { body });
+    const result = await send(() => fetchJson("/api/onboarding", { body }));
     if (result.ok) {
       location.assign("/profile?onboarded=1");
       return;
     }
-    setBusy(false);
     const field = invalidField(result.error) as Field | null;
     const at = field ? steps.findIndex((s) => s.fields.includes(field)) : -1;
     if (field && at !== -1) {
@@ -118,20 +129,14 @@ export default function OnboardingWizard(
 
   const next = (event: Event) => {
     event.preventDefault();
-    const found = checkStep(step, answers);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      const first = step.fields.find((f) => found[f]);
-      (event.currentTarget as HTMLFormElement).querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
+    if (showErrors(checkStep(step, answers))) return;
     if (last) submit();
     else setStepIndex(stepIndex + 1);
   };
 
   const locationLabel = answers.locationType === "city" ? "Your city" : "Your state";
   return (
-    <form method="post" noValidate onSubmit={next} class="space-y-6">
+    <form ref={form} method="post" noValidate onSubmit={next} class="space-y-6">
       <div>
         <p class="text-sm font-medium text-slate-700">
           Step {stepIndex + 1} of {answers.persona === "" ? "…" : steps.length}
@@ -233,39 +238,24 @@ export default function OnboardingWizard(
       )}
       {step.id === "interests" && (
         <ChoiceGroup
-          id="opportunityInterests"
+          {...list("opportunityInterests")}
           label="Which opportunities interest you?"
-          hint="Choose any number, or none."
-          multiple
           columns={3}
           options={choices.opportunityInterests.map(capitalized)}
-          value={answers.opportunityInterests}
-          error={errors.opportunityInterests}
-          onChange={(v) => set("opportunityInterests", v)}
         />
       )}
       {step.id === "domains" && (
         <ChoiceGroup
-          id="domainPreferences"
+          {...list("domainPreferences")}
           label="Which domains would you like to work in?"
-          hint="Choose any number, or none."
-          multiple
           options={choices.domainPreferences.map(plain)}
-          value={answers.domainPreferences}
-          error={errors.domainPreferences}
-          onChange={(v) => set("domainPreferences", v)}
         />
       )}
       {step.id === "struggles" && (
         <ChoiceGroup
-          id="struggles"
+          {...list("struggles")}
           label="What do you find hardest right now?"
-          hint="Choose any number, or none."
-          multiple
           options={choices.struggles.map(plain)}
-          value={answers.struggles}
-          error={errors.struggles}
-          onChange={(v) => set("struggles", v)}
         />
       )}
 

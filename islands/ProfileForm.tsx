@@ -5,10 +5,10 @@
  * beside that field in plain words, and the field gets focus. Every field is sent, so a blank
  * text clears it and no ticked box clears a list.
  */
-import type { ComponentChildren } from "preact";
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { fetchJson, invalidField } from "../components/fetch_json.ts";
 import { ChoiceGroup, Notice, SubmitButton, TextField } from "../components/forms.tsx";
+import { useFormSubmit } from "../components/use_form_submit.ts";
 
 /** The editable profile fields as the form holds them (unset text is `""`). */
 export interface ProfileValues {
@@ -41,6 +41,7 @@ const HELP: Record<Field, string> = {
   contactNumber: "Enter exactly 10 digits, without spaces or a country code.",
   currentRole: "Use at most 60 characters.",
 };
+const FIELDS = Object.keys(HELP) as Field[];
 
 /** The known values first, then any the user already has that the list does not offer. */
 function withExtras(known: string[], chosen: string[]) {
@@ -54,40 +55,29 @@ export default function ProfileForm(
   { initial, email, options }: { initial: ProfileValues; email: string; options: ProfileOptions },
 ) {
   const [values, setValues] = useState<ProfileValues>(initial);
-  const [errors, setErrors] = useState<Partial<Record<Field, ComponentChildren>>>({});
-  const [formError, setFormError] = useState("");
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const { form, errors, setErrors, formError, setFormError, busy, textField, showErrors, send } = useFormSubmit(FIELDS);
 
   const set = <K extends Field>(field: K, value: ProfileValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setSaved(false);
   };
-  const text = (field: Exclude<Field, "fieldInterests" | "opportunityInterests">) => ({
-    id: field,
-    value: values[field],
-    error: errors[field],
-    onInput: (e: { currentTarget: HTMLInputElement }) => set(field, e.currentTarget.value),
-  });
+  const text = (field: Exclude<Field, "fieldInterests" | "opportunityInterests">) =>
+    textField(field, values[field], (value) => set(field, value));
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
     setSaved(false);
     setFormError("");
     setErrors({});
-    const result = await fetchJson<{ user: ProfileValues }>("/api/profile", { body: values });
-    setBusy(false);
+    const result = await send(() => fetchJson<{ user: ProfileValues }>("/api/profile", { body: values }));
     if (result.ok) {
       setSaved(true);
       return;
     }
     const field = invalidField(result.error) as Field | null;
-    if (field && field in HELP) {
-      setErrors({ [field]: HELP[field] });
-      form.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
-    } else setFormError(result.error);
+    if (field && field in HELP) showErrors({ [field]: HELP[field] });
+    else setFormError(result.error);
   };
 
   return (

@@ -7,8 +7,9 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+import { type FieldErrors, useFormSubmit } from "../components/use_form_submit.ts";
 
-type Errors = { newPassword?: string; confirmPassword?: string };
+const FIELDS = ["newPassword", "confirmPassword"] as const;
 
 function lengthError(password: string): string | undefined {
   if (password.length < 8) return "Use at least 8 characters.";
@@ -18,26 +19,22 @@ function lengthError(password: string): string | undefined {
 export default function ResetPasswordForm({ token }: { token: string }) {
   const [newPassword, setNewPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState("");
   const [outcome, setOutcome] = useState<"done" | "invalid" | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { form, setErrors, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(FIELDS);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setFormError("");
-    const found: Errors = {};
+  const check = () => {
+    const found: FieldErrors<typeof FIELDS[number]> = {};
     found.newPassword = lengthError(newPassword);
     if (!found.newPassword && confirmPassword !== newPassword) found.confirmPassword = "The passwords do not match.";
-    setErrors(found);
-    const first = (["newPassword", "confirmPassword"] as const).find((f) => found[f]);
-    if (first) {
-      (event.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>(`#${first}`)?.focus();
-      return;
-    }
-    setBusy(true);
-    const result = await fetchJson("/api/auth/reset-password", { body: { newPassword, token } });
-    setBusy(false);
+    return found;
+  };
+
+  const submit = async (event: Event) => {
+    const result = await submitForm(event, {
+      check,
+      call: () => fetchJson("/api/auth/reset-password", { body: { newPassword, token } }),
+    });
+    if (!result) return;
     if (result.ok) setOutcome("done");
     else if (result.code === "INVALID_TOKEN") setOutcome("invalid");
     else if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
@@ -62,28 +59,22 @@ export default function ResetPasswordForm({ token }: { token: string }) {
     );
   }
   return (
-    <form method="post" noValidate onSubmit={submit} class="space-y-4">
+    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
       {formError && <Notice kind="error" title="We could not change the password">{formError}</Notice>}
       <TextField
-        id="newPassword"
+        {...textField("newPassword", newPassword, setNewPassword)}
         label="New password"
         type="password"
         autoComplete="new-password"
         required
         hint="At least 8 characters."
-        value={newPassword}
-        error={errors.newPassword}
-        onInput={(e) => setNewPassword(e.currentTarget.value)}
       />
       <TextField
-        id="confirmPassword"
+        {...textField("confirmPassword", confirmPassword, setConfirmPassword)}
         label="Confirm new password"
         type="password"
         autoComplete="new-password"
         required
-        value={confirmPassword}
-        error={errors.confirmPassword}
-        onInput={(e) => setConfirmPassword(e.currentTarget.value)}
       />
       <SubmitButton busy={busy} label="Change password" busyLabel="Changing password…" />
     </form>

@@ -6,9 +6,10 @@
  * (`EMAIL_NOT_VERIFIED`) switches to a state that explains the fresh link and can send it again
  * by signing in again (the server sends at most one link per 5 minutes).
  */
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { type ApiResult, fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+import { type FieldErrors, useFormSubmit } from "../components/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -16,8 +17,6 @@ interface SignedInUser {
   createdAt: string;
   updatedAt: string;
 }
-
-type Errors = { email?: string; password?: string };
 
 async function destination(user: SignedInUser, callbackURL: string | null): Promise<string> {
   if (user.createdAt === user.updatedAt) return "/onboarding";
@@ -30,41 +29,38 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(true);
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState("");
   const [unverified, setUnverified] = useState<{ email: string; resent: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const { form, formError, setFormError, busy, textField, send, submit: submitForm } = useFormSubmit(
+    ["email", "password"] as const,
+    { leaves: true },
+  );
+
+  const check = () => {
+    const found: FieldErrors<"email" | "password"> = {};
+    if (!EMAIL.test(email.trim())) found.email = "Enter a valid e-mail address, like name@example.com.";
+    if (password === "") found.password = "Enter your password.";
+    return found;
+  };
 
   const signIn = async (): Promise<ApiResult<{ user: SignedInUser }>> => {
-    setBusy(true);
     const result = await fetchJson<{ user: SignedInUser }>("/api/auth/sign-in/email", {
       body: { email: email.trim(), password, rememberMe },
     });
     if (result.ok) location.assign(await destination(result.data.user, callbackURL));
-    else setBusy(false);
     return result;
   };
 
   const submit = async (event: Event) => {
-    event.preventDefault();
-    setFormError("");
     setUnverified(null);
-    const found: Errors = {};
-    if (!EMAIL.test(email.trim())) found.email = "Enter a valid e-mail address, like name@example.com.";
-    if (password === "") found.password = "Enter your password.";
-    setErrors(found);
-    const first = (["email", "password"] as const).find((f) => found[f]);
-    if (first) return form.current?.querySelector<HTMLInputElement>(`#${first}`)?.focus();
-    const result = await signIn();
-    if (result.ok) return;
+    const result = await submitForm(event, { check, call: signIn });
+    if (!result || result.ok) return;
     if (result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: false });
     else if (result.code === "INVALID_EMAIL_OR_PASSWORD") setFormError("The e-mail or password is not right.");
     else setFormError(result.error);
   };
 
   const resend = async () => {
-    const result = await signIn();
+    const result = await send(signIn);
     if (!result.ok && result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: true });
     else if (!result.ok) setFormError(result.error);
   };
@@ -89,25 +85,13 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
           </button>
         </Notice>
       )}
+      <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
       <TextField
-        id="email"
-        label="E-mail"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        error={errors.email}
-        onInput={(e) => setEmail(e.currentTarget.value)}
-      />
-      <TextField
-        id="password"
+        {...textField("password", password, setPassword)}
         label="Password"
         type="password"
         autoComplete="current-password"
         required
-        value={password}
-        error={errors.password}
-        onInput={(e) => setPassword(e.currentTarget.value)}
       />
       <div class="flex items-center justify-between gap-4 text-sm">
         <label class="flex items-center gap-2 text-slate-800">

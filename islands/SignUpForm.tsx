@@ -5,16 +5,16 @@
  * `/check-inbox?email=...`. Server errors are shown beside the field they concern
  * (CONTRACT.md §2 codes: `USER_ALREADY_EXISTS` by the e-mail, `PASSWORD_TOO_*` by the password).
  */
-import type { ComponentChildren } from "preact";
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+import { type FieldErrors, useFormSubmit } from "../components/use_form_submit.ts";
 
 /** Client-side e-mail shape check: something@something.tld, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-type Field = "name" | "email" | "password";
-type Errors = Partial<Record<Field, ComponentChildren>>;
+const FIELDS = ["name", "email", "password"] as const;
+type Errors = FieldErrors<typeof FIELDS[number]>;
 
 function check(name: string, email: string, password: string): Errors {
   const errors: Errors = {};
@@ -29,31 +29,23 @@ export default function SignUpForm() {
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState("");
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-
-  const focusFirstError = (found: Errors) => {
-    const first = (["name", "email", "password"] as const).find((f) => found[f]);
-    if (first) form.current?.querySelector<HTMLInputElement>(`#${first}`)?.focus();
-  };
+  const { form, formError, setFormError, busy, textField, showErrors, submit: submitForm } = useFormSubmit(FIELDS, {
+    leaves: true,
+  });
 
   const submit = async (event: Event) => {
-    event.preventDefault();
-    setFormError("");
-    const found = check(name, email, password);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return focusFirstError(found);
-    setBusy(true);
-    const result = await fetchJson("/api/auth/sign-up/email", {
-      body: { name: name.trim(), email: email.trim(), password, callbackURL: "/onboarding" },
+    const result = await submitForm(event, {
+      check: () => check(name, email, password),
+      call: () =>
+        fetchJson("/api/auth/sign-up/email", {
+          body: { name: name.trim(), email: email.trim(), password, callbackURL: "/onboarding" },
+        }),
     });
+    if (!result) return;
     if (result.ok) {
       location.assign(`/check-inbox?email=${encodeURIComponent(email.trim())}`);
       return;
     }
-    setBusy(false);
     const server: Errors = {};
     if (result.code === "USER_ALREADY_EXISTS") {
       server.email = (
@@ -64,42 +56,21 @@ export default function SignUpForm() {
     } else if (result.code === "PASSWORD_TOO_SHORT") server.password = "Use at least 8 characters.";
     else if (result.code === "PASSWORD_TOO_LONG") server.password = "Use at most 128 characters.";
     else setFormError(result.error);
-    setErrors(server);
-    focusFirstError(server);
+    showErrors(server);
   };
 
   return (
     <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
       {formError && <Notice kind="error" title="We could not create your account">{formError}</Notice>}
+      <TextField {...textField("name", name, setName)} label="Name" autoComplete="name" required />
+      <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
       <TextField
-        id="name"
-        label="Name"
-        autoComplete="name"
-        required
-        value={name}
-        error={errors.name}
-        onInput={(e) => setName(e.currentTarget.value)}
-      />
-      <TextField
-        id="email"
-        label="E-mail"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        error={errors.email}
-        onInput={(e) => setEmail(e.currentTarget.value)}
-      />
-      <TextField
-        id="password"
+        {...textField("password", password, setPassword)}
         label="Password"
         type="password"
         autoComplete="new-password"
         required
         hint="At least 8 characters."
-        value={password}
-        error={errors.password}
-        onInput={(e) => setPassword(e.currentTarget.value)}
       />
       <SubmitButton busy={busy} label="Create account" busyLabel="Creating account…" />
     </form>

@@ -1,0 +1,94 @@
+/**
+ * The submit flow the islands' forms share: field errors shown beside their fields with the
+ * first one focused, a form-level error, and a `busy` flag while the API call runs (the
+ * `SubmitButton` shows it). A form whose success leaves the page (`leaves: true`) stays busy
+ * after a success so it cannot be sent twice while the next page loads; any other form is
+ * ready again once the answer is in.
+ */
+import type { ComponentChildren, RefObject } from "preact";
+import { type StateUpdater, useRef, useState } from "preact/hooks";
+import type { ApiResult } from "./fetch_json.ts";
+
+/** A message per field, keyed by the field's JSON name (also its control's `name`). */
+export type FieldErrors<F extends string> = Partial<Record<F, ComponentChildren>>;
+
+/** What `textField` spreads onto a `TextField`. */
+export interface TextFieldBinding<F extends string> {
+  id: F;
+  value: string;
+  error: ComponentChildren;
+  onInput: (event: { currentTarget: HTMLInputElement }) => void;
+}
+
+/** The state and actions `useFormSubmit` gives a form. */
+export interface FormSubmit<F extends string> {
+  /** Goes on the `<form>`: the first field in error is looked up inside it. */
+  form: RefObject<HTMLFormElement>;
+  errors: FieldErrors<F>;
+  setErrors: (errors: StateUpdater<FieldErrors<F>>) => void;
+  formError: string;
+  setFormError: (message: string) => void;
+  busy: boolean;
+  /** The props that tie a `TextField` to field `id`: its value, its error, and `onInput` calling `setValue`. */
+  textField: (id: F, value: string, setValue: (value: string) => void) => TextFieldBinding<F>;
+  /** Shows `found` (replacing earlier errors) and focuses the first field in error; true if there is one. */
+  showErrors: (found: FieldErrors<F>) => boolean;
+  /** Runs `call` with `busy` set; resolves to its result. */
+  send: <T>(call: () => Promise<ApiResult<T>>) => Promise<ApiResult<T>>;
+  /**
+   * The `onSubmit` flow: stops the browser's submit, clears the form-level error, shows what
+   * `check` finds and, if it finds nothing, runs `call` through `send`. Resolves to null when
+   * the check stopped it.
+   */
+  submit: <T>(
+    event: Event,
+    steps: { check: () => FieldErrors<F>; call: () => Promise<ApiResult<T>> },
+  ) => Promise<ApiResult<T> | null>;
+}
+
+/**
+ * The submit state of one form. `fields` lists its fields in page order (the first in error
+ * gets focus); `leaves` is true when a success navigates away.
+ */
+export function useFormSubmit<F extends string>(
+  fields: readonly F[],
+  { leaves = false }: { leaves?: boolean } = {},
+): FormSubmit<F> {
+  const [errors, setErrors] = useState<FieldErrors<F>>({});
+  const [formError, setFormError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const textField = (id: F, value: string, setValue: (value: string) => void): TextFieldBinding<F> => ({
+    id,
+    value,
+    error: errors[id],
+    onInput: (event) => setValue(event.currentTarget.value),
+  });
+
+  const showErrors = (found: FieldErrors<F>): boolean => {
+    setErrors(found);
+    const first = fields.find((f) => found[f]);
+    if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    return first !== undefined;
+  };
+
+  const send = async <T>(call: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> => {
+    setBusy(true);
+    const result = await call();
+    if (!result.ok || !leaves) setBusy(false);
+    return result;
+  };
+
+  const submit = async <T>(
+    event: Event,
+    { check, call }: { check: () => FieldErrors<F>; call: () => Promise<ApiResult<T>> },
+  ): Promise<ApiResult<T> | null> => {
+    event.preventDefault();
+    setFormError("");
+    if (showErrors(check())) return null;
+    return await send(call);
+  };
+
+  return { form, errors, setErrors, formError, setFormError, busy, textField, showErrors, send, submit };
+}
