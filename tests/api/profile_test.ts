@@ -37,6 +37,29 @@ async function expectInvalid(t: TestApp, who: TestUser, body: unknown, field: st
   assertEquals(await res.json(), { error: `Invalid ${field}` }, JSON.stringify(body));
 }
 
+/** Posts `body` as `who` and expects 200 with `body[field]` stored and answered as sent. */
+async function expectStored(t: TestApp, who: TestUser, body: Record<string, unknown>, field: string): Promise<void> {
+  const res = await post(t, who, body);
+  assertEquals(res.status, 200, `${field}: ${JSON.stringify(body)}`);
+  assertEquals((await res.json()).user[field], body[field], field);
+}
+
+/** The profile `who` has with only `name` set: every other profile field unset (null or []). */
+function unsetProfile(who: TestUser, name: string) {
+  return {
+    id: who.user.id,
+    name,
+    email: who.user.email,
+    image: null,
+    fieldInterests: [],
+    opportunityInterests: [],
+    dateOfBirth: null,
+    collegeInstitute: null,
+    contactNumber: null,
+    currentRole: null,
+  };
+}
+
 Deno.test("guests get 401 on GET and POST /api/profile", async () => {
   await using t = await createTestApp();
   const get = await t.fetch("/api/profile");
@@ -57,18 +80,7 @@ Deno.test("GET /api/profile shows exactly the profile fields, unset ones as null
     assertEquals(res.headers.get("content-type"), "application/json");
     const { user } = await res.json();
     assertEquals(Object.keys(user).sort(), PROFILE_KEYS);
-    assertEquals(user, {
-      id: who.user.id,
-      name: "Ravi",
-      email: who.user.email,
-      image: null,
-      fieldInterests: [],
-      opportunityInterests: [],
-      dateOfBirth: null,
-      collegeInstitute: null,
-      contactNumber: null,
-      currentRole: null,
-    });
+    assertEquals(user, unsetProfile(who, "Ravi"));
   }
 });
 
@@ -104,18 +116,7 @@ Deno.test("absent fields are kept, null and blank text clear, [] clears an array
     currentRole: "",
   });
   assertEquals(cleared.status, 200);
-  assertEquals((await cleared.json()).user, {
-    id: who.user.id,
-    email: who.user.email,
-    name: "Asha R",
-    image: null,
-    fieldInterests: [],
-    opportunityInterests: [],
-    dateOfBirth: null,
-    collegeInstitute: null,
-    contactNumber: null,
-    currentRole: null,
-  });
+  assertEquals((await cleared.json()).user, unsetProfile(who, "Asha R"));
 });
 
 Deno.test("text is trimmed before it is checked and stored", async () => {
@@ -165,9 +166,7 @@ Deno.test("image must be an http(s) URL or a site path of at most 2048 character
     await expectInvalid(t, who, { name: "A", image }, "image");
   }
   for (const image of ["https://a.example/x.png", "http://a.example/x.png", "/api/files/abc"]) {
-    const res = await post(t, who, { name: "A", image });
-    assertEquals(res.status, 200, image);
-    assertEquals((await res.json()).user.image, image);
+    await expectStored(t, who, { name: "A", image }, "image");
   }
 });
 
@@ -190,9 +189,7 @@ Deno.test("fieldInterests and opportunityInterests must be arrays of at most 20 
       await expectInvalid(t, who, { name: "A", [field]: value }, field);
     }
     const max = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(100, "x"));
-    const res = await post(t, who, { name: "A", [field]: max });
-    assertEquals(res.status, 200, field);
-    assertEquals((await res.json()).user[field], max);
+    await expectStored(t, who, { name: "A", [field]: max }, field);
   }
 });
 
@@ -223,9 +220,7 @@ Deno.test("dateOfBirth must be a real past calendar date YYYY-MM-DD", async () =
   }
   const today = new Date().toISOString().slice(0, 10);
   for (const dateOfBirth of ["2024-02-29", "2000-01-01", today]) {
-    const res = await post(t, who, { name: "A", dateOfBirth });
-    assertEquals(res.status, 200, dateOfBirth);
-    assertEquals((await res.json()).user.dateOfBirth, dateOfBirth);
+    await expectStored(t, who, { name: "A", dateOfBirth }, "dateOfBirth");
   }
 });
 
@@ -249,9 +244,7 @@ Deno.test("collegeInstitute allows letters, digits, spaces and . & ' ( ) - but n
     await expectInvalid(t, who, { name: "A", collegeInstitute }, "collegeInstitute");
   }
   for (const collegeInstitute of ["IIT Delhi", "St. Xavier's College (Autonomous) - Mumbai", "R&D 101", "Université"]) {
-    const res = await post(t, who, { name: "A", collegeInstitute });
-    assertEquals(res.status, 200, collegeInstitute);
-    assertEquals((await res.json()).user.collegeInstitute, collegeInstitute);
+    await expectStored(t, who, { name: "A", collegeInstitute }, "collegeInstitute");
   }
 });
 
@@ -271,9 +264,7 @@ Deno.test("contactNumber must be exactly 10 digits", async () => {
   ) {
     await expectInvalid(t, who, { name: "A", contactNumber }, "contactNumber");
   }
-  const res = await post(t, who, { name: "A", contactNumber: "0123456789" });
-  assertEquals(res.status, 200);
-  assertEquals((await res.json()).user.contactNumber, "0123456789");
+  await expectStored(t, who, { name: "A", contactNumber: "0123456789" }, "contactNumber");
 });
 
 Deno.test("currentRole is text of at most 60 characters", async () => {
