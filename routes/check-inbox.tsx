@@ -1,11 +1,13 @@
 /** `/check-inbox?email=`: after sign-up, tells the user where the verification link went and how long it lives. */
 import { FormCard } from "../components/FormCard.tsx";
+import { PageTitle } from "../components/PageTitle.tsx";
 import type { PageProps } from "../lib/web/types.ts";
 
 export default function CheckInboxPage({ url }: PageProps) {
   const email = url.searchParams.get("email")?.trim().slice(0, 254);
   return (
     <FormCard title="Check your inbox">
+      <PageTitle title="Check your inbox" />
       <p class="text-slate-700">
         {email
           ? (

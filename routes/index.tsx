@@ -1,10 +1,12 @@
 /** Home page: the pitch and the two next steps (internships; sign-up for guests, the profile for members). */
+import { PageTitle } from "../components/PageTitle.tsx";
 import type { AppState } from "../lib/state.ts";
 import type { PageProps } from "../lib/web/types.ts";
 
 export default function Home({ state }: PageProps<unknown, AppState>) {
   return (
     <section class="py-12 text-center">
+      <PageTitle title="Find internships and opportunities" />
       <h1 class="text-4xl font-bold tracking-tight">
         {state.user ? `Welcome back, ${state.user.name}` : "Find your next opportunity"}
       </h1>

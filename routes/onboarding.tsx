@@ -6,6 +6,7 @@
  * An existing onboarding profile fills the wizard, so the page also edits it.
  */
 import { Notice } from "../components/forms.tsx";
+import { PageTitle } from "../components/PageTitle.tsx";
 import OnboardingWizard, { type OnboardingAnswers, type OnboardingChoices } from "../islands/OnboardingWizard.tsx";
 import {
   DOMAIN_PREFERENCES,
@@ -65,6 +66,7 @@ export default function OnboardingPage({ data, url, state }: PageProps<Data, App
   const invalidToken = url.searchParams.get("error") === "INVALID_TOKEN";
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
+      <PageTitle title={data.returning ? "Your onboarding answers" : "Get started"} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">
         {data.returning ? "Your onboarding answers" : `Welcome, ${state.user?.name}`}
       </h1>

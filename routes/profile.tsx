@@ -3,6 +3,7 @@
  * `/sign-in?callbackURL=/profile`. `?onboarded=1` (the end of onboarding) adds a welcome note.
  */
 import { Notice } from "../components/forms.tsx";
+import { PageTitle } from "../components/PageTitle.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "../islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "../lib/onboarding/onboarding.ts";
 import type { AppState } from "../lib/state.ts";
@@ -42,6 +43,7 @@ export default function ProfilePage({ state, url }: PageProps<unknown, AppState>
   const user = state.user!;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
+      <PageTitle title="Your profile" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Your profile</h1>
       <p class="mt-2 text-slate-700">What you share here helps us match you with opportunities.</p>
       {url.searchParams.has("onboarded") && (

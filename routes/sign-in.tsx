@@ -6,6 +6,7 @@
  */
 import { FormCard } from "../components/FormCard.tsx";
 import { Notice } from "../components/forms.tsx";
+import { PageTitle } from "../components/PageTitle.tsx";
 import SignInForm from "../islands/SignInForm.tsx";
 import { checkRedirect } from "../lib/auth/redirects.ts";
 import type { AppState } from "../lib/state.ts";
@@ -54,6 +55,7 @@ export default function SignInPage({ data, url }: PageProps<Data>) {
   const error = code ? ERRORS[code] ?? SOCIAL_FAILED : undefined;
   return (
     <FormCard title="Sign in">
+      <PageTitle title="Sign in" />
       {error && <Notice kind="error" title={error.title}>{error.text}</Notice>}
       <SignInForm callbackURL={data.callbackURL} />
       <p class="text-sm text-slate-700">

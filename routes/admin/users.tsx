@@ -1,4 +1,5 @@
 /** `/admin/users`: the user table with search, role filter, pages and role changes (admins only, by `_middleware.ts`). */
+import { PageTitle } from "../../components/PageTitle.tsx";
 import AdminUsersTable from "../../islands/AdminUsersTable.tsx";
 import type { AppState } from "../../lib/state.ts";
 import type { PageProps } from "../../lib/web/types.ts";
@@ -6,6 +7,7 @@ import type { PageProps } from "../../lib/web/types.ts";
 export default function AdminUsersPage({ state }: PageProps<unknown, AppState>) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle title="Manage users · Admin" />
       <div>
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Users</h1>
         <p class="mt-2 text-slate-700">

@@ -5,6 +5,7 @@
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
  * left out and named in a note. Members and admins see a link to post one.
  */
+import { PageTitle } from "../../components/PageTitle.tsx";
 import { ignoredNote, parseListQuery } from "../../components/internships/parse_query.ts";
 import { readListParams } from "../../components/internships/query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "../../islands/InternshipFilters.tsx";
@@ -23,8 +24,10 @@ export const handler: Handlers<InternshipFiltersProps, AppState> = {
 
 export default function InternshipsPage({ data, state }: PageProps<InternshipFiltersProps, AppState>) {
   const canPost = state.user?.role === "member" || state.user?.role === "admin";
+  const search = data.params.filters.search.trim();
   return (
     <div>
+      <PageTitle title={search ? `Internships matching “${search}”` : "Internships"} />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>

@@ -5,6 +5,7 @@
  */
 import { listOwnInternships, signInRedirect } from "../../components/internships/access.ts";
 import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
+import { PageTitle } from "../../components/PageTitle.tsx";
 import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
 import type { InternshipView } from "../../lib/internships/internships.ts";
 import type { AppState } from "../../lib/state.ts";
@@ -22,6 +23,7 @@ export default function MyInternshipsPage({ data: internships, state }: PageProp
   const canPost = state.user?.role === "member" || state.user?.role === "admin";
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-4xl">
+      <PageTitle title="My internships" />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My internships</h1>

@@ -6,6 +6,7 @@
 import { signInRedirect } from "../../components/internships/access.ts";
 import { EMPTY_FORM } from "../../components/internships/form_values.ts";
 import { MessagePage } from "../../components/internships/MessagePage.tsx";
+import { PageTitle } from "../../components/PageTitle.tsx";
 import InternshipForm from "../../islands/InternshipForm.tsx";
 import type { AppState } from "../../lib/state.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
@@ -39,6 +40,7 @@ export default function NewInternshipPage({ data }: PageProps<Data, AppState>) {
   }
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageTitle title="Post an internship" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Post an internship</h1>
       <p class="mt-2 text-slate-700">
         Fields marked as required are title, organization and application link. Everything else helps students decide.

@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
+import { createInternships, InternshipCreateSchema } from "../../lib/internships/internships.ts";
 import { saveOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
 
 async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
@@ -195,4 +196,24 @@ Deno.test("sign-out without a session still clears the cookie and goes home", as
   assertEquals(res.status, 303);
   assertEquals(res.headers.get("location"), "/");
   assertMatch(res.headers.get("set-cookie") ?? "", /Max-Age=0/);
+});
+
+Deno.test("each page sets its own document title in place of the site's", async () => {
+  await using t = await createTestApp();
+  const signIn = await page(t, "/sign-in");
+  assertHtml(signIn.res);
+  assertEquals(signIn.html.match(/<title>[^<]*<\/title>/g), ["<title>Sign in · Career Community</title>"]);
+  const owner = await createTestUser(t, "member");
+  const [internship] = await createInternships(t.kv, owner.user, [
+    InternshipCreateSchema.parse({
+      title: "Robotics Research Intern",
+      hiringOrganization: "Orbit Labs",
+      link: "https://orbit.example.com/jobs/robotics",
+    }),
+  ]);
+  const detail = await page(t, `/internships/${internship.id}`);
+  assertHtml(detail.res);
+  assertEquals(detail.html.match(/<title>[^<]*<\/title>/g), [
+    "<title>Robotics Research Intern · Career Community</title>",
+  ]);
 });

@@ -8,6 +8,7 @@ import { InternshipCard } from "../../../components/internships/InternshipCard.t
 import { ignoredNote, parseListQuery } from "../../../components/internships/parse_query.ts";
 import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "../../../components/internships/query.ts";
 import { Notice } from "../../../components/forms.tsx";
+import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import { type InternshipPage, listInternships } from "../../../lib/internships/internships.ts";
 import type { AppState } from "../../../lib/state.ts";
@@ -59,6 +60,9 @@ export default function AdminInternshipsPage({ data }: PageProps<Data | null, Ap
   const first = pagination.offset + 1, last = pagination.offset + internships.length;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle
+        title={search ? `Moderate internships matching “${search}” · Admin` : "Moderate internships · Admin"}
+      />
       <div>
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>
         <p class="mt-2 text-slate-700">

@@ -6,6 +6,7 @@
 import { canManage, findInternshipFor, signInRedirect } from "../../../components/internships/access.ts";
 import { formValuesOf } from "../../../components/internships/form_values.ts";
 import { MessagePage } from "../../../components/internships/MessagePage.tsx";
+import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipForm from "../../../islands/InternshipForm.tsx";
 import type { InternshipView } from "../../../lib/internships/internships.ts";
 import type { AppState } from "../../../lib/state.ts";
@@ -40,6 +41,7 @@ export default function EditInternshipPage({ data: { internship, allowed } }: Pa
   }
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageTitle title={`Edit “${internship.title}”`} />
       <a href={`/internships/${internship.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
         ← Back to the internship
       </a>

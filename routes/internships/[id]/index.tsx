@@ -8,6 +8,7 @@ import { canManage, findInternshipFor } from "../../../components/internships/ac
 import { Deadline, InternshipBadges, TagList, VerifiedMark } from "../../../components/internships/InternshipCard.tsx";
 import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "../../../components/internships/format.ts";
 import { Notice } from "../../../components/forms.tsx";
+import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "../../../islands/InternshipDeleteButton.tsx";
 import type { InternshipView } from "../../../lib/internships/internships.ts";
@@ -43,6 +44,7 @@ export default function InternshipPage({ data: internship, state }: PageProps<In
   ];
   return (
     <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageTitle title={internship.title} />
       <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All internships</a>
       <header class="mt-4">
         <div class="flex flex-wrap items-start justify-between gap-3">
