@@ -3,7 +3,7 @@
  * list with filters and search, read, create (one or a batch), update and soft delete. Lists
  * are answered from the read model of `store.ts`; writes go through its atomic commits.
  */
-import { ForbiddenError, NotFoundError } from "../http/errors.ts";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
 import type { User } from "../users/users.ts";
 import { insertRecords, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
 import type {
@@ -53,17 +53,22 @@ function ownerOrPlaceholder(owners: Map<string, InternshipOwner>, userId: string
 /**
  * One page of internships, newest first, matching every filter of `query`. Inactive and
  * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
- * `includeDeleted`; for anyone else those flags are ignored.
+ * `includeDeleted`; for anyone else those flags are ignored. With `mine`, only the viewer's own
+ * listings, inactive ones included (deleted ones only for an admin with `includeDeleted`),
+ * answered from the read model's per-owner postings.
+ * @throws UnauthorizedError for `mine` without a viewer.
  */
 export async function listInternships(
   kv: Deno.Kv,
   query: InternshipQuery,
   viewer: User | null,
 ): Promise<InternshipPage> {
+  if (query.mine && !viewer) throw new UnauthorizedError();
   const model = await readModel(kv);
   const admin = viewer?.role === "admin";
   const slots = model.select({
-    includeInactive: admin && query.includeInactive,
+    userId: query.mine ? viewer?.id : undefined,
+    includeInactive: query.mine || (admin && query.includeInactive),
     includeDeleted: admin && query.includeDeleted,
     types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
     minStipend: query.minStipend,
@@ -86,14 +91,16 @@ export async function listInternships(
 }
 
 /**
- * One internship with its owner.
- * @throws NotFoundError "Internship not found" when unknown, deleted, or inactive for a non-admin.
+ * One internship with its owner. An inactive one is shown to admins and to its owner only.
+ * @throws NotFoundError "Internship not found" when unknown, deleted, or inactive and `viewer`
+ * is neither an admin nor the owner.
  */
 export async function getInternship(kv: Deno.Kv, id: string, viewer: User | null): Promise<InternshipView> {
   const model = await readModel(kv);
   const slot = model.slotOf(id);
   const state = slot === undefined ? undefined : model.state(slot);
-  if (slot === undefined || !state || state.deleted || (!state.active && viewer?.role !== "admin")) {
+  if (slot === undefined || !state || state.deleted) throw new NotFoundError(NOT_FOUND);
+  if (!state.active && viewer?.role !== "admin" && model.ownerOf(slot) !== viewer?.id) {
     throw new NotFoundError(NOT_FOUND);
   }
   const [record] = await model.recordsOf([slot]);

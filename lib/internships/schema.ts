@@ -120,8 +120,10 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 /**
  * The list query (CONTRACT.md §4) parsed from string query parameters: `limit` 1–100 (default
  * 10), `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend`
- * and `maxStipend` in rupees (inclusive), `search` (alias `q`), and the admin-only flags
- * `includeInactive`, `includeDeleted`. Tags, location and search words come out lower case.
+ * and `maxStipend` in rupees (inclusive), `search` (alias `q`), `mine` (the caller's own
+ * listings, inactive ones included; needs a session, like `mine` of CONTRACT.md §5) and the
+ * admin-only flags `includeInactive`, `includeDeleted`. Tags, location and search words come out
+ * lower case.
  */
 export const InternshipQuerySchema = z.object({
   limit: integer(1, MAX_LIMIT).default(DEFAULT_LIMIT),
@@ -134,6 +136,7 @@ export const InternshipQuerySchema = z.object({
   maxStipend: amount.optional(),
   search: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
+  mine: flag.default(false),
   includeInactive: flag.default(false),
   includeDeleted: flag.default(false),
 }).transform(({ q, search, ...query }) => ({

@@ -20,8 +20,9 @@
  * look for changed chunks after its own writes).
  *
  * The read model keeps the listing fields in columns by slot (one slot per record), the slots
- * newest first, tag postings, a location dictionary and the search text per chunk, so a filter
- * over 100,000 listings is a pass over small arrays and a search is one `indexOf` scan per chunk.
+ * newest first, tag and owner postings, a location dictionary and the search text per chunk, so a
+ * filter over 100,000 listings is a pass over small arrays, an owner's list starts from that
+ * owner's slots only, and a search is one `indexOf` scan per chunk.
  * Each write is applied to it by the code that committed it; writes by other processes are
  * picked up by `sync`, which compares the head versionstamp at most once per
  * `SYNC_INTERVAL_MS` and reloads only the chunks whose stamps changed.
@@ -134,6 +135,8 @@ function byteLength(record: Internship): number {
 export interface SlotFilter {
   includeInactive: boolean;
   includeDeleted: boolean;
+  /** Only the records of this user id. */
+  userId?: string;
   types?: Set<number>;
   minStipend?: number;
   maxStipend?: number;
@@ -157,6 +160,9 @@ export class ReadModel {
   private locationNames: string[] = [];
   private locationIds = new Map<string, number>();
   private tagSlots = new Map<string, Set<number>>();
+  private ownerSlots = new Map<string, Set<number>>();
+  /** Per owner, their slots newest first (every state); built on first use, kept in step with inserts. */
+  private ownerOrders = new Map<string, number[]>();
   private vocabularies = new Map<number, ChunkIndex & { slots: number[] }>();
   private records = new Map<number, Internship[]>();
   /** Slots newest first. */
@@ -273,14 +279,28 @@ export class ReadModel {
       this.stipends[slot] = stipend ?? NaN;
       this.locations[slot] = this.locationId(location);
       this.tags[slot] = tags;
-      this.owners[slot] = owner;
+      if (this.owners[slot] !== owner) {
+        if (!fresh) {
+          this.ownerSlots.get(this.owners[slot])?.delete(slot);
+          this.ownerOrders.delete(this.owners[slot]);
+          this.ownerOrders.delete(owner);
+        }
+        let set = this.ownerSlots.get(owner);
+        if (!set) this.ownerSlots.set(owner, set = new Set());
+        set.add(slot);
+        this.owners[slot] = owner;
+      }
       this.chunkOf[slot] = n;
       for (const tag of tags) {
         let set = this.tagSlots.get(tag);
         if (!set) this.tagSlots.set(tag, set = new Set());
         set.add(slot);
       }
-      if (fresh) this.insertInOrder(slot);
+      if (fresh) {
+        this.insertInOrder(slot);
+        const ownerOrder = this.ownerOrders.get(owner);
+        if (ownerOrder) this.insertSorted(ownerOrder, slot);
+      }
       slots.push(slot);
     }
     this.vocabularies.set(n, { ...index, entries: [], slots });
@@ -289,17 +309,19 @@ export class ReadModel {
   }
 
   private insertInOrder(slot: number): void {
-    if (this.loading) {
-      this.order.push(slot);
-      return;
-    }
-    let lo = 0, hi = this.order.length;
+    if (this.loading) this.order.push(slot);
+    else this.insertSorted(this.order, slot);
+  }
+
+  /** Inserts `slot` into `list` (slots newest first) at its place. */
+  private insertSorted(list: number[], slot: number): void {
+    let lo = 0, hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.newerFirst(this.order[mid], slot) < 0) lo = mid + 1;
+      if (this.newerFirst(list[mid], slot) < 0) lo = mid + 1;
       else hi = mid;
     }
-    this.order.splice(lo, 0, slot);
+    list.splice(lo, 0, slot);
   }
 
   /** The slot of `id`, or undefined. */
@@ -310,6 +332,11 @@ export class ReadModel {
   /** Whether the record in `slot` is active, and whether it is deleted. */
   state(slot: number): { active: boolean; deleted: boolean } {
     return { active: (this.flags[slot] & ACTIVE) !== 0, deleted: (this.flags[slot] & DELETED) !== 0 };
+  }
+
+  /** The owner's user id of the record in `slot`. */
+  ownerOf(slot: number): string {
+    return this.owners[slot];
   }
 
   /** Marks, by slot, the rows whose search text contains every one of `words`. */
@@ -342,17 +369,43 @@ export class ReadModel {
     return marks;
   }
 
-  /** The slots matching `filter`, newest first. */
+  /** The record's state passes the inactive and deleted rules of `filter`. */
+  private stateOk(slot: number, { includeInactive, includeDeleted }: SlotFilter): boolean {
+    return (includeInactive || (this.flags[slot] & ACTIVE) !== 0) &&
+      (includeDeleted || (this.flags[slot] & DELETED) === 0);
+  }
+
+  /**
+   * The slots of `userId`, newest first, every state. Built by sorting the owner's postings, or
+   * for an owner of a large share of the listings by one pass over `order` (cheaper than a
+   * comparison sort then), and kept: new slots are inserted in place.
+   */
+  private ownerOrder(userId: string): number[] {
+    let order = this.ownerOrders.get(userId);
+    if (!order) {
+      const slots = this.ownerSlots.get(userId) ?? new Set<number>();
+      order = slots.size * Math.log2(slots.size + 1) < this.order.length
+        ? [...slots].sort((a, b) => this.newerFirst(a, b))
+        : this.order.filter((slot) => this.owners[slot] === userId);
+      this.ownerOrders.set(userId, order);
+    }
+    return order;
+  }
+
+  /**
+   * The slots matching `filter`, newest first. With `userId` the pass starts from that owner's
+   * slots, so its cost follows the owner's listing count, not the total.
+   */
   select(filter: SlotFilter): number[] {
-    const { includeInactive, includeDeleted } = filter;
+    const { includeInactive, includeDeleted, userId } = filter;
     let base: number[];
-    if (!includeInactive && !includeDeleted) {
+    if (userId !== undefined) {
+      base = this.ownerOrder(userId).filter((slot) => this.stateOk(slot, filter));
+    } else if (!includeInactive && !includeDeleted) {
       this.publicOrder ??= this.order.filter((slot) => this.flags[slot] === ACTIVE);
       base = this.publicOrder;
     } else {
-      base = this.order.filter((slot) =>
-        (includeInactive || (this.flags[slot] & ACTIVE) !== 0) && (includeDeleted || (this.flags[slot] & DELETED) === 0)
-      );
+      base = this.order.filter((slot) => this.stateOk(slot, filter));
     }
     const { types, minStipend, maxStipend, tags, location, words } = filter;
     const typeOk = types && new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);

@@ -1,26 +1,37 @@
 /**
  * `/internships/mine` ("My internships"): the signed-in user's own live listings, active or
- * not, newest first, each with edit and delete (a soft delete after confirmation). Guests are
- * sent to sign in and back.
+ * not, newest first, `PAGE_SIZE` a page (`?offset=`; an invalid offset shows the first page),
+ * each with edit and delete (a soft delete after confirmation). Answered by the domain's owner
+ * filter (`mine`), so the cost follows the user's listing count. Guests are sent to sign in and
+ * back.
  */
-import { listOwnInternships, signInRedirect } from "../../components/internships/access.ts";
+import { signInRedirect } from "../../components/internships/access.ts";
 import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
 import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
-import type { InternshipView } from "../../lib/internships/internships.ts";
+import { type InternshipPage, InternshipQuerySchema, listInternships } from "../../lib/internships/internships.ts";
 import type { AppState } from "../../lib/state.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
 
-export const handler: Handlers<InternshipView[], AppState> = {
+/** Listings per page. */
+const PAGE_SIZE = 20;
+
+export const handler: Handlers<InternshipPage, AppState> = {
   async GET(_req, ctx) {
     const user = ctx.state.user;
     if (!user) return signInRedirect(ctx.url);
-    return ctx.render(await listOwnInternships(ctx.state.services.kv, user));
+    const own = { mine: "true", limit: String(PAGE_SIZE) };
+    const parsed = InternshipQuerySchema.safeParse({ ...own, offset: ctx.url.searchParams.get("offset") ?? "0" });
+    const query = parsed.success ? parsed.data : InternshipQuerySchema.parse(own);
+    return ctx.render(await listInternships(ctx.state.services.kv, query, user));
   },
 };
 
-export default function MyInternshipsPage({ data: internships, state }: PageProps<InternshipView[], AppState>) {
+export default function MyInternshipsPage({ data, state }: PageProps<InternshipPage, AppState>) {
+  const { internships, pagination: { offset, total } } = data;
   const canPost = state.user?.role === "member" || state.user?.role === "admin";
+  const prev = offset > 0 && total > 0 ? Math.max(0, Math.min(offset, total) - PAGE_SIZE) : null;
+  const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-4xl">
       <PageTitle title="My internships" />
@@ -28,9 +39,9 @@ export default function MyInternshipsPage({ data: internships, state }: PageProp
         <div>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My internships</h1>
           <p class="mt-2 text-slate-700">
-            {internships.length === 0
+            {total === 0
               ? "You have not posted any internships yet."
-              : `You have ${internships.length} ${internships.length === 1 ? "listing" : "listings"}.`}
+              : `You have ${total} ${total === 1 ? "listing" : "listings"}.`}
           </p>
         </div>
         {canPost && (
@@ -42,7 +53,7 @@ export default function MyInternshipsPage({ data: internships, state }: PageProp
           </a>
         )}
       </div>
-      {!canPost && internships.length === 0 && (
+      {!canPost && total === 0 && (
         <p class="mt-6 text-slate-700">
           Posting is open to community members and admins. Meanwhile,{" "}
           <a href="/internships" class="text-indigo-700 underline">browse the internships</a>.
@@ -66,6 +77,27 @@ export default function MyInternshipsPage({ data: internships, state }: PageProp
           ))}
         </ul>
       )}
+      {(prev !== null || next !== null) && (
+        <nav aria-label="Pagination" class="mt-6 flex items-center justify-between gap-4">
+          {prev !== null ? <PageLink offset={prev} rel="prev" label="Previous" /> : <span />}
+          <span class="text-sm text-slate-700">
+            {internships.length > 0 ? `${offset + 1}–${offset + internships.length} of ${total}` : `${total} in all`}
+          </span>
+          {next !== null ? <PageLink offset={next} rel="next" label="Next" /> : <span />}
+        </nav>
+      )}
     </section>
+  );
+}
+
+function PageLink({ offset, rel, label }: { offset: number; rel: string; label: string }) {
+  return (
+    <a
+      href={offset === 0 ? "/internships/mine" : `/internships/mine?offset=${offset}`}
+      rel={rel}
+      class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
+    >
+      {label}
+    </a>
   );
 }

@@ -324,6 +324,36 @@ Deno.test("My internships lists the user's own live listings, inactive ones incl
   assert(empty.html.includes("You have not posted any internships yet."));
 });
 
+Deno.test("My internships pages through the user's listings 20 at a time, newest first", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  await create(t, await createTestUser(t, "member"), [LISTINGS.react]);
+  const batches: InternshipView[][] = [];
+  for (let i = 0; i < 5; i++) {
+    batches.push(await create(t, owner, Array.from({ length: 5 }, () => LISTINGS.marketing)));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const own = batches.flat();
+  const first = await page(t, "/internships/mine", owner.cookie);
+  assertHtml(first.res);
+  assert(first.html.includes("You have 25 listings."));
+  const onFirst = cardIds(first.html);
+  assertEquals(onFirst.length, 20);
+  assert(first.html.includes('href="/internships/mine?offset=20" rel="next"'), "a next link");
+  assert(!first.html.includes('rel="prev"'), "no previous link on the first page");
+  const second = await page(t, "/internships/mine?offset=20", owner.cookie);
+  assertHtml(second.res);
+  assert(second.html.includes('href="/internships/mine" rel="prev"'), "a previous link");
+  assert(second.html.includes("21–25 of 25"));
+  const onSecond = cardIds(second.html);
+  assertEquals(new Set([...onFirst, ...onSecond]).size, 25);
+  assertEquals(new Set([...onFirst, ...onSecond]), new Set(own.map((i) => i.id)));
+  assertEquals(onFirst.slice(0, 5).sort(), batches[4].map((i) => i.id).sort(), "the newest batch first");
+  const invalid = await page(t, "/internships/mine?offset=-3", owner.cookie);
+  assertHtml(invalid.res);
+  assertEquals(cardIds(invalid.html), onFirst);
+});
+
 Deno.test("the admin list shows inactive listings by default and deleted ones on request, to admins only", async () => {
   await using t = await createTestApp();
   const owner = await createTestUser(t, "member");

@@ -1,6 +1,7 @@
 /**
- * `GET /api/internships/{id}` (public), `PUT` (owner or admin; `isVerified`/`isActive` admin
- * only) and `DELETE` (owner or admin; soft delete). Specification "Internships", CONTRACT.md §4.
+ * `GET /api/internships/{id}` (public; an inactive one only for admins and its owner), `PUT`
+ * (owner or admin; `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft
+ * delete). Specification "Internships", CONTRACT.md §4.
  */
 import { assertSignedIn } from "../../../lib/auth/guards.ts";
 import { readBody } from "../../../lib/http/json.ts";

@@ -1,5 +1,7 @@
 /**
- * `GET /api/internships` (public; admins may add `includeInactive`/`includeDeleted`) and
+ * `GET /api/internships` (public; admins may add `includeInactive`/`includeDeleted`; `mine=true`
+ * lists the signed-in caller's own listings, inactive ones included, and is 401 without a
+ * session, as `mine` of CONTRACT.md §5) and
  * `POST /api/internships` (ingest user: member or admin session, or an admin-issued API key;
  * one object or a batch of up to 100). Specification "Internships", CONTRACT.md §2 and §4.
  */

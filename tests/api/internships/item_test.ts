@@ -17,9 +17,10 @@ Deno.test("GET /api/internships/{id}: anyone reads an active internship with its
   assertEquals(body.internship.user, { id: member.user.id, name: "Owner One", image: null, role: "member" });
 });
 
-Deno.test("GET /api/internships/{id}: unknown, deleted, and inactive (non-admin) are 404", async () => {
+Deno.test("GET /api/internships/{id}: unknown, deleted, and inactive (to all but admins and the owner) are 404", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
+  const other = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const [inactive, deleted] = await postInternships(t, member, [{ title: "Inactive" }, { title: "Deleted" }]);
   assertEquals(
@@ -38,14 +39,18 @@ Deno.test("GET /api/internships/{id}: unknown, deleted, and inactive (non-admin)
     assertEquals(res.status, 404);
     assertEquals(await res.json(), NOT_FOUND);
   }
-  for (const headers of [undefined, member.headers]) {
+  for (const headers of [undefined, other.headers]) {
     const res = await t.fetch(`/api/internships/${inactive.id}`, { headers });
     assertEquals(res.status, 404);
     assertEquals(await res.json(), NOT_FOUND);
   }
-  const asAdmin = await t.fetch(`/api/internships/${inactive.id}`, { headers: admin.headers });
-  assertEquals(asAdmin.status, 200);
-  assertEquals((await asAdmin.json()).internship.isActive, false);
+  for (const viewer of [admin, member]) {
+    const res = await t.fetch(`/api/internships/${inactive.id}`, { headers: viewer.headers });
+    assertEquals(res.status, 200);
+    assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
+    const { internship } = await res.json();
+    assertEquals([internship.id, internship.isActive], [inactive.id, false]);
+  }
 });
 
 Deno.test("PUT /api/internships/{id}: the owner changes only the fields given", async () => {

@@ -132,6 +132,7 @@ Deno.test("GET /api/internships: invalid query values are 400 with the zod issue
     ["maxStipend=-5", "maxStipend"],
     ["minStipend=500&maxStipend=100", "maxStipend"],
     ["includeInactive=yes", "includeInactive"],
+    ["mine=1", "mine"],
     [`search=${"x".repeat(201)}`, "search"],
   ];
   for (const [query, field] of cases) {
@@ -174,4 +175,63 @@ Deno.test("GET /api/internships: inactive and deleted are hidden; admins opt in 
   const total = (await (await t.fetch("/api/internships?includeDeleted=true", { headers: admin.headers })).json())
     .pagination.total;
   assertEquals(total, 4);
+});
+
+Deno.test("GET /api/internships?mine=true: the caller's own live listings, inactive included, newest first", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await seeded(t);
+  const other = await createTestUser(t, "member");
+  await postInternships(t, other, [{ title: "Someone Else's Intern", tags: ["design"] }]);
+  const own = (await (await t.fetch("/api/internships?mine=true", { headers: member.headers })).json()).internships;
+  const byTitle = (title: string) => own.find((i: { title: string }) => i.title === title).id;
+  const hide = await t.json("PUT", `/api/internships/${byTitle("Design Intern")}`, { isActive: false }, admin.headers);
+  assertEquals(hide.status, 200);
+  const del = await t.json("DELETE", `/api/internships/${byTitle("Python Developer")}`, undefined, member.headers);
+  assertEquals(del.status, 200);
+
+  const res = await t.fetch("/api/internships?mine=true&limit=2", { headers: member.headers });
+  assertEquals(res.status, 200);
+  assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
+  const body = await res.json();
+  assertEquals(body.success, true);
+  assertEquals(body.pagination, { limit: 2, offset: 0, total: 4, hasMore: true });
+  const all = (await (await t.fetch("/api/internships?mine=true", { headers: member.headers })).json()).internships;
+  assertEquals(body.internships, all.slice(0, 2));
+  assertEquals(
+    all.map((i: { title: string }) => i.title),
+    own.map((i: { title: string }) => i.title).filter((title: string) => title !== "Python Developer"),
+  );
+  assert(
+    all.every((i: { userId: string; user: { id: string } }) => i.userId === member.user.id && i.user.id === i.userId),
+  );
+  assertEquals(all.find((i: { title: string }) => i.title === "Design Intern").isActive, false);
+
+  assertEquals(await titles(t, "?mine=true&tags=design", member.headers), ["Design Intern"]);
+  assertEquals(await titles(t, "?mine=true&search=data", member.headers), [
+    "Data Analyst Intern",
+    "Unstated Type Intern",
+  ]);
+  assertEquals(await titles(t, "?mine=true&includeDeleted=true", member.headers), [
+    "Data Analyst Intern",
+    "Design Intern",
+    "Marketing Intern",
+    "Unstated Type Intern",
+  ]);
+  assertEquals(await titles(t, "?mine=true", other.headers), ["Someone Else's Intern"]);
+  assertEquals(await titles(t, "?mine=true", admin.headers), []);
+  assertEquals(await titles(t, "?mine=false"), [
+    "Data Analyst Intern",
+    "Marketing Intern",
+    "Someone Else's Intern",
+    "Unstated Type Intern",
+  ]);
+});
+
+Deno.test("GET /api/internships?mine=true without a session is 401", async () => {
+  await using t = await createTestApp();
+  await seeded(t);
+  const res = await t.fetch("/api/internships?mine=true");
+  assertEquals(res.status, 401);
+  assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
+  assertEquals(typeof (await res.json()).error, "string");
 });

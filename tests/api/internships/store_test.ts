@@ -39,6 +39,8 @@ Deno.test("two processes on one KV store see each other's writes after the sync 
     const seen = await listInternships(a, InternshipQuerySchema.parse({ search: "changed" }), null);
     assertEquals(seen.internships.map((i) => i.id), [created.id]);
     assertEquals((await getInternship(a, second.id, null)).title, "From B");
+    const mine = await listInternships(a, InternshipQuerySchema.parse({ mine: "true" }), user);
+    assertEquals(mine.internships.map((i) => i.id), [second.id, created.id]);
   } finally {
     a.close();
     b.close();
@@ -60,6 +62,8 @@ Deno.test("records that outgrow their chunk move without loss; chunk values stay
   const page = await listInternships(kv, InternshipQuerySchema.parse({ limit: "100" }), null);
   assertEquals(page.pagination.total, 60);
   assertEquals(new Set(page.internships.map((i) => i.id)).size, 60);
+  const mine = await listInternships(kv, InternshipQuerySchema.parse({ mine: "true", limit: "100" }), user);
+  assertEquals(mine.internships.map((i) => i.id), page.internships.map((i) => i.id));
   const hit = await listInternships(kv, InternshipQuerySchema.parse({ search: "item 7" }), null);
   assertEquals(hit.internships.map((i) => i.title).sort(), [
     "Item 17",
