@@ -5,7 +5,7 @@
  */
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
 import type { User } from "../users/users.ts";
-import { insertRecords, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
+import { insertRecords, type ReadModel, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -88,6 +88,36 @@ export async function listInternships(
       hasMore: query.offset + page.length < slots.length,
     },
   };
+}
+
+/** How many distinct public list queries keep their serialized body. */
+const PUBLIC_BODY_CACHE_SIZE = 256;
+const publicBodies = new WeakMap<ReadModel, { version: number; bodies: Map<string, string> }>();
+
+/**
+ * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a
+ * viewer who sees only public listings (a guest, or a non-admin without `mine`): the same for
+ * every such viewer, so it is serialized once per query and read-model version (serializing a
+ * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts over.
+ */
+export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promise<string> {
+  const model = await readModel(kv);
+  let cache = publicBodies.get(model);
+  if (!cache || cache.version !== model.version) {
+    cache = { version: model.version, bodies: new Map() };
+    publicBodies.set(model, cache);
+  }
+  const key = JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false });
+  let body = cache.bodies.get(key);
+  if (body === undefined) {
+    const version = model.version;
+    body = JSON.stringify({ success: true, ...await listInternships(kv, { ...query, mine: false }, null) });
+    if (model.version === version) {
+      if (cache.bodies.size >= PUBLIC_BODY_CACHE_SIZE) cache.bodies.clear();
+      cache.bodies.set(key, body);
+    }
+  }
+  return body;
 }
 
 /**

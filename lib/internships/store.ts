@@ -175,6 +175,8 @@ export class ReadModel {
   private syncing: Promise<void> | null = null;
   private ownerObjects = new Map<string, InternshipOwner>();
   private ownersAt = 0;
+  /** Grows whenever a listing or an owner object changes: what was derived from the model stays valid until then. */
+  version = 0;
 
   constructor(private readonly kv: Deno.Kv) {}
 
@@ -305,6 +307,7 @@ export class ReadModel {
     }
     this.vocabularies.set(n, { ...index, entries: [], slots });
     this.publicOrder = null;
+    this.version++;
     return true;
   }
 
@@ -467,7 +470,10 @@ export class ReadModel {
 
   /** Remembers the owner object of a user known to the caller (e.g. the creator). */
   rememberOwner(owner: InternshipOwner): void {
+    const known = this.ownerObjects.get(owner.id);
+    if (known?.name === owner.name && known.image === owner.image && known.role === owner.role) return;
     this.ownerObjects.set(owner.id, { id: owner.id, name: owner.name, image: owner.image, role: owner.role });
+    this.version++;
   }
 
   private async refreshOwners(): Promise<void> {

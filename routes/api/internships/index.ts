@@ -14,6 +14,7 @@ import {
   InternshipCreateSchema,
   InternshipQuerySchema,
   listInternships,
+  publicListBody,
 } from "../../../lib/internships/internships.ts";
 import type { AppState } from "../../../lib/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
@@ -21,8 +22,12 @@ import type { Handlers } from "../../../lib/web/types.ts";
 export const handler: Handlers<unknown, AppState> = {
   async GET(_req, ctx) {
     const query = ctx.url.search === "" ? DEFAULT_QUERY : validate(InternshipQuerySchema, queryOf(ctx.url));
-    const page = await listInternships(ctx.state.services.kv, query, ctx.state.user ?? null);
-    return Response.json({ success: true, ...page });
+    const { kv } = ctx.state.services;
+    const viewer = ctx.state.user ?? null;
+    if (!query.mine && viewer?.role !== "admin") {
+      return new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } });
+    }
+    return Response.json({ success: true, ...await listInternships(kv, query, viewer) });
   },
 
   async POST(req, ctx) {

@@ -235,3 +235,23 @@ Deno.test("GET /api/internships?mine=true without a session is 401", async () =>
   assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
   assertEquals(typeof (await res.json()).error, "string");
 });
+
+Deno.test("a cached public list page changes at once after a create, an update and a soft delete", async () => {
+  await using t = await createTestApp();
+  const { member } = await seeded(t);
+  const before = await titles(t, "?search=intern");
+  assertEquals(await titles(t, "?search=intern"), before);
+  const [created] = await postInternships(t, member, [{ title: "Fresh Robotics Intern" }]);
+  assertEquals(await titles(t, "?search=intern"), [...before, "Fresh Robotics Intern"].sort());
+  const put = await t.json(
+    "PUT",
+    `/api/internships/${created.id}`,
+    { title: "Renamed Robotics Intern" },
+    member.headers,
+  );
+  assertEquals(put.status, 200);
+  assertEquals(await titles(t, "?search=robotics"), ["Renamed Robotics Intern"]);
+  const del = await t.json("DELETE", `/api/internships/${created.id}`, undefined, member.headers);
+  assertEquals(del.status, 200);
+  assertEquals(await titles(t, "?search=robotics"), []);
+});
