@@ -1,29 +1,136 @@
-/** Home page: the pitch and the two next steps (internships; sign-up for guests, the profile for members). */
+/**
+ * Home page: the pitch and the two next steps (internships; sign-up for guests, the profile for
+ * signed-in users), the newest public internships (`LATEST_COUNT`, as the first page of
+ * `/internships` lists them) and a three-step "how it works". Server-rendered only: no islands,
+ * so the page ships no JavaScript.
+ */
+import { InternshipCard } from "../components/internships/InternshipCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
+import { DEFAULT_QUERY, type InternshipView, listInternships } from "../lib/internships/internships.ts";
 import type { AppState } from "../lib/state.ts";
-import type { PageProps } from "../lib/web/types.ts";
+import type { Handlers, PageProps } from "../lib/web/types.ts";
 
-export default function Home({ state }: PageProps<unknown, AppState>) {
+/** How many of the newest internships the home page shows. */
+const LATEST_COUNT = 6;
+
+/** The newest public internships, newest first. */
+interface HomeData {
+  latest: InternshipView[];
+}
+
+export const handler: Handlers<HomeData, AppState> = {
+  async GET(_req, ctx) {
+    const page = await listInternships(ctx.state.services.kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null);
+    return ctx.render({ latest: page.internships });
+  },
+};
+
+/** The steps of "How it works": title, text, and where to take the step. */
+function steps(signedIn: boolean) {
+  return [
+    {
+      title: "Find opportunities",
+      text: "Browse internships in cities across India and remote ones, filtered by stipend, work type and skills.",
+      href: "/internships",
+      link: "Browse internships",
+    },
+    {
+      title: "Build your profile",
+      text: "Add your college, your current role and the fields and opportunities you are interested in.",
+      href: signedIn ? "/profile" : "/sign-up",
+      link: signedIn ? "Edit your profile" : "Create a free account",
+    },
+    {
+      title: "Apply",
+      text: "Open a listing, check the stipend and deadline, and apply on the organization’s own page.",
+      href: "/internships",
+      link: "See open roles",
+    },
+  ];
+}
+
+export default function Home({ data, state }: PageProps<HomeData, AppState>) {
+  const canPost = state.user?.role === "member" || state.user?.role === "admin";
   return (
-    <section class="py-12 text-center">
-      <PageTitle title="Find internships and opportunities" />
-      <h1 class="text-4xl font-bold tracking-tight">
-        {state.user ? `Welcome back, ${state.user.name}` : "Find your next opportunity"}
-      </h1>
-      <p class="mt-4 text-lg text-slate-700">
-        Internships, hackathons, grants and toolkits for students and early-career builders.
-      </p>
-      <div class="mt-8 flex justify-center gap-4">
-        <a href="/internships" class="rounded-md bg-indigo-600 px-5 py-3 font-medium text-white hover:bg-indigo-700">
-          Browse internships
-        </a>
-        <a
-          href={state.user ? "/profile" : "/sign-up"}
-          class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100"
-        >
-          {state.user ? "Your profile" : "Create an account"}
-        </a>
-      </div>
-    </section>
+    <div class="space-y-16">
+      <section class="pt-4 text-center sm:pt-8">
+        <PageTitle title="Find internships and opportunities" />
+        <h1 class="text-4xl font-bold tracking-tight">
+          {state.user ? `Welcome back, ${state.user.name}` : "Find your next opportunity"}
+        </h1>
+        <p class="mt-4 text-lg text-slate-700">
+          Internships, hackathons, grants and toolkits for students and early-career builders.
+        </p>
+        <div class="mt-8 flex flex-wrap justify-center gap-4">
+          <a
+            href="/internships"
+            class="rounded-md bg-indigo-600 px-5 py-3 font-medium text-white hover:bg-indigo-700"
+          >
+            Browse internships
+          </a>
+          <a
+            href={state.user ? "/profile" : "/sign-up"}
+            class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100"
+          >
+            {state.user ? "Your profile" : "Create an account"}
+          </a>
+        </div>
+      </section>
+
+      <section aria-labelledby="latest-heading">
+        <div class="flex flex-wrap items-baseline justify-between gap-3">
+          <h2 id="latest-heading" class="text-2xl font-bold tracking-tight text-slate-900">Latest internships</h2>
+          {data.latest.length > 0 && (
+            <a href="/internships" class="font-medium text-indigo-700 underline hover:text-indigo-900">
+              See all internships
+            </a>
+          )}
+        </div>
+        {data.latest.length > 0
+          ? (
+            <ul class="mt-6 grid gap-4 lg:grid-cols-2">
+              {data.latest.map((internship) => (
+                <li key={internship.id} class="*:h-full">
+                  <InternshipCard internship={internship} />
+                </li>
+              ))}
+            </ul>
+          )
+          : (
+            <div class="mt-6 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
+              <p class="font-medium text-slate-900">No internships are listed yet.</p>
+              <p class="mt-1 text-slate-700">New roles are posted by the community; check back soon.</p>
+              {canPost && (
+                <a href="/internships/new" class="mt-3 inline-block text-indigo-700 underline hover:text-indigo-900">
+                  Post the first internship
+                </a>
+              )}
+            </div>
+          )}
+      </section>
+
+      <section aria-labelledby="how-heading">
+        <h2 id="how-heading" class="text-2xl font-bold tracking-tight text-slate-900">How it works</h2>
+        <ol class="mt-6 grid gap-4 md:grid-cols-3">
+          {steps(Boolean(state.user)).map((step, i) => (
+            <li key={step.title} class="flex gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+              <span
+                aria-hidden="true"
+                class="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 font-semibold text-indigo-800 ring-1 ring-inset ring-indigo-200"
+              >
+                {i + 1}
+              </span>
+              <div>
+                <h3 class="font-semibold text-slate-900">{step.title}</h3>
+                <p class="mt-1 text-sm text-slate-700">{step.text}</p>
+                <a href={step.href} class="mt-2 inline-block text-sm font-medium text-indigo-700 underline">
+                  {step.link}
+                </a>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * The internship pages in Chromium: a guest filters by type and stipend (the URL follows and
  * the back button restores), searches and opens a result; a member posts one (field errors
- * first), edits it and deletes it after confirming; an admin verifies one. Every page passes
- * the axe-core check.
+ * first), edits it and deletes it after confirming; an admin verifies one; the home page shows
+ * the latest ones. Every page passes the axe-core check.
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -135,6 +135,23 @@ Deno.test("a shared filtered link and the paginated list load in the browser", a
   await page.getByRole("link", { name: "Previous" }).click();
   await page.waitForURL(/\/internships$/);
   await page.getByText("Showing 1–10 of 30 internships").waitFor();
+});
+
+Deno.test("the home page shows the latest internships and leads to the full list", async () => {
+  await using t = await createTestApp({ listen: true });
+  await seed(t, await createTestUser(t, "member"));
+  await using browser = await launchBrowser();
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${t.origin}/`);
+    const latest = page.getByRole("region", { name: "Latest internships" });
+    assertEquals(await latest.getByRole("article").count(), 6);
+    await assertAccessible(page, `home at ${viewport.width}px`);
+    await latest.getByRole("link", { name: "See all internships" }).click();
+    await page.waitForURL(`${t.origin}/internships`);
+    await page.getByText("Showing 1–10 of 30 internships").waitFor();
+    await page.close();
+  }
 });
 
 Deno.test("a member posts an internship, edits it and deletes it", async () => {

@@ -1,11 +1,11 @@
 /**
  * Server-rendered pages of the foundation, without a browser: redirects of signed-out users,
- * the admin area's 401/403, messages for error query codes, sign-out, and which pages ship
- * JavaScript (only pages with islands do).
+ * the admin area's 401/403, messages for error query codes, sign-out, which pages ship
+ * JavaScript (only pages with islands do), and the home page's latest internships.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
-import { createInternships, InternshipCreateSchema } from "../../lib/internships/internships.ts";
+import { createInternships, InternshipCreateSchema, updateInternship } from "../../lib/internships/internships.ts";
 import { saveOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
 
 async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
@@ -216,4 +216,56 @@ Deno.test("each page sets its own document title in place of the site's", async 
   assertEquals(detail.html.match(/<title>[^<]*<\/title>/g), [
     "<title>Robotics Research Intern · Career Community</title>",
   ]);
+});
+
+/** The titles of the internship cards on a page, in order. */
+function cardTitles(html: string): string[] {
+  return [...html.matchAll(/<h3 id="internship-[^"]+"[^>]*><a [^>]*>([^<]*)<\/a><\/h3>/g)].map((m) => m[1]);
+}
+
+Deno.test("the home page lists the six newest public internships, as the list does, and links to all", async () => {
+  await using t = await createTestApp();
+  const owner = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  await createInternships(
+    t.kv,
+    owner.user,
+    Array.from({ length: 8 }, (_, i) =>
+      InternshipCreateSchema.parse({
+        title: `Home Role ${i} Intern`,
+        hiringOrganization: `Company ${i}`,
+        link: `https://company${i}.example.com/apply`,
+      })),
+  );
+  const [hidden] = await createInternships(t.kv, owner.user, [
+    InternshipCreateSchema.parse({
+      title: "Deactivated Role Intern",
+      hiringOrganization: "Hidden Co",
+      link: "https://hidden.example.com/apply",
+    }),
+  ]);
+  await updateInternship(t.kv, hidden.id, admin.user, { isActive: false });
+  const api = await (await t.fetch("/api/internships?limit=6")).json() as { internships: { title: string }[] };
+  const { res, html } = await page(t, "/", admin.cookie);
+  assertHtml(res);
+  const titles = cardTitles(html);
+  assertEquals(titles.length, 6);
+  assertEquals(titles, api.internships.map((i) => i.title));
+  assert(!html.includes("Deactivated Role Intern"), "an inactive internship is on the home page");
+  assertMatch(html, /<a href="\/internships"[^>]*>\s*See all internships\s*<\/a>/);
+  assert(!html.includes("No internships are listed yet."), "the empty state shows beside cards");
+  assertMatch(html, /Welcome back, /);
+});
+
+Deno.test("the home page without internships shows the empty state and how it works", async () => {
+  await using t = await createTestApp();
+  const { res, html } = await page(t, "/");
+  assertHtml(res);
+  assertEquals(cardTitles(html), []);
+  assertMatch(html, /No internships are listed yet\./);
+  assert(!html.includes("See all internships"), "the empty home page links to an empty list");
+  for (const step of ["Find opportunities", "Build your profile", "Apply"]) {
+    assertMatch(html, new RegExp(`<h3[^>]*>${step}</h3>`));
+  }
+  assertMatch(html, /<a href="\/sign-up"[^>]*>Create a free account<\/a>/);
 });
