@@ -4,8 +4,11 @@
  * filters as they change (text fields debounced), keeps the URL in step with
  * `history.pushState`/`replaceState` so every result set stays a shareable link, answers the
  * back button, and loads results from `GET /api/internships` without a full reload.
+ * The filters sit in a `<details>` whose summary shows the active filter count: open as
+ * served (so the form is there without JavaScript and on wide screens), collapsed after
+ * hydration below the `lg` breakpoint so a phone shows results on its first screen.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice } from "../components/forms.tsx";
 import { InternshipCard } from "../components/internships/InternshipCard.tsx";
@@ -37,6 +40,9 @@ export interface InternshipFiltersProps {
 /** Delay before typed filters apply, in milliseconds. */
 const DEBOUNCE_MS = 300;
 
+/** Tailwind's `lg` breakpoint, from which the filters stand open beside the results. */
+const WIDE_SCREEN = "(min-width: 64rem)";
+
 const INPUT = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
   "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 const LABEL = "block text-sm font-medium text-slate-800";
@@ -44,6 +50,12 @@ const LABEL = "block text-sm font-medium text-slate-800";
 function pageHref(params: ListParams): string {
   const query = listQueryString(params);
   return query ? `/internships?${query}` : "/internships";
+}
+
+/** How many filters are set: each checked work type and each filled-in text field counts once. */
+function activeFilterCount(filters: FilterValues): number {
+  const fields = [filters.search, filters.tags, filters.location, filters.minStipend, filters.maxStipend];
+  return filters.types.length + fields.filter((value) => value.trim() !== "").length;
 }
 
 /** The result count sentence, e.g. "Showing 1–10 of 34 internships". */
@@ -60,6 +72,7 @@ export default function InternshipFilters({ params, results: initialResults, not
   const [results, setResults] = useState<ListResults>(initialResults);
   const [error, setError] = useState<string | undefined>(notice);
   const [loading, setLoading] = useState(false);
+  const [filtersOpen, setFiltersOpen] = useState(true);
   const latest = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -90,6 +103,14 @@ export default function InternshipFilters({ params, results: initialResults, not
       setError(res.status === 400 ? `Some filters are not valid. ${res.error}` : res.error);
     }
   };
+
+  useLayoutEffect(() => {
+    const wide = matchMedia(WIDE_SCREEN);
+    setFiltersOpen(wide.matches);
+    const onChange = () => setFiltersOpen(wide.matches);
+    wide.addEventListener("change", onChange);
+    return () => wide.removeEventListener("change", onChange);
+  }, []);
 
   useEffect(() => {
     const onPopState = () => {
@@ -145,85 +166,109 @@ export default function InternshipFilters({ params, results: initialResults, not
     onInput: (e: Event) => change({ [name]: (e.currentTarget as HTMLInputElement).value }, name),
   });
 
+  const active = activeFilterCount(filters);
+
   return (
-    <div class="grid gap-8 lg:grid-cols-[18rem_1fr]">
+    <div class="grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-8">
       <section aria-labelledby="filters-heading">
-        <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
-        <form
-          method="get"
-          action="/internships"
-          role="search"
-          aria-label="Filter internships"
-          class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-          onSubmit={(e) => {
-            e.preventDefault();
-            load({ filters, offset: "", limit }, "push");
-          }}
+        <details
+          open={filtersOpen}
+          onToggle={(e) => setFiltersOpen(e.currentTarget.open)}
+          class="group"
         >
-          <div>
-            <label for="filter-search" class={LABEL}>Search</label>
-            <input type="search" placeholder="Title, company or keyword" {...text("search")} />
-          </div>
-          <fieldset>
-            <legend class={LABEL}>Work type</legend>
-            <div class="mt-2 space-y-2">
-              {Object.entries(TYPE_LABELS).map(([value, label]) => (
-                <label key={value} class="flex items-center gap-2 text-slate-800">
-                  <input
-                    type="checkbox"
-                    name="types"
-                    value={value}
-                    checked={filters.types.includes(value)}
-                    class="h-4 w-4 accent-indigo-700"
-                    onChange={(e) =>
-                      change({
-                        types: e.currentTarget.checked
-                          ? [...filters.types, value]
-                          : filters.types.filter((t) =>
-                            t !== value
-                          ),
-                      }, null)}
-                  />
-                  {label}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <div>
-            <label for="filter-tags" class={LABEL}>Tags</label>
-            <p id="filter-tags-hint" class="text-sm text-slate-700">Comma-separated, e.g. react, design</p>
-            <input type="text" aria-describedby="filter-tags-hint" {...text("tags")} />
-          </div>
-          <div>
-            <label for="filter-location" class={LABEL}>Location</label>
-            <input type="text" placeholder="e.g. Bengaluru" {...text("location")} />
-          </div>
-          <fieldset>
-            <legend class={LABEL}>Monthly stipend (₹)</legend>
-            <div class="mt-1 grid grid-cols-2 gap-3">
-              <div>
-                <label for="filter-minStipend" class="text-sm text-slate-700">Minimum</label>
-                <input type="number" min="0" step="1" inputMode="numeric" {...text("minStipend")} />
-              </div>
-              <div>
-                <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
-                <input type="number" min="0" step="1" inputMode="numeric" {...text("maxStipend")} />
-              </div>
-            </div>
-          </fieldset>
-          {limit && limit !== String(DEFAULT_LIMIT) && <input type="hidden" name="limit" value={limit} />}
-          <div class="flex flex-wrap items-center gap-3">
-            <button
-              type="submit"
-              class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+          <summary class="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm lg:rounded lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none [&::-webkit-details-marker]:hidden">
+            <span class="flex items-center gap-2">
+              <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
+              {active > 0 && (
+                <span class="rounded-full bg-indigo-50 px-2.5 py-0.5 text-sm font-medium text-indigo-800 ring-1 ring-inset ring-indigo-200">
+                  {active} active
+                </span>
+              )}
+            </span>
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              class="h-5 w-5 fill-current text-slate-600 group-open:rotate-180"
             >
-              Apply filters
-            </button>
-            <a href="/internships" onClick={clear} class="text-indigo-700 underline hover:text-indigo-900">
-              Clear filters
-            </a>
-          </div>
-        </form>
+              <path d="M5.2 7.5 10 12.3l4.8-4.8 1.1 1.1-5.9 5.9-5.9-5.9Z" />
+            </svg>
+          </summary>
+          <form
+            method="get"
+            action="/internships"
+            role="search"
+            aria-label="Filter internships"
+            class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+            onSubmit={(e) => {
+              e.preventDefault();
+              load({ filters, offset: "", limit }, "push");
+            }}
+          >
+            <div>
+              <label for="filter-search" class={LABEL}>Search</label>
+              <input type="search" placeholder="Title, company or keyword" {...text("search")} />
+            </div>
+            <fieldset>
+              <legend class={LABEL}>Work type</legend>
+              <div class="mt-2 space-y-2">
+                {Object.entries(TYPE_LABELS).map(([value, label]) => (
+                  <label key={value} class="flex items-center gap-2 text-slate-800">
+                    <input
+                      type="checkbox"
+                      name="types"
+                      value={value}
+                      checked={filters.types.includes(value)}
+                      class="h-4 w-4 accent-indigo-700"
+                      onChange={(e) =>
+                        change({
+                          types: e.currentTarget.checked
+                            ? [...filters.types, value]
+                            : filters.types.filter((t) =>
+                              t !== value
+                            ),
+                        }, null)}
+                    />
+                    {label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <div>
+              <label for="filter-tags" class={LABEL}>Tags</label>
+              <p id="filter-tags-hint" class="text-sm text-slate-700">Comma-separated, e.g. react, design</p>
+              <input type="text" aria-describedby="filter-tags-hint" {...text("tags")} />
+            </div>
+            <div>
+              <label for="filter-location" class={LABEL}>Location</label>
+              <input type="text" placeholder="e.g. Bengaluru" {...text("location")} />
+            </div>
+            <fieldset>
+              <legend class={LABEL}>Monthly stipend (₹)</legend>
+              <div class="mt-1 grid grid-cols-2 gap-3">
+                <div>
+                  <label for="filter-minStipend" class="text-sm text-slate-700">Minimum</label>
+                  <input type="number" min="0" step="1" inputMode="numeric" {...text("minStipend")} />
+                </div>
+                <div>
+                  <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
+                  <input type="number" min="0" step="1" inputMode="numeric" {...text("maxStipend")} />
+                </div>
+              </div>
+            </fieldset>
+            {limit && limit !== String(DEFAULT_LIMIT) && <input type="hidden" name="limit" value={limit} />}
+            <div class="flex flex-wrap items-center gap-3">
+              <button
+                type="submit"
+                class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+              >
+                Apply filters
+              </button>
+              <a href="/internships" onClick={clear} class="text-indigo-700 underline hover:text-indigo-900">
+                Clear filters
+              </a>
+            </div>
+          </form>
+        </details>
       </section>
 
       <section aria-labelledby="results-heading" aria-busy={loading ? "true" : undefined}>

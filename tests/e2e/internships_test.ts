@@ -2,7 +2,8 @@
  * The internship pages in Chromium: a guest filters by type and stipend (the URL follows and
  * the back button restores), searches and opens a result; a member posts one (field errors
  * first), edits it and deletes it after confirming; an admin verifies one; the home page shows
- * the latest ones. Every page passes the axe-core check.
+ * the latest ones; on a phone the filters fold away above the results (and stay open without
+ * JavaScript). Every page passes the axe-core check.
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -135,6 +136,37 @@ Deno.test("a shared filtered link and the paginated list load in the browser", a
   await page.getByRole("link", { name: "Previous" }).click();
   await page.waitForURL(/\/internships$/);
   await page.getByText("Showing 1–10 of 30 internships").waitFor();
+});
+
+Deno.test("on a phone the filters fold away so the first result is on the first screen", async () => {
+  await using t = await createTestApp({ listen: true });
+  await seed(t, await createTestUser(t, "member"));
+  await using browser = await launchBrowser();
+  const phone = { width: 390, height: 844 };
+  const page = await browser.newPage({ viewport: phone });
+  await open(page, `${t.origin}/internships?types=remote`);
+  const first = await page.locator("#results-heading ~ ul article").first().boundingBox();
+  assert(first && first.y >= 0 && first.y + first.height <= phone.height, `first card at ${JSON.stringify(first)}`);
+  assert(!(await page.getByLabel("Remote").isVisible()), "the filters are open on a phone");
+  const summary = page.locator("summary", { hasText: "Filters" });
+  assertEquals((await summary.innerText()).replace(/\s+/g, " ").trim(), "Filters 1 active");
+  await assertAccessible(page, "/internships on a phone");
+
+  await summary.click();
+  await page.getByLabel("Hybrid").check();
+  await page.waitForURL(/\/internships\?types=remote%2Chybrid$/);
+  await page.getByText("Showing 1–10 of 21 internships").waitFor();
+  assertEquals((await summary.innerText()).replace(/\s+/g, " ").trim(), "Filters 2 active");
+  await assertAccessible(page, "/internships on a phone, filters open");
+
+  const noScript = await browser.newContext({ viewport: phone, javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(`${t.origin}/internships`);
+  await plain.getByLabel("On-site").check();
+  await plain.getByRole("button", { name: "Apply filters" }).click();
+  await plain.waitForURL(/\/internships\?search=&types=onsite&/);
+  await plain.getByText("Showing 1–9 of 9 internships").waitFor();
+  await noScript.close();
 });
 
 Deno.test("the home page shows the latest internships and leads to the full list", async () => {
