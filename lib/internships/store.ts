@@ -131,6 +131,40 @@ function byteLength(record: Internship): number {
   return encoder.encode(JSON.stringify(record)).byteLength + 1;
 }
 
+/** A chunk's records with their encoded index, as a write stores them. */
+interface Indexed {
+  records: Internship[];
+  index: Uint8Array;
+}
+
+function indexed(records: Internship[]): Indexed {
+  return { records, index: encodeIndex(records) };
+}
+
+/**
+ * `records` (a chunk filled by size, whose first `kept` records are already stored in it) as one
+ * or more chunks whose index stays within `CHUNK_MAX_BYTES`. A small record can carry a large
+ * search vocabulary (each distinct word adds its text and mask words), so an index may outgrow
+ * its records several times over. Usually one chunk and one encoding; otherwise each chunk takes
+ * the longest prefix that fits (at least `kept` records, and at least one), found by bisection.
+ */
+function splitByIndex(records: Internship[], kept: number): Indexed[] {
+  const out: Indexed[] = [];
+  let rest = records;
+  for (let minimum = Math.max(kept, 1);; minimum = 1) {
+    const whole = indexed(rest);
+    if (whole.index.byteLength <= CHUNK_MAX_BYTES || rest.length <= minimum) return [...out, whole];
+    let lo = minimum, hi = rest.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (encodeIndex(rest.slice(0, mid)).byteLength <= CHUNK_MAX_BYTES) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(indexed(rest.slice(0, lo)));
+    rest = rest.slice(lo);
+  }
+}
+
 /** The filters of one list pass, already resolved to codes and marks. */
 export interface SlotFilter {
   includeInactive: boolean;
@@ -247,7 +281,7 @@ export class ReadModel {
    * Puts chunks written by this process into the model: `records` and their encoded index by
    * chunk, committed at `versionstamp` after a check that the head was `syncedHead`.
    */
-  applyWrite(chunks: Map<number, { records: Internship[]; index: Uint8Array }>, versionstamp: string): void {
+  applyWrite(chunks: Map<number, Indexed>, versionstamp: string): void {
     for (const [n, { records, index }] of chunks) {
       if (this.applyIndex(n, decodeIndex(index), versionstamp)) this.records.set(n, records);
     }
@@ -544,8 +578,9 @@ async function commit(op: Deno.AtomicOperation): Promise<Deno.KvCommitResult | D
 }
 
 /**
- * Adds the new records to the open chunk (opening further chunks as they fill), with their id
- * index entries, in one atomic write; `moved` is an updated record leaving a full chunk.
+ * Adds the new records to the open chunk (opening further chunks as they fill: records over
+ * `CHUNK_FILL_BYTES`, or an index over `CHUNK_MAX_BYTES`), with their id index entries, in one
+ * atomic write; `moved` is an updated record leaving a full chunk.
  * @returns false when a concurrent write won (the caller reads again and retries).
  */
 async function appendRecords(
@@ -555,43 +590,46 @@ async function appendRecords(
   moved?: { chunk: Chunk; rest: Internship[] },
 ): Promise<boolean> {
   const open = await kv.get<number>(OPEN_KEY);
-  let n = open.value ?? 0;
+  const n = open.value ?? 0;
   const current = await kv.get<Uint8Array>(chunkKey(n));
   const op = kv.atomic().check(open).check(current);
-  const writes = new Map<number, Internship[]>();
+  const writes = new Map<number, Indexed>();
   if (moved) {
     op.check(moved.chunk.index, { key: chunkKey(moved.chunk.n), versionstamp: moved.chunk.versionstamp });
-    writes.set(moved.chunk.n, moved.rest);
+    if (moved.chunk.n !== n) writes.set(moved.chunk.n, indexed(moved.rest));
   }
-  let chunk = writes.get(n) ?? decodeChunk(current.value);
+  const filled: Indexed[] = [];
+  let chunk = moved?.chunk.n === n ? moved.rest : decodeChunk(current.value);
+  let kept = chunk.length;
   let size = encoder.encode(JSON.stringify(chunk)).byteLength;
   for (const record of records) {
     const bytes = byteLength(record);
     if (chunk.length > 0 && size + bytes > CHUNK_FILL_BYTES) {
-      writes.set(n, chunk);
-      n += 1;
-      op.check({ key: chunkKey(n), versionstamp: null });
+      filled.push(...splitByIndex(chunk, kept));
       chunk = [];
+      kept = 0;
       size = 2;
     }
     chunk.push(record);
     size += bytes;
-    op.set(idKey(record.id), n);
   }
-  writes.set(n, chunk);
-  op.set(OPEN_KEY, n);
+  filled.push(...splitByIndex(chunk, kept));
+  const fresh = new Set(records.map((record) => record.id));
+  filled.forEach((piece, i) => {
+    if (i > 0) op.check({ key: chunkKey(n + i), versionstamp: null });
+    for (const record of piece.records) if (fresh.has(record.id)) op.set(idKey(record.id), n + i);
+    writes.set(n + i, piece);
+  });
+  op.set(OPEN_KEY, n + filled.length - 1);
   return await commitChunks(op, model, writes);
 }
 
 async function commitChunks(
   op: Deno.AtomicOperation,
   model: ReadModel,
-  writes: Map<number, Internship[]>,
+  writes: Map<number, Indexed>,
 ): Promise<boolean> {
-  const chunks = new Map<number, { records: Internship[]; index: Uint8Array }>();
-  for (const [n, records] of writes) {
-    const index = encodeIndex(records);
-    chunks.set(n, { records, index });
+  for (const [n, { records, index }] of writes) {
     op.set(chunkKey(n), encoder.encode(JSON.stringify(records)));
     op.set(indexKey(n), index);
     op.set(stampKey(n), records.length);
@@ -602,7 +640,7 @@ async function commitChunks(
     await model.catchUp();
     return false;
   }
-  model.applyWrite(chunks, result.versionstamp);
+  model.applyWrite(writes, result.versionstamp);
   return true;
 }
 
@@ -620,11 +658,12 @@ export async function insertRecords(kv: Deno.Kv, records: Internship[]): Promise
 export async function replaceRecord(kv: Deno.Kv, chunk: Chunk, record: Internship): Promise<boolean> {
   const model = await readModel(kv);
   const records = chunk.records.map((r) => (r.id === record.id ? record : r));
+  const replaced = indexed(records);
   const fits = encoder.encode(JSON.stringify(records)).byteLength <= CHUNK_MAX_BYTES &&
-    encodeIndex(records).byteLength <= CHUNK_MAX_BYTES;
+    replaced.index.byteLength <= CHUNK_MAX_BYTES;
   if (fits) {
     const op = kv.atomic().check(chunk.index, { key: chunkKey(chunk.n), versionstamp: chunk.versionstamp });
-    return await commitChunks(op, model, new Map([[chunk.n, records]]));
+    return await commitChunks(op, model, new Map([[chunk.n, replaced]]));
   }
   const rest = chunk.records.filter((r) => r.id !== record.id);
   return await appendRecords(kv, model, [record], { chunk, rest });

@@ -194,3 +194,37 @@ Deno.test("POST /api/internships: concurrent creates all land", async () => {
   await Promise.all(results.map((r) => r.body?.cancel()));
   assertEquals((await (await t.fetch("/api/internships")).json()).pagination.total, 20);
 });
+
+Deno.test("POST /api/internships: listings with many distinct words never block later creates or updates", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  let next = 0;
+  // ~1,250 distinct three-character words: a small record with a large search vocabulary.
+  const description = () =>
+    Array.from({ length: 1250 }, () => {
+      const n = next++;
+      return alphabet[n % 36] + alphabet[Math.floor(n / 36) % 36] + alphabet[Math.floor(n / 1296) % 36];
+    }).join(" ");
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const res = await t.json(
+      "POST",
+      "/api/internships",
+      internshipBody({ title: `Wordy ${i}`, description: description() }),
+      member.headers,
+    );
+    assertEquals(res.status, 201, `create ${i}`);
+    ids.push((await res.json()).data.id);
+  }
+  for (const id of ids.slice(0, 3)) {
+    const res = await t.json("PUT", `/api/internships/${id}`, { description: description() }, member.headers);
+    assertEquals(res.status, 200, `update ${id}`);
+    await res.body?.cancel();
+  }
+  const search = await t.fetch(`/api/internships?search=wordy&limit=100`);
+  assertEquals((await search.json()).internships.map((i: { id: string }) => i.id).sort(), [...ids].sort());
+  for await (const entry of t.kv.list<Uint8Array>({ prefix: ["internships_index"] })) {
+    assert(entry.value.byteLength < 65536);
+  }
+});
