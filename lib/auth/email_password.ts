@@ -6,7 +6,7 @@
 import { AuthError, ConflictError } from "../http/errors.ts";
 import {
   createUser,
-  getPasswordHash,
+  getPasswordEntry,
   getUser,
   getUserByEmail,
   normalizeEmail,
@@ -15,7 +15,7 @@ import {
   type User,
 } from "../users/users.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
-import { deleteUserSessions } from "./sessions.ts";
+import { deleteUserSessions, type SessionGuard } from "./sessions.ts";
 import { consumeToken } from "./verification.ts";
 
 /** Input of `signUp`; the password has already passed the length rule. */
@@ -54,22 +54,29 @@ export async function signUp(kv: Deno.Kv, input: SignUpInput, adminEmails: Set<s
   }
 }
 
+/** A successful password check: the user, and the guard that keeps a session to that password. */
+export interface Credentials {
+  user: User;
+  /** For `createSession`: refuses the session (401) if the password changed since it was checked. */
+  guard: SessionGuard;
+}
+
 /**
  * The user whose e-mail and password match. An unknown e-mail spends the time of one
  * password check too, so both failures look and take alike; a password longer than any
  * accepted one fails at once without hashing.
  * @throws AuthError 401 `INVALID_EMAIL_OR_PASSWORD`.
  */
-export async function checkCredentials(kv: Deno.Kv, email: string, password: string): Promise<User> {
+export async function checkCredentials(kv: Deno.Kv, email: string, password: string): Promise<Credentials> {
   const refused = new AuthError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid email or password");
   if ([...password].length > PASSWORD_MAX) throw refused;
   const user = await getUserByEmail(kv, email);
-  const hash = user && await getPasswordHash(kv, user.id);
+  const entry = user && await getPasswordEntry(kv, user.id);
   let ok = false;
-  if (hash) ok = await verifyPassword(hash, password);
+  if (entry?.value) ok = await verifyPassword(entry.value, password);
   else await verifyDummy(password);
-  if (!user || !ok) throw refused;
-  return user;
+  if (!user || !entry || !ok) throw refused;
+  return { user, guard: { check: entry, error: refused } };
 }
 
 /**

@@ -21,8 +21,22 @@ export interface Session {
   createdAt: string;
 }
 
+/**
+ * A condition a new session depends on: the session is written only while `check` holds (in the
+ * same atomic write), else `error` is thrown. Sign-in passes the version of the password hash it
+ * verified, so a sign-in that races a password reset cannot outlive the reset.
+ */
+export interface SessionGuard {
+  check: Deno.AtomicCheck;
+  error: Error;
+}
+
 /** Creates a session for `userId`; returns the record and the token for the cookie. */
-export async function createSession(kv: Deno.Kv, userId: string): Promise<{ session: Session; token: string }> {
+export async function createSession(
+  kv: Deno.Kv,
+  userId: string,
+  guard?: SessionGuard,
+): Promise<{ session: Session; token: string }> {
   const token = randomToken();
   const hash = await sha256Hex(token);
   const now = Date.now();
@@ -32,10 +46,11 @@ export async function createSession(kv: Deno.Kv, userId: string): Promise<{ sess
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
   };
-  await kv.atomic()
+  const op = kv.atomic()
     .set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
-    .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS })
-    .commit();
+    .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS });
+  if (guard) op.check(guard.check);
+  if (!(await op.commit()).ok) throw guard?.error ?? new Error("Session not stored");
   return { session, token };
 }
 
@@ -61,16 +76,18 @@ export async function readSession(kv: Deno.Kv, token: string): Promise<{ session
 }
 
 /**
- * Signs a browser in as `userId`: creates a session and ends the one of `previousToken` (the
- * cookie the browser sent, if any), so a sign-in never leaves the old session behind.
+ * Signs a browser in as `userId`: creates a session (subject to `guard`) and ends the one of
+ * `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old
+ * session behind.
  */
 export async function replaceSession(
   kv: Deno.Kv,
   userId: string,
   previousToken: string | undefined,
+  guard?: SessionGuard,
 ): Promise<{ session: Session; token: string }> {
   if (previousToken) await deleteSession(kv, previousToken);
-  return await createSession(kv, userId);
+  return await createSession(kv, userId, guard);
 }
 
 /** Ends the session of a cookie token (no error when it does not exist). */

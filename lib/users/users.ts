@@ -116,7 +116,12 @@ export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Pro
 
 /** The stored password hash of a user, or null (social-only users have none). */
 export async function getPasswordHash(kv: Deno.Kv, userId: string): Promise<string | null> {
-  return (await kv.get<string>(["user_passwords", userId])).value;
+  return (await getPasswordEntry(kv, userId)).value;
+}
+
+/** The password hash entry of a user: its value, and its versionstamp for an atomic check. */
+export async function getPasswordEntry(kv: Deno.Kv, userId: string): Promise<Deno.KvEntryMaybe<string>> {
+  return await kv.get<string>(["user_passwords", userId]);
 }
 
 /** Replaces (or with `null` removes) a user's password hash. */

@@ -1,6 +1,9 @@
+import { checkCredentials } from "../../../lib/auth/email_password.ts";
+import { createSession } from "../../../lib/auth/sessions.ts";
 import type { TokenRecord } from "../../../lib/auth/verification.ts";
+import { AuthError } from "../../../lib/http/errors.ts";
 import { sha256Hex } from "../../../lib/ids.ts";
-import { assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { assertEquals, assertMatch, assertRejects } from "../../helpers/assert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { lastMailTo, PASSWORD, passwordUser, signIn, tokenOf } from "./helpers.ts";
 
@@ -195,4 +198,20 @@ Deno.test("forget-password works for a signed-in user on the same origin", async
   assertEquals(res.status, 200);
   assertEquals(await res.json(), { status: true });
   assertEquals(t.mails.length, 1);
+});
+
+Deno.test("a sign-in whose password check came before a reset gets no session after it", async () => {
+  await using t = await createTestApp();
+  const user = await passwordUser(t, { email: "asha@example.com" });
+  const token = await resetToken(t);
+  // The sign-in has verified the old password; the reset lands before it stores the session.
+  const { guard } = await checkCredentials(t.kv, "asha@example.com", PASSWORD);
+  const reset = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  assertEquals(reset.status, 200);
+  await reset.body?.cancel();
+  await assertRejects(
+    () => createSession(t.kv, user.id, guard),
+    (error) => error instanceof AuthError && error.code === "INVALID_EMAIL_OR_PASSWORD",
+  );
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", user.id] })), []);
 });

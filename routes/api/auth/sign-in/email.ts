@@ -36,12 +36,12 @@ export const handler: Handlers<unknown, AppState> = {
     const body = await readAuthBody(req, SignInBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     await hitRateLimit(kv, RATE_LIMITS.signInPerEmailAndIp, `${normalizeEmail(body.email)} ${ip}`, config.rateLimits);
-    const user = await checkCredentials(kv, body.email, body.password);
+    const { user, guard } = await checkCredentials(kv, body.email, body.password);
     if (!user.emailVerified) {
       await sendVerificationMail(services, user, callbackURL);
       throw new AuthError(403, "EMAIL_NOT_VERIFIED", "Email not verified");
     }
-    const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure));
+    const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure), guard);
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
       headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },
     });
