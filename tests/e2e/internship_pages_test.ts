@@ -375,6 +375,11 @@ Deno.test("the admin list shows inactive listings by default and deleted ones on
   const bad = await page(t, "/admin/internships?offset=-4&show=nonsense", admin.cookie);
   assertHtml(bad.res);
   assert(bad.html.includes("were not valid"));
+  for (const show of ["__proto__", "constructor", "toString"]) {
+    const inherited = await page(t, `/admin/internships?show=${show}`, admin.cookie);
+    assertHtml(inherited.res);
+    assertEquals(cardIds(inherited.html).sort(), idsOf(seeded, "react", "data", "design"), show);
+  }
 
   const member = await page(t, "/admin/internships", owner.cookie);
   assertHtml(member.res, 403);

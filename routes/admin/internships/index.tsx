@@ -33,7 +33,7 @@ export const handler: Handlers<Data | null, AppState> = {
   async GET(_req, ctx) {
     if (ctx.state.user?.role !== "admin") return ctx.render(null);
     const requested = ctx.url.searchParams.get("show") ?? "";
-    const show: Show = requested in SHOW ? requested as Show : "live";
+    const show: Show = Object.hasOwn(SHOW, requested) ? requested as Show : "live";
     const { filters: { search }, offset } = readListParams(ctx.url.searchParams);
     const { query, ignored } = parseListQuery(
       { filters: { ...NO_FILTERS, search }, offset, limit: "" },
