@@ -52,7 +52,7 @@ export const handler: Handlers<Data, AppState> = {
 
 export default function SignInPage({ data, url }: PageProps<Data>) {
   const code = url.searchParams.get("error");
-  const error = code ? ERRORS[code] ?? SOCIAL_FAILED : undefined;
+  const error = code ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
   return (
     <FormCard title="Sign in">
       <PageTitle title="Sign in" />

@@ -68,6 +68,9 @@ Deno.test("sign-in explains only known error codes and never echoes the query", 
   assert(!html.includes("<img src=x>") && !html.includes("&lt;img"), "the error text was echoed");
   assertMatch((await page(t, "/sign-in?error=ACCOUNT_NOT_LINKED")).html, /We could not link that account/);
   assert(!/role="alert"/.test((await page(t, "/sign-in")).html), "a plain sign-in page shows an error");
+  for (const inherited of ["constructor", "toString", "__proto__"]) {
+    assertMatch((await page(t, `/sign-in?error=${inherited}`)).html, /Sign-in did not complete/, inherited);
+  }
 });
 
 Deno.test("sign-in passes on a same-origin callbackURL only", async () => {
