@@ -1,9 +1,11 @@
 /**
- * `GET /api/internships/{id}` (public; an inactive one only for admins and its owner), `PUT`
+ * `GET /api/internships/{id}` (public; an inactive one only for admins: CONTRACT.md §4 makes it 404
+ * for every other caller, its owner included, who finds it with `mine=true` and on the pages), `PUT`
  * (owner or admin; `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft
  * delete). Specification "Internships", CONTRACT.md §4.
  */
 import { assertSignedIn } from "../../../lib/auth/guards.ts";
+import { NotFoundError } from "../../../lib/http/errors.ts";
 import { readBody } from "../../../lib/http/json.ts";
 import {
   deleteInternship,
@@ -16,7 +18,9 @@ import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {
   async GET(_req, ctx) {
-    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user ?? null);
+    const viewer = ctx.state.user ?? null;
+    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, viewer);
+    if (!internship.isActive && viewer?.role !== "admin") throw new NotFoundError("Internship not found");
     return Response.json({ success: true, internship });
   },
 
