@@ -9,8 +9,6 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 
 /** Longest accepted e-mail address, in characters (RFC 5321 path limit). */
 export const EMAIL_MAX = 254;
-/** Longest accepted user name, in characters. */
-export const NAME_MAX = 100;
 
 /** An e-mail address: trimmed, at most `EMAIL_MAX` characters, well-formed. */
 export const EmailField = z.string().trim().max(EMAIL_MAX).pipe(z.email());

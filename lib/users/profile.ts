@@ -15,11 +15,11 @@
  */
 import { z } from "zod";
 import { BadRequestError } from "../http/errors.ts";
-import { updateUser, type User } from "./users.ts";
+import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
 /** Length limits of the profile fields, in characters (the UI uses them as `maxlength`). */
 export const PROFILE_LIMITS = {
-  name: 100,
+  name: USER_NAME_MAX,
   image: 2048,
   collegeInstitute: 150,
   contactNumber: 10,
@@ -106,7 +106,7 @@ export function isImageReference(text: string): boolean {
 
 /** Schema of the `POST /api/profile` body; its keys are in the order errors are reported. */
 export const profileUpdateSchema = z.object({
-  name: z.string().trim().min(1).max(PROFILE_LIMITS.name),
+  name: UserNameSchema,
   image: clearableText(PROFILE_LIMITS.image, isImageReference),
   fieldInterests: textList(),
   opportunityInterests: textList(),

@@ -6,6 +6,7 @@
  * - `["users_by_email", emailLowerCase]` → id (uniqueness guard)
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
  */
+import { z } from "zod";
 import { ConflictError, NotFoundError } from "../http/errors.ts";
 
 /** The roles of the specification. */
@@ -32,6 +33,16 @@ export interface User {
 
 /** Fields a caller may change with `updateUser`. */
 export type UserPatch = Partial<Omit<User, "id" | "email" | "createdAt" | "updatedAt">>;
+
+/** Longest user name, in characters. */
+export const USER_NAME_MAX = 100;
+
+/**
+ * A user name as sign-up and the profile accept it: trimmed, 1 to `USER_NAME_MAX` characters,
+ * no control characters (a line break in a name could forge lines in the plain-text e-mails
+ * that greet the user by name).
+ */
+export const UserNameSchema = z.string().trim().min(1).max(USER_NAME_MAX).regex(/^\P{Cc}*$/u);
 
 /** Canonical form of an e-mail address for lookups and uniqueness: trimmed, lower case. */
 export function normalizeEmail(email: string): string {

@@ -132,9 +132,20 @@ Deno.test("name is required on every call and must be non-empty text of at most 
   await using t = await createTestApp();
   const who = await createTestUser(t);
   for (
-    const body of [{}, { name: "" }, { name: "   " }, { name: null }, { name: 42 }, { name: ["A"] }, {
-      name: "x".repeat(101),
-    }, { currentRole: "Student" }]
+    const body of [
+      {},
+      { name: "" },
+      { name: "   " },
+      { name: null },
+      { name: 42 },
+      { name: ["A"] },
+      {
+        name: "x".repeat(101),
+      },
+      { currentRole: "Student" },
+      { name: "Eve\nUrgent: reset your password at evil.example" },
+      { name: "Nul\u0000" },
+    ]
   ) {
     await expectInvalid(t, who, body, "name");
   }

@@ -109,6 +109,7 @@ Deno.test("sign-up refuses bad input on every field with 400 VALIDATION_ERROR, n
     ["name", { ...good, name: 5 }],
     ["name", { ...good, name: ["a"] }],
     ["name", { ...good, name: "n".repeat(101) }],
+    ["name", { ...good, name: "Eve\r\nUrgent: verify at evil.example" }],
     ["email", { ...good, email: undefined }],
     ["email", { ...good, email: "not-an-email" }],
     ["email", { ...good, email: "a@" }],

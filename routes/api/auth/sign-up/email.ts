@@ -6,16 +6,17 @@
  */
 import { z } from "zod";
 import { signUp } from "../../../../lib/auth/email_password.ts";
-import { checkPasswordLength, EmailField, NAME_MAX, readAuthBody } from "../../../../lib/auth/input.ts";
+import { checkPasswordLength, EmailField, readAuthBody } from "../../../../lib/auth/input.ts";
 import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
 import { hitRateLimit, RATE_LIMITS } from "../../../../lib/auth/rate_limit.ts";
 import { checkRedirect, REDIRECT_MAX } from "../../../../lib/auth/redirects.ts";
 import { authUserView } from "../../../../lib/auth/views.ts";
 import type { AppState } from "../../../../lib/state.ts";
 import type { Handlers } from "../../../../lib/web/types.ts";
+import { UserNameSchema } from "../../../../lib/users/users.ts";
 
 const SignUpBody = z.object({
-  name: z.string().trim().min(1).max(NAME_MAX),
+  name: UserNameSchema,
   email: EmailField,
   password: z.string(),
   callbackURL: z.string().optional(),
