@@ -11,8 +11,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice } from "../components/forms.tsx";
+import { type PageLink, pagePosition, Pagination } from "../components/Pagination.tsx";
 import { InternshipCard } from "../components/internships/InternshipCard.tsx";
-import { TYPE_LABELS } from "../components/internships/format.ts";
+import { showingInternships, TYPE_LABELS } from "../components/internships/format.ts";
 import {
   DEFAULT_LIMIT,
   type FilterValues,
@@ -63,8 +64,7 @@ function summary({ internships, pagination }: ListResults): string {
   const { offset, total } = pagination;
   if (total === 0) return "No internships found";
   if (internships.length === 0) return `No internships on this page (${total} in all)`;
-  const noun = total === 1 ? "internship" : "internships";
-  return `Showing ${offset + 1}–${offset + internships.length} of ${total} ${noun}`;
+  return showingInternships(offset, internships.length, total);
 }
 
 export default function InternshipFilters({ params, results: initialResults, notice }: InternshipFiltersProps) {
@@ -147,6 +147,12 @@ export default function InternshipFilters({ params, results: initialResults, not
     event.preventDefault();
     load({ filters, offset: String(offset), limit }, "push").then(() => heading.current?.focus());
   };
+
+  /** The link to the page at `offset` (none when null), loaded in place when clicked. */
+  const pageLink = (offset: number | null): PageLink | null =>
+    offset === null
+      ? null
+      : { href: pageHref({ filters, offset: String(offset), limit }), onClick: goToOffset(offset) };
 
   const clear = (event: Event) => {
     event.preventDefault();
@@ -320,39 +326,12 @@ export default function InternshipFilters({ params, results: initialResults, not
                 )}
             </div>
           )}
-        {(prev !== null || next !== null) && (
-          <nav aria-label="Pagination" class="mt-6 flex items-center justify-between gap-4">
-            {prev !== null
-              ? (
-                <a
-                  href={pageHref({ filters, offset: String(prev), limit })}
-                  rel="prev"
-                  onClick={goToOffset(prev)}
-                  class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
-                >
-                  Previous
-                </a>
-              )
-              : <span />}
-            <span class="text-sm text-slate-700">
-              {internships.length > 0
-                ? `${pagination.offset + 1}–${pagination.offset + internships.length} of ${pagination.total}`
-                : `${pagination.total} in all`}
-            </span>
-            {next !== null
-              ? (
-                <a
-                  href={pageHref({ filters, offset: String(next), limit })}
-                  rel="next"
-                  onClick={goToOffset(next)}
-                  class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
-                >
-                  Next
-                </a>
-              )
-              : <span />}
-          </nav>
-        )}
+        <Pagination
+          prev={pageLink(prev)}
+          next={pageLink(next)}
+          position={pagePosition(pagination.offset, internships.length, pagination.total)}
+          class="mt-6"
+        />
       </section>
     </div>
   );

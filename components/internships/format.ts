@@ -4,6 +4,7 @@
  * days left, and labels of the specification's `type` and `timing` values ("Internship").
  */
 import type { InternshipView } from "../../lib/internships/internships.ts";
+import { pageRange } from "../Pagination.tsx";
 
 /** Labels of the work-place types, in the order the filters show them. */
 export const TYPE_LABELS: Record<NonNullable<InternshipView["type"]>, string> = {
@@ -68,4 +69,9 @@ export function describeDeadline(deadline: string | null | undefined, now = new 
 export function formatDate(iso: string): string {
   const day = dayOf(iso);
   return day ? dates.format(new Date(day)) : iso;
+}
+
+/** The result count sentence of a page of `shown` (at least 1) internships, e.g. "Showing 1–10 of 34 internships". */
+export function showingInternships(offset: number, shown: number, total: number): string {
+  return `Showing ${pageRange(offset, shown, total)} ${total === 1 ? "internship" : "internships"}`;
 }

@@ -7,6 +7,7 @@
  */
 import { signInRedirect } from "../../components/internships/access.ts";
 import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
+import { pagePosition, Pagination } from "../../components/Pagination.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
 import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "../../lib/internships/internships.ts";
@@ -77,27 +78,16 @@ export default function MyInternshipsPage({ data, state }: PageProps<InternshipP
           ))}
         </ul>
       )}
-      {(prev !== null || next !== null) && (
-        <nav aria-label="Pagination" class="mt-6 flex items-center justify-between gap-4">
-          {prev !== null ? <PageLink offset={prev} rel="prev" label="Previous" /> : <span />}
-          <span class="text-sm text-slate-700">
-            {internships.length > 0 ? `${offset + 1}–${offset + internships.length} of ${total}` : `${total} in all`}
-          </span>
-          {next !== null ? <PageLink offset={next} rel="next" label="Next" /> : <span />}
-        </nav>
-      )}
+      <Pagination
+        prev={prev === null ? null : { href: pageHref(prev) }}
+        next={next === null ? null : { href: pageHref(next) }}
+        position={pagePosition(offset, internships.length, total)}
+        class="mt-6"
+      />
     </section>
   );
 }
 
-function PageLink({ offset, rel, label }: { offset: number; rel: string; label: string }) {
-  return (
-    <a
-      href={offset === 0 ? "/internships/mine" : `/internships/mine?offset=${offset}`}
-      rel={rel}
-      class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
-    >
-      {label}
-    </a>
-  );
+function pageHref(offset: number): string {
+  return offset === 0 ? "/internships/mine" : `/internships/mine?offset=${offset}`;
 }

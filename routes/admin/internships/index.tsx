@@ -5,9 +5,11 @@
  * verified/active switches on each live listing.
  */
 import { InternshipCard } from "../../../components/internships/InternshipCard.tsx";
+import { showingInternships } from "../../../components/internships/format.ts";
 import { ignoredNote, parseListQuery } from "../../../components/internships/parse_query.ts";
 import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "../../../components/internships/query.ts";
 import { Notice } from "../../../components/forms.tsx";
+import { Pagination } from "../../../components/Pagination.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import { type InternshipPage, listInternships } from "../../../lib/internships/internships.ts";
@@ -57,7 +59,6 @@ export default function AdminInternshipsPage({ data }: PageProps<Data | null, Ap
   if (!data) return null;
   const { search, show, page: { internships, pagination }, notice } = data;
   const limit = pagination.limit || DEFAULT_LIMIT;
-  const first = pagination.offset + 1, last = pagination.offset + internships.length;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle
@@ -108,7 +109,7 @@ export default function AdminInternshipsPage({ data }: PageProps<Data | null, Ap
       {notice && <Notice kind="error">{notice}</Notice>}
       <p role="status" class="text-slate-700">
         {internships.length > 0
-          ? `Showing ${first}–${last} of ${pagination.total} ${pagination.total === 1 ? "internship" : "internships"}`
+          ? showingInternships(pagination.offset, internships.length, pagination.total)
           : "No internships match."}
       </p>
       {internships.length > 0 && (
@@ -129,32 +130,10 @@ export default function AdminInternshipsPage({ data }: PageProps<Data | null, Ap
           ))}
         </ul>
       )}
-      {(pagination.offset > 0 || pagination.hasMore) && (
-        <nav aria-label="Pagination" class="flex items-center justify-between gap-4">
-          {pagination.offset > 0
-            ? (
-              <a
-                href={href(search, show, Math.max(0, pagination.offset - limit))}
-                rel="prev"
-                class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
-              >
-                Previous
-              </a>
-            )
-            : <span />}
-          {pagination.hasMore
-            ? (
-              <a
-                href={href(search, show, pagination.offset + limit)}
-                rel="next"
-                class="rounded-md border border-slate-300 bg-white px-4 py-2 text-slate-800 hover:bg-slate-100"
-              >
-                Next
-              </a>
-            )
-            : <span />}
-        </nav>
-      )}
+      <Pagination
+        prev={pagination.offset > 0 ? { href: href(search, show, Math.max(0, pagination.offset - limit)) } : null}
+        next={pagination.hasMore ? { href: href(search, show, pagination.offset + limit) } : null}
+      />
     </section>
   );
 }
