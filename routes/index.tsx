@@ -4,6 +4,7 @@
  * `/internships` lists them) and a three-step "how it works". Server-rendered only: no islands,
  * so the page ships no JavaScript.
  */
+import { canPost } from "../components/internships/access.ts";
 import { InternshipCard } from "../components/internships/InternshipCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import { DEFAULT_QUERY, type InternshipView, listInternships } from "../lib/internships/internships.ts";
@@ -50,7 +51,6 @@ function steps(signedIn: boolean) {
 }
 
 export default function Home({ data, state }: PageProps<HomeData, AppState>) {
-  const canPost = state.user?.role === "member" || state.user?.role === "admin";
   return (
     <div class="space-y-16">
       <section class="pt-4 text-center sm:pt-8">
@@ -100,7 +100,7 @@ export default function Home({ data, state }: PageProps<HomeData, AppState>) {
             <div class="mt-6 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
               <p class="font-medium text-slate-900">No internships are listed yet.</p>
               <p class="mt-1 text-slate-700">New roles are posted by the community; check back soon.</p>
-              {canPost && (
+              {canPost(state.user) && (
                 <a href="/internships/new" class="mt-3 inline-block text-indigo-700 underline hover:text-indigo-900">
                   Post the first internship
                 </a>

@@ -1,6 +1,7 @@
 /**
- * What the internship pages show to whom: who manages a listing, the page form of the domain's
- * read (null instead of a 404 error, so the page renders its 404 page) and the sign-in redirect.
+ * What the internship pages show to whom: who may post, who manages a listing, the page form of
+ * the domain's read (null instead of a 404 error, so the page renders its 404 page) and the
+ * sign-in redirect.
  * The read rules themselves are the domain's (`getInternship`: admins and the owner also see an
  * inactive listing).
  */
@@ -11,6 +12,11 @@ import type { User } from "../../lib/users/users.ts";
 /** True when `user` may edit, delete and see the state of `internship`. */
 export function canManage(user: User | undefined, internship: InternshipView): boolean {
   return !!user && (user.role === "admin" || user.id === internship.userId);
+}
+
+/** True when `user` may post internships: members and admins, as `POST /api/internships` allows (`ingestUser`). */
+export function canPost(user: User | undefined): boolean {
+  return user?.role === "member" || user?.role === "admin";
 }
 
 /** The internship as `getInternship` shows it to `viewer`; null when unknown, deleted or hidden from them. */

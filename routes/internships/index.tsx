@@ -6,6 +6,8 @@
  * left out and named in a note. Members and admins see a link to post one.
  */
 import { PageTitle } from "../../components/PageTitle.tsx";
+import { canPost } from "../../components/internships/access.ts";
+import { PostInternshipLink } from "../../components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "../../components/internships/parse_query.ts";
 import { readListParams } from "../../components/internships/query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "../../islands/InternshipFilters.tsx";
@@ -23,7 +25,6 @@ export const handler: Handlers<InternshipFiltersProps, AppState> = {
 };
 
 export default function InternshipsPage({ data, state }: PageProps<InternshipFiltersProps, AppState>) {
-  const canPost = state.user?.role === "member" || state.user?.role === "admin";
   const search = data.params.filters.search.trim();
   return (
     <div>
@@ -41,14 +42,7 @@ export default function InternshipsPage({ data, state }: PageProps<InternshipFil
             >
               My internships
             </a>
-            {canPost && (
-              <a
-                href="/internships/new"
-                class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
-              >
-                Post an internship
-              </a>
-            )}
+            {canPost(state.user) && <PostInternshipLink />}
           </div>
         )}
       </div>

@@ -5,10 +5,11 @@
  * filter (`mine`), so the cost follows the user's listing count. Guests are sent to sign in and
  * back.
  */
-import { signInRedirect } from "../../components/internships/access.ts";
+import { canPost, signInRedirect } from "../../components/internships/access.ts";
 import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
 import { pagePosition, Pagination } from "../../components/Pagination.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
+import { PostInternshipLink } from "../../components/internships/links.tsx";
 import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "../../lib/internships/internships.ts";
 import type { AppState } from "../../lib/state.ts";
@@ -30,7 +31,6 @@ export const handler: Handlers<InternshipPage, AppState> = {
 
 export default function MyInternshipsPage({ data, state }: PageProps<InternshipPage, AppState>) {
   const { internships, pagination: { offset, total } } = data;
-  const canPost = state.user?.role === "member" || state.user?.role === "admin";
   const prev = offset > 0 && total > 0 ? Math.max(0, Math.min(offset, total) - PAGE_SIZE) : null;
   const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
   return (
@@ -45,16 +45,9 @@ export default function MyInternshipsPage({ data, state }: PageProps<InternshipP
               : `You have ${total} ${total === 1 ? "listing" : "listings"}.`}
           </p>
         </div>
-        {canPost && (
-          <a
-            href="/internships/new"
-            class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
-          >
-            Post an internship
-          </a>
-        )}
+        {canPost(state.user) && <PostInternshipLink />}
       </div>
-      {!canPost && total === 0 && (
+      {!canPost(state.user) && total === 0 && (
         <p class="mt-6 text-slate-700">
           Posting is open to community members and admins. Meanwhile,{" "}
           <a href="/internships" class="text-indigo-700 underline">browse the internships</a>.

@@ -3,7 +3,7 @@
  * a signed-in `user` gets a 403 page explaining that members post (CONTRACT.md §2, "Ingest
  * user"); members and admins get the form, which posts to `POST /api/internships`.
  */
-import { signInRedirect } from "../../components/internships/access.ts";
+import { canPost, signInRedirect } from "../../components/internships/access.ts";
 import { EMPTY_FORM } from "../../components/internships/form_values.ts";
 import { MessagePage } from "../../components/internships/MessagePage.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
@@ -19,7 +19,7 @@ export const handler: Handlers<Data, AppState> = {
   GET(_req, ctx) {
     const user = ctx.state.user;
     if (!user) return signInRedirect(ctx.url);
-    const allowed = user.role === "member" || user.role === "admin";
+    const allowed = canPost(user);
     return ctx.render({ allowed }, { status: allowed ? 200 : 403 });
   },
 };
