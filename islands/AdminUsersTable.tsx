@@ -54,8 +54,10 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
   const latest = useRef(0);
 
   useEffect(() => {
+    const next = search.trim();
+    if (next === query) return;
     const timer = setTimeout(() => {
-      setQuery(search.trim());
+      setQuery(next);
       setOffset(0);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
