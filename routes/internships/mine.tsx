@@ -9,7 +9,7 @@ import { canPost, signInRedirect } from "../../components/internships/access.ts"
 import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
 import { pagePosition, Pagination } from "../../components/Pagination.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
-import { PostInternshipLink } from "../../components/internships/links.tsx";
+import { EditInternshipLink, PostInternshipLink } from "../../components/internships/links.tsx";
 import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "../../lib/internships/internships.ts";
 import type { AppState } from "../../lib/state.ts";
@@ -59,12 +59,7 @@ export default function MyInternshipsPage({ data, state }: PageProps<InternshipP
             <li key={internship.id} class="space-y-2">
               <InternshipCard internship={internship} showState headingLevel={2} />
               <div class="flex gap-3">
-                <a
-                  href={`/internships/${internship.id}/edit`}
-                  class="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
-                >
-                  Edit<span class="sr-only">{` ${internship.title}`}</span>
-                </a>
+                <EditInternshipLink id={internship.id} title={internship.title} />
                 <InternshipDeleteButton id={internship.id} title={internship.title} redirectTo="/internships/mine" />
               </div>
             </li>

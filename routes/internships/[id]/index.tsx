@@ -6,6 +6,7 @@
  */
 import { canManage, findInternshipFor } from "../../../components/internships/access.ts";
 import { Deadline, InternshipBadges, TagList, VerifiedMark } from "../../../components/internships/InternshipCard.tsx";
+import { EditInternshipLink } from "../../../components/internships/links.tsx";
 import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "../../../components/internships/format.ts";
 import { Notice } from "../../../components/forms.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
@@ -119,12 +120,7 @@ export default function InternshipPage({ data: internship, state }: PageProps<In
         <section aria-labelledby="manage-heading" class="mt-8 space-y-4">
           <h2 id="manage-heading" class="text-xl font-semibold text-slate-900">Manage</h2>
           <div class="flex flex-wrap items-center gap-3">
-            <a
-              href={`/internships/${internship.id}/edit`}
-              class="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
-            >
-              Edit<span class="sr-only">{` ${internship.title}`}</span>
-            </a>
+            <EditInternshipLink id={internship.id} title={internship.title} />
             <InternshipDeleteButton
               id={internship.id}
               title={internship.title}
