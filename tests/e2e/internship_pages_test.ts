@@ -226,13 +226,19 @@ Deno.test("the detail page shows every field, the owner and a safe apply link", 
   assert(!html.includes("/edit"), "guests get no edit link");
 });
 
-Deno.test("unknown, malformed, deleted and (for the public) inactive internships are 404 pages", async () => {
-  await using t = await createTestApp();
+/** The seeded listings with "marketing" soft-deleted by its owner and "data" deactivated by an admin. */
+async function seedWithHidden(t: TestApp) {
   const owner = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, owner);
   await deleteInternship(t.kv, seeded.marketing.id, owner.user);
   await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  return { owner, admin, seeded };
+}
+
+Deno.test("unknown, malformed, deleted and (for the public) inactive internships are 404 pages", async () => {
+  await using t = await createTestApp();
+  const { owner, admin, seeded } = await seedWithHidden(t);
   for (
     const path of [
       `/internships/${crypto.randomUUID()}`,
@@ -356,11 +362,7 @@ Deno.test("My internships pages through the user's listings 20 at a time, newest
 
 Deno.test("the admin list shows inactive listings by default and deleted ones on request, to admins only", async () => {
   await using t = await createTestApp();
-  const owner = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
-  const seeded = await seed(t, owner);
-  await deleteInternship(t.kv, seeded.marketing.id, owner.user);
-  await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  const { owner, admin, seeded } = await seedWithHidden(t);
   const live = await page(t, "/admin/internships", admin.cookie);
   assertHtml(live.res);
   assertEquals(cardIds(live.html).sort(), idsOf(seeded, "react", "data", "design"));
