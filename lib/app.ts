@@ -9,7 +9,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { registerRoutes } from "./web/app.ts";
 import type { Assets } from "./web/assets.ts";
 import type { Manifest, State } from "./web/types.ts";
-import { errorResponse, HttpError } from "./http/errors.ts";
+import { errorResponse } from "./http/errors.ts";
 import { readSessionCookie } from "./auth/cookies.ts";
 import { checkOrigin } from "./auth/csrf.ts";
 import type { AppState, Services } from "./state.ts";
@@ -114,7 +114,8 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     methodNotAllowed: (_req, allow) =>
       Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),
     onError(error, req, state, renderErrorPage) {
-      if (error instanceof HttpError) return errorResponse(error);
+      const known = errorResponse(error);
+      if (known) return known;
       log.error("unhandled error", {
         requestId: state.requestId,
         method: req.method,

@@ -5,7 +5,7 @@
  * The read rules themselves are the domain's (`getInternship`: admins and the owner also see an
  * inactive listing).
  */
-import { NotFoundError } from "../../lib/http/errors.ts";
+import { NotFoundError } from "../../lib/errors.ts";
 import { getInternship, type InternshipView } from "../../lib/internships/internships.ts";
 import type { User } from "../../lib/users/users.ts";
 

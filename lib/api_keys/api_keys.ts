@@ -8,7 +8,7 @@
  * - `["api_keys_by_hash", sha256Hex(key)]` → id
  */
 import { z } from "zod";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
 import { getUser, type User } from "../users/users.ts";
 
@@ -62,28 +62,28 @@ export async function revokeApiKey(kv: Deno.Kv, id: string): Promise<void> {
 
 /**
  * The user a `Bearer` key acts as: the admin who created it.
- * @throws UnauthorizedError for an unknown or revoked key, or when its creator is no longer an admin.
+ * @throws UnauthenticatedError for an unknown or revoked key, or when its creator is no longer an admin.
  */
 export async function userOfApiKey(kv: Deno.Kv, key: string): Promise<User> {
   const id = (await kv.get<string>(["api_keys_by_hash", await sha256Hex(key)])).value;
   const stored = id ? (await kv.get<StoredApiKey>(["api_keys", id])).value : null;
   const user = stored ? await getUser(kv, stored.userId) : null;
-  if (!user || user.role !== "admin") throw new UnauthorizedError("Invalid API key");
+  if (!user || user.role !== "admin") throw new UnauthenticatedError("Invalid API key");
   return user;
 }
 
 /**
  * The ingest user of `POST /api/internships`: with an `Authorization: Bearer` header, the key's
  * owner (the header wins over a session); else the signed-in `member` or `admin`.
- * @throws UnauthorizedError with neither a session nor a valid key; ForbiddenError for role `user`.
+ * @throws UnauthenticatedError with neither a session nor a valid key; ForbiddenError for role `user`.
  */
 export async function ingestUser(kv: Deno.Kv, authorization: string | null, sessionUser?: User): Promise<User> {
   if (authorization !== null) {
     const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!key) throw new UnauthorizedError("Invalid API key");
+    if (!key) throw new UnauthenticatedError("Invalid API key");
     return await userOfApiKey(kv, key);
   }
-  if (!sessionUser) throw new UnauthorizedError();
+  if (!sessionUser) throw new UnauthenticatedError();
   if (sessionUser.role !== "member" && sessionUser.role !== "admin") {
     throw new ForbiddenError("Only members and admins can post internships");
   }

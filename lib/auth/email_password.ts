@@ -3,7 +3,7 @@
  * credential checks, e-mail verification and password reset with the single-use tokens of
  * `verification.ts`.
  */
-import { AuthError, ConflictError } from "../http/errors.ts";
+import { AuthError, ConflictError } from "../errors.ts";
 import {
   createUser,
   getPasswordEntry,
@@ -27,7 +27,7 @@ export interface SignUpInput {
 }
 
 function alreadyExists(): AuthError {
-  return new AuthError(422, "USER_ALREADY_EXISTS", "User already exists");
+  return new AuthError("USER_ALREADY_EXISTS", "User already exists");
 }
 
 /**
@@ -68,7 +68,7 @@ export interface Credentials {
  * @throws AuthError 401 `INVALID_EMAIL_OR_PASSWORD`.
  */
 export async function checkCredentials(kv: Deno.Kv, email: string, password: string): Promise<Credentials> {
-  const refused = new AuthError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid email or password");
+  const refused = new AuthError("INVALID_EMAIL_OR_PASSWORD", "Invalid email or password");
   if ([...password].length > PASSWORD_MAX) throw refused;
   const user = await getUserByEmail(kv, email);
   const entry = user && await getPasswordEntry(kv, user.id);

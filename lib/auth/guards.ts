@@ -2,13 +2,13 @@
  * Typed guards for permissions (specification "Authentication" 7 and 8): a missing
  * session is 401, an insufficient role 403.
  */
-import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
+import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
 import type { AppState, SignedInState } from "../state.ts";
 import type { Role, User } from "../users/users.ts";
 
-/** Narrows the state to a signed-in one. @throws UnauthorizedError without a session. */
+/** Narrows the state to a signed-in one. @throws UnauthenticatedError without a session. */
 export function assertSignedIn(state: AppState): asserts state is SignedInState {
-  if (!state.user || !state.session) throw new UnauthorizedError();
+  if (!state.user || !state.session) throw new UnauthenticatedError();
 }
 
 /** @throws ForbiddenError unless the user has one of `roles`. */

@@ -3,7 +3,7 @@
  * failure an `AuthError` with body `{error, code, message}`, and the password length rule.
  */
 import { z } from "zod";
-import { AuthError, BadRequestError } from "../http/errors.ts";
+import { AuthError, InvalidInputError } from "../errors.ts";
 import { readJson } from "../http/json.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 
@@ -23,13 +23,13 @@ export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S)
   try {
     value = await readJson(req);
   } catch (error) {
-    if (error instanceof BadRequestError) throw new AuthError(400, "INVALID_JSON_BODY", error.message);
+    if (error instanceof InvalidInputError) throw new AuthError("INVALID_JSON_BODY", error.message);
     throw error;
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const field = result.error.issues[0]?.path[0];
-  throw new AuthError(400, "VALIDATION_ERROR", field === undefined ? "Invalid body" : `Invalid ${String(field)}`);
+  throw new AuthError("VALIDATION_ERROR", field === undefined ? "Invalid body" : `Invalid ${String(field)}`);
 }
 
 /**
@@ -38,6 +38,6 @@ export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S)
  */
 export function checkPasswordLength(password: string): void {
   const length = [...password].length;
-  if (length < PASSWORD_MIN) throw new AuthError(400, "PASSWORD_TOO_SHORT", "Password too short");
-  if (length > PASSWORD_MAX) throw new AuthError(400, "PASSWORD_TOO_LONG", "Password too long");
+  if (length < PASSWORD_MIN) throw new AuthError("PASSWORD_TOO_SHORT", "Password too short");
+  if (length > PASSWORD_MAX) throw new AuthError("PASSWORD_TOO_LONG", "Password too long");
 }

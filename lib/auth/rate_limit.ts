@@ -9,7 +9,7 @@
  * `X-Forwarded-For`, say) is keyed by its SHA-256 so no key outgrows KV's limit. A window's start is in its key, so an expired window
  * is never read again even before KV removes it.
  */
-import { TooManyRequestsError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 import { sha256Hex } from "../ids.ts";
 
 const SUBJECT_MAX = 200;
@@ -33,7 +33,7 @@ export const RATE_LIMITS = {
 /**
  * Counts one hit of `subject` (an IP, an e-mail, or both joined) against `rule`.
  * Does nothing when `enabled` is false.
- * @throws TooManyRequestsError (429, `Retry-After` = seconds left in the window) when the
+ * @throws RateLimitedError (429, `Retry-After` = seconds left in the window) when the
  *   window already holds `rule.limit` hits; a refused hit is not counted.
  */
 export async function hitRateLimit(
@@ -51,7 +51,7 @@ export async function hitRateLimit(
     const key = ["rate_limits", rule.name, keyPart, windowStart];
     const entry = await kv.get<number>(key);
     const count = entry.value ?? 0;
-    if (count >= rule.limit) throw new TooManyRequestsError(resetsInMs / 1000);
+    if (count >= rule.limit) throw new RateLimitedError(resetsInMs / 1000);
     const result = await kv.atomic().check(entry).set(key, count + 1, { expireIn: resetsInMs }).commit();
     if (result.ok) return;
   }

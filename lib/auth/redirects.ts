@@ -3,25 +3,31 @@
  * `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
  * origin is `APP_URL`. Anything else is refused with 400.
  */
-import { AuthError } from "../http/errors.ts";
+import { AuthError, type AuthErrorCode } from "../errors.ts";
 
 /** Longest accepted redirect target, in characters. */
 export const REDIRECT_MAX = 2048;
 
-function codeOf(field: string): string {
-  return "INVALID_" + field.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
-}
+/** The request fields that carry a redirect target, with the error code of a refused one. */
+const REFUSAL_CODES = {
+  callbackURL: "INVALID_CALLBACK_URL",
+  newUserCallbackURL: "INVALID_NEW_USER_CALLBACK_URL",
+  redirectTo: "INVALID_REDIRECT_TO",
+} as const satisfies Record<string, AuthErrorCode>;
+
+/** A request field that carries a redirect target. */
+export type RedirectField = keyof typeof REFUSAL_CODES;
 
 /**
  * The redirect target `value` of request field `field` resolved on `appUrl`: the path (with
  * query and fragment) for a path, the full URL for an absolute URL. `undefined` stays undefined.
  * Paths like `//evil.example`, `/\evil.example` or `/\t/evil.example` resolve to another host
  * and are refused like any foreign URL.
- * @throws AuthError 400 `INVALID_<FIELD>` ("Invalid callbackURL") for anything that leaves the origin.
+ * @throws AuthError `INVALID_<FIELD>` (400) ("Invalid callbackURL") for anything that leaves the origin.
  */
-export function checkRedirect(field: string, value: string | undefined, appUrl: string): string | undefined {
+export function checkRedirect(field: RedirectField, value: string | undefined, appUrl: string): string | undefined {
   if (value === undefined) return undefined;
-  const refuse = () => new AuthError(400, codeOf(field), `Invalid ${field}`);
+  const refuse = () => new AuthError(REFUSAL_CODES[field], `Invalid ${field}`);
   if (value.length === 0 || value.length > REDIRECT_MAX) throw refuse();
   const origin = new URL(appUrl).origin;
   const isPath = value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\");

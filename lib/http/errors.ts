@@ -1,83 +1,58 @@
 /**
- * Typed errors thrown by domain modules and handlers, and the one place that maps them to
- * responses (specification "Errors", CONTRACT.md §9). No handler builds an error body by hand.
+ * The one place that maps the typed errors of `lib/errors.ts` to HTTP responses (specification
+ * "Errors", CONTRACT.md §2 and §9): status, `{error}` body (the zod issue array for a
+ * `ValidationError`, `{error, code, message}` for an `AuthError`) and `Retry-After` for a rate limit.
  */
-import type { z } from "zod";
+import {
+  AUTH_ERROR_KINDS,
+  AuthError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  NotConfiguredError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UpstreamError,
+  ValidationError,
+} from "../errors.ts";
 
-/** An error with an HTTP status and the `{error}` text the client sees. */
-export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
-    super(message);
-  }
-  /** The JSON body of the response. */
-  body(): unknown {
-    return { error: this.message };
-  }
+/** Status of each kind of authentication error (CONTRACT.md §2: a duplicate e-mail is 422). */
+const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden: 403 } as const;
+
+/** Status of each error class; the first class the error is an instance of wins. */
+const STATUS: [new (...args: never[]) => DomainError, number][] = [
+  [ValidationError, 400],
+  [InvalidInputError, 400],
+  [UnauthenticatedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [RateLimitedError, 429],
+  [UpstreamError, 502],
+  [NotConfiguredError, 503],
+];
+
+function statusOf(error: DomainError): number {
+  if (error instanceof AuthError) return AUTH_STATUS[AUTH_ERROR_KINDS[error.code]];
+  return STATUS.find(([kind]) => error instanceof kind)?.[1] ?? 500;
 }
 
-/** 400: invalid input with a plain message, e.g. "Invalid contactNumber". */
-export class BadRequestError extends HttpError {
-  constructor(message: string) {
-    super(400, message);
+function bodyOf(error: DomainError): unknown {
+  if (error instanceof ValidationError) {
+    return { error: error.issues.map(({ code, path, message }) => ({ code, path: path.map(String), message })) };
   }
+  if (error instanceof AuthError) return { error: error.message, code: error.code, message: error.message };
+  return { error: error.message };
 }
 
-/** 400 whose body is the zod issue array `{error: [{code, path, message}]}`. */
-export class ValidationError extends HttpError {
-  constructor(readonly issues: z.core.$ZodIssue[]) {
-    super(400, "Validation failed");
+/** The JSON response for a domain error; undefined for anything else (a server error). */
+export function errorResponse(error: unknown): Response | undefined {
+  if (!(error instanceof DomainError)) return undefined;
+  const headers: Record<string, string> = {};
+  if (error instanceof RateLimitedError) {
+    headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   }
-  override body(): unknown {
-    return { error: this.issues.map(({ code, path, message }) => ({ code, path: path.map(String), message })) };
-  }
-}
-
-/** 401: no valid session where one is needed. */
-export class UnauthorizedError extends HttpError {
-  constructor(message = "Unauthorized") {
-    super(401, message);
-  }
-}
-
-/** 403: signed in but not allowed. */
-export class ForbiddenError extends HttpError {
-  constructor(message = "Forbidden") {
-    super(403, message);
-  }
-}
-
-/** 404: the named resource does not exist (or is hidden from the caller). */
-export class NotFoundError extends HttpError {
-  constructor(message = "Not found") {
-    super(404, message);
-  }
-}
-
-/** 409: a uniqueness or state conflict. */
-export class ConflictError extends HttpError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-
-/** 429 with `Retry-After` in seconds. */
-export class TooManyRequestsError extends HttpError {
-  constructor(retryAfterSeconds: number, message = "Too many requests, try again later") {
-    super(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-  }
-}
-
-/** An `/api/auth/*` error: body `{error, code, message}` (CONTRACT.md §2). */
-export class AuthError extends HttpError {
-  constructor(status: number, readonly code: string, message: string) {
-    super(status, message);
-  }
-  override body(): unknown {
-    return { error: this.message, code: this.code, message: this.message };
-  }
-}
-
-/** The JSON response for an `HttpError`. */
-export function errorResponse(error: HttpError): Response {
-  return Response.json(error.body(), { status: error.status, headers: error.headers });
+  return Response.json(bodyOf(error), { status: statusOf(error), headers });
 }

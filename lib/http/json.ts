@@ -1,10 +1,10 @@
 /** Reading and validating JSON request bodies at the edge. */
 import type { z } from "zod";
-import { BadRequestError, ValidationError } from "./errors.ts";
+import { InvalidInputError, ValidationError } from "../errors.ts";
 
 /**
  * Reads the request body as JSON. An empty body reads as `{}`.
- * @throws BadRequestError "Invalid JSON body" when the body is not JSON.
+ * @throws InvalidInputError "Invalid JSON body" when the body is not JSON.
  */
 export async function readJson(req: Request): Promise<unknown> {
   const text = await req.text();
@@ -12,7 +12,7 @@ export async function readJson(req: Request): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new BadRequestError("Invalid JSON body");
+    throw new InvalidInputError("Invalid JSON body");
   }
 }
 

@@ -3,7 +3,7 @@
  * list with filters and search, read, create (one or a batch), update and soft delete. Lists
  * are answered from the read model of `store.ts`; writes go through its atomic commits.
  */
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import type { User } from "../users/users.ts";
 import { insertRecords, type ReadModel, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
 import type {
@@ -56,14 +56,14 @@ function ownerOrPlaceholder(owners: Map<string, InternshipOwner>, userId: string
  * `includeDeleted`; for anyone else those flags are ignored. With `mine`, only the viewer's own
  * listings, inactive ones included (deleted ones only for an admin with `includeDeleted`),
  * answered from the read model's per-owner postings.
- * @throws UnauthorizedError for `mine` without a viewer.
+ * @throws UnauthenticatedError for `mine` without a viewer.
  */
 export async function listInternships(
   kv: Deno.Kv,
   query: InternshipQuery,
   viewer: User | null,
 ): Promise<InternshipPage> {
-  if (query.mine && !viewer) throw new UnauthorizedError();
+  if (query.mine && !viewer) throw new UnauthenticatedError();
   const model = await readModel(kv);
   const admin = viewer?.role === "admin";
   const slots = model.select({

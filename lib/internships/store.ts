@@ -27,7 +27,7 @@
  * picked up by `sync`, which compares the head versionstamp at most once per
  * `SYNC_INTERVAL_MS` and reloads only the chunks whose stamps changed.
  */
-import { BadRequestError } from "../http/errors.ts";
+import { InvalidInputError } from "../errors.ts";
 import { type Internship, INTERNSHIP_TYPES, type InternshipOwner } from "./schema.ts";
 
 /** Chunks are filled by creates up to this many bytes... */
@@ -571,7 +571,7 @@ async function commit(op: Deno.AtomicOperation): Promise<Deno.KvCommitResult | D
     return await op.commit();
   } catch (error) {
     if (error instanceof TypeError && /too large|too many/i.test(error.message)) {
-      throw new BadRequestError("Request too large: send fewer or smaller internships");
+      throw new InvalidInputError("Request too large: send fewer or smaller internships");
     }
     throw error;
   }

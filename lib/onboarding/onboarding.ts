@@ -25,7 +25,7 @@
  * profile therefore also moves the user's `updatedAt`.
  */
 import { z } from "zod";
-import { BadRequestError } from "../http/errors.ts";
+import { InvalidInputError } from "../errors.ts";
 import { clearableText, invalidFieldError, textList } from "../users/profile.ts";
 import { updateUser, type User } from "../users/users.ts";
 
@@ -134,14 +134,14 @@ export type OnboardingInput =
 
 /**
  * Validates a `POST /api/onboarding` body.
- * @throws BadRequestError "Invalid persona", or `Invalid <field>` for the first invalid student field.
+ * @throws InvalidInputError "Invalid persona", or `Invalid <field>` for the first invalid student field.
  */
 export function parseOnboarding(body: unknown): OnboardingInput {
   const record = typeof body === "object" && body !== null && !Array.isArray(body)
     ? body as Record<string, unknown>
     : {};
   const persona = z.enum(PERSONAS).safeParse(record.persona);
-  if (!persona.success) throw new BadRequestError("Invalid persona");
+  if (!persona.success) throw new InvalidInputError("Invalid persona");
   if (persona.data === "society") return { persona: "society" };
   const result = studentOnboardingSchema.safeParse(record);
   if (!result.success) throw invalidFieldError(result.error.issues, STUDENT_FIELDS);

@@ -3,7 +3,7 @@
  * "User role = any"; CONTRACT.md §8): the searchable user list and the role change.
  */
 import { z } from "zod";
-import { BadRequestError, ForbiddenError, NotFoundError } from "../http/errors.ts";
+import { ForbiddenError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUser, type User } from "./users.ts";
 
 const integer = (min: number, max: number) =>
@@ -62,11 +62,11 @@ export const roleChangeSchema = z.object({ role: z.enum(ROLES) });
 
 /**
  * Validates a role-change body.
- * @throws BadRequestError "Role must be one of: user, member, admin".
+ * @throws InvalidInputError "Role must be one of: user, member, admin".
  */
 export function parseRoleChange(body: unknown): Role {
   const result = roleChangeSchema.safeParse(body);
-  if (!result.success) throw new BadRequestError(INVALID_ROLE_MESSAGE);
+  if (!result.success) throw new InvalidInputError(INVALID_ROLE_MESSAGE);
   return result.data.role;
 }
 

@@ -14,7 +14,7 @@
  * one's birthday today is refused as "in the future".
  */
 import { z } from "zod";
-import { BadRequestError } from "../http/errors.ts";
+import { InvalidInputError } from "../errors.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
 /** Length limits of the profile fields, in characters (the UI uses them as `maxlength`). */
@@ -55,13 +55,13 @@ export function textList() {
  * `issues`: `Invalid <field>`. An issue without a field (the body is not an object) names
  * `fields[0]`, the required field that is then missing.
  */
-export function invalidFieldError(issues: readonly z.core.$ZodIssue[], fields: readonly string[]): BadRequestError {
+export function invalidFieldError(issues: readonly z.core.$ZodIssue[], fields: readonly string[]): InvalidInputError {
   const rank = (issue: z.core.$ZodIssue) => {
     const index = fields.indexOf(String(issue.path[0]));
     return index === -1 ? 0 : index;
   };
   const first = Math.min(...issues.map(rank));
-  return new BadRequestError(`Invalid ${fields[first]}`);
+  return new InvalidInputError(`Invalid ${fields[first]}`);
 }
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -124,7 +124,7 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 /**
  * Validates a `POST /api/profile` body.
- * @throws BadRequestError `Invalid <field>` naming the first invalid field.
+ * @throws InvalidInputError `Invalid <field>` naming the first invalid field.
  */
 export function parseProfileUpdate(body: unknown): ProfileUpdate {
   const result = profileUpdateSchema.safeParse(body);

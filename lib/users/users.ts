@@ -7,7 +7,7 @@
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
  */
 import { z } from "zod";
-import { ConflictError, NotFoundError } from "../http/errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 
 /** The roles of the specification. */
 export const ROLES = ["user", "member", "admin"] as const;

@@ -5,7 +5,7 @@
  * another site cannot sign a browser in to an account of its choosing (login CSRF).
  * Requests without `Origin` (non-browser clients) pass.
  */
-import { ForbiddenError } from "../../../lib/http/errors.ts";
+import { ForbiddenError } from "../../../lib/errors.ts";
 import type { AppState } from "../../../lib/state.ts";
 import type { MiddlewareHandler } from "../../../lib/web/types.ts";
 

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { resetPassword } from "../../../lib/auth/email_password.ts";
 import { checkPasswordLength, readAuthBody } from "../../../lib/auth/input.ts";
-import { AuthError } from "../../../lib/http/errors.ts";
+import { AuthError } from "../../../lib/errors.ts";
 import type { AppState } from "../../../lib/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
@@ -21,7 +21,7 @@ export const handler: Handlers<unknown, AppState> = {
     checkPasswordLength(body.newPassword);
     const token = body.token ?? ctx.url.searchParams.get("token");
     if (typeof token !== "string" || !await resetPassword(kv, token, body.newPassword)) {
-      throw new AuthError(400, "INVALID_TOKEN", "Invalid token");
+      throw new AuthError("INVALID_TOKEN", "Invalid token");
     }
     return Response.json({ status: true });
   },

@@ -5,7 +5,7 @@
  */
 import { clearedSessionCookie, readSessionCookie } from "../../../lib/auth/cookies.ts";
 import { deleteSession } from "../../../lib/auth/sessions.ts";
-import { AuthError } from "../../../lib/http/errors.ts";
+import { AuthError } from "../../../lib/errors.ts";
 import type { AppState } from "../../../lib/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
@@ -13,7 +13,7 @@ export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const { kv, config } = ctx.state.services;
     const token = readSessionCookie(req, config.secure);
-    if (!ctx.state.session || !token) throw new AuthError(401, "UNAUTHORIZED", "Unauthorized");
+    if (!ctx.state.session || !token) throw new AuthError("UNAUTHORIZED", "Unauthorized");
     await deleteSession(kv, token);
     return Response.json({ success: true }, { headers: { "set-cookie": clearedSessionCookie(config.secure) } });
   },

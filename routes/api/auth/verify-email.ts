@@ -10,7 +10,7 @@ import { verifyEmail } from "../../../lib/auth/email_password.ts";
 import { checkRedirect, withQuery } from "../../../lib/auth/redirects.ts";
 import { replaceSession } from "../../../lib/auth/sessions.ts";
 import { authUserView } from "../../../lib/auth/views.ts";
-import { AuthError } from "../../../lib/http/errors.ts";
+import { AuthError } from "../../../lib/errors.ts";
 import type { AppState } from "../../../lib/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
@@ -21,7 +21,7 @@ export const handler: Handlers<unknown, AppState> = {
     const callbackURL = checkRedirect("callbackURL", param === "" ? "/" : param ?? undefined, config.appUrl);
     const user = await verifyEmail(kv, ctx.url.searchParams.get("token") ?? "");
     if (!user) {
-      if (!callbackURL) throw new AuthError(400, "INVALID_TOKEN", "Invalid token");
+      if (!callbackURL) throw new AuthError("INVALID_TOKEN", "Invalid token");
       return new Response(null, {
         status: 302,
         headers: { location: withQuery(callbackURL, config.appUrl, "error", "INVALID_TOKEN") },

@@ -5,7 +5,7 @@
  * delete). Specification "Internships", CONTRACT.md §4.
  */
 import { assertSignedIn } from "../../../lib/auth/guards.ts";
-import { NotFoundError } from "../../../lib/http/errors.ts";
+import { NotFoundError } from "../../../lib/errors.ts";
 import { readBody } from "../../../lib/http/json.ts";
 import {
   deleteInternship,

@@ -1,7 +1,7 @@
 import { checkCredentials } from "../../../lib/auth/email_password.ts";
 import { createSession } from "../../../lib/auth/sessions.ts";
 import type { TokenRecord } from "../../../lib/auth/verification.ts";
-import { AuthError } from "../../../lib/http/errors.ts";
+import { AuthError } from "../../../lib/errors.ts";
 import { sha256Hex } from "../../../lib/ids.ts";
 import { assertEquals, assertMatch, assertRejects } from "../../helpers/assert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";

@@ -15,7 +15,7 @@ import { hitRateLimit, RATE_LIMITS } from "../../../../lib/auth/rate_limit.ts";
 import { checkRedirect } from "../../../../lib/auth/redirects.ts";
 import { replaceSession } from "../../../../lib/auth/sessions.ts";
 import { authUserView } from "../../../../lib/auth/views.ts";
-import { AuthError } from "../../../../lib/http/errors.ts";
+import { AuthError } from "../../../../lib/errors.ts";
 import type { AppState } from "../../../../lib/state.ts";
 import { normalizeEmail } from "../../../../lib/users/users.ts";
 import type { Handlers } from "../../../../lib/web/types.ts";
@@ -39,7 +39,7 @@ export const handler: Handlers<unknown, AppState> = {
     const { user, guard } = await checkCredentials(kv, body.email, body.password);
     if (!user.emailVerified) {
       await sendVerificationMail(services, user, callbackURL);
-      throw new AuthError(403, "EMAIL_NOT_VERIFIED", "Email not verified");
+      throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
     }
     const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure), guard);
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {

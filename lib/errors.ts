@@ -1,0 +1,103 @@
+/**
+ * Typed errors that domain modules throw. They say what went wrong, never how it is answered:
+ * `lib/http/errors.ts` maps each class to a status and body once (specification "Errors",
+ * CONTRACT.md §2 and §9). No domain module imports anything of HTTP.
+ */
+import type { z } from "zod";
+
+/** Base class of every error the platform expects; anything else is a server error. */
+export class DomainError extends Error {
+  override name = "DomainError";
+}
+
+/** Invalid input with a plain message, e.g. "Invalid contactNumber" or "Invalid coupon code". */
+export class InvalidInputError extends DomainError {
+  override name = "InvalidInputError";
+}
+
+/** Invalid input described by zod issues (answered as the issue array `{error: [{code, path, message}]}`). */
+export class ValidationError extends DomainError {
+  override name = "ValidationError";
+  constructor(readonly issues: z.core.$ZodIssue[]) {
+    super("Validation failed");
+  }
+}
+
+/** The caller is not signed in where a signed-in user is needed. */
+export class UnauthenticatedError extends DomainError {
+  override name = "UnauthenticatedError";
+  constructor(message = "Unauthorized") {
+    super(message);
+  }
+}
+
+/** The caller is signed in but not allowed (role or ownership). */
+export class ForbiddenError extends DomainError {
+  override name = "ForbiddenError";
+  constructor(message = "Forbidden") {
+    super(message);
+  }
+}
+
+/** The named resource does not exist, or is hidden from the caller. */
+export class NotFoundError extends DomainError {
+  override name = "NotFoundError";
+  constructor(message = "Not found") {
+    super(message);
+  }
+}
+
+/** A uniqueness or state conflict. */
+export class ConflictError extends DomainError {
+  override name = "ConflictError";
+}
+
+/** Too many attempts; `retryAfterSeconds` says when to try again. */
+export class RateLimitedError extends DomainError {
+  override name = "RateLimitedError";
+  constructor(readonly retryAfterSeconds: number, message = "Too many requests, try again later") {
+    super(message);
+  }
+}
+
+/** A capability that needs configuration the deployment lacks, e.g. "Payments are not configured". */
+export class NotConfiguredError extends DomainError {
+  override name = "NotConfiguredError";
+}
+
+/** A service the platform depends on (payment gateway, OAuth provider) failed or timed out. */
+export class UpstreamError extends DomainError {
+  override name = "UpstreamError";
+}
+
+/**
+ * Codes of authentication errors (CONTRACT.md §2), each with the kind of failure it is.
+ * `lib/http/errors.ts` answers them as `{error, code, message}`.
+ */
+export const AUTH_ERROR_KINDS = {
+  VALIDATION_ERROR: "invalid",
+  INVALID_JSON_BODY: "invalid",
+  PASSWORD_TOO_SHORT: "invalid",
+  PASSWORD_TOO_LONG: "invalid",
+  INVALID_CALLBACK_URL: "invalid",
+  INVALID_NEW_USER_CALLBACK_URL: "invalid",
+  INVALID_REDIRECT_TO: "invalid",
+  INVALID_TOKEN: "invalid",
+  PROVIDER_NOT_FOUND: "invalid",
+  PROVIDER_NOT_CONFIGURED: "invalid",
+  USER_ALREADY_EXISTS: "exists",
+  INVALID_EMAIL_OR_PASSWORD: "unauthenticated",
+  UNAUTHORIZED: "unauthenticated",
+  EMAIL_NOT_VERIFIED: "forbidden",
+} as const;
+
+/** A code of `AUTH_ERROR_KINDS`. */
+export type AuthErrorCode = keyof typeof AUTH_ERROR_KINDS;
+
+/** An authentication error with its stable upper-case code (CONTRACT.md §2). */
+export class AuthError extends DomainError {
+  override name = "AuthError";
+  constructor(readonly code: AuthErrorCode, message: string) {
+    super(message);
+  }
+}
