@@ -1,6 +1,6 @@
 /** Production entry: configuration, KV, assets, HTTP server (`deno task start`). */
 import { ConfigError, loadConfig } from "./app.config.ts";
-import { createServices, prepareAssets, serve } from "./lib/server.ts";
+import { createServices, prepareAssets, serve } from "./lib/platform/server.ts";
 
 try {
   const config = loadConfig();

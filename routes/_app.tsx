@@ -1,5 +1,5 @@
 /** The HTML document around every page: head, skip link, header, main landmark, footer. */
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import type { AppProps } from "../lib/web/types.ts";
 import { SiteHeader } from "../components/SiteHeader.tsx";
 

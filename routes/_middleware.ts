@@ -2,9 +2,9 @@
  * Loads the session of the request into `ctx.state.user` and `ctx.state.session` for every
  * page and API route, and sends the cookie again when the session slid forward.
  */
-import { readSessionCookie, sessionCookie } from "../lib/auth/cookies.ts";
+import { readSessionCookie, sessionCookie } from "../lib/http/cookies.ts";
 import { readSession } from "../lib/auth/sessions.ts";
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import { getUser } from "../lib/users/users.ts";
 import type { MiddlewareHandler } from "../lib/web/types.ts";
 

@@ -8,7 +8,7 @@ import { canPost } from "../components/internships/access.ts";
 import { InternshipCard } from "../components/internships/InternshipCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import { DEFAULT_QUERY, type InternshipView, listInternships } from "../lib/internships/internships.ts";
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../lib/web/types.ts";
 
 /** How many of the newest internships the home page shows. */

@@ -18,7 +18,7 @@ import {
   OPPORTUNITY_INTERESTS,
   STRUGGLES,
 } from "../lib/onboarding/onboarding.ts";
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../lib/web/types.ts";
 
 interface Data {

@@ -6,7 +6,7 @@ import { Notice } from "../components/forms.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "../islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "../lib/onboarding/onboarding.ts";
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import { PROFILE_LIMITS } from "../lib/users/profile.ts";
 import type { User } from "../lib/users/users.ts";
 import type { Handlers, PageProps } from "../lib/web/types.ts";

@@ -8,8 +8,8 @@ import { FormCard } from "../components/FormCard.tsx";
 import { Notice } from "../components/forms.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import SignInForm from "../islands/SignInForm.tsx";
-import { checkRedirect } from "../lib/auth/redirects.ts";
-import type { AppState } from "../lib/state.ts";
+import { checkRedirect } from "../lib/http/redirects.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../lib/web/types.ts";
 
 /** `value` when it stays on this origin (`checkRedirect`, CONTRACT.md §2), else null. */

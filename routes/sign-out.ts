@@ -1,11 +1,11 @@
 /**
  * `POST /sign-out`: the header's sign-out form. Ends the session of the cookie (if any),
  * clears the cookie and answers 303 to `/`, so a reload does not post again. The CSRF
- * origin check of `lib/app.ts` runs before this handler.
+ * origin check of `lib/platform/app.ts` runs before this handler.
  */
-import { clearedSessionCookie, readSessionCookie } from "../lib/auth/cookies.ts";
+import { clearedSessionCookie, readSessionCookie } from "../lib/http/cookies.ts";
 import { deleteSession } from "../lib/auth/sessions.ts";
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import type { Handlers } from "../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

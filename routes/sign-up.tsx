@@ -2,7 +2,7 @@
 import { FormCard } from "../components/FormCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import SignUpForm from "../islands/SignUpForm.tsx";
-import type { AppState } from "../lib/state.ts";
+import type { AppState } from "../lib/platform/state.ts";
 import type { Handlers } from "../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

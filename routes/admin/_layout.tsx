@@ -4,7 +4,7 @@
  */
 import { AdminNav } from "../../components/AdminNav.tsx";
 import { Forbidden } from "../../components/Forbidden.tsx";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { AppProps } from "../../lib/web/types.ts";
 
 export default function AdminLayout({ Component, state, url }: AppProps<AppState>) {

@@ -4,8 +4,8 @@
  * status 403, with the body that `_layout.tsx` renders in place of the page. A state-changing
  * request from anyone but an admin is refused before any handler runs (401 or 403).
  */
-import { assertRole, assertSignedIn } from "../../lib/auth/guards.ts";
-import type { AppState } from "../../lib/state.ts";
+import { assertRole, assertSignedIn } from "../../lib/http/guards.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { MiddlewareHandler } from "../../lib/web/types.ts";
 
 export const handler: MiddlewareHandler<AppState> = async (req, ctx) => {

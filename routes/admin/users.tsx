@@ -1,7 +1,7 @@
 /** `/admin/users`: the user table with search, role filter, pages and role changes (admins only, by `_middleware.ts`). */
 import { PageTitle } from "../../components/PageTitle.tsx";
 import AdminUsersTable from "../../islands/AdminUsersTable.tsx";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { PageProps } from "../../lib/web/types.ts";
 
 export default function AdminUsersPage({ state }: PageProps<unknown, AppState>) {

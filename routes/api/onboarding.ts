@@ -2,10 +2,10 @@
  * `GET /api/onboarding` → `{profile}` (null until onboarding is completed); `POST` creates or
  * replaces it → `{profile}` (specification "Onboarding"; CONTRACT.md §3). Session required.
  */
-import { assertSignedIn } from "../../lib/auth/guards.ts";
+import { assertSignedIn } from "../../lib/http/guards.ts";
 import { readJson } from "../../lib/http/json.ts";
 import { getOnboardingProfile, parseOnboarding, saveOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { Handlers } from "../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

@@ -2,9 +2,9 @@
  * `GET /api/profile` → `{user}` with the profile fields; `POST /api/profile` updates them and
  * answers the same shape (specification "Profile"; CONTRACT.md §3). Session required.
  */
-import { assertSignedIn } from "../../lib/auth/guards.ts";
+import { assertSignedIn } from "../../lib/http/guards.ts";
 import { readJson } from "../../lib/http/json.ts";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import { parseProfileUpdate, toProfile, updateProfile } from "../../lib/users/profile.ts";
 import type { Handlers } from "../../lib/web/types.ts";
 

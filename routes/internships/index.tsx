@@ -12,7 +12,7 @@ import { ignoredNote, parseListQuery } from "../../components/internships/parse_
 import { readListParams } from "../../components/internships/query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "../../islands/InternshipFilters.tsx";
 import { listInternships } from "../../lib/internships/internships.ts";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
 
 export const handler: Handlers<InternshipFiltersProps, AppState> = {

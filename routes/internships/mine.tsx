@@ -12,7 +12,7 @@ import { PageTitle } from "../../components/PageTitle.tsx";
 import { EditInternshipLink, PostInternshipLink } from "../../components/internships/links.tsx";
 import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "../../lib/internships/internships.ts";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
 
 /** Listings per page. */

@@ -8,7 +8,7 @@ import { EMPTY_FORM } from "../../components/internships/form_values.ts";
 import { MessagePage } from "../../components/internships/MessagePage.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
 import InternshipForm from "../../islands/InternshipForm.tsx";
-import type { AppState } from "../../lib/state.ts";
+import type { AppState } from "../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
 
 interface Data {

@@ -4,11 +4,11 @@
  * in process; `listen()` serves the same app on a random port for tests that need a socket.
  */
 import { loadConfig } from "../../app.config.ts";
-import { createApp } from "../../lib/app.ts";
+import { createApp } from "../../lib/platform/app.ts";
 import { createSession } from "../../lib/auth/sessions.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
-import type { Services } from "../../lib/state.ts";
+import type { Services } from "../../lib/platform/state.ts";
 import { createUser, type Role, type User } from "../../lib/users/users.ts";
 import { loadAssets } from "../../lib/web/assets.ts";
 import manifest from "../../routes.gen.ts";

@@ -13,7 +13,7 @@ import { Pagination } from "../../../components/Pagination.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import { type InternshipPage, listInternships } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../../lib/web/types.ts";
 
 /** Which states the list shows; `live` (active and inactive, not deleted) is the default. */

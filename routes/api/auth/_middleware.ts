@@ -6,7 +6,7 @@
  * Requests without `Origin` (non-browser clients) pass.
  */
 import { ForbiddenError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { MiddlewareHandler } from "../../../lib/web/types.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { resetPassword } from "../../../lib/auth/email_password.ts";
 import { checkPasswordLength, readAuthBody } from "../../../lib/auth/input.ts";
 import { AuthError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 const ResetPasswordBody = z.object({ newPassword: z.string(), token: z.unknown().optional() });

@@ -7,9 +7,9 @@
 import { z } from "zod";
 import { EmailField, readAuthBody } from "../../../lib/auth/input.ts";
 import { sendVerificationMail } from "../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../lib/auth/rate_limit.ts";
-import { checkRedirect } from "../../../lib/auth/redirects.ts";
-import type { AppState } from "../../../lib/state.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../lib/http/rate_limit.ts";
+import { checkRedirect } from "../../../lib/http/redirects.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import { getUserByEmail, normalizeEmail } from "../../../lib/users/users.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 

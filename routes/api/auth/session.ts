@@ -5,7 +5,7 @@
  * slides it (the root middleware renews it and sends the cookie again).
  */
 import { authUserView, sessionView } from "../../../lib/auth/views.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

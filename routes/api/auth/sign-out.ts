@@ -3,10 +3,10 @@
  * or none → 200 `{success: true}`, the session deleted and the cookie cleared; without a valid
  * session 401 `UNAUTHORIZED`.
  */
-import { clearedSessionCookie, readSessionCookie } from "../../../lib/auth/cookies.ts";
+import { clearedSessionCookie, readSessionCookie } from "../../../lib/http/cookies.ts";
 import { deleteSession } from "../../../lib/auth/sessions.ts";
 import { AuthError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

@@ -5,13 +5,13 @@
  * without one. Bad, spent or expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400
  * `INVALID_TOKEN` without one. A `callbackURL` off this origin: 400.
  */
-import { readSessionCookie, sessionCookie } from "../../../lib/auth/cookies.ts";
+import { readSessionCookie, sessionCookie } from "../../../lib/http/cookies.ts";
 import { verifyEmail } from "../../../lib/auth/email_password.ts";
-import { checkRedirect, withQuery } from "../../../lib/auth/redirects.ts";
+import { checkRedirect, withQuery } from "../../../lib/http/redirects.ts";
 import { replaceSession } from "../../../lib/auth/sessions.ts";
 import { authUserView } from "../../../lib/auth/views.ts";
 import { AuthError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

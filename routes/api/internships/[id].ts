@@ -4,7 +4,7 @@
  * (owner or admin; `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft
  * delete). Specification "Internships", CONTRACT.md §4.
  */
-import { assertSignedIn } from "../../../lib/auth/guards.ts";
+import { assertSignedIn } from "../../../lib/http/guards.ts";
 import { NotFoundError } from "../../../lib/errors.ts";
 import { readBody } from "../../../lib/http/json.ts";
 import {
@@ -13,7 +13,7 @@ import {
   InternshipUpdateSchema,
   updateInternship,
 } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

@@ -16,7 +16,7 @@ import {
   listInternships,
   publicListBody,
 } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

@@ -9,7 +9,7 @@ import { MessagePage } from "../../../components/internships/MessagePage.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipForm from "../../../islands/InternshipForm.tsx";
 import type { InternshipView } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../../lib/web/types.ts";
 
 interface Data {

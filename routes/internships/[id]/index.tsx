@@ -13,7 +13,7 @@ import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "../../../islands/InternshipDeleteButton.tsx";
 import type { InternshipView } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<InternshipView, AppState> = {

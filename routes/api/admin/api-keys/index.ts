@@ -3,9 +3,9 @@
  * shown only here). Admin only by place (CONTRACT.md §2 "Ingest user").
  */
 import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "../../../../lib/api_keys/api_keys.ts";
-import { assertSignedIn } from "../../../../lib/auth/guards.ts";
+import { assertSignedIn } from "../../../../lib/http/guards.ts";
 import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
 import type { Handlers } from "../../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {

@@ -3,7 +3,7 @@
  * `{users, pagination}`; an invalid query is 400 with the zod issue array (CONTRACT.md §8).
  */
 import { queryOf, validate } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
 import { adminUserListQuerySchema, listUsersForAdmin } from "../../../../lib/users/admin.ts";
 import type { Handlers } from "../../../../lib/web/types.ts";
 

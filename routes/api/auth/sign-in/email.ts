@@ -7,16 +7,16 @@
  * 10 seconds per e-mail and IP.
  */
 import { z } from "zod";
-import { readSessionCookie, sessionCookie } from "../../../../lib/auth/cookies.ts";
+import { readSessionCookie, sessionCookie } from "../../../../lib/http/cookies.ts";
 import { checkCredentials } from "../../../../lib/auth/email_password.ts";
 import { EmailField, readAuthBody } from "../../../../lib/auth/input.ts";
 import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../../lib/auth/rate_limit.ts";
-import { checkRedirect } from "../../../../lib/auth/redirects.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../../lib/http/rate_limit.ts";
+import { checkRedirect } from "../../../../lib/http/redirects.ts";
 import { replaceSession } from "../../../../lib/auth/sessions.ts";
 import { authUserView } from "../../../../lib/auth/views.ts";
 import { AuthError } from "../../../../lib/errors.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
 import { normalizeEmail } from "../../../../lib/users/users.ts";
 import type { Handlers } from "../../../../lib/web/types.ts";
 

@@ -8,10 +8,10 @@ import { z } from "zod";
 import { signUp } from "../../../../lib/auth/email_password.ts";
 import { checkPasswordLength, EmailField, readAuthBody } from "../../../../lib/auth/input.ts";
 import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../../lib/auth/rate_limit.ts";
-import { checkRedirect, REDIRECT_MAX } from "../../../../lib/auth/redirects.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../../lib/http/rate_limit.ts";
+import { checkRedirect, REDIRECT_MAX } from "../../../../lib/http/redirects.ts";
 import { authUserView } from "../../../../lib/auth/views.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
 import type { Handlers } from "../../../../lib/web/types.ts";
 import { UserNameSchema } from "../../../../lib/users/users.ts";
 

@@ -6,12 +6,12 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { registerRoutes } from "./web/app.ts";
-import type { Assets } from "./web/assets.ts";
-import type { Manifest, State } from "./web/types.ts";
-import { errorResponse } from "./http/errors.ts";
-import { readSessionCookie } from "./auth/cookies.ts";
-import { checkOrigin } from "./auth/csrf.ts";
+import { registerRoutes } from "../web/app.ts";
+import type { Assets } from "../web/assets.ts";
+import type { Manifest, State } from "../web/types.ts";
+import { errorResponse } from "../http/errors.ts";
+import { readSessionCookie } from "../http/cookies.ts";
+import { checkOrigin } from "../http/csrf.ts";
 import type { AppState, Services } from "./state.ts";
 
 /** Longest URL path in characters; longer ones get 414 (ids must stay within KV's key size). */

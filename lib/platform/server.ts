@@ -2,17 +2,17 @@
  * Starting the platform: services from a configuration, assets from `_build/` (built first
  * when missing, outside Deno Deploy), and `Deno.serve`.
  */
-import type { Config } from "../app.config.ts";
+import type { Config } from "../../app.config.ts";
 import { createApp } from "./app.ts";
-import { openKv } from "./kv.ts";
-import { createLogger } from "./log.ts";
-import { createMailer } from "./mail/mailer.ts";
+import { openKv } from "../kv.ts";
+import { createLogger } from "../log.ts";
+import { createMailer } from "../mail/mailer.ts";
 import type { Services } from "./state.ts";
-import { type Assets, loadAssets } from "./web/assets.ts";
-import { buildAssets } from "./web/build.ts";
-import manifest from "../routes.gen.ts";
+import { type Assets, loadAssets } from "../web/assets.ts";
+import { buildAssets } from "../web/build.ts";
+import manifest from "../../routes.gen.ts";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = new URL("../..", import.meta.url).pathname;
 
 /** The services for `config`: KV opened, mailer and logger made. */
 export async function createServices(config: Config): Promise<Services> {

@@ -2,11 +2,11 @@
  * The per-request state every handler and page sees as `ctx.state`, and the services the
  * platform runs with. Tests build their own services (in-memory KV, test SMTP server).
  */
-import type { Config } from "../app.config.ts";
-import type { Logger } from "./log.ts";
-import type { Mailer } from "./mail/mailer.ts";
-import type { Session } from "./auth/sessions.ts";
-import type { User } from "./users/users.ts";
+import type { Config } from "../../app.config.ts";
+import type { Logger } from "../log.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { Session } from "../auth/sessions.ts";
+import type { User } from "../users/users.ts";
 
 /** What the platform runs with. */
 export interface Services {

@@ -3,7 +3,7 @@
  * session is 401, an insufficient role 403.
  */
 import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
-import type { AppState, SignedInState } from "../state.ts";
+import type { AppState, SignedInState } from "../platform/state.ts";
 import type { Role, User } from "../users/users.ts";
 
 /** Narrows the state to a signed-in one. @throws UnauthenticatedError without a session. */
