@@ -54,13 +54,6 @@ export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
   return (await kv.get<User>(["users", id])).value;
 }
 
-/** Reads a user by id. @throws NotFoundError "User not found". */
-export async function requireUser(kv: Deno.Kv, id: string): Promise<User> {
-  const user = await getUser(kv, id);
-  if (!user) throw new NotFoundError("User not found");
-  return user;
-}
-
 /** Reads a user by e-mail (any case), or null. */
 export async function getUserByEmail(kv: Deno.Kv, email: string): Promise<User | null> {
   const id = (await kv.get<string>(["users_by_email", normalizeEmail(email)])).value;
