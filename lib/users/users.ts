@@ -9,9 +9,9 @@
 import { z } from "zod";
 import { ConflictError, NotFoundError } from "../errors.ts";
 
-/** The roles of the specification. */
-export const ROLES = ["user", "member", "admin"] as const;
-export type Role = typeof ROLES[number];
+import { type Role, ROLES } from "./roles.ts";
+
+export { type Role, ROLES };
 
 /** A user record as stored; profile scalars are `null` and arrays `[]` when unset. */
 export interface User {
