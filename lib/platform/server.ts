@@ -67,7 +67,7 @@ export function stopOnSignals(server: Deno.HttpServer, services: Services, grace
     if (stopping) return;
     stopping = true;
     services.log.info("shutting down", { signal });
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const graceOver = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), graceMs));
     const finished = await Promise.race([server.shutdown().then(() => true), graceOver]);
     clearTimeout(timer);
