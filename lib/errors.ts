@@ -33,6 +33,11 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** The input is larger than the limit of what it is (e.g. an upload over 5 MB). */
+export class TooLargeError extends DomainError {
+  override name = "TooLargeError";
+}
+
 /** The caller is not signed in where a signed-in user is needed. */
 export class UnauthenticatedError extends DomainError {
   override name = "UnauthenticatedError";

@@ -5,6 +5,7 @@
  */
 import type { Config } from "../../app.config.ts";
 import { createApp } from "./app.ts";
+import { KvObjectStore } from "../files/kv_store.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
@@ -19,7 +20,7 @@ const root = new URL("../..", import.meta.url).pathname;
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
-  return { config, kv, log, mailer: createMailer(config.smtpUrl, config.mailFrom, log) };
+  return { config, kv, log, mailer: createMailer(config.smtpUrl, config.mailFrom, log), files: new KvObjectStore(kv) };
 }
 
 /** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */

@@ -3,6 +3,7 @@
  * platform runs with. Tests build their own services (in-memory KV, test SMTP server).
  */
 import type { Config } from "../../app.config.ts";
+import type { ObjectStore } from "../files/object_store.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { Session } from "../auth/sessions.ts";
@@ -14,6 +15,8 @@ export interface Services {
   kv: Deno.Kv;
   mailer: Mailer;
   log: Logger;
+  /** Uploaded files (CONTRACT.md §7). */
+  files: ObjectStore;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */

@@ -4,6 +4,7 @@
  * in process; `listen()` serves the same app on a random port for tests that need a socket.
  */
 import { loadConfig } from "../../app.config.ts";
+import { KvObjectStore } from "../../lib/files/kv_store.ts";
 import { createApp } from "../../lib/platform/app.ts";
 import { createSession } from "../../lib/auth/sessions.ts";
 import { createLogger } from "../../lib/log.ts";
@@ -65,7 +66,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return Promise.resolve();
     },
   };
-  const services: Services = { config, kv, log, mailer };
+  const services: Services = { config, kv, log, mailer, files: new KvObjectStore(kv) };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, { ...manifest, routes }, await assetsPromise);
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
