@@ -6,66 +6,76 @@ import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/admin/_layout.tsx";
 import * as $5 from "./routes/admin/_middleware.ts";
-import * as $6 from "./routes/admin/index.tsx";
-import * as $7 from "./routes/admin/internships/index.tsx";
-import * as $8 from "./routes/admin/users.tsx";
-import * as $9 from "./routes/api/[...path].ts";
-import * as $10 from "./routes/api/admin/_middleware.ts";
-import * as $11 from "./routes/api/admin/api-keys/[id].ts";
-import * as $12 from "./routes/api/admin/api-keys/index.ts";
-import * as $13 from "./routes/api/admin/banners/[id].ts";
-import * as $14 from "./routes/api/admin/banners/index.ts";
-import * as $15 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $16 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $17 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $18 from "./routes/api/admin/uploads/index.ts";
-import * as $19 from "./routes/api/admin/users/[id].ts";
-import * as $20 from "./routes/api/admin/users/index.ts";
-import * as $21 from "./routes/api/auth/_middleware.ts";
-import * as $22 from "./routes/api/auth/forget-password.ts";
-import * as $23 from "./routes/api/auth/get-session.ts";
-import * as $24 from "./routes/api/auth/request-password-reset.ts";
-import * as $25 from "./routes/api/auth/reset-password.ts";
-import * as $26 from "./routes/api/auth/send-verification-email.ts";
-import * as $27 from "./routes/api/auth/session.ts";
-import * as $28 from "./routes/api/auth/sign-in/email.ts";
-import * as $29 from "./routes/api/auth/sign-out.ts";
-import * as $30 from "./routes/api/auth/sign-up/email.ts";
-import * as $31 from "./routes/api/auth/verify-email.ts";
-import * as $32 from "./routes/api/banners.ts";
-import * as $33 from "./routes/api/files/[id].ts";
-import * as $34 from "./routes/api/health.ts";
-import * as $35 from "./routes/api/internships/[id].ts";
-import * as $36 from "./routes/api/internships/index.ts";
-import * as $37 from "./routes/api/onboarding.ts";
-import * as $38 from "./routes/api/profile.ts";
-import * as $39 from "./routes/api/ungatekeep/[id].ts";
-import * as $40 from "./routes/api/ungatekeep/index.ts";
-import * as $41 from "./routes/check-inbox.tsx";
-import * as $42 from "./routes/forgot-password.tsx";
-import * as $43 from "./routes/index.tsx";
-import * as $44 from "./routes/internships/[id]/edit.tsx";
-import * as $45 from "./routes/internships/[id]/index.tsx";
-import * as $46 from "./routes/internships/index.tsx";
-import * as $47 from "./routes/internships/mine.tsx";
-import * as $48 from "./routes/internships/new.tsx";
-import * as $49 from "./routes/onboarding.tsx";
-import * as $50 from "./routes/profile.tsx";
-import * as $51 from "./routes/reset-password.tsx";
-import * as $52 from "./routes/sign-in.tsx";
-import * as $53 from "./routes/sign-out.ts";
-import * as $54 from "./routes/sign-up.tsx";
+import * as $6 from "./routes/admin/banners.tsx";
+import * as $7 from "./routes/admin/index.tsx";
+import * as $8 from "./routes/admin/internships/index.tsx";
+import * as $9 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $10 from "./routes/admin/ungatekeep/index.tsx";
+import * as $11 from "./routes/admin/ungatekeep/new.tsx";
+import * as $12 from "./routes/admin/users.tsx";
+import * as $13 from "./routes/api/[...path].ts";
+import * as $14 from "./routes/api/admin/_middleware.ts";
+import * as $15 from "./routes/api/admin/api-keys/[id].ts";
+import * as $16 from "./routes/api/admin/api-keys/index.ts";
+import * as $17 from "./routes/api/admin/banners/[id].ts";
+import * as $18 from "./routes/api/admin/banners/index.ts";
+import * as $19 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $20 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $21 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $22 from "./routes/api/admin/uploads/index.ts";
+import * as $23 from "./routes/api/admin/users/[id].ts";
+import * as $24 from "./routes/api/admin/users/index.ts";
+import * as $25 from "./routes/api/auth/_middleware.ts";
+import * as $26 from "./routes/api/auth/forget-password.ts";
+import * as $27 from "./routes/api/auth/get-session.ts";
+import * as $28 from "./routes/api/auth/request-password-reset.ts";
+import * as $29 from "./routes/api/auth/reset-password.ts";
+import * as $30 from "./routes/api/auth/send-verification-email.ts";
+import * as $31 from "./routes/api/auth/session.ts";
+import * as $32 from "./routes/api/auth/sign-in/email.ts";
+import * as $33 from "./routes/api/auth/sign-out.ts";
+import * as $34 from "./routes/api/auth/sign-up/email.ts";
+import * as $35 from "./routes/api/auth/verify-email.ts";
+import * as $36 from "./routes/api/banners.ts";
+import * as $37 from "./routes/api/files/[id].ts";
+import * as $38 from "./routes/api/health.ts";
+import * as $39 from "./routes/api/internships/[id].ts";
+import * as $40 from "./routes/api/internships/index.ts";
+import * as $41 from "./routes/api/onboarding.ts";
+import * as $42 from "./routes/api/profile.ts";
+import * as $43 from "./routes/api/ungatekeep/[id].ts";
+import * as $44 from "./routes/api/ungatekeep/index.ts";
+import * as $45 from "./routes/check-inbox.tsx";
+import * as $46 from "./routes/forgot-password.tsx";
+import * as $47 from "./routes/index.tsx";
+import * as $48 from "./routes/internships/[id]/edit.tsx";
+import * as $49 from "./routes/internships/[id]/index.tsx";
+import * as $50 from "./routes/internships/index.tsx";
+import * as $51 from "./routes/internships/mine.tsx";
+import * as $52 from "./routes/internships/new.tsx";
+import * as $53 from "./routes/onboarding.tsx";
+import * as $54 from "./routes/profile.tsx";
+import * as $55 from "./routes/reset-password.tsx";
+import * as $56 from "./routes/sign-in.tsx";
+import * as $57 from "./routes/sign-out.ts";
+import * as $58 from "./routes/sign-up.tsx";
+import * as $59 from "./routes/ungatekeep/[id].tsx";
+import * as $60 from "./routes/ungatekeep/index.tsx";
 import * as $$0 from "./islands/AdminUsersTable.tsx";
-import * as $$1 from "./islands/ForgotPasswordForm.tsx";
-import * as $$2 from "./islands/InternshipAdminControls.tsx";
-import * as $$3 from "./islands/InternshipDeleteButton.tsx";
-import * as $$4 from "./islands/InternshipFilters.tsx";
-import * as $$5 from "./islands/InternshipForm.tsx";
-import * as $$6 from "./islands/OnboardingWizard.tsx";
-import * as $$7 from "./islands/ProfileForm.tsx";
-import * as $$8 from "./islands/ResetPasswordForm.tsx";
-import * as $$9 from "./islands/SignInForm.tsx";
-import * as $$10 from "./islands/SignUpForm.tsx";
+import * as $$1 from "./islands/BannerCarousel.tsx";
+import * as $$2 from "./islands/BannerManager.tsx";
+import * as $$3 from "./islands/ForgotPasswordForm.tsx";
+import * as $$4 from "./islands/InternshipAdminControls.tsx";
+import * as $$5 from "./islands/InternshipDeleteButton.tsx";
+import * as $$6 from "./islands/InternshipFilters.tsx";
+import * as $$7 from "./islands/InternshipForm.tsx";
+import * as $$8 from "./islands/OnboardingWizard.tsx";
+import * as $$9 from "./islands/ProfileForm.tsx";
+import * as $$10 from "./islands/ResetPasswordForm.tsx";
+import * as $$11 from "./islands/SignInForm.tsx";
+import * as $$12 from "./islands/SignUpForm.tsx";
+import * as $$13 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$14 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -77,68 +87,78 @@ const manifest: Manifest = {
     "./routes/_middleware.ts": $3,
     "./routes/admin/_layout.tsx": $4,
     "./routes/admin/_middleware.ts": $5,
-    "./routes/admin/index.tsx": $6,
-    "./routes/admin/internships/index.tsx": $7,
-    "./routes/admin/users.tsx": $8,
-    "./routes/api/[...path].ts": $9,
-    "./routes/api/admin/_middleware.ts": $10,
-    "./routes/api/admin/api-keys/[id].ts": $11,
-    "./routes/api/admin/api-keys/index.ts": $12,
-    "./routes/api/admin/banners/[id].ts": $13,
-    "./routes/api/admin/banners/index.ts": $14,
-    "./routes/api/admin/ungatekeep/[id].ts": $15,
-    "./routes/api/admin/ungatekeep/index.ts": $16,
-    "./routes/api/admin/ungatekeep/preview.ts": $17,
-    "./routes/api/admin/uploads/index.ts": $18,
-    "./routes/api/admin/users/[id].ts": $19,
-    "./routes/api/admin/users/index.ts": $20,
-    "./routes/api/auth/_middleware.ts": $21,
-    "./routes/api/auth/forget-password.ts": $22,
-    "./routes/api/auth/get-session.ts": $23,
-    "./routes/api/auth/request-password-reset.ts": $24,
-    "./routes/api/auth/reset-password.ts": $25,
-    "./routes/api/auth/send-verification-email.ts": $26,
-    "./routes/api/auth/session.ts": $27,
-    "./routes/api/auth/sign-in/email.ts": $28,
-    "./routes/api/auth/sign-out.ts": $29,
-    "./routes/api/auth/sign-up/email.ts": $30,
-    "./routes/api/auth/verify-email.ts": $31,
-    "./routes/api/banners.ts": $32,
-    "./routes/api/files/[id].ts": $33,
-    "./routes/api/health.ts": $34,
-    "./routes/api/internships/[id].ts": $35,
-    "./routes/api/internships/index.ts": $36,
-    "./routes/api/onboarding.ts": $37,
-    "./routes/api/profile.ts": $38,
-    "./routes/api/ungatekeep/[id].ts": $39,
-    "./routes/api/ungatekeep/index.ts": $40,
-    "./routes/check-inbox.tsx": $41,
-    "./routes/forgot-password.tsx": $42,
-    "./routes/index.tsx": $43,
-    "./routes/internships/[id]/edit.tsx": $44,
-    "./routes/internships/[id]/index.tsx": $45,
-    "./routes/internships/index.tsx": $46,
-    "./routes/internships/mine.tsx": $47,
-    "./routes/internships/new.tsx": $48,
-    "./routes/onboarding.tsx": $49,
-    "./routes/profile.tsx": $50,
-    "./routes/reset-password.tsx": $51,
-    "./routes/sign-in.tsx": $52,
-    "./routes/sign-out.ts": $53,
-    "./routes/sign-up.tsx": $54,
+    "./routes/admin/banners.tsx": $6,
+    "./routes/admin/index.tsx": $7,
+    "./routes/admin/internships/index.tsx": $8,
+    "./routes/admin/ungatekeep/[id].tsx": $9,
+    "./routes/admin/ungatekeep/index.tsx": $10,
+    "./routes/admin/ungatekeep/new.tsx": $11,
+    "./routes/admin/users.tsx": $12,
+    "./routes/api/[...path].ts": $13,
+    "./routes/api/admin/_middleware.ts": $14,
+    "./routes/api/admin/api-keys/[id].ts": $15,
+    "./routes/api/admin/api-keys/index.ts": $16,
+    "./routes/api/admin/banners/[id].ts": $17,
+    "./routes/api/admin/banners/index.ts": $18,
+    "./routes/api/admin/ungatekeep/[id].ts": $19,
+    "./routes/api/admin/ungatekeep/index.ts": $20,
+    "./routes/api/admin/ungatekeep/preview.ts": $21,
+    "./routes/api/admin/uploads/index.ts": $22,
+    "./routes/api/admin/users/[id].ts": $23,
+    "./routes/api/admin/users/index.ts": $24,
+    "./routes/api/auth/_middleware.ts": $25,
+    "./routes/api/auth/forget-password.ts": $26,
+    "./routes/api/auth/get-session.ts": $27,
+    "./routes/api/auth/request-password-reset.ts": $28,
+    "./routes/api/auth/reset-password.ts": $29,
+    "./routes/api/auth/send-verification-email.ts": $30,
+    "./routes/api/auth/session.ts": $31,
+    "./routes/api/auth/sign-in/email.ts": $32,
+    "./routes/api/auth/sign-out.ts": $33,
+    "./routes/api/auth/sign-up/email.ts": $34,
+    "./routes/api/auth/verify-email.ts": $35,
+    "./routes/api/banners.ts": $36,
+    "./routes/api/files/[id].ts": $37,
+    "./routes/api/health.ts": $38,
+    "./routes/api/internships/[id].ts": $39,
+    "./routes/api/internships/index.ts": $40,
+    "./routes/api/onboarding.ts": $41,
+    "./routes/api/profile.ts": $42,
+    "./routes/api/ungatekeep/[id].ts": $43,
+    "./routes/api/ungatekeep/index.ts": $44,
+    "./routes/check-inbox.tsx": $45,
+    "./routes/forgot-password.tsx": $46,
+    "./routes/index.tsx": $47,
+    "./routes/internships/[id]/edit.tsx": $48,
+    "./routes/internships/[id]/index.tsx": $49,
+    "./routes/internships/index.tsx": $50,
+    "./routes/internships/mine.tsx": $51,
+    "./routes/internships/new.tsx": $52,
+    "./routes/onboarding.tsx": $53,
+    "./routes/profile.tsx": $54,
+    "./routes/reset-password.tsx": $55,
+    "./routes/sign-in.tsx": $56,
+    "./routes/sign-out.ts": $57,
+    "./routes/sign-up.tsx": $58,
+    "./routes/ungatekeep/[id].tsx": $59,
+    "./routes/ungatekeep/index.tsx": $60,
   },
   islands: {
     "./islands/AdminUsersTable.tsx": $$0,
-    "./islands/ForgotPasswordForm.tsx": $$1,
-    "./islands/InternshipAdminControls.tsx": $$2,
-    "./islands/InternshipDeleteButton.tsx": $$3,
-    "./islands/InternshipFilters.tsx": $$4,
-    "./islands/InternshipForm.tsx": $$5,
-    "./islands/OnboardingWizard.tsx": $$6,
-    "./islands/ProfileForm.tsx": $$7,
-    "./islands/ResetPasswordForm.tsx": $$8,
-    "./islands/SignInForm.tsx": $$9,
-    "./islands/SignUpForm.tsx": $$10,
+    "./islands/BannerCarousel.tsx": $$1,
+    "./islands/BannerManager.tsx": $$2,
+    "./islands/ForgotPasswordForm.tsx": $$3,
+    "./islands/InternshipAdminControls.tsx": $$4,
+    "./islands/InternshipDeleteButton.tsx": $$5,
+    "./islands/InternshipFilters.tsx": $$6,
+    "./islands/InternshipForm.tsx": $$7,
+    "./islands/OnboardingWizard.tsx": $$8,
+    "./islands/ProfileForm.tsx": $$9,
+    "./islands/ResetPasswordForm.tsx": $$10,
+    "./islands/SignInForm.tsx": $$11,
+    "./islands/SignUpForm.tsx": $$12,
+    "./islands/UngatekeepPostEditor.tsx": $$13,
+    "./islands/UngatekeepPostsTable.tsx": $$14,
   },
   baseUrl: import.meta.url,
 };

@@ -3,6 +3,7 @@ import type { User } from "../lib/users/users.ts";
 
 const NAV = [
   { href: "/internships", label: "Internships" },
+  { href: "/ungatekeep", label: "Ungatekeep" },
 ];
 
 export function SiteHeader({ user, path }: { user?: User; path: string }) {
