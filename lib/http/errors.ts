@@ -48,6 +48,8 @@ function bodyOf(error: DomainError): unknown {
 }
 
 /** The JSON response for a domain error; undefined for anything else (a server error). */
+export function errorResponse(error: DomainError): Response;
+export function errorResponse(error: unknown): Response | undefined;
 export function errorResponse(error: unknown): Response | undefined {
   if (!(error instanceof DomainError)) return undefined;
   const headers: Record<string, string> = {};
