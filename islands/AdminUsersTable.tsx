@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice } from "../components/forms.tsx";
-import { type Role, ROLES } from "../lib/users/users.ts";
+import { type Role, ROLES } from "../lib/users/roles.ts";
 
 /** Rows per page. */
 export const PAGE_SIZE = 20;

@@ -4,7 +4,7 @@
  * `/internships` lists them) and a three-step "how it works". Server-rendered only: no islands,
  * so the page ships no JavaScript.
  */
-import { canPost } from "../components/internships/access.ts";
+import { canPost } from "../lib/internships/policy.ts";
 import { InternshipCard } from "../components/internships/InternshipCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import { DEFAULT_QUERY, type InternshipView, listInternships } from "../lib/internships/internships.ts";

@@ -6,6 +6,7 @@ import { Notice } from "../components/forms.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "../islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "../lib/onboarding/onboarding.ts";
+import { assertSignedIn } from "../lib/http/guards.ts";
 import type { AppState } from "../lib/platform/state.ts";
 import { PROFILE_LIMITS } from "../lib/users/profile.ts";
 import type { User } from "../lib/users/users.ts";
@@ -32,9 +33,7 @@ function valuesOf(user: User): ProfileValues {
 
 export const handler: Handlers<unknown, AppState> = {
   GET(_req, ctx) {
-    if (!ctx.state.user) {
-      return new Response(null, { status: 302, headers: { location: "/sign-in?callbackURL=%2Fprofile" } });
-    }
+    assertSignedIn(ctx.state);
     return ctx.render();
   },
 };

@@ -5,6 +5,7 @@
  */
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import type { User } from "../users/users.ts";
+import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { insertRecords, type ReadModel, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
 import type {
   Internship,
@@ -121,16 +122,22 @@ export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promi
 }
 
 /**
- * One internship with its owner. An inactive one is shown to admins and to its owner only.
- * @throws NotFoundError "Internship not found" when unknown, deleted, or inactive and `viewer`
- * is neither an admin nor the owner.
+ * One internship with its owner, as `viewer` may read it in `audience` (`canRead` of `policy.ts`).
+ * @throws NotFoundError "Internship not found" when unknown, deleted, or hidden from `viewer`.
  */
-export async function getInternship(kv: Deno.Kv, id: string, viewer: User | null): Promise<InternshipView> {
+export async function getInternship(
+  kv: Deno.Kv,
+  id: string,
+  viewer: Viewer,
+  audience: ReadAudience,
+): Promise<InternshipView> {
   const model = await readModel(kv);
   const slot = model.slotOf(id);
   const state = slot === undefined ? undefined : model.state(slot);
-  if (slot === undefined || !state || state.deleted) throw new NotFoundError(NOT_FOUND);
-  if (!state.active && viewer?.role !== "admin" && model.ownerOf(slot) !== viewer?.id) {
+  if (
+    slot === undefined || !state ||
+    !canRead(viewer, { userId: model.ownerOf(slot), isActive: state.active, deleted: state.deleted }, audience)
+  ) {
     throw new NotFoundError(NOT_FOUND);
   }
   const [record] = await model.recordsOf([slot]);
@@ -180,7 +187,7 @@ export async function createInternships(
 async function readForWrite(kv: Deno.Kv, id: string, actor: User) {
   const found = await readRecord(kv, id);
   if (!found || found.record.deletedAt) throw new NotFoundError(NOT_FOUND);
-  if (found.record.userId !== actor.id && actor.role !== "admin") throw new ForbiddenError();
+  if (!canManage(actor, found.record)) throw new ForbiddenError();
   return found;
 }
 
@@ -198,7 +205,7 @@ export async function updateInternship(
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   for (;;) {
     const { record, chunk } = await readForWrite(kv, id, actor);
-    if (actor.role !== "admin" && ("isVerified" in changes || "isActive" in changes)) {
+    if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
       throw new ForbiddenError("Only admins can change isVerified or isActive");
     }
     const updated: Internship = { ...record, ...changes, updatedAt: new Date().toISOString() };

@@ -3,23 +3,23 @@
  * (request id, access log, security headers, body limits, CSRF origin check), then the file
  * routes of `routes.gen.ts` through the web layer, with one error mapping for every route.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { registerRoutes } from "../web/app.ts";
 import type { Assets } from "../web/assets.ts";
 import type { Manifest, State } from "../web/types.ts";
+import { Forbidden } from "../../components/Forbidden.tsx";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { errorResponse } from "../http/errors.ts";
+import { signInRedirect } from "../http/redirects.ts";
+import { routeConfigOf } from "./route_config.ts";
 import { readSessionCookie } from "../http/cookies.ts";
 import { checkOrigin } from "../http/csrf.ts";
 import type { AppState, Services } from "./state.ts";
 
 /** Longest URL path in characters; longer ones get 414 (ids must stay within KV's key size). */
 export const PATH_LIMIT = 1024;
-/** Largest JSON body in bytes (uploads have their own limit). */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Largest upload body in bytes. */
-export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 
 type Env = { Variables: { state: State } };
 
@@ -91,29 +91,43 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     xXssProtection: false,
   });
   app.use((c, next) => c.req.path.startsWith("/api/") ? apiHeaders(c, next) : documentHeaders(c, next));
-  const tooLarge = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => c.json({ error: `Request body is larger than ${limit / 1024 / 1024} MB` }, 413),
-    });
-  const uploadLimit = tooLarge(UPLOAD_LIMIT_BYTES);
-  const jsonLimit = tooLarge(BODY_LIMIT_BYTES);
   app.use(async (c, next) => {
     if (c.req.path.length > PATH_LIMIT) return c.json({ error: "URL path is too long" }, 414);
     await next();
   });
-  app.use((c, next) => c.req.path === "/api/admin/uploads" ? uploadLimit(c, next) : jsonLimit(c, next));
-  app.use(async (c, next) => {
+  const originCheck: MiddlewareHandler<Env> = async (c, next) => {
     const hasSession = readSessionCookie(c.req.raw, config.secure) !== undefined;
     if (!checkOrigin(c.req.raw, config.appUrl, hasSession)) return c.json({ error: "Invalid origin" }, 403);
     await next();
-  });
+  };
+  const bodyLimits = new Map<number, MiddlewareHandler<Env>>();
+  const bodyLimitOf = (bytes: number) => {
+    let limit = bodyLimits.get(bytes);
+    if (!limit) {
+      const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
+      limit = bodyLimit({
+        maxSize: bytes,
+        onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
+      });
+      bodyLimits.set(bytes, limit);
+    }
+    return limit;
+  };
 
   registerRoutes(app, manifest, {
     assets,
+    routeMiddleware(routeConfig, route) {
+      const options = routeConfigOf(routeConfig, route);
+      return [...options.originCheck ? [originCheck] : [], bodyLimitOf(options.bodyLimitBytes)];
+    },
     methodNotAllowed: (_req, allow) =>
       Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),
-    onError(error, req, state, renderErrorPage) {
+    onError(error, req, state, pages) {
+      const url = new URL(req.url);
+      const isPageRead = !url.pathname.startsWith("/api/") && (req.method === "GET" || req.method === "HEAD");
+      if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
+      if (isPageRead && error instanceof ForbiddenError) return pages.render(() => Forbidden({}), 403);
+      if (isPageRead && error instanceof NotFoundError) return pages.renderNotFound();
       const known = errorResponse(error);
       if (known) return known;
       log.error("unhandled error", {
@@ -122,9 +136,9 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
         url: req.url,
         error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
       });
-      return new URL(req.url).pathname.startsWith("/api/")
+      return url.pathname.startsWith("/api/")
         ? Response.json({ error: "Internal server error" }, { status: 500 })
-        : renderErrorPage();
+        : pages.renderErrorPage();
     },
   });
   return app;

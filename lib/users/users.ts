@@ -9,9 +9,9 @@
 import { z } from "zod";
 import { ConflictError, NotFoundError } from "../errors.ts";
 
-/** The roles of the specification. */
-export const ROLES = ["user", "member", "admin"] as const;
-export type Role = typeof ROLES[number];
+import { type Role, ROLES } from "./roles.ts";
+
+export { type Role, ROLES };
 
 /** A user record as stored; profile scalars are `null` and arrays `[]` when unset. */
 export interface User {
@@ -52,13 +52,6 @@ export function normalizeEmail(email: string): string {
 /** Reads a user by id, or null. */
 export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
   return (await kv.get<User>(["users", id])).value;
-}
-
-/** Reads a user by id. @throws NotFoundError "User not found". */
-export async function requireUser(kv: Deno.Kv, id: string): Promise<User> {
-  const user = await getUser(kv, id);
-  if (!user) throw new NotFoundError("User not found");
-  return user;
 }
 
 /** Reads a user by e-mail (any case), or null. */

@@ -13,7 +13,7 @@
  *   get the layouts of their own folder.
  * - `HEAD` runs the `HEAD` handler, else `GET` (the body is dropped).
  */
-import type { Context, Hono } from "hono";
+import type { Context, Hono, MiddlewareHandler as HonoMiddleware } from "hono";
 import type { ComponentType } from "preact";
 import { type Assets, serveAsset } from "./assets.ts";
 import { islandName, registerIsland } from "./islands.ts";
@@ -32,13 +32,28 @@ import {
   type State,
 } from "./types.ts";
 
+/** Pages `onError` may answer with: `_500`, or any component inside `_app` with a status. */
+export interface ErrorPages {
+  /** Renders `_500` (or a plain 500). */
+  renderErrorPage(): Response;
+  /** Renders `_404` (or a plain 404) with status 404. */
+  renderNotFound(): Response;
+  /** Renders `component` inside `_app` (without layouts) with `status`. */
+  render(component: ComponentType, status: number): Response;
+}
+
 /** Options of `registerRoutes`. */
 export interface WebOptions {
   assets: Assets;
   /** The answer for a known path and a method it does not handle; `allow` lists the methods it does. */
   methodNotAllowed?: (req: Request, allow: string[]) => Response;
-  /** Maps an error thrown by a handler to a response; `renderErrorPage` renders `_500`. */
-  onError?: (error: unknown, req: Request, state: State, renderErrorPage: () => Response) => Response;
+  /** Maps an error thrown by a middleware or handler to a response. */
+  onError?: (error: unknown, req: Request, state: State, pages: ErrorPages) => Response;
+  /**
+   * Hono middleware to run for one route, after the folder middleware and before its handler,
+   * made once at registration from the route module's `config` export (undefined when it has none).
+   */
+  routeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env>[];
 }
 
 type AnyComponent = ComponentType<never>;
@@ -55,6 +70,7 @@ interface RouteEntry {
   pattern: RoutePattern;
   handler: Handler | Handlers | undefined;
   page?: PageEntry;
+  config: unknown;
 }
 
 function stateOf(c: Context<Env>): State {
@@ -125,6 +141,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
       pattern: routePattern(file),
       handler: module.handler as Handler | Handlers | undefined,
       page: pageOf(file, module.default),
+      config: module.config,
     }))
     .sort((a, b) => compareRoutes(a.pattern, b.pattern));
 
@@ -194,7 +211,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     });
   }
 
-  for (const { pattern: { pattern }, handler, page } of routes) {
+  for (const { pattern: { pattern }, handler, page, config } of routes) {
+    const before = options.routeMiddleware?.(config, pattern) ?? [];
+    if (before.length > 0) app.use(pattern, ...before);
     if (typeof handler === "function") {
       app.all(pattern, (c) => handler(c.req.raw, makeContext(c, pattern, page)));
       continue;
@@ -213,7 +232,14 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   app.notFound((c) => renderNotFound(c, c.req.path));
   app.onError((error, c) => {
     const context = c as Context<Env>;
-    const fallback = () => renderErrorPage(context, error);
-    return options.onError?.(error, c.req.raw, stateOf(context), fallback) ?? fallback();
+    const pages: ErrorPages = {
+      renderErrorPage: () => renderErrorPage(context, error),
+      renderNotFound: () => renderNotFound(context, context.req.path),
+      render: (component, status) =>
+        renderPage(context, context.req.path, { component: component as AnyComponent, layouts: [] }, undefined, {}, {
+          status,
+        }),
+    };
+    return options.onError?.(error, c.req.raw, stateOf(context), pages) ?? pages.renderErrorPage();
   });
 }

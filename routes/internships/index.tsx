@@ -6,7 +6,7 @@
  * left out and named in a note. Members and admins see a link to post one.
  */
 import { PageTitle } from "../../components/PageTitle.tsx";
-import { canPost } from "../../components/internships/access.ts";
+import { canPost } from "../../lib/internships/policy.ts";
 import { PostInternshipLink } from "../../components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "../../components/internships/parse_query.ts";
 import { readListParams } from "../../components/internships/query.ts";

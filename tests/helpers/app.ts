@@ -12,6 +12,7 @@ import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
 import type { Services } from "../../lib/platform/state.ts";
 import { createUser, type Role, type User } from "../../lib/users/users.ts";
 import { loadAssets } from "../../lib/web/assets.ts";
+import type { RouteModule } from "../../lib/web/types.ts";
 import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -38,6 +39,8 @@ export interface TestApp extends AsyncDisposable {
 /** Options of `createTestApp`: environment overrides (e.g. `SMTP_URL`, `ADMIN_EMAILS`). */
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Extra route modules served beside the platform's, keyed like `routes.gen.ts` (`./routes/...`). */
+  routes?: Record<string, RouteModule>;
   /** Also serve the app over HTTP on a free port; `origin` is then that server's URL. */
   listen?: boolean;
   /** Options of the social sign-in service, e.g. a short provider timeout. */
@@ -66,7 +69,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   };
   const services: Services = { config, kv, log, mailer, oauth: createOAuthService(config, options.oauth) };
-  const app = createApp(services, manifest, await assetsPromise);
+  const routes = { ...manifest.routes, ...options.routes };
+  const app = createApp(services, { ...manifest, routes }, await assetsPromise);
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
   const server = options.listen
     ? Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req, info) => app.fetch(req, info))
