@@ -15,6 +15,7 @@ import {
   createUser,
   getUser,
   getUserByEmail,
+  normalizeEmail,
   takeOverUnverifiedUser,
   type User,
   USER_NAME_MAX,
@@ -106,7 +107,7 @@ export async function resolveSocialUser(
       return { user, created: false };
     }
     try {
-      const email = identity.email.toLowerCase();
+      const email = normalizeEmail(identity.email);
       const user = await createUser(kv, {
         name,
         email,

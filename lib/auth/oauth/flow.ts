@@ -93,9 +93,11 @@ const UserInfo = z.object({
 
 function classify(error: unknown, step: string): AuthError {
   if (error instanceof AuthError) return error;
+  // fetch rejects with a TypeError when the connection fails; oauth4webapi's own argument
+  // errors are TypeErrors too, but carry a `code`.
   const unavailable =
     (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) ||
-    error instanceof TypeError ||
+    (error instanceof TypeError && !("code" in error)) ||
     (error instanceof oauth.OperationProcessingError && error.cause instanceof Response && error.cause.status >= 500);
   if (unavailable) return failure("PROVIDER_UNAVAILABLE", `The provider could not be reached (${step})`, error);
   return failure("OAUTH_FAILED", `The provider refused the sign-in (${step})`, error);

@@ -340,3 +340,19 @@ Deno.test("concurrent callbacks for one new identity create one user", async () 
   assertEquals(results.filter((res) => res.headers.get("location") === "/onboarding").length, 1);
   assertEquals(await linkedProviders(s.t.kv, users[0].id), ["google"]);
 });
+
+Deno.test("on an https origin the binding cookie is __Host- and Secure, and the flow signs in with the __Host- session", async () => {
+  await using s = await socialSetup({ env: { APP_URL: "https://careers.example", AUTH_SECRET: "s".repeat(32) } });
+  const res = await s.t.fetch("https://careers.example/api/auth/sign-in/social?provider=google");
+  await res.body?.cancel();
+  assertMatch(
+    res.headers.get("set-cookie") ?? "",
+    /^__Host-oauth_binding=[^;]+; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+  );
+  const authorizationUrl = new URL(res.headers.get("location")!);
+  assertEquals(authorizationUrl.searchParams.get("redirect_uri"), "https://careers.example/api/auth/callback/google");
+  const callback = await authorizeAt({ authorizationUrl, binding: cookieOf(res)! });
+  const done = await openCallback(s.t, `https://careers.example${callback}`, cookieOf(res)!);
+  assertEquals(done.headers.get("location"), "/");
+  assertMatch(done.headers.get("set-cookie") ?? "", /^__Host-session=[^;]+;.*; Secure; SameSite=Lax$/);
+});
