@@ -5,10 +5,20 @@
  */
 import type { z } from "zod";
 
-/** Base class of every error the platform expects; anything else is a server error. */
+/**
+ * Base class of every error the platform expects; anything else is a server error. A domain
+ * error is an answer, not a fault, so it captures no stack trace: capturing one cost more than
+ * the rest of a JSON 404 (about a third of its CPU time, measured with `--cpu-prof`).
+ */
 export class DomainError extends Error {
-  override name = "DomainError";
+  constructor(message?: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
 }
+DomainError.prototype.name = "DomainError";
 
 /** Invalid input with a plain message, e.g. "Invalid contactNumber" or "Invalid coupon code". */
 export class InvalidInputError extends DomainError {

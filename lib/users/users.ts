@@ -49,9 +49,17 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * The KV key of a user record, for a caller that reads a user together with its own keys in one
+ * `kv.getMany` round trip (the session lookup of every request). Only this module writes it.
+ */
+export function userKey(id: string): Deno.KvKey {
+  return ["users", id];
+}
+
 /** Reads a user by id, or null. */
 export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
-  return (await kv.get<User>(["users", id])).value;
+  return (await kv.get<User>(userKey(id))).value;
 }
 
 /** Reads a user by e-mail (any case), or null. */
