@@ -113,7 +113,7 @@ Deno.test("a new user is created from the provider's identity, signed in and sen
   assertEquals(res.headers.get("location"), "/onboarding");
   assertMatch(
     res.headers.get("set-cookie") ?? "",
-    /^session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/,
+    /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/,
   );
   const user = await sessionUser(s.t, res);
   assertEquals(user.email, "priya@example.com");
