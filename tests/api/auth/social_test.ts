@@ -356,3 +356,19 @@ Deno.test("on an https origin the binding cookie is __Host- and Secure, and the 
   assertEquals(done.headers.get("location"), "/");
   assertMatch(done.headers.get("set-cookie") ?? "", /^__Host-session=[^;]+;.*; Secure; SameSite=Lax$/);
 });
+
+Deno.test("a provider name is cleaned (control characters, 100-character limit) and falls back to the e-mail's local part; a non-http picture is dropped", async () => {
+  await using s = await socialSetup();
+  s.google.identity = {
+    sub: "g-odd",
+    email: "odd@example.com",
+    email_verified: true,
+    name: `Mallory\r\nSubject: hi ${"x".repeat(150)}`,
+    picture: "javascript:alert(1)",
+  };
+  const odd = await sessionUser(s.t, await signInSocially(s.t, "google"));
+  assertEquals(odd.name, `Mallory Subject: hi ${"x".repeat(80)}`);
+  assertEquals(odd.image, null);
+  s.linkedin.identity = { sub: "li-anon", email: "nameless.one@example.com", email_verified: true };
+  assertEquals((await sessionUser(s.t, await signInSocially(s.t, "linkedin"))).name, "nameless.one");
+});
