@@ -16,35 +16,37 @@ import * as $12 from "./routes/api/admin/api-keys/index.ts";
 import * as $13 from "./routes/api/admin/users/[id].ts";
 import * as $14 from "./routes/api/admin/users/index.ts";
 import * as $15 from "./routes/api/auth/_middleware.ts";
-import * as $16 from "./routes/api/auth/forget-password.ts";
-import * as $17 from "./routes/api/auth/get-session.ts";
-import * as $18 from "./routes/api/auth/request-password-reset.ts";
-import * as $19 from "./routes/api/auth/reset-password.ts";
-import * as $20 from "./routes/api/auth/send-verification-email.ts";
-import * as $21 from "./routes/api/auth/session.ts";
-import * as $22 from "./routes/api/auth/sign-in/email.ts";
-import * as $23 from "./routes/api/auth/sign-out.ts";
-import * as $24 from "./routes/api/auth/sign-up/email.ts";
-import * as $25 from "./routes/api/auth/verify-email.ts";
-import * as $26 from "./routes/api/health.ts";
-import * as $27 from "./routes/api/internships/[id].ts";
-import * as $28 from "./routes/api/internships/index.ts";
-import * as $29 from "./routes/api/onboarding.ts";
-import * as $30 from "./routes/api/profile.ts";
-import * as $31 from "./routes/check-inbox.tsx";
-import * as $32 from "./routes/forgot-password.tsx";
-import * as $33 from "./routes/index.tsx";
-import * as $34 from "./routes/internships/[id]/edit.tsx";
-import * as $35 from "./routes/internships/[id]/index.tsx";
-import * as $36 from "./routes/internships/index.tsx";
-import * as $37 from "./routes/internships/mine.tsx";
-import * as $38 from "./routes/internships/new.tsx";
-import * as $39 from "./routes/onboarding.tsx";
-import * as $40 from "./routes/profile.tsx";
-import * as $41 from "./routes/reset-password.tsx";
-import * as $42 from "./routes/sign-in.tsx";
-import * as $43 from "./routes/sign-out.ts";
-import * as $44 from "./routes/sign-up.tsx";
+import * as $16 from "./routes/api/auth/callback/[provider].ts";
+import * as $17 from "./routes/api/auth/forget-password.ts";
+import * as $18 from "./routes/api/auth/get-session.ts";
+import * as $19 from "./routes/api/auth/request-password-reset.ts";
+import * as $20 from "./routes/api/auth/reset-password.ts";
+import * as $21 from "./routes/api/auth/send-verification-email.ts";
+import * as $22 from "./routes/api/auth/session.ts";
+import * as $23 from "./routes/api/auth/sign-in/email.ts";
+import * as $24 from "./routes/api/auth/sign-in/social.ts";
+import * as $25 from "./routes/api/auth/sign-out.ts";
+import * as $26 from "./routes/api/auth/sign-up/email.ts";
+import * as $27 from "./routes/api/auth/verify-email.ts";
+import * as $28 from "./routes/api/health.ts";
+import * as $29 from "./routes/api/internships/[id].ts";
+import * as $30 from "./routes/api/internships/index.ts";
+import * as $31 from "./routes/api/onboarding.ts";
+import * as $32 from "./routes/api/profile.ts";
+import * as $33 from "./routes/check-inbox.tsx";
+import * as $34 from "./routes/forgot-password.tsx";
+import * as $35 from "./routes/index.tsx";
+import * as $36 from "./routes/internships/[id]/edit.tsx";
+import * as $37 from "./routes/internships/[id]/index.tsx";
+import * as $38 from "./routes/internships/index.tsx";
+import * as $39 from "./routes/internships/mine.tsx";
+import * as $40 from "./routes/internships/new.tsx";
+import * as $41 from "./routes/onboarding.tsx";
+import * as $42 from "./routes/profile.tsx";
+import * as $43 from "./routes/reset-password.tsx";
+import * as $44 from "./routes/sign-in.tsx";
+import * as $45 from "./routes/sign-out.ts";
+import * as $46 from "./routes/sign-up.tsx";
 import * as $$0 from "./islands/AdminUsersTable.tsx";
 import * as $$1 from "./islands/ForgotPasswordForm.tsx";
 import * as $$2 from "./islands/InternshipAdminControls.tsx";
@@ -77,35 +79,37 @@ const manifest: Manifest = {
     "./routes/api/admin/users/[id].ts": $13,
     "./routes/api/admin/users/index.ts": $14,
     "./routes/api/auth/_middleware.ts": $15,
-    "./routes/api/auth/forget-password.ts": $16,
-    "./routes/api/auth/get-session.ts": $17,
-    "./routes/api/auth/request-password-reset.ts": $18,
-    "./routes/api/auth/reset-password.ts": $19,
-    "./routes/api/auth/send-verification-email.ts": $20,
-    "./routes/api/auth/session.ts": $21,
-    "./routes/api/auth/sign-in/email.ts": $22,
-    "./routes/api/auth/sign-out.ts": $23,
-    "./routes/api/auth/sign-up/email.ts": $24,
-    "./routes/api/auth/verify-email.ts": $25,
-    "./routes/api/health.ts": $26,
-    "./routes/api/internships/[id].ts": $27,
-    "./routes/api/internships/index.ts": $28,
-    "./routes/api/onboarding.ts": $29,
-    "./routes/api/profile.ts": $30,
-    "./routes/check-inbox.tsx": $31,
-    "./routes/forgot-password.tsx": $32,
-    "./routes/index.tsx": $33,
-    "./routes/internships/[id]/edit.tsx": $34,
-    "./routes/internships/[id]/index.tsx": $35,
-    "./routes/internships/index.tsx": $36,
-    "./routes/internships/mine.tsx": $37,
-    "./routes/internships/new.tsx": $38,
-    "./routes/onboarding.tsx": $39,
-    "./routes/profile.tsx": $40,
-    "./routes/reset-password.tsx": $41,
-    "./routes/sign-in.tsx": $42,
-    "./routes/sign-out.ts": $43,
-    "./routes/sign-up.tsx": $44,
+    "./routes/api/auth/callback/[provider].ts": $16,
+    "./routes/api/auth/forget-password.ts": $17,
+    "./routes/api/auth/get-session.ts": $18,
+    "./routes/api/auth/request-password-reset.ts": $19,
+    "./routes/api/auth/reset-password.ts": $20,
+    "./routes/api/auth/send-verification-email.ts": $21,
+    "./routes/api/auth/session.ts": $22,
+    "./routes/api/auth/sign-in/email.ts": $23,
+    "./routes/api/auth/sign-in/social.ts": $24,
+    "./routes/api/auth/sign-out.ts": $25,
+    "./routes/api/auth/sign-up/email.ts": $26,
+    "./routes/api/auth/verify-email.ts": $27,
+    "./routes/api/health.ts": $28,
+    "./routes/api/internships/[id].ts": $29,
+    "./routes/api/internships/index.ts": $30,
+    "./routes/api/onboarding.ts": $31,
+    "./routes/api/profile.ts": $32,
+    "./routes/check-inbox.tsx": $33,
+    "./routes/forgot-password.tsx": $34,
+    "./routes/index.tsx": $35,
+    "./routes/internships/[id]/edit.tsx": $36,
+    "./routes/internships/[id]/index.tsx": $37,
+    "./routes/internships/index.tsx": $38,
+    "./routes/internships/mine.tsx": $39,
+    "./routes/internships/new.tsx": $40,
+    "./routes/onboarding.tsx": $41,
+    "./routes/profile.tsx": $42,
+    "./routes/reset-password.tsx": $43,
+    "./routes/sign-in.tsx": $44,
+    "./routes/sign-out.ts": $45,
+    "./routes/sign-up.tsx": $46,
   },
   islands: {
     "./islands/AdminUsersTable.tsx": $$0,

@@ -8,6 +8,7 @@ import { createApp } from "./app.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
+import { createOAuthService } from "../auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
 import { buildAssets } from "../web/build.ts";
@@ -19,7 +20,13 @@ const root = new URL("../..", import.meta.url).pathname;
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
-  return { config, kv, log, mailer: createMailer(config.smtpUrl, config.mailFrom, log) };
+  return {
+    config,
+    kv,
+    log,
+    mailer: createMailer(config.smtpUrl, config.mailFrom, log),
+    oauth: createOAuthService(config),
+  };
 }
 
 /** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */
