@@ -8,6 +8,7 @@ import { createApp } from "./app.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
+import { GuestPageCache } from "../http/guest_pages.ts";
 import { createOAuthService } from "../auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
@@ -26,6 +27,7 @@ export async function createServices(config: Config): Promise<Services> {
     log,
     mailer: createMailer(config.smtpUrl, config.mailFrom, log),
     oauth: createOAuthService(config),
+    guestPages: new GuestPageCache(),
   };
 }
 

@@ -12,6 +12,7 @@ import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
 import type { Services } from "../../lib/platform/state.ts";
 import { createUser, type Role, type User } from "../../lib/users/users.ts";
 import { loadAssets } from "../../lib/web/assets.ts";
+import { GuestPageCache } from "../../lib/http/guest_pages.ts";
 import type { RouteModule } from "../../lib/web/types.ts";
 import manifest from "../../routes.gen.ts";
 
@@ -68,7 +69,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return Promise.resolve();
     },
   };
-  const services: Services = { config, kv, log, mailer, oauth: createOAuthService(config, options.oauth) };
+  const services: Services = {
+    config,
+    kv,
+    log,
+    mailer,
+    oauth: createOAuthService(config, options.oauth),
+    guestPages: new GuestPageCache(),
+  };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, { ...manifest, routes }, await assetsPromise);
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
