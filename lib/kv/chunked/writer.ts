@@ -116,7 +116,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
       if (i < MAX_ATTEMPTS) await backoff(i);
     }
     throw new ConflictError(
-      `Too many concurrent writes to the same ${this.model.layout.noun}: gave up after ${MAX_ATTEMPTS} attempts, try again`,
+      `Too many concurrent writes to ${this.model.layout.noun}: gave up after ${MAX_ATTEMPTS} attempts, try again`,
     );
   }
 
@@ -196,6 +196,9 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
       if (error instanceof TypeError && /too large|too many/i.test(error.message)) {
         throw new InvalidInputError(`Request too large: send fewer or smaller ${this.model.layout.noun}`);
       }
+      // A local KV file written by two processes at once: SQLite refused this transaction (rolled
+      // back, nothing written) because the other one held the write lock. A lost race, retried.
+      if (error instanceof TypeError && /database is locked/i.test(error.message)) return false;
       throw error;
     }
     if (!result.ok) return false;
