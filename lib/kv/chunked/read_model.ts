@@ -111,7 +111,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       this.columns.set(slot, entry, fresh);
       slots.push(slot);
     }
-    this.tokens.set(n, { ...index, slots });
+    const { vocabulary, starts, masks, width } = index;
+    this.tokens.set(n, { vocabulary, starts, masks, width, slots });
     this.version++;
     return true;
   }
