@@ -78,6 +78,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * Reads the record `id` from KV, passes it to `change` and stores what `change` returns, in one
    * atomic write checked against what was read. After a lost race the record is read again and
    * `change` called again with it, so checks made by `change` (it may throw) see the latest record.
+   * `change` must keep the record's id.
    * @returns the stored record, or null when `id` is unknown.
    * @throws what `change` throws (nothing is written); ConflictError after `MAX_ATTEMPTS` lost
    * races; InvalidInputError when the write exceeds KV's limits.
