@@ -62,6 +62,27 @@ export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
   return (await kv.get<User>(userKey(id))).value;
 }
 
+/** What other records show of their user: id, name, image and role (specification "Internship" `user`). */
+export interface UserSummary {
+  id: string;
+  name: string;
+  image: string | null;
+  role: Role;
+}
+
+/** The summaries of those of `ids` that exist, by id (read in batches of 10, KV's `getMany` limit). */
+export async function getUserSummaries(kv: Deno.Kv, ids: Iterable<string>): Promise<Map<string, UserSummary>> {
+  const unique = [...new Set(ids)];
+  const batches: string[][] = [];
+  for (let i = 0; i < unique.length; i += 10) batches.push(unique.slice(i, i + 10));
+  const results = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
+  const summaries = new Map<string, UserSummary>();
+  for (const { value } of results.flat()) {
+    if (value) summaries.set(value.id, { id: value.id, name: value.name, image: value.image, role: value.role });
+  }
+  return summaries;
+}
+
 /** Reads a user by e-mail (any case), or null. */
 export async function getUserByEmail(kv: Deno.Kv, email: string): Promise<User | null> {
   const id = (await kv.get<string>(["users_by_email", normalizeEmail(email)])).value;
