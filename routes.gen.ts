@@ -13,38 +13,51 @@ import * as $9 from "./routes/api/[...path].ts";
 import * as $10 from "./routes/api/admin/_middleware.ts";
 import * as $11 from "./routes/api/admin/api-keys/[id].ts";
 import * as $12 from "./routes/api/admin/api-keys/index.ts";
-import * as $13 from "./routes/api/admin/users/[id].ts";
-import * as $14 from "./routes/api/admin/users/index.ts";
-import * as $15 from "./routes/api/auth/_middleware.ts";
-import * as $16 from "./routes/api/auth/forget-password.ts";
-import * as $17 from "./routes/api/auth/get-session.ts";
-import * as $18 from "./routes/api/auth/request-password-reset.ts";
-import * as $19 from "./routes/api/auth/reset-password.ts";
-import * as $20 from "./routes/api/auth/send-verification-email.ts";
-import * as $21 from "./routes/api/auth/session.ts";
-import * as $22 from "./routes/api/auth/sign-in/email.ts";
-import * as $23 from "./routes/api/auth/sign-out.ts";
-import * as $24 from "./routes/api/auth/sign-up/email.ts";
-import * as $25 from "./routes/api/auth/verify-email.ts";
-import * as $26 from "./routes/api/health.ts";
-import * as $27 from "./routes/api/internships/[id].ts";
-import * as $28 from "./routes/api/internships/index.ts";
-import * as $29 from "./routes/api/onboarding.ts";
-import * as $30 from "./routes/api/profile.ts";
-import * as $31 from "./routes/check-inbox.tsx";
-import * as $32 from "./routes/forgot-password.tsx";
-import * as $33 from "./routes/index.tsx";
-import * as $34 from "./routes/internships/[id]/edit.tsx";
-import * as $35 from "./routes/internships/[id]/index.tsx";
-import * as $36 from "./routes/internships/index.tsx";
-import * as $37 from "./routes/internships/mine.tsx";
-import * as $38 from "./routes/internships/new.tsx";
-import * as $39 from "./routes/onboarding.tsx";
-import * as $40 from "./routes/profile.tsx";
-import * as $41 from "./routes/reset-password.tsx";
-import * as $42 from "./routes/sign-in.tsx";
-import * as $43 from "./routes/sign-out.ts";
-import * as $44 from "./routes/sign-up.tsx";
+import * as $13 from "./routes/api/admin/coupons/[id].ts";
+import * as $14 from "./routes/api/admin/coupons/index.ts";
+import * as $15 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $16 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $17 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $18 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $19 from "./routes/api/admin/toolkits/index.ts";
+import * as $20 from "./routes/api/admin/users/[id].ts";
+import * as $21 from "./routes/api/admin/users/index.ts";
+import * as $22 from "./routes/api/auth/_middleware.ts";
+import * as $23 from "./routes/api/auth/forget-password.ts";
+import * as $24 from "./routes/api/auth/get-session.ts";
+import * as $25 from "./routes/api/auth/request-password-reset.ts";
+import * as $26 from "./routes/api/auth/reset-password.ts";
+import * as $27 from "./routes/api/auth/send-verification-email.ts";
+import * as $28 from "./routes/api/auth/session.ts";
+import * as $29 from "./routes/api/auth/sign-in/email.ts";
+import * as $30 from "./routes/api/auth/sign-out.ts";
+import * as $31 from "./routes/api/auth/sign-up/email.ts";
+import * as $32 from "./routes/api/auth/verify-email.ts";
+import * as $33 from "./routes/api/health.ts";
+import * as $34 from "./routes/api/internships/[id].ts";
+import * as $35 from "./routes/api/internships/index.ts";
+import * as $36 from "./routes/api/onboarding.ts";
+import * as $37 from "./routes/api/profile.ts";
+import * as $38 from "./routes/api/purchases.ts";
+import * as $39 from "./routes/api/toolkits/[id]/index.ts";
+import * as $40 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $41 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $42 from "./routes/api/toolkits/index.ts";
+import * as $43 from "./routes/api/webhooks/razorpay.ts";
+import * as $44 from "./routes/check-inbox.tsx";
+import * as $45 from "./routes/forgot-password.tsx";
+import * as $46 from "./routes/index.tsx";
+import * as $47 from "./routes/internships/[id]/edit.tsx";
+import * as $48 from "./routes/internships/[id]/index.tsx";
+import * as $49 from "./routes/internships/index.tsx";
+import * as $50 from "./routes/internships/mine.tsx";
+import * as $51 from "./routes/internships/new.tsx";
+import * as $52 from "./routes/onboarding.tsx";
+import * as $53 from "./routes/profile.tsx";
+import * as $54 from "./routes/reset-password.tsx";
+import * as $55 from "./routes/sign-in.tsx";
+import * as $56 from "./routes/sign-out.ts";
+import * as $57 from "./routes/sign-up.tsx";
 import * as $$0 from "./islands/AdminUsersTable.tsx";
 import * as $$1 from "./islands/ForgotPasswordForm.tsx";
 import * as $$2 from "./islands/InternshipAdminControls.tsx";
@@ -74,38 +87,51 @@ const manifest: Manifest = {
     "./routes/api/admin/_middleware.ts": $10,
     "./routes/api/admin/api-keys/[id].ts": $11,
     "./routes/api/admin/api-keys/index.ts": $12,
-    "./routes/api/admin/users/[id].ts": $13,
-    "./routes/api/admin/users/index.ts": $14,
-    "./routes/api/auth/_middleware.ts": $15,
-    "./routes/api/auth/forget-password.ts": $16,
-    "./routes/api/auth/get-session.ts": $17,
-    "./routes/api/auth/request-password-reset.ts": $18,
-    "./routes/api/auth/reset-password.ts": $19,
-    "./routes/api/auth/send-verification-email.ts": $20,
-    "./routes/api/auth/session.ts": $21,
-    "./routes/api/auth/sign-in/email.ts": $22,
-    "./routes/api/auth/sign-out.ts": $23,
-    "./routes/api/auth/sign-up/email.ts": $24,
-    "./routes/api/auth/verify-email.ts": $25,
-    "./routes/api/health.ts": $26,
-    "./routes/api/internships/[id].ts": $27,
-    "./routes/api/internships/index.ts": $28,
-    "./routes/api/onboarding.ts": $29,
-    "./routes/api/profile.ts": $30,
-    "./routes/check-inbox.tsx": $31,
-    "./routes/forgot-password.tsx": $32,
-    "./routes/index.tsx": $33,
-    "./routes/internships/[id]/edit.tsx": $34,
-    "./routes/internships/[id]/index.tsx": $35,
-    "./routes/internships/index.tsx": $36,
-    "./routes/internships/mine.tsx": $37,
-    "./routes/internships/new.tsx": $38,
-    "./routes/onboarding.tsx": $39,
-    "./routes/profile.tsx": $40,
-    "./routes/reset-password.tsx": $41,
-    "./routes/sign-in.tsx": $42,
-    "./routes/sign-out.ts": $43,
-    "./routes/sign-up.tsx": $44,
+    "./routes/api/admin/coupons/[id].ts": $13,
+    "./routes/api/admin/coupons/index.ts": $14,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $15,
+    "./routes/api/admin/toolkit-content-items/index.ts": $16,
+    "./routes/api/admin/toolkits/[id]/content.ts": $17,
+    "./routes/api/admin/toolkits/[id]/index.ts": $18,
+    "./routes/api/admin/toolkits/index.ts": $19,
+    "./routes/api/admin/users/[id].ts": $20,
+    "./routes/api/admin/users/index.ts": $21,
+    "./routes/api/auth/_middleware.ts": $22,
+    "./routes/api/auth/forget-password.ts": $23,
+    "./routes/api/auth/get-session.ts": $24,
+    "./routes/api/auth/request-password-reset.ts": $25,
+    "./routes/api/auth/reset-password.ts": $26,
+    "./routes/api/auth/send-verification-email.ts": $27,
+    "./routes/api/auth/session.ts": $28,
+    "./routes/api/auth/sign-in/email.ts": $29,
+    "./routes/api/auth/sign-out.ts": $30,
+    "./routes/api/auth/sign-up/email.ts": $31,
+    "./routes/api/auth/verify-email.ts": $32,
+    "./routes/api/health.ts": $33,
+    "./routes/api/internships/[id].ts": $34,
+    "./routes/api/internships/index.ts": $35,
+    "./routes/api/onboarding.ts": $36,
+    "./routes/api/profile.ts": $37,
+    "./routes/api/purchases.ts": $38,
+    "./routes/api/toolkits/[id]/index.ts": $39,
+    "./routes/api/toolkits/[id]/progress.ts": $40,
+    "./routes/api/toolkits/[id]/verify.ts": $41,
+    "./routes/api/toolkits/index.ts": $42,
+    "./routes/api/webhooks/razorpay.ts": $43,
+    "./routes/check-inbox.tsx": $44,
+    "./routes/forgot-password.tsx": $45,
+    "./routes/index.tsx": $46,
+    "./routes/internships/[id]/edit.tsx": $47,
+    "./routes/internships/[id]/index.tsx": $48,
+    "./routes/internships/index.tsx": $49,
+    "./routes/internships/mine.tsx": $50,
+    "./routes/internships/new.tsx": $51,
+    "./routes/onboarding.tsx": $52,
+    "./routes/profile.tsx": $53,
+    "./routes/reset-password.tsx": $54,
+    "./routes/sign-in.tsx": $55,
+    "./routes/sign-out.ts": $56,
+    "./routes/sign-up.tsx": $57,
   },
   islands: {
     "./islands/AdminUsersTable.tsx": $$0,

@@ -7,6 +7,7 @@ import { createApp } from "./app.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
+import { createRazorpayGateway } from "../payments/razorpay.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
 import { buildAssets } from "../web/build.ts";
@@ -14,11 +15,12 @@ import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The services for `config`: KV opened, mailer and logger made. */
+/** The services for `config`: KV opened, mailer, logger and payment gateway made. */
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
-  return { config, kv, log, mailer: createMailer(config.smtpUrl, config.mailFrom, log) };
+  const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
+  return { config, kv, log, mailer, payments: createRazorpayGateway(config.razorpay, log) };
 }
 
 /** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */

@@ -5,6 +5,7 @@
 import type { Config } from "../../app.config.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { PaymentGateway } from "../payments/gateway.ts";
 import type { Session } from "../auth/sessions.ts";
 import type { User } from "../users/users.ts";
 
@@ -14,6 +15,8 @@ export interface Services {
   kv: Deno.Kv;
   mailer: Mailer;
   log: Logger;
+  /** The payment gateway; null when the `RAZORPAY_*` keys are unset (paid checkout answers 503). */
+  payments: PaymentGateway | null;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */
