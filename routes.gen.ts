@@ -23,41 +23,43 @@ import * as $19 from "./routes/api/admin/toolkits/index.ts";
 import * as $20 from "./routes/api/admin/users/[id].ts";
 import * as $21 from "./routes/api/admin/users/index.ts";
 import * as $22 from "./routes/api/auth/_middleware.ts";
-import * as $23 from "./routes/api/auth/forget-password.ts";
-import * as $24 from "./routes/api/auth/get-session.ts";
-import * as $25 from "./routes/api/auth/request-password-reset.ts";
-import * as $26 from "./routes/api/auth/reset-password.ts";
-import * as $27 from "./routes/api/auth/send-verification-email.ts";
-import * as $28 from "./routes/api/auth/session.ts";
-import * as $29 from "./routes/api/auth/sign-in/email.ts";
-import * as $30 from "./routes/api/auth/sign-out.ts";
-import * as $31 from "./routes/api/auth/sign-up/email.ts";
-import * as $32 from "./routes/api/auth/verify-email.ts";
-import * as $33 from "./routes/api/health.ts";
-import * as $34 from "./routes/api/internships/[id].ts";
-import * as $35 from "./routes/api/internships/index.ts";
-import * as $36 from "./routes/api/onboarding.ts";
-import * as $37 from "./routes/api/profile.ts";
-import * as $38 from "./routes/api/purchases.ts";
-import * as $39 from "./routes/api/toolkits/[id]/index.ts";
-import * as $40 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $41 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $42 from "./routes/api/toolkits/index.ts";
-import * as $43 from "./routes/api/webhooks/razorpay.ts";
-import * as $44 from "./routes/check-inbox.tsx";
-import * as $45 from "./routes/forgot-password.tsx";
-import * as $46 from "./routes/index.tsx";
-import * as $47 from "./routes/internships/[id]/edit.tsx";
-import * as $48 from "./routes/internships/[id]/index.tsx";
-import * as $49 from "./routes/internships/index.tsx";
-import * as $50 from "./routes/internships/mine.tsx";
-import * as $51 from "./routes/internships/new.tsx";
-import * as $52 from "./routes/onboarding.tsx";
-import * as $53 from "./routes/profile.tsx";
-import * as $54 from "./routes/reset-password.tsx";
-import * as $55 from "./routes/sign-in.tsx";
-import * as $56 from "./routes/sign-out.ts";
-import * as $57 from "./routes/sign-up.tsx";
+import * as $23 from "./routes/api/auth/callback/[provider].ts";
+import * as $24 from "./routes/api/auth/forget-password.ts";
+import * as $25 from "./routes/api/auth/get-session.ts";
+import * as $26 from "./routes/api/auth/request-password-reset.ts";
+import * as $27 from "./routes/api/auth/reset-password.ts";
+import * as $28 from "./routes/api/auth/send-verification-email.ts";
+import * as $29 from "./routes/api/auth/session.ts";
+import * as $30 from "./routes/api/auth/sign-in/email.ts";
+import * as $31 from "./routes/api/auth/sign-in/social.ts";
+import * as $32 from "./routes/api/auth/sign-out.ts";
+import * as $33 from "./routes/api/auth/sign-up/email.ts";
+import * as $34 from "./routes/api/auth/verify-email.ts";
+import * as $35 from "./routes/api/health.ts";
+import * as $36 from "./routes/api/internships/[id].ts";
+import * as $37 from "./routes/api/internships/index.ts";
+import * as $38 from "./routes/api/onboarding.ts";
+import * as $39 from "./routes/api/profile.ts";
+import * as $40 from "./routes/api/purchases.ts";
+import * as $41 from "./routes/api/toolkits/[id]/index.ts";
+import * as $42 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $43 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $44 from "./routes/api/toolkits/index.ts";
+import * as $45 from "./routes/api/webhooks/razorpay.ts";
+import * as $46 from "./routes/check-inbox.tsx";
+import * as $47 from "./routes/forgot-password.tsx";
+import * as $48 from "./routes/index.tsx";
+import * as $49 from "./routes/internships/[id]/edit.tsx";
+import * as $50 from "./routes/internships/[id]/index.tsx";
+import * as $51 from "./routes/internships/index.tsx";
+import * as $52 from "./routes/internships/mine.tsx";
+import * as $53 from "./routes/internships/new.tsx";
+import * as $54 from "./routes/onboarding.tsx";
+import * as $55 from "./routes/profile.tsx";
+import * as $56 from "./routes/reset-password.tsx";
+import * as $57 from "./routes/sign-in.tsx";
+import * as $58 from "./routes/sign-out.ts";
+import * as $59 from "./routes/sign-up.tsx";
 import * as $$0 from "./islands/AdminUsersTable.tsx";
 import * as $$1 from "./islands/ForgotPasswordForm.tsx";
 import * as $$2 from "./islands/InternshipAdminControls.tsx";
@@ -97,41 +99,43 @@ const manifest: Manifest = {
     "./routes/api/admin/users/[id].ts": $20,
     "./routes/api/admin/users/index.ts": $21,
     "./routes/api/auth/_middleware.ts": $22,
-    "./routes/api/auth/forget-password.ts": $23,
-    "./routes/api/auth/get-session.ts": $24,
-    "./routes/api/auth/request-password-reset.ts": $25,
-    "./routes/api/auth/reset-password.ts": $26,
-    "./routes/api/auth/send-verification-email.ts": $27,
-    "./routes/api/auth/session.ts": $28,
-    "./routes/api/auth/sign-in/email.ts": $29,
-    "./routes/api/auth/sign-out.ts": $30,
-    "./routes/api/auth/sign-up/email.ts": $31,
-    "./routes/api/auth/verify-email.ts": $32,
-    "./routes/api/health.ts": $33,
-    "./routes/api/internships/[id].ts": $34,
-    "./routes/api/internships/index.ts": $35,
-    "./routes/api/onboarding.ts": $36,
-    "./routes/api/profile.ts": $37,
-    "./routes/api/purchases.ts": $38,
-    "./routes/api/toolkits/[id]/index.ts": $39,
-    "./routes/api/toolkits/[id]/progress.ts": $40,
-    "./routes/api/toolkits/[id]/verify.ts": $41,
-    "./routes/api/toolkits/index.ts": $42,
-    "./routes/api/webhooks/razorpay.ts": $43,
-    "./routes/check-inbox.tsx": $44,
-    "./routes/forgot-password.tsx": $45,
-    "./routes/index.tsx": $46,
-    "./routes/internships/[id]/edit.tsx": $47,
-    "./routes/internships/[id]/index.tsx": $48,
-    "./routes/internships/index.tsx": $49,
-    "./routes/internships/mine.tsx": $50,
-    "./routes/internships/new.tsx": $51,
-    "./routes/onboarding.tsx": $52,
-    "./routes/profile.tsx": $53,
-    "./routes/reset-password.tsx": $54,
-    "./routes/sign-in.tsx": $55,
-    "./routes/sign-out.ts": $56,
-    "./routes/sign-up.tsx": $57,
+    "./routes/api/auth/callback/[provider].ts": $23,
+    "./routes/api/auth/forget-password.ts": $24,
+    "./routes/api/auth/get-session.ts": $25,
+    "./routes/api/auth/request-password-reset.ts": $26,
+    "./routes/api/auth/reset-password.ts": $27,
+    "./routes/api/auth/send-verification-email.ts": $28,
+    "./routes/api/auth/session.ts": $29,
+    "./routes/api/auth/sign-in/email.ts": $30,
+    "./routes/api/auth/sign-in/social.ts": $31,
+    "./routes/api/auth/sign-out.ts": $32,
+    "./routes/api/auth/sign-up/email.ts": $33,
+    "./routes/api/auth/verify-email.ts": $34,
+    "./routes/api/health.ts": $35,
+    "./routes/api/internships/[id].ts": $36,
+    "./routes/api/internships/index.ts": $37,
+    "./routes/api/onboarding.ts": $38,
+    "./routes/api/profile.ts": $39,
+    "./routes/api/purchases.ts": $40,
+    "./routes/api/toolkits/[id]/index.ts": $41,
+    "./routes/api/toolkits/[id]/progress.ts": $42,
+    "./routes/api/toolkits/[id]/verify.ts": $43,
+    "./routes/api/toolkits/index.ts": $44,
+    "./routes/api/webhooks/razorpay.ts": $45,
+    "./routes/check-inbox.tsx": $46,
+    "./routes/forgot-password.tsx": $47,
+    "./routes/index.tsx": $48,
+    "./routes/internships/[id]/edit.tsx": $49,
+    "./routes/internships/[id]/index.tsx": $50,
+    "./routes/internships/index.tsx": $51,
+    "./routes/internships/mine.tsx": $52,
+    "./routes/internships/new.tsx": $53,
+    "./routes/onboarding.tsx": $54,
+    "./routes/profile.tsx": $55,
+    "./routes/reset-password.tsx": $56,
+    "./routes/sign-in.tsx": $57,
+    "./routes/sign-out.ts": $58,
+    "./routes/sign-up.tsx": $59,
   },
   islands: {
     "./islands/AdminUsersTable.tsx": $$0,

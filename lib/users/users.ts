@@ -49,9 +49,17 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * The KV key of a user record, for a caller that reads a user together with its own keys in one
+ * `kv.getMany` round trip (the session lookup of every request). Only this module writes it.
+ */
+export function userKey(id: string): Deno.KvKey {
+  return ["users", id];
+}
+
 /** Reads a user by id, or null. */
 export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
-  return (await kv.get<User>(["users", id])).value;
+  return (await kv.get<User>(userKey(id))).value;
 }
 
 /** Reads a user by e-mail (any case), or null. */
@@ -71,11 +79,18 @@ export interface NewUser {
 }
 
 /**
- * Creates a user; the e-mail uniqueness check and every key are one atomic write.
- * `createdAt` equals `updatedAt` (the specification's new-user mark).
- * @throws ConflictError "User already exists" when the e-mail is taken (in any case).
+ * More work joined to a user write in its one atomic operation: another module's keys and
+ * checks (e.g. a social account link, CONTRACT.md §2), given the user as it will be stored.
  */
-export async function createUser(kv: Deno.Kv, input: NewUser): Promise<User> {
+export type AtomicExtension = (op: Deno.AtomicOperation, user: User) => void;
+
+/**
+ * Creates a user; the e-mail uniqueness check, every key and `extend`'s writes are one atomic
+ * write. `createdAt` equals `updatedAt` (the specification's new-user mark).
+ * @throws ConflictError "User already exists" when the e-mail is taken (in any case) or a
+ *   check of `extend` fails.
+ */
+export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExtension): Promise<User> {
   const now = new Date().toISOString();
   const email = normalizeEmail(input.email);
   const user: User = {
@@ -99,6 +114,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser): Promise<User> {
     .set(["users", user.id], user)
     .set(["users_by_email", email], user.id);
   if (input.passwordHash) op.set(["user_passwords", user.id], input.passwordHash);
+  extend?.(op, user);
   const result = await op.commit();
   if (!result.ok) throw new ConflictError("User already exists");
   return user;
@@ -116,6 +132,28 @@ export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Pro
     const result = await kv.atomic().check(entry).set(["users", id], user).commit();
     if (result.ok) return user;
   }
+}
+
+/**
+ * Takes over a user whose e-mail is still unverified for the proven owner of the address
+ * (CONTRACT.md §2, social sign-in linking): in one atomic write, while the record is as read
+ * and still unverified, marks the e-mail verified, applies `patch` (the provider's name and
+ * picture), removes the password (whoever set it never proved the address) and runs `extend`.
+ * The caller ends the user's sessions afterwards.
+ * @returns the updated user, or null when the record changed meanwhile or is already verified.
+ */
+export async function takeOverUnverifiedUser(
+  kv: Deno.Kv,
+  id: string,
+  patch: Pick<UserPatch, "name" | "image">,
+  extend: AtomicExtension,
+): Promise<User | null> {
+  const entry = await kv.get<User>(["users", id]);
+  if (!entry.value || entry.value.emailVerified) return null;
+  const user: User = { ...entry.value, ...patch, emailVerified: true, updatedAt: new Date().toISOString() };
+  const op = kv.atomic().check(entry).set(["users", id], user).delete(["user_passwords", id]);
+  extend(op, user);
+  return (await op.commit()).ok ? user : null;
 }
 
 /** The stored password hash of a user, or null (social-only users have none). */

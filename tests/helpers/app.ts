@@ -5,6 +5,7 @@
  */
 import { loadConfig } from "../../app.config.ts";
 import { createApp } from "../../lib/platform/app.ts";
+import { createOAuthService } from "../../lib/auth/oauth/providers.ts";
 import { createSession } from "../../lib/auth/sessions.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
@@ -48,6 +49,8 @@ export interface TestAppOptions {
   routes?: Record<string, RouteModule>;
   /** Also serve the app over HTTP on a free port; `origin` is then that server's URL. */
   listen?: boolean;
+  /** Options of the social sign-in service, e.g. a short provider timeout. */
+  oauth?: { timeoutMs?: number };
 }
 
 function freePort(): number {
@@ -72,7 +75,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   };
   const payments = createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs);
-  const services: Services = { config, kv, log, mailer, payments };
+  const services: Services = { config, kv, log, mailer, payments, oauth: createOAuthService(config, options.oauth) };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, { ...manifest, routes }, await assetsPromise);
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);

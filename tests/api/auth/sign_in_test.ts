@@ -23,7 +23,7 @@ Deno.test("sign-in answers {redirect: false, token: null, user} and sets an HTTP
   assertEquals(body.user.createdAt, user.createdAt);
   assertEquals(body.user.updatedAt, user.updatedAt);
   const setCookie = res.headers.get("set-cookie") ?? "";
-  assertMatch(setCookie, /^session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+  assertMatch(setCookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
   assert(!JSON.stringify(body).includes(cookieOf(res)!.slice("session=".length)));
   const session = await t.fetch("/api/auth/session", { headers: { cookie: cookieOf(res)! } });
   assertEquals((await session.json()).user.id, user.id);
@@ -36,7 +36,7 @@ Deno.test("sign-in with rememberMe: false sets a browser-session cookie (no Max-
   assertEquals(res.status, 200);
   await res.body?.cancel();
   const setCookie = res.headers.get("set-cookie") ?? "";
-  assertMatch(setCookie, /^session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+  assertMatch(setCookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
 });
 
 Deno.test("sign-in on an https origin uses the Secure __Host- cookie", async () => {
