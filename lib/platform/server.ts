@@ -8,11 +8,8 @@ import { createApp } from "./app.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
-<<<<<<< HEAD
 import { createRazorpayGateway } from "../payments/razorpay.ts";
-=======
 import { createOAuthService } from "../auth/oauth/providers.ts";
->>>>>>> main
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
 import { buildAssets } from "../web/build.ts";
@@ -20,22 +17,18 @@ import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The services for `config`: KV opened, mailer, logger and payment gateway made. */
+/** The services for `config`: KV opened, mailer, logger, OAuth providers and payment gateway made. */
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
-<<<<<<< HEAD
-  const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
-  return { config, kv, log, mailer, payments: createRazorpayGateway(config.razorpay, log) };
-=======
   return {
     config,
     kv,
     log,
     mailer: createMailer(config.smtpUrl, config.mailFrom, log),
     oauth: createOAuthService(config),
+    payments: createRazorpayGateway(config.razorpay, log),
   };
->>>>>>> main
 }
 
 /** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */

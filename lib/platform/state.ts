@@ -5,11 +5,8 @@
 import type { Config } from "../../app.config.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
-<<<<<<< HEAD
 import type { PaymentGateway } from "../payments/gateway.ts";
-=======
 import type { OAuthService } from "../auth/oauth/providers.ts";
->>>>>>> main
 import type { Session } from "../auth/sessions.ts";
 import type { User } from "../users/users.ts";
 
@@ -19,13 +16,10 @@ export interface Services {
   kv: Deno.Kv;
   mailer: Mailer;
   log: Logger;
-<<<<<<< HEAD
   /** The payment gateway; null when the `RAZORPAY_*` keys are unset (paid checkout answers 503). */
   payments: PaymentGateway | null;
-=======
   /** Social sign-in providers and their call timeout. */
   oauth: OAuthService;
->>>>>>> main
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */
