@@ -26,6 +26,15 @@ export function SaleBadge() {
   return <span class="rounded-full bg-rose-700 px-2.5 py-0.5 text-xs font-semibold text-white">Sale</span>;
 }
 
+/** A padlock beside a locked lesson (decorative: the text says "Locked"). */
+export function LockIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" class="inline h-3.5 w-3.5 fill-current">
+      <path d="M10 2a4 4 0 0 0-4 4v2H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h10a1 1 0 0 0 1-1V9a1 1 0 0 0-1-1h-1V6a4 4 0 0 0-4-4Zm-2 6V6a2 2 0 1 1 4 0v2H8Z" />
+    </svg>
+  );
+}
+
 /** "8 lessons · 3 hours". */
 export function lessonFacts(toolkit: Pick<Toolkit, "lessonCount" | "totalDuration">): string {
   const lessons = `${toolkit.lessonCount} ${toolkit.lessonCount === 1 ? "lesson" : "lessons"}`;

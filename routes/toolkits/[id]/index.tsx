@@ -6,7 +6,7 @@
  */
 import { Notice } from "../../../components/forms.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
-import { lessonFacts, PriceTag, SaleBadge } from "../../../components/toolkits/ToolkitCard.tsx";
+import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "../../../components/toolkits/ToolkitCard.tsx";
 import { embedUrlOf } from "../../../components/toolkits/video.ts";
 import ToolkitCheckout from "../../../islands/ToolkitCheckout.tsx";
 import { CHECKOUT_CSP, documentCsp } from "../../../lib/platform/csp.ts";
@@ -113,7 +113,11 @@ export default function ToolkitPage({ data, state, url }: PageProps<ToolkitDetai
                           : item.isPreview && !hasPurchased
                           ? <span class="rounded bg-sky-100 px-2 py-0.5 text-sky-900">Free preview</span>
                           : !canOpen(item)
-                          ? <span class="text-slate-700">🔒 Locked</span>
+                          ? (
+                            <span class="inline-flex items-center gap-1 text-slate-700">
+                              <LockIcon /> Locked
+                            </span>
+                          )
                           : null}
                       </span>
                     </li>

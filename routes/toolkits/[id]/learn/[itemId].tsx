@@ -6,6 +6,7 @@
  * progress bar with "Mark as complete".
  */
 import { PageTitle } from "../../../../components/PageTitle.tsx";
+import { LockIcon } from "../../../../components/toolkits/ToolkitCard.tsx";
 import { embedUrlOf } from "../../../../components/toolkits/video.ts";
 import LessonProgress from "../../../../islands/LessonProgress.tsx";
 import { NotFoundError, UnauthenticatedError } from "../../../../lib/errors.ts";
@@ -77,7 +78,9 @@ export default function LessonPage({ data }: PageProps<LessonData, AppState>) {
                 )
                 : (
                   <span class="flex items-center gap-2 px-2 py-1.5 text-sm text-slate-700">
-                    <span aria-hidden="true" class="w-4">🔒</span>
+                    <span class="w-4">
+                      <LockIcon />
+                    </span>
                     {lesson.title}
                     <span class="sr-only">(locked)</span>
                   </span>
