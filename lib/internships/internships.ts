@@ -91,6 +91,15 @@ export async function listInternships(
   };
 }
 
+/**
+ * The version of the internship data this process holds: it changes with every write (this
+ * process's at once, other processes' within `SYNC_INTERVAL_MS`). Pages and bodies that show
+ * internships to guests are cached per version.
+ */
+export async function internshipsVersion(kv: Deno.Kv): Promise<string> {
+  return `internships:${(await readModel(kv)).version}`;
+}
+
 /** How many distinct public list queries keep their serialized body. */
 const PUBLIC_BODY_CACHE_SIZE = 256;
 const publicBodies = new WeakMap<ReadModel, { version: number; bodies: Map<string, string> }>();

@@ -9,6 +9,7 @@ import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
 import { createRazorpayGateway } from "../payments/razorpay.ts";
+import { GuestPageCache } from "../http/guest_pages.ts";
 import { createOAuthService } from "../auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
@@ -28,6 +29,7 @@ export async function createServices(config: Config): Promise<Services> {
     mailer: createMailer(config.smtpUrl, config.mailFrom, log),
     oauth: createOAuthService(config),
     payments: createRazorpayGateway(config.razorpay, log),
+    guestPages: new GuestPageCache(),
   };
 }
 

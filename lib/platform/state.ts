@@ -6,6 +6,7 @@ import type { Config } from "../../app.config.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentGateway } from "../payments/gateway.ts";
+import type { GuestPageCache } from "../http/guest_pages.ts";
 import type { OAuthService } from "../auth/oauth/providers.ts";
 import type { Session } from "../auth/sessions.ts";
 import type { User } from "../users/users.ts";
@@ -20,6 +21,8 @@ export interface Services {
   payments: PaymentGateway | null;
   /** Social sign-in providers and their call timeout. */
   oauth: OAuthService;
+  /** Pages as guests see them, kept per data version (`servePublicPage`). */
+  guestPages: GuestPageCache;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */
@@ -36,4 +39,19 @@ export interface AppState {
 export interface SignedInState extends AppState {
   user: User;
   session: Session;
+}
+
+/**
+ * Answers a public page: for a guest from the guest page cache while `version` (the version of
+ * the data the page shows) is unchanged, else `render()` afresh; a signed-in user always gets
+ * `render()`. Only for pages that show a guest nothing of their own (no CSRF-bound form).
+ */
+export async function servePublicPage(
+  state: AppState,
+  url: URL,
+  version: () => Promise<string>,
+  render: () => Response | Promise<Response>,
+): Promise<Response> {
+  if (state.user) return await render();
+  return await state.services.guestPages.serve(url, await version(), render);
 }

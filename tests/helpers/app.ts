@@ -13,6 +13,7 @@ import type { Services } from "../../lib/platform/state.ts";
 import { createRazorpayGateway } from "../../lib/payments/razorpay.ts";
 import { createUser, type Role, type User } from "../../lib/users/users.ts";
 import { loadAssets } from "../../lib/web/assets.ts";
+import { GuestPageCache } from "../../lib/http/guest_pages.ts";
 import type { RouteModule } from "../../lib/web/types.ts";
 import manifest from "../../routes.gen.ts";
 
@@ -74,8 +75,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return Promise.resolve();
     },
   };
-  const payments = createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs);
-  const services: Services = { config, kv, log, mailer, payments, oauth: createOAuthService(config, options.oauth) };
+  const services: Services = {
+    config,
+    kv,
+    log,
+    mailer,
+    oauth: createOAuthService(config, options.oauth),
+    guestPages: new GuestPageCache(),
+    payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
+  };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, { ...manifest, routes }, await assetsPromise);
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
