@@ -56,7 +56,8 @@ function error(status: number, description: string, field?: string): Response {
 export function startFakeRazorpay(): FakeRazorpay {
   const orders: FakeOrder[] = [];
   const hanging = new Set<() => void>();
-  const auth = "Basic " + Buffer.from(`${FAKE_KEYS.RAZORPAY_KEY_ID}:${FAKE_KEYS.RAZORPAY_KEY_SECRET}`).toString("base64");
+  const auth = "Basic " +
+    Buffer.from(`${FAKE_KEYS.RAZORPAY_KEY_ID}:${FAKE_KEYS.RAZORPAY_KEY_SECRET}`).toString("base64");
   const fake: FakeRazorpay = {
     url: "",
     env: {},
