@@ -193,6 +193,11 @@ export async function deleteCoupon(kv: Deno.Kv, id: string): Promise<void> {
   throw new Error("Coupon deletion lost too many races");
 }
 
+/** The stored coupon, or null (a deleted one). */
+export async function getCouponRecord(kv: Deno.Kv, id: string): Promise<CouponRecord | null> {
+  return (await kv.get<CouponRecord>(couponKey(id))).value;
+}
+
 /**
  * The coupon a checkout of `toolkitId` may use under `code`, with its entry for an atomic check,
  * after the first three checks of the specification's order: it exists (and covers the toolkit),

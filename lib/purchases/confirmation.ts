@@ -3,8 +3,9 @@
  * Checkout.js hands the page, and `POST /api/webhooks/razorpay` with the gateway's events.
  *
  * - Paid (`payment.captured`, `order.paid`, a good verify): the purchase becomes `paid`, grants
- *   the toolkit, and its coupon reservation becomes a use kept for good. A purchase already paid
- *   stays as it is; a failed one whose order is paid later becomes paid.
+ *   the toolkit, and its coupon reservation becomes a use kept for good (taken again when it had
+ *   lapsed or been released). A purchase already paid stays as it is; a failed one whose order is
+ *   paid later becomes paid.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released.
  * - Each webhook event (by `X-Razorpay-Event-Id`) is applied once: the event's marker is written
  *   in the same atomic operation as the state change, checked to be absent, so concurrent
@@ -14,7 +15,8 @@
  * - `["payment_events", eventId]` → `{event, orderId, receivedAt}` (kept 30 days)
  */
 import { Buffer } from "node:buffer";
-import { confirmOps, heldSlots, releaseOps } from "../coupons/reservations.ts";
+import { getCouponRecord } from "../coupons/coupons.ts";
+import { confirmOps, heldSlots, planReservation, releaseOps, reserveOps } from "../coupons/reservations.ts";
 import { ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "../errors.ts";
 import type { PaymentGateway, PaymentProof } from "../payments/gateway.ts";
 import { canConfirmPurchase } from "../toolkits/policy.ts";
@@ -41,6 +43,25 @@ const MAX_ATTEMPTS = 20;
 const eventKey = (id: string) => ["payment_events", id];
 
 type Outcome = "paid" | "failed";
+
+/**
+ * For a payment confirmed after its coupon reservation lapsed or was released: takes the
+ * coupon's slots again for good (the ones still held count as its own), so the paid use counts
+ * toward both limits. When the coupon is gone or its limits are reached meanwhile, the payment
+ * still stands and nothing is taken. Returns where the use now sits, or null.
+ */
+async function retakeUse(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: PurchaseRecord) {
+  const coupon = purchase.couponId ? await getCouponRecord(kv, purchase.couponId) : null;
+  if (!coupon) return null;
+  const plan = await planReservation(kv, coupon, purchase.userId, purchase.id);
+  if (!plan.ok) return null;
+  return reserveOps(
+    op,
+    plan,
+    { purchaseId: purchase.id, userId: purchase.userId, toolkitId: purchase.toolkitId },
+    true,
+  );
+}
 
 /**
  * Applies `outcome` to a purchase once, with `event` (its marker entry, read absent) written in
@@ -70,11 +91,14 @@ async function applyOutcome(
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
     const held = current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : [];
-    if (outcome === "paid") confirmOps(op, held);
-    else releaseOps(op, held);
+    let reservation = current.reservation;
+    if (outcome === "failed") releaseOps(op, held);
+    else if (held.length === 2 || !current.couponId) confirmOps(op, held);
+    else reservation = await retakeUse(kv, op, current) ?? reservation;
     const now = new Date().toISOString();
     const record: PurchaseRecord = {
       ...current,
+      reservation,
       paymentStatus: outcome,
       paymentId: paymentId ?? current.paymentId,
       history: [...current.history, { status: outcome, at: now, source }],

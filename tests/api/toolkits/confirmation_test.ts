@@ -164,3 +164,36 @@ Deno.test("progress: buyers mark lessons complete and back; non-buyers 403, gues
   const bad = await shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, { contentItemId: one.id }, buyer.headers);
   assertEquals(bad.status, 400);
 });
+
+Deno.test("a payment confirmed after its reservation was released or lapsed takes its coupon use again", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  await addCoupon(shop, { code: "TWICE", usageLimit: 2 });
+  const usedCount = async () =>
+    (await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json()).coupons[0].usedCount;
+  const first = await createTestUser(shop.t);
+  const started = await checkout(shop, first, kit.id, "TWICE");
+  assertEquals((await deliver(shop, webhookDelivery("payment.failed", started.body.order.id))).status, 200);
+  assertEquals(await usedCount(), 0);
+  assertEquals((await deliver(shop, webhookDelivery("payment.captured", started.body.order.id))).status, 200);
+  assertEquals(await usedCount(), 1);
+
+  const second = await createTestUser(shop.t);
+  const late = await checkout(shop, second, kit.id, "TWICE");
+  for await (const entry of shop.t.kv.list<{ purchaseId: string }>({ prefix: ["coupon_slots"] })) {
+    if (entry.value.purchaseId === late.body.purchase.id) {
+      await shop.t.kv.set(entry.key, { ...entry.value, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    }
+  }
+  assertEquals(await usedCount(), 1);
+  const res = await shop.t.json(
+    "POST",
+    `/api/toolkits/${kit.id}/verify`,
+    signedPayment(late.body.order.id),
+    second.headers,
+  );
+  assertEquals(res.status, 200);
+  assertEquals(await usedCount(), 2);
+  const third = await createTestUser(shop.t);
+  assertEquals((await checkout(shop, third, kit.id, "TWICE")).body, { error: "Coupon usage limit reached" });
+});
