@@ -3,8 +3,8 @@
  * and a coupon; a student applies the coupon (discount and final price shown before paying),
  * pays through a stand-in for Razorpay Checkout.js (the real script cannot load here: the test
  * serves one under its URL by route interception, signing the payment as Razorpay would), lands
- * on the lesson viewer, marks a lesson complete and sees the progress bar move. Every page passes
- * the axe-core check.
+ * on the lesson viewer, marks a lesson complete and sees the progress bar move. A declined payment
+ * shows the failure and a retry that pays. Every page passes the axe-core check.
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -13,12 +13,19 @@ import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
 import { signedPayment, startFakeRazorpay } from "../fakes/razorpay.ts";
 import { CHECKOUT_SCRIPT } from "../../islands/ToolkitCheckout.tsx";
 
-/** Checkout.js stand-in: opening the window "pays" at once and hands the signed fields to the page's handler. */
+/**
+ * Checkout.js stand-in: opening the window asks the test how the payment goes; it "pays" at once
+ * and hands the signed fields to the page's handler, or reports a failed payment.
+ */
 const CHECKOUT_STAND_IN = `
 window.Razorpay = function (options) {
-  this.on = function () {};
+  var failed = function () {};
+  this.on = function (name, handler) { if (name === "payment.failed") failed = handler; };
   this.open = function () {
-    window.__payOrder(options.order_id, options.amount).then(function (fields) { options.handler(fields); });
+    window.__payOrder(options.order_id, options.amount).then(function (result) {
+      if (result.error) failed({ error: { description: result.error } });
+      else options.handler(result);
+    });
   };
 };`;
 
@@ -123,4 +130,50 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
 
   await open(adminPage, `${t.origin}/admin/coupons`);
   await adminPage.getByRole("cell", { name: "1 / 10" }).waitFor();
+});
+
+Deno.test("a declined payment shows the failure with a retry; the retry pays and opens the lessons", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const student = await createTestUser(t, "user");
+  const admin = await createTestUser(t, "admin");
+  const created = await t.json("POST", "/api/admin/toolkits", {
+    title: "Aptitude Drill",
+    description: "Daily sets",
+    price: 149,
+  }, admin.headers);
+  const toolkit = await created.json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  await t.json("POST", "/api/admin/toolkit-content-items", {
+    toolkitId: toolkit.id,
+    title: "Set one",
+    type: "article",
+    content: "<p>Question 1</p>",
+  }, admin.headers);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signIn(context, t, student);
+  await context.route(
+    CHECKOUT_SCRIPT,
+    (route) => route.fulfill({ status: 200, contentType: "application/javascript", body: CHECKOUT_STAND_IN }),
+  );
+  let attempts = 0;
+  await context.exposeFunction(
+    "__payOrder",
+    (orderId: string) => ++attempts === 1 ? { error: "Your card was declined." } : signedPayment(orderId),
+  );
+  const page = await context.newPage();
+  await open(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await page.getByRole("button", { name: "Buy for ₹149" }).click();
+  await page.getByText("The payment did not go through").waitFor();
+  assert(await page.getByText("Your card was declined.").isVisible());
+  await assertAccessible(page, "toolkit page, payment failed");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await page.getByRole("button", { name: "Buy for ₹149" }).click();
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.getByText("Question 1").waitFor();
+  assertEquals(attempts, 2);
+  assertEquals(fake.orders.length, 2);
+  const { purchases } = await (await t.fetch("/api/purchases", { headers: student.headers })).json();
+  assertEquals(purchases.map((p: { paymentStatus: string }) => p.paymentStatus), ["paid"]);
 });
