@@ -75,6 +75,7 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
   const [phase, setPhase] = useState<Phase>("ready");
   const [error, setError] = useState("");
   const status = useRef<HTMLDivElement>(null);
+  const lastQuote = useRef<Quote | null>(null);
   const learnUrl = `/toolkits/${encodeURIComponent(toolkitId)}/learn`;
 
   useEffect(() => {
@@ -106,13 +107,14 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
       return;
     }
     setApplied({ code: wanted.toUpperCase(), quote: result.data });
+    lastQuote.current = null;
     if (result.data.free) setPhase("paid");
   };
 
   const pay = async () => {
     setError("");
     setPhase("starting");
-    let quote = applied?.quote;
+    let quote = applied?.quote ?? lastQuote.current;
     if (!quote) {
       const result = await start("");
       if (!result.ok) {
@@ -121,6 +123,7 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
         return;
       }
       quote = result.data;
+      lastQuote.current = quote;
     }
     if (quote.free) {
       setPhase("paid");
@@ -161,8 +164,9 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
     checkout.open();
   };
 
+  // A failed payment leaves its order open at the gateway, so the retry pays the same order
+  // (with the coupon still applied); a new checkout starts only when there was none.
   const retry = () => {
-    setApplied(null);
     setError("");
     setPhase("ready");
   };

@@ -116,6 +116,7 @@ export async function initiatePurchase(
       couponId: coupon?.value.id ?? null,
       reservation,
       paymentId: null,
+      orders: free ? { ...previous?.orders } : { ...previous?.orders, [order!.id]: final },
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
       createdAt: now,
       updatedAt: now,

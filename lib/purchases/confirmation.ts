@@ -73,7 +73,7 @@ async function applyOutcome(
   purchaseId: string,
   outcome: Outcome,
   source: string,
-  paymentId: string | null,
+  payment: { orderId: string; paymentId: string | null },
   event?: { entry: Deno.KvEntryMaybe<unknown>; value: unknown },
 ): Promise<PurchaseRecord | false> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -96,11 +96,13 @@ async function applyOutcome(
     else if (held.length === 2 || !current.couponId) confirmOps(op, held);
     else reservation = await retakeUse(kv, op, current) ?? reservation;
     const now = new Date().toISOString();
+    const paidOrder = outcome === "paid" && payment.orderId in current.orders;
     const record: PurchaseRecord = {
       ...current,
       reservation,
       paymentStatus: outcome,
-      paymentId: paymentId ?? current.paymentId,
+      paymentId: payment.paymentId ?? current.paymentId,
+      ...(paidOrder ? { gatewayOrderId: payment.orderId, amountPaid: current.orders[payment.orderId] } : {}),
       history: [...current.history, { status: outcome, at: now, source }],
       updatedAt: now,
     };
@@ -129,7 +131,7 @@ export async function verifyPayment(
   const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
   if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
   if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
-  return purchaseView((await applyOutcome(kv, found.id, "paid", "verify", proof.paymentId)) as PurchaseRecord);
+  return purchaseView((await applyOutcome(kv, found.id, "paid", "verify", proof)) as PurchaseRecord);
 }
 
 interface WebhookBody {
@@ -187,7 +189,12 @@ export async function handleWebhook(
       if (result.ok) return;
       continue;
     }
-    if (await applyOutcome(kv, purchaseId, outcome, `webhook ${type}`, paymentId, { entry, value: marker }) !== false) {
+    if (
+      await applyOutcome(kv, purchaseId, outcome, `webhook ${type}`, { orderId: orderId!, paymentId }, {
+        entry,
+        value: marker,
+      }) !== false
+    ) {
       return;
     }
   }

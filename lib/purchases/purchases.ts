@@ -28,17 +28,19 @@ export interface PurchaseRecord {
   couponId: string | null;
   reservation: ReservationRef | null;
   paymentId: string | null;
+  /** Every gateway order this purchase was offered with, and its amount in paise (checkout started again adds one). */
+  orders: Record<string, number>;
   history: { status: PaymentStatus; at: string; source: string }[];
   createdAt: string;
   updatedAt: string;
 }
 
 /** A purchase in API responses (specification "Toolkit purchase"). */
-export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "history">;
+export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history">;
 
 /** The API shape of a purchase record. */
 export function purchaseView(record: PurchaseRecord): Purchase {
-  const { reservation: _r, paymentId: _p, history: _h, ...view } = record;
+  const { reservation: _r, paymentId: _p, orders: _o, history: _h, ...view } = record;
   return view;
 }
 

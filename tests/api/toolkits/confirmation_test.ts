@@ -197,3 +197,17 @@ Deno.test("a payment confirmed after its reservation was released or lapsed take
   const third = await createTestUser(shop.t);
   assertEquals((await checkout(shop, third, kit.id, "TWICE")).body, { error: "Coupon usage limit reached" });
 });
+
+Deno.test("paying the earlier order of a replaced checkout records that order and its amount", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "LATER20" });
+  const first = await checkout(shop, user, kit.id);
+  const second = await checkout(shop, user, kit.id, "LATER20");
+  assertEquals(second.body.purchase.id, first.body.purchase.id);
+  assertEquals(second.body.purchase.amountPaid, 39920);
+  assertEquals((await deliver(shop, webhookDelivery("order.paid", first.body.order.id))).status, 200);
+  const record = await purchaseRecord(shop, first.body.purchase.id);
+  assertEquals([record.paymentStatus, record.gatewayOrderId, record.amountPaid], ["paid", first.body.order.id, 49900]);
+});
