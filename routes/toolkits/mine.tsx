@@ -1,18 +1,77 @@
-/** `/toolkits/mine`: "My toolkits", the toolkits the signed-in user bought, each with its progress and a link to resume. */
+/**
+ * `/toolkits/mine`: "My toolkits", the toolkits the signed-in user bought, each with its progress
+ * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`).
+ */
 import { PageTitle } from "../../components/PageTitle.tsx";
 import { assertSignedIn } from "../../lib/http/guards.ts";
 import type { AppState } from "../../lib/platform/state.ts";
-import { type OwnedToolkit, ownedToolkits } from "../../lib/toolkits/learning.ts";
+import { formatRupees, toRupees } from "../../lib/money.ts";
+import {
+  type OwnedToolkit,
+  ownedToolkits,
+  purchaseHistory,
+  type PurchaseHistoryItem,
+} from "../../lib/toolkits/learning.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
 
-export const handler: Handlers<OwnedToolkit[], AppState> = {
+interface MyToolkitsData {
+  owned: OwnedToolkit[];
+  purchases: PurchaseHistoryItem[];
+}
+
+export const handler: Handlers<MyToolkitsData, AppState> = {
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    return ctx.render(await ownedToolkits(ctx.state.services.kv, ctx.state.user));
+    const { kv } = ctx.state.services;
+    const [owned, purchases] = await Promise.all([
+      ownedToolkits(kv, ctx.state.user),
+      purchaseHistory(kv, ctx.state.user.id),
+    ]);
+    return ctx.render({ owned, purchases });
   },
 };
 
-export default function MyToolkitsPage({ data: owned }: PageProps<OwnedToolkit[], AppState>) {
+const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed" } as const;
+
+function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
+  return (
+    <section aria-labelledby="payments-heading" class="space-y-3">
+      <h2 id="payments-heading" class="text-xl font-semibold text-slate-900">Payment history</h2>
+      <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+        <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
+          <thead class="bg-slate-100 text-slate-800">
+            <tr>
+              <th scope="col" class="px-4 py-3 font-semibold">Date</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Toolkit</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Amount</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Status</th>
+            </tr>
+          </thead>
+          <tbody class="divide-y divide-slate-200 text-slate-800">
+            {purchases.map((p) => (
+              <tr key={p.id}>
+                <td class="px-4 py-3 whitespace-nowrap">
+                  <time datetime={p.createdAt}>
+                    {new Date(p.createdAt).toLocaleDateString("en-GB", {
+                      day: "numeric",
+                      month: "short",
+                      year: "numeric",
+                    })}
+                  </time>
+                </td>
+                <td class="px-4 py-3">{p.toolkit?.title ?? "A toolkit that was removed"}</td>
+                <td class="px-4 py-3 whitespace-nowrap">{formatRupees(toRupees(p.amountPaid))}</td>
+                <td class="px-4 py-3">{STATUS_LABELS[p.paymentStatus]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export default function MyToolkitsPage({ data: { owned, purchases } }: PageProps<MyToolkitsData, AppState>) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title="My toolkits" />
@@ -58,6 +117,7 @@ export default function MyToolkitsPage({ data: owned }: PageProps<OwnedToolkit[]
             })}
           </ul>
         )}
+      {purchases.length > 0 && <PaymentHistory purchases={purchases} />}
     </section>
   );
 }

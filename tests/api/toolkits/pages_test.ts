@@ -83,6 +83,7 @@ Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyer
   assert((await read.text()).includes("Paid secret words"));
   const mine = await (await shop.t.fetch("/toolkits/mine", { headers: user.headers })).text();
   assert(mine.includes("1 of 2 lessons complete"));
+  assert(mine.includes("Payment history") && mine.includes("₹499") && mine.includes("Paid"));
   assertEquals((await shop.t.fetch(`/toolkits/${kit.id}/learn/nope`, { headers: user.headers })).status, 404);
 });
 
