@@ -3,6 +3,7 @@
  * (debounced), create a coupon (percentage or fixed rupees, limits, expiry), uses shown against
  * the usage limit, the active switch to deactivate one, and delete after confirming.
  */
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice } from "../components/forms.tsx";
@@ -40,7 +41,7 @@ function discountText(c: Coupon): string {
 }
 
 function Field(
-  { id, label, children }: { id: string; label: string; children: preact.ComponentChildren },
+  { id, label, children }: { id: string; label: string; children: ComponentChildren },
 ) {
   return (
     <div>
