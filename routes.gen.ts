@@ -6,58 +6,86 @@ import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/admin/_layout.tsx";
 import * as $5 from "./routes/admin/_middleware.ts";
-import * as $6 from "./routes/admin/index.tsx";
-import * as $7 from "./routes/admin/internships/index.tsx";
-import * as $8 from "./routes/admin/users.tsx";
-import * as $9 from "./routes/api/[...path].ts";
-import * as $10 from "./routes/api/admin/_middleware.ts";
-import * as $11 from "./routes/api/admin/api-keys/[id].ts";
-import * as $12 from "./routes/api/admin/api-keys/index.ts";
-import * as $13 from "./routes/api/admin/users/[id].ts";
-import * as $14 from "./routes/api/admin/users/index.ts";
-import * as $15 from "./routes/api/auth/_middleware.ts";
-import * as $16 from "./routes/api/auth/callback/[provider].ts";
-import * as $17 from "./routes/api/auth/forget-password.ts";
-import * as $18 from "./routes/api/auth/get-session.ts";
-import * as $19 from "./routes/api/auth/request-password-reset.ts";
-import * as $20 from "./routes/api/auth/reset-password.ts";
-import * as $21 from "./routes/api/auth/send-verification-email.ts";
-import * as $22 from "./routes/api/auth/session.ts";
-import * as $23 from "./routes/api/auth/sign-in/email.ts";
-import * as $24 from "./routes/api/auth/sign-in/social.ts";
-import * as $25 from "./routes/api/auth/sign-out.ts";
-import * as $26 from "./routes/api/auth/sign-up/email.ts";
-import * as $27 from "./routes/api/auth/verify-email.ts";
-import * as $28 from "./routes/api/health.ts";
-import * as $29 from "./routes/api/internships/[id].ts";
-import * as $30 from "./routes/api/internships/index.ts";
-import * as $31 from "./routes/api/onboarding.ts";
-import * as $32 from "./routes/api/profile.ts";
-import * as $33 from "./routes/check-inbox.tsx";
-import * as $34 from "./routes/forgot-password.tsx";
-import * as $35 from "./routes/index.tsx";
-import * as $36 from "./routes/internships/[id]/edit.tsx";
-import * as $37 from "./routes/internships/[id]/index.tsx";
-import * as $38 from "./routes/internships/index.tsx";
-import * as $39 from "./routes/internships/mine.tsx";
-import * as $40 from "./routes/internships/new.tsx";
-import * as $41 from "./routes/onboarding.tsx";
-import * as $42 from "./routes/profile.tsx";
-import * as $43 from "./routes/reset-password.tsx";
-import * as $44 from "./routes/sign-in.tsx";
-import * as $45 from "./routes/sign-out.ts";
-import * as $46 from "./routes/sign-up.tsx";
-import * as $$0 from "./islands/AdminUsersTable.tsx";
-import * as $$1 from "./islands/ForgotPasswordForm.tsx";
-import * as $$2 from "./islands/InternshipAdminControls.tsx";
-import * as $$3 from "./islands/InternshipDeleteButton.tsx";
-import * as $$4 from "./islands/InternshipFilters.tsx";
-import * as $$5 from "./islands/InternshipForm.tsx";
-import * as $$6 from "./islands/OnboardingWizard.tsx";
-import * as $$7 from "./islands/ProfileForm.tsx";
-import * as $$8 from "./islands/ResetPasswordForm.tsx";
-import * as $$9 from "./islands/SignInForm.tsx";
-import * as $$10 from "./islands/SignUpForm.tsx";
+import * as $6 from "./routes/admin/coupons.tsx";
+import * as $7 from "./routes/admin/index.tsx";
+import * as $8 from "./routes/admin/internships/index.tsx";
+import * as $9 from "./routes/admin/toolkits/[id].tsx";
+import * as $10 from "./routes/admin/toolkits/index.tsx";
+import * as $11 from "./routes/admin/toolkits/new.tsx";
+import * as $12 from "./routes/admin/users.tsx";
+import * as $13 from "./routes/api/[...path].ts";
+import * as $14 from "./routes/api/admin/_middleware.ts";
+import * as $15 from "./routes/api/admin/api-keys/[id].ts";
+import * as $16 from "./routes/api/admin/api-keys/index.ts";
+import * as $17 from "./routes/api/admin/coupons/[id].ts";
+import * as $18 from "./routes/api/admin/coupons/index.ts";
+import * as $19 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $20 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $21 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $22 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $23 from "./routes/api/admin/toolkits/index.ts";
+import * as $24 from "./routes/api/admin/users/[id].ts";
+import * as $25 from "./routes/api/admin/users/index.ts";
+import * as $26 from "./routes/api/auth/_middleware.ts";
+import * as $27 from "./routes/api/auth/callback/[provider].ts";
+import * as $28 from "./routes/api/auth/forget-password.ts";
+import * as $29 from "./routes/api/auth/get-session.ts";
+import * as $30 from "./routes/api/auth/request-password-reset.ts";
+import * as $31 from "./routes/api/auth/reset-password.ts";
+import * as $32 from "./routes/api/auth/send-verification-email.ts";
+import * as $33 from "./routes/api/auth/session.ts";
+import * as $34 from "./routes/api/auth/sign-in/email.ts";
+import * as $35 from "./routes/api/auth/sign-in/social.ts";
+import * as $36 from "./routes/api/auth/sign-out.ts";
+import * as $37 from "./routes/api/auth/sign-up/email.ts";
+import * as $38 from "./routes/api/auth/verify-email.ts";
+import * as $39 from "./routes/api/health.ts";
+import * as $40 from "./routes/api/internships/[id].ts";
+import * as $41 from "./routes/api/internships/index.ts";
+import * as $42 from "./routes/api/onboarding.ts";
+import * as $43 from "./routes/api/profile.ts";
+import * as $44 from "./routes/api/purchases.ts";
+import * as $45 from "./routes/api/toolkits/[id]/index.ts";
+import * as $46 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $47 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $48 from "./routes/api/toolkits/index.ts";
+import * as $49 from "./routes/api/webhooks/razorpay.ts";
+import * as $50 from "./routes/check-inbox.tsx";
+import * as $51 from "./routes/forgot-password.tsx";
+import * as $52 from "./routes/index.tsx";
+import * as $53 from "./routes/internships/[id]/edit.tsx";
+import * as $54 from "./routes/internships/[id]/index.tsx";
+import * as $55 from "./routes/internships/index.tsx";
+import * as $56 from "./routes/internships/mine.tsx";
+import * as $57 from "./routes/internships/new.tsx";
+import * as $58 from "./routes/onboarding.tsx";
+import * as $59 from "./routes/profile.tsx";
+import * as $60 from "./routes/reset-password.tsx";
+import * as $61 from "./routes/sign-in.tsx";
+import * as $62 from "./routes/sign-out.ts";
+import * as $63 from "./routes/sign-up.tsx";
+import * as $64 from "./routes/toolkits/[id]/index.tsx";
+import * as $65 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $66 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $67 from "./routes/toolkits/index.tsx";
+import * as $68 from "./routes/toolkits/mine.tsx";
+import * as $$0 from "./islands/AdminCouponsTable.tsx";
+import * as $$1 from "./islands/AdminToolkitsTable.tsx";
+import * as $$2 from "./islands/AdminUsersTable.tsx";
+import * as $$3 from "./islands/ForgotPasswordForm.tsx";
+import * as $$4 from "./islands/InternshipAdminControls.tsx";
+import * as $$5 from "./islands/InternshipDeleteButton.tsx";
+import * as $$6 from "./islands/InternshipFilters.tsx";
+import * as $$7 from "./islands/InternshipForm.tsx";
+import * as $$8 from "./islands/LessonManager.tsx";
+import * as $$9 from "./islands/LessonProgress.tsx";
+import * as $$10 from "./islands/OnboardingWizard.tsx";
+import * as $$11 from "./islands/ProfileForm.tsx";
+import * as $$12 from "./islands/ResetPasswordForm.tsx";
+import * as $$13 from "./islands/SignInForm.tsx";
+import * as $$14 from "./islands/SignUpForm.tsx";
+import * as $$15 from "./islands/ToolkitCheckout.tsx";
+import * as $$16 from "./islands/ToolkitForm.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -69,60 +97,88 @@ const manifest: Manifest = {
     "./routes/_middleware.ts": $3,
     "./routes/admin/_layout.tsx": $4,
     "./routes/admin/_middleware.ts": $5,
-    "./routes/admin/index.tsx": $6,
-    "./routes/admin/internships/index.tsx": $7,
-    "./routes/admin/users.tsx": $8,
-    "./routes/api/[...path].ts": $9,
-    "./routes/api/admin/_middleware.ts": $10,
-    "./routes/api/admin/api-keys/[id].ts": $11,
-    "./routes/api/admin/api-keys/index.ts": $12,
-    "./routes/api/admin/users/[id].ts": $13,
-    "./routes/api/admin/users/index.ts": $14,
-    "./routes/api/auth/_middleware.ts": $15,
-    "./routes/api/auth/callback/[provider].ts": $16,
-    "./routes/api/auth/forget-password.ts": $17,
-    "./routes/api/auth/get-session.ts": $18,
-    "./routes/api/auth/request-password-reset.ts": $19,
-    "./routes/api/auth/reset-password.ts": $20,
-    "./routes/api/auth/send-verification-email.ts": $21,
-    "./routes/api/auth/session.ts": $22,
-    "./routes/api/auth/sign-in/email.ts": $23,
-    "./routes/api/auth/sign-in/social.ts": $24,
-    "./routes/api/auth/sign-out.ts": $25,
-    "./routes/api/auth/sign-up/email.ts": $26,
-    "./routes/api/auth/verify-email.ts": $27,
-    "./routes/api/health.ts": $28,
-    "./routes/api/internships/[id].ts": $29,
-    "./routes/api/internships/index.ts": $30,
-    "./routes/api/onboarding.ts": $31,
-    "./routes/api/profile.ts": $32,
-    "./routes/check-inbox.tsx": $33,
-    "./routes/forgot-password.tsx": $34,
-    "./routes/index.tsx": $35,
-    "./routes/internships/[id]/edit.tsx": $36,
-    "./routes/internships/[id]/index.tsx": $37,
-    "./routes/internships/index.tsx": $38,
-    "./routes/internships/mine.tsx": $39,
-    "./routes/internships/new.tsx": $40,
-    "./routes/onboarding.tsx": $41,
-    "./routes/profile.tsx": $42,
-    "./routes/reset-password.tsx": $43,
-    "./routes/sign-in.tsx": $44,
-    "./routes/sign-out.ts": $45,
-    "./routes/sign-up.tsx": $46,
+    "./routes/admin/coupons.tsx": $6,
+    "./routes/admin/index.tsx": $7,
+    "./routes/admin/internships/index.tsx": $8,
+    "./routes/admin/toolkits/[id].tsx": $9,
+    "./routes/admin/toolkits/index.tsx": $10,
+    "./routes/admin/toolkits/new.tsx": $11,
+    "./routes/admin/users.tsx": $12,
+    "./routes/api/[...path].ts": $13,
+    "./routes/api/admin/_middleware.ts": $14,
+    "./routes/api/admin/api-keys/[id].ts": $15,
+    "./routes/api/admin/api-keys/index.ts": $16,
+    "./routes/api/admin/coupons/[id].ts": $17,
+    "./routes/api/admin/coupons/index.ts": $18,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $19,
+    "./routes/api/admin/toolkit-content-items/index.ts": $20,
+    "./routes/api/admin/toolkits/[id]/content.ts": $21,
+    "./routes/api/admin/toolkits/[id]/index.ts": $22,
+    "./routes/api/admin/toolkits/index.ts": $23,
+    "./routes/api/admin/users/[id].ts": $24,
+    "./routes/api/admin/users/index.ts": $25,
+    "./routes/api/auth/_middleware.ts": $26,
+    "./routes/api/auth/callback/[provider].ts": $27,
+    "./routes/api/auth/forget-password.ts": $28,
+    "./routes/api/auth/get-session.ts": $29,
+    "./routes/api/auth/request-password-reset.ts": $30,
+    "./routes/api/auth/reset-password.ts": $31,
+    "./routes/api/auth/send-verification-email.ts": $32,
+    "./routes/api/auth/session.ts": $33,
+    "./routes/api/auth/sign-in/email.ts": $34,
+    "./routes/api/auth/sign-in/social.ts": $35,
+    "./routes/api/auth/sign-out.ts": $36,
+    "./routes/api/auth/sign-up/email.ts": $37,
+    "./routes/api/auth/verify-email.ts": $38,
+    "./routes/api/health.ts": $39,
+    "./routes/api/internships/[id].ts": $40,
+    "./routes/api/internships/index.ts": $41,
+    "./routes/api/onboarding.ts": $42,
+    "./routes/api/profile.ts": $43,
+    "./routes/api/purchases.ts": $44,
+    "./routes/api/toolkits/[id]/index.ts": $45,
+    "./routes/api/toolkits/[id]/progress.ts": $46,
+    "./routes/api/toolkits/[id]/verify.ts": $47,
+    "./routes/api/toolkits/index.ts": $48,
+    "./routes/api/webhooks/razorpay.ts": $49,
+    "./routes/check-inbox.tsx": $50,
+    "./routes/forgot-password.tsx": $51,
+    "./routes/index.tsx": $52,
+    "./routes/internships/[id]/edit.tsx": $53,
+    "./routes/internships/[id]/index.tsx": $54,
+    "./routes/internships/index.tsx": $55,
+    "./routes/internships/mine.tsx": $56,
+    "./routes/internships/new.tsx": $57,
+    "./routes/onboarding.tsx": $58,
+    "./routes/profile.tsx": $59,
+    "./routes/reset-password.tsx": $60,
+    "./routes/sign-in.tsx": $61,
+    "./routes/sign-out.ts": $62,
+    "./routes/sign-up.tsx": $63,
+    "./routes/toolkits/[id]/index.tsx": $64,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $65,
+    "./routes/toolkits/[id]/learn/index.tsx": $66,
+    "./routes/toolkits/index.tsx": $67,
+    "./routes/toolkits/mine.tsx": $68,
   },
   islands: {
-    "./islands/AdminUsersTable.tsx": $$0,
-    "./islands/ForgotPasswordForm.tsx": $$1,
-    "./islands/InternshipAdminControls.tsx": $$2,
-    "./islands/InternshipDeleteButton.tsx": $$3,
-    "./islands/InternshipFilters.tsx": $$4,
-    "./islands/InternshipForm.tsx": $$5,
-    "./islands/OnboardingWizard.tsx": $$6,
-    "./islands/ProfileForm.tsx": $$7,
-    "./islands/ResetPasswordForm.tsx": $$8,
-    "./islands/SignInForm.tsx": $$9,
-    "./islands/SignUpForm.tsx": $$10,
+    "./islands/AdminCouponsTable.tsx": $$0,
+    "./islands/AdminToolkitsTable.tsx": $$1,
+    "./islands/AdminUsersTable.tsx": $$2,
+    "./islands/ForgotPasswordForm.tsx": $$3,
+    "./islands/InternshipAdminControls.tsx": $$4,
+    "./islands/InternshipDeleteButton.tsx": $$5,
+    "./islands/InternshipFilters.tsx": $$6,
+    "./islands/InternshipForm.tsx": $$7,
+    "./islands/LessonManager.tsx": $$8,
+    "./islands/LessonProgress.tsx": $$9,
+    "./islands/OnboardingWizard.tsx": $$10,
+    "./islands/ProfileForm.tsx": $$11,
+    "./islands/ResetPasswordForm.tsx": $$12,
+    "./islands/SignInForm.tsx": $$13,
+    "./islands/SignUpForm.tsx": $$14,
+    "./islands/ToolkitCheckout.tsx": $$15,
+    "./islands/ToolkitForm.tsx": $$16,
   },
   baseUrl: import.meta.url,
 };

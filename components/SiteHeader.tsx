@@ -3,6 +3,7 @@ import type { User } from "../lib/users/users.ts";
 
 const NAV = [
   { href: "/internships", label: "Internships" },
+  { href: "/toolkits", label: "Toolkits" },
 ];
 
 export function SiteHeader({ user, path }: { user?: User; path: string }) {

@@ -14,6 +14,7 @@ import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.t
 import { errorResponse } from "../http/errors.ts";
 import { signInRedirect } from "../http/redirects.ts";
 import { routeConfigOf } from "./route_config.ts";
+import { DOCUMENT_CSP } from "./csp.ts";
 import { readSessionCookie } from "../http/cookies.ts";
 import { checkOrigin } from "../http/csrf.ts";
 import type { AppState, Services } from "./state.ts";
@@ -41,21 +42,12 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
   // CSP with frame-ancestors, Referrer-Policy and HSTS; documents get the full set.
   const hsts = config.secure ? "max-age=63072000; includeSubDomains" : false;
   const documentHeaders = secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "https:"],
-      connectSrc: ["'self'"],
-      frameSrc: ["https://www.youtube-nocookie.com", "https://player.vimeo.com", "https://api.razorpay.com"],
-      frameAncestors: ["'none'"],
-      formAction: ["'self'"],
-      baseUri: ["'self'"],
-      objectSrc: ["'none'"],
-    },
+    contentSecurityPolicy: structuredClone(DOCUMENT_CSP),
     referrerPolicy: "strict-origin-when-cross-origin",
     strictTransportSecurity: hsts,
     crossOriginEmbedderPolicy: false,
+    // A page that needs another host (Checkout.js on the toolkit page) sends its own `documentCsp`.
+    overwrite: false,
   });
   const apiHeaders = secureHeaders({
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },

@@ -8,6 +8,7 @@ import { createApp } from "./app.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
+import { createRazorpayGateway } from "../payments/razorpay.ts";
 import { GuestPageCache } from "../http/guest_pages.ts";
 import { createOAuthService } from "../auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
@@ -17,7 +18,7 @@ import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The services for `config`: KV opened, mailer and logger made. */
+/** The services for `config`: KV opened, mailer, logger, OAuth providers and payment gateway made. */
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
@@ -27,6 +28,7 @@ export async function createServices(config: Config): Promise<Services> {
     log,
     mailer: createMailer(config.smtpUrl, config.mailFrom, log),
     oauth: createOAuthService(config),
+    payments: createRazorpayGateway(config.razorpay, log),
     guestPages: new GuestPageCache(),
   };
 }

@@ -5,6 +5,7 @@
 import type { Config } from "../../app.config.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { PaymentGateway } from "../payments/gateway.ts";
 import type { GuestPageCache } from "../http/guest_pages.ts";
 import type { OAuthService } from "../auth/oauth/providers.ts";
 import type { Session } from "../auth/sessions.ts";
@@ -16,6 +17,8 @@ export interface Services {
   kv: Deno.Kv;
   mailer: Mailer;
   log: Logger;
+  /** The payment gateway; null when the `RAZORPAY_*` keys are unset (paid checkout answers 503). */
+  payments: PaymentGateway | null;
   /** Social sign-in providers and their call timeout. */
   oauth: OAuthService;
   /** Pages as guests see them, kept per data version (`servePublicPage`). */

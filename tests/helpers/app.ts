@@ -10,6 +10,7 @@ import { createSession } from "../../lib/auth/sessions.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
 import type { Services } from "../../lib/platform/state.ts";
+import { createRazorpayGateway } from "../../lib/payments/razorpay.ts";
 import { createUser, type Role, type User } from "../../lib/users/users.ts";
 import { loadAssets } from "../../lib/web/assets.ts";
 import { GuestPageCache } from "../../lib/http/guest_pages.ts";
@@ -37,9 +38,14 @@ export interface TestApp extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Options of `createTestApp`: environment overrides (e.g. `SMTP_URL`, `ADMIN_EMAILS`). */
+/**
+ * Options of `createTestApp`: environment overrides (e.g. `SMTP_URL`, `ADMIN_EMAILS`, or the
+ * `RAZORPAY_*` keys and `RAZORPAY_API_URL` of `tests/fakes/razorpay.ts`).
+ */
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Timeout of gateway order requests in ms (default the platform's). */
+  gatewayTimeoutMs?: number;
   /** Extra route modules served beside the platform's, keyed like `routes.gen.ts` (`./routes/...`). */
   routes?: Record<string, RouteModule>;
   /** Also serve the app over HTTP on a free port; `origin` is then that server's URL. */
@@ -76,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer,
     oauth: createOAuthService(config, options.oauth),
     guestPages: new GuestPageCache(),
+    payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
   };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, { ...manifest, routes }, await assetsPromise);
