@@ -3,7 +3,7 @@
  * record stores in its chunk's index, and the columns, postings and orders the list filters of
  * CONTRACT.md §4 run over (`filters.ts`).
  */
-import { Dictionary, Postings, type Slots } from "../kv/chunked/columns.ts";
+import { Dictionary, ListDictionary, Postings, type Slots } from "../kv/chunked/columns.ts";
 import type { Columns } from "../kv/chunked/read_model.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 
@@ -60,8 +60,12 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   /** Location code by slot (in `locations`). */
   readonly locationCodes: number[] = [];
   readonly locations = new Dictionary();
-  readonly tags: string[][] = [];
+  /** Tags by slot, lower case; records with the same tags share one array (`ListDictionary`). */
+  readonly tags: (readonly string[])[] = [];
+  /** Owner id by slot; each distinct id held once. */
   readonly owners: string[] = [];
+  private readonly tagLists = new ListDictionary();
+  private readonly ownerNames = new Dictionary();
   readonly tagSlots = new Postings();
   private readonly ownerSlots = new Postings();
   /** Per owner, their slots newest first (every state); built on first use, kept in step with inserts. */
@@ -70,7 +74,10 @@ export class InternshipColumns implements Columns<InternshipEntry> {
 
   constructor(readonly slots: Slots) {}
 
-  set(slot: number, [, , type, flags, stipend, location, tags, owner]: InternshipEntry, fresh: boolean): void {
+  set(slot: number, entry: InternshipEntry, fresh: boolean): void {
+    const [, , type, flags, stipend, location] = entry;
+    const tags = this.tagLists.canonical(entry[6]);
+    const owner = this.ownerNames.canonical(entry[7]);
     if (!fresh) { for (const tag of this.tags[slot]) this.tagSlots.remove(tag, slot); }
     this.types[slot] = type;
     this.flags[slot] = flags;

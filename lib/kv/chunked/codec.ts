@@ -54,10 +54,12 @@ export function encodeIndex<R extends { id: string }, E extends ListingEntry>(
 
 /** Reads an index chunk written by `encodeIndex`. */
 export function decodeIndex<E extends ListingEntry>(bytes: Uint8Array): ChunkIndex<E> {
-  const all = decoder.decode(bytes);
-  const cut = all.includes("\0") ? all.indexOf("\0") : all.length;
-  const { entries, masks } = JSON.parse(all.slice(0, cut)) as { entries: E[]; masks: number[] };
-  return { entries, ...readTokenIndex(all.slice(cut), masks, entries.length) };
+  // The JSON part and the vocabulary are decoded apart: a slice of one decoded string would keep
+  // the whole of it (entries included) alive for as long as the model holds the vocabulary.
+  const zero = bytes.indexOf(0);
+  const cut = zero === -1 ? bytes.length : zero;
+  const { entries, masks } = JSON.parse(decoder.decode(bytes.subarray(0, cut))) as { entries: E[]; masks: number[] };
+  return { entries, ...readTokenIndex(decoder.decode(bytes.subarray(cut)), masks, entries.length) };
 }
 
 /** `records` with their encoded index. */

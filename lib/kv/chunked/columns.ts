@@ -75,9 +75,34 @@ export class Dictionary {
     return code;
   }
 
+  /**
+   * The one kept copy of `name` (added when new): columns store it instead of the copy each
+   * decoded entry brings, so a value shared by many records is held once.
+   */
+  canonical(name: string): string {
+    return this.names[this.code(name)];
+  }
+
   /** Marks, by code, the names that satisfy `test`. */
   marks(test: (name: string) => boolean): Uint8Array {
     return Uint8Array.from(this.names, (name) => test(name) ? 1 : 0);
+  }
+}
+
+/**
+ * Lists of strings (e.g. a record's tags) kept once per distinct list, of kept strings: records
+ * with the same values share one frozen array.
+ */
+export class ListDictionary {
+  private readonly strings = new Dictionary();
+  private readonly lists = new Map<string, readonly string[]>();
+
+  /** The one kept, frozen copy of `values`. */
+  canonical(values: readonly string[]): readonly string[] {
+    const key = values.join("\0");
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, list = Object.freeze(values.map((value) => this.strings.canonical(value))));
+    return list;
   }
 }
 

@@ -17,7 +17,7 @@ export interface TokenMasks {
 export interface TokenIndex {
   /** Distinct tokens, each preceded by `\0`; `starts` holds where each begins. */
   vocabulary: string;
-  starts: number[];
+  starts: Int32Array;
   /** `width` mask words per token, bit i = record i of the chunk. */
   masks: Int32Array;
   width: number;
@@ -47,7 +47,7 @@ export function buildTokenMasks(texts: string[]): TokenMasks {
 export function readTokenIndex(vocabulary: string, masks: number[], count: number): TokenIndex {
   const starts: number[] = [];
   for (let i = vocabulary.indexOf("\0"); i !== -1; i = vocabulary.indexOf("\0", i + 1)) starts.push(i);
-  return { vocabulary, starts, masks: Int32Array.from(masks), width: maskWidth(count) };
+  return { vocabulary, starts: Int32Array.from(starts), masks: Int32Array.from(masks), width: maskWidth(count) };
 }
 
 /**
