@@ -7,75 +7,105 @@ import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/admin/_layout.tsx";
 import * as $5 from "./routes/admin/_middleware.ts";
 import * as $6 from "./routes/admin/banners.tsx";
-import * as $7 from "./routes/admin/index.tsx";
-import * as $8 from "./routes/admin/internships/index.tsx";
-import * as $9 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $10 from "./routes/admin/ungatekeep/index.tsx";
-import * as $11 from "./routes/admin/ungatekeep/new.tsx";
-import * as $12 from "./routes/admin/users.tsx";
-import * as $13 from "./routes/api/[...path].ts";
-import * as $14 from "./routes/api/admin/_middleware.ts";
-import * as $15 from "./routes/api/admin/api-keys/[id].ts";
-import * as $16 from "./routes/api/admin/api-keys/index.ts";
-import * as $17 from "./routes/api/admin/banners/[id].ts";
-import * as $18 from "./routes/api/admin/banners/index.ts";
-import * as $19 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $20 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $21 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $22 from "./routes/api/admin/uploads/index.ts";
-import * as $23 from "./routes/api/admin/users/[id].ts";
-import * as $24 from "./routes/api/admin/users/index.ts";
-import * as $25 from "./routes/api/auth/_middleware.ts";
-import * as $26 from "./routes/api/auth/forget-password.ts";
-import * as $27 from "./routes/api/auth/get-session.ts";
-import * as $28 from "./routes/api/auth/request-password-reset.ts";
-import * as $29 from "./routes/api/auth/reset-password.ts";
-import * as $30 from "./routes/api/auth/send-verification-email.ts";
-import * as $31 from "./routes/api/auth/session.ts";
-import * as $32 from "./routes/api/auth/sign-in/email.ts";
-import * as $33 from "./routes/api/auth/sign-out.ts";
-import * as $34 from "./routes/api/auth/sign-up/email.ts";
-import * as $35 from "./routes/api/auth/verify-email.ts";
-import * as $36 from "./routes/api/banners.ts";
-import * as $37 from "./routes/api/files/[id].ts";
-import * as $38 from "./routes/api/health.ts";
-import * as $39 from "./routes/api/internships/[id].ts";
-import * as $40 from "./routes/api/internships/index.ts";
-import * as $41 from "./routes/api/onboarding.ts";
-import * as $42 from "./routes/api/profile.ts";
-import * as $43 from "./routes/api/ungatekeep/[id].ts";
-import * as $44 from "./routes/api/ungatekeep/index.ts";
-import * as $45 from "./routes/check-inbox.tsx";
-import * as $46 from "./routes/forgot-password.tsx";
-import * as $47 from "./routes/index.tsx";
-import * as $48 from "./routes/internships/[id]/edit.tsx";
-import * as $49 from "./routes/internships/[id]/index.tsx";
-import * as $50 from "./routes/internships/index.tsx";
-import * as $51 from "./routes/internships/mine.tsx";
-import * as $52 from "./routes/internships/new.tsx";
-import * as $53 from "./routes/onboarding.tsx";
-import * as $54 from "./routes/profile.tsx";
-import * as $55 from "./routes/reset-password.tsx";
-import * as $56 from "./routes/sign-in.tsx";
-import * as $57 from "./routes/sign-out.ts";
-import * as $58 from "./routes/sign-up.tsx";
-import * as $59 from "./routes/ungatekeep/[id].tsx";
-import * as $60 from "./routes/ungatekeep/index.tsx";
-import * as $$0 from "./islands/AdminUsersTable.tsx";
-import * as $$1 from "./islands/BannerCarousel.tsx";
-import * as $$2 from "./islands/BannerManager.tsx";
-import * as $$3 from "./islands/ForgotPasswordForm.tsx";
-import * as $$4 from "./islands/InternshipAdminControls.tsx";
-import * as $$5 from "./islands/InternshipDeleteButton.tsx";
-import * as $$6 from "./islands/InternshipFilters.tsx";
-import * as $$7 from "./islands/InternshipForm.tsx";
-import * as $$8 from "./islands/OnboardingWizard.tsx";
-import * as $$9 from "./islands/ProfileForm.tsx";
-import * as $$10 from "./islands/ResetPasswordForm.tsx";
-import * as $$11 from "./islands/SignInForm.tsx";
-import * as $$12 from "./islands/SignUpForm.tsx";
-import * as $$13 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$14 from "./islands/UngatekeepPostsTable.tsx";
+import * as $7 from "./routes/admin/coupons.tsx";
+import * as $8 from "./routes/admin/index.tsx";
+import * as $9 from "./routes/admin/internships/index.tsx";
+import * as $10 from "./routes/admin/toolkits/[id].tsx";
+import * as $11 from "./routes/admin/toolkits/index.tsx";
+import * as $12 from "./routes/admin/toolkits/new.tsx";
+import * as $13 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $14 from "./routes/admin/ungatekeep/index.tsx";
+import * as $15 from "./routes/admin/ungatekeep/new.tsx";
+import * as $16 from "./routes/admin/users.tsx";
+import * as $17 from "./routes/api/[...path].ts";
+import * as $18 from "./routes/api/admin/_middleware.ts";
+import * as $19 from "./routes/api/admin/api-keys/[id].ts";
+import * as $20 from "./routes/api/admin/api-keys/index.ts";
+import * as $21 from "./routes/api/admin/banners/[id].ts";
+import * as $22 from "./routes/api/admin/banners/index.ts";
+import * as $23 from "./routes/api/admin/coupons/[id].ts";
+import * as $24 from "./routes/api/admin/coupons/index.ts";
+import * as $25 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $26 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $27 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $28 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $29 from "./routes/api/admin/toolkits/index.ts";
+import * as $30 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $31 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $32 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $33 from "./routes/api/admin/uploads/index.ts";
+import * as $34 from "./routes/api/admin/users/[id].ts";
+import * as $35 from "./routes/api/admin/users/index.ts";
+import * as $36 from "./routes/api/auth/_middleware.ts";
+import * as $37 from "./routes/api/auth/callback/[provider].ts";
+import * as $38 from "./routes/api/auth/forget-password.ts";
+import * as $39 from "./routes/api/auth/get-session.ts";
+import * as $40 from "./routes/api/auth/request-password-reset.ts";
+import * as $41 from "./routes/api/auth/reset-password.ts";
+import * as $42 from "./routes/api/auth/send-verification-email.ts";
+import * as $43 from "./routes/api/auth/session.ts";
+import * as $44 from "./routes/api/auth/sign-in/email.ts";
+import * as $45 from "./routes/api/auth/sign-in/social.ts";
+import * as $46 from "./routes/api/auth/sign-out.ts";
+import * as $47 from "./routes/api/auth/sign-up/email.ts";
+import * as $48 from "./routes/api/auth/verify-email.ts";
+import * as $49 from "./routes/api/banners.ts";
+import * as $50 from "./routes/api/files/[id].ts";
+import * as $51 from "./routes/api/health.ts";
+import * as $52 from "./routes/api/internships/[id].ts";
+import * as $53 from "./routes/api/internships/index.ts";
+import * as $54 from "./routes/api/onboarding.ts";
+import * as $55 from "./routes/api/profile.ts";
+import * as $56 from "./routes/api/purchases.ts";
+import * as $57 from "./routes/api/toolkits/[id]/index.ts";
+import * as $58 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $59 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $60 from "./routes/api/toolkits/index.ts";
+import * as $61 from "./routes/api/ungatekeep/[id].ts";
+import * as $62 from "./routes/api/ungatekeep/index.ts";
+import * as $63 from "./routes/api/webhooks/razorpay.ts";
+import * as $64 from "./routes/check-inbox.tsx";
+import * as $65 from "./routes/forgot-password.tsx";
+import * as $66 from "./routes/index.tsx";
+import * as $67 from "./routes/internships/[id]/edit.tsx";
+import * as $68 from "./routes/internships/[id]/index.tsx";
+import * as $69 from "./routes/internships/index.tsx";
+import * as $70 from "./routes/internships/mine.tsx";
+import * as $71 from "./routes/internships/new.tsx";
+import * as $72 from "./routes/onboarding.tsx";
+import * as $73 from "./routes/profile.tsx";
+import * as $74 from "./routes/reset-password.tsx";
+import * as $75 from "./routes/sign-in.tsx";
+import * as $76 from "./routes/sign-out.ts";
+import * as $77 from "./routes/sign-up.tsx";
+import * as $78 from "./routes/toolkits/[id]/index.tsx";
+import * as $79 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $80 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $81 from "./routes/toolkits/index.tsx";
+import * as $82 from "./routes/toolkits/mine.tsx";
+import * as $83 from "./routes/ungatekeep/[id].tsx";
+import * as $84 from "./routes/ungatekeep/index.tsx";
+import * as $$0 from "./islands/AdminCouponsTable.tsx";
+import * as $$1 from "./islands/AdminToolkitsTable.tsx";
+import * as $$2 from "./islands/AdminUsersTable.tsx";
+import * as $$3 from "./islands/BannerCarousel.tsx";
+import * as $$4 from "./islands/BannerManager.tsx";
+import * as $$5 from "./islands/ForgotPasswordForm.tsx";
+import * as $$6 from "./islands/InternshipAdminControls.tsx";
+import * as $$7 from "./islands/InternshipDeleteButton.tsx";
+import * as $$8 from "./islands/InternshipFilters.tsx";
+import * as $$9 from "./islands/InternshipForm.tsx";
+import * as $$10 from "./islands/LessonManager.tsx";
+import * as $$11 from "./islands/LessonProgress.tsx";
+import * as $$12 from "./islands/OnboardingWizard.tsx";
+import * as $$13 from "./islands/ProfileForm.tsx";
+import * as $$14 from "./islands/ResetPasswordForm.tsx";
+import * as $$15 from "./islands/SignInForm.tsx";
+import * as $$16 from "./islands/SignUpForm.tsx";
+import * as $$17 from "./islands/ToolkitCheckout.tsx";
+import * as $$18 from "./islands/ToolkitForm.tsx";
+import * as $$19 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$20 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -88,77 +118,107 @@ const manifest: Manifest = {
     "./routes/admin/_layout.tsx": $4,
     "./routes/admin/_middleware.ts": $5,
     "./routes/admin/banners.tsx": $6,
-    "./routes/admin/index.tsx": $7,
-    "./routes/admin/internships/index.tsx": $8,
-    "./routes/admin/ungatekeep/[id].tsx": $9,
-    "./routes/admin/ungatekeep/index.tsx": $10,
-    "./routes/admin/ungatekeep/new.tsx": $11,
-    "./routes/admin/users.tsx": $12,
-    "./routes/api/[...path].ts": $13,
-    "./routes/api/admin/_middleware.ts": $14,
-    "./routes/api/admin/api-keys/[id].ts": $15,
-    "./routes/api/admin/api-keys/index.ts": $16,
-    "./routes/api/admin/banners/[id].ts": $17,
-    "./routes/api/admin/banners/index.ts": $18,
-    "./routes/api/admin/ungatekeep/[id].ts": $19,
-    "./routes/api/admin/ungatekeep/index.ts": $20,
-    "./routes/api/admin/ungatekeep/preview.ts": $21,
-    "./routes/api/admin/uploads/index.ts": $22,
-    "./routes/api/admin/users/[id].ts": $23,
-    "./routes/api/admin/users/index.ts": $24,
-    "./routes/api/auth/_middleware.ts": $25,
-    "./routes/api/auth/forget-password.ts": $26,
-    "./routes/api/auth/get-session.ts": $27,
-    "./routes/api/auth/request-password-reset.ts": $28,
-    "./routes/api/auth/reset-password.ts": $29,
-    "./routes/api/auth/send-verification-email.ts": $30,
-    "./routes/api/auth/session.ts": $31,
-    "./routes/api/auth/sign-in/email.ts": $32,
-    "./routes/api/auth/sign-out.ts": $33,
-    "./routes/api/auth/sign-up/email.ts": $34,
-    "./routes/api/auth/verify-email.ts": $35,
-    "./routes/api/banners.ts": $36,
-    "./routes/api/files/[id].ts": $37,
-    "./routes/api/health.ts": $38,
-    "./routes/api/internships/[id].ts": $39,
-    "./routes/api/internships/index.ts": $40,
-    "./routes/api/onboarding.ts": $41,
-    "./routes/api/profile.ts": $42,
-    "./routes/api/ungatekeep/[id].ts": $43,
-    "./routes/api/ungatekeep/index.ts": $44,
-    "./routes/check-inbox.tsx": $45,
-    "./routes/forgot-password.tsx": $46,
-    "./routes/index.tsx": $47,
-    "./routes/internships/[id]/edit.tsx": $48,
-    "./routes/internships/[id]/index.tsx": $49,
-    "./routes/internships/index.tsx": $50,
-    "./routes/internships/mine.tsx": $51,
-    "./routes/internships/new.tsx": $52,
-    "./routes/onboarding.tsx": $53,
-    "./routes/profile.tsx": $54,
-    "./routes/reset-password.tsx": $55,
-    "./routes/sign-in.tsx": $56,
-    "./routes/sign-out.ts": $57,
-    "./routes/sign-up.tsx": $58,
-    "./routes/ungatekeep/[id].tsx": $59,
-    "./routes/ungatekeep/index.tsx": $60,
+    "./routes/admin/coupons.tsx": $7,
+    "./routes/admin/index.tsx": $8,
+    "./routes/admin/internships/index.tsx": $9,
+    "./routes/admin/toolkits/[id].tsx": $10,
+    "./routes/admin/toolkits/index.tsx": $11,
+    "./routes/admin/toolkits/new.tsx": $12,
+    "./routes/admin/ungatekeep/[id].tsx": $13,
+    "./routes/admin/ungatekeep/index.tsx": $14,
+    "./routes/admin/ungatekeep/new.tsx": $15,
+    "./routes/admin/users.tsx": $16,
+    "./routes/api/[...path].ts": $17,
+    "./routes/api/admin/_middleware.ts": $18,
+    "./routes/api/admin/api-keys/[id].ts": $19,
+    "./routes/api/admin/api-keys/index.ts": $20,
+    "./routes/api/admin/banners/[id].ts": $21,
+    "./routes/api/admin/banners/index.ts": $22,
+    "./routes/api/admin/coupons/[id].ts": $23,
+    "./routes/api/admin/coupons/index.ts": $24,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $25,
+    "./routes/api/admin/toolkit-content-items/index.ts": $26,
+    "./routes/api/admin/toolkits/[id]/content.ts": $27,
+    "./routes/api/admin/toolkits/[id]/index.ts": $28,
+    "./routes/api/admin/toolkits/index.ts": $29,
+    "./routes/api/admin/ungatekeep/[id].ts": $30,
+    "./routes/api/admin/ungatekeep/index.ts": $31,
+    "./routes/api/admin/ungatekeep/preview.ts": $32,
+    "./routes/api/admin/uploads/index.ts": $33,
+    "./routes/api/admin/users/[id].ts": $34,
+    "./routes/api/admin/users/index.ts": $35,
+    "./routes/api/auth/_middleware.ts": $36,
+    "./routes/api/auth/callback/[provider].ts": $37,
+    "./routes/api/auth/forget-password.ts": $38,
+    "./routes/api/auth/get-session.ts": $39,
+    "./routes/api/auth/request-password-reset.ts": $40,
+    "./routes/api/auth/reset-password.ts": $41,
+    "./routes/api/auth/send-verification-email.ts": $42,
+    "./routes/api/auth/session.ts": $43,
+    "./routes/api/auth/sign-in/email.ts": $44,
+    "./routes/api/auth/sign-in/social.ts": $45,
+    "./routes/api/auth/sign-out.ts": $46,
+    "./routes/api/auth/sign-up/email.ts": $47,
+    "./routes/api/auth/verify-email.ts": $48,
+    "./routes/api/banners.ts": $49,
+    "./routes/api/files/[id].ts": $50,
+    "./routes/api/health.ts": $51,
+    "./routes/api/internships/[id].ts": $52,
+    "./routes/api/internships/index.ts": $53,
+    "./routes/api/onboarding.ts": $54,
+    "./routes/api/profile.ts": $55,
+    "./routes/api/purchases.ts": $56,
+    "./routes/api/toolkits/[id]/index.ts": $57,
+    "./routes/api/toolkits/[id]/progress.ts": $58,
+    "./routes/api/toolkits/[id]/verify.ts": $59,
+    "./routes/api/toolkits/index.ts": $60,
+    "./routes/api/ungatekeep/[id].ts": $61,
+    "./routes/api/ungatekeep/index.ts": $62,
+    "./routes/api/webhooks/razorpay.ts": $63,
+    "./routes/check-inbox.tsx": $64,
+    "./routes/forgot-password.tsx": $65,
+    "./routes/index.tsx": $66,
+    "./routes/internships/[id]/edit.tsx": $67,
+    "./routes/internships/[id]/index.tsx": $68,
+    "./routes/internships/index.tsx": $69,
+    "./routes/internships/mine.tsx": $70,
+    "./routes/internships/new.tsx": $71,
+    "./routes/onboarding.tsx": $72,
+    "./routes/profile.tsx": $73,
+    "./routes/reset-password.tsx": $74,
+    "./routes/sign-in.tsx": $75,
+    "./routes/sign-out.ts": $76,
+    "./routes/sign-up.tsx": $77,
+    "./routes/toolkits/[id]/index.tsx": $78,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $79,
+    "./routes/toolkits/[id]/learn/index.tsx": $80,
+    "./routes/toolkits/index.tsx": $81,
+    "./routes/toolkits/mine.tsx": $82,
+    "./routes/ungatekeep/[id].tsx": $83,
+    "./routes/ungatekeep/index.tsx": $84,
   },
   islands: {
-    "./islands/AdminUsersTable.tsx": $$0,
-    "./islands/BannerCarousel.tsx": $$1,
-    "./islands/BannerManager.tsx": $$2,
-    "./islands/ForgotPasswordForm.tsx": $$3,
-    "./islands/InternshipAdminControls.tsx": $$4,
-    "./islands/InternshipDeleteButton.tsx": $$5,
-    "./islands/InternshipFilters.tsx": $$6,
-    "./islands/InternshipForm.tsx": $$7,
-    "./islands/OnboardingWizard.tsx": $$8,
-    "./islands/ProfileForm.tsx": $$9,
-    "./islands/ResetPasswordForm.tsx": $$10,
-    "./islands/SignInForm.tsx": $$11,
-    "./islands/SignUpForm.tsx": $$12,
-    "./islands/UngatekeepPostEditor.tsx": $$13,
-    "./islands/UngatekeepPostsTable.tsx": $$14,
+    "./islands/AdminCouponsTable.tsx": $$0,
+    "./islands/AdminToolkitsTable.tsx": $$1,
+    "./islands/AdminUsersTable.tsx": $$2,
+    "./islands/BannerCarousel.tsx": $$3,
+    "./islands/BannerManager.tsx": $$4,
+    "./islands/ForgotPasswordForm.tsx": $$5,
+    "./islands/InternshipAdminControls.tsx": $$6,
+    "./islands/InternshipDeleteButton.tsx": $$7,
+    "./islands/InternshipFilters.tsx": $$8,
+    "./islands/InternshipForm.tsx": $$9,
+    "./islands/LessonManager.tsx": $$10,
+    "./islands/LessonProgress.tsx": $$11,
+    "./islands/OnboardingWizard.tsx": $$12,
+    "./islands/ProfileForm.tsx": $$13,
+    "./islands/ResetPasswordForm.tsx": $$14,
+    "./islands/SignInForm.tsx": $$15,
+    "./islands/SignUpForm.tsx": $$16,
+    "./islands/ToolkitCheckout.tsx": $$17,
+    "./islands/ToolkitForm.tsx": $$18,
+    "./islands/UngatekeepPostEditor.tsx": $$19,
+    "./islands/UngatekeepPostsTable.tsx": $$20,
   },
   baseUrl: import.meta.url,
 };

@@ -3,6 +3,7 @@ import type { User } from "../lib/users/users.ts";
 
 const NAV = [
   { href: "/internships", label: "Internships" },
+  { href: "/toolkits", label: "Toolkits" },
   { href: "/ungatekeep", label: "Ungatekeep" },
 ];
 

@@ -4,14 +4,17 @@
  */
 import { DEMO_ACCOUNTS, seedAccounts } from "./accounts.ts";
 import { seedInternships } from "./internships.ts";
+import { seedToolkits } from "./toolkits.ts";
 
 /** Loads the demo data into `kv`; returns lines describing what is there. */
 export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
   const accounts = await seedAccounts(kv);
   const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
   const newInternships = await seedInternships(kv, internshipOwners);
+  const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
   return [
     `Internships: ${newInternships} added`,
+    ...toolkitLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}`),
   ];

@@ -9,6 +9,9 @@ import { KvObjectStore } from "../files/kv_store.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
+import { createRazorpayGateway } from "../payments/razorpay.ts";
+import { GuestPageCache } from "../http/guest_pages.ts";
+import { createOAuthService } from "../auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
 import { buildAssets } from "../web/build.ts";
@@ -16,11 +19,20 @@ import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The services for `config`: KV opened, mailer and logger made. */
+/** The services for `config`: KV opened, mailer, logger, OAuth providers and payment gateway made. */
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
-  return { config, kv, log, mailer: createMailer(config.smtpUrl, config.mailFrom, log), files: new KvObjectStore(kv) };
+  return {
+    config,
+    kv,
+    log,
+    mailer: createMailer(config.smtpUrl, config.mailFrom, log),
+    oauth: createOAuthService(config),
+    payments: createRazorpayGateway(config.razorpay, log),
+    guestPages: new GuestPageCache(),
+    files: new KvObjectStore(kv),
+  };
 }
 
 /** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */

@@ -27,6 +27,7 @@ import {
   type Manifest,
   METHODS,
   type MiddlewareHandler,
+  type MiddlewareHandlerContext,
   type PageProps,
   type RenderOptions,
   type State,
@@ -40,6 +41,53 @@ export interface ErrorPages {
   renderNotFound(): Response;
   /** Renders `component` inside `_app` (without layouts) with `status`. */
   render(component: ComponentType, status: number): Response;
+}
+
+/** How a `WebContext` renders pages: `registerRoutes`' renderers, shared by every request. */
+interface PageRenderer {
+  render(
+    c: Context<Env>,
+    route: string,
+    page: PageEntry,
+    data: unknown,
+    extra?: Record<string, unknown>,
+    opts?: RenderOptions,
+  ): Response;
+  renderNotFound(c: Context<Env>, route: string): Response;
+}
+
+/**
+ * The context a handler or middleware gets (`HandlerContext`, plus `next` for middleware): one
+ * small object per call, its methods on the prototype, and `url`, `params` and `remoteAddr`
+ * worked out only when read (each request's allocations are most of its garbage-collection cost).
+ */
+class WebContext implements HandlerContext {
+  next?: () => Promise<Response>;
+  constructor(
+    private readonly c: Context<Env>,
+    readonly route: string,
+    private readonly page: PageEntry | undefined,
+    private readonly pages: PageRenderer,
+  ) {}
+  get params(): Record<string, string> {
+    return this.c.req.param() as Record<string, string>;
+  }
+  get state(): State {
+    return stateOf(this.c);
+  }
+  get url(): URL {
+    return urlOf(this.c);
+  }
+  get remoteAddr(): { hostname: string; port: number } {
+    return remoteAddrOf(this.c);
+  }
+  render(data?: unknown, opts?: RenderOptions): Response {
+    if (!this.page) throw new Error(`Route ${this.route} has no page component to render`);
+    return this.pages.render(this.c, this.route, this.page, data, {}, opts);
+  }
+  renderNotFound(): Response {
+    return this.pages.renderNotFound(this.c, this.route);
+  }
 }
 
 /** Options of `registerRoutes`. */
@@ -80,6 +128,18 @@ function stateOf(c: Context<Env>): State {
     c.set("state", state);
   }
   return state;
+}
+
+const parsedUrls = new WeakMap<Request, URL>();
+
+/** The request's URL, parsed once per request however many contexts read it. */
+function urlOf(c: Context<Env>): URL {
+  let url = parsedUrls.get(c.req.raw);
+  if (!url) {
+    url = new URL(c.req.url);
+    parsedUrls.set(c.req.raw, url);
+  }
+  return url;
 }
 
 function remoteAddrOf(c: Context<Env>): { hostname: string; port: number } {
@@ -154,7 +214,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     opts?: RenderOptions,
   ) => {
     const props = {
-      url: new URL(c.req.url),
+      url: urlOf(c),
       route,
       params: c.req.param() as Record<string, string>,
       data,
@@ -173,18 +233,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
       ? renderPage(c, c.req.path, errorPage, undefined, { error }, { status: 500 })
       : new Response("Internal server error", { status: 500 });
 
-  const makeContext = (c: Context<Env>, route: string, page?: PageEntry): HandlerContext => ({
-    params: c.req.param() as Record<string, string>,
-    state: stateOf(c),
-    url: new URL(c.req.url),
-    route,
-    remoteAddr: remoteAddrOf(c),
-    render(data, opts) {
-      if (!page) throw new Error(`Route ${route} has no page component to render`);
-      return renderPage(c, route, page, data, {}, opts);
-    },
-    renderNotFound: () => renderNotFound(c, route),
-  });
+  const pages: PageRenderer = { render: renderPage, renderNotFound };
+  const makeContext = (c: Context<Env>, route: string, page?: PageEntry): WebContext =>
+    new WebContext(c, route, page, pages);
 
   app.use("*", async (c, next) => {
     stateOf(c);
@@ -197,13 +248,14 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
 
   for (const { prefix, handlers } of middlewares) {
     app.use(prefix === "/" ? "*" : `${prefix}/*`, async (c, next) => {
-      const base = makeContext(c, prefix);
       const run = async (index: number): Promise<Response> => {
         if (index === handlers.length) {
           await next();
           return c.res;
         }
-        return await handlers[index](c.req.raw, { ...base, next: () => run(index + 1) });
+        const ctx = makeContext(c, prefix);
+        ctx.next = () => run(index + 1);
+        return await handlers[index](c.req.raw, ctx as MiddlewareHandlerContext);
       };
       const res = await run(0);
       // Setting c.res to the response it already holds would make Hono copy it into a stream.

@@ -11,14 +11,20 @@ import { Notice } from "../../../components/forms.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "../../../islands/InternshipDeleteButton.tsx";
-import { getInternship, type InternshipView } from "../../../lib/internships/internships.ts";
+import { getInternship, internshipsVersion, type InternshipView } from "../../../lib/internships/internships.ts";
 import { canManage, canModerate } from "../../../lib/internships/policy.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
+import { type AppState, servePublicPage } from "../../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<InternshipView, AppState> = {
-  async GET(_req, ctx) {
-    return ctx.render(await getInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user, "owner"));
+  GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    return servePublicPage(
+      ctx.state,
+      ctx.url,
+      () => internshipsVersion(kv),
+      async () => ctx.render(await getInternship(kv, ctx.params.id, ctx.state.user, "owner")),
+    );
   },
 };
 
