@@ -5,6 +5,7 @@
 import { DEMO_ACCOUNTS, seedAccounts } from "./accounts.ts";
 import { seedInternships } from "./internships.ts";
 import { seedToolkits } from "./toolkits.ts";
+import { seedUngatekeep } from "./ungatekeep.ts";
 
 /** Loads the demo data into `kv`; returns lines describing what is there. */
 export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
@@ -12,9 +13,11 @@ export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
   const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
   const newInternships = await seedInternships(kv, internshipOwners);
   const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
+  const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   return [
     `Internships: ${newInternships} added`,
     ...toolkitLines,
+    ...ungatekeepLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}`),
   ];
