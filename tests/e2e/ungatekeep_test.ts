@@ -61,7 +61,7 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
     await t.json("POST", "/api/admin/banners", { title, linkUrl: "/internships", orderIndex: i }, admin.headers);
   }
   await open(page, `${t.origin}/admin/banners`);
-  await page.getByText("Second banner").waitFor();
+  await page.getByRole("button", { name: "Delete Second banner" }).waitFor();
   await assertAccessible(page, "/admin/banners");
   const guest = await browser.newPage();
   await open(guest, `${t.origin}/ungatekeep`);
