@@ -136,6 +136,13 @@ export class KvObjectStore implements ObjectStore {
     return removed;
   }
 
+  /** Ids of the uploads and deletes under way, or interrupted and not yet swept (for operations and tests). */
+  async pendingIds(): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const entry of this.kv.list({ prefix: ["file_pending"] })) ids.push(entry.key[1] as string);
+    return ids;
+  }
+
   /** How many chunks are stored under `id` (for operations and tests). */
   async chunkCount(id: string): Promise<number> {
     let count = 0;

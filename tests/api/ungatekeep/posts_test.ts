@@ -347,3 +347,18 @@ Deno.test("POST /api/admin/ungatekeep/preview: renders sanitized markdown for ad
   const user = await createTestUser(t, "user");
   assertEquals((await t.json("POST", "/api/admin/ungatekeep/preview", { content: "x" }, user.headers)).status, 403);
 });
+
+Deno.test("a guest filtering by tag gets the first 3 of that tag and may open them; a 4th of the tag stays 401", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const resources = [];
+  for (let i = 1; i <= 4; i++) {
+    resources.push(await createPost(t, admin, { title: `Resource ${i}`, tag: "resources", publishedAt: ago(10 + i) }));
+  }
+  for (let i = 1; i <= 3; i++) await createPost(t, admin, { title: `News ${i}`, publishedAt: ago(i) });
+  const body = await (await t.fetch("/api/ungatekeep?tag=resources")).json();
+  assertEquals(body.posts.map((p: { title: string }) => p.title), ["Resource 1", "Resource 2", "Resource 3"]);
+  assertEquals([body.total, body.hiddenCount], [4, 1]);
+  assertEquals((await t.fetch(`/api/ungatekeep/${resources[2].id}`)).status, 200);
+  assertEquals((await t.fetch(`/api/ungatekeep/${resources[3].id}`)).status, 401);
+});
