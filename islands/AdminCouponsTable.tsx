@@ -6,7 +6,9 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
-import { Notice } from "../components/forms.tsx";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { useDebouncedValue } from "../components/use_debounced_value.ts";
+import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
 import { formatRupees } from "../lib/money.ts";
 
 interface Coupon {
@@ -24,8 +26,6 @@ interface Coupon {
 const SEARCH_DELAY_MS = 300;
 const CONTROL = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
   "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
-const BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 " +
-  "hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
 
 const EMPTY = {
   code: "",
@@ -53,20 +53,15 @@ function Field(
 
 export default function AdminCouponsTable() {
   const [search, setSearch] = useState("");
-  const [query, setQuery] = useState("");
+  const query = useDebouncedValue(search, SEARCH_DELAY_MS);
+  const [deleting, setDeleting] = useState<Coupon | null>(null);
+  const [deletingBusy, setDeletingBusy] = useState(false);
   const [coupons, setCoupons] = useState<Coupon[] | null>(null);
   const [form, setForm] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
   const latest = useRef(0);
-
-  useEffect(() => {
-    const next = search.trim();
-    if (next === query) return;
-    const timer = setTimeout(() => setQuery(next), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [search]);
 
   useEffect(() => {
     const request = ++latest.current;
@@ -113,9 +108,13 @@ export default function AdminCouponsTable() {
     setStatus(`Coupon ${coupon.code} ${isActive ? "activated" : "deactivated"}.`);
   };
 
-  const remove = async (coupon: Coupon) => {
-    if (!confirm(`Delete the coupon ${coupon.code}? Purchases that used it keep their history.`)) return;
+  const remove = async () => {
+    const coupon = deleting;
+    if (!coupon) return;
+    setDeletingBusy(true);
     const result = await fetchJson(`/api/admin/coupons/${coupon.id}`, { method: "DELETE" });
+    setDeletingBusy(false);
+    setDeleting(null);
     if (!result.ok) return setError(result.error);
     setCoupons((list) => list && list.filter((c) => c.id !== coupon.id));
     setStatus(`Coupon ${coupon.code} deleted.`);
@@ -252,7 +251,7 @@ export default function AdminCouponsTable() {
                   />
                 </td>
                 <td class="px-4 py-3 text-right">
-                  <button type="button" class={BUTTON} onClick={() => remove(c)}>
+                  <button type="button" class={SECONDARY_BUTTON} onClick={() => setDeleting(c)}>
                     Delete<span class="sr-only">{` ${c.code}`}</span>
                   </button>
                 </td>
@@ -268,6 +267,18 @@ export default function AdminCouponsTable() {
           </tbody>
         </table>
       </div>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this coupon?"
+        confirmLabel="Yes, delete"
+        busyLabel="Deleting…"
+        busy={deletingBusy}
+        tone="danger"
+        onConfirm={remove}
+        onCancel={() => setDeleting(null)}
+      >
+        The coupon {deleting?.code} will be removed for good. Purchases that used it keep their history.
+      </ConfirmDialog>
     </div>
   );
 }

@@ -6,7 +6,9 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
-import { Notice } from "../components/forms.tsx";
+import { useDebouncedValue } from "../components/use_debounced_value.ts";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
 import { formatRupees } from "../lib/money.ts";
 
 interface Row {
@@ -20,27 +22,17 @@ interface Row {
 }
 
 const SEARCH_DELAY_MS = 300;
-const BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 " +
-  "hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
 
 export default function AdminToolkitsTable() {
   const [search, setSearch] = useState("");
-  const [query, setQuery] = useState("");
+  const query = useDebouncedValue(search, SEARCH_DELAY_MS);
   const [rows, setRows] = useState<Row[] | null>(null);
   const [loadError, setLoadError] = useState("");
   const [announcement, setAnnouncement] = useState("");
   const [rowError, setRowError] = useState("");
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [busy, setBusy] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
   const latest = useRef(0);
-
-  useEffect(() => {
-    const next = search.trim();
-    if (next === query) return;
-    const timer = setTimeout(() => setQuery(next), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [search]);
 
   useEffect(() => {
     const request = ++latest.current;
@@ -53,11 +45,6 @@ export default function AdminToolkitsTable() {
       } else setLoadError(result.error);
     });
   }, [query]);
-
-  useEffect(() => {
-    if (deleting && !dialog.current?.open) dialog.current?.showModal();
-    if (!deleting && dialog.current?.open) dialog.current.close();
-  }, [deleting]);
 
   const toggle = async (row: Row, field: "isActive" | "showSaleBadge", value: boolean) => {
     setRowError("");
@@ -154,7 +141,7 @@ export default function AdminToolkitsTable() {
                   />
                 </td>
                 <td class="px-4 py-3 text-right">
-                  <button type="button" class={BUTTON} onClick={() => setDeleting(row)}>
+                  <button type="button" class={SECONDARY_BUTTON} onClick={() => setDeleting(row)}>
                     Delete<span class="sr-only">{` ${row.title}`}</span>
                   </button>
                 </td>
@@ -170,36 +157,19 @@ export default function AdminToolkitsTable() {
           </tbody>
         </table>
       </div>
-      <dialog
-        ref={dialog}
-        aria-labelledby="delete-toolkit-title"
-        onCancel={(e) => {
-          e.preventDefault();
-          if (!busy) setDeleting(null);
-        }}
-        class="m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this toolkit?"
+        confirmLabel="Yes, delete"
+        busyLabel="Deleting…"
+        busy={busy}
+        tone="danger"
+        onConfirm={remove}
+        onCancel={() => setDeleting(null)}
       >
-        {deleting && (
-          <div class="space-y-4">
-            <h2 id="delete-toolkit-title" class="text-lg font-semibold">Delete this toolkit?</h2>
-            <p class="text-slate-700">
-              “{deleting.title}” and all its lessons and learners' progress will be removed for good. Purchase records
-              stay as payment history.
-            </p>
-            <div class="flex justify-end gap-2">
-              <button type="button" class={BUTTON} disabled={busy} onClick={() => setDeleting(null)}>Cancel</button>
-              <button
-                type="button"
-                disabled={busy}
-                onClick={remove}
-                class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70"
-              >
-                {busy ? "Deleting…" : "Yes, delete"}
-              </button>
-            </div>
-          </div>
-        )}
-      </dialog>
+        “{deleting?.title}” and all its lessons and learners' progress will be removed for good. Purchase records stay
+        as payment history.
+      </ConfirmDialog>
     </div>
   );
 }
