@@ -4,6 +4,7 @@
  * image uploaded first to `POST /api/admin/uploads`).
  */
 import { useState } from "preact/hooks";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
 
@@ -28,6 +29,8 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
+  const [doomed, setDoomed] = useState<BannerRow | null>(null);
+  const [deleting, setDeleting] = useState(false);
 
   const patch = async (row: BannerRow, body: Partial<BannerRow>) => {
     const res = await fetchJson<{ banner: BannerRow }>(`/api/admin/banners/${row.id}`, { method: "PATCH", body });
@@ -36,9 +39,13 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
     setMessage(`“${row.title}” saved.`);
   };
 
-  const remove = async (row: BannerRow) => {
-    if (!confirm(`Delete the banner “${row.title}”?`)) return;
+  const remove = async () => {
+    const row = doomed;
+    if (!row) return;
+    setDeleting(true);
     const res = await fetchJson(`/api/admin/banners/${row.id}`, { method: "DELETE" });
+    setDeleting(false);
+    setDoomed(null);
     if (!res.ok) return setError(`Not deleted: ${res.error}`);
     setRows((all) => all.filter((r) => r.id !== row.id));
     setMessage(`“${row.title}” deleted.`);
@@ -114,7 +121,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
               <button
                 type="button"
                 disabled={!hydrated}
-                onClick={() => remove(row)}
+                onClick={() => setDoomed(row)}
                 class="rounded-md border border-red-300 bg-white px-3 py-1 text-sm text-red-700 hover:bg-red-50"
               >
                 Delete<span class="sr-only">{` ${row.title}`}</span>
@@ -150,6 +157,18 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
         </div>
         <SubmitButton busy={busy} label="Add banner" busyLabel="Adding…" />
       </form>
+      <ConfirmDialog
+        open={doomed !== null}
+        title="Delete this banner?"
+        confirmLabel="Yes, delete"
+        busyLabel="Deleting…"
+        busy={deleting}
+        tone="danger"
+        onConfirm={remove}
+        onCancel={() => setDoomed(null)}
+      >
+        “{doomed?.title}” and its image will be removed from the carousel for good.
+      </ConfirmDialog>
     </div>
   );
 }

@@ -5,8 +5,10 @@
  * listed and marked.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, useHydrated } from "../components/forms.tsx";
+import { useDebouncedValue } from "../components/use_debounced_value.ts";
 import { POST_TAGS, type PostTag, TAG_LABELS } from "../lib/ungatekeep/tags.ts";
 
 /** One row of the table. */
@@ -34,26 +36,28 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   const [doomed, setDoomed] = useState<PostRow | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [deleting, setDeleting] = useState(false);
+  const query = useDebouncedValue(search, 250);
   const first = useRef(true);
+  const latest = useRef(0);
 
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    const timer = setTimeout(async () => {
-      const params = new URLSearchParams({ limit: "100" });
-      if (search.trim()) params.set("search", search.trim());
-      if (tag) params.set("tag", tag);
-      const res = await fetchJson<{ posts: PostRow[] }>(`/api/admin/ungatekeep?${params}`);
+    const request = ++latest.current;
+    const params = new URLSearchParams({ limit: "100" });
+    if (query) params.set("search", query);
+    if (tag) params.set("tag", tag);
+    fetchJson<{ posts: PostRow[] }>(`/api/admin/ungatekeep?${params}`).then((res) => {
+      if (request !== latest.current) return;
       if (res.ok) {
         setRows(res.data.posts);
         setMessage(`${res.data.posts.length} posts shown.`);
       } else setError(res.error);
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [search, tag]);
+    });
+  }, [query, tag]);
 
   const toggle = async (row: PostRow, field: Switch) => {
     const value = !row[field];
@@ -69,8 +73,10 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
 
   const remove = async () => {
     if (!doomed) return;
+    setDeleting(true);
     const res = await fetchJson(`/api/admin/ungatekeep/${doomed.id}`, { method: "DELETE" });
-    dialog.current?.close();
+    setDeleting(false);
+    setDoomed(null);
     if (!res.ok) return setError(`Not deleted: ${res.error}`);
     setRows((all) => all.filter((r) => r.id !== doomed.id));
     setMessage(`“${doomed.title}” deleted.`);
@@ -157,10 +163,7 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
                       <button
                         type="button"
                         disabled={!hydrated}
-                        onClick={() => {
-                          setDoomed(row);
-                          dialog.current?.showModal();
-                        }}
+                        onClick={() => setDoomed(row)}
                         class="rounded-md border border-red-300 bg-white px-3 py-1 text-red-700 hover:bg-red-50"
                       >
                         Delete<span class="sr-only">{` ${row.title}`}</span>
@@ -172,31 +175,18 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
             </table>
           </div>
         )}
-      <dialog
-        ref={dialog}
-        aria-labelledby="delete-post-title"
-        class="m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-xl backdrop:bg-slate-900/50"
+      <ConfirmDialog
+        open={doomed !== null}
+        title="Delete this post?"
+        confirmLabel="Yes, delete"
+        busyLabel="Deleting…"
+        busy={deleting}
+        tone="danger"
+        onConfirm={remove}
+        onCancel={() => setDoomed(null)}
       >
-        <h2 id="delete-post-title" class="text-lg font-semibold text-slate-900">Delete this post?</h2>
-        <p class="mt-2 text-slate-700">“{doomed?.title}” and its images will be removed for good.</p>
-        <div class="mt-6 flex justify-end gap-3">
-          <button
-            type="button"
-            autofocus
-            onClick={() => dialog.current?.close()}
-            class="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            onClick={remove}
-            class="rounded-md bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800"
-          >
-            Yes, delete
-          </button>
-        </div>
-      </dialog>
+        “{doomed?.title}” and its images will be removed for good.
+      </ConfirmDialog>
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * The Ungatekeep feed in Chromium: an admin writes a pinned post with two uploaded images in the
  * editor (live preview, upload thumbnails) and four more posts; a guest sees the pinned post first,
  * three cards and a prompt saying 2 posts are hidden; after signing in, every post. The feed,
- * banner carousel moves by button and arrow key. The feed (with its carousel), post, admin
+ * banner carousel moves by button and arrow key; the admin deletes a post after confirming. The feed (with its carousel), post, admin
  * table, editor and banners pages pass the axe-core check.
  */
 import { Buffer } from "node:buffer";
@@ -42,7 +42,7 @@ async function writePost(page: Page, t: TestApp, title: string, options: { pinne
   await page.waitForURL(`${t.origin}/admin/ungatekeep`);
 }
 
-Deno.test("an admin publishes a pinned post with two images and four others; a guest sees three and the hidden count; a user sees all; the banner carousel moves by button and arrow key", async () => {
+Deno.test("an admin publishes a pinned post with two images and four others; a guest sees three and the hidden count; a user sees all; the banner carousel moves by button and arrow key; a post is deleted after confirming", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   await using browser = await launchBrowser();
@@ -88,4 +88,14 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
   assertEquals(await reader.locator("article h2").count(), 5);
   assertEquals(await reader.getByText("more posts are hidden").count(), 0);
   await assertAccessible(reader, "/ungatekeep signed in");
+
+  await open(page, `${t.origin}/admin/ungatekeep`);
+  await page.getByRole("button", { name: "Delete Regular post 1" }).click();
+  await page.getByRole("dialog", { name: "Delete this post?" }).waitFor();
+  await assertAccessible(page, "/admin/ungatekeep with the delete dialog");
+  await page.getByRole("button", { name: "Yes, delete" }).click();
+  await page.getByText("“Regular post 1” deleted.").waitFor();
+  assertEquals(await page.locator("tbody tr").count(), 4);
+  await reader.reload();
+  assertEquals(await reader.locator("article h2").count(), 4);
 });
