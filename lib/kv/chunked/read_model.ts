@@ -30,6 +30,13 @@ export interface Columns<E extends ListingEntry> {
  */
 const LOAD_BATCH = 50;
 
+/**
+ * Decoded record chunks kept in memory, the most recently used (~48 KB of JSON each): pages come
+ * back to the same chunks, but a crawl through every page must not leave the whole record set
+ * (over 100 MB at 100,000 listings) in memory.
+ */
+export const RECORD_CHUNKS_KEPT = 200;
+
 /** The read model of one chunked store in one KV. */
 export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {
   readonly slots = new Slots();
@@ -97,7 +104,7 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   /** Puts chunks this process committed at `versionstamp` into the model. */
   applyWrite(chunks: Map<number, IndexedChunk<R>>, versionstamp: string): void {
     for (const [n, { records, index }] of chunks) {
-      if (this.applyIndex(n, index, versionstamp)) this.records.set(n, records);
+      if (this.applyIndex(n, index, versionstamp)) this.keepRecords(n, records);
     }
     this.changes.recordOwn(versionstamp);
   }
@@ -141,9 +148,25 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     return marks;
   }
 
+  /** Keeps the decoded records of chunk `n` as the most recently used, dropping the least recently used past the limit. */
+  private keepRecords(n: number, records: R[]): void {
+    this.records.delete(n);
+    this.records.set(n, records);
+    if (this.records.size > RECORD_CHUNKS_KEPT) this.records.delete(this.records.keys().next().value!);
+  }
+
   /** The full records of `slots`, in order, reading record chunks not held in memory yet. */
   async recordsOf(slots: number[]): Promise<R[]> {
-    const missing = [...new Set(slots.map((slot) => this.chunkOf[slot]))].filter((n) => !this.records.has(n));
+    // The chunks this call uses, held here so that another request's reads cannot evict them meanwhile.
+    const used = new Map<number, R[]>();
+    const missing: number[] = [];
+    for (const n of new Set(slots.map((slot) => this.chunkOf[slot]))) {
+      const held = this.records.get(n);
+      if (held) {
+        used.set(n, held);
+        this.keepRecords(n, held);
+      } else missing.push(n);
+    }
     const batches: number[][] = [];
     for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
     await Promise.all(batches.map(async (batch) => {
@@ -156,12 +179,14 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
         if (!entry.versionstamp || !index.value) return;
         this.applyIndex(batch[i], index.value, index.versionstamp);
         if (this.chunkStamps.get(batch[i]) === entry.versionstamp) {
-          this.records.set(batch[i], decodeRecords<R>(entry.value));
+          const records = decodeRecords<R>(entry.value);
+          used.set(batch[i], records);
+          this.keepRecords(batch[i], records);
         }
       });
     }));
     return slots.map((slot) => {
-      const chunk = this.records.get(this.chunkOf[slot]);
+      const chunk = used.get(this.chunkOf[slot]);
       const record = chunk?.find((r) => r.id === this.slots.ids[slot]);
       if (!record) {
         throw new Error(`${this.layout.prefix} ${this.slots.ids[slot]} is missing from chunk ${this.chunkOf[slot]}`);
