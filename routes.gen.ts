@@ -25,66 +25,70 @@ import * as $21 from "./routes/api/admin/banners/[id].ts";
 import * as $22 from "./routes/api/admin/banners/index.ts";
 import * as $23 from "./routes/api/admin/coupons/[id].ts";
 import * as $24 from "./routes/api/admin/coupons/index.ts";
-import * as $25 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $26 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $27 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $28 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $29 from "./routes/api/admin/toolkits/index.ts";
-import * as $30 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $31 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $32 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $33 from "./routes/api/admin/uploads/index.ts";
-import * as $34 from "./routes/api/admin/users/[id].ts";
-import * as $35 from "./routes/api/admin/users/index.ts";
-import * as $36 from "./routes/api/auth/_middleware.ts";
-import * as $37 from "./routes/api/auth/callback/[provider].ts";
-import * as $38 from "./routes/api/auth/forget-password.ts";
-import * as $39 from "./routes/api/auth/get-session.ts";
-import * as $40 from "./routes/api/auth/request-password-reset.ts";
-import * as $41 from "./routes/api/auth/reset-password.ts";
-import * as $42 from "./routes/api/auth/send-verification-email.ts";
-import * as $43 from "./routes/api/auth/session.ts";
-import * as $44 from "./routes/api/auth/sign-in/email.ts";
-import * as $45 from "./routes/api/auth/sign-in/social.ts";
-import * as $46 from "./routes/api/auth/sign-out.ts";
-import * as $47 from "./routes/api/auth/sign-up/email.ts";
-import * as $48 from "./routes/api/auth/verify-email.ts";
-import * as $49 from "./routes/api/banners.ts";
-import * as $50 from "./routes/api/files/[id].ts";
-import * as $51 from "./routes/api/health.ts";
-import * as $52 from "./routes/api/internships/[id].ts";
-import * as $53 from "./routes/api/internships/index.ts";
-import * as $54 from "./routes/api/onboarding.ts";
-import * as $55 from "./routes/api/profile.ts";
-import * as $56 from "./routes/api/purchases.ts";
-import * as $57 from "./routes/api/toolkits/[id]/index.ts";
-import * as $58 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $59 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $60 from "./routes/api/toolkits/index.ts";
-import * as $61 from "./routes/api/ungatekeep/[id].ts";
-import * as $62 from "./routes/api/ungatekeep/index.ts";
-import * as $63 from "./routes/api/webhooks/razorpay.ts";
-import * as $64 from "./routes/check-inbox.tsx";
-import * as $65 from "./routes/forgot-password.tsx";
-import * as $66 from "./routes/index.tsx";
-import * as $67 from "./routes/internships/[id]/edit.tsx";
-import * as $68 from "./routes/internships/[id]/index.tsx";
-import * as $69 from "./routes/internships/index.tsx";
-import * as $70 from "./routes/internships/mine.tsx";
-import * as $71 from "./routes/internships/new.tsx";
-import * as $72 from "./routes/onboarding.tsx";
-import * as $73 from "./routes/profile.tsx";
-import * as $74 from "./routes/reset-password.tsx";
-import * as $75 from "./routes/sign-in.tsx";
-import * as $76 from "./routes/sign-out.ts";
-import * as $77 from "./routes/sign-up.tsx";
-import * as $78 from "./routes/toolkits/[id]/index.tsx";
-import * as $79 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $80 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $81 from "./routes/toolkits/index.tsx";
-import * as $82 from "./routes/toolkits/mine.tsx";
-import * as $83 from "./routes/ungatekeep/[id].tsx";
-import * as $84 from "./routes/ungatekeep/index.tsx";
+import * as $25 from "./routes/api/admin/opportunities/[id].ts";
+import * as $26 from "./routes/api/admin/opportunities/index.ts";
+import * as $27 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $28 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $29 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $30 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $31 from "./routes/api/admin/toolkits/index.ts";
+import * as $32 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $33 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $34 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $35 from "./routes/api/admin/uploads/index.ts";
+import * as $36 from "./routes/api/admin/users/[id].ts";
+import * as $37 from "./routes/api/admin/users/index.ts";
+import * as $38 from "./routes/api/auth/_middleware.ts";
+import * as $39 from "./routes/api/auth/callback/[provider].ts";
+import * as $40 from "./routes/api/auth/forget-password.ts";
+import * as $41 from "./routes/api/auth/get-session.ts";
+import * as $42 from "./routes/api/auth/request-password-reset.ts";
+import * as $43 from "./routes/api/auth/reset-password.ts";
+import * as $44 from "./routes/api/auth/send-verification-email.ts";
+import * as $45 from "./routes/api/auth/session.ts";
+import * as $46 from "./routes/api/auth/sign-in/email.ts";
+import * as $47 from "./routes/api/auth/sign-in/social.ts";
+import * as $48 from "./routes/api/auth/sign-out.ts";
+import * as $49 from "./routes/api/auth/sign-up/email.ts";
+import * as $50 from "./routes/api/auth/verify-email.ts";
+import * as $51 from "./routes/api/banners.ts";
+import * as $52 from "./routes/api/files/[id].ts";
+import * as $53 from "./routes/api/health.ts";
+import * as $54 from "./routes/api/internships/[id].ts";
+import * as $55 from "./routes/api/internships/index.ts";
+import * as $56 from "./routes/api/onboarding.ts";
+import * as $57 from "./routes/api/opportunities/[id].ts";
+import * as $58 from "./routes/api/opportunities/index.ts";
+import * as $59 from "./routes/api/profile.ts";
+import * as $60 from "./routes/api/purchases.ts";
+import * as $61 from "./routes/api/toolkits/[id]/index.ts";
+import * as $62 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $63 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $64 from "./routes/api/toolkits/index.ts";
+import * as $65 from "./routes/api/ungatekeep/[id].ts";
+import * as $66 from "./routes/api/ungatekeep/index.ts";
+import * as $67 from "./routes/api/webhooks/razorpay.ts";
+import * as $68 from "./routes/check-inbox.tsx";
+import * as $69 from "./routes/forgot-password.tsx";
+import * as $70 from "./routes/index.tsx";
+import * as $71 from "./routes/internships/[id]/edit.tsx";
+import * as $72 from "./routes/internships/[id]/index.tsx";
+import * as $73 from "./routes/internships/index.tsx";
+import * as $74 from "./routes/internships/mine.tsx";
+import * as $75 from "./routes/internships/new.tsx";
+import * as $76 from "./routes/onboarding.tsx";
+import * as $77 from "./routes/profile.tsx";
+import * as $78 from "./routes/reset-password.tsx";
+import * as $79 from "./routes/sign-in.tsx";
+import * as $80 from "./routes/sign-out.ts";
+import * as $81 from "./routes/sign-up.tsx";
+import * as $82 from "./routes/toolkits/[id]/index.tsx";
+import * as $83 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $84 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $85 from "./routes/toolkits/index.tsx";
+import * as $86 from "./routes/toolkits/mine.tsx";
+import * as $87 from "./routes/ungatekeep/[id].tsx";
+import * as $88 from "./routes/ungatekeep/index.tsx";
 import * as $$0 from "./islands/AdminCouponsTable.tsx";
 import * as $$1 from "./islands/AdminToolkitsTable.tsx";
 import * as $$2 from "./islands/AdminUsersTable.tsx";
@@ -136,66 +140,70 @@ const manifest: Manifest = {
     "./routes/api/admin/banners/index.ts": $22,
     "./routes/api/admin/coupons/[id].ts": $23,
     "./routes/api/admin/coupons/index.ts": $24,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $25,
-    "./routes/api/admin/toolkit-content-items/index.ts": $26,
-    "./routes/api/admin/toolkits/[id]/content.ts": $27,
-    "./routes/api/admin/toolkits/[id]/index.ts": $28,
-    "./routes/api/admin/toolkits/index.ts": $29,
-    "./routes/api/admin/ungatekeep/[id].ts": $30,
-    "./routes/api/admin/ungatekeep/index.ts": $31,
-    "./routes/api/admin/ungatekeep/preview.ts": $32,
-    "./routes/api/admin/uploads/index.ts": $33,
-    "./routes/api/admin/users/[id].ts": $34,
-    "./routes/api/admin/users/index.ts": $35,
-    "./routes/api/auth/_middleware.ts": $36,
-    "./routes/api/auth/callback/[provider].ts": $37,
-    "./routes/api/auth/forget-password.ts": $38,
-    "./routes/api/auth/get-session.ts": $39,
-    "./routes/api/auth/request-password-reset.ts": $40,
-    "./routes/api/auth/reset-password.ts": $41,
-    "./routes/api/auth/send-verification-email.ts": $42,
-    "./routes/api/auth/session.ts": $43,
-    "./routes/api/auth/sign-in/email.ts": $44,
-    "./routes/api/auth/sign-in/social.ts": $45,
-    "./routes/api/auth/sign-out.ts": $46,
-    "./routes/api/auth/sign-up/email.ts": $47,
-    "./routes/api/auth/verify-email.ts": $48,
-    "./routes/api/banners.ts": $49,
-    "./routes/api/files/[id].ts": $50,
-    "./routes/api/health.ts": $51,
-    "./routes/api/internships/[id].ts": $52,
-    "./routes/api/internships/index.ts": $53,
-    "./routes/api/onboarding.ts": $54,
-    "./routes/api/profile.ts": $55,
-    "./routes/api/purchases.ts": $56,
-    "./routes/api/toolkits/[id]/index.ts": $57,
-    "./routes/api/toolkits/[id]/progress.ts": $58,
-    "./routes/api/toolkits/[id]/verify.ts": $59,
-    "./routes/api/toolkits/index.ts": $60,
-    "./routes/api/ungatekeep/[id].ts": $61,
-    "./routes/api/ungatekeep/index.ts": $62,
-    "./routes/api/webhooks/razorpay.ts": $63,
-    "./routes/check-inbox.tsx": $64,
-    "./routes/forgot-password.tsx": $65,
-    "./routes/index.tsx": $66,
-    "./routes/internships/[id]/edit.tsx": $67,
-    "./routes/internships/[id]/index.tsx": $68,
-    "./routes/internships/index.tsx": $69,
-    "./routes/internships/mine.tsx": $70,
-    "./routes/internships/new.tsx": $71,
-    "./routes/onboarding.tsx": $72,
-    "./routes/profile.tsx": $73,
-    "./routes/reset-password.tsx": $74,
-    "./routes/sign-in.tsx": $75,
-    "./routes/sign-out.ts": $76,
-    "./routes/sign-up.tsx": $77,
-    "./routes/toolkits/[id]/index.tsx": $78,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $79,
-    "./routes/toolkits/[id]/learn/index.tsx": $80,
-    "./routes/toolkits/index.tsx": $81,
-    "./routes/toolkits/mine.tsx": $82,
-    "./routes/ungatekeep/[id].tsx": $83,
-    "./routes/ungatekeep/index.tsx": $84,
+    "./routes/api/admin/opportunities/[id].ts": $25,
+    "./routes/api/admin/opportunities/index.ts": $26,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $27,
+    "./routes/api/admin/toolkit-content-items/index.ts": $28,
+    "./routes/api/admin/toolkits/[id]/content.ts": $29,
+    "./routes/api/admin/toolkits/[id]/index.ts": $30,
+    "./routes/api/admin/toolkits/index.ts": $31,
+    "./routes/api/admin/ungatekeep/[id].ts": $32,
+    "./routes/api/admin/ungatekeep/index.ts": $33,
+    "./routes/api/admin/ungatekeep/preview.ts": $34,
+    "./routes/api/admin/uploads/index.ts": $35,
+    "./routes/api/admin/users/[id].ts": $36,
+    "./routes/api/admin/users/index.ts": $37,
+    "./routes/api/auth/_middleware.ts": $38,
+    "./routes/api/auth/callback/[provider].ts": $39,
+    "./routes/api/auth/forget-password.ts": $40,
+    "./routes/api/auth/get-session.ts": $41,
+    "./routes/api/auth/request-password-reset.ts": $42,
+    "./routes/api/auth/reset-password.ts": $43,
+    "./routes/api/auth/send-verification-email.ts": $44,
+    "./routes/api/auth/session.ts": $45,
+    "./routes/api/auth/sign-in/email.ts": $46,
+    "./routes/api/auth/sign-in/social.ts": $47,
+    "./routes/api/auth/sign-out.ts": $48,
+    "./routes/api/auth/sign-up/email.ts": $49,
+    "./routes/api/auth/verify-email.ts": $50,
+    "./routes/api/banners.ts": $51,
+    "./routes/api/files/[id].ts": $52,
+    "./routes/api/health.ts": $53,
+    "./routes/api/internships/[id].ts": $54,
+    "./routes/api/internships/index.ts": $55,
+    "./routes/api/onboarding.ts": $56,
+    "./routes/api/opportunities/[id].ts": $57,
+    "./routes/api/opportunities/index.ts": $58,
+    "./routes/api/profile.ts": $59,
+    "./routes/api/purchases.ts": $60,
+    "./routes/api/toolkits/[id]/index.ts": $61,
+    "./routes/api/toolkits/[id]/progress.ts": $62,
+    "./routes/api/toolkits/[id]/verify.ts": $63,
+    "./routes/api/toolkits/index.ts": $64,
+    "./routes/api/ungatekeep/[id].ts": $65,
+    "./routes/api/ungatekeep/index.ts": $66,
+    "./routes/api/webhooks/razorpay.ts": $67,
+    "./routes/check-inbox.tsx": $68,
+    "./routes/forgot-password.tsx": $69,
+    "./routes/index.tsx": $70,
+    "./routes/internships/[id]/edit.tsx": $71,
+    "./routes/internships/[id]/index.tsx": $72,
+    "./routes/internships/index.tsx": $73,
+    "./routes/internships/mine.tsx": $74,
+    "./routes/internships/new.tsx": $75,
+    "./routes/onboarding.tsx": $76,
+    "./routes/profile.tsx": $77,
+    "./routes/reset-password.tsx": $78,
+    "./routes/sign-in.tsx": $79,
+    "./routes/sign-out.ts": $80,
+    "./routes/sign-up.tsx": $81,
+    "./routes/toolkits/[id]/index.tsx": $82,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $83,
+    "./routes/toolkits/[id]/learn/index.tsx": $84,
+    "./routes/toolkits/index.tsx": $85,
+    "./routes/toolkits/mine.tsx": $86,
+    "./routes/ungatekeep/[id].tsx": $87,
+    "./routes/ungatekeep/index.tsx": $88,
   },
   islands: {
     "./islands/AdminCouponsTable.tsx": $$0,
