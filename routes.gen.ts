@@ -77,18 +77,19 @@ import * as $73 from "./routes/internships/index.tsx";
 import * as $74 from "./routes/internships/mine.tsx";
 import * as $75 from "./routes/internships/new.tsx";
 import * as $76 from "./routes/onboarding.tsx";
-import * as $77 from "./routes/profile.tsx";
-import * as $78 from "./routes/reset-password.tsx";
-import * as $79 from "./routes/sign-in.tsx";
-import * as $80 from "./routes/sign-out.ts";
-import * as $81 from "./routes/sign-up.tsx";
-import * as $82 from "./routes/toolkits/[id]/index.tsx";
-import * as $83 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $84 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $85 from "./routes/toolkits/index.tsx";
-import * as $86 from "./routes/toolkits/mine.tsx";
-import * as $87 from "./routes/ungatekeep/[id].tsx";
-import * as $88 from "./routes/ungatekeep/index.tsx";
+import * as $77 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $78 from "./routes/profile.tsx";
+import * as $79 from "./routes/reset-password.tsx";
+import * as $80 from "./routes/sign-in.tsx";
+import * as $81 from "./routes/sign-out.ts";
+import * as $82 from "./routes/sign-up.tsx";
+import * as $83 from "./routes/toolkits/[id]/index.tsx";
+import * as $84 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $85 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $86 from "./routes/toolkits/index.tsx";
+import * as $87 from "./routes/toolkits/mine.tsx";
+import * as $88 from "./routes/ungatekeep/[id].tsx";
+import * as $89 from "./routes/ungatekeep/index.tsx";
 import * as $$0 from "./islands/AdminCouponsTable.tsx";
 import * as $$1 from "./islands/AdminToolkitsTable.tsx";
 import * as $$2 from "./islands/AdminUsersTable.tsx";
@@ -192,18 +193,19 @@ const manifest: Manifest = {
     "./routes/internships/mine.tsx": $74,
     "./routes/internships/new.tsx": $75,
     "./routes/onboarding.tsx": $76,
-    "./routes/profile.tsx": $77,
-    "./routes/reset-password.tsx": $78,
-    "./routes/sign-in.tsx": $79,
-    "./routes/sign-out.ts": $80,
-    "./routes/sign-up.tsx": $81,
-    "./routes/toolkits/[id]/index.tsx": $82,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $83,
-    "./routes/toolkits/[id]/learn/index.tsx": $84,
-    "./routes/toolkits/index.tsx": $85,
-    "./routes/toolkits/mine.tsx": $86,
-    "./routes/ungatekeep/[id].tsx": $87,
-    "./routes/ungatekeep/index.tsx": $88,
+    "./routes/opportunities/[id]/calendar.ics.ts": $77,
+    "./routes/profile.tsx": $78,
+    "./routes/reset-password.tsx": $79,
+    "./routes/sign-in.tsx": $80,
+    "./routes/sign-out.ts": $81,
+    "./routes/sign-up.tsx": $82,
+    "./routes/toolkits/[id]/index.tsx": $83,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $84,
+    "./routes/toolkits/[id]/learn/index.tsx": $85,
+    "./routes/toolkits/index.tsx": $86,
+    "./routes/toolkits/mine.tsx": $87,
+    "./routes/ungatekeep/[id].tsx": $88,
+    "./routes/ungatekeep/index.tsx": $89,
   },
   islands: {
     "./islands/AdminCouponsTable.tsx": $$0,
