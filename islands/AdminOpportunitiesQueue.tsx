@@ -116,48 +116,50 @@ export default function AdminOpportunitiesQueue() {
       <p role="status" class="sr-only">{announcement}</p>
       {loadError && <Notice kind="error" title="The queue did not load">{loadError}</Notice>}
       {rowError && <Notice kind="error" title="The review was not saved">{rowError}</Notice>}
-      <ul role="tabpanel" aria-label="Opportunities" class="space-y-3">
-        {rows.map((row) => (
-          <li key={row.id} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-            <div class="flex flex-wrap items-start justify-between gap-3">
-              <div>
-                <p class="text-sm text-slate-700">
-                  {row.type} · {row.startDate} to {row.endDate}
-                  {row.location ? ` · ${row.location}` : ""}
-                </p>
-                <h2 class="font-semibold text-slate-900">
-                  <a href={`/opportunities/${row.id}`} class="hover:underline">{row.title}</a>
-                </h2>
-                <p class="text-sm text-slate-700">
-                  By {row.postedBy.name} ({row.postedBy.role}){row.organizer ? ` for ${row.organizer}` : ""}
-                </p>
+      <div role="tabpanel" aria-label="Opportunities">
+        <ul class="space-y-3">
+          {rows.map((row) => (
+            <li key={row.id} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+              <div class="flex flex-wrap items-start justify-between gap-3">
+                <div>
+                  <p class="text-sm text-slate-700">
+                    {row.type} · {row.startDate} to {row.endDate}
+                    {row.location ? ` · ${row.location}` : ""}
+                  </p>
+                  <h2 class="font-semibold text-slate-900">
+                    <a href={`/opportunities/${row.id}`} class="hover:underline">{row.title}</a>
+                  </h2>
+                  <p class="text-sm text-slate-700">
+                    By {row.postedBy.name} ({row.postedBy.role}){row.organizer ? ` for ${row.organizer}` : ""}
+                  </p>
+                </div>
+                <div class="flex gap-2">
+                  {stateOf(row) !== "approved" && (
+                    <button
+                      type="button"
+                      disabled={busyId === row.id}
+                      onClick={() => review(row, "approve")}
+                      class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
+                    >
+                      Approve<span class="sr-only">{` ${row.title}`}</span>
+                    </button>
+                  )}
+                  {stateOf(row) !== "rejected" && (
+                    <button
+                      type="button"
+                      disabled={busyId === row.id}
+                      onClick={() => review(row, "reject")}
+                      class={SECONDARY_BUTTON}
+                    >
+                      Reject<span class="sr-only">{` ${row.title}`}</span>
+                    </button>
+                  )}
+                </div>
               </div>
-              <div class="flex gap-2">
-                {stateOf(row) !== "approved" && (
-                  <button
-                    type="button"
-                    disabled={busyId === row.id}
-                    onClick={() => review(row, "approve")}
-                    class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
-                  >
-                    Approve<span class="sr-only">{` ${row.title}`}</span>
-                  </button>
-                )}
-                {stateOf(row) !== "rejected" && (
-                  <button
-                    type="button"
-                    disabled={busyId === row.id}
-                    onClick={() => review(row, "reject")}
-                    class={SECONDARY_BUTTON}
-                  >
-                    Reject<span class="sr-only">{` ${row.title}`}</span>
-                  </button>
-                )}
-              </div>
-            </div>
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      </div>
       {queue && rows.length === 0 && (
         <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
           {query ? "No opportunities match this search." : "Nothing here."}
