@@ -116,7 +116,9 @@ export async function initiatePurchase(
       couponId: coupon?.value.id ?? null,
       reservation,
       paymentId: null,
-      orders: free ? { ...previous?.orders } : { ...previous?.orders, [order!.id]: final },
+      orders: free
+        ? { ...previous?.orders }
+        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId: coupon?.value.id ?? null } },
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
       createdAt: now,
       updatedAt: now,

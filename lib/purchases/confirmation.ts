@@ -6,7 +6,10 @@
  *   the toolkit, and its coupon reservation becomes a use kept for good (taken again when it had
  *   lapsed or been released). A purchase already paid stays as it is; a failed one whose order is
  *   paid later becomes paid.
- * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released.
+ * - An order paid applies its own terms (amount and coupon): when checkout was started again
+ *   meanwhile, paying the earlier order counts the earlier order's coupon use, not the later one's.
+ * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,
+ *   only when the failed order is its current one (a failure of a replaced order changes nothing).
  * - Each webhook event (by `X-Razorpay-Event-Id`) is applied once: the event's marker is written
  *   in the same atomic operation as the state change, checked to be absent, so concurrent
  *   deliveries of one event make one change.
@@ -51,6 +54,7 @@ type Outcome = "paid" | "failed";
  * still stands and nothing is taken. Returns where the use now sits, or null.
  */
 async function retakeUse(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: PurchaseRecord) {
+  // `purchase.couponId` is the coupon of the order being paid.
   const coupon = purchase.couponId ? await getCouponRecord(kv, purchase.couponId) : null;
   if (!coupon) return null;
   const plan = await planReservation(kv, coupon, purchase.userId, purchase.id);
@@ -83,7 +87,9 @@ async function applyOutcome(
     const current = entry.value;
     const op = kv.atomic().check(entry);
     if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: EVENT_MEMORY_MS });
-    const unchanged = current.paymentStatus === "paid" || (outcome === "failed" && current.paymentStatus === "failed");
+    const replacedOrderFailed = outcome === "failed" && payment.orderId !== current.gatewayOrderId;
+    const unchanged = current.paymentStatus === "paid" || replacedOrderFailed ||
+      (outcome === "failed" && current.paymentStatus === "failed");
     if (unchanged) {
       if (!event || (await op.commit()).ok) return current;
       continue;
@@ -91,18 +97,26 @@ async function applyOutcome(
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
     const held = current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : [];
+    const terms = outcome === "paid" ? current.orders[payment.orderId] : undefined;
+    const couponId = terms ? terms.couponId : current.couponId;
     let reservation = current.reservation;
     if (outcome === "failed") releaseOps(op, held);
-    else if (held.length === 2 || !current.couponId) confirmOps(op, held);
-    else reservation = await retakeUse(kv, op, current) ?? reservation;
+    else if (couponId === current.couponId && (held.length === 2 || !couponId)) confirmOps(op, held);
+    else {
+      if (couponId !== current.couponId) {
+        releaseOps(op, held);
+        reservation = null;
+      }
+      if (couponId) reservation = await retakeUse(kv, op, { ...current, couponId }) ?? reservation;
+    }
     const now = new Date().toISOString();
-    const paidOrder = outcome === "paid" && payment.orderId in current.orders;
     const record: PurchaseRecord = {
       ...current,
       reservation,
+      couponId,
       paymentStatus: outcome,
       paymentId: payment.paymentId ?? current.paymentId,
-      ...(paidOrder ? { gatewayOrderId: payment.orderId, amountPaid: current.orders[payment.orderId] } : {}),
+      ...(terms ? { gatewayOrderId: payment.orderId, amountPaid: terms.amountPaid } : {}),
       history: [...current.history, { status: outcome, at: now, source }],
       updatedAt: now,
     };

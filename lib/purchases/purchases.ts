@@ -18,6 +18,13 @@ export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;
 export type PaymentStatus = typeof PAYMENT_STATUSES[number];
 
 /** A purchase as stored. `amountPaid` is in paise. */
+/** What a gateway order was priced with. */
+export interface OrderTerms {
+  /** In paise. */
+  amountPaid: number;
+  couponId: string | null;
+}
+
 export interface PurchaseRecord {
   id: string;
   userId: string;
@@ -28,8 +35,12 @@ export interface PurchaseRecord {
   couponId: string | null;
   reservation: ReservationRef | null;
   paymentId: string | null;
-  /** Every gateway order this purchase was offered with, and its amount in paise (checkout started again adds one). */
-  orders: Record<string, number>;
+  /**
+   * Every gateway order this purchase was offered with (checkout started again adds one), with
+   * its terms: the amount in paise and the coupon it was priced with. Paying an order applies its
+   * own terms, so an earlier, cheaper order cannot be paid under a later checkout's coupon count.
+   */
+  orders: Record<string, OrderTerms>;
   history: { status: PaymentStatus; at: string; source: string }[];
   createdAt: string;
   updatedAt: string;
