@@ -8,8 +8,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { useDebouncedValue } from "../components/use_debounced_value.ts";
-import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
+import { Notice } from "../components/forms.tsx";
 import { formatRupees } from "../lib/money.ts";
+import { RowDeleteButton, Switch } from "../components/RowControls.tsx";
 
 interface Coupon {
   id: string;
@@ -241,19 +242,10 @@ export default function AdminCouponsTable() {
                   {c.expiresAt ? new Date(c.expiresAt).toLocaleString("en-IN") : "Never"}
                 </td>
                 <td class="px-4 py-3">
-                  <input
-                    type="checkbox"
-                    role="switch"
-                    aria-label={`Active: ${c.code}`}
-                    checked={c.isActive}
-                    onChange={(e) => setActive(c, e.currentTarget.checked)}
-                    class="h-5 w-5 accent-indigo-700"
-                  />
+                  <Switch label={`Active: ${c.code}`} checked={c.isActive} onChange={(on) => setActive(c, on)} />
                 </td>
                 <td class="px-4 py-3 text-right">
-                  <button type="button" class={SECONDARY_BUTTON} onClick={() => setDeleting(c)}>
-                    Delete<span class="sr-only">{` ${c.code}`}</span>
-                  </button>
+                  <RowDeleteButton name={c.code} onClick={() => setDeleting(c)} />
                 </td>
               </tr>
             ))}

@@ -8,8 +8,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
 import { useDebouncedValue } from "../components/use_debounced_value.ts";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
+import { Notice } from "../components/forms.tsx";
 import { formatRupees } from "../lib/money.ts";
+import { RowDeleteButton, Switch } from "../components/RowControls.tsx";
 
 interface Row {
   id: string;
@@ -121,29 +122,21 @@ export default function AdminToolkitsTable() {
                 <td class="px-4 py-3 whitespace-nowrap">{formatRupees(row.price)}</td>
                 <td class="hidden px-4 py-3 sm:table-cell">{row.lessonCount}</td>
                 <td class="px-4 py-3">
-                  <input
-                    type="checkbox"
-                    role="switch"
-                    aria-label={`Active: ${row.title}`}
+                  <Switch
+                    label={`Active: ${row.title}`}
                     checked={row.isActive}
-                    onChange={(e) => toggle(row, "isActive", e.currentTarget.checked)}
-                    class="h-5 w-5 accent-indigo-700"
+                    onChange={(on) => toggle(row, "isActive", on)}
                   />
                 </td>
                 <td class="px-4 py-3">
-                  <input
-                    type="checkbox"
-                    role="switch"
-                    aria-label={`Sale badge: ${row.title}`}
+                  <Switch
+                    label={`Sale badge: ${row.title}`}
                     checked={row.showSaleBadge === true}
-                    onChange={(e) => toggle(row, "showSaleBadge", e.currentTarget.checked)}
-                    class="h-5 w-5 accent-indigo-700"
+                    onChange={(on) => toggle(row, "showSaleBadge", on)}
                   />
                 </td>
                 <td class="px-4 py-3 text-right">
-                  <button type="button" class={SECONDARY_BUTTON} onClick={() => setDeleting(row)}>
-                    Delete<span class="sr-only">{` ${row.title}`}</span>
-                  </button>
+                  <RowDeleteButton name={row.title} onClick={() => setDeleting(row)} />
                 </td>
               </tr>
             ))}

@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
+import { RowDeleteButton } from "../components/RowControls.tsx";
 
 /** A banner as the admin API returns it. */
 export interface BannerRow {
@@ -118,14 +119,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
                 />
                 Active
               </label>
-              <button
-                type="button"
-                disabled={!hydrated}
-                onClick={() => setDoomed(row)}
-                class="rounded-md border border-red-300 bg-white px-3 py-1 text-sm text-red-700 hover:bg-red-50"
-              >
-                Delete<span class="sr-only">{` ${row.title}`}</span>
-              </button>
+              <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => setDoomed(row)} />
             </li>
           ))}
         </ul>

@@ -10,6 +10,7 @@ import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, useHydrated } from "../components/forms.tsx";
 import { useDebouncedValue } from "../components/use_debounced_value.ts";
 import { POST_TAGS, type PostTag, TAG_LABELS } from "../lib/ungatekeep/tags.ts";
+import { RowDeleteButton } from "../components/RowControls.tsx";
 
 /** One row of the table. */
 export interface PostRow {
@@ -160,14 +161,7 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
                       </td>
                     ))}
                     <td class="px-3 py-2">
-                      <button
-                        type="button"
-                        disabled={!hydrated}
-                        onClick={() => setDoomed(row)}
-                        class="rounded-md border border-red-300 bg-white px-3 py-1 text-red-700 hover:bg-red-50"
-                      >
-                        Delete<span class="sr-only">{` ${row.title}`}</span>
-                      </button>
+                      <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => setDoomed(row)} />
                     </td>
                   </tr>
                 ))}
