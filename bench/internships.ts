@@ -16,13 +16,13 @@
  * Prints a table of the figures and the targets, then stops the servers and removes the files.
  * `BENCH_COUNT` overrides the number of internships.
  */
+import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
 import { createApiKey } from "../lib/api_keys/api_keys.ts";
 import { createSession } from "../lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "../lib/internships/fixtures.ts";
 import { createUser, type User } from "../lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
-const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
 const THROUGHPUT_SECONDS = 10;
 const WARM_SECONDS = 3;
@@ -32,17 +32,6 @@ const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "internships-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 const children: Deno.ChildProcess[] = [];
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: HOST, port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
@@ -86,21 +75,6 @@ function spawn(args: string[], env: Record<string, string>): Deno.ChildProcess {
   }).spawn();
   children.push(child);
   return child;
-}
-
-async function waitFor(url: string, deadlineMs = 30_000): Promise<void> {
-  const until = performance.now() + deadlineMs;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() > until) throw new Error(`${url} did not answer in ${deadlineMs} ms`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
 }
 
 const haveWrk = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output()
@@ -154,11 +128,6 @@ async function sameBytesServer(body: string, headers: [string, string][]): Promi
   ], {});
   await waitFor(`http://${HOST}:${port}/`);
   return `http://${HOST}:${port}/`;
-}
-
-function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** p50 and p95 in ms of `LATENCY_SAMPLES` sequential requests made by `request(i)`. */

@@ -5,6 +5,7 @@
  * list filtered by type and search, and of the admin queue with its counts per state (each
  * sample another page). Prints a table, then stops the server and removes the file.
  */
+import { freePort, HOST, percentile, waitFor } from "./harness.ts";
 import { createSession } from "../lib/auth/sessions.ts";
 import { type Opportunity, OPPORTUNITY_TYPES } from "../lib/opportunities/schema.ts";
 import { opportunityStore } from "../lib/opportunities/store.ts";
@@ -12,7 +13,6 @@ import { createUser } from "../lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const SAMPLES = 300;
-const HOST = "127.0.0.1";
 const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "opportunities-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
@@ -58,13 +58,6 @@ async function seed(): Promise<string> {
   return `session=${token}`;
 }
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: HOST, port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
 async function latency(url: (i: number) => string, headers: HeadersInit = {}): Promise<[number, number]> {
   for (let i = 0; i < 20; i++) await (await fetch(url(-1 - i), { headers })).arrayBuffer();
   const samples: number[] = [];
@@ -76,8 +69,7 @@ async function latency(url: (i: number) => string, headers: HeadersInit = {}): P
     samples.push(performance.now() - t0);
   }
   samples.sort((a, b) => a - b);
-  const at = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
-  return [at(50), at(95)];
+  return [percentile(samples, 50), percentile(samples, 95)];
 }
 
 const fmt = (n: number) => n.toFixed(2);
@@ -94,16 +86,7 @@ try {
     stdout: "null",
     stderr: "inherit",
   }).spawn();
-  for (let i = 0;; i++) {
-    try {
-      const res = await fetch(`${origin}/api/opportunities?limit=1`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch {
-      if (i > 600) throw new Error("the server did not start");
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(`${origin}/api/opportunities?limit=1`, 60_000);
   const rows: string[][] = [];
   const row = (label: string, [p50, p95]: [number, number]) =>
     rows.push([label, `p50 ${fmt(p50)} / p95 ${fmt(p95)} ms`, "p95 ≤ 25 ms", p95 <= 25 ? "yes" : "NO"]);

@@ -10,13 +10,13 @@
  * Prints a table, then stops the server and removes the files. `BENCH_BUYERS` and
  * `BENCH_COUPON_LIMIT` override the race's figures.
  */
+import { freePort, HOST, percentile, waitFor } from "./harness.ts";
 import { createSession } from "../lib/auth/sessions.ts";
 import { CouponCreateSchema, createCoupon } from "../lib/coupons/coupons.ts";
 import { createToolkit, ToolkitCreateSchema, updateToolkit } from "../lib/toolkits/catalog.ts";
 import { createUser } from "../lib/users/users.ts";
 import { startFakeRazorpay } from "../tests/fakes/razorpay.ts";
 
-const HOST = "127.0.0.1";
 const WARMUP = 20;
 const SAMPLES = 300;
 const BUYERS = Number(Deno.env.get("BENCH_BUYERS") ?? 200);
@@ -25,17 +25,6 @@ const LIMIT = Number(Deno.env.get("BENCH_COUPON_LIMIT") ?? 50);
 const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "toolkits-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: HOST, port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const ms = (n: number) => `${Math.round(n * 100) / 100} ms`;
 
@@ -72,21 +61,6 @@ async function seed() {
   const adminCookie = await cookieOf(admin.id);
   kv.close();
   return { toolkitId: toolkit.id, buyers, adminCookie };
-}
-
-async function waitFor(url: string, deadlineMs = 30_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not answer in time`);
 }
 
 await using fake = startFakeRazorpay();

@@ -9,6 +9,7 @@
  *   (`GET /api/files/{id}`): time of each and the server's RSS before, after and at peak.
  * Prints a table, then stops the server and removes the files.
  */
+import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
 import { createSession } from "../lib/auth/sessions.ts";
 import { gradientPng, paddedPng } from "../lib/demo/images.ts";
 import { KvObjectStore } from "../lib/files/kv_store.ts";
@@ -17,7 +18,6 @@ import { createPost, PostCreateSchema } from "../lib/ungatekeep/posts.ts";
 import { POST_TAGS } from "../lib/ungatekeep/tags.ts";
 import { createUser } from "../lib/users/users.ts";
 
-const HOST = "127.0.0.1";
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 10_000);
 const WARMUP = 20;
 const SAMPLES = 300;
@@ -26,22 +26,6 @@ const DAY = 24 * 60 * 60 * 1000;
 const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "ungatekeep-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: HOST, port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
-}
 
 const ms = (n: number) => `${Math.round(n * 100) / 100} ms`;
 const mb = (n: number) => `${Math.round(n)} MB`;
@@ -85,21 +69,6 @@ async function seed() {
   const result = { adminCookie: await cookie(admin.id), readerCookie: await cookie(reader.id) };
   kv.close();
   return result;
-}
-
-async function waitFor(url: string, deadlineMs = 30_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not answer in time`);
 }
 
 async function latency(url: string, headers: HeadersInit): Promise<[number, number, unknown]> {
