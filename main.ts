@@ -1,12 +1,12 @@
-/** Production entry: configuration, KV, assets, HTTP server (`deno task start`). */
+/** Production entry: configuration, KV, assets, HTTP server, graceful shutdown (`deno task start`). */
 import { ConfigError, loadConfig } from "./app.config.ts";
-import { createServices, prepareAssets, serve } from "./lib/platform/server.ts";
+import { createServices, prepareAssets, serve, stopOnSignals } from "./lib/platform/server.ts";
 
 try {
   const config = loadConfig();
   const services = await createServices(config);
   const assets = await prepareAssets(!Deno.env.get("DENO_DEPLOYMENT_ID"));
-  serve(services, assets);
+  stopOnSignals(serve(services, assets), services);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);

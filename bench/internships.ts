@@ -1,10 +1,14 @@
 /**
  * Internship listing benchmark (`deno task bench`): seeds 100,000 internships into a temporary
- * KV file, starts the real server (`main.ts`) and a plain `Deno.serve` hello world as separate
- * processes on 127.0.0.1, and measures over HTTP:
- * - throughput of the unfiltered first page at 50 connections, as a ratio to the hello world
- *   (load generator: `wrk` when installed, else a fetch loop with 50 concurrent keep-alive
- *   clients; the table names which);
+ * KV file, starts the real server (`main.ts`) and two plain `Deno.serve` servers as separate
+ * processes on 127.0.0.1 (one answering "ok", one answering the exact bytes and headers of the
+ * real unfiltered list), and measures over HTTP:
+ * - throughput at 50 connections of the unfiltered list, a JSON 404 and the guest `/internships`
+ *   page, each as a ratio to the "ok" server and the list also to the same-bytes server; every
+ *   server is warmed first, and the load generator is `wrk -t1` (one core for the load, one for
+ *   the server on a 2-core machine; `-t2` starves the server and flatters the ratio), else a
+ *   fetch loop with 50 concurrent keep-alive clients (the table names which);
+ * - the server's RSS once started (read model loaded), before any load;
  * - p50/p95 latency from a single client for filter combinations (each sample another page, so
  *   none is answered from the list body cache), a create and an update;
  * - process start to the first successful `GET /api/internships?search=intern&types=remote`;
@@ -12,32 +16,22 @@
  * Prints a table of the figures and the targets, then stops the servers and removes the files.
  * `BENCH_COUNT` overrides the number of internships.
  */
+import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
 import { createApiKey } from "../lib/api_keys/api_keys.ts";
 import { createSession } from "../lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "../lib/internships/fixtures.ts";
 import { createUser, type User } from "../lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
-const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
 const THROUGHPUT_SECONDS = 10;
+const WARM_SECONDS = 3;
 const LATENCY_SAMPLES = 300;
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "internships-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 const children: Deno.ChildProcess[] = [];
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: HOST, port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
@@ -83,47 +77,57 @@ function spawn(args: string[], env: Record<string, string>): Deno.ChildProcess {
   return child;
 }
 
-async function waitFor(url: string, deadlineMs = 30_000): Promise<void> {
-  const until = performance.now() + deadlineMs;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() > until) throw new Error(`${url} did not answer in ${deadlineMs} ms`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
 const haveWrk = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output()
   .then(() => true, () => false);
 
-/** Requests per second at `CONNECTIONS` connections for `THROUGHPUT_SECONDS`. */
-async function throughput(url: string): Promise<number> {
+/** Requests per second at `CONNECTIONS` connections for `seconds`; every answer must have status `expect`. */
+async function load(url: string, seconds: number, expect: number): Promise<number> {
   if (haveWrk) {
     const { stdout } = await new Deno.Command("wrk", {
-      args: ["-t2", `-c${CONNECTIONS}`, `-d${THROUGHPUT_SECONDS}s`, url],
+      args: ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, url],
       stdout: "piped",
     }).output();
     const text = new TextDecoder().decode(stdout);
     const match = /Requests\/sec:\s+([\d.]+)/.exec(text);
-    if (!match || /Non-2xx/.test(text)) throw new Error(`wrk failed:\n${text}`);
+    if (!match || (expect < 300) === /Non-2xx/.test(text) || /Socket errors/.test(text)) {
+      throw new Error(`wrk failed:\n${text}`);
+    }
     return Number(match[1]);
   }
   let done = 0;
-  const until = performance.now() + THROUGHPUT_SECONDS * 1000;
+  const until = performance.now() + seconds * 1000;
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     while (performance.now() < until) {
       const res = await fetch(url);
       await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${url}: ${res.status}`);
+      if (res.status !== expect) throw new Error(`${url}: ${res.status}`);
       done++;
     }
   }));
-  return done / THROUGHPUT_SECONDS;
+  return done / seconds;
+}
+
+/** Throughput of `url` after a warm-up of `WARM_SECONDS` under the same load. */
+async function throughput(url: string, expect = 200): Promise<number> {
+  await load(url, WARM_SECONDS, expect);
+  return await load(url, THROUGHPUT_SECONDS, expect);
+}
+
+/**
+ * A plain `Deno.serve` on a free port answering every request with `body` and `headers` (the
+ * real server's answer to one URL, minus `date` and `content-length`, which Deno adds itself).
+ */
+async function sameBytesServer(body: string, headers: [string, string][]): Promise<string> {
+  const port = freePort();
+  const file = `${dir}/same-bytes.json`;
+  await Deno.writeTextFile(file, JSON.stringify({ body, headers }));
+  spawn([
+    "eval",
+    `const { body, headers } = JSON.parse(Deno.readTextFileSync(${JSON.stringify(file)}));
+     Deno.serve({ hostname: "${HOST}", port: ${port}, onListen() {} }, () => new Response(body, { headers }));`,
+  ], {});
+  await waitFor(`http://${HOST}:${port}/`);
+  return `http://${HOST}:${port}/`;
 }
 
 /** p50 and p95 in ms of `LATENCY_SAMPLES` sequential requests made by `request(i)`. */
@@ -139,11 +143,6 @@ async function latency(request: (i: number) => Promise<Response>, expect: number
   }
   samples.sort((a, b) => a - b);
   return [percentile(samples, 50), percentile(samples, 95)];
-}
-
-function peakRssMb(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 const rows: [string, string, string, string][] = [];
@@ -173,19 +172,42 @@ try {
     ok(startMs <= 1500),
   ]);
 
-  const helloPort = freePort();
+  const startRss = rssMb(server.pid, "VmRSS");
+  rows.push(["Server RSS after start", `${fmt(startRss, 0)} MB`, "≤ 150 MB", ok(startRss <= 150)]);
+
+  const okPort = freePort();
   spawn([
     "eval",
-    `Deno.serve({ hostname: "${HOST}", port: ${helloPort}, onListen() {} }, () => new Response("Hello"));`,
+    `Deno.serve({ hostname: "${HOST}", port: ${okPort}, onListen() {} }, () => new Response("ok"));`,
   ], {});
-  await waitFor(`http://${HOST}:${helloPort}/`);
+  await waitFor(`http://${HOST}:${okPort}/`);
+  const sample = await fetch(`${origin}/api/internships`);
+  const sameBytes = await sameBytesServer(
+    await sample.text(),
+    [...sample.headers].filter(([name]) => name !== "date" && name !== "content-length"),
+  );
 
-  console.error("Throughput (hello world, then the unfiltered first page) ...");
-  const hello = await throughput(`http://${HOST}:${helloPort}/`);
+  console.error("Throughput (each server warmed first) ...");
+  const okRate = await throughput(`http://${HOST}:${okPort}/`);
+  const sameRate = await throughput(sameBytes);
   const list = await throughput(`${origin}/api/internships`);
-  rows.push(["Hello world throughput (50 connections)", `${fmt(hello, 0)} req/s`, "reference", ""]);
-  rows.push(["GET /api/internships throughput (50 connections)", `${fmt(list, 0)} req/s`, "", ""]);
-  rows.push(["  ratio to hello world", fmt(list / hello, 3), "≥ 0.25", ok(list / hello >= 0.25)]);
+  const notFound = await throughput(`${origin}/api/nope`, 404);
+  const page = await throughput(`${origin}/internships`);
+  const rate = (n: number) => `${fmt(n, 0)} req/s`;
+  rows.push(['Plain Deno.serve answering "ok"', rate(okRate), "reference", ""]);
+  rows.push(["Plain Deno.serve answering the list's bytes and headers", rate(sameRate), "reference", ""]);
+  rows.push(["GET /api/internships (unfiltered)", rate(list), "", ""]);
+  rows.push(["  ratio to the same-bytes server", fmt(list / sameRate, 3), "≥ 0.7", ok(list / sameRate >= 0.7)]);
+  rows.push(['  ratio to the "ok" server', fmt(list / okRate, 3), "", ""]);
+  rows.push(["GET /api/nope (JSON 404)", rate(notFound), "", ""]);
+  rows.push(['  ratio to the "ok" server', fmt(notFound / okRate, 3), "≥ 0.5", ok(notFound / okRate >= 0.5)]);
+  rows.push([
+    "GET /internships page, guest",
+    rate(page),
+    "≥ 20,000 req/s or ≥ 0.1× ok",
+    ok(page >= 20_000 || page / okRate >= 0.1),
+  ]);
+  rows.push(['  ratio to the "ok" server', fmt(page / okRate, 3), "", ""]);
 
   console.error("Latency of filter combinations ...");
   const combos: [string, string][] = [
@@ -247,12 +269,12 @@ try {
     ok(u95 <= 15),
   ]);
 
-  rows.push(["Server peak RSS", `${fmt(peakRssMb(server.pid), 0)} MB`, "", ""]);
+  rows.push(["Server peak RSS", `${fmt(rssMb(server.pid, "VmHWM"), 0)} MB`, "", ""]);
   rows.push(["Seeding (bench setup, in process)", `${fmt(seedMs / 1000, 2)} s`, "", ""]);
 
   console.log(
     `\nInternship benchmark: ${fmt(COUNT, 0)} internships, ${navigator.hardwareConcurrency} CPUs, ` +
-      `Deno ${Deno.version.deno}, load generator: ${haveWrk ? "wrk -t2 -c50" : "fetch, 50 concurrent clients"}\n`,
+      `Deno ${Deno.version.deno}, load generator: ${haveWrk ? "wrk -t1 -c50" : "fetch, 50 concurrent clients"}\n`,
   );
   console.log("| Measure | Result | Target | Met |\n|---|---|---|---|");
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);

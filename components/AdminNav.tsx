@@ -4,6 +4,11 @@
 export const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin/users", label: "Users" },
   { href: "/admin/internships", label: "Internships" },
+  { href: "/admin/opportunities", label: "Opportunities" },
+  { href: "/admin/toolkits", label: "Toolkits" },
+  { href: "/admin/coupons", label: "Coupons" },
+  { href: "/admin/ungatekeep", label: "Ungatekeep posts" },
+  { href: "/admin/banners", label: "Banners" },
 ];
 
 export function AdminNav({ path }: { path: string }) {

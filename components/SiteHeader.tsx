@@ -3,6 +3,9 @@ import type { User } from "../lib/users/users.ts";
 
 const NAV = [
   { href: "/internships", label: "Internships" },
+  { href: "/opportunities", label: "Opportunities" },
+  { href: "/toolkits", label: "Toolkits" },
+  { href: "/ungatekeep", label: "Ungatekeep" },
 ];
 
 export function SiteHeader({ user, path }: { user?: User; path: string }) {

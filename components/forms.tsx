@@ -150,6 +150,10 @@ export function ChoiceGroup(
 }
 
 /** The primary button of a form: disabled until hydrated and while `busy`, then shows `busyLabel`. */
+/** Classes of a secondary button (Cancel, Delete in a table row, paging). */
+export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium " +
+  "text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
+
 export function SubmitButton(
   { busy, label, busyLabel, type = "submit", onClick }: {
     busy: boolean;

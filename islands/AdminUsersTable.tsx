@@ -7,8 +7,9 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
-import { Notice } from "../components/forms.tsx";
-import { type Role, ROLES } from "../lib/users/users.ts";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
+import { type Role, ROLES } from "../lib/users/roles.ts";
 
 /** Rows per page. */
 export const PAGE_SIZE = 20;
@@ -29,9 +30,6 @@ interface Page {
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
 }
 
-const BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 " +
-  "hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
-
 function joined(iso: string): string {
   return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
 }
@@ -50,7 +48,6 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
   const [changeError, setChangeError] = useState("");
   const [announcement, setAnnouncement] = useState("");
   const [revision, setRevision] = useState(0);
-  const dialog = useRef<HTMLDialogElement>(null);
   const latest = useRef(0);
 
   useEffect(() => {
@@ -78,11 +75,6 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
       } else setLoadError(result.error);
     });
   }, [query, role, offset, reload]);
-
-  useEffect(() => {
-    if (pending && !dialog.current?.open) dialog.current?.showModal();
-    if (!pending && dialog.current?.open) dialog.current.close();
-  }, [pending]);
 
   const cancel = () => {
     setPending(null);
@@ -223,7 +215,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
         <div class="flex gap-2">
           <button
             type="button"
-            class={BUTTON}
+            class={SECONDARY_BUTTON}
             disabled={loading || offset === 0}
             onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
           >
@@ -231,7 +223,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
           </button>
           <button
             type="button"
-            class={BUTTON}
+            class={SECONDARY_BUTTON}
             disabled={loading || !page?.pagination.hasMore}
             onClick={() => setOffset(offset + PAGE_SIZE)}
           >
@@ -240,40 +232,24 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
         </div>
       </nav>
 
-      <dialog
-        ref={dialog}
-        aria-labelledby="role-dialog-title"
-        aria-describedby="role-dialog-text"
-        onCancel={(e) => {
-          e.preventDefault();
-          if (!saving) cancel();
-        }}
-        class="m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      <ConfirmDialog
+        open={pending !== null}
+        title="Change role?"
+        confirmLabel={pending ? `Make ${pending.role}` : ""}
+        busyLabel="Changing…"
+        busy={saving}
+        notice={changeError && <Notice kind="error" title="The role was not changed">{changeError}</Notice>}
+        onConfirm={confirm}
+        onCancel={cancel}
       >
         {pending && (
-          <div class="space-y-4">
-            <h2 id="role-dialog-title" class="text-lg font-semibold">Change role?</h2>
-            <p id="role-dialog-text" class="text-slate-700">
-              Change the role of <strong>{pending.user.name}</strong> ({pending.user.email}) from{" "}
-              <strong>{pending.user.role}</strong> to{" "}
-              <strong>{pending.role}</strong>? It applies from their next page load.
-            </p>
-            {changeError && <Notice kind="error" title="The role was not changed">{changeError}</Notice>}
-            <div class="flex justify-end gap-2">
-              <button type="button" class={BUTTON} disabled={saving} onClick={cancel}>Cancel</button>
-              <button
-                type="button"
-                disabled={saving}
-                aria-busy={saving ? "true" : undefined}
-                onClick={confirm}
-                class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-70"
-              >
-                {saving ? "Changing…" : `Make ${pending.role}`}
-              </button>
-            </div>
-          </div>
+          <>
+            Change the role of <strong>{pending.user.name}</strong> ({pending.user.email}) from{" "}
+            <strong>{pending.user.role}</strong> to{" "}
+            <strong>{pending.role}</strong>? It applies from their next page load.
+          </>
         )}
-      </dialog>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -23,6 +23,11 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** The input is larger than the limit of what it is (e.g. an upload over 5 MB). */
+export class TooLargeError extends DomainError {
+  override name = "TooLargeError";
+}
+
 /** The caller is not signed in where a signed-in user is needed. */
 export class UnauthenticatedError extends DomainError {
   override name = "UnauthenticatedError";
@@ -85,6 +90,12 @@ export const AUTH_ERROR_KINDS = {
   INVALID_TOKEN: "invalid",
   PROVIDER_NOT_FOUND: "invalid",
   PROVIDER_NOT_CONFIGURED: "invalid",
+  INVALID_STATE: "invalid",
+  EMAIL_NOT_FOUND: "invalid",
+  ACCESS_DENIED: "forbidden",
+  ACCOUNT_NOT_LINKED: "forbidden",
+  OAUTH_FAILED: "upstream",
+  PROVIDER_UNAVAILABLE: "upstream",
   USER_ALREADY_EXISTS: "exists",
   INVALID_EMAIL_OR_PASSWORD: "unauthenticated",
   UNAUTHORIZED: "unauthenticated",

@@ -6,6 +6,8 @@ export type LogLevel = keyof typeof LEVELS;
 
 /** Writes one JSON object per line: `{time, level, msg, ...fields}`. */
 export interface Logger {
+  /** True when records of `level` are written (so a caller can skip building their fields). */
+  enabled(level: LogLevel): boolean;
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -18,5 +20,11 @@ export function createLogger(level: LogLevel, write: (line: string) => void = co
     if (LEVELS[name] < LEVELS[level]) return;
     write(JSON.stringify({ time: new Date().toISOString(), level: name, msg, ...fields }));
   };
-  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+  return {
+    enabled: (name) => LEVELS[name] >= LEVELS[level],
+    debug: at("debug"),
+    info: at("info"),
+    warn: at("warn"),
+    error: at("error"),
+  };
 }

@@ -5,7 +5,6 @@
 import { readSessionCookie, sessionCookie } from "../lib/http/cookies.ts";
 import { readSession } from "../lib/auth/sessions.ts";
 import type { AppState } from "../lib/platform/state.ts";
-import { getUser } from "../lib/users/users.ts";
 import type { MiddlewareHandler } from "../lib/web/types.ts";
 
 export const handler: MiddlewareHandler<AppState> = async (req, ctx) => {
@@ -14,9 +13,8 @@ export const handler: MiddlewareHandler<AppState> = async (req, ctx) => {
   let renewedCookie: string | undefined;
   if (token) {
     const found = await readSession(kv, token);
-    const user = found && await getUser(kv, found.session.userId);
-    if (found && user) {
-      ctx.state.user = user;
+    if (found) {
+      ctx.state.user = found.user;
       ctx.state.session = found.session;
       if (found.renewed) renewedCookie = sessionCookie(config.secure, token);
     }

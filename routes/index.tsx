@@ -4,11 +4,16 @@
  * `/internships` lists them) and a three-step "how it works". Server-rendered only: no islands,
  * so the page ships no JavaScript.
  */
-import { canPost } from "../components/internships/access.ts";
+import { canPost } from "../lib/internships/policy.ts";
 import { InternshipCard } from "../components/internships/InternshipCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
-import { DEFAULT_QUERY, type InternshipView, listInternships } from "../lib/internships/internships.ts";
-import type { AppState } from "../lib/platform/state.ts";
+import {
+  DEFAULT_QUERY,
+  internshipsVersion,
+  type InternshipView,
+  listInternships,
+} from "../lib/internships/internships.ts";
+import { type AppState, servePublicPage } from "../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../lib/web/types.ts";
 
 /** How many of the newest internships the home page shows. */
@@ -20,9 +25,12 @@ interface HomeData {
 }
 
 export const handler: Handlers<HomeData, AppState> = {
-  async GET(_req, ctx) {
-    const page = await listInternships(ctx.state.services.kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null);
-    return ctx.render({ latest: page.internships });
+  GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
+      const page = await listInternships(kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null);
+      return ctx.render({ latest: page.internships });
+    });
   },
 };
 

@@ -18,6 +18,7 @@ import {
   OPPORTUNITY_INTERESTS,
   STRUGGLES,
 } from "../lib/onboarding/onboarding.ts";
+import { assertSignedIn } from "../lib/http/guards.ts";
 import type { AppState } from "../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../lib/web/types.ts";
 
@@ -51,12 +52,8 @@ function answersOf(profile: OnboardingProfile | null): OnboardingAnswers {
 
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
     const { user, services } = ctx.state;
-    if (!user) {
-      const target = new URLSearchParams({ callbackURL: "/onboarding" });
-      if (ctx.url.searchParams.get("error") === "INVALID_TOKEN") target.set("error", "INVALID_TOKEN");
-      return new Response(null, { status: 302, headers: { location: `/sign-in?${target}` } });
-    }
     const profile = await getOnboardingProfile(services.kv, user.id);
     return ctx.render({ initial: answersOf(profile), returning: profile !== null });
   },

@@ -1,11 +1,14 @@
 /**
  * `/profile`: the signed-in user's profile form (specification "Profile"). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`. `?onboarded=1` (the end of onboarding) adds a welcome note.
+ * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn).
  */
 import { Notice } from "../components/forms.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "../islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "../lib/onboarding/onboarding.ts";
+import { assertSignedIn } from "../lib/http/guards.ts";
+import { type SignInMethod, signInMethods } from "../lib/auth/sign_in_methods.ts";
 import type { AppState } from "../lib/platform/state.ts";
 import { PROFILE_LIMITS } from "../lib/users/profile.ts";
 import type { User } from "../lib/users/users.ts";
@@ -30,16 +33,21 @@ function valuesOf(user: User): ProfileValues {
   };
 }
 
-export const handler: Handlers<unknown, AppState> = {
-  GET(_req, ctx) {
-    if (!ctx.state.user) {
-      return new Response(null, { status: 302, headers: { location: "/sign-in?callbackURL=%2Fprofile" } });
-    }
-    return ctx.render();
+interface Data {
+  /** Names of the user's sign-in methods, e.g. "E-mail and password", "Google". */
+  methods: string[];
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv, oauth } = ctx.state.services;
+    const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
+    return ctx.render({ methods: (await signInMethods(kv, ctx.state.user.id)).map(nameOf) });
   },
 };
 
-export default function ProfilePage({ state, url }: PageProps<unknown, AppState>) {
+export default function ProfilePage({ state, url, data }: PageProps<Data, AppState>) {
   const user = state.user!;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
@@ -60,6 +68,16 @@ export default function ProfilePage({ state, url }: PageProps<unknown, AppState>
       <p class="mt-4 text-sm text-slate-700">
         <a href="/onboarding" class="font-medium text-indigo-700 underline">Change your onboarding answers</a>
       </p>
+      <section aria-labelledby="sign-in-methods" class="mt-8">
+        <h2 id="sign-in-methods" class="text-lg font-semibold text-slate-900">Sign-in methods</h2>
+        {data.methods.length === 0
+          ? <p class="mt-2 text-sm text-slate-700">No sign-in method is set up for this account.</p>
+          : (
+            <ul class="mt-2 list-inside list-disc text-sm text-slate-700">
+              {data.methods.map((method) => <li key={method}>{method}</li>)}
+            </ul>
+          )}
+      </section>
     </section>
   );
 }

@@ -1,21 +1,34 @@
-/** `/sign-up`: the e-mail and password sign-up form; a signed-in user is sent home. */
+/**
+ * `/sign-up`: "Continue with Google / LinkedIn" for the configured providers (a new user goes on
+ * to `/onboarding`, one who already has an account home) and the e-mail and password sign-up
+ * form; a signed-in user is sent home.
+ */
 import { FormCard } from "../components/FormCard.tsx";
 import { PageTitle } from "../components/PageTitle.tsx";
+import { type SocialButtonProvider, SocialSignInButtons } from "../components/SocialSignInButtons.tsx";
 import SignUpForm from "../islands/SignUpForm.tsx";
+import { configuredProviders } from "../lib/auth/oauth/providers.ts";
 import type { AppState } from "../lib/platform/state.ts";
-import type { Handlers } from "../lib/web/types.ts";
+import type { Handlers, PageProps } from "../lib/web/types.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+interface Data {
+  providers: SocialButtonProvider[];
+}
+
+export const handler: Handlers<Data, AppState> = {
   GET(_req, ctx) {
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: "/" } });
-    return ctx.render();
+    return ctx.render({
+      providers: configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name })),
+    });
   },
 };
 
-export default function SignUpPage() {
+export default function SignUpPage({ data }: PageProps<Data>) {
   return (
     <FormCard title="Create your account" lead="Join to find internships, hackathons, grants and toolkits.">
       <PageTitle title="Create your account" />
+      <SocialSignInButtons providers={data.providers} callbackURL="/" newUserCallbackURL="/onboarding" />
       <SignUpForm />
       <p class="text-sm text-slate-700">
         Already have an account? <a href="/sign-in" class="font-medium text-indigo-700 underline">Sign in</a>

@@ -1,6 +1,13 @@
-/** Builds islands and the stylesheet into `_build/` ahead of time (`deno task build`). */
+/**
+ * Builds islands and the stylesheet into `_build/` ahead of time (`deno task build`), prints each
+ * island's size, and fails when one is over `ISLAND_BUDGET_BYTES` gzipped, so a regression fails
+ * CI (the build runs before the tests) and the Deno Deploy build.
+ */
 import { buildAssets } from "../lib/web/build.ts";
 import manifest from "../routes.gen.ts";
+
+/** Largest gzipped island, with the chunks it imports: 20 KB. */
+export const ISLAND_BUDGET_BYTES = 20 * 1024;
 
 const root = new URL("..", import.meta.url).pathname;
 const started = performance.now();
@@ -9,9 +16,14 @@ const result = await buildAssets({
   islands: Object.keys(manifest.islands),
   stylesheet: "static/styles.css",
   outDir: "_build",
+  islandBudgetBytes: ISLAND_BUDGET_BYTES,
 });
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+for (const [name, size] of Object.entries(result.islandSizes).sort(([a], [b]) => a.localeCompare(b))) {
+  console.log(`  ${name.padEnd(28)} ${kb(size.gzipBytes).padStart(9)} gzipped (${kb(size.bytes)})`);
+}
 console.log(
-  `Built ${Object.keys(result.islands).length} islands and ${result.css.length} stylesheet in ${
-    Math.round(performance.now() - started)
-  } ms`,
+  `Built ${Object.keys(result.islands).length} islands (budget ${
+    kb(ISLAND_BUDGET_BYTES)
+  } gzipped each) and ${result.css.length} stylesheet in ${Math.round(performance.now() - started)} ms`,
 );

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
 import { getUser, type User } from "../users/users.ts";
+import { canPost } from "../internships/policy.ts";
 
 /** An API key as listed: never the key itself. */
 export interface ApiKey {
@@ -84,8 +85,6 @@ export async function ingestUser(kv: Deno.Kv, authorization: string | null, sess
     return await userOfApiKey(kv, key);
   }
   if (!sessionUser) throw new UnauthenticatedError();
-  if (sessionUser.role !== "member" && sessionUser.role !== "admin") {
-    throw new ForbiddenError("Only members and admins can post internships");
-  }
+  if (!canPost(sessionUser)) throw new ForbiddenError("Only members and admins can post internships");
   return sessionUser;
 }

@@ -3,10 +3,15 @@
  * KV keeps its SHA-256. Sessions last 7 days and slide: a read renews one with less than
  * 6 days left.
  *
+ * The cookie value is `<userId>.<token>`: the user id in front lets every request read the
+ * session and its user in one `kv.getMany` round trip. It grants nothing by itself: the stored
+ * session (keyed by the SHA-256 of the whole value) must exist and name the same user.
+ *
  * Keys: `["sessions", tokenHash]` → `Session`, `["sessions_by_user", userId, tokenHash]` → id,
  * both with `expireIn`.
  */
 import { randomToken, sha256Hex } from "../ids.ts";
+import { type User, userKey } from "../users/users.ts";
 
 /** Session lifetime in ms. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -37,7 +42,7 @@ export async function createSession(
   userId: string,
   guard?: SessionGuard,
 ): Promise<{ session: Session; token: string }> {
-  const token = randomToken();
+  const token = `${userId}.${randomToken()}`;
   const hash = await sha256Hex(token);
   const now = Date.now();
   const session: Session = {
@@ -54,25 +59,34 @@ export async function createSession(
   return { session, token };
 }
 
+/** A cookie value: the user id (as `createUser` makes them), a dot, and 32 random bytes in base64url. */
+const TOKEN_PATTERN = /^([A-Za-z0-9-]{1,64})\.[A-Za-z0-9_-]{43}$/;
+
 /**
- * The live session of a cookie token, renewed when it is past its first day; null when the
- * token is unknown or expired. `renewed` tells the caller to send the cookie again.
+ * The live session of a cookie token with its user, read in one KV round trip and renewed when
+ * it is past its first day; null when the token is malformed, unknown or expired, or its user is
+ * gone. `renewed` tells the caller to send the cookie again.
  */
-export async function readSession(kv: Deno.Kv, token: string): Promise<{ session: Session; renewed: boolean } | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+export async function readSession(
+  kv: Deno.Kv,
+  token: string,
+): Promise<{ session: Session; user: User; renewed: boolean } | null> {
+  const userId = TOKEN_PATTERN.exec(token)?.[1];
+  if (!userId) return null;
   const hash = await sha256Hex(token);
-  const entry = await kv.get<Session>(["sessions", hash]);
+  const [entry, userEntry] = await kv.getMany<[Session, User]>([["sessions", hash], userKey(userId)]);
   const session = entry.value;
+  const user = userEntry.value;
   const now = Date.now();
-  if (!session || Date.parse(session.expiresAt) <= now) return null;
-  if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, renewed: false };
+  if (!session || !user || session.userId !== userId || Date.parse(session.expiresAt) <= now) return null;
+  if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false };
   const renewed: Session = { ...session, expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
   await kv.atomic()
     .check(entry)
     .set(["sessions", hash], renewed, { expireIn: SESSION_TTL_MS })
     .set(["sessions_by_user", session.userId, hash], session.id, { expireIn: SESSION_TTL_MS })
     .commit();
-  return { session: renewed, renewed: true };
+  return { session: renewed, user, renewed: true };
 }
 
 /**

@@ -4,14 +4,26 @@
  */
 import { DEMO_ACCOUNTS, seedAccounts } from "./accounts.ts";
 import { seedInternships } from "./internships.ts";
+import { seedOpportunities } from "./opportunities.ts";
+import { seedToolkits } from "./toolkits.ts";
+import { seedUngatekeep } from "./ungatekeep.ts";
 
 /** Loads the demo data into `kv`; returns lines describing what is there. */
 export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
   const accounts = await seedAccounts(kv);
   const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
   const newInternships = await seedInternships(kv, internshipOwners);
+  const opportunityLines = await seedOpportunities(kv, internshipOwners, [
+    accounts.get("sara@demo.careers")!,
+    accounts.get("rohan@demo.careers")!,
+  ]);
+  const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
+  const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   return [
     `Internships: ${newInternships} added`,
+    ...opportunityLines,
+    ...toolkitLines,
+    ...ungatekeepLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}`),
   ];

@@ -37,3 +37,31 @@ export function sessionCookie(secure: boolean, token: string, persistent = true)
 export function clearedSessionCookie(secure: boolean): string {
   return serialize(sessionCookieName(secure), "", { httpOnly: true, sameSite: "Lax", path: "/", secure, maxAge: 0 });
 }
+
+/**
+ * The name of the cookie that binds a started social sign-in to the browser (CONTRACT.md §2):
+ * `__Host-` prefixed on https like the session cookie.
+ */
+export function oauthBindingCookieName(secure: boolean): string {
+  return secure ? "__Host-oauth_binding" : "oauth_binding";
+}
+
+/** The browser binding value of a request, when it is a well-formed token; else undefined. */
+export function readOAuthBindingCookie(req: Request, secure: boolean): string | undefined {
+  const value = readCookie(req, oauthBindingCookieName(secure));
+  return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+}
+
+/**
+ * A `Set-Cookie` value carrying the browser binding for `maxAgeMs`: HTTP-only, `SameSite=Lax`
+ * (the provider's redirect back is a top-level navigation, so the cookie comes along).
+ */
+export function oauthBindingCookie(secure: boolean, value: string, maxAgeMs: number): string {
+  return serialize(oauthBindingCookieName(secure), value, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure,
+    maxAge: Math.floor(maxAgeMs / 1000),
+  });
+}

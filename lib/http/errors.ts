@@ -13,13 +13,17 @@ import {
   NotConfiguredError,
   NotFoundError,
   RateLimitedError,
+  TooLargeError,
   UnauthenticatedError,
   UpstreamError,
   ValidationError,
 } from "../errors.ts";
 
-/** Status of each kind of authentication error (CONTRACT.md §2: a duplicate e-mail is 422). */
-const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden: 403 } as const;
+/**
+ * Status of each kind of authentication error (CONTRACT.md §2: a duplicate e-mail is 422; a
+ * failing social provider is 502, though the social callback answers every error with a redirect).
+ */
+const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden: 403, upstream: 502 } as const;
 
 /** Status of each error class; the first class the error is an instance of wins. */
 const STATUS: [new (...args: never[]) => DomainError, number][] = [
@@ -29,6 +33,7 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [TooLargeError, 413],
   [RateLimitedError, 429],
   [UpstreamError, 502],
   [NotConfiguredError, 503],
@@ -48,6 +53,8 @@ function bodyOf(error: DomainError): unknown {
 }
 
 /** The JSON response for a domain error; undefined for anything else (a server error). */
+export function errorResponse(error: DomainError): Response;
+export function errorResponse(error: unknown): Response | undefined;
 export function errorResponse(error: unknown): Response | undefined {
   if (!(error instanceof DomainError)) return undefined;
   const headers: Record<string, string> = {};

@@ -48,3 +48,18 @@ export function withQuery(target: string, appUrl: string, name: string, value: s
   url.searchParams.set(name, value);
   return isPath ? url.pathname + url.search + url.hash : url.href;
 }
+
+/**
+ * 302 to the sign-in page, coming back to `url`'s path and query afterwards. A notice the page
+ * was given in its `error` parameter (e.g. `INVALID_TOKEN` from a spent verification link) is
+ * shown on the sign-in page instead. The one sign-in redirect: a page handler that calls
+ * `assertSignedIn` for a guest ends here (`lib/platform/app.ts`).
+ */
+export function signInRedirect(url: URL): Response {
+  const back = new URL(url);
+  const error = back.searchParams.get("error");
+  back.searchParams.delete("error");
+  const target = new URLSearchParams({ callbackURL: back.pathname + back.search });
+  if (error) target.set("error", error);
+  return new Response(null, { status: 302, headers: { location: `/sign-in?${target}` } });
+}

@@ -5,7 +5,7 @@
  * times spread over the past months. The same `seed` always gives the same records and ids.
  */
 import { type Internship, INTERNSHIP_TIMINGS, INTERNSHIP_TYPES } from "./schema.ts";
-import { insertRecords, readModel } from "./store.ts";
+import { internshipStore } from "./store.ts";
 
 const ROLES: [string, string[]][] = [
   ["Software Engineering Intern", ["software", "javascript", "react", "node.js"]],
@@ -161,8 +161,8 @@ export function generateInternships(
 
 /** Stores the records whose ids are not stored yet, in atomic batches of 100; returns how many were new. */
 export async function importInternships(kv: Deno.Kv, records: Internship[]): Promise<number> {
-  const model = await readModel(kv);
+  const { model, writer } = await internshipStore(kv);
   const fresh = records.filter((record) => model.slotOf(record.id) === undefined);
-  for (let i = 0; i < fresh.length; i += 100) await insertRecords(kv, fresh.slice(i, i + 100));
+  for (let i = 0; i < fresh.length; i += 100) await writer.insert(fresh.slice(i, i + 100));
   return fresh.length;
 }

@@ -1,11 +1,15 @@
 /**
  * The internships capability (specification "Internship" and "Internships", CONTRACT.md §4):
  * list with filters and search, read, create (one or a batch), update and soft delete. Lists
- * are answered from the read model of `store.ts`; writes go through its atomic commits.
+ * are answered from the read model of `store.ts` (filters in `filters.ts`); writes go through
+ * its writer's atomic commits, retried at most 10 times on a lost race (then ConflictError).
  */
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import type { User } from "../users/users.ts";
-import { insertRecords, type ReadModel, readModel, readRecord, replaceRecord, typeCode } from "./store.ts";
+import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
+import { typeCode } from "./columns.ts";
+import { selectSlots } from "./filters.ts";
+import { type InternshipStore, internshipStore } from "./store.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -46,7 +50,7 @@ export interface InternshipPage {
 
 const NOT_FOUND = "Internship not found";
 
-function ownerOrPlaceholder(owners: Map<string, InternshipOwner>, userId: string): InternshipOwner {
+function ownerOrPlaceholder(owners: ReadonlyMap<string, InternshipOwner>, userId: string): InternshipOwner {
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
 }
 
@@ -64,9 +68,9 @@ export async function listInternships(
   viewer: User | null,
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
-  const model = await readModel(kv);
+  const { model, owners: summaries } = await internshipStore(kv);
   const admin = viewer?.role === "admin";
-  const slots = model.select({
+  const slots = selectSlots(model, {
     userId: query.mine ? viewer?.id : undefined,
     includeInactive: query.mine || (admin && query.includeInactive),
     includeDeleted: admin && query.includeDeleted,
@@ -78,7 +82,7 @@ export async function listInternships(
     words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
   });
   const page = await model.recordsOf(slots.slice(query.offset, query.offset + query.limit));
-  const owners = await model.ownersOf(page.map((record) => record.userId));
+  const owners = await summaries.of(page.map((record) => record.userId));
   return {
     internships: page.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) })),
     pagination: {
@@ -90,9 +94,18 @@ export async function listInternships(
   };
 }
 
+/**
+ * The version of the internship data this process holds: it changes with every write (this
+ * process's at once, other processes' within `SYNC_INTERVAL_MS`). Pages and bodies that show
+ * internships to guests are cached per version.
+ */
+export async function internshipsVersion(kv: Deno.Kv): Promise<string> {
+  return `internships:${(await internshipStore(kv)).version}`;
+}
+
 /** How many distinct public list queries keep their serialized body. */
 const PUBLIC_BODY_CACHE_SIZE = 256;
-const publicBodies = new WeakMap<ReadModel, { version: number; bodies: Map<string, string> }>();
+const publicBodies = new WeakMap<InternshipStore, { version: number; bodies: Map<string, string> }>();
 
 /**
  * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a
@@ -101,18 +114,18 @@ const publicBodies = new WeakMap<ReadModel, { version: number; bodies: Map<strin
  * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts over.
  */
 export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promise<string> {
-  const model = await readModel(kv);
-  let cache = publicBodies.get(model);
-  if (!cache || cache.version !== model.version) {
-    cache = { version: model.version, bodies: new Map() };
-    publicBodies.set(model, cache);
+  const store = await internshipStore(kv);
+  let cache = publicBodies.get(store);
+  if (!cache || cache.version !== store.version) {
+    cache = { version: store.version, bodies: new Map() };
+    publicBodies.set(store, cache);
   }
   const key = JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false });
   let body = cache.bodies.get(key);
   if (body === undefined) {
-    const version = model.version;
+    const version = store.version;
     body = JSON.stringify({ success: true, ...await listInternships(kv, { ...query, mine: false }, null) });
-    if (model.version === version) {
+    if (store.version === version) {
       if (cache.bodies.size >= PUBLIC_BODY_CACHE_SIZE) cache.bodies.clear();
       cache.bodies.set(key, body);
     }
@@ -121,26 +134,33 @@ export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promi
 }
 
 /**
- * One internship with its owner. An inactive one is shown to admins and to its owner only.
- * @throws NotFoundError "Internship not found" when unknown, deleted, or inactive and `viewer`
- * is neither an admin nor the owner.
+ * One internship with its owner, as `viewer` may read it in `audience` (`canRead` of `policy.ts`).
+ * @throws NotFoundError "Internship not found" when unknown, deleted, or hidden from `viewer`.
  */
-export async function getInternship(kv: Deno.Kv, id: string, viewer: User | null): Promise<InternshipView> {
-  const model = await readModel(kv);
+export async function getInternship(
+  kv: Deno.Kv,
+  id: string,
+  viewer: Viewer,
+  audience: ReadAudience,
+): Promise<InternshipView> {
+  const { model, owners: summaries } = await internshipStore(kv);
   const slot = model.slotOf(id);
-  const state = slot === undefined ? undefined : model.state(slot);
-  if (slot === undefined || !state || state.deleted) throw new NotFoundError(NOT_FOUND);
-  if (!state.active && viewer?.role !== "admin" && model.ownerOf(slot) !== viewer?.id) {
+  const state = slot === undefined ? undefined : model.columns.state(slot);
+  const access = slot === undefined || !state
+    ? undefined
+    : { userId: model.columns.ownerOf(slot), isActive: state.active, deleted: state.deleted };
+  if (slot === undefined || !access || !canRead(viewer, access, audience)) {
     throw new NotFoundError(NOT_FOUND);
   }
   const [record] = await model.recordsOf([slot]);
-  const owners = await model.ownersOf([record.userId]);
+  const owners = await summaries.of([record.userId]);
   return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
 }
 
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
  * active, with fresh ids and timestamps.
+ * @throws ConflictError when 10 attempts lost races with other processes (nothing is created).
  */
 export async function createInternships(
   kv: Deno.Kv,
@@ -170,24 +190,40 @@ export async function createInternships(
     updatedAt: now,
     deletedAt: null,
   }));
-  await insertRecords(kv, records);
-  (await readModel(kv)).rememberOwner(owner);
+  const store = await internshipStore(kv);
+  await store.writer.insert(records);
+  store.owners.remember(owner);
   const user = { id: owner.id, name: owner.name, image: owner.image, role: owner.role };
   return records.map((record) => ({ ...record, user }));
 }
 
-/** Reads a live record for a write by `actor`, enforcing owner-or-admin. */
-async function readForWrite(kv: Deno.Kv, id: string, actor: User) {
-  const found = await readRecord(kv, id);
-  if (!found || found.record.deletedAt) throw new NotFoundError(NOT_FOUND);
-  if (found.record.userId !== actor.id && actor.role !== "admin") throw new ForbiddenError();
-  return found;
+/**
+ * Replaces the live record `id` with `change(record)` as `actor` (owner or admin), in one atomic
+ * write; `change` runs again on the latest record after a lost race.
+ * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner or
+ * an admin; what `change` throws; ConflictError after 10 lost races (nothing is changed).
+ */
+async function writeInternship(
+  kv: Deno.Kv,
+  id: string,
+  actor: User,
+  change: (record: Internship) => Internship,
+): Promise<{ store: InternshipStore; record: Internship }> {
+  const store = await internshipStore(kv);
+  const record = await store.writer.update(id, (record) => {
+    if (record.deletedAt) throw new NotFoundError(NOT_FOUND);
+    if (!canManage(actor, record)) throw new ForbiddenError();
+    return change(record);
+  });
+  if (!record) throw new NotFoundError(NOT_FOUND);
+  return { store, record };
 }
 
 /**
  * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
- * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed).
+ * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
+ * ConflictError after 10 races lost to other processes (nothing is changed).
  */
 export async function updateInternship(
   kv: Deno.Kv,
@@ -196,27 +232,24 @@ export async function updateInternship(
   patch: InternshipUpdate,
 ): Promise<InternshipView> {
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  for (;;) {
-    const { record, chunk } = await readForWrite(kv, id, actor);
-    if (actor.role !== "admin" && ("isVerified" in changes || "isActive" in changes)) {
+  const { store, record } = await writeInternship(kv, id, actor, (record) => {
+    if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
       throw new ForbiddenError("Only admins can change isVerified or isActive");
     }
-    const updated: Internship = { ...record, ...changes, updatedAt: new Date().toISOString() };
-    if (await replaceRecord(kv, chunk, updated)) {
-      const owners = await (await readModel(kv)).ownersOf([updated.userId]);
-      return { ...updated, user: ownerOrPlaceholder(owners, updated.userId) };
-    }
-  }
+    return { ...record, ...changes, updatedAt: new Date().toISOString() };
+  });
+  const owners = await store.owners.of([record.userId]);
+  return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
 }
 
 /**
  * Soft-deletes an internship as owner or admin: sets `deletedAt` (and `updatedAt`).
- * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else.
+ * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else;
+ * ConflictError after 10 races lost to other processes (nothing is changed).
  */
 export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Promise<void> {
-  for (;;) {
-    const { record, chunk } = await readForWrite(kv, id, actor);
+  await writeInternship(kv, id, actor, (record) => {
     const now = new Date().toISOString();
-    if (await replaceRecord(kv, chunk, { ...record, deletedAt: now, updatedAt: now })) return;
-  }
+    return { ...record, deletedAt: now, updatedAt: now };
+  });
 }

@@ -3,23 +3,24 @@
  * (request id, access log, security headers, body limits, CSRF origin check), then the file
  * routes of `routes.gen.ts` through the web layer, with one error mapping for every route.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { registerRoutes } from "../web/app.ts";
 import type { Assets } from "../web/assets.ts";
 import type { Manifest, State } from "../web/types.ts";
+import { Forbidden } from "../../components/Forbidden.tsx";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { errorResponse } from "../http/errors.ts";
+import { signInRedirect } from "../http/redirects.ts";
+import { routeConfigOf } from "./route_config.ts";
+import { DOCUMENT_CSP } from "./csp.ts";
 import { readSessionCookie } from "../http/cookies.ts";
 import { checkOrigin } from "../http/csrf.ts";
 import type { AppState, Services } from "./state.ts";
 
 /** Longest URL path in characters; longer ones get 414 (ids must stay within KV's key size). */
 export const PATH_LIMIT = 1024;
-/** Largest JSON body in bytes (uploads have their own limit). */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Largest upload body in bytes. */
-export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 
 type Env = { Variables: { state: State } };
 
@@ -36,45 +37,17 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
   const { config, log } = services;
   const app = new Hono<Env>();
 
-  app.use(async (c, next) => {
-    const started = performance.now();
-    const remote = (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname ?? "127.0.0.1";
-    const state: AppState = {
-      services,
-      requestId: crypto.randomUUID(),
-      clientIp: clientIpOf(c.req.raw, remote, config.trustProxy),
-    };
-    c.set("state", state);
-    await next();
-    c.res.headers.set("X-Request-Id", state.requestId);
-    log.debug("request", {
-      requestId: state.requestId,
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    });
-  });
   // Each response header costs throughput in Deno's server (11 headers halve it), so JSON
   // responses carry only what matters for an API (OWASP REST Security): nosniff, a deny-all
   // CSP with frame-ancestors, Referrer-Policy and HSTS; documents get the full set.
   const hsts = config.secure ? "max-age=63072000; includeSubDomains" : false;
   const documentHeaders = secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "https:"],
-      connectSrc: ["'self'"],
-      frameSrc: ["https://www.youtube-nocookie.com", "https://player.vimeo.com", "https://api.razorpay.com"],
-      frameAncestors: ["'none'"],
-      formAction: ["'self'"],
-      baseUri: ["'self'"],
-      objectSrc: ["'none'"],
-    },
+    contentSecurityPolicy: structuredClone(DOCUMENT_CSP),
     referrerPolicy: "strict-origin-when-cross-origin",
     strictTransportSecurity: hsts,
     crossOriginEmbedderPolicy: false,
+    // A page that needs another host (Checkout.js on the toolkit page) sends its own `documentCsp`.
+    overwrite: false,
   });
   const apiHeaders = secureHeaders({
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
@@ -90,30 +63,69 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
   });
-  app.use((c, next) => c.req.path.startsWith("/api/") ? apiHeaders(c, next) : documentHeaders(c, next));
-  const tooLarge = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => c.json({ error: `Request body is larger than ${limit / 1024 / 1024} MB` }, 413),
+  const logRequests = log.enabled("debug");
+  // One middleware for what every request needs (each Hono middleware layer costs throughput):
+  // the request's state and id, its security headers, the path length limit and the access log.
+  app.use(async (c, next) => {
+    const started = logRequests ? performance.now() : 0;
+    const state: AppState = {
+      services,
+      requestId: crypto.randomUUID(),
+      get clientIp() {
+        const remote = (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname;
+        return clientIpOf(c.req.raw, remote ?? "127.0.0.1", config.trustProxy);
+      },
+    };
+    c.set("state", state);
+    const path = c.req.path;
+    const headers = path.startsWith("/api/") ? apiHeaders : documentHeaders;
+    await headers(c, async () => {
+      if (path.length > PATH_LIMIT) c.res = c.json({ error: "URL path is too long" }, 414);
+      else await next();
     });
-  const uploadLimit = tooLarge(UPLOAD_LIMIT_BYTES);
-  const jsonLimit = tooLarge(BODY_LIMIT_BYTES);
-  app.use(async (c, next) => {
-    if (c.req.path.length > PATH_LIMIT) return c.json({ error: "URL path is too long" }, 414);
-    await next();
+    c.res.headers.set("X-Request-Id", state.requestId);
+    if (logRequests) {
+      log.debug("request", {
+        requestId: state.requestId,
+        method: c.req.method,
+        path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
   });
-  app.use((c, next) => c.req.path === "/api/admin/uploads" ? uploadLimit(c, next) : jsonLimit(c, next));
-  app.use(async (c, next) => {
-    const hasSession = readSessionCookie(c.req.raw, config.secure) !== undefined;
-    if (!checkOrigin(c.req.raw, config.appUrl, hasSession)) return c.json({ error: "Invalid origin" }, 403);
-    await next();
-  });
+  /** The origin check and body limit of a route; reads (GET, HEAD, OPTIONS) pass untouched. */
+  const writeGuard = (bytes: number, originChecked: boolean): MiddlewareHandler<Env> => {
+    const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
+    const limit = bodyLimit({
+      maxSize: bytes,
+      onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
+    });
+    return async (c, next) => {
+      const method = c.req.method;
+      if (method === "GET" || method === "HEAD" || method === "OPTIONS") return await next();
+      if (originChecked) {
+        const hasSession = readSessionCookie(c.req.raw, config.secure) !== undefined;
+        if (!checkOrigin(c.req.raw, config.appUrl, hasSession)) return c.json({ error: "Invalid origin" }, 403);
+      }
+      return await limit(c, next);
+    };
+  };
 
   registerRoutes(app, manifest, {
     assets,
+    routeMiddleware(routeConfig, route) {
+      const options = routeConfigOf(routeConfig, route);
+      return [writeGuard(options.bodyLimitBytes, options.originCheck)];
+    },
     methodNotAllowed: (_req, allow) =>
       Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),
-    onError(error, req, state, renderErrorPage) {
+    onError(error, req, state, pages) {
+      const url = new URL(req.url);
+      const isPageRead = !url.pathname.startsWith("/api/") && (req.method === "GET" || req.method === "HEAD");
+      if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
+      if (isPageRead && error instanceof ForbiddenError) return pages.render(() => Forbidden({}), 403);
+      if (isPageRead && error instanceof NotFoundError) return pages.renderNotFound();
       const known = errorResponse(error);
       if (known) return known;
       log.error("unhandled error", {
@@ -122,9 +134,9 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
         url: req.url,
         error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
       });
-      return new URL(req.url).pathname.startsWith("/api/")
+      return url.pathname.startsWith("/api/")
         ? Response.json({ error: "Internal server error" }, { status: 500 })
-        : renderErrorPage();
+        : pages.renderErrorPage();
     },
   });
   return app;

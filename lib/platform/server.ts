@@ -1,12 +1,17 @@
 /**
- * Starting the platform: services from a configuration, assets from `_build/` (built first
- * when missing, outside Deno Deploy), and `Deno.serve`.
+ * Starting and stopping the platform: services from a configuration, assets from `_build/`
+ * (built first when missing, outside Deno Deploy), `Deno.serve`, and a graceful shutdown on
+ * SIGINT and SIGTERM.
  */
 import type { Config } from "../../app.config.ts";
 import { createApp } from "./app.ts";
+import { KvObjectStore } from "../files/kv_store.ts";
 import { openKv } from "../kv.ts";
 import { createLogger } from "../log.ts";
 import { createMailer } from "../mail/mailer.ts";
+import { createRazorpayGateway } from "../payments/razorpay.ts";
+import { GuestPageCache } from "../http/guest_pages.ts";
+import { createOAuthService } from "../auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "../web/assets.ts";
 import { buildAssets } from "../web/build.ts";
@@ -14,11 +19,20 @@ import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The services for `config`: KV opened, mailer and logger made. */
+/** The services for `config`: KV opened, mailer, logger, OAuth providers and payment gateway made. */
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
-  return { config, kv, log, mailer: createMailer(config.smtpUrl, config.mailFrom, log) };
+  return {
+    config,
+    kv,
+    log,
+    mailer: createMailer(config.smtpUrl, config.mailFrom, log),
+    oauth: createOAuthService(config),
+    payments: createRazorpayGateway(config.razorpay, log),
+    guestPages: new GuestPageCache(),
+    files: new KvObjectStore(kv),
+  };
 }
 
 /** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */
@@ -50,4 +64,35 @@ export function serve(services: Services, assets: Assets, onListen?: (addr: Deno
     },
     (req, info) => app.fetch(req, info),
   );
+}
+
+/** How long (ms) a shutdown waits for requests in flight before it closes KV anyway. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stops `server` gracefully on SIGINT or SIGTERM: stops accepting connections, lets requests in
+ * flight finish (at most `graceMs`), closes KV, and exits with 0 (1 when the grace ran out).
+ * Where signals cannot be listened to (Deno Deploy ends isolates itself), it does nothing.
+ */
+export function stopOnSignals(server: Deno.HttpServer, services: Services, graceMs = SHUTDOWN_GRACE_MS): void {
+  let stopping = false;
+  const stop = async (signal: Deno.Signal) => {
+    if (stopping) return;
+    stopping = true;
+    services.log.info("shutting down", { signal });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const graceOver = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), graceMs));
+    const finished = await Promise.race([server.shutdown().then(() => true), graceOver]);
+    clearTimeout(timer);
+    services.kv.close();
+    services.log.info("stopped", { signal, inFlightFinished: finished });
+    Deno.exit(finished ? 0 : 1);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    try {
+      Deno.addSignalListener(signal, () => void stop(signal));
+    } catch {
+      return;
+    }
+  }
 }

@@ -3,8 +3,12 @@
  * platform runs with. Tests build their own services (in-memory KV, test SMTP server).
  */
 import type { Config } from "../../app.config.ts";
+import type { ObjectStore } from "../files/object_store.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { PaymentGateway } from "../payments/gateway.ts";
+import type { GuestPageCache } from "../http/guest_pages.ts";
+import type { OAuthService } from "../auth/oauth/providers.ts";
 import type { Session } from "../auth/sessions.ts";
 import type { User } from "../users/users.ts";
 
@@ -14,6 +18,14 @@ export interface Services {
   kv: Deno.Kv;
   mailer: Mailer;
   log: Logger;
+  /** The payment gateway; null when the `RAZORPAY_*` keys are unset (paid checkout answers 503). */
+  payments: PaymentGateway | null;
+  /** Social sign-in providers and their call timeout. */
+  oauth: OAuthService;
+  /** Pages as guests see them, kept per data version (`servePublicPage`). */
+  guestPages: GuestPageCache;
+  /** Uploaded files (CONTRACT.md §7). */
+  files: ObjectStore;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */
@@ -30,4 +42,19 @@ export interface AppState {
 export interface SignedInState extends AppState {
   user: User;
   session: Session;
+}
+
+/**
+ * Answers a public page: for a guest from the guest page cache while `version` (the version of
+ * the data the page shows) is unchanged, else `render()` afresh; a signed-in user always gets
+ * `render()`. Only for pages that show a guest nothing of their own (no CSRF-bound form).
+ */
+export async function servePublicPage(
+  state: AppState,
+  url: URL,
+  version: () => Promise<string>,
+  render: () => Response | Promise<Response>,
+): Promise<Response> {
+  if (state.user) return await render();
+  return await state.services.guestPages.serve(url, await version(), render);
 }

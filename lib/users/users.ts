@@ -9,9 +9,9 @@
 import { z } from "zod";
 import { ConflictError, NotFoundError } from "../errors.ts";
 
-/** The roles of the specification. */
-export const ROLES = ["user", "member", "admin"] as const;
-export type Role = typeof ROLES[number];
+import { type Role, ROLES } from "./roles.ts";
+
+export { type Role, ROLES };
 
 /** A user record as stored; profile scalars are `null` and arrays `[]` when unset. */
 export interface User {
@@ -49,16 +49,38 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Reads a user by id, or null. */
-export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
-  return (await kv.get<User>(["users", id])).value;
+/**
+ * The KV key of a user record, for a caller that reads a user together with its own keys in one
+ * `kv.getMany` round trip (the session lookup of every request). Only this module writes it.
+ */
+export function userKey(id: string): Deno.KvKey {
+  return ["users", id];
 }
 
-/** Reads a user by id. @throws NotFoundError "User not found". */
-export async function requireUser(kv: Deno.Kv, id: string): Promise<User> {
-  const user = await getUser(kv, id);
-  if (!user) throw new NotFoundError("User not found");
-  return user;
+/** Reads a user by id, or null. */
+export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
+  return (await kv.get<User>(userKey(id))).value;
+}
+
+/** What other records show of their user: id, name, image and role (specification "Internship" `user`). */
+export interface UserSummary {
+  id: string;
+  name: string;
+  image: string | null;
+  role: Role;
+}
+
+/** The summaries of those of `ids` that exist, by id (read in batches of 10, KV's `getMany` limit). */
+export async function getUserSummaries(kv: Deno.Kv, ids: Iterable<string>): Promise<Map<string, UserSummary>> {
+  const unique = [...new Set(ids)];
+  const batches: string[][] = [];
+  for (let i = 0; i < unique.length; i += 10) batches.push(unique.slice(i, i + 10));
+  const results = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
+  const summaries = new Map<string, UserSummary>();
+  for (const { value } of results.flat()) {
+    if (value) summaries.set(value.id, { id: value.id, name: value.name, image: value.image, role: value.role });
+  }
+  return summaries;
 }
 
 /** Reads a user by e-mail (any case), or null. */
@@ -78,11 +100,18 @@ export interface NewUser {
 }
 
 /**
- * Creates a user; the e-mail uniqueness check and every key are one atomic write.
- * `createdAt` equals `updatedAt` (the specification's new-user mark).
- * @throws ConflictError "User already exists" when the e-mail is taken (in any case).
+ * More work joined to a user write in its one atomic operation: another module's keys and
+ * checks (e.g. a social account link, CONTRACT.md §2), given the user as it will be stored.
  */
-export async function createUser(kv: Deno.Kv, input: NewUser): Promise<User> {
+export type AtomicExtension = (op: Deno.AtomicOperation, user: User) => void;
+
+/**
+ * Creates a user; the e-mail uniqueness check, every key and `extend`'s writes are one atomic
+ * write. `createdAt` equals `updatedAt` (the specification's new-user mark).
+ * @throws ConflictError "User already exists" when the e-mail is taken (in any case) or a
+ *   check of `extend` fails.
+ */
+export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExtension): Promise<User> {
   const now = new Date().toISOString();
   const email = normalizeEmail(input.email);
   const user: User = {
@@ -106,6 +135,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser): Promise<User> {
     .set(["users", user.id], user)
     .set(["users_by_email", email], user.id);
   if (input.passwordHash) op.set(["user_passwords", user.id], input.passwordHash);
+  extend?.(op, user);
   const result = await op.commit();
   if (!result.ok) throw new ConflictError("User already exists");
   return user;
@@ -123,6 +153,28 @@ export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Pro
     const result = await kv.atomic().check(entry).set(["users", id], user).commit();
     if (result.ok) return user;
   }
+}
+
+/**
+ * Takes over a user whose e-mail is still unverified for the proven owner of the address
+ * (CONTRACT.md §2, social sign-in linking): in one atomic write, while the record is as read
+ * and still unverified, marks the e-mail verified, applies `patch` (the provider's name and
+ * picture), removes the password (whoever set it never proved the address) and runs `extend`.
+ * The caller ends the user's sessions afterwards.
+ * @returns the updated user, or null when the record changed meanwhile or is already verified.
+ */
+export async function takeOverUnverifiedUser(
+  kv: Deno.Kv,
+  id: string,
+  patch: Pick<UserPatch, "name" | "image">,
+  extend: AtomicExtension,
+): Promise<User | null> {
+  const entry = await kv.get<User>(["users", id]);
+  if (!entry.value || entry.value.emailVerified) return null;
+  const user: User = { ...entry.value, ...patch, emailVerified: true, updatedAt: new Date().toISOString() };
+  const op = kv.atomic().check(entry).set(["users", id], user).delete(["user_passwords", id]);
+  extend(op, user);
+  return (await op.commit()).ok ? user : null;
 }
 
 /** The stored password hash of a user, or null (social-only users have none). */

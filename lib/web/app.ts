@@ -13,7 +13,7 @@
  *   get the layouts of their own folder.
  * - `HEAD` runs the `HEAD` handler, else `GET` (the body is dropped).
  */
-import type { Context, Hono } from "hono";
+import type { Context, Hono, MiddlewareHandler as HonoMiddleware } from "hono";
 import type { ComponentType } from "preact";
 import { type Assets, serveAsset } from "./assets.ts";
 import { islandName, registerIsland } from "./islands.ts";
@@ -27,18 +27,81 @@ import {
   type Manifest,
   METHODS,
   type MiddlewareHandler,
+  type MiddlewareHandlerContext,
   type PageProps,
   type RenderOptions,
   type State,
 } from "./types.ts";
+
+/** Pages `onError` may answer with: `_500`, or any component inside `_app` with a status. */
+export interface ErrorPages {
+  /** Renders `_500` (or a plain 500). */
+  renderErrorPage(): Response;
+  /** Renders `_404` (or a plain 404) with status 404. */
+  renderNotFound(): Response;
+  /** Renders `component` inside `_app` (without layouts) with `status`. */
+  render(component: ComponentType, status: number): Response;
+}
+
+/** How a `WebContext` renders pages: `registerRoutes`' renderers, shared by every request. */
+interface PageRenderer {
+  render(
+    c: Context<Env>,
+    route: string,
+    page: PageEntry,
+    data: unknown,
+    extra?: Record<string, unknown>,
+    opts?: RenderOptions,
+  ): Response;
+  renderNotFound(c: Context<Env>, route: string): Response;
+}
+
+/**
+ * The context a handler or middleware gets (`HandlerContext`, plus `next` for middleware): one
+ * small object per call, its methods on the prototype, and `url`, `params` and `remoteAddr`
+ * worked out only when read (each request's allocations are most of its garbage-collection cost).
+ */
+class WebContext implements HandlerContext {
+  next?: () => Promise<Response>;
+  constructor(
+    private readonly c: Context<Env>,
+    readonly route: string,
+    private readonly page: PageEntry | undefined,
+    private readonly pages: PageRenderer,
+  ) {}
+  get params(): Record<string, string> {
+    return this.c.req.param() as Record<string, string>;
+  }
+  get state(): State {
+    return stateOf(this.c);
+  }
+  get url(): URL {
+    return urlOf(this.c);
+  }
+  get remoteAddr(): { hostname: string; port: number } {
+    return remoteAddrOf(this.c);
+  }
+  render(data?: unknown, opts?: RenderOptions): Response {
+    if (!this.page) throw new Error(`Route ${this.route} has no page component to render`);
+    return this.pages.render(this.c, this.route, this.page, data, {}, opts);
+  }
+  renderNotFound(): Response {
+    return this.pages.renderNotFound(this.c, this.route);
+  }
+}
 
 /** Options of `registerRoutes`. */
 export interface WebOptions {
   assets: Assets;
   /** The answer for a known path and a method it does not handle; `allow` lists the methods it does. */
   methodNotAllowed?: (req: Request, allow: string[]) => Response;
-  /** Maps an error thrown by a handler to a response; `renderErrorPage` renders `_500`. */
-  onError?: (error: unknown, req: Request, state: State, renderErrorPage: () => Response) => Response;
+  /** Maps an error thrown by a middleware or handler to a response. */
+  onError?: (error: unknown, req: Request, state: State, pages: ErrorPages) => Response;
+  /**
+   * Hono middleware to run for one route, after the folder middleware and before its handler,
+   * made once at registration from the route module's `config` export (undefined when it has none).
+   */
+  routeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env>[];
 }
 
 type AnyComponent = ComponentType<never>;
@@ -55,6 +118,7 @@ interface RouteEntry {
   pattern: RoutePattern;
   handler: Handler | Handlers | undefined;
   page?: PageEntry;
+  config: unknown;
 }
 
 function stateOf(c: Context<Env>): State {
@@ -64,6 +128,18 @@ function stateOf(c: Context<Env>): State {
     c.set("state", state);
   }
   return state;
+}
+
+const parsedUrls = new WeakMap<Request, URL>();
+
+/** The request's URL, parsed once per request however many contexts read it. */
+function urlOf(c: Context<Env>): URL {
+  let url = parsedUrls.get(c.req.raw);
+  if (!url) {
+    url = new URL(c.req.url);
+    parsedUrls.set(c.req.raw, url);
+  }
+  return url;
 }
 
 function remoteAddrOf(c: Context<Env>): { hostname: string; port: number } {
@@ -125,6 +201,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
       pattern: routePattern(file),
       handler: module.handler as Handler | Handlers | undefined,
       page: pageOf(file, module.default),
+      config: module.config,
     }))
     .sort((a, b) => compareRoutes(a.pattern, b.pattern));
 
@@ -137,7 +214,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     opts?: RenderOptions,
   ) => {
     const props = {
-      url: new URL(c.req.url),
+      url: urlOf(c),
       route,
       params: c.req.param() as Record<string, string>,
       data,
@@ -156,18 +233,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
       ? renderPage(c, c.req.path, errorPage, undefined, { error }, { status: 500 })
       : new Response("Internal server error", { status: 500 });
 
-  const makeContext = (c: Context<Env>, route: string, page?: PageEntry): HandlerContext => ({
-    params: c.req.param() as Record<string, string>,
-    state: stateOf(c),
-    url: new URL(c.req.url),
-    route,
-    remoteAddr: remoteAddrOf(c),
-    render(data, opts) {
-      if (!page) throw new Error(`Route ${route} has no page component to render`);
-      return renderPage(c, route, page, data, {}, opts);
-    },
-    renderNotFound: () => renderNotFound(c, route),
-  });
+  const pages: PageRenderer = { render: renderPage, renderNotFound };
+  const makeContext = (c: Context<Env>, route: string, page?: PageEntry): WebContext =>
+    new WebContext(c, route, page, pages);
 
   app.use("*", async (c, next) => {
     stateOf(c);
@@ -180,13 +248,14 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
 
   for (const { prefix, handlers } of middlewares) {
     app.use(prefix === "/" ? "*" : `${prefix}/*`, async (c, next) => {
-      const base = makeContext(c, prefix);
       const run = async (index: number): Promise<Response> => {
         if (index === handlers.length) {
           await next();
           return c.res;
         }
-        return await handlers[index](c.req.raw, { ...base, next: () => run(index + 1) });
+        const ctx = makeContext(c, prefix);
+        ctx.next = () => run(index + 1);
+        return await handlers[index](c.req.raw, ctx as MiddlewareHandlerContext);
       };
       const res = await run(0);
       // Setting c.res to the response it already holds would make Hono copy it into a stream.
@@ -194,7 +263,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     });
   }
 
-  for (const { pattern: { pattern }, handler, page } of routes) {
+  for (const { pattern: { pattern }, handler, page, config } of routes) {
+    const before = options.routeMiddleware?.(config, pattern) ?? [];
+    if (before.length > 0) app.use(pattern, ...before);
     if (typeof handler === "function") {
       app.all(pattern, (c) => handler(c.req.raw, makeContext(c, pattern, page)));
       continue;
@@ -213,7 +284,14 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   app.notFound((c) => renderNotFound(c, c.req.path));
   app.onError((error, c) => {
     const context = c as Context<Env>;
-    const fallback = () => renderErrorPage(context, error);
-    return options.onError?.(error, c.req.raw, stateOf(context), fallback) ?? fallback();
+    const pages: ErrorPages = {
+      renderErrorPage: () => renderErrorPage(context, error),
+      renderNotFound: () => renderNotFound(context, context.req.path),
+      render: (component, status) =>
+        renderPage(context, context.req.path, { component: component as AnyComponent, layouts: [] }, undefined, {}, {
+          status,
+        }),
+    };
+    return options.onError?.(error, c.req.raw, stateOf(context), pages) ?? pages.renderErrorPage();
   });
 }

@@ -6,6 +6,7 @@
  */
 import * as esbuild from "esbuild";
 import { basename, join, relative, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
 import type { BuildManifest } from "./assets.ts";
 import { islandName } from "./islands.ts";
 
@@ -18,6 +19,22 @@ export interface BuildOptions {
   stylesheet: string;
   outDir: string;
   minify?: boolean;
+  /**
+   * Largest gzipped size in bytes of one island: its module plus every chunk it imports,
+   * transitively (what the browser fetches to hydrate it, beyond the boot module).
+   */
+  islandBudgetBytes?: number;
+}
+
+/** The size of one island's module with the chunks it imports, in bytes. */
+export interface IslandSize {
+  bytes: number;
+  gzipBytes: number;
+}
+
+/** What `buildAssets` wrote, with the size of each island. */
+export interface BuildResult extends BuildManifest {
+  islandSizes: Record<string, IslandSize>;
 }
 
 async function hashOf(text: string): Promise<string> {
@@ -43,11 +60,37 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
   return `/_build/${name}`;
 }
 
+/** Each island's module and the chunks it imports statically, transitively, as esbuild output paths. */
+function islandClosure(outputs: esbuild.Metafile["outputs"], entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    for (const imported of outputs[output]?.imports ?? []) {
+      if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
+
+async function sizeOf(root: string, files: string[]): Promise<IslandSize> {
+  let bytes = 0;
+  let gzipBytes = 0;
+  for (const file of files) {
+    const body = await Deno.readFile(resolve(root, file));
+    bytes += body.byteLength;
+    gzipBytes += gzipSync(body, { level: 9 }).byteLength;
+  }
+  return { bytes, gzipBytes };
+}
+
 /**
- * Builds islands and CSS into `outDir`, replacing what was there.
- * @throws Error when esbuild or Tailwind fails, or when two islands have the same file name.
+ * Builds islands and CSS into `outDir`, replacing what was there, and measures each island.
+ * @throws Error when esbuild or Tailwind fails, when two islands have the same file name, or
+ *   when an island is over `islandBudgetBytes` gzipped (naming each one and its size).
  */
-export async function buildAssets(options: BuildOptions): Promise<BuildManifest> {
+export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   const entryPoints: Record<string, string> = {
     boot: join(import.meta.dirname!, "client", "boot.ts"),
   };
@@ -88,17 +131,30 @@ export async function buildAssets(options: BuildOptions): Promise<BuildManifest>
   }
 
   const islands: Record<string, string> = {};
+  const islandSizes: Record<string, IslandSize> = {};
   let boot = "";
-  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+  const { outputs } = result.metafile;
+  for (const [output, meta] of Object.entries(outputs)) {
     if (!meta.entryPoint) continue;
     const url = `/_build/${relative(assetsDir, resolve(options.root, output))}`;
     const name = basename(output).replace(/-[A-Z0-9]+\.js$/i, "");
-    if (name === "boot") boot = url;
-    else islands[name.replace(/^island-/, "")] = url;
+    if (name === "boot") {
+      boot = url;
+      continue;
+    }
+    const island = name.replace(/^island-/, "");
+    islands[island] = url;
+    islandSizes[island] = await sizeOf(options.root, islandClosure(outputs, output));
+  }
+  const budget = options.islandBudgetBytes;
+  const over = Object.entries(islandSizes).filter(([, size]) => budget !== undefined && size.gzipBytes > budget);
+  if (over.length > 0) {
+    const list = over.map(([name, size]) => `${name} ${size.gzipBytes} bytes`).join(", ");
+    throw new Error(`Islands over the budget of ${budget} gzipped bytes: ${list}`);
   }
   const css = [await buildStylesheet(options, assetsDir)];
   const buildId = await hashOf(JSON.stringify({ boot, islands, css }));
   const manifest: BuildManifest = { buildId, boot, islands, css };
   await Deno.writeTextFile(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-  return manifest;
+  return { ...manifest, islandSizes };
 }

@@ -74,8 +74,12 @@ export interface ErrorPageProps<S = State> extends PageProps<unknown, S> {
   error: unknown;
 }
 
-/** What a file under `routes/` may export. */
+/**
+ * What a file under `routes/` may export. `config` is the route's own options (as Fresh's
+ * `export const config`); the web layer hands it, unread, to `WebOptions.routeMiddleware`.
+ */
 export interface RouteModule {
+  config?: unknown;
   handler?: Handler<never, never> | Handlers<never, never> | MiddlewareHandler<never> | MiddlewareHandler<never>[];
   default?: ComponentType<never> | ((props: never) => JSX.Element | null);
 }

@@ -1,14 +1,12 @@
 /**
- * The admin area's frame: the admin navigation beside the page. For a signed-in non-admin it
- * renders the 403 notice instead of the page (`_middleware.ts` sets the status).
+ * The admin area's frame: the admin navigation beside the page. Only admins reach it:
+ * `_middleware.ts` stops everyone else before any admin page runs.
  */
 import { AdminNav } from "../../components/AdminNav.tsx";
-import { Forbidden } from "../../components/Forbidden.tsx";
 import type { AppState } from "../../lib/platform/state.ts";
 import type { AppProps } from "../../lib/web/types.ts";
 
-export default function AdminLayout({ Component, state, url }: AppProps<AppState>) {
-  if (state.user?.role !== "admin") return <Forbidden />;
+export default function AdminLayout({ Component, url }: AppProps<AppState>) {
   return (
     <div class="flex flex-col gap-6 md:flex-row">
       <AdminNav path={url.pathname} />

@@ -6,21 +6,24 @@
  * left out and named in a note. Members and admins see a link to post one.
  */
 import { PageTitle } from "../../components/PageTitle.tsx";
-import { canPost } from "../../components/internships/access.ts";
+import { canPost } from "../../lib/internships/policy.ts";
 import { PostInternshipLink } from "../../components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "../../components/internships/parse_query.ts";
 import { readListParams } from "../../components/internships/query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "../../islands/InternshipFilters.tsx";
-import { listInternships } from "../../lib/internships/internships.ts";
-import type { AppState } from "../../lib/platform/state.ts";
+import { internshipsVersion, listInternships } from "../../lib/internships/internships.ts";
+import { type AppState, servePublicPage } from "../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../lib/web/types.ts";
 
 export const handler: Handlers<InternshipFiltersProps, AppState> = {
-  async GET(_req, ctx) {
-    const params = readListParams(ctx.url.searchParams);
-    const { query, ignored } = parseListQuery(params);
-    const results = await listInternships(ctx.state.services.kv, query, ctx.state.user ?? null);
-    return ctx.render({ params, results, notice: ignoredNote(ignored) });
+  GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
+      const params = readListParams(ctx.url.searchParams);
+      const { query, ignored } = parseListQuery(params);
+      const results = await listInternships(kv, query, ctx.state.user ?? null);
+      return ctx.render({ params, results, notice: ignoredNote(ignored) });
+    });
   },
 };
 

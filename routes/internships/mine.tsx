@@ -5,7 +5,8 @@
  * filter (`mine`), so the cost follows the user's listing count. Guests are sent to sign in and
  * back.
  */
-import { canPost, signInRedirect } from "../../components/internships/access.ts";
+import { assertSignedIn } from "../../lib/http/guards.ts";
+import { canPost } from "../../lib/internships/policy.ts";
 import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
 import { pagePosition, Pagination } from "../../components/Pagination.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
@@ -20,8 +21,8 @@ const PAGE_SIZE = 20;
 
 export const handler: Handlers<InternshipPage, AppState> = {
   async GET(_req, ctx) {
-    const user = ctx.state.user;
-    if (!user) return signInRedirect(ctx.url);
+    assertSignedIn(ctx.state);
+    const { user } = ctx.state;
     const own = { mine: "true", limit: String(PAGE_SIZE) };
     const parsed = InternshipQuerySchema.safeParse({ ...own, offset: ctx.url.searchParams.get("offset") ?? "0" });
     const query = parsed.success ? parsed.data : InternshipQuerySchema.parse(own);

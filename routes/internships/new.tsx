@@ -3,7 +3,8 @@
  * a signed-in `user` gets a 403 page explaining that members post (CONTRACT.md §2, "Ingest
  * user"); members and admins get the form, which posts to `POST /api/internships`.
  */
-import { canPost, signInRedirect } from "../../components/internships/access.ts";
+import { assertSignedIn } from "../../lib/http/guards.ts";
+import { canPost } from "../../lib/internships/policy.ts";
 import { EMPTY_FORM } from "../../components/internships/form_values.ts";
 import { MessagePage } from "../../components/internships/MessagePage.tsx";
 import { PageTitle } from "../../components/PageTitle.tsx";
@@ -17,9 +18,8 @@ interface Data {
 
 export const handler: Handlers<Data, AppState> = {
   GET(_req, ctx) {
-    const user = ctx.state.user;
-    if (!user) return signInRedirect(ctx.url);
-    const allowed = canPost(user);
+    assertSignedIn(ctx.state);
+    const allowed = canPost(ctx.state.user);
     return ctx.render({ allowed }, { status: allowed ? 200 : 403 });
   },
 };

@@ -90,8 +90,14 @@ export function parseMail(raw: string): Pick<ReceivedMail, "subject" | "text" | 
   return { subject: decodeWords(headers.get("subject") ?? ""), ...out };
 }
 
+/** Options of `startFakeSmtp`. */
+export interface FakeSmtpOptions {
+  /** Called with each message once it is received; the server answers the client only after it resolves. */
+  onMessage?: (mail: ReceivedMail) => Promise<void>;
+}
+
 /** Starts the server. */
-export async function startFakeSmtp(): Promise<FakeSmtp> {
+export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<FakeSmtp> {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -102,13 +108,14 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        messages.push({
+        const mail: ReceivedMail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           ...parseMail(raw),
-        });
-        callback();
+        };
+        messages.push(mail);
+        (options.onMessage?.(mail) ?? Promise.resolve()).then(() => callback(), callback);
       });
     },
   });

@@ -4,13 +4,18 @@
  * in process; `listen()` serves the same app on a random port for tests that need a socket.
  */
 import { loadConfig } from "../../app.config.ts";
+import { KvObjectStore } from "../../lib/files/kv_store.ts";
 import { createApp } from "../../lib/platform/app.ts";
+import { createOAuthService } from "../../lib/auth/oauth/providers.ts";
 import { createSession } from "../../lib/auth/sessions.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
 import type { Services } from "../../lib/platform/state.ts";
+import { createRazorpayGateway } from "../../lib/payments/razorpay.ts";
 import { createUser, type Role, type User } from "../../lib/users/users.ts";
 import { loadAssets } from "../../lib/web/assets.ts";
+import { GuestPageCache } from "../../lib/http/guest_pages.ts";
+import type { RouteModule } from "../../lib/web/types.ts";
 import manifest from "../../routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -34,11 +39,20 @@ export interface TestApp extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Options of `createTestApp`: environment overrides (e.g. `SMTP_URL`, `ADMIN_EMAILS`). */
+/**
+ * Options of `createTestApp`: environment overrides (e.g. `SMTP_URL`, `ADMIN_EMAILS`, or the
+ * `RAZORPAY_*` keys and `RAZORPAY_API_URL` of `tests/fakes/razorpay.ts`).
+ */
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Timeout of gateway order requests in ms (default the platform's). */
+  gatewayTimeoutMs?: number;
+  /** Extra route modules served beside the platform's, keyed like `routes.gen.ts` (`./routes/...`). */
+  routes?: Record<string, RouteModule>;
   /** Also serve the app over HTTP on a free port; `origin` is then that server's URL. */
   listen?: boolean;
+  /** Options of the social sign-in service, e.g. a short provider timeout. */
+  oauth?: { timeoutMs?: number };
 }
 
 function freePort(): number {
@@ -62,8 +76,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return Promise.resolve();
     },
   };
-  const services: Services = { config, kv, log, mailer };
-  const app = createApp(services, manifest, await assetsPromise);
+  const services: Services = {
+    config,
+    kv,
+    log,
+    mailer,
+    oauth: createOAuthService(config, options.oauth),
+    guestPages: new GuestPageCache(),
+    payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
+    files: new KvObjectStore(kv),
+  };
+  const routes = { ...manifest.routes, ...options.routes };
+  const app = createApp(services, { ...manifest, routes }, await assetsPromise);
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
   const server = options.listen
     ? Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req, info) => app.fetch(req, info))

@@ -501,11 +501,11 @@ Deno.test("without _500 a thrown error is a plain 500", async () => {
 Deno.test("onError maps errors and can fall back to the _500 page, with the request's state", async () => {
   const seen: { error: unknown; trail: string[] }[] = [];
   const app = await createApp({
-    onError(error, _req, state, renderErrorPage) {
+    onError(error, _req, state, pages) {
       seen.push({ error, trail: [...trailOf(state)] });
       return error instanceof TeapotError
         ? Response.json({ error: error.message }, { status: 418 })
-        : renderErrorPage();
+        : pages.renderErrorPage();
     },
   });
   const teapot = await app.request("/boom", { method: "POST" });
@@ -515,6 +515,41 @@ Deno.test("onError maps errors and can fall back to the _500 page, with the requ
   assertEquals(other.status, 500);
   assert((await other.text()).includes("Broke: kaboom"));
   assertEquals(seen.map((s) => s.trail), [["root"], ["root"]]);
+});
+
+Deno.test("onError can render any component inside _app, without the failed route's layouts", async () => {
+  const app = await createApp({
+    onError: (_error, _req, _state, pages) => pages.render(() => <p>No entry</p>, 403),
+  });
+  const res = await app.request("/boom");
+  assertEquals(res.status, 403);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  const html = await res.text();
+  assert(html.includes("<body><p>No entry</p></body>"), html);
+  assert(!html.includes("root-layout"), html);
+});
+
+// --- Route options
+
+Deno.test("routeMiddleware gets each route's config once and runs after folder middleware, before the handler", async () => {
+  const seen: { config: unknown; route: string }[] = [];
+  const app = await createApp({
+    routeMiddleware(config, route) {
+      seen.push({ config, route });
+      if ((config as { stop?: boolean } | undefined)?.stop !== true) return [];
+      return [(c) => Promise.resolve(c.json({ stopped: trailOf(c.get("state")) }, 409))];
+    },
+  }, {
+    "./routes/_middleware.ts": { handler: middleware("root") },
+    "./routes/open.ts": { handler: { POST: () => new Response("ran") } },
+    "./routes/closed.ts": { config: { stop: true }, handler: { POST: () => new Response("ran") } },
+  });
+  assertEquals(seen, [{ config: undefined, route: "/open" }, { config: { stop: true }, route: "/closed" }]);
+  assertEquals(await (await app.request("/open", { method: "POST" })).text(), "ran");
+  const closed = await app.request("/closed", { method: "POST" });
+  assertEquals(closed.status, 409);
+  assertEquals(await closed.json(), { stopped: ["root"] });
+  assertEquals(seen.length, 2, "made at registration, not per request");
 });
 
 // --- Assets
@@ -631,9 +666,9 @@ Deno.test("island props with replacement patterns and </script> arrive unchanged
 Deno.test("a function prop of an island fails the page with an error naming the prop", async () => {
   const errors: unknown[] = [];
   const app = await createApp({
-    onError(error, _req, _state, renderErrorPage) {
+    onError(error, _req, _state, pages) {
       errors.push(error);
-      return renderErrorPage();
+      return pages.renderErrorPage();
     },
   });
   const res = await app.request("/island-function");
@@ -666,9 +701,9 @@ Deno.test("text children of an island are sent as the children prop", async () =
 Deno.test("JSX children of an island fail the page with an error naming the prop", async () => {
   const errors: unknown[] = [];
   const app = await createApp({
-    onError(error, _req, _state, renderErrorPage) {
+    onError(error, _req, _state, pages) {
       errors.push(error);
-      return renderErrorPage();
+      return pages.renderErrorPage();
     },
   });
   const res = await app.request("/island-jsx-child");

@@ -55,7 +55,16 @@ Deno.test("islands hydrate in Chromium and share one Preact and one signal", asy
       assertEquals(manifest.css.length, 1);
       assertMatch(manifest.css[0], /^\/_build\/styles-[0-9a-f]{12}\.css$/);
       const written = JSON.parse(await Deno.readTextFile(`${outDir}/manifest.json`));
-      assertEquals(written, manifest);
+      const { islandSizes, ...writtenManifest } = manifest;
+      assertEquals(written, writtenManifest);
+      assertEquals(Object.keys(islandSizes).sort(), ["Counter", "Display"]);
+      for (const size of Object.values(islandSizes)) {
+        assert(size.gzipBytes > 0 && size.gzipBytes < size.bytes, JSON.stringify(size));
+      }
+      assert(
+        islandSizes.Counter.bytes > islandSizes.Display.bytes,
+        "Counter counts the Display and Preact chunks it imports",
+      );
       const css = await Deno.readTextFile(`${outDir}/assets/${manifest.css[0].slice("/_build/".length)}`);
       assert(css.includes(".font-bold") && css.includes(".p-4"), "Tailwind picked up the islands' classes");
     });

@@ -90,3 +90,23 @@ Deno.test("buildAssets refuses two islands with the same file name before writin
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("buildAssets fails when an island with its chunks is over the gzipped budget, naming each", async () => {
+  const root = new URL("../..", import.meta.url).pathname;
+  const outDir = await Deno.makeTempDir({ prefix: "web-budget-" });
+  try {
+    await assertRejects(
+      () =>
+        buildAssets({
+          root,
+          islands: ["tests/fixtures/web/islands/Counter.tsx", "tests/fixtures/web/islands/Display.tsx"],
+          stylesheet: "tests/fixtures/web/styles.css",
+          outDir,
+          islandBudgetBytes: 1024,
+        }),
+      /Islands over the budget of 1024 gzipped bytes: Counter \d+ bytes, Display \d+ bytes/,
+    );
+  } finally {
+    await Deno.remove(outDir, { recursive: true });
+  }
+});

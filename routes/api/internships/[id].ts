@@ -5,7 +5,6 @@
  * delete). Specification "Internships", CONTRACT.md §4.
  */
 import { assertSignedIn } from "../../../lib/http/guards.ts";
-import { NotFoundError } from "../../../lib/errors.ts";
 import { readBody } from "../../../lib/http/json.ts";
 import {
   deleteInternship,
@@ -18,9 +17,7 @@ import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {
   async GET(_req, ctx) {
-    const viewer = ctx.state.user ?? null;
-    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, viewer);
-    if (!internship.isActive && viewer?.role !== "admin") throw new NotFoundError("Internship not found");
+    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user, "api");
     return Response.json({ success: true, internship });
   },
 

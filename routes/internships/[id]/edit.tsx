@@ -3,12 +3,13 @@
  * /api/internships/{id}` (specification "Internships": owner or admin). Guests are sent to
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
  */
-import { canManage, findInternshipFor, signInRedirect } from "../../../components/internships/access.ts";
 import { formValuesOf } from "../../../components/internships/form_values.ts";
 import { MessagePage } from "../../../components/internships/MessagePage.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipForm from "../../../islands/InternshipForm.tsx";
-import type { InternshipView } from "../../../lib/internships/internships.ts";
+import { getInternship, type InternshipView } from "../../../lib/internships/internships.ts";
+import { canManage } from "../../../lib/internships/policy.ts";
+import { assertSignedIn } from "../../../lib/http/guards.ts";
 import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../../lib/web/types.ts";
 
@@ -19,10 +20,9 @@ interface Data {
 
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
-    const user = ctx.state.user;
-    if (!user) return signInRedirect(ctx.url);
-    const internship = await findInternshipFor(ctx.state.services.kv, ctx.params.id, user);
-    if (!internship) return ctx.renderNotFound();
+    assertSignedIn(ctx.state);
+    const { user } = ctx.state;
+    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, user, "owner");
     const allowed = canManage(user, internship);
     return ctx.render({ internship, allowed }, { status: allowed ? 200 : 403 });
   },

@@ -4,7 +4,6 @@
  * Unknown, deleted and (for anyone but admins and the owner) inactive ids render the 404
  * page. The owner and admins get edit and delete; admins also the verified/active switches.
  */
-import { canManage, findInternshipFor } from "../../../components/internships/access.ts";
 import { Deadline, InternshipBadges, TagList, VerifiedMark } from "../../../components/internships/InternshipCard.tsx";
 import { EditInternshipLink } from "../../../components/internships/links.tsx";
 import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "../../../components/internships/format.ts";
@@ -12,14 +11,20 @@ import { Notice } from "../../../components/forms.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "../../../islands/InternshipDeleteButton.tsx";
-import type { InternshipView } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
+import { getInternship, internshipsVersion, type InternshipView } from "../../../lib/internships/internships.ts";
+import { canManage, canModerate } from "../../../lib/internships/policy.ts";
+import { type AppState, servePublicPage } from "../../../lib/platform/state.ts";
 import type { Handlers, PageProps } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<InternshipView, AppState> = {
-  async GET(_req, ctx) {
-    const internship = await findInternshipFor(ctx.state.services.kv, ctx.params.id, ctx.state.user);
-    return internship ? ctx.render(internship) : ctx.renderNotFound();
+  GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    return servePublicPage(
+      ctx.state,
+      ctx.url,
+      () => internshipsVersion(kv),
+      async () => ctx.render(await getInternship(kv, ctx.params.id, ctx.state.user, "owner")),
+    );
   },
 };
 
@@ -33,7 +38,7 @@ function hostOf(link: string): string {
 
 export default function InternshipPage({ data: internship, state }: PageProps<InternshipView, AppState>) {
   const manage = canManage(state.user, internship);
-  const isAdmin = state.user?.role === "admin";
+  const isAdmin = canModerate(state.user);
   const facts: [string, string][] = [
     ["Stipend", formatStipend(internship.stipend)],
     ["Location", internship.location ?? "Not given"],

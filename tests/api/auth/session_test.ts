@@ -47,6 +47,19 @@ Deno.test("GET /api/auth/session with an unknown or malformed cookie answers nul
   }
 });
 
+Deno.test("a cookie is bound to its user: another user's id in front of a valid token is no session", async () => {
+  await using t = await createTestApp();
+  const alice = await createTestUser(t);
+  const bob = await createTestUser(t, "admin");
+  const secret = alice.cookie.slice(alice.cookie.indexOf(".") + 1);
+  assertMatch(alice.cookie, new RegExp(`^session=${alice.user.id}\\.[A-Za-z0-9_-]{43}$`));
+  for (const cookie of [`session=${bob.user.id}.${secret}`, `session=${secret}`, `session=.${secret}`]) {
+    const res = await t.fetch("/api/auth/session", { headers: { cookie } });
+    assertEquals(await res.json(), null, cookie);
+  }
+  assertEquals((await (await t.fetch("/api/auth/session", { headers: alice.headers })).json()).user.id, alice.user.id);
+});
+
 Deno.test("the session reads the role from the user record at every request", async () => {
   await using t = await createTestApp();
   const { user, cookie } = await createTestUser(t);

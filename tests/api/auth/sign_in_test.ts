@@ -23,7 +23,7 @@ Deno.test("sign-in answers {redirect: false, token: null, user} and sets an HTTP
   assertEquals(body.user.createdAt, user.createdAt);
   assertEquals(body.user.updatedAt, user.updatedAt);
   const setCookie = res.headers.get("set-cookie") ?? "";
-  assertMatch(setCookie, /^session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+  assertMatch(setCookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
   assert(!JSON.stringify(body).includes(cookieOf(res)!.slice("session=".length)));
   const session = await t.fetch("/api/auth/session", { headers: { cookie: cookieOf(res)! } });
   assertEquals((await session.json()).user.id, user.id);
@@ -36,7 +36,7 @@ Deno.test("sign-in with rememberMe: false sets a browser-session cookie (no Max-
   assertEquals(res.status, 200);
   await res.body?.cancel();
   const setCookie = res.headers.get("set-cookie") ?? "";
-  assertMatch(setCookie, /^session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+  assertMatch(setCookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
 });
 
 Deno.test("sign-in on an https origin uses the Secure __Host- cookie", async () => {
@@ -73,15 +73,21 @@ Deno.test("sign-in takes about as long for an unknown e-mail as for a wrong pass
   await passwordUser(t, { email: "asha@example.com" });
   const time = async (email: string) => {
     const started = performance.now();
-    for (let i = 0; i < 5; i++) {
-      await (await t.json("POST", PATH, { email, password: "wrong password" })).body?.cancel();
-    }
+    await (await t.json("POST", PATH, { email, password: "wrong password" })).body?.cancel();
     return performance.now() - started;
   };
   await time("warmup@example.com");
-  const known = await time("asha@example.com");
-  const unknown = await time("nobody@example.com");
-  assert(unknown > known * 0.5 && unknown < known * 2, `known ${known} ms, unknown ${unknown} ms`);
+  // Alternate the two kinds and compare medians, so that a change in the machine's load (tests
+  // run in parallel) weighs on both alike.
+  const known: number[] = [];
+  const unknown: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    known.push(await time("asha@example.com"));
+    unknown.push(await time(`nobody${i}@example.com`));
+  }
+  const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  const [k, u] = [median(known), median(unknown)];
+  assert(u > k * 0.5 && u < k * 2, `median known ${k} ms, unknown ${u} ms`);
 });
 
 Deno.test("sign-in of a user without a password (social only) is 401", async () => {

@@ -29,7 +29,7 @@ Deno.test("following the verification link verifies the e-mail, signs in and red
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), "/onboarding");
   const cookie = cookieOf(res)!;
-  assertMatch(cookie, /^session=[A-Za-z0-9_-]{43}$/);
+  assertMatch(cookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
   assertEquals((await getUserByEmail(t.kv, "new@example.com"))?.emailVerified, true);
   const session = await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
   assertEquals(session.user.email, "new@example.com");

@@ -32,13 +32,13 @@ Deno.test("two processes on one KV store see each other's writes after the sync 
     assertEquals((await listInternships(b, all, null)).pagination.total, 0);
     const [created] = await createInternships(a, user, [item("From A")]);
     await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
-    assertEquals((await getInternship(b, created.id, null)).title, "From A");
+    assertEquals((await getInternship(b, created.id, null, "api")).title, "From A");
     await updateInternship(b, created.id, user, { title: "Changed by B" });
     const [second] = await createInternships(b, user, [item("From B")]);
     await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
     const seen = await listInternships(a, InternshipQuerySchema.parse({ search: "changed" }), null);
     assertEquals(seen.internships.map((i) => i.id), [created.id]);
-    assertEquals((await getInternship(a, second.id, null)).title, "From B");
+    assertEquals((await getInternship(a, second.id, null, "api")).title, "From B");
     const mine = await listInternships(a, InternshipQuerySchema.parse({ mine: "true" }), user);
     assertEquals(mine.internships.map((i) => i.id), [second.id, created.id]);
   } finally {

@@ -1,0 +1,153 @@
+/**
+ * Ungatekeep benchmark (`deno task bench`, after the others): writes `BENCH_POSTS` posts (default
+ * 10,000: a few pinned, some drafts, some scheduled for later) straight into a temporary KV file
+ * through the domain module, starts the real server (`main.ts`, a separate process on 127.0.0.1)
+ * and measures over HTTP from one client:
+ * - the feed's first page (`GET /api/ungatekeep`) p50/p95 for a guest and for a signed-in user
+ *   (target p95 ≤ 25 ms), after warm-up requests;
+ * - the upload of a 5 MB image (`POST /api/admin/uploads`) and its first download
+ *   (`GET /api/files/{id}`): time of each and the server's RSS before, after and at peak.
+ * Prints a table, then stops the server and removes the files.
+ */
+import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
+import { createSession } from "../lib/auth/sessions.ts";
+import { gradientPng, paddedPng } from "../lib/demo/images.ts";
+import { KvObjectStore } from "../lib/files/kv_store.ts";
+import { MAX_IMAGE_BYTES } from "../lib/files/images.ts";
+import { createPost, PostCreateSchema } from "../lib/ungatekeep/posts.ts";
+import { POST_TAGS } from "../lib/ungatekeep/tags.ts";
+import { createUser } from "../lib/users/users.ts";
+
+const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 10_000);
+const WARMUP = 20;
+const SAMPLES = 300;
+const DAY = 24 * 60 * 60 * 1000;
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = await Deno.makeTempDir({ prefix: "ungatekeep-bench-" });
+const kvPath = `${dir}/kv.sqlite3`;
+
+const ms = (n: number) => `${Math.round(n * 100) / 100} ms`;
+const mb = (n: number) => `${Math.round(n)} MB`;
+
+/** The posts, an admin and a reader with sessions, written straight into the KV file. */
+async function seed() {
+  const kv = await Deno.openKv(kvPath);
+  const files = new KvObjectStore(kv);
+  const admin = await createUser(kv, {
+    name: "Bench admin",
+    email: "admin@bench.example",
+    emailVerified: true,
+    role: "admin",
+  });
+  const reader = await createUser(kv, {
+    name: "Bench reader",
+    email: "reader@bench.example",
+    emailVerified: true,
+    role: "user",
+  });
+  const now = Date.now();
+  for (let i = 0; i < POSTS; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, POSTS - i) }, (_, j) => {
+      const n = i + j;
+      return createPost(
+        kv,
+        files,
+        admin,
+        PostCreateSchema.parse({
+          title: `Post ${n}`,
+          content: `Line one of post ${n} with **some** markdown.\nLine two.\n\n${"More text. ".repeat(40)}`,
+          tag: POST_TAGS[n % 3],
+          isPinned: n % 2000 === 0,
+          isPublished: n % 97 !== 0,
+          publishedAt: new Date(n % 503 === 0 ? now + 7 * DAY : now - n * 60_000).toISOString(),
+        }),
+      );
+    }));
+  }
+  const cookie = async (id: string) => `session=${(await createSession(kv, id)).token}`;
+  const result = { adminCookie: await cookie(admin.id), readerCookie: await cookie(reader.id) };
+  kv.close();
+  return result;
+}
+
+async function latency(url: string, headers: HeadersInit): Promise<[number, number, unknown]> {
+  const samples: number[] = [];
+  let body: unknown;
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    body = await res.json();
+    if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
+    if (i >= WARMUP) samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return [percentile(samples, 50), percentile(samples, 95), body];
+}
+
+const seedStarted = performance.now();
+const { adminCookie, readerCookie } = await seed();
+const seedMs = performance.now() - seedStarted;
+const port = freePort();
+const origin = `http://${HOST}:${port}`;
+const server = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "main.ts"],
+  cwd: root,
+  env: { KV_PATH: kvPath, PORT: String(port), HOST, APP_URL: origin, LOG_LEVEL: "error", RATE_LIMITS: "off" },
+  stdout: "null",
+  stderr: "inherit",
+}).spawn();
+
+try {
+  await waitFor(`${origin}/api/health`);
+  const [g50, g95, guestBody] = await latency(`${origin}/api/ungatekeep`, {});
+  const [u50, u95, userBody] = await latency(`${origin}/api/ungatekeep`, { cookie: readerCookie });
+  const { total, hiddenCount } = guestBody as { total: number; hiddenCount: number };
+  const userPosts = (userBody as { posts: unknown[] }).posts.length;
+
+  const image = paddedPng(gradientPng(64, 64, [10, 20, 30], [200, 100, 50]), MAX_IMAGE_BYTES);
+  const rssBefore = rssMb(server.pid, "VmRSS");
+  const form = new FormData();
+  form.set("file", new Blob([image as Uint8Array<ArrayBuffer>], { type: "image/png" }), "big.png");
+  const uploadStarted = performance.now();
+  const uploaded = await fetch(`${origin}/api/admin/uploads`, {
+    method: "POST",
+    headers: { cookie: adminCookie, origin },
+    body: form,
+  });
+  const { url } = await uploaded.json();
+  const uploadMs = performance.now() - uploadStarted;
+  if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}`);
+  const downloadStarted = performance.now();
+  const downloaded = new Uint8Array(await (await fetch(`${origin}${url}`)).arrayBuffer());
+  const downloadMs = performance.now() - downloadStarted;
+  if (downloaded.length !== image.length) throw new Error("download size differs");
+  const rssAfter = rssMb(server.pid, "VmRSS");
+  const rssPeak = rssMb(server.pid, "VmHWM");
+
+  console.log(
+    `\nUngatekeep benchmark: ${POSTS} posts (${total} live, written in ${Math.round(seedMs / 1000)} s), ` +
+      `${SAMPLES} samples after ${WARMUP} warm-up, one client on ${HOST}\n`,
+  );
+  console.log("| Measure | Result | Target | Met |\n|---|---|---|---|");
+  console.log(
+    `| GET /api/ungatekeep, guest (3 posts, hiddenCount ${hiddenCount}) | p50 ${ms(g50)} / p95 ${
+      ms(g95)
+    } | p95 ≤ 25 ms | ${g95 <= 25 ? "yes" : "NO"} |`,
+  );
+  console.log(
+    `| GET /api/ungatekeep, signed in (first page, ${userPosts} posts) | p50 ${ms(u50)} / p95 ${
+      ms(u95)
+    } | p95 ≤ 25 ms | ${u95 <= 25 ? "yes" : "NO"} |`,
+  );
+  console.log(`| POST /api/admin/uploads, 5 MB image | ${ms(uploadMs)} | | |`);
+  console.log(`| GET /api/files/{id}, first download of it | ${ms(downloadMs)} | | |`);
+  console.log(
+    `| Server RSS around upload + download | before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)} | | |`,
+  );
+  if (g95 > 25 || u95 > 25) Deno.exitCode = 1;
+} finally {
+  server.kill("SIGTERM");
+  await server.status;
+  await Deno.remove(dir, { recursive: true });
+}

@@ -1,0 +1,37 @@
+/**
+ * The per-row controls of the admin table islands: an on/off switch (a checkbox with the switch
+ * role, named for its row, e.g. "Active: SAVE20") and the Delete button that opens the row's
+ * confirmation (its accessible name says which row: "Delete SAVE20").
+ */
+
+/** An on/off switch named `label` (e.g. "Active: SAVE20"). */
+export function Switch(
+  { label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void },
+) {
+  return (
+    <input
+      type="checkbox"
+      role="switch"
+      aria-label={label}
+      checked={checked}
+      onChange={(e) => onChange(e.currentTarget.checked)}
+      class="h-5 w-5 accent-indigo-700"
+    />
+  );
+}
+
+/** The Delete button of the row named `name`. */
+export function RowDeleteButton(
+  { name, onClick, disabled = false }: { name: string; onClick: () => void; disabled?: boolean },
+) {
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      onClick={onClick}
+      class="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60"
+    >
+      Delete<span class="sr-only">{` ${name}`}</span>
+    </button>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * One opportunity in a list: title (linking to its page), type badge, dates with whether it is
+ * upcoming, ongoing or over, location, organizer and who posted it; with `showState`, its review
+ * state (for "My submissions").
+ */
+import type { OpportunityStatus, OpportunityView } from "../../lib/opportunities/schema.ts";
+import { Badge } from "../internships/InternshipCard.tsx";
+
+/** Labels of the opportunity types. */
+export const TYPE_LABELS = {
+  hackathon: "Hackathon",
+  grant: "Grant",
+  competition: "Competition",
+  ideathon: "Ideathon",
+} as const;
+
+/** Labels and badge tones of the review states, as the submitter reads them. */
+export const STATUS_LABELS: Record<OpportunityStatus, { label: string; tone: "amber" | "indigo" | "red" }> = {
+  pending: { label: "Awaiting review", tone: "amber" },
+  approved: { label: "Published", tone: "indigo" },
+  rejected: { label: "Rejected", tone: "red" },
+};
+
+const DATE = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** `YYYY-MM-DD` as "1 Mar 2099". */
+export function formatDay(date: string): string {
+  return DATE.format(new Date(`${date}T00:00:00Z`));
+}
+
+/** Whether the dates are ahead, today or behind, by the calendar date in India. */
+export function timing(o: { startDate: string; endDate: string }, now = new Date()): string {
+  const today = new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 10);
+  if (o.endDate < today) return "Ended";
+  return o.startDate > today ? "Upcoming" : "Ongoing";
+}
+
+/** The dates of an opportunity: one day, or a range. */
+export function DateRange({ o }: { o: { startDate: string; endDate: string } }) {
+  return (
+    <span>
+      <time datetime={o.startDate}>{formatDay(o.startDate)}</time>
+      {o.endDate !== o.startDate && (
+        <>
+          {" – "}
+          <time datetime={o.endDate}>{formatDay(o.endDate)}</time>
+        </>
+      )}
+    </span>
+  );
+}
+
+export function OpportunityCard({ o, status }: { o: OpportunityView; status?: OpportunityStatus }) {
+  return (
+    <article class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <div class="flex flex-wrap items-center gap-2">
+        <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
+        <Badge>{timing(o)}</Badge>
+        {status && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
+      </div>
+      <h2 class="mt-3 text-lg font-semibold text-slate-900">
+        <a href={`/opportunities/${o.id}`} class="hover:text-indigo-700 hover:underline">{o.title}</a>
+      </h2>
+      <dl class="mt-2 grid gap-1 text-sm text-slate-700">
+        <div>
+          <dt class="sr-only">Dates</dt>
+          <dd>
+            <DateRange o={o} />
+          </dd>
+        </div>
+        {o.location && (
+          <div>
+            <dt class="sr-only">Location</dt>
+            <dd>{o.location}</dd>
+          </div>
+        )}
+        {o.organizer && (
+          <div>
+            <dt class="sr-only">Organizer</dt>
+            <dd>By {o.organizer}</dd>
+          </div>
+        )}
+        <div>
+          <dt class="sr-only">Posted by</dt>
+          <dd>Posted by {o.postedBy.name}</dd>
+        </div>
+      </dl>
+    </article>
+  );
+}

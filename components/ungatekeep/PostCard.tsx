@@ -1,0 +1,84 @@
+/**
+ * One post in the Ungatekeep feed (specification "Ungatekeep" feed rule 2): thumbnail, title
+ * linking to the post, two-line excerpt, creator, relative date (exact date on hover), tag label
+ * and pin marker.
+ */
+import type { PostView } from "../../lib/ungatekeep/schema.ts";
+import { TAG_LABELS } from "../../lib/ungatekeep/tags.ts";
+import { Badge } from "../internships/InternshipCard.tsx";
+import { exactTime, relativeTime } from "./format.ts";
+
+/** The thumbnail's source: the first image, else the link's preview image, else none. */
+export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): string | null {
+  return post.images.length > 0 ? `/api/files/${post.images[0]}` : post.linkImage;
+}
+
+/** The post's date: relative, with the exact one in `title` and `datetime`. */
+export function PostDate({ iso, now }: { iso: string; now?: Date }) {
+  return <time dateTime={iso} title={exactTime(iso)}>{relativeTime(iso, now)}</time>;
+}
+
+/** The pin marker of a pinned post. */
+export function PinMarker() {
+  return (
+    <span class="inline-flex items-center gap-1 text-xs font-semibold text-amber-900">
+      <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
+        <path d="M12.5 2 18 7.5l-1.4 1.4-1-1-3.2 3.2.6 3.9-1.4 1.4-3-3L4 17.1 2.9 16l3.7-3.6-3-3 1.4-1.4 3.9.6 3.2-3.2-1-1Z" />
+      </svg>
+      Pinned
+    </span>
+  );
+}
+
+export function PostCard({ post, now }: { post: PostView; now?: Date }) {
+  const thumbnail = thumbnailOf(post);
+  return (
+    <article class="flex gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      {thumbnail && (
+        <img
+          src={thumbnail}
+          alt=""
+          loading="lazy"
+          class="h-20 w-20 shrink-0 rounded-md object-cover bg-slate-100 sm:h-24 sm:w-32"
+        />
+      )}
+      <div class="min-w-0 flex-1">
+        <div class="flex flex-wrap items-center gap-2">
+          <Badge tone="indigo">{TAG_LABELS[post.tag]}</Badge>
+          {post.isPinned && <PinMarker />}
+        </div>
+        <h2 class="mt-1 text-lg font-semibold text-slate-900">
+          <a href={`/ungatekeep/${post.id}`} class="hover:text-indigo-700 hover:underline">{post.title}</a>
+        </h2>
+        <p class="mt-1 line-clamp-2 whitespace-pre-line text-slate-700">{post.excerpt}</p>
+        <p class="mt-2 text-sm text-slate-700">
+          {post.creator.name} · <PostDate iso={post.publishedAt ?? post.createdAt} now={now} />
+        </p>
+      </div>
+    </article>
+  );
+}
+
+/** The link preview of a post: a card with its image, title and host, opening in a new tab. */
+export function LinkCard({ url, title, image }: { url: string; title: string | null; image: string | null }) {
+  let host = url;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    host = url;
+  }
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+      class="flex items-center gap-4 rounded-lg border border-slate-200 bg-white p-3 shadow-sm hover:border-indigo-400"
+    >
+      {image && <img src={image} alt="" class="h-16 w-16 shrink-0 rounded object-cover bg-slate-100" />}
+      <span class="min-w-0">
+        <span class="block font-medium text-slate-900">{title ?? host}</span>
+        <span class="block truncate text-sm text-slate-700">{host} (opens in a new tab)</span>
+      </span>
+    </a>
+  );
+}

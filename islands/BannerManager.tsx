@@ -1,0 +1,168 @@
+/**
+ * The admin banners manager (CONTRACT.md §7 "Banners"): the banners in carousel order with an
+ * active switch, order number and delete each, and a form to add one (title, link, optional
+ * image uploaded first to `POST /api/admin/uploads`).
+ */
+import { useState } from "preact/hooks";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
+import { RowDeleteButton } from "../components/RowControls.tsx";
+
+/** A banner as the admin API returns it. */
+export interface BannerRow {
+  id: string;
+  title: string;
+  imageId: string | null;
+  linkUrl: string | null;
+  isActive: boolean;
+  orderIndex: number;
+}
+
+const sorted = (rows: BannerRow[]) => [...rows].sort((a, b) => a.orderIndex - b.orderIndex);
+
+export default function BannerManager({ initial }: { initial: BannerRow[] }) {
+  const hydrated = useHydrated();
+  const [rows, setRows] = useState(sorted(initial));
+  const [title, setTitle] = useState("");
+  const [linkUrl, setLinkUrl] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [message, setMessage] = useState("");
+  const [doomed, setDoomed] = useState<BannerRow | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const patch = async (row: BannerRow, body: Partial<BannerRow>) => {
+    const res = await fetchJson<{ banner: BannerRow }>(`/api/admin/banners/${row.id}`, { method: "PATCH", body });
+    if (!res.ok) return setError(`Not saved: ${res.error}`);
+    setRows((all) => sorted(all.map((r) => r.id === row.id ? res.data.banner : r)));
+    setMessage(`“${row.title}” saved.`);
+  };
+
+  const remove = async () => {
+    const row = doomed;
+    if (!row) return;
+    setDeleting(true);
+    const res = await fetchJson(`/api/admin/banners/${row.id}`, { method: "DELETE" });
+    setDeleting(false);
+    setDoomed(null);
+    if (!res.ok) return setError(`Not deleted: ${res.error}`);
+    setRows((all) => all.filter((r) => r.id !== row.id));
+    setMessage(`“${row.title}” deleted.`);
+  };
+
+  const add = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError("");
+    let imageId: string | null = null;
+    if (file) {
+      const form = new FormData();
+      form.set("file", file);
+      const res = await fetch("/api/admin/uploads", { method: "POST", body: form });
+      const body = await res.json().catch(() => null);
+      if (res.status !== 201) {
+        setBusy(false);
+        return setError(typeof body?.error === "string" ? body.error : "Upload failed");
+      }
+      imageId = body.id;
+    }
+    const orderIndex = rows.reduce((max, r) => Math.max(max, r.orderIndex + 1), 0);
+    const res = await fetchJson<{ banner: BannerRow }>("/api/admin/banners", {
+      body: { title, linkUrl: linkUrl.trim() || null, imageId, orderIndex },
+    });
+    setBusy(false);
+    if (!res.ok) return setError(res.error);
+    setRows((all) => sorted([...all, res.data.banner]));
+    setTitle("");
+    setLinkUrl("");
+    setFile(null);
+    setMessage(`“${res.data.banner.title}” added.`);
+  };
+
+  return (
+    <div class="space-y-6">
+      {error && <Notice kind="error">{error}</Notice>}
+      <p role="status" aria-live="polite" class="min-h-5 text-sm text-slate-800">{message}</p>
+      {rows.length === 0 ? <p class="text-slate-700">No banners yet.</p> : (
+        <ul class="space-y-3">
+          {rows.map((row) => (
+            <li key={row.id} class="flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-3">
+              {row.imageId
+                ? <img src={`/api/files/${row.imageId}`} alt="" class="h-12 w-20 rounded object-cover" />
+                : <span class="h-12 w-20 rounded bg-indigo-900" />}
+              <span class="min-w-40 flex-1">
+                <span class="block font-medium text-slate-900">{row.title}</span>
+                <span class="block text-sm text-slate-700">{row.linkUrl ?? "No link"}</span>
+              </span>
+              <label class="flex items-center gap-2 text-sm text-slate-900">
+                Order
+                <input
+                  type="number"
+                  min={0}
+                  value={row.orderIndex}
+                  disabled={!hydrated}
+                  onChange={(e) =>
+                    patch(row, { orderIndex: Number(e.currentTarget.value) })}
+                  class="w-20 rounded-md border border-slate-400 px-2 py-1"
+                />
+              </label>
+              <label class="flex items-center gap-2 text-sm text-slate-900">
+                <input
+                  type="checkbox"
+                  checked={row.isActive}
+                  disabled={!hydrated}
+                  onChange={(e) =>
+                    patch(row, { isActive: e.currentTarget.checked })}
+                  class="h-4 w-4 accent-indigo-700"
+                />
+                Active
+              </label>
+              <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => setDoomed(row)} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={add} class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 class="text-lg font-semibold text-slate-900">Add a banner</h2>
+        <TextField
+          id="banner-title"
+          label="Title"
+          required
+          value={title}
+          onInput={(e) => setTitle(e.currentTarget.value)}
+        />
+        <TextField
+          id="banner-link"
+          label="Link (a path such as /internships, or an https:// URL)"
+          value={linkUrl}
+          onInput={(e) => setLinkUrl(e.currentTarget.value)}
+        />
+        <div>
+          <label for="banner-image" class="block text-sm font-medium text-slate-800">Image (optional)</label>
+          <input
+            id="banner-image"
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+            class="mt-1 block text-sm text-slate-800"
+          />
+        </div>
+        <SubmitButton busy={busy} label="Add banner" busyLabel="Adding…" />
+      </form>
+      <ConfirmDialog
+        open={doomed !== null}
+        title="Delete this banner?"
+        confirmLabel="Yes, delete"
+        busyLabel="Deleting…"
+        busy={deleting}
+        tone="danger"
+        onConfirm={remove}
+        onCancel={() => setDoomed(null)}
+      >
+        “{doomed?.title}” and its image will be removed from the carousel for good.
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,281 @@
+/**
+ * The lessons of a toolkit in the admin editor (specification "Toolkit content item"; CONTRACT.md
+ * §6): add an article (HTML, sanitized by the server) or a video (CDN URL), edit one, mark it a
+ * free preview, move it up or down (the order is renumbered 0, 1, 2, …), and delete it after
+ * confirming. Calls `/api/admin/toolkit-content-items`.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice } from "../components/forms.tsx";
+
+/** A lesson as the admin API returns it. */
+export interface Lesson {
+  id: string;
+  title: string;
+  type: "article" | "video";
+  content: string | null;
+  cdnVideoUrl: string | null;
+  orderIndex: number;
+  isPreview: boolean;
+}
+
+interface Draft {
+  title: string;
+  type: "article" | "video";
+  content: string;
+  cdnVideoUrl: string;
+  isPreview: boolean;
+}
+
+const EMPTY: Draft = { title: "", type: "article", content: "", cdnVideoUrl: "", isPreview: false };
+const CONTROL = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
+  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
+const BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 " +
+  "hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
+const PRIMARY = "rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-70";
+
+function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draft; onChange: (d: Draft) => void }) {
+  return (
+    <div class="space-y-3">
+      <div>
+        <label for={`${prefix}-title`} class="block text-sm font-medium text-slate-800">Lesson title</label>
+        <input
+          id={`${prefix}-title`}
+          value={draft.title}
+          maxLength={200}
+          required
+          onInput={(e) => onChange({ ...draft, title: e.currentTarget.value })}
+          class={CONTROL}
+        />
+      </div>
+      <div>
+        <label for={`${prefix}-type`} class="block text-sm font-medium text-slate-800">Type</label>
+        <select
+          id={`${prefix}-type`}
+          value={draft.type}
+          onChange={(e) => onChange({ ...draft, type: e.currentTarget.value as Draft["type"] })}
+          class={CONTROL}
+        >
+          <option value="article">Article</option>
+          <option value="video">Video</option>
+        </select>
+      </div>
+      {draft.type === "article"
+        ? (
+          <div>
+            <label for={`${prefix}-content`} class="block text-sm font-medium text-slate-800">Article (HTML)</label>
+            <textarea
+              id={`${prefix}-content`}
+              rows={6}
+              value={draft.content}
+              onInput={(e) => onChange({ ...draft, content: e.currentTarget.value })}
+              class={`${CONTROL} font-mono text-sm`}
+            />
+          </div>
+        )
+        : (
+          <div>
+            <label for={`${prefix}-video`} class="block text-sm font-medium text-slate-800">Video URL</label>
+            <input
+              id={`${prefix}-video`}
+              type="url"
+              value={draft.cdnVideoUrl}
+              onInput={(e) => onChange({ ...draft, cdnVideoUrl: e.currentTarget.value })}
+              class={CONTROL}
+            />
+          </div>
+        )}
+      <label class="flex items-center gap-2 text-slate-800">
+        <input
+          type="checkbox"
+          checked={draft.isPreview}
+          onChange={(e) => onChange({ ...draft, isPreview: e.currentTarget.checked })}
+          class="h-4 w-4 accent-indigo-700"
+        />
+        Free preview (anyone may read it)
+      </label>
+    </div>
+  );
+}
+
+function bodyOf(draft: Draft) {
+  return {
+    title: draft.title.trim(),
+    type: draft.type,
+    content: draft.type === "article" ? draft.content : null,
+    cdnVideoUrl: draft.type === "video" ? draft.cdnVideoUrl.trim() || null : null,
+    isPreview: draft.isPreview,
+  };
+}
+
+export default function LessonManager({ toolkitId, lessons: initial }: { toolkitId: string; lessons: Lesson[] }) {
+  const [lessons, setLessons] = useState(initial);
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [editing, setEditing] = useState<{ id: string; draft: Draft } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [status, setStatus] = useState("");
+
+  const run = async <T,>(call: () => Promise<{ ok: true; data: T } | { ok: false; error: string }>) => {
+    setBusy(true);
+    setError("");
+    const result = await call();
+    setBusy(false);
+    if (!result.ok) {
+      setError(result.error);
+      return null;
+    }
+    return result.data;
+  };
+
+  const patch = (id: string, body: Record<string, unknown>) =>
+    fetchJson<{ contentItem: Lesson }>(`/api/admin/toolkit-content-items/${id}`, { method: "PATCH", body });
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    if (!draft.title.trim()) return setError("Enter a lesson title.");
+    const created = await run(() =>
+      fetchJson<{ contentItem: Lesson }>("/api/admin/toolkit-content-items", {
+        body: { toolkitId, orderIndex: lessons.length, ...bodyOf(draft) },
+      })
+    );
+    if (!created) return;
+    setLessons([...lessons, created.contentItem]);
+    setDraft(EMPTY);
+    setStatus(`Lesson “${created.contentItem.title}” added.`);
+  };
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (!editing) return;
+    const saved = await run(() => patch(editing.id, bodyOf(editing.draft)));
+    if (!saved) return;
+    setLessons(lessons.map((l) => l.id === editing.id ? saved.contentItem : l));
+    setEditing(null);
+    setStatus(`Lesson “${saved.contentItem.title}” saved.`);
+  };
+
+  const togglePreview = async (lesson: Lesson) => {
+    const saved = await run(() => patch(lesson.id, { isPreview: !lesson.isPreview }));
+    if (saved) setLessons(lessons.map((l) => l.id === lesson.id ? saved.contentItem : l));
+  };
+
+  const move = async (from: number, to: number) => {
+    const order = [...lessons];
+    const [moved] = order.splice(from, 1);
+    order.splice(to, 0, moved);
+    const changed = order.map((l, i) => ({ ...l, orderIndex: i })).filter((l, i) =>
+      lessons[i]?.id !== l.id || l.orderIndex !== lessons[i].orderIndex
+    );
+    const results = await run(async () => {
+      for (const lesson of changed) {
+        const result = await patch(lesson.id, { orderIndex: lesson.orderIndex });
+        if (!result.ok) return result;
+      }
+      return { ok: true as const, data: true };
+    });
+    if (results) {
+      setLessons(order.map((l, i) => ({ ...l, orderIndex: i })));
+      setStatus(`“${moved.title}” moved to position ${to + 1}.`);
+    }
+  };
+
+  const remove = async (lesson: Lesson) => {
+    if (!confirm(`Delete the lesson “${lesson.title}”? This cannot be undone.`)) return;
+    const done = await run(() => fetchJson(`/api/admin/toolkit-content-items/${lesson.id}`, { method: "DELETE" }));
+    if (!done) return;
+    setLessons(lessons.filter((l) => l.id !== lesson.id));
+    setStatus(`Lesson “${lesson.title}” deleted.`);
+  };
+
+  return (
+    <div class="space-y-6">
+      <p role="status" class="min-h-5 text-sm text-slate-700">{status}</p>
+      {error && <Notice kind="error" title="The lesson was not saved">{error}</Notice>}
+      {lessons.length === 0
+        ? <p class="text-slate-700">No lessons yet. Add the first one below.</p>
+        : (
+          <ol class="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+            {lessons.map((lesson, index) => (
+              <li key={lesson.id} class="space-y-3 p-4">
+                <div class="flex flex-wrap items-center justify-between gap-3">
+                  <p class="font-medium text-slate-900">
+                    {index + 1}. {lesson.title}{" "}
+                    <span class="text-sm font-normal text-slate-700">
+                      ({lesson.type === "video" ? "Video" : "Article"}
+                      {lesson.isPreview ? ", free preview" : ""})
+                    </span>
+                  </p>
+                  <div class="flex flex-wrap gap-2">
+                    <button
+                      type="button"
+                      class={BUTTON}
+                      disabled={busy || index === 0}
+                      onClick={() => move(index, index - 1)}
+                    >
+                      Up<span class="sr-only">{`: ${lesson.title}`}</span>
+                    </button>
+                    <button
+                      type="button"
+                      class={BUTTON}
+                      disabled={busy || index === lessons.length - 1}
+                      onClick={() => move(index, index + 1)}
+                    >
+                      Down<span class="sr-only">{`: ${lesson.title}`}</span>
+                    </button>
+                    <button type="button" class={BUTTON} disabled={busy} onClick={() => togglePreview(lesson)}>
+                      {lesson.isPreview ? "Lock" : "Make preview"}
+                      <span class="sr-only">{`: ${lesson.title}`}</span>
+                    </button>
+                    <button
+                      type="button"
+                      class={BUTTON}
+                      disabled={busy}
+                      onClick={() =>
+                        setEditing({
+                          id: lesson.id,
+                          draft: {
+                            title: lesson.title,
+                            type: lesson.type,
+                            content: lesson.content ?? "",
+                            cdnVideoUrl: lesson.cdnVideoUrl ?? "",
+                            isPreview: lesson.isPreview,
+                          },
+                        })}
+                    >
+                      Edit<span class="sr-only">{`: ${lesson.title}`}</span>
+                    </button>
+                    <button type="button" class={BUTTON} disabled={busy} onClick={() => remove(lesson)}>
+                      Delete<span class="sr-only">{`: ${lesson.title}`}</span>
+                    </button>
+                  </div>
+                </div>
+                {editing?.id === lesson.id && (
+                  <form onSubmit={save} class="space-y-3 rounded-md bg-slate-50 p-4">
+                    <LessonFields
+                      prefix={`edit-${lesson.id}`}
+                      draft={editing.draft}
+                      onChange={(d) => setEditing({ ...editing, draft: d })}
+                    />
+                    <div class="flex gap-2">
+                      <button type="submit" class={PRIMARY} disabled={busy}>Save lesson</button>
+                      <button type="button" class={BUTTON} onClick={() => setEditing(null)}>Cancel</button>
+                    </div>
+                  </form>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      <form
+        onSubmit={add}
+        class="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+        aria-labelledby="add-lesson-heading"
+      >
+        <h3 id="add-lesson-heading" class="text-lg font-semibold text-slate-900">Add a lesson</h3>
+        <LessonFields prefix="new-lesson" draft={draft} onChange={setDraft} />
+        <button type="submit" class={PRIMARY} disabled={busy}>{busy ? "Saving…" : "Add lesson"}</button>
+      </form>
+    </div>
+  );
+}

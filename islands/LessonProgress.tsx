@@ -1,0 +1,80 @@
+/**
+ * The lesson viewer's progress (CONTRACT.md §6 `POST /api/toolkits/{id}/progress`): a progress
+ * bar over the toolkit's lessons and the "Mark as complete" toggle of the open lesson; marking
+ * it moves the bar at once and offers the next lesson.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice, useHydrated } from "../components/forms.tsx";
+
+/** Props: the lesson, whether it is complete, the toolkit's lesson ids that are, and where "next" goes. */
+export interface LessonProgressProps {
+  toolkitId: string;
+  itemId: string;
+  lessonIds: string[];
+  completedItemIds: string[];
+  nextUrl: string | null;
+}
+
+export default function LessonProgress(
+  { toolkitId, itemId, lessonIds, completedItemIds, nextUrl }: LessonProgressProps,
+) {
+  const hydrated = useHydrated();
+  const [completed, setCompleted] = useState(completedItemIds);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const done = completed.includes(itemId);
+  const count = lessonIds.filter((id) => completed.includes(id)).length;
+  const percent = lessonIds.length === 0 ? 0 : Math.round(count / lessonIds.length * 100);
+
+  const toggle = async () => {
+    setBusy(true);
+    setError("");
+    const result = await fetchJson<{ completedItemIds: string[] }>(
+      `/api/toolkits/${encodeURIComponent(toolkitId)}/progress`,
+      { body: { contentItemId: itemId, completed: !done } },
+    );
+    setBusy(false);
+    if (result.ok) setCompleted(result.data.completedItemIds);
+    else setError(result.error);
+  };
+
+  return (
+    <div class="space-y-3">
+      <div>
+        <p id="progress-label" class="text-sm font-medium text-slate-800">
+          {`${count} of ${lessonIds.length} lessons complete (${percent} %)`}
+        </p>
+        <div
+          role="progressbar"
+          aria-labelledby="progress-label"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          class="mt-1 h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+        >
+          <div class="h-full rounded-full bg-green-700 transition-all" style={{ width: `${percent}%` }} />
+        </div>
+      </div>
+      <div class="flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          onClick={toggle}
+          disabled={!hydrated || busy}
+          aria-pressed={done ? "true" : "false"}
+          class={`rounded-md px-4 py-2 font-medium disabled:opacity-70 ${
+            done
+              ? "border border-green-700 bg-green-50 text-green-900 hover:bg-green-100"
+              : "bg-green-700 text-white hover:bg-green-800"
+          }`}
+        >
+          {done ? "✓ Completed" : "Mark as complete"}
+        </button>
+        {done && nextUrl && (
+          <a href={nextUrl} class="font-medium text-indigo-700 underline hover:text-indigo-900">Next lesson →</a>
+        )}
+      </div>
+      {error && <Notice kind="error">{error}</Notice>}
+    </div>
+  );
+}

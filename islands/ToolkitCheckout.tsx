@@ -1,0 +1,263 @@
+/**
+ * Buying a toolkit (specification "Toolkits (public and purchase)"; CONTRACT.md §6): an optional
+ * coupon that shows the discount and the final price before paying (applying it starts the
+ * checkout, `POST /api/toolkits/{id}`, which reserves the coupon use), then Razorpay Checkout.js,
+ * loaded from Razorpay on this page only. After paying, the signature goes to
+ * `POST /api/toolkits/{id}/verify`; a clear pending state shows meanwhile, then success (on to the
+ * lessons) or failure with a retry. A 100 % coupon needs no payment at all.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice, useHydrated } from "../components/forms.tsx";
+import { formatRupees } from "../lib/money.ts";
+
+/** Where Checkout.js comes from (the toolkit page's CSP allows exactly this script host). */
+export const CHECKOUT_SCRIPT = "https://checkout.razorpay.com/v1/checkout.js";
+
+interface Quote {
+  free: boolean;
+  order?: { id: string; amount: number; currency: string };
+  key: string;
+  discountAmount: number;
+  finalPrice: number;
+}
+
+interface RazorpayResponse {
+  razorpay_order_id: string;
+  razorpay_payment_id: string;
+  razorpay_signature: string;
+}
+
+interface RazorpayInstance {
+  open(): void;
+  on(event: "payment.failed", handler: (response: { error?: { description?: string } }) => void): void;
+}
+
+type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayInstance;
+
+type Phase = "ready" | "starting" | "paying" | "confirming" | "paid" | "failed";
+
+let scriptPromise: Promise<RazorpayConstructor> | null = null;
+
+function loadCheckout(): Promise<RazorpayConstructor> {
+  const existing = (globalThis as { Razorpay?: RazorpayConstructor }).Razorpay;
+  if (existing) return Promise.resolve(existing);
+  scriptPromise ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = CHECKOUT_SCRIPT;
+    script.async = true;
+    script.onload = () => resolve((globalThis as { Razorpay?: RazorpayConstructor }).Razorpay!);
+    script.onerror = () => {
+      scriptPromise = null;
+      reject(new Error("checkout script"));
+    };
+    document.head.append(script);
+  });
+  return scriptPromise;
+}
+
+/** Props: the toolkit, its price in rupees, and the buyer for the payment form's prefill. */
+export interface ToolkitCheckoutProps {
+  toolkitId: string;
+  title: string;
+  price: number;
+  buyer: { name: string; email: string };
+}
+
+const BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 font-medium " +
+  "disabled:cursor-not-allowed disabled:opacity-70";
+
+export default function ToolkitCheckout({ toolkitId, title, price, buyer }: ToolkitCheckoutProps) {
+  const hydrated = useHydrated();
+  const [code, setCode] = useState("");
+  const [applied, setApplied] = useState<{ code: string; quote: Quote } | null>(null);
+  const [couponError, setCouponError] = useState("");
+  const [phase, setPhase] = useState<Phase>("ready");
+  const [error, setError] = useState("");
+  const status = useRef<HTMLDivElement>(null);
+  const lastQuote = useRef<Quote | null>(null);
+  const learnUrl = `/toolkits/${encodeURIComponent(toolkitId)}/learn`;
+
+  useEffect(() => {
+    if (phase === "paid") setTimeout(() => location.assign(learnUrl), 1200);
+    if (phase !== "ready") status.current?.focus();
+  }, [phase]);
+
+  const start = async (couponCode: string) => {
+    const result = await fetchJson<Quote>(`/api/toolkits/${encodeURIComponent(toolkitId)}`, {
+      body: couponCode ? { couponCode } : {},
+    });
+    return result;
+  };
+
+  const apply = async (event: Event) => {
+    event.preventDefault();
+    const wanted = code.trim();
+    if (!wanted) {
+      setCouponError("Enter a coupon code.");
+      return;
+    }
+    setPhase("starting");
+    setCouponError("");
+    const result = await start(wanted);
+    setPhase("ready");
+    if (!result.ok) {
+      setCouponError(result.error);
+      setApplied(null);
+      return;
+    }
+    setApplied({ code: wanted.toUpperCase(), quote: result.data });
+    lastQuote.current = null;
+    if (result.data.free) setPhase("paid");
+  };
+
+  const pay = async () => {
+    setError("");
+    setPhase("starting");
+    let quote = applied?.quote ?? lastQuote.current;
+    if (!quote) {
+      const result = await start("");
+      if (!result.ok) {
+        setPhase("failed");
+        setError(result.error);
+        return;
+      }
+      quote = result.data;
+      lastQuote.current = quote;
+    }
+    if (quote.free) {
+      setPhase("paid");
+      return;
+    }
+    let Razorpay: RazorpayConstructor;
+    try {
+      Razorpay = await loadCheckout();
+    } catch {
+      setPhase("failed");
+      setError("The payment window could not be loaded. Check your connection and try again.");
+      return;
+    }
+    const checkout = new Razorpay({
+      key: quote.key,
+      amount: quote.order!.amount,
+      currency: quote.order!.currency,
+      order_id: quote.order!.id,
+      name: "Career Community",
+      description: title,
+      prefill: buyer,
+      handler: async (response: RazorpayResponse) => {
+        setPhase("confirming");
+        const verified = await fetchJson(`/api/toolkits/${encodeURIComponent(toolkitId)}/verify`, { body: response });
+        if (verified.ok) setPhase("paid");
+        else {
+          setPhase("failed");
+          setError(verified.error);
+        }
+      },
+      modal: { ondismiss: () => setPhase((p) => (p === "paying" ? "ready" : p)) },
+    });
+    checkout.on("payment.failed", (response) => {
+      setPhase("failed");
+      setError(response.error?.description ?? "The payment did not go through.");
+    });
+    setPhase("paying");
+    checkout.open();
+  };
+
+  // A failed payment leaves its order open at the gateway, so the retry pays the same order
+  // (with the coupon still applied); a new checkout starts only when there was none.
+  const retry = () => {
+    setError("");
+    setPhase("ready");
+  };
+
+  const quote = applied?.quote;
+  const busy = !hydrated || phase === "starting" || phase === "paying" || phase === "confirming";
+  const toPay = quote ? quote.finalPrice : price;
+
+  if (phase === "paid") {
+    return (
+      <div ref={status} tabIndex={-1} class="space-y-3">
+        <Notice kind="success" title="Payment received">The toolkit is yours. Opening your first lesson…</Notice>
+        <a href={learnUrl} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>Start learning</a>
+      </div>
+    );
+  }
+
+  return (
+    <div class="space-y-4">
+      <form onSubmit={apply} class="space-y-2" noValidate>
+        <label for="coupon-code" class="block text-sm font-medium text-slate-800">Coupon code (optional)</label>
+        <div class="flex gap-2">
+          <input
+            id="coupon-code"
+            name="couponCode"
+            value={code}
+            maxLength={40}
+            autocomplete="off"
+            aria-invalid={couponError ? "true" : undefined}
+            aria-describedby={couponError ? "coupon-code-error" : undefined}
+            onInput={(e) => setCode(e.currentTarget.value)}
+            class="block w-full rounded-md border border-slate-400 bg-white px-3 py-2 uppercase text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+          />
+          <button
+            type="submit"
+            disabled={busy}
+            class={`${BUTTON} border border-slate-400 bg-white text-slate-800 hover:bg-slate-100`}
+          >
+            Apply
+          </button>
+        </div>
+        {couponError && <p id="coupon-code-error" class="text-sm font-medium text-red-700">{couponError}</p>}
+      </form>
+
+      {quote && (
+        <dl
+          class="space-y-1 rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900"
+          aria-live="polite"
+        >
+          <div class="flex justify-between">
+            <dt>Price</dt>
+            <dd>{formatRupees(price)}</dd>
+          </div>
+          <div class="flex justify-between">
+            <dt>Coupon {applied!.code}</dt>
+            <dd>−{formatRupees(quote.discountAmount)}</dd>
+          </div>
+          <div class="flex justify-between font-semibold">
+            <dt>You pay</dt>
+            <dd>{formatRupees(quote.finalPrice)}</dd>
+          </div>
+        </dl>
+      )}
+
+      <div ref={status} tabIndex={-1} role="status" aria-live="polite" class="text-sm text-slate-800">
+        {phase === "starting" && "Preparing your order…"}
+        {phase === "paying" && "Complete the payment in the Razorpay window."}
+        {phase === "confirming" && "Confirming your payment… Please keep this page open."}
+      </div>
+
+      {phase === "failed"
+        ? (
+          <div class="space-y-3">
+            <Notice kind="error" title="The payment did not go through">{error}</Notice>
+            <button type="button" onClick={retry} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>
+              Try again
+            </button>
+          </div>
+        )
+        : (
+          <button
+            type="button"
+            onClick={pay}
+            disabled={busy}
+            aria-busy={busy && hydrated ? "true" : undefined}
+            class={`${BUTTON} w-full bg-indigo-700 text-white hover:bg-indigo-800`}
+          >
+            {phase === "confirming" ? "Confirming…" : `Buy for ${formatRupees(toPay)}`}
+          </button>
+        )}
+      <p class="text-xs text-slate-700">Payments are processed securely by Razorpay.</p>
+    </div>
+  );
+}

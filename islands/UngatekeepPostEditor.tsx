@@ -1,0 +1,254 @@
+/**
+ * The admin post editor (CONTRACT.md §7): title, tag, markdown content with a live preview
+ * (rendered and sanitized by the server at `POST /api/admin/ungatekeep/preview`, so no markdown
+ * code ships to the browser), up to 5 image uploads with a progress bar and thumbnail each and
+ * a remove button, the link card fields, the publish date (a future date schedules the post),
+ * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { fetchJson } from "../components/fetch_json.ts";
+import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
+import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "../lib/ungatekeep/tags.ts";
+
+/** The editable fields of a post (`id` null for a new one). */
+export interface EditablePost {
+  id: string | null;
+  title: string;
+  content: string;
+  tag: PostTag | "";
+  images: string[];
+  linkUrl: string;
+  linkTitle: string;
+  linkImage: string;
+  isPinned: boolean;
+  isPublished: boolean;
+  publishedAt: string | null;
+}
+
+interface Upload {
+  key: string;
+  name: string;
+  progress: number;
+  id?: string;
+  error?: string;
+}
+
+function localInput(iso: string | null): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<{ id?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/admin/uploads");
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      const body = xhr.response as { id?: string; error?: unknown } | null;
+      if (xhr.status === 201 && body?.id) resolve({ id: body.id });
+      else resolve({ error: typeof body?.error === "string" ? body.error : `Upload failed (${xhr.status})` });
+    };
+    xhr.onerror = () => resolve({ error: "Upload failed: network error" });
+    const form = new FormData();
+    form.set("file", file);
+    xhr.send(form);
+  });
+}
+
+export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
+  const hydrated = useHydrated();
+  const [values, setValues] = useState({ ...post, publishedAt: localInput(post.publishedAt) });
+  const [uploads, setUploads] = useState<Upload[]>(post.images.map((id) => ({ key: id, name: id, progress: 1, id })));
+  const [preview, setPreview] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+
+  useEffect(() => {
+    const timer = setTimeout(async () => {
+      const res = await fetchJson<{ html: string }>("/api/admin/ungatekeep/preview", {
+        body: { content: values.content },
+      });
+      if (res.ok) setPreview(res.data.html);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [values.content]);
+
+  const addFiles = (files: FileList | null) => {
+    const room = MAX_POST_IMAGES - uploads.length;
+    const chosen = [...files ?? []];
+    if (chosen.length > room) setError(`A post may have at most ${MAX_POST_IMAGES} images.`);
+    for (const file of chosen.slice(0, Math.max(0, room))) {
+      const key = crypto.randomUUID();
+      setUploads((all) => [...all, { key, name: file.name, progress: 0 }]);
+      const update = (patch: Partial<Upload>) =>
+        setUploads((all) => all.map((u) => u.key === key ? { ...u, ...patch } : u));
+      uploadFile(file, (progress) => update({ progress })).then((result) => update({ ...result, progress: 1 }));
+    }
+  };
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError("");
+    const body = {
+      title: values.title,
+      content: values.content,
+      tag: values.tag || undefined,
+      images: uploads.flatMap((u) => u.id ? [u.id] : []),
+      linkUrl: values.linkUrl.trim() || null,
+      linkTitle: values.linkTitle.trim() || null,
+      linkImage: values.linkImage.trim() || null,
+      isPinned: values.isPinned,
+      isPublished: values.isPublished,
+      publishedAt: values.publishedAt ? new Date(values.publishedAt).toISOString() : null,
+    };
+    const res = post.id
+      ? await fetchJson(`/api/admin/ungatekeep/${post.id}`, { method: "PATCH", body })
+      : await fetchJson("/api/admin/ungatekeep", { body });
+    if (res.ok) return location.assign("/admin/ungatekeep");
+    setBusy(false);
+    setError(res.error);
+  };
+
+  const pending = uploads.some((u) => !u.id && !u.error);
+  return (
+    <form onSubmit={save} class="space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+      {error && <Notice kind="error">{error}</Notice>}
+      <TextField
+        id="title"
+        label="Title"
+        required
+        value={values.title}
+        onInput={(e) => set("title", e.currentTarget.value)}
+      />
+      <SelectField
+        id="tag"
+        label="Tag"
+        value={values.tag}
+        options={POST_TAGS.map((t) => ({ value: t, label: TAG_LABELS[t] }))}
+        onChange={(v) => set("tag", v as PostTag | "")}
+      />
+      <div class="grid gap-4 lg:grid-cols-2">
+        <div>
+          <label for="content" class="block text-sm font-medium text-slate-800">Content (markdown)</label>
+          <textarea
+            id="content"
+            name="content"
+            rows={14}
+            value={values.content}
+            onInput={(e) => set("content", e.currentTarget.value)}
+            class="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 font-mono text-sm text-slate-900"
+          />
+        </div>
+        <section aria-labelledby="preview-title">
+          <h2 id="preview-title" class="text-sm font-medium text-slate-800">Preview</h2>
+          <div
+            class="mt-1 min-h-40 space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3 text-slate-800 [&_a]:text-indigo-700 [&_a]:underline"
+            // deno-lint-ignore react-no-danger
+            dangerouslySetInnerHTML={{ __html: preview }}
+          />
+        </section>
+      </div>
+      <fieldset>
+        <legend class="text-sm font-medium text-slate-800">Images ({uploads.length} of {MAX_POST_IMAGES})</legend>
+        <input
+          id="images"
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          multiple
+          aria-label="Add images"
+          disabled={!hydrated || uploads.length >= MAX_POST_IMAGES}
+          onChange={(e) => {
+            addFiles(e.currentTarget.files);
+            e.currentTarget.value = "";
+          }}
+          class="mt-2 block text-sm text-slate-800"
+        />
+        <ul class="mt-3 flex flex-wrap gap-3">
+          {uploads.map((u) => (
+            <li key={u.key} class="w-32 rounded-md border border-slate-200 p-2 text-xs text-slate-800">
+              {u.id
+                ? (
+                  <img
+                    src={`/api/files/${u.id}`}
+                    alt={`Uploaded image ${u.name}`}
+                    class="h-20 w-full rounded object-cover"
+                  />
+                )
+                : (
+                  <progress value={u.progress} max={1} aria-label={`Uploading ${u.name}`} class="w-full">
+                    {Math.round(u.progress * 100)}%
+                  </progress>
+                )}
+              {u.error && <p role="alert" class="mt-1 text-red-700">{u.error}</p>}
+              <button
+                type="button"
+                onClick={() =>
+                  setUploads((all) =>
+                    all.filter((x) => x.key !== u.key)
+                  )}
+                class="mt-1 text-red-700 underline"
+              >
+                Remove<span class="sr-only">{` ${u.name}`}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <div class="grid gap-4 sm:grid-cols-3">
+        <TextField
+          id="linkUrl"
+          label="Link URL"
+          type="url"
+          value={values.linkUrl}
+          onInput={(e) => set("linkUrl", e.currentTarget.value)}
+        />
+        <TextField
+          id="linkTitle"
+          label="Link title"
+          value={values.linkTitle}
+          onInput={(e) => set("linkTitle", e.currentTarget.value)}
+        />
+        <TextField
+          id="linkImage"
+          label="Link image URL"
+          type="url"
+          value={values.linkImage}
+          onInput={(e) => set("linkImage", e.currentTarget.value)}
+        />
+      </div>
+      <TextField
+        id="publishedAt"
+        label="Publish at"
+        type="datetime-local"
+        hint="Leave empty to publish now. A future date schedules the post."
+        value={values.publishedAt}
+        onInput={(e) => set("publishedAt", e.currentTarget.value)}
+      />
+      <div class="flex flex-wrap gap-6">
+        {(["isPublished", "isPinned"] as const).map((field) => (
+          <label key={field} class="flex items-center gap-2 text-slate-900">
+            <input
+              type="checkbox"
+              name={field}
+              checked={values[field]}
+              onChange={(e) =>
+                set(field, e.currentTarget.checked)}
+              class="h-4 w-4 accent-indigo-700"
+            />
+            {field === "isPublished" ? "Published (not a draft)" : "Pinned to the top"}
+          </label>
+        ))}
+      </div>
+      <SubmitButton
+        busy={busy || pending}
+        label={post.id ? "Save post" : "Create post"}
+        busyLabel={pending ? "Uploading…" : "Saving…"}
+      />
+    </form>
+  );
+}

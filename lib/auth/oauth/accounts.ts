@@ -1,0 +1,133 @@
+/**
+ * Social accounts (specification "Authentication" 6, CONTRACT.md §2): one record per
+ * (provider, provider account id), linked to a user. A callback's identity is resolved by
+ * account, else by a user with the same e-mail when the provider says the e-mail is verified
+ * (linking the account; a user whose own e-mail was never verified is taken over safely: the
+ * password and sessions go), else a new user is created with the account, in one atomic write,
+ * so concurrent callbacks for one new identity create one user.
+ *
+ * Keys (owned by this module only):
+ * - `["oauth_accounts", provider, accountId]` → `SocialAccount`
+ * - `["oauth_accounts_by_user", userId, provider, accountId]` → `SocialAccount`
+ */
+import { AuthError, ConflictError } from "../../errors.ts";
+import {
+  createUser,
+  getUser,
+  getUserByEmail,
+  normalizeEmail,
+  takeOverUnverifiedUser,
+  type User,
+  USER_NAME_MAX,
+} from "../../users/users.ts";
+import { deleteUserSessions } from "../sessions.ts";
+import type { ProviderIdentity } from "./flow.ts";
+import type { ProviderId } from "./providers.ts";
+
+/** A link between a provider account and a user. */
+export interface SocialAccount {
+  provider: ProviderId;
+  accountId: string;
+  userId: string;
+  createdAt: string;
+}
+
+/** Attempts before a sign-in that keeps losing races gives up. */
+const ATTEMPTS = 10;
+
+function accountKey(provider: ProviderId, accountId: string): Deno.KvKey {
+  return ["oauth_accounts", provider, accountId];
+}
+
+/** Adds the account's keys to `op`, only while the account key is as `seen` (absent, or that stale link). */
+function linkInto(
+  op: Deno.AtomicOperation,
+  seen: Deno.KvEntryMaybe<SocialAccount>,
+  identity: ProviderIdentity,
+  userId: string,
+) {
+  const account: SocialAccount = {
+    provider: identity.provider,
+    accountId: identity.accountId,
+    userId,
+    createdAt: new Date().toISOString(),
+  };
+  op.check(seen)
+    .set(accountKey(identity.provider, identity.accountId), account)
+    .set(["oauth_accounts_by_user", userId, identity.provider, identity.accountId], account);
+}
+
+/**
+ * A user name from the provider's: control characters become spaces, trimmed, at most
+ * `USER_NAME_MAX` characters; the e-mail's local part when the provider gave none.
+ */
+export function nameFromProvider(name: string | null, email: string): string {
+  const clean = (name ?? "").replace(/\p{Cc}+/gu, " ").trim();
+  const chosen = clean || email.split("@")[0] || "Member";
+  return [...chosen].slice(0, USER_NAME_MAX).join("").trim();
+}
+
+/**
+ * The user of a provider identity, found, linked or created as the module doc says. A new
+ * user's role is `admin` when its provider-verified e-mail is in `adminEmails`, else `user`.
+ * @returns the user and whether it was created now (for `newUserCallbackURL`).
+ * @throws AuthError 403 `ACCOUNT_NOT_LINKED` when the e-mail is unverified at the provider and
+ *   belongs to an existing user; ConflictError after `ATTEMPTS` lost races.
+ */
+export async function resolveSocialUser(
+  kv: Deno.Kv,
+  identity: ProviderIdentity,
+  adminEmails: Set<string>,
+): Promise<{ user: User; created: boolean }> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const seen = await kv.get<SocialAccount>(accountKey(identity.provider, identity.accountId));
+    const linked = seen.value && await getUser(kv, seen.value.userId);
+    if (linked) return { user: linked, created: false };
+
+    const name = nameFromProvider(identity.name, identity.email);
+    const existing = await getUserByEmail(kv, identity.email);
+    if (existing && !identity.emailVerified) {
+      throw new AuthError("ACCOUNT_NOT_LINKED", "Account not linked: the provider has not verified this e-mail");
+    }
+    if (existing?.emailVerified) {
+      const op = kv.atomic();
+      linkInto(op, seen, identity, existing.id);
+      if ((await op.commit()).ok) return { user: existing, created: false };
+      continue;
+    }
+    if (existing) {
+      const user = await takeOverUnverifiedUser(
+        kv,
+        existing.id,
+        { name, image: identity.picture },
+        (op, user) => linkInto(op, seen, identity, user.id),
+      );
+      if (!user) continue;
+      await deleteUserSessions(kv, user.id);
+      return { user, created: false };
+    }
+    try {
+      const email = normalizeEmail(identity.email);
+      const user = await createUser(kv, {
+        name,
+        email,
+        emailVerified: identity.emailVerified,
+        image: identity.picture,
+        role: identity.emailVerified && adminEmails.has(email) ? "admin" : "user",
+      }, (op, user) => linkInto(op, seen, identity, user.id));
+      return { user, created: true };
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
+  }
+  throw new ConflictError("Social sign-in kept conflicting with concurrent writes");
+}
+
+/** The providers linked to a user, each once, in key order (for the profile page's sign-in methods). */
+export async function linkedProviders(kv: Deno.Kv, userId: string): Promise<ProviderId[]> {
+  const found = new Set<ProviderId>();
+  for await (const entry of kv.list<SocialAccount>({ prefix: ["oauth_accounts_by_user", userId] })) {
+    found.add(entry.value.provider);
+  }
+  return [...found];
+}

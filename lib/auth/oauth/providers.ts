@@ -1,0 +1,90 @@
+/**
+ * The two social identity providers (specification "Authentication" 1 and 6, CONTRACT.md §1
+ * and §2): Google and LinkedIn, both OpenID Connect with scopes `openid email profile`. Their
+ * credentials come from `GOOGLE_*` / `LINKEDIN_*` and their endpoints from
+ * `OAUTH_<PROVIDER>_*_URL` (real endpoints by default). The table is built once from the
+ * configuration by `createOAuthService`.
+ *
+ * A provider's issuer is fixed (it is what the provider writes into `iss` of its ID tokens and
+ * authorization responses), also when its endpoints are overridden for a test provider.
+ */
+import type { Config, OAuthProviderConfig } from "../../../app.config.ts";
+import { AuthError } from "../../errors.ts";
+
+/** Identifiers of the supported providers, as `provider` and the callback path name them. */
+export const PROVIDER_IDS = ["google", "linkedin"] as const;
+export type ProviderId = typeof PROVIDER_IDS[number];
+
+/** Scopes every provider is asked for. */
+export const OAUTH_SCOPES = "openid email profile";
+
+/** Longest wait for one call to a provider (token or userinfo), in ms. */
+export const PROVIDER_TIMEOUT_MS = 10_000;
+
+const FACTS: Record<ProviderId, { name: string; issuer: string }> = {
+  google: { name: "Google", issuer: "https://accounts.google.com" },
+  linkedin: { name: "LinkedIn", issuer: "https://www.linkedin.com/oauth" },
+};
+
+/** A provider as the flow uses it; `clientId`/`clientSecret` unset means not configured. */
+export interface OAuthProvider {
+  id: ProviderId;
+  /** Display name, e.g. "Google". */
+  name: string;
+  issuer: string;
+  clientId?: string;
+  clientSecret?: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+}
+
+/** What the social sign-in flow runs with: the provider table and the timeout of each provider call. */
+export interface OAuthService {
+  providers: Record<ProviderId, OAuthProvider>;
+  timeoutMs: number;
+}
+
+function providerOf(id: ProviderId, config: OAuthProviderConfig): OAuthProvider {
+  return { id, ...FACTS[id], ...config };
+}
+
+/** The provider table of `config`, built once at start; `timeoutMs` defaults to `PROVIDER_TIMEOUT_MS`. */
+export function createOAuthService(config: Config, options: { timeoutMs?: number } = {}): OAuthService {
+  return {
+    providers: {
+      google: providerOf("google", config.oauth.google),
+      linkedin: providerOf("linkedin", config.oauth.linkedin),
+    },
+    timeoutMs: options.timeoutMs ?? PROVIDER_TIMEOUT_MS,
+  };
+}
+
+/** True when `provider` has both a client id and a client secret. */
+export function isConfigured(provider: OAuthProvider): boolean {
+  return Boolean(provider.clientId && provider.clientSecret);
+}
+
+/** The providers that have credentials, in table order (for the sign-in buttons). */
+export function configuredProviders(service: OAuthService): OAuthProvider[] {
+  return PROVIDER_IDS.map((id) => service.providers[id]).filter(isConfigured);
+}
+
+/**
+ * The configured provider named `id`.
+ * @throws AuthError 400 `PROVIDER_NOT_FOUND` "Provider not found" for an unknown name;
+ *   400 `PROVIDER_NOT_CONFIGURED` "Provider not configured" for one without credentials.
+ */
+export function requireProvider(
+  service: OAuthService,
+  id: string,
+): OAuthProvider & { clientId: string; clientSecret: string } {
+  if (!(PROVIDER_IDS as readonly string[]).includes(id)) {
+    throw new AuthError("PROVIDER_NOT_FOUND", "Provider not found");
+  }
+  const provider = service.providers[id as ProviderId];
+  if (!provider.clientId || !provider.clientSecret) {
+    throw new AuthError("PROVIDER_NOT_CONFIGURED", "Provider not configured");
+  }
+  return provider as OAuthProvider & { clientId: string; clientSecret: string };
+}

@@ -1,0 +1,16 @@
+/**
+ * The ways a user can sign in (specification "Authentication" 1): e-mail and password when the
+ * user has a password, and each linked social provider (CONTRACT.md §2). Shown on the profile page.
+ */
+import { getPasswordHash } from "../users/users.ts";
+import { linkedProviders } from "./oauth/accounts.ts";
+import type { ProviderId } from "./oauth/providers.ts";
+
+/** A sign-in method: `email` (e-mail and password) or a provider id. */
+export type SignInMethod = "email" | ProviderId;
+
+/** The user's sign-in methods, e-mail and password first, then the providers in key order. */
+export async function signInMethods(kv: Deno.Kv, userId: string): Promise<SignInMethod[]> {
+  const [password, providers] = await Promise.all([getPasswordHash(kv, userId), linkedProviders(kv, userId)]);
+  return [...(password ? ["email" as const] : []), ...providers];
+}

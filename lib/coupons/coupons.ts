@@ -1,0 +1,239 @@
+/**
+ * Coupons (specification "Coupon record", "Coupon and purchase errors"; CONTRACT.md §6): admin
+ * CRUD with search by code, and the checks a checkout runs on a code, in the specification's
+ * order. Discounts are kept in paise (fixed) or percent; the API speaks rupees.
+ *
+ * Keys (owned by this module only):
+ * - `["coupons", id]` → `CouponRecord`
+ * - `["coupons_by_code", CODE]` → id (uniqueness guard, codes upper case)
+ */
+import { z } from "zod";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "../money.ts";
+import { deleteSlotsOf, usedCount } from "./reservations.ts";
+
+/** Discount kinds. */
+export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
+/** One of `DISCOUNT_TYPES`. */
+export type DiscountType = typeof DISCOUNT_TYPES[number];
+
+/** The coupon and purchase errors of `POST /api/toolkits/{id}`, each 400 (specification "Errors"). */
+export const COUPON_ERRORS = {
+  invalid: "Invalid coupon code",
+  inactive: "Coupon is not active",
+  expired: "Coupon has expired",
+  perUserLimit: "You have already used this coupon",
+  usageLimit: "Coupon usage limit reached",
+  purchased: "Toolkit already purchased",
+} as const;
+
+/** The message of a code that another coupon has. */
+export const DUPLICATE_CODE = "Coupon code already exists";
+
+/** A coupon as stored: a percentage, or a fixed amount in paise. */
+export interface CouponRecord {
+  id: string;
+  code: string;
+  discountType: DiscountType;
+  /** Percent off (1–100) for `percentage`; paise off for `fixed`. */
+  discountAmount: number;
+  isActive: boolean;
+  expiresAt: string | null;
+  perUserLimit: number;
+  usageLimit: number | null;
+  toolkitIds: string[] | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A coupon in API responses (CONTRACT.md §6): `discountValue` in percent or rupees, `usedCount` read only. */
+export interface Coupon extends Omit<CouponRecord, "discountAmount"> {
+  discountValue: number;
+  usedCount: number;
+}
+
+const CodeSchema = z.string().trim().min(3).max(40).regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, - and _ only")
+  .transform((code) => code.toUpperCase());
+
+const CouponFieldsSchema = z.object({
+  code: CodeSchema,
+  discountType: z.enum(DISCOUNT_TYPES),
+  discountValue: z.number().positive().max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, "At most 2 decimals"),
+  isActive: z.boolean(),
+  expiresAt: z.iso.datetime({ offset: true }).nullable(),
+  perUserLimit: z.int().min(1).max(1000),
+  usageLimit: z.int().min(1).max(100_000).nullable(),
+  toolkitIds: z.array(z.string().min(1).max(100)).max(100).nullable(),
+});
+
+const percentAtMost100 = (c: { discountType?: DiscountType; discountValue?: number }) =>
+  c.discountType !== "percentage" || c.discountValue === undefined || c.discountValue <= 100;
+const PERCENT_MESSAGE = { message: "A percentage is at most 100", path: ["discountValue"] };
+
+/** Body of `POST /api/admin/coupons`. */
+export const CouponCreateSchema = CouponFieldsSchema.extend({
+  isActive: z.boolean().default(true),
+  expiresAt: CouponFieldsSchema.shape.expiresAt.default(null),
+  perUserLimit: CouponFieldsSchema.shape.perUserLimit.default(1),
+  usageLimit: CouponFieldsSchema.shape.usageLimit.default(null),
+  toolkitIds: CouponFieldsSchema.shape.toolkitIds.default(null),
+}).refine(percentAtMost100, PERCENT_MESSAGE);
+export type CouponCreate = z.infer<typeof CouponCreateSchema>;
+
+/** Body of `PATCH /api/admin/coupons/{id}`: any field. */
+export const CouponUpdateSchema = CouponFieldsSchema.partial();
+export type CouponUpdate = z.infer<typeof CouponUpdateSchema>;
+
+/** Query of `GET /api/admin/coupons`. */
+export const CouponSearchSchema = z.object({ search: z.string().trim().max(100).optional() });
+
+/** Lost races retried before giving up. */
+const MAX_ATTEMPTS = 10;
+
+const couponKey = (id: string) => ["coupons", id];
+const codeKey = (code: string) => ["coupons_by_code", code];
+
+/** The API shape of `record` with its `usedCount`. */
+export function couponView(record: CouponRecord, used: number): Coupon {
+  const { discountAmount, ...rest } = record;
+  return {
+    ...rest,
+    discountValue: record.discountType === "fixed" ? toRupees(discountAmount) : discountAmount,
+    usedCount: used,
+  };
+}
+
+async function view(kv: Deno.Kv, record: CouponRecord): Promise<Coupon> {
+  return couponView(record, await usedCount(kv, record.id));
+}
+
+function amountOf(type: DiscountType, value: number): number {
+  return type === "fixed" ? toPaise(value) : value;
+}
+
+/** Every coupon whose code contains `search` (any case), newest first (`GET /api/admin/coupons`). */
+export async function listCoupons(kv: Deno.Kv, search = ""): Promise<Coupon[]> {
+  const needle = search.toUpperCase();
+  const records: CouponRecord[] = [];
+  for await (const entry of kv.list<CouponRecord>({ prefix: ["coupons"] })) {
+    if (entry.value.code.includes(needle)) records.push(entry.value);
+  }
+  records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  return await Promise.all(records.map((r) => view(kv, r)));
+}
+
+/**
+ * Creates a coupon; the code's uniqueness is checked in the same atomic write.
+ * @throws InvalidInputError "Coupon code already exists".
+ */
+export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Coupon> {
+  const now = new Date().toISOString();
+  const { discountValue, ...fields } = input;
+  const record: CouponRecord = {
+    id: crypto.randomUUID(),
+    ...fields,
+    discountAmount: amountOf(input.discountType, discountValue),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const result = await kv.atomic()
+    .check({ key: codeKey(record.code), versionstamp: null })
+    .set(couponKey(record.id), record)
+    .set(codeKey(record.code), record.id)
+    .commit();
+  if (!result.ok) throw new InvalidInputError(DUPLICATE_CODE);
+  return couponView(record, 0);
+}
+
+/**
+ * Applies the given fields of `patch`; a new code moves the uniqueness guard in the same write.
+ * @throws NotFoundError "Coupon not found"; InvalidInputError "Coupon code already exists" or
+ *   for a percentage over 100.
+ */
+export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate): Promise<Coupon> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await kv.get<CouponRecord>(couponKey(id));
+    if (!entry.value) throw new NotFoundError("Coupon not found");
+    const current = entry.value;
+    const { discountValue, ...fields } = Object.fromEntries(
+      Object.entries(patch).filter(([, v]) => v !== undefined),
+    ) as CouponUpdate;
+    const discountType = fields.discountType ?? current.discountType;
+    const value = discountValue ?? couponView(current, 0).discountValue;
+    if (!percentAtMost100({ discountType, discountValue: value })) throw new InvalidInputError(PERCENT_MESSAGE.message);
+    const record: CouponRecord = {
+      ...current,
+      ...fields,
+      discountAmount: amountOf(discountType, value),
+      updatedAt: new Date().toISOString(),
+    };
+    const op = kv.atomic().check(entry).set(couponKey(id), record);
+    if (record.code !== current.code) {
+      op.check({ key: codeKey(record.code), versionstamp: null }).set(codeKey(record.code), id)
+        .delete(codeKey(current.code));
+    }
+    if ((await op.commit()).ok) return await view(kv, record);
+    const owner = await kv.get<string>(codeKey(record.code));
+    if (record.code !== current.code && owner.value && owner.value !== id) throw new InvalidInputError(DUPLICATE_CODE);
+  }
+  throw new Error("Coupon update lost too many races");
+}
+
+/**
+ * Deletes a coupon, its code and its slots. Purchases that used it keep its id as history.
+ * @throws NotFoundError "Coupon not found".
+ */
+export async function deleteCoupon(kv: Deno.Kv, id: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await kv.get<CouponRecord>(couponKey(id));
+    if (!entry.value) throw new NotFoundError("Coupon not found");
+    const result = await kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code)).commit();
+    if (result.ok) return await deleteSlotsOf(kv, id);
+  }
+  throw new Error("Coupon deletion lost too many races");
+}
+
+/** The stored coupon, or null (a deleted one). */
+export async function getCouponRecord(kv: Deno.Kv, id: string): Promise<CouponRecord | null> {
+  return (await kv.get<CouponRecord>(couponKey(id))).value;
+}
+
+/**
+ * The coupon a checkout of `toolkitId` may use under `code`, with its entry for an atomic check,
+ * after the first three checks of the specification's order: it exists (and covers the toolkit),
+ * it is active, it has not expired.
+ * @throws InvalidInputError "Invalid coupon code", "Coupon is not active" or "Coupon has expired".
+ */
+export async function usableCoupon(
+  kv: Deno.Kv,
+  code: string,
+  toolkitId: string,
+  now = Date.now(),
+): Promise<Deno.KvEntry<CouponRecord>> {
+  const normalized = code.trim().toUpperCase();
+  const id = normalized.length <= 40 ? (await kv.get<string>(codeKey(normalized))).value : null;
+  const entry = id ? await kv.get<CouponRecord>(couponKey(id)) : null;
+  const coupon = entry?.value;
+  if (!coupon || (coupon.toolkitIds !== null && !coupon.toolkitIds.includes(toolkitId))) {
+    throw new InvalidInputError(COUPON_ERRORS.invalid);
+  }
+  if (!coupon.isActive) throw new InvalidInputError(COUPON_ERRORS.inactive);
+  if (coupon.expiresAt !== null && Date.parse(coupon.expiresAt) <= now) {
+    throw new InvalidInputError(COUPON_ERRORS.expired);
+  }
+  return entry as Deno.KvEntry<CouponRecord>;
+}
+
+/**
+ * The discount of `coupon` on a price, both in paise (CONTRACT.md §6): a percentage of the price
+ * rounded to the paisa, or the fixed amount, capped at the price.
+ */
+export function discountPaise(
+  coupon: Pick<CouponRecord, "discountType" | "discountAmount">,
+  pricePaise: number,
+): number {
+  const raw = coupon.discountType === "percentage"
+    ? Math.round(pricePaise * coupon.discountAmount / 100)
+    : coupon.discountAmount;
+  return Math.min(raw, pricePaise);
+}

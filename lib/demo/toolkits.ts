@@ -1,0 +1,150 @@
+/**
+ * Demo toolkits for `deno task seed`: three active toolkits with article and video lessons (one
+ * free preview lesson each), one inactive draft, three coupons (20 %, ₹100 off, 100 % off) and a
+ * demo student who owns the first toolkit (bought with the 100 % coupon through the real
+ * checkout) with two lessons completed. Idempotent: what exists (by title or code) is kept.
+ */
+import { CouponCreateSchema, createCoupon, listCoupons } from "../coupons/coupons.ts";
+import { initiatePurchase } from "../purchases/checkout.ts";
+import { hasPurchased } from "../purchases/purchases.ts";
+import {
+  ContentItemCreateSchema,
+  createContentItem,
+  createToolkit,
+  listContentItems,
+  listToolkitsForAdmin,
+  type Toolkit,
+  ToolkitCreateSchema,
+  updateToolkit,
+} from "../toolkits/catalog.ts";
+import { setLessonCompleted } from "../toolkits/progress.ts";
+import type { User } from "../users/users.ts";
+
+const VIDEO = "https://interactive-examples.mdn.mozilla.net/media/cc0-videos/flower.mp4";
+
+const article = (heading: string, points: string[]) =>
+  `<h2>${heading}</h2><p>Work through each point, then try it on your own material.</p><ul>${
+    points.map((p) => `<li>${p}</li>`).join("")
+  }</ul>`;
+
+const TOOLKITS = [
+  {
+    isActive: true,
+    fields: {
+      title: "Resume That Gets Read",
+      description: "Turn your projects and internships into a one-page resume that recruiters actually read.",
+      price: 499,
+      originalPrice: 999,
+      category: "Career",
+      highlights: ["Templates for freshers", "ATS-friendly formatting", "Before-and-after examples"],
+      totalDuration: "2 hours",
+      showSaleBadge: true,
+    },
+    lessons: [
+      {
+        title: "What recruiters look for",
+        type: "article",
+        isPreview: true,
+        points: ["Six-second scan", "Impact first"],
+      },
+      { title: "Writing bullet points with numbers", type: "article", points: ["Action verbs", "Quantify results"] },
+      { title: "Walkthrough: fixing a real resume", type: "video" },
+      { title: "Checklist before you apply", type: "article", points: ["One page", "PDF export", "File name"] },
+    ],
+  },
+  {
+    isActive: true,
+    fields: {
+      title: "Crack the Data Analyst Interview",
+      description: "SQL, Excel and case questions as they come up in analyst interviews, with worked answers.",
+      price: 799,
+      category: "Data",
+      highlights: ["50 SQL questions", "Case study framework", "Mock interview recording"],
+      totalDuration: "5 hours",
+    },
+    lessons: [
+      { title: "How the interview is structured", type: "video", isPreview: true },
+      { title: "SQL joins and window functions", type: "article", points: ["INNER vs LEFT", "ROW_NUMBER"] },
+      { title: "Case study: a drop in sign-ups", type: "article", points: ["Clarify", "Segment", "Conclude"] },
+    ],
+  },
+  {
+    isActive: true,
+    fields: {
+      title: "Salary Negotiation for Freshers",
+      description: "Know your number, answer the expected-salary question and negotiate an offer politely.",
+      price: 299,
+      originalPrice: 399,
+      category: "Career",
+      highlights: ["Scripts you can copy", "Offer comparison sheet"],
+      totalDuration: "1 hour",
+    },
+    lessons: [
+      { title: "Finding your market rate", type: "article", isPreview: true, points: ["Salary surveys", "Peers"] },
+      { title: "Role-play: the offer call", type: "video" },
+    ],
+  },
+  {
+    isActive: false,
+    fields: {
+      title: "LinkedIn Profile Makeover (draft)",
+      description: "A profile that brings recruiters to you. Coming soon.",
+      price: 199,
+      category: "Career",
+    },
+    lessons: [{ title: "Headline formulas", type: "article", isPreview: true, points: ["Role", "Skills", "Proof"] }],
+  },
+] as const;
+
+const COUPONS = [
+  { code: "WELCOME20", discountType: "percentage", discountValue: 20 },
+  { code: "FLAT100", discountType: "fixed", discountValue: 100, usageLimit: 100 },
+  { code: "FREEPASS", discountType: "percentage", discountValue: 100, usageLimit: 5 },
+] as const;
+
+async function seedToolkit(kv: Deno.Kv, admin: User, spec: typeof TOOLKITS[number]): Promise<[Toolkit, boolean]> {
+  const existing = (await listToolkitsForAdmin(kv, spec.fields.title)).find((t) => t.title === spec.fields.title);
+  if (existing) return [existing, false];
+  const toolkit = await createToolkit(kv, admin, ToolkitCreateSchema.parse(spec.fields));
+  for (const lesson of spec.lessons) {
+    await createContentItem(
+      kv,
+      ContentItemCreateSchema.parse({
+        toolkitId: toolkit.id,
+        title: lesson.title,
+        type: lesson.type,
+        content: "points" in lesson ? article(lesson.title, [...lesson.points]) : null,
+        cdnVideoUrl: lesson.type === "video" ? VIDEO : null,
+        isPreview: "isPreview" in lesson ? lesson.isPreview : false,
+      }),
+    );
+  }
+  return [spec.isActive ? await updateToolkit(kv, toolkit.id, { isActive: true }) : toolkit, true];
+}
+
+/** Seeds the demo catalog as `admin` and the purchase of `student`; returns lines describing what was added. */
+export async function seedToolkits(kv: Deno.Kv, admin: User, student: User): Promise<string[]> {
+  const toolkits: Toolkit[] = [];
+  let added = 0;
+  for (const spec of TOOLKITS) {
+    const [toolkit, isNew] = await seedToolkit(kv, admin, spec);
+    toolkits.push(toolkit);
+    if (isNew) added++;
+  }
+  let coupons = 0;
+  for (const coupon of COUPONS) {
+    if ((await listCoupons(kv, coupon.code)).some((c) => c.code === coupon.code)) continue;
+    await createCoupon(kv, CouponCreateSchema.parse(coupon));
+    coupons++;
+  }
+  const owned = toolkits[0];
+  if (!(await hasPurchased(kv, student.id, owned.id))) {
+    await initiatePurchase(kv, null, student, owned.id, "FREEPASS");
+    const lessons = (await listContentItems(kv, owned.id)).map((item) => item.id);
+    for (const id of lessons.slice(0, 2)) await setLessonCompleted(kv, owned.id, student.id, id, true, lessons);
+  }
+  return [
+    `Toolkits: ${added} added (${toolkits.filter((t) => t.isActive).length} active), coupons: ${coupons} added ` +
+    `(${COUPONS.map((c) => c.code).join(", ")}); ${student.name} owns "${owned.title}"`,
+  ];
+}

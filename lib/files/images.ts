@@ -1,0 +1,53 @@
+/**
+ * Image uploads (CONTRACT.md §7 "Images"): PNG, JPEG, WebP or GIF, recognised by their bytes
+ * (`file-type`), never by the type the client declared; at most 5 MB. Stored in the object store
+ * with the detected content type.
+ */
+import { fileTypeFromBuffer } from "file-type";
+import { InvalidInputError, NotFoundError, TooLargeError } from "../errors.ts";
+import type { FileMetadata, ObjectStore } from "./object_store.ts";
+
+/** Largest image in bytes: 5 MB. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** The content types an image upload may have. */
+export const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+/** The path an uploaded file is served at (`GET /api/files/{id}`). */
+export function fileUrl(id: string): string {
+  return `/api/files/${id}`;
+}
+
+/**
+ * Checks and stores one image.
+ * @throws TooLargeError over 5 MB; InvalidInputError "File must be a PNG, JPEG, WebP or GIF image"
+ *   when the bytes are not one of those formats (whatever the declared type).
+ */
+export async function storeImage(store: ObjectStore, bytes: Uint8Array): Promise<FileMetadata> {
+  if (bytes.length > MAX_IMAGE_BYTES) throw new TooLargeError("File is larger than 5 MB");
+  const detected = await fileTypeFromBuffer(bytes);
+  if (!detected || !IMAGE_TYPES.includes(detected.mime)) {
+    throw new InvalidInputError("File must be a PNG, JPEG, WebP or GIF image");
+  }
+  return await store.put(bytes, detected.mime);
+}
+
+/**
+ * Checks that every id names a stored file.
+ * @throws InvalidInputError "Unknown image: <id>" for the first id that is not an upload.
+ */
+export async function assertUploaded(store: ObjectStore, ids: readonly string[]): Promise<void> {
+  const found = await Promise.all(ids.map((id) => store.metadata(id)));
+  const missing = ids.find((_, i) => !found[i]);
+  if (missing !== undefined) throw new InvalidInputError(`Unknown image: ${missing}`);
+}
+
+/**
+ * The stored file `id`, for serving.
+ * @throws NotFoundError "File not found" when unknown or not completely written.
+ */
+export async function readFile(store: ObjectStore, id: string) {
+  const file = /^[0-9a-f-]{36}$/.test(id) ? await store.get(id) : null;
+  if (!file) throw new NotFoundError("File not found");
+  return file;
+}

@@ -1,0 +1,142 @@
+/**
+ * The internship listing fields in the chunked read model (`lib/kv/chunked/`): the entry each
+ * record stores in its chunk's index, and the columns, postings and orders the list filters of
+ * CONTRACT.md §4 run over (`filters.ts`).
+ */
+import { Dictionary, ListDictionary, Postings, type Slots } from "../kv/chunked/columns.ts";
+import type { Columns } from "../kv/chunked/read_model.ts";
+import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
+
+/** Bit of `flags`: the record is active. */
+export const ACTIVE = 1;
+/** Bit of `flags`: the record is soft-deleted. */
+export const DELETED = 2;
+
+/** The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id. */
+export type InternshipEntry = [
+  id: string,
+  createdMs: number,
+  type: number,
+  flags: number,
+  stipend: number | null,
+  location: string,
+  tags: string[],
+  owner: string,
+];
+
+/** `type` as a small code: 0 none, then the position in `INTERNSHIP_TYPES` plus one. */
+export function typeCode(type: string | null): number {
+  return type === null ? 0 : INTERNSHIP_TYPES.indexOf(type as typeof INTERNSHIP_TYPES[number]) + 1;
+}
+
+/** The index entry of `record`. */
+export function internshipEntry(r: Internship): InternshipEntry {
+  return [
+    r.id,
+    Date.parse(r.createdAt),
+    typeCode(r.type),
+    (r.isActive ? ACTIVE : 0) | (r.deletedAt ? DELETED : 0),
+    r.stipend,
+    (r.location ?? "").toLowerCase(),
+    r.tags.map((t) => t.toLowerCase()),
+    r.userId,
+  ];
+}
+
+/** Lower-case search text of a record: title, description and hiring organization, one per line. */
+export function internshipSearchText(record: Internship): string {
+  return `${record.title}\n${record.description ?? ""}\n${record.hiringOrganization}`.toLowerCase().replaceAll(
+    "\0",
+    " ",
+  );
+}
+
+/** The internship columns by slot, with tag and owner postings, the location dictionary and per-owner orders. */
+export class InternshipColumns implements Columns<InternshipEntry> {
+  readonly types: number[] = [];
+  readonly flags: number[] = [];
+  /** Stipend by slot; NaN when unstated (so no range matches it). */
+  readonly stipends: number[] = [];
+  /** Location code by slot (in `locations`). */
+  readonly locationCodes: number[] = [];
+  readonly locations = new Dictionary();
+  /** Tags by slot, lower case; records with the same tags share one array (`ListDictionary`). */
+  readonly tags: (readonly string[])[] = [];
+  /** Owner id by slot; each distinct id held once. */
+  readonly owners: string[] = [];
+  private readonly tagLists = new ListDictionary();
+  private readonly ownerNames = new Dictionary();
+  readonly tagSlots = new Postings();
+  private readonly ownerSlots = new Postings();
+  /** Per owner, their slots newest first (every state); built on first use, kept in step with inserts. */
+  private readonly ownerOrders = new Map<string, number[]>();
+  private publicOrder: number[] | null = null;
+
+  constructor(readonly slots: Slots) {}
+
+  set(slot: number, entry: InternshipEntry, fresh: boolean): void {
+    const [, , type, flags, stipend, location] = entry;
+    const tags = this.tagLists.canonical(entry[6]);
+    const owner = this.ownerNames.canonical(entry[7]);
+    if (!fresh) { for (const tag of this.tags[slot]) this.tagSlots.remove(tag, slot); }
+    this.types[slot] = type;
+    this.flags[slot] = flags;
+    this.stipends[slot] = stipend ?? NaN;
+    this.locationCodes[slot] = this.locations.code(location);
+    this.tags[slot] = tags;
+    for (const tag of tags) this.tagSlots.add(tag, slot);
+    if (this.owners[slot] !== owner) {
+      if (!fresh) {
+        this.ownerSlots.remove(this.owners[slot], slot);
+        this.ownerOrders.delete(this.owners[slot]);
+        this.ownerOrders.delete(owner);
+      }
+      this.ownerSlots.add(owner, slot);
+      this.owners[slot] = owner;
+    }
+    if (fresh) {
+      const ownerOrder = this.ownerOrders.get(owner);
+      if (ownerOrder) this.slots.insertSorted(ownerOrder, slot);
+    }
+    this.publicOrder = null;
+  }
+
+  /** Whether the record in `slot` is active, and whether it is deleted. */
+  state(slot: number): { active: boolean; deleted: boolean } {
+    return { active: (this.flags[slot] & ACTIVE) !== 0, deleted: (this.flags[slot] & DELETED) !== 0 };
+  }
+
+  /** The owner's user id of the record in `slot`. */
+  ownerOf(slot: number): string {
+    return this.owners[slot];
+  }
+
+  /** Every owner's user id. */
+  ownerIds(): Set<string> {
+    return new Set(this.owners);
+  }
+
+  /** The active, not deleted slots, newest first (kept until a listing changes). */
+  publicSlots(): number[] {
+    this.publicOrder ??= this.slots.order.filter((slot) => this.flags[slot] === ACTIVE);
+    return this.publicOrder;
+  }
+
+  /**
+   * The slots of `userId`, newest first, every state. Built by sorting the owner's postings, or
+   * for an owner of a large share of the listings by one pass over the order (cheaper than a
+   * comparison sort then), and kept: new slots are inserted in place.
+   */
+  ownerOrder(userId: string): number[] {
+    let order = this.ownerOrders.get(userId);
+    if (!order) {
+      const slots = this.ownerSlots.get(userId);
+      const all = this.slots.order;
+      order = slots.size * Math.log2(slots.size + 1) < all.length
+        ? [...slots].sort(this.slots.newerFirst)
+        : all.filter((slot) => this.owners[slot] === userId);
+      this.ownerOrders.set(userId, order);
+    }
+    return order;
+  }
+}

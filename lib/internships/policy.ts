@@ -1,0 +1,49 @@
+/**
+ * Who may do what with internships: the one home of these rules, used by the API routes, the
+ * pages and the domain functions alike (specification "Authentication" 7, "States and
+ * transitions"; CONTRACT.md §2 "Ingest user" and §4).
+ */
+import type { User } from "../users/users.ts";
+
+/** The caller: a signed-in user, or none for a guest. */
+export type Viewer = User | null | undefined;
+
+/** What a read rule needs to know of a listing. */
+export interface ListingAccess {
+  userId: string;
+  isActive: boolean;
+  deleted: boolean;
+}
+
+/**
+ * Where a listing is read:
+ * - `"api"`: `GET /api/internships/{id}` (CONTRACT.md §4): an inactive listing is 404 for every
+ *   caller but admins, its owner included;
+ * - `"owner"`: the pages and `mine=true`, where the owner also finds their own inactive listing.
+ */
+export type ReadAudience = "api" | "owner";
+
+/** True when `viewer` may post internships with a session: members and admins (CONTRACT.md §2). */
+export function canPost(viewer: Viewer): boolean {
+  return viewer?.role === "member" || viewer?.role === "admin";
+}
+
+/** True when `viewer` may edit and delete `listing` and see its state: its owner or an admin. */
+export function canManage(viewer: Viewer, listing: { userId: string }): boolean {
+  return !!viewer && (viewer.role === "admin" || viewer.id === listing.userId);
+}
+
+/** True when `viewer` may set `isVerified` and `isActive`: admins only. */
+export function canModerate(viewer: Viewer): boolean {
+  return viewer?.role === "admin";
+}
+
+/**
+ * True when `viewer` may read `listing` by id in `audience`: nobody reads a deleted one; an
+ * inactive one only admins, and in the `"owner"` audience also its owner.
+ */
+export function canRead(viewer: Viewer, listing: ListingAccess, audience: ReadAudience): boolean {
+  if (listing.deleted) return false;
+  if (listing.isActive || canModerate(viewer)) return true;
+  return audience === "owner" && viewer?.id === listing.userId;
+}

@@ -1,0 +1,99 @@
+/**
+ * Byte formats of a chunked store (see `store.ts`) and how records are cut into chunks:
+ * - a record chunk is the UTF-8 JSON array of its records;
+ * - an index chunk is UTF-8 of `JSON({entries, masks}) \0 token₀ \0 token₁ ...`: the listing
+ *   entry of each record (`layout.entry`) and the chunk's token search index (`token_index.ts`).
+ * Both stay within `CHUNK_MAX_BYTES`, under KV's value limit of 65,536 bytes.
+ */
+import type { ChunkedLayout, ListingEntry } from "./layout.ts";
+import { buildTokenMasks, readTokenIndex, type TokenIndex } from "./token_index.ts";
+
+/** Chunks are filled by creates up to this many bytes... */
+export const CHUNK_FILL_BYTES = 48_000;
+/** ...and may grow through updates up to this many (KV's value limit is 65,536). */
+export const CHUNK_MAX_BYTES = 64_000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A decoded index chunk: the listing entries and the token search index of the chunk's records. */
+export interface ChunkIndex<E extends ListingEntry> extends TokenIndex {
+  entries: E[];
+}
+
+/** A chunk's records with their encoded index, as a write stores them. */
+export interface IndexedChunk<R> {
+  records: R[];
+  index: Uint8Array;
+}
+
+/** The stored bytes of a record chunk. */
+export function encodeRecords<R>(records: R[]): Uint8Array {
+  return encoder.encode(JSON.stringify(records));
+}
+
+/** The records of a stored record chunk; none for a missing one. */
+export function decodeRecords<R>(value: Uint8Array | null): R[] {
+  return value ? JSON.parse(decoder.decode(value)) : [];
+}
+
+/** What `record` adds to its chunk's stored size, in bytes (its JSON and a comma). */
+export function recordBytes<R>(record: R): number {
+  return encoder.encode(JSON.stringify(record)).byteLength + 1;
+}
+
+/** The stored index of `records`. */
+export function encodeIndex<R extends { id: string }, E extends ListingEntry>(
+  layout: ChunkedLayout<R, E>,
+  records: R[],
+): Uint8Array {
+  const entries = records.map((record) => layout.entry(record));
+  const { tokens, masks } = buildTokenMasks(records.map((record) => layout.searchText(record)));
+  return encoder.encode([JSON.stringify({ entries, masks }), ...tokens].join("\0"));
+}
+
+/** Reads an index chunk written by `encodeIndex`. */
+export function decodeIndex<E extends ListingEntry>(bytes: Uint8Array): ChunkIndex<E> {
+  // The JSON part and the vocabulary are decoded apart: a slice of one decoded string would keep
+  // the whole of it (entries included) alive for as long as the model holds the vocabulary.
+  const zero = bytes.indexOf(0);
+  const cut = zero === -1 ? bytes.length : zero;
+  const { entries, masks } = JSON.parse(decoder.decode(bytes.subarray(0, cut))) as { entries: E[]; masks: number[] };
+  return { entries, ...readTokenIndex(decoder.decode(bytes.subarray(cut)), masks, entries.length) };
+}
+
+/** `records` with their encoded index. */
+export function indexed<R extends { id: string }, E extends ListingEntry>(
+  layout: ChunkedLayout<R, E>,
+  records: R[],
+): IndexedChunk<R> {
+  return { records, index: encodeIndex(layout, records) };
+}
+
+/**
+ * `records` (a chunk filled by size, whose first `kept` records are already stored in it) as one
+ * or more chunks whose index stays within `CHUNK_MAX_BYTES`. A small record can carry a large
+ * search vocabulary (each distinct word adds its text and mask words), so an index may outgrow
+ * its records several times over. Usually one chunk and one encoding; otherwise each chunk takes
+ * the longest prefix that fits (at least `kept` records, and at least one), found by bisection.
+ */
+export function splitByIndex<R extends { id: string }, E extends ListingEntry>(
+  layout: ChunkedLayout<R, E>,
+  records: R[],
+  kept: number,
+): IndexedChunk<R>[] {
+  const out: IndexedChunk<R>[] = [];
+  let rest = records;
+  for (let minimum = Math.max(kept, 1);; minimum = 1) {
+    const whole = indexed(layout, rest);
+    if (whole.index.byteLength <= CHUNK_MAX_BYTES || rest.length <= minimum) return [...out, whole];
+    let lo = minimum, hi = rest.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (encodeIndex(layout, rest.slice(0, mid)).byteLength <= CHUNK_MAX_BYTES) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(indexed(layout, rest.slice(0, lo)));
+    rest = rest.slice(lo);
+  }
+}

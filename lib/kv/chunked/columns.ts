@@ -1,0 +1,134 @@
+/**
+ * Column building blocks of a chunked read model (`read_model.ts`): every record has a slot (a
+ * small integer, stable for the life of the process), and a domain keeps each listing field in an
+ * array indexed by slot, with dictionaries and postings where a filter needs them.
+ */
+
+/** The slots of a read model: id and creation time per slot, and every slot newest first. */
+export class Slots {
+  readonly ids: string[] = [];
+  readonly created: number[] = [];
+  /** Every slot, newest first (creation time, then id descending). */
+  readonly order: number[] = [];
+  private readonly byId = new Map<string, number>();
+
+  /** How many slots there are. */
+  get count(): number {
+    return this.ids.length;
+  }
+
+  /** The slot of `id`, or undefined. */
+  slotOf(id: string): number | undefined {
+    return this.byId.get(id);
+  }
+
+  /**
+   * A new slot for `id` created at `createdMs`, placed in `order`; with `bulk`, appended
+   * unsorted instead (call `sortOrder` when the bulk load is done).
+   */
+  add(id: string, createdMs: number, bulk: boolean): number {
+    const slot = this.ids.push(id) - 1;
+    this.byId.set(id, slot);
+    this.created.push(createdMs);
+    if (bulk) this.order.push(slot);
+    else this.insertSorted(this.order, slot);
+    return slot;
+  }
+
+  /** Sorts `order` newest first after a bulk load. */
+  sortOrder(): void {
+    this.order.sort(this.newerFirst);
+  }
+
+  /** Comparator of slots, newest first. */
+  readonly newerFirst = (a: number, b: number): number => {
+    const d = this.created[b] - this.created[a];
+    if (d !== 0) return d;
+    const x = this.ids[a], y = this.ids[b];
+    return x < y ? 1 : x > y ? -1 : 0;
+  };
+
+  /** Inserts `slot` into `list` (slots newest first) at its place. */
+  insertSorted(list: number[], slot: number): void {
+    let lo = 0, hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.newerFirst(list[mid], slot) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, slot);
+  }
+}
+
+/** Distinct strings (e.g. locations) as small codes, so a filter tests each distinct value once. */
+export class Dictionary {
+  readonly names: string[] = [];
+  private readonly codes = new Map<string, number>();
+
+  /** The code of `name`, added when new. */
+  code(name: string): number {
+    let code = this.codes.get(name);
+    if (code === undefined) {
+      code = this.names.push(name) - 1;
+      this.codes.set(name, code);
+    }
+    return code;
+  }
+
+  /**
+   * The one kept copy of `name` (added when new): columns store it instead of the copy each
+   * decoded entry brings, so a value shared by many records is held once.
+   */
+  canonical(name: string): string {
+    return this.names[this.code(name)];
+  }
+
+  /** Marks, by code, the names that satisfy `test`. */
+  marks(test: (name: string) => boolean): Uint8Array {
+    return Uint8Array.from(this.names, (name) => test(name) ? 1 : 0);
+  }
+}
+
+/**
+ * Lists of strings (e.g. a record's tags) kept once per distinct list, of kept strings: records
+ * with the same values share one frozen array.
+ */
+export class ListDictionary {
+  private readonly strings = new Dictionary();
+  private readonly lists = new Map<string, readonly string[]>();
+
+  /** The one kept, frozen copy of `values`. */
+  canonical(values: readonly string[]): readonly string[] {
+    const key = values.join("\0");
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, list = Object.freeze(values.map((value) => this.strings.canonical(value))));
+    return list;
+  }
+}
+
+/** Slots by value (e.g. by tag or by owner): the postings a filter starts from. */
+export class Postings {
+  private readonly lists = new Map<string, Set<number>>();
+
+  /** Adds `slot` under `value`. */
+  add(value: string, slot: number): void {
+    let set = this.lists.get(value);
+    if (!set) this.lists.set(value, set = new Set());
+    set.add(slot);
+  }
+
+  /** Removes `slot` from under `value`. */
+  remove(value: string, slot: number): void {
+    this.lists.get(value)?.delete(slot);
+  }
+
+  /** The slots under `value` (empty when none). */
+  get(value: string): ReadonlySet<number> {
+    return this.lists.get(value) ?? new Set();
+  }
+
+  /** Every value with postings. */
+  values(): IterableIterator<string> {
+    return this.lists.keys();
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The in-memory read model of a chunked store (see `store.ts`): the slots of every record (id,
+ * creation time, newest-first order, the chunk that holds it), the token search index of every
+ * chunk, and record chunks cached after first use. The domain's listing fields go to its
+ * `Columns`. Loaded with one scan of the index chunks; kept current by the writer (own commits)
+ * and by `sync` (other processes' commits, at most `SYNC_INTERVAL_MS` late).
+ */
+import { decodeIndex, decodeRecords, type IndexedChunk } from "./codec.ts";
+import { Slots } from "./columns.ts";
+import { type ChunkedKeys, chunkedKeys, type ChunkedLayout, type ListingEntry } from "./layout.ts";
+import { ChangeTracker } from "./sync.ts";
+import { matchWords, type TokenIndex } from "./token_index.ts";
+
+/** How often (ms) a read checks KV for writes made by other processes. */
+export const SYNC_INTERVAL_MS = 1000;
+
+/** Where a domain keeps the listing fields of its records, by slot. */
+export interface Columns<E extends ListingEntry> {
+  /**
+   * Stores the fields of `entry` for `slot`; `fresh` when the slot was just added (it is already
+   * in `Slots.order`), otherwise the record changed and its previous fields are replaced.
+   */
+  set(slot: number, entry: E, fresh: boolean): void;
+}
+
+/**
+ * Index chunks read per round trip at load. Each is up to 64 KB, and a batch's values are all held
+ * at once: 50 keeps that under ~3 MB, where 500 made the load's peak (and so the RSS the process
+ * keeps afterwards) some 30 MB higher, for the same load time.
+ */
+const LOAD_BATCH = 50;
+
+/**
+ * Decoded record chunks kept in memory, the most recently used (~48 KB of JSON each): pages come
+ * back to the same chunks, but a crawl through every page must not leave the whole record set
+ * (over 100 MB at 100,000 listings) in memory.
+ */
+export const RECORD_CHUNKS_KEPT = 200;
+
+/** The read model of one chunked store in one KV. */
+export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {
+  readonly slots = new Slots();
+  /** The domain's columns, built over `slots`. */
+  readonly columns: C;
+  readonly keys: ChunkedKeys;
+  readonly changes: ChangeTracker;
+  /** Grows whenever a listing changes: what was derived from the model stays valid until then. */
+  version = 0;
+  private readonly chunkOf: number[] = [];
+  private readonly tokens = new Map<number, TokenIndex & { slots: Int32Array }>();
+  private readonly records = new Map<number, R[]>();
+  private readonly chunkStamps = new Map<number, string>();
+  private loading = false;
+  private checkedAt = 0;
+  private syncing: Promise<void> | null = null;
+
+  constructor(
+    private readonly kv: Deno.Kv,
+    readonly layout: ChunkedLayout<R, E>,
+    columns: (slots: Slots) => C,
+  ) {
+    this.columns = columns(this.slots);
+    this.keys = chunkedKeys(layout.prefix);
+    this.changes = new ChangeTracker(kv, this.keys);
+  }
+
+  /** Loads every index chunk with one scan. */
+  async load(): Promise<void> {
+    const marker = await this.changes.read();
+    this.loading = true;
+    for await (const entry of this.kv.list<Uint8Array>({ prefix: this.keys.indexes }, { batchSize: LOAD_BATCH })) {
+      this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
+    }
+    this.loading = false;
+    this.slots.sortOrder();
+    this.changes.advance(marker);
+    this.checkedAt = Date.now();
+  }
+
+  /** Picks up other processes' writes when `SYNC_INTERVAL_MS` has passed since the last check. */
+  sync(): Promise<void> {
+    if (Date.now() - this.checkedAt < SYNC_INTERVAL_MS) return Promise.resolve();
+    this.syncing ??= this.pull().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async pull(): Promise<void> {
+    const marker = await this.changes.read();
+    if (this.changes.hasForeign(marker)) {
+      const changed = await this.changes.changedChunks(this.chunkStamps);
+      for (let i = 0; i < changed.length; i += 10) {
+        const entries = await this.kv.getMany<Uint8Array[]>(changed.slice(i, i + 10).map(this.keys.index));
+        for (const entry of entries) {
+          if (entry.value) this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
+        }
+      }
+    }
+    this.changes.advance(marker);
+    this.checkedAt = Date.now();
+  }
+
+  /** Puts chunks this process committed at `versionstamp` into the model. */
+  applyWrite(chunks: Map<number, IndexedChunk<R>>, versionstamp: string): void {
+    for (const [n, { records, index }] of chunks) {
+      if (this.applyIndex(n, index, versionstamp)) this.keepRecords(n, records);
+    }
+    this.changes.recordOwn(versionstamp);
+  }
+
+  /** Applies index chunk `n` read at `versionstamp`, unless the model holds that version or a later one. */
+  private applyIndex(n: number, bytes: Uint8Array, versionstamp: string): boolean {
+    const stamp = this.chunkStamps.get(n);
+    if (stamp && stamp >= versionstamp) return false;
+    const index = decodeIndex<E>(bytes);
+    this.chunkStamps.set(n, versionstamp);
+    this.records.delete(n);
+    const slots: number[] = [];
+    for (const entry of index.entries) {
+      let slot = this.slots.slotOf(entry[0]);
+      const fresh = slot === undefined;
+      if (slot === undefined) slot = this.slots.add(entry[0], entry[1], this.loading);
+      this.chunkOf[slot] = n;
+      this.columns.set(slot, entry, fresh);
+      slots.push(slot);
+    }
+    const { vocabulary, starts, masks, width } = index;
+    this.tokens.set(n, { vocabulary, starts, masks, width, slots: Int32Array.from(slots) });
+    this.version++;
+    return true;
+  }
+
+  /** The slot of `id`, or undefined. */
+  slotOf(id: string): number | undefined {
+    return this.slots.slotOf(id);
+  }
+
+  /** Marks, by slot, the records whose search text contains every one of `words`. */
+  searchMarks(words: string[]): Uint8Array {
+    const marks = new Uint8Array(this.slots.count);
+    for (const index of this.tokens.values()) {
+      const all = matchWords(index, words);
+      if (!all) continue;
+      const { slots } = index;
+      for (let i = 0; i < slots.length; i++) if (all[i >> 5] & (1 << (i & 31))) marks[slots[i]] = 1;
+    }
+    return marks;
+  }
+
+  /** Keeps the decoded records of chunk `n` as the most recently used, dropping the least recently used past the limit. */
+  private keepRecords(n: number, records: R[]): void {
+    this.records.delete(n);
+    this.records.set(n, records);
+    if (this.records.size > RECORD_CHUNKS_KEPT) this.records.delete(this.records.keys().next().value!);
+  }
+
+  /** The full records of `slots`, in order, reading record chunks not held in memory yet. */
+  async recordsOf(slots: number[]): Promise<R[]> {
+    // The chunks this call uses, held here so that another request's reads cannot evict them meanwhile.
+    const used = new Map<number, R[]>();
+    const missing: number[] = [];
+    for (const n of new Set(slots.map((slot) => this.chunkOf[slot]))) {
+      const held = this.records.get(n);
+      if (held) {
+        used.set(n, held);
+        this.keepRecords(n, held);
+      } else missing.push(n);
+    }
+    const batches: number[][] = [];
+    for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
+    await Promise.all(batches.map(async (batch) => {
+      const [entries, indexes] = await Promise.all([
+        this.kv.getMany<Uint8Array[]>(batch.map(this.keys.chunk)),
+        this.kv.getMany<Uint8Array[]>(batch.map(this.keys.index)),
+      ]);
+      entries.forEach((entry, i) => {
+        const index = indexes[i];
+        if (!entry.versionstamp || !index.value) return;
+        this.applyIndex(batch[i], index.value, index.versionstamp);
+        if (this.chunkStamps.get(batch[i]) === entry.versionstamp) {
+          const records = decodeRecords<R>(entry.value);
+          used.set(batch[i], records);
+          this.keepRecords(batch[i], records);
+        }
+      });
+    }));
+    return slots.map((slot) => {
+      const chunk = used.get(this.chunkOf[slot]);
+      const record = chunk?.find((r) => r.id === this.slots.ids[slot]);
+      if (!record) {
+        throw new Error(`${this.layout.prefix} ${this.slots.ids[slot]} is missing from chunk ${this.chunkOf[slot]}`);
+      }
+      return record;
+    });
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Chunked record storage in Deno KV with an in-memory read model: the storage behind a list that
+ * must filter, search and count 100,000 records per request (DESIGN.md "Deno KV"). Record-type
+ * agnostic; a domain supplies a `ChunkedLayout` (key prefix, listing fields, search text) and
+ * its `Columns`, and keeps its filters.
+ *
+ * Storage. Records are stored packed, about 48 KB of them per chunk, each chunk beside an index
+ * chunk (the listing fields and the token search index of the same records, `codec.ts`). A
+ * process loads 100,000 records with one scan of ~1,700 index chunks instead of 100,000 entries,
+ * and reads record chunks only for the pages it serves. Keys: `layout.ts` (`chunkedKeys`).
+ *
+ * Writes (`writer.ts`). Each write is one atomic operation that sets the chunks it changes
+ * (records, index and stamp together), the id entries and the open pointer it moves, checked
+ * against the versionstamps it read of exactly those (the chunk, the id entry, the open pointer,
+ * the absence of a chunk it opens), and adds one to the change marker without checking it.
+ * Why no write is lost: every value a write replaces was checked unchanged since it was read, so
+ * two writes that touch a common chunk are ordered by KV and the later one fails its check and
+ * retries on fresh data; writes to different chunks replace nothing of each other and need no
+ * order. The marker is only incremented (a `sum`), never compared in a write, so it puts no
+ * unrelated writes into one queue. Within a process, writes to one chunk take a lock so they
+ * queue instead of losing races to each other; races with other processes are retried up to 10
+ * times (then `ConflictError`, nothing written).
+ *
+ * Reads (`read_model.ts`, `sync.ts`). The writer applies each of its commits to its process's
+ * read model. Every `SYNC_INTERVAL_MS` at most, a read compares the change marker with the
+ * number of the process's own commits; if another process wrote, the stamp keys are listed and
+ * the changed chunks re-read. Every commit bumps the marker, so each foreign write is seen by the
+ * first sync after it: at most `SYNC_INTERVAL_MS` late.
+ *
+ * Use from another domain, e.g. opportunities:
+ * ```ts
+ * type OpportunityEntry = [id: string, createdMs: number, kind: string, owner: string];
+ * const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
+ *   prefix: "opportunities",
+ *   noun: "opportunities",
+ *   entry: (o) => [o.id, Date.parse(o.createdAt), o.kind, o.userId],
+ *   searchText: (o) => `${o.title}\n${o.body}`.toLowerCase().replaceAll("\0", " "),
+ * };
+ * class OpportunityColumns implements Columns<OpportunityEntry> {
+ *   kinds: string[] = [];
+ *   constructor(readonly slots: Slots) {}
+ *   set(slot: number, [, , kind]: OpportunityEntry) { this.kinds[slot] = kind; }
+ * }
+ * export const opportunityStore = chunkedStore(layout, (slots) => new OpportunityColumns(slots));
+ * // list: const { model } = await opportunityStore(kv);
+ * //       const slots = model.slots.order.filter((s) => model.columns.kinds[s] === "job");
+ * //       const page = await model.recordsOf(slots.slice(offset, offset + limit));
+ * // write: await (await opportunityStore(kv)).writer.update(id, (o) => ({ ...o, title }));
+ * ```
+ * The Ungatekeep feed would do the same with its posts (prefix "ungatekeep_posts").
+ */
+import type { Slots } from "./columns.ts";
+import type { ChunkedLayout, ListingEntry } from "./layout.ts";
+import { ChunkedReadModel, type Columns } from "./read_model.ts";
+import { ChunkWriter } from "./writer.ts";
+
+/** The read model and the writer of one chunked store in one KV. */
+export interface ChunkedStore<R extends { id: string }, E extends ListingEntry, C extends Columns<E>> {
+  model: ChunkedReadModel<R, E, C>;
+  writer: ChunkWriter<R, E, C>;
+}
+
+/**
+ * The accessor of a chunked store: for a `Deno.Kv`, its store in this process, loaded on first
+ * use and synced with other processes' writes on each call (at most every `SYNC_INTERVAL_MS`).
+ */
+export function chunkedStore<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
+  layout: ChunkedLayout<R, E>,
+  columns: (slots: Slots) => C,
+): (kv: Deno.Kv) => Promise<ChunkedStore<R, E, C>> {
+  const stores = new WeakMap<Deno.Kv, Promise<ChunkedStore<R, E, C>>>();
+  return async (kv) => {
+    let loading = stores.get(kv);
+    if (!loading) {
+      const model = new ChunkedReadModel(kv, layout, columns);
+      loading = model.load().then(() => ({ model, writer: new ChunkWriter(kv, model) }));
+      loading.catch(() => stores.delete(kv));
+      stores.set(kv, loading);
+    }
+    const store = await loading;
+    await store.model.sync();
+    return store;
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The chunked store with a record type of its own (not internships): what another domain gets
+ * from it, and the change marker's rule that only other processes' commits cause a re-read.
+ */
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
+import type { Slots } from "./columns.ts";
+import type { ChunkedLayout } from "./layout.ts";
+import { type Columns, SYNC_INTERVAL_MS } from "./read_model.ts";
+import { chunkedStore } from "./store.ts";
+
+interface Note {
+  id: string;
+  createdAt: string;
+  kind: string;
+  text: string;
+}
+
+type NoteEntry = [id: string, createdMs: number, kind: string];
+
+class NoteColumns implements Columns<NoteEntry> {
+  readonly kinds: string[] = [];
+  constructor(readonly slots: Slots) {}
+  set(slot: number, [, , kind]: NoteEntry): void {
+    this.kinds[slot] = kind;
+  }
+}
+
+const layout: ChunkedLayout<Note, NoteEntry> = {
+  prefix: "test_notes",
+  noun: "notes",
+  entry: (note) => [note.id, Date.parse(note.createdAt), note.kind],
+  searchText: (note) => note.text.toLowerCase(),
+};
+
+const notes = chunkedStore(layout, (slots) => new NoteColumns(slots));
+
+const note = (i: number, kind: string, text: string): Note => ({
+  id: `note-${String(i).padStart(4, "0")}`,
+  createdAt: new Date(Date.UTC(2030, 0, 1) + i * 1000).toISOString(),
+  kind,
+  text,
+});
+
+Deno.test("a chunked store of another record type lists newest first, filters by its columns, searches and updates", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const { model, writer } = await notes(kv);
+  await writer.insert(Array.from({ length: 300 }, (_, i) => note(i, i % 3 ? "idea" : "todo", `Note number ${i} text`)));
+  assertEquals(model.slots.count, 300);
+  const todos = model.slots.order.filter((slot) => model.columns.kinds[slot] === "todo");
+  assertEquals(todos.length, 100);
+  assertEquals((await model.recordsOf(todos.slice(0, 2))).map((n) => n.id), ["note-0297", "note-0294"]);
+  const updated = await writer.update("note-0005", (n) => ({ ...n, kind: "todo", text: "Renamed zebra" }));
+  assertEquals(updated?.text, "Renamed zebra");
+  assertEquals(await writer.update("missing", (n) => n), null);
+  const marks = model.searchMarks(["zebra"]);
+  assertEquals([...model.slots.order].filter((slot) => marks[slot]).map((slot) => model.slots.ids[slot]), [
+    "note-0005",
+  ]);
+  assertEquals(model.slots.order.filter((slot) => model.columns.kinds[slot] === "todo").length, 101);
+});
+
+Deno.test("the change marker asks for a re-read after another process's commit, never after this process's own", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = await Deno.openKv(`${dir}/kv.sqlite3`);
+  const b = await Deno.openKv(`${dir}/kv.sqlite3`);
+  try {
+    const storeA = await notes(a);
+    const storeB = await notes(b);
+    await storeA.writer.insert([note(1, "idea", "one")]);
+    await storeA.writer.update("note-0001", (n) => ({ ...n, text: "one, changed" }));
+    const tracker = storeA.model.changes;
+    assert(!tracker.hasForeign(await tracker.read()), "own commits alone cause no re-read");
+    await storeB.writer.insert([note(2, "idea", "two")]);
+    assert(tracker.hasForeign(await tracker.read()), "a foreign commit causes a re-read");
+    await storeA.writer.insert([note(3, "idea", "three")]);
+    assert(tracker.hasForeign(await tracker.read()), "an own commit after a foreign one does not hide it");
+    await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
+    const { model } = await notes(a);
+    assertEquals(model.slots.order.map((slot) => model.slots.ids[slot]), ["note-0003", "note-0002", "note-0001"]);
+    assert(!tracker.hasForeign(await tracker.read()), "in step after the sync");
+  } finally {
+    a.close();
+    b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,209 @@
+/**
+ * Writes of a chunked store (see `store.ts` for the design): inserts append to the open chunk,
+ * updates replace a record in its chunk (or move it to the open chunk when its chunk would
+ * outgrow the value limit). Each write is one atomic operation checked against the versionstamps
+ * of exactly what it read (the chunks it rewrites, the id entry, the open pointer) and bumping the
+ * change marker. In this process, writes to one chunk wait for each other (a lock per chunk), so
+ * they queue instead of losing races; a race lost to another process is retried, at most
+ * `MAX_ATTEMPTS` times, then `ConflictError` is thrown with nothing written.
+ */
+import { ConflictError, InvalidInputError } from "../../errors.ts";
+import {
+  CHUNK_FILL_BYTES,
+  CHUNK_MAX_BYTES,
+  decodeRecords,
+  encodeRecords,
+  indexed,
+  type IndexedChunk,
+  recordBytes,
+  splitByIndex,
+} from "./codec.ts";
+import type { ListingEntry } from "./layout.ts";
+import type { ChunkedReadModel, Columns } from "./read_model.ts";
+
+/** Attempts of one write before it gives up with `ConflictError`. */
+export const MAX_ATTEMPTS = 10;
+
+/** A chunk as read for a write: its records and the versionstamps the write must check. */
+interface ReadChunk<R> {
+  n: number;
+  versionstamp: string | null;
+  records: R[];
+  /** The id entry of the record being updated. */
+  idEntry: Deno.KvEntryMaybe<number>;
+}
+
+/** One lock per chunk number: holders of the same chunk run one after another, in call order. */
+class ChunkLocks {
+  private readonly tails = new Map<number, Promise<void>>();
+
+  /** Waits for chunk `n`; returns the release function. */
+  async acquire(n: number): Promise<() => void> {
+    const previous = this.tails.get(n) ?? Promise.resolve();
+    let release!: () => void;
+    const tail = previous.then(() => new Promise<void>((resolve) => release = resolve));
+    this.tails.set(n, tail);
+    await previous;
+    return () => {
+      release();
+      if (this.tails.get(n) === tail) this.tails.delete(n);
+    };
+  }
+}
+
+const noop = () => {};
+
+/** Waits a random few milliseconds, more after each lost race, so racing processes spread out. */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
+}
+
+/** The writer of one chunked store in one KV; applies its commits to `model`. */
+export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {
+  private readonly locks = new ChunkLocks();
+
+  constructor(private readonly kv: Deno.Kv, private readonly model: ChunkedReadModel<R, E, C>) {}
+
+  /**
+   * Stores new records in one atomic write (all or nothing), filling the open chunk and opening
+   * further ones as they fill.
+   * @throws ConflictError after `MAX_ATTEMPTS` lost races; InvalidInputError when the write
+   * exceeds KV's limits.
+   */
+  async insert(records: R[]): Promise<void> {
+    await this.retry(() => this.append(records));
+  }
+
+  /**
+   * Reads the record `id` from KV, passes it to `change` and stores what `change` returns, in one
+   * atomic write checked against what was read. After a lost race the record is read again and
+   * `change` called again with it, so checks made by `change` (it may throw) see the latest record.
+   * `change` must keep the record's id.
+   * @returns the stored record, or null when `id` is unknown.
+   * @throws what `change` throws (nothing is written); ConflictError after `MAX_ATTEMPTS` lost
+   * races; InvalidInputError when the write exceeds KV's limits.
+   */
+  async update(id: string, change: (record: R) => R | Promise<R>): Promise<R | null> {
+    let stored: R | null = null;
+    await this.retry(async () => {
+      const pointer = await this.kv.get<number>(this.model.keys.id(id));
+      if (pointer.value === null) return true;
+      const release = await this.locks.acquire(pointer.value);
+      try {
+        const n = pointer.value;
+        const [idEntry, chunk] = await this.kv.getMany<[number, Uint8Array]>([
+          this.model.keys.id(id),
+          this.model.keys.chunk(n),
+        ]);
+        if (idEntry.value !== n) return false;
+        const records = decodeRecords<R>(chunk.value);
+        const record = records.find((r) => r.id === id);
+        if (!record) return true;
+        const next = await change(record);
+        if (!await this.replace({ n, versionstamp: chunk.versionstamp, records, idEntry }, next)) return false;
+        stored = next;
+        return true;
+      } finally {
+        release();
+      }
+    });
+    return stored;
+  }
+
+  /** Runs `attempt` until it succeeds, at most `MAX_ATTEMPTS` times. */
+  private async retry(attempt: () => Promise<boolean>): Promise<void> {
+    for (let i = 1; i <= MAX_ATTEMPTS; i++) {
+      if (await attempt()) return;
+      if (i < MAX_ATTEMPTS) await backoff(i);
+    }
+    throw new ConflictError(
+      `Too many concurrent writes to ${this.model.layout.noun}: gave up after ${MAX_ATTEMPTS} attempts, try again`,
+    );
+  }
+
+  /** Replaces a record in its chunk, or moves it to the open chunk when the chunk would outgrow the limit. */
+  private async replace(chunk: ReadChunk<R>, record: R): Promise<boolean> {
+    const records = chunk.records.map((r) => (r.id === record.id ? record : r));
+    const replaced = indexed(this.model.layout, records);
+    const fits = encodeRecords(records).byteLength <= CHUNK_MAX_BYTES && replaced.index.byteLength <= CHUNK_MAX_BYTES;
+    if (!fits) return await this.append([record], { chunk, rest: chunk.records.filter((r) => r.id !== record.id) });
+    const op = this.kv.atomic()
+      .check(chunk.idEntry, { key: this.model.keys.chunk(chunk.n), versionstamp: chunk.versionstamp });
+    return await this.commit(op, new Map([[chunk.n, replaced]]));
+  }
+
+  /**
+   * Adds `records` to the open chunk (opening further chunks as they fill: records over
+   * `CHUNK_FILL_BYTES`, or an index over `CHUNK_MAX_BYTES`), with their id entries, in one atomic
+   * write; `moved` is an updated record leaving its full chunk (whose lock the caller holds; chunk
+   * numbers only grow, so locks are always taken in ascending order).
+   * @returns false when a concurrent write won.
+   */
+  private async append(records: R[], moved?: { chunk: ReadChunk<R>; rest: R[] }): Promise<boolean> {
+    const { keys, layout } = this.model;
+    const n = (await this.kv.get<number>(keys.open)).value ?? 0;
+    const release = moved?.chunk.n === n ? noop : await this.locks.acquire(n);
+    try {
+      const [open, current] = await this.kv.getMany<[number, Uint8Array]>([keys.open, keys.chunk(n)]);
+      if ((open.value ?? 0) !== n) return false;
+      const op = this.kv.atomic().check(open, current);
+      const writes = new Map<number, IndexedChunk<R>>();
+      if (moved) {
+        op.check(moved.chunk.idEntry, { key: keys.chunk(moved.chunk.n), versionstamp: moved.chunk.versionstamp });
+        if (moved.chunk.n !== n) writes.set(moved.chunk.n, indexed(layout, moved.rest));
+      }
+      const filled: IndexedChunk<R>[] = [];
+      let chunk = moved?.chunk.n === n ? moved.rest : decodeRecords<R>(current.value);
+      let kept = chunk.length;
+      let size = encodeRecords(chunk).byteLength;
+      for (const record of records) {
+        const bytes = recordBytes(record);
+        if (chunk.length > 0 && size + bytes > CHUNK_FILL_BYTES) {
+          filled.push(...splitByIndex(layout, chunk, kept));
+          chunk = [];
+          kept = 0;
+          size = 2;
+        }
+        chunk.push(record);
+        size += bytes;
+      }
+      filled.push(...splitByIndex(layout, chunk, kept));
+      const fresh = new Set(records.map((record) => record.id));
+      filled.forEach((piece, i) => {
+        if (i > 0) op.check({ key: keys.chunk(n + i), versionstamp: null });
+        for (const record of piece.records) if (fresh.has(record.id)) op.set(keys.id(record.id), n + i);
+        writes.set(n + i, piece);
+      });
+      op.set(keys.open, n + filled.length - 1);
+      return await this.commit(op, writes);
+    } finally {
+      release();
+    }
+  }
+
+  /** Sets the chunks of `writes` (records, index, stamp), bumps the change marker and commits. */
+  private async commit(op: Deno.AtomicOperation, writes: Map<number, IndexedChunk<R>>): Promise<boolean> {
+    const { keys } = this.model;
+    for (const [n, { records, index }] of writes) {
+      op.set(keys.chunk(n), encodeRecords(records));
+      op.set(keys.index(n), index);
+      op.set(keys.stamp(n), records.length);
+    }
+    this.model.changes.mark(op);
+    let result: Deno.KvCommitResult | Deno.KvCommitError;
+    try {
+      result = await op.commit();
+    } catch (error) {
+      if (error instanceof TypeError && /too large|too many/i.test(error.message)) {
+        throw new InvalidInputError(`Request too large: send fewer or smaller ${this.model.layout.noun}`);
+      }
+      // A local KV file written by two processes at once: SQLite refused this transaction (rolled
+      // back, nothing written) because the other one held the write lock. A lost race, retried.
+      if (error instanceof TypeError && /database is locked/i.test(error.message)) return false;
+      throw error;
+    }
+    if (!result.ok) return false;
+    this.model.applyWrite(writes, result.versionstamp);
+    return true;
+  }
+}

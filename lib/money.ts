@@ -1,0 +1,32 @@
+/**
+ * Money at the edge (CONTRACT.md §6 "Prices"): the API speaks rupees with at most 2 decimals,
+ * the domain keeps integer paise (hundredths of a rupee). Free of server-only imports.
+ */
+
+/** Paise in a rupee. */
+export const PAISE_PER_RUPEE = 100;
+
+/** Highest price in rupees (CONTRACT.md §6). */
+export const MAX_PRICE_RUPEES = 10_000_000;
+
+/** True when `rupees` has at most 2 decimals (checked on the paise value, so 0.1 + 0.2 passes). */
+export function hasAtMostTwoDecimals(rupees: number): boolean {
+  const paise = rupees * PAISE_PER_RUPEE;
+  return Math.abs(paise - Math.round(paise)) < 1e-6;
+}
+
+/** Rupees (at most 2 decimals) to integer paise. */
+export function toPaise(rupees: number): number {
+  return Math.round(rupees * PAISE_PER_RUPEE);
+}
+
+/** Integer paise to rupees, e.g. 39920 → 399.2. */
+export function toRupees(paise: number): number {
+  return paise / PAISE_PER_RUPEE;
+}
+
+/** "₹399.20", "₹499" (whole rupees without decimals), Indian digit grouping. */
+export function formatRupees(rupees: number): string {
+  const whole = Number.isInteger(rupees);
+  return `₹${rupees.toLocaleString("en-IN", { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })}`;
+}

@@ -1,0 +1,178 @@
+/**
+ * The opportunities capability (specification "Opportunity", "Roles" and the states table;
+ * CONTRACT.md §5): submission (a `user`'s waits for review, a `member`'s or `admin`'s is
+ * published at once), the public list with `type` and `search`, the caller's own submissions,
+ * read by id, the admin queue by review state with counts, and approve/reject. Lists are answered
+ * from the read model of `store.ts`; every write is one checked atomic commit.
+ *
+ * Review: `approve` sets `isVerified` and `isActive`; `reject` clears `isActive` (the record is
+ * kept, hidden, under `status=rejected`). Either may follow the other (an admin can reverse a
+ * decision); repeating the state a record is already in changes nothing. Concurrent reviews are
+ * ordered by KV: the record ends in the state of the last one, and its state is one value, so it
+ * is never in two queues.
+ */
+import { NotFoundError, UnauthenticatedError } from "../errors.ts";
+import { getUserSummaries, type User } from "../users/users.ts";
+import { canRead, publishesAtOnce, type Viewer } from "./policy.ts";
+import {
+  type AdminOpportunityQuery,
+  type Opportunity,
+  OPPORTUNITY_STATUSES,
+  OPPORTUNITY_TYPES,
+  type OpportunityCreate,
+  type OpportunityQuery,
+  type OpportunityStatus,
+  type OpportunityView,
+  type PostedBy,
+  type ReviewAction,
+} from "./schema.ts";
+import { opportunityStore } from "./store.ts";
+
+export * from "./schema.ts";
+
+const NOT_FOUND = "Opportunity not found";
+const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
+
+/** A page of a list with the internships' pagination object. */
+export interface OpportunityPage {
+  opportunities: OpportunityView[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+/** Records per review state, and all of them. */
+export type StatusCounts = Record<OpportunityStatus | "all", number>;
+
+async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<OpportunityView[]> {
+  const summaries = await getUserSummaries(kv, records.map((r) => r.userId));
+  return records.map((record) => {
+    const user = summaries.get(record.userId);
+    const postedBy: PostedBy = user
+      ? { id: user.id, name: user.name, role: user.role }
+      : { id: record.userId, name: "Unknown user", role: "user" };
+    return { ...record, postedBy };
+  });
+}
+
+/** The slots of `base` whose type is one of `types` (all when empty) and whose search text holds every word. */
+async function select(
+  kv: Deno.Kv,
+  base: (columns: Awaited<ReturnType<typeof opportunityStore>>["model"]) => number[],
+  types: string[],
+  words: string[],
+) {
+  const { model } = await opportunityStore(kv);
+  const typeCodes = new Set(types.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
+  const marks = words.length > 0 ? model.searchMarks(words.map((w) => w.replaceAll("\0", ""))) : undefined;
+  const slots = base(model).filter((slot) =>
+    (typeCodes.size === 0 || typeCodes.has(model.columns.types[slot])) && (!marks || marks[slot] === 1)
+  );
+  return { model, slots };
+}
+
+async function page(
+  kv: Deno.Kv,
+  model: Awaited<ReturnType<typeof opportunityStore>>["model"],
+  slots: number[],
+  limit: number,
+  offset: number,
+): Promise<OpportunityPage> {
+  const records = await model.recordsOf(slots.slice(offset, offset + limit));
+  return {
+    opportunities: await withPostedBy(kv, records),
+    pagination: { limit, offset, total: slots.length, hasMore: offset + records.length < slots.length },
+  };
+}
+
+/**
+ * One page of published opportunities, newest first, matching `query`; with `mine`, the
+ * viewer's own submissions in every state instead.
+ * @throws UnauthenticatedError for `mine` without a viewer.
+ */
+export async function listOpportunities(
+  kv: Deno.Kv,
+  query: OpportunityQuery,
+  viewer: Viewer,
+): Promise<OpportunityPage> {
+  if (query.mine && !viewer) throw new UnauthenticatedError();
+  const { model, slots } = await select(
+    kv,
+    (model) =>
+      query.mine
+        ? model.columns.ownerOrder(viewer!.id)
+        : model.slots.order.filter((slot) => model.columns.statuses[slot] === APPROVED),
+    query.type,
+    query.search,
+  );
+  return await page(kv, model, slots, query.limit, query.offset);
+}
+
+/** The admin queue: one page of the records in `query.status` (or all), newest first, with the counts per state. */
+export async function adminQueue(
+  kv: Deno.Kv,
+  query: AdminOpportunityQuery,
+): Promise<OpportunityPage & { counts: StatusCounts }> {
+  const code = query.status === "all" ? -1 : OPPORTUNITY_STATUSES.indexOf(query.status);
+  const { model, slots } = await select(
+    kv,
+    (model) =>
+      code === -1 ? model.slots.order : model.slots.order.filter((slot) => model.columns.statuses[slot] === code),
+    [],
+    query.search,
+  );
+  const [pending, approved, rejected] = model.columns.counts;
+  return {
+    ...await page(kv, model, slots, query.limit, query.offset),
+    counts: { pending, approved, rejected, all: pending + approved + rejected },
+  };
+}
+
+/**
+ * One opportunity with `postedBy`, when `viewer` may read it (`canRead`).
+ * @throws NotFoundError "Opportunity not found" when unknown or hidden from `viewer`.
+ */
+export async function getOpportunity(kv: Deno.Kv, id: string, viewer: Viewer): Promise<OpportunityView> {
+  const { model } = await opportunityStore(kv);
+  const slot = model.slotOf(id);
+  if (slot === undefined) throw new NotFoundError(NOT_FOUND);
+  const [record] = await model.recordsOf([slot]);
+  if (!canRead(viewer, record)) throw new NotFoundError(NOT_FOUND);
+  return (await withPostedBy(kv, [record]))[0];
+}
+
+/** Records a submission by `user`: awaiting review, or published at once for members and admins. */
+export async function submitOpportunity(kv: Deno.Kv, user: User, input: OpportunityCreate): Promise<OpportunityView> {
+  const now = new Date().toISOString();
+  const record: Opportunity = {
+    id: crypto.randomUUID(),
+    ...input,
+    userId: user.id,
+    isVerified: publishesAtOnce(user),
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await (await opportunityStore(kv)).writer.insert([record]);
+  return { ...record, postedBy: { id: user.id, name: user.name, role: user.role } };
+}
+
+/**
+ * Applies a review `action` (see the module docstring) in one checked write.
+ * @throws NotFoundError for an unknown id; ConflictError after 10 lost races (nothing changed).
+ */
+export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewAction): Promise<OpportunityView> {
+  const store = await opportunityStore(kv);
+  const record = await store.writer.update(id, (current) => {
+    const next = action === "approve"
+      ? { isVerified: true, isActive: true }
+      : { isVerified: current.isVerified, isActive: false };
+    if (next.isVerified === current.isVerified && next.isActive === current.isActive) return current;
+    return { ...current, ...next, updatedAt: new Date().toISOString() };
+  });
+  if (!record) throw new NotFoundError(NOT_FOUND);
+  return (await withPostedBy(kv, [record]))[0];
+}
+
+/** The version of the opportunity data this process holds (changes with every write): for caches of public pages. */
+export async function opportunitiesVersion(kv: Deno.Kv): Promise<string> {
+  return `opportunities:${(await opportunityStore(kv)).model.version}`;
+}

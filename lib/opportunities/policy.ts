@@ -1,0 +1,25 @@
+/**
+ * Who may do what with opportunities (specification "Roles", states table; CONTRACT.md §5): the
+ * one home of these rules, used by the API routes, the pages and the domain alike.
+ */
+import type { User } from "../users/users.ts";
+import type { Opportunity } from "./schema.ts";
+
+/** The caller: a signed-in user, or none for a guest. */
+export type Viewer = User | null | undefined;
+
+/** A submission by `user` is published at once (members and admins) instead of waiting for review. */
+export function publishesAtOnce(user: User): boolean {
+  return user.role === "member" || user.role === "admin";
+}
+
+/** True when `viewer` reviews submissions: admins only. */
+export function canReview(viewer: Viewer): boolean {
+  return viewer?.role === "admin";
+}
+
+/** True when `viewer` may read `opportunity`: a published one anyone; otherwise its owner and admins. */
+export function canRead(viewer: Viewer, opportunity: Pick<Opportunity, "isVerified" | "isActive" | "userId">): boolean {
+  if (opportunity.isVerified && opportunity.isActive) return true;
+  return canReview(viewer) || (!!viewer && viewer.id === opportunity.userId);
+}

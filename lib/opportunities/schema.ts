@@ -1,0 +1,118 @@
+/**
+ * The Opportunity resource (specification "Opportunity", CONTRACT.md §5): its record, the type
+ * and review-state value lists, and the zod schemas of the submission body, the public list
+ * query, the admin queue query and the review body.
+ */
+import { z } from "zod";
+import type { Role } from "../users/roles.ts";
+
+/** Values of `type`. */
+export const OPPORTUNITY_TYPES = ["hackathon", "grant", "competition", "ideathon"] as const;
+export type OpportunityType = typeof OPPORTUNITY_TYPES[number];
+
+/**
+ * Review states, derived from the flags (CONTRACT.md §5): awaiting review = `isVerified: false,
+ * isActive: true`; approved = both true; rejected = `isActive: false`.
+ */
+export const OPPORTUNITY_STATUSES = ["pending", "approved", "rejected"] as const;
+export type OpportunityStatus = typeof OPPORTUNITY_STATUSES[number];
+
+/** Default and largest page sizes: the public list as internships (10, 100), the admin queue 50 and 100. */
+export const DEFAULT_LIMIT = 10;
+export const ADMIN_DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+/** An opportunity as stored; optional text fields are `null` when unset. Dates are `YYYY-MM-DD`. */
+export interface Opportunity {
+  id: string;
+  title: string;
+  description: string | null;
+  location: string | null;
+  type: OpportunityType;
+  startDate: string;
+  endDate: string;
+  link: string | null;
+  organizer: string | null;
+  userId: string;
+  isVerified: boolean;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Who posted it, on every read (CONTRACT.md §5 `postedBy`). */
+export interface PostedBy {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+/** An opportunity as read responses carry it. */
+export interface OpportunityView extends Opportunity {
+  postedBy: PostedBy;
+}
+
+/** The review state of a record. */
+export function statusOf(o: Pick<Opportunity, "isVerified" | "isActive">): OpportunityStatus {
+  if (!o.isActive) return "rejected";
+  return o.isVerified ? "approved" : "pending";
+}
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => v || null);
+
+/** A real calendar date written `YYYY-MM-DD`. */
+const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "Expected a date as YYYY-MM-DD").refine((v) => {
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+}, "Not a calendar date");
+
+/**
+ * A submission body. `title`, `type`, `startDate` and `endDate` are required; `endDate` is not
+ * before `startDate`; `link` is an http(s) URL. Unknown fields (`isVerified`, `isActive`,
+ * `userId`, `id`, timestamps) are dropped: submission sets them.
+ */
+export const OpportunityCreateSchema = z.object({
+  title: text(200),
+  description: optionalText(5000),
+  location: optionalText(200),
+  type: z.enum(OPPORTUNITY_TYPES),
+  startDate: date,
+  endDate: date,
+  link: z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2000).nullish().transform((v) => v ?? null),
+  organizer: optionalText(200),
+}).refine((o) => o.endDate >= o.startDate, { path: ["endDate"], message: "endDate must not be before startDate" });
+export type OpportunityCreate = z.infer<typeof OpportunityCreateSchema>;
+
+const integer = (min: number, max: number) =>
+  z.string().trim().regex(/^\d+$/, "Expected an integer").transform(Number).pipe(z.number().int().min(min).max(max));
+const words = (search: string | undefined) => (search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+
+/**
+ * The public list query: `type` (one type or several, comma-separated), `search` (alias `q`;
+ * every word must occur in the title, description, organizer or location), `limit` 1–100
+ * (default 10), `offset`, and `mine=true` for the caller's own submissions in every state.
+ */
+export const OpportunityQuerySchema = z.object({
+  type: z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(OPPORTUNITY_TYPES))).default([]),
+  search: z.string().max(200).optional(),
+  q: z.string().max(200).optional(),
+  limit: integer(1, MAX_LIMIT).default(DEFAULT_LIMIT),
+  offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+  mine: z.enum(["true", "false"]).transform((v) => v === "true").default(false),
+}).transform(({ q, search, ...query }) => ({ ...query, search: words(search ?? q) }));
+export type OpportunityQuery = z.infer<typeof OpportunityQuerySchema>;
+
+/** The admin queue query: `status` (default `pending`, or `all`), `search`, `limit` 1–100 (default 50), `offset`. */
+export const AdminOpportunityQuerySchema = z.object({
+  status: z.enum([...OPPORTUNITY_STATUSES, "all"]).default("pending"),
+  search: z.string().max(200).optional(),
+  limit: integer(1, MAX_LIMIT).default(ADMIN_DEFAULT_LIMIT),
+  offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+}).transform(({ search, ...query }) => ({ ...query, search: words(search) }));
+export type AdminOpportunityQuery = z.infer<typeof AdminOpportunityQuerySchema>;
+
+/** The review body of `PATCH /api/admin/opportunities/{id}`. */
+export const ReviewSchema = z.object({ action: z.enum(["approve", "reject"]) });
+export type ReviewAction = z.infer<typeof ReviewSchema>["action"];

@@ -1,0 +1,65 @@
+/**
+ * Opportunity storage: the chunked store of `lib/kv/chunked/` under the key prefix
+ * "opportunities" (records packed in chunks, an in-memory read model, versionstamp-checked
+ * writes with bounded retries), with the columns the lists filter on — type, review state and
+ * owner — and the count of records in each review state, kept as the columns change.
+ */
+import { Postings, type Slots } from "../kv/chunked/columns.ts";
+import type { ChunkedLayout } from "../kv/chunked/layout.ts";
+import type { Columns } from "../kv/chunked/read_model.ts";
+import { chunkedStore } from "../kv/chunked/store.ts";
+import { type Opportunity, OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, statusOf } from "./schema.ts";
+
+/** The listing fields of a record: id, createdAt ms, type code, review-state code, owner id. */
+export type OpportunityEntry = [id: string, createdMs: number, type: number, status: number, owner: string];
+
+/** The lower-case search text: title, description, organizer and location, one per line. */
+function searchText(o: Opportunity): string {
+  return [o.title, o.description ?? "", o.organizer ?? "", o.location ?? ""].join("\n").toLowerCase()
+    .replaceAll("\0", " ");
+}
+
+const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
+  prefix: "opportunities",
+  noun: "opportunities",
+  entry: (o) => [
+    o.id,
+    Date.parse(o.createdAt),
+    OPPORTUNITY_TYPES.indexOf(o.type),
+    OPPORTUNITY_STATUSES.indexOf(statusOf(o)),
+    o.userId,
+  ],
+  searchText,
+};
+
+/** The opportunity columns by slot, owner postings, and the number of records per review-state code. */
+export class OpportunityColumns implements Columns<OpportunityEntry> {
+  readonly types: number[] = [];
+  readonly statuses: number[] = [];
+  readonly owners: string[] = [];
+  /** Records per review-state code (`OPPORTUNITY_STATUSES` order). */
+  readonly counts: number[] = OPPORTUNITY_STATUSES.map(() => 0);
+  private readonly ownerSlots = new Postings();
+
+  constructor(readonly slots: Slots) {}
+
+  set(slot: number, [, , type, status, owner]: OpportunityEntry, fresh: boolean): void {
+    if (!fresh) {
+      this.counts[this.statuses[slot]]--;
+      if (this.owners[slot] !== owner) this.ownerSlots.remove(this.owners[slot], slot);
+    }
+    this.types[slot] = type;
+    this.statuses[slot] = status;
+    this.counts[status]++;
+    this.owners[slot] = owner;
+    this.ownerSlots.add(owner, slot);
+  }
+
+  /** The slots of `userId`, newest first. */
+  ownerOrder(userId: string): number[] {
+    return [...this.ownerSlots.get(userId)].sort(this.slots.newerFirst);
+  }
+}
+
+/** The opportunity store of a KV in this process (loaded on first use, synced with other processes). */
+export const opportunityStore = chunkedStore(layout, (slots) => new OpportunityColumns(slots));

@@ -1,0 +1,140 @@
+/**
+ * Purchase initiation, `POST /api/toolkits/{id}` (specification "Toolkits (public and purchase)",
+ * states "Toolkit purchase", "Coupon and purchase errors"; CONTRACT.md §6).
+ *
+ * Checks in the specification's order: the toolkit exists and is active (404), the coupon
+ * (invalid, inactive, expired, per-user limit, usage limit), then "Toolkit already purchased".
+ * The gateway order is created after the checks and before anything is written, so a gateway
+ * that fails or times out leaves nothing behind (502). Then one atomic write, checked against
+ * everything it read, records the purchase (pending, or paid when free) and the coupon
+ * reservation; a lost race reads again and checks again. A caller's earlier pending checkout of
+ * the same toolkit is replaced: the same purchase record takes the new order, and its old
+ * reservation is kept (same coupon) or released.
+ */
+import { COUPON_ERRORS, type CouponRecord, discountPaise, usableCoupon } from "../coupons/coupons.ts";
+import { heldSlots, planReservation, releaseOps, reserveOps } from "../coupons/reservations.ts";
+import { ConflictError, InvalidInputError, NotConfiguredError, NotFoundError } from "../errors.ts";
+import { PAISE_PER_RUPEE, toRupees } from "../money.ts";
+import type { GatewayOrder, PaymentGateway } from "../payments/gateway.ts";
+import { getToolkitRecord, TOOLKIT_NOT_FOUND } from "../toolkits/catalog.ts";
+import type { User } from "../users/users.ts";
+import { checkoutGuards, type Purchase, type PurchaseRecord, purchaseView, writePurchaseOps } from "./purchases.ts";
+
+/** Currency of every order (CONTRACT.md §6). */
+export const CURRENCY = "INR";
+/** The message when paid checkout is needed and the gateway keys are unset (CONTRACT.md §1). */
+export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
+/** Attempts of the atomic write: each lost race means another checkout took a slot or changed the guards. */
+const MAX_ATTEMPTS = 100;
+
+/** The response of `POST /api/toolkits/{id}`; `discountAmount` and `finalPrice` in rupees. */
+export interface CheckoutResult {
+  success: true;
+  free: boolean;
+  order?: GatewayOrder;
+  key: string;
+  purchase: Purchase;
+  toolkit: { id: string; title: string; price: number };
+  discountAmount: number;
+  finalPrice: number;
+}
+
+/**
+ * Discount and amount to charge, in paise (CONTRACT.md §6): the coupon's discount capped at the
+ * price; a final price above 0 and below ₹1 (the gateway's minimum) is charged as ₹1 with the
+ * discount reduced to match.
+ */
+export function priceAfterDiscount(pricePaise: number, coupon: CouponRecord | null): {
+  discount: number;
+  final: number;
+} {
+  const discount = coupon ? discountPaise(coupon, pricePaise) : 0;
+  const final = pricePaise - discount;
+  if (final > 0 && final < PAISE_PER_RUPEE) {
+    return { discount: Math.max(0, pricePaise - PAISE_PER_RUPEE), final: PAISE_PER_RUPEE };
+  }
+  return { discount, final };
+}
+
+/**
+ * Starts the purchase of `toolkitId` by `user`, with an optional coupon code.
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError with a message of `COUPON_ERRORS`;
+ *   NotConfiguredError "Payments are not configured" (paid checkout without gateway keys);
+ *   UpstreamError "Payment gateway unavailable".
+ */
+export async function initiatePurchase(
+  kv: Deno.Kv,
+  payments: PaymentGateway | null,
+  user: User,
+  toolkitId: string,
+  couponCode: string | undefined,
+): Promise<CheckoutResult> {
+  const toolkit = await getToolkitRecord(kv, toolkitId);
+  if (!toolkit || !toolkit.isActive) throw new NotFoundError(TOOLKIT_NOT_FOUND);
+  const code = couponCode?.trim() || undefined;
+  const newId = crypto.randomUUID();
+  let order: GatewayOrder | null = null;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const coupon = code ? await usableCoupon(kv, code, toolkitId) : null;
+    const guards = await checkoutGuards(kv, user.id, toolkitId);
+    const previous = guards.pendingPurchase?.value ?? null;
+    const purchaseId = previous?.id ?? newId;
+    const plan = coupon ? await planReservation(kv, coupon.value, user.id, purchaseId) : null;
+    if (plan && !plan.ok) throw new InvalidInputError(COUPON_ERRORS[plan.reason]);
+    if (guards.owned.value !== null) throw new InvalidInputError(COUPON_ERRORS.purchased);
+
+    const { discount, final } = priceAfterDiscount(toolkit.pricePaise, coupon?.value ?? null);
+    const free = final === 0;
+    if (!free && !payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
+    if (!free && order?.amount !== final) {
+      order = await payments!.createOrder({
+        amountPaise: final,
+        currency: CURRENCY,
+        receipt: purchaseId,
+        notes: { toolkitId, userId: user.id },
+      });
+    }
+
+    const op = kv.atomic().check(guards.pending).check(guards.owned);
+    if (guards.pendingPurchase) op.check(guards.pendingPurchase);
+    if (coupon) op.check(coupon);
+    const claimed = plan?.ok ? [plan.slot.key, plan.userSlot.key].map((k) => JSON.stringify(k)) : [];
+    if (previous?.reservation) {
+      const held = await heldSlots(kv, previous.reservation, user.id, previous.id);
+      releaseOps(op, held.filter((entry) => !claimed.includes(JSON.stringify(entry.key))));
+    }
+    const reservation = plan?.ok ? reserveOps(op, plan, { purchaseId, userId: user.id, toolkitId }, free) : null;
+    const now = new Date().toISOString();
+    const status = free ? "paid" : "pending";
+    const record: PurchaseRecord = {
+      id: purchaseId,
+      userId: user.id,
+      toolkitId,
+      gatewayOrderId: free ? null : order!.id,
+      paymentStatus: status,
+      amountPaid: final,
+      couponId: coupon?.value.id ?? null,
+      reservation,
+      paymentId: null,
+      orders: free
+        ? { ...previous?.orders }
+        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId: coupon?.value.id ?? null } },
+      history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
+      createdAt: now,
+      updatedAt: now,
+    };
+    writePurchaseOps(op, record, guards);
+    if (!(await op.commit()).ok) continue;
+    return {
+      success: true,
+      free,
+      ...(free ? {} : { order: order! }),
+      key: payments?.keyId ?? "",
+      purchase: purchaseView(record),
+      toolkit: { id: toolkit.id, title: toolkit.title, price: toRupees(toolkit.pricePaise) },
+      discountAmount: toRupees(discount),
+      finalPrice: toRupees(final),
+    };
+  }
+  throw new ConflictError("Checkout is busy, try again");
+}

@@ -1,0 +1,128 @@
+/**
+ * Toolkit purchase records (specification "Toolkit purchase"; CONTRACT.md §6): the payment
+ * history and the ownership it grants. `paymentStatus` is `pending`, `paid` or `failed`; every
+ * change is appended to the record's `history` (an audit trail the API does not show).
+ *
+ * Keys (owned by this module only):
+ * - `["purchases", id]` → `PurchaseRecord`
+ * - `["purchases_by_user", userId, id]` → id
+ * - `["purchases_by_order", gatewayOrderId]` → id (every order a purchase was offered with)
+ * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
+ * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
+ */
+import type { ReservationRef } from "../coupons/reservations.ts";
+
+/** Payment states (CONTRACT.md §6). */
+export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;
+/** One of `PAYMENT_STATUSES`. */
+export type PaymentStatus = typeof PAYMENT_STATUSES[number];
+
+/** A purchase as stored. `amountPaid` is in paise. */
+/** What a gateway order was priced with. */
+export interface OrderTerms {
+  /** In paise. */
+  amountPaid: number;
+  couponId: string | null;
+}
+
+export interface PurchaseRecord {
+  id: string;
+  userId: string;
+  toolkitId: string;
+  gatewayOrderId: string | null;
+  paymentStatus: PaymentStatus;
+  amountPaid: number;
+  couponId: string | null;
+  reservation: ReservationRef | null;
+  paymentId: string | null;
+  /**
+   * Every gateway order this purchase was offered with (checkout started again adds one), with
+   * its terms: the amount in paise and the coupon it was priced with. Paying an order applies its
+   * own terms, so an earlier, cheaper order cannot be paid under a later checkout's coupon count.
+   */
+  orders: Record<string, OrderTerms>;
+  history: { status: PaymentStatus; at: string; source: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A purchase in API responses (specification "Toolkit purchase"). */
+export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history">;
+
+/** The API shape of a purchase record. */
+export function purchaseView(record: PurchaseRecord): Purchase {
+  const { reservation: _r, paymentId: _p, orders: _o, history: _h, ...view } = record;
+  return view;
+}
+
+const purchaseKey = (id: string) => ["purchases", id];
+const byUserKey = (userId: string, id: string) => ["purchases_by_user", userId, id];
+const byOrderKey = (orderId: string) => ["purchases_by_order", orderId];
+const pendingKey = (userId: string, toolkitId: string) => ["purchase_pending", userId, toolkitId];
+const ownedKey = (userId: string, toolkitId: string) => ["purchase_owned", userId, toolkitId];
+
+/** A purchase by id with its entry for an atomic check. */
+export async function getPurchaseEntry(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<PurchaseRecord>> {
+  return await kv.get<PurchaseRecord>(purchaseKey(id));
+}
+
+/** The purchase a gateway order belongs to, or null. */
+export async function purchaseIdByOrder(kv: Deno.Kv, orderId: string): Promise<string | null> {
+  if (orderId.length > 200) return null;
+  return (await kv.get<string>(byOrderKey(orderId))).value;
+}
+
+/** The entries that guard a user's checkout of a toolkit: the pending and the owned marker. */
+export async function checkoutGuards(kv: Deno.Kv, userId: string, toolkitId: string) {
+  const [pending, owned] = await kv.getMany<[string, string]>([
+    pendingKey(userId, toolkitId),
+    ownedKey(userId, toolkitId),
+  ]);
+  const pendingPurchase = pending.value ? await getPurchaseEntry(kv, pending.value) : null;
+  return { pending, owned, pendingPurchase: pendingPurchase?.value ? pendingPurchase : null };
+}
+
+/** True when `userId` has a paid purchase of `toolkitId`. */
+export async function hasPurchased(kv: Deno.Kv, userId: string, toolkitId: string): Promise<boolean> {
+  return (await kv.get(ownedKey(userId, toolkitId))).value !== null;
+}
+
+/** The toolkits `userId` has paid for (deleted ones included), by the id of the granting purchase. */
+export async function ownedToolkitIds(kv: Deno.Kv, userId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list({ prefix: ["purchase_owned", userId] })) ids.push(String(entry.key[2]));
+  return ids;
+}
+
+/** A user's purchases, newest first. */
+export async function listPurchaseRecords(kv: Deno.Kv, userId: string): Promise<PurchaseRecord[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", userId] })) ids.push(entry.value);
+  const records: PurchaseRecord[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<PurchaseRecord[]>(ids.slice(i, i + 10).map(purchaseKey));
+    for (const entry of entries) if (entry.value) records.push(entry.value);
+  }
+  return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
+/**
+ * Adds the writes of `record` and its indexes to `op`: a pending purchase holds the pending
+ * marker; a paid one takes the owned marker unless `owned` (the marker as read) already grants
+ * the toolkit, and releases `pending` when it points here; a failed one releases `pending`.
+ * The caller has checked the entries it passes.
+ */
+export function writePurchaseOps(
+  op: Deno.AtomicOperation,
+  record: PurchaseRecord,
+  guards: { pending: Deno.KvEntryMaybe<string>; owned: Deno.KvEntryMaybe<string> },
+): void {
+  op.set(purchaseKey(record.id), record).set(byUserKey(record.userId, record.id), record.id);
+  if (record.gatewayOrderId) op.set(byOrderKey(record.gatewayOrderId), record.id);
+  const pending = pendingKey(record.userId, record.toolkitId);
+  if (record.paymentStatus === "pending") op.set(pending, record.id);
+  else if (guards.pending.value === record.id) op.delete(pending);
+  if (record.paymentStatus === "paid" && guards.owned.value === null) {
+    op.set(ownedKey(record.userId, record.toolkitId), record.id);
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The toolkit catalog (specification "Toolkit", "Toolkit content item", states "Toolkit";
+ * CONTRACT.md §6): toolkits and their content items. The catalog is small (tens to hundreds of
+ * toolkits), so lists are one prefix scan sorted in memory.
+ *
+ * Keys (owned by this module only):
+ * - `["toolkits", id]` → `ToolkitRecord`
+ * - `["toolkit_items", toolkitId, itemId]` → `ContentItem`
+ * - `["toolkit_item_owner", itemId]` → toolkitId (finds an item by its id alone)
+ *
+ * A content item, its owner entry and its toolkit's `itemCount`/`lessonCount` change in one
+ * atomic write checked against the toolkit record, so `lessonCount` always equals the number of
+ * items once there is one.
+ */
+import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { toPaise, toRupees } from "../money.ts";
+import { getUser, type User } from "../users/users.ts";
+import { canReadToolkit, type Viewer } from "./policy.ts";
+import { deleteProgressOf } from "./progress.ts";
+import { sanitizeArticle } from "./sanitize.ts";
+import type {
+  ContentItem,
+  ContentItemCreate,
+  ContentItemUpdate,
+  Toolkit,
+  ToolkitCreate,
+  ToolkitRecord,
+  ToolkitUpdate,
+} from "./schema.ts";
+
+export * from "./schema.ts";
+
+/** The message of an unknown, deleted or hidden toolkit. */
+export const TOOLKIT_NOT_FOUND = "Toolkit not found";
+const ITEM_NOT_FOUND = "Content item not found";
+/** Lost races retried before giving up. */
+const MAX_ATTEMPTS = 10;
+/** Keys deleted per atomic operation when a toolkit's items go. */
+const DELETE_BATCH = 500;
+
+const toolkitKey = (id: string) => ["toolkits", id];
+const itemKey = (toolkitId: string, itemId: string) => ["toolkit_items", toolkitId, itemId];
+const itemOwnerKey = (itemId: string) => ["toolkit_item_owner", itemId];
+
+/** The API shape of `record` with `creatorName`. */
+export function toolkitView(record: ToolkitRecord, creatorName: string): Toolkit {
+  const { pricePaise, originalPricePaise, itemCount: _itemCount, ...rest } = record;
+  return {
+    ...rest,
+    price: toRupees(pricePaise),
+    originalPrice: originalPricePaise === null ? null : toRupees(originalPricePaise),
+    creatorName,
+  };
+}
+
+async function creatorNames(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Map<string, string>> {
+  const ids = [...new Set(records.map((r) => r.userId))];
+  const users = await Promise.all(ids.map((id) => getUser(kv, id)));
+  return new Map(ids.map((id, i) => [id, users[i]?.name ?? "Unknown creator"]));
+}
+
+async function views(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Toolkit[]> {
+  const names = await creatorNames(kv, records);
+  return records.map((r) => toolkitView(r, names.get(r.userId)!));
+}
+
+async function allRecords(kv: Deno.Kv): Promise<ToolkitRecord[]> {
+  const records: ToolkitRecord[] = [];
+  for await (const entry of kv.list<ToolkitRecord>({ prefix: ["toolkits"] })) records.push(entry.value);
+  return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
+/** The stored toolkit, or null. */
+export async function getToolkitRecord(kv: Deno.Kv, id: string): Promise<ToolkitRecord | null> {
+  return (await kv.get<ToolkitRecord>(toolkitKey(id))).value;
+}
+
+/** Active toolkits, newest first (`GET /api/toolkits`). */
+export async function listActiveToolkits(kv: Deno.Kv): Promise<Toolkit[]> {
+  return await views(kv, (await allRecords(kv)).filter((r) => r.isActive));
+}
+
+/** Every toolkit, newest first, whose title contains every word of `search` (any case): the admin list. */
+export async function listToolkitsForAdmin(kv: Deno.Kv, search = ""): Promise<Toolkit[]> {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  const records = (await allRecords(kv)).filter((r) => words.every((w) => r.title.toLowerCase().includes(w)));
+  return await views(kv, records);
+}
+
+/** Toolkits by id in the order given; unknown ids are left out. */
+export async function getToolkitsByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, ToolkitRecord>> {
+  const found = new Map<string, ToolkitRecord>();
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<ToolkitRecord[]>(ids.slice(i, i + 10).map(toolkitKey));
+    for (const entry of entries) if (entry.value) found.set(entry.value.id, entry.value);
+  }
+  return found;
+}
+
+/**
+ * The toolkit as `viewer` may read it (`canReadToolkit`).
+ * @throws NotFoundError "Toolkit not found" when unknown, or inactive for a non-admin.
+ */
+export async function readToolkit(kv: Deno.Kv, id: string, viewer: Viewer): Promise<Toolkit> {
+  const record = await getToolkitRecord(kv, id);
+  if (!record || !canReadToolkit(viewer, record)) throw new NotFoundError(TOOLKIT_NOT_FOUND);
+  return (await views(kv, [record]))[0];
+}
+
+/** Creates a toolkit by `creator`, inactive, unset optional fields null (states "Toolkit": none → isActive false). */
+export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCreate): Promise<Toolkit> {
+  const now = new Date().toISOString();
+  const record: ToolkitRecord = {
+    id: crypto.randomUUID(),
+    title: input.title,
+    description: input.description,
+    pricePaise: toPaise(input.price),
+    originalPricePaise: input.originalPrice == null ? null : toPaise(input.originalPrice),
+    coverImageUrl: input.coverImageUrl ?? null,
+    videoUrl: input.videoUrl ?? null,
+    contentUrl: input.contentUrl ?? null,
+    category: input.category ?? null,
+    highlights: input.highlights ?? null,
+    totalDuration: input.totalDuration ?? null,
+    lessonCount: input.lessonCount ?? 0,
+    itemCount: 0,
+    isActive: false,
+    showSaleBadge: input.showSaleBadge ?? null,
+    userId: creator.id,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await kv.set(toolkitKey(record.id), record);
+  return toolkitView(record, creator.name);
+}
+
+/**
+ * Applies the fields of `patch` that are given (states "Toolkit": isActive and showSaleBadge as
+ * given). `lessonCount` is taken only while the toolkit has no content items.
+ * @throws NotFoundError "Toolkit not found".
+ */
+export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdate): Promise<Toolkit> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
+    if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
+    const { price, originalPrice, lessonCount, ...rest } = patch;
+    const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    const record: ToolkitRecord = { ...entry.value, ...changes, updatedAt: new Date().toISOString() };
+    if (price !== undefined) record.pricePaise = toPaise(price);
+    if (originalPrice !== undefined) record.originalPricePaise = originalPrice === null ? null : toPaise(originalPrice);
+    if (lessonCount !== undefined && record.itemCount === 0) record.lessonCount = lessonCount;
+    const result = await kv.atomic().check(entry).set(toolkitKey(id), record).commit();
+    if (result.ok) return (await views(kv, [record]))[0];
+  }
+  throw new Error("Toolkit update lost too many races");
+}
+
+/**
+ * Deletes a toolkit for good (states "Toolkit": removed), its content items and its learners'
+ * progress. Purchase records stay as payment history; without the toolkit they grant nothing.
+ * @throws NotFoundError "Toolkit not found".
+ */
+export async function deleteToolkit(kv: Deno.Kv, id: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
+    if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
+    if ((await kv.atomic().check(entry).delete(toolkitKey(id)).commit()).ok) break;
+    if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
+  }
+  const itemIds: string[] = [];
+  for await (const item of kv.list<ContentItem>({ prefix: ["toolkit_items", id] })) itemIds.push(item.value.id);
+  for (let i = 0; i < itemIds.length; i += DELETE_BATCH / 2) {
+    const op = kv.atomic();
+    for (const itemId of itemIds.slice(i, i + DELETE_BATCH / 2)) {
+      op.delete(itemKey(id, itemId)).delete(itemOwnerKey(itemId));
+    }
+    await op.commit();
+  }
+  await deleteProgressOf(kv, id);
+}
+
+/** The content items of a toolkit by `orderIndex` (then creation), bodies included. */
+export async function listContentItems(kv: Deno.Kv, toolkitId: string): Promise<ContentItem[]> {
+  const items: ContentItem[] = [];
+  for await (const entry of kv.list<ContentItem>({ prefix: ["toolkit_items", toolkitId] })) items.push(entry.value);
+  return items.sort((a, b) => a.orderIndex - b.orderIndex || a.createdAt.localeCompare(b.createdAt));
+}
+
+/** The item's body fields after a type and body change: sanitized HTML for an article, a video URL for a video. */
+function bodyOf(type: ContentItem["type"], content: string | null, cdnVideoUrl: string | null) {
+  if (type === "video") {
+    if (!cdnVideoUrl) throw new InvalidInputError("A video needs cdnVideoUrl");
+    return { content: null, cdnVideoUrl };
+  }
+  return { content: sanitizeArticle(content ?? ""), cdnVideoUrl: null };
+}
+
+/**
+ * Adds a content item to a toolkit (at the end unless `orderIndex` is given) and sets the
+ * toolkit's `lessonCount` to its number of items, in one atomic write.
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl".
+ */
+export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): Promise<ContentItem> {
+  const body = bodyOf(input.type, input.content ?? null, input.cdnVideoUrl ?? null);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await kv.get<ToolkitRecord>(toolkitKey(input.toolkitId));
+    if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
+    const now = new Date().toISOString();
+    const item: ContentItem = {
+      id: crypto.randomUUID(),
+      toolkitId: input.toolkitId,
+      title: input.title,
+      type: input.type,
+      ...body,
+      orderIndex: input.orderIndex ?? entry.value.itemCount,
+      isPreview: input.isPreview ?? false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const itemCount = entry.value.itemCount + 1;
+    const toolkit = { ...entry.value, itemCount, lessonCount: itemCount, updatedAt: now };
+    const result = await kv.atomic()
+      .check(entry)
+      .set(itemKey(item.toolkitId, item.id), item)
+      .set(itemOwnerKey(item.id), item.toolkitId)
+      .set(toolkitKey(toolkit.id), toolkit)
+      .commit();
+    if (result.ok) return item;
+  }
+  throw new Error("Content item creation lost too many races");
+}
+
+async function readItem(kv: Deno.Kv, id: string) {
+  const owner = await kv.get<string>(itemOwnerKey(id));
+  const entry = owner.value ? await kv.get<ContentItem>(itemKey(owner.value, id)) : null;
+  if (!entry?.value) throw new NotFoundError(ITEM_NOT_FOUND);
+  return entry as Deno.KvEntry<ContentItem>;
+}
+
+/**
+ * Applies the given fields of `patch` to a content item; an article body is sanitized again.
+ * @throws NotFoundError "Content item not found"; InvalidInputError "A video needs cdnVideoUrl".
+ */
+export async function updateContentItem(kv: Deno.Kv, id: string, patch: ContentItemUpdate): Promise<ContentItem> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await readItem(kv, id);
+    const current = entry.value;
+    const type = patch.type ?? current.type;
+    const content = patch.content !== undefined ? patch.content : current.content;
+    const cdnVideoUrl = patch.cdnVideoUrl !== undefined ? patch.cdnVideoUrl : current.cdnVideoUrl;
+    const item: ContentItem = {
+      ...current,
+      title: patch.title ?? current.title,
+      type,
+      ...(patch.content !== undefined || patch.cdnVideoUrl !== undefined || patch.type !== undefined
+        ? bodyOf(type, content, cdnVideoUrl)
+        : {}),
+      orderIndex: patch.orderIndex ?? current.orderIndex,
+      isPreview: patch.isPreview ?? current.isPreview,
+      updatedAt: new Date().toISOString(),
+    };
+    const result = await kv.atomic().check(entry).set(entry.key, item).commit();
+    if (result.ok) return item;
+  }
+  throw new Error("Content item update lost too many races");
+}
+
+/**
+ * Deletes a content item and lowers its toolkit's `lessonCount` to the items left, in one atomic write.
+ * @throws NotFoundError "Content item not found".
+ */
+export async function deleteContentItem(kv: Deno.Kv, id: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await readItem(kv, id);
+    const toolkit = await kv.get<ToolkitRecord>(toolkitKey(entry.value.toolkitId));
+    const op = kv.atomic().check(entry).check(toolkit).delete(entry.key).delete(itemOwnerKey(id));
+    if (toolkit.value) {
+      const itemCount = Math.max(0, toolkit.value.itemCount - 1);
+      op.set(toolkit.key, { ...toolkit.value, itemCount, lessonCount: itemCount, updatedAt: new Date().toISOString() });
+    }
+    if ((await op.commit()).ok) return;
+  }
+  throw new Error("Content item deletion lost too many races");
+}

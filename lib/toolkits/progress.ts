@@ -1,0 +1,85 @@
+/**
+ * Learning progress (CONTRACT.md §6 `POST /api/toolkits/{id}/progress`, `completedItemIds`): the
+ * lessons a buyer has marked complete in a toolkit.
+ *
+ * Keys (owned by this module only):
+ * - `["toolkit_progress", toolkitId, userId]` → `{completedItemIds, updatedAt}`
+ */
+
+interface ProgressRecord {
+  completedItemIds: string[];
+  updatedAt: string;
+}
+
+/** Lost races retried before giving up. */
+const MAX_ATTEMPTS = 10;
+
+const progressKey = (toolkitId: string, userId: string) => ["toolkit_progress", toolkitId, userId];
+
+/** The ids of the lessons `userId` completed in `toolkitId`, limited to `itemIds` when given (lessons that still exist). */
+export async function completedItemIds(
+  kv: Deno.Kv,
+  toolkitId: string,
+  userId: string,
+  itemIds?: string[],
+): Promise<string[]> {
+  const completed = (await kv.get<ProgressRecord>(progressKey(toolkitId, userId))).value?.completedItemIds ?? [];
+  return itemIds ? completed.filter((id) => itemIds.includes(id)) : completed;
+}
+
+/** For each toolkit of `toolkitIds`, the lessons `userId` completed there. */
+export async function completedByToolkit(
+  kv: Deno.Kv,
+  userId: string,
+  toolkitIds: string[],
+): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  for (let i = 0; i < toolkitIds.length; i += 10) {
+    const slice = toolkitIds.slice(i, i + 10);
+    const entries = await kv.getMany<ProgressRecord[]>(slice.map((id) => progressKey(id, userId)));
+    entries.forEach((entry, j) => found.set(slice[j], entry.value?.completedItemIds ?? []));
+  }
+  return found;
+}
+
+/**
+ * Marks lesson `itemId` complete (or not) for `userId`; lessons no longer in `itemIds` are
+ * dropped. Returns the completed lesson ids. The caller checks ownership and that the lesson
+ * belongs to the toolkit (`policy.ts`).
+ */
+export async function setLessonCompleted(
+  kv: Deno.Kv,
+  toolkitId: string,
+  userId: string,
+  itemId: string,
+  completed: boolean,
+  itemIds: string[],
+): Promise<string[]> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await kv.get<ProgressRecord>(progressKey(toolkitId, userId));
+    const current = new Set((entry.value?.completedItemIds ?? []).filter((id) => itemIds.includes(id)));
+    if (completed) current.add(itemId);
+    else current.delete(itemId);
+    const ids = itemIds.filter((id) => current.has(id));
+    const result = await kv.atomic()
+      .check(entry)
+      .set(entry.key, { completedItemIds: ids, updatedAt: new Date().toISOString() })
+      .commit();
+    if (result.ok) return ids;
+  }
+  throw new Error("Progress update lost too many races");
+}
+
+/** Deletes every learner's progress in a toolkit (the toolkit is being deleted). */
+export async function deleteProgressOf(kv: Deno.Kv, toolkitId: string): Promise<void> {
+  let op = kv.atomic();
+  let count = 0;
+  for await (const entry of kv.list({ prefix: ["toolkit_progress", toolkitId] })) {
+    op.delete(entry.key);
+    if (++count % 500 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  await op.commit();
+}

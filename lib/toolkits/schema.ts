@@ -1,0 +1,125 @@
+/**
+ * Toolkit and content item records, their API shapes and the zod schemas of the admin bodies
+ * (specification "Toolkit", "Toolkit content item"; CONTRACT.md §6). Records keep prices in
+ * integer paise; the API shapes in rupees.
+ */
+import { z } from "zod";
+import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "../money.ts";
+
+/** A price in rupees: 0 to 10,000,000 with at most 2 decimals (CONTRACT.md §6). */
+export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {
+  message: "At most 2 decimals",
+});
+
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** Lesson types. */
+export const CONTENT_TYPES = ["article", "video"] as const;
+/** One of `CONTENT_TYPES`. */
+export type ContentType = typeof CONTENT_TYPES[number];
+
+/** Longest article body in characters (before sanitizing). */
+export const ARTICLE_MAX = 200_000;
+
+/** Body of `POST /api/toolkits` and `POST /api/admin/toolkits`. */
+export const ToolkitCreateSchema = z.object({
+  title: text(200),
+  description: text(10_000),
+  price: RupeesSchema,
+  originalPrice: RupeesSchema.nullable().optional(),
+  coverImageUrl: httpUrl.nullable().optional(),
+  videoUrl: httpUrl.nullable().optional(),
+  contentUrl: httpUrl.nullable().optional(),
+  category: text(100).nullable().optional(),
+  highlights: z.array(text(300)).max(30).nullable().optional(),
+  totalDuration: text(100).nullable().optional(),
+  lessonCount: z.int().min(0).max(10_000).optional(),
+  showSaleBadge: z.boolean().nullable().optional(),
+});
+export type ToolkitCreate = z.infer<typeof ToolkitCreateSchema>;
+
+/** Body of `PUT /api/admin/toolkits/{id}`: any toolkit field, `isActive` included. */
+export const ToolkitUpdateSchema = ToolkitCreateSchema.partial().extend({ isActive: z.boolean().optional() });
+export type ToolkitUpdate = z.infer<typeof ToolkitUpdateSchema>;
+
+/** Query of `GET /api/admin/toolkits`. */
+export const ToolkitSearchSchema = z.object({ search: z.string().trim().max(100).optional() });
+
+/** A toolkit as stored. */
+export interface ToolkitRecord {
+  id: string;
+  title: string;
+  description: string;
+  pricePaise: number;
+  originalPricePaise: number | null;
+  coverImageUrl: string | null;
+  videoUrl: string | null;
+  contentUrl: string | null;
+  category: string | null;
+  highlights: string[] | null;
+  totalDuration: string | null;
+  /** As the admin gave it until the toolkit has content items; then their number. */
+  lessonCount: number;
+  /** Number of content items. */
+  itemCount: number;
+  isActive: boolean;
+  showSaleBadge: boolean | null;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A toolkit in API responses (specification "Toolkit"): prices in rupees, the creator's name. */
+export interface Toolkit {
+  id: string;
+  title: string;
+  description: string;
+  price: number;
+  originalPrice: number | null;
+  coverImageUrl: string | null;
+  videoUrl: string | null;
+  contentUrl: string | null;
+  category: string | null;
+  highlights: string[] | null;
+  totalDuration: string | null;
+  lessonCount: number;
+  isActive: boolean;
+  showSaleBadge: boolean | null;
+  userId: string;
+  creatorName: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `POST /api/admin/toolkit-content-items` (CONTRACT.md §6). */
+export const ContentItemCreateSchema = z.object({
+  toolkitId: z.string().min(1).max(100),
+  title: text(200),
+  type: z.enum(CONTENT_TYPES),
+  content: z.string().max(ARTICLE_MAX).nullable().optional(),
+  cdnVideoUrl: httpUrl.nullable().optional(),
+  orderIndex: z.int().min(0).max(100_000).optional(),
+  isPreview: z.boolean().optional(),
+});
+export type ContentItemCreate = z.infer<typeof ContentItemCreateSchema>;
+
+/** Body of `PATCH /api/admin/toolkit-content-items/{id}`: any field but `toolkitId`. */
+export const ContentItemUpdateSchema = ContentItemCreateSchema.omit({ toolkitId: true }).partial();
+export type ContentItemUpdate = z.infer<typeof ContentItemUpdateSchema>;
+
+/** A content item (lesson), as stored and as answered (`content` and `cdnVideoUrl` null when locked). */
+export interface ContentItem {
+  id: string;
+  toolkitId: string;
+  title: string;
+  type: ContentType;
+  /** Sanitized HTML for an article; null for a video. */
+  content: string | null;
+  cdnVideoUrl: string | null;
+  orderIndex: number;
+  /** A free preview lesson anyone may read (CONTRACT.md §6). */
+  isPreview: boolean;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,109 @@
+/**
+ * Banners of the carousel at the top of the Ungatekeep feed (specification "Ungatekeep post",
+ * CONTRACT.md §7 "Banners"): admin CRUD and the public list of active banners by `orderIndex`.
+ * `linkUrl` is an http(s) URL or a path on this site, never `javascript:` or `data:`; `imageId`
+ * names an uploaded file, deleted with its banner. Keys (owned here only): `["banners", id]`.
+ * The list is small (a carousel), so it is read whole.
+ */
+import { z } from "zod";
+import { NotFoundError } from "../errors.ts";
+import { assertUploaded } from "../files/images.ts";
+import type { ObjectStore } from "../files/object_store.ts";
+import { HttpUrlSchema } from "./schema.ts";
+
+/** A banner as stored and returned. */
+export interface Banner {
+  id: string;
+  title: string;
+  imageId: string | null;
+  linkUrl: string | null;
+  isActive: boolean;
+  orderIndex: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const NOT_FOUND = "Banner not found";
+const MAX_RETRIES = 10;
+const bannerKey = (id: string): Deno.KvKey => ["banners", id];
+
+/** A path on this site (one leading slash) or an http(s) URL. */
+const LinkSchema = z.union([
+  z.string().regex(/^\/(?![/\\])[^\s\\]*$/, "Must be a path or an http(s) URL").max(2048),
+  HttpUrlSchema,
+]);
+
+const fields = {
+  title: z.string().trim().min(1).max(200),
+  imageId: z.string().max(100).nullable(),
+  linkUrl: LinkSchema.nullable(),
+  isActive: z.boolean(),
+  orderIndex: z.int().min(0).max(1_000_000),
+};
+
+/** Body of `POST /api/admin/banners`: `title` required; `isActive` default true, `orderIndex` default 0. */
+export const BannerCreateSchema = z.object({
+  ...fields,
+  imageId: fields.imageId.default(null),
+  linkUrl: fields.linkUrl.default(null),
+  isActive: fields.isActive.default(true),
+  orderIndex: fields.orderIndex.default(0),
+});
+export type BannerCreate = z.infer<typeof BannerCreateSchema>;
+
+/** Body of `PATCH /api/admin/banners/{id}`: any subset of the fields. */
+export const BannerUpdateSchema = z.object(fields).partial();
+export type BannerUpdate = z.infer<typeof BannerUpdateSchema>;
+
+/** Every banner by `orderIndex` (then creation); with `activeOnly`, only the active ones. */
+export async function listBanners(kv: Deno.Kv, activeOnly: boolean): Promise<Banner[]> {
+  const banners: Banner[] = [];
+  for await (const entry of kv.list<Banner>({ prefix: ["banners"] })) {
+    if (!activeOnly || entry.value.isActive) banners.push(entry.value);
+  }
+  return banners.sort((a, b) => a.orderIndex - b.orderIndex || a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * Creates a banner.
+ * @throws InvalidInputError "Unknown image: <id>" when `imageId` is not an upload.
+ */
+export async function createBanner(kv: Deno.Kv, files: ObjectStore, input: BannerCreate): Promise<Banner> {
+  if (input.imageId) await assertUploaded(files, [input.imageId]);
+  const now = new Date().toISOString();
+  const banner: Banner = { id: crypto.randomUUID(), ...input, createdAt: now, updatedAt: now };
+  await kv.set(bannerKey(banner.id), banner);
+  return banner;
+}
+
+/**
+ * Applies `patch` (only the fields given).
+ * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
+ */
+export async function updateBanner(kv: Deno.Kv, files: ObjectStore, id: string, patch: BannerUpdate): Promise<Banner> {
+  if (patch.imageId) await assertUploaded(files, [patch.imageId]);
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await kv.get<Banner>(bannerKey(id));
+    if (!entry.value) throw new NotFoundError(NOT_FOUND);
+    const banner: Banner = { ...entry.value, ...changes, updatedAt: new Date().toISOString() };
+    if ((await kv.atomic().check(entry).set(entry.key, banner).commit()).ok) return banner;
+  }
+  throw new Error("Banner update lost too many races");
+}
+
+/**
+ * Deletes a banner, then its image from the object store.
+ * @throws NotFoundError "Banner not found".
+ */
+export async function deleteBanner(kv: Deno.Kv, files: ObjectStore, id: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await kv.get<Banner>(bannerKey(id));
+    if (!entry.value) throw new NotFoundError(NOT_FOUND);
+    if ((await kv.atomic().check(entry).delete(entry.key).commit()).ok) {
+      if (entry.value.imageId) await files.delete(entry.value.imageId);
+      return;
+    }
+  }
+  throw new Error("Banner delete lost too many races");
+}

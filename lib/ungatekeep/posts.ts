@@ -1,0 +1,292 @@
+/**
+ * The Ungatekeep posts capability (specification "Ungatekeep post", "States and transitions",
+ * "Ungatekeep" feed rules; CONTRACT.md §7): the public feed and read by id with the guest rule,
+ * the admin list with drafts and scheduled posts, create, partial update and delete.
+ *
+ * Published means `isPublished` and `publishedAt` ≤ now, decided at read time: a scheduled post
+ * enters the feed by itself when its time comes. Keys (owned here only):
+ * - `["ungatekeep_posts", id]` the record;
+ * - `["ungatekeep_feed", scope, pinned, publishedAt, id]` → null for every post with
+ *   `isPublished` (scope `"all"` and the post's tag; pinned 1 or 0), so the feed is a reverse
+ *   range read up to now: pinned first, newest first;
+ * - `["ungatekeep_published", scope]` a `Deno.KvU64` count of those entries; the visible total is
+ *   that count minus the few entries still scheduled after now (a short range read).
+ * Every change writes the record, its feed entries and the counts in one atomic commit checked
+ * against the record read.
+ */
+import { NotFoundError, UnauthenticatedError } from "../errors.ts";
+import { assertUploaded } from "../files/images.ts";
+import type { ObjectStore } from "../files/object_store.ts";
+import { type User, userKey } from "../users/users.ts";
+import { excerptOf, renderMarkdown } from "./markdown.ts";
+import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./policy.ts";
+import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpdate, PostView } from "./schema.ts";
+import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
+
+export * from "./schema.ts";
+
+/** A page of the feed (CONTRACT.md §7). */
+export interface FeedPage {
+  posts: PostView[];
+  total: number;
+  hiddenCount: number;
+}
+
+/** A page of the admin list. */
+export interface AdminPostPage {
+  posts: PostView[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+const NOT_FOUND = "Post not found";
+const MAX_RETRIES = 10;
+const ONE = 1n;
+/** −1 as KV's wrapping 64-bit sum sees it. */
+const MINUS_ONE = 0xffffffffffffffffn;
+
+type Scope = "all" | PostTag;
+
+const recordKey = (id: string): Deno.KvKey => ["ungatekeep_posts", id];
+const countKey = (scope: Scope): Deno.KvKey => ["ungatekeep_published", scope];
+
+function feedKeys(post: Post): Deno.KvKey[] {
+  if (!post.isPublished || !post.publishedAt) return [];
+  const pinned = post.isPinned ? 1 : 0;
+  return (["all", post.tag] as Scope[]).map((scope) => ["ungatekeep_feed", scope, pinned, post.publishedAt!, post.id]);
+}
+
+/** True when `post` is public at `now`. */
+export function isLive(post: Post, now = new Date()): boolean {
+  return post.isPublished && post.publishedAt !== null && post.publishedAt <= now.toISOString();
+}
+
+/** Writes `after` (or deletes, when null) over the record read as `before`; false on a lost race. */
+async function commitPost(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | null): Promise<boolean> {
+  const id = before.key[1] as string;
+  const op = kv.atomic().check(before);
+  if (after) op.set(recordKey(id), after);
+  else op.delete(recordKey(id));
+  const oldKeys = before.value ? feedKeys(before.value) : [];
+  const newKeys = after ? feedKeys(after) : [];
+  const same = (a: Deno.KvKey, b: Deno.KvKey) => a.every((part, i) => part === b[i]);
+  for (const key of oldKeys) if (!newKeys.some((k) => same(k, key))) op.delete(key);
+  for (const key of newKeys) if (!oldKeys.some((k) => same(k, key))) op.set(key, null);
+  const delta = new Map<Scope, number>();
+  for (const key of oldKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) - 1);
+  for (const key of newKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) + 1);
+  for (const [scope, n] of delta) if (n !== 0) op.sum(countKey(scope), n > 0 ? ONE : MINUS_ONE);
+  return (await op.commit()).ok;
+}
+
+async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const batches: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let at = 0; at < keys.length; at += 10) batches.push(kv.getMany<T[]>(keys.slice(at, at + 10)));
+  return (await Promise.all(batches)).flat();
+}
+
+async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, PostCreator>> {
+  const ids = [...new Set(userIds)];
+  const users = await getMany<User>(kv, ids.map(userKey));
+  const creators = new Map<string, PostCreator>();
+  ids.forEach((id, i) => {
+    const user = users[i].value;
+    creators.set(
+      id,
+      user ? { id, name: user.name, image: user.image ?? null } : { id, name: "Unknown user", image: null },
+    );
+  });
+  return creators;
+}
+
+async function viewsOf(kv: Deno.Kv, posts: Post[]): Promise<PostView[]> {
+  const creators = await creatorsOf(kv, posts.map((post) => post.userId));
+  return posts.map((post) => ({
+    ...post,
+    excerpt: excerptOf(post.content),
+    creator: creators.get(post.userId)!,
+    contentHtml: renderMarkdown(post.content),
+  }));
+}
+
+/** Ids of the live posts of `scope` at `now`, in feed order, the first `count` of them. */
+async function feedIds(kv: Deno.Kv, scope: Scope, count: number, now: Date): Promise<string[]> {
+  const cut = new Date(now.getTime() + 1).toISOString();
+  const ids: string[] = [];
+  for (const pinned of [1, 0]) {
+    if (ids.length >= count) break;
+    const entries = kv.list(
+      { start: ["ungatekeep_feed", scope, pinned], end: ["ungatekeep_feed", scope, pinned, cut] },
+      { reverse: true, limit: count - ids.length, batchSize: Math.min(500, count - ids.length) },
+    );
+    for await (const entry of entries) ids.push(entry.key[4] as string);
+  }
+  return ids;
+}
+
+/** How many posts of `scope` are live at `now`: the published count less those scheduled later. */
+async function liveCount(kv: Deno.Kv, scope: Scope, now: Date): Promise<number> {
+  const cut = new Date(now.getTime() + 1).toISOString();
+  const scheduled = async (pinned: number) => {
+    let n = 0;
+    const entries = kv.list({
+      start: ["ungatekeep_feed", scope, pinned, cut],
+      end: ["ungatekeep_feed", scope, pinned + 1],
+    });
+    for await (const _ of entries) n++;
+    return n;
+  };
+  const [published, pinnedLater, unpinnedLater] = await Promise.all([
+    kv.get<Deno.KvU64>(countKey(scope)),
+    scheduled(1),
+    scheduled(0),
+  ]);
+  return Number(published.value?.value ?? 0n) - pinnedLater - unpinnedLater;
+}
+
+async function postsById(kv: Deno.Kv, ids: string[]): Promise<Post[]> {
+  const entries = await getMany<Post>(kv, ids.map(recordKey));
+  return entries.flatMap((entry) => entry.value ? [entry.value] : []);
+}
+
+/**
+ * One page of the public feed (CONTRACT.md §7): live posts, pinned first, then newest first,
+ * optionally of one `tag`. A guest gets the first 3 whatever the offset and limit, and
+ * `hiddenCount` = total − 3 (never negative); a signed-in viewer the page asked for and 0.
+ */
+export async function listFeed(kv: Deno.Kv, query: FeedQuery, viewer: Viewer, now = new Date()): Promise<FeedPage> {
+  const scope: Scope = query.tag ?? "all";
+  const { offset, limit } = visiblePage(viewer, query.offset, query.limit);
+  const [ids, total] = await Promise.all([feedIds(kv, scope, offset + limit, now), liveCount(kv, scope, now)]);
+  const posts = await viewsOf(kv, await postsById(kv, ids.slice(offset)));
+  return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
+}
+
+/**
+ * One live post by id. A guest may read only a post within the first 3 of the feed, or of the
+ * feed of its tag (`policy.canReadPublished`).
+ * @throws NotFoundError "Post not found" when unknown, a draft or scheduled later;
+ *   UnauthenticatedError "Sign in to read this post" for a guest and any other post.
+ */
+export async function getPost(kv: Deno.Kv, id: string, viewer: Viewer, now = new Date()): Promise<PostView> {
+  const post = (await kv.get<Post>(recordKey(id))).value;
+  if (!post || !isLive(post, now)) throw new NotFoundError(NOT_FOUND);
+  let rank: number | undefined;
+  if (!viewer) {
+    const [all, tagged] = await Promise.all([
+      feedIds(kv, "all", GUEST_PREVIEW, now),
+      feedIds(kv, post.tag, GUEST_PREVIEW, now),
+    ]);
+    const ranks = [all.indexOf(id), tagged.indexOf(id)].filter((r) => r >= 0);
+    rank = ranks.length > 0 ? Math.min(...ranks) : undefined;
+  }
+  if (!canReadPublished(viewer, rank)) throw new UnauthenticatedError("Sign in to read this post");
+  return (await viewsOf(kv, [post]))[0];
+}
+
+/**
+ * Any post by id, drafts and scheduled ones included, for the admin area and its editor.
+ * @throws NotFoundError "Post not found".
+ */
+export async function getPostForAdmin(kv: Deno.Kv, id: string): Promise<PostView> {
+  const post = (await kv.get<Post>(recordKey(id))).value;
+  if (!post) throw new NotFoundError(NOT_FOUND);
+  return (await viewsOf(kv, [post]))[0];
+}
+
+function sortTime(post: Post): string {
+  return post.publishedAt ?? post.createdAt;
+}
+
+/**
+ * Every post for the admin list, drafts and scheduled ones included, newest (by `publishedAt`,
+ * else `createdAt`) first; `tag` filters, `search` matches every word (case-insensitive) in the
+ * title or content.
+ */
+export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Promise<AdminPostPage> {
+  const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const matches: Post[] = [];
+  for await (const entry of kv.list<Post>({ prefix: ["ungatekeep_posts"] })) {
+    const post = entry.value;
+    if (query.tag && post.tag !== query.tag) continue;
+    const text = `${post.title}\n${post.content}`.toLowerCase();
+    if (words.every((word) => text.includes(word))) matches.push(post);
+  }
+  matches.sort((a, b) => sortTime(b).localeCompare(sortTime(a)) || b.id.localeCompare(a.id));
+  const page = matches.slice(query.offset, query.offset + query.limit);
+  return {
+    posts: await viewsOf(kv, page),
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total: matches.length,
+      hasMore: query.offset + page.length < matches.length,
+    },
+  };
+}
+
+/** `publishedAt` after a write: kept when given; the moment of publishing for a post that becomes published without one. */
+function publishedAtOf(isPublished: boolean, given: string | null | undefined, previous: string | null, now: string) {
+  const value = given === undefined ? previous : given;
+  return isPublished && !value ? now : value;
+}
+
+/**
+ * Creates a post by `author` (an admin).
+ * @throws InvalidInputError "Unknown image: <id>" when an image id is not an upload.
+ */
+export async function createPost(kv: Deno.Kv, files: ObjectStore, author: User, input: PostCreate): Promise<PostView> {
+  await assertUploaded(files, input.images);
+  const now = new Date().toISOString();
+  const post: Post = {
+    id: crypto.randomUUID(),
+    title: input.title,
+    content: input.content,
+    images: input.images,
+    linkUrl: input.linkUrl ?? null,
+    linkTitle: input.linkTitle ?? null,
+    linkImage: input.linkImage ?? null,
+    tag: input.tag,
+    isPinned: input.isPinned,
+    isPublished: input.isPublished,
+    publishedAt: publishedAtOf(input.isPublished, input.publishedAt, null, now),
+    createdAt: now,
+    updatedAt: now,
+    userId: author.id,
+  };
+  if (!await commitPost(kv, await kv.get<Post>(recordKey(post.id)), post)) throw new Error("Post id collision");
+  return (await viewsOf(kv, [post]))[0];
+}
+
+/**
+ * Applies `patch` (only the fields given) to a post; `PUT` and `PATCH` alike.
+ * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload.
+ */
+export async function updatePost(kv: Deno.Kv, files: ObjectStore, id: string, patch: PostUpdate): Promise<PostView> {
+  if (patch.images) await assertUploaded(files, patch.images);
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as PostUpdate;
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await kv.get<Post>(recordKey(id));
+    if (!entry.value) throw new NotFoundError(NOT_FOUND);
+    const now = new Date().toISOString();
+    const merged: Post = { ...entry.value, ...changes, updatedAt: now };
+    merged.publishedAt = publishedAtOf(merged.isPublished, changes.publishedAt, entry.value.publishedAt, now);
+    if (await commitPost(kv, entry, merged)) return (await viewsOf(kv, [merged]))[0];
+  }
+  throw new Error("Post update lost too many races");
+}
+
+/**
+ * Deletes a post for good, then its images from the object store.
+ * @throws NotFoundError "Post not found".
+ */
+export async function deletePost(kv: Deno.Kv, files: ObjectStore, id: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await kv.get<Post>(recordKey(id));
+    if (!entry.value) throw new NotFoundError(NOT_FOUND);
+    if (await commitPost(kv, entry, null)) {
+      await Promise.all(entry.value.images.map((image) => files.delete(image)));
+      return;
+    }
+  }
+  throw new Error("Post delete lost too many races");
+}

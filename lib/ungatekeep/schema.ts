@@ -1,0 +1,124 @@
+/**
+ * The Ungatekeep post resource (specification "Ungatekeep post", CONTRACT.md §7): its record and
+ * view types and the zod schemas of the create and update bodies and the list queries.
+ */
+import { z } from "zod";
+import { MAX_POST_IMAGES, POST_TAGS, type PostTag } from "./tags.ts";
+
+/** A post as stored; optional fields are `null` when unset. */
+export interface Post {
+  id: string;
+  title: string;
+  /** Markdown. */
+  content: string;
+  /** Ids of uploaded files, at most 5. */
+  images: string[];
+  linkUrl: string | null;
+  linkTitle: string | null;
+  linkImage: string | null;
+  tag: PostTag;
+  isPinned: boolean;
+  isPublished: boolean;
+  /** When the post is (or becomes) public; may be in the future (scheduled). */
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  userId: string;
+}
+
+/** The creator object on every read (CONTRACT.md §7). */
+export interface PostCreator {
+  id: string;
+  name: string;
+  image: string | null;
+}
+
+/**
+ * A post as read responses carry it: the record, `excerpt` (first two non-empty lines as plain
+ * text), `creator`, and `contentHtml` (the markdown rendered and sanitized on the server).
+ */
+export interface PostView extends Post {
+  excerpt: string;
+  creator: PostCreator;
+  contentHtml: string;
+}
+
+/** Largest page of the feed. */
+export const MAX_FEED_LIMIT = 100;
+/** Default page of the feed (CONTRACT.md §7). */
+export const DEFAULT_FEED_LIMIT = 20;
+/** Largest post content in UTF-8 bytes (the record must stay under KV's 64 KiB value limit). */
+export const MAX_CONTENT_BYTES = 40_000;
+
+const encoder = new TextEncoder();
+
+/** An absolute http(s) URL; anything else (`javascript:`, `data:`, relative) is refused. */
+export const HttpUrlSchema = z.string().trim().max(2048).refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "Must be an http(s) URL");
+
+/** An http(s) URL or the path of an uploaded file (`/api/files/<id>`). */
+export const ImageUrlSchema = z.union([
+  z.string().regex(/^\/api\/files\/[0-9a-f-]{36}$/, "Must be an http(s) URL or an uploaded file"),
+  HttpUrlSchema,
+]);
+
+/** An ISO 8601 timestamp, stored normalized (`toISOString`), years 2000 to 9999. */
+const TimestampSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString())
+  .refine((value) => value >= "2000" && value < "9999", "Must be a date between 2000 and 9999");
+
+const fields = {
+  title: z.string().trim().min(1).max(200),
+  content: z.string().min(1).refine((value) => encoder.encode(value).length <= MAX_CONTENT_BYTES, {
+    message: `At most ${MAX_CONTENT_BYTES} bytes`,
+  }),
+  images: z.array(z.string().max(100)).max(MAX_POST_IMAGES, `At most ${MAX_POST_IMAGES} images`),
+  linkUrl: HttpUrlSchema.nullable(),
+  linkTitle: z.string().trim().max(200).nullable(),
+  linkImage: ImageUrlSchema.nullable(),
+  tag: z.enum(POST_TAGS),
+  isPinned: z.boolean(),
+  isPublished: z.boolean(),
+  publishedAt: TimestampSchema.nullable(),
+};
+
+/** Body of `POST /api/admin/ungatekeep`: `title`, `content`, `tag` required. Other keys are ignored. */
+export const PostCreateSchema = z.object({
+  ...fields,
+  images: fields.images.default([]),
+  linkUrl: fields.linkUrl.optional(),
+  linkTitle: fields.linkTitle.optional(),
+  linkImage: fields.linkImage.optional(),
+  isPinned: fields.isPinned.default(false),
+  isPublished: fields.isPublished.default(false),
+  publishedAt: fields.publishedAt.optional(),
+});
+export type PostCreate = z.infer<typeof PostCreateSchema>;
+
+/** Body of `PUT`/`PATCH /api/admin/ungatekeep/{id}`: any subset of the post fields. */
+export const PostUpdateSchema = z.object(fields).partial();
+export type PostUpdate = z.infer<typeof PostUpdateSchema>;
+
+const intParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Query of `GET /api/ungatekeep`: `tag`, `limit` (1 to 100, default 20), `offset` (≥ 0). */
+export const FeedQuerySchema = z.object({
+  tag: z.enum(POST_TAGS).optional(),
+  limit: intParam(1, MAX_FEED_LIMIT).default(DEFAULT_FEED_LIMIT),
+  offset: intParam(0, Number.MAX_SAFE_INTEGER).default(0),
+});
+export type FeedQuery = z.infer<typeof FeedQuerySchema>;
+
+/** Query of `GET /api/admin/ungatekeep`: `search` (every word, title and content), `tag`, `limit` (default 50), `offset`. */
+export const AdminPostQuerySchema = z.object({
+  search: z.string().max(200).optional(),
+  tag: z.enum(POST_TAGS).optional(),
+  limit: intParam(1, MAX_FEED_LIMIT).default(50),
+  offset: intParam(0, Number.MAX_SAFE_INTEGER).default(0),
+});
+export type AdminPostQuery = z.infer<typeof AdminPostQuerySchema>;

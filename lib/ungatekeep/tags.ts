@@ -1,0 +1,21 @@
+/**
+ * The tags of an Ungatekeep post (specification "Ungatekeep post" `tag`) with their labels, and
+ * the feed's numeric limits. Plain constants, small enough for islands to import.
+ */
+
+/** Values of `tag`. */
+export const POST_TAGS = ["announcement", "company_experience", "resources"] as const;
+export type PostTag = typeof POST_TAGS[number];
+
+/** How each tag is shown. */
+export const TAG_LABELS: Record<PostTag, string> = {
+  announcement: "Announcement",
+  company_experience: "Company experience",
+  resources: "Resources",
+};
+
+/** Most images a post may carry (specification "Limits"). */
+export const MAX_POST_IMAGES = 5;
+
+/** How many feed posts a guest sees (specification "Limits": the first 2 to 3; CONTRACT.md §7: 3). */
+export const GUEST_PREVIEW = 3;

@@ -1,0 +1,33 @@
+/** `/admin/banners`: the banners manager of the feed's carousel (admins only). CONTRACT.md §7 "Banners". */
+import { PageTitle } from "../../components/PageTitle.tsx";
+import BannerManager, { type BannerRow } from "../../islands/BannerManager.tsx";
+import type { AppState } from "../../lib/platform/state.ts";
+import { listBanners } from "../../lib/ungatekeep/banners.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+export const handler: Handlers<BannerRow[], AppState> = {
+  async GET(_req, ctx) {
+    const banners = await listBanners(ctx.state.services.kv, false);
+    return ctx.render(banners.map(({ id, title, imageId, linkUrl, isActive, orderIndex }) => ({
+      id,
+      title,
+      imageId,
+      linkUrl,
+      isActive,
+      orderIndex,
+    })));
+  },
+};
+
+export default function AdminBannersPage({ data }: PageProps<BannerRow[], AppState>) {
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle title="Banners · Admin" />
+      <div>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Banners</h1>
+        <p class="mt-2 text-slate-700">The carousel at the top of the Ungatekeep feed, in order.</p>
+      </div>
+      <BannerManager initial={data} />
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/** `/admin/toolkits/{id}`: the toolkit editor, its fields and its lessons (admins only). Unknown ids render the 404 page. */
+import { PageTitle } from "../../../components/PageTitle.tsx";
+import LessonManager from "../../../islands/LessonManager.tsx";
+import ToolkitForm from "../../../islands/ToolkitForm.tsx";
+import type { AppState } from "../../../lib/platform/state.ts";
+import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "../../../lib/toolkits/catalog.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+interface EditorData {
+  toolkit: Toolkit;
+  lessons: ContentItem[];
+}
+
+export const handler: Handlers<EditorData, AppState> = {
+  async GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    const toolkit = await readToolkit(kv, ctx.params.id, ctx.state.user);
+    return ctx.render({ toolkit, lessons: await listContentItems(kv, toolkit.id) });
+  },
+};
+
+export default function ToolkitEditorPage({ data: { toolkit, lessons } }: PageProps<EditorData, AppState>) {
+  return (
+    <section aria-labelledby="page-title" class="max-w-3xl space-y-8">
+      <PageTitle title={`Edit ${toolkit.title} · Admin`} />
+      <div class="flex flex-wrap justify-between gap-4 text-sm">
+        <a href="/admin/toolkits" class="text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
+        <a href={`/toolkits/${toolkit.id}`} class="text-indigo-700 underline hover:text-indigo-900">View its page</a>
+      </div>
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
+      <ToolkitForm toolkit={toolkit} />
+      <section aria-labelledby="lessons-heading" class="space-y-4">
+        <h2 id="lessons-heading" class="text-2xl font-semibold text-slate-900">Lessons</h2>
+        <LessonManager
+          toolkitId={toolkit.id}
+          lessons={lessons.map(({ id, title, type, content, cdnVideoUrl, orderIndex, isPreview }) => ({
+            id,
+            title,
+            type,
+            content,
+            cdnVideoUrl,
+            orderIndex,
+            isPreview,
+          }))}
+        />
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+/** `/admin/toolkits`: the toolkits table with search, active and Sale-badge switches and delete (admins only, by `_middleware.ts`). */
+import { PageTitle } from "../../../components/PageTitle.tsx";
+import AdminToolkitsTable from "../../../islands/AdminToolkitsTable.tsx";
+
+export default function AdminToolkitsPage() {
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle title="Toolkits · Admin" />
+      <div class="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Toolkits</h1>
+          <p class="mt-2 text-slate-700">The catalog: a toolkit appears in the marketplace once it is active.</p>
+        </div>
+        <a
+          href="/admin/toolkits/new"
+          class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+        >
+          New toolkit
+        </a>
+      </div>
+      <AdminToolkitsTable />
+    </section>
+  );
+}

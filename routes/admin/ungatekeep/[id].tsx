@@ -1,0 +1,37 @@
+/** `/admin/ungatekeep/{id}`: the post editor for an existing post, in any state (admins only). CONTRACT.md §7. */
+import { PageTitle } from "../../../components/PageTitle.tsx";
+import UngatekeepPostEditor from "../../../islands/UngatekeepPostEditor.tsx";
+import type { AppState } from "../../../lib/platform/state.ts";
+import { getPostForAdmin, type PostView } from "../../../lib/ungatekeep/posts.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<PostView, AppState> = {
+  async GET(_req, ctx) {
+    return ctx.render(await getPostForAdmin(ctx.state.services.kv, ctx.params.id));
+  },
+};
+
+export default function EditPostPage({ data: post }: PageProps<PostView, AppState>) {
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle title={`Edit “${post.title}” · Admin`} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Edit post</h1>
+      <a href={`/ungatekeep/${post.id}`} class="text-sm text-indigo-700 underline">View the post</a>
+      <UngatekeepPostEditor
+        post={{
+          id: post.id,
+          title: post.title,
+          content: post.content,
+          tag: post.tag,
+          images: post.images,
+          linkUrl: post.linkUrl ?? "",
+          linkTitle: post.linkTitle ?? "",
+          linkImage: post.linkImage ?? "",
+          isPinned: post.isPinned,
+          isPublished: post.isPublished,
+          publishedAt: post.publishedAt,
+        }}
+      />
+    </section>
+  );
+}

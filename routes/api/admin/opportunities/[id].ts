@@ -1,0 +1,23 @@
+/**
+ * `PATCH /api/admin/opportunities/{id}` (admins) `{action: "approve" | "reject"}` → 200
+ * `{success: true, opportunity}`; another action: 400 `{error: "Action must be approve or
+ * reject"}`; unknown id: 404. The states table and CONTRACT.md §5; review rules in
+ * `lib/opportunities/opportunities.ts`.
+ */
+import { InvalidInputError } from "../../../../lib/errors.ts";
+import { readBody } from "../../../../lib/http/json.ts";
+import { reviewOpportunity, ReviewSchema } from "../../../../lib/opportunities/opportunities.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async PATCH(req, ctx) {
+    const { action } = await readBody(
+      req,
+      ReviewSchema,
+      () => new InvalidInputError("Action must be approve or reject"),
+    );
+    const opportunity = await reviewOpportunity(ctx.state.services.kv, ctx.params.id, action);
+    return Response.json({ success: true, opportunity });
+  },
+};

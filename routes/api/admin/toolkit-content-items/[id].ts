@@ -1,0 +1,20 @@
+/**
+ * `PATCH /api/admin/toolkit-content-items/{id}` (partial) → `{contentItem}`, and `DELETE` →
+ * `{success: true}`. Admins only. CONTRACT.md §6.
+ */
+import { readBody } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "../../../../lib/toolkits/catalog.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async PATCH(req, ctx) {
+    const patch = await readBody(req, ContentItemUpdateSchema);
+    return Response.json({ contentItem: await updateContentItem(ctx.state.services.kv, ctx.params.id, patch) });
+  },
+
+  async DELETE(_req, ctx) {
+    await deleteContentItem(ctx.state.services.kv, ctx.params.id);
+    return Response.json({ success: true });
+  },
+};

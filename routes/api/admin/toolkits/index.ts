@@ -1,0 +1,27 @@
+/**
+ * `GET /api/admin/toolkits` (every toolkit, `search` over the title) → `{toolkits}`, and
+ * `POST /api/admin/toolkits` → 201 bare Toolkit. Admins only (`_middleware.ts`). CONTRACT.md §6.
+ */
+import { assertSignedIn } from "../../../../lib/http/guards.ts";
+import { queryOf, readBody, validate } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import {
+  createToolkit,
+  listToolkitsForAdmin,
+  ToolkitCreateSchema,
+  ToolkitSearchSchema,
+} from "../../../../lib/toolkits/catalog.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const { search } = validate(ToolkitSearchSchema, queryOf(ctx.url));
+    return Response.json({ toolkits: await listToolkitsForAdmin(ctx.state.services.kv, search) });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const input = await readBody(req, ToolkitCreateSchema);
+    return Response.json(await createToolkit(ctx.state.services.kv, ctx.state.user, input), { status: 201 });
+  },
+};

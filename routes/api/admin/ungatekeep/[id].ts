@@ -1,0 +1,28 @@
+/**
+ * `GET /api/admin/ungatekeep/{id}` (admin) → `{post}` in any state; `PUT` and `PATCH` both apply a
+ * partial update → `{post}`; `DELETE` → `{success: true}`, the post's images deleted from the
+ * object store. Specification "Ungatekeep", "States and transitions"; CONTRACT.md §7.
+ */
+import { readBody } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { deletePost, getPostForAdmin, PostUpdateSchema, updatePost } from "../../../../lib/ungatekeep/posts.ts";
+import type { Handler, Handlers } from "../../../../lib/web/types.ts";
+
+const update: Handler<unknown, AppState> = async (req, ctx) => {
+  const patch = await readBody(req, PostUpdateSchema);
+  const { kv, files } = ctx.state.services;
+  return Response.json({ post: await updatePost(kv, files, ctx.params.id, patch) });
+};
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    return Response.json({ post: await getPostForAdmin(ctx.state.services.kv, ctx.params.id) });
+  },
+  PUT: update,
+  PATCH: update,
+  async DELETE(_req, ctx) {
+    const { kv, files } = ctx.state.services;
+    await deletePost(kv, files, ctx.params.id);
+    return Response.json({ success: true });
+  },
+};

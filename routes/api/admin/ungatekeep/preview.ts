@@ -1,0 +1,19 @@
+/**
+ * `POST /api/admin/ungatekeep/preview` (admin) `{content}` → `{html}`: the markdown rendered and
+ * sanitized exactly as a post shows it, for the editor's live preview (so the browser bundle
+ * carries no markdown or sanitizer code).
+ */
+import { z } from "zod";
+import { readBody } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { renderMarkdown } from "../../../../lib/ungatekeep/markdown.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+const PreviewSchema = z.object({ content: z.string().max(100_000) });
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req) {
+    const { content } = await readBody(req, PreviewSchema);
+    return Response.json({ html: renderMarkdown(content) });
+  },
+};

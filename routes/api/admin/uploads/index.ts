@@ -1,0 +1,28 @@
+/**
+ * `POST /api/admin/uploads` (admin, by `/api/admin`'s middleware): one image in the multipart
+ * field `file`, checked by content (PNG, JPEG, WebP, GIF) and at most 5 MB → 201 `{id, url}`.
+ * The body may be 5 MB plus the multipart framing. CONTRACT.md §7 "Images", §9.
+ */
+import { InvalidInputError } from "../../../../lib/errors.ts";
+import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "../../../../lib/files/images.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import type { RouteConfig } from "../../../../lib/platform/route_config.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+/** 5 MB of file plus 64 KB for the multipart boundaries and part headers. */
+export const config: RouteConfig = { bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024 };
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    let form: FormData;
+    try {
+      form = await req.formData();
+    } catch {
+      throw new InvalidInputError("Send the image as multipart/form-data in the field file");
+    }
+    const file = form.get("file");
+    if (!(file instanceof File)) throw new InvalidInputError("Send the image as multipart/form-data in the field file");
+    const stored = await storeImage(ctx.state.services.files, new Uint8Array(await file.arrayBuffer()));
+    return Response.json({ id: stored.id, url: fileUrl(stored.id) }, { status: 201 });
+  },
+};

@@ -1,0 +1,76 @@
+/**
+ * `GET /api/auth/sign-in/social?provider=&callbackURL=&newUserCallbackURL=` → 302 to the
+ * provider; `POST` with the same fields as JSON (the Better Auth client's form) → 200
+ * `{url, redirect: true}` (specification "Authentication routes", CONTRACT.md §2). Both store the
+ * state and PKCE verifier for 10 minutes and set the short-lived cookie that binds them to this
+ * browser. `callbackURL` defaults to `/`, `newUserCallbackURL` to `callbackURL`; both must stay
+ * on this origin.
+ *
+ * Errors: unknown provider 400 `PROVIDER_NOT_FOUND`, no credentials 400 `PROVIDER_NOT_CONFIGURED`,
+ * a foreign target 400 `INVALID_CALLBACK_URL` / `INVALID_NEW_USER_CALLBACK_URL`. A GET opened
+ * as a page (`Accept: text/html`) is sent to `/sign-in?error=<code>` instead, which explains it.
+ * Starts count against the sign-in limit of 60 per minute per IP.
+ */
+import { z } from "zod";
+import { readAuthBody } from "../../../../lib/auth/input.ts";
+import { startSignIn } from "../../../../lib/auth/oauth/flow.ts";
+import { STATE_TTL_MS } from "../../../../lib/auth/oauth/states.ts";
+import { AuthError } from "../../../../lib/errors.ts";
+import { oauthBindingCookie, readOAuthBindingCookie } from "../../../../lib/http/cookies.ts";
+import { validate } from "../../../../lib/http/json.ts";
+import { hitRateLimit, RATE_LIMITS } from "../../../../lib/http/rate_limit.ts";
+import { checkRedirect } from "../../../../lib/http/redirects.ts";
+import { randomToken } from "../../../../lib/ids.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import type { HandlerContext, Handlers } from "../../../../lib/web/types.ts";
+
+const SocialSignIn = z.object({
+  provider: z.string().max(64),
+  callbackURL: z.string().optional(),
+  newUserCallbackURL: z.string().optional(),
+});
+
+/** Checks the fields, stores the pending sign-in and returns the provider URL and the binding cookie. */
+async function start(
+  req: Request,
+  ctx: HandlerContext<unknown, AppState>,
+  fields: z.infer<typeof SocialSignIn>,
+): Promise<{ url: URL; cookie: string }> {
+  const { kv, config, oauth } = ctx.state.services;
+  await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ctx.state.clientIp, config.rateLimits);
+  const callbackURL = checkRedirect("callbackURL", fields.callbackURL, config.appUrl) ?? "/";
+  const newUserCallbackURL = checkRedirect("newUserCallbackURL", fields.newUserCallbackURL, config.appUrl) ??
+    callbackURL;
+  const binding = readOAuthBindingCookie(req, config.secure) ?? randomToken();
+  const url = await startSignIn(
+    kv,
+    oauth,
+    fields.provider,
+    { callbackURL, newUserCallbackURL },
+    binding,
+    config.appUrl,
+  );
+  return { url, cookie: oauthBindingCookie(config.secure, binding, STATE_TTL_MS) };
+}
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const asPage = req.headers.get("accept")?.includes("text/html") ?? false;
+    try {
+      const fields = validate(
+        SocialSignIn,
+        Object.fromEntries(ctx.url.searchParams),
+        (error) => new AuthError("VALIDATION_ERROR", `Invalid ${String(error.issues[0]?.path[0] ?? "query")}`),
+      );
+      const { url, cookie } = await start(req, ctx, fields);
+      return new Response(null, { status: 302, headers: { location: url.href, "set-cookie": cookie } });
+    } catch (error) {
+      if (!asPage || !(error instanceof AuthError)) throw error;
+      return new Response(null, { status: 302, headers: { location: `/sign-in?error=${error.code}` } });
+    }
+  },
+  async POST(req, ctx) {
+    const { url, cookie } = await start(req, ctx, await readAuthBody(req, SocialSignIn));
+    return Response.json({ url: url.href, redirect: true }, { headers: { "set-cookie": cookie } });
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * `GET /api/files/{id}` (public): an uploaded file with its content type, `ETag` and a year of
+ * immutable caching (an id never changes content); `If-None-Match` with the current tag is 304.
+ * A file whose upload never finished is 404. CONTRACT.md §7 "Images".
+ */
+import { readFile } from "../../../lib/files/images.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+const CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === "*" ||
+    ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const { metadata, body } = await readFile(ctx.state.services.files, ctx.params.id);
+    const headers = { etag: metadata.etag, "cache-control": CACHE_CONTROL };
+    if (matches(req.headers.get("if-none-match"), metadata.etag)) {
+      await body.cancel();
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(body, {
+      headers: { ...headers, "content-type": metadata.contentType, "content-length": String(metadata.size) },
+    });
+  },
+};

@@ -1,0 +1,31 @@
+/**
+ * `GET /api/opportunities` (public: published ones, newest first, `type`, `search`, `limit`,
+ * `offset`; `mine=true` lists the signed-in caller's own in every state, 401 without a session)
+ * and `POST /api/opportunities` (a signed-in user's submission: 201; a `user`'s waits for review,
+ * a member's or admin's is published at once). CONTRACT.md §5.
+ */
+import { assertSignedIn } from "../../../lib/http/guards.ts";
+import { queryOf, readBody, validate } from "../../../lib/http/json.ts";
+import {
+  listOpportunities,
+  OpportunityCreateSchema,
+  OpportunityQuerySchema,
+  submitOpportunity,
+} from "../../../lib/opportunities/opportunities.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const query = validate(OpportunityQuerySchema, queryOf(ctx.url));
+    const page = await listOpportunities(ctx.state.services.kv, query, ctx.state.user);
+    return Response.json({ success: true, ...page });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const input = await readBody(req, OpportunityCreateSchema);
+    const opportunity = await submitOpportunity(ctx.state.services.kv, ctx.state.user, input);
+    return Response.json({ success: true, opportunity }, { status: 201 });
+  },
+};

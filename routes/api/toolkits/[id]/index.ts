@@ -1,0 +1,27 @@
+/**
+ * `GET /api/toolkits/{id}` (public; locked lesson bodies withheld, buyers get their progress) and
+ * `POST /api/toolkits/{id}` (session: purchase initiation with an optional `couponCode`).
+ * Specification "Toolkits (public and purchase)", CONTRACT.md §6.
+ */
+import { z } from "zod";
+import { assertSignedIn } from "../../../../lib/http/guards.ts";
+import { readBody } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { initiatePurchase } from "../../../../lib/purchases/checkout.ts";
+import { toolkitDetail } from "../../../../lib/toolkits/learning.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+const PurchaseBodySchema = z.object({ couponCode: z.string().max(100).nullable().optional() });
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    return Response.json(await toolkitDetail(ctx.state.services.kv, ctx.params.id, ctx.state.user));
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { couponCode } = await readBody(req, PurchaseBodySchema);
+    const { kv, payments } = ctx.state.services;
+    return Response.json(await initiatePurchase(kv, payments, ctx.state.user, ctx.params.id, couponCode ?? undefined));
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * `POST /api/toolkits/{id}/verify` (session, the purchase's owner): confirms a payment with the
+ * signature Checkout.js returned. CONTRACT.md §6.
+ */
+import { z } from "zod";
+import { assertSignedIn } from "../../../../lib/http/guards.ts";
+import { readBody } from "../../../../lib/http/json.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { verifyPayment } from "../../../../lib/purchases/confirmation.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+const field = z.string().min(1).max(200);
+const VerifyBodySchema = z.object({ razorpay_order_id: field, razorpay_payment_id: field, razorpay_signature: field });
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const body = await readBody(req, VerifyBodySchema);
+    const { kv, payments } = ctx.state.services;
+    const purchase = await verifyPayment(kv, payments, ctx.state.user, ctx.params.id, {
+      orderId: body.razorpay_order_id,
+      paymentId: body.razorpay_payment_id,
+      signature: body.razorpay_signature,
+    });
+    return Response.json({ success: true, purchase });
+  },
+};

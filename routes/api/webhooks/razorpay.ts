@@ -1,0 +1,27 @@
+/**
+ * `POST /api/webhooks/razorpay` (CONTRACT.md §6): the gateway's payment events. The route is
+ * exempt from the CSRF origin check because every delivery is authenticated by its own
+ * signature: the HMAC-SHA256 of the raw body is checked before anything in it is read (400 when
+ * it does not match). Answers 200 `{received: true}`, also for an unknown order or event.
+ */
+import type { RouteConfig } from "../../../lib/platform/route_config.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
+import { handleWebhook } from "../../../lib/purchases/confirmation.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const config: RouteConfig = { originCheck: false };
+
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const rawBody = await req.text();
+    const { kv, payments } = ctx.state.services;
+    await handleWebhook(
+      kv,
+      payments,
+      rawBody,
+      req.headers.get("x-razorpay-signature"),
+      req.headers.get("x-razorpay-event-id"),
+    );
+    return Response.json({ received: true });
+  },
+};

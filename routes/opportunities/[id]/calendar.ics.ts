@@ -1,0 +1,23 @@
+/**
+ * `GET /opportunities/{id}/calendar.ics`: the opportunity as an iCalendar event to add to a
+ * calendar (`lib/opportunities/ics.ts`), downloaded as `<title>.ics`. The same read rule as its
+ * page: a published one for anyone, an unpublished one for its owner and admins; else 404.
+ */
+import { getOpportunity } from "../../../lib/opportunities/opportunities.ts";
+import { calendarFile } from "../../../lib/opportunities/ics.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
+import type { Handlers } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const opportunity = await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user);
+    const pageUrl = `${ctx.state.services.config.appUrl}/opportunities/${opportunity.id}`;
+    const name = opportunity.title.replace(/[^\w -]+/g, "").trim().replace(/\s+/g, "-").slice(0, 60) || "opportunity";
+    return new Response(calendarFile(opportunity, pageUrl), {
+      headers: {
+        "content-type": "text/calendar; charset=utf-8",
+        "content-disposition": `attachment; filename="${name}.ics"`,
+      },
+    });
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * `/opportunities/{id}`: one opportunity with its dates, place, organizer, who posted it, the
+ * link (new tab, no referrer or opener, `nofollow`), and "Add to calendar" (`calendar.ics`).
+ * Unpublished ones only for their owner and admins, with the review state shown; else 404.
+ */
+import { Badge } from "../../../components/internships/InternshipCard.tsx";
+import { DateRange, STATUS_LABELS, timing, TYPE_LABELS } from "../../../components/opportunities/OpportunityCard.tsx";
+import { PageTitle } from "../../../components/PageTitle.tsx";
+import { getOpportunity, type OpportunityView, statusOf } from "../../../lib/opportunities/opportunities.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<OpportunityView, AppState> = {
+  async GET(_req, ctx) {
+    return ctx.render(await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user));
+  },
+};
+
+export default function OpportunityPage({ data: o }: PageProps<OpportunityView, AppState>) {
+  const status = statusOf(o);
+  return (
+    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageTitle title={o.title} />
+      <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
+      <div class="mt-4 flex flex-wrap gap-2">
+        <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
+        <Badge>{timing(o)}</Badge>
+        {status !== "approved" && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
+      </div>
+      <h1 id="page-title" class="mt-3 text-3xl font-bold tracking-tight text-slate-900">{o.title}</h1>
+      <dl class="mt-6 grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
+        <div>
+          <dt class="text-sm font-medium text-slate-700">Dates</dt>
+          <dd class="mt-1 text-slate-900">
+            <DateRange o={o} />
+          </dd>
+        </div>
+        <div>
+          <dt class="text-sm font-medium text-slate-700">Location</dt>
+          <dd class="mt-1 text-slate-900">{o.location ?? "Not given"}</dd>
+        </div>
+        <div>
+          <dt class="text-sm font-medium text-slate-700">Organizer</dt>
+          <dd class="mt-1 text-slate-900">{o.organizer ?? "Not given"}</dd>
+        </div>
+        <div>
+          <dt class="text-sm font-medium text-slate-700">Posted by</dt>
+          <dd class="mt-1 text-slate-900">{o.postedBy.name}</dd>
+        </div>
+      </dl>
+      {o.description && <p class="mt-6 whitespace-pre-line text-slate-800">{o.description}</p>}
+      <div class="mt-8 flex flex-wrap gap-3">
+        {o.link && (
+          <a
+            href={o.link}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+          >
+            Apply or learn more<span class="sr-only">(opens in a new tab)</span>
+          </a>
+        )}
+        <a
+          href={`/opportunities/${o.id}/calendar.ics`}
+          download
+          class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
+        >
+          Add to calendar
+        </a>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * `/opportunities`: published hackathons, grants, competitions and ideathons, newest first
+ * (CONTRACT.md §5), with type chips, a search box (a plain GET form: no JavaScript), pagination
+ * and an empty state. Signed-in users get links to submit one and to their submissions.
+ * Guests are served from the guest page cache per opportunity data version.
+ */
+import { OpportunityCard, TYPE_LABELS } from "../../components/opportunities/OpportunityCard.tsx";
+import { PageTitle } from "../../components/PageTitle.tsx";
+import { pagePosition, Pagination } from "../../components/Pagination.tsx";
+import {
+  listOpportunities,
+  opportunitiesVersion,
+  OPPORTUNITY_TYPES,
+  type OpportunityPage,
+  OpportunityQuerySchema,
+  type OpportunityType,
+} from "../../lib/opportunities/opportunities.ts";
+import { type AppState, servePublicPage } from "../../lib/platform/state.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+/** Cards per page. */
+const PAGE_SIZE = 12;
+
+interface Data {
+  page: OpportunityPage;
+  type: OpportunityType | "";
+  search: string;
+}
+
+export const handler: Handlers<Data, AppState> = {
+  GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    return servePublicPage(ctx.state, ctx.url, () => opportunitiesVersion(kv), async () => {
+      const params = ctx.url.searchParams;
+      const type = (OPPORTUNITY_TYPES as readonly string[]).includes(params.get("type") ?? "")
+        ? params.get("type") as OpportunityType
+        : "";
+      const search = (params.get("search") ?? "").slice(0, 200);
+      const parsed = OpportunityQuerySchema.safeParse({
+        type,
+        search,
+        limit: String(PAGE_SIZE),
+        offset: params.get("offset") ?? "0",
+      });
+      const query = parsed.success ? parsed.data : OpportunityQuerySchema.parse({ limit: String(PAGE_SIZE) });
+      return ctx.render({ page: await listOpportunities(kv, { ...query, mine: false }, null), type, search });
+    });
+  },
+};
+
+function href(type: string, search: string, offset = 0): string {
+  const params = new URLSearchParams();
+  if (type) params.set("type", type);
+  if (search) params.set("search", search);
+  if (offset) params.set("offset", String(offset));
+  const query = params.toString();
+  return query ? `/opportunities?${query}` : "/opportunities";
+}
+
+export default function OpportunitiesPage({ data: { page, type, search }, state }: PageProps<Data, AppState>) {
+  const { opportunities, pagination: { offset, total } } = page;
+  const chips: [string, string][] = [
+    ["", "All"],
+    ...OPPORTUNITY_TYPES.map((t): [string, string] => [t, `${TYPE_LABELS[t]}s`]),
+  ];
+  return (
+    <div>
+      <PageTitle title="Opportunities" />
+      <div class="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 class="text-3xl font-bold tracking-tight text-slate-900">Opportunities</h1>
+          <p class="mt-2 text-slate-700">Hackathons, grants, competitions and ideathons for students.</p>
+        </div>
+        {state.user && (
+          <div class="flex flex-wrap gap-3">
+            <a href="/opportunities/mine" class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium">
+              My submissions
+            </a>
+            <a href="/opportunities/new" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">
+              Submit an opportunity
+            </a>
+          </div>
+        )}
+      </div>
+      <nav aria-label="Opportunity types" class="mt-6">
+        <ul class="flex flex-wrap gap-2">
+          {chips.map(([value, label]) => (
+            <li key={value}>
+              <a
+                href={href(value, search)}
+                aria-current={value === type ? "page" : undefined}
+                class={`inline-block rounded-full px-4 py-1.5 text-sm font-medium ring-1 ring-inset ${
+                  value === type ? "bg-indigo-700 text-white ring-indigo-700" : "bg-white text-slate-800 ring-slate-300"
+                }`}
+              >
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form method="get" action="/opportunities" role="search" class="mt-4 flex max-w-xl gap-2">
+        {type && <input type="hidden" name="type" value={type} />}
+        <label for="opportunity-search" class="sr-only">Search opportunities</label>
+        <input
+          id="opportunity-search"
+          type="search"
+          name="search"
+          value={search}
+          placeholder="Search by title, organizer or place"
+          class="w-full rounded-md border border-slate-400 px-3 py-2"
+        />
+        <button type="submit" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">Search</button>
+      </form>
+      {opportunities.length === 0
+        ? (
+          <div class="mt-8 rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
+            <h2 class="text-lg font-semibold text-slate-900">No opportunities found</h2>
+            <p class="mt-2 text-slate-700">
+              {search || type ? "Try another type or search." : "Nothing is listed yet. Check back soon."}
+            </p>
+          </div>
+        )
+        : (
+          <ul class="mt-6 grid gap-4 md:grid-cols-2">
+            {opportunities.map((o) => (
+              <li key={o.id}>
+                <OpportunityCard o={o} />
+              </li>
+            ))}
+          </ul>
+        )}
+      <Pagination
+        class="mt-6"
+        position={pagePosition(offset, opportunities.length, total)}
+        prev={offset > 0 ? { href: href(type, search, Math.max(0, offset - PAGE_SIZE)) } : null}
+        next={offset + PAGE_SIZE < total ? { href: href(type, search, offset + PAGE_SIZE) } : null}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * `/opportunities/mine`: "My submissions", the signed-in user's opportunities in every state
+ * (awaiting review, published, rejected), newest first, paged. Guests are sent to sign in.
+ * `?submitted=1` (after the submit form) adds a confirmation.
+ */
+import { Notice } from "../../components/forms.tsx";
+import { OpportunityCard } from "../../components/opportunities/OpportunityCard.tsx";
+import { PageTitle } from "../../components/PageTitle.tsx";
+import { pagePosition, Pagination } from "../../components/Pagination.tsx";
+import { assertSignedIn } from "../../lib/http/guards.ts";
+import {
+  listOpportunities,
+  type OpportunityPage,
+  OpportunityQuerySchema,
+  statusOf,
+} from "../../lib/opportunities/opportunities.ts";
+import type { AppState } from "../../lib/platform/state.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+const PAGE_SIZE = 20;
+
+export const handler: Handlers<OpportunityPage, AppState> = {
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const own = { mine: "true", limit: String(PAGE_SIZE) };
+    const parsed = OpportunityQuerySchema.safeParse({ ...own, offset: ctx.url.searchParams.get("offset") ?? "0" });
+    const query = parsed.success ? parsed.data : OpportunityQuerySchema.parse(own);
+    return ctx.render(await listOpportunities(ctx.state.services.kv, query, ctx.state.user));
+  },
+};
+
+export default function MySubmissionsPage({ data, url }: PageProps<OpportunityPage, AppState>) {
+  const { opportunities, pagination: { offset, total } } = data;
+  return (
+    <section aria-labelledby="page-title">
+      <PageTitle title="My submissions" />
+      <div class="flex flex-wrap items-end justify-between gap-4">
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My submissions</h1>
+        <a href="/opportunities/new" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">
+          Submit an opportunity
+        </a>
+      </div>
+      {url.searchParams.has("submitted") && (
+        <div class="mt-4">
+          <Notice kind="success" title="Thanks for sharing">Your opportunity was submitted.</Notice>
+        </div>
+      )}
+      {opportunities.length === 0
+        ? <p class="mt-8 text-slate-700">You have not submitted any opportunities yet.</p>
+        : (
+          <ul class="mt-6 grid gap-4 md:grid-cols-2">
+            {opportunities.map((o) => (
+              <li key={o.id}>
+                <OpportunityCard o={o} status={statusOf(o)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      <Pagination
+        class="mt-6"
+        position={pagePosition(offset, opportunities.length, total)}
+        prev={offset > 0 ? { href: `/opportunities/mine?offset=${Math.max(0, offset - PAGE_SIZE)}` } : null}
+        next={offset + PAGE_SIZE < total ? { href: `/opportunities/mine?offset=${offset + PAGE_SIZE}` } : null}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * `/toolkits/{id}`: one toolkit with its highlights, promo video and syllabus (locked lessons
+ * show only their title; preview lessons open for anyone), and the checkout island for a
+ * signed-in visitor who has not bought it. Locked lesson bodies never reach the page
+ * (`toolkitDetail` withholds them). The page's CSP adds Razorpay Checkout.js, and only here.
+ */
+import { Notice } from "../../../components/forms.tsx";
+import { PageTitle } from "../../../components/PageTitle.tsx";
+import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "../../../components/toolkits/ToolkitCard.tsx";
+import { embedUrlOf } from "../../../components/toolkits/video.ts";
+import ToolkitCheckout from "../../../islands/ToolkitCheckout.tsx";
+import { CHECKOUT_CSP, documentCsp } from "../../../lib/platform/csp.ts";
+import type { AppState } from "../../../lib/platform/state.ts";
+import { type ToolkitDetail, toolkitDetail } from "../../../lib/toolkits/learning.ts";
+import { canManageCatalog } from "../../../lib/toolkits/policy.ts";
+import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+
+export const handler: Handlers<ToolkitDetail, AppState> = {
+  async GET(_req, ctx) {
+    const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, ctx.state.user);
+    return ctx.render(detail, { headers: { "content-security-policy": documentCsp(CHECKOUT_CSP) } });
+  },
+};
+
+function PromoVideo({ url, title }: { url: string; title: string }) {
+  const embed = embedUrlOf(url);
+  return embed
+    ? (
+      <iframe
+        src={embed}
+        title={`Promo video: ${title}`}
+        class="aspect-video w-full rounded-lg"
+        allow="fullscreen; picture-in-picture"
+        loading="lazy"
+      />
+    )
+    : (
+      <a href={url} rel="noopener noreferrer" target="_blank" class="text-indigo-700 underline">
+        Watch the promo video<span class="sr-only">(opens in a new tab)</span>
+      </a>
+    );
+}
+
+export default function ToolkitPage({ data, state, url }: PageProps<ToolkitDetail, AppState>) {
+  const { toolkit, contentItems, hasPurchased, completedItemIds } = data;
+  const learn = `/toolkits/${toolkit.id}/learn`;
+  const signIn = `/sign-in?callbackURL=${encodeURIComponent(url.pathname)}`;
+  const canOpen = (item: { isPreview: boolean }) => hasPurchased || item.isPreview || canManageCatalog(state.user);
+  return (
+    <article aria-labelledby="page-title" class="mx-auto max-w-5xl">
+      <PageTitle title={toolkit.title} />
+      <a href="/toolkits" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
+      <div class="mt-4 grid gap-8 lg:grid-cols-3">
+        <div class="space-y-8 lg:col-span-2">
+          <header class="space-y-3">
+            <div class="flex flex-wrap items-center gap-2">
+              {toolkit.category && (
+                <p class="text-xs font-semibold uppercase tracking-wide text-indigo-800">{toolkit.category}</p>
+              )}
+              {toolkit.showSaleBadge && <SaleBadge />}
+            </div>
+            <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
+            <p class="whitespace-pre-line text-slate-800">{toolkit.description}</p>
+            <p class="text-sm text-slate-700">{lessonFacts(toolkit)} · by {toolkit.creatorName}</p>
+            {!toolkit.isActive && (
+              <Notice kind="info" title="Draft">This toolkit is inactive, so only admins see it.</Notice>
+            )}
+          </header>
+
+          {toolkit.videoUrl && (
+            <section aria-labelledby="promo-heading">
+              <h2 id="promo-heading" class="sr-only">Promo video</h2>
+              <PromoVideo url={toolkit.videoUrl} title={toolkit.title} />
+            </section>
+          )}
+
+          {toolkit.highlights && toolkit.highlights.length > 0 && (
+            <section aria-labelledby="highlights-heading">
+              <h2 id="highlights-heading" class="text-xl font-semibold text-slate-900">What you get</h2>
+              <ul class="mt-3 grid gap-2 sm:grid-cols-2">
+                {toolkit.highlights.map((highlight) => (
+                  <li key={highlight} class="flex gap-2 text-slate-800">
+                    <span aria-hidden="true" class="text-green-700">✓</span>
+                    {highlight}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <section aria-labelledby="syllabus-heading">
+            <h2 id="syllabus-heading" class="text-xl font-semibold text-slate-900">Syllabus</h2>
+            {contentItems.length === 0
+              ? <p class="mt-3 text-slate-700">The lessons are being prepared.</p>
+              : (
+                <ol class="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+                  {contentItems.map((item, index) => (
+                    <li key={item.id} class="flex items-center justify-between gap-3 px-4 py-3">
+                      <span class="flex items-center gap-3">
+                        <span class="w-6 text-sm text-slate-700">{index + 1}.</span>
+                        {canOpen(item)
+                          ? (
+                            <a href={`${learn}/${item.id}`} class="font-medium text-indigo-700 underline">
+                              {item.title}
+                            </a>
+                          )
+                          : <span class="font-medium text-slate-900">{item.title}</span>}
+                        <span class="text-xs text-slate-700">{item.type === "video" ? "Video" : "Article"}</span>
+                      </span>
+                      <span class="text-xs font-medium">
+                        {completedItemIds.includes(item.id)
+                          ? <span class="text-green-800">Completed</span>
+                          : item.isPreview && !hasPurchased
+                          ? <span class="rounded bg-sky-100 px-2 py-0.5 text-sky-900">Free preview</span>
+                          : !canOpen(item)
+                          ? (
+                            <span class="inline-flex items-center gap-1 text-slate-700">
+                              <LockIcon /> Locked
+                            </span>
+                          )
+                          : null}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+          </section>
+        </div>
+
+        <aside aria-labelledby="buy-heading" class="lg:sticky lg:top-4 lg:self-start">
+          <div class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+            <h2 id="buy-heading" class="text-lg font-semibold text-slate-900">
+              {hasPurchased ? "You own this toolkit" : "Get this toolkit"}
+            </h2>
+            {toolkit.coverImageUrl && <img src={toolkit.coverImageUrl} alt="" class="w-full rounded-md" />}
+            <PriceTag price={toolkit.price} originalPrice={toolkit.originalPrice} />
+            {hasPurchased
+              ? (
+                <a
+                  href={learn}
+                  class="block rounded-md bg-indigo-700 px-4 py-2 text-center font-medium text-white hover:bg-indigo-800"
+                >
+                  {completedItemIds.length > 0 ? "Continue learning" : "Start learning"}
+                </a>
+              )
+              : state.user
+              ? (
+                <ToolkitCheckout
+                  toolkitId={toolkit.id}
+                  title={toolkit.title}
+                  price={toolkit.price}
+                  buyer={{ name: state.user.name, email: state.user.email }}
+                />
+              )
+              : (
+                <a
+                  href={signIn}
+                  class="block rounded-md bg-indigo-700 px-4 py-2 text-center font-medium text-white hover:bg-indigo-800"
+                >
+                  Sign in to buy
+                </a>
+              )}
+          </div>
+        </aside>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * `/toolkits/{id}/learn/{itemId}`: the lesson viewer. Buyers and admins read every lesson, anyone
+ * a preview lesson; others are sent to the toolkit page (a guest signs in first). The article
+ * HTML was sanitized when it was written; a video plays from its CDN (the page's CSP allows https
+ * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
+ * progress bar with "Mark as complete".
+ */
+import { PageTitle } from "../../../../components/PageTitle.tsx";
+import { LockIcon } from "../../../../components/toolkits/ToolkitCard.tsx";
+import { embedUrlOf } from "../../../../components/toolkits/video.ts";
+import LessonProgress from "../../../../islands/LessonProgress.tsx";
+import { NotFoundError, UnauthenticatedError } from "../../../../lib/errors.ts";
+import { documentCsp, LESSON_CSP } from "../../../../lib/platform/csp.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { type ToolkitDetail, toolkitDetail } from "../../../../lib/toolkits/learning.ts";
+import { canReadLesson } from "../../../../lib/toolkits/policy.ts";
+import type { ContentItem } from "../../../../lib/toolkits/schema.ts";
+import type { Handlers, PageProps } from "../../../../lib/web/types.ts";
+
+interface LessonData extends ToolkitDetail {
+  item: ContentItem;
+  index: number;
+}
+
+export const handler: Handlers<LessonData, AppState> = {
+  async GET(_req, ctx) {
+    const viewer = ctx.state.user;
+    const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, viewer);
+    const index = detail.contentItems.findIndex((item) => item.id === ctx.params.itemId);
+    if (index < 0) throw new NotFoundError("Content item not found");
+    const item = detail.contentItems[index];
+    if (!canReadLesson(viewer, detail.hasPurchased, item)) {
+      if (!viewer) throw new UnauthenticatedError();
+      return new Response(null, { status: 302, headers: { location: `/toolkits/${detail.toolkit.id}` } });
+    }
+    return ctx.render({ ...detail, item, index }, { headers: { "content-security-policy": documentCsp(LESSON_CSP) } });
+  },
+};
+
+function Video({ url, title }: { url: string; title: string }) {
+  const embed = embedUrlOf(url);
+  return embed
+    ? <iframe src={embed} title={title} class="aspect-video w-full rounded-lg" allow="fullscreen; picture-in-picture" />
+    : (
+      <video controls preload="metadata" class="aspect-video w-full rounded-lg bg-black" src={url}>
+        <a href={url}>Download the video</a>
+      </video>
+    );
+}
+
+export default function LessonPage({ data }: PageProps<LessonData, AppState>) {
+  const { toolkit, contentItems, hasPurchased, completedItemIds, item, index } = data;
+  const base = `/toolkits/${toolkit.id}/learn`;
+  const prev = contentItems[index - 1];
+  const next = contentItems[index + 1];
+  const visible = (i: ContentItem) => i.content !== null || i.cdnVideoUrl !== null;
+  return (
+    <div class="grid gap-8 lg:grid-cols-4">
+      <PageTitle title={`${item.title} · ${toolkit.title}`} />
+      <nav aria-label="Lessons" class="lg:col-span-1">
+        <a href={`/toolkits/${toolkit.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
+          ← {toolkit.title}
+        </a>
+        <ol class="mt-3 space-y-1">
+          {contentItems.map((lesson, i) => (
+            <li key={lesson.id}>
+              {visible(lesson)
+                ? (
+                  <a
+                    href={`${base}/${lesson.id}`}
+                    aria-current={lesson.id === item.id ? "page" : undefined}
+                    class="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm text-slate-800 hover:bg-slate-200 aria-[current=page]:bg-indigo-700 aria-[current=page]:text-white"
+                  >
+                    <span aria-hidden="true" class="w-4">{completedItemIds.includes(lesson.id) ? "✓" : i + 1}</span>
+                    {lesson.title}
+                    {completedItemIds.includes(lesson.id) && <span class="sr-only">(completed)</span>}
+                  </a>
+                )
+                : (
+                  <span class="flex items-center gap-2 px-2 py-1.5 text-sm text-slate-700">
+                    <span class="w-4">
+                      <LockIcon />
+                    </span>
+                    {lesson.title}
+                    <span class="sr-only">(locked)</span>
+                  </span>
+                )}
+            </li>
+          ))}
+        </ol>
+      </nav>
+
+      <article aria-labelledby="page-title" class="space-y-6 lg:col-span-3">
+        <header>
+          <p class="text-sm text-slate-700">Lesson {index + 1} of {contentItems.length}</p>
+          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{item.title}</h1>
+        </header>
+        {hasPurchased && (
+          <LessonProgress
+            toolkitId={toolkit.id}
+            itemId={item.id}
+            lessonIds={contentItems.map((i) => i.id)}
+            completedItemIds={completedItemIds}
+            nextUrl={next && visible(next) ? `${base}/${next.id}` : null}
+          />
+        )}
+        {item.type === "video" && item.cdnVideoUrl ? <Video url={item.cdnVideoUrl} title={item.title} /> : (
+          <div
+            class="lesson-body space-y-4 leading-relaxed text-slate-800"
+            // Sanitized against the allowlist when the admin saved it (lib/toolkits/sanitize.ts).
+            dangerouslySetInnerHTML={{ __html: item.content ?? "" }}
+          />
+        )}
+        <nav aria-label="Previous and next lesson" class="flex justify-between gap-4 border-t border-slate-200 pt-4">
+          {prev && visible(prev)
+            ? <a href={`${base}/${prev.id}`} rel="prev" class="text-indigo-700 underline">← {prev.title}</a>
+            : <span />}
+          {next && visible(next)
+            ? <a href={`${base}/${next.id}`} rel="next" class="text-indigo-700 underline">{next.title} →</a>
+            : <span />}
+        </nav>
+      </article>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * `/toolkits/{id}/learn`: resumes where the student left off, the first lesson they have not
+ * completed (the first lesson when all are done). Anyone who has not bought the toolkit goes to
+ * its page; a guest signs in first.
+ */
+import { assertSignedIn } from "../../../../lib/http/guards.ts";
+import type { AppState } from "../../../../lib/platform/state.ts";
+import { toolkitDetail } from "../../../../lib/toolkits/learning.ts";
+import { canManageCatalog } from "../../../../lib/toolkits/policy.ts";
+import type { Handlers } from "../../../../lib/web/types.ts";
+
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const { toolkit, contentItems, hasPurchased, completedItemIds } = await toolkitDetail(
+      ctx.state.services.kv,
+      ctx.params.id,
+      ctx.state.user,
+    );
+    const next = contentItems.find((item) => !completedItemIds.includes(item.id)) ?? contentItems[0];
+    const owner = hasPurchased || canManageCatalog(ctx.state.user);
+    const location = owner && next ? `/toolkits/${toolkit.id}/learn/${next.id}` : `/toolkits/${toolkit.id}`;
+    return new Response(null, { status: 302, headers: { location } });
+  },
+};

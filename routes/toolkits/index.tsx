@@ -1,0 +1,45 @@
+/** `/toolkits`: the marketplace of active toolkits, newest first, with an empty state. Server-rendered, no JavaScript. */
+import { PageTitle } from "../../components/PageTitle.tsx";
+import { ToolkitCard } from "../../components/toolkits/ToolkitCard.tsx";
+import type { AppState } from "../../lib/platform/state.ts";
+import { listActiveToolkits, type Toolkit } from "../../lib/toolkits/catalog.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+export const handler: Handlers<Toolkit[], AppState> = {
+  async GET(_req, ctx) {
+    return ctx.render(await listActiveToolkits(ctx.state.services.kv));
+  },
+};
+
+export default function ToolkitsPage({ data: toolkits, state }: PageProps<Toolkit[], AppState>) {
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle title="Toolkits" />
+      <div class="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Toolkits</h1>
+          <p class="mt-2 text-slate-700">Short, practical courses for your next career step.</p>
+        </div>
+        {state.user && (
+          <a href="/toolkits/mine" class="font-medium text-indigo-700 underline hover:text-indigo-900">My toolkits</a>
+        )}
+      </div>
+      {toolkits.length === 0
+        ? (
+          <div class="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
+            <h2 class="text-lg font-semibold text-slate-900">No toolkits yet</h2>
+            <p class="mt-1 text-slate-700">New toolkits are on their way. Check back soon.</p>
+          </div>
+        )
+        : (
+          <ul class="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {toolkits.map((toolkit) => (
+              <li key={toolkit.id}>
+                <ToolkitCard toolkit={toolkit} />
+              </li>
+            ))}
+          </ul>
+        )}
+    </section>
+  );
+}

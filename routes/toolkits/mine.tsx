@@ -1,0 +1,123 @@
+/**
+ * `/toolkits/mine`: "My toolkits", the toolkits the signed-in user bought, each with its progress
+ * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`).
+ */
+import { PageTitle } from "../../components/PageTitle.tsx";
+import { assertSignedIn } from "../../lib/http/guards.ts";
+import type { AppState } from "../../lib/platform/state.ts";
+import { formatRupees, toRupees } from "../../lib/money.ts";
+import {
+  type OwnedToolkit,
+  ownedToolkits,
+  purchaseHistory,
+  type PurchaseHistoryItem,
+} from "../../lib/toolkits/learning.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+interface MyToolkitsData {
+  owned: OwnedToolkit[];
+  purchases: PurchaseHistoryItem[];
+}
+
+export const handler: Handlers<MyToolkitsData, AppState> = {
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv } = ctx.state.services;
+    const [owned, purchases] = await Promise.all([
+      ownedToolkits(kv, ctx.state.user),
+      purchaseHistory(kv, ctx.state.user.id),
+    ]);
+    return ctx.render({ owned, purchases });
+  },
+};
+
+const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed" } as const;
+
+function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
+  return (
+    <section aria-labelledby="payments-heading" class="space-y-3">
+      <h2 id="payments-heading" class="text-xl font-semibold text-slate-900">Payment history</h2>
+      <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+        <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
+          <thead class="bg-slate-100 text-slate-800">
+            <tr>
+              <th scope="col" class="px-4 py-3 font-semibold">Date</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Toolkit</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Amount</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Status</th>
+            </tr>
+          </thead>
+          <tbody class="divide-y divide-slate-200 text-slate-800">
+            {purchases.map((p) => (
+              <tr key={p.id}>
+                <td class="px-4 py-3 whitespace-nowrap">
+                  <time datetime={p.createdAt}>
+                    {new Date(p.createdAt).toLocaleDateString("en-GB", {
+                      day: "numeric",
+                      month: "short",
+                      year: "numeric",
+                    })}
+                  </time>
+                </td>
+                <td class="px-4 py-3">{p.toolkit?.title ?? "A toolkit that was removed"}</td>
+                <td class="px-4 py-3 whitespace-nowrap">{formatRupees(toRupees(p.amountPaid))}</td>
+                <td class="px-4 py-3">{STATUS_LABELS[p.paymentStatus]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export default function MyToolkitsPage({ data: { owned, purchases } }: PageProps<MyToolkitsData, AppState>) {
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageTitle title="My toolkits" />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My toolkits</h1>
+      {owned.length === 0
+        ? (
+          <div class="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
+            <h2 class="text-lg font-semibold text-slate-900">You have no toolkits yet</h2>
+            <p class="mt-1 text-slate-700">
+              <a href="/toolkits" class="text-indigo-700 underline">Browse the toolkits</a> to start learning.
+            </p>
+          </div>
+        )
+        : (
+          <ul class="grid gap-4 sm:grid-cols-2">
+            {owned.map(({ toolkit, completedCount }) => {
+              const percent = toolkit.lessonCount === 0 ? 0 : Math.round(completedCount / toolkit.lessonCount * 100);
+              return (
+                <li key={toolkit.id} class="space-y-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+                  <h2 class="text-lg font-semibold text-slate-900">{toolkit.title}</h2>
+                  <p id={`progress-${toolkit.id}`} class="text-sm text-slate-700">
+                    {`${completedCount} of ${toolkit.lessonCount} lessons complete`}
+                  </p>
+                  <div
+                    role="progressbar"
+                    aria-labelledby={`progress-${toolkit.id}`}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={percent}
+                    class="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+                  >
+                    <div class="h-full rounded-full bg-green-700" style={{ width: `${percent}%` }} />
+                  </div>
+                  <a
+                    href={`/toolkits/${toolkit.id}/learn`}
+                    class="inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+                  >
+                    {completedCount > 0 ? "Resume" : "Start"}
+                    <span class="sr-only">{` ${toolkit.title}`}</span>
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      {purchases.length > 0 && <PaymentHistory purchases={purchases} />}
+    </section>
+  );
+}

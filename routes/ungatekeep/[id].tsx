@@ -1,0 +1,79 @@
+/**
+ * `/ungatekeep/{id}`: one post with its rendered content, images and link card (CONTRACT.md §7).
+ * A draft, a post scheduled later or an unknown id is the 404 page (admins see drafts and
+ * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
+ * post beyond the preview is sent to sign in and back.
+ */
+import { Notice } from "../../components/forms.tsx";
+import { PageTitle } from "../../components/PageTitle.tsx";
+import { Badge } from "../../components/internships/InternshipCard.tsx";
+import { LinkCard, PinMarker, PostDate } from "../../components/ungatekeep/PostCard.tsx";
+import type { AppState } from "../../lib/platform/state.ts";
+import { canManagePosts } from "../../lib/ungatekeep/policy.ts";
+import { getPost, getPostForAdmin, isLive, type PostView } from "../../lib/ungatekeep/posts.ts";
+import { TAG_LABELS } from "../../lib/ungatekeep/tags.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+export const handler: Handlers<PostView, AppState> = {
+  async GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    const post = canManagePosts(ctx.state.user)
+      ? await getPostForAdmin(kv, ctx.params.id)
+      : await getPost(kv, ctx.params.id, ctx.state.user);
+    return ctx.render(post);
+  },
+};
+
+export default function PostPage({ data: post, state }: PageProps<PostView, AppState>) {
+  const live = isLive(post);
+  return (
+    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageTitle title={post.title} />
+      <a href="/ungatekeep" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All posts</a>
+      {!live && (
+        <div class="mt-4">
+          <Notice kind="info" title={post.isPublished ? "Scheduled" : "Draft"}>
+            Only admins see this post until it is published.
+          </Notice>
+        </div>
+      )}
+      <header class="mt-4">
+        <div class="flex flex-wrap items-center gap-2">
+          <Badge tone="indigo">{TAG_LABELS[post.tag]}</Badge>
+          {post.isPinned && <PinMarker />}
+        </div>
+        <h1 id="page-title" class="mt-2 text-3xl font-bold tracking-tight text-slate-900">{post.title}</h1>
+        <p class="mt-1 text-slate-700">
+          By {post.creator.name} · <PostDate iso={post.publishedAt ?? post.createdAt} />
+        </p>
+        {canManagePosts(state.user) && (
+          <a href={`/admin/ungatekeep/${post.id}`} class="mt-2 inline-block text-sm text-indigo-700 underline">
+            Edit post
+          </a>
+        )}
+      </header>
+      {post.images.length > 0 && (
+        <div class="mt-6 grid gap-3 sm:grid-cols-2">
+          {post.images.map((id, i) => (
+            <img
+              key={id}
+              src={`/api/files/${id}`}
+              alt={`Image ${i + 1} of ${post.images.length} for “${post.title}”`}
+              class="w-full rounded-lg border border-slate-200 bg-slate-100 object-cover"
+            />
+          ))}
+        </div>
+      )}
+      <div
+        class="prose mt-6 max-w-none space-y-4 text-slate-800 [&_a]:text-indigo-700 [&_a]:underline [&_h1]:text-2xl [&_h1]:font-bold [&_h2]:text-xl [&_h2]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6"
+        // deno-lint-ignore react-no-danger
+        dangerouslySetInnerHTML={{ __html: post.contentHtml }}
+      />
+      {post.linkUrl && (
+        <div class="mt-6">
+          <LinkCard url={post.linkUrl} title={post.linkTitle} image={post.linkImage} />
+        </div>
+      )}
+    </article>
+  );
+}

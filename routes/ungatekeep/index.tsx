@@ -1,0 +1,134 @@
+/**
+ * `/ungatekeep`: the feed (specification "Ungatekeep" feed rules, CONTRACT.md §7). The banner
+ * carousel at the top, a tag filter, the post cards (pinned first, then newest), and for a guest
+ * the first 3 cards followed by a sign-in prompt stating how many posts are hidden. Signed-in
+ * users page through every published post. An unknown tag or offset is ignored.
+ */
+import { PageTitle } from "../../components/PageTitle.tsx";
+import { pagePosition, Pagination } from "../../components/Pagination.tsx";
+import { PostCard } from "../../components/ungatekeep/PostCard.tsx";
+import BannerCarousel, { type CarouselBanner } from "../../islands/BannerCarousel.tsx";
+import type { AppState } from "../../lib/platform/state.ts";
+import { listBanners } from "../../lib/ungatekeep/banners.ts";
+import { isPreviewOnly } from "../../lib/ungatekeep/policy.ts";
+import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "../../lib/ungatekeep/posts.ts";
+import { POST_TAGS, type PostTag, TAG_LABELS } from "../../lib/ungatekeep/tags.ts";
+import type { Handlers, PageProps } from "../../lib/web/types.ts";
+
+interface Data {
+  tag: PostTag | undefined;
+  offset: number;
+  feed: FeedPage;
+  banners: CarouselBanner[];
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const params = ctx.url.searchParams;
+    const tag = FeedQuerySchema.shape.tag.safeParse(params.get("tag") ?? undefined).data;
+    const offset = FeedQuerySchema.shape.offset.safeParse(params.get("offset") ?? undefined).data ?? 0;
+    const { kv } = ctx.state.services;
+    const [feed, banners] = await Promise.all([
+      listFeed(kv, { tag, offset, limit: DEFAULT_FEED_LIMIT }, ctx.state.user),
+      listBanners(kv, true),
+    ]);
+    return ctx.render({
+      tag,
+      offset,
+      feed,
+      banners: banners.map((b) => ({
+        id: b.id,
+        title: b.title,
+        imageUrl: b.imageId ? `/api/files/${b.imageId}` : null,
+        linkUrl: b.linkUrl,
+      })),
+    });
+  },
+};
+
+function href(tag: PostTag | undefined, offset = 0): string {
+  const params = new URLSearchParams();
+  if (tag) params.set("tag", tag);
+  if (offset > 0) params.set("offset", String(offset));
+  const query = params.toString();
+  return query ? `/ungatekeep?${query}` : "/ungatekeep";
+}
+
+function GuestPrompt({ hidden, callbackURL }: { hidden: number; callbackURL: string }) {
+  const back = encodeURIComponent(callbackURL);
+  return (
+    <section
+      aria-labelledby="guest-prompt"
+      class="rounded-lg border border-indigo-200 bg-indigo-50 p-6 text-center"
+    >
+      <h2 id="guest-prompt" class="text-lg font-semibold text-slate-900">
+        {hidden === 1 ? "1 more post is hidden" : `${hidden} more posts are hidden`}
+      </h2>
+      <p class="mt-1 text-slate-700">Sign in to read every post in the feed.</p>
+      <div class="mt-4 flex justify-center gap-3">
+        <a
+          href={`/sign-in?callbackURL=${back}`}
+          class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+        >
+          Sign in
+        </a>
+        <a
+          href="/sign-up"
+          class="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
+        >
+          Create an account
+        </a>
+      </div>
+    </section>
+  );
+}
+
+export default function UngatekeepPage({ data, state }: PageProps<Data, AppState>) {
+  const { tag, offset, feed, banners } = data;
+  const guest = isPreviewOnly(state.user);
+  const now = new Date();
+  return (
+    <div class="space-y-6">
+      <PageTitle title={tag ? `Ungatekeep: ${TAG_LABELS[tag]}` : "Ungatekeep"} />
+      {banners.length > 0 && <BannerCarousel banners={banners} />}
+      <div>
+        <h1 class="text-3xl font-bold tracking-tight text-slate-900">Ungatekeep</h1>
+        <p class="mt-2 text-slate-700">Announcements, company experiences and resources, shared openly.</p>
+      </div>
+      <nav aria-label="Filter by tag">
+        <ul class="flex flex-wrap gap-2">
+          {[undefined, ...POST_TAGS].map((value) => (
+            <li key={value ?? "all"}>
+              <a
+                href={href(value)}
+                aria-current={value === tag ? "page" : undefined}
+                class="block rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-100 aria-[current=page]:border-indigo-700 aria-[current=page]:bg-indigo-700 aria-[current=page]:text-white"
+              >
+                {value ? TAG_LABELS[value] : "All posts"}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {feed.posts.length === 0
+        ? <p class="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-700">No posts yet.</p>
+        : (
+          <ul class="space-y-4" aria-label="Posts">
+            {feed.posts.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} now={now} />
+              </li>
+            ))}
+          </ul>
+        )}
+      {guest && feed.hiddenCount > 0 && <GuestPrompt hidden={feed.hiddenCount} callbackURL={href(tag)} />}
+      {!guest && (
+        <Pagination
+          position={pagePosition(offset, feed.posts.length, feed.total)}
+          prev={offset > 0 ? { href: href(tag, Math.max(0, offset - DEFAULT_FEED_LIMIT)) } : null}
+          next={offset + feed.posts.length < feed.total ? { href: href(tag, offset + DEFAULT_FEED_LIMIT) } : null}
+        />
+      )}
+    </div>
+  );
+}

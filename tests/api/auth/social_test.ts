@@ -1,0 +1,374 @@
+/**
+ * Social sign-in (specification "Authentication routes" and "Authentication" 1 and 6, CONTRACT.md
+ * §2) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
+ */
+import { linkedProviders } from "../../../lib/auth/oauth/accounts.ts";
+import { createSession } from "../../../lib/auth/sessions.ts";
+import { getPasswordHash, getUser, getUserByEmail } from "../../../lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { cookieOf, PASSWORD, passwordUser } from "./helpers.ts";
+import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
+
+const NEW_USER = { callbackURL: "/internships", newUserCallbackURL: "/onboarding" };
+
+async function sessionUser(t: TestApp, res: Response) {
+  const cookie = cookieOf(res);
+  assert(cookie?.startsWith("session="), `no session cookie: ${res.headers.get("set-cookie")}`);
+  const session = await t.fetch("/api/auth/session", { headers: { cookie: cookie! } });
+  return (await session.json()).user;
+}
+
+function assertSignInError(res: Response, code: string) {
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), `/sign-in?error=${code}`);
+  assert(!res.headers.get("set-cookie")?.startsWith("session="), "an error must not sign the browser in");
+}
+
+Deno.test("GET sign-in/social redirects to the provider with state, PKCE S256 and the scopes, and sets a 10-minute HttpOnly binding cookie", async () => {
+  await using s = await socialSetup();
+  const res = await s.t.fetch("/api/auth/sign-in/social?provider=google&callbackURL=/internships");
+  assertEquals(res.status, 302);
+  const url = new URL(res.headers.get("location")!);
+  assertEquals(url.origin + url.pathname, `${s.google.url}/authorize`);
+  const q = url.searchParams;
+  assertEquals(q.get("client_id"), s.google.clientId);
+  assertEquals(q.get("redirect_uri"), `${s.t.origin}/api/auth/callback/google`);
+  assertEquals(q.get("response_type"), "code");
+  assertEquals(q.get("scope"), "openid email profile");
+  assertEquals(q.get("code_challenge_method"), "S256");
+  assertMatch(q.get("code_challenge") ?? "", /^[A-Za-z0-9_-]{43}$/);
+  assertMatch(q.get("state") ?? "", /^[A-Za-z0-9_-]{20,}$/);
+  assertMatch(
+    res.headers.get("set-cookie") ?? "",
+    /^oauth_binding=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/,
+  );
+});
+
+Deno.test("POST sign-in/social answers {url, redirect: true} with the provider URL and the binding cookie", async () => {
+  await using s = await socialSetup();
+  const res = await s.t.json("POST", "/api/auth/sign-in/social", { provider: "linkedin", ...NEW_USER });
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(Object.keys(body).sort(), ["redirect", "url"]);
+  assertEquals(body.redirect, true);
+  assertEquals(new URL(body.url).origin, s.linkedin.url);
+  const binding = cookieOf(res)!;
+  assertMatch(binding, /^oauth_binding=/);
+  const callback = await authorizeAt({ authorizationUrl: new URL(body.url), binding });
+  const done = await openCallback(s.t, callback, binding);
+  assertEquals(done.headers.get("location"), "/onboarding");
+});
+
+Deno.test("sign-in/social refuses an unknown provider (PROVIDER_NOT_FOUND), one without credentials (PROVIDER_NOT_CONFIGURED) and a foreign callbackURL with 400", async () => {
+  await using t = await createTestApp({ env: { GOOGLE_CLIENT_ID: "id-only" } });
+  const unknown = await t.json("POST", "/api/auth/sign-in/social", { provider: "github" });
+  assertEquals(unknown.status, 400);
+  assertEquals(await unknown.json(), {
+    error: "Provider not found",
+    code: "PROVIDER_NOT_FOUND",
+    message: "Provider not found",
+  });
+  for (const provider of ["google", "linkedin"]) {
+    const res = await t.fetch(`/api/auth/sign-in/social?provider=${provider}`);
+    assertEquals(res.status, 400);
+    assertEquals(await res.json(), {
+      error: "Provider not configured",
+      code: "PROVIDER_NOT_CONFIGURED",
+      message: "Provider not configured",
+    });
+  }
+  await using s = await socialSetup();
+  const foreign = await s.t.json("POST", "/api/auth/sign-in/social", {
+    provider: "google",
+    newUserCallbackURL: "https://evil.example/",
+  });
+  assertEquals(foreign.status, 400);
+  assertEquals((await foreign.json()).code, "INVALID_NEW_USER_CALLBACK_URL");
+  const callback = await s.t.fetch("/api/auth/sign-in/social?provider=google&callbackURL=//evil.example");
+  assertEquals(callback.status, 400);
+  assertEquals((await callback.json()).code, "INVALID_CALLBACK_URL");
+});
+
+Deno.test("sign-in/social opened as a page with a bad provider lands on the sign-in page with the code", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/auth/sign-in/social?provider=google", { headers: { accept: "text/html" } });
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/sign-in?error=PROVIDER_NOT_CONFIGURED");
+  const unknown = await t.fetch("/api/auth/sign-in/social?provider=myspace", { headers: { accept: "text/html" } });
+  assertEquals(unknown.headers.get("location"), "/sign-in?error=PROVIDER_NOT_FOUND");
+});
+
+Deno.test("a new user is created from the provider's identity, signed in and sent to newUserCallbackURL", async () => {
+  await using s = await socialSetup();
+  s.google.identity = {
+    sub: "g-100",
+    email: "Priya@Example.com",
+    email_verified: true,
+    name: "Priya Sharma",
+    picture: "https://lh3.example.com/priya.png",
+  };
+  const res = await signInSocially(s.t, "google", NEW_USER);
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/onboarding");
+  assertMatch(
+    res.headers.get("set-cookie") ?? "",
+    /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/,
+  );
+  const user = await sessionUser(s.t, res);
+  assertEquals(user.email, "priya@example.com");
+  assertEquals(user.name, "Priya Sharma");
+  assertEquals(user.image, "https://lh3.example.com/priya.png");
+  assertEquals(user.emailVerified, true);
+  assertEquals(user.role, "user");
+  assertEquals(user.createdAt, user.updatedAt);
+  assertEquals(await getPasswordHash(s.t.kv, user.id), null);
+  assertEquals(await linkedProviders(s.t.kv, user.id), ["google"]);
+});
+
+Deno.test("a returning user is found by the provider account and sent to callbackURL (default /)", async () => {
+  await using s = await socialSetup();
+  s.google.identity = { sub: "g-7", email: "ravi@example.com", email_verified: true, name: "Ravi" };
+  const first = await sessionUser(s.t, await signInSocially(s.t, "google", NEW_USER));
+  s.google.identity = { sub: "g-7", email: "ravi.new@example.com", email_verified: true, name: "Ravi K" };
+  const again = await signInSocially(s.t, "google", NEW_USER);
+  assertEquals(again.headers.get("location"), "/internships");
+  assertEquals((await sessionUser(s.t, again)).id, first.id);
+  const noTarget = await signInSocially(s.t, "google");
+  assertEquals(noTarget.headers.get("location"), "/");
+  assertEquals(await getUserByEmail(s.t.kv, "ravi.new@example.com"), null);
+});
+
+Deno.test("a provider-verified e-mail links to the existing verified user, whose password keeps working", async () => {
+  await using s = await socialSetup();
+  const existing = await passwordUser(s.t, { email: "asha@example.com" });
+  s.linkedin.identity = { sub: "li-1", email: "asha@example.com", email_verified: true, name: "Asha R" };
+  const res = await signInSocially(s.t, "linkedin", NEW_USER);
+  assertEquals(res.headers.get("location"), "/internships");
+  assertEquals((await sessionUser(s.t, res)).id, existing.id);
+  assertEquals(await linkedProviders(s.t.kv, existing.id), ["linkedin"]);
+  assertEquals((await getUser(s.t.kv, existing.id))?.name, "Asha Rao");
+  const password = await s.t.json("POST", "/api/auth/sign-in/email", { email: "asha@example.com", password: PASSWORD });
+  assertEquals(password.status, 200);
+  await password.body?.cancel();
+});
+
+Deno.test("an unverified pre-registered account is taken over safely: password and sessions removed, e-mail verified", async () => {
+  await using s = await socialSetup();
+  const squatter = await passwordUser(s.t, { email: "victim@example.com", name: "Squatter", verified: false });
+  const { token } = await createSession(s.t.kv, squatter.id);
+  s.google.identity = {
+    sub: "g-victim",
+    email: "victim@example.com",
+    email_verified: true,
+    name: "Real Owner",
+    picture: "https://lh3.example.com/owner.png",
+  };
+  const res = await signInSocially(s.t, "google", NEW_USER);
+  assertEquals(res.headers.get("location"), "/internships");
+  const user = await sessionUser(s.t, res);
+  assertEquals(user.id, squatter.id);
+  assertEquals(user.emailVerified, true);
+  assertEquals(user.name, "Real Owner");
+  assertEquals(user.image, "https://lh3.example.com/owner.png");
+  assertEquals(await getPasswordHash(s.t.kv, squatter.id), null);
+  const old = await s.t.fetch("/api/auth/session", { headers: { cookie: `session=${token}` } });
+  assertEquals(await old.json(), null);
+  const password = await s.t.json("POST", "/api/auth/sign-in/email", {
+    email: "victim@example.com",
+    password: PASSWORD,
+  });
+  assertEquals(password.status, 401);
+  await password.body?.cancel();
+});
+
+Deno.test("an e-mail the provider has not verified is never linked to an existing user: ACCOUNT_NOT_LINKED", async () => {
+  await using s = await socialSetup();
+  for (const verified of [true, false]) {
+    const email = `taken-${verified}@example.com`;
+    const existing = await passwordUser(s.t, { email, verified });
+    s.google.identity = { sub: `g-${verified}`, email, email_verified: false, name: "Someone" };
+    assertSignInError(await signInSocially(s.t, "google", NEW_USER), "ACCOUNT_NOT_LINKED");
+    assertEquals(await linkedProviders(s.t.kv, existing.id), []);
+    assertEquals(await getUser(s.t.kv, existing.id), existing);
+    assert(await getPasswordHash(s.t.kv, existing.id));
+  }
+});
+
+Deno.test("a new user with an unverified provider e-mail is created unverified and never made admin", async () => {
+  await using s = await socialSetup({ env: { ADMIN_EMAILS: "boss@example.com, chief@example.com" } });
+  s.google.identity = { sub: "g-boss", email: "boss@example.com", email_verified: false, name: "Not The Boss" };
+  const unverified = await sessionUser(s.t, await signInSocially(s.t, "google"));
+  assertEquals(unverified.emailVerified, false);
+  assertEquals(unverified.role, "user");
+  s.linkedin.identity = { sub: "li-chief", email: "chief@example.com", email_verified: true, name: "Chief" };
+  const admin = await sessionUser(s.t, await signInSocially(s.t, "linkedin"));
+  assertEquals(admin.role, "admin");
+});
+
+Deno.test("a tampered or missing state ends on the sign-in page with INVALID_STATE", async () => {
+  await using s = await socialSetup();
+  const started = await startSocial(s.t, { provider: "google", ...NEW_USER });
+  const callback = new URL(await authorizeAt(started), s.t.origin);
+  const tampered = new URL(callback);
+  tampered.searchParams.set("state", callback.searchParams.get("state")!.slice(0, -1) + "A");
+  assertSignInError(await openCallback(s.t, tampered.pathname + tampered.search, started.binding), "INVALID_STATE");
+  const missing = new URL(callback);
+  missing.searchParams.delete("state");
+  assertSignInError(await openCallback(s.t, missing.pathname + missing.search, started.binding), "INVALID_STATE");
+  const genuine = await openCallback(s.t, callback.pathname + callback.search, started.binding);
+  assertEquals(genuine.headers.get("location"), "/onboarding");
+});
+
+Deno.test("a state is single-use: replaying a finished callback is INVALID_STATE", async () => {
+  await using s = await socialSetup();
+  const started = await startSocial(s.t, { provider: "google" });
+  const callback = await authorizeAt(started);
+  assertEquals((await openCallback(s.t, callback, started.binding)).headers.get("location"), "/");
+  assertSignInError(await openCallback(s.t, callback, started.binding), "INVALID_STATE");
+});
+
+Deno.test("a callback opened in another browser is INVALID_STATE and leaves the state to its own browser", async () => {
+  await using s = await socialSetup();
+  const started = await startSocial(s.t, { provider: "google", ...NEW_USER });
+  const callback = await authorizeAt(started);
+  assertSignInError(await openCallback(s.t, callback, ""), "INVALID_STATE");
+  const other = await startSocial(s.t, { provider: "google" });
+  assert(other.binding !== started.binding);
+  assertSignInError(await openCallback(s.t, callback, other.binding), "INVALID_STATE");
+  assertEquals((await openCallback(s.t, callback, started.binding)).headers.get("location"), "/onboarding");
+});
+
+Deno.test("a state started for one provider is refused at the other provider's callback", async () => {
+  await using s = await socialSetup();
+  const started = await startSocial(s.t, { provider: "google" });
+  const callback = (await authorizeAt(started)).replace("/callback/google", "/callback/linkedin");
+  assertSignInError(await openCallback(s.t, callback, started.binding), "INVALID_STATE");
+});
+
+Deno.test("denied consent (error=access_denied) ends on the sign-in page with ACCESS_DENIED and spends the state", async () => {
+  await using s = await socialSetup();
+  s.google.deny = true;
+  const started = await startSocial(s.t, { provider: "google" });
+  const callback = await authorizeAt(started);
+  assertMatch(callback, /error=access_denied/);
+  assertSignInError(await openCallback(s.t, callback, started.binding), "ACCESS_DENIED");
+  assertSignInError(await openCallback(s.t, callback, started.binding), "INVALID_STATE");
+  assertEquals(s.google.tokenRequests.length, 0);
+});
+
+Deno.test("a provider that answers 503, hangs past the timeout or is unreachable gives PROVIDER_UNAVAILABLE", async () => {
+  await using s = await socialSetup({ oauth: { timeoutMs: 300 } });
+  s.google.mode = "down";
+  assertSignInError(await signInSocially(s.t, "google"), "PROVIDER_UNAVAILABLE");
+  s.google.mode = "hang";
+  const started = performance.now();
+  assertSignInError(await signInSocially(s.t, "google"), "PROVIDER_UNAVAILABLE");
+  const waited = performance.now() - started;
+  assert(waited >= 300 && waited < 3000, `waited ${waited} ms`);
+  const begun = await startSocial(s.t, { provider: "linkedin" });
+  const callback = await authorizeAt(begun);
+  await s.linkedin.close();
+  assertSignInError(await openCallback(s.t, callback, begun.binding), "PROVIDER_UNAVAILABLE");
+});
+
+Deno.test("a refused token exchange (wrong client secret) gives OAUTH_FAILED", async () => {
+  await using s = await socialSetup({ env: { GOOGLE_CLIENT_SECRET: "not-the-secret" } });
+  assertSignInError(await signInSocially(s.t, "google"), "OAUTH_FAILED");
+  assertEquals(s.google.tokenRequests.length, 1);
+});
+
+Deno.test("an identity without an e-mail gives EMAIL_NOT_FOUND", async () => {
+  await using s = await socialSetup();
+  s.linkedin.identity = { sub: "li-anon", name: "No Mail" };
+  assertSignInError(await signInSocially(s.t, "linkedin"), "EMAIL_NOT_FOUND");
+});
+
+Deno.test("a callback for an unknown or unconfigured provider ends on the sign-in page", async () => {
+  await using t = await createTestApp();
+  assertSignInError(await t.fetch("/api/auth/callback/myspace?code=x&state=y"), "PROVIDER_NOT_FOUND");
+  assertSignInError(await t.fetch("/api/auth/callback/google?code=x&state=y"), "PROVIDER_NOT_CONFIGURED");
+});
+
+Deno.test("the token request authenticates with client_secret_post and carries the PKCE verifier; the fake refuses Basic", async () => {
+  await using s = await socialSetup();
+  await sessionUser(s.t, await signInSocially(s.t, "google"));
+  await sessionUser(s.t, await signInSocially(s.t, "linkedin"));
+  for (const fake of [s.google, s.linkedin]) {
+    assertEquals(fake.tokenRequests.length, 1);
+    const [request] = fake.tokenRequests;
+    assertEquals(request.authorization, null);
+    assertEquals(request.body.client_id, fake.clientId);
+    assertEquals(request.body.client_secret, fake.clientSecret);
+    assertEquals(request.body.grant_type, "authorization_code");
+    assertMatch(request.body.code_verifier, /^[A-Za-z0-9_-]{43,128}$/);
+  }
+  const basic = await fetch(`${s.google.url}/token`, {
+    method: "POST",
+    headers: { authorization: `Basic ${btoa(`${s.google.clientId}:${s.google.clientSecret}`)}` },
+    body: new URLSearchParams({ grant_type: "authorization_code", code: "x", redirect_uri: "x" }),
+  });
+  assertEquals(basic.status, 401);
+  assertEquals((await basic.json()).error, "invalid_client");
+});
+
+Deno.test("both providers sign in to one user when they vouch for the same e-mail", async () => {
+  await using s = await socialSetup();
+  s.google.identity = { sub: "g-1", email: "meera@example.com", email_verified: true, name: "Meera" };
+  s.linkedin.identity = { sub: "li-1", email: "meera@example.com", email_verified: true, name: "Meera L" };
+  const viaGoogle = await signInSocially(s.t, "google", NEW_USER);
+  assertEquals(viaGoogle.headers.get("location"), "/onboarding");
+  const viaLinkedIn = await signInSocially(s.t, "linkedin", NEW_USER);
+  assertEquals(viaLinkedIn.headers.get("location"), "/internships");
+  const user = await sessionUser(s.t, viaLinkedIn);
+  assertEquals(user.id, (await sessionUser(s.t, viaGoogle)).id);
+  assertEquals(await linkedProviders(s.t.kv, user.id), ["google", "linkedin"]);
+});
+
+Deno.test("concurrent callbacks for one new identity create one user", async () => {
+  await using s = await socialSetup();
+  s.google.identity = { sub: "g-race", email: "race@example.com", email_verified: true, name: "Racer" };
+  const flows = await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      const started = await startSocial(s.t, { provider: "google", ...NEW_USER });
+      return { callback: await authorizeAt(started), binding: started.binding };
+    }),
+  );
+  const results = await Promise.all(flows.map((f) => openCallback(s.t, f.callback, f.binding)));
+  const users = await Promise.all(results.map((res) => sessionUser(s.t, res)));
+  assertEquals(new Set(users.map((u) => u.id)).size, 1);
+  assertEquals(results.filter((res) => res.headers.get("location") === "/onboarding").length, 1);
+  assertEquals(await linkedProviders(s.t.kv, users[0].id), ["google"]);
+});
+
+Deno.test("on an https origin the binding cookie is __Host- and Secure, and the flow signs in with the __Host- session", async () => {
+  await using s = await socialSetup({ env: { APP_URL: "https://careers.example", AUTH_SECRET: "s".repeat(32) } });
+  const res = await s.t.fetch("https://careers.example/api/auth/sign-in/social?provider=google");
+  await res.body?.cancel();
+  assertMatch(
+    res.headers.get("set-cookie") ?? "",
+    /^__Host-oauth_binding=[^;]+; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+  );
+  const authorizationUrl = new URL(res.headers.get("location")!);
+  assertEquals(authorizationUrl.searchParams.get("redirect_uri"), "https://careers.example/api/auth/callback/google");
+  const callback = await authorizeAt({ authorizationUrl, binding: cookieOf(res)! });
+  const done = await openCallback(s.t, `https://careers.example${callback}`, cookieOf(res)!);
+  assertEquals(done.headers.get("location"), "/");
+  assertMatch(done.headers.get("set-cookie") ?? "", /^__Host-session=[^;]+;.*; Secure; SameSite=Lax$/);
+});
+
+Deno.test("a provider name is cleaned (control characters, 100-character limit) and falls back to the e-mail's local part; a non-http picture is dropped", async () => {
+  await using s = await socialSetup();
+  s.google.identity = {
+    sub: "g-odd",
+    email: "odd@example.com",
+    email_verified: true,
+    name: `Mallory\r\nSubject: hi ${"x".repeat(150)}`,
+    picture: "javascript:alert(1)",
+  };
+  const odd = await sessionUser(s.t, await signInSocially(s.t, "google"));
+  assertEquals(odd.name, `Mallory Subject: hi ${"x".repeat(80)}`);
+  assertEquals(odd.image, null);
+  s.linkedin.identity = { sub: "li-anon", email: "nameless.one@example.com", email_verified: true };
+  assertEquals((await sessionUser(s.t, await signInSocially(s.t, "linkedin"))).name, "nameless.one");
+});

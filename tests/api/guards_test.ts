@@ -1,0 +1,121 @@
+/**
+ * Guards stop a request before the handler runs, and per-route options (`export const config`)
+ * change only what they name: spy routes served beside the platform's own, through the real
+ * middleware chain (`routes/_middleware.ts`, `routes/admin/_middleware.ts`, `lib/platform/app.ts`).
+ */
+import { assertSignedIn } from "../../lib/http/guards.ts";
+import type { AppState } from "../../lib/platform/state.ts";
+import type { RouteConfig } from "../../lib/platform/route_config.ts";
+import type { Handlers, RouteModule } from "../../lib/web/types.ts";
+import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../helpers/app.ts";
+
+/** Route modules that count how often their handlers ran. */
+function spyRoutes() {
+  const runs: string[] = [];
+  const spy = (name: string): Handlers<unknown, AppState> => ({
+    GET(_req, ctx) {
+      runs.push(`GET ${name}`);
+      return ctx.render();
+    },
+    POST(req) {
+      runs.push(`POST ${name}`);
+      return req.text().then((body) => Response.json({ bytes: body.length }));
+    },
+  });
+  const page = () => null;
+  const routes: Record<string, RouteModule> = {
+    "./routes/admin/spy.tsx": { handler: spy("admin"), default: page },
+    "./routes/spy-private.tsx": {
+      handler: {
+        GET(_req, ctx) {
+          assertSignedIn(ctx.state as AppState);
+          runs.push("GET private");
+          return new Response("private");
+        },
+      } satisfies Handlers<unknown, AppState>,
+    },
+    "./routes/api/spy-default.ts": { handler: spy("default") },
+    "./routes/api/spy-signed.ts": {
+      config: { originCheck: false, bodyLimitBytes: 2 * 1024 * 1024 } satisfies RouteConfig,
+      handler: spy("signed"),
+    },
+  };
+  return { runs, routes };
+}
+
+Deno.test("a non-admin GET of an admin page gets the 403 page and never runs the page handler", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes });
+  for (const role of ["user", "member"] as const) {
+    const { cookie } = await createTestUser(t, role);
+    const res = await t.fetch("/admin/spy", { headers: { cookie } });
+    assertEquals(res.status, 403);
+    assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+    const html = await res.text();
+    assert(html.includes("You do not have access to this page"), html);
+    assert(!html.includes('aria-label="Admin"'), "no admin navigation for a non-admin");
+  }
+  const guest = await t.fetch("/admin/spy");
+  assertEquals(guest.status, 302);
+  assertEquals(guest.headers.get("location"), "/sign-in?callbackURL=%2Fadmin%2Fspy");
+  const post = await t.json("POST", "/admin/spy", {}, { cookie: (await createTestUser(t, "member")).cookie });
+  assertEquals(post.status, 403);
+  assertEquals(await post.json(), { error: "Forbidden" });
+  assertEquals(runs, [], "no admin handler ran for anyone but an admin");
+  const admin = await createTestUser(t, "admin");
+  assertEquals((await t.fetch("/admin/spy", { headers: { cookie: admin.cookie } })).status, 200);
+  assertEquals(runs, ["GET admin"]);
+});
+
+Deno.test("a page that asserts a session sends a guest to sign in and back, keeping the query", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes });
+  const res = await t.fetch("/spy-private?tab=2&error=INVALID_TOKEN");
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/sign-in?callbackURL=%2Fspy-private%3Ftab%3D2&error=INVALID_TOKEN");
+  assertEquals(runs, []);
+  const { cookie } = await createTestUser(t);
+  assertEquals(await (await t.fetch("/spy-private", { headers: { cookie } })).text(), "private");
+});
+
+Deno.test("the origin check applies by default and is skipped only where a route declares originCheck: false", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes });
+  const { cookie } = await createTestUser(t);
+  const foreign = { cookie, origin: "https://evil.example", "content-type": "application/json" };
+  const refused = await t.fetch("/api/spy-default", { method: "POST", headers: foreign, body: "{}" });
+  assertEquals(refused.status, 403);
+  assertEquals(await refused.json(), { error: "Invalid origin" });
+  const crossSite = { "sec-fetch-site": "cross-site" };
+  assertEquals((await t.fetch("/api/spy-default", { method: "POST", headers: crossSite, body: "{}" })).status, 403);
+  assertEquals(runs, []);
+  const signed = await t.fetch("/api/spy-signed", { method: "POST", headers: foreign, body: "{}" });
+  assertEquals(signed.status, 200);
+  assertEquals(runs, ["POST signed"]);
+});
+
+Deno.test("a route's bodyLimitBytes replaces the 1 MB default for that route only", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes });
+  const body = "x".repeat(1024 * 1024 + 1);
+  const small = await t.fetch("/api/spy-default", { method: "POST", body });
+  assertEquals(small.status, 413);
+  assertEquals(await small.json(), { error: "Request body is larger than 1 MB" });
+  const large = await t.fetch("/api/spy-signed", { method: "POST", body });
+  assertEquals(large.status, 200);
+  assertEquals(await large.json(), { bytes: body.length });
+  const tooLarge = await t.fetch("/api/spy-signed", { method: "POST", body: "x".repeat(2 * 1024 * 1024 + 1) });
+  assertEquals(tooLarge.status, 413);
+  assertEquals(await tooLarge.json(), { error: "Request body is larger than 2 MB" });
+  assertEquals(runs, ["POST signed"]);
+});
+
+Deno.test("a route config with an unknown option or a wrong value fails the start, naming the route", async () => {
+  for (const config of [{ originCheck: "off" }, { bodyLimit: 5 }, { bodyLimitBytes: -1 }]) {
+    await assertRejects(
+      () => createTestApp({ routes: { "./routes/api/typo.ts": { config, handler: () => new Response() } } }),
+      /Invalid route config of \/api\/typo/,
+    );
+  }
+});

@@ -1,0 +1,79 @@
+/**
+ * Guest pages from the cache (`lib/http/guest_pages.ts`, `servePublicPage`): the home page,
+ * `/internships` with any query and an internship page are kept per path, query and internship
+ * data version for guests; a write shows at once; signed-in users always get a fresh page.
+ */
+import { GuestPageCache } from "../../lib/http/guest_pages.ts";
+import { createInternships, deleteInternship, InternshipCreateSchema } from "../../lib/internships/internships.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+
+async function post(t: TestApp, owner: TestUser, title: string) {
+  const [created] = await createInternships(t.kv, owner.user, [
+    InternshipCreateSchema.parse({ title, hiringOrganization: "Cache Labs", link: "https://example.com/apply" }),
+  ]);
+  return created;
+}
+
+async function html(t: TestApp, path: string, headers?: HeadersInit): Promise<string> {
+  const res = await t.fetch(path, { headers });
+  assertEquals(res.status, 200, path);
+  return await res.text();
+}
+
+Deno.test("a guest's page is kept per path and query, and a write shows on the next request", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const first = await post(t, member, "Cache Intern One");
+  for (const path of ["/", "/internships", "/internships?search=cache", `/internships/${first.id}`]) {
+    const before = t.services.guestPages.size;
+    const fresh = await html(t, path);
+    assertEquals(t.services.guestPages.size, before + 1, `${path} is kept`);
+    assertEquals(await html(t, path), fresh, `${path} is served the same from the cache`);
+    assertEquals(t.services.guestPages.size, before + 1);
+  }
+  assert(!(await html(t, "/internships")).includes("Cache Intern Two"));
+  await post(t, member, "Cache Intern Two");
+  assert((await html(t, "/internships")).includes("Cache Intern Two"), "a create shows at once");
+  assert((await html(t, "/")).includes("Cache Intern Two"));
+  await deleteInternship(t.kv, first.id, member.user);
+  assertEquals((await t.fetch(`/internships/${first.id}`)).status, 404, "a delete shows at once");
+  assert(!(await html(t, "/internships?search=cache")).includes("Cache Intern One"));
+});
+
+Deno.test("a signed-in user never gets a guest's copy, and their page is never kept", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  await post(t, member, "Cache Intern");
+  const profileLink = 'href="/profile"';
+  const guestPage = await html(t, "/internships");
+  assert(!guestPage.includes(profileLink));
+  const kept = t.services.guestPages.size;
+  const memberPage = await html(t, "/internships", { cookie: member.cookie });
+  assert(memberPage.includes(profileLink), "the member's own header");
+  assert(memberPage.includes("Post an internship"));
+  assertEquals(t.services.guestPages.size, kept);
+  assert(!(await html(t, "/internships")).includes(profileLink), "the member's page is not served to guests");
+});
+
+Deno.test("GuestPageCache keeps only 200 answers with short keys and starts over when full", async () => {
+  const cache = new GuestPageCache(2, 40);
+  let renders = 0;
+  const render = (status = 200) => () => {
+    renders++;
+    return new Response(`page ${renders}`, { status, headers: { "content-type": "text/html" } });
+  };
+  const url = (path: string) => new URL(path, "http://localhost");
+  assertEquals(await (await cache.serve(url("/a"), "v1", render())).text(), "page 1");
+  assertEquals(await (await cache.serve(url("/a"), "v1", render())).text(), "page 1");
+  assertEquals(await (await cache.serve(url("/a"), "v2", render())).text(), "page 2", "a new version renders again");
+  const missing = await cache.serve(url("/b"), "v1", render(404));
+  assertEquals([missing.status, cache.size], [404, 1]);
+  await cache.serve(url(`/c?${"x".repeat(40)}`), "v1", render());
+  assertEquals(cache.size, 1, "a long key is not kept");
+  await cache.serve(url("/d"), "v1", render());
+  await cache.serve(url("/e"), "v1", render());
+  assertEquals(cache.size, 1, "full: started over with the newest page");
+  const kept = await cache.serve(url("/e"), "v1", render());
+  assertEquals(kept.headers.get("content-type"), "text/html");
+});

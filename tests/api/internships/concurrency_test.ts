@@ -1,0 +1,235 @@
+/**
+ * Concurrent writes to the internship store with real KV files, real concurrency (`Promise.all`)
+ * and a second `Deno.openKv` on the same file standing in for a second process with its own
+ * read model.
+ */
+import { assert, assertEquals, assertRejects } from "../../helpers/assert.ts";
+import { ConflictError, NotFoundError } from "../../../lib/errors.ts";
+import {
+  createInternships,
+  deleteInternship,
+  getInternship,
+  type Internship,
+  InternshipCreateSchema,
+  InternshipQuerySchema,
+  type InternshipView,
+  listInternships,
+  updateInternship,
+} from "../../../lib/internships/internships.ts";
+import { internshipStore, SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
+import { MAX_ATTEMPTS } from "../../../lib/kv/chunked/writer.ts";
+import { createUser, type User } from "../../../lib/users/users.ts";
+
+/** Two handles on one temp KV file ("two processes"), the file's path, and an owner and an admin. */
+async function twoProcesses() {
+  const dir = await Deno.makeTempDir({ prefix: "internships-concurrency-" });
+  const path = `${dir}/kv.sqlite3`;
+  const a = await Deno.openKv(path);
+  const user = async (role: "member" | "admin") =>
+    await createUser(a, { name: role, email: `${role}-${crypto.randomUUID()}@x.example`, emailVerified: true, role });
+  const owner = await user("member");
+  const admin = await user("admin");
+  // Opened once nothing writes: opening a KV file runs its own schema transaction.
+  const b = await Deno.openKv(path);
+  return {
+    a,
+    b,
+    path,
+    owner,
+    admin,
+    async [Symbol.asyncDispose]() {
+      a.close();
+      b.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+const item = (title: string) =>
+  InternshipCreateSchema.parse({ title, link: "https://x.example/a", hiringOrganization: "X" });
+
+const waitForSync = () => new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
+
+/** Every internship KV holds, read by a read model loaded afresh from the file (a third process). */
+async function storedAll(path: string, admin: User): Promise<InternshipView[]> {
+  const kv = await Deno.openKv(path);
+  try {
+    const all = InternshipQuerySchema.parse({ includeInactive: "true", includeDeleted: "true", limit: "100" });
+    const out: InternshipView[] = [];
+    for (let offset = 0;; offset += 100) {
+      const page = await listInternships(kv, { ...all, offset }, admin);
+      out.push(...page.internships);
+      if (!page.pagination.hasMore) return out;
+    }
+  } finally {
+    kv.close();
+  }
+}
+
+/** What KV holds for `id` (see `storedAll`). */
+async function stored(path: string, admin: User, id: string): Promise<InternshipView | undefined> {
+  return (await storedAll(path, admin)).find((i) => i.id === id);
+}
+
+Deno.test("concurrent updates of one listing from two processes, each to another field, all land", async () => {
+  await using p = await twoProcesses();
+  const [created] = await createInternships(p.a, p.owner, [item("Original")]);
+  const patches = [
+    { title: "New title" },
+    { description: "New description" },
+    { type: "remote" as const },
+    { timing: "part_time" as const },
+    { hiringManager: "Asha" },
+    { stipend: 12000 },
+    { duration: "3 months" },
+    { experience: "None" },
+    { location: "Pune" },
+    { deadline: "2031-01-31" },
+  ];
+  const results = await Promise.all(
+    patches.map((patch, i) => updateInternship(i % 2 ? p.b : p.a, created.id, p.owner, patch)),
+  );
+  assertEquals(results.length, patches.length);
+  const expected = Object.assign({}, ...patches);
+  const inKv = await stored(p.path, p.admin, created.id);
+  assert(inKv);
+  assertEquals({ ...inKv, ...expected }, inKv, "every field of every update is in KV");
+  assertEquals(inKv.updatedAt, results.map((r) => r.updatedAt).sort().at(-1));
+  await waitForSync();
+  for (const kv of [p.a, p.b]) {
+    assertEquals(await getInternship(kv, created.id, null, "api"), inKv);
+    const hit = await listInternships(
+      kv,
+      InternshipQuerySchema.parse({
+        types: "remote",
+        location: "pune",
+        minStipend: "12000",
+        search: "new description",
+      }),
+      null,
+    );
+    assertEquals(hit.internships.map((i) => i.id), [created.id]);
+  }
+});
+
+Deno.test("concurrent creates in one process all land: writes to the open chunk queue, none exhausts its retries", async () => {
+  await using p = await twoProcesses();
+  const created = await Promise.all(
+    Array.from({ length: 20 * MAX_ATTEMPTS }, (_, i) => createInternships(p.a, p.owner, [item(`Parallel ${i}`)])),
+  );
+  const ids = created.flat().map((i) => i.id).sort();
+  assertEquals(new Set(ids).size, 20 * MAX_ATTEMPTS);
+  const listed: string[] = [];
+  for (let offset = 0; offset < ids.length; offset += 100) {
+    const page = await listInternships(p.a, InternshipQuerySchema.parse({ limit: "100", offset: `${offset}` }), null);
+    listed.push(...page.internships.map((i) => i.id));
+  }
+  assertEquals(listed.sort(), ids);
+  assertEquals((await storedAll(p.path, p.admin)).map((i) => i.id).sort(), ids);
+});
+
+Deno.test("an update racing a delete from another process either lands first or fails with 404; the listing ends deleted", async () => {
+  await using p = await twoProcesses();
+  const created = await createInternships(p.a, p.owner, Array.from({ length: 6 }, (_, i) => item(`Race ${i}`)));
+  for (const { id, title } of created) {
+    const [update, remove] = await Promise.allSettled([
+      updateInternship(p.a, id, p.owner, { title: "Updated" }),
+      deleteInternship(p.b, id, p.owner),
+    ]);
+    assertEquals(remove.status, "fulfilled");
+    if (update.status === "rejected") assert(update.reason instanceof NotFoundError, String(update.reason));
+    const inKv = await stored(p.path, p.admin, id);
+    assert(inKv?.deletedAt, "deleted in KV");
+    assertEquals(inKv.title, update.status === "fulfilled" ? "Updated" : title);
+  }
+  await waitForSync();
+  for (const kv of [p.a, p.b]) {
+    for (const { id } of created) await assertRejects(() => getInternship(kv, id, p.admin, "api"), NotFoundError);
+    const mine = await listInternships(kv, InternshipQuerySchema.parse({ mine: "true" }), p.owner);
+    assertEquals(mine.pagination.total, 0);
+  }
+});
+
+Deno.test("an update that loses its race to a delete is read again and fails with 404, changing nothing", async () => {
+  await using p = await twoProcesses();
+  const [created] = await createInternships(p.a, p.owner, [item("Doomed")]);
+  const { writer } = await internshipStore(p.a);
+  let calls = 0;
+  await assertRejects(
+    () =>
+      writer.update(created.id, async (record) => {
+        calls++;
+        if (record.deletedAt) throw new NotFoundError("Internship not found");
+        await deleteInternship(p.b, created.id, p.owner);
+        return { ...record, title: "Too late" };
+      }),
+    NotFoundError,
+  );
+  assertEquals(calls, 2);
+  const inKv = await stored(p.path, p.admin, created.id);
+  assertEquals([inKv?.title, Boolean(inKv?.deletedAt)], ["Doomed", true]);
+});
+
+Deno.test("a race lost to another process is retried on the latest record and succeeds without undoing the other write", async () => {
+  await using p = await twoProcesses();
+  const [created] = await createInternships(p.a, p.owner, [item("Contested")]);
+  const { writer, model } = await internshipStore(p.a);
+  let calls = 0;
+  const result = await writer.update(created.id, async (record) => {
+    calls++;
+    if (calls <= 3) await updateInternship(p.b, created.id, p.owner, { stipend: 1000 * calls });
+    return { ...record, title: "Mine" };
+  });
+  assertEquals(calls, 4);
+  assertEquals([result?.title, result?.stipend], ["Mine", 3000]);
+  const inKv = await stored(p.path, p.admin, created.id);
+  assertEquals([inKv?.title, inKv?.stipend], ["Mine", 3000]);
+  const [inModel] = await model.recordsOf([model.slotOf(created.id)!]);
+  assertEquals(inModel, result);
+});
+
+Deno.test("a race lost MAX_ATTEMPTS times fails with ConflictError and writes nothing of its own", async () => {
+  await using p = await twoProcesses();
+  const [created, neighbour] = await createInternships(p.a, p.owner, [item("Hot"), item("Neighbour")]);
+  const { writer } = await internshipStore(p.a);
+  let calls = 0;
+  const change = async (record: Internship): Promise<Internship> => {
+    calls++;
+    await updateInternship(p.b, created.id, p.owner, { stipend: calls });
+    return { ...record, title: "Never stored" };
+  };
+  await assertRejects(
+    () => writer.update(created.id, change),
+    (error) => error instanceof ConflictError && /gave up after 10 attempts/.test(error.message),
+  );
+  assertEquals(calls, MAX_ATTEMPTS);
+  const inKv = await stored(p.path, p.admin, created.id);
+  assertEquals([inKv?.title, inKv?.stipend], ["Hot", MAX_ATTEMPTS]);
+  assertEquals((await stored(p.path, p.admin, neighbour.id))?.title, "Neighbour");
+  await waitForSync();
+  assertEquals(await getInternship(p.a, created.id, null, "api"), inKv);
+  const search = await listInternships(p.a, InternshipQuerySchema.parse({ search: "never stored" }), null);
+  assertEquals(search.pagination.total, 0);
+});
+
+Deno.test("a process that writes itself still sees another process's interleaved writes within the sync interval", async () => {
+  await using p = await twoProcesses();
+  const all = InternshipQuerySchema.parse({ limit: "100" });
+  assertEquals((await listInternships(p.b, all, null)).pagination.total, 0);
+  const [fromA] = await createInternships(p.a, p.owner, [item("From A")]);
+  const [fromB] = await createInternships(p.b, p.owner, [item("From B")]);
+  await updateInternship(p.a, fromA.id, p.owner, { title: "From A, changed" });
+  await updateInternship(p.b, fromB.id, p.owner, { title: "From B, changed" });
+  await waitForSync();
+  for (const kv of [p.a, p.b]) {
+    const titles = (await listInternships(kv, all, null)).internships.map((i) => i.title).sort();
+    assertEquals(titles, ["From A, changed", "From B, changed"]);
+  }
+  await deleteInternship(p.b, fromA.id, p.owner);
+  await createInternships(p.a, p.owner, [item("Third")]);
+  await waitForSync();
+  for (const kv of [p.a, p.b]) {
+    const titles = (await listInternships(kv, all, null)).internships.map((i) => i.title).sort();
+    assertEquals(titles, ["From B, changed", "Third"]);
+  }
+});

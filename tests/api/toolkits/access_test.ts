@@ -1,0 +1,66 @@
+import { assertEquals } from "../../helpers/assert.ts";
+import { createTestUser } from "../../helpers/app.ts";
+import { addCoupon, addLesson, addToolkit, openShop } from "./helpers.ts";
+
+Deno.test("every admin toolkit and coupon endpoint: 401 for guests, 403 for users and members, nothing changed", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  const lesson = await addLesson(shop, kit.id);
+  const coupon = await addCoupon(shop, { code: "GUARDED" });
+  const endpoints: [string, string, unknown][] = [
+    ["GET", "/api/admin/toolkits", undefined],
+    ["POST", "/api/admin/toolkits", { title: "X", description: "Y", price: 1 }],
+    ["PUT", `/api/admin/toolkits/${kit.id}`, { isActive: false }],
+    ["DELETE", `/api/admin/toolkits/${kit.id}`, undefined],
+    ["GET", `/api/admin/toolkits/${kit.id}/content`, undefined],
+    ["POST", "/api/admin/toolkit-content-items", { toolkitId: kit.id, title: "X", type: "article" }],
+    ["PATCH", `/api/admin/toolkit-content-items/${lesson.id}`, { title: "Changed" }],
+    ["DELETE", `/api/admin/toolkit-content-items/${lesson.id}`, undefined],
+    ["GET", "/api/admin/coupons", undefined],
+    ["POST", "/api/admin/coupons", { code: "NEWONE", discountType: "fixed", discountValue: 1 }],
+    ["PATCH", `/api/admin/coupons/${coupon.id}`, { isActive: false }],
+    ["DELETE", `/api/admin/coupons/${coupon.id}`, undefined],
+    ["POST", "/api/toolkits", { title: "X", description: "Y", price: 1 }],
+  ];
+  const user = await createTestUser(shop.t, "user");
+  const member = await createTestUser(shop.t, "member");
+  for (const [method, path, body] of endpoints) {
+    assertEquals((await shop.t.json(method, path, body)).status, 401, `${method} ${path} as guest`);
+    for (const who of [user, member]) {
+      assertEquals(
+        (await shop.t.json(method, path, body, who.headers)).status,
+        403,
+        `${method} ${path} as ${who.user.role}`,
+      );
+    }
+  }
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: shop.admin.headers })).json();
+  assertEquals([detail.toolkit.isActive, detail.contentItems.length, detail.contentItems[0].title], [
+    true,
+    1,
+    "Lesson",
+  ]);
+  const { coupons } = await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json();
+  assertEquals(coupons.map((c: { code: string; isActive: boolean }) => [c.code, c.isActive]), [["GUARDED", true]]);
+  const { toolkits } = await (await shop.t.fetch("/api/admin/toolkits", { headers: shop.admin.headers })).json();
+  assertEquals(toolkits.length, 1);
+});
+
+Deno.test("session endpoints: guests get 401 on checkout, verify, progress and purchases; unknown methods 405", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  for (
+    const [method, path] of [
+      ["POST", `/api/toolkits/${kit.id}`],
+      ["POST", `/api/toolkits/${kit.id}/verify`],
+      ["POST", `/api/toolkits/${kit.id}/progress`],
+      ["GET", "/api/purchases"],
+    ]
+  ) {
+    const res = await shop.t.json(method, path, method === "GET" ? undefined : {});
+    assertEquals([res.status, await res.json()], [401, { error: "Unauthorized" }], `${method} ${path}`);
+  }
+  const res = await shop.t.json("DELETE", `/api/toolkits/${kit.id}`, undefined, shop.admin.headers);
+  assertEquals(res.status, 405);
+  assertEquals((await shop.t.fetch("/api/webhooks/razorpay")).status, 405);
+});

@@ -1,0 +1,172 @@
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { createTestUser } from "../../helpers/app.ts";
+import { signedPayment } from "../../fakes/razorpay.ts";
+import { addCoupon, addToolkit, checkout, openShop } from "./helpers.ts";
+
+Deno.test("admin coupons: create stores the code upper case with defaults, search by code, patch, delete", async () => {
+  await using shop = await openShop();
+  const admin = shop.admin.headers;
+  const coupon = await addCoupon(shop, { code: "welcome10", discountType: "fixed", discountValue: 10.5 });
+  assertEquals({ ...coupon, id: "", createdAt: "", updatedAt: "" }, {
+    id: "",
+    code: "WELCOME10",
+    discountType: "fixed",
+    discountValue: 10.5,
+    isActive: true,
+    expiresAt: null,
+    perUserLimit: 1,
+    usageLimit: null,
+    toolkitIds: null,
+    usedCount: 0,
+    createdAt: "",
+    updatedAt: "",
+  });
+  await addCoupon(shop, { code: "DIWALI50", discountValue: 50 });
+  const found = await (await shop.t.fetch("/api/admin/coupons?search=welc", { headers: admin })).json();
+  assertEquals(found.coupons.map((c: { code: string }) => c.code), ["WELCOME10"]);
+  const all = await (await shop.t.fetch("/api/admin/coupons", { headers: admin })).json();
+  assertEquals(all.coupons.length, 2);
+  const patched = await shop.t.json(
+    "PATCH",
+    `/api/admin/coupons/${coupon.id}`,
+    { isActive: false, code: "Hello" },
+    admin,
+  );
+  assertEquals(patched.status, 200);
+  const { coupon: after } = await patched.json();
+  assertEquals([after.isActive, after.code, after.discountValue], [false, "HELLO", 10.5]);
+  assertEquals((await shop.t.json("DELETE", `/api/admin/coupons/${coupon.id}`, undefined, admin)).status, 200);
+  assertEquals((await shop.t.json("DELETE", `/api/admin/coupons/${coupon.id}`, undefined, admin)).status, 404);
+  const user = await createTestUser(shop.t);
+  assertEquals((await shop.t.fetch("/api/admin/coupons", { headers: user.headers })).status, 403);
+  assertEquals((await shop.t.json("POST", "/api/admin/coupons", { code: "X" })).status, 401);
+});
+
+Deno.test("admin coupons: a duplicate code in any case is 400 'Coupon code already exists'; bad values are 400", async () => {
+  await using shop = await openShop();
+  const first = await addCoupon(shop, { code: "SAVE20" });
+  const dup = await shop.t.json("POST", "/api/admin/coupons", {
+    code: "save20",
+    discountType: "fixed",
+    discountValue: 5,
+  }, shop.admin.headers);
+  assertEquals([dup.status, await dup.json()], [400, { error: "Coupon code already exists" }]);
+  const other = await addCoupon(shop, { code: "OTHER" });
+  const rename = await shop.t.json("PATCH", `/api/admin/coupons/${other.id}`, { code: "Save20" }, shop.admin.headers);
+  assertEquals([rename.status, await rename.json()], [400, { error: "Coupon code already exists" }]);
+  for (
+    const bad of [
+      { discountValue: 101 },
+      { discountValue: 0 },
+      { discountType: "bogus" },
+      { code: "a b" },
+      { perUserLimit: 0 },
+      { expiresAt: "tomorrow" },
+    ]
+  ) {
+    const res = await shop.t.json("POST", "/api/admin/coupons", {
+      code: "NEWCODE",
+      discountType: "percentage",
+      discountValue: 10,
+      ...bad,
+    }, shop.admin.headers);
+    assertEquals(res.status, 400, JSON.stringify(bad));
+  }
+  const overPercent = await shop.t.json(
+    "PATCH",
+    `/api/admin/coupons/${first.id}`,
+    { discountValue: 150 },
+    shop.admin.headers,
+  );
+  assertEquals(overPercent.status, 400);
+});
+
+Deno.test("coupon errors come in the specification's order with status 400 and its exact messages", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  const otherKit = await addToolkit(shop, { title: "Other" });
+  const user = await createTestUser(shop.t);
+  const error = async (code: string, who = user, toolkitId = kit.id) => {
+    const { status, body } = await checkout(shop, who, toolkitId, code);
+    assertEquals(status, 400, JSON.stringify(body));
+    return body.error;
+  };
+  assertEquals(await error("NOPE"), "Invalid coupon code");
+  await addCoupon(shop, { code: "ONLYOTHER", toolkitIds: [otherKit.id] });
+  assertEquals(await error("ONLYOTHER"), "Invalid coupon code");
+  // Inactive and expired: "not active" wins, as it comes first.
+  await addCoupon(shop, { code: "OFFEXPIRED", isActive: false, expiresAt: "2020-01-01T00:00:00Z" });
+  assertEquals(await error("OFFEXPIRED"), "Coupon is not active");
+  await addCoupon(shop, { code: "EXPIRED", expiresAt: "2020-01-01T00:00:00Z", usageLimit: 1 });
+  assertEquals(await error("expired"), "Coupon has expired");
+  // Per-user limit before the total limit: the user's one use is also the coupon's last.
+  await addCoupon(shop, { code: "ONCE", usageLimit: 1, perUserLimit: 1 });
+  const first = await checkout(shop, user, otherKit.id, "ONCE");
+  assertEquals(first.status, 200);
+  assertEquals(await error("ONCE"), "You have already used this coupon");
+  const stranger = await createTestUser(shop.t);
+  assertEquals(await error("ONCE", stranger), "Coupon usage limit reached");
+  // Coupon checks before "already purchased".
+  const paid = await checkout(shop, stranger, kit.id);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(paid.body.order.id), stranger.headers);
+  assertEquals(await error("NOPE", stranger), "Invalid coupon code");
+  assertEquals(await error("ONCE", stranger), "Coupon usage limit reached");
+  const again = await checkout(shop, stranger, kit.id);
+  assertEquals([again.status, again.body], [400, { error: "Toolkit already purchased" }]);
+});
+
+Deno.test("discounts: 20 % of 499 is 99.8 off, 399.2 to pay, 39920 paise; fixed is capped at the price; 100 % is free; ₹1 minimum", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "TWENTY", discountValue: 20 });
+  const twenty = await checkout(shop, user, kit.id, "twenty");
+  assertEquals(twenty.status, 200);
+  assertEquals([twenty.body.discountAmount, twenty.body.finalPrice, twenty.body.order.amount], [99.8, 399.2, 39920]);
+  assertEquals([twenty.body.purchase.amountPaid, twenty.body.order.currency, twenty.body.free], [39920, "INR", false]);
+  assertEquals(shop.fake.orders.at(-1)!.amount, 39920);
+
+  const big = await addToolkit(shop, { price: 300 });
+  await addCoupon(shop, { code: "FLAT500", discountType: "fixed", discountValue: 500 });
+  const capped = await checkout(shop, user, big.id, "FLAT500");
+  assertEquals([capped.body.discountAmount, capped.body.finalPrice, capped.body.free], [300, 0, true]);
+  assert(!("order" in capped.body));
+
+  const cheap = await addToolkit(shop, { price: 10 });
+  await addCoupon(shop, { code: "NINEFIFTY", discountType: "fixed", discountValue: 9.5 });
+  const orders = shop.fake.orders.length;
+  const minimum = await checkout(shop, user, cheap.id, "NINEFIFTY");
+  assertEquals(minimum.status, 200, JSON.stringify(minimum.body));
+  assertEquals([minimum.body.discountAmount, minimum.body.finalPrice, minimum.body.order.amount], [9, 1, 100]);
+  assertEquals(shop.fake.orders.length, orders + 1);
+});
+
+Deno.test("a 100 % coupon makes the purchase free: paid at once, no gateway order, the toolkit unlocked, the use counted", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 799 });
+  const coupon = await addCoupon(shop, { code: "FREEKIT", discountValue: 100, usageLimit: 3 });
+  const { status, body } = await checkout(shop, user, kit.id, "FREEKIT");
+  assertEquals(status, 200);
+  assertEquals([body.success, body.free, body.discountAmount, body.finalPrice], [true, true, 799, 0]);
+  assertEquals(body.toolkit, { id: kit.id, title: kit.title, price: 799 });
+  assertEquals([body.purchase.paymentStatus, body.purchase.amountPaid, body.purchase.couponId], ["paid", 0, coupon.id]);
+  assertEquals(shop.fake.orders, []);
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: user.headers })).json();
+  assertEquals(detail.hasPurchased, true);
+  const { coupons } = await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json();
+  assertEquals(coupons[0].usedCount, 1);
+});
+
+Deno.test("free purchases work without gateway keys; paid checkout then answers 503 'Payments are not configured'", async () => {
+  await using shop = await openShop({ payments: false });
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 99 });
+  const paid = await checkout(shop, user, kit.id);
+  assertEquals([paid.status, paid.body], [503, { error: "Payments are not configured" }]);
+  await addCoupon(shop, { code: "ALLFREE", discountValue: 100 });
+  const free = await checkout(shop, user, kit.id, "ALLFREE");
+  assertEquals([free.status, free.body.free, free.body.key], [200, true, ""]);
+  const { purchases } = await (await shop.t.fetch("/api/purchases", { headers: user.headers })).json();
+  assertEquals(purchases.map((p: { paymentStatus: string }) => p.paymentStatus), ["paid"]);
+});

@@ -1,0 +1,94 @@
+/** Shared setup of the toolkit API tests: an app on the fake Razorpay, an admin, and quick creators through the API. */
+import { assertEquals } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
+import { type FakeRazorpay, startFakeRazorpay } from "../../fakes/razorpay.ts";
+import type { Toolkit } from "../../../lib/toolkits/schema.ts";
+import type { ContentItem } from "../../../lib/toolkits/schema.ts";
+import type { Coupon } from "../../../lib/coupons/coupons.ts";
+
+/** A test app wired to a fake gateway, with an admin. Dispose both with `await using`. */
+export interface Shop extends AsyncDisposable {
+  t: TestApp;
+  fake: FakeRazorpay;
+  admin: TestUser;
+}
+
+/** Starts the fake gateway and an app pointed at it (`payments: false` leaves the keys unset). */
+export async function openShop(options: { payments?: boolean; gatewayTimeoutMs?: number } = {}): Promise<Shop> {
+  const fake = startFakeRazorpay();
+  const t = await createTestApp({
+    env: options.payments === false ? {} : fake.env,
+    gatewayTimeoutMs: options.gatewayTimeoutMs,
+  });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  return {
+    t,
+    fake,
+    admin,
+    async [Symbol.asyncDispose]() {
+      await t.close();
+      await fake.close();
+    },
+  };
+}
+
+/** Creates a toolkit as the admin (active unless `isActive: false`), returns it. */
+export async function addToolkit(shop: Shop, fields: Record<string, unknown> = {}): Promise<Toolkit> {
+  const { isActive = true, ...rest } = fields;
+  const res = await shop.t.json("POST", "/api/admin/toolkits", {
+    title: "Resume Toolkit",
+    description: "Write a resume that gets read.",
+    price: 499,
+    ...rest,
+  }, shop.admin.headers);
+  assertEquals(res.status, 201);
+  const created: Toolkit = await res.json();
+  if (!isActive) return created;
+  const put = await shop.t.json("PUT", `/api/admin/toolkits/${created.id}`, { isActive: true }, shop.admin.headers);
+  assertEquals(put.status, 200);
+  return await put.json();
+}
+
+/** Adds a lesson to a toolkit as the admin. */
+export async function addLesson(
+  shop: Shop,
+  toolkitId: string,
+  fields: Record<string, unknown> = {},
+): Promise<ContentItem> {
+  const res = await shop.t.json("POST", "/api/admin/toolkit-content-items", {
+    toolkitId,
+    title: "Lesson",
+    type: "article",
+    content: "<p>Secret lesson body</p>",
+    ...fields,
+  }, shop.admin.headers);
+  assertEquals(res.status, 201);
+  return (await res.json()).contentItem;
+}
+
+/** Creates a coupon as the admin. */
+export async function addCoupon(shop: Shop, fields: Record<string, unknown>): Promise<Coupon> {
+  const res = await shop.t.json("POST", "/api/admin/coupons", {
+    code: "SAVE20",
+    discountType: "percentage",
+    discountValue: 20,
+    ...fields,
+  }, shop.admin.headers);
+  assertEquals(res.status, 201, JSON.stringify(await res.clone().json()));
+  return (await res.json()).coupon;
+}
+
+/** What a checkout answered: status and parsed JSON body. */
+// deno-lint-ignore no-explicit-any
+export type Answer = { status: number; body: any };
+
+/** Starts checkout of a toolkit as `user`; returns status and body. */
+export async function checkout(
+  shop: Shop,
+  user: TestUser,
+  toolkitId: string,
+  couponCode?: string,
+): Promise<Answer> {
+  const res = await shop.t.json("POST", `/api/toolkits/${toolkitId}`, couponCode ? { couponCode } : {}, user.headers);
+  return { status: res.status, body: await res.json() };
+}

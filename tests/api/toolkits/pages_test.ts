@@ -1,0 +1,102 @@
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestUser } from "../../helpers/app.ts";
+import { signedPayment } from "../../fakes/razorpay.ts";
+import { addLesson, addToolkit, checkout, openShop } from "./helpers.ts";
+
+Deno.test("/toolkits: an empty state without toolkits; cards with price, struck original price, Sale badge and lesson count", async () => {
+  await using shop = await openShop();
+  const empty = await (await shop.t.fetch("/toolkits")).text();
+  assert(empty.includes("No toolkits yet"));
+  const kit = await addToolkit(shop, {
+    title: "Salary Negotiation",
+    price: 499,
+    originalPrice: 999,
+    showSaleBadge: true,
+    totalDuration: "2 hours",
+  });
+  await addLesson(shop, kit.id);
+  await addToolkit(shop, { title: "Hidden Draft", isActive: false });
+  const res = await shop.t.fetch("/toolkits");
+  assertEquals(res.status, 200);
+  const html = await res.text();
+  for (const text of ["Salary Negotiation", "₹499", "<s", "₹999", "Sale", "1 lesson · 2 hours"]) {
+    assert(html.includes(text), text);
+  }
+  assert(!html.includes("Hidden Draft"));
+  assert(!html.includes("<script"), "the marketplace ships no JavaScript");
+});
+
+Deno.test("toolkit page: locked lesson bodies never reach the HTML; Checkout.js hosts are allowed by this page's CSP only", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  await addLesson(shop, kit.id, { title: "Open lesson", content: "<p>Preview words</p>", isPreview: true });
+  await addLesson(shop, kit.id, { title: "Closed lesson", content: "<p>Paid secret words</p>" });
+  await addLesson(shop, kit.id, {
+    title: "Closed video",
+    type: "video",
+    cdnVideoUrl: "https://cdn.example.com/paid.mp4",
+  });
+  const user = await createTestUser(shop.t);
+  for (const headers of [undefined, user.headers]) {
+    const res = await shop.t.fetch(`/toolkits/${kit.id}`, { headers });
+    assertEquals(res.status, 200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    assertMatch(csp, /script-src 'self' https:\/\/checkout\.razorpay\.com(;|$)/);
+    assertMatch(csp, /frame-src [^;]*https:\/\/api\.razorpay\.com/);
+    const html = await res.text();
+    assert(html.includes("Closed lesson"));
+    assert(!html.includes("Paid secret words") && !html.includes("paid.mp4"));
+  }
+  const other = await shop.t.fetch("/toolkits");
+  assert(!(other.headers.get("content-security-policy") ?? "").includes("razorpay"));
+  assertEquals(other.headers.get("x-frame-options"), "SAMEORIGIN");
+});
+
+Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyers to the toolkit page and guests to sign in; buyers read it", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  const preview = await addLesson(shop, kit.id, { title: "Open", content: "<p>Preview words</p>", isPreview: true });
+  const locked = await addLesson(shop, kit.id, { title: "Closed", content: "<p>Paid secret words</p>" });
+  const user = await createTestUser(shop.t);
+  const open = await shop.t.fetch(`/toolkits/${kit.id}/learn/${preview.id}`);
+  assertEquals(open.status, 200);
+  assert((await open.text()).includes("Preview words"));
+  const guest = await shop.t.fetch(`/toolkits/${kit.id}/learn/${locked.id}`);
+  assertEquals(guest.status, 302);
+  assertMatch(guest.headers.get("location") ?? "", /^\/sign-in\?callbackURL=/);
+  const stranger = await shop.t.fetch(`/toolkits/${kit.id}/learn/${locked.id}`, { headers: user.headers });
+  assertEquals([stranger.status, stranger.headers.get("location")], [302, `/toolkits/${kit.id}`]);
+  const started = await checkout(shop, user, kit.id);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(started.body.order.id), user.headers);
+  const resume = await shop.t.fetch(`/toolkits/${kit.id}/learn`, { headers: user.headers });
+  assertEquals(resume.headers.get("location"), `/toolkits/${kit.id}/learn/${preview.id}`);
+  await shop.t.json(
+    "POST",
+    `/api/toolkits/${kit.id}/progress`,
+    { contentItemId: preview.id, completed: true },
+    user.headers,
+  );
+  const resumed = await shop.t.fetch(`/toolkits/${kit.id}/learn`, { headers: user.headers });
+  assertEquals(resumed.headers.get("location"), `/toolkits/${kit.id}/learn/${locked.id}`);
+  const read = await shop.t.fetch(`/toolkits/${kit.id}/learn/${locked.id}`, { headers: user.headers });
+  assertEquals(read.status, 200);
+  assert((await read.text()).includes("Paid secret words"));
+  const mine = await (await shop.t.fetch("/toolkits/mine", { headers: user.headers })).text();
+  assert(mine.includes("1 of 2 lessons complete"));
+  assert(mine.includes("Payment history") && mine.includes("₹499") && mine.includes("Paid"));
+  assertEquals((await shop.t.fetch(`/toolkits/${kit.id}/learn/nope`, { headers: user.headers })).status, 404);
+});
+
+Deno.test("admin toolkit pages: admins only; the editor of an unknown toolkit is 404", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  const user = await createTestUser(shop.t);
+  for (const path of ["/admin/toolkits", "/admin/toolkits/new", `/admin/toolkits/${kit.id}`, "/admin/coupons"]) {
+    assertEquals((await shop.t.fetch(path, { headers: shop.admin.headers })).status, 200, path);
+    assertEquals((await shop.t.fetch(path, { headers: user.headers })).status, 403, path);
+  }
+  assertEquals(
+    (await shop.t.fetch(`/admin/toolkits/${crypto.randomUUID()}`, { headers: shop.admin.headers })).status,
+    404,
+  );
+});

@@ -1,0 +1,70 @@
+/**
+ * Checkout started again replaces the pending purchase, but the earlier gateway order can still
+ * be paid (Checkout.js was open in another tab). Paying it applies that order's own terms: its
+ * amount and its coupon, whose use is counted, so no coupon limit can be slipped past that way;
+ * and a failure of a replaced order leaves the current checkout as it is.
+ */
+import { assertEquals } from "../../helpers/assert.ts";
+import { createTestUser } from "../../helpers/app.ts";
+import { signedPayment, webhookDelivery } from "../../fakes/razorpay.ts";
+import { addCoupon, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
+import type { PurchaseRecord } from "../../../lib/purchases/purchases.ts";
+
+async function usedCount(shop: Shop, code: string): Promise<number> {
+  const res = await shop.t.fetch(`/api/admin/coupons?search=${code}`, { headers: shop.admin.headers });
+  return (await res.json()).coupons[0].usedCount;
+}
+
+Deno.test("paying the earlier, discounted order after checking out again without the coupon counts the coupon use", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kits = [await addToolkit(shop, { price: 499 }), await addToolkit(shop, { price: 499 })];
+  await addCoupon(shop, { code: "ONCE", perUserLimit: 1, usageLimit: 10 });
+
+  const discounted = await checkout(shop, user, kits[0].id, "ONCE");
+  assertEquals(discounted.body.finalPrice, 399.2);
+  assertEquals(await usedCount(shop, "ONCE"), 1);
+  const full = await checkout(shop, user, kits[0].id);
+  assertEquals(full.body.finalPrice, 499);
+  assertEquals(await usedCount(shop, "ONCE"), 0, "checking out again without the coupon released its use");
+
+  const verify = await shop.t.json(
+    "POST",
+    `/api/toolkits/${kits[0].id}/verify`,
+    signedPayment(discounted.body.order.id),
+    user.headers,
+  );
+  assertEquals(verify.status, 200);
+  const { purchase } = await verify.json();
+  assertEquals([purchase.paymentStatus, purchase.amountPaid], ["paid", 39920]);
+  assertEquals(purchase.gatewayOrderId, discounted.body.order.id);
+  assertEquals(purchase.couponId, discounted.body.purchase.couponId, "the paid order's coupon");
+  assertEquals(await usedCount(shop, "ONCE"), 1, "the discounted payment counts its coupon use");
+  const second = await checkout(shop, user, kits[1].id, "ONCE");
+  assertEquals([second.status, second.body], [400, { error: "You have already used this coupon" }]);
+});
+
+Deno.test("a failure of a replaced order leaves the current pending checkout and its reservation", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "SAVE20" });
+  const first = await checkout(shop, user, kit.id);
+  const current = await checkout(shop, user, kit.id, "SAVE20");
+  const failed = webhookDelivery("payment.failed", first.body.order.id);
+  const res = await shop.t.fetch("/api/webhooks/razorpay", {
+    method: "POST",
+    body: failed.body,
+    headers: failed.headers,
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const record = (await shop.t.kv.get<PurchaseRecord>(["purchases", current.body.purchase.id])).value!;
+  assertEquals([record.paymentStatus, record.gatewayOrderId], ["pending", current.body.order.id]);
+  assertEquals(await usedCount(shop, "SAVE20"), 1, "the current checkout keeps its coupon reservation");
+  const paid = webhookDelivery("payment.captured", current.body.order.id);
+  await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: paid.body, headers: paid.headers }))
+    .body?.cancel();
+  const after = (await shop.t.kv.get<PurchaseRecord>(["purchases", current.body.purchase.id])).value!;
+  assertEquals([after.paymentStatus, after.amountPaid], ["paid", 39920]);
+});

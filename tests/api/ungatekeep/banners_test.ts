@@ -1,0 +1,68 @@
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { uploadedId } from "./helpers.ts";
+
+Deno.test("banners: admin CRUD; GET /api/banners lists only active ones by orderIndex", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const imageId = await uploadedId(t, admin);
+  const create = (body: Record<string, unknown>) => t.json("POST", "/api/admin/banners", body, admin.headers);
+  const res = await create({ title: "Second", orderIndex: 2, imageId, linkUrl: "/internships" });
+  assertEquals(res.status, 201);
+  const { banner } = await res.json();
+  assertEquals([banner.title, banner.isActive, banner.imageId, banner.linkUrl], [
+    "Second",
+    true,
+    imageId,
+    "/internships",
+  ]);
+  await create({ title: "First", orderIndex: 1, linkUrl: "https://example.com" });
+  const hidden = (await (await create({ title: "Hidden", isActive: false })).json()).banner;
+  const pub = await (await t.fetch("/api/banners")).json();
+  assertEquals(pub.banners.map((b: { title: string }) => b.title), ["First", "Second"]);
+  const all = await (await t.fetch("/api/admin/banners", { headers: admin.headers })).json();
+  assertEquals(all.banners.map((b: { title: string }) => b.title), ["Hidden", "First", "Second"]);
+  const patched = await t.json(
+    "PATCH",
+    `/api/admin/banners/${hidden.id}`,
+    { isActive: true, orderIndex: 5 },
+    admin.headers,
+  );
+  assertEquals(patched.status, 200);
+  assertEquals((await patched.json()).banner.isActive, true);
+  assertEquals((await (await t.fetch("/api/banners")).json()).banners.length, 3);
+  const deleted = await t.json("DELETE", `/api/admin/banners/${banner.id}`, undefined, admin.headers);
+  assertEquals(await deleted.json(), { success: true });
+  assertEquals((await t.fetch(`/api/files/${imageId}`)).status, 404);
+  assertEquals((await t.json("DELETE", `/api/admin/banners/${banner.id}`, undefined, admin.headers)).status, 404);
+  assertEquals((await t.json("PATCH", `/api/admin/banners/${banner.id}`, { title: "x" }, admin.headers)).status, 404);
+});
+
+Deno.test("banners: javascript:, data: and protocol-relative links, an unknown image and a missing title are 400", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  for (const linkUrl of ["javascript:alert(1)", "data:text/html,x", "//evil.example", "/\\evil.example"]) {
+    const res = await t.json("POST", "/api/admin/banners", { title: "x", linkUrl }, admin.headers);
+    assertEquals(res.status, 400, linkUrl);
+  }
+  const unknown = await t.json(
+    "POST",
+    "/api/admin/banners",
+    { title: "x", imageId: crypto.randomUUID() },
+    admin.headers,
+  );
+  assertEquals(unknown.status, 400);
+  const untitled = await t.json("POST", "/api/admin/banners", {}, admin.headers);
+  assert(Array.isArray((await untitled.json()).error));
+});
+
+Deno.test("banners: guest 401 and user/member 403 on the admin endpoints; the public list is open", async () => {
+  await using t = await createTestApp();
+  assertEquals((await t.fetch("/api/admin/banners")).status, 401);
+  for (const role of ["user", "member"] as const) {
+    const who = await createTestUser(t, role);
+    assertEquals((await t.fetch("/api/admin/banners", { headers: who.headers })).status, 403);
+    assertEquals((await t.json("POST", "/api/admin/banners", { title: "x" }, who.headers)).status, 403);
+  }
+  assertEquals(await (await t.fetch("/api/banners")).json(), { banners: [] });
+});

@@ -1,0 +1,175 @@
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { KvObjectStore } from "../../../lib/files/kv_store.ts";
+import { paddedPng } from "../../../lib/demo/images.ts";
+import { PNG, upload } from "./helpers.ts";
+
+const FIVE_MB = 5 * 1024 * 1024;
+
+Deno.test("POST /api/admin/uploads: an admin uploads a PNG, 201 {id, url}; GET serves it with type, ETag and long caching", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await upload(t, admin, PNG, "application/octet-stream");
+  assertEquals(res.status, 201);
+  const { id, url } = await res.json();
+  assertMatch(id, /^[0-9a-f-]{36}$/);
+  assertEquals(url, `/api/files/${id}`);
+  const file = await t.fetch(url);
+  assertEquals(file.status, 200);
+  assertEquals(file.headers.get("content-type"), "image/png");
+  assertMatch(file.headers.get("cache-control") ?? "", /max-age=31536000/);
+  assertMatch(file.headers.get("etag") ?? "", /^"[0-9a-f]{64}"$/);
+  assertEquals(new Uint8Array(await file.arrayBuffer()), PNG);
+});
+
+Deno.test("GET /api/files/{id}: If-None-Match with the ETag is 304 without a body", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { url } = await (await upload(t, admin, PNG)).json();
+  const etag = (await t.fetch(url)).headers.get("etag")!;
+  const again = await t.fetch(url, { headers: { "if-none-match": etag } });
+  assertEquals(again.status, 304);
+  assertEquals(again.headers.get("etag"), etag);
+  assertEquals(await again.text(), "");
+  const other = await t.fetch(url, { headers: { "if-none-match": '"other"' } });
+  assertEquals(other.status, 200);
+  await other.body?.cancel();
+});
+
+Deno.test("POST /api/admin/uploads: JPEG, WebP and GIF are recognised by their bytes and served with their own type", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const samples: [string, number[]][] = [
+    ["image/jpeg", [0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]],
+    ["image/gif", [...new TextEncoder().encode("GIF89a"), 1, 0, 1, 0, 0, 0, 0]],
+    ["image/webp", [...new TextEncoder().encode("RIFF"), 36, 0, 0, 0, ...new TextEncoder().encode("WEBPVP8 "), 0, 0]],
+  ];
+  for (const [type, head] of samples) {
+    const bytes = new Uint8Array(64);
+    bytes.set(head);
+    const res = await upload(t, admin, bytes, "image/png");
+    assertEquals(res.status, 201, type);
+    const file = await t.fetch((await res.json()).url);
+    assertEquals(file.headers.get("content-type"), type);
+    await file.body?.cancel();
+  }
+});
+
+Deno.test("POST /api/admin/uploads: a text file declared image/png is refused with 400", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await upload(t, admin, new TextEncoder().encode("just some text, not a picture"), "image/png");
+  assertEquals(res.status, 400);
+  assertEquals(await res.json(), { error: "File must be a PNG, JPEG, WebP or GIF image" });
+});
+
+Deno.test("POST /api/admin/uploads: an SVG (script-capable) is refused even when declared as an image", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  const res = await upload(t, admin, svg, "image/svg+xml");
+  assertEquals(res.status, 400);
+});
+
+Deno.test("POST /api/admin/uploads: exactly 5 MB is accepted, 5 MB + 1 byte is 413", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const ok = await upload(t, admin, paddedPng(PNG, FIVE_MB));
+  assertEquals(ok.status, 201);
+  const { url } = await ok.json();
+  assertEquals((await t.fetch(url)).headers.get("content-length"), String(FIVE_MB));
+  const tooBig = await upload(t, admin, paddedPng(PNG, FIVE_MB + 1));
+  assertEquals(tooBig.status, 413);
+  assertEquals(typeof (await tooBig.json()).error, "string");
+});
+
+Deno.test("POST /api/admin/uploads: a body far over the limit is 413 before the handler reads it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await upload(t, admin, paddedPng(PNG, FIVE_MB + 200 * 1024));
+  assertEquals(res.status, 413);
+});
+
+Deno.test("POST /api/admin/uploads: without a file field 400; guest 401; user and member 403", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const empty = await t.fetch("/api/admin/uploads", { method: "POST", headers: admin.headers, body: new FormData() });
+  assertEquals(empty.status, 400);
+  const json = await t.json("POST", "/api/admin/uploads", { file: "x" }, admin.headers);
+  assertEquals(json.status, 400);
+  const form = () => {
+    const f = new FormData();
+    f.set("file", new Blob([PNG as Uint8Array<ArrayBuffer>], { type: "image/png" }), "a.png");
+    return f;
+  };
+  assertEquals((await t.fetch("/api/admin/uploads", { method: "POST", body: form() })).status, 401);
+  for (const role of ["user", "member"] as const) {
+    const who = await createTestUser(t, role);
+    const res = await t.fetch("/api/admin/uploads", { method: "POST", headers: who.headers, body: form() });
+    assertEquals(res.status, 403);
+  }
+});
+
+Deno.test("GET /api/files/{id}: unknown and malformed ids are 404", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch(`/api/files/${crypto.randomUUID()}`);
+  assertEquals(res.status, 404);
+  assertEquals(await res.json(), { error: "File not found" });
+  assertEquals((await t.fetch("/api/files/not-an-id")).status, 404);
+});
+
+Deno.test("object store: a file whose upload was interrupted is never served, and the sweep removes its chunks", async () => {
+  await using t = await createTestApp();
+  const store = t.services.files as KvObjectStore;
+  let release!: (reason: Error) => void;
+  const stalled = new Promise<never>((_, reject) => release = reject);
+  let pulls = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (pulls++ < 20) controller.enqueue(paddedPng(PNG, 60_000));
+      else await stalled;
+    },
+  });
+  const putting = store.put(stream, "image/png").catch((error) => error);
+  let id: string | undefined;
+  for (let i = 0; i < 100 && id === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    id = (await store.pendingIds())[0];
+  }
+  assert(id, "the upload is under way");
+  while (await store.chunkCount(id) < 16) await new Promise((r) => setTimeout(r, 10));
+  assertEquals((await t.fetch(`/api/files/${id}`)).status, 404);
+  assertEquals(await store.metadata(id), null);
+  assertEquals(await store.sweepOrphans(new Date(Date.now() + 1000)), 1);
+  assertEquals(await store.chunkCount(id), 0);
+  release(new Error("connection lost"));
+  assert((await putting) instanceof Error);
+  assertEquals((await t.fetch(`/api/files/${id}`)).status, 404);
+});
+
+Deno.test("object store: a put whose stream fails leaves no chunks and no pending marker", async () => {
+  await using t = await createTestApp();
+  const store = new KvObjectStore(t.kv);
+  let pulls = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulls++ < 10) controller.enqueue(new Uint8Array(60_000));
+      else controller.error(new Error("client went away"));
+    },
+  });
+  const error = await store.put(stream, "image/png").catch((e) => e);
+  assert(error instanceof Error);
+  let keys = 0;
+  for await (const _ of t.kv.list({ prefix: [] })) keys++;
+  assertEquals(keys, 0);
+});
+
+Deno.test("object store: delete removes the metadata and every chunk", async () => {
+  await using t = await createTestApp();
+  const store = new KvObjectStore(t.kv);
+  const meta = await store.put(paddedPng(PNG, 1_000_000), "image/png");
+  assertEquals(await store.chunkCount(meta.id), 17);
+  await store.delete(meta.id);
+  assertEquals(await store.get(meta.id), null);
+  assertEquals(await store.chunkCount(meta.id), 0);
+});

@@ -1,0 +1,62 @@
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { createPost, uploadedId } from "./helpers.ts";
+
+const cards = (html: string) => html.match(/href="\/ungatekeep\/[0-9a-f-]{36}"/g)?.length ?? 0;
+
+Deno.test("/ungatekeep: a guest sees 3 cards and a prompt with the hidden count; a user sees every card", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const image = await uploadedId(t, admin);
+  for (let i = 0; i < 7; i++) await createPost(t, admin, { title: `Post ${i}`, images: i === 0 ? [image] : [] });
+  await t.json("POST", "/api/admin/banners", { title: "Welcome banner", linkUrl: "/internships" }, admin.headers);
+  const guest = await t.fetch("/ungatekeep");
+  assertEquals(guest.status, 200);
+  const html = await guest.text();
+  assertEquals(cards(html), 3);
+  assertMatch(html, /4 more posts are hidden/);
+  assertMatch(html, /Welcome banner/);
+  const user = await createTestUser(t, "user");
+  const signedIn = await (await t.fetch("/ungatekeep", { headers: user.headers })).text();
+  assertEquals(cards(signedIn), 7);
+  assert(!signedIn.includes("more posts are hidden"));
+});
+
+Deno.test("/ungatekeep/{id}: the post with its link card; a guest beyond the preview is sent to sign in; a draft is 404 except for admins", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const old = await createPost(t, admin, { title: "Old", publishedAt: "2024-01-01T00:00:00.000Z" });
+  for (let i = 0; i < 3; i++) await createPost(t, admin, { title: `New ${i}` });
+  const linked = await createPost(t, admin, {
+    title: "Linked",
+    content: "**Bold** text",
+    linkUrl: "https://example.com/x",
+    linkTitle: "Example",
+  });
+  const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
+  const page = await (await t.fetch(`/ungatekeep/${linked.id}`)).text();
+  assertMatch(page, /<strong>Bold<\/strong>/);
+  assertMatch(page, /href="https:\/\/example.com\/x" target="_blank" rel="noopener noreferrer nofollow"/);
+  const hidden = await t.fetch(`/ungatekeep/${old.id}`, { redirect: "manual" });
+  assertEquals(hidden.status, 302);
+  assertMatch(hidden.headers.get("location") ?? "", /^\/sign-in\?callbackURL=/);
+  assertEquals((await t.fetch(`/ungatekeep/${draft.id}`)).status, 404);
+  const preview = await t.fetch(`/ungatekeep/${draft.id}`, { headers: admin.headers });
+  assertEquals(preview.status, 200);
+  assertMatch(await preview.text(), /Only admins see this post/);
+});
+
+Deno.test("admin pages: posts table, editor and banners render for admins, 403 for users", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  const post = await createPost(t, admin, { title: "Editable" });
+  for (const path of ["/admin/ungatekeep", "/admin/ungatekeep/new", `/admin/ungatekeep/${post.id}`, "/admin/banners"]) {
+    const res = await t.fetch(path, { headers: admin.headers });
+    assertEquals(res.status, 200, path);
+    await res.body?.cancel();
+    const denied = await t.fetch(path, { headers: user.headers });
+    assertEquals(denied.status, 403, path);
+    await denied.body?.cancel();
+  }
+});

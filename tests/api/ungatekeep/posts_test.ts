@@ -1,0 +1,364 @@
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
+import { KvObjectStore } from "../../../lib/files/kv_store.ts";
+import { createPost, postBody, uploadedId } from "./helpers.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+/** Six live posts (one pinned and oldest), one draft, one scheduled for next week. */
+async function seedFeed(t: TestApp, admin: TestUser) {
+  const live = [];
+  for (let i = 1; i <= 5; i++) live.push(await createPost(t, admin, { title: `Post ${i}`, publishedAt: ago(i) }));
+  const pinned = await createPost(t, admin, {
+    title: "Pinned",
+    isPinned: true,
+    publishedAt: ago(30),
+    tag: "resources",
+  });
+  const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
+  const scheduled = await createPost(t, admin, {
+    title: "Scheduled",
+    publishedAt: new Date(Date.now() + 7 * DAY).toISOString(),
+  });
+  return { live, pinned, draft, scheduled };
+}
+
+Deno.test("GET /api/ungatekeep: a signed-in user sees pinned first, then newest first; drafts and scheduled posts are invisible", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  await seedFeed(t, admin);
+  for (const role of ["user", "member", "admin"] as const) {
+    const who = await createTestUser(t, role);
+    const res = await t.fetch("/api/ungatekeep", { headers: who.headers });
+    assertEquals(res.status, 200);
+    const body = await res.json();
+    assertEquals(body.posts.map((p: { title: string }) => p.title), [
+      "Pinned",
+      "Post 1",
+      "Post 2",
+      "Post 3",
+      "Post 4",
+      "Post 5",
+    ]);
+    assertEquals(body.total, 6);
+    assertEquals(body.hiddenCount, 0);
+  }
+});
+
+Deno.test("GET /api/ungatekeep: a guest gets the first 3 posts for any offset/limit and hiddenCount = total − 3", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  await seedFeed(t, admin);
+  for (const query of ["", "?offset=3&limit=10", "?limit=1"]) {
+    const body = await (await t.fetch(`/api/ungatekeep${query}`)).json();
+    assertEquals(body.posts.map((p: { title: string }) => p.title), ["Pinned", "Post 1", "Post 2"]);
+    assertEquals(body.total, 6);
+    assertEquals(body.hiddenCount, 3);
+  }
+});
+
+Deno.test("GET /api/ungatekeep: hiddenCount is never negative with fewer than 3 posts", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  await createPost(t, admin);
+  const body = await (await t.fetch("/api/ungatekeep")).json();
+  assertEquals([body.posts.length, body.total, body.hiddenCount], [1, 1, 0]);
+});
+
+Deno.test("GET /api/ungatekeep: each post carries excerpt (two non-empty lines, plain text), creator and sanitized HTML", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  await createPost(t, admin, {
+    content: "## Big **news**\n\nWe [launched](https://example.com) today.\n\nThird line.",
+  });
+  const [post] = (await (await t.fetch("/api/ungatekeep")).json()).posts;
+  assertEquals(post.excerpt, "Big news\nWe launched today.");
+  assertEquals(post.creator, { id: admin.user.id, name: "Asha Admin", image: null });
+  assertMatch(
+    post.contentHtml,
+    /<a href="https:\/\/example.com" rel="noopener noreferrer" target="_blank">launched<\/a>/,
+  );
+});
+
+Deno.test("GET /api/ungatekeep: tag filters, with its own total; paging works for a signed-in user", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  await seedFeed(t, admin);
+  const tagged = await (await t.fetch("/api/ungatekeep?tag=resources", { headers: user.headers })).json();
+  assertEquals(tagged.posts.map((p: { title: string }) => p.title), ["Pinned"]);
+  assertEquals(tagged.total, 1);
+  const page = await (await t.fetch("/api/ungatekeep?offset=2&limit=2", { headers: user.headers })).json();
+  assertEquals(page.posts.map((p: { title: string }) => p.title), ["Post 2", "Post 3"]);
+  assertEquals(page.total, 6);
+});
+
+Deno.test("GET /api/ungatekeep: bad tag, limit or offset give the zod issue array", async () => {
+  await using t = await createTestApp();
+  for (const query of ["tag=news", "limit=0", "limit=101", "offset=-1", "limit=abc"]) {
+    const res = await t.fetch(`/api/ungatekeep?${query}`);
+    assertEquals(res.status, 400, query);
+    assert(Array.isArray((await res.json()).error));
+  }
+});
+
+Deno.test("a scheduled post appears by itself once its time has come, with no job run", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  const soon = await createPost(t, admin, { title: "Soon", publishedAt: new Date(Date.now() + 300).toISOString() });
+  assertEquals((await t.fetch(`/api/ungatekeep/${soon.id}`, { headers: user.headers })).status, 404);
+  assertEquals((await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json()).total, 0);
+  await new Promise((r) => setTimeout(r, 400));
+  const body = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
+  assertEquals(body.posts.map((p: { title: string }) => p.title), ["Soon"]);
+  assertEquals(body.total, 1);
+  assertEquals((await t.fetch(`/api/ungatekeep/${soon.id}`, { headers: user.headers })).status, 200);
+});
+
+Deno.test("GET /api/ungatekeep/{id}: a guest reads the first 3, gets 401 beyond; a signed-in user reads any live post", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  const { live, pinned } = await seedFeed(t, admin);
+  for (const post of [pinned, live[0], live[1]]) {
+    const res = await t.fetch(`/api/ungatekeep/${post.id}`);
+    assertEquals(res.status, 200);
+    assertEquals((await res.json()).post.id, post.id);
+  }
+  const hidden = await t.fetch(`/api/ungatekeep/${live[4].id}`);
+  assertEquals(hidden.status, 401);
+  assertEquals(await hidden.json(), { error: "Sign in to read this post" });
+  const res = await t.fetch(`/api/ungatekeep/${live[4].id}`, { headers: user.headers });
+  assertEquals(res.status, 200);
+  assertEquals((await res.json()).post.title, "Post 5");
+});
+
+Deno.test("GET /api/ungatekeep/{id}: drafts, scheduled posts and unknown ids are 404 for everyone, admins included", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { draft, scheduled } = await seedFeed(t, admin);
+  for (const id of [draft.id, scheduled.id, crypto.randomUUID()]) {
+    for (const headers of [{}, admin.headers]) {
+      const res = await t.fetch(`/api/ungatekeep/${id}`, { headers });
+      assertEquals(res.status, 404);
+      assertEquals(await res.json(), { error: "Post not found" });
+    }
+  }
+});
+
+Deno.test("GET /api/admin/ungatekeep: drafts and scheduled posts included; search and tag filter; 401 guest, 403 user and member", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  await seedFeed(t, admin);
+  const all = await (await t.fetch("/api/admin/ungatekeep", { headers: admin.headers })).json();
+  assertEquals(all.posts.length, 8);
+  assertEquals(all.pagination.total, 8);
+  assertEquals(all.posts[0].title, "Scheduled");
+  assert(all.posts.some((p: { title: string }) => p.title === "Draft"));
+  const found = await (await t.fetch("/api/admin/ungatekeep?search=DRAFT", { headers: admin.headers })).json();
+  assertEquals(found.posts.map((p: { title: string }) => p.title), ["Draft"]);
+  const tagged = await (await t.fetch("/api/admin/ungatekeep?tag=resources", { headers: admin.headers })).json();
+  assertEquals(tagged.posts.map((p: { title: string }) => p.title), ["Pinned"]);
+  assertEquals((await t.fetch("/api/admin/ungatekeep")).status, 401);
+  for (const role of ["user", "member"] as const) {
+    const who = await createTestUser(t, role);
+    assertEquals((await t.fetch("/api/admin/ungatekeep", { headers: who.headers })).status, 403);
+    assertEquals((await t.json("POST", "/api/admin/ungatekeep", postBody(), who.headers)).status, 403);
+  }
+});
+
+Deno.test("POST /api/admin/ungatekeep: 201 {post}; a draft has no publishedAt; title, content and tag are required", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await t.json(
+    "POST",
+    "/api/admin/ungatekeep",
+    postBody({ isPublished: false, userId: "x", id: "y" }),
+    admin.headers,
+  );
+  assertEquals(res.status, 201);
+  const { post } = await res.json();
+  assertMatch(post.id, /^[0-9a-f-]{36}$/);
+  assertEquals([post.isPublished, post.publishedAt, post.isPinned, post.userId], [false, null, false, admin.user.id]);
+  assertEquals([post.images, post.linkUrl, post.linkTitle, post.linkImage], [[], null, null, null]);
+  const bad = await t.json("POST", "/api/admin/ungatekeep", { content: "x" }, admin.headers);
+  assertEquals(bad.status, 400);
+  const paths = (await bad.json()).error.map((i: { path: string[] }) => i.path[0]).sort();
+  assertEquals(paths, ["tag", "title"]);
+  const malformed = await t.fetch("/api/admin/ungatekeep", {
+    method: "POST",
+    headers: { ...admin.headers, "content-type": "application/json" },
+    body: "{",
+  });
+  assertEquals(malformed.status, 400);
+  assertEquals(await malformed.json(), { error: "Invalid JSON body" });
+});
+
+Deno.test("POST /api/admin/ungatekeep: a given publishedAt, past or future, is kept; published without one gets now", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const past = "2024-01-02T03:04:05.000Z";
+  assertEquals((await createPost(t, admin, { publishedAt: past })).publishedAt, past);
+  const future = "2099-01-01T00:00:00.000Z";
+  assertEquals((await createPost(t, admin, { publishedAt: future })).publishedAt, future);
+  const before = new Date().toISOString();
+  const now = (await createPost(t, admin)).publishedAt;
+  assert(now >= before && now <= new Date().toISOString());
+});
+
+Deno.test("PUT and PATCH publish a draft without publishedAt (it gets the moment of publishing), unpublish it, pin it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  const draft = await createPost(t, admin, { isPublished: false, title: "Draft" });
+  const older = await createPost(t, admin, { title: "Older", publishedAt: ago(2) });
+  const before = new Date().toISOString();
+  const published = await t.json("PATCH", `/api/admin/ungatekeep/${draft.id}`, { isPublished: true }, admin.headers);
+  assertEquals(published.status, 200);
+  const { post } = await published.json();
+  assertEquals(post.isPublished, true);
+  assert(post.publishedAt >= before);
+  assertEquals(post.title, "Draft");
+  let feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
+  assertEquals(feed.posts.map((p: { title: string }) => p.title), ["Draft", "Older"]);
+  await t.json("PUT", `/api/admin/ungatekeep/${older.id}`, { isPinned: true }, admin.headers);
+  feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
+  assertEquals(feed.posts.map((p: { title: string }) => p.title), ["Older", "Draft"]);
+  const unpublished = await t.json("PUT", `/api/admin/ungatekeep/${draft.id}`, { isPublished: false }, admin.headers);
+  assertEquals((await unpublished.json()).post.isPublished, false);
+  feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
+  assertEquals([feed.posts.length, feed.total], [1, 1]);
+  assertEquals((await t.fetch(`/api/ungatekeep/${draft.id}`, { headers: user.headers })).status, 404);
+});
+
+Deno.test("PATCH /api/admin/ungatekeep/{id}: unknown id 404; bad field 400; concurrent pin toggles keep the counts right", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  const missing = await t.json(
+    "PATCH",
+    `/api/admin/ungatekeep/${crypto.randomUUID()}`,
+    { isPinned: true },
+    admin.headers,
+  );
+  assertEquals(missing.status, 404);
+  assertEquals(await missing.json(), { error: "Post not found" });
+  const post = await createPost(t, admin);
+  assertEquals((await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, { tag: "news" }, admin.headers)).status, 400);
+  await Promise.all(
+    Array.from(
+      { length: 10 },
+      (_, i) =>
+        t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, {
+          isPinned: i % 2 === 0,
+          tag: i % 3 ? "resources" : "announcement",
+        }, admin.headers),
+    ),
+  );
+  const feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
+  assertEquals([feed.posts.length, feed.total], [1, 1]);
+  const tags = await Promise.all(
+    ["announcement", "resources", "company_experience"].map(async (tag) =>
+      (await (await t.fetch(`/api/ungatekeep?tag=${tag}`, { headers: user.headers })).json()).total
+    ),
+  );
+  assertEquals(tags.reduce((a, b) => a + b, 0), 1);
+});
+
+Deno.test("images: at most 5 uploaded ids; a 6th, or an id that is not an upload, is 400", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const ids = [];
+  for (let i = 0; i < 6; i++) ids.push(await uploadedId(t, admin));
+  const five = await createPost(t, admin, { images: ids.slice(0, 5) });
+  assertEquals(five.images, ids.slice(0, 5));
+  const six = await t.json("POST", "/api/admin/ungatekeep", postBody({ images: ids }), admin.headers);
+  assertEquals(six.status, 400);
+  const sixPatch = await t.json("PATCH", `/api/admin/ungatekeep/${five.id}`, { images: ids }, admin.headers);
+  assertEquals(sixPatch.status, 400);
+  const unknown = crypto.randomUUID();
+  const res = await t.json("POST", "/api/admin/ungatekeep", postBody({ images: [ids[0], unknown] }), admin.headers);
+  assertEquals(res.status, 400);
+  assertEquals(await res.json(), { error: `Unknown image: ${unknown}` });
+});
+
+Deno.test("DELETE /api/admin/ungatekeep/{id}: the post is gone for good and its images are deleted from the object store", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  const images = [await uploadedId(t, admin), await uploadedId(t, admin)];
+  const post = await createPost(t, admin, { images });
+  assertEquals((await t.fetch(`/api/files/${images[0]}`)).status, 200);
+  const res = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, undefined, admin.headers);
+  assertEquals(res.status, 200);
+  assertEquals(await res.json(), { success: true });
+  for (const id of images) {
+    assertEquals((await t.fetch(`/api/files/${id}`)).status, 404);
+    assertEquals(await (t.services.files as KvObjectStore).chunkCount(id), 0);
+  }
+  assertEquals((await t.fetch(`/api/ungatekeep/${post.id}`, { headers: user.headers })).status, 404);
+  assertEquals((await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json()).total, 0);
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, undefined, admin.headers)).status, 404);
+});
+
+Deno.test("XSS: scripts, event handlers and javascript:/data: URLs in markdown are neutralized; such link fields are refused", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const content = [
+    "Hello <script>alert(1)</script>",
+    '<img src="x" onerror="alert(1)"> [a](javascript:alert(1)) [b](JaVaScRiPt:alert(2)) ![c](data:image/svg+xml;base64,PHN2Zz4=)',
+    '<a href="data:text/html,<script>alert(3)</script>">d</a> <iframe src="https://evil.example"></iframe> <div style="x" onclick="y">e</div>',
+  ].join("\n\n");
+  const post = await createPost(t, admin, { content });
+  assert(!/<script|onerror|onclick|javascript:|data:|<iframe|style=/i.test(post.contentHtml), post.contentHtml);
+  assert(!/<script/i.test(post.excerpt));
+  for (const field of ["linkUrl", "linkImage"]) {
+    for (const url of ["javascript:alert(1)", " JAVASCRIPT:alert(1)", "data:text/html,hi", "//evil.example/x"]) {
+      const res = await t.json("POST", "/api/admin/ungatekeep", postBody({ [field]: url }), admin.headers);
+      assertEquals(res.status, 400, `${field} ${url}`);
+      const patch = await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, { [field]: url }, admin.headers);
+      assertEquals(patch.status, 400, `${field} ${url}`);
+    }
+  }
+  const ok = await createPost(t, admin, {
+    linkUrl: "https://example.com/a",
+    linkTitle: "Example",
+    linkImage: "https://example.com/a.png",
+  });
+  assertEquals([ok.linkUrl, ok.linkTitle, ok.linkImage], [
+    "https://example.com/a",
+    "Example",
+    "https://example.com/a.png",
+  ]);
+});
+
+Deno.test("POST /api/admin/ungatekeep/preview: renders sanitized markdown for admins only", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await t.json(
+    "POST",
+    "/api/admin/ungatekeep/preview",
+    { content: "**hi** <script>x</script>" },
+    admin.headers,
+  );
+  assertEquals(await res.json(), { html: "<p><strong>hi</strong> </p>\n" });
+  const user = await createTestUser(t, "user");
+  assertEquals((await t.json("POST", "/api/admin/ungatekeep/preview", { content: "x" }, user.headers)).status, 403);
+});
+
+Deno.test("a guest filtering by tag gets the first 3 of that tag and may open them; a 4th of the tag stays 401", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const resources = [];
+  for (let i = 1; i <= 4; i++) {
+    resources.push(await createPost(t, admin, { title: `Resource ${i}`, tag: "resources", publishedAt: ago(10 + i) }));
+  }
+  for (let i = 1; i <= 3; i++) await createPost(t, admin, { title: `News ${i}`, publishedAt: ago(i) });
+  const body = await (await t.fetch("/api/ungatekeep?tag=resources")).json();
+  assertEquals(body.posts.map((p: { title: string }) => p.title), ["Resource 1", "Resource 2", "Resource 3"]);
+  assertEquals([body.total, body.hiddenCount], [4, 1]);
+  assertEquals((await t.fetch(`/api/ungatekeep/${resources[2].id}`)).status, 200);
+  assertEquals((await t.fetch(`/api/ungatekeep/${resources[3].id}`)).status, 401);
+});

@@ -1,0 +1,42 @@
+/**
+ * The confirmation dialog of the admin tables (`components/ConfirmDialog.tsx`) in Chromium:
+ * deleting a coupon asks first; Escape and Cancel keep it, "Yes, delete" removes it without a
+ * reload. axe-core checks the open dialog.
+ */
+import { CouponCreateSchema, createCoupon, listCoupons } from "../../lib/coupons/coupons.ts";
+import { assertEquals } from "../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../helpers/app.ts";
+import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+
+Deno.test("an admin deletes a coupon only after confirming in the dialog", async () => {
+  await using t = await createTestApp({ listen: true });
+  await using browser = await launchBrowser();
+  const admin = await createTestUser(t, "admin");
+  for (const code of ["KEEPME", "DROPME"]) {
+    await createCoupon(t.kv, CouponCreateSchema.parse({ code, discountType: "percentage", discountValue: 10 }));
+  }
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "session", value: admin.cookie.slice("session=".length), url: t.origin }]);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/coupons`);
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  const row = page.getByRole("row", { name: /DROPME/ });
+  await row.waitFor();
+
+  const dialog = page.getByRole("dialog", { name: "Delete this coupon?" });
+  await row.getByRole("button", { name: "Delete DROPME" }).click();
+  await dialog.getByText("The coupon DROPME will be removed for good").waitFor();
+  await assertAccessible(page, "admin coupons: confirm dialog");
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  await row.getByRole("button", { name: "Delete DROPME" }).click();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  assertEquals((await listCoupons(t.kv)).map((c) => c.code).sort(), ["DROPME", "KEEPME"]);
+
+  await row.getByRole("button", { name: "Delete DROPME" }).click();
+  await dialog.getByRole("button", { name: "Yes, delete" }).click();
+  await page.getByText("Coupon DROPME deleted.").waitFor();
+  await row.waitFor({ state: "detached" });
+  assertEquals((await listCoupons(t.kv)).map((c) => c.code), ["KEEPME"]);
+});

@@ -1,0 +1,74 @@
+/**
+ * Opportunities in Chromium: a user submits one and sees it awaiting review under "My
+ * submissions"; the admin approves it from the review queue without a reload; it then appears
+ * in the public list and its page offers "Add to calendar". axe-core checks every page.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { assertEquals } from "../helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+
+async function signIn(context: BrowserContext, t: TestApp, who: TestUser): Promise<void> {
+  await context.addCookies([{ name: "session", value: who.cookie.slice("session=".length), url: t.origin }]);
+}
+
+/** Opens a page that has islands and waits until they are hydrated. */
+async function openHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
+Deno.test("a user submits an opportunity, the admin approves it from the queue, and it is published", async () => {
+  await using t = await createTestApp({ listen: true });
+  await using browser = await launchBrowser();
+  const user = await createTestUser(t, "user", { name: "Sara Student" });
+  const admin = await createTestUser(t, "admin");
+
+  const userContext = await browser.newContext();
+  await signIn(userContext, t, user);
+  const page = await userContext.newPage();
+  await page.goto(`${t.origin}/opportunities`);
+  await page.getByText("No opportunities found").waitFor();
+  await assertAccessible(page, "opportunities: empty");
+  await page.getByRole("link", { name: "Submit an opportunity" }).click();
+  await page.waitForURL(`${t.origin}/opportunities/new`);
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await page.getByText("An admin reviews it first").waitFor();
+  await page.getByRole("button", { name: "Submit opportunity" }).click();
+  await page.getByText("Enter a title.").waitFor();
+  await assertAccessible(page, "opportunities: submit form with errors");
+  await page.getByLabel("Title").fill("Campus Climate Ideathon");
+  await page.getByLabel("Type").selectOption("ideathon");
+  await page.getByLabel("Starts").fill("2099-05-10");
+  await page.getByLabel("Ends").fill("2099-05-11");
+  await page.getByLabel("Location").fill("Online");
+  await page.getByLabel("Organizer").fill("Green Club");
+  await page.getByRole("button", { name: "Submit opportunity" }).click();
+  await page.waitForURL(`${t.origin}/opportunities/mine?submitted=1`);
+  await page.getByText("Your opportunity was submitted.").waitFor();
+  const card = page.getByRole("article").filter({ hasText: "Campus Climate Ideathon" });
+  await card.getByText("Awaiting review").waitFor();
+  await assertAccessible(page, "opportunities: my submissions");
+
+  const adminContext = await browser.newContext();
+  await signIn(adminContext, t, admin);
+  const adminPage = await adminContext.newPage();
+  await openHydrated(adminPage, `${t.origin}/admin/opportunities`);
+  await adminPage.getByRole("tab", { name: "Awaiting review (1)" }).waitFor();
+  await adminPage.getByRole("heading", { name: "Campus Climate Ideathon" }).waitFor();
+  await assertAccessible(adminPage, "admin opportunities: queue");
+  await adminPage.getByRole("button", { name: "Approve Campus Climate Ideathon" }).click();
+  await adminPage.getByRole("tab", { name: "Awaiting review (0)" }).waitFor();
+  await adminPage.getByText("Nothing here.").waitFor();
+  await adminPage.getByRole("tab", { name: "Published (1)" }).click();
+  await adminPage.getByRole("heading", { name: "Campus Climate Ideathon" }).waitFor();
+
+  await page.goto(`${t.origin}/opportunities`);
+  await page.getByRole("link", { name: "Campus Climate Ideathon" }).click();
+  await page.getByRole("heading", { level: 1, name: "Campus Climate Ideathon" }).waitFor();
+  await assertAccessible(page, "opportunity page");
+  const calendar = page.getByRole("link", { name: "Add to calendar" });
+  assertEquals(await calendar.getAttribute("href"), `${new URL(page.url()).pathname}/calendar.ics`);
+  await page.goto(`${t.origin}/opportunities/mine`);
+  await page.getByRole("article").filter({ hasText: "Campus Climate Ideathon" }).getByText("Published").waitFor();
+});

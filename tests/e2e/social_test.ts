@@ -1,0 +1,49 @@
+/**
+ * Social sign-in in a real browser (Chromium) against the fake OpenID Connect provider: "Continue
+ * with Google" lands a new user on onboarding, and the same person coming back lands on the
+ * page they were heading for. Pages visited are checked with axe-core.
+ */
+import { assertEquals } from "../helpers/assert.ts";
+import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import { socialSetup } from "../api/auth/social_helpers.ts";
+import { getUserByEmail } from "../../lib/users/users.ts";
+
+Deno.test("Continue with Google lands a new user on onboarding and a returning user on the callback page", async () => {
+  await using s = await socialSetup({ listen: true });
+  s.google.identity = {
+    sub: "g-e2e",
+    email: "priya@example.com",
+    email_verified: true,
+    name: "Priya Sharma",
+    picture: "https://lh3.example.com/priya.png",
+  };
+  await using browser = await launchBrowser();
+  const page = await browser.newPage();
+
+  await page.goto(`${s.t.origin}/sign-up`);
+  await page.getByRole("link", { name: "Continue with LinkedIn" }).waitFor();
+  await assertAccessible(page, "sign-up with social buttons");
+
+  await page.goto(`${s.t.origin}/sign-in?callbackURL=%2Finternships`);
+  await assertAccessible(page, "sign-in with social buttons");
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await page.waitForURL(`${s.t.origin}/onboarding`);
+  await page.getByRole("heading", { name: "Welcome, Priya Sharma" }).waitFor();
+  const user = await getUserByEmail(s.t.kv, "priya@example.com");
+  assertEquals(user?.emailVerified, true);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${s.t.origin}/`);
+  await page.goto(`${s.t.origin}/sign-in?callbackURL=%2Finternships`);
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await page.waitForURL(`${s.t.origin}/internships`);
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+
+  s.google.deny = true;
+  await page.context().clearCookies();
+  await page.goto(`${s.t.origin}/sign-in`);
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await page.waitForURL(`${s.t.origin}/sign-in?error=ACCESS_DENIED`);
+  await page.getByRole("alert").getByText("Sign-in cancelled").waitFor();
+  await assertAccessible(page, "sign-in after a denied consent");
+});

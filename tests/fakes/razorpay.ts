@@ -1,0 +1,158 @@
+/**
+ * A fake Razorpay orders API on 127.0.0.1 that the real `razorpay` SDK reaches through
+ * `RAZORPAY_API_URL`: `POST /v1/orders` with HTTP basic auth (key id and secret), amounts in
+ * paise, refusing amounts under 100 paise with Razorpay's 400 error body. Tests can make it fail
+ * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
+ */
+import { Buffer } from "node:buffer";
+import { hmacSha256Hex } from "../../lib/payments/gateway.ts";
+
+/** Test keys the fake accepts. */
+export const FAKE_KEYS = {
+  RAZORPAY_KEY_ID: "rzp_test_fakekey123",
+  RAZORPAY_KEY_SECRET: "fake_key_secret_abcdefghijklmnop",
+  RAZORPAY_WEBHOOK_SECRET: "fake_webhook_secret_0123456789",
+};
+
+/** An order the fake created. */
+export interface FakeOrder {
+  id: string;
+  entity: "order";
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: string;
+  receipt: string | null;
+  status: "created";
+  attempts: number;
+  notes: Record<string, string>;
+  created_at: number;
+}
+
+/** The running fake. */
+export interface FakeRazorpay extends AsyncDisposable {
+  url: string;
+  /** The environment that points the platform at the fake, with the test keys. */
+  env: Record<string, string>;
+  orders: FakeOrder[];
+  /** `ok` answers, `fail` answers 500, `hang` never answers. */
+  mode: "ok" | "fail" | "hang";
+  close(): Promise<void>;
+}
+
+function randomId(prefix: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = crypto.getRandomValues(new Uint8Array(14));
+  return prefix + Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+}
+
+function error(status: number, description: string, field?: string): Response {
+  return Response.json({
+    error: { code: "BAD_REQUEST_ERROR", description, source: "business", step: "payment_initiation", field },
+  }, { status });
+}
+
+/** Starts the fake on a free port. */
+export function startFakeRazorpay(): FakeRazorpay {
+  const orders: FakeOrder[] = [];
+  const hanging = new Set<() => void>();
+  const auth = "Basic " +
+    Buffer.from(`${FAKE_KEYS.RAZORPAY_KEY_ID}:${FAKE_KEYS.RAZORPAY_KEY_SECRET}`).toString("base64");
+  const fake: FakeRazorpay = {
+    url: "",
+    env: {},
+    orders,
+    mode: "ok",
+    async close() {
+      for (const release of hanging) release();
+      await server.shutdown();
+    },
+    [Symbol.asyncDispose]: () => fake.close(),
+  };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    if (fake.mode === "hang") {
+      await new Promise<void>((resolve) => hanging.add(resolve));
+      return new Response(null, { status: 503 });
+    }
+    if (fake.mode === "fail") return error(500, "Something went wrong");
+    if (req.headers.get("authorization") !== auth) {
+      return Response.json({ error: { code: "BAD_REQUEST_ERROR", description: "Authentication failed" } }, {
+        status: 401,
+      });
+    }
+    if (req.method !== "POST" || url.pathname !== "/v1/orders") return error(404, "The requested URL was not found");
+    const body = await req.json().catch(() => null) as Record<string, unknown> | null;
+    const amount = body?.amount;
+    if (typeof amount !== "number" || !Number.isInteger(amount)) return error(400, "The amount must be an integer.");
+    if (amount < 100) return error(400, "The amount must be atleast INR 1.00", "amount");
+    const order: FakeOrder = {
+      id: randomId("order_"),
+      entity: "order",
+      amount,
+      amount_paid: 0,
+      amount_due: amount,
+      currency: typeof body?.currency === "string" ? body.currency : "INR",
+      receipt: typeof body?.receipt === "string" ? body.receipt : null,
+      status: "created",
+      attempts: 0,
+      notes: (body?.notes ?? {}) as Record<string, string>,
+      created_at: Math.floor(Date.now() / 1000),
+    };
+    orders.push(order);
+    return Response.json(order);
+  });
+  fake.url = `http://127.0.0.1:${server.addr.port}`;
+  fake.env = { ...FAKE_KEYS, RAZORPAY_API_URL: fake.url };
+  return fake;
+}
+
+/** A payment id as Razorpay makes them. */
+export function fakePaymentId(): string {
+  return randomId("pay_");
+}
+
+/** The fields Checkout.js hands the page after paying `orderId`, signed with the test key secret. */
+export function signedPayment(orderId: string, paymentId = fakePaymentId()) {
+  return {
+    razorpay_order_id: orderId,
+    razorpay_payment_id: paymentId,
+    razorpay_signature: hmacSha256Hex(FAKE_KEYS.RAZORPAY_KEY_SECRET, `${orderId}|${paymentId}`),
+  };
+}
+
+/** A webhook delivery of `event` about `orderId`: the raw body and its headers, signed with the webhook secret. */
+export function webhookDelivery(
+  event: "payment.captured" | "order.paid" | "payment.failed",
+  orderId: string,
+  eventId = randomId("evt_"),
+): { body: string; headers: Record<string, string> } {
+  const paymentId = fakePaymentId();
+  const payment = {
+    entity: {
+      id: paymentId,
+      entity: "payment",
+      order_id: orderId,
+      status: event === "payment.failed" ? "failed" : "captured",
+    },
+  };
+  const payload = event === "order.paid"
+    ? { payment, order: { entity: { id: orderId, entity: "order", status: "paid" } } }
+    : { payment };
+  const body = JSON.stringify({
+    entity: "event",
+    account_id: "acc_fake",
+    event,
+    contains: Object.keys(payload),
+    payload,
+    created_at: Math.floor(Date.now() / 1000),
+  });
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-razorpay-event-id": eventId,
+      "x-razorpay-signature": hmacSha256Hex(FAKE_KEYS.RAZORPAY_WEBHOOK_SECRET, body),
+    },
+  };
+}
