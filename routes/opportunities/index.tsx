@@ -36,13 +36,8 @@ export const handler: Handlers<Data, AppState> = {
         ? params.get("type") as OpportunityType
         : "";
       const search = (params.get("search") ?? "").slice(0, 200);
-      const parsed = OpportunityQuerySchema.safeParse({
-        type,
-        search,
-        limit: String(PAGE_SIZE),
-        offset: params.get("offset") ?? "0",
-      });
-      const query = parsed.success ? parsed.data : OpportunityQuerySchema.parse({ limit: String(PAGE_SIZE) });
+      const offset = /^\d{1,9}$/.test(params.get("offset") ?? "") ? params.get("offset")! : "0";
+      const query = OpportunityQuerySchema.parse({ type, search, limit: String(PAGE_SIZE), offset });
       return ctx.render({ page: await listOpportunities(kv, { ...query, mine: false }, null), type, search });
     });
   },

@@ -1,0 +1,43 @@
+/**
+ * The opportunity pages without a browser: `/opportunities` keeps its type and search filters when
+ * the offset is not a number; guests are sent to sign in from the submit form and "My
+ * submissions"; an unpublished opportunity's page is 404 for anyone but its owner and admins.
+ */
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { createTestApp, createTestUser } from "../../helpers/app.ts";
+
+const BASE = { startDate: "2099-03-01", endDate: "2099-03-02" };
+
+Deno.test("/opportunities keeps the type and search filters when the offset is not a number", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  for (const [title, type] of [["Seed Grant", "grant"], ["Code Sprint", "hackathon"]]) {
+    const res = await t.json("POST", "/api/opportunities", { ...BASE, title, type }, member.headers);
+    assertEquals(res.status, 201);
+  }
+  for (const query of ["type=grant", "type=grant&offset=abc", "type=grant&offset=-5", "search=seed&offset=1e3"]) {
+    const res = await t.fetch(`/opportunities?${query}`);
+    assertEquals(res.status, 200, query);
+    const html = await res.text();
+    assert(html.includes("Seed Grant"), query);
+    assert(!html.includes("Code Sprint"), query);
+  }
+});
+
+Deno.test("guests are sent to sign in from the submit form and My submissions; unpublished pages are 404 to others", async () => {
+  await using t = await createTestApp();
+  for (const path of ["/opportunities/new", "/opportunities/mine"]) {
+    const res = await t.fetch(path);
+    assertEquals([res.status, res.headers.get("location")], [302, `/sign-in?callbackURL=${encodeURIComponent(path)}`]);
+  }
+  const user = await createTestUser(t);
+  const other = await createTestUser(t);
+  const res = await t.json("POST", "/api/opportunities", { ...BASE, title: "Pending", type: "ideathon" }, user.headers);
+  const { opportunity } = await res.json();
+  const path = `/opportunities/${opportunity.id}`;
+  assertEquals((await t.fetch(path)).status, 404);
+  assertEquals((await t.fetch(path, { headers: other.headers })).status, 404);
+  const own = await t.fetch(path, { headers: user.headers });
+  assertEquals(own.status, 200);
+  assert((await own.text()).includes("Awaiting review"));
+});
