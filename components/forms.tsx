@@ -4,7 +4,7 @@
  * `legend`, a submit button that shows progress, and message boxes for form-level outcomes.
  * Every control gets the field's JSON name as its `name`.
  */
-import type { ComponentChildren, InputHTMLAttributes } from "preact";
+import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from "preact";
 import { useEffect, useState } from "preact/hooks";
 
 /** True once the island has hydrated: submit buttons stay disabled until the handlers exist. */
@@ -56,6 +56,27 @@ export function TextField(
         aria-describedby={describedBy(id, hint, error)}
         class={controlClass(error)}
         {...input}
+      />
+      <ErrorText id={id} error={error} />
+    </div>
+  );
+}
+
+/** A `<textarea>` with its label, hint and error, wired like `TextField`. */
+export function TextAreaField(
+  { id, label, hint, error, ...area }: FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "label">,
+) {
+  return (
+    <div>
+      <label for={id} class="block text-sm font-medium text-slate-800">{label}</label>
+      <Hint id={id} hint={hint} />
+      <textarea
+        id={id}
+        name={id}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        class={controlClass(error)}
+        {...area}
       />
       <ErrorText id={id} error={error} />
     </div>

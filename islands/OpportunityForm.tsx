@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SelectField, SubmitButton, TextField } from "../components/forms.tsx";
+import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "../components/forms.tsx";
 import { useFormSubmit } from "../components/use_form_submit.ts";
 
 const FIELDS = ["title", "type", "startDate", "endDate", "location", "organizer", "link", "description"] as const;
@@ -85,18 +85,15 @@ export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
         type="url"
         maxLength={2000}
       />
-      <div>
-        <label for="description" class="block text-sm font-medium text-slate-800">Description</label>
-        <textarea
-          id="description"
-          name="description"
-          rows={5}
-          maxLength={5000}
-          value={values.description}
-          onInput={(e) => set("description")(e.currentTarget.value)}
-          class="mt-1 w-full rounded-md border border-slate-400 px-3 py-2"
-        />
-      </div>
+      <TextAreaField
+        id="description"
+        label="Description"
+        rows={5}
+        maxLength={5000}
+        value={values.description}
+        error={f.errors.description}
+        onInput={(e) => set("description")(e.currentTarget.value)}
+      />
       <SubmitButton busy={f.busy} label="Submit opportunity" busyLabel="Submitting…" />
     </form>
   );

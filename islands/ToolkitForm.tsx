@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
+import { Notice, SubmitButton, TextAreaField, TextField } from "../components/forms.tsx";
 import { useFormSubmit } from "../components/use_form_submit.ts";
 
 /** The toolkit fields the form edits. */
@@ -36,9 +36,6 @@ const FIELDS = [
   "highlights",
 ] as const;
 type Field = typeof FIELDS[number];
-
-const TEXTAREA = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
-  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 
 const orNull = (text: string) => text.trim() === "" ? null : text.trim();
 
@@ -117,24 +114,16 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
       {form.formError && <Notice kind="error" title="The toolkit was not saved">{form.formError}</Notice>}
       {saved && <Notice kind="success">{saved}</Notice>}
       <TextField label="Title" maxLength={200} required {...bind("title")} />
-      <div>
-        <label for="description" class="block text-sm font-medium text-slate-800">Description</label>
-        <textarea
-          id="description"
-          name="description"
-          rows={4}
-          maxLength={10000}
-          required
-          value={values.description}
-          aria-invalid={form.errors.description ? "true" : undefined}
-          aria-describedby={form.errors.description ? "description-error" : undefined}
-          onInput={(e) => set("description")(e.currentTarget.value)}
-          class={TEXTAREA}
-        />
-        {form.errors.description && (
-          <p id="description-error" class="mt-1 text-sm font-medium text-red-700">{form.errors.description}</p>
-        )}
-      </div>
+      <TextAreaField
+        id="description"
+        label="Description"
+        rows={4}
+        maxLength={10000}
+        required
+        value={values.description}
+        error={form.errors.description}
+        onInput={(e) => set("description")(e.currentTarget.value)}
+      />
       <div class="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Price (₹)"
@@ -163,17 +152,13 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
         <TextField label="Cover image URL (optional)" type="url" {...bind("coverImageUrl")} />
         <TextField label="Promo video URL (optional)" type="url" {...bind("videoUrl")} />
       </div>
-      <div>
-        <label for="highlights" class="block text-sm font-medium text-slate-800">Highlights (one per line)</label>
-        <textarea
-          id="highlights"
-          name="highlights"
-          rows={4}
-          value={values.highlights}
-          onInput={(e) => set("highlights")(e.currentTarget.value)}
-          class={TEXTAREA}
-        />
-      </div>
+      <TextAreaField
+        id="highlights"
+        label="Highlights (one per line)"
+        rows={4}
+        value={values.highlights}
+        onInput={(e) => set("highlights")(e.currentTarget.value)}
+      />
       <div class="flex flex-wrap gap-6">
         <label class="flex items-center gap-2 text-slate-800">
           <input
