@@ -22,11 +22,19 @@ export type ContentType = typeof CONTENT_TYPES[number];
 /** Longest article body in characters (before sanitizing). */
 export const ARTICLE_MAX = 200_000;
 
+/**
+ * A toolkit's price: free (0) or at least ₹1, the gateway's minimum charge. A price between would
+ * be charged as ₹1, more than the toolkit costs (CONTRACT.md §6 raises only discounted prices).
+ */
+const ToolkitPriceSchema = RupeesSchema.refine((rupees) => rupees === 0 || rupees >= 1, {
+  message: "A price is 0 (free) or at least ₹1",
+});
+
 /** Body of `POST /api/toolkits` and `POST /api/admin/toolkits`. */
 export const ToolkitCreateSchema = z.object({
   title: text(200),
   description: text(10_000),
-  price: RupeesSchema,
+  price: ToolkitPriceSchema,
   originalPrice: RupeesSchema.nullable().optional(),
   coverImageUrl: httpUrl.nullable().optional(),
   videoUrl: httpUrl.nullable().optional(),

@@ -250,3 +250,21 @@ Deno.test("DELETE /api/admin/toolkits/{id}: lessons and progress go, purchase re
   }, user.headers);
   assertEquals(again.status, 404);
 });
+
+Deno.test("a toolkit price is 0 or at least ₹1: a price the gateway would raise to ₹1 is refused on create and update", async () => {
+  await using shop = await openShop();
+  const body = { title: "Tiny Kit", description: "Cheap" };
+  for (const price of [0.01, 0.5, 0.99]) {
+    const res = await shop.t.json("POST", "/api/admin/toolkits", { ...body, price }, shop.admin.headers);
+    assertEquals(res.status, 400, `price ${price}`);
+    await res.body?.cancel();
+  }
+  const kit = await addToolkit(shop, { price: 1 });
+  const put = await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, { price: 0.5 }, shop.admin.headers);
+  assertEquals(put.status, 400);
+  await put.body?.cancel();
+  const user = await createTestUser(shop.t);
+  const started = await checkout(shop, user, kit.id);
+  assertEquals([started.body.finalPrice, started.body.order.amount], [1, 100]);
+  assertEquals((await addToolkit(shop, { price: 0 })).price, 0);
+});
