@@ -8,6 +8,8 @@
  *   paid later becomes paid.
  * - An order paid applies its own terms (amount and coupon): when checkout was started again
  *   meanwhile, paying the earlier order counts the earlier order's coupon use, not the later one's.
+ * - A second payment of a purchase already paid (an earlier order of a replaced or free checkout
+ *   paid too) grants nothing more but is kept in `extraPayments`, once per order, as money due back.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,
  *   only when the failed order is its current one (a failure of a replaced order changes nothing).
  * - Each webhook event (by `X-Razorpay-Event-Id`) is applied once: the event's marker is written
@@ -68,6 +70,23 @@ async function retakeUse(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: Purcha
 }
 
 /**
+ * The payment of another order than the one that paid `current` (a gateway order is paid at most
+ * once), when `current` is already paid and has not recorded that order yet; else null. Its
+ * amount is the order's as the purchase offered it.
+ */
+function extraPayment(
+  current: PurchaseRecord,
+  outcome: Outcome,
+  payment: { orderId: string; paymentId: string | null },
+): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
+  const { orderId, paymentId } = payment;
+  if (outcome !== "paid" || current.paymentStatus !== "paid" || orderId === current.gatewayOrderId) return null;
+  if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
+  const amount = Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null;
+  return { orderId, paymentId, amount, at: new Date().toISOString() };
+}
+
+/**
  * Applies `outcome` to a purchase once, with `event` (its marker entry, read absent) written in
  * the same atomic operation when given. Returns the purchase as it ends up; false when the event
  * marker appeared meanwhile (another delivery applied it).
@@ -91,6 +110,12 @@ async function applyOutcome(
     const unchanged = current.paymentStatus === "paid" || replacedOrderFailed ||
       (outcome === "failed" && current.paymentStatus === "failed");
     if (unchanged) {
+      const extra = extraPayment(current, outcome, payment);
+      if (extra) {
+        const record: PurchaseRecord = { ...current, extraPayments: [...current.extraPayments ?? [], extra] };
+        if ((await op.set(entry.key, record).commit()).ok) return record;
+        continue;
+      }
       if (!event || (await op.commit()).ok) return current;
       continue;
     }

@@ -42,16 +42,22 @@ export interface PurchaseRecord {
    */
   orders: Record<string, OrderTerms>;
   history: { status: PaymentStatus; at: string; source: string }[];
+  /**
+   * Payments received after the purchase was already paid (an earlier order of a replaced or
+   * free checkout paid too): the money came in and grants nothing more, so it is due back.
+   * Amounts in paise, as the order offered them.
+   */
+  extraPayments?: { orderId: string; paymentId: string | null; amount: number | null; at: string }[];
   createdAt: string;
   updatedAt: string;
 }
 
 /** A purchase in API responses (specification "Toolkit purchase"). */
-export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history">;
+export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history" | "extraPayments">;
 
 /** The API shape of a purchase record. */
 export function purchaseView(record: PurchaseRecord): Purchase {
-  const { reservation: _r, paymentId: _p, orders: _o, history: _h, ...view } = record;
+  const { reservation: _r, paymentId: _p, orders: _o, history: _h, extraPayments: _e, ...view } = record;
   return view;
 }
 

@@ -2,7 +2,8 @@
  * Checkout started again replaces the pending purchase, but the earlier gateway order can still
  * be paid (Checkout.js was open in another tab). Paying it applies that order's own terms: its
  * amount and its coupon, whose use is counted, so no coupon limit can be slipped past that way;
- * and a failure of a replaced order leaves the current checkout as it is.
+ * a failure of a replaced order leaves the current checkout as it is; and a second payment of a
+ * purchase already paid is recorded as money due back.
  */
 import { assertEquals } from "../../helpers/assert.ts";
 import { createTestUser } from "../../helpers/app.ts";
@@ -67,4 +68,44 @@ Deno.test("a failure of a replaced order leaves the current pending checkout and
     .body?.cancel();
   const after = (await shop.t.kv.get<PurchaseRecord>(["purchases", current.body.purchase.id])).value!;
   assertEquals([after.paymentStatus, after.amountPaid], ["paid", 39920]);
+});
+
+Deno.test("a second payment of an already paid purchase grants nothing more and is kept once as money due back", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "HALF", discountValue: 50 });
+  const first = await checkout(shop, user, kit.id);
+  const second = await checkout(shop, user, kit.id, "HALF");
+  const deliver = async (event: "payment.captured" | "order.paid", orderId: string) => {
+    const delivery = webhookDelivery(event, orderId);
+    const res = await shop.t.fetch("/api/webhooks/razorpay", {
+      method: "POST",
+      body: delivery.body,
+      headers: delivery.headers,
+    });
+    await res.body?.cancel();
+    return res.status;
+  };
+  const verify = await shop.t.json(
+    "POST",
+    `/api/toolkits/${kit.id}/verify`,
+    signedPayment(second.body.order.id),
+    user.headers,
+  );
+  assertEquals(verify.status, 200);
+  await verify.body?.cancel();
+  assertEquals(await deliver("payment.captured", second.body.order.id), 200);
+  const record = async () => (await shop.t.kv.get<PurchaseRecord>(["purchases", second.body.purchase.id])).value!;
+  assertEquals((await record()).extraPayments ?? [], []);
+
+  const late = await Promise.all([
+    deliver("payment.captured", first.body.order.id),
+    deliver("order.paid", first.body.order.id),
+  ]);
+  assertEquals(late, [200, 200]);
+  const after = await record();
+  assertEquals([after.paymentStatus, after.gatewayOrderId, after.amountPaid], ["paid", second.body.order.id, 24950]);
+  assertEquals(after.extraPayments?.map((p) => [p.orderId, p.amount]), [[first.body.order.id, 49900]]);
+  assertEquals(await usedCount(shop, "HALF"), 1, "the coupon use of the order that paid");
 });
