@@ -109,3 +109,23 @@ Deno.test("a second payment of an already paid purchase grants nothing more and 
   assertEquals(after.extraPayments?.map((p) => [p.orderId, p.amount]), [[first.body.order.id, 49900]]);
   assertEquals(await usedCount(shop, "HALF"), 1, "the coupon use of the order that paid");
 });
+
+Deno.test("paying the earlier full-price order after checking out again with a coupon releases the coupon's use", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "SAVE20" });
+  const full = await checkout(shop, user, kit.id);
+  const discounted = await checkout(shop, user, kit.id, "SAVE20");
+  assertEquals(await usedCount(shop, "SAVE20"), 1);
+  const verify = await shop.t.json(
+    "POST",
+    `/api/toolkits/${kit.id}/verify`,
+    signedPayment(full.body.order.id),
+    user.headers,
+  );
+  const { purchase } = await verify.json();
+  assertEquals([purchase.amountPaid, purchase.couponId], [49900, null]);
+  assertEquals(purchase.id, discounted.body.purchase.id);
+  assertEquals(await usedCount(shop, "SAVE20"), 0, "the full price was paid: the coupon's use is given back");
+});
