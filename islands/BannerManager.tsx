@@ -8,16 +8,10 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { fetchJson } from "../components/fetch_json.ts";
 import { Notice, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
 import { RowDeleteButton } from "../components/RowControls.tsx";
+import type { Banner } from "../lib/ungatekeep/banners.ts";
 
-/** A banner as the admin API returns it. */
-export interface BannerRow {
-  id: string;
-  title: string;
-  imageId: string | null;
-  linkUrl: string | null;
-  isActive: boolean;
-  orderIndex: number;
-}
+/** A banner as the admin API returns it (a type-only import: nothing of the domain reaches the bundle). */
+export type BannerRow = Omit<Banner, "createdAt" | "updatedAt">;
 
 const sorted = (rows: BannerRow[]) => [...rows].sort((a, b) => a.orderIndex - b.orderIndex);
 

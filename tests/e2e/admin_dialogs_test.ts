@@ -6,7 +6,7 @@
 import { CouponCreateSchema, createCoupon, listCoupons } from "../../lib/coupons/coupons.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { createTestApp, createTestUser } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import { assertAccessible, hydrated, launchBrowser, signInBrowser } from "../helpers/browser.ts";
 
 Deno.test("an admin deletes a coupon only after confirming in the dialog", async () => {
   await using t = await createTestApp({ listen: true });
@@ -16,10 +16,10 @@ Deno.test("an admin deletes a coupon only after confirming in the dialog", async
     await createCoupon(t.kv, CouponCreateSchema.parse({ code, discountType: "percentage", discountValue: 10 }));
   }
   const context = await browser.newContext();
-  await context.addCookies([{ name: "session", value: admin.cookie.slice("session=".length), url: t.origin }]);
+  await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/coupons`);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await hydrated(page);
   const row = page.getByRole("row", { name: /DROPME/ });
   await row.waitFor();
 

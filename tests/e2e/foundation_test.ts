@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated } from "../helpers/browser.ts";
 import { getOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
 import { getUser, getUserByEmail } from "../../lib/users/users.ts";
 
@@ -22,16 +22,6 @@ async function mailLink(t: TestApp, to: string, subject: RegExp): Promise<string
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no e-mail to ${to} matching ${subject}`);
-}
-
-/** Opens `path` and waits until its islands are hydrated (the boot module marks the document). */
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await hydrated(page);
-}
-
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
 }
 
 async function onboardStudent(page: Page) {
@@ -86,7 +76,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await using browser = await launchBrowser();
   const page = await browser.newPage();
 
-  await open(page, `${t.origin}/sign-up`);
+  await openHydrated(page, `${t.origin}/sign-up`);
   await assertAccessible(page, "sign-up");
   await page.getByLabel("Name").fill("Al");
   await page.getByLabel("E-mail").fill("not-an-email");
@@ -110,7 +100,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
 
   const verification = await mailLink(t, STUDENT.email, /verify/i);
   assertMatch(verification, /callbackURL=%2Fonboarding|callbackURL=\/onboarding/);
-  await open(page, verification);
+  await openHydrated(page, verification);
   assertEquals(new URL(page.url()).pathname, "/onboarding");
   await page.getByRole("heading", { name: `Welcome, ${STUDENT.name}` }).waitFor();
   await onboardStudent(page);
@@ -174,7 +164,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await assertAccessible(page, "home");
   assertEquals((await browser.contexts()[0].cookies()).filter((c) => c.name === "session"), []);
 
-  await open(page, `${t.origin}/profile`);
+  await openHydrated(page, `${t.origin}/profile`);
   assertEquals(new URL(page.url()).pathname + new URL(page.url()).search, "/sign-in?callbackURL=%2Fprofile");
   await assertAccessible(page, "sign-in");
   await page.getByLabel("E-mail").fill(STUDENT.email);
@@ -188,7 +178,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${t.origin}/`);
 
-  await open(page, `${t.origin}/sign-in`);
+  await openHydrated(page, `${t.origin}/sign-in`);
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await page.waitForURL(`${t.origin}/forgot-password`);
   await hydrated(page);
@@ -199,7 +189,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await assertAccessible(page, "forgot-password sent");
 
   const reset = await mailLink(t, STUDENT.email, /reset/i);
-  await open(page, reset);
+  await openHydrated(page, reset);
   assertEquals(new URL(page.url()).pathname, "/reset-password");
   await assertAccessible(page, "reset-password");
   await page.getByLabel("New password", { exact: true }).fill("difference-engine");
@@ -211,7 +201,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByText("Your password has been changed").waitFor();
   await assertAccessible(page, "reset-password done");
 
-  await open(page, reset);
+  await openHydrated(page, reset);
   await page.getByLabel("New password", { exact: true }).fill("another-password");
   await page.getByLabel("Confirm new password").fill("another-password");
   await page.getByRole("button", { name: "Change password" }).click();
@@ -219,7 +209,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByRole("link", { name: "Request a new link" }).waitFor();
   await assertAccessible(page, "reset-password with a spent link");
 
-  await open(page, `${t.origin}/sign-in`);
+  await openHydrated(page, `${t.origin}/sign-in`);
   await page.getByLabel("E-mail").fill(STUDENT.email);
   await page.getByLabel("Password").fill("difference-engine");
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -235,7 +225,7 @@ Deno.test("an unverified user signing in is told to verify and can have the link
   assertEquals(signUp.status, 200);
   await signUp.body?.cancel();
 
-  await open(page, `${t.origin}/sign-in`);
+  await openHydrated(page, `${t.origin}/sign-in`);
   await page.getByLabel("E-mail").fill(STUDENT.email);
   await page.getByLabel("Password").fill(STUDENT.password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -261,7 +251,7 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   });
   assertEquals(signUp.status, 200);
   await signUp.body?.cancel();
-  await open(page, await mailLink(t, ADMIN_EMAIL, /verify/i));
+  await openHydrated(page, await mailLink(t, ADMIN_EMAIL, /verify/i));
   assertEquals((await getUserByEmail(t.kv, ADMIN_EMAIL))!.role, "admin");
 
   await page.getByRole("link", { name: "Admin", exact: true }).click();
@@ -306,7 +296,7 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   await dialog.waitFor({ state: "hidden" });
   assertEquals((await getUser(t.kv, student.user.id))!.role, "member");
 
-  await open(page, `${t.origin}/admin/users`);
+  await openHydrated(page, `${t.origin}/admin/users`);
   await page.getByLabel("Search by name or e-mail").fill("grace");
   await page.getByText("1–1 of 1").waitFor();
   assertEquals(await page.getByLabel("Role of Grace Hopper").inputValue(), "member");

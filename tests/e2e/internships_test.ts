@@ -5,10 +5,10 @@
  * the latest ones; on a phone the filters fold away above the results (and stay open without
  * JavaScript). Every page passes the axe-core check.
  */
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
 import {
   createInternships,
   getInternship,
@@ -47,20 +47,6 @@ async function seed(t: TestApp, owner: TestUser): Promise<InternshipView[]> {
   return await createInternships(t.kv, owner.user, items.map((item) => InternshipCreateSchema.parse(item)));
 }
 
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-}
-
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await hydrated(page);
-}
-
-async function signIn(context: BrowserContext, t: TestApp, user: TestUser): Promise<void> {
-  const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
-  await context.addCookies([{ name: "session", value, url: t.origin }]);
-}
-
 async function cardTitles(page: Page): Promise<string[]> {
   return await page.locator("#results-heading ~ ul article h3").allTextContents();
 }
@@ -71,7 +57,7 @@ Deno.test("a guest filters by type and stipend, searches, and opens a result", a
   await using browser = await launchBrowser();
   const page = await browser.newPage();
 
-  await open(page, `${t.origin}/internships`);
+  await openHydrated(page, `${t.origin}/internships`);
   await page.getByText("Showing 1–10 of 30 internships").waitFor();
   await assertAccessible(page, "/internships");
 
@@ -123,13 +109,13 @@ Deno.test("a shared filtered link and the paginated list load in the browser", a
   await seed(t, await createTestUser(t, "member"));
   await using browser = await launchBrowser();
   const page = await browser.newPage();
-  await open(page, `${t.origin}/internships?types=hybrid,onsite&maxStipend=10000`);
+  await openHydrated(page, `${t.origin}/internships?types=hybrid,onsite&maxStipend=10000`);
   assert(await page.getByLabel("Hybrid").isChecked());
   assert(await page.getByLabel("On-site").isChecked());
   assert(!(await page.getByLabel("Remote").isChecked()));
   await page.getByText("Showing 1–5 of 5 internships").waitFor();
 
-  await open(page, `${t.origin}/internships`);
+  await openHydrated(page, `${t.origin}/internships`);
   await page.getByRole("link", { name: "Next" }).click();
   await page.waitForURL(/\/internships\?offset=10$/);
   await page.getByText("Showing 11–20 of 30 internships").waitFor();
@@ -144,7 +130,7 @@ Deno.test("on a phone the filters fold away so the first result is on the first 
   await using browser = await launchBrowser();
   const phone = { width: 390, height: 844 };
   const page = await browser.newPage({ viewport: phone });
-  await open(page, `${t.origin}/internships?types=remote`);
+  await openHydrated(page, `${t.origin}/internships?types=remote`);
   const first = await page.locator("#results-heading ~ ul article").first().boundingBox();
   assert(first && first.y >= 0 && first.y + first.height <= phone.height, `first card at ${JSON.stringify(first)}`);
   assert(!(await page.getByLabel("Remote").isVisible()), "the filters are open on a phone");
@@ -191,10 +177,10 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   const member = await createTestUser(t, "member");
   await using browser = await launchBrowser();
   const context = await browser.newContext();
-  await signIn(context, t, member);
+  await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
 
-  await open(page, `${t.origin}/internships/new`);
+  await openHydrated(page, `${t.origin}/internships/new`);
   await assertAccessible(page, "/internships/new");
   await page.getByLabel("Application link").fill("not a link");
   await page.getByRole("button", { name: "Post internship" }).click();
@@ -239,7 +225,7 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
     ["go", "postgres"],
   ]);
 
-  await open(page, `${t.origin}/internships/mine`);
+  await openHydrated(page, `${t.origin}/internships/mine`);
   await page.getByRole("heading", { level: 2, name: "Backend Engineering Intern (Go)" }).waitFor();
   await assertAccessible(page, "/internships/mine");
   await page.getByRole("button", { name: "Delete Backend Engineering Intern (Go)" }).click();
@@ -262,9 +248,9 @@ Deno.test("an admin verifies and deactivates an internship from its page and rea
   const internship = (await seed(t, await createTestUser(t, "member"))).at(-1)!;
   await using browser = await launchBrowser();
   const context = await browser.newContext();
-  await signIn(context, t, admin);
+  await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
-  await open(page, `${t.origin}/internships/${internship.id}`);
+  await openHydrated(page, `${t.origin}/internships/${internship.id}`);
   await page.getByLabel("Verified", { exact: true }).check();
   await page.getByText("Marked as verified.").waitFor();
   await page.getByLabel("Active (listed publicly)").uncheck();
@@ -273,7 +259,7 @@ Deno.test("an admin verifies and deactivates an internship from its page and rea
   const saved = await getInternship(t.kv, internship.id, admin.user, "api");
   assertEquals([saved.isVerified, saved.isActive], [true, false]);
 
-  await open(page, `${t.origin}/admin/internships?search=${encodeURIComponent(internship.title)}`);
+  await openHydrated(page, `${t.origin}/admin/internships?search=${encodeURIComponent(internship.title)}`);
   await page.getByText("Showing 1–1 of 1 internship").waitFor();
   await assertAccessible(page, "/admin/internships");
   await page.getByLabel("Active (listed publicly)").check();

@@ -3,20 +3,9 @@
  * submissions"; the admin approves it from the review queue without a reload; it then appears
  * in the public list and its page offers "Add to calendar". axe-core checks every page.
  */
-import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
-
-async function signIn(context: BrowserContext, t: TestApp, who: TestUser): Promise<void> {
-  await context.addCookies([{ name: "session", value: who.cookie.slice("session=".length), url: t.origin }]);
-}
-
-/** Opens a page that has islands and waits until they are hydrated. */
-async function openHydrated(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-}
+import { createTestApp, createTestUser } from "../helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
 
 Deno.test("a user submits an opportunity, the admin approves it from the queue, and it is published", async () => {
   await using t = await createTestApp({ listen: true });
@@ -25,14 +14,14 @@ Deno.test("a user submits an opportunity, the admin approves it from the queue, 
   const admin = await createTestUser(t, "admin");
 
   const userContext = await browser.newContext();
-  await signIn(userContext, t, user);
+  await signInBrowser(userContext, t.origin, user);
   const page = await userContext.newPage();
   await page.goto(`${t.origin}/opportunities`);
   await page.getByText("No opportunities found").waitFor();
   await assertAccessible(page, "opportunities: empty");
   await page.getByRole("link", { name: "Submit an opportunity" }).click();
   await page.waitForURL(`${t.origin}/opportunities/new`);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await hydrated(page);
   await page.getByText("An admin reviews it first").waitFor();
   await page.getByRole("button", { name: "Submit opportunity" }).click();
   await page.getByText("Enter a title.").waitFor();
@@ -51,7 +40,7 @@ Deno.test("a user submits an opportunity, the admin approves it from the queue, 
   await assertAccessible(page, "opportunities: my submissions");
 
   const adminContext = await browser.newContext();
-  await signIn(adminContext, t, admin);
+  await signInBrowser(adminContext, t.origin, admin);
   const adminPage = await adminContext.newPage();
   await openHydrated(adminPage, `${t.origin}/admin/opportunities`);
   await adminPage.getByRole("tab", { name: "Awaiting review (1)" }).waitFor();

@@ -6,10 +6,9 @@
  * on the lesson viewer, marks a lesson complete and sees the progress bar move. A declined payment
  * shows the failure and a retry that pays. Every page passes the axe-core check.
  */
-import type { BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import { createTestApp, createTestUser } from "../helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
 import { signedPayment, startFakeRazorpay } from "../fakes/razorpay.ts";
 import { CHECKOUT_SCRIPT } from "../../islands/ToolkitCheckout.tsx";
 
@@ -29,16 +28,6 @@ window.Razorpay = function (options) {
   };
 };`;
 
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-}
-
-async function signIn(context: BrowserContext, t: TestApp, user: TestUser): Promise<void> {
-  const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
-  await context.addCookies([{ name: "session", value, url: t.origin }]);
-}
-
 Deno.test("an admin publishes a toolkit with a coupon; a student buys it with the coupon and learns", async () => {
   await using fake = startFakeRazorpay();
   await using t = await createTestApp({ listen: true, env: fake.env });
@@ -47,9 +36,9 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await using browser = await launchBrowser();
 
   const adminContext = await browser.newContext();
-  await signIn(adminContext, t, admin);
+  await signInBrowser(adminContext, t.origin, admin);
   const adminPage = await adminContext.newPage();
-  await open(adminPage, `${t.origin}/admin/toolkits/new`);
+  await openHydrated(adminPage, `${t.origin}/admin/toolkits/new`);
   await assertAccessible(adminPage, "/admin/toolkits/new");
   await adminPage.getByLabel("Title").fill("Interview Playbook");
   await adminPage.getByLabel("Description").fill("Everything for your first technical interview.");
@@ -59,7 +48,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await adminPage.getByLabel("Active (shown in the marketplace)").check();
   await adminPage.getByRole("button", { name: "Create toolkit" }).click();
   await adminPage.waitForURL(/\/admin\/toolkits\/[0-9a-f-]{36}$/);
-  await adminPage.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await hydrated(adminPage);
   const toolkitId = adminPage.url().split("/").at(-1)!;
   for (const [title, body] of [["Welcome", "<p>Hello learner</p>"], ["Deep dive", "<p>The deep part</p>"]]) {
     await adminPage.getByLabel("Lesson title").last().fill(title);
@@ -69,7 +58,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   }
   await assertAccessible(adminPage, "toolkit editor");
 
-  await open(adminPage, `${t.origin}/admin/coupons`);
+  await openHydrated(adminPage, `${t.origin}/admin/coupons`);
   await adminPage.getByLabel("Code", { exact: true }).fill("save20");
   await adminPage.getByLabel("Percent off").fill("20");
   await adminPage.getByLabel("Usage limit (empty: unlimited)").fill("10");
@@ -77,13 +66,13 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await adminPage.getByText("Coupon SAVE20 created.").waitFor();
   assert(await adminPage.getByRole("cell", { name: "0 / 10" }).isVisible());
   await assertAccessible(adminPage, "/admin/coupons");
-  await open(adminPage, `${t.origin}/admin/toolkits`);
+  await openHydrated(adminPage, `${t.origin}/admin/toolkits`);
   await adminPage.getByRole("switch", { name: "Active: Interview Playbook" }).waitFor();
   assert(await adminPage.getByRole("switch", { name: "Active: Interview Playbook" }).isChecked());
   await assertAccessible(adminPage, "/admin/toolkits");
 
   const context = await browser.newContext();
-  await signIn(context, t, student);
+  await signInBrowser(context, t.origin, student);
   await context.route(
     CHECKOUT_SCRIPT,
     (route) => route.fulfill({ status: 200, contentType: "application/javascript", body: CHECKOUT_STAND_IN }),
@@ -98,7 +87,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await assertAccessible(page, "/toolkits");
   await page.getByRole("link", { name: "Interview Playbook" }).click();
   await page.waitForURL(`${t.origin}/toolkits/${toolkitId}`);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await hydrated(page);
   assert(await page.getByText("Locked", { exact: true }).first().isVisible());
   assert(!(await page.content()).includes("The deep part"));
   await assertAccessible(page, "toolkit page");
@@ -111,7 +100,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await assertAccessible(page, "toolkit page with coupon");
   await page.getByRole("button", { name: "Buy for ₹399.20" }).click();
   await page.waitForURL(/\/toolkits\/[0-9a-f-]{36}\/learn\/[0-9a-f-]{36}$/);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await hydrated(page);
   assertEquals(paidOrders.map((o) => o.amount), [39920]);
   await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
   assert(await page.getByText("Hello learner").isVisible());
@@ -128,7 +117,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await page.getByText("1 of 2 lessons complete").waitFor();
   await assertAccessible(page, "/toolkits/mine");
 
-  await open(adminPage, `${t.origin}/admin/coupons`);
+  await openHydrated(adminPage, `${t.origin}/admin/coupons`);
   await adminPage.getByRole("cell", { name: "1 / 10" }).waitFor();
 });
 
@@ -152,7 +141,7 @@ Deno.test("a declined payment shows the failure with a retry; the retry pays and
   }, admin.headers);
   await using browser = await launchBrowser();
   const context = await browser.newContext();
-  await signIn(context, t, student);
+  await signInBrowser(context, t.origin, student);
   await context.route(
     CHECKOUT_SCRIPT,
     (route) => route.fulfill({ status: 200, contentType: "application/javascript", body: CHECKOUT_STAND_IN }),
@@ -163,7 +152,7 @@ Deno.test("a declined payment shows the failure with a retry; the retry pays and
     (orderId: string) => ++attempts === 1 ? { error: "Your card was declined." } : signedPayment(orderId),
   );
   const page = await context.newPage();
-  await open(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
   await page.getByRole("button", { name: "Buy for ₹149" }).click();
   await page.getByText("The payment did not go through").waitFor();
   assert(await page.getByText("Your card was declined.").isVisible());

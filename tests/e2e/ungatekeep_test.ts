@@ -6,24 +6,14 @@
  * table, editor and banners pages pass the axe-core check.
  */
 import { Buffer } from "node:buffer";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
+import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
 import { gradientPng } from "../../lib/demo/images.ts";
 
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-}
-
-async function signIn(context: BrowserContext, t: TestApp, user: TestUser): Promise<void> {
-  const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
-  await context.addCookies([{ name: "session", value, url: t.origin }]);
-}
-
 async function writePost(page: Page, t: TestApp, title: string, options: { pinned?: boolean; images?: number } = {}) {
-  await open(page, `${t.origin}/admin/ungatekeep/new`);
+  await openHydrated(page, `${t.origin}/admin/ungatekeep/new`);
   await page.getByLabel("Title", { exact: true }).fill(title);
   await page.getByLabel("Tag", { exact: true }).selectOption("resources");
   await page.getByLabel("Content (markdown)").fill(`**${title}** opening line\nSecond line of ${title}\n\nMore text.`);
@@ -47,10 +37,10 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
   const admin = await createTestUser(t, "admin");
   await using browser = await launchBrowser();
   const adminContext = await browser.newContext();
-  await signIn(adminContext, t, admin);
+  await signInBrowser(adminContext, t.origin, admin);
   const page = await adminContext.newPage();
 
-  await open(page, `${t.origin}/admin/ungatekeep/new`);
+  await openHydrated(page, `${t.origin}/admin/ungatekeep/new`);
   await assertAccessible(page, "/admin/ungatekeep/new");
   for (let i = 1; i <= 4; i++) await writePost(page, t, `Regular post ${i}`);
   await writePost(page, t, "Pinned guide", { pinned: true, images: 2 });
@@ -60,11 +50,11 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
   for (const [i, title] of ["First banner", "Second banner"].entries()) {
     await t.json("POST", "/api/admin/banners", { title, linkUrl: "/internships", orderIndex: i }, admin.headers);
   }
-  await open(page, `${t.origin}/admin/banners`);
+  await openHydrated(page, `${t.origin}/admin/banners`);
   await page.getByRole("button", { name: "Delete Second banner" }).waitFor();
   await assertAccessible(page, "/admin/banners");
   const guest = await browser.newPage();
-  await open(guest, `${t.origin}/ungatekeep`);
+  await openHydrated(guest, `${t.origin}/ungatekeep`);
   await guest.getByRole("group", { name: "1 of 2: First banner" }).waitFor();
   await guest.getByRole("button", { name: "Next" }).click();
   await guest.getByRole("group", { name: "2 of 2: Second banner" }).waitFor();
@@ -82,14 +72,14 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
   await assertAccessible(guest, "/ungatekeep/{id}");
 
   const userContext = await browser.newContext();
-  await signIn(userContext, t, await createTestUser(t, "user"));
+  await signInBrowser(userContext, t.origin, await createTestUser(t, "user"));
   const reader = await userContext.newPage();
   await reader.goto(`${t.origin}/ungatekeep`);
   assertEquals(await reader.locator("article h2").count(), 5);
   assertEquals(await reader.getByText("more posts are hidden").count(), 0);
   await assertAccessible(reader, "/ungatekeep signed in");
 
-  await open(page, `${t.origin}/admin/ungatekeep`);
+  await openHydrated(page, `${t.origin}/admin/ungatekeep`);
   await page.getByRole("button", { name: "Delete Regular post 1" }).click();
   await page.getByRole("dialog", { name: "Delete this post?" }).waitFor();
   await assertAccessible(page, "/admin/ungatekeep with the delete dialog");

@@ -2,7 +2,7 @@
  * Browser tests: Debian's Chromium driven by playwright-core, and an axe-core check.
  * `CHROMIUM_PATH` overrides the executable (default `/usr/bin/chromium`).
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { assertEquals } from "./assert.ts";
 
 const axeSource = Deno.readTextFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
@@ -43,4 +43,21 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 /** Fails when axe-core finds a serious or critical violation on the page. */
 export async function assertAccessible(page: Page, label = page.url()): Promise<void> {
   assertEquals(await seriousA11yViolations(page), [], `accessibility violations on ${label}`);
+}
+
+/** Waits until the page's islands are hydrated (the boot module marks `<html data-hydrated>`). */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
+/** Opens `url`, a page with islands, and waits until they are hydrated. */
+export async function openHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await hydrated(page);
+}
+
+/** Signs the browser context in as `user` (a `createTestUser` cookie `session=<value>`) on `origin`. */
+export async function signInBrowser(context: BrowserContext, origin: string, user: { cookie: string }): Promise<void> {
+  const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
+  await context.addCookies([{ name: "session", value, url: origin }]);
 }
