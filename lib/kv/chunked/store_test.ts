@@ -7,6 +7,7 @@ import type { Slots } from "./columns.ts";
 import type { ChunkedLayout } from "./layout.ts";
 import { type Columns, SYNC_INTERVAL_MS } from "./read_model.ts";
 import { chunkedStore } from "./store.ts";
+import { openKv } from "../../kv.ts";
 
 interface Note {
   id: string;
@@ -61,8 +62,8 @@ Deno.test("a chunked store of another record type lists newest first, filters by
 
 Deno.test("the change marker asks for a re-read after another process's commit, never after this process's own", async () => {
   const dir = await Deno.makeTempDir();
-  const a = await Deno.openKv(`${dir}/kv.sqlite3`);
-  const b = await Deno.openKv(`${dir}/kv.sqlite3`);
+  const a = await openKv(`${dir}/kv.sqlite3`);
+  const b = await openKv(`${dir}/kv.sqlite3`);
   try {
     const storeA = await notes(a);
     const storeB = await notes(b);

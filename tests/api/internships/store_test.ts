@@ -9,6 +9,7 @@ import {
 } from "../../../lib/internships/internships.ts";
 import { SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
 import { createUser, type User } from "../../../lib/users/users.ts";
+import { openKv } from "../../../lib/kv.ts";
 
 async function owner(kv: Deno.Kv): Promise<User> {
   return await createUser(kv, {
@@ -24,8 +25,8 @@ const item = (title: string, description?: string) =>
 
 Deno.test("two processes on one KV store see each other's writes after the sync interval", async () => {
   const dir = await Deno.makeTempDir();
-  const a = await Deno.openKv(`${dir}/kv.sqlite3`);
-  const b = await Deno.openKv(`${dir}/kv.sqlite3`);
+  const a = await openKv(`${dir}/kv.sqlite3`);
+  const b = await openKv(`${dir}/kv.sqlite3`);
   try {
     const user = await owner(a);
     const all = InternshipQuerySchema.parse({});
