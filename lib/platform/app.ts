@@ -24,12 +24,25 @@ export const PATH_LIMIT = 1024;
 
 type Env = { Variables: { state: State } };
 
-function clientIpOf(req: Request, remote: string, trustProxy: boolean): string {
-  if (trustProxy) {
-    const first = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (first) return first;
+/**
+ * `ctx.state` of one request. A class, not an object literal with a getter: a literal with an
+ * accessor property held the whole request (context, request, response) in V8's old space, so
+ * every request's garbage survived the cheap young-generation collections (3× the GC time).
+ */
+class RequestState implements AppState {
+  [key: string]: unknown;
+  readonly requestId = crypto.randomUUID();
+  user?: AppState["user"];
+  session?: AppState["session"];
+  constructor(readonly services: Services, private readonly req: Request, private readonly env: unknown) {}
+  /** The client's address: the first `X-Forwarded-For` hop behind a trusted proxy, else the peer's. */
+  get clientIp(): string {
+    if (this.services.config.trustProxy) {
+      const first = this.req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+      if (first) return first;
+    }
+    return (this.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname ?? "127.0.0.1";
   }
-  return remote;
 }
 
 /** The platform app for `services`, serving `manifest`'s routes and `assets`. */
@@ -68,14 +81,7 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
   // the request's state and id, its security headers, the path length limit and the access log.
   app.use(async (c, next) => {
     const started = logRequests ? performance.now() : 0;
-    const state: AppState = {
-      services,
-      requestId: crypto.randomUUID(),
-      get clientIp() {
-        const remote = (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname;
-        return clientIpOf(c.req.raw, remote ?? "127.0.0.1", config.trustProxy);
-      },
-    };
+    const state = new RequestState(services, c.req.raw, c.env);
     c.set("state", state);
     const path = c.req.path;
     const headers = path.startsWith("/api/") ? apiHeaders : documentHeaders;

@@ -62,12 +62,11 @@ interface PageRenderer {
  * worked out only when read (each request's allocations are most of its garbage-collection cost).
  */
 class WebContext implements HandlerContext {
-  next?: () => Promise<Response>;
   constructor(
-    private readonly c: Context<Env>,
+    protected readonly c: Context<Env>,
     readonly route: string,
     private readonly page: PageEntry | undefined,
-    private readonly pages: PageRenderer,
+    protected readonly pages: PageRenderer,
   ) {}
   get params(): Record<string, string> {
     return this.c.req.param() as Record<string, string>;
@@ -87,6 +86,32 @@ class WebContext implements HandlerContext {
   }
   renderNotFound(): Response {
     return this.pages.renderNotFound(this.c, this.route);
+  }
+}
+
+/**
+ * The context of the `index`th middleware of a folder: `next()` runs the folder's next
+ * middleware, or after the last one the rest of the chain (`rest`), and answers its response.
+ */
+class MiddlewareContext extends WebContext implements MiddlewareHandlerContext {
+  constructor(
+    c: Context<Env>,
+    route: string,
+    pages: PageRenderer,
+    private readonly handlers: MiddlewareHandler[],
+    private readonly index: number,
+    private readonly rest: () => Promise<void>,
+  ) {
+    super(c, route, undefined, pages);
+  }
+  async next(): Promise<Response> {
+    const { c, handlers, index, rest } = this;
+    if (index + 1 === handlers.length) {
+      await rest();
+      return c.res;
+    }
+    const ctx = new MiddlewareContext(c, this.route, this.pages, handlers, index + 1, rest);
+    return await handlers[index + 1](c.req.raw, ctx);
   }
 }
 
@@ -248,16 +273,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
 
   for (const { prefix, handlers } of middlewares) {
     app.use(prefix === "/" ? "*" : `${prefix}/*`, async (c, next) => {
-      const run = async (index: number): Promise<Response> => {
-        if (index === handlers.length) {
-          await next();
-          return c.res;
-        }
-        const ctx = makeContext(c, prefix);
-        ctx.next = () => run(index + 1);
-        return await handlers[index](c.req.raw, ctx as MiddlewareHandlerContext);
-      };
-      const res = await run(0);
+      const res = await handlers[0](c.req.raw, new MiddlewareContext(c, prefix, pages, handlers, 0, next));
       // Setting c.res to the response it already holds would make Hono copy it into a stream.
       if (!c.finalized || res !== c.res) c.res = res;
     });
