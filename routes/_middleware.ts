@@ -5,21 +5,22 @@
 import { readSessionCookie, sessionCookie } from "../lib/http/cookies.ts";
 import { readSession } from "../lib/auth/sessions.ts";
 import type { AppState } from "../lib/platform/state.ts";
-import type { MiddlewareHandler } from "../lib/web/types.ts";
+import type { MiddlewareHandler, MiddlewareHandlerContext } from "../lib/web/types.ts";
 
-export const handler: MiddlewareHandler<AppState> = async (req, ctx) => {
-  const { kv, config } = ctx.state.services;
-  const token = readSessionCookie(req, config.secure);
-  let renewedCookie: string | undefined;
-  if (token) {
-    const found = await readSession(kv, token);
-    if (found) {
-      ctx.state.user = found.user;
-      ctx.state.session = found.session;
-      if (found.renewed) renewedCookie = sessionCookie(config.secure, token);
-    }
-  }
-  const res = await ctx.next();
-  if (renewedCookie && !res.headers.has("set-cookie")) res.headers.append("set-cookie", renewedCookie);
-  return res;
+export const handler: MiddlewareHandler<AppState> = (req, ctx) => {
+  const token = readSessionCookie(req, ctx.state.services.config.secure);
+  return token ? withSession(token, ctx) : ctx.next();
 };
+
+async function withSession(token: string, ctx: MiddlewareHandlerContext<AppState>): Promise<Response> {
+  const { kv, config } = ctx.state.services;
+  const found = await readSession(kv, token);
+  if (!found) return await ctx.next();
+  ctx.state.user = found.user;
+  ctx.state.session = found.session;
+  const res = await ctx.next();
+  if (found.renewed && !res.headers.has("set-cookie")) {
+    res.headers.append("set-cookie", sessionCookie(config.secure, token));
+  }
+  return res;
+}

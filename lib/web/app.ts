@@ -262,13 +262,13 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   const makeContext = (c: Context<Env>, route: string, page?: PageEntry): WebContext =>
     new WebContext(c, route, page, pages);
 
-  app.use("*", async (c, next) => {
+  app.use("*", (c, next) => {
     stateOf(c);
     if (c.req.method === "GET" || c.req.method === "HEAD") {
       const asset = serveAsset(assets, c.req.raw, c.req.path);
-      if (asset) return asset;
+      if (asset) return Promise.resolve(asset);
     }
-    await next();
+    return next();
   });
 
   for (const { prefix, handlers } of middlewares) {

@@ -20,8 +20,9 @@ import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
 export const handler: Handlers<unknown, AppState> = {
-  async GET(_req, ctx) {
-    const query = ctx.url.search === "" ? DEFAULT_QUERY : validate(InternshipQuerySchema, queryOf(ctx.url));
+  async GET(req, ctx) {
+    // The unfiltered list, the most requested URL, is recognized without parsing the URL.
+    const query = req.url.includes("?") ? validate(InternshipQuerySchema, queryOf(ctx.url)) : DEFAULT_QUERY;
     const { kv } = ctx.state.services;
     const viewer = ctx.state.user ?? null;
     if (!query.mine && viewer?.role !== "admin") {
