@@ -170,14 +170,19 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     const batches: number[][] = [];
     for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
     await Promise.all(batches.map(async (batch) => {
-      const [entries, indexes] = await Promise.all([
-        this.kv.getMany<Uint8Array[]>(batch.map(this.keys.chunk)),
-        this.kv.getMany<Uint8Array[]>(batch.map(this.keys.index)),
-      ]);
+      const entries = await this.kv.getMany<Uint8Array[]>(batch.map(this.keys.chunk));
+      // A chunk and its index are written in one commit, so they share a versionstamp: the index
+      // is read only for a chunk that another process changed since the model last saw it.
+      const stale = batch.filter((n, i) =>
+        entries[i].versionstamp && this.chunkStamps.get(n) !== entries[i].versionstamp
+      );
+      if (stale.length > 0) {
+        for (const index of await this.kv.getMany<Uint8Array[]>(stale.map(this.keys.index))) {
+          if (index.value) this.applyIndex(index.key[1] as number, index.value, index.versionstamp);
+        }
+      }
       entries.forEach((entry, i) => {
-        const index = indexes[i];
-        if (!entry.versionstamp || !index.value) return;
-        this.applyIndex(batch[i], index.value, index.versionstamp);
+        if (!entry.versionstamp) return;
         if (this.chunkStamps.get(batch[i]) === entry.versionstamp) {
           const records = decodeRecords<R>(entry.value);
           used.set(batch[i], records);
