@@ -51,6 +51,19 @@ export function internshipSearchText(record: Internship): string {
   );
 }
 
+/**
+ * Slots in list order with their type code, stipend and location code at the same positions.
+ * A filter pass reads these front to back: read by slot instead, a million slots in newest-first
+ * order hit the columns at random and the pass was bound by cache misses (3-5x slower).
+ */
+export interface FilterView {
+  slots: Int32Array;
+  types: Uint8Array;
+  /** NaN when unstated. */
+  stipends: Float64Array;
+  locationCodes: Int32Array;
+}
+
 /** The internship columns by slot, with tag and owner postings, the location dictionary and per-owner orders. */
 export class InternshipColumns implements Columns<InternshipEntry> {
   readonly types: number[] = [];
@@ -70,7 +83,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   private readonly ownerSlots = new Postings();
   /** Per owner, their slots newest first (every state); built on first use, kept in step with inserts. */
   private readonly ownerOrders = new Map<string, number[]>();
-  private publicOrder: number[] | null = null;
+  private publicFilterView: FilterView | null = null;
 
   constructor(readonly slots: Slots) {}
 
@@ -98,7 +111,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       const ownerOrder = this.ownerOrders.get(owner);
       if (ownerOrder) this.slots.insertSorted(ownerOrder, slot);
     }
-    this.publicOrder = null;
+    this.publicFilterView = null;
   }
 
   /** Whether the record in `slot` is active, and whether it is deleted. */
@@ -116,10 +129,28 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     return new Set(this.owners);
   }
 
-  /** The active, not deleted slots, newest first (kept until a listing changes). */
-  publicSlots(): number[] {
-    this.publicOrder ??= this.slots.order.filter((slot) => this.flags[slot] === ACTIVE);
-    return this.publicOrder;
+  /** The active, not deleted slots, newest first, as a filter view (kept until a listing changes). */
+  publicView(): FilterView {
+    this.publicFilterView ??= this.view(this.slots.order.filter((slot) => this.flags[slot] === ACTIVE));
+    return this.publicFilterView;
+  }
+
+  /** `slots` (in the order given) with the fields the list filters test, copied into that order. */
+  view(slots: readonly number[]): FilterView {
+    const n = slots.length;
+    const view: FilterView = {
+      slots: Int32Array.from(slots),
+      types: new Uint8Array(n),
+      stipends: new Float64Array(n),
+      locationCodes: new Int32Array(n),
+    };
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      view.types[i] = this.types[slot];
+      view.stipends[i] = this.stipends[slot];
+      view.locationCodes[i] = this.locationCodes[slot];
+    }
+    return view;
   }
 
   /**

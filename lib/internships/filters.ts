@@ -3,7 +3,7 @@
  * of `columns.ts`, starting from the public order, the whole order or one owner's order.
  */
 import type { ChunkedReadModel } from "../kv/chunked/read_model.ts";
-import { ACTIVE, DELETED, type InternshipColumns, type InternshipEntry } from "./columns.ts";
+import { ACTIVE, DELETED, type FilterView, type InternshipColumns, type InternshipEntry } from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 
 /** The filters of one list pass, already resolved to codes. */
@@ -24,23 +24,33 @@ export interface SlotFilter {
   words?: string[];
 }
 
+/** One page of a filtered list: how many slots match in all, and the page's slots, newest first. */
+export interface SlotPage {
+  total: number;
+  slots: number[];
+}
+
 /**
- * The slots matching `filter`, newest first. With `userId` the pass starts from that owner's
- * slots, so its cost follows the owner's listing count, not the total.
+ * The slots matching `filter`, newest first, from the `offset`th, at most `limit`, and how many
+ * match in all. One pass that counts and keeps only the page: a list of every match (up to a
+ * million slots) would be allocated and dropped per request. With `userId` the pass starts from
+ * that owner's slots, so its cost follows the owner's listing count, not the total.
  */
-export function selectSlots(
+export function selectPage(
   model: ChunkedReadModel<Internship, InternshipEntry, InternshipColumns>,
   filter: SlotFilter,
-): number[] {
+  offset: number,
+  limit: number,
+): SlotPage {
   const columns = model.columns;
   const { includeInactive, includeDeleted, userId } = filter;
   const { flags } = columns;
   const stateOk = (slot: number) =>
     (includeInactive || (flags[slot] & ACTIVE) !== 0) && (includeDeleted || (flags[slot] & DELETED) === 0);
-  let base: number[];
-  if (userId !== undefined) base = columns.ownerOrder(userId).filter(stateOk);
-  else if (!includeInactive && !includeDeleted) base = columns.publicSlots();
-  else base = model.slots.order.filter(stateOk);
+  let base: FilterView;
+  if (userId !== undefined) base = columns.view(columns.ownerOrder(userId).filter(stateOk));
+  else if (!includeInactive && !includeDeleted) base = columns.publicView();
+  else base = columns.view(model.slots.order.filter(stateOk));
   const { types, minStipend, maxStipend, tags, location, words } = filter;
   const typeOk = types && new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);
   const stipendFilter = minStipend !== undefined || maxStipend !== undefined;
@@ -52,16 +62,22 @@ export function selectSlots(
   }
   const locationOk = location !== undefined ? columns.locations.marks((name) => name.includes(location)) : undefined;
   const searchOk = words && words.length > 0 ? model.searchMarks(words) : undefined;
-  if (!typeOk && !stipendFilter && !tagOk && !locationOk && !searchOk) return base;
-  const { types: typeCodes, stipends, locationCodes } = columns;
-  const out: number[] = [];
-  for (const slot of base) {
-    if (typeOk && typeOk[typeCodes[slot]] === 0) continue;
-    if (stipendFilter && !(stipends[slot] >= min && stipends[slot] <= max)) continue;
-    if (tagOk && tagOk[slot] === 0) continue;
-    if (locationOk && locationOk[locationCodes[slot]] === 0) continue;
-    if (searchOk && searchOk[slot] === 0) continue;
-    out.push(slot);
+  const end = offset + limit;
+  const { slots: baseSlots, types: typeCodes, stipends, locationCodes } = base;
+  if (!typeOk && !stipendFilter && !tagOk && !locationOk && !searchOk) {
+    return { total: baseSlots.length, slots: Array.from(baseSlots.subarray(offset, end)) };
   }
-  return out;
+  const slots: number[] = [];
+  let total = 0;
+  for (let i = 0; i < baseSlots.length; i++) {
+    if (typeOk && typeOk[typeCodes[i]] === 0) continue;
+    if (stipendFilter && !(stipends[i] >= min && stipends[i] <= max)) continue;
+    if (locationOk && locationOk[locationCodes[i]] === 0) continue;
+    const slot = baseSlots[i];
+    if (tagOk && tagOk[slot] === 0) continue;
+    if (searchOk && searchOk[slot] === 0) continue;
+    if (total >= offset && total < end) slots.push(slot);
+    total++;
+  }
+  return { total, slots };
 }

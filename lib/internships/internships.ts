@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.t
 import type { User } from "../users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { typeCode } from "./columns.ts";
-import { selectSlots } from "./filters.ts";
+import { selectPage } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import type {
   Internship,
@@ -70,26 +70,31 @@ export async function listInternships(
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const { model, owners: summaries } = await internshipStore(kv);
   const admin = viewer?.role === "admin";
-  const slots = selectSlots(model, {
-    userId: query.mine ? viewer?.id : undefined,
-    includeInactive: query.mine || (admin && query.includeInactive),
-    includeDeleted: admin && query.includeDeleted,
-    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
-    minStipend: query.minStipend,
-    maxStipend: query.maxStipend,
-    tags: query.tags.length > 0 ? query.tags : undefined,
-    location: query.location,
-    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
-  });
-  const page = await model.recordsOf(slots.slice(query.offset, query.offset + query.limit));
+  const { total, slots } = selectPage(
+    model,
+    {
+      userId: query.mine ? viewer?.id : undefined,
+      includeInactive: query.mine || (admin && query.includeInactive),
+      includeDeleted: admin && query.includeDeleted,
+      types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
+      minStipend: query.minStipend,
+      maxStipend: query.maxStipend,
+      tags: query.tags.length > 0 ? query.tags : undefined,
+      location: query.location,
+      words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
+    },
+    query.offset,
+    query.limit,
+  );
+  const page = await model.recordsOf(slots);
   const owners = await summaries.of(page.map((record) => record.userId));
   return {
     internships: page.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) })),
     pagination: {
       limit: query.limit,
       offset: query.offset,
-      total: slots.length,
-      hasMore: query.offset + page.length < slots.length,
+      total,
+      hasMore: query.offset + page.length < total,
     },
   };
 }
