@@ -6,7 +6,7 @@
  * Both stay within `CHUNK_MAX_BYTES`, under KV's value limit of 65,536 bytes.
  */
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
-import { buildTokenMasks, readTokenIndex, type TokenIndex } from "./token_index.ts";
+import { buildTokenMasks, maskWidth } from "./token_index.ts";
 
 /** Chunks are filled by creates up to this many bytes... */
 export const CHUNK_FILL_BYTES = 48_000;
@@ -17,8 +17,13 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** A decoded index chunk: the listing entries and the token search index of the chunk's records. */
-export interface ChunkIndex<E extends ListingEntry> extends TokenIndex {
+export interface ChunkIndex<E extends ListingEntry> {
   entries: E[];
+  /** The chunk's distinct search tokens. */
+  tokens: string[];
+  /** `width` mask words per token, token by token; bit i = record i of the chunk. */
+  masks: number[];
+  width: number;
 }
 
 /** A chunk's records with their encoded index, as a write stores them. */
@@ -54,12 +59,9 @@ export function encodeIndex<R extends { id: string }, E extends ListingEntry>(
 
 /** Reads an index chunk written by `encodeIndex`. */
 export function decodeIndex<E extends ListingEntry>(bytes: Uint8Array): ChunkIndex<E> {
-  // The JSON part and the vocabulary are decoded apart: a slice of one decoded string would keep
-  // the whole of it (entries included) alive for as long as the model holds the vocabulary.
-  const zero = bytes.indexOf(0);
-  const cut = zero === -1 ? bytes.length : zero;
-  const { entries, masks } = JSON.parse(decoder.decode(bytes.subarray(0, cut))) as { entries: E[]; masks: number[] };
-  return { entries, ...readTokenIndex(decoder.decode(bytes.subarray(cut)), masks, entries.length) };
+  const [json, ...tokens] = decoder.decode(bytes).split("\0");
+  const { entries, masks } = JSON.parse(json) as { entries: E[]; masks: number[] };
+  return { entries, tokens, masks, width: maskWidth(entries.length) };
 }
 
 /** `records` with their encoded index. */

@@ -9,7 +9,7 @@ import { decodeIndex, decodeRecords, type IndexedChunk } from "./codec.ts";
 import { Slots } from "./columns.ts";
 import { type ChunkedKeys, chunkedKeys, type ChunkedLayout, type ListingEntry } from "./layout.ts";
 import { ChangeTracker } from "./sync.ts";
-import { matchWords, type TokenIndex } from "./token_index.ts";
+import { SearchIndex } from "./token_index.ts";
 
 /** How often (ms) a read checks KV for writes made by other processes. */
 export const SYNC_INTERVAL_MS = 1000;
@@ -47,7 +47,9 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   /** Grows whenever a listing changes: what was derived from the model stays valid until then. */
   version = 0;
   private readonly chunkOf: number[] = [];
-  private readonly tokens = new Map<number, TokenIndex & { slots: Int32Array }>();
+  /** Per chunk, the slots of its records in chunk order. */
+  private readonly chunkSlots = new Map<number, Int32Array>();
+  private readonly search = new SearchIndex();
   private readonly records = new Map<number, R[]>();
   private readonly chunkStamps = new Map<number, string>();
   private loading = false;
@@ -125,8 +127,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       this.columns.set(slot, entry, fresh);
       slots.push(slot);
     }
-    const { vocabulary, starts, masks, width } = index;
-    this.tokens.set(n, { vocabulary, starts, masks, width, slots: Int32Array.from(slots) });
+    this.search.setChunk(n, index.tokens, index.masks, index.width);
+    this.chunkSlots.set(n, Int32Array.from(slots));
     this.version++;
     return true;
   }
@@ -136,15 +138,16 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     return this.slots.slotOf(id);
   }
 
-  /** Marks, by slot, the records whose search text contains every one of `words`. */
+  /**
+   * Marks, by slot, the records whose search text contains every one of `words` (lower case,
+   * no whitespace or `\0`).
+   */
   searchMarks(words: string[]): Uint8Array {
     const marks = new Uint8Array(this.slots.count);
-    for (const index of this.tokens.values()) {
-      const all = matchWords(index, words);
-      if (!all) continue;
-      const { slots } = index;
-      for (let i = 0; i < slots.length; i++) if (all[i >> 5] & (1 << (i & 31))) marks[slots[i]] = 1;
-    }
+    this.search.match(words, (n, masks, offset) => {
+      const slots = this.chunkSlots.get(n)!;
+      for (let i = 0; i < slots.length; i++) if (masks[offset + (i >> 5)] & (1 << (i & 31))) marks[slots[i]] = 1;
+    });
     return marks;
   }
 

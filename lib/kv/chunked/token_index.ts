@@ -1,9 +1,11 @@
 /**
- * The per-chunk token search index of a chunked store (see `store.ts`): for the records of one
- * chunk, each distinct whitespace-separated token of their lower-case search texts with a bit mask
- * of the records that contain it. A search word (no whitespace) occurs in a text exactly when it
- * occurs inside one of the text's tokens, so `matchWords` answers substring search with one
- * `indexOf` scan over the chunk's vocabulary per word.
+ * The token search index of a chunked store (see `store.ts`). Stored per chunk: each distinct
+ * whitespace-separated token of the chunk's lower-case search texts, with a bit mask of the
+ * records that contain it. Held in memory for the whole store (`SearchIndex`): every distinct
+ * token once in one vocabulary string, each chunk's tokens as ids, and per token the chunks that
+ * hold it. A search word (no whitespace) occurs in a text exactly when it occurs inside one of the
+ * text's tokens, so a word costs one `indexOf` scan over the distinct tokens of the whole store,
+ * then work only for the chunks that hold a matching token.
  */
 
 /** The token index of one chunk as built for storage: distinct tokens and their masks, token by token. */
@@ -11,16 +13,6 @@ export interface TokenMasks {
   tokens: string[];
   /** `ceil(records / 32)` 32-bit words per token; bit i = record i of the chunk. */
   masks: number[];
-}
-
-/** The token index of one chunk as held in memory. */
-export interface TokenIndex {
-  /** Distinct tokens, each preceded by `\0`; `starts` holds where each begins. */
-  vocabulary: string;
-  starts: Int32Array;
-  /** `width` mask words per token, bit i = record i of the chunk. */
-  masks: Int32Array;
-  width: number;
 }
 
 /** Mask words per token for a chunk of `count` records. */
@@ -43,21 +35,104 @@ export function buildTokenMasks(texts: string[]): TokenMasks {
   return { tokens: [...tokens.keys()], masks: [...tokens.values()].flat() };
 }
 
-/** The in-memory token index of a chunk of `count` records from its `\0`-led vocabulary and masks. */
-export function readTokenIndex(vocabulary: string, masks: number[], count: number): TokenIndex {
-  const starts: number[] = [];
-  for (let i = vocabulary.indexOf("\0"); i !== -1; i = vocabulary.indexOf("\0", i + 1)) starts.push(i);
-  return { vocabulary, starts: Int32Array.from(starts), masks: Int32Array.from(masks), width: maskWidth(count) };
+/** The position of `id` among the first `count` (ascending) values of `ids`, or -1. */
+function positionOf(ids: Int32Array, count: number, id: number): number {
+  let lo = 0, hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < count && ids[lo] === id ? lo : -1;
 }
 
 /**
- * The records of the chunk whose search text contains every one of `words` (lower case, no
- * whitespace or `\0`), as a mask of `width` words; null when `words` is empty.
+ * The in-memory search index of every chunk of a store. Chunks get dense positions, and each a
+ * place in one flat array of mask words, so a search builds one array per word instead of one
+ * per chunk. A token's chunk list only grows: a chunk that lost a token stays listed under it and
+ * is skipped when its current ids lack the token.
  */
-export function matchWords({ vocabulary, starts, masks, width }: TokenIndex, words: string[]): Int32Array | null {
-  let all: Int32Array | null = null;
-  for (const word of words) {
-    const found = new Int32Array(width);
+export class SearchIndex {
+  /** Every distinct token, each preceded by `\0`, in id order. */
+  private vocabulary = "";
+  /** Tokens (each `\0`-led) added since `vocabulary` was last joined. */
+  private pending: string[] = [];
+  private length = 0;
+  /** Where token id i begins in `vocabulary` (at its `\0`). */
+  private readonly starts: number[] = [];
+  private readonly ids = new Map<string, number>();
+  /**
+   * Per token id, pairs of (chunk position, the token's place among the chunk's ids when it was
+   * set): the place is checked before use and looked up again when the chunk changed since.
+   */
+  private readonly chunksOf: number[][] = [];
+  private readonly positions = new Map<number, number>();
+  /**
+   * By position: the chunk number; its token ids ascending followed by their masks (`widths`
+   * words per token) in one array; how many tokens it has; and where its mask words begin in a
+   * flat array.
+   */
+  private readonly chunkNumbers: number[] = [];
+  private readonly chunks: Int32Array[] = [];
+  private readonly counts: number[] = [];
+  private readonly widths: number[] = [];
+  private readonly offsets: number[] = [];
+  private readonly capacities: number[] = [];
+  /** Mask words in the flat array, over every chunk. */
+  private words = 0;
+
+  private idOf(token: string): number {
+    let id = this.ids.get(token);
+    if (id === undefined) {
+      id = this.starts.push(this.length) - 1;
+      this.ids.set(token, id);
+      this.chunksOf.push([]);
+      this.pending.push("\0" + token);
+      this.length += token.length + 1;
+    }
+    return id;
+  }
+
+  /** Sets chunk `n`'s index: its distinct `tokens` and their `masks`, `width` words per token. */
+  setChunk(n: number, tokens: readonly string[], masks: ArrayLike<number>, width: number): void {
+    let position = this.positions.get(n);
+    if (position === undefined) {
+      position = this.chunks.length;
+      this.positions.set(n, position);
+      this.chunkNumbers.push(n);
+      this.chunks.push(new Int32Array(0));
+      this.counts.push(0);
+      this.widths.push(0);
+      this.capacities.push(0);
+      this.offsets.push(0);
+    }
+    if (width > this.capacities[position]) {
+      this.offsets[position] = this.words;
+      this.capacities[position] = width;
+      this.words += width;
+    }
+    const previous = this.chunks[position], previousCount = this.counts[position];
+    const order = tokens.map((token, local) => [this.idOf(token), local]).sort((a, b) => a[0] - b[0]);
+    const count = order.length;
+    const data = new Int32Array(count + count * width);
+    order.forEach(([id, local], i) => {
+      data[i] = id;
+      for (let w = 0; w < width; w++) data[count + i * width + w] = masks[local * width + w];
+      if (positionOf(previous, previousCount, id) === -1) this.chunksOf[id].push(position, i);
+    });
+    this.chunks[position] = data;
+    this.counts[position] = count;
+    this.widths[position] = width;
+  }
+
+  /** The ids of the tokens that contain `word`. */
+  private tokensContaining(word: string): number[] {
+    if (this.pending.length > 0) {
+      this.vocabulary += this.pending.join("");
+      this.pending = [];
+    }
+    const { vocabulary, starts } = this;
+    const found: number[] = [];
     let at = vocabulary.indexOf(word);
     while (at !== -1) {
       let lo = 0, hi = starts.length;
@@ -66,14 +141,53 @@ export function matchWords({ vocabulary, starts, masks, width }: TokenIndex, wor
         if (starts[mid] < at) lo = mid + 1;
         else hi = mid;
       }
-      const token = lo - 1;
-      for (let w = 0; w < width; w++) found[w] |= masks[token * width + w];
+      found.push(lo - 1);
       if (lo >= starts.length) break;
       at = vocabulary.indexOf(word, starts[lo]);
     }
-    if (all) { for (let w = 0; w < width; w++) all[w] &= found[w]; }
-    else all = found;
-    if (all.every((w) => w === 0)) break;
+    return found;
   }
-  return all;
+
+  /**
+   * Calls `found(n, masks, offset)` for each chunk `n` with a record whose search text contains
+   * every one of `words` (lower case, no whitespace or `\0`; an empty word is contained in every
+   * text): bit i of `masks[offset + (i >> 5)]` is set when record i of the chunk matches.
+   */
+  match(words: readonly string[], found: (n: number, masks: Int32Array, offset: number) => void): void {
+    let masks: Int32Array | null = null;
+    let hits: Uint8Array | null = null;
+    for (const word of words) {
+      if (word === "") continue;
+      const wordMasks = new Int32Array(this.words);
+      const wordHits = new Uint8Array(this.chunks.length);
+      for (const id of this.tokensContaining(word)) {
+        const postings = this.chunksOf[id];
+        for (let p = 0; p < postings.length; p += 2) {
+          const position = postings[p];
+          if (hits && hits[position] === 0) continue;
+          const data = this.chunks[position], count = this.counts[position];
+          let at = postings[p + 1];
+          if (at >= count || data[at] !== id) {
+            at = positionOf(data, count, id);
+            if (at === -1) continue;
+            postings[p + 1] = at;
+          }
+          const width = this.widths[position];
+          const offset = this.offsets[position];
+          const from = count + at * width;
+          for (let w = 0; w < width; w++) wordMasks[offset + w] |= data[from + w];
+          wordHits[position] = 1;
+        }
+      }
+      if (masks) { for (let w = 0; w < masks.length; w++) wordMasks[w] &= masks[w]; }
+      masks = wordMasks;
+      hits = wordHits;
+    }
+    for (let position = 0; position < this.chunks.length; position++) {
+      if (hits && hits[position] === 0) continue;
+      const n = this.chunkNumbers[position];
+      if (masks) found(n, masks, this.offsets[position]);
+      else found(n, new Int32Array(this.widths[position]).fill(-1), 0);
+    }
+  }
 }
