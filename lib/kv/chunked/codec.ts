@@ -1,8 +1,11 @@
 /**
  * Byte formats of a chunked store (see `store.ts`) and how records are cut into chunks:
  * - a record chunk is the UTF-8 JSON array of its records;
- * - an index chunk is UTF-8 of `JSON({entries, masks}) \0 token₀ \0 token₁ ...`: the listing
- *   entry of each record (`layout.entry`) and the chunk's token search index (`token_index.ts`).
+ * - an index chunk is UTF-8 of `JSON({entries, masks, ends}) \0 token₀ \0 token₁ ...`: the
+ *   listing entry of each record (`layout.entry`), the chunk's token search index
+ *   (`token_index.ts`), and where each record's JSON ends in the record chunk's bytes, so that
+ *   one record can be decoded without the rest (index chunks written before `ends` existed lack
+ *   it; their record chunks are decoded whole).
  * Both stay within `CHUNK_MAX_BYTES`, under KV's value limit of 65,536 bytes.
  */
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
@@ -19,6 +22,8 @@ const decoder = new TextDecoder();
 /** A decoded index chunk: the listing entries and the token search index of the chunk's records. */
 export interface ChunkIndex<E extends ListingEntry> {
   entries: E[];
+  /** Byte offset in the record chunk where each record's JSON ends; undefined in an older index. */
+  ends?: number[];
   /** The chunk's distinct search tokens. */
   tokens: string[];
   /** `width` mask words per token, token by token; bit i = record i of the chunk. */
@@ -26,15 +31,31 @@ export interface ChunkIndex<E extends ListingEntry> {
   width: number;
 }
 
-/** A chunk's records with their encoded index, as a write stores them. */
+/** A chunk's records with their stored bytes and encoded index, as a write stores them. */
 export interface IndexedChunk<R> {
   records: R[];
+  bytes: Uint8Array;
   index: Uint8Array;
 }
 
-/** The stored bytes of a record chunk. */
-export function encodeRecords<R>(records: R[]): Uint8Array {
-  return encoder.encode(JSON.stringify(records));
+/**
+ * The stored bytes of a record chunk (the same bytes as the UTF-8 of `JSON.stringify(records)`),
+ * and the offset where each record's JSON ends in them.
+ */
+export function encodeRecords<R>(records: R[]): { bytes: Uint8Array; ends: number[] } {
+  const parts = records.map((record) => encoder.encode(JSON.stringify(record)));
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength + 1, 1) + (parts.length ? 0 : 1));
+  const ends: number[] = [];
+  let at = 0;
+  bytes[at++] = 0x5b; // [
+  parts.forEach((part, i) => {
+    if (i > 0) bytes[at++] = 0x2c; // ,
+    bytes.set(part, at);
+    at += part.byteLength;
+    ends.push(at);
+  });
+  bytes[at] = 0x5d; // ]
+  return { bytes, ends };
 }
 
 /** The records of a stored record chunk; none for a missing one. */
@@ -42,26 +63,33 @@ export function decodeRecords<R>(value: Uint8Array | null): R[] {
   return value ? JSON.parse(decoder.decode(value)) : [];
 }
 
+/** Record `i` of a stored record chunk whose records end at `ends`, decoded alone. */
+export function decodeRecord<R>(value: Uint8Array, ends: ArrayLike<number>, i: number): R {
+  const start = i === 0 ? 1 : ends[i - 1] + 1;
+  return JSON.parse(decoder.decode(value.subarray(start, ends[i])));
+}
+
 /** What `record` adds to its chunk's stored size, in bytes (its JSON and a comma). */
 export function recordBytes<R>(record: R): number {
   return encoder.encode(JSON.stringify(record)).byteLength + 1;
 }
 
-/** The stored index of `records`. */
+/** The stored index of `records`, whose JSON ends at `ends` in their record chunk. */
 export function encodeIndex<R extends { id: string }, E extends ListingEntry>(
   layout: ChunkedLayout<R, E>,
   records: R[],
+  ends: number[],
 ): Uint8Array {
   const entries = records.map((record) => layout.entry(record));
   const { tokens, masks } = buildTokenMasks(records.map((record) => layout.searchText(record)));
-  return encoder.encode([JSON.stringify({ entries, masks }), ...tokens].join("\0"));
+  return encoder.encode([JSON.stringify({ entries, masks, ends }), ...tokens].join("\0"));
 }
 
 /** Reads an index chunk written by `encodeIndex`. */
 export function decodeIndex<E extends ListingEntry>(bytes: Uint8Array): ChunkIndex<E> {
   const [json, ...tokens] = decoder.decode(bytes).split("\0");
-  const { entries, masks } = JSON.parse(json) as { entries: E[]; masks: number[] };
-  return { entries, tokens, masks, width: maskWidth(entries.length) };
+  const { entries, masks, ends } = JSON.parse(json) as { entries: E[]; masks: number[]; ends?: number[] };
+  return { entries, ends, tokens, masks, width: maskWidth(entries.length) };
 }
 
 /** `records` with their encoded index. */
@@ -69,7 +97,8 @@ export function indexed<R extends { id: string }, E extends ListingEntry>(
   layout: ChunkedLayout<R, E>,
   records: R[],
 ): IndexedChunk<R> {
-  return { records, index: encodeIndex(layout, records) };
+  const { bytes, ends } = encodeRecords(records);
+  return { records, bytes, index: encodeIndex(layout, records, ends) };
 }
 
 /**
@@ -92,7 +121,8 @@ export function splitByIndex<R extends { id: string }, E extends ListingEntry>(
     let lo = minimum, hi = rest.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (encodeIndex(layout, rest.slice(0, mid)).byteLength <= CHUNK_MAX_BYTES) lo = mid;
+      const prefix = rest.slice(0, mid);
+      if (encodeIndex(layout, prefix, encodeRecords(prefix).ends).byteLength <= CHUNK_MAX_BYTES) lo = mid;
       else hi = mid - 1;
     }
     out.push(indexed(layout, rest.slice(0, lo)));

@@ -5,7 +5,7 @@
  * `Columns`. Loaded with one scan of the index chunks; kept current by the writer (own commits)
  * and by `sync` (other processes' commits, at most `SYNC_INTERVAL_MS` late).
  */
-import { decodeIndex, decodeRecords, type IndexedChunk } from "./codec.ts";
+import { decodeIndex, decodeRecord, decodeRecords, type IndexedChunk } from "./codec.ts";
 import { Slots } from "./columns.ts";
 import { type ChunkedKeys, chunkedKeys, type ChunkedLayout, type ListingEntry } from "./layout.ts";
 import { ChangeTracker } from "./sync.ts";
@@ -31,11 +31,18 @@ export interface Columns<E extends ListingEntry> {
 const LOAD_BATCH = 50;
 
 /**
- * Decoded record chunks kept in memory, the most recently used (~48 KB of JSON each): pages come
- * back to the same chunks, but a crawl through every page must not leave the whole record set
- * (over 100 MB at 100,000 listings) in memory.
+ * Record chunks kept in memory as stored, the most recently used (~48 KB of JSON each): pages
+ * come back to the same chunks, but a crawl through every page must not leave the whole record
+ * set (over 100 MB at 100,000 listings) in memory.
  */
 export const RECORD_CHUNKS_KEPT = 200;
+
+/** A record chunk's stored bytes with the record ends and slots of the same version. */
+interface HeldChunk {
+  bytes: Uint8Array;
+  ends: Int32Array | undefined;
+  slots: Int32Array;
+}
 
 /** The read model of one chunked store in one KV. */
 export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {
@@ -49,8 +56,10 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   private readonly chunkOf: number[] = [];
   /** Per chunk, the slots of its records in chunk order. */
   private readonly chunkSlots = new Map<number, Int32Array>();
+  /** Per chunk, where each record's JSON ends in the record chunk (absent for an older index). */
+  private readonly chunkEnds = new Map<number, Int32Array>();
   private readonly search = new SearchIndex();
-  private readonly records = new Map<number, R[]>();
+  private readonly records = new Map<number, Uint8Array>();
   private readonly chunkStamps = new Map<number, string>();
   private loading = false;
   private checkedAt = 0;
@@ -105,8 +114,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
 
   /** Puts chunks this process committed at `versionstamp` into the model. */
   applyWrite(chunks: Map<number, IndexedChunk<R>>, versionstamp: string): void {
-    for (const [n, { records, index }] of chunks) {
-      if (this.applyIndex(n, index, versionstamp)) this.keepRecords(n, records);
+    for (const [n, { bytes, index }] of chunks) {
+      if (this.applyIndex(n, index, versionstamp)) this.keepRecords(n, bytes);
     }
     this.changes.recordOwn(versionstamp);
   }
@@ -129,6 +138,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     }
     this.search.setChunk(n, index.tokens, index.masks, index.width);
     this.chunkSlots.set(n, Int32Array.from(slots));
+    if (index.ends) this.chunkEnds.set(n, Int32Array.from(index.ends));
+    else this.chunkEnds.delete(n);
     this.version++;
     return true;
   }
@@ -151,22 +162,28 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     return marks;
   }
 
-  /** Keeps the decoded records of chunk `n` as the most recently used, dropping the least recently used past the limit. */
-  private keepRecords(n: number, records: R[]): void {
+  /** Keeps the stored bytes of record chunk `n` as the most recently used, dropping the least recently used past the limit. */
+  private keepRecords(n: number, bytes: Uint8Array): void {
     this.records.delete(n);
-    this.records.set(n, records);
+    this.records.set(n, bytes);
     if (this.records.size > RECORD_CHUNKS_KEPT) this.records.delete(this.records.keys().next().value!);
   }
 
-  /** The full records of `slots`, in order, reading record chunks not held in memory yet. */
+  /**
+   * The full records of `slots`, in order, reading record chunks not held in memory yet; only
+   * the records asked for are decoded (a whole chunk only when its index predates `ends`).
+   */
   async recordsOf(slots: number[]): Promise<R[]> {
-    // The chunks this call uses, held here so that another request's reads cannot evict them meanwhile.
-    const used = new Map<number, R[]>();
+    // The chunks this call uses, with their record ends and slots as of the bytes, held here so
+    // that another request's reads or a write cannot evict or change them meanwhile.
+    const used = new Map<number, HeldChunk>();
+    const hold = (n: number, bytes: Uint8Array) =>
+      used.set(n, { bytes, ends: this.chunkEnds.get(n), slots: this.chunkSlots.get(n)! });
     const missing: number[] = [];
     for (const n of new Set(slots.map((slot) => this.chunkOf[slot]))) {
       const held = this.records.get(n);
       if (held) {
-        used.set(n, held);
+        hold(n, held);
         this.keepRecords(n, held);
       } else missing.push(n);
     }
@@ -185,21 +202,28 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
         }
       }
       entries.forEach((entry, i) => {
-        if (!entry.versionstamp) return;
-        if (this.chunkStamps.get(batch[i]) === entry.versionstamp) {
-          const records = decodeRecords<R>(entry.value);
-          used.set(batch[i], records);
-          this.keepRecords(batch[i], records);
+        if (entry.versionstamp && this.chunkStamps.get(batch[i]) === entry.versionstamp) {
+          hold(batch[i], entry.value);
+          this.keepRecords(batch[i], entry.value);
         }
       });
     }));
+    const whole = new Map<number, R[]>();
     return slots.map((slot) => {
-      const chunk = used.get(this.chunkOf[slot]);
-      const record = chunk?.find((r) => r.id === this.slots.ids[slot]);
-      if (!record) {
-        throw new Error(`${this.layout.prefix} ${this.slots.ids[slot]} is missing from chunk ${this.chunkOf[slot]}`);
+      const n = this.chunkOf[slot];
+      const chunk = used.get(n);
+      const id = this.slots.ids[slot];
+      let record: R | undefined;
+      if (chunk?.ends) {
+        const at = chunk.slots.indexOf(slot);
+        record = at === -1 ? undefined : decodeRecord<R>(chunk.bytes, chunk.ends, at);
+      } else if (chunk) {
+        let records = whole.get(n);
+        if (!records) whole.set(n, records = decodeRecords<R>(chunk.bytes));
+        record = records.find((r) => r.id === id);
       }
-      return record;
+      if (record?.id !== id) throw new Error(`${this.layout.prefix} ${id} is missing from chunk ${n}`);
+      return record!;
     });
   }
 }

@@ -85,3 +85,34 @@ Deno.test("the change marker asks for a re-read after another process's commit, 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("records are read one by one from their chunk, and whole from a chunk whose index predates record ends", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    {
+      await using kv = await openKv(`${dir}/kv.sqlite3`);
+      const { writer } = await notes(kv);
+      const pad = " x".repeat(500);
+      await writer.insert(Array.from({ length: 80 }, (_, i) => note(i, "idea", `Text ${i} with “quotes” and ₹${pad}`)));
+      assert((await kv.get([`${layout.prefix}_chunks`, 1])).value, "the records fill more than one chunk");
+      // Chunk 0 as written before the index held `ends`: same records, index JSON without it, one commit.
+      const [chunk, index] = await kv.getMany<[Uint8Array, Uint8Array]>([[`${layout.prefix}_chunks`, 0], [
+        `${layout.prefix}_index`,
+        0,
+      ]]);
+      const text = new TextDecoder().decode(index.value!);
+      const cut = text.indexOf("\0");
+      const { entries, masks } = JSON.parse(text.slice(0, cut));
+      const older = new TextEncoder().encode(JSON.stringify({ entries, masks }) + text.slice(cut));
+      await kv.atomic().set(chunk.key, chunk.value).set(index.key, older).commit();
+    }
+    await using kv = await openKv(`${dir}/kv.sqlite3`);
+    const { model } = await notes(kv);
+    const wanted = ["note-0079", "note-0040", "note-0001", "note-0000"];
+    const records = await model.recordsOf(wanted.map((id) => model.slotOf(id)!));
+    assertEquals(records.map((n) => n.id), wanted);
+    assertEquals(records[1].text, `Text 40 with “quotes” and ₹${" x".repeat(500)}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

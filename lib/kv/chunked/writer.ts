@@ -125,7 +125,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
   private async replace(chunk: ReadChunk<R>, record: R): Promise<boolean> {
     const records = chunk.records.map((r) => (r.id === record.id ? record : r));
     const replaced = indexed(this.model.layout, records);
-    const fits = encodeRecords(records).byteLength <= CHUNK_MAX_BYTES && replaced.index.byteLength <= CHUNK_MAX_BYTES;
+    const fits = replaced.bytes.byteLength <= CHUNK_MAX_BYTES && replaced.index.byteLength <= CHUNK_MAX_BYTES;
     if (!fits) return await this.append([record], { chunk, rest: chunk.records.filter((r) => r.id !== record.id) });
     const op = this.kv.atomic()
       .check(chunk.idEntry, { key: this.model.keys.chunk(chunk.n), versionstamp: chunk.versionstamp });
@@ -155,7 +155,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
       const filled: IndexedChunk<R>[] = [];
       let chunk = moved?.chunk.n === n ? moved.rest : decodeRecords<R>(current.value);
       let kept = chunk.length;
-      let size = encodeRecords(chunk).byteLength;
+      let size = encodeRecords(chunk).bytes.byteLength;
       for (const record of records) {
         const bytes = recordBytes(record);
         if (chunk.length > 0 && size + bytes > CHUNK_FILL_BYTES) {
@@ -184,8 +184,8 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
   /** Sets the chunks of `writes` (records, index, stamp), bumps the change marker and commits. */
   private async commit(op: Deno.AtomicOperation, writes: Map<number, IndexedChunk<R>>): Promise<boolean> {
     const { keys } = this.model;
-    for (const [n, { records, index }] of writes) {
-      op.set(keys.chunk(n), encodeRecords(records));
+    for (const [n, { records, bytes, index }] of writes) {
+      op.set(keys.chunk(n), bytes);
       op.set(keys.index(n), index);
       op.set(keys.stamp(n), records.length);
     }
