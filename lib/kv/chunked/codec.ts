@@ -87,9 +87,13 @@ export function encodeIndex<R extends { id: string }, E extends ListingEntry>(
 
 /** Reads an index chunk written by `encodeIndex`. */
 export function decodeIndex<E extends ListingEntry>(bytes: Uint8Array): ChunkIndex<E> {
-  const [json, ...tokens] = decoder.decode(bytes).split("\0");
-  const { entries, masks, ends } = JSON.parse(json) as { entries: E[]; masks: number[]; ends?: number[] };
-  return { entries, ends, tokens, masks, width: maskWidth(entries.length) };
+  // The JSON part and the vocabulary are decoded apart: the search index keeps each new token,
+  // and a slice of one decoded string would keep the whole of it (entries included) alive.
+  const zero = bytes.indexOf(0);
+  const cut = zero === -1 ? bytes.length : zero;
+  const json = JSON.parse(decoder.decode(bytes.subarray(0, cut))) as { entries: E[]; masks: number[]; ends?: number[] };
+  const tokens = cut < bytes.length ? decoder.decode(bytes.subarray(cut + 1)).split("\0") : [];
+  return { entries: json.entries, ends: json.ends, tokens, masks: json.masks, width: maskWidth(json.entries.length) };
 }
 
 /** `records` with their encoded index. */
@@ -116,13 +120,14 @@ export function splitByIndex<R extends { id: string }, E extends ListingEntry>(
   const out: IndexedChunk<R>[] = [];
   let rest = records;
   for (let minimum = Math.max(kept, 1);; minimum = 1) {
-    const whole = indexed(layout, rest);
+    const { bytes, ends } = encodeRecords(rest);
+    const whole = { records: rest, bytes, index: encodeIndex(layout, rest, ends) };
     if (whole.index.byteLength <= CHUNK_MAX_BYTES || rest.length <= minimum) return [...out, whole];
     let lo = minimum, hi = rest.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      const prefix = rest.slice(0, mid);
-      if (encodeIndex(layout, prefix, encodeRecords(prefix).ends).byteLength <= CHUNK_MAX_BYTES) lo = mid;
+      // A prefix's records are encoded as in the whole, so its ends are the first of the whole's.
+      if (encodeIndex(layout, rest.slice(0, mid), ends.slice(0, mid)).byteLength <= CHUNK_MAX_BYTES) lo = mid;
       else hi = mid - 1;
     }
     out.push(indexed(layout, rest.slice(0, lo)));
