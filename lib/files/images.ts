@@ -3,7 +3,6 @@
  * (`file-type`), never by the type the client declared; at most 5 MB. Stored in the object store
  * with the detected content type.
  */
-import { fileTypeFromBuffer } from "file-type";
 import { InvalidInputError, NotFoundError, TooLargeError } from "../errors.ts";
 import type { FileMetadata, ObjectStore } from "./object_store.ts";
 
@@ -25,6 +24,8 @@ export function fileUrl(id: string): string {
  */
 export async function storeImage(store: ObjectStore, bytes: Uint8Array): Promise<FileMetadata> {
   if (bytes.length > MAX_IMAGE_BYTES) throw new TooLargeError("File is larger than 5 MB");
+  // file-type (~4 MB of memory) is loaded with the first upload, not with the server.
+  const { fileTypeFromBuffer } = await import("file-type");
   const detected = await fileTypeFromBuffer(bytes);
   if (!detected || !IMAGE_TYPES.includes(detected.mime)) {
     throw new InvalidInputError("File must be a PNG, JPEG, WebP or GIF image");

@@ -1,8 +1,9 @@
 /**
  * Outgoing e-mail (CONTRACT.md §1 `SMTP_URL`, `MAIL_FROM`): nodemailer over SMTP, or, when
- * `SMTP_URL` is unset, one JSON log line per mail with `to`, `subject` and the link.
+ * `SMTP_URL` is unset, one JSON log line per mail with `to`, `subject` and the link. nodemailer
+ * (~6 MB of memory) is loaded with the first mail, not with the server.
  */
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "../log.ts";
 
 /** One transactional e-mail. `link` is the action URL it carries (logged when there is no SMTP). */
@@ -29,10 +30,17 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
       },
     };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  let transport: Promise<Transporter> | undefined;
+  const connect = async () => (await import("nodemailer")).default.createTransport(smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await (await (transport ??= connect())).sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     },
   };
 }

@@ -2,9 +2,10 @@
  * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders
  * API). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
  * `RAZORPAY_API_URL` (CONTRACT.md §1, tests use a local fake) and given a timeout, so a hung
- * gateway ends as `UpstreamError` like a failed one.
+ * gateway ends as `UpstreamError` like a failed one. The SDK (~6 MB of memory with its axios) is
+ * loaded with the first order, not with the server.
  */
-import Razorpay from "razorpay";
+import type RazorpayClient from "razorpay";
 import { UpstreamError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { type GatewayOrder, type PaymentGateway, signatureMatches } from "./gateway.ts";
@@ -40,13 +41,19 @@ export function createRazorpayGateway(
 ): PaymentGateway | null {
   const { keyId, keySecret, webhookSecret } = config;
   if (!keyId || !keySecret) return null;
-  const client = new Razorpay({ key_id: keyId, key_secret: keySecret });
-  const http = (client as unknown as { api: { rq: { defaults: { baseURL?: string; timeout?: number } } } }).api.rq;
-  http.defaults.baseURL = config.apiUrl;
-  http.defaults.timeout = timeoutMs;
+  let sdk: Promise<RazorpayClient> | undefined;
+  const connect = async () => {
+    const { default: Razorpay } = await import("razorpay");
+    const client = new Razorpay({ key_id: keyId, key_secret: keySecret });
+    const http = (client as unknown as { api: { rq: { defaults: { baseURL?: string; timeout?: number } } } }).api.rq;
+    http.defaults.baseURL = config.apiUrl;
+    http.defaults.timeout = timeoutMs;
+    return client;
+  };
   return {
     keyId,
     async createOrder({ amountPaise, currency, receipt, notes }): Promise<GatewayOrder> {
+      const client = await (sdk ??= connect());
       let order: OrderEntity;
       try {
         order = await client.orders.create({ amount: amountPaise, currency, receipt, notes }) as OrderEntity;

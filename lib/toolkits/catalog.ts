@@ -187,12 +187,12 @@ export async function listContentItems(kv: Deno.Kv, toolkitId: string): Promise<
 }
 
 /** The item's body fields after a type and body change: sanitized HTML for an article, a video URL for a video. */
-function bodyOf(type: ContentItem["type"], content: string | null, cdnVideoUrl: string | null) {
+async function bodyOf(type: ContentItem["type"], content: string | null, cdnVideoUrl: string | null) {
   if (type === "video") {
     if (!cdnVideoUrl) throw new InvalidInputError("A video needs cdnVideoUrl");
     return { content: null, cdnVideoUrl };
   }
-  return { content: sanitizeArticle(content ?? ""), cdnVideoUrl: null };
+  return { content: await sanitizeArticle(content ?? ""), cdnVideoUrl: null };
 }
 
 /**
@@ -201,7 +201,7 @@ function bodyOf(type: ContentItem["type"], content: string | null, cdnVideoUrl: 
  * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl".
  */
 export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): Promise<ContentItem> {
-  const body = bodyOf(input.type, input.content ?? null, input.cdnVideoUrl ?? null);
+  const body = await bodyOf(input.type, input.content ?? null, input.cdnVideoUrl ?? null);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(input.toolkitId));
     if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
@@ -253,7 +253,7 @@ export async function updateContentItem(kv: Deno.Kv, id: string, patch: ContentI
       title: patch.title ?? current.title,
       type,
       ...(patch.content !== undefined || patch.cdnVideoUrl !== undefined || patch.type !== undefined
-        ? bodyOf(type, content, cdnVideoUrl)
+        ? await bodyOf(type, content, cdnVideoUrl)
         : {}),
       orderIndex: patch.orderIndex ?? current.orderIndex,
       isPreview: patch.isPreview ?? current.isPreview,

@@ -4,12 +4,13 @@
  * `<iframe>` only from the approved video hosts. No scripts, styles, event handlers or
  * `javascript:` URLs survive; links get `rel="noopener noreferrer nofollow"`.
  */
-import sanitizeHtml from "sanitize-html";
+import type { IOptions, Transformer } from "sanitize-html";
 
 /** Hosts whose players may be embedded in an article. */
 export const VIDEO_EMBED_HOSTS = ["www.youtube-nocookie.com", "www.youtube.com", "player.vimeo.com"];
 
-const OPTIONS: sanitizeHtml.IOptions = {
+/** The allowlist; `anchor` is sanitize-html's transform that sets every link's `rel`. */
+const allowlist = (anchor: Transformer): IOptions => ({
   allowedTags: [
     "h2",
     "h3",
@@ -62,7 +63,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   allowedIframeHostnames: VIDEO_EMBED_HOSTS,
   transformTags: {
-    a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer nofollow" }),
+    a: anchor,
     iframe: (tagName, attribs) => ({
       tagName,
       attribs: attribs.src?.startsWith("https://www.youtube.com/")
@@ -71,9 +72,18 @@ const OPTIONS: sanitizeHtml.IOptions = {
     }),
   },
   nonTextTags: ["script", "style", "textarea", "option", "noscript"],
-};
+});
+
+/** `sanitize-html` (~17 MB of memory) set up on first use, not with the server. */
+async function loadSanitizer(): Promise<(html: string) => string> {
+  const { default: sanitizeHtml } = await import("sanitize-html");
+  const options = allowlist(sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer nofollow" }));
+  return (html) => sanitizeHtml(html, options);
+}
+
+let sanitizer: Promise<(html: string) => string> | undefined;
 
 /** `html` with everything outside the allowlist removed. */
-export function sanitizeArticle(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+export async function sanitizeArticle(html: string): Promise<string> {
+  return (await (sanitizer ??= loadSanitizer()))(html);
 }

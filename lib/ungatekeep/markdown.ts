@@ -4,14 +4,19 @@
  * handlers, iframes, and no link or image URL but http(s), mailto and same-site paths; external
  * links open with `rel="noopener noreferrer"`), and the two-line plain-text excerpt.
  */
-import { Marked } from "marked";
-import sanitizeHtml from "sanitize-html";
+import type { IOptions } from "sanitize-html";
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+/** `marked` and `sanitize-html` (~20 MB of memory together) set up on first use, not with the server. */
+async function loadRenderer(): Promise<(content: string) => string> {
+  const [{ Marked }, { default: sanitizeHtml }] = await Promise.all([import("marked"), import("sanitize-html")]);
+  const marked = new Marked({ gfm: true, breaks: false, async: false });
+  const options = sanitizeOptions(sanitizeHtml.defaults.allowedTags);
+  return (content) => sanitizeHtml(marked.parse(content) as string, options);
+}
 
-const SANITIZE: sanitizeHtml.IOptions = {
+const sanitizeOptions = (defaultTags: string[]): IOptions => ({
   allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags.filter((tag) => tag !== "style"),
+    ...defaultTags.filter((tag) => tag !== "style"),
     "img",
     "del",
   ],
@@ -35,11 +40,13 @@ const SANITIZE: sanitizeHtml.IOptions = {
       };
     },
   },
-};
+});
+
+let renderer: Promise<(content: string) => string> | undefined;
 
 /** The markdown `content` as sanitized HTML, safe to insert into a page. */
-export function renderMarkdown(content: string): string {
-  return sanitizeHtml(marked.parse(content) as string, SANITIZE);
+export async function renderMarkdown(content: string): Promise<string> {
+  return (await (renderer ??= loadRenderer()))(content);
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };

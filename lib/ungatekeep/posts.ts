@@ -100,12 +100,12 @@ async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, P
 
 async function viewsOf(kv: Deno.Kv, posts: Post[]): Promise<PostView[]> {
   const creators = await creatorsOf(kv, posts.map((post) => post.userId));
-  return posts.map((post) => ({
+  return await Promise.all(posts.map(async (post) => ({
     ...post,
     excerpt: excerptOf(post.content),
     creator: creators.get(post.userId)!,
-    contentHtml: renderMarkdown(post.content),
-  }));
+    contentHtml: await renderMarkdown(post.content),
+  })));
 }
 
 /** Ids of the live posts of `scope` at `now`, in feed order, the first `count` of them. */

@@ -14,6 +14,6 @@ const PreviewSchema = z.object({ content: z.string().max(100_000) });
 export const handler: Handlers<unknown, AppState> = {
   async POST(req) {
     const { content } = await readBody(req, PreviewSchema);
-    return Response.json({ html: renderMarkdown(content) });
+    return Response.json({ html: await renderMarkdown(content) });
   },
 };
