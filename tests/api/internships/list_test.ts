@@ -255,3 +255,35 @@ Deno.test("a cached public list page changes at once after a create, an update a
   assertEquals(del.status, 200);
   assertEquals(await titles(t, "?search=robotics"), []);
 });
+
+Deno.test("paging through a filter: every page and total follow writes; filters differing in visibility or owner do not share matches", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await seeded(t);
+  const pages = async (query: string, count: number, headers?: Record<string, string>) => {
+    const titles: string[] = [];
+    let total = -1;
+    for (let offset = 0; offset < count; offset++) {
+      const res = await t.fetch(`/api/internships${query}&limit=1&offset=${offset}`, { headers });
+      assertEquals(res.status, 200, query);
+      const body = await res.json();
+      titles.push(...body.internships.map((i: { title: string }) => i.title));
+      total = body.pagination.total;
+    }
+    return { titles, total };
+  };
+  const both = ["Data Analyst Intern", "Design Intern"];
+  const first = await pages("?tags=data,design", 2);
+  assertEquals({ titles: first.titles.toSorted(), total: first.total }, { titles: both, total: 2 });
+  assertEquals(await pages("?tags=design,data", 2), first);
+
+  const [created] = await postInternships(t, member, [{ title: "Design Systems Intern", tags: ["design"] }]);
+  assertEquals(await pages("?tags=data,design", 3), { titles: ["Design Systems Intern", ...first.titles], total: 3 });
+  const hide = await t.json("PUT", `/api/internships/${created.id}`, { isActive: false }, admin.headers);
+  assertEquals(hide.status, 200);
+  assertEquals(await pages("?tags=design,data", 3), first);
+
+  assertEquals((await pages("?tags=data,design&includeInactive=true", 1, admin.headers)).total, 3);
+  assertEquals((await pages("?tags=data,design&mine=true", 1, member.headers)).total, 3);
+  assertEquals((await pages("?tags=data,design&mine=true", 1, admin.headers)).total, 0);
+  assertEquals((await pages("?tags=data,design", 1)).total, 2);
+});
