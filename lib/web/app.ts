@@ -18,7 +18,7 @@ import type { ComponentType } from "preact";
 import { type Assets, serveAsset } from "./assets.ts";
 import { islandName, registerIsland } from "./islands.ts";
 import { renderDocument } from "./render.ts";
-import { compareRoutes, fileStem, folderPrefix, type RoutePattern, routePattern } from "./routes.ts";
+import { compareRoutes, fileStem, folderMatcher, folderPrefix, type RoutePattern, routePattern } from "./routes.ts";
 import {
   type AppProps,
   type Handler,
@@ -89,29 +89,35 @@ class WebContext implements HandlerContext {
   }
 }
 
+/** One folder middleware of a request's chain, with the folder's pattern (`ctx.route`). */
+interface MiddlewareStep {
+  route: string;
+  handler: MiddlewareHandler;
+}
+
 /**
- * The context of the `index`th middleware of a folder: `next()` runs the folder's next
- * middleware, or after the last one the rest of the chain (`rest`), and answers its response.
+ * The context of the `index`th step of a request's folder middleware chain (outer folders
+ * first): `next()` runs the next step, or after the last one the rest of the chain (`rest`:
+ * route middleware and handler), and answers its response.
  */
 class MiddlewareContext extends WebContext implements MiddlewareHandlerContext {
   constructor(
     c: Context<Env>,
-    route: string,
     pages: PageRenderer,
-    private readonly handlers: MiddlewareHandler[],
+    private readonly steps: MiddlewareStep[],
     private readonly index: number,
     private readonly rest: () => Promise<void>,
   ) {
-    super(c, route, undefined, pages);
+    super(c, steps[index].route, undefined, pages);
   }
   async next(): Promise<Response> {
-    const { c, handlers, index, rest } = this;
-    if (index + 1 === handlers.length) {
+    const { c, steps, index, rest } = this;
+    if (index + 1 === steps.length) {
       await rest();
       return c.res;
     }
-    const ctx = new MiddlewareContext(c, this.route, this.pages, handlers, index + 1, rest);
-    return await handlers[index + 1](c.req.raw, ctx);
+    const ctx = new MiddlewareContext(c, this.pages, steps, index + 1, rest);
+    return await steps[index + 1].handler(c.req.raw, ctx);
   }
 }
 
@@ -216,10 +222,12 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     const found = special(stem)[0];
     return found && pageOf(found[0], found[1].default);
   });
-  const middlewares = special("_middleware").map(([file, module]) => ({
-    prefix: folderPrefix(file),
-    handlers: [module.handler].flat() as MiddlewareHandler[],
-  }));
+  const folders = special("_middleware").map(([file, module]) => {
+    const route = folderPrefix(file);
+    const steps = ([module.handler].flat() as MiddlewareHandler[]).map((handler) => ({ route, handler }));
+    return { matches: folderMatcher(file), steps };
+  });
+  if (folders.length > 30) throw new Error("At most 30 _middleware files are supported");
   const routes: RouteEntry[] = files
     .filter(([file]) => !fileStem(file).startsWith("_"))
     .map(([file, module]) => ({
@@ -262,22 +270,34 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   const makeContext = (c: Context<Env>, route: string, page?: PageEntry): WebContext =>
     new WebContext(c, route, page, pages);
 
-  app.use("*", (c, next) => {
-    stateOf(c);
-    if (c.req.method === "GET" || c.req.method === "HEAD") {
-      const asset = serveAsset(assets, c.req.raw, c.req.path);
-      if (asset) return Promise.resolve(asset);
+  // The folder middleware chains met so far, by the bit set of the folders whose path matched.
+  const chains = new Map<number, MiddlewareStep[]>();
+  const chainOf = (path: string): MiddlewareStep[] => {
+    let matched = 0;
+    for (let i = 0; i < folders.length; i++) if (folders[i].matches(path)) matched |= 1 << i;
+    let chain = chains.get(matched);
+    if (!chain) {
+      chain = folders.filter((_, i) => (matched & (1 << i)) !== 0).flatMap((folder) => folder.steps);
+      chains.set(matched, chain);
     }
-    return next();
-  });
+    return chain;
+  };
 
-  for (const { prefix, handlers } of middlewares) {
-    app.use(prefix === "/" ? "*" : `${prefix}/*`, async (c, next) => {
-      const res = await handlers[0](c.req.raw, new MiddlewareContext(c, prefix, pages, handlers, 0, next));
-      // Setting c.res to the response it already holds would make Hono copy it into a stream.
-      if (!c.finalized || res !== c.res) c.res = res;
-    });
-  }
+  // Built assets, then the folder middleware of the path, in one Hono middleware (each Hono
+  // layer costs every request a dispatch).
+  app.use("*", async (c, next) => {
+    stateOf(c);
+    const path = c.req.path;
+    if (c.req.method === "GET" || c.req.method === "HEAD") {
+      const asset = serveAsset(assets, c.req.raw, path);
+      if (asset) return asset;
+    }
+    const chain = chainOf(path);
+    if (chain.length === 0) return await next();
+    const res = await chain[0].handler(c.req.raw, new MiddlewareContext(c, pages, chain, 0, next));
+    // Setting c.res to the response it already holds would make Hono copy it into a stream.
+    if (!c.finalized || res !== c.res) c.res = res;
+  });
 
   for (const { pattern: { pattern }, handler, page, config } of routes) {
     const before = options.routeMiddleware?.(config, pattern) ?? [];

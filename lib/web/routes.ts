@@ -54,6 +54,27 @@ export function routePattern(file: string): RoutePattern {
   return { pattern: "/" + parts.map((p) => p.text).join("/"), ranks: parts.map((p) => p.rank) };
 }
 
+/**
+ * Whether a URL path lies under the folder of a `_middleware` file: its folder prefix
+ * (`folderPrefix`) itself or anything below it, a `[param]` folder standing for any one segment
+ * and a `[...rest]` folder for one or more (what Hono's `${prefix}/*` matches). "/" is every path.
+ */
+export function folderMatcher(file: string): (path: string) => boolean {
+  const segments = folderSegments(file);
+  if (segments.length === 0) return () => true;
+  if (segments.every((segment) => !segment.startsWith("["))) {
+    const prefix = "/" + segments.join("/");
+    return (path) => path === prefix || path.startsWith(prefix + "/");
+  }
+  const body = segments.map((segment) => {
+    if (/^\[\.\.\.\w+\]$/.test(segment)) return ".+";
+    if (/^\[\w+\]$/.test(segment)) return "[^/]+";
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }).join("/");
+  const pattern = new RegExp(`^/${body}(?:/.*)?$`);
+  return (path) => pattern.test(path);
+}
+
 /** Orders patterns so that a more specific route is tried first. */
 export function compareRoutes(a: RoutePattern, b: RoutePattern): number {
   const length = Math.min(a.ranks.length, b.ranks.length);

@@ -1,6 +1,6 @@
 /** File routes: URL patterns of `routes/` files, their matching order, and folder prefixes. */
-import { compareRoutes, fileStem, folderPrefix, routePattern } from "../../lib/web/routes.ts";
-import { assertEquals, assertThrows } from "../helpers/assert.ts";
+import { compareRoutes, fileStem, folderMatcher, folderPrefix, routePattern } from "../../lib/web/routes.ts";
+import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 
 const pattern = (file: string) => routePattern(file).pattern;
 
@@ -109,3 +109,18 @@ Deno.test("folderPrefix is the URL prefix of the file's folder, groups dropped",
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+Deno.test("folderMatcher: a _middleware folder covers its own path and everything below it", () => {
+  const root = folderMatcher("./routes/_middleware.ts");
+  assert(root("/") && root("/anything/at/all"));
+  const admin = folderMatcher("./routes/(shop)/admin/_middleware.ts");
+  for (const path of ["/admin", "/admin/", "/admin/users/1"]) assert(admin(path), path);
+  for (const path of ["/administrator", "/", "/api/admin"]) assert(!admin(path), path);
+  const item = folderMatcher("./routes/items/[id]/_middleware.ts");
+  for (const path of ["/items/5", "/items/new", "/items/5/edit"]) assert(item(path), path);
+  for (const path of ["/items", "/items/", "/itemsx/5"]) assert(!item(path), path);
+  const rest = folderMatcher("./routes/docs/[...slug]/_middleware.ts");
+  assert(rest("/docs/a/b/c") && !rest("/docs") && !rest("/docs/"));
+  const dotted = folderMatcher("./routes/v1.0/_middleware.ts");
+  assert(dotted("/v1.0/x") && !dotted("/v1x0/x"));
+});
