@@ -5,12 +5,16 @@
  * real unfiltered list), and measures over HTTP:
  * - throughput at 50 connections of the unfiltered list, a JSON 404 and the guest `/internships`
  *   page, each as a ratio to the "ok" server and the list also to the same-bytes server; every
- *   server is warmed first, and the load generator is `wrk -t1` (one core for the load, one for
- *   the server on a 2-core machine; `-t2` starves the server and flatters the ratio), else a
- *   fetch loop with 50 concurrent keep-alive clients (the table names which);
+ *   server is warmed first, then all five are measured in `ROUNDS` interleaved rounds and each
+ *   figure is the median of its rounds (on a shared VM the rate drifts by ±20 % within a minute,
+ *   so back-to-back single runs compared a server in a fast minute with one in a slow one); the
+ *   load generator is `wrk -t1` (one core for the load, one for the server on a 2-core machine;
+ *   `-t2` starves the server and flatters the ratio), else a fetch loop with 50 concurrent
+ *   keep-alive clients (the table names which);
  * - the server's RSS once started (read model loaded), before any load;
  * - p50/p95 latency from a single client for filter combinations (each sample another page, so
- *   none is answered from the list body cache), a create and an update;
+ *   none is answered from the list body cache), a create and an update, and for each filter the
+ *   time of its first request (the pass that lists its matches; later pages reuse that list);
  * - process start to the first successful `GET /api/internships?search=intern&types=remote`;
  * - the server's peak RSS (VmHWM).
  * Prints a table of the figures and the targets, then stops the servers and removes the files.
@@ -24,9 +28,12 @@ import { createUser, type User } from "../lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const CONNECTIONS = 50;
-const THROUGHPUT_SECONDS = 10;
+const ROUNDS = 3;
+const ROUND_SECONDS = 5;
 const WARM_SECONDS = 3;
 const LATENCY_SAMPLES = 300;
+/** The filter p95 target in ms: issue #10 asks ≤ 10 ms at 1,000,000 listings, ≤ 25 ms below. */
+const FILTER_P95_MS = COUNT >= 1_000_000 ? 10 : 25;
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "internships-bench-" });
@@ -107,10 +114,22 @@ async function load(url: string, seconds: number, expect: number): Promise<numbe
   return done / seconds;
 }
 
-/** Throughput of `url` after a warm-up of `WARM_SECONDS` under the same load. */
-async function throughput(url: string, expect = 200): Promise<number> {
-  await load(url, WARM_SECONDS, expect);
-  return await load(url, THROUGHPUT_SECONDS, expect);
+/**
+ * Throughput of each target: every one warmed for `WARM_SECONDS` under the same load, then
+ * `ROUNDS` rounds of `ROUND_SECONDS` each, the targets taking turns; the median and every round.
+ */
+async function throughputs(
+  targets: { url: string; expect: number }[],
+): Promise<{ median: number; rounds: number[] }[]> {
+  for (const { url, expect } of targets) await load(url, WARM_SECONDS, expect);
+  const rounds = targets.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, { url, expect }] of targets.entries()) rounds[i].push(await load(url, ROUND_SECONDS, expect));
+  }
+  return rounds.map((rates) => ({
+    median: rates.toSorted((a, b) => a - b)[Math.floor(rates.length / 2)],
+    rounds: rates,
+  }));
 }
 
 /**
@@ -130,9 +149,20 @@ async function sameBytesServer(body: string, headers: [string, string][]): Promi
   return `http://${HOST}:${port}/`;
 }
 
-/** p50 and p95 in ms of `LATENCY_SAMPLES` sequential requests made by `request(i)`. */
-async function latency(request: (i: number) => Promise<Response>, expect: number): Promise<[number, number]> {
-  for (let i = 0; i < 20; i++) await (await request(-1 - i)).arrayBuffer();
+/**
+ * p50 and p95 in ms of `LATENCY_SAMPLES` sequential requests made by `request(i)`, after 20
+ * warm-up requests, and the time of the first warm-up request.
+ */
+async function latency(
+  request: (i: number) => Promise<Response>,
+  expect: number,
+): Promise<[number, number, number]> {
+  let first = 0;
+  for (let i = 0; i < 20; i++) {
+    const t0 = performance.now();
+    await (await request(-1 - i)).arrayBuffer();
+    if (i === 0) first = performance.now() - t0;
+  }
   const samples: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
     const t0 = performance.now();
@@ -142,7 +172,7 @@ async function latency(request: (i: number) => Promise<Response>, expect: number
     if (res.status !== expect) throw new Error(`status ${res.status}, expected ${expect}`);
   }
   samples.sort((a, b) => a - b);
-  return [percentile(samples, 50), percentile(samples, 95)];
+  return [percentile(samples, 50), percentile(samples, 95), first];
 }
 
 const rows: [string, string, string, string][] = [];
@@ -188,22 +218,26 @@ try {
   );
 
   console.error("Throughput (each server warmed first) ...");
-  const okRate = await throughput(`http://${HOST}:${okPort}/`);
-  const sameRate = await throughput(sameBytes);
-  const list = await throughput(`${origin}/api/internships`);
-  const notFound = await throughput(`${origin}/api/nope`, 404);
-  const page = await throughput(`${origin}/internships`);
-  const rate = (n: number) => `${fmt(n, 0)} req/s`;
-  rows.push(['Plain Deno.serve answering "ok"', rate(okRate), "reference", ""]);
-  rows.push(["Plain Deno.serve answering the list's bytes and headers", rate(sameRate), "reference", ""]);
-  rows.push(["GET /api/internships (unfiltered)", rate(list), "", ""]);
+  const measured = await throughputs([
+    { url: `http://${HOST}:${okPort}/`, expect: 200 },
+    { url: sameBytes, expect: 200 },
+    { url: `${origin}/api/internships`, expect: 200 },
+    { url: `${origin}/api/nope`, expect: 404 },
+    { url: `${origin}/internships`, expect: 200 },
+  ]);
+  const [okRate, sameRate, list, notFound, page] = measured.map((m) => m.median);
+  const rate = (i: number) =>
+    `${fmt(measured[i].median, 0)} req/s (rounds ${measured[i].rounds.map((n) => fmt(n / 1000, 1)).join(", ")} k)`;
+  rows.push(['Plain Deno.serve answering "ok"', rate(0), "reference", ""]);
+  rows.push(["Plain Deno.serve answering the list's bytes and headers", rate(1), "reference", ""]);
+  rows.push(["GET /api/internships (unfiltered)", rate(2), "", ""]);
   rows.push(["  ratio to the same-bytes server", fmt(list / sameRate, 3), "≥ 0.7", ok(list / sameRate >= 0.7)]);
   rows.push(['  ratio to the "ok" server', fmt(list / okRate, 3), "", ""]);
-  rows.push(["GET /api/nope (JSON 404)", rate(notFound), "", ""]);
+  rows.push(["GET /api/nope (JSON 404)", rate(3), "", ""]);
   rows.push(['  ratio to the "ok" server', fmt(notFound / okRate, 3), "≥ 0.5", ok(notFound / okRate >= 0.5)]);
   rows.push([
     "GET /internships page, guest",
-    rate(page),
+    rate(4),
     "≥ 20,000 req/s or ≥ 0.1× ok",
     ok(page >= 20_000 || page / okRate >= 0.1),
   ]);
@@ -226,11 +260,16 @@ try {
   // Each sample asks for another page (offset), so no sample is answered from the list's body cache.
   for (const [label, query] of combos) {
     const base = label.startsWith("offset=") ? 90_000 : 0;
-    const [p50, p95] = await latency(
+    const [p50, p95, first] = await latency(
       (i) => fetch(`${origin}/api/internships?${query}&offset=${base + i + 20}`),
       200,
     );
-    rows.push([`GET ?${label}`, `p50 ${fmt(p50, 2)} / p95 ${fmt(p95, 2)} ms`, "p95 ≤ 25 ms", ok(p95 <= 25)]);
+    rows.push([
+      `GET ?${label}`,
+      `p50 ${fmt(p50, 2)} / p95 ${fmt(p95, 2)} ms, first ${fmt(first, 1)} ms`,
+      `p95 ≤ ${FILTER_P95_MS} ms`,
+      ok(p95 <= FILTER_P95_MS),
+    ]);
   }
   const [g50, g95] = await latency(() => fetch(`${origin}/api/internships/${someId}`), 200);
   rows.push(["GET /api/internships/{id}", `p50 ${fmt(g50, 2)} / p95 ${fmt(g95, 2)} ms`, "", ""]);
