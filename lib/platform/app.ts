@@ -3,7 +3,7 @@
  * (request id, access log, security headers, body limits, CSRF origin check), then the file
  * routes of `routes.gen.ts` through the web layer, with one error mapping for every route.
  */
-import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { registerRoutes } from "../web/app.ts";
@@ -103,30 +103,25 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
       });
     }
   });
-  /** The origin check and body limit of a route; reads (GET, HEAD, OPTIONS) pass untouched. */
+  /** The origin check and body limit of a route's writes (the web layer routes only writes to it). */
   const writeGuard = (bytes: number, originChecked: boolean): MiddlewareHandler<Env> => {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
     const limit = bodyLimit({
       maxSize: bytes,
       onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
     });
-    return (c, next) => {
-      const method = c.req.method;
-      if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
-      return guarded(c, next);
-    };
-    async function guarded(c: Context<Env>, next: Next): Promise<Response | void> {
+    return async (c, next) => {
       if (originChecked) {
         const hasSession = readSessionCookie(c.req.raw, config.secure) !== undefined;
         if (!checkOrigin(c.req.raw, config.appUrl, hasSession)) return c.json({ error: "Invalid origin" }, 403);
       }
       return await limit(c, next);
-    }
+    };
   };
 
   registerRoutes(app, manifest, {
     assets,
-    routeMiddleware(routeConfig, route) {
+    writeMiddleware(routeConfig, route) {
       const options = routeConfigOf(routeConfig, route);
       return [writeGuard(options.bodyLimitBytes, options.originCheck)];
     },

@@ -31,6 +31,7 @@ import {
   type PageProps,
   type RenderOptions,
   type State,
+  WRITE_METHODS,
 } from "./types.ts";
 
 /** Pages `onError` may answer with: `_500`, or any component inside `_app` with a status. */
@@ -98,7 +99,7 @@ interface MiddlewareStep {
 /**
  * The context of the `index`th step of a request's folder middleware chain (outer folders
  * first): `next()` runs the next step, or after the last one the rest of the chain (`rest`:
- * route middleware and handler), and answers its response.
+ * write middleware and handler), and answers its response.
  */
 class MiddlewareContext extends WebContext implements MiddlewareHandlerContext {
   constructor(
@@ -129,10 +130,11 @@ export interface WebOptions {
   /** Maps an error thrown by a middleware or handler to a response. */
   onError?: (error: unknown, req: Request, state: State, pages: ErrorPages) => Response;
   /**
-   * Hono middleware to run for one route, after the folder middleware and before its handler,
-   * made once at registration from the route module's `config` export (undefined when it has none).
+   * Hono middleware to run for one route's writes (`WRITE_METHODS`), after the folder middleware
+   * and before its handler, made once at registration from the route module's `config` export
+   * (undefined when it has none). Reads never meet it: it is routed for those methods only.
    */
-  routeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env>[];
+  writeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env>[];
 }
 
 type AnyComponent = ComponentType<never>;
@@ -300,8 +302,8 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   });
 
   for (const { pattern: { pattern }, handler, page, config } of routes) {
-    const before = options.routeMiddleware?.(config, pattern) ?? [];
-    if (before.length > 0) app.use(pattern, ...before);
+    const before = options.writeMiddleware?.(config, pattern) ?? [];
+    if (before.length > 0) app.on([...WRITE_METHODS], [pattern], ...before);
     if (typeof handler === "function") {
       app.all(pattern, (c) => handler(c.req.raw, makeContext(c, pattern, page)));
       continue;

@@ -8,6 +8,8 @@ import type { ComponentType, JSX } from "preact";
 /** HTTP methods a route module's `handler` object may define. */
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = typeof METHODS[number];
+/** The methods that may carry a request body, which `WebOptions.writeMiddleware` guards. */
+export const WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Per-request state shared by middleware, handlers and pages. */
 export type State = Record<string, unknown>;
@@ -76,7 +78,7 @@ export interface ErrorPageProps<S = State> extends PageProps<unknown, S> {
 
 /**
  * What a file under `routes/` may export. `config` is the route's own options (as Fresh's
- * `export const config`); the web layer hands it, unread, to `WebOptions.routeMiddleware`.
+ * `export const config`); the web layer hands it, unread, to `WebOptions.writeMiddleware`.
  */
 export interface RouteModule {
   config?: unknown;

@@ -531,10 +531,10 @@ Deno.test("onError can render any component inside _app, without the failed rout
 
 // --- Route options
 
-Deno.test("routeMiddleware gets each route's config once and runs after folder middleware, before the handler", async () => {
+Deno.test("writeMiddleware gets each route's config once and runs for writes only, after folder middleware, before the handler", async () => {
   const seen: { config: unknown; route: string }[] = [];
   const app = await createApp({
-    routeMiddleware(config, route) {
+    writeMiddleware(config, route) {
       seen.push({ config, route });
       if ((config as { stop?: boolean } | undefined)?.stop !== true) return [];
       return [(c) => Promise.resolve(c.json({ stopped: trailOf(c.get("state")) }, 409))];
@@ -542,13 +542,20 @@ Deno.test("routeMiddleware gets each route's config once and runs after folder m
   }, {
     "./routes/_middleware.ts": { handler: middleware("root") },
     "./routes/open.ts": { handler: { POST: () => new Response("ran") } },
-    "./routes/closed.ts": { config: { stop: true }, handler: { POST: () => new Response("ran") } },
+    "./routes/closed.ts": {
+      config: { stop: true },
+      handler: { GET: () => new Response("read"), POST: () => new Response("ran"), DELETE: () => new Response("ran") },
+    },
   });
   assertEquals(seen, [{ config: undefined, route: "/open" }, { config: { stop: true }, route: "/closed" }]);
   assertEquals(await (await app.request("/open", { method: "POST" })).text(), "ran");
-  const closed = await app.request("/closed", { method: "POST" });
-  assertEquals(closed.status, 409);
-  assertEquals(await closed.json(), { stopped: ["root"] });
+  for (const method of ["POST", "DELETE"]) {
+    const closed = await app.request("/closed", { method });
+    assertEquals(closed.status, 409, method);
+    assertEquals(await closed.json(), { stopped: ["root"] });
+  }
+  assertEquals(await (await app.request("/closed")).text(), "read");
+  assertEquals((await app.request("/closed", { method: "HEAD" })).status, 200);
   assertEquals(seen.length, 2, "made at registration, not per request");
 });
 
