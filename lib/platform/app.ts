@@ -88,9 +88,9 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     c.set("state", state);
     const path = c.req.path;
     const headers = path.startsWith("/api/") ? apiHeaders : documentHeaders;
-    await headers(c, async () => {
-      if (path.length > PATH_LIMIT) c.res = c.json({ error: "URL path is too long" }, 414);
-      else await next();
+    await headers(c, path.length <= PATH_LIMIT ? next : () => {
+      c.res = c.json({ error: "URL path is too long" }, 414);
+      return Promise.resolve();
     });
     c.res.headers.set("X-Request-Id", state.requestId);
     if (logRequests) {
