@@ -88,10 +88,13 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     c.set("state", state);
     const path = c.req.path;
     const headers = path.startsWith("/api/") ? apiHeaders : documentHeaders;
-    await headers(c, path.length <= PATH_LIMIT ? next : () => {
-      c.res = c.json({ error: "URL path is too long" }, 414);
-      return Promise.resolve();
-    });
+    await headers(
+      c,
+      path.length <= PATH_LIMIT ? next : () => {
+        c.res = c.json({ error: "URL path is too long" }, 414);
+        return Promise.resolve();
+      },
+    );
     c.res.headers.set("X-Request-Id", state.requestId);
     if (logRequests) {
       log.debug("request", {
