@@ -4,6 +4,7 @@
  * (~6 MB of memory) is loaded with the first mail, not with the server.
  */
 import type { Transporter } from "nodemailer";
+import { onFirstUse } from "../lazy.ts";
 import type { Logger } from "../log.ts";
 
 /** One transactional e-mail. `link` is the action URL it carries (logged when there is no SMTP). */
@@ -30,11 +31,12 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
       },
     };
   }
-  let transport: Promise<Transporter> | undefined;
-  const connect = async () => (await import("nodemailer")).default.createTransport(smtpUrl);
+  const transport = onFirstUse(async (): Promise<Transporter> =>
+    (await import("nodemailer")).default.createTransport(smtpUrl)
+  );
   return {
     async send(mail) {
-      await (await (transport ??= connect())).sendMail({
+      await (await transport()).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,

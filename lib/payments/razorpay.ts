@@ -7,6 +7,7 @@
  */
 import type RazorpayClient from "razorpay";
 import { UpstreamError } from "../errors.ts";
+import { onFirstUse } from "../lazy.ts";
 import type { Logger } from "../log.ts";
 import { type GatewayOrder, type PaymentGateway, signatureMatches } from "./gateway.ts";
 
@@ -41,19 +42,18 @@ export function createRazorpayGateway(
 ): PaymentGateway | null {
   const { keyId, keySecret, webhookSecret } = config;
   if (!keyId || !keySecret) return null;
-  let sdk: Promise<RazorpayClient> | undefined;
-  const connect = async () => {
+  const sdk = onFirstUse(async (): Promise<RazorpayClient> => {
     const { default: Razorpay } = await import("razorpay");
     const client = new Razorpay({ key_id: keyId, key_secret: keySecret });
     const http = (client as unknown as { api: { rq: { defaults: { baseURL?: string; timeout?: number } } } }).api.rq;
     http.defaults.baseURL = config.apiUrl;
     http.defaults.timeout = timeoutMs;
     return client;
-  };
+  });
   return {
     keyId,
     async createOrder({ amountPaise, currency, receipt, notes }): Promise<GatewayOrder> {
-      const client = await (sdk ??= connect());
+      const client = await sdk();
       let order: OrderEntity;
       try {
         order = await client.orders.create({ amount: amountPaise, currency, receipt, notes }) as OrderEntity;

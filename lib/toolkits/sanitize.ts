@@ -5,6 +5,7 @@
  * `javascript:` URLs survive; links get `rel="noopener noreferrer nofollow"`.
  */
 import type { IOptions, Transformer } from "sanitize-html";
+import { onFirstUse } from "../lazy.ts";
 
 /** Hosts whose players may be embedded in an article. */
 export const VIDEO_EMBED_HOSTS = ["www.youtube-nocookie.com", "www.youtube.com", "player.vimeo.com"];
@@ -75,15 +76,13 @@ const allowlist = (anchor: Transformer): IOptions => ({
 });
 
 /** `sanitize-html` (~17 MB of memory) set up on first use, not with the server. */
-async function loadSanitizer(): Promise<(html: string) => string> {
+const sanitizer = onFirstUse(async (): Promise<(html: string) => string> => {
   const { default: sanitizeHtml } = await import("sanitize-html");
   const options = allowlist(sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer nofollow" }));
   return (html) => sanitizeHtml(html, options);
-}
-
-let sanitizer: Promise<(html: string) => string> | undefined;
+});
 
 /** `html` with everything outside the allowlist removed. */
 export async function sanitizeArticle(html: string): Promise<string> {
-  return (await (sanitizer ??= loadSanitizer()))(html);
+  return (await sanitizer())(html);
 }

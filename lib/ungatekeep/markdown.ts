@@ -5,14 +5,15 @@
  * links open with `rel="noopener noreferrer"`), and the two-line plain-text excerpt.
  */
 import type { IOptions } from "sanitize-html";
+import { onFirstUse } from "../lazy.ts";
 
 /** `marked` and `sanitize-html` (~20 MB of memory together) set up on first use, not with the server. */
-async function loadRenderer(): Promise<(content: string) => string> {
+const renderer = onFirstUse(async (): Promise<(content: string) => string> => {
   const [{ Marked }, { default: sanitizeHtml }] = await Promise.all([import("marked"), import("sanitize-html")]);
   const marked = new Marked({ gfm: true, breaks: false, async: false });
   const options = sanitizeOptions(sanitizeHtml.defaults.allowedTags);
   return (content) => sanitizeHtml(marked.parse(content) as string, options);
-}
+});
 
 const sanitizeOptions = (defaultTags: string[]): IOptions => ({
   allowedTags: [
@@ -42,11 +43,9 @@ const sanitizeOptions = (defaultTags: string[]): IOptions => ({
   },
 });
 
-let renderer: Promise<(content: string) => string> | undefined;
-
 /** The markdown `content` as sanitized HTML, safe to insert into a page. */
 export async function renderMarkdown(content: string): Promise<string> {
-  return (await (renderer ??= loadRenderer()))(content);
+  return (await renderer())(content);
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
