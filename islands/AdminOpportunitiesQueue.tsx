@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
+import { Notice, SECONDARY_BUTTON, TextField } from "../components/forms.tsx";
 import { pagePosition, Pagination } from "../components/Pagination.tsx";
 import { useDebouncedValue } from "../components/use_debounced_value.ts";
 
@@ -102,15 +102,12 @@ export default function AdminOpportunitiesQueue() {
         ))}
       </div>
       <div class="max-w-md">
-        <label for="opportunity-queue-search" class="block text-sm font-medium text-slate-800">
-          Search by title, organizer or place
-        </label>
-        <input
+        <TextField
           id="opportunity-queue-search"
+          label="Search by title, organizer or place"
           type="search"
           value={search}
           onInput={(e) => setSearch(e.currentTarget.value)}
-          class="mt-1 w-full rounded-md border border-slate-400 px-3 py-2"
         />
       </div>
       <p role="status" class="sr-only">{announcement}</p>
