@@ -138,7 +138,7 @@ async function throughputs(
     for (const [i, { url, expect }] of targets.entries()) rounds[i].push(await load(url, ROUND_SECONDS, expect));
   }
   return rounds.map((rates) => ({
-    median: rates.toSorted((a, b) => a - b)[Math.floor(rates.length / 2)],
+    median: percentile(rates.toSorted((a, b) => a - b), 50),
     rounds: rates,
   }));
 }
