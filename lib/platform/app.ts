@@ -80,9 +80,9 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     removePoweredBy: false,
   });
   const logRequests = log.enabled("debug");
-  // One middleware for what every request needs (each Hono middleware layer costs throughput):
-  // the request's state and id, its security headers, the path length limit and the access log.
-  app.use(async (c, next) => {
+  // What every request needs, around everything the web layer answers: the request's state and
+  // id, its security headers, the path length limit and the access log.
+  const around: MiddlewareHandler<Env> = async (c, next) => {
     const started = logRequests ? performance.now() : 0;
     const state = new RequestState(services, c.req.raw, c.env);
     c.set("state", state);
@@ -105,7 +105,7 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
         ms: Math.round((performance.now() - started) * 10) / 10,
       });
     }
-  });
+  };
   /** The origin check and body limit of a route's writes (the web layer routes only writes to it). */
   const writeGuard = (bytes: number, originChecked: boolean): MiddlewareHandler<Env> => {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
@@ -124,9 +124,10 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
 
   registerRoutes(app, manifest, {
     assets,
+    around,
     writeMiddleware(routeConfig, route) {
       const options = routeConfigOf(routeConfig, route);
-      return [writeGuard(options.bodyLimitBytes, options.originCheck)];
+      return writeGuard(options.bodyLimitBytes, options.originCheck);
     },
     methodNotAllowed: (_req, allow) =>
       Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),

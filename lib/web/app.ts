@@ -96,10 +96,13 @@ interface MiddlewareStep {
   handler: MiddlewareHandler;
 }
 
+/** What answers a request once its folder middleware has run: a write's guard and the route. */
+type Responder = (c: Context<Env>) => Response | Promise<Response>;
+
 /**
  * The context of the `index`th step of a request's folder middleware chain (outer folders
- * first): `next()` runs the next step, or after the last one the rest of the chain (`rest`:
- * write middleware and handler), and answers its response.
+ * first): `next()` runs the next step, or after the last one `rest` (write middleware and
+ * handler), and answers its response.
  */
 class MiddlewareContext extends WebContext implements MiddlewareHandlerContext {
   constructor(
@@ -107,16 +110,13 @@ class MiddlewareContext extends WebContext implements MiddlewareHandlerContext {
     pages: PageRenderer,
     private readonly steps: MiddlewareStep[],
     private readonly index: number,
-    private readonly rest: () => Promise<void>,
+    private readonly rest: Responder,
   ) {
     super(c, steps[index].route, undefined, pages);
   }
   async next(): Promise<Response> {
     const { c, steps, index, rest } = this;
-    if (index + 1 === steps.length) {
-      await rest();
-      return c.res;
-    }
+    if (index + 1 === steps.length) return await rest(c);
     const ctx = new MiddlewareContext(c, this.pages, steps, index + 1, rest);
     return await steps[index + 1].handler(c.req.raw, ctx);
   }
@@ -130,11 +130,18 @@ export interface WebOptions {
   /** Maps an error thrown by a middleware or handler to a response. */
   onError?: (error: unknown, req: Request, state: State, pages: ErrorPages) => Response;
   /**
+   * Hono middleware around everything the web layer answers (routes, 405, 404, built assets and
+   * the responses `onError` maps errors to): it runs first, and its `next()` answers the request.
+   * It does what an `app.use` before `registerRoutes` would, but a request then meets one Hono
+   * handler, which Hono runs without composing a chain for it.
+   */
+  around?: HonoMiddleware<Env>;
+  /**
    * Hono middleware to run for one route's writes (`WRITE_METHODS`), after the folder middleware
    * and before its handler, made once at registration from the route module's `config` export
-   * (undefined when it has none). Reads never meet it: it is routed for those methods only.
+   * (undefined when it has none); undefined for none. Reads never meet it.
    */
-  writeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env>[];
+  writeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env> | undefined;
 }
 
 type AnyComponent = ComponentType<never>;
@@ -185,6 +192,19 @@ function htmlResponse(html: string, options: RenderOptions = {}): Response {
   headers.set("content-type", "text/html; charset=utf-8");
   return new Response(html, { status: options.status ?? 200, headers });
 }
+
+/** Sets `c.res` unless it already holds `res` (setting it again makes Hono copy it into a stream). */
+function setResponse(c: Context<Env>, res: Response): void {
+  if (!c.finalized || c.res !== res) c.res = res;
+}
+
+/** Runs Hono middleware `guard` with `respond` as its `next()`, and answers its response. */
+async function runGuarded(c: Context<Env>, guard: HonoMiddleware<Env>, respond: Responder): Promise<Response> {
+  const res = await guard(c, async () => setResponse(c, await respond(c)));
+  return res ?? c.res;
+}
+
+const writeMethods: ReadonlySet<string> = new Set(WRITE_METHODS);
 
 /** The folder of a routes file, e.g. `./routes/(g)/a` for `./routes/(g)/a/b.tsx`. */
 function folderOf(file: string): string {
@@ -285,51 +305,82 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     return chain;
   };
 
-  // Built assets, then the folder middleware of the path, in one Hono middleware (each Hono
-  // layer costs every request a dispatch).
-  app.use("*", async (c, next) => {
+  const answerError = (error: unknown, c: Context<Env>): Response => {
+    const pages: ErrorPages = {
+      renderErrorPage: () => renderErrorPage(c, error),
+      renderNotFound: () => renderNotFound(c, c.req.path),
+      render: (component, status) =>
+        renderPage(c, c.req.path, { component: component as AnyComponent, layouts: [] }, undefined, {}, { status }),
+    };
+    return options.onError?.(error, c.req.raw, stateOf(c), pages) ?? pages.renderErrorPage();
+  };
+
+  /**
+   * What answers a request after its folder middleware: `guard` for a write, then `respond`; a
+   * thrown error is answered by `onError` here, so the folder middleware gets that response.
+   */
+  const responder = (respond: Responder, guard?: HonoMiddleware<Env>): Responder => async (c) => {
+    try {
+      return await (guard && writeMethods.has(c.req.method) ? runGuarded(c, guard, respond) : respond(c));
+    } catch (error) {
+      return answerError(error, c);
+    }
+  };
+
+  /** Built assets, else the folder middleware of the path, then `rest`. */
+  const answer = (c: Context<Env>, rest: Responder): Response | Promise<Response> => {
     stateOf(c);
-    const path = c.req.path;
-    if (c.req.method === "GET" || c.req.method === "HEAD") {
+    const { method, path } = c.req;
+    if (method === "GET" || method === "HEAD") {
       const asset = serveAsset(assets, c.req.raw, path);
       if (asset) return asset;
     }
     const chain = chainOf(path);
-    if (chain.length === 0) return await next();
-    const res = await chain[0].handler(c.req.raw, new MiddlewareContext(c, pages, chain, 0, next));
-    // Setting c.res to the response it already holds would make Hono copy it into a stream.
-    if (!c.finalized || res !== c.res) c.res = res;
-  });
+    if (chain.length === 0) return rest(c);
+    return chain[0].handler(c.req.raw, new MiddlewareContext(c, pages, chain, 0, rest));
+  };
+
+  /** `answer` inside `around`, which gets the response of any error as well. */
+  const answerAround = async (c: Context<Env>, around: HonoMiddleware<Env>, rest: Responder): Promise<Response> => {
+    const res = await around(c, async () => {
+      let answered: Response;
+      try {
+        answered = await answer(c, rest);
+      } catch (error) {
+        answered = answerError(error, c);
+      }
+      setResponse(c, answered);
+    });
+    return res ?? c.res;
+  };
+
+  // Each request meets one Hono handler (its route's, or the not-found one), which runs
+  // `around`, assets, folder middleware, write middleware and the route: Hono composes a chain
+  // per request when more than one handler matches.
+  const { around } = options;
+  const serve = (c: Context<Env>, rest: Responder): Response | Promise<Response> =>
+    around ? answerAround(c, around, rest) : answer(c, rest);
 
   for (const { pattern: { pattern }, handler, page, config } of routes) {
-    const before = options.writeMiddleware?.(config, pattern) ?? [];
-    if (before.length > 0) app.on([...WRITE_METHODS], [pattern], ...before);
+    let respond: Responder;
     if (typeof handler === "function") {
-      app.all(pattern, (c) => handler(c.req.raw, makeContext(c, pattern, page)));
-      continue;
+      respond = (c) => handler(c.req.raw, makeContext(c, pattern, page));
+    } else {
+      const handlers = methodHandlers(handler, page !== undefined);
+      const allow = METHODS.filter((m) => handlers[m] || (m === "HEAD" && handlers.GET));
+      respond = (c) => {
+        const method = c.req.method as keyof Handlers;
+        const fn = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined);
+        if (fn) return fn(c.req.raw, makeContext(c, pattern, page));
+        return options.methodNotAllowed?.(c.req.raw, allow) ??
+          new Response("Method not allowed", { status: 405, headers: { allow: allow.join(", ") } });
+      };
     }
-    const handlers = methodHandlers(handler, page !== undefined);
-    const allow = METHODS.filter((m) => handlers[m] || (m === "HEAD" && handlers.GET));
-    app.all(pattern, (c) => {
-      const method = c.req.method as keyof Handlers;
-      const fn = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined);
-      if (fn) return fn(c.req.raw, makeContext(c, pattern, page));
-      return options.methodNotAllowed?.(c.req.raw, allow) ??
-        new Response("Method not allowed", { status: 405, headers: { allow: allow.join(", ") } });
-    });
+    const rest = responder(respond, options.writeMiddleware?.(config, pattern));
+    app.all(pattern, (c) => serve(c, rest));
   }
 
-  app.notFound((c) => renderNotFound(c, c.req.path));
-  app.onError((error, c) => {
-    const context = c as Context<Env>;
-    const pages: ErrorPages = {
-      renderErrorPage: () => renderErrorPage(context, error),
-      renderNotFound: () => renderNotFound(context, context.req.path),
-      render: (component, status) =>
-        renderPage(context, context.req.path, { component: component as AnyComponent, layouts: [] }, undefined, {}, {
-          status,
-        }),
-    };
-    return options.onError?.(error, c.req.raw, stateOf(context), pages) ?? pages.renderErrorPage();
-  });
+  const notFound = responder((c) => renderNotFound(c, c.req.path));
+  app.notFound((c) => serve(c, notFound));
+  app.onError((error, c) => answerError(error, c));
 }

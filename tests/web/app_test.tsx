@@ -531,13 +531,61 @@ Deno.test("onError can render any component inside _app, without the failed rout
 
 // --- Route options
 
+/** An `around` that records each path it wraps and stamps the status it saw on the response. */
+function stampingAround(seen: string[]): NonNullable<WebOptions["around"]> {
+  return async (c, next) => {
+    seen.push(`${c.req.method} ${c.req.path}`);
+    await next();
+    c.res.headers.set("x-around", String(c.res.status));
+  };
+}
+
+Deno.test("around wraps every answer once: a route, a 405, a 404, an asset, a thrown error's page", async () => {
+  const seen: string[] = [];
+  const app = await createApp({ around: stampingAround(seen) });
+  const cases = [
+    ["GET", "/api/items", 200],
+    ["PUT", "/api/items", 405],
+    ["GET", "/no/such/page", 404],
+    ["GET", "/favicon.svg", 200],
+    ["GET", "/boom", 500],
+  ] as const;
+  for (const [method, path, status] of cases) {
+    const res = await app.request(path, { method });
+    assertEquals(res.status, status, `${method} ${path}`);
+    assertEquals(res.headers.get("x-around"), String(status), `${method} ${path}`);
+    await res.body?.cancel();
+  }
+  assertEquals(seen, cases.map(([method, path]) => `${method} ${path}`));
+});
+
+Deno.test("around gets onError's answer when folder middleware throws", async () => {
+  const seen: string[] = [];
+  const app = await createApp({
+    around: stampingAround(seen),
+    onError: (error) => new Response(String(error instanceof TeapotError), { status: 418 }),
+  }, {
+    "./routes/api/_middleware.ts": {
+      handler: () => {
+        throw new TeapotError("short and stout");
+      },
+    },
+    "./routes/api/items.ts": { handler: { GET: () => Response.json([]) } },
+  });
+  const res = await app.request("/api/items");
+  assertEquals(res.status, 418);
+  assertEquals(res.headers.get("x-around"), "418");
+  assertEquals(await res.text(), "true");
+  assertEquals(seen, ["GET /api/items"]);
+});
+
 Deno.test("writeMiddleware gets each route's config once and runs for writes only, after folder middleware, before the handler", async () => {
   const seen: { config: unknown; route: string }[] = [];
   const app = await createApp({
     writeMiddleware(config, route) {
       seen.push({ config, route });
-      if ((config as { stop?: boolean } | undefined)?.stop !== true) return [];
-      return [(c) => Promise.resolve(c.json({ stopped: trailOf(c.get("state")) }, 409))];
+      if ((config as { stop?: boolean } | undefined)?.stop !== true) return undefined;
+      return (c) => Promise.resolve(c.json({ stopped: trailOf(c.get("state")) }, 409));
     },
   }, {
     "./routes/_middleware.ts": { handler: middleware("root") },
