@@ -9,7 +9,8 @@ import type { User } from "../users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { typeCode } from "./columns.ts";
 import { selectPage } from "./filters.ts";
-import { type InternshipStore, internshipStore } from "./store.ts";
+import { currentInternshipStore, type InternshipStore, internshipStore } from "./store.ts";
+import { DEFAULT_QUERY } from "./schema.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -112,27 +113,46 @@ export async function internshipsVersion(kv: Deno.Kv): Promise<string> {
 const PUBLIC_BODY_CACHE_SIZE = 256;
 const publicBodies = new WeakMap<InternshipStore, { version: number; bodies: Map<string, string> }>();
 
-/**
- * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a
- * viewer who sees only public listings (a guest, or a non-admin without `mine`): the same for
- * every such viewer, so it is serialized once per query and read-model version (serializing a
- * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts over.
- */
-export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promise<string> {
-  const store = await internshipStore(kv);
+/** The key of a public list query in the body cache (the viewer-dependent flags do not count). */
+function publicBodyKey(query: InternshipQuery): string {
+  return JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false });
+}
+
+const DEFAULT_BODY_KEY = publicBodyKey(DEFAULT_QUERY);
+
+/** The public list bodies kept for `store`'s current version. */
+function publicBodiesOf(store: InternshipStore): Map<string, string> {
   let cache = publicBodies.get(store);
   if (!cache || cache.version !== store.version) {
     cache = { version: store.version, bodies: new Map() };
     publicBodies.set(store, cache);
   }
-  const key = JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false });
-  let body = cache.bodies.get(key);
+  return cache.bodies;
+}
+
+/**
+ * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a
+ * viewer who sees only public listings (a guest, or a non-admin without `mine`): the same for
+ * every such viewer, so it is serialized once per query and read-model version (serializing a
+ * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts
+ * over. A kept body is answered at once, not as a promise, when the store needs no sync.
+ */
+export function publicListBody(kv: Deno.Kv, query: InternshipQuery): string | Promise<string> {
+  const key = query === DEFAULT_QUERY ? DEFAULT_BODY_KEY : publicBodyKey(query);
+  const store = currentInternshipStore(kv);
+  return (store && publicBodiesOf(store).get(key)) ?? serializePublicList(kv, query, key);
+}
+
+async function serializePublicList(kv: Deno.Kv, query: InternshipQuery, key: string): Promise<string> {
+  const store = await internshipStore(kv);
+  const bodies = publicBodiesOf(store);
+  let body = bodies.get(key);
   if (body === undefined) {
     const version = store.version;
     body = JSON.stringify({ success: true, ...await listInternships(kv, { ...query, mine: false }, null) });
     if (store.version === version) {
-      if (cache.bodies.size >= PUBLIC_BODY_CACHE_SIZE) cache.bodies.clear();
-      cache.bodies.set(key, body);
+      if (bodies.size >= PUBLIC_BODY_CACHE_SIZE) bodies.clear();
+      bodies.set(key, body);
     }
   }
   return body;

@@ -30,9 +30,14 @@ export class UserSummaryCache {
     this.version++;
   }
 
+  /** Whether `ttlMs` has passed since the summaries were last read again. */
+  get refreshDue(): boolean {
+    return Date.now() - this.refreshedAt >= this.ttlMs;
+  }
+
   /** Reads the summaries of `ids()` again when `ttlMs` has passed since the last time. */
   refresh(ids: () => Iterable<string>): Promise<void> {
-    if (Date.now() - this.refreshedAt < this.ttlMs) return Promise.resolve();
+    if (!this.refreshDue) return Promise.resolve();
     this.refreshing ??= this.read(ids()).then(() => {
       this.refreshedAt = Date.now();
     }).finally(() => {

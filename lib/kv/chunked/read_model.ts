@@ -88,9 +88,14 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     this.checkedAt = Date.now();
   }
 
+  /** Whether `SYNC_INTERVAL_MS` has passed since the last check for other processes' writes. */
+  get syncDue(): boolean {
+    return Date.now() - this.checkedAt >= SYNC_INTERVAL_MS;
+  }
+
   /** Picks up other processes' writes when `SYNC_INTERVAL_MS` has passed since the last check. */
   sync(): Promise<void> {
-    if (Date.now() - this.checkedAt < SYNC_INTERVAL_MS) return Promise.resolve();
+    if (!this.syncDue) return Promise.resolve();
     this.syncing ??= this.pull().finally(() => {
       this.syncing = null;
     });

@@ -19,16 +19,21 @@ import {
 import type { AppState } from "../../../lib/platform/state.ts";
 import type { Handlers } from "../../../lib/web/types.ts";
 
+/** A JSON response of a serialized body. */
+const jsonResponse = (body: string) => new Response(body, { headers: { "content-type": "application/json" } });
+
 export const handler: Handlers<unknown, AppState> = {
-  async GET(req, ctx) {
-    // The unfiltered list, the most requested URL, is recognized without parsing the URL.
+  GET(req, ctx) {
+    // The unfiltered list, the most requested URL, is recognized without parsing the URL, and
+    // its kept body is answered without waiting on a promise.
     const query = req.url.includes("?") ? validate(InternshipQuerySchema, queryOf(ctx.url)) : DEFAULT_QUERY;
     const { kv } = ctx.state.services;
     const viewer = ctx.state.user ?? null;
     if (!query.mine && viewer?.role !== "admin") {
-      return new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } });
+      const body = publicListBody(kv, query);
+      return typeof body === "string" ? jsonResponse(body) : body.then(jsonResponse);
     }
-    return Response.json({ success: true, ...await listInternships(kv, query, viewer) });
+    return listInternships(kv, query, viewer).then((page) => Response.json({ success: true, ...page }));
   },
 
   async POST(req, ctx) {
