@@ -15,16 +15,16 @@ export function freePort(): number {
 }
 
 /**
- * Resolves once `url` answers with a 2xx status.
+ * Resolves once `url` answers with a 2xx status (or with `status`).
  * @throws Error when it has not within `deadlineMs` milliseconds.
  */
-export async function waitFor(url: string, deadlineMs = 30_000): Promise<void> {
+export async function waitFor(url: string, deadlineMs = 30_000, status?: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     try {
       const res = await fetch(url);
       await res.body?.cancel();
-      if (res.ok) return;
+      if (status === undefined ? res.ok : res.status === status) return;
     } catch {
       // not listening yet
     }

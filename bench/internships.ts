@@ -1,10 +1,11 @@
 /**
  * Internship listing benchmark (`deno task bench`): seeds 100,000 internships (in a child process) into a temporary
- * KV file, starts the real server (`main.ts`) and two plain `Deno.serve` servers as separate
- * processes on 127.0.0.1 (one answering "ok", one answering the exact bytes and headers of the
- * real unfiltered list), and measures over HTTP:
+ * KV file, starts the real server (`main.ts`) and three plain `Deno.serve` servers as separate
+ * processes on 127.0.0.1 (one answering "ok", two answering the exact status, bytes and headers
+ * of the real unfiltered list and of the real JSON 404), and measures over HTTP:
  * - throughput at 50 connections of the unfiltered list, a JSON 404 and the guest `/internships`
- *   page, each as a ratio to the "ok" server and the list also to the same-bytes server; every
+ *   page, each as a ratio to the "ok" server, the list and the 404 also to their same-bytes
+ *   servers (the 404's shows what its headers alone cost against "ok"); every
  *   server is warmed first, then all five are measured in `ROUNDS` interleaved rounds and each
  *   figure is the median of its rounds (on a shared VM the rate drifts by ±20 % within a minute,
  *   so back-to-back single runs compared a server in a fast minute with one in a slow one); the
@@ -144,19 +145,20 @@ async function throughputs(
 }
 
 /**
- * A plain `Deno.serve` on a free port answering every request with `body` and `headers` (the
- * real server's answer to one URL, minus `date` and `content-length`, which Deno adds itself).
+ * A plain `Deno.serve` on a free port answering every request with the status, body and headers
+ * of the real server's answer `sample` (minus `date` and `content-length`, which Deno adds itself).
  */
-async function sameBytesServer(body: string, headers: [string, string][]): Promise<string> {
+async function sameBytesServer(sample: Response): Promise<string> {
   const port = freePort();
-  const file = `${dir}/same-bytes.json`;
-  await Deno.writeTextFile(file, JSON.stringify({ body, headers }));
+  const file = `${dir}/same-bytes-${port}.json`;
+  const headers = [...sample.headers].filter(([name]) => name !== "date" && name !== "content-length");
+  await Deno.writeTextFile(file, JSON.stringify({ status: sample.status, body: await sample.text(), headers }));
   spawn([
     "eval",
-    `const { body, headers } = JSON.parse(Deno.readTextFileSync(${JSON.stringify(file)}));
-     Deno.serve({ hostname: "${HOST}", port: ${port}, onListen() {} }, () => new Response(body, { headers }));`,
+    `const { status, body, headers } = JSON.parse(Deno.readTextFileSync(${JSON.stringify(file)}));
+     Deno.serve({ hostname: "${HOST}", port: ${port}, onListen() {} }, () => new Response(body, { status, headers }));`,
   ], {});
-  await waitFor(`http://${HOST}:${port}/`);
+  await waitFor(`http://${HOST}:${port}/`, undefined, sample.status);
   return `http://${HOST}:${port}/`;
 }
 
@@ -230,33 +232,34 @@ try {
     `Deno.serve({ hostname: "${HOST}", port: ${okPort}, onListen() {} }, () => new Response("ok"));`,
   ], {});
   await waitFor(`http://${HOST}:${okPort}/`);
-  const sample = await fetch(`${origin}/api/internships`);
-  const sameBytes = await sameBytesServer(
-    await sample.text(),
-    [...sample.headers].filter(([name]) => name !== "date" && name !== "content-length"),
-  );
+  const sameBytes = await sameBytesServer(await fetch(`${origin}/api/internships`));
+  const sameNotFound = await sameBytesServer(await fetch(`${origin}/api/nope`));
 
   console.error("Throughput (each server warmed first) ...");
   const measured = await throughputs([
     { url: `http://${HOST}:${okPort}/`, expect: 200 },
     { url: sameBytes, expect: 200 },
+    { url: sameNotFound, expect: 404 },
     { url: `${origin}/api/internships`, expect: 200 },
     { url: `${origin}/api/nope`, expect: 404 },
     { url: `${origin}/internships`, expect: 200 },
   ]);
-  const [okRate, sameRate, list, notFound, page] = measured.map((m) => m.median);
+  const [okRate, sameRate, sameNotFoundRate, list, notFound, page] = measured.map((m) => m.median);
   const rate = (i: number) =>
     `${fmt(measured[i].median, 0)} req/s (rounds ${measured[i].rounds.map((n) => fmt(n / 1000, 1)).join(", ")} k)`;
   rows.push(['Plain Deno.serve answering "ok"', rate(0), "reference", ""]);
   rows.push(["Plain Deno.serve answering the list's bytes and headers", rate(1), "reference", ""]);
-  rows.push(["GET /api/internships (unfiltered)", rate(2), "", ""]);
+  rows.push(["Plain Deno.serve answering the 404's bytes and headers", rate(2), "reference", ""]);
+  rows.push(['  ratio to the "ok" server', fmt(sameNotFoundRate / okRate, 3), "", ""]);
+  rows.push(["GET /api/internships (unfiltered)", rate(3), "", ""]);
   rows.push(["  ratio to the same-bytes server", fmt(list / sameRate, 3), "≥ 0.7", ok(list / sameRate >= 0.7)]);
   rows.push(['  ratio to the "ok" server', fmt(list / okRate, 3), "", ""]);
-  rows.push(["GET /api/nope (JSON 404)", rate(3), "", ""]);
+  rows.push(["GET /api/nope (JSON 404)", rate(4), "", ""]);
   rows.push(['  ratio to the "ok" server', fmt(notFound / okRate, 3), "≥ 0.5", ok(notFound / okRate >= 0.5)]);
+  rows.push(["  ratio to the same-bytes 404 server", fmt(notFound / sameNotFoundRate, 3), "", ""]);
   rows.push([
     "GET /internships page, guest",
-    rate(4),
+    rate(5),
     "≥ 20,000 req/s or ≥ 0.1× ok",
     ok(page >= 20_000 || page / okRate >= 0.1),
   ]);
