@@ -144,7 +144,7 @@ export interface WebOptions {
   /**
    * Hono middleware to run for one route's writes (`WRITE_METHODS`), after the folder middleware
    * and before its handler, made once at registration from the route module's `config` export
-   * (undefined when it has none); undefined for none. Reads never meet it.
+   * (undefined when it has none); it answers undefined for none. Reads never meet it.
    */
   writeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env> | undefined;
 }
@@ -359,9 +359,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     return res ?? c.res;
   };
 
-  // Each request meets one Hono handler (its route's, or the not-found one), which runs
-  // `around`, assets, folder middleware, write middleware and the route: Hono composes a chain
-  // per request when more than one handler matches.
+  // Each route is one Hono handler (and not-found another), which runs `around`, assets, folder
+  // middleware, write middleware and the route: Hono composes a chain for every request that
+  // more than one of its handlers matches, so none of these is a Hono layer of its own.
   const { around } = options;
   const serve = (c: Context<Env>, rest: Responder): Response | Promise<Response> =>
     around ? answerAround(c, around, rest) : answer(c, rest);
