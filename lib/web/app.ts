@@ -203,9 +203,9 @@ function setResponse(c: Context<Env>, res: Response): void {
   if (!c.finalized || c.res !== res) c.res = res;
 }
 
-/** Runs Hono middleware `guard` with `respond` as its `next()`, and answers its response. */
-async function runGuarded(c: Context<Env>, guard: HonoMiddleware<Env>, respond: Responder): Promise<Response> {
-  const res = await guard(c, async () => setResponse(c, await respond(c)));
+/** Runs Hono middleware `middleware` with `respond` as its `next()`, and answers its response. */
+async function runMiddleware(c: Context<Env>, middleware: HonoMiddleware<Env>, respond: Responder): Promise<Response> {
+  const res = await middleware(c, async () => setResponse(c, await respond(c)));
   return res ?? c.res;
 }
 
@@ -326,7 +326,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
    */
   const responder = (respond: Responder, guard?: HonoMiddleware<Env>): Responder => async (c) => {
     try {
-      return await (guard && writeMethods.has(c.req.method) ? runGuarded(c, guard, respond) : respond(c));
+      return await (guard && writeMethods.has(c.req.method) ? runMiddleware(c, guard, respond) : respond(c));
     } catch (error) {
       return answerError(error, c);
     }
@@ -345,18 +345,13 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     return chain[0].handler(c.req.raw, new MiddlewareContext(c, pages, chain, 0, rest));
   };
 
-  /** `answer` inside `around`, which gets the response of any error as well. */
-  const answerAround = async (c: Context<Env>, around: HonoMiddleware<Env>, rest: Responder): Promise<Response> => {
-    const res = await around(c, async () => {
-      let answered: Response;
-      try {
-        answered = await answer(c, rest);
-      } catch (error) {
-        answered = answerError(error, c);
-      }
-      setResponse(c, answered);
-    });
-    return res ?? c.res;
+  /** `answer`, or `onError`'s response to what it threw (what `around` then gets). */
+  const answerOrError = async (c: Context<Env>, rest: Responder): Promise<Response> => {
+    try {
+      return await answer(c, rest);
+    } catch (error) {
+      return answerError(error, c);
+    }
   };
 
   // Each route is one Hono handler (and not-found another), which runs `around`, assets, folder
@@ -364,7 +359,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   // more than one of its handlers matches, so none of these is a Hono layer of its own.
   const { around } = options;
   const serve = (c: Context<Env>, rest: Responder): Response | Promise<Response> =>
-    around ? answerAround(c, around, rest) : answer(c, rest);
+    around ? runMiddleware(c, around, (c) => answerOrError(c, rest)) : answer(c, rest);
 
   for (const { pattern: { pattern }, handler, page, config } of routes) {
     let respond: Responder;
