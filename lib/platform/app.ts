@@ -106,7 +106,7 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
       });
     }
   };
-  /** The origin check and body limit of a route's writes (the web layer routes only writes to it). */
+  /** The origin check and body limit of a route's writes (the web layer runs it for writes only). */
   const writeGuard = (bytes: number, originChecked: boolean): MiddlewareHandler<Env> => {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
     const limit = bodyLimit({
