@@ -35,3 +35,24 @@ Deno.test("paging through every listing keeps at most RECORD_CHUNKS_KEPT record 
   const [first] = (await listInternships(kv, { ...DEFAULT_QUERY, limit: 1 }, null)).internships;
   assertEquals(first.title, byId.get(first.id)!.title);
 });
+
+Deno.test("an import stores records oldest first, so a page of the newest-first list reads adjacent chunks", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const owner = await createUser(kv, {
+    name: "Owner",
+    email: "owner@example.com",
+    emailVerified: true,
+    role: "member",
+  });
+  const records = generateInternships(3_000, [owner.id], { seed: 5 });
+  await importInternships(kv, records);
+  const { model } = await internshipStore(kv);
+  const chunkOf = (id: string) => model["chunkOf"][model.slotOf(id)!];
+  const oldestFirst = model.slots.order.toReversed().map((slot) => model.slots.ids[slot]);
+  const chunks = oldestFirst.map(chunkOf);
+  assert(new Set(chunks).size > 20, `${new Set(chunks).size} chunks`);
+  chunks.forEach((n, i) => assert(i === 0 || n >= chunks[i - 1], `record ${i} in chunk ${n}, after ${chunks[i - 1]}`));
+  const page = await listInternships(kv, { ...DEFAULT_QUERY, limit: 20, offset: 40 }, null);
+  const read = new Set(page.internships.map((internship) => chunkOf(internship.id)));
+  assert(read.size <= 2, `a page of 20 read ${read.size} chunks`);
+});
