@@ -160,16 +160,17 @@ export function generateInternships(
 }
 
 /**
- * Stores the records whose ids are not stored yet, in atomic batches of 100, oldest first (ties
- * by id), so that chunks follow creation order as they do when listings are posted one by one: a
- * page of the newest-first list then reads a few adjacent record chunks, not one chunk per record.
- * Returns how many were new.
+ * Stores the records whose ids are not stored yet, in atomic batches of 100, in list order
+ * (newest first, ties by id descending; CONTRACT.md §4), so that records next to each other in
+ * the list share a chunk: a page then reads one or two record chunks, not one chunk per record as
+ * records in arbitrary order did. Each stored record is the oldest so far, so the read model
+ * appends it to its order instead of moving the whole order. Returns how many were new.
  */
 export async function importInternships(kv: Deno.Kv, records: Internship[]): Promise<number> {
   const { model, writer } = await internshipStore(kv);
   const fresh = records.filter((record) => model.slotOf(record.id) === undefined)
     .map((record) => ({ record, createdMs: Date.parse(record.createdAt) }))
-    .sort((a, b) => a.createdMs - b.createdMs || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0))
+    .sort((a, b) => b.createdMs - a.createdMs || (a.record.id < b.record.id ? 1 : a.record.id > b.record.id ? -1 : 0))
     .map(({ record }) => record);
   for (let i = 0; i < fresh.length; i += 100) await writer.insert(fresh.slice(i, i + 100));
   return fresh.length;
