@@ -7,7 +7,8 @@ import {
   listInternships,
   updateInternship,
 } from "../../../lib/internships/internships.ts";
-import { SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
+import { internshipStore, SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
+import { ACTIVE } from "../../../lib/internships/columns.ts";
 import { createUser, type User } from "../../../lib/users/users.ts";
 import { openKv } from "../../../lib/kv.ts";
 
@@ -77,4 +78,30 @@ Deno.test("records that outgrow their chunk move without loss; chunk values stay
   for await (const entry of kv.list<Uint8Array>({ prefix: ["internships_chunks"] })) {
     assert(entry.value.byteLength < 65536);
   }
+});
+
+Deno.test("a new listing is written in front of the public view instead of rebuilding it, and the view stays exact", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const user = await owner(kv);
+  const { model } = await internshipStore(kv);
+  const columns = model.columns;
+  const rebuilt = () => columns.view(model.slots.order.filter((slot) => columns.flags[slot] === ACTIVE));
+  await createInternships(kv, user, [item("First")]);
+  columns.publicView();
+  // Past the 1,024 positions of room made first, so the room grows once. Each listing is created
+  // in a later millisecond than the one before, so it is the newest (ties go by id).
+  for (let i = 0, last = Date.now(); i < 1_100; i++, last = Date.now()) {
+    while (Date.now() === last) await new Promise((resolve) => setTimeout(resolve, 1));
+    await createInternships(kv, user, [item(`Listing ${i}`)]);
+    assert(columns["publicBuffers"] !== null, `the view was dropped after listing ${i}`);
+  }
+  assertEquals(columns.publicView(), rebuilt());
+  const [latest] = (await listInternships(kv, InternshipQuerySchema.parse({ limit: "1" }), null)).internships;
+  assertEquals(latest.title, "Listing 1099");
+  await updateInternship(kv, latest.id, user, { title: "Edited" });
+  assert(columns["publicBuffers"] !== null, "a title edit dropped the view");
+  await updateInternship(kv, latest.id, user, { stipend: 12_345 });
+  assertEquals(columns["publicBuffers"], null);
+  assertEquals(columns.publicView(), rebuilt());
+  assertEquals((await listInternships(kv, InternshipQuerySchema.parse({}), null)).pagination.total, 1_101);
 });
