@@ -9,14 +9,14 @@ import { internshipStore } from "../../../lib/internships/store.ts";
 import { createUser } from "../../../lib/users/users.ts";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 
+/** A member who owns the imported listings. */
+function createOwner(kv: Deno.Kv) {
+  return createUser(kv, { name: "Owner", email: "owner@example.com", emailVerified: true, role: "member" });
+}
+
 Deno.test("paging through every listing keeps at most RECORD_CHUNKS_KEPT record chunks in memory", async () => {
   await using kv = await Deno.openKv(":memory:");
-  const owner = await createUser(kv, {
-    name: "Owner",
-    email: "owner@example.com",
-    emailVerified: true,
-    role: "member",
-  });
+  const owner = await createOwner(kv);
   const records = generateInternships(16_000, [owner.id], { seed: 3 });
   await importInternships(kv, records);
   const store = await internshipStore(kv);
@@ -38,12 +38,7 @@ Deno.test("paging through every listing keeps at most RECORD_CHUNKS_KEPT record 
 
 Deno.test("an import stores records in list order, so a page reads one or two record chunks", async () => {
   await using kv = await Deno.openKv(":memory:");
-  const owner = await createUser(kv, {
-    name: "Owner",
-    email: "owner@example.com",
-    emailVerified: true,
-    role: "member",
-  });
+  const owner = await createOwner(kv);
   const records = generateInternships(3_000, [owner.id], { seed: 5 });
   await importInternships(kv, records);
   const { model } = await internshipStore(kv);
