@@ -88,8 +88,9 @@ Deno.test("a new listing is written in front of the public view instead of rebui
   const rebuilt = () => columns.view(model.slots.order.filter((slot) => columns.flags[slot] === ACTIVE));
   await createInternships(kv, user, [item("First")]);
   columns.publicView();
-  // Past the 1,024 positions of room made first, so the room grows once. Each listing is created
-  // in a later millisecond than the one before, so it is the newest (ties go by id).
+  // More listings than the 1,024 positions of room made by the first one, so the room is used up
+  // and made again. Each listing is created in a later millisecond than the one before, so it is
+  // the newest (ties go by id).
   for (let i = 0, last = Date.now(); i < 1_100; i++, last = Date.now()) {
     while (Date.now() === last) await new Promise((resolve) => setTimeout(resolve, 1));
     await createInternships(kv, user, [item(`Listing ${i}`)]);
