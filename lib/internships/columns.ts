@@ -64,6 +64,9 @@ export interface FilterView {
   locationCodes: Int32Array;
 }
 
+/** At most this many new listings are kept in `InternshipColumns.newest` before a new epoch starts. */
+export const NEWEST_KEPT = 4096;
+
 /** A filter view of `n` zeroed positions. */
 function emptyView(n: number): FilterView {
   return {
@@ -111,6 +114,15 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   private publicBuffers: FilterView | null = null;
   private publicStart = 0;
   private publicFilterView: FilterView | null = null;
+  /**
+   * The listings added since `epoch` began, in the order added, each the newest when added: while
+   * the epoch holds, a list filter's matches change only by these (search words aside, whose
+   * text the columns do not hold), so a kept match list is brought up to date by testing them.
+   * Any other change to a filtered field (state, type, stipend, location, tags, owner), a new
+   * listing that is not the newest, or more than `NEWEST_KEPT` of them, starts a new epoch.
+   */
+  readonly newest: number[] = [];
+  epoch = 0;
 
   constructor(readonly slots: Slots) {}
 
@@ -121,10 +133,16 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     const stipendValue = stipend ?? NaN, locationCode = this.locations.code(location);
     // A write re-applies every entry of its chunk: the public view changes only when a listing
     // enters or leaves it, or a public listing's filtered fields change.
-    const viewChanged = !fresh && (flags !== this.flags[slot] || flags === ACTIVE && (
-          type !== this.types[slot] || !Object.is(stipendValue, this.stipends[slot]) ||
-          locationCode !== this.locationCodes[slot]
-        ));
+    const stateChanged = !fresh && flags !== this.flags[slot];
+    const viewFieldsChanged = !fresh && (type !== this.types[slot] ||
+      !Object.is(stipendValue, this.stipends[slot]) || locationCode !== this.locationCodes[slot]);
+    const viewChanged = stateChanged || viewFieldsChanged && flags === ACTIVE;
+    const isNewest = fresh && this.slots.order[0] === slot;
+    if (isNewest && this.newest.length < NEWEST_KEPT) this.newest.push(slot);
+    else if (fresh || stateChanged || viewFieldsChanged || tags !== this.tags[slot] || owner !== this.owners[slot]) {
+      this.epoch++;
+      this.newest.length = 0;
+    }
     if (!fresh) { for (const tag of this.tags[slot]) this.tagSlots.remove(tag, slot); }
     this.types[slot] = type;
     this.flags[slot] = flags;
@@ -145,7 +163,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       const ownerOrder = this.ownerOrders.get(owner);
       if (ownerOrder) this.slots.insertSorted(ownerOrder, slot);
     }
-    if (fresh && flags === ACTIVE && this.publicFilterView && this.slots.order[0] === slot) this.prependPublic(slot);
+    if (isNewest && flags === ACTIVE && this.publicFilterView) this.prependPublic(slot);
     else if (viewChanged || fresh && flags === ACTIVE) this.publicBuffers = this.publicFilterView = null;
   }
 
