@@ -62,13 +62,14 @@ export function routePattern(file: string): RoutePattern {
 export function folderMatcher(file: string): (path: string) => boolean {
   const segments = folderSegments(file);
   if (segments.length === 0) return () => true;
-  if (segments.every((segment) => !segment.startsWith("["))) {
+  if (segments.every((segment) => segmentPattern(segment).rank === SegmentRank.Static)) {
     const prefix = "/" + segments.join("/");
     return (path) => path === prefix || path.startsWith(prefix + "/");
   }
   const body = segments.map((segment) => {
-    if (/^\[\.\.\.\w+\]$/.test(segment)) return ".+";
-    if (/^\[\w+\]$/.test(segment)) return "[^/]+";
+    const { rank } = segmentPattern(segment);
+    if (rank === SegmentRank.CatchAll) return ".+";
+    if (rank === SegmentRank.Param) return "[^/]+";
     return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }).join("/");
   const pattern = new RegExp(`^/${body}(?:/.*)?$`);
