@@ -101,15 +101,20 @@ class MatchCache {
  * pass of `matchingSlots` tests, for one slot (search words aside).
  */
 function slotMatches(columns: InternshipColumns, filter: SlotFilter, slot: number): boolean {
-  const { includeInactive, includeDeleted, userId, types, minStipend, maxStipend, tags, location } = filter;
-  const flags = columns.flags[slot], stipend = columns.stipends[slot];
-  return (includeInactive || (flags & ACTIVE) !== 0) && (includeDeleted || (flags & DELETED) === 0) &&
+  const { userId, types, minStipend, maxStipend, tags, location } = filter;
+  const stipend = columns.stipends[slot];
+  return stateMatches(filter, columns.flags[slot]) &&
     (userId === undefined || columns.ownerOf(slot) === userId) &&
     (!types || types.has(columns.types[slot])) &&
     (minStipend === undefined && maxStipend === undefined ||
       stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
     (location === undefined || columns.locations.names[columns.locationCodes[slot]].includes(location)) &&
     (!tags || columns.tags[slot].some((tag) => tags.includes(tag)));
+}
+
+/** Whether a record with `flags` passes `filter`'s state test (active and not deleted, unless included). */
+function stateMatches(filter: SlotFilter, flags: number): boolean {
+  return (filter.includeInactive || (flags & ACTIVE) !== 0) && (filter.includeDeleted || (flags & DELETED) === 0);
 }
 
 const matchCaches = new WeakMap<object, MatchCache>();
@@ -137,7 +142,7 @@ function filterKey(filter: SlotFilter): string {
  * through a filter costs one pass, not one per page (at 1,000,000 listings a pass is 3-30 ms).
  */
 export function selectPage(
-  model: ChunkedReadModel<Internship, InternshipEntry, InternshipColumns>,
+  model: InternshipModel,
   filter: SlotFilter,
   offset: number,
   limit: number,
@@ -163,14 +168,13 @@ export function selectPage(
  * whole order, or one owner's order, whose cost then follows the owner's listing count).
  */
 function matchingSlots(
-  model: ChunkedReadModel<Internship, InternshipEntry, InternshipColumns>,
+  model: InternshipModel,
   filter: SlotFilter,
 ): Int32Array {
   const columns = model.columns;
   const { includeInactive, includeDeleted, userId } = filter;
   const { flags } = columns;
-  const stateOk = (slot: number) =>
-    (includeInactive || (flags[slot] & ACTIVE) !== 0) && (includeDeleted || (flags[slot] & DELETED) === 0);
+  const stateOk = (slot: number) => stateMatches(filter, flags[slot]);
   let base: FilterView;
   if (userId !== undefined) base = columns.view(columns.ownerOrder(userId).filter(stateOk));
   else if (!includeInactive && !includeDeleted) base = columns.publicView();
