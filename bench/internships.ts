@@ -6,7 +6,7 @@
  * - throughput at 50 connections of the unfiltered list, a JSON 404 and the guest `/internships`
  *   page, each as a ratio to the "ok" server, the list and the 404 also to their same-bytes
  *   servers (the 404's shows what its headers alone cost against "ok"); every
- *   server is warmed first, then all five are measured in `ROUNDS` interleaved rounds and each
+ *   server is warmed first, then all six are measured in `ROUNDS` interleaved rounds and each
  *   figure is the median of its rounds (on a shared VM the rate drifts by ±20 % within a minute,
  *   so back-to-back single runs compared a server in a fast minute with one in a slow one); the
  *   load generator is `wrk -t1` (one core for the load, one for the server on a 2-core machine;
