@@ -7,6 +7,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { registerRoutes } from "../web/app.ts";
+import { StaticPathRouter } from "../web/router.ts";
 import type { Assets } from "../web/assets.ts";
 import type { Manifest, State } from "../web/types.ts";
 import { Forbidden } from "../../components/Forbidden.tsx";
@@ -48,7 +49,7 @@ class RequestState implements AppState {
 /** The platform app for `services`, serving `manifest`'s routes and `assets`. */
 export function createApp(services: Services, manifest: Manifest, assets: Assets): Hono<Env> {
   const { config, log } = services;
-  const app = new Hono<Env>();
+  const app = new Hono<Env>({ router: new StaticPathRouter() });
 
   // Each response header costs throughput in Deno's server (11 headers halve it), so JSON
   // responses carry only what matters for an API (OWASP REST Security): nosniff, a deny-all
@@ -95,7 +96,7 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
         return Promise.resolve();
       },
     );
-    c.res.headers.set("X-Request-Id", state.requestId);
+    c.res.headers.append("X-Request-Id", state.requestId);
     if (logRequests) {
       log.debug("request", {
         requestId: state.requestId,

@@ -64,7 +64,8 @@ export function folderMatcher(file: string): (path: string) => boolean {
   if (segments.length === 0) return () => true;
   if (segments.every((segment) => segmentPattern(segment).rank === SegmentRank.Static)) {
     const prefix = "/" + segments.join("/");
-    return (path) => path === prefix || path.startsWith(prefix + "/");
+    const below = prefix + "/";
+    return (path) => path === prefix || path.startsWith(below);
   }
   const body = segments.map((segment) => {
     const { rank } = segmentPattern(segment);
