@@ -321,15 +321,25 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   };
 
   /**
-   * What answers a request after its folder middleware: `guard` for a write, then `respond`; a
-   * thrown error is answered by `onError` here, so the folder middleware gets that response.
+   * `run(c)`'s response, or `onError`'s response to what it threw or rejected with. Not an async
+   * function: a response `run` gives at once is answered at once, with no promise around it.
    */
-  const responder = (respond: Responder, guard?: HonoMiddleware<Env>): Responder => async (c) => {
+  const answerOrError = (c: Context<Env>, run: Responder): Response | Promise<Response> => {
     try {
-      return await (guard && writeMethods.has(c.req.method) ? runMiddleware(c, guard, respond) : respond(c));
+      const res = run(c);
+      return res instanceof Promise ? res.catch((error) => answerError(error, c)) : res;
     } catch (error) {
       return answerError(error, c);
     }
+  };
+
+  /**
+   * What answers a request after its folder middleware: `guard` for a write, then `respond`; a
+   * thrown error is answered by `onError` here, so the folder middleware gets that response.
+   */
+  const responder = (respond: Responder, guard?: HonoMiddleware<Env>): Responder => {
+    const guarded: Responder | undefined = guard && ((c) => runMiddleware(c, guard, respond));
+    return (c) => answerOrError(c, guarded && writeMethods.has(c.req.method) ? guarded : respond);
   };
 
   /** Built assets, else the folder middleware of the path, then `rest`. */
@@ -345,21 +355,17 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     return chain[0].handler(c.req.raw, new MiddlewareContext(c, pages, chain, 0, rest));
   };
 
-  /** `answer`, or `onError`'s response to what it threw (what `around` then gets). */
-  const answerOrError = async (c: Context<Env>, rest: Responder): Promise<Response> => {
-    try {
-      return await answer(c, rest);
-    } catch (error) {
-      return answerError(error, c);
-    }
-  };
-
   // Each route is one Hono handler (and not-found another), which runs `around`, assets, folder
   // middleware, write middleware and the route: Hono composes a chain for every request that
   // more than one of its handlers matches, so none of these is a Hono layer of its own.
+  // With `around`, what `around` gets is `answer`'s response or `onError`'s response to what it threw.
   const { around } = options;
-  const serve = (c: Context<Env>, rest: Responder): Response | Promise<Response> =>
-    around ? runMiddleware(c, around, (c) => answerOrError(c, rest)) : answer(c, rest);
+  const serve = (rest: Responder): Responder => {
+    const answerRest: Responder = (c) => answer(c, rest);
+    if (!around) return answerRest;
+    const answerRestOrError: Responder = (c) => answerOrError(c, answerRest);
+    return (c) => runMiddleware(c, around, answerRestOrError);
+  };
 
   for (const { pattern: { pattern }, handler, page, config } of routes) {
     let respond: Responder;
@@ -376,11 +382,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
           new Response("Method not allowed", { status: 405, headers: { allow: allow.join(", ") } });
       };
     }
-    const rest = responder(respond, options.writeMiddleware?.(config, pattern));
-    app.all(pattern, (c) => serve(c, rest));
+    app.all(pattern, serve(responder(respond, options.writeMiddleware?.(config, pattern))));
   }
 
-  const notFound = responder((c) => renderNotFound(c, c.req.path));
-  app.notFound((c) => serve(c, notFound));
+  app.notFound(serve(responder((c) => renderNotFound(c, c.req.path))));
   app.onError((error, c) => answerError(error, c));
 }

@@ -498,6 +498,20 @@ Deno.test("without _500 a thrown error is a plain 500", async () => {
   assertEquals(await res.text(), "Internal server error");
 });
 
+Deno.test("an error a handler rejects with, later, is answered as a thrown one is", async () => {
+  const app = await createApp({}, {
+    "./routes/index.ts": {
+      handler: async () => {
+        await Promise.resolve();
+        throw new Error("later");
+      },
+    },
+  });
+  const res = await app.request("/");
+  assertEquals(res.status, 500);
+  assertEquals(await res.text(), "Internal server error");
+});
+
 Deno.test("onError maps errors and can fall back to the _500 page, with the request's state", async () => {
   const seen: { error: unknown; trail: string[] }[] = [];
   const app = await createApp({
