@@ -52,25 +52,31 @@ function bodyOf(error: DomainError): unknown {
   return { error: error.message };
 }
 
+/** The response headers of a domain error: its type, and `Retry-After` (whole seconds) for a rate limit. */
+function headersOf(error: DomainError): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (error instanceof RateLimitedError) {
+    headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  }
+  return headers;
+}
+
 /** The JSON response for a domain error; undefined for anything else (a server error). */
 export function errorResponse(error: DomainError): Response;
 export function errorResponse(error: unknown): Response | undefined;
 export function errorResponse(error: unknown): Response | undefined {
   if (!(error instanceof DomainError)) return undefined;
-  const headers: Record<string, string> = {};
-  if (error instanceof RateLimitedError) {
-    headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
-  }
-  return Response.json(bodyOf(error), { status: statusOf(error), headers });
+  return new Response(JSON.stringify(bodyOf(error)), { status: statusOf(error), headers: headersOf(error) });
 }
 
 /**
  * Makes `errorResponse(error)` again and again for one error that never changes (the 404 of an
- * unknown `/api/...` path): its status and JSON body are worked out once, so each call only
- * builds the response (mapping and serializing the error was a third of the route's own cost).
+ * unknown `/api/...` path): its status, headers and JSON body are worked out once, so each call
+ * only builds the response (mapping and serializing the error was a third of the route's own cost).
  */
 export function fixedErrorResponse(error: DomainError): () => Response {
   const body = JSON.stringify(bodyOf(error));
   const status = statusOf(error);
-  return () => new Response(body, { status, headers: { "content-type": "application/json" } });
+  const headers = headersOf(error);
+  return () => new Response(body, { status, headers });
 }

@@ -1,0 +1,37 @@
+/** The HTTP answers of typed errors (lib/http/errors.ts), made per error or from one fixed error. */
+import { NotFoundError, RateLimitedError, ValidationError } from "../../lib/errors.ts";
+import { errorResponse, fixedErrorResponse } from "../../lib/http/errors.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+
+async function answerOf(res: Response) {
+  return { status: res.status, headers: [...res.headers], body: await res.json() };
+}
+
+Deno.test("errors map to their status, JSON body and headers", async () => {
+  assertEquals(await answerOf(errorResponse(new NotFoundError("Internship not found"))), {
+    status: 404,
+    headers: [["content-type", "application/json"]],
+    body: { error: "Internship not found" },
+  });
+  assertEquals(await answerOf(errorResponse(new RateLimitedError(1.2))), {
+    status: 429,
+    headers: [["content-type", "application/json"], ["retry-after", "2"]],
+    body: { error: "Too many requests, try again later" },
+  });
+  const issues = [{ code: "custom" as const, path: ["email"], message: "Invalid email", input: "x" }];
+  assertEquals((await answerOf(errorResponse(new ValidationError(issues)))).body, {
+    error: [{ code: "custom", path: ["email"], message: "Invalid email" }],
+  });
+  assertEquals(errorResponse(new Error("not a domain error")), undefined);
+});
+
+Deno.test("a fixed error's responses equal errorResponse's, each a new response", async () => {
+  for (const error of [new NotFoundError(), new RateLimitedError(30)]) {
+    const respond = fixedErrorResponse(error);
+    const first = respond();
+    const second = respond();
+    assert(first !== second, "every call makes its own response (a body can be read once)");
+    assertEquals(await answerOf(first), await answerOf(errorResponse(error)));
+    assertEquals(await answerOf(second), await answerOf(errorResponse(error)));
+  }
+});
