@@ -22,10 +22,10 @@
  * `BENCH_COUNT` overrides the number of internships.
  */
 import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
-import { createApiKey } from "../lib/api_keys/api_keys.ts";
-import { createSession } from "../lib/auth/sessions.ts";
-import { generateInternships, importInternships } from "../lib/internships/fixtures.ts";
-import { createUser, type User } from "../lib/users/users.ts";
+import { createApiKey } from "@/lib/api_keys/api_keys.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
+import { createUser, type User } from "@/lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const CONNECTIONS = 50;

@@ -6,10 +6,10 @@
  * sample another page). Prints a table, then stops the server and removes the file.
  */
 import { freePort, HOST, percentile, waitFor } from "./harness.ts";
-import { createSession } from "../lib/auth/sessions.ts";
-import { type Opportunity, OPPORTUNITY_TYPES } from "../lib/opportunities/schema.ts";
-import { opportunityStore } from "../lib/opportunities/store.ts";
-import { createUser } from "../lib/users/users.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { type Opportunity, OPPORTUNITY_TYPES } from "@/lib/opportunities/schema.ts";
+import { opportunityStore } from "@/lib/opportunities/store.ts";
+import { createUser } from "@/lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const SAMPLES = 300;

@@ -11,11 +11,11 @@
  * `BENCH_COUPON_LIMIT` override the race's figures.
  */
 import { freePort, HOST, percentile, waitFor } from "./harness.ts";
-import { createSession } from "../lib/auth/sessions.ts";
-import { CouponCreateSchema, createCoupon } from "../lib/coupons/coupons.ts";
-import { createToolkit, ToolkitCreateSchema, updateToolkit } from "../lib/toolkits/catalog.ts";
-import { createUser } from "../lib/users/users.ts";
-import { startFakeRazorpay } from "../tests/fakes/razorpay.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { CouponCreateSchema, createCoupon } from "@/lib/coupons/coupons.ts";
+import { createToolkit, ToolkitCreateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
+import { createUser } from "@/lib/users/users.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 
 const WARMUP = 20;
 const SAMPLES = 300;

@@ -10,13 +10,13 @@
  * Prints a table, then stops the server and removes the files.
  */
 import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
-import { createSession } from "../lib/auth/sessions.ts";
-import { gradientPng, paddedPng } from "../lib/demo/images.ts";
-import { KvObjectStore } from "../lib/files/kv_store.ts";
-import { MAX_IMAGE_BYTES } from "../lib/files/images.ts";
-import { createPost, PostCreateSchema } from "../lib/ungatekeep/posts.ts";
-import { POST_TAGS } from "../lib/ungatekeep/tags.ts";
-import { createUser } from "../lib/users/users.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { gradientPng, paddedPng } from "@/lib/demo/images.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { MAX_IMAGE_BYTES } from "@/lib/files/images.ts";
+import { createPost, PostCreateSchema } from "@/lib/ungatekeep/posts.ts";
+import { POST_TAGS } from "@/lib/ungatekeep/tags.ts";
+import { createUser } from "@/lib/users/users.ts";
 
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 10_000);
 const WARMUP = 20;

@@ -1,5 +1,5 @@
 /** The site header: brand, main navigation, and the signed-in user with sign-out. */
-import type { User } from "../lib/users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 
 const NAV = [
   { href: "/internships", label: "Internships" },

@@ -5,12 +5,12 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { useDebouncedValue } from "../components/use_debounced_value.ts";
-import { Notice } from "../components/forms.tsx";
-import { formatRupees } from "../lib/money.ts";
-import { RowDeleteButton, Switch } from "../components/RowControls.tsx";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { Notice } from "@/components/forms.tsx";
+import { formatRupees } from "@/lib/money.ts";
+import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 
 interface Coupon {
   id: string;

@@ -6,10 +6,10 @@
  * announced; a stale answer never overwrites a newer one.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { Notice, SECONDARY_BUTTON } from "../components/forms.tsx";
-import { type Role, ROLES } from "../lib/users/roles.ts";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { type Role, ROLES } from "@/lib/users/roles.ts";
 
 /** Rows per page. */
 export const PAGE_SIZE = 20;

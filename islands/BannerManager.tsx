@@ -4,11 +4,11 @@
  * image uploaded first to `POST /api/admin/uploads`).
  */
 import { useState } from "preact/hooks";
-import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
-import { RowDeleteButton } from "../components/RowControls.tsx";
-import type { Banner } from "../lib/ungatekeep/banners.ts";
+import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
+import { RowDeleteButton } from "@/components/RowControls.tsx";
+import type { Banner } from "@/lib/ungatekeep/banners.ts";
 
 /** A banner as the admin API returns it (a type-only import: nothing of the domain reaches the bundle). */
 export type BannerRow = Omit<Banner, "createdAt" | "updatedAt">;

@@ -4,8 +4,8 @@
  * to `redirectTo`. Failures are shown inside the dialog.
  */
 import { useRef, useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, useHydrated } from "../components/forms.tsx";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, useHydrated } from "@/components/forms.tsx";
 
 /** Props: the internship and where to go after deleting it. */
 export interface InternshipDeleteButtonProps {

@@ -9,11 +9,11 @@
  * hydration below the `lg` breakpoint so a phone shows results on its first screen.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice } from "../components/forms.tsx";
-import { type PageLink, pagePosition, Pagination } from "../components/Pagination.tsx";
-import { InternshipCard } from "../components/internships/InternshipCard.tsx";
-import { showingInternships, TYPE_LABELS } from "../components/internships/format.ts";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice } from "@/components/forms.tsx";
+import { type PageLink, pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
+import { showingInternships, TYPE_LABELS } from "@/components/internships/format.ts";
 import {
   DEFAULT_LIMIT,
   type FilterValues,
@@ -22,8 +22,8 @@ import {
   listQueryString,
   NO_FILTERS,
   readListParams,
-} from "../components/internships/query.ts";
-import type { InternshipView } from "../lib/internships/internships.ts";
+} from "@/components/internships/query.ts";
+import type { InternshipView } from "@/lib/internships/internships.ts";
 
 /** A page of results as `GET /api/internships` returns it. */
 export interface ListResults {

@@ -7,9 +7,9 @@
  */
 import type { JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { NETWORK_ERROR } from "../components/fetch_json.ts";
-import { Notice, SelectField, SubmitButton, TextField } from "../components/forms.tsx";
-import { TIMING_LABELS, TYPE_LABELS } from "../components/internships/format.ts";
+import { NETWORK_ERROR } from "@/components/fetch_json.ts";
+import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
+import { TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 
 /** The form's values, as typed. */
 export interface InternshipFormValues {

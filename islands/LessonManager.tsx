@@ -5,8 +5,8 @@
  * confirming. Calls `/api/admin/toolkit-content-items`.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice } from "../components/forms.tsx";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice } from "@/components/forms.tsx";
 
 /** A lesson as the admin API returns it. */
 export interface Lesson {

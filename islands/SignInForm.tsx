@@ -7,9 +7,9 @@
  * by signing in again (the server sends at most one link per 5 minutes).
  */
 import { useState } from "preact/hooks";
-import { type ApiResult, fetchJson } from "../components/fetch_json.ts";
-import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
-import { type FieldErrors, useFormSubmit } from "../components/use_form_submit.ts";
+import { type ApiResult, fetchJson } from "@/components/fetch_json.ts";
+import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -6,9 +6,9 @@
  * (CONTRACT.md §2 codes: `USER_ALREADY_EXISTS` by the e-mail, `PASSWORD_TOO_*` by the password).
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SubmitButton, TextField } from "../components/forms.tsx";
-import { type FieldErrors, useFormSubmit } from "../components/use_form_submit.ts";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
 
 /** Client-side e-mail shape check: something@something.tld, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -7,9 +7,9 @@
  * lessons) or failure with a retry. A 100 % coupon needs no payment at all.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, useHydrated } from "../components/forms.tsx";
-import { formatRupees } from "../lib/money.ts";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, useHydrated } from "@/components/forms.tsx";
+import { formatRupees } from "@/lib/money.ts";
 
 /** Where Checkout.js comes from (the toolkit page's CSP allows exactly this script host). */
 export const CHECKOUT_SCRIPT = "https://checkout.razorpay.com/v1/checkout.js";

@@ -4,9 +4,9 @@
  * including the active switch and the Sale badge. Prices in rupees; highlights one per line.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SubmitButton, TextAreaField, TextField } from "../components/forms.tsx";
-import { useFormSubmit } from "../components/use_form_submit.ts";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
+import { useFormSubmit } from "@/components/use_form_submit.ts";
 
 /** The toolkit fields the form edits. */
 export interface ToolkitFormValues {

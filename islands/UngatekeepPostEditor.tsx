@@ -6,9 +6,9 @@
  * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing).
  */
 import { useEffect, useState } from "preact/hooks";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "../components/forms.tsx";
-import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "../lib/ungatekeep/tags.ts";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
+import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
 /** The editable fields of a post (`id` null for a new one). */
 export interface EditablePost {

@@ -5,12 +5,12 @@
  * listed and marked.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { fetchJson } from "../components/fetch_json.ts";
-import { Notice, useHydrated } from "../components/forms.tsx";
-import { useDebouncedValue } from "../components/use_debounced_value.ts";
-import { POST_TAGS, type PostTag, TAG_LABELS } from "../lib/ungatekeep/tags.ts";
-import { RowDeleteButton } from "../components/RowControls.tsx";
+import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { Notice, useHydrated } from "@/components/forms.tsx";
+import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { RowDeleteButton } from "@/components/RowControls.tsx";
 
 /** One row of the table. */
 export interface PostRow {

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../tests/helpers/assert.ts";
+import { assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { onFirstUse } from "./lazy.ts";
 
 Deno.test("onFirstUse makes the value once for concurrent first calls and keeps it", async () => {

@@ -1,5 +1,5 @@
 /** The page for an unknown path. */
-import { PageTitle } from "../components/PageTitle.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 
 export default function NotFound() {
   return (

@@ -1,5 +1,5 @@
 /** The page for an unexpected server error; it never shows error details. */
-import { PageTitle } from "../components/PageTitle.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 
 export default function ServerError() {
   return (

@@ -1,9 +1,8 @@
 /** The HTML document around every page: head, skip link, header, main landmark, footer. */
-import type { AppState } from "../lib/platform/state.ts";
-import type { AppProps } from "../lib/web/types.ts";
-import { SiteHeader } from "../components/SiteHeader.tsx";
+import { define } from "@/lib/platform/define.ts";
+import { SiteHeader } from "@/components/SiteHeader.tsx";
 
-export default function App({ Component, state, url }: AppProps<AppState>) {
+export default define.layout(function App({ Component, state, url }) {
   return (
     <html lang="en">
       <head>
@@ -29,4 +28,4 @@ export default function App({ Component, state, url }: AppProps<AppState>) {
       </body>
     </html>
   );
-}
+});

@@ -1,7 +1,7 @@
 /** `/check-inbox?email=`: after sign-up, tells the user where the verification link went and how long it lives. */
-import { FormCard } from "../components/FormCard.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import type { PageProps } from "../lib/web/types.ts";
+import { FormCard } from "@/components/FormCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import type { PageProps } from "@/lib/web/types.ts";
 
 export default function CheckInboxPage({ url }: PageProps) {
   const email = url.searchParams.get("email")?.trim().slice(0, 254);

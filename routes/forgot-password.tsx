@@ -1,7 +1,7 @@
 /** `/forgot-password`: asks for the e-mail to send a password-reset link to. */
-import { FormCard } from "../components/FormCard.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import ForgotPasswordForm from "../islands/ForgotPasswordForm.tsx";
+import { FormCard } from "@/components/FormCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import ForgotPasswordForm from "@/islands/ForgotPasswordForm.tsx";
 
 export default function ForgotPasswordPage() {
   return (

@@ -4,17 +4,17 @@
  * `/internships` lists them) and a three-step "how it works". Server-rendered only: no islands,
  * so the page ships no JavaScript.
  */
-import { canPost } from "../lib/internships/policy.ts";
-import { InternshipCard } from "../components/internships/InternshipCard.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
+import { define } from "@/lib/platform/define.ts";
+import { canPost } from "@/lib/internships/policy.ts";
+import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 import {
   DEFAULT_QUERY,
   internshipsVersion,
   type InternshipView,
   listInternships,
-} from "../lib/internships/internships.ts";
-import { type AppState, servePublicPage } from "../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../lib/web/types.ts";
+} from "@/lib/internships/internships.ts";
+import { servePublicPage } from "@/lib/platform/state.ts";
 
 /** How many of the newest internships the home page shows. */
 const LATEST_COUNT = 6;
@@ -24,7 +24,7 @@ interface HomeData {
   latest: InternshipView[];
 }
 
-export const handler: Handlers<HomeData, AppState> = {
+export const handler = define.handlers<HomeData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
@@ -32,7 +32,7 @@ export const handler: Handlers<HomeData, AppState> = {
       return ctx.render({ latest: page.internships });
     });
   },
-};
+});
 
 /** The steps of "How it works": title, text, and where to take the step. */
 function steps(signedIn: boolean) {
@@ -58,7 +58,7 @@ function steps(signedIn: boolean) {
   ];
 }
 
-export default function Home({ data, state }: PageProps<HomeData, AppState>) {
+export default define.page<HomeData>(function Home({ data, state }) {
   return (
     <div class="space-y-16">
       <section class="pt-4 text-center sm:pt-8">
@@ -141,4 +141,4 @@ export default function Home({ data, state }: PageProps<HomeData, AppState>) {
       </section>
     </div>
   );
-}
+});

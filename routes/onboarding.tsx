@@ -5,9 +5,10 @@
  * Signed in with that error (an old link opened while signed in): the page explains it too.
  * An existing onboarding profile fills the wizard, so the page also edits it.
  */
-import { Notice } from "../components/forms.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import OnboardingWizard, { type OnboardingAnswers, type OnboardingChoices } from "../islands/OnboardingWizard.tsx";
+import { define } from "@/lib/platform/define.ts";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import OnboardingWizard, { type OnboardingAnswers, type OnboardingChoices } from "@/islands/OnboardingWizard.tsx";
 import {
   DOMAIN_PREFERENCES,
   EDUCATION_LEVELS,
@@ -17,10 +18,8 @@ import {
   type OnboardingProfile,
   OPPORTUNITY_INTERESTS,
   STRUGGLES,
-} from "../lib/onboarding/onboarding.ts";
-import { assertSignedIn } from "../lib/http/guards.ts";
-import type { AppState } from "../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../lib/web/types.ts";
+} from "@/lib/onboarding/onboarding.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
 
 interface Data {
   initial: OnboardingAnswers;
@@ -50,16 +49,16 @@ function answersOf(profile: OnboardingProfile | null): OnboardingAnswers {
   };
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { user, services } = ctx.state;
     const profile = await getOnboardingProfile(services.kv, user.id);
     return ctx.render({ initial: answersOf(profile), returning: profile !== null });
   },
-};
+});
 
-export default function OnboardingPage({ data, url, state }: PageProps<Data, AppState>) {
+export default define.page<Data>(function OnboardingPage({ data, url, state }) {
   const invalidToken = url.searchParams.get("error") === "INVALID_TOKEN";
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
@@ -84,4 +83,4 @@ export default function OnboardingPage({ data, url, state }: PageProps<Data, App
       </div>
     </section>
   );
-}
+});

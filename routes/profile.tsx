@@ -3,16 +3,15 @@
  * `/sign-in?callbackURL=/profile`. `?onboarded=1` (the end of onboarding) adds a welcome note.
  * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn).
  */
-import { Notice } from "../components/forms.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import ProfileForm, { type ProfileOptions, type ProfileValues } from "../islands/ProfileForm.tsx";
-import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "../lib/onboarding/onboarding.ts";
-import { assertSignedIn } from "../lib/http/guards.ts";
-import { type SignInMethod, signInMethods } from "../lib/auth/sign_in_methods.ts";
-import type { AppState } from "../lib/platform/state.ts";
-import { PROFILE_LIMITS } from "../lib/users/profile.ts";
-import type { User } from "../lib/users/users.ts";
-import type { Handlers, PageProps } from "../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import ProfileForm, { type ProfileOptions, type ProfileValues } from "@/islands/ProfileForm.tsx";
+import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onboarding.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { type SignInMethod, signInMethods } from "@/lib/auth/sign_in_methods.ts";
+import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
+import type { User } from "@/lib/users/users.ts";
 
 const OPTIONS: ProfileOptions = {
   limits: PROFILE_LIMITS,
@@ -38,16 +37,16 @@ interface Data {
   methods: string[];
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { kv, oauth } = ctx.state.services;
     const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
     return ctx.render({ methods: (await signInMethods(kv, ctx.state.user.id)).map(nameOf) });
   },
-};
+});
 
-export default function ProfilePage({ state, url, data }: PageProps<Data, AppState>) {
+export default define.page<Data>(function ProfilePage({ state, url, data }) {
   const user = state.user!;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
@@ -80,4 +79,4 @@ export default function ProfilePage({ state, url, data }: PageProps<Data, AppSta
       </section>
     </section>
   );
-}
+});

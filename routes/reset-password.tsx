@@ -2,11 +2,11 @@
  * `/reset-password?token=`: the page a reset e-mail links to (CONTRACT.md §2). Without a
  * token it explains that the link is incomplete and offers to request a new one.
  */
-import { FormCard } from "../components/FormCard.tsx";
-import { Notice } from "../components/forms.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import ResetPasswordForm from "../islands/ResetPasswordForm.tsx";
-import type { PageProps } from "../lib/web/types.ts";
+import { FormCard } from "@/components/FormCard.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import ResetPasswordForm from "@/islands/ResetPasswordForm.tsx";
+import type { PageProps } from "@/lib/web/types.ts";
 
 export default function ResetPasswordPage({ url }: PageProps) {
   const token = url.searchParams.get("token")?.slice(0, 512);

@@ -6,15 +6,14 @@
  * social sign-in (`lib/auth/oauth/flow.ts`); only known codes are explained, the text is never
  * echoed. A signed-in user goes straight on to `callbackURL` or `/`.
  */
-import { FormCard } from "../components/FormCard.tsx";
-import { Notice } from "../components/forms.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import { type SocialButtonProvider, SocialSignInButtons } from "../components/SocialSignInButtons.tsx";
-import SignInForm from "../islands/SignInForm.tsx";
-import { configuredProviders } from "../lib/auth/oauth/providers.ts";
-import { checkRedirect } from "../lib/http/redirects.ts";
-import type { AppState } from "../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { FormCard } from "@/components/FormCard.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
+import SignInForm from "@/islands/SignInForm.tsx";
+import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
+import { checkRedirect } from "@/lib/http/redirects.ts";
 
 /** `value` when it stays on this origin (`checkRedirect`, CONTRACT.md §2), else null. */
 function sameOrigin(value: string | null, appUrl: string): string | null {
@@ -77,16 +76,16 @@ interface Data {
   providers: SocialButtonProvider[];
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     const callbackURL = sameOrigin(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     const providers = configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name }));
     return ctx.render({ callbackURL, providers });
   },
-};
+});
 
-export default function SignInPage({ data, url }: PageProps<Data>) {
+export default define.page<Data>(function SignInPage({ data, url }) {
   const code = url.searchParams.get("error");
   const error = code ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
   return (
@@ -104,4 +103,4 @@ export default function SignInPage({ data, url }: PageProps<Data>) {
       </p>
     </FormCard>
   );
-}
+});

@@ -3,12 +3,11 @@
  * clears the cookie and answers 303 to `/`, so a reload does not post again. The CSRF
  * origin check of `lib/platform/app.ts` runs before this handler.
  */
-import { clearedSessionCookie, readSessionCookie } from "../lib/http/cookies.ts";
-import { deleteSession } from "../lib/auth/sessions.ts";
-import type { AppState } from "../lib/platform/state.ts";
-import type { Handlers } from "../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { clearedSessionCookie, readSessionCookie } from "@/lib/http/cookies.ts";
+import { deleteSession } from "@/lib/auth/sessions.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const { config, kv } = ctx.state.services;
     const token = readSessionCookie(req, config.secure);
@@ -18,4 +17,4 @@ export const handler: Handlers<unknown, AppState> = {
       headers: { location: "/", "set-cookie": clearedSessionCookie(config.secure) },
     });
   },
-};
+});

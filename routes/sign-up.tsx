@@ -3,28 +3,27 @@
  * to `/onboarding`, one who already has an account home) and the e-mail and password sign-up
  * form; a signed-in user is sent home.
  */
-import { FormCard } from "../components/FormCard.tsx";
-import { PageTitle } from "../components/PageTitle.tsx";
-import { type SocialButtonProvider, SocialSignInButtons } from "../components/SocialSignInButtons.tsx";
-import SignUpForm from "../islands/SignUpForm.tsx";
-import { configuredProviders } from "../lib/auth/oauth/providers.ts";
-import type { AppState } from "../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { FormCard } from "@/components/FormCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
+import SignUpForm from "@/islands/SignUpForm.tsx";
+import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
 
 interface Data {
   providers: SocialButtonProvider[];
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: "/" } });
     return ctx.render({
       providers: configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name })),
     });
   },
-};
+});
 
-export default function SignUpPage({ data }: PageProps<Data>) {
+export default define.page<Data>(function SignUpPage({ data }) {
   return (
     <FormCard title="Create your account" lead="Join to find internships, hackathons, grants and toolkits.">
       <PageTitle title="Create your account" />
@@ -35,4 +34,4 @@ export default function SignUpPage({ data }: PageProps<Data>) {
       </p>
     </FormCard>
   );
-}
+});

@@ -3,8 +3,8 @@
  * island's size, and fails when one is over `ISLAND_BUDGET_BYTES` gzipped, so a regression fails
  * CI (the build runs before the tests) and the Deno Deploy build.
  */
-import { buildAssets } from "../lib/web/build.ts";
-import manifest from "../routes.gen.ts";
+import { buildAssets } from "@/lib/web/build.ts";
+import manifest from "@/routes.gen.ts";
 
 /** Largest gzipped island, with the chunks it imports: 20 KB. */
 export const ISLAND_BUDGET_BYTES = 20 * 1024;

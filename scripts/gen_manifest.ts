@@ -2,7 +2,7 @@
  * Writes `routes.gen.ts` from the files under `routes/` and `islands/`.
  * `--check`: writes nothing and exits 1 when the committed file is stale.
  */
-import { generateManifest } from "../lib/web/manifest_gen.ts";
+import { generateManifest } from "@/lib/web/manifest_gen.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const path = `${root}routes.gen.ts`;

@@ -3,7 +3,7 @@
  * badges, stipend in ₹, location, deadline with the days left, verified mark and tags.
  * Rendered by the server and by the filter island alike.
  */
-import type { InternshipView } from "../../lib/internships/internships.ts";
+import type { InternshipView } from "@/lib/internships/internships.ts";
 import { describeDeadline, formatStipend, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
 
 /** A small pill for type, timing and state badges. */

@@ -1,6 +1,6 @@
 /** A short page that explains why something cannot be shown or done, with one way on. */
 import type { ComponentChildren } from "preact";
-import { PageTitle } from "../PageTitle.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 
 export function MessagePage(
   { title, children, link }: { title: string; children: ComponentChildren; link: { href: string; label: string } },

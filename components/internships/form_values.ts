@@ -1,6 +1,6 @@
 /** The internship form's starting values: empty for a new listing, the record's for an edit. */
-import type { InternshipFormValues } from "../../islands/InternshipForm.tsx";
-import type { InternshipView } from "../../lib/internships/internships.ts";
+import type { InternshipFormValues } from "@/islands/InternshipForm.tsx";
+import type { InternshipView } from "@/lib/internships/internships.ts";
 
 /** Values of an empty form. */
 export const EMPTY_FORM: InternshipFormValues = {

@@ -3,8 +3,8 @@
  * of server-only imports): ₹ stipends in Indian digit grouping, deadlines as dates with the
  * days left, and labels of the specification's `type` and `timing` values ("Internship").
  */
-import type { InternshipView } from "../../lib/internships/internships.ts";
-import { pageRange } from "../Pagination.tsx";
+import type { InternshipView } from "@/lib/internships/internships.ts";
+import { pageRange } from "@/components/Pagination.tsx";
 
 /** Labels of the work-place types, in the order the filters show them. */
 export const TYPE_LABELS: Record<NonNullable<InternshipView["type"]>, string> = {

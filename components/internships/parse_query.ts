@@ -4,7 +4,7 @@
  * `InternshipQuerySchema` are dropped and named, so the page shows the remaining filters'
  * results with a friendly note (the API answers 400 for the same input, CONTRACT.md §4).
  */
-import { type InternshipQuery, InternshipQuerySchema } from "../../lib/internships/internships.ts";
+import { type InternshipQuery, InternshipQuerySchema } from "@/lib/internships/internships.ts";
 import type { ListParams } from "./query.ts";
 
 /** The parsed query and the names of the parameters that were ignored because they were invalid. */

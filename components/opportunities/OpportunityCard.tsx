@@ -3,8 +3,8 @@
  * upcoming, ongoing or over, location, organizer and who posted it; with `showState`, its review
  * state (for "My submissions").
  */
-import type { OpportunityStatus, OpportunityView } from "../../lib/opportunities/schema.ts";
-import { Badge } from "../internships/InternshipCard.tsx";
+import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
+import { Badge } from "@/components/internships/InternshipCard.tsx";
 
 /** Labels of the opportunity types. */
 export const TYPE_LABELS = {

@@ -2,8 +2,8 @@
  * A toolkit in the marketplace: cover, category, title, price with the struck-through original
  * price, the Sale badge, lesson count and duration. Presentational only.
  */
-import { formatRupees } from "../../lib/money.ts";
-import type { Toolkit } from "../../lib/toolkits/schema.ts";
+import { formatRupees } from "@/lib/money.ts";
+import type { Toolkit } from "@/lib/toolkits/schema.ts";
 
 /** The price line: the price, and the original price struck through when it is higher. */
 export function PriceTag({ price, originalPrice }: Pick<Toolkit, "price" | "originalPrice">) {

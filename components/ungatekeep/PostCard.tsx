@@ -3,9 +3,9 @@
  * linking to the post, two-line excerpt, creator, relative date (exact date on hover), tag label
  * and pin marker.
  */
-import type { PostView } from "../../lib/ungatekeep/schema.ts";
-import { TAG_LABELS } from "../../lib/ungatekeep/tags.ts";
-import { Badge } from "../internships/InternshipCard.tsx";
+import type { PostView } from "@/lib/ungatekeep/schema.ts";
+import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { exactTime, relativeTime } from "./format.ts";
 
 /** The thumbnail's source: the first image, else the link's preview image, else none. */

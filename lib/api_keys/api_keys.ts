@@ -8,10 +8,10 @@
  * - `["api_keys_by_hash", sha256Hex(key)]` → id
  */
 import { z } from "zod";
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
-import { randomToken, sha256Hex } from "../ids.ts";
-import { getUser, type User } from "../users/users.ts";
-import { canPost } from "../internships/policy.ts";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { randomToken, sha256Hex } from "@/lib/ids.ts";
+import { getUser, type User } from "@/lib/users/users.ts";
+import { canPost } from "@/lib/internships/policy.ts";
 
 /** An API key as listed: never the key itself. */
 export interface ApiKey {

@@ -3,7 +3,7 @@
  * credential checks, e-mail verification and password reset with the single-use tokens of
  * `verification.ts`.
  */
-import { AuthError, ConflictError } from "../errors.ts";
+import { AuthError, ConflictError } from "@/lib/errors.ts";
 import {
   createUser,
   getPasswordEntry,
@@ -13,7 +13,7 @@ import {
   setPasswordHash,
   updateUser,
   type User,
-} from "../users/users.ts";
+} from "@/lib/users/users.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import { deleteUserSessions, type SessionGuard } from "./sessions.ts";
 import { consumeToken } from "./verification.ts";

@@ -3,8 +3,8 @@
  * failure an `AuthError` with body `{error, code, message}`, and the password length rule.
  */
 import { z } from "zod";
-import { AuthError, InvalidInputError } from "../errors.ts";
-import { readJson } from "../http/json.ts";
+import { AuthError, InvalidInputError } from "@/lib/errors.ts";
+import { readJson } from "@/lib/http/json.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 
 /** Longest accepted e-mail address, in characters (RFC 5321 path limit). */

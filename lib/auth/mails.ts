@@ -3,10 +3,10 @@
  * platform's mailer. A mail that cannot be sent is logged, never thrown: the account stays
  * usable and a later sign-in (or resend) sends a fresh link.
  */
-import type { Services } from "../platform/state.ts";
-import { passwordResetMail, verificationMail } from "../mail/templates.ts";
-import type { User } from "../users/users.ts";
-import { withQuery } from "../http/redirects.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";
+import type { User } from "@/lib/users/users.ts";
+import { withQuery } from "@/lib/http/redirects.ts";
 import { claimVerificationMail, issueToken, releaseVerificationMail } from "./verification.ts";
 
 /** The default page of the reset link when the client names none. */

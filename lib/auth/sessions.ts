@@ -10,8 +10,8 @@
  * Keys: `["sessions", tokenHash]` → `Session`, `["sessions_by_user", userId, tokenHash]` → id,
  * both with `expireIn`.
  */
-import { randomToken, sha256Hex } from "../ids.ts";
-import { type User, userKey } from "../users/users.ts";
+import { randomToken, sha256Hex } from "@/lib/ids.ts";
+import { type User, userKey } from "@/lib/users/users.ts";
 
 /** Session lifetime in ms. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@
  * The ways a user can sign in (specification "Authentication" 1): e-mail and password when the
  * user has a password, and each linked social provider (CONTRACT.md §2). Shown on the profile page.
  */
-import { getPasswordHash } from "../users/users.ts";
+import { getPasswordHash } from "@/lib/users/users.ts";
 import { linkedProviders } from "./oauth/accounts.ts";
 import type { ProviderId } from "./oauth/providers.ts";
 

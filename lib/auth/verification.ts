@@ -10,7 +10,7 @@
  * - `["auth_tokens_by_user", userId, purpose, tokenHash]` → true
  * - `["verification_mail_sent", userId]` → ISO time of the last verification e-mail (5 minutes)
  */
-import { randomToken, sha256Hex } from "../ids.ts";
+import { randomToken, sha256Hex } from "@/lib/ids.ts";
 
 /** Token lifetime in ms (24 hours). */
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 /** Response shapes of `/api/auth/*` (CONTRACT.md §2): the user and session as clients see them. */
-import type { User } from "../users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 import type { Session } from "./sessions.ts";
 
 /** The user fields of auth responses. */

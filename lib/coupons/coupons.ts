@@ -8,8 +8,8 @@
  * - `["coupons_by_code", CODE]` → id (uniqueness guard, codes upper case)
  */
 import { z } from "zod";
-import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "../money.ts";
+import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "@/lib/money.ts";
 import { deleteSlotsOf, usedCount } from "./reservations.ts";
 
 /** Discount kinds. */

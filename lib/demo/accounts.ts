@@ -1,6 +1,6 @@
 /** Demo accounts for `deno task seed`: an admin, a member and two students, all verified. */
-import { hashPassword } from "../auth/passwords.ts";
-import { createUser, getUserByEmail, type Role, type User } from "../users/users.ts";
+import { hashPassword } from "@/lib/auth/passwords.ts";
+import { createUser, getUserByEmail, type Role, type User } from "@/lib/users/users.ts";
 
 /** The demo accounts with their passwords (printed by the seed script). */
 export const DEMO_ACCOUNTS: { name: string; email: string; password: string; role: Role }[] = [

@@ -3,8 +3,8 @@
  * a second run adds nothing) owned by the demo admin, the demo member and two recruiter
  * members created here (without passwords: they only own listings).
  */
-import { generateInternships, importInternships } from "../internships/fixtures.ts";
-import { createUser, getUserByEmail, type User } from "../users/users.ts";
+import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
+import { createUser, getUserByEmail, type User } from "@/lib/users/users.ts";
 
 const RECRUITERS = [
   { name: "Kavya Nair (Recruiter)", email: "kavya.recruiter@demo.careers" },

@@ -3,10 +3,10 @@
  * member, three awaiting review from the demo students, and one rejected. Added only when the store
  * holds no opportunity yet, so seeding again adds nothing.
  */
-import { reviewOpportunity, submitOpportunity } from "../opportunities/opportunities.ts";
-import { OpportunityCreateSchema } from "../opportunities/schema.ts";
-import { opportunityStore } from "../opportunities/store.ts";
-import type { User } from "../users/users.ts";
+import { reviewOpportunity, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
+import { opportunityStore } from "@/lib/opportunities/store.ts";
+import type { User } from "@/lib/users/users.ts";
 
 /** `YYYY-MM-DD` `days` from today (UTC). */
 function day(days: number): string {

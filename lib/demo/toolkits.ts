@@ -4,9 +4,9 @@
  * demo student who owns the first toolkit (bought with the 100 % coupon through the real
  * checkout) with two lessons completed. Idempotent: what exists (by title or code) is kept.
  */
-import { CouponCreateSchema, createCoupon, listCoupons } from "../coupons/coupons.ts";
-import { initiatePurchase } from "../purchases/checkout.ts";
-import { hasPurchased } from "../purchases/purchases.ts";
+import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { hasPurchased } from "@/lib/purchases/purchases.ts";
 import {
   ContentItemCreateSchema,
   createContentItem,
@@ -16,9 +16,9 @@ import {
   type Toolkit,
   ToolkitCreateSchema,
   updateToolkit,
-} from "../toolkits/catalog.ts";
-import { setLessonCompleted } from "../toolkits/progress.ts";
-import type { User } from "../users/users.ts";
+} from "@/lib/toolkits/catalog.ts";
+import { setLessonCompleted } from "@/lib/toolkits/progress.ts";
+import type { User } from "@/lib/users/users.ts";
 
 const VIDEO = "https://interactive-examples.mdn.mozilla.net/media/cc0-videos/flower.mp4";
 

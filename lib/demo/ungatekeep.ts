@@ -3,11 +3,11 @@
  * (one pinned, one draft, one scheduled for next week), a few with gradient images made in code
  * (`images.ts`), and three banners. Added only when there are no posts yet.
  */
-import { KvObjectStore } from "../files/kv_store.ts";
-import { storeImage } from "../files/images.ts";
-import type { User } from "../users/users.ts";
-import { createBanner, listBanners } from "../ungatekeep/banners.ts";
-import { createPost, listPostsForAdmin, type PostCreate } from "../ungatekeep/posts.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { storeImage } from "@/lib/files/images.ts";
+import type { User } from "@/lib/users/users.ts";
+import { createBanner, listBanners } from "@/lib/ungatekeep/banners.ts";
+import { createPost, listPostsForAdmin, type PostCreate } from "@/lib/ungatekeep/posts.ts";
 import { gradientPng, type Rgb } from "./images.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

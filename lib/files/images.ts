@@ -3,7 +3,7 @@
  * (`file-type`), never by the type the client declared; at most 5 MB. Stored in the object store
  * with the detected content type.
  */
-import { InvalidInputError, NotFoundError, TooLargeError } from "../errors.ts";
+import { InvalidInputError, NotFoundError, TooLargeError } from "@/lib/errors.ts";
 import type { FileMetadata, ObjectStore } from "./object_store.ts";
 
 /** Largest image in bytes: 5 MB. */

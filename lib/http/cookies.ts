@@ -4,7 +4,7 @@
  * `Headers`, as route handlers see them.
  */
 import { parse, serialize } from "hono/utils/cookie";
-import { SESSION_TTL_MS } from "../auth/sessions.ts";
+import { SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
 
 /** The cookie's name for an origin. */
 export function sessionCookieName(secure: boolean): string {

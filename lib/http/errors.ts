@@ -17,7 +17,7 @@ import {
   UnauthenticatedError,
   UpstreamError,
   ValidationError,
-} from "../errors.ts";
+} from "@/lib/errors.ts";
 
 /**
  * Status of each kind of authentication error (CONTRACT.md §2: a duplicate e-mail is 422; a

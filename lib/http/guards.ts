@@ -2,9 +2,9 @@
  * Typed guards for permissions (specification "Authentication" 7 and 8): a missing
  * session is 401, an insufficient role 403.
  */
-import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
-import type { AppState, SignedInState } from "../platform/state.ts";
-import type { Role, User } from "../users/users.ts";
+import { ForbiddenError, UnauthenticatedError } from "@/lib/errors.ts";
+import type { AppState, SignedInState } from "@/lib/platform/state.ts";
+import type { Role, User } from "@/lib/users/users.ts";
 
 /** Narrows the state to a signed-in one. @throws UnauthenticatedError without a session. */
 export function assertSignedIn(state: AppState): asserts state is SignedInState {

@@ -1,6 +1,6 @@
 /** Reading and validating JSON request bodies at the edge. */
 import type { z } from "zod";
-import { InvalidInputError, ValidationError } from "../errors.ts";
+import { InvalidInputError, ValidationError } from "@/lib/errors.ts";
 
 /**
  * Reads the request body as JSON. An empty body reads as `{}`.

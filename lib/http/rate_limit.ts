@@ -9,8 +9,8 @@
  * `X-Forwarded-For`, say) is keyed by its SHA-256 so no key outgrows KV's limit. A window's start is in its key, so an expired window
  * is never read again even before KV removes it.
  */
-import { RateLimitedError } from "../errors.ts";
-import { sha256Hex } from "../ids.ts";
+import { RateLimitedError } from "@/lib/errors.ts";
+import { sha256Hex } from "@/lib/ids.ts";
 
 const SUBJECT_MAX = 200;
 

@@ -3,7 +3,7 @@
  * `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
  * origin is `APP_URL`. Anything else is refused with 400.
  */
-import { AuthError, type AuthErrorCode } from "../errors.ts";
+import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";
 
 /** Longest accepted redirect target, in characters. */
 export const REDIRECT_MAX = 2048;

@@ -1,5 +1,5 @@
-import { AuthError } from "../errors.ts";
-import { assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
+import { AuthError } from "@/lib/errors.ts";
+import { assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
 import { checkRedirect, withQuery } from "./redirects.ts";
 
 const APP = "https://careers.example";

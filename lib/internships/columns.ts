@@ -3,8 +3,8 @@
  * record stores in its chunk's index, and the columns, postings and orders the list filters of
  * CONTRACT.md §4 run over (`filters.ts`).
  */
-import { Dictionary, ListDictionary, Postings, type Slots } from "../kv/chunked/columns.ts";
-import type { Columns } from "../kv/chunked/read_model.ts";
+import { Dictionary, ListDictionary, Postings, type Slots } from "@/lib/kv/chunked/columns.ts";
+import type { Columns } from "@/lib/kv/chunked/read_model.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 
 /** Bit of `flags`: the record is active. */

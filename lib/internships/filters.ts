@@ -2,7 +2,7 @@
  * The list filters of CONTRACT.md §4 over the internship read model: one pass over the columns
  * of `columns.ts`, starting from the public order, the whole order or one owner's order.
  */
-import type { ChunkedReadModel } from "../kv/chunked/read_model.ts";
+import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
 import { ACTIVE, DELETED, type FilterView, type InternshipColumns, type InternshipEntry } from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 

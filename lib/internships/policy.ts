@@ -3,7 +3,7 @@
  * pages and the domain functions alike (specification "Authentication" 7, "States and
  * transitions"; CONTRACT.md §2 "Ingest user" and §4).
  */
-import type { User } from "../users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;

@@ -3,7 +3,7 @@
  * enum value lists, and the zod schemas of the create and update bodies and the list query.
  */
 import { z } from "zod";
-import type { Role } from "../users/users.ts";
+import type { Role } from "@/lib/users/users.ts";
 
 /** Values of `type`. */
 export const INTERNSHIP_TYPES = ["remote", "hybrid", "onsite"] as const;

@@ -6,15 +6,15 @@
  * `["internships_chunks", n]`, `["internships_index", n]`, `["internships_chunk_stamps", n]`,
  * `["internships_meta", "open" | "changes"]`.
  */
-import type { ChunkedLayout } from "../kv/chunked/layout.ts";
-import type { ChunkedReadModel } from "../kv/chunked/read_model.ts";
-import { chunkedStore } from "../kv/chunked/store.ts";
-import type { ChunkWriter } from "../kv/chunked/writer.ts";
-import { UserSummaryCache } from "../users/summary_cache.ts";
+import type { ChunkedLayout } from "@/lib/kv/chunked/layout.ts";
+import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
+import { chunkedStore } from "@/lib/kv/chunked/store.ts";
+import type { ChunkWriter } from "@/lib/kv/chunked/writer.ts";
+import { UserSummaryCache } from "@/lib/users/summary_cache.ts";
 import { InternshipColumns, type InternshipEntry, internshipEntry, internshipSearchText } from "./columns.ts";
 import type { Internship } from "./schema.ts";
 
-export { SYNC_INTERVAL_MS } from "../kv/chunked/read_model.ts";
+export { SYNC_INTERVAL_MS } from "@/lib/kv/chunked/read_model.ts";
 
 /** How long (ms) owner objects are reused before they are read again. */
 const OWNER_TTL_MS = 5000;

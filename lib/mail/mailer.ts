@@ -4,8 +4,8 @@
  * (~6 MB of memory) is loaded with the first mail, not with the server.
  */
 import type { Transporter } from "nodemailer";
-import { onFirstUse } from "../lazy.ts";
-import type { Logger } from "../log.ts";
+import { onFirstUse } from "@/lib/lazy.ts";
+import type { Logger } from "@/lib/log.ts";
 
 /** One transactional e-mail. `link` is the action URL it carries (logged when there is no SMTP). */
 export interface Mail {

@@ -25,9 +25,9 @@
  * profile therefore also moves the user's `updatedAt`.
  */
 import { z } from "zod";
-import { InvalidInputError } from "../errors.ts";
-import { clearableText, invalidFieldError, textList } from "../users/profile.ts";
-import { updateUser, type User } from "../users/users.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { clearableText, invalidFieldError, textList } from "@/lib/users/profile.ts";
+import { updateUser, type User } from "@/lib/users/users.ts";
 
 /** The personas of the specification. */
 export const PERSONAS = ["student", "society"] as const;

@@ -2,7 +2,7 @@
  * Who may do what with opportunities (specification "Roles", states table; CONTRACT.md §5): the
  * one home of these rules, used by the API routes, the pages and the domain alike.
  */
-import type { User } from "../users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 import type { Opportunity } from "./schema.ts";
 
 /** The caller: a signed-in user, or none for a guest. */

@@ -4,7 +4,7 @@
  * query, the admin queue query and the review body.
  */
 import { z } from "zod";
-import type { Role } from "../users/roles.ts";
+import type { Role } from "@/lib/users/roles.ts";
 
 /** Values of `type`. */
 export const OPPORTUNITY_TYPES = ["hackathon", "grant", "competition", "ideathon"] as const;

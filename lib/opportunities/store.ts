@@ -4,10 +4,10 @@
  * writes with bounded retries), with the columns the lists filter on — type, review state and
  * owner — and the count of records in each review state, kept as the columns change.
  */
-import { Postings, type Slots } from "../kv/chunked/columns.ts";
-import type { ChunkedLayout } from "../kv/chunked/layout.ts";
-import type { Columns } from "../kv/chunked/read_model.ts";
-import { chunkedStore } from "../kv/chunked/store.ts";
+import { Postings, type Slots } from "@/lib/kv/chunked/columns.ts";
+import type { ChunkedLayout } from "@/lib/kv/chunked/layout.ts";
+import type { Columns } from "@/lib/kv/chunked/read_model.ts";
+import { chunkedStore } from "@/lib/kv/chunked/store.ts";
 import { type Opportunity, OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, statusOf } from "./schema.ts";
 
 /** The listing fields of a record: id, createdAt ms, type code, review-state code, owner id. */

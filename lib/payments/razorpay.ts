@@ -6,9 +6,9 @@
  * loaded with the first order, not with the server.
  */
 import type RazorpayClient from "razorpay";
-import { UpstreamError } from "../errors.ts";
-import { onFirstUse } from "../lazy.ts";
-import type { Logger } from "../log.ts";
+import { UpstreamError } from "@/lib/errors.ts";
+import { onFirstUse } from "@/lib/lazy.ts";
+import type { Logger } from "@/lib/log.ts";
 import { type GatewayOrder, type PaymentGateway, signatureMatches } from "./gateway.ts";
 
 /** How long an order request may take before checkout gives up, in ms. */

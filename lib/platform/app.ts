@@ -6,18 +6,18 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { registerRoutes } from "../web/app.ts";
-import { StaticPathRouter } from "../web/router.ts";
-import type { Assets } from "../web/assets.ts";
-import type { Manifest, State } from "../web/types.ts";
-import { Forbidden } from "../../components/Forbidden.tsx";
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors.ts";
-import { errorResponse } from "../http/errors.ts";
-import { signInRedirect } from "../http/redirects.ts";
-import { routeConfigOf } from "./route_config.ts";
+import { registerRoutes } from "@/lib/web/app.ts";
+import { StaticPathRouter } from "@/lib/web/router.ts";
+import type { Assets } from "@/lib/web/assets.ts";
+import type { Manifest, State } from "@/lib/web/types.ts";
+import { Forbidden } from "@/components/Forbidden.tsx";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { signInRedirect } from "@/lib/http/redirects.ts";
+import { routeOptionsOf } from "./route_options.ts";
 import { DOCUMENT_CSP } from "./csp.ts";
-import { readSessionCookie } from "../http/cookies.ts";
-import { checkOrigin } from "../http/csrf.ts";
+import { readSessionCookie } from "@/lib/http/cookies.ts";
+import { checkOrigin } from "@/lib/http/csrf.ts";
 import type { AppState, Services } from "./state.ts";
 
 /** Longest URL path in characters; longer ones get 414 (ids must stay within KV's key size). */
@@ -127,7 +127,7 @@ export function createApp(services: Services, manifest: Manifest, assets: Assets
     assets,
     around,
     writeMiddleware(routeConfig, route) {
-      const options = routeConfigOf(routeConfig, route);
+      const options = routeOptionsOf(routeConfig, route);
       return writeGuard(options.bodyLimitBytes, options.originCheck);
     },
     methodNotAllowed: (_req, allow) =>

@@ -3,21 +3,21 @@
  * (built first when missing, outside Deno Deploy), `Deno.serve`, and a graceful shutdown on
  * SIGINT and SIGTERM.
  */
-import type { Config } from "../../app.config.ts";
+import type { Config } from "@/app.config.ts";
 import { createApp } from "./app.ts";
-import { KvObjectStore } from "../files/kv_store.ts";
-import { openKv } from "../kv.ts";
-import { createLogger } from "../log.ts";
-import { createMailer } from "../mail/mailer.ts";
-import { createRazorpayGateway } from "../payments/razorpay.ts";
-import { GuestPageCache } from "../http/guest_pages.ts";
-import { internshipStore } from "../internships/store.ts";
-import { opportunityStore } from "../opportunities/store.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { openKv } from "@/lib/kv.ts";
+import { createLogger } from "@/lib/log.ts";
+import { createMailer } from "@/lib/mail/mailer.ts";
+import { createRazorpayGateway } from "@/lib/payments/razorpay.ts";
+import { GuestPageCache } from "@/lib/http/guest_pages.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { compactHeap } from "./heap.ts";
-import { createOAuthService } from "../auth/oauth/providers.ts";
+import { createOAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
-import { type Assets, loadAssets } from "../web/assets.ts";
-import manifest from "../../routes.gen.ts";
+import { type Assets, loadAssets } from "@/lib/web/assets.ts";
+import manifest from "@/routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -56,7 +56,7 @@ export async function prepareAssets(buildIfMissing: boolean): Promise<Assets> {
   } catch (error) {
     if (!buildIfMissing) throw error;
     // The bundler (~18 MB of memory) is loaded only when there is something to build.
-    const { buildAssets } = await import("../web/build.ts");
+    const { buildAssets } = await import("@/lib/web/build.ts");
     await buildAssets({
       root,
       islands: Object.keys(manifest.islands),

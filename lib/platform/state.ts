@@ -2,15 +2,15 @@
  * The per-request state every handler and page sees as `ctx.state`, and the services the
  * platform runs with. Tests build their own services (in-memory KV, test SMTP server).
  */
-import type { Config } from "../../app.config.ts";
-import type { ObjectStore } from "../files/object_store.ts";
-import type { Logger } from "../log.ts";
-import type { Mailer } from "../mail/mailer.ts";
-import type { PaymentGateway } from "../payments/gateway.ts";
-import type { GuestPageCache } from "../http/guest_pages.ts";
-import type { OAuthService } from "../auth/oauth/providers.ts";
-import type { Session } from "../auth/sessions.ts";
-import type { User } from "../users/users.ts";
+import type { Config } from "@/app.config.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
+import type { Mailer } from "@/lib/mail/mailer.ts";
+import type { PaymentGateway } from "@/lib/payments/gateway.ts";
+import type { GuestPageCache } from "@/lib/http/guest_pages.ts";
+import type { OAuthService } from "@/lib/auth/oauth/providers.ts";
+import type { Session } from "@/lib/auth/sessions.ts";
+import type { User } from "@/lib/users/users.ts";
 
 /** What the platform runs with. */
 export interface Services {

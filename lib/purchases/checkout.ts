@@ -11,13 +11,13 @@
  * the same toolkit is replaced: the same purchase record takes the new order, and its old
  * reservation is kept (same coupon) or released.
  */
-import { COUPON_ERRORS, type CouponRecord, discountPaise, usableCoupon } from "../coupons/coupons.ts";
-import { heldSlots, planReservation, releaseOps, reserveOps } from "../coupons/reservations.ts";
-import { ConflictError, InvalidInputError, NotConfiguredError, NotFoundError } from "../errors.ts";
-import { PAISE_PER_RUPEE, toRupees } from "../money.ts";
-import type { GatewayOrder, PaymentGateway } from "../payments/gateway.ts";
-import { getToolkitRecord, TOOLKIT_NOT_FOUND } from "../toolkits/catalog.ts";
-import type { User } from "../users/users.ts";
+import { COUPON_ERRORS, type CouponRecord, discountPaise, usableCoupon } from "@/lib/coupons/coupons.ts";
+import { heldSlots, planReservation, releaseOps, reserveOps } from "@/lib/coupons/reservations.ts";
+import { ConflictError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
+import { PAISE_PER_RUPEE, toRupees } from "@/lib/money.ts";
+import type { GatewayOrder, PaymentGateway } from "@/lib/payments/gateway.ts";
+import { getToolkitRecord, TOOLKIT_NOT_FOUND } from "@/lib/toolkits/catalog.ts";
+import type { User } from "@/lib/users/users.ts";
 import { checkoutGuards, type Purchase, type PurchaseRecord, purchaseView, writePurchaseOps } from "./purchases.ts";
 
 /** Currency of every order (CONTRACT.md §6). */

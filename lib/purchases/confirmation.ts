@@ -20,12 +20,12 @@
  * - `["payment_events", eventId]` → `{event, orderId, receivedAt}` (kept 30 days)
  */
 import { Buffer } from "node:buffer";
-import { getCouponRecord } from "../coupons/coupons.ts";
-import { confirmOps, heldSlots, planReservation, releaseOps, reserveOps } from "../coupons/reservations.ts";
-import { ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "../errors.ts";
-import type { PaymentGateway, PaymentProof } from "../payments/gateway.ts";
-import { canConfirmPurchase } from "../toolkits/policy.ts";
-import type { User } from "../users/users.ts";
+import { getCouponRecord } from "@/lib/coupons/coupons.ts";
+import { confirmOps, heldSlots, planReservation, releaseOps, reserveOps } from "@/lib/coupons/reservations.ts";
+import { ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
+import type { PaymentGateway, PaymentProof } from "@/lib/payments/gateway.ts";
+import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
+import type { User } from "@/lib/users/users.ts";
 import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
   checkoutGuards,

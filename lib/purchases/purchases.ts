@@ -10,7 +10,7 @@
  * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
  */
-import type { ReservationRef } from "../coupons/reservations.ts";
+import type { ReservationRef } from "@/lib/coupons/reservations.ts";
 
 /** Payment states (CONTRACT.md §6). */
 export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;

@@ -12,9 +12,9 @@
  * atomic write checked against the toolkit record, so `lessonCount` always equals the number of
  * items once there is one.
  */
-import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { toPaise, toRupees } from "../money.ts";
-import { getUser, type User } from "../users/users.ts";
+import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { toPaise, toRupees } from "@/lib/money.ts";
+import { getUser, type User } from "@/lib/users/users.ts";
 import { canReadToolkit, type Viewer } from "./policy.ts";
 import { deleteProgressOf } from "./progress.ts";
 import { sanitizeArticle } from "./sanitize.ts";

@@ -3,15 +3,15 @@
  * a toolkit with its syllabus (locked lesson bodies withheld by `policy.ts`), progress, the
  * buyer's toolkits and the purchase history.
  */
-import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import {
   hasPurchased,
   listPurchaseRecords,
   ownedToolkitIds,
   type Purchase,
   purchaseView,
-} from "../purchases/purchases.ts";
-import type { User } from "../users/users.ts";
+} from "@/lib/purchases/purchases.ts";
+import type { User } from "@/lib/users/users.ts";
 import { getToolkitsByIds, listContentItems, readToolkit } from "./catalog.ts";
 import { canReadLesson, canReadToolkit, canTrackProgress, type Viewer } from "./policy.ts";
 import { completedByToolkit, completedItemIds, setLessonCompleted } from "./progress.ts";

@@ -2,7 +2,7 @@
  * Who may see and do what with toolkits (specification "Authentication" 7, "Toolkits";
  * CONTRACT.md §6): the one home of these rules, used by the API routes and the pages alike.
  */
-import type { User } from "../users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;

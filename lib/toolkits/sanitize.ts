@@ -5,7 +5,7 @@
  * `javascript:` URLs survive; links get `rel="noopener noreferrer nofollow"`.
  */
 import type { IOptions, Transformer } from "sanitize-html";
-import { onFirstUse } from "../lazy.ts";
+import { onFirstUse } from "@/lib/lazy.ts";
 
 /** Hosts whose players may be embedded in an article. */
 export const VIDEO_EMBED_HOSTS = ["www.youtube-nocookie.com", "www.youtube.com", "player.vimeo.com"];

@@ -4,7 +4,7 @@
  * integer paise; the API shapes in rupees.
  */
 import { z } from "zod";
-import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "../money.ts";
+import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "@/lib/money.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (CONTRACT.md §6). */
 export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {

@@ -6,9 +6,9 @@
  * The list is small (a carousel), so it is read whole.
  */
 import { z } from "zod";
-import { NotFoundError } from "../errors.ts";
-import { assertUploaded } from "../files/images.ts";
-import type { ObjectStore } from "../files/object_store.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { assertUploaded } from "@/lib/files/images.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
 import { HttpUrlSchema } from "./schema.ts";
 
 /** A banner as stored and returned. */

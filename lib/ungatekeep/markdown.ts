@@ -5,7 +5,7 @@
  * links open with `rel="noopener noreferrer"`), and the two-line plain-text excerpt.
  */
 import type { IOptions } from "sanitize-html";
-import { onFirstUse } from "../lazy.ts";
+import { onFirstUse } from "@/lib/lazy.ts";
 
 /** `marked` and `sanitize-html` (~20 MB of memory together) set up on first use, not with the server. */
 const renderer = onFirstUse(async (): Promise<(content: string) => string> => {

@@ -2,7 +2,7 @@
  * Who sees what of the Ungatekeep feed: the one home of these rules, used by the API routes and
  * the pages alike (specification "Ungatekeep" feed rules 3 and 4, CONTRACT.md §7).
  */
-import type { User } from "../users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 import { GUEST_PREVIEW } from "./tags.ts";
 
 /** The caller: a signed-in user, or none for a guest. */

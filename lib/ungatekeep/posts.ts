@@ -14,10 +14,10 @@
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
-import { NotFoundError, UnauthenticatedError } from "../errors.ts";
-import { assertUploaded } from "../files/images.ts";
-import type { ObjectStore } from "../files/object_store.ts";
-import { type User, userKey } from "../users/users.ts";
+import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { assertUploaded } from "@/lib/files/images.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import { type User, userKey } from "@/lib/users/users.ts";
 import { excerptOf, renderMarkdown } from "./markdown.ts";
 import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./policy.ts";
 import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpdate, PostView } from "./schema.ts";

@@ -3,7 +3,7 @@
  * "User role = any"; CONTRACT.md §8): the searchable user list and the role change.
  */
 import { z } from "zod";
-import { ForbiddenError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUser, type User } from "./users.ts";
 
 const integer = (min: number, max: number) =>

@@ -14,7 +14,7 @@
  * one's birthday today is refused as "in the future".
  */
 import { z } from "zod";
-import { InvalidInputError } from "../errors.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
 /** Length limits of the profile fields, in characters (the UI uses them as `maxlength`). */

@@ -7,7 +7,7 @@
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
  */
 import { z } from "zod";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 
 import { type Role, ROLES } from "./roles.ts";
 

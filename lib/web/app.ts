@@ -143,7 +143,7 @@ export interface WebOptions {
   around?: HonoMiddleware<Env>;
   /**
    * Hono middleware to run for one route's writes (`WRITE_METHODS`), after the folder middleware
-   * and before its handler, made once at registration from the route module's `config` export
+   * and before its handler, made once at registration from the route module's `routeOptions` export
    * (undefined when it has none); it answers undefined for none. Reads never meet it.
    */
   writeMiddleware?: (config: unknown, route: string) => HonoMiddleware<Env> | undefined;
@@ -261,7 +261,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
       pattern: routePattern(file),
       handler: module.handler as Handler | Handlers | undefined,
       page: pageOf(file, module.default),
-      config: module.config,
+      config: module.routeOptions,
     }))
     .sort((a, b) => compareRoutes(a.pattern, b.pattern));
 

@@ -85,6 +85,16 @@ async function sizeOf(root: string, files: string[]): Promise<IslandSize> {
   return { bytes, gzipBytes };
 }
 
+/** Resolves the import map's `@/` alias (the project root) for esbuild, as Deno does. */
+function projectAlias(root: string): esbuild.Plugin {
+  return {
+    name: "project-alias",
+    setup(build) {
+      build.onResolve({ filter: /^@\// }, (args) => ({ path: resolve(root, args.path.slice(2)) }));
+    },
+  };
+}
+
 /**
  * Builds islands and CSS into `outDir`, replacing what was there, and measures each island.
  * @throws Error when esbuild or Tailwind fails, when two islands have the same file name, or
@@ -125,6 +135,7 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
       chunkNames: "chunk-[hash]",
       metafile: true,
       logLevel: "silent",
+      plugins: [projectAlias(options.root)],
     });
   } finally {
     await esbuild.stop();

@@ -77,11 +77,12 @@ export interface ErrorPageProps<S = State> extends PageProps<unknown, S> {
 }
 
 /**
- * What a file under `routes/` may export. `config` is the route's own options (as Fresh's
- * `export const config`); the web layer hands it, unread, to `WebOptions.writeMiddleware`.
+ * What a file under `routes/` may export. `routeOptions` is the route's own options (not named
+ * `config`, which Fresh reads with another meaning); the web layer hands it, unread, to
+ * `WebOptions.writeMiddleware`.
  */
 export interface RouteModule {
-  config?: unknown;
+  routeOptions?: unknown;
   handler?: Handler<never, never> | Handlers<never, never> | MiddlewareHandler<never> | MiddlewareHandler<never>[];
   default?: ComponentType<never> | ((props: never) => JSX.Element | null);
 }

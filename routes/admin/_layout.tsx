@@ -2,11 +2,10 @@
  * The admin area's frame: the admin navigation beside the page. Only admins reach it:
  * `_middleware.ts` stops everyone else before any admin page runs.
  */
-import { AdminNav } from "../../components/AdminNav.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { AppProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { AdminNav } from "@/components/AdminNav.tsx";
 
-export default function AdminLayout({ Component, url }: AppProps<AppState>) {
+export default define.layout(function AdminLayout({ Component, url }) {
   return (
     <div class="flex flex-col gap-6 md:flex-row">
       <AdminNav path={url.pathname} />
@@ -15,4 +14,4 @@ export default function AdminLayout({ Component, url }: AppProps<AppState>) {
       </div>
     </div>
   );
-}
+});

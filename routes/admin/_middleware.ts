@@ -4,12 +4,11 @@
  * `/sign-in?callbackURL=<the page>`, a signed-in non-admin gets the 403 page, and a
  * state-changing request from anyone but an admin gets 401 or 403 `{error}`.
  */
-import { assertRole, assertSignedIn } from "../../lib/http/guards.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { MiddlewareHandler } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
 
-export const handler: MiddlewareHandler<AppState> = (_req, ctx) => {
+export const handler = define.middleware((_req, ctx) => {
   assertSignedIn(ctx.state);
   assertRole(ctx.state.user, "admin");
   return ctx.next();
-};
+});

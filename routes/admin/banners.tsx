@@ -1,11 +1,10 @@
 /** `/admin/banners`: the banners manager of the feed's carousel (admins only). CONTRACT.md §7 "Banners". */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import BannerManager, { type BannerRow } from "../../islands/BannerManager.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import { listBanners } from "../../lib/ungatekeep/banners.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import BannerManager, { type BannerRow } from "@/islands/BannerManager.tsx";
+import { listBanners } from "@/lib/ungatekeep/banners.ts";
 
-export const handler: Handlers<BannerRow[], AppState> = {
+export const handler = define.handlers<BannerRow[]>({
   async GET(_req, ctx) {
     const banners = await listBanners(ctx.state.services.kv, false);
     return ctx.render(banners.map(({ id, title, imageId, linkUrl, isActive, orderIndex }) => ({
@@ -17,9 +16,9 @@ export const handler: Handlers<BannerRow[], AppState> = {
       orderIndex,
     })));
   },
-};
+});
 
-export default function AdminBannersPage({ data }: PageProps<BannerRow[], AppState>) {
+export default define.page<BannerRow[]>(function AdminBannersPage({ data }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title="Banners · Admin" />
@@ -30,4 +29,4 @@ export default function AdminBannersPage({ data }: PageProps<BannerRow[], AppSta
       <BannerManager initial={data} />
     </section>
   );
-}
+});

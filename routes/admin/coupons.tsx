@@ -1,6 +1,6 @@
 /** `/admin/coupons`: coupons with search by code, create, deactivate and delete, uses against the limit (admins only). */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import AdminCouponsTable from "../../islands/AdminCouponsTable.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import AdminCouponsTable from "@/islands/AdminCouponsTable.tsx";
 
 export default function AdminCouponsPage() {
   return (

@@ -1,6 +1,6 @@
 /** `/admin`: the admin area's landing page, one card per admin page. */
-import { ADMIN_LINKS } from "../../components/AdminNav.tsx";
-import { PageTitle } from "../../components/PageTitle.tsx";
+import { ADMIN_LINKS } from "@/components/AdminNav.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 
 export default function AdminHome() {
   return (

@@ -1,6 +1,6 @@
 /** `/admin/opportunities`: the review queue (admins only, by `_middleware.ts`): tabs per state with counts, search, approve and reject. */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import AdminOpportunitiesQueue from "../../islands/AdminOpportunitiesQueue.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import AdminOpportunitiesQueue from "@/islands/AdminOpportunitiesQueue.tsx";
 
 export default function AdminOpportunitiesPage() {
   return (

@@ -1,10 +1,9 @@
 /** `/admin/users`: the user table with search, role filter, pages and role changes (admins only, by `_middleware.ts`). */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import AdminUsersTable from "../../islands/AdminUsersTable.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import AdminUsersTable from "@/islands/AdminUsersTable.tsx";
 
-export default function AdminUsersPage({ state }: PageProps<unknown, AppState>) {
+export default define.page(function AdminUsersPage({ state }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title="Manage users · Admin" />
@@ -17,4 +16,4 @@ export default function AdminUsersPage({ state }: PageProps<unknown, AppState>) 
       <AdminUsersTable currentUserId={state.user!.id} />
     </section>
   );
-}
+});

@@ -1,10 +1,9 @@
 /** `GET /api/banners` (public) → `{banners}`: the active banners by `orderIndex`. CONTRACT.md §7 "Banners". */
-import type { AppState } from "../../lib/platform/state.ts";
-import { listBanners } from "../../lib/ungatekeep/banners.ts";
-import type { Handlers } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { listBanners } from "@/lib/ungatekeep/banners.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     return Response.json({ banners: await listBanners(ctx.state.services.kv, true) });
   },
-};
+});

@@ -1,10 +1,9 @@
 /** `GET /api/health`: 200 `{status: "ok"}` once the KV store answers (CONTRACT.md §1). */
-import type { AppState } from "../../lib/platform/state.ts";
-import type { Handlers } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     await ctx.state.services.kv.get(["health"]);
     return Response.json({ status: "ok" });
   },
-};
+});

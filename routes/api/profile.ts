@@ -2,13 +2,12 @@
  * `GET /api/profile` → `{user}` with the profile fields; `POST /api/profile` updates them and
  * answers the same shape (specification "Profile"; CONTRACT.md §3). Session required.
  */
-import { assertSignedIn } from "../../lib/http/guards.ts";
-import { readJson } from "../../lib/http/json.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import { parseProfileUpdate, toProfile, updateProfile } from "../../lib/users/profile.ts";
-import type { Handlers } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readJson } from "@/lib/http/json.ts";
+import { parseProfileUpdate, toProfile, updateProfile } from "@/lib/users/profile.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   GET(_req, ctx) {
     assertSignedIn(ctx.state);
     return Response.json({ user: toProfile(ctx.state.user) });
@@ -19,4 +18,4 @@ export const handler: Handlers<unknown, AppState> = {
     const user = await updateProfile(ctx.state.services.kv, ctx.state.user.id, update);
     return Response.json({ user });
   },
-};
+});

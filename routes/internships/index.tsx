@@ -5,17 +5,17 @@
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
  * left out and named in a note. Members and admins see a link to post one.
  */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { canPost } from "../../lib/internships/policy.ts";
-import { PostInternshipLink } from "../../components/internships/links.tsx";
-import { ignoredNote, parseListQuery } from "../../components/internships/parse_query.ts";
-import { readListParams } from "../../components/internships/query.ts";
-import InternshipFilters, { type InternshipFiltersProps } from "../../islands/InternshipFilters.tsx";
-import { internshipsVersion, listInternships } from "../../lib/internships/internships.ts";
-import { type AppState, servePublicPage } from "../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { canPost } from "@/lib/internships/policy.ts";
+import { PostInternshipLink } from "@/components/internships/links.tsx";
+import { ignoredNote, parseListQuery } from "@/components/internships/parse_query.ts";
+import { readListParams } from "@/components/internships/query.ts";
+import InternshipFilters, { type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
+import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
+import { servePublicPage } from "@/lib/platform/state.ts";
 
-export const handler: Handlers<InternshipFiltersProps, AppState> = {
+export const handler = define.handlers<InternshipFiltersProps>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
@@ -25,9 +25,9 @@ export const handler: Handlers<InternshipFiltersProps, AppState> = {
       return ctx.render({ params, results, notice: ignoredNote(ignored) });
     });
   },
-};
+});
 
-export default function InternshipsPage({ data, state }: PageProps<InternshipFiltersProps, AppState>) {
+export default define.page<InternshipFiltersProps>(function InternshipsPage({ data, state }) {
   const search = data.params.filters.search.trim();
   return (
     <div>
@@ -54,4 +54,4 @@ export default function InternshipsPage({ data, state }: PageProps<InternshipFil
       </div>
     </div>
   );
-}
+});

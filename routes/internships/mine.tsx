@@ -5,21 +5,20 @@
  * filter (`mine`), so the cost follows the user's listing count. Guests are sent to sign in and
  * back.
  */
-import { assertSignedIn } from "../../lib/http/guards.ts";
-import { canPost } from "../../lib/internships/policy.ts";
-import { InternshipCard } from "../../components/internships/InternshipCard.tsx";
-import { pagePosition, Pagination } from "../../components/Pagination.tsx";
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { EditInternshipLink, PostInternshipLink } from "../../components/internships/links.tsx";
-import InternshipDeleteButton from "../../islands/InternshipDeleteButton.tsx";
-import { type InternshipPage, InternshipQuerySchema, listInternships } from "../../lib/internships/internships.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { canPost } from "@/lib/internships/policy.ts";
+import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
+import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
+import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
+import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 
 /** Listings per page. */
 const PAGE_SIZE = 20;
 
-export const handler: Handlers<InternshipPage, AppState> = {
+export const handler = define.handlers<InternshipPage>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { user } = ctx.state;
@@ -28,9 +27,9 @@ export const handler: Handlers<InternshipPage, AppState> = {
     const query = parsed.success ? parsed.data : InternshipQuerySchema.parse(own);
     return ctx.render(await listInternships(ctx.state.services.kv, query, user));
   },
-};
+});
 
-export default function MyInternshipsPage({ data, state }: PageProps<InternshipPage, AppState>) {
+export default define.page<InternshipPage>(function MyInternshipsPage({ data, state }) {
   const { internships, pagination: { offset, total } } = data;
   const prev = offset > 0 && total > 0 ? Math.max(0, Math.min(offset, total) - PAGE_SIZE) : null;
   const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
@@ -75,7 +74,7 @@ export default function MyInternshipsPage({ data, state }: PageProps<InternshipP
       />
     </section>
   );
-}
+});
 
 function pageHref(offset: number): string {
   return offset === 0 ? "/internships/mine" : `/internships/mine?offset=${offset}`;

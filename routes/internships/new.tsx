@@ -3,28 +3,27 @@
  * a signed-in `user` gets a 403 page explaining that members post (CONTRACT.md §2, "Ingest
  * user"); members and admins get the form, which posts to `POST /api/internships`.
  */
-import { assertSignedIn } from "../../lib/http/guards.ts";
-import { canPost } from "../../lib/internships/policy.ts";
-import { EMPTY_FORM } from "../../components/internships/form_values.ts";
-import { MessagePage } from "../../components/internships/MessagePage.tsx";
-import { PageTitle } from "../../components/PageTitle.tsx";
-import InternshipForm from "../../islands/InternshipForm.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { canPost } from "@/lib/internships/policy.ts";
+import { EMPTY_FORM } from "@/components/internships/form_values.ts";
+import { MessagePage } from "@/components/internships/MessagePage.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import InternshipForm from "@/islands/InternshipForm.tsx";
 
 interface Data {
   allowed: boolean;
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const allowed = canPost(ctx.state.user);
     return ctx.render({ allowed }, { status: allowed ? 200 : 403 });
   },
-};
+});
 
-export default function NewInternshipPage({ data }: PageProps<Data, AppState>) {
+export default define.page<Data>(function NewInternshipPage({ data }) {
   if (!data.allowed) {
     return (
       <MessagePage
@@ -50,4 +49,4 @@ export default function NewInternshipPage({ data }: PageProps<Data, AppState>) {
       </div>
     </section>
   );
-}
+});

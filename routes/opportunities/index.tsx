@@ -4,9 +4,10 @@
  * and an empty state. Signed-in users get links to submit one and to their submissions.
  * Guests are served from the guest page cache per opportunity data version.
  */
-import { OpportunityCard, TYPE_LABELS } from "../../components/opportunities/OpportunityCard.tsx";
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { pagePosition, Pagination } from "../../components/Pagination.tsx";
+import { define } from "@/lib/platform/define.ts";
+import { OpportunityCard, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import {
   listOpportunities,
   opportunitiesVersion,
@@ -14,9 +15,8 @@ import {
   type OpportunityPage,
   OpportunityQuerySchema,
   type OpportunityType,
-} from "../../lib/opportunities/opportunities.ts";
-import { type AppState, servePublicPage } from "../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+} from "@/lib/opportunities/opportunities.ts";
+import { servePublicPage } from "@/lib/platform/state.ts";
 
 /** Cards per page. */
 const PAGE_SIZE = 12;
@@ -27,7 +27,7 @@ interface Data {
   search: string;
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     return servePublicPage(ctx.state, ctx.url, () => opportunitiesVersion(kv), async () => {
@@ -41,7 +41,7 @@ export const handler: Handlers<Data, AppState> = {
       return ctx.render({ page: await listOpportunities(kv, { ...query, mine: false }, null), type, search });
     });
   },
-};
+});
 
 function href(type: string, search: string, offset = 0): string {
   const params = new URLSearchParams();
@@ -52,7 +52,7 @@ function href(type: string, search: string, offset = 0): string {
   return query ? `/opportunities?${query}` : "/opportunities";
 }
 
-export default function OpportunitiesPage({ data: { page, type, search }, state }: PageProps<Data, AppState>) {
+export default define.page<Data>(function OpportunitiesPage({ data: { page, type, search }, state }) {
   const { opportunities, pagination: { offset, total } } = page;
   const chips: [string, string][] = [
     ["", "All"],
@@ -133,4 +133,4 @@ export default function OpportunitiesPage({ data: { page, type, search }, state 
       />
     </div>
   );
-}
+});

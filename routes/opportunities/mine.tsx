@@ -3,23 +3,22 @@
  * (awaiting review, published, rejected), newest first, paged. Guests are sent to sign in.
  * `?submitted=1` (after the submit form) adds a confirmation.
  */
-import { Notice } from "../../components/forms.tsx";
-import { OpportunityCard } from "../../components/opportunities/OpportunityCard.tsx";
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { pagePosition, Pagination } from "../../components/Pagination.tsx";
-import { assertSignedIn } from "../../lib/http/guards.ts";
+import { define } from "@/lib/platform/define.ts";
+import { Notice } from "@/components/forms.tsx";
+import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { assertSignedIn } from "@/lib/http/guards.ts";
 import {
   listOpportunities,
   type OpportunityPage,
   OpportunityQuerySchema,
   statusOf,
-} from "../../lib/opportunities/opportunities.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+} from "@/lib/opportunities/opportunities.ts";
 
 const PAGE_SIZE = 20;
 
-export const handler: Handlers<OpportunityPage, AppState> = {
+export const handler = define.handlers<OpportunityPage>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const own = { mine: "true", limit: String(PAGE_SIZE) };
@@ -27,9 +26,9 @@ export const handler: Handlers<OpportunityPage, AppState> = {
     const query = parsed.success ? parsed.data : OpportunityQuerySchema.parse(own);
     return ctx.render(await listOpportunities(ctx.state.services.kv, query, ctx.state.user));
   },
-};
+});
 
-export default function MySubmissionsPage({ data, url }: PageProps<OpportunityPage, AppState>) {
+export default define.page<OpportunityPage>(function MySubmissionsPage({ data, url }) {
   const { opportunities, pagination: { offset, total } } = data;
   return (
     <section aria-labelledby="page-title">
@@ -64,4 +63,4 @@ export default function MySubmissionsPage({ data, url }: PageProps<OpportunityPa
       />
     </section>
   );
-}
+});

@@ -3,21 +3,20 @@
  * back). A `user` is told that an admin reviews the submission; members and admins publish at
  * once (`publishesAtOnce` of `lib/opportunities/policy.ts`).
  */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import OpportunityForm from "../../islands/OpportunityForm.tsx";
-import { assertSignedIn } from "../../lib/http/guards.ts";
-import { publishesAtOnce } from "../../lib/opportunities/policy.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import OpportunityForm from "@/islands/OpportunityForm.tsx";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { publishesAtOnce } from "@/lib/opportunities/policy.ts";
 
-export const handler: Handlers<{ reviewed: boolean }, AppState> = {
+export const handler = define.handlers<{ reviewed: boolean }>({
   GET(_req, ctx) {
     assertSignedIn(ctx.state);
     return ctx.render({ reviewed: !publishesAtOnce(ctx.state.user) });
   },
-};
+});
 
-export default function NewOpportunityPage({ data }: PageProps<{ reviewed: boolean }, AppState>) {
+export default define.page<{ reviewed: boolean }>(function NewOpportunityPage({ data }) {
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
       <PageTitle title="Submit an opportunity" />
@@ -29,4 +28,4 @@ export default function NewOpportunityPage({ data }: PageProps<{ reviewed: boole
       </div>
     </section>
   );
-}
+});

@@ -1,17 +1,16 @@
 /** `/toolkits`: the marketplace of active toolkits, newest first, with an empty state. Server-rendered, no JavaScript. */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { ToolkitCard } from "../../components/toolkits/ToolkitCard.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import { listActiveToolkits, type Toolkit } from "../../lib/toolkits/catalog.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { ToolkitCard } from "@/components/toolkits/ToolkitCard.tsx";
+import { listActiveToolkits, type Toolkit } from "@/lib/toolkits/catalog.ts";
 
-export const handler: Handlers<Toolkit[], AppState> = {
+export const handler = define.handlers<Toolkit[]>({
   async GET(_req, ctx) {
     return ctx.render(await listActiveToolkits(ctx.state.services.kv));
   },
-};
+});
 
-export default function ToolkitsPage({ data: toolkits, state }: PageProps<Toolkit[], AppState>) {
+export default define.page<Toolkit[]>(function ToolkitsPage({ data: toolkits, state }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title="Toolkits" />
@@ -42,4 +41,4 @@ export default function ToolkitsPage({ data: toolkits, state }: PageProps<Toolki
         )}
     </section>
   );
-}
+});

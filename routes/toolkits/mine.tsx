@@ -2,24 +2,23 @@
  * `/toolkits/mine`: "My toolkits", the toolkits the signed-in user bought, each with its progress
  * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`).
  */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { assertSignedIn } from "../../lib/http/guards.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import { formatRupees, toRupees } from "../../lib/money.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { formatRupees, toRupees } from "@/lib/money.ts";
 import {
   type OwnedToolkit,
   ownedToolkits,
   purchaseHistory,
   type PurchaseHistoryItem,
-} from "../../lib/toolkits/learning.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+} from "@/lib/toolkits/learning.ts";
 
 interface MyToolkitsData {
   owned: OwnedToolkit[];
   purchases: PurchaseHistoryItem[];
 }
 
-export const handler: Handlers<MyToolkitsData, AppState> = {
+export const handler = define.handlers<MyToolkitsData>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { kv } = ctx.state.services;
@@ -29,7 +28,7 @@ export const handler: Handlers<MyToolkitsData, AppState> = {
     ]);
     return ctx.render({ owned, purchases });
   },
-};
+});
 
 const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed" } as const;
 
@@ -71,7 +70,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
   );
 }
 
-export default function MyToolkitsPage({ data: { owned, purchases } }: PageProps<MyToolkitsData, AppState>) {
+export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { owned, purchases } }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title="My toolkits" />
@@ -120,4 +119,4 @@ export default function MyToolkitsPage({ data: { owned, purchases } }: PageProps
       {purchases.length > 0 && <PaymentHistory purchases={purchases} />}
     </section>
   );
-}
+});

@@ -4,17 +4,16 @@
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
  * post beyond the preview is sent to sign in and back.
  */
-import { Notice } from "../../components/forms.tsx";
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { Badge } from "../../components/internships/InternshipCard.tsx";
-import { LinkCard, PinMarker, PostDate } from "../../components/ungatekeep/PostCard.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import { canManagePosts } from "../../lib/ungatekeep/policy.ts";
-import { getPost, getPostForAdmin, isLive, type PostView } from "../../lib/ungatekeep/posts.ts";
-import { TAG_LABELS } from "../../lib/ungatekeep/tags.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { Badge } from "@/components/internships/InternshipCard.tsx";
+import { LinkCard, PinMarker, PostDate } from "@/components/ungatekeep/PostCard.tsx";
+import { canManagePosts } from "@/lib/ungatekeep/policy.ts";
+import { getPost, getPostForAdmin, isLive, type PostView } from "@/lib/ungatekeep/posts.ts";
+import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
-export const handler: Handlers<PostView, AppState> = {
+export const handler = define.handlers<PostView>({
   async GET(_req, ctx) {
     const { kv } = ctx.state.services;
     const post = canManagePosts(ctx.state.user)
@@ -22,9 +21,9 @@ export const handler: Handlers<PostView, AppState> = {
       : await getPost(kv, ctx.params.id, ctx.state.user);
     return ctx.render(post);
   },
-};
+});
 
-export default function PostPage({ data: post, state }: PageProps<PostView, AppState>) {
+export default define.page<PostView>(function PostPage({ data: post, state }) {
   const live = isLive(post);
   return (
     <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
@@ -76,4 +75,4 @@ export default function PostPage({ data: post, state }: PageProps<PostView, AppS
       )}
     </article>
   );
-}
+});

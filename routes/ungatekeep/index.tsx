@@ -4,16 +4,15 @@
  * the first 3 cards followed by a sign-in prompt stating how many posts are hidden. Signed-in
  * users page through every published post. An unknown tag or offset is ignored.
  */
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { pagePosition, Pagination } from "../../components/Pagination.tsx";
-import { PostCard } from "../../components/ungatekeep/PostCard.tsx";
-import BannerCarousel, { type CarouselBanner } from "../../islands/BannerCarousel.tsx";
-import type { AppState } from "../../lib/platform/state.ts";
-import { listBanners } from "../../lib/ungatekeep/banners.ts";
-import { isPreviewOnly } from "../../lib/ungatekeep/policy.ts";
-import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "../../lib/ungatekeep/posts.ts";
-import { POST_TAGS, type PostTag, TAG_LABELS } from "../../lib/ungatekeep/tags.ts";
-import type { Handlers, PageProps } from "../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { PostCard } from "@/components/ungatekeep/PostCard.tsx";
+import BannerCarousel, { type CarouselBanner } from "@/islands/BannerCarousel.tsx";
+import { listBanners } from "@/lib/ungatekeep/banners.ts";
+import { isPreviewOnly } from "@/lib/ungatekeep/policy.ts";
+import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
+import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
 interface Data {
   tag: PostTag | undefined;
@@ -22,7 +21,7 @@ interface Data {
   banners: CarouselBanner[];
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const params = ctx.url.searchParams;
     const tag = FeedQuerySchema.shape.tag.safeParse(params.get("tag") ?? undefined).data;
@@ -44,7 +43,7 @@ export const handler: Handlers<Data, AppState> = {
       })),
     });
   },
-};
+});
 
 function href(tag: PostTag | undefined, offset = 0): string {
   const params = new URLSearchParams();
@@ -83,7 +82,7 @@ function GuestPrompt({ hidden, callbackURL }: { hidden: number; callbackURL: str
   );
 }
 
-export default function UngatekeepPage({ data, state }: PageProps<Data, AppState>) {
+export default define.page<Data>(function UngatekeepPage({ data, state }) {
   const { tag, offset, feed, banners } = data;
   const guest = isPreviewOnly(state.user);
   const now = new Date();
@@ -131,4 +130,4 @@ export default function UngatekeepPage({ data, state }: PageProps<Data, AppState
       )}
     </div>
   );
-}
+});

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { internshipBody } from "./internships/helpers.ts";
 
 async function newKey(t: TestApp, admin: TestUser, name = "Job board sync"): Promise<{ id: string; key: string }> {

@@ -1,14 +1,14 @@
 /**
- * Guards stop a request before the handler runs, and per-route options (`export const config`)
+ * Guards stop a request before the handler runs, and per-route options (`export const routeOptions`)
  * change only what they name: spy routes served beside the platform's own, through the real
  * middleware chain (`routes/_middleware.ts`, `routes/admin/_middleware.ts`, `lib/platform/app.ts`).
  */
-import { assertSignedIn } from "../../lib/http/guards.ts";
-import type { AppState } from "../../lib/platform/state.ts";
-import type { RouteConfig } from "../../lib/platform/route_config.ts";
-import type { Handlers, RouteModule } from "../../lib/web/types.ts";
-import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../helpers/app.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import type { Handlers, RouteModule } from "@/lib/web/types.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 /** Route modules that count how often their handlers ran. */
 function spyRoutes() {
@@ -37,7 +37,7 @@ function spyRoutes() {
     },
     "./routes/api/spy-default.ts": { handler: spy("default") },
     "./routes/api/spy-signed.ts": {
-      config: { originCheck: false, bodyLimitBytes: 2 * 1024 * 1024 } satisfies RouteConfig,
+      routeOptions: { originCheck: false, bodyLimitBytes: 2 * 1024 * 1024 } satisfies RouteOptions,
       handler: spy("signed"),
     },
   };
@@ -111,11 +111,11 @@ Deno.test("a route's bodyLimitBytes replaces the 1 MB default for that route onl
   assertEquals(runs, ["POST signed"]);
 });
 
-Deno.test("a route config with an unknown option or a wrong value fails the start, naming the route", async () => {
-  for (const config of [{ originCheck: "off" }, { bodyLimit: 5 }, { bodyLimitBytes: -1 }]) {
+Deno.test("route options with an unknown option or a wrong value fails the start, naming the route", async () => {
+  for (const routeOptions of [{ originCheck: "off" }, { bodyLimit: 5 }, { bodyLimitBytes: -1 }]) {
     await assertRejects(
-      () => createTestApp({ routes: { "./routes/api/typo.ts": { config, handler: () => new Response() } } }),
-      /Invalid route config of \/api\/typo/,
+      () => createTestApp({ routes: { "./routes/api/typo.ts": { routeOptions, handler: () => new Response() } } }),
+      /Invalid route options of \/api\/typo/,
     );
   }
 });

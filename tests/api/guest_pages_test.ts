@@ -3,10 +3,10 @@
  * `/internships` with any query and an internship page are kept per path, query and internship
  * data version for guests; a write shows at once; signed-in users always get a fresh page.
  */
-import { GuestPageCache } from "../../lib/http/guest_pages.ts";
-import { createInternships, deleteInternship, InternshipCreateSchema } from "../../lib/internships/internships.ts";
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { GuestPageCache } from "@/lib/http/guest_pages.ts";
+import { createInternships, deleteInternship, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 
 async function post(t: TestApp, owner: TestUser, title: string) {
   const [created] = await createInternships(t.kv, owner.user, [

@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../helpers/app.ts";
+import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 Deno.test("GET /api/health answers ok with a request id", async () => {
   await using t = await createTestApp();

@@ -1,7 +1,7 @@
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { needsOnboarding } from "../../lib/onboarding/onboarding.ts";
-import { getUser } from "../../lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
+import { getUser } from "@/lib/users/users.ts";
 
 const PROFILE_KEYS = [
   "createdAt",

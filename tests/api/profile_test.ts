@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { getUser } from "../../lib/users/users.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { getUser } from "@/lib/users/users.ts";
 
 const PROFILE_KEYS = [
   "collegeInstitute",

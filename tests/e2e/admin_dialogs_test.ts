@@ -3,10 +3,10 @@
  * deleting a coupon asks first; Escape and Cancel keep it, "Yes, delete" removes it without a
  * reload. axe-core checks the open dialog.
  */
-import { CouponCreateSchema, createCoupon, listCoupons } from "../../lib/coupons/coupons.ts";
-import { assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, signInBrowser } from "../helpers/browser.ts";
+import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("an admin deletes a coupon only after confirming in the dialog", async () => {
   await using t = await createTestApp({ listen: true });

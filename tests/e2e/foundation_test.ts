@@ -5,11 +5,11 @@
  * through the confirmation dialog. Every page visited is checked with axe-core.
  */
 import type { Page } from "playwright-core";
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated } from "../helpers/browser.ts";
-import { getOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
-import { getUser, getUserByEmail } from "../../lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated } from "@/tests/helpers/browser.ts";
+import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { getUser, getUserByEmail } from "@/lib/users/users.ts";
 
 const ADMIN_EMAIL = "boss@example.com";
 const STUDENT = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };

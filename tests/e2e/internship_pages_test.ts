@@ -4,8 +4,8 @@
  * pagination, the detail page's fields and apply link, 404s, who may post, edit and see
  * "My internships", and what admins see.
  */
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import type { z } from "zod";
 import {
   createInternships,
@@ -13,7 +13,7 @@ import {
   InternshipCreateSchema,
   type InternshipView,
   updateInternship,
-} from "../../lib/internships/internships.ts";
+} from "@/lib/internships/internships.ts";
 
 /** A create body as a client sends it; `create` runs it through the API's schema. */
 type Listing = z.input<typeof InternshipCreateSchema>;

@@ -6,15 +6,15 @@
  * JavaScript). Every page passes the axe-core check.
  */
 import type { Page } from "playwright-core";
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import {
   createInternships,
   getInternship,
   InternshipCreateSchema,
   type InternshipView,
-} from "../../lib/internships/internships.ts";
+} from "@/lib/internships/internships.ts";
 
 const TYPES = ["remote", "hybrid", "onsite"] as const;
 

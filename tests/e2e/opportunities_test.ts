@@ -3,9 +3,9 @@
  * submissions"; the admin approves it from the review queue without a reload; it then appears
  * in the public list and its page offers "Add to calendar". axe-core checks every page.
  */
-import { assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("a user submits an opportunity, the admin approves it from the queue, and it is published", async () => {
   await using t = await createTestApp({ listen: true });

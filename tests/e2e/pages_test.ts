@@ -3,10 +3,10 @@
  * the admin area's 401/403, messages for error query codes, sign-out, which pages ship
  * JavaScript (only pages with islands do), and the home page's latest internships.
  */
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
-import { createInternships, InternshipCreateSchema, updateInternship } from "../../lib/internships/internships.ts";
-import { saveOnboardingProfile } from "../../lib/onboarding/onboarding.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { createInternships, InternshipCreateSchema, updateInternship } from "@/lib/internships/internships.ts";
+import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
 async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
   const res = await t.fetch(path, { headers: cookie ? { cookie } : {}, redirect: "manual" });

@@ -3,10 +3,10 @@
  * with Google" lands a new user on onboarding, and the same person coming back lands on the
  * page they were heading for. Pages visited are checked with axe-core.
  */
-import { assertEquals } from "../helpers/assert.ts";
-import { assertAccessible, launchBrowser } from "../helpers/browser.ts";
-import { socialSetup } from "../api/auth/social_helpers.ts";
-import { getUserByEmail } from "../../lib/users/users.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assertAccessible, launchBrowser } from "@/tests/helpers/browser.ts";
+import { socialSetup } from "@/tests/api/auth/social_helpers.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
 
 Deno.test("Continue with Google lands a new user on onboarding and a returning user on the callback page", async () => {
   await using s = await socialSetup({ listen: true });

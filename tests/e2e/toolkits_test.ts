@@ -6,11 +6,11 @@
  * on the lesson viewer, marks a lesson complete and sees the progress bar move. A declined payment
  * shows the failure and a retry that pays. Every page passes the axe-core check.
  */
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
-import { signedPayment, startFakeRazorpay } from "../fakes/razorpay.ts";
-import { CHECKOUT_SCRIPT } from "../../islands/ToolkitCheckout.tsx";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { CHECKOUT_SCRIPT } from "@/islands/ToolkitCheckout.tsx";
 
 /**
  * Checkout.js stand-in: opening the window asks the test how the payment goes; it "pays" at once

@@ -7,10 +7,10 @@
  */
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
-import { assertEquals, assertMatch } from "../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "../helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "../helpers/browser.ts";
-import { gradientPng } from "../../lib/demo/images.ts";
+import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { gradientPng } from "@/lib/demo/images.ts";
 
 async function writePost(page: Page, t: TestApp, title: string, options: { pinned?: boolean; images?: number } = {}) {
   await openHydrated(page, `${t.origin}/admin/ungatekeep/new`);

@@ -5,7 +5,7 @@
  * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
  */
 import { Buffer } from "node:buffer";
-import { hmacSha256Hex } from "../../lib/payments/gateway.ts";
+import { hmacSha256Hex } from "@/lib/payments/gateway.ts";
 
 /** Test keys the fake accepts. */
 export const FAKE_KEYS = {

@@ -3,20 +3,20 @@
  * what it sends, plus factories for users with sessions. Requests go through `app.fetch`
  * in process; `listen()` serves the same app on a random port for tests that need a socket.
  */
-import { loadConfig } from "../../app.config.ts";
-import { KvObjectStore } from "../../lib/files/kv_store.ts";
-import { createApp } from "../../lib/platform/app.ts";
-import { createOAuthService } from "../../lib/auth/oauth/providers.ts";
-import { createSession } from "../../lib/auth/sessions.ts";
-import { createLogger } from "../../lib/log.ts";
-import { createMailer, type Mail, type Mailer } from "../../lib/mail/mailer.ts";
-import type { Services } from "../../lib/platform/state.ts";
-import { createRazorpayGateway } from "../../lib/payments/razorpay.ts";
-import { createUser, type Role, type User } from "../../lib/users/users.ts";
-import { loadAssets } from "../../lib/web/assets.ts";
-import { GuestPageCache } from "../../lib/http/guest_pages.ts";
-import type { RouteModule } from "../../lib/web/types.ts";
-import manifest from "../../routes.gen.ts";
+import { loadConfig } from "@/app.config.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { createApp } from "@/lib/platform/app.ts";
+import { createOAuthService } from "@/lib/auth/oauth/providers.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { createLogger } from "@/lib/log.ts";
+import { createMailer, type Mail, type Mailer } from "@/lib/mail/mailer.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import { createRazorpayGateway } from "@/lib/payments/razorpay.ts";
+import { createUser, type Role, type User } from "@/lib/users/users.ts";
+import { loadAssets } from "@/lib/web/assets.ts";
+import { GuestPageCache } from "@/lib/http/guest_pages.ts";
+import type { RouteModule } from "@/lib/web/types.ts";
+import manifest from "@/routes.gen.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const assetsPromise = loadAssets(`${root}_build`, `${root}static`);

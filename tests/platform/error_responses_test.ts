@@ -1,7 +1,7 @@
 /** The HTTP answers of typed errors (lib/http/errors.ts), made per error or from one fixed error. */
-import { NotFoundError, RateLimitedError, ValidationError } from "../../lib/errors.ts";
-import { errorResponse, fixedErrorResponse } from "../../lib/http/errors.ts";
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { NotFoundError, RateLimitedError, ValidationError } from "@/lib/errors.ts";
+import { errorResponse, fixedErrorResponse } from "@/lib/http/errors.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 async function answerOf(res: Response) {
   return { status: res.status, headers: [...res.headers], body: await res.json() };

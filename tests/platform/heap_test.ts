@@ -2,8 +2,8 @@
  * `compactHeap` gives the heap a bulk load grew to back, and does not leave a `gc` in the
  * platform's global scope.
  */
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { compactHeap } from "../../lib/platform/heap.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { compactHeap } from "@/lib/platform/heap.ts";
 
 Deno.test("compactHeap shrinks the heap a load left behind, without exposing gc globally", async () => {
   let load: { id: string; tags: string[] }[] | null = [];

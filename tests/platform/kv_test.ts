@@ -2,8 +2,8 @@
  * Two connections to one KV file (two processes, in production) writing at once: every commit
  * lands, although SQLite refuses some of them with "database is locked" on the first try.
  */
-import { assertEquals } from "../helpers/assert.ts";
-import { openKv } from "../../lib/kv.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { openKv } from "@/lib/kv.ts";
 
 Deno.test("two connections to one KV file commit concurrently without 'database is locked'", async () => {
   const dir = await Deno.makeTempDir();

@@ -4,9 +4,9 @@
  * still gets its answer, the write it acknowledged is in the KV file afterwards, and the process
  * exits 0.
  */
-import { getUserByEmail } from "../../lib/users/users.ts";
-import { startFakeSmtp } from "../fakes/smtp.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 

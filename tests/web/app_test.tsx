@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { type ComponentType, h } from "preact";
 import { signal } from "@preact/signals";
-import { registerRoutes, type WebOptions } from "../../lib/web/app.ts";
-import { Head } from "../../lib/web/head.ts";
-import { type Assets, type BuildManifest, loadAssets } from "../../lib/web/assets.ts";
+import { registerRoutes, type WebOptions } from "@/lib/web/app.ts";
+import { Head } from "@/lib/web/head.ts";
+import { type Assets, type BuildManifest, loadAssets } from "@/lib/web/assets.ts";
 import type {
   AppProps,
   ErrorPageProps,
@@ -18,10 +18,10 @@ import type {
   PageProps,
   RouteModule,
   State,
-} from "../../lib/web/types.ts";
-import * as CounterModule from "../fixtures/web/islands/Counter.tsx";
-import * as DisplayModule from "../fixtures/web/islands/Display.tsx";
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+} from "@/lib/web/types.ts";
+import * as CounterModule from "@/tests/fixtures/web/islands/Counter.tsx";
+import * as DisplayModule from "@/tests/fixtures/web/islands/Display.tsx";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 
 const Counter = CounterModule.default;
 const Display = DisplayModule.default;
@@ -605,7 +605,7 @@ Deno.test("writeMiddleware gets each route's config once and runs for writes onl
     "./routes/_middleware.ts": { handler: middleware("root") },
     "./routes/open.ts": { handler: { POST: () => new Response("ran") } },
     "./routes/closed.ts": {
-      config: { stop: true },
+      routeOptions: { stop: true },
       handler: { GET: () => new Response("read"), POST: () => new Response("ran"), DELETE: () => new Response("ran") },
     },
   });

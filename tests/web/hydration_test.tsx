@@ -6,14 +6,14 @@
  */
 import { Hono } from "hono";
 import { signal } from "@preact/signals";
-import { registerRoutes } from "../../lib/web/app.ts";
-import { loadAssets } from "../../lib/web/assets.ts";
-import { buildAssets } from "../../lib/web/build.ts";
-import type { AppProps, State } from "../../lib/web/types.ts";
-import * as CounterModule from "../fixtures/web/islands/Counter.tsx";
-import * as DisplayModule from "../fixtures/web/islands/Display.tsx";
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { registerRoutes } from "@/lib/web/app.ts";
+import { loadAssets } from "@/lib/web/assets.ts";
+import { buildAssets } from "@/lib/web/build.ts";
+import type { AppProps, State } from "@/lib/web/types.ts";
+import * as CounterModule from "@/tests/fixtures/web/islands/Counter.tsx";
+import * as DisplayModule from "@/tests/fixtures/web/islands/Display.tsx";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { launchBrowser } from "@/tests/helpers/browser.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const Counter = CounterModule.default;

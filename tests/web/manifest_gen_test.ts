@@ -1,7 +1,7 @@
 /** The generated `routes.gen.ts` and the build's refusal of two islands with one name. */
-import { buildAssets } from "../../lib/web/build.ts";
-import { generateManifest } from "../../lib/web/manifest_gen.ts";
-import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
+import { buildAssets } from "@/lib/web/build.ts";
+import { generateManifest } from "@/lib/web/manifest_gen.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 
 async function project(files: string[]): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "web-project-" });

@@ -1,8 +1,8 @@
 /** The web layer's router: Hono's TrieRouter matches, with static route paths' matches kept. */
 import type { Result } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
-import { StaticPathRouter } from "../../lib/web/router.ts";
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { StaticPathRouter } from "@/lib/web/router.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 const PATTERNS = [
   "/",

@@ -1,6 +1,6 @@
 /** File routes: URL patterns of `routes/` files, their matching order, and folder prefixes. */
-import { compareRoutes, fileStem, folderMatcher, folderPrefix, routePattern } from "../../lib/web/routes.ts";
-import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
+import { compareRoutes, fileStem, folderMatcher, folderPrefix, routePattern } from "@/lib/web/routes.ts";
+import { assert, assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
 
 const pattern = (file: string) => routePattern(file).pattern;
 

@@ -1,8 +1,8 @@
 /** Island props serializer: round trips, signal identity, `$` escaping, refusals, HTML safety. */
 import { h } from "preact";
 import { computed, type Signal, signal } from "@preact/signals";
-import { deserialize, serialize, stringifyForHtml } from "../../lib/web/serializer.ts";
-import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
+import { deserialize, serialize, stringifyForHtml } from "@/lib/web/serializer.ts";
+import { assert, assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
 
 /** Serializes, writes as page JSON, parses it back as the browser does, and deserializes. */
 function roundTrip(value: unknown): unknown {

@@ -10,7 +10,7 @@
  * - `["oauth_accounts", provider, accountId]` → `SocialAccount`
  * - `["oauth_accounts_by_user", userId, provider, accountId]` → `SocialAccount`
  */
-import { AuthError, ConflictError } from "../../errors.ts";
+import { AuthError, ConflictError } from "@/lib/errors.ts";
 import {
   createUser,
   getUser,
@@ -19,8 +19,8 @@ import {
   takeOverUnverifiedUser,
   type User,
   USER_NAME_MAX,
-} from "../../users/users.ts";
-import { deleteUserSessions } from "../sessions.ts";
+} from "@/lib/users/users.ts";
+import { deleteUserSessions } from "@/lib/auth/sessions.ts";
 import type { ProviderIdentity } from "./flow.ts";
 import type { ProviderId } from "./providers.ts";
 

@@ -13,7 +13,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { z } from "zod";
-import { AuthError, type AuthErrorCode } from "../../errors.ts";
+import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";
 import { OAUTH_SCOPES, type OAuthProvider, type OAuthService, requireProvider } from "./providers.ts";
 import { consumePendingSignIn, type PendingSignIn, savePendingSignIn } from "./states.ts";
 

@@ -8,8 +8,8 @@
  * A provider's issuer is fixed (it is what the provider writes into `iss` of its ID tokens and
  * authorization responses), also when its endpoints are overridden for a test provider.
  */
-import type { Config, OAuthProviderConfig } from "../../../app.config.ts";
-import { AuthError } from "../../errors.ts";
+import type { Config, OAuthProviderConfig } from "@/app.config.ts";
+import { AuthError } from "@/lib/errors.ts";
 
 /** Identifiers of the supported providers, as `provider` and the callback path name them. */
 export const PROVIDER_IDS = ["google", "linkedin"] as const;

@@ -6,7 +6,7 @@
  * Keys (owned by this module only): `["oauth_states", sha256(state)]` → `PendingSignIn`, with
  * `expireIn`; expiry is also checked on read.
  */
-import { sha256Hex } from "../../ids.ts";
+import { sha256Hex } from "@/lib/ids.ts";
 import type { ProviderId } from "./providers.ts";
 
 /** How long a started sign-in may take, in ms (also the binding cookie's lifetime). */

@@ -2,12 +2,12 @@
  * The chunked store with a record type of its own (not internships): what another domain gets
  * from it, and the change marker's rule that only other processes' commits cause a re-read.
  */
-import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import type { Slots } from "./columns.ts";
 import type { ChunkedLayout } from "./layout.ts";
 import { type Columns, SYNC_INTERVAL_MS } from "./read_model.ts";
 import { chunkedStore } from "./store.ts";
-import { openKv } from "../../kv.ts";
+import { openKv } from "@/lib/kv.ts";
 
 interface Note {
   id: string;

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../../tests/helpers/assert.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
 import { buildTokenMasks, maskWidth, SearchIndex } from "./token_index.ts";
 
 /** Records per chunk number, as last set by `setTexts`. */

@@ -7,7 +7,7 @@
  * they queue instead of losing races; a race lost to another process is retried, at most
  * `MAX_ATTEMPTS` times, then `ConflictError` is thrown with nothing written.
  */
-import { ConflictError, InvalidInputError } from "../../errors.ts";
+import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
 import {
   CHUNK_FILL_BYTES,
   CHUNK_MAX_BYTES,

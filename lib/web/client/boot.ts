@@ -5,7 +5,7 @@
  */
 import { h, hydrate } from "preact";
 import { signal } from "@preact/signals";
-import { deserialize, type SerializedProps } from "../serializer.ts";
+import { deserialize, type SerializedProps } from "@/lib/web/serializer.ts";
 
 interface IslandData {
   modules: Record<string, string>;

@@ -4,17 +4,16 @@
  * inactive, with deleted as well: the list's admin flags of CONTRACT.md §4), pages, and the
  * verified/active switches on each live listing.
  */
-import { InternshipCard } from "../../../components/internships/InternshipCard.tsx";
-import { showingInternships } from "../../../components/internships/format.ts";
-import { ignoredNote, parseListQuery } from "../../../components/internships/parse_query.ts";
-import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "../../../components/internships/query.ts";
-import { Notice } from "../../../components/forms.tsx";
-import { Pagination } from "../../../components/Pagination.tsx";
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
-import { type InternshipPage, listInternships } from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
+import { showingInternships } from "@/components/internships/format.ts";
+import { ignoredNote, parseListQuery } from "@/components/internships/parse_query.ts";
+import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "@/components/internships/query.ts";
+import { Notice } from "@/components/forms.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
+import { type InternshipPage, listInternships } from "@/lib/internships/internships.ts";
 
 /** Which states the list shows; `live` (active and inactive, not deleted) is the default. */
 const SHOW = {
@@ -31,7 +30,7 @@ interface Data {
   notice?: string;
 }
 
-export const handler: Handlers<Data | null, AppState> = {
+export const handler = define.handlers<Data | null>({
   async GET(_req, ctx) {
     if (ctx.state.user?.role !== "admin") return ctx.render(null);
     const requested = ctx.url.searchParams.get("show") ?? "";
@@ -44,7 +43,7 @@ export const handler: Handlers<Data | null, AppState> = {
     const page = await listInternships(ctx.state.services.kv, query, ctx.state.user);
     return ctx.render({ search, show, page, notice: ignoredNote(ignored) });
   },
-};
+});
 
 function href(search: string, show: Show, offset: number): string {
   const params = new URLSearchParams();
@@ -55,7 +54,7 @@ function href(search: string, show: Show, offset: number): string {
   return query ? `/admin/internships?${query}` : "/admin/internships";
 }
 
-export default function AdminInternshipsPage({ data }: PageProps<Data | null, AppState>) {
+export default define.page<Data | null>(function AdminInternshipsPage({ data }) {
   if (!data) return null;
   const { search, show, page: { internships, pagination }, notice } = data;
   const limit = pagination.limit || DEFAULT_LIMIT;
@@ -136,4 +135,4 @@ export default function AdminInternshipsPage({ data }: PageProps<Data | null, Ap
       />
     </section>
   );
-}
+});

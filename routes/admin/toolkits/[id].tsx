@@ -1,25 +1,24 @@
 /** `/admin/toolkits/{id}`: the toolkit editor, its fields and its lessons (admins only). Unknown ids render the 404 page. */
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import LessonManager from "../../../islands/LessonManager.tsx";
-import ToolkitForm from "../../../islands/ToolkitForm.tsx";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "../../../lib/toolkits/catalog.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import LessonManager from "@/islands/LessonManager.tsx";
+import ToolkitForm from "@/islands/ToolkitForm.tsx";
+import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "@/lib/toolkits/catalog.ts";
 
 interface EditorData {
   toolkit: Toolkit;
   lessons: ContentItem[];
 }
 
-export const handler: Handlers<EditorData, AppState> = {
+export const handler = define.handlers<EditorData>({
   async GET(_req, ctx) {
     const { kv } = ctx.state.services;
     const toolkit = await readToolkit(kv, ctx.params.id, ctx.state.user);
     return ctx.render({ toolkit, lessons: await listContentItems(kv, toolkit.id) });
   },
-};
+});
 
-export default function ToolkitEditorPage({ data: { toolkit, lessons } }: PageProps<EditorData, AppState>) {
+export default define.page<EditorData>(function ToolkitEditorPage({ data: { toolkit, lessons } }) {
   return (
     <section aria-labelledby="page-title" class="max-w-3xl space-y-8">
       <PageTitle title={`Edit ${toolkit.title} · Admin`} />
@@ -46,4 +45,4 @@ export default function ToolkitEditorPage({ data: { toolkit, lessons } }: PagePr
       </section>
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 /** `/admin/toolkits`: the toolkits table with search, active and Sale-badge switches and delete (admins only, by `_middleware.ts`). */
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import AdminToolkitsTable from "../../../islands/AdminToolkitsTable.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import AdminToolkitsTable from "@/islands/AdminToolkitsTable.tsx";
 
 export default function AdminToolkitsPage() {
   return (

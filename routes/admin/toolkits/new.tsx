@@ -1,6 +1,6 @@
 /** `/admin/toolkits/new`: create a toolkit, then add its lessons in its editor (admins only). */
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import ToolkitForm from "../../../islands/ToolkitForm.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import ToolkitForm from "@/islands/ToolkitForm.tsx";
 
 export default function NewToolkitPage() {
   return (

@@ -1,17 +1,16 @@
 /** `/admin/ungatekeep/{id}`: the post editor for an existing post, in any state (admins only). CONTRACT.md §7. */
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import UngatekeepPostEditor from "../../../islands/UngatekeepPostEditor.tsx";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { getPostForAdmin, type PostView } from "../../../lib/ungatekeep/posts.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";
+import { getPostForAdmin, type PostView } from "@/lib/ungatekeep/posts.ts";
 
-export const handler: Handlers<PostView, AppState> = {
+export const handler = define.handlers<PostView>({
   async GET(_req, ctx) {
     return ctx.render(await getPostForAdmin(ctx.state.services.kv, ctx.params.id));
   },
-};
+});
 
-export default function EditPostPage({ data: post }: PageProps<PostView, AppState>) {
+export default define.page<PostView>(function EditPostPage({ data: post }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title={`Edit “${post.title}” · Admin`} />
@@ -34,4 +33,4 @@ export default function EditPostPage({ data: post }: PageProps<PostView, AppStat
       />
     </section>
   );
-}
+});

@@ -3,13 +3,12 @@
  * (search, tag filter, publish and pin switches, delete), with a link to write a new post.
  * Admins only, by `/admin`'s middleware and layout. CONTRACT.md §7.
  */
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import UngatekeepPostsTable, { type PostRow } from "../../../islands/UngatekeepPostsTable.tsx";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { listPostsForAdmin } from "../../../lib/ungatekeep/posts.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import UngatekeepPostsTable, { type PostRow } from "@/islands/UngatekeepPostsTable.tsx";
+import { listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
 
-export const handler: Handlers<PostRow[], AppState> = {
+export const handler = define.handlers<PostRow[]>({
   async GET(_req, ctx) {
     const { posts } = await listPostsForAdmin(ctx.state.services.kv, { limit: 100, offset: 0 });
     return ctx.render(posts.map(({ id, title, tag, isPublished, isPinned, publishedAt }) => ({
@@ -21,9 +20,9 @@ export const handler: Handlers<PostRow[], AppState> = {
       publishedAt,
     })));
   },
-};
+});
 
-export default function AdminPostsPage({ data }: PageProps<PostRow[], AppState>) {
+export default define.page<PostRow[]>(function AdminPostsPage({ data }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageTitle title="Ungatekeep posts · Admin" />
@@ -42,4 +41,4 @@ export default function AdminPostsPage({ data }: PageProps<PostRow[], AppState>)
       <UngatekeepPostsTable initial={data} />
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 /** `/admin/ungatekeep/new`: the post editor for a new post (admins only). CONTRACT.md §7. */
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import UngatekeepPostEditor from "../../../islands/UngatekeepPostEditor.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";
 
 export default function NewPostPage() {
   return (

@@ -5,17 +5,16 @@
  * another site cannot sign a browser in to an account of its choosing (login CSRF).
  * Requests without `Origin` (non-browser clients) pass.
  */
-import { ForbiddenError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { MiddlewareHandler } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { ForbiddenError } from "@/lib/errors.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const handler: MiddlewareHandler<AppState> = (req, ctx) => {
+export const handler = define.middleware((req, ctx) => {
   const origin = req.headers.get("origin");
   const appOrigin = new URL(ctx.state.services.config.appUrl).origin;
   if (!SAFE_METHODS.has(req.method) && origin !== null && origin !== appOrigin) {
     throw new ForbiddenError("Invalid origin");
   }
   return ctx.next();
-};
+});

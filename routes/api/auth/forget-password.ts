@@ -4,18 +4,17 @@
  * belongs to a user, a reset e-mail links to `{APP_URL}{redirectTo}?token=…` (default
  * `/reset-password`). 3 requests per minute per e-mail; a `redirectTo` off this origin: 400.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { EmailField, readAuthBody } from "../../../lib/auth/input.ts";
-import { DEFAULT_RESET_PATH, sendPasswordResetMail } from "../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../lib/http/rate_limit.ts";
-import { checkRedirect } from "../../../lib/http/redirects.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { getUserByEmail, normalizeEmail } from "../../../lib/users/users.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
+import { DEFAULT_RESET_PATH, sendPasswordResetMail } from "@/lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { checkRedirect } from "@/lib/http/redirects.ts";
+import { getUserByEmail, normalizeEmail } from "@/lib/users/users.ts";
 
 const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: z.string().optional() });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
@@ -26,4 +25,4 @@ export const handler: Handlers<unknown, AppState> = {
     if (user) await sendPasswordResetMail(services, user, redirectTo);
     return Response.json({ status: true });
   },
-};
+});

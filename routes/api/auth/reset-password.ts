@@ -5,16 +5,15 @@
  * checked first (400 `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`), then the token (400
  * `INVALID_TOKEN` when bad, spent or expired).
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { resetPassword } from "../../../lib/auth/email_password.ts";
-import { checkPasswordLength, readAuthBody } from "../../../lib/auth/input.ts";
-import { AuthError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { resetPassword } from "@/lib/auth/email_password.ts";
+import { checkPasswordLength, readAuthBody } from "@/lib/auth/input.ts";
+import { AuthError } from "@/lib/errors.ts";
 
 const ResetPasswordBody = z.object({ newPassword: z.string(), token: z.unknown().optional() });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const { kv } = ctx.state.services;
     const body = await readAuthBody(req, ResetPasswordBody);
@@ -25,4 +24,4 @@ export const handler: Handlers<unknown, AppState> = {
     }
     return Response.json({ status: true });
   },
-};
+});

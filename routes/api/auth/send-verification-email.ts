@@ -4,18 +4,17 @@
  * belongs to an unverified user, a fresh verification e-mail is sent (at most one per 5 minutes
  * per user). 3 requests per minute per e-mail; a `callbackURL` off this origin: 400.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { EmailField, readAuthBody } from "../../../lib/auth/input.ts";
-import { sendVerificationMail } from "../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../lib/http/rate_limit.ts";
-import { checkRedirect } from "../../../lib/http/redirects.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { getUserByEmail, normalizeEmail } from "../../../lib/users/users.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
+import { sendVerificationMail } from "@/lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { checkRedirect } from "@/lib/http/redirects.ts";
+import { getUserByEmail, normalizeEmail } from "@/lib/users/users.ts";
 
 const SendVerificationBody = z.object({ email: EmailField, callbackURL: z.string().optional() });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
@@ -26,4 +25,4 @@ export const handler: Handlers<unknown, AppState> = {
     if (user && !user.emailVerified) await sendVerificationMail(services, user, callbackURL);
     return Response.json({ status: true });
   },
-};
+});

@@ -4,14 +4,13 @@
  * role, createdAt, updatedAt}}`, or 200 `null` without a valid session. Reading a session
  * slides it (the root middleware renews it and sends the cookie again).
  */
-import { authUserView, sessionView } from "../../../lib/auth/views.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { authUserView, sessionView } from "@/lib/auth/views.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   GET(_req, ctx) {
     const { session, user } = ctx.state;
     const body = session && user ? { session: sessionView(session), user: authUserView(user) } : null;
     return Response.json(body, { headers: { "cache-control": "no-store" } });
   },
-};
+});

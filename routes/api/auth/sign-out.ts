@@ -3,13 +3,12 @@
  * or none → 200 `{success: true}`, the session deleted and the cookie cleared; without a valid
  * session 401 `UNAUTHORIZED`.
  */
-import { clearedSessionCookie, readSessionCookie } from "../../../lib/http/cookies.ts";
-import { deleteSession } from "../../../lib/auth/sessions.ts";
-import { AuthError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { clearedSessionCookie, readSessionCookie } from "@/lib/http/cookies.ts";
+import { deleteSession } from "@/lib/auth/sessions.ts";
+import { AuthError } from "@/lib/errors.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const { kv, config } = ctx.state.services;
     const token = readSessionCookie(req, config.secure);
@@ -17,4 +16,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deleteSession(kv, token);
     return Response.json({ success: true }, { headers: { "set-cookie": clearedSessionCookie(config.secure) } });
   },
-};
+});

@@ -5,16 +5,15 @@
  * without one. Bad, spent or expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400
  * `INVALID_TOKEN` without one. A `callbackURL` off this origin: 400.
  */
-import { readSessionCookie, sessionCookie } from "../../../lib/http/cookies.ts";
-import { verifyEmail } from "../../../lib/auth/email_password.ts";
-import { checkRedirect, withQuery } from "../../../lib/http/redirects.ts";
-import { replaceSession } from "../../../lib/auth/sessions.ts";
-import { authUserView } from "../../../lib/auth/views.ts";
-import { AuthError } from "../../../lib/errors.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import { verifyEmail } from "@/lib/auth/email_password.ts";
+import { checkRedirect, withQuery } from "@/lib/http/redirects.ts";
+import { replaceSession } from "@/lib/auth/sessions.ts";
+import { authUserView } from "@/lib/auth/views.ts";
+import { AuthError } from "@/lib/errors.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(req, ctx) {
     const { kv, config } = ctx.state.services;
     const param = ctx.url.searchParams.get("callbackURL");
@@ -34,4 +33,4 @@ export const handler: Handlers<unknown, AppState> = {
     }
     return Response.json({ status: true, user: authUserView(user) }, { headers: { "set-cookie": cookie } });
   },
-};
+});

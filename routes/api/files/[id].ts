@@ -3,9 +3,8 @@
  * immutable caching (an id never changes content); `If-None-Match` with the current tag is 304.
  * A file whose upload never finished is 404. CONTRACT.md §7 "Images".
  */
-import { readFile } from "../../../lib/files/images.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readFile } from "@/lib/files/images.ts";
 
 const CACHE_CONTROL = "public, max-age=31536000, immutable";
 
@@ -15,7 +14,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
     ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(req, ctx) {
     const { metadata, body } = await readFile(ctx.state.services.files, ctx.params.id);
     const headers = { etag: metadata.etag, "cache-control": CACHE_CONTROL };
@@ -27,4 +26,4 @@ export const handler: Handlers<unknown, AppState> = {
       headers: { ...headers, "content-type": metadata.contentType, "content-length": String(metadata.size) },
     });
   },
-};
+});

@@ -4,18 +4,17 @@
  * (owner or admin; `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft
  * delete). Specification "Internships", CONTRACT.md §4.
  */
-import { assertSignedIn } from "../../../lib/http/guards.ts";
-import { readBody } from "../../../lib/http/json.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
 import {
   deleteInternship,
   getInternship,
   InternshipUpdateSchema,
   updateInternship,
-} from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+} from "@/lib/internships/internships.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const internship = await getInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user, "api");
     return Response.json({ success: true, internship });
@@ -33,4 +32,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deleteInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user);
     return Response.json({ success: true });
   },
-};
+});

@@ -5,8 +5,9 @@
  * `POST /api/internships` (ingest user: member or admin session, or an admin-issued API key;
  * one object or a batch of up to 100). Specification "Internships", CONTRACT.md §2 and §4.
  */
-import { ingestUser } from "../../../lib/api_keys/api_keys.ts";
-import { queryOf, readJson, validate } from "../../../lib/http/json.ts";
+import { define } from "@/lib/platform/define.ts";
+import { ingestUser } from "@/lib/api_keys/api_keys.ts";
+import { queryOf, readJson, validate } from "@/lib/http/json.ts";
 import {
   createInternships,
   DEFAULT_QUERY,
@@ -15,14 +16,12 @@ import {
   InternshipQuerySchema,
   listInternships,
   publicListBody,
-} from "../../../lib/internships/internships.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+} from "@/lib/internships/internships.ts";
 
 /** A JSON response of a serialized body. */
 const jsonResponse = (body: string) => new Response(body, { headers: { "content-type": "application/json" } });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   GET(req, ctx) {
     // The unfiltered list, the most requested URL, is recognized without parsing the URL, and
     // its kept body is answered without waiting on a promise.
@@ -47,4 +46,4 @@ export const handler: Handlers<unknown, AppState> = {
       status: 201,
     });
   },
-};
+});

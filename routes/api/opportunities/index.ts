@@ -4,18 +4,17 @@
  * and `POST /api/opportunities` (a signed-in user's submission: 201; a `user`'s waits for review,
  * a member's or admin's is published at once). CONTRACT.md §5.
  */
-import { assertSignedIn } from "../../../lib/http/guards.ts";
-import { queryOf, readBody, validate } from "../../../lib/http/json.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import {
   listOpportunities,
   OpportunityCreateSchema,
   OpportunityQuerySchema,
   submitOpportunity,
-} from "../../../lib/opportunities/opportunities.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+} from "@/lib/opportunities/opportunities.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(OpportunityQuerySchema, queryOf(ctx.url));
     const page = await listOpportunities(ctx.state.services.kv, query, ctx.state.user);
@@ -28,4 +27,4 @@ export const handler: Handlers<unknown, AppState> = {
     const opportunity = await submitOpportunity(ctx.state.services.kv, ctx.state.user, input);
     return Response.json({ success: true, opportunity }, { status: 201 });
   },
-};
+});

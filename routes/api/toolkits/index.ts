@@ -2,13 +2,12 @@
  * `GET /api/toolkits` (public: active toolkits, newest first) and `POST /api/toolkits` (admin:
  * 201 with the bare created Toolkit, inactive). Specification "Toolkits", CONTRACT.md §6.
  */
-import { assertRole, assertSignedIn } from "../../../lib/http/guards.ts";
-import { readBody } from "../../../lib/http/json.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { createToolkit, listActiveToolkits, ToolkitCreateSchema } from "../../../lib/toolkits/catalog.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { createToolkit, listActiveToolkits, ToolkitCreateSchema } from "@/lib/toolkits/catalog.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     return Response.json(await listActiveToolkits(ctx.state.services.kv));
   },
@@ -19,4 +18,4 @@ export const handler: Handlers<unknown, AppState> = {
     const input = await readBody(req, ToolkitCreateSchema);
     return Response.json(await createToolkit(ctx.state.services.kv, ctx.state.user, input), { status: 201 });
   },
-};
+});

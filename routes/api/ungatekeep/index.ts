@@ -3,14 +3,13 @@
  * `{posts, total, hiddenCount}`; a guest gets the first 3 posts and the count of the hidden rest.
  * Specification "Ungatekeep" feed rules, CONTRACT.md §7.
  */
-import { queryOf, validate } from "../../../lib/http/json.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { FeedQuerySchema, listFeed } from "../../../lib/ungatekeep/posts.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { queryOf, validate } from "@/lib/http/json.ts";
+import { FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(FeedQuerySchema, queryOf(ctx.url));
     return Response.json(await listFeed(ctx.state.services.kv, query, ctx.state.user));
   },
-};
+});

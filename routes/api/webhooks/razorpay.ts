@@ -4,14 +4,13 @@
  * signature: the HMAC-SHA256 of the raw body is checked before anything in it is read (400 when
  * it does not match). Answers 200 `{received: true}`, also for an unknown order or event.
  */
-import type { RouteConfig } from "../../../lib/platform/route_config.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { handleWebhook } from "../../../lib/purchases/confirmation.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { handleWebhook } from "@/lib/purchases/confirmation.ts";
 
-export const config: RouteConfig = { originCheck: false };
+export const routeOptions: RouteOptions = { originCheck: false };
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const rawBody = await req.text();
     const { kv, payments } = ctx.state.services;
@@ -24,4 +23,4 @@ export const handler: Handlers<unknown, AppState> = {
     );
     return Response.json({ received: true });
   },
-};
+});

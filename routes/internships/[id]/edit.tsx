@@ -3,22 +3,21 @@
  * /api/internships/{id}` (specification "Internships": owner or admin). Guests are sent to
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
  */
-import { formValuesOf } from "../../../components/internships/form_values.ts";
-import { MessagePage } from "../../../components/internships/MessagePage.tsx";
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import InternshipForm from "../../../islands/InternshipForm.tsx";
-import { getInternship, type InternshipView } from "../../../lib/internships/internships.ts";
-import { canManage } from "../../../lib/internships/policy.ts";
-import { assertSignedIn } from "../../../lib/http/guards.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { formValuesOf } from "@/components/internships/form_values.ts";
+import { MessagePage } from "@/components/internships/MessagePage.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import InternshipForm from "@/islands/InternshipForm.tsx";
+import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
+import { canManage } from "@/lib/internships/policy.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
 
 interface Data {
   internship: InternshipView;
   allowed: boolean;
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { user } = ctx.state;
@@ -26,9 +25,9 @@ export const handler: Handlers<Data, AppState> = {
     const allowed = canManage(user, internship);
     return ctx.render({ internship, allowed }, { status: allowed ? 200 : 403 });
   },
-};
+});
 
-export default function EditInternshipPage({ data: { internship, allowed } }: PageProps<Data, AppState>) {
+export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed } }) {
   if (!allowed) {
     return (
       <MessagePage
@@ -51,4 +50,4 @@ export default function EditInternshipPage({ data: { internship, allowed } }: Pa
       </div>
     </section>
   );
-}
+});

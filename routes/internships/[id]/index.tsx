@@ -4,19 +4,19 @@
  * Unknown, deleted and (for anyone but admins and the owner) inactive ids render the 404
  * page. The owner and admins get edit and delete; admins also the verified/active switches.
  */
-import { Deadline, InternshipBadges, TagList, VerifiedMark } from "../../../components/internships/InternshipCard.tsx";
-import { EditInternshipLink } from "../../../components/internships/links.tsx";
-import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "../../../components/internships/format.ts";
-import { Notice } from "../../../components/forms.tsx";
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import InternshipAdminControls from "../../../islands/InternshipAdminControls.tsx";
-import InternshipDeleteButton from "../../../islands/InternshipDeleteButton.tsx";
-import { getInternship, internshipsVersion, type InternshipView } from "../../../lib/internships/internships.ts";
-import { canManage, canModerate } from "../../../lib/internships/policy.ts";
-import { type AppState, servePublicPage } from "../../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { Deadline, InternshipBadges, TagList, VerifiedMark } from "@/components/internships/InternshipCard.tsx";
+import { EditInternshipLink } from "@/components/internships/links.tsx";
+import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
+import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
+import { getInternship, internshipsVersion, type InternshipView } from "@/lib/internships/internships.ts";
+import { canManage, canModerate } from "@/lib/internships/policy.ts";
+import { servePublicPage } from "@/lib/platform/state.ts";
 
-export const handler: Handlers<InternshipView, AppState> = {
+export const handler = define.handlers<InternshipView>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     return servePublicPage(
@@ -26,7 +26,7 @@ export const handler: Handlers<InternshipView, AppState> = {
       async () => ctx.render(await getInternship(kv, ctx.params.id, ctx.state.user, "owner")),
     );
   },
-};
+});
 
 function hostOf(link: string): string {
   try {
@@ -36,7 +36,7 @@ function hostOf(link: string): string {
   }
 }
 
-export default function InternshipPage({ data: internship, state }: PageProps<InternshipView, AppState>) {
+export default define.page<InternshipView>(function InternshipPage({ data: internship, state }) {
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
   const facts: [string, string][] = [
@@ -144,4 +144,4 @@ export default function InternshipPage({ data: internship, state }: PageProps<In
       )}
     </article>
   );
-}
+});

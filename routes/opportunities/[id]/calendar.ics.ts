@@ -3,12 +3,11 @@
  * calendar (`lib/opportunities/ics.ts`), downloaded as `<title>.ics`. The same read rule as its
  * page: a published one for anyone, an unpublished one for its owner and admins; else 404.
  */
-import { getOpportunity } from "../../../lib/opportunities/opportunities.ts";
-import { calendarFile } from "../../../lib/opportunities/ics.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { calendarFile } from "@/lib/opportunities/ics.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const opportunity = await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user);
     const pageUrl = `${ctx.state.services.config.appUrl}/opportunities/${opportunity.id}`;
@@ -20,4 +19,4 @@ export const handler: Handlers<unknown, AppState> = {
       },
     });
   },
-};
+});

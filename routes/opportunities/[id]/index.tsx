@@ -3,20 +3,19 @@
  * link (new tab, no referrer or opener, `nofollow`), and "Add to calendar" (`calendar.ics`).
  * Unpublished ones only for their owner and admins, with the review state shown; else 404.
  */
-import { Badge } from "../../../components/internships/InternshipCard.tsx";
-import { DateRange, STATUS_LABELS, timing, TYPE_LABELS } from "../../../components/opportunities/OpportunityCard.tsx";
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import { getOpportunity, type OpportunityView, statusOf } from "../../../lib/opportunities/opportunities.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { Badge } from "@/components/internships/InternshipCard.tsx";
+import { DateRange, STATUS_LABELS, timing, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
 
-export const handler: Handlers<OpportunityView, AppState> = {
+export const handler = define.handlers<OpportunityView>({
   async GET(_req, ctx) {
     return ctx.render(await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user));
   },
-};
+});
 
-export default function OpportunityPage({ data: o }: PageProps<OpportunityView, AppState>) {
+export default define.page<OpportunityView>(function OpportunityPage({ data: o }) {
   const status = statusOf(o);
   return (
     <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
@@ -70,4 +69,4 @@ export default function OpportunityPage({ data: o }: PageProps<OpportunityView, 
       </div>
     </article>
   );
-}
+});

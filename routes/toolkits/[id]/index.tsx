@@ -4,23 +4,22 @@
  * signed-in visitor who has not bought it. Locked lesson bodies never reach the page
  * (`toolkitDetail` withholds them). The page's CSP adds Razorpay Checkout.js, and only here.
  */
-import { Notice } from "../../../components/forms.tsx";
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "../../../components/toolkits/ToolkitCard.tsx";
-import { embedUrlOf } from "../../../components/toolkits/video.ts";
-import ToolkitCheckout from "../../../islands/ToolkitCheckout.tsx";
-import { CHECKOUT_CSP, documentCsp } from "../../../lib/platform/csp.ts";
-import type { AppState } from "../../../lib/platform/state.ts";
-import { type ToolkitDetail, toolkitDetail } from "../../../lib/toolkits/learning.ts";
-import { canManageCatalog } from "../../../lib/toolkits/policy.ts";
-import type { Handlers, PageProps } from "../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { Notice } from "@/components/forms.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
+import { embedUrlOf } from "@/components/toolkits/video.ts";
+import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
+import { CHECKOUT_CSP, documentCsp } from "@/lib/platform/csp.ts";
+import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
+import { canManageCatalog } from "@/lib/toolkits/policy.ts";
 
-export const handler: Handlers<ToolkitDetail, AppState> = {
+export const handler = define.handlers<ToolkitDetail>({
   async GET(_req, ctx) {
     const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, ctx.state.user);
     return ctx.render(detail, { headers: { "content-security-policy": documentCsp(CHECKOUT_CSP) } });
   },
-};
+});
 
 function PromoVideo({ url, title }: { url: string; title: string }) {
   const embed = embedUrlOf(url);
@@ -41,7 +40,7 @@ function PromoVideo({ url, title }: { url: string; title: string }) {
     );
 }
 
-export default function ToolkitPage({ data, state, url }: PageProps<ToolkitDetail, AppState>) {
+export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, url }) {
   const { toolkit, contentItems, hasPurchased, completedItemIds } = data;
   const learn = `/toolkits/${toolkit.id}/learn`;
   const signIn = `/sign-in?callbackURL=${encodeURIComponent(url.pathname)}`;
@@ -165,4 +164,4 @@ export default function ToolkitPage({ data, state, url }: PageProps<ToolkitDetai
       </div>
     </article>
   );
-}
+});

@@ -1,6 +1,6 @@
-import { getUserByEmail } from "../../../lib/users/users.ts";
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestApp } from "../../helpers/app.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "./helpers.ts";
 
 const json = { "content-type": "application/json" };

@@ -1,8 +1,8 @@
 /** Shared steps of the auth API tests: accounts with passwords, cookies, links from e-mails. */
-import { hashPassword } from "../../../lib/auth/passwords.ts";
-import type { Mail } from "../../../lib/mail/mailer.ts";
-import { createUser, type User } from "../../../lib/users/users.ts";
-import type { TestApp } from "../../helpers/app.ts";
+import { hashPassword } from "@/lib/auth/passwords.ts";
+import type { Mail } from "@/lib/mail/mailer.ts";
+import { createUser, type User } from "@/lib/users/users.ts";
+import type { TestApp } from "@/tests/helpers/app.ts";
 
 /** The password every test account gets unless told otherwise. */
 export const PASSWORD = "correct horse battery";

@@ -1,9 +1,9 @@
-import { createLogger } from "../../../lib/log.ts";
-import { createMailer } from "../../../lib/mail/mailer.ts";
-import { getUserByEmail } from "../../../lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp } from "../../helpers/app.ts";
-import { startFakeSmtp } from "../../fakes/smtp.ts";
+import { createLogger } from "@/lib/log.ts";
+import { createMailer } from "@/lib/mail/mailer.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp } from "@/tests/helpers/app.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { cookieOf, PASSWORD, passwordUser, pathOf } from "./helpers.ts";
 
 /** The first http(s) link in a text. */

@@ -1,10 +1,10 @@
-import { checkCredentials } from "../../../lib/auth/email_password.ts";
-import { createSession } from "../../../lib/auth/sessions.ts";
-import type { TokenRecord } from "../../../lib/auth/verification.ts";
-import { AuthError } from "../../../lib/errors.ts";
-import { sha256Hex } from "../../../lib/ids.ts";
-import { assertEquals, assertMatch, assertRejects } from "../../helpers/assert.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { checkCredentials } from "@/lib/auth/email_password.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import type { TokenRecord } from "@/lib/auth/verification.ts";
+import { AuthError } from "@/lib/errors.ts";
+import { sha256Hex } from "@/lib/ids.ts";
+import { assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { lastMailTo, PASSWORD, passwordUser, signIn, tokenOf } from "./helpers.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";

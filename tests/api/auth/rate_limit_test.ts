@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "./helpers.ts";
 
 /** Waits, when needed, so that `neededMs` fit before the current fixed window of `windowMs` ends. */

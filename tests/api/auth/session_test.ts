@@ -1,8 +1,8 @@
-import { type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "../../../lib/auth/sessions.ts";
-import { sha256Hex } from "../../../lib/ids.ts";
-import { updateUser } from "../../../lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
+import { sha256Hex } from "@/lib/ids.ts";
+import { updateUser } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { cookieOf, passwordUser, signIn } from "./helpers.ts";
 
 for (const path of ["/api/auth/session", "/api/auth/get-session"]) {

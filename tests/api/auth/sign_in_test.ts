@@ -1,6 +1,6 @@
-import { createUser } from "../../../lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp } from "../../helpers/app.ts";
+import { createUser } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, lastMailTo, PASSWORD, passwordUser } from "./helpers.ts";
 
 const PATH = "/api/auth/sign-in/email";

@@ -1,7 +1,7 @@
-import { verifyPassword } from "../../../lib/auth/passwords.ts";
-import { getPasswordHash, getUserByEmail } from "../../../lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { verifyPassword } from "@/lib/auth/passwords.ts";
+import { getPasswordHash, getUserByEmail } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { lastMailTo, PASSWORD } from "./helpers.ts";
 
 const PATH = "/api/auth/sign-up/email";

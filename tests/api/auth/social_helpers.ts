@@ -3,9 +3,9 @@
  * providers (Google's and LinkedIn's issuers), and the browser's side of the flow: start,
  * the provider's redirect back, and the callback, carrying cookies like a browser.
  */
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
-import { type FakeOidcProvider, startFakeOidcProvider } from "../../fakes/oidc.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp, type TestAppOptions } from "@/tests/helpers/app.ts";
+import { type FakeOidcProvider, startFakeOidcProvider } from "@/tests/fakes/oidc.ts";
 import { cookieOf } from "./helpers.ts";
 
 /** A test app with a fake provider for each of Google and LinkedIn. */

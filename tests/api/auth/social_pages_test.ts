@@ -3,9 +3,9 @@
  * sign-up only for configured providers, the sign-in page's message for each social error
  * code, and the profile page's list of sign-in methods.
  */
-import { createSession } from "../../../lib/auth/sessions.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { passwordUser } from "./helpers.ts";
 import { signInSocially, socialSetup } from "./social_helpers.ts";
 import { cookieOf } from "./helpers.ts";

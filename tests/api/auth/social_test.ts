@@ -2,11 +2,11 @@
  * Social sign-in (specification "Authentication routes" and "Authentication" 1 and 6, CONTRACT.md
  * §2) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
  */
-import { linkedProviders } from "../../../lib/auth/oauth/accounts.ts";
-import { createSession } from "../../../lib/auth/sessions.ts";
-import { getPasswordHash, getUser, getUserByEmail } from "../../../lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { linkedProviders } from "@/lib/auth/oauth/accounts.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { getPasswordHash, getUser, getUserByEmail } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, PASSWORD, passwordUser } from "./helpers.ts";
 import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
 

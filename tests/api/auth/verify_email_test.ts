@@ -1,8 +1,8 @@
-import { TOKEN_TTL_MS, type TokenRecord } from "../../../lib/auth/verification.ts";
-import { sha256Hex } from "../../../lib/ids.ts";
-import { getUserByEmail } from "../../../lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "../../helpers/app.ts";
+import { TOKEN_TTL_MS, type TokenRecord } from "@/lib/auth/verification.ts";
+import { sha256Hex } from "@/lib/ids.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, lastMailTo, PASSWORD, passwordUser, pathOf, tokenOf } from "./helpers.ts";
 
 /** Signs up `email` and returns the verification link from the mail. */

@@ -3,8 +3,8 @@
  * and a second `Deno.openKv` on the same file standing in for a second process with its own
  * read model.
  */
-import { assert, assertEquals, assertRejects } from "../../helpers/assert.ts";
-import { ConflictError, NotFoundError } from "../../../lib/errors.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import {
   createInternships,
   deleteInternship,
@@ -15,10 +15,10 @@ import {
   type InternshipView,
   listInternships,
   updateInternship,
-} from "../../../lib/internships/internships.ts";
-import { internshipStore, SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
-import { MAX_ATTEMPTS } from "../../../lib/kv/chunked/writer.ts";
-import { createUser, type User } from "../../../lib/users/users.ts";
+} from "@/lib/internships/internships.ts";
+import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
+import { MAX_ATTEMPTS } from "@/lib/kv/chunked/writer.ts";
+import { createUser, type User } from "@/lib/users/users.ts";
 
 /** Two handles on one temp KV file ("two processes"), the file's path, and an owner and an admin. */
 async function twoProcesses() {

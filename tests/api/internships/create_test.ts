@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { internshipBody } from "./helpers.ts";
 
 Deno.test("POST /api/internships: a member creates one internship, 201 with defaults set by creation", async () => {

@@ -1,7 +1,7 @@
 /** Shared helpers of the internship API tests: a valid create body and a quick creator. */
-import { assertEquals } from "../../helpers/assert.ts";
-import type { TestApp, TestUser } from "../../helpers/app.ts";
-import type { InternshipView } from "../../../lib/internships/internships.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
+import type { InternshipView } from "@/lib/internships/internships.ts";
 
 /** A valid create body; `fields` override or add fields. */
 export function internshipBody(fields: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternships } from "./helpers.ts";
 
 const NOT_FOUND = { error: "Internship not found" };

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternships } from "./helpers.ts";
 
 async function seeded(t: TestApp): Promise<{ member: TestUser; admin: TestUser }> {

@@ -9,12 +9,12 @@ import {
   InternshipQuerySchema,
   listInternships,
   updateInternship,
-} from "../../../lib/internships/internships.ts";
-import { internshipStore } from "../../../lib/internships/store.ts";
-import { typeCode } from "../../../lib/internships/columns.ts";
-import { createUser, type User } from "../../../lib/users/users.ts";
-import { openKv } from "../../../lib/kv.ts";
-import { assert, assertEquals } from "../../helpers/assert.ts";
+} from "@/lib/internships/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { typeCode } from "@/lib/internships/columns.ts";
+import { createUser, type User } from "@/lib/users/users.ts";
+import { openKv } from "@/lib/kv.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 const TYPES = ["remote", "onsite", "hybrid", null] as const;
 

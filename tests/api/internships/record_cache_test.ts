@@ -2,12 +2,12 @@
  * The read model keeps at most `RECORD_CHUNKS_KEPT` decoded record chunks: paging through every
  * listing returns each record right and leaves no more than that in memory.
  */
-import { RECORD_CHUNKS_KEPT } from "../../../lib/kv/chunked/read_model.ts";
-import { generateInternships, importInternships } from "../../../lib/internships/fixtures.ts";
-import { DEFAULT_QUERY, listInternships } from "../../../lib/internships/internships.ts";
-import { internshipStore } from "../../../lib/internships/store.ts";
-import { createUser } from "../../../lib/users/users.ts";
-import { assert, assertEquals } from "../../helpers/assert.ts";
+import { RECORD_CHUNKS_KEPT } from "@/lib/kv/chunked/read_model.ts";
+import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
+import { DEFAULT_QUERY, listInternships } from "@/lib/internships/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { createUser } from "@/lib/users/users.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 /** A member who owns the imported listings. */
 function createOwner(kv: Deno.Kv) {

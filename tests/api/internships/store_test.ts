@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import {
   createInternships,
   getInternship,
@@ -6,11 +6,11 @@ import {
   InternshipQuerySchema,
   listInternships,
   updateInternship,
-} from "../../../lib/internships/internships.ts";
-import { internshipStore, SYNC_INTERVAL_MS } from "../../../lib/internships/store.ts";
-import { ACTIVE } from "../../../lib/internships/columns.ts";
-import { createUser, type User } from "../../../lib/users/users.ts";
-import { openKv } from "../../../lib/kv.ts";
+} from "@/lib/internships/internships.ts";
+import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
+import { ACTIVE } from "@/lib/internships/columns.ts";
+import { createUser, type User } from "@/lib/users/users.ts";
+import { openKv } from "@/lib/kv.ts";
 
 async function owner(kv: Deno.Kv): Promise<User> {
   return await createUser(kv, {

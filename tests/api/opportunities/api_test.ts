@@ -4,8 +4,8 @@
  * `search`, `mine=true`, read by id, the admin queue with counts, approve/reject (also at once),
  * validation, 401 vs 403 and unknown ids.
  */
-import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 
 const HACKATHON = {
   title: "Smart India Hackathon",

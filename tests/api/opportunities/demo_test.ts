@@ -1,13 +1,9 @@
 /** The demo opportunities: every type published, three awaiting review, one rejected; seeding again adds nothing. */
-import { seedOpportunities } from "../../../lib/demo/opportunities.ts";
-import {
-  AdminOpportunityQuerySchema,
-  adminQueue,
-  listOpportunities,
-} from "../../../lib/opportunities/opportunities.ts";
-import { OpportunityQuerySchema } from "../../../lib/opportunities/schema.ts";
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { seedOpportunities } from "@/lib/demo/opportunities.ts";
+import { AdminOpportunityQuerySchema, adminQueue, listOpportunities } from "@/lib/opportunities/opportunities.ts";
+import { OpportunityQuerySchema } from "@/lib/opportunities/schema.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 Deno.test("the demo opportunities cover every type and review state, once", async () => {
   await using t = await createTestApp();

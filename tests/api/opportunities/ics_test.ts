@@ -4,8 +4,8 @@
  * one all-day VEVENT whose DTEND is the day after the end date, and text fields that survive
  * commas, semicolons, backslashes, line breaks and non-ASCII text.
  */
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 interface Property {
   name: string;

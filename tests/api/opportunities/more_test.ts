@@ -4,14 +4,10 @@
  * idempotent repeat review, concurrent submissions, `postedBy` following the poster, and a second
  * process on the same KV seeing a submission.
  */
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
-import {
-  listOpportunities,
-  OpportunityQuerySchema,
-  submitOpportunity,
-} from "../../../lib/opportunities/opportunities.ts";
-import { createUser, updateUser } from "../../../lib/users/users.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { listOpportunities, OpportunityQuerySchema, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { createUser, updateUser } from "@/lib/users/users.ts";
 
 const BODY = {
   title: "Campus Hackathon",

@@ -3,8 +3,8 @@
  * the offset is not a number; guests are sent to sign in from the submit form and "My
  * submissions"; an unpublished opportunity's page is 404 for anyone but its owner and admins.
  */
-import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 const BASE = { startDate: "2099-03-01", endDate: "2099-03-02" };
 

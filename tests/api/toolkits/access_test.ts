@@ -1,5 +1,5 @@
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
 import { addCoupon, addLesson, addToolkit, openShop } from "./helpers.ts";
 
 Deno.test("every admin toolkit and coupon endpoint: 401 for guests, 403 for users and members, nothing changed", async () => {

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
-import { FAKE_KEYS } from "../../fakes/razorpay.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { FAKE_KEYS } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
 
 async function storedKeys(shop: Shop, prefixes: string[]): Promise<Deno.KvKey[]> {

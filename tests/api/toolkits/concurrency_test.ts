@@ -1,8 +1,8 @@
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
-import { webhookDelivery } from "../../fakes/razorpay.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop } from "./helpers.ts";
-import type { PurchaseRecord } from "../../../lib/purchases/purchases.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 Deno.test("25 buyers at once on a coupon with usage limit 5: exactly 5 reservations, 20 'Coupon usage limit reached'", async () => {
   await using shop = await openShop();

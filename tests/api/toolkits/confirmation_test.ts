@@ -1,8 +1,8 @@
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
-import { fakePaymentId, signedPayment, webhookDelivery } from "../../fakes/razorpay.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { fakePaymentId, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
-import type { PurchaseRecord } from "../../../lib/purchases/purchases.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 async function purchaseRecord(shop: Shop, id: string): Promise<PurchaseRecord> {
   return (await shop.t.kv.get<PurchaseRecord>(["purchases", id])).value!;

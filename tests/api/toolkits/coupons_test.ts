@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
-import { signedPayment } from "../../fakes/razorpay.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop } from "./helpers.ts";
 
 Deno.test("admin coupons: create stores the code upper case with defaults, search by code, patch, delete", async () => {

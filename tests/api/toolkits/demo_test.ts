@@ -1,9 +1,9 @@
-import { assertEquals } from "../../helpers/assert.ts";
-import { seedToolkits } from "../../../lib/demo/toolkits.ts";
-import { listCoupons } from "../../../lib/coupons/coupons.ts";
-import { listActiveToolkits, listToolkitsForAdmin } from "../../../lib/toolkits/catalog.ts";
-import { ownedToolkits } from "../../../lib/toolkits/learning.ts";
-import { createUser } from "../../../lib/users/users.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { seedToolkits } from "@/lib/demo/toolkits.ts";
+import { listCoupons } from "@/lib/coupons/coupons.ts";
+import { listActiveToolkits, listToolkitsForAdmin } from "@/lib/toolkits/catalog.ts";
+import { ownedToolkits } from "@/lib/toolkits/learning.ts";
+import { createUser } from "@/lib/users/users.ts";
 
 Deno.test("demo toolkits: three active and one draft, three coupons, a student who owns one with two lessons done; a second run adds nothing", async () => {
   using kv = await Deno.openKv(":memory:");

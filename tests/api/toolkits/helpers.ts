@@ -1,10 +1,10 @@
 /** Shared setup of the toolkit API tests: an app on the fake Razorpay, an admin, and quick creators through the API. */
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../../fakes/razorpay.ts";
-import type { Toolkit } from "../../../lib/toolkits/schema.ts";
-import type { ContentItem } from "../../../lib/toolkits/schema.ts";
-import type { Coupon } from "../../../lib/coupons/coupons.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { type FakeRazorpay, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import type { ContentItem } from "@/lib/toolkits/schema.ts";
+import type { Coupon } from "@/lib/coupons/coupons.ts";
 
 /** A test app wired to a fake gateway, with an admin. Dispose both with `await using`. */
 export interface Shop extends AsyncDisposable {

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
-import { signedPayment } from "../../fakes/razorpay.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addLesson, addToolkit, checkout, openShop } from "./helpers.ts";
 
 Deno.test("/toolkits: an empty state without toolkits; cards with price, struck original price, Sale badge and lesson count", async () => {

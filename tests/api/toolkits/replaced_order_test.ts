@@ -5,11 +5,11 @@
  * a failure of a replaced order leaves the current checkout as it is; and a second payment of a
  * purchase already paid is recorded as money due back.
  */
-import { assertEquals } from "../../helpers/assert.ts";
-import { createTestUser } from "../../helpers/app.ts";
-import { signedPayment, webhookDelivery } from "../../fakes/razorpay.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
-import type { PurchaseRecord } from "../../../lib/purchases/purchases.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 async function usedCount(shop: Shop, code: string): Promise<number> {
   const res = await shop.t.fetch(`/api/admin/coupons?search=${code}`, { headers: shop.admin.headers });

@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { uploadedId } from "./helpers.ts";
 
 Deno.test("banners: admin CRUD; GET /api/banners lists only active ones by orderIndex", async () => {

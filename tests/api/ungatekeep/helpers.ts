@@ -1,6 +1,6 @@
 /** Shared steps of the Ungatekeep API tests: uploading images and creating posts as an admin. */
-import { gradientPng } from "../../../lib/demo/images.ts";
-import type { TestApp, TestUser } from "../../helpers/app.ts";
+import { gradientPng } from "@/lib/demo/images.ts";
+import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
 
 /** A small real PNG. */
 export const PNG = gradientPng(4, 2, [20, 40, 200], [240, 120, 20]);

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser } from "../../helpers/app.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { createPost, uploadedId } from "./helpers.ts";
 
 const cards = (html: string) => html.match(/href="\/ungatekeep\/[0-9a-f-]{36}"/g)?.length ?? 0;

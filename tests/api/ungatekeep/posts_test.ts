@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "../../helpers/app.ts";
-import { KvObjectStore } from "../../../lib/files/kv_store.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { createPost, postBody, uploadedId } from "./helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

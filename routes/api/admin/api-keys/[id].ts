@@ -1,11 +1,10 @@
 /** `DELETE /api/admin/api-keys/{id}` → `{success: true}`; the key fails at once (CONTRACT.md §2). */
-import { revokeApiKey } from "../../../../lib/api_keys/api_keys.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { revokeApiKey } from "@/lib/api_keys/api_keys.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async DELETE(_req, ctx) {
     await revokeApiKey(ctx.state.services.kv, ctx.params.id);
     return Response.json({ success: true });
   },
-};
+});

@@ -2,13 +2,12 @@
  * `GET /api/admin/api-keys` → `{apiKeys}` and `POST` `{name}` → 201 `{apiKey, key}` (the key is
  * shown only here). Admin only by place (CONTRACT.md §2 "Ingest user").
  */
-import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "../../../../lib/api_keys/api_keys.ts";
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "@/lib/api_keys/api_keys.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     return Response.json({ apiKeys: await listApiKeys(ctx.state.services.kv) });
   },
@@ -19,4 +18,4 @@ export const handler: Handlers<unknown, AppState> = {
     const created = await createApiKey(ctx.state.services.kv, ctx.state.user, name);
     return Response.json(created, { status: 201 });
   },
-};
+});

@@ -1,10 +1,9 @@
 /** `PATCH /api/admin/banners/{id}` (admin) partial update → `{banner}`; `DELETE` → `{success: true}`. CONTRACT.md §7 "Banners". */
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { BannerUpdateSchema, deleteBanner, updateBanner } from "../../../../lib/ungatekeep/banners.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { BannerUpdateSchema, deleteBanner, updateBanner } from "@/lib/ungatekeep/banners.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, BannerUpdateSchema);
     const { kv, files } = ctx.state.services;
@@ -15,4 +14,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deleteBanner(kv, files, ctx.params.id);
     return Response.json({ success: true });
   },
-};
+});

@@ -1,10 +1,9 @@
 /** `GET /api/admin/banners` (admin) → `{banners}`, inactive ones included; `POST` → 201 `{banner}`. CONTRACT.md §7 "Banners". */
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { BannerCreateSchema, createBanner, listBanners } from "../../../../lib/ungatekeep/banners.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { BannerCreateSchema, createBanner, listBanners } from "@/lib/ungatekeep/banners.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     return Response.json({ banners: await listBanners(ctx.state.services.kv, false) });
   },
@@ -13,4 +12,4 @@ export const handler: Handlers<unknown, AppState> = {
     const { kv, files } = ctx.state.services;
     return Response.json({ banner: await createBanner(kv, files, input) }, { status: 201 });
   },
-};
+});

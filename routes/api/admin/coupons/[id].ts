@@ -1,10 +1,9 @@
 /** `PATCH /api/admin/coupons/{id}` (partial) → `{coupon}` and `DELETE` → `{success: true}`. Admins only. CONTRACT.md §6. */
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "../../../../lib/coupons/coupons.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "@/lib/coupons/coupons.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, CouponUpdateSchema);
     return Response.json({ coupon: await updateCoupon(ctx.state.services.kv, ctx.params.id, patch) });
@@ -14,4 +13,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deleteCoupon(ctx.state.services.kv, ctx.params.id);
     return Response.json({ success: true });
   },
-};
+});

@@ -4,13 +4,12 @@
  * reject"}`; unknown id: 404. The states table and CONTRACT.md §5; review rules in
  * `lib/opportunities/opportunities.ts`.
  */
-import { InvalidInputError } from "../../../../lib/errors.ts";
-import { readBody } from "../../../../lib/http/json.ts";
-import { reviewOpportunity, ReviewSchema } from "../../../../lib/opportunities/opportunities.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { reviewOpportunity, ReviewSchema } from "@/lib/opportunities/opportunities.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async PATCH(req, ctx) {
     const { action } = await readBody(
       req,
@@ -20,4 +19,4 @@ export const handler: Handlers<unknown, AppState> = {
     const opportunity = await reviewOpportunity(ctx.state.services.kv, ctx.params.id, action);
     return Response.json({ success: true, opportunity });
   },
-};
+});

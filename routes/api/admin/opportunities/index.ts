@@ -4,14 +4,13 @@
  * `offset`. Answers `{opportunities, pagination, counts: {pending, approved, rejected, all}}`.
  * CONTRACT.md §5 and §8.
  */
-import { queryOf, validate } from "../../../../lib/http/json.ts";
-import { AdminOpportunityQuerySchema, adminQueue } from "../../../../lib/opportunities/opportunities.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { queryOf, validate } from "@/lib/http/json.ts";
+import { AdminOpportunityQuerySchema, adminQueue } from "@/lib/opportunities/opportunities.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(AdminOpportunityQuerySchema, queryOf(ctx.url));
     return Response.json(await adminQueue(ctx.state.services.kv, query));
   },
-};
+});

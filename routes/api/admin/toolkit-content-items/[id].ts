@@ -2,12 +2,11 @@
  * `PATCH /api/admin/toolkit-content-items/{id}` (partial) → `{contentItem}`, and `DELETE` →
  * `{success: true}`. Admins only. CONTRACT.md §6.
  */
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "../../../../lib/toolkits/catalog.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "@/lib/toolkits/catalog.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, ContentItemUpdateSchema);
     return Response.json({ contentItem: await updateContentItem(ctx.state.services.kv, ctx.params.id, patch) });
@@ -17,4 +16,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deleteContentItem(ctx.state.services.kv, ctx.params.id);
     return Response.json({ success: true });
   },
-};
+});

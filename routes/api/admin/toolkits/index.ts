@@ -2,18 +2,17 @@
  * `GET /api/admin/toolkits` (every toolkit, `search` over the title) → `{toolkits}`, and
  * `POST /api/admin/toolkits` → 201 bare Toolkit. Admins only (`_middleware.ts`). CONTRACT.md §6.
  */
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import { queryOf, readBody, validate } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import {
   createToolkit,
   listToolkitsForAdmin,
   ToolkitCreateSchema,
   ToolkitSearchSchema,
-} from "../../../../lib/toolkits/catalog.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+} from "@/lib/toolkits/catalog.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const { search } = validate(ToolkitSearchSchema, queryOf(ctx.url));
     return Response.json({ toolkits: await listToolkitsForAdmin(ctx.state.services.kv, search) });
@@ -24,4 +23,4 @@ export const handler: Handlers<unknown, AppState> = {
     const input = await readBody(req, ToolkitCreateSchema);
     return Response.json(await createToolkit(ctx.state.services.kv, ctx.state.user, input), { status: 201 });
   },
-};
+});

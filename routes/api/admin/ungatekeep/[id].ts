@@ -3,10 +3,11 @@
  * partial update → `{post}`; `DELETE` → `{success: true}`, the post's images deleted from the
  * object store. Specification "Ungatekeep", "States and transitions"; CONTRACT.md §7.
  */
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { deletePost, getPostForAdmin, PostUpdateSchema, updatePost } from "../../../../lib/ungatekeep/posts.ts";
-import type { Handler, Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import { deletePost, getPostForAdmin, PostUpdateSchema, updatePost } from "@/lib/ungatekeep/posts.ts";
+import type { Handler } from "@/lib/web/types.ts";
 
 const update: Handler<unknown, AppState> = async (req, ctx) => {
   const patch = await readBody(req, PostUpdateSchema);
@@ -14,7 +15,7 @@ const update: Handler<unknown, AppState> = async (req, ctx) => {
   return Response.json({ post: await updatePost(kv, files, ctx.params.id, patch) });
 };
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     return Response.json({ post: await getPostForAdmin(ctx.state.services.kv, ctx.params.id) });
   },
@@ -25,4 +26,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deletePost(kv, files, ctx.params.id);
     return Response.json({ success: true });
   },
-};
+});

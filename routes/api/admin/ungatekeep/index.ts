@@ -3,18 +3,12 @@
  * included, with `search`, `tag`, `limit` (default 50, max 100), `offset`; `POST` → 201 `{post}`.
  * Specification "Ungatekeep", CONTRACT.md §7 and §8.
  */
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import { queryOf, readBody, validate } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import {
-  AdminPostQuerySchema,
-  createPost,
-  listPostsForAdmin,
-  PostCreateSchema,
-} from "../../../../lib/ungatekeep/posts.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { queryOf, readBody, validate } from "@/lib/http/json.ts";
+import { AdminPostQuerySchema, createPost, listPostsForAdmin, PostCreateSchema } from "@/lib/ungatekeep/posts.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(AdminPostQuerySchema, queryOf(ctx.url));
     return Response.json(await listPostsForAdmin(ctx.state.services.kv, query));
@@ -27,4 +21,4 @@ export const handler: Handlers<unknown, AppState> = {
     const post = await createPost(kv, files, ctx.state.user, input);
     return Response.json({ post }, { status: 201 });
   },
-};
+});

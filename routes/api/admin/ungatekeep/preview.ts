@@ -3,17 +3,16 @@
  * sanitized exactly as a post shows it, for the editor's live preview (so the browser bundle
  * carries no markdown or sanitizer code).
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { renderMarkdown } from "../../../../lib/ungatekeep/markdown.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { renderMarkdown } from "@/lib/ungatekeep/markdown.ts";
 
 const PreviewSchema = z.object({ content: z.string().max(100_000) });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req) {
     const { content } = await readBody(req, PreviewSchema);
     return Response.json({ html: await renderMarkdown(content) });
   },
-};
+});

@@ -3,16 +3,15 @@
  * field `file`, checked by content (PNG, JPEG, WebP, GIF) and at most 5 MB → 201 `{id, url}`.
  * The body may be 5 MB plus the multipart framing. CONTRACT.md §7 "Images", §9.
  */
-import { InvalidInputError } from "../../../../lib/errors.ts";
-import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "../../../../lib/files/images.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { RouteConfig } from "../../../../lib/platform/route_config.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "@/lib/files/images.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** 5 MB of file plus 64 KB for the multipart boundaries and part headers. */
-export const config: RouteConfig = { bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024 };
+export const routeOptions: RouteOptions = { bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024 };
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     let form: FormData;
     try {
@@ -25,4 +24,4 @@ export const handler: Handlers<unknown, AppState> = {
     const stored = await storeImage(ctx.state.services.files, new Uint8Array(await file.arrayBuffer()));
     return Response.json({ id: stored.id, url: fileUrl(stored.id) }, { status: 201 });
   },
-};
+});

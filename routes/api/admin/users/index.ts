@@ -2,14 +2,13 @@
  * `GET /api/admin/users` (admins, by `../_middleware.ts`): `search`, `role`, `limit`, `offset` →
  * `{users, pagination}`; an invalid query is 400 with the zod issue array (CONTRACT.md §8).
  */
-import { queryOf, validate } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { adminUserListQuerySchema, listUsersForAdmin } from "../../../../lib/users/admin.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { queryOf, validate } from "@/lib/http/json.ts";
+import { adminUserListQuerySchema, listUsersForAdmin } from "@/lib/users/admin.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(adminUserListQuerySchema, queryOf(ctx.url));
     return Response.json(await listUsersForAdmin(ctx.state.services.kv, query));
   },
-};
+});

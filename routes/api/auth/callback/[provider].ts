@@ -10,19 +10,18 @@
  * `PROVIDER_NOT_CONFIGURED`, `INVALID_STATE`, `ACCESS_DENIED`, `OAUTH_FAILED`,
  * `PROVIDER_UNAVAILABLE`, `EMAIL_NOT_FOUND`, `ACCOUNT_NOT_LINKED`.
  */
-import { resolveSocialUser } from "../../../../lib/auth/oauth/accounts.ts";
-import { finishSignIn } from "../../../../lib/auth/oauth/flow.ts";
-import { replaceSession } from "../../../../lib/auth/sessions.ts";
-import { AuthError, type AuthErrorCode } from "../../../../lib/errors.ts";
-import { readOAuthBindingCookie, readSessionCookie, sessionCookie } from "../../../../lib/http/cookies.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
+import { finishSignIn } from "@/lib/auth/oauth/flow.ts";
+import { replaceSession } from "@/lib/auth/sessions.ts";
+import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";
+import { readOAuthBindingCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 
 function toSignIn(code: AuthErrorCode): Response {
   return new Response(null, { status: 302, headers: { location: `/sign-in?error=${code}` } });
 }
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(req, ctx) {
     const { kv, config, oauth, log } = ctx.state.services;
     const provider = ctx.params.provider;
@@ -55,4 +54,4 @@ export const handler: Handlers<unknown, AppState> = {
       return toSignIn(code);
     }
   },
-};
+});

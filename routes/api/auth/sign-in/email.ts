@@ -6,19 +6,18 @@
  * fresh verification e-mail (at most one per 5 minutes). Limits: 60 per minute per IP, 5 per
  * 10 seconds per e-mail and IP.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readSessionCookie, sessionCookie } from "../../../../lib/http/cookies.ts";
-import { checkCredentials } from "../../../../lib/auth/email_password.ts";
-import { EmailField, readAuthBody } from "../../../../lib/auth/input.ts";
-import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../../lib/http/rate_limit.ts";
-import { checkRedirect } from "../../../../lib/http/redirects.ts";
-import { replaceSession } from "../../../../lib/auth/sessions.ts";
-import { authUserView } from "../../../../lib/auth/views.ts";
-import { AuthError } from "../../../../lib/errors.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { normalizeEmail } from "../../../../lib/users/users.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import { checkCredentials } from "@/lib/auth/email_password.ts";
+import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
+import { sendVerificationMail } from "@/lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { checkRedirect } from "@/lib/http/redirects.ts";
+import { replaceSession } from "@/lib/auth/sessions.ts";
+import { authUserView } from "@/lib/auth/views.ts";
+import { AuthError } from "@/lib/errors.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 
 const SignInBody = z.object({
   email: EmailField,
@@ -27,7 +26,7 @@ const SignInBody = z.object({
   rememberMe: z.boolean().optional(),
 });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
@@ -46,4 +45,4 @@ export const handler: Handlers<unknown, AppState> = {
       headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },
     });
   },
-};
+});

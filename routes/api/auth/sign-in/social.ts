@@ -11,18 +11,19 @@
  * as a page (`Accept: text/html`) is sent to `/sign-in?error=<code>` instead, which explains it.
  * Starts count against the sign-in limit of 60 per minute per IP.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readAuthBody } from "../../../../lib/auth/input.ts";
-import { startSignIn } from "../../../../lib/auth/oauth/flow.ts";
-import { STATE_TTL_MS } from "../../../../lib/auth/oauth/states.ts";
-import { AuthError } from "../../../../lib/errors.ts";
-import { oauthBindingCookie, readOAuthBindingCookie } from "../../../../lib/http/cookies.ts";
-import { validate } from "../../../../lib/http/json.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../../lib/http/rate_limit.ts";
-import { checkRedirect } from "../../../../lib/http/redirects.ts";
-import { randomToken } from "../../../../lib/ids.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { HandlerContext, Handlers } from "../../../../lib/web/types.ts";
+import { readAuthBody } from "@/lib/auth/input.ts";
+import { startSignIn } from "@/lib/auth/oauth/flow.ts";
+import { STATE_TTL_MS } from "@/lib/auth/oauth/states.ts";
+import { AuthError } from "@/lib/errors.ts";
+import { oauthBindingCookie, readOAuthBindingCookie } from "@/lib/http/cookies.ts";
+import { validate } from "@/lib/http/json.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { checkRedirect } from "@/lib/http/redirects.ts";
+import { randomToken } from "@/lib/ids.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import type { HandlerContext } from "@/lib/web/types.ts";
 
 const SocialSignIn = z.object({
   provider: z.string().max(64),
@@ -53,7 +54,7 @@ async function start(
   return { url, cookie: oauthBindingCookie(config.secure, binding, STATE_TTL_MS) };
 }
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(req, ctx) {
     const asPage = req.headers.get("accept")?.includes("text/html") ?? false;
     try {
@@ -73,4 +74,4 @@ export const handler: Handlers<unknown, AppState> = {
     const { url, cookie } = await start(req, ctx, await readAuthBody(req, SocialSignIn));
     return Response.json({ url: url.href, redirect: true }, { headers: { "set-cookie": cookie } });
   },
-};
+});

@@ -4,16 +4,15 @@
  * created unverified (role from `ADMIN_EMAILS`, else `user`; `role`, `emailVerified` and `id`
  * in the body are ignored) and a verification e-mail is sent. 10 sign-ups per minute per IP.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { signUp } from "../../../../lib/auth/email_password.ts";
-import { checkPasswordLength, EmailField, readAuthBody } from "../../../../lib/auth/input.ts";
-import { sendVerificationMail } from "../../../../lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "../../../../lib/http/rate_limit.ts";
-import { checkRedirect, REDIRECT_MAX } from "../../../../lib/http/redirects.ts";
-import { authUserView } from "../../../../lib/auth/views.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
-import { UserNameSchema } from "../../../../lib/users/users.ts";
+import { signUp } from "@/lib/auth/email_password.ts";
+import { checkPasswordLength, EmailField, readAuthBody } from "@/lib/auth/input.ts";
+import { sendVerificationMail } from "@/lib/auth/mails.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { checkRedirect, REDIRECT_MAX } from "@/lib/http/redirects.ts";
+import { authUserView } from "@/lib/auth/views.ts";
+import { UserNameSchema } from "@/lib/users/users.ts";
 
 const SignUpBody = z.object({
   name: UserNameSchema,
@@ -23,7 +22,7 @@ const SignUpBody = z.object({
   image: z.url({ protocol: /^https?$/ }).max(REDIRECT_MAX).nullable().optional(),
 });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
@@ -35,4 +34,4 @@ export const handler: Handlers<unknown, AppState> = {
     await sendVerificationMail(services, user, callbackURL);
     return Response.json({ token: null, user: authUserView(user) });
   },
-};
+});

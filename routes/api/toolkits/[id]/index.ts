@@ -3,17 +3,16 @@
  * `POST /api/toolkits/{id}` (session: purchase initiation with an optional `couponCode`).
  * Specification "Toolkits (public and purchase)", CONTRACT.md §6.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { initiatePurchase } from "../../../../lib/purchases/checkout.ts";
-import { toolkitDetail } from "../../../../lib/toolkits/learning.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { toolkitDetail } from "@/lib/toolkits/learning.ts";
 
 const PurchaseBodySchema = z.object({ couponCode: z.string().max(100).nullable().optional() });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     return Response.json(await toolkitDetail(ctx.state.services.kv, ctx.params.id, ctx.state.user));
   },
@@ -24,4 +23,4 @@ export const handler: Handlers<unknown, AppState> = {
     const { kv, payments } = ctx.state.services;
     return Response.json(await initiatePurchase(kv, payments, ctx.state.user, ctx.params.id, couponCode ?? undefined));
   },
-};
+});

@@ -2,20 +2,19 @@
  * `POST /api/toolkits/{id}/progress` (session, a buyer of the toolkit) `{contentItemId, completed}`
  * → `{completedItemIds}`. CONTRACT.md §6.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { recordProgress } from "../../../../lib/toolkits/learning.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { recordProgress } from "@/lib/toolkits/learning.ts";
 
 const ProgressBodySchema = z.object({ contentItemId: z.string().min(1).max(100), completed: z.boolean() });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { contentItemId, completed } = await readBody(req, ProgressBodySchema);
     const ids = await recordProgress(ctx.state.services.kv, ctx.params.id, ctx.state.user, contentItemId, completed);
     return Response.json({ completedItemIds: ids });
   },
-};
+});

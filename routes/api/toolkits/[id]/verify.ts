@@ -2,17 +2,16 @@
  * `POST /api/toolkits/{id}/verify` (session, the purchase's owner): confirms a payment with the
  * signature Checkout.js returned. CONTRACT.md §6.
  */
+import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import { readBody } from "../../../../lib/http/json.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { verifyPayment } from "../../../../lib/purchases/confirmation.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { verifyPayment } from "@/lib/purchases/confirmation.ts";
 
 const field = z.string().min(1).max(200);
 const VerifyBodySchema = z.object({ razorpay_order_id: field, razorpay_payment_id: field, razorpay_signature: field });
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const body = await readBody(req, VerifyBodySchema);
@@ -24,4 +23,4 @@ export const handler: Handlers<unknown, AppState> = {
     });
     return Response.json({ success: true, purchase });
   },
-};
+});

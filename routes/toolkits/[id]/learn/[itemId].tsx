@@ -5,24 +5,23 @@
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
  * progress bar with "Mark as complete".
  */
-import { PageTitle } from "../../../../components/PageTitle.tsx";
-import { LockIcon } from "../../../../components/toolkits/ToolkitCard.tsx";
-import { embedUrlOf } from "../../../../components/toolkits/video.ts";
-import LessonProgress from "../../../../islands/LessonProgress.tsx";
-import { NotFoundError, UnauthenticatedError } from "../../../../lib/errors.ts";
-import { documentCsp, LESSON_CSP } from "../../../../lib/platform/csp.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { type ToolkitDetail, toolkitDetail } from "../../../../lib/toolkits/learning.ts";
-import { canReadLesson } from "../../../../lib/toolkits/policy.ts";
-import type { ContentItem } from "../../../../lib/toolkits/schema.ts";
-import type { Handlers, PageProps } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
+import { embedUrlOf } from "@/components/toolkits/video.ts";
+import LessonProgress from "@/islands/LessonProgress.tsx";
+import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
+import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
+import { canReadLesson } from "@/lib/toolkits/policy.ts";
+import type { ContentItem } from "@/lib/toolkits/schema.ts";
 
 interface LessonData extends ToolkitDetail {
   item: ContentItem;
   index: number;
 }
 
-export const handler: Handlers<LessonData, AppState> = {
+export const handler = define.handlers<LessonData>({
   async GET(_req, ctx) {
     const viewer = ctx.state.user;
     const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, viewer);
@@ -35,7 +34,7 @@ export const handler: Handlers<LessonData, AppState> = {
     }
     return ctx.render({ ...detail, item, index }, { headers: { "content-security-policy": documentCsp(LESSON_CSP) } });
   },
-};
+});
 
 function Video({ url, title }: { url: string; title: string }) {
   const embed = embedUrlOf(url);
@@ -48,7 +47,7 @@ function Video({ url, title }: { url: string; title: string }) {
     );
 }
 
-export default function LessonPage({ data }: PageProps<LessonData, AppState>) {
+export default define.page<LessonData>(function LessonPage({ data }) {
   const { toolkit, contentItems, hasPurchased, completedItemIds, item, index } = data;
   const base = `/toolkits/${toolkit.id}/learn`;
   const prev = contentItems[index - 1];
@@ -122,4 +121,4 @@ export default function LessonPage({ data }: PageProps<LessonData, AppState>) {
       </article>
     </div>
   );
-}
+});

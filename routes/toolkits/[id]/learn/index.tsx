@@ -3,13 +3,12 @@
  * completed (the first lesson when all are done). Anyone who has not bought the toolkit goes to
  * its page; a guest signs in first.
  */
-import { assertSignedIn } from "../../../../lib/http/guards.ts";
-import type { AppState } from "../../../../lib/platform/state.ts";
-import { toolkitDetail } from "../../../../lib/toolkits/learning.ts";
-import { canManageCatalog } from "../../../../lib/toolkits/policy.ts";
-import type { Handlers } from "../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { toolkitDetail } from "@/lib/toolkits/learning.ts";
+import { canManageCatalog } from "@/lib/toolkits/policy.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { toolkit, contentItems, hasPurchased, completedItemIds } = await toolkitDetail(
@@ -22,4 +21,4 @@ export const handler: Handlers<unknown, AppState> = {
     const location = owner && next ? `/toolkits/${toolkit.id}/learn/${next.id}` : `/toolkits/${toolkit.id}`;
     return new Response(null, { status: 302, headers: { location } });
   },
-};
+});

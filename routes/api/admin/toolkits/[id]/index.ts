@@ -3,12 +3,11 @@
  * Toolkit, and `DELETE` → `{success: true}` (its lessons and progress go; purchases stay as
  * history). Admins only. CONTRACT.md §6, states "Toolkit".
  */
-import { readBody } from "../../../../../lib/http/json.ts";
-import type { AppState } from "../../../../../lib/platform/state.ts";
-import { deleteToolkit, ToolkitUpdateSchema, updateToolkit } from "../../../../../lib/toolkits/catalog.ts";
-import type { Handlers } from "../../../../../lib/web/types.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { deleteToolkit, ToolkitUpdateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
 
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async PUT(req, ctx) {
     const patch = await readBody(req, ToolkitUpdateSchema);
     return Response.json(await updateToolkit(ctx.state.services.kv, ctx.params.id, patch));
@@ -18,4 +17,4 @@ export const handler: Handlers<unknown, AppState> = {
     await deleteToolkit(ctx.state.services.kv, ctx.params.id);
     return Response.json({ success: true });
   },
-};
+});
