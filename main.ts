@@ -1,14 +1,19 @@
-/** Production entry: configuration, KV, assets, HTTP server, graceful shutdown (`deno task start`). */
+/**
+ * Production entry and composition root: configuration, KV, assets, the route manifest and the
+ * 403 page handed to the app, HTTP server, graceful shutdown (`deno task start`).
+ */
 import { ConfigError, loadConfig } from "./app.config.ts";
 import { createServices, loadReadModels, prepareAssets, serve, stopOnSignals } from "./lib/platform/server.ts";
+import { Forbidden } from "./components/Forbidden.tsx";
+import manifest from "./routes.gen.ts";
 
 try {
   const config = loadConfig();
   const services = await createServices(config);
-  const assets = await prepareAssets(!Deno.env.get("DENO_DEPLOYMENT_ID"));
+  const assets = await prepareAssets(manifest, !Deno.env.get("DENO_DEPLOYMENT_ID"));
   const loadMs = await loadReadModels(services.kv);
   services.log.info("read models loaded", { ms: Math.round(loadMs) });
-  stopOnSignals(serve(services, assets), services);
+  stopOnSignals(serve(services, { manifest, assets, forbiddenPage: () => Forbidden({}) }), services);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);

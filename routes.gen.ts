@@ -18,83 +18,82 @@ import * as $14 from "./routes/admin/ungatekeep/[id].tsx";
 import * as $15 from "./routes/admin/ungatekeep/index.tsx";
 import * as $16 from "./routes/admin/ungatekeep/new.tsx";
 import * as $17 from "./routes/admin/users.tsx";
-import * as $18 from "./routes/api/[...path].ts";
-import * as $19 from "./routes/api/admin/_middleware.ts";
-import * as $20 from "./routes/api/admin/api-keys/[id].ts";
-import * as $21 from "./routes/api/admin/api-keys/index.ts";
-import * as $22 from "./routes/api/admin/banners/[id].ts";
-import * as $23 from "./routes/api/admin/banners/index.ts";
-import * as $24 from "./routes/api/admin/coupons/[id].ts";
-import * as $25 from "./routes/api/admin/coupons/index.ts";
-import * as $26 from "./routes/api/admin/opportunities/[id].ts";
-import * as $27 from "./routes/api/admin/opportunities/index.ts";
-import * as $28 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $29 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $30 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $31 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $32 from "./routes/api/admin/toolkits/index.ts";
-import * as $33 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $34 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $35 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $36 from "./routes/api/admin/uploads/index.ts";
-import * as $37 from "./routes/api/admin/users/[id].ts";
-import * as $38 from "./routes/api/admin/users/index.ts";
-import * as $39 from "./routes/api/auth/_middleware.ts";
-import * as $40 from "./routes/api/auth/callback/[provider].ts";
-import * as $41 from "./routes/api/auth/forget-password.ts";
-import * as $42 from "./routes/api/auth/get-session.ts";
-import * as $43 from "./routes/api/auth/request-password-reset.ts";
-import * as $44 from "./routes/api/auth/reset-password.ts";
-import * as $45 from "./routes/api/auth/send-verification-email.ts";
-import * as $46 from "./routes/api/auth/session.ts";
-import * as $47 from "./routes/api/auth/sign-in/email.ts";
-import * as $48 from "./routes/api/auth/sign-in/social.ts";
-import * as $49 from "./routes/api/auth/sign-out.ts";
-import * as $50 from "./routes/api/auth/sign-up/email.ts";
-import * as $51 from "./routes/api/auth/verify-email.ts";
-import * as $52 from "./routes/api/banners.ts";
-import * as $53 from "./routes/api/files/[id].ts";
-import * as $54 from "./routes/api/health.ts";
-import * as $55 from "./routes/api/internships/[id].ts";
-import * as $56 from "./routes/api/internships/index.ts";
-import * as $57 from "./routes/api/onboarding.ts";
-import * as $58 from "./routes/api/opportunities/[id].ts";
-import * as $59 from "./routes/api/opportunities/index.ts";
-import * as $60 from "./routes/api/profile.ts";
-import * as $61 from "./routes/api/purchases.ts";
-import * as $62 from "./routes/api/toolkits/[id]/index.ts";
-import * as $63 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $64 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $65 from "./routes/api/toolkits/index.ts";
-import * as $66 from "./routes/api/ungatekeep/[id].ts";
-import * as $67 from "./routes/api/ungatekeep/index.ts";
-import * as $68 from "./routes/api/webhooks/razorpay.ts";
-import * as $69 from "./routes/check-inbox.tsx";
-import * as $70 from "./routes/forgot-password.tsx";
-import * as $71 from "./routes/index.tsx";
-import * as $72 from "./routes/internships/[id]/edit.tsx";
-import * as $73 from "./routes/internships/[id]/index.tsx";
-import * as $74 from "./routes/internships/index.tsx";
-import * as $75 from "./routes/internships/mine.tsx";
-import * as $76 from "./routes/internships/new.tsx";
-import * as $77 from "./routes/onboarding.tsx";
-import * as $78 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $79 from "./routes/opportunities/[id]/index.tsx";
-import * as $80 from "./routes/opportunities/index.tsx";
-import * as $81 from "./routes/opportunities/mine.tsx";
-import * as $82 from "./routes/opportunities/new.tsx";
-import * as $83 from "./routes/profile.tsx";
-import * as $84 from "./routes/reset-password.tsx";
-import * as $85 from "./routes/sign-in.tsx";
-import * as $86 from "./routes/sign-out.ts";
-import * as $87 from "./routes/sign-up.tsx";
-import * as $88 from "./routes/toolkits/[id]/index.tsx";
-import * as $89 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $90 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $91 from "./routes/toolkits/index.tsx";
-import * as $92 from "./routes/toolkits/mine.tsx";
-import * as $93 from "./routes/ungatekeep/[id].tsx";
-import * as $94 from "./routes/ungatekeep/index.tsx";
+import * as $18 from "./routes/api/admin/_middleware.ts";
+import * as $19 from "./routes/api/admin/api-keys/[id].ts";
+import * as $20 from "./routes/api/admin/api-keys/index.ts";
+import * as $21 from "./routes/api/admin/banners/[id].ts";
+import * as $22 from "./routes/api/admin/banners/index.ts";
+import * as $23 from "./routes/api/admin/coupons/[id].ts";
+import * as $24 from "./routes/api/admin/coupons/index.ts";
+import * as $25 from "./routes/api/admin/opportunities/[id].ts";
+import * as $26 from "./routes/api/admin/opportunities/index.ts";
+import * as $27 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $28 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $29 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $30 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $31 from "./routes/api/admin/toolkits/index.ts";
+import * as $32 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $33 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $34 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $35 from "./routes/api/admin/uploads/index.ts";
+import * as $36 from "./routes/api/admin/users/[id].ts";
+import * as $37 from "./routes/api/admin/users/index.ts";
+import * as $38 from "./routes/api/auth/_middleware.ts";
+import * as $39 from "./routes/api/auth/callback/[provider].ts";
+import * as $40 from "./routes/api/auth/forget-password.ts";
+import * as $41 from "./routes/api/auth/get-session.ts";
+import * as $42 from "./routes/api/auth/request-password-reset.ts";
+import * as $43 from "./routes/api/auth/reset-password.ts";
+import * as $44 from "./routes/api/auth/send-verification-email.ts";
+import * as $45 from "./routes/api/auth/session.ts";
+import * as $46 from "./routes/api/auth/sign-in/email.ts";
+import * as $47 from "./routes/api/auth/sign-in/social.ts";
+import * as $48 from "./routes/api/auth/sign-out.ts";
+import * as $49 from "./routes/api/auth/sign-up/email.ts";
+import * as $50 from "./routes/api/auth/verify-email.ts";
+import * as $51 from "./routes/api/banners.ts";
+import * as $52 from "./routes/api/files/[id].ts";
+import * as $53 from "./routes/api/health.ts";
+import * as $54 from "./routes/api/internships/[id].ts";
+import * as $55 from "./routes/api/internships/index.ts";
+import * as $56 from "./routes/api/onboarding.ts";
+import * as $57 from "./routes/api/opportunities/[id].ts";
+import * as $58 from "./routes/api/opportunities/index.ts";
+import * as $59 from "./routes/api/profile.ts";
+import * as $60 from "./routes/api/purchases.ts";
+import * as $61 from "./routes/api/toolkits/[id]/index.ts";
+import * as $62 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $63 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $64 from "./routes/api/toolkits/index.ts";
+import * as $65 from "./routes/api/ungatekeep/[id].ts";
+import * as $66 from "./routes/api/ungatekeep/index.ts";
+import * as $67 from "./routes/api/webhooks/razorpay.ts";
+import * as $68 from "./routes/check-inbox.tsx";
+import * as $69 from "./routes/forgot-password.tsx";
+import * as $70 from "./routes/index.tsx";
+import * as $71 from "./routes/internships/[id]/edit.tsx";
+import * as $72 from "./routes/internships/[id]/index.tsx";
+import * as $73 from "./routes/internships/index.tsx";
+import * as $74 from "./routes/internships/mine.tsx";
+import * as $75 from "./routes/internships/new.tsx";
+import * as $76 from "./routes/onboarding.tsx";
+import * as $77 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $78 from "./routes/opportunities/[id]/index.tsx";
+import * as $79 from "./routes/opportunities/index.tsx";
+import * as $80 from "./routes/opportunities/mine.tsx";
+import * as $81 from "./routes/opportunities/new.tsx";
+import * as $82 from "./routes/profile.tsx";
+import * as $83 from "./routes/reset-password.tsx";
+import * as $84 from "./routes/sign-in.tsx";
+import * as $85 from "./routes/sign-out.ts";
+import * as $86 from "./routes/sign-up.tsx";
+import * as $87 from "./routes/toolkits/[id]/index.tsx";
+import * as $88 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $89 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $90 from "./routes/toolkits/index.tsx";
+import * as $91 from "./routes/toolkits/mine.tsx";
+import * as $92 from "./routes/ungatekeep/[id].tsx";
+import * as $93 from "./routes/ungatekeep/index.tsx";
 import * as $$0 from "./islands/AdminCouponsTable.tsx";
 import * as $$1 from "./islands/AdminOpportunitiesQueue.tsx";
 import * as $$2 from "./islands/AdminToolkitsTable.tsx";
@@ -141,83 +140,82 @@ const manifest: Manifest = {
     "./routes/admin/ungatekeep/index.tsx": $15,
     "./routes/admin/ungatekeep/new.tsx": $16,
     "./routes/admin/users.tsx": $17,
-    "./routes/api/[...path].ts": $18,
-    "./routes/api/admin/_middleware.ts": $19,
-    "./routes/api/admin/api-keys/[id].ts": $20,
-    "./routes/api/admin/api-keys/index.ts": $21,
-    "./routes/api/admin/banners/[id].ts": $22,
-    "./routes/api/admin/banners/index.ts": $23,
-    "./routes/api/admin/coupons/[id].ts": $24,
-    "./routes/api/admin/coupons/index.ts": $25,
-    "./routes/api/admin/opportunities/[id].ts": $26,
-    "./routes/api/admin/opportunities/index.ts": $27,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $28,
-    "./routes/api/admin/toolkit-content-items/index.ts": $29,
-    "./routes/api/admin/toolkits/[id]/content.ts": $30,
-    "./routes/api/admin/toolkits/[id]/index.ts": $31,
-    "./routes/api/admin/toolkits/index.ts": $32,
-    "./routes/api/admin/ungatekeep/[id].ts": $33,
-    "./routes/api/admin/ungatekeep/index.ts": $34,
-    "./routes/api/admin/ungatekeep/preview.ts": $35,
-    "./routes/api/admin/uploads/index.ts": $36,
-    "./routes/api/admin/users/[id].ts": $37,
-    "./routes/api/admin/users/index.ts": $38,
-    "./routes/api/auth/_middleware.ts": $39,
-    "./routes/api/auth/callback/[provider].ts": $40,
-    "./routes/api/auth/forget-password.ts": $41,
-    "./routes/api/auth/get-session.ts": $42,
-    "./routes/api/auth/request-password-reset.ts": $43,
-    "./routes/api/auth/reset-password.ts": $44,
-    "./routes/api/auth/send-verification-email.ts": $45,
-    "./routes/api/auth/session.ts": $46,
-    "./routes/api/auth/sign-in/email.ts": $47,
-    "./routes/api/auth/sign-in/social.ts": $48,
-    "./routes/api/auth/sign-out.ts": $49,
-    "./routes/api/auth/sign-up/email.ts": $50,
-    "./routes/api/auth/verify-email.ts": $51,
-    "./routes/api/banners.ts": $52,
-    "./routes/api/files/[id].ts": $53,
-    "./routes/api/health.ts": $54,
-    "./routes/api/internships/[id].ts": $55,
-    "./routes/api/internships/index.ts": $56,
-    "./routes/api/onboarding.ts": $57,
-    "./routes/api/opportunities/[id].ts": $58,
-    "./routes/api/opportunities/index.ts": $59,
-    "./routes/api/profile.ts": $60,
-    "./routes/api/purchases.ts": $61,
-    "./routes/api/toolkits/[id]/index.ts": $62,
-    "./routes/api/toolkits/[id]/progress.ts": $63,
-    "./routes/api/toolkits/[id]/verify.ts": $64,
-    "./routes/api/toolkits/index.ts": $65,
-    "./routes/api/ungatekeep/[id].ts": $66,
-    "./routes/api/ungatekeep/index.ts": $67,
-    "./routes/api/webhooks/razorpay.ts": $68,
-    "./routes/check-inbox.tsx": $69,
-    "./routes/forgot-password.tsx": $70,
-    "./routes/index.tsx": $71,
-    "./routes/internships/[id]/edit.tsx": $72,
-    "./routes/internships/[id]/index.tsx": $73,
-    "./routes/internships/index.tsx": $74,
-    "./routes/internships/mine.tsx": $75,
-    "./routes/internships/new.tsx": $76,
-    "./routes/onboarding.tsx": $77,
-    "./routes/opportunities/[id]/calendar.ics.ts": $78,
-    "./routes/opportunities/[id]/index.tsx": $79,
-    "./routes/opportunities/index.tsx": $80,
-    "./routes/opportunities/mine.tsx": $81,
-    "./routes/opportunities/new.tsx": $82,
-    "./routes/profile.tsx": $83,
-    "./routes/reset-password.tsx": $84,
-    "./routes/sign-in.tsx": $85,
-    "./routes/sign-out.ts": $86,
-    "./routes/sign-up.tsx": $87,
-    "./routes/toolkits/[id]/index.tsx": $88,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $89,
-    "./routes/toolkits/[id]/learn/index.tsx": $90,
-    "./routes/toolkits/index.tsx": $91,
-    "./routes/toolkits/mine.tsx": $92,
-    "./routes/ungatekeep/[id].tsx": $93,
-    "./routes/ungatekeep/index.tsx": $94,
+    "./routes/api/admin/_middleware.ts": $18,
+    "./routes/api/admin/api-keys/[id].ts": $19,
+    "./routes/api/admin/api-keys/index.ts": $20,
+    "./routes/api/admin/banners/[id].ts": $21,
+    "./routes/api/admin/banners/index.ts": $22,
+    "./routes/api/admin/coupons/[id].ts": $23,
+    "./routes/api/admin/coupons/index.ts": $24,
+    "./routes/api/admin/opportunities/[id].ts": $25,
+    "./routes/api/admin/opportunities/index.ts": $26,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $27,
+    "./routes/api/admin/toolkit-content-items/index.ts": $28,
+    "./routes/api/admin/toolkits/[id]/content.ts": $29,
+    "./routes/api/admin/toolkits/[id]/index.ts": $30,
+    "./routes/api/admin/toolkits/index.ts": $31,
+    "./routes/api/admin/ungatekeep/[id].ts": $32,
+    "./routes/api/admin/ungatekeep/index.ts": $33,
+    "./routes/api/admin/ungatekeep/preview.ts": $34,
+    "./routes/api/admin/uploads/index.ts": $35,
+    "./routes/api/admin/users/[id].ts": $36,
+    "./routes/api/admin/users/index.ts": $37,
+    "./routes/api/auth/_middleware.ts": $38,
+    "./routes/api/auth/callback/[provider].ts": $39,
+    "./routes/api/auth/forget-password.ts": $40,
+    "./routes/api/auth/get-session.ts": $41,
+    "./routes/api/auth/request-password-reset.ts": $42,
+    "./routes/api/auth/reset-password.ts": $43,
+    "./routes/api/auth/send-verification-email.ts": $44,
+    "./routes/api/auth/session.ts": $45,
+    "./routes/api/auth/sign-in/email.ts": $46,
+    "./routes/api/auth/sign-in/social.ts": $47,
+    "./routes/api/auth/sign-out.ts": $48,
+    "./routes/api/auth/sign-up/email.ts": $49,
+    "./routes/api/auth/verify-email.ts": $50,
+    "./routes/api/banners.ts": $51,
+    "./routes/api/files/[id].ts": $52,
+    "./routes/api/health.ts": $53,
+    "./routes/api/internships/[id].ts": $54,
+    "./routes/api/internships/index.ts": $55,
+    "./routes/api/onboarding.ts": $56,
+    "./routes/api/opportunities/[id].ts": $57,
+    "./routes/api/opportunities/index.ts": $58,
+    "./routes/api/profile.ts": $59,
+    "./routes/api/purchases.ts": $60,
+    "./routes/api/toolkits/[id]/index.ts": $61,
+    "./routes/api/toolkits/[id]/progress.ts": $62,
+    "./routes/api/toolkits/[id]/verify.ts": $63,
+    "./routes/api/toolkits/index.ts": $64,
+    "./routes/api/ungatekeep/[id].ts": $65,
+    "./routes/api/ungatekeep/index.ts": $66,
+    "./routes/api/webhooks/razorpay.ts": $67,
+    "./routes/check-inbox.tsx": $68,
+    "./routes/forgot-password.tsx": $69,
+    "./routes/index.tsx": $70,
+    "./routes/internships/[id]/edit.tsx": $71,
+    "./routes/internships/[id]/index.tsx": $72,
+    "./routes/internships/index.tsx": $73,
+    "./routes/internships/mine.tsx": $74,
+    "./routes/internships/new.tsx": $75,
+    "./routes/onboarding.tsx": $76,
+    "./routes/opportunities/[id]/calendar.ics.ts": $77,
+    "./routes/opportunities/[id]/index.tsx": $78,
+    "./routes/opportunities/index.tsx": $79,
+    "./routes/opportunities/mine.tsx": $80,
+    "./routes/opportunities/new.tsx": $81,
+    "./routes/profile.tsx": $82,
+    "./routes/reset-password.tsx": $83,
+    "./routes/sign-in.tsx": $84,
+    "./routes/sign-out.ts": $85,
+    "./routes/sign-up.tsx": $86,
+    "./routes/toolkits/[id]/index.tsx": $87,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $88,
+    "./routes/toolkits/[id]/learn/index.tsx": $89,
+    "./routes/toolkits/index.tsx": $90,
+    "./routes/toolkits/mine.tsx": $91,
+    "./routes/ungatekeep/[id].tsx": $92,
+    "./routes/ungatekeep/index.tsx": $93,
   },
   islands: {
     "./islands/AdminCouponsTable.tsx": $$0,

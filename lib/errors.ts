@@ -28,6 +28,19 @@ export class TooLargeError extends DomainError {
   override name = "TooLargeError";
 }
 
+/** A request body that stalled: no bytes arrived for longer than the server waits. */
+export class RequestTimeoutError extends DomainError {
+  override name = "RequestTimeoutError";
+  constructor(message = "Request body timed out") {
+    super(message);
+  }
+}
+
+/** A body of a type the route does not read, e.g. `text/plain` where JSON is expected. */
+export class UnsupportedMediaTypeError extends DomainError {
+  override name = "UnsupportedMediaTypeError";
+}
+
 /** The caller is not signed in where a signed-in user is needed. */
 export class UnauthenticatedError extends DomainError {
   override name = "UnauthenticatedError";

@@ -1,27 +1,22 @@
 /**
- * Loads the session of the request into `ctx.state.user` and `ctx.state.session` for every
- * page and API route, and sends the cookie again when the session slid forward.
+ * The platform's steps for every request, in order (each in its own module under `lib/http/`):
+ * request id and client address, security headers, the path limit, the CSRF origin check, the
+ * body limits, then the session. Folder middleware below (`admin/`, `api/admin/`, `api/auth/`)
+ * runs after these, then the route.
  */
 import { define } from "@/lib/platform/define.ts";
-import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
-import { readSession } from "@/lib/auth/sessions.ts";
-import type { AppState } from "@/lib/platform/state.ts";
-import type { MiddlewareHandlerContext } from "@/lib/web/types.ts";
+import { requestState } from "@/lib/http/request_state.ts";
+import { securityHeaders } from "@/lib/http/security_headers.ts";
+import { bodySizeLimit, bodyStallLimit, pathLimit } from "@/lib/http/limits.ts";
+import { originCheck } from "@/lib/http/csrf.ts";
+import { session } from "@/lib/http/session.ts";
 
-export const handler = define.middleware((req, ctx) => {
-  const token = readSessionCookie(req, ctx.state.services.config.secure);
-  return token ? withSession(token, ctx) : ctx.next();
-});
-
-async function withSession(token: string, ctx: MiddlewareHandlerContext<AppState>): Promise<Response> {
-  const { kv, config } = ctx.state.services;
-  const found = await readSession(kv, token);
-  if (!found) return await ctx.next();
-  ctx.state.user = found.user;
-  ctx.state.session = found.session;
-  const res = await ctx.next();
-  if (found.renewed && !res.headers.has("set-cookie")) {
-    res.headers.append("set-cookie", sessionCookie(config.secure, token));
-  }
-  return res;
-}
+export const handler = define.middleware([
+  requestState,
+  securityHeaders,
+  pathLimit,
+  originCheck,
+  bodySizeLimit,
+  bodyStallLimit,
+  session,
+]);

@@ -1,7 +1,7 @@
 /**
  * `POST /sign-out`: the header's sign-out form. Ends the session of the cookie (if any),
  * clears the cookie and answers 303 to `/`, so a reload does not post again. The CSRF
- * origin check of `lib/platform/app.ts` runs before this handler.
+ * origin check of `lib/http/csrf.ts` runs before this handler.
  */
 import { define } from "@/lib/platform/define.ts";
 import { clearedSessionCookie, readSessionCookie } from "@/lib/http/cookies.ts";

@@ -1,13 +1,34 @@
 /**
- * CSRF origin check (CONTRACT.md §2): a state-changing request that carries the session
- * cookie must come from the platform's own origin (`Origin`, or lacking it `Referer`);
- * any state-changing request marked `Sec-Fetch-Site: cross-site` is refused.
+ * Every CSRF rule of the platform (docs/decisions.md, Security), as the two middlewares that
+ * apply them: `originCheck` for every route (`routes/_middleware.ts`) and `loginOriginCheck` for
+ * the auth endpoints (`routes/api/auth/_middleware.ts`). Reads (GET, HEAD, OPTIONS) always pass.
+ *
+ * - A write marked `Sec-Fetch-Site: cross-site` is refused.
+ * - A write that carries the session cookie must name the platform's origin in `Origin`, or,
+ *   lacking `Origin`, in `Referer`; `Origin: null` (a sandboxed or privacy-redirected page) is
+ *   refused, never replaced by `Referer`.
+ * - An auth write that names any other origin is refused even without a session cookie, so
+ *   another site cannot sign a browser in to an account of its choosing (login CSRF); clients
+ *   that send no `Origin` (non-browser clients) pass.
+ * - A route whose options say `originCheck: false` (the payment webhook, which verifies its own
+ *   signature) is exempt.
+ * - Where `APP_URL` is a loopback address (development), `localhost`, `127.0.0.1` and `[::1]` on
+ *   its port are one origin, so the demo works whichever of them the browser opened.
+ *
+ * A refusal is 403 `{error: "Invalid origin"}`.
  */
+import { ForbiddenError } from "@/lib/errors.ts";
+import { readSessionCookie } from "@/lib/http/cookies.ts";
+import { readRouteOptions } from "@/lib/platform/route_options.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import type { MiddlewareHandler } from "@/lib/web/types.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/** The origin of a header's URL, or null for a missing, `null` or unparsable value. */
 function originOf(value: string | null): string | null {
-  if (!value) return null;
+  if (!value || value === "null") return null;
   try {
     return new URL(value).origin;
   } catch {
@@ -15,11 +36,46 @@ function originOf(value: string | null): string | null {
   }
 }
 
-/** True when the request may proceed; `appUrl` is the platform's public origin. */
-export function checkOrigin(req: Request, appUrl: string, hasSessionCookie: boolean): boolean {
+/** Whether `origin` is the platform's own (`appUrl`'s, or a loopback alias of a loopback `appUrl`). */
+export function isAppOrigin(origin: string | null, appUrl: string): boolean {
+  if (origin === null) return false;
+  const app = new URL(appUrl);
+  if (origin === app.origin) return true;
+  if (!LOOPBACK_HOSTS.has(app.hostname)) return false;
+  const other = new URL(origin);
+  return other.protocol === app.protocol && other.port === app.port && LOOPBACK_HOSTS.has(other.hostname);
+}
+
+/**
+ * True when a request may proceed under the rules above; `hasSessionCookie` says whether it
+ * carries the session cookie.
+ */
+export function passesOriginCheck(req: Request, appUrl: string, hasSessionCookie: boolean): boolean {
   if (SAFE_METHODS.has(req.method)) return true;
   if (req.headers.get("sec-fetch-site") === "cross-site") return false;
   if (!hasSessionCookie) return true;
-  const origin = originOf(req.headers.get("origin")) ?? originOf(req.headers.get("referer"));
-  return origin === new URL(appUrl).origin;
+  const origin = req.headers.get("origin");
+  if (origin !== null) return isAppOrigin(originOf(origin), appUrl);
+  return isAppOrigin(originOf(req.headers.get("referer")), appUrl);
 }
+
+/** The origin check of every route's writes (unless its options exempt it). */
+export const originCheck: MiddlewareHandler<AppState> = (req, ctx) => {
+  const { config } = ctx.state.services;
+  if (readRouteOptions(ctx).originCheck) {
+    const hasSession = readSessionCookie(req, config.secure) !== undefined;
+    if (!passesOriginCheck(req, config.appUrl, hasSession)) throw new ForbiddenError("Invalid origin");
+  }
+  return ctx.next();
+};
+
+/** The auth endpoints' login-CSRF rule: a write naming another origin is refused, session or not. */
+export const loginOriginCheck: MiddlewareHandler<AppState> = (req, ctx) => {
+  const origin = req.headers.get("origin");
+  if (
+    !SAFE_METHODS.has(req.method) && origin !== null && !isAppOrigin(originOf(origin), ctx.state.services.config.appUrl)
+  ) {
+    throw new ForbiddenError("Invalid origin");
+  }
+  return ctx.next();
+};

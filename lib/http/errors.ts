@@ -13,8 +13,10 @@ import {
   NotConfiguredError,
   NotFoundError,
   RateLimitedError,
+  RequestTimeoutError,
   TooLargeError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   UpstreamError,
   ValidationError,
 } from "@/lib/errors.ts";
@@ -32,8 +34,10 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
+  [RequestTimeoutError, 408],
   [ConflictError, 409],
   [TooLargeError, 413],
+  [UnsupportedMediaTypeError, 415],
   [RateLimitedError, 429],
   [UpstreamError, 502],
   [NotConfiguredError, 503],
@@ -67,16 +71,4 @@ export function errorResponse(error: unknown): Response | undefined;
 export function errorResponse(error: unknown): Response | undefined {
   if (!(error instanceof DomainError)) return undefined;
   return new Response(JSON.stringify(bodyOf(error)), { status: statusOf(error), headers: headersOf(error) });
-}
-
-/**
- * Makes `errorResponse(error)` again and again for one error that never changes (the 404 of an
- * unknown `/api/...` path): its status, headers and JSON body are worked out once, so each call
- * only builds the response (mapping and serializing the error was a third of the route's own cost).
- */
-export function fixedErrorResponse(error: DomainError): () => Response {
-  const body = JSON.stringify(bodyOf(error));
-  const status = statusOf(error);
-  const headers = headersOf(error);
-  return () => new Response(body, { status, headers });
 }

@@ -1,14 +1,25 @@
 /** Reading and validating JSON request bodies at the edge. */
 import type { z } from "zod";
-import { InvalidInputError, ValidationError } from "@/lib/errors.ts";
+import { InvalidInputError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors.ts";
+
+/** `application/json` or a `+json` type, parameters aside. */
+function isJsonType(contentType: string | null): boolean {
+  const type = contentType?.split(";")[0].trim().toLowerCase() ?? "";
+  return type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type);
+}
 
 /**
  * Reads the request body as JSON. An empty body reads as `{}`.
+ * @throws UnsupportedMediaTypeError (415) for a body whose `Content-Type` is missing or not JSON
+ *   (a `text/plain` body is what a cross-site form can send without a preflight).
  * @throws InvalidInputError "Invalid JSON body" when the body is not JSON.
  */
 export async function readJson(req: Request): Promise<unknown> {
   const text = await req.text();
   if (text.trim() === "") return {};
+  if (!isJsonType(req.headers.get("content-type"))) {
+    throw new UnsupportedMediaTypeError("Content-Type must be application/json");
+  }
   try {
     return JSON.parse(text);
   } catch {

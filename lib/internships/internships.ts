@@ -9,8 +9,7 @@ import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { typeCode } from "./columns.ts";
 import { selectPage } from "./filters.ts";
-import { currentInternshipStore, type InternshipStore, internshipStore } from "./store.ts";
-import { DEFAULT_QUERY } from "./schema.ts";
+import { type InternshipStore, internshipStore } from "./store.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -118,8 +117,6 @@ function publicBodyKey(query: InternshipQuery): string {
   return JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false });
 }
 
-const DEFAULT_BODY_KEY = publicBodyKey(DEFAULT_QUERY);
-
 /** The public list bodies kept for `store`'s current version. */
 function publicBodiesOf(store: InternshipStore): Map<string, string> {
   let cache = publicBodies.get(store);
@@ -135,15 +132,10 @@ function publicBodiesOf(store: InternshipStore): Map<string, string> {
  * viewer who sees only public listings (a guest, or a non-admin without `mine`): the same for
  * every such viewer, so it is serialized once per query and read-model version (serializing a
  * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts
- * over. A kept body is answered at once, not as a promise, when the store needs no sync.
+ * over.
  */
-export function publicListBody(kv: Deno.Kv, query: InternshipQuery): string | Promise<string> {
-  const key = query === DEFAULT_QUERY ? DEFAULT_BODY_KEY : publicBodyKey(query);
-  const store = currentInternshipStore(kv);
-  return (store && publicBodiesOf(store).get(key)) ?? serializePublicList(kv, query, key);
-}
-
-async function serializePublicList(kv: Deno.Kv, query: InternshipQuery, key: string): Promise<string> {
+export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promise<string> {
+  const key = publicBodyKey(query);
   const store = await internshipStore(kv);
   const bodies = publicBodiesOf(store);
   let body = bodies.get(key);

@@ -4,7 +4,7 @@
  * SIGINT and SIGTERM.
  */
 import type { Config } from "@/app.config.ts";
-import { createApp } from "./app.ts";
+import { type AppParts, createApp } from "./app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { openKv } from "@/lib/kv.ts";
 import { createLogger } from "@/lib/log.ts";
@@ -17,7 +17,7 @@ import { compactHeap } from "./heap.ts";
 import { createOAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "@/lib/web/assets.ts";
-import manifest from "@/routes.gen.ts";
+import type { Manifest } from "@/lib/web/types.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -49,8 +49,8 @@ export async function loadReadModels(kv: Deno.Kv): Promise<number> {
   return performance.now() - started;
 }
 
-/** The built assets; builds them first when `_build/` is missing and `buildIfMissing` is set. */
-export async function prepareAssets(buildIfMissing: boolean): Promise<Assets> {
+/** The built assets; builds `manifest`'s islands first when `_build/` is missing and `buildIfMissing` is set. */
+export async function prepareAssets(manifest: Manifest, buildIfMissing: boolean): Promise<Assets> {
   try {
     return await loadAssets(`${root}_build`, `${root}static`);
   } catch (error) {
@@ -68,8 +68,8 @@ export async function prepareAssets(buildIfMissing: boolean): Promise<Assets> {
 }
 
 /** Serves the platform until the returned server is shut down. */
-export function serve(services: Services, assets: Assets, onListen?: (addr: Deno.NetAddr) => void): Deno.HttpServer {
-  const app = createApp(services, manifest, assets);
+export function serve(services: Services, parts: AppParts, onListen?: (addr: Deno.NetAddr) => void): Deno.HttpServer {
+  const app = createApp(services, parts);
   const { config } = services;
   return Deno.serve(
     {

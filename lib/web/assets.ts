@@ -109,6 +109,7 @@ export function serveAsset(assets: Assets, req: Request, pathname: string): Resp
   if (!file) return null;
   const headers = new Headers({
     "content-type": file.contentType,
+    "x-content-type-options": "nosniff",
     etag: file.etag,
     "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate",
   });

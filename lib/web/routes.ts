@@ -55,8 +55,8 @@ export function routePattern(file: string): RoutePattern {
 }
 
 /**
- * Whether a URL path lies under the folder of a `_middleware` file: its folder prefix
- * (`folderPrefix`) itself or anything below it, a `[param]` folder standing for any one segment
+ * Whether a URL path lies under the folder of a `_middleware` file: the folder's path
+ * itself or anything below it, a `[param]` folder standing for any one segment
  * and a `[...rest]` folder for one or more (what Hono's `${prefix}/*` matches). "/" is every path.
  */
 export function folderMatcher(file: string): (path: string) => boolean {
@@ -87,9 +87,4 @@ export function compareRoutes(a: RoutePattern, b: RoutePattern): number {
   const bEndsCatchAll = b.ranks.at(-1) === SegmentRank.CatchAll;
   if (aEndsCatchAll !== bEndsCatchAll) return aEndsCatchAll ? 1 : -1;
   return b.ranks.length - a.ranks.length;
-}
-
-/** The URL prefix a `_middleware` or `_layout` in the folder of `file` applies to, e.g. `/api`. */
-export function folderPrefix(file: string): string {
-  return "/" + folderSegments(file).map((segment) => segmentPattern(segment).text).join("/");
 }

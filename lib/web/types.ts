@@ -8,8 +8,6 @@ import type { ComponentType, JSX } from "preact";
 /** HTTP methods a route module's `handler` object may define. */
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = typeof METHODS[number];
-/** The methods that may carry a request body, which `WebOptions.writeMiddleware` guards. */
-export const WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Per-request state shared by middleware, handlers and pages. */
 export type State = Record<string, unknown>;
@@ -26,8 +24,10 @@ export interface HandlerContext<Data = unknown, S = State> {
   params: Record<string, string>;
   state: S;
   url: URL;
-  /** The route pattern, e.g. `/items/:id`. */
+  /** The pattern of the route the request ends in, e.g. `/items/:id` (the path for an unknown path). */
   route: string;
+  /** The route's options: its `routeOptions` export as `WebOptions.routeOptions` read it at start. */
+  routeOptions: unknown;
   remoteAddr: { hostname: string; port: number };
   /** Renders the route's page component with `data` as `PageProps.data`. */
   render(data?: Data, options?: RenderOptions): Response;
@@ -78,8 +78,7 @@ export interface ErrorPageProps<S = State> extends PageProps<unknown, S> {
 
 /**
  * What a file under `routes/` may export. `routeOptions` is the route's own options (not named
- * `config`, which Fresh reads with another meaning); the web layer hands it, unread, to
- * `WebOptions.writeMiddleware`.
+ * `config`, which Fresh reads with another meaning), read by `WebOptions.routeOptions`.
  */
 export interface RouteModule {
   routeOptions?: unknown;

@@ -1,7 +1,7 @@
 /**
  * Guards stop a request before the handler runs, and per-route options (`export const routeOptions`)
  * change only what they name: spy routes served beside the platform's own, through the real
- * middleware chain (`routes/_middleware.ts`, `routes/admin/_middleware.ts`, `lib/platform/app.ts`).
+ * middleware chain (`routes/_middleware.ts`, `routes/admin/_middleware.ts`).
  */
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import type { AppState } from "@/lib/platform/state.ts";

@@ -17,6 +17,7 @@ import { loadAssets } from "@/lib/web/assets.ts";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import type { RouteModule } from "@/lib/web/types.ts";
 import manifest from "@/routes.gen.ts";
+import { Forbidden } from "@/components/Forbidden.tsx";
 
 const root = new URL("../..", import.meta.url).pathname;
 const assetsPromise = loadAssets(`${root}_build`, `${root}static`);
@@ -87,7 +88,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     files: new KvObjectStore(kv),
   };
   const routes = { ...manifest.routes, ...options.routes };
-  const app = createApp(services, { ...manifest, routes }, await assetsPromise);
+  const app = createApp(services, {
+    manifest: { ...manifest, routes },
+    assets: await assetsPromise,
+    forbiddenPage: () => Forbidden({}),
+  });
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
   const server = options.listen
     ? Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req, info) => app.fetch(req, info))

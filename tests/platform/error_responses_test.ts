@@ -1,7 +1,7 @@
-/** The HTTP answers of typed errors (lib/http/errors.ts), made per error or from one fixed error. */
+/** The HTTP answers of typed errors (lib/http/errors.ts), made per error. */
 import { NotFoundError, RateLimitedError, ValidationError } from "@/lib/errors.ts";
-import { errorResponse, fixedErrorResponse } from "@/lib/http/errors.ts";
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
 
 async function answerOf(res: Response) {
   return { status: res.status, headers: [...res.headers], body: await res.json() };
@@ -23,15 +23,4 @@ Deno.test("errors map to their status, JSON body and headers", async () => {
     error: [{ code: "custom", path: ["email"], message: "Invalid email" }],
   });
   assertEquals(errorResponse(new Error("not a domain error")), undefined);
-});
-
-Deno.test("a fixed error's responses equal errorResponse's, each a new response", async () => {
-  for (const error of [new NotFoundError(), new RateLimitedError(30)]) {
-    const respond = fixedErrorResponse(error);
-    const first = respond();
-    const second = respond();
-    assert(first !== second, "every call makes its own response (a body can be read once)");
-    assertEquals(await answerOf(first), await answerOf(errorResponse(error)));
-    assertEquals(await answerOf(second), await answerOf(errorResponse(error)));
-  }
 });

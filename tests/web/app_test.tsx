@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { type ComponentType, h } from "preact";
 import { signal } from "@preact/signals";
-import { registerRoutes, type WebOptions } from "@/lib/web/app.ts";
+import { fromHonoMiddleware, registerRoutes, type WebOptions } from "@/lib/web/app.ts";
 import { Head } from "@/lib/web/head.ts";
 import { type Assets, type BuildManifest, loadAssets } from "@/lib/web/assets.ts";
 import type {
@@ -15,6 +15,7 @@ import type {
   Handlers,
   Manifest,
   MiddlewareHandler,
+  MiddlewareHandlerContext,
   PageProps,
   RouteModule,
   State,
@@ -198,18 +199,15 @@ const ROUTES: Record<string, RouteModule> = {
 
 const ISLANDS = { "./islands/Counter.tsx": CounterModule, "./islands/Display.tsx": DisplayModule };
 
-/** A Hono app with a state-filling middleware before the routes, as the platform app has. */
+/** A Hono app whose requests start with a filled state, as the platform app's do. */
 async function createApp(
   options: Partial<WebOptions> = {},
   routes: Record<string, RouteModule> = ROUTES,
 ): Promise<Hono<Env>> {
   const app = new Hono<Env>();
-  app.use(async (c, next) => {
-    c.set("state", { trail: [], user: "set-before-routes" } satisfies TrailState);
-    await next();
-  });
+  const initialState = () => ({ trail: [], user: "set-before-routes" }) satisfies TrailState;
   const manifest: Manifest = { routes, islands: ISLANDS, baseUrl: import.meta.url };
-  registerRoutes(app, manifest, { assets: await fixtureAssets(), ...options });
+  registerRoutes(app, manifest, { assets: await fixtureAssets(), initialState, ...options });
   return app;
 }
 
@@ -545,40 +543,46 @@ Deno.test("onError can render any component inside _app, without the failed rout
 
 // --- Route options
 
-/** An `around` that records each path it wraps and stamps the status it saw on the response. */
-function stampingAround(seen: string[]): NonNullable<WebOptions["around"]> {
-  return async (c, next) => {
-    seen.push(`${c.req.method} ${c.req.path}`);
-    await next();
-    c.res.headers.set("x-around", String(c.res.status));
+/** Root middleware that records each request it wraps and stamps the status it saw on the response. */
+function stampingMiddleware(seen: string[]): RouteModule {
+  return {
+    handler: async (req: Request, ctx: MiddlewareHandlerContext) => {
+      seen.push(`${req.method} ${new URL(req.url).pathname}`);
+      const res = await ctx.next();
+      res.headers.set("x-stamp", String(res.status));
+      return res;
+    },
   };
 }
 
-Deno.test("around wraps every answer once: a route, a 405, a 404, an asset, a thrown error's page", async () => {
+Deno.test("root middleware wraps every answer but assets once: a route, a 405, a 404, a thrown error's page", async () => {
   const seen: string[] = [];
-  const app = await createApp({ around: stampingAround(seen) });
+  const app = await createApp({}, { ...ROUTES, "./routes/_middleware.ts": stampingMiddleware(seen) });
   const cases = [
     ["GET", "/api/items", 200],
     ["PUT", "/api/items", 405],
     ["GET", "/no/such/page", 404],
-    ["GET", "/favicon.svg", 200],
     ["GET", "/boom", 500],
   ] as const;
   for (const [method, path, status] of cases) {
     const res = await app.request(path, { method });
     assertEquals(res.status, status, `${method} ${path}`);
-    assertEquals(res.headers.get("x-around"), String(status), `${method} ${path}`);
+    assertEquals(res.headers.get("x-stamp"), String(status), `${method} ${path}`);
     await res.body?.cancel();
   }
+  const asset = await app.request("/favicon.svg");
+  assertEquals(asset.status, 200);
+  assertEquals(asset.headers.get("x-stamp"), null, "assets are answered before any middleware");
+  await asset.body?.cancel();
   assertEquals(seen, cases.map(([method, path]) => `${method} ${path}`));
 });
 
-Deno.test("around gets onError's answer when folder middleware throws", async () => {
+Deno.test("outer middleware gets onError's answer when inner middleware throws", async () => {
   const seen: string[] = [];
   const app = await createApp({
-    around: stampingAround(seen),
     onError: (error) => new Response(String(error instanceof TeapotError), { status: 418 }),
   }, {
+    "./routes/_middleware.ts": stampingMiddleware(seen),
     "./routes/api/_middleware.ts": {
       handler: () => {
         throw new TeapotError("short and stout");
@@ -588,37 +592,67 @@ Deno.test("around gets onError's answer when folder middleware throws", async ()
   });
   const res = await app.request("/api/items");
   assertEquals(res.status, 418);
-  assertEquals(res.headers.get("x-around"), "418");
+  assertEquals(res.headers.get("x-stamp"), "418");
   assertEquals(await res.text(), "true");
   assertEquals(seen, ["GET /api/items"]);
 });
 
-Deno.test("writeMiddleware gets each route's config once and runs for writes only, after folder middleware, before the handler", async () => {
-  const seen: { config: unknown; route: string }[] = [];
+Deno.test("routeOptions are read once at registration and reach ctx.routeOptions and ctx.route in middleware", async () => {
+  const read: { exported: unknown; route: string }[] = [];
   const app = await createApp({
-    writeMiddleware(config, route) {
-      seen.push({ config, route });
-      if ((config as { stop?: boolean } | undefined)?.stop !== true) return undefined;
-      return (c) => Promise.resolve(c.json({ stopped: trailOf(c.get("state")) }, 409));
+    routeOptions(exported, route) {
+      read.push({ exported, route });
+      return { stop: (exported as { stop?: boolean } | undefined)?.stop === true };
     },
   }, {
-    "./routes/_middleware.ts": { handler: middleware("root") },
+    "./routes/_middleware.ts": {
+      handler: (req: Request, ctx: MiddlewareHandlerContext) =>
+        req.method === "POST" && (ctx.routeOptions as { stop: boolean }).stop
+          ? Response.json({ stopped: ctx.route }, { status: 409 })
+          : ctx.next(),
+    },
     "./routes/open.ts": { handler: { POST: () => new Response("ran") } },
-    "./routes/closed.ts": {
+    "./routes/closed/[id].ts": {
       routeOptions: { stop: true },
-      handler: { GET: () => new Response("read"), POST: () => new Response("ran"), DELETE: () => new Response("ran") },
+      handler: { GET: () => new Response("read"), POST: () => new Response("ran") },
     },
   });
-  assertEquals(seen, [{ config: undefined, route: "/open" }, { config: { stop: true }, route: "/closed" }]);
+  assertEquals(read, [
+    { exported: { stop: true }, route: "/closed/:id" },
+    { exported: undefined, route: "/open" },
+    { exported: undefined, route: "(not found)" },
+  ]);
   assertEquals(await (await app.request("/open", { method: "POST" })).text(), "ran");
-  for (const method of ["POST", "DELETE"]) {
-    const closed = await app.request("/closed", { method });
-    assertEquals(closed.status, 409, method);
-    assertEquals(await closed.json(), { stopped: ["root"] });
-  }
-  assertEquals(await (await app.request("/closed")).text(), "read");
-  assertEquals((await app.request("/closed", { method: "HEAD" })).status, 200);
-  assertEquals(seen.length, 2, "made at registration, not per request");
+  const closed = await app.request("/closed/7", { method: "POST" });
+  assertEquals(closed.status, 409);
+  assertEquals(await closed.json(), { stopped: "/closed/:id" });
+  assertEquals(await (await app.request("/closed/7")).text(), "read");
+  assertEquals(read.length, 3, "read at registration, not per request");
+});
+
+Deno.test("fromHonoMiddleware runs Hono middleware in the chain: it sees the response and may answer itself", async () => {
+  const app = await createApp({}, {
+    "./routes/_middleware.ts": {
+      handler: [
+        fromHonoMiddleware(async (c, next) => {
+          await next();
+          c.res.headers.set("x-hono", "after");
+        }),
+        fromHonoMiddleware(async (c, next) => {
+          if (c.req.query("stop")) return c.text("stopped by hono", 403);
+          await next();
+        }),
+      ],
+    },
+    "./routes/api/items.ts": { handler: { GET: () => Response.json([1]) } },
+  });
+  const ok = await app.request("/api/items");
+  assertEquals(await ok.json(), [1]);
+  assertEquals(ok.headers.get("x-hono"), "after");
+  const stopped = await app.request("/api/items?stop=1");
+  assertEquals(stopped.status, 403);
+  assertEquals(await stopped.text(), "stopped by hono");
+  assertEquals(stopped.headers.get("x-hono"), "after");
 });
 
 // --- Assets

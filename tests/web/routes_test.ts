@@ -1,5 +1,5 @@
 /** File routes: URL patterns of `routes/` files, their matching order, and folder prefixes. */
-import { compareRoutes, fileStem, folderMatcher, folderPrefix, routePattern } from "@/lib/web/routes.ts";
+import { compareRoutes, fileStem, folderMatcher, routePattern } from "@/lib/web/routes.ts";
 import { assert, assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
 
 const pattern = (file: string) => routePattern(file).pattern;
@@ -96,14 +96,6 @@ Deno.test("compareRoutes: a longer route of the same kinds comes first, a catch-
   assertEquals(cmp("./routes/a/[x]/[y].tsx", "./routes/a/[x].tsx") < 0, true);
   assertEquals(cmp("./routes/[x]/b.tsx", "./routes/[...rest].tsx") < 0, true);
   assertEquals(cmp("./routes/a.tsx", "./routes/a.tsx"), 0);
-});
-
-Deno.test("folderPrefix is the URL prefix of the file's folder, groups dropped", () => {
-  assertEquals(folderPrefix("./routes/_middleware.ts"), "/");
-  assertEquals(folderPrefix("./routes/api/admin/_middleware.ts"), "/api/admin");
-  assertEquals(folderPrefix("./routes/(app)/dashboard/_layout.tsx"), "/dashboard");
-  assertEquals(folderPrefix("./routes/(app)/_layout.tsx"), "/");
-  assertEquals(folderPrefix("./routes/items/[id]/_middleware.ts"), "/items/:id");
 });
 
 function escape(text: string): string {

@@ -10,7 +10,6 @@ import { ingestUser } from "@/lib/api_keys/api_keys.ts";
 import { queryOf, readJson, validate } from "@/lib/http/json.ts";
 import {
   createInternships,
-  DEFAULT_QUERY,
   InternshipBatchSchema,
   InternshipCreateSchema,
   InternshipQuerySchema,
@@ -18,21 +17,15 @@ import {
   publicListBody,
 } from "@/lib/internships/internships.ts";
 
-/** A JSON response of a serialized body. */
-const jsonResponse = (body: string) => new Response(body, { headers: { "content-type": "application/json" } });
-
 export const handler = define.handlers({
-  GET(req, ctx) {
-    // The unfiltered list, the most requested URL, is recognized without parsing the URL, and
-    // its kept body is answered without waiting on a promise.
-    const query = req.url.includes("?") ? validate(InternshipQuerySchema, queryOf(ctx.url)) : DEFAULT_QUERY;
+  async GET(_req, ctx) {
+    const query = validate(InternshipQuerySchema, queryOf(ctx.url));
     const { kv } = ctx.state.services;
     const viewer = ctx.state.user ?? null;
     if (!query.mine && viewer?.role !== "admin") {
-      const body = publicListBody(kv, query);
-      return typeof body === "string" ? jsonResponse(body) : body.then(jsonResponse);
+      return new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } });
     }
-    return listInternships(kv, query, viewer).then((page) => Response.json({ success: true, ...page }));
+    return Response.json({ success: true, ...await listInternships(kv, query, viewer) });
   },
 
   async POST(req, ctx) {

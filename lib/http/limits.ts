@@ -1,0 +1,85 @@
+/**
+ * Request limits of `routes/_middleware.ts` (docs/decisions.md, Errors and limits):
+ * - `pathLimit`: a URL path longer than `PATH_LIMIT` characters is 414 `{error}` (ids must stay
+ *   within KV's key size);
+ * - `bodySizeLimit`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the
+ *   route declares more) is 413 `{error}` (Hono's `bodyLimit`);
+ * - `bodyStallLimit`: a write's body that stalls, no bytes for `BODY_IDLE_MS`, fails its read with
+ *   `RequestTimeoutError` (408), so a slow client cannot hold a request open by trickling its body. `Deno.serve` has no header timeout: a self-hosted
+ *   deployment puts a reverse proxy with header and idle timeouts in front (see the README).
+ */
+import { bodyLimit as honoBodyLimit } from "hono/body-limit";
+import { RequestTimeoutError } from "@/lib/errors.ts";
+import { readRouteOptions } from "@/lib/platform/route_options.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import { fromHonoMiddleware } from "@/lib/web/app.ts";
+import type { MiddlewareHandler } from "@/lib/web/types.ts";
+
+/** Longest URL path in characters. */
+export const PATH_LIMIT = 1024;
+
+/** Longest wait for the next bytes of a request body, in ms. */
+export const BODY_IDLE_MS = 15_000;
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** 414 `{error}` for a path over `PATH_LIMIT` characters. */
+export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) =>
+  ctx.url.pathname.length <= PATH_LIMIT
+    ? ctx.next()
+    : Promise.resolve(Response.json({ error: "URL path is too long" }, { status: 414 }));
+
+/** Hono's body limit for one size, made once per size the routes declare. */
+const sizeLimits = new Map<number, MiddlewareHandler<AppState>>();
+function sizeLimit(bytes: number): MiddlewareHandler<AppState> {
+  let limit = sizeLimits.get(bytes);
+  if (!limit) {
+    const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
+    limit = fromHonoMiddleware(honoBodyLimit({
+      maxSize: bytes,
+      onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
+    }));
+    sizeLimits.set(bytes, limit);
+  }
+  return limit;
+}
+
+/**
+ * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`; cancelling it
+ * cancels `body`.
+ */
+export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RequestTimeoutError()), idleMs);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), stalled]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        reader.cancel(error).catch(() => {});
+        controller.error(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/** 413 `{error}` for a write whose body is over the route's `bodyLimitBytes`; reads pass untouched. */
+export const bodySizeLimit: MiddlewareHandler<AppState> = (req, ctx) =>
+  WRITE_METHODS.has(req.method) ? sizeLimit(readRouteOptions(ctx).bodyLimitBytes)(req, ctx) : ctx.next();
+
+/** A write's body is read through `withIdleTimeout`, so a stalled body fails with 408. */
+export const bodyStallLimit: MiddlewareHandler<AppState> = fromHonoMiddleware(async (c, next) => {
+  const { raw } = c.req;
+  if (WRITE_METHODS.has(raw.method) && raw.body) {
+    c.req.raw = new Request(raw, { body: withIdleTimeout(raw.body, BODY_IDLE_MS), duplex: "half" } as RequestInit);
+  }
+  await next();
+});

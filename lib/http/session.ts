@@ -1,0 +1,30 @@
+/**
+ * The session step of `routes/_middleware.ts`: loads the request's session into `ctx.state.user`
+ * and `ctx.state.session`, sends the cookie again when the session slid forward, and marks every
+ * answer about a person (a signed-in request's, or one that sets a cookie) `Cache-Control:
+ * private, no-store` unless the route set its own, so neither a shared cache nor the browser's
+ * Back button after signing out shows one person's page to another (docs/decisions.md, Sessions).
+ */
+import { readSession } from "@/lib/auth/sessions.ts";
+import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import type { MiddlewareHandler } from "@/lib/web/types.ts";
+
+/** Loads the session, renews its cookie, and keeps personal answers out of caches. */
+export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
+  const { kv, config } = ctx.state.services;
+  const token = readSessionCookie(req, config.secure);
+  const found = token ? await readSession(kv, token) : null;
+  if (found) {
+    ctx.state.user = found.user;
+    ctx.state.session = found.session;
+  }
+  const res = await ctx.next();
+  if (found?.renewed && !res.headers.has("set-cookie")) {
+    res.headers.append("set-cookie", sessionCookie(config.secure, token!));
+  }
+  if ((ctx.state.user || res.headers.has("set-cookie")) && !res.headers.has("cache-control")) {
+    res.headers.set("cache-control", "private, no-store");
+  }
+  return res;
+};
