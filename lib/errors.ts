@@ -36,6 +36,14 @@ export class RequestTimeoutError extends DomainError {
   }
 }
 
+/** The client went away (closed its connection) before its request body arrived whole. */
+export class ClientAbortError extends DomainError {
+  override name = "ClientAbortError";
+  constructor(message = "Request body was not received") {
+    super(message);
+  }
+}
+
 /** A body of a type the route does not read, e.g. `text/plain` where JSON is expected. */
 export class UnsupportedMediaTypeError extends DomainError {
   override name = "UnsupportedMediaTypeError";

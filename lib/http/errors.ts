@@ -6,6 +6,7 @@
 import {
   AUTH_ERROR_KINDS,
   AuthError,
+  ClientAbortError,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -31,6 +32,7 @@ const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden
 const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [ValidationError, 400],
   [InvalidInputError, 400],
+  [ClientAbortError, 400],
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],

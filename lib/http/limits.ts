@@ -9,7 +9,7 @@
  *   deployment puts a reverse proxy with header and idle timeouts in front (see the README).
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { RequestTimeoutError } from "@/lib/errors.ts";
+import { ClientAbortError, RequestTimeoutError } from "@/lib/errors.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { fromHonoMiddleware } from "@/lib/web/app.ts";
@@ -45,8 +45,9 @@ function sizeLimit(bytes: number): MiddlewareHandler<AppState> {
 }
 
 /**
- * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`; cancelling it
- * cancels `body`.
+ * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`, and with
+ * `ClientAbortError` when `body` itself fails (the client closed its connection mid-body);
+ * cancelling it cancels `body`.
  */
 export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
   const reader = body.getReader();
@@ -61,8 +62,9 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number
         if (done) controller.close();
         else controller.enqueue(value);
       } catch (error) {
-        reader.cancel(error).catch(() => {});
-        controller.error(error);
+        const reason = error instanceof RequestTimeoutError ? error : new ClientAbortError();
+        reader.cancel(reason).catch(() => {});
+        controller.error(reason);
       } finally {
         clearTimeout(timer);
       }

@@ -8,7 +8,7 @@ import type { ComponentType } from "preact";
 import { registerRoutes } from "@/lib/web/app.ts";
 import type { Assets } from "@/lib/web/assets.ts";
 import type { Manifest, State } from "@/lib/web/types.ts";
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { ClientAbortError, ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { signInRedirect } from "@/lib/http/redirects.ts";
 import { resolveRouteOptions } from "./route_options.ts";
@@ -43,13 +43,11 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
       if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
       if (isPageRead && error instanceof ForbiddenError) return pages.render(parts.forbiddenPage, 403);
       if (isPageRead && error instanceof NotFoundError) return pages.renderNotFound();
+      if (error instanceof ClientAbortError) {
+        log.info("client went away", { requestId: state.requestId, method: req.method, path: url.pathname });
+      }
       const known = errorResponse(error);
       if (known) return known;
-      // Deno aborts a request's signal when its client goes away (mid-body, say): not a server error.
-      if (req.signal.aborted) {
-        log.info("client went away", { requestId: state.requestId, method: req.method, path: url.pathname });
-        return Response.json({ error: "Request was aborted" }, { status: 400 });
-      }
       log.error("unhandled error", {
         requestId: state.requestId,
         method: req.method,

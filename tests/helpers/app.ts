@@ -54,6 +54,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** Options of the social sign-in service, e.g. a short provider timeout. */
   oauth?: { timeoutMs?: number };
+  /** Collects the app's log lines (JSON, at `LOG_LEVEL`) instead of dropping them. */
+  logLines?: string[];
 }
 
 function freePort(): number {
@@ -69,7 +71,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const origin = options.listen ? `http://localhost:${port}` : ORIGIN;
   const config = loadConfig({ APP_URL: origin, KV_PATH: ":memory:", LOG_LEVEL: "error", ...options.env });
   const kv = await Deno.openKv(":memory:");
-  const log = createLogger(config.logLevel, () => {});
+  const log = createLogger(config.logLevel, (line) => options.logLines?.push(line));
   const mails: Mail[] = [];
   const mailer: Mailer = config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom, log) : {
     send(mail) {
