@@ -22,7 +22,9 @@ export type RedirectField = keyof typeof REFUSAL_CODES;
  * The redirect target `value` of request field `field` resolved on `appUrl`: the path (with
  * query and fragment) for a path, the full URL for an absolute URL. `undefined` stays undefined.
  * Paths like `//evil.example`, `/\evil.example` or `/\t/evil.example` resolve to another host
- * and are refused like any foreign URL.
+ * and are refused like any foreign URL, and so is a path that only becomes one of those once
+ * its dot segments are resolved (`/..//evil.example`, `/%2e%2e//evil.example`): what is returned
+ * resolves to this origin however often it is resolved again.
  * @throws AuthError `INVALID_<FIELD>` (400) ("Invalid callbackURL") for anything that leaves the origin.
  */
 export function checkRedirect(field: RedirectField, value: string | undefined, appUrl: string): string | undefined {
@@ -30,7 +32,7 @@ export function checkRedirect(field: RedirectField, value: string | undefined, a
   const refuse = () => new AuthError(REFUSAL_CODES[field], `Invalid ${field}`);
   if (value.length === 0 || value.length > REDIRECT_MAX) throw refuse();
   const origin = new URL(appUrl).origin;
-  const isPath = value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\");
+  const isPath = isSingleSlashPath(value);
   let url: URL;
   try {
     url = isPath ? new URL(value, origin) : new URL(value);
@@ -38,7 +40,17 @@ export function checkRedirect(field: RedirectField, value: string | undefined, a
     throw refuse();
   }
   if (url.origin !== origin) throw refuse();
-  return isPath ? url.pathname + url.search + url.hash : url.href;
+  if (!isPath) return url.href;
+  // Resolution removes dot segments (`/..//evil`, `/.%2e//evil`, `/a/..//evil`) and turns `\`
+  // into `/`: the path it leaves must itself still be a path on this origin.
+  const target = url.pathname + url.search + url.hash;
+  if (!isSingleSlashPath(target)) throw refuse();
+  return target;
+}
+
+/** True for a path with one leading `/` that a browser cannot read as `//host` (`/\host`, `/\t/host`). */
+function isSingleSlashPath(value: string): boolean {
+  return value.startsWith("/") && !/^\/[\t\n\r]*[\/\\]/.test(value);
 }
 
 /** `target` (a path or same-origin URL from `checkRedirect`) with query parameter `name` set to `value`. */
