@@ -2,13 +2,15 @@
  * The e-mail sign-in form (`POST /api/auth/sign-in/email`, CONTRACT.md §2). After signing in,
  * a user who still needs onboarding goes to `/onboarding` (specification "New-user detection":
  * `createdAt` equal to `updatedAt`, or `GET /api/onboarding` answering `profile: null`), others
- * to `callbackURL` (a same-origin path checked by the page) or `/`. An unverified e-mail
+ * to `callbackURL` (a same-origin path checked by the page, and checked again here: anything
+ * that resolves off this origin goes to `/`) or `/`. An unverified e-mail
  * (`EMAIL_NOT_VERIFIED`) switches to a state that explains the fresh link and can send it again
  * by signing in again (the server sends at most one link per 5 minutes).
  */
 import { useState } from "preact/hooks";
 import { type ApiResult, fetchJson } from "@/components/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { sameOriginTarget } from "@/components/same_origin.ts";
 import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,7 +24,7 @@ async function destination(user: SignedInUser, callbackURL: string | null): Prom
   if (user.createdAt === user.updatedAt) return "/onboarding";
   const onboarding = await fetchJson<{ profile: unknown }>("/api/onboarding");
   if (!onboarding.ok || onboarding.data.profile === null) return "/onboarding";
-  return callbackURL ?? "/";
+  return sameOriginTarget(callbackURL);
 }
 
 export default function SignInForm({ callbackURL }: { callbackURL: string | null }) {

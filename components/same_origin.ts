@@ -1,0 +1,22 @@
+/**
+ * Browser-safe: where an island may send the browser. A target from props or a query is only
+ * followed when it resolves to the page's own origin, however it is encoded (`//host`,
+ * `/..//host`, `/\host`, tabs); anything else goes to `fallback` (docs/decisions.md, Auth).
+ */
+
+/**
+ * `target` as a path on the current origin (path, query and fragment), or `fallback` when it is
+ * null, unparsable or resolves to another origin.
+ */
+export function sameOriginTarget(target: string | null, fallback = "/"): string {
+  if (target === null) return fallback;
+  try {
+    const url = new URL(target, location.href);
+    if (url.origin !== location.origin) return fallback;
+    const path = url.pathname + url.search + url.hash;
+    // A path a browser would read as `//host` once more (`//` left by removed dot segments).
+    return /^\/[\/\\]/.test(path) ? fallback : path;
+  } catch {
+    return fallback;
+  }
+}
