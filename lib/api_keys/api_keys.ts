@@ -1,7 +1,9 @@
 /**
  * Admin-issued API keys for ingesting internships (CONTRACT.md §2 "Ingest user"): a key is
  * shown once at creation, only its SHA-256 is stored, and revoking deletes it (so it fails at
- * once). Internships created with a key are owned by the admin who created it.
+ * once). Internships created with a key are owned by the admin who created it. An admin who
+ * is demoted loses their keys in the same write (docs/decisions.md, Admin), so promoting them
+ * again does not bring the keys back.
  *
  * Keys (owned by this module only):
  * - `["api_keys", id]` → `StoredApiKey`
@@ -20,13 +22,17 @@ export interface ApiKey {
   createdAt: string;
 }
 
-interface StoredApiKey extends ApiKey {
+/** A key as stored: its creator and the SHA-256 of the key. */
+export interface StoredApiKey extends ApiKey {
   userId: string;
   keyHash: string;
 }
 
 /** Body of `POST /api/admin/api-keys`. */
 export const ApiKeyCreateSchema = z.object({ name: z.string().trim().min(1).max(100) });
+
+/** Keys revoked per atomic write: one check and two deletes each, well within KV's limits. */
+export const REVOKE_BATCH = 30;
 
 const publicOf = ({ id, name, createdAt }: StoredApiKey): ApiKey => ({ id, name, createdAt });
 
@@ -59,6 +65,33 @@ export async function revokeApiKey(kv: Deno.Kv, id: string): Promise<void> {
   const entry = await kv.get<StoredApiKey>(["api_keys", id]);
   if (!entry.value) throw new NotFoundError("API key not found");
   await kv.atomic().check(entry).delete(["api_keys", id]).delete(["api_keys_by_hash", entry.value.keyHash]).commit();
+}
+
+/** The stored keys `userId` created, with their entries for an atomic check. */
+export async function apiKeyEntriesOf(kv: Deno.Kv, userId: string): Promise<Deno.KvEntry<StoredApiKey>[]> {
+  const entries: Deno.KvEntry<StoredApiKey>[] = [];
+  for await (const entry of kv.list<StoredApiKey>({ prefix: ["api_keys"] })) {
+    if (entry.value.userId === userId) entries.push(entry);
+  }
+  return entries;
+}
+
+/** Adds to `op` the revocation of `entries` (from `apiKeyEntriesOf`), checked against what was read. */
+export function revokeApiKeysOps(op: Deno.AtomicOperation, entries: Deno.KvEntry<StoredApiKey>[]): void {
+  for (const entry of entries) {
+    op.check(entry).delete(entry.key).delete(["api_keys_by_hash", entry.value.keyHash]);
+  }
+}
+
+/** Revokes every key `userId` created, in batches that fit one atomic write each. */
+export async function revokeApiKeysOf(kv: Deno.Kv, userId: string): Promise<void> {
+  for (;;) {
+    const entries = (await apiKeyEntriesOf(kv, userId)).slice(0, REVOKE_BATCH);
+    if (entries.length === 0) return;
+    const op = kv.atomic();
+    revokeApiKeysOps(op, entries);
+    await op.commit();
+  }
 }
 
 /**

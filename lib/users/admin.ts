@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { listUsersNewestFirst, type Role, ROLES, updateUser, type User } from "./users.ts";
+import { apiKeyEntriesOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
+import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
@@ -74,9 +75,15 @@ export function parseRoleChange(body: unknown): Role {
 const MAX_ID_LENGTH = 100;
 
 /**
- * Sets the role of `targetId` on behalf of admin `actorId`. The new role applies at the target's
- * next request (the session middleware reads the user on every request).
- * @throws ForbiddenError "You cannot change your own role"; NotFoundError "User not found".
+ * Sets the role of `targetId` on behalf of admin `actorId`, in one atomic write checked against
+ * both user records as read: it commits only while the actor is still an admin, so two admins
+ * demoting each other at once cannot both succeed, and because nobody may change their own role
+ * the actor, an admin when the write lands, always remains one: the last admin cannot be demoted.
+ * Demoting an admin revokes the API keys they created in the same write (any beyond
+ * `REVOKE_BATCH` right after it; `userOfApiKey` already refuses them meanwhile). The new role
+ * applies at the target's next request (the session middleware reads the user on every request).
+ * @throws ForbiddenError "You cannot change your own role", or the default 403 when the actor is
+ *   no longer an admin; NotFoundError "User not found".
  */
 export async function changeUserRole(
   kv: Deno.Kv,
@@ -86,6 +93,17 @@ export async function changeUserRole(
 ): Promise<Pick<User, "id" | "name" | "email" | "role">> {
   if (actorId === targetId) throw new ForbiddenError("You cannot change your own role");
   if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError("User not found");
-  const user = await updateUser(kv, targetId, { role });
-  return { id: user.id, name: user.name, email: user.email, role: user.role };
+  for (;;) {
+    const [actor, target] = await kv.getMany<[User, User]>([userKey(actorId), userKey(targetId)]);
+    if (actor.value?.role !== "admin") throw new ForbiddenError();
+    if (!target.value) throw new NotFoundError("User not found");
+    const demoted = target.value.role === "admin" && role !== "admin";
+    const keys = demoted ? await apiKeyEntriesOf(kv, targetId) : [];
+    const op = kv.atomic().check(actor);
+    const user = updateUserOps(op, target as Deno.KvEntry<User>, { role });
+    revokeApiKeysOps(op, keys.slice(0, REVOKE_BATCH));
+    if (!(await op.commit()).ok) continue;
+    if (keys.length > REVOKE_BATCH) await revokeApiKeysOf(kv, targetId);
+    return { id: user.id, name: user.name, email: user.email, role: user.role };
+  }
 }

@@ -149,10 +149,21 @@ export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Pro
   for (;;) {
     const entry = await kv.get<User>(["users", id]);
     if (!entry.value) throw new NotFoundError("User not found");
-    const user: User = { ...entry.value, ...patch, updatedAt: new Date().toISOString() };
-    const result = await kv.atomic().check(entry).set(["users", id], user).commit();
-    if (result.ok) return user;
+    const op = kv.atomic();
+    const user = updateUserOps(op, entry as Deno.KvEntry<User>, patch);
+    if ((await op.commit()).ok) return user;
   }
+}
+
+/**
+ * Adds to `op` the write of `entry`'s user with `patch` applied and `updatedAt` set, checked
+ * against the entry as read, for a caller that joins it to other checks and writes. Returns the
+ * user as it will be stored.
+ */
+export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User>, patch: UserPatch): User {
+  const user: User = { ...entry.value, ...patch, updatedAt: new Date().toISOString() };
+  op.check(entry).set(userKey(user.id), user);
+  return user;
 }
 
 /**

@@ -258,3 +258,40 @@ Deno.test("other methods on the admin user paths are 405", async () => {
   assertEquals(await res.json(), { error: "Method not allowed" });
   assertEquals((await t.json("POST", "/api/admin/users", {}, { cookie: admin.cookie })).status, 405);
 });
+
+Deno.test("two admins demoting each other at the same moment: one wins, the other gets 403, an admin remains (50 runs)", async () => {
+  await using t = await createTestApp();
+  for (let run = 0; run < 50; run++) {
+    const [a, b] = [await createTestUser(t, "admin"), await createTestUser(t, "admin")];
+    const statuses = await Promise.all([
+      patch(t, a, b.user.id, { role: "user" }),
+      patch(t, b, a.user.id, { role: "member" }),
+    ].map(async (res) => {
+      const response = await res;
+      await response.body?.cancel();
+      return response.status;
+    }));
+    assertEquals(statuses.toSorted(), [200, 403], `run ${run}`);
+    const roles = [(await getUser(t.kv, a.user.id))!.role, (await getUser(t.kv, b.user.id))!.role];
+    assertEquals(roles.filter((role) => role === "admin").length, 1, `run ${run}: ${roles}`);
+  }
+});
+
+Deno.test("three admins demoting each other in a ring at the same moment leave at least one admin (30 runs)", async () => {
+  await using t = await createTestApp();
+  for (let run = 0; run < 30; run++) {
+    const admins = [
+      await createTestUser(t, "admin"),
+      await createTestUser(t, "admin"),
+      await createTestUser(t, "admin"),
+    ];
+    const responses = await Promise.all(
+      admins.map((admin, i) => patch(t, admin, admins[(i + 1) % 3].user.id, { role: "user" })),
+    );
+    for (const res of responses) await res.body?.cancel();
+    const roles = await Promise.all(admins.map(async (admin) => (await getUser(t.kv, admin.user.id))!.role));
+    assert(roles.includes("admin"), `run ${run}: ${roles}`);
+    const won = responses.filter((res) => res.status === 200).length;
+    assertEquals(won, roles.filter((role) => role !== "admin").length, `run ${run}`);
+  }
+});

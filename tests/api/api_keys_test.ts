@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { internshipBody } from "./internships/helpers.ts";
+import { REVOKE_BATCH } from "@/lib/api_keys/api_keys.ts";
 
 async function newKey(t: TestApp, admin: TestUser, name = "Job board sync"): Promise<{ id: string; key: string }> {
   const res = await t.json("POST", "/api/admin/api-keys", { name }, admin.headers);
@@ -114,5 +115,31 @@ Deno.test("an API key stops working when its admin is no longer an admin", async
   await t.kv.set(["users", admin.user.id], { ...user, role: "member" });
   const res = await postWithKey(t, key, internshipBody());
   assertEquals(res.status, 401);
+  await res.body?.cancel();
+});
+
+Deno.test("demoting an admin revokes their API keys: promoted again, the keys still get 401", async () => {
+  await using t = await createTestApp();
+  const [root, admin] = [await createTestUser(t, "admin"), await createTestUser(t, "admin")];
+  const kept = await newKey(t, root, "Root's feed");
+  const revoked = [];
+  // More keys than one atomic write revokes.
+  for (let i = 0; i < REVOKE_BATCH + 2; i++) revoked.push(await newKey(t, admin, `Feed ${i}`));
+  const setRole = async (role: string) => {
+    const res = await t.json("PATCH", `/api/admin/users/${admin.user.id}`, { role }, root.headers);
+    assertEquals(res.status, 200, role);
+    await res.body?.cancel();
+  };
+  await setRole("member");
+  await setRole("admin");
+  for (const { key } of revoked) {
+    const res = await postWithKey(t, key, internshipBody());
+    assertEquals(res.status, 401);
+    await res.body?.cancel();
+  }
+  const list = await (await t.fetch("/api/admin/api-keys", { headers: root.headers })).json();
+  assertEquals(list.apiKeys.map((k: { id: string }) => k.id), [kept.id]);
+  const res = await postWithKey(t, kept.key, internshipBody());
+  assertEquals(res.status, 201, "another admin's key keeps working");
   await res.body?.cancel();
 });
