@@ -1,6 +1,6 @@
 /**
- * The one place that maps the typed errors of `lib/errors.ts` to HTTP responses (specification
- * "Errors", CONTRACT.md §2 and §9): status, `{error}` body (the zod issue array for a
+ * The one place that maps the typed errors of `lib/errors.ts` to HTTP responses (docs/decisions.md,
+ * Errors and limits): status, `{error}` body (the zod issue array for a
  * `ValidationError`, `{error, code, message}` for an `AuthError`) and `Retry-After` for a rate limit.
  */
 import {
@@ -23,7 +23,7 @@ import {
 } from "@/lib/errors.ts";
 
 /**
- * Status of each kind of authentication error (CONTRACT.md §2: a duplicate e-mail is 422; a
+ * Status of each kind of authentication error (docs/decisions.md, Authentication: a duplicate e-mail is 422; a
  * failing social provider is 502, though the social callback answers every error with a redirect).
  */
 const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden: 403, upstream: 502 } as const;

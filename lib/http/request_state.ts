@@ -22,12 +22,14 @@ export const requestState: MiddlewareHandler<AppState> = async (req, ctx) => {
   ctx.state.clientIp = clientIpOf(req, config.trustProxy, ctx.remoteAddr.hostname);
   const res = await ctx.next();
   res.headers.set("x-request-id", ctx.state.requestId);
-  log.debug("request", {
-    requestId: ctx.state.requestId,
-    method: req.method,
-    path: ctx.url.pathname,
-    status: res.status,
-    ms: Math.round((performance.now() - started) * 10) / 10,
-  });
+  if (log.enabled("debug")) {
+    log.debug("request", {
+      requestId: ctx.state.requestId,
+      method: req.method,
+      path: ctx.url.pathname,
+      status: res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  }
   return res;
 };

@@ -99,41 +99,44 @@ interface Renderer {
   errorPages(c: Context<Env>, url: URL, error: unknown): ErrorPages;
 }
 
-const honoContexts = new WeakMap<HandlerContext, Context<Env>>();
+/** Where a context keeps its Hono context, for `fromHonoMiddleware` only. */
+const HONO_CONTEXT = Symbol("hono context");
 
 /**
- * The context every handler and middleware of a request gets; a middleware's also has `next()`.
- * `route` is the pattern of the route the request ends in (the path itself for an unknown path).
+ * The context of one request, shared by its middleware and its handler, as Fresh 2's is: `next()`
+ * runs the step after the one now running. `route` is the pattern of the route the request ends
+ * in (the path itself for an unknown path).
  */
 class WebContext implements MiddlewareHandlerContext {
+  readonly [HONO_CONTEXT]: Context<Env>;
   readonly params: Record<string, string>;
   readonly state: State;
   readonly route: string;
   readonly routeOptions: unknown;
+  next: () => Promise<Response> = () => Promise.reject(new Error("next() called outside middleware"));
   constructor(
     c: Context<Env>,
     readonly url: URL,
     private readonly endpoint: Endpoint,
     private readonly renderer: Renderer,
-    readonly next: () => Promise<Response>,
   ) {
-    honoContexts.set(this, c);
+    this[HONO_CONTEXT] = c;
     this.params = c.req.param() as Record<string, string>;
     this.state = c.get("state");
     this.route = endpoint.pattern ?? url.pathname;
     this.routeOptions = endpoint.routeOptions;
   }
   get remoteAddr(): { hostname: string; port: number } {
-    const info = honoContexts.get(this)!.env as { remoteAddr?: { hostname: string; port: number } } | undefined;
+    const info = this[HONO_CONTEXT].env as { remoteAddr?: { hostname: string; port: number } } | undefined;
     return info?.remoteAddr ?? { hostname: "127.0.0.1", port: 0 };
   }
   render(data?: unknown, opts?: RenderOptions): Response {
     const { page } = this.endpoint;
     if (!page) throw new Error(`Route ${this.route} has no page component to render`);
-    return this.renderer.render(honoContexts.get(this)!, this.url, this.route, page, data, opts);
+    return this.renderer.render(this[HONO_CONTEXT], this.url, this.route, page, data, opts);
   }
   renderNotFound(): Response {
-    return this.renderer.renderNotFound(honoContexts.get(this)!, this.url);
+    return this.renderer.renderNotFound(this[HONO_CONTEXT], this.url);
   }
 }
 
@@ -143,7 +146,7 @@ class WebContext implements MiddlewareHandlerContext {
  */
 export function fromHonoMiddleware<S>(middleware: HonoMiddleware): MiddlewareHandler<S> {
   return async (_req, ctx) => {
-    const c = honoContexts.get(ctx as unknown as HandlerContext);
+    const c = (ctx as unknown as Partial<WebContext>)[HONO_CONTEXT];
     if (!c) throw new Error("fromHonoMiddleware: not a web layer context");
     const res = await middleware(c, async () => {
       c.res = await ctx.next();
@@ -265,9 +268,10 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     c.set("state", options.initialState?.(req) ?? {});
     const url = new URL(req.url);
     const chain = folders.filter((folder) => folder.matches(url.pathname)).flatMap((folder) => folder.handlers);
+    const ctx = new WebContext(c, url, endpoint, renderer);
     // Each step gets the request as it is now: a middleware may have replaced it (a body limit).
     const run = async (step: number): Promise<Response> => {
-      const ctx = new WebContext(c, url, endpoint, renderer, () => run(step + 1));
+      ctx.next = () => run(step + 1);
       try {
         return await (step < chain.length ? chain[step](c.req.raw, ctx) : endpoint.respond(c.req.raw, ctx));
       } catch (error) {
@@ -302,7 +306,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   const notFound: Endpoint = {
     pattern: null,
     respond: (req, ctx) => {
-      const pages = renderer.errorPages(honoContexts.get(ctx)!, ctx.url, undefined);
+      const pages = renderer.errorPages((ctx as WebContext)[HONO_CONTEXT], ctx.url, undefined);
       return options.notFound?.(req, pages) ?? pages.renderNotFound();
     },
     routeOptions: readRouteOptions(undefined, "(not found)"),
