@@ -8,8 +8,10 @@
  * that fails or times out leaves nothing behind (502). Then one atomic write, checked against
  * everything it read, records the purchase (pending, or paid when free) and the coupon
  * reservation; a lost race reads again and checks again. A caller's earlier pending checkout of
- * the same toolkit is replaced: the same purchase record takes the new order, and its old
- * reservation is kept (same coupon) or released.
+ * the same toolkit is replaced: the same purchase record takes the new order. The earlier
+ * orders' coupon reservations are kept until they lapse (their orders can still be paid; the
+ * same coupon again takes the same slots), or given up when the new checkout is free and so
+ * paid at once (docs/decisions.md, Toolkits).
  */
 import { COUPON_ERRORS, type CouponRecord, discountPaise, usableCoupon } from "@/lib/coupons/coupons.ts";
 import { heldSlots, planReservation, releaseOps, reserveOps } from "@/lib/coupons/reservations.ts";
@@ -18,7 +20,14 @@ import { PAISE_PER_RUPEE, toRupees } from "@/lib/money.ts";
 import type { GatewayOrder, PaymentGateway } from "@/lib/payments/gateway.ts";
 import { getToolkitRecord, TOOLKIT_NOT_FOUND } from "@/lib/toolkits/catalog.ts";
 import type { User } from "@/lib/users/users.ts";
-import { checkoutGuards, type Purchase, type PurchaseRecord, purchaseView, writePurchaseOps } from "./purchases.ts";
+import {
+  checkoutGuards,
+  type Purchase,
+  type PurchaseRecord,
+  purchaseView,
+  reservationsOf,
+  writePurchaseOps,
+} from "./purchases.ts";
 
 /** Currency of every order (CONTRACT.md §6). */
 export const CURRENCY = "INR";
@@ -98,12 +107,16 @@ export async function initiatePurchase(
     const op = kv.atomic().check(guards.pending).check(guards.owned);
     if (guards.pendingPurchase) op.check(guards.pendingPurchase);
     if (coupon) op.check(coupon);
-    const claimed = plan?.ok ? [plan.slot.key, plan.userSlot.key].map((k) => JSON.stringify(k)) : [];
-    if (previous?.reservation) {
-      const held = await heldSlots(kv, previous.reservation, user.id, previous.id);
+    if (previous && free) {
+      // Paid at once: no earlier order can grant anything any more, so their reservations go.
+      const claimed = plan?.ok ? [plan.slot.key, plan.userSlot.key].map((k) => JSON.stringify(k)) : [];
+      const held = (await Promise.all(
+        reservationsOf(previous).map((ref) => heldSlots(kv, ref, user.id, previous.id)),
+      )).flat();
       releaseOps(op, held.filter((entry) => !claimed.includes(JSON.stringify(entry.key))));
     }
     const reservation = plan?.ok ? reserveOps(op, plan, { purchaseId, userId: user.id, toolkitId }, free) : null;
+    const couponId = coupon?.value.id ?? null;
     const now = new Date().toISOString();
     const status = free ? "paid" : "pending";
     const record: PurchaseRecord = {
@@ -113,12 +126,12 @@ export async function initiatePurchase(
       gatewayOrderId: free ? null : order!.id,
       paymentStatus: status,
       amountPaid: final,
-      couponId: coupon?.value.id ?? null,
+      couponId,
       reservation,
       paymentId: null,
       orders: free
         ? { ...previous?.orders }
-        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId: coupon?.value.id ?? null } },
+        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId, reservation } },
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
       createdAt: now,
       updatedAt: now,

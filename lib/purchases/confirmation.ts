@@ -4,10 +4,14 @@
  *
  * - Paid (`payment.captured`, `order.paid`, a good verify): the purchase becomes `paid`, grants
  *   the toolkit, and its coupon reservation becomes a use kept for good (taken again when it had
- *   lapsed or been released). A purchase already paid stays as it is; a failed one whose order is
- *   paid later becomes paid.
+ *   lapsed or been released); the reservations of its other orders are released. A purchase
+ *   already paid stays as it is; a failed one whose order is paid later becomes paid.
  * - An order paid applies its own terms (amount and coupon): when checkout was started again
  *   meanwhile, paying the earlier order counts the earlier order's coupon use, not the later one's.
+ * - A payment whose coupon use can no longer be had (its reservation lapsed or was released and
+ *   the coupon's limits were reached meanwhile) grants nothing: it is kept in `extraPayments` as
+ *   money due back, the purchase fails when that order was its current one, and verify answers
+ *   409 (docs/decisions.md, Toolkits). So paid uses never exceed `usageLimit` nor `perUserLimit`.
  * - A second payment of a purchase already paid (an earlier order of a replaced or free checkout
  *   paid too) grants nothing more but is kept in `extraPayments`, once per order, as money due back.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,
@@ -21,8 +25,15 @@
  */
 import { Buffer } from "node:buffer";
 import { getCouponRecord } from "@/lib/coupons/coupons.ts";
-import { confirmOps, heldSlots, planReservation, releaseOps, reserveOps } from "@/lib/coupons/reservations.ts";
-import { ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
+import {
+  confirmOps,
+  heldSlots,
+  planReservation,
+  releaseOps,
+  type ReservationRef,
+  reserveOps,
+} from "@/lib/coupons/reservations.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
 import type { PaymentGateway, PaymentProof } from "@/lib/payments/gateway.ts";
 import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
 import type { User } from "@/lib/users/users.ts";
@@ -34,11 +45,14 @@ import {
   purchaseIdByOrder,
   type PurchaseRecord,
   purchaseView,
+  reservationsOf,
   writePurchaseOps,
 } from "./purchases.ts";
 
 /** The message of a verify call whose signature does not match. */
 export const INVALID_PAYMENT_SIGNATURE = "Invalid payment signature";
+/** The message of a verified payment whose coupon use could no longer be had (it is owed back). */
+export const COUPON_UNAVAILABLE = "This payment's coupon is no longer available: the payment will be refunded";
 /** The message of a webhook delivery whose signature does not match. */
 export const INVALID_WEBHOOK_SIGNATURE = "Invalid webhook signature";
 /** How long a webhook event id is remembered, in ms. */
@@ -49,24 +63,45 @@ const eventKey = (id: string) => ["payment_events", id];
 
 type Outcome = "paid" | "failed";
 
+/** A coupon use taken for good by a payment, or why it could not be. */
+type UseTaken =
+  | { ok: true; reservation: ReservationRef | null; keys: Deno.KvKey[] }
+  | { ok: false };
+
 /**
- * For a payment confirmed after its coupon reservation lapsed or was released: takes the
- * coupon's slots again for good (the ones still held count as its own), so the paid use counts
- * toward both limits. When the coupon is gone or its limits are reached meanwhile, the payment
- * still stands and nothing is taken. Returns where the use now sits, or null.
+ * Adds to `op` the writes that make `purchase`'s use of `couponId` a paid use kept for good: the
+ * slots `ref` still holds for it, else slots taken again (the ones still held count as its own),
+ * so the paid use counts toward both limits. A coupon deleted meanwhile has no limits left to
+ * keep: nothing is taken and the payment stands. `ok: false` when the limits were reached
+ * meanwhile (the reservation lapsed or was released and its slots went to other buyers).
  */
-async function retakeUse(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: PurchaseRecord) {
-  // `purchase.couponId` is the coupon of the order being paid.
-  const coupon = purchase.couponId ? await getCouponRecord(kv, purchase.couponId) : null;
-  if (!coupon) return null;
+async function takeUse(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  purchase: PurchaseRecord,
+  couponId: string,
+  ref: ReservationRef | null,
+): Promise<UseTaken> {
+  const coupon = await getCouponRecord(kv, couponId);
+  if (!coupon) return { ok: true, reservation: null, keys: [] };
+  const held = ref ? await heldSlots(kv, ref, purchase.userId, purchase.id) : [];
+  if (ref && held.length === 2) {
+    confirmOps(op, held);
+    return { ok: true, reservation: ref, keys: held.map((entry) => entry.key) };
+  }
   const plan = await planReservation(kv, coupon, purchase.userId, purchase.id);
-  if (!plan.ok) return null;
-  return reserveOps(
-    op,
-    plan,
-    { purchaseId: purchase.id, userId: purchase.userId, toolkitId: purchase.toolkitId },
-    true,
-  );
+  if (!plan.ok) return { ok: false };
+  const value = { purchaseId: purchase.id, userId: purchase.userId, toolkitId: purchase.toolkitId };
+  return { ok: true, reservation: reserveOps(op, plan, value, true), keys: [plan.slot.key, plan.userSlot.key] };
+}
+
+/** Adds to `op` the release of every reservation `purchase` holds except the slots at `keep`. */
+async function releaseOthers(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: PurchaseRecord, keep: Deno.KvKey[]) {
+  const kept = new Set(keep.map((key) => JSON.stringify(key)));
+  const held = (await Promise.all(
+    reservationsOf(purchase).map((ref) => heldSlots(kv, ref, purchase.userId, purchase.id)),
+  )).flat();
+  releaseOps(op, held.filter((entry) => !kept.has(JSON.stringify(entry.key))));
 }
 
 /**
@@ -83,7 +118,7 @@ function extraPayment(
   if (outcome !== "paid" || current.paymentStatus !== "paid" || orderId === current.gatewayOrderId) return null;
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
   const amount = Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null;
-  return { orderId, paymentId, amount, at: new Date().toISOString() };
+  return { orderId, paymentId, amount, at: new Date().toISOString(), reason: "already paid" };
 }
 
 /**
@@ -107,7 +142,8 @@ async function applyOutcome(
     const op = kv.atomic().check(entry);
     if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: EVENT_MEMORY_MS });
     const replacedOrderFailed = outcome === "failed" && payment.orderId !== current.gatewayOrderId;
-    const unchanged = current.paymentStatus === "paid" || replacedOrderFailed ||
+    const owedAlready = outcome === "paid" && current.extraPayments?.some((p) => p.orderId === payment.orderId);
+    const unchanged = current.paymentStatus === "paid" || replacedOrderFailed || owedAlready ||
       (outcome === "failed" && current.paymentStatus === "failed");
     if (unchanged) {
       const extra = extraPayment(current, outcome, payment);
@@ -121,34 +157,75 @@ async function applyOutcome(
     }
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
-    const held = current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : [];
-    const terms = outcome === "paid" ? current.orders[payment.orderId] : undefined;
-    const couponId = terms ? terms.couponId : current.couponId;
-    let reservation = current.reservation;
-    if (outcome === "failed") releaseOps(op, held);
-    else if (couponId === current.couponId && (held.length === 2 || !couponId)) confirmOps(op, held);
-    else {
-      if (couponId !== current.couponId) {
-        releaseOps(op, held);
-        reservation = null;
-      }
-      if (couponId) reservation = await retakeUse(kv, op, { ...current, couponId }) ?? reservation;
-    }
     const now = new Date().toISOString();
-    const record: PurchaseRecord = {
-      ...current,
-      reservation,
-      couponId,
-      paymentStatus: outcome,
-      paymentId: payment.paymentId ?? current.paymentId,
-      ...(terms ? { gatewayOrderId: payment.orderId, amountPaid: terms.amountPaid } : {}),
-      history: [...current.history, { status: outcome, at: now, source }],
-      updatedAt: now,
-    };
+    const record = await settle(kv, op, current, outcome, payment, { source, at: now });
     writePurchaseOps(op, record, guards);
     if ((await op.commit()).ok) return record;
   }
   throw new Error("Payment confirmation lost too many races");
+}
+
+/**
+ * Adds to `op` the coupon writes of `outcome` for a purchase that is not paid yet, and returns
+ * the purchase as it ends up.
+ * - Failed: its current reservation is released (earlier orders keep theirs until they lapse).
+ * - Paid: the paid order's terms apply (amount and coupon); its coupon use is kept for good
+ *   (`takeUse`) and every other reservation of the purchase is released. When the use can no
+ *   longer be had, the payment grants nothing and is recorded as owed back: the purchase fails
+ *   when it was its current order, and is otherwise left as it is.
+ */
+async function settle(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  current: PurchaseRecord,
+  outcome: Outcome,
+  payment: { orderId: string; paymentId: string | null },
+  change: { source: string; at: string },
+): Promise<PurchaseRecord> {
+  const history = (status: Outcome, source = change.source) => [
+    ...current.history,
+    { status, at: change.at, source },
+  ];
+  if (outcome === "failed") {
+    releaseOps(op, current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : []);
+    return { ...current, paymentStatus: "failed", history: history("failed"), updatedAt: change.at };
+  }
+  const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
+  const couponId = terms ? terms.couponId : current.couponId;
+  const ref = terms?.reservation ?? (couponId === current.couponId ? current.reservation : null);
+  const use: UseTaken = couponId
+    ? await takeUse(kv, op, current, couponId, ref)
+    : { ok: true, reservation: null, keys: [] };
+  if (!use.ok) {
+    const owed = {
+      orderId: payment.orderId,
+      paymentId: payment.paymentId,
+      amount: terms?.amountPaid ?? null,
+      at: change.at,
+      reason: "coupon unavailable" as const,
+    };
+    const extraPayments = [...current.extraPayments ?? [], owed];
+    if (payment.orderId !== current.gatewayOrderId) return { ...current, extraPayments, updatedAt: change.at };
+    releaseOps(op, current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : []);
+    return {
+      ...current,
+      paymentStatus: "failed",
+      extraPayments,
+      history: history("failed", `${change.source}: coupon unavailable, payment owed back`),
+      updatedAt: change.at,
+    };
+  }
+  await releaseOthers(kv, op, current, use.keys);
+  return {
+    ...current,
+    reservation: use.reservation,
+    couponId,
+    paymentStatus: "paid",
+    paymentId: payment.paymentId ?? current.paymentId,
+    ...(terms ? { gatewayOrderId: payment.orderId, amountPaid: terms.amountPaid } : {}),
+    history: history("paid"),
+    updatedAt: change.at,
+  };
 }
 
 /**
@@ -170,7 +247,10 @@ export async function verifyPayment(
   const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
   if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
   if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
-  return purchaseView((await applyOutcome(kv, found.id, "paid", "verify", proof)) as PurchaseRecord);
+  const record = (await applyOutcome(kv, found.id, "paid", "verify", proof)) as PurchaseRecord;
+  const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId && p.reason === "coupon unavailable");
+  if (owed) throw new ConflictError(COUPON_UNAVAILABLE);
+  return purchaseView(record);
 }
 
 interface WebhookBody {

@@ -17,13 +17,26 @@ export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;
 /** One of `PAYMENT_STATUSES`. */
 export type PaymentStatus = typeof PAYMENT_STATUSES[number];
 
-/** A purchase as stored. `amountPaid` is in paise. */
 /** What a gateway order was priced with. */
 export interface OrderTerms {
   /** In paise. */
   amountPaid: number;
   couponId: string | null;
+  /**
+   * Where the order's coupon reservation sits (absent on records written before it was kept).
+   * It is not given up when checkout starts again: the order can still be paid.
+   */
+  reservation?: ReservationRef | null;
 }
+
+/**
+ * Why a payment grants nothing and is due back: the purchase was already paid by another order,
+ * or the coupon the order was priced with could no longer be used when the payment arrived (its
+ * reservation lapsed and the limit was reached meanwhile).
+ */
+export type ExtraPaymentReason = "already paid" | "coupon unavailable";
+
+/** A purchase as stored. `amountPaid` is in paise. */
 
 export interface PurchaseRecord {
   id: string;
@@ -43,11 +56,18 @@ export interface PurchaseRecord {
   orders: Record<string, OrderTerms>;
   history: { status: PaymentStatus; at: string; source: string }[];
   /**
-   * Payments received after the purchase was already paid (an earlier order of a replaced or
-   * free checkout paid too): the money came in and grants nothing more, so it is due back.
-   * Amounts in paise, as the order offered them.
+   * Payments that grant nothing, so the money is due back (refunded by an admin): received after
+   * the purchase was already paid (an earlier order of a replaced or free checkout paid too), or
+   * priced with a coupon whose use could no longer be had. Once per order; amounts in paise, as
+   * the order offered them; `reason` is absent on entries written before it was kept.
    */
-  extraPayments?: { orderId: string; paymentId: string | null; amount: number | null; at: string }[];
+  extraPayments?: {
+    orderId: string;
+    paymentId: string | null;
+    amount: number | null;
+    at: string;
+    reason?: ExtraPaymentReason;
+  }[];
   createdAt: string;
   updatedAt: string;
 }
@@ -59,6 +79,14 @@ export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "order
 export function purchaseView(record: PurchaseRecord): Purchase {
   const { reservation: _r, paymentId: _p, orders: _o, history: _h, extraPayments: _e, ...view } = record;
   return view;
+}
+
+/** The coupon reservations a purchase may hold: its current one and those of its earlier orders. */
+export function reservationsOf(record: PurchaseRecord): ReservationRef[] {
+  const refs = [record.reservation, ...Object.values(record.orders).map((terms) => terms.reservation)];
+  const unique = new Map<string, ReservationRef>();
+  for (const ref of refs) if (ref) unique.set(`${ref.couponId}:${ref.slot}:${ref.userSlot}`, ref);
+  return [...unique.values()];
 }
 
 const purchaseKey = (id: string) => ["purchases", id];
