@@ -5,7 +5,7 @@
  */
 import type { Services } from "@/lib/platform/state.ts";
 import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";
-import type { User } from "@/lib/users/users.ts";
+import { getUserByEmail, type User } from "@/lib/users/users.ts";
 import { withQuery } from "@/lib/http/redirects.ts";
 import { claimVerificationMail, issueToken, releaseVerificationMail } from "./verification.ts";
 
@@ -27,6 +27,20 @@ export async function sendVerificationMail(services: Services, user: User, callb
     log.error("verification mail not sent", { userId: user.id, error: String(error) });
     await releaseVerificationMail(kv, user.id);
   }
+}
+
+/**
+ * Starts a password reset for `email` and returns at once: the user lookup, the token and the
+ * mail happen after the caller has answered, so the answer takes the same time whether or not
+ * the address belongs to an account, and never waits on the SMTP server (docs/decisions.md,
+ * Auth). `redirectTo` is a checked redirect target. A failure is logged, never thrown.
+ */
+export function startPasswordReset(services: Services, email: string, redirectTo: string): void {
+  const work = async () => {
+    const user = await getUserByEmail(services.kv, email);
+    if (user) await sendPasswordResetMail(services, user, redirectTo);
+  };
+  work().catch((error) => services.log.error("password reset not started", { error: String(error) }));
 }
 
 /**

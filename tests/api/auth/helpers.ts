@@ -42,6 +42,20 @@ export function lastMailTo(t: TestApp, to: string): Mail {
   return mail;
 }
 
+/**
+ * The `count`-th mail captured for `to`, waiting up to 5 s for it: for mails sent after the
+ * request has answered (a password reset). @throws Error on timeout.
+ */
+export async function waitForMail(t: TestApp, to: string, count = 1): Promise<Mail> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const mails = t.mails.filter((m) => m.to === to);
+    if (mails.length >= count) return mails[count - 1];
+    if (Date.now() > deadline) throw new Error(`no mail number ${count} to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The `token` query parameter of a link. */
 export function tokenOf(link: string): string {
   return new URL(link).searchParams.get("token") ?? "";

@@ -107,3 +107,33 @@ Deno.test("an SMTP failure at sign-up is logged, the account stays, and sign-in 
   assertEquals(follow.status, 302);
   assertEquals((await getUserByEmail(t.kv, "lost@example.com"))?.emailVerified, true);
 });
+
+Deno.test("forget-password answers before a slow SMTP server does, in the same time for a known and an unknown e-mail", async () => {
+  const SMTP_DELAY_MS = 600;
+  await using smtp = await startFakeSmtp({
+    onMessage: () => new Promise((resolve) => setTimeout(resolve, SMTP_DELAY_MS)),
+  });
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url, RATE_LIMITS: "off" } });
+  await passwordUser(t, { email: "asha@example.com" });
+  const timed = async (email: string) => {
+    const start = performance.now();
+    const res = await t.json("POST", "/api/auth/forget-password", { email });
+    assertEquals([res.status, await res.json()], [200, { status: true }]);
+    return performance.now() - start;
+  };
+  const known: number[] = [];
+  const unknown: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    known.push(await timed("asha@example.com"));
+    unknown.push(await timed(`nobody${i}@example.com`));
+  }
+  const median = (values: number[]) => values.toSorted((a, b) => a - b)[1];
+  assert(Math.max(...known, ...unknown) < SMTP_DELAY_MS / 2, `known ${known}, unknown ${unknown} ms`);
+  assert(Math.abs(median(known) - median(unknown)) < 50, `known ${known}, unknown ${unknown} ms`);
+
+  const deadline = Date.now() + 10_000;
+  while (smtp.messages.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(smtp.messages.map((m) => m.to), [["asha@example.com"], ["asha@example.com"], ["asha@example.com"]]);
+  // The last send is answered SMTP_DELAY_MS after its message arrived.
+  await new Promise((resolve) => setTimeout(resolve, SMTP_DELAY_MS + 200));
+});
