@@ -20,3 +20,19 @@ export function sameOriginTarget(target: string | null, fallback = "/"): string 
     return fallback;
   }
 }
+
+/**
+ * Onboarding that goes on to `returnTo` (a same-origin path) when it is done: `/onboarding`,
+ * with `?callbackURL=` unless there is nowhere to return to. A `returnTo` that already is the
+ * onboarding page is kept as it is. Works on the server and in the browser.
+ */
+export function onboardingPath(returnTo: string | null): string {
+  if (returnTo === null || returnTo === "/") return "/onboarding";
+  if (returnTo === "/onboarding" || returnTo.startsWith("/onboarding?")) return returnTo;
+  return `/onboarding?${new URLSearchParams({ callbackURL: returnTo })}`;
+}
+
+/** `path` with `?callbackURL=returnTo` added when there is a page to return to. */
+export function withReturnPage(path: string, returnTo: string | null): string {
+  return returnTo === null || returnTo === "/" ? path : `${path}?${new URLSearchParams({ callbackURL: returnTo })}`;
+}

@@ -3,13 +3,15 @@
  * a society member finishes there, a student goes on through location, education level, field of
  * study, opportunity interests, domain preferences and struggles, with a step indicator and
  * back/next. The finish posts the whole profile to `POST /api/onboarding`; an `Invalid <field>`
- * answer returns to the step of that field and shows the error there. Then it goes to `/profile`.
+ * answer returns to the step of that field and shows the error there. Then it goes on to
+ * `callbackURL` (the page the person came from, kept when it is on this origin) or `/profile`.
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson, invalidField } from "@/components/fetch_json.ts";
 import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
+import { sameOriginTarget } from "@/components/same_origin.ts";
 
 /** The choice lists the wizard offers (from `lib/onboarding/onboarding.ts`). */
 export interface OnboardingChoices {
@@ -74,7 +76,11 @@ function checkStep(step: Step, a: OnboardingAnswers): Errors {
 }
 
 export default function OnboardingWizard(
-  { choices, initial }: { choices: OnboardingChoices; initial: OnboardingAnswers },
+  { choices, initial, callbackURL = null }: {
+    choices: OnboardingChoices;
+    initial: OnboardingAnswers;
+    callbackURL?: string | null;
+  },
 ) {
   const [answers, setAnswers] = useState<OnboardingAnswers>(initial);
   const [stepIndex, setStepIndex] = useState(0);
@@ -116,7 +122,7 @@ export default function OnboardingWizard(
     };
     const result = await send(() => fetchJson("/api/onboarding", { body }));
     if (result.ok) {
-      location.assign("/profile?onboarded=1");
+      location.assign(sameOriginTarget(callbackURL, "/profile?onboarded=1"));
       return;
     }
     const field = invalidField(result.error) as Field | null;

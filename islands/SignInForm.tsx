@@ -1,16 +1,17 @@
 /**
- * The e-mail sign-in form (`POST /api/auth/sign-in/email`, CONTRACT.md §2). After signing in,
- * a user who still needs onboarding goes to `/onboarding` (specification "New-user detection":
+ * The e-mail sign-in form (`POST /api/auth/sign-in/email`). After signing in, a user who still
+ * needs onboarding goes to `/onboarding` carrying `callbackURL` along (new-user detection:
  * `createdAt` equal to `updatedAt`, or `GET /api/onboarding` answering `profile: null`), others
  * to `callbackURL` (a same-origin path checked by the page, and checked again here: anything
  * that resolves off this origin goes to `/`) or `/`. An unverified e-mail
  * (`EMAIL_NOT_VERIFIED`) switches to a state that explains the fresh link and can send it again
- * by signing in again (the server sends at most one link per 5 minutes).
+ * by signing in again (the server sends at most one link per 5 minutes); that link too opens
+ * onboarding and then `callbackURL`.
  */
 import { useState } from "preact/hooks";
 import { type ApiResult, fetchJson } from "@/components/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { sameOriginTarget } from "@/components/same_origin.ts";
+import { onboardingPath, sameOriginTarget } from "@/components/same_origin.ts";
 import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -20,11 +21,11 @@ interface SignedInUser {
   updatedAt: string;
 }
 
-async function destination(user: SignedInUser, callbackURL: string | null): Promise<string> {
-  if (user.createdAt === user.updatedAt) return "/onboarding";
+async function destination(user: SignedInUser, returnTo: string): Promise<string> {
+  if (user.createdAt === user.updatedAt) return onboardingPath(returnTo);
   const onboarding = await fetchJson<{ profile: unknown }>("/api/onboarding");
-  if (!onboarding.ok || onboarding.data.profile === null) return "/onboarding";
-  return sameOriginTarget(callbackURL);
+  if (!onboarding.ok || onboarding.data.profile === null) return onboardingPath(returnTo);
+  return returnTo;
 }
 
 export default function SignInForm({ callbackURL }: { callbackURL: string | null }) {
@@ -45,10 +46,11 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
   };
 
   const signIn = async (): Promise<ApiResult<{ user: SignedInUser }>> => {
+    const returnTo = sameOriginTarget(callbackURL);
     const result = await fetchJson<{ user: SignedInUser }>("/api/auth/sign-in/email", {
-      body: { email: email.trim(), password, rememberMe },
+      body: { email: email.trim(), password, rememberMe, callbackURL: onboardingPath(returnTo) },
     });
-    if (result.ok) location.assign(await destination(result.data.user, callbackURL));
+    if (result.ok) location.assign(await destination(result.data.user, returnTo));
     return result;
   };
 

@@ -1,12 +1,14 @@
 /**
  * The sign-up form. Checks the specification's client-side rules first ("Authentication" 9:
  * name at least 3 characters, a valid e-mail, password at least 8), then calls
- * `POST /api/auth/sign-up/email` with `callbackURL: "/onboarding"` and, on success, goes to
+ * `POST /api/auth/sign-up/email` with the verification link's target, onboarding (carrying the
+ * page's `callbackURL`, the page to return to afterwards), and on success goes to
  * `/check-inbox?email=...`. Server errors are shown beside the field they concern
  * (CONTRACT.md §2 codes: `USER_ALREADY_EXISTS` by the e-mail, `PASSWORD_TOO_*` by the password).
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";
+import { onboardingPath, sameOriginTarget, withReturnPage } from "@/components/same_origin.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
 
@@ -25,7 +27,8 @@ function check(name: string, email: string, password: string): Errors {
   return errors;
 }
 
-export default function SignUpForm() {
+export default function SignUpForm({ callbackURL = null }: { callbackURL?: string | null }) {
+  const returnTo = callbackURL === null ? null : sameOriginTarget(callbackURL);
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -38,19 +41,22 @@ export default function SignUpForm() {
       check: () => check(name, email, password),
       call: () =>
         fetchJson("/api/auth/sign-up/email", {
-          body: { name: name.trim(), email: email.trim(), password, callbackURL: "/onboarding" },
+          body: { name: name.trim(), email: email.trim(), password, callbackURL: onboardingPath(returnTo) },
         }),
     });
     if (!result) return;
     if (result.ok) {
-      location.assign(`/check-inbox?email=${encodeURIComponent(email.trim())}`);
+      const inbox = new URLSearchParams({ email: email.trim() });
+      if (returnTo !== null && returnTo !== "/") inbox.set("callbackURL", returnTo);
+      location.assign(`/check-inbox?${inbox}`);
       return;
     }
     const server: Errors = {};
     if (result.code === "USER_ALREADY_EXISTS") {
       server.email = (
         <>
-          An account with this e-mail already exists. <a href="/sign-in" class="underline">Sign in instead</a>.
+          An account with this e-mail already exists.{" "}
+          <a href={withReturnPage("/sign-in", returnTo)} class="underline">Sign in instead</a>.
         </>
       );
     } else if (result.code === "PASSWORD_TOO_SHORT") server.password = "Use at least 8 characters.";

@@ -1,9 +1,15 @@
-/** `/check-inbox?email=`: after sign-up, tells the user where the verification link went and how long it lives. */
+/**
+ * `/check-inbox?email=&callbackURL=`: after sign-up, tells the user where the verification link
+ * went and how long it lives; its sign-in link keeps the page to return to (a same-origin path).
+ */
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageTitle } from "@/components/PageTitle.tsx";
-import type { PageProps } from "@/lib/web/types.ts";
+import { withReturnPage } from "@/components/same_origin.ts";
+import { returnPage } from "@/lib/http/redirects.ts";
+import { define } from "@/lib/platform/define.ts";
 
-export default function CheckInboxPage({ url }: PageProps) {
+export default define.page(function CheckInboxPage({ url, state }) {
+  const callbackURL = returnPage(url.searchParams.get("callbackURL"), state.services.config.appUrl);
   const email = url.searchParams.get("email")?.trim().slice(0, 254);
   return (
     <FormCard title="Check your inbox">
@@ -20,8 +26,9 @@ export default function CheckInboxPage({ url }: PageProps) {
       </p>
       <p class="text-sm text-slate-700">
         No e-mail? Check your spam folder. If the link has expired,{" "}
-        <a href="/sign-in" class="font-medium text-indigo-700 underline">sign in</a> and we will send you a new one.
+        <a href={withReturnPage("/sign-in", callbackURL)} class="font-medium text-indigo-700 underline">sign in</a>{" "}
+        and we will send you a new one.
       </p>
     </FormCard>
   );
-}
+});

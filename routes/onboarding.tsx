@@ -4,6 +4,9 @@
  * `error=INVALID_TOKEN` along so that sign-in explains an expired or used verification link.
  * Signed in with that error (an old link opened while signed in): the page explains it too.
  * An existing onboarding profile fills the wizard, so the page also edits it.
+ * `?callbackURL=` (a same-origin path, else dropped) is the page to return to: the wizard goes
+ * there when it is done instead of to the profile, and a user who is already onboarded goes
+ * there at once (docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -20,10 +23,12 @@ import {
   STRUGGLES,
 } from "@/lib/onboarding/onboarding.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { returnPage } from "@/lib/http/redirects.ts";
 
 interface Data {
   initial: OnboardingAnswers;
   returning: boolean;
+  callbackURL: string | null;
 }
 
 const CHOICES: OnboardingChoices = {
@@ -54,7 +59,11 @@ export const handler = define.handlers<Data>({
     assertSignedIn(ctx.state);
     const { user, services } = ctx.state;
     const profile = await getOnboardingProfile(services.kv, user.id);
-    return ctx.render({ initial: answersOf(profile), returning: profile !== null });
+    const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), services.config.appUrl);
+    if (profile !== null && callbackURL !== null) {
+      return new Response(null, { status: 302, headers: { location: callbackURL } });
+    }
+    return ctx.render({ initial: answersOf(profile), returning: profile !== null, callbackURL });
   },
 });
 
@@ -79,7 +88,7 @@ export default define.page<Data>(function OnboardingPage({ data, url, state }) {
         </div>
       )}
       <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <OnboardingWizard choices={CHOICES} initial={data.initial} />
+        <OnboardingWizard choices={CHOICES} initial={data.initial} callbackURL={data.callbackURL} />
       </div>
     </section>
   );

@@ -1,10 +1,11 @@
 /**
  * `/sign-in?callbackURL=&error=`: "Continue with Google / LinkedIn" for the configured providers
  * (a new social user goes on to `/onboarding`, a returning one to `callbackURL`) and the e-mail
- * sign-in form. `callbackURL` is kept only when it is a path on this origin (CONTRACT.md §2, no
- * open redirects). `error` carries a code from a failed verification link (`INVALID_TOKEN`) or a
- * social sign-in (`lib/auth/oauth/flow.ts`); only known codes are explained, the text is never
- * echoed. A signed-in user goes straight on to `callbackURL` or `/`.
+ * sign-in form. `callbackURL` is kept only when it is a path on this origin (no open redirects);
+ * onboarding and "Create an account" carry it along, so the page a person came from survives
+ * every way in (docs/decisions.md, Auth). `error` carries a code from a failed verification link
+ * (`INVALID_TOKEN`) or a social sign-in (`lib/auth/oauth/flow.ts`); only known codes are
+ * explained, the text is never echoed. A signed-in user goes straight on to `callbackURL` or `/`.
  */
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
@@ -13,17 +14,8 @@ import { PageTitle } from "@/components/PageTitle.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm from "@/islands/SignInForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
-import { checkRedirect } from "@/lib/http/redirects.ts";
-
-/** `value` when it stays on this origin (`checkRedirect`, CONTRACT.md §2), else null. */
-function sameOrigin(value: string | null, appUrl: string): string | null {
-  if (value === null) return null;
-  try {
-    return checkRedirect("callbackURL", value, appUrl) ?? null;
-  } catch {
-    return null;
-  }
-}
+import { returnPage } from "@/lib/http/redirects.ts";
+import { onboardingPath, withReturnPage } from "@/components/same_origin.ts";
 
 const ERRORS: Record<string, { title: string; text: string }> = {
   INVALID_TOKEN: {
@@ -78,7 +70,7 @@ interface Data {
 
 export const handler = define.handlers<Data>({
   GET(_req, ctx) {
-    const callbackURL = sameOrigin(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
+    const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     const providers = configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name }));
     return ctx.render({ callbackURL, providers });
@@ -95,11 +87,14 @@ export default define.page<Data>(function SignInPage({ data, url }) {
       <SocialSignInButtons
         providers={data.providers}
         callbackURL={data.callbackURL ?? "/"}
-        newUserCallbackURL="/onboarding"
+        newUserCallbackURL={onboardingPath(data.callbackURL)}
       />
       <SignInForm callbackURL={data.callbackURL} />
       <p class="text-sm text-slate-700">
-        New here? <a href="/sign-up" class="font-medium text-indigo-700 underline">Create an account</a>
+        New here?{" "}
+        <a href={withReturnPage("/sign-up", data.callbackURL)} class="font-medium text-indigo-700 underline">
+          Create an account
+        </a>
       </p>
     </FormCard>
   );

@@ -1,7 +1,9 @@
 /**
- * `/sign-up`: "Continue with Google / LinkedIn" for the configured providers (a new user goes on
- * to `/onboarding`, one who already has an account home) and the e-mail and password sign-up
- * form; a signed-in user is sent home.
+ * `/sign-up?callbackURL=`: "Continue with Google / LinkedIn" for the configured providers (a new
+ * user goes on to `/onboarding`, one who already has an account to `callbackURL`) and the e-mail
+ * and password sign-up form, whose verification link opens onboarding. Onboarding then goes on to
+ * `callbackURL` (a same-origin path, else dropped), so the page a person came from survives
+ * signing up (docs/decisions.md, Auth). A signed-in user is sent to `callbackURL` or home.
  */
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
@@ -9,15 +11,20 @@ import { PageTitle } from "@/components/PageTitle.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignUpForm from "@/islands/SignUpForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
+import { returnPage } from "@/lib/http/redirects.ts";
+import { onboardingPath, withReturnPage } from "@/components/same_origin.ts";
 
 interface Data {
+  callbackURL: string | null;
   providers: SocialButtonProvider[];
 }
 
 export const handler = define.handlers<Data>({
   GET(_req, ctx) {
-    if (ctx.state.user) return new Response(null, { status: 302, headers: { location: "/" } });
+    const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
+    if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     return ctx.render({
+      callbackURL,
       providers: configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name })),
     });
   },
@@ -27,10 +34,17 @@ export default define.page<Data>(function SignUpPage({ data }) {
   return (
     <FormCard title="Create your account" lead="Join to find internships, hackathons, grants and toolkits.">
       <PageTitle title="Create your account" />
-      <SocialSignInButtons providers={data.providers} callbackURL="/" newUserCallbackURL="/onboarding" />
-      <SignUpForm />
+      <SocialSignInButtons
+        providers={data.providers}
+        callbackURL={data.callbackURL ?? "/"}
+        newUserCallbackURL={onboardingPath(data.callbackURL)}
+      />
+      <SignUpForm callbackURL={data.callbackURL} />
       <p class="text-sm text-slate-700">
-        Already have an account? <a href="/sign-in" class="font-medium text-indigo-700 underline">Sign in</a>
+        Already have an account?{" "}
+        <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium text-indigo-700 underline">
+          Sign in
+        </a>
       </p>
     </FormCard>
   );

@@ -75,3 +75,16 @@ export function signInRedirect(url: URL): Response {
   if (error) target.set("error", error);
   return new Response(null, { status: 302, headers: { location: `/sign-in?${target}` } });
 }
+
+/**
+ * The page to return to after signing in or onboarding, from a `callbackURL` query parameter:
+ * the target when `checkRedirect` accepts it, otherwise (absent, foreign, malformed) null.
+ */
+export function returnPage(value: string | null, appUrl: string): string | null {
+  if (value === null) return null;
+  try {
+    return checkRedirect("callbackURL", value, appUrl) ?? null;
+  } catch {
+    return null;
+  }
+}

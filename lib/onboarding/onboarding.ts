@@ -19,15 +19,17 @@
  * - Errors are 400 `{error: "Invalid <field>"}` naming the first invalid field in request order.
  * - A `POST` replaces the whole profile (absent fields become `null`/`[]`), keeping `id` and
  *   `createdAt` of an existing one.
+ * - Saving fills the profile's empty `opportunityInterests` and `fieldInterests` from the
+ *   answers (`opportunityInterests`, `domainPreferences`); filled ones are kept.
  *
  * New-user detection (specification "Authentication routes"): a user whose `createdAt` equals
  * `updatedAt`, or who has no onboarding profile, is sent to onboarding. Saving an onboarding
  * profile therefore also moves the user's `updatedAt`.
  */
 import { z } from "zod";
-import { InvalidInputError } from "@/lib/errors.ts";
+import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { clearableText, invalidFieldError, textList } from "@/lib/users/profile.ts";
-import { updateUser, type User } from "@/lib/users/users.ts";
+import { updateUser, updateUserOps, type User, type UserPatch } from "@/lib/users/users.ts";
 
 /** The personas of the specification. */
 export const PERSONAS = ["student", "society"] as const;
@@ -192,7 +194,10 @@ async function markNotNew(kv: Deno.Kv, userId: string): Promise<void> {
 
 /**
  * Marks the user as no longer new by moving their `updatedAt`, then creates or replaces their
- * onboarding profile (keeping `id` and `createdAt`), retrying on a concurrent write.
+ * onboarding profile (keeping `id` and `createdAt`), retrying on a concurrent write. In the same
+ * atomic write, the profile's `opportunityInterests` and `fieldInterests` that are still empty
+ * take the onboarding's `opportunityInterests` and `domainPreferences` (the profile offers the
+ * same choices), so the answers show on the profile at once; filled ones are left alone.
  * @throws NotFoundError "User not found" when the user does not exist.
  */
 export async function saveOnboardingProfile(
@@ -202,7 +207,11 @@ export async function saveOnboardingProfile(
 ): Promise<OnboardingProfile> {
   await markNotNew(kv, userId);
   for (;;) {
-    const entry = await kv.get<OnboardingProfile>(["onboarding_profiles", userId]);
+    const [entry, userEntry] = await kv.getMany<[OnboardingProfile, User]>([
+      ["onboarding_profiles", userId],
+      ["users", userId],
+    ]);
+    if (!userEntry.value) throw new NotFoundError("User not found");
     const now = new Date().toISOString();
     const profile: OnboardingProfile = {
       id: entry.value?.id ?? crypto.randomUUID(),
@@ -212,9 +221,23 @@ export async function saveOnboardingProfile(
       createdAt: entry.value?.createdAt ?? now,
       updatedAt: now,
     };
-    const result = await kv.atomic().check(entry).set(["onboarding_profiles", userId], profile).commit();
-    if (result.ok) return profile;
+    const op = kv.atomic().check(entry).set(["onboarding_profiles", userId], profile);
+    const interests = interestsFor(userEntry.value, profile);
+    if (interests) updateUserOps(op, userEntry as Deno.KvEntry<User>, interests);
+    if ((await op.commit()).ok) return profile;
   }
+}
+
+/** The user's empty interest fields filled from `profile`, or null when none would change. */
+function interestsFor(user: User, profile: OnboardingProfile): UserPatch | null {
+  const patch: UserPatch = {};
+  if (user.opportunityInterests.length === 0 && profile.opportunityInterests.length > 0) {
+    patch.opportunityInterests = profile.opportunityInterests;
+  }
+  if (user.fieldInterests.length === 0 && profile.domainPreferences.length > 0) {
+    patch.fieldInterests = profile.domainPreferences;
+  }
+  return Object.keys(patch).length > 0 ? patch : null;
 }
 
 /**

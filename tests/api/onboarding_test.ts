@@ -286,3 +286,27 @@ Deno.test("completing onboarding as a brand-new user marks the user as no longer
   assert(user.updatedAt !== user.createdAt);
   assertEquals(await needsOnboarding(t.kv, user), false);
 });
+
+Deno.test("onboarding fills the profile's empty interests from its answers and keeps filled ones", async () => {
+  await using t = await createTestApp();
+  const fresh = await createTestUser(t);
+  assertEquals((await post(t, fresh, STUDENT)).status, 200);
+  const profile = await (await t.fetch("/api/profile", { headers: fresh.headers })).json();
+  assertEquals(
+    [profile.user.opportunityInterests, profile.user.fieldInterests],
+    [["internships", "hackathons"], ["Data & AI"]],
+  );
+
+  const chosen = await createTestUser(t);
+  const update = await t.json(
+    "POST",
+    "/api/profile",
+    { name: "Kiran Das", fieldInterests: ["Finance"] },
+    chosen.headers,
+  );
+  assertEquals(update.status, 200);
+  assertEquals((await post(t, chosen, STUDENT)).status, 200);
+  const user = await getUser(t.kv, chosen.user.id);
+  assertEquals([user?.opportunityInterests, user?.fieldInterests], [["internships", "hackathons"], ["Finance"]]);
+  assert(user!.updatedAt !== user!.createdAt);
+});

@@ -1,7 +1,7 @@
 /**
  * Social sign-in in a real browser (Chromium) against the fake OpenID Connect provider: "Continue
- * with Google" lands a new user on onboarding, and the same person coming back lands on the
- * page they were heading for. Pages visited are checked with axe-core.
+ * with Google" lands a new user on onboarding, which keeps the page they were heading for, and
+ * the same person coming back lands on that page. Pages visited are checked with axe-core.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { assertAccessible, launchBrowser } from "@/tests/helpers/browser.ts";
@@ -27,7 +27,7 @@ Deno.test("Continue with Google lands a new user on onboarding and a returning u
   await page.goto(`${s.t.origin}/sign-in?callbackURL=%2Finternships`);
   await assertAccessible(page, "sign-in with social buttons");
   await page.getByRole("link", { name: "Continue with Google" }).click();
-  await page.waitForURL(`${s.t.origin}/onboarding`);
+  await page.waitForURL(`${s.t.origin}/onboarding?callbackURL=%2Finternships`);
   await page.getByRole("heading", { name: "Welcome, Priya Sharma" }).waitFor();
   const user = await getUserByEmail(s.t.kv, "priya@example.com");
   assertEquals(user?.emailVerified, true);

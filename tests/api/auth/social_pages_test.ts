@@ -33,7 +33,7 @@ Deno.test("sign-in and sign-up show a Continue with button for each configured p
   assertEquals(buttons(signIn), ["Google", "LinkedIn"]);
   assertMatch(
     signIn,
-    /href="\/api\/auth\/sign-in\/social\?provider=google&amp;callbackURL=%2Finternships%3Fq%3Dai&amp;newUserCallbackURL=%2Fonboarding"/,
+    /href="\/api\/auth\/sign-in\/social\?provider=google&amp;callbackURL=%2Finternships%3Fq%3Dai&amp;newUserCallbackURL=%2Fonboarding%3FcallbackURL%3D%252Finternships%253Fq%253Dai"/,
   );
   const signUp = await html(s.t, "/sign-up");
   assertEquals(buttons(signUp), ["Google", "LinkedIn"]);
