@@ -139,6 +139,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await assertAccessible(page, "profile");
   await page.getByLabel("Contact number").fill("987654321");
   await page.getByLabel("College or institute").fill("College of Engineering Pune");
+  assert(await page.getByLabel("Research").isChecked(), "onboarding's domains fill the profile's fields");
   await page.getByLabel("Data & AI").check();
   await page.getByRole("button", { name: "Save profile" }).click();
   await page.getByText("Enter exactly 10 digits").waitFor();
@@ -156,7 +157,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   const saved = (await getUser(t.kv, student.id))!;
   assertEquals(saved.contactNumber, "9876543210");
   assertEquals(saved.collegeInstitute, "College of Engineering Pune");
-  assertEquals(saved.fieldInterests, ["Data & AI"]);
+  assertEquals(saved.fieldInterests, ["Research", "Data & AI"]);
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${t.origin}/`);
