@@ -10,6 +10,7 @@
  * - `["api_keys_by_hash", sha256Hex(key)]` → id
  */
 import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
@@ -29,7 +30,7 @@ export interface StoredApiKey extends ApiKey {
 }
 
 /** Body of `POST /api/admin/api-keys`. */
-export const ApiKeyCreateSchema = z.object({ name: z.string().trim().min(1).max(100) });
+export const ApiKeyCreateSchema = z.object({ name: TextSchema.trim().min(1).max(100) });
 
 /** Keys revoked per atomic write: one check and two deletes each, well within KV's limits. */
 export const REVOKE_BATCH = 30;

@@ -3,6 +3,7 @@
  * enum value lists, and the zod schemas of the create and update bodies and the list query.
  */
 import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
 import type { Role } from "@/lib/users/users.ts";
 
 /** Values of `type`. */
@@ -59,9 +60,9 @@ export interface InternshipView extends Internship {
   user: InternshipOwner;
 }
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => TextSchema.trim().min(1).max(max);
 const optionalText = (max: number) =>
-  z.string().trim().max(max).nullish().transform((v) => (v === undefined ? undefined : v || null));
+  TextSchema.trim().max(max).nullish().transform((v) => (v === undefined ? undefined : v || null));
 
 /** `YYYY-MM-DD` (a real calendar date) or an ISO 8601 timestamp with time zone. */
 const deadline = z.string().trim().refine((v) => {

@@ -4,6 +4,7 @@
  * query, the admin queue query and the review body.
  */
 import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
 import type { Role } from "@/lib/users/roles.ts";
 
 /** Values of `type`. */
@@ -58,8 +59,8 @@ export function statusOf(o: Pick<Opportunity, "isVerified" | "isActive">): Oppor
   return o.isVerified ? "approved" : "pending";
 }
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => v || null);
+const text = (max: number) => TextSchema.trim().min(1).max(max);
+const optionalText = (max: number) => TextSchema.trim().max(max).nullish().transform((v) => v || null);
 
 /** A real calendar date written `YYYY-MM-DD`. */
 const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "Expected a date as YYYY-MM-DD").refine((v) => {

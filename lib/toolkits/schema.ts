@@ -4,6 +4,7 @@
  * integer paise; the API shapes in rupees.
  */
 import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "@/lib/money.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (CONTRACT.md §6). */
@@ -12,7 +13,7 @@ export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAt
 });
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => TextSchema.trim().min(1).max(max);
 
 /** Lesson types. */
 export const CONTENT_TYPES = ["article", "video"] as const;
@@ -105,7 +106,7 @@ export const ContentItemCreateSchema = z.object({
   toolkitId: z.string().min(1).max(100),
   title: text(200),
   type: z.enum(CONTENT_TYPES),
-  content: z.string().max(ARTICLE_MAX).nullable().optional(),
+  content: TextSchema.max(ARTICLE_MAX).nullable().optional(),
   cdnVideoUrl: httpUrl.nullable().optional(),
   orderIndex: z.int().min(0).max(100_000).optional(),
   isPreview: z.boolean().optional(),

@@ -6,6 +6,7 @@
  * The list is small (a carousel), so it is read whole.
  */
 import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
@@ -34,7 +35,7 @@ const LinkSchema = z.union([
 ]);
 
 const fields = {
-  title: z.string().trim().min(1).max(200),
+  title: TextSchema.trim().min(1).max(200),
   imageId: z.string().max(100).nullable(),
   linkUrl: LinkSchema.nullable(),
   isActive: z.boolean(),

@@ -3,6 +3,7 @@
  * view types and the zod schemas of the create and update bodies and the list queries.
  */
 import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag } from "./tags.ts";
 
 /** A post as stored; optional fields are `null` when unset. */
@@ -73,13 +74,13 @@ const TimestampSchema = z.iso.datetime({ offset: true }).transform((value) => ne
   .refine((value) => value >= "2000" && value < "9999", "Must be a date between 2000 and 9999");
 
 const fields = {
-  title: z.string().trim().min(1).max(200),
-  content: z.string().min(1).refine((value) => encoder.encode(value).length <= MAX_CONTENT_BYTES, {
+  title: TextSchema.trim().min(1).max(200),
+  content: TextSchema.min(1).refine((value) => encoder.encode(value).length <= MAX_CONTENT_BYTES, {
     message: `At most ${MAX_CONTENT_BYTES} bytes`,
   }),
   images: z.array(z.string().max(100)).max(MAX_POST_IMAGES, `At most ${MAX_POST_IMAGES} images`),
   linkUrl: HttpUrlSchema.nullable(),
-  linkTitle: z.string().trim().max(200).nullable(),
+  linkTitle: TextSchema.trim().max(200).nullable(),
   linkImage: ImageUrlSchema.nullable(),
   tag: z.enum(POST_TAGS),
   isPinned: z.boolean(),

@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
+import { TextSchema } from "@/lib/text.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
 /** Length limits of the profile fields, in characters (the UI uses them as `maxlength`). */
@@ -33,7 +34,7 @@ export const PROFILE_LIMITS = {
  * otherwise the trimmed text, at most `max` characters and accepted by `valid`.
  */
 export function clearableText(max: number, valid: (text: string) => boolean = () => true) {
-  return z.string().trim().max(max).refine((text) => text === "" || valid(text))
+  return TextSchema.trim().max(max).refine((text) => text === "" || valid(text))
     .transform((text) => text === "" ? null : text)
     .nullable()
     .optional();
@@ -44,7 +45,7 @@ export function clearableText(max: number, valid: (text: string) => boolean = ()
  * at most 20 trimmed items of 1–100 characters each.
  */
 export function textList() {
-  return z.array(z.string().trim().min(1).max(PROFILE_LIMITS.listItem)).max(PROFILE_LIMITS.listItems)
+  return z.array(TextSchema.trim().min(1).max(PROFILE_LIMITS.listItem)).max(PROFILE_LIMITS.listItems)
     .nullable()
     .transform((items) => items ?? [])
     .optional();

@@ -6,8 +6,8 @@
  * - `["users_by_email", emailLowerCase]` → id (uniqueness guard)
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
  */
-import { z } from "zod";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
+import { TextSchema } from "@/lib/text.ts";
 
 import { type Role, ROLES } from "./roles.ts";
 
@@ -42,7 +42,7 @@ export const USER_NAME_MAX = 100;
  * no control characters (a line break in a name could forge lines in the plain-text e-mails
  * that greet the user by name).
  */
-export const UserNameSchema = z.string().trim().min(1).max(USER_NAME_MAX).regex(/^\P{Cc}*$/u);
+export const UserNameSchema = TextSchema.trim().min(1).max(USER_NAME_MAX).regex(/^\P{Cc}*$/u);
 
 /** Canonical form of an e-mail address for lookups and uniqueness: trimmed, lower case. */
 export function normalizeEmail(email: string): string {

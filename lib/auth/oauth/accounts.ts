@@ -23,6 +23,7 @@ import {
 import { deleteUserSessions } from "@/lib/auth/sessions.ts";
 import type { ProviderIdentity } from "./flow.ts";
 import type { ProviderId } from "./providers.ts";
+import { stripInvisible } from "@/lib/text.ts";
 
 /** A link between a provider account and a user. */
 export interface SocialAccount {
@@ -58,11 +59,12 @@ function linkInto(
 }
 
 /**
- * A user name from the provider's: control characters become spaces, trimmed, at most
- * `USER_NAME_MAX` characters; the e-mail's local part when the provider gave none.
+ * A user name from the provider's: invisible characters stripped as in every text field
+ * (`stripInvisible`), other control characters become spaces, trimmed, at most `USER_NAME_MAX`
+ * characters; the e-mail's local part when the provider gave none.
  */
 export function nameFromProvider(name: string | null, email: string): string {
-  const clean = (name ?? "").replace(/\p{Cc}+/gu, " ").trim();
+  const clean = stripInvisible(name ?? "").replace(/\p{Cc}+/gu, " ").trim();
   const chosen = clean || email.split("@")[0] || "Member";
   return [...chosen].slice(0, USER_NAME_MAX).join("").trim();
 }

@@ -1,14 +1,16 @@
 /**
  * `POST /api/admin/ungatekeep/preview` (admin) `{content}` → `{html}`: the markdown rendered and
- * sanitized exactly as a post shows it, for the editor's live preview (so the browser bundle
+ * sanitized exactly as a post shows it (invisible characters stripped as on save), for the
+ * editor's live preview (so the browser bundle
  * carries no markdown or sanitizer code).
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readBody } from "@/lib/http/json.ts";
 import { renderMarkdown } from "@/lib/ungatekeep/markdown.ts";
+import { TextSchema } from "@/lib/text.ts";
 
-const PreviewSchema = z.object({ content: z.string().max(100_000) });
+const PreviewSchema = z.object({ content: TextSchema.max(100_000) });
 
 export const handler = define.handlers({
   async POST(req) {

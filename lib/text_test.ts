@@ -1,0 +1,39 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { stripInvisible, TextSchema } from "./text.ts";
+
+Deno.test("stripInvisible removes NUL, controls, zero-width characters and bidi overrides", () => {
+  const cases: [string, string][] = [
+    ["Asha\u0000 Rao", "Asha Rao"],
+    ["A\u0001\u0008\u000B\u000C\u001F\u007Fsha", "Asha"],
+    ["Ad\u200Bmin", "Admin"],
+    ["\uFEFFTitle\u2060\u2061\u2064", "Title"],
+    ["a\u180Eb", "ab"],
+    ["invoice\u202Egpj.exe", "invoicegpj.exe"],
+    ["\u202A\u202B\u202C\u202Dx\u2066\u2067\u2068\u2069", "x"],
+    ["Ad\u200Dmin Ad\u200Cmin", "Admin Admin"],
+    ["\u200D\u200Cstart", "start"],
+    ["1\u200D2 .\u200D.", "12 .."],
+  ];
+  for (const [input, output] of cases) assertEquals(stripInvisible(input), output, JSON.stringify(input));
+});
+
+Deno.test("stripInvisible keeps tabs, line breaks, and the joiners scripts and emoji need", () => {
+  const kept = [
+    "Line one\nLine two\r\n\tindented",
+    "\u0D28\u0D3F\u0D7C\u0D2E\u0D4D\u200D\u0D2E\u0D3F\u0D24", // Malayalam with a ZWJ after a virama
+    "\u0915\u094D\u200C\u0937", // Hindi क्‌ष with a ZWNJ
+    "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645", // Persian می‌خواهم
+    "\u{1F469}\u200D\u{1F4BB}", // 👩‍💻
+    "\u{1F44B}\u{1F3FD}\u200D", // a skin tone then a joiner
+    "\u2764\uFE0F\u200D\u{1F525}", // ❤️‍🔥
+    "Zoë O'Neil — café",
+  ];
+  for (const text of kept) assertEquals(stripInvisible(text), text, JSON.stringify(text));
+});
+
+Deno.test("TextSchema strips before trimming and length checks", () => {
+  const title = TextSchema.trim().min(1).max(5);
+  assertEquals(title.safeParse("\u200B\u202E").success, false);
+  assertEquals(title.safeParse(" \u200Babc\u0000de\u2066 ").data, "abcde");
+  assertEquals(title.safeParse("ab\u200Bcdef").success, false);
+});
