@@ -144,7 +144,7 @@ Deno.test("name is required on every call and must be non-empty text of at most 
       },
       { currentRole: "Student" },
       { name: "Eve\nUrgent: reset your password at evil.example" },
-      { name: "Nul\u0000" },
+      { name: "\u0000\u200B\u202E" },
     ]
   ) {
     await expectInvalid(t, who, body, "name");
