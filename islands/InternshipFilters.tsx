@@ -4,11 +4,13 @@
  * filters as they change (text fields debounced), keeps the URL in step with
  * `history.pushState`/`replaceState` so every result set stays a shareable link, answers the
  * back button, and loads results from `GET /api/internships` without a full reload.
- * The filters sit in a `<details>` whose summary shows the active filter count: open as
- * served (so the form is there without JavaScript and on wide screens), collapsed after
- * hydration below the `lg` breakpoint so a phone shows results on its first screen.
+ * The filters sit in a `<details>` whose summary shows the active filter count. It is served
+ * folded and the script never changes that, so the page does not move when it hydrates: below
+ * the `lg` breakpoint the summary opens it (natively, also without JavaScript) and a phone
+ * shows results on its first screen; from `lg` up, CSS shows its content beside the results
+ * whether it is open or not (`::details-content`; a browser without it shows the summary).
  */
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { type PageLink, pagePosition, Pagination } from "@/components/Pagination.tsx";
@@ -41,9 +43,6 @@ export interface InternshipFiltersProps {
 /** Delay before typed filters apply, in milliseconds. */
 const DEBOUNCE_MS = 300;
 
-/** Tailwind's `lg` breakpoint, from which the filters stand open beside the results. */
-const WIDE_SCREEN = "(min-width: 64rem)";
-
 const INPUT = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
   "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 const LABEL = "block text-sm font-medium text-slate-800";
@@ -72,7 +71,6 @@ export default function InternshipFilters({ params, results: initialResults, not
   const [results, setResults] = useState<ListResults>(initialResults);
   const [error, setError] = useState<string | undefined>(notice);
   const [loading, setLoading] = useState(false);
-  const [filtersOpen, setFiltersOpen] = useState(true);
   const latest = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -103,14 +101,6 @@ export default function InternshipFilters({ params, results: initialResults, not
       setError(res.status === 400 ? `Some filters are not valid. ${res.error}` : res.error);
     }
   };
-
-  useLayoutEffect(() => {
-    const wide = matchMedia(WIDE_SCREEN);
-    setFiltersOpen(wide.matches);
-    const onChange = () => setFiltersOpen(wide.matches);
-    wide.addEventListener("change", onChange);
-    return () => wide.removeEventListener("change", onChange);
-  }, []);
 
   useEffect(() => {
     const onPopState = () => {
@@ -177,12 +167,8 @@ export default function InternshipFilters({ params, results: initialResults, not
   return (
     <div class="grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-8">
       <section aria-labelledby="filters-heading">
-        <details
-          open={filtersOpen}
-          onToggle={(e) => setFiltersOpen(e.currentTarget.open)}
-          class="group"
-        >
-          <summary class="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm lg:rounded lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none [&::-webkit-details-marker]:hidden">
+        <details class="group lg:details-content:[content-visibility:visible]">
+          <summary class="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm lg:pointer-events-none lg:cursor-default lg:rounded lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none [&::-webkit-details-marker]:hidden">
             <span class="flex items-center gap-2">
               <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
               {active > 0 && (
@@ -194,7 +180,7 @@ export default function InternshipFilters({ params, results: initialResults, not
             <svg
               aria-hidden="true"
               viewBox="0 0 20 20"
-              class="h-5 w-5 fill-current text-slate-600 group-open:rotate-180"
+              class="h-5 w-5 fill-current text-slate-600 group-open:rotate-180 lg:hidden"
             >
               <path d="M5.2 7.5 10 12.3l4.8-4.8 1.1 1.1-5.9 5.9-5.9-5.9Z" />
             </svg>

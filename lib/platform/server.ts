@@ -67,7 +67,12 @@ export async function prepareAssets(manifest: Manifest, buildIfMissing: boolean)
   }
 }
 
-/** Serves the platform until the returned server is shut down. */
+/**
+ * Serves the platform until the returned server is shut down. Responses are compressed (gzip or
+ * brotli, as the client accepts) by Deno's automatic compression, which is off unless asked for:
+ * HTML, JSON, CSS and JavaScript over ~64 bytes, not a body that is already encoded
+ * (docs/decisions.md, Performance).
+ */
 export function serve(services: Services, parts: AppParts, onListen?: (addr: Deno.NetAddr) => void): Deno.HttpServer {
   const app = createApp(services, parts);
   const { config } = services;
@@ -75,6 +80,7 @@ export function serve(services: Services, parts: AppParts, onListen?: (addr: Den
     {
       port: config.port,
       hostname: config.host,
+      automaticCompression: true,
       onListen: onListen ??
         ((addr) => services.log.info("listening", { url: config.appUrl, address: `${addr.hostname}:${addr.port}` })),
     },

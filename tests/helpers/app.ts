@@ -97,7 +97,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
   const server = options.listen
-    ? Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req, info) => app.fetch(req, info))
+    ? Deno.serve(
+      { hostname: "127.0.0.1", port, automaticCompression: true, onListen: () => {} },
+      (req, info) => app.fetch(req, info),
+    )
     : undefined;
   const close = async () => {
     await server?.shutdown();
