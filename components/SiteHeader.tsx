@@ -1,4 +1,9 @@
-/** The site header: brand, main navigation, and the signed-in user with sign-out. */
+/**
+ * The site header: brand, main navigation, and the signed-in user with sign-out. Below the `md`
+ * breakpoint the links sit behind a "Menu" button (a `<details>`, so it opens without
+ * JavaScript) and open as a panel under the header; from `md` up they stand in one row, shown
+ * by CSS whether the menu is open or not (`::details-content`). The header fits 360 px.
+ */
 import type { User } from "@/lib/users/users.ts";
 
 const NAV = [
@@ -8,59 +13,64 @@ const NAV = [
   { href: "/ungatekeep", label: "Ungatekeep" },
 ];
 
+const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold md:py-0";
+
 export function SiteHeader({ user, path }: { user?: User; path: string }) {
+  const links = user?.role === "admin" ? [...NAV, { href: "/admin", label: "Admin" }] : NAV;
+  const signIn = path === "/" || path.startsWith("/sign-")
+    ? "/sign-in"
+    : `/sign-in?${new URLSearchParams({ callbackURL: path })}`;
   return (
     <header class="border-b border-slate-200 bg-white">
-      <nav aria-label="Main" class="max-w-6xl mx-auto px-4 min-h-16 py-2 flex flex-wrap items-center gap-x-6 gap-y-2">
+      <nav aria-label="Main" class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-6">
         <a href="/" class="font-bold text-lg text-indigo-700 whitespace-nowrap">Career Community</a>
-        <ul class="flex gap-4 text-sm">
-          {NAV.map((item) => (
-            <li key={item.href}>
-              <a
-                href={item.href}
-                aria-current={path.startsWith(item.href) ? "page" : undefined}
-                class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
-              >
-                {item.label}
-              </a>
-            </li>
-          ))}
-          {user?.role === "admin" && (
-            <li>
-              <a
-                href="/admin"
-                aria-current={path === "/admin" || path.startsWith("/admin/") ? "page" : undefined}
-                class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
-              >
-                Admin
-              </a>
-            </li>
-          )}
-        </ul>
-        <div class="ml-auto flex items-center gap-3 text-sm">
-          {user
-            ? (
-              <>
-                <a href="/profile" class="text-slate-700 hover:text-indigo-700">{user.name}</a>
-                <form method="post" action="/sign-out">
-                  <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
-                    Sign out
-                  </button>
-                </form>
-              </>
-            )
-            : (
-              <>
-                <a href="/sign-in" class="text-slate-700 hover:text-indigo-700">Sign in</a>
-                <a
-                  href="/sign-up"
-                  class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700"
-                >
-                  Sign up
-                </a>
-              </>
-            )}
-        </div>
+        <details class="group ml-auto md:ml-0 md:flex-1 md:details-content:[content-visibility:visible]">
+          <summary class="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 md:hidden [&::-webkit-details-marker]:hidden">
+            <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
+              <path d="M3 5h14v1.6H3zm0 4.2h14v1.6H3zm0 4.2h14V15H3z" />
+            </svg>
+            Menu
+          </summary>
+          <div class="absolute inset-x-0 top-full z-20 flex flex-col gap-2 border-b border-slate-200 bg-white px-4 pb-4 pt-2 text-sm shadow-md md:static md:flex-row md:items-center md:gap-6 md:border-0 md:p-0 md:shadow-none">
+            <ul class="flex flex-col md:flex-row md:gap-4">
+              {links.map((item) => (
+                <li key={item.href}>
+                  <a
+                    href={item.href}
+                    aria-current={path === item.href || path.startsWith(`${item.href}/`) ? "page" : undefined}
+                    class={LINK}
+                  >
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+            <div class="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-3 md:ml-auto md:border-0 md:pt-0">
+              {user
+                ? (
+                  <>
+                    <a href="/profile" class="min-w-0 break-words text-slate-700 hover:text-indigo-700">{user.name}</a>
+                    <form method="post" action="/sign-out">
+                      <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
+                        Sign out
+                      </button>
+                    </form>
+                  </>
+                )
+                : (
+                  <>
+                    <a href={signIn} class="text-slate-700 hover:text-indigo-700">Sign in</a>
+                    <a
+                      href="/sign-up"
+                      class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700"
+                    >
+                      Sign up
+                    </a>
+                  </>
+                )}
+            </div>
+          </div>
+        </details>
       </nav>
     </header>
   );

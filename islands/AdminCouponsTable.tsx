@@ -213,7 +213,7 @@ export default function AdminCouponsTable() {
       <p role="status" class="min-h-5 text-sm text-slate-700">{coupons === null ? "Loading coupons…" : status}</p>
       {error && <Notice kind="error" title="That did not work">{error}</Notice>}
       <div
-        class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+        class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
         role="region"
         aria-label="Coupons"
         tabIndex={0}

@@ -93,7 +93,7 @@ export default function AdminToolkitsTable() {
       {loadError && <Notice kind="error" title="We could not load the toolkits">{loadError}</Notice>}
       {rowError && <Notice kind="error" title="The change was not saved">{rowError}</Notice>}
       <div
-        class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+        class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
         role="region"
         aria-label="Toolkits"
         tabIndex={0}

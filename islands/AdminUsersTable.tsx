@@ -156,7 +156,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
       )}
 
       <div
-        class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+        class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
         role="region"
         aria-label="Users"
         aria-busy={loading ? "true" : undefined}

@@ -118,7 +118,7 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
       {rows.length === 0
         ? <p class="text-slate-700">No posts match.</p>
         : (
-          <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+          <div class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
             <table class="min-w-full text-left text-sm">
               <caption class="sr-only">Ungatekeep posts</caption>
               <thead class="bg-slate-50 text-slate-800">

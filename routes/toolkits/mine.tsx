@@ -34,9 +34,15 @@ const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed"
 
 function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
   return (
-    <section aria-labelledby="payments-heading" class="space-y-3">
+    <section class="space-y-3">
       <h2 id="payments-heading" class="text-xl font-semibold text-slate-900">Payment history</h2>
-      <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      {/* On a narrow screen the table scrolls inside this region, which a keyboard can focus and scroll. */}
+      <div
+        role="region"
+        aria-labelledby="payments-heading"
+        tabIndex={0}
+        class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+      >
         <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
           <thead class="bg-slate-100 text-slate-800">
             <tr>

@@ -1,0 +1,36 @@
+/**
+ * "My toolkits" on a phone: the payment history table, wider than the screen, scrolls inside a
+ * region that a keyboard can reach, and the page passes the axe-core check.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+
+Deno.test("My toolkits on a 360 px phone passes axe, its payments table scrolling in a focusable region", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const created = await t.json("POST", "/api/admin/toolkits", {
+    title: "The Complete Guide to Product Management Interviews at Indian Startups",
+    description: "Cases",
+    price: 299,
+  }, admin.headers);
+  const toolkit = await created.json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  const coupon = { code: "FREEPM", discountType: "percentage", discountValue: 100 };
+  assertEquals((await t.json("POST", "/api/admin/coupons", coupon, admin.headers)).status, 201);
+  const bought = await t.json("POST", `/api/toolkits/${toolkit.id}`, { couponCode: "FREEPM" }, student.headers);
+  assertEquals(bought.status, 200);
+
+  await using browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/toolkits/mine`);
+  const region = page.getByRole("region", { name: "Payment history" });
+  await region.getByRole("cell", { name: "Paid" }).waitFor();
+  assert(await region.evaluate((el) => el.scrollWidth > el.clientWidth), "the table fits: nothing to check");
+  await region.focus();
+  await page.keyboard.press("ArrowRight");
+  await assertAccessible(page, "/toolkits/mine on a phone");
+});
