@@ -9,6 +9,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, lastMailTo, PASSWORD, passwordUser, pathOf } from "./helpers.ts";
 import { authorizeAt, openCallback, socialSetup, startSocial } from "./social_helpers.ts";
+import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
 /** Targets that leave the origin only after a browser or URL parser has resolved them. */
 const HOSTILE = [
@@ -160,6 +161,21 @@ Deno.test("social sign-in refuses hostile targets and, sent on through /sign-in,
       const locations = await follow(s.t, res.headers.get("location")!, cookieOf(res)!);
       assertOnOrigin(s.t, locations, `${who} ${JSON.stringify(target)}`);
       assertEquals(locations.at(-1), "/", `${who} ${JSON.stringify(target)}`);
+    }
+  }
+});
+
+Deno.test("an onboarded user opening /onboarding?callbackURL=<hostile>, directly or through /sign-in, stays on this origin", async () => {
+  await using t = await createTestApp();
+  const user = await createTestUser(t);
+  await saveOnboardingProfile(t.kv, user.user.id, { persona: "society" });
+  for (const target of HOSTILE) {
+    for (const callbackURL of [target, `/sign-in?${new URLSearchParams({ callbackURL: target })}`]) {
+      const path = `/onboarding?${new URLSearchParams({ callbackURL })}`;
+      const res = await t.fetch(path, { headers: { cookie: user.cookie } });
+      await res.body?.cancel();
+      const locations = res.status === 302 ? await follow(t, res.headers.get("location")!, user.cookie) : [path];
+      assertOnOrigin(t, locations, JSON.stringify(callbackURL));
     }
   }
 });
