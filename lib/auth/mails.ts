@@ -30,17 +30,35 @@ export async function sendVerificationMail(services: Services, user: User, callb
 }
 
 /**
- * Starts a password reset for `email` and returns at once: the user lookup, the token and the
- * mail happen after the caller has answered, so the answer takes the same time whether or not
- * the address belongs to an account, and never waits on the SMTP server (docs/decisions.md,
- * Auth). `redirectTo` is a checked redirect target. A failure is logged, never thrown.
+ * Runs `work` after the caller has answered: a request that mails whoever owns `email` answers
+ * in the same time whether or not the address belongs to an account, and never waits on the
+ * SMTP server (docs/decisions.md, Auth). A failure is logged as `label`, never thrown.
+ */
+function afterAnswer(services: Services, label: string, work: () => Promise<void>): void {
+  work().catch((error) => services.log.error(label, { error: String(error) }));
+}
+
+/**
+ * Starts a password reset for `email` and returns at once (`afterAnswer`): when the address
+ * belongs to a user, a reset link is mailed. `redirectTo` is a checked redirect target.
  */
 export function startPasswordReset(services: Services, email: string, redirectTo: string): void {
-  const work = async () => {
+  afterAnswer(services, "password reset not started", async () => {
     const user = await getUserByEmail(services.kv, email);
     if (user) await sendPasswordResetMail(services, user, redirectTo);
-  };
-  work().catch((error) => services.log.error("password reset not started", { error: String(error) }));
+  });
+}
+
+/**
+ * Starts sending a fresh verification link to `email` and returns at once (`afterAnswer`): only
+ * when the address belongs to a user who has not verified it, at most once per 5 minutes.
+ * `callbackURL` is a checked redirect target.
+ */
+export function startVerificationResend(services: Services, email: string, callbackURL: string): void {
+  afterAnswer(services, "verification mail not started", async () => {
+    const user = await getUserByEmail(services.kv, email);
+    if (user && !user.emailVerified) await sendVerificationMail(services, user, callbackURL);
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Fixed-window rate limits kept in Deno KV (CONTRACT.md §2): sign-in 5 per 10 s per e-mail
  * and client IP and 60 per minute per IP; sign-up 10 per minute per IP; password-reset and
- * verification e-mails 3 per minute per e-mail; password-reset requests also 10 per minute per
- * IP (docs/decisions.md, Auth). `RATE_LIMITS=off` (`config.rateLimits` false) turns them off.
+ * verification e-mails 3 per minute per e-mail; requests for either also 10 per minute per IP
+ * (docs/decisions.md, Auth). `RATE_LIMITS=off` (`config.rateLimits` false) turns them off.
  *
  * Keys (owned by this module only): `["rate_limits", rule, subject, windowStartMs]` → count,
  * with `expireIn` until the window ends; a subject over 200 characters (a forged
@@ -29,6 +29,7 @@ export const RATE_LIMITS = {
   passwordResetPerEmail: { name: "password_reset_email", limit: 3, windowMs: 60_000 },
   passwordResetPerIp: { name: "password_reset_ip", limit: 10, windowMs: 60_000 },
   verificationPerEmail: { name: "verification_email", limit: 3, windowMs: 60_000 },
+  verificationPerIp: { name: "verification_ip", limit: 10, windowMs: 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**

@@ -1,16 +1,17 @@
 /**
  * `POST /api/auth/send-verification-email` (the Better Auth client's resend path; CONTRACT.md
- * §2 rate limits): `{email, callbackURL?}` → always 200 `{status: true}`. When the e-mail
- * belongs to an unverified user, a fresh verification e-mail is sent (at most one per 5 minutes
- * per user). 3 requests per minute per e-mail; a `callbackURL` off this origin: 400.
+ * §2 rate limits): `{email, callbackURL?}` → always 200 `{status: true}`, answered before any
+ * lookup or mail so that its time says nothing about the account. When the e-mail belongs to an
+ * unverified user, a fresh verification e-mail is then sent (at most one per 5 minutes per
+ * user). 10 requests per minute per IP and 3 per e-mail; a `callbackURL` off this origin: 400.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
-import { sendVerificationMail } from "@/lib/auth/mails.ts";
+import { startVerificationResend } from "@/lib/auth/mails.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
-import { getUserByEmail, normalizeEmail } from "@/lib/users/users.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 
 const SendVerificationBody = z.object({ email: EmailField, callbackURL: z.string().optional() });
 
@@ -18,11 +19,11 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
+    await hitRateLimit(kv, RATE_LIMITS.verificationPerIp, ctx.state.clientIp, config.rateLimits);
     const body = await readAuthBody(req, SendVerificationBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     await hitRateLimit(kv, RATE_LIMITS.verificationPerEmail, normalizeEmail(body.email), config.rateLimits);
-    const user = await getUserByEmail(kv, body.email);
-    if (user && !user.emailVerified) await sendVerificationMail(services, user, callbackURL);
+    startVerificationResend(services, body.email, callbackURL);
     return Response.json({ status: true });
   },
 });

@@ -108,32 +108,53 @@ Deno.test("an SMTP failure at sign-up is logged, the account stays, and sign-in 
   assertEquals((await getUserByEmail(t.kv, "lost@example.com"))?.emailVerified, true);
 });
 
-Deno.test("forget-password answers before a slow SMTP server does, in the same time for a known and an unknown e-mail", async () => {
+for (
+  const [path, account] of [
+    ["/api/auth/forget-password", { verified: true }],
+    ["/api/auth/send-verification-email", { verified: false }],
+  ] as const
+) {
+  Deno.test(`${path} answers before a slow SMTP server does, in the same time for a known and an unknown e-mail`, async () => {
+    await answersAtOnce(path, account.verified);
+  });
+}
+
+/**
+ * Times `path` for three accounts' e-mails and three unknown ones against an SMTP server that
+ * answers 600 ms late: the answers come well before it, in about the same time for both; the
+ * mails still arrive.
+ */
+async function answersAtOnce(path: string, verified: boolean) {
   const SMTP_DELAY_MS = 600;
   await using smtp = await startFakeSmtp({
     onMessage: () => new Promise((resolve) => setTimeout(resolve, SMTP_DELAY_MS)),
   });
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url, RATE_LIMITS: "off" } });
-  await passwordUser(t, { email: "asha@example.com" });
   const timed = async (email: string) => {
     const start = performance.now();
-    const res = await t.json("POST", "/api/auth/forget-password", { email });
+    const res = await t.json("POST", path, { email });
     assertEquals([res.status, await res.json()], [200, { status: true }]);
     return performance.now() - start;
   };
   const known: number[] = [];
   const unknown: number[] = [];
   for (let i = 0; i < 3; i++) {
-    known.push(await timed("asha@example.com"));
+    await passwordUser(t, { email: `known${i}@example.com`, verified });
+    known.push(await timed(`known${i}@example.com`));
     unknown.push(await timed(`nobody${i}@example.com`));
   }
   const median = (values: number[]) => values.toSorted((a, b) => a - b)[1];
-  assert(Math.max(...known, ...unknown) < SMTP_DELAY_MS / 2, `known ${known}, unknown ${unknown} ms`);
-  assert(Math.abs(median(known) - median(unknown)) < 50, `known ${known}, unknown ${unknown} ms`);
+  // Medians, with room for a loaded machine: waiting on the server would add SMTP_DELAY_MS.
+  assert(median(known) < SMTP_DELAY_MS / 2, `known ${known}, unknown ${unknown} ms`);
+  assert(Math.abs(median(known) - median(unknown)) < SMTP_DELAY_MS / 4, `known ${known}, unknown ${unknown} ms`);
 
   const deadline = Date.now() + 10_000;
   while (smtp.messages.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  assertEquals(smtp.messages.map((m) => m.to), [["asha@example.com"], ["asha@example.com"], ["asha@example.com"]]);
+  assertEquals(smtp.messages.flatMap((m) => m.to).sort(), [
+    "known0@example.com",
+    "known1@example.com",
+    "known2@example.com",
+  ]);
   // The last send is answered SMTP_DELAY_MS after its message arrived.
   await new Promise((resolve) => setTimeout(resolve, SMTP_DELAY_MS + 200));
-});
+}

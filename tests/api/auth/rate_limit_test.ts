@@ -121,15 +121,15 @@ Deno.test("RATE_LIMITS=off turns the limits off", async () => {
   }
 });
 
-Deno.test("forget-password: the 11th request in a minute from one IP is 429 whatever the e-mail, other IPs go on", async () => {
-  await using t = await createTestApp({ env: { TRUST_PROXY: "true" } });
-  await roomInWindow(60_000, 5000);
-  for (let i = 0; i < 10; i++) {
-    assertEquals((await post(t, "/api/auth/forget-password", { email: `p${i}@example.com` }, "10.0.0.7")).status, 200);
-  }
-  const over = await t.json("POST", "/api/auth/forget-password", { email: "fresh@example.com" }, {
-    "x-forwarded-for": "10.0.0.7",
+for (const path of ["/api/auth/forget-password", "/api/auth/send-verification-email"]) {
+  Deno.test(`${path}: the 11th request in a minute from one IP is 429 whatever the e-mail, other IPs go on`, async () => {
+    await using t = await createTestApp({ env: { TRUST_PROXY: "true" } });
+    await roomInWindow(60_000, 5000);
+    for (let i = 0; i < 10; i++) {
+      assertEquals((await post(t, path, { email: `p${i}@example.com` }, "10.0.0.7")).status, 200);
+    }
+    const over = await t.json("POST", path, { email: "fresh@example.com" }, { "x-forwarded-for": "10.0.0.7" });
+    await assertLimited(over, 60);
+    assertEquals((await post(t, path, { email: "fresh@example.com" }, "10.0.0.8")).status, 200);
   });
-  await assertLimited(over, 60);
-  assertEquals((await post(t, "/api/auth/forget-password", { email: "fresh@example.com" }, "10.0.0.8")).status, 200);
-});
+}

@@ -162,6 +162,7 @@ Deno.test("send-verification-email answers {status: true} always and mails only 
     assertEquals(res.headers.get("content-type"), "application/json");
     assertEquals(await res.json(), { status: true });
   }
+  await waitForMail(t, "pending@example.com");
   assertEquals(t.mails.map((m) => m.to), ["pending@example.com"]);
   const res = await t.fetch(pathOf(t.mails[0].link));
   assertEquals(res.status, 302);
