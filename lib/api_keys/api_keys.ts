@@ -8,12 +8,14 @@
  * Keys (owned by this module only):
  * - `["api_keys", id]` → `StoredApiKey`
  * - `["api_keys_by_hash", sha256Hex(key)]` → id
+ * - `["api_key_creators", userId]` → id of the user's latest key: every creation changes it, so
+ *   a demotion that checks it cannot miss a key created meanwhile
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
-import { getUser, type User } from "@/lib/users/users.ts";
+import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 
 /** An API key as listed: never the key itself. */
@@ -35,9 +37,16 @@ export const ApiKeyCreateSchema = z.object({ name: TextSchema.trim().min(1).max(
 /** Keys revoked per atomic write: one check and two deletes each, well within KV's limits. */
 export const REVOKE_BATCH = 30;
 
+const creatorKey = (userId: string): Deno.KvKey => ["api_key_creators", userId];
+
 const publicOf = ({ id, name, createdAt }: StoredApiKey): ApiKey => ({ id, name, createdAt });
 
-/** Creates a key for `admin`; returns the record and the key (`ck_` + 43 characters), shown once. */
+/**
+ * Creates a key for `admin`; returns the record and the key (`ck_` + 43 characters), shown once.
+ * The write is checked against the creator's user record: it commits only while they are an
+ * admin, so a key cannot be created past their demotion.
+ * @throws ForbiddenError when the creator is no longer an admin.
+ */
 export async function createApiKey(kv: Deno.Kv, admin: User, name: string): Promise<{ apiKey: ApiKey; key: string }> {
   const key = `ck_${randomToken()}`;
   const stored: StoredApiKey = {
@@ -47,11 +56,17 @@ export async function createApiKey(kv: Deno.Kv, admin: User, name: string): Prom
     userId: admin.id,
     keyHash: await sha256Hex(key),
   };
-  await kv.atomic()
-    .set(["api_keys", stored.id], stored)
-    .set(["api_keys_by_hash", stored.keyHash], stored.id)
-    .commit();
-  return { apiKey: publicOf(stored), key };
+  for (;;) {
+    const creator = await kv.get<User>(userKey(admin.id));
+    if (creator.value?.role !== "admin") throw new ForbiddenError();
+    const result = await kv.atomic()
+      .check(creator)
+      .set(["api_keys", stored.id], stored)
+      .set(["api_keys_by_hash", stored.keyHash], stored.id)
+      .set(creatorKey(admin.id), stored.id)
+      .commit();
+    if (result.ok) return { apiKey: publicOf(stored), key };
+  }
 }
 
 /** Every live key, oldest first. */
@@ -68,18 +83,29 @@ export async function revokeApiKey(kv: Deno.Kv, id: string): Promise<void> {
   await kv.atomic().check(entry).delete(["api_keys", id]).delete(["api_keys_by_hash", entry.value.keyHash]).commit();
 }
 
-/** The stored keys `userId` created, with their entries for an atomic check. */
-export async function apiKeyEntriesOf(kv: Deno.Kv, userId: string): Promise<Deno.KvEntry<StoredApiKey>[]> {
+/** The keys a user created, and the marker every creation changes, read for an atomic check. */
+export interface KeysOfUser {
+  marker: Deno.KvEntryMaybe<string>;
+  entries: Deno.KvEntry<StoredApiKey>[];
+}
+
+/** The stored keys `userId` created, with their entries and the creation marker for an atomic check. */
+export async function apiKeysOf(kv: Deno.Kv, userId: string): Promise<KeysOfUser> {
+  const marker = await kv.get<string>(creatorKey(userId));
   const entries: Deno.KvEntry<StoredApiKey>[] = [];
   for await (const entry of kv.list<StoredApiKey>({ prefix: ["api_keys"] })) {
     if (entry.value.userId === userId) entries.push(entry);
   }
-  return entries;
+  return { marker, entries };
 }
 
-/** Adds to `op` the revocation of `entries` (from `apiKeyEntriesOf`), checked against what was read. */
-export function revokeApiKeysOps(op: Deno.AtomicOperation, entries: Deno.KvEntry<StoredApiKey>[]): void {
-  for (const entry of entries) {
+/**
+ * Adds to `op` the revocation of the first `REVOKE_BATCH` of `keys` (from `apiKeysOf`), checked
+ * against what was read, the creation marker included (no key was created since).
+ */
+export function revokeApiKeysOps(op: Deno.AtomicOperation, keys: KeysOfUser): void {
+  op.check(keys.marker);
+  for (const entry of keys.entries.slice(0, REVOKE_BATCH)) {
     op.check(entry).delete(entry.key).delete(["api_keys_by_hash", entry.value.keyHash]);
   }
 }
@@ -87,10 +113,10 @@ export function revokeApiKeysOps(op: Deno.AtomicOperation, entries: Deno.KvEntry
 /** Revokes every key `userId` created, in batches that fit one atomic write each. */
 export async function revokeApiKeysOf(kv: Deno.Kv, userId: string): Promise<void> {
   for (;;) {
-    const entries = (await apiKeyEntriesOf(kv, userId)).slice(0, REVOKE_BATCH);
-    if (entries.length === 0) return;
+    const keys = await apiKeysOf(kv, userId);
+    if (keys.entries.length === 0) return;
     const op = kv.atomic();
-    revokeApiKeysOps(op, entries);
+    revokeApiKeysOps(op, keys);
     await op.commit();
   }
 }

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { apiKeyEntriesOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
+import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
 
 const integer = (min: number, max: number) =>
@@ -79,8 +79,9 @@ const MAX_ID_LENGTH = 100;
  * both user records as read: it commits only while the actor is still an admin, so two admins
  * demoting each other at once cannot both succeed, and because nobody may change their own role
  * the actor, an admin when the write lands, always remains one: the last admin cannot be demoted.
- * Demoting an admin revokes the API keys they created in the same write (any beyond
- * `REVOKE_BATCH` right after it; `userOfApiKey` already refuses them meanwhile). The new role
+ * Demoting an admin revokes the API keys they created in the same write, checked against their
+ * key-creation marker so a key created meanwhile is not missed (any beyond `REVOKE_BATCH` right
+ * after it; `userOfApiKey` already refuses them meanwhile). The new role
  * applies at the target's next request (the session middleware reads the user on every request).
  * @throws ForbiddenError "You cannot change your own role", or the default 403 when the actor is
  *   no longer an admin; NotFoundError "User not found".
@@ -98,12 +99,12 @@ export async function changeUserRole(
     if (actor.value?.role !== "admin") throw new ForbiddenError();
     if (!target.value) throw new NotFoundError("User not found");
     const demoted = target.value.role === "admin" && role !== "admin";
-    const keys = demoted ? await apiKeyEntriesOf(kv, targetId) : [];
+    const keys = demoted ? await apiKeysOf(kv, targetId) : null;
     const op = kv.atomic().check(actor);
     const user = updateUserOps(op, target as Deno.KvEntry<User>, { role });
-    revokeApiKeysOps(op, keys.slice(0, REVOKE_BATCH));
+    if (keys) revokeApiKeysOps(op, keys);
     if (!(await op.commit()).ok) continue;
-    if (keys.length > REVOKE_BATCH) await revokeApiKeysOf(kv, targetId);
+    if (keys && keys.entries.length > REVOKE_BATCH) await revokeApiKeysOf(kv, targetId);
     return { id: user.id, name: user.name, email: user.email, role: user.role };
   }
 }

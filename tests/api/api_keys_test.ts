@@ -143,3 +143,26 @@ Deno.test("demoting an admin revokes their API keys: promoted again, the keys st
   assertEquals(res.status, 201, "another admin's key keeps working");
   await res.body?.cancel();
 });
+
+Deno.test("a key created while its admin is being demoted never outlives the demotion (30 runs)", async () => {
+  await using t = await createTestApp();
+  const root = await createTestUser(t, "admin");
+  for (let run = 0; run < 30; run++) {
+    const admin = await createTestUser(t, "admin");
+    const [created, demoted] = await Promise.all([
+      t.json("POST", "/api/admin/api-keys", { name: "Racing feed" }, admin.headers),
+      t.json("PATCH", `/api/admin/users/${admin.user.id}`, { role: "member" }, root.headers),
+    ]);
+    assertEquals(demoted.status, 200, `run ${run}`);
+    await demoted.body?.cancel();
+    const body = await created.json();
+    assert(created.status === 201 || created.status === 403, `run ${run}: ${created.status}`);
+    const promoted = await t.json("PATCH", `/api/admin/users/${admin.user.id}`, { role: "admin" }, root.headers);
+    await promoted.body?.cancel();
+    if (created.status === 201) {
+      const res = await postWithKey(t, body.key, internshipBody());
+      assertEquals(res.status, 401, `run ${run}: the key works again after re-promotion`);
+      await res.body?.cancel();
+    }
+  }
+});
