@@ -29,7 +29,9 @@ async function rawHead(
   const text = new TextDecoder("latin1").decode(new Uint8Array(chunks.flatMap((c) => [...c])));
   const [head] = text.split("\r\n\r\n");
   const [statusLine, ...fields] = head.split("\r\n");
-  const headers = new Headers(fields.map((f) => [f.slice(0, f.indexOf(":")), f.slice(f.indexOf(":") + 1).trim()]));
+  const headers = new Headers(
+    fields.map((f): [string, string] => [f.slice(0, f.indexOf(":")), f.slice(f.indexOf(":") + 1).trim()]),
+  );
   return Object.assign(headers, { status: Number(statusLine.split(" ")[1]) });
 }
 
