@@ -9,6 +9,8 @@ import { fetchJson } from "@/components/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { useDebouncedValue } from "@/components/use_debounced_value.ts";
 import { Notice } from "@/components/forms.tsx";
+import { formatDateTime, fromIstInput } from "@/components/dates.ts";
+import { couponWarnings, EXPIRY_PASSED } from "@/components/admin_checks.ts";
 import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 
@@ -80,6 +82,8 @@ export default function AdminCouponsTable() {
   const create = async (event: Event) => {
     event.preventDefault();
     setError("");
+    const expiresAt = fromIstInput(form.expiresAt);
+    if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return setError(`Expiry: ${EXPIRY_PASSED}`);
     setBusy(true);
     const result = await fetchJson<{ coupon: Coupon }>("/api/admin/coupons", {
       body: {
@@ -88,7 +92,7 @@ export default function AdminCouponsTable() {
         discountValue: Number(form.discountValue),
         usageLimit: form.usageLimit.trim() === "" ? null : Number(form.usageLimit),
         perUserLimit: Number(form.perUserLimit || "1"),
-        expiresAt: form.expiresAt ? new Date(form.expiresAt).toISOString() : null,
+        expiresAt,
       },
     });
     setBusy(false);
@@ -120,6 +124,12 @@ export default function AdminCouponsTable() {
     setCoupons((list) => list && list.filter((c) => c.id !== coupon.id));
     setStatus(`Coupon ${coupon.code} deleted.`);
   };
+
+  const warnings = couponWarnings({
+    discountType: form.discountType,
+    discountValue: Number(form.discountValue),
+    expiresAt: fromIstInput(form.expiresAt),
+  });
 
   return (
     <div class="space-y-6">
@@ -180,7 +190,7 @@ export default function AdminCouponsTable() {
               class={CONTROL}
             />
           </Field>
-          <Field id="coupon-expires" label="Expires (optional)">
+          <Field id="coupon-expires" label="Expires (IST, optional)">
             <input
               id="coupon-expires"
               type="datetime-local"
@@ -190,6 +200,11 @@ export default function AdminCouponsTable() {
             />
           </Field>
         </div>
+        {warnings.length > 0 && (
+          <Notice kind="info" title="Check before creating">
+            <ul class="list-disc pl-5">{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+          </Notice>
+        )}
         <button
           type="submit"
           disabled={busy}
@@ -239,7 +254,7 @@ export default function AdminCouponsTable() {
                 <td class="px-4 py-3">{discountText(c)}</td>
                 <td class="px-4 py-3 whitespace-nowrap">{`${c.usedCount} / ${c.usageLimit ?? "∞"}`}</td>
                 <td class="hidden px-4 py-3 sm:table-cell">
-                  {c.expiresAt ? new Date(c.expiresAt).toLocaleString("en-IN") : "Never"}
+                  {c.expiresAt ? formatDateTime(c.expiresAt) : "Never"}
                 </td>
                 <td class="px-4 py-3">
                   <Switch label={`Active: ${c.code}`} checked={c.isActive} onChange={(on) => setActive(c, on)} />

@@ -6,6 +6,7 @@
  * announced; a stale answer never overwrites a newer one.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { formatDate } from "@/components/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
@@ -28,10 +29,6 @@ interface Row {
 interface Page {
   users: Row[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
-}
-
-function joined(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
 }
 
 export default function AdminUsersTable({ currentUserId }: { currentUserId: string }) {
@@ -182,7 +179,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
                 </th>
                 <td class="hidden px-4 py-3 md:table-cell">{u.email}</td>
                 <td class="hidden px-4 py-3 sm:table-cell">{u.emailVerified ? "Yes" : "No"}</td>
-                <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{joined(u.createdAt)}</td>
+                <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{formatDate(u.createdAt)}</td>
                 <td class="px-4 py-3">
                   {u.id === currentUserId ? <span>{u.role} (you)</span> : (
                     <select

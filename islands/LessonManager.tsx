@@ -1,12 +1,15 @@
 /**
  * The lessons of a toolkit in the admin editor (specification "Toolkit content item"; CONTRACT.md
  * §6): add an article (HTML, sanitized by the server) or a video (CDN URL), edit one, mark it a
- * free preview, move it up or down (the order is renumbered 0, 1, 2, …), and delete it after
- * confirming. Calls `/api/admin/toolkit-content-items`.
+ * free preview, move it up or down (the order is renumbered 0, 1, 2, …; the keyboard focus stays
+ * on the moved lesson's button, or its other one at the end of the list), and delete it after
+ * confirming. An http video address is refused before sending. Calls
+ * `/api/admin/toolkit-content-items`.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
+import { HTTP_VIDEO, isHttpAddress } from "@/components/admin_checks.ts";
 
 /** A lesson as the admin API returns it. */
 export interface Lesson {
@@ -115,6 +118,19 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
+  const list = useRef<HTMLOListElement>(null);
+  /** The move button to focus once a move is shown: the moved lesson's, in the direction it went. */
+  const refocus = useRef<{ id: string; direction: "up" | "down" } | null>(null);
+
+  useEffect(() => {
+    const wanted = refocus.current;
+    if (!wanted || !list.current) return;
+    refocus.current = null;
+    const button = (direction: string) =>
+      list.current!.querySelector<HTMLButtonElement>(`button[data-lesson="${wanted.id}"][data-move="${direction}"]`);
+    const same = button(wanted.direction);
+    (same && !same.disabled ? same : button(wanted.direction === "up" ? "down" : "up"))?.focus();
+  }, [lessons]);
 
   const run = async <T,>(call: () => Promise<{ ok: true; data: T } | { ok: false; error: string }>) => {
     setBusy(true);
@@ -134,6 +150,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   const add = async (event: Event) => {
     event.preventDefault();
     if (!draft.title.trim()) return setError("Enter a lesson title.");
+    if (draft.type === "video" && isHttpAddress(draft.cdnVideoUrl)) return setError(HTTP_VIDEO);
     const created = await run(() =>
       fetchJson<{ contentItem: Lesson }>("/api/admin/toolkit-content-items", {
         body: { toolkitId, orderIndex: lessons.length, ...bodyOf(draft) },
@@ -148,6 +165,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   const save = async (event: Event) => {
     event.preventDefault();
     if (!editing) return;
+    if (editing.draft.type === "video" && isHttpAddress(editing.draft.cdnVideoUrl)) return setError(HTTP_VIDEO);
     const saved = await run(() => patch(editing.id, bodyOf(editing.draft)));
     if (!saved) return;
     setLessons(lessons.map((l) => l.id === editing.id ? saved.contentItem : l));
@@ -175,6 +193,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
       return { ok: true as const, data: true };
     });
     if (results) {
+      refocus.current = { id: moved.id, direction: to < from ? "up" : "down" };
       setLessons(order.map((l, i) => ({ ...l, orderIndex: i })));
       setStatus(`“${moved.title}” moved to position ${to + 1}.`);
     }
@@ -195,7 +214,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
       {lessons.length === 0
         ? <p class="text-slate-700">No lessons yet. Add the first one below.</p>
         : (
-          <ol class="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+          <ol ref={list} class="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
             {lessons.map((lesson, index) => (
               <li key={lesson.id} class="space-y-3 p-4">
                 <div class="flex flex-wrap items-center justify-between gap-3">
@@ -211,6 +230,8 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                       type="button"
                       class={BUTTON}
                       disabled={busy || index === 0}
+                      data-lesson={lesson.id}
+                      data-move="up"
                       onClick={() => move(index, index - 1)}
                     >
                       Up<span class="sr-only">{`: ${lesson.title}`}</span>
@@ -219,6 +240,8 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                       type="button"
                       class={BUTTON}
                       disabled={busy || index === lessons.length - 1}
+                      data-lesson={lesson.id}
+                      data-move="down"
                       onClick={() => move(index, index + 1)}
                     >
                       Down<span class="sr-only">{`: ${lesson.title}`}</span>

@@ -2,11 +2,14 @@
  * The admin's toolkit form (specification "Toolkit"; CONTRACT.md §6): creates a toolkit
  * (`POST /api/admin/toolkits`, then on to its editor) or saves one (`PUT /api/admin/toolkits/{id}`),
  * including the active switch and the Sale badge. Prices in rupees; highlights one per line.
+ * An original price below the price and an http video are refused at their fields; odd values
+ * (a free toolkit, a very high price, an original price equal to the price) are pointed out.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/components/use_form_submit.ts";
+import { HTTP_VIDEO, isHttpAddress, ORIGINAL_BELOW_PRICE, toolkitWarnings } from "@/components/admin_checks.ts";
 
 /** The toolkit fields the form edits. */
 export interface ToolkitFormValues {
@@ -67,7 +70,10 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
     }
     if (values.originalPrice.trim() !== "" && !(Number(values.originalPrice) >= 0)) {
       errors.originalPrice = "Enter a price in rupees, or leave it empty.";
+    } else if (values.originalPrice.trim() !== "" && Number(values.originalPrice) < Number(values.price)) {
+      errors.originalPrice = ORIGINAL_BELOW_PRICE;
     }
+    if (isHttpAddress(values.videoUrl)) errors.videoUrl = HTTP_VIDEO;
     return errors;
   };
 
@@ -108,6 +114,11 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
     else if (toolkit?.id) setSaved("The toolkit was saved.");
     else location.assign(`/admin/toolkits/${result.data.id}`);
   };
+
+  const price = Number(values.price);
+  const warnings = values.price.trim() === "" || !(price >= 0)
+    ? []
+    : toolkitWarnings(price, values.originalPrice.trim() === "" ? null : Number(values.originalPrice));
 
   return (
     <form ref={form.form} onSubmit={onSubmit} noValidate class="space-y-4">
@@ -181,6 +192,11 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
           Show the Sale badge
         </label>
       </div>
+      {warnings.length > 0 && (
+        <Notice kind="info" title="Check before saving">
+          <ul class="list-disc pl-5">{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+        </Notice>
+      )}
       <SubmitButton
         busy={form.busy}
         label={toolkit?.id ? "Save toolkit" : "Create toolkit"}

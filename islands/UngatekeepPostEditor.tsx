@@ -6,6 +6,7 @@
  * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing).
  */
 import { useEffect, useState } from "preact/hooks";
+import { fromIstInput, toIstInput } from "@/components/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
@@ -33,12 +34,6 @@ interface Upload {
   error?: string;
 }
 
-function localInput(iso: string | null): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
 function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<{ id?: string; error?: string }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
@@ -59,7 +54,7 @@ function uploadFile(file: File, onProgress: (fraction: number) => void): Promise
 
 export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
   const hydrated = useHydrated();
-  const [values, setValues] = useState({ ...post, publishedAt: localInput(post.publishedAt) });
+  const [values, setValues] = useState({ ...post, publishedAt: toIstInput(post.publishedAt) });
   const [uploads, setUploads] = useState<Upload[]>(post.images.map((id) => ({ key: id, name: id, progress: 1, id })));
   const [preview, setPreview] = useState("");
   const [busy, setBusy] = useState(false);
@@ -104,7 +99,7 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
       linkImage: values.linkImage.trim() || null,
       isPinned: values.isPinned,
       isPublished: values.isPublished,
-      publishedAt: values.publishedAt ? new Date(values.publishedAt).toISOString() : null,
+      publishedAt: fromIstInput(values.publishedAt),
     };
     const res = post.id
       ? await fetchJson(`/api/admin/ungatekeep/${post.id}`, { method: "PATCH", body })
@@ -223,7 +218,7 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
       </div>
       <TextField
         id="publishedAt"
-        label="Publish at"
+        label="Publish at (IST)"
         type="datetime-local"
         hint="Leave empty to publish now. A future date schedules the post."
         value={values.publishedAt}

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { formatDateTime } from "@/components/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
 import { useDebouncedValue } from "@/components/use_debounced_value.ts";
@@ -144,7 +145,7 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
                       {statusOf(row)}
                       {row.publishedAt && (
                         <span class="block text-xs text-slate-700">
-                          {row.publishedAt.slice(0, 16).replace("T", " ")} UTC
+                          {formatDateTime(row.publishedAt)}
                         </span>
                       )}
                     </td>

@@ -3,6 +3,7 @@
  * of server-only imports): ₹ stipends in Indian digit grouping, deadlines as dates with the
  * days left, and labels of the specification's `type` and `timing` values ("Internship").
  */
+import { formatDate } from "@/components/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import { pageRange } from "@/components/Pagination.tsx";
 
@@ -20,7 +21,6 @@ export const TIMING_LABELS: Record<NonNullable<InternshipView["timing"]>, string
 };
 
 const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
-const dates = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A rupee amount in Indian grouping, e.g. `25000` → `"₹25,000"`. */
@@ -62,14 +62,11 @@ export function describeDeadline(deadline: string | null | undefined, now = new 
     : days === 1
     ? "Closes tomorrow"
     : `Closes in ${days} days`;
-  return { date: dates.format(new Date(day)), status, closed: days < 0, iso: day };
+  return { date: formatDate(day), status, closed: days < 0, iso: day };
 }
 
-/** A timestamp as a date, e.g. `"3 Feb 2026"`. */
-export function formatDate(iso: string): string {
-  const day = dayOf(iso);
-  return day ? dates.format(new Date(day)) : iso;
-}
+/** A timestamp as its day in IST, or a calendar date, e.g. `"3 Feb 2026"` (`components/dates.ts`). */
+export { formatDate };
 
 /** The result count sentence of a page of `shown` (at least 1) internships, e.g. "Showing 1–10 of 34 internships". */
 export function showingInternships(offset: number, shown: number, total: number): string {

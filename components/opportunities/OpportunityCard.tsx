@@ -3,6 +3,7 @@
  * upcoming, ongoing or over, location, organizer and who posted it; with `showState`, its review
  * state (for "My submissions").
  */
+import { formatDate } from "@/components/dates.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 
@@ -21,11 +22,9 @@ export const STATUS_LABELS: Record<OpportunityStatus, { label: string; tone: "am
   rejected: { label: "Rejected", tone: "red" },
 };
 
-const DATE = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-
-/** `YYYY-MM-DD` as "1 Mar 2099". */
+/** `YYYY-MM-DD` as "1 Mar 2099" (`components/dates.ts`). */
 export function formatDay(date: string): string {
-  return DATE.format(new Date(`${date}T00:00:00Z`));
+  return formatDate(date);
 }
 
 /** Whether the dates are ahead, today or behind, by the calendar date in India. */

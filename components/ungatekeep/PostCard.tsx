@@ -6,7 +6,8 @@
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { exactTime, relativeTime } from "./format.ts";
+import { relativeTime } from "./format.ts";
+import { formatDateTime } from "@/components/dates.ts";
 
 /** The thumbnail's source: the first image, else the link's preview image, else none. */
 export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): string | null {
@@ -15,7 +16,7 @@ export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): strin
 
 /** The post's date: relative, with the exact one in `title` and `datetime`. */
 export function PostDate({ iso, now }: { iso: string; now?: Date }) {
-  return <time dateTime={iso} title={exactTime(iso)}>{relativeTime(iso, now)}</time>;
+  return <time dateTime={iso} title={formatDateTime(iso)}>{relativeTime(iso, now)}</time>;
 }
 
 /** The pin marker of a pinned post. */

@@ -122,12 +122,19 @@ export async function listCoupons(kv: Deno.Kv, search = ""): Promise<Coupon[]> {
   return await Promise.all(records.map((r) => view(kv, r)));
 }
 
+/** The message of a coupon created with an expiry that has already passed. */
+export const EXPIRED_AT_CREATION = "The expiry date has already passed: a coupon that has expired cannot be used";
+
 /**
- * Creates a coupon; the code's uniqueness is checked in the same atomic write.
- * @throws InvalidInputError "Coupon code already exists".
+ * Creates a coupon; the code's uniqueness is checked in the same atomic write. A coupon that
+ * would be expired from its creation is refused: nobody could use it.
+ * @throws InvalidInputError "Coupon code already exists", or `EXPIRED_AT_CREATION`.
  */
 export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Coupon> {
   const now = new Date().toISOString();
+  if (input.expiresAt !== null && Date.parse(input.expiresAt) <= Date.parse(now)) {
+    throw new InvalidInputError(EXPIRED_AT_CREATION);
+  }
   const { discountValue, ...fields } = input;
   const record: CouponRecord = {
     id: crypto.randomUUID(),

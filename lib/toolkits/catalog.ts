@@ -107,7 +107,20 @@ export async function readToolkit(kv: Deno.Kv, id: string, viewer: Viewer): Prom
   return (await views(kv, [record]))[0];
 }
 
-/** Creates a toolkit by `creator`, inactive, unset optional fields null (states "Toolkit": none → isActive false). */
+/** The message of an original price below the price (a "discount" that raises the price). */
+export const ORIGINAL_PRICE_BELOW_PRICE = "The original price must not be below the price";
+
+/** @throws InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE` when the record's original price is below its price. */
+function assertPrices(record: Pick<ToolkitRecord, "pricePaise" | "originalPricePaise">): void {
+  if (record.originalPricePaise !== null && record.originalPricePaise < record.pricePaise) {
+    throw new InvalidInputError(ORIGINAL_PRICE_BELOW_PRICE);
+  }
+}
+
+/**
+ * Creates a toolkit by `creator`, inactive, unset optional fields null (states "Toolkit": none → isActive false).
+ * @throws InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
+ */
 export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCreate): Promise<Toolkit> {
   const now = new Date().toISOString();
   const record: ToolkitRecord = {
@@ -130,14 +143,16 @@ export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCr
     createdAt: now,
     updatedAt: now,
   };
+  assertPrices(record);
   await kv.set(toolkitKey(record.id), record);
   return toolkitView(record, creator.name);
 }
 
 /**
  * Applies the fields of `patch` that are given (states "Toolkit": isActive and showSaleBadge as
- * given). `lessonCount` is taken only while the toolkit has no content items.
- * @throws NotFoundError "Toolkit not found".
+ * given). `lessonCount` is taken only while the toolkit has no content items. The prices as they
+ * would be afterwards are checked together.
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
  */
 export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdate): Promise<Toolkit> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -149,6 +164,7 @@ export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdat
     if (price !== undefined) record.pricePaise = toPaise(price);
     if (originalPrice !== undefined) record.originalPricePaise = originalPrice === null ? null : toPaise(originalPrice);
     if (lessonCount !== undefined && record.itemCount === 0) record.lessonCount = lessonCount;
+    assertPrices(record);
     const result = await kv.atomic().check(entry).set(toolkitKey(id), record).commit();
     if (result.ok) return (await views(kv, [record]))[0];
   }

@@ -13,6 +13,15 @@ export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAt
 });
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+/**
+ * A video address: https only, since an http video is blocked as mixed content on the https site
+ * and would never play.
+ */
+const videoUrl = z.url({
+  protocol: /^https$/,
+  error: "Use an https address: an http video does not play on an https site",
+})
+  .max(2048);
 const text = (max: number) => TextSchema.trim().min(1).max(max);
 
 /** Lesson types. */
@@ -38,7 +47,7 @@ export const ToolkitCreateSchema = z.object({
   price: ToolkitPriceSchema,
   originalPrice: RupeesSchema.nullable().optional(),
   coverImageUrl: httpUrl.nullable().optional(),
-  videoUrl: httpUrl.nullable().optional(),
+  videoUrl: videoUrl.nullable().optional(),
   contentUrl: httpUrl.nullable().optional(),
   category: text(100).nullable().optional(),
   highlights: z.array(text(300)).max(30).nullable().optional(),
@@ -107,7 +116,7 @@ export const ContentItemCreateSchema = z.object({
   title: text(200),
   type: z.enum(CONTENT_TYPES),
   content: TextSchema.max(ARTICLE_MAX).nullable().optional(),
-  cdnVideoUrl: httpUrl.nullable().optional(),
+  cdnVideoUrl: videoUrl.nullable().optional(),
   orderIndex: z.int().min(0).max(100_000).optional(),
   isPreview: z.boolean().optional(),
 });

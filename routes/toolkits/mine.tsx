@@ -4,6 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageTitle } from "@/components/PageTitle.tsx";
+import { formatDate } from "@/components/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { formatRupees, toRupees } from "@/lib/money.ts";
 import {
@@ -57,11 +58,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
               <tr key={p.id}>
                 <td class="px-4 py-3 whitespace-nowrap">
                   <time datetime={p.createdAt}>
-                    {new Date(p.createdAt).toLocaleDateString("en-GB", {
-                      day: "numeric",
-                      month: "short",
-                      year: "numeric",
-                    })}
+                    {formatDate(p.createdAt)}
                   </time>
                 </td>
                 <td class="px-4 py-3">{p.toolkit?.title ?? "A toolkit that was removed"}</td>

@@ -1,0 +1,46 @@
+/**
+ * Browser-safe: dates and times as people read them on this site, one format everywhere, in
+ * India's time (IST, UTC+05:30, no daylight saving), on the server and in the browser alike
+ * (docs/decisions.md, Dates): a day as "24 Nov 2026", a moment as "24 Nov 2026, 7:31 pm IST".
+ * A calendar date (`YYYY-MM-DD`, e.g. a deadline) is the day it names. Admin date-time inputs
+ * (`datetime-local`) are filled and read in IST too, whatever the browser's own time zone.
+ */
+
+const IST = "Asia/Kolkata";
+/** IST's offset from UTC, in milliseconds. */
+const IST_OFFSET_MS = 330 * 60_000;
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const istDay = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: IST });
+const utcDay = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const istTime = new Intl.DateTimeFormat("en-IN", { hour: "numeric", minute: "2-digit", hour12: true, timeZone: IST });
+
+/**
+ * The day of `value`, e.g. "24 Nov 2026": a calendar date as it is, a timestamp (ISO 8601) as
+ * its day in IST. Anything unreadable is returned as given.
+ */
+export function formatDate(value: string): string {
+  if (CALENDAR_DATE.test(value)) return utcDay.format(new Date(`${value}T00:00:00Z`));
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : istDay.format(time);
+}
+
+/** The moment `iso` (ISO 8601) in IST, e.g. "24 Nov 2026, 7:31 pm IST"; unreadable input as given. */
+export function formatDateTime(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : `${istDay.format(time)}, ${istTime.format(time)} IST`;
+}
+
+/** The value of a `datetime-local` input showing `iso` in IST (`YYYY-MM-DDTHH:mm`); "" for null. */
+export function toIstInput(iso: string | null): string {
+  if (!iso) return "";
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? "" : new Date(time + IST_OFFSET_MS).toISOString().slice(0, 16);
+}
+
+/** The moment a `datetime-local` value means when read as IST, as ISO 8601 (UTC); null when empty or invalid. */
+export function fromIstInput(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const time = Date.parse(`${value}${value.length === 16 ? ":00" : ""}+05:30`);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}

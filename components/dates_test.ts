@@ -1,0 +1,20 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { formatDate, formatDateTime, fromIstInput, toIstInput } from "./dates.ts";
+
+Deno.test("timestamps show in IST: 20:00 UTC is the next day at 1:30 am", () => {
+  assertEquals(formatDateTime("2026-11-24T20:00:00Z"), "25 Nov 2026, 1:30 am IST");
+  assertEquals(formatDate("2026-11-24T20:00:00Z"), "25 Nov 2026");
+  assertEquals(formatDateTime("2026-11-24T06:45:00.000Z"), "24 Nov 2026, 12:15 pm IST");
+});
+
+Deno.test("a calendar date is the day it names, and unreadable input is returned as given", () => {
+  assertEquals(formatDate("2099-12-31"), "31 Dec 2099");
+  assertEquals(formatDate("soon"), "soon");
+  assertEquals(formatDateTime("soon"), "soon");
+});
+
+Deno.test("datetime-local values are read and filled in IST", () => {
+  assertEquals(fromIstInput("2026-11-25T01:30"), "2026-11-24T20:00:00.000Z");
+  assertEquals(toIstInput("2026-11-24T20:00:00.000Z"), "2026-11-25T01:30");
+  assertEquals([fromIstInput(""), fromIstInput("tomorrow"), toIstInput(null)], [null, null, ""]);
+});

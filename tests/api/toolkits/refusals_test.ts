@@ -1,0 +1,100 @@
+/**
+ * Admin content that cannot work is refused with a sentence in `{error}`: an http video (blocked
+ * on the https site), a coupon that has expired before it was created, and an original price
+ * below the price (on create, and on an update that leaves the two so).
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { EXPIRED_AT_CREATION } from "@/lib/coupons/coupons.ts";
+import { ORIGINAL_PRICE_BELOW_PRICE } from "@/lib/toolkits/catalog.ts";
+
+const HTTP_VIDEO = "Use an https address: an http video does not play on an https site";
+
+async function createToolkit(t: TestApp, admin: TestUser, fields: Record<string, unknown> = {}): Promise<Response> {
+  return await t.json(
+    "POST",
+    "/api/admin/toolkits",
+    { title: "Aptitude", description: "Sets", price: 499, ...fields },
+    {
+      ...admin.headers,
+    },
+  );
+}
+
+/** The messages of a 400 answer, whether `{error: string}` or `{error: [issues]}`. */
+async function refusal(res: Response): Promise<string[]> {
+  assertEquals(res.status, 400);
+  assertEquals(res.headers.get("content-type"), "application/json");
+  const { error } = await res.json();
+  return typeof error === "string" ? [error] : error.map((issue: { message: string }) => issue.message);
+}
+
+Deno.test("an http video is refused for a toolkit and for a lesson; https is kept", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  assertEquals(await refusal(await createToolkit(t, admin, { videoUrl: "http://videos.example.com/intro.mp4" })), [
+    HTTP_VIDEO,
+  ]);
+  const created = await createToolkit(t, admin, { videoUrl: "https://videos.example.com/intro.mp4" });
+  assertEquals(created.status, 201);
+  const toolkit = await created.json();
+  assertEquals(toolkit.videoUrl, "https://videos.example.com/intro.mp4");
+  const update = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { videoUrl: "http://x.example.com/v" }, {
+    ...admin.headers,
+  });
+  assertEquals(await refusal(update), [HTTP_VIDEO]);
+
+  const lesson = { toolkitId: toolkit.id, title: "Intro", type: "video", cdnVideoUrl: "http://cdn.example.com/1.mp4" };
+  assertEquals(await refusal(await t.json("POST", "/api/admin/toolkit-content-items", lesson, admin.headers)), [
+    HTTP_VIDEO,
+  ]);
+  const good = await t.json("POST", "/api/admin/toolkit-content-items", {
+    ...lesson,
+    cdnVideoUrl: "https://cdn.example.com/1.mp4",
+  }, admin.headers);
+  assertEquals(good.status, 201);
+  const { contentItem } = await good.json();
+  const patch = await t.json("PATCH", `/api/admin/toolkit-content-items/${contentItem.id}`, {
+    cdnVideoUrl: "http://cdn.example.com/2.mp4",
+  }, admin.headers);
+  assertEquals(await refusal(patch), [HTTP_VIDEO]);
+});
+
+Deno.test("an original price below the price is refused on create and on update", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  assertEquals(await refusal(await createToolkit(t, admin, { price: 499, originalPrice: 399 })), [
+    ORIGINAL_PRICE_BELOW_PRICE,
+  ]);
+  const created = await createToolkit(t, admin, { price: 499, originalPrice: 999 });
+  assertEquals(created.status, 201);
+  const toolkit = await created.json();
+  const raise = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { price: 1499 }, admin.headers);
+  assertEquals(await refusal(raise), [ORIGINAL_PRICE_BELOW_PRICE]);
+  const lower = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { originalPrice: 99 }, admin.headers);
+  assertEquals(await refusal(lower), [ORIGINAL_PRICE_BELOW_PRICE]);
+  const both = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { price: 1499, originalPrice: 1999 }, {
+    ...admin.headers,
+  });
+  assertEquals(both.status, 200);
+  const equal = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { originalPrice: 1499 }, admin.headers);
+  assertEquals(equal.status, 200);
+  const stored = await equal.json();
+  assertEquals([stored.price, stored.originalPrice], [1499, 1499]);
+});
+
+Deno.test("a coupon that has already expired is refused at creation; a future expiry is kept", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const base = { discountType: "percentage", discountValue: 10 };
+  const past = new Date(Date.now() - 60_000).toISOString();
+  const expired = await t.json("POST", "/api/admin/coupons", { ...base, code: "LATE10", expiresAt: past }, {
+    ...admin.headers,
+  });
+  assertEquals(await refusal(expired), [EXPIRED_AT_CREATION]);
+  const list = await (await t.fetch("/api/admin/coupons", { headers: admin.headers })).json();
+  assertEquals(list.coupons, []);
+  const future = new Date(Date.now() + 86_400_000).toISOString();
+  const ok = await t.json("POST", "/api/admin/coupons", { ...base, code: "SOON10", expiresAt: future }, admin.headers);
+  assertEquals(ok.status, 201);
+});
