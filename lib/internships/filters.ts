@@ -5,6 +5,7 @@
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
 import { ACTIVE, DELETED, type FilterView, type InternshipColumns, type InternshipEntry } from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
+import { cityVariants } from "./cities.ts";
 
 /** The filters of one list pass, already resolved to codes. */
 export interface SlotFilter {
@@ -18,9 +19,9 @@ export interface SlotFilter {
   maxStipend?: number;
   /** Lower-case tags; a record matches with any of them. */
   tags?: string[];
-  /** Lower-case substring of the location. */
+  /** Lower-case substring of the location (a city under any of its names, `cities.ts`). */
   location?: string;
-  /** Lower-case words the search text must all contain. */
+  /** Lower-case words the search text must all contain (a city name as any of its names). */
   words?: string[];
 }
 
@@ -103,12 +104,13 @@ class MatchCache {
 function slotMatches(columns: InternshipColumns, filter: SlotFilter, slot: number): boolean {
   const { userId, types, minStipend, maxStipend, tags, location } = filter;
   const stipend = columns.stipends[slot];
+  const name = location === undefined ? "" : columns.locations.names[columns.locationCodes[slot]];
   return stateMatches(filter, columns.flags[slot]) &&
     (userId === undefined || columns.ownerOf(slot) === userId) &&
     (!types || types.has(columns.types[slot])) &&
     (minStipend === undefined && maxStipend === undefined ||
       stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
-    (location === undefined || columns.locations.names[columns.locationCodes[slot]].includes(location)) &&
+    (location === undefined || cityVariants(location).some((variant) => name.includes(variant))) &&
     (!tags || columns.tags[slot].some((tag) => tags.includes(tag)));
 }
 
@@ -188,8 +190,11 @@ function matchingSlots(
     tagOk = new Uint8Array(model.slots.count);
     for (const tag of tags) for (const slot of columns.tagSlots.get(tag)) tagOk[slot] = 1;
   }
-  const locationOk = location !== undefined ? columns.locations.marks((name) => name.includes(location)) : undefined;
-  const searchOk = words && words.length > 0 ? model.searchMarks(words) : undefined;
+  const places = location !== undefined ? cityVariants(location) : [];
+  const locationOk = location !== undefined
+    ? columns.locations.marks((name) => places.some((place) => name.includes(place)))
+    : undefined;
+  const searchOk = words && words.length > 0 ? searchMarks(model, words) : undefined;
   const { slots: baseSlots, types: typeCodes, stipends, locationCodes } = base;
   const matches = new Int32Array(baseSlots.length);
   let total = 0;
@@ -203,4 +208,26 @@ function matchingSlots(
     matches[total++] = slot;
   }
   return matches.slice(0, total);
+}
+
+/**
+ * Marks of the slots whose search text contains every word of `words`, a word naming a city
+ * under any of that city's names: the other words in one pass, each city word as the union of
+ * a pass per name.
+ */
+function searchMarks(model: InternshipModel, words: string[]): Uint8Array {
+  const plain = words.filter((word) => cityVariants(word).length === 1);
+  let marks = plain.length > 0 ? model.searchMarks(plain) : undefined;
+  for (const word of words) {
+    const variants = cityVariants(word);
+    if (variants.length === 1) continue;
+    const any = new Uint8Array(model.slots.count);
+    for (const variant of variants) {
+      const found = model.searchMarks([variant]);
+      for (let slot = 0; slot < any.length; slot++) any[slot] |= found[slot];
+    }
+    if (marks) for (let slot = 0; slot < any.length; slot++) marks[slot] &= any[slot];
+    else marks = any;
+  }
+  return marks!;
 }

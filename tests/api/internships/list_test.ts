@@ -78,6 +78,22 @@ Deno.test("GET /api/internships: location is a case-insensitive partial match", 
   assertEquals(await titles(t, "?location=Mysuru"), []);
 });
 
+Deno.test("GET /api/internships: a city's other names find it in the location filter and the search", async () => {
+  await using t = await createTestApp();
+  const { member } = await seeded(t);
+  await postInternships(t, member, [
+    { title: "Ops Intern", location: "Gurgaon, Haryana", description: "Logistics in Bombay and Gurgaon" },
+  ]);
+  assertEquals(await titles(t, "?location=Bangalore"), ["Design Intern", "Marketing Intern"]);
+  assertEquals(await titles(t, "?location=poona"), ["Python Developer"]);
+  assertEquals(await titles(t, "?location=Gurugram"), ["Ops Intern"]);
+  assertEquals(await titles(t, "?location=bangalore%2C%20karnataka"), ["Design Intern"]);
+  assertEquals(await titles(t, "?search=mumbai"), ["Ops Intern"]);
+  assertEquals(await titles(t, "?search=gurugram%20logistics"), ["Ops Intern"]);
+  assertEquals(await titles(t, "?search=gurugram%20design"), []);
+  assertEquals(await titles(t, "?search=madras"), []);
+});
+
 Deno.test("GET /api/internships: stipend bounds are inclusive and skip null stipends", async () => {
   await using t = await createTestApp();
   await seeded(t);
