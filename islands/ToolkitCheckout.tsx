@@ -4,7 +4,9 @@
  * checkout, `POST /api/toolkits/{id}`, which reserves the coupon use), then Razorpay Checkout.js,
  * loaded from Razorpay on this page only. After paying, the signature goes to
  * `POST /api/toolkits/{id}/verify`; a clear pending state shows meanwhile, then success (on to the
- * lessons) or failure with a retry. A 100 % coupon needs no payment at all.
+ * lessons) or failure with a retry. A 100 % coupon needs no payment at all. Where the site has no
+ * payment gateway (`paymentsAvailable` false, or checkout answering 503), a paid toolkit says
+ * that payments are not available instead of offering a payment that cannot happen.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";
@@ -56,19 +58,26 @@ function loadCheckout(): Promise<RazorpayConstructor> {
   return scriptPromise;
 }
 
-/** Props: the toolkit, its price in rupees, and the buyer for the payment form's prefill. */
+/**
+ * Props: the toolkit, its price in rupees, the buyer for the payment form's prefill, and whether
+ * the site takes payments (gateway keys configured).
+ */
 export interface ToolkitCheckoutProps {
   toolkitId: string;
   title: string;
   price: number;
   buyer: { name: string; email: string };
+  paymentsAvailable: boolean;
 }
 
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 font-medium " +
   "disabled:cursor-not-allowed disabled:opacity-70";
 
-export default function ToolkitCheckout({ toolkitId, title, price, buyer }: ToolkitCheckoutProps) {
+export default function ToolkitCheckout(
+  { toolkitId, title, price, buyer, paymentsAvailable }: ToolkitCheckoutProps,
+) {
   const hydrated = useHydrated();
+  const [payments, setPayments] = useState(paymentsAvailable);
   const [code, setCode] = useState("");
   const [applied, setApplied] = useState<{ code: string; quote: Quote } | null>(null);
   const [couponError, setCouponError] = useState("");
@@ -117,6 +126,11 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
     let quote = applied?.quote ?? lastQuote.current;
     if (!quote) {
       const result = await start("");
+      if (!result.ok && result.status === 503) {
+        setPayments(false);
+        setPhase("ready");
+        return;
+      }
       if (!result.ok) {
         setPhase("failed");
         setError(result.error);
@@ -237,7 +251,14 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
         {phase === "confirming" && "Confirming your payment… Please keep this page open."}
       </div>
 
-      {phase === "failed"
+      {!payments && toPay > 0
+        ? (
+          <Notice kind="info" title="Payments are not available">
+            This site cannot take payments at the moment, so the toolkit cannot be bought here yet. A coupon that
+            makes it free still works.
+          </Notice>
+        )
+        : phase === "failed"
         ? (
           <div class="space-y-3">
             <Notice kind="error" title="The payment did not go through">{error}</Notice>
@@ -257,7 +278,7 @@ export default function ToolkitCheckout({ toolkitId, title, price, buyer }: Tool
             {phase === "confirming" ? "Confirming…" : `Buy for ${formatRupees(toPay)}`}
           </button>
         )}
-      <p class="text-xs text-slate-700">Payments are processed securely by Razorpay.</p>
+      {payments && <p class="text-xs text-slate-700">Payments are processed securely by Razorpay.</p>}
     </div>
   );
 }

@@ -149,6 +149,7 @@ export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, ur
                   title={toolkit.title}
                   price={toolkit.price}
                   buyer={{ name: state.user.name, email: state.user.email }}
+                  paymentsAvailable={state.services.payments !== null}
                 />
               )
               : (

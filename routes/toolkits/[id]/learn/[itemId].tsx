@@ -3,11 +3,13 @@
  * a preview lesson; others are sent to the toolkit page (a guest signs in first). The article
  * HTML was sanitized when it was written; a video plays from its CDN (the page's CSP allows https
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
- * progress bar with "Mark as complete".
+ * progress bar with "Mark as complete"; for anyone else, a free preview ends with the way to buy
+ * the whole toolkit.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageTitle } from "@/components/PageTitle.tsx";
 import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
+import { formatRupees } from "@/lib/money.ts";
 import { embedUrlOf } from "@/components/toolkits/video.ts";
 import LessonProgress from "@/islands/LessonProgress.tsx";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
@@ -109,6 +111,26 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             // Sanitized against the allowlist when the admin saved it (lib/toolkits/sanitize.ts).
             dangerouslySetInnerHTML={{ __html: item.content ?? "" }}
           />
+        )}
+        {!hasPurchased && item.isPreview && (
+          <aside
+            aria-labelledby="buy-toolkit-heading"
+            class="space-y-2 rounded-lg border border-indigo-200 bg-indigo-50 p-5"
+          >
+            <h2 id="buy-toolkit-heading" class="text-lg font-semibold text-slate-900">
+              That was a free preview of {toolkit.title}
+            </h2>
+            <p class="text-slate-800">
+              Get all {contentItems.length} lessons {toolkit.price > 0 ? `for ${formatRupees(toolkit.price)}` : "free"}
+              {" "}and keep your progress as you learn.
+            </p>
+            <a
+              href={`/toolkits/${toolkit.id}#buy-heading`}
+              class="inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+            >
+              Get the toolkit
+            </a>
+          </aside>
         )}
         <nav aria-label="Previous and next lesson" class="flex justify-between gap-4 border-t border-slate-200 pt-4">
           {prev && visible(prev)

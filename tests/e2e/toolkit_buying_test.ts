@@ -1,0 +1,67 @@
+/**
+ * Ways to buy a toolkit in Chromium: a free preview lesson ends with the way to the toolkit's
+ * checkout, and on a site without payment keys the toolkit page says that payments are not
+ * available instead of offering a payment that fails (a 100 % coupon still unlocks it).
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+
+async function toolkitWithPreview(t: TestApp) {
+  const admin = await createTestUser(t, "admin");
+  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
+    title: "Salary Negotiation",
+    description: "Scripts and numbers",
+    price: 249,
+  }, admin.headers)).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  const lessons = [];
+  for (const [title, isPreview] of [["Why negotiate", true], ["The script", false]] as const) {
+    const res = await t.json("POST", "/api/admin/toolkit-content-items", {
+      toolkitId: toolkit.id,
+      title,
+      type: "article",
+      content: `<p>${title} body</p>`,
+      isPreview,
+    }, admin.headers);
+    lessons.push((await res.json()).contentItem);
+  }
+  return { admin, toolkit, lessons };
+}
+
+Deno.test("a free preview lesson ends with a way to buy the toolkit", async () => {
+  await using t = await createTestApp({ listen: true });
+  const { toolkit, lessons } = await toolkitWithPreview(t);
+  await using browser = await launchBrowser();
+  const page = await browser.newPage();
+  await page.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${lessons[0].id}`);
+  const offer = page.getByRole("complementary", { name: "That was a free preview of Salary Negotiation" });
+  assert(await offer.getByText("Get all 2 lessons for ₹249").isVisible());
+  await assertAccessible(page, "preview lesson");
+  await offer.getByRole("link", { name: "Get the toolkit" }).click();
+  await page.waitForURL(`${t.origin}/toolkits/${toolkit.id}#buy-heading`);
+  await page.getByRole("link", { name: "Sign in to buy" }).waitFor();
+});
+
+Deno.test("without payment keys the toolkit page says payments are not available; a 100 % coupon still works", async () => {
+  await using t = await createTestApp({ listen: true });
+  const { admin, toolkit } = await toolkitWithPreview(t);
+  const coupon = { code: "GIFT100", discountType: "percentage", discountValue: 100 };
+  assertEquals((await t.json("POST", "/api/admin/coupons", coupon, admin.headers)).status, 201);
+  const student = await createTestUser(t);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await page.getByText("Payments are not available").waitFor();
+  assertEquals(await page.getByRole("button", { name: /^Buy for/ }).count(), 0);
+  assertEquals(await page.getByText("The payment did not go through").count(), 0);
+  await assertAccessible(page, "toolkit page without payments");
+
+  await page.getByLabel("Coupon code (optional)").fill("gift100");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  await page.getByText("Why negotiate body").waitFor();
+});
