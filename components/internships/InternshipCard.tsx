@@ -84,7 +84,7 @@ export function InternshipCard(
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article
-      class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300"
+      class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 [overflow-wrap:anywhere]"
       aria-labelledby={`internship-${internship.id}`}
     >
       <div class="flex flex-wrap items-start justify-between gap-3">

@@ -51,7 +51,7 @@ export function DateRange({ o }: { o: { startDate: string; endDate: string } }) 
 
 export function OpportunityCard({ o, status }: { o: OpportunityView; status?: OpportunityStatus }) {
   return (
-    <article class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+    <article class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm [overflow-wrap:anywhere]">
       <div class="flex flex-wrap items-center gap-2">
         <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
         <Badge>{timing(o)}</Badge>

@@ -43,7 +43,7 @@ export function lessonFacts(toolkit: Pick<Toolkit, "lessonCount" | "totalDuratio
 
 export function ToolkitCard({ toolkit }: { toolkit: Toolkit }) {
   return (
-    <article class="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    <article class="flex h-full flex-col overflow-hidden [overflow-wrap:anywhere] rounded-lg border border-slate-200 bg-white shadow-sm">
       {toolkit.coverImageUrl
         ? <img src={toolkit.coverImageUrl} alt="" class="aspect-video w-full object-cover" loading="lazy" />
         : <div class="aspect-video w-full bg-gradient-to-br from-indigo-100 to-sky-100" aria-hidden="true" />}

@@ -34,7 +34,7 @@ export function PinMarker() {
 export function PostCard({ post, now }: { post: PostView; now?: Date }) {
   const thumbnail = thumbnailOf(post);
   return (
-    <article class="flex gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <article class="flex gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
       {thumbnail && (
         <img
           src={thumbnail}

@@ -26,7 +26,7 @@ export const handler = define.handlers<PostView>({
 export default define.page<PostView>(function PostPage({ data: post, state }) {
   const live = isLive(post);
   return (
-    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+    <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
       <PageTitle title={post.title} />
       <a href="/ungatekeep" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All posts</a>
       {!live && (

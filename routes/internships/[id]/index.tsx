@@ -49,7 +49,7 @@ export default define.page<InternshipView>(function InternshipPage({ data: inter
     ["Hiring manager", internship.hiringManager ?? "Not given"],
   ];
   return (
-    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+    <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
       <PageTitle title={internship.title} />
       <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All internships</a>
       <header class="mt-4">

@@ -18,7 +18,7 @@ export const handler = define.handlers<OpportunityView>({
 export default define.page<OpportunityView>(function OpportunityPage({ data: o }) {
   const status = statusOf(o);
   return (
-    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+    <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
       <PageTitle title={o.title} />
       <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
       <div class="mt-4 flex flex-wrap gap-2">

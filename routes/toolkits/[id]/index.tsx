@@ -46,7 +46,7 @@ export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, ur
   const signIn = `/sign-in?callbackURL=${encodeURIComponent(url.pathname)}`;
   const canOpen = (item: { isPreview: boolean }) => hasPurchased || item.isPreview || canManageCatalog(state.user);
   return (
-    <article aria-labelledby="page-title" class="mx-auto max-w-5xl">
+    <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-5xl">
       <PageTitle title={toolkit.title} />
       <a href="/toolkits" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
       <div class="mt-4 grid gap-8 lg:grid-cols-3">

@@ -1,0 +1,32 @@
+/**
+ * Long unbroken text (a pasted URL, a word of 190 letters) wraps instead of widening the page:
+ * the internship list and detail pages at 390 px scroll only vertically.
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { launchBrowser } from "@/tests/helpers/browser.ts";
+import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+
+Deno.test("long unbroken text wraps on the internship pages at 390 px", async () => {
+  await using t = await createTestApp({ listen: true });
+  const owner = await createTestUser(t, "member");
+  const long = "A".repeat(190);
+  const [internship] = await createInternships(t.kv, owner.user, [InternshipCreateSchema.parse({
+    title: `Intern${long}`,
+    description: `See https://careers.example.com/${"x".repeat(400)} and ${long}`,
+    hiringOrganization: `Org${long}`,
+    hiringManager: `Manager${long}`,
+    link: `https://careers.example.com/jobs/${"y".repeat(300)}`,
+    location: `Town${"z".repeat(80)}`,
+    tags: [`tag${"t".repeat(45)}`],
+    duration: `Six${long.slice(0, 90)}`,
+    experience: `None${long.slice(0, 90)}`,
+  })]);
+  await using browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  for (const path of ["/internships", `/internships/${internship.id}`, "/"]) {
+    await page.goto(`${t.origin}${path}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assertEquals(width, 390, `${path} is ${width} px wide`);
+  }
+});
