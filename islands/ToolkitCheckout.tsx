@@ -254,8 +254,8 @@ export default function ToolkitCheckout(
       {!payments && toPay > 0
         ? (
           <Notice kind="info" title="Payments are not available">
-            This site cannot take payments at the moment, so the toolkit cannot be bought here yet. A coupon that
-            makes it free still works.
+            This site cannot take payments at the moment, so the toolkit cannot be bought here yet. A coupon that makes
+            it free still works.
           </Notice>
         )
         : phase === "failed"

@@ -1,13 +1,14 @@
 /**
  * The admin post editor (CONTRACT.md §7): title, tag, markdown content with a live preview
  * (rendered and sanitized by the server at `POST /api/admin/ungatekeep/preview`, so no markdown
- * code ships to the browser), up to 5 image uploads with a progress bar and thumbnail each and
+ * code ships to the browser, and styled as the published post is), up to 5 image uploads with a progress bar and thumbnail each and
  * a remove button, the link card fields, the publish date (a future date schedules the post),
  * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing).
  */
 import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/components/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
+import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
 import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
@@ -141,11 +142,13 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
         </div>
         <section aria-labelledby="preview-title">
           <h2 id="preview-title" class="text-sm font-medium text-slate-800">Preview</h2>
-          <div
-            class="mt-1 min-h-40 space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3 text-slate-800 [&_a]:text-indigo-700 [&_a]:underline"
-            // deno-lint-ignore react-no-danger
-            dangerouslySetInnerHTML={{ __html: preview }}
-          />
+          <div class="mt-1 min-h-40 rounded-md border border-slate-200 bg-white p-3">
+            <div
+              class={POST_BODY_CLASS}
+              // deno-lint-ignore react-no-danger
+              dangerouslySetInnerHTML={{ __html: preview }}
+            />
+          </div>
         </section>
       </div>
       <fieldset>

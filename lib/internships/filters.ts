@@ -226,7 +226,7 @@ function searchMarks(model: InternshipModel, words: string[]): Uint8Array {
       const found = model.searchMarks([variant]);
       for (let slot = 0; slot < any.length; slot++) any[slot] |= found[slot];
     }
-    if (marks) for (let slot = 0; slot < any.length; slot++) marks[slot] &= any[slot];
+    if (marks) { for (let slot = 0; slot < any.length; slot++) marks[slot] &= any[slot]; }
     else marks = any;
   }
   return marks!;

@@ -4,6 +4,7 @@
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
  * post beyond the preview is sent to sign in and back.
  */
+import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageTitle } from "@/components/PageTitle.tsx";
@@ -64,7 +65,7 @@ export default define.page<PostView>(function PostPage({ data: post, state }) {
         </div>
       )}
       <div
-        class="prose mt-6 max-w-none space-y-4 text-slate-800 [&_a]:text-indigo-700 [&_a]:underline [&_h1]:text-2xl [&_h1]:font-bold [&_h2]:text-xl [&_h2]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6"
+        class={`mt-6 ${POST_BODY_CLASS}`}
         // deno-lint-ignore react-no-danger
         dangerouslySetInnerHTML={{ __html: post.contentHtml }}
       />

@@ -122,7 +122,8 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             </h2>
             <p class="text-slate-800">
               Get all {contentItems.length} lessons {toolkit.price > 0 ? `for ${formatRupees(toolkit.price)}` : "free"}
-              {" "}and keep your progress as you learn.
+              {" "}
+              and keep your progress as you learn.
             </p>
             <a
               href={`/toolkits/${toolkit.id}#buy-heading`}
