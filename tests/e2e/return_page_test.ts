@@ -47,7 +47,7 @@ Deno.test("Sign in to buy → create an account → verify → onboarding ends o
   await page.waitForURL((u) => u.pathname === "/onboarding");
   await finishOnboarding(page);
   await page.waitForURL(`${t.origin}${toolkit}`);
-  await page.getByRole("button", { name: /^Buy for/ }).waitFor();
+  await page.getByRole("heading", { name: "Get this toolkit" }).waitFor();
 });
 
 Deno.test("Sign in to buy → sign in (onboarding due) → onboarding ends on the toolkit", async () => {
