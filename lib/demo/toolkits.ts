@@ -1,6 +1,6 @@
 /**
  * Demo toolkits for `deno task seed`: three active toolkits with article and video lessons (one
- * free preview lesson each), one inactive draft, three coupons (20 %, ₹100 off, 100 % off) and a
+ * free preview lesson each) and a gradient cover image each (stored as an upload), one inactive draft, three coupons (20 %, ₹100 off, 100 % off) and a
  * demo student who owns the first toolkit (bought with the 100 % coupon through the real
  * checkout) with two lessons completed. Idempotent: what exists (by title or code) is kept.
  */
@@ -18,6 +18,9 @@ import {
   updateToolkit,
 } from "@/lib/toolkits/catalog.ts";
 import { setLessonCompleted } from "@/lib/toolkits/progress.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { fileUrl, storeImage } from "@/lib/files/images.ts";
+import { gradientPng, type Rgb } from "./images.ts";
 import type { User } from "@/lib/users/users.ts";
 
 const VIDEO = "https://interactive-examples.mdn.mozilla.net/media/cc0-videos/flower.mp4";
@@ -40,6 +43,7 @@ const TOOLKITS = [
       totalDuration: "2 hours",
       showSaleBadge: true,
     },
+    cover: [[79, 70, 229], [14, 165, 233]] as [Rgb, Rgb],
     lessons: [
       {
         title: "What recruiters look for",
@@ -62,6 +66,7 @@ const TOOLKITS = [
       highlights: ["50 SQL questions", "Case study framework", "Mock interview recording"],
       totalDuration: "5 hours",
     },
+    cover: [[5, 150, 105], [250, 204, 21]] as [Rgb, Rgb],
     lessons: [
       { title: "How the interview is structured", type: "video", isPreview: true },
       { title: "SQL joins and window functions", type: "article", points: ["INNER vs LEFT", "ROW_NUMBER"] },
@@ -79,6 +84,7 @@ const TOOLKITS = [
       highlights: ["Scripts you can copy", "Offer comparison sheet"],
       totalDuration: "1 hour",
     },
+    cover: [[219, 39, 119], [249, 115, 22]] as [Rgb, Rgb],
     lessons: [
       { title: "Finding your market rate", type: "article", isPreview: true, points: ["Salary surveys", "Peers"] },
       { title: "Role-play: the offer call", type: "video" },
@@ -92,6 +98,7 @@ const TOOLKITS = [
       price: 199,
       category: "Career",
     },
+    cover: [[71, 85, 105], [148, 163, 184]] as [Rgb, Rgb],
     lessons: [{ title: "Headline formulas", type: "article", isPreview: true, points: ["Role", "Skills", "Proof"] }],
   },
 ] as const;
@@ -102,10 +109,22 @@ const COUPONS = [
   { code: "FREEPASS", discountType: "percentage", discountValue: 100, usageLimit: 5 },
 ] as const;
 
+/** A 960 × 540 gradient cover stored as an upload; returns its path. */
+async function storeCover(kv: Deno.Kv, [from, to]: [Rgb, Rgb]): Promise<string> {
+  return fileUrl((await storeImage(new KvObjectStore(kv), gradientPng(960, 540, from, to))).id);
+}
+
 async function seedToolkit(kv: Deno.Kv, admin: User, spec: typeof TOOLKITS[number]): Promise<[Toolkit, boolean]> {
   const existing = (await listToolkitsForAdmin(kv, spec.fields.title)).find((t) => t.title === spec.fields.title);
+  if (existing?.coverImageUrl === null) {
+    return [await updateToolkit(kv, existing.id, { coverImageUrl: await storeCover(kv, spec.cover) }), false];
+  }
   if (existing) return [existing, false];
-  const toolkit = await createToolkit(kv, admin, ToolkitCreateSchema.parse(spec.fields));
+  const toolkit = await createToolkit(
+    kv,
+    admin,
+    ToolkitCreateSchema.parse({ ...spec.fields, coverImageUrl: await storeCover(kv, spec.cover) }),
+  );
   for (const lesson of spec.lessons) {
     await createContentItem(
       kv,

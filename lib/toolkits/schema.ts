@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "@/lib/money.ts";
+import { isImageReference } from "@/lib/users/profile.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (CONTRACT.md §6). */
 export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {
@@ -23,6 +24,8 @@ const videoUrl = z.url({
 })
   .max(2048);
 const text = (max: number) => TextSchema.trim().min(1).max(max);
+/** A cover image: an http(s) URL, or the path of an image uploaded to this site (`/api/files/<id>`). */
+const imageReference = z.string().max(2048).refine(isImageReference, "Expected an http(s) URL or a path on this site");
 
 /** Lesson types. */
 export const CONTENT_TYPES = ["article", "video"] as const;
@@ -46,7 +49,7 @@ export const ToolkitCreateSchema = z.object({
   description: text(10_000),
   price: ToolkitPriceSchema,
   originalPrice: RupeesSchema.nullable().optional(),
-  coverImageUrl: httpUrl.nullable().optional(),
+  coverImageUrl: imageReference.nullable().optional(),
   videoUrl: videoUrl.nullable().optional(),
   contentUrl: httpUrl.nullable().optional(),
   category: text(100).nullable().optional(),

@@ -1,4 +1,5 @@
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp } from "@/tests/helpers/app.ts";
 import { seedToolkits } from "@/lib/demo/toolkits.ts";
 import { listCoupons } from "@/lib/coupons/coupons.ts";
 import { listActiveToolkits, listToolkitsForAdmin } from "@/lib/toolkits/catalog.ts";
@@ -17,4 +18,17 @@ Deno.test("demo toolkits: three active and one draft, three coupons, a student w
   assertEquals(coupons.map((c) => [c.code, c.usedCount]).sort(), [["FLAT100", 0], ["FREEPASS", 1], ["WELCOME20", 0]]);
   const owned = await ownedToolkits(kv, student);
   assertEquals(owned.map((o) => [o.toolkit.title, o.completedCount]), [["Resume That Gets Read", 2]]);
+});
+
+Deno.test("demo toolkits have cover images: PNG uploads served at /api/files/{id}", async () => {
+  await using t = await createTestApp();
+  const admin = await createUser(t.kv, { name: "Admin", email: "a@example.com", emailVerified: true, role: "admin" });
+  const student = await createUser(t.kv, { name: "Sara", email: "s@example.com", emailVerified: true, role: "user" });
+  await seedToolkits(t.kv, admin, student);
+  for (const toolkit of await listToolkitsForAdmin(t.kv)) {
+    assertMatch(toolkit.coverImageUrl ?? "", /^\/api\/files\/[\w-]+$/, toolkit.title);
+    const res = await t.fetch(toolkit.coverImageUrl!);
+    assertEquals([res.status, res.headers.get("content-type")], [200, "image/png"], toolkit.title);
+    await res.body?.cancel();
+  }
 });
