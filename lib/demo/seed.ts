@@ -25,6 +25,8 @@ export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
     ...toolkitLines,
     ...ungatekeepLines,
     "Demo accounts (e-mail / password / role):",
-    ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}`),
+    ...DEMO_ACCOUNTS.map((a) =>
+      `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}${a.onboarding ? "" : " (not onboarded yet)"}`
+    ),
   ];
 }
