@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   RAZORPAY_KEY_SECRET: optionalText,
   RAZORPAY_WEBHOOK_SECRET: optionalText,
   RAZORPAY_API_URL: z.url().default("https://api.razorpay.com"),
+  // Razorpay's Checkout.js (`CHECKOUT_SCRIPT` of islands/ToolkitCheckout.tsx); the local demo serves a stand-in.
+  RAZORPAY_CHECKOUT_URL: z.url({ protocol: /^https?$/ }).default("https://checkout.razorpay.com/v1/checkout.js"),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   LINKEDIN_CLIENT_ID: optionalText,
@@ -57,7 +59,7 @@ export interface Config {
   adminEmails: Set<string>;
   smtpUrl?: string;
   mailFrom: string;
-  razorpay: { keyId?: string; keySecret?: string; webhookSecret?: string; apiUrl: string };
+  razorpay: { keyId?: string; keySecret?: string; webhookSecret?: string; apiUrl: string; checkoutUrl: string };
   oauth: { google: OAuthProviderConfig; linkedin: OAuthProviderConfig };
   rateLimits: boolean;
   trustProxy: boolean;
@@ -109,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       keySecret: e.RAZORPAY_KEY_SECRET,
       webhookSecret: e.RAZORPAY_WEBHOOK_SECRET,
       apiUrl: e.RAZORPAY_API_URL.replace(/\/+$/, ""),
+      checkoutUrl: e.RAZORPAY_CHECKOUT_URL,
     },
     oauth: { google: provider("GOOGLE"), linkedin: provider("LINKEDIN") },
     rateLimits: e.RATE_LIMITS === "on",

@@ -13,7 +13,7 @@ import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
 import { formatRupees } from "@/lib/money.ts";
 
-/** Where Checkout.js comes from (the toolkit page's CSP allows exactly this script host). */
+/** Where Razorpay's Checkout.js comes from (the default of `RAZORPAY_CHECKOUT_URL`). */
 export const CHECKOUT_SCRIPT = "https://checkout.razorpay.com/v1/checkout.js";
 
 interface Quote {
@@ -41,12 +41,12 @@ type Phase = "ready" | "starting" | "paying" | "confirming" | "paid" | "failed";
 
 let scriptPromise: Promise<RazorpayConstructor> | null = null;
 
-function loadCheckout(): Promise<RazorpayConstructor> {
+function loadCheckout(src: string): Promise<RazorpayConstructor> {
   const existing = (globalThis as { Razorpay?: RazorpayConstructor }).Razorpay;
   if (existing) return Promise.resolve(existing);
   scriptPromise ??= new Promise((resolve, reject) => {
     const script = document.createElement("script");
-    script.src = CHECKOUT_SCRIPT;
+    script.src = src;
     script.async = true;
     script.onload = () => resolve((globalThis as { Razorpay?: RazorpayConstructor }).Razorpay!);
     script.onerror = () => {
@@ -59,8 +59,9 @@ function loadCheckout(): Promise<RazorpayConstructor> {
 }
 
 /**
- * Props: the toolkit, its price in rupees, the buyer for the payment form's prefill, and whether
- * the site takes payments (gateway keys configured).
+ * Props: the toolkit, its price in rupees, the buyer for the payment form's prefill, whether the
+ * site takes payments (gateway keys configured), and the Checkout.js to load (the toolkit page's
+ * CSP allows its origin).
  */
 export interface ToolkitCheckoutProps {
   toolkitId: string;
@@ -68,13 +69,14 @@ export interface ToolkitCheckoutProps {
   price: number;
   buyer: { name: string; email: string };
   paymentsAvailable: boolean;
+  checkoutScript: string;
 }
 
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 font-medium " +
   "disabled:cursor-not-allowed disabled:opacity-70";
 
 export default function ToolkitCheckout(
-  { toolkitId, title, price, buyer, paymentsAvailable }: ToolkitCheckoutProps,
+  { toolkitId, title, price, buyer, paymentsAvailable, checkoutScript }: ToolkitCheckoutProps,
 ) {
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
@@ -145,7 +147,7 @@ export default function ToolkitCheckout(
     }
     let Razorpay: RazorpayConstructor;
     try {
-      Razorpay = await loadCheckout();
+      Razorpay = await loadCheckout(checkoutScript);
     } catch {
       setPhase("failed");
       setError("The payment window could not be loaded. Check your connection and try again.");

@@ -2,7 +2,7 @@
  * The Content-Security-Policy of HTML documents, in one place: `app.ts` sends `DOCUMENT_CSP` with
  * every page, and a page that needs one more host sends `documentCsp(extra)` itself (the document
  * headers never overwrite a header the page set). The toolkit page adds Razorpay Checkout.js
- * (`CHECKOUT_CSP`), the lesson viewer the video hosts of its lessons (`LESSON_CSP`).
+ * (`checkoutCsp`), the lesson viewer the video hosts of its lessons (`LESSON_CSP`).
  */
 
 /** The directives of every document, by camel-case name as `hono/secure-headers` takes them. */
@@ -37,11 +37,13 @@ export type CspDirective = keyof typeof DOCUMENT_CSP | "mediaSrc";
 /** Extra sources per directive, added to `DOCUMENT_CSP`'s (a missing directive starts from nothing). */
 export type CspExtra = Partial<Record<CspDirective, readonly string[]>>;
 
-/** Razorpay Checkout.js: its script and the frame it opens (toolkit page only). */
-export const CHECKOUT_CSP: CspExtra = {
-  scriptSrc: ["https://checkout.razorpay.com"],
-  frameSrc: ["https://api.razorpay.com"],
-};
+/**
+ * Razorpay Checkout.js, loaded from `scriptUrl` (`RAZORPAY_CHECKOUT_URL`: Razorpay's, or the
+ * local demo's stand-in): its script's origin and the frame it opens (toolkit page only).
+ */
+export function checkoutCsp(scriptUrl: string): CspExtra {
+  return { scriptSrc: [new URL(scriptUrl).origin], frameSrc: ["https://api.razorpay.com"] };
+}
 
 /** Lesson videos served from a content delivery network over https (lesson viewer only). */
 export const LESSON_CSP: CspExtra = { mediaSrc: ["'self'", "https:"] };

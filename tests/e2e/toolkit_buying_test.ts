@@ -1,11 +1,13 @@
 /**
  * Ways to buy a toolkit in Chromium: a free preview lesson ends with the way to the toolkit's
  * checkout, and on a site without payment keys the toolkit page says that payments are not
- * available instead of offering a payment that fails (a 100 % coupon still unlocks it).
+ * available instead of offering a payment that fails (a 100 % coupon still unlocks it). The local
+ * demo's checkout (`deno task demo:payments`: the fake gateway and its Checkout.js stand-in) pays.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 
 async function toolkitWithPreview(t: TestApp) {
   const admin = await createTestUser(t, "admin");
@@ -64,4 +66,27 @@ Deno.test("without payment keys the toolkit page says payments are not available
   await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
   await hydrated(page);
   await page.getByText("Why negotiate body").waitFor();
+});
+
+Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pays and opens the lessons", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
+  const { toolkit } = await toolkitWithPreview(t);
+  const student = await createTestUser(t);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.accept("");
+  });
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await page.getByRole("button", { name: "Buy for ₹249" }).click();
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.getByText("Why negotiate body").waitFor();
+  assertEquals(dialogs.length, 1);
+  assert(dialogs[0].startsWith("Fake Razorpay (local demo): pay ₹249.00 for Salary Negotiation?"), dialogs[0]);
+  assertEquals(fake.orders.map((o) => o.amount), [24900]);
 });

@@ -3,6 +3,9 @@
  * `RAZORPAY_API_URL`: `POST /v1/orders` with HTTP basic auth (key id and secret), amounts in
  * paise, refusing amounts under 100 paise with Razorpay's 400 error body. Tests can make it fail
  * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
+ * `GET /v1/checkout.js` is a stand-in for Checkout.js for the local demo (`RAZORPAY_CHECKOUT_URL`):
+ * its window is the browser's confirm dialog, and it signs the payment in the page with the fake's
+ * key secret, as Razorpay would, so the platform's verification accepts it.
  */
 import { Buffer } from "node:buffer";
 import { hmacSha256Hex } from "@/lib/payments/gateway.ts";
@@ -34,6 +37,8 @@ export interface FakeRazorpay extends AsyncDisposable {
   url: string;
   /** The environment that points the platform at the fake, with the test keys. */
   env: Record<string, string>;
+  /** The Checkout.js stand-in, for `RAZORPAY_CHECKOUT_URL`. */
+  checkoutUrl: string;
   orders: FakeOrder[];
   /** `ok` answers, `fail` answers 500, `hang` never answers. */
   mode: "ok" | "fail" | "hang";
@@ -45,6 +50,28 @@ function randomId(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(14));
   return prefix + Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
 }
+
+/** The Checkout.js stand-in: `new Razorpay(options).open()` asks, then pays or dismisses. */
+const CHECKOUT_STAND_IN = `
+window.Razorpay = function (options) {
+  var failed = function () {};
+  this.on = function (name, handler) { if (name === "payment.failed") failed = handler; };
+  this.open = async function () {
+    var rupees = (options.amount / 100).toFixed(2);
+    var answer = prompt("Fake Razorpay (local demo): pay \\u20b9" + rupees + " for " + options.description +
+      "?\\nOK pays; type 'decline' to see a declined card; Cancel closes the window.", "");
+    if (answer === null) { if (options.modal && options.modal.ondismiss) options.modal.ondismiss(); return; }
+    if (answer.trim().toLowerCase() === "decline") { failed({ error: { description: "Your card was declined." } }); return; }
+    var paymentId = "pay_" + Math.random().toString(36).slice(2, 16);
+    var key = await crypto.subtle.importKey("raw", new TextEncoder().encode(${
+  JSON.stringify(FAKE_KEYS.RAZORPAY_KEY_SECRET)
+}),
+      { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    var mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(options.order_id + "|" + paymentId));
+    var signature = Array.from(new Uint8Array(mac), function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+    options.handler({ razorpay_order_id: options.order_id, razorpay_payment_id: paymentId, razorpay_signature: signature });
+  };
+};`;
 
 function error(status: number, description: string, field?: string): Response {
   return Response.json({
@@ -61,6 +88,7 @@ export function startFakeRazorpay(): FakeRazorpay {
   const fake: FakeRazorpay = {
     url: "",
     env: {},
+    checkoutUrl: "",
     orders,
     mode: "ok",
     async close() {
@@ -71,6 +99,9 @@ export function startFakeRazorpay(): FakeRazorpay {
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
+    if (req.method === "GET" && url.pathname === "/v1/checkout.js") {
+      return new Response(CHECKOUT_STAND_IN, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+    }
     if (fake.mode === "hang") {
       await new Promise<void>((resolve) => hanging.add(resolve));
       return new Response(null, { status: 503 });
@@ -104,6 +135,7 @@ export function startFakeRazorpay(): FakeRazorpay {
   });
   fake.url = `http://127.0.0.1:${server.addr.port}`;
   fake.env = { ...FAKE_KEYS, RAZORPAY_API_URL: fake.url };
+  fake.checkoutUrl = `${fake.url}/v1/checkout.js`;
   return fake;
 }
 

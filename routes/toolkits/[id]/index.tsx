@@ -10,14 +10,15 @@ import { PageTitle } from "@/components/PageTitle.tsx";
 import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
 import { embedUrlOf } from "@/components/toolkits/video.ts";
 import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
-import { CHECKOUT_CSP, documentCsp } from "@/lib/platform/csp.ts";
+import { checkoutCsp, documentCsp } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
 
 export const handler = define.handlers<ToolkitDetail>({
   async GET(_req, ctx) {
     const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, ctx.state.user);
-    return ctx.render(detail, { headers: { "content-security-policy": documentCsp(CHECKOUT_CSP) } });
+    const csp = documentCsp(checkoutCsp(ctx.state.services.config.razorpay.checkoutUrl));
+    return ctx.render(detail, { headers: { "content-security-policy": csp } });
   },
 });
 
@@ -150,6 +151,7 @@ export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, ur
                   price={toolkit.price}
                   buyer={{ name: state.user.name, email: state.user.email }}
                   paymentsAvailable={state.services.payments !== null}
+                  checkoutScript={state.services.config.razorpay.checkoutUrl}
                 />
               )
               : (
