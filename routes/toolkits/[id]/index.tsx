@@ -47,11 +47,11 @@ export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, ur
   const signIn = `/sign-in?callbackURL=${encodeURIComponent(url.pathname)}`;
   const canOpen = (item: { isPreview: boolean }) => hasPurchased || item.isPreview || canManageCatalog(state.user);
   return (
-    <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-5xl">
+    <article aria-labelledby="page-title" class="mx-auto max-w-5xl">
       <PageTitle title={toolkit.title} />
       <a href="/toolkits" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
       <div class="mt-4 grid gap-8 lg:grid-cols-3">
-        <div class="space-y-8 lg:col-span-2">
+        <div class="space-y-8 [overflow-wrap:anywhere] lg:col-span-2">
           <header class="space-y-3">
             <div class="flex flex-wrap items-center gap-2">
               {toolkit.category && (
