@@ -9,7 +9,9 @@
  * Errors: unknown provider 400 `PROVIDER_NOT_FOUND`, no credentials 400 `PROVIDER_NOT_CONFIGURED`,
  * a foreign target 400 `INVALID_CALLBACK_URL` / `INVALID_NEW_USER_CALLBACK_URL`. A GET opened
  * as a page (`Accept: text/html`) is sent to `/sign-in?error=<code>` instead, which explains it.
- * Starts count against the sign-in limit of 60 per minute per IP.
+ * Starts count against the sign-in limit of 60 per minute per IP. In development, a GET on a
+ * loopback alias of a loopback `APP_URL` (`127.0.0.1` for `localhost`) is first sent to the same
+ * path on `APP_URL`: the provider comes back there, and the binding cookie must be on that host.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -21,6 +23,7 @@ import { oauthBindingCookie, readOAuthBindingCookie } from "@/lib/http/cookies.t
 import { validate } from "@/lib/http/json.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
+import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { randomToken } from "@/lib/ids.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import type { HandlerContext } from "@/lib/web/types.ts";
@@ -56,6 +59,10 @@ async function start(
 
 export const handler = define.handlers({
   async GET(req, ctx) {
+    const app = new URL(ctx.state.services.config.appUrl);
+    if (ctx.url.origin !== app.origin && isAppOrigin(ctx.url.origin, app.href)) {
+      return new Response(null, { status: 302, headers: { location: app.origin + ctx.url.pathname + ctx.url.search } });
+    }
     const asPage = req.headers.get("accept")?.includes("text/html") ?? false;
     try {
       const fields = validate(
