@@ -1,5 +1,5 @@
 /**
- * Typed configuration read from the environment (CONTRACT.md §1), validated with zod.
+ * Typed configuration read from the environment (docs/decisions.md, Running), validated with zod.
  * `loadConfig()` throws a `ConfigError` listing every bad variable.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
- * "Continue with Google" and "Continue with LinkedIn" on the sign-in and sign-up pages (CONTRACT.md
- * §2 `GET /api/auth/sign-in/social`): plain links, so they work before and without JavaScript.
+ * "Continue with Google" and "Continue with LinkedIn" on the sign-in and sign-up pages (docs/decisions.md,
+ * Auth `GET /api/auth/sign-in/social`): plain links, so they work before and without JavaScript.
  * Only the providers given (the configured ones) are shown, followed by an "or" divider. The
  * buttons follow the providers' brand guidelines: Google's light button (white, #747775 border,
  * the four-colour "G", #1F1F1F text) and LinkedIn's blue (#0A66C2) with the white "in" mark.

@@ -1,7 +1,7 @@
 /**
  * The islands' JSON client: one call to a same-origin API path that never throws. Error
- * bodies are read as the platform writes them: `{error}` (CONTRACT.md §9), `{error, code,
- * message}` on `/api/auth/*` (CONTRACT.md §2), or `{error: [{path, message}]}` for zod issues.
+ * bodies are read as the platform writes them: `{error}` (docs/decisions.md, Errors and limits), `{error, code,
+ * message}` on `/api/auth/*` (docs/decisions.md, Auth), or `{error: [{path, message}]}` for zod issues.
  * The browser adds the same-origin `Origin` header that the CSRF check wants.
  */
 

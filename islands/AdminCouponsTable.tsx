@@ -1,5 +1,5 @@
 /**
- * The admin coupons table (specification "Coupon record"; CONTRACT.md §6): search by code
+ * The admin coupons table (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): search by code
  * (debounced), create a coupon (percentage or fixed rupees, limits, expiry), uses shown against
  * the usage limit, the active switch to deactivate one, and delete after confirming.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin toolkits table (specification "Admin: toolkits", states "Toolkit"; CONTRACT.md §6):
+ * The admin toolkits table (docs/api.md, Admin, states "Toolkit"; docs/decisions.md, Toolkits and payments):
  * search by title (debounced), the active and Sale-badge switches per row
  * (`PUT /api/admin/toolkits/{id}`), and delete after a confirmation dialog (its lessons and
  * progress go; purchases stay). Loading, changes and errors are announced.

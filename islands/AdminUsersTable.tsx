@@ -1,5 +1,5 @@
 /**
- * The admin user table (specification "Admin: users and opportunities"; CONTRACT.md §8): search
+ * The admin user table (docs/api.md, Admin; docs/decisions.md, Admin lists): search
  * by name or e-mail (debounced), a role filter, pages of 20 with previous/next and "x–y of
  * total", and a role change per row through a confirmation dialog that calls
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. Loading and errors are

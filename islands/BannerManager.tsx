@@ -1,5 +1,5 @@
 /**
- * The admin banners manager (CONTRACT.md §7 "Banners"): the banners in carousel order with an
+ * The admin banners manager (docs/decisions.md, Ungatekeep and banners "Banners"): the banners in carousel order with an
  * active switch, order number and delete each, and a form to add one (title, link, optional
  * image uploaded first to `POST /api/admin/uploads`).
  */

@@ -1,6 +1,6 @@
 /**
  * The password-reset request form: `POST /api/auth/forget-password {email, redirectTo:
- * "/reset-password"}` (CONTRACT.md §2). The answer never says whether the account exists, so
+ * "/reset-password"}` (docs/decisions.md, Auth). The answer never says whether the account exists, so
  * neither does the form: it always confirms in the same words.
  */
 import { useState } from "preact/hooks";

@@ -1,6 +1,6 @@
 /**
  * Admin moderation of one internship: switches for `isVerified` and `isActive`, each saved at
- * once with `PUT /api/internships/{id}` (admin-only fields, specification "Internships").
+ * once with `PUT /api/internships/{id}` (admin-only fields, docs/api.md, Internships).
  * A failed save puts the switch back and says why; the outcome is announced politely.
  */
 import { useState } from "preact/hooks";

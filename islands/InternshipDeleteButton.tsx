@@ -1,6 +1,6 @@
 /**
  * Delete with confirmation: a button that opens a modal `<dialog>` asking to confirm, then
- * calls `DELETE /api/internships/{id}` (a soft delete, specification "Internships") and goes
+ * calls `DELETE /api/internships/{id}` (a soft delete, docs/api.md, Internships) and goes
  * to `redirectTo`. Failures are shown inside the dialog.
  */
 import { useRef, useState } from "preact/hooks";

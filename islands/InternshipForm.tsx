@@ -1,6 +1,6 @@
 /**
  * The form to post an internship (`POST /api/internships`) or edit one (`PUT
- * /api/internships/{id}`), specification "Internships". A create sends the filled-in fields;
+ * /api/internships/{id}`), docs/api.md, Internships. A create sends the filled-in fields;
  * an edit sends only the fields that changed (a cleared optional field as `null`). Field
  * errors come from the zod issue array `{error: [{code, path, message}]}` and are shown under
  * their fields and in a summary that takes focus. Success goes to the internship's page.

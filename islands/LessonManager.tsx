@@ -1,6 +1,6 @@
 /**
- * The lessons of a toolkit in the admin editor (specification "Toolkit content item"; CONTRACT.md
- * §6): add an article (HTML, sanitized by the server) or a video (CDN URL), edit one, mark it a
+ * The lessons of a toolkit in the admin editor (docs/api.md, Toolkits; docs/decisions.md,
+ * Toolkits and payments): add an article (HTML, sanitized by the server) or a video (CDN URL), edit one, mark it a
  * free preview, move it up or down (the order is renumbered 0, 1, 2, …; the keyboard focus stays
  * on the moved lesson's button, or its other one at the end of the list), and delete it after
  * confirming. An http video address is refused before sending. Calls

@@ -1,5 +1,5 @@
 /**
- * The lesson viewer's progress (CONTRACT.md §6 `POST /api/toolkits/{id}/progress`): a progress
+ * The lesson viewer's progress (docs/decisions.md, Toolkits and payments `POST /api/toolkits/{id}/progress`): a progress
  * bar over the toolkit's lessons and the "Mark as complete" toggle of the open lesson; marking
  * it moves the bar at once and offers the next lesson.
  */

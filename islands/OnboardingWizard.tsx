@@ -1,5 +1,5 @@
 /**
- * The onboarding wizard (specification "Onboarding"; CONTRACT.md §3). The persona comes first;
+ * The onboarding wizard (docs/api.md, Profile and onboarding; docs/decisions.md, Profile and onboarding). The persona comes first;
  * a society member finishes there, a student goes on through location, education level, field of
  * study, opportunity interests, domain preferences and struggles, with a step indicator and
  * back/next. The finish posts the whole profile to `POST /api/onboarding`; an `Invalid <field>`

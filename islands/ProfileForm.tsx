@@ -1,5 +1,5 @@
 /**
- * The profile form (specification "Profile"; CONTRACT.md §3): name, image URL, field and
+ * The profile form (docs/api.md, Profile and onboarding; docs/decisions.md, Profile and onboarding): name, image URL, field and
  * opportunity interests, date of birth, college or institute, contact number and current role,
  * saved with `POST /api/profile`. The server validates; its `Invalid <field>` answer is shown
  * beside that field in plain words, and the field gets focus. Every field is sent, so a blank

@@ -1,7 +1,7 @@
 /**
  * The new-password form of a reset link: new password and confirmation, checked in the
  * browser (8 to 128 characters, equal), then `POST /api/auth/reset-password {newPassword,
- * token}` (CONTRACT.md §2). A bad, used or expired token (`INVALID_TOKEN`) ends in a message
+ * token}` (docs/decisions.md, Auth). A bad, used or expired token (`INVALID_TOKEN`) ends in a message
  * with a link to request a new one; success links to sign-in.
  */
 import { useState } from "preact/hooks";

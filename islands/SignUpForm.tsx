@@ -1,10 +1,10 @@
 /**
- * The sign-up form. Checks the specification's client-side rules first ("Authentication" 9:
+ * The sign-up form. Checks the API's documented client-side rules first ("Authentication" 9:
  * name at least 3 characters, a valid e-mail, password at least 8), then calls
  * `POST /api/auth/sign-up/email` with the verification link's target, onboarding (carrying the
  * page's `callbackURL`, the page to return to afterwards), and on success goes to
  * `/check-inbox?email=...`. Server errors are shown beside the field they concern
- * (CONTRACT.md §2 codes: `USER_ALREADY_EXISTS` by the e-mail, `PASSWORD_TOO_*` by the password).
+ * (docs/decisions.md, Auth codes: `USER_ALREADY_EXISTS` by the e-mail, `PASSWORD_TOO_*` by the password).
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";

@@ -1,5 +1,5 @@
 /**
- * Buying a toolkit (specification "Toolkits (public and purchase)"; CONTRACT.md §6): an optional
+ * Buying a toolkit (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): an optional
  * coupon that shows the discount and the final price before paying (applying it starts the
  * checkout, `POST /api/toolkits/{id}`, which reserves the coupon use), then Razorpay Checkout.js,
  * loaded from Razorpay on this page only. After paying, the signature goes to

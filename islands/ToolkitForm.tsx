@@ -1,5 +1,5 @@
 /**
- * The admin's toolkit form (specification "Toolkit"; CONTRACT.md §6): creates a toolkit
+ * The admin's toolkit form (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): creates a toolkit
  * (`POST /api/admin/toolkits`, then on to its editor) or saves one (`PUT /api/admin/toolkits/{id}`),
  * including the active switch and the Sale badge. Prices in rupees; highlights one per line.
  * An original price below the price and an http video are refused at their fields; odd values

@@ -1,5 +1,5 @@
 /**
- * The admin post editor (CONTRACT.md §7): title, tag, markdown content with a live preview
+ * The admin post editor (docs/decisions.md, Ungatekeep and banners): title, tag, markdown content with a live preview
  * (rendered and sanitized by the server at `POST /api/admin/ungatekeep/preview`, so no markdown
  * code ships to the browser, and styled as the published post is), up to 5 image uploads with a progress bar and thumbnail each and
  * a remove button, the link card fields, the publish date (a future date schedules the post),

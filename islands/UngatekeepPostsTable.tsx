@@ -1,5 +1,5 @@
 /**
- * The admin posts table (CONTRACT.md §7): search and tag filter (loaded from
+ * The admin posts table (docs/decisions.md, Ungatekeep and banners): search and tag filter (loaded from
  * `GET /api/admin/ungatekeep`), a published/draft switch and a pin switch per post (each saved
  * at once with `PATCH`), and delete after a confirmation dialog. Drafts and scheduled posts are
  * listed and marked.

@@ -1,7 +1,7 @@
 /**
  * Typed errors that domain modules throw. They say what went wrong, never how it is answered:
- * `lib/http/errors.ts` maps each class to a status and body once (specification "Errors",
- * CONTRACT.md §2 and §9). No domain module imports anything of HTTP.
+ * `lib/http/errors.ts` maps each class to a status and body once (docs/api.md, Errors and limits,
+ * docs/decisions.md, Auth and Errors and limits). No domain module imports anything of HTTP.
  */
 import type { z } from "zod";
 
@@ -97,7 +97,7 @@ export class UpstreamError extends DomainError {
 }
 
 /**
- * Codes of authentication errors (CONTRACT.md §2), each with the kind of failure it is.
+ * Codes of authentication errors (docs/decisions.md, Auth), each with the kind of failure it is.
  * `lib/http/errors.ts` answers them as `{error, code, message}`.
  */
 export const AUTH_ERROR_KINDS = {
@@ -126,7 +126,7 @@ export const AUTH_ERROR_KINDS = {
 /** A code of `AUTH_ERROR_KINDS`. */
 export type AuthErrorCode = keyof typeof AUTH_ERROR_KINDS;
 
-/** An authentication error with its stable upper-case code (CONTRACT.md §2). */
+/** An authentication error with its stable upper-case code (docs/decisions.md, Auth). */
 export class AuthError extends DomainError {
   override name = "AuthError";
   constructor(readonly code: AuthErrorCode, message: string) {

@@ -1,5 +1,5 @@
 /**
- * A value made on first use (issue #10: modules only some requests need are imported by the first
+ * A value made on first use (modules only some requests need are imported by the first
  * of them, not at start). Concurrent first calls share one `make()`; a failed one is not kept, so
  * the next call tries again.
  */

@@ -1,12 +1,12 @@
 /**
- * Money at the edge (CONTRACT.md §6 "Prices"): the API speaks rupees with at most 2 decimals,
+ * Money at the edge (docs/decisions.md, Toolkits and payments "Prices"): the API speaks rupees with at most 2 decimals,
  * the domain keeps integer paise (hundredths of a rupee). Free of server-only imports.
  */
 
 /** Paise in a rupee. */
 export const PAISE_PER_RUPEE = 100;
 
-/** Highest price in rupees (CONTRACT.md §6). */
+/** Highest price in rupees (docs/decisions.md, Toolkits and payments). */
 export const MAX_PRICE_RUPEES = 10_000_000;
 
 /** True when `rupees` has at most 2 decimals (checked on the paise value, so 0.1 + 0.2 passes). */

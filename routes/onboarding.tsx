@@ -1,5 +1,5 @@
 /**
- * `/onboarding`: the onboarding wizard, where the verification link lands (CONTRACT.md §2,
+ * `/onboarding`: the onboarding wizard, where the verification link lands (docs/decisions.md, Auth,
  * `callbackURL=/onboarding`). Signed out: 302 to `/sign-in?callbackURL=/onboarding`, carrying
  * `error=INVALID_TOKEN` along so that sign-in explains an expired or used verification link.
  * Signed in with that error (an old link opened while signed in): the page explains it too.

@@ -1,5 +1,5 @@
 /**
- * `/profile`: the signed-in user's profile form (specification "Profile"). Signed out: 302 to
+ * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`. `?onboarded=1` (the end of onboarding) adds a welcome note.
  * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn).
  */

@@ -1,5 +1,5 @@
 /**
- * `/reset-password?token=`: the page a reset e-mail links to (CONTRACT.md §2). Without a
+ * `/reset-password?token=`: the page a reset e-mail links to (docs/decisions.md, Auth). Without a
  * token it explains that the link is incomplete and offers to request a new one.
  */
 import { FormCard } from "@/components/FormCard.tsx";

@@ -1,7 +1,7 @@
 /**
  * Display rules for internships, shared by the pages and the islands (so it must stay free
  * of server-only imports): ₹ stipends in Indian digit grouping, deadlines as dates with the
- * days left, and labels of the specification's `type` and `timing` values ("Internship").
+ * days left, and labels of the API's documented `type` and `timing` values ("Internship").
  */
 import { formatDate } from "@/components/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";

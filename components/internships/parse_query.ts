@@ -2,7 +2,7 @@
  * Server side of the listing's URL query: turns what `readListParams` read into the domain's
  * `InternshipQuery`, forgivingly. Pages never fail on a bad link: parameters that do not pass
  * `InternshipQuerySchema` are dropped and named, so the page shows the remaining filters'
- * results with a friendly note (the API answers 400 for the same input, CONTRACT.md §4).
+ * results with a friendly note (the API answers 400 for the same input, docs/decisions.md, Internships).
  */
 import { type InternshipQuery, InternshipQuerySchema } from "@/lib/internships/internships.ts";
 import type { ListParams } from "./query.ts";

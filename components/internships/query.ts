@@ -1,12 +1,12 @@
 /**
  * The listing's URL query, shared by the `/internships` page and its filter island so a
- * filtered page is a shareable link (CONTRACT.md §4 names). The page accepts what a plain
+ * filtered page is a shareable link (docs/decisions.md, Internships names). The page accepts what a plain
  * GET form sends (`types` repeated, empty fields) as well as the API's own form (`types`
  * comma-separated); links are always written in the API's form, so the same query string
  * serves `/internships?…` and `/api/internships?…`.
  */
 
-/** Default page size of the listing (specification "List query parameters"). */
+/** Default page size of the listing (docs/api.md, Internships). */
 export const DEFAULT_LIMIT = 10;
 
 /** The filter form's values as typed: text fields stay strings until the server parses them. */

@@ -1,5 +1,5 @@
 /**
- * One post in the Ungatekeep feed (specification "Ungatekeep" feed rule 2): thumbnail, title
+ * One post in the Ungatekeep feed (docs/api.md, Ungatekeep feed rule 2): thumbnail, title
  * linking to the post, two-line excerpt, creator, relative date (exact date on hover), tag label
  * and pin marker.
  */

@@ -1,5 +1,5 @@
 /**
- * E-mail and password accounts (specification "Authentication" 2–4, CONTRACT.md §2): sign-up,
+ * E-mail and password accounts (docs/api.md, Authentication 2–4, docs/decisions.md, Auth): sign-up,
  * credential checks, e-mail verification and password reset with the single-use tokens of
  * `verification.ts`.
  */

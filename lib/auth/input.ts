@@ -1,5 +1,5 @@
 /**
- * Request bodies of `/api/auth/*` (CONTRACT.md §2): JSON read and validated with zod, every
+ * Request bodies of `/api/auth/*` (docs/decisions.md, Auth): JSON read and validated with zod, every
  * failure an `AuthError` with body `{error, code, message}`, and the password length rule.
  */
 import { z } from "zod";

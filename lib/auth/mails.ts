@@ -1,5 +1,5 @@
 /**
- * Sending the two auth e-mails (specification "Events", CONTRACT.md §2) through the
+ * Sending the two auth e-mails (docs/api.md, Ungatekeep, docs/decisions.md, Auth) through the
  * platform's mailer. A mail that cannot be sent is logged, never thrown: the account stays
  * usable and a later sign-in (or resend) sends a fresh link.
  */

@@ -1,5 +1,5 @@
 /**
- * Password hashing (specification "Authentication" 3, CONTRACT.md §2): argon2id with OWASP's
+ * Password hashing (docs/api.md, Authentication 3, docs/decisions.md, Auth): argon2id with OWASP's
  * parameters (m = 19 MiB, t = 2, p = 1), stored as the standard encoded string. Uses the
  * native `@node-rs/argon2` (off the event loop); where a native addon cannot load (Deno
  * Deploy) `hash-wasm` makes and checks the same strings.

@@ -1,5 +1,5 @@
 /**
- * Sessions in Deno KV (CONTRACT.md §2): a 32-byte random token lives only in the cookie;
+ * Sessions in Deno KV (docs/decisions.md, Auth): a 32-byte random token lives only in the cookie;
  * KV keeps its SHA-256. Sessions last 7 days and slide: a read renews one with less than
  * 6 days left.
  *

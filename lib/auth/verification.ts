@@ -1,5 +1,5 @@
 /**
- * Single-use tokens sent by e-mail (specification "Authentication" 2 and 4, CONTRACT.md §2):
+ * Single-use tokens sent by e-mail (docs/api.md, Authentication 2 and 4, docs/decisions.md, Auth):
  * e-mail verification and password reset. A token is 32 random bytes that live only in the
  * link; KV keeps its SHA-256 for 24 hours (`expireIn`, and the expiry is checked on read).
  * Spending a token is one atomic write checked against the version read, so of two

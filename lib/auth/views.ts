@@ -1,4 +1,4 @@
-/** Response shapes of `/api/auth/*` (CONTRACT.md §2): the user and session as clients see them. */
+/** Response shapes of `/api/auth/*` (docs/decisions.md, Auth): the user and session as clients see them. */
 import type { User } from "@/lib/users/users.ts";
 import type { Session } from "./sessions.ts";
 

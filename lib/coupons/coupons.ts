@@ -1,6 +1,6 @@
 /**
- * Coupons (specification "Coupon record", "Coupon and purchase errors"; CONTRACT.md §6): admin
- * CRUD with search by code, and the checks a checkout runs on a code, in the specification's
+ * Coupons (docs/api.md, Toolkits, "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments): admin
+ * CRUD with search by code, and the checks a checkout runs on a code, in the API's documented
  * order. Discounts are kept in paise (fixed) or percent; the API speaks rupees.
  *
  * Keys (owned by this module only):
@@ -17,7 +17,7 @@ export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
 /** One of `DISCOUNT_TYPES`. */
 export type DiscountType = typeof DISCOUNT_TYPES[number];
 
-/** The coupon and purchase errors of `POST /api/toolkits/{id}`, each 400 (specification "Errors"). */
+/** The coupon and purchase errors of `POST /api/toolkits/{id}`, each 400 (docs/api.md, Errors and limits). */
 export const COUPON_ERRORS = {
   invalid: "Invalid coupon code",
   inactive: "Coupon is not active",
@@ -46,7 +46,7 @@ export interface CouponRecord {
   updatedAt: string;
 }
 
-/** A coupon in API responses (CONTRACT.md §6): `discountValue` in percent or rupees, `usedCount` read only. */
+/** A coupon in API responses (docs/decisions.md, Toolkits and payments): `discountValue` in percent or rupees, `usedCount` read only. */
 export interface Coupon extends Omit<CouponRecord, "discountAmount"> {
   discountValue: number;
   usedCount: number;
@@ -207,7 +207,7 @@ export async function getCouponRecord(kv: Deno.Kv, id: string): Promise<CouponRe
 
 /**
  * The coupon a checkout of `toolkitId` may use under `code`, with its entry for an atomic check,
- * after the first three checks of the specification's order: it exists (and covers the toolkit),
+ * after the first three checks of the API's documented order: it exists (and covers the toolkit),
  * it is active, it has not expired.
  * @throws InvalidInputError "Invalid coupon code", "Coupon is not active" or "Coupon has expired".
  */
@@ -232,7 +232,7 @@ export async function usableCoupon(
 }
 
 /**
- * The discount of `coupon` on a price, both in paise (CONTRACT.md §6): a percentage of the price
+ * The discount of `coupon` on a price, both in paise (docs/decisions.md, Toolkits and payments): a percentage of the price
  * rounded to the paisa, or the fixed amount, capped at the price.
  */
 export function discountPaise(

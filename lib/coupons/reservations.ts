@@ -1,5 +1,5 @@
 /**
- * Coupon uses and reservations (CONTRACT.md §6): every use of a coupon, reserved at checkout or
+ * Coupon uses and reservations (docs/decisions.md, Toolkits and payments): every use of a coupon, reserved at checkout or
  * paid, holds one numbered slot among the coupon's `usageLimit` total slots and one among the
  * user's `perUserLimit` slots, so both limits are enforced by KV itself: taking a slot is an
  * atomic write checked against the slot's versionstamp (two checkouts can never take the same
@@ -14,7 +14,7 @@
  * - `["coupon_user_slots", couponId, userId, index]` → `SlotValue` (one user's uses)
  */
 
-/** How long an unpaid reservation holds its slots, in ms (CONTRACT.md §6: 30 minutes). */
+/** How long an unpaid reservation holds its slots, in ms (docs/decisions.md, Toolkits and payments: 30 minutes). */
 export const RESERVATION_MS = 30 * 60 * 1000;
 
 /** What a slot holds. */
@@ -100,7 +100,7 @@ function claimOf(
 /**
  * Finds the slots a reservation of `couponId` by `userId` for `purchaseId` would take; a slot the
  * purchase already holds counts as its own (checkout started again). The per-user limit is
- * checked before the total one (specification "Errors").
+ * checked before the total one (docs/api.md, Errors and limits).
  */
 export async function planReservation(
   kv: Deno.Kv,

@@ -1,5 +1,5 @@
 /**
- * Image uploads (CONTRACT.md §7 "Images"): PNG, JPEG, WebP or GIF, recognised by their bytes
+ * Image uploads (docs/decisions.md, Ungatekeep and banners "Images"): PNG, JPEG, WebP or GIF, recognised by their bytes
  * (`file-type`), never by the type the client declared; at most 5 MB. Stored in the object store
  * with the detected content type.
  */

@@ -1,5 +1,5 @@
 /**
- * The Deno KV object store (CONTRACT.md §7): a file is split into chunks under KV's 64 KiB value
+ * The Deno KV object store (docs/decisions.md, Ungatekeep and banners): a file is split into chunks under KV's 64 KiB value
  * limit, written a few chunks per atomic commit (under the 800 KiB commit limit), and its
  * metadata record is written last, in the commit that also drops the upload's pending marker.
  * So a file whose upload was interrupted has no metadata and is never served; its chunks stay

@@ -1,5 +1,5 @@
 /**
- * The object store seam (CONTRACT.md §7 "Images"): files of at most a few megabytes, kept by id
+ * The object store seam (docs/decisions.md, Ungatekeep and banners "Images"): files of at most a few megabytes, kept by id
  * with their content type, size and `ETag`. `KvObjectStore` (Deno KV, chunked values) is the
  * default; an S3-compatible store implements the same interface.
  */

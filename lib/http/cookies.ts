@@ -1,5 +1,5 @@
 /**
- * The session cookie (CONTRACT.md §2): HTTP-only, `SameSite=Lax`, `Path=/`; `Secure` and
+ * The session cookie (docs/decisions.md, Auth): HTTP-only, `SameSite=Lax`, `Path=/`; `Secure` and
  * the `__Host-` prefix when the public origin is https. Works on plain `Request` and
  * `Headers`, as route handlers see them.
  */
@@ -39,7 +39,7 @@ export function clearedSessionCookie(secure: boolean): string {
 }
 
 /**
- * The name of the cookie that binds a started social sign-in to the browser (CONTRACT.md §2):
+ * The name of the cookie that binds a started social sign-in to the browser (docs/decisions.md, Auth):
  * `__Host-` prefixed on https like the session cookie.
  */
 export function oauthBindingCookieName(secure: boolean): string {

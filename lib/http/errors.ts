@@ -23,7 +23,7 @@ import {
 } from "@/lib/errors.ts";
 
 /**
- * Status of each kind of authentication error (docs/decisions.md, Authentication: a duplicate e-mail is 422; a
+ * Status of each kind of authentication error (docs/decisions.md, Auth: a duplicate e-mail is 422; a
  * failing social provider is 502, though the social callback answers every error with a redirect).
  */
 const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden: 403, upstream: 502 } as const;

@@ -1,5 +1,5 @@
 /**
- * Typed guards for permissions (specification "Authentication" 7 and 8): a missing
+ * Typed guards for permissions (docs/api.md, Authentication 7 and 8): a missing
  * session is 401, an insufficient role 403.
  */
 import { ForbiddenError, UnauthenticatedError } from "@/lib/errors.ts";

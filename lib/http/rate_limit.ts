@@ -1,5 +1,5 @@
 /**
- * Fixed-window rate limits kept in Deno KV (CONTRACT.md §2): sign-in 5 per 10 s per e-mail
+ * Fixed-window rate limits kept in Deno KV (docs/decisions.md, Auth): sign-in 5 per 10 s per e-mail
  * and client IP and 60 per minute per IP; sign-up 10 per minute per IP; password-reset and
  * verification e-mails 3 per minute per e-mail; requests for either also 10 per minute per IP
  * (docs/decisions.md, Auth). `RATE_LIMITS=off` (`config.rateLimits` false) turns them off.

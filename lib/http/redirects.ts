@@ -1,5 +1,5 @@
 /**
- * Open-redirect refusal (CONTRACT.md §2): every `callbackURL`, `newUserCallbackURL` and
+ * Open-redirect refusal (docs/decisions.md, Auth): every `callbackURL`, `newUserCallbackURL` and
  * `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
  * origin is `APP_URL`. Anything else is refused with 400.
  */

@@ -161,7 +161,7 @@ export function generateInternships(
 
 /**
  * Stores the records whose ids are not stored yet, in atomic batches of 100, in list order
- * (newest first, ties by id descending; CONTRACT.md §4), so that records next to each other in
+ * (newest first, ties by id descending; docs/decisions.md, Internships), so that records next to each other in
  * the list share a chunk: a page then reads one or two record chunks, not one chunk per record as
  * records in arbitrary order did. Each stored record is the oldest so far, so the read model
  * appends it to its order instead of moving the whole order. Returns how many were new.

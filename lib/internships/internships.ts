@@ -1,5 +1,5 @@
 /**
- * The internships capability (specification "Internship" and "Internships", CONTRACT.md §4):
+ * The internships capability (docs/api.md, Internships and "Internships", docs/decisions.md, Internships):
  * list with filters and search, read, create (one or a batch), update and soft delete. Lists
  * are answered from the read model of `store.ts` (filters in `filters.ts`); writes go through
  * its writer's atomic commits, retried at most 10 times on a lost race (then ConflictError).
@@ -42,7 +42,7 @@ export type {
   InternshipView,
 } from "./schema.ts";
 
-/** A page of the list with the specification's pagination object. */
+/** A page of the list with the API's documented pagination object. */
 export interface InternshipPage {
   internships: InternshipView[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };

@@ -1,7 +1,7 @@
 /**
  * Who may do what with internships: the one home of these rules, used by the API routes, the
- * pages and the domain functions alike (specification "Authentication" 7, "States and
- * transitions"; CONTRACT.md §2 "Ingest user" and §4).
+ * pages and the domain functions alike (docs/api.md, Authentication 7, "States and
+ * transitions"; docs/decisions.md, Auth "Ingest user" and Internships).
  */
 import type { User } from "@/lib/users/users.ts";
 
@@ -17,13 +17,13 @@ export interface ListingAccess {
 
 /**
  * Where a listing is read:
- * - `"api"`: `GET /api/internships/{id}` (CONTRACT.md §4): an inactive listing is 404 for every
+ * - `"api"`: `GET /api/internships/{id}` (docs/decisions.md, Internships): an inactive listing is 404 for every
  *   caller but admins, its owner included;
  * - `"owner"`: the pages and `mine=true`, where the owner also finds their own inactive listing.
  */
 export type ReadAudience = "api" | "owner";
 
-/** True when `viewer` may post internships with a session: members and admins (CONTRACT.md §2). */
+/** True when `viewer` may post internships with a session: members and admins (docs/decisions.md, Auth). */
 export function canPost(viewer: Viewer): boolean {
   return viewer?.role === "member" || viewer?.role === "admin";
 }

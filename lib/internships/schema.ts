@@ -1,5 +1,5 @@
 /**
- * The Internship resource (specification "Internship", CONTRACT.md §4): its record type, the
+ * The Internship resource (docs/api.md, Internships, docs/decisions.md, Internships): its record type, the
  * enum value lists, and the zod schemas of the create and update bodies and the list query.
  */
 import { z } from "zod";
@@ -16,9 +16,9 @@ export type InternshipTiming = typeof INTERNSHIP_TIMINGS[number];
 
 /** Largest page size of the list. */
 export const MAX_LIMIT = 100;
-/** Default page size of the list (specification "Limits"). */
+/** Default page size of the list (docs/api.md, Errors and limits). */
 export const DEFAULT_LIMIT = 10;
-/** Most items in one create batch (CONTRACT.md §4). */
+/** Most items in one create batch (docs/decisions.md, Internships). */
 export const MAX_BATCH = 100;
 
 /** An internship as stored and returned; optional fields are `null` when unset. */
@@ -47,7 +47,7 @@ export interface Internship {
   deletedAt: string | null;
 }
 
-/** The owner object on every read (specification "Internship" `user`). */
+/** The owner object on every read (docs/api.md, Internships `user`). */
 export interface InternshipOwner {
   id: string;
   name: string;
@@ -119,10 +119,10 @@ const list = z.string().transform((v) => v.split(",").map((s) => s.trim()).filte
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
 /**
- * The list query (CONTRACT.md §4) parsed from string query parameters: `limit` 1–100 (default
+ * The list query (docs/decisions.md, Internships) parsed from string query parameters: `limit` 1–100 (default
  * 10), `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend`
  * and `maxStipend` in rupees (inclusive), `search` (alias `q`), `mine` (the caller's own
- * listings, inactive ones included; needs a session, like `mine` of CONTRACT.md §5) and the
+ * listings, inactive ones included; needs a session, like `mine` of docs/decisions.md, Opportunities) and the
  * admin-only flags `includeInactive`, `includeDeleted`. Tags, location and search words come out
  * lower case.
  */

@@ -1,5 +1,5 @@
 /**
- * Outgoing e-mail (CONTRACT.md §1 `SMTP_URL`, `MAIL_FROM`): nodemailer over SMTP, or, when
+ * Outgoing e-mail (docs/decisions.md, Running `SMTP_URL`, `MAIL_FROM`): nodemailer over SMTP, or, when
  * `SMTP_URL` is unset, one JSON log line per mail with `to`, `subject` and the link. nodemailer
  * (~6 MB of memory) is loaded with the first mail, not with the server.
  */

@@ -1,5 +1,5 @@
 /**
- * Onboarding profiles (specification "Onboarding profile", "Onboarding"; CONTRACT.md §3).
+ * Onboarding profiles (docs/api.md, Profile and onboarding, "Onboarding"; docs/decisions.md, Profile and onboarding).
  *
  * Keys (owned by this module only): `["onboarding_profiles", userId]` → `OnboardingProfile`, one
  * per user.
@@ -10,7 +10,7 @@
  *   them is ignored (a form switched from student to society may still send them).
  * - For `student`: `locationType` is `city` or `state`; text is trimmed, at most 100 characters,
  *   blank means unset; arrays hold at most 20 items of 1–100 characters.
- * - The specification leaves the allowed values of `educationLevel` and `fieldOfStudy` open; we
+ * - The API reference (docs/api.md) leaves the allowed values of `educationLevel` and `fieldOfStudy` open; we
  *   accept exactly the values of `EDUCATION_LEVELS` and `FIELDS_OF_STUDY` (the choices the
  *   onboarding page offers), so stored values are always ones the UI can show. The array fields
  *   are checked for shape only: the page offers `OPPORTUNITY_INTERESTS`, `DOMAIN_PREFERENCES` and
@@ -22,7 +22,7 @@
  * - Saving fills the profile's empty `opportunityInterests` and `fieldInterests` from the
  *   answers (`opportunityInterests`, `domainPreferences`); filled ones are kept.
  *
- * New-user detection (specification "Authentication routes"): a user whose `createdAt` equals
+ * New-user detection (docs/api.md, Authentication): a user whose `createdAt` equals
  * `updatedAt`, or who has no onboarding profile, is sent to onboarding. Saving an onboarding
  * profile therefore also moves the user's `updatedAt`.
  */
@@ -31,7 +31,7 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { clearableText, invalidFieldError, textList } from "@/lib/users/profile.ts";
 import { updateUser, updateUserOps, type User, type UserPatch } from "@/lib/users/users.ts";
 
-/** The personas of the specification. */
+/** The personas onboarding offers (docs/api.md, Profile and onboarding). */
 export const PERSONAS = ["student", "society"] as const;
 export type Persona = typeof PERSONAS[number];
 

@@ -13,7 +13,7 @@ export function escapeText(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n|\r|\n/g, "\\n");
 }
 
-/** `line` folded so that no line is longer than 75 octets (§3.1), never splitting a character. */
+/** `line` folded so that no line is longer than 75 octets (RFC 5545 §3.1), never splitting a character. */
 function fold(line: string): string {
   const parts: string[] = [];
   let current = "";

@@ -1,6 +1,6 @@
 /**
- * The opportunities capability (specification "Opportunity", "Roles" and the states table;
- * CONTRACT.md §5): submission (a `user`'s waits for review, a `member`'s or `admin`'s is
+ * The opportunities capability (docs/api.md, Opportunities, "Roles" and the states table;
+ * docs/decisions.md, Opportunities): submission (a `user`'s waits for review, a `member`'s or `admin`'s is
  * published at once), the public list with `type` and `search`, the caller's own submissions,
  * read by id, the admin queue by review state with counts, and approve/reject. Lists are answered
  * from the read model of `store.ts`; every write is one checked atomic commit.

@@ -1,5 +1,5 @@
 /**
- * Who may do what with opportunities (specification "Roles", states table; CONTRACT.md §5): the
+ * Who may do what with opportunities (docs/api.md, Authentication, states table; docs/decisions.md, Opportunities): the
  * one home of these rules, used by the API routes, the pages and the domain alike.
  */
 import type { User } from "@/lib/users/users.ts";

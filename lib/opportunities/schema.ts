@@ -1,5 +1,5 @@
 /**
- * The Opportunity resource (specification "Opportunity", CONTRACT.md §5): its record, the type
+ * The Opportunity resource (docs/api.md, Opportunities, docs/decisions.md, Opportunities): its record, the type
  * and review-state value lists, and the zod schemas of the submission body, the public list
  * query, the admin queue query and the review body.
  */
@@ -12,7 +12,7 @@ export const OPPORTUNITY_TYPES = ["hackathon", "grant", "competition", "ideathon
 export type OpportunityType = typeof OPPORTUNITY_TYPES[number];
 
 /**
- * Review states, derived from the flags (CONTRACT.md §5): awaiting review = `isVerified: false,
+ * Review states, derived from the flags (docs/decisions.md, Opportunities): awaiting review = `isVerified: false,
  * isActive: true`; approved = both true; rejected = `isActive: false`.
  */
 export const OPPORTUNITY_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -41,7 +41,7 @@ export interface Opportunity {
   updatedAt: string;
 }
 
-/** Who posted it, on every read (CONTRACT.md §5 `postedBy`). */
+/** Who posted it, on every read (docs/decisions.md, Opportunities `postedBy`). */
 export interface PostedBy {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The payment gateway seam (CONTRACT.md §1 `RAZORPAY_*`, §6 purchase initiation, verification and
+ * The payment gateway seam (docs/decisions.md, Running `RAZORPAY_*`, Toolkits and payments purchase initiation, verification and
  * the webhook): what checkout and payment confirmation need from a gateway, and the HMAC-SHA256
  * signature checks both use. `razorpay.ts` implements it with the `razorpay` SDK; the platform
  * runs without one (`null`) when the keys are unset.

@@ -1,7 +1,7 @@
 /**
  * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders
  * API). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
- * `RAZORPAY_API_URL` (CONTRACT.md §1, tests use a local fake) and given a timeout, so a hung
+ * `RAZORPAY_API_URL` (docs/decisions.md, Running, tests use a local fake) and given a timeout, so a hung
  * gateway ends as `UpstreamError` like a failed one. The SDK (~6 MB of memory with its axios) is
  * loaded with the first order, not with the server.
  */
@@ -14,7 +14,7 @@ import { type GatewayOrder, type PaymentGateway, signatureMatches } from "./gate
 /** How long an order request may take before checkout gives up, in ms. */
 export const ORDER_TIMEOUT_MS = 10_000;
 
-/** The keys and origin of CONTRACT.md §1. */
+/** The keys and origin of docs/decisions.md, Running. */
 export interface RazorpayConfig {
   keyId?: string;
   keySecret?: string;
@@ -33,7 +33,7 @@ export const GATEWAY_UNAVAILABLE = "Payment gateway unavailable";
 
 /**
  * A Razorpay gateway, or null when `RAZORPAY_KEY_ID` or `RAZORPAY_KEY_SECRET` is unset
- * (paid checkout then answers 503, CONTRACT.md §1).
+ * (paid checkout then answers 503, docs/decisions.md, Running).
  */
 export function createRazorpayGateway(
   config: RazorpayConfig,

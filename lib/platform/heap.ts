@@ -1,5 +1,5 @@
 /**
- * Returning the heap to the operating system after the start (issue #10, "read-model memory").
+ * Returning the heap to the operating system after the start (docs/performance.md).
  *
  * Loading the read models decodes every index chunk: most of what that allocates is garbage a
  * moment later, but V8 keeps the heap it grew to (young generation at its largest, old-generation

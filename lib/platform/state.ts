@@ -24,7 +24,7 @@ export interface Services {
   oauth: OAuthService;
   /** Pages as guests see them, kept per data version (`servePublicPage`). */
   guestPages: GuestPageCache;
-  /** Uploaded files (CONTRACT.md §7). */
+  /** Uploaded files (docs/decisions.md, Ungatekeep and banners). */
   files: ObjectStore;
 }
 

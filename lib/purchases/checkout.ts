@@ -1,8 +1,8 @@
 /**
- * Purchase initiation, `POST /api/toolkits/{id}` (specification "Toolkits (public and purchase)",
- * states "Toolkit purchase", "Coupon and purchase errors"; CONTRACT.md §6).
+ * Purchase initiation, `POST /api/toolkits/{id}` (docs/api.md, Toolkits,
+ * states "Toolkit purchase", "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments).
  *
- * Checks in the specification's order: the toolkit exists and is active (404), the coupon
+ * Checks in the API's documented order: the toolkit exists and is active (404), the coupon
  * (invalid, inactive, expired, per-user limit, usage limit), then "Toolkit already purchased".
  * The gateway order is created after the checks and before anything is written, so a gateway
  * that fails or times out leaves nothing behind (502). Then one atomic write, checked against
@@ -29,9 +29,9 @@ import {
   writePurchaseOps,
 } from "./purchases.ts";
 
-/** Currency of every order (CONTRACT.md §6). */
+/** Currency of every order (docs/decisions.md, Toolkits and payments). */
 export const CURRENCY = "INR";
-/** The message when paid checkout is needed and the gateway keys are unset (CONTRACT.md §1). */
+/** The message when paid checkout is needed and the gateway keys are unset (docs/decisions.md, Running). */
 export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
 /** Attempts of the atomic write: each lost race means another checkout took a slot or changed the guards. */
 const MAX_ATTEMPTS = 100;
@@ -49,7 +49,7 @@ export interface CheckoutResult {
 }
 
 /**
- * Discount and amount to charge, in paise (CONTRACT.md §6): the coupon's discount capped at the
+ * Discount and amount to charge, in paise (docs/decisions.md, Toolkits and payments): the coupon's discount capped at the
  * price; a final price above 0 and below ₹1 (the gateway's minimum) is charged as ₹1 with the
  * discount reduced to match.
  */

@@ -1,5 +1,5 @@
 /**
- * Payment confirmation (CONTRACT.md §6): `POST /api/toolkits/{id}/verify` with the signature
+ * Payment confirmation (docs/decisions.md, Toolkits and payments): `POST /api/toolkits/{id}/verify` with the signature
  * Checkout.js hands the page, and `POST /api/webhooks/razorpay` with the gateway's events.
  *
  * - Paid (`payment.captured`, `order.paid`, a good verify): the purchase becomes `paid`, grants

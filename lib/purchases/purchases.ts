@@ -1,5 +1,5 @@
 /**
- * Toolkit purchase records (specification "Toolkit purchase"; CONTRACT.md §6): the payment
+ * Toolkit purchase records (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): the payment
  * history and the ownership it grants. `paymentStatus` is `pending`, `paid` or `failed`; every
  * change is appended to the record's `history` (an audit trail the API does not show).
  *
@@ -12,7 +12,7 @@
  */
 import type { ReservationRef } from "@/lib/coupons/reservations.ts";
 
-/** Payment states (CONTRACT.md §6). */
+/** Payment states (docs/decisions.md, Toolkits and payments). */
 export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;
 /** One of `PAYMENT_STATUSES`. */
 export type PaymentStatus = typeof PAYMENT_STATUSES[number];
@@ -72,7 +72,7 @@ export interface PurchaseRecord {
   updatedAt: string;
 }
 
-/** A purchase in API responses (specification "Toolkit purchase"). */
+/** A purchase in API responses (docs/api.md, Toolkits). */
 export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history" | "extraPayments">;
 
 /** The API shape of a purchase record. */

@@ -1,6 +1,6 @@
 /**
- * The toolkit catalog (specification "Toolkit", "Toolkit content item", states "Toolkit";
- * CONTRACT.md §6): toolkits and their content items. The catalog is small (tens to hundreds of
+ * The toolkit catalog (docs/api.md, Toolkits, "Toolkit content item", states "Toolkit";
+ * docs/decisions.md, Toolkits and payments): toolkits and their content items. The catalog is small (tens to hundreds of
  * toolkits), so lists are one prefix scan sorted in memory.
  *
  * Keys (owned by this module only):

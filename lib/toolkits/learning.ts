@@ -1,5 +1,5 @@
 /**
- * What buyers and visitors read (specification "Toolkits (public and purchase)"; CONTRACT.md §6):
+ * What buyers and visitors read (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments):
  * a toolkit with its syllabus (locked lesson bodies withheld by `policy.ts`), progress, the
  * buyer's toolkits and the purchase history.
  */

@@ -1,6 +1,6 @@
 /**
- * Who may see and do what with toolkits (specification "Authentication" 7, "Toolkits";
- * CONTRACT.md §6): the one home of these rules, used by the API routes and the pages alike.
+ * Who may see and do what with toolkits (docs/api.md, Authentication 7, "Toolkits";
+ * docs/decisions.md, Toolkits and payments): the one home of these rules, used by the API routes and the pages alike.
  */
 import type { User } from "@/lib/users/users.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Learning progress (CONTRACT.md §6 `POST /api/toolkits/{id}/progress`, `completedItemIds`): the
+ * Learning progress (docs/decisions.md, Toolkits and payments `POST /api/toolkits/{id}/progress`, `completedItemIds`): the
  * lessons a buyer has marked complete in a toolkit.
  *
  * Keys (owned by this module only):

@@ -1,5 +1,5 @@
 /**
- * Article HTML is sanitized on write (CONTRACT.md §6) with `sanitize-html` against an allowlist:
+ * Article HTML is sanitized on write (docs/decisions.md, Toolkits and payments) with `sanitize-html` against an allowlist:
  * text structure, lists, tables, code, links (http, https, mailto) and images (https), and
  * `<iframe>` only from the approved video hosts. No scripts, styles, event handlers or
  * `javascript:` URLs survive; links get `rel="noopener noreferrer nofollow"`.

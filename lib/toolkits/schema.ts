@@ -1,6 +1,6 @@
 /**
  * Toolkit and content item records, their API shapes and the zod schemas of the admin bodies
- * (specification "Toolkit", "Toolkit content item"; CONTRACT.md §6). Records keep prices in
+ * (docs/api.md, Toolkits, "Toolkit content item"; docs/decisions.md, Toolkits and payments). Records keep prices in
  * integer paise; the API shapes in rupees.
  */
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { TextSchema } from "@/lib/text.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "@/lib/money.ts";
 import { isImageReference } from "@/lib/users/profile.ts";
 
-/** A price in rupees: 0 to 10,000,000 with at most 2 decimals (CONTRACT.md §6). */
+/** A price in rupees: 0 to 10,000,000 with at most 2 decimals (docs/decisions.md, Toolkits and payments). */
 export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {
   message: "At most 2 decimals",
 });
@@ -37,7 +37,7 @@ export const ARTICLE_MAX = 200_000;
 
 /**
  * A toolkit's price: free (0) or at least ₹1, the gateway's minimum charge. A price between would
- * be charged as ₹1, more than the toolkit costs (CONTRACT.md §6 raises only discounted prices).
+ * be charged as ₹1, more than the toolkit costs (docs/decisions.md, Toolkits and payments raises only discounted prices).
  */
 const ToolkitPriceSchema = RupeesSchema.refine((rupees) => rupees === 0 || rupees >= 1, {
   message: "A price is 0 (free) or at least ₹1",
@@ -91,7 +91,7 @@ export interface ToolkitRecord {
   updatedAt: string;
 }
 
-/** A toolkit in API responses (specification "Toolkit"): prices in rupees, the creator's name. */
+/** A toolkit in API responses (docs/api.md, Toolkits): prices in rupees, the creator's name. */
 export interface Toolkit {
   id: string;
   title: string;
@@ -113,7 +113,7 @@ export interface Toolkit {
   updatedAt: string;
 }
 
-/** Body of `POST /api/admin/toolkit-content-items` (CONTRACT.md §6). */
+/** Body of `POST /api/admin/toolkit-content-items` (docs/decisions.md, Toolkits and payments). */
 export const ContentItemCreateSchema = z.object({
   toolkitId: z.string().min(1).max(100),
   title: text(200),
@@ -139,7 +139,7 @@ export interface ContentItem {
   content: string | null;
   cdnVideoUrl: string | null;
   orderIndex: number;
-  /** A free preview lesson anyone may read (CONTRACT.md §6). */
+  /** A free preview lesson anyone may read (docs/decisions.md, Toolkits and payments). */
   isPreview: boolean;
   createdAt: string;
   updatedAt: string;

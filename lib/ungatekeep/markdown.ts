@@ -1,5 +1,5 @@
 /**
- * Post content on the server (CONTRACT.md §7; content safety of issue #8): markdown rendered with
+ * Post content on the server (docs/decisions.md, Ungatekeep and banners): markdown rendered with
  * `marked` and sanitized with `sanitize-html` against an allowlist (no scripts, styles, event
  * handlers, iframes, and no link or image URL but http(s), mailto and same-site paths; external
  * links open with `rel="noopener noreferrer"`), and the two-line plain-text excerpt.
@@ -64,7 +64,7 @@ function plainLine(line: string): string {
 
 /**
  * The first two non-empty lines of `content` as plain text (markdown marks, HTML tags, fences and
- * code blocks and rules skipped), joined by a line break (CONTRACT.md §7 `excerpt`).
+ * code blocks and rules skipped), joined by a line break (docs/decisions.md, Ungatekeep and banners `excerpt`).
  */
 export function excerptOf(content: string): string {
   const lines: string[] = [];

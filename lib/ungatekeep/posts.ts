@@ -1,6 +1,6 @@
 /**
- * The Ungatekeep posts capability (specification "Ungatekeep post", "States and transitions",
- * "Ungatekeep" feed rules; CONTRACT.md §7): the public feed and read by id with the guest rule,
+ * The Ungatekeep posts capability (docs/api.md, Ungatekeep, "States and transitions",
+ * "Ungatekeep" feed rules; docs/decisions.md, Ungatekeep and banners): the public feed and read by id with the guest rule,
  * the admin list with drafts and scheduled posts, create, partial update and delete.
  *
  * Published means `isPublished` and `publishedAt` ≤ now, decided at read time: a scheduled post
@@ -25,7 +25,7 @@ import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
 
 export * from "./schema.ts";
 
-/** A page of the feed (CONTRACT.md §7). */
+/** A page of the feed (docs/decisions.md, Ungatekeep and banners). */
 export interface FeedPage {
   posts: PostView[];
   total: number;
@@ -149,7 +149,7 @@ async function postsById(kv: Deno.Kv, ids: string[]): Promise<Post[]> {
 }
 
 /**
- * One page of the public feed (CONTRACT.md §7): live posts, pinned first, then newest first,
+ * One page of the public feed (docs/decisions.md, Ungatekeep and banners): live posts, pinned first, then newest first,
  * optionally of one `tag`. A guest gets the first 3 whatever the offset and limit, and
  * `hiddenCount` = total − 3 (never negative); a signed-in viewer the page asked for and 0.
  */

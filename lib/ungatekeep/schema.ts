@@ -1,5 +1,5 @@
 /**
- * The Ungatekeep post resource (specification "Ungatekeep post", CONTRACT.md §7): its record and
+ * The Ungatekeep post resource (docs/api.md, Ungatekeep, docs/decisions.md, Ungatekeep and banners): its record and
  * view types and the zod schemas of the create and update bodies and the list queries.
  */
 import { z } from "zod";
@@ -27,7 +27,7 @@ export interface Post {
   userId: string;
 }
 
-/** The creator object on every read (CONTRACT.md §7). */
+/** The creator object on every read (docs/decisions.md, Ungatekeep and banners). */
 export interface PostCreator {
   id: string;
   name: string;
@@ -46,7 +46,7 @@ export interface PostView extends Post {
 
 /** Largest page of the feed. */
 export const MAX_FEED_LIMIT = 100;
-/** Default page of the feed (CONTRACT.md §7). */
+/** Default page of the feed (docs/decisions.md, Ungatekeep and banners). */
 export const DEFAULT_FEED_LIMIT = 20;
 /** Largest post content in UTF-8 bytes (the record must stay under KV's 64 KiB value limit). */
 export const MAX_CONTENT_BYTES = 40_000;

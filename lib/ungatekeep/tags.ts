@@ -1,5 +1,5 @@
 /**
- * The tags of an Ungatekeep post (specification "Ungatekeep post" `tag`) with their labels, and
+ * The tags of an Ungatekeep post (docs/api.md, Ungatekeep `tag`) with their labels, and
  * the feed's numeric limits. Plain constants, small enough for islands to import.
  */
 
@@ -14,8 +14,8 @@ export const TAG_LABELS: Record<PostTag, string> = {
   resources: "Resources",
 };
 
-/** Most images a post may carry (specification "Limits"). */
+/** Most images a post may carry (docs/api.md, Errors and limits). */
 export const MAX_POST_IMAGES = 5;
 
-/** How many feed posts a guest sees (specification "Limits": the first 2 to 3; CONTRACT.md §7: 3). */
+/** How many feed posts a guest sees (docs/api.md, Errors and limits: the first 2 to 3; docs/decisions.md, Ungatekeep and banners: 3). */
 export const GUEST_PREVIEW = 3;

@@ -1,5 +1,5 @@
 /**
- * The roles of the specification ("Roles"): `user`, `member`, `admin`. A module of its own so
+ * The roles (docs/api.md, Authentication): `user`, `member`, `admin`. A module of its own so
  * that islands (the admin users table) can import the list without the users domain and zod.
  */
 

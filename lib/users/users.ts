@@ -1,5 +1,5 @@
 /**
- * User records and their secondary indexes in Deno KV (specification "User").
+ * User records and their secondary indexes in Deno KV (docs/api.md, Authentication).
  *
  * Keys (owned by this module only):
  * - `["users", id]` → `User`
@@ -62,7 +62,7 @@ export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
   return (await kv.get<User>(userKey(id))).value;
 }
 
-/** What other records show of their user: id, name, image and role (specification "Internship" `user`). */
+/** What other records show of their user: id, name, image and role (docs/api.md, Internships `user`). */
 export interface UserSummary {
   id: string;
   name: string;
@@ -101,13 +101,13 @@ export interface NewUser {
 
 /**
  * More work joined to a user write in its one atomic operation: another module's keys and
- * checks (e.g. a social account link, CONTRACT.md §2), given the user as it will be stored.
+ * checks (e.g. a social account link, docs/decisions.md, Auth), given the user as it will be stored.
  */
 export type AtomicExtension = (op: Deno.AtomicOperation, user: User) => void;
 
 /**
  * Creates a user; the e-mail uniqueness check, every key and `extend`'s writes are one atomic
- * write. `createdAt` equals `updatedAt` (the specification's new-user mark).
+ * write. `createdAt` equals `updatedAt` (the API's documented new-user mark).
  * @throws ConflictError "User already exists" when the e-mail is taken (in any case) or a
  *   check of `extend` fails.
  */
@@ -168,7 +168,7 @@ export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
 
 /**
  * Takes over a user whose e-mail is still unverified for the proven owner of the address
- * (CONTRACT.md §2, social sign-in linking): in one atomic write, while the record is as read
+ * (docs/decisions.md, Auth, social sign-in linking): in one atomic write, while the record is as read
  * and still unverified, marks the e-mail verified, applies `patch` (the provider's name and
  * picture), removes the password (whoever set it never proved the address) and runs `extend`.
  * The caller ends the user's sessions afterwards.

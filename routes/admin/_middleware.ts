@@ -1,5 +1,5 @@
 /**
- * Every page under `/admin` is for admins (specification "Authentication" 7 and 8, as pages).
+ * Every page under `/admin` is for admins (docs/api.md, Authentication 7 and 8, as pages).
  * The guard stops the request before any page handler runs: a guest reading a page is sent to
  * `/sign-in?callbackURL=<the page>`, a signed-in non-admin gets the 403 page, and a
  * state-changing request from anyone but an admin gets 401 or 403 `{error}`.

@@ -1,4 +1,4 @@
-/** `GET /api/health`: 200 `{status: "ok"}` once the KV store answers (CONTRACT.md §1). */
+/** `GET /api/health`: 200 `{status: "ok"}` once the KV store answers (docs/decisions.md, Running). */
 import { define } from "@/lib/platform/define.ts";
 
 export const handler = define.handlers({

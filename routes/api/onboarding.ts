@@ -1,6 +1,6 @@
 /**
  * `GET /api/onboarding` → `{profile}` (null until onboarding is completed); `POST` creates or
- * replaces it → `{profile}` (specification "Onboarding"; CONTRACT.md §3). Session required.
+ * replaces it → `{profile}` (docs/api.md, Profile and onboarding; docs/decisions.md, Profile and onboarding). Session required.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

@@ -1,6 +1,6 @@
 /**
  * `GET /api/profile` → `{user}` with the profile fields; `POST /api/profile` updates them and
- * answers the same shape (specification "Profile"; CONTRACT.md §3). Session required.
+ * answers the same shape (docs/api.md, Profile and onboarding; docs/decisions.md, Profile and onboarding). Session required.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

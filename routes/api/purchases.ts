@@ -1,4 +1,4 @@
-/** `GET /api/purchases` (session): the caller's purchases, newest first, each with `toolkit {id, title}` or null. CONTRACT.md §6. */
+/** `GET /api/purchases` (session): the caller's purchases, newest first, each with `toolkit {id, title}` or null. docs/decisions.md, Toolkits and payments. */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { purchaseHistory } from "@/lib/toolkits/learning.ts";

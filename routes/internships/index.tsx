@@ -1,5 +1,5 @@
 /**
- * `/internships`: the public listing (specification "Internships", CONTRACT.md §4). The query
+ * `/internships`: the public listing (docs/api.md, Internships, docs/decisions.md, Internships). The query
  * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`,
  * `limit`, `offset`), so a filtered page is a shareable link; a plain GET form's repeated
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are

@@ -1,6 +1,6 @@
 /**
  * `/internships/new`: the form to post an internship. Guests are sent to sign in and back;
- * a signed-in `user` gets a 403 page explaining that members post (CONTRACT.md §2, "Ingest
+ * a signed-in `user` gets a 403 page explaining that members post (docs/decisions.md, Auth, "Ingest
  * user"); members and admins get the form, which posts to `POST /api/internships`.
  */
 import { define } from "@/lib/platform/define.ts";

@@ -1,6 +1,6 @@
 /**
  * `/opportunities`: published hackathons, grants, competitions and ideathons, newest first
- * (CONTRACT.md §5), with type chips, a search box (a plain GET form: no JavaScript), pagination
+ * (docs/decisions.md, Opportunities), with type chips, a search box (a plain GET form: no JavaScript), pagination
  * and an empty state. Signed-in users get links to submit one and to their submissions.
  * Guests are served from the guest page cache per opportunity data version.
  */

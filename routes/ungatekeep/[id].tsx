@@ -1,5 +1,5 @@
 /**
- * `/ungatekeep/{id}`: one post with its rendered content, images and link card (CONTRACT.md §7).
+ * `/ungatekeep/{id}`: one post with its rendered content, images and link card (docs/decisions.md, Ungatekeep and banners).
  * A draft, a post scheduled later or an unknown id is the 404 page (admins see drafts and
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
  * post beyond the preview is sent to sign in and back.

@@ -1,6 +1,6 @@
 /**
  * A fake OpenID Connect provider over real HTTP on 127.0.0.1, for the social sign-in tests
- * (CONTRACT.md §2). It speaks the authorization-code flow as Google and LinkedIn do:
+ * (docs/decisions.md, Auth). It speaks the authorization-code flow as Google and LinkedIn do:
  *
  * - `GET /authorize` checks the client id, `response_type=code`, the scopes `openid email profile`,
  *   `state` and a PKCE S256 `code_challenge`, then "consents" at once: 302 to `redirect_uri` with

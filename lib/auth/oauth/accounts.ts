@@ -1,5 +1,5 @@
 /**
- * Social accounts (specification "Authentication" 6, CONTRACT.md §2): one record per
+ * Social accounts (docs/api.md, Authentication 6, docs/decisions.md, Auth): one record per
  * (provider, provider account id), linked to a user. A callback's identity is resolved by
  * account, else by a user with the same e-mail when the provider says the e-mail is verified
  * (linking the account; a user whose own e-mail was never verified is taken over safely: the

@@ -1,6 +1,6 @@
 /**
- * The OAuth 2.0 authorization-code flow with PKCE (S256) and `state` (specification
- * "Authentication" 1 and 6, CONTRACT.md §2), through `oauth4webapi`: the authorization URL,
+ * The OAuth 2.0 authorization-code flow with PKCE (S256) and `state` (docs/api.md,
+ * Authentication 1 and 6, docs/decisions.md, Auth), through `oauth4webapi`: the authorization URL,
  * then at the callback the state check, the token exchange with the client credentials in the
  * request body (`client_secret_post`) and the identity from the userinfo endpoint. Every call
  * to a provider is cut off after `OAuthService.timeoutMs`.

@@ -1,6 +1,6 @@
 /**
- * The two social identity providers (specification "Authentication" 1 and 6, CONTRACT.md §1
- * and §2): Google and LinkedIn, both OpenID Connect with scopes `openid email profile`. Their
+ * The two social identity providers (docs/api.md, Authentication 1 and 6, docs/decisions.md, Running
+ * and Auth): Google and LinkedIn, both OpenID Connect with scopes `openid email profile`. Their
  * credentials come from `GOOGLE_*` / `LINKEDIN_*` and their endpoints from
  * `OAUTH_<PROVIDER>_*_URL` (real endpoints by default). The table is built once from the
  * configuration by `createOAuthService`.

@@ -1,5 +1,5 @@
 /**
- * Pending social sign-ins (CONTRACT.md §2): the `state` of each authorization request with its
+ * Pending social sign-ins (docs/decisions.md, Auth): the `state` of each authorization request with its
  * PKCE code verifier and redirect targets, kept 10 minutes, spent once, and bound to the
  * browser that started it by a random value in a short-lived cookie (only its SHA-256 is kept).
  *

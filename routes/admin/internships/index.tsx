@@ -1,7 +1,7 @@
 /**
  * `/admin/internships`: every internship for moderation (admins only, by `/admin`'s
  * middleware and layout), with search, a choice of which states to show (public only, with
- * inactive, with deleted as well: the list's admin flags of CONTRACT.md §4), pages, and the
+ * inactive, with deleted as well: the list's admin flags of docs/decisions.md, Internships), pages, and the
  * verified/active switches on each live listing.
  */
 import { define } from "@/lib/platform/define.ts";

@@ -1,4 +1,4 @@
-/** `/admin/ungatekeep/{id}`: the post editor for an existing post, in any state (admins only). CONTRACT.md §7. */
+/** `/admin/ungatekeep/{id}`: the post editor for an existing post, in any state (admins only). docs/decisions.md, Ungatekeep and banners. */
 import { define } from "@/lib/platform/define.ts";
 import { PageTitle } from "@/components/PageTitle.tsx";
 import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";

@@ -1,7 +1,7 @@
 /**
  * `/admin/ungatekeep`: every post, drafts and scheduled ones included, in the posts table island
  * (search, tag filter, publish and pin switches, delete), with a link to write a new post.
- * Admins only, by `/admin`'s middleware and layout. CONTRACT.md §7.
+ * Admins only, by `/admin`'s middleware and layout. docs/decisions.md, Ungatekeep and banners.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageTitle } from "@/components/PageTitle.tsx";

@@ -1,4 +1,4 @@
-/** `/admin/ungatekeep/new`: the post editor for a new post (admins only). CONTRACT.md §7. */
+/** `/admin/ungatekeep/new`: the post editor for a new post (admins only). docs/decisions.md, Ungatekeep and banners. */
 import { PageTitle } from "@/components/PageTitle.tsx";
 import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";
 

@@ -1,6 +1,6 @@
 /**
- * `POST /api/auth/forget-password` (specification "Authentication routes" and "Events",
- * CONTRACT.md §2): `{email, redirectTo?}` → always 200 `{status: true}`, answered before any
+ * `POST /api/auth/forget-password` (docs/api.md, Authentication and "Events",
+ * docs/decisions.md, Auth): `{email, redirectTo?}` → always 200 `{status: true}`, answered before any
  * lookup or mail so that its time says nothing about the account; when the e-mail belongs to a
  * user, a reset e-mail then links to `{APP_URL}{redirectTo}?token=…` (default `/reset-password`).
  * 10 requests per minute per IP and 3 per e-mail; a `redirectTo` off this origin: 400.

@@ -1,5 +1,5 @@
 /**
- * `GET /api/auth/session` (specification "Authentication routes", CONTRACT.md §2): 200
+ * `GET /api/auth/session` (docs/api.md, Authentication, docs/decisions.md, Auth): 200
  * `{session: {id, userId, expiresAt, createdAt}, user: {id, name, email, emailVerified, image,
  * role, createdAt, updatedAt}}`, or 200 `null` without a valid session. Reading a session
  * slides it (the root middleware renews it and sends the cookie again).

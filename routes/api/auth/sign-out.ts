@@ -1,5 +1,5 @@
 /**
- * `POST /api/auth/sign-out` (specification "Authentication routes", CONTRACT.md §2): any body
+ * `POST /api/auth/sign-out` (docs/api.md, Authentication, docs/decisions.md, Auth): any body
  * or none → 200 `{success: true}`, the session deleted and the cookie cleared; without a valid
  * session 401 `UNAUTHORIZED`.
  */

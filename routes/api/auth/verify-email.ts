@@ -1,6 +1,6 @@
 /**
- * `GET /api/auth/verify-email?token=&callbackURL=` (specification "Authentication" 2, CONTRACT.md
- * §2): spends the single-use 24-hour token, sets `emailVerified = true` and signs the browser
+ * `GET /api/auth/verify-email?token=&callbackURL=` (docs/api.md, Authentication 2, docs/decisions.md,
+ * Auth): spends the single-use 24-hour token, sets `emailVerified = true` and signs the browser
  * in. Success: 302 to `callbackURL` (an empty one means `/`), or 200 `{status: true, user}`
  * without one. Bad, spent or expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400
  * `INVALID_TOKEN` without one. A `callbackURL` off this origin: 400.

@@ -1,8 +1,8 @@
 /**
- * `GET /api/internships/{id}` (public; an inactive one only for admins: CONTRACT.md §4 makes it 404
+ * `GET /api/internships/{id}` (public; an inactive one only for admins: docs/decisions.md, Internships makes it 404
  * for every other caller, its owner included, who finds it with `mine=true` and on the pages), `PUT`
  * (owner or admin; `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft
- * delete). Specification "Internships", CONTRACT.md §4.
+ * delete). docs/api.md, Internships, docs/decisions.md, Internships.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

@@ -1,7 +1,7 @@
 /**
  * `GET /api/opportunities/{id}`: `{success, opportunity}` for a published one; its owner and
  * admins also read it while awaiting review or rejected; else 404 `{error: "Opportunity not found"}`.
- * CONTRACT.md §5.
+ * docs/decisions.md, Opportunities.
  */
 import { define } from "@/lib/platform/define.ts";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";

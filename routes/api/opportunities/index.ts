@@ -2,7 +2,7 @@
  * `GET /api/opportunities` (public: published ones, newest first, `type`, `search`, `limit`,
  * `offset`; `mine=true` lists the signed-in caller's own in every state, 401 without a session)
  * and `POST /api/opportunities` (a signed-in user's submission: 201; a `user`'s waits for review,
- * a member's or admin's is published at once). CONTRACT.md §5.
+ * a member's or admin's is published at once). docs/decisions.md, Opportunities.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

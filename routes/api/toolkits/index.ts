@@ -1,6 +1,6 @@
 /**
  * `GET /api/toolkits` (public: active toolkits, newest first) and `POST /api/toolkits` (admin:
- * 201 with the bare created Toolkit, inactive). Specification "Toolkits", CONTRACT.md §6.
+ * 201 with the bare created Toolkit, inactive). docs/api.md, Toolkits, docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";

@@ -1,7 +1,7 @@
 /**
  * `GET /api/ungatekeep/{id}` (public) → `{post}`: 404 "Post not found" for a draft, a post
  * scheduled later or an unknown id; 401 "Sign in to read this post" for a guest asking for a post
- * beyond the preview. CONTRACT.md §7.
+ * beyond the preview. docs/decisions.md, Ungatekeep and banners.
  */
 import { define } from "@/lib/platform/define.ts";
 import { getPost } from "@/lib/ungatekeep/posts.ts";

@@ -1,5 +1,5 @@
 /**
- * `POST /api/webhooks/razorpay` (CONTRACT.md §6): the gateway's payment events. The route is
+ * `POST /api/webhooks/razorpay` (docs/decisions.md, Toolkits and payments): the gateway's payment events. The route is
  * exempt from the CSRF origin check because every delivery is authenticated by its own
  * signature: the HMAC-SHA256 of the raw body is checked before anything in it is read (400 when
  * it does not match). Answers 200 `{received: true}`, also for an unknown order or event.

@@ -1,6 +1,6 @@
 /**
  * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with `PUT
- * /api/internships/{id}` (specification "Internships": owner or admin). Guests are sent to
+ * /api/internships/{id}` (docs/api.md, Internships: owner or admin). Guests are sent to
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
  */
 import { define } from "@/lib/platform/define.ts";

@@ -1,6 +1,6 @@
 /**
- * Social sign-in (specification "Authentication routes" and "Authentication" 1 and 6, CONTRACT.md
- * §2) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
+ * Social sign-in (docs/api.md, Authentication and "Authentication" 1 and 6, docs/decisions.md,
+ * Auth) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
  */
 import { linkedProviders } from "@/lib/auth/oauth/accounts.ts";
 import { createSession } from "@/lib/auth/sessions.ts";

@@ -1,5 +1,5 @@
 /**
- * The opportunities API (CONTRACT.md §5, the specification's roles and states tables) for guest,
+ * The opportunities API (docs/decisions.md, Opportunities, the API's documented roles and states tables) for guest,
  * user, member, owner and admin: submission and review states, the public list with `type` and
  * `search`, `mine=true`, read by id, the admin queue with counts, approve/reject (also at once),
  * validation, 401 vs 403 and unknown ids.

@@ -1,5 +1,5 @@
 /**
- * More rules of the opportunities API (CONTRACT.md §5): `mine=true` over every state, the read
+ * More rules of the opportunities API (docs/decisions.md, Opportunities): `mine=true` over every state, the read
  * rule of a rejected submission, the admin queue's search and paging with unchanged counts, an
  * idempotent repeat review, concurrent submissions, `postedBy` following the poster, and a second
  * process on the same KV seeing a submission.

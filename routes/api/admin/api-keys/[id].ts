@@ -1,4 +1,4 @@
-/** `DELETE /api/admin/api-keys/{id}` → `{success: true}`; the key fails at once (CONTRACT.md §2). */
+/** `DELETE /api/admin/api-keys/{id}` → `{success: true}`; the key fails at once (docs/decisions.md, Auth). */
 import { define } from "@/lib/platform/define.ts";
 import { revokeApiKey } from "@/lib/api_keys/api_keys.ts";
 

@@ -1,4 +1,4 @@
-/** `PATCH /api/admin/coupons/{id}` (partial) → `{coupon}` and `DELETE` → `{success: true}`. Admins only. CONTRACT.md §6. */
+/** `PATCH /api/admin/coupons/{id}` (partial) → `{coupon}` and `DELETE` → `{success: true}`. Admins only. docs/decisions.md, Toolkits and payments. */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "@/lib/coupons/coupons.ts";

@@ -1,6 +1,6 @@
 /**
  * `GET /api/admin/coupons` (`search` over the code) → `{coupons}` and `POST` → 201 `{coupon}`
- * (a duplicate code: 400 "Coupon code already exists"). Admins only. CONTRACT.md §6.
+ * (a duplicate code: 400 "Coupon code already exists"). Admins only. docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";

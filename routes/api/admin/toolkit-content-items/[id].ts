@@ -1,6 +1,6 @@
 /**
  * `PATCH /api/admin/toolkit-content-items/{id}` (partial) → `{contentItem}`, and `DELETE` →
- * `{success: true}`. Admins only. CONTRACT.md §6.
+ * `{success: true}`. Admins only. docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";

@@ -1,7 +1,7 @@
 /**
  * `POST /api/admin/toolkit-content-items` `{toolkitId, title, type, content?, cdnVideoUrl?,
  * orderIndex?, isPreview?}` → 201 `{contentItem}` (article HTML sanitized; a video needs
- * `cdnVideoUrl`; unknown toolkit 404). Admins only. CONTRACT.md §6.
+ * `cdnVideoUrl`; unknown toolkit 404). Admins only. docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";

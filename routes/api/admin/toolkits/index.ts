@@ -1,6 +1,6 @@
 /**
  * `GET /api/admin/toolkits` (every toolkit, `search` over the title) → `{toolkits}`, and
- * `POST /api/admin/toolkits` → 201 bare Toolkit. Admins only (`_middleware.ts`). CONTRACT.md §6.
+ * `POST /api/admin/toolkits` → 201 bare Toolkit. Admins only (`_middleware.ts`). docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

@@ -1,6 +1,6 @@
 /**
  * `PATCH /api/admin/users/{id}` `{role}` (admins, by `../_middleware.ts`) → `{user: {id, name,
- * email, role}}`; bad role 400, oneself 403, unknown id 404 (CONTRACT.md §8).
+ * email, role}}`; bad role 400, oneself 403, unknown id 404 (docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

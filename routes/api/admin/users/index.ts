@@ -1,6 +1,6 @@
 /**
  * `GET /api/admin/users` (admins, by `../_middleware.ts`): `search`, `role`, `limit`, `offset` →
- * `{users, pagination}`; an invalid query is 400 with the zod issue array (CONTRACT.md §8).
+ * `{users, pagination}`; an invalid query is 400 with the zod issue array (docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";

@@ -1,6 +1,6 @@
 /**
- * `GET /api/auth/callback/{provider}?code=&state=` (specification "Authentication routes" and
- * "Authentication" 1 and 6, CONTRACT.md §2): finishes a social sign-in. The state must be one
+ * `GET /api/auth/callback/{provider}?code=&state=` (docs/api.md, Authentication and
+ * "Authentication" 1 and 6, docs/decisions.md, Auth): finishes a social sign-in. The state must be one
  * this browser started (binding cookie) within 10 minutes, and is spent; the code is exchanged
  * with the PKCE verifier; the identity is found, linked or created (`resolveSocialUser`); the
  * browser gets the same session as an e-mail sign-in (its previous one ends). A user created

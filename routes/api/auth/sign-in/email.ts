@@ -1,5 +1,5 @@
 /**
- * `POST /api/auth/sign-in/email` (specification "Authentication routes", CONTRACT.md §2):
+ * `POST /api/auth/sign-in/email` (docs/api.md, Authentication, docs/decisions.md, Auth):
  * `{email, password, callbackURL?, rememberMe?}` → 200 `{redirect: false, token: null, user}`
  * and the session cookie (`rememberMe: false`: a browser-session cookie). Wrong e-mail or
  * password: 401 `INVALID_EMAIL_OR_PASSWORD`; unverified e-mail: 403 `EMAIL_NOT_VERIFIED` and a

@@ -1,7 +1,7 @@
 /**
  * `GET /api/auth/sign-in/social?provider=&callbackURL=&newUserCallbackURL=` → 302 to the
  * provider; `POST` with the same fields as JSON (the Better Auth client's form) → 200
- * `{url, redirect: true}` (specification "Authentication routes", CONTRACT.md §2). Both store the
+ * `{url, redirect: true}` (docs/api.md, Authentication, docs/decisions.md, Auth). Both store the
  * state and PKCE verifier for 10 minutes and set the short-lived cookie that binds them to this
  * browser. `callbackURL` defaults to `/`, `newUserCallbackURL` to `callbackURL`; both must stay
  * on this origin.

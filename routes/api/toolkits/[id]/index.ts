@@ -1,7 +1,7 @@
 /**
  * `GET /api/toolkits/{id}` (public; locked lesson bodies withheld, buyers get their progress) and
  * `POST /api/toolkits/{id}` (session: purchase initiation with an optional `couponCode`).
- * Specification "Toolkits (public and purchase)", CONTRACT.md §6.
+ * docs/api.md, Toolkits, docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

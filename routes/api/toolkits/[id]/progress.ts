@@ -1,6 +1,6 @@
 /**
  * `POST /api/toolkits/{id}/progress` (session, a buyer of the toolkit) `{contentItemId, completed}`
- * → `{completedItemIds}`. CONTRACT.md §6.
+ * → `{completedItemIds}`. docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * `POST /api/toolkits/{id}/verify` (session, the purchase's owner): confirms a payment with the
- * signature Checkout.js returned. CONTRACT.md §6.
+ * signature Checkout.js returned. docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-/** `GET /api/admin/toolkits/{id}/content` → `{contentItems}` by `orderIndex`, bodies included. Admins only. CONTRACT.md §6. */
+/** `GET /api/admin/toolkits/{id}/content` → `{contentItems}` by `orderIndex`, bodies included. Admins only. docs/decisions.md, Toolkits and payments. */
 import { define } from "@/lib/platform/define.ts";
 import { listContentItems, readToolkit } from "@/lib/toolkits/catalog.ts";
 
