@@ -11,7 +11,7 @@
  * the same toolkit is replaced: the same purchase record takes the new order. The earlier
  * orders' coupon reservations are kept until they lapse (their orders can still be paid; the
  * same coupon again takes the same slots), or given up when the new checkout is free and so
- * paid at once (docs/decisions.md, Toolkits).
+ * paid at once (docs/decisions.md, Toolkits and payments).
  */
 import { COUPON_ERRORS, type CouponRecord, discountPaise, usableCoupon } from "@/lib/coupons/coupons.ts";
 import { heldSlots, planReservation, releaseOps, reserveOps } from "@/lib/coupons/reservations.ts";

@@ -11,7 +11,7 @@
  * - A payment whose coupon use can no longer be had (its reservation lapsed or was released and
  *   the coupon's limits were reached meanwhile) grants nothing: it is kept in `extraPayments` as
  *   money due back, the purchase fails when that order was its current one, and verify answers
- *   409 (docs/decisions.md, Toolkits). So paid uses never exceed `usageLimit` nor `perUserLimit`.
+ *   409 (docs/decisions.md, Toolkits and payments). So paid uses never exceed `usageLimit` nor `perUserLimit`.
  * - A second payment of a purchase already paid (an earlier order of a replaced or free checkout
  *   paid too) grants nothing more but is kept in `extraPayments`, once per order, as money due back.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,

@@ -109,7 +109,6 @@ const HONO_CONTEXT = Symbol("hono context");
  */
 class WebContext implements MiddlewareHandlerContext {
   readonly [HONO_CONTEXT]: Context<Env>;
-  readonly params: Record<string, string>;
   readonly state: State;
   readonly route: string;
   readonly routeOptions: unknown;
@@ -121,10 +120,12 @@ class WebContext implements MiddlewareHandlerContext {
     private readonly renderer: Renderer,
   ) {
     this[HONO_CONTEXT] = c;
-    this.params = c.req.param() as Record<string, string>;
     this.state = c.get("state");
     this.route = endpoint.pattern ?? url.pathname;
     this.routeOptions = endpoint.routeOptions;
+  }
+  get params(): Record<string, string> {
+    return this[HONO_CONTEXT].req.param() as Record<string, string>;
   }
   get remoteAddr(): { hostname: string; port: number } {
     const info = this[HONO_CONTEXT].env as { remoteAddr?: { hostname: string; port: number } } | undefined;

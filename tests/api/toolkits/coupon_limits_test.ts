@@ -1,6 +1,6 @@
 /**
  * Coupon limits hold across checkouts started again and late payments (docs/decisions.md,
- * Toolkits): paid purchases with a coupon never exceed its `usageLimit` in total nor its
+ * Toolkits and payments): paid purchases with a coupon never exceed its `usageLimit` in total nor its
  * `perUserLimit` per user, and `usedCount` always equals paid uses plus live reservations. A
  * reservation is kept while an order priced with it can still be paid; a payment whose coupon use
  * can no longer be had is recorded as owed back instead of granting the discount.
