@@ -271,12 +271,13 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     const chain = folders.filter((folder) => folder.matches(url.pathname)).flatMap((folder) => folder.handlers);
     const ctx = new WebContext(c, url, endpoint, renderer);
     // Each step gets the request as it is now: a middleware may have replaced it (a body limit).
-    const run = async (step: number): Promise<Response> => {
+    const run = (step: number): Promise<Response> => {
       ctx.next = () => run(step + 1);
       try {
-        return await (step < chain.length ? chain[step](c.req.raw, ctx) : endpoint.respond(c.req.raw, ctx));
+        const answer = step < chain.length ? chain[step](c.req.raw, ctx) : endpoint.respond(c.req.raw, ctx);
+        return Promise.resolve(answer).catch((error) => answerError(c, url, error));
       } catch (error) {
-        return answerError(c, url, error);
+        return Promise.resolve(answerError(c, url, error));
       }
     };
     return run(0);
