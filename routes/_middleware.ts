@@ -1,13 +1,13 @@
 /**
  * The platform's steps for every request, in order (each in its own module under `lib/http/`):
  * request id and client address, security headers, the path limit, the CSRF origin check, the
- * body limits, then the session. Folder middleware below (`admin/`, `api/admin/`, `api/auth/`)
+ * body limits (size and stall), then the session. Folder middleware below (`admin/`, `api/admin/`, `api/auth/`)
  * runs after these, then the route.
  */
 import { define } from "@/lib/platform/define.ts";
 import { requestState } from "@/lib/http/request_state.ts";
 import { securityHeaders } from "@/lib/http/security_headers.ts";
-import { bodySizeLimit, bodyStallLimit, pathLimit } from "@/lib/http/limits.ts";
+import { bodyLimits, pathLimit } from "@/lib/http/limits.ts";
 import { originCheck } from "@/lib/http/csrf.ts";
 import { session } from "@/lib/http/session.ts";
 
@@ -16,7 +16,6 @@ export const handler = define.middleware([
   securityHeaders,
   pathLimit,
   originCheck,
-  bodySizeLimit,
-  bodyStallLimit,
+  bodyLimits,
   session,
 ]);

@@ -2,10 +2,10 @@
  * Request limits of `routes/_middleware.ts` (docs/decisions.md, Errors and limits):
  * - `pathLimit`: a URL path longer than `PATH_LIMIT` characters is 414 `{error}` (ids must stay
  *   within KV's key size);
- * - `bodySizeLimit`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the
- *   route declares more) is 413 `{error}` (Hono's `bodyLimit`);
- * - `bodyStallLimit`: a write's body that stalls, no bytes for `BODY_IDLE_MS`, fails its read with
- *   `RequestTimeoutError` (408), so a slow client cannot hold a request open by trickling its body. `Deno.serve` has no header timeout: a self-hosted
+ * - `bodyLimits`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the route
+ *   declares more) is 413 `{error}` (Hono's `bodyLimit`), and one that stalls, no bytes for
+ *   `BODY_IDLE_MS`, fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
+ *   request open by trickling its body. `Deno.serve` has no header timeout: a self-hosted
  *   deployment puts a reverse proxy with header and idle timeouts in front (see the README).
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
@@ -28,21 +28,6 @@ export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) =>
   ctx.url.pathname.length <= PATH_LIMIT
     ? ctx.next()
     : Promise.resolve(Response.json({ error: "URL path is too long" }, { status: 414 }));
-
-/** Hono's body limit for one size, made once per size the routes declare. */
-const sizeLimits = new Map<number, MiddlewareHandler<AppState>>();
-function sizeLimit(bytes: number): MiddlewareHandler<AppState> {
-  let limit = sizeLimits.get(bytes);
-  if (!limit) {
-    const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
-    limit = fromHonoMiddleware(honoBodyLimit({
-      maxSize: bytes,
-      onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
-    }));
-    sizeLimits.set(bytes, limit);
-  }
-  return limit;
-}
 
 /**
  * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`, and with
@@ -73,15 +58,31 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number
   });
 }
 
-/** 413 `{error}` for a write whose body is over the route's `bodyLimitBytes`; reads pass untouched. */
-export const bodySizeLimit: MiddlewareHandler<AppState> = (req, ctx) =>
-  WRITE_METHODS.has(req.method) ? sizeLimit(readRouteOptions(ctx).bodyLimitBytes)(req, ctx) : ctx.next();
-
-/** A write's body is read through `withIdleTimeout`, so a stalled body fails with 408. */
-export const bodyStallLimit: MiddlewareHandler<AppState> = fromHonoMiddleware(async (c, next) => {
-  const { raw } = c.req;
-  if (WRITE_METHODS.has(raw.method) && raw.body) {
-    c.req.raw = new Request(raw, { body: withIdleTimeout(raw.body, BODY_IDLE_MS), duplex: "half" } as RequestInit);
+/** The body limits of one size (the stall guard, then Hono's size limit), made once per size the routes declare. */
+const limitsBySize = new Map<number, MiddlewareHandler<AppState>>();
+function limitsFor(bytes: number): MiddlewareHandler<AppState> {
+  let limits = limitsBySize.get(bytes);
+  if (!limits) {
+    const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
+    const sizeLimit = honoBodyLimit({
+      maxSize: bytes,
+      onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
+    });
+    limits = fromHonoMiddleware(async (c, next) => {
+      const { raw } = c.req;
+      if (raw.body) {
+        c.req.raw = new Request(raw, { body: withIdleTimeout(raw.body, BODY_IDLE_MS), duplex: "half" } as RequestInit);
+      }
+      return await sizeLimit(c, next);
+    });
+    limitsBySize.set(bytes, limits);
   }
-  await next();
-});
+  return limits;
+}
+
+/**
+ * A write's body is read through `withIdleTimeout` (a stalled body fails with 408) and may be at
+ * most the route's `bodyLimitBytes` (413 `{error}`); reads pass untouched.
+ */
+export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) =>
+  WRITE_METHODS.has(req.method) ? limitsFor(readRouteOptions(ctx).bodyLimitBytes)(req, ctx) : ctx.next();
