@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   TRUST_PROXY: booleanText.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  GRIEVANCE_EMAIL: z.email().optional(),
 });
 
 /** An OAuth provider's credentials and endpoints; `clientId` unset means not configured. */
@@ -64,6 +65,8 @@ export interface Config {
   rateLimits: boolean;
   trustProxy: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** The grievance contact shown on `/privacy` and in every page's footer (docs/decisions.md, Data rights). */
+  grievanceEmail?: string;
 }
 
 /** Thrown when an environment variable has a bad value; the message lists each one. */
@@ -117,5 +120,6 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     rateLimits: e.RATE_LIMITS === "on",
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    grievanceEmail: e.GRIEVANCE_EMAIL,
   };
 }

@@ -44,3 +44,18 @@ export function fromIstInput(value: string): string | null {
   const time = Date.parse(`${value}${value.length === 16 ? ":00" : ""}+05:30`);
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
+
+/**
+ * The calendar day (`YYYY-MM-DD`) `value` falls on in IST: a calendar date is the day it names, a
+ * timestamp (ISO 8601) the IST day of that moment; null when `value` is not a date.
+ */
+export function istDayOf(value: string): string | null {
+  if (CALENDAR_DATE.test(value)) return value;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time + IST_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** Today's date in IST (`YYYY-MM-DD`), the day closing rules count in (docs/decisions.md, Dates). */
+export function istToday(now = new Date()): string {
+  return new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+}

@@ -1,5 +1,5 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { formatDate, formatDateTime, fromIstInput, toIstInput } from "./dates.ts";
+import { formatDate, formatDateTime, fromIstInput, istDayOf, istToday, toIstInput } from "./dates.ts";
 
 Deno.test("timestamps show in IST: 20:00 UTC is the next day at 1:30 am", () => {
   assertEquals(formatDateTime("2026-11-24T20:00:00Z"), "25 Nov 2026, 1:30 am IST");
@@ -17,4 +17,11 @@ Deno.test("datetime-local values are read and filled in IST", () => {
   assertEquals(fromIstInput("2026-11-25T01:30"), "2026-11-24T20:00:00.000Z");
   assertEquals(toIstInput("2026-11-24T20:00:00.000Z"), "2026-11-25T01:30");
   assertEquals([fromIstInput(""), fromIstInput("tomorrow"), toIstInput(null)], [null, null, ""]);
+});
+
+Deno.test("the IST day of a moment, and today in IST, roll over at 18:30 UTC", () => {
+  assertEquals(istDayOf("2026-11-24T18:29:59Z"), "2026-11-24");
+  assertEquals(istDayOf("2026-11-24T18:30:00Z"), "2026-11-25");
+  assertEquals([istDayOf("2026-02-03"), istDayOf("soon")], ["2026-02-03", null]);
+  assertEquals(istToday(new Date("2026-11-24T18:30:00Z")), "2026-11-25");
 });

@@ -9,6 +9,7 @@ import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice, SECONDARY_BUTTON, TextField } from "@/components/forms.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 
 type Status = "pending" | "approved" | "rejected" | "all";
 type Counts = Record<Status, number>;
@@ -23,7 +24,7 @@ interface Row {
   organizer: string | null;
   isVerified: boolean;
   isActive: boolean;
-  postedBy: { name: string; role: string };
+  postedBy: { name: string; role: string } | null;
 }
 
 interface Queue {
@@ -127,7 +128,7 @@ export default function AdminOpportunitiesQueue() {
                     <a href={`/opportunities/${row.id}`} class="hover:underline">{row.title}</a>
                   </h2>
                   <p class="text-sm text-slate-700">
-                    By {row.postedBy.name} ({row.postedBy.role}){row.organizer ? ` for ${row.organizer}` : ""}
+                    By {row.postedBy ? `${row.postedBy.name} (${row.postedBy.role})` : FORMER_MEMBER}{row.organizer ? ` for ${row.organizer}` : ""}
                   </p>
                 </div>
                 <div class="flex gap-2">

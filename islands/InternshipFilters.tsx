@@ -18,6 +18,7 @@ import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { showingInternships, TYPE_LABELS } from "@/components/internships/format.ts";
 import {
   DEFAULT_LIMIT,
+  feedHref,
   type FilterValues,
   hasFilters,
   type ListParams,
@@ -272,7 +273,12 @@ export default function InternshipFilters({ params, results: initialResults, not
         >
           Results
         </h2>
-        <p role="status" aria-live="polite" class="mt-1 text-slate-700">{summary(results)}</p>
+        <div class="mt-1 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <p role="status" aria-live="polite" class="text-slate-700">{summary(results)}</p>
+          <a href={feedHref(filters)} class="text-sm text-indigo-700 underline hover:text-indigo-900">
+            RSS feed of these filters
+          </a>
+        </div>
         {error && (
           <div class="mt-4">
             <Notice kind="error">{error}</Notice>

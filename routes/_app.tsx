@@ -1,8 +1,11 @@
 /** The HTML document around every page: head, skip link, header, main landmark, footer. */
 import { define } from "@/lib/platform/define.ts";
 import { SiteHeader } from "@/components/SiteHeader.tsx";
+import { SiteFooter } from "@/components/SiteFooter.tsx";
+import { SiteContext } from "@/components/PageHead.tsx";
 
 export default define.layout(function App({ Component, state, url }) {
+  const { config } = state.services;
   return (
     <html lang="en">
       <head>
@@ -18,13 +21,13 @@ export default define.layout(function App({ Component, state, url }) {
         >
           Skip to content
         </a>
-        <SiteHeader user={state.user} path={url.pathname} />
-        <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
-          <Component />
-        </main>
-        <footer class="border-t border-slate-200 py-6 text-center text-sm text-slate-600">
-          Career Community — for students and early-career builders
-        </footer>
+        <SiteContext.Provider value={{ origin: config.appUrl, path: url.pathname }}>
+          <SiteHeader user={state.user} path={url.pathname} />
+          <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
+            <Component />
+          </main>
+          <SiteFooter grievanceEmail={config.grievanceEmail} />
+        </SiteContext.Provider>
       </body>
     </html>
   );

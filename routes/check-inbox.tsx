@@ -3,7 +3,7 @@
  * went and how long it lives; its sign-in link keeps the page to return to (a same-origin path).
  */
 import { FormCard } from "@/components/FormCard.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { withReturnPage } from "@/components/same_origin.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
 import { define } from "@/lib/platform/define.ts";
@@ -13,7 +13,7 @@ export default define.page(function CheckInboxPage({ url, state }) {
   const email = url.searchParams.get("email")?.trim().slice(0, 254);
   return (
     <FormCard title="Check your inbox">
-      <PageTitle title="Check your inbox" />
+      <PageHead title="Check your inbox" />
       <p class="text-slate-700">
         {email
           ? (

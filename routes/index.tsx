@@ -7,7 +7,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import {
   DEFAULT_QUERY,
   internshipsVersion,
@@ -62,7 +62,7 @@ export default define.page<HomeData>(function Home({ data, state }) {
   return (
     <div class="space-y-16">
       <section class="pt-4 text-center sm:pt-8">
-        <PageTitle title="Find internships and opportunities" />
+        <PageHead title="Find internships and opportunities" />
         <h1 class="text-4xl font-bold tracking-tight">
           {state.user ? `Welcome back, ${state.user.name}` : "Find your next opportunity"}
         </h1>

@@ -10,7 +10,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import OnboardingWizard, { type OnboardingAnswers, type OnboardingChoices } from "@/islands/OnboardingWizard.tsx";
 import {
   DOMAIN_PREFERENCES,
@@ -71,7 +71,7 @@ export default define.page<Data>(function OnboardingPage({ data, url, state }) {
   const invalidToken = url.searchParams.get("error") === "INVALID_TOKEN";
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
-      <PageTitle title={data.returning ? "Your onboarding answers" : "Get started"} />
+      <PageHead title={data.returning ? "Your onboarding answers" : "Get started"} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">
         {data.returning ? "Your onboarding answers" : `Welcome, ${state.user?.name}`}
       </h1>

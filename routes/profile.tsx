@@ -5,7 +5,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "@/islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onboarding.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -50,7 +50,7 @@ export default define.page<Data>(function ProfilePage({ state, url, data }) {
   const user = state.user!;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
-      <PageTitle title="Your profile" />
+      <PageHead title="Your profile" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Your profile</h1>
       <p class="mt-2 text-slate-700">What you share here helps us match you with opportunities.</p>
       {url.searchParams.has("onboarded") && (

@@ -4,7 +4,7 @@
  */
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import ResetPasswordForm from "@/islands/ResetPasswordForm.tsx";
 import type { PageProps } from "@/lib/web/types.ts";
 
@@ -12,7 +12,7 @@ export default function ResetPasswordPage({ url }: PageProps) {
   const token = url.searchParams.get("token")?.slice(0, 512);
   return (
     <FormCard title="Choose a new password">
-      <PageTitle title="Choose a new password" />
+      <PageHead title="Choose a new password" />
       {token ? <ResetPasswordForm token={token} /> : (
         <Notice kind="error" title="This reset link is incomplete">
           Open the link from the e-mail again, or{" "}

@@ -10,7 +10,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm from "@/islands/SignInForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
@@ -82,7 +82,7 @@ export default define.page<Data>(function SignInPage({ data, url }) {
   const error = code ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
   return (
     <FormCard title="Sign in">
-      <PageTitle title="Sign in" />
+      <PageHead title="Sign in" />
       {error && <Notice kind="error" title={error.title}>{error.text}</Notice>}
       <SocialSignInButtons
         providers={data.providers}

@@ -7,7 +7,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignUpForm from "@/islands/SignUpForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
@@ -33,7 +33,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function SignUpPage({ data }) {
   return (
     <FormCard title="Create your account" lead="Join to find internships, hackathons, grants and toolkits.">
-      <PageTitle title="Create your account" />
+      <PageHead title="Create your account" />
       <SocialSignInButtons
         providers={data.providers}
         callbackURL={data.callbackURL ?? "/"}

@@ -1,13 +1,13 @@
 /** A short page that explains why something cannot be shown or done, with one way on. */
 import type { ComponentChildren } from "preact";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 
 export function MessagePage(
   { title, children, link }: { title: string; children: ComponentChildren; link: { href: string; label: string } },
 ) {
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-xl py-12 text-center">
-      <PageTitle title={title} />
+      <PageHead title={title} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
       <div class="mt-3 text-slate-700">{children}</div>
       <a

@@ -78,3 +78,9 @@ export function listQueryString({ filters, offset, limit }: ListParams): string 
 export function hasFilters(filters: FilterValues): boolean {
   return listQueryString({ filters, offset: "", limit: "" }) !== "";
 }
+
+/** The RSS feed of the newest open internships matching `filters` (`/internships/rss.xml`, the list's own query). */
+export function feedHref(filters: FilterValues): string {
+  const query = listQueryString({ filters, offset: "", limit: "" });
+  return query ? `/internships/rss.xml?${query}` : "/internships/rss.xml";
+}

@@ -6,6 +6,7 @@
 import { formatDate } from "@/components/dates.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 
 /** Labels of the opportunity types. */
 export const TYPE_LABELS = {
@@ -81,7 +82,7 @@ export function OpportunityCard({ o, status }: { o: OpportunityView; status?: Op
         )}
         <div>
           <dt class="sr-only">Posted by</dt>
-          <dd>Posted by {o.postedBy.name}</dd>
+          <dd>Posted by {o.postedBy?.name ?? FORMER_MEMBER}</dd>
         </div>
       </dl>
     </article>

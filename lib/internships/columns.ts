@@ -5,6 +5,7 @@
  */
 import { Dictionary, ListDictionary, Postings, type Slots } from "@/lib/kv/chunked/columns.ts";
 import type { Columns } from "@/lib/kv/chunked/read_model.ts";
+import { istDayOf } from "@/components/dates.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 
 /** Bit of `flags`: the record is active. */
@@ -12,7 +13,12 @@ export const ACTIVE = 1;
 /** Bit of `flags`: the record is soft-deleted. */
 export const DELETED = 2;
 
-/** The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id. */
+/**
+ * The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id
+ * ("" for none), updatedAt ms and the deadline's IST day as days since 1970-01-01 (null for none). The last two are
+ * absent from index chunks written before they were kept: such a record counts as updated when created and open
+ * until the next write to its chunk (docs/decisions.md, Search engines and sharing).
+ */
 export type InternshipEntry = [
   id: string,
   createdMs: number,
@@ -22,7 +28,22 @@ export type InternshipEntry = [
   location: string,
   tags: string[],
   owner: string,
+  updatedMs?: number,
+  deadlineDay?: number | null,
 ];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A `YYYY-MM-DD` day as days since 1970-01-01. */
+export function dayNumber(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+}
+
+/** The IST day of `deadline` as days since 1970-01-01 (`dayNumber`), or null for none. */
+function deadlineDayOf(deadline: string | null): number | null {
+  const day = deadline === null ? null : istDayOf(deadline);
+  return day === null ? null : dayNumber(day);
+}
 
 /** `type` as a small code: 0 none, then the position in `INTERNSHIP_TYPES` plus one. */
 export function typeCode(type: string | null): number {
@@ -39,7 +60,9 @@ export function internshipEntry(r: Internship): InternshipEntry {
     r.stipend,
     (r.location ?? "").toLowerCase(),
     r.tags.map((t) => t.toLowerCase()),
-    r.userId,
+    r.userId ?? "",
+    Date.parse(r.updatedAt),
+    deadlineDayOf(r.deadline),
   ];
 }
 
@@ -98,8 +121,12 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   readonly locations = new Dictionary();
   /** Tags by slot, lower case; records with the same tags share one array (`ListDictionary`). */
   readonly tags: (readonly string[])[] = [];
-  /** Owner id by slot; each distinct id held once. */
+  /** Owner id by slot ("" for none); each distinct id held once. */
   readonly owners: string[] = [];
+  /** When the record was last updated, in ms, by slot. */
+  readonly updated: number[] = [];
+  /** The deadline's IST day (`dayNumber`) by slot; Infinity for none (never closes). */
+  readonly deadlineDays: number[] = [];
   private readonly tagLists = new ListDictionary();
   private readonly ownerNames = new Dictionary();
   readonly tagSlots = new Postings();
@@ -149,6 +176,8 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     this.stipends[slot] = stipendValue;
     this.locationCodes[slot] = locationCode;
     this.tags[slot] = tags;
+    this.updated[slot] = entry[8] ?? entry[1];
+    this.deadlineDays[slot] = entry[9] ?? Infinity;
     for (const tag of tags) this.tagSlots.add(tag, slot);
     if (this.owners[slot] !== owner) {
       if (!fresh) {
@@ -193,14 +222,24 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     return { active: (this.flags[slot] & ACTIVE) !== 0, deleted: (this.flags[slot] & DELETED) !== 0 };
   }
 
-  /** The owner's user id of the record in `slot`. */
-  ownerOf(slot: number): string {
-    return this.owners[slot];
+  /** The owner's user id of the record in `slot`, or null when it has none (its owner deleted their account). */
+  ownerOf(slot: number): string | null {
+    return this.owners[slot] || null;
   }
 
   /** Every owner's user id. */
   ownerIds(): Set<string> {
-    return new Set(this.owners);
+    const ids = new Set(this.owners);
+    ids.delete("");
+    return ids;
+  }
+
+  /**
+   * Whether the record in `slot` is open on IST day `today` (`dayNumber`): active, not deleted, and its deadline
+   * not before `today` (docs/decisions.md, Search engines and sharing).
+   */
+  isOpen(slot: number, today: number): boolean {
+    return this.flags[slot] === ACTIVE && this.deadlineDays[slot] >= today;
   }
 
   /** The active, not deleted slots, newest first, as a filter view (new listings are written in front; rebuilt after other changes to it). */

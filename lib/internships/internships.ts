@@ -50,7 +50,9 @@ export interface InternshipPage {
 
 const NOT_FOUND = "Internship not found";
 
-function ownerOrPlaceholder(owners: ReadonlyMap<string, InternshipOwner>, userId: string): InternshipOwner {
+/** The owner object of a listing: null for a former member (no owner), a placeholder for an owner not found. */
+function ownerOrPlaceholder(owners: ReadonlyMap<string, InternshipOwner>, userId: string | null): InternshipOwner | null {
+  if (userId === null) return null;
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
 }
 
@@ -87,7 +89,7 @@ export async function listInternships(
     query.limit,
   );
   const page = await model.recordsOf(slots);
-  const owners = await summaries.of(page.map((record) => record.userId));
+  const owners = await summaries.of(page.flatMap((record) => record.userId ?? []));
   return {
     internships: page.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) })),
     pagination: {
@@ -170,7 +172,7 @@ export async function getInternship(
     throw new NotFoundError(NOT_FOUND);
   }
   const [record] = await model.recordsOf([slot]);
-  const owners = await summaries.of([record.userId]);
+  const owners = await summaries.of(record.userId ? [record.userId] : []);
   return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
 }
 
@@ -255,7 +257,7 @@ export async function updateInternship(
     }
     return { ...record, ...changes, updatedAt: new Date().toISOString() };
   });
-  const owners = await store.owners.of([record.userId]);
+  const owners = await store.owners.of(record.userId ? [record.userId] : []);
   return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
 }
 

@@ -10,7 +10,7 @@ export type Viewer = User | null | undefined;
 
 /** What a read rule needs to know of a listing. */
 export interface ListingAccess {
-  userId: string;
+  userId: string | null;
   isActive: boolean;
   deleted: boolean;
 }
@@ -29,7 +29,7 @@ export function canPost(viewer: Viewer): boolean {
 }
 
 /** True when `viewer` may edit and delete `listing` and see its state: its owner or an admin. */
-export function canManage(viewer: Viewer, listing: { userId: string }): boolean {
+export function canManage(viewer: Viewer, listing: { userId: string | null }): boolean {
   return !!viewer && (viewer.role === "admin" || viewer.id === listing.userId);
 }
 
@@ -45,5 +45,5 @@ export function canModerate(viewer: Viewer): boolean {
 export function canRead(viewer: Viewer, listing: ListingAccess, audience: ReadAudience): boolean {
   if (listing.deleted) return false;
   if (listing.isActive || canModerate(viewer)) return true;
-  return audience === "owner" && viewer?.id === listing.userId;
+  return audience === "owner" && !!viewer && viewer.id === listing.userId;
 }

@@ -41,7 +41,8 @@ export interface Internship {
   deadline: string | null;
   isVerified: boolean;
   isActive: boolean;
-  userId: string;
+  /** The owner; null once they deleted their account (docs/decisions.md, Data rights). */
+  userId: string | null;
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
@@ -55,9 +56,9 @@ export interface InternshipOwner {
   role: Role;
 }
 
-/** An internship as read responses carry it: the record plus its owner. */
+/** An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"). */
 export interface InternshipView extends Internship {
-  user: InternshipOwner;
+  user: InternshipOwner | null;
 }
 
 const text = (max: number) => TextSchema.trim().min(1).max(max);

@@ -43,8 +43,9 @@ export interface OpportunityPage {
 export type StatusCounts = Record<OpportunityStatus | "all", number>;
 
 async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<OpportunityView[]> {
-  const summaries = await getUserSummaries(kv, records.map((r) => r.userId));
+  const summaries = await getUserSummaries(kv, records.flatMap((r) => r.userId ?? []));
   return records.map((record) => {
+    if (record.userId === null) return { ...record, postedBy: null };
     const user = summaries.get(record.userId);
     const postedBy: PostedBy = user
       ? { id: user.id, name: user.name, role: user.role }

@@ -34,7 +34,8 @@ export interface Opportunity {
   endDate: string;
   link: string | null;
   organizer: string | null;
-  userId: string;
+  /** The submitter; null once they deleted their account (docs/decisions.md, Data rights). */
+  userId: string | null;
   isVerified: boolean;
   isActive: boolean;
   createdAt: string;
@@ -48,9 +49,9 @@ export interface PostedBy {
   role: Role;
 }
 
-/** An opportunity as read responses carry it. */
+/** An opportunity as read responses carry it; `postedBy` null for a former member ("Former member"). */
 export interface OpportunityView extends Opportunity {
-  postedBy: PostedBy;
+  postedBy: PostedBy | null;
 }
 
 /** The review state of a record. */

@@ -10,8 +10,18 @@ import type { Columns } from "@/lib/kv/chunked/read_model.ts";
 import { chunkedStore } from "@/lib/kv/chunked/store.ts";
 import { type Opportunity, OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, statusOf } from "./schema.ts";
 
-/** The listing fields of a record: id, createdAt ms, type code, review-state code, owner id. */
-export type OpportunityEntry = [id: string, createdMs: number, type: number, status: number, owner: string];
+/**
+ * The listing fields of a record: id, createdAt ms, type code, review-state code, owner id ("" for none), updatedAt
+ * ms (absent from index chunks written before it was kept: then the creation time counts).
+ */
+export type OpportunityEntry = [
+  id: string,
+  createdMs: number,
+  type: number,
+  status: number,
+  owner: string,
+  updatedMs?: number,
+];
 
 /** The lower-case search text: title, description, organizer and location, one per line. */
 function searchText(o: Opportunity): string {
@@ -27,7 +37,8 @@ const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
     Date.parse(o.createdAt),
     OPPORTUNITY_TYPES.indexOf(o.type),
     OPPORTUNITY_STATUSES.indexOf(statusOf(o)),
-    o.userId,
+    o.userId ?? "",
+    Date.parse(o.updatedAt),
   ],
   searchText,
 };
@@ -37,13 +48,15 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
   readonly types: number[] = [];
   readonly statuses: number[] = [];
   readonly owners: string[] = [];
+  /** When the record was last updated, in ms, by slot. */
+  readonly updated: number[] = [];
   /** Records per review-state code (`OPPORTUNITY_STATUSES` order). */
   readonly counts: number[] = OPPORTUNITY_STATUSES.map(() => 0);
   private readonly ownerSlots = new Postings();
 
   constructor(readonly slots: Slots) {}
 
-  set(slot: number, [, , type, status, owner]: OpportunityEntry, fresh: boolean): void {
+  set(slot: number, [, createdMs, type, status, owner, updatedMs]: OpportunityEntry, fresh: boolean): void {
     if (!fresh) {
       this.counts[this.statuses[slot]]--;
       if (this.owners[slot] !== owner) this.ownerSlots.remove(this.owners[slot], slot);
@@ -52,6 +65,7 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
     this.statuses[slot] = status;
     this.counts[status]++;
     this.owners[slot] = owner;
+    this.updated[slot] = updatedMs ?? createdMs;
     this.ownerSlots.add(owner, slot);
   }
 

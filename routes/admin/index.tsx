@@ -1,11 +1,11 @@
 /** `/admin`: the admin area's landing page, one card per admin page. */
 import { ADMIN_LINKS } from "@/components/AdminNav.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 
 export default function AdminHome() {
   return (
     <section aria-labelledby="page-title">
-      <PageTitle title="Admin" />
+      <PageHead title="Admin" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Admin</h1>
       <ul class="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {ADMIN_LINKS.map((link) => (

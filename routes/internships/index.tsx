@@ -6,11 +6,11 @@
  * left out and named in a note. Members and admins see a link to post one.
  */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { canPost } from "@/lib/internships/policy.ts";
 import { PostInternshipLink } from "@/components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "@/components/internships/parse_query.ts";
-import { readListParams } from "@/components/internships/query.ts";
+import { feedHref, readListParams } from "@/components/internships/query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
@@ -31,7 +31,11 @@ export default define.page<InternshipFiltersProps>(function InternshipsPage({ da
   const search = data.params.filters.search.trim();
   return (
     <div>
-      <PageTitle title={search ? `Internships matching “${search}”` : "Internships"} />
+      <PageHead
+        title={search ? `Internships matching “${search}”` : "Internships"}
+        description="Paid and unpaid internships for students, remote and across India, filtered by stipend, work type and skills."
+        feeds={[{ title: "Internships", href: feedHref(data.params.filters) }]}
+      />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>

@@ -10,7 +10,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
@@ -35,7 +35,7 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
   const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-4xl">
-      <PageTitle title="My internships" />
+      <PageHead title="My internships" />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My internships</h1>

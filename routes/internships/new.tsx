@@ -8,7 +8,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { EMPTY_FORM } from "@/components/internships/form_values.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm from "@/islands/InternshipForm.tsx";
 
 interface Data {
@@ -39,7 +39,7 @@ export default define.page<Data>(function NewInternshipPage({ data }) {
   }
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
-      <PageTitle title="Post an internship" />
+      <PageHead title="Post an internship" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Post an internship</h1>
       <p class="mt-2 text-slate-700">
         Fields marked as required are title, organization and application link. Everything else helps students decide.

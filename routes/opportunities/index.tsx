@@ -6,7 +6,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { OpportunityCard, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import {
   listOpportunities,
@@ -60,7 +60,10 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
   ];
   return (
     <div>
-      <PageTitle title="Opportunities" />
+      <PageHead
+        title="Opportunities"
+        description="Hackathons, grants, competitions and ideathons for students across India."
+      />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 class="text-3xl font-bold tracking-tight text-slate-900">Opportunities</h1>

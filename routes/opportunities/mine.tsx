@@ -6,7 +6,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import {
@@ -32,7 +32,7 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
   const { opportunities, pagination: { offset, total } } = data;
   return (
     <section aria-labelledby="page-title">
-      <PageTitle title="My submissions" />
+      <PageHead title="My submissions" />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My submissions</h1>
         <a href="/opportunities/new" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">

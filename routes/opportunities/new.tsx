@@ -4,7 +4,7 @@
  * once (`publishesAtOnce` of `lib/opportunities/policy.ts`).
  */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import OpportunityForm from "@/islands/OpportunityForm.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { publishesAtOnce } from "@/lib/opportunities/policy.ts";
@@ -19,7 +19,7 @@ export const handler = define.handlers<{ reviewed: boolean }>({
 export default define.page<{ reviewed: boolean }>(function NewOpportunityPage({ data }) {
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
-      <PageTitle title="Submit an opportunity" />
+      <PageHead title="Submit an opportunity" />
       <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Submit an opportunity</h1>
       <p class="mt-2 text-slate-700">Share a hackathon, grant, competition or ideathon with other students.</p>

@@ -1,6 +1,6 @@
 /** `/toolkits`: the marketplace of active toolkits, newest first, with an empty state. Server-rendered, no JavaScript. */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { ToolkitCard } from "@/components/toolkits/ToolkitCard.tsx";
 import { listActiveToolkits, type Toolkit } from "@/lib/toolkits/catalog.ts";
 
@@ -13,7 +13,10 @@ export const handler = define.handlers<Toolkit[]>({
 export default define.page<Toolkit[]>(function ToolkitsPage({ data: toolkits, state }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageTitle title="Toolkits" />
+      <PageHead
+        title="Toolkits"
+        description="Self-paced toolkits for resumes, interviews and careers, with free preview lessons."
+      />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Toolkits</h1>

@@ -3,7 +3,7 @@
  * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`).
  */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { formatDate } from "@/components/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { formatRupees, toRupees } from "@/lib/money.ts";
@@ -76,7 +76,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
 export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { owned, purchases } }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageTitle title="My toolkits" />
+      <PageHead title="My toolkits" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My toolkits</h1>
       {owned.length === 0
         ? (

@@ -7,12 +7,13 @@
 import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { LinkCard, PinMarker, PostDate } from "@/components/ungatekeep/PostCard.tsx";
 import { canManagePosts } from "@/lib/ungatekeep/policy.ts";
 import { getPost, getPostForAdmin, isLive, type PostView } from "@/lib/ungatekeep/posts.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { postArticle, postImages } from "@/lib/seo/json_ld.ts";
 
 export const handler = define.handlers<PostView>({
   async GET(_req, ctx) {
@@ -28,7 +29,14 @@ export default define.page<PostView>(function PostPage({ data: post, state }) {
   const live = isLive(post);
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
-      <PageTitle title={post.title} />
+      <PageHead
+        title={post.title}
+        description={post.excerpt}
+        image={postImages(post, state.services.config.appUrl)[0]}
+        type="article"
+        jsonLd={live ? postArticle(post, state.services.config.appUrl) : null}
+        feeds={[{ title: "Ungatekeep posts", href: "/ungatekeep/rss.xml" }]}
+      />
       <a href="/ungatekeep" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All posts</a>
       {!live && (
         <div class="mt-4">

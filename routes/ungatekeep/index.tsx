@@ -5,7 +5,7 @@
  * users page through every published post. An unknown tag or offset is ignored.
  */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { PostCard } from "@/components/ungatekeep/PostCard.tsx";
 import BannerCarousel, { type CarouselBanner } from "@/islands/BannerCarousel.tsx";
@@ -88,7 +88,11 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
   const now = new Date();
   return (
     <div class="space-y-6">
-      <PageTitle title={tag ? `Ungatekeep: ${TAG_LABELS[tag]}` : "Ungatekeep"} />
+      <PageHead
+        title={tag ? `Ungatekeep: ${TAG_LABELS[tag]}` : "Ungatekeep"}
+        description="Career advice, resources and stories shared openly by people who have been there."
+        feeds={[{ title: "Ungatekeep posts", href: "/ungatekeep/rss.xml" }]}
+      />
       {banners.length > 0 && <BannerCarousel banners={banners} />}
       <div>
         <h1 class="text-3xl font-bold tracking-tight text-slate-900">Ungatekeep</h1>

@@ -5,13 +5,14 @@
  * verified/active switches on each live listing.
  */
 import { define } from "@/lib/platform/define.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { showingInternships } from "@/components/internships/format.ts";
 import { ignoredNote, parseListQuery } from "@/components/internships/parse_query.ts";
 import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "@/components/internships/query.ts";
 import { Notice } from "@/components/forms.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
 import { type InternshipPage, listInternships } from "@/lib/internships/internships.ts";
 
@@ -60,7 +61,7 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
   const limit = pagination.limit || DEFAULT_LIMIT;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageTitle
+      <PageHead
         title={search ? `Moderate internships matching “${search}” · Admin` : "Moderate internships · Admin"}
       />
       <div>
@@ -116,7 +117,9 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
           {internships.map((internship) => (
             <li key={internship.id} class="space-y-2">
               <InternshipCard internship={internship} showState headingLevel={2} linked={!internship.deletedAt} />
-              <p class="text-sm text-slate-700">Posted by {internship.user.name} ({internship.user.role})</p>
+              <p class="text-sm text-slate-700">
+                Posted by {internship.user ? `${internship.user.name} (${internship.user.role})` : FORMER_MEMBER}
+              </p>
               {!internship.deletedAt && (
                 <InternshipAdminControls
                   id={internship.id}

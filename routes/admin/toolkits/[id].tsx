@@ -1,6 +1,6 @@
 /** `/admin/toolkits/{id}`: the toolkit editor, its fields and its lessons (admins only). Unknown ids render the 404 page. */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import LessonManager from "@/islands/LessonManager.tsx";
 import ToolkitForm from "@/islands/ToolkitForm.tsx";
 import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "@/lib/toolkits/catalog.ts";
@@ -21,7 +21,7 @@ export const handler = define.handlers<EditorData>({
 export default define.page<EditorData>(function ToolkitEditorPage({ data: { toolkit, lessons } }) {
   return (
     <section aria-labelledby="page-title" class="max-w-3xl space-y-8">
-      <PageTitle title={`Edit ${toolkit.title} · Admin`} />
+      <PageHead title={`Edit ${toolkit.title} · Admin`} />
       <div class="flex flex-wrap justify-between gap-4 text-sm">
         <a href="/admin/toolkits" class="text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
         <a href={`/toolkits/${toolkit.id}`} class="text-indigo-700 underline hover:text-indigo-900">View its page</a>

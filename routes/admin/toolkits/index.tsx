@@ -1,11 +1,11 @@
 /** `/admin/toolkits`: the toolkits table with search, active and Sale-badge switches and delete (admins only, by `_middleware.ts`). */
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import AdminToolkitsTable from "@/islands/AdminToolkitsTable.tsx";
 
 export default function AdminToolkitsPage() {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageTitle title="Toolkits · Admin" />
+      <PageHead title="Toolkits · Admin" />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Toolkits</h1>

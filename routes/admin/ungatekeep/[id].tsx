@@ -1,6 +1,6 @@
 /** `/admin/ungatekeep/{id}`: the post editor for an existing post, in any state (admins only). docs/decisions.md, Ungatekeep and banners. */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";
 import { getPostForAdmin, type PostView } from "@/lib/ungatekeep/posts.ts";
 
@@ -13,7 +13,7 @@ export const handler = define.handlers<PostView>({
 export default define.page<PostView>(function EditPostPage({ data: post }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageTitle title={`Edit “${post.title}” · Admin`} />
+      <PageHead title={`Edit “${post.title}” · Admin`} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Edit post</h1>
       <a href={`/ungatekeep/${post.id}`} class="text-sm text-indigo-700 underline">View the post</a>
       <UngatekeepPostEditor

@@ -4,7 +4,7 @@
  * Admins only, by `/admin`'s middleware and layout. docs/decisions.md, Ungatekeep and banners.
  */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import UngatekeepPostsTable, { type PostRow } from "@/islands/UngatekeepPostsTable.tsx";
 import { listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
 
@@ -25,7 +25,7 @@ export const handler = define.handlers<PostRow[]>({
 export default define.page<PostRow[]>(function AdminPostsPage({ data }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageTitle title="Ungatekeep posts · Admin" />
+      <PageHead title="Ungatekeep posts · Admin" />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Ungatekeep posts</h1>

@@ -6,7 +6,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { formValuesOf } from "@/components/internships/form_values.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm from "@/islands/InternshipForm.tsx";
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage } from "@/lib/internships/policy.ts";
@@ -40,7 +40,7 @@ export default define.page<Data>(function EditInternshipPage({ data: { internshi
   }
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
-      <PageTitle title={`Edit “${internship.title}”`} />
+      <PageHead title={`Edit “${internship.title}”`} />
       <a href={`/internships/${internship.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
         ← Back to the internship
       </a>

@@ -5,25 +5,35 @@
  * page. The owner and admins get edit and delete; admins also the verified/active switches.
  */
 import { define } from "@/lib/platform/define.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Deadline, InternshipBadges, TagList, VerifiedMark } from "@/components/internships/InternshipCard.tsx";
 import { EditInternshipLink } from "@/components/internships/links.tsx";
 import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
 import { getInternship, internshipsVersion, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
+import { jobPosting } from "@/lib/seo/json_ld.ts";
+import { istToday } from "@/components/dates.ts";
 
-export const handler = define.handlers<InternshipView>({
+/** The internship, and today's IST date, which decides whether it is open (and so has a `JobPosting`). */
+interface InternshipPageData {
+  internship: InternshipView;
+  today: string;
+}
+
+export const handler = define.handlers<InternshipPageData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
+    const today = istToday();
     return servePublicPage(
       ctx.state,
       ctx.url,
-      () => internshipsVersion(kv),
-      async () => ctx.render(await getInternship(kv, ctx.params.id, ctx.state.user, "owner")),
+      async () => `${await internshipsVersion(kv)}:${today}`,
+      async () => ctx.render({ internship: await getInternship(kv, ctx.params.id, ctx.state.user, "owner"), today }),
     );
   },
 });
@@ -36,7 +46,13 @@ function hostOf(link: string): string {
   }
 }
 
-export default define.page<InternshipView>(function InternshipPage({ data: internship, state }) {
+/** The description a search result or a link preview shows: the listing's own, or its main facts. */
+function shareDescription(internship: InternshipView): string {
+  const facts = [internship.hiringOrganization, formatStipend(internship.stipend), internship.location].filter(Boolean);
+  return internship.description ?? `${internship.title}: ${facts.join(" · ")}`;
+}
+
+export default define.page<InternshipPageData>(function InternshipPage({ data: { internship, today }, state }) {
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
   const facts: [string, string][] = [
@@ -50,7 +66,11 @@ export default define.page<InternshipView>(function InternshipPage({ data: inter
   ];
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
-      <PageTitle title={internship.title} />
+      <PageHead
+        title={internship.title}
+        description={shareDescription(internship)}
+        jsonLd={jobPosting(internship, state.services.config.appUrl, today)}
+      />
       <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All internships</a>
       <header class="mt-4">
         <div class="flex flex-wrap items-start justify-between gap-3">
@@ -111,8 +131,8 @@ export default define.page<InternshipView>(function InternshipPage({ data: inter
       </section>
 
       <footer class="mt-8 border-t border-slate-200 pt-4 text-sm text-slate-700">
-        Posted by <span class="font-medium text-slate-900">{internship.user.name}</span>
-        {internship.user.role !== "user" && ` (${internship.user.role})`} on{" "}
+        Posted by <span class="font-medium text-slate-900">{internship.user?.name ?? FORMER_MEMBER}</span>
+        {internship.user && internship.user.role !== "user" && ` (${internship.user.role})`} on{" "}
         <time datetime={internship.createdAt}>{formatDate(internship.createdAt)}</time>
         {internship.updatedAt !== internship.createdAt && (
           <>

@@ -4,9 +4,11 @@
  * Unpublished ones only for their owner and admins, with the review state shown; else 404.
  */
 import { define } from "@/lib/platform/define.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { DateRange, STATUS_LABELS, timing, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
+import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
 
 export const handler = define.handlers<OpportunityView>({
@@ -15,11 +17,15 @@ export const handler = define.handlers<OpportunityView>({
   },
 });
 
-export default define.page<OpportunityView>(function OpportunityPage({ data: o }) {
+export default define.page<OpportunityView>(function OpportunityPage({ data: o, state }) {
   const status = statusOf(o);
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
-      <PageTitle title={o.title} />
+      <PageHead
+        title={o.title}
+        description={o.description ?? `${TYPE_LABELS[o.type]}: ${timing(o)}${o.location ? `, ${o.location}` : ""}`}
+        jsonLd={opportunityEvent(o, state.services.config.appUrl)}
+      />
       <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
       <div class="mt-4 flex flex-wrap gap-2">
         <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
@@ -44,7 +50,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o }
         </div>
         <div>
           <dt class="text-sm font-medium text-slate-700">Posted by</dt>
-          <dd class="mt-1 text-slate-900">{o.postedBy.name}</dd>
+          <dd class="mt-1 text-slate-900">{o.postedBy?.name ?? FORMER_MEMBER}</dd>
         </div>
       </dl>
       {o.description && <p class="mt-6 whitespace-pre-line text-slate-800">{o.description}</p>}

@@ -6,13 +6,14 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
 import { embedUrlOf } from "@/components/toolkits/video.ts";
 import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
 import { checkoutCsp, documentCsp } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
+import { toolkitCourse } from "@/lib/seo/json_ld.ts";
 
 export const handler = define.handlers<ToolkitDetail>({
   async GET(_req, ctx) {
@@ -48,7 +49,12 @@ export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, ur
   const canOpen = (item: { isPreview: boolean }) => hasPurchased || item.isPreview || canManageCatalog(state.user);
   return (
     <article aria-labelledby="page-title" class="mx-auto max-w-5xl">
-      <PageTitle title={toolkit.title} />
+      <PageHead
+        title={toolkit.title}
+        description={toolkit.description}
+        image={toolkit.coverImageUrl}
+        jsonLd={toolkitCourse(toolkit, state.services.config.appUrl)}
+      />
       <a href="/toolkits" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
       <div class="mt-4 grid gap-8 lg:grid-cols-3">
         <div class="space-y-8 [overflow-wrap:anywhere] lg:col-span-2">

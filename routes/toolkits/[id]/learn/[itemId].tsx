@@ -7,7 +7,7 @@
  * the whole toolkit.
  */
 import { define } from "@/lib/platform/define.ts";
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
 import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
 import { formatRupees } from "@/lib/money.ts";
 import { embedUrlOf } from "@/components/toolkits/video.ts";
@@ -57,7 +57,7 @@ export default define.page<LessonData>(function LessonPage({ data }) {
   const visible = (i: ContentItem) => i.content !== null || i.cdnVideoUrl !== null;
   return (
     <div class="grid gap-8 lg:grid-cols-4">
-      <PageTitle title={`${item.title} · ${toolkit.title}`} />
+      <PageHead title={`${item.title} · ${toolkit.title}`} />
       <nav aria-label="Lessons" class="lg:col-span-1">
         <a href={`/toolkits/${toolkit.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
           ← {toolkit.title}

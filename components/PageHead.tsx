@@ -1,0 +1,96 @@
+/**
+ * The head of a page as search engines and link previews read it (docs/decisions.md, Search engines and sharing):
+ * `<title>`, description, canonical URL, Open Graph and Twitter card tags, feed links and the page's JSON-LD. The
+ * page's absolute URL comes from `SiteContext`, which `_app` provides (the site's public origin and the path).
+ */
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import { Head } from "@/lib/web/head.ts";
+import { absoluteUrl, type JsonLd, jsonLdText, SITE_NAME } from "@/lib/seo/json_ld.ts";
+
+/** What every page's head needs to know of the request: the site's public origin (`APP_URL`) and the path. */
+export interface Site {
+  origin: string;
+  path: string;
+}
+
+/** The site and path of the page being rendered; `_app` provides it. */
+export const SiteContext = createContext<Site>({ origin: "http://localhost", path: "/" });
+
+/** The description of a page that gives none. */
+export const DEFAULT_DESCRIPTION =
+  "Internships, hackathons, grants and toolkits for students and early-career builders across India.";
+
+/** The share image of a page that has none of its own (1200 × 630, in `static/`). */
+export const DEFAULT_IMAGE = "/share.png";
+
+/** Longest description kept, in characters (what result pages and previews show). */
+const DESCRIPTION_MAX = 160;
+
+/** `text` on one line, cut at a word to at most `DESCRIPTION_MAX` characters with "…". */
+export function describe(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  const chars = [...line];
+  if (chars.length <= DESCRIPTION_MAX) return line;
+  const cut = chars.slice(0, DESCRIPTION_MAX - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return (space > DESCRIPTION_MAX / 2 ? cut.slice(0, space) : cut) + "…";
+}
+
+/** What a page says about itself; only `title` is required. */
+export interface PageHeadProps {
+  /** The page's title, without the site name (the `<title>` adds it). */
+  title: string;
+  /** Plain text; the site's description when absent; cut to 160 characters. */
+  description?: string | null;
+  /** The share image: an absolute path on this site or a URL; `DEFAULT_IMAGE` when absent. */
+  image?: string | null;
+  /** `og:type`: `website` unless the page is an `article`. */
+  type?: "website" | "article";
+  /** The page's schema.org JSON-LD, if it has one. */
+  jsonLd?: JsonLd | null;
+  /** RSS feeds of the page's content, as `<link rel="alternate">`. */
+  feeds?: { title: string; href: string }[];
+}
+
+/** Writes the page's head tags (see the module docstring); renders nothing in place. */
+export function PageHead({ title, description, image, type = "website", jsonLd, feeds = [] }: PageHeadProps) {
+  const { origin, path } = useContext(SiteContext);
+  const url = absoluteUrl(origin, path);
+  const text = describe(description || DEFAULT_DESCRIPTION);
+  const imageUrl = absoluteUrl(origin, image || DEFAULT_IMAGE);
+  return (
+    <Head>
+      <title>{`${title} · ${SITE_NAME}`}</title>
+      <meta name="description" content={text} />
+      <link rel="canonical" href={url} />
+      <meta property="og:site_name" content={SITE_NAME} />
+      <meta property="og:title" content={title} />
+      <meta property="og:description" content={text} />
+      <meta property="og:url" content={url} />
+      <meta property="og:image" content={imageUrl} />
+      <meta property="og:type" content={type} />
+      <meta property="og:locale" content="en_IN" />
+      <meta name="twitter:card" content="summary_large_image" />
+      <meta name="twitter:title" content={title} />
+      <meta name="twitter:description" content={text} />
+      <meta name="twitter:image" content={imageUrl} />
+      {feeds.map((feed) => (
+        <link
+          key={feed.href}
+          rel="alternate"
+          type="application/rss+xml"
+          title={feed.title}
+          href={absoluteUrl(origin, feed.href)}
+        />
+      ))}
+      {jsonLd && (
+        <script
+          type="application/ld+json"
+          // deno-lint-ignore react-no-danger
+          dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }}
+        />
+      )}
+    </Head>
+  );
+}
