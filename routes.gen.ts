@@ -69,31 +69,40 @@ import * as $65 from "./routes/api/ungatekeep/[id].ts";
 import * as $66 from "./routes/api/ungatekeep/index.ts";
 import * as $67 from "./routes/api/webhooks/razorpay.ts";
 import * as $68 from "./routes/check-inbox.tsx";
-import * as $69 from "./routes/forgot-password.tsx";
-import * as $70 from "./routes/index.tsx";
-import * as $71 from "./routes/internships/[id]/edit.tsx";
-import * as $72 from "./routes/internships/[id]/index.tsx";
-import * as $73 from "./routes/internships/index.tsx";
-import * as $74 from "./routes/internships/mine.tsx";
-import * as $75 from "./routes/internships/new.tsx";
-import * as $76 from "./routes/onboarding.tsx";
-import * as $77 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $78 from "./routes/opportunities/[id]/index.tsx";
-import * as $79 from "./routes/opportunities/index.tsx";
-import * as $80 from "./routes/opportunities/mine.tsx";
-import * as $81 from "./routes/opportunities/new.tsx";
-import * as $82 from "./routes/profile.tsx";
-import * as $83 from "./routes/reset-password.tsx";
-import * as $84 from "./routes/sign-in.tsx";
-import * as $85 from "./routes/sign-out.ts";
-import * as $86 from "./routes/sign-up.tsx";
-import * as $87 from "./routes/toolkits/[id]/index.tsx";
-import * as $88 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $89 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $90 from "./routes/toolkits/index.tsx";
-import * as $91 from "./routes/toolkits/mine.tsx";
-import * as $92 from "./routes/ungatekeep/[id].tsx";
-import * as $93 from "./routes/ungatekeep/index.tsx";
+import * as $69 from "./routes/contact.tsx";
+import * as $70 from "./routes/forgot-password.tsx";
+import * as $71 from "./routes/index.tsx";
+import * as $72 from "./routes/internships/[id]/edit.tsx";
+import * as $73 from "./routes/internships/[id]/index.tsx";
+import * as $74 from "./routes/internships/index.tsx";
+import * as $75 from "./routes/internships/mine.tsx";
+import * as $76 from "./routes/internships/new.tsx";
+import * as $77 from "./routes/internships/rss.xml.ts";
+import * as $78 from "./routes/onboarding.tsx";
+import * as $79 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $80 from "./routes/opportunities/[id]/index.tsx";
+import * as $81 from "./routes/opportunities/index.tsx";
+import * as $82 from "./routes/opportunities/mine.tsx";
+import * as $83 from "./routes/opportunities/new.tsx";
+import * as $84 from "./routes/privacy.tsx";
+import * as $85 from "./routes/profile.tsx";
+import * as $86 from "./routes/refunds.tsx";
+import * as $87 from "./routes/reset-password.tsx";
+import * as $88 from "./routes/robots.txt.ts";
+import * as $89 from "./routes/sign-in.tsx";
+import * as $90 from "./routes/sign-out.ts";
+import * as $91 from "./routes/sign-up.tsx";
+import * as $92 from "./routes/sitemap.xml.ts";
+import * as $93 from "./routes/sitemap/[file].ts";
+import * as $94 from "./routes/terms.tsx";
+import * as $95 from "./routes/toolkits/[id]/index.tsx";
+import * as $96 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $97 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $98 from "./routes/toolkits/index.tsx";
+import * as $99 from "./routes/toolkits/mine.tsx";
+import * as $100 from "./routes/ungatekeep/[id].tsx";
+import * as $101 from "./routes/ungatekeep/index.tsx";
+import * as $102 from "./routes/ungatekeep/rss.xml.ts";
 import * as $$0 from "./islands/AdminCouponsTable.tsx";
 import * as $$1 from "./islands/AdminOpportunitiesQueue.tsx";
 import * as $$2 from "./islands/AdminToolkitsTable.tsx";
@@ -191,31 +200,40 @@ const manifest: Manifest = {
     "./routes/api/ungatekeep/index.ts": $66,
     "./routes/api/webhooks/razorpay.ts": $67,
     "./routes/check-inbox.tsx": $68,
-    "./routes/forgot-password.tsx": $69,
-    "./routes/index.tsx": $70,
-    "./routes/internships/[id]/edit.tsx": $71,
-    "./routes/internships/[id]/index.tsx": $72,
-    "./routes/internships/index.tsx": $73,
-    "./routes/internships/mine.tsx": $74,
-    "./routes/internships/new.tsx": $75,
-    "./routes/onboarding.tsx": $76,
-    "./routes/opportunities/[id]/calendar.ics.ts": $77,
-    "./routes/opportunities/[id]/index.tsx": $78,
-    "./routes/opportunities/index.tsx": $79,
-    "./routes/opportunities/mine.tsx": $80,
-    "./routes/opportunities/new.tsx": $81,
-    "./routes/profile.tsx": $82,
-    "./routes/reset-password.tsx": $83,
-    "./routes/sign-in.tsx": $84,
-    "./routes/sign-out.ts": $85,
-    "./routes/sign-up.tsx": $86,
-    "./routes/toolkits/[id]/index.tsx": $87,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $88,
-    "./routes/toolkits/[id]/learn/index.tsx": $89,
-    "./routes/toolkits/index.tsx": $90,
-    "./routes/toolkits/mine.tsx": $91,
-    "./routes/ungatekeep/[id].tsx": $92,
-    "./routes/ungatekeep/index.tsx": $93,
+    "./routes/contact.tsx": $69,
+    "./routes/forgot-password.tsx": $70,
+    "./routes/index.tsx": $71,
+    "./routes/internships/[id]/edit.tsx": $72,
+    "./routes/internships/[id]/index.tsx": $73,
+    "./routes/internships/index.tsx": $74,
+    "./routes/internships/mine.tsx": $75,
+    "./routes/internships/new.tsx": $76,
+    "./routes/internships/rss.xml.ts": $77,
+    "./routes/onboarding.tsx": $78,
+    "./routes/opportunities/[id]/calendar.ics.ts": $79,
+    "./routes/opportunities/[id]/index.tsx": $80,
+    "./routes/opportunities/index.tsx": $81,
+    "./routes/opportunities/mine.tsx": $82,
+    "./routes/opportunities/new.tsx": $83,
+    "./routes/privacy.tsx": $84,
+    "./routes/profile.tsx": $85,
+    "./routes/refunds.tsx": $86,
+    "./routes/reset-password.tsx": $87,
+    "./routes/robots.txt.ts": $88,
+    "./routes/sign-in.tsx": $89,
+    "./routes/sign-out.ts": $90,
+    "./routes/sign-up.tsx": $91,
+    "./routes/sitemap.xml.ts": $92,
+    "./routes/sitemap/[file].ts": $93,
+    "./routes/terms.tsx": $94,
+    "./routes/toolkits/[id]/index.tsx": $95,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $96,
+    "./routes/toolkits/[id]/learn/index.tsx": $97,
+    "./routes/toolkits/index.tsx": $98,
+    "./routes/toolkits/mine.tsx": $99,
+    "./routes/ungatekeep/[id].tsx": $100,
+    "./routes/ungatekeep/index.tsx": $101,
+    "./routes/ungatekeep/rss.xml.ts": $102,
   },
   islands: {
     "./islands/AdminCouponsTable.tsx": $$0,

@@ -28,8 +28,9 @@ export function SiteFooter({ grievanceEmail }: { grievanceEmail?: string }) {
       </nav>
       {grievanceEmail && (
         <p class="mt-3">
-          Grievances about your data: <a href={`mailto:${grievanceEmail}`} class="underline">{grievanceEmail}</a>{" "}
-          (see <a href="/privacy#grievances" class="underline">Privacy</a>)
+          Grievances about your data: <a href={`mailto:${grievanceEmail}`} class="underline">{grievanceEmail}</a> (see
+          {" "}
+          <a href="/privacy#grievances" class="underline">Privacy</a>)
         </p>
       )}
       <p class="mt-3">Career Community — for students and early-career builders</p>

@@ -128,7 +128,8 @@ export default function AdminOpportunitiesQueue() {
                     <a href={`/opportunities/${row.id}`} class="hover:underline">{row.title}</a>
                   </h2>
                   <p class="text-sm text-slate-700">
-                    By {row.postedBy ? `${row.postedBy.name} (${row.postedBy.role})` : FORMER_MEMBER}{row.organizer ? ` for ${row.organizer}` : ""}
+                    By {row.postedBy ? `${row.postedBy.name} (${row.postedBy.role})` : FORMER_MEMBER}
+                    {row.organizer ? ` for ${row.organizer}` : ""}
                   </p>
                 </div>
                 <div class="flex gap-2">

@@ -7,7 +7,7 @@
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
-import { typeCode } from "./columns.ts";
+import { dayNumber, typeCode } from "./columns.ts";
 import { selectPage } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import type {
@@ -51,7 +51,10 @@ export interface InternshipPage {
 const NOT_FOUND = "Internship not found";
 
 /** The owner object of a listing: null for a former member (no owner), a placeholder for an owner not found. */
-function ownerOrPlaceholder(owners: ReadonlyMap<string, InternshipOwner>, userId: string | null): InternshipOwner | null {
+function ownerOrPlaceholder(
+  owners: ReadonlyMap<string, InternshipOwner>,
+  userId: string | null,
+): InternshipOwner | null {
   if (userId === null) return null;
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
 }
@@ -108,6 +111,63 @@ export async function listInternships(
  */
 export async function internshipsVersion(kv: Deno.Kv): Promise<string> {
   return `internships:${(await internshipStore(kv)).version}`;
+}
+
+/** An open internship as the sitemap lists it: id and last update in ms. */
+export interface OpenInternshipStamp {
+  id: string;
+  updatedMs: number;
+}
+
+/**
+ * Every internship open on IST day `today` (`YYYY-MM-DD`), newest first, with its last update, answered from the
+ * read model's columns alone (no record is read).
+ */
+export async function openInternshipStamps(kv: Deno.Kv, today: string): Promise<OpenInternshipStamp[]> {
+  const { model } = await internshipStore(kv);
+  const day = dayNumber(today);
+  const { columns, slots } = model;
+  const stamps: OpenInternshipStamp[] = [];
+  for (const slot of columns.publicView().slots) {
+    if (columns.isOpen(slot, day)) stamps.push({ id: slots.ids[slot], updatedMs: columns.updated[slot] });
+  }
+  return stamps;
+}
+
+/** Slots read per step while looking for open matches. */
+const OPEN_SCAN_STEP = 200;
+
+/**
+ * The `count` newest internships open on IST day `today` that match `query`'s filters (its paging ignored), as a
+ * guest reads them: the list's matches in order, closed ones skipped.
+ */
+export async function newestOpenInternships(
+  kv: Deno.Kv,
+  query: InternshipQuery,
+  today: string,
+  count: number,
+): Promise<InternshipView[]> {
+  const { model, owners: summaries } = await internshipStore(kv);
+  const day = dayNumber(today);
+  const filter = {
+    includeInactive: false,
+    includeDeleted: false,
+    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
+    minStipend: query.minStipend,
+    maxStipend: query.maxStipend,
+    tags: query.tags.length > 0 ? query.tags : undefined,
+    location: query.location,
+    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
+  };
+  const open: number[] = [];
+  for (let offset = 0; open.length < count; offset += OPEN_SCAN_STEP) {
+    const { total, slots } = selectPage(model, filter, offset, OPEN_SCAN_STEP);
+    for (const slot of slots) if (open.length < count && model.columns.isOpen(slot, day)) open.push(slot);
+    if (offset + OPEN_SCAN_STEP >= total) break;
+  }
+  const records = await model.recordsOf(open);
+  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
+  return records.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) }));
 }
 
 /** How many distinct public list queries keep their serialized body. */

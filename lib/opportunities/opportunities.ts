@@ -173,6 +173,20 @@ export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewA
   return (await withPostedBy(kv, [record]))[0];
 }
 
+/** A published opportunity as the sitemap lists it: id and last update in ms. */
+export interface OpportunityStamp {
+  id: string;
+  updatedMs: number;
+}
+
+/** Every published opportunity, newest first, with its last update, from the read model's columns alone. */
+export async function publishedOpportunityStamps(kv: Deno.Kv): Promise<OpportunityStamp[]> {
+  const { model } = await opportunityStore(kv);
+  const { columns, slots } = model;
+  return slots.order.filter((slot) => columns.statuses[slot] === APPROVED)
+    .map((slot) => ({ id: slots.ids[slot], updatedMs: columns.updated[slot] }));
+}
+
 /** The version of the opportunity data this process holds (changes with every write): for caches of public pages. */
 export async function opportunitiesVersion(kv: Deno.Kv): Promise<string> {
   return `opportunities:${(await opportunityStore(kv)).model.version}`;

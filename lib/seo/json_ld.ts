@@ -115,7 +115,12 @@ export function absoluteUrl(origin: string, path: string): string {
 
 /** The site as the `Organization` that publishes: name, home page and logo. */
 export function siteOrganization(origin: string): Organization {
-  return { "@type": "Organization", name: SITE_NAME, url: absoluteUrl(origin, "/"), logo: absoluteUrl(origin, "/share.png") };
+  return {
+    "@type": "Organization",
+    name: SITE_NAME,
+    url: absoluteUrl(origin, "/"),
+    logo: absoluteUrl(origin, "/share.png"),
+  };
 }
 
 /**

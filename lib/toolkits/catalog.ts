@@ -7,6 +7,8 @@
  * - `["toolkits", id]` → `ToolkitRecord`
  * - `["toolkit_items", toolkitId, itemId]` → `ContentItem`
  * - `["toolkit_item_owner", itemId]` → toolkitId (finds an item by its id alone)
+ * - `["toolkits_meta", "changes"]` → `Deno.KvU64` count of writes to toolkit records: its versionstamp is the
+ *   catalog's version (`catalogVersion`), which caches of public pages and the sitemap go by
  *
  * A content item, its owner entry and its toolkit's `itemCount`/`lessonCount` change in one
  * atomic write checked against the toolkit record, so `lessonCount` always equals the number of
@@ -39,6 +41,17 @@ const MAX_ATTEMPTS = 10;
 const DELETE_BATCH = 500;
 
 const toolkitKey = (id: string) => ["toolkits", id];
+const CHANGES_KEY: Deno.KvKey = ["toolkits_meta", "changes"];
+
+/** Adds to `op` the bump of the catalog's change marker (every write of a toolkit record does it). */
+function markChanged(op: Deno.AtomicOperation): Deno.AtomicOperation {
+  return op.sum(CHANGES_KEY, 1n);
+}
+
+/** The version of the toolkit records: it changes with every write of one (by any process). */
+export async function catalogVersion(kv: Deno.Kv): Promise<string> {
+  return `toolkits:${(await kv.get(CHANGES_KEY)).versionstamp ?? "none"}`;
+}
 const itemKey = (toolkitId: string, itemId: string) => ["toolkit_items", toolkitId, itemId];
 const itemOwnerKey = (itemId: string) => ["toolkit_item_owner", itemId];
 
@@ -144,7 +157,7 @@ export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCr
     updatedAt: now,
   };
   assertPrices(record);
-  await kv.set(toolkitKey(record.id), record);
+  await markChanged(kv.atomic().set(toolkitKey(record.id), record)).commit();
   return toolkitView(record, creator.name);
 }
 
@@ -165,7 +178,7 @@ export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdat
     if (originalPrice !== undefined) record.originalPricePaise = originalPrice === null ? null : toPaise(originalPrice);
     if (lessonCount !== undefined && record.itemCount === 0) record.lessonCount = lessonCount;
     assertPrices(record);
-    const result = await kv.atomic().check(entry).set(toolkitKey(id), record).commit();
+    const result = await markChanged(kv.atomic().check(entry).set(toolkitKey(id), record)).commit();
     if (result.ok) return (await views(kv, [record]))[0];
   }
   throw new Error("Toolkit update lost too many races");
@@ -180,7 +193,7 @@ export async function deleteToolkit(kv: Deno.Kv, id: string): Promise<void> {
   for (let attempt = 0;; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
     if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
-    if ((await kv.atomic().check(entry).delete(toolkitKey(id)).commit()).ok) break;
+    if ((await markChanged(kv.atomic().check(entry).delete(toolkitKey(id))).commit()).ok) break;
     if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
   }
   const itemIds: string[] = [];
@@ -235,12 +248,13 @@ export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): 
     };
     const itemCount = entry.value.itemCount + 1;
     const toolkit = { ...entry.value, itemCount, lessonCount: itemCount, updatedAt: now };
-    const result = await kv.atomic()
-      .check(entry)
-      .set(itemKey(item.toolkitId, item.id), item)
-      .set(itemOwnerKey(item.id), item.toolkitId)
-      .set(toolkitKey(toolkit.id), toolkit)
-      .commit();
+    const result = await markChanged(
+      kv.atomic()
+        .check(entry)
+        .set(itemKey(item.toolkitId, item.id), item)
+        .set(itemOwnerKey(item.id), item.toolkitId)
+        .set(toolkitKey(toolkit.id), toolkit),
+    ).commit();
     if (result.ok) return item;
   }
   throw new Error("Content item creation lost too many races");
@@ -292,7 +306,12 @@ export async function deleteContentItem(kv: Deno.Kv, id: string): Promise<void> 
     const op = kv.atomic().check(entry).check(toolkit).delete(entry.key).delete(itemOwnerKey(id));
     if (toolkit.value) {
       const itemCount = Math.max(0, toolkit.value.itemCount - 1);
-      op.set(toolkit.key, { ...toolkit.value, itemCount, lessonCount: itemCount, updatedAt: new Date().toISOString() });
+      markChanged(op).set(toolkit.key, {
+        ...toolkit.value,
+        itemCount,
+        lessonCount: itemCount,
+        updatedAt: new Date().toISOString(),
+      });
     }
     if ((await op.commit()).ok) return;
   }

@@ -10,7 +10,9 @@
  *   `isPublished` (scope `"all"` and the post's tag; pinned 1 or 0), so the feed is a reverse
  *   range read up to now: pinned first, newest first;
  * - `["ungatekeep_published", scope]` a `Deno.KvU64` count of those entries; the visible total is
- *   that count minus the few entries still scheduled after now (a short range read).
+ *   that count minus the few entries still scheduled after now (a short range read);
+ * - `["ungatekeep_meta", "changes"]` a `Deno.KvU64` count of writes: its versionstamp is the version of the posts
+ *   (`postsVersion`), which the feed and the sitemap are cached by.
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
@@ -48,6 +50,15 @@ type Scope = "all" | PostTag;
 
 const recordKey = (id: string): Deno.KvKey => ["ungatekeep_posts", id];
 const countKey = (scope: Scope): Deno.KvKey => ["ungatekeep_published", scope];
+const CHANGES_KEY: Deno.KvKey = ["ungatekeep_meta", "changes"];
+
+/**
+ * The version of the posts: it changes with every write (by any process). A scheduled post going live changes no
+ * version: caches also end at `nextScheduled`.
+ */
+export async function postsVersion(kv: Deno.Kv): Promise<string> {
+  return `posts:${(await kv.get(CHANGES_KEY)).versionstamp ?? "none"}`;
+}
 
 function feedKeys(post: Post): Deno.KvKey[] {
   if (!post.isPublished || !post.publishedAt) return [];
@@ -63,7 +74,7 @@ export function isLive(post: Post, now = new Date()): boolean {
 /** Writes `after` (or deletes, when null) over the record read as `before`; false on a lost race. */
 async function commitPost(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | null): Promise<boolean> {
   const id = before.key[1] as string;
-  const op = kv.atomic().check(before);
+  const op = kv.atomic().check(before).sum(CHANGES_KEY, ONE);
   if (after) op.set(recordKey(id), after);
   else op.delete(recordKey(id));
   const oldKeys = before.value ? feedKeys(before.value) : [];
@@ -159,6 +170,48 @@ export async function listFeed(kv: Deno.Kv, query: FeedQuery, viewer: Viewer, no
   const [ids, total] = await Promise.all([feedIds(kv, scope, offset + limit, now), liveCount(kv, scope, now)]);
   const posts = await viewsOf(kv, await postsById(kv, ids.slice(offset)));
   return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
+}
+
+/** The live posts at a moment, newest first, and when the next scheduled one goes live. */
+export interface PublishedPosts {
+  posts: { id: string; publishedAt: string }[];
+  /** The `publishedAt` of the next scheduled post, or null when none is scheduled. */
+  nextScheduled: string | null;
+}
+
+/**
+ * Every post live at `now` (id and `publishedAt`, newest first, pinned or not) read from the feed entries alone (no
+ * records), and the next scheduled one's time.
+ */
+export async function publishedPosts(kv: Deno.Kv, now = new Date()): Promise<PublishedPosts> {
+  const cut = now.toISOString();
+  const posts: PublishedPosts["posts"] = [];
+  let nextScheduled: string | null = null;
+  for await (const entry of kv.list({ prefix: ["ungatekeep_feed", "all"] }, { batchSize: 1000 })) {
+    const [, , , publishedAt, id] = entry.key as [string, string, number, string, string];
+    if (publishedAt <= cut) posts.push({ id, publishedAt });
+    else if (nextScheduled === null || publishedAt < nextScheduled) nextScheduled = publishedAt;
+  }
+  posts.sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id));
+  return { posts, nextScheduled };
+}
+
+/**
+ * The `count` newest posts live at `now` (by `publishedAt`, pinned or not), as read responses carry them: two
+ * reverse range reads of at most `count` feed entries (pinned and not), merged.
+ */
+export async function latestPosts(kv: Deno.Kv, count: number, now = new Date()): Promise<PostView[]> {
+  const cut = new Date(now.getTime() + 1).toISOString();
+  const newest: { id: string; publishedAt: string }[] = [];
+  for (const pinned of [1, 0]) {
+    const entries = kv.list(
+      { start: ["ungatekeep_feed", "all", pinned], end: ["ungatekeep_feed", "all", pinned, cut] },
+      { reverse: true, limit: count },
+    );
+    for await (const entry of entries) newest.push({ id: entry.key[4] as string, publishedAt: entry.key[3] as string });
+  }
+  newest.sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id));
+  return await viewsOf(kv, await postsById(kv, newest.slice(0, count).map((post) => post.id)));
 }
 
 /**

@@ -1,0 +1,67 @@
+/**
+ * A legal page (`/privacy`, `/terms`, `/refunds`, `/contact`): its title, the deployer's Markdown rendered and
+ * sanitized (`lib/legal/pages.ts`), and on the privacy and contact pages the grievance contact (`GRIEVANCE_EMAIL`).
+ */
+import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
+import { LEGAL_PAGES, legalPageHtml, type LegalPageName } from "@/lib/legal/pages.ts";
+import { SITE_NAME } from "@/lib/seo/json_ld.ts";
+import { define } from "@/lib/platform/define.ts";
+
+/** What a legal page renders: which page, its HTML, and the grievance contact when one is configured. */
+export interface LegalPageData {
+  name: LegalPageName;
+  html: string;
+  grievanceEmail?: string;
+}
+
+/** The `handler` of the route of legal page `name`. */
+export function legalPageHandler(name: LegalPageName) {
+  return define.handlers<LegalPageData>({
+    async GET(_req, ctx) {
+      const { config } = ctx.state.services;
+      const html = await legalPageHtml(name, { siteName: SITE_NAME, siteUrl: config.appUrl });
+      return ctx.render({ name, html, grievanceEmail: config.grievanceEmail });
+    },
+  });
+}
+
+/** The grievance contact: the officer's e-mail, or a note that none is configured. */
+function Grievances({ email }: { email?: string }) {
+  return (
+    <section id="grievances" aria-labelledby="grievances-heading" class="mt-10">
+      <h2 id="grievances-heading" class="text-xl font-semibold text-slate-900">Grievance officer</h2>
+      {email
+        ? (
+          <p class="mt-3 text-slate-800">
+            Write to <a href={`mailto:${email}`} class="text-indigo-700 underline">{email}</a>{" "}
+            about your data, a purchase or anything else on this site. We acknowledge a grievance within 48 hours and
+            resolve it within 30 days.
+          </p>
+        )
+        : (
+          <div class="mt-3">
+            <Notice kind="info">The operator of this site has not published a grievance contact yet.</Notice>
+          </div>
+        )}
+    </section>
+  );
+}
+
+/** The page component of every legal page. */
+export const LegalPage = define.page<LegalPageData>(function LegalPage({ data }) {
+  const page = LEGAL_PAGES[data.name];
+  return (
+    <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageHead title={page.title} description={page.description} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{page.title}</h1>
+      <div
+        class={`mt-6 ${POST_BODY_CLASS}`}
+        // deno-lint-ignore react-no-danger
+        dangerouslySetInnerHTML={{ __html: data.html }}
+      />
+      {(data.name === "privacy" || data.name === "contact") && <Grievances email={data.grievanceEmail} />}
+    </article>
+  );
+});
