@@ -1,0 +1,186 @@
+/**
+ * What crawlers and feed readers read (docs/decisions.md, Search engines and sharing): `/robots.txt`, the sitemap
+ * (open internships, published opportunities, active toolkits and live posts with `lastmod`; a sitemap index past
+ * the page size) and the two RSS feeds, parsed as XML and checked item by item.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { internshipBody } from "@/tests/api/internships/helpers.ts";
+import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { istToday } from "@/components/dates.ts";
+import { sitemap } from "@/lib/seo/sitemap.ts";
+import { texts, xmlDocument } from "./html.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
+
+async function postInternship(t: TestApp, owner: TestUser, fields: Record<string, unknown>) {
+  const res = await t.json("POST", "/api/internships", internshipBody(fields), owner.headers);
+  assertEquals(res.status, 201);
+  return (await res.json()).data;
+}
+
+async function xml(t: TestApp, path: string, type: string) {
+  const res = await t.fetch(path);
+  assertEquals([res.status, res.headers.get("content-type")], [200, type], path);
+  return xmlDocument(await res.text());
+}
+
+Deno.test("robots.txt keeps crawlers out of admin, the API (but files) and account pages, and names the sitemap", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/robots.txt");
+  assertEquals([res.status, res.headers.get("content-type")], [200, "text/plain; charset=utf-8"]);
+  const lines = (await res.text()).split("\n");
+  assertEquals(lines[0], "User-agent: *");
+  assert(lines.includes("Allow: /api/files/"));
+  for (const path of ["/admin", "/api/", "/profile", "/onboarding", "/me/", "/toolkits/mine", "/purchases/"]) {
+    assert(lines.includes(`Disallow: ${path}`), path);
+  }
+  assert(!lines.some((line) => line === "Disallow: /" || line === "Disallow: /internships"));
+  assert(lines.includes(`Sitemap: ${t.origin}/sitemap.xml`));
+});
+
+Deno.test("the sitemap lists the public pages and every open, published, active or live record with lastmod", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const user = await createTestUser(t, "user");
+  const admin = await createTestUser(t, "admin");
+  const open = await postInternship(t, member, { title: "Open", deadline: dayFromToday(5) });
+  const undated = await postInternship(t, member, { title: "No deadline" });
+  const closed = await postInternship(t, member, { title: "Closed", deadline: dayFromToday(-1) });
+  const hidden = await postInternship(t, member, { title: "Inactive" });
+  await t.json("PUT", `/api/internships/${hidden.id}`, { isActive: false }, admin.headers);
+  const deleted = await postInternship(t, member, { title: "Deleted" });
+  await t.fetch(`/api/internships/${deleted.id}`, { method: "DELETE", headers: member.headers });
+  const base = { type: "grant", startDate: "2099-01-01", endDate: "2099-01-02" };
+  const published = (await (await t.json("POST", "/api/opportunities", { ...base, title: "Grant" }, member.headers))
+    .json()).opportunity;
+  const pending = (await (await t.json("POST", "/api/opportunities", { ...base, title: "Pending" }, user.headers))
+    .json()).opportunity;
+  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
+    title: "Active toolkit",
+    description: "d",
+    price: 0,
+  }, admin.headers)).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  const draftToolkit = await (await t.json("POST", "/api/admin/toolkits", {
+    title: "Draft toolkit",
+    description: "d",
+    price: 0,
+  }, admin.headers)).json();
+  const post = await createPost(t, admin, { title: "Live" });
+  const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
+  const scheduled = await createPost(t, admin, { title: "Later", publishedAt: "2099-01-01T00:00:00.000Z" });
+
+  const document = await xml(t, "/sitemap.xml", "application/xml; charset=utf-8");
+  assertEquals(document.documentElement.nodeName, "urlset");
+  const urls = [...document.getElementsByTagName("url")].map((url) => ({
+    loc: texts(url, "loc")[0],
+    lastmod: texts(url, "lastmod")[0],
+  }));
+  const locs = urls.map((url) => url.loc.replace(t.origin, ""));
+  for (const path of ["/", "/internships", "/opportunities", "/toolkits", "/ungatekeep", "/privacy", "/terms"]) {
+    assert(locs.includes(path), path);
+  }
+  for (const path of [`/internships/${open.id}`, `/internships/${undated.id}`, `/opportunities/${published.id}`]) {
+    assert(locs.includes(path), path);
+  }
+  assert(locs.includes(`/toolkits/${toolkit.id}`));
+  assert(locs.includes(`/ungatekeep/${post.id}`));
+  for (const id of [closed.id, hidden.id, deleted.id]) assert(!locs.includes(`/internships/${id}`), id);
+  assert(!locs.includes(`/opportunities/${pending.id}`));
+  assert(!locs.includes(`/toolkits/${draftToolkit.id}`));
+  assert(!locs.includes(`/ungatekeep/${draft.id}`) && !locs.includes(`/ungatekeep/${scheduled.id}`));
+  const lastmod = (path: string) => urls.find((url) => url.loc === `${t.origin}${path}`)?.lastmod;
+  assertEquals(lastmod(`/internships/${open.id}`), open.updatedAt);
+  assertEquals(lastmod(`/opportunities/${published.id}`), published.updatedAt);
+  assertEquals(lastmod(`/ungatekeep/${post.id}`), post.publishedAt);
+  assert(lastmod("/internships")! >= undated.updatedAt);
+
+  const renamed = await t.json("PUT", `/api/internships/${open.id}`, { deadline: dayFromToday(-3) }, member.headers);
+  assertEquals(renamed.status, 200);
+  const after = await (await t.fetch("/sitemap.xml")).text();
+  assert(!after.includes(`/internships/${open.id}<`), "a write is seen by the next request");
+  assertEquals((await t.fetch("/sitemap/1.xml")).status, 404, "no sitemap files while one document holds every URL");
+});
+
+Deno.test("past the page size the sitemap is an index of files that hold every URL once", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const items = Array.from({ length: 30 }, (_, i) => internshipBody({ title: `Role ${i}` }));
+  const res = await t.json("POST", "/api/internships", items, member.headers);
+  assertEquals(res.status, 201);
+  const built = await sitemap(t.kv, { origin: t.origin, pageSize: 10 });
+  assertEquals(built.urlCount, 9 + 30);
+  const index = xmlDocument(built.root);
+  assertEquals(index.documentElement.nodeName, "sitemapindex");
+  assertEquals(texts(index, "loc"), [1, 2, 3, 4].map((n) => `${t.origin}/sitemap/${n}.xml`));
+  const locs = built.pages.flatMap((page) => {
+    const document = xmlDocument(page);
+    assertEquals(document.documentElement.nodeName, "urlset");
+    assert(document.getElementsByTagName("url").length <= 10);
+    return texts(document, "loc");
+  });
+  assertEquals(locs.length, 39);
+  assertEquals(new Set(locs).size, 39);
+  assertEquals(texts(index, "lastmod").length, 4);
+});
+
+Deno.test("the posts feed is RSS 2.0 of the 20 newest live posts with title, link, date, excerpt and tag", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const posts = [];
+  for (let i = 0; i < 22; i++) {
+    const publishedAt = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+    posts.push(
+      await createPost(t, admin, { title: `Post ${i} <&>`, tag: i % 2 ? "resources" : "announcement", publishedAt }),
+    );
+  }
+  await createPost(t, admin, { title: "Pinned old", isPinned: true, publishedAt: "2020-01-01T00:00:00.000Z" });
+  await createPost(t, admin, { title: "Draft", isPublished: false });
+  const document = await xml(t, "/ungatekeep/rss.xml", "application/rss+xml; charset=utf-8");
+  assertEquals(document.documentElement.getAttribute("version"), "2.0");
+  const items = [...document.getElementsByTagName("item")];
+  assertEquals(items.length, 20);
+  const newest = posts[21];
+  const first = items[0];
+  assertEquals(texts(first, "title"), [newest.title]);
+  assertEquals(texts(first, "link"), [`${t.origin}/ungatekeep/${newest.id}`]);
+  assertEquals(texts(first, "pubDate"), [new Date(newest.publishedAt).toUTCString()]);
+  assertEquals(texts(first, "description"), [newest.excerpt]);
+  assertEquals(texts(first, "category"), ["Resources"]);
+  assertEquals(
+    items.map((item) => texts(item, "title")[0]),
+    posts.slice(2).reverse().map((post) => post.title),
+  );
+});
+
+Deno.test("the internship feed takes the list's filters and carries the 50 newest open matches", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const batch = Array.from(
+    { length: 55 },
+    (_, i) => internshipBody({ title: `React role ${i}`, tags: ["react"], location: "Pune", stipend: 10000 + i }),
+  );
+  await t.json("POST", "/api/internships", batch, member.headers);
+  const closed = await postInternship(t, member, {
+    title: "React closed",
+    tags: ["react"],
+    deadline: dayFromToday(-1),
+  });
+  await postInternship(t, member, { title: "Design role", tags: ["design"] });
+  const document = await xml(t, "/internships/rss.xml?tags=react&location=pune", "application/rss+xml; charset=utf-8");
+  const titles = [...document.getElementsByTagName("item")].map((item) => texts(item, "title")[0]);
+  assertEquals(titles.length, 50);
+  assert(titles.every((title) => title.startsWith("React role") && title.endsWith("at Example Labs")));
+  assert(!titles.some((title) => title.includes(closed.title)));
+  const channelLink = texts(document, "link")[0];
+  assertEquals(channelLink, `${t.origin}/internships?tags=react&location=pune`);
+  const all = await xml(t, "/internships/rss.xml", "application/rss+xml; charset=utf-8");
+  assert(texts(all, "title").some((title) => title.startsWith("Design role")));
+  const bad = await t.fetch("/internships/rss.xml?minStipend=abc");
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
+  const page = await (await t.fetch("/internships?tags=react")).text();
+  assert(page.includes('href="/internships/rss.xml?tags=react"'), "the list links to the feed of its filters");
+});
