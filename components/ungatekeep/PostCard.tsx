@@ -5,6 +5,7 @@
  */
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { relativeTime } from "./format.ts";
 import { formatDateTime } from "@/components/dates.ts";
@@ -53,7 +54,7 @@ export function PostCard({ post, now }: { post: PostView; now?: Date }) {
         </h2>
         <p class="mt-1 line-clamp-2 whitespace-pre-line text-slate-700">{post.excerpt}</p>
         <p class="mt-2 text-sm text-slate-700">
-          {post.creator.name} · <PostDate iso={post.publishedAt ?? post.createdAt} now={now} />
+          {post.creator?.name ?? FORMER_MEMBER} · <PostDate iso={post.publishedAt ?? post.createdAt} now={now} />
         </p>
       </div>
     </article>

@@ -17,6 +17,7 @@
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { toPaise, toRupees } from "@/lib/money.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { canReadToolkit, type Viewer } from "./policy.ts";
 import { deleteProgressOf } from "./progress.ts";
 import { sanitizeArticle } from "./sanitize.ts";
@@ -67,14 +68,14 @@ export function toolkitView(record: ToolkitRecord, creatorName: string): Toolkit
 }
 
 async function creatorNames(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Map<string, string>> {
-  const ids = [...new Set(records.map((r) => r.userId))];
+  const ids = [...new Set(records.flatMap((r) => r.userId ?? []))];
   const users = await Promise.all(ids.map((id) => getUser(kv, id)));
   return new Map(ids.map((id, i) => [id, users[i]?.name ?? "Unknown creator"]));
 }
 
 async function views(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Toolkit[]> {
   const names = await creatorNames(kv, records);
-  return records.map((r) => toolkitView(r, names.get(r.userId)!));
+  return records.map((r) => toolkitView(r, r.userId === null ? FORMER_MEMBER : names.get(r.userId)!));
 }
 
 async function allRecords(kv: Deno.Kv): Promise<ToolkitRecord[]> {

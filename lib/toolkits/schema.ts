@@ -86,7 +86,8 @@ export interface ToolkitRecord {
   itemCount: number;
   isActive: boolean;
   showSaleBadge: boolean | null;
-  userId: string;
+  /** The creator; null once they deleted their account (docs/decisions.md, Data rights). */
+  userId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -107,7 +108,8 @@ export interface Toolkit {
   lessonCount: number;
   isActive: boolean;
   showSaleBadge: boolean | null;
-  userId: string;
+  /** The creator; null once they deleted their account (docs/decisions.md, Data rights). */
+  userId: string | null;
   creatorName: string;
   createdAt: string;
   updatedAt: string;

@@ -110,11 +110,11 @@ async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, P
 }
 
 async function viewsOf(kv: Deno.Kv, posts: Post[]): Promise<PostView[]> {
-  const creators = await creatorsOf(kv, posts.map((post) => post.userId));
+  const creators = await creatorsOf(kv, posts.flatMap((post) => post.userId ?? []));
   return await Promise.all(posts.map(async (post) => ({
     ...post,
     excerpt: excerptOf(post.content),
-    creator: creators.get(post.userId)!,
+    creator: post.userId === null ? null : creators.get(post.userId)!,
     contentHtml: await renderMarkdown(post.content),
   })));
 }

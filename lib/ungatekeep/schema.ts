@@ -24,7 +24,8 @@ export interface Post {
   publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
-  userId: string;
+  /** The author; null once they deleted their account (docs/decisions.md, Data rights). */
+  userId: string | null;
 }
 
 /** The creator object on every read (docs/decisions.md, Ungatekeep and banners). */
@@ -40,7 +41,8 @@ export interface PostCreator {
  */
 export interface PostView extends Post {
   excerpt: string;
-  creator: PostCreator;
+  /** Null for a former member ("Former member"). */
+  creator: PostCreator | null;
   contentHtml: string;
 }
 

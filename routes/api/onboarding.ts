@@ -5,7 +5,31 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
-import { getOnboardingProfile, parseOnboarding, saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { z } from "zod";
+import {
+  getOnboardingProfile,
+  parseOnboarding,
+  saveOnboardingProfile,
+  studentOnboardingSchema,
+} from "@/lib/onboarding/onboarding.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "The caller's onboarding answers (null until given)",
+    access: ["session"],
+    responses: { 200: "`{profile}`" },
+  },
+  POST: {
+    summary: "Give or replace the onboarding answers",
+    access: ["session"],
+    body: z.union([
+      z.object({ persona: z.literal("society") }),
+      z.object({ persona: z.literal("student") }).and(studentOnboardingSchema),
+    ]),
+    responses: { 200: "`{profile}`" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

@@ -5,7 +5,24 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
-import { parseProfileUpdate, toProfile, updateProfile } from "@/lib/users/profile.ts";
+import { parseProfileUpdate, profileUpdateSchema, toProfile, updateProfile } from "@/lib/users/profile.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ProfileSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "The caller's profile",
+    access: ["session"],
+    responses: { 200: { description: "The profile", schema: z.strictObject({ user: ProfileSchema }) } },
+  },
+  POST: {
+    summary: "Change the caller's profile (the fields given)",
+    access: ["session"],
+    body: profileUpdateSchema,
+    responses: { 200: { description: "The profile", schema: z.strictObject({ user: ProfileSchema }) } },
+  },
+});
 
 export const handler = define.handlers({
   GET(_req, ctx) {

@@ -14,6 +14,7 @@ import { canManagePosts } from "@/lib/ungatekeep/policy.ts";
 import { getPost, getPostForAdmin, isLive, type PostView } from "@/lib/ungatekeep/posts.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { postArticle, postImages } from "@/lib/seo/json_ld.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 
 export const handler = define.handlers<PostView>({
   async GET(_req, ctx) {
@@ -52,7 +53,7 @@ export default define.page<PostView>(function PostPage({ data: post, state }) {
         </div>
         <h1 id="page-title" class="mt-2 text-3xl font-bold tracking-tight text-slate-900">{post.title}</h1>
         <p class="mt-1 text-slate-700">
-          By {post.creator.name} · <PostDate iso={post.publishedAt ?? post.createdAt} />
+          By {post.creator?.name ?? FORMER_MEMBER} · <PostDate iso={post.publishedAt ?? post.createdAt} />
         </p>
         {canManagePosts(state.user) && (
           <a href={`/admin/ungatekeep/${post.id}`} class="mt-2 inline-block text-sm text-indigo-700 underline">

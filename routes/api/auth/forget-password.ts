@@ -12,8 +12,18 @@ import { DEFAULT_RESET_PATH, startPasswordReset } from "@/lib/auth/mails.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: z.string().optional() });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Ask for a password reset e-mail",
+    description: "Always 200, whether the e-mail belongs to an account or not.",
+    body: ForgetPasswordBody,
+    responses: { 200: "`{status: true}`", 429: "Too many requests" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

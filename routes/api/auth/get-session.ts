@@ -1,2 +1,2 @@
 /** `GET /api/auth/get-session`: the Better Auth client's path for `GET /api/auth/session`. */
-export { handler } from "./session.ts";
+export { apiDocs, handler } from "./session.ts";

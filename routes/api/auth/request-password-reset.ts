@@ -1,2 +1,2 @@
 /** `POST /api/auth/request-password-reset`: the Better Auth client's path for `forget-password`. */
-export { handler } from "./forget-password.ts";
+export { apiDocs, handler } from "./forget-password.ts";

@@ -10,8 +10,18 @@ import { z } from "zod";
 import { resetPassword } from "@/lib/auth/email_password.ts";
 import { checkPasswordLength, readAuthBody } from "@/lib/auth/input.ts";
 import { AuthError } from "@/lib/errors.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const ResetPasswordBody = z.object({ newPassword: z.string(), token: z.unknown().optional() });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Set a new password with a reset token",
+    description: "The token may also come as `?token=`. Every session of the user ends.",
+    body: ResetPasswordBody,
+    responses: { 200: "`{status: true}`" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

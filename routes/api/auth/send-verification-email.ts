@@ -12,8 +12,18 @@ import { startVerificationResend } from "@/lib/auth/mails.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const SendVerificationBody = z.object({ email: EmailField, callbackURL: z.string().optional() });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Send the verification e-mail again",
+    description: "Always 200, whether the e-mail belongs to an unverified account or not.",
+    body: SendVerificationBody,
+    responses: { 200: "`{status: true}`", 429: "Too many requests" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

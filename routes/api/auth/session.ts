@@ -6,6 +6,22 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { authUserView, sessionView } from "@/lib/auth/views.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { AuthUserSchema, SessionSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "The caller's session and user, or null",
+    access: ["public", "session"],
+    responses: {
+      200: {
+        description: "`{session, user}` with a valid session, else `null`",
+        schema: z.strictObject({ session: SessionSchema, user: AuthUserSchema }).nullable(),
+      },
+    },
+  },
+});
 
 export const handler = define.handlers({
   GET(_req, ctx) {

@@ -7,6 +7,16 @@ import { define } from "@/lib/platform/define.ts";
 import { clearedSessionCookie, readSessionCookie } from "@/lib/http/cookies.ts";
 import { deleteSession } from "@/lib/auth/sessions.ts";
 import { AuthError } from "@/lib/errors.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { SuccessSchema } from "@/lib/openapi/resources.ts";
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Sign out",
+    access: ["session"],
+    responses: { 200: { description: "The session ended and its cookie cleared", schema: SuccessSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

@@ -12,6 +12,15 @@ import { checkRedirect, withQuery } from "@/lib/http/redirects.ts";
 import { replaceSession } from "@/lib/auth/sessions.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { AuthError } from "@/lib/errors.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Verify an e-mail address with the link's token, and sign in",
+    description: "Query: `token`, and `callbackURL` (where to go afterwards; without it the answer is JSON).",
+    responses: { 200: "`{status: true, user}`", 302: "To `callbackURL` (with `error=INVALID_TOKEN` on failure)" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(req, ctx) {

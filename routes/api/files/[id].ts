@@ -5,6 +5,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { readFile } from "@/lib/files/images.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const CACHE_CONTROL = "public, max-age=31536000, immutable";
 
@@ -13,6 +14,14 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.trim() === "*" ||
     ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "An uploaded file",
+    description: "Cached for a year (a file never changes); `If-None-Match` with its `ETag`: 304.",
+    responses: { 200: { description: "The file", mediaType: "image/*" }, 304: "Not modified" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(req, ctx) {

@@ -13,6 +13,41 @@ import {
   InternshipUpdateSchema,
   updateInternship,
 } from "@/lib/internships/internships.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { InternshipSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "One internship",
+    description: "An inactive one only for admins.",
+    responses: {
+      200: {
+        description: "The internship",
+        schema: z.strictObject({ success: z.literal(true), internship: InternshipSchema }),
+      },
+    },
+  },
+  PUT: {
+    summary: "Change an internship (the fields given)",
+    description: "Its owner or an admin; `isVerified` and `isActive` admins only.",
+    access: ["session"],
+    body: InternshipUpdateSchema,
+    responses: {
+      200: {
+        description: "The internship",
+        schema: z.strictObject({ success: z.literal(true), internship: InternshipSchema }),
+      },
+      403: "Not the owner or an admin",
+    },
+  },
+  DELETE: {
+    summary: "Delete an internship (soft delete)",
+    description: "Its owner or an admin.",
+    access: ["session"],
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 403: "Not the owner or an admin" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

@@ -16,6 +16,46 @@ import {
   listInternships,
   publicListBody,
 } from "@/lib/internships/internships.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { InternshipSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Search internships",
+    description: "Newest first. `mine=true`: the caller's own, inactive ones included (needs a session); " +
+      "`includeInactive` and `includeDeleted` count for admins only.",
+    access: ["public", "session"],
+    query: InternshipQuerySchema,
+    responses: {
+      200: {
+        description: "A page of internships",
+        schema: z.strictObject({
+          success: z.literal(true),
+          internships: z.array(InternshipSchema),
+          pagination: PaginationSchema,
+        }),
+      },
+    },
+  },
+  POST: {
+    summary: "Post one internship or a batch of up to 100",
+    description: "Members and admins with a session, or an ingest API key. A batch is stored all or nothing.",
+    access: ["session", "apiKey"],
+    body: z.union([InternshipCreateSchema, InternshipBatchSchema]),
+    responses: {
+      201: {
+        description: "Created: `data` is the internship, or the list for a batch",
+        schema: z.strictObject({
+          success: z.literal(true),
+          count: z.int(),
+          data: z.union([InternshipSchema, z.array(InternshipSchema)]),
+        }),
+      },
+      403: "Not a member or an admin",
+    },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

@@ -5,6 +5,23 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { OpportunitySchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "One opportunity",
+    description: "One awaiting review or rejected only for its owner and admins.",
+    access: ["public", "session"],
+    responses: {
+      200: {
+        description: "The opportunity",
+        schema: z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema }),
+      },
+    },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

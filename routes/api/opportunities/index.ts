@@ -13,6 +13,40 @@ import {
   OpportunityQuerySchema,
   submitOpportunity,
 } from "@/lib/opportunities/opportunities.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { OpportunitySchema, PaginationSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Published opportunities, newest first",
+    description: "`mine=true`: the caller's own in every review state (needs a session).",
+    access: ["public", "session"],
+    query: OpportunityQuerySchema,
+    responses: {
+      200: {
+        description: "A page of opportunities",
+        schema: z.strictObject({
+          success: z.literal(true),
+          opportunities: z.array(OpportunitySchema),
+          pagination: PaginationSchema,
+        }),
+      },
+    },
+  },
+  POST: {
+    summary: "Submit an opportunity",
+    description: "A user's waits for review; a member's or admin's is published at once.",
+    access: ["session"],
+    body: OpportunityCreateSchema,
+    responses: {
+      201: {
+        description: "Submitted",
+        schema: z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema }),
+      },
+    },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

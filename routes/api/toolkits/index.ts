@@ -6,6 +6,22 @@ import { define } from "@/lib/platform/define.ts";
 import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { createToolkit, listActiveToolkits, ToolkitCreateSchema } from "@/lib/toolkits/catalog.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ToolkitSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "The active toolkits, newest first",
+    responses: { 200: { description: "The toolkits", schema: z.array(ToolkitSchema) } },
+  },
+  POST: {
+    summary: "Create a toolkit (inactive)",
+    access: ["admin"],
+    body: ToolkitCreateSchema,
+    responses: { 201: { description: "The toolkit", schema: ToolkitSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

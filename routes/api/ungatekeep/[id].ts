@@ -5,6 +5,21 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { getPost } from "@/lib/ungatekeep/posts.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { PostSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "One live post",
+    description: "A guest reads only the posts of the preview (the first 3 of the feed): others are 401.",
+    access: ["public", "session"],
+    responses: {
+      200: { description: "The post", schema: z.strictObject({ post: PostSchema }) },
+      401: "Sign in to read this post",
+    },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

@@ -7,8 +7,22 @@
 import { define } from "@/lib/platform/define.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { handleWebhook } from "@/lib/purchases/confirmation.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 export const routeOptions: RouteOptions = { originCheck: false };
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "The payment gateway's events",
+    description: "Authenticated by the HMAC-SHA256 of the raw body (`X-Razorpay-Signature`); each event applied once.",
+    access: ["signature"],
+    rawBody: {
+      mediaType: "application/json",
+      description: "The gateway's event, read only once its signature matches.",
+    },
+    responses: { 200: "`{received: true}`", 400: "Invalid webhook signature" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

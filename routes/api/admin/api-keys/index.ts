@@ -6,6 +6,18 @@ import { define } from "@/lib/platform/define.ts";
 import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "@/lib/api_keys/api_keys.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  GET: { summary: "List API keys (never the keys themselves)", access: ["admin"], responses: { 200: "`{apiKeys}`" } },
+  POST: {
+    summary: "Create an ingest API key",
+    description: "The key is in this answer only.",
+    access: ["admin"],
+    body: ApiKeyCreateSchema,
+    responses: { 201: "`{apiKey, key}`" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

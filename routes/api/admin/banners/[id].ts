@@ -2,6 +2,17 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerUpdateSchema, deleteBanner, updateBanner } from "@/lib/ungatekeep/banners.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { SuccessSchema } from "@/lib/openapi/resources.ts";
+
+export const apiDocs = describeRoute({
+  PATCH: { summary: "Change a banner", access: ["admin"], body: BannerUpdateSchema, responses: { 200: "`{banner}`" } },
+  DELETE: {
+    summary: "Delete a banner",
+    access: ["admin"],
+    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async PATCH(req, ctx) {

@@ -2,6 +2,12 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerCreateSchema, createBanner, listBanners } from "@/lib/ungatekeep/banners.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  GET: { summary: "List every banner, inactive ones included", access: ["admin"], responses: { 200: "`{banners}`" } },
+  POST: { summary: "Create a banner", access: ["admin"], body: BannerCreateSchema, responses: { 201: "`{banner}`" } },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

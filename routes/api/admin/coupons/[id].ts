@@ -2,6 +2,17 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "@/lib/coupons/coupons.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { SuccessSchema } from "@/lib/openapi/resources.ts";
+
+export const apiDocs = describeRoute({
+  PATCH: { summary: "Change a coupon", access: ["admin"], body: CouponUpdateSchema, responses: { 200: "`{coupon}`" } },
+  DELETE: {
+    summary: "Delete a coupon",
+    access: ["admin"],
+    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async PATCH(req, ctx) {

@@ -5,6 +5,18 @@
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { CouponCreateSchema, CouponSearchSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  GET: { summary: "List coupons", access: ["admin"], query: CouponSearchSchema, responses: { 200: "`{coupons}`" } },
+  POST: {
+    summary: "Create a coupon",
+    description: 'A code that exists already: 400 "Coupon code already exists".',
+    access: ["admin"],
+    body: CouponCreateSchema,
+    responses: { 201: "`{coupon}`" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

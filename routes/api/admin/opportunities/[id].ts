@@ -8,6 +8,23 @@ import { define } from "@/lib/platform/define.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { reviewOpportunity, ReviewSchema } from "@/lib/opportunities/opportunities.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { OpportunitySchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  PATCH: {
+    summary: "Approve or reject an opportunity",
+    access: ["admin"],
+    body: ReviewSchema,
+    responses: {
+      200: {
+        description: "Reviewed",
+        schema: z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema }),
+      },
+    },
+  },
+});
 
 export const handler = define.handlers({
   async PATCH(req, ctx) {

@@ -7,6 +7,27 @@
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { AdminOpportunityQuerySchema, adminQueue } from "@/lib/opportunities/opportunities.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { OpportunitySchema, PaginationSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "The review queue of opportunities",
+    access: ["admin"],
+    query: AdminOpportunityQuerySchema,
+    responses: {
+      200: {
+        description: "A page of the queue with the count of each review state",
+        schema: z.strictObject({
+          opportunities: z.array(OpportunitySchema),
+          pagination: PaginationSchema,
+          counts: z.strictObject({ pending: z.int(), approved: z.int(), rejected: z.int(), all: z.int() }),
+        }),
+      },
+    },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

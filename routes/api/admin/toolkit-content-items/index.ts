@@ -6,6 +6,17 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemCreateSchema, createContentItem } from "@/lib/toolkits/catalog.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Add a lesson to a toolkit",
+    description: "Article HTML is sanitized; a video needs `cdnVideoUrl`; an unknown toolkit is 404.",
+    access: ["admin"],
+    body: ContentItemCreateSchema,
+    responses: { 201: "`{contentItem}`", 404: "Toolkit not found" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

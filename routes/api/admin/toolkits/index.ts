@@ -11,6 +11,24 @@ import {
   ToolkitCreateSchema,
   ToolkitSearchSchema,
 } from "@/lib/toolkits/catalog.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ToolkitSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Every toolkit, inactive ones included",
+    access: ["admin"],
+    query: ToolkitSearchSchema,
+    responses: { 200: { description: "The toolkits", schema: z.strictObject({ toolkits: z.array(ToolkitSchema) }) } },
+  },
+  POST: {
+    summary: "Create a toolkit (inactive)",
+    access: ["admin"],
+    body: ToolkitCreateSchema,
+    responses: { 201: { description: "The toolkit", schema: ToolkitSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

@@ -8,12 +8,40 @@ import { readBody } from "@/lib/http/json.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { deletePost, getPostForAdmin, PostUpdateSchema, updatePost } from "@/lib/ungatekeep/posts.ts";
 import type { Handler } from "@/lib/web/types.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { PostSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
 
 const update: Handler<unknown, AppState> = async (req, ctx) => {
   const patch = await readBody(req, PostUpdateSchema);
   const { kv, files } = ctx.state.services;
   return Response.json({ post: await updatePost(kv, files, ctx.params.id, patch) });
 };
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "A post in any state",
+    access: ["admin"],
+    responses: { 200: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },
+  },
+  PUT: {
+    summary: "Change a post (the fields given)",
+    access: ["admin"],
+    body: PostUpdateSchema,
+    responses: { 200: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },
+  },
+  PATCH: {
+    summary: "Change a post (the fields given)",
+    access: ["admin"],
+    body: PostUpdateSchema,
+    responses: { 200: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },
+  },
+  DELETE: {
+    summary: "Delete a post and its images",
+    access: ["admin"],
+    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

@@ -9,8 +9,18 @@ import { z } from "zod";
 import { readBody } from "@/lib/http/json.ts";
 import { renderMarkdown } from "@/lib/ungatekeep/markdown.ts";
 import { TextSchema } from "@/lib/text.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const PreviewSchema = z.object({ content: TextSchema.max(100_000) });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Render post Markdown as a post shows it",
+    access: ["admin"],
+    body: PreviewSchema,
+    responses: { 200: { description: "The sanitized HTML", schema: z.strictObject({ html: z.string() }) } },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req) {

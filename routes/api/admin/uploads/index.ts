@@ -7,9 +7,19 @@ import { define } from "@/lib/platform/define.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "@/lib/files/images.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 /** 5 MB of file plus 64 KB for the multipart boundaries and part headers. */
 export const routeOptions: RouteOptions = { bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024 };
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Upload an image (PNG, JPEG, WebP or GIF, at most 5 MB)",
+    access: ["admin"],
+    rawBody: { mediaType: "multipart/form-data", description: "The image in the field `file`." },
+    responses: { 201: "`{id, url}`", 413: "Over 5 MB" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

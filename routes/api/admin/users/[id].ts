@@ -5,7 +5,18 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
-import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
+import { changeUserRole, parseRoleChange, roleChangeSchema } from "@/lib/users/admin.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  PATCH: {
+    summary: "Change a user's role",
+    description: "Not one's own (403).",
+    access: ["admin"],
+    body: roleChangeSchema,
+    responses: { 200: "`{user: {id, name, email, role}}`" },
+  },
+});
 
 export const handler = define.handlers({
   async PATCH(req, ctx) {

@@ -5,6 +5,16 @@
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { adminUserListQuerySchema, listUsersForAdmin } from "@/lib/users/admin.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Search users",
+    access: ["admin"],
+    query: adminUserListQuerySchema,
+    responses: { 200: "`{users, pagination}`" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

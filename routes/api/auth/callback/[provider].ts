@@ -16,10 +16,20 @@ import { finishSignIn } from "@/lib/auth/oauth/flow.ts";
 import { replaceSession } from "@/lib/auth/sessions.ts";
 import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";
 import { readOAuthBindingCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 function toSignIn(code: AuthErrorCode): Response {
   return new Response(null, { status: 302, headers: { location: `/sign-in?error=${code}` } });
 }
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Finish a social sign-in (the provider redirects here)",
+    description: "Query: `code` and `state` from the provider. Ends on `callbackURL` (or `newUserCallbackURL` for a " +
+      "new user) signed in, or on `/sign-in?error=<code>`.",
+    responses: { 302: "To the target page, or to `/sign-in?error=<code>`" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(req, ctx) {

@@ -18,12 +18,31 @@ import { replaceSession } from "@/lib/auth/sessions.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { AuthError } from "@/lib/errors.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
 const SignInBody = z.object({
   email: EmailField,
   password: z.string(),
   callbackURL: z.string().optional(),
   rememberMe: z.boolean().optional(),
+});
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Sign in with e-mail and password",
+    description: "Sets the session cookie. Unverified e-mail: 403 `EMAIL_NOT_VERIFIED` and a new verification e-mail.",
+    body: SignInBody,
+    responses: {
+      200: {
+        description: "Signed in",
+        schema: z.strictObject({ redirect: z.literal(false), token: z.null(), user: AuthUserSchema }),
+      },
+      401: "Invalid e-mail or password",
+      403: "E-mail not verified",
+      429: "Too many requests",
+    },
+  },
 });
 
 export const handler = define.handlers({

@@ -27,6 +27,7 @@ import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { randomToken } from "@/lib/ids.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import type { HandlerContext } from "@/lib/web/types.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const SocialSignIn = z.object({
   provider: z.string().max(64),
@@ -56,6 +57,19 @@ async function start(
   );
   return { url, cookie: oauthBindingCookie(config.secure, binding, STATE_TTL_MS) };
 }
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Start a social sign-in (redirects to the provider)",
+    query: SocialSignIn,
+    responses: { 302: "To the provider" },
+  },
+  POST: {
+    summary: "Start a social sign-in (answers the provider's URL)",
+    body: SocialSignIn,
+    responses: { 200: "`{url, redirect: true}`" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(req, ctx) {

@@ -13,6 +13,8 @@ import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect, REDIRECT_MAX } from "@/lib/http/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { UserNameSchema } from "@/lib/users/users.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
 const SignUpBody = z.object({
   name: UserNameSchema,
@@ -20,6 +22,19 @@ const SignUpBody = z.object({
   password: z.string(),
   callbackURL: z.string().optional(),
   image: z.url({ protocol: /^https?$/ }).max(REDIRECT_MAX).nullable().optional(),
+});
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Create an account with e-mail and password",
+    description: "The account starts unverified; a verification e-mail is sent.",
+    body: SignUpBody,
+    responses: {
+      200: { description: "Created", schema: z.strictObject({ token: z.null(), user: AuthUserSchema }) },
+      422: "User already exists",
+      429: "Too many requests",
+    },
+  },
 });
 
 export const handler = define.handlers({

@@ -9,8 +9,26 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { toolkitDetail } from "@/lib/toolkits/learning.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const PurchaseBodySchema = z.object({ couponCode: z.string().max(100).nullable().optional() });
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "A toolkit with its lessons",
+    description: "Locked lessons without their bodies; a buyer also gets their progress.",
+    access: ["public", "session"],
+    responses: { 200: "`{toolkit, contentItems, hasPurchased, completedItemIds}`" },
+  },
+  POST: {
+    summary: "Start buying a toolkit",
+    description: "A gateway order, or with a 100 % coupon the purchase at once. Without gateway keys a paid " +
+      "checkout is 503.",
+    access: ["session"],
+    body: PurchaseBodySchema,
+    responses: { 200: "The order for Checkout.js, or the completed free purchase", 503: "Payments are not configured" },
+  },
+});
 
 export const handler = define.handlers({
   async GET(_req, ctx) {

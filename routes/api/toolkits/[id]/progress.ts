@@ -7,8 +7,18 @@ import { z } from "zod";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const ProgressBodySchema = z.object({ contentItemId: z.string().min(1).max(100), completed: z.boolean() });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Mark a lesson completed or not",
+    access: ["session"],
+    body: ProgressBodySchema,
+    responses: { 200: "`{completedItemIds}`", 403: "Not a buyer of the toolkit" },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

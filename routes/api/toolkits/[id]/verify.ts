@@ -7,9 +7,22 @@ import { z } from "zod";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { verifyPayment } from "@/lib/purchases/confirmation.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const field = z.string().min(1).max(200);
 const VerifyBodySchema = z.object({ razorpay_order_id: field, razorpay_payment_id: field, razorpay_signature: field });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Confirm a payment with Checkout.js's signature",
+    access: ["session"],
+    body: VerifyBodySchema,
+    responses: {
+      200: "`{success: true, purchase}`",
+      409: "The coupon could no longer be used: the payment is owed back",
+    },
+  },
+});
 
 export const handler = define.handlers({
   async POST(req, ctx) {

@@ -6,6 +6,22 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { deleteToolkit, ToolkitUpdateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { SuccessSchema, ToolkitSchema } from "@/lib/openapi/resources.ts";
+
+export const apiDocs = describeRoute({
+  PUT: {
+    summary: "Change a toolkit",
+    access: ["admin"],
+    body: ToolkitUpdateSchema,
+    responses: { 200: { description: "The toolkit", schema: ToolkitSchema } },
+  },
+  DELETE: {
+    summary: "Delete a toolkit, its lessons and its learners' progress",
+    access: ["admin"],
+    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+  },
+});
 
 export const handler = define.handlers({
   async PUT(req, ctx) {

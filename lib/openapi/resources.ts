@@ -1,0 +1,161 @@
+/**
+ * zod schemas of the API's response bodies, for the OpenAPI document only (answers are built by the domain
+ * modules, not parsed). Each `satisfies z.ZodType<T>` the type the domain answers with, so that a field added to
+ * that type and missing here fails the type check; and the OpenAPI test parses live answers with them (strict
+ * objects), so that a field answered but not described fails too.
+ */
+import { z } from "zod";
+import type { AuthUserView, SessionView } from "@/lib/auth/views.ts";
+import { INTERNSHIP_TIMINGS, INTERNSHIP_TYPES, type InternshipView } from "@/lib/internships/schema.ts";
+import { OPPORTUNITY_TYPES, type OpportunityView } from "@/lib/opportunities/schema.ts";
+import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import type { PostView } from "@/lib/ungatekeep/schema.ts";
+import { POST_TAGS } from "@/lib/ungatekeep/tags.ts";
+import type { Profile } from "@/lib/users/profile.ts";
+import { ROLES } from "@/lib/users/roles.ts";
+
+const timestamp = z.string().describe("ISO 8601");
+const nullableText = z.string().nullable();
+
+/** `{error}`: a sentence, or for a body that failed validation the list of issues. */
+export const ErrorSchema = z.strictObject({
+  error: z.union([
+    z.string(),
+    z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })),
+  ]),
+});
+
+/** `{error, code, message}` of `/api/auth/*`. */
+export const AuthErrorSchema = z.strictObject({ error: z.string(), code: z.string(), message: z.string() });
+
+/** `{success: true}`. */
+export const SuccessSchema = z.strictObject({ success: z.literal(true) });
+
+/** The pagination object of the lists. */
+export const PaginationSchema = z.strictObject({
+  limit: z.int(),
+  offset: z.int(),
+  total: z.int(),
+  hasMore: z.boolean(),
+});
+
+/** The user of auth answers. */
+export const AuthUserSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  image: nullableText,
+  role: z.enum(ROLES),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}) satisfies z.ZodType<AuthUserView>;
+
+/** The session of `GET /api/auth/session`. */
+export const SessionSchema = z.strictObject({
+  id: z.string(),
+  userId: z.string(),
+  expiresAt: timestamp,
+  createdAt: timestamp,
+}) satisfies z.ZodType<SessionView>;
+
+/** The profile of `GET /api/profile`. */
+export const ProfileSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  image: nullableText,
+  fieldInterests: z.array(z.string()),
+  opportunityInterests: z.array(z.string()),
+  dateOfBirth: nullableText,
+  collegeInstitute: nullableText,
+  contactNumber: nullableText,
+  currentRole: nullableText,
+}) satisfies z.ZodType<Profile>;
+
+/** An internship with its owner (`user` null: a former member). */
+export const InternshipSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: nullableText,
+  type: z.enum(INTERNSHIP_TYPES).nullable(),
+  timing: z.enum(INTERNSHIP_TIMINGS).nullable(),
+  link: z.string(),
+  hiringOrganization: z.string(),
+  hiringManager: nullableText,
+  tags: z.array(z.string()),
+  stipend: z.number().nullable().describe("Monthly, in rupees"),
+  duration: nullableText,
+  experience: nullableText,
+  location: nullableText,
+  deadline: nullableText.describe("YYYY-MM-DD or ISO 8601"),
+  isVerified: z.boolean(),
+  isActive: z.boolean(),
+  userId: nullableText,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  deletedAt: timestamp.nullable(),
+  user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable(),
+}) satisfies z.ZodType<InternshipView>;
+
+/** An opportunity with who posted it (`postedBy` null: a former member). */
+export const OpportunitySchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: nullableText,
+  location: nullableText,
+  type: z.enum(OPPORTUNITY_TYPES),
+  startDate: z.string(),
+  endDate: z.string(),
+  link: nullableText,
+  organizer: nullableText,
+  userId: nullableText,
+  isVerified: z.boolean(),
+  isActive: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  postedBy: z.strictObject({ id: z.string(), name: z.string(), role: z.enum(ROLES) }).nullable(),
+}) satisfies z.ZodType<OpportunityView>;
+
+/** A toolkit, prices in rupees. */
+export const ToolkitSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  price: z.number(),
+  originalPrice: z.number().nullable(),
+  coverImageUrl: nullableText,
+  videoUrl: nullableText,
+  contentUrl: nullableText,
+  category: nullableText,
+  highlights: z.array(z.string()).nullable(),
+  totalDuration: nullableText,
+  lessonCount: z.int(),
+  isActive: z.boolean(),
+  showSaleBadge: z.boolean().nullable(),
+  userId: nullableText,
+  creatorName: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}) satisfies z.ZodType<Toolkit>;
+
+/** An Ungatekeep post with its excerpt, creator (null: a former member) and rendered content. */
+export const PostSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  content: z.string(),
+  images: z.array(z.string()),
+  linkUrl: nullableText,
+  linkTitle: nullableText,
+  linkImage: nullableText,
+  tag: z.enum(POST_TAGS),
+  isPinned: z.boolean(),
+  isPublished: z.boolean(),
+  publishedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  userId: nullableText,
+  excerpt: z.string(),
+  creator: z.strictObject({ id: z.string(), name: z.string(), image: nullableText }).nullable(),
+  contentHtml: z.string(),
+}) satisfies z.ZodType<PostView>;

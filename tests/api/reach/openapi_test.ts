@@ -1,0 +1,143 @@
+/**
+ * The API description (docs/decisions.md, Search engines and sharing, "API description"): `/api/openapi.json` is a
+ * valid OpenAPI 3.1 document (checked by swagger-parser) generated from the route files; every route file under
+ * `routes/api` is in it with exactly the methods its handler answers; every documented path and method is served
+ * (the router's 405 names them); the documented response schemas parse live answers; `/api/docs` shows it all.
+ */
+import SwaggerParser from "@apidevtools/swagger-parser";
+import type { z } from "zod";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { internshipBody } from "@/tests/api/internships/helpers.ts";
+import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import type { ResponseDoc } from "@/lib/openapi/describe.ts";
+import {
+  apiRouteFiles,
+  type DocumentedModule,
+  handledMethods,
+  type OpenApiDocument,
+  openApiPath,
+} from "@/lib/openapi/document.ts";
+import manifest from "@/routes.gen.ts";
+
+const routes = manifest.routes as Record<string, DocumentedModule>;
+
+Deno.test("/api/openapi.json is a valid OpenAPI 3.1 document with the two security schemes", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/openapi.json");
+  assertEquals([res.status, res.headers.get("content-type")], [200, "application/json; charset=utf-8"]);
+  const document: OpenApiDocument = await res.json();
+  assertEquals(document.openapi, "3.1.0");
+  await SwaggerParser.validate(structuredClone(document) as never);
+  assertEquals(Object.keys(document.components.securitySchemes).sort(), ["ingestApiKey", "sessionCookie"]);
+  assertEquals(document.components.securitySchemes.sessionCookie, { type: "apiKey", in: "cookie", name: "session" });
+  const post = document.paths["/api/internships"].post;
+  assertEquals(post.security, [{ sessionCookie: [] }, { ingestApiKey: [] }]);
+  const schema = post.requestBody?.content["application/json"].schema as { anyOf: { properties?: object }[] };
+  assert("hiringOrganization" in schema.anyOf[0].properties!, "the body schema is generated from the route's zod");
+  const list = document.paths["/api/internships"].get;
+  assert(list.parameters?.some((p) => p.name === "minStipend" && p.in === "query"));
+  assert(document.paths["/api/internships/{id}"].get.parameters?.some((p) => p.name === "id" && p.in === "path"));
+});
+
+Deno.test("every route file under routes/api is documented with exactly the methods it answers", async () => {
+  await using t = await createTestApp();
+  const document: OpenApiDocument = await (await t.fetch("/api/openapi.json")).json();
+  const files = apiRouteFiles(routes);
+  assert(files.length >= 50, `${files.length} route files`);
+  for (const file of files) {
+    const operations = document.paths[openApiPath(file)];
+    assert(operations, `${file} is missing from the OpenAPI document (add an apiDocs export)`);
+    assertEquals(
+      Object.keys(operations).map((m) => m.toUpperCase()).sort(),
+      [...handledMethods(routes[file])].sort(),
+      `${file}: documented methods`,
+    );
+  }
+  assertEquals(Object.keys(document.paths).length, files.length);
+});
+
+Deno.test("every documented path and method is served: the router's 405 for OPTIONS lists the same methods", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const document: OpenApiDocument = await (await t.fetch("/api/openapi.json")).json();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const url = path.replace(/\{(\w+)\}/g, (_, name) => name === "provider" ? "google" : crypto.randomUUID());
+    const res = await t.fetch(url, { method: "OPTIONS", headers: admin.headers });
+    await res.body?.cancel();
+    assertEquals(res.status, 405, `${path} is served`);
+    const allowed = res.headers.get("allow")!.split(", ").filter((m) => m !== "HEAD").sort();
+    assertEquals(allowed, Object.keys(operations).map((m) => m.toUpperCase()).sort(), path);
+  }
+  const unknown = await t.fetch("/api/no-such-thing", { method: "OPTIONS" });
+  assertEquals(unknown.status, 404);
+  await unknown.body?.cancel();
+});
+
+/** The documented 200 schema of `method` on the route file `file`. */
+function documented(file: string, method: "GET" | "POST"): z.ZodType {
+  const response = routes[file].apiDocs![method]!.responses[200] as ResponseDoc;
+  assert(response.schema, `${file} ${method} documents a 200 schema`);
+  return response.schema;
+}
+
+Deno.test("the documented response schemas parse what the API answers", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const created = await t.json(
+    "POST",
+    "/api/internships",
+    internshipBody({ tags: ["go"], stipend: 5000 }),
+    member.headers,
+  );
+  const internship = (await created.json()).data;
+  const submitted = await t.json("POST", "/api/opportunities", {
+    title: "Hack",
+    type: "hackathon",
+    startDate: "2099-01-01",
+    endDate: "2099-01-02",
+  }, member.headers);
+  const opportunity = (await submitted.json()).opportunity;
+  const toolkit =
+    await (await t.json("POST", "/api/admin/toolkits", { title: "T", description: "D", price: 99 }, admin.headers))
+      .json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  const post = await createPost(t, admin);
+  const cases: [string, string, typeof admin | undefined][] = [
+    ["./routes/api/health.ts", "/api/health", undefined],
+    ["./routes/api/internships/index.ts", "/api/internships", undefined],
+    ["./routes/api/internships/[id].ts", `/api/internships/${internship.id}`, undefined],
+    ["./routes/api/opportunities/index.ts", "/api/opportunities", undefined],
+    ["./routes/api/opportunities/[id].ts", `/api/opportunities/${opportunity.id}`, undefined],
+    ["./routes/api/toolkits/index.ts", "/api/toolkits", undefined],
+    ["./routes/api/ungatekeep/index.ts", "/api/ungatekeep", admin],
+    ["./routes/api/ungatekeep/[id].ts", `/api/ungatekeep/${post.id}`, admin],
+    ["./routes/api/profile.ts", "/api/profile", member],
+    ["./routes/api/auth/session.ts", "/api/auth/session", member],
+    ["./routes/api/auth/session.ts", "/api/auth/session", undefined],
+    ["./routes/api/admin/toolkits/index.ts", "/api/admin/toolkits", admin],
+    ["./routes/api/admin/ungatekeep/index.ts", "/api/admin/ungatekeep", admin],
+    ["./routes/api/admin/opportunities/index.ts", "/api/admin/opportunities?status=all", admin],
+  ];
+  for (const [file, path, who] of cases) {
+    const res = await t.fetch(path, { headers: who?.headers });
+    assertEquals(res.status, 200, path);
+    const result = documented(file, "GET").safeParse(await res.json());
+    assert(result.success, `${path}: ${result.error?.message}`);
+  }
+});
+
+Deno.test("/api/docs renders every operation of the document on the server, without scripts", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/docs");
+  assertEquals([res.status, res.headers.get("content-type")], [200, "text/html; charset=utf-8"]);
+  const html = await res.text();
+  const document: OpenApiDocument = await (await t.fetch("/api/openapi.json")).json();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const op of Object.values(operations)) {
+      assert(html.includes(`id="${op.operationId}"`), `${path} ${op.summary}`);
+    }
+  }
+  assert(!html.includes("<script"), "the reference page ships no script");
+});
