@@ -121,6 +121,17 @@ export async function revokeApiKeysOf(kv: Deno.Kv, userId: string): Promise<void
   }
 }
 
+/** The keys `userId` created, as listed (never the keys), for the person's data export. */
+export async function apiKeysCreatedBy(kv: Deno.Kv, userId: string): Promise<ApiKey[]> {
+  return (await apiKeysOf(kv, userId)).entries.map((entry) => publicOf(entry.value));
+}
+
+/** Revokes every key `userId` created and forgets their creation marker (account deletion). */
+export async function deleteApiKeysOf(kv: Deno.Kv, userId: string): Promise<void> {
+  await revokeApiKeysOf(kv, userId);
+  await kv.delete(creatorKey(userId));
+}
+
 /**
  * The user a `Bearer` key acts as: the admin who created it.
  * @throws UnauthenticatedError for an unknown or revoked key, or when its creator is no longer an admin.

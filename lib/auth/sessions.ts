@@ -113,7 +113,27 @@ export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   await op.commit();
 }
 
-/** Ends every session of a user (password reset, account takeover protection). */
+/** When a session of a user began and ends, as the person's data export lists them (never the token). */
+export interface SessionTimes {
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The live sessions of a user, oldest first. */
+export async function sessionsOf(kv: Deno.Kv, userId: string): Promise<SessionTimes[]> {
+  const hashes: string[] = [];
+  for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) hashes.push(entry.key[2] as string);
+  const sessions: SessionTimes[] = [];
+  for (let i = 0; i < hashes.length; i += 10) {
+    const entries = await kv.getMany<Session[]>(hashes.slice(i, i + 10).map((hash) => ["sessions", hash]));
+    for (const { value } of entries) {
+      if (value) sessions.push({ createdAt: value.createdAt, expiresAt: value.expiresAt });
+    }
+  }
+  return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** Ends every session of a user (password reset, account takeover protection, account deletion). */
 export async function deleteUserSessions(kv: Deno.Kv, userId: string): Promise<void> {
   let op = kv.atomic();
   let count = 0;

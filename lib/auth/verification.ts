@@ -92,6 +92,20 @@ export async function claimVerificationMail(kv: Deno.Kv, userId: string): Promis
   return result.ok;
 }
 
+/** Deletes every e-mail token of a user and the time of their last verification e-mail (account deletion). */
+export async function deleteUserTokens(kv: Deno.Kv, userId: string): Promise<void> {
+  let op = kv.atomic().delete(["verification_mail_sent", userId]);
+  let count = 0;
+  for await (const entry of kv.list({ prefix: ["auth_tokens_by_user", userId] })) {
+    op.delete(entry.key).delete(["auth_tokens", entry.key[3] as string]);
+    if (++count % 400 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  await op.commit();
+}
+
 /** Gives back a claim whose e-mail could not be sent, so the next sign-in may try again. */
 export async function releaseVerificationMail(kv: Deno.Kv, userId: string): Promise<void> {
   await kv.delete(["verification_mail_sent", userId]);

@@ -20,7 +20,8 @@ export const RESERVATION_MS = 30 * 60 * 1000;
 /** What a slot holds. */
 export interface SlotValue {
   purchaseId: string;
-  userId: string;
+  /** The buyer; null once they deleted their account. */
+  userId: string | null;
   toolkitId: string;
   status: "reserved" | "used";
   /** When a reservation lapses; null for a paid use. */
@@ -154,6 +155,35 @@ export async function heldSlots(
   return entries.filter((e): e is Deno.KvEntry<SlotValue> =>
     e.value !== null && e.value.purchaseId === purchaseId && isLive(e.value, now)
   );
+}
+
+/**
+ * Adds to `op` the writes that keep `purchaseId`'s use of the coupon of `ref` without its buyer `userId` (account
+ * deletion): the buyer's own slot goes; the coupon's slot stays, counting toward its limit as before, with
+ * `userId` null (a reservation still lapses when it would have). Checked against what was read.
+ */
+export async function forgetBuyerOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  ref: ReservationRef,
+  userId: string,
+  purchaseId: string,
+): Promise<void> {
+  const [slot, userSlot] = await kv.getMany<SlotValue[]>([
+    slotKey(ref.couponId, ref.slot),
+    userSlotKey(ref.couponId, userId, ref.userSlot),
+  ]);
+  if (slot.value?.purchaseId === purchaseId && slot.value.userId !== null) {
+    const left = slot.value.expiresAt === null ? undefined : Date.parse(slot.value.expiresAt) - Date.now();
+    op.check(slot).set(
+      slot.key,
+      { ...slot.value, userId: null },
+      left === undefined ? undefined : {
+        expireIn: Math.max(1, left),
+      },
+    );
+  }
+  if (userSlot.value?.purchaseId === purchaseId) op.check(userSlot).delete(userSlot.key);
 }
 
 /** Adds the writes that free `held` slots (from `heldSlots`) to `op`, checked against what was read. */

@@ -170,6 +170,25 @@ export async function newestOpenInternships(
   return records.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) }));
 }
 
+/** Every internship `userId` posted, in every state (deleted ones included), newest first. */
+export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<Internship[]> {
+  const { model } = await internshipStore(kv);
+  return await model.recordsOf(model.columns.ownerOrder(userId));
+}
+
+/**
+ * Keeps the internships `userId` posted without their owner (`userId` null, shown as a former member): account
+ * deletion. One checked write per listing (a listing's chunk is the unit of a write), so any number fit KV's limits.
+ * @throws ConflictError after 10 races lost on one listing (those done stay done; running it again finishes).
+ */
+export async function forgetInternshipOwner(kv: Deno.Kv, userId: string): Promise<void> {
+  const store = await internshipStore(kv);
+  const ids = store.model.columns.ownerOrder(userId).map((slot) => store.model.slots.ids[slot]);
+  for (const id of ids) {
+    await store.writer.update(id, (record) => record.userId === userId ? { ...record, userId: null } : record);
+  }
+}
+
 /** How many distinct public list queries keep their serialized body. */
 const PUBLIC_BODY_CACHE_SIZE = 256;
 const publicBodies = new WeakMap<InternshipStore, { version: number; bodies: Map<string, string> }>();

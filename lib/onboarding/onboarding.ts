@@ -155,6 +155,11 @@ export async function getOnboardingProfile(kv: Deno.Kv, userId: string): Promise
   return (await kv.get<OnboardingProfile>(["onboarding_profiles", userId])).value;
 }
 
+/** Adds to `op` the deletion of a user's onboarding profile (account deletion, with the user in one write). */
+export function deleteOnboardingOps(op: Deno.AtomicOperation, userId: string): void {
+  op.delete(["onboarding_profiles", userId]);
+}
+
 function fieldsOf(input: OnboardingInput) {
   if (input.persona === "society") {
     return {

@@ -173,6 +173,24 @@ export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewA
   return (await withPostedBy(kv, [record]))[0];
 }
 
+/** Every opportunity `userId` submitted, in every review state, newest first. */
+export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise<Opportunity[]> {
+  const { model } = await opportunityStore(kv);
+  return await model.recordsOf(model.columns.ownerOrder(userId));
+}
+
+/**
+ * Keeps the opportunities `userId` submitted without their submitter (`userId` null, shown as a former member):
+ * account deletion, one checked write per record.
+ * @throws ConflictError after 10 races lost on one record (running it again finishes).
+ */
+export async function forgetOpportunityOwner(kv: Deno.Kv, userId: string): Promise<void> {
+  const { model, writer } = await opportunityStore(kv);
+  for (const id of model.columns.ownerOrder(userId).map((slot) => model.slots.ids[slot])) {
+    await writer.update(id, (record) => record.userId === userId ? { ...record, userId: null } : record);
+  }
+}
+
 /** A published opportunity as the sitemap lists it: id and last update in ms. */
 export interface OpportunityStamp {
   id: string;

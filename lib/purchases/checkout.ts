@@ -21,6 +21,7 @@ import type { GatewayOrder, PaymentGateway } from "@/lib/payments/gateway.ts";
 import { getToolkitRecord, TOOLKIT_NOT_FOUND } from "@/lib/toolkits/catalog.ts";
 import type { User } from "@/lib/users/users.ts";
 import {
+  type BuyerPurchase,
   checkoutGuards,
   type Purchase,
   type PurchaseRecord,
@@ -119,7 +120,7 @@ export async function initiatePurchase(
     const couponId = coupon?.value.id ?? null;
     const now = new Date().toISOString();
     const status = free ? "paid" : "pending";
-    const record: PurchaseRecord = {
+    const record: BuyerPurchase = {
       id: purchaseId,
       userId: user.id,
       toolkitId,

@@ -39,8 +39,10 @@ import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
 import type { User } from "@/lib/users/users.ts";
 import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
+  type BuyerPurchase,
   checkoutGuards,
   getPurchaseEntry,
+  hasBuyer,
   type Purchase,
   purchaseIdByOrder,
   type PurchaseRecord,
@@ -78,7 +80,7 @@ type UseTaken =
 async function takeUse(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  purchase: PurchaseRecord,
+  purchase: BuyerPurchase,
   couponId: string,
   ref: ReservationRef | null,
 ): Promise<UseTaken> {
@@ -96,7 +98,7 @@ async function takeUse(
 }
 
 /** Adds to `op` the release of every reservation `purchase` holds except the slots at `keep`. */
-async function releaseOthers(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: PurchaseRecord, keep: Deno.KvKey[]) {
+async function releaseOthers(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: BuyerPurchase, keep: Deno.KvKey[]) {
   const kept = new Set(keep.map((key) => JSON.stringify(key)));
   const held = (await Promise.all(
     reservationsOf(purchase).map((ref) => heldSlots(kv, ref, purchase.userId, purchase.id)),
@@ -119,6 +121,28 @@ function extraPayment(
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
   const amount = Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null;
   return { orderId, paymentId, amount, at: new Date().toISOString(), reason: "already paid" };
+}
+
+/**
+ * `current` after `outcome` when its buyer deleted their account (docs/decisions.md, Data rights): nothing is
+ * granted, so a payment is recorded as owed back (once per order); a failure changes nothing.
+ */
+function withoutBuyer(
+  current: PurchaseRecord,
+  outcome: Outcome,
+  payment: { orderId: string; paymentId: string | null },
+): PurchaseRecord {
+  if (outcome !== "paid" || current.extraPayments?.some((p) => p.orderId === payment.orderId)) return current;
+  const amount = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId].amountPaid : null;
+  const at = new Date().toISOString();
+  const owed = {
+    orderId: payment.orderId,
+    paymentId: payment.paymentId,
+    amount,
+    at,
+    reason: "account deleted" as const,
+  };
+  return { ...current, extraPayments: [...current.extraPayments ?? [], owed], updatedAt: at };
 }
 
 /**
@@ -155,6 +179,12 @@ async function applyOutcome(
       if (!event || (await op.commit()).ok) return current;
       continue;
     }
+    if (!hasBuyer(current)) {
+      const record = withoutBuyer(current, outcome, payment);
+      if (record !== current) op.set(entry.key, record);
+      if ((await op.commit()).ok) return record;
+      continue;
+    }
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
     const now = new Date().toISOString();
@@ -177,11 +207,11 @@ async function applyOutcome(
 async function settle(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  current: PurchaseRecord,
+  current: BuyerPurchase,
   outcome: Outcome,
   payment: { orderId: string; paymentId: string | null },
   change: { source: string; at: string },
-): Promise<PurchaseRecord> {
+): Promise<BuyerPurchase> {
   const history = (status: Outcome, source = change.source) => [
     ...current.history,
     { status, at: change.at, source },

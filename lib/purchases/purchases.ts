@@ -10,7 +10,7 @@
  * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
  */
-import type { ReservationRef } from "@/lib/coupons/reservations.ts";
+import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 
 /** Payment states (docs/decisions.md, Toolkits and payments). */
 export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;
@@ -31,16 +31,17 @@ export interface OrderTerms {
 
 /**
  * Why a payment grants nothing and is due back: the purchase was already paid by another order,
- * or the coupon the order was priced with could no longer be used when the payment arrived (its
- * reservation lapsed and the limit was reached meanwhile).
+ * the coupon the order was priced with could no longer be used when the payment arrived (its
+ * reservation lapsed and the limit was reached meanwhile), or the buyer had deleted their account.
  */
-export type ExtraPaymentReason = "already paid" | "coupon unavailable";
+export type ExtraPaymentReason = "already paid" | "coupon unavailable" | "account deleted";
 
 /** A purchase as stored. `amountPaid` is in paise. */
 
 export interface PurchaseRecord {
   id: string;
-  userId: string;
+  /** The buyer; null once they deleted their account (kept for accounting, docs/decisions.md, Data rights). */
+  userId: string | null;
   toolkitId: string;
   gatewayOrderId: string | null;
   paymentStatus: PaymentStatus;
@@ -74,6 +75,14 @@ export interface PurchaseRecord {
 
 /** A purchase in API responses (docs/api.md, Toolkits). */
 export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history" | "extraPayments">;
+
+/** A purchase whose buyer still has their account. */
+export type BuyerPurchase = PurchaseRecord & { userId: string };
+
+/** Whether `record`'s buyer still has their account. */
+export function hasBuyer(record: PurchaseRecord): record is BuyerPurchase {
+  return record.userId !== null;
+}
 
 /** The API shape of a purchase record. */
 export function purchaseView(record: PurchaseRecord): Purchase {
@@ -140,6 +149,56 @@ export async function listPurchaseRecords(kv: Deno.Kv, userId: string): Promise<
   return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
+/** Purchases taken per round of `forgetBuyer`. */
+const FORGET_BATCH = 50;
+
+/**
+ * Keeps every purchase of `userId` without its buyer (account deletion; docs/decisions.md, Data rights): the record
+ * stays for accounting with `userId` null and a history entry, a pending checkout becomes failed (a payment that
+ * still arrives is owed back), and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and
+ * coupon slots go. One checked atomic write per purchase; a purchase whose index is gone is done, so running it
+ * again after a crash finishes the rest.
+ */
+export async function forgetBuyer(kv: Deno.Kv, userId: string): Promise<void> {
+  for (;;) {
+    const ids: string[] = [];
+    for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", userId] }, { limit: FORGET_BATCH })) {
+      ids.push(entry.value);
+    }
+    if (ids.length === 0) return;
+    for (const id of ids) await forgetBuyerOf(kv, userId, id);
+  }
+}
+
+async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<void> {
+  for (;;) {
+    const entry = await getPurchaseEntry(kv, id);
+    const op = kv.atomic().check(entry).delete(byUserKey(userId, id));
+    const record = entry.value;
+    if (record && record.userId === userId) {
+      const at = new Date().toISOString();
+      const status = record.paymentStatus === "pending" ? "failed" : record.paymentStatus;
+      op.set(
+        entry.key,
+        {
+          ...record,
+          userId: null,
+          paymentStatus: status,
+          history: [...record.history, { status, at, source: "account deleted" }],
+          updatedAt: at,
+        } satisfies PurchaseRecord,
+      );
+      const [pending, owned] = await kv.getMany<[string, string]>([
+        pendingKey(userId, record.toolkitId),
+        ownedKey(userId, record.toolkitId),
+      ]);
+      for (const marker of [pending, owned]) if (marker.value === id) op.check(marker).delete(marker.key);
+      for (const ref of reservationsOf(record)) await forgetBuyerOps(kv, op, ref, userId, id);
+    }
+    if ((await op.commit()).ok) return;
+  }
+}
+
 /**
  * Adds the writes of `record` and its indexes to `op`: a pending purchase holds the pending
  * marker; a paid one takes the owned marker unless `owned` (the marker as read) already grants
@@ -148,7 +207,7 @@ export async function listPurchaseRecords(kv: Deno.Kv, userId: string): Promise<
  */
 export function writePurchaseOps(
   op: Deno.AtomicOperation,
-  record: PurchaseRecord,
+  record: BuyerPurchase,
   guards: { pending: Deno.KvEntryMaybe<string>; owned: Deno.KvEntryMaybe<string> },
 ): void {
   op.set(purchaseKey(record.id), record).set(byUserKey(record.userId, record.id), record.id);

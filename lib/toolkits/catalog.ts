@@ -121,6 +121,31 @@ export async function readToolkit(kv: Deno.Kv, id: string, viewer: Viewer): Prom
   return (await views(kv, [record]))[0];
 }
 
+/** The ids of every toolkit, active or not. */
+export async function allToolkitIds(kv: Deno.Kv): Promise<string[]> {
+  return (await allRecords(kv)).map((record) => record.id);
+}
+
+/** The toolkits `userId` created (every state), as the API shows them. */
+export async function toolkitsCreatedBy(kv: Deno.Kv, userId: string): Promise<Toolkit[]> {
+  return await views(kv, (await allRecords(kv)).filter((record) => record.userId === userId));
+}
+
+/**
+ * Keeps the toolkits `userId` created without their creator (`userId` null, shown as a former member): account
+ * deletion. Each toolkit is one checked write; one already changed meanwhile is read again.
+ */
+export async function forgetToolkitCreator(kv: Deno.Kv, userId: string): Promise<void> {
+  for (const { id } of (await allRecords(kv)).filter((record) => record.userId === userId)) {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
+      if (entry.value?.userId !== userId) break;
+      const record = { ...entry.value, userId: null };
+      if ((await markChanged(kv.atomic().check(entry).set(toolkitKey(id), record)).commit()).ok) break;
+    }
+  }
+}
+
 /** The message of an original price below the price (a "discount" that raises the price). */
 export const ORIGINAL_PRICE_BELOW_PRICE = "The original price must not be below the price";
 

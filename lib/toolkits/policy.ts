@@ -31,6 +31,6 @@ export function canTrackProgress(viewer: Viewer, hasPurchased: boolean): viewer 
 }
 
 /** True when `viewer` may confirm a payment of `purchase`: its owner only. */
-export function canConfirmPurchase(viewer: Viewer, purchase: { userId: string }): boolean {
+export function canConfirmPurchase(viewer: Viewer, purchase: { userId: string | null }): boolean {
   return !!viewer && viewer.id === purchase.userId;
 }

@@ -70,6 +70,15 @@ export async function setLessonCompleted(
   throw new Error("Progress update lost too many races");
 }
 
+/** Deletes the progress of learner `userId` in every toolkit of `toolkitIds` (account deletion). */
+export async function deleteLearnerProgress(kv: Deno.Kv, userId: string, toolkitIds: string[]): Promise<void> {
+  for (let i = 0; i < toolkitIds.length; i += 500) {
+    const op = kv.atomic();
+    for (const toolkitId of toolkitIds.slice(i, i + 500)) op.delete(progressKey(toolkitId, userId));
+    await op.commit();
+  }
+}
+
 /** Deletes every learner's progress in a toolkit (the toolkit is being deleted). */
 export async function deleteProgressOf(kv: Deno.Kv, toolkitId: string): Promise<void> {
   let op = kv.atomic();

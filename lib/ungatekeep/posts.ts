@@ -172,6 +172,29 @@ export async function listFeed(kv: Deno.Kv, query: FeedQuery, viewer: Viewer, no
   return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
 }
 
+/** The posts `userId` wrote (every state), as the admin list shows them, for the person's data export. */
+export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
+  const posts: Post[] = [];
+  for await (const entry of kv.list<Post>({ prefix: ["ungatekeep_posts"] })) {
+    if (entry.value.userId === userId) posts.push(entry.value);
+  }
+  return posts;
+}
+
+/**
+ * Keeps the posts `userId` wrote without their author (`userId` null, shown as a former member): account
+ * deletion. Each post is one checked write; one changed meanwhile is read again.
+ */
+export async function forgetPostAuthor(kv: Deno.Kv, userId: string): Promise<void> {
+  for (const { id } of await postsBy(kv, userId)) {
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const entry = await kv.get<Post>(recordKey(id));
+      if (entry.value?.userId !== userId) break;
+      if (await commitPost(kv, entry, { ...entry.value, userId: null })) break;
+    }
+  }
+}
+
 /** The live posts at a moment, newest first, and when the next scheduled one goes live. */
 export interface PublishedPosts {
   posts: { id: string; publishedAt: string }[];

@@ -205,6 +205,26 @@ export async function setPasswordHash(kv: Deno.Kv, userId: string, hash: string 
 }
 
 /**
+ * Adds to `op` the deletion of the user of `entry` (read by the caller) with their e-mail index and password hash,
+ * checked against the entry: once it commits the person has no account (their sessions stop at once, as a session
+ * needs its user) and the e-mail may sign up again.
+ */
+export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User>): void {
+  op.check(entry)
+    .delete(userKey(entry.value.id))
+    .delete(["users_by_email", normalizeEmail(entry.value.email)])
+    .delete(["user_passwords", entry.value.id]);
+}
+
+/** An admin other than `exceptId`, as read (for a checked write), or null when there is none: a scan of the users. */
+export async function otherAdmin(kv: Deno.Kv, exceptId: string): Promise<Deno.KvEntry<User> | null> {
+  for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 1000 })) {
+    if (entry.value.role === "admin" && entry.value.id !== exceptId) return entry;
+  }
+  return null;
+}
+
+/**
  * Every user, newest first: one prefix scan of the records (about 1 s for 100,000 users),
  * sorted by `createdAt`. Used by the admin list, which filters and pages the result.
  */

@@ -125,6 +125,23 @@ export async function resolveSocialUser(
   throw new ConflictError("Social sign-in kept conflicting with concurrent writes");
 }
 
+/**
+ * Removes every social account link of a user (account deletion), in batches that fit one atomic write: the
+ * provider accounts can then sign up again as new users.
+ */
+export async function unlinkAccounts(kv: Deno.Kv, userId: string): Promise<void> {
+  let op = kv.atomic();
+  let count = 0;
+  for await (const entry of kv.list<SocialAccount>({ prefix: ["oauth_accounts_by_user", userId] })) {
+    op.delete(entry.key).delete(accountKey(entry.value.provider, entry.value.accountId));
+    if (++count % 400 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  await op.commit();
+}
+
 /** The providers linked to a user, each once, in key order (for the profile page's sign-in methods). */
 export async function linkedProviders(kv: Deno.Kv, userId: string): Promise<ProviderId[]> {
   const found = new Set<ProviderId>();

@@ -1,0 +1,153 @@
+/**
+ * Account deletion (`DELETE /api/me`; docs/decisions.md, Data rights). It happens in two parts:
+ *
+ * 1. One atomic write removes the person: the user record, the e-mail index (the address may sign up again at once)
+ *    and the password hash, the onboarding profile, and records the deletion job `["account_deletions", userId]`,
+ *    checked against the user as read (and, for an admin, against another admin who stays one). From then on every
+ *    session of theirs is void (a session needs its user).
+ * 2. The job runs `DELETION_STEPS`, one per domain, each deleting or anonymizing that domain's records of the person
+ *    in writes that fit KV's limits (1,000 mutations, 800 KiB per commit) and each idempotent: the job notes each
+ *    step done, and a job whose process died is finished by `resumeAccountDeletions` (the `account-deletions` cron,
+ *    every 5 minutes). The request runs the job itself; a lease keeps the cron off a job a request is running.
+ *
+ * A domain that keeps records about a person adds its step here (the deletion test scans all of KV for the
+ * person's id and e-mail afterwards, so a forgotten step fails it).
+ */
+import { unlinkAccounts } from "@/lib/auth/oauth/accounts.ts";
+import { verifyPassword } from "@/lib/auth/passwords.ts";
+import { deleteUserSessions } from "@/lib/auth/sessions.ts";
+import { deleteUserTokens } from "@/lib/auth/verification.ts";
+import { deleteApiKeysOf } from "@/lib/api_keys/api_keys.ts";
+import { ForbiddenError, InvalidInputError, UnauthenticatedError } from "@/lib/errors.ts";
+import { forgetInternshipOwner } from "@/lib/internships/internships.ts";
+import { deleteOnboardingOps } from "@/lib/onboarding/onboarding.ts";
+import { forgetOpportunityOwner } from "@/lib/opportunities/opportunities.ts";
+import { forgetBuyer } from "@/lib/purchases/purchases.ts";
+import { allToolkitIds, forgetToolkitCreator } from "@/lib/toolkits/catalog.ts";
+import { deleteLearnerProgress } from "@/lib/toolkits/progress.ts";
+import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
+import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
+
+/** One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id. */
+export interface DeletionStep {
+  name: string;
+  run(kv: Deno.Kv, userId: string): Promise<void>;
+}
+
+/** The cascade after the user record is gone, in order. Every step must be idempotent. */
+export const DELETION_STEPS: DeletionStep[] = [
+  { name: "sessions", run: deleteUserSessions },
+  { name: "social accounts", run: unlinkAccounts },
+  { name: "e-mail tokens", run: deleteUserTokens },
+  { name: "api keys", run: deleteApiKeysOf },
+  { name: "progress", run: async (kv, userId) => deleteLearnerProgress(kv, userId, await allToolkitIds(kv)) },
+  { name: "purchases", run: forgetBuyer },
+  { name: "internships", run: forgetInternshipOwner },
+  { name: "opportunities", run: forgetOpportunityOwner },
+  { name: "posts", run: forgetPostAuthor },
+  { name: "toolkits", run: forgetToolkitCreator },
+];
+
+/** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */
+export interface DeletionJob {
+  userId: string;
+  startedAt: string;
+  done: string[];
+  /** ISO time until which the process that runs the job holds it; the cron takes it over after that. */
+  leaseUntil: string;
+}
+
+/** How long a process holds a job it runs (ms); renewed after every step. */
+export const DELETION_LEASE_MS = 2 * 60 * 1000;
+
+/** The message of a deletion refused because the caller is the last admin. */
+export const LAST_ADMIN = "Make another admin before deleting the last admin account";
+
+const jobKey = (userId: string): Deno.KvKey => ["account_deletions", userId];
+
+/** What the person sends to confirm: their e-mail, and their password when the account has one. */
+export interface DeletionConfirmation {
+  confirm: string;
+  password?: string;
+}
+
+/**
+ * Deletes the account of `user` (see the module docstring) and runs its cascade.
+ * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
+ *   password and `password` is missing or wrong; ForbiddenError `LAST_ADMIN` for the only admin.
+ */
+export async function deleteAccount(kv: Deno.Kv, user: User, confirmation: DeletionConfirmation): Promise<void> {
+  if (normalizeEmail(confirmation.confirm) !== normalizeEmail(user.email)) {
+    throw new InvalidInputError("Type your account's e-mail address to confirm");
+  }
+  for (;;) {
+    const [entry, password] = await Promise.all([kv.get<User>(userKey(user.id)), getPasswordEntry(kv, user.id)]);
+    if (!entry.value) break;
+    if (password.value !== null) {
+      const given = confirmation.password ?? "";
+      if (given === "" || !await verifyPassword(password.value, given)) {
+        throw new UnauthenticatedError("Wrong password");
+      }
+    }
+    const op = kv.atomic().check(password);
+    if (entry.value.role === "admin") {
+      const other = await otherAdmin(kv, user.id);
+      if (!other) throw new ForbiddenError(LAST_ADMIN);
+      op.check(other);
+    }
+    deleteUserOps(op, entry as Deno.KvEntry<User>);
+    deleteOnboardingOps(op, user.id);
+    const now = Date.now();
+    const job: DeletionJob = {
+      userId: user.id,
+      startedAt: new Date(now).toISOString(),
+      done: [],
+      leaseUntil: new Date(now + DELETION_LEASE_MS).toISOString(),
+    };
+    op.set(jobKey(user.id), job);
+    if ((await op.commit()).ok) break;
+  }
+  const job = await kv.get<DeletionJob>(jobKey(user.id));
+  if (job.value) await runJob(kv, job as Deno.KvEntry<DeletionJob>);
+}
+
+/**
+ * Runs the steps of `entry`'s job not done yet, noting each as done (and renewing the lease) with a write checked
+ * against the job as last written; stops when another process took the job over. Deletes the job when all are done.
+ */
+async function runJob(kv: Deno.Kv, entry: Deno.KvEntry<DeletionJob>): Promise<void> {
+  let current = entry;
+  for (const step of DELETION_STEPS) {
+    if (current.value.done.includes(step.name)) continue;
+    await step.run(kv, current.value.userId);
+    const next: DeletionJob = {
+      ...current.value,
+      done: [...current.value.done, step.name],
+      leaseUntil: new Date(Date.now() + DELETION_LEASE_MS).toISOString(),
+    };
+    const result = await kv.atomic().check(current).set(current.key, next).commit();
+    if (!result.ok) return;
+    current = { ...current, value: next, versionstamp: result.versionstamp };
+  }
+  await kv.atomic().check(current).delete(current.key).commit();
+}
+
+/**
+ * Finishes every deletion job whose lease ran out (its process died or stalled): claims each with a checked write,
+ * then runs its remaining steps. Returns how many it took over.
+ */
+export async function resumeAccountDeletions(kv: Deno.Kv, now = new Date()): Promise<number> {
+  let resumed = 0;
+  for await (const entry of kv.list<DeletionJob>({ prefix: ["account_deletions"] })) {
+    if (entry.value.leaseUntil > now.toISOString()) continue;
+    const claimed: DeletionJob = {
+      ...entry.value,
+      leaseUntil: new Date(now.getTime() + DELETION_LEASE_MS).toISOString(),
+    };
+    const result = await kv.atomic().check(entry).set(entry.key, claimed).commit();
+    if (!result.ok) continue;
+    resumed++;
+    await runJob(kv, { key: entry.key, value: claimed, versionstamp: result.versionstamp });
+  }
+  return resumed;
+}

@@ -1,0 +1,57 @@
+/**
+ * A person's data export (`GET /api/me/export`; docs/decisions.md, Data rights): everything kept about them, as one
+ * JSON document, gathered section by section. Each domain that keeps records about a person adds its section to
+ * `EXPORT_SECTIONS` (the export test builds an account with a record of every kind and checks each appears).
+ * Never exported: password hashes, session and e-mail tokens, API keys themselves, payment gateway secrets.
+ */
+import { sessionsOf } from "@/lib/auth/sessions.ts";
+import { signInMethods } from "@/lib/auth/sign_in_methods.ts";
+import { apiKeysCreatedBy } from "@/lib/api_keys/api_keys.ts";
+import { internshipsOwnedBy } from "@/lib/internships/internships.ts";
+import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { opportunitiesOwnedBy } from "@/lib/opportunities/opportunities.ts";
+import { completedByToolkit } from "@/lib/toolkits/progress.ts";
+import { allToolkitIds, toolkitsCreatedBy } from "@/lib/toolkits/catalog.ts";
+import { purchaseHistory } from "@/lib/toolkits/learning.ts";
+import { postsBy } from "@/lib/ungatekeep/posts.ts";
+import type { User } from "@/lib/users/users.ts";
+
+/** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
+export interface ExportSection {
+  name: string;
+  collect(kv: Deno.Kv, user: User): Promise<unknown>;
+}
+
+/** The sections, in the order the document lists them. */
+export const EXPORT_SECTIONS: ExportSection[] = [
+  { name: "user", collect: (_kv, user) => Promise.resolve(user) },
+  { name: "onboarding", collect: (kv, user) => getOnboardingProfile(kv, user.id) },
+  { name: "signInMethods", collect: (kv, user) => signInMethods(kv, user.id) },
+  { name: "sessions", collect: (kv, user) => sessionsOf(kv, user.id) },
+  { name: "purchases", collect: (kv, user) => purchaseHistory(kv, user.id) },
+  {
+    name: "progress",
+    async collect(kv, user) {
+      const completed = await completedByToolkit(kv, user.id, await allToolkitIds(kv));
+      return [...completed].filter(([, ids]) => ids.length > 0)
+        .map(([toolkitId, completedItemIds]) => ({ toolkitId, completedItemIds }));
+    },
+  },
+  { name: "internships", collect: (kv, user) => internshipsOwnedBy(kv, user.id) },
+  { name: "opportunities", collect: (kv, user) => opportunitiesOwnedBy(kv, user.id) },
+  { name: "posts", collect: (kv, user) => postsBy(kv, user.id) },
+  { name: "toolkits", collect: (kv, user) => toolkitsCreatedBy(kv, user.id) },
+  { name: "apiKeys", collect: (kv, user) => apiKeysCreatedBy(kv, user.id) },
+];
+
+/** The export document: when it was made, then every section by name. */
+export type AccountExport = { exportedAt: string } & Record<string, unknown>;
+
+/** Everything kept about `user`, section by section. */
+export async function exportAccount(kv: Deno.Kv, user: User): Promise<AccountExport> {
+  const values = await Promise.all(EXPORT_SECTIONS.map((section) => section.collect(kv, user)));
+  return {
+    exportedAt: new Date().toISOString(),
+    ...Object.fromEntries(EXPORT_SECTIONS.map((s, i) => [s.name, values[i]])),
+  };
+}

@@ -1,0 +1,283 @@
+/**
+ * A person's data rights (docs/decisions.md, Data rights), on an account that has a record of every kind: the export
+ * holds each kind and no secret; deletion asks for the e-mail and the password, refuses the last admin, ends every
+ * session at once, removes every trace of the person from KV (checked by scanning all of it for their id and
+ * e-mail) and keeps exactly the purchases, listings, posts and toolkits without them; the e-mail can sign up again;
+ * a deletion whose process died is finished by the resume job.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { internshipBody } from "@/tests/api/internships/helpers.ts";
+import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { hashPassword } from "@/lib/auth/passwords.ts";
+import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
+import { claimVerificationMail, issueToken } from "@/lib/auth/verification.ts";
+import { createUser, type User } from "@/lib/users/users.ts";
+import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions } from "@/lib/account/deletion.ts";
+
+const PASSWORD = "correct horse battery";
+
+/** The person of the tests: an admin with a password, a Google link and a record of every kind. */
+interface Person extends TestUser {
+  other: string;
+  ids: { internship: string; opportunity: string; toolkit: string; post: string; purchase: string; lesson: string };
+}
+
+async function buildPerson(t: TestApp): Promise<Person> {
+  const email = `asha-${crypto.randomUUID().slice(0, 6)}@example.com`;
+  const user = await createUser(t.kv, {
+    name: "Asha Rao",
+    email,
+    emailVerified: true,
+    role: "admin",
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  const cookie = `session=${(await createSession(t.kv, user.id)).token}`;
+  const other = `session=${(await createSession(t.kv, user.id)).token}`;
+  const me: TestUser = { user, cookie, headers: { cookie, origin: t.origin } };
+  const ok = async (res: Promise<Response>, status = 200) => {
+    const answer = await res;
+    assertEquals(answer.status, status, await answer.clone().text());
+    return await answer.json();
+  };
+  await resolveSocialUser(t.kv, {
+    provider: "google",
+    accountId: "google-123",
+    email,
+    emailVerified: true,
+    name: "Asha Rao",
+    picture: null,
+  }, new Set());
+  await issueToken(t.kv, "reset-password", user);
+  await claimVerificationMail(t.kv, user.id);
+  await ok(
+    t.json(
+      "POST",
+      "/api/profile",
+      { name: "Asha Rao", collegeInstitute: "IIT Madras", contactNumber: "9876543210" },
+      me.headers,
+    ),
+  );
+  await ok(t.json("POST", "/api/onboarding", {
+    persona: "student",
+    locationType: "city",
+    locationValue: "Chennai",
+    opportunityInterests: ["Hackathons"],
+  }, me.headers));
+  const internship = (await ok(t.json("POST", "/api/internships", internshipBody(), me.headers), 201)).data;
+  const { opportunity } = await ok(
+    t.json("POST", "/api/opportunities", {
+      title: "Asha's Hack",
+      type: "hackathon",
+      startDate: "2099-01-01",
+      endDate: "2099-01-02",
+    }, me.headers),
+    201,
+  );
+  const toolkit = await ok(
+    t.json("POST", "/api/admin/toolkits", { title: "Kit", description: "D", price: 499 }, me.headers),
+    201,
+  );
+  await ok(t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, me.headers));
+  const { contentItem } = await ok(
+    t.json("POST", "/api/admin/toolkit-content-items", {
+      toolkitId: toolkit.id,
+      title: "L1",
+      type: "article",
+      content: "x",
+    }, me.headers),
+    201,
+  );
+  await ok(
+    t.json(
+      "POST",
+      "/api/admin/coupons",
+      { code: "FREEPASS", discountType: "percentage", discountValue: 100 },
+      me.headers,
+    ),
+    201,
+  );
+  await ok(t.json("POST", `/api/toolkits/${toolkit.id}`, { couponCode: "FREEPASS" }, me.headers));
+  await ok(
+    t.json(
+      "POST",
+      `/api/toolkits/${toolkit.id}/progress`,
+      { contentItemId: contentItem.id, completed: true },
+      me.headers,
+    ),
+  );
+  const [purchase] = (await ok(t.fetch("/api/purchases", { headers: me.headers }))).purchases;
+  const post = await createPost(t, me, { title: "Asha's post" });
+  await ok(t.json("POST", "/api/admin/api-keys", { name: "Feed" }, me.headers), 201);
+  return {
+    ...me,
+    other,
+    ids: {
+      internship: internship.id,
+      opportunity: opportunity.id,
+      toolkit: toolkit.id,
+      post: post.id,
+      purchase: purchase.id,
+      lesson: contentItem.id,
+    },
+  };
+}
+
+/** Every KV entry whose key or value mentions `needles`, as `prefix: key`. */
+async function traces(kv: Deno.Kv, needles: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of kv.list({ prefix: [] })) {
+    const value = entry.value instanceof Uint8Array ? new TextDecoder().decode(entry.value) : JSON.stringify(
+      entry.value,
+      (_, v) => typeof v === "bigint" ? String(v) : v,
+    );
+    const text = `${JSON.stringify(entry.key)} ${value}`.toLowerCase();
+    if (needles.some((needle) => text.includes(needle.toLowerCase()))) found.push(JSON.stringify(entry.key));
+  }
+  return found;
+}
+
+Deno.test("the export holds every kind of record the account has, and no secret", async () => {
+  await using t = await createTestApp();
+  await createTestUser(t, "admin");
+  const me = await buildPerson(t);
+  const res = await t.fetch("/api/me/export", { headers: me.headers });
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "application/json; charset=utf-8");
+  assert(
+    /^attachment; filename="career-community-data-\d{4}-\d{2}-\d{2}\.json"$/.test(
+      res.headers.get("content-disposition")!,
+    ),
+  );
+  const text = await res.text();
+  const data = JSON.parse(text);
+  assertEquals(data.user.email, me.user.email);
+  assertEquals(data.user.collegeInstitute, "IIT Madras");
+  assertEquals(data.onboarding.locationValue, "Chennai");
+  assertEquals(data.signInMethods, ["email", "google"]);
+  assertEquals(data.sessions.length, 2);
+  assertEquals(Object.keys(data.sessions[0]).sort(), ["createdAt", "expiresAt"]);
+  assertEquals(data.purchases.map((p: { id: string; toolkit: { title: string } }) => [p.id, p.toolkit.title]), [[
+    me.ids.purchase,
+    "Kit",
+  ]]);
+  assertEquals(data.progress, [{ toolkitId: me.ids.toolkit, completedItemIds: [me.ids.lesson] }]);
+  assertEquals(data.internships.map((i: { id: string }) => i.id), [me.ids.internship]);
+  assertEquals(data.opportunities.map((o: { id: string }) => o.id), [me.ids.opportunity]);
+  assertEquals(data.posts.map((p: { id: string }) => p.id), [me.ids.post]);
+  assertEquals(data.toolkits.map((k: { id: string }) => k.id), [me.ids.toolkit]);
+  assertEquals(data.apiKeys.map((k: { name: string }) => k.name), ["Feed"]);
+  for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1]]) {
+    assert(!text.includes(secret), `the export carries no ${secret}`);
+  }
+  const guest = await t.fetch("/api/me/export");
+  assertEquals(guest.status, 401);
+  await guest.body?.cancel();
+});
+
+Deno.test("deletion asks for the account's e-mail and the password", async () => {
+  await using t = await createTestApp();
+  await createTestUser(t, "admin");
+  const me = await buildPerson(t);
+  const attempts: [Record<string, unknown>, number][] = [
+    [{}, 400],
+    [{ confirm: "someone@else.com", password: PASSWORD }, 400],
+    [{ confirm: me.user.email }, 401],
+    [{ confirm: me.user.email, password: "wrong password" }, 401],
+  ];
+  for (const [body, status] of attempts) {
+    const res = await t.json("DELETE", "/api/me", body, me.headers);
+    assertEquals(res.status, status, JSON.stringify(body));
+    assert(typeof (await res.json()).error !== "undefined");
+  }
+  assertEquals((await t.fetch("/api/profile", { headers: me.headers })).status, 200, "nothing was deleted");
+  const guest = await t.json("DELETE", "/api/me", { confirm: "x@example.com" });
+  assertEquals(guest.status, 401);
+  await guest.body?.cancel();
+});
+
+Deno.test("the last admin cannot delete their account; with another admin they can", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const res = await t.json("DELETE", "/api/me", { confirm: admin.user.email }, admin.headers);
+  assertEquals([res.status, await res.json()], [403, {
+    error: "Make another admin before deleting the last admin account",
+  }]);
+  const second = await createTestUser(t, "admin");
+  const again = await t.json("DELETE", "/api/me", { confirm: admin.user.email.toUpperCase() }, admin.headers);
+  assertEquals(again.status, 200);
+  await again.body?.cancel();
+  const last = await t.json("DELETE", "/api/me", { confirm: second.user.email }, second.headers);
+  assertEquals(last.status, 403);
+  await last.body?.cancel();
+});
+
+Deno.test("deletion removes every trace of the person and keeps exactly what the law and accounting need", async () => {
+  await using t = await createTestApp();
+  await createTestUser(t, "admin");
+  const me = await buildPerson(t);
+  assert((await traces(t.kv, [me.user.id, me.user.email])).length > 15, "the scan finds the person's records");
+  const res = await t.json("DELETE", "/api/me", { confirm: me.user.email, password: PASSWORD }, me.headers);
+  assertEquals([res.status, await res.json()], [200, { success: true }]);
+  assert(/^session=;.*Max-Age=0/i.test(res.headers.get("set-cookie")!), res.headers.get("set-cookie")!);
+  for (const cookie of [me.cookie, me.other]) {
+    const profile = await t.fetch("/api/profile", { headers: { cookie } });
+    assertEquals(profile.status, 401, "every session ended");
+    await profile.body?.cancel();
+  }
+
+  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "no record names the person");
+
+  const purchase =
+    (await t.kv.get<{ userId: string | null; history: { source: string }[] }>(["purchases", me.ids.purchase]))
+      .value!;
+  assertEquals(purchase.userId, null, "the purchase is kept without its buyer");
+  assertEquals(purchase.history.at(-1)!.source, "account deleted");
+  const internship = await (await t.fetch(`/api/internships/${me.ids.internship}`)).json();
+  assertEquals([internship.internship.userId, internship.internship.user], [null, null]);
+  assert((await (await t.fetch(`/internships/${me.ids.internship}`)).text()).includes("Former member"));
+  const opportunity = await (await t.fetch(`/api/opportunities/${me.ids.opportunity}`)).json();
+  assertEquals([opportunity.opportunity.userId, opportunity.opportunity.postedBy], [null, null]);
+  const toolkits = await (await t.fetch("/api/toolkits")).json();
+  assertEquals(toolkits.map((k: { userId: string; creatorName: string }) => [k.userId, k.creatorName]), [[
+    null,
+    "Former member",
+  ]]);
+  const admin = await createTestUser(t, "admin");
+  const post = await (await t.fetch(`/api/admin/ungatekeep/${me.ids.post}`, { headers: admin.headers })).json();
+  assertEquals([post.post.userId, post.post.creator], [null, null]);
+  assertEquals(await t.kv.get(["account_deletions", me.user.id]).then((e) => e.value), null, "the job finished");
+
+  const signUp = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "Asha Again",
+    email: me.user.email,
+    password: "another password 1",
+  });
+  assertEquals(signUp.status, 200, "the e-mail can sign up again");
+  const { user } = await signUp.json();
+  assert(user.id !== me.user.id);
+});
+
+Deno.test("a deletion whose process died is finished by the resume job, and the person is gone meanwhile", async () => {
+  await using t = await createTestApp();
+  await createTestUser(t, "admin");
+  const me = await buildPerson(t);
+  const crash = { name: "crash", run: () => Promise.reject(new Error("process died")) };
+  DELETION_STEPS.splice(3, 0, crash);
+  try {
+    const res = await t.json("DELETE", "/api/me", { confirm: me.user.email, password: PASSWORD }, me.headers);
+    assertEquals(res.status, 500);
+    await res.body?.cancel();
+  } finally {
+    DELETION_STEPS.splice(DELETION_STEPS.indexOf(crash), 1);
+  }
+  const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
+  assertEquals(job.done, ["sessions", "social accounts", "e-mail tokens"]);
+  assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null, "the person went in the first write");
+  assertEquals(await resumeAccountDeletions(t.kv), 0, "a job under its lease is left to its process");
+  const later = new Date(Date.parse(job.leaseUntil) + 1);
+  assertEquals(await resumeAccountDeletions(t.kv, later), 1);
+  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
+  assertEquals((await t.kv.get(["purchases", me.ids.purchase])).value !== null, true);
+});
