@@ -107,29 +107,30 @@ import * as $103 from "./routes/toolkits/mine.tsx";
 import * as $104 from "./routes/ungatekeep/[id].tsx";
 import * as $105 from "./routes/ungatekeep/index.tsx";
 import * as $106 from "./routes/ungatekeep/rss.xml.ts";
-import * as $$0 from "./islands/AdminCouponsTable.tsx";
-import * as $$1 from "./islands/AdminOpportunitiesQueue.tsx";
-import * as $$2 from "./islands/AdminToolkitsTable.tsx";
-import * as $$3 from "./islands/AdminUsersTable.tsx";
-import * as $$4 from "./islands/BannerCarousel.tsx";
-import * as $$5 from "./islands/BannerManager.tsx";
-import * as $$6 from "./islands/ForgotPasswordForm.tsx";
-import * as $$7 from "./islands/InternshipAdminControls.tsx";
-import * as $$8 from "./islands/InternshipDeleteButton.tsx";
-import * as $$9 from "./islands/InternshipFilters.tsx";
-import * as $$10 from "./islands/InternshipForm.tsx";
-import * as $$11 from "./islands/LessonManager.tsx";
-import * as $$12 from "./islands/LessonProgress.tsx";
-import * as $$13 from "./islands/OnboardingWizard.tsx";
-import * as $$14 from "./islands/OpportunityForm.tsx";
-import * as $$15 from "./islands/ProfileForm.tsx";
-import * as $$16 from "./islands/ResetPasswordForm.tsx";
-import * as $$17 from "./islands/SignInForm.tsx";
-import * as $$18 from "./islands/SignUpForm.tsx";
-import * as $$19 from "./islands/ToolkitCheckout.tsx";
-import * as $$20 from "./islands/ToolkitForm.tsx";
-import * as $$21 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$22 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$0 from "./islands/AccountDataControls.tsx";
+import * as $$1 from "./islands/AdminCouponsTable.tsx";
+import * as $$2 from "./islands/AdminOpportunitiesQueue.tsx";
+import * as $$3 from "./islands/AdminToolkitsTable.tsx";
+import * as $$4 from "./islands/AdminUsersTable.tsx";
+import * as $$5 from "./islands/BannerCarousel.tsx";
+import * as $$6 from "./islands/BannerManager.tsx";
+import * as $$7 from "./islands/ForgotPasswordForm.tsx";
+import * as $$8 from "./islands/InternshipAdminControls.tsx";
+import * as $$9 from "./islands/InternshipDeleteButton.tsx";
+import * as $$10 from "./islands/InternshipFilters.tsx";
+import * as $$11 from "./islands/InternshipForm.tsx";
+import * as $$12 from "./islands/LessonManager.tsx";
+import * as $$13 from "./islands/LessonProgress.tsx";
+import * as $$14 from "./islands/OnboardingWizard.tsx";
+import * as $$15 from "./islands/OpportunityForm.tsx";
+import * as $$16 from "./islands/ProfileForm.tsx";
+import * as $$17 from "./islands/ResetPasswordForm.tsx";
+import * as $$18 from "./islands/SignInForm.tsx";
+import * as $$19 from "./islands/SignUpForm.tsx";
+import * as $$20 from "./islands/ToolkitCheckout.tsx";
+import * as $$21 from "./islands/ToolkitForm.tsx";
+import * as $$22 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$23 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -244,29 +245,30 @@ const manifest: Manifest = {
     "./routes/ungatekeep/rss.xml.ts": $106,
   },
   islands: {
-    "./islands/AdminCouponsTable.tsx": $$0,
-    "./islands/AdminOpportunitiesQueue.tsx": $$1,
-    "./islands/AdminToolkitsTable.tsx": $$2,
-    "./islands/AdminUsersTable.tsx": $$3,
-    "./islands/BannerCarousel.tsx": $$4,
-    "./islands/BannerManager.tsx": $$5,
-    "./islands/ForgotPasswordForm.tsx": $$6,
-    "./islands/InternshipAdminControls.tsx": $$7,
-    "./islands/InternshipDeleteButton.tsx": $$8,
-    "./islands/InternshipFilters.tsx": $$9,
-    "./islands/InternshipForm.tsx": $$10,
-    "./islands/LessonManager.tsx": $$11,
-    "./islands/LessonProgress.tsx": $$12,
-    "./islands/OnboardingWizard.tsx": $$13,
-    "./islands/OpportunityForm.tsx": $$14,
-    "./islands/ProfileForm.tsx": $$15,
-    "./islands/ResetPasswordForm.tsx": $$16,
-    "./islands/SignInForm.tsx": $$17,
-    "./islands/SignUpForm.tsx": $$18,
-    "./islands/ToolkitCheckout.tsx": $$19,
-    "./islands/ToolkitForm.tsx": $$20,
-    "./islands/UngatekeepPostEditor.tsx": $$21,
-    "./islands/UngatekeepPostsTable.tsx": $$22,
+    "./islands/AccountDataControls.tsx": $$0,
+    "./islands/AdminCouponsTable.tsx": $$1,
+    "./islands/AdminOpportunitiesQueue.tsx": $$2,
+    "./islands/AdminToolkitsTable.tsx": $$3,
+    "./islands/AdminUsersTable.tsx": $$4,
+    "./islands/BannerCarousel.tsx": $$5,
+    "./islands/BannerManager.tsx": $$6,
+    "./islands/ForgotPasswordForm.tsx": $$7,
+    "./islands/InternshipAdminControls.tsx": $$8,
+    "./islands/InternshipDeleteButton.tsx": $$9,
+    "./islands/InternshipFilters.tsx": $$10,
+    "./islands/InternshipForm.tsx": $$11,
+    "./islands/LessonManager.tsx": $$12,
+    "./islands/LessonProgress.tsx": $$13,
+    "./islands/OnboardingWizard.tsx": $$14,
+    "./islands/OpportunityForm.tsx": $$15,
+    "./islands/ProfileForm.tsx": $$16,
+    "./islands/ResetPasswordForm.tsx": $$17,
+    "./islands/SignInForm.tsx": $$18,
+    "./islands/SignUpForm.tsx": $$19,
+    "./islands/ToolkitCheckout.tsx": $$20,
+    "./islands/ToolkitForm.tsx": $$21,
+    "./islands/UngatekeepPostEditor.tsx": $$22,
+    "./islands/UngatekeepPostsTable.tsx": $$23,
   },
   baseUrl: import.meta.url,
 };

@@ -8,6 +8,7 @@ import { define } from "@/lib/platform/define.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
 import {
   DEFAULT_QUERY,
   internshipsVersion,
@@ -58,9 +59,14 @@ function steps(signedIn: boolean) {
   ];
 }
 
-export default define.page<HomeData>(function Home({ data, state }) {
+export default define.page<HomeData>(function Home({ data, state, url }) {
   return (
     <div class="space-y-16">
+      {url.searchParams.has("accountDeleted") && !state.user && (
+        <Notice kind="success" title="Your account has been deleted">
+          You are signed out. Thank you for having been part of the community.
+        </Notice>
+      )}
       <section class="pt-4 text-center sm:pt-8">
         <PageHead title="Find internships and opportunities" />
         <h1 class="text-4xl font-bold tracking-tight">

@@ -12,6 +12,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { type SignInMethod, signInMethods } from "@/lib/auth/sign_in_methods.ts";
 import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
 import type { User } from "@/lib/users/users.ts";
+import AccountDataControls from "@/islands/AccountDataControls.tsx";
 
 const OPTIONS: ProfileOptions = {
   limits: PROFILE_LIMITS,
@@ -35,6 +36,8 @@ function valuesOf(user: User): ProfileValues {
 interface Data {
   /** Names of the user's sign-in methods, e.g. "E-mail and password", "Google". */
   methods: string[];
+  /** Whether the account has a password (deleting it then asks for the password). */
+  hasPassword: boolean;
 }
 
 export const handler = define.handlers<Data>({
@@ -42,7 +45,8 @@ export const handler = define.handlers<Data>({
     assertSignedIn(ctx.state);
     const { kv, oauth } = ctx.state.services;
     const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
-    return ctx.render({ methods: (await signInMethods(kv, ctx.state.user.id)).map(nameOf) });
+    const methods = await signInMethods(kv, ctx.state.user.id);
+    return ctx.render({ methods: methods.map(nameOf), hasPassword: methods.includes("email") });
   },
 });
 
@@ -76,6 +80,14 @@ export default define.page<Data>(function ProfilePage({ state, url, data }) {
               {data.methods.map((method) => <li key={method}>{method}</li>)}
             </ul>
           )}
+      </section>
+      <section aria-labelledby="your-data" class="mt-8">
+        <h2 id="your-data" class="text-lg font-semibold text-slate-900">Your data</h2>
+        <p class="mt-2 text-sm text-slate-700">
+          Download everything we keep about you, or delete your account. See the{" "}
+          <a href="/privacy" class="font-medium text-indigo-700 underline">privacy policy</a> for what is kept and why.
+        </p>
+        <AccountDataControls hasPassword={data.hasPassword} />
       </section>
     </section>
   );
