@@ -24,7 +24,6 @@ import {
   type BuyerPurchase,
   checkoutGuards,
   type Purchase,
-  type PurchaseRecord,
   purchaseView,
   reservationsOf,
   writePurchaseOps,
