@@ -47,12 +47,13 @@ export function Deadline({ deadline }: { deadline: string | null }) {
   );
 }
 
-/** Badges for type and timing, plus "Inactive"/"Deleted" states when `showState` (owners and admins). */
+/** Badges for type and timing, "Closed" once the deadline passed, plus "Inactive"/"Deleted" when `showState`. */
 export function InternshipBadges(
   { internship, showState = false }: { internship: InternshipView; showState?: boolean },
 ) {
   return (
     <div class="flex flex-wrap gap-2">
+      {internship.isClosed && <Badge tone="red">Closed</Badge>}
       {internship.type && <Badge tone="indigo">{TYPE_LABELS[internship.type]}</Badge>}
       {internship.timing && <Badge>{TIMING_LABELS[internship.timing]}</Badge>}
       {showState && !internship.isActive && <Badge tone="amber">Inactive</Badge>}

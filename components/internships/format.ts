@@ -3,7 +3,7 @@
  * of server-only imports): ₹ stipends in Indian digit grouping, deadlines as dates with the
  * days left, and labels of the API's documented `type` and `timing` values ("Internship").
  */
-import { formatDate } from "@/components/dates.ts";
+import { formatDate, istDayOf, istToday } from "@/components/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import { pageRange } from "@/components/Pagination.tsx";
 
@@ -33,12 +33,6 @@ export function formatStipend(stipend: number | null | undefined): string {
   return stipend ? `${formatRupees(stipend)} / month` : "Unpaid";
 }
 
-/** The calendar day (UTC, `YYYY-MM-DD`) of an ISO date or timestamp, or null when it is not a date. */
-function dayOf(value: string): string | null {
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
-}
-
 /** A deadline for display, or null when there is none or it is not a date. */
 export interface DeadlineText {
   /** The date, e.g. `"12 Mar 2026"`. */
@@ -50,11 +44,19 @@ export interface DeadlineText {
   iso: string;
 }
 
-/** Describes `deadline` (the last day to apply, inclusive) relative to `now`. */
+/** Whole days from IST day `today` to IST day `day` (both `YYYY-MM-DD`): 0 for the same day, negative when past. */
+export function daysUntil(day: string, today: string): number {
+  return Math.round((Date.parse(day) - Date.parse(today)) / DAY_MS);
+}
+
+/**
+ * Describes `deadline` (the last day to apply, inclusive) relative to `now`, both as days in India
+ * (docs/decisions.md, Dates).
+ */
 export function describeDeadline(deadline: string | null | undefined, now = new Date()): DeadlineText | null {
-  const day = deadline ? dayOf(deadline) : null;
+  const day = deadline ? istDayOf(deadline) : null;
   if (!day) return null;
-  const days = Math.round((Date.parse(day) - Date.parse(now.toISOString().slice(0, 10))) / DAY_MS);
+  const days = daysUntil(day, istToday(now));
   const status = days < 0
     ? "Closed"
     : days === 0

@@ -1,9 +1,9 @@
 /**
  * One opportunity in a list: title (linking to its page), type badge, dates with whether it is
- * upcoming, ongoing or over, location, organizer and who posted it; with `showState`, its review
+ * upcoming, ongoing or closed, location, organizer and who posted it; with `showState`, its review
  * state (for "My submissions").
  */
-import { formatDate } from "@/components/dates.ts";
+import { formatDate, istToday } from "@/components/dates.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -28,11 +28,17 @@ export function formatDay(date: string): string {
   return formatDate(date);
 }
 
-/** Whether the dates are ahead, today or behind, by the calendar date in India. */
+/** Whether the dates are ahead, today or behind ("Closed"), by the calendar date in India. */
 export function timing(o: { startDate: string; endDate: string }, now = new Date()): string {
-  const today = new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 10);
-  if (o.endDate < today) return "Ended";
+  const today = istToday(now);
+  if (o.endDate < today) return "Closed";
   return o.startDate > today ? "Upcoming" : "Ongoing";
+}
+
+/** The badge of `timing`: red once closed. */
+export function TimingBadge({ o }: { o: { startDate: string; endDate: string } }) {
+  const text = timing(o);
+  return <Badge tone={text === "Closed" ? "red" : "slate"}>{text}</Badge>;
 }
 
 /** The dates of an opportunity: one day, or a range. */
@@ -55,7 +61,7 @@ export function OpportunityCard({ o, status }: { o: OpportunityView; status?: Op
     <article class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm [overflow-wrap:anywhere]">
       <div class="flex flex-wrap items-center gap-2">
         <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
-        <Badge>{timing(o)}</Badge>
+        <TimingBadge o={o} />
         {status && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
       </div>
       <h2 class="mt-3 text-lg font-semibold text-slate-900">

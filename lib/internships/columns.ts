@@ -85,6 +85,8 @@ export interface FilterView {
   /** NaN when unstated. */
   stipends: Float64Array;
   locationCodes: Int32Array;
+  /** The deadline's IST day (`dayNumber`); Infinity for none. */
+  deadlineDays: Float64Array;
 }
 
 /** At most this many new listings are kept in `InternshipColumns.newest` before a new epoch starts. */
@@ -97,6 +99,7 @@ function emptyView(n: number): FilterView {
     types: new Uint8Array(n),
     stipends: new Float64Array(n),
     locationCodes: new Int32Array(n),
+    deadlineDays: new Float64Array(n),
   };
 }
 
@@ -107,6 +110,7 @@ function viewFrom(view: FilterView, start: number): FilterView {
     types: view.types.subarray(start),
     stipends: view.stipends.subarray(start),
     locationCodes: view.locationCodes.subarray(start),
+    deadlineDays: view.deadlineDays.subarray(start),
   };
 }
 
@@ -145,7 +149,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
    * The listings added since `epoch` began, in the order added, each the newest when added: while
    * the epoch holds, a list filter's matches change only by these (search words aside, whose
    * text the columns do not hold), so a kept match list is brought up to date by testing them.
-   * Any other change to a filtered field (state, type, stipend, location, tags, owner), a new
+   * Any other change to a filtered field (state, type, stipend, location, deadline, tags, owner), a new
    * listing that is not the newest, or more than `NEWEST_KEPT` of them, starts a new epoch.
    */
   readonly newest: number[] = [];
@@ -158,11 +162,13 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     const tags = this.tagLists.canonical(entry[6]);
     const owner = this.ownerNames.canonical(entry[7]);
     const stipendValue = stipend ?? NaN, locationCode = this.locations.code(location);
+    const deadlineDay = entry[9] ?? Infinity;
     // A write re-applies every entry of its chunk: the public view changes only when a listing
     // enters or leaves it, or a public listing's filtered fields change.
     const stateChanged = !fresh && flags !== this.flags[slot];
     const viewFieldsChanged = !fresh && (type !== this.types[slot] ||
-      !Object.is(stipendValue, this.stipends[slot]) || locationCode !== this.locationCodes[slot]);
+      !Object.is(stipendValue, this.stipends[slot]) || locationCode !== this.locationCodes[slot] ||
+      deadlineDay !== this.deadlineDays[slot]);
     const viewChanged = stateChanged || viewFieldsChanged && flags === ACTIVE;
     const isNewest = fresh && this.slots.order[0] === slot;
     if (isNewest && this.newest.length < NEWEST_KEPT) this.newest.push(slot);
@@ -177,7 +183,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     this.locationCodes[slot] = locationCode;
     this.tags[slot] = tags;
     this.updated[slot] = entry[8] ?? entry[1];
-    this.deadlineDays[slot] = entry[9] ?? Infinity;
+    this.deadlineDays[slot] = deadlineDay;
     for (const tag of tags) this.tagSlots.add(tag, slot);
     if (this.owners[slot] !== owner) {
       if (!fresh) {
@@ -206,6 +212,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       grown.types.set(current.types, room);
       grown.stipends.set(current.stipends, room);
       grown.locationCodes.set(current.locationCodes, room);
+      grown.deadlineDays.set(current.deadlineDays, room);
       this.publicBuffers = grown;
       this.publicStart = room;
     }
@@ -214,6 +221,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     buffers.types[at] = this.types[slot];
     buffers.stipends[at] = this.stipends[slot];
     buffers.locationCodes[at] = this.locationCodes[slot];
+    buffers.deadlineDays[at] = this.deadlineDays[slot];
     this.publicFilterView = viewFrom(buffers, at);
   }
 
@@ -263,6 +271,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       view.types[i] = this.types[slot];
       view.stipends[i] = this.stipends[slot];
       view.locationCodes[i] = this.locationCodes[slot];
+      view.deadlineDays[i] = this.deadlineDays[slot];
     }
     return view;
   }

@@ -23,6 +23,11 @@ export interface SlotFilter {
   location?: string;
   /** Lower-case words the search text must all contain (a city name as any of its names). */
   words?: string[];
+  /**
+   * Only listings open on this IST day (`dayNumber`): no deadline, or a deadline on this day or later. Today is a
+   * filter value like any other, so the read model is never rebuilt when the day changes (docs/decisions.md, Dates).
+   */
+  openOn?: number;
 }
 
 /** One page of a filtered list: how many slots match in all, and the page's slots, newest first. */
@@ -102,7 +107,7 @@ class MatchCache {
  * pass of `matchingSlots` tests, for one slot (search words aside).
  */
 function slotMatches(columns: InternshipColumns, filter: SlotFilter, slot: number): boolean {
-  const { userId, types, minStipend, maxStipend, tags, location } = filter;
+  const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
   const stipend = columns.stipends[slot];
   const name = location === undefined ? "" : columns.locations.names[columns.locationCodes[slot]];
   return stateMatches(filter, columns.flags[slot]) &&
@@ -111,7 +116,8 @@ function slotMatches(columns: InternshipColumns, filter: SlotFilter, slot: numbe
     (minStipend === undefined && maxStipend === undefined ||
       stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
     (location === undefined || cityVariants(location).some((variant) => name.includes(variant))) &&
-    (!tags || columns.tags[slot].some((tag) => tags.includes(tag)));
+    (!tags || columns.tags[slot].some((tag) => tags.includes(tag))) &&
+    (openOn === undefined || columns.deadlineDays[slot] >= openOn);
 }
 
 /** Whether a record with `flags` passes `filter`'s state test (active and not deleted, unless included). */
@@ -134,12 +140,13 @@ function filterKey(filter: SlotFilter): string {
     sorted(filter.tags),
     filter.location ?? null,
     sorted(filter.words),
+    filter.openOn ?? null,
   ]);
 }
 
 /**
  * The slots matching `filter`, newest first, from the `offset`th, at most `limit`, and how many
- * match in all. The public list without filters is a slice of the public view. Otherwise every
+ * match in all. The public list without filters (closed listings included) is a slice of the public view. Otherwise every
  * match is listed once by `matchingSlots` and kept by the model's match cache, so that paging
  * through a filter costs one pass, not one per page (at 1,000,000 listings a pass is 3-30 ms).
  */
@@ -149,10 +156,12 @@ export function selectPage(
   offset: number,
   limit: number,
 ): SlotPage {
-  const { includeInactive, includeDeleted, userId, types, minStipend, maxStipend, tags, location, words } = filter;
+  const { includeInactive, includeDeleted, userId, types, minStipend, maxStipend, tags, location, words, openOn } =
+    filter;
   const end = offset + limit;
   const filtered = userId !== undefined || includeInactive || includeDeleted || types || tags ||
-    minStipend !== undefined || maxStipend !== undefined || location !== undefined || (words && words.length > 0);
+    minStipend !== undefined || maxStipend !== undefined || location !== undefined || (words && words.length > 0) ||
+    openOn !== undefined;
   if (!filtered) {
     const { slots } = model.columns.publicView();
     return { total: slots.length, slots: Array.from(slots.subarray(offset, end)) };
@@ -181,7 +190,7 @@ function matchingSlots(
   if (userId !== undefined) base = columns.view(columns.ownerOrder(userId).filter(stateOk));
   else if (!includeInactive && !includeDeleted) base = columns.publicView();
   else base = columns.view(model.slots.order.filter(stateOk));
-  const { types, minStipend, maxStipend, tags, location, words } = filter;
+  const { types, minStipend, maxStipend, tags, location, words, openOn } = filter;
   const typeOk = types && new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);
   const stipendFilter = minStipend !== undefined || maxStipend !== undefined;
   const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
@@ -195,10 +204,12 @@ function matchingSlots(
     ? columns.locations.marks((name) => places.some((place) => name.includes(place)))
     : undefined;
   const searchOk = words && words.length > 0 ? searchMarks(model, words) : undefined;
-  const { slots: baseSlots, types: typeCodes, stipends, locationCodes } = base;
+  const { slots: baseSlots, types: typeCodes, stipends, locationCodes, deadlineDays } = base;
+  const closing = openOn !== undefined, today = openOn ?? 0;
   const matches = new Int32Array(baseSlots.length);
   let total = 0;
   for (let i = 0; i < baseSlots.length; i++) {
+    if (closing && deadlineDays[i] < today) continue;
     if (typeOk && typeOk[typeCodes[i]] === 0) continue;
     if (stipendFilter && !(stipends[i] >= min && stipends[i] <= max)) continue;
     if (locationOk && locationOk[locationCodes[i]] === 0) continue;

@@ -4,6 +4,7 @@
  * are answered from the read model of `store.ts` (filters in `filters.ts`); writes go through
  * its writer's atomic commits, retried at most 10 times on a lost race (then ConflictError).
  */
+import { istDayOf, istToday } from "@/components/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
@@ -60,17 +61,33 @@ function ownerOrPlaceholder(
 }
 
 /**
+ * Whether a listing with `deadline` is closed on IST day `today` (`YYYY-MM-DD`): its deadline's IST day is before
+ * `today` (docs/decisions.md, Dates). A listing without a deadline never closes.
+ */
+export function isClosedOn(deadline: string | null, today: string): boolean {
+  const day = deadline === null ? null : istDayOf(deadline);
+  return day !== null && day < today;
+}
+
+/** `record` as read responses carry it, on IST day `today`: with its owner object and `isClosed`. */
+function viewOf(record: Internship, owners: ReadonlyMap<string, InternshipOwner>, today: string): InternshipView {
+  return { ...record, user: ownerOrPlaceholder(owners, record.userId), isClosed: isClosedOn(record.deadline, today) };
+}
+
+/**
  * One page of internships, newest first, matching every filter of `query`. Inactive and
  * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
  * `includeDeleted`; for anyone else those flags are ignored. With `mine`, only the viewer's own
- * listings, inactive ones included (deleted ones only for an admin with `includeDeleted`),
- * answered from the read model's per-owner postings.
+ * listings, inactive and closed ones included (deleted ones only for an admin with `includeDeleted`),
+ * answered from the read model's per-owner postings. Listings closed on `today` (IST, `YYYY-MM-DD`) are left out
+ * unless `includeClosed`.
  * @throws UnauthenticatedError for `mine` without a viewer.
  */
 export async function listInternships(
   kv: Deno.Kv,
   query: InternshipQuery,
   viewer: User | null,
+  today = istToday(),
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const { model, owners: summaries } = await internshipStore(kv);
@@ -87,6 +104,7 @@ export async function listInternships(
       tags: query.tags.length > 0 ? query.tags : undefined,
       location: query.location,
       words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
+      openOn: query.mine || query.includeClosed ? undefined : dayNumber(today),
     },
     query.offset,
     query.limit,
@@ -94,7 +112,7 @@ export async function listInternships(
   const page = await model.recordsOf(slots);
   const owners = await summaries.of(page.flatMap((record) => record.userId ?? []));
   return {
-    internships: page.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) })),
+    internships: page.map((record) => viewOf(record, owners, today)),
     pagination: {
       limit: query.limit,
       offset: query.offset,
@@ -105,12 +123,12 @@ export async function listInternships(
 }
 
 /**
- * The version of the internship data this process holds: it changes with every write (this
- * process's at once, other processes' within `SYNC_INTERVAL_MS`). Pages and bodies that show
- * internships to guests are cached per version.
+ * The version of the internship data this process holds on IST day `today`: it changes with every write (this
+ * process's at once, other processes' within `SYNC_INTERVAL_MS`) and with the day, which closes listings. Pages and
+ * bodies that show internships to guests are cached per version.
  */
-export async function internshipsVersion(kv: Deno.Kv): Promise<string> {
-  return `internships:${(await internshipStore(kv)).version}`;
+export async function internshipsVersion(kv: Deno.Kv, today = istToday()): Promise<string> {
+  return `internships:${(await internshipStore(kv)).version}:${today}`;
 }
 
 /** An open internship as the sitemap lists it: id and last update in ms. */
@@ -134,12 +152,9 @@ export async function openInternshipStamps(kv: Deno.Kv, today: string): Promise<
   return stamps;
 }
 
-/** Slots read per step while looking for open matches. */
-const OPEN_SCAN_STEP = 200;
-
 /**
  * The `count` newest internships open on IST day `today` that match `query`'s filters (its paging ignored), as a
- * guest reads them: the list's matches in order, closed ones skipped.
+ * guest reads them.
  */
 export async function newestOpenInternships(
   kv: Deno.Kv,
@@ -147,27 +162,13 @@ export async function newestOpenInternships(
   today: string,
   count: number,
 ): Promise<InternshipView[]> {
-  const { model, owners: summaries } = await internshipStore(kv);
-  const day = dayNumber(today);
-  const filter = {
-    includeInactive: false,
-    includeDeleted: false,
-    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
-    minStipend: query.minStipend,
-    maxStipend: query.maxStipend,
-    tags: query.tags.length > 0 ? query.tags : undefined,
-    location: query.location,
-    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
-  };
-  const open: number[] = [];
-  for (let offset = 0; open.length < count; offset += OPEN_SCAN_STEP) {
-    const { total, slots } = selectPage(model, filter, offset, OPEN_SCAN_STEP);
-    for (const slot of slots) if (open.length < count && model.columns.isOpen(slot, day)) open.push(slot);
-    if (offset + OPEN_SCAN_STEP >= total) break;
-  }
-  const records = await model.recordsOf(open);
-  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
-  return records.map((record) => ({ ...record, user: ownerOrPlaceholder(owners, record.userId) }));
+  return (await listInternships(
+    kv,
+    { ...query, mine: false, includeClosed: false, offset: 0, limit: count },
+    null,
+    today,
+  ))
+    .internships;
 }
 
 /** Every internship `userId` posted, in every state (deleted ones included), newest first. */
@@ -194,8 +195,8 @@ const PUBLIC_BODY_CACHE_SIZE = 256;
 const publicBodies = new WeakMap<InternshipStore, { version: number; bodies: Map<string, string> }>();
 
 /** The key of a public list query in the body cache (the viewer-dependent flags do not count). */
-function publicBodyKey(query: InternshipQuery): string {
-  return JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false });
+function publicBodyKey(query: InternshipQuery, today: string): string {
+  return JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false, today });
 }
 
 /** The public list bodies kept for `store`'s current version. */
@@ -211,18 +212,19 @@ function publicBodiesOf(store: InternshipStore): Map<string, string> {
 /**
  * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a
  * viewer who sees only public listings (a guest, or a non-admin without `mine`): the same for
- * every such viewer, so it is serialized once per query and read-model version (serializing a
+ * every such viewer, so it is serialized once per query, IST day and read-model version (serializing a
  * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts
  * over.
  */
 export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promise<string> {
-  const key = publicBodyKey(query);
+  const today = istToday();
+  const key = publicBodyKey(query, today);
   const store = await internshipStore(kv);
   const bodies = publicBodiesOf(store);
   let body = bodies.get(key);
   if (body === undefined) {
     const version = store.version;
-    body = JSON.stringify({ success: true, ...await listInternships(kv, { ...query, mine: false }, null) });
+    body = JSON.stringify({ success: true, ...await listInternships(kv, { ...query, mine: false }, null, today) });
     if (store.version === version) {
       if (bodies.size >= PUBLIC_BODY_CACHE_SIZE) bodies.clear();
       bodies.set(key, body);
@@ -252,7 +254,7 @@ export async function getInternship(
   }
   const [record] = await model.recordsOf([slot]);
   const owners = await summaries.of(record.userId ? [record.userId] : []);
-  return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
+  return viewOf(record, owners, istToday());
 }
 
 /**
@@ -291,8 +293,9 @@ export async function createInternships(
   const store = await internshipStore(kv);
   await store.writer.insert(records);
   store.owners.remember(owner);
-  const user = { id: owner.id, name: owner.name, image: owner.image, role: owner.role };
-  return records.map((record) => ({ ...record, user }));
+  const owners = new Map([[owner.id, { id: owner.id, name: owner.name, image: owner.image, role: owner.role }]]);
+  const today = istToday();
+  return records.map((record) => viewOf(record, owners, today));
 }
 
 /**
@@ -337,7 +340,7 @@ export async function updateInternship(
     return { ...record, ...changes, updatedAt: new Date().toISOString() };
   });
   const owners = await store.owners.of(record.userId ? [record.userId] : []);
-  return { ...record, user: ownerOrPlaceholder(owners, record.userId) };
+  return viewOf(record, owners, istToday());
 }
 
 /**

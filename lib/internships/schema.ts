@@ -56,9 +56,13 @@ export interface InternshipOwner {
   role: Role;
 }
 
-/** An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"). */
+/**
+ * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member") and
+ * whether it is closed (its deadline's IST day is before today; docs/decisions.md, Dates).
+ */
 export interface InternshipView extends Internship {
   user: InternshipOwner | null;
+  isClosed: boolean;
 }
 
 const text = (max: number) => TextSchema.trim().min(1).max(max);
@@ -122,8 +126,9 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 /**
  * The list query (docs/decisions.md, Internships) parsed from string query parameters: `limit` 1–100 (default
  * 10), `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend`
- * and `maxStipend` in rupees (inclusive), `search` (alias `q`), `mine` (the caller's own
- * listings, inactive ones included; needs a session, like `mine` of docs/decisions.md, Opportunities) and the
+ * and `maxStipend` in rupees (inclusive), `search` (alias `q`), `includeClosed` (closed listings are left out
+ * unless true), `mine` (the caller's own listings, inactive and closed ones included; needs a session, like `mine`
+ * of docs/decisions.md, Opportunities) and the
  * admin-only flags `includeInactive`, `includeDeleted`. Tags, location and search words come out
  * lower case.
  */
@@ -139,6 +144,7 @@ export const InternshipQuerySchema = z.object({
   search: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
   mine: flag.default(false),
+  includeClosed: flag.default(false),
   includeInactive: flag.default(false),
   includeDeleted: flag.default(false),
 }).transform(({ q, search, ...query }) => ({

@@ -96,6 +96,7 @@ export const InternshipSchema = z.strictObject({
   updatedAt: timestamp,
   deletedAt: timestamp.nullable(),
   user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable(),
+  isClosed: z.boolean().describe("The deadline's day in India is before today"),
 }) satisfies z.ZodType<InternshipView>;
 
 /** An opportunity with who posted it (`postedBy` null: a former member). */
@@ -115,6 +116,7 @@ export const OpportunitySchema = z.strictObject({
   createdAt: timestamp,
   updatedAt: timestamp,
   postedBy: z.strictObject({ id: z.string(), name: z.string(), role: z.enum(ROLES) }).nullable(),
+  isClosed: z.boolean().describe("endDate is before today in India"),
 }) satisfies z.ZodType<OpportunityView>;
 
 /** A toolkit, prices in rupees. */

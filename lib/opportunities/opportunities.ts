@@ -11,6 +11,7 @@
  * ordered by KV: the record ends in the state of the last one, and its state is one value, so it
  * is never in two queues.
  */
+import { istToday } from "@/components/dates.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import { canRead, publishesAtOnce, type Viewer } from "./policy.ts";
@@ -26,7 +27,7 @@ import {
   type PostedBy,
   type ReviewAction,
 } from "./schema.ts";
-import { opportunityStore } from "./store.ts";
+import { type OpportunityColumns, opportunityStore } from "./store.ts";
 
 export * from "./schema.ts";
 
@@ -42,22 +43,76 @@ export interface OpportunityPage {
 /** Records per review state, and all of them. */
 export type StatusCounts = Record<OpportunityStatus | "all", number>;
 
+/** Whether an opportunity ending on `endDate` is closed on IST day `today` (both `YYYY-MM-DD`). */
+export function isOpportunityClosedOn(endDate: string, today: string): boolean {
+  return endDate < today;
+}
+
+/** `records` as read responses carry them: with `postedBy`, and `isClosed` on today's IST date. */
 async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<OpportunityView[]> {
   const summaries = await getUserSummaries(kv, records.flatMap((r) => r.userId ?? []));
+  const today = istToday();
   return records.map((record) => {
-    if (record.userId === null) return { ...record, postedBy: null };
+    const isClosed = isOpportunityClosedOn(record.endDate, today);
+    if (record.userId === null) return { ...record, postedBy: null, isClosed };
     const user = summaries.get(record.userId);
     const postedBy: PostedBy = user
       ? { id: user.id, name: user.name, role: user.role }
       : { id: record.userId, name: "Unknown user", role: "user" };
-    return { ...record, postedBy };
+    return { ...record, postedBy, isClosed };
   });
+}
+
+type OpportunityModel = Awaited<ReturnType<typeof opportunityStore>>["model"];
+
+/** The published slots in list order on one IST day, and how many of them (the first ones) are open. */
+interface PublicOrder {
+  version: number;
+  today: string;
+  slots: number[];
+  open: number;
+}
+
+const publicOrders = new WeakMap<OpportunityModel, PublicOrder>();
+
+/** Orders open slots: the one ending soonest first, then the one starting soonest, then newest. */
+function openFirst(columns: OpportunityColumns) {
+  return (a: number, b: number) => {
+    const { endDates, startDates, slots } = columns;
+    if (endDates[a] !== endDates[b]) return endDates[a] < endDates[b] ? -1 : 1;
+    if (startDates[a] !== startDates[b]) return startDates[a] < startDates[b] ? -1 : 1;
+    return slots.newerFirst(a, b);
+  };
+}
+
+/**
+ * The published opportunities in public list order on IST day `today` (docs/decisions.md, Student space): open ones
+ * (ongoing and upcoming) first, the one ending soonest on top, ties by start date then newest; then closed ones, the
+ * latest `endDate` first, ties newest. Sorted once per read-model version and day, then kept.
+ */
+function publicOrder(model: OpportunityModel, today: string): PublicOrder {
+  const kept = publicOrders.get(model);
+  if (kept && kept.version === model.version && kept.today === today) return kept;
+  const { columns } = model;
+  const open: number[] = [], closed: number[] = [];
+  for (const slot of model.slots.order) {
+    if (columns.statuses[slot] !== APPROVED) continue;
+    (isOpportunityClosedOn(columns.endDates[slot], today) ? closed : open).push(slot);
+  }
+  open.sort(openFirst(columns));
+  closed.sort((a, b) => {
+    const x = columns.endDates[a], y = columns.endDates[b];
+    return x !== y ? (x < y ? 1 : -1) : model.slots.newerFirst(a, b);
+  });
+  const order = { version: model.version, today, slots: open.concat(closed), open: open.length };
+  publicOrders.set(model, order);
+  return order;
 }
 
 /** The slots of `base` whose type is one of `types` (all when empty) and whose search text holds every word. */
 async function select(
   kv: Deno.Kv,
-  base: (columns: Awaited<ReturnType<typeof opportunityStore>>["model"]) => number[],
+  base: (model: OpportunityModel) => number[],
   types: string[],
   words: string[],
 ) {
@@ -72,7 +127,7 @@ async function select(
 
 async function page(
   kv: Deno.Kv,
-  model: Awaited<ReturnType<typeof opportunityStore>>["model"],
+  model: OpportunityModel,
   slots: number[],
   limit: number,
   offset: number,
@@ -85,8 +140,9 @@ async function page(
 }
 
 /**
- * One page of published opportunities, newest first, matching `query`; with `mine`, the
- * viewer's own submissions in every state instead.
+ * One page of published opportunities in public list order (`publicOrder`: open ones first; closed ones left out
+ * unless `includeClosed`) matching `query`; with `mine`, the viewer's own submissions in every state instead, newest
+ * first.
  * @throws UnauthenticatedError for `mine` without a viewer.
  */
 export async function listOpportunities(
@@ -97,10 +153,11 @@ export async function listOpportunities(
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const { model, slots } = await select(
     kv,
-    (model) =>
-      query.mine
-        ? model.columns.ownerOrder(viewer!.id)
-        : model.slots.order.filter((slot) => model.columns.statuses[slot] === APPROVED),
+    (model) => {
+      if (query.mine) return model.columns.ownerOrder(viewer!.id);
+      const order = publicOrder(model, istToday());
+      return query.includeClosed ? order.slots : order.slots.slice(0, order.open);
+    },
     query.type,
     query.search,
   );
@@ -153,7 +210,8 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
     updatedAt: now,
   };
   await (await opportunityStore(kv)).writer.insert([record]);
-  return { ...record, postedBy: { id: user.id, name: user.name, role: user.role } };
+  const isClosed = isOpportunityClosedOn(record.endDate, istToday());
+  return { ...record, postedBy: { id: user.id, name: user.name, role: user.role }, isClosed };
 }
 
 /**
@@ -205,7 +263,10 @@ export async function publishedOpportunityStamps(kv: Deno.Kv): Promise<Opportuni
     .map((slot) => ({ id: slots.ids[slot], updatedMs: columns.updated[slot] }));
 }
 
-/** The version of the opportunity data this process holds (changes with every write): for caches of public pages. */
-export async function opportunitiesVersion(kv: Deno.Kv): Promise<string> {
-  return `opportunities:${(await opportunityStore(kv)).model.version}`;
+/**
+ * The version of the opportunity data this process holds on IST day `today` (changes with every write and with the
+ * day, which closes opportunities): for caches of public pages.
+ */
+export async function opportunitiesVersion(kv: Deno.Kv, today = istToday()): Promise<string> {
+  return `opportunities:${(await opportunityStore(kv)).model.version}:${today}`;
 }

@@ -49,9 +49,13 @@ export interface PostedBy {
   role: Role;
 }
 
-/** An opportunity as read responses carry it; `postedBy` null for a former member ("Former member"). */
+/**
+ * An opportunity as read responses carry it; `postedBy` null for a former member ("Former member"); `isClosed` when
+ * its `endDate` is before today in India (docs/decisions.md, Dates).
+ */
 export interface OpportunityView extends Opportunity {
   postedBy: PostedBy | null;
+  isClosed: boolean;
 }
 
 /** The review state of a record. */
@@ -93,7 +97,8 @@ const words = (search: string | undefined) => (search ?? "").toLowerCase().split
 /**
  * The public list query: `type` (one type or several, comma-separated), `search` (alias `q`;
  * every word must occur in the title, description, organizer or location), `limit` 1–100
- * (default 10), `offset`, and `mine=true` for the caller's own submissions in every state.
+ * (default 10), `offset`, `includeClosed` (default true: closed ones are listed after the open ones; false leaves
+ * them out), and `mine=true` for the caller's own submissions in every state.
  */
 export const OpportunityQuerySchema = z.object({
   type: z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
@@ -102,6 +107,7 @@ export const OpportunityQuerySchema = z.object({
   q: z.string().max(200).optional(),
   limit: integer(1, MAX_LIMIT).default(DEFAULT_LIMIT),
   offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+  includeClosed: z.enum(["true", "false"]).transform((v) => v === "true").default(true),
   mine: z.enum(["true", "false"]).transform((v) => v === "true").default(false),
 }).transform(({ q, search, ...query }) => ({ ...query, search: words(search ?? q) }));
 export type OpportunityQuery = z.infer<typeof OpportunityQuerySchema>;

@@ -12,7 +12,9 @@ import { type Opportunity, OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, statusOf } f
 
 /**
  * The listing fields of a record: id, createdAt ms, type code, review-state code, owner id ("" for none), updatedAt
- * ms (absent from index chunks written before it was kept: then the creation time counts).
+ * ms, startDate and endDate (`YYYY-MM-DD`). The last three are absent from index chunks written before they were
+ * kept: then the creation time counts as the update, and the record counts as open and ending last until the next
+ * write to its chunk (docs/decisions.md, Student space).
  */
 export type OpportunityEntry = [
   id: string,
@@ -21,7 +23,12 @@ export type OpportunityEntry = [
   status: number,
   owner: string,
   updatedMs?: number,
+  startDate?: string,
+  endDate?: string,
 ];
+
+/** The end date an entry without dates counts with: open, and ending after every dated one. */
+const NO_DATE = "9999-12-31";
 
 /** The lower-case search text: title, description, organizer and location, one per line. */
 function searchText(o: Opportunity): string {
@@ -39,6 +46,8 @@ const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
     OPPORTUNITY_STATUSES.indexOf(statusOf(o)),
     o.userId ?? "",
     Date.parse(o.updatedAt),
+    o.startDate,
+    o.endDate,
   ],
   searchText,
 };
@@ -50,13 +59,20 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
   readonly owners: string[] = [];
   /** When the record was last updated, in ms, by slot. */
   readonly updated: number[] = [];
+  /** `startDate` and `endDate` (`YYYY-MM-DD`) by slot. */
+  readonly startDates: string[] = [];
+  readonly endDates: string[] = [];
   /** Records per review-state code (`OPPORTUNITY_STATUSES` order). */
   readonly counts: number[] = OPPORTUNITY_STATUSES.map(() => 0);
   private readonly ownerSlots = new Postings();
 
   constructor(readonly slots: Slots) {}
 
-  set(slot: number, [, createdMs, type, status, owner, updatedMs]: OpportunityEntry, fresh: boolean): void {
+  set(
+    slot: number,
+    [, createdMs, type, status, owner, updatedMs, startDate, endDate]: OpportunityEntry,
+    fresh: boolean,
+  ): void {
     if (!fresh) {
       this.counts[this.statuses[slot]]--;
       if (this.owners[slot] !== owner) this.ownerSlots.remove(this.owners[slot], slot);
@@ -66,6 +82,8 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
     this.counts[status]++;
     this.owners[slot] = owner;
     this.updated[slot] = updatedMs ?? createdMs;
+    this.startDates[slot] = startDate ?? NO_DATE;
+    this.endDates[slot] = endDate ?? NO_DATE;
     this.ownerSlots.add(owner, slot);
   }
 

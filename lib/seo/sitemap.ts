@@ -145,8 +145,8 @@ export async function sitemap(kv: Deno.Kv, options: SitemapOptions): Promise<Sit
   const pageSize = options.pageSize ?? SITEMAP_PAGE_SIZE;
   const today = istToday(now);
   const versions = await Promise.all([
-    internshipsVersion(kv),
-    opportunitiesVersion(kv),
+    internshipsVersion(kv, today),
+    opportunitiesVersion(kv, today),
     catalogVersion(kv),
     postsVersion(kv),
   ]);

@@ -16,7 +16,7 @@ export const handler = define.handlers({
     const { kv, config } = ctx.state.services;
     const query = validate(InternshipQuerySchema, queryOf(ctx.url));
     const today = istToday();
-    return servePublicPage(ctx.state, ctx.url, async () => `${await internshipsVersion(kv)}:${today}`, async () => {
+    return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv, today), async () => {
       const internships = await newestOpenInternships(kv, query, today, INTERNSHIPS_FEED_SIZE);
       const filters = readListParams(ctx.url.searchParams).filters;
       const feed = internshipsFeed(internships, listQueryString({ filters, offset: "", limit: "" }));

@@ -1,5 +1,5 @@
 /**
- * `/opportunities`: published hackathons, grants, competitions and ideathons, newest first
+ * `/opportunities`: published hackathons, grants, competitions and ideathons, open ones first
  * (docs/decisions.md, Opportunities), with type chips, a search box (a plain GET form: no JavaScript), pagination
  * and an empty state. Signed-in users get links to submit one and to their submissions.
  * Guests are served from the guest page cache per opportunity data version.

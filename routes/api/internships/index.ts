@@ -1,5 +1,6 @@
 /**
- * `GET /api/internships` (public; admins may add `includeInactive`/`includeDeleted`; `mine=true`
+ * `GET /api/internships` (public; closed listings only with `includeClosed=true`; admins may add
+ * `includeInactive`/`includeDeleted`; `mine=true`
  * lists the signed-in caller's own listings, inactive ones included, and is 401 without a
  * session, as `mine` of docs/decisions.md, Opportunities) and
  * `POST /api/internships` (ingest user: member or admin session, or an admin-issued API key;
@@ -23,7 +24,8 @@ import { z } from "zod";
 export const apiDocs = describeRoute({
   GET: {
     summary: "Search internships",
-    description: "Newest first. `mine=true`: the caller's own, inactive ones included (needs a session); " +
+    description: "Newest first; closed ones only with `includeClosed=true`. " +
+      "`mine=true`: the caller's own, inactive and closed ones included (needs a session); " +
       "`includeInactive` and `includeDeleted` count for admins only.",
     access: ["public", "session"],
     query: InternshipQuerySchema,

@@ -1,5 +1,5 @@
 /**
- * `GET /api/opportunities` (public: published ones, newest first, `type`, `search`, `limit`,
+ * `GET /api/opportunities` (public: published ones, open ones first, `type`, `search`, `includeClosed`, `limit`,
  * `offset`; `mine=true` lists the signed-in caller's own in every state, 401 without a session)
  * and `POST /api/opportunities` (a signed-in user's submission: 201; a `user`'s waits for review,
  * a member's or admin's is published at once). docs/decisions.md, Opportunities.
@@ -19,8 +19,9 @@ import { z } from "zod";
 
 export const apiDocs = describeRoute({
   GET: {
-    summary: "Published opportunities, newest first",
-    description: "`mine=true`: the caller's own in every review state (needs a session).",
+    summary: "Published opportunities, open ones first",
+    description: "Open ones by the soonest end date, then closed ones by the latest (`includeClosed=false` leaves " +
+      "them out). `mine=true`: the caller's own in every review state, newest first (needs a session).",
     access: ["public", "session"],
     query: OpportunityQuerySchema,
     responses: {

@@ -1,6 +1,6 @@
 /**
  * `/internships/{id}`: one internship with every field, its owner and the apply link (opened
- * in a new tab without referrer or opener, and `nofollow` since anyone may post links).
+ * in a new tab without referrer or opener, and `nofollow` since anyone may post links; none once it is closed).
  * Unknown, deleted and (for anyone but admins and the owner) inactive ids render the 404
  * page. The owner and admins get edit and delete; admins also the verified/active switches.
  */
@@ -32,7 +32,7 @@ export const handler = define.handlers<InternshipPageData>({
     return servePublicPage(
       ctx.state,
       ctx.url,
-      async () => `${await internshipsVersion(kv)}:${today}`,
+      () => internshipsVersion(kv, today),
       async () => ctx.render({ internship: await getInternship(kv, ctx.params.id, ctx.state.user, "owner"), today }),
     );
   },
@@ -94,15 +94,17 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
       )}
 
       <div class="mt-6 flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <a
-          href={internship.link}
-          target="_blank"
-          rel="noopener noreferrer nofollow"
-          class="rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
-        >
-          Apply on {hostOf(internship.link)}
-          <span class="sr-only">(opens in a new tab)</span>
-        </a>
+        {internship.isClosed ? <p class="font-medium text-red-800">Applications are closed.</p> : (
+          <a
+            href={internship.link}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            class="rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+          >
+            Apply on {hostOf(internship.link)}
+            <span class="sr-only">(opens in a new tab)</span>
+          </a>
+        )}
         <p class="text-slate-700">
           <Deadline deadline={internship.deadline} />
         </p>

@@ -1,12 +1,18 @@
 /**
  * `/opportunities/{id}`: one opportunity with its dates, place, organizer, who posted it, the
- * link (new tab, no referrer or opener, `nofollow`), and "Add to calendar" (`calendar.ics`).
+ * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`).
  * Unpublished ones only for their owner and admins, with the review state shown; else 404.
  */
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { DateRange, STATUS_LABELS, timing, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
+import {
+  DateRange,
+  STATUS_LABELS,
+  timing,
+  TimingBadge,
+  TYPE_LABELS,
+} from "@/components/opportunities/OpportunityCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
@@ -29,7 +35,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
       <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
       <div class="mt-4 flex flex-wrap gap-2">
         <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
-        <Badge>{timing(o)}</Badge>
+        <TimingBadge o={o} />
         {status !== "approved" && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
       </div>
       <h1 id="page-title" class="mt-3 text-3xl font-bold tracking-tight text-slate-900">{o.title}</h1>
@@ -55,7 +61,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
       </dl>
       {o.description && <p class="mt-6 whitespace-pre-line text-slate-800">{o.description}</p>}
       <div class="mt-8 flex flex-wrap gap-3">
-        {o.link && (
+        {o.link && !o.isClosed && (
           <a
             href={o.link}
             target="_blank"
