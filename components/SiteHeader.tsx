@@ -49,6 +49,13 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
               {user
                 ? (
                   <>
+                    <a
+                      href="/me/tracker"
+                      aria-current={path === "/me/tracker" ? "page" : undefined}
+                      class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
+                    >
+                      My applications
+                    </a>
                     <a href="/profile" class="min-w-0 break-words text-slate-700 hover:text-indigo-700">{user.name}</a>
                     <form method="post" action="/sign-out">
                       <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">

@@ -34,11 +34,15 @@ export interface ListResults {
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
 }
 
-/** Props: the parameters read from the URL, the first page of results, and a note about ignored filters. */
+/**
+ * Props: the parameters read from the URL, the first page of results, a note about ignored filters, and whether
+ * someone is signed in (the cards' save buttons).
+ */
 export interface InternshipFiltersProps {
   params: ListParams;
   results: ListResults;
   notice?: string;
+  signedIn: boolean;
 }
 
 /** Delay before typed filters apply, in milliseconds. */
@@ -67,7 +71,9 @@ function summary({ internships, pagination }: ListResults): string {
   return showingInternships(offset, internships.length, total);
 }
 
-export default function InternshipFilters({ params, results: initialResults, notice }: InternshipFiltersProps) {
+export default function InternshipFilters(
+  { params, results: initialResults, notice, signedIn }: InternshipFiltersProps,
+) {
   const [filters, setFilters] = useState<FilterValues>(params.filters);
   const [results, setResults] = useState<ListResults>(initialResults);
   const [error, setError] = useState<string | undefined>(notice);
@@ -289,7 +295,7 @@ export default function InternshipFilters({ params, results: initialResults, not
             <ul class={`mt-4 space-y-4 ${loading ? "opacity-60" : ""}`}>
               {internships.map((internship) => (
                 <li key={internship.id}>
-                  <InternshipCard internship={internship} />
+                  <InternshipCard internship={internship} signedIn={signedIn} />
                 </li>
               ))}
             </ul>

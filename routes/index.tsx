@@ -105,7 +105,7 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
             <ul class="mt-6 grid gap-4 lg:grid-cols-2">
               {data.latest.map((internship) => (
                 <li key={internship.id} class="*:h-full">
-                  <InternshipCard internship={internship} />
+                  <InternshipCard internship={internship} signedIn={Boolean(state.user)} />
                 </li>
               ))}
             </ul>

@@ -4,6 +4,8 @@
  * Rendered by the server and by the filter island alike.
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
+import type { ComponentChildren } from "preact";
+import SaveButton from "@/islands/SaveButton.tsx";
 import { describeDeadline, formatStipend, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
 
 /** A small pill for type, timing and state badges. */
@@ -72,14 +74,20 @@ export function TagList({ tags }: { tags: string[] }) {
   );
 }
 
-/** A result card; `headingLevel` keeps the page's heading order, `showState` adds the inactive and deleted badges. */
+/**
+ * A result card; `headingLevel` keeps the page's heading order, `showState` adds the inactive and deleted badges;
+ * with `signedIn` given, a save button (for a guest, one that leads to sign in).
+ */
 export function InternshipCard(
-  { internship, showState = false, headingLevel = 3, linked = true }: {
+  { internship, showState = false, headingLevel = 3, linked = true, signedIn, children }: {
     internship: InternshipView;
     showState?: boolean;
     headingLevel?: 2 | 3;
     /** False for a deleted internship, whose page is gone. */
     linked?: boolean;
+    signedIn?: boolean;
+    /** Shown at the card's foot (e.g. why it is recommended). */
+    children?: ComponentChildren;
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -104,7 +112,12 @@ export function InternshipCard(
           </Heading>
           <p class="text-slate-700">{internship.hiringOrganization}</p>
         </div>
-        {internship.isVerified && <VerifiedMark />}
+        <div class="flex flex-wrap items-center gap-3">
+          {internship.isVerified && <VerifiedMark />}
+          {signedIn !== undefined && (
+            <SaveButton kind="internships" id={internship.id} title={internship.title} signedIn={signedIn} />
+          )}
+        </div>
       </div>
       <div class="mt-3">
         <InternshipBadges internship={internship} showState={showState} />
@@ -128,6 +141,7 @@ export function InternshipCard(
       <div class="mt-3">
         <TagList tags={internship.tags} />
       </div>
+      {children}
     </article>
   );
 }

@@ -7,6 +7,8 @@ import { formatDate, istToday } from "@/components/dates.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
+import type { ComponentChildren } from "preact";
+import SaveButton from "@/islands/SaveButton.tsx";
 
 /** Labels of the opportunity types. */
 export const TYPE_LABELS = {
@@ -56,17 +58,33 @@ export function DateRange({ o }: { o: { startDate: string; endDate: string } }) 
   );
 }
 
-export function OpportunityCard({ o, status }: { o: OpportunityView; status?: OpportunityStatus }) {
+/**
+ * An opportunity card; `status` adds the review state (the submitter's list); with `signedIn` given, a save button
+ * (for a guest, one that leads to sign in); `children` at the foot (e.g. why it is recommended).
+ */
+export function OpportunityCard(
+  { o, status, signedIn, headingLevel = 2, children }: {
+    o: OpportunityView;
+    status?: OpportunityStatus;
+    signedIn?: boolean;
+    headingLevel?: 2 | 3;
+    children?: ComponentChildren;
+  },
+) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm [overflow-wrap:anywhere]">
-      <div class="flex flex-wrap items-center gap-2">
-        <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
-        <TimingBadge o={o} />
-        {status && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
+      <div class="flex flex-wrap items-center justify-between gap-2">
+        <div class="flex flex-wrap items-center gap-2">
+          <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
+          <TimingBadge o={o} />
+          {status && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
+        </div>
+        {signedIn !== undefined && <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={signedIn} />}
       </div>
-      <h2 class="mt-3 text-lg font-semibold text-slate-900">
+      <Heading class="mt-3 text-lg font-semibold text-slate-900">
         <a href={`/opportunities/${o.id}`} class="hover:text-indigo-700 hover:underline">{o.title}</a>
-      </h2>
+      </Heading>
       <dl class="mt-2 grid gap-1 text-sm text-slate-700">
         <div>
           <dt class="sr-only">Dates</dt>
@@ -91,6 +109,7 @@ export function OpportunityCard({ o, status }: { o: OpportunityView; status?: Op
           <dd>Posted by {o.postedBy?.name ?? FORMER_MEMBER}</dd>
         </div>
       </dl>
+      {children}
     </article>
   );
 }

@@ -26,6 +26,7 @@ import { forgetBuyer } from "@/lib/purchases/purchases.ts";
 import { allToolkitIds, forgetToolkitCreator } from "@/lib/toolkits/catalog.ts";
 import { deleteLearnerProgress } from "@/lib/toolkits/progress.ts";
 import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
+import { deleteSavedOf } from "@/lib/saved/saved.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
 /** One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id. */
@@ -46,6 +47,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "opportunities", run: forgetOpportunityOwner },
   { name: "posts", run: forgetPostAuthor },
   { name: "toolkits", run: forgetToolkitCreator },
+  { name: "saved items", run: deleteSavedOf },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

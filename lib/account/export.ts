@@ -15,6 +15,7 @@ import { allToolkitIds, toolkitsCreatedBy } from "@/lib/toolkits/catalog.ts";
 import { purchaseHistory } from "@/lib/toolkits/learning.ts";
 import { postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
+import { savedRecordsOf } from "@/lib/saved/saved.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -42,6 +43,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "posts", collect: (kv, user) => postsBy(kv, user.id) },
   { name: "toolkits", collect: (kv, user) => toolkitsCreatedBy(kv, user.id) },
   { name: "apiKeys", collect: (kv, user) => apiKeysCreatedBy(kv, user.id) },
+  { name: "saved", collect: (kv, user) => savedRecordsOf(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

@@ -8,7 +8,7 @@ import { istDayOf, istToday } from "@/components/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
-import { dayNumber, typeCode } from "./columns.ts";
+import { ACTIVE, dayNumber, typeCode } from "./columns.ts";
 import { selectPage } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import type {
@@ -169,6 +169,25 @@ export async function newestOpenInternships(
     today,
   ))
     .internships;
+}
+
+/**
+ * The internships of `ids` that guests may read (active and not deleted; closed ones included), by id, as the public
+ * read answers them on IST day `today`; unknown and hidden ids are absent.
+ */
+export async function publicInternshipsById(
+  kv: Deno.Kv,
+  ids: readonly string[],
+  today = istToday(),
+): Promise<Map<string, InternshipView>> {
+  const { model, owners: summaries } = await internshipStore(kv);
+  const slots = ids.flatMap((id) => {
+    const slot = model.slotOf(id);
+    return slot !== undefined && model.columns.flags[slot] === ACTIVE ? [slot] : [];
+  });
+  const records = await model.recordsOf(slots);
+  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
+  return new Map(records.map((record) => [record.id, viewOf(record, owners, today)]));
 }
 
 /** Every internship `userId` posted, in every state (deleted ones included), newest first. */

@@ -11,6 +11,7 @@ import { OPPORTUNITY_TYPES, type OpportunityView } from "@/lib/opportunities/sch
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { POST_TAGS } from "@/lib/ungatekeep/tags.ts";
+import { SAVED_STATUSES, type SavedItem } from "@/lib/saved/schema.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 
@@ -118,6 +119,32 @@ export const OpportunitySchema = z.strictObject({
   postedBy: z.strictObject({ id: z.string(), name: z.string(), role: z.enum(ROLES) }).nullable(),
   isClosed: z.boolean().describe("endDate is before today in India"),
 }) satisfies z.ZodType<OpportunityView>;
+
+/** A saved item with its listing (`listing` null once deleted or hidden). */
+export const SavedItemSchema = z.union([
+  z.strictObject({
+    kind: z.literal("internships"),
+    ...savedFields(),
+    listing: InternshipSchema.nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal("opportunities"),
+    ...savedFields(),
+    listing: OpportunitySchema.nullable(),
+  }),
+]) satisfies z.ZodType<SavedItem>;
+
+/** The fields of a saved item beside its kind and listing. */
+function savedFields() {
+  return {
+    id: z.string(),
+    status: z.enum(SAVED_STATUSES),
+    note: z.string(),
+    savedAt: timestamp,
+    updatedAt: timestamp,
+    statusChangedAt: timestamp,
+  };
+}
 
 /** A toolkit, prices in rupees. */
 export const ToolkitSchema = z.strictObject({

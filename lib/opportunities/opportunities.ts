@@ -197,6 +197,20 @@ export async function getOpportunity(kv: Deno.Kv, id: string, viewer: Viewer): P
   return (await withPostedBy(kv, [record]))[0];
 }
 
+/** The published opportunities of `ids` by id, as the public read answers them; unknown and hidden ids are absent. */
+export async function publishedOpportunitiesById(
+  kv: Deno.Kv,
+  ids: readonly string[],
+): Promise<Map<string, OpportunityView>> {
+  const { model } = await opportunityStore(kv);
+  const slots = ids.flatMap((id) => {
+    const slot = model.slotOf(id);
+    return slot !== undefined && model.columns.statuses[slot] === APPROVED ? [slot] : [];
+  });
+  const views = await withPostedBy(kv, await model.recordsOf(slots));
+  return new Map(views.map((view) => [view.id, view]));
+}
+
 /** Records a submission by `user`: awaiting review, or published at once for members and admins. */
 export async function submitOpportunity(kv: Deno.Kv, user: User, input: OpportunityCreate): Promise<OpportunityView> {
   const now = new Date().toISOString();

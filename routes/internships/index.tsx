@@ -22,7 +22,7 @@ export const handler = define.handlers<InternshipFiltersProps>({
       const params = readListParams(ctx.url.searchParams);
       const { query, ignored } = parseListQuery(params);
       const results = await listInternships(kv, query, ctx.state.user ?? null);
-      return ctx.render({ params, results, notice: ignoredNote(ignored) });
+      return ctx.render({ params, results, notice: ignoredNote(ignored), signedIn: Boolean(ctx.state.user) });
     });
   },
 });

@@ -123,7 +123,7 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
           <ul class="mt-6 grid gap-4 md:grid-cols-2">
             {opportunities.map((o) => (
               <li key={o.id}>
-                <OpportunityCard o={o} />
+                <OpportunityCard o={o} signedIn={Boolean(state.user)} />
               </li>
             ))}
           </ul>

@@ -13,6 +13,7 @@ import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
+import SaveButton from "@/islands/SaveButton.tsx";
 import { getInternship, internshipsVersion, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
@@ -78,7 +79,17 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
             <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{internship.title}</h1>
             <p class="mt-1 text-lg text-slate-700">{internship.hiringOrganization}</p>
           </div>
-          {internship.isVerified && <VerifiedMark />}
+          <div class="flex flex-wrap items-center gap-3">
+            {internship.isVerified && <VerifiedMark />}
+            {!internship.deletedAt && internship.isActive && (
+              <SaveButton
+                kind="internships"
+                id={internship.id}
+                title={internship.title}
+                signedIn={Boolean(state.user)}
+              />
+            )}
+          </div>
         </div>
         <div class="mt-3">
           <InternshipBadges internship={internship} showState={manage} />

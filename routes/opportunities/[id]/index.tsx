@@ -14,6 +14,7 @@ import {
   TYPE_LABELS,
 } from "@/components/opportunities/OpportunityCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
+import SaveButton from "@/islands/SaveButton.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
 
@@ -38,7 +39,12 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
         <TimingBadge o={o} />
         {status !== "approved" && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
       </div>
-      <h1 id="page-title" class="mt-3 text-3xl font-bold tracking-tight text-slate-900">{o.title}</h1>
+      <div class="mt-3 flex flex-wrap items-start justify-between gap-3">
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{o.title}</h1>
+        {status === "approved" && (
+          <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={Boolean(state.user)} />
+        )}
+      </div>
       <dl class="mt-6 grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
         <div>
           <dt class="text-sm font-medium text-slate-700">Dates</dt>

@@ -1,0 +1,45 @@
+/**
+ * Browser-safe: which listings the signed-in person saved, shared by every save button of a page. The ids are read
+ * once per page from `GET /api/me/saved/ids` (public lists stay the same for everyone; docs/decisions.md, Student
+ * space) into one signal, which each save or removal updates, so two buttons of one listing agree.
+ */
+import { signal } from "@preact/signals";
+import { fetchJson } from "@/components/fetch_json.ts";
+
+/** A saved listing as `kind:id`, e.g. `internships:3f…`. */
+export type SavedKey = `${"internships" | "opportunities"}:${string}`;
+
+/** The saved listings of the person, or null until read (or when reading failed). */
+export const savedKeys = signal<ReadonlySet<SavedKey> | null>(null);
+
+let loading: Promise<void> | null = null;
+/** Saves and removals done on this page, applied over the ids read (which may have been answered before them). */
+const changes = new Map<SavedKey, boolean>();
+
+/** `keys` with this page's changes applied. */
+function withChanges(keys: Iterable<SavedKey>): Set<SavedKey> {
+  const next = new Set(keys);
+  for (const [key, saved] of changes) saved ? next.add(key) : next.delete(key);
+  return next;
+}
+
+/** Reads the saved ids once per page (later calls share the first read). */
+export function loadSavedKeys(): Promise<void> {
+  loading ??= fetchJson<{ internships: string[]; opportunities: string[] }>("/api/me/saved/ids").then((res) => {
+    if (!res.ok) return;
+    savedKeys.value = withChanges([
+      ...res.data.internships.map((id): SavedKey => `internships:${id}`),
+      ...res.data.opportunities.map((id): SavedKey => `opportunities:${id}`),
+    ]);
+  });
+  return loading;
+}
+
+/** Marks `key` saved or not (once the ids are read, at once in the shared set). */
+export function markSaved(key: SavedKey, saved: boolean): void {
+  changes.set(key, saved);
+  if (savedKeys.value !== null) savedKeys.value = withChanges(savedKeys.value);
+}
+
+/** The query parameter that carries a save a guest asked for across signing in. */
+export const SAVE_PARAM = "save";

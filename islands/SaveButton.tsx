@@ -1,0 +1,97 @@
+/**
+ * The bookmark of an internship or opportunity (docs/decisions.md, Student space): for a signed-in person a toggle
+ * button (`aria-pressed`) that saves the listing (`PUT /api/me/saved/{kind}/{id}`) or removes it; for a guest a link
+ * to sign in that comes back to this page with `?save=kind:id`, where the button then saves the listing and removes
+ * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once per page.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/components/saved_ids.ts";
+
+/** Props: the listing, its title (for the accessible name) and whether someone is signed in. */
+export interface SaveButtonProps {
+  kind: "internships" | "opportunities";
+  id: string;
+  title: string;
+  signedIn: boolean;
+}
+
+/** `path` (this page) with the save parameter for `key`, as the sign-in page's `callbackURL`. */
+function signInHref(path: string, key: SavedKey): string {
+  const url = new URL(path, "http://localhost");
+  url.searchParams.set(SAVE_PARAM, key);
+  return `/sign-in?${new URLSearchParams({ callbackURL: url.pathname + url.search })}`;
+}
+
+function BookmarkIcon({ filled }: { filled: boolean }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" class={`h-4 w-4 ${filled ? "fill-current" : "fill-none"}`}>
+      <path stroke="currentColor" stroke-width="1.6" stroke-linejoin="round" d="M5 2.8h10v14.4l-5-3.6-5 3.6Z" />
+    </svg>
+  );
+}
+
+const BUTTON = "inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1 text-sm font-medium " +
+  "focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 disabled:opacity-70";
+
+export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProps) {
+  const key: SavedKey = `${kind}:${id}`;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [href, setHref] = useState(signInHref(`/${kind}/${id}`, key));
+  const saved = savedKeys.value?.has(key) ?? false;
+
+  const change = async (save: boolean) => {
+    setBusy(true);
+    setError(null);
+    const res = await fetchJson(
+      `/api/me/saved/${kind}/${id}`,
+      save ? { method: "PUT", body: {} } : { method: "DELETE" },
+    );
+    setBusy(false);
+    if (res.ok) markSaved(key, save);
+    else setError(res.error);
+  };
+
+  useEffect(() => {
+    if (!signedIn) {
+      setHref(signInHref(location.pathname + location.search, key));
+      return;
+    }
+    loadSavedKeys();
+    const url = new URL(location.href);
+    if (url.searchParams.get(SAVE_PARAM) !== key) return;
+    url.searchParams.delete(SAVE_PARAM);
+    history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+    change(true);
+  }, [signedIn, key]);
+
+  if (!signedIn) {
+    return (
+      <a href={href} class={`${BUTTON} border-slate-300 bg-white text-slate-800 hover:bg-slate-100`}>
+        <BookmarkIcon filled={false} />
+        Save<span class="sr-only">{` ${title} (sign in first)`}</span>
+      </a>
+    );
+  }
+  return (
+    <span class="inline-flex flex-col items-end gap-1">
+      <button
+        type="button"
+        aria-pressed={saved}
+        disabled={busy || savedKeys.value === null}
+        onClick={() => change(!saved)}
+        class={`${BUTTON} ${
+          saved
+            ? "border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800"
+            : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"
+        }`}
+      >
+        <BookmarkIcon filled={saved} />
+        {saved ? "Saved" : "Save"}
+        <span class="sr-only">{` ${title}`}</span>
+      </button>
+      {error && <span role="alert" class="text-xs text-red-700">{error}</span>}
+    </span>
+  );
+}

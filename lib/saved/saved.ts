@@ -1,0 +1,164 @@
+/**
+ * Saved items and the application tracker (docs/decisions.md, Student space): a person saves internships and
+ * opportunities, moves each through the tracker's statuses and keeps a note.
+ *
+ * Keys (owned by this module only):
+ * - `["saved", userId, kind, id]` → `SavedRecord`;
+ * - `["saved_count", userId]` → number of items, checked with every save so the 500 limit holds under races;
+ * - `["saved_by_listing", kind, id, userId]` → the item's status, to find who saved a listing (deadline reminders).
+ * A record, its listing index entry and the count change in one checked atomic write, retried at most 100 times.
+ */
+import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { publicInternshipsById } from "@/lib/internships/internships.ts";
+import { publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
+import {
+  MAX_SAVED,
+  type SavedChange,
+  type SavedItem,
+  type SavedKind,
+  type SavedQuery,
+  type SavedRecord,
+  TOO_MANY_SAVED,
+} from "./schema.ts";
+
+export * from "./schema.ts";
+
+/** Attempts of a checked write: each lost race means another write of the same person's items went through. */
+const ATTEMPTS = 100;
+const recordKey = (userId: string, kind: SavedKind, id: string): Deno.KvKey => ["saved", userId, kind, id];
+const countKey = (userId: string): Deno.KvKey => ["saved_count", userId];
+const listingKey = (kind: SavedKind, id: string, userId: string): Deno.KvKey => ["saved_by_listing", kind, id, userId];
+
+const NOT_FOUND: Record<SavedKind, string> = {
+  internships: "Internship not found",
+  opportunities: "Opportunity not found",
+};
+
+/** The listings of `kind` with `ids` as the public read answers them, by id (hidden and unknown ones absent). */
+async function listingsOf(kv: Deno.Kv, kind: SavedKind, ids: string[]) {
+  return kind === "internships" ? await publicInternshipsById(kv, ids) : await publishedOpportunitiesById(kv, ids);
+}
+
+/** `records` with their listings (null for a listing deleted or hidden since). */
+async function withListings(kv: Deno.Kv, records: SavedRecord[]): Promise<SavedItem[]> {
+  const ids = (kind: SavedKind) => records.filter((r) => r.kind === kind).map((r) => r.id);
+  const [internships, opportunities] = await Promise.all([
+    publicInternshipsById(kv, ids("internships")),
+    publishedOpportunitiesById(kv, ids("opportunities")),
+  ]);
+  return records.map((record) =>
+    record.kind === "internships"
+      ? { ...record, kind: "internships", listing: internships.get(record.id) ?? null }
+      : { ...record, kind: "opportunities", listing: opportunities.get(record.id) ?? null }
+  );
+}
+
+/**
+ * Saves listing `kind`/`id` for `userId`, or changes the saved item: `change.status` and `change.note` replace what
+ * the item has, absent ones keep it (a new item starts as `saved` with no note). `statusChangedAt` moves when the
+ * status does; `updatedAt` when anything does. A new save needs a listing the public may read (closed ones
+ * included); an item already saved can be changed after its listing was hidden (the history stays the person's).
+ * @throws NotFoundError "Internship not found" / "Opportunity not found" for a new save of an unknown, deleted,
+ *   inactive or unpublished listing; InvalidInputError `TOO_MANY_SAVED` for a save past 500; ConflictError after 100
+ *   lost races (nothing written).
+ */
+export async function saveItem(
+  kv: Deno.Kv,
+  userId: string,
+  kind: SavedKind,
+  id: string,
+  change: SavedChange,
+): Promise<SavedItem> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
+    const now = new Date().toISOString();
+    let record: SavedRecord;
+    if (current.value) {
+      const status = change.status ?? current.value.status;
+      const note = change.note ?? current.value.note;
+      if (status === current.value.status && note === current.value.note) {
+        return (await withListings(kv, [current.value]))[0];
+      }
+      record = {
+        ...current.value,
+        status,
+        note,
+        updatedAt: now,
+        statusChangedAt: status === current.value.status ? current.value.statusChangedAt : now,
+      };
+    } else {
+      if (!(await listingsOf(kv, kind, [id])).has(id)) throw new NotFoundError(NOT_FOUND[kind]);
+      if ((count.value ?? 0) >= MAX_SAVED) throw new InvalidInputError(TOO_MANY_SAVED);
+      record = {
+        kind,
+        id,
+        status: change.status ?? "saved",
+        note: change.note ?? "",
+        savedAt: now,
+        updatedAt: now,
+        statusChangedAt: now,
+      };
+    }
+    const op = kv.atomic().check(current, count)
+      .set(recordKey(userId, kind, id), record)
+      .set(listingKey(kind, id, userId), record.status);
+    if (!current.value) op.set(countKey(userId), (count.value ?? 0) + 1);
+    if ((await op.commit()).ok) return (await withListings(kv, [record]))[0];
+  }
+  throw new ConflictError("The item changed while saving; try again");
+}
+
+/**
+ * Removes listing `kind`/`id` from `userId`'s saved items; nothing happens when it was not saved.
+ * @throws ConflictError after 100 lost races.
+ */
+export async function unsaveItem(kv: Deno.Kv, userId: string, kind: SavedKind, id: string): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
+    if (!current.value) return;
+    const left = Math.max(0, (count.value ?? 1) - 1);
+    const op = kv.atomic().check(current, count)
+      .delete(recordKey(userId, kind, id))
+      .delete(listingKey(kind, id, userId));
+    if (left === 0) op.delete(countKey(userId));
+    else op.set(countKey(userId), left);
+    if ((await op.commit()).ok) return;
+  }
+  throw new ConflictError("The item changed while removing it; try again");
+}
+
+/** Every saved record of `userId` (of `kind` when given), without listings, in key order (also the account export). */
+export async function savedRecordsOf(kv: Deno.Kv, userId: string, kind?: SavedKind): Promise<SavedRecord[]> {
+  const prefix = kind ? ["saved", userId, kind] : ["saved", userId];
+  const records: SavedRecord[] = [];
+  for await (const entry of kv.list<SavedRecord>({ prefix })) records.push(entry.value);
+  return records;
+}
+
+/** `userId`'s saved items matching `query`, newest `updatedAt` first, each with its listing. */
+export async function listSaved(kv: Deno.Kv, userId: string, query: SavedQuery): Promise<SavedItem[]> {
+  const records = (await savedRecordsOf(kv, userId, query.kind))
+    .filter((record) => !query.status || record.status === query.status)
+    .sort((a, b) => a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
+  return await withListings(kv, records);
+}
+
+/** The ids `userId` saved, by kind (what pages and islands mark saved cards with). */
+export async function savedIds(kv: Deno.Kv, userId: string): Promise<Record<SavedKind, string[]>> {
+  const ids: Record<SavedKind, string[]> = { internships: [], opportunities: [] };
+  for (const record of await savedRecordsOf(kv, userId)) ids[record.kind].push(record.id);
+  return ids;
+}
+
+/** Deletes every saved item of `userId` (account deletion), in commits of at most 300 items; idempotent. */
+export async function deleteSavedOf(kv: Deno.Kv, userId: string): Promise<void> {
+  const records = await savedRecordsOf(kv, userId);
+  for (let i = 0; i < records.length; i += 300) {
+    const op = kv.atomic();
+    for (const { kind, id } of records.slice(i, i + 300)) {
+      op.delete(recordKey(userId, kind, id)).delete(listingKey(kind, id, userId));
+    }
+    await op.commit();
+  }
+  await kv.delete(countKey(userId));
+}

@@ -1,0 +1,62 @@
+/**
+ * Saved items and the application tracker (docs/api.md, Student space; docs/decisions.md, Student space): the kinds,
+ * statuses and limits, the record and item types, and the zod schemas of the `PUT` body and the list query.
+ */
+import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
+import type { OpportunityView } from "@/lib/opportunities/schema.ts";
+
+/** What can be saved: the path segment `{kind}` of `/api/me/saved/{kind}/{id}`. */
+export const SAVED_KINDS = ["internships", "opportunities"] as const;
+export type SavedKind = typeof SAVED_KINDS[number];
+
+/** The tracker's statuses, in the order of an application's course. */
+export const SAVED_STATUSES = ["saved", "applied", "interviewing", "offer", "rejected"] as const;
+export type SavedStatus = typeof SAVED_STATUSES[number];
+
+/** Most items one person may save. */
+export const MAX_SAVED = 500;
+/** Longest note, in characters. */
+export const NOTE_MAX = 500;
+/** The error of the save past `MAX_SAVED`. */
+export const TOO_MANY_SAVED = `You can save at most ${MAX_SAVED} items`;
+
+/** A saved item as stored: which listing, its tracker status and note, and when it was saved and changed. */
+export interface SavedRecord {
+  kind: SavedKind;
+  id: string;
+  status: SavedStatus;
+  /** Plain text, "" for none. */
+  note: string;
+  savedAt: string;
+  updatedAt: string;
+  statusChangedAt: string;
+}
+
+/** A saved item as answered: the record and its listing as the public read answers it (null once deleted or hidden). */
+export type SavedItem =
+  | SavedRecord & { kind: "internships"; listing: InternshipView | null }
+  | SavedRecord & { kind: "opportunities"; listing: OpportunityView | null };
+
+/** Whether `value` names a kind (a bad `{kind}` in a path is 404, not 400). */
+export function isSavedKind(value: string): value is SavedKind {
+  return (SAVED_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * The body of `PUT /api/me/saved/{kind}/{id}`: `status` one of `SAVED_STATUSES`, `note` plain text of at most 500
+ * characters (trimmed; null clears it). Either may be absent: the item keeps what it has (a new one: `saved`, "").
+ */
+export const SavedChangeSchema = z.object({
+  status: z.enum(SAVED_STATUSES).optional(),
+  note: TextSchema.trim().max(NOTE_MAX).nullable().optional().transform((note) => note === null ? "" : note),
+});
+export type SavedChange = z.infer<typeof SavedChangeSchema>;
+
+/** The query of `GET /api/me/saved`: `kind` and `status` narrow the list (absent or empty: all). */
+export const SavedQuerySchema = z.object({
+  kind: z.union([z.enum(SAVED_KINDS), z.literal("").transform(() => undefined)]).optional(),
+  status: z.union([z.enum(SAVED_STATUSES), z.literal("").transform(() => undefined)]).optional(),
+});
+export type SavedQuery = z.infer<typeof SavedQuerySchema>;

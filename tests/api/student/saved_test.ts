@@ -1,0 +1,200 @@
+/**
+ * Saved items and the tracker (docs/api.md, Student space; docs/decisions.md, Student space): `PUT`, `GET`, `DELETE`
+ * of `/api/me/saved`, per role, with bad input, the 500-item limit under concurrency, hidden listings and isolation
+ * between people.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { postInternships } from "../internships/helpers.ts";
+
+async function put(t: TestApp, who: TestUser | undefined, path: string, body: unknown = {}) {
+  const res = await t.json("PUT", `/api/me/saved/${path}`, body, who?.headers);
+  return { status: res.status, body: await res.json() };
+}
+
+async function get(t: TestApp, who: TestUser | undefined, path: string) {
+  const res = await t.fetch(path, { headers: who?.headers });
+  return { status: res.status, body: await res.json() };
+}
+
+async function opportunity(t: TestApp, who: TestUser, title = "Campus Hack") {
+  const res = await t.json("POST", "/api/opportunities", {
+    title,
+    type: "hackathon",
+    startDate: "2099-01-01",
+    endDate: "2099-01-02",
+  }, who.headers);
+  assertEquals(res.status, 201);
+  return (await res.json()).opportunity;
+}
+
+Deno.test("a guest gets 401 from every /api/me/saved endpoint", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const [internship] = await postInternships(t, member, [{}]);
+  assertEquals((await put(t, undefined, `internships/${internship.id}`)).status, 401);
+  assertEquals((await get(t, undefined, "/api/me/saved")).status, 401);
+  assertEquals((await get(t, undefined, "/api/me/saved/ids")).status, 401);
+  const del = await t.fetch(`/api/me/saved/internships/${internship.id}`, { method: "DELETE" });
+  assertEquals(del.status, 401);
+});
+
+Deno.test("PUT saves with status saved, then changes status and note; absent fields keep their value", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const [internship] = await postInternships(t, member, [{ title: "Data Intern", deadline: "2099-05-01" }]);
+  const saved = await put(t, student, `internships/${internship.id}`);
+  assertEquals(saved.status, 200);
+  const item = saved.body.item;
+  assertEquals([item.kind, item.id, item.status, item.note], ["internships", internship.id, "saved", ""]);
+  assertEquals(item.savedAt, item.updatedAt);
+  assertEquals(item.statusChangedAt, item.savedAt);
+  assertEquals(item.listing.title, "Data Intern");
+  assertEquals(item.listing.isClosed, false);
+  assertEquals(item.listing.user.id, member.user.id);
+
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  const applied = (await put(t, student, `internships/${internship.id}`, { status: "applied" })).body.item;
+  assertEquals([applied.status, applied.note, applied.savedAt], ["applied", "", item.savedAt]);
+  assert(applied.statusChangedAt > item.statusChangedAt);
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  const noted = (await put(t, student, `internships/${internship.id}`, { note: "  Referred by Asha  " })).body.item;
+  assertEquals([noted.status, noted.note], ["applied", "Referred by Asha"]);
+  assertEquals(noted.statusChangedAt, applied.statusChangedAt);
+  assert(noted.updatedAt > applied.updatedAt);
+  const cleared = (await put(t, student, `internships/${internship.id}`, { note: null })).body.item;
+  assertEquals([cleared.status, cleared.note], ["applied", ""]);
+  // The same PUT again changes nothing.
+  const again = (await put(t, student, `internships/${internship.id}`, { note: "" })).body.item;
+  assertEquals(again.updatedAt, cleared.updatedAt);
+});
+
+Deno.test("bad input: unknown kind 404, bad status and long note 400, unknown and hidden listings 404", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const [open, inactive, deleted] = await postInternships(t, member, [{}, {}, {}]);
+  assertEquals((await put(t, student, `jobs/${open.id}`)).status, 404);
+  assertEquals((await t.json("DELETE", `/api/me/saved/jobs/${open.id}`, undefined, student.headers)).status, 404);
+  const badStatus = await put(t, student, `internships/${open.id}`, { status: "hired" });
+  assertEquals(badStatus.status, 400);
+  assertEquals(badStatus.body.error[0].path, ["status"]);
+  assertEquals((await put(t, student, `internships/${open.id}`, { note: "x".repeat(501) })).status, 400);
+  assertEquals((await put(t, student, `internships/${open.id}`, { note: 5 })).status, 400);
+  assertEquals((await put(t, student, `internships/${open.id}`, { note: "x".repeat(500) })).status, 200);
+  const malformed = await t.fetch(`/api/me/saved/internships/${open.id}`, {
+    method: "PUT",
+    headers: { ...student.headers, "content-type": "application/json" },
+    body: "{",
+  });
+  assertEquals(malformed.status, 400);
+  assertEquals(await malformed.json(), { error: "Invalid JSON body" });
+
+  const unknown = await put(t, student, `internships/${crypto.randomUUID()}`);
+  assertEquals(unknown, { status: 404, body: { error: "Internship not found" } });
+  assertEquals(
+    (await t.json("PUT", `/api/internships/${inactive.id}`, { isActive: false }, admin.headers)).status,
+    200,
+  );
+  assertEquals((await put(t, student, `internships/${inactive.id}`)).status, 404);
+  assertEquals((await t.json("DELETE", `/api/internships/${deleted.id}`, undefined, member.headers)).status, 200);
+  assertEquals((await put(t, student, `internships/${deleted.id}`)).status, 404);
+
+  const pending = await opportunity(t, student, "My own pending hack");
+  assertEquals(await put(t, student, `opportunities/${pending.id}`), {
+    status: 404,
+    body: { error: "Opportunity not found" },
+  });
+  const published = await opportunity(t, member);
+  const saved = await put(t, student, `opportunities/${published.id}`, { status: "interviewing" });
+  assertEquals(saved.status, 200);
+  assertEquals(saved.body.item.listing.title, "Campus Hack");
+  assertEquals((await get(t, student, "/api/me/saved?kind=jobs")).status, 400);
+  assertEquals((await get(t, student, "/api/me/saved?status=hired")).status, 400);
+});
+
+Deno.test("GET lists newest change first with kind and status filters; ids by kind; DELETE is idempotent", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const [a, b] = await postInternships(t, member, [{ title: "A" }, { title: "B" }]);
+  const o = await opportunity(t, member, "O");
+  for (const path of [`internships/${a.id}`, `opportunities/${o.id}`, `internships/${b.id}`]) {
+    assertEquals((await put(t, student, path)).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await put(t, student, `internships/${a.id}`, { status: "offer" });
+  const titles = (items: { listing: { title: string } }[]) => items.map((item) => item.listing.title);
+  assertEquals(titles((await get(t, student, "/api/me/saved")).body.items), ["A", "B", "O"]);
+  assertEquals(titles((await get(t, student, "/api/me/saved?kind=internships")).body.items), ["A", "B"]);
+  assertEquals(titles((await get(t, student, "/api/me/saved?status=saved")).body.items), ["B", "O"]);
+  assertEquals(titles((await get(t, student, "/api/me/saved?kind=opportunities&status=offer")).body.items), []);
+  const ids = (await get(t, student, "/api/me/saved/ids")).body;
+  assertEquals(ids.internships.sort(), [a.id, b.id].sort());
+  assertEquals(ids.opportunities, [o.id]);
+
+  for (let i = 0; i < 2; i++) {
+    const res = await t.json("DELETE", `/api/me/saved/internships/${a.id}`, undefined, student.headers);
+    assertEquals([res.status, await res.json()], [200, { success: true }]);
+  }
+  assertEquals(titles((await get(t, student, "/api/me/saved")).body.items), ["B", "O"]);
+});
+
+Deno.test("a saved item stays with listing null once its listing is deleted, and can still be changed", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const [internship] = await postInternships(t, member, [{ title: "Soon gone" }]);
+  await put(t, student, `internships/${internship.id}`, { status: "applied" });
+  assertEquals((await t.json("DELETE", `/api/internships/${internship.id}`, undefined, member.headers)).status, 200);
+  const [item] = (await get(t, student, "/api/me/saved")).body.items;
+  assertEquals([item.id, item.status, item.listing], [internship.id, "applied", null]);
+  const moved = await put(t, student, `internships/${internship.id}`, { status: "rejected" });
+  assertEquals([moved.status, moved.body.item.status, moved.body.item.listing], [200, "rejected", null]);
+});
+
+Deno.test("each person sees and changes only their own items", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const alice = await createTestUser(t, "user");
+  const bob = await createTestUser(t, "user");
+  const [internship] = await postInternships(t, member, [{}]);
+  await put(t, alice, `internships/${internship.id}`, { status: "applied", note: "Alice's" });
+  assertEquals((await get(t, bob, "/api/me/saved")).body.items, []);
+  assertEquals((await get(t, bob, "/api/me/saved/ids")).body, { internships: [], opportunities: [] });
+  const bobs = await put(t, bob, `internships/${internship.id}`);
+  assertEquals([bobs.body.item.status, bobs.body.item.note], ["saved", ""]);
+  await t.json("DELETE", `/api/me/saved/internships/${internship.id}`, undefined, bob.headers);
+  const [alices] = (await get(t, alice, "/api/me/saved")).body.items;
+  assertEquals([alices.status, alices.note], ["applied", "Alice's"]);
+});
+
+Deno.test("the 501st save is 400, also when the last saves race; a removal makes room again", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listings = [];
+  for (let i = 0; i < 6; i++) {
+    listings.push(...await postInternships(t, member, Array.from({ length: 100 }, () => ({}))));
+  }
+  for (const listing of listings.slice(0, 490)) {
+    assertEquals((await put(t, student, `internships/${listing.id}`)).status, 200);
+  }
+  const racing = await Promise.all(
+    listings.slice(490, 520).map((listing) => put(t, student, `internships/${listing.id}`)),
+  );
+  assertEquals(racing.filter((r) => r.status === 200).length, 10);
+  for (const refused of racing.filter((r) => r.status !== 200)) {
+    assertEquals(refused, { status: 400, body: { error: "You can save at most 500 items" } });
+  }
+  assertEquals((await get(t, student, "/api/me/saved")).body.items.length, 500);
+  const savedIds: string[] = (await get(t, student, "/api/me/saved/ids")).body.internships;
+  const extra = listings.find((listing) => !savedIds.includes(listing.id))!;
+  assertEquals((await put(t, student, `internships/${extra.id}`)).status, 400);
+  // Changing an item already saved is not a new save.
+  assertEquals((await put(t, student, `internships/${savedIds[0]}`, { status: "applied" })).status, 200);
+  await t.json("DELETE", `/api/me/saved/internships/${savedIds[1]}`, undefined, student.headers);
+  assertEquals((await put(t, student, `internships/${extra.id}`)).status, 200);
+});

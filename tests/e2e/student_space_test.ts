@@ -1,0 +1,104 @@
+/**
+ * The student space in Chromium (docs/decisions.md, Student space): a student saves two internships from the list,
+ * moves one to "applied" on the tracker and sees both there (also after a reload); a guest's "Save" leads to sign in
+ * and, back on the page signed in, saves the listing. Every page passes the axe-core check.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { listSaved } from "@/lib/saved/saved.ts";
+import { istToday } from "@/components/dates.ts";
+
+const listing = (title: string, deadline: string) =>
+  InternshipCreateSchema.parse({
+    title,
+    hiringOrganization: `${title} Co`,
+    link: "https://jobs.example.com/apply",
+    deadline,
+  });
+
+Deno.test("a student saves two internships, moves one to applied, and sees both on the tracker", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  const soon = istToday(new Date(Date.now() + 3 * 86_400_000));
+  await createInternships(t.kv, member.user, [listing("Data Intern", "2099-12-31")]);
+  await createInternships(t.kv, member.user, [listing("Design Intern", soon)]);
+  await createInternships(t.kv, member.user, [listing("Ops Intern", "2099-12-31")]);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+
+  await openHydrated(page, `${t.origin}/internships`);
+  for (const title of ["Data Intern", "Design Intern"]) {
+    const button = page.getByRole("button", { name: `Save ${title}` });
+    await button.click();
+    await page.getByRole("button", { name: `Saved ${title}` }).waitFor();
+    assertEquals(await page.getByRole("button", { name: `Saved ${title}` }).getAttribute("aria-pressed"), "true");
+  }
+  assertEquals(await page.getByRole("button", { name: "Save Ops Intern" }).getAttribute("aria-pressed"), "false");
+  await assertAccessible(page, "/internships with saved cards");
+
+  await page.getByRole("link", { name: "My applications" }).click();
+  await page.waitForURL(/\/me\/tracker$/);
+  await openHydrated(page, `${t.origin}/me/tracker`);
+  const saved = page.getByRole("region", { name: /^Saved/ });
+  await saved.getByRole("link", { name: "Data Intern", exact: true }).waitFor();
+  await saved.getByRole("link", { name: "Design Intern", exact: true }).waitFor();
+  assert(await saved.getByText(/⚠ Closes in 3 days/).isVisible(), "the warning of the listing closing soon");
+  await assertAccessible(page, "/me/tracker");
+
+  await page.getByLabel("Status").first().waitFor();
+  const dataRow = page.locator("li", { has: page.getByRole("heading", { name: "Data Intern" }) });
+  await dataRow.getByLabel("Status").selectOption("applied");
+  await page.getByRole("status").getByText("Moved “Data Intern” to Applied.").waitFor();
+  const applied = page.getByRole("region", { name: /^Applied/ });
+  await applied.getByRole("link", { name: "Data Intern", exact: true }).waitFor();
+  const appliedRow = page.locator("li", { has: page.getByRole("heading", { name: "Data Intern" }) });
+  await appliedRow.getByLabel("Note").fill("Sent through the careers page");
+  await appliedRow.getByRole("button", { name: "Save note for Data Intern" }).click();
+  await page.getByRole("status").getByText("Saved the note for “Data Intern”.").waitFor();
+
+  await page.reload();
+  await openHydrated(page, `${t.origin}/me/tracker`);
+  assertEquals(await page.getByRole("region", { name: /^Applied/ }).getByRole("heading").allTextContents(), [
+    "Applied (1)",
+    "Data Intern",
+  ]);
+  assertEquals(await page.getByRole("region", { name: /^Saved/ }).getByRole("heading").allTextContents(), [
+    "Saved (1)",
+    "Design Intern",
+  ]);
+  const reloadedRow = page.locator("li", { has: page.getByRole("heading", { name: "Data Intern" }) });
+  assertEquals(await reloadedRow.getByLabel("Note").inputValue(), "Sent through the careers page");
+  const items = await listSaved(t.kv, student.user.id, {});
+  assertEquals(items.map((item) => [item.listing?.title, item.status]).sort(), [
+    ["Data Intern", "applied"],
+    ["Design Intern", "saved"],
+  ]);
+});
+
+Deno.test("a guest's Save leads to sign in and back, where the listing is saved", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const [internship] = await createInternships(t.kv, member.user, [listing("Cloud Intern", "2099-12-31")]);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+
+  await openHydrated(page, `${t.origin}/internships/${internship.id}`);
+  await page.getByRole("link", { name: "Save Cloud Intern (sign in first)" }).click();
+  await page.waitForURL(/\/sign-in\?/);
+  const callback = new URL(page.url()).searchParams.get("callbackURL");
+  assertEquals(callback, `/internships/${internship.id}?save=internships%3A${internship.id}`);
+  await assertAccessible(page, "/sign-in from Save");
+
+  await signInBrowser(context, t.origin, student);
+  await openHydrated(page, `${t.origin}${callback}`);
+  await page.getByRole("button", { name: "Saved Cloud Intern" }).waitFor();
+  assertEquals(new URL(page.url()).search, "");
+  assertEquals((await listSaved(t.kv, student.user.id, {})).map((item) => item.id), [internship.id]);
+});
