@@ -1,7 +1,8 @@
 /**
  * Browser-safe: which listings the signed-in person saved, shared by every save button of a page. The ids are read
- * once per page from `GET /api/me/saved/ids` (public lists stay the same for everyone; docs/decisions.md, Student
- * space) into one signal, which each save or removal updates, so two buttons of one listing agree.
+ * once per page from `GET /api/me/saved/ids` (public lists stay the same for everyone;
+ * docs/decisions.md, Student space) into one signal, which each save or removal updates, so two buttons of one
+ * listing agree.
  */
 import { signal } from "@preact/signals";
 import { fetchJson } from "@/components/fetch_json.ts";

@@ -57,10 +57,10 @@ function pageHref(params: ListParams): string {
   return query ? `/internships?${query}` : "/internships";
 }
 
-/** How many filters are set: each checked work type and each filled-in text field counts once. */
+/** How many filters are set: each checked box and each filled-in text field counts once. */
 function activeFilterCount(filters: FilterValues): number {
   const fields = [filters.search, filters.tags, filters.location, filters.minStipend, filters.maxStipend];
-  return filters.types.length + fields.filter((value) => value.trim() !== "").length;
+  return filters.types.length + fields.filter((value) => value.trim() !== "").length + (filters.includeClosed ? 1 : 0);
 }
 
 /** The result count sentence, e.g. "Showing 1–10 of 34 internships". */
@@ -254,6 +254,17 @@ export default function InternshipFilters(
                 </div>
               </div>
             </fieldset>
+            <label class="flex items-center gap-2 text-slate-800">
+              <input
+                type="checkbox"
+                name="includeClosed"
+                value="true"
+                checked={filters.includeClosed}
+                class="h-4 w-4 accent-indigo-700"
+                onChange={(e) => change({ includeClosed: e.currentTarget.checked }, null)}
+              />
+              Show closed internships
+            </label>
             {limit && limit !== String(DEFAULT_LIMIT) && <input type="hidden" name="limit" value={limit} />}
             <div class="flex flex-wrap items-center gap-3">
               <button

@@ -70,7 +70,7 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
     return (
       <a href={href} class={`${BUTTON} border-slate-300 bg-white text-slate-800 hover:bg-slate-100`}>
         <BookmarkIcon filled={false} />
-        Save<span class="sr-only">{` ${title} (sign in first)`}</span>
+        Save<span class="sr-only">{` ${title}`}</span>
       </a>
     );
   }

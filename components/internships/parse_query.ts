@@ -36,6 +36,7 @@ export function parseListQuery(params: ListParams, extra: Record<string, string>
   for (const name of ["tags", "location", "minStipend", "maxStipend", "search"] as const) {
     if (filters[name]) input[name] = filters[name];
   }
+  if (filters.includeClosed) input.includeClosed = "true";
   if (params.offset) input.offset = params.offset;
   if (params.limit) input.limit = params.limit;
   const ignored: string[] = [];

@@ -17,6 +17,8 @@ export interface FilterValues {
   minStipend: string;
   maxStipend: string;
   search: string;
+  /** Closed listings too (`includeClosed=true`). */
+  includeClosed: boolean;
 }
 
 /** The filters, page position and size read from a URL; `limit` and `offset` are raw strings ("" = default). */
@@ -34,6 +36,7 @@ export const NO_FILTERS: FilterValues = {
   minStipend: "",
   maxStipend: "",
   search: "",
+  includeClosed: false,
 };
 
 function first(params: URLSearchParams, ...names: string[]): string {
@@ -55,6 +58,7 @@ export function readListParams(params: URLSearchParams): ListParams {
       minStipend: first(params, "minStipend"),
       maxStipend: first(params, "maxStipend"),
       search: first(params, "search", "q"),
+      includeClosed: params.getAll("includeClosed").includes("true"),
     },
     offset: first(params, "offset"),
     limit: first(params, "limit"),
@@ -69,6 +73,7 @@ export function listQueryString({ filters, offset, limit }: ListParams): string 
     const value = filters[name].trim();
     if (value) params.set(name, value);
   }
+  if (filters.includeClosed) params.set("includeClosed", "true");
   if (offset && offset !== "0") params.set("offset", offset);
   if (limit && limit !== String(DEFAULT_LIMIT)) params.set("limit", limit);
   return params.toString();

@@ -100,11 +100,14 @@ Deno.test("filters in the URL render only the matching cards", async () => {
   await using t = await createTestApp();
   const seeded = await seed(t, await createTestUser(t, "member"));
   const cases: [string, Name[]][] = [
-    ["", ["react", "marketing", "data", "design"]],
-    ["types=remote", ["react", "design"]],
-    ["types=remote,hybrid", ["react", "data", "design"]],
+    ["", ["react", "marketing", "data"]],
+    ["includeClosed=true", ["react", "marketing", "data", "design"]],
+    ["types=remote", ["react"]],
+    ["types=remote&includeClosed=true", ["react", "design"]],
+    ["types=remote,hybrid", ["react", "data"]],
     ["minStipend=10000", ["react"]],
-    ["maxStipend=5000", ["marketing", "design"]],
+    ["maxStipend=5000", ["marketing"]],
+    ["maxStipend=5000&includeClosed=true", ["marketing", "design"]],
     ["tags=PYTHON", ["data"]],
     ["location=mumb", ["marketing"]],
     ["search=preact%20dashboards", ["react"]],
@@ -140,12 +143,13 @@ Deno.test("cards show the stipend in rupees, Unpaid, the deadline and the verifi
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, await createTestUser(t, "member"));
   await updateInternship(t.kv, seeded.react.id, admin.user, { isVerified: true });
-  const { html } = await page(t, "/internships?types=remote");
+  const { html } = await page(t, "/internships?types=remote&includeClosed=true");
   assert(html.includes("₹20,000 / month"), "stipend in en-IN rupees");
   assert(html.includes("Unpaid"), "stipend 0 shows Unpaid");
   assertMatch(html, /<time datetime="2099-01-31">31 Jan 2099<\/time>/);
   assertMatch(html, /\(Closes in \d+ days\)/);
   assert(html.includes("(Closed)"), "a past deadline shows Closed");
+  assertEquals(html.match(/>Closed</g)?.length, 1, "the Closed badge of the closed listing only");
   assertEquals(html.match(/>\s*Verified\s*</g)?.length, 1);
   const data = await page(t, "/internships?types=hybrid");
   assert(data.html.includes("Unpaid"), "a null stipend shows Unpaid");
@@ -158,12 +162,12 @@ Deno.test("invalid query parameters render the page with a note instead of an er
     const { res, html } = await page(t, `/internships?${query}`);
     assertHtml(res);
     assert(html.includes("were not valid and were left out"), query);
-    assertEquals(cardIds(html).length, 4, query);
+    assertEquals(cardIds(html).length, 3, query);
   }
   const kept = await page(t, "/internships?types=remote&minStipend=oops");
   assertHtml(kept.res);
   assertMatch(kept.html, /left out \(minimum stipend\)/);
-  assertEquals(cardIds(kept.html).sort(), idsOf(seeded, "react", "design"));
+  assertEquals(cardIds(kept.html).sort(), idsOf(seeded, "react"));
   const crossed = await page(t, "/internships?maxStipend=1&minStipend=5000");
   assertHtml(crossed.res);
   assertMatch(crossed.html, /left out \(maximum stipend\)/);

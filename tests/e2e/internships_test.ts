@@ -94,7 +94,7 @@ Deno.test("a guest filters by type and stipend, searches, and opens a result", a
   await page.getByRole("searchbox", { name: "Search" }).fill("quantum");
   await page.getByText("Showing 1–1 of 1 internship").waitFor();
 
-  await page.getByRole("link", { name: "Quantum Computing Research Intern" }).click();
+  await page.getByRole("link", { name: "Quantum Computing Research Intern", exact: true }).click();
   await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
   await page.getByRole("heading", { level: 1, name: "Quantum Computing Research Intern" }).waitFor();
   const apply = page.getByRole("link", { name: /Apply on qubit\.example\.com/ });

@@ -53,7 +53,7 @@ Deno.test("a user submits an opportunity, the admin approves it from the queue, 
   await adminPage.getByRole("heading", { name: "Campus Climate Ideathon" }).waitFor();
 
   await page.goto(`${t.origin}/opportunities`);
-  await page.getByRole("link", { name: "Campus Climate Ideathon" }).click();
+  await page.getByRole("link", { name: "Campus Climate Ideathon", exact: true }).click();
   await page.getByRole("heading", { level: 1, name: "Campus Climate Ideathon" }).waitFor();
   await assertAccessible(page, "opportunity page");
   const calendar = page.getByRole("link", { name: "Add to calendar" });

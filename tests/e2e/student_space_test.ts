@@ -90,7 +90,7 @@ Deno.test("a guest's Save leads to sign in and back, where the listing is saved"
   const page = await context.newPage();
 
   await openHydrated(page, `${t.origin}/internships/${internship.id}`);
-  await page.getByRole("link", { name: "Save Cloud Intern (sign in first)" }).click();
+  await page.getByRole("link", { name: "Save Cloud Intern" }).click();
   await page.waitForURL(/\/sign-in\?/);
   const callback = new URL(page.url()).searchParams.get("callbackURL");
   assertEquals(callback, `/internships/${internship.id}?save=internships%3A${internship.id}`);

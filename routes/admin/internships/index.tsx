@@ -1,7 +1,8 @@
 /**
  * `/admin/internships`: every internship for moderation (admins only, by `/admin`'s
  * middleware and layout), with search, a choice of which states to show (public only, with
- * inactive, with deleted as well: the list's admin flags of docs/decisions.md, Internships), pages, and the
+ * inactive, with deleted as well: the list's admin flags of docs/decisions.md, Internships; closed ones in each), pages,
+ * and the
  * verified/active switches on each live listing.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -18,9 +19,12 @@ import { type InternshipPage, listInternships } from "@/lib/internships/internsh
 
 /** Which states the list shows; `live` (active and inactive, not deleted) is the default. */
 const SHOW = {
-  public: { label: "Public listings only", flags: {} },
-  live: { label: "Active and inactive", flags: { includeInactive: "true" } },
-  all: { label: "Everything, deleted included", flags: { includeInactive: "true", includeDeleted: "true" } },
+  public: { label: "Public listings only", flags: { includeClosed: "true" } },
+  live: { label: "Active and inactive", flags: { includeClosed: "true", includeInactive: "true" } },
+  all: {
+    label: "Everything, deleted included",
+    flags: { includeClosed: "true", includeInactive: "true", includeDeleted: "true" },
+  },
 } as const;
 type Show = keyof typeof SHOW;
 
