@@ -48,12 +48,18 @@ Deno.test("admin forms refuse what cannot work, point out odd values and keep fo
   await page.getByText("Use an https address: an http video does not play on an https site.").waitFor();
 
   const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+  // The announcement can render a moment before the focus is restored: wait for it, then check it.
+  const focusSettles = (text: string) =>
+    page.waitForFunction((want) => document.activeElement?.textContent === want, text, { timeout: 5_000 })
+      .catch(() => {});
   await page.getByRole("button", { name: /^Down\W+One$/ }).focus();
   await page.keyboard.press("Enter");
   await page.getByText("“One” moved to position 2.").waitFor();
+  await focusSettles("Down: One");
   assertEquals(await focused(), "Down: One");
   await page.keyboard.press("Enter");
   await page.getByText("“One” moved to position 3.").waitFor();
+  await focusSettles("Up: One");
   assertEquals(await focused(), "Up: One", "at the end, the focus goes to the other button");
 
   await openHydrated(page, `${t.origin}/admin/coupons`);
