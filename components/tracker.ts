@@ -2,7 +2,7 @@
  * Browser-safe: what the application tracker shows of a saved item (docs/decisions.md, Student space): its title,
  * organization, page and last day, and the "closes in N days" warning, in India's days.
  */
-import { istDayOf, istToday } from "@/components/dates.ts";
+import { istDayOf, istToday } from "@/lib/dates.ts";
 import { daysUntil, describeDeadline } from "@/components/internships/format.ts";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
 

@@ -9,7 +9,7 @@ import { fetchJson } from "@/components/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { useDebouncedValue } from "@/components/use_debounced_value.ts";
 import { Notice } from "@/components/forms.tsx";
-import { formatDateTime, fromIstInput } from "@/components/dates.ts";
+import { formatDateTime, fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/components/admin_checks.ts";
 import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";

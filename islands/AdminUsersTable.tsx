@@ -6,7 +6,7 @@
  * announced; a stale answer never overwrites a newer one.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { formatDate } from "@/components/dates.ts";
+import { formatDate } from "@/lib/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";

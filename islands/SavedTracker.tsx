@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/components/fetch_json.ts";
-import { formatDate } from "@/components/dates.ts";
+import { formatDate } from "@/lib/dates.ts";
 import { STATUS_LABELS, trackerRow } from "@/components/tracker.ts";
 import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";

@@ -6,7 +6,7 @@
  * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing).
  */
 import { useEffect, useState } from "preact/hooks";
-import { fromIstInput, toIstInput } from "@/components/dates.ts";
+import { fromIstInput, toIstInput } from "@/lib/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
 import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";

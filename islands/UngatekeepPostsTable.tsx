@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { formatDateTime } from "@/components/dates.ts";
+import { formatDateTime } from "@/lib/dates.ts";
 import { fetchJson } from "@/components/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
 import { useDebouncedValue } from "@/components/use_debounced_value.ts";

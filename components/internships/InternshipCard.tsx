@@ -6,7 +6,8 @@
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { ComponentChildren } from "preact";
 import SaveButton from "@/islands/SaveButton.tsx";
-import { describeDeadline, formatStipend, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
+import { describeDeadline, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
+import { formatStipend } from "@/lib/internships/stipend.ts";
 
 /** A small pill for type, timing and state badges. */
 export function Badge({ children, tone = "slate" }: { children: string; tone?: "slate" | "indigo" | "amber" | "red" }) {

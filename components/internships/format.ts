@@ -1,9 +1,8 @@
 /**
  * Display rules for internships, shared by the pages and the islands (so it must stay free
- * of server-only imports): ₹ stipends in Indian digit grouping, deadlines as dates with the
- * days left, and labels of the API's documented `type` and `timing` values ("Internship").
+ * of server-only imports): deadlines as dates with the days left (stipends: `lib/internships/stipend.ts`), and labels of the API's documented `type` and `timing` values ("Internship").
  */
-import { formatDate, istDayOf, istToday } from "@/components/dates.ts";
+import { formatDate, istDayOf, istToday } from "@/lib/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import { pageRange } from "@/components/Pagination.tsx";
 
@@ -20,18 +19,7 @@ export const TIMING_LABELS: Record<NonNullable<InternshipView["timing"]>, string
   part_time: "Part-time",
 };
 
-const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A rupee amount in Indian grouping, e.g. `25000` → `"₹25,000"`. */
-export function formatRupees(amount: number): string {
-  return rupees.format(amount);
-}
-
-/** A monthly stipend in rupees: `"₹25,000 / month"`, or `"Unpaid"` for 0 or null. */
-export function formatStipend(stipend: number | null | undefined): string {
-  return stipend ? `${formatRupees(stipend)} / month` : "Unpaid";
-}
 
 /** A deadline for display, or null when there is none or it is not a date. */
 export interface DeadlineText {
@@ -67,7 +55,7 @@ export function describeDeadline(deadline: string | null | undefined, now = new 
   return { date: formatDate(day), status, closed: days < 0, iso: day };
 }
 
-/** A timestamp as its day in IST, or a calendar date, e.g. `"3 Feb 2026"` (`components/dates.ts`). */
+/** A timestamp as its day in IST, or a calendar date, e.g. `"3 Feb 2026"` (`lib/dates.ts`). */
 export { formatDate };
 
 /** The result count sentence of a page of `shown` (at least 1) internships, e.g. "Showing 1–10 of 34 internships". */

@@ -3,7 +3,7 @@
  * upcoming, ongoing or closed, location, organizer and who posted it; with `showState`, its review
  * state (for "My submissions").
  */
-import { formatDate, istToday } from "@/components/dates.ts";
+import { formatDate, istToday } from "@/lib/dates.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -25,7 +25,7 @@ export const STATUS_LABELS: Record<OpportunityStatus, { label: string; tone: "am
   rejected: { label: "Rejected", tone: "red" },
 };
 
-/** `YYYY-MM-DD` as "1 Mar 2099" (`components/dates.ts`). */
+/** `YYYY-MM-DD` as "1 Mar 2099" (`lib/dates.ts`). */
 export function formatDay(date: string): string {
   return formatDate(date);
 }

@@ -8,7 +8,7 @@ import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { relativeTime } from "./format.ts";
-import { formatDateTime } from "@/components/dates.ts";
+import { formatDateTime } from "@/lib/dates.ts";
 
 /** The thumbnail's source: the first image, else the link's preview image, else none. */
 export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): string | null {

@@ -5,7 +5,7 @@
  */
 import { Dictionary, ListDictionary, Postings, type Slots } from "@/lib/kv/chunked/columns.ts";
 import type { Columns } from "@/lib/kv/chunked/read_model.ts";
-import { istDayOf } from "@/components/dates.ts";
+import { istDayOf } from "@/lib/dates.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 
 /** Bit of `flags`: the record is active. */

@@ -4,7 +4,7 @@
  * are answered from the read model of `store.ts` (filters in `filters.ts`); writes go through
  * its writer's atomic commits, retried at most 10 times on a lost race (then ConflictError).
  */
-import { istDayOf, istToday } from "@/components/dates.ts";
+import { istDayOf, istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";

@@ -11,7 +11,7 @@
  * ordered by KV: the record ends in the state of the last one, and its state is one value, so it
  * is never in two queues.
  */
-import { istToday } from "@/components/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import { canRead, publishesAtOnce, type Viewer } from "./policy.ts";

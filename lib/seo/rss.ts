@@ -3,7 +3,7 @@
  * (title, link, date, excerpt, tag as category), and `/internships/rss.xml`, the 50 newest open internships matching
  * the list's filters, so a saved search is also a feed. Every link is absolute on the site's public origin.
  */
-import { formatStipend } from "@/components/internships/format.ts";
+import { formatStipend } from "@/lib/internships/stipend.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";

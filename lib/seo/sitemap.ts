@@ -9,7 +9,7 @@
  * the posts' change markers, and today's IST date; a build also ends when the next scheduled post goes live. So a
  * request reads two version markers and answers from memory; only the first request after a change builds again.
  */
-import { istToday } from "@/components/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 import { internshipsVersion, openInternshipStamps } from "@/lib/internships/internships.ts";
 import { LEGAL_PAGES } from "@/lib/legal/pages.ts";
 import { opportunitiesVersion, publishedOpportunityStamps } from "@/lib/opportunities/opportunities.ts";

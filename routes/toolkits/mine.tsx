@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { formatDate } from "@/components/dates.ts";
+import { formatDate } from "@/lib/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { formatRupees, toRupees } from "@/lib/money.ts";
 import {

@@ -8,7 +8,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 import { listSaved } from "@/lib/saved/saved.ts";
-import { istToday } from "@/components/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 
 const listing = (title: string, deadline: string) =>
   InternshipCreateSchema.parse({

@@ -8,7 +8,8 @@ import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Deadline, InternshipBadges, TagList, VerifiedMark } from "@/components/internships/InternshipCard.tsx";
 import { EditInternshipLink } from "@/components/internships/links.tsx";
-import { formatDate, formatStipend, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
+import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
+import { formatStipend } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
@@ -18,7 +19,7 @@ import { getInternship, internshipsVersion, type InternshipView } from "@/lib/in
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { jobPosting } from "@/lib/seo/json_ld.ts";
-import { istToday } from "@/components/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 
 /** The internship, and today's IST date, which decides whether it is open (and so has a `JobPosting`). */
 interface InternshipPageData {

@@ -7,7 +7,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { internshipBody } from "@/tests/api/internships/helpers.ts";
 import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
-import { istToday } from "@/components/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
 import { texts, xmlDocument } from "./html.ts";
 

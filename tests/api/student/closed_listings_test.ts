@@ -3,7 +3,7 @@
  * today is left out of `GET /api/internships` unless `includeClosed=true`, carries `isClosed`, and its page offers no
  * "Apply"; opportunities are listed open first, closed ones after or left out with `includeClosed=false`.
  */
-import { istToday } from "@/components/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternships } from "../internships/helpers.ts";
