@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SECONDARY_BUTTON, TextField, useHydrated } from "@/components/forms.tsx";
 
 /** Props: whether the account has a password (else only the e-mail confirms). */

@@ -5,12 +5,12 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 import { Notice } from "@/components/forms.tsx";
 import { formatDateTime, fromIstInput } from "@/lib/dates.ts";
-import { couponWarnings, EXPIRY_PASSED } from "@/components/admin_checks.ts";
+import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
 import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 

@@ -5,10 +5,10 @@
  * reload; the outcome is announced to screen readers.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SECONDARY_BUTTON, TextField } from "@/components/forms.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
-import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 
 type Status = "pending" | "approved" | "rejected" | "all";

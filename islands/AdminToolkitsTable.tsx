@@ -5,8 +5,8 @@
  * progress go; purchases stay). Loading, changes and errors are announced.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
-import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { formatRupees } from "@/lib/money.ts";

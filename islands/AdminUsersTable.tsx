@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatDate } from "@/lib/dates.ts";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";

@@ -4,9 +4,9 @@
  * neither does the form: it always confirms in the same words.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { useFormSubmit } from "@/components/use_form_submit.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

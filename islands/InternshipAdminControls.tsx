@@ -4,7 +4,7 @@
  * A failed save puts the switch back and says why; the outcome is announced politely.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/components/forms.tsx";
 
 /** Props: the internship's id, title (for labels) and current moderation state. */

@@ -4,7 +4,7 @@
  * to `redirectTo`. Failures are shown inside the dialog.
  */
 import { useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
 
 /** Props: the internship and where to go after deleting it. */

@@ -11,7 +11,7 @@
  * whether it is open or not (`::details-content`; a browser without it shows the summary).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { type PageLink, pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
@@ -25,7 +25,7 @@ import {
   listQueryString,
   NO_FILTERS,
   readListParams,
-} from "@/components/internships/query.ts";
+} from "@/lib/browser/internship_query.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 
 /** A page of results as `GET /api/internships` returns it. */

@@ -7,7 +7,7 @@
  */
 import type { JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { NETWORK_ERROR } from "@/components/fetch_json.ts";
+import { NETWORK_ERROR } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 

@@ -7,9 +7,9 @@
  * `/api/admin/toolkit-content-items`.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
-import { HTTP_VIDEO, isHttpAddress } from "@/components/admin_checks.ts";
+import { HTTP_VIDEO, isHttpAddress } from "@/lib/browser/admin_checks.ts";
 
 /** A lesson as the admin API returns it. */
 export interface Lesson {

@@ -4,7 +4,7 @@
  * it moves the bar at once and offers the next lesson.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
 
 /** Props: the lesson, whether it is complete, the toolkit's lesson ids that are, and where "next" goes. */

@@ -8,10 +8,10 @@
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson, invalidField } from "@/components/fetch_json.ts";
+import { fetchJson, invalidField } from "@/lib/browser/fetch_json.ts";
 import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
-import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
-import { sameOriginTarget } from "@/components/same_origin.ts";
+import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { sameOriginTarget } from "@/lib/browser/same_origin.ts";
 
 /** The choice lists the wizard offers (from `lib/onboarding/onboarding.ts`). */
 export interface OnboardingChoices {

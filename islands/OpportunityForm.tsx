@@ -5,9 +5,9 @@
  * that an admin reviews the submission before it is published.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
-import { useFormSubmit } from "@/components/use_form_submit.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
 const FIELDS = ["title", "type", "startDate", "endDate", "location", "organizer", "link", "description"] as const;
 type Field = typeof FIELDS[number];

@@ -6,9 +6,9 @@
  * text clears it and no ticked box clears a list.
  */
 import { useState } from "preact/hooks";
-import { fetchJson, invalidField } from "@/components/fetch_json.ts";
+import { fetchJson, invalidField } from "@/lib/browser/fetch_json.ts";
 import { ChoiceGroup, Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { useFormSubmit } from "@/components/use_form_submit.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
 /** The editable profile fields as the form holds them (unset text is `""`). */
 export interface ProfileValues {

@@ -5,9 +5,9 @@
  * with a link to request a new one; success links to sign-in.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
+import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
 const FIELDS = ["newPassword", "confirmPassword"] as const;
 

@@ -5,8 +5,8 @@
  * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once per page.
  */
 import { useEffect, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
-import { loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/components/saved_ids.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
 
 /** Props: the listing, its title (for the accessible name) and whether someone is signed in. */
 export interface SaveButtonProps {

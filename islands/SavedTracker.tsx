@@ -5,7 +5,7 @@
  * and a remove button (`DELETE`). Outcomes are announced in a live region.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDate } from "@/lib/dates.ts";
 import { STATUS_LABELS, trackerRow } from "@/components/tracker.ts";
 import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";

@@ -9,10 +9,10 @@
  * onboarding and then `callbackURL`.
  */
 import { useState } from "preact/hooks";
-import { type ApiResult, fetchJson } from "@/components/fetch_json.ts";
+import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { onboardingPath, sameOriginTarget } from "@/components/same_origin.ts";
-import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
+import { onboardingPath, sameOriginTarget } from "@/lib/browser/same_origin.ts";
+import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -7,10 +7,10 @@
  * (docs/decisions.md, Auth codes: `USER_ALREADY_EXISTS` by the e-mail, `PASSWORD_TOO_*` by the password).
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
-import { onboardingPath, sameOriginTarget, withReturnPage } from "@/components/same_origin.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { onboardingPath, sameOriginTarget, withReturnPage } from "@/lib/browser/same_origin.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { type FieldErrors, useFormSubmit } from "@/components/use_form_submit.ts";
+import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
 /** Client-side e-mail shape check: something@something.tld, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

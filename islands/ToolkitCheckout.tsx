@@ -9,7 +9,7 @@
  * that payments are not available instead of offering a payment that cannot happen.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
 import { formatRupees } from "@/lib/money.ts";
 

@@ -6,10 +6,10 @@
  * (a free toolkit, a very high price, an original price equal to the price) are pointed out.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
-import { useFormSubmit } from "@/components/use_form_submit.ts";
-import { HTTP_VIDEO, isHttpAddress, ORIGINAL_BELOW_PRICE, toolkitWarnings } from "@/components/admin_checks.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { HTTP_VIDEO, isHttpAddress, ORIGINAL_BELOW_PRICE, toolkitWarnings } from "@/lib/browser/admin_checks.ts";
 
 /** The toolkit fields the form edits. */
 export interface ToolkitFormValues {

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/lib/dates.ts";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
 import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";

@@ -7,9 +7,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
-import { useDebouncedValue } from "@/components/use_debounced_value.ts";
+import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 

@@ -4,7 +4,7 @@
  */
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import { withReturnPage } from "@/components/same_origin.ts";
+import { withReturnPage } from "@/lib/browser/same_origin.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
 import { define } from "@/lib/platform/define.ts";
 

@@ -15,7 +15,7 @@ import { type SocialButtonProvider, SocialSignInButtons } from "@/components/Soc
 import SignInForm from "@/islands/SignInForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
-import { onboardingPath, withReturnPage } from "@/components/same_origin.ts";
+import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
 const ERRORS: Record<string, { title: string; text: string }> = {
   INVALID_TOKEN: {

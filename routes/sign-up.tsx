@@ -12,7 +12,7 @@ import { type SocialButtonProvider, SocialSignInButtons } from "@/components/Soc
 import SignUpForm from "@/islands/SignUpForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
-import { onboardingPath, withReturnPage } from "@/components/same_origin.ts";
+import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
 interface Data {
   callbackURL: string | null;

@@ -7,7 +7,7 @@ import { define } from "@/lib/platform/define.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { istToday } from "@/lib/dates.ts";
-import { listQueryString, readListParams } from "@/components/internships/query.ts";
+import { listQueryString, readListParams } from "@/lib/browser/internship_query.ts";
 import { InternshipQuerySchema, internshipsVersion, newestOpenInternships } from "@/lib/internships/internships.ts";
 import { INTERNSHIPS_FEED_SIZE, internshipsFeed, RSS_CONTENT_TYPE, rssDocument } from "@/lib/seo/rss.ts";
 

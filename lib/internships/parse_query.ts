@@ -5,7 +5,7 @@
  * results with a friendly note (the API answers 400 for the same input, docs/decisions.md, Internships).
  */
 import { type InternshipQuery, InternshipQuerySchema } from "@/lib/internships/internships.ts";
-import type { ListParams } from "./query.ts";
+import type { ListParams } from "@/lib/browser/internship_query.ts";
 
 /** The parsed query and the names of the parameters that were ignored because they were invalid. */
 export interface ParsedListQuery {

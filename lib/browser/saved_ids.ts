@@ -5,7 +5,7 @@
  * listing agree.
  */
 import { signal } from "@preact/signals";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 
 /** A saved listing as `kind:id`, e.g. `internships:3f…`. */
 export type SavedKey = `${"internships" | "opportunities"}:${string}`;
