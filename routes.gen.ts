@@ -59,58 +59,63 @@ import * as $55 from "./routes/api/internships/[id].ts";
 import * as $56 from "./routes/api/internships/index.ts";
 import * as $57 from "./routes/api/me/export.ts";
 import * as $58 from "./routes/api/me/index.ts";
-import * as $59 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $60 from "./routes/api/me/saved/ids.ts";
-import * as $61 from "./routes/api/me/saved/index.ts";
-import * as $62 from "./routes/api/onboarding.ts";
-import * as $63 from "./routes/api/openapi.json.ts";
-import * as $64 from "./routes/api/opportunities/[id].ts";
-import * as $65 from "./routes/api/opportunities/index.ts";
-import * as $66 from "./routes/api/profile.ts";
-import * as $67 from "./routes/api/purchases.ts";
-import * as $68 from "./routes/api/toolkits/[id]/index.ts";
-import * as $69 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $70 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $71 from "./routes/api/toolkits/index.ts";
-import * as $72 from "./routes/api/ungatekeep/[id].ts";
-import * as $73 from "./routes/api/ungatekeep/index.ts";
-import * as $74 from "./routes/api/webhooks/razorpay.ts";
-import * as $75 from "./routes/check-inbox.tsx";
-import * as $76 from "./routes/contact.tsx";
-import * as $77 from "./routes/forgot-password.tsx";
-import * as $78 from "./routes/index.tsx";
-import * as $79 from "./routes/internships/[id]/edit.tsx";
-import * as $80 from "./routes/internships/[id]/index.tsx";
-import * as $81 from "./routes/internships/index.tsx";
-import * as $82 from "./routes/internships/mine.tsx";
-import * as $83 from "./routes/internships/new.tsx";
-import * as $84 from "./routes/internships/rss.xml.ts";
-import * as $85 from "./routes/me/tracker.tsx";
-import * as $86 from "./routes/onboarding.tsx";
-import * as $87 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $88 from "./routes/opportunities/[id]/index.tsx";
-import * as $89 from "./routes/opportunities/index.tsx";
-import * as $90 from "./routes/opportunities/mine.tsx";
-import * as $91 from "./routes/opportunities/new.tsx";
-import * as $92 from "./routes/privacy.tsx";
-import * as $93 from "./routes/profile.tsx";
-import * as $94 from "./routes/refunds.tsx";
-import * as $95 from "./routes/reset-password.tsx";
-import * as $96 from "./routes/robots.txt.ts";
-import * as $97 from "./routes/sign-in.tsx";
-import * as $98 from "./routes/sign-out.ts";
-import * as $99 from "./routes/sign-up.tsx";
-import * as $100 from "./routes/sitemap.xml.ts";
-import * as $101 from "./routes/sitemap/[file].ts";
-import * as $102 from "./routes/terms.tsx";
-import * as $103 from "./routes/toolkits/[id]/index.tsx";
-import * as $104 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $105 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $106 from "./routes/toolkits/index.tsx";
-import * as $107 from "./routes/toolkits/mine.tsx";
-import * as $108 from "./routes/ungatekeep/[id].tsx";
-import * as $109 from "./routes/ungatekeep/index.tsx";
-import * as $110 from "./routes/ungatekeep/rss.xml.ts";
+import * as $59 from "./routes/api/me/notifications/index.ts";
+import * as $60 from "./routes/api/me/notifications/read.ts";
+import * as $61 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $62 from "./routes/api/me/saved/ids.ts";
+import * as $63 from "./routes/api/me/saved/index.ts";
+import * as $64 from "./routes/api/me/settings.ts";
+import * as $65 from "./routes/api/onboarding.ts";
+import * as $66 from "./routes/api/openapi.json.ts";
+import * as $67 from "./routes/api/opportunities/[id].ts";
+import * as $68 from "./routes/api/opportunities/index.ts";
+import * as $69 from "./routes/api/profile.ts";
+import * as $70 from "./routes/api/purchases.ts";
+import * as $71 from "./routes/api/toolkits/[id]/index.ts";
+import * as $72 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $73 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $74 from "./routes/api/toolkits/index.ts";
+import * as $75 from "./routes/api/ungatekeep/[id].ts";
+import * as $76 from "./routes/api/ungatekeep/index.ts";
+import * as $77 from "./routes/api/webhooks/razorpay.ts";
+import * as $78 from "./routes/check-inbox.tsx";
+import * as $79 from "./routes/contact.tsx";
+import * as $80 from "./routes/forgot-password.tsx";
+import * as $81 from "./routes/index.tsx";
+import * as $82 from "./routes/internships/[id]/edit.tsx";
+import * as $83 from "./routes/internships/[id]/index.tsx";
+import * as $84 from "./routes/internships/index.tsx";
+import * as $85 from "./routes/internships/mine.tsx";
+import * as $86 from "./routes/internships/new.tsx";
+import * as $87 from "./routes/internships/rss.xml.ts";
+import * as $88 from "./routes/me/notifications.tsx";
+import * as $89 from "./routes/me/settings.tsx";
+import * as $90 from "./routes/me/tracker.tsx";
+import * as $91 from "./routes/onboarding.tsx";
+import * as $92 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $93 from "./routes/opportunities/[id]/index.tsx";
+import * as $94 from "./routes/opportunities/index.tsx";
+import * as $95 from "./routes/opportunities/mine.tsx";
+import * as $96 from "./routes/opportunities/new.tsx";
+import * as $97 from "./routes/privacy.tsx";
+import * as $98 from "./routes/profile.tsx";
+import * as $99 from "./routes/refunds.tsx";
+import * as $100 from "./routes/reset-password.tsx";
+import * as $101 from "./routes/robots.txt.ts";
+import * as $102 from "./routes/sign-in.tsx";
+import * as $103 from "./routes/sign-out.ts";
+import * as $104 from "./routes/sign-up.tsx";
+import * as $105 from "./routes/sitemap.xml.ts";
+import * as $106 from "./routes/sitemap/[file].ts";
+import * as $107 from "./routes/terms.tsx";
+import * as $108 from "./routes/toolkits/[id]/index.tsx";
+import * as $109 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $110 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $111 from "./routes/toolkits/index.tsx";
+import * as $112 from "./routes/toolkits/mine.tsx";
+import * as $113 from "./routes/ungatekeep/[id].tsx";
+import * as $114 from "./routes/ungatekeep/index.tsx";
+import * as $115 from "./routes/ungatekeep/rss.xml.ts";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCouponsTable.tsx";
 import * as $$2 from "./islands/AdminOpportunitiesQueue.tsx";
@@ -125,18 +130,21 @@ import * as $$10 from "./islands/InternshipFilters.tsx";
 import * as $$11 from "./islands/InternshipForm.tsx";
 import * as $$12 from "./islands/LessonManager.tsx";
 import * as $$13 from "./islands/LessonProgress.tsx";
-import * as $$14 from "./islands/OnboardingWizard.tsx";
-import * as $$15 from "./islands/OpportunityForm.tsx";
-import * as $$16 from "./islands/ProfileForm.tsx";
-import * as $$17 from "./islands/ResetPasswordForm.tsx";
-import * as $$18 from "./islands/SaveButton.tsx";
-import * as $$19 from "./islands/SavedTracker.tsx";
-import * as $$20 from "./islands/SignInForm.tsx";
-import * as $$21 from "./islands/SignUpForm.tsx";
-import * as $$22 from "./islands/ToolkitCheckout.tsx";
-import * as $$23 from "./islands/ToolkitForm.tsx";
-import * as $$24 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$25 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$14 from "./islands/NotificationBell.tsx";
+import * as $$15 from "./islands/NotificationList.tsx";
+import * as $$16 from "./islands/OnboardingWizard.tsx";
+import * as $$17 from "./islands/OpportunityForm.tsx";
+import * as $$18 from "./islands/ProfileForm.tsx";
+import * as $$19 from "./islands/ResetPasswordForm.tsx";
+import * as $$20 from "./islands/SaveButton.tsx";
+import * as $$21 from "./islands/SavedTracker.tsx";
+import * as $$22 from "./islands/SettingsForm.tsx";
+import * as $$23 from "./islands/SignInForm.tsx";
+import * as $$24 from "./islands/SignUpForm.tsx";
+import * as $$25 from "./islands/ToolkitCheckout.tsx";
+import * as $$26 from "./islands/ToolkitForm.tsx";
+import * as $$27 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$28 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -201,58 +209,63 @@ const manifest: Manifest = {
     "./routes/api/internships/index.ts": $56,
     "./routes/api/me/export.ts": $57,
     "./routes/api/me/index.ts": $58,
-    "./routes/api/me/saved/[kind]/[id].ts": $59,
-    "./routes/api/me/saved/ids.ts": $60,
-    "./routes/api/me/saved/index.ts": $61,
-    "./routes/api/onboarding.ts": $62,
-    "./routes/api/openapi.json.ts": $63,
-    "./routes/api/opportunities/[id].ts": $64,
-    "./routes/api/opportunities/index.ts": $65,
-    "./routes/api/profile.ts": $66,
-    "./routes/api/purchases.ts": $67,
-    "./routes/api/toolkits/[id]/index.ts": $68,
-    "./routes/api/toolkits/[id]/progress.ts": $69,
-    "./routes/api/toolkits/[id]/verify.ts": $70,
-    "./routes/api/toolkits/index.ts": $71,
-    "./routes/api/ungatekeep/[id].ts": $72,
-    "./routes/api/ungatekeep/index.ts": $73,
-    "./routes/api/webhooks/razorpay.ts": $74,
-    "./routes/check-inbox.tsx": $75,
-    "./routes/contact.tsx": $76,
-    "./routes/forgot-password.tsx": $77,
-    "./routes/index.tsx": $78,
-    "./routes/internships/[id]/edit.tsx": $79,
-    "./routes/internships/[id]/index.tsx": $80,
-    "./routes/internships/index.tsx": $81,
-    "./routes/internships/mine.tsx": $82,
-    "./routes/internships/new.tsx": $83,
-    "./routes/internships/rss.xml.ts": $84,
-    "./routes/me/tracker.tsx": $85,
-    "./routes/onboarding.tsx": $86,
-    "./routes/opportunities/[id]/calendar.ics.ts": $87,
-    "./routes/opportunities/[id]/index.tsx": $88,
-    "./routes/opportunities/index.tsx": $89,
-    "./routes/opportunities/mine.tsx": $90,
-    "./routes/opportunities/new.tsx": $91,
-    "./routes/privacy.tsx": $92,
-    "./routes/profile.tsx": $93,
-    "./routes/refunds.tsx": $94,
-    "./routes/reset-password.tsx": $95,
-    "./routes/robots.txt.ts": $96,
-    "./routes/sign-in.tsx": $97,
-    "./routes/sign-out.ts": $98,
-    "./routes/sign-up.tsx": $99,
-    "./routes/sitemap.xml.ts": $100,
-    "./routes/sitemap/[file].ts": $101,
-    "./routes/terms.tsx": $102,
-    "./routes/toolkits/[id]/index.tsx": $103,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $104,
-    "./routes/toolkits/[id]/learn/index.tsx": $105,
-    "./routes/toolkits/index.tsx": $106,
-    "./routes/toolkits/mine.tsx": $107,
-    "./routes/ungatekeep/[id].tsx": $108,
-    "./routes/ungatekeep/index.tsx": $109,
-    "./routes/ungatekeep/rss.xml.ts": $110,
+    "./routes/api/me/notifications/index.ts": $59,
+    "./routes/api/me/notifications/read.ts": $60,
+    "./routes/api/me/saved/[kind]/[id].ts": $61,
+    "./routes/api/me/saved/ids.ts": $62,
+    "./routes/api/me/saved/index.ts": $63,
+    "./routes/api/me/settings.ts": $64,
+    "./routes/api/onboarding.ts": $65,
+    "./routes/api/openapi.json.ts": $66,
+    "./routes/api/opportunities/[id].ts": $67,
+    "./routes/api/opportunities/index.ts": $68,
+    "./routes/api/profile.ts": $69,
+    "./routes/api/purchases.ts": $70,
+    "./routes/api/toolkits/[id]/index.ts": $71,
+    "./routes/api/toolkits/[id]/progress.ts": $72,
+    "./routes/api/toolkits/[id]/verify.ts": $73,
+    "./routes/api/toolkits/index.ts": $74,
+    "./routes/api/ungatekeep/[id].ts": $75,
+    "./routes/api/ungatekeep/index.ts": $76,
+    "./routes/api/webhooks/razorpay.ts": $77,
+    "./routes/check-inbox.tsx": $78,
+    "./routes/contact.tsx": $79,
+    "./routes/forgot-password.tsx": $80,
+    "./routes/index.tsx": $81,
+    "./routes/internships/[id]/edit.tsx": $82,
+    "./routes/internships/[id]/index.tsx": $83,
+    "./routes/internships/index.tsx": $84,
+    "./routes/internships/mine.tsx": $85,
+    "./routes/internships/new.tsx": $86,
+    "./routes/internships/rss.xml.ts": $87,
+    "./routes/me/notifications.tsx": $88,
+    "./routes/me/settings.tsx": $89,
+    "./routes/me/tracker.tsx": $90,
+    "./routes/onboarding.tsx": $91,
+    "./routes/opportunities/[id]/calendar.ics.ts": $92,
+    "./routes/opportunities/[id]/index.tsx": $93,
+    "./routes/opportunities/index.tsx": $94,
+    "./routes/opportunities/mine.tsx": $95,
+    "./routes/opportunities/new.tsx": $96,
+    "./routes/privacy.tsx": $97,
+    "./routes/profile.tsx": $98,
+    "./routes/refunds.tsx": $99,
+    "./routes/reset-password.tsx": $100,
+    "./routes/robots.txt.ts": $101,
+    "./routes/sign-in.tsx": $102,
+    "./routes/sign-out.ts": $103,
+    "./routes/sign-up.tsx": $104,
+    "./routes/sitemap.xml.ts": $105,
+    "./routes/sitemap/[file].ts": $106,
+    "./routes/terms.tsx": $107,
+    "./routes/toolkits/[id]/index.tsx": $108,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $109,
+    "./routes/toolkits/[id]/learn/index.tsx": $110,
+    "./routes/toolkits/index.tsx": $111,
+    "./routes/toolkits/mine.tsx": $112,
+    "./routes/ungatekeep/[id].tsx": $113,
+    "./routes/ungatekeep/index.tsx": $114,
+    "./routes/ungatekeep/rss.xml.ts": $115,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,
@@ -269,18 +282,21 @@ const manifest: Manifest = {
     "./islands/InternshipForm.tsx": $$11,
     "./islands/LessonManager.tsx": $$12,
     "./islands/LessonProgress.tsx": $$13,
-    "./islands/OnboardingWizard.tsx": $$14,
-    "./islands/OpportunityForm.tsx": $$15,
-    "./islands/ProfileForm.tsx": $$16,
-    "./islands/ResetPasswordForm.tsx": $$17,
-    "./islands/SaveButton.tsx": $$18,
-    "./islands/SavedTracker.tsx": $$19,
-    "./islands/SignInForm.tsx": $$20,
-    "./islands/SignUpForm.tsx": $$21,
-    "./islands/ToolkitCheckout.tsx": $$22,
-    "./islands/ToolkitForm.tsx": $$23,
-    "./islands/UngatekeepPostEditor.tsx": $$24,
-    "./islands/UngatekeepPostsTable.tsx": $$25,
+    "./islands/NotificationBell.tsx": $$14,
+    "./islands/NotificationList.tsx": $$15,
+    "./islands/OnboardingWizard.tsx": $$16,
+    "./islands/OpportunityForm.tsx": $$17,
+    "./islands/ProfileForm.tsx": $$18,
+    "./islands/ResetPasswordForm.tsx": $$19,
+    "./islands/SaveButton.tsx": $$20,
+    "./islands/SavedTracker.tsx": $$21,
+    "./islands/SettingsForm.tsx": $$22,
+    "./islands/SignInForm.tsx": $$23,
+    "./islands/SignUpForm.tsx": $$24,
+    "./islands/ToolkitCheckout.tsx": $$25,
+    "./islands/ToolkitForm.tsx": $$26,
+    "./islands/UngatekeepPostEditor.tsx": $$27,
+    "./islands/UngatekeepPostsTable.tsx": $$28,
   },
   baseUrl: import.meta.url,
 };

@@ -2,9 +2,11 @@
  * The site header: brand, main navigation, and the signed-in user with sign-out. Below the `md`
  * breakpoint the links sit behind a "Menu" button (a `<details>`, so it opens without
  * JavaScript) and open as a panel under the header; from `md` up they stand in one row, shown
- * by CSS whether the menu is open or not (`::details-content`). The header fits 360 px.
+ * by CSS whether the menu is open or not (`::details-content`). A signed-in person also has the notification bell,
+ * outside the menu so its count shows on a phone, and links to their own space. The header fits 360 px.
  */
 import type { User } from "@/lib/users/users.ts";
+import NotificationBell from "@/islands/NotificationBell.tsx";
 
 const NAV = [
   { href: "/internships", label: "Internships" },
@@ -15,6 +17,13 @@ const NAV = [
 
 const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold md:py-0";
 
+/** The signed-in person's own pages. */
+const OWN = [
+  { href: "/me/tracker", label: "My applications" },
+  { href: "/me/notifications", label: "Notifications" },
+  { href: "/me/settings", label: "Settings" },
+];
+
 export function SiteHeader({ user, path }: { user?: User; path: string }) {
   const links = user?.role === "admin" ? [...NAV, { href: "/admin", label: "Admin" }] : NAV;
   const signIn = path === "/" || path.startsWith("/sign-")
@@ -24,7 +33,14 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
     <header class="border-b border-slate-200 bg-white">
       <nav aria-label="Main" class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-6">
         <a href="/" class="font-bold text-lg text-indigo-700 whitespace-nowrap">Career Community</a>
-        <details class="group ml-auto md:ml-0 md:flex-1 md:details-content:[content-visibility:visible]">
+        {user && (
+          <div class="ml-auto md:order-last md:ml-4">
+            <NotificationBell />
+          </div>
+        )}
+        <details
+          class={`group ${user ? "ml-3" : "ml-auto"} md:ml-0 md:flex-1 md:details-content:[content-visibility:visible]`}
+        >
           <summary class="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 md:hidden [&::-webkit-details-marker]:hidden">
             <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
               <path d="M3 5h14v1.6H3zm0 4.2h14v1.6H3zm0 4.2h14V15H3z" />
@@ -49,13 +65,16 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
               {user
                 ? (
                   <>
-                    <a
-                      href="/me/tracker"
-                      aria-current={path === "/me/tracker" ? "page" : undefined}
-                      class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
-                    >
-                      My applications
-                    </a>
+                    {OWN.map((item) => (
+                      <a
+                        key={item.href}
+                        href={item.href}
+                        aria-current={path === item.href ? "page" : undefined}
+                        class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
+                      >
+                        {item.label}
+                      </a>
+                    ))}
                     <a href="/profile" class="min-w-0 break-words text-slate-700 hover:text-indigo-700">{user.name}</a>
                     <form method="post" action="/sign-out">
                       <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">

@@ -27,6 +27,8 @@ import { allToolkitIds, forgetToolkitCreator } from "@/lib/toolkits/catalog.ts";
 import { deleteLearnerProgress } from "@/lib/toolkits/progress.ts";
 import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
 import { deleteSavedOf } from "@/lib/saved/saved.ts";
+import { deleteNotificationsOf } from "@/lib/notifications/notifications.ts";
+import { deleteSettingsOf } from "@/lib/settings/settings.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
 /** One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id. */
@@ -48,6 +50,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "posts", run: forgetPostAuthor },
   { name: "toolkits", run: forgetToolkitCreator },
   { name: "saved items", run: deleteSavedOf },
+  { name: "settings", run: deleteSettingsOf },
+  { name: "notifications", run: deleteNotificationsOf },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

@@ -16,6 +16,8 @@ import { purchaseHistory } from "@/lib/toolkits/learning.ts";
 import { postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
+import { notificationsOf } from "@/lib/notifications/notifications.ts";
+import { getSettings } from "@/lib/settings/settings.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -44,6 +46,8 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "toolkits", collect: (kv, user) => toolkitsCreatedBy(kv, user.id) },
   { name: "apiKeys", collect: (kv, user) => apiKeysCreatedBy(kv, user.id) },
   { name: "saved", collect: (kv, user) => savedRecordsOf(kv, user.id) },
+  { name: "settings", collect: (kv, user) => getSettings(kv, user.id) },
+  { name: "notifications", collect: (kv, user) => notificationsOf(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

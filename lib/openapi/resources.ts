@@ -12,6 +12,8 @@ import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { POST_TAGS } from "@/lib/ungatekeep/tags.ts";
 import { SAVED_STATUSES, type SavedItem } from "@/lib/saved/schema.ts";
+import { NOTIFICATION_TYPES, type NotificationRecord } from "@/lib/notifications/notifications.ts";
+import type { Settings } from "@/lib/settings/settings.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 
@@ -188,3 +190,20 @@ export const PostSchema = z.strictObject({
   creator: z.strictObject({ id: z.string(), name: z.string(), image: nullableText }).nullable(),
   contentHtml: z.string(),
 }) satisfies z.ZodType<PostView>;
+
+/** An in-app notification. */
+export const NotificationSchema = z.strictObject({
+  id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  title: z.string(),
+  body: z.string(),
+  url: z.string().describe("A same-origin path"),
+  createdAt: timestamp,
+  readAt: timestamp.nullable(),
+}) satisfies z.ZodType<NotificationRecord>;
+
+/** A person's e-mail settings. */
+export const SettingsSchema = z.strictObject({
+  deadlineReminders: z.boolean(),
+  emailOnReply: z.boolean(),
+}) satisfies z.ZodType<Settings>;

@@ -14,6 +14,7 @@
 import { istToday } from "@/lib/dates.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
+import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import { canRead, publishesAtOnce, type Viewer } from "./policy.ts";
 import {
   type AdminOpportunityQuery,
@@ -229,7 +230,9 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
 }
 
 /**
- * Applies a review `action` (see the module docstring) in one checked write.
+ * Applies a review `action` (see the module docstring) in one checked write, which also adds the
+ * `opportunity_reviewed` notification for the submitter when the review changed the record's state
+ * (docs/decisions.md, Notifications).
  * @throws NotFoundError for an unknown id; ConflictError after 10 lost races (nothing changed).
  */
 export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewAction): Promise<OpportunityView> {
@@ -240,9 +243,30 @@ export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewA
       : { isVerified: current.isVerified, isActive: false };
     if (next.isVerified === current.isVerified && next.isActive === current.isActive) return current;
     return { ...current, ...next, updatedAt: new Date().toISOString() };
+  }, (op, next) => {
+    if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId, action));
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return (await withPostedBy(kv, [record]))[0];
+}
+
+/** The notification telling `userId` that their opportunity `record` was approved or rejected. */
+function reviewNotification(record: Opportunity, userId: string, action: ReviewAction): NotificationInput {
+  return action === "approve"
+    ? {
+      userId,
+      type: "opportunity_reviewed",
+      title: "Your opportunity was approved",
+      body: `"${record.title}" is now published for everyone to see.`,
+      url: `/opportunities/${record.id}`,
+    }
+    : {
+      userId,
+      type: "opportunity_reviewed",
+      title: "Your opportunity was not approved",
+      body: `"${record.title}" was not published. You can still see it among your submissions.`,
+      url: "/opportunities/mine",
+    };
 }
 
 /** Every opportunity `userId` submitted, in every review state, newest first. */

@@ -78,12 +78,18 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * Reads the record `id` from KV, passes it to `change` and stores what `change` returns, in one
    * atomic write checked against what was read. After a lost race the record is read again and
    * `change` called again with it, so checks made by `change` (it may throw) see the latest record.
-   * `change` must keep the record's id.
+   * `change` must keep the record's id. `also`, when given, adds the caller's own mutations (and checks) to the same
+   * atomic write, given the stored and the previous record; it is called again on every attempt and not when `change`
+   * returned the record unchanged (the same object), which writes nothing.
    * @returns the stored record, or null when `id` is unknown.
    * @throws what `change` throws (nothing is written); ConflictError after `MAX_ATTEMPTS` lost
    * races; InvalidInputError when the write exceeds KV's limits.
    */
-  async update(id: string, change: (record: R) => R | Promise<R>): Promise<R | null> {
+  async update(
+    id: string,
+    change: (record: R) => R | Promise<R>,
+    also?: (op: Deno.AtomicOperation, next: R, previous: R) => void,
+  ): Promise<R | null> {
     let stored: R | null = null;
     await this.retry(async () => {
       const pointer = await this.kv.get<number>(this.model.keys.id(id));
@@ -100,7 +106,12 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
         const record = records.find((r) => r.id === id);
         if (!record) return true;
         const next = await change(record);
-        if (!await this.replace({ n, versionstamp: chunk.versionstamp, records, idEntry }, next)) return false;
+        if (next === record) {
+          stored = record;
+          return true;
+        }
+        const extra = also && ((op: Deno.AtomicOperation) => also(op, next, record));
+        if (!await this.replace({ n, versionstamp: chunk.versionstamp, records, idEntry }, next, extra)) return false;
         stored = next;
         return true;
       } finally {
@@ -122,13 +133,16 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
   }
 
   /** Replaces a record in its chunk, or moves it to the open chunk when the chunk would outgrow the limit. */
-  private async replace(chunk: ReadChunk<R>, record: R): Promise<boolean> {
+  private async replace(chunk: ReadChunk<R>, record: R, extra?: (op: Deno.AtomicOperation) => void): Promise<boolean> {
     const records = chunk.records.map((r) => (r.id === record.id ? record : r));
     const replaced = indexed(this.model.layout, records);
     const fits = replaced.bytes.byteLength <= CHUNK_MAX_BYTES && replaced.index.byteLength <= CHUNK_MAX_BYTES;
-    if (!fits) return await this.append([record], { chunk, rest: chunk.records.filter((r) => r.id !== record.id) });
+    if (!fits) {
+      return await this.append([record], { chunk, rest: chunk.records.filter((r) => r.id !== record.id) }, extra);
+    }
     const op = this.kv.atomic()
       .check(chunk.idEntry, { key: this.model.keys.chunk(chunk.n), versionstamp: chunk.versionstamp });
+    extra?.(op);
     return await this.commit(op, new Map([[chunk.n, replaced]]));
   }
 
@@ -136,10 +150,14 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * Adds `records` to the open chunk (opening further chunks as they fill: records over
    * `CHUNK_FILL_BYTES`, or an index over `CHUNK_MAX_BYTES`), with their id entries, in one atomic
    * write; `moved` is an updated record leaving its full chunk (whose lock the caller holds; chunk
-   * numbers only grow, so locks are always taken in ascending order).
+   * numbers only grow, so locks are always taken in ascending order); `extra` adds the caller's mutations.
    * @returns false when a concurrent write won.
    */
-  private async append(records: R[], moved?: { chunk: ReadChunk<R>; rest: R[] }): Promise<boolean> {
+  private async append(
+    records: R[],
+    moved?: { chunk: ReadChunk<R>; rest: R[] },
+    extra?: (op: Deno.AtomicOperation) => void,
+  ): Promise<boolean> {
     const { keys, layout } = this.model;
     const n = (await this.kv.get<number>(keys.open)).value ?? 0;
     const release = moved?.chunk.n === n ? noop : await this.locks.acquire(n);
@@ -175,6 +193,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
         writes.set(n + i, piece);
       });
       op.set(keys.open, n + filled.length - 1);
+      extra?.(op);
       return await this.commit(op, writes);
     } finally {
       release();

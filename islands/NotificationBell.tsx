@@ -1,0 +1,129 @@
+/**
+ * The bell in the site header (docs/decisions.md, Notifications): the unread count as a badge, and on opening a panel
+ * of the five newest notifications with "Mark all read" and a link to `/me/notifications`. It reads
+ * `GET /api/me/notifications` when the page loads and each time the panel opens; when the tab comes back into view it
+ * reads again only if the last read is at least a minute old (no polling loop). Escape or a click outside closes it.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { formatDateTime } from "@/lib/dates.ts";
+import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
+
+/** The least time between two reads that are not asked for by opening the panel, in ms. */
+const REFRESH_MS = 60_000;
+
+interface Answer {
+  notifications: NotificationRecord[];
+  unreadCount: number;
+}
+
+export default function NotificationBell() {
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [open, setOpen] = useState(false);
+  const lastRead = useRef(0);
+  const root = useRef<HTMLDivElement>(null);
+
+  const load = async () => {
+    lastRead.current = Date.now();
+    const res = await fetchJson<Answer>("/api/me/notifications?limit=5");
+    if (res.ok) setAnswer(res.data);
+  };
+
+  useEffect(() => {
+    load();
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && Date.now() - lastRead.current >= REFRESH_MS) load();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, []);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        setOpen(false);
+        root.current?.querySelector("button")?.focus();
+      }
+    };
+    const onClick = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
+  }, [open]);
+
+  const toggle = () => {
+    if (!open) load();
+    setOpen(!open);
+  };
+
+  const markAll = async () => {
+    const res = await fetchJson<{ unreadCount: number }>("/api/me/notifications/read", { body: {} });
+    if (res.ok) load();
+  };
+
+  const count = answer?.unreadCount ?? 0;
+  return (
+    <div ref={root} class="relative">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="notification-panel"
+        onClick={toggle}
+        class="relative flex h-9 w-9 items-center justify-center rounded-md border border-slate-300 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" class="h-5 w-5 fill-none stroke-current" stroke-width="1.6">
+          <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
+        </svg>
+        <span class="sr-only">Notifications{count > 0 ? `, ${count} unread` : ""}</span>
+        {count > 0 && (
+          <span
+            aria-hidden="true"
+            data-testid="unread-count"
+            class="absolute -right-1.5 -top-1.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs font-semibold leading-5 text-white"
+          >
+            {count > 99 ? "99+" : count}
+          </span>
+        )}
+      </button>
+      <div
+        id="notification-panel"
+        hidden={!open}
+        class="absolute right-0 top-full z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg"
+      >
+        <div class="flex items-center justify-between gap-2">
+          <h2 class="font-semibold text-slate-900">Notifications</h2>
+          {count > 0 && (
+            <button type="button" onClick={markAll} class="text-indigo-700 hover:underline">Mark all read</button>
+          )}
+        </div>
+        {answer === null
+          ? <p class="mt-2 text-slate-700">Loading…</p>
+          : answer.notifications.length === 0
+          ? <p class="mt-2 text-slate-700">Nothing new. We will tell you here when something happens.</p>
+          : (
+            <ul class="mt-2 divide-y divide-slate-100">
+              {answer.notifications.map((n) => (
+                <li key={n.id} class="py-2 [overflow-wrap:anywhere]">
+                  <a href={n.url} class="block hover:text-indigo-700">
+                    <span class={n.readAt ? "text-slate-800" : "font-semibold text-slate-900"}>{n.title}</span>
+                    {!n.readAt && <span class="sr-only">(unread)</span>}
+                    <span class="block text-slate-700">{n.body}</span>
+                    <span class="block text-xs text-slate-600">{formatDateTime(n.createdAt)}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        <a href="/me/notifications" class="mt-2 block font-medium text-indigo-700 hover:underline">
+          See all notifications
+        </a>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The list of `/me/notifications` (docs/decisions.md, Notifications): each notification with its time, unread ones
+ * marked; "Mark all read" (`POST /api/me/notifications/read`), and following an unread one marks it read on the way.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "@/components/fetch_json.ts";
+import { SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { formatDateTime } from "@/lib/dates.ts";
+import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
+
+/** Props: a page of notifications, newest first, and the unread count of all of them. */
+export interface NotificationListProps {
+  notifications: NotificationRecord[];
+  unreadCount: number;
+}
+
+export default function NotificationList(props: NotificationListProps) {
+  const [items, setItems] = useState(props.notifications);
+  const [unread, setUnread] = useState(props.unreadCount);
+  const [message, setMessage] = useState("");
+
+  const markAll = async () => {
+    const res = await fetchJson<{ unreadCount: number }>("/api/me/notifications/read", { body: {} });
+    if (!res.ok) return setMessage(res.error);
+    const now = new Date().toISOString();
+    setItems(items.map((n) => n.readAt ? n : { ...n, readAt: now }));
+    setUnread(res.data.unreadCount);
+    setMessage("All notifications marked read.");
+  };
+
+  /** Marks `n` read without holding up the link it follows (`keepalive` outlives the page). */
+  const follow = (n: NotificationRecord) => {
+    if (n.readAt) return;
+    fetch("/api/me/notifications/read", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ids: [n.id] }),
+      keepalive: true,
+      credentials: "same-origin",
+    }).catch(() => {});
+  };
+
+  return (
+    <div>
+      <div class="flex flex-wrap items-center justify-between gap-3">
+        <p class="text-slate-700">{unread === 0 ? "No unread notifications." : `${unread} unread`}</p>
+        {unread > 0 && <button type="button" class={SECONDARY_BUTTON} onClick={markAll}>Mark all read</button>}
+      </div>
+      <p role="status" class="sr-only">{message}</p>
+      {items.length === 0
+        ? (
+          <p class="mt-6 rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-700">
+            No notifications yet. When an admin reviews an opportunity you posted, or something else happens to your
+            things, you will see it here.
+          </p>
+        )
+        : (
+          <ul class="mt-4 space-y-3">
+            {items.map((n) => (
+              <li
+                key={n.id}
+                class={`rounded-lg border bg-white p-4 shadow-sm [overflow-wrap:anywhere] ${
+                  n.readAt ? "border-slate-200" : "border-indigo-300"
+                }`}
+              >
+                <a href={n.url} onClick={() => follow(n)} class="font-semibold text-slate-900 hover:text-indigo-700">
+                  {n.title}
+                </a>
+                {!n.readAt && (
+                  <span class="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-900">
+                    Unread
+                  </span>
+                )}
+                <p class="mt-1 text-slate-700">{n.body}</p>
+                <p class="mt-1 text-xs text-slate-600">
+                  <time datetime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+    </div>
+  );
+}

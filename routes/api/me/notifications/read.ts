@@ -1,0 +1,31 @@
+/**
+ * `POST /api/me/notifications/read` `{ids?}` (session): marks the caller's notifications `ids` read, or all of them
+ * when `ids` is absent → `{unreadCount}` (docs/api.md, Notifications; docs/decisions.md, Notifications).
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { markRead, MarkReadSchema } from "@/lib/notifications/notifications.ts";
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Mark notifications read",
+    description: "`ids` (at most 100) are marked read; without `ids`, every unread one. Unknown ids are skipped.",
+    access: ["session"],
+    body: MarkReadSchema,
+    responses: {
+      200: { description: "The unread count afterwards", schema: z.strictObject({ unreadCount: z.int() }) },
+      400: "Bad body",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { ids } = await readBody(req, MarkReadSchema);
+    return Response.json({ unreadCount: await markRead(ctx.state.services.kv, ctx.state.user.id, ids) });
+  },
+});

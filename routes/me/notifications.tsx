@@ -1,0 +1,61 @@
+/**
+ * `/me/notifications`: the signed-in person's notifications, newest first, `PAGE_SIZE` a page (`?offset=`; an invalid
+ * offset shows the first page), with "Mark all read" (docs/decisions.md, Notifications). Guests are sent to sign in.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import NotificationList from "@/islands/NotificationList.tsx";
+import { listNotifications, type NotificationRecord } from "@/lib/notifications/notifications.ts";
+
+/** Notifications per page. */
+const PAGE_SIZE = 20;
+
+interface Data {
+  notifications: NotificationRecord[];
+  unreadCount: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const given = Number(ctx.url.searchParams.get("offset") ?? "0");
+    const offset = Number.isSafeInteger(given) && given >= 0 ? given : 0;
+    const page = await listNotifications(ctx.state.services.kv, ctx.state.user.id, {
+      unread: false,
+      limit: PAGE_SIZE + 1,
+      offset,
+    });
+    return ctx.render({
+      notifications: page.notifications.slice(0, PAGE_SIZE),
+      unreadCount: page.unreadCount,
+      offset,
+      hasMore: page.notifications.length > PAGE_SIZE,
+    });
+  },
+});
+
+const pageHref = (offset: number) => offset === 0 ? "/me/notifications" : `/me/notifications?offset=${offset}`;
+
+export default define.page<Data>(function NotificationsPage({ data }) {
+  const { offset, hasMore } = data;
+  return (
+    <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
+      <PageHead title="Notifications" />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Notifications</h1>
+      <p class="mt-2 mb-4 text-slate-700">
+        What happened to the things you posted and bought. Notifications are kept for 90 days.{" "}
+        <a href="/me/settings" class="text-indigo-700 underline">E-mail settings</a>
+      </p>
+      <NotificationList notifications={data.notifications} unreadCount={data.unreadCount} />
+      <Pagination
+        prev={offset > 0 ? { href: pageHref(Math.max(0, offset - PAGE_SIZE)) } : null}
+        next={hasMore ? { href: pageHref(offset + PAGE_SIZE) } : null}
+        class="mt-6"
+      />
+    </section>
+  );
+});

@@ -1,0 +1,190 @@
+/**
+ * Notifications and settings (docs/api.md, Notifications and Settings; docs/decisions.md, Notifications): the
+ * `opportunity_reviewed` notification raised by approve and reject in the review's own write, listing, unread count,
+ * marking read, the 90-day limit, isolation between people, and `GET`/`PATCH /api/me/settings`.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { addNotification, NOTIFICATION_TTL_MS, type NotificationInput } from "@/lib/notifications/notifications.ts";
+
+async function get(t: TestApp, who: TestUser | undefined, path: string) {
+  const res = await t.fetch(path, { headers: who?.headers });
+  return { status: res.status, body: await res.json() };
+}
+
+async function submit(t: TestApp, who: TestUser, title: string) {
+  const res = await t.json("POST", "/api/opportunities", {
+    title,
+    type: "hackathon",
+    startDate: "2099-01-01",
+    endDate: "2099-01-02",
+  }, who.headers);
+  assertEquals(res.status, 201);
+  return (await res.json()).opportunity;
+}
+
+async function review(t: TestApp, admin: TestUser, id: string, action: string) {
+  const res = await t.json("PATCH", `/api/admin/opportunities/${id}`, { action }, admin.headers);
+  return { status: res.status, body: await res.json() };
+}
+
+async function notify(t: TestApp, input: NotificationInput, now = new Date()) {
+  const op = t.kv.atomic();
+  const record = addNotification(op, input, now);
+  assert((await op.commit()).ok);
+  return record;
+}
+
+Deno.test("a guest gets 401 from the notification and settings endpoints", async () => {
+  await using t = await createTestApp();
+  assertEquals((await get(t, undefined, "/api/me/notifications")).status, 401);
+  assertEquals((await t.json("POST", "/api/me/notifications/read", {})).status, 401);
+  assertEquals((await get(t, undefined, "/api/me/settings")).status, 401);
+  assertEquals((await t.json("PATCH", "/api/me/settings", { emailOnReply: false })).status, 401);
+});
+
+Deno.test("approve and reject notify the submitter once per change; a repeated review adds nothing", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const other = await createTestUser(t, "user");
+  const opportunity = await submit(t, student, "Campus Hack");
+
+  assertEquals((await get(t, student, "/api/me/notifications")).body, { notifications: [], unreadCount: 0 });
+  assertEquals((await review(t, admin, opportunity.id, "approve")).status, 200);
+  const first = await get(t, student, "/api/me/notifications");
+  assertEquals(first.status, 200);
+  assertEquals(first.body.unreadCount, 1);
+  const [approved] = first.body.notifications;
+  assertEquals(approved.type, "opportunity_reviewed");
+  assertEquals(approved.title, "Your opportunity was approved");
+  assert(approved.body.includes("Campus Hack"));
+  assertEquals(approved.url, `/opportunities/${opportunity.id}`);
+  assertEquals(approved.readAt, null);
+
+  // Approving an approved one changes nothing and announces nothing.
+  await review(t, admin, opportunity.id, "approve");
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 1);
+
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  await review(t, admin, opportunity.id, "reject");
+  const second = (await get(t, student, "/api/me/notifications")).body;
+  assertEquals(second.unreadCount, 2);
+  assertEquals(second.notifications.map((n: { title: string }) => n.title), [
+    "Your opportunity was not approved",
+    "Your opportunity was approved",
+  ]);
+  assertEquals(second.notifications[0].url, "/opportunities/mine");
+
+  // Nobody else hears of it; a bad action notifies nobody.
+  assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 0);
+  assertEquals((await review(t, admin, opportunity.id, "publish")).status, 400);
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 2);
+});
+
+Deno.test("the notification is written with the review: a review that fails leaves none", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  assertEquals((await review(t, admin, crypto.randomUUID(), "approve")).status, 404);
+  const member = await createTestUser(t, "member");
+  const published = await submit(t, member, "Published at once");
+  assertEquals(published.isVerified, true);
+  assertEquals((await get(t, member, "/api/me/notifications")).body.unreadCount, 0);
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 0);
+});
+
+Deno.test("unread filter, paging, marking some and all read; foreign ids are skipped", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const other = await createTestUser(t, "user");
+  const base = Date.now() - 10_000;
+  const made = [];
+  for (let i = 0; i < 5; i++) {
+    made.push(
+      await notify(t, {
+        userId: student.user.id,
+        type: i % 2 ? "purchase_paid" : "comment_reply",
+        title: `Title ${i}`,
+        body: `Body ${i}`,
+        url: `/n/${i}`,
+      }, new Date(base + i * 1000)),
+    );
+  }
+  const foreign = await notify(t, { userId: other.user.id, type: "purchase_paid", title: "x", body: "y", url: "/" });
+
+  const page = (await get(t, student, "/api/me/notifications?limit=2&offset=1")).body;
+  assertEquals(page.notifications.map((n: { title: string }) => n.title), ["Title 3", "Title 2"]);
+  assertEquals(page.unreadCount, 5);
+
+  const read = await t.json("POST", "/api/me/notifications/read", { ids: [made[4].id, foreign.id] }, student.headers);
+  assertEquals(read.status, 200);
+  assertEquals(await read.json(), { unreadCount: 4 });
+  assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 1);
+
+  const unread = (await get(t, student, "/api/me/notifications?unread=true")).body;
+  assertEquals(unread.notifications.map((n: { title: string }) => n.title), [
+    "Title 3",
+    "Title 2",
+    "Title 1",
+    "Title 0",
+  ]);
+  const all = (await get(t, student, "/api/me/notifications")).body.notifications;
+  assert(all[0].readAt !== null);
+
+  const none = await t.json("POST", "/api/me/notifications/read", undefined, student.headers);
+  assertEquals(await none.json(), { unreadCount: 0 });
+  assertEquals((await get(t, student, "/api/me/notifications?unread=true")).body.notifications, []);
+  assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 1);
+});
+
+Deno.test("notifications older than 90 days are neither listed nor counted", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const input = { userId: student.user.id, type: "purchase_refunded" as const, title: "Old", body: "", url: "/" };
+  await notify(t, input, new Date(Date.now() - NOTIFICATION_TTL_MS - 60_000));
+  await notify(t, { ...input, title: "New" });
+  const body = (await get(t, student, "/api/me/notifications")).body;
+  assertEquals(body.notifications.map((n: { title: string }) => n.title), ["New"]);
+  assertEquals(body.unreadCount, 1);
+});
+
+Deno.test("bad notification input: limit, offset, unread and ids are validated", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  for (const query of ["limit=0", "limit=101", "limit=x", "offset=-1", "unread=yes"]) {
+    assertEquals((await get(t, student, `/api/me/notifications?${query}`)).status, 400, query);
+  }
+  for (const body of [{ ids: "all" }, { ids: [1] }, { ids: Array(101).fill("a") }, { other: true }]) {
+    const res = await t.json("POST", "/api/me/notifications/read", body, student.headers);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assert(typeof (await res.json()).error !== "undefined");
+  }
+  const badJson = await t.fetch("/api/me/notifications/read", {
+    method: "POST",
+    headers: { ...student.headers, origin: t.origin, "content-type": "application/json" },
+    body: "{",
+  });
+  assertEquals(badJson.status, 400);
+});
+
+Deno.test("settings default to on, PATCH changes only what it names, per person; bad values are 400", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const admin = await createTestUser(t, "admin");
+  const defaults = { settings: { deadlineReminders: true, emailOnReply: true } };
+  assertEquals((await get(t, student, "/api/me/settings")).body, defaults);
+
+  const res = await t.json("PATCH", "/api/me/settings", { deadlineReminders: false }, student.headers);
+  assertEquals(res.status, 200);
+  assertEquals(await res.json(), { settings: { deadlineReminders: false, emailOnReply: true } });
+  const second = await t.json("PATCH", "/api/me/settings", { emailOnReply: false }, student.headers);
+  assertEquals(await second.json(), { settings: { deadlineReminders: false, emailOnReply: false } });
+  assertEquals((await get(t, admin, "/api/me/settings")).body, defaults);
+
+  for (const body of [{ deadlineReminders: "no" }, { emailOnReply: 0 }, { theme: "dark" }, []]) {
+    const bad = await t.json("PATCH", "/api/me/settings", body, student.headers);
+    assertEquals(bad.status, 400, JSON.stringify(body));
+  }
+  assertEquals((await get(t, student, "/api/me/settings")).body.settings.emailOnReply, false);
+});
