@@ -75,6 +75,10 @@ async function buildPerson(t: TestApp): Promise<Person> {
     }, me.headers),
     201,
   );
+  for (const action of ["reject", "approve"]) {
+    await ok(t.json("PATCH", `/api/admin/opportunities/${opportunity.id}`, { action }, me.headers));
+  }
+  await ok(t.json("PATCH", "/api/me/settings", { emailOnReply: false }, me.headers));
   const toolkit = await ok(
     t.json("POST", "/api/admin/toolkits", { title: "Kit", description: "D", price: 499 }, me.headers),
     201,
@@ -168,6 +172,11 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   assertEquals(data.posts.map((p: { id: string }) => p.id), [me.ids.post]);
   assertEquals(data.toolkits.map((k: { id: string }) => k.id), [me.ids.toolkit]);
   assertEquals(data.apiKeys.map((k: { name: string }) => k.name), ["Feed"]);
+  assertEquals(data.settings, { deadlineReminders: true, emailOnReply: false });
+  assertEquals(data.notifications.map((n: { type: string }) => n.type), [
+    "opportunity_reviewed",
+    "opportunity_reviewed",
+  ]);
   for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1]]) {
     assert(!text.includes(secret), `the export carries no ${secret}`);
   }
