@@ -5,7 +5,7 @@
  * reads again only if the last read is at least a minute old (no polling loop). Escape or a click outside closes it.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
 

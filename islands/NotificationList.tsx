@@ -3,7 +3,7 @@
  * marked; "Mark all read" (`POST /api/me/notifications/read`), and following an unread one marks it read on the way.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
 import type { NotificationRecord } from "@/lib/notifications/notifications.ts";

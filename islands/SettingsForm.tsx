@@ -3,7 +3,7 @@
  * with `PATCH /api/me/settings`; the outcome is announced in a live region and a failed save turns the switch back.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/components/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/components/forms.tsx";
 import type { Settings } from "@/lib/settings/settings.ts";
 
