@@ -29,6 +29,7 @@ import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
 import { deleteSavedOf } from "@/lib/saved/saved.ts";
 import { deleteNotificationsOf } from "@/lib/notifications/notifications.ts";
 import { deleteSettingsOf } from "@/lib/settings/settings.ts";
+import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
 /** One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id. */
@@ -52,6 +53,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "saved items", run: deleteSavedOf },
   { name: "settings", run: deleteSettingsOf },
   { name: "notifications", run: deleteNotificationsOf },
+  { name: "comments", run: forgetCommentAuthor },
+  { name: "reactions", run: deleteReactionsOf },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

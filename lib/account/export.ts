@@ -18,6 +18,7 @@ import type { User } from "@/lib/users/users.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
+import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -48,6 +49,8 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "saved", collect: (kv, user) => savedRecordsOf(kv, user.id) },
   { name: "settings", collect: (kv, user) => getSettings(kv, user.id) },
   { name: "notifications", collect: (kv, user) => notificationsOf(kv, user.id) },
+  { name: "comments", collect: (kv, user) => commentsOf(kv, user.id) },
+  { name: "reactions", collect: (kv, user) => reactionsOf(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

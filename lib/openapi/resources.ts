@@ -11,6 +11,13 @@ import { OPPORTUNITY_TYPES, type OpportunityView } from "@/lib/opportunities/sch
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { POST_TAGS } from "@/lib/ungatekeep/tags.ts";
+import {
+  type AdminCommentView,
+  type CommentThread,
+  type CommentView,
+  REACTION_TYPES,
+  type ReactionCounts,
+} from "@/lib/comments/schema.ts";
 import { SAVED_STATUSES, type SavedItem } from "@/lib/saved/schema.ts";
 import { NOTIFICATION_TYPES, type NotificationRecord } from "@/lib/notifications/notifications.ts";
 import type { Settings } from "@/lib/settings/settings.ts";
@@ -170,6 +177,13 @@ export const ToolkitSchema = z.strictObject({
   updatedAt: timestamp,
 }) satisfies z.ZodType<Toolkit>;
 
+/** The count of each reaction type on a post. */
+export const ReactionCountsSchema = z.strictObject({
+  helpful: z.int(),
+  insightful: z.int(),
+  celebrate: z.int(),
+}) satisfies z.ZodType<ReactionCounts>;
+
 /** An Ungatekeep post with its excerpt, creator (null: a former member) and rendered content. */
 export const PostSchema = z.strictObject({
   id: z.string(),
@@ -189,6 +203,9 @@ export const PostSchema = z.strictObject({
   excerpt: z.string(),
   creator: z.strictObject({ id: z.string(), name: z.string(), image: nullableText }).nullable(),
   contentHtml: z.string(),
+  commentCount: z.int().describe("Comments and replies, deleted placeholders not counted"),
+  reactions: ReactionCountsSchema,
+  myReactions: z.array(z.enum(REACTION_TYPES)).optional().describe("The caller's reactions (signed in only)"),
 }) satisfies z.ZodType<PostView>;
 
 /** An in-app notification. */
@@ -207,3 +224,36 @@ export const SettingsSchema = z.strictObject({
   deadlineReminders: z.boolean(),
   emailOnReply: z.boolean(),
 }) satisfies z.ZodType<Settings>;
+const commentFields = {
+  id: z.string(),
+  postId: z.string(),
+  parentId: nullableText.describe("The top-level comment a reply is under; null for a top-level comment"),
+  content: z.string().describe("Plain text with line breaks; empty for a deleted placeholder"),
+  contentHtml: z.string().describe('Escaped text, <br> line breaks, http(s) links rel="nofollow ugc noopener"'),
+  user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable()
+    .describe("Null for a deleted placeholder or a deleted account"),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  isDeleted: z.boolean(),
+};
+
+/** A comment or reply. */
+export const CommentSchema = z.strictObject(commentFields) satisfies z.ZodType<CommentView>;
+
+/** A top-level comment with its replies. */
+export const CommentThreadSchema = z.strictObject({
+  ...commentFields,
+  replies: z.array(CommentSchema),
+}) satisfies z.ZodType<CommentThread>;
+
+/** A comment of the admin list with its post. */
+export const AdminCommentSchema = z.strictObject({
+  ...commentFields,
+  post: z.strictObject({ id: z.string(), title: z.string() }).nullable(),
+}) satisfies z.ZodType<AdminCommentView>;
+
+/** The answer of the reaction routes. */
+export const ReactionsAnswerSchema = z.strictObject({
+  reactions: ReactionCountsSchema,
+  mine: z.array(z.enum(REACTION_TYPES)),
+});

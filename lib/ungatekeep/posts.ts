@@ -20,6 +20,7 @@ import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
+import { deleteConversation, engagementOf } from "@/lib/comments/store.ts";
 import { excerptOf, renderMarkdown } from "./markdown.ts";
 import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./policy.ts";
 import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpdate, PostView } from "./schema.ts";
@@ -109,13 +110,21 @@ async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, P
   return creators;
 }
 
-async function viewsOf(kv: Deno.Kv, posts: Post[]): Promise<PostView[]> {
-  const creators = await creatorsOf(kv, posts.flatMap((post) => post.userId ?? []));
+/**
+ * `posts` as read responses carry them: with excerpt, creator, rendered content, and the comment and reaction counts
+ * (docs/decisions.md, Comments and reactions); `myReactions` too when `viewer` is signed in.
+ */
+async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<PostView[]> {
+  const [creators, engagement] = await Promise.all([
+    creatorsOf(kv, posts.flatMap((post) => post.userId ?? [])),
+    engagementOf(kv, posts.map((post) => post.id), viewer?.id),
+  ]);
   return await Promise.all(posts.map(async (post) => ({
     ...post,
     excerpt: excerptOf(post.content),
     creator: post.userId === null ? null : creators.get(post.userId)!,
     contentHtml: await renderMarkdown(post.content),
+    ...engagement.get(post.id)!,
   })));
 }
 
@@ -168,7 +177,7 @@ export async function listFeed(kv: Deno.Kv, query: FeedQuery, viewer: Viewer, no
   const scope: Scope = query.tag ?? "all";
   const { offset, limit } = visiblePage(viewer, query.offset, query.limit);
   const [ids, total] = await Promise.all([feedIds(kv, scope, offset + limit, now), liveCount(kv, scope, now)]);
-  const posts = await viewsOf(kv, await postsById(kv, ids.slice(offset)));
+  const posts = await viewsOf(kv, await postsById(kv, ids.slice(offset)), viewer);
   return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
 }
 
@@ -244,7 +253,22 @@ export async function latestPosts(kv: Deno.Kv, count: number, now = new Date()):
  *   UnauthenticatedError "Sign in to read this post" for a guest and any other post.
  */
 export async function getPost(kv: Deno.Kv, id: string, viewer: Viewer, now = new Date()): Promise<PostView> {
-  const post = (await kv.get<Post>(recordKey(id))).value;
+  return (await viewsOf(kv, [(await readablePost(kv, id, viewer, now)).value], viewer))[0];
+}
+
+/**
+ * The record of a live post `viewer` may read, as read (for a write checked against it: comments and reactions), by
+ * the rules of `getPost`.
+ * @throws NotFoundError "Post not found"; UnauthenticatedError "Sign in to read this post".
+ */
+export async function readablePost(
+  kv: Deno.Kv,
+  id: string,
+  viewer: Viewer,
+  now = new Date(),
+): Promise<Deno.KvEntry<Post>> {
+  const entry = await kv.get<Post>(recordKey(id));
+  const post = entry.value;
   if (!post || !isLive(post, now)) throw new NotFoundError(NOT_FOUND);
   let rank: number | undefined;
   if (!viewer) {
@@ -256,17 +280,23 @@ export async function getPost(kv: Deno.Kv, id: string, viewer: Viewer, now = new
     rank = ranks.length > 0 ? Math.min(...ranks) : undefined;
   }
   if (!canReadPublished(viewer, rank)) throw new UnauthenticatedError("Sign in to read this post");
-  return (await viewsOf(kv, [post]))[0];
+  return entry as Deno.KvEntry<Post>;
+}
+
+/** The titles of the posts of `ids` that exist, by id (the admin list of comments). */
+export async function postTitles(kv: Deno.Kv, ids: string[]): Promise<Map<string, string>> {
+  const posts = await postsById(kv, [...new Set(ids)]);
+  return new Map(posts.map((post) => [post.id, post.title]));
 }
 
 /**
  * Any post by id, drafts and scheduled ones included, for the admin area and its editor.
  * @throws NotFoundError "Post not found".
  */
-export async function getPostForAdmin(kv: Deno.Kv, id: string): Promise<PostView> {
+export async function getPostForAdmin(kv: Deno.Kv, id: string, viewer?: Viewer): Promise<PostView> {
   const post = (await kv.get<Post>(recordKey(id))).value;
   if (!post) throw new NotFoundError(NOT_FOUND);
-  return (await viewsOf(kv, [post]))[0];
+  return (await viewsOf(kv, [post], viewer))[0];
 }
 
 function sortTime(post: Post): string {
@@ -352,7 +382,7 @@ export async function updatePost(kv: Deno.Kv, files: ObjectStore, id: string, pa
 }
 
 /**
- * Deletes a post for good, then its images from the object store.
+ * Deletes a post for good, then its images from the object store and its comments and reactions.
  * @throws NotFoundError "Post not found".
  */
 export async function deletePost(kv: Deno.Kv, files: ObjectStore, id: string): Promise<void> {
@@ -361,6 +391,7 @@ export async function deletePost(kv: Deno.Kv, files: ObjectStore, id: string): P
     if (!entry.value) throw new NotFoundError(NOT_FOUND);
     if (await commitPost(kv, entry, null)) {
       await Promise.all(entry.value.images.map((image) => files.delete(image)));
+      await deleteConversation(kv, id);
       return;
     }
   }

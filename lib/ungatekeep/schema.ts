@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
+import type { PostEngagement } from "@/lib/comments/schema.ts";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag } from "./tags.ts";
 
 /** A post as stored; optional fields are `null` when unset. */
@@ -37,9 +38,10 @@ export interface PostCreator {
 
 /**
  * A post as read responses carry it: the record, `excerpt` (first two non-empty lines as plain
- * text), `creator`, and `contentHtml` (the markdown rendered and sanitized on the server).
+ * text), `creator`, `contentHtml` (the markdown rendered and sanitized on the server), and `commentCount`,
+ * `reactions` and (signed in) `myReactions` (docs/decisions.md, Comments and reactions).
  */
-export interface PostView extends Post {
+export interface PostView extends Post, PostEngagement {
   excerpt: string;
   /** Null for a former member ("Former member"). */
   creator: PostCreator | null;

@@ -21,7 +21,15 @@ const PASSWORD = "correct horse battery";
 /** The person of the tests: an admin with a password, a Google link and a record of every kind. */
 interface Person extends TestUser {
   other: string;
-  ids: { internship: string; opportunity: string; toolkit: string; post: string; purchase: string; lesson: string };
+  ids: {
+    internship: string;
+    opportunity: string;
+    toolkit: string;
+    post: string;
+    purchase: string;
+    lesson: string;
+    comment: string;
+  };
 }
 
 async function buildPerson(t: TestApp): Promise<Person> {
@@ -113,6 +121,11 @@ async function buildPerson(t: TestApp): Promise<Person> {
   );
   const [purchase] = (await ok(t.fetch("/api/purchases", { headers: me.headers }))).purchases;
   const post = await createPost(t, me, { title: "Asha's post" });
+  const { comment } = await ok(
+    t.json("POST", `/api/ungatekeep/${post.id}/comments`, { content: "Asha's comment" }, me.headers),
+    201,
+  );
+  await ok(t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, undefined, me.headers));
   await ok(t.json("POST", "/api/admin/api-keys", { name: "Feed" }, me.headers), 201);
   return {
     ...me,
@@ -124,6 +137,7 @@ async function buildPerson(t: TestApp): Promise<Person> {
       post: post.id,
       purchase: purchase.id,
       lesson: contentItem.id,
+      comment: comment.id,
     },
   };
 }
@@ -177,6 +191,11 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     "opportunity_reviewed",
     "opportunity_reviewed",
   ]);
+  assertEquals(data.comments.map((c: { id: string; content: string }) => [c.id, c.content]), [[
+    me.ids.comment,
+    "Asha's comment",
+  ]]);
+  assertEquals(data.reactions, [{ postId: me.ids.post, types: ["helpful"] }]);
   for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1]]) {
     assert(!text.includes(secret), `the export carries no ${secret}`);
   }
@@ -256,6 +275,11 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   const admin = await createTestUser(t, "admin");
   const post = await (await t.fetch(`/api/admin/ungatekeep/${me.ids.post}`, { headers: admin.headers })).json();
   assertEquals([post.post.userId, post.post.creator], [null, null]);
+  assertEquals(post.post.reactions.helpful, 0, "the reaction is deleted and no longer counted");
+  const thread = await (await t.fetch(`/api/ungatekeep/${me.ids.post}/comments`)).json();
+  assertEquals(thread.comments.map((c: { id: string; user: unknown; content: string }) => [c.id, c.user, c.content]), [
+    [me.ids.comment, null, "Asha's comment"],
+  ]);
   assertEquals(await t.kv.get(["account_deletions", me.user.id]).then((e) => e.value), null, "the job finished");
 
   const signUp = await t.json("POST", "/api/auth/sign-up/email", {

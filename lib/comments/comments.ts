@@ -1,0 +1,223 @@
+/**
+ * Comments and replies under Ungatekeep posts (docs/decisions.md, Comments and reactions; docs/api.md, Ungatekeep): the thread of a post, write, reply (a reply to a reply attaches to its top-level comment), edit within
+ * 15 minutes, delete (a comment with replies stays as a placeholder), the admin list, and a person's comments for
+ * their data export. Whoever may read a post may read its comments; writing needs a verified e-mail and at most 10
+ * comments a minute. The KV layout is `store.ts`.
+ */
+import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { postTitles, readablePost } from "@/lib/ungatekeep/posts.ts";
+import type { Viewer } from "@/lib/ungatekeep/policy.ts";
+import { getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
+import { contentHtml } from "./content.ts";
+import { canComment, canDelete, canEdit, canModerate } from "./policy.ts";
+import {
+  type AdminCommentQuery,
+  type AdminCommentView,
+  type Comment,
+  type CommentCreate,
+  type CommentEdit,
+  type CommentListQuery,
+  type CommentThread,
+  type CommentView,
+  type Pagination,
+} from "./schema.ts";
+import {
+  deleteComment,
+  getComment,
+  newCommentOps,
+  readRate,
+  readThreadPage,
+  replaceComment,
+  scanComments,
+} from "./store.ts";
+
+export * from "./schema.ts";
+
+const NOT_FOUND = "Comment not found";
+const MAX_RETRIES = 32;
+
+/** A page of a post's comments. */
+export interface CommentPage {
+  comments: CommentThread[];
+  pagination: Pagination;
+}
+
+/** A page of the admin list. */
+export interface AdminCommentPage {
+  comments: AdminCommentView[];
+  pagination: Pagination;
+}
+
+function viewOf(comment: Comment, users: ReadonlyMap<string, UserSummary>): CommentView {
+  const { userId, ...rest } = comment;
+  return {
+    ...rest,
+    contentHtml: contentHtml(comment.content),
+    user: userId ? users.get(userId) ?? null : null,
+  };
+}
+
+function summaryOf(user: User): Map<string, UserSummary> {
+  return new Map([[user.id, { id: user.id, name: user.name, image: user.image, role: user.role }]]);
+}
+
+async function authorsOf(kv: Deno.Kv, comments: Comment[]): Promise<Map<string, UserSummary>> {
+  return await getUserSummaries(kv, comments.flatMap((c) => c.userId ?? []));
+}
+
+/**
+ * Threads `offset` to `offset + limit` of a post (top-level comments oldest first, each with its replies oldest
+ * first); `pagination.total` counts top-level comments, placeholders included.
+ * @throws NotFoundError "Post not found"; UnauthenticatedError "Sign in to read this post" (a guest and a post beyond
+ *   the preview).
+ */
+export async function listComments(
+  kv: Deno.Kv,
+  postId: string,
+  viewer: Viewer,
+  query: CommentListQuery,
+): Promise<CommentPage> {
+  await readablePost(kv, postId, viewer);
+  const page = await readThreadPage(kv, postId, query.limit, query.offset);
+  const users = await authorsOf(kv, page.threads.flatMap(({ top, replies }) => [top, ...replies]));
+  return {
+    comments: page.threads.map(({ top, replies }) => ({
+      ...viewOf(top, users),
+      replies: replies.map((reply) => viewOf(reply, users)),
+    })),
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total: page.total,
+      hasMore: query.offset + page.threads.length < page.total,
+    },
+  };
+}
+
+/** The comment of `id` as read, live (not a placeholder). @throws NotFoundError "Comment not found". */
+async function liveComment(kv: Deno.Kv, id: string): Promise<Deno.KvEntry<Comment>> {
+  const entry = await getComment(kv, id);
+  if (!entry || entry.value.isDeleted) throw new NotFoundError(NOT_FOUND);
+  return entry;
+}
+
+/** Who a new reply answers: the top-level comment it attaches to (as read), and the comment it answered. */
+interface ReplyTarget {
+  parent: Deno.KvEntry<Comment>;
+  answered: Comment;
+}
+
+async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promise<ReplyTarget> {
+  const answered = await liveComment(kv, parentId);
+  if (answered.value.postId !== postId) throw new NotFoundError(NOT_FOUND);
+  if (answered.value.parentId === null) return { parent: answered, answered: answered.value };
+  const parent = await getComment(kv, answered.value.parentId);
+  if (!parent) throw new NotFoundError(NOT_FOUND);
+  return { parent, answered: answered.value };
+}
+
+/**
+ * Writes a comment by `author` under post `postId`, or a reply when `input.parentId` names a comment of that post (a
+ * reply to a reply attaches to its top-level comment). The post, the parent and the author's rate window are checked
+ * in the same commit.
+ * @throws ForbiddenError when the author's e-mail is unverified; NotFoundError "Post not found" or "Comment not found"
+ *   (the parent); UnauthenticatedError for a post the author may not read; RateLimitedError past 10 comments a minute.
+ */
+export async function createComment(
+  kv: Deno.Kv,
+  postId: string,
+  author: User,
+  input: CommentCreate,
+): Promise<CommentView> {
+  if (!canComment(author)) throw new ForbiddenError("Verify your e-mail address to comment");
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const post = await readablePost(kv, postId, author);
+    const target = input.parentId ? await replyTarget(kv, postId, input.parentId) : null;
+    const now = Date.now();
+    const rate = await readRate(kv, author.id, now);
+    if (rate.retryAfterSeconds > 0) {
+      throw new RateLimitedError(rate.retryAfterSeconds, "You are commenting too fast. Try again in a minute.");
+    }
+    const at = new Date(now).toISOString();
+    const comment: Comment = {
+      id: crypto.randomUUID(),
+      postId,
+      parentId: target?.parent.value.id ?? null,
+      content: input.content,
+      userId: author.id,
+      createdAt: at,
+      updatedAt: at,
+      isDeleted: false,
+    };
+    const op = kv.atomic();
+    newCommentOps(op, comment, { post, rate, parent: target?.parent ?? null }, now);
+    if ((await op.commit()).ok) return viewOf(comment, summaryOf(author));
+  }
+  throw new Error("Comment write lost too many races");
+}
+
+/**
+ * Replaces the content of a comment: its author only, within 15 minutes of writing it.
+ * @throws NotFoundError "Comment not found" (also a deleted one); ForbiddenError for anyone else, or after the window.
+ */
+export async function editComment(kv: Deno.Kv, id: string, editor: User, input: CommentEdit): Promise<CommentView> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await liveComment(kv, id);
+    if (entry.value.userId !== editor.id) throw new ForbiddenError("You can edit only your own comments");
+    if (!canEdit(editor, entry.value)) {
+      throw new ForbiddenError("A comment can be edited only within 15 minutes of posting it");
+    }
+    const after: Comment = { ...entry.value, content: input.content, updatedAt: new Date().toISOString() };
+    if (await replaceComment(kv, entry, after)) return viewOf(after, summaryOf(editor));
+  }
+  throw new Error("Comment edit lost too many races");
+}
+
+/**
+ * Deletes a comment: its author or an admin. One with replies stays as a placeholder (`isDeleted`, no content, no
+ * author); one without is removed.
+ * @throws NotFoundError "Comment not found" (also an already deleted one); ForbiddenError for anyone else.
+ */
+export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promise<void> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await liveComment(kv, id);
+    if (!canDelete(actor, entry.value)) throw new ForbiddenError("You can delete only your own comments");
+    if (await deleteComment(kv, entry, new Date().toISOString())) return;
+  }
+  throw new Error("Comment delete lost too many races");
+}
+
+/**
+ * Every live comment for the admin list, newest first: of one post with `postId`; `search` matches every word
+ * (case-insensitive) in the content or the author's name. Each carries its post's id and title.
+ * @throws ForbiddenError for anyone but an admin.
+ */
+export async function listCommentsForAdmin(
+  kv: Deno.Kv,
+  admin: User,
+  query: AdminCommentQuery,
+): Promise<AdminCommentPage> {
+  if (!canModerate(admin)) throw new ForbiddenError();
+  const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const all = await scanComments(kv, query.postId);
+  const users = await authorsOf(kv, all);
+  const matches = all.filter((c) => {
+    const text = `${c.content}\n${c.userId ? users.get(c.userId)?.name ?? "" : ""}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+  matches.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  const page = matches.slice(query.offset, query.offset + query.limit);
+  const titles = await postTitles(kv, page.map((c) => c.postId));
+  return {
+    comments: page.map((c) => {
+      const title = titles.get(c.postId);
+      return { ...viewOf(c, users), post: title === undefined ? null : { id: c.postId, title } };
+    }),
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total: matches.length,
+      hasMore: query.offset + page.length < matches.length,
+    },
+  };
+}

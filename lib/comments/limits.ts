@@ -1,0 +1,24 @@
+/**
+ * The numbers and names of comments and reactions (docs/decisions.md, Comments and reactions), plain constants that
+ * islands import too.
+ */
+
+/** Longest comment, in characters. */
+export const COMMENT_MAX_LENGTH = 2000;
+/** How long after writing it the author may edit a comment (ms). */
+export const COMMENT_EDIT_WINDOW_MS = 15 * 60 * 1000;
+/** At most this many comments per user within `COMMENT_RATE_WINDOW_MS`. */
+export const COMMENT_RATE_LIMIT = 10;
+/** The sliding window of the comment rate limit (ms). */
+export const COMMENT_RATE_WINDOW_MS = 60 * 1000;
+
+/** The reaction types, in the order pages show them. */
+export const REACTION_TYPES = ["helpful", "insightful", "celebrate"] as const;
+export type ReactionType = typeof REACTION_TYPES[number];
+
+/** How each reaction is shown: a label and an emoji. */
+export const REACTION_LABELS: Record<ReactionType, { label: string; emoji: string }> = {
+  helpful: { label: "Helpful", emoji: "👍" },
+  insightful: { label: "Insightful", emoji: "💡" },
+  celebrate: { label: "Celebrate", emoji: "🎉" },
+};

@@ -1,0 +1,350 @@
+/**
+ * The KV layout of comments and reactions on Ungatekeep posts (docs/decisions.md, Comments and reactions). This
+ * module alone owns these keys; `comments.ts` and `reactions.ts` hold the rules and call it.
+ *
+ * Keys:
+ * - `["comment_threads", postId, topCreatedAt, topId]` → a top-level `Comment`, and
+ *   `["comment_threads", postId, topCreatedAt, topId, createdAt, id]` → each of its replies: a post's comments in
+ *   thread order (oldest thread first, each followed by its replies oldest first), so a page of threads is one range
+ *   read, never a scan of every comment;
+ * - `["comment_tops", postId, createdAt, id]` → null, the top-level comments alone, to find where page `offset` starts;
+ * - `["comment_ids", id]` → the comment's thread key;
+ * - `["comment_user", userId, createdAt, id]` → the thread key of each comment a person wrote (export, deletion);
+ * - `["comment_replies", topId]` a `Deno.KvU64` of a top-level comment's replies: a reply adds to it (sums never
+ *   conflict with each other) and a delete checks it, so a thread cannot gain a reply while its parent is removed;
+ * - `["comment_rate", userId]` → the times (ms) of the person's last comments within the rate window;
+ * - `["post_counts", postId, "comments" | "threads" | reactionType]` `Deno.KvU64` sum counters: comments and replies
+ *   (placeholders not counted), top-level entries (placeholders counted, the pages' total), reactions of each type;
+ * - `["reactions", userId, postId]` → the person's reaction types on the post, and `["post_reactors", postId, userId]`
+ *   → null, to find them when the post is deleted.
+ * Every change is one atomic commit that writes the record, its indexes and the counters together.
+ */
+import {
+  type Comment,
+  COMMENT_RATE_LIMIT,
+  COMMENT_RATE_WINDOW_MS,
+  type PostEngagement,
+  REACTION_TYPES,
+  type ReactionCounts,
+  type ReactionType,
+} from "./schema.ts";
+
+const ONE = 1n;
+/** −1 as KV's wrapping 64-bit sum sees it. */
+const MINUS_ONE = 0xffffffffffffffffn;
+/** Most mutations one cascade commit holds (KV allows 1,000). */
+const BATCH = 800;
+
+type CountName = "comments" | "threads" | ReactionType;
+
+const countKey = (postId: string, name: CountName): Deno.KvKey => ["post_counts", postId, name];
+const idKey = (id: string): Deno.KvKey => ["comment_ids", id];
+const topsKey = (c: Comment): Deno.KvKey => ["comment_tops", c.postId, c.createdAt, c.id];
+const userIndexKey = (userId: string, c: Comment): Deno.KvKey => ["comment_user", userId, c.createdAt, c.id];
+const repliesKey = (topId: string): Deno.KvKey => ["comment_replies", topId];
+const rateKey = (userId: string): Deno.KvKey => ["comment_rate", userId];
+const reactionsKey = (userId: string, postId: string): Deno.KvKey => ["reactions", userId, postId];
+const reactorKey = (postId: string, userId: string): Deno.KvKey => ["post_reactors", postId, userId];
+
+/** The thread key of a top-level comment. */
+function topKey(c: Comment): Deno.KvKey {
+  return ["comment_threads", c.postId, c.createdAt, c.id];
+}
+
+/** The thread key of `reply` under the top-level comment whose thread key is `parentKey`. */
+function replyKey(parentKey: Deno.KvKey, reply: Comment): Deno.KvKey {
+  return [...parentKey, reply.createdAt, reply.id];
+}
+
+function countValue(entry: Deno.KvEntryMaybe<Deno.KvU64>): number {
+  return Number(entry.value?.value ?? 0n);
+}
+
+async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const batches: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let at = 0; at < keys.length; at += 10) batches.push(kv.getMany<T[]>(keys.slice(at, at + 10)));
+  return (await Promise.all(batches)).flat();
+}
+
+/** No reactions. */
+export function noReactions(): ReactionCounts {
+  return { helpful: 0, insightful: 0, celebrate: 0 };
+}
+
+/**
+ * The comment count and reaction counts of each of `postIds`, and `myReactions` when `userId` is given (a signed-in
+ * caller): point reads of the counters, 4 (or 5) keys a post.
+ */
+export async function engagementOf(
+  kv: Deno.Kv,
+  postIds: string[],
+  userId?: string,
+): Promise<Map<string, PostEngagement>> {
+  const names: CountName[] = ["comments", ...REACTION_TYPES];
+  const keys = postIds.flatMap((id) => names.map((name) => countKey(id, name)));
+  const [counts, mine] = await Promise.all([
+    getMany<Deno.KvU64>(kv, keys),
+    userId ? getMany<ReactionType[]>(kv, postIds.map((id) => reactionsKey(userId, id))) : Promise.resolve([]),
+  ]);
+  const result = new Map<string, PostEngagement>();
+  postIds.forEach((id, i) => {
+    const at = i * names.length;
+    const reactions = noReactions();
+    REACTION_TYPES.forEach((type, t) => reactions[type] = countValue(counts[at + 1 + t]));
+    const engagement: PostEngagement = { commentCount: countValue(counts[at]), reactions };
+    if (userId) engagement.myReactions = REACTION_TYPES.filter((type) => mine[i].value?.includes(type));
+    result.set(id, engagement);
+  });
+  return result;
+}
+
+/** One page of a post's threads: top-level comments in order, each with its replies, and how many threads there are. */
+export interface ThreadPage {
+  threads: { top: Comment; replies: Comment[] }[];
+  total: number;
+}
+
+/**
+ * Threads `offset` to `offset + limit` of `postId`, oldest first. The first page is one range read of the thread keys
+ * (stopping after the last reply of the `limit`-th thread); a later page first finds its first thread in the
+ * top-level index, then reads the page's range.
+ */
+export async function readThreadPage(kv: Deno.Kv, postId: string, limit: number, offset: number): Promise<ThreadPage> {
+  const prefix: Deno.KvKey = ["comment_threads", postId];
+  const totalEntry = kv.get<Deno.KvU64>(countKey(postId, "threads"));
+  let selector: Deno.KvListSelector = { prefix };
+  if (offset > 0) {
+    const tops = kv.list({ prefix: ["comment_tops", postId] }, {
+      limit: offset + 1,
+      batchSize: Math.min(1000, offset + 1),
+    });
+    let first: Deno.KvKey | null = null;
+    let seen = 0;
+    for await (const entry of tops) if (seen++ === offset) first = entry.key;
+    if (!first) return { threads: [], total: countValue(await totalEntry) };
+    selector = { prefix, start: ["comment_threads", postId, first[2], first[3]] };
+  }
+  const threads: ThreadPage["threads"] = [];
+  const entries = kv.list<Comment>(selector, { batchSize: Math.min(1000, limit * 4) });
+  for await (const entry of entries) {
+    const comment = entry.value;
+    if (comment.parentId === null) {
+      if (threads.length === limit) break;
+      threads.push({ top: comment, replies: [] });
+    } else threads.at(-1)?.replies.push(comment);
+  }
+  return { threads, total: countValue(await totalEntry) };
+}
+
+/** Every live comment (placeholders left out), of one post or of all, for the admin list. */
+export async function scanComments(kv: Deno.Kv, postId?: string): Promise<Comment[]> {
+  const comments: Comment[] = [];
+  const prefix = postId ? ["comment_threads", postId] : ["comment_threads"];
+  for await (const entry of kv.list<Comment>({ prefix }, { batchSize: 1000 })) {
+    if (!entry.value.isDeleted) comments.push(entry.value);
+  }
+  return comments;
+}
+
+/** A comment read by id with its thread key, or null. */
+export async function getComment(kv: Deno.Kv, id: string): Promise<Deno.KvEntry<Comment> | null> {
+  const location = await kv.get<Deno.KvKey>(idKey(id));
+  if (!location.value) return null;
+  const entry = await kv.get<Comment>(location.value);
+  return entry.value ? entry as Deno.KvEntry<Comment> : null;
+}
+
+/** The state a new comment is written over: the person's recent comment times, and when to retry if they are full. */
+export interface RateState {
+  entry: Deno.KvEntryMaybe<number[]>;
+  /** The times (ms) still within the window. */
+  recent: number[];
+  /** Seconds until another comment is allowed; 0 when one is allowed now. */
+  retryAfterSeconds: number;
+}
+
+/** The rate state of `userId` at `now` (ms): at most `COMMENT_RATE_LIMIT` comments within the sliding window. */
+export async function readRate(kv: Deno.Kv, userId: string, now: number): Promise<RateState> {
+  const entry = await kv.get<number[]>(rateKey(userId));
+  const recent = (entry.value ?? []).filter((at) => at > now - COMMENT_RATE_WINDOW_MS);
+  const retryAfterSeconds = recent.length < COMMENT_RATE_LIMIT
+    ? 0
+    : (recent[recent.length - COMMENT_RATE_LIMIT] + COMMENT_RATE_WINDOW_MS - now) / 1000;
+  return { entry, recent, retryAfterSeconds };
+}
+
+/** What a new comment's commit is checked against. */
+export interface NewCommentChecks {
+  /** The post's record as read (it must not change meanwhile: a deleted post takes no comments). */
+  post: Deno.KvEntryMaybe<unknown>;
+  rate: RateState;
+  /** A reply's top-level comment as read. */
+  parent: Deno.KvEntry<Comment> | null;
+}
+
+/**
+ * Adds the writes of a new comment (`comment.userId` its author) to `op`: the record in its thread, its indexes, the
+ * counters and the author's rate window, checked against `checks`. The caller may add more (a notification) and
+ * commits.
+ */
+export function newCommentOps(op: Deno.AtomicOperation, comment: Comment, checks: NewCommentChecks, now: number) {
+  const key = checks.parent ? replyKey(checks.parent.key, comment) : topKey(comment);
+  op.check(checks.post, checks.rate.entry).set(key, comment).set(idKey(comment.id), key)
+    .sum(countKey(comment.postId, "comments"), ONE)
+    .set(rateKey(comment.userId!), [...checks.rate.recent, now].slice(-COMMENT_RATE_LIMIT), {
+      expireIn: COMMENT_RATE_WINDOW_MS,
+    });
+  if (comment.userId) op.set(userIndexKey(comment.userId, comment), key);
+  if (checks.parent) op.check(checks.parent).sum(repliesKey(checks.parent.value.id), ONE);
+  else op.set(topsKey(comment), null).sum(countKey(comment.postId, "threads"), ONE);
+}
+
+/** Writes `after` over the comment read as `entry` (content edits); false on a lost race. */
+export async function replaceComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, after: Comment): Promise<boolean> {
+  return (await kv.atomic().check(entry).set(entry.key, after).commit()).ok;
+}
+
+/** Adds the removal of the comment `entry` (record, id and index keys) to `op`; not its check nor the counters. */
+function removeOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<Comment>): void {
+  const c = entry.value;
+  op.delete(entry.key).delete(idKey(c.id));
+  if (c.userId) op.delete(userIndexKey(c.userId, c));
+  if (c.parentId === null) op.delete(topsKey(c)).delete(repliesKey(c.id));
+}
+
+/**
+ * Deletes the comment `entry` (docs/decisions.md, Comments and reactions): a top-level comment with replies becomes
+ * a placeholder (`isDeleted`, empty content, no author); anything else is removed, and a placeholder whose last reply
+ * this was goes with it. False on a lost race (read again and retry).
+ */
+export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, now: string): Promise<boolean> {
+  const c = entry.value;
+  const op = kv.atomic().sum(countKey(c.postId, "comments"), MINUS_ONE);
+  if (c.parentId === null) {
+    const replies = await kv.get<Deno.KvU64>(repliesKey(c.id));
+    op.check(replies);
+    if (countValue(replies) > 0) {
+      op.check(entry).set(entry.key, { ...c, content: "", userId: null, isDeleted: true, updatedAt: now });
+      if (c.userId) op.delete(userIndexKey(c.userId, c));
+    } else {
+      op.check(entry);
+      removeOps(op, entry);
+      op.sum(countKey(c.postId, "threads"), MINUS_ONE);
+    }
+    return (await op.commit()).ok;
+  }
+  const parentKey = entry.key.slice(0, 4);
+  const [parent, replies] = await Promise.all([
+    kv.get<Comment>(parentKey),
+    kv.get<Deno.KvU64>(repliesKey(c.parentId)),
+  ]);
+  removeOps(op, entry);
+  op.check(entry, parent, replies).sum(repliesKey(c.parentId), MINUS_ONE);
+  if (parent.value?.isDeleted && countValue(replies) <= 1) {
+    removeOps(op, parent as Deno.KvEntry<Comment>);
+    op.sum(countKey(c.postId, "threads"), MINUS_ONE);
+  }
+  return (await op.commit()).ok;
+}
+
+/**
+ * Deletes every comment, reaction and counter of a deleted post, in commits of at most `BATCH` mutations (the post
+ * record is gone first, so no comment or reaction can be added meanwhile).
+ */
+export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
+  let op = kv.atomic();
+  let size = 0;
+  const add = async (keys: Deno.KvKey[]) => {
+    for (const key of keys) op.delete(key);
+    size += keys.length;
+    if (size >= BATCH) {
+      await op.commit();
+      op = kv.atomic();
+      size = 0;
+    }
+  };
+  for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
+    const c = entry.value;
+    const keys = [entry.key, idKey(c.id)];
+    if (c.userId) keys.push(userIndexKey(c.userId, c));
+    if (c.parentId === null) keys.push(topsKey(c), repliesKey(c.id));
+    await add(keys);
+  }
+  for await (const entry of kv.list({ prefix: ["post_reactors", postId] }, { batchSize: 500 })) {
+    await add([entry.key, reactionsKey(entry.key[2] as string, postId)]);
+  }
+  await add((["comments", "threads", ...REACTION_TYPES] as CountName[]).map((name) => countKey(postId, name)));
+  if (size > 0) await op.commit();
+}
+
+/** Every comment `userId` wrote that is still theirs, oldest first. */
+export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]> {
+  const keys: Deno.KvKey[] = [];
+  for await (const entry of kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] })) keys.push(entry.value);
+  return (await getMany<Comment>(kv, keys)).flatMap((entry) => entry.value ? [entry.value] : []);
+}
+
+/**
+ * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user) and drops their
+ * rate window: account deletion. Each comment is one checked write; one changed meanwhile is read again.
+ */
+export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<void> {
+  for await (const index of kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] })) {
+    for (;;) {
+      const entry = await kv.get<Comment>(index.value);
+      const op = kv.atomic().check(entry).delete(index.key);
+      if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
+      if ((await op.commit()).ok) break;
+    }
+  }
+  await kv.delete(rateKey(userId));
+}
+
+/** The reaction types `userId` gave each post: `{postId, types}` per post. */
+export async function reactionsOf(kv: Deno.Kv, userId: string): Promise<{ postId: string; types: ReactionType[] }[]> {
+  const result: { postId: string; types: ReactionType[] }[] = [];
+  for await (const entry of kv.list<ReactionType[]>({ prefix: ["reactions", userId] })) {
+    result.push({ postId: entry.key[2] as string, types: entry.value });
+  }
+  return result;
+}
+
+/** The reaction types of `userId` on `postId` as read, for `setReactions`. */
+export async function readReactions(kv: Deno.Kv, userId: string, postId: string) {
+  return await kv.get<ReactionType[]>(reactionsKey(userId, postId));
+}
+
+/**
+ * Writes `types` as the reactions of `userId` on `postId` over `before` (as read), moving each type's counter by the
+ * difference; `post` (as read, when given) must be unchanged. False on a lost race.
+ */
+export async function setReactions(
+  kv: Deno.Kv,
+  post: Deno.KvEntryMaybe<unknown> | null,
+  userId: string,
+  postId: string,
+  before: Deno.KvEntryMaybe<ReactionType[]>,
+  types: ReactionType[],
+): Promise<boolean> {
+  const had = before.value ?? [];
+  const op = kv.atomic().check(before);
+  if (post) op.check(post);
+  for (const type of REACTION_TYPES) {
+    if (had.includes(type) && !types.includes(type)) op.sum(countKey(postId, type), MINUS_ONE);
+    if (!had.includes(type) && types.includes(type)) op.sum(countKey(postId, type), ONE);
+  }
+  if (types.length > 0) op.set(reactionsKey(userId, postId), types).set(reactorKey(postId, userId), null);
+  else op.delete(reactionsKey(userId, postId)).delete(reactorKey(postId, userId));
+  return (await op.commit()).ok;
+}
+
+/** Deletes every reaction of `userId` (account deletion), each post's counters moved down in the same commit. */
+export async function deleteReactionsOf(kv: Deno.Kv, userId: string): Promise<void> {
+  for (const { postId } of await reactionsOf(kv, userId)) {
+    for (;;) {
+      const before = await readReactions(kv, userId, postId);
+      if (!before.value) break;
+      if (await setReactions(kv, null, userId, postId, before, [])) break;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * `PUT /api/ungatekeep/{id}/reactions/{type}` (session) gives a reaction, `DELETE` takes it back; `type` is `helpful`,
+ * `insightful` or `celebrate` (else 404) → `{reactions, mine}`. Both are idempotent. docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ReactionsAnswerSchema } from "@/lib/openapi/resources.ts";
+import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
+import { react } from "@/lib/comments/reactions.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+
+const operation = (summary: string) => ({
+  summary,
+  access: ["session" as const],
+  responses: {
+    200: { description: "The post's reaction counts and the caller's reactions", schema: ReactionsAnswerSchema },
+    401: "Not signed in",
+    404: "Post not found, or an unknown reaction type",
+  },
+});
+
+export const apiDocs = describeRoute({
+  PUT: operation("React to a post (once per type)"),
+  DELETE: operation("Take a reaction back"),
+});
+
+async function answer(state: AppState, params: Record<string, string>, on: boolean): Promise<Response> {
+  assertSignedIn(state);
+  const type = ReactionTypeSchema.safeParse(params.type);
+  if (!type.success) throw new NotFoundError("Unknown reaction type");
+  return Response.json(await react(state.services.kv, params.id, state.user, type.data, on));
+}
+
+export const handler = define.handlers({
+  PUT: (_req, ctx) => answer(ctx.state, ctx.params, true),
+  DELETE: (_req, ctx) => answer(ctx.state, ctx.params, false),
+});

@@ -1,0 +1,50 @@
+/**
+ * `PATCH /api/ungatekeep/comments/{id}` `{content}` (the author, within 15 minutes) → `{comment}`;
+ * `DELETE` (the author or an admin) → `{success: true}`: a comment with replies stays as a placeholder.
+ * docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { CommentSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
+import { CommentEditSchema, editComment, removeComment } from "@/lib/comments/comments.ts";
+
+export const apiDocs = describeRoute({
+  PATCH: {
+    summary: "Edit a comment (its author, within 15 minutes of posting)",
+    access: ["session"],
+    body: CommentEditSchema,
+    responses: {
+      200: { description: "The comment", schema: z.strictObject({ comment: CommentSchema }) },
+      400: "Empty or longer than 2,000 characters",
+      403: "Not the author, or more than 15 minutes after posting",
+      404: "Comment not found (or deleted)",
+    },
+  },
+  DELETE: {
+    summary: "Delete a comment (its author or an admin)",
+    description: "A comment with replies stays as a placeholder (`isDeleted`, empty content, `user: null`).",
+    access: ["session"],
+    responses: {
+      200: { description: "Deleted", schema: SuccessSchema },
+      403: "Neither the author nor an admin",
+      404: "Comment not found (or deleted)",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async PATCH(req, ctx) {
+    assertSignedIn(ctx.state);
+    const input = await readBody(req, CommentEditSchema);
+    return Response.json({ comment: await editComment(ctx.state.services.kv, ctx.params.id, ctx.state.user, input) });
+  },
+
+  async DELETE(_req, ctx) {
+    assertSignedIn(ctx.state);
+    await removeComment(ctx.state.services.kv, ctx.params.id, ctx.state.user);
+    return Response.json({ success: true });
+  },
+});

@@ -1,0 +1,341 @@
+/**
+ * Comments, replies and reactions on Ungatekeep posts (docs/api.md, Ungatekeep): every rule per role,
+ * through the real app over a real (in-memory) KV.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createUser } from "@/lib/users/users.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { createPost } from "./helpers.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+interface Thread {
+  id: string;
+  parentId: string | null;
+  content: string;
+  contentHtml: string;
+  isDeleted: boolean;
+  user: { id: string; name: string } | null;
+  replies: Thread[];
+}
+
+function comment(t: TestApp, who: TestUser, postId: string, content: string, parentId?: string) {
+  return t.json("POST", `/api/ungatekeep/${postId}/comments`, { content, parentId }, who.headers);
+}
+
+async function written(t: TestApp, who: TestUser, postId: string, content: string, parentId?: string) {
+  const res = await comment(t, who, postId, content, parentId);
+  assertEquals(res.status, 201, await res.clone().text());
+  return (await res.json()).comment as Thread;
+}
+
+async function thread(t: TestApp, postId: string, who?: TestUser, query = "") {
+  const res = await t.fetch(`/api/ungatekeep/${postId}/comments${query}`, { headers: who?.headers });
+  assertEquals(res.status, 200);
+  return await res.json() as { comments: Thread[]; pagination: { total: number; hasMore: boolean } };
+}
+
+async function readPost(t: TestApp, postId: string, who?: TestUser) {
+  const res = await t.fetch(`/api/ungatekeep/${postId}`, { headers: who?.headers });
+  assertEquals(res.status, 200);
+  return (await res.json()).post;
+}
+
+/** Four live posts: the newest three are the guest preview, `hidden` is beyond it. */
+async function setup(t: TestApp) {
+  const admin = await createTestUser(t, "admin");
+  const hidden = await createPost(t, admin, {
+    title: "Old",
+    publishedAt: new Date(Date.now() - 9 * DAY).toISOString(),
+  });
+  const post = await createPost(t, admin, { title: "Open", publishedAt: new Date(Date.now() - DAY).toISOString() });
+  await createPost(t, admin, { title: "Two" });
+  await createPost(t, admin, { title: "Three" });
+  return { admin, post, hidden };
+}
+
+Deno.test("comments: a guest reads the thread of a preview post, gets 401 beyond it and cannot write", async () => {
+  await using t = await createTestApp();
+  const { post, hidden } = await setup(t);
+  const student = await createTestUser(t, "user", { name: "Asha" });
+  await written(t, student, post.id, "First!");
+  await written(t, student, hidden.id, "On the old one");
+  const guest = await thread(t, post.id);
+  assertEquals(guest.comments.map((c) => [c.content, c.user?.name]), [["First!", "Asha"]]);
+  assertEquals(Object.keys(guest.comments[0].user!).sort(), ["id", "image", "name", "role"], "no e-mail");
+  const beyond = await t.fetch(`/api/ungatekeep/${hidden.id}/comments`);
+  assertEquals([beyond.status, (await beyond.json()).error], [401, "Sign in to read this post"]);
+  assertEquals((await thread(t, hidden.id, student)).comments.length, 1, "a signed-in user reads any live post");
+  assertEquals((await t.json("POST", `/api/ungatekeep/${post.id}/comments`, { content: "x" })).status, 401);
+  assertEquals((await t.fetch(`/api/ungatekeep/${crypto.randomUUID()}/comments`)).status, 404);
+  assertEquals((await comment(t, student, crypto.randomUUID(), "x")).status, 404, "unknown post");
+});
+
+Deno.test("comments: an unverified user is refused with 403; drafts take no comments", async () => {
+  await using t = await createTestApp();
+  const { admin, post } = await setup(t);
+  const user = await createUser(t.kv, { name: "New", email: "new@example.com", emailVerified: false, role: "user" });
+  const { token } = await createSession(t.kv, user.id);
+  const headers = { cookie: `session=${token}` };
+  const res = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, { content: "Hello" }, headers);
+  assertEquals(res.status, 403);
+  assertEquals((await thread(t, post.id)).comments, []);
+  const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
+  assertEquals((await comment(t, admin, draft.id, "Not yet")).status, 404);
+});
+
+Deno.test("comments: empty and 2,001 characters are 400; 2,000 are kept; HTML and javascript: links stay text", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const student = await createTestUser(t);
+  for (const content of ["", "   \n ", "x".repeat(2001)]) {
+    assertEquals((await comment(t, student, post.id, content)).status, 400, `${content.length} characters`);
+  }
+  assertEquals((await comment(t, student, post.id, "é".repeat(2000))).status, 201);
+  const xss = await written(
+    t,
+    student,
+    post.id,
+    '<script>alert(1)</script> <img src=x onerror="alert(2)">\njavascript:alert(3) ' +
+      "[click](javascript:alert(4)) see https://example.com/a_(b)?q=1&r=2. and <b>bold</b>",
+  );
+  assertEquals(
+    xss.contentHtml,
+    "&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;alert(2)&quot;&gt;<br>javascript:alert(3) " +
+      '[click](javascript:alert(4)) see <a href="https://example.com/a_(b)?q=1&amp;r=2" rel="nofollow ugc noopener">' +
+      "https://example.com/a_(b)?q=1&amp;r=2</a>. and &lt;b&gt;bold&lt;/b&gt;",
+  );
+  assert(xss.content.startsWith("<script>"), "content is kept as written, plain text");
+});
+
+Deno.test("comments: replies nest one level; a reply to a reply is flattened to its top-level comment", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const [a, b] = [await createTestUser(t), await createTestUser(t)];
+  const top = await written(t, a, post.id, "Question?");
+  const reply = await written(t, b, post.id, "Answer", top.id);
+  const deeper = await written(t, a, post.id, "Thanks!", reply.id);
+  assertEquals([reply.parentId, deeper.parentId], [top.id, top.id]);
+  const second = await written(t, b, post.id, "Another thread");
+  const { comments } = await thread(t, post.id);
+  assertEquals(comments.map((c) => [c.content, c.replies.map((r) => r.content)]), [
+    ["Question?", ["Answer", "Thanks!"]],
+    ["Another thread", []],
+  ]);
+  assertEquals(comments[1].id, second.id);
+  assertEquals((await readPost(t, post.id)).commentCount, 4);
+  const other = await createPost(t, (await setup(t)).admin, { title: "Elsewhere" });
+  assertEquals((await comment(t, a, other.id, "x", top.id)).status, 404, "a parent of another post");
+  assertEquals((await comment(t, a, post.id, "x", crypto.randomUUID())).status, 404);
+});
+
+Deno.test("comments: pages count top-level comments; offset pages go on where the first ended", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const writers = await Promise.all(Array.from({ length: 6 }, () => createTestUser(t)));
+  for (let i = 0; i < 25; i++) {
+    const top = await written(t, writers[i % 6], post.id, `Comment ${i}`);
+    if (i % 5 === 0) await written(t, writers[(i + 1) % 6], post.id, `Reply to ${i}`, top.id);
+  }
+  const first = await thread(t, post.id, undefined, "?limit=10");
+  assertEquals(first.comments.map((c) => c.content), Array.from({ length: 10 }, (_, i) => `Comment ${i}`));
+  assertEquals(first.comments[5].replies.map((r) => r.content), ["Reply to 5"]);
+  assertEquals([first.pagination.total, first.pagination.hasMore], [25, true]);
+  const last = await thread(t, post.id, writers[0], "?limit=10&offset=20");
+  assertEquals(last.comments.map((c) => c.content), [
+    "Comment 20",
+    "Comment 21",
+    "Comment 22",
+    "Comment 23",
+    "Comment 24",
+  ]);
+  assertEquals(last.comments[0].replies.map((r) => r.content), ["Reply to 20"]);
+  assertEquals(last.pagination.hasMore, false);
+  assertEquals((await thread(t, post.id, undefined, "?offset=30")).comments, []);
+  assertEquals((await t.fetch(`/api/ungatekeep/${post.id}/comments?limit=0`)).status, 400);
+});
+
+Deno.test("comments: the author edits within 15 minutes; later, or anyone else, is refused", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const [author, other] = [await createTestUser(t), await createTestUser(t)];
+  const mine = await written(t, author, post.id, "Typo hre");
+  const edit = (who: TestUser, content: string) =>
+    t.json("PATCH", `/api/ungatekeep/comments/${mine.id}`, { content }, who.headers);
+  const res = await edit(author, "Typo here, see https://example.com");
+  assertEquals(res.status, 200);
+  const { comment: edited } = await res.json();
+  assertEquals(edited.content, "Typo here, see https://example.com");
+  assert(edited.contentHtml.includes('rel="nofollow ugc noopener"'));
+  assertEquals((await edit(other, "Hijack")).status, 403);
+  assertEquals((await edit(admin, "Admins delete, they do not edit")).status, 403);
+  assertEquals((await edit(author, "x".repeat(2001))).status, 400);
+  const realNow = Date.now;
+  Date.now = () => realNow() + 16 * 60 * 1000;
+  try {
+    assertEquals((await edit(author, "Too late")).status, 403);
+  } finally {
+    Date.now = realNow;
+  }
+  assertEquals((await thread(t, post.id)).comments[0].content, "Typo here, see https://example.com");
+  assertEquals(
+    (await t.json("PATCH", `/api/ungatekeep/comments/${crypto.randomUUID()}`, { content: "x" }, author.headers)).status,
+    404,
+  );
+});
+
+Deno.test("comments: author and admin delete; a comment with replies stays as a placeholder; counts follow", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const [a, b] = [await createTestUser(t), await createTestUser(t)];
+  const top = await written(t, a, post.id, "Top");
+  const reply = await written(t, b, post.id, "Reply", top.id);
+  const lone = await written(t, b, post.id, "Lone");
+  const del = (who: TestUser, id: string) => t.json("DELETE", `/api/ungatekeep/comments/${id}`, undefined, who.headers);
+  assertEquals((await del(b, top.id)).status, 403, "another user's comment");
+  assertEquals((await t.json("DELETE", `/api/ungatekeep/comments/${top.id}`)).status, 401);
+  assertEquals(await (await del(a, top.id)).json(), { success: true });
+  let page = await thread(t, post.id);
+  assertEquals(page.comments.map((c) => [c.isDeleted, c.content, c.contentHtml, c.user, c.replies.length]), [
+    [true, "", "", null, 1],
+    [false, "Lone", "Lone", page.comments[1].user, 0],
+  ]);
+  assertEquals((await readPost(t, post.id)).commentCount, 2, "the placeholder is not counted");
+  assertEquals((await del(a, top.id)).status, 404, "already deleted");
+  assertEquals((await t.json("PATCH", `/api/ungatekeep/comments/${top.id}`, { content: "x" }, a.headers)).status, 404);
+  assertEquals((await comment(t, b, post.id, "To the placeholder", top.id)).status, 404);
+  assertEquals((await del(admin, lone.id)).status, 200, "an admin deletes anyone's comment");
+  assertEquals((await del(admin, reply.id)).status, 200);
+  page = await thread(t, post.id);
+  assertEquals(page.comments, [], "a placeholder goes with its last reply");
+  assertEquals(page.pagination.total, 0);
+  assertEquals((await readPost(t, post.id)).commentCount, 0);
+});
+
+Deno.test("comments: the 11th comment in a minute gets 429 with Retry-After, also with RATE_LIMITS=off", async () => {
+  await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
+  const { post } = await setup(t);
+  const [busy, calm] = [await createTestUser(t), await createTestUser(t)];
+  for (let i = 0; i < 10; i++) assertEquals((await comment(t, busy, post.id, `n${i}`)).status, 201);
+  const res = await comment(t, busy, post.id, "one too many");
+  assertEquals(res.status, 429);
+  const retry = Number(res.headers.get("retry-after"));
+  assert(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+  assertEquals((await comment(t, calm, post.id, "someone else")).status, 201);
+  const realNow = Date.now;
+  Date.now = () => realNow() + 61 * 1000;
+  try {
+    assertEquals((await comment(t, busy, post.id, "a minute later")).status, 201);
+  } finally {
+    Date.now = realNow;
+  }
+  assertEquals((await readPost(t, post.id)).commentCount, 12);
+});
+
+Deno.test("reactions: toggled twice stays one; DELETE takes it back; myReactions only for the signed-in caller", async () => {
+  await using t = await createTestApp();
+  const { post, hidden } = await setup(t);
+  const [a, b] = [await createTestUser(t), await createTestUser(t)];
+  const react = (who: TestUser, type: string, method = "PUT") =>
+    t.json(method, `/api/ungatekeep/${post.id}/reactions/${type}`, undefined, who.headers);
+  for (let i = 0; i < 2; i++) {
+    const res = await react(a, "helpful");
+    assertEquals(await res.json(), { reactions: { helpful: 1, insightful: 0, celebrate: 0 }, mine: ["helpful"] });
+  }
+  await react(a, "celebrate");
+  assertEquals(await (await react(b, "helpful")).json(), {
+    reactions: { helpful: 2, insightful: 0, celebrate: 1 },
+    mine: ["helpful"],
+  });
+  for (let i = 0; i < 2; i++) {
+    assertEquals(await (await react(a, "helpful", "DELETE")).json(), {
+      reactions: { helpful: 1, insightful: 0, celebrate: 1 },
+      mine: ["celebrate"],
+    });
+  }
+  assertEquals((await react(a, "angry")).status, 404);
+  assertEquals((await t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`)).status, 401);
+  assertEquals(
+    (await t.json("PUT", `/api/ungatekeep/${crypto.randomUUID()}/reactions/helpful`, undefined, a.headers)).status,
+    404,
+  );
+  const guestPost = await readPost(t, post.id);
+  assertEquals([guestPost.reactions, guestPost.myReactions, guestPost.commentCount], [
+    { helpful: 1, insightful: 0, celebrate: 1 },
+    undefined,
+    0,
+  ]);
+  assertEquals((await readPost(t, post.id, a)).myReactions, ["celebrate"]);
+  const feed = await (await t.fetch("/api/ungatekeep", { headers: b.headers })).json();
+  const card = feed.posts.find((p: { id: string }) => p.id === post.id);
+  assertEquals([card.reactions.helpful, card.myReactions], [1, ["helpful"]]);
+  assertEquals(feed.posts.find((p: { id: string }) => p.id === hidden.id).myReactions, []);
+  const guestFeed = await (await t.fetch("/api/ungatekeep")).json();
+  assert(
+    guestFeed.posts.every((p: { myReactions?: unknown; commentCount: number }) =>
+      p.myReactions === undefined && typeof p.commentCount === "number"
+    ),
+  );
+});
+
+Deno.test("comments and reactions: counts are right after 100 concurrent comments and 100 concurrent reactions", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const users = await Promise.all(Array.from({ length: 100 }, () => createTestUser(t)));
+  const top = await written(t, users[0], post.id, "Start here");
+  const types = ["helpful", "insightful", "celebrate"];
+  const answers = await Promise.all([
+    ...users.map((u, i) => comment(t, u, post.id, `Comment ${i}`, i % 2 === 0 ? top.id : undefined)),
+    ...users.map((u, i) => t.json("PUT", `/api/ungatekeep/${post.id}/reactions/${types[i % 3]}`, undefined, u.headers)),
+  ]);
+  assertEquals(answers.map((res) => res.status).filter((s) => s >= 300), []);
+  const read = await readPost(t, post.id);
+  assertEquals(read.commentCount, 101);
+  assertEquals(read.reactions, { helpful: 34, insightful: 33, celebrate: 33 });
+  const page = await thread(t, post.id, undefined, "?limit=100");
+  assertEquals(page.pagination.total, 51);
+  assertEquals(page.comments[0].replies.length, 50);
+  assertEquals(page.comments.length + page.comments.reduce((n, c) => n + c.replies.length, 0), 101);
+});
+
+Deno.test("admin comments: newest first, search over content and author, postId filter; others 401/403", async () => {
+  await using t = await createTestApp();
+  const { post, hidden, admin } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  await written(t, asha, post.id, "Interview tips please");
+  await written(t, ravi, hidden.id, "Referral question");
+  const gone = await written(t, ravi, post.id, "Spam spam");
+  await t.json("DELETE", `/api/ungatekeep/comments/${gone.id}`, undefined, admin.headers);
+  const list = async (query = "") => {
+    const res = await t.fetch(`/api/admin/comments${query}`, { headers: admin.headers });
+    assertEquals(res.status, 200);
+    return await res.json();
+  };
+  const all = await list();
+  assertEquals(all.comments.map((c: Thread) => c.content), ["Referral question", "Interview tips please"]);
+  assertEquals(all.comments[0].post, { id: hidden.id, title: "Old" });
+  assertEquals(all.pagination, { limit: 50, offset: 0, total: 2, hasMore: false });
+  assertEquals((await list("?search=asha")).comments.length, 1, "by author name");
+  assertEquals((await list("?search=REFERRAL")).comments[0].content, "Referral question");
+  assertEquals((await list(`?postId=${post.id}`)).comments.map((c: Thread) => c.content), ["Interview tips please"]);
+  assertEquals((await t.fetch("/api/admin/comments")).status, 401);
+  assertEquals((await t.fetch("/api/admin/comments", { headers: asha.headers })).status, 403);
+});
+
+Deno.test("deleting a post deletes its comments, reactions and counters", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const a = await createTestUser(t);
+  const top = await written(t, a, post.id, "Top");
+  await written(t, admin, post.id, "Reply", top.id);
+  await t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, undefined, a.headers);
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, undefined, admin.headers)).status, 200);
+  const left: unknown[] = [];
+  for await (const entry of t.kv.list({ prefix: [] })) {
+    if (JSON.stringify(entry.key).includes(post.id) || JSON.stringify(entry.key).includes(top.id)) left.push(entry.key);
+  }
+  assertEquals(left, []);
+  assertEquals((await t.fetch(`/api/admin/comments`, { headers: admin.headers }).then((r) => r.json())).comments, []);
+});
