@@ -17,12 +17,15 @@ export function useHydrated(): boolean {
 const CONTROL = "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm " +
   "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 
+/** The style of a text input, select or textarea under its label, for controls an island writes itself. */
+export const INPUT = `${CONTROL} border-slate-400`;
+
 function describedBy(id: string, hint?: ComponentChildren, error?: ComponentChildren): string | undefined {
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }
 
 function controlClass(error?: ComponentChildren): string {
-  return `${CONTROL} ${error ? "border-red-700" : "border-slate-400"}`;
+  return error ? `${CONTROL} border-red-700` : INPUT;
 }
 
 function Hint({ id, hint }: { id: string; hint?: ComponentChildren }) {
@@ -170,10 +173,11 @@ export function ChoiceGroup(
   );
 }
 
-/** The primary button of a form: disabled until hydrated and while `busy`, then shows `busyLabel`. */
 /** Classes of a secondary button (Cancel, Delete in a table row, paging). */
 export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium " +
   "text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
+
+/** The primary button of a form: disabled until hydrated and while `busy`, then shows `busyLabel`. */
 
 export function SubmitButton(
   { busy, label, busyLabel, type = "submit", onClick }: {

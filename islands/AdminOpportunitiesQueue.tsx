@@ -4,86 +4,57 @@
  * place, pages of 20, and approve/reject per row (`PATCH /api/admin/opportunities/{id}`) without a
  * reload; the outcome is announced to screen readers.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice, SECONDARY_BUTTON, TextField } from "@/components/forms.tsx";
+import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
-import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
+import type { OpportunityPage, StatusCounts } from "@/lib/opportunities/opportunities.ts";
+import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 
-type Status = "pending" | "approved" | "rejected" | "all";
-type Counts = Record<Status, number>;
-
-interface Row {
-  id: string;
-  title: string;
-  type: string;
-  startDate: string;
-  endDate: string;
-  location: string | null;
-  organizer: string | null;
-  isVerified: boolean;
-  isActive: boolean;
-  postedBy: { name: string; role: string } | null;
-}
-
-interface Queue {
-  opportunities: Row[];
-  pagination: { offset: number; total: number };
-  counts: Counts;
-}
+type Status = OpportunityStatus | "all";
+type Queue = OpportunityPage & { counts: StatusCounts };
 
 const TABS: [Status, string][] = [["pending", "Awaiting review"], ["approved", "Published"], [
   "rejected",
   "Rejected",
 ], ["all", "All"]];
 const PAGE_SIZE = 20;
-const SEARCH_DELAY_MS = 300;
 
-function stateOf(row: Row): Exclude<Status, "all"> {
+function stateOf(row: OpportunityView): OpportunityStatus {
   if (!row.isActive) return "rejected";
   return row.isVerified ? "approved" : "pending";
 }
 
 export default function AdminOpportunitiesQueue() {
   const [status, setStatus] = useState<Status>("pending");
-  const [search, setSearch] = useState("");
-  const query = useDebouncedValue(search, SEARCH_DELAY_MS);
-  const [offset, setOffset] = useState(0);
-  const [queue, setQueue] = useState<Queue | null>(null);
-  const [loadError, setLoadError] = useState("");
-  const [rowError, setRowError] = useState("");
-  const [announcement, setAnnouncement] = useState("");
   const [busyId, setBusyId] = useState("");
-  const [reload, setReload] = useState(0);
-  const latest = useRef(0);
+  const list = useAdminList<OpportunityView, Queue>({
+    path: ({ query, offset }) => {
+      const params = new URLSearchParams({ status, limit: String(PAGE_SIZE), offset: String(offset) });
+      if (query) params.set("search", query);
+      return `/api/admin/opportunities?${params}`;
+    },
+    rowsOf: (data) => data.opportunities,
+    filters: [status],
+  });
+  const { query, offset, setOffset, data: queue } = list;
 
-  useEffect(() => setOffset(0), [query, status]);
-
-  useEffect(() => {
-    const request = ++latest.current;
-    const params = new URLSearchParams({ status, limit: String(PAGE_SIZE), offset: String(offset) });
-    if (query) params.set("search", query);
-    fetchJson<Queue>(`/api/admin/opportunities?${params}`).then((result) => {
-      if (request !== latest.current) return;
-      if (result.ok) {
-        setQueue(result.data);
-        setLoadError("");
-      } else setLoadError(result.error);
-    });
-  }, [status, query, offset, reload]);
-
-  const review = async (row: Row, action: "approve" | "reject") => {
+  const review = async (row: OpportunityView, action: "approve" | "reject") => {
     setBusyId(row.id);
-    setRowError("");
-    const result = await fetchJson(`/api/admin/opportunities/${row.id}`, { method: "PATCH", body: { action } });
+    const done = await list.run(
+      fetchJson(`/api/admin/opportunities/${row.id}`, { method: "PATCH", body: { action } }),
+      (error) => `${row.title}: ${error}`,
+    );
     setBusyId("");
-    if (!result.ok) return setRowError(`${row.title}: ${result.error}`);
-    setAnnouncement(`${row.title} ${action === "approve" ? "approved and published" : "rejected"}.`);
-    setReload((n) => n + 1);
+    if (done === null) return;
+    list.announce(`${row.title} ${action === "approve" ? "approved and published" : "rejected"}.`);
+    list.reload();
   };
 
-  const rows = queue?.opportunities ?? [];
+  const rows = list.rows ?? [];
   return (
     <div class="space-y-4">
       <div role="tablist" aria-label="Review state" class="flex flex-wrap gap-2">
@@ -102,18 +73,10 @@ export default function AdminOpportunitiesQueue() {
           </button>
         ))}
       </div>
-      <div class="max-w-md">
-        <TextField
-          id="opportunity-queue-search"
-          label="Search by title, organizer or place"
-          type="search"
-          value={search}
-          onInput={(e) => setSearch(e.currentTarget.value)}
-        />
+      <div role="search" class="max-w-md">
+        <ListSearch id="opportunity-queue-search" label="Search by title, organizer or place" list={list} />
       </div>
-      <p role="status" class="sr-only">{announcement}</p>
-      {loadError && <Notice kind="error" title="The queue did not load">{loadError}</Notice>}
-      {rowError && <Notice kind="error" title="The review was not saved">{rowError}</Notice>}
+      <ListMessages list={list} loadErrorTitle="The queue did not load" rowErrorTitle="The review was not saved" />
       <div role="tabpanel" aria-label="Opportunities">
         <ul class="space-y-3">
           {rows.map((row) => (

@@ -5,73 +5,36 @@
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. Loading and errors are
  * announced; a stale answer never overwrites a newer one.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { formatDate } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
+import type { AdminUserPage, AdminUserRow } from "@/lib/users/admin.ts";
 
 /** Rows per page. */
-export const PAGE_SIZE = 20;
-/** Wait after the last keystroke before searching, in ms. */
-const SEARCH_DELAY_MS = 300;
-
-interface Row {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  emailVerified: boolean;
-  createdAt: string;
-}
-
-interface Page {
-  users: Row[];
-  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
-}
+const PAGE_SIZE = 20;
 
 export default function AdminUsersTable({ currentUserId }: { currentUserId: string }) {
-  const [search, setSearch] = useState("");
-  const [query, setQuery] = useState("");
   const [role, setRole] = useState<Role | "">("");
-  const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<Page | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState("");
-  const [reload, setReload] = useState(0);
-  const [pending, setPending] = useState<{ user: Row; role: Role } | null>(null);
+  const list = useAdminList<AdminUserRow, AdminUserPage>({
+    path: ({ query, offset }) => {
+      const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      if (query) params.set("search", query);
+      if (role) params.set("role", role);
+      return `/api/admin/users?${params}`;
+    },
+    rowsOf: (data) => data.users,
+    filters: [role],
+  });
+  const { loading, offset, setOffset, data: page } = list;
+  const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);
   const [changeError, setChangeError] = useState("");
-  const [announcement, setAnnouncement] = useState("");
   const [revision, setRevision] = useState(0);
-  const latest = useRef(0);
-
-  useEffect(() => {
-    const next = search.trim();
-    if (next === query) return;
-    const timer = setTimeout(() => {
-      setQuery(next);
-      setOffset(0);
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [search]);
-
-  useEffect(() => {
-    const request = ++latest.current;
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-    if (query) params.set("search", query);
-    if (role) params.set("role", role);
-    setLoading(true);
-    fetchJson<Page>(`/api/admin/users?${params}`).then((result) => {
-      if (request !== latest.current) return;
-      setLoading(false);
-      if (result.ok) {
-        setPage(result.data);
-        setLoadError("");
-      } else setLoadError(result.error);
-    });
-  }, [query, role, offset, reload]);
 
   const cancel = () => {
     setPending(null);
@@ -93,46 +56,30 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
       return;
     }
     const changed = result.data.user;
-    setPage((current) =>
-      current && {
-        ...current,
-        users: current.users.map((u) => u.id === changed.id ? { ...u, role: changed.role } : u),
-      }
-    );
-    setAnnouncement(`${pending.user.name} is now ${changed.role === "admin" ? "an" : "a"} ${changed.role}.`);
+    list.replaceRow({ id: changed.id, role: changed.role });
+    list.announce(`${pending.user.name} is now ${changed.role === "admin" ? "an" : "a"} ${changed.role}.`);
     setPending(null);
   };
 
-  const users = page?.users ?? [];
+  const users = list.rows ?? [];
   const total = page?.pagination.total ?? 0;
   const from = users.length > 0 ? offset + 1 : 0;
   const to = offset + users.length;
-  const filtered = query !== "" || role !== "";
+  const filtered = list.query !== "" || role !== "";
 
   return (
     <div class="space-y-4">
       <div class="flex flex-col gap-3 sm:flex-row sm:items-end" role="search">
         <div class="flex-1">
-          <label for="user-search" class="block text-sm font-medium text-slate-800">Search by name or e-mail</label>
-          <input
-            id="user-search"
-            type="search"
-            value={search}
-            onInput={(e) => setSearch(e.currentTarget.value)}
-            maxLength={100}
-            class="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
-          />
+          <ListSearch id="user-search" label="Search by name or e-mail" list={list} maxLength={100} />
         </div>
         <div>
           <label for="role-filter" class="block text-sm font-medium text-slate-800">Role</label>
           <select
             id="role-filter"
             value={role}
-            onChange={(e) => {
-              setRole(e.currentTarget.value as Role | "");
-              setOffset(0);
-            }}
-            class="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+            onChange={(e) => setRole(e.currentTarget.value as Role | "")}
+            class={INPUT}
           >
             <option value="">All roles</option>
             {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
@@ -140,72 +87,49 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
         </div>
       </div>
 
-      <p role="status" class="min-h-5 text-sm text-slate-700">
-        {loading ? "Loading users…" : announcement}
-      </p>
-      {loadError && (
-        <Notice kind="error" title="We could not load the users">
-          {loadError}{" "}
-          <button type="button" class="font-medium underline" onClick={() => setReload((n) => n + 1)}>
-            Try again
-          </button>
-        </Notice>
-      )}
+      <ListMessages list={list} loadingText="Loading users…" loadErrorTitle="We could not load the users" retry />
 
-      <div
-        class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
-        role="region"
-        aria-label="Users"
-        aria-busy={loading ? "true" : undefined}
-        tabIndex={0}
+      <AdminTable
+        label="Users"
+        caption="Users, newest first"
+        busy={loading}
+        columns={[
+          { label: "Name" },
+          { label: "E-mail", from: "md" },
+          { label: "Verified", from: "sm" },
+          { label: "Joined", from: "sm" },
+          { label: "Role" },
+        ]}
+        empty={!loading && !list.loadError && users.length === 0
+          ? (filtered ? "No users match this search." : "There are no users yet.")
+          : null}
       >
-        <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
-          <caption class="sr-only">Users, newest first</caption>
-          <thead class="bg-slate-100 text-slate-800">
-            <tr>
-              <th scope="col" class="px-4 py-3 font-semibold">Name</th>
-              <th scope="col" class="hidden px-4 py-3 font-semibold md:table-cell">E-mail</th>
-              <th scope="col" class="hidden px-4 py-3 font-semibold sm:table-cell">Verified</th>
-              <th scope="col" class="hidden px-4 py-3 font-semibold sm:table-cell">Joined</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Role</th>
-            </tr>
-          </thead>
-          <tbody class={`divide-y divide-slate-200 text-slate-800 ${loading ? "opacity-60" : ""}`}>
-            {users.map((u) => (
-              <tr key={u.id}>
-                <th scope="row" class="px-4 py-3 font-medium text-slate-900">
-                  {u.name}
-                  <span class="block font-normal break-all text-slate-700 md:hidden">{u.email}</span>
-                </th>
-                <td class="hidden px-4 py-3 md:table-cell">{u.email}</td>
-                <td class="hidden px-4 py-3 sm:table-cell">{u.emailVerified ? "Yes" : "No"}</td>
-                <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{formatDate(u.createdAt)}</td>
-                <td class="px-4 py-3">
-                  {u.id === currentUserId ? <span>{u.role} (you)</span> : (
-                    <select
-                      key={`${u.id}-${revision}`}
-                      aria-label={`Role of ${u.name}`}
-                      value={u.role}
-                      disabled={saving}
-                      onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
-                      class="rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
-                    >
-                      {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                    </select>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {!loading && !loadError && users.length === 0 && (
-              <tr>
-                <td colSpan={5} class="px-4 py-8 text-center text-slate-700">
-                  {filtered ? "No users match this search." : "There are no users yet."}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+        {users.map((u) => (
+          <tr key={u.id}>
+            <th scope="row" class="px-4 py-3 font-medium text-slate-900">
+              {u.name}
+              <span class="block font-normal break-all text-slate-700 md:hidden">{u.email}</span>
+            </th>
+            <td class="hidden px-4 py-3 md:table-cell">{u.email}</td>
+            <td class="hidden px-4 py-3 sm:table-cell">{u.emailVerified ? "Yes" : "No"}</td>
+            <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{formatDate(u.createdAt)}</td>
+            <td class="px-4 py-3">
+              {u.id === currentUserId ? <span>{u.role} (you)</span> : (
+                <select
+                  key={`${u.id}-${revision}`}
+                  aria-label={`Role of ${u.name}`}
+                  value={u.role}
+                  disabled={saving}
+                  onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
+                  class="rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+                >
+                  {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                </select>
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
 
       <nav aria-label="Pages of users" class="flex items-center justify-between gap-4">
         <p class="text-sm text-slate-700">{total > 0 ? `${from}–${to} of ${total}` : ""}</p>

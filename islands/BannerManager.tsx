@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { Notice, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
@@ -24,26 +25,20 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
-  const [doomed, setDoomed] = useState<BannerRow | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const remove = useConfirmDelete<BannerRow>({
+    path: (row) => `/api/admin/banners/${row.id}`,
+    deleted: (row) => {
+      setRows((all) => all.filter((r) => r.id !== row.id));
+      setMessage(`“${row.title}” deleted.`);
+    },
+    failed: (_, error) => setError(`Not deleted: ${error}`),
+  });
 
   const patch = async (row: BannerRow, body: Partial<BannerRow>) => {
     const res = await fetchJson<{ banner: BannerRow }>(`/api/admin/banners/${row.id}`, { method: "PATCH", body });
     if (!res.ok) return setError(`Not saved: ${res.error}`);
     setRows((all) => sorted(all.map((r) => r.id === row.id ? res.data.banner : r)));
     setMessage(`“${row.title}” saved.`);
-  };
-
-  const remove = async () => {
-    const row = doomed;
-    if (!row) return;
-    setDeleting(true);
-    const res = await fetchJson(`/api/admin/banners/${row.id}`, { method: "DELETE" });
-    setDeleting(false);
-    setDoomed(null);
-    if (!res.ok) return setError(`Not deleted: ${res.error}`);
-    setRows((all) => all.filter((r) => r.id !== row.id));
-    setMessage(`“${row.title}” deleted.`);
   };
 
   const add = async (e: Event) => {
@@ -113,7 +108,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
                 />
                 Active
               </label>
-              <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => setDoomed(row)} />
+              <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => remove.ask(row)} />
             </li>
           ))}
         </ul>
@@ -145,17 +140,8 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
         </div>
         <SubmitButton busy={busy} label="Add banner" busyLabel="Adding…" />
       </form>
-      <ConfirmDialog
-        open={doomed !== null}
-        title="Delete this banner?"
-        confirmLabel="Yes, delete"
-        busyLabel="Deleting…"
-        busy={deleting}
-        tone="danger"
-        onConfirm={remove}
-        onCancel={() => setDoomed(null)}
-      >
-        “{doomed?.title}” and its image will be removed from the carousel for good.
+      <ConfirmDialog {...remove.dialog} title="Delete this banner?">
+        “{remove.target?.title}” and its image will be removed from the carousel for good.
       </ConfirmDialog>
     </div>
   );

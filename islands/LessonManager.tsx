@@ -8,7 +8,9 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice } from "@/components/forms.tsx";
+import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { HTTP_VIDEO, isHttpAddress } from "@/lib/browser/admin_checks.ts";
 
 /** A lesson as the admin API returns it. */
@@ -31,10 +33,6 @@ interface Draft {
 }
 
 const EMPTY: Draft = { title: "", type: "article", content: "", cdnVideoUrl: "", isPreview: false };
-const CONTROL = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
-  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
-const BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 " +
-  "hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
 const PRIMARY = "rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-70";
 
 function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draft; onChange: (d: Draft) => void }) {
@@ -48,7 +46,7 @@ function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draf
           maxLength={200}
           required
           onInput={(e) => onChange({ ...draft, title: e.currentTarget.value })}
-          class={CONTROL}
+          class={INPUT}
         />
       </div>
       <div>
@@ -57,7 +55,7 @@ function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draf
           id={`${prefix}-type`}
           value={draft.type}
           onChange={(e) => onChange({ ...draft, type: e.currentTarget.value as Draft["type"] })}
-          class={CONTROL}
+          class={INPUT}
         >
           <option value="article">Article</option>
           <option value="video">Video</option>
@@ -72,7 +70,7 @@ function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draf
               rows={6}
               value={draft.content}
               onInput={(e) => onChange({ ...draft, content: e.currentTarget.value })}
-              class={`${CONTROL} font-mono text-sm`}
+              class={`${INPUT} font-mono text-sm`}
             />
           </div>
         )
@@ -84,7 +82,7 @@ function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draf
               type="url"
               value={draft.cdnVideoUrl}
               onInput={(e) => onChange({ ...draft, cdnVideoUrl: e.currentTarget.value })}
-              class={CONTROL}
+              class={INPUT}
             />
           </div>
         )}
@@ -199,13 +197,14 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
     }
   };
 
-  const remove = async (lesson: Lesson) => {
-    if (!confirm(`Delete the lesson “${lesson.title}”? This cannot be undone.`)) return;
-    const done = await run(() => fetchJson(`/api/admin/toolkit-content-items/${lesson.id}`, { method: "DELETE" }));
-    if (!done) return;
-    setLessons(lessons.filter((l) => l.id !== lesson.id));
-    setStatus(`Lesson “${lesson.title}” deleted.`);
-  };
+  const remove = useConfirmDelete<Lesson>({
+    path: (lesson) => `/api/admin/toolkit-content-items/${lesson.id}`,
+    deleted: (lesson) => {
+      setLessons((all) => all.filter((l) => l.id !== lesson.id));
+      setStatus(`Lesson “${lesson.title}” deleted.`);
+    },
+    failed: (_, error) => setError(error),
+  });
 
   return (
     <div class="space-y-6">
@@ -228,7 +227,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                   <div class="flex flex-wrap gap-2">
                     <button
                       type="button"
-                      class={BUTTON}
+                      class={SECONDARY_BUTTON}
                       disabled={busy || index === 0}
                       data-lesson={lesson.id}
                       data-move="up"
@@ -238,7 +237,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                     </button>
                     <button
                       type="button"
-                      class={BUTTON}
+                      class={SECONDARY_BUTTON}
                       disabled={busy || index === lessons.length - 1}
                       data-lesson={lesson.id}
                       data-move="down"
@@ -246,13 +245,18 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                     >
                       Down<span class="sr-only">{`: ${lesson.title}`}</span>
                     </button>
-                    <button type="button" class={BUTTON} disabled={busy} onClick={() => togglePreview(lesson)}>
+                    <button
+                      type="button"
+                      class={SECONDARY_BUTTON}
+                      disabled={busy}
+                      onClick={() => togglePreview(lesson)}
+                    >
                       {lesson.isPreview ? "Lock" : "Make preview"}
                       <span class="sr-only">{`: ${lesson.title}`}</span>
                     </button>
                     <button
                       type="button"
-                      class={BUTTON}
+                      class={SECONDARY_BUTTON}
                       disabled={busy}
                       onClick={() =>
                         setEditing({
@@ -268,7 +272,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                     >
                       Edit<span class="sr-only">{`: ${lesson.title}`}</span>
                     </button>
-                    <button type="button" class={BUTTON} disabled={busy} onClick={() => remove(lesson)}>
+                    <button type="button" class={SECONDARY_BUTTON} disabled={busy} onClick={() => remove.ask(lesson)}>
                       Delete<span class="sr-only">{`: ${lesson.title}`}</span>
                     </button>
                   </div>
@@ -282,7 +286,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                     />
                     <div class="flex gap-2">
                       <button type="submit" class={PRIMARY} disabled={busy}>Save lesson</button>
-                      <button type="button" class={BUTTON} onClick={() => setEditing(null)}>Cancel</button>
+                      <button type="button" class={SECONDARY_BUTTON} onClick={() => setEditing(null)}>Cancel</button>
                     </div>
                   </form>
                 )}
@@ -299,6 +303,9 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
         <LessonFields prefix="new-lesson" draft={draft} onChange={setDraft} />
         <button type="submit" class={PRIMARY} disabled={busy}>{busy ? "Saving…" : "Add lesson"}</button>
       </form>
+      <ConfirmDialog {...remove.dialog} title="Delete this lesson?">
+        The lesson “{remove.target?.title}” will be removed for good.
+      </ConfirmDialog>
     </div>
   );
 }

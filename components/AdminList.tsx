@@ -1,0 +1,131 @@
+/**
+ * The parts every admin list island draws the same way, over `useAdminList`'s state
+ * (`lib/browser/use_admin_list.ts`): the search box, the status line that announces loading and
+ * outcomes to screen readers, the load and row error notices, and the table in a region that
+ * scrolls sideways on its own on a phone, with its empty row.
+ */
+import type { ComponentChildren } from "preact";
+import { Notice, TextField } from "@/components/forms.tsx";
+import type { AdminList } from "@/lib/browser/use_admin_list.ts";
+
+/** What the list parts read of `useAdminList`'s state. */
+type ListState = Pick<
+  AdminList<{ id: string }, unknown>,
+  "search" | "setSearch" | "loading" | "announcement" | "loadError" | "rowError" | "reload"
+>;
+
+/** The search box of an admin list, bound to the list's search text. */
+export function ListSearch(
+  { id, label, list, maxLength, disabled = false }: {
+    id: string;
+    label: string;
+    list: ListState;
+    maxLength?: number;
+    disabled?: boolean;
+  },
+) {
+  return (
+    <TextField
+      id={id}
+      label={label}
+      type="search"
+      value={list.search}
+      maxLength={maxLength}
+      disabled={disabled}
+      onInput={(e) => list.setSearch(e.currentTarget.value)}
+    />
+  );
+}
+
+/** Props of `ListMessages`. */
+export interface ListMessagesProps {
+  list: ListState;
+  /** The status line while a load runs (e.g. "Loading coupons…"); the last announcement stays without it. */
+  loadingText?: string;
+  loadErrorTitle: string;
+  /** The title of a row action's error. */
+  rowErrorTitle?: string;
+  /** Whether the load error offers "Try again". */
+  retry?: boolean;
+}
+
+/** The status line (announced to screen readers) and the load and row error notices of an admin list. */
+export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle, retry = false }: ListMessagesProps) {
+  return (
+    <>
+      <p role="status" class="min-h-5 text-sm text-slate-700">
+        {list.loading && loadingText ? loadingText : list.announcement}
+      </p>
+      {list.loadError && (
+        <Notice kind="error" title={loadErrorTitle}>
+          {list.loadError}
+          {retry && (
+            <>
+              {" "}
+              <button type="button" class="font-medium underline" onClick={list.reload}>Try again</button>
+            </>
+          )}
+        </Notice>
+      )}
+      {list.rowError && <Notice kind="error" title={rowErrorTitle}>{list.rowError}</Notice>}
+    </>
+  );
+}
+
+/** A column heading; `from` hides the column below that breakpoint; `hidden` keeps the heading for screen readers only. */
+export interface Column {
+  label: string;
+  from?: "sm" | "md";
+  hidden?: boolean;
+}
+
+const SHOWN_FROM = { sm: "hidden sm:table-cell", md: "hidden md:table-cell" };
+
+/** Props of `AdminTable`. */
+export interface AdminTableProps {
+  /** The region's name, e.g. "Coupons". */
+  label: string;
+  /** The table's caption for screen readers, e.g. "Coupons, newest first". */
+  caption: string;
+  columns: Column[];
+  /** Dims the rows and marks the region busy while a load runs. */
+  busy?: boolean;
+  /** The text of the row shown in place of rows, or null while there are rows (or none loaded yet). */
+  empty: string | null;
+  /** The rows. */
+  children: ComponentChildren;
+}
+
+/** An admin table: a focusable region that scrolls sideways, a caption, headings and rows. */
+export function AdminTable({ label, caption, columns, busy = false, empty, children }: AdminTableProps) {
+  return (
+    <div
+      class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+      role="region"
+      aria-label={label}
+      aria-busy={busy ? "true" : undefined}
+      tabIndex={0}
+    >
+      <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
+        <caption class="sr-only">{caption}</caption>
+        <thead class="bg-slate-100 text-slate-800">
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col" class={`px-4 py-3 font-semibold ${c.from ? SHOWN_FROM[c.from] : ""}`}>
+                {c.hidden ? <span class="sr-only">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody class={`divide-y divide-slate-200 text-slate-800 ${busy ? "opacity-60" : ""}`}>
+          {children}
+          {empty !== null && (
+            <tr>
+              <td colSpan={columns.length} class="px-4 py-8 text-center text-slate-700">{empty}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

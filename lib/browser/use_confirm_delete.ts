@@ -1,0 +1,62 @@
+/**
+ * Browser-safe: delete a row only after confirming (docs/decisions.md, Admin lists). `ask(row)` opens
+ * the confirmation; confirming sends `DELETE path(row)`, shows "Deleting…" while it runs, closes
+ * the dialog, and reports the outcome to `deleted` or `failed`. Spread `dialog` into
+ * `ConfirmDialog` (`components/ConfirmDialog.tsx`) with the island's own title and text.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+
+/** Options of `useConfirmDelete`. */
+export interface ConfirmDeleteOptions<T> {
+  /** The API path that deletes `row`. */
+  path: (row: T) => string;
+  /** Called once the server deleted `row`. */
+  deleted: (row: T) => void;
+  /** Called with the server's error when `row` was not deleted. */
+  failed: (row: T, error: string) => void;
+}
+
+/** The confirmation's state and the `ConfirmDialog` props that run it. */
+export interface ConfirmDelete<T> {
+  /** The row awaiting confirmation, or null. */
+  target: T | null;
+  ask: (row: T) => void;
+  dialog: {
+    open: boolean;
+    busy: boolean;
+    confirmLabel: string;
+    busyLabel: string;
+    tone: "danger";
+    onConfirm: () => void;
+    onCancel: () => void;
+  };
+}
+
+export function useConfirmDelete<T>(options: ConfirmDeleteOptions<T>): ConfirmDelete<T> {
+  const [target, setTarget] = useState<T | null>(null);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    const row = target;
+    if (row === null) return;
+    setBusy(true);
+    const result = await fetchJson(options.path(row), { method: "DELETE" });
+    setBusy(false);
+    setTarget(null);
+    if (result.ok) options.deleted(row);
+    else options.failed(row, result.error);
+  };
+  return {
+    target,
+    ask: setTarget,
+    dialog: {
+      open: target !== null,
+      busy,
+      confirmLabel: "Yes, delete",
+      busyLabel: "Deleting…",
+      tone: "danger",
+      onConfirm: confirm,
+      onCancel: () => setTarget(null),
+    },
+  };
+}
