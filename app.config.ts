@@ -36,6 +36,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: booleanText.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   GRIEVANCE_EMAIL: z.email().optional(),
+  JOBS: z.enum(["on", "off"]).default("on"),
+  OUTBOX_RETRY_MS: z.string().trim()
+    .regex(/^\d+(\s*,\s*\d+)*$/, "must be comma-separated whole milliseconds, e.g. 60000,300000")
+    .transform((text) => text.split(",").map((part) => Number(part.trim())))
+    .pipe(z.array(z.number().int().max(7 * 24 * 3600 * 1000, "each wait must be at most 7 days")).max(20))
+    .default([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
 });
 
 /** An OAuth provider's credentials and endpoints; `clientId` unset means not configured. */
@@ -67,6 +73,10 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error";
   /** The grievance contact shown on `/privacy` and in every page's footer (docs/decisions.md, Data rights). */
   grievanceEmail?: string;
+  /** False (`JOBS=off`): scheduled jobs skip their work; a run by hand still runs (docs/decisions.md, Background work). */
+  jobs: boolean;
+  /** Waits in ms after each failed e-mail delivery; after the last, the mail is kept as failed. */
+  outboxRetryMs: number[];
 }
 
 /** Thrown when an environment variable has a bad value; the message lists each one. */
@@ -121,5 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     grievanceEmail: e.GRIEVANCE_EMAIL,
+    jobs: e.JOBS === "on",
+    outboxRetryMs: e.OUTBOX_RETRY_MS,
   };
 }

@@ -1,11 +1,12 @@
 /**
  * Production entry and composition root: configuration, KV, assets, the route manifest and the
- * 403 page handed to the app, HTTP server, graceful shutdown (`deno task start`).
+ * 403 page handed to the app, HTTP server, the jobs' crons, graceful shutdown (`deno task start`).
  */
 import { ConfigError, loadConfig } from "./app.config.ts";
 import { createServices, loadReadModels, prepareAssets, serve, stopOnSignals } from "./lib/platform/server.ts";
 import { Forbidden } from "./components/Forbidden.tsx";
-import { resumeAccountDeletions } from "./lib/account/deletion.ts";
+// Registers the crons at import, at top level, where Deno Deploy finds them (docs/decisions.md, Background work).
+import { startJobs } from "./lib/jobs/crons.ts";
 import manifest from "./routes.gen.ts";
 
 try {
@@ -14,11 +15,7 @@ try {
   const assets = await prepareAssets(manifest, !Deno.env.get("DENO_DEPLOYMENT_ID"));
   const loadMs = await loadReadModels(services.kv);
   services.log.info("read models loaded", { ms: Math.round(loadMs) });
-  // Finishes account deletions whose process died mid-way (docs/decisions.md, Data rights).
-  Deno.cron("account-deletions", "*/5 * * * *", async () => {
-    const resumed = await resumeAccountDeletions(services.kv);
-    if (resumed > 0) services.log.info("account deletions resumed", { resumed });
-  });
+  startJobs(services);
   stopOnSignals(serve(services, { manifest, assets, forbiddenPage: () => Forbidden({}) }), services);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

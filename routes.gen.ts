@@ -26,100 +26,103 @@ import * as $22 from "./routes/api/admin/banners/index.ts";
 import * as $23 from "./routes/api/admin/comments/index.ts";
 import * as $24 from "./routes/api/admin/coupons/[id].ts";
 import * as $25 from "./routes/api/admin/coupons/index.ts";
-import * as $26 from "./routes/api/admin/opportunities/[id].ts";
-import * as $27 from "./routes/api/admin/opportunities/index.ts";
-import * as $28 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $29 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $30 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $31 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $32 from "./routes/api/admin/toolkits/index.ts";
-import * as $33 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $34 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $35 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $36 from "./routes/api/admin/uploads/index.ts";
-import * as $37 from "./routes/api/admin/users/[id].ts";
-import * as $38 from "./routes/api/admin/users/index.ts";
-import * as $39 from "./routes/api/auth/_middleware.ts";
-import * as $40 from "./routes/api/auth/callback/[provider].ts";
-import * as $41 from "./routes/api/auth/forget-password.ts";
-import * as $42 from "./routes/api/auth/get-session.ts";
-import * as $43 from "./routes/api/auth/request-password-reset.ts";
-import * as $44 from "./routes/api/auth/reset-password.ts";
-import * as $45 from "./routes/api/auth/send-verification-email.ts";
-import * as $46 from "./routes/api/auth/session.ts";
-import * as $47 from "./routes/api/auth/sign-in/email.ts";
-import * as $48 from "./routes/api/auth/sign-in/social.ts";
-import * as $49 from "./routes/api/auth/sign-out.ts";
-import * as $50 from "./routes/api/auth/sign-up/email.ts";
-import * as $51 from "./routes/api/auth/verify-email.ts";
-import * as $52 from "./routes/api/banners.ts";
-import * as $53 from "./routes/api/docs.tsx";
-import * as $54 from "./routes/api/files/[id].ts";
-import * as $55 from "./routes/api/health.ts";
-import * as $56 from "./routes/api/internships/[id].ts";
-import * as $57 from "./routes/api/internships/index.ts";
-import * as $58 from "./routes/api/me/export.ts";
-import * as $59 from "./routes/api/me/index.ts";
-import * as $60 from "./routes/api/me/notifications/index.ts";
-import * as $61 from "./routes/api/me/notifications/read.ts";
-import * as $62 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $63 from "./routes/api/me/saved/ids.ts";
-import * as $64 from "./routes/api/me/saved/index.ts";
-import * as $65 from "./routes/api/me/settings.ts";
-import * as $66 from "./routes/api/onboarding.ts";
-import * as $67 from "./routes/api/openapi.json.ts";
-import * as $68 from "./routes/api/opportunities/[id].ts";
-import * as $69 from "./routes/api/opportunities/index.ts";
-import * as $70 from "./routes/api/profile.ts";
-import * as $71 from "./routes/api/purchases.ts";
-import * as $72 from "./routes/api/toolkits/[id]/index.ts";
-import * as $73 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $74 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $75 from "./routes/api/toolkits/index.ts";
-import * as $76 from "./routes/api/ungatekeep/[id].ts";
-import * as $77 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $78 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $79 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $80 from "./routes/api/ungatekeep/index.ts";
-import * as $81 from "./routes/api/webhooks/razorpay.ts";
-import * as $82 from "./routes/check-inbox.tsx";
-import * as $83 from "./routes/contact.tsx";
-import * as $84 from "./routes/forgot-password.tsx";
-import * as $85 from "./routes/index.tsx";
-import * as $86 from "./routes/internships/[id]/edit.tsx";
-import * as $87 from "./routes/internships/[id]/index.tsx";
-import * as $88 from "./routes/internships/index.tsx";
-import * as $89 from "./routes/internships/mine.tsx";
-import * as $90 from "./routes/internships/new.tsx";
-import * as $91 from "./routes/internships/rss.xml.ts";
-import * as $92 from "./routes/me/notifications.tsx";
-import * as $93 from "./routes/me/settings.tsx";
-import * as $94 from "./routes/me/tracker.tsx";
-import * as $95 from "./routes/onboarding.tsx";
-import * as $96 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $97 from "./routes/opportunities/[id]/index.tsx";
-import * as $98 from "./routes/opportunities/index.tsx";
-import * as $99 from "./routes/opportunities/mine.tsx";
-import * as $100 from "./routes/opportunities/new.tsx";
-import * as $101 from "./routes/privacy.tsx";
-import * as $102 from "./routes/profile.tsx";
-import * as $103 from "./routes/refunds.tsx";
-import * as $104 from "./routes/reset-password.tsx";
-import * as $105 from "./routes/robots.txt.ts";
-import * as $106 from "./routes/sign-in.tsx";
-import * as $107 from "./routes/sign-out.ts";
-import * as $108 from "./routes/sign-up.tsx";
-import * as $109 from "./routes/sitemap.xml.ts";
-import * as $110 from "./routes/sitemap/[file].ts";
-import * as $111 from "./routes/terms.tsx";
-import * as $112 from "./routes/toolkits/[id]/index.tsx";
-import * as $113 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $114 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $115 from "./routes/toolkits/index.tsx";
-import * as $116 from "./routes/toolkits/mine.tsx";
-import * as $117 from "./routes/ungatekeep/[id].tsx";
-import * as $118 from "./routes/ungatekeep/index.tsx";
-import * as $119 from "./routes/ungatekeep/rss.xml.ts";
+import * as $26 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $27 from "./routes/api/admin/opportunities/[id].ts";
+import * as $28 from "./routes/api/admin/opportunities/index.ts";
+import * as $29 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $30 from "./routes/api/admin/outbox/index.ts";
+import * as $31 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $32 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $33 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $34 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $35 from "./routes/api/admin/toolkits/index.ts";
+import * as $36 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $37 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $38 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $39 from "./routes/api/admin/uploads/index.ts";
+import * as $40 from "./routes/api/admin/users/[id].ts";
+import * as $41 from "./routes/api/admin/users/index.ts";
+import * as $42 from "./routes/api/auth/_middleware.ts";
+import * as $43 from "./routes/api/auth/callback/[provider].ts";
+import * as $44 from "./routes/api/auth/forget-password.ts";
+import * as $45 from "./routes/api/auth/get-session.ts";
+import * as $46 from "./routes/api/auth/request-password-reset.ts";
+import * as $47 from "./routes/api/auth/reset-password.ts";
+import * as $48 from "./routes/api/auth/send-verification-email.ts";
+import * as $49 from "./routes/api/auth/session.ts";
+import * as $50 from "./routes/api/auth/sign-in/email.ts";
+import * as $51 from "./routes/api/auth/sign-in/social.ts";
+import * as $52 from "./routes/api/auth/sign-out.ts";
+import * as $53 from "./routes/api/auth/sign-up/email.ts";
+import * as $54 from "./routes/api/auth/verify-email.ts";
+import * as $55 from "./routes/api/banners.ts";
+import * as $56 from "./routes/api/docs.tsx";
+import * as $57 from "./routes/api/files/[id].ts";
+import * as $58 from "./routes/api/health.ts";
+import * as $59 from "./routes/api/internships/[id].ts";
+import * as $60 from "./routes/api/internships/index.ts";
+import * as $61 from "./routes/api/me/export.ts";
+import * as $62 from "./routes/api/me/index.ts";
+import * as $63 from "./routes/api/me/notifications/index.ts";
+import * as $64 from "./routes/api/me/notifications/read.ts";
+import * as $65 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $66 from "./routes/api/me/saved/ids.ts";
+import * as $67 from "./routes/api/me/saved/index.ts";
+import * as $68 from "./routes/api/me/settings.ts";
+import * as $69 from "./routes/api/onboarding.ts";
+import * as $70 from "./routes/api/openapi.json.ts";
+import * as $71 from "./routes/api/opportunities/[id].ts";
+import * as $72 from "./routes/api/opportunities/index.ts";
+import * as $73 from "./routes/api/profile.ts";
+import * as $74 from "./routes/api/purchases.ts";
+import * as $75 from "./routes/api/toolkits/[id]/index.ts";
+import * as $76 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $77 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $78 from "./routes/api/toolkits/index.ts";
+import * as $79 from "./routes/api/ungatekeep/[id].ts";
+import * as $80 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $81 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $82 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $83 from "./routes/api/ungatekeep/index.ts";
+import * as $84 from "./routes/api/webhooks/razorpay.ts";
+import * as $85 from "./routes/check-inbox.tsx";
+import * as $86 from "./routes/contact.tsx";
+import * as $87 from "./routes/forgot-password.tsx";
+import * as $88 from "./routes/index.tsx";
+import * as $89 from "./routes/internships/[id]/edit.tsx";
+import * as $90 from "./routes/internships/[id]/index.tsx";
+import * as $91 from "./routes/internships/index.tsx";
+import * as $92 from "./routes/internships/mine.tsx";
+import * as $93 from "./routes/internships/new.tsx";
+import * as $94 from "./routes/internships/rss.xml.ts";
+import * as $95 from "./routes/me/notifications.tsx";
+import * as $96 from "./routes/me/settings.tsx";
+import * as $97 from "./routes/me/tracker.tsx";
+import * as $98 from "./routes/onboarding.tsx";
+import * as $99 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $100 from "./routes/opportunities/[id]/index.tsx";
+import * as $101 from "./routes/opportunities/index.tsx";
+import * as $102 from "./routes/opportunities/mine.tsx";
+import * as $103 from "./routes/opportunities/new.tsx";
+import * as $104 from "./routes/privacy.tsx";
+import * as $105 from "./routes/profile.tsx";
+import * as $106 from "./routes/refunds.tsx";
+import * as $107 from "./routes/reset-password.tsx";
+import * as $108 from "./routes/robots.txt.ts";
+import * as $109 from "./routes/sign-in.tsx";
+import * as $110 from "./routes/sign-out.ts";
+import * as $111 from "./routes/sign-up.tsx";
+import * as $112 from "./routes/sitemap.xml.ts";
+import * as $113 from "./routes/sitemap/[file].ts";
+import * as $114 from "./routes/terms.tsx";
+import * as $115 from "./routes/toolkits/[id]/index.tsx";
+import * as $116 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $117 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $118 from "./routes/toolkits/index.tsx";
+import * as $119 from "./routes/toolkits/mine.tsx";
+import * as $120 from "./routes/ungatekeep/[id].tsx";
+import * as $121 from "./routes/ungatekeep/index.tsx";
+import * as $122 from "./routes/ungatekeep/rss.xml.ts";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCouponsTable.tsx";
 import * as $$2 from "./islands/AdminOpportunitiesQueue.tsx";
@@ -180,100 +183,103 @@ const manifest: Manifest = {
     "./routes/api/admin/comments/index.ts": $23,
     "./routes/api/admin/coupons/[id].ts": $24,
     "./routes/api/admin/coupons/index.ts": $25,
-    "./routes/api/admin/opportunities/[id].ts": $26,
-    "./routes/api/admin/opportunities/index.ts": $27,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $28,
-    "./routes/api/admin/toolkit-content-items/index.ts": $29,
-    "./routes/api/admin/toolkits/[id]/content.ts": $30,
-    "./routes/api/admin/toolkits/[id]/index.ts": $31,
-    "./routes/api/admin/toolkits/index.ts": $32,
-    "./routes/api/admin/ungatekeep/[id].ts": $33,
-    "./routes/api/admin/ungatekeep/index.ts": $34,
-    "./routes/api/admin/ungatekeep/preview.ts": $35,
-    "./routes/api/admin/uploads/index.ts": $36,
-    "./routes/api/admin/users/[id].ts": $37,
-    "./routes/api/admin/users/index.ts": $38,
-    "./routes/api/auth/_middleware.ts": $39,
-    "./routes/api/auth/callback/[provider].ts": $40,
-    "./routes/api/auth/forget-password.ts": $41,
-    "./routes/api/auth/get-session.ts": $42,
-    "./routes/api/auth/request-password-reset.ts": $43,
-    "./routes/api/auth/reset-password.ts": $44,
-    "./routes/api/auth/send-verification-email.ts": $45,
-    "./routes/api/auth/session.ts": $46,
-    "./routes/api/auth/sign-in/email.ts": $47,
-    "./routes/api/auth/sign-in/social.ts": $48,
-    "./routes/api/auth/sign-out.ts": $49,
-    "./routes/api/auth/sign-up/email.ts": $50,
-    "./routes/api/auth/verify-email.ts": $51,
-    "./routes/api/banners.ts": $52,
-    "./routes/api/docs.tsx": $53,
-    "./routes/api/files/[id].ts": $54,
-    "./routes/api/health.ts": $55,
-    "./routes/api/internships/[id].ts": $56,
-    "./routes/api/internships/index.ts": $57,
-    "./routes/api/me/export.ts": $58,
-    "./routes/api/me/index.ts": $59,
-    "./routes/api/me/notifications/index.ts": $60,
-    "./routes/api/me/notifications/read.ts": $61,
-    "./routes/api/me/saved/[kind]/[id].ts": $62,
-    "./routes/api/me/saved/ids.ts": $63,
-    "./routes/api/me/saved/index.ts": $64,
-    "./routes/api/me/settings.ts": $65,
-    "./routes/api/onboarding.ts": $66,
-    "./routes/api/openapi.json.ts": $67,
-    "./routes/api/opportunities/[id].ts": $68,
-    "./routes/api/opportunities/index.ts": $69,
-    "./routes/api/profile.ts": $70,
-    "./routes/api/purchases.ts": $71,
-    "./routes/api/toolkits/[id]/index.ts": $72,
-    "./routes/api/toolkits/[id]/progress.ts": $73,
-    "./routes/api/toolkits/[id]/verify.ts": $74,
-    "./routes/api/toolkits/index.ts": $75,
-    "./routes/api/ungatekeep/[id].ts": $76,
-    "./routes/api/ungatekeep/[id]/comments.ts": $77,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $78,
-    "./routes/api/ungatekeep/comments/[id].ts": $79,
-    "./routes/api/ungatekeep/index.ts": $80,
-    "./routes/api/webhooks/razorpay.ts": $81,
-    "./routes/check-inbox.tsx": $82,
-    "./routes/contact.tsx": $83,
-    "./routes/forgot-password.tsx": $84,
-    "./routes/index.tsx": $85,
-    "./routes/internships/[id]/edit.tsx": $86,
-    "./routes/internships/[id]/index.tsx": $87,
-    "./routes/internships/index.tsx": $88,
-    "./routes/internships/mine.tsx": $89,
-    "./routes/internships/new.tsx": $90,
-    "./routes/internships/rss.xml.ts": $91,
-    "./routes/me/notifications.tsx": $92,
-    "./routes/me/settings.tsx": $93,
-    "./routes/me/tracker.tsx": $94,
-    "./routes/onboarding.tsx": $95,
-    "./routes/opportunities/[id]/calendar.ics.ts": $96,
-    "./routes/opportunities/[id]/index.tsx": $97,
-    "./routes/opportunities/index.tsx": $98,
-    "./routes/opportunities/mine.tsx": $99,
-    "./routes/opportunities/new.tsx": $100,
-    "./routes/privacy.tsx": $101,
-    "./routes/profile.tsx": $102,
-    "./routes/refunds.tsx": $103,
-    "./routes/reset-password.tsx": $104,
-    "./routes/robots.txt.ts": $105,
-    "./routes/sign-in.tsx": $106,
-    "./routes/sign-out.ts": $107,
-    "./routes/sign-up.tsx": $108,
-    "./routes/sitemap.xml.ts": $109,
-    "./routes/sitemap/[file].ts": $110,
-    "./routes/terms.tsx": $111,
-    "./routes/toolkits/[id]/index.tsx": $112,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $113,
-    "./routes/toolkits/[id]/learn/index.tsx": $114,
-    "./routes/toolkits/index.tsx": $115,
-    "./routes/toolkits/mine.tsx": $116,
-    "./routes/ungatekeep/[id].tsx": $117,
-    "./routes/ungatekeep/index.tsx": $118,
-    "./routes/ungatekeep/rss.xml.ts": $119,
+    "./routes/api/admin/jobs/[name]/run.ts": $26,
+    "./routes/api/admin/opportunities/[id].ts": $27,
+    "./routes/api/admin/opportunities/index.ts": $28,
+    "./routes/api/admin/outbox/[id]/retry.ts": $29,
+    "./routes/api/admin/outbox/index.ts": $30,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $31,
+    "./routes/api/admin/toolkit-content-items/index.ts": $32,
+    "./routes/api/admin/toolkits/[id]/content.ts": $33,
+    "./routes/api/admin/toolkits/[id]/index.ts": $34,
+    "./routes/api/admin/toolkits/index.ts": $35,
+    "./routes/api/admin/ungatekeep/[id].ts": $36,
+    "./routes/api/admin/ungatekeep/index.ts": $37,
+    "./routes/api/admin/ungatekeep/preview.ts": $38,
+    "./routes/api/admin/uploads/index.ts": $39,
+    "./routes/api/admin/users/[id].ts": $40,
+    "./routes/api/admin/users/index.ts": $41,
+    "./routes/api/auth/_middleware.ts": $42,
+    "./routes/api/auth/callback/[provider].ts": $43,
+    "./routes/api/auth/forget-password.ts": $44,
+    "./routes/api/auth/get-session.ts": $45,
+    "./routes/api/auth/request-password-reset.ts": $46,
+    "./routes/api/auth/reset-password.ts": $47,
+    "./routes/api/auth/send-verification-email.ts": $48,
+    "./routes/api/auth/session.ts": $49,
+    "./routes/api/auth/sign-in/email.ts": $50,
+    "./routes/api/auth/sign-in/social.ts": $51,
+    "./routes/api/auth/sign-out.ts": $52,
+    "./routes/api/auth/sign-up/email.ts": $53,
+    "./routes/api/auth/verify-email.ts": $54,
+    "./routes/api/banners.ts": $55,
+    "./routes/api/docs.tsx": $56,
+    "./routes/api/files/[id].ts": $57,
+    "./routes/api/health.ts": $58,
+    "./routes/api/internships/[id].ts": $59,
+    "./routes/api/internships/index.ts": $60,
+    "./routes/api/me/export.ts": $61,
+    "./routes/api/me/index.ts": $62,
+    "./routes/api/me/notifications/index.ts": $63,
+    "./routes/api/me/notifications/read.ts": $64,
+    "./routes/api/me/saved/[kind]/[id].ts": $65,
+    "./routes/api/me/saved/ids.ts": $66,
+    "./routes/api/me/saved/index.ts": $67,
+    "./routes/api/me/settings.ts": $68,
+    "./routes/api/onboarding.ts": $69,
+    "./routes/api/openapi.json.ts": $70,
+    "./routes/api/opportunities/[id].ts": $71,
+    "./routes/api/opportunities/index.ts": $72,
+    "./routes/api/profile.ts": $73,
+    "./routes/api/purchases.ts": $74,
+    "./routes/api/toolkits/[id]/index.ts": $75,
+    "./routes/api/toolkits/[id]/progress.ts": $76,
+    "./routes/api/toolkits/[id]/verify.ts": $77,
+    "./routes/api/toolkits/index.ts": $78,
+    "./routes/api/ungatekeep/[id].ts": $79,
+    "./routes/api/ungatekeep/[id]/comments.ts": $80,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $81,
+    "./routes/api/ungatekeep/comments/[id].ts": $82,
+    "./routes/api/ungatekeep/index.ts": $83,
+    "./routes/api/webhooks/razorpay.ts": $84,
+    "./routes/check-inbox.tsx": $85,
+    "./routes/contact.tsx": $86,
+    "./routes/forgot-password.tsx": $87,
+    "./routes/index.tsx": $88,
+    "./routes/internships/[id]/edit.tsx": $89,
+    "./routes/internships/[id]/index.tsx": $90,
+    "./routes/internships/index.tsx": $91,
+    "./routes/internships/mine.tsx": $92,
+    "./routes/internships/new.tsx": $93,
+    "./routes/internships/rss.xml.ts": $94,
+    "./routes/me/notifications.tsx": $95,
+    "./routes/me/settings.tsx": $96,
+    "./routes/me/tracker.tsx": $97,
+    "./routes/onboarding.tsx": $98,
+    "./routes/opportunities/[id]/calendar.ics.ts": $99,
+    "./routes/opportunities/[id]/index.tsx": $100,
+    "./routes/opportunities/index.tsx": $101,
+    "./routes/opportunities/mine.tsx": $102,
+    "./routes/opportunities/new.tsx": $103,
+    "./routes/privacy.tsx": $104,
+    "./routes/profile.tsx": $105,
+    "./routes/refunds.tsx": $106,
+    "./routes/reset-password.tsx": $107,
+    "./routes/robots.txt.ts": $108,
+    "./routes/sign-in.tsx": $109,
+    "./routes/sign-out.ts": $110,
+    "./routes/sign-up.tsx": $111,
+    "./routes/sitemap.xml.ts": $112,
+    "./routes/sitemap/[file].ts": $113,
+    "./routes/terms.tsx": $114,
+    "./routes/toolkits/[id]/index.tsx": $115,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $116,
+    "./routes/toolkits/[id]/learn/index.tsx": $117,
+    "./routes/toolkits/index.tsx": $118,
+    "./routes/toolkits/mine.tsx": $119,
+    "./routes/ungatekeep/[id].tsx": $120,
+    "./routes/ungatekeep/index.tsx": $121,
+    "./routes/ungatekeep/rss.xml.ts": $122,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

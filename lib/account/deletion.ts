@@ -30,6 +30,8 @@ import { deleteSavedOf } from "@/lib/saved/saved.ts";
 import { deleteNotificationsOf } from "@/lib/notifications/notifications.ts";
 import { deleteSettingsOf } from "@/lib/settings/settings.ts";
 import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
+import { deleteMailsOf } from "@/lib/mail/outbox.ts";
+import type { Job } from "@/lib/jobs/job.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
 /** One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id. */
@@ -55,6 +57,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "notifications", run: deleteNotificationsOf },
   { name: "comments", run: forgetCommentAuthor },
   { name: "reactions", run: deleteReactionsOf },
+  { name: "e-mails", run: deleteMailsOf },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */
@@ -160,3 +163,10 @@ export async function resumeAccountDeletions(kv: Deno.Kv, now = new Date()): Pro
   }
   return resumed;
 }
+
+/** The `account-deletions` job: every 5 minutes, finishes the deletions whose process died (`resumeAccountDeletions`). */
+export const accountDeletionsJob: Job = {
+  name: "account-deletions",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ resumed: await resumeAccountDeletions(ctx.kv, ctx.now) }),
+};

@@ -19,6 +19,7 @@ import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
+import { mailsOfUser } from "@/lib/mail/outbox.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -51,6 +52,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "notifications", collect: (kv, user) => notificationsOf(kv, user.id) },
   { name: "comments", collect: (kv, user) => commentsOf(kv, user.id) },
   { name: "reactions", collect: (kv, user) => reactionsOf(kv, user.id) },
+  { name: "mails", collect: (kv, user) => mailsOfUser(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

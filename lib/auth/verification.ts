@@ -30,9 +30,12 @@ export interface TokenRecord {
   expiresAt: string;
 }
 
-/** Issues a token of `purpose` for a user; returns the token for the link. */
-export async function issueToken(
-  kv: Deno.Kv,
+/**
+ * Adds a fresh token of `purpose` for a user to `op` (so the mail carrying it is written in the same commit); returns
+ * the token for the link.
+ */
+export async function issueTokenOps(
+  op: Deno.AtomicOperation,
   purpose: TokenPurpose,
   user: { id: string; email: string },
 ): Promise<string> {
@@ -46,10 +49,8 @@ export async function issueToken(
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + TOKEN_TTL_MS).toISOString(),
   };
-  await kv.atomic()
-    .set(["auth_tokens", hash], record, { expireIn: TOKEN_TTL_MS })
-    .set(["auth_tokens_by_user", user.id, purpose, hash], true, { expireIn: TOKEN_TTL_MS })
-    .commit();
+  op.set(["auth_tokens", hash], record, { expireIn: TOKEN_TTL_MS })
+    .set(["auth_tokens_by_user", user.id, purpose, hash], true, { expireIn: TOKEN_TTL_MS });
   return token;
 }
 
@@ -104,9 +105,4 @@ export async function deleteUserTokens(kv: Deno.Kv, userId: string): Promise<voi
     }
   }
   await op.commit();
-}
-
-/** Gives back a claim whose e-mail could not be sent, so the next sign-in may try again. */
-export async function releaseVerificationMail(kv: Deno.Kv, userId: string): Promise<void> {
-  await kv.delete(["verification_mail_sent", userId]);
 }

@@ -14,6 +14,7 @@ import { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { compactHeap } from "./heap.ts";
+import { BackgroundWork } from "./background.ts";
 import { createOAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "@/lib/web/assets.ts";
@@ -34,6 +35,7 @@ export async function createServices(config: Config): Promise<Services> {
     payments: createRazorpayGateway(config.razorpay, log),
     guestPages: new GuestPageCache(),
     files: new KvObjectStore(kv),
+    background: new BackgroundWork(),
   };
 }
 
@@ -93,7 +95,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Stops `server` gracefully on SIGINT or SIGTERM: stops accepting connections, lets requests in
- * flight finish (at most `graceMs`), closes KV, and exits with 0 (1 when the grace ran out).
+ * flight and the work they started (`BackgroundWork`) finish (at most `graceMs`), closes KV, and exits with 0 (1 when the grace ran out).
  * Where signals cannot be listened to (Deno Deploy ends isolates itself), it does nothing.
  */
 export function stopOnSignals(server: Deno.HttpServer, services: Services, graceMs = SHUTDOWN_GRACE_MS): void {
@@ -104,7 +106,10 @@ export function stopOnSignals(server: Deno.HttpServer, services: Services, grace
     services.log.info("shutting down", { signal });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const graceOver = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), graceMs));
-    const finished = await Promise.race([server.shutdown().then(() => true), graceOver]);
+    const finished = await Promise.race([
+      server.shutdown().then(() => services.background.settled()).then(() => true),
+      graceOver,
+    ]);
     clearTimeout(timer);
     services.kv.close();
     services.log.info("stopped", { signal, inFlightFinished: finished });

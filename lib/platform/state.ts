@@ -3,6 +3,7 @@
  * platform runs with. Tests build their own services (in-memory KV, test SMTP server).
  */
 import type { Config } from "@/app.config.ts";
+import type { BackgroundWork } from "./background.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import type { Mailer } from "@/lib/mail/mailer.ts";
@@ -26,6 +27,8 @@ export interface Services {
   guestPages: GuestPageCache;
   /** Uploaded files (docs/decisions.md, Ungatekeep and banners). */
   files: ObjectStore;
+  /** Work requests started without waiting for it (`BackgroundWork`). */
+  background: BackgroundWork;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */

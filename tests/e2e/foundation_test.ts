@@ -86,6 +86,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByText("Use at least 8 characters.").waitFor();
   assertEquals(await page.getByLabel("Name").getAttribute("aria-invalid"), "true");
   assertEquals(await page.getByLabel("Name").getAttribute("aria-describedby"), "name-error");
+  await t.settled();
   assertEquals(t.mails.length, 0);
   await assertAccessible(page, "sign-up with errors");
 

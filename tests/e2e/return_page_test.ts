@@ -43,7 +43,7 @@ Deno.test("Sign in to buy → create an account → verify → onboarding ends o
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL(/\/check-inbox/);
 
-  await page.goto(lastMailTo(t, "meera@example.com").link!);
+  await page.goto((await lastMailTo(t, "meera@example.com")).link);
   await page.waitForURL((u) => u.pathname === "/onboarding");
   await finishOnboarding(page);
   await page.waitForURL(`${t.origin}${toolkit}`);

@@ -1,7 +1,8 @@
 /**
  * A real SMTP server for tests (`smtp-server`): listens on 127.0.0.1 on a free port, accepts
- * every mail without TLS or authentication, and keeps each message with its subject and its
- * plain-text and HTML bodies decoded (multipart, quoted-printable, base64, RFC 2047 subjects).
+ * every mail without TLS or authentication (unless `onMessage` refuses it), and keeps each message it accepted with
+ * its subject, headers and plain-text and HTML bodies decoded (multipart, quoted-printable, base64, RFC 2047
+ * subjects).
  * Point the app at it with `createTestApp({ env: { SMTP_URL: smtp.url } })`.
  */
 import { Buffer } from "node:buffer";
@@ -13,6 +14,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   subject: string;
+  /** Header lines by lower-case name (folded lines unfolded). */
+  headers: Map<string, string>;
   text: string;
   html: string;
   raw: string;
@@ -22,7 +25,10 @@ export interface ReceivedMail {
 export interface FakeSmtp extends AsyncDisposable {
   /** `smtp://127.0.0.1:<port>`. */
   url: string;
+  /** The messages accepted, in order. */
   messages: ReceivedMail[];
+  /** How many messages `onMessage` refused. */
+  refused: number;
   /** The first message to `to` (waits up to `timeoutMs` for it). @throws Error on timeout. */
   waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -82,23 +88,33 @@ function bodies(headers: Map<string, string>, body: string, out: { text: string;
   else if (/^text\/plain/i.test(type)) out.text = decodeBody(headers, body);
 }
 
-/** Parses a raw RFC 5322 message into subject, text and HTML. */
-export function parseMail(raw: string): Pick<ReceivedMail, "subject" | "text" | "html"> {
+/** Parses a raw RFC 5322 message into subject, headers, text and HTML. */
+export function parseMail(raw: string): Pick<ReceivedMail, "subject" | "headers" | "text" | "html"> {
   const { headers, body } = splitHead(raw);
   const out = { text: "", html: "" };
   bodies(headers, body, out);
-  return { subject: decodeWords(headers.get("subject") ?? ""), ...out };
+  return { subject: decodeWords(headers.get("subject") ?? ""), headers, ...out };
+}
+
+/** An error for `onMessage` to reject with: the server answers `code` (e.g. 451, try again later) and `message`. */
+export function smtpRefusal(code: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode: code });
 }
 
 /** Options of `startFakeSmtp`. */
 export interface FakeSmtpOptions {
-  /** Called with each message once it is received; the server answers the client only after it resolves. */
+  /**
+   * Called with each message once it is received; the server answers the client only after it settles: accepted
+   * (and kept in `messages`) when it resolves, refused with the error's `responseCode` when it rejects
+   * (`smtpRefusal`).
+   */
   onMessage?: (mail: ReceivedMail) => Promise<void>;
 }
 
 /** Starts the server. */
 export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<FakeSmtp> {
   const messages: ReceivedMail[] = [];
+  let refused = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -114,8 +130,13 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
           raw,
           ...parseMail(raw),
         };
-        messages.push(mail);
-        (options.onMessage?.(mail) ?? Promise.resolve()).then(() => callback(), callback);
+        (options.onMessage?.(mail) ?? Promise.resolve()).then(() => {
+          messages.push(mail);
+          callback();
+        }, (error) => {
+          refused++;
+          callback(error);
+        });
       });
     },
   });
@@ -127,6 +148,9 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    get refused() {
+      return refused;
+    },
     async waitFor(to, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

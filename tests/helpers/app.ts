@@ -15,6 +15,7 @@ import { createRazorpayGateway } from "@/lib/payments/razorpay.ts";
 import { createUser, type Role, type User } from "@/lib/users/users.ts";
 import { loadAssets } from "@/lib/web/assets.ts";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
+import { BackgroundWork } from "@/lib/platform/background.ts";
 import type { RouteModule } from "@/lib/web/types.ts";
 import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
@@ -31,8 +32,13 @@ export interface TestApp extends AsyncDisposable {
   origin: string;
   services: Services;
   kv: Deno.Kv;
-  /** Mails sent through the capturing mailer (empty when `SMTP_URL` was given). */
+  /**
+   * Mails sent through the capturing mailer (empty when `SMTP_URL` was given). A request only queues its mail and
+   * starts the delivery: `await t.settled()` before reading this.
+   */
   mails: Mail[];
+  /** Waits until the work requests started without waiting for it (mail delivery tries) has settled. */
+  settled(): Promise<void>;
   /** Calls the app in process; a path is resolved against `ORIGIN`. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Sends JSON with the same-origin `Origin` header a browser would add. */
@@ -88,6 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     guestPages: new GuestPageCache(),
     payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
     files: new KvObjectStore(kv),
+    background: new BackgroundWork(),
   };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, {
@@ -104,6 +111,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     : undefined;
   const close = async () => {
     await server?.shutdown();
+    await services.background.settled();
     kv.close();
   };
   return {
@@ -111,6 +119,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     services,
     kv,
     mails,
+    settled: () => services.background.settled(),
     fetch,
     json(method, path, body, headers) {
       const h = new Headers(headers);

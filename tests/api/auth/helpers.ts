@@ -35,8 +35,9 @@ export async function signIn(t: TestApp, email: string, password = PASSWORD): Pr
   return cookie;
 }
 
-/** The last mail captured for `to`. @throws Error when there is none. */
-export function lastMailTo(t: TestApp, to: string): Mail {
+/** The last mail captured for `to`, once the deliveries started have settled. @throws Error when there is none. */
+export async function lastMailTo(t: TestApp, to: string): Promise<Mail> {
+  await t.settled();
   const mail = t.mails.findLast((m) => m.to === to);
   if (!mail) throw new Error(`no mail to ${to}`);
   return mail;

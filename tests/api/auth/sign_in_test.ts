@@ -109,11 +109,13 @@ Deno.test("sign-in is refused while the e-mail is unverified: 403 EMAIL_NOT_VERI
     code: "EMAIL_NOT_VERIFIED",
     message: "Email not verified",
   });
+  await t.settled();
   assertEquals(t.mails.length, 1);
-  assertEquals(new URL(lastMailTo(t, "new@example.com").link).searchParams.get("callbackURL"), "/welcome");
+  assertEquals(new URL((await lastMailTo(t, "new@example.com")).link).searchParams.get("callbackURL"), "/welcome");
   const second = await t.json("POST", PATH, { email: "new@example.com", password: PASSWORD });
   assertEquals(second.status, 403);
   await second.body?.cancel();
+  await t.settled();
   assertEquals(t.mails.length, 1);
 });
 
@@ -123,6 +125,7 @@ Deno.test("sign-in of an unverified user with a wrong password is 401 and sends 
   const res = await t.json("POST", PATH, { email: "new@example.com", password: "wrong password" });
   assertEquals(res.status, 401);
   assertEquals(await res.json(), INVALID);
+  await t.settled();
   assertEquals(t.mails.length, 0);
 });
 
@@ -134,6 +137,7 @@ Deno.test("sign-in right after sign-up sends no second mail within 5 minutes", a
   const res = await t.json("POST", PATH, { email: "n@example.com", password: PASSWORD });
   assertEquals(res.status, 403);
   await res.body?.cancel();
+  await t.settled();
   assertEquals(t.mails.length, 1);
 });
 

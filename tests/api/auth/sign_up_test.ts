@@ -34,7 +34,7 @@ Deno.test("sign-up creates an unverified user, answers {token: null, user} and s
   const hash = await getPasswordHash(t.kv, body.user.id);
   assertMatch(hash ?? "", /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   assert(await verifyPassword(hash!, PASSWORD));
-  const mail = lastMailTo(t, "asha@example.com");
+  const mail = await lastMailTo(t, "asha@example.com");
   assertMatch(mail.link, /^http:\/\/localhost:8000\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]{43}&callbackURL=%2F$/);
 });
 
@@ -177,7 +177,7 @@ Deno.test("sign-up carries the callbackURL into the verification link", async ()
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
-  const link = new URL(lastMailTo(t, "asha@example.com").link);
+  const link = new URL((await lastMailTo(t, "asha@example.com")).link);
   assertEquals(link.searchParams.get("callbackURL"), "/onboarding?step=1");
 });
 
@@ -205,5 +205,6 @@ Deno.test("200 concurrent sign-ups with one e-mail in varied case create exactly
   let users = 0;
   for await (const _ of t.kv.list({ prefix: ["users"] })) users++;
   assertEquals(users, 1);
+  await t.settled();
   assertEquals(t.mails.length, 1);
 });

@@ -15,7 +15,7 @@ async function signUpLink(t: TestApp, email = "new@example.com", callbackURL?: s
   });
   if (res.status !== 200) throw new Error(`sign-up ${res.status}`);
   await res.body?.cancel();
-  return lastMailTo(t, email).link;
+  return (await lastMailTo(t, email)).link;
 }
 
 function withoutCallback(link: string): string {

@@ -12,7 +12,8 @@ import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { hashPassword } from "@/lib/auth/passwords.ts";
 import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
-import { claimVerificationMail, issueToken } from "@/lib/auth/verification.ts";
+import { claimVerificationMail } from "@/lib/auth/verification.ts";
+import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions } from "@/lib/account/deletion.ts";
 
@@ -57,7 +58,8 @@ async function buildPerson(t: TestApp): Promise<Person> {
     name: "Asha Rao",
     picture: null,
   }, new Set());
-  await issueToken(t.kv, "reset-password", user);
+  await sendPasswordResetMail(t.services, user, "/reset-password");
+  await t.settled();
   await claimVerificationMail(t.kv, user.id);
   await ok(
     t.json(
@@ -196,6 +198,11 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     "Asha's comment",
   ]]);
   assertEquals(data.reactions, [{ postId: me.ids.post, types: ["helpful"] }]);
+  assertEquals(data.mails.map((m: { subject: string; status: string }) => [m.subject, m.status]), [[
+    "Reset your Career Community password",
+    "sent",
+  ]]);
+  assert(!text.includes("token="), "the export carries no mail link");
   for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1]]) {
     assert(!text.includes(secret), `the export carries no ${secret}`);
   }

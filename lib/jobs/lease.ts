@@ -1,0 +1,67 @@
+/**
+ * Claiming work records (docs/decisions.md, Background work). A job that does something outside KV for a record
+ * (sends a mail, asks the payment gateway) first claims the record: one atomic write, checked against the record as
+ * read, that puts a lease `{holder, until}` on it. While the lease lives nobody else claims the record, so two
+ * processes never do it twice; a process that dies leaves a lease that runs out, and the next run takes the record
+ * over. The job then records what it did with `settle`: its write is checked against the claim, so it commits only
+ * while the claim is still the job's own, and the same write drops the lease.
+ *
+ * Work that is only KV writes needs no lease: a write checked against the record as read, which also marks the
+ * record done, already happens once.
+ */
+
+/** Who holds a record and until when (ms since the epoch). */
+export interface Lease {
+  holder: string;
+  until: number;
+}
+
+/** A record a job can claim: its `lease` is null (or absent) while nobody holds it. */
+export interface Claimable {
+  lease?: Lease | null;
+}
+
+/** This process's name in the leases it writes. */
+export const HOLDER = crypto.randomUUID();
+
+/** True when `record` carries a lease that has not run out at `now` (ms). */
+export function isLeased(record: Claimable, now: number): boolean {
+  return record.lease != null && record.lease.until > now;
+}
+
+/** Options of `claim`: the time it is (ms since the epoch) and how long the lease lasts (ms). */
+export interface ClaimOptions {
+  now: number;
+  leaseMs: number;
+}
+
+/**
+ * Claims `entry` (a record as read) for `leaseMs`: returns the record as claimed (with its new versionstamp, to hand
+ * to `settle`), or null when the record is gone, someone holds a live lease on it, or it changed since it was read
+ * (someone else claimed or changed it first).
+ */
+export async function claim<T extends Claimable>(
+  kv: Deno.Kv,
+  entry: Deno.KvEntryMaybe<T>,
+  { now, leaseMs }: ClaimOptions,
+): Promise<Deno.KvEntry<T> | null> {
+  if (entry.value === null || isLeased(entry.value, now)) return null;
+  const value: T = { ...entry.value, lease: { holder: HOLDER, until: now + leaseMs } };
+  const result = await kv.atomic().check(entry).set(entry.key, value).commit();
+  return result.ok ? { key: entry.key, value, versionstamp: result.versionstamp } : null;
+}
+
+/**
+ * Records what was done with a claimed record: `write` adds the mutations (the record's new value, with `lease: null`,
+ * and its index changes) to one atomic write checked against the claim. Returns false when the claim was lost (the
+ * lease ran out and another process took the record over), and then nothing is written.
+ */
+export async function settle<T extends Claimable>(
+  kv: Deno.Kv,
+  claimed: Deno.KvEntry<T>,
+  write: (op: Deno.AtomicOperation) => void,
+): Promise<boolean> {
+  const op = kv.atomic().check(claimed);
+  write(op);
+  return (await op.commit()).ok;
+}

@@ -1,0 +1,44 @@
+/**
+ * Every job of the platform and its schedule (docs/decisions.md, Background work). A domain with work that runs
+ * later adds its job to `JOBS`; `lib/jobs/crons.ts` registers a cron for each, and `POST /api/admin/jobs/{name}/run`
+ * runs one by hand.
+ */
+import { accountDeletionsJob } from "@/lib/account/deletion.ts";
+import { outboxJob } from "@/lib/mail/outbox.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import type { Job } from "./job.ts";
+
+/** The jobs, each with a unique name. */
+export const JOBS: readonly Job[] = [
+  outboxJob,
+  accountDeletionsJob,
+];
+
+/** The job named `name`, or undefined. */
+export function findJob(name: string): Job | undefined {
+  return JOBS.find((job) => job.name === name);
+}
+
+/** What a run answers: the job's name and its counts. */
+export type JobRun = { job: string } & Record<string, string | number>;
+
+/** Runs `job` once at `now` and logs what it did. Returns the job's name and counts. @throws what the run throws. */
+export async function runJob(job: Job, services: Services, now = new Date()): Promise<JobRun> {
+  const started = performance.now();
+  const counts = await job.run({ ...services, now });
+  services.log.info("job ran", { job: job.name, ms: Math.round(performance.now() - started), ...counts });
+  return { job: job.name, ...counts };
+}
+
+/** What a cron of `job` does: nothing with `JOBS=off`, else one run; a failed run is logged, not thrown. */
+export async function runScheduled(job: Job, services: Services): Promise<void> {
+  if (!services.config.jobs) {
+    services.log.debug("job skipped: JOBS=off", { job: job.name });
+    return;
+  }
+  try {
+    await runJob(job, services);
+  } catch (error) {
+    services.log.error("job failed", { job: job.name, error: String(error) });
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The outbox against the real `smtp-server` fake: refusals retried on `OUTBOX_RETRY_MS`, a mail that fails every try
+ * kept as failed and sent by an admin retry, requests that never wait for SMTP, and `JOBS=off`.
+ */
+import { getUserByEmail } from "@/lib/users/users.ts";
+import { findJob, runJob, runScheduled } from "@/lib/jobs/registry.ts";
+import { listOutbox, type OutboxMail, queueMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { createMailer } from "@/lib/mail/mailer.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { PASSWORD } from "@/tests/api/auth/helpers.ts";
+
+const MINUTE = 60_000;
+
+/** A mail about nobody, to `to`. */
+const mailTo = (to: string) => ({
+  to,
+  subject: `Hello ${to}`,
+  text: "Plain text",
+  html: "<p>HTML</p>",
+  link: "http://localhost:8000/x",
+  userId: null,
+});
+
+/** The outbox record of the only mail to `to`. */
+async function recordTo(t: TestApp, to: string): Promise<OutboxMail> {
+  const { mails } = await listOutbox(t.kv, { search: to, limit: 10, offset: 0 });
+  assertEquals(mails.length, 1, `one mail to ${to}`);
+  return (await t.kv.get<OutboxMail>(["outbox", mails[0].id])).value!;
+}
+
+/** Runs the outbox job as if it were `msLater` ms from now. */
+const runOutbox = (t: TestApp, msLater: number) =>
+  runJob(findJob("outbox")!, t.services, new Date(Date.now() + msLater));
+
+Deno.test("a mail the SMTP server refuses (451) is retried after the first wait and arrives once", async () => {
+  let refusals = 0;
+  await using smtp = await startFakeSmtp({
+    onMessage: () => refusals++ < 1 ? Promise.reject(smtpRefusal(451, "Try again later")) : Promise.resolve(),
+  });
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url, OUTBOX_RETRY_MS: "60000,300000" } });
+  await queueMail(t.services, mailTo("retry@example.com"));
+  await t.settled();
+  let mail = await recordTo(t, "retry@example.com");
+  assertEquals([mail.status, mail.attempts, smtp.refused, smtp.messages.length], ["pending", 1, 1, 0]);
+  assertMatch(mail.lastError!, /451/);
+  // Not due before the wait is over; due after it.
+  assertEquals(await runOutbox(t, 30_000), { job: "outbox", sent: 0, retried: 0, failed: 0, skipped: 0 });
+  assertEquals(await runOutbox(t, MINUTE + 1000), { job: "outbox", sent: 1, retried: 0, failed: 0, skipped: 0 });
+  assertEquals(await runOutbox(t, 10 * MINUTE), { job: "outbox", sent: 0, retried: 0, failed: 0, skipped: 0 });
+  assertEquals(smtp.messages.map((m) => m.to), [["retry@example.com"]]);
+  assertEquals(smtp.messages[0].subject, "Hello retry@example.com");
+  mail = await recordTo(t, "retry@example.com");
+  assertEquals([mail.status, mail.attempts, mail.dueAt], ["sent", 2, null]);
+  assert(mail.sentAt !== null);
+  assertEquals(await t.kv.get(["outbox_due", Date.parse(mail.createdAt), mail.id]).then((e) => e.value), null);
+});
+
+Deno.test("a mail that fails every try ends failed with the last error; an admin retry sends it", async () => {
+  const down = await startFakeSmtp();
+  await down.close();
+  await using t = await createTestApp({ env: { SMTP_URL: down.url, OUTBOX_RETRY_MS: "1000,2000" } });
+  const admin = await createTestUser(t, "admin");
+  await queueMail(t.services, mailTo("lost@example.com"));
+  await t.settled();
+  assertEquals((await recordTo(t, "lost@example.com")).attempts, 1);
+  assertEquals((await runOutbox(t, 1500)).retried, 1);
+  assertEquals((await runOutbox(t, 10_000)).failed, 1);
+  const failed = await recordTo(t, "lost@example.com");
+  assertEquals([failed.status, failed.attempts, failed.dueAt], ["failed", 3, null]);
+  assertMatch(failed.lastError!, /ECONNREFUSED/);
+  assertEquals((await runOutbox(t, 60 * MINUTE)).failed, 0, "a failed mail is not tried again by the job");
+
+  const list = await t.fetch("/api/admin/outbox?status=failed", { headers: admin.headers });
+  assertEquals(list.status, 200);
+  const body = await list.json();
+  assertEquals(body.counts, { pending: 0, sent: 0, failed: 1 });
+  assertEquals(body.mails.map((m: { to: string }) => m.to), ["lost@example.com"]);
+  assertEquals(Object.keys(body.mails[0]).sort(), [
+    "attempts",
+    "createdAt",
+    "dueAt",
+    "id",
+    "lastError",
+    "sentAt",
+    "status",
+    "subject",
+    "to",
+  ]);
+
+  await using smtp = await startFakeSmtp();
+  t.services.mailer = createMailer(smtp.url, t.services.config.mailFrom, t.services.log);
+  const retry = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, undefined, admin.headers);
+  assertEquals(retry.status, 200);
+  const { mail } = await retry.json();
+  assertEquals([mail.status, mail.attempts], ["pending", 3]);
+  assertEquals(mail.text, undefined, "no body in the answer");
+  await smtp.waitFor("lost@example.com");
+  await t.settled();
+  assertEquals((await recordTo(t, "lost@example.com")).status, "sent");
+  assertEquals(smtp.messages.length, 1);
+
+  const again = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, undefined, admin.headers);
+  assertEquals([again.status, await again.json()], [409, { error: "Only a failed mail can be retried" }]);
+  const unknown = await t.json("POST", "/api/admin/outbox/nope/retry", undefined, admin.headers);
+  assertEquals([unknown.status, await unknown.json()], [404, { error: "Mail not found" }]);
+});
+
+Deno.test("sign-up answers while the SMTP server stalls for 5 s; the mail arrives after", async () => {
+  const STALL_MS = 5000;
+  await using smtp = await startFakeSmtp({
+    onMessage: () => new Promise((resolve) => setTimeout(resolve, STALL_MS)),
+  });
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const started = performance.now();
+  const res = await t.json("POST", "/api/auth/sign-up/email", {
+    name: "Patient",
+    email: "patient@example.com",
+    password: PASSWORD,
+  });
+  const answeredMs = performance.now() - started;
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  assert(answeredMs < 1500, `answered after ${Math.round(answeredMs)} ms`);
+  assertEquals(smtp.messages.length, 0, "the SMTP server has not answered yet");
+  await smtp.waitFor("patient@example.com", STALL_MS + 5000);
+  assert(performance.now() - started >= STALL_MS);
+  await t.settled();
+  assertEquals((await recordTo(t, "patient@example.com")).status, "sent");
+  assertEquals((await getUserByEmail(t.kv, "patient@example.com"))?.emailVerified, false);
+});
+
+Deno.test("POST /api/admin/jobs/{name}/run runs a job for an admin only; an unknown job is 404", async () => {
+  await using t = await createTestApp({ env: { JOBS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  await queueMail(t.services, mailTo("hand@example.com"));
+  await t.settled();
+  t.mails.length = 0;
+  const due = await t.kv.get<OutboxMail>(["outbox", (await recordTo(t, "hand@example.com")).id]);
+  assertEquals(due.value?.status, "sent", "the request's own try runs with JOBS=off");
+
+  await queueMailWithoutTry(t, "later@example.com");
+  assertEquals((await t.json("POST", "/api/admin/jobs/outbox/run", undefined, user.headers)).status, 403);
+  assertEquals((await t.json("POST", "/api/admin/jobs/outbox/run")).status, 401);
+  await runScheduled(findJob("outbox")!, t.services);
+  assertEquals(t.mails.length, 0, "JOBS=off: the cron skips its work");
+  const res = await t.json("POST", "/api/admin/jobs/outbox/run", undefined, admin.headers);
+  assertEquals([res.status, await res.json()], [200, { job: "outbox", sent: 1, retried: 0, failed: 0, skipped: 0 }]);
+  assertEquals(t.mails.map((m) => m.to), ["later@example.com"], "a run by hand runs with JOBS=off");
+  const unknown = await t.json("POST", "/api/admin/jobs/nope/run", undefined, admin.headers);
+  assertEquals([unknown.status, await unknown.json()], [404, { error: "Job not found" }]);
+  const deletions = await t.json("POST", "/api/admin/jobs/account-deletions/run", undefined, admin.headers);
+  assertEquals([deletions.status, await deletions.json()], [200, { job: "account-deletions", resumed: 0 }]);
+});
+
+/** Queues a mail in its own write without starting a delivery try (as a caller's `queueMailOps` does). */
+async function queueMailWithoutTry(t: TestApp, to: string): Promise<void> {
+  const op = t.kv.atomic();
+  queueMailOps(op, mailTo(to));
+  assert((await op.commit()).ok);
+}
