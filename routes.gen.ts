@@ -65,64 +65,65 @@ import * as $61 from "./routes/api/me/export.ts";
 import * as $62 from "./routes/api/me/index.ts";
 import * as $63 from "./routes/api/me/notifications/index.ts";
 import * as $64 from "./routes/api/me/notifications/read.ts";
-import * as $65 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $66 from "./routes/api/me/saved/ids.ts";
-import * as $67 from "./routes/api/me/saved/index.ts";
-import * as $68 from "./routes/api/me/settings.ts";
-import * as $69 from "./routes/api/onboarding.ts";
-import * as $70 from "./routes/api/openapi.json.ts";
-import * as $71 from "./routes/api/opportunities/[id].ts";
-import * as $72 from "./routes/api/opportunities/index.ts";
-import * as $73 from "./routes/api/profile.ts";
-import * as $74 from "./routes/api/purchases.ts";
-import * as $75 from "./routes/api/toolkits/[id]/index.ts";
-import * as $76 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $77 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $78 from "./routes/api/toolkits/index.ts";
-import * as $79 from "./routes/api/ungatekeep/[id].ts";
-import * as $80 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $81 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $82 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $83 from "./routes/api/ungatekeep/index.ts";
-import * as $84 from "./routes/api/webhooks/razorpay.ts";
-import * as $85 from "./routes/check-inbox.tsx";
-import * as $86 from "./routes/contact.tsx";
-import * as $87 from "./routes/forgot-password.tsx";
-import * as $88 from "./routes/index.tsx";
-import * as $89 from "./routes/internships/[id]/edit.tsx";
-import * as $90 from "./routes/internships/[id]/index.tsx";
-import * as $91 from "./routes/internships/index.tsx";
-import * as $92 from "./routes/internships/mine.tsx";
-import * as $93 from "./routes/internships/new.tsx";
-import * as $94 from "./routes/internships/rss.xml.ts";
-import * as $95 from "./routes/me/notifications.tsx";
-import * as $96 from "./routes/me/settings.tsx";
-import * as $97 from "./routes/me/tracker.tsx";
-import * as $98 from "./routes/onboarding.tsx";
-import * as $99 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $100 from "./routes/opportunities/[id]/index.tsx";
-import * as $101 from "./routes/opportunities/index.tsx";
-import * as $102 from "./routes/opportunities/mine.tsx";
-import * as $103 from "./routes/opportunities/new.tsx";
-import * as $104 from "./routes/privacy.tsx";
-import * as $105 from "./routes/profile.tsx";
-import * as $106 from "./routes/refunds.tsx";
-import * as $107 from "./routes/reset-password.tsx";
-import * as $108 from "./routes/robots.txt.ts";
-import * as $109 from "./routes/sign-in.tsx";
-import * as $110 from "./routes/sign-out.ts";
-import * as $111 from "./routes/sign-up.tsx";
-import * as $112 from "./routes/sitemap.xml.ts";
-import * as $113 from "./routes/sitemap/[file].ts";
-import * as $114 from "./routes/terms.tsx";
-import * as $115 from "./routes/toolkits/[id]/index.tsx";
-import * as $116 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $117 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $118 from "./routes/toolkits/index.tsx";
-import * as $119 from "./routes/toolkits/mine.tsx";
-import * as $120 from "./routes/ungatekeep/[id].tsx";
-import * as $121 from "./routes/ungatekeep/index.tsx";
-import * as $122 from "./routes/ungatekeep/rss.xml.ts";
+import * as $65 from "./routes/api/me/recommendations.ts";
+import * as $66 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $67 from "./routes/api/me/saved/ids.ts";
+import * as $68 from "./routes/api/me/saved/index.ts";
+import * as $69 from "./routes/api/me/settings.ts";
+import * as $70 from "./routes/api/onboarding.ts";
+import * as $71 from "./routes/api/openapi.json.ts";
+import * as $72 from "./routes/api/opportunities/[id].ts";
+import * as $73 from "./routes/api/opportunities/index.ts";
+import * as $74 from "./routes/api/profile.ts";
+import * as $75 from "./routes/api/purchases.ts";
+import * as $76 from "./routes/api/toolkits/[id]/index.ts";
+import * as $77 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $78 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $79 from "./routes/api/toolkits/index.ts";
+import * as $80 from "./routes/api/ungatekeep/[id].ts";
+import * as $81 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $82 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $83 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $84 from "./routes/api/ungatekeep/index.ts";
+import * as $85 from "./routes/api/webhooks/razorpay.ts";
+import * as $86 from "./routes/check-inbox.tsx";
+import * as $87 from "./routes/contact.tsx";
+import * as $88 from "./routes/forgot-password.tsx";
+import * as $89 from "./routes/index.tsx";
+import * as $90 from "./routes/internships/[id]/edit.tsx";
+import * as $91 from "./routes/internships/[id]/index.tsx";
+import * as $92 from "./routes/internships/index.tsx";
+import * as $93 from "./routes/internships/mine.tsx";
+import * as $94 from "./routes/internships/new.tsx";
+import * as $95 from "./routes/internships/rss.xml.ts";
+import * as $96 from "./routes/me/notifications.tsx";
+import * as $97 from "./routes/me/settings.tsx";
+import * as $98 from "./routes/me/tracker.tsx";
+import * as $99 from "./routes/onboarding.tsx";
+import * as $100 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $101 from "./routes/opportunities/[id]/index.tsx";
+import * as $102 from "./routes/opportunities/index.tsx";
+import * as $103 from "./routes/opportunities/mine.tsx";
+import * as $104 from "./routes/opportunities/new.tsx";
+import * as $105 from "./routes/privacy.tsx";
+import * as $106 from "./routes/profile.tsx";
+import * as $107 from "./routes/refunds.tsx";
+import * as $108 from "./routes/reset-password.tsx";
+import * as $109 from "./routes/robots.txt.ts";
+import * as $110 from "./routes/sign-in.tsx";
+import * as $111 from "./routes/sign-out.ts";
+import * as $112 from "./routes/sign-up.tsx";
+import * as $113 from "./routes/sitemap.xml.ts";
+import * as $114 from "./routes/sitemap/[file].ts";
+import * as $115 from "./routes/terms.tsx";
+import * as $116 from "./routes/toolkits/[id]/index.tsx";
+import * as $117 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $118 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $119 from "./routes/toolkits/index.tsx";
+import * as $120 from "./routes/toolkits/mine.tsx";
+import * as $121 from "./routes/ungatekeep/[id].tsx";
+import * as $122 from "./routes/ungatekeep/index.tsx";
+import * as $123 from "./routes/ungatekeep/rss.xml.ts";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCouponsTable.tsx";
 import * as $$2 from "./islands/AdminOpportunitiesQueue.tsx";
@@ -222,64 +223,65 @@ const manifest: Manifest = {
     "./routes/api/me/index.ts": $62,
     "./routes/api/me/notifications/index.ts": $63,
     "./routes/api/me/notifications/read.ts": $64,
-    "./routes/api/me/saved/[kind]/[id].ts": $65,
-    "./routes/api/me/saved/ids.ts": $66,
-    "./routes/api/me/saved/index.ts": $67,
-    "./routes/api/me/settings.ts": $68,
-    "./routes/api/onboarding.ts": $69,
-    "./routes/api/openapi.json.ts": $70,
-    "./routes/api/opportunities/[id].ts": $71,
-    "./routes/api/opportunities/index.ts": $72,
-    "./routes/api/profile.ts": $73,
-    "./routes/api/purchases.ts": $74,
-    "./routes/api/toolkits/[id]/index.ts": $75,
-    "./routes/api/toolkits/[id]/progress.ts": $76,
-    "./routes/api/toolkits/[id]/verify.ts": $77,
-    "./routes/api/toolkits/index.ts": $78,
-    "./routes/api/ungatekeep/[id].ts": $79,
-    "./routes/api/ungatekeep/[id]/comments.ts": $80,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $81,
-    "./routes/api/ungatekeep/comments/[id].ts": $82,
-    "./routes/api/ungatekeep/index.ts": $83,
-    "./routes/api/webhooks/razorpay.ts": $84,
-    "./routes/check-inbox.tsx": $85,
-    "./routes/contact.tsx": $86,
-    "./routes/forgot-password.tsx": $87,
-    "./routes/index.tsx": $88,
-    "./routes/internships/[id]/edit.tsx": $89,
-    "./routes/internships/[id]/index.tsx": $90,
-    "./routes/internships/index.tsx": $91,
-    "./routes/internships/mine.tsx": $92,
-    "./routes/internships/new.tsx": $93,
-    "./routes/internships/rss.xml.ts": $94,
-    "./routes/me/notifications.tsx": $95,
-    "./routes/me/settings.tsx": $96,
-    "./routes/me/tracker.tsx": $97,
-    "./routes/onboarding.tsx": $98,
-    "./routes/opportunities/[id]/calendar.ics.ts": $99,
-    "./routes/opportunities/[id]/index.tsx": $100,
-    "./routes/opportunities/index.tsx": $101,
-    "./routes/opportunities/mine.tsx": $102,
-    "./routes/opportunities/new.tsx": $103,
-    "./routes/privacy.tsx": $104,
-    "./routes/profile.tsx": $105,
-    "./routes/refunds.tsx": $106,
-    "./routes/reset-password.tsx": $107,
-    "./routes/robots.txt.ts": $108,
-    "./routes/sign-in.tsx": $109,
-    "./routes/sign-out.ts": $110,
-    "./routes/sign-up.tsx": $111,
-    "./routes/sitemap.xml.ts": $112,
-    "./routes/sitemap/[file].ts": $113,
-    "./routes/terms.tsx": $114,
-    "./routes/toolkits/[id]/index.tsx": $115,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $116,
-    "./routes/toolkits/[id]/learn/index.tsx": $117,
-    "./routes/toolkits/index.tsx": $118,
-    "./routes/toolkits/mine.tsx": $119,
-    "./routes/ungatekeep/[id].tsx": $120,
-    "./routes/ungatekeep/index.tsx": $121,
-    "./routes/ungatekeep/rss.xml.ts": $122,
+    "./routes/api/me/recommendations.ts": $65,
+    "./routes/api/me/saved/[kind]/[id].ts": $66,
+    "./routes/api/me/saved/ids.ts": $67,
+    "./routes/api/me/saved/index.ts": $68,
+    "./routes/api/me/settings.ts": $69,
+    "./routes/api/onboarding.ts": $70,
+    "./routes/api/openapi.json.ts": $71,
+    "./routes/api/opportunities/[id].ts": $72,
+    "./routes/api/opportunities/index.ts": $73,
+    "./routes/api/profile.ts": $74,
+    "./routes/api/purchases.ts": $75,
+    "./routes/api/toolkits/[id]/index.ts": $76,
+    "./routes/api/toolkits/[id]/progress.ts": $77,
+    "./routes/api/toolkits/[id]/verify.ts": $78,
+    "./routes/api/toolkits/index.ts": $79,
+    "./routes/api/ungatekeep/[id].ts": $80,
+    "./routes/api/ungatekeep/[id]/comments.ts": $81,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $82,
+    "./routes/api/ungatekeep/comments/[id].ts": $83,
+    "./routes/api/ungatekeep/index.ts": $84,
+    "./routes/api/webhooks/razorpay.ts": $85,
+    "./routes/check-inbox.tsx": $86,
+    "./routes/contact.tsx": $87,
+    "./routes/forgot-password.tsx": $88,
+    "./routes/index.tsx": $89,
+    "./routes/internships/[id]/edit.tsx": $90,
+    "./routes/internships/[id]/index.tsx": $91,
+    "./routes/internships/index.tsx": $92,
+    "./routes/internships/mine.tsx": $93,
+    "./routes/internships/new.tsx": $94,
+    "./routes/internships/rss.xml.ts": $95,
+    "./routes/me/notifications.tsx": $96,
+    "./routes/me/settings.tsx": $97,
+    "./routes/me/tracker.tsx": $98,
+    "./routes/onboarding.tsx": $99,
+    "./routes/opportunities/[id]/calendar.ics.ts": $100,
+    "./routes/opportunities/[id]/index.tsx": $101,
+    "./routes/opportunities/index.tsx": $102,
+    "./routes/opportunities/mine.tsx": $103,
+    "./routes/opportunities/new.tsx": $104,
+    "./routes/privacy.tsx": $105,
+    "./routes/profile.tsx": $106,
+    "./routes/refunds.tsx": $107,
+    "./routes/reset-password.tsx": $108,
+    "./routes/robots.txt.ts": $109,
+    "./routes/sign-in.tsx": $110,
+    "./routes/sign-out.ts": $111,
+    "./routes/sign-up.tsx": $112,
+    "./routes/sitemap.xml.ts": $113,
+    "./routes/sitemap/[file].ts": $114,
+    "./routes/terms.tsx": $115,
+    "./routes/toolkits/[id]/index.tsx": $116,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $117,
+    "./routes/toolkits/[id]/learn/index.tsx": $118,
+    "./routes/toolkits/index.tsx": $119,
+    "./routes/toolkits/mine.tsx": $120,
+    "./routes/ungatekeep/[id].tsx": $121,
+    "./routes/ungatekeep/index.tsx": $122,
+    "./routes/ungatekeep/rss.xml.ts": $123,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -4,7 +4,7 @@
  * study, opportunity interests, domain preferences and struggles, with a step indicator and
  * back/next. The finish posts the whole profile to `POST /api/onboarding`; an `Invalid <field>`
  * answer returns to the step of that field and shows the error there. Then it goes on to
- * `callbackURL` (the page the person came from, kept when it is on this origin) or `/profile`.
+ * `callbackURL` (the page the person came from, kept when it is on this origin) or the home page's "For you", so the answers visibly matter.
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -122,7 +122,7 @@ export default function OnboardingWizard(
     };
     const result = await send(() => fetchJson("/api/onboarding", { body }));
     if (result.ok) {
-      location.assign(sameOriginTarget(callbackURL, "/profile?onboarded=1"));
+      location.assign(sameOriginTarget(callbackURL, "/?onboarded=1#for-you"));
       return;
     }
     const field = invalidField(result.error) as Field | null;

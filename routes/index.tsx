@@ -1,8 +1,8 @@
 /**
  * Home page: the pitch and the two next steps (internships; sign-up for guests, the profile for
  * signed-in users), the newest public internships (`LATEST_COUNT`, as the first page of
- * `/internships` lists them) and a three-step "how it works". Server-rendered only: no islands,
- * so the page ships no JavaScript.
+ * `/internships` lists them) and a three-step "how it works". A signed-in person who is not an admin also sees
+ * "For you": recommended internships and toolkits with the reasons (docs/decisions.md, Recommendations).
  */
 import { define } from "@/lib/platform/define.ts";
 import { canPost } from "@/lib/internships/policy.ts";
@@ -16,21 +16,40 @@ import {
   listInternships,
 } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
+import { recommend } from "@/lib/recommendations/recommendations.ts";
+import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 
 /** How many of the newest internships the home page shows. */
 const LATEST_COUNT = 6;
 
-/** The newest public internships, newest first. */
+/** How many recommended internships and toolkits the home page shows. */
+const FOR_YOU_INTERNSHIPS = 4;
+const FOR_YOU_TOOLKITS = 3;
+
+/** The newest public internships, newest first, and a signed-in person's recommendations (null for guests, admins). */
 interface HomeData {
   latest: InternshipView[];
+  forYou: ForYouProps | null;
 }
 
 export const handler = define.handlers<HomeData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
-      const page = await listInternships(kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null);
-      return ctx.render({ latest: page.internships });
+      const { user } = ctx.state;
+      const [page, forYou] = await Promise.all([
+        listInternships(kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null),
+        user && user.role !== "admin"
+          ? Promise.all([
+            recommend(kv, user, "internships", FOR_YOU_INTERNSHIPS),
+            recommend(kv, user, "toolkits", FOR_YOU_TOOLKITS),
+          ])
+          : null,
+      ]);
+      return ctx.render({
+        latest: page.internships,
+        forYou: forYou && { internships: forYou[0], toolkits: forYou[1] },
+      });
     });
   },
 });
@@ -90,6 +109,14 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
           </a>
         </div>
       </section>
+
+      {url.searchParams.has("onboarded") && state.user && (
+        <Notice kind="success" title="You are all set">
+          Thanks for answering. Below is what we picked for you from your answers; you can{" "}
+          <a href="/profile" class="font-medium underline">complete your profile</a> too.
+        </Notice>
+      )}
+      {data.forYou && <ForYou {...data.forYou} />}
 
       <section aria-labelledby="latest-heading">
         <div class="flex flex-wrap items-baseline justify-between gap-3">

@@ -1,10 +1,9 @@
 /**
  * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
- * `/sign-in?callbackURL=/profile`. `?onboarded=1` (the end of onboarding) adds a welcome note.
+ * `/sign-in?callbackURL=/profile`.
  * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn).
  */
 import { define } from "@/lib/platform/define.ts";
-import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "@/islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onboarding.ts";
@@ -50,21 +49,13 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function ProfilePage({ state, url, data }) {
+export default define.page<Data>(function ProfilePage({ state, data }) {
   const user = state.user!;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
       <PageHead title="Your profile" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Your profile</h1>
       <p class="mt-2 text-slate-700">What you share here helps us match you with opportunities.</p>
-      {url.searchParams.has("onboarded") && (
-        <div class="mt-4">
-          <Notice kind="success" title="You are all set">
-            Thanks for answering. Complete your profile below, or{" "}
-            <a href="/internships" class="font-medium underline">browse internships</a>.
-          </Notice>
-        </div>
-      )}
       <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <ProfileForm initial={valuesOf(user)} email={user.email} options={OPTIONS} />
       </div>

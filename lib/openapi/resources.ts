@@ -257,3 +257,10 @@ export const ReactionsAnswerSchema = z.strictObject({
   reactions: ReactionCountsSchema,
   mine: z.array(z.enum(REACTION_TYPES)),
 });
+
+/** A recommendation: the listing (an internship, opportunity or toolkit, by the query's `kind`), score and reasons. */
+export const RecommendationSchema = z.strictObject({
+  listing: z.union([InternshipSchema, OpportunitySchema, ToolkitSchema]),
+  score: z.number().min(0).max(1),
+  reasons: z.array(z.string()),
+});

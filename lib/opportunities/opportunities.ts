@@ -198,6 +198,16 @@ export async function getOpportunity(kv: Deno.Kv, id: string, viewer: Viewer): P
   return (await withPostedBy(kv, [record]))[0];
 }
 
+/**
+ * Every published opportunity open on IST day `today` (ongoing and upcoming), as the public read answers them, in the
+ * public list's order (the one ending soonest first).
+ */
+export async function openPublishedOpportunities(kv: Deno.Kv, today = istToday()): Promise<OpportunityView[]> {
+  const { model } = await opportunityStore(kv);
+  const order = publicOrder(model, today);
+  return await withPostedBy(kv, await model.recordsOf(order.slots.slice(0, order.open)));
+}
+
 /** The published opportunities of `ids` by id, as the public read answers them; unknown and hidden ids are absent. */
 export async function publishedOpportunitiesById(
   kv: Deno.Kv,

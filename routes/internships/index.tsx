@@ -3,7 +3,8 @@
  * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`,
  * `limit`, `offset`), so a filtered page is a shareable link; a plain GET form's repeated
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
- * left out and named in a note. Members and admins see a link to post one.
+ * left out and named in a note. Members and admins see a link to post one. A signed-in person who is not an admin
+ * sees "For you" above the list: their recommended internships with the reasons (docs/decisions.md, Recommendations).
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -14,20 +15,38 @@ import { feedHref, readListParams } from "@/lib/browser/internship_query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
+import { recommend } from "@/lib/recommendations/recommendations.ts";
+import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 
-export const handler = define.handlers<InternshipFiltersProps>({
+/** How many recommended internships the page shows above the list. */
+const FOR_YOU_COUNT = 4;
+
+/** The filter island's data, and the recommendations of a signed-in person (null for guests and admins). */
+type PageData = InternshipFiltersProps & { forYou: ForYouProps | null };
+
+export const handler = define.handlers<PageData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
       const params = readListParams(ctx.url.searchParams);
       const { query, ignored } = parseListQuery(params);
-      const results = await listInternships(kv, query, ctx.state.user ?? null);
-      return ctx.render({ params, results, notice: ignoredNote(ignored), signedIn: Boolean(ctx.state.user) });
+      const { user } = ctx.state;
+      const [results, forYou] = await Promise.all([
+        listInternships(kv, query, user ?? null),
+        user && user.role !== "admin" ? recommend(kv, user, "internships", FOR_YOU_COUNT) : null,
+      ]);
+      return ctx.render({
+        params,
+        results,
+        notice: ignoredNote(ignored),
+        signedIn: Boolean(user),
+        forYou: forYou && { internships: forYou },
+      });
     });
   },
 });
 
-export default define.page<InternshipFiltersProps>(function InternshipsPage({ data, state }) {
+export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state }) {
   const search = data.params.filters.search.trim();
   return (
     <div>
@@ -53,6 +72,11 @@ export default define.page<InternshipFiltersProps>(function InternshipsPage({ da
           </div>
         )}
       </div>
+      {forYou && (
+        <div class="mt-8">
+          <ForYou {...forYou} />
+        </div>
+      )}
       <div class="mt-8">
         <InternshipFilters {...data} />
       </div>

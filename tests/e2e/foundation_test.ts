@@ -68,7 +68,8 @@ async function onboardStudent(page: Page) {
   await page.getByLabel("Networking").check();
   await assertAccessible(page, "onboarding: challenges");
   await page.getByRole("button", { name: "Finish" }).click();
-  await page.waitForURL(/\/profile\?onboarded=1$/);
+  await page.waitForURL(/\/\?onboarded=1#for-you$/);
+  await page.getByRole("heading", { name: "For you" }).waitFor();
 }
 
 Deno.test("a student signs up, verifies, onboards, edits the profile, signs out and back in, resets the password", async () => {

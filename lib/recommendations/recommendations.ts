@@ -1,0 +1,373 @@
+/**
+ * Recommendations (docs/decisions.md, Recommendations; docs/api.md, Recommendations): the open internships and
+ * opportunities and the toolkits that fit what a person declared in onboarding and on their profile, each with a
+ * score in [0, 1] and the reasons, short phrases naming what matched. Only declared answers are used, never what the
+ * person viewed or clicked.
+ *
+ * Signals: interests (`domainPreferences`, the profile's `fieldInterests`, `fieldOfStudy` or `fieldOther`), each with
+ * keywords (`INTEREST_KEYWORDS`, or the words of the interest itself); the location (`locationValue`); the
+ * opportunity types (`opportunityInterests` of onboarding and profile); the struggles (`struggles`, with
+ * `STRUGGLE_KEYWORDS`). A keyword matches a word that equals it or, from 4 letters on, starts with it; a keyword of
+ * several words matches that phrase.
+ *
+ * Scores are sums of the named weights below (each kind's weights sum to 1):
+ * - internship: an interest among its tags `W_INTEREST_TAG`, in its text (title, description, organization; keywords
+ *   of 4 letters or more, through the list's search index) `W_INTEREST_TEXT`, in the person's city or state or remote
+ *   `W_LOCATION`;
+ * - opportunity: its type among the person's opportunity interests `W_OPPORTUNITY_TYPE`, an interest in its title or
+ *   description `W_INTEREST_TEXT`, its location `W_LOCATION` (remote and online ones match every location);
+ * - toolkit: a struggle in its category or title `W_STRUGGLE`, an interest in its category, title or description
+ *   `W_TOOLKIT_INTEREST`.
+ * Higher scores first, ties newest first. Left out: what the public lists do not show (closed, inactive, deleted,
+ * unpublished), what the person saved, and toolkits they bought. Someone who declared nothing gets the newest open
+ * listings with score 0 and no reasons.
+ */
+import { z } from "zod";
+import { istToday } from "@/lib/dates.ts";
+import { cityVariants } from "@/lib/internships/cities.ts";
+import { dayNumber, typeCode } from "@/lib/internships/columns.ts";
+import { type InternshipView, publicInternshipsById } from "@/lib/internships/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { openPublishedOpportunities, type OpportunityView } from "@/lib/opportunities/opportunities.ts";
+import { ownedToolkitIds } from "@/lib/purchases/purchases.ts";
+import { savedIds } from "@/lib/saved/saved.ts";
+import { listActiveToolkits, type Toolkit } from "@/lib/toolkits/catalog.ts";
+import type { User } from "@/lib/users/users.ts";
+
+/** An interest found among an internship's tags. */
+export const W_INTEREST_TAG = 0.4;
+/** An interest found in a listing's text. */
+export const W_INTEREST_TEXT = 0.3;
+/** A listing in the person's city or state, or remote (online). */
+export const W_LOCATION = 0.3;
+/** An opportunity of a type the person is interested in. */
+export const W_OPPORTUNITY_TYPE = 0.4;
+/** A toolkit about one of the person's struggles. */
+export const W_STRUGGLE = 0.7;
+/** A toolkit about one of the person's interests. */
+export const W_TOOLKIT_INTEREST = 0.3;
+
+/** What can be recommended. */
+export const RECOMMENDATION_KINDS = ["internships", "opportunities", "toolkits"] as const;
+export type RecommendationKind = typeof RECOMMENDATION_KINDS[number];
+
+/** The query of `GET /api/me/recommendations`: `kind` required, `limit` 1–50 (default 10). */
+export const RecommendationQuerySchema = z.object({
+  kind: z.enum(RECOMMENDATION_KINDS),
+  limit: z.coerce.number().int().min(1).max(50).default(10),
+});
+export type RecommendationQuery = z.infer<typeof RecommendationQuerySchema>;
+
+/** One recommendation: the listing as the public read answers it, its score and why. */
+export interface Recommendation<L> {
+  listing: L;
+  score: number;
+  reasons: string[];
+}
+
+/** Recommendations of each kind. */
+export interface RecommendationsByKind {
+  internships: Recommendation<InternshipView>[];
+  opportunities: Recommendation<OpportunityView>[];
+  toolkits: Recommendation<Toolkit>[];
+}
+
+/** Keywords of the interests onboarding and the profile offer (domain preferences and fields of study). */
+export const INTEREST_KEYWORDS: Record<string, string[]> = {
+  "software development": ["software", "developer", "backend", "frontend", "full stack", "web development", "coding"],
+  "data & ai": ["data", "ai", "ml", "machine learning", "analytics", "analyst", "artificial intelligence"],
+  "product management": ["product"],
+  "design": ["design", "ui", "ux", "figma"],
+  "marketing": ["marketing", "seo", "social media", "brand", "growth"],
+  "finance": ["finance", "financial", "accounting", "investment", "banking", "fintech"],
+  "consulting": ["consulting", "consultant", "strategy"],
+  "research": ["research"],
+  "entrepreneurship": ["startup", "entrepreneur", "founder"],
+  "social impact": ["ngo", "nonprofit", "impact", "sustainability"],
+  "engineering": ["engineering", "engineer"],
+  "computer science": ["software", "developer", "computer", "programming", "coding"],
+  "business": ["business", "operations", "management"],
+  "commerce": ["commerce", "accounting", "finance"],
+  "arts & humanities": ["writing", "content", "humanities", "arts"],
+  "science": ["science", "research", "laboratory"],
+  "law": ["legal", "law"],
+  "medicine": ["medical", "health", "healthcare", "clinical"],
+};
+
+/** Keywords of the struggles onboarding offers, matched against toolkit categories and titles. */
+export const STRUGGLE_KEYWORDS: Record<string, string[]> = {
+  "finding opportunities": ["opportunit", "internship", "job search", "career"],
+  "building a resume": ["resume", "cv", "portfolio"],
+  "preparing for interviews": ["interview"],
+  "networking": ["network", "linkedin", "outreach"],
+  "choosing a career path": ["career"],
+  "learning new skills": ["skill", "course", "learn", "bootcamp"],
+  "getting referrals": ["referral", "network", "cold email"],
+};
+
+/** The reason of a remote or online listing for a person who gave a location. */
+const REMOTE_REASON = "Remote, open wherever you are";
+
+/** At most this many interests count (a person's lists hold at most 20 each). */
+const MAX_INTERESTS = 30;
+const STOP_WORDS = new Set(["and", "the", "for", "with", "other"]);
+
+/** Something a person declared, with the words that find it in a listing and the phrase that names it. */
+interface Signal {
+  reason: string;
+  keywords: string[];
+  /** Whether `text` (lower case) mentions one of the keywords. */
+  test: (text: string) => boolean;
+}
+
+/** What a person declared, as the scoring uses it. */
+interface Signals {
+  interests: Signal[];
+  /** The person's city or state, lower case, under each of its names; empty when not given. */
+  places: string[];
+  /** As the person wrote it, for the reason. */
+  place: string | null;
+  /** Opportunity types (singular, lower case) the person is interested in, with the reason. */
+  types: Map<string, string>;
+  struggles: Signal[];
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A test for `keywords`: a word equal to a keyword or, from 4 letters on, starting with it; a phrase as a whole. */
+function keywordTest(keywords: string[]): (text: string) => boolean {
+  if (keywords.length === 0) return () => false;
+  const parts = keywords.map((k) => k.length >= 4 ? escape(k) : `${escape(k)}(?![a-z0-9])`);
+  const pattern = new RegExp(`(?:^|[^a-z0-9])(?:${parts.join("|")})`);
+  return (text) => pattern.test(text);
+}
+
+/** The keywords of an interest or struggle named `label`: the known ones, else the label's own words. */
+function keywordsOf(label: string, known: Record<string, string[]>): string[] {
+  const key = label.trim().toLowerCase();
+  return known[key] ?? key.split(/[^a-z0-9+#]+/).filter((word) => word.length >= 3 && !STOP_WORDS.has(word));
+}
+
+function signal(reason: string, label: string, known: Record<string, string[]>): Signal {
+  const keywords = keywordsOf(label, known);
+  return { reason, keywords, test: keywordTest(keywords) };
+}
+
+/** `user`'s declared signals: onboarding answers and profile interests. */
+async function signalsOf(kv: Deno.Kv, user: User): Promise<Signals> {
+  const onboarding = await getOnboardingProfile(kv, user.id);
+  const interests = new Map<string, Signal>();
+  const add = (label: string, reason: string) => {
+    const key = label.trim().toLowerCase();
+    if (key && !interests.has(key)) interests.set(key, signal(reason, label, INTEREST_KEYWORDS));
+  };
+  for (const label of onboarding?.domainPreferences ?? []) add(label, `Matches your interest in ${label}`);
+  for (const label of user.fieldInterests) add(label, `Matches your interest in ${label}`);
+  const field = onboarding?.fieldOfStudy === "Other" ? onboarding.fieldOther : onboarding?.fieldOfStudy;
+  if (field) add(field, `Fits your field, ${field}`);
+  const types = new Map<string, string>();
+  for (const label of [...onboarding?.opportunityInterests ?? [], ...user.opportunityInterests]) {
+    const type = label.trim().toLowerCase().replace(/s$/, "");
+    if (type && !types.has(type)) types.set(type, `Matches your interest in ${label.trim().toLowerCase()}`);
+  }
+  const place = onboarding?.locationValue?.trim() || null;
+  return {
+    interests: [...interests.values()].filter((s) => s.keywords.length > 0).slice(0, MAX_INTERESTS),
+    places: place ? cityVariants(place.toLowerCase()) : [],
+    place,
+    types,
+    struggles: (onboarding?.struggles ?? []).map((label) =>
+      signal(`Helps with ${label.trim().charAt(0).toLowerCase()}${label.trim().slice(1)}`, label, STRUGGLE_KEYWORDS)
+    ).filter((s) => s.keywords.length > 0),
+  };
+}
+
+/** A score of summed weights, to two decimals (so 0.4 + 0.3 reads 0.7). */
+const rounded = (score: number) => Math.round(score * 100) / 100;
+
+/** Whether a `location` (lower case) is in one of `places`, or remote/online (which match every place). */
+function placeMatches(location: string, places: string[]): boolean {
+  return places.length > 0 &&
+    (/(^|[^a-z])(remote|online|anywhere)([^a-z]|$)/.test(location) || places.some((p) => location.includes(p)));
+}
+
+/** Keeps the `limit` best of what it is offered: higher scores first, and of equal ones those offered first. */
+class TopK<T> {
+  readonly items: { item: T; score: number }[] = [];
+  constructor(private readonly limit: number) {}
+
+  offer(item: T, score: number): void {
+    const { items } = this;
+    if (items.length === this.limit && score <= items[items.length - 1].score) return;
+    let at = items.length;
+    while (at > 0 && items[at - 1].score < score) at--;
+    items.splice(at, 0, { item, score });
+    if (items.length > this.limit) items.pop();
+  }
+}
+
+/** Search marks of internship text words, kept per read-model version (keyword sets repeat across people). */
+const textMarkCache = new Map<string, Uint8Array>();
+const TEXT_MARKS_KEPT = 64;
+
+type InternshipModel = Awaited<ReturnType<typeof internshipStore>>["model"];
+
+/** Marks, by slot, the internships whose text holds one of `keywords` (those of 4 letters or more). */
+function internshipTextMarks(model: InternshipModel, keywords: string[]): Uint8Array | null {
+  const usable = keywords.filter((k) => k.length >= 4);
+  if (usable.length === 0) return null;
+  const key = `${model.version}\0${usable.join("\0")}`;
+  let marks = textMarkCache.get(key);
+  if (!marks) {
+    marks = new Uint8Array(model.slots.count);
+    for (const keyword of usable) {
+      const found = model.searchMarks(keyword.split(/\s+/));
+      for (let slot = 0; slot < found.length; slot++) marks[slot] |= found[slot];
+    }
+    if (textMarkCache.size >= TEXT_MARKS_KEPT) textMarkCache.delete(textMarkCache.keys().next().value!);
+    textMarkCache.set(key, marks);
+  }
+  return marks;
+}
+
+async function recommendInternships(
+  kv: Deno.Kv,
+  signals: Signals,
+  saved: Set<string>,
+  limit: number,
+  today: string,
+): Promise<Recommendation<InternshipView>[]> {
+  const { model } = await internshipStore(kv);
+  const { columns } = model;
+  const view = columns.publicView();
+  const day = dayNumber(today);
+  const { interests } = signals;
+  const tagMasks = new Map<readonly string[], number>();
+  const tagMask = (tags: readonly string[]) => {
+    let mask = tagMasks.get(tags);
+    if (mask === undefined) {
+      mask = 0;
+      interests.forEach((s, i) => {
+        if (tags.some((tag) => s.test(tag))) mask! |= 1 << i;
+      });
+      tagMasks.set(tags, mask);
+    }
+    return mask;
+  };
+  const textMarks = interests.map((s) => internshipTextMarks(model, s.keywords));
+  const anyText = new Uint8Array(interests.length > 0 ? model.slots.count : 0);
+  for (const marks of textMarks) {
+    if (marks) { for (let slot = 0; slot < marks.length; slot++) anyText[slot] |= marks[slot]; }
+  }
+  const placeOk = columns.locations.marks((name) => placeMatches(name, signals.places));
+  const remote = typeCode("remote");
+  const excluded = new Set([...saved].flatMap((id) => model.slotOf(id) ?? []));
+  const top = new TopK<number>(limit);
+  const scoring = interests.length > 0 || signals.places.length > 0;
+  const { slots, deadlineDays, locationCodes, types } = view;
+  for (let i = 0; i < slots.length; i++) {
+    if (deadlineDays[i] < day) continue;
+    const slot = slots[i];
+    if (excluded.has(slot)) continue;
+    let score = 0;
+    if (scoring) {
+      if (interests.length > 0 && tagMask(columns.tags[slot]) !== 0) score += W_INTEREST_TAG;
+      if (anyText[slot] === 1) score += W_INTEREST_TEXT;
+      if (signals.places.length > 0 && (placeOk[locationCodes[i]] === 1 || types[i] === remote)) score += W_LOCATION;
+    }
+    top.offer(slot, score);
+    if (!scoring && top.items.length === limit) break;
+  }
+  const ids = top.items.map(({ item }) => model.slots.ids[item]);
+  const listings = await publicInternshipsById(kv, ids, today);
+  return top.items.flatMap(({ item: slot, score }, i) => {
+    const listing = listings.get(ids[i]);
+    if (!listing) return [];
+    const reasons: string[] = [];
+    const mask = interests.length > 0 ? tagMask(columns.tags[slot]) : 0;
+    const matched = interests.findIndex((_, k) => (mask & (1 << k)) !== 0 || textMarks[k]?.[slot] === 1);
+    if (matched !== -1) reasons.push(interests[matched].reason);
+    const location = (listing.location ?? "").toLowerCase();
+    if (signals.places.some((place) => location.includes(place))) reasons.push(`In ${signals.place}`);
+    else if (signals.places.length > 0 && (listing.type === "remote" || placeMatches(location, signals.places))) {
+      reasons.push(REMOTE_REASON);
+    }
+    return [{ listing, score: rounded(score), reasons }];
+  });
+}
+
+async function recommendOpportunities(
+  kv: Deno.Kv,
+  signals: Signals,
+  saved: Set<string>,
+  limit: number,
+  today: string,
+): Promise<Recommendation<OpportunityView>[]> {
+  const open = (await openPublishedOpportunities(kv, today)).filter((o) => !saved.has(o.id))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const top = new TopK<Recommendation<OpportunityView>>(limit);
+  for (const listing of open) {
+    const reasons: string[] = [];
+    let score = 0;
+    const typeReason = signals.types.get(listing.type);
+    if (typeReason) {
+      score += W_OPPORTUNITY_TYPE;
+      reasons.push(typeReason);
+    }
+    const text = `${listing.title}\n${listing.description}`.toLowerCase();
+    const interest = signals.interests.find((s) => s.test(text));
+    if (interest) {
+      score += W_INTEREST_TEXT;
+      reasons.push(interest.reason);
+    }
+    const location = (listing.location ?? "").toLowerCase();
+    if (placeMatches(location, signals.places)) {
+      score += W_LOCATION;
+      reasons.push(signals.places.some((p) => location.includes(p)) ? `In ${signals.place}` : REMOTE_REASON);
+    }
+    top.offer({ listing, score: rounded(score), reasons }, score);
+  }
+  return top.items.map(({ item }) => item);
+}
+
+async function recommendToolkits(kv: Deno.Kv, user: User, signals: Signals, limit: number) {
+  const owned = new Set(await ownedToolkitIds(kv, user.id));
+  const top = new TopK<Recommendation<Toolkit>>(limit);
+  for (const listing of await listActiveToolkits(kv)) {
+    if (owned.has(listing.id)) continue;
+    const reasons: string[] = [];
+    let score = 0;
+    const heading = `${listing.category ?? ""}\n${listing.title}`.toLowerCase();
+    const struggle = signals.struggles.find((s) => s.test(heading));
+    if (struggle) {
+      score += W_STRUGGLE;
+      reasons.push(struggle.reason);
+    }
+    const interest = signals.interests.find((s) => s.test(`${heading}\n${listing.description}`.toLowerCase()));
+    if (interest) {
+      score += W_TOOLKIT_INTEREST;
+      reasons.push(interest.reason);
+    }
+    top.offer({ listing, score: rounded(score), reasons }, score);
+  }
+  return top.items.map(({ item }) => item);
+}
+
+/**
+ * The `limit` best listings of `kind` for `user` on IST day `today` (see the module docstring), best first.
+ */
+export async function recommend<K extends RecommendationKind>(
+  kv: Deno.Kv,
+  user: User,
+  kind: K,
+  limit: number,
+  today = istToday(),
+): Promise<RecommendationsByKind[K]> {
+  const signals = await signalsOf(kv, user);
+  if (kind === "toolkits") return await recommendToolkits(kv, user, signals, limit) as RecommendationsByKind[K];
+  const saved = new Set((await savedIds(kv, user.id))[kind as "internships" | "opportunities"]);
+  return (kind === "internships"
+    ? await recommendInternships(kv, signals, saved, limit, today)
+    : await recommendOpportunities(kv, signals, saved, limit, today)) as RecommendationsByKind[K];
+}

@@ -1,0 +1,35 @@
+/**
+ * `GET /api/me/recommendations?kind=internships|opportunities|toolkits&limit=` (session) → `{items: [{listing, score,
+ * reasons}]}`: what fits the caller's onboarding answers and profile, best first (docs/api.md, Recommendations; the
+ * scoring in `lib/recommendations/recommendations.ts`, docs/decisions.md, Recommendations).
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { queryOf, validate } from "@/lib/http/json.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { RecommendationSchema } from "@/lib/openapi/resources.ts";
+import { recommend, RecommendationQuerySchema } from "@/lib/recommendations/recommendations.ts";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Recommendations for you",
+    description:
+      "Open listings (or active toolkits not bought) ranked by how well they match your onboarding answers " +
+      "and profile; never one you saved. `kind` is required; `limit` 1–50 (default 10).",
+    access: ["session"],
+    query: RecommendationQuerySchema,
+    responses: {
+      200: { description: "Best first", schema: z.strictObject({ items: z.array(RecommendationSchema) }) },
+      400: "Missing or unknown kind, or a bad limit",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kind, limit } = validate(RecommendationQuerySchema, queryOf(ctx.url));
+    return Response.json({ items: await recommend(ctx.state.services.kv, ctx.state.user, kind, limit) });
+  },
+});

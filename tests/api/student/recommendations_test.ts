@@ -1,0 +1,178 @@
+/**
+ * Recommendations (docs/api.md, Recommendations; docs/decisions.md, Recommendations): ranking by onboarding and
+ * profile answers with reasons, what is left out (closed, hidden, saved, bought), the newest open listings for someone
+ * who declared nothing, and bad queries.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { postInternships } from "../internships/helpers.ts";
+
+async function recommendations(t: TestApp, who: TestUser | undefined, query: string) {
+  const res = await t.fetch(`/api/me/recommendations?${query}`, { headers: who?.headers });
+  return { status: res.status, body: await res.json() };
+}
+
+async function onboard(t: TestApp, who: TestUser, fields: Record<string, unknown>) {
+  const res = await t.json("POST", "/api/onboarding", { persona: "student", ...fields }, who.headers);
+  assertEquals(res.status, 200, JSON.stringify(await res.clone().json()));
+  await res.body?.cancel();
+}
+
+type Item = { listing: { id: string; title: string }; score: number; reasons: string[] };
+const titles = (items: Item[]) => items.map((item) => item.listing.title);
+
+Deno.test("recommendations need a session, a known kind and a limit of 1 to 50", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  assertEquals((await recommendations(t, undefined, "kind=internships")).status, 401);
+  for (
+    const query of ["", "kind=jobs", "kind=internships&limit=0", "kind=internships&limit=51", "kind=toolkits&limit=x"]
+  ) {
+    const res = await recommendations(t, student, query);
+    assertEquals(res.status, 400, query);
+    assert(Array.isArray(res.body.error));
+  }
+  assertEquals((await recommendations(t, student, "kind=opportunities&limit=50")).status, 200);
+});
+
+Deno.test("internships rank by interest and place with reasons; closed, inactive and saved ones are left out", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  await onboard(t, student, {
+    locationType: "city",
+    locationValue: "Pune",
+    domainPreferences: ["Data & AI"],
+    fieldOfStudy: "Design",
+  });
+  const posted = [];
+  for (
+    const fields of [
+      { title: "Pune Data Intern", tags: ["data"], location: "Pune, Maharashtra" },
+      { title: "Remote Sales Intern", tags: ["ML"], type: "remote" },
+      { title: "Mumbai Sales Intern", tags: ["sales"], location: "Mumbai" },
+      { title: "Poona Office Intern", tags: ["sales"], location: "Poona" },
+      { title: "Figma Intern", tags: ["ux"], location: "Delhi" },
+      { title: "Closed Data Intern", tags: ["data"], location: "Pune", deadline: "2020-01-01" },
+      { title: "Hidden Data Intern", tags: ["data"], location: "Pune" },
+      { title: "Saved Data Intern", tags: ["data"], location: "Pune" },
+      { title: "Newest Plain Intern", location: "Chennai" },
+    ]
+  ) posted.push(...await postInternships(t, member, [fields]));
+  const byTitle = new Map(posted.map((i) => [i.title, i]));
+  const hidden = byTitle.get("Hidden Data Intern")!;
+  assertEquals((await t.json("PUT", `/api/internships/${hidden.id}`, { isActive: false }, admin.headers)).status, 200);
+  const saved = byTitle.get("Saved Data Intern")!;
+  assertEquals((await t.json("PUT", `/api/me/saved/internships/${saved.id}`, {}, student.headers)).status, 200);
+
+  const { status, body } = await recommendations(t, student, "kind=internships");
+  assertEquals(status, 200);
+  const items: Item[] = body.items;
+  assertEquals(titles(items), [
+    "Pune Data Intern",
+    "Figma Intern",
+    "Remote Sales Intern",
+    "Poona Office Intern",
+    "Newest Plain Intern",
+    "Mumbai Sales Intern",
+  ]);
+  assertEquals(items[0].reasons, ["Matches your interest in Data & AI", "In Pune"]);
+  assertEquals(items[0].score, 1);
+  assertEquals([items[1].score, items[1].reasons], [0.7, ["Fits your field, Design"]]);
+  assertEquals([items[2].score, items[2].reasons], [0.7, [
+    "Matches your interest in Data & AI",
+    "Remote, open wherever you are",
+  ]]);
+  assertEquals([items[3].score, items[3].reasons], [0.3, ["In Pune"]]);
+  assertEquals([items[4].score, items[4].reasons], [0, []]);
+  for (const item of items) assert(item.score >= 0 && item.score <= 1);
+  for (let i = 1; i < items.length; i++) assert(items[i - 1].score >= items[i].score);
+  assertEquals(titles((await recommendations(t, student, "kind=internships&limit=2")).body.items), [
+    "Pune Data Intern",
+    "Figma Intern",
+  ]);
+});
+
+Deno.test("someone who declared nothing gets the newest open listings with score 0 and no reasons", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  for (const title of ["First", "Second", "Third"]) await postInternships(t, member, [{ title, tags: ["data"] }]);
+  await postInternships(t, member, [{ title: "Closed", deadline: "2020-01-01" }]);
+  const { body } = await recommendations(t, student, "kind=internships");
+  assertEquals(titles(body.items), ["Third", "Second", "First"]);
+  for (const item of body.items) assertEquals([item.score, item.reasons], [0, []]);
+});
+
+Deno.test("profile interests count too; opportunities rank by type, interest and place, only published open ones", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const submitter = await createTestUser(t, "user");
+  await onboard(t, student, { locationType: "city", locationValue: "Bengaluru", opportunityInterests: ["hackathons"] });
+  const profile = await t.json("POST", "/api/profile", { name: "Asha", fieldInterests: ["Finance"] }, student.headers);
+  assertEquals(profile.status, 200);
+  await profile.body?.cancel();
+  const create = async (who: TestUser, fields: Record<string, unknown>) => {
+    const res = await t.json("POST", "/api/opportunities", {
+      type: "grant",
+      startDate: "2099-01-01",
+      endDate: "2099-01-02",
+      ...fields,
+    }, who.headers);
+    assertEquals(res.status, 201);
+    return (await res.json()).opportunity;
+  };
+  await create(member, { title: "Fintech Hackathon", type: "hackathon", location: "Bangalore" });
+  await create(member, { title: "Online Hack", type: "hackathon", location: "Online" });
+  await create(member, { title: "Finance Grant", description: "For banking ideas", location: "Delhi" });
+  await create(member, { title: "Art Grant", location: "Delhi" });
+  await create(member, { title: "Old Hack", type: "hackathon", startDate: "2020-01-01", endDate: "2020-01-02" });
+  await create(submitter, { title: "Pending Hack", type: "hackathon", location: "Bengaluru" });
+  const { body } = await recommendations(t, student, "kind=opportunities");
+  assertEquals(titles(body.items), ["Fintech Hackathon", "Online Hack", "Finance Grant", "Art Grant"]);
+  assertEquals(body.items[0].reasons, [
+    "Matches your interest in hackathons",
+    "Matches your interest in Finance",
+    "In Bengaluru",
+  ]);
+  assertEquals(body.items[0].score, 1);
+  assertEquals(body.items[1].reasons, ["Matches your interest in hackathons", "Remote, open wherever you are"]);
+  assertEquals(body.items[2].reasons, ["Matches your interest in Finance"]);
+});
+
+Deno.test("toolkits match the struggles by category and title; bought and inactive ones are left out", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  await onboard(t, student, {
+    struggles: ["Building a resume", "Preparing for interviews"],
+    domainPreferences: ["Design"],
+  });
+  const kit = async (fields: Record<string, unknown>, active = true) => {
+    const res = await t.json("POST", "/api/admin/toolkits", { description: "D", price: 0, ...fields }, admin.headers);
+    assertEquals(res.status, 201);
+    const toolkit = await res.json();
+    if (active) {
+      const put = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+      assertEquals(put.status, 200);
+      await put.body?.cancel();
+    }
+    return toolkit;
+  };
+  await kit({ title: "Resume Clinic", category: "Careers" });
+  await kit({ title: "Crack the Interview", category: "Interview prep", description: "UX design rounds" });
+  await kit({ title: "Pitch Deck Basics", category: "Startups" });
+  await kit({ title: "Resume Drafts", category: "Careers" }, false);
+  const bought = await kit({ title: "Resume Templates", category: "Resume" });
+  const buy = await t.json("POST", `/api/toolkits/${bought.id}`, {}, student.headers);
+  assert(buy.status < 300, `free checkout: ${buy.status}`);
+  await buy.body?.cancel();
+  const { body } = await recommendations(t, student, "kind=toolkits");
+  assertEquals(titles(body.items), ["Crack the Interview", "Resume Clinic", "Pitch Deck Basics"]);
+  assertEquals(body.items[0].reasons, ["Helps with preparing for interviews", "Matches your interest in Design"]);
+  assertEquals(body.items[0].score, 1);
+  assertEquals(body.items[1].reasons, ["Helps with building a resume"]);
+  assertEquals(body.items[2].score, 0);
+});
