@@ -94,7 +94,7 @@ export default function NotificationBell() {
       <div
         id="notification-panel"
         hidden={!open}
-        class="absolute right-0 top-full z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg"
+        class="fixed inset-x-4 top-16 z-30 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-2 sm:w-80"
       >
         <div class="flex items-center justify-between gap-2">
           <h2 class="font-semibold text-slate-900">Notifications</h2>
