@@ -138,6 +138,10 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
 
   await hydrated(page);
   await page.getByText("You are all set").waitFor();
+  await assertAccessible(page, "home after onboarding");
+  await page.getByRole("link", { name: "complete your profile" }).click();
+  await page.waitForURL(/\/profile$/);
+  await hydrated(page);
   await assertAccessible(page, "profile");
   await page.getByLabel("Contact number").fill("987654321");
   await page.getByLabel("College or institute").fill("College of Engineering Pune");
