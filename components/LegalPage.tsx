@@ -5,27 +5,9 @@
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
-import { LEGAL_PAGES, legalPageHtml, type LegalPageName } from "@/lib/legal/pages.ts";
-import { SITE_NAME } from "@/lib/seo/json_ld.ts";
+import { LEGAL_PAGES } from "@/lib/legal/pages.ts";
+import type { LegalPageData } from "@/lib/legal/handler.ts";
 import { define } from "@/lib/platform/define.ts";
-
-/** What a legal page renders: which page, its HTML, and the grievance contact when one is configured. */
-export interface LegalPageData {
-  name: LegalPageName;
-  html: string;
-  grievanceEmail?: string;
-}
-
-/** The `handler` of the route of legal page `name`. */
-export function legalPageHandler(name: LegalPageName) {
-  return define.handlers<LegalPageData>({
-    async GET(_req, ctx) {
-      const { config } = ctx.state.services;
-      const html = await legalPageHtml(name, { siteName: SITE_NAME, siteUrl: config.appUrl });
-      return ctx.render({ name, html, grievanceEmail: config.grievanceEmail });
-    },
-  });
-}
 
 /** The grievance contact: the officer's e-mail, or a note that none is configured. */
 function Grievances({ email }: { email?: string }) {

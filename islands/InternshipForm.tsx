@@ -8,25 +8,9 @@
 import type { JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { NETWORK_ERROR } from "@/lib/browser/fetch_json.ts";
-import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
+import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
-
-/** The form's values, as typed. */
-export interface InternshipFormValues {
-  title: string;
-  hiringOrganization: string;
-  link: string;
-  description: string;
-  type: string;
-  timing: string;
-  location: string;
-  stipend: string;
-  duration: string;
-  experience: string;
-  deadline: string;
-  hiringManager: string;
-  tags: string;
-}
+import type { InternshipFormValues } from "@/components/internships/form_values.ts";
 
 type Field = keyof InternshipFormValues;
 
@@ -106,9 +90,6 @@ function fieldErrors(issues: { path?: unknown[]; message?: string }[]): {
   }
   return { fields, other };
 }
-
-const AREA = "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm " +
-  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 
 export default function InternshipForm({ id, values: initial }: InternshipFormProps) {
   const editing = id !== undefined;
@@ -201,27 +182,16 @@ export default function InternshipForm({ id, values: initial }: InternshipFormPr
           required
           hint="Where students apply, e.g. https://careers.example.com/intern"
         />
-        <div>
-          <label for="internship-description" class="block text-sm font-medium text-slate-800">
-            {LABELS.description}
-          </label>
-          <textarea
-            id="internship-description"
-            name="description"
-            rows={6}
-            maxLength={5000}
-            value={values.description}
-            aria-invalid={errors.description ? "true" : undefined}
-            aria-describedby={errors.description ? "internship-description-error" : undefined}
-            onInput={(e) => set("description")(e.currentTarget.value)}
-            class={`${AREA} ${errors.description ? "border-red-700" : "border-slate-400"}`}
-          />
-          {errors.description && (
-            <p id="internship-description-error" class="mt-1 text-sm font-medium text-red-700">
-              {errors.description}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          id="internship-description"
+          name="description"
+          label={LABELS.description}
+          rows={6}
+          maxLength={5000}
+          value={values.description}
+          error={errors.description}
+          onInput={(e) => set("description")(e.currentTarget.value)}
+        />
       </fieldset>
       <fieldset class="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
         <legend class="px-1 text-lg font-semibold text-slate-900">Terms</legend>

@@ -12,21 +12,17 @@ import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { HTTP_VIDEO, isHttpAddress } from "@/lib/browser/admin_checks.ts";
+import type { ContentItem, ContentType } from "@/lib/toolkits/schema.ts";
 
-/** A lesson as the admin API returns it. */
-export interface Lesson {
-  id: string;
-  title: string;
-  type: "article" | "video";
-  content: string | null;
-  cdnVideoUrl: string | null;
-  orderIndex: number;
-  isPreview: boolean;
-}
+/** A lesson as the admin page passes it and the admin API returns it (extra fields of the API kept as they come). */
+export type Lesson = Pick<
+  ContentItem,
+  "id" | "title" | "type" | "content" | "cdnVideoUrl" | "orderIndex" | "isPreview"
+>;
 
 interface Draft {
   title: string;
-  type: "article" | "video";
+  type: ContentType;
   content: string;
   cdnVideoUrl: string;
   isPreview: boolean;

@@ -1,5 +1,6 @@
 /** `/refunds`: the legal page of `content/legal/refunds.md` (`components/LegalPage.tsx`). */
-import { LegalPage, legalPageHandler } from "@/components/LegalPage.tsx";
+import { LegalPage } from "@/components/LegalPage.tsx";
+import { legalPageHandler } from "@/lib/legal/handler.ts";
 
 export const handler = legalPageHandler("refunds");
 export default LegalPage;

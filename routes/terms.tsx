@@ -1,5 +1,6 @@
 /** `/terms`: the legal page of `content/legal/terms.md` (`components/LegalPage.tsx`). */
-import { LegalPage, legalPageHandler } from "@/components/LegalPage.tsx";
+import { LegalPage } from "@/components/LegalPage.tsx";
+import { legalPageHandler } from "@/lib/legal/handler.ts";
 
 export const handler = legalPageHandler("terms");
 export default LegalPage;

@@ -1,6 +1,22 @@
 /** The internship form's starting values: empty for a new listing, the record's for an edit. */
-import type { InternshipFormValues } from "@/islands/InternshipForm.tsx";
 import type { InternshipView } from "@/lib/internships/internships.ts";
+
+/** The form's values, as typed. */
+export interface InternshipFormValues {
+  title: string;
+  hiringOrganization: string;
+  link: string;
+  description: string;
+  type: string;
+  timing: string;
+  location: string;
+  stipend: string;
+  duration: string;
+  experience: string;
+  deadline: string;
+  hiringManager: string;
+  tags: string;
+}
 
 /** Values of an empty form. */
 export const EMPTY_FORM: InternshipFormValues = {

@@ -95,56 +95,91 @@ function projectAlias(root: string): esbuild.Plugin {
   };
 }
 
-/**
- * Builds islands and CSS into `outDir`, replacing what was there, and measures each island.
- * @throws Error when esbuild or Tailwind fails, when two islands have the same file name, or
- *   when an island is over `islandBudgetBytes` gzipped (naming each one and its size).
- */
-export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
+/** esbuild's entry points: the boot module and `island-<name>` per island. */
+function entryPointsOf(root: string, islands: string[]): Record<string, string> {
   const entryPoints: Record<string, string> = {
     boot: join(import.meta.dirname!, "client", "boot.ts"),
   };
-  for (const file of options.islands) {
+  for (const file of islands) {
     const entry = `island-${islandName(file)}`;
     if (entry in entryPoints) throw new Error(`Two islands are named "${islandName(file)}": rename ${file}`);
-    entryPoints[entry] = resolve(options.root, file);
+    entryPoints[entry] = resolve(root, file);
   }
+  return entryPoints;
+}
 
-  const outDir = resolve(options.root, options.outDir);
-  const assetsDir = join(outDir, "assets");
-  await Deno.remove(outDir, { recursive: true }).catch((e) => {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  });
-  await Deno.mkdir(assetsDir, { recursive: true });
-
-  let result: esbuild.BuildResult<{ metafile: true }>;
+async function bundle(
+  { root, entryPoints, outdir, minify }: {
+    root: string;
+    entryPoints: Record<string, string>;
+    outdir: string;
+    minify: boolean;
+  },
+): Promise<esbuild.Metafile> {
   try {
-    result = await esbuild.build({
+    const result = await esbuild.build({
       entryPoints,
-      outdir: assetsDir,
-      absWorkingDir: options.root,
+      outdir,
+      absWorkingDir: root,
       bundle: true,
       splitting: true,
       format: "esm",
       platform: "browser",
       target: ["es2020"],
-      minify: options.minify !== false,
+      minify,
       jsx: "automatic",
       jsxImportSource: "preact",
       entryNames: "[name]-[hash]",
       chunkNames: "chunk-[hash]",
       metafile: true,
       logLevel: "silent",
-      plugins: [projectAlias(options.root)],
+      plugins: [projectAlias(root)],
     });
+    return result.metafile;
   } finally {
     await esbuild.stop();
   }
+}
+
+/**
+ * Bundles the boot module and every island as `buildAssets` does, into `outDir` (relative to
+ * `root`; created if missing), and returns esbuild's metafile: its `inputs` are the import graph
+ * of what the browser gets, as paths relative to `root` (an npm package's files under
+ * `node_modules/`).
+ * @throws Error when esbuild fails or when two islands have the same file name.
+ */
+export async function bundleIslands(
+  options: { root: string; islands: string[]; outDir: string },
+): Promise<esbuild.Metafile> {
+  const entryPoints = entryPointsOf(options.root, options.islands);
+  const outdir = resolve(options.root, options.outDir);
+  await Deno.mkdir(outdir, { recursive: true });
+  return await bundle({ root: options.root, entryPoints, outdir, minify: false });
+}
+
+/**
+ * Builds islands and CSS into `outDir`, replacing what was there, and measures each island.
+ * @throws Error when esbuild or Tailwind fails, when two islands have the same file name, or
+ *   when an island is over `islandBudgetBytes` gzipped (naming each one and its size).
+ */
+export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
+  const entryPoints = entryPointsOf(options.root, options.islands);
+  const outDir = resolve(options.root, options.outDir);
+  const assetsDir = join(outDir, "assets");
+  await Deno.remove(outDir, { recursive: true }).catch((e) => {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  });
+  await Deno.mkdir(assetsDir, { recursive: true });
+  const { outputs } = await bundle({
+    root: options.root,
+    entryPoints,
+    outdir: assetsDir,
+    minify: options.minify !== false,
+  });
 
   const islands: Record<string, string> = {};
   const islandSizes: Record<string, IslandSize> = {};
   let boot = "";
-  const { outputs } = result.metafile;
   for (const [output, meta] of Object.entries(outputs)) {
     if (!meta.entryPoint) continue;
     const url = `/_build/${relative(assetsDir, resolve(options.root, output))}`;

@@ -11,7 +11,7 @@ import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { showingInternships } from "@/components/internships/format.ts";
 import { ignoredNote, parseListQuery } from "@/lib/internships/parse_query.ts";
 import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "@/lib/browser/internship_query.ts";
-import { Notice } from "@/components/forms.tsx";
+import { INPUT, Notice } from "@/components/forms.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
@@ -88,7 +88,7 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
             type="search"
             name="search"
             value={search}
-            class="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+            class={INPUT}
           />
         </div>
         <div>
@@ -96,7 +96,7 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
           <select
             id="admin-show"
             name="show"
-            class="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+            class={INPUT}
           >
             {(Object.keys(SHOW) as Show[]).map((key) => (
               <option key={key} value={key} selected={key === show}>{SHOW[key].label}</option>

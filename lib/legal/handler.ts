@@ -1,0 +1,25 @@
+/**
+ * The route handler of a legal page (docs/decisions.md, Data rights): renders the deployer's Markdown of page `name`
+ * (`lib/legal/pages.ts`) for `components/LegalPage.tsx`, with the grievance contact when one is configured.
+ */
+import { legalPageHtml, type LegalPageName } from "@/lib/legal/pages.ts";
+import { SITE_NAME } from "@/lib/seo/json_ld.ts";
+import { define } from "@/lib/platform/define.ts";
+
+/** What a legal page renders: which page, its HTML, and the grievance contact when one is configured. */
+export interface LegalPageData {
+  name: LegalPageName;
+  html: string;
+  grievanceEmail?: string;
+}
+
+/** The `handler` of the route of legal page `name`. */
+export function legalPageHandler(name: LegalPageName) {
+  return define.handlers<LegalPageData>({
+    async GET(_req, ctx) {
+      const { config } = ctx.state.services;
+      const html = await legalPageHtml(name, { siteName: SITE_NAME, siteUrl: config.appUrl });
+      return ctx.render({ name, html, grievanceEmail: config.grievanceEmail });
+    },
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * Folder roles that hold (README, Layout; docs/decisions.md, Islands). Esbuild's metafile of the
+ * islands' bundles is walked from each island: no island may reach a server module (a project
+ * module that touches Deno KV or lives in a server folder, or a server-only npm package), and a
+ * finding names the chain of imports that drags it in. The source of `lib/` is read for its
+ * imports: `lib/` (its unit tests aside) imports nothing from `components/`, `islands/`, `routes/`,
+ * `routes.gen.ts`, `main.ts` or `tests/` (the composition root passes the manifest in). Fixtures that break each
+ * rule prove that the checks can fail.
+ */
+import type { Metafile } from "esbuild";
+import { join, normalize, relative } from "node:path";
+import { bundleIslands } from "@/lib/web/build.ts";
+import manifest from "@/routes.gen.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** Project folders and files that only the server may load. */
+const SERVER_PATHS =
+  /^(lib\/(platform|http|kv|mail|jobs|payments|auth|account|demo|openapi|files)\/|lib\/kv\.ts$|routes\/|routes\.gen\.ts$|main\.ts$)/;
+/** npm packages that only the server may load. */
+const SERVER_PACKAGES = new Set([
+  "nodemailer",
+  "razorpay",
+  "smtp-server",
+  "@node-rs/argon2",
+  "hono",
+  "oauth4webapi",
+  "sanitize-html",
+  "marked",
+  "linkedom",
+  "@xmldom/xmldom",
+  "file-type",
+  "hash-wasm",
+]);
+/** A module whose text names these touches Deno KV or the cron scheduler. */
+const TOUCHES_KV = /\bDeno\.(openKv|Kv|AtomicOperation|KvU64|cron)\b/;
+
+/** The npm package of a bundled file (`node_modules/.deno/x@1/node_modules/@scope/name/…` → `@scope/name`). */
+function packageOf(path: string): string | null {
+  const at = path.lastIndexOf("node_modules/");
+  if (at < 0) return null;
+  const [first, second] = path.slice(at + "node_modules/".length).split("/");
+  return first.startsWith("@") ? `${first}/${second}` : first;
+}
+
+/** Why `path` (relative to ROOT) is a server module, or null when the browser may have it. */
+function serverReason(path: string): string | null {
+  const pkg = packageOf(path);
+  if (pkg !== null) return SERVER_PACKAGES.has(pkg) ? `the server package ${pkg}` : null;
+  if (SERVER_PATHS.test(path)) return "a server folder";
+  return TOUCHES_KV.test(Deno.readTextFileSync(join(ROOT, path))) ? "it touches Deno KV" : null;
+}
+
+/**
+ * Every server module the bundle of each island reaches, as `island → … → module (reason)`, the
+ * first chain found (breadth first: the shortest) per module.
+ */
+function islandLeaks(meta: Metafile, islands: string[]): string[] {
+  const leaks: string[] = [];
+  for (const island of islands.map((file) => relative(ROOT, join(ROOT, file)))) {
+    assert(meta.inputs[island], `${island} is in the bundle's import graph`);
+    const from = new Map<string, string | null>([[island, null]]);
+    const queue = [island];
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      const reason = serverReason(path);
+      if (reason !== null) {
+        const chain = [path];
+        for (let at = from.get(path); at; at = from.get(at)) chain.unshift(at);
+        leaks.push(`${chain.join(" → ")} (${reason})`);
+        continue;
+      }
+      for (const imported of meta.inputs[path]?.imports ?? []) {
+        if (imported.external || from.has(imported.path)) continue;
+        from.set(imported.path, path);
+        queue.push(imported.path);
+      }
+    }
+  }
+  return leaks;
+}
+
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s(?:[^;"'`]*?\sfrom\s)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+/** Where `lib/` must not reach: the layers above it and the tests. */
+const ABOVE_LIB = /^(components|islands|routes|tests)\/|^(routes\.gen|main)\.ts$/;
+
+/** Every `.ts`/`.tsx` file under `dir` (relative to ROOT) but the unit tests beside the code. */
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of Deno.readDirSync(join(ROOT, dir))) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) files.push(...sourceFiles(path));
+    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+/** Each import (types included) of the files under `dir` that resolves above `lib/`, as `file → target`. */
+function upwardImports(dir: string): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(dir)) {
+    for (const match of Deno.readTextFileSync(join(ROOT, file)).matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? match[2];
+      const target = specifier.startsWith("@/")
+        ? specifier.slice(2)
+        : specifier.startsWith(".")
+        ? relative(ROOT, normalize(join(ROOT, file, "..", specifier)))
+        : null;
+      if (target !== null && ABOVE_LIB.test(target)) found.push(`${file} → ${target}`);
+    }
+  }
+  return found;
+}
+
+async function bundled(islands: string[]): Promise<Metafile> {
+  const outDir = await Deno.makeTempDir();
+  try {
+    return await bundleIslands({ root: ROOT, islands, outDir });
+  } finally {
+    await Deno.remove(outDir, { recursive: true });
+  }
+}
+
+Deno.test("no island's bundle reaches a server module", async () => {
+  const islands = Object.keys(manifest.islands);
+  assert(islands.length > 20, "the manifest lists the islands");
+  assertEquals(islandLeaks(await bundled(islands), islands), []);
+});
+
+Deno.test("an island that imports a domain module is caught with the chain that drags KV in", async () => {
+  const island = "tests/fixtures/imports/islands/LeakyCoupon.tsx";
+  const leaks = islandLeaks(await bundled([island]), [island]);
+  assert(
+    leaks.includes(`${island} → lib/coupons/coupons.ts (it touches Deno KV)`),
+    `found: ${leaks.join("\n")}`,
+  );
+});
+
+Deno.test("lib/ imports nothing from components/, islands/, routes/, main.ts or tests/", () => {
+  assertEquals(upwardImports("lib"), []);
+});
+
+Deno.test("an upward import from lib/ is caught", () => {
+  assertEquals(upwardImports("tests/fixtures/imports/lib"), [
+    "tests/fixtures/imports/lib/upward.ts → components/forms.tsx",
+  ]);
+});
