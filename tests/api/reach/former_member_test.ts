@@ -1,0 +1,147 @@
+/**
+ * Records kept after their person deleted the account (docs/decisions.md, Data rights): on the demo data, the member
+ * who posted internships and opportunities, the admin who wrote the toolkits and posts, and the student who bought a
+ * toolkit all delete their accounts; then every page of the site, as a guest and as the remaining admin, answers
+ * without a server error, and the pages name the kept records' people "Former member".
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { seedDemoData } from "@/lib/demo/seed.ts";
+import { DEMO_ACCOUNTS } from "@/lib/demo/accounts.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { getUserByEmail, updateUser } from "@/lib/users/users.ts";
+import { routePattern } from "@/lib/web/routes.ts";
+import manifest from "@/routes.gen.ts";
+
+/** A session cookie of the demo account `email`. */
+async function demoCookie(t: TestApp, email: string): Promise<string> {
+  const user = (await getUserByEmail(t.kv, email))!;
+  return `session=${(await createSession(t.kv, user.id)).token}`;
+}
+
+/** Deletes the demo account `email` through the API, as its person would. */
+async function deleteDemoAccount(t: TestApp, email: string): Promise<void> {
+  const { password } = DEMO_ACCOUNTS.find((account) => account.email === email)!;
+  const cookie = await demoCookie(t, email);
+  const res = await t.json("DELETE", "/api/me", { confirm: email, password }, { cookie });
+  assertEquals(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+}
+
+async function json(t: TestApp, path: string, cookie?: string) {
+  const res = await t.fetch(path, { headers: cookie ? { cookie } : {} });
+  assertEquals(res.status, 200, path);
+  return await res.json();
+}
+
+/** Whether a served path is one of `pattern` (a route pattern such as `/internships/:id`). */
+function matches(pattern: string, path: string): boolean {
+  const body = pattern.split("/").map((part) => part.startsWith(":") ? "[^/]+" : part.replace(/\./g, "\\.")).join(
+    "/",
+  );
+  return new RegExp(`^${body}$`).test(path);
+}
+
+Deno.test("with the demo's member, admin and buyer deleted, every page renders and shows a former member", async () => {
+  await using t = await createTestApp();
+  await seedDemoData(t.kv);
+  const rohan = (await getUserByEmail(t.kv, "rohan@demo.careers"))!;
+  await updateUser(t.kv, rohan.id, { role: "admin" });
+  const admin = await demoCookie(t, "rohan@demo.careers");
+
+  await deleteDemoAccount(t, "member@demo.careers");
+  await deleteDemoAccount(t, "admin@demo.careers");
+  await deleteDemoAccount(t, "sara@demo.careers");
+
+  const internships = (await json(t, "/api/internships?limit=100")).internships as { id: string; user: unknown }[];
+  const orphanInternships = internships.filter((i) => i.user === null);
+  assert(orphanInternships.length > 0, "the member's internships are kept without an owner");
+  const opportunities = (await json(t, "/api/opportunities?limit=100")).opportunities as {
+    id: string;
+    postedBy: unknown;
+  }[];
+  const orphanOpportunity = opportunities.find((o) => o.postedBy === null)!;
+  assert(orphanOpportunity, "the member's opportunities are kept without an owner");
+  const toolkits = await json(t, "/api/toolkits") as { id: string; creatorName: string }[];
+  assert(toolkits.every((k) => k.creatorName === "Former member"), "the admin's toolkits are kept");
+  const toolkit = await json(t, `/api/toolkits/${toolkits[0].id}`);
+  const lessonId = toolkit.contentItems[0].id;
+  const posts = (await json(t, "/api/ungatekeep")).posts as { id: string; creator: unknown }[];
+  assert(posts.length > 0 && posts.every((p) => p.creator === null), "the admin's posts are kept");
+  const adminToolkits = await json(t, "/api/admin/toolkits", admin);
+  assert(adminToolkits.toolkits?.length ?? adminToolkits.length, "the admin lists the toolkits");
+
+  const paths = [
+    "/",
+    "/internships",
+    "/internships?includeClosed=true",
+    "/internships/rss.xml",
+    ...orphanInternships.map((i) => `/internships/${i.id}`),
+    `/internships/${orphanInternships[0].id}/edit`,
+    "/internships/mine",
+    "/internships/new",
+    "/opportunities",
+    `/opportunities/${orphanOpportunity.id}`,
+    `/opportunities/${orphanOpportunity.id}/calendar.ics`,
+    "/opportunities/mine",
+    "/opportunities/new",
+    "/toolkits",
+    `/toolkits/${toolkits[0].id}`,
+    `/toolkits/${toolkits[0].id}/learn`,
+    `/toolkits/${toolkits[0].id}/learn/${lessonId}`,
+    "/toolkits/mine",
+    "/ungatekeep",
+    "/ungatekeep/rss.xml",
+    ...posts.map((p) => `/ungatekeep/${p.id}`),
+    "/me/tracker",
+    "/profile",
+    "/onboarding",
+    "/admin",
+    "/admin/banners",
+    "/admin/coupons",
+    "/admin/internships",
+    "/admin/opportunities",
+    "/admin/toolkits",
+    `/admin/toolkits/${toolkits[0].id}`,
+    "/admin/toolkits/new",
+    "/admin/ungatekeep",
+    `/admin/ungatekeep/${posts[0].id}`,
+    "/admin/ungatekeep/new",
+    "/admin/users",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/privacy",
+    "/terms",
+    "/refunds",
+    "/contact",
+    "/sign-in",
+    "/sign-up",
+    "/forgot-password",
+    "/reset-password",
+    "/check-inbox",
+    "/api/docs",
+  ];
+  const pageRoutes = Object.keys(manifest.routes)
+    .filter((file) => !file.startsWith("./routes/api/") && !/\/_[^/]*$/.test(file) && !file.endsWith("sign-out.ts"))
+    .map((file) => routePattern(file).pattern);
+  for (const pattern of pageRoutes) {
+    if (pattern === "/sitemap/:file") continue;
+    assert(paths.some((path) => matches(pattern, path.split("?")[0])), `the crawl covers ${pattern}`);
+  }
+
+  const shown = new Map<string, string>();
+  for (const cookie of [undefined, admin]) {
+    for (const path of paths) {
+      const res = await t.fetch(path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+      const text = await res.text();
+      assert(res.status < 500, `${path} (${cookie ? "admin" : "guest"}): ${res.status}`);
+      if (cookie) shown.set(path, text);
+    }
+  }
+  for (const path of [`/internships/${orphanInternships[0].id}`, `/opportunities/${orphanOpportunity.id}`]) {
+    assert(shown.get(path)!.includes("Former member"), `${path} names a former member`);
+  }
+  assert(shown.get("/admin/internships")!.includes("Former member"), "the admin list names a former member");
+  assert(shown.get(`/toolkits/${toolkits[0].id}`)!.includes("Former member"), "the toolkit page");
+  assert(shown.get(`/ungatekeep/${posts[0].id}`)!.includes("Former member"), "the post page");
+});
