@@ -1,7 +1,9 @@
 /**
  * The head of a page as search engines and link previews read it (docs/decisions.md, Search engines and sharing):
  * `<title>`, description, canonical URL, Open Graph and Twitter card tags, feed links and the page's JSON-LD. The
- * page's absolute URL comes from `SiteContext`, which `_app` provides (the site's public origin and the path).
+ * page's absolute URL comes from `SiteContext`, which `_app` provides (the site's public origin and the path): the
+ * canonical URL is the path without its query, unless the page names its own (a list page keeps its page position and
+ * category, and drops search and filters).
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
@@ -45,6 +47,8 @@ export interface PageHeadProps {
   description?: string | null;
   /** The share image: an absolute path on this site or a URL; `DEFAULT_IMAGE` when absent. */
   image?: string | null;
+  /** The canonical path and query (`/opportunities?offset=20`); the page's path without its query when absent. */
+  canonical?: string;
   /** `og:type`: `website` unless the page is an `article`. */
   type?: "website" | "article";
   /** The page's schema.org JSON-LD, if it has one. */
@@ -54,9 +58,11 @@ export interface PageHeadProps {
 }
 
 /** Writes the page's head tags (see the module docstring); renders nothing in place. */
-export function PageHead({ title, description, image, type = "website", jsonLd, feeds = [] }: PageHeadProps) {
+export function PageHead(
+  { title, description, image, canonical, type = "website", jsonLd, feeds = [] }: PageHeadProps,
+) {
   const { origin, path } = useContext(SiteContext);
-  const url = absoluteUrl(origin, path);
+  const url = absoluteUrl(origin, canonical ?? path);
   const text = describe(description || DEFAULT_DESCRIPTION);
   const imageUrl = absoluteUrl(origin, image || DEFAULT_IMAGE);
   return (

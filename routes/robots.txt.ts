@@ -12,8 +12,6 @@ export const DISALLOWED = [
   "/onboarding",
   "/me/",
   "/toolkits/mine",
-  "/internships/mine",
-  "/opportunities/mine",
   "/purchases/",
 ];
 

@@ -11,7 +11,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { canPost } from "@/lib/internships/policy.ts";
 import { PostInternshipLink } from "@/components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "@/lib/internships/parse_query.ts";
-import { feedHref, readListParams } from "@/lib/browser/internship_query.ts";
+import { feedHref, hasFilters, listQueryString, NO_FILTERS, readListParams } from "@/lib/browser/internship_query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
@@ -46,6 +46,16 @@ export const handler = define.handlers<PageData>({
   },
 });
 
+/**
+ * The canonical path of a list page: the plain list for any filter (a filtered list is the list narrowed), else the
+ * page at its offset.
+ */
+function canonicalOf({ params, results }: InternshipFiltersProps): string {
+  if (hasFilters(params.filters)) return "/internships";
+  const query = listQueryString({ filters: NO_FILTERS, offset: String(results.pagination.offset), limit: "" });
+  return query ? `/internships?${query}` : "/internships";
+}
+
 export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state }) {
   const search = data.params.filters.search.trim();
   return (
@@ -54,6 +64,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
         title={search ? `Internships matching “${search}”` : "Internships"}
         description="Paid and unpaid internships for students, remote and across India, filtered by stipend, work type and skills."
         feeds={[{ title: "Internships", href: feedHref(data.params.filters) }]}
+        canonical={canonicalOf(data)}
       />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>

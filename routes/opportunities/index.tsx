@@ -63,6 +63,7 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
       <PageHead
         title="Opportunities"
         description="Hackathons, grants, competitions and ideathons for students across India."
+        canonical={search ? "/opportunities" : href(type, "", offset)}
       />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>

@@ -92,6 +92,7 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
         title={tag ? `Ungatekeep: ${TAG_LABELS[tag]}` : "Ungatekeep"}
         description="Career advice, resources and stories shared openly by people who have been there."
         feeds={[{ title: "Ungatekeep posts", href: "/ungatekeep/rss.xml" }]}
+        canonical={href(tag, offset)}
       />
       {banners.length > 0 && <BannerCarousel banners={banners} />}
       <div>

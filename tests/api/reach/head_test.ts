@@ -268,3 +268,24 @@ Deno.test("a guest's kept internship page changes its JobPosting when the data c
   assertEquals(patch.status, 200);
   assertEquals(jsonLdOf(await page(t, `/internships/${internship.id}`)), []);
 });
+
+Deno.test("a list page's canonical URL keeps its page and category, and drops search and filters", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const canonical = async (path: string) =>
+    (await page(t, path)).querySelector('link[rel="canonical"]')?.getAttribute("href");
+  await postInternship(t, member, {});
+  const cases: [string, string][] = [
+    ["/internships?offset=10", "/internships?offset=10"],
+    ["/internships?offset=10&limit=20", "/internships?offset=10"],
+    ["/internships?tags=react&offset=10", "/internships"],
+    ["/internships?search=design", "/internships"],
+    ["/opportunities?offset=12", "/opportunities?offset=12"],
+    ["/opportunities?type=hackathon&offset=12", "/opportunities?type=hackathon&offset=12"],
+    ["/opportunities?type=hackathon&search=ai&offset=12", "/opportunities"],
+    ["/ungatekeep?tag=resources&offset=10", "/ungatekeep?tag=resources&offset=10"],
+    ["/ungatekeep?offset=0", "/ungatekeep"],
+    ["/toolkits?utm_source=whatsapp", "/toolkits"],
+  ];
+  for (const [path, expected] of cases) assertEquals(await canonical(path), `${t.origin}${expected}`, path);
+});
