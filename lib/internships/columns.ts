@@ -16,8 +16,8 @@ export const DELETED = 2;
 /**
  * The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id
  * ("" for none), updatedAt ms and the deadline's IST day as days since 1970-01-01 (null for none). The last two are
- * absent from index chunks written before they were kept: such a record counts as updated when created and open
- * until the next write to its chunk (docs/decisions.md, Search engines and sharing).
+ * absent from index chunks written before they were kept: such a record counts as updated when created and open until
+ * the store's load writes those chunks again (docs/decisions.md, Search engines and sharing).
  */
 export type InternshipEntry = [
   id: string,

@@ -24,6 +24,7 @@ const layout: ChunkedLayout<Internship, InternshipEntry> = {
   noun: "internships",
   entry: internshipEntry,
   searchText: internshipSearchText,
+  fields: 10,
 };
 
 const chunks = chunkedStore(layout, (slots) => new InternshipColumns(slots));

@@ -13,8 +13,8 @@ import { type Opportunity, OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, statusOf } f
 /**
  * The listing fields of a record: id, createdAt ms, type code, review-state code, owner id ("" for none), updatedAt
  * ms, startDate and endDate (`YYYY-MM-DD`). The last three are absent from index chunks written before they were
- * kept: then the creation time counts as the update, and the record counts as open and ending last until the next
- * write to its chunk (docs/decisions.md, Student space).
+ * kept: then the creation time counts as the update, and the record counts as open and ending last, until the store's
+ * load writes such chunks again (`fields`; docs/decisions.md, Student space).
  */
 export type OpportunityEntry = [
   id: string,
@@ -50,6 +50,7 @@ const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
     o.endDate,
   ],
   searchText,
+  fields: 8,
 };
 
 /** The opportunity columns by slot, owner postings, and the number of records per review-state code. */

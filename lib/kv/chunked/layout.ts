@@ -20,6 +20,11 @@ export interface ChunkedLayout<R extends { id: string }, E extends ListingEntry>
   entry(record: R): E;
   /** The lower-case search text of `record`; whitespace separates tokens, `\0` must not occur. */
   searchText(record: R): string;
+  /**
+   * How many fields `entry` writes. A stored entry with fewer comes from an index chunk written before a field was
+   * added; such chunks are written again from their records when the store loads.
+   */
+  fields?: number;
 }
 
 /** The keys of a chunked store under `prefix` (e.g. "internships"). */

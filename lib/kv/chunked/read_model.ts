@@ -62,6 +62,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   private readonly records = new Map<number, Uint8Array>();
   private readonly chunkStamps = new Map<number, string>();
   private loading = false;
+  /** Chunks found at load with an index older than the layout's entries (`ChunkedLayout.fields`). */
+  private readonly outdated = new Set<number>();
   private checkedAt = 0;
   private syncing: Promise<void> | null = null;
 
@@ -133,6 +135,9 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     this.chunkStamps.set(n, versionstamp);
     this.records.delete(n);
     const slots: number[] = [];
+    const { fields } = this.layout;
+    if (this.loading && fields && index.entries.some((entry) => entry.length < fields)) this.outdated.add(n);
+    else this.outdated.delete(n);
     for (const entry of index.entries) {
       let slot = this.slots.slotOf(entry[0]);
       const fresh = slot === undefined;
@@ -147,6 +152,17 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     else this.chunkEnds.delete(n);
     this.version++;
     return true;
+  }
+
+  /**
+   * One record id of each chunk whose stored index is older than the layout's entries, as found at load and not
+   * written since: writing that record again (unchanged) writes its chunk's index anew.
+   */
+  outdatedChunkIds(): string[] {
+    return [...this.outdated].flatMap((n) => {
+      const slot = this.chunkSlots.get(n)?.[0];
+      return slot === undefined ? [] : [this.slots.ids[slot]];
+    });
   }
 
   /** The slot of `id`, or undefined. */

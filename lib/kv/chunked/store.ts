@@ -62,7 +62,8 @@ export interface ChunkedStore<R extends { id: string }, E extends ListingEntry, 
 
 /**
  * The accessor of a chunked store: for a `Deno.Kv`, its store in this process, loaded on first
- * use and synced with other processes' writes on each call (at most every `SYNC_INTERVAL_MS`).
+ * use (index chunks older than the layout's entries are then written anew, once) and synced with
+ * other processes' writes on each call (at most every `SYNC_INTERVAL_MS`).
  */
 export function chunkedStore<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
   layout: ChunkedLayout<R, E>,
@@ -73,7 +74,11 @@ export function chunkedStore<R extends { id: string }, E extends ListingEntry, C
     let loading = stores.get(kv);
     if (!loading) {
       const model = new ChunkedReadModel(kv, layout, columns);
-      loading = model.load().then(() => ({ model, writer: new ChunkWriter(kv, model) }));
+      loading = model.load().then(async () => {
+        const writer = new ChunkWriter(kv, model);
+        await writer.upgradeIndexes();
+        return { model, writer };
+      });
       loading.catch(() => stores.delete(kv));
       stores.set(kv, loading);
     }

@@ -121,6 +121,20 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
     return stored;
   }
 
+  /**
+   * Writes again, from their records, the index chunks the model found older than the layout's entries at load
+   * (`ChunkedLayout.fields`): each is one unchanged update of one of its records, which re-encodes the chunk (or
+   * moves that record out should the new index not fit). Ten chunks at a time; run once after load.
+   * @returns how many chunks were written.
+   */
+  async upgradeIndexes(): Promise<number> {
+    const ids = this.model.outdatedChunkIds();
+    for (let i = 0; i < ids.length; i += 10) {
+      await Promise.all(ids.slice(i, i + 10).map((id) => this.update(id, (record) => record)));
+    }
+    return ids.length;
+  }
+
   /** Runs `attempt` until it succeeds, at most `MAX_ATTEMPTS` times. */
   private async retry(attempt: () => Promise<boolean>): Promise<void> {
     for (let i = 1; i <= MAX_ATTEMPTS; i++) {

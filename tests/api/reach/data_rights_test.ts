@@ -1,6 +1,7 @@
 /**
  * A person's data rights (docs/decisions.md, Data rights), on an account that has a record of every kind: the export
- * holds each kind and no secret; deletion asks for the e-mail and the password, refuses the last admin, ends every
+ * holds each kind (every section of `EXPORT_SECTIONS` must be filled, so a section added without a record here fails)
+ * and no secret; deletion asks for the e-mail and the password, refuses the last admin, ends every
  * session at once, removes every trace of the person from KV (checked by scanning all of it for their id and
  * e-mail) and keeps exactly the purchases, listings, posts and toolkits without them; the e-mail can sign up again;
  * a deletion whose process died is finished by the resume job.
@@ -16,6 +17,7 @@ import { claimVerificationMail } from "@/lib/auth/verification.ts";
 import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions } from "@/lib/account/deletion.ts";
+import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -129,6 +131,9 @@ async function buildPerson(t: TestApp): Promise<Person> {
   );
   await ok(t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, undefined, me.headers));
   await ok(t.json("POST", "/api/admin/api-keys", { name: "Feed" }, me.headers), 201);
+  await ok(
+    t.json("PUT", `/api/me/saved/internships/${internship.id}`, { status: "applied", note: "Sent" }, me.headers),
+  );
   return {
     ...me,
     other,
@@ -203,6 +208,14 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     "sent",
   ]]);
   assert(!text.includes("token="), "the export carries no mail link");
+  assertEquals(
+    data.saved.map((item: { id: string; status: string; note: string }) => [item.id, item.status, item.note]),
+    [[me.ids.internship, "applied", "Sent"]],
+  );
+  for (const { name } of EXPORT_SECTIONS) {
+    const value = data[name];
+    assert(value !== null && value !== undefined && (!Array.isArray(value) || value.length > 0), `${name} is filled`);
+  }
   for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1]]) {
     assert(!text.includes(secret), `the export carries no ${secret}`);
   }
