@@ -123,14 +123,15 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
 
   /**
    * Writes again, from their records, the index chunks the model found older than the layout's entries at load
-   * (`ChunkedLayout.fields`): each is one unchanged update of one of its records, which re-encodes the chunk (or
-   * moves that record out should the new index not fit). Ten chunks at a time; run once after load.
+   * (`ChunkedLayout.fields`): each is one update of one of its records to a copy of itself (the same object would
+   * write nothing), which re-encodes the chunk (or moves that record out should the new index not fit). Ten chunks at
+   * a time; run once after load.
    * @returns how many chunks were written.
    */
   async upgradeIndexes(): Promise<number> {
     const ids = this.model.outdatedChunkIds();
     for (let i = 0; i < ids.length; i += 10) {
-      await Promise.all(ids.slice(i, i + 10).map((id) => this.update(id, (record) => record)));
+      await Promise.all(ids.slice(i, i + 10).map((id) => this.update(id, (record) => ({ ...record }))));
     }
     return ids.length;
   }
