@@ -5,6 +5,7 @@
  * comments a minute. The KV layout is `store.ts`.
  */
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
 import { postTitles, readablePost } from "@/lib/ungatekeep/posts.ts";
 import type { Viewer } from "@/lib/ungatekeep/policy.ts";
 import { getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
@@ -117,9 +118,24 @@ async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promi
 }
 
 /**
+ * Adds to `op` the notice to `recipient` that `author` replied to their comment under the post titled `postTitle`
+ * (docs/decisions.md, Comments and reactions "Reply notifications").
+ */
+function notifyReply(op: Deno.AtomicOperation, recipient: string, author: User, postTitle: string, reply: Comment) {
+  const url = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
+  addNotification(op, {
+    userId: recipient,
+    type: "comment_reply",
+    title: `${author.name} replied to your comment on “${postTitle}”`,
+    body: reply.content,
+    url,
+  }, new Date(reply.createdAt));
+}
+
+/**
  * Writes a comment by `author` under post `postId`, or a reply when `input.parentId` names a comment of that post (a
  * reply to a reply attaches to its top-level comment). The post, the parent and the author's rate window are checked
- * in the same commit.
+ * in the same commit, which also notifies the author of the comment answered (not when they answer themselves).
  * @throws ForbiddenError when the author's e-mail is unverified; NotFoundError "Post not found" or "Comment not found"
  *   (the parent); UnauthenticatedError for a post the author may not read; RateLimitedError past 10 comments a minute.
  */
@@ -151,6 +167,8 @@ export async function createComment(
     };
     const op = kv.atomic();
     newCommentOps(op, comment, { post, rate, parent: target?.parent ?? null }, now);
+    const answered = target?.answered.userId;
+    if (answered && answered !== author.id) notifyReply(op, answered, author, post.value.title, comment);
     if ((await op.commit()).ok) return viewOf(comment, summaryOf(author));
   }
   throw new Error("Comment write lost too many races");

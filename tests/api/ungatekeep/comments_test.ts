@@ -339,3 +339,29 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
   assertEquals(left, []);
   assertEquals((await t.fetch(`/api/admin/comments`, { headers: admin.headers }).then((r) => r.json())).comments, []);
 });
+
+Deno.test("reply notifications: the author of the comment answered is notified, nobody of their own reply", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const inbox = async (who: TestUser) => {
+    const res = await t.fetch("/api/me/notifications", { headers: who.headers });
+    assertEquals(res.status, 200);
+    return (await res.json()).notifications as { type: string; title: string; body: string; url: string }[];
+  };
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, asha, post.id, "Adding: it is for SDE", top.id);
+  assertEquals(await inbox(asha), [], "no notice of one's own reply");
+  const answer = await written(t, ravi, post.id, "Practise DP", top.id);
+  const [notice] = await inbox(asha);
+  assertEquals([notice.type, notice.title, notice.body, notice.url], [
+    "comment_reply",
+    "Ravi replied to your comment on “Open”",
+    "Practise DP",
+    `/ungatekeep/${post.id}#comment-${answer.id}`,
+  ]);
+  await written(t, asha, post.id, "Thanks Ravi!", answer.id);
+  assertEquals((await inbox(ravi)).map((n) => n.body), ["Thanks Ravi!"], "the reply answered, before flattening");
+  assertEquals((await inbox(asha)).length, 1);
+});
