@@ -7,152 +7,155 @@ import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/admin/_layout.tsx";
 import * as $5 from "./routes/admin/_middleware.ts";
 import * as $6 from "./routes/admin/banners.tsx";
-import * as $7 from "./routes/admin/coupons.tsx";
-import * as $8 from "./routes/admin/index.tsx";
-import * as $9 from "./routes/admin/internships/index.tsx";
-import * as $10 from "./routes/admin/opportunities.tsx";
-import * as $11 from "./routes/admin/toolkits/[id].tsx";
-import * as $12 from "./routes/admin/toolkits/index.tsx";
-import * as $13 from "./routes/admin/toolkits/new.tsx";
-import * as $14 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $15 from "./routes/admin/ungatekeep/index.tsx";
-import * as $16 from "./routes/admin/ungatekeep/new.tsx";
-import * as $17 from "./routes/admin/users.tsx";
-import * as $18 from "./routes/api/admin/_middleware.ts";
-import * as $19 from "./routes/api/admin/api-keys/[id].ts";
-import * as $20 from "./routes/api/admin/api-keys/index.ts";
-import * as $21 from "./routes/api/admin/banners/[id].ts";
-import * as $22 from "./routes/api/admin/banners/index.ts";
-import * as $23 from "./routes/api/admin/comments/index.ts";
-import * as $24 from "./routes/api/admin/coupons/[id].ts";
-import * as $25 from "./routes/api/admin/coupons/index.ts";
-import * as $26 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $27 from "./routes/api/admin/opportunities/[id].ts";
-import * as $28 from "./routes/api/admin/opportunities/index.ts";
-import * as $29 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $30 from "./routes/api/admin/outbox/index.ts";
-import * as $31 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $32 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $33 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $34 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $35 from "./routes/api/admin/toolkits/index.ts";
-import * as $36 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $37 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $38 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $39 from "./routes/api/admin/uploads/index.ts";
-import * as $40 from "./routes/api/admin/users/[id].ts";
-import * as $41 from "./routes/api/admin/users/index.ts";
-import * as $42 from "./routes/api/auth/_middleware.ts";
-import * as $43 from "./routes/api/auth/callback/[provider].ts";
-import * as $44 from "./routes/api/auth/forget-password.ts";
-import * as $45 from "./routes/api/auth/get-session.ts";
-import * as $46 from "./routes/api/auth/request-password-reset.ts";
-import * as $47 from "./routes/api/auth/reset-password.ts";
-import * as $48 from "./routes/api/auth/send-verification-email.ts";
-import * as $49 from "./routes/api/auth/session.ts";
-import * as $50 from "./routes/api/auth/sign-in/email.ts";
-import * as $51 from "./routes/api/auth/sign-in/social.ts";
-import * as $52 from "./routes/api/auth/sign-out.ts";
-import * as $53 from "./routes/api/auth/sign-up/email.ts";
-import * as $54 from "./routes/api/auth/verify-email.ts";
-import * as $55 from "./routes/api/banners.ts";
-import * as $56 from "./routes/api/docs.tsx";
-import * as $57 from "./routes/api/files/[id].ts";
-import * as $58 from "./routes/api/health.ts";
-import * as $59 from "./routes/api/internships/[id].ts";
-import * as $60 from "./routes/api/internships/index.ts";
-import * as $61 from "./routes/api/me/export.ts";
-import * as $62 from "./routes/api/me/index.ts";
-import * as $63 from "./routes/api/me/notifications/index.ts";
-import * as $64 from "./routes/api/me/notifications/read.ts";
-import * as $65 from "./routes/api/me/recommendations.ts";
-import * as $66 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $67 from "./routes/api/me/saved/ids.ts";
-import * as $68 from "./routes/api/me/saved/index.ts";
-import * as $69 from "./routes/api/me/settings.ts";
-import * as $70 from "./routes/api/onboarding.ts";
-import * as $71 from "./routes/api/openapi.json.ts";
-import * as $72 from "./routes/api/opportunities/[id].ts";
-import * as $73 from "./routes/api/opportunities/index.ts";
-import * as $74 from "./routes/api/profile.ts";
-import * as $75 from "./routes/api/purchases.ts";
-import * as $76 from "./routes/api/toolkits/[id]/index.ts";
-import * as $77 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $78 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $79 from "./routes/api/toolkits/index.ts";
-import * as $80 from "./routes/api/ungatekeep/[id].ts";
-import * as $81 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $82 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $83 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $84 from "./routes/api/ungatekeep/index.ts";
-import * as $85 from "./routes/api/webhooks/razorpay.ts";
-import * as $86 from "./routes/check-inbox.tsx";
-import * as $87 from "./routes/contact.tsx";
-import * as $88 from "./routes/forgot-password.tsx";
-import * as $89 from "./routes/index.tsx";
-import * as $90 from "./routes/internships/[id]/edit.tsx";
-import * as $91 from "./routes/internships/[id]/index.tsx";
-import * as $92 from "./routes/internships/index.tsx";
-import * as $93 from "./routes/internships/mine.tsx";
-import * as $94 from "./routes/internships/new.tsx";
-import * as $95 from "./routes/internships/rss.xml.ts";
-import * as $96 from "./routes/me/notifications.tsx";
-import * as $97 from "./routes/me/settings.tsx";
-import * as $98 from "./routes/me/tracker.tsx";
-import * as $99 from "./routes/onboarding.tsx";
-import * as $100 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $101 from "./routes/opportunities/[id]/index.tsx";
-import * as $102 from "./routes/opportunities/index.tsx";
-import * as $103 from "./routes/opportunities/mine.tsx";
-import * as $104 from "./routes/opportunities/new.tsx";
-import * as $105 from "./routes/privacy.tsx";
-import * as $106 from "./routes/profile.tsx";
-import * as $107 from "./routes/refunds.tsx";
-import * as $108 from "./routes/reset-password.tsx";
-import * as $109 from "./routes/robots.txt.ts";
-import * as $110 from "./routes/sign-in.tsx";
-import * as $111 from "./routes/sign-out.ts";
-import * as $112 from "./routes/sign-up.tsx";
-import * as $113 from "./routes/sitemap.xml.ts";
-import * as $114 from "./routes/sitemap/[file].ts";
-import * as $115 from "./routes/terms.tsx";
-import * as $116 from "./routes/toolkits/[id]/index.tsx";
-import * as $117 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $118 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $119 from "./routes/toolkits/index.tsx";
-import * as $120 from "./routes/toolkits/mine.tsx";
-import * as $121 from "./routes/ungatekeep/[id].tsx";
-import * as $122 from "./routes/ungatekeep/index.tsx";
-import * as $123 from "./routes/ungatekeep/rss.xml.ts";
+import * as $7 from "./routes/admin/comments.tsx";
+import * as $8 from "./routes/admin/coupons.tsx";
+import * as $9 from "./routes/admin/index.tsx";
+import * as $10 from "./routes/admin/internships/index.tsx";
+import * as $11 from "./routes/admin/opportunities.tsx";
+import * as $12 from "./routes/admin/toolkits/[id].tsx";
+import * as $13 from "./routes/admin/toolkits/index.tsx";
+import * as $14 from "./routes/admin/toolkits/new.tsx";
+import * as $15 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $16 from "./routes/admin/ungatekeep/index.tsx";
+import * as $17 from "./routes/admin/ungatekeep/new.tsx";
+import * as $18 from "./routes/admin/users.tsx";
+import * as $19 from "./routes/api/admin/_middleware.ts";
+import * as $20 from "./routes/api/admin/api-keys/[id].ts";
+import * as $21 from "./routes/api/admin/api-keys/index.ts";
+import * as $22 from "./routes/api/admin/banners/[id].ts";
+import * as $23 from "./routes/api/admin/banners/index.ts";
+import * as $24 from "./routes/api/admin/comments/index.ts";
+import * as $25 from "./routes/api/admin/coupons/[id].ts";
+import * as $26 from "./routes/api/admin/coupons/index.ts";
+import * as $27 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $28 from "./routes/api/admin/opportunities/[id].ts";
+import * as $29 from "./routes/api/admin/opportunities/index.ts";
+import * as $30 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $31 from "./routes/api/admin/outbox/index.ts";
+import * as $32 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $33 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $34 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $35 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $36 from "./routes/api/admin/toolkits/index.ts";
+import * as $37 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $38 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $39 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $40 from "./routes/api/admin/uploads/index.ts";
+import * as $41 from "./routes/api/admin/users/[id].ts";
+import * as $42 from "./routes/api/admin/users/index.ts";
+import * as $43 from "./routes/api/auth/_middleware.ts";
+import * as $44 from "./routes/api/auth/callback/[provider].ts";
+import * as $45 from "./routes/api/auth/forget-password.ts";
+import * as $46 from "./routes/api/auth/get-session.ts";
+import * as $47 from "./routes/api/auth/request-password-reset.ts";
+import * as $48 from "./routes/api/auth/reset-password.ts";
+import * as $49 from "./routes/api/auth/send-verification-email.ts";
+import * as $50 from "./routes/api/auth/session.ts";
+import * as $51 from "./routes/api/auth/sign-in/email.ts";
+import * as $52 from "./routes/api/auth/sign-in/social.ts";
+import * as $53 from "./routes/api/auth/sign-out.ts";
+import * as $54 from "./routes/api/auth/sign-up/email.ts";
+import * as $55 from "./routes/api/auth/verify-email.ts";
+import * as $56 from "./routes/api/banners.ts";
+import * as $57 from "./routes/api/docs.tsx";
+import * as $58 from "./routes/api/files/[id].ts";
+import * as $59 from "./routes/api/health.ts";
+import * as $60 from "./routes/api/internships/[id].ts";
+import * as $61 from "./routes/api/internships/index.ts";
+import * as $62 from "./routes/api/me/export.ts";
+import * as $63 from "./routes/api/me/index.ts";
+import * as $64 from "./routes/api/me/notifications/index.ts";
+import * as $65 from "./routes/api/me/notifications/read.ts";
+import * as $66 from "./routes/api/me/recommendations.ts";
+import * as $67 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $68 from "./routes/api/me/saved/ids.ts";
+import * as $69 from "./routes/api/me/saved/index.ts";
+import * as $70 from "./routes/api/me/settings.ts";
+import * as $71 from "./routes/api/onboarding.ts";
+import * as $72 from "./routes/api/openapi.json.ts";
+import * as $73 from "./routes/api/opportunities/[id].ts";
+import * as $74 from "./routes/api/opportunities/index.ts";
+import * as $75 from "./routes/api/profile.ts";
+import * as $76 from "./routes/api/purchases.ts";
+import * as $77 from "./routes/api/toolkits/[id]/index.ts";
+import * as $78 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $79 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $80 from "./routes/api/toolkits/index.ts";
+import * as $81 from "./routes/api/ungatekeep/[id].ts";
+import * as $82 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $83 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $84 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $85 from "./routes/api/ungatekeep/index.ts";
+import * as $86 from "./routes/api/webhooks/razorpay.ts";
+import * as $87 from "./routes/check-inbox.tsx";
+import * as $88 from "./routes/contact.tsx";
+import * as $89 from "./routes/forgot-password.tsx";
+import * as $90 from "./routes/index.tsx";
+import * as $91 from "./routes/internships/[id]/edit.tsx";
+import * as $92 from "./routes/internships/[id]/index.tsx";
+import * as $93 from "./routes/internships/index.tsx";
+import * as $94 from "./routes/internships/mine.tsx";
+import * as $95 from "./routes/internships/new.tsx";
+import * as $96 from "./routes/internships/rss.xml.ts";
+import * as $97 from "./routes/me/notifications.tsx";
+import * as $98 from "./routes/me/settings.tsx";
+import * as $99 from "./routes/me/tracker.tsx";
+import * as $100 from "./routes/onboarding.tsx";
+import * as $101 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $102 from "./routes/opportunities/[id]/index.tsx";
+import * as $103 from "./routes/opportunities/index.tsx";
+import * as $104 from "./routes/opportunities/mine.tsx";
+import * as $105 from "./routes/opportunities/new.tsx";
+import * as $106 from "./routes/privacy.tsx";
+import * as $107 from "./routes/profile.tsx";
+import * as $108 from "./routes/refunds.tsx";
+import * as $109 from "./routes/reset-password.tsx";
+import * as $110 from "./routes/robots.txt.ts";
+import * as $111 from "./routes/sign-in.tsx";
+import * as $112 from "./routes/sign-out.ts";
+import * as $113 from "./routes/sign-up.tsx";
+import * as $114 from "./routes/sitemap.xml.ts";
+import * as $115 from "./routes/sitemap/[file].ts";
+import * as $116 from "./routes/terms.tsx";
+import * as $117 from "./routes/toolkits/[id]/index.tsx";
+import * as $118 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $119 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $120 from "./routes/toolkits/index.tsx";
+import * as $121 from "./routes/toolkits/mine.tsx";
+import * as $122 from "./routes/ungatekeep/[id].tsx";
+import * as $123 from "./routes/ungatekeep/index.tsx";
+import * as $124 from "./routes/ungatekeep/rss.xml.ts";
 import * as $$0 from "./islands/AccountDataControls.tsx";
-import * as $$1 from "./islands/AdminCouponsTable.tsx";
-import * as $$2 from "./islands/AdminOpportunitiesQueue.tsx";
-import * as $$3 from "./islands/AdminToolkitsTable.tsx";
-import * as $$4 from "./islands/AdminUsersTable.tsx";
-import * as $$5 from "./islands/BannerCarousel.tsx";
-import * as $$6 from "./islands/BannerManager.tsx";
-import * as $$7 from "./islands/ForgotPasswordForm.tsx";
-import * as $$8 from "./islands/InternshipAdminControls.tsx";
-import * as $$9 from "./islands/InternshipDeleteButton.tsx";
-import * as $$10 from "./islands/InternshipFilters.tsx";
-import * as $$11 from "./islands/InternshipForm.tsx";
-import * as $$12 from "./islands/LessonManager.tsx";
-import * as $$13 from "./islands/LessonProgress.tsx";
-import * as $$14 from "./islands/NotificationBell.tsx";
-import * as $$15 from "./islands/NotificationList.tsx";
-import * as $$16 from "./islands/OnboardingWizard.tsx";
-import * as $$17 from "./islands/OpportunityForm.tsx";
-import * as $$18 from "./islands/ProfileForm.tsx";
-import * as $$19 from "./islands/ResetPasswordForm.tsx";
-import * as $$20 from "./islands/SaveButton.tsx";
-import * as $$21 from "./islands/SavedTracker.tsx";
-import * as $$22 from "./islands/SettingsForm.tsx";
-import * as $$23 from "./islands/SignInForm.tsx";
-import * as $$24 from "./islands/SignUpForm.tsx";
-import * as $$25 from "./islands/ToolkitCheckout.tsx";
-import * as $$26 from "./islands/ToolkitForm.tsx";
-import * as $$27 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$28 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$1 from "./islands/AdminCommentsTable.tsx";
+import * as $$2 from "./islands/AdminCouponsTable.tsx";
+import * as $$3 from "./islands/AdminOpportunitiesQueue.tsx";
+import * as $$4 from "./islands/AdminToolkitsTable.tsx";
+import * as $$5 from "./islands/AdminUsersTable.tsx";
+import * as $$6 from "./islands/BannerCarousel.tsx";
+import * as $$7 from "./islands/BannerManager.tsx";
+import * as $$8 from "./islands/ForgotPasswordForm.tsx";
+import * as $$9 from "./islands/InternshipAdminControls.tsx";
+import * as $$10 from "./islands/InternshipDeleteButton.tsx";
+import * as $$11 from "./islands/InternshipFilters.tsx";
+import * as $$12 from "./islands/InternshipForm.tsx";
+import * as $$13 from "./islands/LessonManager.tsx";
+import * as $$14 from "./islands/LessonProgress.tsx";
+import * as $$15 from "./islands/NotificationBell.tsx";
+import * as $$16 from "./islands/NotificationList.tsx";
+import * as $$17 from "./islands/OnboardingWizard.tsx";
+import * as $$18 from "./islands/OpportunityForm.tsx";
+import * as $$19 from "./islands/PostDiscussion.tsx";
+import * as $$20 from "./islands/ProfileForm.tsx";
+import * as $$21 from "./islands/ResetPasswordForm.tsx";
+import * as $$22 from "./islands/SaveButton.tsx";
+import * as $$23 from "./islands/SavedTracker.tsx";
+import * as $$24 from "./islands/SettingsForm.tsx";
+import * as $$25 from "./islands/SignInForm.tsx";
+import * as $$26 from "./islands/SignUpForm.tsx";
+import * as $$27 from "./islands/ToolkitCheckout.tsx";
+import * as $$28 from "./islands/ToolkitForm.tsx";
+import * as $$29 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$30 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -165,154 +168,157 @@ const manifest: Manifest = {
     "./routes/admin/_layout.tsx": $4,
     "./routes/admin/_middleware.ts": $5,
     "./routes/admin/banners.tsx": $6,
-    "./routes/admin/coupons.tsx": $7,
-    "./routes/admin/index.tsx": $8,
-    "./routes/admin/internships/index.tsx": $9,
-    "./routes/admin/opportunities.tsx": $10,
-    "./routes/admin/toolkits/[id].tsx": $11,
-    "./routes/admin/toolkits/index.tsx": $12,
-    "./routes/admin/toolkits/new.tsx": $13,
-    "./routes/admin/ungatekeep/[id].tsx": $14,
-    "./routes/admin/ungatekeep/index.tsx": $15,
-    "./routes/admin/ungatekeep/new.tsx": $16,
-    "./routes/admin/users.tsx": $17,
-    "./routes/api/admin/_middleware.ts": $18,
-    "./routes/api/admin/api-keys/[id].ts": $19,
-    "./routes/api/admin/api-keys/index.ts": $20,
-    "./routes/api/admin/banners/[id].ts": $21,
-    "./routes/api/admin/banners/index.ts": $22,
-    "./routes/api/admin/comments/index.ts": $23,
-    "./routes/api/admin/coupons/[id].ts": $24,
-    "./routes/api/admin/coupons/index.ts": $25,
-    "./routes/api/admin/jobs/[name]/run.ts": $26,
-    "./routes/api/admin/opportunities/[id].ts": $27,
-    "./routes/api/admin/opportunities/index.ts": $28,
-    "./routes/api/admin/outbox/[id]/retry.ts": $29,
-    "./routes/api/admin/outbox/index.ts": $30,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $31,
-    "./routes/api/admin/toolkit-content-items/index.ts": $32,
-    "./routes/api/admin/toolkits/[id]/content.ts": $33,
-    "./routes/api/admin/toolkits/[id]/index.ts": $34,
-    "./routes/api/admin/toolkits/index.ts": $35,
-    "./routes/api/admin/ungatekeep/[id].ts": $36,
-    "./routes/api/admin/ungatekeep/index.ts": $37,
-    "./routes/api/admin/ungatekeep/preview.ts": $38,
-    "./routes/api/admin/uploads/index.ts": $39,
-    "./routes/api/admin/users/[id].ts": $40,
-    "./routes/api/admin/users/index.ts": $41,
-    "./routes/api/auth/_middleware.ts": $42,
-    "./routes/api/auth/callback/[provider].ts": $43,
-    "./routes/api/auth/forget-password.ts": $44,
-    "./routes/api/auth/get-session.ts": $45,
-    "./routes/api/auth/request-password-reset.ts": $46,
-    "./routes/api/auth/reset-password.ts": $47,
-    "./routes/api/auth/send-verification-email.ts": $48,
-    "./routes/api/auth/session.ts": $49,
-    "./routes/api/auth/sign-in/email.ts": $50,
-    "./routes/api/auth/sign-in/social.ts": $51,
-    "./routes/api/auth/sign-out.ts": $52,
-    "./routes/api/auth/sign-up/email.ts": $53,
-    "./routes/api/auth/verify-email.ts": $54,
-    "./routes/api/banners.ts": $55,
-    "./routes/api/docs.tsx": $56,
-    "./routes/api/files/[id].ts": $57,
-    "./routes/api/health.ts": $58,
-    "./routes/api/internships/[id].ts": $59,
-    "./routes/api/internships/index.ts": $60,
-    "./routes/api/me/export.ts": $61,
-    "./routes/api/me/index.ts": $62,
-    "./routes/api/me/notifications/index.ts": $63,
-    "./routes/api/me/notifications/read.ts": $64,
-    "./routes/api/me/recommendations.ts": $65,
-    "./routes/api/me/saved/[kind]/[id].ts": $66,
-    "./routes/api/me/saved/ids.ts": $67,
-    "./routes/api/me/saved/index.ts": $68,
-    "./routes/api/me/settings.ts": $69,
-    "./routes/api/onboarding.ts": $70,
-    "./routes/api/openapi.json.ts": $71,
-    "./routes/api/opportunities/[id].ts": $72,
-    "./routes/api/opportunities/index.ts": $73,
-    "./routes/api/profile.ts": $74,
-    "./routes/api/purchases.ts": $75,
-    "./routes/api/toolkits/[id]/index.ts": $76,
-    "./routes/api/toolkits/[id]/progress.ts": $77,
-    "./routes/api/toolkits/[id]/verify.ts": $78,
-    "./routes/api/toolkits/index.ts": $79,
-    "./routes/api/ungatekeep/[id].ts": $80,
-    "./routes/api/ungatekeep/[id]/comments.ts": $81,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $82,
-    "./routes/api/ungatekeep/comments/[id].ts": $83,
-    "./routes/api/ungatekeep/index.ts": $84,
-    "./routes/api/webhooks/razorpay.ts": $85,
-    "./routes/check-inbox.tsx": $86,
-    "./routes/contact.tsx": $87,
-    "./routes/forgot-password.tsx": $88,
-    "./routes/index.tsx": $89,
-    "./routes/internships/[id]/edit.tsx": $90,
-    "./routes/internships/[id]/index.tsx": $91,
-    "./routes/internships/index.tsx": $92,
-    "./routes/internships/mine.tsx": $93,
-    "./routes/internships/new.tsx": $94,
-    "./routes/internships/rss.xml.ts": $95,
-    "./routes/me/notifications.tsx": $96,
-    "./routes/me/settings.tsx": $97,
-    "./routes/me/tracker.tsx": $98,
-    "./routes/onboarding.tsx": $99,
-    "./routes/opportunities/[id]/calendar.ics.ts": $100,
-    "./routes/opportunities/[id]/index.tsx": $101,
-    "./routes/opportunities/index.tsx": $102,
-    "./routes/opportunities/mine.tsx": $103,
-    "./routes/opportunities/new.tsx": $104,
-    "./routes/privacy.tsx": $105,
-    "./routes/profile.tsx": $106,
-    "./routes/refunds.tsx": $107,
-    "./routes/reset-password.tsx": $108,
-    "./routes/robots.txt.ts": $109,
-    "./routes/sign-in.tsx": $110,
-    "./routes/sign-out.ts": $111,
-    "./routes/sign-up.tsx": $112,
-    "./routes/sitemap.xml.ts": $113,
-    "./routes/sitemap/[file].ts": $114,
-    "./routes/terms.tsx": $115,
-    "./routes/toolkits/[id]/index.tsx": $116,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $117,
-    "./routes/toolkits/[id]/learn/index.tsx": $118,
-    "./routes/toolkits/index.tsx": $119,
-    "./routes/toolkits/mine.tsx": $120,
-    "./routes/ungatekeep/[id].tsx": $121,
-    "./routes/ungatekeep/index.tsx": $122,
-    "./routes/ungatekeep/rss.xml.ts": $123,
+    "./routes/admin/comments.tsx": $7,
+    "./routes/admin/coupons.tsx": $8,
+    "./routes/admin/index.tsx": $9,
+    "./routes/admin/internships/index.tsx": $10,
+    "./routes/admin/opportunities.tsx": $11,
+    "./routes/admin/toolkits/[id].tsx": $12,
+    "./routes/admin/toolkits/index.tsx": $13,
+    "./routes/admin/toolkits/new.tsx": $14,
+    "./routes/admin/ungatekeep/[id].tsx": $15,
+    "./routes/admin/ungatekeep/index.tsx": $16,
+    "./routes/admin/ungatekeep/new.tsx": $17,
+    "./routes/admin/users.tsx": $18,
+    "./routes/api/admin/_middleware.ts": $19,
+    "./routes/api/admin/api-keys/[id].ts": $20,
+    "./routes/api/admin/api-keys/index.ts": $21,
+    "./routes/api/admin/banners/[id].ts": $22,
+    "./routes/api/admin/banners/index.ts": $23,
+    "./routes/api/admin/comments/index.ts": $24,
+    "./routes/api/admin/coupons/[id].ts": $25,
+    "./routes/api/admin/coupons/index.ts": $26,
+    "./routes/api/admin/jobs/[name]/run.ts": $27,
+    "./routes/api/admin/opportunities/[id].ts": $28,
+    "./routes/api/admin/opportunities/index.ts": $29,
+    "./routes/api/admin/outbox/[id]/retry.ts": $30,
+    "./routes/api/admin/outbox/index.ts": $31,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $32,
+    "./routes/api/admin/toolkit-content-items/index.ts": $33,
+    "./routes/api/admin/toolkits/[id]/content.ts": $34,
+    "./routes/api/admin/toolkits/[id]/index.ts": $35,
+    "./routes/api/admin/toolkits/index.ts": $36,
+    "./routes/api/admin/ungatekeep/[id].ts": $37,
+    "./routes/api/admin/ungatekeep/index.ts": $38,
+    "./routes/api/admin/ungatekeep/preview.ts": $39,
+    "./routes/api/admin/uploads/index.ts": $40,
+    "./routes/api/admin/users/[id].ts": $41,
+    "./routes/api/admin/users/index.ts": $42,
+    "./routes/api/auth/_middleware.ts": $43,
+    "./routes/api/auth/callback/[provider].ts": $44,
+    "./routes/api/auth/forget-password.ts": $45,
+    "./routes/api/auth/get-session.ts": $46,
+    "./routes/api/auth/request-password-reset.ts": $47,
+    "./routes/api/auth/reset-password.ts": $48,
+    "./routes/api/auth/send-verification-email.ts": $49,
+    "./routes/api/auth/session.ts": $50,
+    "./routes/api/auth/sign-in/email.ts": $51,
+    "./routes/api/auth/sign-in/social.ts": $52,
+    "./routes/api/auth/sign-out.ts": $53,
+    "./routes/api/auth/sign-up/email.ts": $54,
+    "./routes/api/auth/verify-email.ts": $55,
+    "./routes/api/banners.ts": $56,
+    "./routes/api/docs.tsx": $57,
+    "./routes/api/files/[id].ts": $58,
+    "./routes/api/health.ts": $59,
+    "./routes/api/internships/[id].ts": $60,
+    "./routes/api/internships/index.ts": $61,
+    "./routes/api/me/export.ts": $62,
+    "./routes/api/me/index.ts": $63,
+    "./routes/api/me/notifications/index.ts": $64,
+    "./routes/api/me/notifications/read.ts": $65,
+    "./routes/api/me/recommendations.ts": $66,
+    "./routes/api/me/saved/[kind]/[id].ts": $67,
+    "./routes/api/me/saved/ids.ts": $68,
+    "./routes/api/me/saved/index.ts": $69,
+    "./routes/api/me/settings.ts": $70,
+    "./routes/api/onboarding.ts": $71,
+    "./routes/api/openapi.json.ts": $72,
+    "./routes/api/opportunities/[id].ts": $73,
+    "./routes/api/opportunities/index.ts": $74,
+    "./routes/api/profile.ts": $75,
+    "./routes/api/purchases.ts": $76,
+    "./routes/api/toolkits/[id]/index.ts": $77,
+    "./routes/api/toolkits/[id]/progress.ts": $78,
+    "./routes/api/toolkits/[id]/verify.ts": $79,
+    "./routes/api/toolkits/index.ts": $80,
+    "./routes/api/ungatekeep/[id].ts": $81,
+    "./routes/api/ungatekeep/[id]/comments.ts": $82,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $83,
+    "./routes/api/ungatekeep/comments/[id].ts": $84,
+    "./routes/api/ungatekeep/index.ts": $85,
+    "./routes/api/webhooks/razorpay.ts": $86,
+    "./routes/check-inbox.tsx": $87,
+    "./routes/contact.tsx": $88,
+    "./routes/forgot-password.tsx": $89,
+    "./routes/index.tsx": $90,
+    "./routes/internships/[id]/edit.tsx": $91,
+    "./routes/internships/[id]/index.tsx": $92,
+    "./routes/internships/index.tsx": $93,
+    "./routes/internships/mine.tsx": $94,
+    "./routes/internships/new.tsx": $95,
+    "./routes/internships/rss.xml.ts": $96,
+    "./routes/me/notifications.tsx": $97,
+    "./routes/me/settings.tsx": $98,
+    "./routes/me/tracker.tsx": $99,
+    "./routes/onboarding.tsx": $100,
+    "./routes/opportunities/[id]/calendar.ics.ts": $101,
+    "./routes/opportunities/[id]/index.tsx": $102,
+    "./routes/opportunities/index.tsx": $103,
+    "./routes/opportunities/mine.tsx": $104,
+    "./routes/opportunities/new.tsx": $105,
+    "./routes/privacy.tsx": $106,
+    "./routes/profile.tsx": $107,
+    "./routes/refunds.tsx": $108,
+    "./routes/reset-password.tsx": $109,
+    "./routes/robots.txt.ts": $110,
+    "./routes/sign-in.tsx": $111,
+    "./routes/sign-out.ts": $112,
+    "./routes/sign-up.tsx": $113,
+    "./routes/sitemap.xml.ts": $114,
+    "./routes/sitemap/[file].ts": $115,
+    "./routes/terms.tsx": $116,
+    "./routes/toolkits/[id]/index.tsx": $117,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $118,
+    "./routes/toolkits/[id]/learn/index.tsx": $119,
+    "./routes/toolkits/index.tsx": $120,
+    "./routes/toolkits/mine.tsx": $121,
+    "./routes/ungatekeep/[id].tsx": $122,
+    "./routes/ungatekeep/index.tsx": $123,
+    "./routes/ungatekeep/rss.xml.ts": $124,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,
-    "./islands/AdminCouponsTable.tsx": $$1,
-    "./islands/AdminOpportunitiesQueue.tsx": $$2,
-    "./islands/AdminToolkitsTable.tsx": $$3,
-    "./islands/AdminUsersTable.tsx": $$4,
-    "./islands/BannerCarousel.tsx": $$5,
-    "./islands/BannerManager.tsx": $$6,
-    "./islands/ForgotPasswordForm.tsx": $$7,
-    "./islands/InternshipAdminControls.tsx": $$8,
-    "./islands/InternshipDeleteButton.tsx": $$9,
-    "./islands/InternshipFilters.tsx": $$10,
-    "./islands/InternshipForm.tsx": $$11,
-    "./islands/LessonManager.tsx": $$12,
-    "./islands/LessonProgress.tsx": $$13,
-    "./islands/NotificationBell.tsx": $$14,
-    "./islands/NotificationList.tsx": $$15,
-    "./islands/OnboardingWizard.tsx": $$16,
-    "./islands/OpportunityForm.tsx": $$17,
-    "./islands/ProfileForm.tsx": $$18,
-    "./islands/ResetPasswordForm.tsx": $$19,
-    "./islands/SaveButton.tsx": $$20,
-    "./islands/SavedTracker.tsx": $$21,
-    "./islands/SettingsForm.tsx": $$22,
-    "./islands/SignInForm.tsx": $$23,
-    "./islands/SignUpForm.tsx": $$24,
-    "./islands/ToolkitCheckout.tsx": $$25,
-    "./islands/ToolkitForm.tsx": $$26,
-    "./islands/UngatekeepPostEditor.tsx": $$27,
-    "./islands/UngatekeepPostsTable.tsx": $$28,
+    "./islands/AdminCommentsTable.tsx": $$1,
+    "./islands/AdminCouponsTable.tsx": $$2,
+    "./islands/AdminOpportunitiesQueue.tsx": $$3,
+    "./islands/AdminToolkitsTable.tsx": $$4,
+    "./islands/AdminUsersTable.tsx": $$5,
+    "./islands/BannerCarousel.tsx": $$6,
+    "./islands/BannerManager.tsx": $$7,
+    "./islands/ForgotPasswordForm.tsx": $$8,
+    "./islands/InternshipAdminControls.tsx": $$9,
+    "./islands/InternshipDeleteButton.tsx": $$10,
+    "./islands/InternshipFilters.tsx": $$11,
+    "./islands/InternshipForm.tsx": $$12,
+    "./islands/LessonManager.tsx": $$13,
+    "./islands/LessonProgress.tsx": $$14,
+    "./islands/NotificationBell.tsx": $$15,
+    "./islands/NotificationList.tsx": $$16,
+    "./islands/OnboardingWizard.tsx": $$17,
+    "./islands/OpportunityForm.tsx": $$18,
+    "./islands/PostDiscussion.tsx": $$19,
+    "./islands/ProfileForm.tsx": $$20,
+    "./islands/ResetPasswordForm.tsx": $$21,
+    "./islands/SaveButton.tsx": $$22,
+    "./islands/SavedTracker.tsx": $$23,
+    "./islands/SettingsForm.tsx": $$24,
+    "./islands/SignInForm.tsx": $$25,
+    "./islands/SignUpForm.tsx": $$26,
+    "./islands/ToolkitCheckout.tsx": $$27,
+    "./islands/ToolkitForm.tsx": $$28,
+    "./islands/UngatekeepPostEditor.tsx": $$29,
+    "./islands/UngatekeepPostsTable.tsx": $$30,
   },
   baseUrl: import.meta.url,
 };

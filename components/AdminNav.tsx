@@ -8,6 +8,7 @@ export const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin/toolkits", label: "Toolkits" },
   { href: "/admin/coupons", label: "Coupons" },
   { href: "/admin/ungatekeep", label: "Ungatekeep posts" },
+  { href: "/admin/comments", label: "Comments" },
   { href: "/admin/banners", label: "Banners" },
 ];
 

@@ -1,7 +1,7 @@
 /**
  * One post in the Ungatekeep feed (docs/api.md, Ungatekeep feed rule 2): thumbnail, title
  * linking to the post, two-line excerpt, creator, relative date (exact date on hover), tag label
- * and pin marker.
+ * and pin marker, and the comment and reaction counts (the same for every reader: nothing personal).
  */
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
@@ -9,6 +9,24 @@ import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { relativeTime } from "./format.ts";
 import { formatDateTime } from "@/lib/dates.ts";
+import { REACTION_LABELS, REACTION_TYPES } from "@/lib/comments/limits.ts";
+
+/** The comment count and reaction counts of a post, linking to its discussion. */
+export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "commentCount" | "reactions"> }) {
+  return (
+    <p class="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+      <a href={`/ungatekeep/${post.id}#discussion-title`} class="underline hover:text-indigo-700">
+        {post.commentCount === 1 ? "1 comment" : `${post.commentCount} comments`}
+      </a>
+      {REACTION_TYPES.map((type) => (
+        <span key={type}>
+          <span aria-hidden="true">{REACTION_LABELS[type].emoji}</span> {post.reactions[type]}
+          <span class="sr-only">{` ${REACTION_LABELS[type].label}`}</span>
+        </span>
+      ))}
+    </p>
+  );
+}
 
 /** The thumbnail's source: the first image, else the link's preview image, else none. */
 export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): string | null {
@@ -56,6 +74,7 @@ export function PostCard({ post, now }: { post: PostView; now?: Date }) {
         <p class="mt-2 text-sm text-slate-700">
           {post.creator?.name ?? FORMER_MEMBER} · <PostDate iso={post.publishedAt ?? post.createdAt} now={now} />
         </p>
+        <EngagementSummary post={post} />
       </div>
     </article>
   );

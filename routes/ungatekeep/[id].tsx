@@ -1,5 +1,7 @@
 /**
- * `/ungatekeep/{id}`: one post with its rendered content, images and link card (docs/decisions.md, Ungatekeep and banners).
+ * `/ungatekeep/{id}`: one post with its rendered content, images and link card (docs/decisions.md, Ungatekeep and banners),
+ * then its reactions and comment thread (the `PostDiscussion` island, rendered here for readers and search engines;
+ * docs/decisions.md, Comments and reactions).
  * A draft, a post scheduled later or an unknown id is the 404 page (admins see drafts and
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
  * post beyond the preview is sent to sign in and back.
@@ -15,19 +17,31 @@ import { getPost, getPostForAdmin, isLive, type PostView } from "@/lib/ungatekee
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { postArticle, postImages } from "@/lib/seo/json_ld.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
+import { type CommentPage, listComments } from "@/lib/comments/comments.ts";
+import { canComment, canModerate } from "@/lib/comments/policy.ts";
+import PostDiscussion from "@/islands/PostDiscussion.tsx";
 
-export const handler = define.handlers<PostView>({
+interface Data {
+  post: PostView;
+  /** The first page of comments; null for a draft or scheduled post (an admin's preview). */
+  discussion: CommentPage | null;
+}
+
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv } = ctx.state.services;
-    const post = canManagePosts(ctx.state.user)
-      ? await getPostForAdmin(kv, ctx.params.id)
-      : await getPost(kv, ctx.params.id, ctx.state.user);
-    return ctx.render(post);
+    const { user } = ctx.state;
+    const post = canManagePosts(user)
+      ? await getPostForAdmin(kv, ctx.params.id, user)
+      : await getPost(kv, ctx.params.id, user);
+    const discussion = isLive(post) ? await listComments(kv, post.id, user, { limit: 20, offset: 0 }) : null;
+    return ctx.render({ post, discussion });
   },
 });
 
-export default define.page<PostView>(function PostPage({ data: post, state }) {
+export default define.page<Data>(function PostPage({ data: { post, discussion }, state }) {
   const live = isLive(post);
+  const { user } = state;
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
       <PageHead
@@ -55,7 +69,7 @@ export default define.page<PostView>(function PostPage({ data: post, state }) {
         <p class="mt-1 text-slate-700">
           By {post.creator?.name ?? FORMER_MEMBER} · <PostDate iso={post.publishedAt ?? post.createdAt} />
         </p>
-        {canManagePosts(state.user) && (
+        {canManagePosts(user) && (
           <a href={`/admin/ungatekeep/${post.id}`} class="mt-2 inline-block text-sm text-indigo-700 underline">
             Edit post
           </a>
@@ -82,6 +96,17 @@ export default define.page<PostView>(function PostPage({ data: post, state }) {
         <div class="mt-6">
           <LinkCard url={post.linkUrl} title={post.linkTitle} image={post.linkImage} />
         </div>
+      )}
+      {discussion && (
+        <PostDiscussion
+          postId={post.id}
+          comments={discussion.comments}
+          pagination={discussion.pagination}
+          reactions={post.reactions}
+          myReactions={post.myReactions ?? []}
+          viewer={user ? { id: user.id, isAdmin: canModerate(user), canComment: canComment(user) } : null}
+          signInHref={`/sign-in?callbackURL=${encodeURIComponent(`/ungatekeep/${post.id}`)}`}
+        />
       )}
     </article>
   );

@@ -1,0 +1,382 @@
+/**
+ * The conversation under an Ungatekeep post (docs/decisions.md, Comments and reactions): the reaction buttons and the
+ * comment thread, rendered on the server for readers and search engines and hydrated for writing, replying, editing,
+ * deleting and reacting without a reload. A guest sees the counts and the thread and a sign-in link that returns to
+ * the post; a signed-in user with an unverified e-mail is told to verify it. Comment text is rendered as text, link
+ * and line-break elements (`contentSegments`), never as HTML.
+ */
+import { useRef, useState } from "preact/hooks";
+import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { Notice, SECONDARY_BUTTON, SubmitButton, useHydrated } from "@/components/forms.tsx";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { formatDateTime } from "@/lib/dates.ts";
+import { COMMENT_LINK_REL, contentSegments } from "@/lib/comments/content.ts";
+import {
+  COMMENT_EDIT_WINDOW_MS,
+  COMMENT_MAX_LENGTH,
+  REACTION_LABELS,
+  REACTION_TYPES,
+  type ReactionType,
+} from "@/lib/comments/limits.ts";
+import type { CommentThread, CommentView, Pagination, ReactionCounts } from "@/lib/comments/schema.ts";
+
+/** Who is looking: null for a guest. */
+export interface DiscussionViewer {
+  id: string;
+  isAdmin: boolean;
+  /** A verified e-mail: may write. */
+  canComment: boolean;
+}
+
+/** Props: the post, the first page of its comments, its reaction counts and the viewer. */
+export interface PostDiscussionProps {
+  postId: string;
+  comments: CommentThread[];
+  pagination: Pagination;
+  reactions: ReactionCounts;
+  /** The viewer's reactions; empty for a guest. */
+  myReactions: ReactionType[];
+  viewer: DiscussionViewer | null;
+  /** Where "Sign in" goes (back to this post afterwards). */
+  signInHref: string;
+}
+
+/** The name shown for a comment's author. */
+function authorName(comment: CommentView): string {
+  if (comment.isDeleted) return "Deleted comment";
+  return comment.user?.name ?? "Deleted user";
+}
+
+/** A comment's text as elements: text, links (`rel="nofollow ugc noopener"`) and line breaks. */
+function CommentText({ content }: { content: string }) {
+  return (
+    <p class="mt-1 whitespace-normal text-slate-800 [overflow-wrap:anywhere]">
+      {contentSegments(content).map((segment, i) => {
+        if ("br" in segment) return <br key={i} />;
+        if ("href" in segment) {
+          return (
+            <a key={i} href={segment.href} rel={COMMENT_LINK_REL} class="text-indigo-700 underline">
+              {segment.href}
+            </a>
+          );
+        }
+        return segment.text;
+      })}
+    </p>
+  );
+}
+
+/** The textarea form of a new comment, a reply or an edit. */
+function CommentForm(props: {
+  id: string;
+  label: string;
+  submitLabel: string;
+  initial?: string;
+  onSubmit: (content: string) => Promise<boolean>;
+  onCancel?: () => void;
+}) {
+  const [content, setContent] = useState(props.initial ?? "");
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    const ok = await props.onSubmit(content);
+    setBusy(false);
+    if (ok && props.initial === undefined) setContent("");
+  };
+  return (
+    <form onSubmit={submit} class="mt-2 space-y-2">
+      <label for={props.id} class="block text-sm font-medium text-slate-800">{props.label}</label>
+      <textarea
+        id={props.id}
+        name="content"
+        rows={3}
+        required
+        maxLength={COMMENT_MAX_LENGTH}
+        value={content}
+        onInput={(e) => setContent(e.currentTarget.value)}
+        aria-describedby={`${props.id}-count`}
+        class="block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+      />
+      <div class="flex flex-wrap items-center gap-2">
+        <SubmitButton busy={busy} label={props.submitLabel} busyLabel="Saving…" />
+        {props.onCancel && <button type="button" class={SECONDARY_BUTTON} onClick={props.onCancel}>Cancel</button>}
+        <span id={`${props.id}-count`} class="ml-auto text-sm text-slate-700">
+          {content.length} / {COMMENT_MAX_LENGTH} characters
+        </span>
+      </div>
+    </form>
+  );
+}
+
+export default function PostDiscussion(props: PostDiscussionProps) {
+  const { postId, viewer } = props;
+  const hydrated = useHydrated();
+  const [threads, setThreads] = useState(props.comments);
+  const [pagination, setPagination] = useState(props.pagination);
+  const [reactions, setReactions] = useState(props.reactions);
+  const [mine, setMine] = useState(props.myReactions);
+  const [replyTo, setReplyTo] = useState<CommentView | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [doomed, setDoomed] = useState<CommentView | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState("");
+  const loading = useRef(false);
+
+  const fail = (text: string) => {
+    setError(text);
+    return false;
+  };
+
+  const react = async (type: ReactionType) => {
+    const on = !mine.includes(type);
+    const res = await fetchJson<{ reactions: ReactionCounts; mine: ReactionType[] }>(
+      `/api/ungatekeep/${postId}/reactions/${type}`,
+      { method: on ? "PUT" : "DELETE" },
+    );
+    if (!res.ok) return fail(res.error);
+    setReactions(res.data.reactions);
+    setMine(res.data.mine);
+    setMessage(`${REACTION_LABELS[type].label} ${on ? "added" : "removed"}.`);
+  };
+
+  const write = async (content: string, parentId?: string) => {
+    setError("");
+    const res = await fetchJson<{ comment: CommentView }>(`/api/ungatekeep/${postId}/comments`, {
+      body: { content, parentId },
+    });
+    if (!res.ok) return fail(res.error);
+    const comment = res.data.comment;
+    if (comment.parentId) {
+      setThreads((all) => all.map((t) => t.id === comment.parentId ? { ...t, replies: [...t.replies, comment] } : t));
+      setReplyTo(null);
+      setMessage("Reply posted.");
+    } else {
+      setThreads((all) => [...all, { ...comment, replies: [] }]);
+      setPagination((p) => ({ ...p, total: p.total + 1 }));
+      setMessage("Comment posted.");
+    }
+    return true;
+  };
+
+  const edit = async (comment: CommentView, content: string) => {
+    setError("");
+    const res = await fetchJson<{ comment: CommentView }>(`/api/ungatekeep/comments/${comment.id}`, {
+      method: "PATCH",
+      body: { content },
+    });
+    if (!res.ok) return fail(res.error);
+    const next = res.data.comment;
+    const swap = (c: CommentView) => c.id === next.id ? { ...c, ...next } : c;
+    setThreads((all) => all.map((t) => ({ ...swap(t), replies: t.replies.map(swap) })));
+    setEditing(null);
+    setMessage("Comment updated.");
+    return true;
+  };
+
+  const remove = async () => {
+    if (!doomed) return;
+    setDeleting(true);
+    const res = await fetchJson(`/api/ungatekeep/comments/${doomed.id}`, { method: "DELETE" });
+    setDeleting(false);
+    setDoomed(null);
+    if (!res.ok) return fail(`Not deleted: ${res.error}`);
+    setThreads((all) =>
+      all.flatMap((t) => {
+        if (t.id === doomed.id) {
+          return t.replies.length > 0 ? [{ ...t, isDeleted: true, content: "", user: null, replies: t.replies }] : [];
+        }
+        const replies = t.replies.filter((r) => r.id !== doomed.id);
+        return t.isDeleted && replies.length === 0 ? [] : [{ ...t, replies }];
+      })
+    );
+    setMessage("Comment deleted.");
+  };
+
+  const loadMore = async () => {
+    if (loading.current) return;
+    loading.current = true;
+    const res = await fetchJson<{ comments: CommentThread[]; pagination: Pagination }>(
+      `/api/ungatekeep/${postId}/comments?offset=${threads.length}`,
+    );
+    loading.current = false;
+    if (!res.ok) return fail(res.error);
+    setThreads((all) => [...all, ...res.data.comments.filter((c) => !all.some((t) => t.id === c.id))]);
+    setPagination(res.data.pagination);
+  };
+
+  const mayEdit = (c: CommentView) =>
+    !c.isDeleted && viewer?.id === c.user?.id && Date.now() - Date.parse(c.createdAt) < COMMENT_EDIT_WINDOW_MS;
+  const mayDelete = (c: CommentView) => !c.isDeleted && (viewer?.isAdmin || viewer?.id === c.user?.id);
+
+  const renderComment = (comment: CommentView, thread: CommentThread) => (
+    <article id={`comment-${comment.id}`} aria-label={`Comment by ${authorName(comment)}`} class="scroll-mt-20">
+      <p class="text-sm text-slate-700">
+        <span class="font-semibold text-slate-900">{authorName(comment)}</span>
+        {!comment.isDeleted && (
+          <>
+            {" · "}
+            <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
+            {comment.updatedAt !== comment.createdAt && " · edited"}
+          </>
+        )}
+      </p>
+      {comment.isDeleted
+        ? <p class="mt-1 italic text-slate-700">This comment was deleted.</p>
+        : editing === comment.id
+        ? (
+          <CommentForm
+            id={`edit-${comment.id}`}
+            label="Edit your comment"
+            submitLabel="Save"
+            initial={comment.content}
+            onSubmit={(content) => edit(comment, content)}
+            onCancel={() =>
+              setEditing(null)}
+          />
+        )
+        : <CommentText content={comment.content} />}
+      {hydrated && viewer && editing !== comment.id && !comment.isDeleted && (
+        <div class="mt-1 flex flex-wrap gap-3 text-sm">
+          {viewer.canComment && (
+            <button
+              type="button"
+              class="font-medium text-indigo-700 underline"
+              onClick={() => setReplyTo(comment)}
+            >
+              Reply<span class="sr-only">{` to ${authorName(comment)}`}</span>
+            </button>
+          )}
+          {mayEdit(comment) && (
+            <button
+              type="button"
+              class="font-medium text-indigo-700 underline"
+              onClick={() => setEditing(comment.id)}
+            >
+              Edit<span class="sr-only">{` your comment`}</span>
+            </button>
+          )}
+          {mayDelete(comment) && (
+            <button
+              type="button"
+              class="font-medium text-red-700 underline"
+              onClick={() => setDoomed(comment)}
+            >
+              Delete<span class="sr-only">{` the comment by ${authorName(comment)}`}</span>
+            </button>
+          )}
+        </div>
+      )}
+      {replyTo?.id === comment.id && (
+        <CommentForm
+          id={`reply-${comment.id}`}
+          label={`Reply to ${authorName(comment)}`}
+          submitLabel="Post reply"
+          onSubmit={(content) => write(content, comment.id)}
+          onCancel={() =>
+            setReplyTo(null)}
+        />
+      )}
+      {thread.id === comment.id && thread.replies.length > 0 && (
+        <ul class="mt-3 space-y-3 border-l-2 border-slate-200 pl-4" aria-label="Replies">
+          {thread.replies.map((reply) => (
+            <li key={reply.id}>
+              {renderComment(reply, thread)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+
+  const commentCount = threads.reduce((n, t) => n + (t.isDeleted ? 0 : 1) + t.replies.length, 0);
+  return (
+    <section aria-labelledby="discussion-title" class="mt-10 space-y-6 border-t border-slate-200 pt-6">
+      <div role="group" aria-label="Reactions" class="flex flex-wrap gap-2">
+        {REACTION_TYPES.map((type) => {
+          const { label, emoji } = REACTION_LABELS[type];
+          const text = (
+            <>
+              <span aria-hidden="true">{emoji}</span> {label} <span class="font-semibold">{reactions[type]}</span>
+            </>
+          );
+          const style = "inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm";
+          return viewer
+            ? (
+              <button
+                key={type}
+                type="button"
+                disabled={!hydrated}
+                aria-pressed={mine.includes(type) ? "true" : "false"}
+                onClick={() => react(type)}
+                class={`${style} border-slate-300 bg-white text-slate-800 hover:bg-slate-100 aria-pressed:border-indigo-700 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-900`}
+              >
+                {text}
+              </button>
+            )
+            : <span key={type} class={`${style} border-slate-200 bg-slate-50 text-slate-800`}>{text}</span>;
+        })}
+      </div>
+      <h2 id="discussion-title" class="text-xl font-semibold text-slate-900">
+        Discussion{commentCount > 0 && ` (${commentCount}${pagination.hasMore ? "+" : ""})`}
+      </h2>
+      <p role="status" aria-live="polite" class="sr-only">{message}</p>
+      {error && <Notice kind="error">{error}</Notice>}
+      {threads.length === 0
+        ? <p class="text-slate-700">No comments yet. {viewer?.canComment ? "Start the discussion." : ""}</p>
+        : (
+          <ol class="space-y-6" aria-label="Comments">
+            {threads.map((thread) => (
+              <li key={thread.id}>
+                {renderComment(thread, thread)}
+              </li>
+            ))}
+          </ol>
+        )}
+      {threads.length < pagination.total && (
+        <button type="button" class={SECONDARY_BUTTON} disabled={!hydrated} onClick={loadMore}>
+          Show more comments
+        </button>
+      )}
+      {!viewer && (
+        <div class="rounded-lg border border-indigo-200 bg-indigo-50 p-4">
+          <p class="text-slate-800">Sign in to comment, reply and react.</p>
+          <a
+            href={props.signInHref}
+            class="mt-3 inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+          >
+            Sign in to join the discussion
+          </a>
+        </div>
+      )}
+      {viewer && !viewer.canComment && (
+        <Notice kind="info">
+          Verify your e-mail address to comment: open the link we sent you when you signed up.
+        </Notice>
+      )}
+      {viewer?.canComment && (
+        <CommentForm
+          id="new-comment"
+          label="Add a comment"
+          submitLabel="Post comment"
+          onSubmit={(c) => write(c)}
+        />
+      )}
+      <ConfirmDialog
+        open={doomed !== null}
+        title="Delete this comment?"
+        confirmLabel="Yes, delete"
+        busyLabel="Deleting…"
+        busy={deleting}
+        tone="danger"
+        onConfirm={remove}
+        onCancel={() => setDoomed(null)}
+      >
+        {doomed && doomed.parentId === null && threads.find((t) => t.id === doomed.id)?.replies.length
+          ? "Its replies stay; the comment shows as deleted."
+          : "The comment will be removed for good."}
+      </ConfirmDialog>
+    </section>
+  );
+}

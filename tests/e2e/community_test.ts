@@ -1,0 +1,111 @@
+/**
+ * The conversation under an Ungatekeep post in Chromium (docs/decisions.md, Comments and reactions): two students
+ * discuss under a post (comment, reply, react) without a reload, the first gets a notification in the header bell,
+ * a stored script payload in a comment shows as text and never runs, a guest reads the thread and is offered sign-in
+ * back to the post, and an admin deletes a comment from `/admin/comments`. Every page passes the axe-core check.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+
+const XSS = `<img src=x onerror="window.__xss='img'"><script>window.__xss='script'</script> ` +
+  `javascript:window.__xss='link' https://example.com/ok`;
+
+Deno.test("two students comment, reply and react; the first is notified; a script in a comment stays text; an admin deletes a comment", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi Kumar" });
+  await using browser = await launchBrowser();
+  const url = `${t.origin}/ungatekeep/${post.id}`;
+
+  const ashaContext = await browser.newContext();
+  await signInBrowser(ashaContext, t.origin, asha);
+  const a = await ashaContext.newPage();
+  const dialogs: string[] = [];
+  a.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.dismiss();
+  });
+  await openHydrated(a, url);
+  await a.getByText("No comments yet.").waitFor();
+  await a.getByLabel("Add a comment").fill("Which topics did the OA cover?\nDP or graphs?");
+  await a.getByRole("button", { name: "Post comment" }).click();
+  await a.getByRole("article", { name: "Comment by Asha Rao" }).getByText("DP or graphs?").waitFor();
+  assertEquals(await a.getByLabel("Add a comment").inputValue(), "", "the form is cleared");
+  await a.getByLabel("Add a comment").fill(XSS);
+  await a.getByRole("button", { name: "Post comment" }).click();
+  await a.getByText("javascript:window.__xss='link'").waitFor();
+  await assertAccessible(a, "the post with comments, signed in");
+
+  const raviContext = await browser.newContext();
+  await signInBrowser(raviContext, t.origin, ravi);
+  const r = await raviContext.newPage();
+  r.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.dismiss();
+  });
+  await openHydrated(r, url);
+  await r.getByText("Which topics did the OA cover?").waitFor();
+  await r.getByText("<script>window.__xss='script'</script>", { exact: false }).waitFor();
+  assertEquals(await r.evaluate(() => (globalThis as { __xss?: string }).__xss), undefined, "no payload ran");
+  assertEquals(await r.locator("section[aria-labelledby=discussion-title] img, section script").count(), 0);
+  const link = r.getByRole("link", { name: "https://example.com/ok" });
+  assertEquals(await link.getAttribute("rel"), "nofollow ugc noopener");
+  assertEquals(await r.locator('a[href^="javascript:"]').count(), 0);
+
+  await r.getByRole("button", { name: "Reply to Asha Rao" }).first().click();
+  await r.getByLabel("Reply to Asha Rao").fill("Mostly DP, one graph question.");
+  await r.getByRole("button", { name: "Post reply" }).click();
+  const replies = r.getByRole("list", { name: "Replies" });
+  await replies.getByText("Mostly DP, one graph question.").waitFor();
+  const helpful = r.getByRole("button", { name: /Helpful/ });
+  await helpful.click();
+  await r.locator('button[aria-pressed="true"]', { hasText: "Helpful 1" }).waitFor();
+  await helpful.click();
+  await r.locator('button[aria-pressed="false"]', { hasText: "Helpful 0" }).waitFor();
+  await helpful.click();
+  await r.locator('button[aria-pressed="true"]', { hasText: "Helpful 1" }).waitFor();
+  await assertAccessible(r, "the post after a reply and a reaction");
+
+  await a.reload();
+  await a.getByRole("button", { name: "Notifications, 1 unread" }).click();
+  await a.getByText("Ravi Kumar replied to your comment on “Cracking the Flipkart OA”").click();
+  await a.waitForURL(/#comment-/);
+  await a.getByRole("list", { name: "Replies" }).getByText("Mostly DP, one graph question.").waitFor();
+  assertEquals(await a.locator('button[aria-pressed="false"]', { hasText: "Helpful 1" }).count(), 1);
+
+  const guest = await browser.newPage();
+  await openHydrated(guest, url);
+  await guest.getByText("Mostly DP, one graph question.").waitFor();
+  assertEquals(await guest.getByLabel("Add a comment").count(), 0);
+  const signIn = guest.getByRole("link", { name: "Sign in to join the discussion" });
+  assertEquals(
+    await signIn.getAttribute("href"),
+    `/sign-in?callbackURL=${encodeURIComponent(`/ungatekeep/${post.id}`)}`,
+  );
+  await assertAccessible(guest, "the post as a guest");
+  const feed = await (await fetch(`${t.origin}/ungatekeep`)).text();
+  assert(feed.includes("3 comments"), "the feed card counts comments and replies");
+
+  const adminContext = await browser.newContext();
+  await signInBrowser(adminContext, t.origin, admin);
+  const m = await adminContext.newPage();
+  await openHydrated(m, `${t.origin}/admin/comments`);
+  await m.getByRole("link", { name: "Comments", exact: true }).waitFor();
+  assertEquals(await m.locator("tbody tr").count(), 3);
+  await assertAccessible(m, "/admin/comments");
+  await m.getByLabel("Search comments and authors").fill("graph question");
+  await m.getByText("1 comments match.").waitFor();
+  assertEquals(await m.locator("tbody tr").count(), 1);
+  await m.getByRole("button", { name: "Delete the comment by Ravi Kumar" }).click();
+  await m.getByRole("dialog").getByRole("button", { name: "Yes, delete" }).click();
+  await m.getByText("The comment by Ravi Kumar was deleted.").waitFor();
+  await m.getByText("No comments match.").waitFor();
+  await openHydrated(m, url);
+  assertEquals(await m.getByText("Mostly DP, one graph question.").count(), 0);
+  await m.getByRole("button", { name: "Delete the comment by Asha Rao" }).first().waitFor();
+  assertEquals(dialogs, [], "no script opened a dialog");
+});
