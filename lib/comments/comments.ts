@@ -37,6 +37,20 @@ export * from "./schema.ts";
 const NOT_FOUND = "Comment not found";
 const MAX_RETRIES = 32;
 
+let lastIdMs = 0;
+let idSequence = 0;
+
+/**
+ * A new comment id: the time in ms (hex), a sequence within that ms, and a random tail. Comments of the same ms sort
+ * by id in their thread keys, so this keeps one process's comments in the order they were written.
+ */
+function commentId(ms: number): string {
+  idSequence = ms === lastIdMs ? idSequence + 1 : 0;
+  lastIdMs = ms;
+  const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+  return `${hex(ms, 12)}-${hex(idSequence, 4)}-${crypto.randomUUID().slice(0, 18)}`;
+}
+
 /** A page of a post's comments. */
 export interface CommentPage {
   comments: CommentThread[];
@@ -156,7 +170,7 @@ export async function createComment(
     }
     const at = new Date(now).toISOString();
     const comment: Comment = {
-      id: crypto.randomUUID(),
+      id: commentId(now),
       postId,
       parentId: target?.parent.value.id ?? null,
       content: input.content,
