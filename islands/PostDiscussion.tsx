@@ -7,7 +7,7 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { Notice, SECONDARY_BUTTON, SubmitButton, useHydrated } from "@/components/forms.tsx";
+import { INPUT, Notice, SECONDARY_BUTTON, SubmitButton, useHydrated } from "@/components/forms.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { COMMENT_LINK_REL, contentSegments } from "@/lib/comments/content.ts";
@@ -96,7 +96,7 @@ function CommentForm(props: {
         value={content}
         onInput={(e) => setContent(e.currentTarget.value)}
         aria-describedby={`${props.id}-count`}
-        class="block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+        class={INPUT}
       />
       <div class="flex flex-wrap items-center gap-2">
         <SubmitButton busy={busy} label={props.submitLabel} busyLabel="Saving…" />
