@@ -91,15 +91,17 @@ async function seed() {
       createComment(kv, busy.id, writers[Math.floor(n / 10)], {
         content: `Comment ${n}: a question or an answer about the interview, with a link https://example.com/${n}.`,
         parentId: n % 5 === 4 && lastTop ? lastTop : undefined,
-      })
+      }, "http://bench.example")
     ));
-    lastTop = written.findLast((c) => c.parentId === null)?.id ?? lastTop;
+    lastTop = written.findLast(({ comment }) => comment.parentId === null)?.comment.id ?? lastTop;
   }
   for (const [r, reader] of readers.entries()) {
     await react(kv, busy.id, reader, REACTION_TYPES[r % 3], true);
     if (r < 40) {
       await react(kv, posts[r].id, reader, "helpful", true);
-      if (r > 0) await createComment(kv, posts[r].id, reader, { content: `Thanks for post ${r}` });
+      if (r > 0) {
+        await createComment(kv, posts[r].id, reader, { content: `Thanks for post ${r}` }, "http://bench.example");
+      }
     }
   }
   const readerCookie = `session=${(await createSession(kv, readers[0].id)).token}`;

@@ -6,10 +6,13 @@
  */
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { getSettings } from "@/lib/settings/settings.ts";
 import { postTitles, readablePost } from "@/lib/ungatekeep/posts.ts";
 import type { Viewer } from "@/lib/ungatekeep/policy.ts";
-import { getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
+import { getUser, getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
 import { contentHtml } from "./content.ts";
+import { replyMail } from "./reply_mail.ts";
 import { canComment, canDelete, canEdit, canModerate } from "./policy.ts";
 import {
   type AdminCommentQuery,
@@ -131,25 +134,67 @@ async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promi
   return { parent, answered: answered.value };
 }
 
+/** Who a reply notifies: the author of the comment answered, their settings, and the link to the reply. */
+interface ReplyNotice {
+  recipient: User;
+  emailOnReply: boolean;
+}
+
+/** The notice of a reply by `author` to a comment of `answeredUserId`, or null for one's own reply or a deleted author. */
+async function replyNotice(kv: Deno.Kv, answeredUserId: string | null, author: User): Promise<ReplyNotice | null> {
+  if (!answeredUserId || answeredUserId === author.id) return null;
+  const [recipient, settings] = await Promise.all([getUser(kv, answeredUserId), getSettings(kv, answeredUserId)]);
+  return recipient ? { recipient, emailOnReply: settings.emailOnReply } : null;
+}
+
 /**
- * Adds to `op` the notice to `recipient` that `author` replied to their comment under the post titled `postTitle`
- * (docs/decisions.md, Comments and reactions "Reply notifications").
+ * Adds to `op` what tells `notice.recipient` that `author` replied to their comment under the post titled
+ * `postTitle` (docs/decisions.md, Comments and reactions "Reply notifications"): the in-app notification, and the
+ * e-mail in the outbox unless they turned `emailOnReply` off. Returns the mail's id, or null when none is sent.
  */
-function notifyReply(op: Deno.AtomicOperation, recipient: string, author: User, postTitle: string, reply: Comment) {
-  const url = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
-  addNotification(op, {
-    userId: recipient,
-    type: "comment_reply",
-    title: `${author.name} replied to your comment on “${postTitle}”`,
-    body: reply.content,
-    url,
-  }, new Date(reply.createdAt));
+function notifyReply(
+  op: Deno.AtomicOperation,
+  notice: ReplyNotice,
+  author: User,
+  postTitle: string,
+  reply: Comment,
+  appUrl: string,
+): string | null {
+  const path = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
+  const title = `${author.name} replied to your comment on “${postTitle}”`;
+  const { recipient } = notice;
+  addNotification(
+    op,
+    { userId: recipient.id, type: "comment_reply", title, body: reply.content, url: path },
+    new Date(
+      reply.createdAt,
+    ),
+  );
+  if (!notice.emailOnReply) return null;
+  const mail = replyMail({
+    to: recipient.email,
+    name: recipient.name,
+    replier: author.name,
+    postTitle,
+    reply: reply.content,
+    url: `${appUrl}${path}`,
+    settingsUrl: `${appUrl}/me/settings`,
+  });
+  return queueMailOps(op, { ...mail, userId: recipient.id });
+}
+
+/** A new comment, and the id of the reply e-mail it queued (null when none). */
+export interface NewComment {
+  comment: CommentView;
+  mailId: string | null;
 }
 
 /**
  * Writes a comment by `author` under post `postId`, or a reply when `input.parentId` names a comment of that post (a
  * reply to a reply attaches to its top-level comment). The post, the parent and the author's rate window are checked
- * in the same commit, which also notifies the author of the comment answered (not when they answer themselves).
+ * in the same commit, which also notifies the author of the comment answered (not when they answer themselves): in
+ * the app, and by e-mail through the outbox unless they turned it off. `appUrl` is the origin of the e-mail's links;
+ * the caller starts the delivery of `mailId` (`deliverSoon`) once this returns.
  * @throws ForbiddenError when the author's e-mail is unverified; NotFoundError "Post not found" or "Comment not found"
  *   (the parent); UnauthenticatedError for a post the author may not read; RateLimitedError past 10 comments a minute.
  */
@@ -158,7 +203,8 @@ export async function createComment(
   postId: string,
   author: User,
   input: CommentCreate,
-): Promise<CommentView> {
+  appUrl: string,
+): Promise<NewComment> {
   if (!canComment(author)) throw new ForbiddenError("Verify your e-mail address to comment");
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const post = await readablePost(kv, postId, author);
@@ -179,11 +225,11 @@ export async function createComment(
       updatedAt: at,
       isDeleted: false,
     };
+    const notice = target ? await replyNotice(kv, target.answered.userId, author) : null;
     const op = kv.atomic();
     newCommentOps(op, comment, { post, rate, parent: target?.parent ?? null }, now);
-    const answered = target?.answered.userId;
-    if (answered && answered !== author.id) notifyReply(op, answered, author, post.value.title, comment);
-    if ((await op.commit()).ok) return viewOf(comment, summaryOf(author));
+    const mailId = notice ? notifyReply(op, notice, author, post.value.title, comment, appUrl) : null;
+    if ((await op.commit()).ok) return { comment: viewOf(comment, summaryOf(author)), mailId };
   }
   throw new Error("Comment write lost too many races");
 }

@@ -340,9 +340,14 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
   assertEquals((await t.fetch(`/api/admin/comments`, { headers: admin.headers }).then((r) => r.json())).comments, []);
 });
 
-Deno.test("reply notifications: the author of the comment answered is notified, nobody of their own reply", async () => {
+Deno.test("reply notifications: the author of the comment answered is notified in the app and by e-mail unless off; nobody of their own reply", async () => {
   await using t = await createTestApp();
-  const { post } = await setup(t);
+  const { post, admin } = await setup(t);
+  const outbox = async () => {
+    const res = await t.fetch("/api/admin/outbox", { headers: admin.headers });
+    assertEquals(res.status, 200);
+    return ((await res.json()).mails as { to: string; subject: string }[]).map((m) => [m.to, m.subject]);
+  };
   const asha = await createTestUser(t, "user", { name: "Asha" });
   const ravi = await createTestUser(t, "user", { name: "Ravi" });
   const inbox = async (who: TestUser) => {
@@ -361,7 +366,14 @@ Deno.test("reply notifications: the author of the comment answered is notified, 
     "Practise DP",
     `/ungatekeep/${post.id}#comment-${answer.id}`,
   ]);
+  assertEquals(await outbox(), [[asha.user.email, "Ravi replied to your comment on “Open”"]]);
   await written(t, asha, post.id, "Thanks Ravi!", answer.id);
   assertEquals((await inbox(ravi)).map((n) => n.body), ["Thanks Ravi!"], "the reply answered, before flattening");
   assertEquals((await inbox(asha)).length, 1);
+  assertEquals((await outbox()).length, 2);
+  const off = await t.json("PATCH", "/api/me/settings", { emailOnReply: false }, asha.headers);
+  assertEquals(off.status, 200);
+  await written(t, ravi, post.id, "One more thing", top.id);
+  assertEquals((await inbox(asha)).length, 2, "still told in the app");
+  assertEquals((await outbox()).length, 2, "no e-mail with emailOnReply off");
 });

@@ -8,6 +8,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { deliverSoon } from "@/lib/mail/outbox.ts";
 import { CommentSchema, CommentThreadSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { CommentCreateSchema, CommentListQuerySchema, createComment, listComments } from "@/lib/comments/comments.ts";
 
@@ -51,7 +52,15 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const input = await readBody(req, CommentCreateSchema);
-    const comment = await createComment(ctx.state.services.kv, ctx.params.id, ctx.state.user, input);
+    const { services } = ctx.state;
+    const { comment, mailId } = await createComment(
+      services.kv,
+      ctx.params.id,
+      ctx.state.user,
+      input,
+      services.config.appUrl,
+    );
+    if (mailId) deliverSoon(services, mailId);
     return Response.json({ comment }, { status: 201 });
   },
 });

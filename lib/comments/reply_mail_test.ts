@@ -1,0 +1,20 @@
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { replyMail } from "./reply_mail.ts";
+
+Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links the reply and the settings", () => {
+  const mail = replyMail({
+    to: "asha@example.com",
+    name: "Asha",
+    replier: "Ravi <b>",
+    postTitle: "OA tips",
+    reply: "<script>alert(1)</script>\nsecond line",
+    url: "https://app.example/ungatekeep/p#comment-c",
+    settingsUrl: "https://app.example/me/settings",
+  });
+  assertEquals(mail.subject, "Ravi <b> replied to your comment on “OA tips”");
+  assert(mail.text.includes("> <script>alert(1)</script>\n> second line"));
+  assert(!mail.html.includes("<script>") && !mail.html.includes("<b>"));
+  assert(mail.html.includes("&#60;script&#62;alert(1)&#60;/script&#62;"));
+  assert(mail.html.includes('href="https://app.example/me/settings"'));
+  assertEquals(mail.link, "https://app.example/ungatekeep/p#comment-c");
+});
