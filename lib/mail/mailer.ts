@@ -20,16 +20,28 @@ export interface Mail {
   headers?: Record<string, string>;
 }
 
-/** Sends e-mails. @throws when the SMTP server refuses the mail or cannot be reached. */
+/** Sends e-mails. */
 export interface Mailer {
+  /** @throws when the SMTP server refuses the mail or cannot be reached. */
   send(mail: Mail): Promise<void>;
+  /** Closes the connections kept open for the next mails (at shutdown). */
+  close(): void;
 }
 
 /**
- * How long (ms) the SMTP client waits to connect, for the greeting, and on an idle socket, unless `SMTP_URL` names
- * its own (`?socketTimeout=…`). They bound one delivery try well inside the outbox's lease (`DELIVERY_LEASE_MS`).
+ * The SMTP client's options unless `SMTP_URL` names its own (`?socketTimeout=…`): a pool of up to 8 connections,
+ * each reused for up to 100 mails (a connection and its greeting cost more than a mail), and how long (ms) it waits
+ * to connect, for the greeting, and on an idle socket. The timeouts bound one delivery try well inside the outbox's
+ * lease (`DELIVERY_LEASE_MS`); an idle connection is closed after `socketTimeout`.
  */
-export const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+export const SMTP_OPTIONS = {
+  pool: "true",
+  maxConnections: "8",
+  maxMessages: "100",
+  connectionTimeout: "10000",
+  greetingTimeout: "10000",
+  socketTimeout: "30000",
+};
 
 /** A mailer for `smtpUrl`, or a log-only mailer when it is undefined. */
 export function createMailer(smtpUrl: string | undefined, from: string, log: Logger): Mailer {
@@ -39,16 +51,21 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
         log.info("mail", { to: mail.to, subject: mail.subject, link: mail.link });
         return Promise.resolve();
       },
+      close() {},
     };
   }
   const url = new URL(smtpUrl);
-  for (const [name, ms] of Object.entries(SMTP_TIMEOUTS_MS)) {
-    if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+  for (const [name, value] of Object.entries(SMTP_OPTIONS)) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, value);
   }
+  let made: Transporter | undefined;
   const transport = onFirstUse(async (): Promise<Transporter> =>
-    (await import("nodemailer")).default.createTransport(url.href)
+    made = (await import("nodemailer")).default.createTransport(url.href)
   );
   return {
+    close() {
+      made?.close();
+    },
     async send(mail) {
       await (await transport()).sendMail({
         from,

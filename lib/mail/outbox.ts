@@ -48,7 +48,7 @@ export interface OutboxMail extends MailToQueue, Claimable {
 export const SENT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
- * How long a delivery try holds its mail (ms): far longer than one SMTP exchange may last (`SMTP_TIMEOUTS_MS`), so a
+ * How long a delivery try holds its mail (ms): far longer than one SMTP exchange may last (`SMTP_OPTIONS`), so a
  * slow try is never taken over while it runs; a process that died holding a mail gives it up after this.
  */
 export const DELIVERY_LEASE_MS = 5 * 60 * 1000;

@@ -118,6 +118,7 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
+    disableReverseLookup: true,
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

@@ -84,6 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       mails.push(mail);
       return Promise.resolve();
     },
+    close() {},
   };
   const services: Services = {
     config,
@@ -112,6 +113,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const close = async () => {
     await server?.shutdown();
     await services.background.settled();
+    services.mailer.close();
     kv.close();
   };
   return {

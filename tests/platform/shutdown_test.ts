@@ -1,10 +1,11 @@
 /**
- * Graceful shutdown of the real server process (`main.ts`): on SIGTERM or SIGINT a request in
- * flight (a sign-up whose verification mail the fake SMTP server holds until after the signal)
- * still gets its answer, the write it acknowledged is in the KV file afterwards, and the process
- * exits 0.
+ * Graceful shutdown of the real server process (`main.ts`): on SIGTERM or SIGINT the work a
+ * request started (a sign-up's verification mail, which the fake SMTP server holds until after the
+ * signal) still finishes and is recorded as sent, the sign-up's write is in the KV file afterwards,
+ * and the process exits 0.
  */
 import { getUserByEmail } from "@/lib/users/users.ts";
+import { listOutbox } from "@/lib/mail/outbox.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 
@@ -33,7 +34,7 @@ async function waitForHealth(origin: string): Promise<void> {
 }
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  Deno.test(`on ${signal} a sign-up in flight finishes, its write survives and the process exits 0`, async () => {
+  Deno.test(`on ${signal} a mail delivery in flight finishes, the writes survive and the process exits 0`, async () => {
     const dir = await Deno.makeTempDir({ prefix: "shutdown-" });
     const mailArrived = Promise.withResolvers<void>();
     const release = Promise.withResolvers<void>();
@@ -72,13 +73,15 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       release.resolve();
       const res = await pending;
-      assertEquals(res.status, 200, "the request in flight is answered");
+      assertEquals(res.status, 200, "the sign-up is answered");
       assertEquals((await res.json()).user.email, email);
       const { code } = await server.status;
       assertEquals(code, 0);
       const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
       try {
         assertEquals((await getUserByEmail(kv, email))?.name, "Late Writer", "the acknowledged write is in the file");
+        const { mails } = await listOutbox(kv, { search: email, limit: 10, offset: 0 });
+        assertEquals(mails.map((m) => m.status), ["sent"], "the delivery in flight was recorded");
       } finally {
         kv.close();
       }
