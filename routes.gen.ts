@@ -62,69 +62,72 @@ import * as $58 from "./routes/api/files/[id].ts";
 import * as $59 from "./routes/api/health.ts";
 import * as $60 from "./routes/api/internships/[id].ts";
 import * as $61 from "./routes/api/internships/index.ts";
-import * as $62 from "./routes/api/me/export.ts";
-import * as $63 from "./routes/api/me/index.ts";
-import * as $64 from "./routes/api/me/notifications/index.ts";
-import * as $65 from "./routes/api/me/notifications/read.ts";
-import * as $66 from "./routes/api/me/recommendations.ts";
-import * as $67 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $68 from "./routes/api/me/saved/ids.ts";
-import * as $69 from "./routes/api/me/saved/index.ts";
-import * as $70 from "./routes/api/me/settings.ts";
-import * as $71 from "./routes/api/onboarding.ts";
-import * as $72 from "./routes/api/openapi.json.ts";
-import * as $73 from "./routes/api/opportunities/[id].ts";
-import * as $74 from "./routes/api/opportunities/index.ts";
-import * as $75 from "./routes/api/profile.ts";
-import * as $76 from "./routes/api/purchases.ts";
-import * as $77 from "./routes/api/toolkits/[id]/index.ts";
-import * as $78 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $79 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $80 from "./routes/api/toolkits/index.ts";
-import * as $81 from "./routes/api/ungatekeep/[id].ts";
-import * as $82 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $83 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $84 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $85 from "./routes/api/ungatekeep/index.ts";
-import * as $86 from "./routes/api/webhooks/razorpay.ts";
-import * as $87 from "./routes/check-inbox.tsx";
-import * as $88 from "./routes/contact.tsx";
-import * as $89 from "./routes/forgot-password.tsx";
-import * as $90 from "./routes/index.tsx";
-import * as $91 from "./routes/internships/[id]/edit.tsx";
-import * as $92 from "./routes/internships/[id]/index.tsx";
-import * as $93 from "./routes/internships/index.tsx";
-import * as $94 from "./routes/internships/mine.tsx";
-import * as $95 from "./routes/internships/new.tsx";
-import * as $96 from "./routes/internships/rss.xml.ts";
-import * as $97 from "./routes/me/notifications.tsx";
-import * as $98 from "./routes/me/settings.tsx";
-import * as $99 from "./routes/me/tracker.tsx";
-import * as $100 from "./routes/onboarding.tsx";
-import * as $101 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $102 from "./routes/opportunities/[id]/index.tsx";
-import * as $103 from "./routes/opportunities/index.tsx";
-import * as $104 from "./routes/opportunities/mine.tsx";
-import * as $105 from "./routes/opportunities/new.tsx";
-import * as $106 from "./routes/privacy.tsx";
-import * as $107 from "./routes/profile.tsx";
-import * as $108 from "./routes/refunds.tsx";
-import * as $109 from "./routes/reset-password.tsx";
-import * as $110 from "./routes/robots.txt.ts";
-import * as $111 from "./routes/sign-in.tsx";
-import * as $112 from "./routes/sign-out.ts";
-import * as $113 from "./routes/sign-up.tsx";
-import * as $114 from "./routes/sitemap.xml.ts";
-import * as $115 from "./routes/sitemap/[file].ts";
-import * as $116 from "./routes/terms.tsx";
-import * as $117 from "./routes/toolkits/[id]/index.tsx";
-import * as $118 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $119 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $120 from "./routes/toolkits/index.tsx";
-import * as $121 from "./routes/toolkits/mine.tsx";
-import * as $122 from "./routes/ungatekeep/[id].tsx";
-import * as $123 from "./routes/ungatekeep/index.tsx";
-import * as $124 from "./routes/ungatekeep/rss.xml.ts";
+import * as $62 from "./routes/api/me/alerts/[id].ts";
+import * as $63 from "./routes/api/me/alerts/index.ts";
+import * as $64 from "./routes/api/me/export.ts";
+import * as $65 from "./routes/api/me/index.ts";
+import * as $66 from "./routes/api/me/notifications/index.ts";
+import * as $67 from "./routes/api/me/notifications/read.ts";
+import * as $68 from "./routes/api/me/recommendations.ts";
+import * as $69 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $70 from "./routes/api/me/saved/ids.ts";
+import * as $71 from "./routes/api/me/saved/index.ts";
+import * as $72 from "./routes/api/me/settings.ts";
+import * as $73 from "./routes/api/onboarding.ts";
+import * as $74 from "./routes/api/openapi.json.ts";
+import * as $75 from "./routes/api/opportunities/[id].ts";
+import * as $76 from "./routes/api/opportunities/index.ts";
+import * as $77 from "./routes/api/profile.ts";
+import * as $78 from "./routes/api/purchases.ts";
+import * as $79 from "./routes/api/toolkits/[id]/index.ts";
+import * as $80 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $81 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $82 from "./routes/api/toolkits/index.ts";
+import * as $83 from "./routes/api/ungatekeep/[id].ts";
+import * as $84 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $85 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $86 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $87 from "./routes/api/ungatekeep/index.ts";
+import * as $88 from "./routes/api/webhooks/razorpay.ts";
+import * as $89 from "./routes/check-inbox.tsx";
+import * as $90 from "./routes/contact.tsx";
+import * as $91 from "./routes/forgot-password.tsx";
+import * as $92 from "./routes/index.tsx";
+import * as $93 from "./routes/internships/[id]/edit.tsx";
+import * as $94 from "./routes/internships/[id]/index.tsx";
+import * as $95 from "./routes/internships/index.tsx";
+import * as $96 from "./routes/internships/mine.tsx";
+import * as $97 from "./routes/internships/new.tsx";
+import * as $98 from "./routes/internships/rss.xml.ts";
+import * as $99 from "./routes/me/notifications.tsx";
+import * as $100 from "./routes/me/settings.tsx";
+import * as $101 from "./routes/me/tracker.tsx";
+import * as $102 from "./routes/onboarding.tsx";
+import * as $103 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $104 from "./routes/opportunities/[id]/index.tsx";
+import * as $105 from "./routes/opportunities/index.tsx";
+import * as $106 from "./routes/opportunities/mine.tsx";
+import * as $107 from "./routes/opportunities/new.tsx";
+import * as $108 from "./routes/privacy.tsx";
+import * as $109 from "./routes/profile.tsx";
+import * as $110 from "./routes/refunds.tsx";
+import * as $111 from "./routes/reset-password.tsx";
+import * as $112 from "./routes/robots.txt.ts";
+import * as $113 from "./routes/sign-in.tsx";
+import * as $114 from "./routes/sign-out.ts";
+import * as $115 from "./routes/sign-up.tsx";
+import * as $116 from "./routes/sitemap.xml.ts";
+import * as $117 from "./routes/sitemap/[file].ts";
+import * as $118 from "./routes/terms.tsx";
+import * as $119 from "./routes/toolkits/[id]/index.tsx";
+import * as $120 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $121 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $122 from "./routes/toolkits/index.tsx";
+import * as $123 from "./routes/toolkits/mine.tsx";
+import * as $124 from "./routes/ungatekeep/[id].tsx";
+import * as $125 from "./routes/ungatekeep/index.tsx";
+import * as $126 from "./routes/ungatekeep/rss.xml.ts";
+import * as $127 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -223,69 +226,72 @@ const manifest: Manifest = {
     "./routes/api/health.ts": $59,
     "./routes/api/internships/[id].ts": $60,
     "./routes/api/internships/index.ts": $61,
-    "./routes/api/me/export.ts": $62,
-    "./routes/api/me/index.ts": $63,
-    "./routes/api/me/notifications/index.ts": $64,
-    "./routes/api/me/notifications/read.ts": $65,
-    "./routes/api/me/recommendations.ts": $66,
-    "./routes/api/me/saved/[kind]/[id].ts": $67,
-    "./routes/api/me/saved/ids.ts": $68,
-    "./routes/api/me/saved/index.ts": $69,
-    "./routes/api/me/settings.ts": $70,
-    "./routes/api/onboarding.ts": $71,
-    "./routes/api/openapi.json.ts": $72,
-    "./routes/api/opportunities/[id].ts": $73,
-    "./routes/api/opportunities/index.ts": $74,
-    "./routes/api/profile.ts": $75,
-    "./routes/api/purchases.ts": $76,
-    "./routes/api/toolkits/[id]/index.ts": $77,
-    "./routes/api/toolkits/[id]/progress.ts": $78,
-    "./routes/api/toolkits/[id]/verify.ts": $79,
-    "./routes/api/toolkits/index.ts": $80,
-    "./routes/api/ungatekeep/[id].ts": $81,
-    "./routes/api/ungatekeep/[id]/comments.ts": $82,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $83,
-    "./routes/api/ungatekeep/comments/[id].ts": $84,
-    "./routes/api/ungatekeep/index.ts": $85,
-    "./routes/api/webhooks/razorpay.ts": $86,
-    "./routes/check-inbox.tsx": $87,
-    "./routes/contact.tsx": $88,
-    "./routes/forgot-password.tsx": $89,
-    "./routes/index.tsx": $90,
-    "./routes/internships/[id]/edit.tsx": $91,
-    "./routes/internships/[id]/index.tsx": $92,
-    "./routes/internships/index.tsx": $93,
-    "./routes/internships/mine.tsx": $94,
-    "./routes/internships/new.tsx": $95,
-    "./routes/internships/rss.xml.ts": $96,
-    "./routes/me/notifications.tsx": $97,
-    "./routes/me/settings.tsx": $98,
-    "./routes/me/tracker.tsx": $99,
-    "./routes/onboarding.tsx": $100,
-    "./routes/opportunities/[id]/calendar.ics.ts": $101,
-    "./routes/opportunities/[id]/index.tsx": $102,
-    "./routes/opportunities/index.tsx": $103,
-    "./routes/opportunities/mine.tsx": $104,
-    "./routes/opportunities/new.tsx": $105,
-    "./routes/privacy.tsx": $106,
-    "./routes/profile.tsx": $107,
-    "./routes/refunds.tsx": $108,
-    "./routes/reset-password.tsx": $109,
-    "./routes/robots.txt.ts": $110,
-    "./routes/sign-in.tsx": $111,
-    "./routes/sign-out.ts": $112,
-    "./routes/sign-up.tsx": $113,
-    "./routes/sitemap.xml.ts": $114,
-    "./routes/sitemap/[file].ts": $115,
-    "./routes/terms.tsx": $116,
-    "./routes/toolkits/[id]/index.tsx": $117,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $118,
-    "./routes/toolkits/[id]/learn/index.tsx": $119,
-    "./routes/toolkits/index.tsx": $120,
-    "./routes/toolkits/mine.tsx": $121,
-    "./routes/ungatekeep/[id].tsx": $122,
-    "./routes/ungatekeep/index.tsx": $123,
-    "./routes/ungatekeep/rss.xml.ts": $124,
+    "./routes/api/me/alerts/[id].ts": $62,
+    "./routes/api/me/alerts/index.ts": $63,
+    "./routes/api/me/export.ts": $64,
+    "./routes/api/me/index.ts": $65,
+    "./routes/api/me/notifications/index.ts": $66,
+    "./routes/api/me/notifications/read.ts": $67,
+    "./routes/api/me/recommendations.ts": $68,
+    "./routes/api/me/saved/[kind]/[id].ts": $69,
+    "./routes/api/me/saved/ids.ts": $70,
+    "./routes/api/me/saved/index.ts": $71,
+    "./routes/api/me/settings.ts": $72,
+    "./routes/api/onboarding.ts": $73,
+    "./routes/api/openapi.json.ts": $74,
+    "./routes/api/opportunities/[id].ts": $75,
+    "./routes/api/opportunities/index.ts": $76,
+    "./routes/api/profile.ts": $77,
+    "./routes/api/purchases.ts": $78,
+    "./routes/api/toolkits/[id]/index.ts": $79,
+    "./routes/api/toolkits/[id]/progress.ts": $80,
+    "./routes/api/toolkits/[id]/verify.ts": $81,
+    "./routes/api/toolkits/index.ts": $82,
+    "./routes/api/ungatekeep/[id].ts": $83,
+    "./routes/api/ungatekeep/[id]/comments.ts": $84,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $85,
+    "./routes/api/ungatekeep/comments/[id].ts": $86,
+    "./routes/api/ungatekeep/index.ts": $87,
+    "./routes/api/webhooks/razorpay.ts": $88,
+    "./routes/check-inbox.tsx": $89,
+    "./routes/contact.tsx": $90,
+    "./routes/forgot-password.tsx": $91,
+    "./routes/index.tsx": $92,
+    "./routes/internships/[id]/edit.tsx": $93,
+    "./routes/internships/[id]/index.tsx": $94,
+    "./routes/internships/index.tsx": $95,
+    "./routes/internships/mine.tsx": $96,
+    "./routes/internships/new.tsx": $97,
+    "./routes/internships/rss.xml.ts": $98,
+    "./routes/me/notifications.tsx": $99,
+    "./routes/me/settings.tsx": $100,
+    "./routes/me/tracker.tsx": $101,
+    "./routes/onboarding.tsx": $102,
+    "./routes/opportunities/[id]/calendar.ics.ts": $103,
+    "./routes/opportunities/[id]/index.tsx": $104,
+    "./routes/opportunities/index.tsx": $105,
+    "./routes/opportunities/mine.tsx": $106,
+    "./routes/opportunities/new.tsx": $107,
+    "./routes/privacy.tsx": $108,
+    "./routes/profile.tsx": $109,
+    "./routes/refunds.tsx": $110,
+    "./routes/reset-password.tsx": $111,
+    "./routes/robots.txt.ts": $112,
+    "./routes/sign-in.tsx": $113,
+    "./routes/sign-out.ts": $114,
+    "./routes/sign-up.tsx": $115,
+    "./routes/sitemap.xml.ts": $116,
+    "./routes/sitemap/[file].ts": $117,
+    "./routes/terms.tsx": $118,
+    "./routes/toolkits/[id]/index.tsx": $119,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $120,
+    "./routes/toolkits/[id]/learn/index.tsx": $121,
+    "./routes/toolkits/index.tsx": $122,
+    "./routes/toolkits/mine.tsx": $123,
+    "./routes/ungatekeep/[id].tsx": $124,
+    "./routes/ungatekeep/index.tsx": $125,
+    "./routes/ungatekeep/rss.xml.ts": $126,
+    "./routes/unsubscribe/[token].tsx": $127,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

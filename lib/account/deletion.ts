@@ -29,6 +29,9 @@ import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
 import { deleteSavedOf } from "@/lib/saved/saved.ts";
 import { deleteNotificationsOf } from "@/lib/notifications/notifications.ts";
 import { deleteSettingsOf } from "@/lib/settings/settings.ts";
+import { deleteAlertsOf } from "@/lib/alerts/alerts.ts";
+import { deleteRemindedOf } from "@/lib/alerts/reminders.ts";
+import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
 import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
 import { deleteMailsOf } from "@/lib/mail/outbox.ts";
 import type { Job } from "@/lib/jobs/job.ts";
@@ -55,6 +58,9 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "saved items", run: deleteSavedOf },
   { name: "settings", run: deleteSettingsOf },
   { name: "notifications", run: deleteNotificationsOf },
+  { name: "alerts", run: deleteAlertsOf },
+  { name: "unsubscribe links", run: deleteUnsubscribeTokensOf },
+  { name: "reminders sent", run: deleteRemindedOf },
   { name: "comments", run: forgetCommentAuthor },
   { name: "reactions", run: deleteReactionsOf },
   { name: "e-mails", run: deleteMailsOf },

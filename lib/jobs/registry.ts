@@ -5,6 +5,8 @@
  */
 import { accountDeletionsJob } from "@/lib/account/deletion.ts";
 import { outboxJob } from "@/lib/mail/outbox.ts";
+import { alertsDigestJob } from "@/lib/alerts/digest.ts";
+import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -12,6 +14,8 @@ import type { Job } from "./job.ts";
 export const JOBS: readonly Job[] = [
   outboxJob,
   accountDeletionsJob,
+  alertsDigestJob,
+  deadlineRemindersJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -21,6 +21,7 @@ import {
 import { SAVED_STATUSES, type SavedItem } from "@/lib/saved/schema.ts";
 import { NOTIFICATION_TYPES, type NotificationRecord } from "@/lib/notifications/notifications.ts";
 import type { Settings } from "@/lib/settings/settings.ts";
+import { type Alert, ALERT_FREQUENCIES, ALERT_KINDS } from "@/lib/alerts/alerts.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 
@@ -264,3 +265,14 @@ export const RecommendationSchema = z.strictObject({
   score: z.number().min(0).max(1),
   reasons: z.array(z.string()),
 });
+
+/** A search alert. */
+export const AlertSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  query: z.record(z.string(), z.union([z.string(), z.number()])).describe("The list's filters, as its query string"),
+  frequency: z.enum(ALERT_FREQUENCIES),
+  isActive: z.boolean(),
+  lastSentAt: timestamp.nullable(),
+  createdAt: timestamp,
+}) satisfies z.ZodType<Alert>;

@@ -7,7 +7,8 @@
  *   before the handler runs (`lib/http/limits.ts`).
  * - `originCheck: false`: the route is exempt from the CSRF origin check (`lib/http/csrf.ts`). Only a
  *   route that authenticates every request by its own signature (a payment gateway's webhook,
- *   which verifies the HMAC of the raw body before it reads anything) may declare it.
+ *   which verifies the HMAC of the raw body before it reads anything), or by a secret token in its path (the
+ *   one-click unsubscribe link, which a mail client posts from no origin at all), may declare it.
  */
 import { z } from "zod";
 

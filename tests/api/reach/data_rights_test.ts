@@ -91,6 +91,7 @@ async function buildPerson(t: TestApp): Promise<Person> {
     await ok(t.json("PATCH", `/api/admin/opportunities/${opportunity.id}`, { action }, me.headers));
   }
   await ok(t.json("PATCH", "/api/me/settings", { emailOnReply: false }, me.headers));
+  await ok(t.json("POST", "/api/me/alerts", { kind: "internships", query: { search: "data" } }, me.headers), 201);
   const toolkit = await ok(
     t.json("POST", "/api/admin/toolkits", { title: "Kit", description: "D", price: 499 }, me.headers),
     201,
@@ -194,6 +195,7 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   assertEquals(data.toolkits.map((k: { id: string }) => k.id), [me.ids.toolkit]);
   assertEquals(data.apiKeys.map((k: { name: string }) => k.name), ["Feed"]);
   assertEquals(data.settings, { deadlineReminders: true, emailOnReply: false });
+  assertEquals(data.alerts.map((a: { query: unknown }) => a.query), [{ search: "data" }]);
   assertEquals(data.notifications.map((n: { type: string }) => n.type), [
     "opportunity_reviewed",
     "opportunity_reviewed",

@@ -1,0 +1,165 @@
+/**
+ * The alert digest and deadline reminder e-mails (docs/decisions.md, Alerts), each as plain text and HTML, with the
+ * one-click unsubscribe headers of RFC 8058 (`List-Unsubscribe`, `List-Unsubscribe-Post`). Every value placed in the
+ * HTML is escaped.
+ */
+import { formatDate } from "@/lib/dates.ts";
+import { formatStipend } from "@/lib/internships/stipend.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
+import type { OpportunityView } from "@/lib/opportunities/schema.ts";
+import { escapeHtml } from "@/lib/mail/templates.ts";
+import type { Mail } from "@/lib/mail/mailer.ts";
+import type { Alert } from "./alerts.ts";
+
+const PLATFORM = "Career Community";
+
+/** One listing of a mail: a title, a line of facts, and its page. */
+export interface MailItem {
+  title: string;
+  facts: string;
+  url: string;
+}
+
+/** An internship as a mail item: organization, stipend and deadline. */
+export function internshipItem(appUrl: string, internship: InternshipView): MailItem {
+  const deadline = internship.deadline ? ` · apply by ${formatDate(internship.deadline)}` : "";
+  return {
+    title: internship.title,
+    facts: `${internship.hiringOrganization} · ${formatStipend(internship.stipend)}${deadline}`,
+    url: `${appUrl}/internships/${internship.id}`,
+  };
+}
+
+/** An opportunity as a mail item: organizer and dates. */
+export function opportunityItem(appUrl: string, opportunity: OpportunityView): MailItem {
+  const by = opportunity.organizer ? `${opportunity.organizer} · ` : "";
+  return {
+    title: opportunity.title,
+    facts: `${by}${formatDate(opportunity.startDate)} – ${formatDate(opportunity.endDate)}`,
+    url: `${appUrl}/opportunities/${opportunity.id}`,
+  };
+}
+
+/** A short description of what an alert watches, e.g. "Internships: search data, location Pune". */
+export function describeAlert(alert: Pick<Alert, "kind" | "query">): string {
+  const kind = alert.kind === "internships" ? "Internships" : "Opportunities";
+  const filters = Object.entries(alert.query).map(([name, value]) => `${name} ${value}`);
+  return filters.length === 0 ? `All new ${alert.kind}` : `${kind}: ${filters.join(", ")}`;
+}
+
+/** The headers of a mail with a one-click unsubscribe link (RFC 8058). */
+function unsubscribeHeaders(url: string): Record<string, string> {
+  return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
+function htmlItems(items: MailItem[]): string {
+  return `<ul>${
+    items.map((item) =>
+      `<li><a href="${escapeHtml(item.url)}">${escapeHtml(item.title)}</a><br>${escapeHtml(item.facts)}</li>`
+    ).join("")
+  }</ul>`;
+}
+
+function textItems(items: MailItem[]): string {
+  return items.map((item) => `- ${item.title}\n  ${item.facts}\n  ${item.url}`).join("\n");
+}
+
+function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
+${body}
+<p>${PLATFORM}</p>
+</body></html>`;
+}
+
+/** One alert's section of a digest: the alert, its new matches, and the link that stops that alert alone. */
+export interface DigestSection {
+  alert: Pick<Alert, "kind" | "query">;
+  items: MailItem[];
+  unsubscribeUrl: string;
+}
+
+/**
+ * The digest to `to`: per alert its new matches, each with its own stop link; the mail's one-click link
+ * (`unsubscribeUrl`) stops every alert it lists.
+ */
+export function digestMail(
+  { to, name, appUrl, sections, unsubscribeUrl }: {
+    to: string;
+    name: string;
+    appUrl: string;
+    sections: DigestSection[];
+    unsubscribeUrl: string;
+  },
+): Mail {
+  const count = sections.reduce((n, s) => n + s.items.length, 0);
+  const subject = `${count} new ${count === 1 ? "listing matches" : "listings match"} your alerts`;
+  const manage = `${appUrl}/me/alerts`;
+  const text = `Hi ${name},
+
+New listings match your alerts.
+
+${
+    sections.map((s) => `${describeAlert(s.alert)}\n\n${textItems(s.items)}\n\nStop this alert: ${s.unsubscribeUrl}`)
+      .join("\n\n")
+  }
+
+Manage your alerts: ${manage}
+Stop all the alerts of this e-mail: ${unsubscribeUrl}
+
+${PLATFORM}
+`;
+  const html = htmlPage(
+    subject,
+    `<p>Hi ${escapeHtml(name)},</p>
+<p>New listings match your alerts.</p>
+${
+      sections.map((s) =>
+        `<h2 style="font-size:1.1em">${escapeHtml(describeAlert(s.alert))}</h2>${htmlItems(s.items)}
+<p><a href="${escapeHtml(s.unsubscribeUrl)}">Stop this alert</a></p>`
+      ).join("\n")
+    }
+<p><a href="${escapeHtml(manage)}">Manage your alerts</a> · <a href="${
+      escapeHtml(unsubscribeUrl)
+    }">Stop all the alerts of this e-mail</a></p>`,
+  );
+  return { to, subject, text, html, link: manage, headers: unsubscribeHeaders(unsubscribeUrl) };
+}
+
+/** The deadline reminder to `to`: saved internships closing today or tomorrow, saved opportunities starting tomorrow. */
+export function reminderMail(
+  { to, name, appUrl, items, unsubscribeUrl }: {
+    to: string;
+    name: string;
+    appUrl: string;
+    items: MailItem[];
+    unsubscribeUrl: string;
+  },
+): Mail {
+  const subject = items.length === 1
+    ? `Reminder: "${items[0].title}" is due soon`
+    : `Reminder: ${items.length} saved listings are due soon`;
+  const tracker = `${appUrl}/me/tracker`;
+  const text = `Hi ${name},
+
+These listings you saved close today or tomorrow, or start tomorrow:
+
+${textItems(items)}
+
+Your applications: ${tracker}
+Stop deadline reminders: ${unsubscribeUrl}
+
+${PLATFORM}
+`;
+  const html = htmlPage(
+    subject,
+    `<p>Hi ${escapeHtml(name)},</p>
+<p>These listings you saved close today or tomorrow, or start tomorrow:</p>
+${htmlItems(items)}
+<p><a href="${escapeHtml(tracker)}">Your applications</a> · <a href="${
+      escapeHtml(unsubscribeUrl)
+    }">Stop deadline reminders</a></p>`,
+  );
+  return { to, subject, text, html, link: tracker, headers: unsubscribeHeaders(unsubscribeUrl) };
+}

@@ -1,0 +1,152 @@
+/**
+ * The `deadline-reminders` job (docs/decisions.md, Alerts): daily at 09:00 IST it e-mails each person the saved
+ * internships still at status `saved` whose deadline is today or tomorrow (IST) and the saved opportunities starting
+ * tomorrow, one e-mail per person, each item once. People who turned reminders off (`deadlineReminders`) or whose
+ * e-mail is unverified get nothing.
+ *
+ * It finds the listings due from the read models' columns (deadline days, start dates), then who saved them from
+ * `["saved_by_listing", kind, id]`, read in batches of `BATCH`. Per person, one write queues the e-mail and marks each
+ * item reminded (`["reminded", userId, kind, id]`, kept 14 days), checked against those marks being absent: the work
+ * is only KV writes, so that checked write is the claim, and a second run (at once or overlapping) sends nothing twice.
+ */
+import { istToday } from "@/lib/dates.ts";
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import { dayNumber } from "@/lib/internships/columns.ts";
+import { publicInternshipsById } from "@/lib/internships/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { OPPORTUNITY_STATUSES, publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
+import { opportunityStore } from "@/lib/opportunities/store.ts";
+import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
+import type { SavedKind, SavedStatus } from "@/lib/saved/schema.ts";
+import { getSettings } from "@/lib/settings/settings.ts";
+import { getUser } from "@/lib/users/users.ts";
+import { DAILY_AT_9_IST } from "./digest.ts";
+import { internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.ts";
+import { newUnsubscribeToken } from "./unsubscribe.ts";
+
+/** Saved-by entries read from KV per batch. */
+const BATCH = 500;
+/** People whose reminder is made at once. */
+const CONCURRENCY = 4;
+/** How long an item stays marked reminded (ms): past its deadline, so it is never reminded again. */
+const REMINDED_KEPT_MS = 14 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
+
+type ReminderCounts = { sent: number; items: number; skipped: number };
+type Due = { kind: SavedKind; id: string };
+
+const remindedKey = (userId: string, { kind, id }: Due): Deno.KvKey => ["reminded", userId, kind, id];
+
+/** The listings due at `now`: open internships closing today or tomorrow, published opportunities starting tomorrow. */
+async function dueListings(kv: Deno.Kv, now: Date): Promise<Due[]> {
+  const today = istToday(now), tomorrow = istToday(new Date(now.getTime() + DAY_MS));
+  const days = new Set([dayNumber(today), dayNumber(tomorrow)]);
+  const internships = (await internshipStore(kv)).model;
+  const view = internships.columns.publicView();
+  const due: Due[] = [];
+  for (let i = 0; i < view.slots.length; i++) {
+    if (days.has(view.deadlineDays[i])) due.push({ kind: "internships", id: internships.slots.ids[view.slots[i]] });
+  }
+  const opportunities = (await opportunityStore(kv)).model;
+  for (const slot of opportunities.slots.order) {
+    const { statuses, startDates } = opportunities.columns;
+    if (statuses[slot] === APPROVED && startDates[slot] === tomorrow) {
+      due.push({ kind: "opportunities", id: opportunities.slots.ids[slot] });
+    }
+  }
+  return due;
+}
+
+/** The reminder of `userId` for `items`; adds what it did to `counts`. */
+async function remind(ctx: JobContext, userId: string, items: Due[], counts: ReminderCounts): Promise<void> {
+  const { kv, config } = ctx;
+  const [user, settings] = await Promise.all([getUser(kv, userId), getSettings(kv, userId)]);
+  if (!user || !user.emailVerified || !settings.deadlineReminders) {
+    counts.skipped++;
+    return;
+  }
+  const marks: Deno.KvEntryMaybe<unknown>[] = [];
+  for (let i = 0; i < items.length; i += 10) {
+    marks.push(...await kv.getMany(items.slice(i, i + 10).map((item) => remindedKey(userId, item))));
+  }
+  const fresh = items.filter((_, i) => marks[i].versionstamp === null);
+  if (fresh.length === 0) return;
+  const ids = (kind: SavedKind) => fresh.filter((item) => item.kind === kind).map((item) => item.id);
+  const [internships, opportunities] = await Promise.all([
+    publicInternshipsById(kv, ids("internships"), istToday(ctx.now)),
+    publishedOpportunitiesById(kv, ids("opportunities")),
+  ]);
+  const mailItems: MailItem[] = fresh.flatMap((item) => {
+    const internship = item.kind === "internships" ? internships.get(item.id) : undefined;
+    if (internship) return [internshipItem(config.appUrl, internship)];
+    const opportunity = item.kind === "opportunities" ? opportunities.get(item.id) : undefined;
+    return opportunity ? [opportunityItem(config.appUrl, opportunity)] : [];
+  });
+  if (mailItems.length === 0) return;
+  const token = await newUnsubscribeToken({ userId, kind: "reminders" });
+  const mail = reminderMail({
+    to: user.email,
+    name: user.name,
+    appUrl: config.appUrl,
+    items: mailItems,
+    unsubscribeUrl: `${config.appUrl}/unsubscribe/${token.token}`,
+  });
+  const op = kv.atomic();
+  for (const item of fresh) {
+    op.check({ key: remindedKey(userId, item), versionstamp: null })
+      .set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
+  }
+  token.write(op);
+  const mailId = queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
+  if (!(await op.commit()).ok) {
+    counts.skipped++;
+    return;
+  }
+  counts.sent++;
+  counts.items += mailItems.length;
+  deliverSoon(ctx, mailId);
+}
+
+/** One run of the reminders at `ctx.now` (see the module docstring). */
+export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCounts> {
+  const counts: ReminderCounts = { sent: 0, items: 0, skipped: 0 };
+  const byUser = new Map<string, Due[]>();
+  for (const due of await dueListings(ctx.kv, ctx.now)) {
+    const prefix = ["saved_by_listing", due.kind, due.id];
+    for await (const entry of ctx.kv.list<SavedStatus>({ prefix }, { batchSize: BATCH })) {
+      if (entry.value !== "saved") continue;
+      const userId = entry.key[3] as string;
+      byUser.set(userId, [...byUser.get(userId) ?? [], due]);
+    }
+  }
+  const running = new Set<Promise<void>>();
+  for (const [userId, items] of byUser) {
+    const work = remind(ctx, userId, items, counts).finally(() => running.delete(work));
+    running.add(work);
+    if (running.size >= CONCURRENCY) await Promise.race(running);
+  }
+  await Promise.all(running);
+  return counts;
+}
+
+/** The job of the registry. */
+export const deadlineRemindersJob: Job = {
+  name: "deadline-reminders",
+  schedule: DAILY_AT_9_IST,
+  run: runDeadlineReminders,
+};
+
+/** Deletes `userId`'s reminded marks (account deletion); idempotent. */
+export async function deleteRemindedOf(kv: Deno.Kv, userId: string): Promise<void> {
+  let op = kv.atomic(), n = 0;
+  for await (const entry of kv.list({ prefix: ["reminded", userId] })) {
+    op.delete(entry.key);
+    if (++n === 500) {
+      await op.commit();
+      op = kv.atomic();
+      n = 0;
+    }
+  }
+  await op.commit();
+}

@@ -1,0 +1,70 @@
+/**
+ * One-click unsubscribe links of alert and reminder e-mails (docs/decisions.md, Alerts): `{APP_URL}/unsubscribe/{token}`
+ * works without signing in. `GET` shows what the link turns off and changes nothing; `POST` (the page's button, or a
+ * mail client's RFC 8058 one-click request) turns it off: the alerts the e-mail was sent for, or the person's deadline
+ * reminders.
+ *
+ * Keys (owned by this module only), both expiring after `TOKEN_TTL_MS`:
+ * - `["unsubscribe_tokens", sha256(token)]` → `UnsubscribeTarget` (only the hash is stored, as for every secret token);
+ * - `["unsubscribe_by_user", userId, sha256(token)]` → true, to delete a person's tokens with their account.
+ */
+import { randomToken, sha256Hex } from "@/lib/ids.ts";
+import { pauseAlerts } from "./alerts.ts";
+import { updateSettings } from "@/lib/settings/settings.ts";
+
+/** What a link turns off: alerts by id, or the deadline reminders. */
+export type UnsubscribeTarget =
+  | { userId: string; kind: "alerts"; alertIds: string[] }
+  | { userId: string; kind: "reminders" };
+
+/** How long an unsubscribe link works (ms): 90 days. */
+export const TOKEN_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** A new unsubscribe token, and how to store it in the write that queues the e-mail carrying it. */
+export interface NewUnsubscribeToken {
+  token: string;
+  /** Adds the token's records (only its SHA-256 is stored) to `op`. */
+  write(op: Deno.AtomicOperation): void;
+}
+
+/** A new unsubscribe token for `target`. */
+export async function newUnsubscribeToken(target: UnsubscribeTarget): Promise<NewUnsubscribeToken> {
+  const token = randomToken();
+  const hash = await sha256Hex(token);
+  return {
+    token,
+    write(op) {
+      op.set(["unsubscribe_tokens", hash], target, { expireIn: TOKEN_TTL_MS })
+        .set(["unsubscribe_by_user", target.userId, hash], true, { expireIn: TOKEN_TTL_MS });
+    },
+  };
+}
+
+/** The target of `token`, or null for an unknown or expired one. */
+export async function readUnsubscribeToken(kv: Deno.Kv, token: string): Promise<UnsubscribeTarget | null> {
+  if (!/^[\w-]{20,100}$/.test(token)) return null;
+  return (await kv.get<UnsubscribeTarget>(["unsubscribe_tokens", await sha256Hex(token)])).value;
+}
+
+/** Turns off what `token` names; idempotent. Returns the target, or null for an unknown or expired token. */
+export async function unsubscribe(kv: Deno.Kv, token: string): Promise<UnsubscribeTarget | null> {
+  const target = await readUnsubscribeToken(kv, token);
+  if (!target) return null;
+  if (target.kind === "alerts") await pauseAlerts(kv, target.userId, target.alertIds);
+  else await updateSettings(kv, target.userId, { deadlineReminders: false });
+  return target;
+}
+
+/** Deletes every unsubscribe token of `userId` (account deletion); idempotent. */
+export async function deleteUnsubscribeTokensOf(kv: Deno.Kv, userId: string): Promise<void> {
+  let op = kv.atomic(), n = 0;
+  for await (const entry of kv.list({ prefix: ["unsubscribe_by_user", userId] })) {
+    op.delete(["unsubscribe_tokens", entry.key[2] as string]).delete(entry.key);
+    if (++n === 400) {
+      await op.commit();
+      op = kv.atomic();
+      n = 0;
+    }
+  }
+  await op.commit();
+}

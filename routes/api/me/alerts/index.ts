@@ -1,0 +1,45 @@
+/**
+ * `GET /api/me/alerts` → `{alerts}` and `POST /api/me/alerts` `{kind, query, frequency}` → 201 `{alert}` (session):
+ * the caller's search alerts, at most 20 (docs/api.md, Alerts; docs/decisions.md, Alerts).
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { AlertSchema } from "@/lib/openapi/resources.ts";
+import { AlertCreateSchema, createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "Your alerts",
+    access: ["session"],
+    responses: { 200: { description: "Newest first", schema: z.strictObject({ alerts: z.array(AlertSchema) }) } },
+  },
+  POST: {
+    summary: "Create an alert",
+    description: "`query` holds the list's filters in its query-string form (internships: `types`, `tags`, " +
+      "`location`, `search`, `minStipend`, `maxStipend`; opportunities: `type`, `search`), checked as the list " +
+      "checks them. `frequency` daily (default) or weekly. At most 20 alerts.",
+    access: ["session"],
+    body: AlertCreateSchema,
+    responses: {
+      201: { description: "Created", schema: z.strictObject({ alert: AlertSchema }) },
+      400: "Bad kind, frequency or filters, or 20 alerts already",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    return Response.json({ alerts: await listAlerts(ctx.state.services.kv, ctx.state.user.id) });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const input = await readBody(req, AlertCreateSchema);
+    const alert = await createAlert(ctx.state.services.kv, ctx.state.user.id, input);
+    return Response.json({ alert }, { status: 201 });
+  },
+});

@@ -1,0 +1,258 @@
+/**
+ * Alerts (docs/api.md, Alerts; docs/decisions.md, Alerts): the `/api/me/alerts` endpoints per role with bad input (a
+ * kind, frequency or filters the list would refuse, the 21st alert, another person's id), and the `alerts-digest`
+ * and `deadline-reminders` jobs against the real SMTP server fake: exactly the new matches, nothing twice, the
+ * one-click unsubscribe without a session, unverified people and turned-off reminders skipped.
+ */
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { postInternships } from "../internships/helpers.ts";
+import { istToday } from "@/lib/dates.ts";
+import { updateUser } from "@/lib/users/users.ts";
+
+async function call(t: TestApp, who: TestUser | undefined, method: string, path: string, body?: unknown) {
+  const res = await t.json(method, path, body, who?.headers);
+  return { status: res.status, body: await res.json() };
+}
+
+const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+Deno.test("a guest gets 401 from every alert endpoint", async () => {
+  await using t = await createTestApp();
+  assertEquals((await call(t, undefined, "GET", "/api/me/alerts")).status, 401);
+  assertEquals((await call(t, undefined, "POST", "/api/me/alerts", { kind: "internships", query: {} })).status, 401);
+  assertEquals((await call(t, undefined, "PATCH", "/api/me/alerts/x", { isActive: false })).status, 401);
+  assertEquals((await call(t, undefined, "DELETE", "/api/me/alerts/x")).status, 401);
+});
+
+Deno.test("every role keeps its own alerts: create, list, pause, edit, delete; another person's id is 404", async () => {
+  await using t = await createTestApp();
+  for (const role of ["user", "member", "admin"] as const) {
+    const me = await createTestUser(t, role);
+    const other = await createTestUser(t, "user");
+    const created = await call(t, me, "POST", "/api/me/alerts", {
+      kind: "internships",
+      query: { search: " data ", location: "Pune", types: "remote,hybrid", minStipend: 5000, tags: "" },
+      frequency: "weekly",
+    });
+    assertEquals(created.status, 201, role);
+    const alert = created.body.alert;
+    assertEquals(alert.query, { search: "data", location: "Pune", types: "remote,hybrid", minStipend: 5000 });
+    assertEquals([alert.kind, alert.frequency, alert.isActive, alert.lastSentAt], [
+      "internships",
+      "weekly",
+      true,
+      null,
+    ]);
+    const second = await call(t, me, "POST", "/api/me/alerts", { kind: "opportunities", query: { type: "hackathon" } });
+    assertEquals([second.status, second.body.alert.frequency], [201, "daily"]);
+
+    const list = await call(t, me, "GET", "/api/me/alerts");
+    assertEquals(list.body.alerts.map((a: { id: string }) => a.id), [second.body.alert.id, alert.id]);
+    assertEquals((await call(t, other, "GET", "/api/me/alerts")).body.alerts, []);
+
+    const paused = await call(t, me, "PATCH", `/api/me/alerts/${alert.id}`, { isActive: false });
+    assertEquals([paused.status, paused.body.alert.isActive], [200, false]);
+    const edited = await call(t, me, "PATCH", `/api/me/alerts/${alert.id}`, {
+      frequency: "daily",
+      query: { search: "ml" },
+    });
+    assertEquals([edited.body.alert.frequency, edited.body.alert.query, edited.body.alert.isActive], [
+      "daily",
+      { search: "ml" },
+      false,
+    ]);
+
+    assertEquals((await call(t, other, "PATCH", `/api/me/alerts/${alert.id}`, { isActive: true })).status, 404);
+    assertEquals((await call(t, other, "DELETE", `/api/me/alerts/${alert.id}`)).status, 404);
+    assertEquals((await call(t, me, "PATCH", `/api/me/alerts/${crypto.randomUUID()}`, {})).status, 404);
+    assertEquals((await call(t, me, "DELETE", `/api/me/alerts/${alert.id}`)).body, { success: true });
+    assertEquals((await call(t, me, "DELETE", `/api/me/alerts/${alert.id}`)).status, 404);
+    assertEquals((await call(t, me, "GET", "/api/me/alerts")).body.alerts.length, 1);
+  }
+});
+
+Deno.test("bad alerts: unknown kind or frequency, filters the list would refuse, the 21st alert", async () => {
+  await using t = await createTestApp();
+  const me = await createTestUser(t, "user");
+  const bad = [
+    { kind: "jobs", query: {} },
+    { kind: "internships", query: {}, frequency: "hourly" },
+    { kind: "internships", query: { types: "freelance" } },
+    { kind: "internships", query: { minStipend: "lots" } },
+    { kind: "internships", query: { minStipend: 9000, maxStipend: 1000 } },
+    { kind: "internships", query: { color: "blue" } },
+    { kind: "internships", query: { search: "x".repeat(201) } },
+    { kind: "internships", query: { tags: Array(21).fill("t").join(",") } },
+    { kind: "opportunities", query: { type: "party" } },
+    { kind: "opportunities", query: { location: "Pune" } },
+    { kind: "internships", query: "search=data" },
+    { kind: "internships", query: {}, extra: true },
+  ];
+  for (const body of bad) {
+    const res = await call(t, me, "POST", "/api/me/alerts", body);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assert(Array.isArray(res.body.error), JSON.stringify(res.body));
+  }
+  const first = await call(t, me, "POST", "/api/me/alerts", { kind: "internships", query: {} });
+  const patch = await call(t, me, "PATCH", `/api/me/alerts/${first.body.alert.id}`, { query: { types: "moon" } });
+  assertEquals(patch.status, 400);
+  assertEquals((await call(t, me, "PATCH", `/api/me/alerts/${first.body.alert.id}`, { isActive: "no" })).status, 400);
+  for (let i = 1; i < 20; i++) {
+    assertEquals((await call(t, me, "POST", "/api/me/alerts", { kind: "internships", query: {} })).status, 201);
+  }
+  const over = await call(t, me, "POST", "/api/me/alerts", { kind: "opportunities", query: {} });
+  assertEquals(over, { status: 400, body: { error: "You can keep at most 20 alerts" } });
+});
+
+Deno.test("the digest mails exactly the new matches once, and the one-click unsubscribe turns alerts off", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user", { name: "Asha" });
+  const unverified = await createTestUser(t, "user");
+  await updateUser(t.kv, unverified.user.id, { emailVerified: false });
+  const internships = await call(t, student, "POST", "/api/me/alerts", {
+    kind: "internships",
+    query: { search: "data", location: "Pune" },
+  });
+  const hackathons = await call(t, student, "POST", "/api/me/alerts", {
+    kind: "opportunities",
+    query: { type: "hackathon" },
+  });
+  await call(t, unverified, "POST", "/api/me/alerts", { kind: "internships", query: {} });
+  const opportunity = (fields: Record<string, unknown>) =>
+    call(t, member, "POST", "/api/opportunities", {
+      type: "hackathon",
+      startDate: "2099-01-01",
+      endDate: "2099-01-02",
+      ...fields,
+    });
+  await postInternships(t, member, [{ title: "Old Data Intern", location: "Pune" }]);
+  await opportunity({ title: "Old Hack" });
+  await later();
+
+  const run = async () => {
+    const res = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
+    assertEquals(res.status, 200);
+    await t.services.background.settled();
+    return res.body;
+  };
+  const first = await run();
+  assertEquals([first.job, first.sent, first.alerts, first.skipped], ["alerts-digest", 1, 2, 1]);
+  assertEquals(smtp.messages.length, 1);
+  assert(smtp.messages[0].text.includes("Old Data Intern") && smtp.messages[0].text.includes("Old Hack"));
+  await later();
+
+  await postInternships(t, member, [
+    { title: "New Data Intern", location: "Pune, Maharashtra", stipend: 12000 },
+    { title: "New Data Intern Mumbai", location: "Mumbai" },
+    { title: "New Design Intern", location: "Pune" },
+    { title: "Closed Data Intern", location: "Pune", deadline: "2020-01-01" },
+  ]);
+  await opportunity({ title: "New Hack", organizer: "IIT Bombay" });
+  await opportunity({ title: "New Grant", type: "grant" });
+  await later();
+  const second = await run();
+  assertEquals([second.sent, second.alerts], [1, 2]);
+  assertEquals(smtp.messages.length, 2);
+  const mail = smtp.messages[1];
+  assertEquals(mail.to, [student.user.email]);
+  assertEquals(mail.subject, "2 new listings match your alerts");
+  for (const title of ["New Data Intern", "New Hack"]) {
+    assert(mail.text.includes(title) && mail.html.includes(title), title);
+  }
+  for (
+    const title of ["Old Data Intern", "Old Hack", "New Data Intern Mumbai", "New Design Intern", "Closed", "Grant"]
+  ) {
+    assert(!mail.text.includes(title) && !mail.html.includes(title), `${title} is not a new match`);
+  }
+  assert(mail.text.includes("₹12,000 / month") && mail.text.includes("IIT Bombay"), mail.text);
+  assertEquals(mail.headers.get("list-unsubscribe-post"), "List-Unsubscribe=One-Click");
+  const all = mail.headers.get("list-unsubscribe")!.match(/^<(.+)>$/)![1];
+  assertMatch(all, new RegExp(`^${t.origin}/unsubscribe/[\\w-]+$`));
+  const own = [...mail.text.matchAll(/Stop this alert: (\S+)/g)].map((m) => m[1]);
+  assertEquals(own.length, 2);
+  assert(!own.includes(all));
+
+  const third = await run();
+  assertEquals([third.sent, smtp.messages.length], [0, 2]);
+
+  // GET confirms and changes nothing; POST without a session turns the alert of its section off.
+  const page = await t.fetch(new URL(own[1]).pathname);
+  assertEquals(page.status, 200);
+  assert((await page.text()).includes("Turn off"));
+  assertEquals(
+    (await call(t, student, "GET", "/api/me/alerts")).body.alerts.every((a: { isActive: boolean }) => a.isActive),
+    true,
+  );
+  const oneClick = await t.fetch(new URL(all).pathname, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "List-Unsubscribe=One-Click",
+  });
+  assertEquals(oneClick.status, 200);
+  await oneClick.body?.cancel();
+  const alerts = (await call(t, student, "GET", "/api/me/alerts")).body.alerts;
+  assertEquals(alerts.map((a: { isActive: boolean }) => a.isActive), [false, false]);
+  assert(alerts.every((a: { lastSentAt: string | null }) => a.lastSentAt !== null));
+  assertEquals([internships.status, hackathons.status], [201, 201]);
+
+  const unknown = await t.fetch("/unsubscribe/not-a-real-token-at-all-000", { method: "POST" });
+  assertEquals(unknown.status, 404);
+  await unknown.body?.cancel();
+  await postInternships(t, member, [{ title: "Another Data Intern", location: "Pune" }]);
+  assertEquals((await run()).sent, 0);
+});
+
+Deno.test("deadline reminders: saved items due today or tomorrow, once; turned off by setting or one-click link", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const quiet = await createTestUser(t, "user");
+  const day = (n: number) => istToday(new Date(Date.now() + n * 86_400_000));
+  const [today, tomorrow, nextWeek, applied] = await postInternships(t, member, [
+    { title: "Closes Today", deadline: day(0) },
+    { title: "Closes Tomorrow", deadline: day(1) },
+    { title: "Closes Next Week", deadline: day(7) },
+    { title: "Already Applied", deadline: day(1) },
+  ]);
+  const hack = (await call(t, member, "POST", "/api/opportunities", {
+    title: "Starts Tomorrow",
+    type: "hackathon",
+    startDate: day(1),
+    endDate: day(3),
+  })).body.opportunity;
+  for (const who of [student, quiet]) {
+    for (const item of [today, tomorrow, nextWeek]) await call(t, who, "PUT", `/api/me/saved/internships/${item.id}`);
+    await call(t, who, "PUT", `/api/me/saved/internships/${applied.id}`, { status: "applied" });
+    await call(t, who, "PUT", `/api/me/saved/opportunities/${hack.id}`);
+  }
+  await call(t, quiet, "PATCH", "/api/me/settings", { deadlineReminders: false });
+  const run = async () => {
+    const res = await call(t, admin, "POST", "/api/admin/jobs/deadline-reminders/run");
+    assertEquals(res.status, 200);
+    await t.services.background.settled();
+    return res.body;
+  };
+  const first = await run();
+  assertEquals([first.sent, first.items, first.skipped], [1, 3, 1]);
+  assertEquals(smtp.messages.length, 1);
+  const mail = smtp.messages[0];
+  assertEquals(mail.to, [student.user.email]);
+  for (const title of ["Closes Today", "Closes Tomorrow", "Starts Tomorrow"]) assert(mail.text.includes(title), title);
+  for (const title of ["Closes Next Week", "Already Applied"]) assert(!mail.text.includes(title), title);
+  assert(mail.html.includes("Closes Today"));
+  assertEquals((await run()).sent, 0);
+  assertEquals(smtp.messages.length, 1);
+
+  const link = mail.headers.get("list-unsubscribe")!.slice(1, -1);
+  const post = await t.fetch(new URL(link).pathname, { method: "POST" });
+  assertEquals(post.status, 200);
+  await post.body?.cancel();
+  assertEquals((await call(t, student, "GET", "/api/me/settings")).body.settings.deadlineReminders, false);
+});
