@@ -94,6 +94,7 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     "/ungatekeep/rss.xml",
     ...posts.map((p) => `/ungatekeep/${p.id}`),
     "/me/tracker",
+    "/unsubscribe/an-unknown-or-expired-token",
     "/profile",
     "/onboarding",
     "/admin",
