@@ -1,7 +1,7 @@
 /**
  * Comments benchmark (`deno task bench`, after the others): writes 40 live posts into a temporary KV file through the
- * domain modules, one of them with `BENCH_COMMENTS` comments (default 10,000: every fourth top-level comment has a
- * reply) and reactions from 300 readers, the others a few comments each; starts the real server (`main.ts`, a
+ * domain modules, one of them with `BENCH_COMMENTS` comments (default 10,000: 8,000 top-level ones, and 2,000
+ * replies, one to each of every fourth of the first top-level ones) and reactions from 300 readers, the others a few comments each; starts the real server (`main.ts`, a
  * separate process on 127.0.0.1) and measures over HTTP from one client, after warm-up requests:
  * - the first page of that post's comments (`GET /api/ungatekeep/{id}/comments`, 20 threads) for a guest and for a
  *   signed-in reader;
@@ -84,16 +84,19 @@ async function seed() {
       }),
     );
   }
-  let lastTop = "";
+  // Four in five are top-level comments; each reply answers one of the first top-level ones, every fourth.
+  const tops: string[] = [];
+  const replies = Math.floor(COMMENTS / 5);
   for (let i = 0; i < COMMENTS; i += 50) {
     const batch = Array.from({ length: Math.min(50, COMMENTS - i) }, (_, j) => i + j);
-    const written = await Promise.all(batch.map((n) =>
-      createComment(kv, busy.id, writers[Math.floor(n / 10)], {
+    const written = await Promise.all(batch.map((n) => {
+      const reply = n >= COMMENTS - replies ? n - (COMMENTS - replies) : -1;
+      return createComment(kv, busy.id, writers[Math.floor(n / 10)], {
         content: `Comment ${n}: a question or an answer about the interview, with a link https://example.com/${n}.`,
-        parentId: n % 5 === 4 && lastTop ? lastTop : undefined,
-      }, "http://bench.example")
-    ));
-    lastTop = written.findLast(({ comment }) => comment.parentId === null)?.comment.id ?? lastTop;
+        parentId: reply >= 0 ? tops[reply * 4] : undefined,
+      }, "http://bench.example");
+    }));
+    tops.push(...written.flatMap(({ comment }) => comment.parentId === null ? [comment.id] : []));
   }
   for (const [r, reader] of readers.entries()) {
     await react(kv, busy.id, reader, REACTION_TYPES[r % 3], true);

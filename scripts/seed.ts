@@ -5,6 +5,6 @@ import { openKv } from "@/lib/kv.ts";
 
 const config = loadConfig();
 const kv = await openKv(config.kvPath);
-const lines = await seedDemoData(kv);
+const lines = await seedDemoData(kv, config.appUrl);
 kv.close();
 console.log(lines.join("\n"));

@@ -7,9 +7,13 @@ import { seedInternships } from "./internships.ts";
 import { seedOpportunities } from "./opportunities.ts";
 import { seedToolkits } from "./toolkits.ts";
 import { seedUngatekeep } from "./ungatekeep.ts";
+import { seedDiscussion } from "./comments.ts";
 
-/** Loads the demo data into `kv`; returns lines describing what is there. */
-export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
+/**
+ * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
+ * the demo queues (reply e-mails).
+ */
+export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"): Promise<string[]> {
   const accounts = await seedAccounts(kv);
   const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
   const newInternships = await seedInternships(kv, internshipOwners);
@@ -19,11 +23,13 @@ export async function seedDemoData(kv: Deno.Kv): Promise<string[]> {
   ]);
   const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
   const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
+  const commentLines = await seedDiscussion(kv, accounts, appUrl);
   return [
     `Internships: ${newInternships} added`,
     ...opportunityLines,
     ...toolkitLines,
     ...ungatekeepLines,
+    ...commentLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) =>
       `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}${a.onboarding ? "" : " (not onboarded yet)"}`

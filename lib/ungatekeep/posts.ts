@@ -110,6 +110,25 @@ async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, P
   return creators;
 }
 
+/** Most rendered contents kept (`contentHtmlOf`); then the cache starts over. */
+const RENDERED_MAX = 1000;
+const rendered = new Map<string, string>();
+
+/**
+ * The sanitized HTML of a post's content, rendered once per post version (`id` and `updatedAt`: every write moves
+ * `updatedAt`) and kept in memory, so a feed page does not run markdown and the sanitizer again for every reader.
+ */
+async function contentHtmlOf(post: Post): Promise<string> {
+  const key = `${post.id}:${post.updatedAt}`;
+  let html = rendered.get(key);
+  if (html === undefined) {
+    html = await renderMarkdown(post.content);
+    if (rendered.size >= RENDERED_MAX) rendered.clear();
+    rendered.set(key, html);
+  }
+  return html;
+}
+
 /**
  * `posts` as read responses carry them: with excerpt, creator, rendered content, and the comment and reaction counts
  * (docs/decisions.md, Comments and reactions); `myReactions` too when `viewer` is signed in.
@@ -123,7 +142,7 @@ async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<Pos
     ...post,
     excerpt: excerptOf(post.content),
     creator: post.userId === null ? null : creators.get(post.userId)!,
-    contentHtml: await renderMarkdown(post.content),
+    contentHtml: await contentHtmlOf(post),
     ...engagement.get(post.id)!,
   })));
 }

@@ -6,6 +6,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { createUser } from "@/lib/users/users.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
+import { seedDemoData } from "@/lib/demo/seed.ts";
+import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost } from "./helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -376,4 +378,19 @@ Deno.test("reply notifications: the author of the comment answered is notified i
   await written(t, ravi, post.id, "One more thing", top.id);
   assertEquals((await inbox(asha)).length, 2, "still told in the app");
   assertEquals((await outbox()).length, 2, "no e-mail with emailOnReply off");
+});
+
+Deno.test("demo data: a discussion with replies and reactions, added once", async () => {
+  await using t = await createTestApp();
+  await seedDemoData(t.kv);
+  await seedDemoData(t.kv);
+  const sara = await createTestUser(t);
+  const feed = await (await t.fetch("/api/ungatekeep?limit=100", { headers: sara.headers })).json();
+  const post = feed.posts.find((p: { title: string }) => p.title === DISCUSSED_POST);
+  assertEquals([post.commentCount, post.reactions], [5, { helpful: 2, insightful: 1, celebrate: 2 }]);
+  const { comments } = await thread(t, post.id, sara);
+  assertEquals(comments.map((c) => [c.user?.name, c.replies.map((r) => r.user?.name)]), [
+    ["Rohan Student", ["Sara Student", "Mihir Member", "Rohan Student"]],
+    ["Sara Student", []],
+  ]);
 });
