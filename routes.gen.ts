@@ -99,66 +99,69 @@ import * as $95 from "./routes/internships/index.tsx";
 import * as $96 from "./routes/internships/mine.tsx";
 import * as $97 from "./routes/internships/new.tsx";
 import * as $98 from "./routes/internships/rss.xml.ts";
-import * as $99 from "./routes/me/notifications.tsx";
-import * as $100 from "./routes/me/settings.tsx";
-import * as $101 from "./routes/me/tracker.tsx";
-import * as $102 from "./routes/onboarding.tsx";
-import * as $103 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $104 from "./routes/opportunities/[id]/index.tsx";
-import * as $105 from "./routes/opportunities/index.tsx";
-import * as $106 from "./routes/opportunities/mine.tsx";
-import * as $107 from "./routes/opportunities/new.tsx";
-import * as $108 from "./routes/privacy.tsx";
-import * as $109 from "./routes/profile.tsx";
-import * as $110 from "./routes/refunds.tsx";
-import * as $111 from "./routes/reset-password.tsx";
-import * as $112 from "./routes/robots.txt.ts";
-import * as $113 from "./routes/sign-in.tsx";
-import * as $114 from "./routes/sign-out.ts";
-import * as $115 from "./routes/sign-up.tsx";
-import * as $116 from "./routes/sitemap.xml.ts";
-import * as $117 from "./routes/sitemap/[file].ts";
-import * as $118 from "./routes/terms.tsx";
-import * as $119 from "./routes/toolkits/[id]/index.tsx";
-import * as $120 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $121 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $122 from "./routes/toolkits/index.tsx";
-import * as $123 from "./routes/toolkits/mine.tsx";
-import * as $124 from "./routes/ungatekeep/[id].tsx";
-import * as $125 from "./routes/ungatekeep/index.tsx";
-import * as $126 from "./routes/ungatekeep/rss.xml.ts";
-import * as $127 from "./routes/unsubscribe/[token].tsx";
+import * as $99 from "./routes/me/alerts.tsx";
+import * as $100 from "./routes/me/notifications.tsx";
+import * as $101 from "./routes/me/settings.tsx";
+import * as $102 from "./routes/me/tracker.tsx";
+import * as $103 from "./routes/onboarding.tsx";
+import * as $104 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $105 from "./routes/opportunities/[id]/index.tsx";
+import * as $106 from "./routes/opportunities/index.tsx";
+import * as $107 from "./routes/opportunities/mine.tsx";
+import * as $108 from "./routes/opportunities/new.tsx";
+import * as $109 from "./routes/privacy.tsx";
+import * as $110 from "./routes/profile.tsx";
+import * as $111 from "./routes/refunds.tsx";
+import * as $112 from "./routes/reset-password.tsx";
+import * as $113 from "./routes/robots.txt.ts";
+import * as $114 from "./routes/sign-in.tsx";
+import * as $115 from "./routes/sign-out.ts";
+import * as $116 from "./routes/sign-up.tsx";
+import * as $117 from "./routes/sitemap.xml.ts";
+import * as $118 from "./routes/sitemap/[file].ts";
+import * as $119 from "./routes/terms.tsx";
+import * as $120 from "./routes/toolkits/[id]/index.tsx";
+import * as $121 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $122 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $123 from "./routes/toolkits/index.tsx";
+import * as $124 from "./routes/toolkits/mine.tsx";
+import * as $125 from "./routes/ungatekeep/[id].tsx";
+import * as $126 from "./routes/ungatekeep/index.tsx";
+import * as $127 from "./routes/ungatekeep/rss.xml.ts";
+import * as $128 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
 import * as $$3 from "./islands/AdminOpportunitiesQueue.tsx";
 import * as $$4 from "./islands/AdminToolkitsTable.tsx";
 import * as $$5 from "./islands/AdminUsersTable.tsx";
-import * as $$6 from "./islands/BannerCarousel.tsx";
-import * as $$7 from "./islands/BannerManager.tsx";
-import * as $$8 from "./islands/ForgotPasswordForm.tsx";
-import * as $$9 from "./islands/InternshipAdminControls.tsx";
-import * as $$10 from "./islands/InternshipDeleteButton.tsx";
-import * as $$11 from "./islands/InternshipFilters.tsx";
-import * as $$12 from "./islands/InternshipForm.tsx";
-import * as $$13 from "./islands/LessonManager.tsx";
-import * as $$14 from "./islands/LessonProgress.tsx";
-import * as $$15 from "./islands/NotificationBell.tsx";
-import * as $$16 from "./islands/NotificationList.tsx";
-import * as $$17 from "./islands/OnboardingWizard.tsx";
-import * as $$18 from "./islands/OpportunityForm.tsx";
-import * as $$19 from "./islands/PostDiscussion.tsx";
-import * as $$20 from "./islands/ProfileForm.tsx";
-import * as $$21 from "./islands/ResetPasswordForm.tsx";
-import * as $$22 from "./islands/SaveButton.tsx";
-import * as $$23 from "./islands/SavedTracker.tsx";
-import * as $$24 from "./islands/SettingsForm.tsx";
-import * as $$25 from "./islands/SignInForm.tsx";
-import * as $$26 from "./islands/SignUpForm.tsx";
-import * as $$27 from "./islands/ToolkitCheckout.tsx";
-import * as $$28 from "./islands/ToolkitForm.tsx";
-import * as $$29 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$30 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$6 from "./islands/AlertMe.tsx";
+import * as $$7 from "./islands/AlertsManager.tsx";
+import * as $$8 from "./islands/BannerCarousel.tsx";
+import * as $$9 from "./islands/BannerManager.tsx";
+import * as $$10 from "./islands/ForgotPasswordForm.tsx";
+import * as $$11 from "./islands/InternshipAdminControls.tsx";
+import * as $$12 from "./islands/InternshipDeleteButton.tsx";
+import * as $$13 from "./islands/InternshipFilters.tsx";
+import * as $$14 from "./islands/InternshipForm.tsx";
+import * as $$15 from "./islands/LessonManager.tsx";
+import * as $$16 from "./islands/LessonProgress.tsx";
+import * as $$17 from "./islands/NotificationBell.tsx";
+import * as $$18 from "./islands/NotificationList.tsx";
+import * as $$19 from "./islands/OnboardingWizard.tsx";
+import * as $$20 from "./islands/OpportunityForm.tsx";
+import * as $$21 from "./islands/PostDiscussion.tsx";
+import * as $$22 from "./islands/ProfileForm.tsx";
+import * as $$23 from "./islands/ResetPasswordForm.tsx";
+import * as $$24 from "./islands/SaveButton.tsx";
+import * as $$25 from "./islands/SavedTracker.tsx";
+import * as $$26 from "./islands/SettingsForm.tsx";
+import * as $$27 from "./islands/SignInForm.tsx";
+import * as $$28 from "./islands/SignUpForm.tsx";
+import * as $$29 from "./islands/ToolkitCheckout.tsx";
+import * as $$30 from "./islands/ToolkitForm.tsx";
+import * as $$31 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$32 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -263,35 +266,36 @@ const manifest: Manifest = {
     "./routes/internships/mine.tsx": $96,
     "./routes/internships/new.tsx": $97,
     "./routes/internships/rss.xml.ts": $98,
-    "./routes/me/notifications.tsx": $99,
-    "./routes/me/settings.tsx": $100,
-    "./routes/me/tracker.tsx": $101,
-    "./routes/onboarding.tsx": $102,
-    "./routes/opportunities/[id]/calendar.ics.ts": $103,
-    "./routes/opportunities/[id]/index.tsx": $104,
-    "./routes/opportunities/index.tsx": $105,
-    "./routes/opportunities/mine.tsx": $106,
-    "./routes/opportunities/new.tsx": $107,
-    "./routes/privacy.tsx": $108,
-    "./routes/profile.tsx": $109,
-    "./routes/refunds.tsx": $110,
-    "./routes/reset-password.tsx": $111,
-    "./routes/robots.txt.ts": $112,
-    "./routes/sign-in.tsx": $113,
-    "./routes/sign-out.ts": $114,
-    "./routes/sign-up.tsx": $115,
-    "./routes/sitemap.xml.ts": $116,
-    "./routes/sitemap/[file].ts": $117,
-    "./routes/terms.tsx": $118,
-    "./routes/toolkits/[id]/index.tsx": $119,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $120,
-    "./routes/toolkits/[id]/learn/index.tsx": $121,
-    "./routes/toolkits/index.tsx": $122,
-    "./routes/toolkits/mine.tsx": $123,
-    "./routes/ungatekeep/[id].tsx": $124,
-    "./routes/ungatekeep/index.tsx": $125,
-    "./routes/ungatekeep/rss.xml.ts": $126,
-    "./routes/unsubscribe/[token].tsx": $127,
+    "./routes/me/alerts.tsx": $99,
+    "./routes/me/notifications.tsx": $100,
+    "./routes/me/settings.tsx": $101,
+    "./routes/me/tracker.tsx": $102,
+    "./routes/onboarding.tsx": $103,
+    "./routes/opportunities/[id]/calendar.ics.ts": $104,
+    "./routes/opportunities/[id]/index.tsx": $105,
+    "./routes/opportunities/index.tsx": $106,
+    "./routes/opportunities/mine.tsx": $107,
+    "./routes/opportunities/new.tsx": $108,
+    "./routes/privacy.tsx": $109,
+    "./routes/profile.tsx": $110,
+    "./routes/refunds.tsx": $111,
+    "./routes/reset-password.tsx": $112,
+    "./routes/robots.txt.ts": $113,
+    "./routes/sign-in.tsx": $114,
+    "./routes/sign-out.ts": $115,
+    "./routes/sign-up.tsx": $116,
+    "./routes/sitemap.xml.ts": $117,
+    "./routes/sitemap/[file].ts": $118,
+    "./routes/terms.tsx": $119,
+    "./routes/toolkits/[id]/index.tsx": $120,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $121,
+    "./routes/toolkits/[id]/learn/index.tsx": $122,
+    "./routes/toolkits/index.tsx": $123,
+    "./routes/toolkits/mine.tsx": $124,
+    "./routes/ungatekeep/[id].tsx": $125,
+    "./routes/ungatekeep/index.tsx": $126,
+    "./routes/ungatekeep/rss.xml.ts": $127,
+    "./routes/unsubscribe/[token].tsx": $128,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,
@@ -300,31 +304,33 @@ const manifest: Manifest = {
     "./islands/AdminOpportunitiesQueue.tsx": $$3,
     "./islands/AdminToolkitsTable.tsx": $$4,
     "./islands/AdminUsersTable.tsx": $$5,
-    "./islands/BannerCarousel.tsx": $$6,
-    "./islands/BannerManager.tsx": $$7,
-    "./islands/ForgotPasswordForm.tsx": $$8,
-    "./islands/InternshipAdminControls.tsx": $$9,
-    "./islands/InternshipDeleteButton.tsx": $$10,
-    "./islands/InternshipFilters.tsx": $$11,
-    "./islands/InternshipForm.tsx": $$12,
-    "./islands/LessonManager.tsx": $$13,
-    "./islands/LessonProgress.tsx": $$14,
-    "./islands/NotificationBell.tsx": $$15,
-    "./islands/NotificationList.tsx": $$16,
-    "./islands/OnboardingWizard.tsx": $$17,
-    "./islands/OpportunityForm.tsx": $$18,
-    "./islands/PostDiscussion.tsx": $$19,
-    "./islands/ProfileForm.tsx": $$20,
-    "./islands/ResetPasswordForm.tsx": $$21,
-    "./islands/SaveButton.tsx": $$22,
-    "./islands/SavedTracker.tsx": $$23,
-    "./islands/SettingsForm.tsx": $$24,
-    "./islands/SignInForm.tsx": $$25,
-    "./islands/SignUpForm.tsx": $$26,
-    "./islands/ToolkitCheckout.tsx": $$27,
-    "./islands/ToolkitForm.tsx": $$28,
-    "./islands/UngatekeepPostEditor.tsx": $$29,
-    "./islands/UngatekeepPostsTable.tsx": $$30,
+    "./islands/AlertMe.tsx": $$6,
+    "./islands/AlertsManager.tsx": $$7,
+    "./islands/BannerCarousel.tsx": $$8,
+    "./islands/BannerManager.tsx": $$9,
+    "./islands/ForgotPasswordForm.tsx": $$10,
+    "./islands/InternshipAdminControls.tsx": $$11,
+    "./islands/InternshipDeleteButton.tsx": $$12,
+    "./islands/InternshipFilters.tsx": $$13,
+    "./islands/InternshipForm.tsx": $$14,
+    "./islands/LessonManager.tsx": $$15,
+    "./islands/LessonProgress.tsx": $$16,
+    "./islands/NotificationBell.tsx": $$17,
+    "./islands/NotificationList.tsx": $$18,
+    "./islands/OnboardingWizard.tsx": $$19,
+    "./islands/OpportunityForm.tsx": $$20,
+    "./islands/PostDiscussion.tsx": $$21,
+    "./islands/ProfileForm.tsx": $$22,
+    "./islands/ResetPasswordForm.tsx": $$23,
+    "./islands/SaveButton.tsx": $$24,
+    "./islands/SavedTracker.tsx": $$25,
+    "./islands/SettingsForm.tsx": $$26,
+    "./islands/SignInForm.tsx": $$27,
+    "./islands/SignUpForm.tsx": $$28,
+    "./islands/ToolkitCheckout.tsx": $$29,
+    "./islands/ToolkitForm.tsx": $$30,
+    "./islands/UngatekeepPostEditor.tsx": $$31,
+    "./islands/UngatekeepPostsTable.tsx": $$32,
   },
   baseUrl: import.meta.url,
 };

@@ -20,6 +20,7 @@ const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page
 /** The signed-in person's own pages. */
 const OWN = [
   { href: "/me/tracker", label: "My applications" },
+  { href: "/me/alerts", label: "Alerts" },
   { href: "/me/notifications", label: "Notifications" },
   { href: "/me/settings", label: "Settings" },
 ];

@@ -10,6 +10,7 @@ import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 import { escapeHtml } from "@/lib/mail/templates.ts";
 import type { Mail } from "@/lib/mail/mailer.ts";
 import type { Alert } from "./alerts.ts";
+import { describeAlert } from "./describe.ts";
 
 const PLATFORM = "Career Community";
 
@@ -38,13 +39,6 @@ export function opportunityItem(appUrl: string, opportunity: OpportunityView): M
     facts: `${by}${formatDate(opportunity.startDate)} – ${formatDate(opportunity.endDate)}`,
     url: `${appUrl}/opportunities/${opportunity.id}`,
   };
-}
-
-/** A short description of what an alert watches, e.g. "Internships: search data, location Pune". */
-export function describeAlert(alert: Pick<Alert, "kind" | "query">): string {
-  const kind = alert.kind === "internships" ? "Internships" : "Opportunities";
-  const filters = Object.entries(alert.query).map(([name, value]) => `${name} ${value}`);
-  return filters.length === 0 ? `All new ${alert.kind}` : `${kind}: ${filters.join(", ")}`;
 }
 
 /** The headers of a mail with a one-click unsubscribe link (RFC 8058). */

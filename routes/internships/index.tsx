@@ -3,7 +3,8 @@
  * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`,
  * `limit`, `offset`), so a filtered page is a shareable link; a plain GET form's repeated
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
- * left out and named in a note. Members and admins see a link to post one. A signed-in person who is not an admin
+ * left out and named in a note. Members and admins see a link to post one. "Alert me" saves the filters shown as an
+ * alert, beside the RSS feed of the same filters (docs/decisions.md, Alerts). A signed-in person who is not an admin
  * sees "For you" above the list: their recommended internships with the reasons (docs/decisions.md, Recommendations).
  */
 import { define } from "@/lib/platform/define.ts";
@@ -17,6 +18,7 @@ import { internshipsVersion, listInternships } from "@/lib/internships/internshi
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
+import AlertMe from "@/islands/AlertMe.tsx";
 
 /** How many recommended internships the page shows above the list. */
 const FOR_YOU_COUNT = 4;
@@ -56,7 +58,7 @@ function canonicalOf({ params, results }: InternshipFiltersProps): string {
   return query ? `/internships?${query}` : "/internships";
 }
 
-export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state }) {
+export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state, url }) {
   const search = data.params.filters.search.trim();
   return (
     <div>
@@ -82,6 +84,9 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
             {canPost(state.user) && <PostInternshipLink />}
           </div>
         )}
+      </div>
+      <div class="mt-4">
+        <AlertMe kind="internships" signedIn={Boolean(state.user)} path={url.pathname + url.search} />
       </div>
       {forYou && (
         <div class="mt-8">

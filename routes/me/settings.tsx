@@ -21,7 +21,8 @@ export default define.page<Settings>(function SettingsPage({ data }) {
       <PageHead title="Settings" />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Settings</h1>
       <p class="mt-2 mb-6 text-slate-700">
-        Choose which e-mails we send you.
+        Choose which e-mails we send you. Search alerts are turned on and off in{" "}
+        <a href="/me/alerts" class="text-indigo-700 underline">My alerts</a>.
       </p>
       <SettingsForm initial={data} />
     </section>

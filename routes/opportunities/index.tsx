@@ -1,7 +1,8 @@
 /**
  * `/opportunities`: published hackathons, grants, competitions and ideathons, open ones first
  * (docs/decisions.md, Opportunities), with type chips, a search box (a plain GET form: no JavaScript), pagination
- * and an empty state. Signed-in users get links to submit one and to their submissions.
+ * and an empty state. Signed-in users get links to submit one and to their submissions. "Alert me" saves the type
+ * and search shown as an alert (docs/decisions.md, Alerts).
  * Guests are served from the guest page cache per opportunity data version.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -17,6 +18,7 @@ import {
   type OpportunityType,
 } from "@/lib/opportunities/opportunities.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
+import AlertMe from "@/islands/AlertMe.tsx";
 
 /** Cards per page. */
 const PAGE_SIZE = 12;
@@ -52,7 +54,7 @@ function href(type: string, search: string, offset = 0): string {
   return query ? `/opportunities?${query}` : "/opportunities";
 }
 
-export default define.page<Data>(function OpportunitiesPage({ data: { page, type, search }, state }) {
+export default define.page<Data>(function OpportunitiesPage({ data: { page, type, search }, state, url }) {
   const { opportunities, pagination: { offset, total } } = page;
   const chips: [string, string][] = [
     ["", "All"],
@@ -98,6 +100,9 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
           ))}
         </ul>
       </nav>
+      <div class="mt-4">
+        <AlertMe kind="opportunities" signedIn={Boolean(state.user)} path={url.pathname + url.search} />
+      </div>
       <form method="get" action="/opportunities" role="search" class="mt-4 flex max-w-xl gap-2">
         {type && <input type="hidden" name="type" value={type} />}
         <label for="opportunity-search" class="sr-only">Search opportunities</label>

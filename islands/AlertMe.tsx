@@ -1,0 +1,110 @@
+/**
+ * "Alert me" on `/internships` and `/opportunities` (docs/decisions.md, Alerts): saves the filters the page shows now
+ * (read from the address, which the filter island keeps current) as a daily alert with `POST /api/me/alerts`, and says
+ * where to manage it. For internships it also links the RSS feed of the same filters. A guest's button is a link to
+ * sign in that comes back to this page.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { feedHref, readListParams } from "@/lib/browser/internship_query.ts";
+
+/** Props: what the alert watches, whether someone is signed in, and the page's address when it was rendered. */
+export interface AlertMeProps {
+  kind: "internships" | "opportunities";
+  signedIn: boolean;
+  /** Path and query of the page as rendered (the sign-in link and the feed link before hydration). */
+  path: string;
+}
+
+/** The alert filters of `search` (a query string), in the list's query-string form, without empty ones. */
+function alertQuery(kind: AlertMeProps["kind"], search: string): Record<string, string> {
+  const params = new URLSearchParams(search);
+  const query: Record<string, string> = kind === "internships"
+    ? (({ types, tags, location, search, minStipend, maxStipend }) => ({
+      types: types.join(","),
+      tags,
+      location,
+      search,
+      minStipend,
+      maxStipend,
+    }))(readListParams(params).filters)
+    : { type: params.get("type") ?? "", search: params.get("search") ?? params.get("q") ?? "" };
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value.trim() !== ""));
+}
+
+/** The feed of the internships the query string `search` filters. */
+function feedOf(search: string): string {
+  return feedHref(readListParams(new URLSearchParams(search)).filters);
+}
+
+const BUTTON = "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm " +
+  "font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
+
+export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [here, setHere] = useState(path);
+  const search = here.includes("?") ? here.slice(here.indexOf("?")) : "";
+  useEffect(() => setHere(location.pathname + location.search), []);
+  const current = () => {
+    const now = location.pathname + location.search;
+    setHere(now);
+    return now;
+  };
+
+  const save = async () => {
+    const now = current();
+    setBusy(true);
+    setMessage(null);
+    const query = alertQuery(kind, now.includes("?") ? now.slice(now.indexOf("?")) : "");
+    const res = await fetchJson("/api/me/alerts", { body: { kind, query, frequency: "daily" } });
+    setBusy(false);
+    setMessage(
+      res.ok
+        ? { ok: true, text: "Alert saved: we will e-mail you new matches every morning." }
+        : { ok: false, text: res.error },
+    );
+  };
+
+  return (
+    <div class="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+      {signedIn
+        ? (
+          <button type="button" class={BUTTON} disabled={busy} onClick={save}>
+            <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-none stroke-current" stroke-width="1.6">
+              <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
+            </svg>
+            Alert me about new matches
+          </button>
+        )
+        : (
+          <a href={`/sign-in?${new URLSearchParams({ callbackURL: here })}`} class={BUTTON}>
+            Alert me about new matches
+          </a>
+        )}
+      {kind === "internships" && (
+        <a
+          href={feedOf(search)}
+          onClick={(event) => {
+            const now = current();
+            (event.currentTarget as HTMLAnchorElement).href = feedOf(
+              now.includes("?") ? now.slice(now.indexOf("?")) : "",
+            );
+          }}
+          class="text-indigo-700 underline hover:text-indigo-900"
+        >
+          RSS feed of this search
+        </a>
+      )}
+      <p role="status" class={`w-full ${message?.ok === false ? "text-red-700" : "text-slate-700"}`}>
+        {message?.text}
+        {message?.ok && (
+          <>
+            {" "}
+            <a href="/me/alerts" class="text-indigo-700 underline">Manage your alerts</a>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}

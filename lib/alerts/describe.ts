@@ -1,0 +1,26 @@
+/**
+ * Browser-safe: an alert in words (docs/decisions.md, Alerts), as the e-mails and `/me/alerts` name it, e.g.
+ * "Internships: search data, location Pune"; "All new internships" without filters.
+ */
+import type { Alert } from "./alerts.ts";
+
+/** The filter names as people read them. */
+const LABELS: Record<string, string> = {
+  types: "work type",
+  type: "type",
+  tags: "tags",
+  location: "location",
+  search: "search",
+  minStipend: "stipend from ₹",
+  maxStipend: "stipend up to ₹",
+};
+
+/** What `alert` watches, in words. */
+export function describeAlert(alert: Pick<Alert, "kind" | "query">): string {
+  const kind = alert.kind === "internships" ? "Internships" : "Opportunities";
+  const filters = Object.entries(alert.query).map(([name, value]) => {
+    const label = LABELS[name] ?? name;
+    return label.endsWith("₹") ? `${label}${value}` : `${label} ${value}`;
+  });
+  return filters.length === 0 ? `All new ${alert.kind}` : `${kind}: ${filters.join(", ")}`;
+}

@@ -1,0 +1,45 @@
+/**
+ * Alerts in Chromium (docs/decisions.md, Alerts): a student filters the internships, chooses "Alert me", finds the
+ * alert on `/me/alerts` in words, pauses it and changes its frequency; the feed link carries the same filters; a
+ * guest's "Alert me" leads to sign in. Every page passes the axe-core check, on a 360 px phone.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { listAlerts } from "@/lib/alerts/alerts.ts";
+
+Deno.test("a student saves the shown filters as an alert, then pauses and re-times it on /me/alerts", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  await using browser = await launchBrowser();
+  const guest = await browser.newPage();
+  await openHydrated(guest, `${t.origin}/opportunities?type=hackathon`);
+  const signIn = await guest.getByRole("link", { name: "Alert me about new matches" }).getAttribute("href");
+  assertEquals(signIn, `/sign-in?${new URLSearchParams({ callbackURL: "/opportunities?type=hackathon" })}`);
+
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/internships?search=data&location=Pune`);
+  const feed = await page.getByRole("link", { name: "RSS feed of this search" }).getAttribute("href");
+  assertEquals(feed, "/internships/rss.xml?location=Pune&search=data");
+  await page.getByRole("button", { name: "Alert me about new matches" }).click();
+  await page.getByText("Alert saved").waitFor();
+  await assertAccessible(page, "/internships after Alert me");
+  const [alert] = await listAlerts(t.kv, student.user.id);
+  assertEquals([alert.kind, alert.query], ["internships", { location: "Pune", search: "data" }]);
+
+  await page.getByRole("link", { name: "Manage your alerts" }).click();
+  await page.waitForURL(/\/me\/alerts$/);
+  await openHydrated(page, page.url());
+  await page.getByRole("heading", { name: "Internships: location Pune, search data" }).waitFor();
+  await assertAccessible(page, "/me/alerts");
+  await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByRole("button", { name: "Resume" }).waitFor();
+  await page.getByLabel("Frequency").selectOption("weekly");
+  await page.getByText("Paused · Weekly").waitFor();
+  const [stored] = await listAlerts(t.kv, student.user.id);
+  assertEquals([stored.isActive, stored.frequency], [false, "weekly"]);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 360, `the page fits the phone: ${width}`);
+});
