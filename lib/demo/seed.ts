@@ -8,6 +8,7 @@ import { seedOpportunities } from "./opportunities.ts";
 import { seedToolkits } from "./toolkits.ts";
 import { seedUngatekeep } from "./ungatekeep.ts";
 import { seedDiscussion } from "./comments.ts";
+import { seedAlerts } from "./alerts.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
@@ -24,12 +25,14 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
   const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
+  const alertLines = await seedAlerts(kv, accounts);
   return [
     `Internships: ${newInternships} added`,
     ...opportunityLines,
     ...toolkitLines,
     ...ungatekeepLines,
     ...commentLines,
+    ...alertLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) =>
       `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}${a.onboarding ? "" : " (not onboarded yet)"}`

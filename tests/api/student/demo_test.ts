@@ -1,0 +1,28 @@
+/**
+ * The demo's student space (docs/decisions.md, Alerts, Notifications and Recommendations): the onboarded students
+ * have alerts, Sara a notification of her rejected opportunity, and both recommendations with reasons; seeding again
+ * adds no alert.
+ */
+import { seedDemoData } from "@/lib/demo/seed.ts";
+import { listAlerts } from "@/lib/alerts/alerts.ts";
+import { listNotifications } from "@/lib/notifications/notifications.ts";
+import { recommend } from "@/lib/recommendations/recommendations.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp } from "@/tests/helpers/app.ts";
+
+Deno.test("demo students have alerts, a notification and recommendations with reasons, once", async () => {
+  await using t = await createTestApp();
+  await seedDemoData(t.kv);
+  await seedDemoData(t.kv);
+  const sara = (await getUserByEmail(t.kv, "sara@demo.careers"))!;
+  const rohan = (await getUserByEmail(t.kv, "rohan@demo.careers"))!;
+  assertEquals((await listAlerts(t.kv, sara.id)).length, 2);
+  assertEquals((await listAlerts(t.kv, rohan.id)).length, 1);
+  const { notifications } = await listNotifications(t.kv, sara.id, { unread: false, limit: 10, offset: 0 });
+  assert(notifications.some((n) => n.title === "Your opportunity was not approved"), "the rejection is announced");
+  for (const user of [sara, rohan]) {
+    const [best] = await recommend(t.kv, user, "internships", 5);
+    assert(best.score > 0 && best.reasons.length > 0, `${user.name}: ${JSON.stringify(best?.reasons)}`);
+  }
+});
