@@ -100,6 +100,8 @@ export interface Article {
   publisher: Organization;
   image?: string[];
   mainEntityOfPage: string;
+  /** Comments and replies under the post (docs/decisions.md, Comments and reactions). */
+  commentCount: number;
 }
 
 /** Any JSON-LD value this module builds. */
@@ -272,6 +274,7 @@ export function postArticle(post: PostView, origin: string): Article {
     publisher: siteOrganization(origin),
     ...images.length > 0 ? { image: images } : {},
     mainEntityOfPage: absoluteUrl(origin, `/ungatekeep/${post.id}`),
+    commentCount: post.commentCount,
   };
 }
 

@@ -251,6 +251,7 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
       logo: `${t.origin}/share.png`,
     },
     mainEntityOfPage: `${t.origin}/ungatekeep/${post.id}`,
+    commentCount: 0,
   }]);
 });
 
