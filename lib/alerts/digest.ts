@@ -4,20 +4,21 @@
  * listings created since that alert last ran (first run: the last 24 hours, or 7 days for a weekly alert) that match
  * it, at most 20 per alert. Nothing is sent when nothing matches; people with an unverified e-mail get nothing.
  *
- * It walks `["alerts"]` (kept by user) in batches of `BATCH` entries, a few people at a time. Per person it claims
- * each due alert (`lib/jobs/lease.ts`), finds the matches, and then, in one write checked against the claims, moves
- * every claimed alert's `lastRunAt` (and `lastSentAt` when listed), stores the unsubscribe tokens and queues the
- * e-mail in the outbox. A second run, at once or overlapping, finds the alerts claimed or their window empty: it sends
- * nothing twice.
+ * It walks `["alerts"]` (kept by person) in batches of `BATCH` entries. It claims the due alerts of about 80 at a
+ * time in one write with the jobs' leases (`lib/jobs/lease.ts`; on a lost race each alert is claimed on its own with
+ * `claim`), then makes eight people's digests at once: find the matches, and in one write checked against that
+ * person's claims (`settle`) move every claimed alert's `lastRunAt` (and `lastSentAt` when listed), store the
+ * unsubscribe tokens and queue the e-mail in the outbox, whose job (every minute) delivers it. A second run, at once or
+ * overlapping, finds the alerts claimed or their windows empty: it sends nothing twice.
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { claim, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { claim, HOLDER, isLeased, settle } from "@/lib/jobs/lease.ts";
 import { InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 import { listOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
-import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
-import { getUser } from "@/lib/users/users.ts";
-import { type AlertRecord, queryParams } from "./alerts.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { type User, userKey } from "@/lib/users/users.ts";
+import { type AlertRecord, MAX_ALERTS, queryParams } from "./alerts.ts";
 import { digestMail, type DigestSection, internshipItem, type MailItem, opportunityItem } from "./mails.ts";
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
 
@@ -26,7 +27,9 @@ export const DAILY_AT_9_IST = "30 3 * * *";
 /** Alert entries read from KV per batch. */
 export const BATCH = 200;
 /** People whose digest is made at once. */
-const CONCURRENCY = 4;
+const CONCURRENCY = 8;
+/** Most alerts claimed in one write (each a check and a set; KV allows 100 checks per write). */
+const CLAIMS_PER_WRITE = 100;
 /** How long a run holds the alerts it claimed (ms). */
 const LEASE_MS = 5 * 60 * 1000;
 /** Most listings of one alert in one digest. */
@@ -73,25 +76,68 @@ async function matches(ctx: JobContext, alert: AlertRecord, since: string, until
     .map((o) => opportunityItem(config.appUrl, o));
 }
 
-/** The digest of one person, whose alert entries are `entries`; adds what it did to `counts`. */
-async function digestOf(ctx: JobContext, entries: Deno.KvEntry<AlertRecord>[], counts: DigestCounts): Promise<void> {
+/** One person's due alerts, claimed, and the person. */
+interface Claimed {
+  user: User;
+  alerts: Deno.KvEntry<AlertRecord>[];
+}
+
+/**
+ * Claims the due alerts of `people` (each person's alert entries) at `now`: people without due alerts, or unknown or
+ * unverified, are left out (counted as skipped when they had due alerts). The claims of up to `CLAIMS_PER_WRITE`
+ * alerts go in one write checked against each alert as read (the leases `claim` puts); when that write loses a race,
+ * each alert is claimed on its own with `claim`, so only the ones taken meanwhile are left out.
+ */
+async function claimDue(
+  kv: Deno.Kv,
+  people: Deno.KvEntry<AlertRecord>[][],
+  now: number,
+  counts: DigestCounts,
+): Promise<Claimed[]> {
+  const due = people.map((entries) => entries.filter((entry) => isDue(entry.value, now))).filter((d) => d.length > 0);
+  const users: (User | null)[] = [];
+  for (let i = 0; i < due.length; i += 10) {
+    const entries = await kv.getMany<User[]>(due.slice(i, i + 10).map((d) => userKey(d[0].value.userId)));
+    users.push(...entries.map((entry) => entry.value));
+  }
+  const wanted = due.flatMap((alerts, i) => {
+    const user = users[i];
+    if (user?.emailVerified) return [{ user, alerts }];
+    counts.skipped++;
+    return [];
+  });
+  const lease = { holder: HOLDER, until: now + LEASE_MS };
+  const op = kv.atomic();
+  for (const { alerts } of wanted) {
+    for (const entry of alerts) op.check(entry).set(entry.key, { ...entry.value, lease });
+  }
+  const result = await op.commit();
+  if (result.ok) {
+    return wanted.map(({ user, alerts }) => ({
+      user,
+      alerts: alerts.map((entry) => ({
+        ...entry,
+        value: { ...entry.value, lease },
+        versionstamp: result.versionstamp,
+      })),
+    }));
+  }
+  const claimed: Claimed[] = [];
+  for (const { user, alerts } of wanted) {
+    const held: Deno.KvEntry<AlertRecord>[] = [];
+    for (const entry of alerts) {
+      const taken = await claim(kv, entry, { now, leaseMs: LEASE_MS });
+      if (taken) held.push(taken);
+    }
+    if (held.length > 0) claimed.push({ user, alerts: held });
+    else counts.skipped++;
+  }
+  return claimed;
+}
+
+/** The digest of `user` for the alerts `claimed` (see the module docstring); adds what it did to `counts`. */
+async function digestOf(ctx: JobContext, { user, alerts: claimed }: Claimed, counts: DigestCounts): Promise<void> {
   const now = ctx.now.getTime();
-  const due = entries.filter((entry) => isDue(entry.value, now));
-  if (due.length === 0) return;
-  const user = await getUser(ctx.kv, due[0].value.userId);
-  if (!user || !user.emailVerified) {
-    counts.skipped++;
-    return;
-  }
-  const claimed: Deno.KvEntry<AlertRecord>[] = [];
-  for (const entry of due) {
-    const held = await claim(ctx.kv, entry, { now, leaseMs: LEASE_MS });
-    if (held) claimed.push(held);
-  }
-  if (claimed.length === 0) {
-    counts.skipped++;
-    return;
-  }
   const until = ctx.now.toISOString();
   const found = await Promise.all(
     claimed.map((entry) => matches(ctx, entry.value, windowStart(entry.value, now), until)),
@@ -116,9 +162,9 @@ async function digestOf(ctx: JobContext, entries: Deno.KvEntry<AlertRecord>[], c
     name: user.name,
     appUrl: ctx.config.appUrl,
     sections,
-    unsubscribeUrl: await link(listed.map((entry) => entry.value.id)),
+    // One alert: its own link stops everything the e-mail was sent for.
+    unsubscribeUrl: listed.length === 1 ? sections[0].unsubscribeUrl : await link(listed.map((e) => e.value.id)),
   });
-  let mailId: string | null = null;
   const committed = await settle(ctx.kv, claimed[0], (op) => {
     for (const entry of claimed.slice(1)) op.check(entry);
     for (const entry of claimed) {
@@ -126,37 +172,43 @@ async function digestOf(ctx: JobContext, entries: Deno.KvEntry<AlertRecord>[], c
       op.set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt });
     }
     for (const token of tokens) token.write(op);
-    if (mail) mailId = queueMailOps(op, { ...mail, userId: user.id }, now);
+    if (mail) queueMailOps(op, { ...mail, userId: user.id }, now);
   });
-  if (!committed) {
-    counts.skipped++;
-    return;
-  }
-  if (mailId) {
+  if (!committed) counts.skipped++;
+  else if (mail) {
     counts.sent++;
     counts.alerts += listed.length;
-    deliverSoon(ctx, mailId);
   }
 }
 
 /** One run of the digest at `ctx.now` (see the module docstring). */
 export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
   const counts: DigestCounts = { sent: 0, alerts: 0, skipped: 0 };
+  const now = ctx.now.getTime();
   const running = new Set<Promise<void>>();
-  const start = async (group: Deno.KvEntry<AlertRecord>[]) => {
-    const work = digestOf(ctx, group, counts).finally(() => running.delete(work));
-    running.add(work);
-    if (running.size >= CONCURRENCY) await Promise.race(running);
-  };
-  let group: Deno.KvEntry<AlertRecord>[] = [];
-  for await (const entry of ctx.kv.list<AlertRecord>({ prefix: ["alerts"] }, { batchSize: BATCH })) {
-    if (group.length > 0 && group[0].value.userId !== entry.value.userId) {
-      await start(group);
-      group = [];
+  const work = async (people: Deno.KvEntry<AlertRecord>[][]) => {
+    for (const person of await claimDue(ctx.kv, people, now, counts)) {
+      const task = digestOf(ctx, person, counts).finally(() => running.delete(task));
+      running.add(task);
+      if (running.size >= CONCURRENCY) await Promise.race(running);
     }
-    group.push(entry);
+  };
+  let people: Deno.KvEntry<AlertRecord>[][] = [];
+  let size = 0;
+  for await (const entry of ctx.kv.list<AlertRecord>({ prefix: ["alerts"] }, { batchSize: BATCH })) {
+    const last = people.at(-1);
+    if (last && last[0].value.userId === entry.value.userId) last.push(entry);
+    else {
+      if (size + MAX_ALERTS > CLAIMS_PER_WRITE) {
+        await work(people);
+        people = [];
+        size = 0;
+      }
+      people.push([entry]);
+    }
+    size++;
   }
-  if (group.length > 0) await start(group);
+  await work(people);
   await Promise.all(running);
   return counts;
 }
