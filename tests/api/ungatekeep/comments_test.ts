@@ -363,11 +363,15 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
 
 Deno.test("reply notifications: the author of the comment answered is notified in the app and by e-mail unless off; nobody of their own reply", async () => {
   await using t = await createTestApp();
-  const { post, admin } = await setup(t);
+  const { post } = await setup(t);
+  // The outbox's records themselves: a delivery try running meanwhile moves a mail between the admin list's status
+  // indexes, which that list reads one after another.
   const outbox = async () => {
-    const res = await t.fetch("/api/admin/outbox", { headers: admin.headers });
-    assertEquals(res.status, 200);
-    return ((await res.json()).mails as { to: string; subject: string }[]).map((m) => [m.to, m.subject]);
+    const mails: string[][] = [];
+    for await (const { value } of t.kv.list<{ to: string; subject: string }>({ prefix: ["outbox"] })) {
+      mails.push([value.to, value.subject]);
+    }
+    return mails;
   };
   const asha = await createTestUser(t, "user", { name: "Asha" });
   const ravi = await createTestUser(t, "user", { name: "Ravi" });
