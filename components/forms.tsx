@@ -177,22 +177,26 @@ export function ChoiceGroup(
 export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium " +
   "text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
 
-/** The primary button of a form: disabled until hydrated and while `busy`, then shows `busyLabel`. */
-
+/**
+ * The primary button of a form: disabled while `busy`, then shows `busyLabel`. A form that
+ * also works as plain HTML (its page handles the POST or GET) sets `worksWithoutScript`; any
+ * other form's button stays disabled until hydrated, when its handlers exist.
+ */
 export function SubmitButton(
-  { busy, label, busyLabel, type = "submit", onClick }: {
+  { busy, label, busyLabel, type = "submit", onClick, worksWithoutScript = false }: {
     busy: boolean;
     label: string;
     busyLabel: string;
     type?: "submit" | "button";
     onClick?: () => void;
+    worksWithoutScript?: boolean;
   },
 ) {
   const hydrated = useHydrated();
   return (
     <button
       type={type}
-      disabled={!hydrated || busy}
+      disabled={(!hydrated && !worksWithoutScript) || busy}
       aria-busy={busy ? "true" : undefined}
       onClick={onClick}
       class="inline-flex items-center justify-center gap-2 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:cursor-not-allowed disabled:opacity-70"

@@ -1,24 +1,29 @@
 /**
  * The password-reset request form: `POST /api/auth/forget-password {email, redirectTo:
  * "/reset-password"}` (docs/decisions.md, Auth). The answer never says whether the account exists, so
- * neither does the form: it always confirms in the same words.
+ * neither does the form: it always confirms in the same words. Without JavaScript (or before it
+ * arrives) the form posts to `/forgot-password`, which runs the same flow and comes back with
+ * `sentTo` set; `outcome` brings a refused submit's e-mail and sentences.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { forgotProblems, type FormOutcome } from "@/lib/browser/auth_forms.ts";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export default function ForgotPasswordForm() {
-  const [email, setEmail] = useState("");
-  const [sentTo, setSentTo] = useState("");
-  const { form, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(["email"] as const);
+export default function ForgotPasswordForm(
+  { sentTo: sentBefore, outcome }: { sentTo?: string; outcome?: FormOutcome<"email"> },
+) {
+  const [email, setEmail] = useState(outcome?.values.email ?? "");
+  const [sentTo, setSentTo] = useState(sentBefore ?? "");
+  const { form, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(["email"] as const, {
+    initial: outcome,
+  });
 
   const submit = async (event: Event) => {
     const address = email.trim();
     const result = await submitForm(event, {
-      check: () => EMAIL.test(address) ? {} : { email: "Enter a valid e-mail address, like name@example.com." },
+      check: () => forgotProblems({ email: address }),
       call: () => fetchJson("/api/auth/forget-password", { body: { email: address, redirectTo: "/reset-password" } }),
     });
     if (!result) return;
@@ -34,10 +39,10 @@ export default function ForgotPasswordForm() {
     );
   }
   return (
-    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
+    <form ref={form} method="post" action="/forgot-password" noValidate onSubmit={submit} class="space-y-4">
       {formError && <Notice kind="error" title="We could not send the e-mail">{formError}</Notice>}
       <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
-      <SubmitButton busy={busy} label="Send reset link" busyLabel="Sending…" />
+      <SubmitButton busy={busy} label="Send reset link" busyLabel="Sending…" worksWithoutScript />
     </form>
   );
 }

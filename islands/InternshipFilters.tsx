@@ -11,7 +11,7 @@
  * whether it is open or not (`::details-content`; a browser without it shows the summary).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureText, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { type PageLink, pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
@@ -51,6 +51,16 @@ const DEBOUNCE_MS = 300;
 const INPUT = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
   "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 const LABEL = "block text-sm font-medium text-slate-800";
+
+/** The filters' labels, for a sentence about one that is not valid. */
+const FILTER_LABELS = {
+  search: "Search",
+  types: "Work type",
+  tags: "Tags",
+  location: "Location",
+  minStipend: "Minimum stipend",
+  maxStipend: "Maximum stipend",
+};
 
 function pageHref(params: ListParams): string {
   const query = listQueryString(params);
@@ -105,7 +115,7 @@ export default function InternshipFilters(
       setResults({ internships: res.data.internships, pagination: res.data.pagination });
       setError(undefined);
     } else {
-      setError(res.status === 400 ? `Some filters are not valid. ${res.error}` : res.error);
+      setError(res.status === 400 ? `Some filters are not valid. ${failureText(res, FILTER_LABELS)}` : res.error);
     }
   };
 

@@ -2,12 +2,14 @@
  * The form to post an internship (`POST /api/internships`) or edit one (`PUT
  * /api/internships/{id}`), docs/api.md, Internships. A create sends the filled-in fields;
  * an edit sends only the fields that changed (a cleared optional field as `null`). Field
- * errors come from the zod issue array `{error: [{code, path, message}]}` and are shown under
- * their fields and in a summary that takes focus. Success goes to the internship's page.
+ * errors come from the answer's `fields` (a sentence per field beside the issue array) and are
+ * all shown under their fields at once, with a summary that takes focus. Success goes to the
+ * internship's page.
  */
 import type { JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { NETWORK_ERROR } from "@/lib/browser/fetch_json.ts";
+import type { FieldProblem } from "@/lib/field_messages.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 import type { InternshipFormValues } from "@/components/internships/form_values.ts";
@@ -20,7 +22,7 @@ export interface InternshipFormProps {
   values: InternshipFormValues;
 }
 
-/** Messages shown for any issue on these fields; other fields show the server's message. */
+/** Messages shown for any problem of these fields; other fields show the server's sentence. */
 const MESSAGES: Partial<Record<Field, string>> = {
   title: "Enter a title of at most 200 characters.",
   hiringOrganization: "Enter the hiring organization, at most 200 characters.",
@@ -74,19 +76,16 @@ function bodyOf(values: InternshipFormValues, initial: InternshipFormValues, edi
   return body;
 }
 
-/** Field errors from a zod issue array; a leading item index (batch form) is skipped. */
-function fieldErrors(issues: { path?: unknown[]; message?: string }[]): {
+/** Field errors from the answer's field problems; a problem of no form field goes to `other`. */
+function fieldErrors(problems: FieldProblem[]): {
   fields: Partial<Record<Field, string>>;
   other: string[];
 } {
   const fields: Partial<Record<Field, string>> = {};
   const other: string[] = [];
-  for (const issue of issues) {
-    const path = (issue.path ?? []).map(String);
-    if (/^\d+$/.test(path[0] ?? "")) path.shift();
-    const field = path[0] as Field;
-    if (FIELDS.includes(field)) fields[field] ??= MESSAGES[field] ?? String(issue.message);
-    else other.push(String(issue.message));
+  for (const { field, message } of problems) {
+    if (FIELDS.includes(field as Field)) fields[field as Field] ??= MESSAGES[field as Field] ?? message;
+    else other.push(message);
   }
   return { fields, other };
 }
@@ -123,7 +122,8 @@ export default function InternshipForm({ id, values: initial }: InternshipFormPr
     if (editing && Object.keys(body).length === 0) return fail({}, "Nothing has changed.");
     setBusy(true);
     let res: Response;
-    let data: { error?: unknown; data?: { id: string }; internship?: { id: string } } | null = null;
+    let data: { error?: unknown; fields?: FieldProblem[]; data?: { id: string }; internship?: { id: string } } | null =
+      null;
     try {
       res = await fetch(editing ? `/api/internships/${id}` : "/api/internships", {
         method: editing ? "PUT" : "POST",
@@ -139,10 +139,11 @@ export default function InternshipForm({ id, values: initial }: InternshipFormPr
       location.assign(`/internships/${editing ? id : data?.data?.id}`);
       return;
     }
-    if (Array.isArray(data?.error)) {
-      const { fields, other } = fieldErrors(data.error);
+    if (Array.isArray(data?.fields) && data.fields.length > 0) {
+      const { fields, other } = fieldErrors(data.fields);
       return fail(fields, other.length > 0 ? other.join(" ") : undefined);
     }
+    if (Array.isArray(data?.error)) return fail({}, "The server did not accept these answers. Check each field.");
     if (res.status === 401) return fail({}, "Your session has ended. Sign in again, then resubmit.");
     fail({}, typeof data?.error === "string" ? data.error : `Saving failed (${res.status}). Please try again.`);
   };

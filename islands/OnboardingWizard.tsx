@@ -2,13 +2,13 @@
  * The onboarding wizard (docs/api.md, Profile and onboarding; docs/decisions.md, Profile and onboarding). The persona comes first;
  * a society member finishes there, a student goes on through location, education level, field of
  * study, opportunity interests, domain preferences and struggles, with a step indicator and
- * back/next. The finish posts the whole profile to `POST /api/onboarding`; an `Invalid <field>`
- * answer returns to the step of that field and shows the error there. Then it goes on to
+ * back/next. The finish posts the whole profile to `POST /api/onboarding`; a refusal returns to
+ * the step of the first field it names (its `fields`) and shows each sentence at its field. Then it goes on to
  * `callbackURL` (the page the person came from, kept when it is on this origin) or the home page's "For you", so the answers visibly matter.
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson, invalidField } from "@/lib/browser/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { sameOriginTarget } from "@/lib/browser/same_origin.ts";
@@ -84,9 +84,12 @@ export default function OnboardingWizard(
 ) {
   const [answers, setAnswers] = useState<OnboardingAnswers>(initial);
   const [stepIndex, setStepIndex] = useState(0);
-  const { form, errors, setErrors, formError, setFormError, busy, showErrors, send } = useFormSubmit(FIELDS, {
-    leaves: true,
-  });
+  const { form, errors, setErrors, formError, setFormError, busy, showErrors, showFailure, send } = useFormSubmit(
+    FIELDS,
+    {
+      leaves: true,
+    },
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -125,12 +128,9 @@ export default function OnboardingWizard(
       location.assign(sameOriginTarget(callbackURL, "/?onboarded=1#for-you"));
       return;
     }
-    const field = invalidField(result.error) as Field | null;
-    const at = field ? steps.findIndex((s) => s.fields.includes(field)) : -1;
-    if (field && at !== -1) {
-      setStepIndex(at);
-      setErrors({ [field]: "Check this answer: the server did not accept it." });
-    } else setFormError(result.error);
+    const at = steps.findIndex((s) => result.fields.some(({ field }) => s.fields.includes(field as Field)));
+    if (at !== -1) setStepIndex(at);
+    showFailure(result);
   };
 
   const next = (event: Event) => {

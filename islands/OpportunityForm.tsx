@@ -48,7 +48,7 @@ export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
         }),
     });
     if (result?.ok) location.assign("/opportunities/mine?submitted=1");
-    else if (result) f.setFormError(result.error);
+    else if (result) f.showFailure(result);
   };
 
   return (

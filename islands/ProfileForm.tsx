@@ -1,12 +1,12 @@
 /**
  * The profile form (docs/api.md, Profile and onboarding; docs/decisions.md, Profile and onboarding): name, image URL, field and
  * opportunity interests, date of birth, college or institute, contact number and current role,
- * saved with `POST /api/profile`. The server validates; its `Invalid <field>` answer is shown
- * beside that field in plain words, and the field gets focus. Every field is sent, so a blank
- * text clears it and no ticked box clears a list.
+ * saved with `POST /api/profile`. The server validates; each field it refuses (its `fields`, all
+ * of them at once) is shown beside that field in plain words, and the first gets focus. Every
+ * field is sent, so a blank text clears it and no ticked box clears a list.
  */
 import { useState } from "preact/hooks";
-import { fetchJson, invalidField } from "@/lib/browser/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ChoiceGroup, Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 
@@ -31,17 +31,16 @@ export interface ProfileOptions {
 
 type Field = keyof ProfileValues;
 
-const HELP: Record<Field, string> = {
-  name: "Enter your name.",
-  image: "Enter a web address that starts with https://.",
-  fieldInterests: "Choose at most 20 interests.",
-  opportunityInterests: "Choose at most 20 interests.",
-  dateOfBirth: "Enter a real date that is not in the future.",
-  collegeInstitute: "Use letters, digits, spaces and . & ' ( ) - only, with at least one letter.",
-  contactNumber: "Enter exactly 10 digits, without spaces or a country code.",
-  currentRole: "Use at most 60 characters.",
-};
-const FIELDS = Object.keys(HELP) as Field[];
+const FIELDS: readonly Field[] = [
+  "name",
+  "image",
+  "fieldInterests",
+  "opportunityInterests",
+  "dateOfBirth",
+  "collegeInstitute",
+  "contactNumber",
+  "currentRole",
+];
 
 /** The known values first, then any the user already has that the list does not offer. */
 function withExtras(known: string[], chosen: string[]) {
@@ -56,7 +55,9 @@ export default function ProfileForm(
 ) {
   const [values, setValues] = useState<ProfileValues>(initial);
   const [saved, setSaved] = useState(false);
-  const { form, errors, setErrors, formError, setFormError, busy, textField, showErrors, send } = useFormSubmit(FIELDS);
+  const { form, errors, setErrors, formError, setFormError, busy, textField, showFailure, send } = useFormSubmit(
+    FIELDS,
+  );
 
   const set = <K extends Field>(field: K, value: ProfileValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -75,9 +76,7 @@ export default function ProfileForm(
       setSaved(true);
       return;
     }
-    const field = invalidField(result.error) as Field | null;
-    if (field && field in HELP) showErrors({ [field]: HELP[field] });
-    else setFormError(result.error);
+    showFailure(result);
   };
 
   return (

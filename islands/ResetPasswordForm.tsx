@@ -2,32 +2,34 @@
  * The new-password form of a reset link: new password and confirmation, checked in the
  * browser (8 to 128 characters, equal), then `POST /api/auth/reset-password {newPassword,
  * token}` (docs/decisions.md, Auth). A bad, used or expired token (`INVALID_TOKEN`) ends in a message
- * with a link to request a new one; success links to sign-in.
+ * with a link to request a new one; success links to sign-in. Without JavaScript (or before it
+ * arrives) the form posts to `/reset-password`, which runs the same reset and comes back with
+ * `done`, or with `outcome` carrying its sentences (or the `INVALID_TOKEN` code).
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { authCodeProblem, type FormOutcome, newPasswordProblem, resetProblems } from "@/lib/browser/auth_forms.ts";
 
 const FIELDS = ["newPassword", "confirmPassword"] as const;
 
-function lengthError(password: string): string | undefined {
-  if (password.length < 8) return "Use at least 8 characters.";
-  if (password.length > 128) return "Use at most 128 characters.";
-}
+/** A refused plain HTML reset: its sentences, or the `INVALID_TOKEN` code. */
+export type ResetOutcome = FormOutcome<typeof FIELDS[number]>;
 
-export default function ResetPasswordForm({ token }: { token: string }) {
+export default function ResetPasswordForm(
+  { token, done = false, outcome: refused }: { token: string; done?: boolean; outcome?: ResetOutcome },
+) {
   const [newPassword, setNewPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
-  const [outcome, setOutcome] = useState<"done" | "invalid" | null>(null);
-  const { form, setErrors, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(FIELDS);
+  const [outcome, setOutcome] = useState<"done" | "invalid" | null>(
+    done ? "done" : refused?.code === "INVALID_TOKEN" ? "invalid" : null,
+  );
+  const { form, setErrors, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(FIELDS, {
+    initial: refused,
+  });
 
-  const check = () => {
-    const found: FieldErrors<typeof FIELDS[number]> = {};
-    found.newPassword = lengthError(newPassword);
-    if (!found.newPassword && confirmPassword !== newPassword) found.confirmPassword = "The passwords do not match.";
-    return found;
-  };
+  const check = () => resetProblems({ newPassword, confirmPassword });
 
   const submit = async (event: Event) => {
     const result = await submitForm(event, {
@@ -38,7 +40,7 @@ export default function ResetPasswordForm({ token }: { token: string }) {
     if (result.ok) setOutcome("done");
     else if (result.code === "INVALID_TOKEN") setOutcome("invalid");
     else if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
-      setErrors({ newPassword: lengthError(newPassword) ?? result.error });
+      setErrors({ newPassword: newPasswordProblem(newPassword) ?? authCodeProblem(result.code)?.message });
     } else setFormError(result.error);
   };
 
@@ -59,7 +61,8 @@ export default function ResetPasswordForm({ token }: { token: string }) {
     );
   }
   return (
-    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
+    <form ref={form} method="post" action="/reset-password" noValidate onSubmit={submit} class="space-y-4">
+      <input type="hidden" name="token" value={token} />
       {formError && <Notice kind="error" title="We could not change the password">{formError}</Notice>}
       <TextField
         {...textField("newPassword", newPassword, setNewPassword)}
@@ -76,7 +79,7 @@ export default function ResetPasswordForm({ token }: { token: string }) {
         autoComplete="new-password"
         required
       />
-      <SubmitButton busy={busy} label="Change password" busyLabel="Changing password…" />
+      <SubmitButton busy={busy} label="Change password" busyLabel="Changing password…" worksWithoutScript />
     </form>
   );
 }

@@ -7,14 +7,22 @@
  * (`EMAIL_NOT_VERIFIED`) switches to a state that explains the fresh link and can send it again
  * by signing in again (the server sends at most one link per 5 minutes); that link too opens
  * onboarding and then `callbackURL`.
+ *
+ * Without JavaScript (or before it arrives) the same form posts to `/sign-in`, whose handler
+ * runs the same sign-in; a refusal renders the page again and `outcome` brings its e-mail,
+ * choice and sentences into the form (docs/decisions.md, Auth).
  */
 import { useState } from "preact/hooks";
 import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { onboardingPath, sameOriginTarget } from "@/lib/browser/same_origin.ts";
-import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { AUTH_TEXT, authCodeProblem, type FormOutcome, signInProblems } from "@/lib/browser/auth_forms.ts";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A failed plain HTML sign-in: the form's outcome and whether "Keep me signed in" was ticked. */
+export interface SignInOutcome extends FormOutcome<"email" | "password"> {
+  rememberMe: boolean;
+}
 
 interface SignedInUser {
   createdAt: string;
@@ -28,22 +36,21 @@ async function destination(user: SignedInUser, returnTo: string): Promise<string
   return returnTo;
 }
 
-export default function SignInForm({ callbackURL }: { callbackURL: string | null }) {
-  const [email, setEmail] = useState("");
+export default function SignInForm(
+  { callbackURL, outcome }: { callbackURL: string | null; outcome?: SignInOutcome },
+) {
+  const [email, setEmail] = useState(outcome?.values.email ?? "");
   const [password, setPassword] = useState("");
-  const [rememberMe, setRememberMe] = useState(true);
-  const [unverified, setUnverified] = useState<{ email: string; resent: boolean } | null>(null);
+  const [rememberMe, setRememberMe] = useState(outcome?.rememberMe ?? true);
+  const [unverified, setUnverified] = useState<{ email: string; resent: boolean } | null>(
+    outcome?.code === "EMAIL_NOT_VERIFIED" ? { email: outcome.values.email ?? "", resent: false } : null,
+  );
   const { form, formError, setFormError, busy, textField, send, submit: submitForm } = useFormSubmit(
     ["email", "password"] as const,
-    { leaves: true },
+    { leaves: true, initial: outcome },
   );
 
-  const check = () => {
-    const found: FieldErrors<"email" | "password"> = {};
-    if (!EMAIL.test(email.trim())) found.email = "Enter a valid e-mail address, like name@example.com.";
-    if (password === "") found.password = "Enter your password.";
-    return found;
-  };
+  const check = () => signInProblems({ email, password });
 
   const signIn = async (): Promise<ApiResult<{ user: SignedInUser }>> => {
     const returnTo = sameOriginTarget(callbackURL);
@@ -59,8 +66,7 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
     const result = await submitForm(event, { check, call: signIn });
     if (!result || result.ok) return;
     if (result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: false });
-    else if (result.code === "INVALID_EMAIL_OR_PASSWORD") setFormError("The e-mail or password is not right.");
-    else setFormError(result.error);
+    else setFormError(authCodeProblem(result.code)?.message ?? result.error);
   };
 
   const resend = async () => {
@@ -70,7 +76,8 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
   };
 
   return (
-    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-4">
+    <form ref={form} method="post" action="/sign-in" noValidate onSubmit={submit} class="space-y-4">
+      {callbackURL !== null && <input type="hidden" name="callbackURL" value={callbackURL} />}
       {formError && <Notice kind="error" title="Sign-in failed">{formError}</Notice>}
       {unverified && (
         <Notice kind="info" title="Verify your e-mail to sign in">
@@ -79,14 +86,16 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
               ? `We sent the link to ${unverified.email} again, unless one went out in the last 5 minutes.`
               : `Your e-mail address is not verified yet. We sent a verification link to ${unverified.email}; it expires in 24 hours.`}
           </p>
-          <button
-            type="button"
-            onClick={resend}
-            disabled={busy}
-            class="mt-2 rounded-md border border-sky-700 px-3 py-1.5 font-medium text-sky-900 hover:bg-sky-100 disabled:opacity-70"
-          >
-            {busy ? "Sending…" : "Send the e-mail again"}
-          </button>
+          {password === "" ? <p class="mt-2">{AUTH_TEXT.resendHint}</p> : (
+            <button
+              type="button"
+              onClick={resend}
+              disabled={busy}
+              class="mt-2 rounded-md border border-sky-700 px-3 py-1.5 font-medium text-sky-900 hover:bg-sky-100 disabled:opacity-70"
+            >
+              {busy ? "Sending…" : "Send the e-mail again"}
+            </button>
+          )}
         </Notice>
       )}
       <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
@@ -110,7 +119,7 @@ export default function SignInForm({ callbackURL }: { callbackURL: string | null
         </label>
         <a href="/forgot-password" class="font-medium text-indigo-700 underline">Forgot password?</a>
       </div>
-      <SubmitButton busy={busy} label="Sign in" busyLabel="Signing in…" />
+      <SubmitButton busy={busy} label="Sign in" busyLabel="Signing in…" worksWithoutScript />
     </form>
   );
 }

@@ -110,7 +110,7 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
       },
     });
     if (!result) return;
-    if (!result.ok) form.setFormError(result.error);
+    if (!result.ok) form.showFailure(result);
     else if (toolkit?.id) setSaved("The toolkit was saved.");
     else location.assign(`/admin/toolkits/${result.data.id}`);
   };

@@ -4,15 +4,22 @@
  * docs/decisions.md, Auth and Errors and limits). No domain module imports anything of HTTP.
  */
 import type { z } from "zod";
+import type { FieldProblem } from "./field_messages.ts";
 
 /** Base class of every error the platform expects; anything else is a server error. */
 export class DomainError extends Error {
   override name = "DomainError";
 }
 
-/** Invalid input with a plain message, e.g. "Invalid contactNumber" or "Invalid coupon code". */
+/**
+ * Invalid input with a plain message, e.g. "Invalid contactNumber" or "Invalid coupon code";
+ * `fields` says which fields are wrong, each with a sentence for a person (answered as `fields`).
+ */
 export class InvalidInputError extends DomainError {
   override name = "InvalidInputError";
+  constructor(message: string, readonly fields: FieldProblem[] = []) {
+    super(message);
+  }
 }
 
 /** Invalid input described by zod issues (answered as the issue array `{error: [{code, path, message}]}`). */
@@ -126,10 +133,13 @@ export const AUTH_ERROR_KINDS = {
 /** A code of `AUTH_ERROR_KINDS`. */
 export type AuthErrorCode = keyof typeof AUTH_ERROR_KINDS;
 
-/** An authentication error with its stable upper-case code (docs/decisions.md, Auth). */
+/**
+ * An authentication error with its stable upper-case code (docs/decisions.md, Auth); `fields`
+ * as in `InvalidInputError`.
+ */
 export class AuthError extends DomainError {
   override name = "AuthError";
-  constructor(readonly code: AuthErrorCode, message: string) {
+  constructor(readonly code: AuthErrorCode, message: string, readonly fields: FieldProblem[] = []) {
     super(message);
   }
 }

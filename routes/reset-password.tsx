@@ -1,24 +1,68 @@
 /**
  * `/reset-password?token=`: the page a reset e-mail links to (docs/decisions.md, Auth). Without a
- * token it explains that the link is incomplete and offers to request a new one.
+ * token it explains that the link is incomplete and offers to request a new one; `?done=1`
+ * says the password was changed.
+ *
+ * `POST /reset-password` is the form without JavaScript: the fields `token`, `newPassword` and
+ * `confirmPassword`, the auth origin rule, the same flow as `POST /api/auth/reset-password`;
+ * success is 303 to `?done=1`, a refusal renders the page again (400).
  */
+import { define } from "@/lib/platform/define.ts";
+import { AuthError } from "@/lib/errors.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import ResetPasswordForm from "@/islands/ResetPasswordForm.tsx";
-import type { PageProps } from "@/lib/web/types.ts";
+import ResetPasswordForm, { type ResetOutcome } from "@/islands/ResetPasswordForm.tsx";
+import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
+import { assertLoginOrigin } from "@/lib/http/csrf.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { authCodeProblem, resetProblems } from "@/lib/browser/auth_forms.ts";
 
-export default function ResetPasswordPage({ url }: PageProps) {
-  const token = url.searchParams.get("token")?.slice(0, 512);
+/** Longest token the page passes on; real ones are far shorter. */
+const TOKEN_MAX = 512;
+
+interface Data {
+  token?: string;
+  outcome?: ResetOutcome;
+}
+
+export const handler = define.handlers<Data>({
+  GET(_req, ctx) {
+    return ctx.render({ token: ctx.url.searchParams.get("token")?.slice(0, TOKEN_MAX) });
+  },
+  async POST(req, ctx) {
+    const { kv, config } = ctx.state.services;
+    assertLoginOrigin(req, config.appUrl);
+    const form = await readFormFields(req, ["token", "newPassword", "confirmPassword"]);
+    const token = form.token.slice(0, TOKEN_MAX);
+    const again = (outcome: Omit<ResetOutcome, "values">) =>
+      ctx.render({ token, outcome: { values: {}, ...outcome } }, { status: 400 });
+    const errors = resetProblems(form);
+    if (Object.keys(errors).length > 0) return again({ errors });
+    try {
+      await resetPasswordWithToken(kv, token, form.newPassword);
+      return seeOther("/reset-password?done=1");
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      if (error.code === "INVALID_TOKEN") return again({ errors: {}, code: error.code });
+      return again({ errors: { newPassword: authCodeProblem(error.code)?.message ?? error.message } });
+    }
+  },
+});
+
+export default define.page<Data>(function ResetPasswordPage({ data, url }) {
+  const done = url.searchParams.get("done") === "1";
   return (
     <FormCard title="Choose a new password">
       <PageHead title="Choose a new password" />
-      {token ? <ResetPasswordForm token={token} /> : (
-        <Notice kind="error" title="This reset link is incomplete">
-          Open the link from the e-mail again, or{" "}
-          <a href="/forgot-password" class="font-medium underline">request a new link</a>.
-        </Notice>
-      )}
+      {done || data.token
+        ? <ResetPasswordForm token={data.token ?? ""} done={done} outcome={data.outcome} />
+        : (
+          <Notice kind="error" title="This reset link is incomplete">
+            Open the link from the e-mail again, or{" "}
+            <a href="/forgot-password" class="font-medium underline">request a new link</a>.
+          </Notice>
+        )}
     </FormCard>
   );
-}
+});

@@ -6,15 +6,29 @@
  * every way in (docs/decisions.md, Auth). `error` carries a code from a failed verification link
  * (`INVALID_TOKEN`) or a social sign-in (`lib/auth/oauth/flow.ts`); only known codes are
  * explained, the text is never echoed. A signed-in user goes straight on to `callbackURL` or `/`.
+ *
+ * `POST /sign-in` is the form without JavaScript (docs/decisions.md, Auth): the fields `email`,
+ * `password`, `rememberMe` and `callbackURL`, the auth origin rule and limits, the same sign-in
+ * flow as `POST /api/auth/sign-in/email`; success is 303 to onboarding (when due, carrying
+ * `callbackURL`) or `callbackURL` with the session cookie, a refusal renders the page again with
+ * its sentence (400, 401, 403 for an unverified e-mail, whose link was sent again, 429).
  */
 import { define } from "@/lib/platform/define.ts";
+import { AuthError, RateLimitedError } from "@/lib/errors.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
-import SignInForm from "@/islands/SignInForm.tsx";
+import SignInForm, { type SignInOutcome } from "@/islands/SignInForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
+import { SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
+import { assertLoginOrigin } from "@/lib/http/csrf.ts";
+import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { AUTH_TEXT, authCodeProblem, signInProblems } from "@/lib/browser/auth_forms.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
 const ERRORS: Record<string, { title: string; text: string }> = {
@@ -66,7 +80,11 @@ const SOCIAL_FAILED = {
 interface Data {
   callbackURL: string | null;
   providers: SocialButtonProvider[];
+  /** What a failed plain HTML submit left. */
+  outcome?: SignInOutcome;
 }
+
+const FIELDS = ["email", "password", "rememberMe", "callbackURL"] as const;
 
 export const handler = define.handlers<Data>({
   GET(_req, ctx) {
@@ -74,6 +92,42 @@ export const handler = define.handlers<Data>({
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     const providers = configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name }));
     return ctx.render({ callbackURL, providers });
+  },
+  async POST(req, ctx) {
+    const services = ctx.state.services;
+    const { kv, config } = services;
+    assertLoginOrigin(req, config.appUrl);
+    const form = await readFormFields(req, FIELDS);
+    const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
+    const rememberMe = form.rememberMe !== "";
+    const again = (status: number, outcome: Omit<SignInOutcome, "values" | "rememberMe">) =>
+      ctx.render({
+        callbackURL,
+        providers: configuredProviders(services.oauth).map(({ id, name }) => ({ id, name })),
+        outcome: { values: { email: form.email }, rememberMe, ...outcome },
+      }, { status });
+    try {
+      await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ctx.state.clientIp, config.rateLimits);
+      const errors = signInProblems(form);
+      const fields = SignInFields.safeParse(form);
+      if (!fields.success) errors.email ??= AUTH_TEXT.email;
+      if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
+      const previous = readSessionCookie(req, config.secure);
+      const { user, token } = await signInWithPassword(
+        services,
+        ctx.state.clientIp,
+        fields.data,
+        onboardingPath(callbackURL),
+        previous,
+      );
+      const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
+      return seeOther(next, { "set-cookie": sessionCookie(config.secure, token, rememberMe) });
+    } catch (error) {
+      if (error instanceof RateLimitedError) return again(429, { errors: {}, formError: rateLimitText(error) });
+      if (!(error instanceof AuthError)) throw error;
+      if (error.code === "EMAIL_NOT_VERIFIED") return again(403, { errors: {}, code: error.code });
+      return again(401, { errors: {}, formError: authCodeProblem(error.code)?.message ?? error.message });
+    }
   },
 });
 
@@ -89,7 +143,7 @@ export default define.page<Data>(function SignInPage({ data, url }) {
         callbackURL={data.callbackURL ?? "/"}
         newUserCallbackURL={onboardingPath(data.callbackURL)}
       />
-      <SignInForm callbackURL={data.callbackURL} />
+      <SignInForm callbackURL={data.callbackURL} outcome={data.outcome} />
       <p class="text-sm text-slate-700">
         New here?{" "}
         <a href={withReturnPage("/sign-up", data.callbackURL)} class="font-medium text-indigo-700 underline">

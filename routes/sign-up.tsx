@@ -4,20 +4,35 @@
  * and password sign-up form, whose verification link opens onboarding. Onboarding then goes on to
  * `callbackURL` (a same-origin path, else dropped), so the page a person came from survives
  * signing up (docs/decisions.md, Auth). A signed-in user is sent to `callbackURL` or home.
+ *
+ * `POST /sign-up` is the form without JavaScript: the fields `name`, `email`, `password` and
+ * `callbackURL`, the auth origin rule and the sign-up limit, the same flow as
+ * `POST /api/auth/sign-up/email`; success is 303 to `/check-inbox`, a refusal renders the page
+ * again with its sentences (400, 422 for a taken e-mail, 429).
  */
 import { define } from "@/lib/platform/define.ts";
+import { AuthError, RateLimitedError } from "@/lib/errors.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignUpForm from "@/islands/SignUpForm.tsx";
 import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
+import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
+import { assertLoginOrigin } from "@/lib/http/csrf.ts";
+import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { AUTH_TEXT, authCodeProblem, type FormOutcome, signUpProblems } from "@/lib/browser/auth_forms.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
 interface Data {
   callbackURL: string | null;
   providers: SocialButtonProvider[];
+  /** What a failed plain HTML submit left. */
+  outcome?: FormOutcome<"name" | "email" | "password">;
 }
+
+const FIELDS = ["name", "email", "password", "callbackURL"] as const;
 
 export const handler = define.handlers<Data>({
   GET(_req, ctx) {
@@ -27,6 +42,42 @@ export const handler = define.handlers<Data>({
       callbackURL,
       providers: configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name })),
     });
+  },
+  async POST(req, ctx) {
+    const services = ctx.state.services;
+    const { kv, config } = services;
+    assertLoginOrigin(req, config.appUrl);
+    const form = await readFormFields(req, FIELDS);
+    const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
+    const again = (status: number, outcome: Omit<NonNullable<Data["outcome"]>, "values">) =>
+      ctx.render({
+        callbackURL,
+        providers: configuredProviders(services.oauth).map(({ id, name }) => ({ id, name })),
+        outcome: { values: { name: form.name, email: form.email }, ...outcome },
+      }, { status });
+    try {
+      await hitRateLimit(kv, RATE_LIMITS.signUpPerIp, ctx.state.clientIp, config.rateLimits);
+      const errors = signUpProblems(form);
+      const fields = SignUpFields.safeParse(form);
+      if (!fields.success) {
+        for (const issue of fields.error.issues) {
+          if (issue.path[0] === "name") errors.name ??= AUTH_TEXT.name;
+          if (issue.path[0] === "email") errors.email ??= AUTH_TEXT.email;
+        }
+      }
+      if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
+      await signUpWithPassword(services, fields.data, onboardingPath(callbackURL));
+      const inbox = new URLSearchParams({ email: fields.data.email });
+      if (callbackURL !== null && callbackURL !== "/") inbox.set("callbackURL", callbackURL);
+      return seeOther(`/check-inbox?${inbox}`);
+    } catch (error) {
+      if (error instanceof RateLimitedError) return again(429, { errors: {}, formError: rateLimitText(error) });
+      if (!(error instanceof AuthError)) throw error;
+      const problem = authCodeProblem(error.code);
+      const status = error.code === "USER_ALREADY_EXISTS" ? 422 : 400;
+      if (problem?.field) return again(status, { errors: { [problem.field]: problem.message }, code: error.code });
+      return again(status, { errors: {}, formError: problem?.message ?? error.message });
+    }
   },
 });
 
@@ -39,7 +90,7 @@ export default define.page<Data>(function SignUpPage({ data }) {
         callbackURL={data.callbackURL ?? "/"}
         newUserCallbackURL={onboardingPath(data.callbackURL)}
       />
-      <SignUpForm callbackURL={data.callbackURL} />
+      <SignUpForm callbackURL={data.callbackURL} outcome={data.outcome} />
       <p class="text-sm text-slate-700">
         Already have an account?{" "}
         <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium text-indigo-700 underline">

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { AuthError, InvalidInputError } from "@/lib/errors.ts";
 import { readJson } from "@/lib/http/json.ts";
+import { fieldProblems } from "@/lib/field_messages.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 
 /** Longest accepted e-mail address, in characters (RFC 5321 path limit). */
@@ -16,7 +17,8 @@ export const EmailField = z.string().trim().max(EMAIL_MAX).pipe(z.email());
 /**
  * Reads the JSON body of `req` and validates it with `schema`.
  * @throws AuthError 400 `INVALID_JSON_BODY` for malformed JSON; 400 `VALIDATION_ERROR`
- *   "Invalid <field>" naming the first bad field ("Invalid body" when it is not an object).
+ *   "Invalid <field>" naming the first bad field ("Invalid body" when it is not an object), with
+ *   a sentence for each bad field as `fields`.
  */
 export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
   let value: unknown;
@@ -29,7 +31,11 @@ export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S)
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const field = result.error.issues[0]?.path[0];
-  throw new AuthError("VALIDATION_ERROR", field === undefined ? "Invalid body" : `Invalid ${String(field)}`);
+  throw new AuthError(
+    "VALIDATION_ERROR",
+    field === undefined ? "Invalid body" : `Invalid ${String(field)}`,
+    fieldProblems(result.error.issues),
+  );
 }
 
 /**

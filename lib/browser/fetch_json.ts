@@ -1,16 +1,23 @@
 /**
  * The islands' JSON client: one call to a same-origin API path that never throws. Error
  * bodies are read as the platform writes them: `{error}` (docs/decisions.md, Errors and limits), `{error, code,
- * message}` on `/api/auth/*` (docs/decisions.md, Auth), or `{error: [{path, message}]}` for zod issues.
+ * message}` on `/api/auth/*` (docs/decisions.md, Auth), or `{error: [{path, message}]}` for zod issues,
+ * each with `fields` (a sentence per field in error) when the server knows them: forms show
+ * those beside their fields and never the issue array's developer wording.
  * The browser adds the same-origin `Origin` header that the CSRF check wants.
  */
+import type { FieldProblem } from "@/lib/field_messages.ts";
 
-/** A failed call: `status` 0 means the network failed; `code` is set by `/api/auth/*`. */
+/**
+ * A failed call: `status` 0 means the network failed; `code` is set by `/api/auth/*`; `fields`
+ * lists the fields in error with their sentences (empty when the server named none).
+ */
 export interface ApiFailure {
   ok: false;
   status: number;
   error: string;
   code?: string;
+  fields: FieldProblem[];
 }
 
 /** A successful call with its parsed body. */
@@ -26,18 +33,42 @@ export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
 /** The message shown when the request never got an answer. */
 export const NETWORK_ERROR = "We could not reach the server. Check your connection and try again.";
 
-function errorText(body: unknown, status: number): { error: string; code?: string } {
-  const value = (body as { error?: unknown; code?: unknown } | null)?.error;
-  const code = (body as { code?: unknown } | null)?.code;
-  if (typeof value === "string") return { error: value, code: typeof code === "string" ? code : undefined };
-  if (Array.isArray(value)) {
-    const messages = value.map((issue) => {
-      const { path, message } = issue as { path?: unknown[]; message?: string };
-      return path && path.length > 0 ? `${path.join(".")}: ${message}` : String(message);
-    });
-    return { error: messages.join("; ") };
+/** A JSON field name in words for a sentence that names it: `maxStipend` → "Max stipend". */
+function words(field: string): string {
+  const spaced = field.split(".").pop()!.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
+ * A refusal in one paragraph: each field problem as "Label: sentence" (`labels` names the
+ * form's fields, else the JSON name in words), or the answer's `error` when it named no field.
+ */
+export function failureText(failure: ApiFailure, labels: Partial<Record<string, string>> = {}): string {
+  if (failure.fields.length === 0) return failure.error;
+  return failure.fields.map(({ field, message }) => `${labels[field] ?? words(field)}: ${message}`).join(" ");
+}
+
+function fieldsOf(value: unknown): FieldProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((p): p is FieldProblem => typeof p?.field === "string" && typeof p?.message === "string");
+}
+
+function errorText(body: unknown, status: number): { error: string; code?: string; fields: FieldProblem[] } {
+  const { error: value, code, fields } = (body ?? {}) as { error?: unknown; code?: unknown; fields?: unknown };
+  const problems = fieldsOf(fields);
+  const failure = { ok: false as const, status, error: "", fields: problems };
+  if (typeof value === "string") {
+    return {
+      error: failureText({ ...failure, error: value }),
+      code: typeof code === "string" ? code : undefined,
+      fields: problems,
+    };
   }
-  return { error: status === 429 ? "Too many attempts. Wait a moment and try again." : `Request failed (${status})` };
+  if (Array.isArray(value)) {
+    return { error: failureText({ ...failure, error: "The server did not accept these answers." }), fields: problems };
+  }
+  const error = status === 429 ? "Too many attempts. Wait a moment and try again." : `Request failed (${status})`;
+  return { error, fields: [] };
 }
 
 /**
@@ -59,7 +90,7 @@ export async function fetchJson<T>(path: string, options: { method?: string; bod
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, error: NETWORK_ERROR };
+    return { ok: false, status: 0, error: NETWORK_ERROR, fields: [] };
   }
   let body: unknown = null;
   try {
@@ -69,9 +100,4 @@ export async function fetchJson<T>(path: string, options: { method?: string; bod
   }
   if (res.ok) return { ok: true, status: res.status, data: body as T };
   return { ok: false, status: res.status, ...errorText(body, res.status) };
-}
-
-/** The field a profile or onboarding error names: `"Invalid contactNumber"` → `"contactNumber"`, else null. */
-export function invalidField(error: string): string | null {
-  return error.match(/^Invalid (\w+)$/)?.[1] ?? null;
 }

@@ -7,7 +7,7 @@
  */
 import type { ComponentChildren, RefObject } from "preact";
 import { type StateUpdater, useRef, useState } from "preact/hooks";
-import type { ApiResult } from "./fetch_json.ts";
+import { type ApiFailure, type ApiResult, failureText } from "./fetch_json.ts";
 
 /** A message per field, keyed by the field's JSON name (also its control's `name`). */
 export type FieldErrors<F extends string> = Partial<Record<F, ComponentChildren>>;
@@ -33,6 +33,13 @@ export interface FormSubmit<F extends string> {
   textField: (id: F, value: string, setValue: (value: string) => void) => TextFieldBinding<F>;
   /** Shows `found` (replacing earlier errors) and focuses the first field in error; true if there is one. */
   showErrors: (found: FieldErrors<F>) => boolean;
+  /**
+   * Shows a refused call: every field problem the server listed beside its field at once (the
+   * first focused), a problem of a field the form does not have in the form-level error with
+   * its label from `labels` ("Label: sentence", `failureText`), and the call's `error` when it
+   * listed none.
+   */
+  showFailure: (failure: ApiFailure, labels?: Partial<Record<string, string>>) => void;
   /** Runs `call` with `busy` set; resolves to its result. */
   send: <T>(call: () => Promise<ApiResult<T>>) => Promise<ApiResult<T>>;
   /**
@@ -48,14 +55,15 @@ export interface FormSubmit<F extends string> {
 
 /**
  * The submit state of one form. `fields` lists its fields in page order (the first in error
- * gets focus); `leaves` is true when a success navigates away.
+ * gets focus); `leaves` is true when a success navigates away; `initial` holds the errors a
+ * server-rendered page already shows (a plain HTML submit that failed).
  */
 export function useFormSubmit<F extends string>(
   fields: readonly F[],
-  { leaves = false }: { leaves?: boolean } = {},
+  { leaves = false, initial }: { leaves?: boolean; initial?: { errors?: FieldErrors<F>; formError?: string } } = {},
 ): FormSubmit<F> {
-  const [errors, setErrors] = useState<FieldErrors<F>>({});
-  const [formError, setFormError] = useState("");
+  const [errors, setErrors] = useState<FieldErrors<F>>(initial?.errors ?? {});
+  const [formError, setFormError] = useState(initial?.formError ?? "");
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
@@ -71,6 +79,18 @@ export function useFormSubmit<F extends string>(
     const first = fields.find((f) => found[f]);
     if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
     return first !== undefined;
+  };
+
+  const showFailure = (failure: ApiFailure, labels: Partial<Record<string, string>> = {}) => {
+    const found: FieldErrors<F> = {};
+    const elsewhere = failure.fields.filter(({ field, message }) => {
+      if (!(fields as readonly string[]).includes(field)) return true;
+      found[field as F] ??= message;
+      return false;
+    });
+    showErrors(found);
+    const shown = Object.keys(found).length > 0;
+    setFormError(shown && elsewhere.length === 0 ? "" : failureText({ ...failure, fields: elsewhere }, labels));
   };
 
   const send = async <T>(call: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> => {
@@ -90,5 +110,5 @@ export function useFormSubmit<F extends string>(
     return await send(call);
   };
 
-  return { form, errors, setErrors, formError, setFormError, busy, textField, showErrors, send, submit };
+  return { form, errors, setErrors, formError, setFormError, busy, textField, showErrors, showFailure, send, submit };
 }

@@ -58,7 +58,10 @@ const CodeSchema = z.string().trim().min(3).max(40).regex(/^[A-Za-z0-9_-]+$/, "L
 const CouponFieldsSchema = z.object({
   code: CodeSchema,
   discountType: z.enum(DISCOUNT_TYPES),
-  discountValue: z.number().positive().max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, "At most 2 decimals"),
+  discountValue: z.number().positive().max(MAX_PRICE_RUPEES).refine(
+    hasAtMostTwoDecimals,
+    "Use at most 2 decimal places.",
+  ),
   isActive: z.boolean(),
   expiresAt: z.iso.datetime({ offset: true }).nullable(),
   perUserLimit: z.int().min(1).max(1000),

@@ -7,9 +7,10 @@
  * - A write that carries the session cookie must name the platform's origin in `Origin`, or,
  *   lacking `Origin`, in `Referer`; `Origin: null` (a sandboxed or privacy-redirected page) is
  *   refused, never replaced by `Referer`.
- * - An auth write that names any other origin is refused even without a session cookie, so
- *   another site cannot sign a browser in to an account of its choosing (login CSRF); clients
- *   that send no `Origin` (non-browser clients) pass.
+ * - An auth write (the `/api/auth/*` endpoints and the pages' sign-in, sign-up and password
+ *   forms) that names any other origin is refused even without a session cookie, so another
+ *   site cannot sign a browser in to an account of its choosing (login CSRF); clients that send
+ *   no `Origin` (non-browser clients) pass.
  * - A route whose options say `originCheck: false` (the payment webhook, which verifies its own
  *   signature) is exempt.
  * - Where `APP_URL` is a loopback address (development), `localhost`, `127.0.0.1` and `[::1]` on
@@ -69,13 +70,20 @@ export const originCheck: MiddlewareHandler<AppState> = (req, ctx) => {
   return ctx.next();
 };
 
-/** The auth endpoints' login-CSRF rule: a write naming another origin is refused, session or not. */
-export const loginOriginCheck: MiddlewareHandler<AppState> = (req, ctx) => {
+/**
+ * The login-CSRF rule of the auth endpoints and the pages' sign-in, sign-up and password forms:
+ * a write naming another origin is refused, session or not.
+ * @throws ForbiddenError "Invalid origin".
+ */
+export function assertLoginOrigin(req: Request, appUrl: string): void {
   const origin = req.headers.get("origin");
-  if (
-    !SAFE_METHODS.has(req.method) && origin !== null && !isAppOrigin(originOf(origin), ctx.state.services.config.appUrl)
-  ) {
+  if (!SAFE_METHODS.has(req.method) && origin !== null && !isAppOrigin(originOf(origin), appUrl)) {
     throw new ForbiddenError("Invalid origin");
   }
+}
+
+/** The auth endpoints' login-CSRF rule (`assertLoginOrigin`) as a middleware. */
+export const loginOriginCheck: MiddlewareHandler<AppState> = (req, ctx) => {
+  assertLoginOrigin(req, ctx.state.services.config.appUrl);
   return ctx.next();
 };

@@ -1,7 +1,8 @@
 /**
  * The one place that maps the typed errors of `lib/errors.ts` to HTTP responses (docs/decisions.md,
  * Errors and limits): status, `{error}` body (the zod issue array for a
- * `ValidationError`, `{error, code, message}` for an `AuthError`) and `Retry-After` for a rate limit.
+ * `ValidationError`, `{error, code, message}` for an `AuthError`), beside it `fields` (a sentence
+ * per field in error) when the error knows its fields, and `Retry-After` for a rate limit.
  */
 import {
   AUTH_ERROR_KINDS,
@@ -21,6 +22,7 @@ import {
   UpstreamError,
   ValidationError,
 } from "@/lib/errors.ts";
+import { type FieldProblem, fieldProblems } from "@/lib/field_messages.ts";
 
 /**
  * Status of each kind of authentication error (docs/decisions.md, Auth: a duplicate e-mail is 422; a
@@ -50,11 +52,19 @@ function statusOf(error: DomainError): number {
   return STATUS.find(([kind]) => error instanceof kind)?.[1] ?? 500;
 }
 
+function withFields<T extends object>(body: T, fields: FieldProblem[]): T | T & { fields: FieldProblem[] } {
+  return fields.length > 0 ? { ...body, fields } : body;
+}
+
 function bodyOf(error: DomainError): unknown {
   if (error instanceof ValidationError) {
-    return { error: error.issues.map(({ code, path, message }) => ({ code, path: path.map(String), message })) };
+    const issues = error.issues.map(({ code, path, message }) => ({ code, path: path.map(String), message }));
+    return withFields({ error: issues }, fieldProblems(error.issues));
   }
-  if (error instanceof AuthError) return { error: error.message, code: error.code, message: error.message };
+  if (error instanceof AuthError) {
+    return withFields({ error: error.message, code: error.code, message: error.message }, error.fields);
+  }
+  if (error instanceof InvalidInputError) return withFields({ error: error.message }, error.fields);
   return { error: error.message };
 }
 

@@ -152,7 +152,7 @@ export const InternshipQuerySchema = z.object({
   search: (search ?? q ?? "").toLowerCase().split(/\s+/).filter(Boolean),
 })).refine(
   (query) => query.minStipend === undefined || query.maxStipend === undefined || query.minStipend <= query.maxStipend,
-  { path: ["maxStipend"], message: "maxStipend must not be below minStipend" },
+  { path: ["maxStipend"], message: "The maximum stipend must not be below the minimum." },
 );
 
 /** A parsed list query; `search` holds the lower-case search words. */

@@ -129,6 +129,19 @@ export const studentOnboardingSchema = z.object({
 
 const STUDENT_FIELDS = ["persona", ...Object.keys(studentOnboardingSchema.shape)];
 
+/** The sentence beside each onboarding answer that is not valid. */
+const ONBOARDING_MESSAGES: Record<string, string> = {
+  persona: "Choose the option that describes you.",
+  locationType: "Choose city or state.",
+  locationValue: `Enter your city or state, at most ${ONBOARDING_TEXT_MAX} characters.`,
+  educationLevel: "Choose one of the offered education levels.",
+  fieldOfStudy: "Choose one of the offered fields of study.",
+  fieldOther: `Name your field of study, at most ${ONBOARDING_TEXT_MAX} characters.`,
+  opportunityInterests: "Choose at most 20.",
+  domainPreferences: "Choose at most 20.",
+  struggles: "Choose at most 20.",
+};
+
 /** A validated onboarding body. */
 export type OnboardingInput =
   | { persona: "society" }
@@ -136,17 +149,20 @@ export type OnboardingInput =
 
 /**
  * Validates a `POST /api/onboarding` body.
- * @throws InvalidInputError "Invalid persona", or `Invalid <field>` for the first invalid student field.
+ * @throws InvalidInputError "Invalid persona", or `Invalid <field>` for the first invalid student field;
+ *   its `fields` list every invalid answer with a sentence.
  */
 export function parseOnboarding(body: unknown): OnboardingInput {
   const record = typeof body === "object" && body !== null && !Array.isArray(body)
     ? body as Record<string, unknown>
     : {};
   const persona = z.enum(PERSONAS).safeParse(record.persona);
-  if (!persona.success) throw new InvalidInputError("Invalid persona");
+  if (!persona.success) {
+    throw new InvalidInputError("Invalid persona", [{ field: "persona", message: ONBOARDING_MESSAGES.persona }]);
+  }
   if (persona.data === "society") return { persona: "society" };
   const result = studentOnboardingSchema.safeParse(record);
-  if (!result.success) throw invalidFieldError(result.error.issues, STUDENT_FIELDS);
+  if (!result.success) throw invalidFieldError(result.error.issues, STUDENT_FIELDS, ONBOARDING_MESSAGES);
   return { persona: "student", ...result.data };
 }
 

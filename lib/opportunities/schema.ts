@@ -68,10 +68,10 @@ const text = (max: number) => TextSchema.trim().min(1).max(max);
 const optionalText = (max: number) => TextSchema.trim().max(max).nullish().transform((v) => v || null);
 
 /** A real calendar date written `YYYY-MM-DD`. */
-const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "Expected a date as YYYY-MM-DD").refine((v) => {
+const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD.").refine((v) => {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-}, "Not a calendar date");
+}, "Enter a real date.");
 
 /**
  * A submission body. `title`, `type`, `startDate` and `endDate` are required; `endDate` is not
@@ -87,7 +87,10 @@ export const OpportunityCreateSchema = z.object({
   endDate: date,
   link: z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2000).nullish().transform((v) => v ?? null),
   organizer: optionalText(200),
-}).refine((o) => o.endDate >= o.startDate, { path: ["endDate"], message: "endDate must not be before startDate" });
+}).refine((o) => o.endDate >= o.startDate, {
+  path: ["endDate"],
+  message: "The end date must not be before the start date.",
+});
 export type OpportunityCreate = z.infer<typeof OpportunityCreateSchema>;
 
 const integer = (min: number, max: number) =>

@@ -10,7 +10,7 @@ import { isImageReference } from "@/lib/users/profile.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (docs/decisions.md, Toolkits and payments). */
 export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {
-  message: "At most 2 decimals",
+  message: "Use at most 2 decimal places.",
 });
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -25,7 +25,10 @@ const videoUrl = z.url({
   .max(2048);
 const text = (max: number) => TextSchema.trim().min(1).max(max);
 /** A cover image: an http(s) URL, or the path of an image uploaded to this site (`/api/files/<id>`). */
-const imageReference = z.string().max(2048).refine(isImageReference, "Expected an http(s) URL or a path on this site");
+const imageReference = z.string().max(2048).refine(
+  isImageReference,
+  "Enter a web address starting with https://, or a path on this site.",
+);
 
 /** Lesson types. */
 export const CONTENT_TYPES = ["article", "video"] as const;

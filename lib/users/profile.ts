@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
+import { fieldProblems } from "@/lib/field_messages.ts";
 import { TextSchema } from "@/lib/text.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
@@ -54,16 +55,35 @@ export function textList() {
 /**
  * The 400 for the first invalid field of `fields` (JSON names, in reporting order) among zod
  * `issues`: `Invalid <field>`. An issue without a field (the body is not an object) names
- * `fields[0]`, the required field that is then missing.
+ * `fields[0]`, the required field that is then missing. Every invalid field, in that order, is
+ * listed as the error's `fields` with its sentence from `messages` (else one made from the issue).
  */
-export function invalidFieldError(issues: readonly z.core.$ZodIssue[], fields: readonly string[]): InvalidInputError {
+export function invalidFieldError(
+  issues: readonly z.core.$ZodIssue[],
+  fields: readonly string[],
+  messages: Record<string, string> = {},
+): InvalidInputError {
   const rank = (issue: z.core.$ZodIssue) => {
     const index = fields.indexOf(String(issue.path[0]));
     return index === -1 ? 0 : index;
   };
-  const first = Math.min(...issues.map(rank));
-  return new InvalidInputError(`Invalid ${fields[first]}`);
+  const ordered = [...issues].sort((a, b) => rank(a) - rank(b));
+  const byField = ordered.map((issue) => ({ ...issue, path: [fields[rank(issue)]] }));
+  return new InvalidInputError(`Invalid ${fields[rank(ordered[0])]}`, fieldProblems(byField, messages));
 }
+
+/** The sentence beside each profile field that is not valid. */
+export const PROFILE_MESSAGES: Record<string, string> = {
+  name: `Enter your name, at most ${PROFILE_LIMITS.name} characters.`,
+  image: "Enter a web address that starts with https://, or leave it empty.",
+  fieldInterests: `Choose at most ${PROFILE_LIMITS.listItems} interests.`,
+  opportunityInterests: `Choose at most ${PROFILE_LIMITS.listItems} interests.`,
+  dateOfBirth: "Enter a real date from 1900 up to today.",
+  collegeInstitute:
+    `Use letters, digits, spaces and . & ' ( ) - only, with at least one letter, at most ${PROFILE_LIMITS.collegeInstitute} characters.`,
+  contactNumber: "Enter exactly 10 digits, without spaces or a country code.",
+  currentRole: `Use at most ${PROFILE_LIMITS.currentRole} characters.`,
+};
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const HOUR_MS = 3_600_000;
@@ -125,11 +145,11 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 /**
  * Validates a `POST /api/profile` body.
- * @throws InvalidInputError `Invalid <field>` naming the first invalid field.
+ * @throws InvalidInputError `Invalid <field>` naming the first invalid field, every one in `fields`.
  */
 export function parseProfileUpdate(body: unknown): ProfileUpdate {
   const result = profileUpdateSchema.safeParse(body);
-  if (!result.success) throw invalidFieldError(result.error.issues, PROFILE_FIELDS);
+  if (!result.success) throw invalidFieldError(result.error.issues, PROFILE_FIELDS, PROFILE_MESSAGES);
   return result.data;
 }
 

@@ -38,7 +38,10 @@ async function expectInvalid(t: TestApp, who: TestUser, body: unknown, field: st
   const res = await post(t, who, body);
   assertEquals(res.status, 400, `${field}: ${JSON.stringify(body)}`);
   assertEquals(res.headers.get("content-type"), "application/json");
-  assertEquals(await res.json(), { error: `Invalid ${field}` }, JSON.stringify(body));
+  // The contractual text names the first invalid field; `fields` lists each with a sentence.
+  const { error, fields } = await res.json();
+  assertEquals({ error, first: fields?.[0]?.field }, { error: `Invalid ${field}`, first: field }, JSON.stringify(body));
+  assert(fields.every((f: { message: string }) => /^[A-Z].*\.$/.test(f.message)), JSON.stringify(fields));
 }
 
 Deno.test("guests get 401 on GET and POST /api/onboarding", async () => {

@@ -34,7 +34,7 @@ Deno.test("sign-up filled before hydration submits what was typed", async () => 
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   await using browser = await launchBrowser();
   const page = await browser.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
 
   const hydrate = await openBeforeHydration(page, `${t.origin}/sign-up`);
   await page.getByLabel("Name").fill("Early Bird");
@@ -52,7 +52,7 @@ Deno.test("sign-in filled before hydration signs in", async () => {
   const user = await passwordUser(t);
   await using browser = await launchBrowser();
   const page = await browser.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
 
   const hydrate = await openBeforeHydration(page, `${t.origin}/sign-in`);
   await page.getByLabel("E-mail").fill(user.email);
@@ -84,7 +84,7 @@ Deno.test("an internship search typed before hydration is applied, not erased", 
   ]);
   await using browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
 
   const hydrate = await openBeforeHydration(page, `${t.origin}/internships`);
   await page.getByRole("searchbox", { name: "Search" }).fill("quantum");

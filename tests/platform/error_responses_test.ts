@@ -1,5 +1,5 @@
 /** The HTTP answers of typed errors (lib/http/errors.ts), made per error. */
-import { NotFoundError, RateLimitedError, ValidationError } from "@/lib/errors.ts";
+import { InvalidInputError, NotFoundError, RateLimitedError, ValidationError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 
@@ -21,6 +21,12 @@ Deno.test("errors map to their status, JSON body and headers", async () => {
   const issues = [{ code: "custom" as const, path: ["email"], message: "Invalid email", input: "x" }];
   assertEquals((await answerOf(errorResponse(new ValidationError(issues)))).body, {
     error: [{ code: "custom", path: ["email"], message: "Invalid email" }],
+    fields: [{ field: "email", message: "This value is not accepted." }],
+  });
+  const contact = [{ field: "contactNumber", message: "Enter exactly 10 digits." }];
+  assertEquals((await answerOf(errorResponse(new InvalidInputError("Invalid contactNumber", contact)))).body, {
+    error: "Invalid contactNumber",
+    fields: contact,
   });
   assertEquals(errorResponse(new Error("not a domain error")), undefined);
 });

@@ -8,10 +8,10 @@
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
-import { DEFAULT_RESET_PATH, startPasswordReset } from "@/lib/auth/mails.ts";
+import { DEFAULT_RESET_PATH } from "@/lib/auth/mails.ts";
+import { requestPasswordReset } from "@/lib/auth/password_flows.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
-import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: z.string().optional() });
@@ -32,8 +32,7 @@ export const handler = define.handlers({
     await hitRateLimit(kv, RATE_LIMITS.passwordResetPerIp, ctx.state.clientIp, config.rateLimits);
     const body = await readAuthBody(req, ForgetPasswordBody);
     const redirectTo = checkRedirect("redirectTo", body.redirectTo, config.appUrl) ?? DEFAULT_RESET_PATH;
-    await hitRateLimit(kv, RATE_LIMITS.passwordResetPerEmail, normalizeEmail(body.email), config.rateLimits);
-    startPasswordReset(services, body.email, redirectTo);
+    await requestPasswordReset(services, body.email, redirectTo);
     return Response.json({ status: true });
   },
 });

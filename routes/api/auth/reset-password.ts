@@ -7,9 +7,8 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { resetPassword } from "@/lib/auth/email_password.ts";
-import { checkPasswordLength, readAuthBody } from "@/lib/auth/input.ts";
-import { AuthError } from "@/lib/errors.ts";
+import { readAuthBody } from "@/lib/auth/input.ts";
+import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const ResetPasswordBody = z.object({ newPassword: z.string(), token: z.unknown().optional() });
@@ -27,11 +26,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const { kv } = ctx.state.services;
     const body = await readAuthBody(req, ResetPasswordBody);
-    checkPasswordLength(body.newPassword);
-    const token = body.token ?? ctx.url.searchParams.get("token");
-    if (typeof token !== "string" || !await resetPassword(kv, token, body.newPassword)) {
-      throw new AuthError("INVALID_TOKEN", "Invalid token");
-    }
+    await resetPasswordWithToken(kv, body.token ?? ctx.url.searchParams.get("token"), body.newPassword);
     return Response.json({ status: true });
   },
 });

@@ -175,7 +175,9 @@ Deno.test("sign-in refuses bad input on every field with 400 VALIDATION_ERROR", 
     const res = await t.json("POST", PATH, body);
     assertEquals(res.status, 400, JSON.stringify(body).slice(0, 80));
     const message = field === "body" ? "Invalid body" : `Invalid ${field}`;
-    assertEquals(await res.json(), { error: message, code: "VALIDATION_ERROR", message });
+    const { fields, ...answer } = await res.json();
+    assertEquals(answer, { error: message, code: "VALIDATION_ERROR", message });
+    if (field !== "body") assertEquals(fields?.[0]?.field, field, "the field in error, as data");
   }
 });
 

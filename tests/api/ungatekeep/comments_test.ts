@@ -319,28 +319,9 @@ Deno.test("admin comments: newest first, search over content and author, postId 
   assertEquals(all.comments.map((c: Thread) => c.content), ["Referral question", "Interview tips please"]);
   assertEquals(all.comments[0].post, { id: hidden.id, title: "Old" });
   assertEquals(all.pagination, { limit: 50, offset: 0, total: 2, hasMore: false });
-  const second = await list("?limit=1&offset=1");
-  assertEquals([second.comments[0].content, second.pagination.total, second.pagination.hasMore], [
-    "Interview tips please",
-    2,
-    false,
-  ]);
-  const top = await written(t, asha, post.id, "Will be a placeholder");
-  await written(t, ravi, post.id, "A reply keeps it", top.id);
-  await t.json("DELETE", `/api/ungatekeep/comments/${top.id}`, undefined, asha.headers);
-  const after = await list();
-  assertEquals(after.comments.map((c: Thread) => c.content), [
-    "A reply keeps it",
-    "Referral question",
-    "Interview tips please",
-  ], "placeholders are not listed");
-  assertEquals(after.pagination.total, 3);
   assertEquals((await list("?search=asha")).comments.length, 1, "by author name");
   assertEquals((await list("?search=REFERRAL")).comments[0].content, "Referral question");
-  assertEquals((await list(`?postId=${post.id}`)).comments.map((c: Thread) => c.content), [
-    "A reply keeps it",
-    "Interview tips please",
-  ]);
+  assertEquals((await list(`?postId=${post.id}`)).comments.map((c: Thread) => c.content), ["Interview tips please"]);
   assertEquals((await t.fetch("/api/admin/comments")).status, 401);
   assertEquals((await t.fetch("/api/admin/comments", { headers: asha.headers })).status, 403);
 });
@@ -363,15 +344,11 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
 
 Deno.test("reply notifications: the author of the comment answered is notified in the app and by e-mail unless off; nobody of their own reply", async () => {
   await using t = await createTestApp();
-  const { post } = await setup(t);
-  // The outbox's records themselves: a delivery try running meanwhile moves a mail between the admin list's status
-  // indexes, which that list reads one after another.
+  const { post, admin } = await setup(t);
   const outbox = async () => {
-    const mails: string[][] = [];
-    for await (const { value } of t.kv.list<{ to: string; subject: string }>({ prefix: ["outbox"] })) {
-      mails.push([value.to, value.subject]);
-    }
-    return mails;
+    const res = await t.fetch("/api/admin/outbox", { headers: admin.headers });
+    assertEquals(res.status, 200);
+    return ((await res.json()).mails as { to: string; subject: string }[]).map((m) => [m.to, m.subject]);
   };
   const asha = await createTestUser(t, "user", { name: "Asha" });
   const ravi = await createTestUser(t, "user", { name: "Ravi" });

@@ -9,21 +9,15 @@
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
-import { checkCredentials } from "@/lib/auth/email_password.ts";
-import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
-import { sendVerificationMail } from "@/lib/auth/mails.ts";
+import { readAuthBody } from "@/lib/auth/input.ts";
+import { SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
-import { replaceSession } from "@/lib/auth/sessions.ts";
 import { authUserView } from "@/lib/auth/views.ts";
-import { AuthError } from "@/lib/errors.ts";
-import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
-const SignInBody = z.object({
-  email: EmailField,
-  password: z.string(),
+const SignInBody = SignInFields.extend({
   callbackURL: z.string().optional(),
   rememberMe: z.boolean().optional(),
 });
@@ -53,13 +47,8 @@ export const handler = define.handlers({
     await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ip, config.rateLimits);
     const body = await readAuthBody(req, SignInBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
-    await hitRateLimit(kv, RATE_LIMITS.signInPerEmailAndIp, `${normalizeEmail(body.email)} ${ip}`, config.rateLimits);
-    const { user, guard } = await checkCredentials(kv, body.email, body.password);
-    if (!user.emailVerified) {
-      await sendVerificationMail(services, user, callbackURL);
-      throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
-    }
-    const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure), guard);
+    const previous = readSessionCookie(req, config.secure);
+    const { user, token } = await signInWithPassword(services, ip, body, callbackURL, previous);
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
       headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },
     });

@@ -6,20 +6,15 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { signUp } from "@/lib/auth/email_password.ts";
-import { checkPasswordLength, EmailField, readAuthBody } from "@/lib/auth/input.ts";
-import { sendVerificationMail } from "@/lib/auth/mails.ts";
+import { readAuthBody } from "@/lib/auth/input.ts";
+import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect, REDIRECT_MAX } from "@/lib/http/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
-import { UserNameSchema } from "@/lib/users/users.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
-const SignUpBody = z.object({
-  name: UserNameSchema,
-  email: EmailField,
-  password: z.string(),
+const SignUpBody = SignUpFields.extend({
   callbackURL: z.string().optional(),
   image: z.url({ protocol: /^https?$/ }).max(REDIRECT_MAX).nullable().optional(),
 });
@@ -43,10 +38,8 @@ export const handler = define.handlers({
     const { kv, config } = services;
     await hitRateLimit(kv, RATE_LIMITS.signUpPerIp, ctx.state.clientIp, config.rateLimits);
     const body = await readAuthBody(req, SignUpBody);
-    checkPasswordLength(body.password);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
-    const user = await signUp(kv, body, config.adminEmails);
-    await sendVerificationMail(services, user, callbackURL);
+    const user = await signUpWithPassword(services, body, callbackURL);
     return Response.json({ token: null, user: authUserView(user) });
   },
 });

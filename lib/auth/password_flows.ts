@@ -1,0 +1,85 @@
+/**
+ * The e-mail and password flows as both of their edges run them (docs/decisions.md, Auth): the
+ * JSON endpoints under `/api/auth/` and the pages' plain HTML forms (`/sign-in`, `/sign-up`,
+ * `/forgot-password`, `/reset-password`), so the rules, limits and e-mails are the same however
+ * a person signs in. Each edge first counts the request against its per-IP limit
+ * (`RATE_LIMITS`) and reads its input; these functions do the rest and throw the typed errors
+ * of `lib/errors.ts` (`AuthError` with its code, `RateLimitedError`).
+ */
+import { z } from "zod";
+import { AuthError } from "@/lib/errors.ts";
+import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import { normalizeEmail, type User, UserNameSchema } from "@/lib/users/users.ts";
+import { checkCredentials, resetPassword, signUp } from "./email_password.ts";
+import { checkPasswordLength, EmailField } from "./input.ts";
+import { sendVerificationMail, startPasswordReset } from "./mails.ts";
+import { replaceSession } from "./sessions.ts";
+
+/** The fields of an e-mail sign-in. */
+export const SignInFields = z.object({ email: EmailField, password: z.string() });
+
+/** The fields of an e-mail sign-up (the password length is checked by `signUpWithPassword`). */
+export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, password: z.string() });
+
+/**
+ * Signs `email` in: 5 tries per 10 s per e-mail and IP, the password check, and for an
+ * unverified e-mail a fresh verification link to `verifyTarget` (at most one per 5 minutes).
+ * The browser's previous session (`previousCookie`) ends.
+ * @returns the user and the new session's cookie value.
+ * @throws RateLimitedError; AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
+ */
+export async function signInWithPassword(
+  services: Services,
+  ip: string,
+  input: z.infer<typeof SignInFields>,
+  verifyTarget: string,
+  previousCookie: string | undefined,
+): Promise<{ user: User; token: string }> {
+  const { kv, config } = services;
+  await hitRateLimit(kv, RATE_LIMITS.signInPerEmailAndIp, `${normalizeEmail(input.email)} ${ip}`, config.rateLimits);
+  const { user, guard } = await checkCredentials(kv, input.email, input.password);
+  if (!user.emailVerified) {
+    await sendVerificationMail(services, user, verifyTarget);
+    throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
+  }
+  const { token } = await replaceSession(kv, user.id, previousCookie, guard);
+  return { user, token };
+}
+
+/**
+ * Creates an unverified account and mails its verification link to `verifyTarget`.
+ * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG` (400), `USER_ALREADY_EXISTS` (422).
+ */
+export async function signUpWithPassword(
+  services: Services,
+  input: z.infer<typeof SignUpFields> & { image?: string | null },
+  verifyTarget: string,
+): Promise<User> {
+  checkPasswordLength(input.password);
+  const user = await signUp(services.kv, input, services.config.adminEmails);
+  await sendVerificationMail(services, user, verifyTarget);
+  return user;
+}
+
+/**
+ * Counts the request against the 3 per minute per e-mail limit, then starts a reset e-mail to
+ * `email` (sent only if it has an account, after the caller answered) linking to `redirectTo`.
+ * @throws RateLimitedError.
+ */
+export async function requestPasswordReset(services: Services, email: string, redirectTo: string): Promise<void> {
+  await hitRateLimit(services.kv, RATE_LIMITS.passwordResetPerEmail, normalizeEmail(email), services.config.rateLimits);
+  startPasswordReset(services, email, redirectTo);
+}
+
+/**
+ * Replaces the password of the reset token's user, spends the token and ends every session of
+ * the user. The password is checked before the token.
+ * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`, then `INVALID_TOKEN` (400).
+ */
+export async function resetPasswordWithToken(kv: Deno.Kv, token: unknown, newPassword: string): Promise<void> {
+  checkPasswordLength(newPassword);
+  if (typeof token !== "string" || !await resetPassword(kv, token, newPassword)) {
+    throw new AuthError("INVALID_TOKEN", "Invalid token");
+  }
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { fieldProblems } from "@/lib/field_messages.ts";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+
+/** The field problems zod's issues for `value` become. */
+function problemsOf(schema: z.ZodType, value: unknown) {
+  const result = schema.safeParse(value);
+  return result.success ? [] : fieldProblems(result.error.issues);
+}
+
+Deno.test("zod issues become one plain sentence per field, never a path or zod's wording", () => {
+  const schema = z.object({
+    title: z.string().trim().min(1).max(5),
+    stipend: z.number().int().min(0).max(100_000),
+    email: z.email(),
+    link: z.url(),
+    type: z.enum(["remote", "onsite"]),
+    tags: z.array(z.string().max(3)).max(2),
+    dates: z.object({ start: z.string() }),
+  }).refine(() => false, { path: ["title"], message: "The title is taken." });
+  const found = problemsOf(schema, {
+    title: "far too long",
+    stipend: 2.5,
+    email: "nope",
+    link: "nope",
+    type: "space",
+    tags: ["ok", "toolong", "x"],
+    dates: {},
+  });
+  assertEquals(found, [
+    { field: "title", message: "Use at most 5 characters." },
+    { field: "stipend", message: "Enter a number." },
+    { field: "email", message: "Enter a valid e-mail address, like name@example.com." },
+    { field: "link", message: "Enter a full web address starting with https://." },
+    { field: "type", message: "Choose one of the offered options." },
+    { field: "tags", message: "Use at most 2 items." },
+    { field: "dates.start", message: "Fill in this field." },
+  ]);
+  assertEquals(problemsOf(z.object({ title: z.string().min(1) }), { title: "" }), [
+    { field: "title", message: "Fill in this field." },
+  ]);
+  assertEquals(problemsOf(z.object({ n: z.number().max(100_000) }), { n: 200_000 }), [
+    { field: "n", message: "Enter 1,00,000 or less." },
+  ]);
+  const refined = z.object({ min: z.number(), max: z.number() }).refine((v) => v.max >= v.min, {
+    path: ["max"],
+    message: "The maximum must not be below the minimum.",
+  });
+  assertEquals(problemsOf(refined, { min: 5, max: 1 }), [
+    { field: "max", message: "The maximum must not be below the minimum." },
+  ]);
+});

@@ -1,0 +1,39 @@
+/**
+ * The server side of the pages' plain HTML forms (docs/decisions.md, Auth and Islands): a form
+ * posts to its own page, whose `POST` handler reads the fields, runs the same domain flow as
+ * the JSON API and answers 303 See Other to the next page (POST/redirect/GET), or renders the
+ * page again with what went wrong beside the fields.
+ */
+import { RateLimitedError } from "@/lib/errors.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { AUTH_TEXT } from "@/lib/browser/auth_forms.ts";
+
+/**
+ * The text fields `names` of a urlencoded or multipart form body, each `""` when absent (a
+ * file where text is expected counts as absent).
+ * @throws InvalidInputError (400) when the body is not a form.
+ */
+export async function readFormFields<F extends string>(req: Request, names: readonly F[]): Promise<Record<F, string>> {
+  let form: FormData;
+  try {
+    form = await req.formData();
+  } catch {
+    throw new InvalidInputError("Invalid form body");
+  }
+  const value = (name: F) => {
+    const field = form.get(name);
+    return typeof field === "string" ? field : "";
+  };
+  return Object.fromEntries(names.map((name) => [name, value(name)])) as Record<F, string>;
+}
+
+/** A 303 See Other to `location` (a path on this origin), with extra headers such as `Set-Cookie`. */
+export function seeOther(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { location, ...headers } });
+}
+
+/** The sentence a form shows for a refusal of the auth limits. */
+export function rateLimitText(error: RateLimitedError): string {
+  const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
+  return seconds > 60 ? AUTH_TEXT.tooMany : `Too many attempts. Wait ${seconds} seconds and try again.`;
+}
