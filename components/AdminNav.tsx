@@ -10,6 +10,7 @@ export const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin/ungatekeep", label: "Ungatekeep posts" },
   { href: "/admin/comments", label: "Comments" },
   { href: "/admin/banners", label: "Banners" },
+  { href: "/admin/outbox", label: "E-mail outbox" },
 ];
 
 export function AdminNav({ path }: { path: string }) {

@@ -163,3 +163,35 @@ async function queueMailWithoutTry(t: TestApp, to: string): Promise<void> {
   queueMailOps(op, mailTo(to));
   assert((await op.commit()).ok);
 }
+
+Deno.test("GET /api/admin/outbox filters by status and recipient, pages newest first, and is for admins only", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const user = await createTestUser(t, "user");
+  for (const to of ["a1@example.com", "b1@example.org", "a2@example.com"]) {
+    await queueMailWithoutTry(t, to);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await queueMail(t.services, mailTo("sent@example.com"));
+  await t.settled();
+  const get = async (query: string, headers = admin.headers) => {
+    const res = await t.fetch(`/api/admin/outbox${query}`, { headers });
+    return [res.status, await res.json()];
+  };
+  const [, all] = await get("");
+  assertEquals(all.counts, { pending: 3, sent: 1, failed: 0 });
+  assertEquals(all.mails.map((m: { to: string }) => m.to), [
+    "sent@example.com",
+    "a2@example.com",
+    "b1@example.org",
+    "a1@example.com",
+  ]);
+  const [, pending] = await get("?status=pending&search=EXAMPLE.COM&limit=1&offset=1");
+  assertEquals(pending.mails.map((m: { to: string }) => m.to), ["a1@example.com"]);
+  assertEquals(pending.pagination, { limit: 1, offset: 1, total: 2, hasMore: false });
+  assertEquals(pending.counts, { pending: 3, sent: 1, failed: 0 }, "counts are over the whole outbox");
+  const [bad] = await get("?status=lost&limit=0");
+  assertEquals(bad, 400);
+  const [forbidden] = await get("", user.headers);
+  assertEquals(forbidden, 403);
+});

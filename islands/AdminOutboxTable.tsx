@@ -1,0 +1,181 @@
+/**
+ * The admin outbox table (docs/decisions.md, Background work "Admin"): the e-mails of the outbox, newest first, by
+ * status (tabs with their counts), searched by recipient (loaded from `GET /api/admin/outbox` through the shared admin
+ * list hook), each with its tries and last error; a failed mail has "Retry", which queues it again and starts its try
+ * (`POST /api/admin/outbox/{id}/retry`). Pages of 50. The API never sends a mail's body, so neither does this table.
+ */
+import { useRef, useState } from "preact/hooks";
+import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { formatDateTime } from "@/lib/dates.ts";
+import type { MailStatus, OutboxPage, OutboxRow } from "@/lib/mail/outbox.ts";
+
+const PAGE_SIZE = 50;
+
+/** The tabs: every status, then each one. */
+const TABS: { status: MailStatus | null; label: string }[] = [
+  { status: null, label: "All" },
+  { status: "pending", label: "Pending" },
+  { status: "sent", label: "Sent" },
+  { status: "failed", label: "Failed" },
+];
+
+const BADGE: Record<MailStatus, string> = {
+  pending: "bg-amber-100 text-amber-900",
+  sent: "bg-green-100 text-green-900",
+  failed: "bg-red-100 text-red-900",
+};
+
+/** The number of mails a tab holds, from the answer's counts. */
+function countOf(counts: OutboxPage["counts"], status: MailStatus | null): number {
+  return status ? counts[status] : counts.pending + counts.sent + counts.failed;
+}
+
+export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
+  const hydrated = useHydrated();
+  const [status, setStatus] = useState<MailStatus | null>(null);
+  // What the next answer announces instead of the match count (the outcome of a retry, which reloads the counts).
+  const nextAnnouncement = useRef<string | null>(null);
+  const list = useAdminList<OutboxRow, OutboxPage>({
+    path: ({ query, offset }) => {
+      const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      if (status) params.set("status", status);
+      if (query) params.set("search", query);
+      return `/api/admin/outbox?${params}`;
+    },
+    rowsOf: (data) => data.mails,
+    filters: [status],
+    initial: initial.mails,
+    loaded: (data) => {
+      const text = nextAnnouncement.current ?? `${data.pagination.total} e-mails match.`;
+      nextAnnouncement.current = null;
+      return text;
+    },
+  });
+  const [retrying, setRetrying] = useState<string | null>(null);
+
+  const retry = async (row: OutboxRow) => {
+    setRetrying(row.id);
+    const data = await list.run(
+      fetchJson<{ mail: OutboxRow }>(`/api/admin/outbox/${row.id}/retry`, { method: "POST" }),
+      (error) => `Not retried: ${error}`,
+    );
+    setRetrying(null);
+    if (!data) return;
+    list.replaceRow(data.mail);
+    nextAnnouncement.current = `The e-mail to ${row.to} is queued again and being sent.`;
+    list.reload();
+  };
+
+  const { loading, offset, setOffset } = list;
+  const rows = list.rows ?? [];
+  const page = list.data ?? initial;
+  return (
+    <div class="space-y-4">
+      <div class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <div role="group" aria-label="Status" class="flex flex-wrap gap-2">
+          {TABS.map((tab) => {
+            const current = tab.status === status;
+            return (
+              <button
+                key={tab.label}
+                type="button"
+                aria-pressed={current ? "true" : "false"}
+                disabled={!hydrated}
+                onClick={() => setStatus(tab.status)}
+                class={`rounded-full px-3 py-1.5 text-sm font-medium ${
+                  current ? "bg-indigo-700 text-white" : "border border-slate-400 bg-white text-slate-800"
+                } disabled:cursor-not-allowed`}
+              >
+                {tab.label} <span class="tabular-nums">({countOf(page.counts, tab.status)})</span>
+              </button>
+            );
+          })}
+        </div>
+        <div role="search">
+          <ListSearch id="outbox-search" label="Search by recipient" list={list} maxLength={100} />
+        </div>
+      </div>
+      <ListMessages
+        list={list}
+        loadingText="Loading e-mails…"
+        loadErrorTitle="We could not load the outbox"
+        rowErrorTitle="The e-mail was not retried"
+        retry
+      />
+      <AdminTable
+        label="E-mails"
+        caption="E-mails in the outbox, newest first"
+        busy={loading}
+        columns={[
+          { label: "To" },
+          { label: "Subject", from: "sm" },
+          { label: "Status" },
+          { label: "Last error", from: "md" },
+          { label: "Queued", from: "md" },
+          { label: "Actions", hidden: true },
+        ]}
+        empty={!loading && !list.loadError && rows.length === 0 ? "No e-mails match." : null}
+      >
+        {rows.map((row) => (
+          <tr key={row.id} class="align-top">
+            <td class="px-4 py-3 text-slate-900 [overflow-wrap:anywhere]">{row.to}</td>
+            <td class="hidden max-w-xs px-4 py-3 sm:table-cell">{row.subject}</td>
+            <td class="whitespace-nowrap px-4 py-3">
+              <span class={`rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[row.status]}`}>{row.status}</span>
+              <span class="mt-1 block text-xs text-slate-700">
+                {row.attempts === 1 ? "1 try" : `${row.attempts} tries`}
+                {row.sentAt ? ` · sent ${formatDateTime(row.sentAt)}` : ""}
+                {row.status === "pending" && row.dueAt ? ` · next ${formatDateTime(row.dueAt)}` : ""}
+              </span>
+            </td>
+            <td class="hidden max-w-xs px-4 py-3 text-slate-700 [overflow-wrap:anywhere] md:table-cell">
+              {row.lastError ?? "—"}
+            </td>
+            <td class="hidden whitespace-nowrap px-4 py-3 md:table-cell">{formatDateTime(row.createdAt)}</td>
+            <td class="px-4 py-3">
+              {row.status === "failed" && (
+                <button
+                  type="button"
+                  class={SECONDARY_BUTTON}
+                  disabled={!hydrated || retrying !== null}
+                  aria-label={`Retry the e-mail to ${row.to}`}
+                  onClick={() => retry(row)}
+                >
+                  {retrying === row.id ? "Retrying…" : "Retry"}
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
+      <nav aria-label="Pages of e-mails" class="flex items-center justify-between gap-4">
+        <p class="text-sm text-slate-700">
+          {page.pagination.total > 0 && rows.length > 0
+            ? `${offset + 1}–${offset + rows.length} of ${page.pagination.total}`
+            : ""}
+        </p>
+        <div class="flex gap-2">
+          <button
+            type="button"
+            class={SECONDARY_BUTTON}
+            disabled={!hydrated || loading || offset === 0}
+            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          >
+            Previous
+          </button>
+          <button
+            type="button"
+            class={SECONDARY_BUTTON}
+            disabled={!hydrated || loading || !page.pagination.hasMore}
+            onClick={() => setOffset(offset + PAGE_SIZE)}
+          >
+            Next
+          </button>
+        </div>
+      </nav>
+    </div>
+  );
+}
