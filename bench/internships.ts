@@ -95,8 +95,17 @@ function spawn(args: string[], env: Record<string, string>): Deno.ChildProcess {
   return child;
 }
 
-const haveWrk = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output()
-  .then(() => true, () => false);
+/** Whether `wrk` is installed (spawning a missing program throws at once, before any promise). */
+async function hasWrk(): Promise<boolean> {
+  try {
+    await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const haveWrk = await hasWrk();
 
 /** Requests per second at `CONNECTIONS` connections for `seconds`; every answer must have status `expect`. */
 async function load(url: string, seconds: number, expect: number): Promise<number> {

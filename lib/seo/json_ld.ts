@@ -5,7 +5,7 @@
  * them is absolute (`origin` is the site's public origin, `APP_URL`). `jsonLdText` writes one for a
  * `<script type="application/ld+json">` so that no field can end the script.
  */
-import { istDayOf } from "@/lib/dates.ts";
+import { isClosedOn } from "@/lib/internships/internships.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -133,9 +133,7 @@ export function isOpenInternship(
   internship: Pick<InternshipView, "isActive" | "deletedAt" | "deadline">,
   today: string,
 ): boolean {
-  if (!internship.isActive || internship.deletedAt) return false;
-  const day = internship.deadline === null ? null : istDayOf(internship.deadline);
-  return day === null || day >= today;
+  return internship.isActive && !internship.deletedAt && !isClosedOn(internship.deadline, today);
 }
 
 /** The last moment to apply: the end of a deadline day in IST, or the deadline's own moment. */

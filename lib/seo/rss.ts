@@ -3,6 +3,7 @@
  * (title, link, date, excerpt, tag as category), and `/internships/rss.xml`, the 50 newest open internships matching
  * the list's filters, so a saved search is also a feed. Every link is absolute on the site's public origin.
  */
+import { istDayOf } from "@/lib/dates.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
@@ -108,7 +109,7 @@ export function internshipsFeed(internships: InternshipView[], query: string): F
       description: [
         formatStipend(internship.stipend),
         internship.location,
-        internship.deadline ? `Apply by ${internship.deadline.slice(0, 10)}` : null,
+        internship.deadline ? `Apply by ${istDayOf(internship.deadline)}` : null,
         internship.description,
       ].filter(Boolean).join(" · "),
       categories: internship.tags,

@@ -192,4 +192,14 @@ Deno.test("the internship feed takes the list's filters and carries the 50 newes
   await bad.body?.cancel();
   const page = await (await t.fetch("/internships?tags=react")).text();
   assert(page.includes('href="/internships/rss.xml?tags=react"'), "the list links to the feed of its filters");
+
+  // A deadline at 20:00 UTC is 01:30 the next day in India: the day to apply by is India's.
+  await postInternship(t, member, {
+    title: "Evening",
+    tags: ["evening"],
+    deadline: `${dayFromToday(5)}T20:00:00.000Z`,
+  });
+  const evening = await xml(t, "/internships/rss.xml?tags=evening", "application/rss+xml; charset=utf-8");
+  const [description] = texts(evening.getElementsByTagName("item")[0], "description");
+  assert(description.includes(`Apply by ${dayFromToday(6)}`), description);
 });
