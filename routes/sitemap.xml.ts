@@ -3,12 +3,12 @@
  * (`lib/seo/sitemap.ts`; docs/decisions.md, Search engines and sharing).
  */
 import { define } from "@/lib/platform/define.ts";
-import { sitemap, SITEMAP_HEADERS } from "@/lib/seo/sitemap.ts";
+import { sitemap } from "@/lib/seo/sitemap.ts";
 
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(req, ctx) {
     const { kv, config } = ctx.state.services;
     const { root } = await sitemap(kv, { origin: config.appUrl });
-    return new Response(root, { headers: SITEMAP_HEADERS });
+    return await root.response(req);
   },
 });

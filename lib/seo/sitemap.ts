@@ -19,7 +19,7 @@ import { absoluteUrl } from "./json_ld.ts";
 import { escapeXml } from "./xml.ts";
 
 /** The headers of every sitemap document. */
-export const SITEMAP_HEADERS = {
+const SITEMAP_HEADERS = {
   "content-type": "application/xml; charset=utf-8",
   "cache-control": "public, max-age=300",
 };
@@ -33,12 +33,45 @@ interface SitemapUrl {
   lastmod?: number;
 }
 
+/**
+ * One document of the sitemap as it is served: its UTF-8 bytes, encoded once per build, and the same gzip-compressed,
+ * made on the first request that accepts gzip and then kept (a file of 50,000 URLs is ~5 MB: compressing it per request
+ * would cost more than all else a request does).
+ */
+export class SitemapFile {
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  private gzip?: Promise<Uint8Array<ArrayBuffer>>;
+
+  constructor(text: string) {
+    this.bytes = new TextEncoder().encode(text);
+  }
+
+  /** The document as text. */
+  get text(): string {
+    return new TextDecoder().decode(this.bytes);
+  }
+
+  /** The bytes gzip-compressed (computed once). */
+  gzipped(): Promise<Uint8Array<ArrayBuffer>> {
+    this.gzip ??= new Response(new Blob([this.bytes]).stream().pipeThrough(new CompressionStream("gzip"))).bytes();
+    return this.gzip;
+  }
+
+  /** The response to `req`: gzip-compressed when it accepts gzip, else plain; with `SITEMAP_HEADERS`. */
+  async response(req: Request): Promise<Response> {
+    const headers = new Headers({ ...SITEMAP_HEADERS, vary: "accept-encoding" });
+    if (!/\bgzip\b/i.test(req.headers.get("accept-encoding") ?? "")) return new Response(this.bytes, { headers });
+    headers.set("content-encoding", "gzip");
+    return new Response(await this.gzipped(), { headers });
+  }
+}
+
 /** The sitemap's documents as built for one set of versions. */
 export interface Sitemap {
   /** What `/sitemap.xml` answers: the only `<urlset>`, or the `<sitemapindex>`. */
-  root: string;
+  root: SitemapFile;
   /** The `<urlset>` of `/sitemap/{n}.xml` at index n − 1; empty when `root` is the only one. */
-  pages: string[];
+  pages: SitemapFile[];
   /** How many URLs it lists. */
   urlCount: number;
 }
@@ -118,14 +151,14 @@ async function collect(kv: Deno.Kv, today: string, now: Date): Promise<{ urls: S
 
 /** The documents of `urls`: one `<urlset>`, or an index and `<urlset>`s of at most `pageSize` URLs. */
 function documents(origin: string, urls: SitemapUrl[], pageSize: number): Sitemap {
-  if (urls.length <= pageSize) return { root: urlset(origin, urls), pages: [], urlCount: urls.length };
+  if (urls.length <= pageSize) return { root: new SitemapFile(urlset(origin, urls)), pages: [], urlCount: urls.length };
   const chunks: SitemapUrl[][] = [];
   for (let i = 0; i < urls.length; i += pageSize) chunks.push(urls.slice(i, i + pageSize));
-  const pages = chunks.map((chunk) => urlset(origin, chunk));
-  const root = sitemapIndex(
+  const pages = chunks.map((chunk) => new SitemapFile(urlset(origin, chunk)));
+  const root = new SitemapFile(sitemapIndex(
     origin,
     chunks.map((chunk) => ({ lastmod: latest(chunk.flatMap((u) => u.lastmod ?? [])) })),
-  );
+  ));
   return { root, pages, urlCount: urls.length };
 }
 

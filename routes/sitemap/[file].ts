@@ -3,13 +3,13 @@
  * name, or a number past the last file, is 404.
  */
 import { define } from "@/lib/platform/define.ts";
-import { sitemap, SITEMAP_HEADERS } from "@/lib/seo/sitemap.ts";
+import { sitemap } from "@/lib/seo/sitemap.ts";
 
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(req, ctx) {
     const n = /^([1-9]\d{0,5})\.xml$/.exec(ctx.params.file)?.[1];
     const { kv, config } = ctx.state.services;
     const page = n === undefined ? undefined : (await sitemap(kv, { origin: config.appUrl })).pages[Number(n) - 1];
-    return page === undefined ? ctx.renderNotFound() : new Response(page, { headers: SITEMAP_HEADERS });
+    return page === undefined ? ctx.renderNotFound() : await page.response(req);
   },
 });

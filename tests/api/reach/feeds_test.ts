@@ -116,11 +116,11 @@ Deno.test("past the page size the sitemap is an index of files that hold every U
   assertEquals(res.status, 201);
   const built = await sitemap(t.kv, { origin: t.origin, pageSize: 10 });
   assertEquals(built.urlCount, 9 + 30);
-  const index = xmlDocument(built.root);
+  const index = xmlDocument(built.root.text);
   assertEquals(index.documentElement.nodeName, "sitemapindex");
   assertEquals(texts(index, "loc"), [1, 2, 3, 4].map((n) => `${t.origin}/sitemap/${n}.xml`));
   const locs = built.pages.flatMap((page) => {
-    const document = xmlDocument(page);
+    const document = xmlDocument(page.text);
     assertEquals(document.documentElement.nodeName, "urlset");
     assert(document.getElementsByTagName("url").length <= 10);
     return texts(document, "loc");
@@ -129,10 +129,21 @@ Deno.test("past the page size the sitemap is an index of files that hold every U
   assertEquals(new Set(locs).size, 39);
   assertEquals(texts(index, "lastmod").length, 4);
 
+  const plain = await t.fetch("/sitemap.xml");
+  assertEquals([plain.headers.get("content-encoding"), plain.headers.get("vary")], [null, "accept-encoding"]);
+  const gzip = await t.fetch("/sitemap.xml", { headers: { "accept-encoding": "gzip, br" } });
+  assertEquals(gzip.headers.get("content-encoding"), "gzip");
+  const unzipped = await new Response(gzip.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+  assertEquals(unzipped, await plain.text(), "the kept gzip is the document");
+
   const full = await sitemap(t.kv, { origin: t.origin, pageSize: 39 });
-  assertEquals([xmlDocument(full.root).documentElement.nodeName, full.pages.length], ["urlset", 0], "39 URLs in 39");
+  assertEquals(
+    [xmlDocument(full.root.text).documentElement.nodeName, full.pages.length],
+    ["urlset", 0],
+    "39 URLs in 39",
+  );
   const over = await sitemap(t.kv, { origin: t.origin, pageSize: 38 });
-  assertEquals([xmlDocument(over.root).documentElement.nodeName, over.pages.length], ["sitemapindex", 2]);
+  assertEquals([xmlDocument(over.root.text).documentElement.nodeName, over.pages.length], ["sitemapindex", 2]);
 });
 
 Deno.test("the posts feed is RSS 2.0 of the 20 newest live posts with title, link, date, excerpt and tag", async () => {
