@@ -4,7 +4,7 @@
  */
 import { assert } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("a student's onboarding interests are ticked on the profile after onboarding", async () => {
   await using t = await createTestApp({ listen: true });
@@ -29,8 +29,9 @@ Deno.test("a student's onboarding interests are ticked on the profile after onbo
   await page.getByLabel("Data & AI").check();
   await next();
   await page.getByRole("button", { name: "Finish" }).click();
-  await page.waitForURL(/\/profile/);
-  await hydrated(page);
+  // With no page to return to, onboarding ends on the home page's "For you".
+  await page.waitForURL(/\/\?onboarded=1#for-you$/);
+  await openHydrated(page, `${t.origin}/profile`);
 
   const fields = page.getByRole("group", { name: "Fields you are interested in" });
   const opportunities = page.getByRole("group", { name: "Opportunities you are interested in" });
