@@ -105,7 +105,10 @@ try {
   const { total, hiddenCount } = guestBody as { total: number; hiddenCount: number };
   const userPosts = (userBody as { posts: unknown[] }).posts.length;
 
-  const image = paddedPng(gradientPng(64, 64, [10, 20, 30], [200, 100, 50]), MAX_IMAGE_BYTES);
+  const image = paddedPng(
+    gradientPng({ width: 64, height: 64, from: [10, 20, 30], to: [200, 100, 50] }),
+    MAX_IMAGE_BYTES,
+  );
   const rssBefore = rssMb(server.pid, "VmRSS");
   const form = new FormData();
   form.set("file", new Blob([image as Uint8Array<ArrayBuffer>], { type: "image/png" }), "big.png");

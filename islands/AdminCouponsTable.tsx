@@ -85,18 +85,7 @@ export default function AdminCouponsTable() {
     discountValue: Number(form.discountValue),
     expiresAt: fromIstInput(form.expiresAt),
   });
-  const number = (field: keyof typeof EMPTY, id: string, label: string, min: number, step: number | string) => (
-    <TextField
-      id={id}
-      label={label}
-      type="number"
-      min={min}
-      step={step}
-      value={form[field]}
-      onInput={set(field)}
-      required={field === "discountValue"}
-    />
-  );
+  const bound = (field: keyof typeof EMPTY) => ({ value: form[field], onInput: set(field) });
 
   return (
     <div class="space-y-6">
@@ -110,8 +99,7 @@ export default function AdminCouponsTable() {
           <TextField
             id="coupon-code"
             label="Code"
-            value={form.code}
-            onInput={set("code")}
+            {...bound("code")}
             maxLength={40}
             required
             class={`${INPUT} uppercase`}
@@ -123,21 +111,36 @@ export default function AdminCouponsTable() {
               <option value="fixed">Fixed amount (₹)</option>
             </select>
           </div>
-          {number(
-            "discountValue",
-            "coupon-value",
-            form.discountType === "percentage" ? "Percent off" : "Rupees off",
-            0,
-            "0.01",
-          )}
-          {number("usageLimit", "coupon-limit", "Usage limit (empty: unlimited)", 1, 1)}
-          {number("perUserLimit", "coupon-per-user", "Uses per user", 1, 1)}
+          <TextField
+            id="coupon-value"
+            label={form.discountType === "percentage" ? "Percent off" : "Rupees off"}
+            type="number"
+            min={0}
+            step="0.01"
+            required
+            {...bound("discountValue")}
+          />
+          <TextField
+            id="coupon-limit"
+            label="Usage limit (empty: unlimited)"
+            type="number"
+            min={1}
+            step={1}
+            {...bound("usageLimit")}
+          />
+          <TextField
+            id="coupon-per-user"
+            label="Uses per user"
+            type="number"
+            min={1}
+            step={1}
+            {...bound("perUserLimit")}
+          />
           <TextField
             id="coupon-expires"
             label="Expires (IST, optional)"
             type="datetime-local"
-            value={form.expiresAt}
-            onInput={set("expiresAt")}
+            {...bound("expiresAt")}
           />
         </div>
         {warnings.length > 0 && (

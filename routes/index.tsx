@@ -35,21 +35,24 @@ interface HomeData {
 export const handler = define.handlers<HomeData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
-    return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
-      const { user } = ctx.state;
-      const [page, forYou] = await Promise.all([
-        listInternships(kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null),
-        user && user.role !== "admin"
-          ? Promise.all([
-            recommend(kv, user, "internships", FOR_YOU_INTERNSHIPS),
-            recommend(kv, user, "toolkits", FOR_YOU_TOOLKITS),
-          ])
-          : null,
-      ]);
-      return ctx.render({
-        latest: page.internships,
-        forYou: forYou && { internships: forYou[0], toolkits: forYou[1] },
-      });
+    return servePublicPage(ctx.state, ctx.url, {
+      version: () => internshipsVersion(kv),
+      render: async () => {
+        const { user } = ctx.state;
+        const [page, forYou] = await Promise.all([
+          listInternships(kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null),
+          user && user.role !== "admin"
+            ? Promise.all([
+              recommend(kv, user, "internships", FOR_YOU_INTERNSHIPS),
+              recommend(kv, user, "toolkits", FOR_YOU_TOOLKITS),
+            ])
+            : null,
+        ]);
+        return ctx.render({
+          latest: page.internships,
+          forYou: forYou && { internships: forYou[0], toolkits: forYou[1] },
+        });
+      },
     });
   },
 });

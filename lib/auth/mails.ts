@@ -57,7 +57,7 @@ export async function sendPasswordResetMail(services: Services, user: User, redi
   const { kv, config } = services;
   const op = kv.atomic();
   const token = await issueTokenOps(op, "reset-password", user);
-  const url = new URL(withQuery(redirectTo, config.appUrl, "token", token), config.appUrl).href;
+  const url = new URL(withQuery(redirectTo, config.appUrl, { token }), config.appUrl).href;
   const id = queueMailOps(op, { ...passwordResetMail({ to: user.email, name: user.name, url }), userId: user.id });
   await op.commit();
   deliverSoon(services, id);

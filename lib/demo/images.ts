@@ -29,8 +29,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 /** An RGB colour, each channel 0 to 255. */
 export type Rgb = [number, number, number];
 
-/** A `width` × `height` PNG fading from `from` (left) to `to` (right). */
-export function gradientPng(width: number, height: number, from: Rgb, to: Rgb): Uint8Array {
+/** A `width` × `height` PNG (pixels) fading from `from` (left) to `to` (right). */
+export function gradientPng(
+  { width, height, from, to }: { width: number; height: number; from: Rgb; to: Rgb },
+): Uint8Array {
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);

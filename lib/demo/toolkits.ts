@@ -111,7 +111,7 @@ const COUPONS = [
 
 /** A 960 × 540 gradient cover stored as an upload; returns its path. */
 async function storeCover(kv: Deno.Kv, [from, to]: [Rgb, Rgb]): Promise<string> {
-  return fileUrl((await storeImage(new KvObjectStore(kv), gradientPng(960, 540, from, to))).id);
+  return fileUrl((await storeImage(new KvObjectStore(kv), gradientPng({ width: 960, height: 540, from, to }))).id);
 }
 
 async function seedToolkit(kv: Deno.Kv, admin: User, spec: typeof TOOLKITS[number]): Promise<[Toolkit, boolean]> {
@@ -160,7 +160,15 @@ export async function seedToolkits(kv: Deno.Kv, admin: User, student: User): Pro
   if (!(await hasPurchased(kv, student.id, owned.id))) {
     await initiatePurchase(kv, null, student, owned.id, "FREEPASS");
     const lessons = (await listContentItems(kv, owned.id)).map((item) => item.id);
-    for (const id of lessons.slice(0, 2)) await setLessonCompleted(kv, owned.id, student.id, id, true, lessons);
+    for (const id of lessons.slice(0, 2)) {
+      await setLessonCompleted(kv, {
+        toolkitId: owned.id,
+        userId: student.id,
+        itemId: id,
+        completed: true,
+        itemIds: lessons,
+      });
+    }
   }
   return [
     `Toolkits: ${added} added (${toolkits.filter((t) => t.isActive).length} active), coupons: ${coupons} added ` +

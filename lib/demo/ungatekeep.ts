@@ -115,7 +115,9 @@ export async function seedUngatekeep(kv: Deno.Kv, admin: User): Promise<string[]
   if (existing.pagination.total === 0) {
     for (const post of POSTS) {
       const { daysAgo, image, ...fields } = post;
-      const images = image ? [(await storeImage(files, gradientPng(640, 360, image[0], image[1]))).id] : [];
+      const images = image
+        ? [(await storeImage(files, gradientPng({ width: 640, height: 360, from: image[0], to: image[1] }))).id]
+        : [];
       await createPost(kv, files, admin, {
         ...fields,
         images,
@@ -134,7 +136,7 @@ export async function seedUngatekeep(kv: Deno.Kv, admin: User): Promise<string[]
       ["Free resources for placement season", "/ungatekeep?tag=resources", [20, 83, 45], [14, 116, 144]],
     ];
     for (const [index, [title, linkUrl, from, to]] of slides.entries()) {
-      const imageId = (await storeImage(files, gradientPng(1200, 300, from, to))).id;
+      const imageId = (await storeImage(files, gradientPng({ width: 1200, height: 300, from, to }))).id;
       await createBanner(kv, files, { title, linkUrl, imageId, isActive: true, orderIndex: index });
       banners++;
     }

@@ -53,11 +53,11 @@ function isSingleSlashPath(value: string): boolean {
   return value.startsWith("/") && !/^\/[\t\n\r]*[\/\\]/.test(value);
 }
 
-/** `target` (a path or same-origin URL from `checkRedirect`) with query parameter `name` set to `value`. */
-export function withQuery(target: string, appUrl: string, name: string, value: string): string {
+/** `target` (a path or same-origin URL from `checkRedirect`) with each query parameter of `params` set. */
+export function withQuery(target: string, appUrl: string, params: Record<string, string>): string {
   const isPath = target.startsWith("/");
   const url = new URL(target, appUrl);
-  url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   return isPath ? url.pathname + url.search + url.hash : url.href;
 }
 

@@ -73,7 +73,7 @@ Deno.test("checkRedirect refuses every way off the origin with 400 INVALID_<FIEL
 });
 
 Deno.test("withQuery adds a parameter to a path or a URL, keeping the rest", () => {
-  assertEquals(withQuery("/welcome", APP, "error", "INVALID_TOKEN"), "/welcome?error=INVALID_TOKEN");
-  assertEquals(withQuery("/w?x=1#h", APP, "error", "E"), "/w?x=1&error=E#h");
-  assertEquals(withQuery("https://careers.example/r", APP, "token", "t"), "https://careers.example/r?token=t");
+  assertEquals(withQuery("/welcome", APP, { error: "INVALID_TOKEN" }), "/welcome?error=INVALID_TOKEN");
+  assertEquals(withQuery("/w?x=1#h", APP, { error: "E" }), "/w?x=1&error=E#h");
+  assertEquals(withQuery("https://careers.example/r", APP, { token: "t" }), "https://careers.example/r?token=t");
 });

@@ -153,8 +153,7 @@ function filterKey(filter: SlotFilter): string {
 export function selectPage(
   model: InternshipModel,
   filter: SlotFilter,
-  offset: number,
-  limit: number,
+  { offset, limit }: { offset: number; limit: number },
 ): SlotPage {
   const { includeInactive, includeDeleted, userId, types, minStipend, maxStipend, tags, location, words, openOn } =
     filter;

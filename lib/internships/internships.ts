@@ -92,23 +92,18 @@ export async function listInternships(
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const { model, owners: summaries } = await internshipStore(kv);
   const admin = viewer?.role === "admin";
-  const { total, slots } = selectPage(
-    model,
-    {
-      userId: query.mine ? viewer?.id : undefined,
-      includeInactive: query.mine || (admin && query.includeInactive),
-      includeDeleted: admin && query.includeDeleted,
-      types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
-      minStipend: query.minStipend,
-      maxStipend: query.maxStipend,
-      tags: query.tags.length > 0 ? query.tags : undefined,
-      location: query.location,
-      words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
-      openOn: query.mine || query.includeClosed ? undefined : dayNumber(today),
-    },
-    query.offset,
-    query.limit,
-  );
+  const { total, slots } = selectPage(model, {
+    userId: query.mine ? viewer?.id : undefined,
+    includeInactive: query.mine || (admin && query.includeInactive),
+    includeDeleted: admin && query.includeDeleted,
+    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
+    minStipend: query.minStipend,
+    maxStipend: query.maxStipend,
+    tags: query.tags.length > 0 ? query.tags : undefined,
+    location: query.location,
+    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
+    openOn: query.mine || query.includeClosed ? undefined : dayNumber(today),
+  }, { offset: query.offset, limit: query.limit });
   const page = await model.recordsOf(slots);
   const owners = await summaries.of(page.flatMap((record) => record.userId ?? []));
   return {
@@ -158,9 +153,7 @@ export async function openInternshipStamps(kv: Deno.Kv, today: string): Promise<
  */
 export async function newestOpenInternships(
   kv: Deno.Kv,
-  query: InternshipQuery,
-  today: string,
-  count: number,
+  { query, today, count }: { query: InternshipQuery; today: string; count: number },
 ): Promise<InternshipView[]> {
   return (await listInternships(
     kv,

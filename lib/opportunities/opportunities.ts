@@ -113,9 +113,7 @@ function publicOrder(model: OpportunityModel, today: string): PublicOrder {
 /** The slots of `base` whose type is one of `types` (all when empty) and whose search text holds every word. */
 async function select(
   kv: Deno.Kv,
-  base: (model: OpportunityModel) => number[],
-  types: string[],
-  words: string[],
+  { base, types, words }: { base: (model: OpportunityModel) => number[]; types: string[]; words: string[] },
 ) {
   const { model } = await opportunityStore(kv);
   const typeCodes = new Set(types.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
@@ -129,9 +127,7 @@ async function select(
 async function page(
   kv: Deno.Kv,
   model: OpportunityModel,
-  slots: number[],
-  limit: number,
-  offset: number,
+  { slots, limit, offset }: { slots: number[]; limit: number; offset: number },
 ): Promise<OpportunityPage> {
   const records = await model.recordsOf(slots.slice(offset, offset + limit));
   return {
@@ -152,17 +148,16 @@ export async function listOpportunities(
   viewer: Viewer,
 ): Promise<OpportunityPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
-  const { model, slots } = await select(
-    kv,
-    (model) => {
+  const { model, slots } = await select(kv, {
+    base: (model) => {
       if (query.mine) return model.columns.ownerOrder(viewer!.id);
       const order = publicOrder(model, istToday());
       return query.includeClosed ? order.slots : order.slots.slice(0, order.open);
     },
-    query.type,
-    query.search,
-  );
-  return await page(kv, model, slots, query.limit, query.offset);
+    types: query.type,
+    words: query.search,
+  });
+  return await page(kv, model, { slots, limit: query.limit, offset: query.offset });
 }
 
 /** The admin queue: one page of the records in `query.status` (or all), newest first, with the counts per state. */
@@ -171,16 +166,15 @@ export async function adminQueue(
   query: AdminOpportunityQuery,
 ): Promise<OpportunityPage & { counts: StatusCounts }> {
   const code = query.status === "all" ? -1 : OPPORTUNITY_STATUSES.indexOf(query.status);
-  const { model, slots } = await select(
-    kv,
-    (model) =>
+  const { model, slots } = await select(kv, {
+    base: (model) =>
       code === -1 ? model.slots.order : model.slots.order.filter((slot) => model.columns.statuses[slot] === code),
-    [],
-    query.search,
-  );
+    types: [],
+    words: query.search,
+  });
   const [pending, approved, rejected] = model.columns.counts;
   return {
-    ...await page(kv, model, slots, query.limit, query.offset),
+    ...await page(kv, model, { slots, limit: query.limit, offset: query.offset }),
     counts: { pending, approved, rejected, all: pending + approved + rejected },
   };
 }

@@ -55,8 +55,7 @@ export interface SignedInState extends AppState {
 export async function servePublicPage(
   state: AppState,
   url: URL,
-  version: () => Promise<string>,
-  render: () => Response | Promise<Response>,
+  { version, render }: { version: () => Promise<string>; render: () => Response | Promise<Response> },
 ): Promise<Response> {
   if (state.user) return await render();
   return await state.services.guestPages.serve(url, await version(), render);

@@ -41,7 +41,9 @@ export async function toolkitDetail(kv: Deno.Kv, id: string, viewer: Viewer): Pr
     listContentItems(kv, id),
     viewer ? hasPurchased(kv, viewer.id, id) : false,
   ]);
-  const completed = viewer && purchased ? await completedItemIds(kv, id, viewer.id, items.map((i) => i.id)) : [];
+  const completed = viewer && purchased
+    ? await completedItemIds(kv, { toolkitId: id, userId: viewer.id, itemIds: items.map((i) => i.id) })
+    : [];
   return {
     toolkit,
     contentItems: items.map((item) => visibleItem(viewer, purchased, item)),
@@ -57,10 +59,12 @@ export async function toolkitDetail(kv: Deno.Kv, id: string, viewer: Viewer): Pr
  */
 export async function recordProgress(
   kv: Deno.Kv,
-  toolkitId: string,
-  viewer: User,
-  contentItemId: string,
-  completed: boolean,
+  { toolkitId, viewer, contentItemId, completed }: {
+    toolkitId: string;
+    viewer: User;
+    contentItemId: string;
+    completed: boolean;
+  },
 ): Promise<string[]> {
   await readToolkit(kv, toolkitId, viewer);
   if (!canTrackProgress(viewer, await hasPurchased(kv, viewer.id, toolkitId))) {
@@ -68,7 +72,7 @@ export async function recordProgress(
   }
   const itemIds = (await listContentItems(kv, toolkitId)).map((item) => item.id);
   if (!itemIds.includes(contentItemId)) throw new NotFoundError("Content item not found");
-  return await setLessonCompleted(kv, toolkitId, viewer.id, contentItemId, completed, itemIds);
+  return await setLessonCompleted(kv, { toolkitId, userId: viewer.id, itemId: contentItemId, completed, itemIds });
 }
 
 /** A toolkit the user owns, with how far they are. */

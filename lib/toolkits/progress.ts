@@ -16,13 +16,15 @@ const MAX_ATTEMPTS = 10;
 
 const progressKey = (toolkitId: string, userId: string) => ["toolkit_progress", toolkitId, userId];
 
-/** The ids of the lessons `userId` completed in `toolkitId`, limited to `itemIds` when given (lessons that still exist). */
-export async function completedItemIds(
-  kv: Deno.Kv,
-  toolkitId: string,
-  userId: string,
-  itemIds?: string[],
-): Promise<string[]> {
+/** Whose progress in which toolkit; `itemIds` are the toolkit's lessons that still exist. */
+export interface ProgressRef {
+  toolkitId: string;
+  userId: string;
+  itemIds?: string[];
+}
+
+/** The ids of the lessons `userId` completed in `toolkitId`, limited to `itemIds` when given. */
+export async function completedItemIds(kv: Deno.Kv, { toolkitId, userId, itemIds }: ProgressRef): Promise<string[]> {
   const completed = (await kv.get<ProgressRecord>(progressKey(toolkitId, userId))).value?.completedItemIds ?? [];
   return itemIds ? completed.filter((id) => itemIds.includes(id)) : completed;
 }
@@ -49,11 +51,7 @@ export async function completedByToolkit(
  */
 export async function setLessonCompleted(
   kv: Deno.Kv,
-  toolkitId: string,
-  userId: string,
-  itemId: string,
-  completed: boolean,
-  itemIds: string[],
+  { toolkitId, userId, itemId, completed, itemIds }: Required<ProgressRef> & { itemId: string; completed: boolean },
 ): Promise<string[]> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<ProgressRecord>(progressKey(toolkitId, userId));

@@ -148,7 +148,10 @@ async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<Pos
 }
 
 /** Ids of the live posts of `scope` at `now`, in feed order, the first `count` of them. */
-async function feedIds(kv: Deno.Kv, scope: Scope, count: number, now: Date): Promise<string[]> {
+async function feedIds(
+  kv: Deno.Kv,
+  { scope, count, now }: { scope: Scope; count: number; now: Date },
+): Promise<string[]> {
   const cut = new Date(now.getTime() + 1).toISOString();
   const ids: string[] = [];
   for (const pinned of [1, 0]) {
@@ -195,7 +198,10 @@ async function postsById(kv: Deno.Kv, ids: string[]): Promise<Post[]> {
 export async function listFeed(kv: Deno.Kv, query: FeedQuery, viewer: Viewer, now = new Date()): Promise<FeedPage> {
   const scope: Scope = query.tag ?? "all";
   const { offset, limit } = visiblePage(viewer, query.offset, query.limit);
-  const [ids, total] = await Promise.all([feedIds(kv, scope, offset + limit, now), liveCount(kv, scope, now)]);
+  const [ids, total] = await Promise.all([
+    feedIds(kv, { scope, count: offset + limit, now }),
+    liveCount(kv, scope, now),
+  ]);
   const posts = await viewsOf(kv, await postsById(kv, ids.slice(offset)), viewer);
   return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
 }
@@ -292,8 +298,8 @@ export async function readablePost(
   let rank: number | undefined;
   if (!viewer) {
     const [all, tagged] = await Promise.all([
-      feedIds(kv, "all", GUEST_PREVIEW, now),
-      feedIds(kv, post.tag, GUEST_PREVIEW, now),
+      feedIds(kv, { scope: "all", count: GUEST_PREVIEW, now }),
+      feedIds(kv, { scope: post.tag, count: GUEST_PREVIEW, now }),
     ]);
     const ranks = [all.indexOf(id), tagged.indexOf(id)].filter((r) => r >= 0);
     rank = ranks.length > 0 ? Math.min(...ranks) : undefined;
@@ -350,7 +356,14 @@ export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Pro
 }
 
 /** `publishedAt` after a write: kept when given; the moment of publishing for a post that becomes published without one. */
-function publishedAtOf(isPublished: boolean, given: string | null | undefined, previous: string | null, now: string) {
+function publishedAtOf(
+  { isPublished, given, previous, now }: {
+    isPublished: boolean;
+    given: string | null | undefined;
+    previous: string | null;
+    now: string;
+  },
+) {
   const value = given === undefined ? previous : given;
   return isPublished && !value ? now : value;
 }
@@ -373,7 +386,7 @@ export async function createPost(kv: Deno.Kv, files: ObjectStore, author: User, 
     tag: input.tag,
     isPinned: input.isPinned,
     isPublished: input.isPublished,
-    publishedAt: publishedAtOf(input.isPublished, input.publishedAt, null, now),
+    publishedAt: publishedAtOf({ isPublished: input.isPublished, given: input.publishedAt, previous: null, now }),
     createdAt: now,
     updatedAt: now,
     userId: author.id,
@@ -394,7 +407,12 @@ export async function updatePost(kv: Deno.Kv, files: ObjectStore, id: string, pa
     if (!entry.value) throw new NotFoundError(NOT_FOUND);
     const now = new Date().toISOString();
     const merged: Post = { ...entry.value, ...changes, updatedAt: now };
-    merged.publishedAt = publishedAtOf(merged.isPublished, changes.publishedAt, entry.value.publishedAt, now);
+    merged.publishedAt = publishedAtOf({
+      isPublished: merged.isPublished,
+      given: changes.publishedAt,
+      previous: entry.value.publishedAt,
+      now,
+    });
     if (await commitPost(kv, entry, merged)) return (await viewsOf(kv, [merged]))[0];
   }
   throw new Error("Post update lost too many races");

@@ -88,9 +88,7 @@ const MAX_ID_LENGTH = 100;
  */
 export async function changeUserRole(
   kv: Deno.Kv,
-  actorId: string,
-  targetId: string,
-  role: Role,
+  { actorId, targetId, role }: { actorId: string; targetId: string; role: Role },
 ): Promise<Pick<User, "id" | "name" | "email" | "role">> {
   if (actorId === targetId) throw new ForbiddenError("You cannot change your own role");
   if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError("User not found");

@@ -91,9 +91,19 @@ interface Folder {
   handlers: MiddlewareHandler[];
 }
 
+/** One page render: the page at `route` for `url`, with its data, response options and, on `_500`, the error. */
+interface RenderRequest {
+  url: URL;
+  route: string;
+  page: PageEntry;
+  data?: unknown;
+  opts?: RenderOptions;
+  error?: unknown;
+}
+
 /** How the contexts of one registration render pages. */
 interface Renderer {
-  render(c: Context<Env>, url: URL, route: string, page: PageEntry, data: unknown, opts?: RenderOptions): Response;
+  render(c: Context<Env>, what: RenderRequest): Response;
   /** Renders `_404` (or a plain 404) with status 404. */
   renderNotFound(c: Context<Env>, url: URL): Response;
   errorPages(c: Context<Env>, url: URL, error: unknown): ErrorPages;
@@ -134,7 +144,7 @@ class WebContext implements MiddlewareHandlerContext {
   render(data?: unknown, opts?: RenderOptions): Response {
     const { page } = this.endpoint;
     if (!page) throw new Error(`Route ${this.route} has no page component to render`);
-    return this.renderer.render(this[HONO_CONTEXT], this.url, this.route, page, data, opts);
+    return this.renderer.render(this[HONO_CONTEXT], { url: this.url, route: this.route, page, data, opts });
   }
   renderNotFound(): Response {
     return this.renderer.renderNotFound(this[HONO_CONTEXT], this.url);
@@ -222,22 +232,14 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   }));
   const readRouteOptions = (exported: unknown, route: string) => options.routeOptions?.(exported, route) ?? exported;
 
-  const render = (
-    c: Context<Env>,
-    url: URL,
-    route: string,
-    page: PageEntry,
-    data: unknown,
-    opts?: RenderOptions,
-    extra?: { error: unknown },
-  ) => {
+  const render = (c: Context<Env>, { url, route, page, data, opts, error }: RenderRequest) => {
     const props = {
       url,
       route,
       params: c.req.param() as Record<string, string>,
       data,
       state: c.get("state"),
-      ...extra,
+      ...(error === undefined ? {} : { error }),
     };
     const tree = { app: appComponent, layouts: page.layouts, page: page.component as ComponentType<PageProps> };
     return htmlResponse(renderDocument(tree, props, assets), opts);
@@ -246,16 +248,21 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     render,
     renderNotFound: (c, url) =>
       notFoundPage
-        ? render(c, url, url.pathname, notFoundPage, undefined, { status: 404 })
+        ? render(c, { url, route: url.pathname, page: notFoundPage, opts: { status: 404 } })
         : new Response("Not found", { status: 404 }),
     errorPages: (c, url, error) => ({
       renderErrorPage: () =>
         errorPage
-          ? render(c, url, url.pathname, errorPage, undefined, { status: 500 }, { error })
+          ? render(c, { url, route: url.pathname, page: errorPage, opts: { status: 500 }, error })
           : new Response("Internal server error", { status: 500 }),
       renderNotFound: () => renderer.renderNotFound(c, url),
       render: (component, status) =>
-        render(c, url, url.pathname, { component: component as AnyComponent, layouts: [] }, undefined, { status }),
+        render(c, {
+          url,
+          route: url.pathname,
+          page: { component: component as AnyComponent, layouts: [] },
+          opts: { status },
+        }),
     }),
   };
 

@@ -70,7 +70,11 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
-async function addDir(files: Map<string, AssetFile>, dir: string, urlPrefix: string, immutable: boolean) {
+/** Adds every file under `dir` to `files` at `urlPrefix` + its relative path. */
+async function addDir(
+  files: Map<string, AssetFile>,
+  { dir, urlPrefix, immutable }: { dir: string; urlPrefix: string; immutable: boolean },
+) {
   for await (const path of walk(dir)) {
     const body = await Deno.readFile(path);
     const url = urlPrefix + relative(dir, path).split("\\").join("/");
@@ -98,8 +102,8 @@ export async function loadAssets(buildDir: string, staticDir: string): Promise<A
     throw error;
   }
   const files = new Map<string, AssetFile>();
-  await addDir(files, staticDir, "/", false);
-  await addDir(files, join(buildDir, "assets"), "/_build/", true);
+  await addDir(files, { dir: staticDir, urlPrefix: "/", immutable: false });
+  await addDir(files, { dir: join(buildDir, "assets"), urlPrefix: "/_build/", immutable: true });
   return { manifest, files };
 }
 

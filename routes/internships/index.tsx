@@ -29,21 +29,24 @@ type PageData = InternshipFiltersProps & { forYou: ForYouProps | null };
 export const handler = define.handlers<PageData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
-    return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv), async () => {
-      const params = readListParams(ctx.url.searchParams);
-      const { query, ignored } = parseListQuery(params);
-      const { user } = ctx.state;
-      const [results, forYou] = await Promise.all([
-        listInternships(kv, query, user ?? null),
-        user && user.role !== "admin" ? recommend(kv, user, "internships", FOR_YOU_COUNT) : null,
-      ]);
-      return ctx.render({
-        params,
-        results,
-        notice: ignoredNote(ignored),
-        signedIn: Boolean(user),
-        forYou: forYou && { internships: forYou },
-      });
+    return servePublicPage(ctx.state, ctx.url, {
+      version: () => internshipsVersion(kv),
+      render: async () => {
+        const params = readListParams(ctx.url.searchParams);
+        const { query, ignored } = parseListQuery(params);
+        const { user } = ctx.state;
+        const [results, forYou] = await Promise.all([
+          listInternships(kv, query, user ?? null),
+          user && user.role !== "admin" ? recommend(kv, user, "internships", FOR_YOU_COUNT) : null,
+        ]);
+        return ctx.render({
+          params,
+          results,
+          notice: ignoredNote(ignored),
+          signedIn: Boolean(user),
+          forYou: forYou && { internships: forYou },
+        });
+      },
     });
   },
 });

@@ -16,13 +16,20 @@ export const handler = define.handlers({
     const { kv, config } = ctx.state.services;
     const query = validate(InternshipQuerySchema, queryOf(ctx.url));
     const today = istToday();
-    return servePublicPage(ctx.state, ctx.url, () => internshipsVersion(kv, today), async () => {
-      const internships = await newestOpenInternships(kv, query, today, INTERNSHIPS_FEED_SIZE);
-      const filters = readListParams(ctx.url.searchParams).filters;
-      const feed = internshipsFeed(internships, listQueryString({ filters, offset: "", limit: "" }));
-      return new Response(rssDocument(config.appUrl, feed), {
-        headers: { "content-type": RSS_CONTENT_TYPE, "cache-control": "public, max-age=300" },
-      });
+    return servePublicPage(ctx.state, ctx.url, {
+      version: () => internshipsVersion(kv, today),
+      render: async () => {
+        const internships = await newestOpenInternships(kv, {
+          query: query,
+          today: today,
+          count: INTERNSHIPS_FEED_SIZE,
+        });
+        const filters = readListParams(ctx.url.searchParams).filters;
+        const feed = internshipsFeed(internships, listQueryString({ filters, offset: "", limit: "" }));
+        return new Response(rssDocument(config.appUrl, feed), {
+          headers: { "content-type": RSS_CONTENT_TYPE, "cache-control": "public, max-age=300" },
+        });
+      },
     });
   },
 });

@@ -32,15 +32,18 @@ interface Data {
 export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
-    return servePublicPage(ctx.state, ctx.url, () => opportunitiesVersion(kv), async () => {
-      const params = ctx.url.searchParams;
-      const type = (OPPORTUNITY_TYPES as readonly string[]).includes(params.get("type") ?? "")
-        ? params.get("type") as OpportunityType
-        : "";
-      const search = (params.get("search") ?? "").slice(0, 200);
-      const offset = /^\d{1,9}$/.test(params.get("offset") ?? "") ? params.get("offset")! : "0";
-      const query = OpportunityQuerySchema.parse({ type, search, limit: String(PAGE_SIZE), offset });
-      return ctx.render({ page: await listOpportunities(kv, { ...query, mine: false }, null), type, search });
+    return servePublicPage(ctx.state, ctx.url, {
+      version: () => opportunitiesVersion(kv),
+      render: async () => {
+        const params = ctx.url.searchParams;
+        const type = (OPPORTUNITY_TYPES as readonly string[]).includes(params.get("type") ?? "")
+          ? params.get("type") as OpportunityType
+          : "";
+        const search = (params.get("search") ?? "").slice(0, 200);
+        const offset = /^\d{1,9}$/.test(params.get("offset") ?? "") ? params.get("offset")! : "0";
+        const query = OpportunityQuerySchema.parse({ type, search, limit: String(PAGE_SIZE), offset });
+        return ctx.render({ page: await listOpportunities(kv, { ...query, mine: false }, null), type, search });
+      },
     });
   },
 });

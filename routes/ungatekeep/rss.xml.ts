@@ -15,11 +15,14 @@ export const handler = define.handlers({
     const { kv, config } = ctx.state.services;
     // The kept feed is also renewed every `MAX_AGE_S`, when a scheduled post may have gone live.
     const slot = Math.floor(Date.now() / (MAX_AGE_S * 1000));
-    return servePublicPage(ctx.state, ctx.url, async () => `${await postsVersion(kv)}:${slot}`, async () => {
-      const feed = postsFeed(await latestPosts(kv, POSTS_FEED_SIZE));
-      return new Response(rssDocument(config.appUrl, feed), {
-        headers: { "content-type": RSS_CONTENT_TYPE, "cache-control": `public, max-age=${MAX_AGE_S}` },
-      });
+    return servePublicPage(ctx.state, ctx.url, {
+      version: async () => `${await postsVersion(kv)}:${slot}`,
+      render: async () => {
+        const feed = postsFeed(await latestPosts(kv, POSTS_FEED_SIZE));
+        return new Response(rssDocument(config.appUrl, feed), {
+          headers: { "content-type": RSS_CONTENT_TYPE, "cache-control": `public, max-age=${MAX_AGE_S}` },
+        });
+      },
     });
   },
 });

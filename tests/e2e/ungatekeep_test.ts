@@ -22,7 +22,7 @@ async function writePost(page: Page, t: TestApp, title: string, options: { pinne
     const files = Array.from({ length: options.images }, (_, i) => ({
       name: `photo-${i + 1}.png`,
       mimeType: "image/png",
-      buffer: Buffer.from(gradientPng(64, 32, [20 * i, 40, 200], [240, 120, 20])),
+      buffer: Buffer.from(gradientPng({ width: 64, height: 32, from: [20 * i, 40, 200], to: [240, 120, 20] })),
     }));
     await page.getByLabel("Add images").setInputFiles(files);
     for (const file of files) await page.getByAltText(`Uploaded image ${file.name}`).waitFor();

@@ -32,7 +32,7 @@ export const handler = define.handlers({
       if (!callbackURL) throw new AuthError("INVALID_TOKEN", "Invalid token");
       return new Response(null, {
         status: 302,
-        headers: { location: withQuery(callbackURL, config.appUrl, "error", "INVALID_TOKEN") },
+        headers: { location: withQuery(callbackURL, config.appUrl, { error: "INVALID_TOKEN" }) },
       });
     }
     const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure));

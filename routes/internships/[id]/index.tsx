@@ -31,12 +31,11 @@ export const handler = define.handlers<InternshipPageData>({
   GET(_req, ctx) {
     const { kv } = ctx.state.services;
     const today = istToday();
-    return servePublicPage(
-      ctx.state,
-      ctx.url,
-      () => internshipsVersion(kv, today),
-      async () => ctx.render({ internship: await getInternship(kv, ctx.params.id, ctx.state.user, "owner"), today }),
-    );
+    return servePublicPage(ctx.state, ctx.url, {
+      version: () => internshipsVersion(kv, today),
+      render: async () =>
+        ctx.render({ internship: await getInternship(kv, ctx.params.id, ctx.state.user, "owner"), today }),
+    });
   },
 });
 

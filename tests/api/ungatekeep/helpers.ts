@@ -3,7 +3,7 @@ import { gradientPng } from "@/lib/demo/images.ts";
 import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
 
 /** A small real PNG. */
-export const PNG = gradientPng(4, 2, [20, 40, 200], [240, 120, 20]);
+export const PNG = gradientPng({ width: 4, height: 2, from: [20, 40, 200], to: [240, 120, 20] });
 
 /** Sends `bytes` as the multipart field `file`, declared as `type`. */
 export function upload(t: TestApp, admin: TestUser, bytes: Uint8Array, type = "image/png"): Promise<Response> {

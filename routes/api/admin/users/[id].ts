@@ -22,7 +22,11 @@ export const handler = define.handlers({
   async PATCH(req, ctx) {
     assertSignedIn(ctx.state);
     const role = parseRoleChange(await readJson(req));
-    const user = await changeUserRole(ctx.state.services.kv, ctx.state.user.id, ctx.params.id, role);
+    const user = await changeUserRole(ctx.state.services.kv, {
+      actorId: ctx.state.user.id,
+      targetId: ctx.params.id,
+      role,
+    });
     return Response.json({ user });
   },
 });

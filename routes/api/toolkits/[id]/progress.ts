@@ -24,7 +24,12 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { contentItemId, completed } = await readBody(req, ProgressBodySchema);
-    const ids = await recordProgress(ctx.state.services.kv, ctx.params.id, ctx.state.user, contentItemId, completed);
+    const ids = await recordProgress(ctx.state.services.kv, {
+      toolkitId: ctx.params.id,
+      viewer: ctx.state.user,
+      contentItemId,
+      completed,
+    });
     return Response.json({ completedItemIds: ids });
   },
 });
