@@ -9,6 +9,7 @@ import { seedToolkits } from "./toolkits.ts";
 import { seedUngatekeep } from "./ungatekeep.ts";
 import { seedDiscussion } from "./comments.ts";
 import { seedAlerts } from "./alerts.ts";
+import { seedOutbox } from "./outbox.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
@@ -26,6 +27,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
   const alertLines = await seedAlerts(kv, accounts);
+  const outboxLines = await seedOutbox(kv, accounts, appUrl);
   return [
     `Internships: ${newInternships} added`,
     ...opportunityLines,
@@ -33,6 +35,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     ...ungatekeepLines,
     ...commentLines,
     ...alertLines,
+    ...outboxLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) =>
       `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}${a.onboarding ? "" : " (not onboarded yet)"}`

@@ -109,10 +109,15 @@ export async function queueMail(services: Services, mail: MailToQueue): Promise<
   return id;
 }
 
+/** The mail `id` as stored (value null when there is none), to hand to `deliverMail`. */
+export async function readMail(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<OutboxMail>> {
+  return await kv.get<OutboxMail>(mailKey(id));
+}
+
 /** Starts one delivery try of mail `id` now, which the caller does not wait for (`BackgroundWork`). */
 export function deliverSoon(services: Services, id: string): void {
   services.background.start(services.log, "mail delivery try failed", async () => {
-    await deliverMail(services, await services.kv.get<OutboxMail>(mailKey(id)), Date.now());
+    await deliverMail(services, await readMail(services.kv, id), Date.now());
   });
 }
 

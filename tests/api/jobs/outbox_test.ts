@@ -10,6 +10,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { PASSWORD } from "@/tests/api/auth/helpers.ts";
+import { seedDemoData } from "@/lib/demo/seed.ts";
 
 const MINUTE = 60_000;
 
@@ -194,4 +195,14 @@ Deno.test("GET /api/admin/outbox filters by status and recipient, pages newest f
   assertEquals(bad, 400);
   const [forbidden] = await get("", user.headers);
   assertEquals(forbidden, 403);
+});
+
+Deno.test("the demo data holds one failed e-mail for the admin page, added once", async () => {
+  await using t = await createTestApp();
+  await seedDemoData(t.kv);
+  await seedDemoData(t.kv);
+  const { mails, counts } = await listOutbox(t.kv, { status: "failed", limit: 10, offset: 0 });
+  assertEquals(counts.failed, 1);
+  assertEquals([mails[0].to, mails[0].attempts], ["rohan@demo.careers", 1]);
+  assertMatch(mails[0].lastError!, /^550 /);
 });
