@@ -5,13 +5,13 @@
  * scrolls sideways on its own on a phone, with its empty row.
  */
 import type { ComponentChildren } from "preact";
-import { Notice, TextField } from "@/components/forms.tsx";
+import { Notice, SECONDARY_BUTTON, TextField } from "@/components/forms.tsx";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 
 /** What the list parts read of `useAdminList`'s state. */
 type ListState = Pick<
   AdminList<{ id: string }, unknown>,
-  "search" | "setSearch" | "loading" | "announcement" | "loadError" | "rowError" | "reload"
+  "search" | "setSearch" | "loading" | "announcement" | "loadError" | "rowError" | "reload" | "offset" | "setOffset"
 >;
 
 /** The search box of an admin list, bound to the list's search text. */
@@ -69,6 +69,50 @@ export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle,
       )}
       {list.rowError && <Notice kind="error" title={rowErrorTitle}>{list.rowError}</Notice>}
     </>
+  );
+}
+
+/** Props of `ListPages`. */
+export interface ListPagesProps {
+  /** The navigation's name, e.g. "Pages of users". */
+  label: string;
+  list: ListState;
+  pageSize: number;
+  /** Rows on the page shown, and every match. */
+  shown: number;
+  total: number;
+  hasMore: boolean;
+  /** Disables both buttons (e.g. before hydration); they are also disabled while a page loads. */
+  disabled?: boolean;
+}
+
+/** "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset. */
+export function ListPages({ label, list, pageSize, shown, total, hasMore, disabled = false }: ListPagesProps) {
+  const { offset, setOffset, loading } = list;
+  return (
+    <nav aria-label={label} class="flex items-center justify-between gap-4">
+      <p class="text-sm text-slate-700">
+        {total > 0 && shown > 0 ? `${offset + 1}–${offset + shown} of ${total}` : ""}
+      </p>
+      <div class="flex gap-2">
+        <button
+          type="button"
+          class={SECONDARY_BUTTON}
+          disabled={disabled || loading || offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - pageSize))}
+        >
+          Previous
+        </button>
+        <button
+          type="button"
+          class={SECONDARY_BUTTON}
+          disabled={disabled || loading || !hasMore}
+          onClick={() => setOffset(offset + pageSize)}
+        >
+          Next
+        </button>
+      </div>
+    </nav>
   );
 }
 

@@ -4,8 +4,8 @@
  * a link to it on its post and Delete after a confirmation dialog; pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
-import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
+import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { useHydrated } from "@/components/forms.tsx";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
@@ -51,7 +51,7 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
     failed: (_, error) => list.setRowError(`Not deleted: ${error}`),
   });
 
-  const { loading, offset, setOffset } = list;
+  const { loading } = list;
   const rows = list.rows ?? [];
   const page = list.data?.pagination ?? pagination;
   return (
@@ -96,29 +96,15 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
           </tr>
         ))}
       </AdminTable>
-      <nav aria-label="Pages of comments" class="flex items-center justify-between gap-4">
-        <p class="text-sm text-slate-700">
-          {page.total > 0 && rows.length > 0 ? `${offset + 1}–${offset + rows.length} of ${page.total}` : ""}
-        </p>
-        <div class="flex gap-2">
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={!hydrated || loading || offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={!hydrated || loading || !page.hasMore}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
-          >
-            Next
-          </button>
-        </div>
-      </nav>
+      <ListPages
+        label="Pages of comments"
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={rows.length}
+        total={page.total}
+        hasMore={page.hasMore}
+        disabled={!hydrated}
+      />
       <ConfirmDialog {...remove.dialog} title="Delete this comment?">
         “{remove.target ? clip(remove.target.content) : ""}” will be removed; if it has replies, they stay under a
         deleted comment.

@@ -25,6 +25,12 @@ const EMPTY = {
   expiresAt: "",
 };
 
+/** The whole-number limits of the form: field, control id, label. */
+const LIMITS: [keyof typeof EMPTY, string, string][] = [
+  ["usageLimit", "coupon-limit", "Usage limit (empty: unlimited)"],
+  ["perUserLimit", "coupon-per-user", "Uses per user"],
+];
+
 function discountText(c: Coupon): string {
   return c.discountType === "percentage" ? `${c.discountValue} % off` : `${formatRupees(c.discountValue)} off`;
 }
@@ -120,22 +126,9 @@ export default function AdminCouponsTable() {
             required
             {...bound("discountValue")}
           />
-          <TextField
-            id="coupon-limit"
-            label="Usage limit (empty: unlimited)"
-            type="number"
-            min={1}
-            step={1}
-            {...bound("usageLimit")}
-          />
-          <TextField
-            id="coupon-per-user"
-            label="Uses per user"
-            type="number"
-            min={1}
-            step={1}
-            {...bound("perUserLimit")}
-          />
+          {LIMITS.map(([field, id, label]) => (
+            <TextField key={id} id={id} label={label} type="number" min={1} step={1} {...bound(field)} />
+          ))}
           <TextField
             id="coupon-expires"
             label="Expires (IST, optional)"

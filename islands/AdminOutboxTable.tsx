@@ -5,7 +5,7 @@
  * (`POST /api/admin/outbox/{id}/retry`). Pages of 50. The API never sends a mail's body, so neither does this table.
  */
 import { useRef, useState } from "preact/hooks";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -69,7 +69,7 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
     list.reload();
   };
 
-  const { loading, offset, setOffset } = list;
+  const { loading } = list;
   const rows = list.rows ?? [];
   const page = list.data ?? initial;
   return (
@@ -151,31 +151,15 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
           </tr>
         ))}
       </AdminTable>
-      <nav aria-label="Pages of e-mails" class="flex items-center justify-between gap-4">
-        <p class="text-sm text-slate-700">
-          {page.pagination.total > 0 && rows.length > 0
-            ? `${offset + 1}–${offset + rows.length} of ${page.pagination.total}`
-            : ""}
-        </p>
-        <div class="flex gap-2">
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={!hydrated || loading || offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={!hydrated || loading || !page.pagination.hasMore}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
-          >
-            Next
-          </button>
-        </div>
-      </nav>
+      <ListPages
+        label="Pages of e-mails"
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={rows.length}
+        total={page.pagination.total}
+        hasMore={page.pagination.hasMore}
+        disabled={!hydrated}
+      />
     </div>
   );
 }

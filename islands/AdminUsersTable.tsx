@@ -10,8 +10,8 @@ import { formatDate } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
-import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { INPUT, Notice } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow } from "@/lib/users/admin.ts";
 
@@ -30,7 +30,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
     rowsOf: (data) => data.users,
     filters: [role],
   });
-  const { loading, offset, setOffset, data: page } = list;
+  const { loading, data: page } = list;
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);
   const [changeError, setChangeError] = useState("");
@@ -63,8 +63,6 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
 
   const users = list.rows ?? [];
   const total = page?.pagination.total ?? 0;
-  const from = users.length > 0 ? offset + 1 : 0;
-  const to = offset + users.length;
   const filtered = list.query !== "" || role !== "";
 
   return (
@@ -131,27 +129,14 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
         ))}
       </AdminTable>
 
-      <nav aria-label="Pages of users" class="flex items-center justify-between gap-4">
-        <p class="text-sm text-slate-700">{total > 0 ? `${from}–${to} of ${total}` : ""}</p>
-        <div class="flex gap-2">
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={loading || offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={loading || !page?.pagination.hasMore}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
-          >
-            Next
-          </button>
-        </div>
-      </nav>
+      <ListPages
+        label="Pages of users"
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={users.length}
+        total={total}
+        hasMore={page?.pagination.hasMore ?? false}
+      />
 
       <ConfirmDialog
         open={pending !== null}
