@@ -18,6 +18,8 @@ import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions } from "@/lib/account/deletion.ts";
 import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
+import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
+import { istToday } from "@/lib/dates.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -267,7 +269,19 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   await using t = await createTestApp();
   await createTestUser(t, "admin");
   const me = await buildPerson(t);
-  assert((await traces(t.kv, [me.user.id, me.user.email])).length > 15, "the scan finds the person's records");
+  // A saved internship closing tomorrow: the reminders job marks it reminded and mails an unsubscribe link.
+  const tomorrow = istToday(new Date(Date.now() + 24 * 60 * 60 * 1000));
+  const closing = await t.json("POST", "/api/internships", internshipBody({ deadline: tomorrow }), me.headers);
+  const closingId = (await closing.json()).data.id;
+  const saved = await t.json("PUT", `/api/me/saved/internships/${closingId}`, {}, me.headers);
+  assertEquals(saved.status, 200);
+  await saved.body?.cancel();
+  assertEquals((await runDeadlineReminders({ ...t.services, now: new Date() })).sent, 1);
+  const before = await traces(t.kv, [me.user.id, me.user.email]);
+  assert(before.length > 15, "the scan finds the person's records");
+  for (const prefix of ["reminded", "unsubscribe"]) {
+    assert(before.some((key) => key.startsWith(`["${prefix}`)), `the person has ${prefix} records`);
+  }
   const res = await t.json("DELETE", "/api/me", { confirm: me.user.email, password: PASSWORD }, me.headers);
   assertEquals([res.status, await res.json()], [200, { success: true }]);
   assert(/^session=;.*Max-Age=0/i.test(res.headers.get("set-cookie")!), res.headers.get("set-cookie")!);
