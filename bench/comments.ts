@@ -91,19 +91,29 @@ async function seed() {
     const batch = Array.from({ length: Math.min(50, COMMENTS - i) }, (_, j) => i + j);
     const written = await Promise.all(batch.map((n) => {
       const reply = n >= COMMENTS - replies ? n - (COMMENTS - replies) : -1;
-      return createComment(kv, busy.id, writers[Math.floor(n / 10)], {
-        content: `Comment ${n}: a question or an answer about the interview, with a link https://example.com/${n}.`,
-        parentId: reply >= 0 ? tops[reply * 4] : undefined,
-      }, "http://bench.example");
+      return createComment(kv, {
+        postId: busy.id,
+        author: writers[Math.floor(n / 10)],
+        input: {
+          content: `Comment ${n}: a question or an answer about the interview, with a link https://example.com/${n}.`,
+          parentId: reply >= 0 ? tops[reply * 4] : undefined,
+        },
+        appUrl: "http://bench.example",
+      });
     }));
     tops.push(...written.flatMap(({ comment }) => comment.parentId === null ? [comment.id] : []));
   }
   for (const [r, reader] of readers.entries()) {
-    await react(kv, busy.id, reader, REACTION_TYPES[r % 3], true);
+    await react(kv, { postId: busy.id, user: reader, type: REACTION_TYPES[r % 3], on: true });
     if (r < 40) {
-      await react(kv, posts[r].id, reader, "helpful", true);
+      await react(kv, { postId: posts[r].id, user: reader, type: "helpful", on: true });
       if (r > 0) {
-        await createComment(kv, posts[r].id, reader, { content: `Thanks for post ${r}` }, "http://bench.example");
+        await createComment(kv, {
+          postId: posts[r].id,
+          author: reader,
+          input: { content: `Thanks for post ${r}` },
+          appUrl: "http://bench.example",
+        });
       }
     }
   }

@@ -154,11 +154,13 @@ async function replyNotice(kv: Deno.Kv, answeredUserId: string | null, author: U
  */
 function notifyReply(
   op: Deno.AtomicOperation,
-  notice: ReplyNotice,
-  author: User,
-  postTitle: string,
-  reply: Comment,
-  appUrl: string,
+  { notice, author, postTitle, reply, appUrl }: {
+    notice: ReplyNotice;
+    author: User;
+    postTitle: string;
+    reply: Comment;
+    appUrl: string;
+  },
 ): string | null {
   const path = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
   const title = `${author.name} replied to your comment on “${postTitle}”`;
@@ -200,10 +202,7 @@ export interface NewComment {
  */
 export async function createComment(
   kv: Deno.Kv,
-  postId: string,
-  author: User,
-  input: CommentCreate,
-  appUrl: string,
+  { postId, author, input, appUrl }: { postId: string; author: User; input: CommentCreate; appUrl: string },
 ): Promise<NewComment> {
   if (!canComment(author)) throw new ForbiddenError("Verify your e-mail address to comment");
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -228,7 +227,9 @@ export async function createComment(
     const notice = target ? await replyNotice(kv, target.answered.userId, author) : null;
     const op = kv.atomic();
     newCommentOps(op, comment, { post, rate, parent: target?.parent ?? null }, now);
-    const mailId = notice ? notifyReply(op, notice, author, post.value.title, comment, appUrl) : null;
+    const mailId = notice
+      ? notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
+      : null;
     if ((await op.commit()).ok) return { comment: viewOf(comment, summaryOf(author)), mailId };
   }
   throw new Error("Comment write lost too many races");

@@ -22,10 +22,7 @@ const MAX_RETRIES = 32;
  */
 export async function react(
   kv: Deno.Kv,
-  postId: string,
-  user: User,
-  type: ReactionType,
-  on: boolean,
+  { postId, user, type, on }: { postId: string; user: User; type: ReactionType; on: boolean },
 ): Promise<ReactionsAnswer> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const post = await readablePost(kv, postId, user);
@@ -33,7 +30,7 @@ export async function react(
     const had = before.value ?? [];
     if (had.includes(type) === on) break;
     const types = REACTION_TYPES.filter((t) => t === type ? on : had.includes(t));
-    if (await setReactions(kv, post, user.id, postId, before, types)) break;
+    if (await setReactions(kv, { post, userId: user.id, postId, before, types })) break;
     if (attempt === MAX_RETRIES - 1) throw new Error("Reaction write lost too many races");
   }
   const engagement = (await engagementOf(kv, [postId], user.id)).get(postId)!;

@@ -320,11 +320,13 @@ export async function readReactions(kv: Deno.Kv, userId: string, postId: string)
  */
 export async function setReactions(
   kv: Deno.Kv,
-  post: Deno.KvEntryMaybe<unknown> | null,
-  userId: string,
-  postId: string,
-  before: Deno.KvEntryMaybe<ReactionType[]>,
-  types: ReactionType[],
+  { post, userId, postId, before, types }: {
+    post: Deno.KvEntryMaybe<unknown> | null;
+    userId: string;
+    postId: string;
+    before: Deno.KvEntryMaybe<ReactionType[]>;
+    types: ReactionType[];
+  },
 ): Promise<boolean> {
   const had = before.value ?? [];
   const op = kv.atomic().check(before);
@@ -344,7 +346,7 @@ export async function deleteReactionsOf(kv: Deno.Kv, userId: string): Promise<vo
     for (;;) {
       const before = await readReactions(kv, userId, postId);
       if (!before.value) break;
-      if (await setReactions(kv, null, userId, postId, before, [])) break;
+      if (await setReactions(kv, { post: null, userId, postId, before, types: [] })) break;
     }
   }
 }

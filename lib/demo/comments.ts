@@ -21,7 +21,7 @@ export async function seedDiscussion(kv: Deno.Kv, accounts: Map<string, User>, a
     accounts.get(`${name}@demo.careers`)!
   );
   const write = async (author: User, content: string, parentId?: string) =>
-    (await createComment(kv, post.id, author, { content, parentId }, appUrl)).comment.id;
+    (await createComment(kv, { postId: post.id, author, input: { content, parentId }, appUrl })).comment.id;
   const question = await write(
     rohan,
     "Which topics came up in the DSA round? I have mine next week.\nArrays and graphs only, or DP too?",
@@ -44,6 +44,6 @@ export async function seedDiscussion(kv: Deno.Kv, accounts: Map<string, User>, a
     [admin, "celebrate"],
     [rohan, "celebrate"],
   ];
-  for (const [user, type] of reactions) await react(kv, post.id, user, type, true);
+  for (const [user, type] of reactions) await react(kv, { postId: post.id, user, type, on: true });
   return ["Comments: a discussion of 5 comments and 5 reactions added"];
 }

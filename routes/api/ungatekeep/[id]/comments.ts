@@ -53,13 +53,12 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const input = await readBody(req, CommentCreateSchema);
     const { services } = ctx.state;
-    const { comment, mailId } = await createComment(
-      services.kv,
-      ctx.params.id,
-      ctx.state.user,
+    const { comment, mailId } = await createComment(services.kv, {
+      postId: ctx.params.id,
+      author: ctx.state.user,
       input,
-      services.config.appUrl,
-    );
+      appUrl: services.config.appUrl,
+    });
     if (mailId) deliverSoon(services, mailId);
     return Response.json({ comment }, { status: 201 });
   },

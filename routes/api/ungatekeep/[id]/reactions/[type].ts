@@ -30,7 +30,7 @@ async function answer(state: AppState, params: Record<string, string>, on: boole
   assertSignedIn(state);
   const type = ReactionTypeSchema.safeParse(params.type);
   if (!type.success) throw new NotFoundError("Unknown reaction type");
-  return Response.json(await react(state.services.kv, params.id, state.user, type.data, on));
+  return Response.json(await react(state.services.kv, { postId: params.id, user: state.user, type: type.data, on }));
 }
 
 export const handler = define.handlers({
