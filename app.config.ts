@@ -5,6 +5,8 @@
 import { z } from "zod";
 
 const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
+/** A GSTIN: state code, PAN, entity number, `Z`, check character. */
+const GSTIN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
 
 const EnvSchema = z.object({
@@ -42,6 +44,11 @@ const EnvSchema = z.object({
     .transform((text) => text.split(",").map((part) => Number(part.trim())))
     .pipe(z.array(z.number().int().max(7 * 24 * 3600 * 1000, "each wait must be at most 7 days")).max(20))
     .default([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
+  SELLER_NAME: z.string().trim().min(1).max(200).optional(),
+  SELLER_ADDRESS: z.string().trim().min(1).max(500).optional(),
+  SELLER_STATE: z.string().trim().min(1).max(100).optional(),
+  SELLER_GSTIN: z.string().trim().toUpperCase().regex(GSTIN, "must be a 15-character GSTIN").optional(),
+  SELLER_SAC: z.string().regex(/^\d{6}$/, "must be a 6-digit SAC code").default("999293"),
 });
 
 /** An OAuth provider's credentials and endpoints; `clientId` unset means not configured. */
@@ -77,6 +84,11 @@ export interface Config {
   jobs: boolean;
   /** Waits in ms after each failed e-mail delivery; after the last, the mail is kept as failed. */
   outboxRetryMs: number[];
+  /**
+   * The seller named on receipts (docs/decisions.md, Money operations: receipts): with `gstin` set a receipt is a
+   * tax invoice with SAC code `sac`, and `state` decides CGST + SGST or IGST.
+   */
+  seller: { name?: string; address?: string; state?: string; gstin?: string; sac: string };
 }
 
 /** Thrown when an environment variable has a bad value; the message lists each one. */
@@ -133,5 +145,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     grievanceEmail: e.GRIEVANCE_EMAIL,
     jobs: e.JOBS === "on",
     outboxRetryMs: e.OUTBOX_RETRY_MS,
+    seller: {
+      name: e.SELLER_NAME,
+      address: e.SELLER_ADDRESS,
+      state: e.SELLER_STATE,
+      gstin: e.SELLER_GSTIN,
+      sac: e.SELLER_SAC,
+    },
   };
 }

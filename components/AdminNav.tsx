@@ -2,11 +2,13 @@
 
 /** The admin pages, in menu order. */
 export const ADMIN_LINKS: { href: string; label: string }[] = [
+  { href: "/admin", label: "Dashboard" },
   { href: "/admin/users", label: "Users" },
   { href: "/admin/internships", label: "Internships" },
   { href: "/admin/opportunities", label: "Opportunities" },
   { href: "/admin/toolkits", label: "Toolkits" },
   { href: "/admin/coupons", label: "Coupons" },
+  { href: "/admin/purchases", label: "Purchases" },
   { href: "/admin/ungatekeep", label: "Ungatekeep posts" },
   { href: "/admin/comments", label: "Comments" },
   { href: "/admin/banners", label: "Banners" },
@@ -19,7 +21,7 @@ export function AdminNav({ path }: { path: string }) {
       <p class="text-xs font-semibold uppercase tracking-wide text-slate-700">Admin</p>
       <ul class="mt-2 flex flex-wrap gap-2 md:flex-col md:gap-1">
         {ADMIN_LINKS.map((link) => {
-          const current = path === link.href || path.startsWith(link.href + "/");
+          const current = path === link.href || (link.href !== "/admin" && path.startsWith(link.href + "/"));
           return (
             <li key={link.href}>
               <a

@@ -14,13 +14,16 @@ export interface LessonProgressProps {
   lessonIds: string[];
   completedItemIds: string[];
   nextUrl: string | null;
+  /** The learner's certificate page, once every lesson is complete (the last lesson's completion issues it). */
+  certificateUrl: string | null;
 }
 
 export default function LessonProgress(
-  { toolkitId, itemId, lessonIds, completedItemIds, nextUrl }: LessonProgressProps,
+  { toolkitId, itemId, lessonIds, completedItemIds, nextUrl, certificateUrl }: LessonProgressProps,
 ) {
   const hydrated = useHydrated();
   const [completed, setCompleted] = useState(completedItemIds);
+  const [certificate, setCertificate] = useState(certificateUrl);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const done = completed.includes(itemId);
@@ -30,13 +33,15 @@ export default function LessonProgress(
   const toggle = async () => {
     setBusy(true);
     setError("");
-    const result = await fetchJson<{ completedItemIds: string[] }>(
+    const result = await fetchJson<{ completedItemIds: string[]; certificateUrl: string | null }>(
       `/api/toolkits/${encodeURIComponent(toolkitId)}/progress`,
       { body: { contentItemId: itemId, completed: !done } },
     );
     setBusy(false);
-    if (result.ok) setCompleted(result.data.completedItemIds);
-    else setError(result.error);
+    if (result.ok) {
+      setCompleted(result.data.completedItemIds);
+      setCertificate(result.data.certificateUrl);
+    } else setError(result.error);
   };
 
   return (
@@ -72,6 +77,11 @@ export default function LessonProgress(
         </button>
         {done && nextUrl && (
           <a href={nextUrl} class="font-medium text-indigo-700 underline hover:text-indigo-900">Next lesson →</a>
+        )}
+        {certificate && (
+          <a href={certificate} class="font-medium text-indigo-700 underline hover:text-indigo-900">
+            🎓 Certificate
+          </a>
         )}
       </div>
       {error && <Notice kind="error">{error}</Notice>}

@@ -23,6 +23,7 @@ import { forgetInternshipOwner } from "@/lib/internships/internships.ts";
 import { deleteOnboardingOps } from "@/lib/onboarding/onboarding.ts";
 import { forgetOpportunityOwner } from "@/lib/opportunities/opportunities.ts";
 import { forgetBuyer } from "@/lib/purchases/purchases.ts";
+import { deleteCertificatesOf } from "@/lib/certificates/certificates.ts";
 import { allToolkitIds, forgetToolkitCreator } from "@/lib/toolkits/catalog.ts";
 import { deleteLearnerProgress } from "@/lib/toolkits/progress.ts";
 import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
@@ -51,6 +52,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "api keys", run: deleteApiKeysOf },
   { name: "progress", run: async (kv, userId) => deleteLearnerProgress(kv, userId, await allToolkitIds(kv)) },
   { name: "purchases", run: forgetBuyer },
+  { name: "certificates", run: deleteCertificatesOf },
   { name: "internships", run: forgetInternshipOwner },
   { name: "opportunities", run: forgetOpportunityOwner },
   { name: "posts", run: forgetPostAuthor },

@@ -13,6 +13,8 @@ import { opportunitiesOwnedBy } from "@/lib/opportunities/opportunities.ts";
 import { completedByToolkit } from "@/lib/toolkits/progress.ts";
 import { allToolkitIds, toolkitsCreatedBy } from "@/lib/toolkits/catalog.ts";
 import { purchaseHistory } from "@/lib/toolkits/learning.ts";
+import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
+import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
@@ -34,7 +36,14 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "onboarding", collect: (kv, user) => getOnboardingProfile(kv, user.id) },
   { name: "signInMethods", collect: (kv, user) => signInMethods(kv, user.id) },
   { name: "sessions", collect: (kv, user) => sessionsOf(kv, user.id) },
-  { name: "purchases", collect: (kv, user) => purchaseHistory(kv, user.id) },
+  {
+    name: "purchases",
+    async collect(kv, user) {
+      const receipts = new Map((await listPurchaseRecords(kv, user.id)).map((r) => [r.id, r.receipt ?? null]));
+      return (await purchaseHistory(kv, user.id)).map((p) => ({ ...p, receipt: receipts.get(p.id) ?? null }));
+    },
+  },
+  { name: "certificates", collect: (kv, user) => certificatesOf(kv, user.id) },
   {
     name: "progress",
     async collect(kv, user) {

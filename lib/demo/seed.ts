@@ -10,10 +10,11 @@ import { seedUngatekeep } from "./ungatekeep.ts";
 import { seedDiscussion } from "./comments.ts";
 import { seedAlerts } from "./alerts.ts";
 import { seedOutbox } from "./outbox.ts";
+import { seedMoney } from "./money.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
- * the demo queues (reply e-mails).
+ * the demo queues (reply, receipt and refund e-mails).
  */
 export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"): Promise<string[]> {
   const accounts = await seedAccounts(kv);
@@ -28,6 +29,11 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
   const alertLines = await seedAlerts(kv, accounts);
   const outboxLines = await seedOutbox(kv, accounts, appUrl);
+  const moneyLines = await seedMoney(kv, appUrl, {
+    admin: accounts.get("admin@demo.careers")!,
+    learner: accounts.get("rohan@demo.careers")!,
+    refunded: accounts.get("sara@demo.careers")!,
+  });
   return [
     `Internships: ${newInternships} added`,
     ...opportunityLines,
@@ -36,6 +42,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     ...commentLines,
     ...alertLines,
     ...outboxLines,
+    ...moneyLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) =>
       `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}${a.onboarding ? "" : " (not onboarded yet)"}`

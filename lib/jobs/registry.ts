@@ -7,6 +7,7 @@ import { accountDeletionsJob } from "@/lib/account/deletion.ts";
 import { outboxJob } from "@/lib/mail/outbox.ts";
 import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
+import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -16,6 +17,7 @@ export const JOBS: readonly Job[] = [
   accountDeletionsJob,
   alertsDigestJob,
   deadlineRemindersJob,
+  reconcilePaymentsJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -23,6 +23,25 @@ export interface GatewayOrder {
   currency: string;
 }
 
+/** A payment of an order as the gateway reports it; `amount` in paise. */
+export interface GatewayPayment {
+  id: string;
+  orderId: string;
+  /** Razorpay's payment states: `authorized` needs a capture before the money is ours. */
+  status: "created" | "authorized" | "captured" | "refunded" | "failed";
+  amount: number;
+  currency: string;
+}
+
+/** A refund the gateway accepted; `amount` in paise. */
+export interface GatewayRefund {
+  id: string;
+  paymentId: string;
+  amount: number;
+  /** `pending` until the bank confirms it (the `refund.processed` event), then `processed`. */
+  status: string;
+}
+
 /** The fields Checkout.js hands the page after a successful payment. */
 export interface PaymentProof {
   orderId: string;
@@ -36,6 +55,23 @@ export interface PaymentGateway {
   readonly keyId: string;
   /** @throws UpstreamError "Payment gateway unavailable" when the gateway fails, refuses or times out. */
   createOrder(request: OrderRequest): Promise<GatewayOrder>;
+  /**
+   * The payments made against an order (docs/decisions.md, Money operations: reconciliation).
+   * @throws UpstreamError "Payment gateway unavailable".
+   */
+  orderPayments(orderId: string): Promise<GatewayPayment[]>;
+  /**
+   * Captures an authorized payment of `amountPaise` in `currency`; returns it as captured.
+   * @throws UpstreamError "Payment gateway unavailable" (also when the gateway refuses the capture).
+   */
+  capture(paymentId: string, amountPaise: number, currency: string): Promise<GatewayPayment>;
+  /**
+   * Refunds `amountPaise` of a captured payment, with `notes` kept at the gateway. Sent with the
+   * `X-Refund-Idempotency` header `refund_<paymentId>` (one full refund per payment), so a retry
+   * never refunds twice (docs/decisions.md, Money operations: refunds).
+   * @throws UpstreamError "Payment gateway unavailable" (also when the gateway refuses the refund).
+   */
+  refund(paymentId: string, amountPaise: number, notes: Record<string, string>): Promise<GatewayRefund>;
   /** True when `proof.signature` is HMAC-SHA256(`orderId|paymentId`, key secret), compared in constant time. */
   verifyPaymentSignature(proof: PaymentProof): boolean;
   /** True when `signature` is HMAC-SHA256(raw body, webhook secret); false without a webhook secret. */

@@ -1,6 +1,6 @@
 /**
- * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders
- * API). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
+ * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders,
+ * an order's payments, capture and refunds). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
  * `RAZORPAY_API_URL` (docs/decisions.md, Running, tests use a local fake) and given a timeout, so a hung
  * gateway ends as `UpstreamError` like a failed one. The SDK (~6 MB of memory with its axios) is
  * loaded with the first order, not with the server.
@@ -9,7 +9,13 @@ import type RazorpayClient from "razorpay";
 import { UpstreamError } from "@/lib/errors.ts";
 import { onFirstUse } from "@/lib/lazy.ts";
 import type { Logger } from "@/lib/log.ts";
-import { type GatewayOrder, type PaymentGateway, signatureMatches } from "./gateway.ts";
+import {
+  type GatewayOrder,
+  type GatewayPayment,
+  type GatewayRefund,
+  type PaymentGateway,
+  signatureMatches,
+} from "./gateway.ts";
 
 /** How long an order request may take before checkout gives up, in ms. */
 export const ORDER_TIMEOUT_MS = 10_000;
@@ -22,10 +28,52 @@ export interface RazorpayConfig {
   apiUrl: string;
 }
 
+/** The part of an axios request config the refund interceptor reads and sets. */
+interface AxiosLike {
+  url?: string;
+  method?: string;
+  headers: Record<string, string>;
+}
+
 interface OrderEntity {
   id: string;
   amount: number | string;
   currency: string;
+}
+
+interface PaymentEntity {
+  id: string;
+  order_id: string | null;
+  status: string;
+  amount: number | string;
+  currency: string;
+}
+
+interface RefundEntity {
+  id: string;
+  payment_id: string;
+  amount: number | string;
+  status: string;
+}
+
+/** The idempotency key of the full refund of a payment (one per payment). */
+export function refundIdempotencyKey(paymentId: string): string {
+  return `refund_${paymentId}`;
+}
+
+const PAYMENT_STATES = new Set<GatewayPayment["status"]>(["created", "authorized", "captured", "refunded", "failed"]);
+
+function paymentOf(entity: PaymentEntity): GatewayPayment {
+  if (typeof entity?.id !== "string" || !PAYMENT_STATES.has(entity.status as GatewayPayment["status"])) {
+    throw new TypeError(`unexpected payment ${JSON.stringify(entity)}`);
+  }
+  return {
+    id: entity.id,
+    orderId: entity.order_id ?? "",
+    status: entity.status as GatewayPayment["status"],
+    amount: Number(entity.amount),
+    currency: entity.currency,
+  };
 }
 
 /** The message every gateway failure is answered with (502). */
@@ -48,8 +96,27 @@ export function createRazorpayGateway(
     const http = (client as unknown as { api: { rq: { defaults: { baseURL?: string; timeout?: number } } } }).api.rq;
     http.defaults.baseURL = config.apiUrl;
     http.defaults.timeout = timeoutMs;
+    (http as unknown as { interceptors: { request: { use(f: (c: AxiosLike) => AxiosLike): void } } })
+      .interceptors.request.use((request) => {
+        const refund = /\/payments\/([^/]+)\/refund$/.exec(request.url ?? "");
+        if (request.method?.toLowerCase() === "post" && refund) {
+          request.headers["X-Refund-Idempotency"] = refundIdempotencyKey(decodeURIComponent(refund[1]));
+        }
+        return request;
+      });
     return client;
   });
+  /** Runs one SDK call; any failure (error, refusal, timeout, odd answer) is logged and becomes UpstreamError. */
+  async function call<T>(what: string, run: (client: RazorpayClient) => Promise<T>): Promise<T> {
+    const client = await sdk();
+    try {
+      return await run(client);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : JSON.stringify(error);
+      log.warn(`payment gateway ${what} failed`, { detail });
+      throw new UpstreamError(GATEWAY_UNAVAILABLE);
+    }
+  }
   return {
     keyId,
     async createOrder({ amountPaise, currency, receipt, notes }): Promise<GatewayOrder> {
@@ -67,6 +134,28 @@ export function createRazorpayGateway(
         throw new UpstreamError(GATEWAY_UNAVAILABLE);
       }
       return { id: order.id, amount: Number(order.amount), currency: order.currency };
+    },
+    orderPayments(orderId) {
+      return call("order payments", async (client) => {
+        const answer = await client.orders.fetchPayments(orderId) as unknown as { items: PaymentEntity[] };
+        if (!Array.isArray(answer?.items)) throw new TypeError("unexpected payment collection");
+        return answer.items.map(paymentOf);
+      });
+    },
+    capture(paymentId, amountPaise, currency) {
+      return call("capture", async (client) => {
+        return paymentOf(await client.payments.capture(paymentId, amountPaise, currency) as unknown as PaymentEntity);
+      });
+    },
+    refund(paymentId, amountPaise, notes) {
+      return call("refund", async (client): Promise<GatewayRefund> => {
+        const refund = await client.payments.refund(paymentId, {
+          amount: amountPaise,
+          notes,
+        }) as unknown as RefundEntity;
+        if (typeof refund?.id !== "string") throw new TypeError(`unexpected refund ${JSON.stringify(refund)}`);
+        return { id: refund.id, paymentId: refund.payment_id, amount: Number(refund.amount), status: refund.status };
+      });
     },
     verifyPaymentSignature({ orderId, paymentId, signature }) {
       return signatureMatches(keySecret, `${orderId}|${paymentId}`, signature);

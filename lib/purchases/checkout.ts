@@ -117,8 +117,10 @@ export async function initiatePurchase(
     }
     const reservation = plan?.ok ? reserveOps(op, plan, { purchaseId, userId: user.id, toolkitId }, free) : null;
     const couponId = coupon?.value.id ?? null;
+    const couponCode = coupon?.value.code ?? null;
     const now = new Date().toISOString();
     const status = free ? "paid" : "pending";
+    const terms = { listPricePaise: toolkit.pricePaise, discountPaise: discount, couponCode };
     const record: BuyerPurchase = {
       id: purchaseId,
       userId: user.id,
@@ -127,16 +129,19 @@ export async function initiatePurchase(
       paymentStatus: status,
       amountPaid: final,
       couponId,
+      ...terms,
       reservation,
       paymentId: null,
       orders: free
         ? { ...previous?.orders }
-        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId, reservation } },
+        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId, reservation, ...terms } },
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
+      ...(previous?.extraPayments ? { extraPayments: previous.extraPayments } : {}),
+      paidAt: free ? now : null,
       createdAt: now,
       updatedAt: now,
     };
-    writePurchaseOps(op, record, guards);
+    writePurchaseOps(op, previous, record, guards);
     if (!(await op.commit()).ok) continue;
     return {
       success: true,

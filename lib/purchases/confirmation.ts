@@ -34,22 +34,54 @@ import {
   reserveOps,
 } from "@/lib/coupons/reservations.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
-import type { PaymentGateway, PaymentProof } from "@/lib/payments/gateway.ts";
+import type { PaymentProof } from "@/lib/payments/gateway.ts";
+import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
+import type { PaymentGateway } from "@/lib/payments/gateway.ts";
+import type { Services } from "@/lib/platform/state.ts";
 import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
-import type { User } from "@/lib/users/users.ts";
+import { getUser, type User } from "@/lib/users/users.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
+import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
   getPurchaseEntry,
   hasBuyer,
+  type OrderTerms,
   type Purchase,
   purchaseIdByOrder,
   type PurchaseRecord,
   purchaseView,
+  putPurchaseOps,
+  receiptPath,
   reservationsOf,
   writePurchaseOps,
 } from "./purchases.ts";
+import { receiptMail } from "./mails.ts";
+import { issueReceiptOps } from "./receipts.ts";
+import { withRefundProcessed } from "./refunds.ts";
+
+/**
+ * What confirming and refunding payments work with: KV, the gateway, the public origin (links in e-mails) and, when
+ * given, a way to start an e-mail's first delivery try at once (else the outbox job sends it within a minute).
+ */
+export interface PaymentContext {
+  kv: Deno.Kv;
+  payments: PaymentGateway | null;
+  appUrl: string;
+  deliverSoon?(mailId: string): void;
+}
+
+/** The payment context of the platform's services. */
+export function paymentContext(services: Services): PaymentContext {
+  return {
+    kv: services.kv,
+    payments: services.payments,
+    appUrl: services.config.appUrl,
+    deliverSoon: (id) => deliverSoon(services, id),
+  };
+}
 
 /** The message of a verify call whose signature does not match. */
 export const INVALID_PAYMENT_SIGNATURE = "Invalid payment signature";
@@ -59,7 +91,8 @@ export const COUPON_UNAVAILABLE = "This payment's coupon is no longer available:
 export const INVALID_WEBHOOK_SIGNATURE = "Invalid webhook signature";
 /** How long a webhook event id is remembered, in ms. */
 const EVENT_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
-const MAX_ATTEMPTS = 20;
+/** Attempts of a confirmation's write: every confirmation at once takes the same receipt sequence. */
+const MAX_ATTEMPTS = 200;
 
 const eventKey = (id: string) => ["payment_events", id];
 
@@ -151,13 +184,14 @@ function withoutBuyer(
  * marker appeared meanwhile (another delivery applied it).
  */
 async function applyOutcome(
-  kv: Deno.Kv,
+  ctx: PaymentContext,
   purchaseId: string,
   outcome: Outcome,
   source: string,
   payment: { orderId: string; paymentId: string | null },
   event?: { entry: Deno.KvEntryMaybe<unknown>; value: unknown },
 ): Promise<PurchaseRecord | false> {
+  const { kv } = ctx;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (event && attempt > 0 && (await kv.get(event.entry.key)).value !== null) return false;
     const entry = await getPurchaseEntry(kv, purchaseId);
@@ -173,7 +207,9 @@ async function applyOutcome(
       const extra = extraPayment(current, outcome, payment);
       if (extra) {
         const record: PurchaseRecord = { ...current, extraPayments: [...current.extraPayments ?? [], extra] };
-        if ((await op.set(entry.key, record).commit()).ok) return record;
+        putPurchaseOps(op, current, record);
+        if ((await op.commit()).ok) return record;
+        await backOff(attempt);
         continue;
       }
       if (!event || (await op.commit()).ok) return current;
@@ -181,18 +217,78 @@ async function applyOutcome(
     }
     if (!hasBuyer(current)) {
       const record = withoutBuyer(current, outcome, payment);
-      if (record !== current) op.set(entry.key, record);
+      if (record !== current) putPurchaseOps(op, current, record);
       if ((await op.commit()).ok) return record;
       continue;
     }
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
     const now = new Date().toISOString();
-    const record = await settle(kv, op, current, outcome, payment, { source, at: now });
-    writePurchaseOps(op, record, guards);
-    if ((await op.commit()).ok) return record;
+    const mails: string[] = [];
+    let record = await settle(kv, op, current, outcome, payment, { source, at: now });
+    if (record.paymentStatus === "paid") record = await paidOps(ctx, op, record, now, mails);
+    writePurchaseOps(op, current, record, guards);
+    if ((await op.commit()).ok) {
+      for (const id of mails) ctx.deliverSoon?.(id);
+      return record;
+    }
+    await backOff(attempt);
   }
   throw new Error("Payment confirmation lost too many races");
+}
+
+/** Waits a little, more after each lost race, so many confirmations at once (all taking receipt numbers) spread out. */
+function backOff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * (attempt + 1))));
+}
+
+/**
+ * `record`, just paid at `at`, with when it was paid and, when money was paid, its receipt: the number taken in
+ * `op` (docs/decisions.md, Money operations: receipts). The buyer's `purchase_paid` notification and receipt e-mail
+ * are added to `op`; the e-mail's outbox id is pushed to `mails`, for a delivery try once `op` commits.
+ */
+async function paidOps(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  record: BuyerPurchase,
+  at: string,
+  mails: string[],
+) {
+  const { kv, appUrl } = ctx;
+  const paid: BuyerPurchase = { ...record, paidAt: record.paidAt ?? at };
+  const toolkit = await getToolkitRecord(kv, paid.toolkitId);
+  addNotification(op, {
+    userId: paid.userId,
+    type: "purchase_paid",
+    title: "Payment received",
+    body: `Your payment for ${toolkit?.title ?? "your toolkit"} is confirmed. Happy learning!`,
+    url: toolkit ? `/toolkits/${toolkit.id}/learn` : "/toolkits/mine",
+  }, new Date(at));
+  if (paid.amountPaid === 0 || paid.receipt) return paid;
+  const buyer = await getUser(kv, paid.userId);
+  const receipt = await issueReceiptOps(
+    kv,
+    op,
+    {
+      id: paid.userId,
+      name: buyer?.name ?? "",
+      email: buyer?.email ?? "",
+    },
+    toolkit?.title ?? "Toolkit",
+    at,
+  );
+  if (buyer) {
+    const mail = receiptMail({
+      to: buyer.email,
+      name: buyer.name,
+      toolkitTitle: receipt.toolkitTitle,
+      amountPaise: paid.amountPaid,
+      receiptNumber: receipt.number,
+      url: `${appUrl}${receiptPath(paid.id)}`,
+    });
+    mails.push(queueMailOps(op, { ...mail, userId: buyer.id }, Date.parse(at)));
+  }
+  return { ...paid, receipt };
 }
 
 /**
@@ -252,10 +348,16 @@ async function settle(
     couponId,
     paymentStatus: "paid",
     paymentId: payment.paymentId ?? current.paymentId,
-    ...(terms ? { gatewayOrderId: payment.orderId, amountPaid: terms.amountPaid } : {}),
+    ...(terms ? { gatewayOrderId: payment.orderId, amountPaid: terms.amountPaid, ...priceTerms(terms) } : {}),
     history: history("paid"),
     updatedAt: change.at,
   };
+}
+
+/** The list price, discount and coupon code an order was priced with, when it kept them. */
+function priceTerms(terms: OrderTerms): Pick<PurchaseRecord, "listPricePaise" | "discountPaise" | "couponCode"> {
+  if (terms.listPricePaise === undefined) return {};
+  return { listPricePaise: terms.listPricePaise, discountPaise: terms.discountPaise, couponCode: terms.couponCode };
 }
 
 /**
@@ -265,27 +367,43 @@ async function settle(
  *   toolkit; ForbiddenError for another user's order.
  */
 export async function verifyPayment(
-  kv: Deno.Kv,
-  payments: PaymentGateway | null,
+  ctx: PaymentContext,
   user: User,
   toolkitId: string,
   proof: PaymentProof,
 ): Promise<Purchase> {
+  const { kv, payments } = ctx;
   if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
   if (!payments.verifyPaymentSignature(proof)) throw new InvalidInputError(INVALID_PAYMENT_SIGNATURE);
   const purchaseId = await purchaseIdByOrder(kv, proof.orderId);
   const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
   if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
   if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
-  const record = (await applyOutcome(kv, found.id, "paid", "verify", proof)) as PurchaseRecord;
+  const record = (await applyOutcome(ctx, found.id, "paid", "verify", proof)) as PurchaseRecord;
   const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId && p.reason === "coupon unavailable");
   if (owed) throw new ConflictError(COUPON_UNAVAILABLE);
   return purchaseView(record);
 }
 
+/**
+ * Applies what the gateway reports of an order's payment (reconciliation), through the same path as verify and
+ * the webhook: a purchase is confirmed once, whoever gets there first; a paid one never moves back. Returns the
+ * purchase as it ends up. @throws NotFoundError "Purchase not found".
+ */
+export async function applyGatewayReport(
+  ctx: PaymentContext,
+  purchaseId: string,
+  outcome: Outcome,
+  source: string,
+  payment: { orderId: string; paymentId: string },
+): Promise<PurchaseRecord> {
+  return await applyOutcome(ctx, purchaseId, outcome, source, payment) as PurchaseRecord;
+}
+
 interface WebhookBody {
   event?: unknown;
   payload?: {
+    refund?: { entity?: { id?: unknown; notes?: { purchaseId?: unknown } } };
     payment?: { entity?: { id?: unknown; order_id?: unknown } };
     order?: { entity?: { id?: unknown } };
   };
@@ -300,17 +418,18 @@ const OUTCOMES: Record<string, Outcome> = {
 /**
  * Handles one webhook delivery: checks the signature over the raw body before reading it, then
  * applies the event once per event id (`X-Razorpay-Event-Id`; lacking it, the body's SHA-256).
- * Events of other types and orders of no purchase are acknowledged and change nothing.
+ * `refund.processed` marks the refund processed on the purchase its notes name
+ * (docs/decisions.md, Money operations: refunds). Events of other types and orders of no purchase are acknowledged and change nothing.
  * @throws InvalidInputError "Invalid webhook signature" (also without a webhook secret), or
  *   "Invalid JSON body" for a signed body that is not JSON.
  */
 export async function handleWebhook(
-  kv: Deno.Kv,
-  payments: PaymentGateway | null,
+  ctx: PaymentContext,
   rawBody: string,
   signature: string | null,
   eventIdHeader: string | null,
 ): Promise<void> {
+  const { kv, payments } = ctx;
   if (!payments?.verifyWebhookSignature(rawBody, signature)) throw new InvalidInputError(INVALID_WEBHOOK_SIGNATURE);
   let body: WebhookBody;
   try {
@@ -328,9 +447,18 @@ export async function handleWebhook(
   const paymentId = typeof payment?.id === "string" ? payment.id : null;
   const marker = { event: type, orderId: orderId ?? null, receivedAt: new Date().toISOString() };
 
+  const refund = body.payload?.refund?.entity;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get(eventKey(eventId));
     if (entry.value !== null) return;
+    if (type === "refund.processed" && typeof refund?.id === "string" && typeof refund.notes?.purchaseId === "string") {
+      const purchase = await getPurchaseEntry(kv, refund.notes.purchaseId.slice(0, 100));
+      const op = kv.atomic().check(entry, purchase).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS });
+      const processed = purchase.value && withRefundProcessed(purchase.value, refund.id, marker.receivedAt);
+      if (processed) putPurchaseOps(op, purchase.value, processed);
+      if ((await op.commit()).ok) return;
+      continue;
+    }
     const outcome = OUTCOMES[type];
     const purchaseId = outcome && orderId ? await purchaseIdByOrder(kv, orderId) : null;
     if (!outcome || !purchaseId) {
@@ -339,7 +467,7 @@ export async function handleWebhook(
       continue;
     }
     if (
-      await applyOutcome(kv, purchaseId, outcome, `webhook ${type}`, { orderId: orderId!, paymentId }, {
+      await applyOutcome(ctx, purchaseId, outcome, `webhook ${type}`, { orderId: orderId!, paymentId }, {
         entry,
         value: marker,
       }) !== false

@@ -1,7 +1,9 @@
 /**
  * Toolkit purchase records (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): the payment
- * history and the ownership it grants. `paymentStatus` is `pending`, `paid` or `failed`; every
- * change is appended to the record's `history` (an audit trail the API does not show).
+ * history and the ownership it grants. `paymentStatus` is `pending`, `paid`, `failed` or `refunded`
+ * (docs/decisions.md, Money operations); every change is appended to the record's `history` (an
+ * audit trail the API does not show). Every write of a record also moves the dashboard's counters
+ * by what it changed (`putPurchaseOps`, `lib/stats/counters.ts`).
  *
  * Keys (owned by this module only):
  * - `["purchases", id]` → `PurchaseRecord`
@@ -9,11 +11,13 @@
  * - `["purchases_by_order", gatewayOrderId]` → id (every order a purchase was offered with)
  * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
+ * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` while its latest order is unpaid (reconciliation)
  */
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
+import { countOps, purchaseCounts } from "@/lib/stats/counters.ts";
 
 /** Payment states (docs/decisions.md, Toolkits and payments). */
-export const PAYMENT_STATUSES = ["pending", "paid", "failed"] as const;
+export const PAYMENT_STATUSES = ["pending", "paid", "failed", "refunded"] as const;
 /** One of `PAYMENT_STATUSES`. */
 export type PaymentStatus = typeof PAYMENT_STATUSES[number];
 
@@ -27,6 +31,38 @@ export interface OrderTerms {
    * It is not given up when checkout starts again: the order can still be paid.
    */
   reservation?: ReservationRef | null;
+  /** The toolkit's price and the coupon's discount the order was priced with, in paise (absent on older records). */
+  listPricePaise?: number;
+  discountPaise?: number;
+  couponCode?: string | null;
+}
+
+/** A refund made through the gateway; `amount` in paise. `status` becomes `processed` with `refund.processed`. */
+export interface RefundRecord {
+  id: string;
+  paymentId: string;
+  amount: number;
+  reason: string | null;
+  /** The admin who refunded it. */
+  by: string;
+  at: string;
+  status: "pending" | "processed";
+  processedAt: string | null;
+}
+
+/**
+ * The receipt of a paid purchase (docs/decisions.md, Money operations: receipts): its number in the
+ * financial year's sequence, and the buyer as it was issued to (kept after the buyer deletes their
+ * account: a tax record). `buyerState` is the buyer's state when known, for the GST split.
+ */
+export interface ReceiptRecord {
+  number: string;
+  issuedAt: string;
+  /** The toolkit's title when the receipt was issued. */
+  toolkitTitle: string;
+  name: string;
+  email: string;
+  buyerState: string | null;
 }
 
 /**
@@ -68,13 +104,35 @@ export interface PurchaseRecord {
     amount: number | null;
     at: string;
     reason?: ExtraPaymentReason;
+    refund?: RefundRecord | null;
   }[];
+  /** When the purchase was first paid (absent on records written before it was kept, and until paid). */
+  paidAt?: string | null;
+  /** The terms of the order that set the price, in paise (absent on older records). */
+  listPricePaise?: number;
+  discountPaise?: number;
+  couponCode?: string | null;
+  receipt?: ReceiptRecord | null;
+  refund?: RefundRecord | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** A purchase in API responses (docs/api.md, Toolkits). */
-export type Purchase = Omit<PurchaseRecord, "reservation" | "paymentId" | "orders" | "history" | "extraPayments">;
+export type Purchase = Omit<PurchaseRecord, InternalField>;
+
+/** What the API does not show of a record (the admin list adds some back). */
+type InternalField =
+  | "reservation"
+  | "paymentId"
+  | "orders"
+  | "history"
+  | "extraPayments"
+  | "receipt"
+  | "paidAt"
+  | "listPricePaise"
+  | "discountPaise"
+  | "couponCode";
 
 /** A purchase whose buyer still has their account. */
 export type BuyerPurchase = PurchaseRecord & { userId: string };
@@ -84,9 +142,26 @@ export function hasBuyer(record: PurchaseRecord): record is BuyerPurchase {
   return record.userId !== null;
 }
 
+/** The path of a purchase's printable receipt page. */
+export function receiptPath(purchaseId: string): string {
+  return `/purchases/${purchaseId}/receipt`;
+}
+
 /** The API shape of a purchase record. */
 export function purchaseView(record: PurchaseRecord): Purchase {
-  const { reservation: _r, paymentId: _p, orders: _o, history: _h, extraPayments: _e, ...view } = record;
+  const {
+    reservation: _r,
+    paymentId: _p,
+    orders: _o,
+    history: _h,
+    extraPayments: _e,
+    receipt: _c,
+    paidAt: _a,
+    listPricePaise: _l,
+    discountPaise: _d,
+    couponCode: _k,
+    ...view
+  } = record;
   return view;
 }
 
@@ -103,6 +178,7 @@ const byUserKey = (userId: string, id: string) => ["purchases_by_user", userId, 
 const byOrderKey = (orderId: string) => ["purchases_by_order", orderId];
 const pendingKey = (userId: string, toolkitId: string) => ["purchase_pending", userId, toolkitId];
 const ownedKey = (userId: string, toolkitId: string) => ["purchase_owned", userId, toolkitId];
+const unsettledKey = (id: string) => ["purchases_unsettled", id];
 
 /** A purchase by id with its entry for an atomic check. */
 export async function getPurchaseEntry(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<PurchaseRecord>> {
@@ -178,16 +254,13 @@ async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<v
     if (record && record.userId === userId) {
       const at = new Date().toISOString();
       const status = record.paymentStatus === "pending" ? "failed" : record.paymentStatus;
-      op.set(
-        entry.key,
-        {
-          ...record,
-          userId: null,
-          paymentStatus: status,
-          history: [...record.history, { status, at, source: "account deleted" }],
-          updatedAt: at,
-        } satisfies PurchaseRecord,
-      );
+      putPurchaseOps(op, record, {
+        ...record,
+        userId: null,
+        paymentStatus: status,
+        history: [...record.history, { status, at, source: "account deleted" }],
+        updatedAt: at,
+      });
       const [pending, owned] = await kv.getMany<[string, string]>([
         pendingKey(userId, record.toolkitId),
         ownedKey(userId, record.toolkitId),
@@ -200,17 +273,20 @@ async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<v
 }
 
 /**
- * Adds the writes of `record` and its indexes to `op`: a pending purchase holds the pending
- * marker; a paid one takes the owned marker unless `owned` (the marker as read) already grants
- * the toolkit, and releases `pending` when it points here; a failed one releases `pending`.
+ * Adds the writes of `record` (read as `before`) and its indexes to `op`: a pending purchase holds
+ * the pending marker; a paid one takes the owned marker unless `owned` (the marker as read) already
+ * grants the toolkit, and releases `pending` when it points here; a failed one releases `pending`;
+ * a refunded one gives up the owned marker when it held it.
  * The caller has checked the entries it passes.
  */
 export function writePurchaseOps(
   op: Deno.AtomicOperation,
+  before: PurchaseRecord | null,
   record: BuyerPurchase,
   guards: { pending: Deno.KvEntryMaybe<string>; owned: Deno.KvEntryMaybe<string> },
 ): void {
-  op.set(purchaseKey(record.id), record).set(byUserKey(record.userId, record.id), record.id);
+  putPurchaseOps(op, before, record);
+  op.set(byUserKey(record.userId, record.id), record.id);
   if (record.gatewayOrderId) op.set(byOrderKey(record.gatewayOrderId), record.id);
   const pending = pendingKey(record.userId, record.toolkitId);
   if (record.paymentStatus === "pending") op.set(pending, record.id);
@@ -218,4 +294,43 @@ export function writePurchaseOps(
   if (record.paymentStatus === "paid" && guards.owned.value === null) {
     op.set(ownedKey(record.userId, record.toolkitId), record.id);
   }
+  if (record.paymentStatus === "refunded" && guards.owned.value === record.id) {
+    op.delete(ownedKey(record.userId, record.toolkitId));
+  }
+  if (record.paymentStatus === "pending" && record.gatewayOrderId) {
+    op.set(unsettledKey(record.id), { orderId: record.gatewayOrderId, orderedAt: record.updatedAt });
+  } else if (record.paymentStatus === "paid" || record.paymentStatus === "refunded") {
+    op.delete(unsettledKey(record.id));
+  }
+}
+
+/** A purchase whose latest order may still be paid without us hearing of it: reconciliation's work list. */
+export interface UnsettledPurchase {
+  purchaseId: string;
+  orderId: string;
+  /** When its latest order was made (ISO). */
+  orderedAt: string;
+}
+
+/** Every purchase pending, or failed, since its latest order was made. */
+export async function unsettledPurchases(kv: Deno.Kv): Promise<UnsettledPurchase[]> {
+  const found: UnsettledPurchase[] = [];
+  for await (const entry of kv.list<{ orderId: string; orderedAt: string }>({ prefix: ["purchases_unsettled"] })) {
+    found.push({ purchaseId: String(entry.key[1]), ...entry.value });
+  }
+  return found;
+}
+
+/** Drops a purchase from reconciliation's work list (its order is too old to be paid any more). */
+export async function forgetUnsettled(kv: Deno.Kv, purchaseId: string): Promise<void> {
+  await kv.delete(unsettledKey(purchaseId));
+}
+
+/**
+ * Adds to `op` the write of `record` (read as `before`, null when new) and the dashboard counters'
+ * change; the caller checks the entry it read.
+ */
+export function putPurchaseOps(op: Deno.AtomicOperation, before: PurchaseRecord | null, record: PurchaseRecord): void {
+  op.set(purchaseKey(record.id), record);
+  countOps(op, purchaseCounts(before), purchaseCounts(record));
 }

@@ -14,6 +14,7 @@
  * atomic write checked against the toolkit record, so `lessonCount` always equals the number of
  * items once there is one.
  */
+import { countOps, toolkitCounts } from "@/lib/stats/counters.ts";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { toPaise, toRupees } from "@/lib/money.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
@@ -183,7 +184,9 @@ export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCr
     updatedAt: now,
   };
   assertPrices(record);
-  await markChanged(kv.atomic().set(toolkitKey(record.id), record)).commit();
+  const op = kv.atomic().set(toolkitKey(record.id), record);
+  countOps(op, [], toolkitCounts(record));
+  await markChanged(op).commit();
   return toolkitView(record, creator.name);
 }
 
@@ -204,8 +207,9 @@ export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdat
     if (originalPrice !== undefined) record.originalPricePaise = originalPrice === null ? null : toPaise(originalPrice);
     if (lessonCount !== undefined && record.itemCount === 0) record.lessonCount = lessonCount;
     assertPrices(record);
-    const result = await markChanged(kv.atomic().check(entry).set(toolkitKey(id), record)).commit();
-    if (result.ok) return (await views(kv, [record]))[0];
+    const op = kv.atomic().check(entry).set(toolkitKey(id), record);
+    countOps(op, toolkitCounts(entry.value), toolkitCounts(record));
+    if ((await markChanged(op).commit()).ok) return (await views(kv, [record]))[0];
   }
   throw new Error("Toolkit update lost too many races");
 }
@@ -219,7 +223,9 @@ export async function deleteToolkit(kv: Deno.Kv, id: string): Promise<void> {
   for (let attempt = 0;; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
     if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
-    if ((await markChanged(kv.atomic().check(entry).delete(toolkitKey(id))).commit()).ok) break;
+    const op = kv.atomic().check(entry).delete(toolkitKey(id));
+    countOps(op, toolkitCounts(entry.value), []);
+    if ((await markChanged(op).commit()).ok) break;
     if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
   }
   const itemIds: string[] = [];

@@ -3,6 +3,12 @@
  * a toolkit with its syllabus (locked lesson bodies withheld by `policy.ts`), progress, the
  * buyer's toolkits and the purchase history.
  */
+import {
+  type Certificate,
+  certificateOf,
+  certificatePath,
+  issueCertificateOps,
+} from "@/lib/certificates/certificates.ts";
 import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import {
   hasPurchased,
@@ -10,6 +16,7 @@ import {
   ownedToolkitIds,
   type Purchase,
   purchaseView,
+  receiptPath,
 } from "@/lib/purchases/purchases.ts";
 import type { User } from "@/lib/users/users.ts";
 import { getToolkitsByIds, listContentItems, readToolkit } from "./catalog.ts";
@@ -65,14 +72,33 @@ export async function recordProgress(
     contentItemId: string;
     completed: boolean;
   },
-): Promise<string[]> {
-  await readToolkit(kv, toolkitId, viewer);
-  if (!canTrackProgress(viewer, await hasPurchased(kv, viewer.id, toolkitId))) {
-    throw new ForbiddenError("Buy this toolkit to track your progress");
-  }
+): Promise<ProgressResult> {
+  const toolkit = await readToolkit(kv, toolkitId, viewer);
+  const purchased = await hasPurchased(kv, viewer.id, toolkitId);
+  if (!canTrackProgress(viewer, purchased)) throw new ForbiddenError("Buy this toolkit to track your progress");
   const itemIds = (await listContentItems(kv, toolkitId)).map((item) => item.id);
   if (!itemIds.includes(contentItemId)) throw new NotFoundError("Content item not found");
-  return await setLessonCompleted(kv, { toolkitId, userId: viewer.id, itemId: contentItemId, completed, itemIds });
+  let issued: Certificate | null = null;
+  const completedItemIds = await setLessonCompleted(kv, {
+    toolkitId,
+    userId: viewer.id,
+    itemId: contentItemId,
+    completed,
+    itemIds,
+    extend: async (op, ids) => {
+      issued = purchased && ids.length === itemIds.length
+        ? await issueCertificateOps(kv, op, viewer, toolkit, new Date().toISOString())
+        : null;
+    },
+  });
+  const certificate = issued ?? (purchased ? await certificateOf(kv, viewer.id, toolkitId) : null);
+  return { completedItemIds, certificateUrl: certificate ? certificatePath(certificate.id) : null };
+}
+
+/** What recording progress answers: the completed lessons, and the learner's certificate page once issued. */
+export interface ProgressResult {
+  completedItemIds: string[];
+  certificateUrl: string | null;
 }
 
 /** A toolkit the user owns, with how far they are. */
@@ -94,8 +120,14 @@ export async function ownedToolkits(kv: Deno.Kv, user: User): Promise<OwnedToolk
   return owned.sort((a, b) => b.toolkit.createdAt.localeCompare(a.toolkit.createdAt));
 }
 
-/** A purchase in the history, with its toolkit (null once the toolkit was deleted). */
-export type PurchaseHistoryItem = Purchase & { toolkit: { id: string; title: string } | null };
+/**
+ * A purchase in the history, with its toolkit (null once the toolkit was deleted) and the path of its receipt
+ * page (null when it has none: not paid, or free).
+ */
+export type PurchaseHistoryItem = Purchase & {
+  toolkit: { id: string; title: string } | null;
+  receiptUrl: string | null;
+};
 
 /** `GET /api/purchases`: the user's purchases, newest first. */
 export async function purchaseHistory(kv: Deno.Kv, userId: string): Promise<PurchaseHistoryItem[]> {
@@ -103,6 +135,10 @@ export async function purchaseHistory(kv: Deno.Kv, userId: string): Promise<Purc
   const toolkits = await getToolkitsByIds(kv, [...new Set(records.map((r) => r.toolkitId))]);
   return records.map((record) => {
     const toolkit = toolkits.get(record.toolkitId);
-    return { ...purchaseView(record), toolkit: toolkit ? { id: toolkit.id, title: toolkit.title } : null };
+    return {
+      ...purchaseView(record),
+      toolkit: toolkit ? { id: toolkit.id, title: toolkit.title } : null,
+      receiptUrl: record.receipt ? receiptPath(record.id) : null,
+    };
   });
 }

@@ -47,11 +47,16 @@ export async function completedByToolkit(
 /**
  * Marks lesson `itemId` complete (or not) for `userId`; lessons no longer in `itemIds` are
  * dropped. Returns the completed lesson ids. The caller checks ownership and that the lesson
- * belongs to the toolkit (`policy.ts`).
+ * belongs to the toolkit (`policy.ts`); `extend` adds its own writes to the same atomic operation,
+ * given the completed ids it will record (the certificate of the last lesson).
  */
 export async function setLessonCompleted(
   kv: Deno.Kv,
-  { toolkitId, userId, itemId, completed, itemIds }: Required<ProgressRef> & { itemId: string; completed: boolean },
+  { toolkitId, userId, itemId, completed, itemIds, extend }: Required<ProgressRef> & {
+    itemId: string;
+    completed: boolean;
+    extend?: (op: Deno.AtomicOperation, completedIds: string[]) => Promise<void>;
+  },
 ): Promise<string[]> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<ProgressRecord>(progressKey(toolkitId, userId));
@@ -59,10 +64,11 @@ export async function setLessonCompleted(
     if (completed) current.add(itemId);
     else current.delete(itemId);
     const ids = itemIds.filter((id) => current.has(id));
-    const result = await kv.atomic()
+    const op = kv.atomic()
       .check(entry)
-      .set(entry.key, { completedItemIds: ids, updatedAt: new Date().toISOString() })
-      .commit();
+      .set(entry.key, { completedItemIds: ids, updatedAt: new Date().toISOString() });
+    await extend?.(op, ids);
+    const result = await op.commit();
     if (result.ok) return ids;
   }
   throw new Error("Progress update lost too many races");

@@ -6,6 +6,7 @@
  * - `["users_by_email", emailLowerCase]` → id (uniqueness guard)
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
  */
+import { countOps, userCounts } from "@/lib/stats/counters.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { TextSchema } from "@/lib/text.ts";
 
@@ -135,6 +136,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExt
     .set(["users", user.id], user)
     .set(["users_by_email", email], user.id);
   if (input.passwordHash) op.set(["user_passwords", user.id], input.passwordHash);
+  countOps(op, [], userCounts(user));
   extend?.(op, user);
   const result = await op.commit();
   if (!result.ok) throw new ConflictError("User already exists");
@@ -163,6 +165,7 @@ export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Pro
 export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User>, patch: UserPatch): User {
   const user: User = { ...entry.value, ...patch, updatedAt: new Date().toISOString() };
   op.check(entry).set(userKey(user.id), user);
+  countOps(op, userCounts(entry.value), userCounts(user));
   return user;
 }
 
@@ -184,6 +187,7 @@ export async function takeOverUnverifiedUser(
   if (!entry.value || entry.value.emailVerified) return null;
   const user: User = { ...entry.value, ...patch, emailVerified: true, updatedAt: new Date().toISOString() };
   const op = kv.atomic().check(entry).set(["users", id], user).delete(["user_passwords", id]);
+  countOps(op, userCounts(entry.value), userCounts(user));
   extend(op, user);
   return (await op.commit()).ok ? user : null;
 }
@@ -214,6 +218,7 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
     .delete(userKey(entry.value.id))
     .delete(["users_by_email", normalizeEmail(entry.value.email)])
     .delete(["user_passwords", entry.value.id]);
+  countOps(op, userCounts(entry.value), []);
 }
 
 /** An admin other than `exceptId`, as read (for a checked write), or null when there is none: a scan of the users. */

@@ -2,6 +2,7 @@
  * `/toolkits/mine`: "My toolkits", the toolkits the signed-in user bought, each with its progress
  * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`).
  */
+import { certificatePath, certificatesOf } from "@/lib/certificates/certificates.ts";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { formatDate } from "@/lib/dates.ts";
@@ -17,21 +18,27 @@ import {
 interface MyToolkitsData {
   owned: OwnedToolkit[];
   purchases: PurchaseHistoryItem[];
+  /** Certificate pages by toolkit id (not revoked ones only). */
+  certificates: Record<string, string>;
 }
 
 export const handler = define.handlers<MyToolkitsData>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { kv } = ctx.state.services;
-    const [owned, purchases] = await Promise.all([
+    const [owned, purchases, issued] = await Promise.all([
       ownedToolkits(kv, ctx.state.user),
       purchaseHistory(kv, ctx.state.user.id),
+      certificatesOf(kv, ctx.state.user.id),
     ]);
-    return ctx.render({ owned, purchases });
+    const certificates = Object.fromEntries(
+      issued.filter((c) => c.revokedAt === null).map((c) => [c.toolkitId, certificatePath(c.id)]),
+    );
+    return ctx.render({ owned, purchases, certificates });
   },
 });
 
-const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed" } as const;
+const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed", refunded: "Refunded" } as const;
 
 function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
   return (
@@ -51,6 +58,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
               <th scope="col" class="px-4 py-3 font-semibold">Toolkit</th>
               <th scope="col" class="px-4 py-3 font-semibold">Amount</th>
               <th scope="col" class="px-4 py-3 font-semibold">Status</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Receipt</th>
             </tr>
           </thead>
           <tbody class="divide-y divide-slate-200 text-slate-800">
@@ -63,7 +71,23 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                 </td>
                 <td class="px-4 py-3">{p.toolkit?.title ?? "A toolkit that was removed"}</td>
                 <td class="px-4 py-3 whitespace-nowrap">{formatRupees(toRupees(p.amountPaid))}</td>
-                <td class="px-4 py-3">{STATUS_LABELS[p.paymentStatus]}</td>
+                <td class="px-4 py-3">
+                  {STATUS_LABELS[p.paymentStatus]}
+                  {p.refund && (
+                    <span class="block text-xs text-slate-700">
+                      {`${formatRupees(toRupees(p.refund.amount))} refunded on ${formatDate(p.refund.at)}`}
+                    </span>
+                  )}
+                </td>
+                <td class="px-4 py-3 whitespace-nowrap">
+                  {p.receiptUrl
+                    ? (
+                      <a href={p.receiptUrl} class="text-indigo-700 underline">
+                        Receipt<span class="sr-only">{` for ${p.toolkit?.title ?? "a removed toolkit"}`}</span>
+                      </a>
+                    )
+                    : <span class="text-slate-600">—</span>}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -73,7 +97,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
   );
 }
 
-export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { owned, purchases } }) {
+export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { owned, purchases, certificates } }) {
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title="My toolkits" />
@@ -114,6 +138,14 @@ export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { own
                     {completedCount > 0 ? "Resume" : "Start"}
                     <span class="sr-only">{` ${toolkit.title}`}</span>
                   </a>
+                  {certificates[toolkit.id] && (
+                    <a
+                      href={certificates[toolkit.id]}
+                      class="ml-3 inline-block rounded-md border border-indigo-700 px-4 py-2 font-medium text-indigo-800 hover:bg-indigo-50"
+                    >
+                      Certificate<span class="sr-only">{` for ${toolkit.title}`}</span>
+                    </a>
+                  )}
                 </li>
               );
             })}

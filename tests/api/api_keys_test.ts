@@ -34,7 +34,9 @@ Deno.test("POST /api/admin/api-keys: 201 shows the key once; the list never show
   assertEquals(body, { apiKeys: [apiKey] });
   assert(!JSON.stringify(body).includes(key.slice(3)));
   const stored: string[] = [];
-  for await (const entry of t.kv.list({ prefix: [] })) stored.push(JSON.stringify(entry));
+  for await (const entry of t.kv.list({ prefix: [] })) {
+    stored.push(JSON.stringify(entry, (_, v) => typeof v === "bigint" ? String(v) : v));
+  }
   assert(!stored.some((s) => s.includes(key.slice(3))), "the key itself is not stored");
 });
 

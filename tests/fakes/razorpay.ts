@@ -1,7 +1,11 @@
 /**
- * A fake Razorpay orders API on 127.0.0.1 that the real `razorpay` SDK reaches through
- * `RAZORPAY_API_URL`: `POST /v1/orders` with HTTP basic auth (key id and secret), amounts in
- * paise, refusing amounts under 100 paise with Razorpay's 400 error body. Tests can make it fail
+ * A fake Razorpay API on 127.0.0.1 that the real `razorpay` SDK reaches through
+ * `RAZORPAY_API_URL`, with HTTP basic auth (key id and secret), amounts in paise:
+ * `POST /v1/orders` (refusing amounts under 100 paise with Razorpay's 400 error body),
+ * `GET /v1/orders/{id}/payments`, `POST /v1/payments/{id}/capture` (an authorized payment, its
+ * exact amount) and `POST /v1/payments/{id}/refund` (a captured payment, at most what is left,
+ * one refund per `X-Refund-Idempotency` key). `addPayment` puts a payment in any state on an
+ * order, as a buyer's payment would. Tests can make it fail
  * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
  * `GET /v1/checkout.js` is a stand-in for Checkout.js for the local demo (`RAZORPAY_CHECKOUT_URL`):
  * its window is the browser's confirm dialog, and it signs the payment in the page with the fake's
@@ -32,6 +36,32 @@ export interface FakeOrder {
   created_at: number;
 }
 
+/** A payment the fake holds. */
+export interface FakePayment {
+  id: string;
+  entity: "payment";
+  order_id: string;
+  amount: number;
+  currency: string;
+  status: "created" | "authorized" | "captured" | "refunded" | "failed";
+  captured: boolean;
+  amount_refunded: number;
+  created_at: number;
+}
+
+/** A refund the fake made, with the idempotency key it was asked with. */
+export interface FakeRefund {
+  id: string;
+  entity: "refund";
+  payment_id: string;
+  amount: number;
+  currency: string;
+  notes: Record<string, string>;
+  status: "pending" | "processed";
+  idempotencyKey: string | null;
+  created_at: number;
+}
+
 /** The running fake. */
 export interface FakeRazorpay extends AsyncDisposable {
   url: string;
@@ -40,6 +70,10 @@ export interface FakeRazorpay extends AsyncDisposable {
   /** The Checkout.js stand-in, for `RAZORPAY_CHECKOUT_URL`. */
   checkoutUrl: string;
   orders: FakeOrder[];
+  payments: FakePayment[];
+  refunds: FakeRefund[];
+  /** Puts a payment of `orderId` in `status` (amount and currency the order's unless given), as a buyer paying would. */
+  addPayment(orderId: string, status: FakePayment["status"], fields?: Partial<FakePayment>): FakePayment;
   /** `ok` answers, `fail` answers 500, `hang` never answers. */
   mode: "ok" | "fail" | "hang";
   close(): Promise<void>;
@@ -82,6 +116,8 @@ function error(status: number, description: string, field?: string): Response {
 /** Starts the fake on a free port. */
 export function startFakeRazorpay(): FakeRazorpay {
   const orders: FakeOrder[] = [];
+  const payments: FakePayment[] = [];
+  const refunds: FakeRefund[] = [];
   const hanging = new Set<() => void>();
   const auth = "Basic " +
     Buffer.from(`${FAKE_KEYS.RAZORPAY_KEY_ID}:${FAKE_KEYS.RAZORPAY_KEY_SECRET}`).toString("base64");
@@ -90,6 +126,25 @@ export function startFakeRazorpay(): FakeRazorpay {
     env: {},
     checkoutUrl: "",
     orders,
+    payments,
+    refunds,
+    addPayment(orderId, status, fields = {}) {
+      const order = orders.find((o) => o.id === orderId);
+      const payment: FakePayment = {
+        id: fakePaymentId(),
+        entity: "payment",
+        order_id: orderId,
+        amount: order?.amount ?? 100,
+        currency: order?.currency ?? "INR",
+        status,
+        captured: status === "captured" || status === "refunded",
+        amount_refunded: 0,
+        created_at: Math.floor(Date.now() / 1000),
+        ...fields,
+      };
+      payments.push(payment);
+      return payment;
+    },
     mode: "ok",
     async close() {
       for (const release of hanging) release();
@@ -112,6 +167,20 @@ export function startFakeRazorpay(): FakeRazorpay {
         status: 401,
       });
     }
+    const orderPayments = /^\/v1\/orders\/([^/]+)\/payments$/.exec(url.pathname);
+    if (req.method === "GET" && orderPayments) {
+      const items = payments.filter((p) => p.order_id === orderPayments[1]);
+      return Response.json({ entity: "collection", count: items.length, items });
+    }
+    const action = /^\/v1\/payments\/([^/]+)\/(capture|refund)$/.exec(url.pathname);
+    if (req.method === "POST" && action) {
+      const payment = payments.find((p) => p.id === action[1]);
+      if (!payment) return error(400, "The id provided does not exist", "id");
+      const body = await req.json().catch(() => null) as Record<string, unknown> | null;
+      return action[2] === "capture"
+        ? capture(payment, body)
+        : refund(payment, body, req.headers.get("x-refund-idempotency"));
+    }
     if (req.method !== "POST" || url.pathname !== "/v1/orders") return error(404, "The requested URL was not found");
     const body = await req.json().catch(() => null) as Record<string, unknown> | null;
     const amount = body?.amount;
@@ -133,6 +202,42 @@ export function startFakeRazorpay(): FakeRazorpay {
     orders.push(order);
     return Response.json(order);
   });
+  function capture(payment: FakePayment, body: Record<string, unknown> | null): Response {
+    if (payment.status !== "authorized") return error(400, "This payment has already been captured");
+    if (body?.amount !== payment.amount) {
+      return error(400, "Capture amount must be equal to the amount authorized", "amount");
+    }
+    payment.status = "captured";
+    payment.captured = true;
+    return Response.json(payment);
+  }
+  function refund(payment: FakePayment, body: Record<string, unknown> | null, key: string | null): Response {
+    const earlier = key ? refunds.find((r) => r.idempotencyKey === key) : undefined;
+    if (earlier) return Response.json(earlier);
+    if (!payment.captured) return error(400, "The payment has not been captured");
+    const amount = body?.amount ?? payment.amount - payment.amount_refunded;
+    if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 100) {
+      return error(400, "The amount must be atleast INR 1.00", "amount");
+    }
+    if (amount > payment.amount - payment.amount_refunded) {
+      return error(400, "The refund amount provided is greater than amount captured", "amount");
+    }
+    payment.amount_refunded += amount;
+    if (payment.amount_refunded === payment.amount) payment.status = "refunded";
+    const made: FakeRefund = {
+      id: randomId("rfnd_"),
+      entity: "refund",
+      payment_id: payment.id,
+      amount,
+      currency: payment.currency,
+      notes: (body?.notes ?? {}) as Record<string, string>,
+      status: "pending",
+      idempotencyKey: key,
+      created_at: Math.floor(Date.now() / 1000),
+    };
+    refunds.push(made);
+    return Response.json(made);
+  }
   fake.url = `http://127.0.0.1:${server.addr.port}`;
   fake.env = { ...FAKE_KEYS, RAZORPAY_API_URL: fake.url };
   fake.checkoutUrl = `${fake.url}/v1/checkout.js`;
@@ -153,13 +258,39 @@ export function signedPayment(orderId: string, paymentId = fakePaymentId()) {
   };
 }
 
-/** A webhook delivery of `event` about `orderId`: the raw body and its headers, signed with the webhook secret. */
+/** A signed `refund.processed` delivery about `refund` (as the fake made it). */
+export function refundProcessedDelivery(
+  refund: Pick<FakeRefund, "id" | "payment_id" | "amount">,
+  eventId = randomId("evt_"),
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    entity: "event",
+    account_id: "acc_fake",
+    event: "refund.processed",
+    contains: ["refund", "payment"],
+    payload: {
+      refund: { entity: { ...refund, entity: "refund", status: "processed" } },
+      payment: { entity: { id: refund.payment_id, entity: "payment", status: "refunded" } },
+    },
+    created_at: Math.floor(Date.now() / 1000),
+  });
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-razorpay-event-id": eventId,
+      "x-razorpay-signature": hmacSha256Hex(FAKE_KEYS.RAZORPAY_WEBHOOK_SECRET, body),
+    },
+  };
+}
+
+/** A webhook delivery of `event` about `orderId` (and payment `paymentId`, a new one unless given): the raw body and its headers, signed with the webhook secret. */
 export function webhookDelivery(
   event: "payment.captured" | "order.paid" | "payment.failed",
   orderId: string,
   eventId = randomId("evt_"),
+  paymentId = fakePaymentId(),
 ): { body: string; headers: Record<string, string> } {
-  const paymentId = fakePaymentId();
   const payment = {
     entity: {
       id: paymentId,

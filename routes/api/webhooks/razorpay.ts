@@ -6,7 +6,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
-import { handleWebhook } from "@/lib/purchases/confirmation.ts";
+import { handleWebhook, paymentContext } from "@/lib/purchases/confirmation.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 export const routeOptions: RouteOptions = { originCheck: false };
@@ -27,10 +27,8 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     const rawBody = await req.text();
-    const { kv, payments } = ctx.state.services;
     await handleWebhook(
-      kv,
-      payments,
+      paymentContext(ctx.state.services),
       rawBody,
       req.headers.get("x-razorpay-signature"),
       req.headers.get("x-razorpay-event-id"),

@@ -191,6 +191,14 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     "Kit",
   ]]);
   assertEquals(data.progress, [{ toolkitId: me.ids.toolkit, completedItemIds: [me.ids.lesson] }]);
+  // The only lesson completed: a certificate; the purchase was free, so it has no receipt.
+  assertEquals(data.certificates.map((c: { toolkitTitle: string; userName: string }) => [c.toolkitTitle, c.userName]), [
+    [
+      "Kit",
+      "Asha Rao",
+    ],
+  ]);
+  assertEquals(data.purchases[0].receipt, null);
   assertEquals(data.internships.map((i: { id: string }) => i.id), [me.ids.internship]);
   assertEquals(data.opportunities.map((o: { id: string }) => o.id), [me.ids.opportunity]);
   assertEquals(data.posts.map((p: { id: string }) => p.id), [me.ids.post]);

@@ -68,6 +68,12 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
   const lessonId = toolkit.contentItems[0].id;
   const posts = (await json(t, "/api/ungatekeep")).posts as { id: string; creator: unknown }[];
   assert(posts.length > 0 && posts.every((p) => p.creator === null), "the admin's posts are kept");
+  const [certificate] = (await json(t, "/api/me/certificates", admin)).certificates;
+  const refunded = (await json(t, "/api/admin/purchases?status=refunded", admin)).purchases;
+  assert(
+    refunded[0]?.user === null && refunded[0].receiptUrl,
+    "the deleted buyer's refunded purchase keeps its receipt",
+  );
   const adminToolkits = await json(t, "/api/admin/toolkits", admin);
   assert(adminToolkits.toolkits?.length ?? adminToolkits.length, "the admin lists the toolkits");
 
@@ -90,6 +96,8 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     `/toolkits/${toolkits[0].id}/learn`,
     `/toolkits/${toolkits[0].id}/learn/${lessonId}`,
     "/toolkits/mine",
+    `/certificates/${certificate.id}`,
+    refunded[0].receiptUrl,
     "/ungatekeep",
     "/ungatekeep/rss.xml",
     ...posts.map((p) => `/ungatekeep/${p.id}`),

@@ -1,4 +1,4 @@
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { fakePaymentId, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
@@ -153,9 +153,15 @@ Deno.test("progress: buyers mark lessons complete and back; non-buyers 403, gues
   await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(started.body.order.id), buyer.headers);
   const mark = (who: typeof buyer | undefined, contentItemId: string, completed: boolean) =>
     shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, { contentItemId, completed }, who?.headers);
-  assertEquals(await (await mark(buyer, two.id, true)).json(), { completedItemIds: [two.id] });
-  assertEquals(await (await mark(buyer, one.id, true)).json(), { completedItemIds: [one.id, two.id] });
-  assertEquals(await (await mark(buyer, two.id, false)).json(), { completedItemIds: [one.id] });
+  assertEquals(await (await mark(buyer, two.id, true)).json(), { completedItemIds: [two.id], certificateUrl: null });
+  const all = await (await mark(buyer, one.id, true)).json();
+  assertEquals(all.completedItemIds, [one.id, two.id]);
+  assertMatch(all.certificateUrl, /^\/certificates\/[0-9a-f-]{36}$/);
+  // The certificate, once issued, stays when a lesson is marked not done again.
+  assertEquals(await (await mark(buyer, two.id, false)).json(), {
+    completedItemIds: [one.id],
+    certificateUrl: all.certificateUrl,
+  });
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals(detail.completedItemIds, [one.id]);
   assertEquals((await mark(stranger, one.id, true)).status, 403);

@@ -1,6 +1,7 @@
 /**
  * `POST /api/toolkits/{id}/progress` (session, a buyer of the toolkit) `{contentItemId, completed}`
- * → `{completedItemIds}`. docs/decisions.md, Toolkits and payments.
+ * → `{completedItemIds, certificateUrl}` (the certificate page once every lesson is complete).
+ * docs/decisions.md, Toolkits and payments and Money operations: certificates.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -16,7 +17,10 @@ export const apiDocs = describeRoute({
     summary: "Mark a lesson completed or not",
     access: ["session"],
     body: ProgressBodySchema,
-    responses: { 200: "`{completedItemIds}`", 403: "Not a buyer of the toolkit" },
+    responses: {
+      200: "`{completedItemIds, certificateUrl}`; `certificateUrl` is null until every lesson is complete",
+      403: "Not a buyer of the toolkit",
+    },
   },
 });
 
@@ -24,12 +28,9 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { contentItemId, completed } = await readBody(req, ProgressBodySchema);
-    const ids = await recordProgress(ctx.state.services.kv, {
-      toolkitId: ctx.params.id,
-      viewer: ctx.state.user,
-      contentItemId,
-      completed,
-    });
-    return Response.json({ completedItemIds: ids });
+    const { kv } = ctx.state.services;
+    return Response.json(
+      await recordProgress(kv, { toolkitId: ctx.params.id, viewer: ctx.state.user, contentItemId, completed }),
+    );
   },
 });

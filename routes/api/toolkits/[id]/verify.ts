@@ -6,7 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { verifyPayment } from "@/lib/purchases/confirmation.ts";
+import { paymentContext, verifyPayment } from "@/lib/purchases/confirmation.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const field = z.string().min(1).max(200);
@@ -28,8 +28,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const body = await readBody(req, VerifyBodySchema);
-    const { kv, payments } = ctx.state.services;
-    const purchase = await verifyPayment(kv, payments, ctx.state.user, ctx.params.id, {
+    const purchase = await verifyPayment(paymentContext(ctx.state.services), ctx.state.user, ctx.params.id, {
       orderId: body.razorpay_order_id,
       paymentId: body.razorpay_payment_id,
       signature: body.razorpay_signature,

@@ -6,6 +6,7 @@
  * progress bar with "Mark as complete"; for anyone else, a free preview ends with the way to buy
  * the whole toolkit.
  */
+import { certificateOf, certificatePath } from "@/lib/certificates/certificates.ts";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
@@ -21,12 +22,15 @@ import type { ContentItem } from "@/lib/toolkits/schema.ts";
 interface LessonData extends ToolkitDetail {
   item: ContentItem;
   index: number;
+  /** The buyer's certificate page once every lesson is complete (docs/decisions.md, Money operations). */
+  certificateUrl: string | null;
 }
 
 export const handler = define.handlers<LessonData>({
   async GET(_req, ctx) {
     const viewer = ctx.state.user;
-    const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, viewer);
+    const { kv } = ctx.state.services;
+    const detail = await toolkitDetail(kv, ctx.params.id, viewer);
     const index = detail.contentItems.findIndex((item) => item.id === ctx.params.itemId);
     if (index < 0) throw new NotFoundError("Content item not found");
     const item = detail.contentItems[index];
@@ -34,7 +38,11 @@ export const handler = define.handlers<LessonData>({
       if (!viewer) throw new UnauthenticatedError();
       return new Response(null, { status: 302, headers: { location: `/toolkits/${detail.toolkit.id}` } });
     }
-    return ctx.render({ ...detail, item, index }, { headers: { "content-security-policy": documentCsp(LESSON_CSP) } });
+    const certificate = viewer && detail.hasPurchased ? await certificateOf(kv, viewer.id, detail.toolkit.id) : null;
+    const certificateUrl = certificate ? certificatePath(certificate.id) : null;
+    return ctx.render({ ...detail, item, index, certificateUrl }, {
+      headers: { "content-security-policy": documentCsp(LESSON_CSP) },
+    });
   },
 });
 
@@ -50,7 +58,7 @@ function Video({ url, title }: { url: string; title: string }) {
 }
 
 export default define.page<LessonData>(function LessonPage({ data }) {
-  const { toolkit, contentItems, hasPurchased, completedItemIds, item, index } = data;
+  const { toolkit, contentItems, hasPurchased, completedItemIds, item, index, certificateUrl } = data;
   const base = `/toolkits/${toolkit.id}/learn`;
   const prev = contentItems[index - 1];
   const next = contentItems[index + 1];
@@ -103,6 +111,7 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             lessonIds={contentItems.map((i) => i.id)}
             completedItemIds={completedItemIds}
             nextUrl={next && visible(next) ? `${base}/${next.id}` : null}
+            certificateUrl={certificateUrl}
           />
         )}
         {item.type === "video" && item.cdnVideoUrl ? <Video url={item.cdnVideoUrl} title={item.title} /> : (

@@ -1,0 +1,12 @@
+/** A button that opens the browser's print dialog (receipts and certificates print as one page). */
+export default function PrintButton({ label = "Print" }: { label?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={() => globalThis.print()}
+      class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 print:hidden"
+    >
+      {label}
+    </button>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * The demo's money (docs/decisions.md, Money operations): two paid purchases through the real checkout and
+ * confirmation path, over an offline stand-in of the gateway that pays every order at once, so the demo shows a
+ * receipt, a certificate (Rohan completes every lesson), a refunded purchase (Sara's, refunded by the admin) and a
+ * dashboard with revenue, refunds, top toolkits and a coupon's use. Idempotent: a buyer who has a purchase of the
+ * toolkit already is left alone.
+ */
+import type { PaymentGateway } from "@/lib/payments/gateway.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { applyGatewayReport, type PaymentContext } from "@/lib/purchases/confirmation.ts";
+import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
+import { refundPurchase } from "@/lib/purchases/refunds.ts";
+import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
+import { recordProgress } from "@/lib/toolkits/learning.ts";
+import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import type { User } from "@/lib/users/users.ts";
+
+/** The demo toolkits bought (`lib/demo/toolkits.ts`). */
+const INTERVIEW = "Crack the Data Analyst Interview";
+const SALARY = "Salary Negotiation for Freshers";
+
+/** A gateway that answers at once, without a network: every order it made is paid (captured) in full. */
+export function offlineGateway(): PaymentGateway {
+  const orders = new Map<string, number>();
+  return {
+    keyId: "demo",
+    createOrder({ amountPaise, currency }) {
+      const id = `order_demo_${crypto.randomUUID().slice(0, 12)}`;
+      orders.set(id, amountPaise);
+      return Promise.resolve({ id, amount: amountPaise, currency });
+    },
+    orderPayments(orderId) {
+      const amount = orders.get(orderId);
+      return Promise.resolve(
+        amount === undefined
+          ? []
+          : [{ id: `pay_demo_${orderId.slice(11)}`, orderId, status: "captured", amount, currency: "INR" }],
+      );
+    },
+    capture: (paymentId, amount, currency) =>
+      Promise.resolve({ id: paymentId, orderId: "", status: "captured", amount, currency }),
+    refund: (paymentId, amount) =>
+      Promise.resolve({ id: `rfnd_demo_${paymentId.slice(9)}`, paymentId, amount, status: "processed" }),
+    verifyPaymentSignature: () => false,
+    verifyWebhookSignature: () => false,
+  };
+}
+
+/** Buys `toolkit` as `buyer` (with `couponCode`) and confirms its payment; the purchase id, or null when bought before. */
+async function buy(ctx: PaymentContext, buyer: User, toolkit: Toolkit, couponCode?: string): Promise<string | null> {
+  if ((await listPurchaseRecords(ctx.kv, buyer.id)).some((p) => p.toolkitId === toolkit.id)) return null;
+  const started = await initiatePurchase(ctx.kv, ctx.payments, buyer, toolkit.id, couponCode);
+  const orderId = started.order!.id;
+  const [payment] = await ctx.payments!.orderPayments(orderId);
+  await applyGatewayReport(ctx, started.purchase.id, "paid", "demo", { orderId, paymentId: payment.id });
+  return started.purchase.id;
+}
+
+/** Seeds the demo's purchases (see the module docstring); returns lines describing what was added. */
+export async function seedMoney(
+  kv: Deno.Kv,
+  appUrl: string,
+  people: { admin: User; learner: User; refunded: User },
+): Promise<string[]> {
+  const ctx: PaymentContext = { kv, payments: offlineGateway(), appUrl };
+  const active = await listActiveToolkits(kv);
+  const interview = active.find((t) => t.title === INTERVIEW)!;
+  const salary = active.find((t) => t.title === SALARY)!;
+  const lines: string[] = [];
+  const bought = await buy(ctx, people.learner, interview, "WELCOME20");
+  if (bought) {
+    for (const item of await listContentItems(kv, interview.id)) {
+      await recordProgress(kv, {
+        toolkitId: interview.id,
+        viewer: people.learner,
+        contentItemId: item.id,
+        completed: true,
+      });
+    }
+    lines.push(`${people.learner.name} paid for "${interview.title}" (receipt) and completed it (certificate)`);
+  }
+  const refunded = await buy(ctx, people.refunded, salary);
+  if (refunded) {
+    await refundPurchase(ctx, people.admin, refunded, "Bought by mistake");
+    lines.push(`${people.refunded.name}'s purchase of "${salary.title}" was refunded`);
+  }
+  return lines;
+}

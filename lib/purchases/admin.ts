@@ -1,0 +1,115 @@
+/**
+ * The admin's purchase list, `GET /api/admin/purchases` (docs/api.md, Money operations;
+ * docs/decisions.md, Money operations): every purchase newest first, by state, searched over the buyer's name and e-mail, the toolkit's
+ * title and the order and payment ids, with the buyer, the toolkit, the payment id, extra payments and refund.
+ * An admin page, so it reads every purchase record (the dashboard's figures never do: `lib/stats/`).
+ */
+import { z } from "zod";
+import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
+import type { User } from "@/lib/users/users.ts";
+import {
+  PAYMENT_STATUSES,
+  type PaymentStatus,
+  type Purchase,
+  type PurchaseRecord,
+  purchaseView,
+  receiptPath,
+} from "./purchases.ts";
+
+const integer = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
+
+/** Query of `GET /api/admin/purchases`: `status`, `search` (≤ 100 characters), `limit` 1–100 (50), `offset`. */
+export const adminPurchaseQuerySchema = z.object({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  search: z.string().trim().max(100).optional(),
+  limit: integer(1, 100).default(50),
+  offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+});
+
+/** A parsed query of the list. */
+export type AdminPurchaseQuery = z.infer<typeof adminPurchaseQuerySchema>;
+
+/** A row of the admin list. Money in paise. */
+export type AdminPurchaseRow = Purchase & {
+  user: { id: string; name: string; email: string } | null;
+  toolkit: { id: string; title: string } | null;
+  paymentId: string | null;
+  extraPayments: NonNullable<PurchaseRecord["extraPayments"]>;
+  refund: PurchaseRecord["refund"] | null;
+  listPricePaise: number | null;
+  discountPaise: number | null;
+  couponCode: string | null;
+  receiptNumber: string | null;
+  receiptUrl: string | null;
+};
+
+/** A page of the list, with how many purchases are in each state (the tabs). */
+export interface AdminPurchasePage {
+  purchases: AdminPurchaseRow[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+  counts: Record<PaymentStatus | "all", number>;
+}
+
+async function usersByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, User>> {
+  const found = new Map<string, User>();
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<User[]>(ids.slice(i, i + 10).map((id) => ["users", id]));
+    for (const entry of entries) if (entry.value) found.set(entry.value.id, entry.value);
+  }
+  return found;
+}
+
+/** The purchases matching `query`, newest first, one page of them. */
+export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQuery): Promise<AdminPurchasePage> {
+  const records: PurchaseRecord[] = [];
+  for await (const entry of kv.list<PurchaseRecord>({ prefix: ["purchases"] }, { batchSize: 500 })) {
+    records.push(entry.value);
+  }
+  records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const [users, toolkits] = await Promise.all([
+    usersByIds(kv, [...new Set(records.flatMap((r) => r.userId && words.length > 0 ? [r.userId] : []))]),
+    getToolkitsByIds(kv, [...new Set(records.map((r) => r.toolkitId))]),
+  ]);
+  const counts = Object.fromEntries([...PAYMENT_STATUSES, "all"].map((s) => [s, 0])) as AdminPurchasePage["counts"];
+  const matching = records.filter((record) => {
+    if (words.length > 0) {
+      const user = record.userId ? users.get(record.userId) : undefined;
+      const haystack = [
+        user?.name,
+        user?.email,
+        toolkits.get(record.toolkitId)?.title,
+        ...Object.keys(record.orders),
+        record.paymentId,
+        ...(record.extraPayments ?? []).map((p) => p.paymentId),
+      ].filter(Boolean).join("\n").toLowerCase();
+      if (!words.every((word) => haystack.includes(word))) return false;
+    }
+    counts[record.paymentStatus]++;
+    counts.all++;
+    return !query.status || record.paymentStatus === query.status;
+  });
+  const page = matching.slice(query.offset, query.offset + query.limit);
+  const buyers = await usersByIds(kv, [...new Set(page.flatMap((r) => r.userId ? [r.userId] : []))]);
+  const purchases = page.map((record): AdminPurchaseRow => {
+    const user = record.userId ? buyers.get(record.userId) : undefined;
+    const toolkit = toolkits.get(record.toolkitId);
+    return {
+      ...purchaseView(record),
+      user: user ? { id: user.id, name: user.name, email: user.email } : null,
+      toolkit: toolkit ? { id: toolkit.id, title: toolkit.title } : null,
+      paymentId: record.paymentId,
+      extraPayments: record.extraPayments ?? [],
+      refund: record.refund ?? null,
+      listPricePaise: record.listPricePaise ?? null,
+      discountPaise: record.discountPaise ?? null,
+      couponCode: record.couponCode ?? null,
+      receiptNumber: record.receipt?.number ?? null,
+      receiptUrl: record.receipt ? receiptPath(record.id) : null,
+    };
+  });
+  const { limit, offset } = query;
+  const total = matching.length;
+  return { purchases, pagination: { limit, offset, total, hasMore: offset + purchases.length < total }, counts };
+}

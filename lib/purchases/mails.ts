@@ -1,0 +1,58 @@
+/**
+ * The buyer's e-mails about money (docs/decisions.md, Money operations): the receipt when a payment makes a purchase
+ * paid, and the refund notice. Plain text and HTML; every value placed in the HTML is escaped. They are queued in the
+ * outbox in the same atomic write as the change they announce.
+ */
+import { escapeHtml } from "@/lib/mail/templates.ts";
+import type { Mail } from "@/lib/mail/mailer.ts";
+import { formatRupees, toRupees } from "@/lib/money.ts";
+
+const PLATFORM = "Career Community";
+
+/** Who the mail goes to, about which toolkit, how much (paise), and the page it links to (absolute URL). */
+export interface MoneyMailInput {
+  to: string;
+  name: string;
+  toolkitTitle: string;
+  amountPaise: number;
+  url: string;
+}
+
+function layout(subject: string, lines: string[], link: { label: string; url: string }): Mail {
+  const text = `${lines.join("\n\n")}\n\n${link.label}: ${link.url}\n\n${PLATFORM}\n`;
+  const url = escapeHtml(link.url);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
+${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n")}
+<p><a href="${url}" style="color:#1d4ed8">${escapeHtml(link.label)}</a></p>
+<p>${PLATFORM}</p>
+</body></html>`;
+  return { to: "", subject, text, html, link: link.url };
+}
+
+/** The receipt e-mail: the amount, the toolkit and the receipt number, linking the printable receipt. */
+export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): Mail {
+  const subject = `Your receipt ${input.receiptNumber} for ${input.toolkitTitle}`;
+  return {
+    ...layout(subject, [
+      `Hi ${input.name},`,
+      `Thank you for buying ${input.toolkitTitle}. We received ${formatRupees(toRupees(input.amountPaise))}.`,
+      `Your receipt number is ${input.receiptNumber}.`,
+    ], { label: "View or print your receipt", url: input.url }),
+    to: input.to,
+  };
+}
+
+/** The refund e-mail: the amount on its way back for the toolkit, linking "My toolkits". */
+export function refundMail(input: MoneyMailInput): Mail {
+  const amount = formatRupees(toRupees(input.amountPaise));
+  return {
+    ...layout(`Your refund for ${input.toolkitTitle}`, [
+      `Hi ${input.name},`,
+      `We refunded ${amount} for ${input.toolkitTitle}. Banks usually take 5 to 7 working days to show it.`,
+      "Your access to the toolkit has ended.",
+    ], { label: "See your purchases", url: input.url }),
+    to: input.to,
+  };
+}

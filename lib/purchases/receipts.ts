@@ -1,0 +1,136 @@
+/**
+ * Receipts and tax invoices of paid purchases (docs/decisions.md, Money operations: receipts).
+ *
+ * - Numbers: `RCPT-<yyyy>-<n>`, `yyyy` the year the financial year (April–March, IST) starts, `n` from 1 per
+ *   financial year. The number is taken in the same atomic write that marks the purchase paid, checked against
+ *   the sequence as read, so two confirmations never share a number and a lost race takes none: numbers are
+ *   never reused or skipped.
+ * - GST: with a seller GSTIN the amount paid includes 18 % GST. In paise: taxable value = round(amount × 100 / 118),
+ *   tax = amount − taxable value (so taxable + tax = amount exactly); intra-state (or the buyer's state unknown)
+ *   the tax is CGST + SGST, CGST = round(tax / 2) and SGST the rest; inter-state it is all IGST.
+ *
+ * Keys (owned by this module only):
+ * - `["receipt_sequence", yyyy]` → the last number issued in that financial year
+ */
+import { istDayOf } from "@/lib/dates.ts";
+import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import type { Config } from "@/app.config.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import type { User } from "@/lib/users/users.ts";
+import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord } from "./purchases.ts";
+
+/** The GST rate included in every price, in percent. */
+export const GST_RATE_PERCENT = 18;
+
+/** The year (yyyy) the financial year of moment `at` (ISO) starts, April to March in IST. */
+export function financialYearOf(at: string): number {
+  const day = istDayOf(at)!;
+  const year = Number(day.slice(0, 4));
+  return Number(day.slice(5, 7)) >= 4 ? year : year - 1;
+}
+
+const sequenceKey = (year: number): Deno.KvKey => ["receipt_sequence", year];
+
+/**
+ * Adds to `op` the taking of the next receipt number of the financial year of `at`, checked against the sequence
+ * as read (a lost race is retried by the caller's loop), and returns the receipt: issued at `at` to `buyer` for
+ * the toolkit titled `toolkitTitle`,
+ * with their state from onboarding when they gave one (`locationType` "state").
+ */
+export async function issueReceiptOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  buyer: { id: string; name: string; email: string },
+  toolkitTitle: string,
+  at: string,
+): Promise<ReceiptRecord> {
+  const year = financialYearOf(at);
+  const [sequence, profile] = await Promise.all([
+    kv.get<number>(sequenceKey(year)),
+    getOnboardingProfile(kv, buyer.id),
+  ]);
+  const next = (sequence.value ?? 0) + 1;
+  op.check(sequence).set(sequence.key, next);
+  const buyerState = profile?.locationType === "state" ? profile.locationValue : null;
+  return {
+    number: `RCPT-${year}-${next}`,
+    issuedAt: at,
+    toolkitTitle,
+    name: buyer.name,
+    email: buyer.email,
+    buyerState,
+  };
+}
+
+/** The GST in an amount, in paise; `interState` when IGST applies. */
+export interface GstSplit {
+  taxable: number;
+  cgst: number;
+  sgst: number;
+  igst: number;
+  interState: boolean;
+}
+
+const stateName = (state: string) => state.trim().toLowerCase().replace(/\s+/g, " ");
+
+/**
+ * Splits `amountPaise` (GST included) into taxable value and tax (see the module docstring): IGST when both states
+ * are known and differ, else CGST + SGST. taxable + cgst + sgst + igst = amountPaise exactly.
+ */
+export function gstSplit(amountPaise: number, sellerState: string | null, buyerState: string | null): GstSplit {
+  const taxable = Math.round(amountPaise * 100 / (100 + GST_RATE_PERCENT));
+  const tax = amountPaise - taxable;
+  const interState = Boolean(sellerState && buyerState && stateName(sellerState) !== stateName(buyerState));
+  if (interState) return { taxable, cgst: 0, sgst: 0, igst: tax, interState };
+  const cgst = Math.round(tax / 2);
+  return { taxable, cgst, sgst: tax - cgst, igst: 0, interState };
+}
+
+/** A purchase's receipt as its page shows it; money in paise. */
+export interface ReceiptView {
+  purchaseId: string;
+  receipt: ReceiptRecord;
+  /** A tax invoice (the seller has a GSTIN), with its split; else a plain receipt. */
+  gst: GstSplit | null;
+  seller: SellerConfig;
+  listPricePaise: number;
+  discountPaise: number;
+  couponCode: string | null;
+  amountPaid: number;
+  paymentId: string | null;
+  orderId: string | null;
+  refund: PurchaseRecord["refund"] | null;
+}
+
+/** The seller's details of the configuration (docs/decisions.md, Running `SELLER_*`). */
+export type SellerConfig = Config["seller"];
+
+/**
+ * The receipt page of purchase `purchaseId` for `viewer`: the buyer or an admin.
+ * @throws NotFoundError "Receipt not found" for no receipt, or another user's.
+ */
+export async function receiptFor(
+  kv: Deno.Kv,
+  seller: SellerConfig,
+  viewer: User,
+  purchaseId: string,
+): Promise<ReceiptView> {
+  const record = purchaseId.length <= 100 ? (await getPurchaseEntry(kv, purchaseId)).value : null;
+  if (!record?.receipt || (record.userId !== viewer.id && viewer.role !== "admin")) {
+    throw new NotFoundError("Receipt not found");
+  }
+  const discountPaise = record.discountPaise ?? 0;
+  return {
+    purchaseId: record.id,
+    receipt: record.receipt,
+    gst: seller.gstin ? gstSplit(record.amountPaid, seller.state ?? null, record.receipt.buyerState) : null,
+    seller,
+    listPricePaise: record.listPricePaise ?? record.amountPaid + discountPaise,
+    discountPaise,
+    couponCode: record.couponCode ?? null,
+    amountPaid: record.amountPaid,
+    paymentId: record.paymentId,
+    orderId: record.gatewayOrderId,
+    refund: record.refund ?? null,
+  };
+}

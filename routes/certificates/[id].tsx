@@ -1,0 +1,101 @@
+/**
+ * `/certificates/{id}`: a certificate's public page (no sign-in): the learner's name, the toolkit, the date and
+ * serial, "Revoked" after a refund, an "Add to LinkedIn" link, printing as one landscape page (docs/decisions.md,
+ * Money operations: certificates). Unknown id: 404.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { formatDate } from "@/lib/dates.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { type Certificate, certificatePath, getCertificate } from "@/lib/certificates/certificates.ts";
+import PrintButton from "@/islands/PrintButton.tsx";
+
+interface CertificateData {
+  certificate: Certificate;
+  url: string;
+  linkedIn: string;
+  organization: string;
+}
+
+/** LinkedIn's add-to-profile address for a certification, filled with the certificate's details. */
+function linkedInUrl(certificate: Certificate, url: string, organization: string): string {
+  const issued = new Date(certificate.issuedAt);
+  const params = new URLSearchParams({
+    startTask: "CERTIFICATION_NAME",
+    name: certificate.toolkitTitle,
+    organizationName: organization,
+    issueYear: String(issued.getUTCFullYear()),
+    issueMonth: String(issued.getUTCMonth() + 1),
+    certUrl: url,
+    certId: certificate.serial,
+  });
+  return `https://www.linkedin.com/profile/add?${params}`;
+}
+
+export const handler = define.handlers<CertificateData>({
+  async GET(_req, ctx) {
+    const { kv, config } = ctx.state.services;
+    const certificate = await getCertificate(kv, ctx.params.id);
+    if (!certificate) throw new NotFoundError("Certificate not found");
+    const url = `${config.appUrl}${certificatePath(certificate.id)}`;
+    const organization = config.seller.name ?? "Career Community";
+    return ctx.render({ certificate, url, organization, linkedIn: linkedInUrl(certificate, url, organization) });
+  },
+});
+
+export default define.page<CertificateData>(function CertificatePage({ data }) {
+  const { certificate: c, url, linkedIn, organization } = data;
+  const revoked = c.revokedAt !== null;
+  return (
+    <div class="mx-auto max-w-4xl space-y-4">
+      <PageHead
+        title={`${c.userName}: ${c.toolkitTitle} certificate`}
+        description={`${c.userName} completed ${c.toolkitTitle} on ${organization}.`}
+      />
+      {revoked && (
+        <p role="status" class="rounded-md border border-red-300 bg-red-50 p-3 font-semibold text-red-900">
+          {`Revoked on ${formatDate(c.revokedAt!)}: this certificate is no longer valid.`}
+        </p>
+      )}
+      <article
+        aria-labelledby="page-title"
+        class="certificate rounded-lg border-8 border-double border-indigo-800 bg-white px-6 py-12 text-center shadow-sm sm:px-12 print:shadow-none"
+      >
+        <p class="text-sm font-semibold uppercase tracking-[0.3em] text-indigo-800">{organization}</p>
+        <h1 id="page-title" class="mt-4 text-3xl font-bold text-slate-900 sm:text-4xl">
+          Certificate of completion{revoked && " (revoked)"}
+        </h1>
+        <p class="mt-8 text-slate-700">This certifies that</p>
+        <p class="mt-2 text-3xl font-semibold text-slate-900 sm:text-4xl">{c.userName}</p>
+        <p class="mt-6 text-slate-700">has completed every lesson of</p>
+        <p class="mt-2 text-2xl font-semibold text-slate-900">{c.toolkitTitle}</p>
+        <dl class="mt-10 grid gap-4 text-sm text-slate-800 sm:grid-cols-2">
+          <div>
+            <dt class="font-semibold">Issued</dt>
+            <dd>
+              <time datetime={c.issuedAt}>{formatDate(c.issuedAt)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt class="font-semibold">Serial</dt>
+            <dd class="font-mono">{c.serial}</dd>
+          </div>
+        </dl>
+        <p class="mt-8 break-all text-xs text-slate-700">Verify at {url}</p>
+      </article>
+      <div class="flex flex-wrap gap-3 print:hidden">
+        {!revoked && (
+          <a
+            href={linkedIn}
+            target="_blank"
+            rel="noopener noreferrer"
+            class="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900"
+          >
+            Add to LinkedIn<span class="sr-only">(opens in a new tab)</span>
+          </a>
+        )}
+        <PrintButton label="Print certificate" />
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,122 @@
+/**
+ * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
+ * guest is sent to sign in). With `SELLER_GSTIN` set it is a tax invoice with the GST split
+ * (docs/decisions.md, Money operations: receipts).
+ */
+import { define } from "@/lib/platform/define.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { formatDate } from "@/lib/dates.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { formatRupees, toRupees } from "@/lib/money.ts";
+import { GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
+import PrintButton from "@/islands/PrintButton.tsx";
+
+export const handler = define.handlers<ReceiptView>({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv, config } = ctx.state.services;
+    return ctx.render(await receiptFor(kv, config.seller, ctx.state.user, ctx.params.id));
+  },
+});
+
+const money = (paise: number) => formatRupees(toRupees(paise));
+
+function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <tr class={strong ? "font-semibold" : ""}>
+      <th scope="row" class="py-1.5 pr-4 text-left font-normal text-slate-700">{label}</th>
+      <td class="py-1.5 text-right tabular-nums">{value}</td>
+    </tr>
+  );
+}
+
+export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
+  const title = r.gst ? "Tax invoice" : "Receipt";
+  const { seller, receipt, gst } = r;
+  const half = GST_RATE_PERCENT / 2;
+  return (
+    <article
+      aria-labelledby="page-title"
+      class="receipt mx-auto max-w-3xl space-y-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm print:border-0 print:p-0 print:shadow-none"
+    >
+      <PageHead title={`${title} ${receipt.number}`} />
+      <header class="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 id="page-title" class="text-2xl font-bold text-slate-900">{title}</h1>
+          <p class="text-slate-700">
+            No. <span class="font-mono font-semibold text-slate-900">{receipt.number}</span>
+          </p>
+          <p class="text-slate-700">
+            Date: <time datetime={receipt.issuedAt}>{formatDate(receipt.issuedAt)}</time>
+          </p>
+        </div>
+        <PrintButton label={`Print ${title.toLowerCase()}`} />
+      </header>
+      <div class="grid gap-6 sm:grid-cols-2 print:grid-cols-2">
+        <section aria-labelledby="seller-heading">
+          <h2 id="seller-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Seller</h2>
+          <p class="font-semibold text-slate-900">{seller.name ?? "Career Community"}</p>
+          {seller.address && <p class="text-slate-800">{seller.address}</p>}
+          {seller.state && <p class="text-slate-800">State: {seller.state}</p>}
+          {seller.gstin && (
+            <p class="text-slate-800">
+              GSTIN: <span class="font-mono">{seller.gstin}</span>
+            </p>
+          )}
+        </section>
+        <section aria-labelledby="buyer-heading">
+          <h2 id="buyer-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Billed to</h2>
+          <p class="font-semibold text-slate-900">{receipt.name || "Deleted user"}</p>
+          {receipt.email && <p class="text-slate-800">{receipt.email}</p>}
+          {receipt.buyerState && <p class="text-slate-800">State: {receipt.buyerState}</p>}
+        </section>
+      </div>
+      <section aria-labelledby="items-heading" class="space-y-2">
+        <h2 id="items-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Item</h2>
+        <p class="text-slate-900">
+          {receipt.toolkitTitle}
+          {gst && <span class="text-slate-700">{` (SAC ${seller.sac})`}</span>}
+        </p>
+        <table class="w-full text-sm">
+          <tbody class="divide-y divide-slate-200">
+            <Row label="List price" value={money(r.listPricePaise)} />
+            {r.discountPaise > 0 && (
+              <Row
+                label={r.couponCode ? `Discount (coupon ${r.couponCode})` : "Discount"}
+                value={`− ${money(r.discountPaise)}`}
+              />
+            )}
+            {gst && <Row label="Taxable value" value={money(gst.taxable)} />}
+            {gst && !gst.interState && <Row label={`CGST ${half} %`} value={money(gst.cgst)} />}
+            {gst && !gst.interState && <Row label={`SGST ${half} %`} value={money(gst.sgst)} />}
+            {gst?.interState && <Row label={`IGST ${GST_RATE_PERCENT} %`} value={money(gst.igst)} />}
+            <Row label={gst ? "Amount paid (GST included)" : "Amount paid"} value={money(r.amountPaid)} strong />
+          </tbody>
+        </table>
+      </section>
+      <section aria-labelledby="payment-heading" class="text-sm text-slate-800">
+        <h2 id="payment-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Payment</h2>
+        {r.paymentId && (
+          <p>
+            Payment id: <span class="font-mono">{r.paymentId}</span>
+          </p>
+        )}
+        {r.orderId && (
+          <p>
+            Order id: <span class="font-mono">{r.orderId}</span>
+          </p>
+        )}
+        {r.refund && (
+          <p class="mt-2 font-semibold text-amber-900">
+            {`Refunded: ${money(r.refund.amount)} on ${formatDate(r.refund.at)}`}
+          </p>
+        )}
+      </section>
+      <p class="text-xs text-slate-700">
+        {gst
+          ? "This is a computer-generated tax invoice and needs no signature."
+          : "This is a computer-generated receipt and needs no signature."}
+      </p>
+    </article>
+  );
+});

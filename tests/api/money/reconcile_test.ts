@@ -1,0 +1,118 @@
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { webhookDelivery } from "@/tests/fakes/razorpay.ts";
+import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
+import { addToolkit, checkout, openShop, type Shop } from "../toolkits/helpers.ts";
+import { deliver, purchaseRecord } from "./helpers.ts";
+
+const MINUTE = 60_000;
+const run = (shop: Shop, after = 3 * MINUTE) => reconcilePayments(shop.t.services, Date.now() + after);
+
+async function notifications(shop: Shop, headers: Record<string, string>) {
+  return (await (await shop.t.fetch("/api/me/notifications", { headers })).json()).notifications as {
+    type: string;
+  }[];
+}
+
+Deno.test("reconcile: a pending purchase whose webhook never came becomes paid, with its receipt, once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const started = await checkout(shop, buyer, kit.id);
+  const payment = shop.fake.addPayment(started.body.order.id, "captured");
+  // Too young: left to the webhook.
+  assertEquals(await run(shop, 0), { checked: 0, paid: 0, failed: 0 });
+  assertEquals(await run(shop), { checked: 1, paid: 1, failed: 0 });
+  const record = await purchaseRecord(shop, started.body.purchase.id);
+  assertEquals([record.paymentStatus, record.paymentId], ["paid", payment.id]);
+  assert(record.receipt?.number.startsWith("RCPT-"));
+  assertEquals(record.history.at(-1)?.source, "reconcile");
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals(detail.hasPurchased, true);
+  assertEquals((await notifications(shop, buyer.headers)).map((n) => n.type), ["purchase_paid"]);
+  // Settled: not asked about again.
+  assertEquals(await run(shop), { checked: 0, paid: 0, failed: 0 });
+  await shop.t.settled();
+  assertEquals(shop.t.mails.filter((m) => m.to === buyer.user.email).length, 1);
+});
+
+Deno.test("reconcile: an authorized payment is captured with the order's amount, then counts as paid", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 250 });
+  const started = await checkout(shop, buyer, kit.id);
+  const payment = shop.fake.addPayment(started.body.order.id, "authorized");
+  assertEquals(await run(shop), { checked: 1, paid: 1, failed: 0 });
+  assertEquals([payment.status, payment.captured, payment.amount], ["captured", true, 25000]);
+  assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "paid");
+});
+
+Deno.test("reconcile: a late authorisation turns a failed purchase paid; all payments failed marks a pending one failed", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kitA = await addToolkit(shop);
+  const kitB = await addToolkit(shop);
+  const a = await checkout(shop, buyer, kitA.id);
+  assertEquals((await deliver(shop, webhookDelivery("payment.failed", a.body.order.id))).status, 200);
+  assertEquals((await purchaseRecord(shop, a.body.purchase.id)).paymentStatus, "failed");
+  shop.fake.addPayment(a.body.order.id, "failed");
+  shop.fake.addPayment(a.body.order.id, "authorized");
+  const b = await checkout(shop, buyer, kitB.id);
+  shop.fake.addPayment(b.body.order.id, "failed");
+  assertEquals(await run(shop), { checked: 2, paid: 1, failed: 1 });
+  assertEquals((await purchaseRecord(shop, a.body.purchase.id)).paymentStatus, "paid");
+  assertEquals((await purchaseRecord(shop, b.body.purchase.id)).paymentStatus, "failed");
+  // A paid purchase never moves back: a failure reported afterwards changes nothing.
+  assertEquals((await deliver(shop, webhookDelivery("payment.failed", a.body.order.id))).status, 200);
+  assertEquals((await purchaseRecord(shop, a.body.purchase.id)).paymentStatus, "paid");
+});
+
+Deno.test("reconcile: a run racing the webhook confirms the purchase once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kits = await Promise.all(Array.from({ length: 5 }, () => addToolkit(shop)));
+  const started = [];
+  for (const kit of kits) started.push(await checkout(shop, buyer, kit.id));
+  for (const s of started) shop.fake.addPayment(s.body.order.id, "captured");
+  const [counts, ...hooks] = await Promise.all([
+    run(shop),
+    ...started.map((s) => deliver(shop, webhookDelivery("payment.captured", s.body.order.id))),
+  ]);
+  assert(hooks.every((res) => res.status === 200));
+  assertEquals(counts.checked, 5);
+  const numbers = new Set<string>();
+  for (const s of started) {
+    const record = await purchaseRecord(shop, s.body.purchase.id);
+    assertEquals(record.paymentStatus, "paid");
+    assertEquals(record.history.filter((h) => h.status === "paid").length, 1);
+    numbers.add(record.receipt!.number);
+  }
+  assertEquals(numbers.size, 5);
+  assertEquals((await notifications(shop, buyer.headers)).filter((n) => n.type === "purchase_paid").length, 5);
+});
+
+Deno.test("reconcile: orders older than 7 days are dropped from the work list; a gateway failure skips the order", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const started = await checkout(shop, buyer, kit.id);
+  shop.fake.addPayment(started.body.order.id, "captured");
+  shop.fake.mode = "fail";
+  assertEquals(await run(shop), { checked: 1, paid: 0, failed: 0 });
+  shop.fake.mode = "ok";
+  assertEquals(await run(shop, 8 * 24 * 60 * MINUTE), { checked: 0, paid: 0, failed: 0 });
+  assertEquals(await run(shop), { checked: 0, paid: 0, failed: 0 });
+  assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "pending");
+});
+
+Deno.test("reconcile-payments is a registered job an admin can run by hand", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const started = await checkout(shop, buyer, kit.id);
+  shop.fake.addPayment(started.body.order.id, "captured");
+  const res = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", undefined, shop.admin.headers);
+  assertEquals([res.status, await res.json()], [200, { job: "reconcile-payments", checked: 0, paid: 0, failed: 0 }]);
+  const other = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", undefined, buyer.headers);
+  assertEquals(other.status, 403);
+});

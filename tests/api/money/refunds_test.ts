@@ -1,0 +1,164 @@
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
+import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
+import { addCoupon, addLesson, addToolkit, checkout, openShop } from "../toolkits/helpers.ts";
+import { buy, deliver, purchaseRecord, refund } from "./helpers.ts";
+
+Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  await addLesson(shop, kit.id);
+  const coupon = await addCoupon(shop, { code: "ONCE", discountType: "percentage", discountValue: 10, usageLimit: 1 });
+  const { purchaseId, payment } = await buy(shop, buyer, kit.id, "ONCE");
+  const usedCount = async () =>
+    (await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json()).coupons
+      .find((c: { id: string }) => c.id === coupon.id).usedCount;
+  assertEquals(await usedCount(), 1);
+
+  const res = await refund(shop, purchaseId, "Asked within 7 days");
+  assertEquals(res.status, 200, JSON.stringify(res.body));
+  assertEquals(res.body.purchase.paymentStatus, "refunded");
+  assertEquals(res.body.purchase.refund.amount, 45000);
+  assertEquals(res.body.purchase.refund.reason, "Asked within 7 days");
+  assertEquals(res.body.purchase.refund.status, "pending");
+  // The gateway refunded the captured payment once, in paise, with the notes and the idempotency key.
+  assertEquals(shop.fake.refunds.length, 1);
+  const made = shop.fake.refunds[0];
+  assertEquals([made.payment_id, made.amount, made.notes], [payment.id, 45000, {
+    reason: "Asked within 7 days",
+    purchaseId,
+  }]);
+  assertEquals(made.idempotencyKey, refundIdempotencyKey(payment.id));
+
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals([detail.hasPurchased, detail.contentItems[0].content], [false, null]);
+  assertEquals(await usedCount(), 0);
+  // The coupon's single use is free again, and the buyer may buy the toolkit again.
+  const again = await checkout(shop, buyer, kit.id, "ONCE");
+  assertEquals(again.status, 200, JSON.stringify(again.body));
+  const mine = await (await shop.t.fetch("/api/purchases", { headers: buyer.headers })).json();
+  assert(mine.purchases.some((p: { paymentStatus: string }) => p.paymentStatus === "refunded"));
+  // The buyer was told: a notification and an e-mail (after the receipt e-mail of the payment).
+  const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
+  assertEquals(notes.map((n: { type: string }) => n.type), ["purchase_refunded", "purchase_paid"]);
+  await shop.t.settled();
+  const mails = shop.t.mails.filter((m) => m.to === buyer.user.email);
+  assertEquals(mails.length, 2);
+  assert(mails[0].subject.startsWith("Your receipt RCPT-"), mails[0].subject);
+  assert(mails[0].link.endsWith(`/purchases/${purchaseId}/receipt`));
+  assertEquals(mails[1].subject, "Your refund for Resume Toolkit");
+  assert(mails[1].text.includes("₹450"), mails[1].text);
+});
+
+Deno.test("refund: twice, a free purchase, a pending one and an unknown one are refused; nothing reaches the gateway", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const freeKit = await addToolkit(shop, { price: 0 });
+  const pendingKit = await addToolkit(shop);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  assertEquals((await refund(shop, purchaseId)).status, 200);
+  assertEquals(await refund(shop, purchaseId), {
+    status: 400,
+    body: { error: "Only a paid purchase can be refunded" },
+  });
+  const free = await checkout(shop, buyer, freeKit.id);
+  assertEquals(await refund(shop, free.body.purchase.id), {
+    status: 400,
+    body: { error: "A free purchase has no payment to refund" },
+  });
+  const pending = await checkout(shop, buyer, pendingKit.id);
+  assertEquals(await refund(shop, pending.body.purchase.id), {
+    status: 400,
+    body: { error: "Only a paid purchase can be refunded" },
+  });
+  assertEquals((await refund(shop, crypto.randomUUID())).status, 404);
+  assertEquals(shop.fake.refunds.length, 1);
+  // Only admins refund.
+  const res = await shop.t.json("POST", `/api/admin/purchases/${pending.body.purchase.id}/refund`, {}, buyer.headers);
+  assertEquals(res.status, 403);
+});
+
+Deno.test("refund: a gateway failure is 502 and changes nothing", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const before = await purchaseRecord(shop, purchaseId);
+  shop.fake.mode = "fail";
+  assertEquals(await refund(shop, purchaseId), { status: 502, body: { error: "Payment gateway unavailable" } });
+  shop.fake.mode = "ok";
+  assertEquals(await purchaseRecord(shop, purchaseId), before);
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals(detail.hasPurchased, true);
+  // A retry after the failure refunds once.
+  assertEquals((await refund(shop, purchaseId)).status, 200);
+  assertEquals(shop.fake.refunds.length, 1);
+});
+
+Deno.test("refund.processed marks the refund processed once; a replay changes nothing", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  await refund(shop, purchaseId);
+  const delivery = refundProcessedDelivery(shop.fake.refunds[0]);
+  const first = await deliver(shop, delivery);
+  assertEquals([first.status, await first.json()], [200, { received: true }]);
+  const processed = await purchaseRecord(shop, purchaseId);
+  assertEquals(processed.refund!.status, "processed");
+  assert(processed.refund!.processedAt);
+  for (const replay of [delivery, refundProcessedDelivery(shop.fake.refunds[0])]) {
+    const res = await deliver(shop, replay);
+    assertEquals(res.status, 200);
+    assertEquals(await purchaseRecord(shop, purchaseId), processed);
+  }
+});
+
+Deno.test("refund: an extra payment of a paid purchase is refunded; the purchase stays paid", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 300 });
+  const first = await checkout(shop, buyer, kit.id);
+  const second = await checkout(shop, buyer, kit.id, undefined);
+  // Checkout started again with the same price reuses the order; a coupon makes a second order.
+  await addCoupon(shop, { code: "TEN", discountType: "fixed", discountValue: 10 });
+  const third = await checkout(shop, buyer, kit.id, "TEN");
+  assert(third.body.order.id !== first.body.order.id);
+  assertEquals(second.status, 200);
+  const a = shop.fake.addPayment(first.body.order.id, "captured");
+  const b = shop.fake.addPayment(third.body.order.id, "captured");
+  for (const [order, payment] of [[first.body.order.id, a.id], [third.body.order.id, b.id]]) {
+    const res = await shop.t.json(
+      "POST",
+      `/api/toolkits/${kit.id}/verify`,
+      signedPayment(order, payment),
+      buyer.headers,
+    );
+    assertEquals(res.status, 200);
+  }
+  const record = await purchaseRecord(shop, first.body.purchase.id);
+  assertEquals(record.paymentStatus, "paid");
+  assertEquals(record.extraPayments!.map((p) => p.paymentId), [b.id]);
+  const list = await (await shop.t.fetch(`/api/admin/purchases?search=${b.id}`, { headers: shop.admin.headers }))
+    .json();
+  assertEquals(list.purchases[0].extraPayments[0].paymentId, b.id);
+  const path = `/api/admin/purchases/${record.id}/extra-payments/${b.id}/refund`;
+  const res = await shop.t.json("POST", path, { reason: "Paid twice" }, shop.admin.headers);
+  assertEquals(res.status, 200);
+  const after = await purchaseRecord(shop, record.id);
+  assertEquals(after.paymentStatus, "paid");
+  assertEquals(after.extraPayments![0].refund!.amount, 29000);
+  assertEquals(shop.fake.refunds.map((r) => [r.payment_id, r.amount]), [[b.id, 29000]]);
+  const twice = await shop.t.json("POST", path, {}, shop.admin.headers);
+  assertEquals([twice.status, await twice.json()], [400, { error: "This payment has already been refunded" }]);
+  const unknown = await shop.t.json(
+    "POST",
+    `/api/admin/purchases/${record.id}/extra-payments/pay_nope/refund`,
+    {},
+    shop.admin.headers,
+  );
+  assertEquals(unknown.status, 404);
+});

@@ -1,0 +1,184 @@
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser, type TestUser } from "@/tests/helpers/app.ts";
+import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
+import { type Count, purchaseCounts, toolkitCounts, userCounts } from "@/lib/stats/counters.ts";
+import { updateUser, type User } from "@/lib/users/users.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import type { ToolkitRecord } from "@/lib/toolkits/schema.ts";
+import { istToday } from "@/lib/dates.ts";
+import { addCoupon, addToolkit, checkout, openShop, type Shop } from "../toolkits/helpers.ts";
+import { deliver, refund } from "./helpers.ts";
+
+/** Every counter as stored: key (JSON) → signed value, zeros left out. */
+async function stored(kv: Deno.Kv): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const prefix of ["stats_days", "stats_totals", "stats_toolkits", "stats_coupons"]) {
+    for await (const entry of kv.list<Deno.KvU64>({ prefix: [prefix] })) {
+      const value = Number(BigInt.asIntN(64, entry.value.value));
+      if (value !== 0) found.set(JSON.stringify(entry.key), value);
+    }
+  }
+  return found;
+}
+
+/** The counters recounted from every user, toolkit and purchase record. */
+async function recount(kv: Deno.Kv): Promise<Map<string, number>> {
+  const counts: Count[] = [];
+  for await (const e of kv.list<User>({ prefix: ["users"] })) counts.push(...userCounts(e.value));
+  for await (const e of kv.list<ToolkitRecord>({ prefix: ["toolkits"] })) counts.push(...toolkitCounts(e.value));
+  for await (const e of kv.list<PurchaseRecord>({ prefix: ["purchases"] })) counts.push(...purchaseCounts(e.value));
+  const sums = new Map<string, number>();
+  for (const [key, amount] of counts) sums.set(JSON.stringify(key), (sums.get(JSON.stringify(key)) ?? 0) + amount);
+  for (const [key, amount] of sums) if (amount === 0) sums.delete(key);
+  return sums;
+}
+
+/** A small deterministic random source (mulberry32), so a failure can be replayed. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("stats: the counters equal a recount of the records after 200 mixed operations", async () => {
+  await using shop = await openShop();
+  const rand = random(20261125);
+  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
+  const users: TestUser[] = [];
+  const kits = [await addToolkit(shop, { price: 400 }), await addToolkit(shop, { price: 0 })];
+  await addCoupon(shop, { code: "HALF", discountType: "percentage", discountValue: 50 });
+  const paid: string[] = [];
+  const pendingOrders: { user: TestUser; kitId: string; orderId: string }[] = [];
+  const ops: Record<string, () => Promise<unknown>> = {
+    async signUp() {
+      users.push(await createTestUser(shop.t));
+    },
+    async signUpUnverified() {
+      const user = await createTestUser(shop.t);
+      await updateUser(shop.t.kv, user.user.id, { emailVerified: false });
+      users.push(user);
+    },
+    async verify() {
+      if (users.length) await updateUser(shop.t.kv, pick(users).user.id, { emailVerified: true });
+    },
+    async deleteAccount() {
+      if (users.length < 3) return;
+      const user = users.splice(Math.floor(rand() * users.length), 1)[0];
+      const res = await shop.t.json("DELETE", "/api/me", { confirm: user.user.email }, user.headers);
+      assertEquals(res.status, 200);
+    },
+    async addToolkit() {
+      kits.push(await addToolkit(shop, { price: pick([99, 250, 1000]), isActive: rand() < 0.7 }));
+    },
+    async toggleToolkit() {
+      const kit = pick(kits);
+      await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, { isActive: rand() < 0.5 }, shop.admin.headers);
+    },
+    async deleteToolkit() {
+      if (kits.length < 4) return;
+      const kit = kits.splice(2 + Math.floor(rand() * (kits.length - 2)), 1)[0];
+      await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, undefined, shop.admin.headers);
+    },
+    async checkout() {
+      if (!users.length) return;
+      const user = pick(users);
+      const kit = pick(kits);
+      const started = await checkout(shop, user, kit.id, rand() < 0.3 ? "HALF" : undefined);
+      if (started.status === 200 && !started.body.free) {
+        pendingOrders.push({ user, kitId: kit.id, orderId: started.body.order.id });
+      }
+    },
+    async pay() {
+      const order = pendingOrders.splice(Math.floor(rand() * pendingOrders.length), 1)[0];
+      if (!order) return;
+      const res = await shop.t.json(
+        "POST",
+        `/api/toolkits/${order.kitId}/verify`,
+        signedPayment(order.orderId, shop.fake.addPayment(order.orderId, "captured").id),
+        order.user.headers,
+      );
+      if (res.status === 200) paid.push((await res.json()).purchase.id);
+    },
+    async fail() {
+      const order = pick(pendingOrders);
+      if (order) await deliver(shop, webhookDelivery("payment.failed", order.orderId));
+    },
+    async payTwice() {
+      const order = pick(pendingOrders);
+      if (!order) return;
+      const payment = shop.fake.addPayment(order.orderId, "captured");
+      await deliver(shop, webhookDelivery("payment.captured", order.orderId, undefined, payment.id));
+    },
+    async refund() {
+      if (!paid.length) return;
+      const answer = await refund(shop, paid.splice(Math.floor(rand() * paid.length), 1)[0]);
+      assert([200, 400].includes(answer.status), JSON.stringify(answer));
+    },
+  };
+  const weights: [string, number][] = [
+    ["signUp", 14],
+    ["signUpUnverified", 5],
+    ["verify", 6],
+    ["deleteAccount", 4],
+    ["addToolkit", 4],
+    ["toggleToolkit", 5],
+    ["deleteToolkit", 2],
+    ["checkout", 25],
+    ["pay", 18],
+    ["fail", 5],
+    ["payTwice", 5],
+    ["refund", 7],
+  ];
+  const sum = weights.reduce((s, [, w]) => s + w, 0);
+  const done: Record<string, number> = {};
+  for (let i = 0; i < 200; i++) {
+    let roll = rand() * sum;
+    const [name] = weights.find(([, w]) => (roll -= w) < 0)!;
+    done[name] = (done[name] ?? 0) + 1;
+    await ops[name]();
+  }
+  const counters = await stored(shop.t.kv);
+  assertEquals(counters, await recount(shop.t.kv));
+  // Enough of each happened for the comparison to mean something.
+  for (const kind of ['"refunds"', '"purchases"', '"verifiedSignups"', '"uses"']) {
+    assert([...counters.keys()].some((key) => key.includes(kind)), `no ${kind} counter: ${JSON.stringify(done)}`);
+  }
+
+  const res = await shop.t.fetch("/api/admin/stats?days=7", { headers: shop.admin.headers });
+  assertEquals(res.status, 200);
+  const stats = await res.json();
+  assertEquals(stats.days.length, 7);
+  assertEquals(stats.days.at(-1).date, istToday());
+  let userCount = 0;
+  for await (const _ of shop.t.kv.list({ prefix: ["users"] })) userCount++;
+  assertEquals(stats.totals.users, userCount);
+  const today = stats.days.at(-1);
+  assertEquals(today.signups, userCount);
+  assertEquals(today.revenue, stats.totals.revenue);
+  assertEquals(today.refunds, stats.totals.refunds);
+  assert(stats.topToolkits.length > 0 && stats.coupons[0].code === "HALF");
+});
+
+Deno.test("stats: admins only; days must be 7 to 365", async () => {
+  await using shop: Shop = await openShop();
+  const user = await createTestUser(shop.t);
+  assertEquals((await shop.t.fetch("/api/admin/stats", { headers: user.headers })).status, 403);
+  assertEquals((await shop.t.fetch("/api/admin/stats")).status, 401);
+  for (const days of ["6", "366", "x"]) {
+    assertEquals((await shop.t.fetch(`/api/admin/stats?days=${days}`, { headers: shop.admin.headers })).status, 400);
+  }
+  const stats = await (await shop.t.fetch("/api/admin/stats", { headers: shop.admin.headers })).json();
+  assertEquals(stats.days.length, 30);
+  assertEquals(Object.keys(stats.totals).sort(), [
+    "activeToolkits",
+    "openInternships",
+    "pendingOpportunities",
+    "refunds",
+    "revenue",
+    "users",
+    "verifiedUsers",
+  ]);
+});

@@ -1,0 +1,173 @@
+/**
+ * Money in Chromium (docs/decisions.md, Money operations): the admin refunds a purchase from `/admin/purchases` and
+ * the buyer loses the lesson and sees the refund in "My toolkits"; the receipt prints as a tax invoice with the
+ * seller's GSTIN; a learner completes the last lesson and opens their certificate; the dashboard draws its charts.
+ * Every page is checked with axe.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+
+/** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
+const SHOTS = Deno.env.get("SCREENSHOTS_DIR") ?? Deno.makeTempDirSync({ prefix: "money-e2e-" });
+
+const SELLER = {
+  SELLER_NAME: "Career Community Private Limited",
+  SELLER_ADDRESS: "12 MG Road, Bengaluru 560001",
+  SELLER_STATE: "Karnataka",
+  SELLER_GSTIN: "29ABCDE1234F1Z5",
+};
+
+async function shop(t: TestApp, admin: TestUser, lessons: string[]) {
+  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
+    title: "Crack the Data Analyst Interview",
+    description: "SQL, cases and the offer.",
+    price: 799,
+  }, admin.headers)).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  const items = [];
+  for (const title of lessons) {
+    const res = await t.json("POST", "/api/admin/toolkit-content-items", {
+      toolkitId: toolkit.id,
+      title,
+      type: "article",
+      content: `<p>${title} body</p>`,
+    }, admin.headers);
+    items.push((await res.json()).contentItem);
+  }
+  return { toolkit, items };
+}
+
+async function pay(t: TestApp, fake: ReturnType<typeof startFakeRazorpay>, buyer: TestUser, toolkitId: string) {
+  const started = await (await t.json("POST", `/api/toolkits/${toolkitId}`, {}, buyer.headers)).json();
+  const payment = fake.addPayment(started.order.id, "captured");
+  const res = await t.json(
+    "POST",
+    `/api/toolkits/${toolkitId}/verify`,
+    signedPayment(started.order.id, payment.id),
+    buyer.headers,
+  );
+  assertEquals(res.status, 200);
+  return started.purchase.id as string;
+}
+
+Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the refund; the receipt prints", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: { ...fake.env, ...SELLER } });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  await t.json("POST", "/api/onboarding", {
+    persona: "student",
+    locationType: "state",
+    locationValue: "Maharashtra",
+    opportunityInterests: ["Hackathons"],
+  }, buyer.headers);
+  const { toolkit, items } = await shop(t, admin, ["SQL joins"]);
+  const purchaseId = await pay(t, fake, buyer, toolkit.id);
+  await using browser = await launchBrowser();
+
+  // The receipt: a tax invoice (inter-state: IGST), printed.
+  const buyerContext = await browser.newContext();
+  await signInBrowser(buyerContext, t.origin, buyer);
+  const mine = await buyerContext.newPage();
+  await openHydrated(mine, `${t.origin}/toolkits/mine`);
+  await mine.getByRole("link", { name: "Receipt for Crack the Data Analyst Interview" }).click();
+  await mine.waitForURL(`${t.origin}/purchases/${purchaseId}/receipt`);
+  await mine.getByRole("heading", { name: "Tax invoice" }).waitFor();
+  const invoice = await mine.locator("article.receipt").innerText();
+  for (const text of ["GSTIN: 29ABCDE1234F1Z5", "IGST 18 %", "₹121.88", "₹677.12", "₹799", "Rohan Mehta"]) {
+    assert(invoice.includes(text), `the invoice shows ${text}: ${invoice}`);
+  }
+  await assertAccessible(mine, "receipt");
+  await mine.emulateMedia({ media: "print" });
+  assertEquals(await mine.locator("body > header").isVisible(), false);
+  assertEquals(await mine.getByRole("button", { name: "Print tax invoice" }).isVisible(), false);
+  await mine.screenshot({ path: `${SHOTS}/receipt-print.png`, fullPage: true });
+  const pdf = await mine.pdf({ preferCSSPageSize: true });
+  assertEquals((new TextDecoder().decode(pdf).match(/\/Type\s*\/Page[^s]/g) ?? []).length, 1);
+  await mine.emulateMedia({ media: "screen" });
+
+  // The admin refunds it from the purchases table, after a dialog that shows the amount.
+  const adminContext = await browser.newContext();
+  await signInBrowser(adminContext, t.origin, admin);
+  const page = await adminContext.newPage();
+  await openHydrated(page, `${t.origin}/admin/purchases`);
+  await page.getByRole("button", { name: "Paid (1)" }).click();
+  const row = page.getByRole("row", { name: /Rohan Mehta/ });
+  await row.getByRole("button", { name: "Refund Rohan Mehta's purchase" }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
+  assert((await dialog.innerText()).includes("Refund ₹799 to Rohan Mehta"));
+  await assertAccessible(page, "refund dialog");
+  await dialog.getByLabel("Reason (optional)").fill("Asked within 7 days");
+  await dialog.getByRole("button", { name: "Refund ₹799" }).click();
+  await page.getByRole("status").filter({ hasText: "Refunded ₹799 to Rohan Mehta." }).waitFor();
+  await page.getByRole("button", { name: "Refunded (1)" }).click();
+  await page.getByRole("row", { name: /Rohan Mehta/ }).getByText("Refunded", { exact: true }).waitFor();
+  await assertAccessible(page, "admin purchases");
+  assertEquals(fake.refunds.map((r) => [r.amount, r.notes.reason]), [[79900, "Asked within 7 days"]]);
+
+  // The buyer: the lesson is locked again, and "My toolkits" shows the refund.
+  const lesson = await buyerContext.newPage();
+  await lesson.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${items[0].id}`);
+  await lesson.waitForURL(`${t.origin}/toolkits/${toolkit.id}`);
+  await openHydrated(mine, `${t.origin}/toolkits/mine`);
+  await mine.getByText("You have no toolkits yet").waitFor();
+  const history = await mine.getByRole("region", { name: "Payment history" }).innerText();
+  assert(history.includes("Refunded") && history.includes("₹799 refunded on"), history);
+  await assertAccessible(mine, "my toolkits after the refund");
+  await mine.screenshot({ path: `${SHOTS}/my-toolkits-refunded.png`, fullPage: true });
+
+  // The dashboard: tiles and both charts.
+  await openHydrated(page, `${t.origin}/admin`);
+  await page.getByRole("img", { name: /Revenue per day, last 30 days/ }).waitFor();
+  await page.getByRole("img", { name: /Sign-ups per day/ }).waitFor();
+  assert((await page.getByRole("list", { name: "Totals" }).innerText()).includes("₹799"));
+  await assertAccessible(page, "dashboard");
+  await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
+});
+
+Deno.test("a learner completes the last lesson and opens their certificate; it prints on one page", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin");
+  const learner = await createTestUser(t, "user", { name: "Sara Khan" });
+  const { toolkit, items } = await shop(t, admin, ["Joins", "Window functions"]);
+  await pay(t, fake, learner, toolkit.id);
+  await t.json(
+    "POST",
+    `/api/toolkits/${toolkit.id}/progress`,
+    { contentItemId: items[0].id, completed: true },
+    learner.headers,
+  );
+  await using browser = await launchBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, learner);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}/learn/${items[1].id}`);
+  assertEquals(await page.getByRole("link", { name: /Certificate/ }).count(), 0);
+  await page.getByRole("button", { name: "Mark as complete" }).click();
+  await page.getByRole("link", { name: /Certificate/ }).click();
+  await page.waitForURL(/\/certificates\/[0-9a-f-]{36}$/);
+  const certificate = await page.getByRole("article").innerText();
+  for (const text of ["Certificate of completion", "Sara Khan", "Crack the Data Analyst Interview", "CERT-"]) {
+    assert(certificate.includes(text), `the certificate shows ${text}`);
+  }
+  const linkedIn = await page.getByRole("link", { name: /Add to LinkedIn/ }).getAttribute("href");
+  const url = new URL(linkedIn!);
+  assertEquals(url.origin + url.pathname, "https://www.linkedin.com/profile/add");
+  assertEquals(url.searchParams.get("certUrl"), page.url());
+  assertEquals(url.searchParams.get("name"), "Crack the Data Analyst Interview");
+  await assertAccessible(page, "certificate");
+  // Public: a guest opens it too.
+  const guest = await browser.newPage();
+  await guest.goto(page.url());
+  await guest.getByText("Sara Khan").waitFor();
+  await page.emulateMedia({ media: "print" });
+  await page.screenshot({ path: `${SHOTS}/certificate-print.png`, fullPage: true });
+  const pdf = await page.pdf({ preferCSSPageSize: true });
+  assertEquals((new TextDecoder().decode(pdf).match(/\/Type\s*\/Page[^s]/g) ?? []).length, 1);
+  // "My toolkits" links the certificate.
+  await openHydrated(page, `${t.origin}/toolkits/mine`);
+  await page.getByRole("link", { name: "Certificate for Crack the Data Analyst Interview" }).waitFor();
+});
