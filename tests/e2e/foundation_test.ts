@@ -82,7 +82,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByLabel("Name").fill("Al");
   await page.getByLabel("E-mail").fill("not-an-email");
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByText("Enter a name of at least 3 characters.").waitFor();
+  await page.getByText("Enter a name of 3 to 100 characters.").waitFor();
   await page.getByText("Enter a valid e-mail address").waitFor();
   await page.getByText("Use at least 8 characters.").waitFor();
   assertEquals(await page.getByLabel("Name").getAttribute("aria-invalid"), "true");
