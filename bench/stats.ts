@@ -48,7 +48,10 @@ async function seed(): Promise<{ adminCookie: string; seconds: number }> {
     );
     toolkits.push(await updateToolkit(kv, kit.id, { isActive: true }));
   }
-  await createCoupon(kv, CouponCreateSchema.parse({ code: "BENCH10", discountType: "percentage", discountValue: 10 }));
+  await createCoupon(
+    kv,
+    CouponCreateSchema.parse({ code: "BENCH10", discountType: "percentage", discountValue: 10, perUserLimit: 10 }),
+  );
   let made = 0;
   for (let b = 0; b < BUYERS && made < PURCHASES; b++) {
     const buyer = await createUser(kv, {
