@@ -272,15 +272,23 @@ async function mailsByIds(kv: Deno.Kv, ids: string[]): Promise<OutboxMail[]> {
 /** The outbox for the admin list (docs/api.md, Background work): newest first, filtered by `query`, one page. */
 export async function listOutbox(kv: Deno.Kv, query: OutboxQuery): Promise<OutboxPage> {
   const search = (query.search ?? "").toLowerCase();
-  const counts: Record<MailStatus, number> = { pending: 0, sent: 0, failed: 0 };
-  const matches: { createdMs: number; id: string }[] = [];
+  // The status indexes are read one after another while deliveries move mails between them. Reading pending first
+  // (the order mails move in) and keeping a mail's first sighting means a mail delivered meanwhile is listed once,
+  // as pending, instead of being missed.
+  const seen = new Map<string, { status: MailStatus; createdMs: number; to: string }>();
   for (const status of MAIL_STATUSES) {
     for await (const { key, value } of kv.list<{ to: string }>({ prefix: ["outbox_status", status] })) {
-      counts[status]++;
-      if (query.status && query.status !== status) continue;
-      if (search && !value.to.toLowerCase().includes(search)) continue;
-      matches.push({ createdMs: key[2] as number, id: key[3] as string });
+      const id = key[3] as string;
+      if (!seen.has(id)) seen.set(id, { status, createdMs: key[2] as number, to: value.to });
     }
+  }
+  const counts: Record<MailStatus, number> = { pending: 0, sent: 0, failed: 0 };
+  const matches: { createdMs: number; id: string }[] = [];
+  for (const [id, { status, createdMs, to }] of seen) {
+    counts[status]++;
+    if (query.status && query.status !== status) continue;
+    if (search && !to.toLowerCase().includes(search)) continue;
+    matches.push({ createdMs, id });
   }
   matches.sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? -1 : 1));
   const { limit, offset } = query;
