@@ -74,16 +74,7 @@ export async function refundPurchase(
     const current = entry.value!;
     if (current.paymentStatus !== "paid") throw new InvalidInputError(ONLY_PAID_REFUNDABLE);
     const at = new Date().toISOString();
-    const refund: RefundRecord = {
-      id: made.id,
-      paymentId,
-      amount: made.amount,
-      reason,
-      by: admin.id,
-      at,
-      status: made.status === "processed" ? "processed" : "pending",
-      processedAt: made.status === "processed" ? at : null,
-    };
+    const refund = refundRecord(made, { paymentId, reason, by: admin.id, at });
     const record: PurchaseRecord = {
       ...current,
       paymentStatus: "refunded",
@@ -165,16 +156,7 @@ export async function refundExtraPayment(
     if (current.extraPayments?.find((p) => p.paymentId === paymentId)?.refund) {
       throw new InvalidInputError(ALREADY_REFUNDED);
     }
-    const refund: RefundRecord = {
-      id: made.id,
-      paymentId,
-      amount: made.amount,
-      reason,
-      by: admin.id,
-      at,
-      status: made.status === "processed" ? "processed" : "pending",
-      processedAt: made.status === "processed" ? at : null,
-    };
+    const refund = refundRecord(made, { paymentId, reason, by: admin.id, at });
     const record: PurchaseRecord = {
       ...current,
       extraPayments: current.extraPayments!.map((p) => p.paymentId === paymentId ? { ...p, refund } : p),
@@ -204,5 +186,23 @@ export function withRefundProcessed(record: PurchaseRecord, refundId: string, at
       p === extra ? { ...p, refund: { ...extra.refund!, status: "processed" as const, processedAt: at } } : p
     ),
     updatedAt: at,
+  };
+}
+
+/** The refund kept on a purchase or extra payment for the gateway's answer `made` (amounts in paise). */
+function refundRecord(
+  made: { id: string; amount: number; status: string },
+  { paymentId, reason, by, at }: { paymentId: string; reason: RefundRecord["reason"]; by: string; at: string },
+): RefundRecord {
+  const processed = made.status === "processed";
+  return {
+    id: made.id,
+    paymentId,
+    amount: made.amount,
+    reason,
+    by,
+    at,
+    status: processed ? "processed" : "pending",
+    processedAt: processed ? at : null,
   };
 }
