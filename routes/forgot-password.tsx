@@ -35,7 +35,11 @@ export const handler = define.handlers<Data>({
     const again = (status: number, outcome: Omit<FormOutcome<"email">, "values">) =>
       ctx.render({ outcome: { values: { email: form.email }, ...outcome } }, { status });
     try {
-      await hitRateLimit(kv, RATE_LIMITS.passwordResetPerIp, ctx.state.clientIp, config.rateLimits);
+      await hitRateLimit(kv, {
+        rule: RATE_LIMITS.passwordResetPerIp,
+        subject: ctx.state.clientIp,
+        enabled: config.rateLimits,
+      });
       const errors = forgotProblems(form);
       const email = EmailField.safeParse(form.email);
       if (!email.success) errors.email = AUTH_TEXT.email;

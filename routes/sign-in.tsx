@@ -107,19 +107,22 @@ export const handler = define.handlers<Data>({
         outcome: { values: { email: form.email }, rememberMe, ...outcome },
       }, { status });
     try {
-      await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ctx.state.clientIp, config.rateLimits);
+      await hitRateLimit(kv, {
+        rule: RATE_LIMITS.signInPerIp,
+        subject: ctx.state.clientIp,
+        enabled: config.rateLimits,
+      });
       const errors = signInProblems(form);
       const fields = SignInFields.safeParse(form);
       if (!fields.success) errors.email ??= AUTH_TEXT.email;
       if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
       const previous = readSessionCookie(req, config.secure);
-      const { user, token } = await signInWithPassword(
-        services,
-        ctx.state.clientIp,
-        fields.data,
-        onboardingPath(callbackURL),
-        previous,
-      );
+      const { user, token } = await signInWithPassword(services, {
+        ip: ctx.state.clientIp,
+        input: fields.data,
+        verifyTarget: onboardingPath(callbackURL),
+        previousCookie: previous,
+      });
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
       return seeOther(next, { "set-cookie": sessionCookie(config.secure, token, rememberMe) });
     } catch (error) {

@@ -56,7 +56,11 @@ export const handler = define.handlers<Data>({
         outcome: { values: { name: form.name, email: form.email }, ...outcome },
       }, { status });
     try {
-      await hitRateLimit(kv, RATE_LIMITS.signUpPerIp, ctx.state.clientIp, config.rateLimits);
+      await hitRateLimit(kv, {
+        rule: RATE_LIMITS.signUpPerIp,
+        subject: ctx.state.clientIp,
+        enabled: config.rateLimits,
+      });
       const errors = signUpProblems(form);
       const fields = SignUpFields.safeParse(form);
       if (!fields.success) {

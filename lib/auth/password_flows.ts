@@ -31,19 +31,25 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
  */
 export async function signInWithPassword(
   services: Services,
-  ip: string,
-  input: z.infer<typeof SignInFields>,
-  verifyTarget: string,
-  previousCookie: string | undefined,
+  { ip, input, verifyTarget, previousCookie }: {
+    ip: string;
+    input: z.infer<typeof SignInFields>;
+    verifyTarget: string;
+    previousCookie: string | undefined;
+  },
 ): Promise<{ user: User; token: string }> {
   const { kv, config } = services;
-  await hitRateLimit(kv, RATE_LIMITS.signInPerEmailAndIp, `${normalizeEmail(input.email)} ${ip}`, config.rateLimits);
+  await hitRateLimit(kv, {
+    rule: RATE_LIMITS.signInPerEmailAndIp,
+    subject: `${normalizeEmail(input.email)} ${ip}`,
+    enabled: config.rateLimits,
+  });
   const { user, guard } = await checkCredentials(kv, input.email, input.password);
   if (!user.emailVerified) {
     await sendVerificationMail(services, user, verifyTarget);
     throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
   }
-  const { token } = await replaceSession(kv, user.id, previousCookie, guard);
+  const { token } = await replaceSession(kv, { userId: user.id, previousToken: previousCookie, guard });
   return { user, token };
 }
 
@@ -68,7 +74,11 @@ export async function signUpWithPassword(
  * @throws RateLimitedError.
  */
 export async function requestPasswordReset(services: Services, email: string, redirectTo: string): Promise<void> {
-  await hitRateLimit(services.kv, RATE_LIMITS.passwordResetPerEmail, normalizeEmail(email), services.config.rateLimits);
+  await hitRateLimit(services.kv, {
+    rule: RATE_LIMITS.passwordResetPerEmail,
+    subject: normalizeEmail(email),
+    enabled: services.config.rateLimits,
+  });
   startPasswordReset(services, email, redirectTo);
 }
 

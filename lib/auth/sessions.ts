@@ -96,9 +96,7 @@ export async function readSession(
  */
 export async function replaceSession(
   kv: Deno.Kv,
-  userId: string,
-  previousToken: string | undefined,
-  guard?: SessionGuard,
+  { userId, previousToken, guard }: { userId: string; previousToken: string | undefined; guard?: SessionGuard },
 ): Promise<{ session: Session; token: string }> {
   if (previousToken) await deleteSession(kv, previousToken);
   return await createSession(kv, userId, guard);

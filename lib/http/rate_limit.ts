@@ -42,9 +42,7 @@ export const RATE_LIMITS = {
  */
 export async function hitRateLimit(
   kv: Deno.Kv,
-  rule: RateLimitRule,
-  subject: string,
-  enabled = true,
+  { rule, subject, enabled = true }: { rule: RateLimitRule; subject: string; enabled?: boolean },
 ): Promise<void> {
   if (!enabled) return;
   const keyPart = subject.length > SUBJECT_MAX ? await sha256Hex(subject) : subject;

@@ -37,7 +37,7 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
     notFound: (req, pages) => isApi(new URL(req.url)) ? errorResponse(new NotFoundError()) : pages.renderNotFound(),
     methodNotAllowed: (_req, allow) =>
       Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),
-    onError(error, req, state, pages) {
+    onError(error, { req, state, pages }) {
       const url = new URL(req.url);
       const isPageRead = !isApi(url) && (req.method === "GET" || req.method === "HEAD");
       if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);

@@ -179,9 +179,7 @@ export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
  */
 export async function takeOverUnverifiedUser(
   kv: Deno.Kv,
-  id: string,
-  patch: Pick<UserPatch, "name" | "image">,
-  extend: AtomicExtension,
+  { id, patch, extend }: { id: string; patch: Pick<UserPatch, "name" | "image">; extend: AtomicExtension },
 ): Promise<User | null> {
   const entry = await kv.get<User>(["users", id]);
   if (!entry.value || entry.value.emailVerified) return null;

@@ -37,6 +37,13 @@ import {
   type State,
 } from "./types.ts";
 
+/** The request an error was thrown in: the request, its state and the pages to answer with. */
+export interface ErrorRequest {
+  req: Request;
+  state: State;
+  pages: ErrorPages;
+}
+
 /** Pages `onError` may answer with: `_500`, `_404`, or any component inside `_app` with a status. */
 export interface ErrorPages {
   /** Renders `_500` (or a plain 500). */
@@ -63,7 +70,7 @@ export interface WebOptions {
   /** The answer for a known path and a method it does not handle; `allow` lists the methods it does. */
   methodNotAllowed?: (req: Request, allow: string[]) => Response;
   /** Maps an error thrown by a middleware or handler to a response. */
-  onError?: (error: unknown, req: Request, state: State, pages: ErrorPages) => Response;
+  onError?: (error: unknown, request: ErrorRequest) => Response;
 }
 
 type AnyComponent = ComponentType<never>;
@@ -122,14 +129,15 @@ class WebContext implements MiddlewareHandlerContext {
   readonly state: State;
   readonly route: string;
   readonly routeOptions: unknown;
+  readonly url: URL;
+  private readonly endpoint: Endpoint;
+  private readonly renderer: Renderer;
   next: () => Promise<Response> = () => Promise.reject(new Error("next() called outside middleware"));
-  constructor(
-    c: Context<Env>,
-    readonly url: URL,
-    private readonly endpoint: Endpoint,
-    private readonly renderer: Renderer,
-  ) {
+  constructor(c: Context<Env>, { url, endpoint, renderer }: { url: URL; endpoint: Endpoint; renderer: Renderer }) {
     this[HONO_CONTEXT] = c;
+    this.url = url;
+    this.endpoint = endpoint;
+    this.renderer = renderer;
     this.state = c.get("state");
     this.route = endpoint.pattern ?? url.pathname;
     this.routeOptions = endpoint.routeOptions;
@@ -276,7 +284,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     c.set("state", options.initialState?.(req) ?? {});
     const url = new URL(req.url);
     const chain = folders.filter((folder) => folder.matches(url.pathname)).flatMap((folder) => folder.handlers);
-    const ctx = new WebContext(c, url, endpoint, renderer);
+    const ctx = new WebContext(c, { url, endpoint, renderer });
     // Each step gets the request as it is now: a middleware may have replaced it (a body limit).
     const run = (step: number): Promise<Response> => {
       ctx.next = () => run(step + 1);
@@ -291,7 +299,7 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
   };
   const answerError = (c: Context<Env>, url: URL, error: unknown): Response => {
     const pages = renderer.errorPages(c, url, error);
-    return options.onError?.(error, c.req.raw, c.get("state") ?? {}, pages) ?? pages.renderErrorPage();
+    return options.onError?.(error, { req: c.req.raw, state: c.get("state") ?? {}, pages }) ?? pages.renderErrorPage();
   };
 
   const routes = files

@@ -9,7 +9,10 @@ async function list(t: TestApp, admin: TestUser, query = ""): Promise<Response> 
 }
 
 async function patch(t: TestApp, admin: TestUser, id: string, body: unknown): Promise<Response> {
-  return await t.json("PATCH", `/api/admin/users/${encodeURIComponent(id)}`, body, { cookie: admin.cookie });
+  return await t.json("PATCH", `/api/admin/users/${encodeURIComponent(id)}`, {
+    body,
+    headers: { cookie: admin.cookie },
+  });
 }
 
 /** Creates users one millisecond apart so that newest-first order is defined. */
@@ -29,7 +32,7 @@ Deno.test("guests get 401 and users and members 403 on the admin user endpoints"
   assertEquals(guestList.status, 401);
   assertEquals(guestList.headers.get("content-type"), "application/json");
   assertEquals(await guestList.json(), { error: "Unauthorized" });
-  assertEquals((await t.json("PATCH", `/api/admin/users/${target.user.id}`, { role: "admin" })).status, 401);
+  assertEquals((await t.json("PATCH", `/api/admin/users/${target.user.id}`, { body: { role: "admin" } })).status, 401);
   for (const role of ["user", "member"] as const) {
     const who = await createTestUser(t, role);
     const res = await list(t, who);
@@ -253,10 +256,10 @@ Deno.test("a role change from a foreign origin with the admin's cookie is refuse
 Deno.test("other methods on the admin user paths are 405", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  const res = await t.json("DELETE", `/api/admin/users/${admin.user.id}`, undefined, { cookie: admin.cookie });
+  const res = await t.json("DELETE", `/api/admin/users/${admin.user.id}`, { headers: { cookie: admin.cookie } });
   assertEquals(res.status, 405);
   assertEquals(await res.json(), { error: "Method not allowed" });
-  assertEquals((await t.json("POST", "/api/admin/users", {}, { cookie: admin.cookie })).status, 405);
+  assertEquals((await t.json("POST", "/api/admin/users", { body: {}, headers: { cookie: admin.cookie } })).status, 405);
 });
 
 Deno.test("two admins demoting each other at the same moment: one wins, the other gets 403, an admin remains (50 runs)", async () => {

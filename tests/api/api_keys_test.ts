@@ -4,7 +4,7 @@ import { internshipBody } from "./internships/helpers.ts";
 import { REVOKE_BATCH } from "@/lib/api_keys/api_keys.ts";
 
 async function newKey(t: TestApp, admin: TestUser, name = "Job board sync"): Promise<{ id: string; key: string }> {
-  const res = await t.json("POST", "/api/admin/api-keys", { name }, admin.headers);
+  const res = await t.json("POST", "/api/admin/api-keys", { body: { name }, headers: admin.headers });
   assertEquals(res.status, 201);
   const body = await res.json();
   return { id: body.apiKey.id, key: body.key };
@@ -21,7 +21,7 @@ function postWithKey(t: TestApp, key: string, body: unknown): Promise<Response> 
 Deno.test("POST /api/admin/api-keys: 201 shows the key once; the list never shows it", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  const res = await t.json("POST", "/api/admin/api-keys", { name: " Partner feed " }, admin.headers);
+  const res = await t.json("POST", "/api/admin/api-keys", { body: { name: " Partner feed " }, headers: admin.headers });
   assertEquals(res.status, 201);
   assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
   const { apiKey, key } = await res.json();
@@ -44,7 +44,7 @@ Deno.test("/api/admin/api-keys: bad names are 400; guests 401, users and members
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   for (const body of [{}, { name: "" }, { name: "   " }, { name: 5 }, { name: "x".repeat(101) }]) {
-    const res = await t.json("POST", "/api/admin/api-keys", body, admin.headers);
+    const res = await t.json("POST", "/api/admin/api-keys", { body, headers: admin.headers });
     assertEquals(res.status, 400, JSON.stringify(body));
     await res.body?.cancel();
   }
@@ -54,7 +54,7 @@ Deno.test("/api/admin/api-keys: bad names are 400; guests 401, users and members
     const list = await t.fetch("/api/admin/api-keys", { headers: who.headers });
     assertEquals(list.status, 403);
     await list.body?.cancel();
-    const create = await t.json("POST", "/api/admin/api-keys", { name: "x" }, who.headers);
+    const create = await t.json("POST", "/api/admin/api-keys", { body: { name: "x" }, headers: who.headers });
     assertEquals(create.status, 403);
     await create.body?.cancel();
   }
@@ -96,7 +96,7 @@ Deno.test("DELETE /api/admin/api-keys/{id}: a revoked key gets 401 at once; unkn
   const first = await postWithKey(t, key, internshipBody());
   assertEquals(first.status, 201);
   await first.body?.cancel();
-  const revoke = await t.json("DELETE", `/api/admin/api-keys/${id}`, undefined, admin.headers);
+  const revoke = await t.json("DELETE", `/api/admin/api-keys/${id}`, { headers: admin.headers });
   assertEquals(revoke.status, 200);
   assertEquals(await revoke.json(), { success: true });
   const after = await postWithKey(t, key, internshipBody());
@@ -104,7 +104,7 @@ Deno.test("DELETE /api/admin/api-keys/{id}: a revoked key gets 401 at once; unkn
   await after.body?.cancel();
   const list = await (await t.fetch("/api/admin/api-keys", { headers: admin.headers })).json();
   assertEquals(list.apiKeys.map((k: { id: string }) => k.id), [keep.id]);
-  const again = await t.json("DELETE", `/api/admin/api-keys/${id}`, undefined, admin.headers);
+  const again = await t.json("DELETE", `/api/admin/api-keys/${id}`, { headers: admin.headers });
   assertEquals(again.status, 404);
   await again.body?.cancel();
 });
@@ -128,7 +128,7 @@ Deno.test("demoting an admin revokes their API keys: promoted again, the keys st
   // More keys than one atomic write revokes.
   for (let i = 0; i < REVOKE_BATCH + 2; i++) revoked.push(await newKey(t, admin, `Feed ${i}`));
   const setRole = async (role: string) => {
-    const res = await t.json("PATCH", `/api/admin/users/${admin.user.id}`, { role }, root.headers);
+    const res = await t.json("PATCH", `/api/admin/users/${admin.user.id}`, { body: { role }, headers: root.headers });
     assertEquals(res.status, 200, role);
     await res.body?.cancel();
   };
@@ -152,14 +152,17 @@ Deno.test("a key created while its admin is being demoted never outlives the dem
   for (let run = 0; run < 30; run++) {
     const admin = await createTestUser(t, "admin");
     const [created, demoted] = await Promise.all([
-      t.json("POST", "/api/admin/api-keys", { name: "Racing feed" }, admin.headers),
-      t.json("PATCH", `/api/admin/users/${admin.user.id}`, { role: "member" }, root.headers),
+      t.json("POST", "/api/admin/api-keys", { body: { name: "Racing feed" }, headers: admin.headers }),
+      t.json("PATCH", `/api/admin/users/${admin.user.id}`, { body: { role: "member" }, headers: root.headers }),
     ]);
     assertEquals(demoted.status, 200, `run ${run}`);
     await demoted.body?.cancel();
     const body = await created.json();
     assert(created.status === 201 || created.status === 403, `run ${run}: ${created.status}`);
-    const promoted = await t.json("PATCH", `/api/admin/users/${admin.user.id}`, { role: "admin" }, root.headers);
+    const promoted = await t.json("PATCH", `/api/admin/users/${admin.user.id}`, {
+      body: { role: "admin" },
+      headers: root.headers,
+    });
     await promoted.body?.cancel();
     if (created.status === 201) {
       const res = await postWithKey(t, body.key, internshipBody());

@@ -59,7 +59,10 @@ Deno.test("a non-admin GET of an admin page gets the 403 page and never runs the
   const guest = await t.fetch("/admin/spy");
   assertEquals(guest.status, 302);
   assertEquals(guest.headers.get("location"), "/sign-in?callbackURL=%2Fadmin%2Fspy");
-  const post = await t.json("POST", "/admin/spy", {}, { cookie: (await createTestUser(t, "member")).cookie });
+  const post = await t.json("POST", "/admin/spy", {
+    body: {},
+    headers: { cookie: (await createTestUser(t, "member")).cookie },
+  });
   assertEquals(post.status, 403);
   assertEquals(await post.json(), { error: "Forbidden" });
   assertEquals(runs, [], "no admin handler ran for anyone but an admin");

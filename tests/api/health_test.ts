@@ -19,7 +19,7 @@ Deno.test("unknown /api path is a JSON 404", async () => {
 
 Deno.test("wrong method is a JSON 405 with Allow", async () => {
   await using t = await createTestApp();
-  const res = await t.json("POST", "/api/health", {});
+  const res = await t.json("POST", "/api/health", { body: {} });
   assertEquals(res.status, 405);
   assertEquals(res.headers.get("allow"), "GET, HEAD");
   assertEquals(await res.json(), { error: "Method not allowed" });
@@ -60,7 +60,7 @@ Deno.test("HSTS is sent when the public origin is https", async () => {
 
 Deno.test("a body over 1 MB is refused with 413", async () => {
   await using t = await createTestApp();
-  const res = await t.json("POST", "/api/health", { big: "x".repeat(1024 * 1024 + 10) });
+  const res = await t.json("POST", "/api/health", { body: { big: "x".repeat(1024 * 1024 + 10) } });
   assertEquals(res.status, 413);
   assertMatch((await res.json()).error, /larger than 1 MB/);
 });
@@ -98,7 +98,10 @@ Deno.test("admin routes: 401 for guests, 403 for users and members", async () =>
 Deno.test("a URL path over 1024 characters is refused with 414, not passed to KV", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  const res = await t.json("PATCH", `/api/admin/users/${"a".repeat(3000)}`, { role: "member" }, admin.headers);
+  const res = await t.json("PATCH", `/api/admin/users/${"a".repeat(3000)}`, {
+    body: { role: "member" },
+    headers: admin.headers,
+  });
   assertEquals(res.status, 414);
   assertEquals(await res.json(), { error: "URL path is too long" });
 });

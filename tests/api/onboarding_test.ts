@@ -31,7 +31,7 @@ const STUDENT = {
 };
 
 async function post(t: TestApp, who: TestUser, body: unknown): Promise<Response> {
-  return await t.json("POST", "/api/onboarding", body, { cookie: who.cookie });
+  return await t.json("POST", "/api/onboarding", { body, headers: { cookie: who.cookie } });
 }
 
 async function expectInvalid(t: TestApp, who: TestUser, body: unknown, field: string): Promise<void> {
@@ -50,7 +50,7 @@ Deno.test("guests get 401 on GET and POST /api/onboarding", async () => {
   assertEquals(get.status, 401);
   assertEquals(get.headers.get("content-type"), "application/json");
   assertEquals(await get.json(), { error: "Unauthorized" });
-  const res = await t.json("POST", "/api/onboarding", STUDENT);
+  const res = await t.json("POST", "/api/onboarding", { body: STUDENT });
   assertEquals(res.status, 401);
   assertEquals(await res.json(), { error: "Unauthorized" });
 });
@@ -272,7 +272,7 @@ Deno.test("needsOnboarding: a new user or one without a profile needs it; comple
   assertEquals(await needsOnboarding(t.kv, who.user), true);
   await post(t, who, { name: "x" });
   assertEquals(await needsOnboarding(t.kv, (await getUser(t.kv, who.user.id))!), true, "invalid body saves nothing");
-  await t.json("POST", "/api/profile", { name: "Renamed" }, { cookie: who.cookie });
+  await t.json("POST", "/api/profile", { body: { name: "Renamed" }, headers: { cookie: who.cookie } });
   const renamed = (await getUser(t.kv, who.user.id))!;
   assert(renamed.createdAt !== renamed.updatedAt);
   assertEquals(await needsOnboarding(t.kv, renamed), true, "no onboarding profile yet");
@@ -304,8 +304,7 @@ Deno.test("onboarding fills the profile's empty interests from its answers and k
   const update = await t.json(
     "POST",
     "/api/profile",
-    { name: "Kiran Das", fieldInterests: ["Finance"] },
-    chosen.headers,
+    { body: { name: "Kiran Das", fieldInterests: ["Finance"] }, headers: chosen.headers },
   );
   assertEquals(update.status, 200);
   assertEquals((await post(t, chosen, STUDENT)).status, 200);

@@ -27,7 +27,7 @@ const FULL = {
 };
 
 async function post(t: TestApp, who: TestUser, body: unknown): Promise<Response> {
-  return await t.json("POST", "/api/profile", body, { cookie: who.cookie });
+  return await t.json("POST", "/api/profile", { body, headers: { cookie: who.cookie } });
 }
 
 async function expectInvalid(t: TestApp, who: TestUser, body: unknown, field: string): Promise<void> {
@@ -69,7 +69,7 @@ Deno.test("guests get 401 on GET and POST /api/profile", async () => {
   assertEquals(get.status, 401);
   assertEquals(get.headers.get("content-type"), "application/json");
   assertEquals(await get.json(), { error: "Unauthorized" });
-  const res = await t.json("POST", "/api/profile", { name: "X" });
+  const res = await t.json("POST", "/api/profile", { body: { name: "X" } });
   assertEquals(res.status, 401);
   assertEquals(await res.json(), { error: "Unauthorized" });
 });

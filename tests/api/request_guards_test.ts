@@ -63,7 +63,9 @@ Deno.test("answers to a signed-in person are Cache-Control: private, no-store; g
   const guest = await t.fetch("/internships");
   assert(guest.headers.get("cache-control") !== "private, no-store");
   await guest.body?.cancel();
-  const signIn = await t.json("POST", "/api/auth/sign-in/email", { email: "nobody@example.com", password: "x" });
+  const signIn = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "nobody@example.com", password: "x" },
+  });
   await signIn.body?.cancel();
   const user = await createTestUser(t);
   const signOut = await t.fetch("/api/auth/sign-out", { method: "POST", headers: user.headers });

@@ -30,7 +30,7 @@ function strings(value: unknown, path = "body"): string[] {
 }
 
 async function send(t: TestApp, method: string, path: string, body: unknown, headers: HeadersInit) {
-  const res = await t.json(method, path, body, headers);
+  const res = await t.json(method, path, { body, headers });
   const json = await res.json();
   assert(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -76,7 +76,7 @@ Deno.test("names, profile and onboarding text are stored without invisible chara
   }, user.headers);
   await assertClean(t, "onboarding", onboarding, ["Kochi", "Marine biology", "Finding mentors"]);
 
-  const blank = await t.json("POST", "/api/profile", { name: "\u200B\u202E\u0000" }, user.headers);
+  const blank = await t.json("POST", "/api/profile", { body: { name: "\u200B\u202E\u0000" }, headers: user.headers });
   assertEquals(blank.status, 400, "a name of invisible characters only is empty");
   await blank.body?.cancel();
 });

@@ -59,11 +59,14 @@ Deno.test("the bell shows 1 after an admin approves the student's opportunity, a
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user", { name: "Rahul" });
   const res = await t.json("POST", "/api/opportunities", {
-    title: "Campus Ideathon",
-    type: "ideathon",
-    startDate: "2099-03-01",
-    endDate: "2099-03-02",
-  }, student.headers);
+    body: {
+      title: "Campus Ideathon",
+      type: "ideathon",
+      startDate: "2099-03-01",
+      endDate: "2099-03-02",
+    },
+    headers: student.headers,
+  });
   const { opportunity } = await res.json();
   await using browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -78,8 +81,7 @@ Deno.test("the bell shows 1 after an admin approves the student's opportunity, a
   const review = await t.json(
     "PATCH",
     `/api/admin/opportunities/${opportunity.id}`,
-    { action: "approve" },
-    admin.headers,
+    { body: { action: "approve" }, headers: admin.headers },
   );
   assertEquals(review.status, 200);
   await openHydrated(page, `${t.origin}/`);

@@ -228,7 +228,7 @@ Deno.test("an unverified user signing in is told to verify and can have the link
   await using t = await createTestApp({ listen: true });
   await using browser = await launchBrowser();
   const page = await browser.newPage();
-  const signUp = await t.json("POST", "/api/auth/sign-up/email", { ...STUDENT, callbackURL: "/onboarding" });
+  const signUp = await t.json("POST", "/api/auth/sign-up/email", { body: { ...STUDENT, callbackURL: "/onboarding" } });
   assertEquals(signUp.status, 200);
   await signUp.body?.cancel();
 
@@ -251,10 +251,12 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   for (let i = 0; i < 22; i++) await createTestUser(t, "user", { name: `Filler ${i}` });
 
   const signUp = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "Boss Admin",
-    email: ADMIN_EMAIL,
-    password: "admin-password",
-    callbackURL: "/onboarding",
+    body: {
+      name: "Boss Admin",
+      email: ADMIN_EMAIL,
+      password: "admin-password",
+      callbackURL: "/onboarding",
+    },
   });
   assertEquals(signUp.status, 200);
   await signUp.body?.cancel();

@@ -21,32 +21,38 @@ const SELLER = {
 
 async function shop(t: TestApp, admin: TestUser, lessons: string[]) {
   const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    title: "Crack the Data Analyst Interview",
-    description: "SQL, cases and the offer.",
-    price: 799,
-  }, admin.headers)).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+    body: {
+      title: "Crack the Data Analyst Interview",
+      description: "SQL, cases and the offer.",
+      price: 799,
+    },
+    headers: admin.headers,
+  })).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const items = [];
   for (const title of lessons) {
     const res = await t.json("POST", "/api/admin/toolkit-content-items", {
-      toolkitId: toolkit.id,
-      title,
-      type: "article",
-      content: `<p>${title} body</p>`,
-    }, admin.headers);
+      body: {
+        toolkitId: toolkit.id,
+        title,
+        type: "article",
+        content: `<p>${title} body</p>`,
+      },
+      headers: admin.headers,
+    });
     items.push((await res.json()).contentItem);
   }
   return { toolkit, items };
 }
 
 async function pay(t: TestApp, fake: ReturnType<typeof startFakeRazorpay>, buyer: TestUser, toolkitId: string) {
-  const started = await (await t.json("POST", `/api/toolkits/${toolkitId}`, {}, buyer.headers)).json();
+  const started = await (await t.json("POST", `/api/toolkits/${toolkitId}`, { body: {}, headers: buyer.headers }))
+    .json();
   const payment = fake.addPayment(started.order.id, "captured");
   const res = await t.json(
     "POST",
     `/api/toolkits/${toolkitId}/verify`,
-    signedPayment(started.order.id, payment.id),
-    buyer.headers,
+    { body: signedPayment(started.order.id, payment.id), headers: buyer.headers },
   );
   assertEquals(res.status, 200);
   return started.purchase.id as string;
@@ -58,11 +64,14 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
   const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
   await t.json("POST", "/api/onboarding", {
-    persona: "student",
-    locationType: "state",
-    locationValue: "Maharashtra",
-    opportunityInterests: ["Hackathons"],
-  }, buyer.headers);
+    body: {
+      persona: "student",
+      locationType: "state",
+      locationValue: "Maharashtra",
+      opportunityInterests: ["Hackathons"],
+    },
+    headers: buyer.headers,
+  });
   const { toolkit, items } = await shop(t, admin, ["SQL joins"]);
   const purchaseId = await pay(t, fake, buyer, toolkit.id);
   await using browser = await launchBrowser();
@@ -137,8 +146,7 @@ Deno.test("a learner completes the last lesson and opens their certificate; it p
   await t.json(
     "POST",
     `/api/toolkits/${toolkit.id}/progress`,
-    { contentItemId: items[0].id, completed: true },
-    learner.headers,
+    { body: { contentItemId: items[0].id, completed: true }, headers: learner.headers },
   );
   await using browser = await launchBrowser();
   const context = await browser.newContext();

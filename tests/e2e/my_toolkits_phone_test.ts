@@ -11,15 +11,21 @@ Deno.test("My toolkits on a 360 px phone passes axe, its payments table scrollin
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
   const created = await t.json("POST", "/api/admin/toolkits", {
-    title: "The Complete Guide to Product Management Interviews at Indian Startups",
-    description: "Cases",
-    price: 299,
-  }, admin.headers);
+    body: {
+      title: "The Complete Guide to Product Management Interviews at Indian Startups",
+      description: "Cases",
+      price: 299,
+    },
+    headers: admin.headers,
+  });
   const toolkit = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const coupon = { code: "FREEPM", discountType: "percentage", discountValue: 100 };
-  assertEquals((await t.json("POST", "/api/admin/coupons", coupon, admin.headers)).status, 201);
-  const bought = await t.json("POST", `/api/toolkits/${toolkit.id}`, { couponCode: "FREEPM" }, student.headers);
+  assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
+  const bought = await t.json("POST", `/api/toolkits/${toolkit.id}`, {
+    body: { couponCode: "FREEPM" },
+    headers: student.headers,
+  });
   assertEquals(bought.status, 200);
 
   await using browser = await launchBrowser();

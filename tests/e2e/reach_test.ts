@@ -20,21 +20,30 @@ Deno.test("internship, opportunity, toolkit and post pages carry the tags of a s
   await using t = await createTestApp({ listen: true });
   await using browser = await launchBrowser();
   const admin = await createTestUser(t, "admin");
-  const created = await t.json("POST", "/api/internships", internshipBody({ title: "Design Intern" }), admin.headers);
+  const created = await t.json("POST", "/api/internships", {
+    body: internshipBody({ title: "Design Intern" }),
+    headers: admin.headers,
+  });
   const internship = (await created.json()).data;
   const submitted = await t.json("POST", "/api/opportunities", {
-    title: "Open Data Hackathon",
-    type: "hackathon",
-    startDate: "2099-02-01",
-    endDate: "2099-02-02",
-  }, admin.headers);
+    body: {
+      title: "Open Data Hackathon",
+      type: "hackathon",
+      startDate: "2099-02-01",
+      endDate: "2099-02-02",
+    },
+    headers: admin.headers,
+  });
   const { opportunity } = await submitted.json();
   const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    title: "Interview Toolkit",
-    description: "Prepare for interviews.",
-    price: 299,
-  }, admin.headers)).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+    body: {
+      title: "Interview Toolkit",
+      description: "Prepare for interviews.",
+      price: 299,
+    },
+    headers: admin.headers,
+  })).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const post = await createPost(t, admin, { title: "Notes from my first internship" });
 
   const page = await browser.newPage();

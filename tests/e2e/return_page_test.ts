@@ -12,11 +12,14 @@ import type { Page } from "playwright-core";
 /** An active toolkit; returns its page's path. */
 async function toolkitPage(t: TestApp): Promise<string> {
   const admin = await createTestUser(t, "admin");
-  const created = await t.json("POST", "/api/admin/toolkits", { title: "Resume Lab", description: "CVs", price: 99 }, {
-    ...admin.headers,
+  const created = await t.json("POST", "/api/admin/toolkits", {
+    body: { title: "Resume Lab", description: "CVs", price: 99 },
+    headers: {
+      ...admin.headers,
+    },
   });
   const { id } = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${id}`, { isActive: true }, admin.headers);
+  await t.json("PUT", `/api/admin/toolkits/${id}`, { body: { isActive: true }, headers: admin.headers });
   return `/toolkits/${id}`;
 }
 

@@ -12,20 +12,26 @@ import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 async function toolkitWithPreview(t: TestApp) {
   const admin = await createTestUser(t, "admin");
   const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    title: "Salary Negotiation",
-    description: "Scripts and numbers",
-    price: 249,
-  }, admin.headers)).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+    body: {
+      title: "Salary Negotiation",
+      description: "Scripts and numbers",
+      price: 249,
+    },
+    headers: admin.headers,
+  })).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const lessons = [];
   for (const [title, isPreview] of [["Why negotiate", true], ["The script", false]] as const) {
     const res = await t.json("POST", "/api/admin/toolkit-content-items", {
-      toolkitId: toolkit.id,
-      title,
-      type: "article",
-      content: `<p>${title} body</p>`,
-      isPreview,
-    }, admin.headers);
+      body: {
+        toolkitId: toolkit.id,
+        title,
+        type: "article",
+        content: `<p>${title} body</p>`,
+        isPreview,
+      },
+      headers: admin.headers,
+    });
     lessons.push((await res.json()).contentItem);
   }
   return { admin, toolkit, lessons };
@@ -49,7 +55,7 @@ Deno.test("without payment keys the toolkit page says payments are not available
   await using t = await createTestApp({ listen: true });
   const { admin, toolkit } = await toolkitWithPreview(t);
   const coupon = { code: "GIFT100", discountType: "percentage", discountValue: 100 };
-  assertEquals((await t.json("POST", "/api/admin/coupons", coupon, admin.headers)).status, 201);
+  assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
   const student = await createTestUser(t);
   await using browser = await launchBrowser();
   const context = await browser.newContext();

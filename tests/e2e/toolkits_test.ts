@@ -127,18 +127,24 @@ Deno.test("a declined payment shows the failure with a retry; the retry pays and
   const student = await createTestUser(t, "user");
   const admin = await createTestUser(t, "admin");
   const created = await t.json("POST", "/api/admin/toolkits", {
-    title: "Aptitude Drill",
-    description: "Daily sets",
-    price: 149,
-  }, admin.headers);
+    body: {
+      title: "Aptitude Drill",
+      description: "Daily sets",
+      price: 149,
+    },
+    headers: admin.headers,
+  });
   const toolkit = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   await t.json("POST", "/api/admin/toolkit-content-items", {
-    toolkitId: toolkit.id,
-    title: "Set one",
-    type: "article",
-    content: "<p>Question 1</p>",
-  }, admin.headers);
+    body: {
+      toolkitId: toolkit.id,
+      title: "Set one",
+      type: "article",
+      content: "<p>Question 1</p>",
+    },
+    headers: admin.headers,
+  });
   await using browser = await launchBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);

@@ -48,7 +48,10 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
   await assertAccessible(page, "/admin/ungatekeep");
 
   for (const [i, title] of ["First banner", "Second banner"].entries()) {
-    await t.json("POST", "/api/admin/banners", { title, linkUrl: "/internships", orderIndex: i }, admin.headers);
+    await t.json("POST", "/api/admin/banners", {
+      body: { title, linkUrl: "/internships", orderIndex: i },
+      headers: admin.headers,
+    });
   }
   await openHydrated(page, `${t.origin}/admin/banners`);
   await page.getByRole("button", { name: "Delete Second banner" }).waitFor();

@@ -41,8 +41,8 @@ export interface TestApp extends AsyncDisposable {
   settled(): Promise<void>;
   /** Calls the app in process; a path is resolved against `ORIGIN`. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Sends JSON with the same-origin `Origin` header a browser would add. */
-  json(method: string, path: string, body?: unknown, headers?: HeadersInit): Promise<Response>;
+  /** Sends `body` as JSON (none when absent) with the same-origin `Origin` header a browser would add. */
+  json(method: string, path: string, options?: { body?: unknown; headers?: HeadersInit }): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -123,7 +123,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mails,
     settled: () => services.background.settled(),
     fetch,
-    json(method, path, body, headers) {
+    json(method, path, { body, headers } = {}) {
       const h = new Headers(headers);
       h.set("origin", origin);
       if (body !== undefined) h.set("content-type", "application/json");

@@ -513,7 +513,7 @@ Deno.test("an error a handler rejects with, later, is answered as a thrown one i
 Deno.test("onError maps errors and can fall back to the _500 page, with the request's state", async () => {
   const seen: { error: unknown; trail: string[] }[] = [];
   const app = await createApp({
-    onError(error, _req, state, pages) {
+    onError(error, { state, pages }) {
       seen.push({ error, trail: [...trailOf(state)] });
       return error instanceof TeapotError
         ? Response.json({ error: error.message }, { status: 418 })
@@ -531,7 +531,7 @@ Deno.test("onError maps errors and can fall back to the _500 page, with the requ
 
 Deno.test("onError can render any component inside _app, without the failed route's layouts", async () => {
   const app = await createApp({
-    onError: (_error, _req, _state, pages) => pages.render(() => <p>No entry</p>, 403),
+    onError: (_error, { pages }) => pages.render(() => <p>No entry</p>, 403),
   });
   const res = await app.request("/boom");
   assertEquals(res.status, 403);
@@ -769,7 +769,7 @@ Deno.test("island props with replacement patterns and </script> arrive unchanged
 Deno.test("a function prop of an island fails the page with an error naming the prop", async () => {
   const errors: unknown[] = [];
   const app = await createApp({
-    onError(error, _req, _state, pages) {
+    onError(error, { pages }) {
       errors.push(error);
       return pages.renderErrorPage();
     },
@@ -804,7 +804,7 @@ Deno.test("text children of an island are sent as the children prop", async () =
 Deno.test("JSX children of an island fail the page with an error naming the prop", async () => {
   const errors: unknown[] = [];
   const app = await createApp({
-    onError(error, _req, _state, pages) {
+    onError(error, { pages }) {
       errors.push(error);
       return pages.renderErrorPage();
     },

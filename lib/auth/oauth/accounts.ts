@@ -43,9 +43,7 @@ function accountKey(provider: ProviderId, accountId: string): Deno.KvKey {
 /** Adds the account's keys to `op`, only while the account key is as `seen` (absent, or that stale link). */
 function linkInto(
   op: Deno.AtomicOperation,
-  seen: Deno.KvEntryMaybe<SocialAccount>,
-  identity: ProviderIdentity,
-  userId: string,
+  { seen, identity, userId }: { seen: Deno.KvEntryMaybe<SocialAccount>; identity: ProviderIdentity; userId: string },
 ) {
   const account: SocialAccount = {
     provider: identity.provider,
@@ -93,17 +91,16 @@ export async function resolveSocialUser(
     }
     if (existing?.emailVerified) {
       const op = kv.atomic();
-      linkInto(op, seen, identity, existing.id);
+      linkInto(op, { seen, identity, userId: existing.id });
       if ((await op.commit()).ok) return { user: existing, created: false };
       continue;
     }
     if (existing) {
-      const user = await takeOverUnverifiedUser(
-        kv,
-        existing.id,
-        { name, image: identity.picture },
-        (op, user) => linkInto(op, seen, identity, user.id),
-      );
+      const user = await takeOverUnverifiedUser(kv, {
+        id: existing.id,
+        patch: { name, image: identity.picture },
+        extend: (op, user) => linkInto(op, { seen, identity, userId: user.id }),
+      });
       if (!user) continue;
       await deleteUserSessions(kv, user.id);
       return { user, created: false };
@@ -116,7 +113,7 @@ export async function resolveSocialUser(
         emailVerified: identity.emailVerified,
         image: identity.picture,
         role: identity.emailVerified && adminEmails.has(email) ? "admin" : "user",
-      }, (op, user) => linkInto(op, seen, identity, user.id));
+      }, (op, user) => linkInto(op, { seen, identity, userId: user.id }));
       return { user, created: true };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;

@@ -55,22 +55,30 @@ export function redirectUriOf(appUrl: string, provider: OAuthProvider["id"]): st
 }
 
 /**
+ * What starts a sign-in: the configured providers, the provider's id, where to go after, the
+ * browser binding cookie's value and the app's origin (`APP_URL`).
+ */
+export interface SignInStart {
+  service: OAuthService;
+  providerId: string;
+  targets: SignInTargets;
+  binding: string;
+  appUrl: string;
+}
+
+/**
  * Starts a sign-in: stores state, code verifier and targets (10 minutes, bound to `binding`,
  * the browser cookie's value) and returns the provider's authorization URL.
  * @throws AuthError `PROVIDER_NOT_FOUND` / `PROVIDER_NOT_CONFIGURED`.
  */
 export async function startSignIn(
   kv: Deno.Kv,
-  service: OAuthService,
-  providerId: string,
-  targets: SignInTargets,
-  binding: string,
-  appUrl: string,
+  { service, providerId, targets, binding, appUrl }: SignInStart,
 ): Promise<URL> {
   const provider = requireProvider(service, providerId);
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  await savePendingSignIn(kv, state, binding, { provider: provider.id, codeVerifier, ...targets });
+  await savePendingSignIn(kv, { state, binding, fields: { provider: provider.id, codeVerifier, ...targets } });
   const url = new URL(provider.authorizationUrl);
   url.searchParams.set("client_id", provider.clientId);
   url.searchParams.set("redirect_uri", redirectUriOf(appUrl, provider.id));
@@ -113,11 +121,10 @@ function classify(error: unknown, step: string): AuthError {
  */
 export async function finishSignIn(
   kv: Deno.Kv,
-  service: OAuthService,
-  providerId: string,
-  params: URLSearchParams,
-  binding: string | undefined,
-  appUrl: string,
+  { service, providerId, params, binding, appUrl }: Omit<SignInStart, "targets" | "binding"> & {
+    params: URLSearchParams;
+    binding: string | undefined;
+  },
 ): Promise<{ identity: ProviderIdentity; targets: SignInTargets }> {
   const provider = requireProvider(service, providerId);
   const state = params.get("state") ?? "";

@@ -23,13 +23,15 @@ export interface PendingSignIn {
   expiresAt: string;
 }
 
+/** A started sign-in to store: its `state`, the browser `binding` cookie's value and what the record keeps. */
+export interface NewPendingSignIn {
+  state: string;
+  binding: string;
+  fields: Pick<PendingSignIn, "provider" | "codeVerifier" | "callbackURL" | "newUserCallbackURL">;
+}
+
 /** Stores a started sign-in under its `state` for `STATE_TTL_MS`. */
-export async function savePendingSignIn(
-  kv: Deno.Kv,
-  state: string,
-  binding: string,
-  fields: Pick<PendingSignIn, "provider" | "codeVerifier" | "callbackURL" | "newUserCallbackURL">,
-): Promise<void> {
+export async function savePendingSignIn(kv: Deno.Kv, { state, binding, fields }: NewPendingSignIn): Promise<void> {
   const record: PendingSignIn = {
     ...fields,
     bindingHash: await sha256Hex(binding),

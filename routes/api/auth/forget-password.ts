@@ -29,7 +29,11 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
-    await hitRateLimit(kv, RATE_LIMITS.passwordResetPerIp, ctx.state.clientIp, config.rateLimits);
+    await hitRateLimit(kv, {
+      rule: RATE_LIMITS.passwordResetPerIp,
+      subject: ctx.state.clientIp,
+      enabled: config.rateLimits,
+    });
     const body = await readAuthBody(req, ForgetPasswordBody);
     const redirectTo = checkRedirect("redirectTo", body.redirectTo, config.appUrl) ?? DEFAULT_RESET_PATH;
     await requestPasswordReset(services, body.email, redirectTo);

@@ -29,10 +29,18 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
-    await hitRateLimit(kv, RATE_LIMITS.verificationPerIp, ctx.state.clientIp, config.rateLimits);
+    await hitRateLimit(kv, {
+      rule: RATE_LIMITS.verificationPerIp,
+      subject: ctx.state.clientIp,
+      enabled: config.rateLimits,
+    });
     const body = await readAuthBody(req, SendVerificationBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
-    await hitRateLimit(kv, RATE_LIMITS.verificationPerEmail, normalizeEmail(body.email), config.rateLimits);
+    await hitRateLimit(kv, {
+      rule: RATE_LIMITS.verificationPerEmail,
+      subject: normalizeEmail(body.email),
+      enabled: config.rateLimits,
+    });
     startVerificationResend(services, body.email, callbackURL);
     return Response.json({ status: true });
   },

@@ -35,7 +35,10 @@ export const handler = define.handlers({
         headers: { location: withQuery(callbackURL, config.appUrl, { error: "INVALID_TOKEN" }) },
       });
     }
-    const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure));
+    const { token } = await replaceSession(kv, {
+      userId: user.id,
+      previousToken: readSessionCookie(req, config.secure),
+    });
     const cookie = sessionCookie(config.secure, token);
     if (callbackURL) {
       return new Response(null, { status: 302, headers: { location: callbackURL, "set-cookie": cookie } });

@@ -42,7 +42,11 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const { kv, config } = ctx.state.services;
     const body = await readBody(req, DeleteAccountSchema);
-    await hitRateLimit(kv, RATE_LIMITS.deleteAccountPerSession, ctx.state.session.id, config.rateLimits);
+    await hitRateLimit(kv, {
+      rule: RATE_LIMITS.deleteAccountPerSession,
+      subject: ctx.state.session.id,
+      enabled: config.rateLimits,
+    });
     await deleteAccount(kv, ctx.state.user, body);
     return Response.json({ success: true }, { headers: { "set-cookie": clearedSessionCookie(config.secure) } });
   },

@@ -28,7 +28,7 @@ export function cookieOf(res: Response): string | undefined {
 
 /** Signs in through the API and returns the `Cookie` header value. @throws Error unless 200. */
 export async function signIn(t: TestApp, email: string, password = PASSWORD): Promise<string> {
-  const res = await t.json("POST", "/api/auth/sign-in/email", { email, password });
+  const res = await t.json("POST", "/api/auth/sign-in/email", { body: { email, password } });
   await res.body?.cancel();
   const cookie = cookieOf(res);
   if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: ${res.status}`);

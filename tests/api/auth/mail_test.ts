@@ -18,10 +18,12 @@ Deno.test("the verification e-mail arrives over SMTP with subject, greeting, lin
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Careers <no-reply@careers.test>" } });
   const res = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "Zoë O'Neil",
-    email: "Zoe@Example.com",
-    password: PASSWORD,
-    callbackURL: "/onboarding",
+    body: {
+      name: "Zoë O'Neil",
+      email: "Zoe@Example.com",
+      password: PASSWORD,
+      callbackURL: "/onboarding",
+    },
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
@@ -47,8 +49,10 @@ Deno.test("the password-reset e-mail arrives over SMTP with subject, greeting, l
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   await passwordUser(t, { email: "asha@example.com", name: "Asha Rao" });
   const res = await t.json("POST", "/api/auth/forget-password", {
-    email: "asha@example.com",
-    redirectTo: "/reset-password",
+    body: {
+      email: "asha@example.com",
+      redirectTo: "/reset-password",
+    },
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
@@ -61,7 +65,7 @@ Deno.test("the password-reset e-mail arrives over SMTP with subject, greeting, l
   const link = linkIn(mail.text);
   assertMatch(link, /^http:\/\/localhost:8000\/reset-password\?token=[\w-]{43}$/);
   const token = new URL(link).searchParams.get("token");
-  const reset = await t.json("POST", "/api/auth/reset-password", { newPassword: "new password 123", token });
+  const reset = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: "new password 123", token } });
   assertEquals(reset.status, 200);
   await reset.body?.cancel();
 });
@@ -70,9 +74,11 @@ Deno.test("a name with markup is escaped in the HTML e-mail", async () => {
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   const res = await t.json("POST", "/api/auth/sign-up/email", {
-    name: `<img src=x onerror="alert(1)">`,
-    email: "eve@example.com",
-    password: PASSWORD,
+    body: {
+      name: `<img src=x onerror="alert(1)">`,
+      email: "eve@example.com",
+      password: PASSWORD,
+    },
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
@@ -87,9 +93,11 @@ Deno.test("an SMTP failure at sign-up keeps the mail in the outbox; the outbox j
   await down.close();
   await using t = await createTestApp({ env: { SMTP_URL: down.url } });
   const res = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "Lost",
-    email: "lost@example.com",
-    password: PASSWORD,
+    body: {
+      name: "Lost",
+      email: "lost@example.com",
+      password: PASSWORD,
+    },
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
@@ -139,7 +147,7 @@ async function answersAtOnce(path: string, verified: boolean) {
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url, RATE_LIMITS: "off" } });
   const timed = async (email: string) => {
     const start = performance.now();
-    const res = await t.json("POST", path, { email });
+    const res = await t.json("POST", path, { body: { email } });
     assertEquals([res.status, await res.json()], [200, { status: true }]);
     return performance.now() - start;
   };

@@ -84,30 +84,36 @@ Deno.test("the auth API refuses hostile callbackURL and redirectTo values with 4
     const label = JSON.stringify(target);
     await assertRefused(
       await t.json("POST", "/api/auth/sign-in/email", {
-        email: account.email,
-        password: PASSWORD,
-        callbackURL: target,
+        body: {
+          email: account.email,
+          password: PASSWORD,
+          callbackURL: target,
+        },
       }),
       "INVALID_CALLBACK_URL",
       `sign-in ${label}`,
     );
     await assertRefused(
       await t.json("POST", "/api/auth/sign-up/email", {
-        name: "Evil",
-        email: `e${crypto.randomUUID().slice(0, 6)}@example.com`,
-        password: PASSWORD,
-        callbackURL: target,
+        body: {
+          name: "Evil",
+          email: `e${crypto.randomUUID().slice(0, 6)}@example.com`,
+          password: PASSWORD,
+          callbackURL: target,
+        },
       }),
       "INVALID_CALLBACK_URL",
       `sign-up ${label}`,
     );
     await assertRefused(
-      await t.json("POST", "/api/auth/send-verification-email", { email: account.email, callbackURL: target }),
+      await t.json("POST", "/api/auth/send-verification-email", {
+        body: { email: account.email, callbackURL: target },
+      }),
       "INVALID_CALLBACK_URL",
       `send-verification-email ${label}`,
     );
     await assertRefused(
-      await t.json("POST", "/api/auth/forget-password", { email: account.email, redirectTo: target }),
+      await t.json("POST", "/api/auth/forget-password", { body: { email: account.email, redirectTo: target } }),
       "INVALID_REDIRECT_TO",
       `forget-password ${label}`,
     );
@@ -127,10 +133,12 @@ Deno.test("a verification link sent on through /sign-in?callbackURL=<hostile> en
     const email = `chain${i}@example.com`;
     const callbackURL = `/sign-in?${new URLSearchParams({ callbackURL: target })}`;
     const res = await t.json("POST", "/api/auth/sign-up/email", {
-      name: "Chain",
-      email,
-      password: PASSWORD,
-      callbackURL,
+      body: {
+        name: "Chain",
+        email,
+        password: PASSWORD,
+        callbackURL,
+      },
     });
     assertEquals(res.status, 200);
     await res.body?.cancel();

@@ -13,7 +13,7 @@ const INVALID_TOKEN = { error: "Invalid token", code: "INVALID_TOKEN", message: 
 /** Requests a reset for `email` and returns the token from the mail. */
 async function resetToken(t: TestApp, email = "asha@example.com"): Promise<string> {
   const before = t.mails.filter((m) => m.to === email).length;
-  const res = await t.json("POST", "/api/auth/forget-password", { email });
+  const res = await t.json("POST", "/api/auth/forget-password", { body: { email } });
   if (res.status !== 200) throw new Error(`forget-password ${res.status}`);
   await res.body?.cancel();
   return tokenOf((await waitForMail(t, email, before + 1)).link);
@@ -24,7 +24,7 @@ for (const path of ["/api/auth/forget-password", "/api/auth/request-password-res
     await using t = await createTestApp();
     await passwordUser(t, { email: "asha@example.com" });
     for (const email of ["nobody@example.com", "ASHA@example.com"]) {
-      const res = await t.json("POST", path, { email });
+      const res = await t.json("POST", path, { body: { email } });
       assertEquals(res.status, 200);
       assertEquals(res.headers.get("content-type"), "application/json");
       assertEquals(await res.json(), { status: true });
@@ -44,7 +44,7 @@ Deno.test("forget-password links to {APP_URL}{redirectTo}?token=…, keeping the
     ["http://localhost:8000/reset-password", /^http:\/\/localhost:8000\/reset-password\?token=[\w-]{43}$/],
   ];
   for (const [i, [redirectTo, link]] of cases.entries()) {
-    const res = await t.json("POST", "/api/auth/forget-password", { email: "asha@example.com", redirectTo });
+    const res = await t.json("POST", "/api/auth/forget-password", { body: { email: "asha@example.com", redirectTo } });
     assertEquals(res.status, 200);
     await res.body?.cancel();
     assertMatch((await waitForMail(t, "asha@example.com", i + 1)).link, link);
@@ -55,7 +55,7 @@ Deno.test("forget-password refuses a redirectTo off this origin with 400 and sen
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
   for (const redirectTo of ["https://evil.example/reset", "//evil.example/reset", "/\\evil.example", "reset", ""]) {
-    const res = await t.json("POST", "/api/auth/forget-password", { email: "asha@example.com", redirectTo });
+    const res = await t.json("POST", "/api/auth/forget-password", { body: { email: "asha@example.com", redirectTo } });
     assertEquals(res.status, 400, redirectTo);
     assertEquals(await res.json(), {
       error: "Invalid redirectTo",
@@ -70,7 +70,7 @@ Deno.test("forget-password refuses a redirectTo off this origin with 400 and sen
 Deno.test("forget-password refuses bad input with 400 VALIDATION_ERROR", async () => {
   await using t = await createTestApp();
   for (const body of [null, {}, { email: 7 }, { email: "nope" }, { email: "a@example.com", redirectTo: 5 }]) {
-    const res = await t.json("POST", "/api/auth/forget-password", body);
+    const res = await t.json("POST", "/api/auth/forget-password", { body });
     assertEquals(res.status, 400, JSON.stringify(body));
     assertEquals((await res.json()).code, "VALIDATION_ERROR");
   }
@@ -82,18 +82,20 @@ Deno.test("reset-password replaces the password, ends every session of the user 
   const laptop = await signIn(t, "asha@example.com");
   const phone = await signIn(t, "asha@example.com");
   const token = await resetToken(t);
-  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
   assertEquals(await res.json(), { status: true });
   for (const cookie of [laptop, phone]) {
     assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie } })).json(), null);
   }
-  const old = await t.json("POST", "/api/auth/sign-in/email", { email: "asha@example.com", password: PASSWORD });
+  const old = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "asha@example.com", password: PASSWORD },
+  });
   assertEquals(old.status, 401);
   await old.body?.cancel();
   await signIn(t, "asha@example.com", NEW_PASSWORD);
-  const again = await t.json("POST", "/api/auth/reset-password", { newPassword: "yet another one!", token });
+  const again = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: "yet another one!", token } });
   assertEquals(again.status, 400);
   assertEquals(await again.json(), INVALID_TOKEN);
 });
@@ -103,7 +105,7 @@ Deno.test("reset-password checks the password before the token", async () => {
   for (
     const [newPassword, code] of [["short", "PASSWORD_TOO_SHORT"], ["p".repeat(129), "PASSWORD_TOO_LONG"]] as const
   ) {
-    const res = await t.json("POST", "/api/auth/reset-password", { newPassword, token: "not-a-token" });
+    const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword, token: "not-a-token" } });
     assertEquals(res.status, 400);
     assertEquals((await res.json()).code, code);
   }
@@ -113,21 +115,23 @@ Deno.test("reset-password with a short password does not spend a good token", as
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
   const token = await resetToken(t);
-  const short = await t.json("POST", "/api/auth/reset-password", { newPassword: "1234567", token });
+  const short = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: "1234567", token } });
   assertEquals(short.status, 400);
   await short.body?.cancel();
-  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
   assertEquals(res.status, 200);
   await res.body?.cancel();
 });
 
 Deno.test("reset-password refuses missing, wrong-type, unknown and verification tokens with INVALID_TOKEN", async () => {
   await using t = await createTestApp();
-  const up = await t.json("POST", "/api/auth/sign-up/email", { name: "N", email: "n@example.com", password: PASSWORD });
+  const up = await t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "N", email: "n@example.com", password: PASSWORD },
+  });
   await up.body?.cancel();
   const verifyToken = tokenOf((await lastMailTo(t, "n@example.com")).link);
   for (const token of [undefined, null, 42, ["x"], "", "A".repeat(43), "z".repeat(10_000), verifyToken]) {
-    const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+    const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
     assertEquals(res.status, 400, String(token).slice(0, 20));
     assertEquals(await res.json(), INVALID_TOKEN);
   }
@@ -136,7 +140,7 @@ Deno.test("reset-password refuses missing, wrong-type, unknown and verification 
 Deno.test("reset-password refuses a missing or non-text newPassword with VALIDATION_ERROR", async () => {
   await using t = await createTestApp();
   for (const body of [null, {}, { newPassword: 12345678, token: "x" }, { newPassword: null }]) {
-    const res = await t.json("POST", "/api/auth/reset-password", body);
+    const res = await t.json("POST", "/api/auth/reset-password", { body });
     assertEquals(res.status, 400, JSON.stringify(body));
     assertEquals((await res.json()).code, "VALIDATION_ERROR");
   }
@@ -146,7 +150,7 @@ Deno.test("reset-password takes the token from ?token= too", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
   const token = await resetToken(t);
-  const res = await t.json("POST", `/api/auth/reset-password?token=${token}`, { newPassword: NEW_PASSWORD });
+  const res = await t.json("POST", `/api/auth/reset-password?token=${token}`, { body: { newPassword: NEW_PASSWORD } });
   assertEquals(res.status, 200);
   await res.body?.cancel();
   await signIn(t, "asha@example.com", NEW_PASSWORD);
@@ -159,7 +163,7 @@ Deno.test("an expired reset token is INVALID_TOKEN", async () => {
   const key = ["auth_tokens", await sha256Hex(token)];
   const record = (await t.kv.get<TokenRecord>(key)).value!;
   await t.kv.set(key, { ...record, expiresAt: new Date(Date.now() - 1).toISOString() });
-  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
   assertEquals(res.status, 400);
   assertEquals(await res.json(), INVALID_TOKEN);
 });
@@ -169,10 +173,12 @@ Deno.test("a successful reset voids the user's older reset links", async () => {
   await passwordUser(t, { email: "asha@example.com" });
   const older = await resetToken(t);
   const newer = await resetToken(t);
-  const res = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token: newer });
+  const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token: newer } });
   assertEquals(res.status, 200);
   await res.body?.cancel();
-  const stale = await t.json("POST", "/api/auth/reset-password", { newPassword: "attacker password", token: older });
+  const stale = await t.json("POST", "/api/auth/reset-password", {
+    body: { newPassword: "attacker password", token: older },
+  });
   assertEquals(stale.status, 400);
   await stale.body?.cancel();
 });
@@ -184,7 +190,7 @@ Deno.test("of 10 concurrent resets with one token exactly one wins", async () =>
   const responses = await Promise.all(
     Array.from(
       { length: 10 },
-      (_, i) => t.json("POST", "/api/auth/reset-password", { newPassword: `${NEW_PASSWORD} ${i}`, token }),
+      (_, i) => t.json("POST", "/api/auth/reset-password", { body: { newPassword: `${NEW_PASSWORD} ${i}`, token } }),
     ),
   );
   const statuses = responses.map((r) => r.status);
@@ -197,7 +203,10 @@ Deno.test("forget-password works for a signed-in user on the same origin", async
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
   const cookie = await signIn(t, "asha@example.com");
-  const res = await t.json("POST", "/api/auth/forget-password", { email: "asha@example.com" }, { cookie });
+  const res = await t.json("POST", "/api/auth/forget-password", {
+    body: { email: "asha@example.com" },
+    headers: { cookie },
+  });
   assertEquals(res.status, 200);
   assertEquals(await res.json(), { status: true });
   await waitForMail(t, "asha@example.com");
@@ -211,7 +220,7 @@ Deno.test("a sign-in whose password check came before a reset gets no session af
   const token = await resetToken(t);
   // The sign-in has verified the old password; the reset lands before it stores the session.
   const { guard } = await checkCredentials(t.kv, "asha@example.com", PASSWORD);
-  const reset = await t.json("POST", "/api/auth/reset-password", { newPassword: NEW_PASSWORD, token });
+  const reset = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
   assertEquals(reset.status, 200);
   await reset.body?.cancel();
   await assertRejects(

@@ -9,7 +9,7 @@ async function roomInWindow(windowMs: number, neededMs: number): Promise<void> {
 }
 
 async function post(t: TestApp, path: string, body: unknown, ip?: string): Promise<Response> {
-  const res = await t.json("POST", path, body, ip ? { "x-forwarded-for": ip } : {});
+  const res = await t.json("POST", path, { body, headers: ip ? { "x-forwarded-for": ip } : {} });
   await res.body?.cancel();
   return res;
 }
@@ -31,7 +31,10 @@ Deno.test("sign-in: the 6th attempt in 10 seconds for one e-mail and IP is 429 w
     assertEquals(res.status, 401);
   }
   const right = { email: "ASHA@example.com", password: PASSWORD };
-  await assertLimited(await t.json("POST", "/api/auth/sign-in/email", right, { "x-forwarded-for": "10.0.0.1" }), 10);
+  await assertLimited(
+    await t.json("POST", "/api/auth/sign-in/email", { body: right, headers: { "x-forwarded-for": "10.0.0.1" } }),
+    10,
+  );
   assertEquals((await post(t, "/api/auth/sign-in/email", right, "10.0.0.2")).status, 200);
   const other = { email: "other@example.com", password: "wrong" };
   assertEquals((await post(t, "/api/auth/sign-in/email", other, "10.0.0.1")).status, 401);
@@ -47,8 +50,11 @@ Deno.test("sign-in: the 61st attempt in a minute from one IP is 429, other IPs g
     ),
   );
   assertEquals(responses.map((r) => r.status), Array(60).fill(401));
-  const over = await t.json("POST", "/api/auth/sign-in/email", { email: "x@example.com", password: "wrong" }, {
-    "x-forwarded-for": "10.0.0.9",
+  const over = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "x@example.com", password: "wrong" },
+    headers: {
+      "x-forwarded-for": "10.0.0.9",
+    },
   });
   await assertLimited(over, 60);
   assertEquals(
@@ -65,9 +71,11 @@ Deno.test("sign-up: the 11th sign-up in a minute from one IP is 429 and creates 
     assertEquals(res.status, 200);
   }
   const over = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "N",
-    email: "n10@example.com",
-    password: PASSWORD,
+    body: {
+      name: "N",
+      email: "n10@example.com",
+      password: PASSWORD,
+    },
   });
   await assertLimited(over, 60);
   assertEquals((await t.kv.get(["users_by_email", "n10@example.com"])).value, null);
@@ -80,7 +88,7 @@ for (const path of ["/api/auth/forget-password", "/api/auth/send-verification-em
     await roomInWindow(60_000, 5000);
     for (const email of ["asha@example.com", "nobody@example.com"]) {
       for (let i = 0; i < 3; i++) assertEquals((await post(t, path, { email })).status, 200);
-      await assertLimited(await t.json("POST", path, { email: email.toUpperCase() }), 60);
+      await assertLimited(await t.json("POST", path, { body: { email: email.toUpperCase() } }), 60);
     }
     assertEquals((await post(t, path, { email: "third@example.com" })).status, 200);
   });
@@ -100,11 +108,14 @@ Deno.test("a huge forged X-Forwarded-For is limited like any IP, never a 500", a
     assertEquals(res.status, 200);
   }
   const over = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "N",
-    email: "z@example.com",
-    password: PASSWORD,
-  }, {
-    "x-forwarded-for": ip,
+    body: {
+      name: "N",
+      email: "z@example.com",
+      password: PASSWORD,
+    },
+    headers: {
+      "x-forwarded-for": ip,
+    },
   });
   await assertLimited(over, 60);
 });
@@ -128,7 +139,10 @@ for (const path of ["/api/auth/forget-password", "/api/auth/send-verification-em
     for (let i = 0; i < 10; i++) {
       assertEquals((await post(t, path, { email: `p${i}@example.com` }, "10.0.0.7")).status, 200);
     }
-    const over = await t.json("POST", path, { email: "fresh@example.com" }, { "x-forwarded-for": "10.0.0.7" });
+    const over = await t.json("POST", path, {
+      body: { email: "fresh@example.com" },
+      headers: { "x-forwarded-for": "10.0.0.7" },
+    });
     await assertLimited(over, 60);
     assertEquals((await post(t, path, { email: "fresh@example.com" }, "10.0.0.8")).status, 200);
   });

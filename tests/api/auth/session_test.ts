@@ -101,13 +101,13 @@ Deno.test("sign-out ends the session, clears the cookie and answers {success: tr
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
   const cookie = await signIn(t, "asha@example.com");
-  const res = await t.json("POST", "/api/auth/sign-out", undefined, { cookie });
+  const res = await t.json("POST", "/api/auth/sign-out", { headers: { cookie } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
   assertMatch(res.headers.get("set-cookie") ?? "", /^session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/);
   assertEquals(await res.json(), { success: true });
   assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie } })).json(), null);
-  const again = await t.json("POST", "/api/auth/sign-out", undefined, { cookie });
+  const again = await t.json("POST", "/api/auth/sign-out", { headers: { cookie } });
   assertEquals(again.status, 401);
   await again.body?.cancel();
 });
@@ -126,7 +126,7 @@ Deno.test("sign-out without a valid session is 401 UNAUTHORIZED", async () => {
   await using t = await createTestApp();
   const attempts: Record<string, string>[] = [{}, { cookie: "session=" + "A".repeat(43) }];
   for (const headers of attempts) {
-    const res = await t.json("POST", "/api/auth/sign-out", undefined, headers);
+    const res = await t.json("POST", "/api/auth/sign-out", { headers });
     assertEquals(res.status, 401);
     assertEquals(res.headers.get("content-type"), "application/json");
     assertEquals(await res.json(), { error: "Unauthorized", code: "UNAUTHORIZED", message: "Unauthorized" });
@@ -138,7 +138,7 @@ Deno.test("sign-out ends only the current session, not the user's other ones", a
   await passwordUser(t, { email: "asha@example.com" });
   const laptop = await signIn(t, "asha@example.com");
   const phone = await signIn(t, "asha@example.com");
-  await (await t.json("POST", "/api/auth/sign-out", undefined, { cookie: laptop })).body?.cancel();
+  await (await t.json("POST", "/api/auth/sign-out", { headers: { cookie: laptop } })).body?.cancel();
   assert((await (await t.fetch("/api/auth/session", { headers: { cookie: phone } })).json()).session);
 });
 
@@ -163,7 +163,7 @@ Deno.test("session and sign-out answer 405 to other methods", async () => {
   const get = await t.fetch("/api/auth/sign-out");
   assertEquals(get.status, 405);
   await get.body?.cancel();
-  const post = await t.json("POST", "/api/auth/session", {});
+  const post = await t.json("POST", "/api/auth/session", { body: {} });
   assertEquals(post.status, 405);
   await post.body?.cancel();
 });

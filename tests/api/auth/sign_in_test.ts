@@ -13,7 +13,7 @@ const INVALID = {
 Deno.test("sign-in answers {redirect: false, token: null, user} and sets an HTTP-only session cookie", async () => {
   await using t = await createTestApp();
   const user = await passwordUser(t, { email: "asha@example.com" });
-  const res = await t.json("POST", PATH, { email: "ASHA@example.com", password: PASSWORD });
+  const res = await t.json("POST", PATH, { body: { email: "ASHA@example.com", password: PASSWORD } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
   const body = await res.json();
@@ -32,7 +32,9 @@ Deno.test("sign-in answers {redirect: false, token: null, user} and sets an HTTP
 Deno.test("sign-in with rememberMe: false sets a browser-session cookie (no Max-Age)", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
-  const res = await t.json("POST", PATH, { email: "asha@example.com", password: PASSWORD, rememberMe: false });
+  const res = await t.json("POST", PATH, {
+    body: { email: "asha@example.com", password: PASSWORD, rememberMe: false },
+  });
   assertEquals(res.status, 200);
   await res.body?.cancel();
   const setCookie = res.headers.get("set-cookie") ?? "";
@@ -58,8 +60,8 @@ Deno.test("sign-in on an https origin uses the Secure __Host- cookie", async () 
 Deno.test("sign-in with a wrong password and with an unknown e-mail give the same 401", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
-  const wrong = await t.json("POST", PATH, { email: "asha@example.com", password: "not the password" });
-  const unknown = await t.json("POST", PATH, { email: "nobody@example.com", password: "not the password" });
+  const wrong = await t.json("POST", PATH, { body: { email: "asha@example.com", password: "not the password" } });
+  const unknown = await t.json("POST", PATH, { body: { email: "nobody@example.com", password: "not the password" } });
   for (const res of [wrong, unknown]) {
     assertEquals(res.status, 401);
     assertEquals(res.headers.get("content-type"), "application/json");
@@ -73,7 +75,7 @@ Deno.test("sign-in takes about as long for an unknown e-mail as for a wrong pass
   await passwordUser(t, { email: "asha@example.com" });
   const time = async (email: string) => {
     const started = performance.now();
-    await (await t.json("POST", PATH, { email, password: "wrong password" })).body?.cancel();
+    await (await t.json("POST", PATH, { body: { email, password: "wrong password" } })).body?.cancel();
     return performance.now() - started;
   };
   await time("warmup@example.com");
@@ -93,7 +95,7 @@ Deno.test("sign-in takes about as long for an unknown e-mail as for a wrong pass
 Deno.test("sign-in of a user without a password (social only) is 401", async () => {
   await using t = await createTestApp();
   await createUser(t.kv, { name: "Social", email: "social@example.com", emailVerified: true, role: "user" });
-  const res = await t.json("POST", PATH, { email: "social@example.com", password: PASSWORD });
+  const res = await t.json("POST", PATH, { body: { email: "social@example.com", password: PASSWORD } });
   assertEquals(res.status, 401);
   assertEquals(await res.json(), INVALID);
 });
@@ -101,7 +103,9 @@ Deno.test("sign-in of a user without a password (social only) is 401", async () 
 Deno.test("sign-in is refused while the e-mail is unverified: 403 EMAIL_NOT_VERIFIED and one fresh mail per 5 minutes", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "new@example.com", verified: false });
-  const first = await t.json("POST", PATH, { email: "new@example.com", password: PASSWORD, callbackURL: "/welcome" });
+  const first = await t.json("POST", PATH, {
+    body: { email: "new@example.com", password: PASSWORD, callbackURL: "/welcome" },
+  });
   assertEquals(first.status, 403);
   assertEquals(first.headers.get("set-cookie"), null);
   assertEquals(await first.json(), {
@@ -112,7 +116,7 @@ Deno.test("sign-in is refused while the e-mail is unverified: 403 EMAIL_NOT_VERI
   await t.settled();
   assertEquals(t.mails.length, 1);
   assertEquals(new URL((await lastMailTo(t, "new@example.com")).link).searchParams.get("callbackURL"), "/welcome");
-  const second = await t.json("POST", PATH, { email: "new@example.com", password: PASSWORD });
+  const second = await t.json("POST", PATH, { body: { email: "new@example.com", password: PASSWORD } });
   assertEquals(second.status, 403);
   await second.body?.cancel();
   await t.settled();
@@ -122,7 +126,7 @@ Deno.test("sign-in is refused while the e-mail is unverified: 403 EMAIL_NOT_VERI
 Deno.test("sign-in of an unverified user with a wrong password is 401 and sends no mail", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "new@example.com", verified: false });
-  const res = await t.json("POST", PATH, { email: "new@example.com", password: "wrong password" });
+  const res = await t.json("POST", PATH, { body: { email: "new@example.com", password: "wrong password" } });
   assertEquals(res.status, 401);
   assertEquals(await res.json(), INVALID);
   await t.settled();
@@ -131,10 +135,12 @@ Deno.test("sign-in of an unverified user with a wrong password is 401 and sends 
 
 Deno.test("sign-in right after sign-up sends no second mail within 5 minutes", async () => {
   await using t = await createTestApp();
-  const up = await t.json("POST", "/api/auth/sign-up/email", { name: "N", email: "n@example.com", password: PASSWORD });
+  const up = await t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "N", email: "n@example.com", password: PASSWORD },
+  });
   assertEquals(up.status, 200);
   await up.body?.cancel();
-  const res = await t.json("POST", PATH, { email: "n@example.com", password: PASSWORD });
+  const res = await t.json("POST", PATH, { body: { email: "n@example.com", password: PASSWORD } });
   assertEquals(res.status, 403);
   await res.body?.cancel();
   await t.settled();
@@ -144,10 +150,13 @@ Deno.test("sign-in right after sign-up sends no second mail within 5 minutes", a
 Deno.test("sign-in while signed in replaces the old session", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
-  const first = await t.json("POST", PATH, { email: "asha@example.com", password: PASSWORD });
+  const first = await t.json("POST", PATH, { body: { email: "asha@example.com", password: PASSWORD } });
   await first.body?.cancel();
   const oldCookie = cookieOf(first)!;
-  const second = await t.json("POST", PATH, { email: "asha@example.com", password: PASSWORD }, { cookie: oldCookie });
+  const second = await t.json("POST", PATH, {
+    body: { email: "asha@example.com", password: PASSWORD },
+    headers: { cookie: oldCookie },
+  });
   assertEquals(second.status, 200);
   await second.body?.cancel();
   assert(cookieOf(second) !== oldCookie);
@@ -172,7 +181,7 @@ Deno.test("sign-in refuses bad input on every field with 400 VALIDATION_ERROR", 
     ["rememberMe", { ...good, rememberMe: "false" }],
   ];
   for (const [field, body] of cases) {
-    const res = await t.json("POST", PATH, body);
+    const res = await t.json("POST", PATH, { body });
     assertEquals(res.status, 400, JSON.stringify(body).slice(0, 80));
     const message = field === "body" ? "Invalid body" : `Invalid ${field}`;
     const { fields, ...answer } = await res.json();
@@ -185,7 +194,7 @@ Deno.test("sign-in with a huge or empty password is a plain 401", async () => {
   await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
   await passwordUser(t, { email: "asha@example.com" });
   for (const password of ["", "x".repeat(500_000)]) {
-    const res = await t.json("POST", PATH, { email: "asha@example.com", password });
+    const res = await t.json("POST", PATH, { body: { email: "asha@example.com", password } });
     assertEquals(res.status, 401);
     assertEquals(await res.json(), INVALID);
   }
@@ -195,9 +204,11 @@ Deno.test("sign-in with a foreign callbackURL is refused with 400 and no cookie"
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
   const res = await t.json("POST", PATH, {
-    email: "asha@example.com",
-    password: PASSWORD,
-    callbackURL: "https://evil.example/steal",
+    body: {
+      email: "asha@example.com",
+      password: PASSWORD,
+      callbackURL: "https://evil.example/steal",
+    },
   });
   assertEquals(res.status, 400);
   assertEquals(res.headers.get("set-cookie"), null);

@@ -8,7 +8,7 @@ const PATH = "/api/auth/sign-up/email";
 
 Deno.test("sign-up creates an unverified user, answers {token: null, user} and sends a verification mail", async () => {
   await using t = await createTestApp();
-  const res = await t.json("POST", PATH, { name: "Asha Rao", email: "Asha@Example.com", password: PASSWORD });
+  const res = await t.json("POST", PATH, { body: { name: "Asha Rao", email: "Asha@Example.com", password: PASSWORD } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
   assertEquals(res.headers.get("set-cookie"), null);
@@ -41,12 +41,14 @@ Deno.test("sign-up creates an unverified user, answers {token: null, user} and s
 Deno.test("sign-up ignores role, emailVerified and id in the body", async () => {
   await using t = await createTestApp();
   const res = await t.json("POST", PATH, {
-    name: "Mallory",
-    email: "mallory@example.com",
-    password: PASSWORD,
-    role: "admin",
-    emailVerified: true,
-    id: "00000000-0000-0000-0000-000000000000",
+    body: {
+      name: "Mallory",
+      email: "mallory@example.com",
+      password: PASSWORD,
+      role: "admin",
+      emailVerified: true,
+      id: "00000000-0000-0000-0000-000000000000",
+    },
   });
   assertEquals(res.status, 200);
   const { user } = await res.json();
@@ -57,17 +59,22 @@ Deno.test("sign-up ignores role, emailVerified and id in the body", async () => 
 
 Deno.test("sign-up with an ADMIN_EMAILS address creates an admin, in any case", async () => {
   await using t = await createTestApp({ env: { ADMIN_EMAILS: "boss@example.com, other@example.com" } });
-  const res = await t.json("POST", PATH, { name: "Boss", email: "BOSS@example.com", password: PASSWORD });
+  const res = await t.json("POST", PATH, { body: { name: "Boss", email: "BOSS@example.com", password: PASSWORD } });
   assertEquals(res.status, 200);
   assertEquals((await res.json()).user.role, "admin");
-  const other = await t.json("POST", PATH, { name: "Not boss", email: "someone@example.com", password: PASSWORD });
+  const other = await t.json("POST", PATH, {
+    body: { name: "Not boss", email: "someone@example.com", password: PASSWORD },
+  });
   assertEquals((await other.json()).user.role, "user");
 });
 
 Deno.test("sign-up with a taken e-mail in another case is 422 USER_ALREADY_EXISTS", async () => {
   await using t = await createTestApp();
-  assertEquals((await t.json("POST", PATH, { name: "A", email: "dup@example.com", password: PASSWORD })).status, 200);
-  const res = await t.json("POST", PATH, { name: "B", email: " DUP@Example.COM ", password: PASSWORD });
+  assertEquals(
+    (await t.json("POST", PATH, { body: { name: "A", email: "dup@example.com", password: PASSWORD } })).status,
+    200,
+  );
+  const res = await t.json("POST", PATH, { body: { name: "B", email: " DUP@Example.COM ", password: PASSWORD } });
   assertEquals(res.status, 422);
   assertEquals(res.headers.get("content-type"), "application/json");
   assertEquals(await res.json(), {
@@ -88,7 +95,7 @@ Deno.test("sign-up password length: under 8 is PASSWORD_TOO_SHORT, over 128 PASS
     ["é".repeat(128), 200, null],
   ];
   for (const [i, [password, status, code]] of cases.entries()) {
-    const res = await t.json("POST", PATH, { name: "Len", email: `len${i}@example.com`, password });
+    const res = await t.json("POST", PATH, { body: { name: "Len", email: `len${i}@example.com`, password } });
     assertEquals(res.status, status, `password of ${password.length}`);
     const body = await res.json();
     if (code) assertEquals(body, { error: body.error, code, message: body.error });
@@ -124,7 +131,7 @@ Deno.test("sign-up refuses bad input on every field with 400 VALIDATION_ERROR, n
     ["image", { ...good, image: 7 }],
   ];
   for (const [field, body] of cases) {
-    const res = await t.json("POST", PATH, body);
+    const res = await t.json("POST", PATH, { body });
     assertEquals(res.status, 400, JSON.stringify(body)?.slice(0, 80));
     assertEquals(res.headers.get("content-type"), "application/json");
     const message = field === "body" ? "Invalid body" : `Invalid ${field}`;
@@ -154,10 +161,12 @@ Deno.test("sign-up with a foreign callbackURL is refused with 400 and creates no
   await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
   for (const callbackURL of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
     const res = await t.json("POST", PATH, {
-      name: "Asha",
-      email: "asha@example.com",
-      password: PASSWORD,
-      callbackURL,
+      body: {
+        name: "Asha",
+        email: "asha@example.com",
+        password: PASSWORD,
+        callbackURL,
+      },
     });
     assertEquals(res.status, 400, callbackURL);
     assertEquals(await res.json(), {
@@ -172,10 +181,12 @@ Deno.test("sign-up with a foreign callbackURL is refused with 400 and creates no
 Deno.test("sign-up carries the callbackURL into the verification link", async () => {
   await using t = await createTestApp();
   const res = await t.json("POST", PATH, {
-    name: "Asha",
-    email: "asha@example.com",
-    password: PASSWORD,
-    callbackURL: "/onboarding?step=1",
+    body: {
+      name: "Asha",
+      email: "asha@example.com",
+      password: PASSWORD,
+      callbackURL: "/onboarding?step=1",
+    },
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
@@ -186,7 +197,10 @@ Deno.test("sign-up carries the callbackURL into the verification link", async ()
 Deno.test("sign-up while signed in still creates a separate unverified user", async () => {
   await using t = await createTestApp();
   const { headers } = await createTestUser(t);
-  const res = await t.json("POST", PATH, { name: "Second", email: "second@example.com", password: PASSWORD }, headers);
+  const res = await t.json("POST", PATH, {
+    body: { name: "Second", email: "second@example.com", password: PASSWORD },
+    headers,
+  });
   assertEquals(res.status, 200);
   assertEquals((await res.json()).user.emailVerified, false);
 });
@@ -197,7 +211,10 @@ Deno.test("200 concurrent sign-ups with one e-mail in varied case create exactly
   const responses = await Promise.all(
     Array.from(
       { length: 200 },
-      (_, i) => t.json("POST", PATH, { name: `Racer ${i}`, email: variants[i % variants.length], password: PASSWORD }),
+      (_, i) =>
+        t.json("POST", PATH, {
+          body: { name: `Racer ${i}`, email: variants[i % variants.length], password: PASSWORD },
+        }),
     ),
   );
   const statuses = responses.map((r) => r.status);

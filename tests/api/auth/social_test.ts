@@ -47,7 +47,7 @@ Deno.test("GET sign-in/social redirects to the provider with state, PKCE S256 an
 
 Deno.test("POST sign-in/social answers {url, redirect: true} with the provider URL and the binding cookie", async () => {
   await using s = await socialSetup();
-  const res = await s.t.json("POST", "/api/auth/sign-in/social", { provider: "linkedin", ...NEW_USER });
+  const res = await s.t.json("POST", "/api/auth/sign-in/social", { body: { provider: "linkedin", ...NEW_USER } });
   assertEquals(res.status, 200);
   const body = await res.json();
   assertEquals(Object.keys(body).sort(), ["redirect", "url"]);
@@ -62,7 +62,7 @@ Deno.test("POST sign-in/social answers {url, redirect: true} with the provider U
 
 Deno.test("sign-in/social refuses an unknown provider (PROVIDER_NOT_FOUND), one without credentials (PROVIDER_NOT_CONFIGURED) and a foreign callbackURL with 400", async () => {
   await using t = await createTestApp({ env: { GOOGLE_CLIENT_ID: "id-only" } });
-  const unknown = await t.json("POST", "/api/auth/sign-in/social", { provider: "github" });
+  const unknown = await t.json("POST", "/api/auth/sign-in/social", { body: { provider: "github" } });
   assertEquals(unknown.status, 400);
   assertEquals(await unknown.json(), {
     error: "Provider not found",
@@ -80,8 +80,10 @@ Deno.test("sign-in/social refuses an unknown provider (PROVIDER_NOT_FOUND), one 
   }
   await using s = await socialSetup();
   const foreign = await s.t.json("POST", "/api/auth/sign-in/social", {
-    provider: "google",
-    newUserCallbackURL: "https://evil.example/",
+    body: {
+      provider: "google",
+      newUserCallbackURL: "https://evil.example/",
+    },
   });
   assertEquals(foreign.status, 400);
   assertEquals((await foreign.json()).code, "INVALID_NEW_USER_CALLBACK_URL");
@@ -148,7 +150,9 @@ Deno.test("a provider-verified e-mail links to the existing verified user, whose
   assertEquals((await sessionUser(s.t, res)).id, existing.id);
   assertEquals(await linkedProviders(s.t.kv, existing.id), ["linkedin"]);
   assertEquals((await getUser(s.t.kv, existing.id))?.name, "Asha Rao");
-  const password = await s.t.json("POST", "/api/auth/sign-in/email", { email: "asha@example.com", password: PASSWORD });
+  const password = await s.t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "asha@example.com", password: PASSWORD },
+  });
   assertEquals(password.status, 200);
   await password.body?.cancel();
 });
@@ -175,8 +179,10 @@ Deno.test("an unverified pre-registered account is taken over safely: password a
   const old = await s.t.fetch("/api/auth/session", { headers: { cookie: `session=${token}` } });
   assertEquals(await old.json(), null);
   const password = await s.t.json("POST", "/api/auth/sign-in/email", {
-    email: "victim@example.com",
-    password: PASSWORD,
+    body: {
+      email: "victim@example.com",
+      password: PASSWORD,
+    },
   });
   assertEquals(password.status, 401);
   await password.body?.cancel();

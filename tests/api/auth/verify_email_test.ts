@@ -8,10 +8,12 @@ import { cookieOf, lastMailTo, PASSWORD, passwordUser, pathOf, tokenOf, waitForM
 /** Signs up `email` and returns the verification link from the mail. */
 async function signUpLink(t: TestApp, email = "new@example.com", callbackURL?: string): Promise<string> {
   const res = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "New User",
-    email,
-    password: PASSWORD,
-    callbackURL,
+    body: {
+      name: "New User",
+      email,
+      password: PASSWORD,
+      callbackURL,
+    },
   });
   if (res.status !== 200) throw new Error(`sign-up ${res.status}`);
   await res.body?.cancel();
@@ -34,7 +36,9 @@ Deno.test("following the verification link verifies the e-mail, signs in and red
   const session = await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
   assertEquals(session.user.email, "new@example.com");
   assertEquals(session.user.emailVerified, true);
-  const signIn = await t.json("POST", "/api/auth/sign-in/email", { email: "new@example.com", password: PASSWORD });
+  const signIn = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "new@example.com", password: PASSWORD },
+  });
   assertEquals(signIn.status, 200);
   await signIn.body?.cancel();
 });
@@ -100,7 +104,7 @@ Deno.test("an expired verification token is INVALID_TOKEN and leaves the e-mail 
 Deno.test("verify-email refuses missing, malformed, unknown, huge and reset tokens", async () => {
   await using t = await createTestApp();
   await signUpLink(t);
-  const forget = await t.json("POST", "/api/auth/forget-password", { email: "new@example.com" });
+  const forget = await t.json("POST", "/api/auth/forget-password", { body: { email: "new@example.com" } });
   await forget.body?.cancel();
   const resetToken = tokenOf((await waitForMail(t, "new@example.com", 2)).link);
   for (
@@ -157,7 +161,7 @@ Deno.test("send-verification-email answers {status: true} always and mails only 
   await passwordUser(t, { email: "pending@example.com", verified: false });
   await passwordUser(t, { email: "done@example.com" });
   for (const email of ["pending@example.com", "PENDING@example.com", "done@example.com", "nobody@example.com"]) {
-    const res = await t.json("POST", "/api/auth/send-verification-email", { email, callbackURL: "/welcome" });
+    const res = await t.json("POST", "/api/auth/send-verification-email", { body: { email, callbackURL: "/welcome" } });
     assertEquals(res.status, 200, email);
     assertEquals(res.headers.get("content-type"), "application/json");
     assertEquals(await res.json(), { status: true });
@@ -174,7 +178,7 @@ Deno.test("send-verification-email refuses bad input and foreign callbackURLs wi
   for (
     const body of [{}, { email: 5 }, { email: "x" }, { email: "a@example.com", callbackURL: "https://evil.example" }]
   ) {
-    const res = await t.json("POST", "/api/auth/send-verification-email", body);
+    const res = await t.json("POST", "/api/auth/send-verification-email", { body });
     assertEquals(res.status, 400, JSON.stringify(body));
     assertMatch((await res.json()).code, /^(VALIDATION_ERROR|INVALID_CALLBACK_URL)$/);
   }

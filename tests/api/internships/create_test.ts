@@ -8,20 +8,22 @@ Deno.test("POST /api/internships: a member creates one internship, 201 with defa
   const res = await t.json(
     "POST",
     "/api/internships",
-    internshipBody({
-      type: "remote",
-      timing: "part_time",
-      tags: ["Python", "SQL"],
-      stipend: 15000,
-      deadline: "2030-01-31",
-      isVerified: true,
-      isActive: false,
-      userId: "someone-else",
-      id: "chosen-id",
-      createdAt: "2000-01-01T00:00:00.000Z",
-      deletedAt: "2000-01-01T00:00:00.000Z",
-    }),
-    member.headers,
+    {
+      body: internshipBody({
+        type: "remote",
+        timing: "part_time",
+        tags: ["Python", "SQL"],
+        stipend: 15000,
+        deadline: "2030-01-31",
+        isVerified: true,
+        isActive: false,
+        userId: "someone-else",
+        id: "chosen-id",
+        createdAt: "2000-01-01T00:00:00.000Z",
+        deletedAt: "2000-01-01T00:00:00.000Z",
+      }),
+      headers: member.headers,
+    },
   );
   assertEquals(res.status, 201);
   assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
@@ -47,8 +49,7 @@ Deno.test("POST /api/internships: an admin may create; a batch returns an array"
   const res = await t.json(
     "POST",
     "/api/internships",
-    [internshipBody(), internshipBody({ title: "Second" })],
-    admin.headers,
+    { body: [internshipBody(), internshipBody({ title: "Second" })], headers: admin.headers },
   );
   assertEquals(res.status, 201);
   const body = await res.json();
@@ -60,11 +61,11 @@ Deno.test("POST /api/internships: an admin may create; a batch returns an array"
 
 Deno.test("POST /api/internships: guest 401, user role 403, nothing created", async () => {
   await using t = await createTestApp();
-  const guest = await t.json("POST", "/api/internships", internshipBody());
+  const guest = await t.json("POST", "/api/internships", { body: internshipBody() });
   assertEquals(guest.status, 401);
   assertEquals(await guest.json(), { error: "Unauthorized" });
   const user = await createTestUser(t, "user");
-  const forbidden = await t.json("POST", "/api/internships", internshipBody(), user.headers);
+  const forbidden = await t.json("POST", "/api/internships", { body: internshipBody(), headers: user.headers });
   assertEquals(forbidden.status, 403);
   assertEquals(typeof (await forbidden.json()).error, "string");
   assertEquals((await (await t.fetch("/api/internships")).json()).pagination.total, 0);
@@ -73,7 +74,7 @@ Deno.test("POST /api/internships: guest 401, user role 403, nothing created", as
 Deno.test("POST /api/internships: missing required fields give the zod issue array", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
-  const res = await t.json("POST", "/api/internships", { description: "no title" }, member.headers);
+  const res = await t.json("POST", "/api/internships", { body: { description: "no title" }, headers: member.headers });
   assertEquals(res.status, 400);
   const { error } = await res.json();
   assert(Array.isArray(error));
@@ -107,7 +108,10 @@ Deno.test("POST /api/internships: bad link, type, timing, stipend, deadline and 
     ["hiringOrganization", 42],
   ];
   for (const [field, value] of bad) {
-    const res = await t.json("POST", "/api/internships", internshipBody({ [field]: value }), member.headers);
+    const res = await t.json("POST", "/api/internships", {
+      body: internshipBody({ [field]: value }),
+      headers: member.headers,
+    });
     assertEquals(res.status, 400, `${field}=${JSON.stringify(value)}`);
     const { error } = await res.json();
     assertEquals(error[0].path[0], field);
@@ -119,7 +123,10 @@ Deno.test("POST /api/internships: deadline accepts YYYY-MM-DD and ISO 8601 times
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   for (const deadline of ["2030-06-30", "2030-06-30T18:00:00Z", "2030-06-30T18:00:00+05:30"]) {
-    const res = await t.json("POST", "/api/internships", internshipBody({ deadline }), member.headers);
+    const res = await t.json("POST", "/api/internships", {
+      body: internshipBody({ deadline }),
+      headers: member.headers,
+    });
     assertEquals(res.status, 201, deadline);
     assertEquals((await res.json()).data.deadline, deadline);
   }
@@ -131,8 +138,10 @@ Deno.test("POST /api/internships: a batch is all-or-nothing and issues carry the
   const res = await t.json(
     "POST",
     "/api/internships",
-    [internshipBody(), internshipBody({ link: "nope" }), internshipBody(), internshipBody({ type: "moon" })],
-    member.headers,
+    {
+      body: [internshipBody(), internshipBody({ link: "nope" }), internshipBody(), internshipBody({ type: "moon" })],
+      headers: member.headers,
+    },
   );
   assertEquals(res.status, 400);
   const { error } = await res.json();
@@ -146,18 +155,16 @@ Deno.test("POST /api/internships: a batch of 100 is accepted, 101 and an empty b
   const over = await t.json(
     "POST",
     "/api/internships",
-    Array.from({ length: 101 }, () => internshipBody()),
-    member.headers,
+    { body: Array.from({ length: 101 }, () => internshipBody()), headers: member.headers },
   );
   assertEquals(over.status, 400);
   assertEquals((await over.json()).error[0].code, "too_big");
-  const empty = await t.json("POST", "/api/internships", [], member.headers);
+  const empty = await t.json("POST", "/api/internships", { body: [], headers: member.headers });
   assertEquals(empty.status, 400);
   const ok = await t.json(
     "POST",
     "/api/internships",
-    Array.from({ length: 100 }, (_, i) => internshipBody({ title: `Intern ${i}` })),
-    member.headers,
+    { body: Array.from({ length: 100 }, (_, i) => internshipBody({ title: `Intern ${i}` })), headers: member.headers },
   );
   assertEquals(ok.status, 201);
   assertEquals((await ok.json()).count, 100);
@@ -175,7 +182,7 @@ Deno.test("POST /api/internships: malformed JSON and non-object bodies are 400",
   assertEquals(malformed.status, 400);
   assertEquals(await malformed.json(), { error: "Invalid JSON body" });
   for (const body of ["text", 42, null, [1, 2]]) {
-    const res = await t.json("POST", "/api/internships", body, member.headers);
+    const res = await t.json("POST", "/api/internships", { body, headers: member.headers });
     assertEquals(res.status, 400, JSON.stringify(body));
     assert(Array.isArray((await res.json()).error));
   }
@@ -187,7 +194,11 @@ Deno.test("POST /api/internships: concurrent creates all land", async () => {
   const results = await Promise.all(
     Array.from(
       { length: 20 },
-      (_, i) => t.json("POST", "/api/internships", internshipBody({ title: `Concurrent ${i}` }), member.headers),
+      (_, i) =>
+        t.json("POST", "/api/internships", {
+          body: internshipBody({ title: `Concurrent ${i}` }),
+          headers: member.headers,
+        }),
     ),
   );
   assertEquals(results.map((r) => r.status), Array(20).fill(201));
@@ -211,14 +222,16 @@ Deno.test("POST /api/internships: listings with many distinct words never block 
     const res = await t.json(
       "POST",
       "/api/internships",
-      internshipBody({ title: `Wordy ${i}`, description: description() }),
-      member.headers,
+      { body: internshipBody({ title: `Wordy ${i}`, description: description() }), headers: member.headers },
     );
     assertEquals(res.status, 201, `create ${i}`);
     ids.push((await res.json()).data.id);
   }
   for (const id of ids.slice(0, 3)) {
-    const res = await t.json("PUT", `/api/internships/${id}`, { description: description() }, member.headers);
+    const res = await t.json("PUT", `/api/internships/${id}`, {
+      body: { description: description() },
+      headers: member.headers,
+    });
     assertEquals(res.status, 200, `update ${id}`);
     await res.body?.cancel();
   }

@@ -19,7 +19,10 @@ export async function postInternships(
   owner: TestUser,
   items: Record<string, unknown>[],
 ): Promise<InternshipView[]> {
-  const res = await t.json("POST", "/api/internships", items.map((item) => internshipBody(item)), owner.headers);
+  const res = await t.json("POST", "/api/internships", {
+    body: items.map((item) => internshipBody(item)),
+    headers: owner.headers,
+  });
   assertEquals(res.status, 201);
   return (await res.json()).data;
 }

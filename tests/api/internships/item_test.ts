@@ -24,10 +24,11 @@ Deno.test("GET /api/internships/{id}: unknown, deleted, and inactive (to all but
   const admin = await createTestUser(t, "admin");
   const [inactive, deleted] = await postInternships(t, member, [{ title: "Inactive" }, { title: "Deleted" }]);
   assertEquals(
-    (await t.json("PUT", `/api/internships/${inactive.id}`, { isActive: false }, admin.headers)).status,
+    (await t.json("PUT", `/api/internships/${inactive.id}`, { body: { isActive: false }, headers: admin.headers }))
+      .status,
     200,
   );
-  assertEquals((await t.json("DELETE", `/api/internships/${deleted.id}`, undefined, member.headers)).status, 200);
+  assertEquals((await t.json("DELETE", `/api/internships/${deleted.id}`, { headers: member.headers })).status, 200);
 
   for (const path of [`/api/internships/${crypto.randomUUID()}`, "/api/internships/not-a-uuid"]) {
     const res = await t.fetch(path);
@@ -61,8 +62,7 @@ Deno.test("PUT /api/internships/{id}: the owner changes only the fields given", 
   const res = await t.json(
     "PUT",
     `/api/internships/${created.id}`,
-    { title: "After", location: null, tags: ["New"] },
-    member.headers,
+    { body: { title: "After", location: null, tags: ["New"] }, headers: member.headers },
   );
   assertEquals(res.status, 200);
   const { success, internship } = await res.json();
@@ -88,11 +88,14 @@ Deno.test("PUT /api/internships/{id}: a non-owner member and a user get 403, a g
   const user = await createTestUser(t, "user");
   const [created] = await postInternships(t, owner, [{ title: "Mine" }]);
   for (const who of [other, user]) {
-    const res = await t.json("PUT", `/api/internships/${created.id}`, { title: "Stolen" }, who.headers);
+    const res = await t.json("PUT", `/api/internships/${created.id}`, {
+      body: { title: "Stolen" },
+      headers: who.headers,
+    });
     assertEquals(res.status, 403);
     assertEquals(typeof (await res.json()).error, "string");
   }
-  const guest = await t.json("PUT", `/api/internships/${created.id}`, { title: "Stolen" });
+  const guest = await t.json("PUT", `/api/internships/${created.id}`, { body: { title: "Stolen" } });
   assertEquals(guest.status, 401);
   await guest.body?.cancel();
   assertEquals((await (await t.fetch(`/api/internships/${created.id}`)).json()).internship.title, "Mine");
@@ -104,7 +107,7 @@ Deno.test("PUT /api/internships/{id}: isVerified and isActive are admin-only; an
   const admin = await createTestUser(t, "admin");
   const [created] = await postInternships(t, owner, [{ title: "Check me" }]);
   for (const patch of [{ isVerified: true }, { isActive: false }, { title: "Sneaky", isVerified: true }]) {
-    const res = await t.json("PUT", `/api/internships/${created.id}`, patch, owner.headers);
+    const res = await t.json("PUT", `/api/internships/${created.id}`, { body: patch, headers: owner.headers });
     assertEquals(res.status, 403);
     assertEquals(typeof (await res.json()).error, "string");
   }
@@ -113,8 +116,7 @@ Deno.test("PUT /api/internships/{id}: isVerified and isActive are admin-only; an
   const res = await t.json(
     "PUT",
     `/api/internships/${created.id}`,
-    { isVerified: true, title: "Checked" },
-    admin.headers,
+    { body: { isVerified: true, title: "Checked" }, headers: admin.headers },
   );
   assertEquals(res.status, 200);
   const { internship } = await res.json();
@@ -126,15 +128,18 @@ Deno.test("PUT /api/internships/{id}: invalid values are 400 with issues; unknow
   const owner = await createTestUser(t, "member");
   const [created, removed] = await postInternships(t, owner, [{ title: "Valid" }, { title: "Removed" }]);
   for (const patch of [{ link: "notaurl" }, { type: "space" }, { title: "" }, { isActive: "yes" }, { stipend: -3 }]) {
-    const res = await t.json("PUT", `/api/internships/${created.id}`, patch, owner.headers);
+    const res = await t.json("PUT", `/api/internships/${created.id}`, { body: patch, headers: owner.headers });
     assertEquals(res.status, 400, JSON.stringify(patch));
     assertEquals((await res.json()).error[0].path[0], Object.keys(patch)[0]);
   }
-  const unknown = await t.json("PUT", `/api/internships/${crypto.randomUUID()}`, { title: "X" }, owner.headers);
+  const unknown = await t.json("PUT", `/api/internships/${crypto.randomUUID()}`, {
+    body: { title: "X" },
+    headers: owner.headers,
+  });
   assertEquals(unknown.status, 404);
   assertEquals(await unknown.json(), NOT_FOUND);
-  await t.json("DELETE", `/api/internships/${removed.id}`, undefined, owner.headers);
-  const gone = await t.json("PUT", `/api/internships/${removed.id}`, { title: "X" }, owner.headers);
+  await t.json("DELETE", `/api/internships/${removed.id}`, { headers: owner.headers });
+  const gone = await t.json("PUT", `/api/internships/${removed.id}`, { body: { title: "X" }, headers: owner.headers });
   assertEquals(gone.status, 404);
   await gone.body?.cancel();
 });
@@ -144,10 +149,10 @@ Deno.test("DELETE /api/internships/{id}: owner soft-deletes, second delete is 40
   const owner = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const [created] = await postInternships(t, owner, [{ title: "Short-lived" }]);
-  const res = await t.json("DELETE", `/api/internships/${created.id}`, undefined, owner.headers);
+  const res = await t.json("DELETE", `/api/internships/${created.id}`, { headers: owner.headers });
   assertEquals(res.status, 200);
   assertEquals(await res.json(), { success: true });
-  const again = await t.json("DELETE", `/api/internships/${created.id}`, undefined, owner.headers);
+  const again = await t.json("DELETE", `/api/internships/${created.id}`, { headers: owner.headers });
   assertEquals(again.status, 404);
   assertEquals(await again.json(), NOT_FOUND);
   const list = await (await t.fetch("/api/internships?includeDeleted=true", { headers: admin.headers })).json();
@@ -161,14 +166,14 @@ Deno.test("DELETE /api/internships/{id}: non-owner 403, guest 401, admin may del
   const other = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const [created] = await postInternships(t, owner, [{ title: "Keep" }]);
-  const forbidden = await t.json("DELETE", `/api/internships/${created.id}`, undefined, other.headers);
+  const forbidden = await t.json("DELETE", `/api/internships/${created.id}`, { headers: other.headers });
   assertEquals(forbidden.status, 403);
   await forbidden.body?.cancel();
   const guest = await t.json("DELETE", `/api/internships/${created.id}`);
   assertEquals(guest.status, 401);
   await guest.body?.cancel();
   assertEquals((await t.fetch(`/api/internships/${created.id}`)).status, 200);
-  const byAdmin = await t.json("DELETE", `/api/internships/${created.id}`, undefined, admin.headers);
+  const byAdmin = await t.json("DELETE", `/api/internships/${created.id}`, { headers: admin.headers });
   assertEquals(byAdmin.status, 200);
   await byAdmin.body?.cancel();
   const gone = await t.fetch(`/api/internships/${created.id}`);
@@ -178,7 +183,7 @@ Deno.test("DELETE /api/internships/{id}: non-owner 403, guest 401, admin may del
 
 Deno.test("internship routes answer 405 for other methods", async () => {
   await using t = await createTestApp();
-  const res = await t.json("PATCH", "/api/internships", {});
+  const res = await t.json("PATCH", "/api/internships", { body: {} });
   assertEquals(res.status, 405);
   assertEquals(await res.json(), { error: "Method not allowed" });
 });

@@ -170,9 +170,12 @@ Deno.test("GET /api/internships: inactive and deleted are hidden; admins opt in 
   const { member, admin } = await seeded(t);
   const list = await (await t.fetch("/api/internships")).json();
   const byTitle = (title: string) => list.internships.find((i: { title: string }) => i.title === title).id;
-  const hide = await t.json("PUT", `/api/internships/${byTitle("Design Intern")}`, { isActive: false }, admin.headers);
+  const hide = await t.json("PUT", `/api/internships/${byTitle("Design Intern")}`, {
+    body: { isActive: false },
+    headers: admin.headers,
+  });
   assertEquals(hide.status, 200);
-  const del = await t.json("DELETE", `/api/internships/${byTitle("Python Developer")}`, undefined, member.headers);
+  const del = await t.json("DELETE", `/api/internships/${byTitle("Python Developer")}`, { headers: member.headers });
   assertEquals(del.status, 200);
 
   const visible = ["Data Analyst Intern", "Marketing Intern", "Unstated Type Intern"];
@@ -200,9 +203,12 @@ Deno.test("GET /api/internships?mine=true: the caller's own live listings, inact
   await postInternships(t, other, [{ title: "Someone Else's Intern", tags: ["design"] }]);
   const own = (await (await t.fetch("/api/internships?mine=true", { headers: member.headers })).json()).internships;
   const byTitle = (title: string) => own.find((i: { title: string }) => i.title === title).id;
-  const hide = await t.json("PUT", `/api/internships/${byTitle("Design Intern")}`, { isActive: false }, admin.headers);
+  const hide = await t.json("PUT", `/api/internships/${byTitle("Design Intern")}`, {
+    body: { isActive: false },
+    headers: admin.headers,
+  });
   assertEquals(hide.status, 200);
-  const del = await t.json("DELETE", `/api/internships/${byTitle("Python Developer")}`, undefined, member.headers);
+  const del = await t.json("DELETE", `/api/internships/${byTitle("Python Developer")}`, { headers: member.headers });
   assertEquals(del.status, 200);
 
   const res = await t.fetch("/api/internships?mine=true&limit=2", { headers: member.headers });
@@ -262,12 +268,11 @@ Deno.test("a cached public list page changes at once after a create, an update a
   const put = await t.json(
     "PUT",
     `/api/internships/${created.id}`,
-    { title: "Renamed Robotics Intern" },
-    member.headers,
+    { body: { title: "Renamed Robotics Intern" }, headers: member.headers },
   );
   assertEquals(put.status, 200);
   assertEquals(await titles(t, "?search=robotics"), ["Renamed Robotics Intern"]);
-  const del = await t.json("DELETE", `/api/internships/${created.id}`, undefined, member.headers);
+  const del = await t.json("DELETE", `/api/internships/${created.id}`, { headers: member.headers });
   assertEquals(del.status, 200);
   assertEquals(await titles(t, "?search=robotics"), []);
 });
@@ -294,7 +299,10 @@ Deno.test("paging through a filter: every page and total follow writes; filters 
 
   const [created] = await postInternships(t, member, [{ title: "Design Systems Intern", tags: ["design"] }]);
   assertEquals(await pages("?tags=data,design", 3), { titles: ["Design Systems Intern", ...first.titles], total: 3 });
-  const hide = await t.json("PUT", `/api/internships/${created.id}`, { isActive: false }, admin.headers);
+  const hide = await t.json("PUT", `/api/internships/${created.id}`, {
+    body: { isActive: false },
+    headers: admin.headers,
+  });
   assertEquals(hide.status, 200);
   assertEquals(await pages("?tags=design,data", 3), first);
 

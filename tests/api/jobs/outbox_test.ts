@@ -92,7 +92,7 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
 
   await using smtp = await startFakeSmtp();
   t.services.mailer = createMailer(smtp.url, t.services.config.mailFrom, t.services.log);
-  const retry = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, undefined, admin.headers);
+  const retry = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, { headers: admin.headers });
   assertEquals(retry.status, 200);
   const { mail } = await retry.json();
   assertEquals([mail.status, mail.attempts], ["pending", 3]);
@@ -102,9 +102,9 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
   assertEquals((await recordTo(t, "lost@example.com")).status, "sent");
   assertEquals(smtp.messages.length, 1);
 
-  const again = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, undefined, admin.headers);
+  const again = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, { headers: admin.headers });
   assertEquals([again.status, await again.json()], [409, { error: "Only a failed mail can be retried" }]);
-  const unknown = await t.json("POST", "/api/admin/outbox/nope/retry", undefined, admin.headers);
+  const unknown = await t.json("POST", "/api/admin/outbox/nope/retry", { headers: admin.headers });
   assertEquals([unknown.status, await unknown.json()], [404, { error: "Mail not found" }]);
   // Its pooled connection goes before the server closes (which waits for open connections).
   t.services.mailer.close();
@@ -118,9 +118,11 @@ Deno.test("sign-up answers while the SMTP server stalls for 5 s; the mail arrive
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   const started = performance.now();
   const res = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "Patient",
-    email: "patient@example.com",
-    password: PASSWORD,
+    body: {
+      name: "Patient",
+      email: "patient@example.com",
+      password: PASSWORD,
+    },
   });
   const answeredMs = performance.now() - started;
   assertEquals(res.status, 200);
@@ -145,16 +147,16 @@ Deno.test("POST /api/admin/jobs/{name}/run runs a job for an admin only; an unkn
   assertEquals(due.value?.status, "sent", "the request's own try runs with JOBS=off");
 
   await queueMailWithoutTry(t, "later@example.com");
-  assertEquals((await t.json("POST", "/api/admin/jobs/outbox/run", undefined, user.headers)).status, 403);
+  assertEquals((await t.json("POST", "/api/admin/jobs/outbox/run", { headers: user.headers })).status, 403);
   assertEquals((await t.json("POST", "/api/admin/jobs/outbox/run")).status, 401);
   await runScheduled(findJob("outbox")!, t.services);
   assertEquals(t.mails.length, 0, "JOBS=off: the cron skips its work");
-  const res = await t.json("POST", "/api/admin/jobs/outbox/run", undefined, admin.headers);
+  const res = await t.json("POST", "/api/admin/jobs/outbox/run", { headers: admin.headers });
   assertEquals([res.status, await res.json()], [200, { job: "outbox", sent: 1, retried: 0, failed: 0, skipped: 0 }]);
   assertEquals(t.mails.map((m) => m.to), ["later@example.com"], "a run by hand runs with JOBS=off");
-  const unknown = await t.json("POST", "/api/admin/jobs/nope/run", undefined, admin.headers);
+  const unknown = await t.json("POST", "/api/admin/jobs/nope/run", { headers: admin.headers });
   assertEquals([unknown.status, await unknown.json()], [404, { error: "Job not found" }]);
-  const deletions = await t.json("POST", "/api/admin/jobs/account-deletions/run", undefined, admin.headers);
+  const deletions = await t.json("POST", "/api/admin/jobs/account-deletions/run", { headers: admin.headers });
   assertEquals([deletions.status, await deletions.json()], [200, { job: "account-deletions", resumed: 0 }]);
 });
 

@@ -13,8 +13,7 @@ export async function buy(shop: Shop, user: TestUser, toolkitId: string, couponC
   const res = await shop.t.json(
     "POST",
     `/api/toolkits/${toolkitId}/verify`,
-    signedPayment(started.body.order.id, payment.id),
-    user.headers,
+    { body: signedPayment(started.body.order.id, payment.id), headers: user.headers },
   );
   assertEquals(res.status, 200);
   return { purchaseId: started.body.purchase.id as string, orderId: started.body.order.id as string, payment };
@@ -35,8 +34,7 @@ export async function refund(shop: Shop, purchaseId: string, reason?: string) {
   const res = await shop.t.json(
     "POST",
     `/api/admin/purchases/${purchaseId}/refund`,
-    reason === undefined ? {} : { reason },
-    shop.admin.headers,
+    { body: reason === undefined ? {} : { reason }, headers: shop.admin.headers },
   );
   return { status: res.status, body: await res.json() };
 }

@@ -12,7 +12,10 @@ Deno.test("receipts: 50 confirmations at once take the numbers 1..50 of the fina
   const started = await Promise.all(buyers.map((buyer) => checkout(shop, buyer, kit.id)));
   const answers = await Promise.all(
     started.map((s, i) =>
-      shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(s.body.order.id), buyers[i].headers)
+      shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+        body: signedPayment(s.body.order.id),
+        headers: buyers[i].headers,
+      })
     ),
   );
   assertEquals(answers.map((res) => res.status), Array(50).fill(200));

@@ -111,8 +111,8 @@ Deno.test("reconcile-payments is a registered job an admin can run by hand", asy
   const kit = await addToolkit(shop);
   const started = await checkout(shop, buyer, kit.id);
   shop.fake.addPayment(started.body.order.id, "captured");
-  const res = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", undefined, shop.admin.headers);
+  const res = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", { headers: shop.admin.headers });
   assertEquals([res.status, await res.json()], [200, { job: "reconcile-payments", checked: 0, paid: 0, failed: 0 }]);
-  const other = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", undefined, buyer.headers);
+  const other = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", { headers: buyer.headers });
   assertEquals(other.status, 403);
 });

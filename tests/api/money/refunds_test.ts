@@ -77,7 +77,10 @@ Deno.test("refund: twice, a free purchase, a pending one and an unknown one are 
   assertEquals((await refund(shop, crypto.randomUUID())).status, 404);
   assertEquals(shop.fake.refunds.length, 1);
   // Only admins refund.
-  const res = await shop.t.json("POST", `/api/admin/purchases/${pending.body.purchase.id}/refund`, {}, buyer.headers);
+  const res = await shop.t.json("POST", `/api/admin/purchases/${pending.body.purchase.id}/refund`, {
+    body: {},
+    headers: buyer.headers,
+  });
   assertEquals(res.status, 403);
 });
 
@@ -134,8 +137,7 @@ Deno.test("refund: an extra payment of a paid purchase is refunded; the purchase
     const res = await shop.t.json(
       "POST",
       `/api/toolkits/${kit.id}/verify`,
-      signedPayment(order, payment),
-      buyer.headers,
+      { body: signedPayment(order, payment), headers: buyer.headers },
     );
     assertEquals(res.status, 200);
   }
@@ -146,19 +148,18 @@ Deno.test("refund: an extra payment of a paid purchase is refunded; the purchase
     .json();
   assertEquals(list.purchases[0].extraPayments[0].paymentId, b.id);
   const path = `/api/admin/purchases/${record.id}/extra-payments/${b.id}/refund`;
-  const res = await shop.t.json("POST", path, { reason: "Paid twice" }, shop.admin.headers);
+  const res = await shop.t.json("POST", path, { body: { reason: "Paid twice" }, headers: shop.admin.headers });
   assertEquals(res.status, 200);
   const after = await purchaseRecord(shop, record.id);
   assertEquals(after.paymentStatus, "paid");
   assertEquals(after.extraPayments![0].refund!.amount, 29000);
   assertEquals(shop.fake.refunds.map((r) => [r.payment_id, r.amount]), [[b.id, 29000]]);
-  const twice = await shop.t.json("POST", path, {}, shop.admin.headers);
+  const twice = await shop.t.json("POST", path, { body: {}, headers: shop.admin.headers });
   assertEquals([twice.status, await twice.json()], [400, { error: "This payment has already been refunded" }]);
   const unknown = await shop.t.json(
     "POST",
     `/api/admin/purchases/${record.id}/extra-payments/pay_nope/refund`,
-    {},
-    shop.admin.headers,
+    { body: {}, headers: shop.admin.headers },
   );
   assertEquals(unknown.status, 404);
 });

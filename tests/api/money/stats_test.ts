@@ -67,7 +67,7 @@ Deno.test("stats: the counters equal a recount of the records after 200 mixed op
     async deleteAccount() {
       if (users.length < 3) return;
       const user = users.splice(Math.floor(rand() * users.length), 1)[0];
-      const res = await shop.t.json("DELETE", "/api/me", { confirm: user.user.email }, user.headers);
+      const res = await shop.t.json("DELETE", "/api/me", { body: { confirm: user.user.email }, headers: user.headers });
       assertEquals(res.status, 200);
     },
     async addToolkit() {
@@ -75,12 +75,15 @@ Deno.test("stats: the counters equal a recount of the records after 200 mixed op
     },
     async toggleToolkit() {
       const kit = pick(kits);
-      await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, { isActive: rand() < 0.5 }, shop.admin.headers);
+      await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, {
+        body: { isActive: rand() < 0.5 },
+        headers: shop.admin.headers,
+      });
     },
     async deleteToolkit() {
       if (kits.length < 4) return;
       const kit = kits.splice(2 + Math.floor(rand() * (kits.length - 2)), 1)[0];
-      await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, undefined, shop.admin.headers);
+      await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, { headers: shop.admin.headers });
     },
     async checkout() {
       if (!users.length) return;
@@ -97,8 +100,10 @@ Deno.test("stats: the counters equal a recount of the records after 200 mixed op
       const res = await shop.t.json(
         "POST",
         `/api/toolkits/${order.kitId}/verify`,
-        signedPayment(order.orderId, shop.fake.addPayment(order.orderId, "captured").id),
-        order.user.headers,
+        {
+          body: signedPayment(order.orderId, shop.fake.addPayment(order.orderId, "captured").id),
+          headers: order.user.headers,
+        },
       );
       if (res.status === 200) paid.push((await res.json()).purchase.id);
     },

@@ -21,7 +21,7 @@ const HACKATHON = {
 /** Submits as `who`; submissions are 2 ms apart so "newest first" never depends on the ids of a tie. */
 async function submit(t: TestApp, who: TestUser, body: Record<string, unknown> = HACKATHON) {
   await new Promise((resolve) => setTimeout(resolve, 2));
-  const res = await t.json("POST", "/api/opportunities", body, who.headers);
+  const res = await t.json("POST", "/api/opportunities", { body, headers: who.headers });
   assertEquals(res.status, 201);
   return (await res.json()).opportunity;
 }
@@ -32,7 +32,7 @@ async function get(t: TestApp, path: string, who?: TestUser) {
 }
 
 async function review(t: TestApp, admin: TestUser, id: string, action: string) {
-  return await t.json("PATCH", `/api/admin/opportunities/${id}`, { action }, admin.headers);
+  return await t.json("PATCH", `/api/admin/opportunities/${id}`, { body: { action }, headers: admin.headers });
 }
 
 Deno.test("a user's submission awaits review: hidden from the public, visible to its owner and in the queue", async () => {
@@ -189,7 +189,7 @@ Deno.test("submission validation: unknown type, end before start, missing title,
     [{ ...HACKATHON, link: "ftp://example.com/x" }, "link"],
   ];
   for (const [body, field] of cases) {
-    const res = await t.json("POST", "/api/opportunities", body, user.headers);
+    const res = await t.json("POST", "/api/opportunities", { body, headers: user.headers });
     assertEquals(res.status, 400, field);
     const { error } = await res.json();
     assert(error.some((issue: { path: string[] }) => issue.path[0] === field), `${field}: ${JSON.stringify(error)}`);
@@ -211,10 +211,10 @@ Deno.test("401 without a session and 403 for non-admins; unknown ids and actions
   const member = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const { id } = await submit(t, user);
-  assertEquals((await t.json("POST", "/api/opportunities", HACKATHON)).status, 401);
+  assertEquals((await t.json("POST", "/api/opportunities", { body: HACKATHON })).status, 401);
   assertEquals((await get(t, "/api/opportunities?mine=true")).status, 401);
   assertEquals((await get(t, "/api/admin/opportunities")).status, 401);
-  assertEquals((await t.json("PATCH", `/api/admin/opportunities/${id}`, { action: "approve" })).status, 401);
+  assertEquals((await t.json("PATCH", `/api/admin/opportunities/${id}`, { body: { action: "approve" } })).status, 401);
   for (const who of [user, member]) {
     assertEquals((await get(t, "/api/admin/opportunities", who)).status, 403);
     const res = await review(t, who, id, "approve");

@@ -46,15 +46,18 @@ Deno.test("the calendar file is one valid all-day event whose text fields round-
   const description = "Line one, with commas; and semicolons.\nLine two: \\backslash\\ and a long tail " +
     "x".repeat(120);
   const res = await t.json("POST", "/api/opportunities", {
-    title,
-    description,
-    location: "IIT Bombay, Powai; Mumbai",
-    type: "hackathon",
-    startDate: "2099-12-30",
-    endDate: "2099-12-31",
-    link: "https://hack.example.com/register",
-    organizer: "Tech, Inc.",
-  }, member.headers);
+    body: {
+      title,
+      description,
+      location: "IIT Bombay, Powai; Mumbai",
+      type: "hackathon",
+      startDate: "2099-12-30",
+      endDate: "2099-12-31",
+      link: "https://hack.example.com/register",
+      organizer: "Tech, Inc.",
+    },
+    headers: member.headers,
+  });
   const { opportunity } = await res.json();
 
   const file = await t.fetch(`/opportunities/${opportunity.id}/calendar.ics`);
@@ -93,11 +96,14 @@ Deno.test("the calendar file follows the page's read rule: an unpublished one on
   const user = await createTestUser(t);
   const other = await createTestUser(t);
   const res = await t.json("POST", "/api/opportunities", {
-    title: "Pending Ideathon",
-    type: "ideathon",
-    startDate: "2099-01-01",
-    endDate: "2099-01-01",
-  }, user.headers);
+    body: {
+      title: "Pending Ideathon",
+      type: "ideathon",
+      startDate: "2099-01-01",
+      endDate: "2099-01-01",
+    },
+    headers: user.headers,
+  });
   const { opportunity } = await res.json();
   const path = `/opportunities/${opportunity.id}/calendar.ics`;
   assertEquals((await t.fetch(path)).status, 404);

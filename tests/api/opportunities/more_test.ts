@@ -22,13 +22,13 @@ const BODY = {
 
 async function submit(t: TestApp, who: TestUser, fields: Record<string, unknown> = {}) {
   await new Promise((resolve) => setTimeout(resolve, 2));
-  const res = await t.json("POST", "/api/opportunities", { ...BODY, ...fields }, who.headers);
+  const res = await t.json("POST", "/api/opportunities", { body: { ...BODY, ...fields }, headers: who.headers });
   assertEquals(res.status, 201);
   return (await res.json()).opportunity;
 }
 
 async function review(t: TestApp, admin: TestUser, id: string, action: string) {
-  const res = await t.json("PATCH", `/api/admin/opportunities/${id}`, { action }, admin.headers);
+  const res = await t.json("PATCH", `/api/admin/opportunities/${id}`, { body: { action }, headers: admin.headers });
   assertEquals(res.status, 200);
   return (await res.json()).opportunity;
 }

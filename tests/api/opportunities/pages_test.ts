@@ -12,7 +12,7 @@ Deno.test("/opportunities keeps the type and search filters when the offset is n
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   for (const [title, type] of [["Seed Grant", "grant"], ["Code Sprint", "hackathon"]]) {
-    const res = await t.json("POST", "/api/opportunities", { ...BASE, title, type }, member.headers);
+    const res = await t.json("POST", "/api/opportunities", { body: { ...BASE, title, type }, headers: member.headers });
     assertEquals(res.status, 201);
   }
   for (const query of ["type=grant", "type=grant&offset=abc", "type=grant&offset=-5", "search=seed&offset=1e3"]) {
@@ -32,7 +32,10 @@ Deno.test("guests are sent to sign in from the submit form and My submissions; u
   }
   const user = await createTestUser(t);
   const other = await createTestUser(t);
-  const res = await t.json("POST", "/api/opportunities", { ...BASE, title: "Pending", type: "ideathon" }, user.headers);
+  const res = await t.json("POST", "/api/opportunities", {
+    body: { ...BASE, title: "Pending", type: "ideathon" },
+    headers: user.headers,
+  });
   const { opportunity } = await res.json();
   const path = `/opportunities/${opportunity.id}`;
   assertEquals((await t.fetch(path)).status, 404);

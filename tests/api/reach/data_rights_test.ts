@@ -69,73 +69,89 @@ async function buildPerson(t: TestApp): Promise<Person> {
     t.json(
       "POST",
       "/api/profile",
-      { name: "Asha Rao", collegeInstitute: "IIT Madras", contactNumber: "9876543210" },
-      me.headers,
+      { body: { name: "Asha Rao", collegeInstitute: "IIT Madras", contactNumber: "9876543210" }, headers: me.headers },
     ),
   );
   await ok(t.json("POST", "/api/onboarding", {
-    persona: "student",
-    locationType: "city",
-    locationValue: "Chennai",
-    opportunityInterests: ["Hackathons"],
-  }, me.headers));
-  const internship = (await ok(t.json("POST", "/api/internships", internshipBody(), me.headers), 201)).data;
+    body: {
+      persona: "student",
+      locationType: "city",
+      locationValue: "Chennai",
+      opportunityInterests: ["Hackathons"],
+    },
+    headers: me.headers,
+  }));
+  const internship =
+    (await ok(t.json("POST", "/api/internships", { body: internshipBody(), headers: me.headers }), 201)).data;
   const { opportunity } = await ok(
     t.json("POST", "/api/opportunities", {
-      title: "Asha's Hack",
-      type: "hackathon",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
-    }, me.headers),
+      body: {
+        title: "Asha's Hack",
+        type: "hackathon",
+        startDate: "2099-01-01",
+        endDate: "2099-01-02",
+      },
+      headers: me.headers,
+    }),
     201,
   );
   for (const action of ["reject", "approve"]) {
-    await ok(t.json("PATCH", `/api/admin/opportunities/${opportunity.id}`, { action }, me.headers));
+    await ok(t.json("PATCH", `/api/admin/opportunities/${opportunity.id}`, { body: { action }, headers: me.headers }));
   }
-  await ok(t.json("PATCH", "/api/me/settings", { emailOnReply: false }, me.headers));
-  await ok(t.json("POST", "/api/me/alerts", { kind: "internships", query: { search: "data" } }, me.headers), 201);
-  const toolkit = await ok(
-    t.json("POST", "/api/admin/toolkits", { title: "Kit", description: "D", price: 499 }, me.headers),
+  await ok(t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: me.headers }));
+  await ok(
+    t.json("POST", "/api/me/alerts", { body: { kind: "internships", query: { search: "data" } }, headers: me.headers }),
     201,
   );
-  await ok(t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, me.headers));
+  const toolkit = await ok(
+    t.json("POST", "/api/admin/toolkits", {
+      body: { title: "Kit", description: "D", price: 499 },
+      headers: me.headers,
+    }),
+    201,
+  );
+  await ok(t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: me.headers }));
   const { contentItem } = await ok(
     t.json("POST", "/api/admin/toolkit-content-items", {
-      toolkitId: toolkit.id,
-      title: "L1",
-      type: "article",
-      content: "x",
-    }, me.headers),
+      body: {
+        toolkitId: toolkit.id,
+        title: "L1",
+        type: "article",
+        content: "x",
+      },
+      headers: me.headers,
+    }),
     201,
   );
   await ok(
     t.json(
       "POST",
       "/api/admin/coupons",
-      { code: "FREEPASS", discountType: "percentage", discountValue: 100 },
-      me.headers,
+      { body: { code: "FREEPASS", discountType: "percentage", discountValue: 100 }, headers: me.headers },
     ),
     201,
   );
-  await ok(t.json("POST", `/api/toolkits/${toolkit.id}`, { couponCode: "FREEPASS" }, me.headers));
+  await ok(t.json("POST", `/api/toolkits/${toolkit.id}`, { body: { couponCode: "FREEPASS" }, headers: me.headers }));
   await ok(
     t.json(
       "POST",
       `/api/toolkits/${toolkit.id}/progress`,
-      { contentItemId: contentItem.id, completed: true },
-      me.headers,
+      { body: { contentItemId: contentItem.id, completed: true }, headers: me.headers },
     ),
   );
   const [purchase] = (await ok(t.fetch("/api/purchases", { headers: me.headers }))).purchases;
   const post = await createPost(t, me, { title: "Asha's post" });
   const { comment } = await ok(
-    t.json("POST", `/api/ungatekeep/${post.id}/comments`, { content: "Asha's comment" }, me.headers),
+    t.json("POST", `/api/ungatekeep/${post.id}/comments`, { body: { content: "Asha's comment" }, headers: me.headers }),
     201,
   );
-  await ok(t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, undefined, me.headers));
-  await ok(t.json("POST", "/api/admin/api-keys", { name: "Feed" }, me.headers), 201);
+  await ok(t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, { headers: me.headers }));
+  await ok(t.json("POST", "/api/admin/api-keys", { body: { name: "Feed" }, headers: me.headers }), 201);
   await ok(
-    t.json("PUT", `/api/me/saved/internships/${internship.id}`, { status: "applied", note: "Sent" }, me.headers),
+    t.json("PUT", `/api/me/saved/internships/${internship.id}`, {
+      body: { status: "applied", note: "Sent" },
+      headers: me.headers,
+    }),
   );
   return {
     ...me,
@@ -247,12 +263,12 @@ Deno.test("deletion asks for the account's e-mail and the password", async () =>
     [{ confirm: me.user.email, password: "wrong password" }, 401],
   ];
   for (const [body, status] of attempts) {
-    const res = await t.json("DELETE", "/api/me", body, me.headers);
+    const res = await t.json("DELETE", "/api/me", { body, headers: me.headers });
     assertEquals(res.status, status, JSON.stringify(body));
     assert(typeof (await res.json()).error !== "undefined");
   }
   assertEquals((await t.fetch("/api/profile", { headers: me.headers })).status, 200, "nothing was deleted");
-  const guest = await t.json("DELETE", "/api/me", { confirm: "x@example.com" });
+  const guest = await t.json("DELETE", "/api/me", { body: { confirm: "x@example.com" } });
   assertEquals(guest.status, 401);
   await guest.body?.cancel();
 });
@@ -260,15 +276,18 @@ Deno.test("deletion asks for the account's e-mail and the password", async () =>
 Deno.test("the last admin cannot delete their account; with another admin they can", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  const res = await t.json("DELETE", "/api/me", { confirm: admin.user.email }, admin.headers);
+  const res = await t.json("DELETE", "/api/me", { body: { confirm: admin.user.email }, headers: admin.headers });
   assertEquals([res.status, await res.json()], [403, {
     error: "Make another admin before deleting the last admin account",
   }]);
   const second = await createTestUser(t, "admin");
-  const again = await t.json("DELETE", "/api/me", { confirm: admin.user.email.toUpperCase() }, admin.headers);
+  const again = await t.json("DELETE", "/api/me", {
+    body: { confirm: admin.user.email.toUpperCase() },
+    headers: admin.headers,
+  });
   assertEquals(again.status, 200);
   await again.body?.cancel();
-  const last = await t.json("DELETE", "/api/me", { confirm: second.user.email }, second.headers);
+  const last = await t.json("DELETE", "/api/me", { body: { confirm: second.user.email }, headers: second.headers });
   assertEquals(last.status, 403);
   await last.body?.cancel();
 });
@@ -279,9 +298,12 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   const me = await buildPerson(t);
   // A saved internship closing tomorrow: the reminders job marks it reminded and mails an unsubscribe link.
   const tomorrow = istToday(new Date(Date.now() + 24 * 60 * 60 * 1000));
-  const closing = await t.json("POST", "/api/internships", internshipBody({ deadline: tomorrow }), me.headers);
+  const closing = await t.json("POST", "/api/internships", {
+    body: internshipBody({ deadline: tomorrow }),
+    headers: me.headers,
+  });
   const closingId = (await closing.json()).data.id;
-  const saved = await t.json("PUT", `/api/me/saved/internships/${closingId}`, {}, me.headers);
+  const saved = await t.json("PUT", `/api/me/saved/internships/${closingId}`, { body: {}, headers: me.headers });
   assertEquals(saved.status, 200);
   await saved.body?.cancel();
   assertEquals((await runDeadlineReminders({ ...t.services, now: new Date() })).sent, 1);
@@ -290,7 +312,10 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   for (const prefix of ["reminded", "unsubscribe"]) {
     assert(before.some((key) => key.startsWith(`["${prefix}`)), `the person has ${prefix} records`);
   }
-  const res = await t.json("DELETE", "/api/me", { confirm: me.user.email, password: PASSWORD }, me.headers);
+  const res = await t.json("DELETE", "/api/me", {
+    body: { confirm: me.user.email, password: PASSWORD },
+    headers: me.headers,
+  });
   assertEquals([res.status, await res.json()], [200, { success: true }]);
   assert(/^session=;.*Max-Age=0/i.test(res.headers.get("set-cookie")!), res.headers.get("set-cookie")!);
   for (const cookie of [me.cookie, me.other]) {
@@ -327,9 +352,11 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   assertEquals(await t.kv.get(["account_deletions", me.user.id]).then((e) => e.value), null, "the job finished");
 
   const signUp = await t.json("POST", "/api/auth/sign-up/email", {
-    name: "Asha Again",
-    email: me.user.email,
-    password: "another password 1",
+    body: {
+      name: "Asha Again",
+      email: me.user.email,
+      password: "another password 1",
+    },
   });
   assertEquals(signUp.status, 200, "the e-mail can sign up again");
   const { user } = await signUp.json();
@@ -343,7 +370,10 @@ Deno.test("a deletion whose process died is finished by the resume job, and the 
   const crash = { name: "crash", run: () => Promise.reject(new Error("process died")) };
   DELETION_STEPS.splice(3, 0, crash);
   try {
-    const res = await t.json("DELETE", "/api/me", { confirm: me.user.email, password: PASSWORD }, me.headers);
+    const res = await t.json("DELETE", "/api/me", {
+      body: { confirm: me.user.email, password: PASSWORD },
+      headers: me.headers,
+    });
     assertEquals(res.status, 500);
     await res.body?.cancel();
   } finally {

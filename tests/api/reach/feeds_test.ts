@@ -15,7 +15,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
 
 async function postInternship(t: TestApp, owner: TestUser, fields: Record<string, unknown>) {
-  const res = await t.json("POST", "/api/internships", internshipBody(fields), owner.headers);
+  const res = await t.json("POST", "/api/internships", { body: internshipBody(fields), headers: owner.headers });
   assertEquals(res.status, 201);
   return (await res.json()).data;
 }
@@ -53,25 +53,33 @@ Deno.test("the sitemap lists the public pages and every open, published, active 
   const undated = await postInternship(t, member, { title: "No deadline" });
   const closed = await postInternship(t, member, { title: "Closed", deadline: dayFromToday(-1) });
   const hidden = await postInternship(t, member, { title: "Inactive" });
-  await t.json("PUT", `/api/internships/${hidden.id}`, { isActive: false }, admin.headers);
+  await t.json("PUT", `/api/internships/${hidden.id}`, { body: { isActive: false }, headers: admin.headers });
   const deleted = await postInternship(t, member, { title: "Deleted" });
   await t.fetch(`/api/internships/${deleted.id}`, { method: "DELETE", headers: member.headers });
   const base = { type: "grant", startDate: "2099-01-01", endDate: "2099-01-02" };
-  const published = (await (await t.json("POST", "/api/opportunities", { ...base, title: "Grant" }, member.headers))
-    .json()).opportunity;
-  const pending = (await (await t.json("POST", "/api/opportunities", { ...base, title: "Pending" }, user.headers))
-    .json()).opportunity;
+  const published =
+    (await (await t.json("POST", "/api/opportunities", { body: { ...base, title: "Grant" }, headers: member.headers }))
+      .json()).opportunity;
+  const pending =
+    (await (await t.json("POST", "/api/opportunities", { body: { ...base, title: "Pending" }, headers: user.headers }))
+      .json()).opportunity;
   const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    title: "Active toolkit",
-    description: "d",
-    price: 0,
-  }, admin.headers)).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+    body: {
+      title: "Active toolkit",
+      description: "d",
+      price: 0,
+    },
+    headers: admin.headers,
+  })).json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const draftToolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    title: "Draft toolkit",
-    description: "d",
-    price: 0,
-  }, admin.headers)).json();
+    body: {
+      title: "Draft toolkit",
+      description: "d",
+      price: 0,
+    },
+    headers: admin.headers,
+  })).json();
   const post = await createPost(t, admin, { title: "Live" });
   const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
   const scheduled = await createPost(t, admin, { title: "Later", publishedAt: "2099-01-01T00:00:00.000Z" });
@@ -101,7 +109,10 @@ Deno.test("the sitemap lists the public pages and every open, published, active 
   assertEquals(lastmod(`/ungatekeep/${post.id}`), post.publishedAt);
   assert(lastmod("/internships")! >= undated.updatedAt);
 
-  const renamed = await t.json("PUT", `/api/internships/${open.id}`, { deadline: dayFromToday(-3) }, member.headers);
+  const renamed = await t.json("PUT", `/api/internships/${open.id}`, {
+    body: { deadline: dayFromToday(-3) },
+    headers: member.headers,
+  });
   assertEquals(renamed.status, 200);
   const after = await (await t.fetch("/sitemap.xml")).text();
   assert(!after.includes(`/internships/${open.id}<`), "a write is seen by the next request");
@@ -112,7 +123,7 @@ Deno.test("past the page size the sitemap is an index of files that hold every U
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   const items = Array.from({ length: 30 }, (_, i) => internshipBody({ title: `Role ${i}` }));
-  const res = await t.json("POST", "/api/internships", items, member.headers);
+  const res = await t.json("POST", "/api/internships", { body: items, headers: member.headers });
   assertEquals(res.status, 201);
   const built = await sitemap(t.kv, { origin: t.origin, pageSize: 10 });
   assertEquals(built.urlCount, 9 + 30);
@@ -182,7 +193,7 @@ Deno.test("the internship feed takes the list's filters and carries the 50 newes
     { length: 55 },
     (_, i) => internshipBody({ title: `React role ${i}`, tags: ["react"], location: "Pune", stipend: 10000 + i }),
   );
-  await t.json("POST", "/api/internships", batch, member.headers);
+  await t.json("POST", "/api/internships", { body: batch, headers: member.headers });
   const closed = await postInternship(t, member, {
     title: "React closed",
     tags: ["react"],

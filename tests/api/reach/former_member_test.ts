@@ -23,7 +23,7 @@ async function demoCookie(t: TestApp, email: string): Promise<string> {
 async function deleteDemoAccount(t: TestApp, email: string): Promise<void> {
   const { password } = DEMO_ACCOUNTS.find((account) => account.email === email)!;
   const cookie = await demoCookie(t, email);
-  const res = await t.json("DELETE", "/api/me", { confirm: email, password }, { cookie });
+  const res = await t.json("DELETE", "/api/me", { body: { confirm: email, password }, headers: { cookie } });
   assertEquals(res.status, 200, await res.clone().text());
   await res.body?.cancel();
 }

@@ -21,7 +21,7 @@ async function page(t: TestApp, path: string, who?: TestUser) {
 }
 
 async function postInternship(t: TestApp, owner: TestUser, fields: Record<string, unknown>) {
-  const res = await t.json("POST", "/api/internships", internshipBody(fields), owner.headers);
+  const res = await t.json("POST", "/api/internships", { body: internshipBody(fields), headers: owner.headers });
   assertEquals(res.status, 201);
   return (await res.json()).data;
 }
@@ -125,7 +125,10 @@ Deno.test("a closed, an inactive and a deadline-today internship: JobPosting onl
   const closed = await postInternship(t, member, { deadline: dayFromToday(-1) });
   const today = await postInternship(t, member, { deadline: dayFromToday(0) });
   const inactive = await postInternship(t, member, {});
-  const patch = await t.json("PUT", `/api/internships/${inactive.id}`, { isActive: false }, admin.headers);
+  const patch = await t.json("PUT", `/api/internships/${inactive.id}`, {
+    body: { isActive: false },
+    headers: admin.headers,
+  });
   assertEquals(patch.status, 200);
   assertEquals(jsonLdOf(await page(t, `/internships/${closed.id}`)), []);
   assertEquals(jsonLdOf(await page(t, `/internships/${inactive.id}`, admin)), []);
@@ -157,15 +160,18 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
   const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
 
   const res = await t.json("POST", "/api/opportunities", {
-    title: "Smart Hack",
-    description: "36 hours of building.",
-    location: "Bengaluru",
-    type: "hackathon",
-    startDate: "2099-03-01",
-    endDate: "2099-03-02",
-    link: "https://hack.example.org",
-    organizer: "AICTE",
-  }, member.headers);
+    body: {
+      title: "Smart Hack",
+      description: "36 hours of building.",
+      location: "Bengaluru",
+      type: "hackathon",
+      startDate: "2099-03-01",
+      endDate: "2099-03-02",
+      link: "https://hack.example.org",
+      organizer: "AICTE",
+    },
+    headers: member.headers,
+  });
   const { opportunity } = await res.json();
   const document = await page(t, `/opportunities/${opportunity.id}`);
   assertShareTags(document, t, `/opportunities/${opportunity.id}`, "Smart Hack");
@@ -187,12 +193,15 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
     url: `${t.origin}/opportunities/${opportunity.id}`,
   }]);
   const online = await t.json("POST", "/api/opportunities", {
-    title: "Online Ideathon",
-    type: "ideathon",
-    location: "Online",
-    startDate: "2099-04-01",
-    endDate: "2099-04-01",
-  }, member.headers);
+    body: {
+      title: "Online Ideathon",
+      type: "ideathon",
+      location: "Online",
+      startDate: "2099-04-01",
+      endDate: "2099-04-01",
+    },
+    headers: member.headers,
+  });
   const onlineId = (await online.json()).opportunity.id;
   const [event] = jsonLdOf(await page(t, `/opportunities/${onlineId}`));
   assertEquals(event.eventAttendanceMode, "https://schema.org/OnlineEventAttendanceMode");
@@ -200,14 +209,17 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
   assertEquals(event.organizer, { "@type": "Organization", name: "Meera Member" });
 
   const created = await t.json("POST", "/api/admin/toolkits", {
-    title: "Resume Toolkit",
-    description: "Write a resume that gets read.",
-    price: 499,
-    coverImageUrl: "https://cdn.example.com/cover.png",
-  }, admin.headers);
+    body: {
+      title: "Resume Toolkit",
+      description: "Write a resume that gets read.",
+      price: 499,
+      coverImageUrl: "https://cdn.example.com/cover.png",
+    },
+    headers: admin.headers,
+  });
   const toolkit = await created.json();
   assertEquals(jsonLdOf(await page(t, `/toolkits/${toolkit.id}`, admin)), [], "an inactive toolkit has no Course");
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const toolkitPage = await page(t, `/toolkits/${toolkit.id}`);
   assertEquals(metaContent(toolkitPage, "og:image"), "https://cdn.example.com/cover.png");
   assertEquals(jsonLdOf(toolkitPage), [{
@@ -263,8 +275,7 @@ Deno.test("a guest's kept internship page changes its JobPosting when the data c
   const patch = await t.json(
     "PUT",
     `/api/internships/${internship.id}`,
-    { deadline: dayFromToday(-2) },
-    member.headers,
+    { body: { deadline: dayFromToday(-2) }, headers: member.headers },
   );
   assertEquals(patch.status, 200);
   assertEquals(jsonLdOf(await page(t, `/internships/${internship.id}`)), []);

@@ -88,21 +88,25 @@ Deno.test("the documented response schemas parse what the API answers", async ()
   const created = await t.json(
     "POST",
     "/api/internships",
-    internshipBody({ tags: ["go"], stipend: 5000 }),
-    member.headers,
+    { body: internshipBody({ tags: ["go"], stipend: 5000 }), headers: member.headers },
   );
   const internship = (await created.json()).data;
   const submitted = await t.json("POST", "/api/opportunities", {
-    title: "Hack",
-    type: "hackathon",
-    startDate: "2099-01-01",
-    endDate: "2099-01-02",
-  }, member.headers);
+    body: {
+      title: "Hack",
+      type: "hackathon",
+      startDate: "2099-01-01",
+      endDate: "2099-01-02",
+    },
+    headers: member.headers,
+  });
   const opportunity = (await submitted.json()).opportunity;
-  const toolkit =
-    await (await t.json("POST", "/api/admin/toolkits", { title: "T", description: "D", price: 99 }, admin.headers))
-      .json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
+    body: { title: "T", description: "D", price: 99 },
+    headers: admin.headers,
+  }))
+    .json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const post = await createPost(t, admin);
   const cases: [string, string, typeof admin | undefined][] = [
     ["./routes/api/health.ts", "/api/health", undefined],

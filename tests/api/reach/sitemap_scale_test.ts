@@ -58,7 +58,10 @@ Deno.test("the sitemap at 100,000 internships: an index of two files, p95 ≤ 50
   );
   assert(p95(samples) <= 50, `p95 ${p95(samples)} ms`);
 
-  const res = await t.json("POST", "/api/internships", internshipBody({ title: "Fresh" }), member.headers);
+  const res = await t.json("POST", "/api/internships", {
+    body: internshipBody({ title: "Fresh" }),
+    headers: member.headers,
+  });
   const created = (await res.json()).data;
   const after = await (await t.fetch("/sitemap/1.xml")).text();
   assert(after.includes(`/internships/${created.id}</loc>`), "a new internship is in the next sitemap");

@@ -12,7 +12,7 @@ import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
 
 async function call(t: TestApp, who: TestUser | undefined, method: string, path: string, body?: unknown) {
-  const res = await t.json(method, path, body, who?.headers);
+  const res = await t.json(method, path, { body, headers: who?.headers });
   return { status: res.status, body: await res.json() };
 }
 

@@ -74,7 +74,10 @@ Deno.test("a listing whose deadline moves into the past leaves the kept list; a 
   await postInternships(t, member, [{ title: "Born closed", deadline: day(-3) }]);
   await postInternships(t, member, [{ title: "Born open", deadline: day(3) }]);
   assertEquals(titlesOf((await list(t, "/api/internships")).internships), ["Born open", "Moves"]);
-  const res = await t.json("PUT", `/api/internships/${first.id}`, { deadline: day(-1) }, member.headers);
+  const res = await t.json("PUT", `/api/internships/${first.id}`, {
+    body: { deadline: day(-1) },
+    headers: member.headers,
+  });
   assertEquals(res.status, 200);
   assertEquals((await res.json()).internship.isClosed, true);
   assertEquals(titlesOf((await list(t, "/api/internships")).internships), ["Born open"]);
@@ -105,8 +108,7 @@ Deno.test("opportunities: open ones first by end date, start date, newest; then 
     const res = await t.json(
       "POST",
       "/api/opportunities",
-      { title, type: "hackathon", startDate, endDate },
-      member.headers,
+      { body: { title, type: "hackathon", startDate, endDate }, headers: member.headers },
     );
     assertEquals(res.status, 201);
     return (await res.json()).opportunity;
@@ -146,12 +148,15 @@ Deno.test("a closed opportunity's page shows Closed and no apply link", async ()
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   const res = await t.json("POST", "/api/opportunities", {
-    title: "Old Hack",
-    type: "hackathon",
-    startDate: day(-4),
-    endDate: day(-1),
-    link: "https://hack.example.com",
-  }, member.headers);
+    body: {
+      title: "Old Hack",
+      type: "hackathon",
+      startDate: day(-4),
+      endDate: day(-1),
+      link: "https://hack.example.com",
+    },
+    headers: member.headers,
+  });
   const { opportunity } = await res.json();
   assertEquals(opportunity.isClosed, true);
   const page = await (await t.fetch(`/opportunities/${opportunity.id}`)).text();

@@ -14,17 +14,20 @@ async function get(t: TestApp, who: TestUser | undefined, path: string) {
 
 async function submit(t: TestApp, who: TestUser, title: string) {
   const res = await t.json("POST", "/api/opportunities", {
-    title,
-    type: "hackathon",
-    startDate: "2099-01-01",
-    endDate: "2099-01-02",
-  }, who.headers);
+    body: {
+      title,
+      type: "hackathon",
+      startDate: "2099-01-01",
+      endDate: "2099-01-02",
+    },
+    headers: who.headers,
+  });
   assertEquals(res.status, 201);
   return (await res.json()).opportunity;
 }
 
 async function review(t: TestApp, admin: TestUser, id: string, action: string) {
-  const res = await t.json("PATCH", `/api/admin/opportunities/${id}`, { action }, admin.headers);
+  const res = await t.json("PATCH", `/api/admin/opportunities/${id}`, { body: { action }, headers: admin.headers });
   return { status: res.status, body: await res.json() };
 }
 
@@ -38,9 +41,9 @@ async function notify(t: TestApp, input: NotificationInput, now = new Date()) {
 Deno.test("a guest gets 401 from the notification and settings endpoints", async () => {
   await using t = await createTestApp();
   assertEquals((await get(t, undefined, "/api/me/notifications")).status, 401);
-  assertEquals((await t.json("POST", "/api/me/notifications/read", {})).status, 401);
+  assertEquals((await t.json("POST", "/api/me/notifications/read", { body: {} })).status, 401);
   assertEquals((await get(t, undefined, "/api/me/settings")).status, 401);
-  assertEquals((await t.json("PATCH", "/api/me/settings", { emailOnReply: false })).status, 401);
+  assertEquals((await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false } })).status, 401);
 });
 
 Deno.test("approve and reject notify the submitter once per change; a repeated review adds nothing", async () => {
@@ -117,7 +120,10 @@ Deno.test("unread filter, paging, marking some and all read; foreign ids are ski
   assertEquals(page.notifications.map((n: { title: string }) => n.title), ["Title 3", "Title 2"]);
   assertEquals(page.unreadCount, 5);
 
-  const read = await t.json("POST", "/api/me/notifications/read", { ids: [made[4].id, foreign.id] }, student.headers);
+  const read = await t.json("POST", "/api/me/notifications/read", {
+    body: { ids: [made[4].id, foreign.id] },
+    headers: student.headers,
+  });
   assertEquals(read.status, 200);
   assertEquals(await read.json(), { unreadCount: 4 });
   assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 1);
@@ -132,7 +138,7 @@ Deno.test("unread filter, paging, marking some and all read; foreign ids are ski
   const all = (await get(t, student, "/api/me/notifications")).body.notifications;
   assert(all[0].readAt !== null);
 
-  const none = await t.json("POST", "/api/me/notifications/read", undefined, student.headers);
+  const none = await t.json("POST", "/api/me/notifications/read", { headers: student.headers });
   assertEquals(await none.json(), { unreadCount: 0 });
   assertEquals((await get(t, student, "/api/me/notifications?unread=true")).body.notifications, []);
   assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 1);
@@ -156,7 +162,7 @@ Deno.test("bad notification input: limit, offset, unread and ids are validated",
     assertEquals((await get(t, student, `/api/me/notifications?${query}`)).status, 400, query);
   }
   for (const body of [{ ids: "all" }, { ids: [1] }, { ids: Array(101).fill("a") }, { other: true }]) {
-    const res = await t.json("POST", "/api/me/notifications/read", body, student.headers);
+    const res = await t.json("POST", "/api/me/notifications/read", { body, headers: student.headers });
     assertEquals(res.status, 400, JSON.stringify(body));
     assert(typeof (await res.json()).error !== "undefined");
   }
@@ -175,15 +181,18 @@ Deno.test("settings default to on, PATCH changes only what it names, per person;
   const defaults = { settings: { deadlineReminders: true, emailOnReply: true } };
   assertEquals((await get(t, student, "/api/me/settings")).body, defaults);
 
-  const res = await t.json("PATCH", "/api/me/settings", { deadlineReminders: false }, student.headers);
+  const res = await t.json("PATCH", "/api/me/settings", {
+    body: { deadlineReminders: false },
+    headers: student.headers,
+  });
   assertEquals(res.status, 200);
   assertEquals(await res.json(), { settings: { deadlineReminders: false, emailOnReply: true } });
-  const second = await t.json("PATCH", "/api/me/settings", { emailOnReply: false }, student.headers);
+  const second = await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: student.headers });
   assertEquals(await second.json(), { settings: { deadlineReminders: false, emailOnReply: false } });
   assertEquals((await get(t, admin, "/api/me/settings")).body, defaults);
 
   for (const body of [{ deadlineReminders: "no" }, { emailOnReply: 0 }, { theme: "dark" }, []]) {
-    const bad = await t.json("PATCH", "/api/me/settings", body, student.headers);
+    const bad = await t.json("PATCH", "/api/me/settings", { body, headers: student.headers });
     assertEquals(bad.status, 400, JSON.stringify(body));
   }
   assertEquals((await get(t, student, "/api/me/settings")).body.settings.emailOnReply, false);

@@ -13,7 +13,10 @@ async function recommendations(t: TestApp, who: TestUser | undefined, query: str
 }
 
 async function onboard(t: TestApp, who: TestUser, fields: Record<string, unknown>) {
-  const res = await t.json("POST", "/api/onboarding", { persona: "student", ...fields }, who.headers);
+  const res = await t.json("POST", "/api/onboarding", {
+    body: { persona: "student", ...fields },
+    headers: who.headers,
+  });
   assertEquals(res.status, 200, JSON.stringify(await res.clone().json()));
   await res.body?.cancel();
 }
@@ -62,9 +65,16 @@ Deno.test("internships rank by interest and place with reasons; closed, inactive
   ) posted.push(...await postInternships(t, member, [fields]));
   const byTitle = new Map(posted.map((i) => [i.title, i]));
   const hidden = byTitle.get("Hidden Data Intern")!;
-  assertEquals((await t.json("PUT", `/api/internships/${hidden.id}`, { isActive: false }, admin.headers)).status, 200);
+  assertEquals(
+    (await t.json("PUT", `/api/internships/${hidden.id}`, { body: { isActive: false }, headers: admin.headers }))
+      .status,
+    200,
+  );
   const saved = byTitle.get("Saved Data Intern")!;
-  assertEquals((await t.json("PUT", `/api/me/saved/internships/${saved.id}`, {}, student.headers)).status, 200);
+  assertEquals(
+    (await t.json("PUT", `/api/me/saved/internships/${saved.id}`, { body: {}, headers: student.headers })).status,
+    200,
+  );
 
   const { status, body } = await recommendations(t, student, "kind=internships");
   assertEquals(status, 200);
@@ -111,16 +121,22 @@ Deno.test("profile interests count too; opportunities rank by type, interest and
   const student = await createTestUser(t, "user");
   const submitter = await createTestUser(t, "user");
   await onboard(t, student, { locationType: "city", locationValue: "Bengaluru", opportunityInterests: ["hackathons"] });
-  const profile = await t.json("POST", "/api/profile", { name: "Asha", fieldInterests: ["Finance"] }, student.headers);
+  const profile = await t.json("POST", "/api/profile", {
+    body: { name: "Asha", fieldInterests: ["Finance"] },
+    headers: student.headers,
+  });
   assertEquals(profile.status, 200);
   await profile.body?.cancel();
   const create = async (who: TestUser, fields: Record<string, unknown>) => {
     const res = await t.json("POST", "/api/opportunities", {
-      type: "grant",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
-      ...fields,
-    }, who.headers);
+      body: {
+        type: "grant",
+        startDate: "2099-01-01",
+        endDate: "2099-01-02",
+        ...fields,
+      },
+      headers: who.headers,
+    });
     assertEquals(res.status, 201);
     return (await res.json()).opportunity;
   };
@@ -151,11 +167,17 @@ Deno.test("toolkits match the struggles by category and title; bought and inacti
     domainPreferences: ["Design"],
   });
   const kit = async (fields: Record<string, unknown>, active = true) => {
-    const res = await t.json("POST", "/api/admin/toolkits", { description: "D", price: 0, ...fields }, admin.headers);
+    const res = await t.json("POST", "/api/admin/toolkits", {
+      body: { description: "D", price: 0, ...fields },
+      headers: admin.headers,
+    });
     assertEquals(res.status, 201);
     const toolkit = await res.json();
     if (active) {
-      const put = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { isActive: true }, admin.headers);
+      const put = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
+        body: { isActive: true },
+        headers: admin.headers,
+      });
       assertEquals(put.status, 200);
       await put.body?.cancel();
     }
@@ -166,7 +188,7 @@ Deno.test("toolkits match the struggles by category and title; bought and inacti
   await kit({ title: "Pitch Deck Basics", category: "Startups" });
   await kit({ title: "Resume Drafts", category: "Careers" }, false);
   const bought = await kit({ title: "Resume Templates", category: "Resume" });
-  const buy = await t.json("POST", `/api/toolkits/${bought.id}`, {}, student.headers);
+  const buy = await t.json("POST", `/api/toolkits/${bought.id}`, { body: {}, headers: student.headers });
   assert(buy.status < 300, `free checkout: ${buy.status}`);
   await buy.body?.cancel();
   const { body } = await recommendations(t, student, "kind=toolkits");

@@ -8,7 +8,7 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { postInternships } from "../internships/helpers.ts";
 
 async function put(t: TestApp, who: TestUser | undefined, path: string, body: unknown = {}) {
-  const res = await t.json("PUT", `/api/me/saved/${path}`, body, who?.headers);
+  const res = await t.json("PUT", `/api/me/saved/${path}`, { body, headers: who?.headers });
   return { status: res.status, body: await res.json() };
 }
 
@@ -19,11 +19,14 @@ async function get(t: TestApp, who: TestUser | undefined, path: string) {
 
 async function opportunity(t: TestApp, who: TestUser, title = "Campus Hack") {
   const res = await t.json("POST", "/api/opportunities", {
-    title,
-    type: "hackathon",
-    startDate: "2099-01-01",
-    endDate: "2099-01-02",
-  }, who.headers);
+    body: {
+      title,
+      type: "hackathon",
+      startDate: "2099-01-01",
+      endDate: "2099-01-02",
+    },
+    headers: who.headers,
+  });
   assertEquals(res.status, 201);
   return (await res.json()).opportunity;
 }
@@ -77,7 +80,7 @@ Deno.test("bad input: unknown kind 404, bad status and long note 400, unknown an
   const student = await createTestUser(t, "user");
   const [open, inactive, deleted] = await postInternships(t, member, [{}, {}, {}]);
   assertEquals((await put(t, student, `jobs/${open.id}`)).status, 404);
-  assertEquals((await t.json("DELETE", `/api/me/saved/jobs/${open.id}`, undefined, student.headers)).status, 404);
+  assertEquals((await t.json("DELETE", `/api/me/saved/jobs/${open.id}`, { headers: student.headers })).status, 404);
   const badStatus = await put(t, student, `internships/${open.id}`, { status: "hired" });
   assertEquals(badStatus.status, 400);
   assertEquals(badStatus.body.error[0].path, ["status"]);
@@ -95,11 +98,12 @@ Deno.test("bad input: unknown kind 404, bad status and long note 400, unknown an
   const unknown = await put(t, student, `internships/${crypto.randomUUID()}`);
   assertEquals(unknown, { status: 404, body: { error: "Internship not found" } });
   assertEquals(
-    (await t.json("PUT", `/api/internships/${inactive.id}`, { isActive: false }, admin.headers)).status,
+    (await t.json("PUT", `/api/internships/${inactive.id}`, { body: { isActive: false }, headers: admin.headers }))
+      .status,
     200,
   );
   assertEquals((await put(t, student, `internships/${inactive.id}`)).status, 404);
-  assertEquals((await t.json("DELETE", `/api/internships/${deleted.id}`, undefined, member.headers)).status, 200);
+  assertEquals((await t.json("DELETE", `/api/internships/${deleted.id}`, { headers: member.headers })).status, 200);
   assertEquals((await put(t, student, `internships/${deleted.id}`)).status, 404);
 
   const pending = await opportunity(t, student, "My own pending hack");
@@ -136,7 +140,7 @@ Deno.test("GET lists newest change first with kind and status filters; ids by ki
   assertEquals(ids.opportunities, [o.id]);
 
   for (let i = 0; i < 2; i++) {
-    const res = await t.json("DELETE", `/api/me/saved/internships/${a.id}`, undefined, student.headers);
+    const res = await t.json("DELETE", `/api/me/saved/internships/${a.id}`, { headers: student.headers });
     assertEquals([res.status, await res.json()], [200, { success: true }]);
   }
   assertEquals(titles((await get(t, student, "/api/me/saved")).body.items), ["B", "O"]);
@@ -148,7 +152,7 @@ Deno.test("a saved item stays with listing null once its listing is deleted, and
   const student = await createTestUser(t, "user");
   const [internship] = await postInternships(t, member, [{ title: "Soon gone" }]);
   await put(t, student, `internships/${internship.id}`, { status: "applied" });
-  assertEquals((await t.json("DELETE", `/api/internships/${internship.id}`, undefined, member.headers)).status, 200);
+  assertEquals((await t.json("DELETE", `/api/internships/${internship.id}`, { headers: member.headers })).status, 200);
   const [item] = (await get(t, student, "/api/me/saved")).body.items;
   assertEquals([item.id, item.status, item.listing], [internship.id, "applied", null]);
   const moved = await put(t, student, `internships/${internship.id}`, { status: "rejected" });
@@ -166,7 +170,7 @@ Deno.test("each person sees and changes only their own items", async () => {
   assertEquals((await get(t, bob, "/api/me/saved/ids")).body, { internships: [], opportunities: [] });
   const bobs = await put(t, bob, `internships/${internship.id}`);
   assertEquals([bobs.body.item.status, bobs.body.item.note], ["saved", ""]);
-  await t.json("DELETE", `/api/me/saved/internships/${internship.id}`, undefined, bob.headers);
+  await t.json("DELETE", `/api/me/saved/internships/${internship.id}`, { headers: bob.headers });
   const [alices] = (await get(t, alice, "/api/me/saved")).body.items;
   assertEquals([alices.status, alices.note], ["applied", "Alice's"]);
 });
@@ -195,6 +199,6 @@ Deno.test("the 501st save is 400, also when the last saves race; a removal makes
   assertEquals((await put(t, student, `internships/${extra.id}`)).status, 400);
   // Changing an item already saved is not a new save.
   assertEquals((await put(t, student, `internships/${savedIds[0]}`, { status: "applied" })).status, 200);
-  await t.json("DELETE", `/api/me/saved/internships/${savedIds[1]}`, undefined, student.headers);
+  await t.json("DELETE", `/api/me/saved/internships/${savedIds[1]}`, { headers: student.headers });
   assertEquals((await put(t, student, `internships/${extra.id}`)).status, 200);
 });

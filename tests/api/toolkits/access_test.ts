@@ -25,10 +25,10 @@ Deno.test("every admin toolkit and coupon endpoint: 401 for guests, 403 for user
   const user = await createTestUser(shop.t, "user");
   const member = await createTestUser(shop.t, "member");
   for (const [method, path, body] of endpoints) {
-    assertEquals((await shop.t.json(method, path, body)).status, 401, `${method} ${path} as guest`);
+    assertEquals((await shop.t.json(method, path, { body })).status, 401, `${method} ${path} as guest`);
     for (const who of [user, member]) {
       assertEquals(
-        (await shop.t.json(method, path, body, who.headers)).status,
+        (await shop.t.json(method, path, { body, headers: who.headers })).status,
         403,
         `${method} ${path} as ${who.user.role}`,
       );
@@ -57,10 +57,10 @@ Deno.test("session endpoints: guests get 401 on checkout, verify, progress and p
       ["GET", "/api/purchases"],
     ]
   ) {
-    const res = await shop.t.json(method, path, method === "GET" ? undefined : {});
+    const res = await shop.t.json(method, path, { body: method === "GET" ? undefined : {} });
     assertEquals([res.status, await res.json()], [401, { error: "Unauthorized" }], `${method} ${path}`);
   }
-  const res = await shop.t.json("DELETE", `/api/toolkits/${kit.id}`, undefined, shop.admin.headers);
+  const res = await shop.t.json("DELETE", `/api/toolkits/${kit.id}`, { headers: shop.admin.headers });
   assertEquals(res.status, 405);
   assertEquals((await shop.t.fetch("/api/webhooks/razorpay")).status, 405);
 });

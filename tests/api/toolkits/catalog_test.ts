@@ -6,10 +6,13 @@ import { addLesson, addToolkit, checkout, openShop } from "./helpers.ts";
 Deno.test("POST /api/toolkits: an admin creates an inactive toolkit, unset optional fields null, with creatorName", async () => {
   await using shop = await openShop();
   const res = await shop.t.json("POST", "/api/toolkits", {
-    title: "Interview Kit",
-    description: "Practice",
-    price: 299.5,
-  }, shop.admin.headers);
+    body: {
+      title: "Interview Kit",
+      description: "Practice",
+      price: 299.5,
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals(res.status, 201);
   assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
   const toolkit = await res.json();
@@ -39,10 +42,10 @@ Deno.test("POST /api/toolkits: an admin creates an inactive toolkit, unset optio
 Deno.test("POST /api/toolkits: guests get 401, users and members 403, bad input 400 with issues", async () => {
   await using shop = await openShop();
   const body = { title: "X", description: "Y", price: 10 };
-  assertEquals((await shop.t.json("POST", "/api/toolkits", body)).status, 401);
+  assertEquals((await shop.t.json("POST", "/api/toolkits", { body })).status, 401);
   for (const role of ["user", "member"] as const) {
     const user = await createTestUser(shop.t, role);
-    assertEquals((await shop.t.json("POST", "/api/toolkits", body, user.headers)).status, 403);
+    assertEquals((await shop.t.json("POST", "/api/toolkits", { body, headers: user.headers })).status, 403);
   }
   for (
     const bad of [{}, { ...body, price: -1 }, { ...body, price: 10.001 }, { ...body, price: 10_000_001 }, {
@@ -50,12 +53,12 @@ Deno.test("POST /api/toolkits: guests get 401, users and members 403, bad input 
       price: "10",
     }, { ...body, coverImageUrl: "javascript:alert(1)" }]
   ) {
-    const res = await shop.t.json("POST", "/api/toolkits", bad, shop.admin.headers);
+    const res = await shop.t.json("POST", "/api/toolkits", { body: bad, headers: shop.admin.headers });
     assertEquals(res.status, 400, JSON.stringify(bad));
     assert(Array.isArray((await res.json()).error));
   }
   assertEquals(
-    (await shop.t.json("GET", "/api/admin/toolkits", undefined, shop.admin.headers).then((r) => r.json())).toolkits,
+    (await shop.t.json("GET", "/api/admin/toolkits", { headers: shop.admin.headers }).then((r) => r.json())).toolkits,
     [],
   );
 });
@@ -87,11 +90,14 @@ Deno.test("admin toolkits: search by title, PUT toggles isActive and showSaleBad
     .json();
   assertEquals(found.toolkits.map((t: { id: string }) => t.id), [kit.id]);
   const res = await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, {
-    isActive: true,
-    showSaleBadge: true,
-    originalPrice: 999,
-    price: 499,
-  }, shop.admin.headers);
+    body: {
+      isActive: true,
+      showSaleBadge: true,
+      originalPrice: 999,
+      price: 499,
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals(res.status, 200);
   const updated = await res.json();
   assertEquals([updated.isActive, updated.showSaleBadge, updated.originalPrice, updated.title], [
@@ -101,13 +107,14 @@ Deno.test("admin toolkits: search by title, PUT toggles isActive and showSaleBad
     "Data Analyst Starter",
   ]);
   assertEquals(
-    (await shop.t.json("PUT", `/api/admin/toolkits/${crypto.randomUUID()}`, {}, shop.admin.headers)).status,
+    (await shop.t.json("PUT", `/api/admin/toolkits/${crypto.randomUUID()}`, { body: {}, headers: shop.admin.headers }))
+      .status,
     404,
   );
   const user = await createTestUser(shop.t);
   assertEquals((await shop.t.fetch("/api/admin/toolkits", { headers: user.headers })).status, 403);
   assertEquals((await shop.t.fetch("/api/admin/toolkits")).status, 401);
-  assertEquals((await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, undefined, user.headers)).status, 403);
+  assertEquals((await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, { headers: user.headers })).status, 403);
 });
 
 Deno.test("content items: lessonCount follows the number of lessons; order by orderIndex; a video needs cdnVideoUrl; unknown toolkit 404", async () => {
@@ -126,37 +133,49 @@ Deno.test("content items: lessonCount follows the number of lessons; order by or
   const readCount = async () => (await (await shop.t.fetch(`/api/toolkits/${kit.id}`)).json()).toolkit.lessonCount;
   assertEquals(await readCount(), 2);
   assertEquals(
-    (await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, { lessonCount: 40 }, admin).then((r) => r.json()))
+    (await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, { body: { lessonCount: 40 }, headers: admin }).then((
+      r,
+    ) => r.json()))
       .lessonCount,
     2,
   );
-  const patched = await shop.t.json("PATCH", `/api/admin/toolkit-content-items/${first.id}`, { orderIndex: 5 }, admin);
+  const patched = await shop.t.json("PATCH", `/api/admin/toolkit-content-items/${first.id}`, {
+    body: { orderIndex: 5 },
+    headers: admin,
+  });
   assertEquals(patched.status, 200);
   const content = await (await shop.t.fetch(`/api/admin/toolkits/${kit.id}/content`, { headers: admin })).json();
   assertEquals(content.contentItems.map((i: { title: string }) => i.title), ["Two", "One"]);
   const noVideo = await shop.t.json("POST", "/api/admin/toolkit-content-items", {
-    toolkitId: kit.id,
-    title: "V",
-    type: "video",
-  }, admin);
+    body: {
+      toolkitId: kit.id,
+      title: "V",
+      type: "video",
+    },
+    headers: admin,
+  });
   assertEquals([noVideo.status, await noVideo.json()], [400, { error: "A video needs cdnVideoUrl" }]);
   const unknown = await shop.t.json("POST", "/api/admin/toolkit-content-items", {
-    toolkitId: crypto.randomUUID(),
-    title: "X",
-    type: "article",
-  }, admin);
+    body: {
+      toolkitId: crypto.randomUUID(),
+      title: "X",
+      type: "article",
+    },
+    headers: admin,
+  });
   assertEquals(unknown.status, 404);
   assertEquals(
-    (await shop.t.json("DELETE", `/api/admin/toolkit-content-items/${second.id}`, undefined, admin)).status,
+    (await shop.t.json("DELETE", `/api/admin/toolkit-content-items/${second.id}`, { headers: admin })).status,
     200,
   );
   assertEquals(await readCount(), 1);
   assertEquals(
-    (await shop.t.json("DELETE", `/api/admin/toolkit-content-items/${second.id}`, undefined, admin)).status,
+    (await shop.t.json("DELETE", `/api/admin/toolkit-content-items/${second.id}`, { headers: admin })).status,
     404,
   );
   assertEquals(
-    (await shop.t.json("PATCH", `/api/admin/toolkit-content-items/nope`, { title: "x" }, admin)).status,
+    (await shop.t.json("PATCH", `/api/admin/toolkit-content-items/nope`, { body: { title: "x" }, headers: admin }))
+      .status,
     404,
   );
 });
@@ -177,8 +196,11 @@ Deno.test("article HTML is sanitized on write: no scripts, handlers, javascript:
   assert(html.includes('<iframe src="https://www.youtube-nocookie.com/embed/abc"'));
   assert(html.includes('<a href="https://example.com" rel="noopener noreferrer nofollow">ok</a>'));
   const patched = await shop.t.json("PATCH", `/api/admin/toolkit-content-items/${item.id}`, {
-    content: "<p onmouseover=x()>New</p>",
-  }, shop.admin.headers);
+    body: {
+      content: "<p onmouseover=x()>New</p>",
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals((await patched.json()).contentItem.content, "<p>New</p>");
 });
 
@@ -210,7 +232,10 @@ Deno.test("GET /api/toolkits/{id}: locked lesson bodies are null for guests and 
   assertEquals(admin.contentItems[2].cdnVideoUrl, "https://cdn.example.com/secret.mp4");
   const bought = await checkout(shop, user, kit.id);
   assertEquals(bought.status, 200);
-  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(bought.body.order.id), user.headers);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(bought.body.order.id),
+    headers: user.headers,
+  });
   const buyer = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: user.headers })).json();
   assertEquals(buyer.hasPurchased, true);
   assertEquals(buyer.contentItems[1].content, "<p>Paid secret</p>");
@@ -223,17 +248,23 @@ Deno.test("DELETE /api/admin/toolkits/{id}: lessons and progress go, purchase re
   const lesson = await addLesson(shop, kit.id);
   const user = await createTestUser(shop.t);
   const bought = await checkout(shop, user, kit.id);
-  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(bought.body.order.id), user.headers);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(bought.body.order.id),
+    headers: user.headers,
+  });
   const progress = await shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, {
-    contentItemId: lesson.id,
-    completed: true,
-  }, user.headers);
+    body: {
+      contentItemId: lesson.id,
+      completed: true,
+    },
+    headers: user.headers,
+  });
   assertEquals((await progress.json()).completedItemIds, [lesson.id]);
-  const res = await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, undefined, shop.admin.headers);
+  const res = await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, { headers: shop.admin.headers });
   assertEquals([res.status, await res.json()], [200, { success: true }]);
   assertEquals((await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: user.headers })).status, 404);
   assertEquals(
-    (await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, undefined, shop.admin.headers)).status,
+    (await shop.t.json("DELETE", `/api/admin/toolkits/${kit.id}`, { headers: shop.admin.headers })).status,
     404,
   );
   const leftovers = [];
@@ -245,9 +276,12 @@ Deno.test("DELETE /api/admin/toolkits/{id}: lessons and progress go, purchase re
   assertEquals(purchases.length, 1);
   assertEquals([purchases[0].paymentStatus, purchases[0].toolkit], ["paid", null]);
   const again = await shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, {
-    contentItemId: lesson.id,
-    completed: true,
-  }, user.headers);
+    body: {
+      contentItemId: lesson.id,
+      completed: true,
+    },
+    headers: user.headers,
+  });
   assertEquals(again.status, 404);
 });
 
@@ -255,12 +289,18 @@ Deno.test("a toolkit price is 0 or at least ₹1: a price the gateway would rais
   await using shop = await openShop();
   const body = { title: "Tiny Kit", description: "Cheap" };
   for (const price of [0.01, 0.5, 0.99]) {
-    const res = await shop.t.json("POST", "/api/admin/toolkits", { ...body, price }, shop.admin.headers);
+    const res = await shop.t.json("POST", "/api/admin/toolkits", {
+      body: { ...body, price },
+      headers: shop.admin.headers,
+    });
     assertEquals(res.status, 400, `price ${price}`);
     await res.body?.cancel();
   }
   const kit = await addToolkit(shop, { price: 1 });
-  const put = await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, { price: 0.5 }, shop.admin.headers);
+  const put = await shop.t.json("PUT", `/api/admin/toolkits/${kit.id}`, {
+    body: { price: 0.5 },
+    headers: shop.admin.headers,
+  });
   assertEquals(put.status, 400);
   await put.body?.cancel();
   const user = await createTestUser(shop.t);

@@ -23,7 +23,7 @@ Deno.test("POST /api/toolkits/{id}: every field of the purchase initiation respo
   await using shop = await openShop();
   const user = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 499, title: "Resume Toolkit" });
-  const res = await shop.t.json("POST", `/api/toolkits/${kit.id}`, {}, user.headers);
+  const res = await shop.t.json("POST", `/api/toolkits/${kit.id}`, { body: {}, headers: user.headers });
   assertEquals(res.status, 200);
   assertMatch(res.headers.get("content-type") ?? "", /application\/json/);
   const body = await res.json();
@@ -51,12 +51,15 @@ Deno.test("POST /api/toolkits/{id}: guests 401, unknown or inactive toolkit 404,
   const user = await createTestUser(shop.t);
   const kit = await addToolkit(shop);
   const draft = await addToolkit(shop, { isActive: false });
-  assertEquals((await shop.t.json("POST", `/api/toolkits/${kit.id}`, {})).status, 401);
+  assertEquals((await shop.t.json("POST", `/api/toolkits/${kit.id}`, { body: {} })).status, 401);
   for (const id of [draft.id, crypto.randomUUID()]) {
     const { status, body } = await checkout(shop, user, id);
     assertEquals([status, body], [404, { error: "Toolkit not found" }]);
   }
-  assertEquals((await shop.t.json("POST", `/api/toolkits/${kit.id}`, { couponCode: 5 }, user.headers)).status, 400);
+  assertEquals(
+    (await shop.t.json("POST", `/api/toolkits/${kit.id}`, { body: { couponCode: 5 }, headers: user.headers })).status,
+    400,
+  );
   const malformed = await shop.t.fetch(`/api/toolkits/${kit.id}`, {
     method: "POST",
     headers: { ...user.headers, "content-type": "application/json" },

@@ -20,8 +20,7 @@ Deno.test("verify: a good signature marks the caller's purchase paid and unlocks
   const res = await shop.t.json(
     "POST",
     `/api/toolkits/${kit.id}/verify`,
-    signedPayment(started.body.order.id),
-    user.headers,
+    { body: signedPayment(started.body.order.id), headers: user.headers },
   );
   assertEquals(res.status, 200);
   const body = await res.json();
@@ -47,12 +46,15 @@ Deno.test("verify: a bad signature is 400 'Invalid payment signature' and change
       { ...proof, razorpay_signature: "not-hex" },
     ]
   ) {
-    const res = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, bad, user.headers);
+    const res = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, { body: bad, headers: user.headers });
     assertEquals([res.status, await res.json()], [400, { error: "Invalid payment signature" }]);
   }
   assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "pending");
-  assertEquals((await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {}, user.headers)).status, 400);
-  assertEquals((await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, proof)).status, 401);
+  assertEquals(
+    (await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, { body: {}, headers: user.headers })).status,
+    400,
+  );
+  assertEquals((await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, { body: proof })).status, 401);
 });
 
 Deno.test("verify: another user's order is refused with 403 even with a valid signature; another toolkit's is 404", async () => {
@@ -63,9 +65,12 @@ Deno.test("verify: another user's order is refused with 403 even with a valid si
   const otherKit = await addToolkit(shop);
   const started = await checkout(shop, owner, kit.id);
   const proof = signedPayment(started.body.order.id);
-  const res = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, proof, thief.headers);
+  const res = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, { body: proof, headers: thief.headers });
   assertEquals(res.status, 403);
-  assertEquals((await shop.t.json("POST", `/api/toolkits/${otherKit.id}/verify`, proof, owner.headers)).status, 404);
+  assertEquals(
+    (await shop.t.json("POST", `/api/toolkits/${otherKit.id}/verify`, { body: proof, headers: owner.headers })).status,
+    404,
+  );
   assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "pending");
   assertEquals(
     (await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: thief.headers })).json()).hasPurchased,
@@ -150,9 +155,15 @@ Deno.test("progress: buyers mark lessons complete and back; non-buyers 403, gues
   const two = await addLesson(shop, kit.id, { title: "Two" });
   const foreign = await addLesson(shop, otherKit.id);
   const started = await checkout(shop, buyer, kit.id);
-  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(started.body.order.id), buyer.headers);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(started.body.order.id),
+    headers: buyer.headers,
+  });
   const mark = (who: typeof buyer | undefined, contentItemId: string, completed: boolean) =>
-    shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, { contentItemId, completed }, who?.headers);
+    shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, {
+      body: { contentItemId, completed },
+      headers: who?.headers,
+    });
   assertEquals(await (await mark(buyer, two.id, true)).json(), { completedItemIds: [two.id], certificateUrl: null });
   const all = await (await mark(buyer, one.id, true)).json();
   assertEquals(all.completedItemIds, [one.id, two.id]);
@@ -167,7 +178,10 @@ Deno.test("progress: buyers mark lessons complete and back; non-buyers 403, gues
   assertEquals((await mark(stranger, one.id, true)).status, 403);
   assertEquals((await mark(undefined, one.id, true)).status, 401);
   assertEquals((await mark(buyer, foreign.id, true)).status, 404);
-  const bad = await shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, { contentItemId: one.id }, buyer.headers);
+  const bad = await shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, {
+    body: { contentItemId: one.id },
+    headers: buyer.headers,
+  });
   assertEquals(bad.status, 400);
 });
 
@@ -195,8 +209,7 @@ Deno.test("a payment confirmed after its reservation was released or lapsed take
   const res = await shop.t.json(
     "POST",
     `/api/toolkits/${kit.id}/verify`,
-    signedPayment(late.body.order.id),
-    second.headers,
+    { body: signedPayment(late.body.order.id), headers: second.headers },
   );
   assertEquals(res.status, 200);
   assertEquals(await usedCount(), 2);

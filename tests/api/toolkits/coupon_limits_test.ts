@@ -51,7 +51,10 @@ async function deliver(shop: Shop, event: "payment.captured" | "order.paid", ord
 }
 
 async function verify(shop: Shop, user: TestUser, toolkitId: string, orderId: string) {
-  const res = await shop.t.json("POST", `/api/toolkits/${toolkitId}/verify`, signedPayment(orderId), user.headers);
+  const res = await shop.t.json("POST", `/api/toolkits/${toolkitId}/verify`, {
+    body: signedPayment(orderId),
+    headers: user.headers,
+  });
   return { status: res.status, body: await res.json() };
 }
 

@@ -29,30 +29,35 @@ Deno.test("admin coupons: create stores the code upper case with defaults, searc
   const patched = await shop.t.json(
     "PATCH",
     `/api/admin/coupons/${coupon.id}`,
-    { isActive: false, code: "Hello" },
-    admin,
+    { body: { isActive: false, code: "Hello" }, headers: admin },
   );
   assertEquals(patched.status, 200);
   const { coupon: after } = await patched.json();
   assertEquals([after.isActive, after.code, after.discountValue], [false, "HELLO", 10.5]);
-  assertEquals((await shop.t.json("DELETE", `/api/admin/coupons/${coupon.id}`, undefined, admin)).status, 200);
-  assertEquals((await shop.t.json("DELETE", `/api/admin/coupons/${coupon.id}`, undefined, admin)).status, 404);
+  assertEquals((await shop.t.json("DELETE", `/api/admin/coupons/${coupon.id}`, { headers: admin })).status, 200);
+  assertEquals((await shop.t.json("DELETE", `/api/admin/coupons/${coupon.id}`, { headers: admin })).status, 404);
   const user = await createTestUser(shop.t);
   assertEquals((await shop.t.fetch("/api/admin/coupons", { headers: user.headers })).status, 403);
-  assertEquals((await shop.t.json("POST", "/api/admin/coupons", { code: "X" })).status, 401);
+  assertEquals((await shop.t.json("POST", "/api/admin/coupons", { body: { code: "X" } })).status, 401);
 });
 
 Deno.test("admin coupons: a duplicate code in any case is 400 'Coupon code already exists'; bad values are 400", async () => {
   await using shop = await openShop();
   const first = await addCoupon(shop, { code: "SAVE20" });
   const dup = await shop.t.json("POST", "/api/admin/coupons", {
-    code: "save20",
-    discountType: "fixed",
-    discountValue: 5,
-  }, shop.admin.headers);
+    body: {
+      code: "save20",
+      discountType: "fixed",
+      discountValue: 5,
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals([dup.status, await dup.json()], [400, { error: "Coupon code already exists" }]);
   const other = await addCoupon(shop, { code: "OTHER" });
-  const rename = await shop.t.json("PATCH", `/api/admin/coupons/${other.id}`, { code: "Save20" }, shop.admin.headers);
+  const rename = await shop.t.json("PATCH", `/api/admin/coupons/${other.id}`, {
+    body: { code: "Save20" },
+    headers: shop.admin.headers,
+  });
   assertEquals([rename.status, await rename.json()], [400, { error: "Coupon code already exists" }]);
   for (
     const bad of [
@@ -65,18 +70,20 @@ Deno.test("admin coupons: a duplicate code in any case is 400 'Coupon code alrea
     ]
   ) {
     const res = await shop.t.json("POST", "/api/admin/coupons", {
-      code: "NEWCODE",
-      discountType: "percentage",
-      discountValue: 10,
-      ...bad,
-    }, shop.admin.headers);
+      body: {
+        code: "NEWCODE",
+        discountType: "percentage",
+        discountValue: 10,
+        ...bad,
+      },
+      headers: shop.admin.headers,
+    });
     assertEquals(res.status, 400, JSON.stringify(bad));
   }
   const overPercent = await shop.t.json(
     "PATCH",
     `/api/admin/coupons/${first.id}`,
-    { discountValue: 150 },
-    shop.admin.headers,
+    { body: { discountValue: 150 }, headers: shop.admin.headers },
   );
   assertEquals(overPercent.status, 400);
 });
@@ -108,7 +115,10 @@ Deno.test("coupon errors come in the API's documented order with status 400 and 
   assertEquals(await error("ONCE", stranger), "Coupon usage limit reached");
   // Coupon checks before "already purchased".
   const paid = await checkout(shop, stranger, kit.id);
-  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(paid.body.order.id), stranger.headers);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(paid.body.order.id),
+    headers: stranger.headers,
+  });
   assertEquals(await error("NOPE", stranger), "Invalid coupon code");
   assertEquals(await error("ONCE", stranger), "Coupon usage limit reached");
   const again = await checkout(shop, stranger, kit.id);

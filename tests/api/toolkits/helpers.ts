@@ -36,15 +36,21 @@ export async function openShop(options: { payments?: boolean; gatewayTimeoutMs?:
 export async function addToolkit(shop: Shop, fields: Record<string, unknown> = {}): Promise<Toolkit> {
   const { isActive = true, ...rest } = fields;
   const res = await shop.t.json("POST", "/api/admin/toolkits", {
-    title: "Resume Toolkit",
-    description: "Write a resume that gets read.",
-    price: 499,
-    ...rest,
-  }, shop.admin.headers);
+    body: {
+      title: "Resume Toolkit",
+      description: "Write a resume that gets read.",
+      price: 499,
+      ...rest,
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals(res.status, 201);
   const created: Toolkit = await res.json();
   if (!isActive) return created;
-  const put = await shop.t.json("PUT", `/api/admin/toolkits/${created.id}`, { isActive: true }, shop.admin.headers);
+  const put = await shop.t.json("PUT", `/api/admin/toolkits/${created.id}`, {
+    body: { isActive: true },
+    headers: shop.admin.headers,
+  });
   assertEquals(put.status, 200);
   return await put.json();
 }
@@ -56,12 +62,15 @@ export async function addLesson(
   fields: Record<string, unknown> = {},
 ): Promise<ContentItem> {
   const res = await shop.t.json("POST", "/api/admin/toolkit-content-items", {
-    toolkitId,
-    title: "Lesson",
-    type: "article",
-    content: "<p>Secret lesson body</p>",
-    ...fields,
-  }, shop.admin.headers);
+    body: {
+      toolkitId,
+      title: "Lesson",
+      type: "article",
+      content: "<p>Secret lesson body</p>",
+      ...fields,
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals(res.status, 201);
   return (await res.json()).contentItem;
 }
@@ -72,16 +81,22 @@ export async function addCoupon(shop: Shop, fields: Record<string, unknown>): Pr
   const { expiresAt, ...rest } = fields;
   const past = typeof expiresAt === "string" && Date.parse(expiresAt) <= Date.now();
   const res = await shop.t.json("POST", "/api/admin/coupons", {
-    code: "SAVE20",
-    discountType: "percentage",
-    discountValue: 20,
-    ...rest,
-    ...(past ? {} : { expiresAt }),
-  }, shop.admin.headers);
+    body: {
+      code: "SAVE20",
+      discountType: "percentage",
+      discountValue: 20,
+      ...rest,
+      ...(past ? {} : { expiresAt }),
+    },
+    headers: shop.admin.headers,
+  });
   assertEquals(res.status, 201, JSON.stringify(await res.clone().json()));
   const { coupon } = await res.json();
   if (!past) return coupon;
-  const moved = await shop.t.json("PATCH", `/api/admin/coupons/${coupon.id}`, { expiresAt }, shop.admin.headers);
+  const moved = await shop.t.json("PATCH", `/api/admin/coupons/${coupon.id}`, {
+    body: { expiresAt },
+    headers: shop.admin.headers,
+  });
   assertEquals(moved.status, 200, JSON.stringify(await moved.clone().json()));
   return (await moved.json()).coupon;
 }
@@ -97,6 +112,9 @@ export async function checkout(
   toolkitId: string,
   couponCode?: string,
 ): Promise<Answer> {
-  const res = await shop.t.json("POST", `/api/toolkits/${toolkitId}`, couponCode ? { couponCode } : {}, user.headers);
+  const res = await shop.t.json("POST", `/api/toolkits/${toolkitId}`, {
+    body: couponCode ? { couponCode } : {},
+    headers: user.headers,
+  });
   return { status: res.status, body: await res.json() };
 }

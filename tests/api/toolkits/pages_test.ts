@@ -67,14 +67,16 @@ Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyer
   const stranger = await shop.t.fetch(`/toolkits/${kit.id}/learn/${locked.id}`, { headers: user.headers });
   assertEquals([stranger.status, stranger.headers.get("location")], [302, `/toolkits/${kit.id}`]);
   const started = await checkout(shop, user, kit.id);
-  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, signedPayment(started.body.order.id), user.headers);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(started.body.order.id),
+    headers: user.headers,
+  });
   const resume = await shop.t.fetch(`/toolkits/${kit.id}/learn`, { headers: user.headers });
   assertEquals(resume.headers.get("location"), `/toolkits/${kit.id}/learn/${preview.id}`);
   await shop.t.json(
     "POST",
     `/api/toolkits/${kit.id}/progress`,
-    { contentItemId: preview.id, completed: true },
-    user.headers,
+    { body: { contentItemId: preview.id, completed: true }, headers: user.headers },
   );
   const resumed = await shop.t.fetch(`/toolkits/${kit.id}/learn`, { headers: user.headers });
   assertEquals(resumed.headers.get("location"), `/toolkits/${kit.id}/learn/${locked.id}`);

@@ -14,9 +14,11 @@ async function createToolkit(t: TestApp, admin: TestUser, fields: Record<string,
   return await t.json(
     "POST",
     "/api/admin/toolkits",
-    { title: "Aptitude", description: "Sets", price: 499, ...fields },
     {
-      ...admin.headers,
+      body: { title: "Aptitude", description: "Sets", price: 499, ...fields },
+      headers: {
+        ...admin.headers,
+      },
     },
   );
 }
@@ -39,24 +41,36 @@ Deno.test("an http video is refused for a toolkit and for a lesson; https is kep
   assertEquals(created.status, 201);
   const toolkit = await created.json();
   assertEquals(toolkit.videoUrl, "https://videos.example.com/intro.mp4");
-  const update = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { videoUrl: "http://x.example.com/v" }, {
-    ...admin.headers,
+  const update = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
+    body: { videoUrl: "http://x.example.com/v" },
+    headers: {
+      ...admin.headers,
+    },
   });
   assertEquals(await refusal(update), [HTTP_VIDEO]);
 
   const lesson = { toolkitId: toolkit.id, title: "Intro", type: "video", cdnVideoUrl: "http://cdn.example.com/1.mp4" };
-  assertEquals(await refusal(await t.json("POST", "/api/admin/toolkit-content-items", lesson, admin.headers)), [
-    HTTP_VIDEO,
-  ]);
+  assertEquals(
+    await refusal(await t.json("POST", "/api/admin/toolkit-content-items", { body: lesson, headers: admin.headers })),
+    [
+      HTTP_VIDEO,
+    ],
+  );
   const good = await t.json("POST", "/api/admin/toolkit-content-items", {
-    ...lesson,
-    cdnVideoUrl: "https://cdn.example.com/1.mp4",
-  }, admin.headers);
+    body: {
+      ...lesson,
+      cdnVideoUrl: "https://cdn.example.com/1.mp4",
+    },
+    headers: admin.headers,
+  });
   assertEquals(good.status, 201);
   const { contentItem } = await good.json();
   const patch = await t.json("PATCH", `/api/admin/toolkit-content-items/${contentItem.id}`, {
-    cdnVideoUrl: "http://cdn.example.com/2.mp4",
-  }, admin.headers);
+    body: {
+      cdnVideoUrl: "http://cdn.example.com/2.mp4",
+    },
+    headers: admin.headers,
+  });
   assertEquals(await refusal(patch), [HTTP_VIDEO]);
 });
 
@@ -69,15 +83,27 @@ Deno.test("an original price below the price is refused on create and on update"
   const created = await createToolkit(t, admin, { price: 499, originalPrice: 999 });
   assertEquals(created.status, 201);
   const toolkit = await created.json();
-  const raise = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { price: 1499 }, admin.headers);
+  const raise = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
+    body: { price: 1499 },
+    headers: admin.headers,
+  });
   assertEquals(await refusal(raise), [ORIGINAL_PRICE_BELOW_PRICE]);
-  const lower = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { originalPrice: 99 }, admin.headers);
+  const lower = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
+    body: { originalPrice: 99 },
+    headers: admin.headers,
+  });
   assertEquals(await refusal(lower), [ORIGINAL_PRICE_BELOW_PRICE]);
-  const both = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { price: 1499, originalPrice: 1999 }, {
-    ...admin.headers,
+  const both = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
+    body: { price: 1499, originalPrice: 1999 },
+    headers: {
+      ...admin.headers,
+    },
   });
   assertEquals(both.status, 200);
-  const equal = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { originalPrice: 1499 }, admin.headers);
+  const equal = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
+    body: { originalPrice: 1499 },
+    headers: admin.headers,
+  });
   assertEquals(equal.status, 200);
   const stored = await equal.json();
   assertEquals([stored.price, stored.originalPrice], [1499, 1499]);
@@ -88,13 +114,19 @@ Deno.test("a coupon that has already expired is refused at creation; a future ex
   const admin = await createTestUser(t, "admin");
   const base = { discountType: "percentage", discountValue: 10 };
   const past = new Date(Date.now() - 60_000).toISOString();
-  const expired = await t.json("POST", "/api/admin/coupons", { ...base, code: "LATE10", expiresAt: past }, {
-    ...admin.headers,
+  const expired = await t.json("POST", "/api/admin/coupons", {
+    body: { ...base, code: "LATE10", expiresAt: past },
+    headers: {
+      ...admin.headers,
+    },
   });
   assertEquals(await refusal(expired), [EXPIRED_AT_CREATION]);
   const list = await (await t.fetch("/api/admin/coupons", { headers: admin.headers })).json();
   assertEquals(list.coupons, []);
   const future = new Date(Date.now() + 86_400_000).toISOString();
-  const ok = await t.json("POST", "/api/admin/coupons", { ...base, code: "SOON10", expiresAt: future }, admin.headers);
+  const ok = await t.json("POST", "/api/admin/coupons", {
+    body: { ...base, code: "SOON10", expiresAt: future },
+    headers: admin.headers,
+  });
   assertEquals(ok.status, 201);
 });

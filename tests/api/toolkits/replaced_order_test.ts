@@ -32,8 +32,7 @@ Deno.test("paying the earlier, discounted order after checking out again without
   const verify = await shop.t.json(
     "POST",
     `/api/toolkits/${kits[0].id}/verify`,
-    signedPayment(discounted.body.order.id),
-    user.headers,
+    { body: signedPayment(discounted.body.order.id), headers: user.headers },
   );
   assertEquals(verify.status, 200);
   const { purchase } = await verify.json();
@@ -90,8 +89,7 @@ Deno.test("a second payment of an already paid purchase grants nothing more and 
   const verify = await shop.t.json(
     "POST",
     `/api/toolkits/${kit.id}/verify`,
-    signedPayment(second.body.order.id),
-    user.headers,
+    { body: signedPayment(second.body.order.id), headers: user.headers },
   );
   assertEquals(verify.status, 200);
   await verify.body?.cancel();
@@ -121,8 +119,7 @@ Deno.test("paying the earlier full-price order after checking out again with a c
   const verify = await shop.t.json(
     "POST",
     `/api/toolkits/${kit.id}/verify`,
-    signedPayment(full.body.order.id),
-    user.headers,
+    { body: signedPayment(full.body.order.id), headers: user.headers },
   );
   const { purchase } = await verify.json();
   assertEquals([purchase.amountPaid, purchase.couponId], [49900, null]);

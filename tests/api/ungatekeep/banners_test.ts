@@ -6,7 +6,8 @@ Deno.test("banners: admin CRUD; GET /api/banners lists only active ones by order
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const imageId = await uploadedId(t, admin);
-  const create = (body: Record<string, unknown>) => t.json("POST", "/api/admin/banners", body, admin.headers);
+  const create = (body: Record<string, unknown>) =>
+    t.json("POST", "/api/admin/banners", { body, headers: admin.headers });
   const res = await create({ title: "Second", orderIndex: 2, imageId, linkUrl: "/internships" });
   assertEquals(res.status, 201);
   const { banner } = await res.json();
@@ -25,34 +26,35 @@ Deno.test("banners: admin CRUD; GET /api/banners lists only active ones by order
   const patched = await t.json(
     "PATCH",
     `/api/admin/banners/${hidden.id}`,
-    { isActive: true, orderIndex: 5 },
-    admin.headers,
+    { body: { isActive: true, orderIndex: 5 }, headers: admin.headers },
   );
   assertEquals(patched.status, 200);
   assertEquals((await patched.json()).banner.isActive, true);
   assertEquals((await (await t.fetch("/api/banners")).json()).banners.length, 3);
-  const deleted = await t.json("DELETE", `/api/admin/banners/${banner.id}`, undefined, admin.headers);
+  const deleted = await t.json("DELETE", `/api/admin/banners/${banner.id}`, { headers: admin.headers });
   assertEquals(await deleted.json(), { success: true });
   assertEquals((await t.fetch(`/api/files/${imageId}`)).status, 404);
-  assertEquals((await t.json("DELETE", `/api/admin/banners/${banner.id}`, undefined, admin.headers)).status, 404);
-  assertEquals((await t.json("PATCH", `/api/admin/banners/${banner.id}`, { title: "x" }, admin.headers)).status, 404);
+  assertEquals((await t.json("DELETE", `/api/admin/banners/${banner.id}`, { headers: admin.headers })).status, 404);
+  assertEquals(
+    (await t.json("PATCH", `/api/admin/banners/${banner.id}`, { body: { title: "x" }, headers: admin.headers })).status,
+    404,
+  );
 });
 
 Deno.test("banners: javascript:, data: and protocol-relative links, an unknown image and a missing title are 400", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   for (const linkUrl of ["javascript:alert(1)", "data:text/html,x", "//evil.example", "/\\evil.example"]) {
-    const res = await t.json("POST", "/api/admin/banners", { title: "x", linkUrl }, admin.headers);
+    const res = await t.json("POST", "/api/admin/banners", { body: { title: "x", linkUrl }, headers: admin.headers });
     assertEquals(res.status, 400, linkUrl);
   }
   const unknown = await t.json(
     "POST",
     "/api/admin/banners",
-    { title: "x", imageId: crypto.randomUUID() },
-    admin.headers,
+    { body: { title: "x", imageId: crypto.randomUUID() }, headers: admin.headers },
   );
   assertEquals(unknown.status, 400);
-  const untitled = await t.json("POST", "/api/admin/banners", {}, admin.headers);
+  const untitled = await t.json("POST", "/api/admin/banners", { body: {}, headers: admin.headers });
   assert(Array.isArray((await untitled.json()).error));
 });
 
@@ -62,7 +64,10 @@ Deno.test("banners: guest 401 and user/member 403 on the admin endpoints; the pu
   for (const role of ["user", "member"] as const) {
     const who = await createTestUser(t, role);
     assertEquals((await t.fetch("/api/admin/banners", { headers: who.headers })).status, 403);
-    assertEquals((await t.json("POST", "/api/admin/banners", { title: "x" }, who.headers)).status, 403);
+    assertEquals(
+      (await t.json("POST", "/api/admin/banners", { body: { title: "x" }, headers: who.headers })).status,
+      403,
+    );
   }
   assertEquals(await (await t.fetch("/api/banners")).json(), { banners: [] });
 });

@@ -23,7 +23,7 @@ interface Thread {
 }
 
 function comment(t: TestApp, who: TestUser, postId: string, content: string, parentId?: string) {
-  return t.json("POST", `/api/ungatekeep/${postId}/comments`, { content, parentId }, who.headers);
+  return t.json("POST", `/api/ungatekeep/${postId}/comments`, { body: { content, parentId }, headers: who.headers });
 }
 
 async function written(t: TestApp, who: TestUser, postId: string, content: string, parentId?: string) {
@@ -69,7 +69,7 @@ Deno.test("comments: a guest reads the thread of a preview post, gets 401 beyond
   const beyond = await t.fetch(`/api/ungatekeep/${hidden.id}/comments`);
   assertEquals([beyond.status, (await beyond.json()).error], [401, "Sign in to read this post"]);
   assertEquals((await thread(t, hidden.id, student)).comments.length, 1, "a signed-in user reads any live post");
-  assertEquals((await t.json("POST", `/api/ungatekeep/${post.id}/comments`, { content: "x" })).status, 401);
+  assertEquals((await t.json("POST", `/api/ungatekeep/${post.id}/comments`, { body: { content: "x" } })).status, 401);
   assertEquals((await t.fetch(`/api/ungatekeep/${crypto.randomUUID()}/comments`)).status, 404);
   assertEquals((await comment(t, student, crypto.randomUUID(), "x")).status, 404, "unknown post");
 });
@@ -80,7 +80,7 @@ Deno.test("comments: an unverified user is refused with 403; drafts take no comm
   const user = await createUser(t.kv, { name: "New", email: "new@example.com", emailVerified: false, role: "user" });
   const { token } = await createSession(t.kv, user.id);
   const headers = { cookie: `session=${token}` };
-  const res = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, { content: "Hello" }, headers);
+  const res = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, { body: { content: "Hello" }, headers });
   assertEquals(res.status, 403);
   assertEquals((await thread(t, post.id)).comments, []);
   const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
@@ -164,7 +164,7 @@ Deno.test("comments: the author edits within 15 minutes; later, or anyone else, 
   const [author, other] = [await createTestUser(t), await createTestUser(t)];
   const mine = await written(t, author, post.id, "Typo hre");
   const edit = (who: TestUser, content: string) =>
-    t.json("PATCH", `/api/ungatekeep/comments/${mine.id}`, { content }, who.headers);
+    t.json("PATCH", `/api/ungatekeep/comments/${mine.id}`, { body: { content }, headers: who.headers });
   const res = await edit(author, "Typo here, see https://example.com");
   assertEquals(res.status, 200);
   const { comment: edited } = await res.json();
@@ -182,7 +182,10 @@ Deno.test("comments: the author edits within 15 minutes; later, or anyone else, 
   }
   assertEquals((await thread(t, post.id)).comments[0].content, "Typo here, see https://example.com");
   assertEquals(
-    (await t.json("PATCH", `/api/ungatekeep/comments/${crypto.randomUUID()}`, { content: "x" }, author.headers)).status,
+    (await t.json("PATCH", `/api/ungatekeep/comments/${crypto.randomUUID()}`, {
+      body: { content: "x" },
+      headers: author.headers,
+    })).status,
     404,
   );
 });
@@ -194,7 +197,8 @@ Deno.test("comments: author and admin delete; a comment with replies stays as a 
   const top = await written(t, a, post.id, "Top");
   const reply = await written(t, b, post.id, "Reply", top.id);
   const lone = await written(t, b, post.id, "Lone");
-  const del = (who: TestUser, id: string) => t.json("DELETE", `/api/ungatekeep/comments/${id}`, undefined, who.headers);
+  const del = (who: TestUser, id: string) =>
+    t.json("DELETE", `/api/ungatekeep/comments/${id}`, { headers: who.headers });
   assertEquals((await del(b, top.id)).status, 403, "another user's comment");
   assertEquals((await t.json("DELETE", `/api/ungatekeep/comments/${top.id}`)).status, 401);
   assertEquals(await (await del(a, top.id)).json(), { success: true });
@@ -205,7 +209,11 @@ Deno.test("comments: author and admin delete; a comment with replies stays as a 
   ]);
   assertEquals((await readPost(t, post.id)).commentCount, 2, "the placeholder is not counted");
   assertEquals((await del(a, top.id)).status, 404, "already deleted");
-  assertEquals((await t.json("PATCH", `/api/ungatekeep/comments/${top.id}`, { content: "x" }, a.headers)).status, 404);
+  assertEquals(
+    (await t.json("PATCH", `/api/ungatekeep/comments/${top.id}`, { body: { content: "x" }, headers: a.headers }))
+      .status,
+    404,
+  );
   assertEquals((await comment(t, b, post.id, "To the placeholder", top.id)).status, 404);
   assertEquals((await del(admin, lone.id)).status, 200, "an admin deletes anyone's comment");
   assertEquals((await del(admin, reply.id)).status, 200);
@@ -240,7 +248,7 @@ Deno.test("reactions: toggled twice stays one; DELETE takes it back; myReactions
   const { post, hidden } = await setup(t);
   const [a, b] = [await createTestUser(t), await createTestUser(t)];
   const react = (who: TestUser, type: string, method = "PUT") =>
-    t.json(method, `/api/ungatekeep/${post.id}/reactions/${type}`, undefined, who.headers);
+    t.json(method, `/api/ungatekeep/${post.id}/reactions/${type}`, { headers: who.headers });
   for (let i = 0; i < 2; i++) {
     const res = await react(a, "helpful");
     assertEquals(await res.json(), { reactions: { helpful: 1, insightful: 0, celebrate: 0 }, mine: ["helpful"] });
@@ -259,7 +267,7 @@ Deno.test("reactions: toggled twice stays one; DELETE takes it back; myReactions
   assertEquals((await react(a, "angry")).status, 404);
   assertEquals((await t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`)).status, 401);
   assertEquals(
-    (await t.json("PUT", `/api/ungatekeep/${crypto.randomUUID()}/reactions/helpful`, undefined, a.headers)).status,
+    (await t.json("PUT", `/api/ungatekeep/${crypto.randomUUID()}/reactions/helpful`, { headers: a.headers })).status,
     404,
   );
   const guestPost = await readPost(t, post.id);
@@ -289,7 +297,9 @@ Deno.test("comments and reactions: counts are right after 100 concurrent comment
   const types = ["helpful", "insightful", "celebrate"];
   const answers = await Promise.all([
     ...users.map((u, i) => comment(t, u, post.id, `Comment ${i}`, i % 2 === 0 ? top.id : undefined)),
-    ...users.map((u, i) => t.json("PUT", `/api/ungatekeep/${post.id}/reactions/${types[i % 3]}`, undefined, u.headers)),
+    ...users.map((u, i) =>
+      t.json("PUT", `/api/ungatekeep/${post.id}/reactions/${types[i % 3]}`, { headers: u.headers })
+    ),
   ]);
   assertEquals(answers.map((res) => res.status).filter((s) => s >= 300), []);
   const read = await readPost(t, post.id);
@@ -309,7 +319,7 @@ Deno.test("admin comments: newest first, search over content and author, postId 
   await written(t, asha, post.id, "Interview tips please");
   await written(t, ravi, hidden.id, "Referral question");
   const gone = await written(t, ravi, post.id, "Spam spam");
-  await t.json("DELETE", `/api/ungatekeep/comments/${gone.id}`, undefined, admin.headers);
+  await t.json("DELETE", `/api/ungatekeep/comments/${gone.id}`, { headers: admin.headers });
   const list = async (query = "") => {
     const res = await t.fetch(`/api/admin/comments${query}`, { headers: admin.headers });
     assertEquals(res.status, 200);
@@ -332,8 +342,8 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
   const a = await createTestUser(t);
   const top = await written(t, a, post.id, "Top");
   await written(t, admin, post.id, "Reply", top.id);
-  await t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, undefined, a.headers);
-  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, undefined, admin.headers)).status, 200);
+  await t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, { headers: a.headers });
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 200);
   const left: unknown[] = [];
   for await (const entry of t.kv.list({ prefix: [] })) {
     if (JSON.stringify(entry.key).includes(post.id) || JSON.stringify(entry.key).includes(top.id)) left.push(entry.key);
@@ -373,7 +383,7 @@ Deno.test("reply notifications: the author of the comment answered is notified i
   assertEquals((await inbox(ravi)).map((n) => n.body), ["Thanks Ravi!"], "the reply answered, before flattening");
   assertEquals((await inbox(asha)).length, 1);
   assertEquals((await outbox()).length, 2);
-  const off = await t.json("PATCH", "/api/me/settings", { emailOnReply: false }, asha.headers);
+  const off = await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: asha.headers });
   assertEquals(off.status, 200);
   await written(t, ravi, post.id, "One more thing", top.id);
   assertEquals((await inbox(asha)).length, 2, "still told in the app");

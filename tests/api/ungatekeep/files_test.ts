@@ -95,7 +95,7 @@ Deno.test("POST /api/admin/uploads: without a file field 400; guest 401; user an
   const admin = await createTestUser(t, "admin");
   const empty = await t.fetch("/api/admin/uploads", { method: "POST", headers: admin.headers, body: new FormData() });
   assertEquals(empty.status, 400);
-  const json = await t.json("POST", "/api/admin/uploads", { file: "x" }, admin.headers);
+  const json = await t.json("POST", "/api/admin/uploads", { body: { file: "x" }, headers: admin.headers });
   assertEquals(json.status, 400);
   const form = () => {
     const f = new FormData();

@@ -32,7 +32,7 @@ export function postBody(fields: Record<string, unknown> = {}): Record<string, u
 
 /** Creates a post as `admin` and returns it. */
 export async function createPost(t: TestApp, admin: TestUser, fields: Record<string, unknown> = {}) {
-  const res = await t.json("POST", "/api/admin/ungatekeep", postBody(fields), admin.headers);
+  const res = await t.json("POST", "/api/admin/ungatekeep", { body: postBody(fields), headers: admin.headers });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
   return (await res.json()).post;
 }

@@ -9,7 +9,10 @@ Deno.test("/ungatekeep: a guest sees 3 cards and a prompt with the hidden count;
   const admin = await createTestUser(t, "admin");
   const image = await uploadedId(t, admin);
   for (let i = 0; i < 7; i++) await createPost(t, admin, { title: `Post ${i}`, images: i === 0 ? [image] : [] });
-  await t.json("POST", "/api/admin/banners", { title: "Welcome banner", linkUrl: "/internships" }, admin.headers);
+  await t.json("POST", "/api/admin/banners", {
+    body: { title: "Welcome banner", linkUrl: "/internships" },
+    headers: admin.headers,
+  });
   const guest = await t.fetch("/ungatekeep");
   assertEquals(guest.status, 200);
   const html = await guest.text();

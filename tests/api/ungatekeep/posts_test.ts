@@ -165,7 +165,10 @@ Deno.test("GET /api/admin/ungatekeep: drafts and scheduled posts included; searc
   for (const role of ["user", "member"] as const) {
     const who = await createTestUser(t, role);
     assertEquals((await t.fetch("/api/admin/ungatekeep", { headers: who.headers })).status, 403);
-    assertEquals((await t.json("POST", "/api/admin/ungatekeep", postBody(), who.headers)).status, 403);
+    assertEquals(
+      (await t.json("POST", "/api/admin/ungatekeep", { body: postBody(), headers: who.headers })).status,
+      403,
+    );
   }
 });
 
@@ -175,15 +178,14 @@ Deno.test("POST /api/admin/ungatekeep: 201 {post}; a draft has no publishedAt; t
   const res = await t.json(
     "POST",
     "/api/admin/ungatekeep",
-    postBody({ isPublished: false, userId: "x", id: "y" }),
-    admin.headers,
+    { body: postBody({ isPublished: false, userId: "x", id: "y" }), headers: admin.headers },
   );
   assertEquals(res.status, 201);
   const { post } = await res.json();
   assertMatch(post.id, /^[0-9a-f-]{36}$/);
   assertEquals([post.isPublished, post.publishedAt, post.isPinned, post.userId], [false, null, false, admin.user.id]);
   assertEquals([post.images, post.linkUrl, post.linkTitle, post.linkImage], [[], null, null, null]);
-  const bad = await t.json("POST", "/api/admin/ungatekeep", { content: "x" }, admin.headers);
+  const bad = await t.json("POST", "/api/admin/ungatekeep", { body: { content: "x" }, headers: admin.headers });
   assertEquals(bad.status, 400);
   const paths = (await bad.json()).error.map((i: { path: string[] }) => i.path[0]).sort();
   assertEquals(paths, ["tag", "title"]);
@@ -215,7 +217,10 @@ Deno.test("PUT and PATCH publish a draft without publishedAt (it gets the moment
   const draft = await createPost(t, admin, { isPublished: false, title: "Draft" });
   const older = await createPost(t, admin, { title: "Older", publishedAt: ago(2) });
   const before = new Date().toISOString();
-  const published = await t.json("PATCH", `/api/admin/ungatekeep/${draft.id}`, { isPublished: true }, admin.headers);
+  const published = await t.json("PATCH", `/api/admin/ungatekeep/${draft.id}`, {
+    body: { isPublished: true },
+    headers: admin.headers,
+  });
   assertEquals(published.status, 200);
   const { post } = await published.json();
   assertEquals(post.isPublished, true);
@@ -223,10 +228,13 @@ Deno.test("PUT and PATCH publish a draft without publishedAt (it gets the moment
   assertEquals(post.title, "Draft");
   let feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
   assertEquals(feed.posts.map((p: { title: string }) => p.title), ["Draft", "Older"]);
-  await t.json("PUT", `/api/admin/ungatekeep/${older.id}`, { isPinned: true }, admin.headers);
+  await t.json("PUT", `/api/admin/ungatekeep/${older.id}`, { body: { isPinned: true }, headers: admin.headers });
   feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
   assertEquals(feed.posts.map((p: { title: string }) => p.title), ["Older", "Draft"]);
-  const unpublished = await t.json("PUT", `/api/admin/ungatekeep/${draft.id}`, { isPublished: false }, admin.headers);
+  const unpublished = await t.json("PUT", `/api/admin/ungatekeep/${draft.id}`, {
+    body: { isPublished: false },
+    headers: admin.headers,
+  });
   assertEquals((await unpublished.json()).post.isPublished, false);
   feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
   assertEquals([feed.posts.length, feed.total], [1, 1]);
@@ -240,21 +248,27 @@ Deno.test("PATCH /api/admin/ungatekeep/{id}: unknown id 404; bad field 400; conc
   const missing = await t.json(
     "PATCH",
     `/api/admin/ungatekeep/${crypto.randomUUID()}`,
-    { isPinned: true },
-    admin.headers,
+    { body: { isPinned: true }, headers: admin.headers },
   );
   assertEquals(missing.status, 404);
   assertEquals(await missing.json(), { error: "Post not found" });
   const post = await createPost(t, admin);
-  assertEquals((await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, { tag: "news" }, admin.headers)).status, 400);
+  assertEquals(
+    (await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, { body: { tag: "news" }, headers: admin.headers }))
+      .status,
+    400,
+  );
   await Promise.all(
     Array.from(
       { length: 10 },
       (_, i) =>
         t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, {
-          isPinned: i % 2 === 0,
-          tag: i % 3 ? "resources" : "announcement",
-        }, admin.headers),
+          body: {
+            isPinned: i % 2 === 0,
+            tag: i % 3 ? "resources" : "announcement",
+          },
+          headers: admin.headers,
+        }),
     ),
   );
   const feed = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
@@ -274,12 +288,21 @@ Deno.test("images: at most 5 uploaded ids; a 6th, or an id that is not an upload
   for (let i = 0; i < 6; i++) ids.push(await uploadedId(t, admin));
   const five = await createPost(t, admin, { images: ids.slice(0, 5) });
   assertEquals(five.images, ids.slice(0, 5));
-  const six = await t.json("POST", "/api/admin/ungatekeep", postBody({ images: ids }), admin.headers);
+  const six = await t.json("POST", "/api/admin/ungatekeep", {
+    body: postBody({ images: ids }),
+    headers: admin.headers,
+  });
   assertEquals(six.status, 400);
-  const sixPatch = await t.json("PATCH", `/api/admin/ungatekeep/${five.id}`, { images: ids }, admin.headers);
+  const sixPatch = await t.json("PATCH", `/api/admin/ungatekeep/${five.id}`, {
+    body: { images: ids },
+    headers: admin.headers,
+  });
   assertEquals(sixPatch.status, 400);
   const unknown = crypto.randomUUID();
-  const res = await t.json("POST", "/api/admin/ungatekeep", postBody({ images: [ids[0], unknown] }), admin.headers);
+  const res = await t.json("POST", "/api/admin/ungatekeep", {
+    body: postBody({ images: [ids[0], unknown] }),
+    headers: admin.headers,
+  });
   assertEquals(res.status, 400);
   assertEquals(await res.json(), { error: `Unknown image: ${unknown}` });
 });
@@ -291,7 +314,7 @@ Deno.test("DELETE /api/admin/ungatekeep/{id}: the post is gone for good and its 
   const images = [await uploadedId(t, admin), await uploadedId(t, admin)];
   const post = await createPost(t, admin, { images });
   assertEquals((await t.fetch(`/api/files/${images[0]}`)).status, 200);
-  const res = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, undefined, admin.headers);
+  const res = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers });
   assertEquals(res.status, 200);
   assertEquals(await res.json(), { success: true });
   for (const id of images) {
@@ -300,7 +323,7 @@ Deno.test("DELETE /api/admin/ungatekeep/{id}: the post is gone for good and its 
   }
   assertEquals((await t.fetch(`/api/ungatekeep/${post.id}`, { headers: user.headers })).status, 404);
   assertEquals((await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json()).total, 0);
-  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, undefined, admin.headers)).status, 404);
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 404);
 });
 
 Deno.test("XSS: scripts, event handlers and javascript:/data: URLs in markdown are neutralized; such link fields are refused", async () => {
@@ -316,9 +339,15 @@ Deno.test("XSS: scripts, event handlers and javascript:/data: URLs in markdown a
   assert(!/<script/i.test(post.excerpt));
   for (const field of ["linkUrl", "linkImage"]) {
     for (const url of ["javascript:alert(1)", " JAVASCRIPT:alert(1)", "data:text/html,hi", "//evil.example/x"]) {
-      const res = await t.json("POST", "/api/admin/ungatekeep", postBody({ [field]: url }), admin.headers);
+      const res = await t.json("POST", "/api/admin/ungatekeep", {
+        body: postBody({ [field]: url }),
+        headers: admin.headers,
+      });
       assertEquals(res.status, 400, `${field} ${url}`);
-      const patch = await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, { [field]: url }, admin.headers);
+      const patch = await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, {
+        body: { [field]: url },
+        headers: admin.headers,
+      });
       assertEquals(patch.status, 400, `${field} ${url}`);
     }
   }
@@ -340,12 +369,14 @@ Deno.test("POST /api/admin/ungatekeep/preview: renders sanitized markdown for ad
   const res = await t.json(
     "POST",
     "/api/admin/ungatekeep/preview",
-    { content: "**hi** <script>x</script>" },
-    admin.headers,
+    { body: { content: "**hi** <script>x</script>" }, headers: admin.headers },
   );
   assertEquals(await res.json(), { html: "<p><strong>hi</strong> </p>\n" });
   const user = await createTestUser(t, "user");
-  assertEquals((await t.json("POST", "/api/admin/ungatekeep/preview", { content: "x" }, user.headers)).status, 403);
+  assertEquals(
+    (await t.json("POST", "/api/admin/ungatekeep/preview", { body: { content: "x" }, headers: user.headers })).status,
+    403,
+  );
 });
 
 Deno.test("a guest filtering by tag gets the first 3 of that tag and may open them; a 4th of the tag stays 401", async () => {

@@ -36,16 +36,18 @@ export const handler = define.handlers({
     const { kv, config, oauth, log } = ctx.state.services;
     const provider = ctx.params.provider;
     try {
-      const { identity, targets } = await finishSignIn(
-        kv,
-        oauth,
-        provider,
-        ctx.url.searchParams,
-        readOAuthBindingCookie(req, config.secure),
-        config.appUrl,
-      );
+      const { identity, targets } = await finishSignIn(kv, {
+        service: oauth,
+        providerId: provider,
+        params: ctx.url.searchParams,
+        binding: readOAuthBindingCookie(req, config.secure),
+        appUrl: config.appUrl,
+      });
       const { user, created } = await resolveSocialUser(kv, identity, config.adminEmails);
-      const { token } = await replaceSession(kv, user.id, readSessionCookie(req, config.secure));
+      const { token } = await replaceSession(kv, {
+        userId: user.id,
+        previousToken: readSessionCookie(req, config.secure),
+      });
       return new Response(null, {
         status: 302,
         headers: {

@@ -44,11 +44,16 @@ export const handler = define.handlers({
     const services = ctx.state.services;
     const { kv, config } = services;
     const ip = ctx.state.clientIp;
-    await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ip, config.rateLimits);
+    await hitRateLimit(kv, { rule: RATE_LIMITS.signInPerIp, subject: ip, enabled: config.rateLimits });
     const body = await readAuthBody(req, SignInBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const previous = readSessionCookie(req, config.secure);
-    const { user, token } = await signInWithPassword(services, ip, body, callbackURL, previous);
+    const { user, token } = await signInWithPassword(services, {
+      ip,
+      input: body,
+      verifyTarget: callbackURL,
+      previousCookie: previous,
+    });
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
       headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },
     });

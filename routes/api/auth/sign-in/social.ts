@@ -42,19 +42,18 @@ async function start(
   fields: z.infer<typeof SocialSignIn>,
 ): Promise<{ url: URL; cookie: string }> {
   const { kv, config, oauth } = ctx.state.services;
-  await hitRateLimit(kv, RATE_LIMITS.signInPerIp, ctx.state.clientIp, config.rateLimits);
+  await hitRateLimit(kv, { rule: RATE_LIMITS.signInPerIp, subject: ctx.state.clientIp, enabled: config.rateLimits });
   const callbackURL = checkRedirect("callbackURL", fields.callbackURL, config.appUrl) ?? "/";
   const newUserCallbackURL = checkRedirect("newUserCallbackURL", fields.newUserCallbackURL, config.appUrl) ??
     callbackURL;
   const binding = readOAuthBindingCookie(req, config.secure) ?? randomToken();
-  const url = await startSignIn(
-    kv,
-    oauth,
-    fields.provider,
-    { callbackURL, newUserCallbackURL },
+  const url = await startSignIn(kv, {
+    service: oauth,
+    providerId: fields.provider,
+    targets: { callbackURL, newUserCallbackURL },
     binding,
-    config.appUrl,
-  );
+    appUrl: config.appUrl,
+  });
   return { url, cookie: oauthBindingCookie(config.secure, binding, STATE_TTL_MS) };
 }
 

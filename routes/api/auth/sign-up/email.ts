@@ -36,7 +36,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
-    await hitRateLimit(kv, RATE_LIMITS.signUpPerIp, ctx.state.clientIp, config.rateLimits);
+    await hitRateLimit(kv, { rule: RATE_LIMITS.signUpPerIp, subject: ctx.state.clientIp, enabled: config.rateLimits });
     const body = await readAuthBody(req, SignUpBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const user = await signUpWithPassword(services, body, callbackURL);
