@@ -12,7 +12,7 @@ import { CouponCreateSchema, createCoupon } from "@/lib/coupons/coupons.ts";
 import { offlineGateway } from "@/lib/demo/money.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { applyGatewayReport, type PaymentContext } from "@/lib/purchases/confirmation.ts";
-import { refundPurchase } from "@/lib/purchases/refunds.ts";
+import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { createToolkit, ToolkitCreateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import { createUser } from "@/lib/users/users.ts";
 
@@ -67,7 +67,9 @@ async function seed(): Promise<{ adminCookie: string; seconds: number }> {
         const orderId = started.order!.id;
         const [payment] = await ctx.payments!.orderPayments(orderId);
         await applyGatewayReport(ctx, started.purchase.id, "paid", "bench", { orderId, paymentId: payment.id });
-        if (n % 20 === 0) await refundPurchase(ctx, admin, started.purchase.id, "bench");
+        if (n % 20 === 0) {
+          await refundPayment(ctx, { by: admin, target: { purchaseId: started.purchase.id }, reason: "bench" });
+        }
       }),
     );
     made += Math.min(TOOLKITS, PURCHASES - made);

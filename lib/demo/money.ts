@@ -9,7 +9,7 @@ import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { applyGatewayReport, type PaymentContext } from "@/lib/purchases/confirmation.ts";
 import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
-import { refundPurchase } from "@/lib/purchases/refunds.ts";
+import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -81,7 +81,7 @@ export async function seedMoney(
   }
   const refunded = await buy(ctx, people.refunded, salary);
   if (refunded) {
-    await refundPurchase(ctx, people.admin, refunded, "Bought by mistake");
+    await refundPayment(ctx, { by: people.admin, target: { purchaseId: refunded }, reason: "Bought by mistake" });
     lines.push(`${people.refunded.name}'s purchase of "${salary.title}" was refunded`);
   }
   return lines;

@@ -44,14 +44,19 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
   };
 }
 
-/** The refund e-mail: the amount on its way back for the toolkit, linking "My toolkits". */
-export function refundMail(input: MoneyMailInput): Mail {
+/**
+ * The refund e-mail: the amount on its way back for the toolkit, linking "My toolkits"; `accessEnded` when the refund
+ * took the toolkit away (the purchase's own payment), else the payment granted nothing and the access stays.
+ */
+export function refundMail(input: MoneyMailInput & { accessEnded: boolean }): Mail {
   const amount = formatRupees(toRupees(input.amountPaise));
   return {
     ...layout(`Your refund for ${input.toolkitTitle}`, [
       `Hi ${input.name},`,
       `We refunded ${amount} for ${input.toolkitTitle}. Banks usually take 5 to 7 working days to show it.`,
-      "Your access to the toolkit has ended.",
+      input.accessEnded
+        ? "Your access to the toolkit has ended."
+        : "This payment was one your purchase did not need; anything you have access to stays as it is.",
     ], { label: "See your purchases", url: input.url }),
     to: input.to,
   };

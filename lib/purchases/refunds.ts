@@ -1,13 +1,13 @@
 /**
  * Refunds (docs/decisions.md, Money operations: refunds; docs/api.md, Money operations).
  *
- * An admin refunds a paid purchase in full: the gateway is asked first (with one idempotency key per payment, so
- * a retry never refunds twice), and only once it accepted does one atomic write, checked against the purchase as
- * read, mark the purchase `refunded` with the refund, give up the toolkit (the owned marker), give the coupon use
- * back (its slots freed), revoke the buyer's certificate of the toolkit, notify the buyer (`purchase_refunded`
- * and an e-mail through the outbox) and move the dashboard's counters. A
- * gateway failure changes nothing (502). A payment kept as extra (money due back) is refunded the same way and the
- * purchase stays as it is. `refund.processed` from the gateway marks a refund processed, once.
+ * An admin refunds a paid purchase in full (`refundPayment`): the gateway is asked first (with one idempotency key
+ * per payment, so a retry never refunds twice), and only once it accepted does one atomic write, checked against the
+ * purchase as read, mark the purchase `refunded` with the refund, give up the toolkit (the owned marker), give the
+ * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit, notify the buyer
+ * (`purchase_refunded` and an e-mail through the outbox) and move the dashboard's counters. A gateway failure
+ * changes nothing (502). A payment kept as extra (money due back) is refunded the same way, notification and e-mail
+ * included, and the purchase stays as it is. `refund.processed` from the gateway marks a refund processed, once.
  */
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
 import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
@@ -23,6 +23,7 @@ import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
+  type BuyerPurchase,
   checkoutGuards,
   getPurchaseEntry,
   hasBuyer,
@@ -50,73 +51,134 @@ async function capturedPayment(payments: PaymentGateway, orderId: string): Promi
 }
 
 /**
- * Refunds purchase `purchaseId` in full (see the module docstring) on behalf of `admin`; returns the purchase as
- * it ends up.
- * @throws NotFoundError "Purchase not found"; InvalidInputError `ONLY_PAID_REFUNDABLE` or `FREE_NOT_REFUNDABLE`;
- *   NotConfiguredError without gateway keys; UpstreamError "Payment gateway unavailable" (nothing changed).
+ * What an admin refunds: the purchase's own payment, or with `paymentId` one of its extra payments (money received
+ * that granted nothing).
  */
-export async function refundPurchase(
-  ctx: PaymentContext,
-  admin: User,
-  purchaseId: string,
-  reason: string | null,
-): Promise<PurchaseRecord> {
-  const { kv, payments, appUrl } = ctx;
-  const found = (await getPurchaseEntry(kv, purchaseId)).value;
-  if (!found) throw new NotFoundError("Purchase not found");
-  if (found.paymentStatus !== "paid") throw new InvalidInputError(ONLY_PAID_REFUNDABLE);
-  if (found.amountPaid === 0 || !found.gatewayOrderId) throw new InvalidInputError(FREE_NOT_REFUNDABLE);
-  if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
-  const paymentId = found.paymentId ?? await capturedPayment(payments, found.gatewayOrderId);
-  const made = await payments.refund(paymentId, found.amountPaid, { reason: reason ?? "", purchaseId });
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await getPurchaseEntry(kv, purchaseId);
-    const current = entry.value!;
-    if (current.paymentStatus !== "paid") throw new InvalidInputError(ONLY_PAID_REFUNDABLE);
-    const at = new Date().toISOString();
-    const refund = refundRecord(made, { paymentId, reason, by: admin.id, at });
-    const record: PurchaseRecord = {
+export interface RefundTarget {
+  purchaseId: string;
+  paymentId?: string;
+}
+
+/**
+ * The payment `target` names on `record` as it can be refunded: its id (null when the purchase was paid by an event
+ * that carried none: the gateway is asked) and amount in paise.
+ * @throws InvalidInputError `ONLY_PAID_REFUNDABLE`, `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotFoundError
+ *   "Payment not found" for no such extra payment.
+ */
+function refundable(record: PurchaseRecord, target: RefundTarget): { paymentId: string | null; amount: number } {
+  if (target.paymentId === undefined) {
+    if (record.paymentStatus !== "paid") throw new InvalidInputError(ONLY_PAID_REFUNDABLE);
+    if (record.amountPaid === 0 || !record.gatewayOrderId) throw new InvalidInputError(FREE_NOT_REFUNDABLE);
+    return { paymentId: record.paymentId, amount: record.amountPaid };
+  }
+  const extra = record.extraPayments?.find((p) => p.paymentId === target.paymentId);
+  if (!extra || extra.amount === null) throw new NotFoundError("Payment not found");
+  if (extra.refund) throw new InvalidInputError(ALREADY_REFUNDED);
+  return { paymentId: target.paymentId, amount: extra.amount };
+}
+
+/** `current` with `refund` made of `target`: the purchase `refunded`, or the extra payment carrying its refund. */
+function withRefund(current: PurchaseRecord, target: RefundTarget, refund: RefundRecord): PurchaseRecord {
+  if (target.paymentId !== undefined) {
+    return {
       ...current,
-      paymentStatus: "refunded",
-      paymentId,
-      refund,
-      history: [...current.history, { status: "refunded", at, source: `refund by ${admin.id}` }],
-      updatedAt: at,
+      extraPayments: current.extraPayments!.map((p) => p.paymentId === target.paymentId ? { ...p, refund } : p),
+      updatedAt: refund.at,
     };
+  }
+  return {
+    ...current,
+    paymentStatus: "refunded",
+    paymentId: refund.paymentId,
+    refund,
+    history: [...current.history, { status: "refunded", at: refund.at, source: `refund by ${refund.by}` }],
+    updatedAt: refund.at,
+  };
+}
+
+/**
+ * Adds to `op` what a refund of the purchase's own payment takes from its buyer: the owned marker (through
+ * `writePurchaseOps`, which also writes `record`), the coupon slots and the certificate of the toolkit.
+ */
+async function giveUpOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { current, record }: { current: BuyerPurchase; record: BuyerPurchase },
+): Promise<void> {
+  const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
+  op.check(guards.pending).check(guards.owned);
+  const held = await Promise.all(reservationsOf(current).map((ref) => heldSlots(kv, ref, record.userId, record.id)));
+  releaseOps(op, held.flat());
+  await revokeCertificateOps(kv, op, current.userId, current.toolkitId, record.updatedAt);
+  writePurchaseOps(op, current, record, guards);
+}
+
+/**
+ * Adds to `op` the buyer's `purchase_refunded` notification and refund e-mail (through the outbox) about `refund`;
+ * `accessEnded` when the refund took the toolkit away. Returns the outbox ids of the e-mails queued.
+ */
+async function tellBuyerOps(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  { purchase, refund, accessEnded }: { purchase: BuyerPurchase; refund: RefundRecord; accessEnded: boolean },
+): Promise<string[]> {
+  const [toolkit, buyer] = await Promise.all([
+    getToolkitRecord(ctx.kv, purchase.toolkitId),
+    getUser(ctx.kv, purchase.userId),
+  ]);
+  const title = toolkit?.title ?? purchase.receipt?.toolkitTitle ?? "your toolkit";
+  addNotification(op, {
+    userId: purchase.userId,
+    type: "purchase_refunded",
+    title: "Refund issued",
+    body: `${
+      formatRupees(toRupees(refund.amount))
+    } for ${title} is on its way back to you. Banks take 5–7 working days.`,
+    url: "/toolkits/mine",
+  }, new Date(refund.at));
+  if (!buyer) return [];
+  const mail = refundMail({
+    to: buyer.email,
+    name: buyer.name,
+    toolkitTitle: title,
+    amountPaise: refund.amount,
+    url: `${ctx.appUrl}/toolkits/mine`,
+    accessEnded,
+  });
+  return [queueMailOps(op, { ...mail, userId: buyer.id }, Date.parse(refund.at))];
+}
+
+/**
+ * Refunds `target` in full on behalf of `by` (see the module docstring) with the admin's `reason`; returns the
+ * purchase as it ends up.
+ * @throws NotFoundError "Purchase not found" or "Payment not found"; InvalidInputError `ONLY_PAID_REFUNDABLE`,
+ *   `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotConfiguredError without gateway keys; UpstreamError
+ *   "Payment gateway unavailable" (nothing changed).
+ */
+export async function refundPayment(
+  ctx: PaymentContext,
+  { by, target, reason }: { by: User; target: RefundTarget; reason: string | null },
+): Promise<PurchaseRecord> {
+  const { kv, payments } = ctx;
+  const found = (await getPurchaseEntry(kv, target.purchaseId)).value;
+  if (!found) throw new NotFoundError("Purchase not found");
+  const due = refundable(found, target);
+  if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
+  const paymentId = due.paymentId ?? await capturedPayment(payments, found.gatewayOrderId!);
+  const made = await payments.refund(paymentId, due.amount, { reason: reason ?? "", purchaseId: found.id });
+  const ownPayment = target.paymentId === undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await getPurchaseEntry(kv, found.id);
+    const current = entry.value!;
+    refundable(current, target);
+    const refund = refundRecord(made, { paymentId, reason, by: by.id, at: new Date().toISOString() });
+    const record = withRefund(current, target, refund);
     const op = kv.atomic().check(entry);
     const mails: string[] = [];
     if (hasBuyer(current) && hasBuyer(record)) {
-      const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
-      op.check(guards.pending).check(guards.owned);
-      const held = await Promise.all(
-        reservationsOf(current).map((ref) => heldSlots(kv, ref, record.userId, record.id)),
-      );
-      releaseOps(op, held.flat());
-      await revokeCertificateOps(kv, op, current.userId, current.toolkitId, at);
-      const [toolkit, buyer] = await Promise.all([
-        getToolkitRecord(kv, current.toolkitId),
-        getUser(kv, current.userId),
-      ]);
-      addNotification(op, {
-        userId: current.userId,
-        type: "purchase_refunded",
-        title: "Refund issued",
-        body: `${formatRupees(toRupees(made.amount))} for ${
-          toolkit?.title ?? "your toolkit"
-        } is on its way back to you. Banks take 5–7 working days.`,
-        url: "/toolkits/mine",
-      }, new Date(at));
-      if (buyer) {
-        const mail = refundMail({
-          to: buyer.email,
-          name: buyer.name,
-          toolkitTitle: toolkit?.title ?? current.receipt?.toolkitTitle ?? "your toolkit",
-          amountPaise: made.amount,
-          url: `${appUrl}/toolkits/mine`,
-        });
-        mails.push(queueMailOps(op, { ...mail, userId: buyer.id }, Date.parse(at)));
-      }
-      writePurchaseOps(op, current, record, guards);
+      if (ownPayment) await giveUpOps(kv, op, { current, record });
+      else putPurchaseOps(op, current, record);
+      mails.push(...await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded: ownPayment }));
     } else {
       putPurchaseOps(op, current, record);
     }
@@ -124,47 +186,6 @@ export async function refundPurchase(
       for (const id of mails) ctx.deliverSoon?.(id);
       return record;
     }
-  }
-  throw new Error("Refund write lost too many races");
-}
-
-/**
- * Refunds the extra payment `paymentId` of purchase `purchaseId` (money received that granted nothing); the
- * purchase keeps its state. Returns the purchase as it ends up.
- * @throws NotFoundError "Purchase not found" or "Payment not found"; InvalidInputError `ALREADY_REFUNDED`;
- *   NotConfiguredError without gateway keys; UpstreamError "Payment gateway unavailable" (nothing changed).
- */
-export async function refundExtraPayment(
-  ctx: PaymentContext,
-  admin: User,
-  purchaseId: string,
-  paymentId: string,
-  reason: string | null,
-): Promise<PurchaseRecord> {
-  const { kv, payments } = ctx;
-  const found = (await getPurchaseEntry(kv, purchaseId)).value;
-  if (!found) throw new NotFoundError("Purchase not found");
-  const extra = found.extraPayments?.find((p) => p.paymentId === paymentId);
-  if (!extra || extra.amount === null) throw new NotFoundError("Payment not found");
-  if (extra.refund) throw new InvalidInputError(ALREADY_REFUNDED);
-  if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
-  const made = await payments.refund(paymentId, extra.amount, { reason: reason ?? "", purchaseId });
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await getPurchaseEntry(kv, purchaseId);
-    const current = entry.value!;
-    const at = new Date().toISOString();
-    if (current.extraPayments?.find((p) => p.paymentId === paymentId)?.refund) {
-      throw new InvalidInputError(ALREADY_REFUNDED);
-    }
-    const refund = refundRecord(made, { paymentId, reason, by: admin.id, at });
-    const record: PurchaseRecord = {
-      ...current,
-      extraPayments: current.extraPayments!.map((p) => p.paymentId === paymentId ? { ...p, refund } : p),
-      updatedAt: at,
-    };
-    const op = kv.atomic().check(entry);
-    putPurchaseOps(op, current, record);
-    if ((await op.commit()).ok) return record;
   }
   throw new Error("Refund write lost too many races");
 }

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, checkout, openShop } from "../toolkits/helpers.ts";
 import { buy, deliver, purchaseRecord, refund } from "./helpers.ts";
@@ -120,8 +121,9 @@ Deno.test("refund.processed marks the refund processed once; a replay changes no
   }
 });
 
-Deno.test("refund: an extra payment of a paid purchase is refunded; the purchase stays paid", async () => {
-  await using shop = await openShop();
+Deno.test("refund: an extra payment of a paid purchase is refunded and the buyer told; the purchase stays paid", async () => {
+  await using smtp = await startFakeSmtp();
+  await using shop = await openShop({ smtpUrl: smtp.url });
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 300 });
   const first = await checkout(shop, buyer, kit.id);
@@ -154,6 +156,20 @@ Deno.test("refund: an extra payment of a paid purchase is refunded; the purchase
   assertEquals(after.paymentStatus, "paid");
   assertEquals(after.extraPayments![0].refund!.amount, 29000);
   assertEquals(shop.fake.refunds.map((r) => [r.payment_id, r.amount]), [[b.id, 29000]]);
+  // The buyer is told as for a purchase refund: a notification and an e-mail, written with the refund.
+  const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
+  assertEquals(notes.map((n: { type: string; body: string }) => [n.type, n.body.slice(0, 23)]), [
+    ["purchase_refunded", "₹290 for Resume Toolkit"],
+    ["purchase_paid", "Your payment for Resume"],
+  ]);
+  await shop.t.settled();
+  const mails = smtp.messages.filter((m) => m.to.includes(buyer.user.email)).map((m) => m.subject).sort();
+  assertEquals(mails.length, 2);
+  assert(mails[0].startsWith("Your receipt RCPT-"), mails[0]);
+  const refundMail = smtp.messages.find((m) => m.subject === "Your refund for Resume Toolkit")!;
+  assert(refundMail.text.includes("We refunded ₹290 for Resume Toolkit"), refundMail.text);
+  assert(refundMail.text.includes("anything you have access to stays as it is"), refundMail.text);
+  assert(!refundMail.text.includes("has ended"), refundMail.text);
   const twice = await shop.t.json("POST", path, { body: {}, headers: shop.admin.headers });
   assertEquals([twice.status, await twice.json()], [400, { error: "This payment has already been refunded" }]);
   const unknown = await shop.t.json(

@@ -13,11 +13,16 @@ export interface Shop extends AsyncDisposable {
   admin: TestUser;
 }
 
-/** Starts the fake gateway and an app pointed at it (`payments: false` leaves the keys unset). */
-export async function openShop(options: { payments?: boolean; gatewayTimeoutMs?: number } = {}): Promise<Shop> {
+/**
+ * Starts the fake gateway and an app pointed at it (`payments: false` leaves the keys unset; `smtpUrl` sends the
+ * app's mails to an SMTP server such as `tests/fakes/smtp.ts`).
+ */
+export async function openShop(
+  options: { payments?: boolean; gatewayTimeoutMs?: number; smtpUrl?: string } = {},
+): Promise<Shop> {
   const fake = startFakeRazorpay();
   const t = await createTestApp({
-    env: options.payments === false ? {} : fake.env,
+    env: { ...options.payments === false ? {} : fake.env, ...options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {} },
     gatewayTimeoutMs: options.gatewayTimeoutMs,
   });
   const admin = await createTestUser(t, "admin", { name: "Asha Admin" });

@@ -3,38 +3,14 @@
  * (docs/api.md, Money operations; docs/decisions.md, Money operations: refunds).
  */
 import { define } from "@/lib/platform/define.ts";
-import { assertSignedIn } from "@/lib/http/guards.ts";
-import { readBody } from "@/lib/http/json.ts";
-import { purchaseView } from "@/lib/purchases/purchases.ts";
-import { refundPurchase } from "@/lib/purchases/refunds.ts";
-import { RefundBodySchema } from "@/lib/purchases/refund_body.ts";
-import { paymentContext } from "@/lib/purchases/confirmation.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { answerRefund, refundDocs } from "@/lib/purchases/refund_request.ts";
 
-export const apiDocs = describeRoute({
-  POST: {
-    summary: "Refund a purchase in full",
-    access: ["admin"],
-    body: RefundBodySchema,
-    responses: {
-      200: '`{purchase}` with `paymentStatus: "refunded"` and its `refund`',
-      400: "Only a paid purchase can be refunded; A free purchase has no payment to refund",
-      404: "Purchase not found",
-      502: "Payment gateway unavailable (nothing changed)",
-    },
-  },
+export const apiDocs = refundDocs("Refund a purchase in full", {
+  200: '`{purchase}` with `paymentStatus: "refunded"` and its `refund`',
+  400: "Only a paid purchase can be refunded; A free purchase has no payment to refund",
+  404: "Purchase not found",
 });
 
 export const handler = define.handlers({
-  async POST(req, ctx) {
-    assertSignedIn(ctx.state);
-    const { reason } = await readBody(req, RefundBodySchema);
-    const record = await refundPurchase(
-      paymentContext(ctx.state.services),
-      ctx.state.user,
-      ctx.params.id,
-      reason ?? null,
-    );
-    return Response.json({ purchase: purchaseView(record) });
-  },
+  POST: (req, ctx) => answerRefund(req, ctx.state, { purchaseId: ctx.params.id }),
 });

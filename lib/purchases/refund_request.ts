@@ -1,0 +1,45 @@
+/**
+ * The admin's refund requests (docs/api.md, Money operations; docs/decisions.md, Money operations: refunds):
+ * `POST /api/admin/purchases/{id}/refund` and `POST /api/admin/purchases/{id}/extra-payments/{paymentId}/refund`
+ * differ only in the payment they name, so both answer through `answerRefund` and document through `refundDocs`.
+ */
+import { z } from "zod";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { describeRoute, type RouteDocs } from "@/lib/openapi/describe.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import { paymentContext } from "./confirmation.ts";
+import { purchaseView } from "./purchases.ts";
+import { refundPayment, type RefundTarget } from "./refunds.ts";
+
+/** `{reason?}`, ≤ 500 characters; an empty reason counts as none. */
+export const RefundBodySchema = z.object({
+  reason: z.string().trim().max(500).optional().transform((v) => v || undefined),
+});
+
+/** The `apiDocs` of a refund route: its summary and its own answers beside the gateway's 502. */
+export function refundDocs(summary: string, responses: Record<200 | 400 | 404, string>): RouteDocs {
+  return describeRoute({
+    POST: {
+      summary,
+      access: ["admin"],
+      body: RefundBodySchema,
+      responses: { ...responses, 502: "Payment gateway unavailable (nothing changed)" },
+    },
+  });
+}
+
+/**
+ * Refunds `target` for the signed-in admin of `state` (the admin middleware checked the role) with the request's
+ * reason; answers `{purchase}` as it ends up. Errors are the domain's (see `refundPayment`).
+ */
+export async function answerRefund(req: Request, state: AppState, target: RefundTarget): Promise<Response> {
+  assertSignedIn(state);
+  const { reason } = await readBody(req, RefundBodySchema);
+  const record = await refundPayment(paymentContext(state.services), {
+    by: state.user,
+    target,
+    reason: reason ?? null,
+  });
+  return Response.json({ purchase: purchaseView(record) });
+}
