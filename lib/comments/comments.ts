@@ -32,6 +32,7 @@ import {
   readRate,
   readThreadPage,
   replaceComment,
+  replySubject,
   scanComments,
 } from "./store.ts";
 
@@ -167,7 +168,14 @@ function notifyReply(
   const { recipient } = notice;
   addNotification(
     op,
-    { userId: recipient.id, type: "comment_reply", title, body: reply.content, url: path },
+    {
+      userId: recipient.id,
+      type: "comment_reply",
+      title,
+      body: reply.content,
+      url: path,
+      subject: replySubject(reply.id),
+    },
     new Date(
       reply.createdAt,
     ),

@@ -17,8 +17,11 @@
  *   (placeholders not counted), top-level entries (placeholders counted, the pages' total), reactions of each type;
  * - `["reactions", userId, postId]` → the person's reaction types on the post, and `["post_reactors", postId, userId]`
  *   → null, to find them when the post is deleted.
- * Every change is one atomic commit that writes the record, its indexes and the counters together.
+ * Every change is one atomic commit that writes the record, its indexes and the counters together. A reply's
+ * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted in the commit that deletes the reply
+ * or forgets its author.
  */
+import { redactNotificationOps } from "@/lib/notifications/notifications.ts";
 import {
   type Comment,
   COMMENT_RATE_LIMIT,
@@ -36,6 +39,9 @@ const MINUS_ONE = 0xffffffffffffffffn;
 const BATCH = 800;
 
 type CountName = "comments" | "threads" | ReactionType;
+
+/** The notification subject of reply `id`: what its reply notification quotes (its author's name and content). */
+export const replySubject = (id: string): string => `comment:${id}`;
 
 const countKey = (postId: string, name: CountName): Deno.KvKey => ["post_counts", postId, name];
 const idKey = (id: string): Deno.KvKey => ["comment_ids", id];
@@ -215,7 +221,8 @@ function removeOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<Comment>): void
 /**
  * Deletes the comment `entry` (docs/decisions.md, Comments and reactions): a top-level comment with replies becomes
  * a placeholder (`isDeleted`, empty content, no author); anything else is removed, and a placeholder whose last reply
- * this was goes with it. False on a lost race (read again and retry).
+ * this was goes with it. A reply's notification loses its content in the same commit. False on a lost race (read
+ * again and retry).
  */
 export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, now: string): Promise<boolean> {
   const c = entry.value;
@@ -240,6 +247,10 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
   ]);
   removeOps(op, entry);
   op.check(entry, parent, replies).sum(repliesKey(c.parentId), MINUS_ONE);
+  await redactNotificationOps(kv, op, {
+    subject: replySubject(c.id),
+    redacted: { title: "A reply to your comment was deleted", body: "" },
+  });
   if (parent.value?.isDeleted && countValue(replies) <= 1) {
     removeOps(op, parent as Deno.KvEntry<Comment>);
     op.sum(countKey(c.postId, "threads"), MINUS_ONE);
@@ -285,8 +296,9 @@ export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]
 }
 
 /**
- * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user) and drops their
- * rate window: account deletion. Each comment is one checked write; one changed meanwhile is read again.
+ * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user), takes their name
+ * out of the notifications of their replies, and drops their rate window: account deletion. Each comment is one
+ * checked write; one changed meanwhile is read again.
  */
 export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<void> {
   for await (const index of kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] })) {
@@ -294,6 +306,12 @@ export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<
       const entry = await kv.get<Comment>(index.value);
       const op = kv.atomic().check(entry).delete(index.key);
       if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
+      if (entry.value?.parentId) {
+        await redactNotificationOps(kv, op, {
+          subject: replySubject(entry.value.id),
+          redacted: { title: "A deleted user replied to your comment", body: entry.value.content },
+        });
+      }
       if ((await op.commit()).ok) break;
     }
   }

@@ -5,8 +5,10 @@
  * Keys (owned by this module only):
  * - `["notifications", userId, id]` → `NotificationRecord`; `id` sorts by creation time, so a reverse list is
  *   newest first;
- * - `["notifications_unread", userId, id]` → `true` while the notification is unread (the bell counts these).
- * Both carry KV's `expireIn` of 90 days, and reads also skip anything older, so an expired one never shows even
+ * - `["notifications_unread", userId, id]` → `true` while the notification is unread (the bell counts these);
+ * - `["notification_subjects", subject, userId, id]` → `true` for a notification that names another person's
+ *   content (`subject`, e.g. `comment:{id}`), so it can be redacted when that content or its author goes.
+ * All carry KV's `expireIn` of 90 days, and reads also skip anything older, so an expired one never shows even
  * before KV removes it. A notification is added inside the caller's atomic write (`addNotification`), so it exists
  * exactly when the change it announces does.
  */
@@ -37,6 +39,11 @@ export interface NotificationInput {
   body: string;
   /** A same-origin path such as `/opportunities/{id}`. */
   url: string;
+  /**
+   * What the title or body quotes of another person (e.g. `comment:{id}` for a reply), when it does: the
+   * notification is redacted when that goes (`redactNotificationOps`).
+   */
+  subject?: string;
 }
 
 /** A notification as stored and answered; `readAt` is null while unread. */
@@ -52,6 +59,12 @@ export interface NotificationRecord {
 
 const recordKey = (userId: string, id: string): Deno.KvKey => ["notifications", userId, id];
 const unreadKey = (userId: string, id: string): Deno.KvKey => ["notifications_unread", userId, id];
+const subjectKey = (subject: string, userId: string, id: string): Deno.KvKey => [
+  "notification_subjects",
+  subject,
+  userId,
+  id,
+];
 
 /** `text` of at most `max` characters, cut with an ellipsis. */
 function clip(text: string, max: number): string {
@@ -65,7 +78,7 @@ function notificationId(now: Date): string {
 
 /**
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`; it is stored only
- * if `op` commits. Two mutations. Returns the record as it will be stored.
+ * if `op` commits. Two mutations, three with a `subject`. Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
@@ -83,7 +96,32 @@ export function addNotification(
   };
   op.set(recordKey(input.userId, record.id), record, { expireIn: NOTIFICATION_TTL_MS })
     .set(unreadKey(input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
+  if (input.subject) {
+    op.set(subjectKey(input.subject, input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
+  }
   return record;
+}
+
+/**
+ * Adds to `op` (the caller's atomic write, which removes `subject`) the redaction of every kept notification that
+ * names `subject`: its title and body become `redacted`'s, each checked as read here, and the subject's index
+ * entries go (docs/decisions.md, Notifications "Redaction"). A subject is named by one notification or a few, so
+ * this adds a handful of mutations.
+ */
+export async function redactNotificationOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { subject, redacted }: { subject: string; redacted: { title: string; body: string } },
+): Promise<void> {
+  for await (const index of kv.list({ prefix: ["notification_subjects", subject] })) {
+    const [, , userId, id] = index.key as [string, string, string, string];
+    const entry = await kv.get<NotificationRecord>(recordKey(userId, id));
+    op.check(index).delete(index.key);
+    if (!entry.value) continue;
+    const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
+    if (left <= 0) continue;
+    op.check(entry).set(entry.key, { ...entry.value, ...redacted }, { expireIn: left });
+  }
 }
 
 /** The smallest id still kept at `now`: anything created before `now - 90 days` is past its time. */

@@ -390,6 +390,34 @@ Deno.test("reply notifications: the author of the comment answered is notified i
   assertEquals((await outbox()).length, 2, "no e-mail with emailOnReply off");
 });
 
+Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const inbox = async () => {
+    const res = await t.fetch("/api/me/notifications", { headers: asha.headers });
+    assertEquals(res.status, 200);
+    return ((await res.json()).notifications as { title: string; body: string }[]).map((n) => [n.title, n.body]);
+  };
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, ravi, post.id, "Practise DP", top.id);
+  const regretted = await written(t, ravi, post.id, "Call me on 98765 43210", top.id);
+  const del = await t.json("DELETE", `/api/ungatekeep/comments/${regretted.id}`, undefined, ravi.headers);
+  assertEquals(del.status, 200);
+  assertEquals(await inbox(), [
+    ["A reply to your comment was deleted", ""],
+    ["Ravi replied to your comment on “Open”", "Practise DP"],
+  ]);
+  const gone = await t.json("DELETE", "/api/me", { confirm: ravi.user.email }, ravi.headers);
+  assertEquals(gone.status, 200);
+  assertEquals(await inbox(), [
+    ["A reply to your comment was deleted", ""],
+    ["A deleted user replied to your comment", "Practise DP"],
+  ]);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
+});
+
 Deno.test("demo data: a discussion with replies and reactions, added once", async () => {
   await using t = await createTestApp();
   await seedDemoData(t.kv);
