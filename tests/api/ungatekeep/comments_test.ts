@@ -403,13 +403,13 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   const top = await written(t, asha, post.id, "Any tips for the OA?");
   await written(t, ravi, post.id, "Practise DP", top.id);
   const regretted = await written(t, ravi, post.id, "Call me on 98765 43210", top.id);
-  const del = await t.json("DELETE", `/api/ungatekeep/comments/${regretted.id}`, undefined, ravi.headers);
+  const del = await t.json("DELETE", `/api/ungatekeep/comments/${regretted.id}`, { headers: ravi.headers });
   assertEquals(del.status, 200);
   assertEquals(await inbox(), [
     ["A reply to your comment was deleted", ""],
     ["Ravi replied to your comment on “Open”", "Practise DP"],
   ]);
-  const gone = await t.json("DELETE", "/api/me", { confirm: ravi.user.email }, ravi.headers);
+  const gone = await t.json("DELETE", "/api/me", { body: { confirm: ravi.user.email }, headers: ravi.headers });
   assertEquals(gone.status, 200);
   assertEquals(await inbox(), [
     ["A reply to your comment was deleted", ""],
