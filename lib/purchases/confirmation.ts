@@ -60,7 +60,7 @@ import {
 } from "./purchases.ts";
 import { receiptMail } from "./mails.ts";
 import { issueReceiptOps } from "./receipts.ts";
-import { withRefundProcessed } from "./refunds.ts";
+import { refundProcessedOps } from "./refunds.ts";
 
 /**
  * What confirming and refunding payments work with: KV, the gateway, the public origin (links in e-mails) and, when
@@ -454,8 +454,9 @@ export async function handleWebhook(
     if (type === "refund.processed" && typeof refund?.id === "string" && typeof refund.notes?.purchaseId === "string") {
       const purchase = await getPurchaseEntry(kv, refund.notes.purchaseId.slice(0, 100));
       const op = kv.atomic().check(entry, purchase).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS });
-      const processed = purchase.value && withRefundProcessed(purchase.value, refund.id, marker.receivedAt);
-      if (processed) putPurchaseOps(op, purchase.value, processed);
+      if (purchase.value) {
+        refundProcessedOps(op, { purchase: purchase.value, refundId: refund.id.slice(0, 100), at: marker.receivedAt });
+      }
       if ((await op.commit()).ok) return;
       continue;
     }

@@ -7,7 +7,11 @@
  * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit, notify the buyer
  * (`purchase_refunded` and an e-mail through the outbox) and move the dashboard's counters. A gateway failure
  * changes nothing (502). A payment kept as extra (money due back) is refunded the same way, notification and e-mail
- * included, and the purchase stays as it is. `refund.processed` from the gateway marks a refund processed, once.
+ * included, and the purchase stays as it is. `refund.processed` from the gateway marks a refund processed, once,
+ * also when it comes before the refund's own write.
+ *
+ * Keys (owned by this module only):
+ * - `["refunds_processed_early", refundId]` → when the gateway said it was processed, until the refund is written
  */
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
 import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
@@ -42,6 +46,10 @@ export const FREE_NOT_REFUNDABLE = "A free purchase has no payment to refund";
 export const ALREADY_REFUNDED = "This payment has already been refunded";
 
 const MAX_ATTEMPTS = 50;
+/** How long a `refund.processed` that came before its refund's write is kept for that write, in ms. */
+const EARLY_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
+
+const earlyKey = (refundId: string): Deno.KvKey => ["refunds_processed_early", refundId];
 
 /** The id of the captured payment of `orderId`, asked of the gateway (a purchase paid by an event without one). */
 async function capturedPayment(payments: PaymentGateway, orderId: string): Promise<string> {
@@ -171,9 +179,12 @@ export async function refundPayment(
     const entry = await getPurchaseEntry(kv, found.id);
     const current = entry.value!;
     refundable(current, target);
-    const refund = refundRecord(made, { paymentId, reason, by: by.id, at: new Date().toISOString() });
+    const early = await kv.get<string>(earlyKey(made.id));
+    const at = new Date().toISOString();
+    const refund = refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value });
     const record = withRefund(current, target, refund);
-    const op = kv.atomic().check(entry);
+    const op = kv.atomic().check(entry, early);
+    if (early.value !== null) op.delete(early.key);
     const mails: string[] = [];
     if (hasBuyer(current) && hasBuyer(record)) {
       if (ownPayment) await giveUpOps(kv, op, { current, record });
@@ -194,7 +205,7 @@ export async function refundPayment(
  * `record` with refund `refundId` marked processed at `at` (the purchase's own refund or an extra payment's),
  * or null when it has no such refund or it is processed already.
  */
-export function withRefundProcessed(record: PurchaseRecord, refundId: string, at: string): PurchaseRecord | null {
+function withRefundProcessed(record: PurchaseRecord, refundId: string, at: string): PurchaseRecord | null {
   if (record.refund?.id === refundId) {
     if (record.refund.status === "processed") return null;
     return { ...record, refund: { ...record.refund, status: "processed", processedAt: at }, updatedAt: at };
@@ -210,12 +221,35 @@ export function withRefundProcessed(record: PurchaseRecord, refundId: string, at
   };
 }
 
+/**
+ * Adds to `op` the gateway's `refund.processed` of refund `refundId` of `purchase` (as read; the caller checks its
+ * entry) at `at`: the refund marked processed, once. When the purchase has no such refund yet (the event came
+ * before the refund's own write, which follows the gateway's answer), a note is kept instead and that write reads
+ * it (`refundPayment`).
+ */
+export function refundProcessedOps(
+  op: Deno.AtomicOperation,
+  { purchase, refundId, at }: { purchase: PurchaseRecord; refundId: string; at: string },
+): void {
+  const processed = withRefundProcessed(purchase, refundId, at);
+  if (processed) putPurchaseOps(op, purchase, processed);
+  const known = purchase.refund?.id === refundId || purchase.extraPayments?.some((p) => p.refund?.id === refundId);
+  if (!known) op.set(earlyKey(refundId), at, { expireIn: EARLY_MEMORY_MS });
+}
+
 /** The refund kept on a purchase or extra payment for the gateway's answer `made` (amounts in paise). */
 function refundRecord(
   made: { id: string; amount: number; status: string },
-  { paymentId, reason, by, at }: { paymentId: string; reason: RefundRecord["reason"]; by: string; at: string },
+  { paymentId, reason, by, at, processedAt }: {
+    paymentId: string;
+    reason: RefundRecord["reason"];
+    by: string;
+    at: string;
+    /** When the gateway's `refund.processed` came before this write. */
+    processedAt: string | null;
+  },
 ): RefundRecord {
-  const processed = made.status === "processed";
+  const processed = made.status === "processed" || processedAt !== null;
   return {
     id: made.id,
     paymentId,
@@ -224,6 +258,6 @@ function refundRecord(
     by,
     at,
     status: processed ? "processed" : "pending",
-    processedAt: processed ? at : null,
+    processedAt: processed ? processedAt ?? at : null,
   };
 }

@@ -179,3 +179,21 @@ Deno.test("refund: an extra payment of a paid purchase is refunded and the buyer
   );
   assertEquals(unknown.status, 404);
 });
+
+Deno.test("refund.processed that arrives before the admin's refund is written still marks it processed", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId, payment } = await buy(shop, buyer, kit.id);
+  // The gateway accepts the refund and its event is delivered while the refund's own write is still to come.
+  const accepted = await shop.t.services.payments!.refund(payment.id, 49900, { reason: "", purchaseId });
+  const early = await deliver(shop, refundProcessedDelivery(shop.fake.refunds[0]));
+  assertEquals(early.status, 200);
+  assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
+  const res = await refund(shop, purchaseId);
+  assertEquals(res.status, 200, JSON.stringify(res.body));
+  assertEquals([res.body.purchase.refund.id, res.body.purchase.refund.status], [accepted.id, "processed"]);
+  assertEquals(shop.fake.refunds.length, 1);
+  const stored = await purchaseRecord(shop, purchaseId);
+  assertEquals([stored.refund!.status, typeof stored.refund!.processedAt], ["processed", "string"]);
+});
