@@ -201,6 +201,11 @@ export async function checkoutGuards(kv: Deno.Kv, userId: string, toolkitId: str
   return { pending, owned, pendingPurchase: pendingPurchase?.value ? pendingPurchase : null };
 }
 
+/** The marker of `userId`'s paid purchase of `toolkitId` (its value the purchase id, null when none), for a check. */
+export async function ownedEntry(kv: Deno.Kv, userId: string, toolkitId: string): Promise<Deno.KvEntryMaybe<string>> {
+  return await kv.get<string>(ownedKey(userId, toolkitId));
+}
+
 /** True when `userId` has a paid purchase of `toolkitId`. */
 export async function hasPurchased(kv: Deno.Kv, userId: string, toolkitId: string): Promise<boolean> {
   return (await kv.get(ownedKey(userId, toolkitId))).value !== null;

@@ -13,6 +13,7 @@ import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import {
   hasPurchased,
   listPurchaseRecords,
+  ownedEntry,
   ownedToolkitIds,
   type Purchase,
   purchaseView,
@@ -86,9 +87,12 @@ export async function recordProgress(
     completed,
     itemIds,
     extend: async (op, ids) => {
-      issued = purchased && ids.length === itemIds.length
-        ? await issueCertificateOps(kv, op, viewer, toolkit, new Date().toISOString())
-        : null;
+      issued = null;
+      if (!purchased || ids.length !== itemIds.length) return;
+      // Checked in the write, so a refund landing meanwhile (the marker goes) issues nothing.
+      const owned = await ownedEntry(kv, viewer.id, toolkitId);
+      op.check(owned);
+      if (owned.value) issued = await issueCertificateOps(kv, op, viewer, toolkit, new Date().toISOString());
     },
   });
   const certificate = issued ?? (purchased ? await certificateOf(kv, viewer.id, toolkitId) : null);
