@@ -9,7 +9,7 @@
  *   `myReactions` for the reader) for a guest and for a signed-in reader;
  * targets p95 ≤ 15 ms. Prints a table, then stops the server and removes the files.
  */
-import { freePort, HOST, percentile, waitFor } from "./harness.ts";
+import { HOST, latencyOf, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { createComment } from "@/lib/comments/comments.ts";
 import { react } from "@/lib/comments/reactions.ts";
@@ -25,7 +25,6 @@ const WARMUP = 20;
 const SAMPLES = 300;
 const TARGET_MS = 15;
 
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "comments-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 
@@ -122,48 +121,28 @@ async function seed() {
   return { postId: busy.id, readerCookie };
 }
 
-async function latency(url: string, headers: HeadersInit): Promise<[number, number, unknown]> {
-  const samples: number[] = [];
-  let body: unknown;
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    const started = performance.now();
-    const res = await fetch(url, { headers });
-    body = await res.json();
-    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-    if (i >= WARMUP) samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  return [percentile(samples, 50), percentile(samples, 95), body];
-}
-
 const seedStarted = performance.now();
 const { postId, readerCookie } = await seed();
 const seedMs = performance.now() - seedStarted;
-const port = freePort();
-const origin = `http://${HOST}:${port}`;
-const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
-  cwd: root,
-  env: { KV_PATH: kvPath, PORT: String(port), HOST, APP_URL: origin, LOG_LEVEL: "error", JOBS: "off" },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const { origin, process: server } = startPlatform(kvPath, { JOBS: "off" });
 
 try {
   await waitFor(`${origin}/api/health`);
   const reader = { cookie: readerCookie };
   const comments = `${origin}/api/ungatekeep/${postId}/comments`;
   const feed = `${origin}/api/ungatekeep`;
-  const [cg50, cg95, page] = await latency(comments, {});
-  const [cu50, cu95] = await latency(comments, reader);
-  const [fg50, fg95] = await latency(feed, {});
-  const [fu50, fu95, feedBody] = await latency(feed, reader);
-  const { comments: threads, pagination } = page as {
+  const latency = (url: string, headers: HeadersInit) =>
+    latencyOf(() => url, { headers, warmup: WARMUP, samples: SAMPLES });
+  const commentsGuest = await latency(comments, {});
+  const commentsSignedIn = await latency(comments, reader);
+  const feedGuest = await latency(feed, {});
+  const feedSignedIn = await latency(feed, reader);
+  const { comments: threads, pagination } = commentsGuest.body as {
     comments: { replies: unknown[] }[];
     pagination: { total: number };
   };
   const entries = threads.length + threads.reduce((n, t) => n + t.replies.length, 0);
-  const posts = (feedBody as { posts: { commentCount: number; myReactions?: unknown }[] }).posts;
+  const posts = (feedSignedIn.body as { posts: { commentCount: number; myReactions?: unknown }[] }).posts;
   if (posts[0].commentCount !== COMMENTS || posts[0].myReactions === undefined) throw new Error("feed counts wrong");
 
   console.log(
@@ -172,19 +151,18 @@ try {
       `warm-up, one client on ${HOST}\n`,
   );
   console.log("| Measure | Result | Target | Met |\n|---|---|---|---|");
-  const row = (name: string, p50: number, p95: number) =>
+  const row = (name: string, { p50, p95 }: { p50: number; p95: number }) =>
     console.log(
       `| ${name} | p50 ${ms(p50)} / p95 ${ms(p95)} | p95 ≤ ${TARGET_MS} ms | ${p95 <= TARGET_MS ? "yes" : "NO"} |`,
     );
   row(
     `GET /api/ungatekeep/{id}/comments, guest (first page: ${threads.length} threads, ${entries} comments)`,
-    cg50,
-    cg95,
+    commentsGuest,
   );
-  row("GET /api/ungatekeep/{id}/comments, signed in", cu50, cu95);
-  row("GET /api/ungatekeep with counts, guest (3 posts)", fg50, fg95);
-  row(`GET /api/ungatekeep with counts and myReactions, signed in (${posts.length} posts)`, fu50, fu95);
-  if ([cg95, cu95, fg95, fu95].some((p95) => p95 > TARGET_MS)) Deno.exitCode = 1;
+  row("GET /api/ungatekeep/{id}/comments, signed in", commentsSignedIn);
+  row("GET /api/ungatekeep with counts, guest (3 posts)", feedGuest);
+  row(`GET /api/ungatekeep with counts and myReactions, signed in (${posts.length} posts)`, feedSignedIn);
+  if ([commentsGuest, commentsSignedIn, feedGuest, feedSignedIn].some(({ p95 }) => p95 > TARGET_MS)) Deno.exitCode = 1;
 } finally {
   server.kill("SIGTERM");
   await server.status;

@@ -43,3 +43,48 @@ export function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
+
+/** The platform started by `startPlatform`: its origin (`http://127.0.0.1:{port}`) and its process. */
+export interface Platform {
+  origin: string;
+  process: Deno.ChildProcess;
+}
+
+/**
+ * Starts the real server (`main.ts`, a separate process) on the KV file `kvPath` at a free port of `HOST`, with
+ * `LOG_LEVEL=error` and `env` on top; its output is dropped but for errors. Wait for it with `waitFor`.
+ */
+export function startPlatform(kvPath: string, env: Record<string, string> = {}): Platform {
+  const origin = `http://${HOST}:${freePort()}`;
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: new URL("..", import.meta.url).pathname,
+    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, LOG_LEVEL: "error", ...env },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  return { origin, process };
+}
+
+/**
+ * p50 and p95 in ms of `samples` sequential GETs of `url(i)` (i from 0) with `headers`, after `warmup` requests
+ * (i from `samples` on, so a warm-up never caches a measured page), and the last JSON body answered.
+ * @throws Error when an answer is not 200.
+ */
+export async function latencyOf(
+  url: (i: number) => string,
+  { headers = {}, warmup = 20, samples = 300 }: { headers?: HeadersInit; warmup?: number; samples?: number } = {},
+): Promise<{ p50: number; p95: number; body: unknown }> {
+  const times: number[] = [];
+  let body: unknown;
+  for (let n = 0; n < warmup + samples; n++) {
+    const i = n < warmup ? samples + n : n - warmup;
+    const started = performance.now();
+    const res = await fetch(url(i), { headers });
+    body = await res.json();
+    if (res.status !== 200) throw new Error(`${url(i)} answered ${res.status}`);
+    if (n >= warmup) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), body };
+}

@@ -5,7 +5,7 @@
  * list filtered by type and search, and of the admin queue with its counts per state (each
  * sample another page). Prints a table, then stops the server and removes the file.
  */
-import { freePort, HOST, percentile, waitFor } from "./harness.ts";
+import { latencyOf, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { type Opportunity, OPPORTUNITY_TYPES } from "@/lib/opportunities/schema.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
@@ -13,7 +13,6 @@ import { createUser } from "@/lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const SAMPLES = 300;
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "opportunities-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 
@@ -58,37 +57,19 @@ async function seed(): Promise<string> {
   return `session=${token}`;
 }
 
-async function latency(url: (i: number) => string, headers: HeadersInit = {}): Promise<[number, number]> {
-  for (let i = 0; i < 20; i++) await (await fetch(url(-1 - i), { headers })).arrayBuffer();
-  const samples: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url(i), { headers });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url(i)}: ${res.status}`);
-    samples.push(performance.now() - t0);
-  }
-  samples.sort((a, b) => a - b);
-  return [percentile(samples, 50), percentile(samples, 95)];
-}
-
 const fmt = (n: number) => n.toFixed(2);
 let server: Deno.ChildProcess | undefined;
 try {
   console.error(`Seeding ${COUNT.toLocaleString("en-US")} opportunities ...`);
   const cookie = await seed();
-  const port = freePort();
-  const origin = `http://${HOST}:${port}`;
-  server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: root,
-    env: { KV_PATH: kvPath, PORT: String(port), HOST, APP_URL: origin, LOG_LEVEL: "warn" },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  const platform = startPlatform(kvPath);
+  const { origin } = platform;
+  server = platform.process;
   await waitFor(`${origin}/api/opportunities?limit=1`, 60_000);
   const rows: string[][] = [];
-  const row = (label: string, [p50, p95]: [number, number]) =>
+  const latency = (url: (i: number) => string, headers: HeadersInit = {}) =>
+    latencyOf(url, { headers, samples: SAMPLES });
+  const row = (label: string, { p50, p95 }: { p50: number; p95: number }) =>
     rows.push([label, `p50 ${fmt(p50)} / p95 ${fmt(p95)} ms`, "p95 ≤ 25 ms", p95 <= 25 ? "yes" : "NO"]);
   row("GET /api/opportunities (first page)", await latency((i) => `${origin}/api/opportunities?offset=${i + 20}`));
   row(

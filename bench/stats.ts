@@ -6,7 +6,7 @@
  * HTTP as an admin, p50/p95 after warm-up. The figures do not grow with the number of purchases: the endpoint reads
  * counters (docs/decisions.md, Money operations). Prints a table, then stops the server and removes the files.
  */
-import { freePort, HOST, percentile, waitFor } from "./harness.ts";
+import { latencyOf, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { CouponCreateSchema, createCoupon } from "@/lib/coupons/coupons.ts";
 import { offlineGateway } from "@/lib/demo/money.ts";
@@ -23,7 +23,6 @@ const WARMUP = 20;
 const SAMPLES = 300;
 const TARGET_P95_MS = 50;
 
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "stats-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 const ms = (n: number) => `${Math.round(n * 100) / 100} ms`;
@@ -80,51 +79,28 @@ async function seed(): Promise<{ adminCookie: string; seconds: number }> {
 }
 
 const { adminCookie, seconds } = await seed();
-const port = freePort();
-const origin = `http://${HOST}:${port}`;
-const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
-  cwd: root,
-  env: {
-    KV_PATH: kvPath,
-    PORT: String(port),
-    HOST,
-    APP_URL: origin,
-    LOG_LEVEL: "error",
-    RATE_LIMITS: "off",
-    JOBS: "off",
-  },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const { origin, process: server } = startPlatform(kvPath, { RATE_LIMITS: "off", JOBS: "off" });
 
 try {
   await waitFor(`${origin}/api/health`);
   const rows: string[] = [];
   let met = true;
   for (const days of [30, 365]) {
-    const samples: number[] = [];
-    let body: { totals: { revenue: number; refunds: number }; topToolkits: unknown[] } | null = null;
-    for (let i = 0; i < WARMUP + SAMPLES; i++) {
-      const started = performance.now();
-      const res = await fetch(`${origin}/api/admin/stats?days=${days}`, { headers: { cookie: adminCookie } });
-      if (res.status !== 200) throw new Error(`stats answered ${res.status}`);
-      body = await res.json();
-      if (i >= WARMUP) samples.push(performance.now() - started);
-    }
-    samples.sort((a, b) => a - b);
-    const p95 = percentile(samples, 95);
+    const { p50, p95, body: answer } = await latencyOf(() => `${origin}/api/admin/stats?days=${days}`, {
+      headers: { cookie: adminCookie },
+      warmup: WARMUP,
+      samples: SAMPLES,
+    });
+    const body = answer as { totals: { revenue: number; refunds: number }; topToolkits: unknown[] };
     met &&= p95 <= TARGET_P95_MS;
     rows.push(
-      `| GET /api/admin/stats?days=${days} | p50 ${ms(percentile(samples, 50))} / p95 ${
-        ms(p95)
-      } | ≤ ${TARGET_P95_MS} ms | ${p95 <= TARGET_P95_MS ? "yes" : "NO"} |`,
+      `| GET /api/admin/stats?days=${days} | p50 ${ms(p50)} / p95 ${ms(p95)} | ≤ ${TARGET_P95_MS} ms | ${
+        p95 <= TARGET_P95_MS ? "yes" : "NO"
+      } |`,
     );
     if (days === 30) {
       rows.push(
-        `| Figures answered | revenue ₹${body!.totals.revenue}, refunds ₹${body!.totals.refunds}, ${
-          body!.topToolkits.length
-        } top toolkits | | |`,
+        `| Figures answered | revenue ₹${body.totals.revenue}, refunds ₹${body.totals.refunds}, ${body.topToolkits.length} top toolkits | | |`,
       );
     }
   }

@@ -10,7 +10,7 @@
  * Prints a table, then stops the server and removes the files. `BENCH_BUYERS` and
  * `BENCH_COUPON_LIMIT` override the race's figures.
  */
-import { freePort, HOST, percentile, waitFor } from "./harness.ts";
+import { HOST, percentile, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { CouponCreateSchema, createCoupon } from "@/lib/coupons/coupons.ts";
 import { createToolkit, ToolkitCreateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
@@ -22,7 +22,6 @@ const SAMPLES = 300;
 const BUYERS = Number(Deno.env.get("BENCH_BUYERS") ?? 200);
 const LIMIT = Number(Deno.env.get("BENCH_COUPON_LIMIT") ?? 50);
 
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "toolkits-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 
@@ -65,23 +64,7 @@ async function seed() {
 
 await using fake = startFakeRazorpay();
 const { toolkitId, buyers, adminCookie } = await seed();
-const port = freePort();
-const origin = `http://${HOST}:${port}`;
-const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
-  cwd: root,
-  env: {
-    ...fake.env,
-    KV_PATH: kvPath,
-    PORT: String(port),
-    HOST,
-    APP_URL: origin,
-    LOG_LEVEL: "error",
-    RATE_LIMITS: "off",
-  },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const { origin, process: server } = startPlatform(kvPath, { ...fake.env, RATE_LIMITS: "off" });
 
 try {
   await waitFor(`${origin}/api/health`);

@@ -9,7 +9,7 @@
  *   (`GET /api/files/{id}`): time of each and the server's RSS before, after and at peak.
  * Prints a table, then stops the server and removes the files.
  */
-import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
+import { HOST, latencyOf, rssMb, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { gradientPng, paddedPng } from "@/lib/demo/images.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
@@ -23,7 +23,6 @@ const WARMUP = 20;
 const SAMPLES = 300;
 const DAY = 24 * 60 * 60 * 1000;
 
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "ungatekeep-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 
@@ -71,37 +70,17 @@ async function seed() {
   return result;
 }
 
-async function latency(url: string, headers: HeadersInit): Promise<[number, number, unknown]> {
-  const samples: number[] = [];
-  let body: unknown;
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    const started = performance.now();
-    const res = await fetch(url, { headers });
-    body = await res.json();
-    if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
-    if (i >= WARMUP) samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  return [percentile(samples, 50), percentile(samples, 95), body];
-}
-
 const seedStarted = performance.now();
 const { adminCookie, readerCookie } = await seed();
 const seedMs = performance.now() - seedStarted;
-const port = freePort();
-const origin = `http://${HOST}:${port}`;
-const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
-  cwd: root,
-  env: { KV_PATH: kvPath, PORT: String(port), HOST, APP_URL: origin, LOG_LEVEL: "error", RATE_LIMITS: "off" },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const { origin, process: server } = startPlatform(kvPath, { RATE_LIMITS: "off" });
 
 try {
   await waitFor(`${origin}/api/health`);
-  const [g50, g95, guestBody] = await latency(`${origin}/api/ungatekeep`, {});
-  const [u50, u95, userBody] = await latency(`${origin}/api/ungatekeep`, { cookie: readerCookie });
+  const latency = (headers: HeadersInit) =>
+    latencyOf(() => `${origin}/api/ungatekeep`, { headers, warmup: WARMUP, samples: SAMPLES });
+  const { p50: g50, p95: g95, body: guestBody } = await latency({});
+  const { p50: u50, p95: u95, body: userBody } = await latency({ cookie: readerCookie });
   const { total, hiddenCount } = guestBody as { total: number; hiddenCount: number };
   const userPosts = (userBody as { posts: unknown[] }).posts.length;
 
