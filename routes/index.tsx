@@ -40,7 +40,7 @@ export const handler = define.handlers<HomeData>({
       render: async () => {
         const { user } = ctx.state;
         const [page, forYou] = await Promise.all([
-          listInternships(kv, { ...DEFAULT_QUERY, limit: LATEST_COUNT }, null),
+          listInternships(kv, { query: { ...DEFAULT_QUERY, limit: LATEST_COUNT }, viewer: null }),
           user && user.role !== "admin"
             ? Promise.all([
               recommend(kv, user, "internships", FOR_YOU_INTERNSHIPS),

@@ -54,7 +54,7 @@ async function matches(ctx: JobContext, alert: AlertRecord, since: string, until
   const fresh = (createdAt: string) => createdAt > since && createdAt <= until;
   if (alert.kind === "internships") {
     const query = InternshipQuerySchema.parse({ ...params, limit: String(MAX_PER_ALERT) });
-    const page = await listInternships(kv, query, null, istToday(ctx.now));
+    const page = await listInternships(kv, { query, viewer: null, today: istToday(ctx.now) });
     return page.internships.filter((i) => fresh(i.createdAt)).map((i) => internshipItem(config.appUrl, i));
   }
   const found = [];

@@ -85,9 +85,7 @@ function viewOf(record: Internship, owners: ReadonlyMap<string, InternshipOwner>
  */
 export async function listInternships(
   kv: Deno.Kv,
-  query: InternshipQuery,
-  viewer: User | null,
-  today = istToday(),
+  { query, viewer, today = istToday() }: { query: InternshipQuery; viewer: User | null; today?: string },
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const { model, owners: summaries } = await internshipStore(kv);
@@ -157,9 +155,7 @@ export async function newestOpenInternships(
 ): Promise<InternshipView[]> {
   return (await listInternships(
     kv,
-    { ...query, mine: false, includeClosed: false, offset: 0, limit: count },
-    null,
-    today,
+    { query: { ...query, mine: false, includeClosed: false, offset: 0, limit: count }, viewer: null, today },
   ))
     .internships;
 }
@@ -236,7 +232,10 @@ export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promi
   let body = bodies.get(key);
   if (body === undefined) {
     const version = store.version;
-    body = JSON.stringify({ success: true, ...await listInternships(kv, { ...query, mine: false }, null, today) });
+    body = JSON.stringify({
+      success: true,
+      ...await listInternships(kv, { query: { ...query, mine: false }, viewer: null, today }),
+    });
     if (store.version === version) {
       if (bodies.size >= PUBLIC_BODY_CACHE_SIZE) bodies.clear();
       bodies.set(key, body);
@@ -251,9 +250,7 @@ export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promi
  */
 export async function getInternship(
   kv: Deno.Kv,
-  id: string,
-  viewer: Viewer,
-  audience: ReadAudience,
+  { id, viewer, audience }: { id: string; viewer: Viewer; audience: ReadAudience },
 ): Promise<InternshipView> {
   const { model, owners: summaries } = await internshipStore(kv);
   const slot = model.slotOf(id);
@@ -318,9 +315,7 @@ export async function createInternships(
  */
 async function writeInternship(
   kv: Deno.Kv,
-  id: string,
-  actor: User,
-  change: (record: Internship) => Internship,
+  { id, actor, change }: { id: string; actor: User; change: (record: Internship) => Internship },
 ): Promise<{ store: InternshipStore; record: Internship }> {
   const store = await internshipStore(kv);
   const record = await store.writer.update(id, (record) => {
@@ -340,16 +335,18 @@ async function writeInternship(
  */
 export async function updateInternship(
   kv: Deno.Kv,
-  id: string,
-  actor: User,
-  patch: InternshipUpdate,
+  { id, actor, patch }: { id: string; actor: User; patch: InternshipUpdate },
 ): Promise<InternshipView> {
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  const { store, record } = await writeInternship(kv, id, actor, (record) => {
-    if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
-      throw new ForbiddenError("Only admins can change isVerified or isActive");
-    }
-    return { ...record, ...changes, updatedAt: new Date().toISOString() };
+  const { store, record } = await writeInternship(kv, {
+    id,
+    actor,
+    change: (record) => {
+      if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
+        throw new ForbiddenError("Only admins can change isVerified or isActive");
+      }
+      return { ...record, ...changes, updatedAt: new Date().toISOString() };
+    },
   });
   const owners = await store.owners.of(record.userId ? [record.userId] : []);
   return viewOf(record, owners, istToday());
@@ -361,8 +358,12 @@ export async function updateInternship(
  * ConflictError after 10 races lost to other processes (nothing is changed).
  */
 export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Promise<void> {
-  await writeInternship(kv, id, actor, (record) => {
-    const now = new Date().toISOString();
-    return { ...record, deletedAt: now, updatedAt: now };
+  await writeInternship(kv, {
+    id,
+    actor,
+    change: (record) => {
+      const now = new Date().toISOString();
+      return { ...record, deletedAt: now, updatedAt: now };
+    },
   });
 }

@@ -53,6 +53,13 @@ async function withListings(kv: Deno.Kv, records: SavedRecord[]): Promise<SavedI
   );
 }
 
+/** Listing `kind`/`id` in the saved items of `userId`. */
+export interface SavedRef {
+  userId: string;
+  kind: SavedKind;
+  id: string;
+}
+
 /**
  * Saves listing `kind`/`id` for `userId`, or changes the saved item: `change.status` and `change.note` replace what
  * the item has, absent ones keep it (a new item starts as `saved` with no note). `statusChangedAt` moves when the
@@ -64,10 +71,7 @@ async function withListings(kv: Deno.Kv, records: SavedRecord[]): Promise<SavedI
  */
 export async function saveItem(
   kv: Deno.Kv,
-  userId: string,
-  kind: SavedKind,
-  id: string,
-  change: SavedChange,
+  { userId, kind, id, change }: SavedRef & { change: SavedChange },
 ): Promise<SavedItem> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
@@ -112,7 +116,7 @@ export async function saveItem(
  * Removes listing `kind`/`id` from `userId`'s saved items; nothing happens when it was not saved.
  * @throws ConflictError after 100 lost races.
  */
-export async function unsaveItem(kv: Deno.Kv, userId: string, kind: SavedKind, id: string): Promise<void> {
+export async function unsaveItem(kv: Deno.Kv, { userId, kind, id }: SavedRef): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
     if (!current.value) return;

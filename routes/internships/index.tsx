@@ -36,7 +36,7 @@ export const handler = define.handlers<PageData>({
         const { query, ignored } = parseListQuery(params);
         const { user } = ctx.state;
         const [results, forYou] = await Promise.all([
-          listInternships(kv, query, user ?? null),
+          listInternships(kv, { query, viewer: user ?? null }),
           user && user.role !== "admin" ? recommend(kv, user, "internships", FOR_YOU_COUNT) : null,
         ]);
         return ctx.render({

@@ -25,7 +25,7 @@ export const handler = define.handlers<InternshipPage>({
     const own = { mine: "true", limit: String(PAGE_SIZE) };
     const parsed = InternshipQuerySchema.safeParse({ ...own, offset: ctx.url.searchParams.get("offset") ?? "0" });
     const query = parsed.success ? parsed.data : InternshipQuerySchema.parse(own);
-    return ctx.render(await listInternships(ctx.state.services.kv, query, user));
+    return ctx.render(await listInternships(ctx.state.services.kv, { query, viewer: user }));
   },
 });
 

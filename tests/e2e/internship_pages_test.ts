@@ -142,7 +142,7 @@ Deno.test("cards show the stipend in rupees, Unpaid, the deadline and the verifi
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, await createTestUser(t, "member"));
-  await updateInternship(t.kv, seeded.react.id, admin.user, { isVerified: true });
+  await updateInternship(t.kv, { id: seeded.react.id, actor: admin.user, patch: { isVerified: true } });
   const { html } = await page(t, "/internships?types=remote&includeClosed=true");
   assert(html.includes("₹20,000 / month"), "stipend in en-IN rupees");
   assert(html.includes("Unpaid"), "stipend 0 shows Unpaid");
@@ -236,7 +236,7 @@ async function seedWithHidden(t: TestApp) {
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, owner);
   await deleteInternship(t.kv, seeded.marketing.id, owner.user);
-  await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  await updateInternship(t.kv, { id: seeded.data.id, actor: admin.user, patch: { isActive: false } });
   return { owner, admin, seeded };
 }
 
@@ -322,7 +322,7 @@ Deno.test("My internships lists the user's own live listings, inactive ones incl
   const seeded = await seed(t, owner);
   const others = await create(t, admin, [LISTINGS.react]);
   await deleteInternship(t.kv, seeded.marketing.id, owner.user);
-  await updateInternship(t.kv, seeded.data.id, admin.user, { isActive: false });
+  await updateInternship(t.kv, { id: seeded.data.id, actor: admin.user, patch: { isActive: false } });
   const { res, html } = await page(t, "/internships/mine", owner.cookie);
   assertHtml(res);
   assertEquals(cardIds(html).sort(), idsOf(seeded, "react", "data", "design"));

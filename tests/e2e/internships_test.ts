@@ -218,7 +218,7 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await page.getByRole("button", { name: "Save changes" }).click();
   await page.waitForURL(`${t.origin}/internships/${id}`);
   await page.getByRole("heading", { level: 1, name: "Backend Engineering Intern (Go)" }).waitFor();
-  const edited = await getInternship(t.kv, id, null, "api");
+  const edited = await getInternship(t.kv, { id, viewer: null, audience: "api" });
   assertEquals([edited.title, edited.stipend, edited.location, edited.tags], [
     "Backend Engineering Intern (Go)",
     null,
@@ -257,7 +257,7 @@ Deno.test("an admin verifies and deactivates an internship from its page and rea
   await page.getByLabel("Active (listed publicly)").uncheck();
   await page.getByText("Listing deactivated.").waitFor();
   await assertAccessible(page, "admin controls");
-  const saved = await getInternship(t.kv, internship.id, admin.user, "api");
+  const saved = await getInternship(t.kv, { id: internship.id, viewer: admin.user, audience: "api" });
   assertEquals([saved.isVerified, saved.isActive], [true, false]);
 
   await openHydrated(page, `${t.origin}/admin/internships?search=${encodeURIComponent(internship.title)}`);
@@ -265,5 +265,5 @@ Deno.test("an admin verifies and deactivates an internship from its page and rea
   await assertAccessible(page, "/admin/internships");
   await page.getByLabel("Active (listed publicly)").check();
   await page.getByText("Listing is active again.").waitFor();
-  assertEquals((await getInternship(t.kv, internship.id, null, "api")).isActive, true);
+  assertEquals((await getInternship(t.kv, { id: internship.id, viewer: null, audience: "api" })).isActive, true);
 });

@@ -248,7 +248,7 @@ Deno.test("the home page lists the six newest public internships, as the list do
       link: "https://hidden.example.com/apply",
     }),
   ]);
-  await updateInternship(t.kv, hidden.id, admin.user, { isActive: false });
+  await updateInternship(t.kv, { id: hidden.id, actor: admin.user, patch: { isActive: false } });
   const api = await (await t.fetch("/api/internships?limit=6")).json() as { internships: { title: string }[] };
   const { res, html } = await page(t, "/", admin.cookie);
   assertHtml(res);

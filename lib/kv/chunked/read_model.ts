@@ -146,7 +146,7 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       this.columns.set(slot, entry, fresh);
       slots.push(slot);
     }
-    this.search.setChunk(n, index.tokens, index.masks, index.width);
+    this.search.setChunk(n, index);
     this.chunkSlots.set(n, Int32Array.from(slots));
     if (index.ends) this.chunkEnds.set(n, Int32Array.from(index.ends));
     else this.chunkEnds.delete(n);

@@ -15,6 +15,13 @@ export interface TokenMasks {
   masks: number[];
 }
 
+/** The token index of one chunk as the search index takes it: `width` mask words per token. */
+export interface ChunkTokens {
+  tokens: readonly string[];
+  masks: ArrayLike<number>;
+  width: number;
+}
+
 /** Mask words per token for a chunk of `count` records. */
 export function maskWidth(count: number): number {
   return Math.ceil(count / 32);
@@ -94,7 +101,7 @@ export class SearchIndex {
   }
 
   /** Sets chunk `n`'s index: its distinct `tokens` and their `masks`, `width` words per token. */
-  setChunk(n: number, tokens: readonly string[], masks: ArrayLike<number>, width: number): void {
+  setChunk(n: number, { tokens, masks, width }: ChunkTokens): void {
     let position = this.positions.get(n);
     if (position === undefined) {
       position = this.chunks.length;

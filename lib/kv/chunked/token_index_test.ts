@@ -18,7 +18,7 @@ function found(index: SearchIndex, words: string[]): Record<number, number[]> {
 function setTexts(index: SearchIndex, n: number, texts: string[]): void {
   sizes.set(n, texts.length);
   const { tokens, masks } = buildTokenMasks(texts);
-  index.setChunk(n, tokens, masks, maskWidth(texts.length));
+  index.setChunk(n, { tokens, masks, width: maskWidth(texts.length) });
 }
 
 Deno.test("the search index finds substrings of tokens across chunks, every word in one record", () => {

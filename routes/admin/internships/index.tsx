@@ -45,7 +45,7 @@ export const handler = define.handlers<Data | null>({
       { filters: { ...NO_FILTERS, search }, offset, limit: "" },
       SHOW[show].flags,
     );
-    const page = await listInternships(ctx.state.services.kv, query, ctx.state.user);
+    const page = await listInternships(ctx.state.services.kv, { query, viewer: ctx.state.user });
     return ctx.render({ search, show, page, notice: ignoredNote(ignored) });
   },
 });

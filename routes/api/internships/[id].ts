@@ -51,14 +51,22 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async GET(_req, ctx) {
-    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user, "api");
+    const internship = await getInternship(ctx.state.services.kv, {
+      id: ctx.params.id,
+      viewer: ctx.state.user,
+      audience: "api",
+    });
     return Response.json({ success: true, internship });
   },
 
   async PUT(req, ctx) {
     assertSignedIn(ctx.state);
     const patch = await readBody(req, InternshipUpdateSchema);
-    const internship = await updateInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user, patch);
+    const internship = await updateInternship(ctx.state.services.kv, {
+      id: ctx.params.id,
+      actor: ctx.state.user,
+      patch,
+    });
     return Response.json({ success: true, internship });
   },
 

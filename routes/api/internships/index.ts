@@ -67,7 +67,7 @@ export const handler = define.handlers({
     if (!query.mine && viewer?.role !== "admin") {
       return new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } });
     }
-    return Response.json({ success: true, ...await listInternships(kv, query, viewer) });
+    return Response.json({ success: true, ...await listInternships(kv, { query, viewer }) });
   },
 
   async POST(req, ctx) {

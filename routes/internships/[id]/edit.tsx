@@ -21,7 +21,11 @@ export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { user } = ctx.state;
-    const internship = await getInternship(ctx.state.services.kv, ctx.params.id, user, "owner");
+    const internship = await getInternship(ctx.state.services.kv, {
+      id: ctx.params.id,
+      viewer: user,
+      audience: "owner",
+    });
     const allowed = canManage(user, internship);
     return ctx.render({ internship, allowed }, { status: allowed ? 200 : 403 });
   },

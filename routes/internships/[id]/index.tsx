@@ -34,7 +34,10 @@ export const handler = define.handlers<InternshipPageData>({
     return servePublicPage(ctx.state, ctx.url, {
       version: () => internshipsVersion(kv, today),
       render: async () =>
-        ctx.render({ internship: await getInternship(kv, ctx.params.id, ctx.state.user, "owner"), today }),
+        ctx.render({
+          internship: await getInternship(kv, { id: ctx.params.id, viewer: ctx.state.user, audience: "owner" }),
+          today,
+        }),
     });
   },
 });

@@ -57,7 +57,7 @@ async function storedAll(path: string, admin: User): Promise<InternshipView[]> {
     const all = InternshipQuerySchema.parse({ includeInactive: "true", includeDeleted: "true", limit: "100" });
     const out: InternshipView[] = [];
     for (let offset = 0;; offset += 100) {
-      const page = await listInternships(kv, { ...all, offset }, admin);
+      const page = await listInternships(kv, { query: { ...all, offset }, viewer: admin });
       out.push(...page.internships);
       if (!page.pagination.hasMore) return out;
     }
@@ -87,7 +87,7 @@ Deno.test("concurrent updates of one listing from two processes, each to another
     { deadline: "2031-01-31" },
   ];
   const results = await Promise.all(
-    patches.map((patch, i) => updateInternship(i % 2 ? p.b : p.a, created.id, p.owner, patch)),
+    patches.map((patch, i) => updateInternship(i % 2 ? p.b : p.a, { id: created.id, actor: p.owner, patch })),
   );
   assertEquals(results.length, patches.length);
   const expected = Object.assign({}, ...patches);
@@ -97,16 +97,18 @@ Deno.test("concurrent updates of one listing from two processes, each to another
   assertEquals(inKv.updatedAt, results.map((r) => r.updatedAt).sort().at(-1));
   await waitForSync();
   for (const kv of [p.a, p.b]) {
-    assertEquals(await getInternship(kv, created.id, null, "api"), inKv);
+    assertEquals(await getInternship(kv, { id: created.id, viewer: null, audience: "api" }), inKv);
     const hit = await listInternships(
       kv,
-      InternshipQuerySchema.parse({
-        types: "remote",
-        location: "pune",
-        minStipend: "12000",
-        search: "new description",
-      }),
-      null,
+      {
+        query: InternshipQuerySchema.parse({
+          types: "remote",
+          location: "pune",
+          minStipend: "12000",
+          search: "new description",
+        }),
+        viewer: null,
+      },
     );
     assertEquals(hit.internships.map((i) => i.id), [created.id]);
   }
@@ -121,7 +123,10 @@ Deno.test("concurrent creates in one process all land: writes to the open chunk 
   assertEquals(new Set(ids).size, 20 * MAX_ATTEMPTS);
   const listed: string[] = [];
   for (let offset = 0; offset < ids.length; offset += 100) {
-    const page = await listInternships(p.a, InternshipQuerySchema.parse({ limit: "100", offset: `${offset}` }), null);
+    const page = await listInternships(p.a, {
+      query: InternshipQuerySchema.parse({ limit: "100", offset: `${offset}` }),
+      viewer: null,
+    });
     listed.push(...page.internships.map((i) => i.id));
   }
   assertEquals(listed.sort(), ids);
@@ -133,7 +138,7 @@ Deno.test("an update racing a delete from another process either lands first or 
   const created = await createInternships(p.a, p.owner, Array.from({ length: 6 }, (_, i) => item(`Race ${i}`)));
   for (const { id, title } of created) {
     const [update, remove] = await Promise.allSettled([
-      updateInternship(p.a, id, p.owner, { title: "Updated" }),
+      updateInternship(p.a, { id, actor: p.owner, patch: { title: "Updated" } }),
       deleteInternship(p.b, id, p.owner),
     ]);
     assertEquals(remove.status, "fulfilled");
@@ -144,8 +149,10 @@ Deno.test("an update racing a delete from another process either lands first or 
   }
   await waitForSync();
   for (const kv of [p.a, p.b]) {
-    for (const { id } of created) await assertRejects(() => getInternship(kv, id, p.admin, "api"), NotFoundError);
-    const mine = await listInternships(kv, InternshipQuerySchema.parse({ mine: "true" }), p.owner);
+    for (const { id } of created) {
+      await assertRejects(() => getInternship(kv, { id, viewer: p.admin, audience: "api" }), NotFoundError);
+    }
+    const mine = await listInternships(kv, { query: InternshipQuerySchema.parse({ mine: "true" }), viewer: p.owner });
     assertEquals(mine.pagination.total, 0);
   }
 });
@@ -177,7 +184,7 @@ Deno.test("a race lost to another process is retried on the latest record and su
   let calls = 0;
   const result = await writer.update(created.id, async (record) => {
     calls++;
-    if (calls <= 3) await updateInternship(p.b, created.id, p.owner, { stipend: 1000 * calls });
+    if (calls <= 3) await updateInternship(p.b, { id: created.id, actor: p.owner, patch: { stipend: 1000 * calls } });
     return { ...record, title: "Mine" };
   });
   assertEquals(calls, 4);
@@ -195,7 +202,7 @@ Deno.test("a race lost MAX_ATTEMPTS times fails with ConflictError and writes no
   let calls = 0;
   const change = async (record: Internship): Promise<Internship> => {
     calls++;
-    await updateInternship(p.b, created.id, p.owner, { stipend: calls });
+    await updateInternship(p.b, { id: created.id, actor: p.owner, patch: { stipend: calls } });
     return { ...record, title: "Never stored" };
   };
   await assertRejects(
@@ -207,29 +214,32 @@ Deno.test("a race lost MAX_ATTEMPTS times fails with ConflictError and writes no
   assertEquals([inKv?.title, inKv?.stipend], ["Hot", MAX_ATTEMPTS]);
   assertEquals((await stored(p.path, p.admin, neighbour.id))?.title, "Neighbour");
   await waitForSync();
-  assertEquals(await getInternship(p.a, created.id, null, "api"), inKv);
-  const search = await listInternships(p.a, InternshipQuerySchema.parse({ search: "never stored" }), null);
+  assertEquals(await getInternship(p.a, { id: created.id, viewer: null, audience: "api" }), inKv);
+  const search = await listInternships(p.a, {
+    query: InternshipQuerySchema.parse({ search: "never stored" }),
+    viewer: null,
+  });
   assertEquals(search.pagination.total, 0);
 });
 
 Deno.test("a process that writes itself still sees another process's interleaved writes within the sync interval", async () => {
   await using p = await twoProcesses();
   const all = InternshipQuerySchema.parse({ limit: "100" });
-  assertEquals((await listInternships(p.b, all, null)).pagination.total, 0);
+  assertEquals((await listInternships(p.b, { query: all, viewer: null })).pagination.total, 0);
   const [fromA] = await createInternships(p.a, p.owner, [item("From A")]);
   const [fromB] = await createInternships(p.b, p.owner, [item("From B")]);
-  await updateInternship(p.a, fromA.id, p.owner, { title: "From A, changed" });
-  await updateInternship(p.b, fromB.id, p.owner, { title: "From B, changed" });
+  await updateInternship(p.a, { id: fromA.id, actor: p.owner, patch: { title: "From A, changed" } });
+  await updateInternship(p.b, { id: fromB.id, actor: p.owner, patch: { title: "From B, changed" } });
   await waitForSync();
   for (const kv of [p.a, p.b]) {
-    const titles = (await listInternships(kv, all, null)).internships.map((i) => i.title).sort();
+    const titles = (await listInternships(kv, { query: all, viewer: null })).internships.map((i) => i.title).sort();
     assertEquals(titles, ["From A, changed", "From B, changed"]);
   }
   await deleteInternship(p.b, fromA.id, p.owner);
   await createInternships(p.a, p.owner, [item("Third")]);
   await waitForSync();
   for (const kv of [p.a, p.b]) {
-    const titles = (await listInternships(kv, all, null)).internships.map((i) => i.title).sort();
+    const titles = (await listInternships(kv, { query: all, viewer: null })).internships.map((i) => i.title).sort();
     assertEquals(titles, ["From B, changed", "Third"]);
   }
 });

@@ -49,7 +49,10 @@ async function after(ms: number): Promise<void> {
 async function pages(kv: Deno.Kv, users: User[]): Promise<unknown[]> {
   return await Promise.all(QUERIES.flatMap((query) =>
     users.map(async (user) => {
-      const page = await listInternships(kv, InternshipQuerySchema.parse({ ...query, limit: "100" }), user);
+      const page = await listInternships(kv, {
+        query: InternshipQuerySchema.parse({ ...query, limit: "100" }),
+        viewer: user,
+      });
       return [query, user.id, page.pagination.total, page.internships.map((internship) => internship.id)];
     })
   ));
@@ -76,8 +79,9 @@ Deno.test("new listings are taken into kept match lists; every filter answers wh
       }
     }
     assertEquals([model.columns.epoch, model.columns.newest.length], [epoch, seen + 30]);
-    const [latest] = (await listInternships(kv, InternshipQuerySchema.parse({ limit: "1" }), null)).internships;
-    await updateInternship(kv, latest.id, admin, { stipend: 123_456 });
+    const [latest] =
+      (await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "1" }), viewer: null })).internships;
+    await updateInternship(kv, { id: latest.id, actor: admin, patch: { stipend: 123_456 } });
     assert(model.columns.epoch > epoch, "a stipend change kept the epoch");
     const fresh = await openKv(`${dir}/kv.sqlite3`);
     try {
@@ -96,7 +100,7 @@ Deno.test("after a new listing a kept match list is extended, not listed again b
   const owner = await createUser(kv, { name: "O", email: "o@x.example", emailVerified: true, role: "member" });
   for (let i = 0; i < 8; i++) await createInternships(kv, owner, [listing(i)]);
   const remote = InternshipQuerySchema.parse({ types: "remote" });
-  const before = await listInternships(kv, remote, null);
+  const before = await listInternships(kv, { query: remote, viewer: null });
   const { model } = await internshipStore(kv);
   // Changed behind the model's back in the public view that a pass reads (a write re-applies
   // the columns, not the view): a pass would now drop this listing from the remote ones.
@@ -105,7 +109,7 @@ Deno.test("after a new listing a kept match list is extended, not listed again b
   view.types[view.slots.indexOf(poked)] = typeCode("onsite");
   await after(Date.now());
   await createInternships(kv, owner, [listing(8)]);
-  const next = await listInternships(kv, remote, null);
+  const next = await listInternships(kv, { query: remote, viewer: null });
   assertEquals(next.internships.map((internship) => internship.title), [
     "Listing 8",
     ...before.internships.map((internship) => internship.title),

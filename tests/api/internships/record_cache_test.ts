@@ -25,14 +25,17 @@ Deno.test("paging through every listing keeps at most RECORD_CHUNKS_KEPT record 
   assert(chunks.size > RECORD_CHUNKS_KEPT, `${chunks.size} chunks, more than the cache keeps`);
   const seen = new Set<string>();
   for (let offset = 0;; offset += 100) {
-    const page = await listInternships(kv, { ...DEFAULT_QUERY, includeClosed: true, limit: 100, offset }, null);
+    const page = await listInternships(kv, {
+      query: { ...DEFAULT_QUERY, includeClosed: true, limit: 100, offset },
+      viewer: null,
+    });
     for (const internship of page.internships) seen.add(internship.id);
     assert(cache.size <= RECORD_CHUNKS_KEPT, `${cache.size} chunks kept`);
     if (!page.pagination.hasMore) break;
   }
   assertEquals(seen.size, records.length);
   const byId = new Map(records.map((r) => [r.id, r]));
-  const [first] = (await listInternships(kv, { ...DEFAULT_QUERY, limit: 1 }, null)).internships;
+  const [first] = (await listInternships(kv, { query: { ...DEFAULT_QUERY, limit: 1 }, viewer: null })).internships;
   assertEquals(first.title, byId.get(first.id)!.title);
 });
 
@@ -46,7 +49,7 @@ Deno.test("an import stores records in list order, so a page reads one or two re
   const chunks = model.slots.order.map((slot) => chunkOf(model.slots.ids[slot]));
   assert(new Set(chunks).size > 20, `${new Set(chunks).size} chunks`);
   chunks.forEach((n, i) => assert(i === 0 || n >= chunks[i - 1], `record ${i} in chunk ${n}, after ${chunks[i - 1]}`));
-  const page = await listInternships(kv, { ...DEFAULT_QUERY, limit: 20, offset: 40 }, null);
+  const page = await listInternships(kv, { query: { ...DEFAULT_QUERY, limit: 20, offset: 40 }, viewer: null });
   const read = new Set(page.internships.map((internship) => chunkOf(internship.id)));
   assert(read.size <= 2, `a page of 20 read ${read.size} chunks`);
 });

@@ -31,17 +31,17 @@ Deno.test("two processes on one KV store see each other's writes after the sync 
   try {
     const user = await owner(a);
     const all = InternshipQuerySchema.parse({});
-    assertEquals((await listInternships(b, all, null)).pagination.total, 0);
+    assertEquals((await listInternships(b, { query: all, viewer: null })).pagination.total, 0);
     const [created] = await createInternships(a, user, [item("From A")]);
     await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
-    assertEquals((await getInternship(b, created.id, null, "api")).title, "From A");
-    await updateInternship(b, created.id, user, { title: "Changed by B" });
+    assertEquals((await getInternship(b, { id: created.id, viewer: null, audience: "api" })).title, "From A");
+    await updateInternship(b, { id: created.id, actor: user, patch: { title: "Changed by B" } });
     const [second] = await createInternships(b, user, [item("From B")]);
     await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
-    const seen = await listInternships(a, InternshipQuerySchema.parse({ search: "changed" }), null);
+    const seen = await listInternships(a, { query: InternshipQuerySchema.parse({ search: "changed" }), viewer: null });
     assertEquals(seen.internships.map((i) => i.id), [created.id]);
-    assertEquals((await getInternship(a, second.id, null, "api")).title, "From B");
-    const mine = await listInternships(a, InternshipQuerySchema.parse({ mine: "true" }), user);
+    assertEquals((await getInternship(a, { id: second.id, viewer: null, audience: "api" })).title, "From B");
+    const mine = await listInternships(a, { query: InternshipQuerySchema.parse({ mine: "true" }), viewer: user });
     assertEquals(mine.internships.map((i) => i.id), [second.id, created.id]);
   } finally {
     a.close();
@@ -59,14 +59,21 @@ Deno.test("records that outgrow their chunk move without loss; chunk values stay
     Array.from({ length: 60 }, (_, i) => item(`Item ${i}`, "d".repeat(600))),
   );
   for (const internship of created.slice(0, 20)) {
-    await updateInternship(kv, internship.id, user, { description: `${internship.title} `.repeat(300).slice(0, 5000) });
+    await updateInternship(kv, {
+      id: internship.id,
+      actor: user,
+      patch: { description: `${internship.title} `.repeat(300).slice(0, 5000) },
+    });
   }
-  const page = await listInternships(kv, InternshipQuerySchema.parse({ limit: "100" }), null);
+  const page = await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "100" }), viewer: null });
   assertEquals(page.pagination.total, 60);
   assertEquals(new Set(page.internships.map((i) => i.id)).size, 60);
-  const mine = await listInternships(kv, InternshipQuerySchema.parse({ mine: "true", limit: "100" }), user);
+  const mine = await listInternships(kv, {
+    query: InternshipQuerySchema.parse({ mine: "true", limit: "100" }),
+    viewer: user,
+  });
   assertEquals(mine.internships.map((i) => i.id), page.internships.map((i) => i.id));
-  const hit = await listInternships(kv, InternshipQuerySchema.parse({ search: "item 7" }), null);
+  const hit = await listInternships(kv, { query: InternshipQuerySchema.parse({ search: "item 7" }), viewer: null });
   assertEquals(hit.internships.map((i) => i.title).sort(), [
     "Item 17",
     "Item 27",
@@ -97,12 +104,16 @@ Deno.test("a new listing is written in front of the public view instead of rebui
     assert(columns["publicBuffers"] !== null, `the view was dropped after listing ${i}`);
   }
   assertEquals(columns.publicView(), rebuilt());
-  const [latest] = (await listInternships(kv, InternshipQuerySchema.parse({ limit: "1" }), null)).internships;
+  const [latest] =
+    (await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "1" }), viewer: null })).internships;
   assertEquals(latest.title, "Listing 1099");
-  await updateInternship(kv, latest.id, user, { title: "Edited" });
+  await updateInternship(kv, { id: latest.id, actor: user, patch: { title: "Edited" } });
   assert(columns["publicBuffers"] !== null, "a title edit dropped the view");
-  await updateInternship(kv, latest.id, user, { stipend: 12_345 });
+  await updateInternship(kv, { id: latest.id, actor: user, patch: { stipend: 12_345 } });
   assertEquals(columns["publicBuffers"], null);
   assertEquals(columns.publicView(), rebuilt());
-  assertEquals((await listInternships(kv, InternshipQuerySchema.parse({}), null)).pagination.total, 1_101);
+  assertEquals(
+    (await listInternships(kv, { query: InternshipQuerySchema.parse({}), viewer: null })).pagination.total,
+    1_101,
+  );
 });

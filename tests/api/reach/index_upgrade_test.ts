@@ -70,7 +70,7 @@ Deno.test("index chunks written before updatedAt and deadlines were kept are wri
         InternshipCreateSchema.parse({ ...base, title: "Edited" }),
       ]);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      await updateInternship(kv, edited.id, owner, { title: "Edited again" });
+      await updateInternship(kv, { id: edited.id, actor: owner, patch: { title: "Edited again" } });
       const opportunity = await submitOpportunity(
         kv,
         owner,
@@ -86,16 +86,22 @@ Deno.test("index chunks written before updatedAt and deadlines were kept are wri
       assert(await writeAsOlderIndexes(kv, "opportunities", 5) > 0);
     }
     await using kv = await openKv(path);
-    const listed = (await listInternships(kv, DEFAULT_QUERY, null)).internships.map((i) => i.id).sort();
+    const listed = (await listInternships(kv, { query: DEFAULT_QUERY, viewer: null })).internships.map((i) => i.id)
+      .sort();
     assertEquals(listed, [ids.open, ids.edited].sort(), "the closed internship is out of the list");
     const stamps = await openInternshipStamps(kv, istToday());
     assertEquals(stamps.map((s) => s.id).sort(), [ids.open, ids.edited].sort(), "and out of the sitemap");
     const records = new Map(
-      (await listInternships(kv, DEFAULT_QUERY, null)).internships.map((i) => [i.id, Date.parse(i.updatedAt)]),
+      (await listInternships(kv, { query: DEFAULT_QUERY, viewer: null })).internships.map((
+        i,
+      ) => [i.id, Date.parse(i.updatedAt)]),
     );
     const edited = stamps.find((s) => s.id === ids.edited)!;
     assertEquals(edited.updatedMs, records.get(ids.edited), "lastmod is the last update");
-    assert(edited.updatedMs > Date.parse((await listInternships(kv, DEFAULT_QUERY, null)).internships[0].createdAt));
+    assert(
+      edited.updatedMs >
+        Date.parse((await listInternships(kv, { query: DEFAULT_QUERY, viewer: null })).internships[0].createdAt),
+    );
     assert((await storedEntryLengths(kv, "internships")).every((length) => length === 10), "stored anew");
     const [opportunity] = await publishedOpportunityStamps(kv);
     assertEquals(opportunity.id, ids.opportunity);

@@ -43,14 +43,14 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const kind = kindOf(ctx.params.kind);
     const change = await readBody(req, SavedChangeSchema);
-    const item = await saveItem(ctx.state.services.kv, ctx.state.user.id, kind, ctx.params.id, change);
+    const item = await saveItem(ctx.state.services.kv, { userId: ctx.state.user.id, kind, id: ctx.params.id, change });
     return Response.json({ item });
   },
 
   async DELETE(_req, ctx) {
     assertSignedIn(ctx.state);
     const kind = kindOf(ctx.params.kind);
-    await unsaveItem(ctx.state.services.kv, ctx.state.user.id, kind, ctx.params.id);
+    await unsaveItem(ctx.state.services.kv, { userId: ctx.state.user.id, kind, id: ctx.params.id });
     return Response.json({ success: true });
   },
 });
