@@ -58,15 +58,17 @@ async function seed() {
     posts.push(
       await createPost(
         kv,
-        files,
-        admin,
-        PostCreateSchema.parse({
-          title: `Post ${n}`,
-          content: `Line one of post ${n}.\nLine two.\n\n${"More text. ".repeat(40)}`,
-          tag: "company_experience",
-          isPublished: true,
-          publishedAt: new Date(now - n * 60_000).toISOString(),
-        }),
+        {
+          files,
+          author: admin,
+          input: PostCreateSchema.parse({
+            title: `Post ${n}`,
+            content: `Line one of post ${n}.\nLine two.\n\n${"More text. ".repeat(40)}`,
+            tag: "company_experience",
+            isPublished: true,
+            publishedAt: new Date(now - n * 60_000).toISOString(),
+          }),
+        },
       ),
     );
   }

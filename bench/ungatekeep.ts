@@ -51,16 +51,18 @@ async function seed() {
       const n = i + j;
       return createPost(
         kv,
-        files,
-        admin,
-        PostCreateSchema.parse({
-          title: `Post ${n}`,
-          content: `Line one of post ${n} with **some** markdown.\nLine two.\n\n${"More text. ".repeat(40)}`,
-          tag: POST_TAGS[n % 3],
-          isPinned: n % 2000 === 0,
-          isPublished: n % 97 !== 0,
-          publishedAt: new Date(n % 503 === 0 ? now + 7 * DAY : now - n * 60_000).toISOString(),
-        }),
+        {
+          files,
+          author: admin,
+          input: PostCreateSchema.parse({
+            title: `Post ${n}`,
+            content: `Line one of post ${n} with **some** markdown.\nLine two.\n\n${"More text. ".repeat(40)}`,
+            tag: POST_TAGS[n % 3],
+            isPinned: n % 2000 === 0,
+            isPublished: n % 97 !== 0,
+            publishedAt: new Date(n % 503 === 0 ? now + 7 * DAY : now - n * 60_000).toISOString(),
+          }),
+        },
       );
     }));
   }

@@ -92,12 +92,10 @@ async function authorsOf(kv: Deno.Kv, comments: Comment[]): Promise<Map<string, 
  */
 export async function listComments(
   kv: Deno.Kv,
-  postId: string,
-  viewer: Viewer,
-  query: CommentListQuery,
+  { postId, viewer, query }: { postId: string; viewer: Viewer; query: CommentListQuery },
 ): Promise<CommentPage> {
-  await readablePost(kv, postId, viewer);
-  const page = await readThreadPage(kv, postId, query.limit, query.offset);
+  await readablePost(kv, { id: postId, viewer });
+  const page = await readThreadPage(kv, { postId, limit: query.limit, offset: query.offset });
   const users = await authorsOf(kv, page.threads.flatMap(({ top, replies }) => [top, ...replies]));
   return {
     comments: page.threads.map(({ top, replies }) => ({
@@ -214,7 +212,7 @@ export async function createComment(
 ): Promise<NewComment> {
   if (!canComment(author)) throw new ForbiddenError("Verify your e-mail address to comment");
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const post = await readablePost(kv, postId, author);
+    const post = await readablePost(kv, { id: postId, viewer: author });
     const target = input.parentId ? await replyTarget(kv, postId, input.parentId) : null;
     const now = Date.now();
     const rate = await readRate(kv, author.id, now);
@@ -234,7 +232,7 @@ export async function createComment(
     };
     const notice = target ? await replyNotice(kv, target.answered.userId, author) : null;
     const op = kv.atomic();
-    newCommentOps(op, comment, { post, rate, parent: target?.parent ?? null }, now);
+    newCommentOps(op, { comment, checks: { post, rate, parent: target?.parent ?? null }, now });
     const mailId = notice
       ? notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
       : null;
@@ -247,7 +245,10 @@ export async function createComment(
  * Replaces the content of a comment: its author only, within 15 minutes of writing it.
  * @throws NotFoundError "Comment not found" (also a deleted one); ForbiddenError for anyone else, or after the window.
  */
-export async function editComment(kv: Deno.Kv, id: string, editor: User, input: CommentEdit): Promise<CommentView> {
+export async function editComment(
+  kv: Deno.Kv,
+  { id, editor, input }: { id: string; editor: User; input: CommentEdit },
+): Promise<CommentView> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const entry = await liveComment(kv, id);
     if (entry.value.userId !== editor.id) throw new ForbiddenError("You can edit only your own comments");

@@ -25,7 +25,7 @@ export async function react(
   { postId, user, type, on }: { postId: string; user: User; type: ReactionType; on: boolean },
 ): Promise<ReactionsAnswer> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const post = await readablePost(kv, postId, user);
+    const post = await readablePost(kv, { id: postId, viewer: user });
     const before = await readReactions(kv, user.id, postId);
     const had = before.value ?? [];
     if (had.includes(type) === on) break;

@@ -115,7 +115,10 @@ export interface ThreadPage {
  * (stopping after the last reply of the `limit`-th thread); a later page first finds its first thread in the
  * top-level index, then reads the page's range.
  */
-export async function readThreadPage(kv: Deno.Kv, postId: string, limit: number, offset: number): Promise<ThreadPage> {
+export async function readThreadPage(
+  kv: Deno.Kv,
+  { postId, limit, offset }: { postId: string; limit: number; offset: number },
+): Promise<ThreadPage> {
   const prefix: Deno.KvKey = ["comment_threads", postId];
   const totalEntry = kv.get<Deno.KvU64>(countKey(postId, "threads"));
   let selector: Deno.KvListSelector = { prefix };
@@ -190,10 +193,13 @@ export interface NewCommentChecks {
 
 /**
  * Adds the writes of a new comment (`comment.userId` its author) to `op`: the record in its thread, its indexes, the
- * counters and the author's rate window, checked against `checks`. The caller may add more (a notification) and
- * commits.
+ * counters and the author's rate window (`now` in ms since the epoch), checked against `checks`. The caller may add
+ * more (a notification) and commits.
  */
-export function newCommentOps(op: Deno.AtomicOperation, comment: Comment, checks: NewCommentChecks, now: number) {
+export function newCommentOps(
+  op: Deno.AtomicOperation,
+  { comment, checks, now }: { comment: Comment; checks: NewCommentChecks; now: number },
+) {
   const key = checks.parent ? replyKey(checks.parent.key, comment) : topKey(comment);
   op.check(checks.post, checks.rate.entry).set(key, comment).set(idKey(comment.id), key)
     .sum(countKey(comment.postId, "comments"), ONE)

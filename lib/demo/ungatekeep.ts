@@ -118,12 +118,16 @@ export async function seedUngatekeep(kv: Deno.Kv, admin: User): Promise<string[]
       const images = image
         ? [(await storeImage(files, gradientPng({ width: 640, height: 360, from: image[0], to: image[1] }))).id]
         : [];
-      await createPost(kv, files, admin, {
-        ...fields,
-        images,
-        isPinned: post.isPinned ?? false,
-        isPublished: post.isPublished ?? true,
-        publishedAt: post.isPublished === false ? undefined : new Date(Date.now() - daysAgo * DAY).toISOString(),
+      await createPost(kv, {
+        files,
+        author: admin,
+        input: {
+          ...fields,
+          images,
+          isPinned: post.isPinned ?? false,
+          isPublished: post.isPublished ?? true,
+          publishedAt: post.isPublished === false ? undefined : new Date(Date.now() - daysAgo * DAY).toISOString(),
+        },
       });
       added++;
     }

@@ -81,7 +81,10 @@ export async function createBanner(kv: Deno.Kv, files: ObjectStore, input: Banne
  * Applies `patch` (only the fields given).
  * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
  */
-export async function updateBanner(kv: Deno.Kv, files: ObjectStore, id: string, patch: BannerUpdate): Promise<Banner> {
+export async function updateBanner(
+  kv: Deno.Kv,
+  { files, id, patch }: { files: ObjectStore; id: string; patch: BannerUpdate },
+): Promise<Banner> {
   if (patch.imageId) await assertUploaded(files, [patch.imageId]);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {

@@ -195,7 +195,10 @@ async function postsById(kv: Deno.Kv, ids: string[]): Promise<Post[]> {
  * optionally of one `tag`. A guest gets the first 3 whatever the offset and limit, and
  * `hiddenCount` = total − 3 (never negative); a signed-in viewer the page asked for and 0.
  */
-export async function listFeed(kv: Deno.Kv, query: FeedQuery, viewer: Viewer, now = new Date()): Promise<FeedPage> {
+export async function listFeed(
+  kv: Deno.Kv,
+  { query, viewer, now = new Date() }: { query: FeedQuery; viewer: Viewer; now?: Date },
+): Promise<FeedPage> {
   const scope: Scope = query.tag ?? "all";
   const { offset, limit } = visiblePage(viewer, query.offset, query.limit);
   const [ids, total] = await Promise.all([
@@ -271,14 +274,21 @@ export async function latestPosts(kv: Deno.Kv, count: number, now = new Date()):
   return await viewsOf(kv, await postsById(kv, newest.slice(0, count).map((post) => post.id)));
 }
 
+/** Which post `viewer` reads, at `now` (default: the current time). */
+export interface PostRead {
+  id: string;
+  viewer: Viewer;
+  now?: Date;
+}
+
 /**
  * One live post by id. A guest may read only a post within the first 3 of the feed, or of the
  * feed of its tag (`policy.canReadPublished`).
  * @throws NotFoundError "Post not found" when unknown, a draft or scheduled later;
  *   UnauthenticatedError "Sign in to read this post" for a guest and any other post.
  */
-export async function getPost(kv: Deno.Kv, id: string, viewer: Viewer, now = new Date()): Promise<PostView> {
-  return (await viewsOf(kv, [(await readablePost(kv, id, viewer, now)).value], viewer))[0];
+export async function getPost(kv: Deno.Kv, { id, viewer, now }: PostRead): Promise<PostView> {
+  return (await viewsOf(kv, [(await readablePost(kv, { id, viewer, now })).value], viewer))[0];
 }
 
 /**
@@ -288,9 +298,7 @@ export async function getPost(kv: Deno.Kv, id: string, viewer: Viewer, now = new
  */
 export async function readablePost(
   kv: Deno.Kv,
-  id: string,
-  viewer: Viewer,
-  now = new Date(),
+  { id, viewer, now = new Date() }: PostRead,
 ): Promise<Deno.KvEntry<Post>> {
   const entry = await kv.get<Post>(recordKey(id));
   const post = entry.value;
@@ -372,7 +380,10 @@ function publishedAtOf(
  * Creates a post by `author` (an admin).
  * @throws InvalidInputError "Unknown image: <id>" when an image id is not an upload.
  */
-export async function createPost(kv: Deno.Kv, files: ObjectStore, author: User, input: PostCreate): Promise<PostView> {
+export async function createPost(
+  kv: Deno.Kv,
+  { files, author, input }: { files: ObjectStore; author: User; input: PostCreate },
+): Promise<PostView> {
   await assertUploaded(files, input.images);
   const now = new Date().toISOString();
   const post: Post = {
@@ -399,7 +410,10 @@ export async function createPost(kv: Deno.Kv, files: ObjectStore, author: User, 
  * Applies `patch` (only the fields given) to a post; `PUT` and `PATCH` alike.
  * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload.
  */
-export async function updatePost(kv: Deno.Kv, files: ObjectStore, id: string, patch: PostUpdate): Promise<PostView> {
+export async function updatePost(
+  kv: Deno.Kv,
+  { files, id, patch }: { files: ObjectStore; id: string; patch: PostUpdate },
+): Promise<PostView> {
   if (patch.images) await assertUploaded(files, patch.images);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as PostUpdate;
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {

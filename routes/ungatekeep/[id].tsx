@@ -33,8 +33,10 @@ export const handler = define.handlers<Data>({
     const { user } = ctx.state;
     const post = canManagePosts(user)
       ? await getPostForAdmin(kv, ctx.params.id, user)
-      : await getPost(kv, ctx.params.id, user);
-    const discussion = isLive(post) ? await listComments(kv, post.id, user, { limit: 20, offset: 0 }) : null;
+      : await getPost(kv, { id: ctx.params.id, viewer: user });
+    const discussion = isLive(post)
+      ? await listComments(kv, { postId: post.id, viewer: user, query: { limit: 20, offset: 0 } })
+      : null;
     return ctx.render({ post, discussion });
   },
 });

@@ -28,7 +28,7 @@ export const handler = define.handlers<Data>({
     const offset = FeedQuerySchema.shape.offset.safeParse(params.get("offset") ?? undefined).data ?? 0;
     const { kv } = ctx.state.services;
     const [feed, banners] = await Promise.all([
-      listFeed(kv, { tag, offset, limit: DEFAULT_FEED_LIMIT }, ctx.state.user),
+      listFeed(kv, { query: { tag, offset, limit: DEFAULT_FEED_LIMIT }, viewer: ctx.state.user }),
       listBanners(kv, true),
     ]);
     return ctx.render({

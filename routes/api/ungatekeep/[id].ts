@@ -23,6 +23,6 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async GET(_req, ctx) {
-    return Response.json({ post: await getPost(ctx.state.services.kv, ctx.params.id, ctx.state.user) });
+    return Response.json({ post: await getPost(ctx.state.services.kv, { id: ctx.params.id, viewer: ctx.state.user }) });
   },
 });

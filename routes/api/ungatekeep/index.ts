@@ -28,6 +28,6 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(FeedQuerySchema, queryOf(ctx.url));
-    return Response.json(await listFeed(ctx.state.services.kv, query, ctx.state.user));
+    return Response.json(await listFeed(ctx.state.services.kv, { query, viewer: ctx.state.user }));
   },
 });

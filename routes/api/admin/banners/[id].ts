@@ -18,7 +18,7 @@ export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, BannerUpdateSchema);
     const { kv, files } = ctx.state.services;
-    return Response.json({ banner: await updateBanner(kv, files, ctx.params.id, patch) });
+    return Response.json({ banner: await updateBanner(kv, { files, id: ctx.params.id, patch }) });
   },
   async DELETE(_req, ctx) {
     const { kv, files } = ctx.state.services;

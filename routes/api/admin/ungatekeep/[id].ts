@@ -15,7 +15,7 @@ import { z } from "zod";
 const update: Handler<unknown, AppState> = async (req, ctx) => {
   const patch = await readBody(req, PostUpdateSchema);
   const { kv, files } = ctx.state.services;
-  return Response.json({ post: await updatePost(kv, files, ctx.params.id, patch) });
+  return Response.json({ post: await updatePost(kv, { files, id: ctx.params.id, patch }) });
 };
 
 export const apiDocs = describeRoute({

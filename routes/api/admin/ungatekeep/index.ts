@@ -41,7 +41,7 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const input = await readBody(req, PostCreateSchema);
     const { kv, files } = ctx.state.services;
-    const post = await createPost(kv, files, ctx.state.user, input);
+    const post = await createPost(kv, { files, author: ctx.state.user, input });
     return Response.json({ post }, { status: 201 });
   },
 });

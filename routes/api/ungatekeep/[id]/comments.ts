@@ -46,7 +46,9 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(CommentListQuerySchema, queryOf(ctx.url));
-    return Response.json(await listComments(ctx.state.services.kv, ctx.params.id, ctx.state.user, query));
+    return Response.json(
+      await listComments(ctx.state.services.kv, { postId: ctx.params.id, viewer: ctx.state.user, query }),
+    );
   },
 
   async POST(req, ctx) {

@@ -39,7 +39,9 @@ export const handler = define.handlers({
   async PATCH(req, ctx) {
     assertSignedIn(ctx.state);
     const input = await readBody(req, CommentEditSchema);
-    return Response.json({ comment: await editComment(ctx.state.services.kv, ctx.params.id, ctx.state.user, input) });
+    return Response.json({
+      comment: await editComment(ctx.state.services.kv, { id: ctx.params.id, editor: ctx.state.user, input }),
+    });
   },
 
   async DELETE(_req, ctx) {
