@@ -64,10 +64,13 @@ async function seed(path: string) {
       domainPreferences: [DOMAIN_PREFERENCES[i % DOMAIN_PREFERENCES.length], DOMAIN_PREFERENCES[(i * 7) % 10]],
       struggles: [STRUGGLES[i % STRUGGLES.length]],
     });
-    const alert = await createAlert(kv, user.id, {
-      kind: "internships",
-      query: { search: SEARCHES[i % SEARCHES.length], location: city },
-      frequency: "daily",
+    const alert = await createAlert(kv, {
+      userId: user.id,
+      input: {
+        kind: "internships",
+        query: { search: SEARCHES[i % SEARCHES.length], location: city },
+        frequency: "daily",
+      },
     });
     const key = ["alerts", user.id, alert.id];
     const record = (await kv.get<Record<string, unknown>>(key)).value!;
@@ -131,13 +134,13 @@ try {
 
   const kv = await Deno.openKv(kvPath);
   const first = performance.now();
-  await recommend(kv, (await getUser(kv, students[0]))!, "internships", 10);
+  await recommend(kv, { user: (await getUser(kv, students[0]))!, kind: "internships", limit: 10 });
   const firstMs = performance.now() - first;
   const times: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     const user = (await getUser(kv, students[(i * 37) % students.length]))!;
     const t0 = performance.now();
-    const items = await recommend(kv, user, "internships", 10);
+    const items = await recommend(kv, { user, kind: "internships", limit: 10 });
     times.push(performance.now() - t0);
     if (items.length !== 10) throw new Error(`recommendations: ${items.length} items`);
   }

@@ -43,8 +43,8 @@ export const handler = define.handlers<HomeData>({
           listInternships(kv, { query: { ...DEFAULT_QUERY, limit: LATEST_COUNT }, viewer: null }),
           user && user.role !== "admin"
             ? Promise.all([
-              recommend(kv, user, "internships", FOR_YOU_INTERNSHIPS),
-              recommend(kv, user, "toolkits", FOR_YOU_TOOLKITS),
+              recommend(kv, { user, kind: "internships", limit: FOR_YOU_INTERNSHIPS }),
+              recommend(kv, { user, kind: "toolkits", limit: FOR_YOU_TOOLKITS }),
             ])
             : null,
         ]);

@@ -124,7 +124,10 @@ export function alertView(record: AlertRecord): Alert {
  * @throws ValidationError for a bad query; InvalidInputError `TOO_MANY_ALERTS` for a 21st; ConflictError after 10 lost
  *   races.
  */
-export async function createAlert(kv: Deno.Kv, userId: string, input: AlertCreate, now = new Date()): Promise<Alert> {
+export async function createAlert(
+  kv: Deno.Kv,
+  { userId, input, now = new Date() }: { userId: string; input: AlertCreate; now?: Date },
+): Promise<Alert> {
   const query = validateAlertQuery(input.kind, input.query);
   for (let attempt = 0; attempt < 10; attempt++) {
     const count = await kv.get<number>(countKey(userId));
@@ -167,7 +170,10 @@ export async function listAlerts(kv: Deno.Kv, userId: string): Promise<Alert[]> 
  * @throws NotFoundError "Alert not found" for an unknown id or another person's; ValidationError for a bad query;
  *   ConflictError after 10 lost races.
  */
-export async function updateAlert(kv: Deno.Kv, userId: string, id: string, patch: AlertPatch): Promise<Alert> {
+export async function updateAlert(
+  kv: Deno.Kv,
+  { userId, id, patch }: { userId: string; id: string; patch: AlertPatch },
+): Promise<Alert> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const entry = await kv.get<AlertRecord>(alertKey(userId, id));
     if (!entry.value) throw new NotFoundError(NOT_FOUND);

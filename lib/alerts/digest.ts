@@ -48,7 +48,10 @@ function windowStart(alert: AlertRecord, now: number): string {
 }
 
 /** The open listings matching `alert` created after `since` and not after `until` (ISO), newest first, at most 20. */
-async function matches(ctx: JobContext, alert: AlertRecord, since: string, until: string): Promise<MailItem[]> {
+async function matches(
+  ctx: JobContext,
+  { alert, since, until }: { alert: AlertRecord; since: string; until: string },
+): Promise<MailItem[]> {
   const { kv, config } = ctx;
   const params = queryParams(alert.query);
   const fresh = (createdAt: string) => createdAt > since && createdAt <= until;
@@ -94,7 +97,7 @@ async function digestOf(ctx: JobContext, entries: Deno.KvEntry<AlertRecord>[], c
   }
   const until = ctx.now.toISOString();
   const found = await Promise.all(
-    claimed.map((entry) => matches(ctx, entry.value, windowStart(entry.value, now), until)),
+    claimed.map((entry) => matches(ctx, { alert: entry.value, since: windowStart(entry.value, now), until })),
   );
   const listed = claimed.filter((_, i) => found[i].length > 0);
   const tokens: NewUnsubscribeToken[] = [];

@@ -59,7 +59,10 @@ async function dueListings(kv: Deno.Kv, now: Date): Promise<Due[]> {
 }
 
 /** The reminder of `userId` for `items`; adds what it did to `counts`. */
-async function remind(ctx: JobContext, userId: string, items: Due[], counts: ReminderCounts): Promise<void> {
+async function remind(
+  ctx: JobContext,
+  { userId, items, counts }: { userId: string; items: Due[]; counts: ReminderCounts },
+): Promise<void> {
   const { kv, config } = ctx;
   const [user, settings] = await Promise.all([getUser(kv, userId), getSettings(kv, userId)]);
   if (!user || !user.emailVerified || !settings.deadlineReminders) {
@@ -122,7 +125,7 @@ export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCou
   }
   const running = new Set<Promise<void>>();
   for (const [userId, items] of byUser) {
-    const work = remind(ctx, userId, items, counts).finally(() => running.delete(work));
+    const work = remind(ctx, { userId, items, counts }).finally(() => running.delete(work));
     running.add(work);
     if (running.size >= CONCURRENCY) await Promise.race(running);
   }

@@ -22,7 +22,7 @@ export async function seedAlerts(kv: Deno.Kv, accounts: Map<string, User>): Prom
     const user = accounts.get(email);
     if (!user || (await listAlerts(kv, user.id)).length > 0) continue;
     for (const alert of alerts) {
-      await createAlert(kv, user.id, alert);
+      await createAlert(kv, { userId: user.id, input: alert });
       added++;
     }
   }

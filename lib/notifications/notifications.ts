@@ -153,9 +153,7 @@ export async function unreadCount(kv: Deno.Kv, userId: string, now = new Date())
  */
 export async function listNotifications(
   kv: Deno.Kv,
-  userId: string,
-  query: NotificationQuery,
-  now = new Date(),
+  { userId, query, now = new Date() }: { userId: string; query: NotificationQuery; now?: Date },
 ): Promise<{ notifications: NotificationRecord[]; unreadCount: number }> {
   const oldest = oldestKept(now);
   const notifications: NotificationRecord[] = [];
@@ -194,9 +192,7 @@ export async function listNotifications(
  */
 export async function markRead(
   kv: Deno.Kv,
-  userId: string,
-  ids: string[] | undefined,
-  now = new Date(),
+  { userId, ids, now = new Date() }: { userId: string; ids: string[] | undefined; now?: Date },
 ): Promise<number> {
   let targets: string[];
   if (ids) targets = [...new Set(ids)];

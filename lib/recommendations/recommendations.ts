@@ -231,12 +231,17 @@ function internshipTextMarks(model: InternshipModel, keywords: string[]): Uint8A
   return marks;
 }
 
+/** What listing recommendations weigh: the person's signals, the ids they saved (left out), how many, IST `today`. */
+interface ListingPick {
+  signals: Signals;
+  saved: Set<string>;
+  limit: number;
+  today: string;
+}
+
 async function recommendInternships(
   kv: Deno.Kv,
-  signals: Signals,
-  saved: Set<string>,
-  limit: number,
-  today: string,
+  { signals, saved, limit, today }: ListingPick,
 ): Promise<Recommendation<InternshipView>[]> {
   const { model } = await internshipStore(kv);
   const { columns } = model;
@@ -299,10 +304,7 @@ async function recommendInternships(
 
 async function recommendOpportunities(
   kv: Deno.Kv,
-  signals: Signals,
-  saved: Set<string>,
-  limit: number,
-  today: string,
+  { signals, saved, limit, today }: ListingPick,
 ): Promise<Recommendation<OpportunityView>[]> {
   const open = (await openPublishedOpportunities(kv, today)).filter((o) => !saved.has(o.id))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -331,7 +333,10 @@ async function recommendOpportunities(
   return top.items.map(({ item }) => item);
 }
 
-async function recommendToolkits(kv: Deno.Kv, user: User, signals: Signals, limit: number) {
+async function recommendToolkits(
+  kv: Deno.Kv,
+  { user, signals, limit }: { user: User; signals: Signals; limit: number },
+) {
   const owned = new Set(await ownedToolkitIds(kv, user.id));
   const top = new TopK<Recommendation<Toolkit>>(limit);
   for (const listing of await listActiveToolkits(kv)) {
@@ -359,15 +364,12 @@ async function recommendToolkits(kv: Deno.Kv, user: User, signals: Signals, limi
  */
 export async function recommend<K extends RecommendationKind>(
   kv: Deno.Kv,
-  user: User,
-  kind: K,
-  limit: number,
-  today = istToday(),
+  { user, kind, limit, today = istToday() }: { user: User; kind: K; limit: number; today?: string },
 ): Promise<RecommendationsByKind[K]> {
   const signals = await signalsOf(kv, user);
-  if (kind === "toolkits") return await recommendToolkits(kv, user, signals, limit) as RecommendationsByKind[K];
+  if (kind === "toolkits") return await recommendToolkits(kv, { user, signals, limit }) as RecommendationsByKind[K];
   const saved = new Set((await savedIds(kv, user.id))[kind as "internships" | "opportunities"]);
   return (kind === "internships"
-    ? await recommendInternships(kv, signals, saved, limit, today)
-    : await recommendOpportunities(kv, signals, saved, limit, today)) as RecommendationsByKind[K];
+    ? await recommendInternships(kv, { signals, saved, limit, today })
+    : await recommendOpportunities(kv, { signals, saved, limit, today })) as RecommendationsByKind[K];
 }

@@ -37,7 +37,7 @@ export const handler = define.handlers<PageData>({
         const { user } = ctx.state;
         const [results, forYou] = await Promise.all([
           listInternships(kv, { query, viewer: user ?? null }),
-          user && user.role !== "admin" ? recommend(kv, user, "internships", FOR_YOU_COUNT) : null,
+          user && user.role !== "admin" ? recommend(kv, { user, kind: "internships", limit: FOR_YOU_COUNT }) : null,
         ]);
         return ctx.render({
           params,

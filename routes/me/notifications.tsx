@@ -24,10 +24,13 @@ export const handler = define.handlers<Data>({
     assertSignedIn(ctx.state);
     const given = Number(ctx.url.searchParams.get("offset") ?? "0");
     const offset = Number.isSafeInteger(given) && given >= 0 ? given : 0;
-    const page = await listNotifications(ctx.state.services.kv, ctx.state.user.id, {
-      unread: false,
-      limit: PAGE_SIZE + 1,
-      offset,
+    const page = await listNotifications(ctx.state.services.kv, {
+      userId: ctx.state.user.id,
+      query: {
+        unread: false,
+        limit: PAGE_SIZE + 1,
+        offset,
+      },
     });
     return ctx.render({
       notifications: page.notifications.slice(0, PAGE_SIZE),

@@ -30,6 +30,6 @@ export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { kind, limit } = validate(RecommendationQuerySchema, queryOf(ctx.url));
-    return Response.json({ items: await recommend(ctx.state.services.kv, ctx.state.user, kind, limit) });
+    return Response.json({ items: await recommend(ctx.state.services.kv, { user: ctx.state.user, kind, limit }) });
   },
 });

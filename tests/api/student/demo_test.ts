@@ -19,10 +19,13 @@ Deno.test("demo students have alerts, a notification and recommendations with re
   const rohan = (await getUserByEmail(t.kv, "rohan@demo.careers"))!;
   assertEquals((await listAlerts(t.kv, sara.id)).length, 2);
   assertEquals((await listAlerts(t.kv, rohan.id)).length, 1);
-  const { notifications } = await listNotifications(t.kv, sara.id, { unread: false, limit: 10, offset: 0 });
+  const { notifications } = await listNotifications(t.kv, {
+    userId: sara.id,
+    query: { unread: false, limit: 10, offset: 0 },
+  });
   assert(notifications.some((n) => n.title === "Your opportunity was not approved"), "the rejection is announced");
   for (const user of [sara, rohan]) {
-    const [best] = await recommend(t.kv, user, "internships", 5);
+    const [best] = await recommend(t.kv, { user, kind: "internships", limit: 5 });
     assert(best.score > 0 && best.reasons.length > 0, `${user.name}: ${JSON.stringify(best?.reasons)}`);
   }
 });

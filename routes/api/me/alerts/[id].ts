@@ -33,7 +33,7 @@ export const handler = define.handlers({
   async PATCH(req, ctx) {
     assertSignedIn(ctx.state);
     const patch = await readBody(req, AlertPatchSchema);
-    const alert = await updateAlert(ctx.state.services.kv, ctx.state.user.id, ctx.params.id, patch);
+    const alert = await updateAlert(ctx.state.services.kv, { userId: ctx.state.user.id, id: ctx.params.id, patch });
     return Response.json({ alert });
   },
 

@@ -39,7 +39,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const input = await readBody(req, AlertCreateSchema);
-    const alert = await createAlert(ctx.state.services.kv, ctx.state.user.id, input);
+    const alert = await createAlert(ctx.state.services.kv, { userId: ctx.state.user.id, input });
     return Response.json({ alert }, { status: 201 });
   },
 });

@@ -30,6 +30,6 @@ export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const query = validate(NotificationQuerySchema, queryOf(ctx.url));
-    return Response.json(await listNotifications(ctx.state.services.kv, ctx.state.user.id, query));
+    return Response.json(await listNotifications(ctx.state.services.kv, { userId: ctx.state.user.id, query }));
   },
 });

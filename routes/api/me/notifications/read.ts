@@ -26,6 +26,6 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { ids } = await readBody(req, MarkReadSchema);
-    return Response.json({ unreadCount: await markRead(ctx.state.services.kv, ctx.state.user.id, ids) });
+    return Response.json({ unreadCount: await markRead(ctx.state.services.kv, { userId: ctx.state.user.id, ids }) });
   },
 });
