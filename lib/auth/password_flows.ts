@@ -54,17 +54,22 @@ export async function signInWithPassword(
 }
 
 /**
- * Creates an unverified account and mails its verification link to `verifyTarget`.
- * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG` (400), `USER_ALREADY_EXISTS` (422).
+ * Creates an unverified account and mails its verification link to the target `verifyTarget`
+ * gives. The checks run in the order of docs/decisions.md (Auth, "Sign-up checks in a fixed
+ * order"): the password length, then the target (`verifyTarget` may throw its refusal), then
+ * whether the e-mail is taken.
+ * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG` (400), what `verifyTarget` throws,
+ *   `USER_ALREADY_EXISTS` (422).
  */
 export async function signUpWithPassword(
   services: Services,
   input: z.infer<typeof SignUpFields> & { image?: string | null },
-  verifyTarget: string,
+  verifyTarget: () => string,
 ): Promise<User> {
   checkPasswordLength(input.password);
+  const target = verifyTarget();
   const user = await signUp(services.kv, input, services.config.adminEmails);
-  await sendVerificationMail(services, user, verifyTarget);
+  await sendVerificationMail(services, user, target);
   return user;
 }
 

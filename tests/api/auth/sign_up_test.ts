@@ -102,6 +102,27 @@ Deno.test("sign-up password length: under 8 is PASSWORD_TOO_SHORT, over 128 PASS
   }
 });
 
+Deno.test("sign-up checks the password before callbackURL, and both before a taken e-mail", async () => {
+  await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
+  await createTestUser(t, "user", { email: "taken@example.com" });
+  const code = async (body: Record<string, string>) => (await (await t.json("POST", PATH, body)).json()).code;
+  const foreign = "https://evil.example/";
+  assertEquals(
+    await code({ name: "Both", email: "both@example.com", password: "short", callbackURL: foreign }),
+    "PASSWORD_TOO_SHORT",
+  );
+  assertEquals(
+    await code({ name: "Both", email: "both@example.com", password: "p".repeat(129), callbackURL: foreign }),
+    "PASSWORD_TOO_LONG",
+  );
+  assertEquals(
+    await code({ name: "Taken", email: "taken@example.com", password: PASSWORD, callbackURL: foreign }),
+    "INVALID_CALLBACK_URL",
+  );
+  assertEquals(await code({ name: "Taken", email: "taken@example.com", password: "short" }), "PASSWORD_TOO_SHORT");
+  assertEquals(await getUserByEmail(t.kv, "both@example.com"), null);
+});
+
 Deno.test("sign-up refuses bad input on every field with 400 VALIDATION_ERROR, never a 500", async () => {
   await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
   const good = { name: "Valid Name", email: "valid@example.com", password: PASSWORD };

@@ -2,7 +2,8 @@
  * `POST /api/auth/sign-up/email` (docs/api.md, Authentication, docs/decisions.md, Auth):
  * `{name, email, password, callbackURL?, image?}` → 200 `{token: null, user}`. The user is
  * created unverified (role from `ADMIN_EMAILS`, else `user`; `role`, `emailVerified` and `id`
- * in the body are ignored) and a verification e-mail is sent. 10 sign-ups per minute per IP.
+ * in the body are ignored) and a verification e-mail is sent. 10 sign-ups per minute per IP. The
+ * checks run in a fixed order (docs/decisions.md, Auth, "Sign-up checks in a fixed order").
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -38,8 +39,11 @@ export const handler = define.handlers({
     const { kv, config } = services;
     await hitRateLimit(kv, { rule: RATE_LIMITS.signUpPerIp, subject: ctx.state.clientIp, enabled: config.rateLimits });
     const body = await readAuthBody(req, SignUpBody);
-    const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
-    const user = await signUpWithPassword(services, body, callbackURL);
+    const user = await signUpWithPassword(
+      services,
+      body,
+      () => checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/",
+    );
     return Response.json({ token: null, user: authUserView(user) });
   },
 });
