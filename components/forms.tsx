@@ -2,7 +2,9 @@
  * Accessible form parts shared by the islands: fields whose label, hint and error are tied to
  * the control (`for`, `aria-describedby`, `aria-invalid`), choice groups in a `fieldset` with a
  * `legend`, a submit button that shows progress, and message boxes for form-level outcomes.
- * Every control gets the field's JSON name as its `name`.
+ * Every control gets the field's JSON name as its `name` (its `id` unless a `name` is given).
+ * A control an island writes itself (a table row's select) ties its error with `invalidProps`
+ * and `FieldError`.
  */
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -24,6 +26,10 @@ function describedBy(id: string, hint?: ComponentChildren, error?: ComponentChil
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }
 
+function withClass(base: string, extra?: string): string {
+  return extra ? `${base} ${extra}` : base;
+}
+
 function controlClass(error?: ComponentChildren): string {
   return error ? `${CONTROL} border-red-700` : INPUT;
 }
@@ -32,8 +38,14 @@ function Hint({ id, hint }: { id: string; hint?: ComponentChildren }) {
   return hint ? <p id={`${id}-hint`} class="mt-1 text-sm text-slate-700">{hint}</p> : null;
 }
 
-function ErrorText({ id, error }: { id: string; error?: ComponentChildren }) {
+/** The error sentence of the control `id`, shown under it; nothing without an error. */
+export function FieldError({ id, error }: { id: string; error?: ComponentChildren }) {
   return error ? <p id={`${id}-error`} class="mt-1 text-sm font-medium text-red-700">{error}</p> : null;
+}
+
+/** The attributes that mark the control `id` invalid and described by its `FieldError`, when `error` is set. */
+export function invalidProps(id: string, error?: ComponentChildren) {
+  return { "aria-invalid": error ? "true" as const : undefined, "aria-describedby": describedBy(id, null, error) };
 }
 
 /** Common props of a labelled field. */
@@ -44,9 +56,15 @@ interface FieldProps {
   error?: ComponentChildren;
 }
 
-/** A text-like `<input>` (text, email, password, url, date, tel) with its label, hint and error. */
+/**
+ * A text-like `<input>` (text, email, password, url, date, tel) with its label, hint and error;
+ * `class` adds classes to the control's own.
+ */
 export function TextField(
-  { id, label, hint, error, ...input }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "label">,
+  { id, label, hint, error, class: extra, ...input }:
+    & FieldProps
+    & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "label" | "class">
+    & { class?: string },
 ) {
   return (
     <div>
@@ -57,17 +75,20 @@ export function TextField(
         name={id}
         aria-invalid={error ? "true" : undefined}
         aria-describedby={describedBy(id, hint, error)}
-        class={controlClass(error)}
+        class={withClass(controlClass(error), extra)}
         {...input}
       />
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
 
 /** A `<textarea>` with its label, hint and error, wired like `TextField`. */
 export function TextAreaField(
-  { id, label, hint, error, ...area }: FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "label">,
+  { id, label, hint, error, class: extra, ...area }:
+    & FieldProps
+    & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "label" | "class">
+    & { class?: string },
 ) {
   return (
     <div>
@@ -78,10 +99,10 @@ export function TextAreaField(
         name={id}
         aria-invalid={error ? "true" : undefined}
         aria-describedby={describedBy(id, hint, error)}
-        class={controlClass(error)}
+        class={withClass(controlClass(error), extra)}
         {...area}
       />
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -92,12 +113,16 @@ export interface Choice {
   label: string;
 }
 
-/** A `<select>` with a placeholder first option, its label, hint and error. */
+/**
+ * A `<select>` with its label, hint and error, and a placeholder first option unless
+ * `placeholder` is null (a field that always has a value).
+ */
 export function SelectField(
-  { id, label, hint, error, options, value, placeholder = "Choose…", onChange }: FieldProps & {
+  { id, name = id, label, hint, error, options, value, placeholder = "Choose…", onChange }: FieldProps & {
+    name?: string;
     options: Choice[];
     value: string;
-    placeholder?: string;
+    placeholder?: string | null;
     onChange: (value: string) => void;
   },
 ) {
@@ -107,17 +132,17 @@ export function SelectField(
       <Hint id={id} hint={hint} />
       <select
         id={id}
-        name={id}
+        name={name}
         value={value}
         aria-invalid={error ? "true" : undefined}
         aria-describedby={describedBy(id, hint, error)}
         class={controlClass(error)}
         onChange={(e) => onChange(e.currentTarget.value)}
       >
-        <option value="">{placeholder}</option>
+        {placeholder !== null && <option value="">{placeholder}</option>}
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -168,7 +193,7 @@ export function ChoiceGroup(
           );
         })}
       </div>
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }

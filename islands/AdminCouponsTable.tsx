@@ -1,17 +1,20 @@
 /**
  * The admin coupons table (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): search by code
  * (debounced), create a coupon (percentage or fixed rupees, limits, expiry), uses shown against
- * the usage limit, the active switch to deactivate one, and delete after confirming.
+ * the usage limit, the active switch to deactivate one, and delete after confirming. The new
+ * coupon form shows each problem at its field (an expiry that has passed is refused before
+ * sending, the server's refusals from its `fields`).
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
-import { INPUT, Notice, TextField } from "@/components/forms.tsx";
+import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { formatDateTime, fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import type { Coupon } from "@/lib/coupons/coupons.ts";
@@ -25,10 +28,13 @@ const EMPTY = {
   expiresAt: "",
 };
 
-/** The whole-number limits of the form: field, control id, label. */
-const LIMITS: [keyof typeof EMPTY, string, string][] = [
-  ["usageLimit", "coupon-limit", "Usage limit (empty: unlimited)"],
-  ["perUserLimit", "coupon-per-user", "Uses per user"],
+type Field = keyof typeof EMPTY;
+const FIELDS = Object.keys(EMPTY) as Field[];
+
+/** The whole-number limits of the form: field, label. */
+const LIMITS: [Field, string][] = [
+  ["usageLimit", "Usage limit (empty: unlimited)"],
+  ["perUserLimit", "Uses per user"],
 ];
 
 function discountText(c: Coupon): string {
@@ -49,32 +55,32 @@ export default function AdminCouponsTable() {
     failed: (_, error) => list.setRowError(error),
   });
   const [form, setForm] = useState(EMPTY);
-  const [busy, setBusy] = useState(false);
+  const submit = useFormSubmit(FIELDS, { prefix: "coupon-" });
 
-  const set = (field: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) =>
-    setForm({ ...form, [field]: e.currentTarget.value });
+  const set = (field: Field) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
 
   const create = async (event: Event) => {
-    event.preventDefault();
-    list.setRowError("");
     const expiresAt = fromIstInput(form.expiresAt);
-    if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return list.setRowError(`Expiry: ${EXPIRY_PASSED}`);
-    setBusy(true);
-    const created = await list.run(fetchJson<{ coupon: Coupon }>("/api/admin/coupons", {
-      body: {
-        code: form.code.trim(),
-        discountType: form.discountType,
-        discountValue: Number(form.discountValue),
-        usageLimit: form.usageLimit.trim() === "" ? null : Number(form.usageLimit),
-        perUserLimit: Number(form.perUserLimit || "1"),
-        expiresAt,
-      },
-    }));
-    setBusy(false);
-    if (!created) return;
-    list.setRows((rows) => [created.coupon, ...(rows ?? [])]);
+    const result = await submit.submit(event, {
+      check: () => expiresAt !== null && Date.parse(expiresAt) <= Date.now() ? { expiresAt: EXPIRY_PASSED } : {},
+      call: () =>
+        fetchJson<{ coupon: Coupon }>("/api/admin/coupons", {
+          body: {
+            code: form.code.trim(),
+            discountType: form.discountType,
+            discountValue: Number(form.discountValue),
+            usageLimit: form.usageLimit.trim() === "" ? null : Number(form.usageLimit),
+            perUserLimit: Number(form.perUserLimit || "1"),
+            expiresAt,
+          },
+        }),
+    });
+    if (!result) return;
+    if (!result.ok) return submit.showFailure(result);
+    const { coupon } = result.data;
+    list.setRows((rows) => [coupon, ...(rows ?? [])]);
     setForm(EMPTY);
-    list.announce(`Coupon ${created.coupon.code} created.`);
+    list.announce(`Coupon ${coupon.code} created.`);
   };
 
   const setActive = async (coupon: Coupon, isActive: boolean) => {
@@ -91,34 +97,31 @@ export default function AdminCouponsTable() {
     discountValue: Number(form.discountValue),
     expiresAt: fromIstInput(form.expiresAt),
   });
-  const bound = (field: keyof typeof EMPTY) => ({ value: form[field], onInput: set(field) });
+  const bound = (field: Field) => submit.textField(field, form[field], set(field));
 
   return (
     <div class="space-y-6">
       <form
+        ref={submit.form}
         onSubmit={create}
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="new-coupon-heading"
       >
         <h2 id="new-coupon-heading" class="text-lg font-semibold text-slate-900">New coupon</h2>
+        {submit.formError && <Notice kind="error" title="The coupon was not created">{submit.formError}</Notice>}
         <div class="grid gap-4 sm:grid-cols-3">
-          <TextField
-            id="coupon-code"
-            label="Code"
-            {...bound("code")}
-            maxLength={40}
-            required
-            class={`${INPUT} uppercase`}
+          <TextField label="Code" {...bound("code")} maxLength={40} required class="uppercase" />
+          <SelectField
+            id={submit.idOf("discountType")}
+            name="discountType"
+            label="Discount type"
+            placeholder={null}
+            options={[{ value: "percentage", label: "Percentage" }, { value: "fixed", label: "Fixed amount (₹)" }]}
+            value={form.discountType}
+            error={submit.errors.discountType}
+            onChange={set("discountType")}
           />
-          <div>
-            <label for="coupon-type" class="block text-sm font-medium text-slate-800">Discount type</label>
-            <select id="coupon-type" value={form.discountType} onChange={set("discountType")} class={INPUT}>
-              <option value="percentage">Percentage</option>
-              <option value="fixed">Fixed amount (₹)</option>
-            </select>
-          </div>
           <TextField
-            id="coupon-value"
             label={form.discountType === "percentage" ? "Percent off" : "Rupees off"}
             type="number"
             min={0}
@@ -126,28 +129,17 @@ export default function AdminCouponsTable() {
             required
             {...bound("discountValue")}
           />
-          {LIMITS.map(([field, id, label]) => (
-            <TextField key={id} id={id} label={label} type="number" min={1} step={1} {...bound(field)} />
+          {LIMITS.map(([field, label]) => (
+            <TextField key={field} label={label} type="number" min={1} step={1} {...bound(field)} />
           ))}
-          <TextField
-            id="coupon-expires"
-            label="Expires (IST, optional)"
-            type="datetime-local"
-            {...bound("expiresAt")}
-          />
+          <TextField label="Expires (IST, optional)" type="datetime-local" {...bound("expiresAt")} />
         </div>
         {warnings.length > 0 && (
           <Notice kind="info" title="Check before creating">
             <ul class="list-disc pl-5">{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
           </Notice>
         )}
-        <button
-          type="submit"
-          disabled={busy}
-          class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-70"
-        >
-          {busy ? "Creating…" : "Create coupon"}
-        </button>
+        <SubmitButton busy={submit.busy} label="Create coupon" busyLabel="Creating…" />
       </form>
 
       <div role="search" class="max-w-md">

@@ -2,8 +2,9 @@
  * The admin user table (docs/api.md, Admin; docs/decisions.md, Admin lists): search
  * by name or e-mail (debounced), a role filter, pages of 20 with previous/next and "x–y of
  * total", and a role change per row through a confirmation dialog that calls
- * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. Loading and errors are
- * announced; a stale answer never overwrites a newer one.
+ * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. A refused role is shown
+ * at the row's role control; other refusals in the dialog. Loading and errors are announced; a
+ * stale answer never overwrites a newer one.
  */
 import { useState } from "preact/hooks";
 import { formatDate } from "@/lib/dates.ts";
@@ -11,12 +12,16 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { INPUT, Notice } from "@/components/forms.tsx";
+import { FieldError, INPUT, invalidProps, Notice } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow } from "@/lib/users/admin.ts";
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
+
+/** A compact select for a table cell. */
+const ROLE_SELECT = "rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 focus:border-indigo-600 " +
+  "focus:outline-none focus:ring-2 focus:ring-indigo-600/40 aria-[invalid=true]:border-red-700";
 
 export default function AdminUsersTable({ currentUserId }: { currentUserId: string }) {
   const [role, setRole] = useState<Role | "">("");
@@ -34,6 +39,8 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);
   const [changeError, setChangeError] = useState("");
+  /** The refusal of a role, shown at that user's role control: user id and sentence. */
+  const [roleError, setRoleError] = useState<{ userId: string; message: string } | null>(null);
   const [revision, setRevision] = useState(0);
 
   const cancel = () => {
@@ -51,10 +58,17 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
       { method: "PATCH", body: { role: pending.role } },
     );
     setSaving(false);
+    const refused = result.ok ? undefined : result.fields.find(({ field }) => field === "role");
+    if (refused) {
+      cancel();
+      setRoleError({ userId: pending.user.id, message: refused.message });
+      return;
+    }
     if (!result.ok) {
       setChangeError(result.error);
       return;
     }
+    setRoleError(null);
     const changed = result.data.user;
     list.replaceRow({ id: changed.id, role: changed.role });
     list.announce(`${pending.user.name} is now ${changed.role === "admin" ? "an" : "a"} ${changed.role}.`);
@@ -113,16 +127,21 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
             <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{formatDate(u.createdAt)}</td>
             <td class="px-4 py-3">
               {u.id === currentUserId ? <span>{u.role} (you)</span> : (
-                <select
-                  key={`${u.id}-${revision}`}
-                  aria-label={`Role of ${u.name}`}
-                  value={u.role}
-                  disabled={saving}
-                  onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
-                  class="rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
-                >
-                  {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                </select>
+                <>
+                  <select
+                    key={`${u.id}-${revision}`}
+                    id={`role-${u.id}`}
+                    aria-label={`Role of ${u.name}`}
+                    value={u.role}
+                    disabled={saving}
+                    onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
+                    class={ROLE_SELECT}
+                    {...invalidProps(`role-${u.id}`, roleError?.userId === u.id && roleError.message)}
+                  >
+                    {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                  </select>
+                  <FieldError id={`role-${u.id}`} error={roleError?.userId === u.id && roleError.message} />
+                </>
               )}
             </td>
           </tr>

@@ -1,12 +1,14 @@
 /**
  * The admin banners manager (docs/decisions.md, Ungatekeep and banners "Banners"): the banners in carousel order with an
  * active switch, order number and delete each, and a form to add one (title, link, optional
- * image uploaded first to `POST /api/admin/uploads`).
+ * image uploaded first to `POST /api/admin/uploads`) that shows the server's refusal of a field
+ * at that field.
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
@@ -16,13 +18,16 @@ export type BannerRow = Omit<Banner, "createdAt" | "updatedAt">;
 
 const sorted = (rows: BannerRow[]) => [...rows].sort((a, b) => a.orderIndex - b.orderIndex);
 
+/** The fields of the new banner form (the image is uploaded before, its refusal is the form's). */
+const FIELDS = ["title", "linkUrl"] as const;
+
 export default function BannerManager({ initial }: { initial: BannerRow[] }) {
   const hydrated = useHydrated();
   const [rows, setRows] = useState(sorted(initial));
   const [title, setTitle] = useState("");
   const [linkUrl, setLinkUrl] = useState("");
   const [file, setFile] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFormSubmit(FIELDS, { prefix: "banner-" });
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
   const remove = useConfirmDelete<BannerRow>({
@@ -41,28 +46,32 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
     setMessage(`“${row.title}” saved.`);
   };
 
+  /** Uploads the chosen image, if any: its id, or the refusal to show. */
+  const upload = async (): Promise<{ imageId: string | null } | { error: string }> => {
+    if (!file) return { imageId: null };
+    const data = new FormData();
+    data.set("file", file);
+    const res = await fetch("/api/admin/uploads", { method: "POST", body: data });
+    const body = await res.json().catch(() => null);
+    if (res.status === 201) return { imageId: body.id };
+    return { error: typeof body?.error === "string" ? body.error : "Upload failed" };
+  };
+
   const add = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
     setError("");
-    let imageId: string | null = null;
-    if (file) {
-      const form = new FormData();
-      form.set("file", file);
-      const res = await fetch("/api/admin/uploads", { method: "POST", body: form });
-      const body = await res.json().catch(() => null);
-      if (res.status !== 201) {
-        setBusy(false);
-        return setError(typeof body?.error === "string" ? body.error : "Upload failed");
-      }
-      imageId = body.id;
-    }
-    const orderIndex = rows.reduce((max, r) => Math.max(max, r.orderIndex + 1), 0);
-    const res = await fetchJson<{ banner: BannerRow }>("/api/admin/banners", {
-      body: { title, linkUrl: linkUrl.trim() || null, imageId, orderIndex },
+    const res = await form.submit(e, {
+      check: () => ({}),
+      call: async () => {
+        const uploaded = await upload();
+        if ("error" in uploaded) return { ok: false as const, status: 400, error: uploaded.error, fields: [] };
+        const orderIndex = rows.reduce((max, r) => Math.max(max, r.orderIndex + 1), 0);
+        return await fetchJson<{ banner: BannerRow }>("/api/admin/banners", {
+          body: { title, linkUrl: linkUrl.trim() || null, imageId: uploaded.imageId, orderIndex },
+        });
+      },
     });
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
+    if (!res) return;
+    if (!res.ok) return form.showFailure(res);
     setRows((all) => sorted([...all, res.data.banner]));
     setTitle("");
     setLinkUrl("");
@@ -113,20 +122,18 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
           ))}
         </ul>
       )}
-      <form onSubmit={add} class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <h2 class="text-lg font-semibold text-slate-900">Add a banner</h2>
+      <form
+        ref={form.form}
+        onSubmit={add}
+        class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+        aria-labelledby="add-banner-heading"
+      >
+        <h2 id="add-banner-heading" class="text-lg font-semibold text-slate-900">Add a banner</h2>
+        {form.formError && <Notice kind="error" title="The banner was not added">{form.formError}</Notice>}
+        <TextField label="Title" required {...form.textField("title", title, setTitle)} />
         <TextField
-          id="banner-title"
-          label="Title"
-          required
-          value={title}
-          onInput={(e) => setTitle(e.currentTarget.value)}
-        />
-        <TextField
-          id="banner-link"
           label="Link (a path such as /internships, or an https:// URL)"
-          value={linkUrl}
-          onInput={(e) => setLinkUrl(e.currentTarget.value)}
+          {...form.textField("linkUrl", linkUrl, setLinkUrl)}
         />
         <div>
           <label for="banner-image" class="block text-sm font-medium text-slate-800">Image (optional)</label>
@@ -138,7 +145,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
             class="mt-1 block text-sm text-slate-800"
           />
         </div>
-        <SubmitButton busy={busy} label="Add banner" busyLabel="Adding…" />
+        <SubmitButton busy={form.busy} label="Add banner" busyLabel="Adding…" />
       </form>
       <ConfirmDialog {...remove.dialog} title="Delete this banner?">
         “{remove.target?.title}” and its image will be removed from the carousel for good.

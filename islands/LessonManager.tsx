@@ -3,14 +3,15 @@
  * Toolkits and payments): add an article (HTML, sanitized by the server) or a video (CDN URL), edit one, mark it a
  * free preview, move it up or down (the order is renumbered 0, 1, 2, …; the keyboard focus stays
  * on the moved lesson's button, or its other one at the end of the list), and delete it after
- * confirming. An http video address is refused before sending. Calls
- * `/api/admin/toolkit-content-items`.
+ * confirming. An http video address is refused before sending; each problem, the server's too,
+ * is shown at its field. Calls `/api/admin/toolkit-content-items`.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { type FieldErrors, type FormSubmit, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { Notice, SECONDARY_BUTTON, SelectField, TextAreaField, TextField } from "@/components/forms.tsx";
 import { HTTP_VIDEO, isHttpAddress } from "@/lib/browser/admin_checks.ts";
 import type { ContentItem, ContentType } from "@/lib/toolkits/schema.ts";
 
@@ -31,60 +32,52 @@ interface Draft {
 const EMPTY: Draft = { title: "", type: "article", content: "", cdnVideoUrl: "", isPreview: false };
 const PRIMARY = "rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-70";
 
-function LessonFields({ prefix, draft, onChange }: { prefix: string; draft: Draft; onChange: (d: Draft) => void }) {
+/** The fields of a lesson form, in page order. */
+const FIELDS = ["title", "type", "content", "cdnVideoUrl", "isPreview"] as const;
+type Field = typeof FIELDS[number];
+
+/** What cannot work, found before sending. */
+function check(draft: Draft): FieldErrors<Field> {
+  if (!draft.title.trim()) return { title: "Enter a lesson title." };
+  return draft.type === "video" && isHttpAddress(draft.cdnVideoUrl) ? { cdnVideoUrl: HTTP_VIDEO } : {};
+}
+
+function LessonFields(
+  { form, draft, onChange }: { form: FormSubmit<Field>; draft: Draft; onChange: (d: Draft) => void },
+) {
+  const text = (field: "title" | "cdnVideoUrl") =>
+    form.textField(field, draft[field], (value) => onChange({ ...draft, [field]: value }));
   return (
     <div class="space-y-3">
-      <div>
-        <label for={`${prefix}-title`} class="block text-sm font-medium text-slate-800">Lesson title</label>
-        <input
-          id={`${prefix}-title`}
-          value={draft.title}
-          maxLength={200}
-          required
-          onInput={(e) => onChange({ ...draft, title: e.currentTarget.value })}
-          class={INPUT}
-        />
-      </div>
-      <div>
-        <label for={`${prefix}-type`} class="block text-sm font-medium text-slate-800">Type</label>
-        <select
-          id={`${prefix}-type`}
-          value={draft.type}
-          onChange={(e) => onChange({ ...draft, type: e.currentTarget.value as Draft["type"] })}
-          class={INPUT}
-        >
-          <option value="article">Article</option>
-          <option value="video">Video</option>
-        </select>
-      </div>
+      <TextField label="Lesson title" maxLength={200} required {...text("title")} />
+      <SelectField
+        id={form.idOf("type")}
+        name="type"
+        label="Type"
+        placeholder={null}
+        options={[{ value: "article", label: "Article" }, { value: "video", label: "Video" }]}
+        value={draft.type}
+        error={form.errors.type}
+        onChange={(type) => onChange({ ...draft, type: type as ContentType })}
+      />
       {draft.type === "article"
         ? (
-          <div>
-            <label for={`${prefix}-content`} class="block text-sm font-medium text-slate-800">Article (HTML)</label>
-            <textarea
-              id={`${prefix}-content`}
-              rows={6}
-              value={draft.content}
-              onInput={(e) => onChange({ ...draft, content: e.currentTarget.value })}
-              class={`${INPUT} font-mono text-sm`}
-            />
-          </div>
+          <TextAreaField
+            id={form.idOf("content")}
+            name="content"
+            label="Article (HTML)"
+            rows={6}
+            value={draft.content}
+            error={form.errors.content}
+            onInput={(e) => onChange({ ...draft, content: e.currentTarget.value })}
+            class="font-mono text-sm"
+          />
         )
-        : (
-          <div>
-            <label for={`${prefix}-video`} class="block text-sm font-medium text-slate-800">Video URL</label>
-            <input
-              id={`${prefix}-video`}
-              type="url"
-              value={draft.cdnVideoUrl}
-              onInput={(e) => onChange({ ...draft, cdnVideoUrl: e.currentTarget.value })}
-              class={INPUT}
-            />
-          </div>
-        )}
+        : <TextField label="Video URL" type="url" {...text("cdnVideoUrl")} />}
       <label class="flex items-center gap-2 text-slate-800">
         <input
           type="checkbox"
+          name="isPreview"
           checked={draft.isPreview}
           onChange={(e) => onChange({ ...draft, isPreview: e.currentTarget.checked })}
           class="h-4 w-4 accent-indigo-700"
@@ -110,6 +103,8 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<{ id: string; draft: Draft } | null>(null);
   const [busy, setBusy] = useState(false);
+  const addForm = useFormSubmit(FIELDS, { prefix: "new-lesson-" });
+  const editForm = useFormSubmit(FIELDS, { prefix: "edit-lesson-" });
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
   const list = useRef<HTMLOListElement>(null);
@@ -141,30 +136,48 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   const patch = (id: string, body: Record<string, unknown>) =>
     fetchJson<{ contentItem: Lesson }>(`/api/admin/toolkit-content-items/${id}`, { method: "PATCH", body });
 
+  /** Sends a lesson form: problems at their fields; the saved lesson, or null. */
+  const send = async (
+    event: Event,
+    form: FormSubmit<Field>,
+    lesson: Draft,
+    call: () => Promise<ApiResult<{ contentItem: Lesson }>>,
+  ) => {
+    setError("");
+    setBusy(true);
+    const result = await form.submit(event, { check: () => check(lesson), call });
+    setBusy(false);
+    if (!result) return null;
+    if (!result.ok) {
+      form.showFailure(result);
+      return null;
+    }
+    return result.data.contentItem;
+  };
+
   const add = async (event: Event) => {
-    event.preventDefault();
-    if (!draft.title.trim()) return setError("Enter a lesson title.");
-    if (draft.type === "video" && isHttpAddress(draft.cdnVideoUrl)) return setError(HTTP_VIDEO);
-    const created = await run(() =>
-      fetchJson<{ contentItem: Lesson }>("/api/admin/toolkit-content-items", {
-        body: { toolkitId, orderIndex: lessons.length, ...bodyOf(draft) },
-      })
+    const created = await send(
+      event,
+      addForm,
+      draft,
+      () =>
+        fetchJson<{ contentItem: Lesson }>("/api/admin/toolkit-content-items", {
+          body: { toolkitId, orderIndex: lessons.length, ...bodyOf(draft) },
+        }),
     );
     if (!created) return;
-    setLessons([...lessons, created.contentItem]);
+    setLessons([...lessons, created]);
     setDraft(EMPTY);
-    setStatus(`Lesson “${created.contentItem.title}” added.`);
+    setStatus(`Lesson “${created.title}” added.`);
   };
 
   const save = async (event: Event) => {
-    event.preventDefault();
-    if (!editing) return;
-    if (editing.draft.type === "video" && isHttpAddress(editing.draft.cdnVideoUrl)) return setError(HTTP_VIDEO);
-    const saved = await run(() => patch(editing.id, bodyOf(editing.draft)));
+    if (!editing) return event.preventDefault();
+    const saved = await send(event, editForm, editing.draft, () => patch(editing.id, bodyOf(editing.draft)));
     if (!saved) return;
-    setLessons(lessons.map((l) => l.id === editing.id ? saved.contentItem : l));
+    setLessons(lessons.map((l) => l.id === editing.id ? saved : l));
     setEditing(null);
-    setStatus(`Lesson “${saved.contentItem.title}” saved.`);
+    setStatus(`Lesson “${saved.title}” saved.`);
   };
 
   const togglePreview = async (lesson: Lesson) => {
@@ -205,7 +218,7 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   return (
     <div class="space-y-6">
       <p role="status" class="min-h-5 text-sm text-slate-700">{status}</p>
-      {error && <Notice kind="error" title="The lesson was not saved">{error}</Notice>}
+      {error && <Notice kind="error" title="That did not work">{error}</Notice>}
       {lessons.length === 0
         ? <p class="text-slate-700">No lessons yet. Add the first one below.</p>
         : (
@@ -254,7 +267,9 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                       type="button"
                       class={SECONDARY_BUTTON}
                       disabled={busy}
-                      onClick={() =>
+                      onClick={() => {
+                        editForm.setErrors({});
+                        editForm.setFormError("");
                         setEditing({
                           id: lesson.id,
                           draft: {
@@ -264,7 +279,8 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                             cdnVideoUrl: lesson.cdnVideoUrl ?? "",
                             isPreview: lesson.isPreview,
                           },
-                        })}
+                        });
+                      }}
                     >
                       Edit<span class="sr-only">{`: ${lesson.title}`}</span>
                     </button>
@@ -274,15 +290,26 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
                   </div>
                 </div>
                 {editing?.id === lesson.id && (
-                  <form onSubmit={save} class="space-y-3 rounded-md bg-slate-50 p-4">
+                  <form ref={editForm.form} onSubmit={save} noValidate class="space-y-3 rounded-md bg-slate-50 p-4">
+                    {editForm.formError && (
+                      <Notice kind="error" title="The lesson was not saved">{editForm.formError}</Notice>
+                    )}
                     <LessonFields
-                      prefix={`edit-${lesson.id}`}
+                      form={editForm}
                       draft={editing.draft}
-                      onChange={(d) => setEditing({ ...editing, draft: d })}
+                      onChange={(d) =>
+                        setEditing({ ...editing, draft: d })}
                     />
                     <div class="flex gap-2">
                       <button type="submit" class={PRIMARY} disabled={busy}>Save lesson</button>
-                      <button type="button" class={SECONDARY_BUTTON} onClick={() => setEditing(null)}>Cancel</button>
+                      <button
+                        type="button"
+                        class={SECONDARY_BUTTON}
+                        onClick={() =>
+                          setEditing(null)}
+                      >
+                        Cancel
+                      </button>
                     </div>
                   </form>
                 )}
@@ -291,12 +318,15 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
           </ol>
         )}
       <form
+        ref={addForm.form}
         onSubmit={add}
+        noValidate
         class="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="add-lesson-heading"
       >
         <h3 id="add-lesson-heading" class="text-lg font-semibold text-slate-900">Add a lesson</h3>
-        <LessonFields prefix="new-lesson" draft={draft} onChange={setDraft} />
+        {addForm.formError && <Notice kind="error" title="The lesson was not added">{addForm.formError}</Notice>}
+        <LessonFields form={addForm} draft={draft} onChange={setDraft} />
         <button type="submit" class={PRIMARY} disabled={busy}>{busy ? "Saving…" : "Add lesson"}</button>
       </form>
       <ConfirmDialog {...remove.dialog} title="Delete this lesson?">

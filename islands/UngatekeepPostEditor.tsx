@@ -3,13 +3,15 @@
  * (rendered and sanitized by the server at `POST /api/admin/ungatekeep/preview`, so no markdown
  * code ships to the browser, and styled as the published post is), up to 5 image uploads with a progress bar and thumbnail each and
  * a remove button, the link card fields, the publish date (a future date schedules the post),
- * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing).
+ * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing); each
+ * field the server refuses shows its sentence at that field, all at once.
  */
 import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
-import { Notice, SelectField, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
+import { Notice, SelectField, SubmitButton, TextAreaField, TextField, useHydrated } from "@/components/forms.tsx";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
 /** The editable fields of a post (`id` null for a new one). */
@@ -26,6 +28,10 @@ export interface EditablePost {
   isPublished: boolean;
   publishedAt: string | null;
 }
+
+/** The fields of the editor in page order; a refusal of `images` is shown above the form. */
+const FIELDS = ["title", "tag", "content", "linkUrl", "linkTitle", "linkImage", "publishedAt"] as const;
+type Field = typeof FIELDS[number];
 
 interface Upload {
   key: string;
@@ -58,10 +64,10 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
   const [values, setValues] = useState({ ...post, publishedAt: toIstInput(post.publishedAt) });
   const [uploads, setUploads] = useState<Upload[]>(post.images.map((id) => ({ key: id, name: id, progress: 1, id })));
   const [preview, setPreview] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const form = useFormSubmit(FIELDS, { leaves: true });
   const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
+  const text = (field: Exclude<Field, "tag">) => form.textField(field, values[field] ?? "", (v) => set(field, v));
 
   useEffect(() => {
     const timer = setTimeout(async () => {
@@ -76,7 +82,7 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
   const addFiles = (files: FileList | null) => {
     const room = MAX_POST_IMAGES - uploads.length;
     const chosen = [...files ?? []];
-    if (chosen.length > room) setError(`A post may have at most ${MAX_POST_IMAGES} images.`);
+    if (chosen.length > room) form.setFormError(`A post may have at most ${MAX_POST_IMAGES} images.`);
     for (const file of chosen.slice(0, Math.max(0, room))) {
       const key = crypto.randomUUID();
       setUploads((all) => [...all, { key, name: file.name, progress: 0 }]);
@@ -87,9 +93,6 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
   };
 
   const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError("");
     const body = {
       title: values.title,
       content: values.content,
@@ -102,44 +105,46 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
       isPublished: values.isPublished,
       publishedAt: fromIstInput(values.publishedAt),
     };
-    const res = post.id
-      ? await fetchJson(`/api/admin/ungatekeep/${post.id}`, { method: "PATCH", body })
-      : await fetchJson("/api/admin/ungatekeep", { body });
+    const res = await form.submit(e, {
+      check: () => ({}),
+      call: () =>
+        post.id
+          ? fetchJson(`/api/admin/ungatekeep/${post.id}`, { method: "PATCH", body })
+          : fetchJson("/api/admin/ungatekeep", { body }),
+    });
+    if (!res) return;
     if (res.ok) return location.assign("/admin/ungatekeep");
-    setBusy(false);
-    setError(res.error);
+    form.showFailure(res, { images: "Images" });
   };
 
   const pending = uploads.some((u) => !u.id && !u.error);
   return (
-    <form onSubmit={save} class="space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
-      {error && <Notice kind="error">{error}</Notice>}
-      <TextField
-        id="title"
-        label="Title"
-        required
-        value={values.title}
-        onInput={(e) => set("title", e.currentTarget.value)}
-      />
+    <form
+      ref={form.form}
+      onSubmit={save}
+      class="space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+      noValidate
+    >
+      {form.formError && <Notice kind="error" title="The post was not saved">{form.formError}</Notice>}
+      <TextField label="Title" required {...text("title")} />
       <SelectField
         id="tag"
         label="Tag"
         value={values.tag}
+        error={form.errors.tag}
         options={POST_TAGS.map((t) => ({ value: t, label: TAG_LABELS[t] }))}
         onChange={(v) => set("tag", v as PostTag | "")}
       />
       <div class="grid gap-4 lg:grid-cols-2">
-        <div>
-          <label for="content" class="block text-sm font-medium text-slate-800">Content (markdown)</label>
-          <textarea
-            id="content"
-            name="content"
-            rows={14}
-            value={values.content}
-            onInput={(e) => set("content", e.currentTarget.value)}
-            class="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 font-mono text-sm text-slate-900"
-          />
-        </div>
+        <TextAreaField
+          id="content"
+          label="Content (markdown)"
+          rows={14}
+          value={values.content}
+          error={form.errors.content}
+          onInput={(e) => set("content", e.currentTarget.value)}
+          class="font-mono text-sm"
+        />
         <section aria-labelledby="preview-title">
           <h2 id="preview-title" class="text-sm font-medium text-slate-800">Preview</h2>
           <div class="mt-1 min-h-40 rounded-md border border-slate-200 bg-white p-3">
@@ -198,34 +203,15 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
         </ul>
       </fieldset>
       <div class="grid gap-4 sm:grid-cols-3">
-        <TextField
-          id="linkUrl"
-          label="Link URL"
-          type="url"
-          value={values.linkUrl}
-          onInput={(e) => set("linkUrl", e.currentTarget.value)}
-        />
-        <TextField
-          id="linkTitle"
-          label="Link title"
-          value={values.linkTitle}
-          onInput={(e) => set("linkTitle", e.currentTarget.value)}
-        />
-        <TextField
-          id="linkImage"
-          label="Link image URL"
-          type="url"
-          value={values.linkImage}
-          onInput={(e) => set("linkImage", e.currentTarget.value)}
-        />
+        <TextField label="Link URL" type="url" {...text("linkUrl")} />
+        <TextField label="Link title" {...text("linkTitle")} />
+        <TextField label="Link image URL" type="url" {...text("linkImage")} />
       </div>
       <TextField
-        id="publishedAt"
         label="Publish at (IST)"
         type="datetime-local"
         hint="Leave empty to publish now. A future date schedules the post."
-        value={values.publishedAt}
-        onInput={(e) => set("publishedAt", e.currentTarget.value)}
+        {...text("publishedAt")}
       />
       <div class="flex flex-wrap gap-6">
         {(["isPublished", "isPinned"] as const).map((field) => (
@@ -243,7 +229,7 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
         ))}
       </div>
       <SubmitButton
-        busy={busy || pending}
+        busy={form.busy || pending}
         label={post.id ? "Save post" : "Create post"}
         busyLabel={pending ? "Uploading…" : "Saving…"}
       />

@@ -14,7 +14,8 @@ export type FieldErrors<F extends string> = Partial<Record<F, ComponentChildren>
 
 /** What `textField` spreads onto a `TextField`. */
 export interface TextFieldBinding<F extends string> {
-  id: F;
+  id: string;
+  name: F;
   value: string;
   error: ComponentChildren;
   onInput: (event: { currentTarget: HTMLInputElement }) => void;
@@ -29,8 +30,13 @@ export interface FormSubmit<F extends string> {
   formError: string;
   setFormError: (message: string) => void;
   busy: boolean;
-  /** The props that tie a `TextField` to field `id`: its value, its error, and `onInput` calling `setValue`. */
-  textField: (id: F, value: string, setValue: (value: string) => void) => TextFieldBinding<F>;
+  /** The control id of field `field`: the form's `prefix` and the field's name. */
+  idOf: (field: F) => string;
+  /**
+   * The props that tie a `TextField` to field `name`: its id (`idOf`), its value, its error, and
+   * `onInput` calling `setValue`.
+   */
+  textField: (name: F, value: string, setValue: (value: string) => void) => TextFieldBinding<F>;
   /** Shows `found` (replacing earlier errors) and focuses the first field in error; true if there is one. */
   showErrors: (found: FieldErrors<F>) => boolean;
   /**
@@ -56,21 +62,28 @@ export interface FormSubmit<F extends string> {
 /**
  * The submit state of one form. `fields` lists its fields in page order (the first in error
  * gets focus); `leaves` is true when a success navigates away; `initial` holds the errors a
- * server-rendered page already shows (a plain HTML submit that failed).
+ * server-rendered page already shows (a plain HTML submit that failed); `prefix` starts every
+ * control id, for a page with two forms of the same fields (a control's `name` stays the field's).
  */
 export function useFormSubmit<F extends string>(
   fields: readonly F[],
-  { leaves = false, initial }: { leaves?: boolean; initial?: { errors?: FieldErrors<F>; formError?: string } } = {},
+  { leaves = false, initial, prefix = "" }: {
+    leaves?: boolean;
+    initial?: { errors?: FieldErrors<F>; formError?: string };
+    prefix?: string;
+  } = {},
 ): FormSubmit<F> {
   const [errors, setErrors] = useState<FieldErrors<F>>(initial?.errors ?? {});
   const [formError, setFormError] = useState(initial?.formError ?? "");
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
-  const textField = (id: F, value: string, setValue: (value: string) => void): TextFieldBinding<F> => ({
-    id,
+  const idOf = (field: F) => `${prefix}${field}`;
+  const textField = (name: F, value: string, setValue: (value: string) => void): TextFieldBinding<F> => ({
+    id: idOf(name),
+    name,
     value,
-    error: errors[id],
+    error: errors[name],
     onInput: (event) => setValue(event.currentTarget.value),
   });
 
@@ -110,5 +123,18 @@ export function useFormSubmit<F extends string>(
     return await send(call);
   };
 
-  return { form, errors, setErrors, formError, setFormError, busy, textField, showErrors, showFailure, send, submit };
+  return {
+    form,
+    errors,
+    setErrors,
+    formError,
+    setFormError,
+    busy,
+    idOf,
+    textField,
+    showErrors,
+    showFailure,
+    send,
+    submit,
+  };
 }

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "@/lib/money.ts";
 import { deleteSlotsOf, usedCount } from "./reservations.ts";
 
@@ -29,6 +30,9 @@ export const COUPON_ERRORS = {
 
 /** The message of a code that another coupon has. */
 export const DUPLICATE_CODE = "Coupon code already exists";
+
+/** The sentence shown at the code field for `DUPLICATE_CODE`. */
+const DUPLICATE_CODE_FIELD = { field: "code", message: "Another coupon has this code: choose a different one." };
 
 /** A coupon as stored: a percentage, or a fixed amount in paise. */
 export interface CouponRecord {
@@ -131,12 +135,13 @@ export const EXPIRED_AT_CREATION = "The expiry date has already passed: a coupon
 /**
  * Creates a coupon; the code's uniqueness is checked in the same atomic write. A coupon that
  * would be expired from its creation is refused: nobody could use it.
- * @throws InvalidInputError "Coupon code already exists", or `EXPIRED_AT_CREATION`.
+ * @throws InvalidInputError "Coupon code already exists", or `EXPIRED_AT_CREATION`, each with the
+ *   sentence for its field (`code`, `expiresAt`) as `fields`.
  */
 export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Coupon> {
   const now = new Date().toISOString();
   if (input.expiresAt !== null && Date.parse(input.expiresAt) <= Date.parse(now)) {
-    throw new InvalidInputError(EXPIRED_AT_CREATION);
+    throw new InvalidInputError(EXPIRED_AT_CREATION, [{ field: "expiresAt", message: EXPIRY_PASSED }]);
   }
   const { discountValue, ...fields } = input;
   const record: CouponRecord = {
@@ -151,7 +156,7 @@ export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Co
     .set(couponKey(record.id), record)
     .set(codeKey(record.code), record.id)
     .commit();
-  if (!result.ok) throw new InvalidInputError(DUPLICATE_CODE);
+  if (!result.ok) throw new InvalidInputError(DUPLICATE_CODE, [DUPLICATE_CODE_FIELD]);
   return couponView(record, 0);
 }
 
@@ -184,7 +189,9 @@ export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate)
     }
     if ((await op.commit()).ok) return await view(kv, record);
     const owner = await kv.get<string>(codeKey(record.code));
-    if (record.code !== current.code && owner.value && owner.value !== id) throw new InvalidInputError(DUPLICATE_CODE);
+    if (record.code !== current.code && owner.value && owner.value !== id) {
+      throw new InvalidInputError(DUPLICATE_CODE, [DUPLICATE_CODE_FIELD]);
+    }
   }
   throw new Error("Coupon update lost too many races");
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { fieldProblems } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
 
@@ -61,13 +62,19 @@ export const INVALID_ROLE_MESSAGE = `Role must be one of: ${ROLES.join(", ")}`;
 /** Body of `PATCH /api/admin/users/{id}`. */
 export const roleChangeSchema = z.object({ role: z.enum(ROLES) });
 
+/** The sentence shown at the role field for a missing or unknown role. */
+export const ROLE_SENTENCE = `Choose one of the roles: ${ROLES.slice(0, -1).join(", ")} or ${ROLES.at(-1)}.`;
+
 /**
  * Validates a role-change body.
- * @throws InvalidInputError "Role must be one of: user, member, admin".
+ * @throws InvalidInputError "Role must be one of: user, member, admin", with `ROLE_SENTENCE` for
+ *   the `role` field as `fields` when the body is an object.
  */
 export function parseRoleChange(body: unknown): Role {
   const result = roleChangeSchema.safeParse(body);
-  if (!result.success) throw new InvalidInputError(INVALID_ROLE_MESSAGE);
+  if (!result.success) {
+    throw new InvalidInputError(INVALID_ROLE_MESSAGE, fieldProblems(result.error.issues, { role: ROLE_SENTENCE }));
+  }
   return result.data.role;
 }
 

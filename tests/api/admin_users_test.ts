@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { getUser } from "@/lib/users/users.ts";
+import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 
 const ROW_KEYS = ["createdAt", "email", "emailVerified", "id", "image", "name", "role"];
 
@@ -221,7 +222,8 @@ Deno.test("a missing or bad role is 400 naming the allowed roles, and nothing ch
     const res = await patch(t, admin, target.user.id, body);
     assertEquals(res.status, 400, JSON.stringify(body));
     assertEquals(res.headers.get("content-type"), "application/json");
-    assertEquals(await res.json(), { error: "Role must be one of: user, member, admin" });
+    const fields = Array.isArray(body) || body === null ? {} : { fields: [{ field: "role", message: ROLE_SENTENCE }] };
+    assertEquals(await res.json(), { error: "Role must be one of: user, member, admin", ...fields });
   }
   assertEquals((await getUser(t.kv, target.user.id))?.role, "member");
 });

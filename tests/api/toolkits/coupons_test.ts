@@ -3,6 +3,9 @@ import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop } from "./helpers.ts";
 
+/** The sentence a taken code gets at its field. */
+const CODE_TAKEN = { field: "code", message: "Another coupon has this code: choose a different one." };
+
 Deno.test("admin coupons: create stores the code upper case with defaults, search by code, patch, delete", async () => {
   await using shop = await openShop();
   const admin = shop.admin.headers;
@@ -52,13 +55,16 @@ Deno.test("admin coupons: a duplicate code in any case is 400 'Coupon code alrea
     },
     headers: shop.admin.headers,
   });
-  assertEquals([dup.status, await dup.json()], [400, { error: "Coupon code already exists" }]);
+  assertEquals([dup.status, await dup.json()], [400, { error: "Coupon code already exists", fields: [CODE_TAKEN] }]);
   const other = await addCoupon(shop, { code: "OTHER" });
   const rename = await shop.t.json("PATCH", `/api/admin/coupons/${other.id}`, {
     body: { code: "Save20" },
     headers: shop.admin.headers,
   });
-  assertEquals([rename.status, await rename.json()], [400, { error: "Coupon code already exists" }]);
+  assertEquals([rename.status, await rename.json()], [400, {
+    error: "Coupon code already exists",
+    fields: [CODE_TAKEN],
+  }]);
   for (
     const bad of [
       { discountValue: 101 },

@@ -6,6 +6,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { EXPIRED_AT_CREATION } from "@/lib/coupons/coupons.ts";
+import { EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
 import { ORIGINAL_PRICE_BELOW_PRICE } from "@/lib/toolkits/catalog.ts";
 
 const HTTP_VIDEO = "Use an https address: an http video does not play on an https site";
@@ -120,6 +121,9 @@ Deno.test("a coupon that has already expired is refused at creation; a future ex
       ...admin.headers,
     },
   });
+  assertEquals(await expired.clone().json().then((body) => body.fields), [
+    { field: "expiresAt", message: EXPIRY_PASSED },
+  ]);
   assertEquals(await refusal(expired), [EXPIRED_AT_CREATION]);
   const list = await (await t.fetch("/api/admin/coupons", { headers: admin.headers })).json();
   assertEquals(list.coupons, []);
