@@ -43,8 +43,9 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
   page.setDefaultTimeout(30_000);
 
   await t.step("coupon: an expiry in the past, then a code already taken", async () => {
-    await app.json("POST", "/api/admin/coupons", { code: "TAKEN", discountType: "percentage", discountValue: 10 }, {
-      ...admin.headers,
+    await app.json("POST", "/api/admin/coupons", {
+      body: { code: "TAKEN", discountType: "percentage", discountValue: 10 },
+      headers: admin.headers,
     });
     await openHydrated(page, `${app.origin}/admin/coupons`);
     await page.getByLabel("Code", { exact: true }).fill("LATE");
@@ -78,12 +79,10 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
   });
 
   await t.step("lesson: an http video, then an address the server refuses", async () => {
-    const created = await app.json(
-      "POST",
-      "/api/admin/toolkits",
-      { title: "Interview Playbook", description: "Everything for a first interview.", price: 499 },
-      admin.headers,
-    );
+    const created = await app.json("POST", "/api/admin/toolkits", {
+      body: { title: "Interview Playbook", description: "Everything for a first interview.", price: 499 },
+      headers: admin.headers,
+    });
     const { id } = await created.json();
     await openHydrated(page, `${app.origin}/admin/toolkits/${id}`);
     await page.getByLabel("Lesson title").fill("Warm-up");

@@ -105,7 +105,7 @@ Deno.test("sign-up password length: under 8 is PASSWORD_TOO_SHORT, over 128 PASS
 Deno.test("sign-up checks the password before callbackURL, and both before a taken e-mail", async () => {
   await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
   await createTestUser(t, "user", { email: "taken@example.com" });
-  const code = async (body: Record<string, string>) => (await (await t.json("POST", PATH, body)).json()).code;
+  const code = async (body: Record<string, string>) => (await (await t.json("POST", PATH, { body })).json()).code;
   const foreign = "https://evil.example/";
   assertEquals(
     await code({ name: "Both", email: "both@example.com", password: "short", callbackURL: foreign }),
