@@ -62,10 +62,20 @@ async function seed(): Promise<{ adminCookie: string; seconds: number }> {
     await Promise.all(
       toolkits.slice(0, Math.min(TOOLKITS, PURCHASES - made)).map(async (kit, k) => {
         const n = made + k;
-        const started = await initiatePurchase(kv, ctx.payments, buyer, kit.id, n % 5 === 0 ? "BENCH10" : undefined);
+        const started = await initiatePurchase(kv, {
+          payments: ctx.payments,
+          user: buyer,
+          toolkitId: kit.id,
+          couponCode: n % 5 === 0 ? "BENCH10" : undefined,
+        });
         const orderId = started.order!.id;
         const [payment] = await ctx.payments!.orderPayments(orderId);
-        await applyGatewayReport(ctx, started.purchase.id, "paid", "bench", { orderId, paymentId: payment.id });
+        await applyGatewayReport(ctx, {
+          purchaseId: started.purchase.id,
+          outcome: "paid",
+          source: "bench",
+          payment: { orderId, paymentId: payment.id },
+        });
         if (n % 20 === 0) {
           await refundPayment(ctx, { by: admin, target: { purchaseId: started.purchase.id }, reason: "bench" });
         }

@@ -55,9 +55,11 @@ export function certificateView(record: CertificateRecord): Certificate {
 export async function issueCertificateOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  learner: { id: string; name: string },
-  toolkit: { id: string; title: string },
-  at: string,
+  { learner, toolkit, at }: {
+    learner: { id: string; name: string };
+    toolkit: { id: string; title: string };
+    at: string;
+  },
 ): Promise<Certificate | null> {
   const index = await kv.get<string>(byUserKey(learner.id, toolkit.id));
   if (index.value) {
@@ -89,9 +91,7 @@ export async function issueCertificateOps(
 export async function revokeCertificateOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  userId: string,
-  toolkitId: string,
-  at: string,
+  { userId, toolkitId, at }: { userId: string; toolkitId: string; at: string },
 ): Promise<void> {
   const index = await kv.get<string>(byUserKey(userId, toolkitId));
   if (!index.value) return;

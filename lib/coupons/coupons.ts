@@ -219,13 +219,12 @@ export async function getCouponRecord(kv: Deno.Kv, id: string): Promise<CouponRe
  * The coupon a checkout of `toolkitId` may use under `code`, with its entry for an atomic check,
  * after the first three checks of the API's documented order: it exists (and covers the toolkit),
  * it is active, it has not expired.
+ * `now` is in ms since the epoch (default: the current time).
  * @throws InvalidInputError "Invalid coupon code", "Coupon is not active" or "Coupon has expired".
  */
 export async function usableCoupon(
   kv: Deno.Kv,
-  code: string,
-  toolkitId: string,
-  now = Date.now(),
+  { code, toolkitId, now = Date.now() }: { code: string; toolkitId: string; now?: number },
 ): Promise<Deno.KvEntry<CouponRecord>> {
   const normalized = code.trim().toUpperCase();
   const id = normalized.length <= 40 ? (await kv.get<string>(codeKey(normalized))).value : null;

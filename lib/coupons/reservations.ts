@@ -75,9 +75,7 @@ async function slotsOf(kv: Deno.Kv, prefix: Deno.KvKey): Promise<Map<number, Den
  */
 function claimOf(
   slots: Map<number, Deno.KvEntry<SlotValue>>,
-  limit: number | null,
-  purchaseId: string,
-  keyOf: (index: number) => Deno.KvKey,
+  { limit, purchaseId, keyOf }: { limit: number | null; purchaseId: string; keyOf: (index: number) => Deno.KvKey },
 ): SlotClaim | null {
   const now = Date.now();
   for (const [index, entry] of slots) {
@@ -105,17 +103,21 @@ function claimOf(
  */
 export async function planReservation(
   kv: Deno.Kv,
-  coupon: { id: string; perUserLimit: number; usageLimit: number | null },
-  userId: string,
-  purchaseId: string,
+  { coupon, userId, purchaseId }: Omit<SlotOwner, "ref"> & {
+    coupon: { id: string; perUserLimit: number; usageLimit: number | null };
+  },
 ): Promise<ReservationPlan> {
   const [userSlots, slots] = await Promise.all([
     slotsOf(kv, ["coupon_user_slots", coupon.id, userId]),
     slotsOf(kv, ["coupon_slots", coupon.id]),
   ]);
-  const userSlot = claimOf(userSlots, coupon.perUserLimit, purchaseId, (i) => userSlotKey(coupon.id, userId, i));
+  const userSlot = claimOf(userSlots, {
+    limit: coupon.perUserLimit,
+    purchaseId,
+    keyOf: (i) => userSlotKey(coupon.id, userId, i),
+  });
   if (!userSlot) return { ok: false, reason: "perUserLimit" };
-  const slot = claimOf(slots, coupon.usageLimit, purchaseId, (i) => slotKey(coupon.id, i));
+  const slot = claimOf(slots, { limit: coupon.usageLimit, purchaseId, keyOf: (i) => slotKey(coupon.id, i) });
   if (!slot) return { ok: false, reason: "usageLimit" };
   return { ok: true, couponId: coupon.id, slot, userSlot };
 }
@@ -126,9 +128,11 @@ export async function planReservation(
  */
 export function reserveOps(
   op: Deno.AtomicOperation,
-  plan: Extract<ReservationPlan, { ok: true }>,
-  value: Omit<SlotValue, "status" | "expiresAt">,
-  paid: boolean,
+  { plan, value, paid }: {
+    plan: Extract<ReservationPlan, { ok: true }>;
+    value: Omit<SlotValue, "status" | "expiresAt">;
+    paid: boolean;
+  },
 ): ReservationRef {
   const slotValue: SlotValue = paid
     ? { ...value, status: "used", expiresAt: null }
@@ -140,12 +144,17 @@ export function reserveOps(
   return { couponId: plan.couponId, slot: plan.slot.index, userSlot: plan.userSlot.index };
 }
 
+/** A reservation `ref` taken by buyer `userId` for purchase `purchaseId`. */
+export interface SlotOwner {
+  ref: ReservationRef;
+  userId: string;
+  purchaseId: string;
+}
+
 /** The slot entries of a reservation that still belong to `purchaseId` (live or paid). */
 export async function heldSlots(
   kv: Deno.Kv,
-  ref: ReservationRef,
-  userId: string,
-  purchaseId: string,
+  { ref, userId, purchaseId }: SlotOwner,
 ): Promise<Deno.KvEntry<SlotValue>[]> {
   const entries = await kv.getMany<SlotValue[]>([
     slotKey(ref.couponId, ref.slot),
@@ -165,9 +174,7 @@ export async function heldSlots(
 export async function forgetBuyerOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  ref: ReservationRef,
-  userId: string,
-  purchaseId: string,
+  { ref, userId, purchaseId }: SlotOwner,
 ): Promise<void> {
   const [slot, userSlot] = await kv.getMany<SlotValue[]>([
     slotKey(ref.couponId, ref.slot),

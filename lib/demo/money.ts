@@ -47,12 +47,25 @@ export function offlineGateway(): PaymentGateway {
 }
 
 /** Buys `toolkit` as `buyer` (with `couponCode`) and confirms its payment; the purchase id, or null when bought before. */
-async function buy(ctx: PaymentContext, buyer: User, toolkit: Toolkit, couponCode?: string): Promise<string | null> {
+async function buy(
+  ctx: PaymentContext,
+  { buyer, toolkit, couponCode }: { buyer: User; toolkit: Toolkit; couponCode?: string },
+): Promise<string | null> {
   if ((await listPurchaseRecords(ctx.kv, buyer.id)).some((p) => p.toolkitId === toolkit.id)) return null;
-  const started = await initiatePurchase(ctx.kv, ctx.payments, buyer, toolkit.id, couponCode);
+  const started = await initiatePurchase(ctx.kv, {
+    payments: ctx.payments,
+    user: buyer,
+    toolkitId: toolkit.id,
+    couponCode,
+  });
   const orderId = started.order!.id;
   const [payment] = await ctx.payments!.orderPayments(orderId);
-  await applyGatewayReport(ctx, started.purchase.id, "paid", "demo", { orderId, paymentId: payment.id });
+  await applyGatewayReport(ctx, {
+    purchaseId: started.purchase.id,
+    outcome: "paid",
+    source: "demo",
+    payment: { orderId, paymentId: payment.id },
+  });
   return started.purchase.id;
 }
 
@@ -67,7 +80,7 @@ export async function seedMoney(
   const interview = active.find((t) => t.title === INTERVIEW)!;
   const salary = active.find((t) => t.title === SALARY)!;
   const lines: string[] = [];
-  const bought = await buy(ctx, people.learner, interview, "WELCOME20");
+  const bought = await buy(ctx, { buyer: people.learner, toolkit: interview, couponCode: "WELCOME20" });
   if (bought) {
     for (const item of await listContentItems(kv, interview.id)) {
       await recordProgress(kv, {
@@ -79,7 +92,7 @@ export async function seedMoney(
     }
     lines.push(`${people.learner.name} paid for "${interview.title}" (receipt) and completed it (certificate)`);
   }
-  const refunded = await buy(ctx, people.refunded, salary);
+  const refunded = await buy(ctx, { buyer: people.refunded, toolkit: salary });
   if (refunded) {
     await refundPayment(ctx, { by: people.admin, target: { purchaseId: refunded }, reason: "Bought by mistake" });
     lines.push(`${people.refunded.name}'s purchase of "${salary.title}" was refunded`);

@@ -158,7 +158,7 @@ export async function seedToolkits(kv: Deno.Kv, admin: User, student: User): Pro
   }
   const owned = toolkits[0];
   if (!(await hasPurchased(kv, student.id, owned.id))) {
-    await initiatePurchase(kv, null, student, owned.id, "FREEPASS");
+    await initiatePurchase(kv, { payments: null, user: student, toolkitId: owned.id, couponCode: "FREEPASS" });
     const lessons = (await listContentItems(kv, owned.id)).map((item) => item.id);
     for (const id of lessons.slice(0, 2)) {
       await setLessonCompleted(kv, {

@@ -73,10 +73,12 @@ export function priceAfterDiscount(pricePaise: number, coupon: CouponRecord | nu
  */
 export async function initiatePurchase(
   kv: Deno.Kv,
-  payments: PaymentGateway | null,
-  user: User,
-  toolkitId: string,
-  couponCode: string | undefined,
+  { payments, user, toolkitId, couponCode }: {
+    payments: PaymentGateway | null;
+    user: User;
+    toolkitId: string;
+    couponCode: string | undefined;
+  },
 ): Promise<CheckoutResult> {
   const toolkit = await getToolkitRecord(kv, toolkitId);
   if (!toolkit || !toolkit.isActive) throw new NotFoundError(TOOLKIT_NOT_FOUND);
@@ -84,11 +86,11 @@ export async function initiatePurchase(
   const newId = crypto.randomUUID();
   let order: GatewayOrder | null = null;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const coupon = code ? await usableCoupon(kv, code, toolkitId) : null;
+    const coupon = code ? await usableCoupon(kv, { code, toolkitId }) : null;
     const guards = await checkoutGuards(kv, user.id, toolkitId);
     const previous = guards.pendingPurchase?.value ?? null;
     const purchaseId = previous?.id ?? newId;
-    const plan = coupon ? await planReservation(kv, coupon.value, user.id, purchaseId) : null;
+    const plan = coupon ? await planReservation(kv, { coupon: coupon.value, userId: user.id, purchaseId }) : null;
     if (plan && !plan.ok) throw new InvalidInputError(COUPON_ERRORS[plan.reason]);
     if (guards.owned.value !== null) throw new InvalidInputError(COUPON_ERRORS.purchased);
 
@@ -111,11 +113,13 @@ export async function initiatePurchase(
       // Paid at once: no earlier order can grant anything any more, so their reservations go.
       const claimed = plan?.ok ? [plan.slot.key, plan.userSlot.key].map((k) => JSON.stringify(k)) : [];
       const held = (await Promise.all(
-        reservationsOf(previous).map((ref) => heldSlots(kv, ref, user.id, previous.id)),
+        reservationsOf(previous).map((ref) => heldSlots(kv, { ref, userId: user.id, purchaseId: previous.id })),
       )).flat();
       releaseOps(op, held.filter((entry) => !claimed.includes(JSON.stringify(entry.key))));
     }
-    const reservation = plan?.ok ? reserveOps(op, plan, { purchaseId, userId: user.id, toolkitId }, free) : null;
+    const reservation = plan?.ok
+      ? reserveOps(op, { plan, value: { purchaseId, userId: user.id, toolkitId }, paid: free })
+      : null;
     const couponId = coupon?.value.id ?? null;
     const couponCode = coupon?.value.code ?? null;
     const now = new Date().toISOString();
@@ -141,7 +145,7 @@ export async function initiatePurchase(
       createdAt: now,
       updatedAt: now,
     };
-    writePurchaseOps(op, previous, record, guards);
+    writePurchaseOps(op, { before: previous, record, guards });
     if (!(await op.commit()).ok) continue;
     return {
       success: true,

@@ -113,28 +113,34 @@ type UseTaken =
 async function takeUse(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  purchase: BuyerPurchase,
-  couponId: string,
-  ref: ReservationRef | null,
+  { purchase, couponId, ref }: { purchase: BuyerPurchase; couponId: string; ref: ReservationRef | null },
 ): Promise<UseTaken> {
   const coupon = await getCouponRecord(kv, couponId);
   if (!coupon) return { ok: true, reservation: null, keys: [] };
-  const held = ref ? await heldSlots(kv, ref, purchase.userId, purchase.id) : [];
+  const held = ref ? await heldSlots(kv, { ref, userId: purchase.userId, purchaseId: purchase.id }) : [];
   if (ref && held.length === 2) {
     confirmOps(op, held);
     return { ok: true, reservation: ref, keys: held.map((entry) => entry.key) };
   }
-  const plan = await planReservation(kv, coupon, purchase.userId, purchase.id);
+  const plan = await planReservation(kv, { coupon, userId: purchase.userId, purchaseId: purchase.id });
   if (!plan.ok) return { ok: false };
   const value = { purchaseId: purchase.id, userId: purchase.userId, toolkitId: purchase.toolkitId };
-  return { ok: true, reservation: reserveOps(op, plan, value, true), keys: [plan.slot.key, plan.userSlot.key] };
+  return {
+    ok: true,
+    reservation: reserveOps(op, { plan, value, paid: true }),
+    keys: [plan.slot.key, plan.userSlot.key],
+  };
 }
 
 /** Adds to `op` the release of every reservation `purchase` holds except the slots at `keep`. */
-async function releaseOthers(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: BuyerPurchase, keep: Deno.KvKey[]) {
+async function releaseOthers(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { purchase, keep }: { purchase: BuyerPurchase; keep: Deno.KvKey[] },
+) {
   const kept = new Set(keep.map((key) => JSON.stringify(key)));
   const held = (await Promise.all(
-    reservationsOf(purchase).map((ref) => heldSlots(kv, ref, purchase.userId, purchase.id)),
+    reservationsOf(purchase).map((ref) => heldSlots(kv, { ref, userId: purchase.userId, purchaseId: purchase.id })),
   )).flat();
   releaseOps(op, held.filter((entry) => !kept.has(JSON.stringify(entry.key))));
 }
@@ -178,6 +184,14 @@ function withoutBuyer(
   return { ...current, extraPayments: [...current.extraPayments ?? [], owed], updatedAt: at };
 }
 
+/** What is known of an order's payment: the purchase, its outcome, who says so (`source`, kept in the history). */
+interface OutcomeReport {
+  purchaseId: string;
+  outcome: Outcome;
+  source: string;
+  payment: { orderId: string; paymentId: string | null };
+}
+
 /**
  * Applies `outcome` to a purchase once, with `event` (its marker entry, read absent) written in
  * the same atomic operation when given. Returns the purchase as it ends up; false when the event
@@ -185,11 +199,9 @@ function withoutBuyer(
  */
 async function applyOutcome(
   ctx: PaymentContext,
-  purchaseId: string,
-  outcome: Outcome,
-  source: string,
-  payment: { orderId: string; paymentId: string | null },
-  event?: { entry: Deno.KvEntryMaybe<unknown>; value: unknown },
+  { purchaseId, outcome, source, payment, event }: OutcomeReport & {
+    event?: { entry: Deno.KvEntryMaybe<unknown>; value: unknown };
+  },
 ): Promise<PurchaseRecord | false> {
   const { kv } = ctx;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -225,9 +237,9 @@ async function applyOutcome(
     op.check(guards.pending).check(guards.owned);
     const now = new Date().toISOString();
     const mails: string[] = [];
-    let record = await settle(kv, op, current, outcome, payment, { source, at: now });
-    if (record.paymentStatus === "paid") record = await paidOps(ctx, op, record, now, mails);
-    writePurchaseOps(op, current, record, guards);
+    let record = await settle(kv, op, { current, outcome, payment, change: { source, at: now } });
+    if (record.paymentStatus === "paid") record = await paidOps(ctx, op, { record, at: now, mails });
+    writePurchaseOps(op, { before: current, record, guards });
     if ((await op.commit()).ok) {
       for (const id of mails) ctx.deliverSoon?.(id);
       return record;
@@ -250,9 +262,7 @@ function backOff(attempt: number): Promise<void> {
 async function paidOps(
   ctx: PaymentContext,
   op: Deno.AtomicOperation,
-  record: BuyerPurchase,
-  at: string,
-  mails: string[],
+  { record, at, mails }: { record: BuyerPurchase; at: string; mails: string[] },
 ) {
   const { kv, appUrl } = ctx;
   const paid: BuyerPurchase = { ...record, paidAt: record.paidAt ?? at };
@@ -270,12 +280,14 @@ async function paidOps(
     kv,
     op,
     {
-      id: paid.userId,
-      name: buyer?.name ?? "",
-      email: buyer?.email ?? "",
+      buyer: {
+        id: paid.userId,
+        name: buyer?.name ?? "",
+        email: buyer?.email ?? "",
+      },
+      toolkitTitle: toolkit?.title ?? "Toolkit",
+      at,
     },
-    toolkit?.title ?? "Toolkit",
-    at,
   );
   if (buyer) {
     const mail = receiptMail({
@@ -303,24 +315,29 @@ async function paidOps(
 async function settle(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  current: BuyerPurchase,
-  outcome: Outcome,
-  payment: { orderId: string; paymentId: string | null },
-  change: { source: string; at: string },
+  { current, outcome, payment, change }: Pick<OutcomeReport, "outcome" | "payment"> & {
+    current: BuyerPurchase;
+    change: { source: string; at: string };
+  },
 ): Promise<BuyerPurchase> {
   const history = (status: Outcome, source = change.source) => [
     ...current.history,
     { status, at: change.at, source },
   ];
   if (outcome === "failed") {
-    releaseOps(op, current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : []);
+    releaseOps(
+      op,
+      current.reservation
+        ? await heldSlots(kv, { ref: current.reservation, userId: current.userId, purchaseId: current.id })
+        : [],
+    );
     return { ...current, paymentStatus: "failed", history: history("failed"), updatedAt: change.at };
   }
   const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
   const couponId = terms ? terms.couponId : current.couponId;
   const ref = terms?.reservation ?? (couponId === current.couponId ? current.reservation : null);
   const use: UseTaken = couponId
-    ? await takeUse(kv, op, current, couponId, ref)
+    ? await takeUse(kv, op, { purchase: current, couponId, ref })
     : { ok: true, reservation: null, keys: [] };
   if (!use.ok) {
     const owed = {
@@ -332,7 +349,12 @@ async function settle(
     };
     const extraPayments = [...current.extraPayments ?? [], owed];
     if (payment.orderId !== current.gatewayOrderId) return { ...current, extraPayments, updatedAt: change.at };
-    releaseOps(op, current.reservation ? await heldSlots(kv, current.reservation, current.userId, current.id) : []);
+    releaseOps(
+      op,
+      current.reservation
+        ? await heldSlots(kv, { ref: current.reservation, userId: current.userId, purchaseId: current.id })
+        : [],
+    );
     return {
       ...current,
       paymentStatus: "failed",
@@ -341,7 +363,7 @@ async function settle(
       updatedAt: change.at,
     };
   }
-  await releaseOthers(kv, op, current, use.keys);
+  await releaseOthers(kv, op, { purchase: current, keep: use.keys });
   return {
     ...current,
     reservation: use.reservation,
@@ -368,9 +390,7 @@ function priceTerms(terms: OrderTerms): Pick<PurchaseRecord, "listPricePaise" | 
  */
 export async function verifyPayment(
   ctx: PaymentContext,
-  user: User,
-  toolkitId: string,
-  proof: PaymentProof,
+  { user, toolkitId, proof }: { user: User; toolkitId: string; proof: PaymentProof },
 ): Promise<Purchase> {
   const { kv, payments } = ctx;
   if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
@@ -379,7 +399,12 @@ export async function verifyPayment(
   const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
   if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
   if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
-  const record = (await applyOutcome(ctx, found.id, "paid", "verify", proof)) as PurchaseRecord;
+  const record = (await applyOutcome(ctx, {
+    purchaseId: found.id,
+    outcome: "paid",
+    source: "verify",
+    payment: proof,
+  })) as PurchaseRecord;
   const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId && p.reason === "coupon unavailable");
   if (owed) throw new ConflictError(COUPON_UNAVAILABLE);
   return purchaseView(record);
@@ -392,12 +417,9 @@ export async function verifyPayment(
  */
 export async function applyGatewayReport(
   ctx: PaymentContext,
-  purchaseId: string,
-  outcome: Outcome,
-  source: string,
-  payment: { orderId: string; paymentId: string },
+  report: OutcomeReport & { payment: { paymentId: string } },
 ): Promise<PurchaseRecord> {
-  return await applyOutcome(ctx, purchaseId, outcome, source, payment) as PurchaseRecord;
+  return await applyOutcome(ctx, report) as PurchaseRecord;
 }
 
 interface WebhookBody {
@@ -425,9 +447,7 @@ const OUTCOMES: Record<string, Outcome> = {
  */
 export async function handleWebhook(
   ctx: PaymentContext,
-  rawBody: string,
-  signature: string | null,
-  eventIdHeader: string | null,
+  { rawBody, signature, eventIdHeader }: { rawBody: string; signature: string | null; eventIdHeader: string | null },
 ): Promise<void> {
   const { kv, payments } = ctx;
   if (!payments?.verifyWebhookSignature(rawBody, signature)) throw new InvalidInputError(INVALID_WEBHOOK_SIGNATURE);
@@ -468,9 +488,15 @@ export async function handleWebhook(
       continue;
     }
     if (
-      await applyOutcome(ctx, purchaseId, outcome, `webhook ${type}`, { orderId: orderId!, paymentId }, {
-        entry,
-        value: marker,
+      await applyOutcome(ctx, {
+        purchaseId,
+        outcome,
+        source: `webhook ${type}`,
+        payment: { orderId: orderId!, paymentId },
+        event: {
+          entry,
+          value: marker,
+        },
       }) !== false
     ) {
       return;

@@ -271,7 +271,7 @@ async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<v
         ownedKey(userId, record.toolkitId),
       ]);
       for (const marker of [pending, owned]) if (marker.value === id) op.check(marker).delete(marker.key);
-      for (const ref of reservationsOf(record)) await forgetBuyerOps(kv, op, ref, userId, id);
+      for (const ref of reservationsOf(record)) await forgetBuyerOps(kv, op, { ref, userId, purchaseId: id });
     }
     if ((await op.commit()).ok) return;
   }
@@ -286,9 +286,11 @@ async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<v
  */
 export function writePurchaseOps(
   op: Deno.AtomicOperation,
-  before: PurchaseRecord | null,
-  record: BuyerPurchase,
-  guards: { pending: Deno.KvEntryMaybe<string>; owned: Deno.KvEntryMaybe<string> },
+  { before, record, guards }: {
+    before: PurchaseRecord | null;
+    record: BuyerPurchase;
+    guards: { pending: Deno.KvEntryMaybe<string>; owned: Deno.KvEntryMaybe<string> };
+  },
 ): void {
   putPurchaseOps(op, before, record);
   op.set(byUserKey(record.userId, record.id), record.id);

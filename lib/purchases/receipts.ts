@@ -40,9 +40,7 @@ const sequenceKey = (year: number): Deno.KvKey => ["receipt_sequence", year];
 export async function issueReceiptOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  buyer: { id: string; name: string; email: string },
-  toolkitTitle: string,
-  at: string,
+  { buyer, toolkitTitle, at }: { buyer: { id: string; name: string; email: string }; toolkitTitle: string; at: string },
 ): Promise<ReceiptRecord> {
   const year = financialYearOf(at);
   const [sequence, profile] = await Promise.all([
@@ -111,9 +109,7 @@ export type SellerConfig = Config["seller"];
  */
 export async function receiptFor(
   kv: Deno.Kv,
-  seller: SellerConfig,
-  viewer: User,
-  purchaseId: string,
+  { seller, viewer, purchaseId }: { seller: SellerConfig; viewer: User; purchaseId: string },
 ): Promise<ReceiptView> {
   const record = purchaseId.length <= 100 ? (await getPurchaseEntry(kv, purchaseId)).value : null;
   if (!record?.receipt || (record.userId !== viewer.id && viewer.role !== "admin")) {

@@ -39,7 +39,7 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
     if (age < RECONCILE_MIN_AGE_MS || age > RECONCILE_MAX_AGE_MS) continue;
     counts.checked++;
     try {
-      const outcome = await settleOrder(ctx, payments, item.purchaseId, item.orderId);
+      const outcome = await settleOrder(ctx, { payments, purchaseId: item.purchaseId, orderId: item.orderId });
       if (outcome) counts[outcome]++;
     } catch (error) {
       log.warn("reconciliation of an order failed", { orderId: item.orderId, error: String(error) });
@@ -51,9 +51,7 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
 /** Asks about one order and applies what it says; the outcome this call made happen, or null. */
 async function settleOrder(
   ctx: PaymentContext,
-  payments: PaymentGateway,
-  purchaseId: string,
-  orderId: string,
+  { payments, purchaseId, orderId }: { payments: PaymentGateway; purchaseId: string; orderId: string },
 ): Promise<"paid" | "failed" | null> {
   const before = (await getPurchaseEntry(ctx.kv, purchaseId)).value;
   if (!before || !Object.hasOwn(before.orders, orderId)) return null;
@@ -66,7 +64,12 @@ async function settleOrder(
   const outcome = captured ? "paid" : found.length > 0 && found.every((p) => p.status === "failed") ? "failed" : null;
   if (!outcome) return null;
   const paymentId = captured?.id ?? found[found.length - 1].id;
-  const record = await applyGatewayReport(ctx, purchaseId, outcome, SOURCE, { orderId, paymentId });
+  const record = await applyGatewayReport(ctx, {
+    purchaseId,
+    outcome,
+    source: SOURCE,
+    payment: { orderId, paymentId },
+  });
   const last = record.history[record.history.length - 1];
   return record.paymentStatus !== before.paymentStatus && last?.source === SOURCE ? outcome : null;
 }

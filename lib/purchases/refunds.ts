@@ -115,10 +115,12 @@ async function giveUpOps(
 ): Promise<void> {
   const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
   op.check(guards.pending).check(guards.owned);
-  const held = await Promise.all(reservationsOf(current).map((ref) => heldSlots(kv, ref, record.userId, record.id)));
+  const held = await Promise.all(
+    reservationsOf(current).map((ref) => heldSlots(kv, { ref, userId: record.userId, purchaseId: record.id })),
+  );
   releaseOps(op, held.flat());
-  await revokeCertificateOps(kv, op, current.userId, current.toolkitId, record.updatedAt);
-  writePurchaseOps(op, current, record, guards);
+  await revokeCertificateOps(kv, op, { userId: current.userId, toolkitId: current.toolkitId, at: record.updatedAt });
+  writePurchaseOps(op, { before: current, record, guards });
 }
 
 /**

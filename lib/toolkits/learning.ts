@@ -92,7 +92,9 @@ export async function recordProgress(
       // Checked in the write, so a refund landing meanwhile (the marker goes) issues nothing.
       const owned = await ownedEntry(kv, viewer.id, toolkitId);
       op.check(owned);
-      if (owned.value) issued = await issueCertificateOps(kv, op, viewer, toolkit, new Date().toISOString());
+      if (owned.value) {
+        issued = await issueCertificateOps(kv, op, { learner: viewer, toolkit, at: new Date().toISOString() });
+      }
     },
   });
   const certificate = issued ?? (purchased ? await certificateOf(kv, viewer.id, toolkitId) : null);

@@ -286,10 +286,12 @@ export function refundProcessedDelivery(
 
 /** A webhook delivery of `event` about `orderId` (and payment `paymentId`, a new one unless given): the raw body and its headers, signed with the webhook secret. */
 export function webhookDelivery(
-  event: "payment.captured" | "order.paid" | "payment.failed",
-  orderId: string,
-  eventId = randomId("evt_"),
-  paymentId = fakePaymentId(),
+  { event, orderId, eventId = randomId("evt_"), paymentId = fakePaymentId() }: {
+    event: "payment.captured" | "order.paid" | "payment.failed";
+    orderId: string;
+    eventId?: string;
+    paymentId?: string;
+  },
 ): { body: string; headers: Record<string, string> } {
   const payment = {
     entity: {

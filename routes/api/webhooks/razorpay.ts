@@ -29,9 +29,11 @@ export const handler = define.handlers({
     const rawBody = await req.text();
     await handleWebhook(
       paymentContext(ctx.state.services),
-      rawBody,
-      req.headers.get("x-razorpay-signature"),
-      req.headers.get("x-razorpay-event-id"),
+      {
+        rawBody,
+        signature: req.headers.get("x-razorpay-signature"),
+        eventIdHeader: req.headers.get("x-razorpay-event-id"),
+      },
     );
     return Response.json({ received: true });
   },

@@ -15,7 +15,9 @@ export const handler = define.handlers<ReceiptView>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { kv, config } = ctx.state.services;
-    return ctx.render(await receiptFor(kv, config.seller, ctx.state.user, ctx.params.id));
+    return ctx.render(
+      await receiptFor(kv, { seller: config.seller, viewer: ctx.state.user, purchaseId: ctx.params.id }),
+    );
   },
 });
 

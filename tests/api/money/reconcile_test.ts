@@ -53,7 +53,10 @@ Deno.test("reconcile: a late authorisation turns a failed purchase paid; all pay
   const kitA = await addToolkit(shop);
   const kitB = await addToolkit(shop);
   const a = await checkout(shop, buyer, kitA.id);
-  assertEquals((await deliver(shop, webhookDelivery("payment.failed", a.body.order.id))).status, 200);
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "payment.failed", orderId: a.body.order.id }))).status,
+    200,
+  );
   assertEquals((await purchaseRecord(shop, a.body.purchase.id)).paymentStatus, "failed");
   shop.fake.addPayment(a.body.order.id, "failed");
   shop.fake.addPayment(a.body.order.id, "authorized");
@@ -63,7 +66,10 @@ Deno.test("reconcile: a late authorisation turns a failed purchase paid; all pay
   assertEquals((await purchaseRecord(shop, a.body.purchase.id)).paymentStatus, "paid");
   assertEquals((await purchaseRecord(shop, b.body.purchase.id)).paymentStatus, "failed");
   // A paid purchase never moves back: a failure reported afterwards changes nothing.
-  assertEquals((await deliver(shop, webhookDelivery("payment.failed", a.body.order.id))).status, 200);
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "payment.failed", orderId: a.body.order.id }))).status,
+    200,
+  );
   assertEquals((await purchaseRecord(shop, a.body.purchase.id)).paymentStatus, "paid");
 });
 
@@ -76,7 +82,7 @@ Deno.test("reconcile: a run racing the webhook confirms the purchase once", asyn
   for (const s of started) shop.fake.addPayment(s.body.order.id, "captured");
   const [counts, ...hooks] = await Promise.all([
     run(shop),
-    ...started.map((s) => deliver(shop, webhookDelivery("payment.captured", s.body.order.id))),
+    ...started.map((s) => deliver(shop, webhookDelivery({ event: "payment.captured", orderId: s.body.order.id }))),
   ]);
   assert(hooks.every((res) => res.status === 200));
   assertEquals(counts.checked, 5);

@@ -109,13 +109,16 @@ Deno.test("stats: the counters equal a recount of the records after 200 mixed op
     },
     async fail() {
       const order = pick(pendingOrders);
-      if (order) await deliver(shop, webhookDelivery("payment.failed", order.orderId));
+      if (order) await deliver(shop, webhookDelivery({ event: "payment.failed", orderId: order.orderId }));
     },
     async payTwice() {
       const order = pick(pendingOrders);
       if (!order) return;
       const payment = shop.fake.addPayment(order.orderId, "captured");
-      await deliver(shop, webhookDelivery("payment.captured", order.orderId, undefined, payment.id));
+      await deliver(
+        shop,
+        webhookDelivery({ event: "payment.captured", orderId: order.orderId, paymentId: payment.id }),
+      );
     },
     async refund() {
       if (!paid.length) return;

@@ -55,7 +55,7 @@ Deno.test("10 simultaneous deliveries of one webhook event make one state change
   await addCoupon(shop, { code: "USEONCE", usageLimit: 2 });
   const user = await createTestUser(shop.t);
   const started = await checkout(shop, user, kit.id, "USEONCE");
-  const delivery = webhookDelivery("payment.captured", started.body.order.id);
+  const delivery = webhookDelivery({ event: "payment.captured", orderId: started.body.order.id });
   const answers = await Promise.all(
     Array.from(
       { length: 10 },

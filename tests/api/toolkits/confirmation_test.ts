@@ -86,11 +86,11 @@ Deno.test("webhook: payment.captured and order.paid mark the purchase paid; unkn
   const a = await checkout(shop, user, kitA.id);
   const b = await checkout(shop, user, kitB.id);
   for (const [event, started] of [["payment.captured", a], ["order.paid", b]] as const) {
-    const res = await deliver(shop, webhookDelivery(event, started.body.order.id));
+    const res = await deliver(shop, webhookDelivery({ event, orderId: started.body.order.id }));
     assertEquals([res.status, await res.json()], [200, { received: true }]);
     assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "paid");
   }
-  const unknown = await deliver(shop, webhookDelivery("payment.captured", "order_unknown123"));
+  const unknown = await deliver(shop, webhookDelivery({ event: "payment.captured", orderId: "order_unknown123" }));
   assertEquals([unknown.status, await unknown.json()], [200, { received: true }]);
 });
 
@@ -99,7 +99,7 @@ Deno.test("webhook: a bad or missing signature is 400 and changes nothing; no se
   const user = await createTestUser(shop.t);
   const kit = await addToolkit(shop);
   const started = await checkout(shop, user, kit.id);
-  const good = webhookDelivery("payment.captured", started.body.order.id);
+  const good = webhookDelivery({ event: "payment.captured", orderId: started.body.order.id });
   const tampered = { body: good.body.replace("captured", "capturex"), headers: good.headers };
   const unsigned = { body: good.body, headers: { ...good.headers, "x-razorpay-signature": "" } };
   for (const delivery of [tampered, unsigned]) {
@@ -121,10 +121,10 @@ Deno.test("webhook: the same event delivered again changes nothing more", async 
   const user = await createTestUser(shop.t);
   const kit = await addToolkit(shop);
   const started = await checkout(shop, user, kit.id);
-  const failed = webhookDelivery("payment.failed", started.body.order.id);
+  const failed = webhookDelivery({ event: "payment.failed", orderId: started.body.order.id });
   assertEquals((await deliver(shop, failed)).status, 200);
   assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "failed");
-  const captured = webhookDelivery("payment.captured", started.body.order.id);
+  const captured = webhookDelivery({ event: "payment.captured", orderId: started.body.order.id });
   assertEquals((await deliver(shop, captured)).status, 200);
   assertEquals((await deliver(shop, captured)).status, 200);
   assertEquals((await deliver(shop, failed)).status, 200);
@@ -140,7 +140,10 @@ Deno.test("webhook: payment.failed marks the purchase failed and frees its coupo
   await addCoupon(shop, { code: "LAST", usageLimit: 1 });
   const started = await checkout(shop, user, kit.id, "LAST");
   assertEquals((await checkout(shop, other, kit.id, "LAST")).body, { error: "Coupon usage limit reached" });
-  assertEquals((await deliver(shop, webhookDelivery("payment.failed", started.body.order.id))).status, 200);
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "payment.failed", orderId: started.body.order.id }))).status,
+    200,
+  );
   assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "failed");
   assertEquals((await checkout(shop, other, kit.id, "LAST")).status, 200);
 });
@@ -193,9 +196,15 @@ Deno.test("a payment confirmed after its reservation was released or lapsed take
     (await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json()).coupons[0].usedCount;
   const first = await createTestUser(shop.t);
   const started = await checkout(shop, first, kit.id, "TWICE");
-  assertEquals((await deliver(shop, webhookDelivery("payment.failed", started.body.order.id))).status, 200);
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "payment.failed", orderId: started.body.order.id }))).status,
+    200,
+  );
   assertEquals(await usedCount(), 0);
-  assertEquals((await deliver(shop, webhookDelivery("payment.captured", started.body.order.id))).status, 200);
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "payment.captured", orderId: started.body.order.id }))).status,
+    200,
+  );
   assertEquals(await usedCount(), 1);
 
   const second = await createTestUser(shop.t);
@@ -226,7 +235,10 @@ Deno.test("paying the earlier order of a replaced checkout records that order an
   const second = await checkout(shop, user, kit.id, "LATER20");
   assertEquals(second.body.purchase.id, first.body.purchase.id);
   assertEquals(second.body.purchase.amountPaid, 39920);
-  assertEquals((await deliver(shop, webhookDelivery("order.paid", first.body.order.id))).status, 200);
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "order.paid", orderId: first.body.order.id }))).status,
+    200,
+  );
   const record = await purchaseRecord(shop, first.body.purchase.id);
   assertEquals([record.paymentStatus, record.gatewayOrderId, record.amountPaid], ["paid", first.body.order.id, 49900]);
 });

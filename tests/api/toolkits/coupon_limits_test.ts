@@ -40,7 +40,7 @@ async function lapse(shop: Shop, purchaseId: string) {
 }
 
 async function deliver(shop: Shop, event: "payment.captured" | "order.paid", orderId: string) {
-  const delivery = webhookDelivery(event, orderId);
+  const delivery = webhookDelivery({ event, orderId });
   const res = await shop.t.fetch("/api/webhooks/razorpay", {
     method: "POST",
     body: delivery.body,

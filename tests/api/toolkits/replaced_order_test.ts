@@ -51,7 +51,7 @@ Deno.test("a failure of a replaced order leaves the current pending checkout and
   await addCoupon(shop, { code: "SAVE20" });
   const first = await checkout(shop, user, kit.id);
   const current = await checkout(shop, user, kit.id, "SAVE20");
-  const failed = webhookDelivery("payment.failed", first.body.order.id);
+  const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
   const res = await shop.t.fetch("/api/webhooks/razorpay", {
     method: "POST",
     body: failed.body,
@@ -62,7 +62,7 @@ Deno.test("a failure of a replaced order leaves the current pending checkout and
   const record = (await shop.t.kv.get<PurchaseRecord>(["purchases", current.body.purchase.id])).value!;
   assertEquals([record.paymentStatus, record.gatewayOrderId], ["pending", current.body.order.id]);
   assertEquals(await usedCount(shop, "SAVE20"), 1, "the current checkout keeps its coupon reservation");
-  const paid = webhookDelivery("payment.captured", current.body.order.id);
+  const paid = webhookDelivery({ event: "payment.captured", orderId: current.body.order.id });
   await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: paid.body, headers: paid.headers }))
     .body?.cancel();
   const after = (await shop.t.kv.get<PurchaseRecord>(["purchases", current.body.purchase.id])).value!;
@@ -77,7 +77,7 @@ Deno.test("a second payment of an already paid purchase grants nothing more and 
   const first = await checkout(shop, user, kit.id);
   const second = await checkout(shop, user, kit.id, "HALF");
   const deliver = async (event: "payment.captured" | "order.paid", orderId: string) => {
-    const delivery = webhookDelivery(event, orderId);
+    const delivery = webhookDelivery({ event, orderId });
     const res = await shop.t.fetch("/api/webhooks/razorpay", {
       method: "POST",
       body: delivery.body,

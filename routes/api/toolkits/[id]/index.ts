@@ -39,6 +39,13 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const { couponCode } = await readBody(req, PurchaseBodySchema);
     const { kv, payments } = ctx.state.services;
-    return Response.json(await initiatePurchase(kv, payments, ctx.state.user, ctx.params.id, couponCode ?? undefined));
+    return Response.json(
+      await initiatePurchase(kv, {
+        payments,
+        user: ctx.state.user,
+        toolkitId: ctx.params.id,
+        couponCode: couponCode ?? undefined,
+      }),
+    );
   },
 });

@@ -28,10 +28,14 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const body = await readBody(req, VerifyBodySchema);
-    const purchase = await verifyPayment(paymentContext(ctx.state.services), ctx.state.user, ctx.params.id, {
-      orderId: body.razorpay_order_id,
-      paymentId: body.razorpay_payment_id,
-      signature: body.razorpay_signature,
+    const purchase = await verifyPayment(paymentContext(ctx.state.services), {
+      user: ctx.state.user,
+      toolkitId: ctx.params.id,
+      proof: {
+        orderId: body.razorpay_order_id,
+        paymentId: body.razorpay_payment_id,
+        signature: body.razorpay_signature,
+      },
     });
     return Response.json({ success: true, purchase });
   },
