@@ -2,12 +2,12 @@
  * The demo's money (docs/decisions.md, Money operations): two paid purchases through the real checkout and
  * confirmation path, over an offline stand-in of the gateway that pays every order at once, so the demo shows a
  * receipt, a certificate (Rohan completes every lesson), a refunded purchase (Sara's, refunded by the admin) and a
- * dashboard with revenue, refunds, top toolkits and a coupon's use. Idempotent: a buyer who has a purchase of the
- * toolkit already is left alone.
+ * dashboard with revenue, refunds, top toolkits and a coupon's use; the month of `history.ts` comes before them, so
+ * the dashboard's charts show 30 days. Idempotent: a buyer who has a purchase of the toolkit already is left alone.
  */
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
-import { applyGatewayReport, type PaymentContext } from "@/lib/purchases/confirmation.ts";
+import { applyGatewayReport, nowOf, type PaymentContext } from "@/lib/purchases/confirmation.ts";
 import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
@@ -46,8 +46,11 @@ export function offlineGateway(): PaymentGateway {
   };
 }
 
-/** Buys `toolkit` as `buyer` (with `couponCode`) and confirms its payment; the purchase id, or null when bought before. */
-async function buy(
+/**
+ * Buys `toolkit` as `buyer` (with `couponCode`) and confirms its payment, at the time of `ctx`'s clock; the purchase
+ * id, or null when bought before.
+ */
+export async function buy(
   ctx: PaymentContext,
   { buyer, toolkit, couponCode }: { buyer: User; toolkit: Toolkit; couponCode?: string },
 ): Promise<string | null> {
@@ -57,6 +60,7 @@ async function buy(
     user: buyer,
     toolkitId: toolkit.id,
     couponCode,
+    at: nowOf(ctx),
   });
   const orderId = started.order!.id;
   const [payment] = await ctx.payments!.orderPayments(orderId);

@@ -11,6 +11,7 @@ import { seedDiscussion } from "./comments.ts";
 import { seedAlerts } from "./alerts.ts";
 import { seedOutbox } from "./outbox.ts";
 import { seedMoney } from "./money.ts";
+import { seedMonth } from "./history.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
@@ -29,6 +30,8 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
   const alertLines = await seedAlerts(kv, accounts);
   const outboxLines = await seedOutbox(kv, accounts, appUrl);
+  // The month before the purchases of today, so receipt numbers follow the dates.
+  const monthLines = await seedMonth(kv, { appUrl, admin: accounts.get("admin@demo.careers")! });
   const moneyLines = await seedMoney(kv, appUrl, {
     admin: accounts.get("admin@demo.careers")!,
     learner: accounts.get("rohan@demo.careers")!,
@@ -42,6 +45,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     ...commentLines,
     ...alertLines,
     ...outboxLines,
+    ...monthLines,
     ...moneyLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) =>

@@ -66,18 +66,20 @@ export function priceAfterDiscount(pricePaise: number, coupon: CouponRecord | nu
 }
 
 /**
- * Starts the purchase of `toolkitId` by `user`, with an optional coupon code.
+ * Starts the purchase of `toolkitId` by `user`, with an optional coupon code, at `at` (ISO; default now: only the
+ * demo's history of `lib/demo/history.ts` checks out at an earlier time).
  * @throws NotFoundError "Toolkit not found"; InvalidInputError with a message of `COUPON_ERRORS`;
  *   NotConfiguredError "Payments are not configured" (paid checkout without gateway keys);
  *   UpstreamError "Payment gateway unavailable".
  */
 export async function initiatePurchase(
   kv: Deno.Kv,
-  { payments, user, toolkitId, couponCode }: {
+  { payments, user, toolkitId, couponCode, at }: {
     payments: PaymentGateway | null;
     user: User;
     toolkitId: string;
-    couponCode: string | undefined;
+    couponCode?: string;
+    at?: string;
   },
 ): Promise<CheckoutResult> {
   const toolkit = await getToolkitRecord(kv, toolkitId);
@@ -122,7 +124,7 @@ export async function initiatePurchase(
       : null;
     const couponId = coupon?.value.id ?? null;
     const couponCode = coupon?.value.code ?? null;
-    const now = new Date().toISOString();
+    const now = at ?? new Date().toISOString();
     const status = free ? "paid" : "pending";
     const terms = { listPricePaise: toolkit.pricePaise, discountPaise: discount, couponCode };
     const record: BuyerPurchase = {

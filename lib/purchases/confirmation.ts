@@ -71,6 +71,13 @@ export interface PaymentContext {
   payments: PaymentGateway | null;
   appUrl: string;
   deliverSoon?(mailId: string): void;
+  /** The time of the changes made (default the system clock; the demo's history runs on an earlier one). */
+  clock?(): Date;
+}
+
+/** The time now for `ctx`, ISO. */
+export function nowOf(ctx: PaymentContext): string {
+  return (ctx.clock?.() ?? new Date()).toISOString();
 }
 
 /** The payment context of the platform's services. */
@@ -152,14 +159,13 @@ async function releaseOthers(
  */
 function extraPayment(
   current: PurchaseRecord,
-  outcome: Outcome,
-  payment: { orderId: string; paymentId: string | null },
+  { outcome, payment, at }: { outcome: Outcome; payment: { orderId: string; paymentId: string | null }; at: string },
 ): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
   const { orderId, paymentId } = payment;
   if (outcome !== "paid" || current.paymentStatus !== "paid" || orderId === current.gatewayOrderId) return null;
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
   const amount = Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null;
-  return { orderId, paymentId, amount, at: new Date().toISOString(), reason: "already paid" };
+  return { orderId, paymentId, amount, at, reason: "already paid" };
 }
 
 /**
@@ -168,12 +174,10 @@ function extraPayment(
  */
 function withoutBuyer(
   current: PurchaseRecord,
-  outcome: Outcome,
-  payment: { orderId: string; paymentId: string | null },
+  { outcome, payment, at }: { outcome: Outcome; payment: { orderId: string; paymentId: string | null }; at: string },
 ): PurchaseRecord {
   if (outcome !== "paid" || current.extraPayments?.some((p) => p.orderId === payment.orderId)) return current;
   const amount = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId].amountPaid : null;
-  const at = new Date().toISOString();
   const owed = {
     orderId: payment.orderId,
     paymentId: payment.paymentId,
@@ -209,6 +213,7 @@ async function applyOutcome(
     const entry = await getPurchaseEntry(kv, purchaseId);
     if (!entry.value) throw new NotFoundError("Purchase not found");
     const current = entry.value;
+    const now = nowOf(ctx);
     const op = kv.atomic().check(entry);
     if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: EVENT_MEMORY_MS });
     const replacedOrderFailed = outcome === "failed" && payment.orderId !== current.gatewayOrderId;
@@ -216,7 +221,7 @@ async function applyOutcome(
     const unchanged = current.paymentStatus === "paid" || replacedOrderFailed || owedAlready ||
       (outcome === "failed" && current.paymentStatus === "failed");
     if (unchanged) {
-      const extra = extraPayment(current, outcome, payment);
+      const extra = extraPayment(current, { outcome, payment, at: now });
       if (extra) {
         const record: PurchaseRecord = { ...current, extraPayments: [...current.extraPayments ?? [], extra] };
         putPurchaseOps(op, current, record);
@@ -228,14 +233,13 @@ async function applyOutcome(
       continue;
     }
     if (!hasBuyer(current)) {
-      const record = withoutBuyer(current, outcome, payment);
+      const record = withoutBuyer(current, { outcome, payment, at: now });
       if (record !== current) putPurchaseOps(op, current, record);
       if ((await op.commit()).ok) return record;
       continue;
     }
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
-    const now = new Date().toISOString();
     const mails: string[] = [];
     let record = await settle(kv, op, { current, outcome, payment, change: { source, at: now } });
     if (record.paymentStatus === "paid") record = await paidOps(ctx, op, { record, at: now, mails });

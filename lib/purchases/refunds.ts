@@ -19,7 +19,7 @@ import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamError } f
 import { GATEWAY_UNAVAILABLE } from "@/lib/payments/razorpay.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
-import type { PaymentContext } from "./confirmation.ts";
+import { nowOf, type PaymentContext } from "./confirmation.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { refundMail } from "./mails.ts";
 import { formatRupees, toRupees } from "@/lib/money.ts";
@@ -182,7 +182,7 @@ export async function refundPayment(
     const current = entry.value!;
     refundable(current, target);
     const early = await kv.get<string>(earlyKey(made.id));
-    const at = new Date().toISOString();
+    const at = nowOf(ctx);
     const refund = refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value });
     const record = withRefund(current, target, refund);
     const op = kv.atomic().check(entry, early);

@@ -98,6 +98,8 @@ export interface NewUser {
   image?: string | null;
   role: Role;
   passwordHash?: string;
+  /** When the account was made (ISO); default now. Only the demo's history (`lib/demo/history.ts`) sets it. */
+  createdAt?: string;
 }
 
 /**
@@ -113,7 +115,7 @@ export type AtomicExtension = (op: Deno.AtomicOperation, user: User) => void;
  *   check of `extend` fails.
  */
 export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExtension): Promise<User> {
-  const now = new Date().toISOString();
+  const now = input.createdAt ?? new Date().toISOString();
   const email = normalizeEmail(input.email);
   const user: User = {
     id: crypto.randomUUID(),

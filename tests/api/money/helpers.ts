@@ -1,8 +1,14 @@
-/** Shared steps of the money tests: a purchase paid through the fake gateway, and reading records back. */
+/**
+ * Shared steps of the money tests: a purchase paid through the fake gateway, reading records back, and the dashboard
+ * counters as stored and as recounted from the records.
+ */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import type { TestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import { type Count, purchaseCounts, toolkitCounts, userCounts } from "@/lib/stats/counters.ts";
+import type { User } from "@/lib/users/users.ts";
+import type { ToolkitRecord } from "@/lib/toolkits/schema.ts";
 import { checkout, type Shop } from "../toolkits/helpers.ts";
 
 /** Starts checkout of `toolkitId` as `user`, pays the order at the fake (captured) and verifies it; the purchase id and payment. */
@@ -37,4 +43,28 @@ export async function refund(shop: Shop, purchaseId: string, reason?: string) {
     { body: reason === undefined ? {} : { reason }, headers: shop.admin.headers },
   );
   return { status: res.status, body: await res.json() };
+}
+
+/** Every counter as stored: key (JSON) → signed value, zeros left out. */
+export async function stored(kv: Deno.Kv): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const prefix of ["stats_days", "stats_totals", "stats_toolkits", "stats_coupons"]) {
+    for await (const entry of kv.list<Deno.KvU64>({ prefix: [prefix] })) {
+      const value = Number(BigInt.asIntN(64, entry.value.value));
+      if (value !== 0) found.set(JSON.stringify(entry.key), value);
+    }
+  }
+  return found;
+}
+
+/** The counters recounted from every user, toolkit and purchase record. */
+export async function recount(kv: Deno.Kv): Promise<Map<string, number>> {
+  const counts: Count[] = [];
+  for await (const e of kv.list<User>({ prefix: ["users"] })) counts.push(...userCounts(e.value));
+  for await (const e of kv.list<ToolkitRecord>({ prefix: ["toolkits"] })) counts.push(...toolkitCounts(e.value));
+  for await (const e of kv.list<PurchaseRecord>({ prefix: ["purchases"] })) counts.push(...purchaseCounts(e.value));
+  const sums = new Map<string, number>();
+  for (const [key, amount] of counts) sums.set(JSON.stringify(key), (sums.get(JSON.stringify(key)) ?? 0) + amount);
+  for (const [key, amount] of sums) if (amount === 0) sums.delete(key);
+  return sums;
 }

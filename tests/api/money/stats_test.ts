@@ -1,37 +1,12 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestUser, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestUser } from "@/tests/helpers/app.ts";
+import { seedDemoData } from "@/lib/demo/seed.ts";
+import { toRupees } from "@/lib/money.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
-import { type Count, purchaseCounts, toolkitCounts, userCounts } from "@/lib/stats/counters.ts";
-import { updateUser, type User } from "@/lib/users/users.ts";
-import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
-import type { ToolkitRecord } from "@/lib/toolkits/schema.ts";
+import { updateUser } from "@/lib/users/users.ts";
 import { istToday } from "@/lib/dates.ts";
 import { addCoupon, addToolkit, checkout, openShop, type Shop } from "../toolkits/helpers.ts";
-import { deliver, refund } from "./helpers.ts";
-
-/** Every counter as stored: key (JSON) → signed value, zeros left out. */
-async function stored(kv: Deno.Kv): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  for (const prefix of ["stats_days", "stats_totals", "stats_toolkits", "stats_coupons"]) {
-    for await (const entry of kv.list<Deno.KvU64>({ prefix: [prefix] })) {
-      const value = Number(BigInt.asIntN(64, entry.value.value));
-      if (value !== 0) found.set(JSON.stringify(entry.key), value);
-    }
-  }
-  return found;
-}
-
-/** The counters recounted from every user, toolkit and purchase record. */
-async function recount(kv: Deno.Kv): Promise<Map<string, number>> {
-  const counts: Count[] = [];
-  for await (const e of kv.list<User>({ prefix: ["users"] })) counts.push(...userCounts(e.value));
-  for await (const e of kv.list<ToolkitRecord>({ prefix: ["toolkits"] })) counts.push(...toolkitCounts(e.value));
-  for await (const e of kv.list<PurchaseRecord>({ prefix: ["purchases"] })) counts.push(...purchaseCounts(e.value));
-  const sums = new Map<string, number>();
-  for (const [key, amount] of counts) sums.set(JSON.stringify(key), (sums.get(JSON.stringify(key)) ?? 0) + amount);
-  for (const [key, amount] of sums) if (amount === 0) sums.delete(key);
-  return sums;
-}
+import { deliver, recount, refund, stored } from "./helpers.ts";
 
 /** A small deterministic random source (mulberry32), so a failure can be replayed. */
 function random(seed: number) {
@@ -189,4 +164,45 @@ Deno.test("stats: admins only; days must be 7 to 365", async () => {
     "users",
     "verifiedUsers",
   ]);
+});
+
+Deno.test("stats: the demo's month has sign-ups and revenue on many days, equal to a recount of its records", async () => {
+  await using t = await createTestApp();
+  await seedDemoData(t.kv);
+  const admin = await createTestUser(t, "admin");
+  const read = async () =>
+    (await (await t.fetch("/api/admin/stats?days=30", { headers: admin.headers })).json()) as {
+      days: {
+        date: string;
+        signups: number;
+        verifiedSignups: number;
+        purchases: number;
+        revenue: number;
+        refunds: number;
+      }[];
+      coupons: { code: string; uses: number }[];
+    };
+  const stats = await read();
+  const daysWith = (field: "signups" | "revenue" | "refunds") => stats.days.filter((d) => d[field] > 0).length;
+  assert(daysWith("signups") > 10, JSON.stringify(stats.days));
+  assert(daysWith("revenue") > 5, JSON.stringify(stats.days));
+  assert(daysWith("refunds") >= 2, JSON.stringify(stats.days));
+  assertEquals(stats.coupons.map((c) => c.code).sort(), ["FLAT100", "FREEPASS", "WELCOME20"]);
+  // Each day's figures are those of a recount of the records the demo wrote, and so is every counter.
+  const counted = await recount(t.kv);
+  const count = (date: string, field: string) => counted.get(JSON.stringify(["stats_days", date, field])) ?? 0;
+  for (const day of stats.days) {
+    assertEquals(day, {
+      date: day.date,
+      signups: count(day.date, "signups"),
+      verifiedSignups: count(day.date, "verifiedSignups"),
+      purchases: count(day.date, "purchases"),
+      revenue: toRupees(count(day.date, "revenue")),
+      refunds: toRupees(count(day.date, "refunds")),
+    });
+  }
+  assertEquals(await stored(t.kv), counted);
+  // Seeding again adds nothing.
+  await seedDemoData(t.kv);
+  assertEquals(await read(), stats);
 });
