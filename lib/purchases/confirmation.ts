@@ -5,7 +5,9 @@
  * - Paid (`payment.captured`, `order.paid`, a good verify): the purchase becomes `paid`, grants
  *   the toolkit, and its coupon reservation becomes a use kept for good (taken again when it had
  *   lapsed or been released); the reservations of its other orders are released. A purchase
- *   already paid stays as it is; a failed one whose order is paid later becomes paid.
+ *   already paid stays as it is, and so does a refunded one (its payment's proof, `order.paid` after
+ *   `payment.captured`, or a late failure, coming again after the refund, grant nothing); a failed one whose order
+ *   is paid later becomes paid.
  * - An order paid applies its own terms (amount and coupon): when checkout was started again
  *   meanwhile, paying the earlier order counts the earlier order's coupon use, not the later one's.
  * - A payment whose coupon use can no longer be had (its reservation lapsed or was released and
@@ -152,9 +154,14 @@ async function releaseOthers(
   releaseOps(op, held.filter((entry) => !kept.has(JSON.stringify(entry.key))));
 }
 
+/** True when `record` was paid, refunded since or not: no payment or failure moves it again. */
+function settledPaid(record: PurchaseRecord): boolean {
+  return record.paymentStatus === "paid" || record.paymentStatus === "refunded";
+}
+
 /**
  * The payment of another order than the one that paid `current` (a gateway order is paid at most
- * once), when `current` is already paid and has not recorded that order yet; else null. Its
+ * once), when `current` is already paid (or refunded since) and has not recorded that order yet; else null. Its
  * amount is the order's as the purchase offered it.
  */
 function extraPayment(
@@ -162,7 +169,7 @@ function extraPayment(
   { outcome, payment, at }: { outcome: Outcome; payment: { orderId: string; paymentId: string | null }; at: string },
 ): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
   const { orderId, paymentId } = payment;
-  if (outcome !== "paid" || current.paymentStatus !== "paid" || orderId === current.gatewayOrderId) return null;
+  if (outcome !== "paid" || !settledPaid(current) || orderId === current.gatewayOrderId) return null;
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
   const amount = Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null;
   return { orderId, paymentId, amount, at, reason: "already paid" };
@@ -218,7 +225,7 @@ async function applyOutcome(
     if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: EVENT_MEMORY_MS });
     const replacedOrderFailed = outcome === "failed" && payment.orderId !== current.gatewayOrderId;
     const owedAlready = outcome === "paid" && current.extraPayments?.some((p) => p.orderId === payment.orderId);
-    const unchanged = current.paymentStatus === "paid" || replacedOrderFailed || owedAlready ||
+    const unchanged = settledPaid(current) || replacedOrderFailed || owedAlready ||
       (outcome === "failed" && current.paymentStatus === "failed");
     if (unchanged) {
       const extra = extraPayment(current, { outcome, payment, at: now });

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
+import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, checkout, openShop } from "../toolkits/helpers.ts";
@@ -196,4 +196,29 @@ Deno.test("refund.processed that arrives before the admin's refund is written st
   assertEquals(shop.fake.refunds.length, 1);
   const stored = await purchaseRecord(shop, purchaseId);
   assertEquals([stored.refund!.status, typeof stored.refund!.processedAt], ["processed", "string"]);
+});
+
+Deno.test("refund: a refunded purchase stays refunded when its payment's events or verify come again", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  await addLesson(shop, kit.id);
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  assertEquals((await refund(shop, purchaseId)).status, 200);
+  const refunded = await purchaseRecord(shop, purchaseId);
+  // The buyer posts the payment's signed proof again; the gateway's order.paid (another event id than
+  // payment.captured) and a late payment.failed of an earlier attempt arrive after the refund.
+  const again = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(orderId, payment.id),
+    headers: buyer.headers,
+  });
+  assertEquals(again.status, 200);
+  assertEquals((await again.json()).purchase.paymentStatus, "refunded");
+  for (const event of ["order.paid", "payment.captured", "payment.failed"] as const) {
+    const res = await deliver(shop, webhookDelivery({ event, orderId, paymentId: payment.id }));
+    assertEquals(res.status, 200);
+  }
+  assertEquals(await purchaseRecord(shop, purchaseId), refunded);
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals([detail.hasPurchased, detail.contentItems[0].content], [false, null]);
 });
