@@ -1,8 +1,8 @@
 /**
  * The parts every admin list island draws the same way, over `useAdminList`'s state
  * (`lib/browser/use_admin_list.ts`): the search box, the status line that announces loading and
- * outcomes to screen readers, the load and row error notices, and the table in a region that
- * scrolls sideways on its own on a phone, with its empty row.
+ * outcomes to screen readers, the load and row error notices, and the table under them in a region
+ * that scrolls sideways on its own on a phone, busy while a load runs, with its empty row.
  */
 import type { ComponentChildren } from "preact";
 import { Notice, SECONDARY_BUTTON, TextField } from "@/components/forms.tsx";
@@ -11,7 +11,16 @@ import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 /** What the list parts read of `useAdminList`'s state. */
 type ListState = Pick<
   AdminList<{ id: string }, unknown>,
-  "search" | "setSearch" | "loading" | "announcement" | "loadError" | "rowError" | "reload" | "offset" | "setOffset"
+  | "search"
+  | "setSearch"
+  | "loading"
+  | "announcement"
+  | "loadError"
+  | "rowError"
+  | "reload"
+  | "offset"
+  | "setOffset"
+  | "rows"
 >;
 
 /** The search box of an admin list, bound to the list's search text. */
@@ -125,51 +134,58 @@ export interface Column {
 
 const SHOWN_FROM = { sm: "hidden sm:table-cell", md: "hidden md:table-cell" };
 
-/** Props of `AdminTable`. */
-export interface AdminTableProps {
+/** Props of `AdminTable`: the list's messages (`ListMessages`), and the table's. */
+export interface AdminTableProps extends ListMessagesProps {
   /** The region's name, e.g. "Coupons". */
   label: string;
   /** The table's caption for screen readers, e.g. "Coupons, newest first". */
   caption: string;
   columns: Column[];
-  /** Dims the rows and marks the region busy while a load runs. */
-  busy?: boolean;
-  /** The text of the row shown in place of rows, or null while there are rows (or none loaded yet). */
-  empty: string | null;
+  /** The text of the row shown in place of rows when a finished load found none, e.g. "No coupons match." */
+  empty: string;
   /** The rows. */
   children: ComponentChildren;
 }
 
-/** An admin table: a focusable region that scrolls sideways, a caption, headings and rows. */
-export function AdminTable({ label, caption, columns, busy = false, empty, children }: AdminTableProps) {
+/**
+ * An admin list's messages, then its table: a focusable region that scrolls sideways, a caption, headings and rows,
+ * dimmed and marked busy while a load runs, and the `empty` row when a load found no rows.
+ */
+export function AdminTable({ label, caption, columns, empty, children, ...messages }: AdminTableProps) {
+  const { list } = messages;
+  const busy = list.loading;
+  const none = !busy && !list.loadError && (list.rows?.length ?? 0) === 0;
   return (
-    <div
-      class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
-      role="region"
-      aria-label={label}
-      aria-busy={busy ? "true" : undefined}
-      tabIndex={0}
-    >
-      <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <caption class="sr-only">{caption}</caption>
-        <thead class="bg-slate-100 text-slate-800">
-          <tr>
-            {columns.map((c) => (
-              <th key={c.label} scope="col" class={`px-4 py-3 font-semibold ${c.from ? SHOWN_FROM[c.from] : ""}`}>
-                {c.hidden ? <span class="sr-only">{c.label}</span> : c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody class={`divide-y divide-slate-200 text-slate-800 ${busy ? "opacity-60" : ""}`}>
-          {children}
-          {empty !== null && (
+    <>
+      <ListMessages {...messages} />
+      <div
+        class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+        role="region"
+        aria-label={label}
+        aria-busy={busy ? "true" : undefined}
+        tabIndex={0}
+      >
+        <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
+          <caption class="sr-only">{caption}</caption>
+          <thead class="bg-slate-100 text-slate-800">
             <tr>
-              <td colSpan={columns.length} class="px-4 py-8 text-center text-slate-700">{empty}</td>
+              {columns.map((c) => (
+                <th key={c.label} scope="col" class={`px-4 py-3 font-semibold ${c.from ? SHOWN_FROM[c.from] : ""}`}>
+                  {c.hidden ? <span class="sr-only">{c.label}</span> : c.label}
+                </th>
+              ))}
             </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody class={`divide-y divide-slate-200 text-slate-800 ${busy ? "opacity-60" : ""}`}>
+            {children}
+            {none && (
+              <tr>
+                <td colSpan={columns.length} class="px-4 py-8 text-center text-slate-700">{empty}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

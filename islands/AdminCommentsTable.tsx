@@ -4,7 +4,7 @@
  * a link to it on its post and Delete after a confirmation dialog; pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { useHydrated } from "@/components/forms.tsx";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -51,7 +51,6 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
     failed: (_, error) => list.setRowError(`Not deleted: ${error}`),
   });
 
-  const { loading } = list;
   const rows = list.rows ?? [];
   const page = list.data?.pagination ?? pagination;
   return (
@@ -59,11 +58,13 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
       <div role="search" class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <ListSearch id="comment-search" label="Search comments and authors" list={list} maxLength={200} />
       </div>
-      <ListMessages list={list} loadingText="Loading comments…" loadErrorTitle="We could not load the comments" retry />
       <AdminTable
+        list={list}
+        loadingText="Loading comments…"
+        loadErrorTitle="We could not load the comments"
+        retry
         label="Comments"
         caption="Comments, newest first"
-        busy={loading}
         columns={[
           { label: "Comment" },
           { label: "Author" },
@@ -71,7 +72,7 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
           { label: "Posted", from: "md" },
           { label: "Actions", hidden: true },
         ]}
-        empty={!loading && !list.loadError && rows.length === 0 ? "No comments match." : null}
+        empty="No comments match."
       >
         {rows.map((row) => (
           <tr key={row.id} class="align-top">

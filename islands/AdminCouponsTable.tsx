@@ -8,7 +8,7 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { formatDateTime, fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
@@ -145,13 +145,11 @@ export default function AdminCouponsTable() {
       <div role="search" class="max-w-md">
         <ListSearch id="coupon-search" label="Search by code" list={list} maxLength={40} />
       </div>
-      <ListMessages
+      <AdminTable
         list={list}
         loadingText="Loading coupons…"
         loadErrorTitle="We could not load the coupons"
         rowErrorTitle="That did not work"
-      />
-      <AdminTable
         label="Coupons"
         caption="Coupons, newest first"
         columns={[
@@ -162,9 +160,7 @@ export default function AdminCouponsTable() {
           { label: "Active" },
           { label: "Actions", hidden: true },
         ]}
-        empty={list.rows?.length === 0
-          ? (list.query ? "No coupons match this code." : "There are no coupons yet.")
-          : null}
+        empty={list.query ? "No coupons match this code." : "There are no coupons yet."}
       >
         {(list.rows ?? []).map((c) => (
           <tr key={c.id}>

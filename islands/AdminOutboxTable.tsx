@@ -5,7 +5,7 @@
  * (`POST /api/admin/outbox/{id}/retry`). Pages of 50. The API never sends a mail's body, so neither does this table.
  */
 import { useRef, useState } from "preact/hooks";
-import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -69,7 +69,6 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
     list.reload();
   };
 
-  const { loading } = list;
   const rows = list.rows ?? [];
   const page = list.data ?? initial;
   return (
@@ -98,17 +97,14 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
           <ListSearch id="outbox-search" label="Search by recipient" list={list} maxLength={100} />
         </div>
       </div>
-      <ListMessages
+      <AdminTable
         list={list}
         loadingText="Loading e-mails…"
         loadErrorTitle="We could not load the outbox"
         rowErrorTitle="The e-mail was not retried"
         retry
-      />
-      <AdminTable
         label="E-mails"
         caption="E-mails in the outbox, newest first"
-        busy={loading}
         columns={[
           { label: "To" },
           { label: "Subject", from: "sm" },
@@ -117,7 +113,7 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
           { label: "Queued", from: "md" },
           { label: "Actions", hidden: true },
         ]}
-        empty={!loading && !list.loadError && rows.length === 0 ? "No e-mails match." : null}
+        empty="No e-mails match."
       >
         {rows.map((row) => (
           <tr key={row.id} class="align-top">

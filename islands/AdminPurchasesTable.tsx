@@ -9,7 +9,7 @@ import { formatRupees, toRupees } from "@/lib/money.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 
@@ -57,7 +57,7 @@ export default function AdminPurchasesTable() {
     rowsOf: (data) => data.purchases,
     filters: [tab],
   });
-  const { loading, offset, setOffset, data: page } = list;
+  const { data: page } = list;
   const [pending, setPending] = useState<PendingRefund | null>(null);
   const [reason, setReason] = useState("");
   const [saving, setSaving] = useState(false);
@@ -93,8 +93,6 @@ export default function AdminPurchasesTable() {
 
   const purchases = list.rows ?? [];
   const total = page?.pagination.total ?? 0;
-  const from = purchases.length > 0 ? offset + 1 : 0;
-  const to = offset + purchases.length;
 
   return (
     <div class="space-y-4">
@@ -123,17 +121,13 @@ export default function AdminPurchasesTable() {
         ))}
       </div>
 
-      <ListMessages
+      <AdminTable
         list={list}
         loadingText="Loading purchases…"
         loadErrorTitle="We could not load the purchases"
         retry
-      />
-
-      <AdminTable
         label="Purchases"
         caption="Purchases, newest first"
-        busy={loading}
         columns={[
           { label: "Date", from: "sm" },
           { label: "Buyer" },
@@ -142,9 +136,7 @@ export default function AdminPurchasesTable() {
           { label: "Status" },
           { label: "Actions" },
         ]}
-        empty={!loading && !list.loadError && purchases.length === 0
-          ? (list.query !== "" || tab !== "all" ? "No purchases match." : "There are no purchases yet.")
-          : null}
+        empty={list.query !== "" || tab !== "all" ? "No purchases match." : "There are no purchases yet."}
       >
         {purchases.map((p) => (
           <tr key={p.id}>
@@ -209,27 +201,14 @@ export default function AdminPurchasesTable() {
         ))}
       </AdminTable>
 
-      <nav aria-label="Pages of purchases" class="flex items-center justify-between gap-4">
-        <p class="text-sm text-slate-700">{total > 0 ? `${from}–${to} of ${total}` : ""}</p>
-        <div class="flex gap-2">
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={loading || offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={loading || !page?.pagination.hasMore}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
-          >
-            Next
-          </button>
-        </div>
-      </nav>
+      <ListPages
+        label="Pages of purchases"
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={purchases.length}
+        total={total}
+        hasMore={page?.pagination.hasMore ?? false}
+      />
 
       <ConfirmDialog
         open={pending !== null}

@@ -8,7 +8,7 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -45,13 +45,11 @@ export default function AdminToolkitsTable() {
       <div role="search" class="max-w-md">
         <ListSearch id="toolkit-search" label="Search by title" list={list} maxLength={100} />
       </div>
-      <ListMessages
+      <AdminTable
         list={list}
         loadingText="Loading toolkits…"
         loadErrorTitle="We could not load the toolkits"
         rowErrorTitle="The change was not saved"
-      />
-      <AdminTable
         label="Toolkits"
         caption="Toolkits, newest first"
         columns={[
@@ -62,9 +60,7 @@ export default function AdminToolkitsTable() {
           { label: "Sale badge" },
           { label: "Actions", hidden: true },
         ]}
-        empty={list.rows?.length === 0
-          ? (list.query ? "No toolkits match this search." : "There are no toolkits yet.")
-          : null}
+        empty={list.query ? "No toolkits match this search." : "There are no toolkits yet."}
       >
         {(list.rows ?? []).map((row) => (
           <tr key={row.id}>

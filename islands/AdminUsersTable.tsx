@@ -11,7 +11,7 @@ import { formatDate } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { FieldError, INPUT, invalidProps, Notice } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow } from "@/lib/users/admin.ts";
@@ -35,7 +35,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
     rowsOf: (data) => data.users,
     filters: [role],
   });
-  const { loading, data: page } = list;
+  const { data: page } = list;
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);
   const [changeError, setChangeError] = useState("");
@@ -99,12 +99,13 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
         </div>
       </div>
 
-      <ListMessages list={list} loadingText="Loading users…" loadErrorTitle="We could not load the users" retry />
-
       <AdminTable
+        list={list}
+        loadingText="Loading users…"
+        loadErrorTitle="We could not load the users"
+        retry
         label="Users"
         caption="Users, newest first"
-        busy={loading}
         columns={[
           { label: "Name" },
           { label: "E-mail", from: "md" },
@@ -112,9 +113,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
           { label: "Joined", from: "sm" },
           { label: "Role" },
         ]}
-        empty={!loading && !list.loadError && users.length === 0
-          ? (filtered ? "No users match this search." : "There are no users yet.")
-          : null}
+        empty={filtered ? "No users match this search." : "There are no users yet."}
       >
         {users.map((u) => (
           <tr key={u.id}>

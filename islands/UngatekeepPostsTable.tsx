@@ -5,7 +5,7 @@
  * listed and marked.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -83,8 +83,10 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
           </select>
         </div>
       </div>
-      <ListMessages list={list} loadErrorTitle="We could not load the posts" rowErrorTitle="That did not work" />
       <AdminTable
+        list={list}
+        loadErrorTitle="We could not load the posts"
+        rowErrorTitle="That did not work"
         label="Posts"
         caption="Ungatekeep posts"
         columns={[
@@ -95,7 +97,7 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
           { label: "Pinned" },
           { label: "Actions", hidden: true },
         ]}
-        empty={rows.length === 0 ? "No posts match." : null}
+        empty="No posts match."
       >
         {rows.map((row) => (
           <tr key={row.id}>
