@@ -139,9 +139,11 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   /** Sends a lesson form: problems at their fields; the saved lesson, or null. */
   const send = async (
     event: Event,
-    form: FormSubmit<Field>,
-    lesson: Draft,
-    call: () => Promise<ApiResult<{ contentItem: Lesson }>>,
+    { form, lesson, call }: {
+      form: FormSubmit<Field>;
+      lesson: Draft;
+      call: () => Promise<ApiResult<{ contentItem: Lesson }>>;
+    },
   ) => {
     setError("");
     setBusy(true);
@@ -156,15 +158,14 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
   };
 
   const add = async (event: Event) => {
-    const created = await send(
-      event,
-      addForm,
-      draft,
-      () =>
+    const created = await send(event, {
+      form: addForm,
+      lesson: draft,
+      call: () =>
         fetchJson<{ contentItem: Lesson }>("/api/admin/toolkit-content-items", {
           body: { toolkitId, orderIndex: lessons.length, ...bodyOf(draft) },
         }),
-    );
+    });
     if (!created) return;
     setLessons([...lessons, created]);
     setDraft(EMPTY);
@@ -173,7 +174,11 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
 
   const save = async (event: Event) => {
     if (!editing) return event.preventDefault();
-    const saved = await send(event, editForm, editing.draft, () => patch(editing.id, bodyOf(editing.draft)));
+    const saved = await send(event, {
+      form: editForm,
+      lesson: editing.draft,
+      call: () => patch(editing.id, bodyOf(editing.draft)),
+    });
     if (!saved) return;
     setLessons(lessons.map((l) => l.id === editing.id ? saved : l));
     setEditing(null);
