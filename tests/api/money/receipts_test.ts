@@ -3,7 +3,7 @@ import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { financialYearOf, gstSplit } from "@/lib/purchases/receipts.ts";
 import { addToolkit, checkout, openShop } from "../toolkits/helpers.ts";
-import { purchaseRecord } from "./helpers.ts";
+import { buy, purchaseRecord } from "./helpers.ts";
 
 Deno.test("receipts: 50 confirmations at once take the numbers 1..50 of the financial year, no gap, no repeat", async () => {
   await using shop = await openShop();
@@ -67,4 +67,45 @@ Deno.test("GST: taxable value plus tax equals the amount paid to the paisa, intr
       assert(Math.abs(split.cgst - split.sgst) <= 1);
     }
   }
+});
+
+Deno.test("receipts and refunds: only the buyer and admins see a receipt; ids of others are refused", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const other = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId, payment } = await buy(shop, buyer, kit.id);
+  const page = (id: string, headers: Record<string, string> = {}) =>
+    shop.t.fetch(`/purchases/${id}/receipt`, { headers, redirect: "manual" });
+  assertEquals((await page(purchaseId, buyer.headers)).status, 200);
+  assertEquals((await page(purchaseId, shop.admin.headers)).status, 200);
+  assertEquals((await page(purchaseId, other.headers)).status, 404);
+  assertEquals((await page("not-a-purchase", buyer.headers)).status, 404);
+  assert([302, 303].includes((await page(purchaseId)).status));
+  // The purchase's own payment is not one of its extra payments; another purchase's id is not this one's.
+  const post = (path: string, headers: Record<string, string>) => shop.t.json("POST", path, { body: {}, headers });
+  for (
+    const [path, headers, status, error] of [
+      [
+        `/api/admin/purchases/${purchaseId}/extra-payments/${payment.id}/refund`,
+        shop.admin.headers,
+        404,
+        "Payment not found",
+      ],
+      [`/api/admin/purchases/123/refund`, shop.admin.headers, 404, "Purchase not found"],
+      [`/api/admin/purchases/123/extra-payments/${payment.id}/refund`, shop.admin.headers, 404, "Purchase not found"],
+      [`/api/admin/purchases/${purchaseId}/refund`, buyer.headers, 403, "Forbidden"],
+      [`/api/admin/purchases/${purchaseId}/refund`, {}, 401, "Unauthorized"],
+    ] as const
+  ) {
+    const res = await post(path, headers);
+    assertEquals([res.status, (await res.json()).error], [status, error], path);
+  }
+  const bad = await shop.t.json("POST", `/api/admin/purchases/${purchaseId}/refund`, {
+    body: { reason: 42 },
+    headers: shop.admin.headers,
+  });
+  assertEquals(bad.status, 400);
+  assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
+  assertEquals(shop.fake.refunds.length, 0);
 });
