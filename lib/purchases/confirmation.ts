@@ -44,7 +44,7 @@ import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
-import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
+import { CURRENCY, PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
@@ -96,6 +96,8 @@ export function paymentContext(services: Services): PaymentContext {
 export const INVALID_PAYMENT_SIGNATURE = "Invalid payment signature";
 /** The message of a verified payment whose coupon use could no longer be had (it is owed back). */
 export const COUPON_UNAVAILABLE = "This payment's coupon is no longer available: the payment will be refunded";
+/** The message of a payment the gateway reported with another amount than its order's (it is owed back). */
+export const AMOUNT_MISMATCH = "This payment's amount does not match its order: the payment will be refunded";
 /** The message of a webhook delivery whose signature does not match. */
 export const INVALID_WEBHOOK_SIGNATURE = "Invalid webhook signature";
 /** How long a webhook event id is remembered, in ms. */
@@ -162,16 +164,16 @@ function settledPaid(record: PurchaseRecord): boolean {
 /**
  * The payment of another order than the one that paid `current` (a gateway order is paid at most
  * once), when `current` is already paid (or refunded since) and has not recorded that order yet; else null. Its
- * amount is the order's as the purchase offered it.
+ * amount is the one the gateway reported, else the order's as the purchase offered it.
  */
 function extraPayment(
   current: PurchaseRecord,
-  { outcome, payment, at }: { outcome: Outcome; payment: { orderId: string; paymentId: string | null }; at: string },
+  { outcome, payment, at }: { outcome: Outcome; payment: OutcomeReport["payment"]; at: string },
 ): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
   const { orderId, paymentId } = payment;
   if (outcome !== "paid" || !settledPaid(current) || orderId === current.gatewayOrderId) return null;
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
-  const amount = Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null;
+  const amount = payment.amount ?? (Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null);
   return { orderId, paymentId, amount, at, reason: "already paid" };
 }
 
@@ -195,12 +197,31 @@ function withoutBuyer(
   return { ...current, extraPayments: [...current.extraPayments ?? [], owed], updatedAt: at };
 }
 
-/** What is known of an order's payment: the purchase, its outcome, who says so (`source`, kept in the history). */
+/**
+ * What is known of an order's payment: the purchase, its outcome, who says so (`source`, kept in the history), and
+ * the payment's amount (paise) and currency when the gateway reported them (the webhook, reconciliation; not the
+ * buyer's verify).
+ */
 interface OutcomeReport {
   purchaseId: string;
   outcome: Outcome;
   source: string;
-  payment: { orderId: string; paymentId: string | null };
+  payment: { orderId: string; paymentId: string | null; amount?: number; currency?: string };
+}
+
+/**
+ * The payment of `payment`, owed back because the gateway reported another amount or currency than its order's
+ * (docs/decisions.md, Money operations), when `current` is not paid yet; else null.
+ */
+function mismatchedPayment(
+  current: PurchaseRecord,
+  { payment, at }: { payment: OutcomeReport["payment"]; at: string },
+): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
+  const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
+  if (!terms || settledPaid(current) || payment.amount === undefined) return null;
+  if (payment.amount === terms.amountPaid && (payment.currency ?? CURRENCY) === CURRENCY) return null;
+  const { orderId, paymentId, amount } = payment;
+  return { orderId, paymentId, amount, at, reason: "amount mismatch" };
 }
 
 /**
@@ -227,6 +248,17 @@ async function applyOutcome(
     const owedAlready = outcome === "paid" && current.extraPayments?.some((p) => p.orderId === payment.orderId);
     const unchanged = settledPaid(current) || replacedOrderFailed || owedAlready ||
       (outcome === "failed" && current.paymentStatus === "failed");
+    const mismatch = outcome === "paid" && !owedAlready ? mismatchedPayment(current, { payment, at: now }) : null;
+    if (mismatch) {
+      const record: PurchaseRecord = {
+        ...current,
+        extraPayments: [...current.extraPayments ?? [], mismatch],
+        updatedAt: now,
+      };
+      putPurchaseOps(op, current, record);
+      if ((await op.commit()).ok) return record;
+      continue;
+    }
     if (unchanged) {
       const extra = extraPayment(current, { outcome, payment, at: now });
       if (extra) {
@@ -416,8 +448,9 @@ export async function verifyPayment(
     source: "verify",
     payment: proof,
   })) as PurchaseRecord;
-  const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId && p.reason === "coupon unavailable");
-  if (owed) throw new ConflictError(COUPON_UNAVAILABLE);
+  const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId)?.reason;
+  if (owed === "coupon unavailable") throw new ConflictError(COUPON_UNAVAILABLE);
+  if (owed === "amount mismatch") throw new ConflictError(AMOUNT_MISMATCH);
   return purchaseView(record);
 }
 
@@ -437,7 +470,7 @@ interface WebhookBody {
   event?: unknown;
   payload?: {
     refund?: { entity?: { id?: unknown; notes?: { purchaseId?: unknown } } };
-    payment?: { entity?: { id?: unknown; order_id?: unknown } };
+    payment?: { entity?: { id?: unknown; order_id?: unknown; amount?: unknown; currency?: unknown } };
     order?: { entity?: { id?: unknown } };
   };
 }
@@ -476,6 +509,9 @@ export async function handleWebhook(
     | string
     | undefined;
   const paymentId = typeof payment?.id === "string" ? payment.id : null;
+  const reported = Number.isSafeInteger(payment?.amount) && typeof payment?.currency === "string"
+    ? { amount: payment.amount as number, currency: payment.currency }
+    : {};
   const marker = { event: type, orderId: orderId ?? null, receivedAt: new Date().toISOString() };
 
   const refund = body.payload?.refund?.entity;
@@ -503,7 +539,7 @@ export async function handleWebhook(
         purchaseId,
         outcome,
         source: `webhook ${type}`,
-        payment: { orderId: orderId!, paymentId },
+        payment: { orderId: orderId!, paymentId, ...reported },
         event: {
           entry,
           value: marker,

@@ -68,9 +68,10 @@ export interface ReceiptRecord {
 /**
  * Why a payment grants nothing and is due back: the purchase was already paid by another order,
  * the coupon the order was priced with could no longer be used when the payment arrived (its
- * reservation lapsed and the limit was reached meanwhile), or the buyer had deleted their account.
+ * reservation lapsed and the limit was reached meanwhile), the buyer had deleted their account, or the gateway
+ * reported an amount or currency other than the order's.
  */
-export type ExtraPaymentReason = "already paid" | "coupon unavailable" | "account deleted";
+export type ExtraPaymentReason = "already paid" | "coupon unavailable" | "account deleted" | "amount mismatch";
 
 /** A purchase as stored. `amountPaid` is in paise. */
 

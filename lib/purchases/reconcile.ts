@@ -2,8 +2,9 @@
  * `reconcile-payments` (docs/decisions.md, Money operations: reconciliation): the gateway is asked about every
  * purchase still `pending` or `failed` whose latest order is between 2 minutes and 7 days old (the work list
  * `purchases_unsettled`, kept by the purchase writes; entries past 7 days are dropped). For each order: a
- * `captured` payment makes the purchase paid exactly as the webhook does; an `authorized` one is captured first
- * (the order's amount and currency) and then counts as paid; when every payment failed, a pending purchase
+ * `captured` payment makes the purchase paid exactly as the webhook does (a payment of another amount or currency
+ * than the order's is owed back instead); an `authorized` one of the order's amount and currency is captured first
+ * and then counts as paid; when every payment failed, a pending purchase
  * becomes failed. A gateway failure on one order is logged and the next order is tried.
  */
 import type { Job } from "@/lib/jobs/job.ts";
@@ -57,10 +58,10 @@ async function settleOrder(
   if (!before || !Object.hasOwn(before.orders, orderId)) return null;
   const found = await payments.orderPayments(orderId);
   let captured: GatewayPayment | undefined = found.find((p) => p.status === "captured");
-  const authorized = found.find((p) => p.status === "authorized");
-  if (!captured && authorized) {
-    captured = await payments.capture(authorized.id, before.orders[orderId].amountPaid, CURRENCY);
-  }
+  const price = before.orders[orderId].amountPaid;
+  // An authorisation of another amount or currency than the order's is not taken (the gateway lets it lapse).
+  const authorized = found.find((p) => p.status === "authorized" && p.amount === price && p.currency === CURRENCY);
+  if (!captured && authorized) captured = await payments.capture(authorized.id, price, CURRENCY);
   const outcome = captured ? "paid" : found.length > 0 && found.every((p) => p.status === "failed") ? "failed" : null;
   if (!outcome) return null;
   const paymentId = captured?.id ?? found[found.length - 1].id;
@@ -68,7 +69,7 @@ async function settleOrder(
     purchaseId,
     outcome,
     source: SOURCE,
-    payment: { orderId, paymentId },
+    payment: { orderId, paymentId, ...captured ? { amount: captured.amount, currency: captured.currency } : {} },
   });
   const last = record.history[record.history.length - 1];
   return record.paymentStatus !== before.paymentStatus && last?.source === SOURCE ? outcome : null;

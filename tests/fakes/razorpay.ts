@@ -284,13 +284,17 @@ export function refundProcessedDelivery(
   };
 }
 
-/** A webhook delivery of `event` about `orderId` (and payment `paymentId`, a new one unless given): the raw body and its headers, signed with the webhook secret. */
+/**
+ * A webhook delivery of `event` about `orderId` (and payment `paymentId`, a new one unless given, of `amount` paise
+ * in INR when given): the raw body and its headers, signed with the webhook secret.
+ */
 export function webhookDelivery(
-  { event, orderId, eventId = randomId("evt_"), paymentId = fakePaymentId() }: {
+  { event, orderId, eventId = randomId("evt_"), paymentId = fakePaymentId(), amount }: {
     event: "payment.captured" | "order.paid" | "payment.failed";
     orderId: string;
     eventId?: string;
     paymentId?: string;
+    amount?: number;
   },
 ): { body: string; headers: Record<string, string> } {
   const payment = {
@@ -299,6 +303,7 @@ export function webhookDelivery(
       entity: "payment",
       order_id: orderId,
       status: event === "payment.failed" ? "failed" : "captured",
+      ...amount === undefined ? {} : { amount, currency: "INR" },
     },
   };
   const payload = event === "order.paid"

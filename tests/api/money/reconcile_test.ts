@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { webhookDelivery } from "@/tests/fakes/razorpay.ts";
+import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
 import { addToolkit, checkout, openShop, type Shop } from "../toolkits/helpers.ts";
 import { deliver, purchaseRecord } from "./helpers.ts";
@@ -121,4 +121,66 @@ Deno.test("reconcile-payments is a registered job an admin can run by hand", asy
   assertEquals([res.status, await res.json()], [200, { job: "reconcile-payments", checked: 0, paid: 0, failed: 0 }]);
   const other = await shop.t.json("POST", "/api/admin/jobs/reconcile-payments/run", { headers: buyer.headers });
   assertEquals(other.status, 403);
+});
+
+Deno.test("a payment the gateway reports with another amount than its order's grants nothing and is owed back", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  // The webhook reports ₹1 less than the order asked.
+  const first = await checkout(shop, buyer, kit.id);
+  const short = shop.fake.addPayment(first.body.order.id, "captured", { amount: 49900 });
+  const orderId = first.body.order.id;
+  const res = await deliver(
+    shop,
+    webhookDelivery({ event: "payment.captured", orderId, paymentId: short.id, amount: 49900 }),
+  );
+  assertEquals(res.status, 200);
+  const record = await purchaseRecord(shop, first.body.purchase.id);
+  assertEquals(record.paymentStatus, "pending");
+  assertEquals(
+    record.extraPayments!.map((p) => [p.paymentId, p.amount, p.reason]),
+    [[short.id, 49900, "amount mismatch"]],
+  );
+  // The buyer's verify of that payment is told so, and gets nothing.
+  const verify = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(orderId, short.id),
+    headers: buyer.headers,
+  });
+  assertEquals([verify.status, (await verify.json()).error], [
+    409,
+    "This payment's amount does not match its order: the payment will be refunded",
+  ]);
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals(detail.hasPurchased, false);
+  // Reconciliation asks about the order and changes nothing more; the admin refunds what was received.
+  assertEquals(await run(shop), { checked: 1, paid: 0, failed: 0 });
+  assertEquals((await purchaseRecord(shop, first.body.purchase.id)).extraPayments!.length, 1);
+  const back = await shop.t.json("POST", `/api/admin/purchases/${record.id}/extra-payments/${short.id}/refund`, {
+    body: {},
+    headers: shop.admin.headers,
+  });
+  assertEquals(back.status, 200);
+  assertEquals(shop.fake.refunds.map((r) => [r.payment_id, r.amount]), [[short.id, 49900]]);
+});
+
+Deno.test("reconcile: a captured payment of another amount is owed back; an authorisation of another amount is left", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const other = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const started = await checkout(shop, buyer, kit.id);
+  const captured = shop.fake.addPayment(started.body.order.id, "captured", { amount: 60000 });
+  const held = await checkout(shop, other, kit.id);
+  const authorized = shop.fake.addPayment(held.body.order.id, "authorized", { amount: 100 });
+  assertEquals(await run(shop), { checked: 2, paid: 0, failed: 0 });
+  const record = await purchaseRecord(shop, started.body.purchase.id);
+  assertEquals(record.paymentStatus, "pending");
+  assertEquals(record.extraPayments!.map((p) => [p.paymentId, p.amount, p.reason]), [[
+    captured.id,
+    60000,
+    "amount mismatch",
+  ]]);
+  assertEquals((await purchaseRecord(shop, held.body.purchase.id)).paymentStatus, "pending");
+  assertEquals(authorized.status, "authorized");
 });

@@ -19,7 +19,7 @@ export const apiDocs = describeRoute({
     body: VerifyBodySchema,
     responses: {
       200: "`{success: true, purchase}`",
-      409: "The coupon could no longer be used: the payment is owed back",
+      409: "The coupon could no longer be used, or the gateway reported another amount: the payment is owed back",
     },
   },
 });
