@@ -4,20 +4,26 @@
  * listings created since that alert last ran (first run: the last 24 hours, or 7 days for a weekly alert) that match
  * it, at most 20 per alert. Nothing is sent when nothing matches; people with an unverified e-mail get nothing.
  *
- * It walks `["alerts"]` (kept by user) in batches of `BATCH` entries, a few people at a time. Per person it claims
- * each due alert (`lib/jobs/lease.ts`), finds the matches, and then, in one write checked against the claims, moves
- * every claimed alert's `lastRunAt` (and `lastSentAt` when listed), stores the unsubscribe tokens and queues the
- * e-mail in the outbox. A second run, at once or overlapping, finds the alerts claimed or their window empty: it sends
- * nothing twice.
+ * It walks `["alerts"]` (kept by person) in batches of `BATCH` entries. The listings created in a window are read once
+ * per run and window (`newInternships`, `newOpportunities`), and each distinct filter is tested against those few
+ * listings once per run; an alert whose window holds no new listing is skipped untouched. The due alerts of about
+ * `CLAIMS_PER_WRITE` are claimed at a time in one write with the jobs' leases (`lib/jobs/lease.ts`; after a lost race
+ * each on its own with `claim`). Each person's digest is then planned, and the plans are committed in writes of at
+ * most `BYTES_PER_WRITE` of e-mail, each checked against every claim it settles (after a lost race each plan on its
+ * own with `settle`): the write moves every claimed alert's `lastRunAt` (and `lastSentAt` when listed), stores the
+ * unsubscribe tokens and queues the e-mail in the outbox, whose job (every minute) delivers it. A second run, at once
+ * or overlapping, finds the alerts claimed or their windows empty: it sends nothing twice. The run shares the server
+ * process with requests: after every `SLICE_MS` of work it gives way to the requests being answered
+ * (`InFlightRequests.giveWay`).
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { claim, isLeased, settle } from "@/lib/jobs/lease.ts";
-import { InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
-import { listOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
-import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
-import { getUser } from "@/lib/users/users.ts";
-import { type AlertRecord, queryParams } from "./alerts.ts";
+import { claim, HOLDER, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { InternshipQuerySchema, type NewInternships, newInternships } from "@/lib/internships/internships.ts";
+import { type NewOpportunities, newOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { type User, userKey } from "@/lib/users/users.ts";
+import { type AlertRecord, MAX_ALERTS, queryParams } from "./alerts.ts";
 import { digestMail, type DigestSection, internshipItem, type MailItem, opportunityItem } from "./mails.ts";
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
 
@@ -25,8 +31,12 @@ import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts"
 export const DAILY_AT_9_IST = "30 3 * * *";
 /** Alert entries read from KV per batch. */
 export const BATCH = 200;
-/** People whose digest is made at once. */
-const CONCURRENCY = 4;
+/** Most alerts claimed in one write (each a check and a set; KV allows 100 checks per write). */
+const CLAIMS_PER_WRITE = 100;
+/** Bytes of e-mail one write carries at most: small writes keep KV free for the requests between them. */
+const BYTES_PER_WRITE = 100_000;
+/** How long the run works (ms) before it gives way to the requests being answered. */
+const SLICE_MS = 2;
 /** How long a run holds the alerts it claimed (ms). */
 const LEASE_MS = 5 * 60 * 1000;
 /** Most listings of one alert in one digest. */
@@ -47,58 +57,132 @@ function windowStart(alert: AlertRecord, now: number): string {
   return alert.lastRunAt ?? new Date(now - (alert.frequency === "weekly" ? 7 : 1) * DAY_MS).toISOString();
 }
 
-/** The open listings matching `alert` created after `since` and not after `until` (ISO), newest first, at most 20. */
-async function matches(
-  ctx: JobContext,
-  { alert, since, until }: { alert: AlertRecord; since: string; until: string },
-): Promise<MailItem[]> {
-  const { kv, config } = ctx;
-  const params = queryParams(alert.query);
-  const fresh = (createdAt: string) => createdAt > since && createdAt <= until;
-  if (alert.kind === "internships") {
-    const query = InternshipQuerySchema.parse({ ...params, limit: String(MAX_PER_ALERT) });
-    const page = await listInternships(kv, { query, viewer: null, today: istToday(ctx.now) });
-    return page.internships.filter((i) => fresh(i.createdAt)).map((i) => internshipItem(config.appUrl, i));
+/** What one run reuses: the listings new in each window, and the matches of each filter and window. */
+class RunState {
+  readonly #listings = new Map<string, Promise<NewInternships | NewOpportunities>>();
+  readonly #matches = new Map<string, MailItem[]>();
+
+  constructor(readonly ctx: JobContext) {}
+
+  /** The listings of `kind` created after `since` (ISO) and not after the run's time. */
+  listings(kind: AlertRecord["kind"], since: string): Promise<NewInternships | NewOpportunities> {
+    const key = `${kind}\0${since}`;
+    let found = this.#listings.get(key);
+    if (!found) {
+      const window = { after: Date.parse(since), until: this.ctx.now.getTime(), today: istToday(this.ctx.now) };
+      found = kind === "internships" ? newInternships(this.ctx.kv, window) : newOpportunities(this.ctx.kv, window);
+      this.#listings.set(key, found);
+    }
+    return found;
   }
-  const found = [];
-  for (let offset = 0;; offset += 100) {
-    const query = OpportunityQuerySchema.parse({
-      ...params,
-      includeClosed: "false",
-      limit: "100",
-      offset: String(offset),
-    });
-    const page = await listOpportunities(kv, query, null);
-    found.push(...page.opportunities.filter((o) => fresh(o.createdAt)));
-    if (!page.pagination.hasMore) break;
+
+  /** The new listings matching `alert` in its window, newest first, at most `MAX_PER_ALERT` (shared, do not change). */
+  async matches(alert: AlertRecord): Promise<MailItem[]> {
+    const since = windowStart(alert, this.ctx.now.getTime());
+    const key = `${alert.kind}\0${since}\0${JSON.stringify(alert.query)}`;
+    let found = this.#matches.get(key);
+    if (found) return found;
+    const listings = await this.listings(alert.kind, since);
+    const { appUrl } = this.ctx.config;
+    const params = queryParams(alert.query);
+    if (alert.kind === "internships") {
+      const query = InternshipQuerySchema.parse(params);
+      found = (listings as NewInternships).matching(query).slice(0, MAX_PER_ALERT)
+        .map((i) => internshipItem(appUrl, i));
+    } else {
+      const query = OpportunityQuerySchema.parse(params);
+      found = (listings as NewOpportunities).matching(query).slice(0, MAX_PER_ALERT)
+        .map((o) => opportunityItem(appUrl, o));
+    }
+    this.#matches.set(key, found);
+    return found;
   }
-  return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, MAX_PER_ALERT)
-    .map((o) => opportunityItem(config.appUrl, o));
 }
 
-/** The digest of one person, whose alert entries are `entries`; adds what it did to `counts`. */
-async function digestOf(ctx: JobContext, entries: Deno.KvEntry<AlertRecord>[], counts: DigestCounts): Promise<void> {
-  const now = ctx.now.getTime();
-  const due = entries.filter((entry) => isDue(entry.value, now));
-  if (due.length === 0) return;
-  const user = await getUser(ctx.kv, due[0].value.userId);
-  if (!user || !user.emailVerified) {
+/** One person's due alerts, claimed, and the person. */
+interface Claimed {
+  user: User;
+  alerts: Deno.KvEntry<AlertRecord>[];
+}
+
+/**
+ * Claims the due alerts of `people` (each person's alert entries) at `now`, leaving out those whose window holds no new
+ * listing (nothing can match: they are not touched, and their next window starts where this one did). People without
+ * such alerts, or unknown or unverified, are left out (counted as skipped when they had due alerts). The claims go in
+ * one write checked against each alert as read (the leases `claim` puts); when that write loses a race, each alert is
+ * claimed on its own with `claim`, so only the ones taken meanwhile are left out.
+ */
+async function claimDue(
+  run: RunState,
+  people: Deno.KvEntry<AlertRecord>[][],
+  counts: DigestCounts,
+): Promise<Claimed[]> {
+  const { kv } = run.ctx;
+  const now = run.ctx.now.getTime();
+  const due: Deno.KvEntry<AlertRecord>[][] = [];
+  for (const entries of people) {
+    const held: Deno.KvEntry<AlertRecord>[] = [];
+    for (const entry of entries) {
+      if (!isDue(entry.value, now)) continue;
+      if ((await run.listings(entry.value.kind, windowStart(entry.value, now))).count > 0) held.push(entry);
+    }
+    if (held.length > 0) due.push(held);
+  }
+  const users: (User | null)[] = [];
+  for (let i = 0; i < due.length; i += 10) {
+    const entries = await kv.getMany<User[]>(due.slice(i, i + 10).map((d) => userKey(d[0].value.userId)));
+    users.push(...entries.map((entry) => entry.value));
+  }
+  const wanted = due.flatMap((alerts, i) => {
+    const user = users[i];
+    if (user?.emailVerified) return [{ user, alerts }];
     counts.skipped++;
-    return;
+    return [];
+  });
+  if (wanted.length === 0) return [];
+  const lease = { holder: HOLDER, until: now + LEASE_MS };
+  const op = kv.atomic();
+  for (const { alerts } of wanted) {
+    for (const entry of alerts) op.check(entry).set(entry.key, { ...entry.value, lease });
   }
-  const claimed: Deno.KvEntry<AlertRecord>[] = [];
-  for (const entry of due) {
-    const held = await claim(ctx.kv, entry, { now, leaseMs: LEASE_MS });
-    if (held) claimed.push(held);
+  const result = await op.commit();
+  if (result.ok) {
+    return wanted.map(({ user, alerts }) => ({
+      user,
+      alerts: alerts.map((entry) => ({
+        ...entry,
+        value: { ...entry.value, lease },
+        versionstamp: result.versionstamp,
+      })),
+    }));
   }
-  if (claimed.length === 0) {
-    counts.skipped++;
-    return;
+  const claimed: Claimed[] = [];
+  for (const { user, alerts } of wanted) {
+    const held: Deno.KvEntry<AlertRecord>[] = [];
+    for (const entry of alerts) {
+      const taken = await claim(kv, entry, { now, leaseMs: LEASE_MS });
+      if (taken) held.push(taken);
+    }
+    if (held.length > 0) claimed.push({ user, alerts: held });
+    else counts.skipped++;
   }
+  return claimed;
+}
+
+/** What one person's digest writes: checked against their claims, it settles them and queues the e-mail (if any). */
+interface Plan {
+  claimed: Deno.KvEntry<AlertRecord>[];
+  write: (op: Deno.AtomicOperation) => void;
+  /** How many alerts the e-mail lists (0: no e-mail), and its size in bytes. */
+  listed: number;
+  bytes: number;
+}
+
+/** The digest of `user` for the alerts `claimed` (see the module docstring). */
+async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Promise<Plan> {
+  const { ctx } = run;
   const until = ctx.now.toISOString();
-  const found = await Promise.all(
-    claimed.map((entry) => matches(ctx, { alert: entry.value, since: windowStart(entry.value, now), until })),
-  );
+  const found = await Promise.all(claimed.map((entry) => run.matches(entry.value)));
   const listed = claimed.filter((_, i) => found[i].length > 0);
   const tokens: NewUnsubscribeToken[] = [];
   const link = async (alertIds: string[]) => {
@@ -119,48 +203,97 @@ async function digestOf(ctx: JobContext, entries: Deno.KvEntry<AlertRecord>[], c
     name: user.name,
     appUrl: ctx.config.appUrl,
     sections,
-    unsubscribeUrl: await link(listed.map((entry) => entry.value.id)),
+    // One alert: its own link stops everything the e-mail was sent for.
+    unsubscribeUrl: listed.length === 1 ? sections[0].unsubscribeUrl : await link(listed.map((e) => e.value.id)),
   });
-  let mailId: string | null = null;
-  const committed = await settle(ctx.kv, claimed[0], (op) => {
-    for (const entry of claimed.slice(1)) op.check(entry);
-    for (const entry of claimed) {
-      const lastSentAt = listed.includes(entry) ? until : entry.value.lastSentAt;
-      op.set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt });
-    }
-    for (const token of tokens) token.write(op);
-    if (mail) mailId = queueMailOps(op, { ...mail, userId: user.id }, now);
-  });
-  if (!committed) {
-    counts.skipped++;
-    return;
-  }
-  if (mailId) {
+  return {
+    claimed,
+    listed: listed.length,
+    bytes: mail ? mail.text.length + mail.html.length : 0,
+    write(op) {
+      for (const entry of claimed) {
+        const lastSentAt = listed.includes(entry) ? until : entry.value.lastSentAt;
+        op.check(entry).set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt });
+      }
+      for (const token of tokens) token.write(op);
+      if (mail) queueMailOps(op, { ...mail, userId: user.id }, ctx.now.getTime());
+    },
+  };
+}
+
+/**
+ * Commits `plans` in writes of at most `BYTES_PER_WRITE` of e-mail, each checked against every claim it settles, giving
+ * way to requests between writes; when such a write fails (a claim was lost), each of its plans is settled on its own
+ * (`settle`), so only the lost ones are skipped.
+ */
+async function commitPlans(
+  kv: Deno.Kv,
+  { plans, counts, pause }: { plans: Plan[]; counts: DigestCounts; pause: () => Promise<void> },
+): Promise<void> {
+  const done = (plan: Plan) => {
+    if (plan.listed === 0) return;
     counts.sent++;
-    counts.alerts += listed.length;
-    deliverSoon(ctx, mailId);
+    counts.alerts += plan.listed;
+  };
+  for (let i = 0; i < plans.length;) {
+    const group: Plan[] = [];
+    let bytes = 0;
+    while (i < plans.length && (group.length === 0 || bytes + plans[i].bytes <= BYTES_PER_WRITE)) {
+      bytes += plans[i].bytes;
+      group.push(plans[i++]);
+    }
+    const op = kv.atomic();
+    for (const plan of group) plan.write(op);
+    if ((await op.commit()).ok) group.forEach(done);
+    else {
+      for (const plan of group) {
+        if (await settle(kv, plan.claimed[0], plan.write)) done(plan);
+        else counts.skipped++;
+      }
+    }
+    await pause();
   }
+}
+
+/** A pause for the requests being answered, taken once the run has worked `SLICE_MS` since the last one. */
+function slicer(ctx: JobContext): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < SLICE_MS) return;
+    await ctx.requests.giveWay();
+    since = performance.now();
+  };
 }
 
 /** One run of the digest at `ctx.now` (see the module docstring). */
 export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
   const counts: DigestCounts = { sent: 0, alerts: 0, skipped: 0 };
-  const running = new Set<Promise<void>>();
-  const start = async (group: Deno.KvEntry<AlertRecord>[]) => {
-    const work = digestOf(ctx, group, counts).finally(() => running.delete(work));
-    running.add(work);
-    if (running.size >= CONCURRENCY) await Promise.race(running);
-  };
-  let group: Deno.KvEntry<AlertRecord>[] = [];
-  for await (const entry of ctx.kv.list<AlertRecord>({ prefix: ["alerts"] }, { batchSize: BATCH })) {
-    if (group.length > 0 && group[0].value.userId !== entry.value.userId) {
-      await start(group);
-      group = [];
+  const run = new RunState(ctx);
+  const pause = slicer(ctx);
+  const work = async (people: Deno.KvEntry<AlertRecord>[][]) => {
+    const plans: Plan[] = [];
+    for (const person of await claimDue(run, people, counts)) {
+      plans.push(await planDigest(run, person));
+      await pause();
     }
-    group.push(entry);
+    await commitPlans(ctx.kv, { plans, counts, pause });
+  };
+  let people: Deno.KvEntry<AlertRecord>[][] = [];
+  let size = 0;
+  for await (const entry of ctx.kv.list<AlertRecord>({ prefix: ["alerts"] }, { batchSize: BATCH })) {
+    const last = people.at(-1);
+    if (last && last[0].value.userId === entry.value.userId) last.push(entry);
+    else {
+      if (size + MAX_ALERTS > CLAIMS_PER_WRITE) {
+        await work(people);
+        people = [];
+        size = 0;
+      }
+      people.push([entry]);
+    }
+    size++;
   }
-  if (group.length > 0) await start(group);
-  await Promise.all(running);
+  await work(people);
   return counts;
 }
 

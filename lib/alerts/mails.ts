@@ -46,16 +46,34 @@ function unsubscribeHeaders(url: string): Record<string, string> {
   return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
+/**
+ * `items` as plain text and HTML, made once per list: the digest hands the same list of matches to everyone whose
+ * alert has the same filters, so a list is rendered once per run, not once per e-mail.
+ */
+const rendered = new WeakMap<MailItem[], { text: string; html: string }>();
+
+function renderItems(items: MailItem[]): { text: string; html: string } {
+  let done = rendered.get(items);
+  if (!done) {
+    done = {
+      text: items.map((item) => `- ${item.title}\n  ${item.facts}\n  ${item.url}`).join("\n"),
+      html: `<ul>${
+        items.map((item) =>
+          `<li><a href="${escapeHtml(item.url)}">${escapeHtml(item.title)}</a><br>${escapeHtml(item.facts)}</li>`
+        ).join("")
+      }</ul>`,
+    };
+    rendered.set(items, done);
+  }
+  return done;
+}
+
 function htmlItems(items: MailItem[]): string {
-  return `<ul>${
-    items.map((item) =>
-      `<li><a href="${escapeHtml(item.url)}">${escapeHtml(item.title)}</a><br>${escapeHtml(item.facts)}</li>`
-    ).join("")
-  }</ul>`;
+  return renderItems(items).html;
 }
 
 function textItems(items: MailItem[]): string {
-  return items.map((item) => `- ${item.title}\n  ${item.facts}\n  ${item.url}`).join("\n");
+  return renderItems(items).text;
 }
 
 function htmlPage(title: string, body: string): string {

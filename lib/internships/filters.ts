@@ -104,9 +104,15 @@ class MatchCache {
 
 /**
  * Whether `slot` passes `filter`'s state, owner, type, stipend, location and tag tests: what a
- * pass of `matchingSlots` tests, for one slot (search words aside).
+ * pass of `matchingSlots` tests, for one slot (search words aside); `places` are the location's names
+ * (`cityVariants`), passed when testing many slots.
  */
-function slotMatches(columns: InternshipColumns, filter: SlotFilter, slot: number): boolean {
+function slotMatches(
+  columns: InternshipColumns,
+  filter: SlotFilter,
+  slot: number,
+  places = filter.location === undefined ? [] : cityVariants(filter.location),
+): boolean {
   const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
   const stipend = columns.stipends[slot];
   const name = location === undefined ? "" : columns.locations.names[columns.locationCodes[slot]];
@@ -115,9 +121,27 @@ function slotMatches(columns: InternshipColumns, filter: SlotFilter, slot: numbe
     (!types || types.has(columns.types[slot])) &&
     (minStipend === undefined && maxStipend === undefined ||
       stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
-    (location === undefined || cityVariants(location).some((variant) => name.includes(variant))) &&
+    (location === undefined || places.some((variant) => name.includes(variant))) &&
     (!tags || columns.tags[slot].some((tag) => tags.includes(tag))) &&
     (openOn === undefined || columns.deadlineDays[slot] >= openOn);
+}
+
+/**
+ * Those of `slots` that pass `filter` as `selectPage` would, in the order given, `texts[i]` being the lower-case
+ * search text of `slots[i]` (`internshipSearchText`): a test per slot, for a few slots (the listings new since some
+ * time, docs/decisions.md, Alerts) instead of a pass over every listing.
+ */
+export function filterSlots(
+  columns: InternshipColumns,
+  filter: SlotFilter,
+  { slots, texts }: { slots: readonly number[]; texts: readonly string[] },
+): number[] {
+  const words = (filter.words ?? []).map(cityVariants);
+  const places = filter.location === undefined ? [] : cityVariants(filter.location);
+  return slots.filter((slot, i) =>
+    slotMatches(columns, filter, slot, places) &&
+    words.every((variants) => variants.some((word) => texts[i].includes(word)))
+  );
 }
 
 /** Whether a record with `flags` passes `filter`'s state test (active and not deleted, unless included). */

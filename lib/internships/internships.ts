@@ -8,8 +8,8 @@ import { istDayOf, istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
-import { ACTIVE, dayNumber, typeCode } from "./columns.ts";
-import { selectPage } from "./filters.ts";
+import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
+import { filterSlots, selectPage, type SlotFilter } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import type {
   Internship,
@@ -74,6 +74,23 @@ function viewOf(record: Internship, owners: ReadonlyMap<string, InternshipOwner>
   return { ...record, user: ownerOrPlaceholder(owners, record.userId), isClosed: isClosedOn(record.deadline, today) };
 }
 
+/** The filters of `query` for `viewer` on IST day `today`, as `listInternships` applies them. */
+function slotFilterOf(query: InternshipQuery, viewer: User | null, today: string): SlotFilter {
+  const admin = viewer?.role === "admin";
+  return {
+    userId: query.mine ? viewer?.id : undefined,
+    includeInactive: query.mine || (admin && query.includeInactive),
+    includeDeleted: admin && query.includeDeleted,
+    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
+    minStipend: query.minStipend,
+    maxStipend: query.maxStipend,
+    tags: query.tags.length > 0 ? query.tags : undefined,
+    location: query.location,
+    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
+    openOn: query.mine || query.includeClosed ? undefined : dayNumber(today),
+  };
+}
+
 /**
  * One page of internships, newest first, matching every filter of `query`. Inactive and
  * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
@@ -89,19 +106,10 @@ export async function listInternships(
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const { model, owners: summaries } = await internshipStore(kv);
-  const admin = viewer?.role === "admin";
-  const { total, slots } = selectPage(model, {
-    userId: query.mine ? viewer?.id : undefined,
-    includeInactive: query.mine || (admin && query.includeInactive),
-    includeDeleted: admin && query.includeDeleted,
-    types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
-    minStipend: query.minStipend,
-    maxStipend: query.maxStipend,
-    tags: query.tags.length > 0 ? query.tags : undefined,
-    location: query.location,
-    words: query.search.map((word) => word.replaceAll("\0", "")).filter(Boolean),
-    openOn: query.mine || query.includeClosed ? undefined : dayNumber(today),
-  }, { offset: query.offset, limit: query.limit });
+  const { total, slots } = selectPage(model, slotFilterOf(query, viewer, today), {
+    offset: query.offset,
+    limit: query.limit,
+  });
   const page = await model.recordsOf(slots);
   const owners = await summaries.of(page.flatMap((record) => record.userId ?? []));
   return {
@@ -112,6 +120,41 @@ export async function listInternships(
       total,
       hasMore: query.offset + page.length < total,
     },
+  };
+}
+
+/** The listings created in a window, to test many filters against (docs/decisions.md, Alerts). */
+export interface NewInternships {
+  /** How many listings were created in the window and are public. */
+  count: number;
+  /** Those matching `query`'s filters as the public list applies them (closed ones left out), newest first. */
+  matching(query: InternshipQuery): InternshipView[];
+}
+
+/**
+ * The public internships created after `after` and not after `until` (ms since the epoch), to match filters against on
+ * IST day `today`: read once (the newest slots of the public order, and their records), then each filter is a test
+ * of those few listings instead of a pass over every listing.
+ */
+export async function newInternships(
+  kv: Deno.Kv,
+  { after, until, today }: { after: number; until: number; today: string },
+): Promise<NewInternships> {
+  const { model, owners: summaries } = await internshipStore(kv);
+  const created = model.slots.created;
+  const slots: number[] = [];
+  for (const slot of model.columns.publicView().slots) {
+    if (created[slot] <= after) break;
+    if (created[slot] <= until) slots.push(slot);
+  }
+  const records = await model.recordsOf(slots);
+  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
+  const views = new Map(slots.map((slot, i) => [slot, viewOf(records[i], owners, today)]));
+  const texts = records.map(internshipSearchText);
+  return {
+    count: slots.length,
+    matching: (query) =>
+      filterSlots(model.columns, slotFilterOf(query, null, today), { slots, texts }).map((slot) => views.get(slot)!),
   };
 }
 

@@ -202,6 +202,42 @@ export async function openPublishedOpportunities(kv: Deno.Kv, today = istToday()
   return await withPostedBy(kv, await model.recordsOf(order.slots.slice(0, order.open)));
 }
 
+/** The opportunities published in a window, to test many filters against (docs/decisions.md, Alerts). */
+export interface NewOpportunities {
+  /** How many open published opportunities were created in the window. */
+  count: number;
+  /** Those matching `query`'s type and search words as the public list applies them, newest first. */
+  matching(query: Pick<OpportunityQuery, "type" | "search">): OpportunityView[];
+}
+
+/**
+ * The published opportunities open on IST day `today` and created after `after` and not after `until` (ms since the
+ * epoch), read once, then each filter a test of those few (as `select` tests, on their search texts).
+ */
+export async function newOpportunities(
+  kv: Deno.Kv,
+  { after, until, today }: { after: number; until: number; today: string },
+): Promise<NewOpportunities> {
+  const { model } = await opportunityStore(kv);
+  const order = publicOrder(model, today);
+  const created = model.slots.created;
+  const slots = order.slots.slice(0, order.open).filter((slot) => created[slot] > after && created[slot] <= until)
+    .sort(model.slots.newerFirst);
+  const records = await model.recordsOf(slots);
+  const views = await withPostedBy(kv, records);
+  const texts = records.map((record) => model.layout.searchText(record));
+  return {
+    count: slots.length,
+    matching({ type, search }) {
+      const codes = new Set(type.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
+      return views.filter((_, i) =>
+        (codes.size === 0 || codes.has(model.columns.types[slots[i]])) &&
+        search.every((word) => texts[i].includes(word.replaceAll("\0", "")))
+      );
+    },
+  };
+}
+
 /** The published opportunities of `ids` by id, as the public read answers them; unknown and hidden ids are absent. */
 export async function publishedOpportunitiesById(
   kv: Deno.Kv,

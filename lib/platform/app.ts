@@ -1,7 +1,8 @@
 /**
  * Builds the platform's Hono app: the file routes of the manifest through the web layer, each
  * request starting with `{services}` as its state (`routes/_middleware.ts` does the rest), the
- * routes' options read once, and one mapping of errors to answers for every route.
+ * routes' options read once, and one mapping of errors to answers for every route. Every request is counted while it
+ * is answered (`services.requests`).
  */
 import { Hono } from "hono";
 import type { ComponentType } from "preact";
@@ -30,6 +31,8 @@ const isApi = (url: URL) => url.pathname.startsWith("/api/");
 export function createApp(services: Services, parts: AppParts): Hono<Env> {
   const { log } = services;
   const app = new Hono<Env>();
+  // Counted while answered, so long jobs in this process give way (`InFlightRequests`).
+  app.use(async (_c, next) => await services.requests.track(next));
   registerRoutes(app, parts.manifest, {
     assets: parts.assets,
     initialState: () => ({ services } as Partial<AppState>),

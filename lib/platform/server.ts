@@ -15,6 +15,7 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { compactHeap } from "./heap.ts";
 import { BackgroundWork } from "./background.ts";
+import { InFlightRequests } from "./in_flight.ts";
 import { createOAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "@/lib/web/assets.ts";
@@ -36,6 +37,7 @@ export async function createServices(config: Config): Promise<Services> {
     guestPages: new GuestPageCache(),
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),
+    requests: new InFlightRequests(),
   };
 }
 

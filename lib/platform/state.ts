@@ -4,6 +4,7 @@
  */
 import type { Config } from "@/app.config.ts";
 import type { BackgroundWork } from "./background.ts";
+import type { InFlightRequests } from "./in_flight.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import type { Mailer } from "@/lib/mail/mailer.ts";
@@ -29,6 +30,8 @@ export interface Services {
   files: ObjectStore;
   /** Work requests started without waiting for it (`BackgroundWork`). */
   background: BackgroundWork;
+  /** The requests being answered, which long jobs give way to (`InFlightRequests`). */
+  requests: InFlightRequests;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */

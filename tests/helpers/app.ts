@@ -16,6 +16,7 @@ import { createUser, type Role, type User } from "@/lib/users/users.ts";
 import { loadAssets } from "@/lib/web/assets.ts";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import { BackgroundWork } from "@/lib/platform/background.ts";
+import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { RouteModule } from "@/lib/web/types.ts";
 import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
@@ -96,6 +97,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),
+    requests: new InFlightRequests(),
   };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, {

@@ -9,6 +9,7 @@ import { DELIVERY_LEASE_MS, type OutboxMail, queueMailOps } from "@/lib/mail/out
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { createLogger } from "@/lib/log.ts";
 import { BackgroundWork } from "@/lib/platform/background.ts";
+import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -76,6 +77,7 @@ async function servicesOn(kvPath: string, smtpUrl: string): Promise<Services & A
     log,
     mailer: createMailer(smtpUrl, config.mailFrom, log),
     background: new BackgroundWork(),
+    requests: new InFlightRequests(),
   } as unknown as Services;
   return Object.assign(services, {
     [Symbol.asyncDispose]: async () => {

@@ -20,6 +20,7 @@ export const handler = define.handlers({
   async POST(_req, ctx) {
     const job = findJob(ctx.params.name);
     if (!job) throw new NotFoundError("Job not found");
-    return Response.json(await runJob(job, ctx.state.services));
+    const { services } = ctx.state;
+    return Response.json(await services.requests.aside(() => runJob(job, services)));
   },
 });

@@ -1,0 +1,63 @@
+/**
+ * The requests this process is answering, so that work sharing the process gives way to them (docs/decisions.md,
+ * Background work): the app counts each request while it is answered, and a long job (the alerts digest) calls
+ * `giveWay` between small pieces of its work, which waits while requests are being answered.
+ */
+
+/** How long (ms) `giveWay` waits at most for the requests in flight, so that steady traffic cannot stop a job. */
+export const GIVE_WAY_MAX_MS = 50;
+
+/** The count of requests in flight in one process. */
+export class InFlightRequests {
+  #count = 0;
+  #waiting = new Set<() => void>();
+
+  /** How many requests are being answered now. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Answers a request with `answer`, counted while it runs. */
+  async track<T>(answer: () => Promise<T>): Promise<T> {
+    this.#count++;
+    try {
+      return await answer();
+    } finally {
+      this.#leave();
+    }
+  }
+
+  /**
+   * Runs `work` with the calling request not counted meanwhile: a job run by hand (`POST /api/admin/jobs/{name}/run`)
+   * gives way to the other requests, not to the one it runs in.
+   */
+  async aside<T>(work: () => Promise<T>): Promise<T> {
+    this.#leave();
+    try {
+      return await work();
+    } finally {
+      this.#count++;
+    }
+  }
+
+  /**
+   * Lets the event loop take in requests that arrived meanwhile, then resolves once none is being answered, or after
+   * `GIVE_WAY_MAX_MS`.
+   */
+  async giveWay(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (this.#count === 0) return;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const timer = setTimeout(resolve, GIVE_WAY_MAX_MS);
+    this.#waiting.add(resolve);
+    await promise;
+    clearTimeout(timer);
+    this.#waiting.delete(resolve);
+  }
+
+  #leave(): void {
+    if (--this.#count > 0) return;
+    for (const resolve of this.#waiting) resolve();
+    this.#waiting.clear();
+  }
+}
