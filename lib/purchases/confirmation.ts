@@ -61,7 +61,7 @@ import {
   writePurchaseOps,
 } from "./purchases.ts";
 import { receiptMail } from "./mails.ts";
-import { issueReceiptOps } from "./receipts.ts";
+import { issueReceiptOps, type SellerConfig } from "./receipts.ts";
 import { refundProcessedOps } from "./refunds.ts";
 
 /**
@@ -75,6 +75,8 @@ export interface PaymentContext {
   deliverSoon?(mailId: string): void;
   /** The time of the changes made (default the system clock; the demo's history runs on an earlier one). */
   clock?(): Date;
+  /** The seller named on the receipts issued (`SELLER_*`), kept with each receipt. */
+  seller?: SellerConfig;
 }
 
 /** The time now for `ctx`, ISO. */
@@ -89,6 +91,7 @@ export function paymentContext(services: Services): PaymentContext {
     payments: services.payments,
     appUrl: services.config.appUrl,
     deliverSoon: (id) => deliverSoon(services, id),
+    seller: services.config.seller,
   };
 }
 
@@ -330,6 +333,7 @@ async function paidOps(
       },
       toolkitTitle: toolkit?.title ?? "Toolkit",
       at,
+      seller: ctx.seller,
     },
   );
   if (buyer) {

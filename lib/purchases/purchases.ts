@@ -13,6 +13,7 @@
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
  * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` while its latest order is unpaid (reconciliation)
  */
+import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts } from "@/lib/stats/counters.ts";
 
@@ -63,6 +64,11 @@ export interface ReceiptRecord {
   name: string;
   email: string;
   buyerState: string | null;
+  /**
+   * The seller as named when the receipt was issued (`SELLER_*`): an invoice stays as issued when the settings
+   * change. Absent on receipts issued before it was kept, which show the settings of the day.
+   */
+  seller?: Config["seller"];
 }
 
 /**

@@ -33,14 +33,19 @@ const sequenceKey = (year: number): Deno.KvKey => ["receipt_sequence", year];
 
 /**
  * Adds to `op` the taking of the next receipt number of the financial year of `at`, checked against the sequence
- * as read (a lost race is retried by the caller's loop), and returns the receipt: issued at `at` to `buyer` for
- * the toolkit titled `toolkitTitle`,
- * with their state from onboarding when they gave one (`locationType` "state").
+ * as read (a lost race is retried by the caller's loop), and returns the receipt: issued at `at` by `seller` (kept
+ * with the receipt when given) to `buyer` for the toolkit titled `toolkitTitle`, with their state from onboarding
+ * when they gave one (`locationType` "state").
  */
 export async function issueReceiptOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { buyer, toolkitTitle, at }: { buyer: { id: string; name: string; email: string }; toolkitTitle: string; at: string },
+  { buyer, toolkitTitle, at, seller }: {
+    buyer: { id: string; name: string; email: string };
+    toolkitTitle: string;
+    at: string;
+    seller?: SellerConfig;
+  },
 ): Promise<ReceiptRecord> {
   const year = financialYearOf(at);
   const [sequence, profile] = await Promise.all([
@@ -57,6 +62,7 @@ export async function issueReceiptOps(
     name: buyer.name,
     email: buyer.email,
     buyerState,
+    ...seller ? { seller } : {},
   };
 }
 
@@ -104,7 +110,8 @@ export interface ReceiptView {
 export type SellerConfig = Config["seller"];
 
 /**
- * The receipt page of purchase `purchaseId` for `viewer`: the buyer or an admin.
+ * The receipt page of purchase `purchaseId` for `viewer`: the buyer or an admin. The seller is the one kept with the
+ * receipt, else `seller` (the settings of the day).
  * @throws NotFoundError "Receipt not found" for no receipt, or another user's.
  */
 export async function receiptFor(
@@ -116,11 +123,12 @@ export async function receiptFor(
     throw new NotFoundError("Receipt not found");
   }
   const discountPaise = record.discountPaise ?? 0;
+  const issuer = record.receipt.seller ?? seller;
   return {
     purchaseId: record.id,
     receipt: record.receipt,
-    gst: seller.gstin ? gstSplit(record.amountPaid, seller.state ?? null, record.receipt.buyerState) : null,
-    seller,
+    gst: issuer.gstin ? gstSplit(record.amountPaid, issuer.state ?? null, record.receipt.buyerState) : null,
+    seller: issuer,
     listPricePaise: record.listPricePaise ?? record.amountPaid + discountPaise,
     discountPaise,
     couponCode: record.couponCode ?? null,

@@ -109,3 +109,23 @@ Deno.test("receipts and refunds: only the buyer and admins see a receipt; ids of
   assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
   assertEquals(shop.fake.refunds.length, 0);
 });
+
+Deno.test("receipts: an invoice keeps the seller as it was issued when the seller's settings change", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const read = async () => {
+    const html = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
+    return html.slice(html.indexOf("<article"), html.indexOf("</article>"));
+  };
+  const issued = await read();
+  assert(issued.includes("29ABCDE1234F1Z5") && issued.includes("CGST"), issued);
+  // The seller moves to another state with another GSTIN, then drops the GSTIN: the invoice issued stays as issued.
+  config.seller = { ...config.seller, name: "Other Name Pvt Ltd", state: "Maharashtra", gstin: "27ABCDE1234F1Z5" };
+  assertEquals(await read(), issued);
+  config.seller = { sac: config.seller.sac };
+  assertEquals(await read(), issued);
+});
