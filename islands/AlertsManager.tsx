@@ -1,18 +1,57 @@
 /**
  * The alerts of `/me/alerts` (docs/decisions.md, Alerts): each alert in words with its last e-mail, a pause/resume
- * switch, the frequency, its search words (and place, for internships) editable in place, and delete after a
- * confirmation. Changes go to `PATCH`/`DELETE /api/me/alerts/{id}`; outcomes are announced in a live region.
+ * switch, the frequency, every filter it holds editable in place (search words and types; for internships also the
+ * tags, location and stipend bounds), each refusal shown at its field, and delete after a confirmation. Changes go to `PATCH`/`DELETE /api/me/alerts/{id}`; outcomes are announced in a live region.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
+import { ChoiceGroup, SECONDARY_BUTTON, TextField, useHydrated } from "@/components/forms.tsx";
+import { TYPE_LABELS as INTERNSHIP_TYPE_LABELS } from "@/components/internships/format.ts";
+import { TYPE_LABELS as OPPORTUNITY_TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
 import type { Alert } from "@/lib/alerts/alerts.ts";
 
-const FIELD = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-1.5 text-slate-900";
+/** The filters an alert's form edits, as its inputs hold them. */
+interface FilterInputs {
+  types: string[];
+  tags: string;
+  location: string;
+  search: string;
+  minStipend: string;
+  maxStipend: string;
+}
+
+/** `query` (an alert's stored filters) as the form's inputs; `types` holds internship types or opportunity types. */
+function inputsOf(alert: Alert): FilterInputs {
+  const text = (name: string) => String(alert.query[name] ?? "");
+  const list = (name: string) => text(name).split(",").map((v) => v.trim()).filter(Boolean);
+  return {
+    types: list(alert.kind === "internships" ? "types" : "type"),
+    tags: text("tags"),
+    location: text("location"),
+    search: text("search"),
+    minStipend: text("minStipend"),
+    maxStipend: text("maxStipend"),
+  };
+}
+
+/** The form's inputs as the alert's `query` (the list's query-string names), empty ones left out. */
+function queryOf(kind: Alert["kind"], inputs: FilterInputs): Record<string, string> {
+  const query: Record<string, string> = kind === "internships"
+    ? {
+      types: inputs.types.join(","),
+      tags: inputs.tags.trim(),
+      location: inputs.location.trim(),
+      search: inputs.search.trim(),
+      minStipend: inputs.minStipend.trim(),
+      maxStipend: inputs.maxStipend.trim(),
+    }
+    : { type: inputs.types.join(","), search: inputs.search.trim() };
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ""));
+}
 
 function AlertRow(
   { alert, onSaved, onDelete, hydrated }: {
@@ -22,23 +61,35 @@ function AlertRow(
     hydrated: boolean;
   },
 ) {
-  const [search, setSearch] = useState(String(alert.query.search ?? ""));
-  const [place, setPlace] = useState(String(alert.query.location ?? ""));
+  const [inputs, setInputs] = useState(() => inputsOf(alert));
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const base = `alert-${alert.id}`;
   const title = describeAlert(alert);
+  const internships = alert.kind === "internships";
   const patch = async (body: Record<string, unknown>, message: string) => {
     setError(null);
+    setFieldErrors({});
     const res = await fetchJson<{ alert: Alert }>(`/api/me/alerts/${alert.id}`, { method: "PATCH", body });
-    if (res.ok) onSaved(res.data.alert, message);
-    else setError(res.error);
+    if (res.ok) {
+      onSaved(res.data.alert, message);
+      return;
+    }
+    const byField = Object.fromEntries(
+      res.fields.filter((f) => f.field.startsWith("query.")).map((f) => [f.field.slice(6), f.message]),
+    );
+    setFieldErrors(byField);
+    setError(Object.keys(byField).length > 0 ? "Some filters are not valid; see the fields marked." : res.error);
   };
   const saveFilters = (event: Event) => {
     event.preventDefault();
-    const query: Record<string, string | number> = { ...alert.query, search: search.trim() };
-    if (alert.kind === "internships") query.location = place.trim();
-    patch({ query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== "")) }, "Filters saved.");
+    patch({ query: queryOf(alert.kind, inputs) }, "Filters saved.");
   };
+  const set = (name: keyof FilterInputs) => (e: Event) =>
+    setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value });
+  const typeChoices = Object.entries(internships ? INTERNSHIP_TYPE_LABELS : OPPORTUNITY_TYPE_LABELS)
+    .map(([value, label]) => ({ value, label }));
+  const typesField = internships ? "types" : "type";
   return (
     <li class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
       <div class="flex flex-wrap items-start justify-between gap-3">
@@ -83,28 +134,64 @@ function AlertRow(
           </button>
         </div>
       </div>
-      <form onSubmit={saveFilters} class="mt-3 flex flex-wrap items-end gap-3">
-        <div class="min-w-40 flex-1">
-          <label for={`${base}-search`} class="block text-xs font-medium text-slate-800">Search words</label>
-          <input
-            id={`${base}-search`}
-            value={search}
-            maxLength={200}
-            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
-            class={FIELD}
-          />
-        </div>
-        {alert.kind === "internships" && (
-          <div class="min-w-40 flex-1">
-            <label for={`${base}-location`} class="block text-xs font-medium text-slate-800">Location</label>
-            <input
-              id={`${base}-location`}
-              value={place}
-              maxLength={200}
-              onInput={(e) => setPlace((e.target as HTMLInputElement).value)}
-              class={FIELD}
-            />
-          </div>
+      <form onSubmit={saveFilters} class="mt-3 space-y-3" aria-label={`Filters of ${title}`}>
+        <TextField
+          id={`${base}-search`}
+          label="Search words"
+          value={inputs.search}
+          maxLength={200}
+          error={fieldErrors.search}
+          onInput={set("search")}
+        />
+        <ChoiceGroup
+          id={`${base}-types`}
+          label={internships ? "Work type" : "Kind"}
+          options={typeChoices}
+          value={inputs.types}
+          multiple
+          columns={internships ? 3 : 2}
+          error={fieldErrors[typesField]}
+          onChange={(types) => setInputs({ ...inputs, types })}
+        />
+        {internships && (
+          <>
+            <div class="grid gap-3 sm:grid-cols-2">
+              <TextField
+                id={`${base}-location`}
+                label="Location"
+                value={inputs.location}
+                maxLength={200}
+                error={fieldErrors.location}
+                onInput={set("location")}
+              />
+              <TextField
+                id={`${base}-tags`}
+                label="Tags"
+                hint="Comma-separated, e.g. react, design"
+                value={inputs.tags}
+                error={fieldErrors.tags}
+                onInput={set("tags")}
+              />
+            </div>
+            <div class="grid grid-cols-2 gap-3">
+              <TextField
+                id={`${base}-minStipend`}
+                label="Minimum stipend (₹ a month)"
+                inputMode="numeric"
+                value={inputs.minStipend}
+                error={fieldErrors.minStipend}
+                onInput={set("minStipend")}
+              />
+              <TextField
+                id={`${base}-maxStipend`}
+                label="Maximum stipend (₹ a month)"
+                inputMode="numeric"
+                value={inputs.maxStipend}
+                error={fieldErrors.maxStipend}
+                onInput={set("maxStipend")}
+              />
+            </div>
+          </>
         )}
         <button type="submit" class={SECONDARY_BUTTON} disabled={!hydrated} aria-describedby={`${base}-title`}>
           Save filters

@@ -1,6 +1,6 @@
 /**
  * Alerts in Chromium (docs/decisions.md, Alerts): a student filters the internships, chooses "Alert me", finds the
- * alert on `/me/alerts` in words, pauses it and changes its frequency; the feed link carries the same filters; a
+ * alert on `/me/alerts` in words, pauses it, changes its frequency and edits its filters (a refused one at its field); the feed link carries the same filters; a
  * guest's "Alert me" leads to sign in. Every page passes the axe-core check, on a 360 px phone.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -40,6 +40,32 @@ Deno.test("a student saves the shown filters as an alert, then pauses and re-tim
   await page.getByText("Paused · Weekly").waitFor();
   const [stored] = await listAlerts(t.kv, student.user.id);
   assertEquals([stored.isActive, stored.frequency], [false, "weekly"]);
+
+  // Every filter the alert holds is edited in place; a filter the list refuses is refused at its field.
+  await page.getByRole("checkbox", { name: "Hybrid" }).check();
+  await page.getByLabel("Tags").fill("python");
+  await page.getByLabel("Minimum stipend (₹ a month)").fill("20000");
+  await page.getByLabel("Maximum stipend (₹ a month)").fill("5000");
+  await page.getByRole("button", { name: "Save filters" }).click();
+  const maximum = page.getByLabel("Maximum stipend (₹ a month)");
+  await page.getByText("The maximum stipend must not be below the minimum.").waitFor();
+  assertEquals(await maximum.getAttribute("aria-invalid"), "true");
+  await assertAccessible(page, "/me/alerts with a refused filter");
+  assertEquals((await listAlerts(t.kv, student.user.id))[0].query, { location: "Pune", search: "data" });
+  await maximum.fill("30000");
+  await page.getByRole("button", { name: "Save filters" }).click();
+  await page.getByRole("heading", { name: /work type hybrid/ }).waitFor();
+  assertEquals(await maximum.getAttribute("aria-invalid"), null);
+  const [edited] = await listAlerts(t.kv, student.user.id);
+  assertEquals(edited.query, {
+    types: "hybrid",
+    tags: "python",
+    location: "Pune",
+    search: "data",
+    minStipend: 20000,
+    maxStipend: 30000,
+  });
+  await assertAccessible(page, "/me/alerts after editing the filters");
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert(width <= 360, `the page fits the phone: ${width}`);
 });

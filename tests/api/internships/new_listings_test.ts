@@ -36,7 +36,7 @@ Deno.test("the listings new in a window match each filter exactly as the list do
       const query = InternshipQuerySchema.parse({ ...params, limit: "100" });
       const all = [];
       for (let offset = 0;; offset += 100) {
-        const page = await listInternships(kv, { ...query, offset }, null, today);
+        const page = await listInternships(kv, { query: { ...query, offset }, viewer: null, today });
         all.push(...page.internships);
         if (!page.pagination.hasMore) break;
       }

@@ -106,6 +106,54 @@ Deno.test("bad alerts: unknown kind or frequency, filters the list would refuse,
   assertEquals(over, { status: 400, body: { error: "You can keep at most 20 alerts" } });
 });
 
+Deno.test("every filter an alert holds is editable, checked as the list checks it, each refusal at its field", async () => {
+  await using t = await createTestApp();
+  const me = await createTestUser(t, "user");
+  const internship = (await call(t, me, "POST", "/api/me/alerts", { kind: "internships", query: { search: "data" } }))
+    .body.alert;
+  const path = `/api/me/alerts/${internship.id}`;
+  const query = {
+    types: "remote,hybrid",
+    tags: "python, sql",
+    location: "Pune",
+    search: "data",
+    minStipend: "5000",
+    maxStipend: "20000",
+  };
+  const edited = await call(t, me, "PATCH", path, { query });
+  assertEquals(edited.status, 200);
+  assertEquals(edited.body.alert.query, { ...query, tags: "python, sql", minStipend: 5000, maxStipend: 20000 });
+  const refused: [Record<string, unknown>, string][] = [
+    [{ ...query, types: "remote,freelance" }, "query.types"],
+    [{ ...query, minStipend: "25000" }, "query.maxStipend"],
+    [{ ...query, maxStipend: "lots" }, "query.maxStipend"],
+    [{ ...query, tags: "x".repeat(51) }, "query.tags"],
+    [{ ...query, location: "x".repeat(201) }, "query.location"],
+    [{ ...query, type: "hackathon" }, "query"],
+  ];
+  for (const [bad, field] of refused) {
+    const res = await call(t, me, "PATCH", path, { query: bad });
+    assertEquals(res.status, 400, JSON.stringify(bad));
+    assert(
+      res.body.fields.some((f: { field: string }) => f.field === field),
+      `${field}: ${JSON.stringify(res.body.fields)}`,
+    );
+  }
+  const [stored] = (await call(t, me, "GET", "/api/me/alerts")).body.alerts;
+  assertEquals(stored.query, edited.body.alert.query);
+
+  const opportunity = (await call(t, me, "POST", "/api/me/alerts", { kind: "opportunities", query: {} })).body.alert;
+  const kinds = await call(t, me, "PATCH", `/api/me/alerts/${opportunity.id}`, {
+    query: { type: "grant,ideathon", search: "climate" },
+  });
+  assertEquals(kinds.body.alert.query, { type: "grant,ideathon", search: "climate" });
+  const badKind = await call(t, me, "PATCH", `/api/me/alerts/${opportunity.id}`, { query: { type: "grant,party" } });
+  assertEquals(badKind.status, 400);
+  assert(badKind.body.fields.some((f: { field: string }) => f.field === "query.type"), JSON.stringify(badKind.body));
+  const internshipFilter = await call(t, me, "PATCH", `/api/me/alerts/${opportunity.id}`, { query: { minStipend: 1 } });
+  assertEquals(internshipFilter.status, 400);
+});
+
 Deno.test("the digest mails exactly the new matches once, and the one-click unsubscribe turns alerts off", async () => {
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
