@@ -2,8 +2,11 @@
  * The site header: brand, main navigation, and the signed-in user with sign-out. Below the `md`
  * breakpoint the links sit behind a "Menu" button (a `<details>`, so it opens without
  * JavaScript) and open as a panel under the header; from `md` up they stand in one row, shown
- * by CSS whether the menu is open or not (`::details-content`). A signed-in person also has the notification bell,
- * outside the menu so its count shows on a phone, and links to their own space. The header fits 360 px.
+ * by CSS whether the menu is open or not (`::details-content`). A signed-in person also has the
+ * notification bell, outside the menu so its count shows on a phone, and links to their own
+ * space. On a wide screen the bell comes before those account links, as sites usually place
+ * it: the account links are written twice, in the menu panel for small screens and after the
+ * bell from `md` up, and CSS shows one of them. The header fits 360 px.
  */
 import type { User } from "@/lib/users/users.ts";
 import NotificationBell from "@/islands/NotificationBell.tsx";
@@ -25,22 +28,61 @@ const OWN = [
   { href: "/me/settings", label: "Settings" },
 ];
 
-export function SiteHeader({ user, path }: { user?: User; path: string }) {
-  const links = user?.role === "admin" ? [...NAV, { href: "/admin", label: "Admin" }] : NAV;
+/** The account links: a signed-in person's own pages, profile and sign-out, or sign-in and sign-up for a guest. */
+function AccountLinks({ user, path, class: layout }: { user?: User; path: string; class: string }) {
   const signIn = path === "/" || path.startsWith("/sign-")
     ? "/sign-in"
     : `/sign-in?${new URLSearchParams({ callbackURL: path })}`;
+  return (
+    <div class={`flex-wrap items-center gap-3 ${layout}`}>
+      {user
+        ? (
+          <>
+            {OWN.map((item) => (
+              <a
+                key={item.href}
+                href={item.href}
+                aria-current={path === item.href ? "page" : undefined}
+                class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
+              >
+                {item.label}
+              </a>
+            ))}
+            <a href="/profile" class="min-w-0 break-words text-slate-700 hover:text-indigo-700">{user.name}</a>
+            <form method="post" action="/sign-out">
+              <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
+                Sign out
+              </button>
+            </form>
+          </>
+        )
+        : (
+          <>
+            <a href={signIn} class="text-slate-700 hover:text-indigo-700">Sign in</a>
+            <a href="/sign-up" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700">
+              Sign up
+            </a>
+          </>
+        )}
+    </div>
+  );
+}
+
+export function SiteHeader({ user, path }: { user?: User; path: string }) {
+  const links = user?.role === "admin" ? [...NAV, { href: "/admin", label: "Admin" }] : NAV;
   return (
     <header class="border-b border-slate-200 bg-white">
       <nav aria-label="Main" class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-6">
         <a href="/" class="font-bold text-lg text-indigo-700 whitespace-nowrap">Career Community</a>
         {user && (
-          <div class="ml-auto md:order-last md:ml-4">
+          <div class="ml-auto md:order-2 md:ml-0">
             <NotificationBell />
           </div>
         )}
         <details
-          class={`group ${user ? "ml-3" : "ml-auto"} md:ml-0 md:flex-1 md:details-content:[content-visibility:visible]`}
+          class={`group ${
+            user ? "ml-3" : "ml-auto"
+          } md:order-1 md:ml-0 md:flex-1 md:details-content:[content-visibility:visible]`}
         >
           <summary class="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 md:hidden [&::-webkit-details-marker]:hidden">
             <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
@@ -62,42 +104,10 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
                 </li>
               ))}
             </ul>
-            <div class="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-3 md:ml-auto md:border-0 md:pt-0">
-              {user
-                ? (
-                  <>
-                    {OWN.map((item) => (
-                      <a
-                        key={item.href}
-                        href={item.href}
-                        aria-current={path === item.href ? "page" : undefined}
-                        class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
-                      >
-                        {item.label}
-                      </a>
-                    ))}
-                    <a href="/profile" class="min-w-0 break-words text-slate-700 hover:text-indigo-700">{user.name}</a>
-                    <form method="post" action="/sign-out">
-                      <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
-                        Sign out
-                      </button>
-                    </form>
-                  </>
-                )
-                : (
-                  <>
-                    <a href={signIn} class="text-slate-700 hover:text-indigo-700">Sign in</a>
-                    <a
-                      href="/sign-up"
-                      class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700"
-                    >
-                      Sign up
-                    </a>
-                  </>
-                )}
-            </div>
+            <AccountLinks user={user} path={path} class="flex border-t border-slate-200 pt-3 md:hidden" />
           </div>
         </details>
+        <AccountLinks user={user} path={path} class="hidden text-sm md:order-3 md:flex" />
       </nav>
     </header>
   );

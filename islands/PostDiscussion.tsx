@@ -8,6 +8,7 @@
 import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { INPUT, Notice, SECONDARY_BUTTON, SubmitButton, useHydrated } from "@/components/forms.tsx";
+import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { COMMENT_LINK_REL, contentSegments } from "@/lib/comments/content.ts";
@@ -295,10 +296,10 @@ export default function PostDiscussion(props: PostDiscussionProps) {
     <section aria-labelledby="discussion-title" class="mt-10 space-y-6 border-t border-slate-200 pt-6">
       <div role="group" aria-label="Reactions" class="flex flex-wrap gap-2">
         {REACTION_TYPES.map((type) => {
-          const { label, emoji } = REACTION_LABELS[type];
+          const { label } = REACTION_LABELS[type];
           const text = (
             <>
-              <span aria-hidden="true">{emoji}</span> {label} <span class="font-semibold">{reactions[type]}</span>
+              <ReactionIcon type={type} /> {label} <span class="font-semibold">{reactions[type]}</span>
             </>
           );
           const style = "inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm";

@@ -10,6 +10,7 @@ import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { relativeTime } from "./format.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { REACTION_LABELS, REACTION_TYPES } from "@/lib/comments/limits.ts";
+import { ReactionIcon } from "./ReactionIcon.tsx";
 
 /** The comment count and reaction counts of a post, linking to its discussion. */
 export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "commentCount" | "reactions"> }) {
@@ -19,8 +20,8 @@ export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "comme
         {post.commentCount === 1 ? "1 comment" : `${post.commentCount} comments`}
       </a>
       {REACTION_TYPES.map((type) => (
-        <span key={type}>
-          <span aria-hidden="true">{REACTION_LABELS[type].emoji}</span> {post.reactions[type]}
+        <span key={type} class="inline-flex items-center gap-1" title={REACTION_LABELS[type].label}>
+          <ReactionIcon type={type} /> {post.reactions[type]}
           <span class="sr-only">{` ${REACTION_LABELS[type].label}`}</span>
         </span>
       ))}

@@ -16,9 +16,9 @@ export const COMMENT_RATE_WINDOW_MS = 60 * 1000;
 export const REACTION_TYPES = ["helpful", "insightful", "celebrate"] as const;
 export type ReactionType = typeof REACTION_TYPES[number];
 
-/** How each reaction is shown: a label and an emoji. */
-export const REACTION_LABELS: Record<ReactionType, { label: string; emoji: string }> = {
-  helpful: { label: "Helpful", emoji: "👍" },
-  insightful: { label: "Insightful", emoji: "💡" },
-  celebrate: { label: "Celebrate", emoji: "🎉" },
+/** How each reaction is named (its icon is `components/ungatekeep/ReactionIcon.tsx`). */
+export const REACTION_LABELS: Record<ReactionType, { label: string }> = {
+  helpful: { label: "Helpful" },
+  insightful: { label: "Insightful" },
+  celebrate: { label: "Celebrate" },
 };

@@ -371,6 +371,10 @@ Deno.test("the admin list shows inactive listings by default and deleted ones on
   assertHtml(live.res);
   assertEquals(cardIds(live.html).sort(), idsOf(seeded, "react", "data", "design"));
   assertEquals(live.html.match(/<!--island:InternshipAdminControls:\d+-->/g)?.length, 3);
+  assert(
+    live.html.includes("Showing 1–3 of 3 internships; 1 of them is open on the public list."),
+    "the count says how many the public list shows: not the inactive one, not the closed one",
+  );
   const publicOnly = await page(t, "/admin/internships?show=public", admin.cookie);
   assertEquals(cardIds(publicOnly.html).sort(), idsOf(seeded, "react", "design"));
   const all = await page(t, "/admin/internships?show=all&search=marketing", admin.cookie);

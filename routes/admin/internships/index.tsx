@@ -2,8 +2,9 @@
  * `/admin/internships`: every internship for moderation (admins only, by `/admin`'s
  * middleware and layout), with search, a choice of which states to show (public only, with
  * inactive, with deleted as well: the list's admin flags of docs/decisions.md, Internships; closed ones in each), pages,
- * and the
- * verified/active switches on each live listing.
+ * and the verified/active switches on each live listing. Since every choice counts closed
+ * listings (and inactive or deleted ones) that the public list leaves out, the count says how
+ * many of them are open on the public list.
  */
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -32,6 +33,8 @@ interface Data {
   search: string;
   show: Show;
   page: InternshipPage;
+  /** How many of the matching listings the public list shows (active, not deleted, open). */
+  open: number;
   notice?: string;
 }
 
@@ -45,8 +48,13 @@ export const handler = define.handlers<Data | null>({
       { filters: { ...NO_FILTERS, search }, offset, limit: "" },
       SHOW[show].flags,
     );
-    const page = await listInternships(ctx.state.services.kv, { query, viewer: ctx.state.user });
-    return ctx.render({ search, show, page, notice: ignoredNote(ignored) });
+    const { kv } = ctx.state.services;
+    const page = await listInternships(kv, { query, viewer: ctx.state.user });
+    const publicList = await listInternships(kv, {
+      query: { ...query, includeClosed: false, offset: 0, limit: 1 },
+      viewer: null,
+    });
+    return ctx.render({ search, show, page, open: publicList.pagination.total, notice: ignoredNote(ignored) });
   },
 });
 
@@ -61,7 +69,7 @@ function href(search: string, show: Show, offset: number): string {
 
 export default define.page<Data | null>(function AdminInternshipsPage({ data }) {
   if (!data) return null;
-  const { search, show, page: { internships, pagination }, notice } = data;
+  const { search, show, page: { internships, pagination }, open, notice } = data;
   const limit = pagination.limit || DEFAULT_LIMIT;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
@@ -113,7 +121,9 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
       {notice && <Notice kind="error">{notice}</Notice>}
       <p role="status" class="text-slate-700">
         {internships.length > 0
-          ? showingInternships(pagination.offset, internships.length, pagination.total)
+          ? `${showingInternships(pagination.offset, internships.length, pagination.total)}; ${
+            open === 1 ? "1 of them is" : `${open} of them are`
+          } open on the public list.`
           : "No internships match."}
       </p>
       {internships.length > 0 && (
