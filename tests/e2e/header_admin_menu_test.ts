@@ -1,0 +1,91 @@
+/**
+ * What a screenshot review asked of the page frame, in Chromium: on a wide screen the header's
+ * notification bell stands before the account links; on a 360 px phone the admin navigation is
+ * one row (a menu naming the current page) before the content, with the current page marked and
+ * no sideways scroll; the reaction buttons and counts show icons that need no emoji font.
+ */
+import type { Page } from "playwright-core";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+
+/** Emoji (pictographs and the variation selector): what shows as empty boxes without an emoji font. */
+const EMOJI = /\p{Extended_Pictographic}|\uFE0F/u;
+
+/** The left edge of the first visible element matching `name` in the main navigation. */
+async function leftOf(page: Page, role: "button" | "link", name: string | RegExp): Promise<number> {
+  const box = await page.getByRole("navigation", { name: "Main" }).getByRole(role, { name, exact: true }).boundingBox();
+  assert(box, `${name} is shown`);
+  return box.x;
+}
+
+Deno.test("the bell before the account links, the admin menu in one row on a phone, reactions without emoji", async (t) => {
+  await using app = await createTestApp({ listen: true });
+  const admin = await createTestUser(app, "admin", { name: "Asha Admin" });
+  const created = await app.json("POST", "/api/admin/ungatekeep", {
+    body: { title: "How I got my first internship", content: "Apply early.", tag: "resources", isPublished: true },
+    headers: admin.headers,
+  });
+  assertEquals(created.status, 201);
+  const { post } = await created.json();
+  await using browser = await launchBrowser();
+
+  await t.step("desktop: the bell comes before the account links", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await signInBrowser(context, app.origin, admin);
+    const page = await context.newPage();
+    await openHydrated(page, `${app.origin}/internships`);
+    const bell = await leftOf(page, "button", /^Notifications/);
+    assert(bell < await leftOf(page, "link", "My applications"), "the bell is left of My applications");
+    assert(bell < await leftOf(page, "button", "Sign out"), "the bell is left of Sign out");
+    assert(bell > await leftOf(page, "link", "Admin"), "the bell is right of the main links");
+    await assertAccessible(page, "header on a desktop");
+    await context.close();
+  });
+
+  await t.step("phone: the admin menu is one row naming the current page", async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await signInBrowser(context, app.origin, admin);
+    const page = await context.newPage();
+    await openHydrated(page, `${app.origin}/admin/coupons`);
+    const nav = page.getByRole("navigation", { name: "Admin" });
+    const box = await nav.boundingBox();
+    assert(box && box.height <= 56, `the admin navigation is one row, not ${box?.height} px`);
+    assert(await nav.getByText("Admin menu: Coupons").isVisible(), "the closed menu names the current page");
+    assert(!(await nav.getByRole("link", { name: "Users" }).isVisible()), "the links wait behind the menu");
+    const heading = await page.getByRole("heading", { level: 1 }).boundingBox();
+    assert(heading && heading.y < 260, `the page's heading starts near the top, not at ${heading?.y} px`);
+
+    await nav.getByText("Admin menu").click();
+    const current = nav.getByRole("link", { name: "Coupons" });
+    assertEquals(await current.getAttribute("aria-current"), "page");
+    assertEquals(await nav.locator("[aria-current]").count(), 1, "one current page");
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    assertEquals(widths[0], widths[1], "no sideways scroll with the menu open");
+    await assertAccessible(page, "admin menu open on a phone");
+    await nav.getByRole("link", { name: "E-mail outbox" }).click();
+    await page.waitForURL(`${app.origin}/admin/outbox`);
+    assert(await nav.getByText("Admin menu: E-mail outbox").isVisible());
+    await context.close();
+  });
+
+  await t.step("reactions: icons drawn inline, names unchanged", async () => {
+    const context = await browser.newContext();
+    await signInBrowser(context, app.origin, admin);
+    const page = await context.newPage();
+    await openHydrated(page, `${app.origin}/ungatekeep/${post.id}`);
+    const helpful = page.getByRole("button", { name: "Helpful 0" });
+    await helpful.click();
+    await page.getByRole("button", { name: "Helpful 1" }).waitFor();
+    assertEquals(await page.getByRole("group", { name: "Reactions" }).locator("svg").count(), 3);
+    assert(!EMOJI.test(await page.locator("main").innerText()), "no emoji on the post page");
+
+    await page.goto(`${app.origin}/ungatekeep`);
+    const card = page.locator("main article", { hasText: "How I got my first internship" });
+    assert(!EMOJI.test(await card.innerText()), "no emoji on the feed's card");
+    assertEquals(await card.locator("svg").count(), 3, "the card's reaction counts have icons");
+    assert(/1\s+Helpful/.test(await card.innerText()), "the count keeps its name for screen readers");
+    await assertAccessible(page, "the feed");
+    await context.close();
+  });
+});
