@@ -12,7 +12,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { failureText, fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice } from "@/components/forms.tsx";
+import { INPUT, Notice } from "@/components/forms.tsx";
 import { type PageLink, pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { showingInternships, TYPE_LABELS } from "@/components/internships/format.ts";
@@ -48,8 +48,6 @@ export interface InternshipFiltersProps {
 /** Delay before typed filters apply, in milliseconds. */
 const DEBOUNCE_MS = 300;
 
-const INPUT = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm " +
-  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
 const LABEL = "block text-sm font-medium text-slate-800";
 
 /** The filters' labels, for a sentence about one that is not valid. */

@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice, useHydrated } from "@/components/forms.tsx";
+import { INPUT, Notice, useHydrated } from "@/components/forms.tsx";
 import { formatRupees } from "@/lib/money.ts";
 
 /** Where Razorpay's Checkout.js comes from (the default of `RAZORPAY_CHECKOUT_URL`). */
@@ -214,12 +214,12 @@ export default function ToolkitCheckout(
             aria-invalid={couponError ? "true" : undefined}
             aria-describedby={couponError ? "coupon-code-error" : undefined}
             onInput={(e) => setCode(e.currentTarget.value)}
-            class="block w-full rounded-md border border-slate-400 bg-white px-3 py-2 uppercase text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40"
+            class={`${INPUT} uppercase`}
           />
           <button
             type="submit"
             disabled={busy}
-            class={`${BUTTON} border border-slate-400 bg-white text-slate-800 hover:bg-slate-100`}
+            class={`${BUTTON} mt-1 border border-slate-400 bg-white text-slate-800 hover:bg-slate-100`}
           >
             Apply
           </button>

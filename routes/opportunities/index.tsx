@@ -8,6 +8,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { OpportunityCard, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
+import { INPUT } from "@/components/forms.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import {
   listOpportunities,
@@ -115,9 +116,9 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
           name="search"
           value={search}
           placeholder="Search by title, organizer or place"
-          class="w-full rounded-md border border-slate-400 px-3 py-2"
+          class={INPUT}
         />
-        <button type="submit" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">Search</button>
+        <button type="submit" class="mt-1 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">Search</button>
       </form>
       {opportunities.length === 0
         ? (
