@@ -324,20 +324,26 @@ export interface UnsettledPurchase {
   orderId: string;
   /** When its latest order was made (ISO). */
   orderedAt: string;
+  /** Of the work list's entry as read. */
+  versionstamp: string;
 }
 
 /** Every purchase pending, or failed, since its latest order was made. */
 export async function unsettledPurchases(kv: Deno.Kv): Promise<UnsettledPurchase[]> {
   const found: UnsettledPurchase[] = [];
   for await (const entry of kv.list<{ orderId: string; orderedAt: string }>({ prefix: ["purchases_unsettled"] })) {
-    found.push({ purchaseId: String(entry.key[1]), ...entry.value });
+    found.push({ purchaseId: String(entry.key[1]), ...entry.value, versionstamp: entry.versionstamp });
   }
   return found;
 }
 
-/** Drops a purchase from reconciliation's work list (its order is too old to be paid any more). */
-export async function forgetUnsettled(kv: Deno.Kv, purchaseId: string): Promise<void> {
-  await kv.delete(unsettledKey(purchaseId));
+/**
+ * Drops `item` from reconciliation's work list (its order is too old to be paid any more), unless its entry changed
+ * since it was read (the buyer checked out again: the new order stays on the list).
+ */
+export async function forgetUnsettled(kv: Deno.Kv, item: UnsettledPurchase): Promise<void> {
+  const key = unsettledKey(item.purchaseId);
+  await kv.atomic().check({ key, versionstamp: item.versionstamp }).delete(key).commit();
 }
 
 /**

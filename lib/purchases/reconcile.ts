@@ -36,7 +36,7 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
   if (!payments) return counts;
   for (const item of await unsettledPurchases(kv)) {
     const age = now - Date.parse(item.orderedAt);
-    if (age > RECONCILE_MAX_AGE_MS) await forgetUnsettled(kv, item.purchaseId);
+    if (age > RECONCILE_MAX_AGE_MS) await forgetUnsettled(kv, item);
     if (age < RECONCILE_MIN_AGE_MS || age > RECONCILE_MAX_AGE_MS) continue;
     counts.checked++;
     try {

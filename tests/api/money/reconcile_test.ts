@@ -184,3 +184,37 @@ Deno.test("reconcile: a captured payment of another amount is owed back; an auth
   assertEquals((await purchaseRecord(shop, held.body.purchase.id)).paymentStatus, "pending");
   assertEquals(authorized.status, "authorized");
 });
+
+Deno.test("reconcile: a checkout started again while an old order leaves the work list keeps the new order on it", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const first = await checkout(shop, buyer, kit.id);
+  const purchaseId = first.body.purchase.id;
+  let again: Awaited<ReturnType<typeof checkout>> | null = null;
+  // The buyer checks out again just before the run drops the old order (KV's first write of the run).
+  const kv = shop.t.kv;
+  const startAgain = async () => {
+    if (again) return;
+    again = await checkout(shop, buyer, kit.id);
+  };
+  const racing = new Proxy(kv, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (prop === "delete") return async (key: Deno.KvKey) => (await startAgain(), await target.delete(key));
+      if (prop === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = async () => (await startAgain(), await commit());
+          return op;
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await reconcilePayments({ ...shop.t.services, kv: racing }, Date.now() + 8 * 24 * 60 * MINUTE);
+  assert(again);
+  const listed = await kv.get<{ orderId: string }>(["purchases_unsettled", purchaseId]);
+  assertEquals(listed.value?.orderId, (again as { body: { order: { id: string } } }).body.order.id);
+});
