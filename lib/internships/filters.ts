@@ -74,7 +74,7 @@ class MatchCache {
         this.slots -= kept.list.length;
         return undefined;
       }
-      const added = newest.slice(kept.seen).filter((slot) => slotMatches(model.columns, filter, slot)).reverse();
+      const added = newest.slice(kept.seen).filter(slotTest(model.columns, filter)).reverse();
       if (added.length > 0) {
         const list = new Int32Array(added.length + kept.list.length);
         list.set(added);
@@ -103,27 +103,24 @@ class MatchCache {
 }
 
 /**
- * Whether `slot` passes `filter`'s state, owner, type, stipend, location and tag tests: what a
- * pass of `matchingSlots` tests, for one slot (search words aside); `places` are the location's names
- * (`cityVariants`), passed when testing many slots.
+ * The test of whether a slot passes `filter`'s state, owner, type, stipend, location and tag tests: what a
+ * pass of `matchingSlots` tests, for one slot (search words aside).
  */
-function slotMatches(
-  columns: InternshipColumns,
-  filter: SlotFilter,
-  slot: number,
-  places = filter.location === undefined ? [] : cityVariants(filter.location),
-): boolean {
+function slotTest(columns: InternshipColumns, filter: SlotFilter): (slot: number) => boolean {
   const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
-  const stipend = columns.stipends[slot];
-  const name = location === undefined ? "" : columns.locations.names[columns.locationCodes[slot]];
-  return stateMatches(filter, columns.flags[slot]) &&
-    (userId === undefined || columns.ownerOf(slot) === userId) &&
-    (!types || types.has(columns.types[slot])) &&
-    (minStipend === undefined && maxStipend === undefined ||
-      stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
-    (location === undefined || places.some((variant) => name.includes(variant))) &&
-    (!tags || columns.tags[slot].some((tag) => tags.includes(tag))) &&
-    (openOn === undefined || columns.deadlineDays[slot] >= openOn);
+  const places = location === undefined ? [] : cityVariants(location);
+  return (slot) => {
+    const stipend = columns.stipends[slot];
+    const name = location === undefined ? "" : columns.locations.names[columns.locationCodes[slot]];
+    return stateMatches(filter, columns.flags[slot]) &&
+      (userId === undefined || columns.ownerOf(slot) === userId) &&
+      (!types || types.has(columns.types[slot])) &&
+      (minStipend === undefined && maxStipend === undefined ||
+        stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
+      (location === undefined || places.some((variant) => name.includes(variant))) &&
+      (!tags || columns.tags[slot].some((tag) => tags.includes(tag))) &&
+      (openOn === undefined || columns.deadlineDays[slot] >= openOn);
+  };
 }
 
 /**
@@ -137,9 +134,9 @@ export function filterSlots(
   { slots, texts }: { slots: readonly number[]; texts: readonly string[] },
 ): number[] {
   const words = (filter.words ?? []).map(cityVariants);
-  const places = filter.location === undefined ? [] : cityVariants(filter.location);
+  const matches = slotTest(columns, filter);
   return slots.filter((slot, i) =>
-    slotMatches(columns, filter, slot, places) &&
+    matches(slot) &&
     words.every((variants) => variants.some((word) => texts[i].includes(word)))
   );
 }
