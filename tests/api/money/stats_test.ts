@@ -2,6 +2,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestUser } from "@/tests/helpers/app.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { toRupees } from "@/lib/money.ts";
+import type { Stats } from "@/lib/stats/stats.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -171,17 +172,7 @@ Deno.test("stats: the demo's month has sign-ups and revenue on many days, equal 
   await seedDemoData(t.kv);
   const admin = await createTestUser(t, "admin");
   const read = async () =>
-    (await (await t.fetch("/api/admin/stats?days=30", { headers: admin.headers })).json()) as {
-      days: {
-        date: string;
-        signups: number;
-        verifiedSignups: number;
-        purchases: number;
-        revenue: number;
-        refunds: number;
-      }[];
-      coupons: { code: string; uses: number }[];
-    };
+    (await (await t.fetch("/api/admin/stats?days=30", { headers: admin.headers })).json()) as Stats;
   const stats = await read();
   const daysWith = (field: "signups" | "revenue" | "refunds") => stats.days.filter((d) => d[field] > 0).length;
   assert(daysWith("signups") > 10, JSON.stringify(stats.days));
