@@ -30,6 +30,7 @@ import {
   getComment,
   newCommentOps,
   readRate,
+  readRecentComments,
   readThreadPage,
   replaceComment,
   replySubject,
@@ -287,25 +288,29 @@ export async function listCommentsForAdmin(
 ): Promise<AdminCommentPage> {
   if (!canModerate(admin)) throw new ForbiddenError();
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const all = await scanComments(kv, query.postId);
-  const users = await authorsOf(kv, all);
-  const matches = all.filter((c) => {
-    const text = `${c.content}\n${c.userId ? users.get(c.userId)?.name ?? "" : ""}`.toLowerCase();
-    return words.every((word) => text.includes(word));
-  });
-  matches.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
-  const page = matches.slice(query.offset, query.offset + query.limit);
+  let page: Comment[];
+  let total: number;
+  let users: Map<string, UserSummary>;
+  if (words.length === 0 && !query.postId) {
+    ({ comments: page, total } = await readRecentComments(kv, query.limit, query.offset));
+    users = await authorsOf(kv, page);
+  } else {
+    const all = await scanComments(kv, query.postId);
+    users = await authorsOf(kv, all);
+    const matches = all.filter((c) => {
+      const text = `${c.content}\n${c.userId ? users.get(c.userId)?.name ?? "" : ""}`.toLowerCase();
+      return words.every((word) => text.includes(word));
+    });
+    matches.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    page = matches.slice(query.offset, query.offset + query.limit);
+    total = matches.length;
+  }
   const titles = await postTitles(kv, page.map((c) => c.postId));
   return {
     comments: page.map((c) => {
       const title = titles.get(c.postId);
       return { ...viewOf(c, users), post: title === undefined ? null : { id: c.postId, title } };
     }),
-    pagination: {
-      limit: query.limit,
-      offset: query.offset,
-      total: matches.length,
-      hasMore: query.offset + page.length < matches.length,
-    },
+    pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + page.length < total },
   };
 }

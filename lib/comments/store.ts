@@ -10,6 +10,8 @@
  * - `["comment_tops", postId, createdAt, id]` → null, the top-level comments alone, to find where page `offset` starts;
  * - `["comment_ids", id]` → the comment's thread key;
  * - `["comment_user", userId, createdAt, id]` → the thread key of each comment a person wrote (export, deletion);
+ * - `["comment_times", createdAt, id]` → the thread key of each live comment (not placeholders), so the admin list's
+ *   newest page is a reverse range read, and `["comment_stats", "live"]` a `Deno.KvU64` of those comments;
  * - `["comment_replies", topId]` a `Deno.KvU64` of a top-level comment's replies: a reply adds to it (sums never
  *   conflict with each other) and a delete checks it, so a thread cannot gain a reply while its parent is removed;
  * - `["comment_rate", userId]` → the times (ms) of the person's last comments within the rate window;
@@ -49,6 +51,8 @@ const topsKey = (c: Comment): Deno.KvKey => ["comment_tops", c.postId, c.created
 const userIndexKey = (userId: string, c: Comment): Deno.KvKey => ["comment_user", userId, c.createdAt, c.id];
 const repliesKey = (topId: string): Deno.KvKey => ["comment_replies", topId];
 const rateKey = (userId: string): Deno.KvKey => ["comment_rate", userId];
+const timeKey = (c: Comment): Deno.KvKey => ["comment_times", c.createdAt, c.id];
+const LIVE_KEY: Deno.KvKey = ["comment_stats", "live"];
 const reactionsKey = (userId: string, postId: string): Deno.KvKey => ["reactions", userId, postId];
 const reactorKey = (postId: string, userId: string): Deno.KvKey => ["post_reactors", postId, userId];
 
@@ -145,6 +149,27 @@ export async function readThreadPage(
   return { threads, total: countValue(await totalEntry) };
 }
 
+/**
+ * Live comments `offset` to `offset + limit` of all posts, newest first, and how many there are: a reverse range read
+ * of the time index and point reads of the comments (the admin list without search).
+ */
+export async function readRecentComments(
+  kv: Deno.Kv,
+  limit: number,
+  offset: number,
+): Promise<{ comments: Comment[]; total: number }> {
+  const keys: Deno.KvKey[] = [];
+  const entries = kv.list<Deno.KvKey>({ prefix: ["comment_times"] }, {
+    reverse: true,
+    limit: offset + limit,
+    batchSize: Math.min(1000, offset + limit),
+  });
+  let seen = 0;
+  for await (const entry of entries) if (seen++ >= offset) keys.push(entry.value);
+  const [records, total] = await Promise.all([getMany<Comment>(kv, keys), kv.get<Deno.KvU64>(LIVE_KEY)]);
+  return { comments: records.flatMap((e) => e.value ? [e.value] : []), total: countValue(total) };
+}
+
 /** Every live comment (placeholders left out), of one post or of all, for the admin list. */
 export async function scanComments(kv: Deno.Kv, postId?: string): Promise<Comment[]> {
   const comments: Comment[] = [];
@@ -203,6 +228,8 @@ export function newCommentOps(
   const key = checks.parent ? replyKey(checks.parent.key, comment) : topKey(comment);
   op.check(checks.post, checks.rate.entry).set(key, comment).set(idKey(comment.id), key)
     .sum(countKey(comment.postId, "comments"), ONE)
+    .sum(LIVE_KEY, ONE)
+    .set(timeKey(comment), key)
     .set(rateKey(comment.userId!), [...checks.rate.recent, now].slice(-COMMENT_RATE_LIMIT), {
       expireIn: COMMENT_RATE_WINDOW_MS,
     });
@@ -219,7 +246,7 @@ export async function replaceComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, 
 /** Adds the removal of the comment `entry` (record, id and index keys) to `op`; not its check nor the counters. */
 function removeOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<Comment>): void {
   const c = entry.value;
-  op.delete(entry.key).delete(idKey(c.id));
+  op.delete(entry.key).delete(idKey(c.id)).delete(timeKey(c));
   if (c.userId) op.delete(userIndexKey(c.userId, c));
   if (c.parentId === null) op.delete(topsKey(c)).delete(repliesKey(c.id));
 }
@@ -232,12 +259,13 @@ function removeOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<Comment>): void
  */
 export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, now: string): Promise<boolean> {
   const c = entry.value;
-  const op = kv.atomic().sum(countKey(c.postId, "comments"), MINUS_ONE);
+  const op = kv.atomic().sum(countKey(c.postId, "comments"), MINUS_ONE).sum(LIVE_KEY, MINUS_ONE);
   if (c.parentId === null) {
     const replies = await kv.get<Deno.KvU64>(repliesKey(c.id));
     op.check(replies);
     if (countValue(replies) > 0) {
       op.check(entry).set(entry.key, { ...c, content: "", userId: null, isDeleted: true, updatedAt: now });
+      op.delete(timeKey(c));
       if (c.userId) op.delete(userIndexKey(c.userId, c));
     } else {
       op.check(entry);
@@ -280,9 +308,11 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
       size = 0;
     }
   };
+  let live = 0n;
   for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
     const c = entry.value;
-    const keys = [entry.key, idKey(c.id)];
+    if (!c.isDeleted) live++;
+    const keys = [entry.key, idKey(c.id), timeKey(c)];
     if (c.userId) keys.push(userIndexKey(c.userId, c));
     if (c.parentId === null) keys.push(topsKey(c), repliesKey(c.id));
     await add(keys);
@@ -291,7 +321,8 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     await add([entry.key, reactionsKey(entry.key[2] as string, postId)]);
   }
   await add((["comments", "threads", ...REACTION_TYPES] as CountName[]).map((name) => countKey(postId, name)));
-  if (size > 0) await op.commit();
+  if (live > 0n) op.sum(LIVE_KEY, (1n << 64n) - live);
+  await op.commit();
 }
 
 /** Every comment `userId` wrote that is still theirs, oldest first. */

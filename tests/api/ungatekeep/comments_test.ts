@@ -329,9 +329,28 @@ Deno.test("admin comments: newest first, search over content and author, postId 
   assertEquals(all.comments.map((c: Thread) => c.content), ["Referral question", "Interview tips please"]);
   assertEquals(all.comments[0].post, { id: hidden.id, title: "Old" });
   assertEquals(all.pagination, { limit: 50, offset: 0, total: 2, hasMore: false });
+  const second = await list("?limit=1&offset=1");
+  assertEquals([second.comments[0].content, second.pagination.total, second.pagination.hasMore], [
+    "Interview tips please",
+    2,
+    false,
+  ]);
+  const top = await written(t, asha, post.id, "Will be a placeholder");
+  await written(t, ravi, post.id, "A reply keeps it", top.id);
+  await t.json("DELETE", `/api/ungatekeep/comments/${top.id}`, { headers: asha.headers });
+  const after = await list();
+  assertEquals(after.comments.map((c: Thread) => c.content), [
+    "A reply keeps it",
+    "Referral question",
+    "Interview tips please",
+  ], "placeholders are not listed");
+  assertEquals(after.pagination.total, 3);
   assertEquals((await list("?search=asha")).comments.length, 1, "by author name");
   assertEquals((await list("?search=REFERRAL")).comments[0].content, "Referral question");
-  assertEquals((await list(`?postId=${post.id}`)).comments.map((c: Thread) => c.content), ["Interview tips please"]);
+  assertEquals((await list(`?postId=${post.id}`)).comments.map((c: Thread) => c.content), [
+    "A reply keeps it",
+    "Interview tips please",
+  ]);
   assertEquals((await t.fetch("/api/admin/comments")).status, 401);
   assertEquals((await t.fetch("/api/admin/comments", { headers: asha.headers })).status, 403);
 });
