@@ -8,6 +8,7 @@
  * `["saved_by_listing", kind, id]`, read in batches of `BATCH`. Per person, one write queues the e-mail and marks each
  * item reminded (`["reminded", userId, kind, id]`, kept 14 days), checked against those marks being absent: the work
  * is only KV writes, so that checked write is the claim, and a second run (at once or overlapping) sends nothing twice.
+ * The outbox job (every minute) delivers the e-mails.
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
@@ -16,7 +17,7 @@ import { publicInternshipsById } from "@/lib/internships/internships.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { OPPORTUNITY_STATUSES, publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
-import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
 import type { SavedKind, SavedStatus } from "@/lib/saved/schema.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
@@ -101,14 +102,13 @@ async function remind(
       .set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
   }
   token.write(op);
-  const mailId = queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
+  queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
   if (!(await op.commit()).ok) {
     counts.skipped++;
     return;
   }
   counts.sent++;
   counts.items += mailItems.length;
-  deliverSoon(ctx, mailId);
 }
 
 /** One run of the reminders at `ctx.now` (see the module docstring). */
