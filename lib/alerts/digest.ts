@@ -34,9 +34,9 @@ export const BATCH = 200;
 /** Most alerts claimed in one write (each a check and a set; KV allows 100 checks per write). */
 const CLAIMS_PER_WRITE = 100;
 /** Bytes of e-mail one write carries at most: small writes keep KV free for the requests between them. */
-const BYTES_PER_WRITE = 100_000;
+const BYTES_PER_WRITE = 50_000;
 /** How long the run works (ms) before it gives way to the requests being answered. */
-const SLICE_MS = 2;
+const SLICE_MS = 1;
 /** How long a run holds the alerts it claimed (ms). */
 const LEASE_MS = 5 * 60 * 1000;
 /** Most listings of one alert in one digest. */
