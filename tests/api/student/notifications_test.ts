@@ -6,24 +6,11 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { addNotification, NOTIFICATION_TTL_MS, type NotificationInput } from "@/lib/notifications/notifications.ts";
+import { submitOpportunity } from "./helpers.ts";
 
 async function get(t: TestApp, who: TestUser | undefined, path: string) {
   const res = await t.fetch(path, { headers: who?.headers });
   return { status: res.status, body: await res.json() };
-}
-
-async function submit(t: TestApp, who: TestUser, title: string) {
-  const res = await t.json("POST", "/api/opportunities", {
-    body: {
-      title,
-      type: "hackathon",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
-    },
-    headers: who.headers,
-  });
-  assertEquals(res.status, 201);
-  return (await res.json()).opportunity;
 }
 
 async function review(t: TestApp, admin: TestUser, id: string, action: string) {
@@ -51,7 +38,7 @@ Deno.test("approve and reject notify the submitter once per change; a repeated r
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
   const other = await createTestUser(t, "user");
-  const opportunity = await submit(t, student, "Campus Hack");
+  const opportunity = await submitOpportunity(t, student, "Campus Hack");
 
   assertEquals((await get(t, student, "/api/me/notifications")).body, { notifications: [], unreadCount: 0 });
   assertEquals((await review(t, admin, opportunity.id, "approve")).status, 200);
@@ -91,7 +78,7 @@ Deno.test("the notification is written with the review: a review that fails leav
   const student = await createTestUser(t, "user");
   assertEquals((await review(t, admin, crypto.randomUUID(), "approve")).status, 404);
   const member = await createTestUser(t, "member");
-  const published = await submit(t, member, "Published at once");
+  const published = await submitOpportunity(t, member, "Published at once");
   assertEquals(published.isVerified, true);
   assertEquals((await get(t, member, "/api/me/notifications")).body.unreadCount, 0);
   assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 0);

@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternships } from "../internships/helpers.ts";
+import { submitOpportunity } from "./helpers.ts";
 
 async function put(t: TestApp, who: TestUser | undefined, path: string, body: unknown = {}) {
   const res = await t.json("PUT", `/api/me/saved/${path}`, { body, headers: who?.headers });
@@ -15,20 +16,6 @@ async function put(t: TestApp, who: TestUser | undefined, path: string, body: un
 async function get(t: TestApp, who: TestUser | undefined, path: string) {
   const res = await t.fetch(path, { headers: who?.headers });
   return { status: res.status, body: await res.json() };
-}
-
-async function opportunity(t: TestApp, who: TestUser, title = "Campus Hack") {
-  const res = await t.json("POST", "/api/opportunities", {
-    body: {
-      title,
-      type: "hackathon",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
-    },
-    headers: who.headers,
-  });
-  assertEquals(res.status, 201);
-  return (await res.json()).opportunity;
 }
 
 Deno.test("a guest gets 401 from every /api/me/saved endpoint", async () => {
@@ -106,12 +93,12 @@ Deno.test("bad input: unknown kind 404, bad status and long note 400, unknown an
   assertEquals((await t.json("DELETE", `/api/internships/${deleted.id}`, { headers: member.headers })).status, 200);
   assertEquals((await put(t, student, `internships/${deleted.id}`)).status, 404);
 
-  const pending = await opportunity(t, student, "My own pending hack");
+  const pending = await submitOpportunity(t, student, "My own pending hack");
   assertEquals(await put(t, student, `opportunities/${pending.id}`), {
     status: 404,
     body: { error: "Opportunity not found" },
   });
-  const published = await opportunity(t, member);
+  const published = await submitOpportunity(t, member);
   const saved = await put(t, student, `opportunities/${published.id}`, { status: "interviewing" });
   assertEquals(saved.status, 200);
   assertEquals(saved.body.item.listing.title, "Campus Hack");
@@ -124,7 +111,7 @@ Deno.test("GET lists newest change first with kind and status filters; ids by ki
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user");
   const [a, b] = await postInternships(t, member, [{ title: "A" }, { title: "B" }]);
-  const o = await opportunity(t, member, "O");
+  const o = await submitOpportunity(t, member, "O");
   for (const path of [`internships/${a.id}`, `opportunities/${o.id}`, `internships/${b.id}`]) {
     assertEquals((await put(t, student, path)).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 2));
