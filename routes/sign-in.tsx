@@ -20,7 +20,7 @@ import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm, { type SignInOutcome } from "@/islands/SignInForm.tsx";
-import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
+import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
@@ -90,7 +90,7 @@ export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
-    const providers = configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name }));
+    const providers = providerChoices(ctx.state.services.oauth);
     return ctx.render({ callbackURL, providers });
   },
   async POST(req, ctx) {
@@ -103,7 +103,7 @@ export const handler = define.handlers<Data>({
     const again = (status: number, outcome: Omit<SignInOutcome, "values" | "rememberMe">) =>
       ctx.render({
         callbackURL,
-        providers: configuredProviders(services.oauth).map(({ id, name }) => ({ id, name })),
+        providers: providerChoices(services.oauth),
         outcome: { values: { email: form.email }, rememberMe, ...outcome },
       }, { status });
     try {

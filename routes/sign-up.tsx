@@ -16,7 +16,7 @@ import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignUpForm from "@/islands/SignUpForm.tsx";
-import { configuredProviders } from "@/lib/auth/oauth/providers.ts";
+import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { returnPage } from "@/lib/http/redirects.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
@@ -40,7 +40,7 @@ export const handler = define.handlers<Data>({
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     return ctx.render({
       callbackURL,
-      providers: configuredProviders(ctx.state.services.oauth).map(({ id, name }) => ({ id, name })),
+      providers: providerChoices(ctx.state.services.oauth),
     });
   },
   async POST(req, ctx) {
@@ -52,7 +52,7 @@ export const handler = define.handlers<Data>({
     const again = (status: number, outcome: Omit<NonNullable<Data["outcome"]>, "values">) =>
       ctx.render({
         callbackURL,
-        providers: configuredProviders(services.oauth).map(({ id, name }) => ({ id, name })),
+        providers: providerChoices(services.oauth),
         outcome: { values: { name: form.name, email: form.email }, ...outcome },
       }, { status });
     try {

@@ -70,6 +70,11 @@ export function configuredProviders(service: OAuthService): OAuthProvider[] {
   return PROVIDER_IDS.map((id) => service.providers[id]).filter(isConfigured);
 }
 
+/** The configured providers as the sign-in and sign-up pages offer them: id and name only, in table order. */
+export function providerChoices(service: OAuthService): Pick<OAuthProvider, "id" | "name">[] {
+  return configuredProviders(service).map(({ id, name }) => ({ id, name }));
+}
+
 /**
  * The configured provider named `id`.
  * @throws AuthError 400 `PROVIDER_NOT_FOUND` "Provider not found" for an unknown name;
