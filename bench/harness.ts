@@ -1,7 +1,9 @@
 /**
  * What the benchmark scripts share: the loopback host they serve on, a free port, waiting for a
- * server to answer, percentiles of latency samples, and a process's resident memory.
+ * server to answer, percentiles of latency samples, a process's resident memory, the platform
+ * started on a KV file, and the listing owners the seeds write.
  */
+import { createUser, type User } from "@/lib/users/users.ts";
 
 /** Every benchmark server listens here (loopback only). */
 export const HOST = "127.0.0.1";
@@ -87,4 +89,20 @@ export async function latencyOf(
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p95: percentile(times, 95), body };
+}
+
+/** Creates the five listing owners a benchmark seed writes (`owner{i}@bench.example`, the first an admin). */
+export async function seedOwners(kv: Deno.Kv): Promise<User[]> {
+  const owners: User[] = [];
+  for (let i = 0; i < 5; i++) {
+    owners.push(
+      await createUser(kv, {
+        name: `Bench owner ${i}`,
+        email: `owner${i}@bench.example`,
+        emailVerified: true,
+        role: i === 0 ? "admin" : "member",
+      }),
+    );
+  }
+  return owners;
 }

@@ -20,11 +20,10 @@
  * Prints a table of the figures and the targets, then stops the servers and removes the files.
  * `BENCH_COUNT` overrides the number of internships.
  */
-import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, rssMb, seedOwners, waitFor } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
-import { createUser, type User } from "@/lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const CONNECTIONS = 50;
@@ -56,17 +55,7 @@ const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFracti
 /** Seeds owners, an API key, an admin session and `COUNT` internships into `path`; returns what the requests need. */
 async function seed(path: string) {
   const kv = await Deno.openKv(path);
-  const owners: User[] = [];
-  for (let i = 0; i < 5; i++) {
-    owners.push(
-      await createUser(kv, {
-        name: `Bench owner ${i}`,
-        email: `owner${i}@bench.example`,
-        emailVerified: true,
-        role: i === 0 ? "admin" : "member",
-      }),
-    );
-  }
+  const owners = await seedOwners(kv);
   const started = performance.now();
   const records = generateInternships(COUNT, owners.map((o) => o.id), { seed: 7, withHidden: true });
   await importInternships(kv, records);

@@ -1,6 +1,6 @@
 /**
  * Dashboard benchmark (`deno task bench`): writes 10,000 purchases (`BENCH_PURCHASES`) through the real checkout and
- * confirmation path (the demo's offline gateway, in this process) into a temporary KV file: 1,000 buyers, 10
+ * confirmation path (the demo's offline gateway and `buy`, in this process) into a temporary KV file: 1,000 buyers, 10
  * toolkits, a coupon on every fifth purchase, every twentieth refunded. Then starts the real server (`main.ts`, a
  * separate process on 127.0.0.1 over that file) and measures `GET /api/admin/stats?days=30` and `?days=365` over
  * HTTP as an admin, p50/p95 after warm-up. The figures do not grow with the number of purchases: the endpoint reads
@@ -9,9 +9,8 @@
 import { latencyOf, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { CouponCreateSchema, createCoupon } from "@/lib/coupons/coupons.ts";
-import { offlineGateway } from "@/lib/demo/money.ts";
-import { initiatePurchase } from "@/lib/purchases/checkout.ts";
-import { applyGatewayReport, type PaymentContext } from "@/lib/purchases/confirmation.ts";
+import { buy, offlineGateway } from "@/lib/demo/money.ts";
+import type { PaymentContext } from "@/lib/purchases/confirmation.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { createToolkit, ToolkitCreateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import { createUser } from "@/lib/users/users.ts";
@@ -62,22 +61,9 @@ async function seed(): Promise<{ adminCookie: string; seconds: number }> {
     await Promise.all(
       toolkits.slice(0, Math.min(TOOLKITS, PURCHASES - made)).map(async (kit, k) => {
         const n = made + k;
-        const started = await initiatePurchase(kv, {
-          payments: ctx.payments,
-          user: buyer,
-          toolkitId: kit.id,
-          couponCode: n % 5 === 0 ? "BENCH10" : undefined,
-        });
-        const orderId = started.order!.id;
-        const [payment] = await ctx.payments!.orderPayments(orderId);
-        await applyGatewayReport(ctx, {
-          purchaseId: started.purchase.id,
-          outcome: "paid",
-          source: "bench",
-          payment: { orderId, paymentId: payment.id },
-        });
+        const purchaseId = await buy(ctx, { buyer, toolkit: kit, couponCode: n % 5 === 0 ? "BENCH10" : undefined });
         if (n % 20 === 0) {
-          await refundPayment(ctx, { by: admin, target: { purchaseId: started.purchase.id }, reason: "bench" });
+          await refundPayment(ctx, { by: admin, target: { purchaseId: purchaseId! }, reason: "bench" });
         }
       }),
     );

@@ -12,14 +12,14 @@
  * Targets: recommendations p95 ≤ 20 ms; the digest ≤ 60 s with the list's p95 during it ≤ 2× idle. `BENCH_COUNT`
  * and `BENCH_STUDENTS` override the sizes. Prints a table, then removes the files.
  */
-import { freePort, HOST, percentile, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, seedOwners, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { DOMAIN_PREFERENCES, saveOnboardingProfile, STRUGGLES } from "@/lib/onboarding/onboarding.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
-import { createUser, getUser, type User } from "@/lib/users/users.ts";
+import { createUser, getUser } from "@/lib/users/users.ts";
 
 const COUNT = Number(Deno.env.get("BENCH_COUNT") ?? 100_000);
 const STUDENTS = Number(Deno.env.get("BENCH_STUDENTS") ?? 10_000);
@@ -31,17 +31,7 @@ const SEED_INTO = "--seed-into";
 /** Seeds everything into `path`; returns the admin's session cookie and the students' ids. */
 async function seed(path: string) {
   const kv = await Deno.openKv(path);
-  const owners: User[] = [];
-  for (let i = 0; i < 5; i++) {
-    owners.push(
-      await createUser(kv, {
-        name: `Bench owner ${i}`,
-        email: `owner${i}@bench.example`,
-        emailVerified: true,
-        role: i === 0 ? "admin" : "member",
-      }),
-    );
-  }
+  const owners = await seedOwners(kv);
   await importInternships(kv, generateInternships(COUNT, owners.map((o) => o.id), { seed: 7, withHidden: true }));
   const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
   const students: string[] = [];
