@@ -258,6 +258,18 @@ export function signedPayment(orderId: string, paymentId = fakePaymentId()) {
   };
 }
 
+/** A webhook delivery of the raw `body` with event id `eventId`, signed with the webhook secret. */
+function signedDelivery(body: string, eventId: string): { body: string; headers: Record<string, string> } {
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-razorpay-event-id": eventId,
+      "x-razorpay-signature": hmacSha256Hex(FAKE_KEYS.RAZORPAY_WEBHOOK_SECRET, body),
+    },
+  };
+}
+
 /** A signed `refund.processed` delivery about `refund` (as the fake made it). */
 export function refundProcessedDelivery(
   refund: Pick<FakeRefund, "id" | "payment_id" | "amount">,
@@ -274,14 +286,7 @@ export function refundProcessedDelivery(
     },
     created_at: Math.floor(Date.now() / 1000),
   });
-  return {
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-razorpay-event-id": eventId,
-      "x-razorpay-signature": hmacSha256Hex(FAKE_KEYS.RAZORPAY_WEBHOOK_SECRET, body),
-    },
-  };
+  return signedDelivery(body, eventId);
 }
 
 /**
@@ -317,12 +322,5 @@ export function webhookDelivery(
     payload,
     created_at: Math.floor(Date.now() / 1000),
   });
-  return {
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-razorpay-event-id": eventId,
-      "x-razorpay-signature": hmacSha256Hex(FAKE_KEYS.RAZORPAY_WEBHOOK_SECRET, body),
-    },
-  };
+  return signedDelivery(body, eventId);
 }
