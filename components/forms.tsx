@@ -22,6 +22,13 @@ const CONTROL = "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sla
 /** The style of a text input, select or textarea under its label, for controls an island writes itself. */
 export const INPUT = `${CONTROL} border-slate-400`;
 
+/**
+ * The style of a compact control inside a list row or table cell (a row's status select, a position number): smaller
+ * than `INPUT`, with the same border, focus ring and invalid state; the caller adds its width.
+ */
+export const ROW_INPUT = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm text-slate-900 " +
+  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40 aria-[invalid=true]:border-red-700";
+
 function describedBy(id: string, hint?: ComponentChildren, error?: ComponentChildren): string | undefined {
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }

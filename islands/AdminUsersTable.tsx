@@ -12,16 +12,12 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { FieldError, INPUT, invalidProps, Notice } from "@/components/forms.tsx";
+import { FieldError, INPUT, invalidProps, Notice, ROW_INPUT } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow } from "@/lib/users/admin.ts";
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
-
-/** A compact select for a table cell. */
-const ROLE_SELECT = "rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 focus:border-indigo-600 " +
-  "focus:outline-none focus:ring-2 focus:ring-indigo-600/40 aria-[invalid=true]:border-red-700";
 
 export default function AdminUsersTable({ currentUserId }: { currentUserId: string }) {
   const [role, setRole] = useState<Role | "">("");
@@ -134,7 +130,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
                     value={u.role}
                     disabled={saving}
                     onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
-                    class={ROLE_SELECT}
+                    class={ROW_INPUT}
                     {...invalidProps(`role-${u.id}`, roleError?.userId === u.id && roleError.message)}
                   >
                     {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}

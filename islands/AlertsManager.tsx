@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { ChoiceGroup, SECONDARY_BUTTON, TextField, useHydrated } from "@/components/forms.tsx";
+import { ChoiceGroup, ROW_INPUT, SECONDARY_BUTTON, TextField, useHydrated } from "@/components/forms.tsx";
 import { TYPE_LABELS as INTERNSHIP_TYPE_LABELS } from "@/components/internships/format.ts";
 import { TYPE_LABELS as OPPORTUNITY_TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
@@ -108,7 +108,7 @@ function AlertRow(
               value={alert.frequency}
               disabled={!hydrated}
               onChange={(e) => patch({ frequency: (e.target as HTMLSelectElement).value }, "Frequency saved.")}
-              class="mt-1 rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm"
+              class={`mt-1 ${ROW_INPUT}`}
             >
               <option value="daily">Daily</option>
               <option value="weekly">Weekly</option>

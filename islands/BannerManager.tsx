@@ -9,7 +9,7 @@ import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { Notice, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
+import { Notice, ROW_INPUT, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
 
@@ -103,7 +103,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
                   disabled={!hydrated}
                   onChange={(e) =>
                     patch(row, { orderIndex: Number(e.currentTarget.value) })}
-                  class="w-20 rounded-md border border-slate-400 px-2 py-1"
+                  class={`w-20 ${ROW_INPUT}`}
                 />
               </label>
               <label class="flex items-center gap-2 text-sm text-slate-900">

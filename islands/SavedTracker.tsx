@@ -8,7 +8,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDate } from "@/lib/dates.ts";
 import { STATUS_LABELS, trackerRow } from "@/components/tracker.ts";
-import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
+import { ROW_INPUT, SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
 
 /** Props: the saved items, newest change first, as `GET /api/me/saved` answers them. */
@@ -63,7 +63,7 @@ function Row(
               value={item.status}
               disabled={!hydrated || busy}
               onChange={(e) => save({ status: e.currentTarget.value as SavedStatus })}
-              class="mt-1 rounded-md border border-slate-400 bg-white px-2 py-1 text-sm"
+              class={`mt-1 ${ROW_INPUT}`}
             >
               {STATUSES.map((status) => <option key={status} value={status}>{STATUS_LABELS[status]}</option>)}
             </select>
@@ -88,7 +88,7 @@ function Row(
             maxLength={NOTE_MAX}
             value={note}
             onInput={(e) => setNote(e.currentTarget.value)}
-            class="mt-1 block w-full rounded-md border border-slate-400 px-2 py-1 text-sm"
+            class={`mt-1 block w-full ${ROW_INPUT}`}
           />
         </div>
         <button type="submit" disabled={!hydrated || busy || note === item.note} class={SECONDARY_BUTTON}>
