@@ -5,18 +5,16 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
-import type { AppState } from "@/lib/platform/state.ts";
 import { deletePost, getPostForAdmin, PostUpdateSchema, updatePost } from "@/lib/ungatekeep/posts.ts";
-import type { Handler } from "@/lib/web/types.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { PostSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
-const update: Handler<unknown, AppState> = async (req, ctx) => {
+const update = define.handlers(async (req, ctx) => {
   const patch = await readBody(req, PostUpdateSchema);
   const { kv, files } = ctx.state.services;
   return Response.json({ post: await updatePost(kv, { files, id: ctx.params.id, patch }) });
-};
+});
 
 export const apiDocs = describeRoute({
   GET: {

@@ -13,7 +13,7 @@
  * loopback alias of a loopback `APP_URL` (`127.0.0.1` for `localhost`) is first sent to the same
  * path on `APP_URL`: the provider comes back there, and the binding cookie must be on that host.
  */
-import { define } from "@/lib/platform/define.ts";
+import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readAuthBody } from "@/lib/auth/input.ts";
 import { startSignIn } from "@/lib/auth/oauth/flow.ts";
@@ -25,8 +25,6 @@ import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { checkRedirect } from "@/lib/http/redirects.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { randomToken } from "@/lib/ids.ts";
-import type { AppState } from "@/lib/platform/state.ts";
-import type { HandlerContext } from "@/lib/web/types.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 const SocialSignIn = z.object({
@@ -38,7 +36,7 @@ const SocialSignIn = z.object({
 /** Checks the fields, stores the pending sign-in and returns the provider URL and the binding cookie. */
 async function start(
   req: Request,
-  ctx: HandlerContext<unknown, AppState>,
+  ctx: RouteContext,
   fields: z.infer<typeof SocialSignIn>,
 ): Promise<{ url: URL; cookie: string }> {
   const { kv, config, oauth } = ctx.state.services;

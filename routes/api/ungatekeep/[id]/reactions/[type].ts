@@ -2,14 +2,13 @@
  * `PUT /api/ungatekeep/{id}/reactions/{type}` (session) gives a reaction, `DELETE` takes it back; `type` is `helpful`,
  * `insightful` or `celebrate` (else 404) → `{reactions, mine}`. Both are idempotent. docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
  */
-import { define } from "@/lib/platform/define.ts";
+import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ReactionsAnswerSchema } from "@/lib/openapi/resources.ts";
 import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
 import { react } from "@/lib/comments/reactions.ts";
-import type { AppState } from "@/lib/platform/state.ts";
 
 const operation = (summary: string) => ({
   summary,
@@ -26,7 +25,7 @@ export const apiDocs = describeRoute({
   DELETE: operation("Take a reaction back"),
 });
 
-async function answer(state: AppState, params: Record<string, string>, on: boolean): Promise<Response> {
+async function answer({ state, params }: RouteContext, on: boolean): Promise<Response> {
   assertSignedIn(state);
   const type = ReactionTypeSchema.safeParse(params.type);
   if (!type.success) throw new NotFoundError("Unknown reaction type");
@@ -34,6 +33,6 @@ async function answer(state: AppState, params: Record<string, string>, on: boole
 }
 
 export const handler = define.handlers({
-  PUT: (_req, ctx) => answer(ctx.state, ctx.params, true),
-  DELETE: (_req, ctx) => answer(ctx.state, ctx.params, false),
+  PUT: (_req, ctx) => answer(ctx, true),
+  DELETE: (_req, ctx) => answer(ctx, false),
 });
