@@ -4,8 +4,10 @@
  * module that touches Deno KV or lives in a server folder, or a server-only npm package), and a
  * finding names the chain of imports that drags it in. The source of `lib/` is read for its
  * imports: `lib/` (its unit tests aside) imports nothing from `components/`, `islands/`, `routes/`,
- * `routes.gen.ts`, `main.ts` or `tests/` (the composition root passes the manifest in). Fixtures that break each
- * rule prove that the checks can fail.
+ * `routes.gen.ts`, `main.ts` or `tests/` (the composition root passes the manifest in). No module under
+ * `components/` reaches, through static value imports, a module that touches KV (one under `lib/kv/`, or
+ * `lib/kv.ts`, or one whose text names Deno's KV or cron API: the domain modules that own keys). Fixtures that
+ * break each rule prove that the checks can fail.
  */
 import type { Metafile } from "esbuild";
 import { join, normalize, relative } from "node:path";
@@ -114,6 +116,66 @@ function upwardImports(dir: string): string[] {
   return found;
 }
 
+/**
+ * A static value import or re-export: `import`/`export … from` that is not `import type`/`export type`
+ * and names at least one binding without `type` (a type-only one is erased), or a side-effect `import "…"`.
+ * Group 1 is `type ` on a type-only declaration, group 2 the bindings, group 3 the specifier.
+ */
+const STATIC_IMPORT = /^[ \t]*(?:import|export)[ \t]+(type[ \t]+)?(?:([^;"'`]*?)[ \t\n]*from[ \t]*)?["']([^"']+)["']/gm;
+
+/** True when the bindings of an import declaration are all marked `type` (`{ type A, type B }`). */
+function onlyTypes(bindings: string): boolean {
+  const braces = /^\{([^}]*)\}$/s.exec(bindings.trim());
+  if (!braces) return false;
+  const names = braces[1].split(",").map((name) => name.trim()).filter((name) => name !== "");
+  return names.length > 0 && names.every((name) => name.startsWith("type "));
+}
+
+/** The project modules (relative to ROOT) that `file` imports statically as values; npm and JSR packages aside. */
+function valueImports(file: string): string[] {
+  const targets: string[] = [];
+  for (const [, typeOnly, bindings, specifier] of Deno.readTextFileSync(join(ROOT, file)).matchAll(STATIC_IMPORT)) {
+    if (typeOnly || (bindings !== undefined && onlyTypes(bindings))) continue;
+    if (specifier.startsWith("@/")) targets.push(specifier.slice(2));
+    else if (specifier.startsWith(".")) targets.push(relative(ROOT, normalize(join(ROOT, file, "..", specifier))));
+  }
+  return targets;
+}
+
+/** Why `path` touches KV (or the cron scheduler), or null when it does not. */
+function kvReason(path: string): string | null {
+  if (/^lib\/kv\/|^lib\/kv\.ts$/.test(path)) return "a KV module";
+  return TOUCHES_KV.test(Deno.readTextFileSync(join(ROOT, path))) ? "it touches Deno KV" : null;
+}
+
+/**
+ * Every module that touches KV which a file under `dir` reaches through static value imports, as
+ * `component → … → module (reason)`: the shortest chain per component and module.
+ */
+function componentKvReach(dir: string): string[] {
+  const found: string[] = [];
+  for (const component of sourceFiles(dir)) {
+    const from = new Map<string, string | null>([[component, null]]);
+    const queue = [component];
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      const reason = path === component ? null : kvReason(path);
+      if (reason !== null) {
+        const chain = [path];
+        for (let at = from.get(path); at; at = from.get(at)) chain.unshift(at);
+        found.push(`${chain.join(" → ")} (${reason})`);
+        continue;
+      }
+      for (const imported of valueImports(path)) {
+        if (from.has(imported)) continue;
+        from.set(imported, path);
+        queue.push(imported);
+      }
+    }
+  }
+  return found;
+}
+
 async function bundled(islands: string[]): Promise<Metafile> {
   const outDir = await Deno.makeTempDir();
   try {
@@ -145,5 +207,17 @@ Deno.test("lib/ imports nothing from components/, islands/, routes/, main.ts or 
 Deno.test("an upward import from lib/ is caught", () => {
   assertEquals(upwardImports("tests/fixtures/imports/lib"), [
     "tests/fixtures/imports/lib/upward.ts → components/forms.tsx",
+  ]);
+});
+
+Deno.test("no component reaches a module that touches KV through value imports", () => {
+  assertEquals(componentKvReach("components"), []);
+});
+
+Deno.test("a component whose value import drags a domain module in is caught; type-only imports are not", () => {
+  assertEquals(componentKvReach("tests/fixtures/imports/components"), [
+    "tests/fixtures/imports/components/ClosedBadge.tsx → tests/fixtures/imports/components/closing.ts → " +
+    "lib/internships/internships.ts (it touches Deno KV)",
+    "tests/fixtures/imports/components/closing.ts → lib/internships/internships.ts (it touches Deno KV)",
   ]);
 });

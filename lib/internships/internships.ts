@@ -4,10 +4,10 @@
  * are answered from the read model of `store.ts` (filters in `filters.ts`); writes go through
  * its writer's atomic commits, retried at most 10 times on a lost race (then ConflictError).
  */
-import { istDayOf, istToday } from "@/lib/dates.ts";
+import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
-import { canManage, canModerate, canRead, type ReadAudience, type Viewer } from "./policy.ts";
+import { canManage, canModerate, canRead, isClosedOn, type ReadAudience, type Viewer } from "./policy.ts";
 import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
 import { filterSlots, selectPage, type SlotFilter } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
@@ -58,15 +58,6 @@ function ownerOrPlaceholder(
 ): InternshipOwner | null {
   if (userId === null) return null;
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
-}
-
-/**
- * Whether a listing with `deadline` is closed on IST day `today` (`YYYY-MM-DD`): its deadline's IST day is before
- * `today` (docs/decisions.md, Dates). A listing without a deadline never closes.
- */
-export function isClosedOn(deadline: string | null, today: string): boolean {
-  const day = deadline === null ? null : istDayOf(deadline);
-  return day !== null && day < today;
 }
 
 /** `record` as read responses carry it, on IST day `today`: with its owner object and `isClosed`. */

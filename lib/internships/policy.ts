@@ -3,6 +3,7 @@
  * pages and the domain functions alike (docs/api.md, Authentication 7, "States and
  * transitions"; docs/decisions.md, Auth "Ingest user" and Internships).
  */
+import { istDayOf } from "@/lib/dates.ts";
 import type { User } from "@/lib/users/users.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
@@ -46,4 +47,13 @@ export function canRead(viewer: Viewer, listing: ListingAccess, audience: ReadAu
   if (listing.deleted) return false;
   if (listing.isActive || canModerate(viewer)) return true;
   return audience === "owner" && !!viewer && viewer.id === listing.userId;
+}
+
+/**
+ * Whether a listing with `deadline` is closed on IST day `today` (`YYYY-MM-DD`): its deadline's IST day is before
+ * `today` (docs/decisions.md, Dates). A listing without a deadline never closes.
+ */
+export function isClosedOn(deadline: string | null, today: string): boolean {
+  const day = deadline === null ? null : istDayOf(deadline);
+  return day !== null && day < today;
 }

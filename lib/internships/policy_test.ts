@@ -1,6 +1,6 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import type { User } from "@/lib/users/users.ts";
-import { canManage, canModerate, canPost, canRead } from "./policy.ts";
+import { canManage, canModerate, canPost, canRead, isClosedOn } from "./policy.ts";
 
 const as = (id: string, role: User["role"]) => ({ id, role }) as User;
 const user = as("u", "user");
@@ -27,4 +27,12 @@ Deno.test("canRead: an active listing anyone; an inactive one admins, and its ow
   assertEquals([null, user, member, admin].map((v) => canRead(v, inactive, "api")), [false, false, false, true]);
   assertEquals([null, user, member, admin].map((v) => canRead(v, inactive, "owner")), [false, false, true, true]);
   assertEquals([member, admin].map((v) => canRead(v, { ...listing, deleted: true }, "owner")), [false, false]);
+});
+
+Deno.test("isClosedOn: closed from the IST day after the deadline's; never without a deadline", () => {
+  const today = "2026-11-25";
+  assertEquals(["2026-11-24", "2026-11-25", "2026-11-26"].map((d) => isClosedOn(d, today)), [true, false, false]);
+  // 18:29 UTC on the 24th is 23:59 IST that day; 18:30 UTC is already the 25th in India.
+  assertEquals(["2026-11-24T18:29:00Z", "2026-11-24T18:30:00Z"].map((d) => isClosedOn(d, today)), [true, false]);
+  assertEquals(isClosedOn(null, today), false);
 });

@@ -5,7 +5,7 @@
  * them is absolute (`origin` is the site's public origin, `APP_URL`). `jsonLdText` writes one for a
  * `<script type="application/ld+json">` so that no field can end the script.
  */
-import { isClosedOn } from "@/lib/internships/internships.ts";
+import { isClosedOn } from "@/lib/internships/policy.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
