@@ -4,9 +4,9 @@
  * JavaScript) and open as a panel under the header; from `md` up they stand in one row, shown
  * by CSS whether the menu is open or not (`::details-content`). A signed-in person also has the
  * notification bell, outside the menu so its count shows on a phone, and links to their own
- * space. On a wide screen the bell comes before those account links, as sites usually place
- * it: the account links are written twice, in the menu panel for small screens and after the
- * bell from `md` up, and CSS shows one of them. The header fits 360 px.
+ * space: in the menu panel on a small screen, and from `md` up behind an account menu (another
+ * `<details>`, named by the person's name) after the bell, as sites usually place them, so the
+ * header stays one row at every width. The header fits 360 px.
  */
 import type { User } from "@/lib/users/users.ts";
 import NotificationBell from "@/islands/NotificationBell.tsx";
@@ -28,7 +28,7 @@ const OWN = [
   { href: "/me/settings", label: "Settings" },
 ];
 
-/** The account links: a signed-in person's own pages, profile and sign-out, or sign-in and sign-up for a guest. */
+/** The account links of the small-screen menu: a signed-in person's own pages, profile and sign-out, or sign-in and sign-up for a guest. */
 function AccountLinks({ user, path, class: layout }: { user?: User; path: string; class: string }) {
   const signIn = path === "/" || path.startsWith("/sign-")
     ? "/sign-in"
@@ -65,6 +65,38 @@ function AccountLinks({ user, path, class: layout }: { user?: User; path: string
           </>
         )}
     </div>
+  );
+}
+
+const MENU_ITEM =
+  "block px-4 py-2 text-slate-800 hover:bg-slate-100 hover:text-indigo-700 aria-[current=page]:font-semibold";
+
+/** From `md` up, a signed-in person's own pages, profile and sign-out behind a button showing their name. */
+function AccountMenu({ user, path }: { user: User; path: string }) {
+  return (
+    <details class="group relative hidden text-sm md:order-3 md:block">
+      <summary class="flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
+        <span class="sr-only">{"Account menu: "}</span>
+        <span class="max-w-48 truncate">{user.name}</span>
+        <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current group-open:rotate-180">
+          <path d="M5.3 7.3 10 12l4.7-4.7 1.1 1.1L10 14.2 4.2 8.4z" />
+        </svg>
+      </summary>
+      <div class="absolute right-0 top-full z-20 mt-2 w-56 rounded-md border border-slate-200 bg-white py-2 shadow-lg">
+        <ul>
+          {[{ href: "/profile", label: "Profile" }, ...OWN].map((item) => (
+            <li key={item.href}>
+              <a href={item.href} aria-current={path === item.href ? "page" : undefined} class={MENU_ITEM}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <form method="post" action="/sign-out" class="mt-2 border-t border-slate-200 pt-2">
+          <button type="submit" class={`${MENU_ITEM} w-full text-left`}>Sign out</button>
+        </form>
+      </div>
+    </details>
   );
 }
 
@@ -107,7 +139,9 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
             <AccountLinks user={user} path={path} class="flex border-t border-slate-200 pt-3 md:hidden" />
           </div>
         </details>
-        <AccountLinks user={user} path={path} class="hidden text-sm md:order-3 md:flex" />
+        {user
+          ? <AccountMenu user={user} path={path} />
+          : <AccountLinks path={path} class="hidden text-sm md:order-3 md:flex" />}
       </nav>
     </header>
   );

@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, launchBrowser, openAccountMenu, openHydrated } from "@/tests/helpers/browser.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getUser, getUserByEmail } from "@/lib/users/users.ts";
 
@@ -165,6 +165,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   assertEquals(saved.collegeInstitute, "College of Engineering Pune");
   assertEquals(saved.fieldInterests, ["Research", "Data & AI"]);
 
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${t.origin}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
@@ -182,6 +183,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByLabel("Password").fill(STUDENT.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`${t.origin}/profile`);
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${t.origin}/`);
 
@@ -221,7 +223,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByLabel("Password").fill("difference-engine");
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`${t.origin}/`);
-  await page.getByRole("link", { name: STUDENT.name }).waitFor();
+  await page.locator("summary", { hasText: `Account menu: ${STUDENT.name}` }).waitFor();
 });
 
 Deno.test("an unverified user signing in is told to verify and can have the link sent again", async () => {

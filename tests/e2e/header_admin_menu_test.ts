@@ -1,13 +1,19 @@
 /**
- * What a screenshot review asked of the page frame, in Chromium: on a wide screen the header's
- * notification bell stands before the account links; on a 360 px phone the admin navigation is
+ * What a screenshot review asked of the page frame, in Chromium: on a wide screen the header is one
+ * row from 768 to 1280 px, its notification bell before the account menu, which holds the person's own pages and sign-out; on a 360 px phone the admin navigation is
  * one row (a menu naming the current page) before the content, with the current page marked and
  * no sideways scroll; the reaction buttons and counts show icons that need no emoji font.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import {
+  assertAccessible,
+  launchBrowser,
+  openAccountMenu,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
 
 /** Emoji (pictographs and the variation selector): what shows as empty boxes without an emoji font. */
 const EMOJI = /\p{Extended_Pictographic}|\uFE0F/u;
@@ -30,16 +36,28 @@ Deno.test("the bell before the account links, the admin menu in one row on a pho
   const { post } = await created.json();
   await using browser = await launchBrowser();
 
-  await t.step("desktop: the bell comes before the account links", async () => {
+  await t.step("desktop: the header is one row, the bell before the account menu", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await signInBrowser(context, app.origin, admin);
     const page = await context.newPage();
-    await openHydrated(page, `${app.origin}/internships`);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const width of [768, 1024, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await openHydrated(page, `${app.origin}/internships`);
+      const box = await nav.boundingBox();
+      assert(box && box.height <= 64, `the header is one row at ${width} px, not ${box?.height} px`);
+    }
+    const menu = nav.locator("summary", { hasText: "Account menu: Asha Admin" });
     const bell = await leftOf(page, "button", /^Notifications/);
-    assert(bell < await leftOf(page, "link", "My applications"), "the bell is left of My applications");
-    assert(bell < await leftOf(page, "button", "Sign out"), "the bell is left of Sign out");
+    assert(bell < (await menu.boundingBox())!.x, "the bell is left of the account menu");
     assert(bell > await leftOf(page, "link", "Admin"), "the bell is right of the main links");
-    await assertAccessible(page, "header on a desktop");
+    assert(!(await nav.getByRole("button", { name: "Sign out" }).isVisible()), "sign-out waits behind the menu");
+    await openAccountMenu(page);
+    for (const name of ["Profile", "My applications", "Alerts", "Notifications", "Settings"]) {
+      assert(await nav.getByRole("link", { name, exact: true }).isVisible(), `${name} is in the open menu`);
+    }
+    assert(await nav.getByRole("button", { name: "Sign out" }).isVisible(), "sign-out is in the open menu");
+    await assertAccessible(page, "header on a desktop, account menu open");
     await context.close();
   });
 

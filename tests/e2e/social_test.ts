@@ -4,7 +4,7 @@
  * the same person coming back lands on that page. Pages visited are checked with axe-core.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { assertAccessible, launchBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, launchBrowser, openAccountMenu } from "@/tests/helpers/browser.ts";
 import { socialSetup } from "@/tests/api/auth/social_helpers.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 
@@ -32,12 +32,13 @@ Deno.test("Continue with Google lands a new user on onboarding and a returning u
   const user = await getUserByEmail(s.t.kv, "priya@example.com");
   assertEquals(user?.emailVerified, true);
 
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${s.t.origin}/`);
   await page.goto(`${s.t.origin}/sign-in?callbackURL=%2Finternships`);
   await page.getByRole("link", { name: "Continue with Google" }).click();
   await page.waitForURL(`${s.t.origin}/internships`);
-  await page.getByRole("button", { name: "Sign out" }).waitFor();
+  await page.locator("summary", { hasText: "Account menu: Priya Sharma" }).waitFor();
 
   s.google.deny = true;
   await page.context().clearCookies();

@@ -5,7 +5,13 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import {
+  assertAccessible,
+  launchBrowser,
+  openAccountMenu,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 import { listSaved } from "@/lib/saved/saved.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -41,6 +47,7 @@ Deno.test("a student saves two internships, moves one to applied, and sees both 
   assertEquals(await page.getByRole("button", { name: "Save Ops Intern" }).getAttribute("aria-pressed"), "false");
   await assertAccessible(page, "/internships with saved cards");
 
+  await openAccountMenu(page);
   await page.getByRole("link", { name: "My applications" }).click();
   await page.waitForURL(/\/me\/tracker$/);
   await openHydrated(page, `${t.origin}/me/tracker`);

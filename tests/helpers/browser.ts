@@ -61,3 +61,11 @@ export async function signInBrowser(context: BrowserContext, origin: string, use
   const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
   await context.addCookies([{ name: "session", value, url: origin }]);
 }
+
+/**
+ * The header's account menu (from the `md` breakpoint up, a signed-in person's own pages and "Sign out" are behind
+ * it), opened; it closes again on the next page.
+ */
+export async function openAccountMenu(page: Page): Promise<void> {
+  await page.getByRole("navigation", { name: "Main" }).locator("summary", { hasText: "Account menu:" }).click();
+}
