@@ -1,12 +1,16 @@
 /**
- * The repository explains itself: every "docs/<file>.md, <Section>" a code comment cites names a
- * section heading of that file, no source cites documents outside the repository, and
- * `.env.example` lists every variable `app.config.ts` reads.
+ * The repository explains itself. A citation is `docs/<file>.md, <Section>` or
+ * `docs/<file>.md, <Section>, "<Item>"`, where `<Section>` is exactly a `## ` heading of that file and `<Item>` exactly
+ * the bold lead-in (`- **Item.**`) of an entry under it; a bare `docs/<file>.md` names the whole file. Any other shape
+ * (a numbered rule, a heading with words added, a sub-heading that is not a bold lead-in) fails, in the sources and in
+ * the docs themselves. Nothing cites documents outside the repository or issue numbers, and `.env.example` lists every
+ * variable `app.config.ts` reads.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const SOURCE_DIRS = ["lib", "routes", "islands", "components", "scripts", "bench", "tests"];
+const DOCS = ["decisions.md", "api.md", "performance.md"];
 
 async function* sourceFiles(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(`${root}${dir}`)) {
@@ -16,43 +20,121 @@ async function* sourceFiles(dir: string): AsyncGenerator<string> {
   }
 }
 
-async function allSources(): Promise<[string, string][]> {
-  const files: [string, string][] = [];
-  for (const dir of SOURCE_DIRS) {
-    for await (const path of sourceFiles(dir)) files.push([path, await Deno.readTextFile(`${root}${path}`)]);
-  }
-  for (const path of ["main.ts", "dev.ts", "app.config.ts"]) {
-    files.push([path, await Deno.readTextFile(`${root}${path}`)]);
-  }
-  return files;
+/** Every source file, the docs, the README and `.env.example`, as `[path, text]`. */
+async function allFiles(): Promise<[string, string][]> {
+  const paths: string[] = [];
+  for (const dir of SOURCE_DIRS) for await (const path of sourceFiles(dir)) paths.push(path);
+  paths.push("main.ts", "dev.ts", "app.config.ts", "README.md", ".env.example", ...DOCS.map((file) => `docs/${file}`));
+  return await Promise.all(paths.map(async (path) => [path, await Deno.readTextFile(`${root}${path}`)] as [string, string]));
 }
 
-/** The `## ` headings of a docs file. */
-async function headings(file: string): Promise<string[]> {
-  const text = await Deno.readTextFile(`${root}docs/${file}`);
-  return [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
+/** Per `## ` heading of a markdown text, the bold lead-ins of its entries (without their final `.` or `:`). */
+function sectionsOf(markdown: string): Map<string, Set<string>> {
+  const sections = new Map<string, Set<string>>();
+  let items: Set<string> | undefined;
+  for (const line of markdown.split("\n")) {
+    const heading = line.match(/^## (.+)$/);
+    if (heading) sections.set(heading[1].trim(), items = new Set());
+    const bold = line.match(/^- \*\*(.+?)[.:]?\*\*/);
+    if (bold && items) items.add(bold[1]);
+  }
+  return sections;
 }
 
-Deno.test("every docs/<file>.md section a source cites exists", async () => {
-  const sections: Record<string, string[]> = {};
-  for (const file of ["decisions.md", "api.md", "performance.md"]) sections[file] = await headings(file);
-  const missing: string[] = [];
-  for (const [path, text] of await allSources()) {
-    // "docs/decisions.md, Toolkits and payments", possibly wrapped onto the next comment line.
-    for (const m of text.matchAll(/docs\/(decisions|api|performance)\.md,\s*(?:\*\s*)?([A-Z][\w ]*)/g)) {
-      const cited = m[2].trim();
-      const found = sections[`${m[1]}.md`].some((heading) => cited === heading || cited.startsWith(heading + " "));
-      if (!found) missing.push(`${path}: docs/${m[1]}.md, ${cited}`);
+type Sections = Record<string, Map<string, Set<string>>>;
+
+/**
+ * The citations of `text` that name no heading or bold lead-in of the docs, or do not have the one shape. Comment
+ * line breaks (`\n * `, `\n// `, indentation) are read as spaces, so a citation may wrap.
+ */
+function badCitations(text: string, sections: Sections): string[] {
+  const flat = text.replace(/\s*\n\s*(?:\*(?!\*)|\/\/)?\s*/g, " ");
+  const bad: string[] = [];
+  for (const m of flat.matchAll(/docs\/(decisions|api|performance)\.md/g)) {
+    const file = sections[`${m[1]}.md`];
+    const rest = flat.slice(m.index + m[0].length);
+    const shown = `${m[0]}${rest.slice(0, 60)}`;
+    if (!rest.startsWith(", ")) {
+      // A bare reference to the whole file.
+      if (/^(?:$|[).;`]|\s(?!\())/.test(rest)) continue;
+      bad.push(shown);
+      continue;
     }
+    const section = rest.slice(2).match(/^[^()[\];:,."`]*/)![0];
+    const after = rest.slice(2 + section.length);
+    if (!file.has(section) || section !== section.trim()) {
+      bad.push(shown);
+      continue;
+    }
+    const item = after.match(/^, "([^"]+)"/);
+    if (item && !file.get(section)!.has(item[1])) bad.push(shown);
+    else if (!/^(?:$|[).;]|, docs\/)/.test(after.slice(item ? item[0].length : 0))) bad.push(shown);
+  }
+  return bad;
+}
+
+/** Words that cite documents outside the repository, an issue number or a numbered rule. */
+const OUTSIDE = /CONTRACT\.md|DESIGN\.md|\.\.\/shared|\bspecification\b|\bcontractual\b|\bissues? #?\d|(?:^|[\s(])#\d{1,4}\b(?![\w-])|\brules? \d/im;
+
+async function allSections(): Promise<Sections> {
+  const sections: Sections = {};
+  for (const file of DOCS) sections[file] = sectionsOf(await Deno.readTextFile(`${root}docs/${file}`));
+  return sections;
+}
+
+Deno.test("a citation must name a heading, or a bold lead-in under it, exactly", () => {
+  const sections: Sections = {
+    "decisions.md": sectionsOf("# D\n\n## Sessions\n\n- **Renewal.** Slides.\n- Plain.\n\n## Auth\n\n- Any."),
+    "api.md": sectionsOf("# A\n\n## Authentication\n\n- Route."),
+    "performance.md": new Map(),
+  };
+  const good = [
+    "/** Sessions (docs/decisions.md, Sessions). */",
+    '/** Renewal (docs/decisions.md, Sessions, "Renewal"; docs/api.md, Authentication). */',
+    "/**\n * Sign-in (docs/api.md, Authentication, docs/decisions.md,\n * Auth): wrapped.\n */",
+    "// See docs/decisions.md.",
+  ];
+  for (const text of good) assertEquals(badCitations(text, sections), [], text);
+  const bad = [
+    "(docs/api.md, Authentication 7 and 8)",
+    "(docs/decisions.md, Sessions rule 2)",
+    "(docs/decisions.md, Session)",
+    "(docs/decisions.md, Sessions and Auth)",
+    '(docs/decisions.md, Sessions "Renewal")',
+    '(docs/decisions.md, Sessions, "Plain")',
+    '(docs/decisions.md, Auth, "Renewal")',
+    '(docs/decisions.md, Sessions: "Renewal")',
+    "(docs/decisions.md, Sessions: renewal)",
+    "(docs/decisions.md, Sessions, its renewal)",
+    '(docs/decisions.md (Sessions, "Renewal"))',
+    "(docs/api.md, Authentication and docs/decisions.md, Auth)",
+  ];
+  for (const text of bad) assertEquals(badCitations(text, sections).length, 1, text);
+});
+
+Deno.test("every docs/<file>.md section the sources and docs cite exists", async () => {
+  const sections = await allSections();
+  const missing: string[] = [];
+  for (const [path, text] of await allFiles()) {
+    if (path === "tests/docs_test.ts") continue;
+    for (const citation of badCitations(text, sections)) missing.push(`${path}: ${citation}`);
   }
   assertEquals(missing, []);
 });
 
-Deno.test("no source cites a document outside the repository or an issue number", async () => {
+Deno.test("nothing cites a document outside the repository, an issue number or a numbered rule", async () => {
+  for (const text of ["DESIGN.md", "the specification", "contractual", "(#10: pages)", "issue 18", "feed rule 2"]) {
+    assert(OUTSIDE.test(text), text);
+  }
+  for (const text of ['fill="#334155"', "color:#111827", "&#39;", "white, #747775 border", "RFC 5545 §3.1"]) {
+    assert(!OUTSIDE.test(text), text);
+  }
   const offending: string[] = [];
-  for (const [path, text] of await allSources()) {
+  for (const [path, text] of await allFiles()) {
     if (path === "tests/docs_test.ts") continue;
-    if (/CONTRACT\.md|\.\.\/shared\/|issue #\d+/.test(text)) offending.push(path);
+    for (const [index, line] of text.split("\n").entries()) {
+      if (OUTSIDE.test(line)) offending.push(`${path}:${index + 1}: ${line.trim()}`);
+    }
   }
   assertEquals(offending, []);
 });
