@@ -85,7 +85,7 @@ export interface Config {
   /** Waits in ms after each failed e-mail delivery; after the last, the mail is kept as failed. */
   outboxRetryMs: number[];
   /**
-   * The seller named on receipts (docs/decisions.md, Money operations: receipts): with `gstin` set a receipt is a
+   * The seller named on receipts (docs/decisions.md, Money operations, "Receipts"): with `gstin` set a receipt is a
    * tax invoice with SAC code `sac`, and `state` decides CGST + SGST or IGST.
    */
   seller: { name?: string; address?: string; state?: string; gstin?: string; sac: string };

@@ -1,7 +1,7 @@
 /**
- * The admin comments table (docs/decisions.md, Comments and reactions "Moderation"): every live comment, newest first,
- * searched by content or author (loaded from `GET /api/admin/comments` through the shared admin list hook), each with
- * a link to it on its post and Delete after a confirmation dialog; pages of 50.
+ * The admin comments table (docs/decisions.md, Comments and reactions, "Moderation"): every live comment, newest
+ * first, searched by content or author (loaded from `GET /api/admin/comments` through the shared admin list hook), each
+ * with a link to it on its post and Delete after a confirmation dialog; pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";

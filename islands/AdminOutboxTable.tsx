@@ -1,5 +1,5 @@
 /**
- * The admin outbox table (docs/decisions.md, Background work "Admin"): the e-mails of the outbox, newest first, by
+ * The admin outbox table (docs/decisions.md, Background work, "Admin"): the e-mails of the outbox, newest first, by
  * status (tabs with their counts), searched by recipient (loaded from `GET /api/admin/outbox` through the shared admin
  * list hook), each with its tries and last error; a failed mail has "Retry", which queues it again and starts its try
  * (`POST /api/admin/outbox/{id}/retry`). Pages of 50. The API never sends a mail's body, so neither does this table.

@@ -1,8 +1,8 @@
 /**
- * The admin toolkits table (docs/api.md, Admin, states "Toolkit"; docs/decisions.md, Toolkits and payments):
- * search by title (debounced), the active and Sale-badge switches per row
- * (`PUT /api/admin/toolkits/{id}`), and delete after a confirmation dialog (its lessons and
- * progress go; purchases stay). Loading, changes and errors are announced.
+ * The admin toolkits table (docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments):
+ * search by title (debounced), the active and Sale-badge switches per row (`PUT /api/admin/toolkits/{id}`), and
+ * delete after a confirmation dialog (its lessons and progress go; purchases stay). Loading, changes and errors
+ * are announced.
  */
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";

@@ -1,9 +1,9 @@
 /**
- * The banner carousel at the top of the Ungatekeep feed (docs/decisions.md, Ungatekeep and banners "Banners"), following
- * the WAI-ARIA carousel pattern: previous/next buttons and one button per slide, the arrow keys
- * inside the carousel, a pause/play button; rotation every 6 s pauses while the pointer is over
- * it or focus is inside, and never starts for a user who prefers reduced motion. Links are the
- * banners' own (http(s) or site paths, checked on write); external ones open without opener.
+ * The banner carousel at the top of the Ungatekeep feed (docs/decisions.md, Ungatekeep and banners, "Banners"),
+ * following the WAI-ARIA carousel pattern: previous/next buttons and one button per slide, the arrow keys inside the
+ * carousel, a pause/play button; rotation every 6 s pauses while the pointer is over it or focus is inside, and never
+ * starts for a user who prefers reduced motion. Links are the banners' own (http(s) or site paths, checked on write);
+ * external ones open without opener.
  */
 import { useEffect, useState } from "preact/hooks";
 

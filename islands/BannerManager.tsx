@@ -1,8 +1,7 @@
 /**
- * The admin banners manager (docs/decisions.md, Ungatekeep and banners "Banners"): the banners in carousel order with an
- * active switch, order number and delete each, and a form to add one (title, link, optional
- * image uploaded first to `POST /api/admin/uploads`) that shows the server's refusal of a field
- * at that field.
+ * The admin banners manager (docs/decisions.md, Ungatekeep and banners, "Banners"): the banners in carousel order with
+ * an active switch, order number and delete each, and a form to add one (title, link, optional image uploaded first to
+ * `POST /api/admin/uploads`) that shows the server's refusal of a field at that field.
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";

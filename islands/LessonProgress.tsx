@@ -1,7 +1,7 @@
 /**
- * The lesson viewer's progress (docs/decisions.md, Toolkits and payments `POST /api/toolkits/{id}/progress`): a progress
- * bar over the toolkit's lessons and the "Mark as complete" toggle of the open lesson; marking
- * it moves the bar at once and offers the next lesson.
+ * The lesson viewer's progress (`POST /api/toolkits/{id}/progress`; docs/decisions.md, Toolkits and payments): a
+ * progress bar over the toolkit's lessons and the "Mark as complete" toggle of the open lesson; marking it moves the
+ * bar at once and offers the next lesson.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";

@@ -1,7 +1,7 @@
 /**
  * Typed errors that domain modules throw. They say what went wrong, never how it is answered:
  * `lib/http/errors.ts` maps each class to a status and body once (docs/api.md, Errors and limits,
- * docs/decisions.md, Auth and Errors and limits). No domain module imports anything of HTTP.
+ * docs/decisions.md, Auth; docs/decisions.md, Errors and limits). No domain module imports anything of HTTP.
  */
 import type { z } from "zod";
 import type { FieldProblem } from "./field_messages.ts";

@@ -2,7 +2,7 @@
  * Field errors as data (docs/decisions.md, Errors and limits): zod issues turned into
  * `{field, message}` pairs whose message is a sentence a person can act on beside the field
  * ("Use at most 200 characters."), never a field path or zod's wording. The API sends them as
- * `fields` next to its contractual `error`; forms show each at its field.
+ * `fields` next to its `error`; forms show each at its field.
  */
 import type { z } from "zod";
 

@@ -1,4 +1,4 @@
-/** Opening the Deno KV store (docs/decisions.md, Running `KV_PATH`). */
+/** Opening the Deno KV store (`KV_PATH`; docs/decisions.md, Running). */
 import { dirname } from "node:path";
 
 /** How many times a commit refused with "database is locked" is tried in all. */

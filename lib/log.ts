@@ -1,4 +1,4 @@
-/** JSON-lines logger on stdout (docs/decisions.md, Running `LOG_LEVEL`). */
+/** JSON-lines logger on stdout (`LOG_LEVEL`; docs/decisions.md, Running). */
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 /** A log level name. */

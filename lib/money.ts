@@ -1,6 +1,6 @@
 /**
- * Money at the edge (docs/decisions.md, Toolkits and payments "Prices"): the API speaks rupees with at most 2 decimals,
- * the domain keeps integer paise (hundredths of a rupee). Free of server-only imports.
+ * Money at the edge (docs/decisions.md, Toolkits and payments, "Prices"): the API speaks rupees with at most 2
+ * decimals, the domain keeps integer paise (hundredths of a rupee). Free of server-only imports.
  */
 
 /** Paise in a rupee. */

@@ -1,12 +1,10 @@
 /**
- * `/onboarding`: the onboarding wizard, where the verification link lands (docs/decisions.md, Auth,
- * `callbackURL=/onboarding`). Signed out: 302 to `/sign-in?callbackURL=/onboarding`, carrying
- * `error=INVALID_TOKEN` along so that sign-in explains an expired or used verification link.
- * Signed in with that error (an old link opened while signed in): the page explains it too.
- * An existing onboarding profile fills the wizard, so the page also edits it.
- * `?callbackURL=` (a same-origin path, else dropped) is the page to return to: the wizard goes
- * there when it is done instead of to the profile, and a user who is already onboarded goes
- * there at once (docs/decisions.md, Auth).
+ * `/onboarding`: the onboarding wizard, where the verification link lands (its `callbackURL` is `/onboarding`;
+ * docs/decisions.md, Auth). Signed out: 302 to `/sign-in?callbackURL=/onboarding`, carrying `error=INVALID_TOKEN` along
+ * so that sign-in explains an expired or used verification link. Signed in with that error (an old link opened while
+ * signed in): the page explains it too. An existing onboarding profile fills the wizard, so the page also edits it.
+ * `?callbackURL=` (a same-origin path, else dropped) is the page to return to: the wizard goes there when it is done
+ * instead of to the profile, and a user who is already onboarded goes there at once (docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";

@@ -1,7 +1,7 @@
 /**
- * One post in the Ungatekeep feed (docs/api.md, Ungatekeep feed rule 2): thumbnail, title
- * linking to the post, two-line excerpt, creator, relative date (exact date on hover), tag label
- * and pin marker, and the comment and reaction counts (the same for every reader: nothing personal).
+ * One post in the Ungatekeep feed (docs/api.md, Ungatekeep, "Cards"): thumbnail, title linking to
+ * the post, two-line excerpt, creator, relative date (exact date on hover), tag label and pin
+ * marker, and the comment and reaction counts (the same for every reader: nothing personal).
  */
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";

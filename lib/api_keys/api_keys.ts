@@ -1,9 +1,9 @@
 /**
- * Admin-issued API keys for ingesting internships (docs/decisions.md, Auth "Ingest user"): a key is
- * shown once at creation, only its SHA-256 is stored, and revoking deletes it (so it fails at
- * once). Internships created with a key are owned by the admin who created it. An admin who
- * is demoted loses their keys in the same write (docs/decisions.md, Admin), so promoting them
- * again does not bring the keys back.
+ * Admin-issued API keys for ingesting internships (docs/decisions.md, Auth, "Ingest user"): a key is
+ * shown once at creation, only its SHA-256 is stored, and revoking deletes it (so it fails at once).
+ * Internships created with a key are owned by the admin who created it. An admin who is demoted loses
+ * their keys in the same write (docs/decisions.md, Admin), so promoting them again does not bring the
+ * keys back.
  *
  * Keys (owned by this module only):
  * - `["api_keys", id]` → `StoredApiKey`

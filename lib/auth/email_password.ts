@@ -1,7 +1,7 @@
 /**
- * E-mail and password accounts (docs/api.md, Authentication 2–4, docs/decisions.md, Auth): sign-up,
- * credential checks, e-mail verification and password reset with the single-use tokens of
- * `verification.ts`.
+ * E-mail and password accounts (docs/api.md, Authentication, "E-mail verification"; docs/api.md, Authentication,
+ * "Password reset"; docs/decisions.md, Auth): sign-up, credential checks, e-mail verification and password reset with
+ * the single-use tokens of `verification.ts`.
  */
 import { AuthError, ConflictError } from "@/lib/errors.ts";
 import {

@@ -1,7 +1,8 @@
 /**
- * The two auth e-mails (docs/api.md, Ungatekeep, docs/decisions.md, Auth and Background work), queued in the outbox:
- * each link's token and its mail are written in one atomic write, and the request starts one delivery try it does not
- * wait for. A mail the SMTP server refuses stays in the outbox and is retried by the `outbox` job.
+ * The two auth e-mails (docs/api.md, Authentication, "E-mails"; docs/decisions.md, Background work, "The outbox"),
+ * queued in the outbox: each link's token and its mail are written in one atomic write, and the request starts one
+ * delivery try it does not wait for. A mail the SMTP server refuses stays in the outbox and is retried by the `outbox`
+ * job.
  */
 import type { Services } from "@/lib/platform/state.ts";
 import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";

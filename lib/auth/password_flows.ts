@@ -55,7 +55,7 @@ export async function signInWithPassword(
 
 /**
  * Creates an unverified account and mails its verification link to the target `verifyTarget`
- * gives. The checks run in the order of docs/decisions.md (Auth, "Sign-up checks in a fixed
+ * gives. The checks run in a fixed order (docs/decisions.md, Auth, "Sign-up checks in a fixed
  * order"): the password length, then the target (`verifyTarget` may throw its refusal), then
  * whether the e-mail is taken.
  * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG` (400), what `verifyTarget` throws,

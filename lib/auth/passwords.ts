@@ -1,8 +1,8 @@
 /**
- * Password hashing (docs/api.md, Authentication 3, docs/decisions.md, Auth): argon2id with OWASP's
- * parameters (m = 19 MiB, t = 2, p = 1), stored as the standard encoded string. Uses the
- * native `@node-rs/argon2` (off the event loop); where a native addon cannot load (Deno
- * Deploy) `hash-wasm` makes and checks the same strings.
+ * Password hashing (docs/api.md, Authentication, "Passwords"): argon2id with OWASP's parameters (m
+ * = 19 MiB, t = 2, p = 1), stored as the standard encoded string. Uses the native `@node-rs/argon2`
+ * (off the event loop); where a native addon cannot load (Deno Deploy) `hash-wasm` makes and checks
+ * the same strings.
  */
 import { argon2id, argon2Verify } from "hash-wasm";
 

@@ -1,6 +1,6 @@
 /**
- * The ways a user can sign in (docs/api.md, Authentication 1): e-mail and password when the
- * user has a password, and each linked social provider (docs/decisions.md, Auth). Shown on the profile page.
+ * The ways a user can sign in (docs/api.md, Authentication): e-mail and password when the user has a
+ * password, and each linked social provider (docs/decisions.md, Auth). Shown on the profile page.
  */
 import { getPasswordHash } from "@/lib/users/users.ts";
 import { linkedProviders } from "./oauth/accounts.ts";

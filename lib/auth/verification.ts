@@ -1,9 +1,9 @@
 /**
- * Single-use tokens sent by e-mail (docs/api.md, Authentication 2 and 4, docs/decisions.md, Auth):
- * e-mail verification and password reset. A token is 32 random bytes that live only in the
- * link; KV keeps its SHA-256 for 24 hours (`expireIn`, and the expiry is checked on read).
- * Spending a token is one atomic write checked against the version read, so of two
- * concurrent uses exactly one wins; it also voids the user's other tokens of that purpose.
+ * Single-use tokens sent by e-mail (docs/api.md, Authentication, "E-mail verification"; docs/api.md, Authentication,
+ * "Password reset"): e-mail verification and password reset. A token is 32 random bytes that live only in the link; KV
+ * keeps its SHA-256 for 24 hours (`expireIn`, and the expiry is checked on read). Spending a token is one atomic write
+ * checked against the version read, so of two concurrent uses exactly one wins; it also voids the user's other tokens
+ * of that purpose.
  *
  * Keys (owned by this module only):
  * - `["auth_tokens", tokenHash]` → `TokenRecord`

@@ -1,8 +1,8 @@
 /**
- * Browser-safe: the rules and sentences of the sign-in, sign-up and password forms, shared by
- * their islands (checked before the API call) and their pages' plain HTML form handlers
- * (checked before the same domain flows run), so a person sees the same words with or
- * without JavaScript (docs/decisions.md, Auth and Islands).
+ * Browser-safe: the rules and sentences of the sign-in, sign-up and password forms, shared by their
+ * islands (checked before the API call) and their pages' plain HTML form handlers (checked before
+ * the same domain flows run), so a person sees the same words with or without JavaScript
+ * (docs/decisions.md, Auth, "The auth forms work without JavaScript").
  */
 
 /** A message per field of a form, keyed by the control's `name`. */

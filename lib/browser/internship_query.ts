@@ -1,9 +1,9 @@
 /**
- * The listing's URL query, shared by the `/internships` page and its filter island so a
- * filtered page is a shareable link (docs/decisions.md, Internships names). The page accepts what a plain
- * GET form sends (`types` repeated, empty fields) as well as the API's own form (`types`
- * comma-separated); links are always written in the API's form, so the same query string
- * serves `/internships?…` and `/api/internships?…`.
+ * The listing's URL query, shared by the `/internships` page and its filter island so a filtered
+ * page is a shareable link (docs/api.md, Internships). The page accepts what a plain GET form
+ * sends (`types` repeated, empty fields) as well as the API's own form (`types` comma-separated);
+ * links are always written in the API's form, so the same query string serves `/internships?…` and
+ * `/api/internships?…`.
  */
 
 /** Default page size of the listing (docs/api.md, Internships). */

@@ -1,5 +1,6 @@
 /**
- * Certificates of completion (docs/decisions.md, Money operations: certificates; docs/api.md, Money operations).
+ * Certificates of completion (docs/decisions.md, Money operations, "Certificates"; docs/api.md,
+ * Money operations).
  *
  * A buyer who has completed every lesson of a toolkit they own gets one certificate, issued in the same atomic
  * write that records the last lesson's progress, checked against the learner's certificate index as read, so

@@ -149,7 +149,7 @@ async function replyNotice(kv: Deno.Kv, answeredUserId: string | null, author: U
 
 /**
  * Adds to `op` what tells `notice.recipient` that `author` replied to their comment under the post titled
- * `postTitle` (docs/decisions.md, Comments and reactions "Reply notifications"): the in-app notification, and the
+ * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, and the
  * e-mail in the outbox unless they turned `emailOnReply` off. Returns the mail's id, or null when none is sent.
  */
 function notifyReply(

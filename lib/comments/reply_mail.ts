@@ -1,5 +1,5 @@
 /**
- * The e-mail that tells someone a comment of theirs got a reply (docs/decisions.md, Comments and reactions "Reply
+ * The e-mail that tells someone a comment of theirs got a reply (docs/decisions.md, Comments and reactions, "Reply
  * notifications"), plain text and HTML; every value placed in the HTML is escaped. It links to the reply and to the
  * settings page where e-mails on replies are turned off.
  */

@@ -1,10 +1,10 @@
 /**
- * A month of the platform's life for the admin's dashboard (docs/decisions.md, Money operations: the demo's month):
+ * A month of the platform's life for the admin's dashboard (docs/decisions.md, Money operations, "The demo's month"):
  * demo students who signed up over the last 30 days, some verified, some of whom bought a toolkit a few days later
  * (one with the `FLAT100` coupon, one refunded by the admin a few days after). Every step runs through the real write
  * path at the time it happens (`createUser` with its `createdAt`, checkout, confirmation and refund on a clock set to
- * that time), in time order, so the dashboard's day counters are the ones those writes keep and receipt numbers
- * follow the dates. Idempotent: a student who exists is not made again, a toolkit bought is not bought again.
+ * that time), in time order, so the dashboard's day counters are the ones those writes keep and receipt numbers follow
+ * the dates. Idempotent: a student who exists is not made again, a toolkit bought is not bought again.
  */
 import type { PaymentContext } from "@/lib/purchases/confirmation.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";

@@ -1,7 +1,7 @@
 /**
- * Image uploads (docs/decisions.md, Ungatekeep and banners "Images"): PNG, JPEG, WebP or GIF, recognised by their bytes
- * (`file-type`), never by the type the client declared; at most 5 MB. Stored in the object store
- * with the detected content type.
+ * Image uploads (docs/decisions.md, Ungatekeep and banners, "Images"): PNG, JPEG, WebP or GIF, recognised by their
+ * bytes (`file-type`), never by the type the client declared; at most 5 MB. Stored in the object store with the
+ * detected content type.
  */
 import { InvalidInputError, NotFoundError, TooLargeError } from "@/lib/errors.ts";
 import type { FileMetadata, ObjectStore } from "./object_store.ts";

@@ -1,7 +1,7 @@
 /**
- * The object store seam (docs/decisions.md, Ungatekeep and banners "Images"): files of at most a few megabytes, kept by id
- * with their content type, size and `ETag`. `KvObjectStore` (Deno KV, chunked values) is the
- * default; an S3-compatible store implements the same interface.
+ * The object store seam (docs/decisions.md, Ungatekeep and banners, "Images"): files of at most a few megabytes, kept
+ * by id with their content type, size and `ETag`. `KvObjectStore` (Deno KV, chunked values) is the default; an
+ * S3-compatible store implements the same interface.
  */
 
 /** What is known of a stored file. `etag` is a quoted strong validator; `size` is in bytes. */

@@ -25,8 +25,9 @@ import {
 import { type FieldProblem, fieldProblems } from "@/lib/field_messages.ts";
 
 /**
- * Status of each kind of authentication error (docs/decisions.md, Auth: a duplicate e-mail is 422; a
- * failing social provider is 502, though the social callback answers every error with a redirect).
+ * Status of each kind of authentication error (docs/decisions.md, Auth): a duplicate e-mail is
+ * 422; a failing social provider is 502, though the social callback answers every error with a
+ * redirect.
  */
 const AUTH_STATUS = { invalid: 400, exists: 422, unauthenticated: 401, forbidden: 403, upstream: 502 } as const;
 

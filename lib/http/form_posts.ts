@@ -1,8 +1,8 @@
 /**
- * The server side of the pages' plain HTML forms (docs/decisions.md, Auth and Islands): a form
- * posts to its own page, whose `POST` handler reads the fields, runs the same domain flow as
- * the JSON API and answers 303 See Other to the next page (POST/redirect/GET), or renders the
- * page again with what went wrong beside the fields.
+ * The server side of the pages' plain HTML forms (docs/decisions.md, Auth, "The auth forms work without JavaScript"):
+ * a form posts to its own page, whose `POST` handler reads the fields, runs the same domain flow as the JSON API and
+ * answers 303 See Other to the next page (POST/redirect/GET), or renders the page again with what went wrong beside the
+ * fields.
  */
 import { RateLimitedError } from "@/lib/errors.ts";
 import { InvalidInputError } from "@/lib/errors.ts";

@@ -1,6 +1,6 @@
 /**
- * Typed guards for permissions (docs/api.md, Authentication 7 and 8): a missing
- * session is 401, an insufficient role 403.
+ * Typed guards for permissions (docs/api.md, Authentication, "Roles"): a missing session is 401,
+ * an insufficient role 403.
  */
 import { ForbiddenError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { AppState, SignedInState } from "@/lib/platform/state.ts";

@@ -1,8 +1,8 @@
 /**
- * A cache of pages as a guest sees them (#10: the pages guests open most, served without
- * loading data or rendering again). An entry is the status, headers and HTML of one GET, keyed
- * by path and query, and valid while the version of the data it was rendered from is unchanged
- * (e.g. the internship read model's version, which every write moves on).
+ * A cache of pages as a guest sees them: the pages guests open most, served without loading data or rendering
+ * again (docs/decisions.md, Guest pages). An entry is the status, headers and HTML of one GET, keyed by path
+ * and query, and valid while the version of the data it was rendered from is unchanged (e.g. the internship
+ * read model's version, which every write moves on).
  *
  * Only for requests without a signed-in user, and only for pages that show nothing of the
  * visitor (no user data, no CSRF-bound form): the caller decides that, through `servePage`.

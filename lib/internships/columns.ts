@@ -1,7 +1,7 @@
 /**
- * The internship listing fields in the chunked read model (`lib/kv/chunked/`): the entry each
- * record stores in its chunk's index, and the columns, postings and orders the list filters of
- * docs/decisions.md, Internships run over (`filters.ts`).
+ * The internship listing fields in the chunked read model (`lib/kv/chunked/`): the entry each record stores in its
+ * chunk's index, and the columns, postings and orders the list filters (`filters.ts`; docs/decisions.md, Internships)
+ * run over.
  */
 import { Dictionary, ListDictionary, Postings, type Slots } from "@/lib/kv/chunked/columns.ts";
 import type { Columns } from "@/lib/kv/chunked/read_model.ts";

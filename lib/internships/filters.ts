@@ -1,5 +1,5 @@
 /**
- * The list filters of docs/decisions.md, Internships over the internship read model: one pass over the columns
+ * The list filters (docs/decisions.md, Internships) over the internship read model: one pass over the columns
  * of `columns.ts`, starting from the public order, the whole order or one owner's order.
  */
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";

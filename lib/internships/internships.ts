@@ -1,8 +1,8 @@
 /**
- * The internships capability (docs/api.md, Internships and "Internships", docs/decisions.md, Internships):
- * list with filters and search, read, create (one or a batch), update and soft delete. Lists
- * are answered from the read model of `store.ts` (filters in `filters.ts`); writes go through
- * its writer's atomic commits, retried at most 10 times on a lost race (then ConflictError).
+ * The internships capability (docs/api.md, Internships; docs/decisions.md, Internships): list with
+ * filters and search, read, create (one or a batch), update and soft delete. Lists are answered
+ * from the read model of `store.ts` (filters in `filters.ts`); writes go through its writer's
+ * atomic commits, retried at most 10 times on a lost race (then ConflictError).
  */
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";

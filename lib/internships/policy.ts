@@ -1,7 +1,7 @@
 /**
- * Who may do what with internships: the one home of these rules, used by the API routes, the
- * pages and the domain functions alike (docs/api.md, Authentication 7, "States and
- * transitions"; docs/decisions.md, Auth "Ingest user" and Internships).
+ * Who may do what with internships: the one home of these rules, used by the API routes, the pages
+ * and the domain functions alike (docs/api.md, Authentication, "Roles"; docs/api.md,
+ * Internships, "Who may do what"; docs/decisions.md, Auth, "Ingest user"; docs/decisions.md, Internships).
  */
 import { istDayOf } from "@/lib/dates.ts";
 import type { User } from "@/lib/users/users.ts";

@@ -48,7 +48,7 @@ export interface Internship {
   deletedAt: string | null;
 }
 
-/** The owner object on every read (docs/api.md, Internships `user`). */
+/** The owner object on every read (docs/api.md, Internships, "Who may do what"). */
 export interface InternshipOwner {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * Internship storage (docs/decisions.md, Internships, DESIGN.md "Deno KV"): the internship layout of the chunked
+ * Internship storage (docs/decisions.md, Internships; docs/performance.md, Why it is fast): the internship layout of the chunked
  * store of `lib/kv/chunked/` (its docstring has the design: chunks, atomic writes, sync of
  * other processes' writes) under the key prefix "internships", with the internship columns, and
  * the owners shown beside each listing. Keys (owned by this store only): `["internships", id]`,

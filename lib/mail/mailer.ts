@@ -1,7 +1,7 @@
 /**
- * Outgoing e-mail (docs/decisions.md, Running `SMTP_URL`, `MAIL_FROM`): nodemailer over SMTP, or, when
- * `SMTP_URL` is unset, one JSON log line per mail with `to`, `subject` and the link. nodemailer
- * (~6 MB of memory) is loaded with the first mail, not with the server.
+ * Outgoing e-mail (`SMTP_URL`, `MAIL_FROM`; docs/decisions.md, Running): nodemailer over SMTP, or, when
+ * `SMTP_URL` is unset, one JSON log line per mail with `to`, `subject` and the link. nodemailer (~6 MB
+ * of memory) is loaded with the first mail, not with the server.
  */
 import type { Transporter } from "nodemailer";
 import { onFirstUse } from "@/lib/lazy.ts";

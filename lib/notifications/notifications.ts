@@ -105,7 +105,7 @@ export function addNotification(
 /**
  * Adds to `op` (the caller's atomic write, which removes `subject`) the redaction of every kept notification that
  * names `subject`: its title and body become `redacted`'s, each checked as read here, and the subject's index
- * entries go (docs/decisions.md, Notifications "Redaction"). A subject is named by one notification or a few, so
+ * entries go (docs/decisions.md, Notifications, "Redaction"). A subject is named by one notification or a few, so
  * this adds a handful of mutations.
  */
 export async function redactNotificationOps(

@@ -1,9 +1,8 @@
 /**
- * The opportunities capability (docs/api.md, Opportunities, "Roles" and the states table;
- * docs/decisions.md, Opportunities): submission (a `user`'s waits for review, a `member`'s or `admin`'s is
- * published at once), the public list with `type` and `search`, the caller's own submissions,
- * read by id, the admin queue by review state with counts, and approve/reject. Lists are answered
- * from the read model of `store.ts`; every write is one checked atomic commit.
+ * The opportunities capability (docs/api.md, Opportunities, "Review states"; docs/decisions.md, Opportunities):
+ * submission (a `user`'s waits for review, a `member`'s or `admin`'s is published at once), the public list with `type`
+ * and `search`, the caller's own submissions, read by id, the admin queue by review state with counts, and
+ * approve/reject. Lists are answered from the read model of `store.ts`; every write is one checked atomic commit.
  *
  * Review: `approve` sets `isVerified` and `isActive`; `reject` clears `isActive` (the record is
  * kept, hidden, under `status=rejected`). Either may follow the other (an admin can reverse a

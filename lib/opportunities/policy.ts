@@ -1,6 +1,7 @@
 /**
- * Who may do what with opportunities (docs/api.md, Authentication, states table; docs/decisions.md, Opportunities): the
- * one home of these rules, used by the API routes, the pages and the domain alike.
+ * Who may do what with opportunities (docs/api.md, Authentication, "Roles"; docs/api.md, Opportunities, "Review
+ * states"; docs/decisions.md, Opportunities): the one home of these rules, used by the API routes, the pages and the
+ * domain alike.
  */
 import type { User } from "@/lib/users/users.ts";
 import type { Opportunity } from "./schema.ts";

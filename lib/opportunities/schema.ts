@@ -42,7 +42,7 @@ export interface Opportunity {
   updatedAt: string;
 }
 
-/** Who posted it, on every read (docs/decisions.md, Opportunities `postedBy`). */
+/** Who posted it, on every read (docs/decisions.md, Opportunities). */
 export interface PostedBy {
   id: string;
   name: string;

@@ -1,8 +1,8 @@
 /**
- * The payment gateway seam (docs/decisions.md, Running `RAZORPAY_*`, Toolkits and payments purchase initiation, verification and
- * the webhook): what checkout and payment confirmation need from a gateway, and the HMAC-SHA256
- * signature checks both use. `razorpay.ts` implements it with the `razorpay` SDK; the platform
- * runs without one (`null`) when the keys are unset.
+ * The payment gateway seam (`RAZORPAY_*`, docs/decisions.md, Running; purchase initiation, verification and the
+ * webhook, docs/decisions.md, Toolkits and payments): what checkout and payment confirmation need from a gateway, and
+ * the HMAC-SHA256 signature checks both use. `razorpay.ts` implements it with the `razorpay` SDK; the platform runs
+ * without one (`null`) when the keys are unset.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Buffer } from "node:buffer";
@@ -56,7 +56,7 @@ export interface PaymentGateway {
   /** @throws UpstreamError "Payment gateway unavailable" when the gateway fails, refuses or times out. */
   createOrder(request: OrderRequest): Promise<GatewayOrder>;
   /**
-   * The payments made against an order (docs/decisions.md, Money operations: reconciliation).
+   * The payments made against an order (docs/decisions.md, Money operations, "Reconciliation").
    * @throws UpstreamError "Payment gateway unavailable".
    */
   orderPayments(orderId: string): Promise<GatewayPayment[]>;
@@ -68,7 +68,7 @@ export interface PaymentGateway {
   /**
    * Refunds `amountPaise` of a captured payment, with `notes` kept at the gateway. Sent with the
    * `X-Refund-Idempotency` header `refund_<paymentId>` (one full refund per payment), so a retry
-   * never refunds twice (docs/decisions.md, Money operations: refunds).
+   * never refunds twice (docs/decisions.md, Money operations, "Refunds").
    * @throws UpstreamError "Payment gateway unavailable" (also when the gateway refuses the refund).
    */
   refund(paymentId: string, amountPaise: number, notes: Record<string, string>): Promise<GatewayRefund>;

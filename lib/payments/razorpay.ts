@@ -1,9 +1,9 @@
 /**
- * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders,
- * an order's payments, capture and refunds). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
- * `RAZORPAY_API_URL` (docs/decisions.md, Running, tests use a local fake) and given a timeout, so a hung
- * gateway ends as `UpstreamError` like a failed one. The SDK (~6 MB of memory with its axios) is
- * loaded with the first order, not with the server.
+ * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders, an order's payments,
+ * capture and refunds). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
+ * `RAZORPAY_API_URL` (tests point it at a local fake; docs/decisions.md, Running) and given a timeout, so a hung
+ * gateway ends as `UpstreamError` like a failed one. The SDK (~6 MB of memory with its axios) is loaded with the first
+ * order, not with the server.
  */
 import type RazorpayClient from "razorpay";
 import { UpstreamError } from "@/lib/errors.ts";

@@ -1,6 +1,6 @@
 /**
- * Purchase initiation, `POST /api/toolkits/{id}` (docs/api.md, Toolkits,
- * states "Toolkit purchase", "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments).
+ * Purchase initiation, `POST /api/toolkits/{id}` (docs/api.md, Toolkits, "Purchases"; docs/api.md,
+ * Toolkits, "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments).
  *
  * Checks in the API's documented order: the toolkit exists and is active (404), the coupon
  * (invalid, inactive, expired, per-user limit, usage limit), then "Toolkit already purchased".

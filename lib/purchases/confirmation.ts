@@ -301,9 +301,9 @@ function backOff(attempt: number): Promise<void> {
 }
 
 /**
- * `record`, just paid at `at`, with when it was paid and, when money was paid, its receipt: the number taken in
- * `op` (docs/decisions.md, Money operations: receipts). The buyer's `purchase_paid` notification and receipt e-mail
- * are added to `op`; the e-mail's outbox id is pushed to `mails`, for a delivery try once `op` commits.
+ * `record`, just paid at `at`, with when it was paid and, when money was paid, its receipt: the number taken in `op`
+ * (docs/decisions.md, Money operations, "Receipts"). The buyer's `purchase_paid` notification and receipt e-mail are
+ * added to `op`; the e-mail's outbox id is pushed to `mails`, for a delivery try once `op` commits.
  */
 async function paidOps(
   ctx: PaymentContext,
@@ -486,10 +486,10 @@ const OUTCOMES: Record<string, Outcome> = {
 };
 
 /**
- * Handles one webhook delivery: checks the signature over the raw body before reading it, then
- * applies the event once per event id (`X-Razorpay-Event-Id`; lacking it, the body's SHA-256).
- * `refund.processed` marks the refund processed on the purchase its notes name
- * (docs/decisions.md, Money operations: refunds). Events of other types and orders of no purchase are acknowledged and change nothing.
+ * Handles one webhook delivery: checks the signature over the raw body before reading it, then applies the event once
+ * per event id (`X-Razorpay-Event-Id`; lacking it, the body's SHA-256). `refund.processed` marks the refund processed
+ * on the purchase its notes name (docs/decisions.md, Money operations, "Refunds"). Events of other types and orders of
+ * no purchase are acknowledged and change nothing.
  * @throws InvalidInputError "Invalid webhook signature" (also without a webhook secret), or
  *   "Invalid JSON body" for a signed body that is not JSON.
  */

@@ -52,7 +52,7 @@ export interface RefundRecord {
 }
 
 /**
- * The receipt of a paid purchase (docs/decisions.md, Money operations: receipts): its number in the
+ * The receipt of a paid purchase (docs/decisions.md, Money operations, "Receipts"): its number in the
  * financial year's sequence, and the buyer as it was issued to (kept after the buyer deletes their
  * account: a tax record). `buyerState` is the buyer's state when known, for the GST split.
  */

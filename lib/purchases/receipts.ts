@@ -1,5 +1,5 @@
 /**
- * Receipts and tax invoices of paid purchases (docs/decisions.md, Money operations: receipts).
+ * Receipts and tax invoices of paid purchases (docs/decisions.md, Money operations, "Receipts").
  *
  * - Numbers: `RCPT-<yyyy>-<n>`, `yyyy` the year the financial year (April–March, IST) starts, `n` from 1 per
  *   financial year. The number is taken in the same atomic write that marks the purchase paid, checked against
@@ -106,7 +106,7 @@ export interface ReceiptView {
   refund: PurchaseRecord["refund"] | null;
 }
 
-/** The seller's details of the configuration (docs/decisions.md, Running `SELLER_*`). */
+/** The seller's details of the configuration (docs/decisions.md, Money operations, "Tax invoice"). */
 export type SellerConfig = Config["seller"];
 
 /**

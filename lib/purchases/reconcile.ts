@@ -1,11 +1,11 @@
 /**
- * `reconcile-payments` (docs/decisions.md, Money operations: reconciliation): the gateway is asked about every
+ * `reconcile-payments` (docs/decisions.md, Money operations, "Reconciliation"): the gateway is asked about every
  * purchase still `pending` or `failed` whose latest order is between 2 minutes and 7 days old (the work list
  * `purchases_unsettled`, kept by the purchase writes; entries past 7 days are dropped). For each order: a
  * `captured` payment makes the purchase paid exactly as the webhook does (a payment of another amount or currency
  * than the order's is owed back instead); an `authorized` one of the order's amount and currency is captured first
- * and then counts as paid; when every payment failed, a pending purchase
- * becomes failed. A gateway failure on one order is logged and the next order is tried.
+ * and then counts as paid; when every payment failed, a pending purchase becomes failed. A gateway failure on one
+ * order is logged and the next order is tried.
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import type { Services } from "@/lib/platform/state.ts";

@@ -1,5 +1,5 @@
 /**
- * The admin's refund requests (docs/api.md, Money operations; docs/decisions.md, Money operations: refunds):
+ * The admin's refund requests (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds"):
  * `POST /api/admin/purchases/{id}/refund` and `POST /api/admin/purchases/{id}/extra-payments/{paymentId}/refund`
  * differ only in the payment they name, so both answer through `answerRefund` and document through `refundDocs`.
  */

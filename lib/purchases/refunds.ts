@@ -1,5 +1,5 @@
 /**
- * Refunds (docs/decisions.md, Money operations: refunds; docs/api.md, Money operations).
+ * Refunds (docs/decisions.md, Money operations, "Refunds"; docs/api.md, Money operations).
  *
  * An admin refunds a paid purchase in full (`refundPayment`): the gateway is asked first (with one idempotency key
  * per payment, so a retry never refunds twice), and only once it accepted does one atomic write, checked against the

@@ -1,6 +1,6 @@
 /**
- * The admin dashboard's counters (docs/decisions.md, Money operations: the dashboard), kept in KV as records
- * change so `GET /api/admin/stats` never scans users or purchases.
+ * The admin dashboard's counters (docs/decisions.md, Money operations, "The dashboard's counters"), kept in KV as
+ * records change so `GET /api/admin/stats` never scans users or purchases.
  *
  * Each kind of record has a function that says what it counts toward (`userCounts`, `purchaseCounts`,
  * `toolkitCounts`: a list of counter keys and amounts), and every write of such a record adds

@@ -1,9 +1,9 @@
 /**
- * `GET /api/admin/stats` (docs/api.md, Money operations; docs/decisions.md, Money operations: the dashboard):
- * the figures of the last `days` IST days and the totals, read from the counters of `counters.ts` (one range
- * read of the day counters, one of the per-toolkit and one of the per-coupon counters) and from the read models
- * the internship and opportunity lists keep in memory (open internships, opportunities waiting for review), never
- * from a scan of users or purchases. Money in rupees.
+ * `GET /api/admin/stats` (docs/api.md, Money operations; docs/decisions.md, Money operations, "The dashboard's
+ * counters"): the figures of the last `days` IST days and the totals, read from the counters of `counters.ts` (one
+ * range read of the day counters, one of the per-toolkit and one of the per-coupon counters) and from the read models
+ * the internship and opportunity lists keep in memory (open internships, opportunities waiting for review), never from
+ * a scan of users or purchases. Money in rupees.
  */
 import { z } from "zod";
 import { istToday } from "@/lib/dates.ts";

@@ -1,7 +1,7 @@
 /**
- * The toolkit catalog (docs/api.md, Toolkits, "Toolkit content item", states "Toolkit";
- * docs/decisions.md, Toolkits and payments): toolkits and their content items. The catalog is small (tens to hundreds of
- * toolkits), so lists are one prefix scan sorted in memory.
+ * The toolkit catalog (docs/api.md, Toolkits, "Toolkit states"; docs/api.md, Toolkits, "Lessons"; docs/decisions.md,
+ * Toolkits and payments): toolkits and their content items. The catalog is small (tens to hundreds of toolkits), so
+ * lists are one prefix scan sorted in memory.
  *
  * Keys (owned by this module only):
  * - `["toolkits", id]` → `ToolkitRecord`
@@ -158,7 +158,8 @@ function assertPrices(record: Pick<ToolkitRecord, "pricePaise" | "originalPriceP
 }
 
 /**
- * Creates a toolkit by `creator`, inactive, unset optional fields null (states "Toolkit": none → isActive false).
+ * Creates a toolkit by `creator`, inactive, unset optional fields null (docs/api.md, Toolkits,
+ * "Toolkit states").
  * @throws InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
  */
 export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCreate): Promise<Toolkit> {
@@ -191,8 +192,8 @@ export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCr
 }
 
 /**
- * Applies the fields of `patch` that are given (states "Toolkit": isActive and showSaleBadge as
- * given). `lessonCount` is taken only while the toolkit has no content items. The prices as they
+ * Applies the fields of `patch` that are given, `isActive` and `showSaleBadge` included (docs/api.md,
+ * Toolkits, "Toolkit states"). `lessonCount` is taken only while the toolkit has no content items. The prices as they
  * would be afterwards are checked together.
  * @throws NotFoundError "Toolkit not found"; InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
  */
@@ -215,7 +216,7 @@ export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdat
 }
 
 /**
- * Deletes a toolkit for good (states "Toolkit": removed), its content items and its learners'
+ * Deletes a toolkit for good (docs/api.md, Toolkits, "Toolkit states"), its content items and its learners'
  * progress. Purchase records stay as payment history; without the toolkit they grant nothing.
  * @throws NotFoundError "Toolkit not found".
  */

@@ -1,6 +1,7 @@
 /**
- * Who may see and do what with toolkits (docs/api.md, Authentication 7, "Toolkits";
- * docs/decisions.md, Toolkits and payments): the one home of these rules, used by the API routes and the pages alike.
+ * Who may see and do what with toolkits (docs/api.md, Authentication, "Roles"; docs/api.md,
+ * Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments): the one home of these rules, used
+ * by the API routes and the pages alike.
  */
 import type { User } from "@/lib/users/users.ts";
 

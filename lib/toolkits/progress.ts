@@ -1,6 +1,6 @@
 /**
- * Learning progress (docs/decisions.md, Toolkits and payments `POST /api/toolkits/{id}/progress`, `completedItemIds`): the
- * lessons a buyer has marked complete in a toolkit.
+ * Learning progress (`POST /api/toolkits/{id}/progress`, `completedItemIds`; docs/decisions.md, Toolkits and
+ * payments): the lessons a buyer has marked complete in a toolkit.
  *
  * Keys (owned by this module only):
  * - `["toolkit_progress", toolkitId, userId]` → `{completedItemIds, updatedAt}`

@@ -1,6 +1,6 @@
 /**
  * Toolkit and content item records, their API shapes and the zod schemas of the admin bodies
- * (docs/api.md, Toolkits, "Toolkit content item"; docs/decisions.md, Toolkits and payments). Records keep prices in
+ * (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments). Records keep prices in
  * integer paise; the API shapes in rupees.
  */
 import { z } from "zod";
@@ -39,8 +39,8 @@ export type ContentType = typeof CONTENT_TYPES[number];
 export const ARTICLE_MAX = 200_000;
 
 /**
- * A toolkit's price: free (0) or at least ₹1, the gateway's minimum charge. A price between would
- * be charged as ₹1, more than the toolkit costs (docs/decisions.md, Toolkits and payments raises only discounted prices).
+ * A toolkit's price: free (0) or at least ₹1, the gateway's minimum charge. A price between would be
+ * charged as ₹1, more than the toolkit costs (docs/decisions.md, Toolkits and payments, "Prices").
  */
 const ToolkitPriceSchema = RupeesSchema.refine((rupees) => rupees === 0 || rupees >= 1, {
   message: "A price is 0 (free) or at least ₹1",

@@ -1,9 +1,8 @@
 /**
- * Banners of the carousel at the top of the Ungatekeep feed (docs/api.md, Ungatekeep,
- * docs/decisions.md, Ungatekeep and banners "Banners"): admin CRUD and the public list of active banners by `orderIndex`.
- * `linkUrl` is an http(s) URL or a path on this site, never `javascript:` or `data:`; `imageId`
- * names an uploaded file, deleted with its banner. Keys (owned here only): `["banners", id]`.
- * The list is small (a carousel), so it is read whole.
+ * Banners of the carousel at the top of the Ungatekeep feed (docs/api.md, Ungatekeep, docs/decisions.md, Ungatekeep
+ * and banners, "Banners"): admin CRUD and the public list of active banners by `orderIndex`. `linkUrl` is an http(s)
+ * URL or a path on this site, never `javascript:` or `data:`; `imageId` names an uploaded file, deleted with its
+ * banner. Keys (owned here only): `["banners", id]`. The list is small (a carousel), so it is read whole.
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";

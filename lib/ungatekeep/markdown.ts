@@ -64,7 +64,7 @@ function plainLine(line: string): string {
 
 /**
  * The first two non-empty lines of `content` as plain text (markdown marks, HTML tags, fences and
- * code blocks and rules skipped), joined by a line break (docs/decisions.md, Ungatekeep and banners `excerpt`).
+ * code blocks and rules skipped), joined by a line break (docs/api.md, Ungatekeep, "Cards").
  */
 export function excerptOf(content: string): string {
   const lines: string[] = [];

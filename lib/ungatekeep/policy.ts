@@ -1,6 +1,6 @@
 /**
- * Who sees what of the Ungatekeep feed: the one home of these rules, used by the API routes and
- * the pages alike (docs/api.md, Ungatekeep feed rules 3 and 4, docs/decisions.md, Ungatekeep and banners).
+ * Who sees what of the Ungatekeep feed: the one home of these rules, used by the API routes and the
+ * pages alike (docs/api.md, Ungatekeep, "Feed"; docs/decisions.md, Ungatekeep and banners).
  */
 import type { User } from "@/lib/users/users.ts";
 import { GUEST_PREVIEW } from "./tags.ts";

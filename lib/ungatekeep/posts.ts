@@ -1,7 +1,7 @@
 /**
- * The Ungatekeep posts capability (docs/api.md, Ungatekeep, "States and transitions",
- * "Ungatekeep" feed rules; docs/decisions.md, Ungatekeep and banners): the public feed and read by id with the guest rule,
- * the admin list with drafts and scheduled posts, create, partial update and delete.
+ * The Ungatekeep posts capability (docs/api.md, Ungatekeep, "Feed"; docs/api.md, Ungatekeep, "Post states";
+ * docs/decisions.md, Ungatekeep and banners): the public feed and read by id with the guest rule, the admin list with
+ * drafts and scheduled posts, create, partial update and delete.
  *
  * Published means `isPublished` and `publishedAt` ≤ now, decided at read time: a scheduled post
  * enters the feed by itself when its time comes. Keys (owned here only):

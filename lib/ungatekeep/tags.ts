@@ -1,5 +1,5 @@
 /**
- * The tags of an Ungatekeep post (docs/api.md, Ungatekeep `tag`) with their labels, and
+ * The tags of an Ungatekeep post (docs/api.md, Ungatekeep, "Post states") with their labels, and
  * the feed's numeric limits. Plain constants, small enough for islands to import.
  */
 
@@ -17,5 +17,5 @@ export const TAG_LABELS: Record<PostTag, string> = {
 /** Most images a post may carry (docs/api.md, Errors and limits). */
 export const MAX_POST_IMAGES = 5;
 
-/** How many feed posts a guest sees (docs/api.md, Errors and limits: the first 2 to 3; docs/decisions.md, Ungatekeep and banners: 3). */
+/** How many feed posts a guest sees (docs/api.md, Ungatekeep, "Feed"). */
 export const GUEST_PREVIEW = 3;

@@ -1,6 +1,6 @@
 /**
- * User management in the admin area (docs/api.md, Admin, state
- * "User role = any"; docs/decisions.md, Admin lists): the searchable user list and the role change.
+ * User management in the admin area (docs/api.md, Authentication, "Roles"; docs/decisions.md,
+ * Admin lists): the searchable user list and the role change.
  */
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
@@ -56,7 +56,7 @@ export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery):
   return { users, pagination: { limit, offset, total, hasMore: offset + users.length < total } };
 }
 
-/** The message of a missing or unknown role in a role change (docs/api.md, Errors and limits 4). */
+/** The message of a missing or unknown role in a role change (docs/decisions.md, Admin lists). */
 export const INVALID_ROLE_MESSAGE = `Role must be one of: ${ROLES.join(", ")}`;
 
 /** Body of `PATCH /api/admin/users/{id}`. */

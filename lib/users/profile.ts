@@ -1,13 +1,13 @@
 /**
  * The profile of a user: what `GET /api/profile` shows and the validation of `POST /api/profile`
- * (docs/api.md, Profile and onboarding, its validation rules 1–7, and docs/decisions.md, Profile and onboarding).
+ * (docs/api.md, Profile and onboarding, "Profile fields"; docs/decisions.md, Profile and onboarding).
  *
  * Update semantics: `name` is required on every call; any other field that is absent stays as it
  * is; `null` (or `""` for text) clears it; `[]` clears an array. Text is trimmed first. The first
- * invalid field, in the order of the API's documented request column, is reported as
+ * invalid field, in the order docs/api.md lists them, is reported as
  * 400 `{error: "Invalid <field>"}`. Keys the schema does not know (`role`, `email`, ...) are ignored.
  *
- * Limits beyond the API's documented rules: `name` ≤ 100 characters; `image` an http(s) URL or a
+ * Limits beyond those rules: `name` ≤ 100 characters; `image` an http(s) URL or a
  * path on this site (`/...`), ≤ 2048 characters; arrays ≤ 20 items of 1–100 characters;
  * `collegeInstitute` ≤ 150 characters and must hold a letter (so it is never digits or punctuation
  * only); `dateOfBirth` from 1900-01-01 up to today in the time zone furthest ahead (UTC+14), so no
@@ -106,7 +106,7 @@ export function isDateOfBirth(text: string, now = Date.now()): boolean {
 const COLLEGE_CHARACTERS = /^[\p{L}\p{M}0-9 .&'()-]+$/u;
 
 /**
- * Rule 5: letters, digits and spaces plus `.`, `&`, `'`, `(`, `)`, `-`; at least one letter, so
+ * `collegeInstitute`: letters, digits and spaces plus `.`, `&`, `'`, `(`, `)`, `-`; at least one letter, so
  * digits only ("12345") or punctuation only is refused.
  */
 export function isCollegeInstitute(text: string): boolean {

@@ -63,7 +63,7 @@ export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
   return (await kv.get<User>(userKey(id))).value;
 }
 
-/** What other records show of their user: id, name, image and role (docs/api.md, Internships `user`). */
+/** What other records show of their user: id, name, image and role (docs/api.md, Internships, "Who may do what"). */
 export interface UserSummary {
   id: string;
   name: string;
@@ -173,10 +173,10 @@ export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
 
 /**
  * Takes over a user whose e-mail is still unverified for the proven owner of the address
- * (docs/decisions.md, Auth, social sign-in linking): in one atomic write, while the record is as read
- * and still unverified, marks the e-mail verified, applies `patch` (the provider's name and
- * picture), removes the password (whoever set it never proved the address) and runs `extend`.
- * The caller ends the user's sessions afterwards.
+ * (docs/decisions.md, Social sign-in): in one atomic write, while the record is as read and still
+ * unverified, marks the e-mail verified, applies `patch` (the provider's name and picture), removes
+ * the password (whoever set it never proved the address) and runs `extend`. The caller ends the
+ * user's sessions afterwards.
  * @returns the updated user, or null when the record changed meanwhile or is already verified.
  */
 export async function takeOverUnverifiedUser(

@@ -1,7 +1,7 @@
 /**
- * `/certificates/{id}`: a certificate's public page (no sign-in): the learner's name, the toolkit, the date and
- * serial, "Revoked" after a refund, an "Add to LinkedIn" link, printing as one landscape page (docs/decisions.md,
- * Money operations: certificates). Unknown id: 404.
+ * `/certificates/{id}`: a certificate's public page (no sign-in): the learner's name, the toolkit, the date and serial,
+ * "Revoked" after a refund, an "Add to LinkedIn" link, printing as one landscape page (docs/decisions.md, Money
+ * operations, "Certificates"). Unknown id: 404.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";

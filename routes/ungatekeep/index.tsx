@@ -1,8 +1,8 @@
 /**
- * `/ungatekeep`: the feed (docs/api.md, Ungatekeep feed rules, docs/decisions.md, Ungatekeep and banners). The banner
- * carousel at the top, a tag filter, the post cards (pinned first, then newest), and for a guest
- * the first 3 cards followed by a sign-in prompt stating how many posts are hidden. Signed-in
- * users page through every published post. An unknown tag or offset is ignored.
+ * `/ungatekeep`: the feed (docs/api.md, Ungatekeep, "Feed", docs/decisions.md, Ungatekeep and banners). The banner
+ * carousel at the top, a tag filter, the post cards (pinned first, then newest), and for a guest the first 3 cards
+ * followed by a sign-in prompt stating how many posts are hidden. Signed-in users page through every published
+ * post. An unknown tag or offset is ignored.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";

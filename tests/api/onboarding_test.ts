@@ -38,7 +38,7 @@ async function expectInvalid(t: TestApp, who: TestUser, body: unknown, field: st
   const res = await post(t, who, body);
   assertEquals(res.status, 400, `${field}: ${JSON.stringify(body)}`);
   assertEquals(res.headers.get("content-type"), "application/json");
-  // The contractual text names the first invalid field; `fields` lists each with a sentence.
+  // The `error` text names the first invalid field; `fields` lists each with a sentence.
   const { error, fields } = await res.json();
   assertEquals({ error, first: fields?.[0]?.field }, { error: `Invalid ${field}`, first: field }, JSON.stringify(body));
   assert(fields.every((f: { message: string }) => /^[A-Z].*\.$/.test(f.message)), JSON.stringify(fields));

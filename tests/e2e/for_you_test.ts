@@ -1,8 +1,9 @@
 /**
- * Recommendations and notifications in Chromium (docs/decisions.md, Recommendations and Notifications): a student
- * whose onboarding says "Data & AI" in Pune sees a Pune data internship first under "For you", with its reason, on
- * the home page and on `/internships`; the header bell shows 1 after an admin approves the student's opportunity, and
- * the panel and `/me/notifications` list it. Every page passes the axe-core check, on a phone too.
+ * Recommendations and notifications in Chromium (docs/decisions.md, Recommendations; docs/decisions.md,
+ * Notifications): a student whose onboarding says "Data & AI" in Pune sees a Pune data internship first under "For
+ * you", with its reason, on the home page and on `/internships`; the header bell shows 1 after an admin approves the
+ * student's opportunity, and the panel and `/me/notifications` list it. Every page passes the axe-core check, on a
+ * phone too.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";

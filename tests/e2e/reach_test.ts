@@ -1,7 +1,7 @@
 /**
- * Reach and rights in Chromium (docs/decisions.md, Search engines and sharing, and Data rights): the tags a link
- * preview reads are in the head of internship, opportunity, toolkit and post pages; the legal pages, the API
- * reference and the internship list's feed link; "Download my data" downloads the export; "Delete my account" asks
+ * Reach and rights in Chromium (docs/decisions.md, Search engines and sharing; docs/decisions.md, Data rights): the
+ * tags a link preview reads are in the head of internship, opportunity, toolkit and post pages; the legal pages, the
+ * API reference and the internship list's feed link; "Download my data" downloads the export; "Delete my account" asks
  * for the e-mail and the password in a dialog and signs the person out. axe-core checks every page.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";

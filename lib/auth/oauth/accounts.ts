@@ -1,10 +1,9 @@
 /**
- * Social accounts (docs/api.md, Authentication 6, docs/decisions.md, Auth): one record per
- * (provider, provider account id), linked to a user. A callback's identity is resolved by
- * account, else by a user with the same e-mail when the provider says the e-mail is verified
- * (linking the account; a user whose own e-mail was never verified is taken over safely: the
- * password and sessions go), else a new user is created with the account, in one atomic write,
- * so concurrent callbacks for one new identity create one user.
+ * Social accounts (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Social sign-in): one record per
+ * (provider, provider account id), linked to a user. A callback's identity is resolved by account, else by a user
+ * with the same e-mail when the provider says the e-mail is verified (linking the account; a user whose own e-mail
+ * was never verified is taken over safely: the password and sessions go), else a new user is created with the
+ * account, in one atomic write, so concurrent callbacks for one new identity create one user.
  *
  * Keys (owned by this module only):
  * - `["oauth_accounts", provider, accountId]` → `SocialAccount`

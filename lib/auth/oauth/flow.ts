@@ -1,9 +1,8 @@
 /**
- * The OAuth 2.0 authorization-code flow with PKCE (S256) and `state` (docs/api.md,
- * Authentication 1 and 6, docs/decisions.md, Auth), through `oauth4webapi`: the authorization URL,
- * then at the callback the state check, the token exchange with the client credentials in the
- * request body (`client_secret_post`) and the identity from the userinfo endpoint. Every call
- * to a provider is cut off after `OAuthService.timeoutMs`.
+ * The OAuth 2.0 authorization-code flow with PKCE (S256) and `state` (docs/api.md, Authentication, "Social sign-in";
+ * docs/decisions.md, Social sign-in), through `oauth4webapi`: the authorization URL, then at the callback the state
+ * check, the token exchange with the client credentials in the request body (`client_secret_post`) and the identity
+ * from the userinfo endpoint. Every call to a provider is cut off after `OAuthService.timeoutMs`.
  *
  * Failures are `AuthError`s whose code the callback carries to `/sign-in?error=<code>`:
  * `INVALID_STATE` (missing, unknown, spent, expired, or from another browser), `ACCESS_DENIED`

@@ -1,9 +1,8 @@
 /**
- * The two social identity providers (docs/api.md, Authentication 1 and 6, docs/decisions.md, Running
- * and Auth): Google and LinkedIn, both OpenID Connect with scopes `openid email profile`. Their
- * credentials come from `GOOGLE_*` / `LINKEDIN_*` and their endpoints from
- * `OAUTH_<PROVIDER>_*_URL` (real endpoints by default). The table is built once from the
- * configuration by `createOAuthService`.
+ * The two social identity providers (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Running;
+ * docs/decisions.md, Social sign-in): Google and LinkedIn, both OpenID Connect with scopes `openid email profile`.
+ * Their credentials come from `GOOGLE_*` / `LINKEDIN_*` and their endpoints from `OAUTH_<PROVIDER>_*_URL` (real
+ * endpoints by default). The table is built once from the configuration by `createOAuthService`.
  *
  * A provider's issuer is fixed (it is what the provider writes into `iss` of its ID tokens and
  * authorization responses), also when its endpoints are overridden for a test provider.

@@ -1,6 +1,6 @@
 /**
  * Chunked record storage in Deno KV with an in-memory read model: the storage behind a list that
- * must filter, search and count 100,000 records per request (DESIGN.md "Deno KV"). Record-type
+ * must filter, search and count 100,000 records per request (docs/performance.md, Why it is fast). Record-type
  * agnostic; a domain supplies a `ChunkedLayout` (key prefix, listing fields, search text) and
  * its `Columns`, and keeps its filters.
  *
@@ -27,27 +27,10 @@
  * the changed chunks re-read. Every commit bumps the marker, so each foreign write is seen by the
  * first sync after it: at most `SYNC_INTERVAL_MS` late.
  *
- * Use from another domain, e.g. opportunities:
- * ```ts
- * type OpportunityEntry = [id: string, createdMs: number, kind: string, owner: string];
- * const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
- *   prefix: "opportunities",
- *   noun: "opportunities",
- *   entry: (o) => [o.id, Date.parse(o.createdAt), o.kind, o.userId],
- *   searchText: (o) => `${o.title}\n${o.body}`.toLowerCase().replaceAll("\0", " "),
- * };
- * class OpportunityColumns implements Columns<OpportunityEntry> {
- *   kinds: string[] = [];
- *   constructor(readonly slots: Slots) {}
- *   set(slot: number, [, , kind]: OpportunityEntry) { this.kinds[slot] = kind; }
- * }
- * export const opportunityStore = chunkedStore(layout, (slots) => new OpportunityColumns(slots));
- * // list: const { model } = await opportunityStore(kv);
- * //       const slots = model.slots.order.filter((s) => model.columns.kinds[s] === "job");
- * //       const page = await model.recordsOf(slots.slice(offset, offset + limit));
- * // write: await (await opportunityStore(kv)).writer.update(id, (o) => ({ ...o, title }));
- * ```
- * The Ungatekeep feed would do the same with its posts (prefix "ungatekeep_posts").
+ * Two domains use it, each with its own layout and columns: `lib/internships/store.ts` (the internship list's
+ * filter fields, owners and search text) and `lib/opportunities/store.ts` (type, review state and owner as columns,
+ * and the count of records in each review state). A new domain follows either: a `ChunkedLayout`, a `Columns` class
+ * that copies the fields its filters read, and `chunkedStore(layout, (slots) => new ItsColumns(slots))`.
  */
 import type { Slots } from "./columns.ts";
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";

@@ -1,9 +1,9 @@
 /**
- * `POST /api/auth/reset-password` (docs/api.md, Authentication 4, docs/decisions.md, Auth):
- * `{newPassword, token}` (the token may also come as `?token=`) → 200 `{status: true}`; the
- * password is replaced, the token spent and every session of the user ended. The password is
- * checked first (400 `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`), then the token (400
- * `INVALID_TOKEN` when bad, spent or expired).
+ * `POST /api/auth/reset-password` (docs/api.md, Authentication, "Password reset"; docs/decisions.md, Auth):
+ * `{newPassword, token}` (the token may also come as `?token=`) → 200 `{status: true}`; the password is
+ * replaced, the token spent and every session of the user ended. The password is checked first (400
+ * `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`), then the token (400 `INVALID_TOKEN` when bad, spent or
+ * expired).
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

@@ -1,9 +1,9 @@
 /**
- * `POST /api/auth/send-verification-email` (the Better Auth client's resend path; docs/decisions.md,
- * Auth rate limits): `{email, callbackURL?}` → always 200 `{status: true}`, answered before any
- * lookup or mail so that its time says nothing about the account. When the e-mail belongs to an
- * unverified user, a fresh verification e-mail is then sent (at most one per 5 minutes per
- * user). 10 requests per minute per IP and 3 per e-mail; a `callbackURL` off this origin: 400.
+ * `POST /api/auth/send-verification-email` (the Better Auth client's resend path; docs/decisions.md, Auth, "Rate
+ * limits of those two"): `{email, callbackURL?}` → always 200 `{status: true}`, answered before any lookup or mail so
+ * that its time says nothing about the account. When the e-mail belongs to an unverified user, a fresh verification
+ * e-mail is then sent (at most one per 5 minutes per user). 10 requests per minute per IP and 3 per e-mail; a
+ * `callbackURL` off this origin: 400.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

@@ -1,9 +1,9 @@
 /**
- * `GET /api/auth/verify-email?token=&callbackURL=` (docs/api.md, Authentication 2, docs/decisions.md,
- * Auth): spends the single-use 24-hour token, sets `emailVerified = true` and signs the browser
- * in. Success: 302 to `callbackURL` (an empty one means `/`), or 200 `{status: true, user}`
- * without one. Bad, spent or expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400
- * `INVALID_TOKEN` without one. A `callbackURL` off this origin: 400.
+ * `GET /api/auth/verify-email?token=&callbackURL=` (docs/api.md, Authentication, "E-mail verification";
+ * docs/decisions.md, Auth): spends the single-use 24-hour token, sets `emailVerified = true` and signs the browser in.
+ * Success: 302 to `callbackURL` (an empty one means `/`), or 200 `{status: true, user}` without one. Bad, spent or
+ * expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400 `INVALID_TOKEN` without one. A `callbackURL` off this
+ * origin: 400.
  */
 import { define } from "@/lib/platform/define.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";

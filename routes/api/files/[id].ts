@@ -1,7 +1,7 @@
 /**
  * `GET /api/files/{id}` (public): an uploaded file with its content type, `ETag` and a year of
- * immutable caching (an id never changes content); `If-None-Match` with the current tag is 304.
- * A file whose upload never finished is 404. docs/decisions.md, Ungatekeep and banners "Images".
+ * immutable caching (an id never changes content); `If-None-Match` with the current tag is 304. A
+ * file whose upload never finished is 404. docs/decisions.md, Ungatekeep and banners, "Images".
  */
 import { define } from "@/lib/platform/define.ts";
 import { readFile } from "@/lib/files/images.ts";

@@ -1,8 +1,8 @@
 /**
- * `GET /api/internships/{id}` (public; an inactive one only for admins: docs/decisions.md, Internships makes it 404
- * for every other caller, its owner included, who finds it with `mine=true` and on the pages), `PUT`
- * (owner or admin; `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft
- * delete). docs/api.md, Internships, docs/decisions.md, Internships.
+ * `GET /api/internships/{id}` (public; an inactive one is 404 for every caller but admins, its owner included, who
+ * finds it with `mine=true` and on the pages: docs/decisions.md, Internships), `PUT` (owner or admin;
+ * `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft delete). docs/api.md, Internships;
+ * docs/decisions.md, Internships.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

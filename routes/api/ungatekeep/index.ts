@@ -1,7 +1,7 @@
 /**
  * `GET /api/ungatekeep` (public): the feed, `tag`, `limit` (default 20, max 100), `offset` →
  * `{posts, total, hiddenCount}`; a guest gets the first 3 posts and the count of the hidden rest.
- * docs/api.md, Ungatekeep feed rules, docs/decisions.md, Ungatekeep and banners.
+ * docs/api.md, Ungatekeep, "Feed", docs/decisions.md, Ungatekeep and banners.
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";

@@ -1,7 +1,7 @@
 /**
  * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
  * guest is sent to sign in). With `SELLER_GSTIN` set it is a tax invoice with the GST split
- * (docs/decisions.md, Money operations: receipts).
+ * (docs/decisions.md, Money operations, "Receipts").
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";

@@ -1,6 +1,6 @@
 /**
- * Social sign-in (docs/api.md, Authentication and "Authentication" 1 and 6, docs/decisions.md,
- * Auth) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
+ * Social sign-in (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Social
+ * sign-in) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
  */
 import { linkedProviders } from "@/lib/auth/oauth/accounts.ts";
 import { createSession } from "@/lib/auth/sessions.ts";

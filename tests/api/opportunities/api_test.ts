@@ -1,8 +1,8 @@
 /**
- * The opportunities API (docs/decisions.md, Opportunities, the API's documented roles and states tables) for guest,
- * user, member, owner and admin: submission and review states, the public list with `type` and
- * `search`, `mine=true`, read by id, the admin queue with counts, approve/reject (also at once),
- * validation, 401 vs 403 and unknown ids.
+ * The opportunities API (docs/decisions.md, Opportunities; docs/api.md, Opportunities, "Review states") for guest,
+ * user, member, owner and admin: submission and review states, the public list with `type` and `search`,
+ * `mine=true`, read by id, the admin queue with counts, approve/reject (also at once), validation, 401 vs 403 and
+ * unknown ids.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";

@@ -1,7 +1,7 @@
 /**
- * Closed listings (docs/decisions.md, Dates and Student space): an internship whose deadline's IST day is before
- * today is left out of `GET /api/internships` unless `includeClosed=true`, carries `isClosed`, and its page offers no
- * "Apply"; opportunities are listed open first, closed ones after or left out with `includeClosed=false`.
+ * Closed listings (docs/decisions.md, Dates; docs/decisions.md, Student space): an internship whose deadline's IST day
+ * is before today is left out of `GET /api/internships` unless `includeClosed=true`, carries `isClosed`, and its page
+ * offers no "Apply"; opportunities are listed open first, closed ones after or left out with `includeClosed=false`.
  */
 import { istToday } from "@/lib/dates.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";

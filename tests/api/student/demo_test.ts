@@ -1,7 +1,7 @@
 /**
- * The demo's student space (docs/decisions.md, Alerts, Notifications and Recommendations): the onboarded students
- * have alerts, Sara a notification of her rejected opportunity, and both recommendations with reasons; seeding again
- * adds no alert.
+ * The demo's student space (docs/decisions.md, Alerts; docs/decisions.md, Notifications; docs/decisions.md,
+ * Recommendations): the onboarded students have alerts, Sara a notification of her rejected opportunity, and both
+ * recommendations with reasons; seeding again adds no alert.
  */
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";

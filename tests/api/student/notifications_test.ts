@@ -1,7 +1,7 @@
 /**
- * Notifications and settings (docs/api.md, Notifications and Settings; docs/decisions.md, Notifications): the
- * `opportunity_reviewed` notification raised by approve and reject in the review's own write, listing, unread count,
- * marking read, the 90-day limit, isolation between people, and `GET`/`PATCH /api/me/settings`.
+ * Notifications and settings (docs/api.md, Notifications; docs/api.md, Settings; docs/decisions.md, Notifications):
+ * the `opportunity_reviewed` notification raised by approve and reject in the review's own write, listing, unread
+ * count, marking read, the 90-day limit, isolation between people, and `GET`/`PATCH /api/me/settings`.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";

@@ -1,6 +1,6 @@
 /**
  * `GET /api/admin/api-keys` → `{apiKeys}` and `POST` `{name}` → 201 `{apiKey, key}` (the key is
- * shown only here). Admin only by place (docs/decisions.md, Auth "Ingest user").
+ * shown only here). Admin only by place (docs/decisions.md, Auth, "Ingest user").
  */
 import { define } from "@/lib/platform/define.ts";
 import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "@/lib/api_keys/api_keys.ts";

@@ -1,8 +1,7 @@
 /**
- * `PATCH /api/admin/opportunities/{id}` (admins) `{action: "approve" | "reject"}` → 200
- * `{success: true, opportunity}`; another action: 400 `{error: "Action must be approve or
- * reject"}`; unknown id: 404. The states table and docs/decisions.md, Opportunities; review rules in
- * `lib/opportunities/opportunities.ts`.
+ * `PATCH /api/admin/opportunities/{id}` (admins) `{action: "approve" | "reject"}` → 200 `{success: true, opportunity}`;
+ * another action: 400 `{error: "Action must be approve or reject"}`; unknown id: 404. docs/api.md, Opportunities,
+ * "Review states"; docs/decisions.md, Opportunities; review rules in `lib/opportunities/opportunities.ts`.
  */
 import { define } from "@/lib/platform/define.ts";
 import { InvalidInputError } from "@/lib/errors.ts";

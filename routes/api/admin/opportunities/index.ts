@@ -2,7 +2,7 @@
  * `GET /api/admin/opportunities` (admins, by `_middleware.ts`): the review queue. `status`
  * `pending` (default), `approved`, `rejected` or `all`; `search`; `limit` (default 50, max 100);
  * `offset`. Answers `{opportunities, pagination, counts: {pending, approved, rejected, all}}`.
- * docs/decisions.md, Opportunities and Admin lists.
+ * docs/decisions.md, Opportunities; docs/decisions.md, Admin lists.
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";

@@ -1,7 +1,7 @@
 /**
  * `GET /api/admin/ungatekeep/{id}` (admin) → `{post}` in any state; `PUT` and `PATCH` both apply a
  * partial update → `{post}`; `DELETE` → `{success: true}`, the post's images deleted from the
- * object store. docs/api.md, Ungatekeep, "States and transitions"; docs/decisions.md, Ungatekeep and banners.
+ * object store. docs/api.md, Ungatekeep, "Post states"; docs/decisions.md, Ungatekeep and banners.
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";

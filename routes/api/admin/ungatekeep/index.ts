@@ -1,7 +1,7 @@
 /**
- * `GET /api/admin/ungatekeep` (admin) → `{posts, pagination}`, drafts and scheduled posts
- * included, with `search`, `tag`, `limit` (default 50, max 100), `offset`; `POST` → 201 `{post}`.
- * docs/api.md, Ungatekeep, docs/decisions.md, Ungatekeep and banners and Admin lists.
+ * `GET /api/admin/ungatekeep` (admin) → `{posts, pagination}`, drafts and scheduled posts included,
+ * with `search`, `tag`, `limit` (default 50, max 100), `offset`; `POST` → 201 `{post}`. docs/api.md,
+ * Ungatekeep, docs/decisions.md, Ungatekeep and banners; docs/decisions.md, Admin lists.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";

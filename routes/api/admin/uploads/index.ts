@@ -1,7 +1,7 @@
 /**
- * `POST /api/admin/uploads` (admin, by `/api/admin`'s middleware): one image in the multipart
- * field `file`, checked by content (PNG, JPEG, WebP, GIF) and at most 5 MB → 201 `{id, url}`.
- * The body may be 5 MB plus the multipart framing. docs/decisions.md, Ungatekeep and banners "Images", and Errors and limits.
+ * `POST /api/admin/uploads` (admin, by `/api/admin`'s middleware): one image in the multipart field `file`, checked by
+ * content (PNG, JPEG, WebP, GIF) and at most 5 MB → 201 `{id, url}`. The body may be 5 MB plus the multipart framing.
+ * docs/decisions.md, Ungatekeep and banners, "Images"; docs/decisions.md, Errors and limits.
  */
 import { define } from "@/lib/platform/define.ts";
 import { InvalidInputError } from "@/lib/errors.ts";

@@ -1,9 +1,8 @@
 /**
- * `GET /api/auth/callback/{provider}?code=&state=` (docs/api.md, Authentication and
- * "Authentication" 1 and 6, docs/decisions.md, Auth): finishes a social sign-in. The state must be one
- * this browser started (binding cookie) within 10 minutes, and is spent; the code is exchanged
- * with the PKCE verifier; the identity is found, linked or created (`resolveSocialUser`); the
- * browser gets the same session as an e-mail sign-in (its previous one ends). A user created
+ * `GET /api/auth/callback/{provider}?code=&state=` (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md,
+ * Social sign-in): finishes a social sign-in. The state must be one this browser started (binding cookie) within 10
+ * minutes, and is spent; the code is exchanged with the PKCE verifier; the identity is found, linked or created
+ * (`resolveSocialUser`); the browser gets the same session as an e-mail sign-in (its previous one ends). A user created
  * now goes to `newUserCallbackURL`, anyone else to `callbackURL`.
  *
  * Every failure ends on `/sign-in?error=<code>` (never a 500 page): `PROVIDER_NOT_FOUND`,

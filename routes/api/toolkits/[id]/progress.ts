@@ -1,7 +1,7 @@
 /**
  * `POST /api/toolkits/{id}/progress` (session, a buyer of the toolkit) `{contentItemId, completed}`
  * → `{completedItemIds, certificateUrl}` (the certificate page once every lesson is complete).
- * docs/decisions.md, Toolkits and payments and Money operations: certificates.
+ * docs/decisions.md, Toolkits and payments; docs/decisions.md, Money operations, "Certificates".
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

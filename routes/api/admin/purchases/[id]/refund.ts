@@ -1,6 +1,6 @@
 /**
  * `POST /api/admin/purchases/{id}/refund` (admins) `{reason?}` → `{purchase}`: a full refund through the gateway
- * (docs/api.md, Money operations; docs/decisions.md, Money operations: refunds).
+ * (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds").
  */
 import { define } from "@/lib/platform/define.ts";
 import { answerRefund, refundDocs } from "@/lib/purchases/refund_request.ts";

@@ -1,7 +1,7 @@
 /**
- * `PUT /api/admin/toolkits/{id}` (partial update, `isActive` and `showSaleBadge` included) → bare
- * Toolkit, and `DELETE` → `{success: true}` (its lessons and progress go; purchases stay as
- * history). Admins only. docs/decisions.md, Toolkits and payments, states "Toolkit".
+ * `PUT /api/admin/toolkits/{id}` (partial update, `isActive` and `showSaleBadge` included) → bare Toolkit,
+ * and `DELETE` → `{success: true}` (its lessons and progress go; purchases stay as history). Admins only.
+ * docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments.
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
