@@ -1,9 +1,9 @@
 /**
- * "Continue with Google" and "Continue with LinkedIn" on the sign-in and sign-up pages (`GET
- * /api/auth/sign-in/social`; docs/decisions.md, Social sign-in): plain links, so they work before and without
- * JavaScript. Only the providers given (the configured ones) are shown, followed by an "or" divider. The buttons follow
- * the providers' brand guidelines: Google's light button (white, #747775 border, the four-colour "G", #1F1F1F text) and
- * LinkedIn's blue (#0A66C2) with the white "in" mark.
+ * "Continue with Google" and "Continue with LinkedIn" on the sign-in and sign-up pages (`GET /api/auth/sign-in/social`;
+ * docs/decisions.md, Social sign-in): plain links, so they work before and without JavaScript. Only the providers given
+ * (the configured ones) are shown, followed by an "or" divider. The buttons follow the providers' brand guidelines:
+ * Google's light button (white, #747775 border, the four-colour "G", #1F1F1F text) and LinkedIn's blue (#0A66C2) with
+ * the white "in" mark.
  */
 
 /** A provider as the buttons need it. */

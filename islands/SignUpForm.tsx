@@ -1,11 +1,11 @@
 /**
- * The sign-up form. Checks the API's documented client-side rules first ("Authentication" 9: name at least 3
- * characters, a valid e-mail, password at least 8), then calls `POST /api/auth/sign-up/email` with the verification
- * link's target, onboarding (carrying the page's `callbackURL`, the page to return to afterwards), and on success goes
- * to `/check-inbox?email=...`. Server errors are shown beside the field they concern (`USER_ALREADY_EXISTS` by the
- * e-mail, `PASSWORD_TOO_*` by the password; docs/decisions.md, Auth, "Sign-up checks in a fixed order"). Without
- * JavaScript (or before it arrives) the same form posts to `/sign-up`, which runs the same sign-up; a refusal renders
- * the page again and `outcome` brings its values and sentences.
+ * The sign-up form. Checks the form's own rules first (a name of at least 3 characters, a valid e-mail, a password of
+ * at least 8: `lib/browser/auth_forms.ts`), then calls `POST /api/auth/sign-up/email` with the verification link's
+ * target, onboarding (carrying the page's `callbackURL`, the page to return to afterwards), and on success goes to
+ * `/check-inbox?email=...`. Server errors are shown beside the field they concern (`USER_ALREADY_EXISTS` by the e-mail,
+ * `PASSWORD_TOO_*` by the password; docs/decisions.md, Auth, "Sign-up checks in a fixed order"). Without JavaScript (or
+ * before it arrives) the same form posts to `/sign-up`, which runs the same sign-up; a refusal renders the page again
+ * and `outcome` brings its values and sentences.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";

@@ -80,7 +80,7 @@ const OUTSIDE = new RegExp(
   [
     /CONTRACT\.md|DESIGN\.md|\.\.\/shared|\bspecification\b|\bcontractual\b/,
     /\bissues? #?\d|(?:^|[\s(])#\d{1,4}\b(?![\w-])/,
-    /\brules? \d|\bfeed rules?\b|\bstates table|\bstates? "[A-Z]/,
+    /\brules? \d|\bfeed rules?\b|\bstates table|\bstates? "[A-Z]|"[A-Z][\w ]*" \d/,
   ].map((part) => part.source).join("|"),
   "i",
 );
@@ -140,6 +140,7 @@ Deno.test("nothing cites a document outside the repository, an issue number or a
     "issue 18",
     "Rule 5:",
     'states "Toolkit"',
+    '("Authentication" 9: a name',
   ];
   for (const text of outside) {
     assert(OUTSIDE.test(text), text);

@@ -1,7 +1,7 @@
 /**
  * Coupons (docs/api.md, Toolkits, "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments): admin
- * CRUD with search by code, and the checks a checkout runs on a code, in the API's documented
- * order. Discounts are kept in paise (fixed) or percent; the API speaks rupees.
+ * CRUD with search by code, and the checks a checkout runs on a code, in the order docs/api.md lists them.
+ * Discounts are kept in paise (fixed) or percent; the API speaks rupees.
  *
  * Keys (owned by this module only):
  * - `["coupons", id]` → `CouponRecord`
@@ -217,7 +217,7 @@ export async function getCouponRecord(kv: Deno.Kv, id: string): Promise<CouponRe
 
 /**
  * The coupon a checkout of `toolkitId` may use under `code`, with its entry for an atomic check,
- * after the first three checks of the API's documented order: it exists (and covers the toolkit),
+ * after the first three checks of that order: it exists (and covers the toolkit),
  * it is active, it has not expired.
  * `now` is in ms since the epoch (default: the current time).
  * @throws InvalidInputError "Invalid coupon code", "Coupon is not active" or "Coupon has expired".

@@ -14,7 +14,10 @@
  * - `["coupon_user_slots", couponId, userId, index]` → `SlotValue` (one user's uses)
  */
 
-/** How long an unpaid reservation holds its slots, in ms (docs/decisions.md, Toolkits and payments, "A coupon reservation belongs to the orders priced with it"). */
+/**
+ * How long an unpaid reservation holds its slots, in ms (docs/decisions.md, Toolkits and payments,
+ * "A coupon reservation belongs to the orders priced with it").
+ */
 export const RESERVATION_MS = 30 * 60 * 1000;
 
 /** What a slot holds. */

@@ -43,7 +43,7 @@ export type {
   InternshipView,
 } from "./schema.ts";
 
-/** A page of the list with the API's documented pagination object. */
+/** A page of the list with its pagination object (docs/api.md, Internships). */
 export interface InternshipPage {
   internships: InternshipView[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };

@@ -1,10 +1,9 @@
 /**
- * Internship storage (docs/decisions.md, Internships; docs/performance.md, Why it is fast): the internship layout of the chunked
- * store of `lib/kv/chunked/` (its docstring has the design: chunks, atomic writes, sync of
- * other processes' writes) under the key prefix "internships", with the internship columns, and
- * the owners shown beside each listing. Keys (owned by this store only): `["internships", id]`,
- * `["internships_chunks", n]`, `["internships_index", n]`, `["internships_chunk_stamps", n]`,
- * `["internships_meta", "open" | "changes"]`.
+ * Internship storage (docs/decisions.md, Internships; docs/performance.md, Why it is fast): the internship layout of
+ * the chunked store of `lib/kv/chunked/` (its docstring has the design: chunks, atomic writes, sync of other processes'
+ * writes) under the key prefix "internships", with the internship columns, and the owners shown beside each listing.
+ * Keys (owned by this store only): `["internships", id]`, `["internships_chunks", n]`, `["internships_index", n]`,
+ * `["internships_chunk_stamps", n]`, `["internships_meta", "open" | "changes"]`.
  */
 import type { ChunkedLayout } from "@/lib/kv/chunked/layout.ts";
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";

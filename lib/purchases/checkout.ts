@@ -2,7 +2,7 @@
  * Purchase initiation, `POST /api/toolkits/{id}` (docs/api.md, Toolkits, "Purchases"; docs/api.md,
  * Toolkits, "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments).
  *
- * Checks in the API's documented order: the toolkit exists and is active (404), the coupon
+ * Checks in the order of "Coupon and purchase errors": the toolkit exists and is active (404), the coupon
  * (invalid, inactive, expired, per-user limit, usage limit), then "Toolkit already purchased".
  * The gateway order is created after the checks and before anything is written, so a gateway
  * that fails or times out leaves nothing behind (502). Then one atomic write, checked against

@@ -110,7 +110,7 @@ export type AtomicExtension = (op: Deno.AtomicOperation, user: User) => void;
 
 /**
  * Creates a user; the e-mail uniqueness check, every key and `extend`'s writes are one atomic
- * write. `createdAt` equals `updatedAt` (the API's documented new-user mark).
+ * write. `createdAt` equals `updatedAt` (the new-user mark of docs/api.md, Profile and onboarding, "Onboarding").
  * @throws ConflictError "User already exists" when the e-mail is taken (in any case) or a
  *   check of `extend` fails.
  */

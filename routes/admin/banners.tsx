@@ -1,4 +1,7 @@
-/** `/admin/banners`: the banners manager of the feed's carousel (admins only). docs/decisions.md, Ungatekeep and banners, "Banners". */
+/**
+ * `/admin/banners`: the banners manager of the feed's carousel (admins only). docs/decisions.md,
+ * Ungatekeep and banners, "Banners".
+ */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import BannerManager, { type BannerRow } from "@/islands/BannerManager.tsx";

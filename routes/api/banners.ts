@@ -1,4 +1,7 @@
-/** `GET /api/banners` (public) → `{banners}`: the active banners by `orderIndex`. docs/decisions.md, Ungatekeep and banners, "Banners". */
+/**
+ * `GET /api/banners` (public) → `{banners}`: the active banners by `orderIndex`. docs/decisions.md,
+ * Ungatekeep and banners, "Banners".
+ */
 import { define } from "@/lib/platform/define.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";

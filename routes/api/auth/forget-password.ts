@@ -1,8 +1,9 @@
 /**
- * `POST /api/auth/forget-password` (docs/api.md, Authentication, "E-mails"; docs/decisions.md, Auth): `{email,
- * redirectTo?}` → always 200 `{status: true}`, answered before any lookup or mail so that its time says nothing about
- * the account; when the e-mail belongs to a user, a reset e-mail then links to `{APP_URL}{redirectTo}?token=…` (default
- * `/reset-password`). 10 requests per minute per IP and 3 per e-mail; a `redirectTo` off this origin: 400.
+ * `POST /api/auth/forget-password` (docs/api.md, Authentication, "E-mails"; docs/decisions.md, Auth):
+ * `{email, redirectTo?}` → always 200 `{status: true}`, answered before any lookup or mail so that its time says
+ * nothing about the account; when the e-mail belongs to a user, a reset e-mail then links to
+ * `{APP_URL}{redirectTo}?token=…` (default `/reset-password`). 10 requests per minute per IP and 3 per e-mail; a
+ * `redirectTo` off this origin: 400.
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";

@@ -1,7 +1,7 @@
 /**
- * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with `PUT
- * /api/internships/{id}` (docs/api.md, Internships, "Who may do what"). Guests are sent to sign in
- * and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
+ * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with
+ * `PUT /api/internships/{id}` (docs/api.md, Internships, "Who may do what"). Guests are sent to
+ * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
  */
 import { define } from "@/lib/platform/define.ts";
 import { formValuesOf } from "@/components/internships/form_values.ts";

@@ -94,7 +94,7 @@ Deno.test("admin coupons: a duplicate code in any case is 400 'Coupon code alrea
   assertEquals(overPercent.status, 400);
 });
 
-Deno.test("coupon errors come in the API's documented order with status 400 and its exact messages", async () => {
+Deno.test("coupon errors come in their documented order with status 400 and its exact messages", async () => {
   await using shop = await openShop();
   const kit = await addToolkit(shop);
   const otherKit = await addToolkit(shop, { title: "Other" });

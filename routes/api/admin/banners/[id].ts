@@ -1,4 +1,7 @@
-/** `PATCH /api/admin/banners/{id}` (admin) partial update → `{banner}`; `DELETE` → `{success: true}`. docs/decisions.md, Ungatekeep and banners, "Banners". */
+/**
+ * `PATCH /api/admin/banners/{id}` (admin) partial update → `{banner}`; `DELETE` →
+ * `{success: true}`. docs/decisions.md, Ungatekeep and banners, "Banners".
+ */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerUpdateSchema, deleteBanner, updateBanner } from "@/lib/ungatekeep/banners.ts";

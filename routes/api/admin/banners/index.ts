@@ -1,4 +1,7 @@
-/** `GET /api/admin/banners` (admin) → `{banners}`, inactive ones included; `POST` → 201 `{banner}`. docs/decisions.md, Ungatekeep and banners, "Banners". */
+/**
+ * `GET /api/admin/banners` (admin) → `{banners}`, inactive ones included; `POST` → 201 `{banner}`.
+ * docs/decisions.md, Ungatekeep and banners, "Banners".
+ */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerCreateSchema, createBanner, listBanners } from "@/lib/ungatekeep/banners.ts";

@@ -1,6 +1,6 @@
 /**
- * `POST /api/auth/sign-up/email` (docs/api.md, Authentication, docs/decisions.md, Auth): `{name,
- * email, password, callbackURL?, image?}` → 200 `{token: null, user}`. The user is created
+ * `POST /api/auth/sign-up/email` (docs/api.md, Authentication, docs/decisions.md, Auth):
+ * `{name, email, password, callbackURL?, image?}` → 200 `{token: null, user}`. The user is created
  * unverified (role from `ADMIN_EMAILS`, else `user`; `role`, `emailVerified` and `id` in the body
  * are ignored) and a verification e-mail is sent. 10 sign-ups per minute per IP. The checks run in
  * a fixed order (docs/decisions.md, Auth, "Sign-up checks in a fixed order").
