@@ -76,8 +76,7 @@ function AccountMenu({ user, path }: { user: User; path: string }) {
   return (
     <details class="group relative hidden text-sm md:order-3 md:block">
       <summary class="flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
-        <span class="sr-only">{"Account menu: "}</span>
-        <span class="max-w-48 truncate">{user.name}</span>
+        <span class="sr-only">Account menu:</span> <span class="max-w-48 truncate">{user.name}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current group-open:rotate-180">
           <path d="M5.3 7.3 10 12l4.7-4.7 1.1 1.1L10 14.2 4.2 8.4z" />
         </svg>
