@@ -1,7 +1,6 @@
 /**
- * Sessions in Deno KV (docs/decisions.md, Auth): a 32-byte random token lives only in the cookie;
- * KV keeps its SHA-256. Sessions last 7 days and slide: a read renews one with less than
- * 6 days left.
+ * Sessions in Deno KV (docs/decisions.md, Sessions): a 32-byte random token lives only in the cookie;
+ * KV keeps its SHA-256. Sessions last 7 days and slide: a read renews one with less than 6 days left.
  *
  * The cookie value is `<userId>.<token>`: the user id in front lets every request read the
  * session and its user in one `kv.getMany` round trip. It grants nothing by itself: the stored

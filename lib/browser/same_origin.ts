@@ -1,7 +1,7 @@
 /**
- * Browser-safe: where an island may send the browser. A target from props or a query is only
- * followed when it resolves to the page's own origin, however it is encoded (`//host`,
- * `/..//host`, `/\host`, tabs); anything else goes to `fallback` (docs/decisions.md, Auth).
+ * Browser-safe: where an island may send the browser. A target from props or a query is only followed when it resolves
+ * to the page's own origin, however it is encoded (`//host`, `/..//host`, `/\host`, tabs); anything else goes to
+ * `fallback` (docs/decisions.md, Auth, "Redirect targets stay on this origin").
  */
 
 /**

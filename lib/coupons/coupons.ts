@@ -18,7 +18,10 @@ export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
 /** One of `DISCOUNT_TYPES`. */
 export type DiscountType = typeof DISCOUNT_TYPES[number];
 
-/** The coupon and purchase errors of `POST /api/toolkits/{id}`, each 400 (docs/api.md, Errors and limits). */
+/**
+ * The coupon and purchase errors of `POST /api/toolkits/{id}`, each 400 (docs/api.md, Toolkits, "Coupon and purchase
+ * errors").
+ */
 export const COUPON_ERRORS = {
   invalid: "Invalid coupon code",
   inactive: "Coupon is not active",

@@ -101,8 +101,8 @@ function claimOf(
 
 /**
  * Finds the slots a reservation of `couponId` by `userId` for `purchaseId` would take; a slot the
- * purchase already holds counts as its own (checkout started again). The per-user limit is
- * checked before the total one (docs/api.md, Errors and limits).
+ * purchase already holds counts as its own (checkout started again). The per-user limit is checked
+ * before the total one (docs/api.md, Toolkits, "Coupon and purchase errors").
  */
 export async function planReservation(
   kv: Deno.Kv,

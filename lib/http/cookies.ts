@@ -1,7 +1,7 @@
 /**
- * The session cookie (docs/decisions.md, Auth): HTTP-only, `SameSite=Lax`, `Path=/`; `Secure` and
- * the `__Host-` prefix when the public origin is https. Works on plain `Request` and
- * `Headers`, as route handlers see them.
+ * The session cookie (docs/decisions.md, Sessions): HTTP-only, `SameSite=Lax`, `Path=/`; `Secure` and
+ * the `__Host-` prefix when the public origin is https. Works on plain `Request` and `Headers`, as
+ * route handlers see them.
  */
 import { parse, serialize } from "hono/utils/cookie";
 import { SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
@@ -39,7 +39,7 @@ export function clearedSessionCookie(secure: boolean): string {
 }
 
 /**
- * The name of the cookie that binds a started social sign-in to the browser (docs/decisions.md, Auth):
+ * The name of the cookie that binds a started social sign-in to the browser (docs/decisions.md, Social sign-in):
  * `__Host-` prefixed on https like the session cookie.
  */
 export function oauthBindingCookieName(secure: boolean): string {

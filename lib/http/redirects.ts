@@ -1,6 +1,6 @@
 /**
- * Open-redirect refusal (docs/decisions.md, Auth): every `callbackURL`, `newUserCallbackURL` and
- * `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
+ * Open-redirect refusal (docs/decisions.md, Auth, "Redirect targets stay on this origin"): every `callbackURL`,
+ * `newUserCallbackURL` and `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
  * origin is `APP_URL`. Anything else is refused with 400.
  */
 import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";

@@ -16,7 +16,7 @@ export type InternshipTiming = typeof INTERNSHIP_TIMINGS[number];
 
 /** Largest page size of the list. */
 export const MAX_LIMIT = 100;
-/** Default page size of the list (docs/api.md, Errors and limits). */
+/** Default page size of the list (docs/api.md, Internships, "List"). */
 export const DEFAULT_LIMIT = 10;
 /** Most items in one create batch (docs/decisions.md, Internships). */
 export const MAX_BATCH = 100;
@@ -124,13 +124,11 @@ const list = z.string().transform((v) => v.split(",").map((s) => s.trim()).filte
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
 /**
- * The list query (docs/decisions.md, Internships) parsed from string query parameters: `limit` 1–100 (default
- * 10), `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend`
- * and `maxStipend` in rupees (inclusive), `search` (alias `q`), `includeClosed` (closed listings are left out
- * unless true), `mine` (the caller's own listings, inactive and closed ones included; needs a session, like `mine`
- * of docs/decisions.md, Opportunities) and the
- * admin-only flags `includeInactive`, `includeDeleted`. Tags, location and search words come out
- * lower case.
+ * The list query (docs/decisions.md, Internships) parsed from string query parameters: `limit` 1–100 (default 10),
+ * `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend` and `maxStipend` in rupees
+ * (inclusive), `search` (alias `q`), `includeClosed` (closed listings are left out unless true), `mine` (the caller's
+ * own listings, inactive and closed ones included; needs a session: docs/decisions.md, Internships) and the admin-only
+ * flags `includeInactive`, `includeDeleted`. Tags, location and search words come out lower case.
  */
 export const InternshipQuerySchema = z.object({
   limit: integer(1, MAX_LIMIT).default(DEFAULT_LIMIT),

@@ -1,5 +1,5 @@
 /**
- * The two transactional e-mails (docs/api.md, Ungatekeep): e-mail verification and password
+ * The two transactional e-mails (docs/api.md, Authentication, "E-mails"): e-mail verification and password
  * reset, each as plain text and HTML. Every value placed in the HTML is escaped.
  */
 import type { Mail } from "./mailer.ts";

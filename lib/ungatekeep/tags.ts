@@ -14,7 +14,7 @@ export const TAG_LABELS: Record<PostTag, string> = {
   resources: "Resources",
 };
 
-/** Most images a post may carry (docs/api.md, Errors and limits). */
+/** Most images a post may carry (docs/api.md, Ungatekeep, "Post states"). */
 export const MAX_POST_IMAGES = 5;
 
 /** How many feed posts a guest sees (docs/api.md, Ungatekeep, "Feed"). */

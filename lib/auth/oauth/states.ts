@@ -1,7 +1,7 @@
 /**
- * Pending social sign-ins (docs/decisions.md, Auth): the `state` of each authorization request with its
- * PKCE code verifier and redirect targets, kept 10 minutes, spent once, and bound to the
- * browser that started it by a random value in a short-lived cookie (only its SHA-256 is kept).
+ * Pending social sign-ins (docs/decisions.md, Social sign-in): the `state` of each authorization request with its
+ * PKCE code verifier and redirect targets, kept 10 minutes, spent once, and bound to the browser that started it
+ * by a random value in a short-lived cookie (only its SHA-256 is kept).
  *
  * Keys (owned by this module only): `["oauth_states", sha256(state)]` → `PendingSignIn`, with
  * `expireIn`; expiry is also checked on read.

@@ -1,9 +1,9 @@
 /**
  * `GET /api/internships` (public; closed listings only with `includeClosed=true`; admins may add
  * `includeInactive`/`includeDeleted`; `mine=true` lists the signed-in caller's own listings, inactive ones included,
- * and is 401 without a session, as `mine` of docs/decisions.md, Opportunities) and `POST /api/internships` (ingest
- * user: member or admin session, or an admin-issued API key; one object or a batch of up to 100). docs/api.md,
- * Internships, docs/decisions.md, Auth, "Ingest user"; docs/decisions.md, Internships.
+ * and is 401 without a session: docs/decisions.md, Internships) and `POST /api/internships` (ingest user: member or
+ * admin session, or an admin-issued API key; one object or a batch of up to 100). docs/api.md, Internships,
+ * docs/decisions.md, Auth, "Ingest user"; docs/decisions.md, Internships.
  */
 import { define } from "@/lib/platform/define.ts";
 import { ingestUser } from "@/lib/api_keys/api_keys.ts";

@@ -1,9 +1,8 @@
 /**
- * No redirect leaves the origin (docs/decisions.md, Auth): every server redirect built from a
- * `callbackURL`, `newUserCallbackURL` or `redirectTo` ends on this origin, whatever encoding the
- * target carries (dot segments that leave `//host` once resolved, `%2e`, backslashes, tabs and
- * newlines), also when one redirect leads to another (a verification link or a social sign-in
- * sent on to `/sign-in?callbackURL=…`).
+ * No redirect leaves the origin (docs/decisions.md, Auth, "Redirect targets stay on this origin"): every server
+ * redirect built from a `callbackURL`, `newUserCallbackURL` or `redirectTo` ends on this origin, whatever encoding the
+ * target carries (dot segments that leave `//host` once resolved, `%2e`, backslashes, tabs and newlines), also when one
+ * redirect leads to another (a verification link or a social sign-in sent on to `/sign-in?callbackURL=…`).
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
