@@ -1,6 +1,7 @@
 /**
- * Display rules for internships, shared by the pages and the islands (so it must stay free
- * of server-only imports): deadlines as dates with the days left (stipends: `lib/internships/stipend.ts`), and labels of the API's documented `type` and `timing` values ("Internship").
+ * Display rules for internships, shared by the pages and the islands (so it must stay free of server-only imports):
+ * deadlines as dates with the days left (stipends: `lib/internships/stipend.ts`), and labels of the `type` and `timing`
+ * values (docs/api.md, Internships).
  */
 import { formatDate, istDayOf, istToday } from "@/lib/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
