@@ -79,8 +79,14 @@ export default function LessonProgress(
           <a href={nextUrl} class="font-medium text-indigo-700 underline hover:text-indigo-900">Next lesson →</a>
         )}
         {certificate && (
-          <a href={certificate} class="font-medium text-indigo-700 underline hover:text-indigo-900">
-            🎓 Certificate
+          <a
+            href={certificate}
+            class="inline-flex items-center gap-1 font-medium text-indigo-700 underline hover:text-indigo-900"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current">
+              <path d="M10 1a6 6 0 1 1 0 12 6 6 0 0 1 0-12Zm0 2.5a3.5 3.5 0 1 0 0 7 3.5 3.5 0 0 0 0-7ZM6.2 13.4l-1.7 5.4 2.9-1.2 1.9 2.2.9-4.6a7.5 7.5 0 0 1-4-1.8Zm7.6 0a7.5 7.5 0 0 1-4 1.8l.9 4.6 1.9-2.2 2.9 1.2-1.7-5.4Z" />
+            </svg>
+            Certificate
           </a>
         )}
       </div>
