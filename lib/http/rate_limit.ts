@@ -4,15 +4,13 @@
  * verification e-mails 3 per minute per e-mail; requests for either also 10 per minute per IP
  * (docs/decisions.md, Auth). `RATE_LIMITS=off` (`config.rateLimits` false) turns them off.
  *
- * Keys (owned by this module only): `["rate_limits", rule, subject, windowStartMs]` → count,
- * with `expireIn` until the window ends; a subject over 200 characters (a forged
- * `X-Forwarded-For`, say) is keyed by its SHA-256 so no key outgrows KV's limit. A window's start is in its key, so an expired window
- * is never read again even before KV removes it.
+ * Keys (owned by this module only): `["rate_limits", rule, sha256Hex(subject), windowStartMs]` → count, with
+ * `expireIn` until the window ends. The subject is kept only as its SHA-256, so no e-mail address or IP is stored in
+ * clear and no key outgrows KV's limit whatever the subject (a forged `X-Forwarded-For`, say). A window's start is in
+ * its key, so an expired window is never read again even before KV removes it.
  */
 import { RateLimitedError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
-
-const SUBJECT_MAX = 200;
 
 /** A limit: at most `limit` hits per window of `windowMs` milliseconds. */
 export interface RateLimitRule {
@@ -45,7 +43,7 @@ export async function hitRateLimit(
   { rule, subject, enabled = true }: { rule: RateLimitRule; subject: string; enabled?: boolean },
 ): Promise<void> {
   if (!enabled) return;
-  const keyPart = subject.length > SUBJECT_MAX ? await sha256Hex(subject) : subject;
+  const keyPart = await sha256Hex(subject);
   for (;;) {
     const now = Date.now();
     const windowStart = now - (now % rule.windowMs);
