@@ -294,7 +294,9 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
 
 /**
  * Deletes every comment, reaction and counter of a deleted post, in commits of at most `BATCH` mutations (the post
- * record is gone first, so no comment or reaction can be added meanwhile).
+ * record is gone first, so no comment or reaction can be added meanwhile), then redacts the notifications of its
+ * replies, one checked write each: they keep no words of a deleted reply and link to the feed instead of the post
+ * (docs/decisions.md, Notifications, "Redaction").
  */
 export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
   let op = kv.atomic();
@@ -309,9 +311,11 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     }
   };
   let live = 0n;
+  const replyIds: string[] = [];
   for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
     const c = entry.value;
     if (!c.isDeleted) live++;
+    if (c.parentId !== null) replyIds.push(c.id);
     const keys = [entry.key, idKey(c.id), timeKey(c)];
     if (c.userId) keys.push(userIndexKey(c.userId, c));
     if (c.parentId === null) keys.push(topsKey(c), repliesKey(c.id));
@@ -323,7 +327,17 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
   await add((["comments", "threads", ...REACTION_TYPES] as CountName[]).map((name) => countKey(postId, name)));
   if (live > 0n) op.sum(LIVE_KEY, (1n << 64n) - live);
   await op.commit();
+  for (const id of replyIds) {
+    for (;;) {
+      const redaction = kv.atomic();
+      await redactNotificationOps(kv, redaction, { subject: replySubject(id), redacted: POST_GONE });
+      if ((await redaction.commit()).ok) break;
+    }
+  }
 }
+
+/** What a reply's notification says once the post it was on is deleted. */
+const POST_GONE = { title: "A post you commented on was deleted", body: "", url: "/ungatekeep" };
 
 /** Every comment `userId` wrote that is still theirs, oldest first. */
 export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]> {

@@ -437,6 +437,23 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
+Deno.test("deleting a post takes its replies' words out of their notifications and links them to the feed", async () => {
+  await using t = await createTestApp();
+  const { admin, post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, ravi, post.id, "Practise DP", top.id);
+  const del = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers });
+  assertEquals(del.status, 200);
+  const res = await t.fetch("/api/me/notifications", { headers: asha.headers });
+  const { notifications } = await res.json() as { notifications: { title: string; body: string; url: string }[] };
+  assertEquals(notifications.map((n) => [n.title, n.body, n.url]), [
+    ["A post you commented on was deleted", "", "/ungatekeep"],
+  ]);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
+});
+
 Deno.test("demo data: a discussion with replies and reactions, added once", async () => {
   await using t = await createTestApp();
   await seedDemoData(t.kv);
