@@ -11,6 +11,7 @@ import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import type { AdminCommentView, Pagination } from "@/lib/comments/schema.ts";
+import type { AdminCommentPage } from "@/lib/comments/comments.ts";
 
 /** One row of the table. */
 export type CommentRow = Pick<AdminCommentView, "id" | "postId" | "parentId" | "content" | "createdAt" | "post"> & {
@@ -32,7 +33,7 @@ function nameOf(row: CommentRow): string {
 
 export default function AdminCommentsTable({ initial, pagination }: { initial: CommentRow[]; pagination: Pagination }) {
   const hydrated = useHydrated();
-  const list = useAdminList<CommentRow, { comments: CommentRow[]; pagination: Pagination }>({
+  const list = useAdminList<CommentRow, AdminCommentPage>({
     path: ({ query, offset }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
       if (query) params.set("search", query);

@@ -14,7 +14,7 @@ import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { FieldError, INPUT, invalidProps, Notice, ROW_INPUT } from "@/components/forms.tsx";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
-import type { AdminUserPage, AdminUserRow } from "@/lib/users/admin.ts";
+import type { AdminUserPage, AdminUserRow, RoleChanged } from "@/lib/users/admin.ts";
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
@@ -49,7 +49,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
     if (!pending) return;
     setSaving(true);
     setChangeError("");
-    const result = await fetchJson<{ user: { id: string; role: Role } }>(
+    const result = await fetchJson<{ user: RoleChanged }>(
       `/api/admin/users/${encodeURIComponent(pending.user.id)}`,
       { method: "PATCH", body: { role: pending.role } },
     );

@@ -6,30 +6,16 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { alertQuery } from "@/lib/browser/alert_query.ts";
 import { feedHref, readListParams } from "@/lib/browser/internship_query.ts";
+import type { AlertKind } from "@/lib/alerts/alerts.ts";
 
 /** Props: what the alert watches, whether someone is signed in, and the page's address when it was rendered. */
 export interface AlertMeProps {
-  kind: "internships" | "opportunities";
+  kind: AlertKind;
   signedIn: boolean;
   /** Path and query of the page as rendered (the sign-in link and the feed link before hydration). */
   path: string;
-}
-
-/** The alert filters of `search` (a query string), in the list's query-string form, without empty ones. */
-function alertQuery(kind: AlertMeProps["kind"], search: string): Record<string, string> {
-  const params = new URLSearchParams(search);
-  const query: Record<string, string> = kind === "internships"
-    ? (({ types, tags, location, search, minStipend, maxStipend }) => ({
-      types: types.join(","),
-      tags,
-      location,
-      search,
-      minStipend,
-      maxStipend,
-    }))(readListParams(params).filters)
-    : { type: params.get("type") ?? "", search: params.get("search") ?? params.get("q") ?? "" };
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value.trim() !== ""));
 }
 
 /** The feed of the internships the query string `search` filters. */

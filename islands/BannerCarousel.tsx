@@ -6,18 +6,11 @@
  * external ones open without opener.
  */
 import { useEffect, useState } from "preact/hooks";
-
-/** One slide: the banner's title, image path and link (either may be missing). */
-export interface CarouselBanner {
-  id: string;
-  title: string;
-  imageUrl: string | null;
-  linkUrl: string | null;
-}
+import type { BannerSlide } from "@/lib/ungatekeep/banners.ts";
 
 const INTERVAL_MS = 6000;
 
-export default function BannerCarousel({ banners }: { banners: CarouselBanner[] }) {
+export default function BannerCarousel({ banners }: { banners: BannerSlide[] }) {
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);

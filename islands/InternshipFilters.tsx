@@ -26,13 +26,7 @@ import {
   NO_FILTERS,
   readListParams,
 } from "@/lib/browser/internship_query.ts";
-import type { InternshipView } from "@/lib/internships/internships.ts";
-
-/** A page of results as `GET /api/internships` returns it. */
-export interface ListResults {
-  internships: InternshipView[];
-  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
-}
+import type { InternshipPage } from "@/lib/internships/internships.ts";
 
 /**
  * Props: the parameters read from the URL, the first page of results, a note about ignored filters, and whether
@@ -40,7 +34,7 @@ export interface ListResults {
  */
 export interface InternshipFiltersProps {
   params: ListParams;
-  results: ListResults;
+  results: InternshipPage;
   notice?: string;
   signedIn: boolean;
 }
@@ -72,7 +66,7 @@ function activeFilterCount(filters: FilterValues): number {
 }
 
 /** The result count sentence, e.g. "Showing 1–10 of 34 internships". */
-function summary({ internships, pagination }: ListResults): string {
+function summary({ internships, pagination }: InternshipPage): string {
   const { offset, total } = pagination;
   if (total === 0) return "No internships found";
   if (internships.length === 0) return `No internships on this page (${total} in all)`;
@@ -83,7 +77,7 @@ export default function InternshipFilters(
   { params, results: initialResults, notice, signedIn }: InternshipFiltersProps,
 ) {
   const [filters, setFilters] = useState<FilterValues>(params.filters);
-  const [results, setResults] = useState<ListResults>(initialResults);
+  const [results, setResults] = useState<InternshipPage>(initialResults);
   const [error, setError] = useState<string | undefined>(notice);
   const [loading, setLoading] = useState(false);
   const latest = useRef(0);
@@ -106,7 +100,7 @@ export default function InternshipFilters(
     const query = listQueryString(next);
     const id = ++latest.current;
     setLoading(true);
-    const res = await fetchJson<ListResults>(`/api/internships${query ? `?${query}` : ""}`);
+    const res = await fetchJson<InternshipPage>(`/api/internships${query ? `?${query}` : ""}`);
     if (id !== latest.current) return;
     setLoading(false);
     if (res.ok) {

@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, useHydrated } from "@/components/forms.tsx";
+import type { ProgressResult } from "@/lib/toolkits/learning.ts";
 
 /** Props: the lesson, whether it is complete, the toolkit's lesson ids that are, and where "next" goes. */
 export interface LessonProgressProps {
@@ -33,7 +34,7 @@ export default function LessonProgress(
   const toggle = async () => {
     setBusy(true);
     setError("");
-    const result = await fetchJson<{ completedItemIds: string[]; certificateUrl: string | null }>(
+    const result = await fetchJson<ProgressResult>(
       `/api/toolkits/${encodeURIComponent(toolkitId)}/progress`,
       { body: { contentItemId: itemId, completed: !done } },
     );

@@ -7,25 +7,20 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDateTime } from "@/lib/dates.ts";
-import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
+import type { NotificationPage } from "@/lib/notifications/notifications.ts";
 
 /** The least time between two reads that are not asked for by opening the panel, in ms. */
 const REFRESH_MS = 60_000;
 
-interface Answer {
-  notifications: NotificationRecord[];
-  unreadCount: number;
-}
-
 export default function NotificationBell() {
-  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [answer, setAnswer] = useState<NotificationPage | null>(null);
   const [open, setOpen] = useState(false);
   const lastRead = useRef(0);
   const root = useRef<HTMLDivElement>(null);
 
   const load = async () => {
     lastRead.current = Date.now();
-    const res = await fetchJson<Answer>("/api/me/notifications?limit=5");
+    const res = await fetchJson<NotificationPage>("/api/me/notifications?limit=5");
     if (res.ok) setAnswer(res.data);
   };
 

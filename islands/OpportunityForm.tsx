@@ -8,6 +8,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 
 const FIELDS = ["title", "type", "startDate", "endDate", "location", "organizer", "link", "description"] as const;
 type Field = typeof FIELDS[number];
@@ -43,7 +44,7 @@ export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
     const result = await f.submit(event, {
       check,
       call: () =>
-        fetchJson<{ opportunity: { id: string } }>("/api/opportunities", {
+        fetchJson<{ opportunity: OpportunityView }>("/api/opportunities", {
           body: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim() || null])),
         }),
     });

@@ -20,6 +20,8 @@ import {
   type ReactionType,
 } from "@/lib/comments/limits.ts";
 import type { CommentThread, CommentView, Pagination, ReactionCounts } from "@/lib/comments/schema.ts";
+import type { CommentPage } from "@/lib/comments/comments.ts";
+import type { ReactionsAnswer } from "@/lib/comments/reactions.ts";
 
 /** Who is looking: null for a guest. */
 export interface DiscussionViewer {
@@ -132,7 +134,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
 
   const react = async (type: ReactionType) => {
     const on = !mine.includes(type);
-    const res = await fetchJson<{ reactions: ReactionCounts; mine: ReactionType[] }>(
+    const res = await fetchJson<ReactionsAnswer>(
       `/api/ungatekeep/${postId}/reactions/${type}`,
       { method: on ? "PUT" : "DELETE" },
     );
@@ -198,7 +200,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const loadMore = async () => {
     if (loading.current) return;
     loading.current = true;
-    const res = await fetchJson<{ comments: CommentThread[]; pagination: Pagination }>(
+    const res = await fetchJson<CommentPage>(
       `/api/ungatekeep/${postId}/comments?offset=${threads.length}`,
     );
     loading.current = false;

@@ -9,6 +9,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ChoiceGroup, Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import type { Profile } from "@/lib/users/profile.ts";
 
 /** The editable profile fields as the form holds them (unset text is `""`). */
 export interface ProfileValues {
@@ -71,7 +72,7 @@ export default function ProfileForm(
     setSaved(false);
     setFormError("");
     setErrors({});
-    const result = await send(() => fetchJson<{ user: ProfileValues }>("/api/profile", { body: values }));
+    const result = await send(() => fetchJson<{ user: Profile }>("/api/profile", { body: values }));
     if (result.ok) {
       setSaved(true);
       return;

@@ -18,20 +18,17 @@ import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { onboardingPath, sameOriginTarget } from "@/lib/browser/same_origin.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { AUTH_TEXT, authCodeProblem, type FormOutcome, signInProblems } from "@/lib/browser/auth_forms.ts";
+import type { AuthUserView } from "@/lib/auth/views.ts";
+import type { OnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
 /** A failed plain HTML sign-in: the form's outcome and whether "Keep me signed in" was ticked. */
 export interface SignInOutcome extends FormOutcome<"email" | "password"> {
   rememberMe: boolean;
 }
 
-interface SignedInUser {
-  createdAt: string;
-  updatedAt: string;
-}
-
-async function destination(user: SignedInUser, returnTo: string): Promise<string> {
+async function destination(user: AuthUserView, returnTo: string): Promise<string> {
   if (user.createdAt === user.updatedAt) return onboardingPath(returnTo);
-  const onboarding = await fetchJson<{ profile: unknown }>("/api/onboarding");
+  const onboarding = await fetchJson<{ profile: OnboardingProfile | null }>("/api/onboarding");
   if (!onboarding.ok || onboarding.data.profile === null) return onboardingPath(returnTo);
   return returnTo;
 }
@@ -52,9 +49,9 @@ export default function SignInForm(
 
   const check = () => signInProblems({ email, password });
 
-  const signIn = async (): Promise<ApiResult<{ user: SignedInUser }>> => {
+  const signIn = async (): Promise<ApiResult<{ user: AuthUserView }>> => {
     const returnTo = sameOriginTarget(callbackURL);
-    const result = await fetchJson<{ user: SignedInUser }>("/api/auth/sign-in/email", {
+    const result = await fetchJson<{ user: AuthUserView }>("/api/auth/sign-in/email", {
       body: { email: email.trim(), password, rememberMe, callbackURL: onboardingPath(returnTo) },
     });
     if (result.ok) location.assign(await destination(result.data.user, returnTo));

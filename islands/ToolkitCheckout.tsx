@@ -12,17 +12,10 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { INPUT, Notice, useHydrated } from "@/components/forms.tsx";
 import { formatRupees } from "@/lib/money.ts";
+import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
 
 /** Where Razorpay's Checkout.js comes from (the default of `RAZORPAY_CHECKOUT_URL`). */
 export const CHECKOUT_SCRIPT = "https://checkout.razorpay.com/v1/checkout.js";
-
-interface Quote {
-  free: boolean;
-  order?: { id: string; amount: number; currency: string };
-  key: string;
-  discountAmount: number;
-  finalPrice: number;
-}
 
 interface RazorpayResponse {
   razorpay_order_id: string;
@@ -81,12 +74,12 @@ export default function ToolkitCheckout(
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
   const [code, setCode] = useState("");
-  const [applied, setApplied] = useState<{ code: string; quote: Quote } | null>(null);
+  const [applied, setApplied] = useState<{ code: string; quote: CheckoutResult } | null>(null);
   const [couponError, setCouponError] = useState("");
   const [phase, setPhase] = useState<Phase>("ready");
   const [error, setError] = useState("");
   const status = useRef<HTMLDivElement>(null);
-  const lastQuote = useRef<Quote | null>(null);
+  const lastQuote = useRef<CheckoutResult | null>(null);
   const learnUrl = `/toolkits/${encodeURIComponent(toolkitId)}/learn`;
 
   useEffect(() => {
@@ -95,7 +88,7 @@ export default function ToolkitCheckout(
   }, [phase]);
 
   const start = async (couponCode: string) => {
-    const result = await fetchJson<Quote>(`/api/toolkits/${encodeURIComponent(toolkitId)}`, {
+    const result = await fetchJson<CheckoutResult>(`/api/toolkits/${encodeURIComponent(toolkitId)}`, {
       body: couponCode ? { couponCode } : {},
     });
     return result;

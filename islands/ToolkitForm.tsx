@@ -9,6 +9,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import { HTTP_VIDEO, isHttpAddress, ORIGINAL_BELOW_PRICE, toolkitWarnings } from "@/lib/browser/admin_checks.ts";
 
 /** The toolkit fields the form edits. */
@@ -96,14 +97,14 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
       check,
       call: async () => {
         if (toolkit?.id) {
-          return await fetchJson<{ id: string }>(`/api/admin/toolkits/${toolkit.id}`, {
+          return await fetchJson<Toolkit>(`/api/admin/toolkits/${toolkit.id}`, {
             method: "PUT",
             body: { ...body(), isActive },
           });
         }
-        const created = await fetchJson<{ id: string }>("/api/admin/toolkits", { body: body() });
+        const created = await fetchJson<Toolkit>("/api/admin/toolkits", { body: body() });
         if (!created.ok || !isActive) return created;
-        return await fetchJson<{ id: string }>(`/api/admin/toolkits/${created.data.id}`, {
+        return await fetchJson<Toolkit>(`/api/admin/toolkits/${created.data.id}`, {
           method: "PUT",
           body: { isActive: true },
         });

@@ -6,9 +6,10 @@
  */
 import { signal } from "@preact/signals";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import type { SavedKind } from "@/lib/saved/schema.ts";
 
 /** A saved listing as `kind:id`, e.g. `internships:3f…`. */
-export type SavedKey = `${"internships" | "opportunities"}:${string}`;
+export type SavedKey = `${SavedKind}:${string}`;
 
 /** The saved listings of the person, or null until read (or when reading failed). */
 export const savedKeys = signal<ReadonlySet<SavedKey> | null>(null);
@@ -26,7 +27,7 @@ function withChanges(keys: Iterable<SavedKey>): Set<SavedKey> {
 
 /** Reads the saved ids once per page (later calls share the first read). */
 export function loadSavedKeys(): Promise<void> {
-  loading ??= fetchJson<{ internships: string[]; opportunities: string[] }>("/api/me/saved/ids").then((res) => {
+  loading ??= fetchJson<Record<SavedKind, string[]>>("/api/me/saved/ids").then((res) => {
     if (!res.ok) return;
     savedKeys.value = withChanges([
       ...res.data.internships.map((id): SavedKey => `internships:${id}`),

@@ -149,13 +149,19 @@ export async function unreadCount(kv: Deno.Kv, userId: string, now = new Date())
   return count;
 }
 
+/** A page of notifications and the unread count, as `GET /api/me/notifications` answers. */
+export interface NotificationPage {
+  notifications: NotificationRecord[];
+  unreadCount: number;
+}
+
 /**
  * A page of `userId`'s notifications newest first (unread ones only with `query.unread`), and the unread count.
  */
 export async function listNotifications(
   kv: Deno.Kv,
   { userId, query, now = new Date() }: { userId: string; query: NotificationQuery; now?: Date },
-): Promise<{ notifications: NotificationRecord[]; unreadCount: number }> {
+): Promise<NotificationPage> {
   const oldest = oldestKept(now);
   const notifications: NotificationRecord[] = [];
   if (query.unread) {

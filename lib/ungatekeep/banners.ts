@@ -23,6 +23,14 @@ export interface Banner {
   updatedAt: string;
 }
 
+/** A banner as the feed's carousel shows it: its image as a file path, or null without one. */
+export type BannerSlide = Pick<Banner, "id" | "title" | "linkUrl"> & { imageUrl: string | null };
+
+/** `banner` as a carousel slide (`imageId` becomes the path that serves the image). */
+export function bannerSlide({ id, title, imageId, linkUrl }: Banner): BannerSlide {
+  return { id, title, imageUrl: imageId ? `/api/files/${imageId}` : null, linkUrl };
+}
+
 const NOT_FOUND = "Banner not found";
 const MAX_RETRIES = 10;
 const bannerKey = (id: string): Deno.KvKey => ["banners", id];

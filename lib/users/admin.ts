@@ -81,6 +81,9 @@ export function parseRoleChange(body: unknown): Role {
 /** Ids are UUIDs; a longer path segment names no user (and would exceed KV's key size). */
 const MAX_ID_LENGTH = 100;
 
+/** The user whose role changed, as `PATCH /api/admin/users/{id}` answers it (`{user}`). */
+export type RoleChanged = Pick<User, "id" | "name" | "email" | "role">;
+
 /**
  * Sets the role of `targetId` on behalf of admin `actorId`, in one atomic write checked against
  * both user records as read: it commits only while the actor is still an admin, so two admins
@@ -96,7 +99,7 @@ const MAX_ID_LENGTH = 100;
 export async function changeUserRole(
   kv: Deno.Kv,
   { actorId, targetId, role }: { actorId: string; targetId: string; role: Role },
-): Promise<Pick<User, "id" | "name" | "email" | "role">> {
+): Promise<RoleChanged> {
   if (actorId === targetId) throw new ForbiddenError("You cannot change your own role");
   if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError("User not found");
   for (;;) {

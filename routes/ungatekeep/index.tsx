@@ -8,8 +8,8 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { PostCard } from "@/components/ungatekeep/PostCard.tsx";
-import BannerCarousel, { type CarouselBanner } from "@/islands/BannerCarousel.tsx";
-import { listBanners } from "@/lib/ungatekeep/banners.ts";
+import BannerCarousel from "@/islands/BannerCarousel.tsx";
+import { type BannerSlide, bannerSlide, listBanners } from "@/lib/ungatekeep/banners.ts";
 import { isPreviewOnly } from "@/lib/ungatekeep/policy.ts";
 import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
 import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
@@ -18,7 +18,7 @@ interface Data {
   tag: PostTag | undefined;
   offset: number;
   feed: FeedPage;
-  banners: CarouselBanner[];
+  banners: BannerSlide[];
 }
 
 export const handler = define.handlers<Data>({
@@ -35,12 +35,7 @@ export const handler = define.handlers<Data>({
       tag,
       offset,
       feed,
-      banners: banners.map((b) => ({
-        id: b.id,
-        title: b.title,
-        imageUrl: b.imageId ? `/api/files/${b.imageId}` : null,
-        linkUrl: b.linkUrl,
-      })),
+      banners: banners.map(bannerSlide),
     });
   },
 });
