@@ -2,9 +2,17 @@
  * Field errors as data (docs/decisions.md, Errors and limits): zod issues turned into
  * `{field, message}` pairs whose message is a sentence a person can act on beside the field
  * ("Use at most 200 characters."), never a field path or zod's wording. The API sends them as
- * `fields` next to its `error`; forms show each at its field.
+ * `fields` next to its `error`; forms show each at its field. A missing value is told
+ * apart by the issue's data, not its wording: schemas whose issues become field problems are
+ * parsed with `PARSE_WITH_INPUT`, so an `invalid_type` issue carries the `input` it refused.
  */
 import type { z } from "zod";
+
+/**
+ * The parse options under which zod's issues keep the refused `input` (`schema.safeParse(value, PARSE_WITH_INPUT)`):
+ * what tells a missing field ("Fill in this field.") from a wrong type. Error bodies never echo it.
+ */
+export const PARSE_WITH_INPUT = { reportInput: true } as const;
 
 /** One field's problem: `field` is the JSON name (nested names joined with `.`), `message` a sentence. */
 export interface FieldProblem {
@@ -25,7 +33,8 @@ const ZOD_WORDING = /^(Invalid|Too (small|big)|Expected|Unrecognized)\b/;
 export function issueSentence(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type": {
-      if (/received (undefined|null)$/.test(issue.message)) return "Fill in this field.";
+      // Without `PARSE_WITH_INPUT` the input is unknown: the type's sentence is then the safe one.
+      if ("input" in issue && (issue.input === undefined || issue.input === null)) return "Fill in this field.";
       if (issue.expected === "number" || issue.expected === "int") return "Enter a number.";
       if (issue.expected === "boolean") return "Choose yes or no.";
       if (issue.expected === "array") return "Choose from the list.";

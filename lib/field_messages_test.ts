@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { fieldProblems } from "@/lib/field_messages.ts";
+import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 
 /** The field problems zod's issues for `value` become. */
 function problemsOf(schema: z.ZodType, value: unknown) {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, PARSE_WITH_INPUT);
   return result.success ? [] : fieldProblems(result.error.issues);
 }
 
@@ -49,4 +49,30 @@ Deno.test("zod issues become one plain sentence per field, never a path or zod's
   assertEquals(problemsOf(refined, { min: 5, max: 1 }), [
     { field: "max", message: "The maximum must not be below the minimum." },
   ]);
+});
+
+Deno.test("a missing value is told by the issue's input, whatever the issue's wording", () => {
+  const schema = z.object({
+    name: z.string({ error: "Name, please" }),
+    age: z.number({ error: "Age, please" }),
+    tags: z.array(z.string()),
+  });
+  assertEquals(problemsOf(schema, { name: null, tags: undefined }), [
+    { field: "name", message: "Fill in this field." },
+    { field: "age", message: "Fill in this field." },
+    { field: "tags", message: "Fill in this field." },
+  ]);
+  assertEquals(problemsOf(schema, { name: 5, age: "received undefined", tags: "a" }), [
+    { field: "name", message: "Enter text here." },
+    { field: "age", message: "Enter a number." },
+    { field: "tags", message: "Choose from the list." },
+  ]);
+});
+
+Deno.test("issues parsed without their input never claim a value is missing", () => {
+  const result = z.object({ name: z.string() }).safeParse({ name: 5 });
+  assertEquals(result.success ? [] : fieldProblems(result.error.issues), [{
+    field: "name",
+    message: "Enter text here.",
+  }]);
 });

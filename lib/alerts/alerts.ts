@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { ConflictError, InvalidInputError, NotFoundError, ValidationError } from "@/lib/errors.ts";
+import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { OpportunityQuerySchema } from "@/lib/opportunities/schema.ts";
 import type { Claimable } from "@/lib/jobs/lease.ts";
@@ -84,12 +85,12 @@ export function queryParams(query: AlertQuery): Record<string, string> {
  */
 export function validateAlertQuery(kind: AlertKind, query: unknown): AlertQuery {
   const shape = kind === "internships" ? InternshipAlertQuery : OpportunityAlertQuery;
-  const parsed = shape.safeParse(query);
+  const parsed = shape.safeParse(query, PARSE_WITH_INPUT);
   const issues = (error: z.ZodError) => error.issues.map((issue) => ({ ...issue, path: ["query", ...issue.path] }));
   if (!parsed.success) throw new ValidationError(issues(parsed.error));
   const result = compact(parsed.data);
   const list = kind === "internships" ? InternshipQuerySchema : OpportunityQuerySchema;
-  const check = list.safeParse(queryParams(result));
+  const check = list.safeParse(queryParams(result), PARSE_WITH_INPUT);
   if (!check.success) throw new ValidationError(issues(check.error));
   return result;
 }

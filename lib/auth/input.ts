@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { AuthError, InvalidInputError } from "@/lib/errors.ts";
 import { readJson } from "@/lib/http/json.ts";
-import { fieldProblems } from "@/lib/field_messages.ts";
+import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 
 /** Longest accepted e-mail address, in characters (RFC 5321 path limit). */
@@ -28,7 +28,7 @@ export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S)
     if (error instanceof InvalidInputError) throw new AuthError("INVALID_JSON_BODY", error.message);
     throw error;
   }
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, PARSE_WITH_INPUT);
   if (result.success) return result.data;
   const field = result.error.issues[0]?.path[0];
   throw new AuthError(

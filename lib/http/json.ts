@@ -1,6 +1,7 @@
 /** Reading and validating JSON request bodies at the edge. */
 import type { z } from "zod";
 import { InvalidInputError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors.ts";
+import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 
 /** `application/json` or a `+json` type, parameters aside. */
 function isJsonType(contentType: string | null): boolean {
@@ -36,7 +37,7 @@ export function validate<S extends z.ZodType>(
   value: unknown,
   onError: (error: z.ZodError) => Error = (error) => new ValidationError(error.issues),
 ): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, PARSE_WITH_INPUT);
   if (!result.success) throw onError(result.error);
   return result.data;
 }

@@ -28,6 +28,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { clearableText, invalidFieldError, textList } from "@/lib/users/profile.ts";
 import { updateUser, updateUserOps, type User, type UserPatch } from "@/lib/users/users.ts";
 
@@ -161,7 +162,7 @@ export function parseOnboarding(body: unknown): OnboardingInput {
     throw new InvalidInputError("Invalid persona", [{ field: "persona", message: ONBOARDING_MESSAGES.persona }]);
   }
   if (persona.data === "society") return { persona: "society" };
-  const result = studentOnboardingSchema.safeParse(record);
+  const result = studentOnboardingSchema.safeParse(record, PARSE_WITH_INPUT);
   if (!result.success) throw invalidFieldError(result.error.issues, STUDENT_FIELDS, ONBOARDING_MESSAGES);
   return { persona: "student", ...result.data };
 }

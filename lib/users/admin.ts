@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { fieldProblems } from "@/lib/field_messages.ts";
+import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
 
@@ -71,7 +71,7 @@ export const ROLE_SENTENCE = `Choose one of the roles: ${ROLES.slice(0, -1).join
  *   the `role` field as `fields` when the body is an object.
  */
 export function parseRoleChange(body: unknown): Role {
-  const result = roleChangeSchema.safeParse(body);
+  const result = roleChangeSchema.safeParse(body, PARSE_WITH_INPUT);
   if (!result.success) {
     throw new InvalidInputError(INVALID_ROLE_MESSAGE, fieldProblems(result.error.issues, { role: ROLE_SENTENCE }));
   }

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
-import { fieldProblems } from "@/lib/field_messages.ts";
+import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { TextSchema } from "@/lib/text.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
@@ -148,7 +148,7 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
  * @throws InvalidInputError `Invalid <field>` naming the first invalid field, every one in `fields`.
  */
 export function parseProfileUpdate(body: unknown): ProfileUpdate {
-  const result = profileUpdateSchema.safeParse(body);
+  const result = profileUpdateSchema.safeParse(body, PARSE_WITH_INPUT);
   if (!result.success) throw invalidFieldError(result.error.issues, PROFILE_FIELDS, PROFILE_MESSAGES);
   return result.data;
 }

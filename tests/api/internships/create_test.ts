@@ -76,13 +76,18 @@ Deno.test("POST /api/internships: missing required fields give the zod issue arr
   const member = await createTestUser(t, "member");
   const res = await t.json("POST", "/api/internships", { body: { description: "no title" }, headers: member.headers });
   assertEquals(res.status, 400);
-  const { error } = await res.json();
+  const { error, fields } = await res.json();
   assert(Array.isArray(error));
   assertEquals(error.map((i: { path: string[] }) => i.path[0]).sort(), ["hiringOrganization", "link", "title"]);
   for (const issue of error) {
+    assertEquals(Object.keys(issue).sort(), ["code", "message", "path"], "an issue never echoes the input");
     assertEquals(typeof issue.code, "string");
     assertEquals(typeof issue.message, "string");
   }
+  assertEquals(fields.find((f: { field: string }) => f.field === "title"), {
+    field: "title",
+    message: "Fill in this field.",
+  });
 });
 
 Deno.test("POST /api/internships: bad link, type, timing, stipend, deadline and tags are refused", async () => {
