@@ -242,17 +242,3 @@ export async function usableCoupon(
   }
   return entry as Deno.KvEntry<CouponRecord>;
 }
-
-/**
- * The discount of `coupon` on a price, both in paise (docs/decisions.md, Toolkits and payments): a percentage of the price
- * rounded to the paisa, or the fixed amount, capped at the price.
- */
-export function discountPaise(
-  coupon: Pick<CouponRecord, "discountType" | "discountAmount">,
-  pricePaise: number,
-): number {
-  const raw = coupon.discountType === "percentage"
-    ? Math.round(pricePaise * coupon.discountAmount / 100)
-    : coupon.discountAmount;
-  return Math.min(raw, pricePaise);
-}

@@ -1,18 +1,9 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import type { CouponRecord } from "@/lib/coupons/coupons.ts";
-import { discountPaise } from "@/lib/coupons/coupons.ts";
 import { priceAfterDiscount } from "./checkout.ts";
 
 const percent = (amount: number) => ({ discountType: "percentage", discountAmount: amount }) as CouponRecord;
 const fixed = (paise: number) => ({ discountType: "fixed", discountAmount: paise }) as CouponRecord;
-
-Deno.test("discountPaise: a percentage rounded to the paisa, a fixed amount, never above the price", () => {
-  assertEquals(discountPaise(percent(20), 49900), 9980);
-  assertEquals(discountPaise(percent(15), 33333), 5000);
-  assertEquals(discountPaise(fixed(10000), 49900), 10000);
-  assertEquals(discountPaise(fixed(60000), 49900), 49900);
-  assertEquals(discountPaise(percent(100), 49900), 49900);
-});
 
 Deno.test("priceAfterDiscount: no coupon, a coupon, free at 100 %, and ₹1 at the least when something is due", () => {
   assertEquals(priceAfterDiscount(49900, null), { discount: 0, final: 49900 });
