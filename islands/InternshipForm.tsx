@@ -3,16 +3,17 @@
  * /api/internships/{id}`), docs/api.md, Internships. A create sends the filled-in fields;
  * an edit sends only the fields that changed (a cleared optional field as `null`). Field
  * errors come from the answer's `fields` (a sentence per field beside the issue array) and are
- * all shown under their fields at once, with a summary that takes focus. Success goes to the
- * internship's page.
+ * all shown under their fields at once, the first in error focused, with a summary that links
+ * each. The call and its refusals go through `fetchJson` and `useFormSubmit` as every form's do.
+ * Success goes to the internship's page.
  */
-import type { JSX } from "preact";
-import { useRef, useState } from "preact/hooks";
-import { NETWORK_ERROR } from "@/lib/browser/fetch_json.ts";
-import type { FieldProblem } from "@/lib/field_messages.ts";
+import { useState } from "preact/hooks";
+import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 import type { InternshipFormValues } from "@/components/internships/form_values.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
 
 type Field = keyof InternshipFormValues;
 
@@ -76,96 +77,61 @@ function bodyOf(values: InternshipFormValues, initial: InternshipFormValues, edi
   return body;
 }
 
-/** Field errors from the answer's field problems; a problem of no form field goes to `other`. */
-function fieldErrors(problems: FieldProblem[]): {
-  fields: Partial<Record<Field, string>>;
-  other: string[];
-} {
-  const fields: Partial<Record<Field, string>> = {};
-  const other: string[] = [];
-  for (const { field, message } of problems) {
-    if (FIELDS.includes(field as Field)) fields[field as Field] ??= MESSAGES[field as Field] ?? message;
-    else other.push(message);
-  }
-  return { fields, other };
+/** What saving answers: a create the new listing as `data`, an edit the listing as `internship`. */
+type Saved = { data: InternshipView } | { internship: InternshipView };
+
+/** `failure` with this form's own sentence for the fields of `MESSAGES`. */
+function withOwnMessages(failure: ApiFailure): ApiFailure {
+  const fields = failure.fields.map(({ field, message }) => ({ field, message: MESSAGES[field as Field] ?? message }));
+  return { ...failure, fields };
 }
 
 export default function InternshipForm({ id, values: initial }: InternshipFormProps) {
   const editing = id !== undefined;
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const summary = useRef<HTMLDivElement>(null);
+  const f = useFormSubmit(FIELDS, { leaves: true, prefix: "internship-" });
 
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
-  const input = (field: Field) => ({
-    id: `internship-${field}`,
-    name: field,
-    label: LABELS[field],
-    value: values[field],
-    error: errors[field],
-    onInput: (e: JSX.TargetedEvent<HTMLInputElement>) => set(field)(e.currentTarget.value),
-  });
-
-  const fail = (fields: Partial<Record<Field, string>>, message?: string) => {
-    setErrors(fields);
-    setFormError(message);
-    setBusy(false);
-    requestAnimationFrame(() => summary.current?.focus());
-  };
+  const input = (field: Field) => ({ ...f.textField(field, values[field], set(field)), label: LABELS[field] });
 
   const submit = async (event: Event) => {
-    event.preventDefault();
     const body = bodyOf(values, initial, editing);
-    if (Number.isNaN(body.stipend)) return fail({ stipend: MESSAGES.stipend });
-    if (editing && Object.keys(body).length === 0) return fail({}, "Nothing has changed.");
-    setBusy(true);
-    let res: Response;
-    let data: { error?: unknown; fields?: FieldProblem[]; data?: { id: string }; internship?: { id: string } } | null =
-      null;
-    try {
-      res = await fetch(editing ? `/api/internships/${id}` : "/api/internships", {
-        method: editing ? "PUT" : "POST",
-        headers: { accept: "application/json", "content-type": "application/json" },
-        body: JSON.stringify(body),
-        credentials: "same-origin",
-      });
-      data = await res.json().catch(() => null);
-    } catch {
-      return fail({}, NETWORK_ERROR);
-    }
-    if (res.ok) {
-      location.assign(`/internships/${editing ? id : data?.data?.id}`);
+    if (editing && Object.keys(body).length === 0) {
+      event.preventDefault();
+      f.setErrors({});
+      f.setFormError("Nothing has changed.");
       return;
     }
-    if (Array.isArray(data?.fields) && data.fields.length > 0) {
-      const { fields, other } = fieldErrors(data.fields);
-      return fail(fields, other.length > 0 ? other.join(" ") : undefined);
-    }
-    if (Array.isArray(data?.error)) return fail({}, "The server did not accept these answers. Check each field.");
-    if (res.status === 401) return fail({}, "Your session has ended. Sign in again, then resubmit.");
-    fail({}, typeof data?.error === "string" ? data.error : `Saving failed (${res.status}). Please try again.`);
+    const result = await f.submit(event, {
+      check: () => Number.isNaN(body.stipend) ? { stipend: MESSAGES.stipend } : {},
+      call: () =>
+        fetchJson<Saved>(editing ? `/api/internships/${id}` : "/api/internships", {
+          method: editing ? "PUT" : "POST",
+          body,
+        }),
+    });
+    if (result?.ok) {
+      location.assign(`/internships/${("data" in result.data ? result.data.data : result.data.internship).id}`);
+    } else if (result?.status === 401) f.setFormError("Your session has ended. Sign in again, then resubmit.");
+    else if (result) f.showFailure(withOwnMessages(result), LABELS);
   };
 
-  const listed = FIELDS.filter((field) => errors[field]);
+  const listed = FIELDS.filter((field) => f.errors[field]);
   return (
-    <form method="post" noValidate onSubmit={submit} class="space-y-6">
-      {(listed.length > 0 || formError) && (
-        <div ref={summary} tabIndex={-1} class="focus:outline-none">
-          <Notice kind="error" title={listed.length > 0 ? "Please correct the highlighted fields" : undefined}>
-            {formError && <p>{formError}</p>}
-            {listed.length > 0 && (
-              <ul class="list-disc pl-5">
-                {listed.map((field) => (
-                  <li key={field}>
-                    <a href={`#internship-${field}`} class="underline">{LABELS[field]}</a>: {errors[field]}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Notice>
-        </div>
+    <form ref={f.form} method="post" noValidate onSubmit={submit} class="space-y-6">
+      {(listed.length > 0 || f.formError) && (
+        <Notice kind="error" title={listed.length > 0 ? "Please correct the highlighted fields" : undefined}>
+          {f.formError && <p>{f.formError}</p>}
+          {listed.length > 0 && (
+            <ul class="list-disc pl-5">
+              {listed.map((field) => (
+                <li key={field}>
+                  <a href={`#${f.idOf(field)}`} class="underline">{LABELS[field]}</a>: {f.errors[field]}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Notice>
       )}
       <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <legend class="px-1 text-lg font-semibold text-slate-900">The role</legend>
@@ -184,34 +150,36 @@ export default function InternshipForm({ id, values: initial }: InternshipFormPr
           hint="Where students apply, e.g. https://careers.example.com/intern"
         />
         <TextAreaField
-          id="internship-description"
+          id={f.idOf("description")}
           name="description"
           label={LABELS.description}
           rows={6}
           maxLength={5000}
           value={values.description}
-          error={errors.description}
+          error={f.errors.description}
           onInput={(e) => set("description")(e.currentTarget.value)}
         />
       </fieldset>
       <fieldset class="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
         <legend class="px-1 text-lg font-semibold text-slate-900">Terms</legend>
         <SelectField
-          id="internship-type"
+          id={f.idOf("type")}
+          name="type"
           label={LABELS.type}
           options={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
           value={values.type}
           placeholder="Not specified"
-          error={errors.type}
+          error={f.errors.type}
           onChange={set("type")}
         />
         <SelectField
-          id="internship-timing"
+          id={f.idOf("timing")}
+          name="timing"
           label={LABELS.timing}
           options={Object.entries(TIMING_LABELS).map(([value, label]) => ({ value, label }))}
           value={values.timing}
           placeholder="Not specified"
-          error={errors.timing}
+          error={f.errors.timing}
           onChange={set("timing")}
         />
         <TextField {...input("location")} type="text" maxLength={200} placeholder="e.g. Bengaluru" />
@@ -233,7 +201,7 @@ export default function InternshipForm({ id, values: initial }: InternshipFormPr
       </fieldset>
       <div class="flex flex-wrap items-center gap-4">
         <SubmitButton
-          busy={busy}
+          busy={f.busy}
           label={editing ? "Save changes" : "Post internship"}
           busyLabel={editing ? "Saving…" : "Posting…"}
         />

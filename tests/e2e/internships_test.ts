@@ -189,6 +189,11 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   for (const field of ["Title", "Hiring organization", "Application link"]) {
     assertEquals(await page.getByLabel(field, { exact: true }).getAttribute("aria-invalid"), "true", field);
   }
+  assertEquals(await page.evaluate(() => document.activeElement?.id), "internship-title", "the first field in error");
+  assertEquals(
+    await page.locator("#internship-link-error").innerText(),
+    "Enter the application link as a full web address starting with https:// or http://.",
+  );
   await assertAccessible(page, "/internships/new with errors");
 
   await page.getByLabel("Title", { exact: true }).fill("Backend Engineering Intern");
