@@ -6,14 +6,10 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/components/forms.tsx";
+import type { InternshipView } from "@/lib/internships/schema.ts";
 
 /** Props: the internship's id, title (for labels) and current moderation state. */
-export interface InternshipAdminControlsProps {
-  id: string;
-  title: string;
-  isVerified: boolean;
-  isActive: boolean;
-}
+export type InternshipAdminControlsProps = Pick<InternshipView, "id" | "title" | "isVerified" | "isActive">;
 
 type Field = "isVerified" | "isActive";
 

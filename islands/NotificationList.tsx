@@ -6,13 +6,10 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { SECONDARY_BUTTON } from "@/components/forms.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
-import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
+import type { NotificationPage, NotificationRecord } from "@/lib/notifications/notifications.ts";
 
 /** Props: a page of notifications, newest first, and the unread count of all of them. */
-export interface NotificationListProps {
-  notifications: NotificationRecord[];
-  unreadCount: number;
-}
+export type NotificationListProps = NotificationPage;
 
 export default function NotificationList(props: NotificationListProps) {
   const [items, setItems] = useState(props.notifications);

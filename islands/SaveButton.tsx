@@ -7,10 +7,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
+import type { SavedKind } from "@/lib/saved/schema.ts";
 
 /** Props: the listing, its title (for the accessible name) and whether someone is signed in. */
 export interface SaveButtonProps {
-  kind: "internships" | "opportunities";
+  kind: SavedKind;
   id: string;
   title: string;
   signedIn: boolean;
