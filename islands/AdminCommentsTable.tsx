@@ -12,10 +12,11 @@ import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import type { AdminCommentView, Pagination } from "@/lib/comments/schema.ts";
 import type { AdminCommentPage } from "@/lib/comments/comments.ts";
+import type { UserSummary } from "@/lib/users/users.ts";
 
-/** One row of the table. */
+/** One row of the table: the author's name only (null when the account is gone). */
 export type CommentRow = Pick<AdminCommentView, "id" | "postId" | "parentId" | "content" | "createdAt" | "post"> & {
-  user: { name: string } | null;
+  user: Pick<UserSummary, "name"> | null;
 };
 
 const PAGE_SIZE = 50;
