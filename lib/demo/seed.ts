@@ -9,6 +9,7 @@ import { seedToolkits } from "./toolkits.ts";
 import { seedUngatekeep } from "./ungatekeep.ts";
 import { seedDiscussion } from "./comments.ts";
 import { seedAlerts } from "./alerts.ts";
+import { seedSaved } from "./saved.ts";
 import { seedOutbox } from "./outbox.ts";
 import { seedMoney } from "./money.ts";
 import { seedMonth } from "./history.ts";
@@ -29,6 +30,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
   const alertLines = await seedAlerts(kv, accounts);
+  const savedLines = await seedSaved(kv, accounts.get("sara@demo.careers")!);
   const outboxLines = await seedOutbox(kv, accounts, appUrl);
   // The month before the purchases of today, so receipt numbers follow the dates.
   const monthLines = await seedMonth(kv, { appUrl, admin: accounts.get("admin@demo.careers")! });
@@ -44,6 +46,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     ...ungatekeepLines,
     ...commentLines,
     ...alertLines,
+    ...savedLines,
     ...outboxLines,
     ...monthLines,
     ...moneyLines,
