@@ -1,10 +1,11 @@
 /**
  * Concurrent writes to the internship store with real KV files, real concurrency (`Promise.all`)
- * and a second `Deno.openKv` on the same file standing in for a second process with its own
- * read model.
+ * and a second handle on the same file (opened as the platform opens one, `openKv`) standing in for a second
+ * process with its own read model.
  */
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
+import { openKv } from "@/lib/kv.ts";
 import {
   createInternships,
   deleteInternship,
@@ -24,13 +25,13 @@ import { createUser, type User } from "@/lib/users/users.ts";
 async function twoProcesses() {
   const dir = await Deno.makeTempDir({ prefix: "internships-concurrency-" });
   const path = `${dir}/kv.sqlite3`;
-  const a = await Deno.openKv(path);
+  const a = await openKv(path);
   const user = async (role: "member" | "admin") =>
     await createUser(a, { name: role, email: `${role}-${crypto.randomUUID()}@x.example`, emailVerified: true, role });
   const owner = await user("member");
   const admin = await user("admin");
   // Opened once nothing writes: opening a KV file runs its own schema transaction.
-  const b = await Deno.openKv(path);
+  const b = await openKv(path);
   return {
     a,
     b,
@@ -52,7 +53,7 @@ const waitForSync = () => new Promise((resolve) => setTimeout(resolve, SYNC_INTE
 
 /** Every internship KV holds, read by a read model loaded afresh from the file (a third process). */
 async function storedAll(path: string, admin: User): Promise<InternshipView[]> {
-  const kv = await Deno.openKv(path);
+  const kv = await openKv(path);
   try {
     const all = InternshipQuerySchema.parse({ includeInactive: "true", includeDeleted: "true", limit: "100" });
     const out: InternshipView[] = [];
