@@ -5,6 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type AlertFilters, alertQueryOf } from "@/lib/browser/alert_query.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { ChoiceGroup, ROW_INPUT, SECONDARY_BUTTON, TextField, useHydrated } from "@/components/forms.tsx";
@@ -14,18 +15,8 @@ import { formatDateTime } from "@/lib/dates.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
 import type { Alert } from "@/lib/alerts/alerts.ts";
 
-/** The filters an alert's form edits, as its inputs hold them. */
-interface FilterInputs {
-  types: string[];
-  tags: string;
-  location: string;
-  search: string;
-  minStipend: string;
-  maxStipend: string;
-}
-
 /** `query` (an alert's stored filters) as the form's inputs; `types` holds internship types or opportunity types. */
-function inputsOf(alert: Alert): FilterInputs {
+function inputsOf(alert: Alert): AlertFilters {
   const text = (name: string) => String(alert.query[name] ?? "");
   const list = (name: string) => text(name).split(",").map((v) => v.trim()).filter(Boolean);
   return {
@@ -36,21 +27,6 @@ function inputsOf(alert: Alert): FilterInputs {
     minStipend: text("minStipend"),
     maxStipend: text("maxStipend"),
   };
-}
-
-/** The form's inputs as the alert's `query` (the list's query-string names), empty ones left out. */
-function queryOf(kind: Alert["kind"], inputs: FilterInputs): Record<string, string> {
-  const query: Record<string, string> = kind === "internships"
-    ? {
-      types: inputs.types.join(","),
-      tags: inputs.tags.trim(),
-      location: inputs.location.trim(),
-      search: inputs.search.trim(),
-      minStipend: inputs.minStipend.trim(),
-      maxStipend: inputs.maxStipend.trim(),
-    }
-    : { type: inputs.types.join(","), search: inputs.search.trim() };
-  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ""));
 }
 
 function AlertRow(
@@ -83,9 +59,9 @@ function AlertRow(
   };
   const saveFilters = (event: Event) => {
     event.preventDefault();
-    patch({ query: queryOf(alert.kind, inputs) }, "Filters saved.");
+    patch({ query: alertQueryOf(alert.kind, inputs) }, "Filters saved.");
   };
-  const set = (name: keyof FilterInputs) => (e: Event) =>
+  const set = (name: Exclude<keyof AlertFilters, "types">) => (e: Event) =>
     setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value });
   const typeChoices = Object.entries(internships ? INTERNSHIP_TYPE_LABELS : OPPORTUNITY_TYPE_LABELS)
     .map(([value, label]) => ({ value, label }));

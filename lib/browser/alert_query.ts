@@ -1,21 +1,47 @@
 /**
- * Browser-safe: the filters an "Alert me" button saves, read from the query string of the list page it sits on
- * (docs/decisions.md, Alerts). Internships take the list's own parameters (`lib/browser/internship_query.ts`);
- * opportunities their `type` and `search` (or `q`). Empty filters are left out, so the alert's query holds only what
- * the page filters by.
+ * Browser-safe: the filters an alert saves, in the list's query-string form (docs/decisions.md, Alerts). An "Alert
+ * me" button reads them from the query string of the list page it sits on: internships take the list's own
+ * parameters (`lib/browser/internship_query.ts`), opportunities their `type` and `search` (or `q`). An alert's own
+ * form (`/me/alerts`) edits the same filters. Values are trimmed and empty ones left out, so the alert's query holds
+ * only what the page filters by.
  */
 import type { AlertKind } from "@/lib/alerts/alerts.ts";
-import { readListParams } from "@/lib/browser/internship_query.ts";
+import { type FilterValues, readListParams } from "@/lib/browser/internship_query.ts";
+
+/** The filters an alert holds: the types as a list, the rest as typed. Opportunities use `types` and `search` only. */
+export type AlertFilters = Pick<FilterValues, "types" | "tags" | "location" | "search" | "minStipend" | "maxStipend">;
+
+const NO_ALERT_FILTERS: AlertFilters = {
+  types: [],
+  tags: "",
+  location: "",
+  search: "",
+  minStipend: "",
+  maxStipend: "",
+};
+
+/**
+ * `filters` as the query of an alert of `kind`, by the list's query-string names (internships: `types`, `tags`,
+ * `location`, `search`, `minStipend`, `maxStipend`; opportunities: `type`, `search`), trimmed, without empty ones.
+ */
+export function alertQueryOf(kind: AlertKind, filters: AlertFilters): Record<string, string> {
+  const { types, tags, location, search, minStipend, maxStipend } = filters;
+  const query: Record<string, string> = kind === "internships"
+    ? { types: types.join(","), tags, location, search, minStipend, maxStipend }
+    : { type: types.join(","), search };
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => [name, value.trim()]).filter(([, value]) => value !== ""),
+  );
+}
 
 /** The alert filters of `search` (a query string, with or without `?`) for a list of `kind`, without empty ones. */
 export function alertQuery(kind: AlertKind, search: string): Record<string, string> {
   const params = new URLSearchParams(search);
-  let query: Record<string, string>;
-  if (kind === "internships") {
-    const { types, tags, location, search, minStipend, maxStipend } = readListParams(params).filters;
-    query = { types: types.join(","), tags, location, search, minStipend, maxStipend };
-  } else {
-    query = { type: params.get("type") ?? "", search: params.get("search") ?? params.get("q") ?? "" };
-  }
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value.trim() !== ""));
+  if (kind === "internships") return alertQueryOf(kind, readListParams(params).filters);
+  const type = params.get("type") ?? "";
+  return alertQueryOf(kind, {
+    ...NO_ALERT_FILTERS,
+    types: type ? [type] : [],
+    search: params.get("search") ?? params.get("q") ?? "",
+  });
 }
