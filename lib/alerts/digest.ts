@@ -18,7 +18,7 @@
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { claim, HOLDER, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { claimEach, isLeased, settle } from "@/lib/jobs/lease.ts";
 import { InternshipQuerySchema, type NewInternships, newInternships } from "@/lib/internships/internships.ts";
 import { type NewOpportunities, newOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
@@ -109,8 +109,7 @@ interface Claimed {
  * Claims the due alerts of `people` (each person's alert entries) at `now`, leaving out those whose window holds no new
  * listing (nothing can match: they are not touched, and their next window starts where this one did). People without
  * such alerts, or unknown or unverified, are left out (counted as skipped when they had due alerts). The claims go in
- * one write checked against each alert as read (the leases `claim` puts); when that write loses a race, each alert is
- * claimed on its own with `claim`, so only the ones taken meanwhile are left out.
+ * one write checked against each alert as read, or each on its own after a lost race (`claimEach`).
  */
 async function claimDue(
   run: RunState,
@@ -140,29 +139,11 @@ async function claimDue(
     return [];
   });
   if (wanted.length === 0) return [];
-  const lease = { holder: HOLDER, until: now + LEASE_MS };
-  const op = kv.atomic();
-  for (const { alerts } of wanted) {
-    for (const entry of alerts) op.check(entry).set(entry.key, { ...entry.value, lease });
-  }
-  const result = await op.commit();
-  if (result.ok) {
-    return wanted.map(({ user, alerts }) => ({
-      user,
-      alerts: alerts.map((entry) => ({
-        ...entry,
-        value: { ...entry.value, lease },
-        versionstamp: result.versionstamp,
-      })),
-    }));
-  }
+  const taken = await claimEach(kv, wanted.flatMap(({ alerts }) => alerts), { now, leaseMs: LEASE_MS });
+  let next = 0;
   const claimed: Claimed[] = [];
   for (const { user, alerts } of wanted) {
-    const held: Deno.KvEntry<AlertRecord>[] = [];
-    for (const entry of alerts) {
-      const taken = await claim(kv, entry, { now, leaseMs: LEASE_MS });
-      if (taken) held.push(taken);
-    }
+    const held = alerts.map(() => taken[next++]).filter((entry) => entry !== null);
     if (held.length > 0) claimed.push({ user, alerts: held });
     else counts.skipped++;
   }

@@ -52,6 +52,34 @@ export async function claim<T extends Claimable>(
 }
 
 /**
+ * Claims each of `entries` (records as read, at most 100: KV's checks per write) as `claim` does, in one atomic write
+ * checked against every one; when that write loses a race, each is claimed on its own, so only the ones taken
+ * meanwhile are missed. Returns, in the order given, each record as claimed, or null where it was not (leased, or
+ * changed since it was read).
+ */
+export async function claimEach<T extends Claimable>(
+  kv: Deno.Kv,
+  entries: Deno.KvEntry<T>[],
+  { now, leaseMs }: ClaimOptions,
+): Promise<(Deno.KvEntry<T> | null)[]> {
+  const lease = { holder: HOLDER, until: now + leaseMs };
+  const free = entries.filter((entry) => !isLeased(entry.value, now));
+  const op = kv.atomic();
+  for (const entry of free) op.check(entry).set(entry.key, { ...entry.value, lease });
+  const result = await op.commit();
+  if (result.ok) {
+    return entries.map((entry) =>
+      free.includes(entry)
+        ? { key: entry.key, value: { ...entry.value, lease }, versionstamp: result.versionstamp }
+        : null
+    );
+  }
+  const claimed: (Deno.KvEntry<T> | null)[] = [];
+  for (const entry of entries) claimed.push(await claim(kv, entry, { now, leaseMs }));
+  return claimed;
+}
+
+/**
  * Records what was done with a claimed record: `write` adds the mutations (the record's new value, with `lease: null`,
  * and its index changes) to one atomic write checked against the claim. Returns false when the claim was lost (the
  * lease ran out and another process took the record over), and then nothing is written.
