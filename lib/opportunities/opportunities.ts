@@ -109,17 +109,21 @@ function publicOrder(model: OpportunityModel, today: string): PublicOrder {
   return order;
 }
 
+/** The test of whether a slot of `model` is of one of `types` (type names as a query gives them; none: every type). */
+function typeTest(model: OpportunityModel, types: readonly string[]): (slot: number) => boolean {
+  const codes = new Set(types.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
+  return (slot) => codes.size === 0 || codes.has(model.columns.types[slot]);
+}
+
 /** The slots of `base` whose type is one of `types` (all when empty) and whose search text holds every word. */
 async function select(
   kv: Deno.Kv,
   { base, types, words }: { base: (model: OpportunityModel) => number[]; types: string[]; words: string[] },
 ) {
   const { model } = await opportunityStore(kv);
-  const typeCodes = new Set(types.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
+  const ofType = typeTest(model, types);
   const marks = words.length > 0 ? model.searchMarks(words.map((w) => w.replaceAll("\0", ""))) : undefined;
-  const slots = base(model).filter((slot) =>
-    (typeCodes.size === 0 || typeCodes.has(model.columns.types[slot])) && (!marks || marks[slot] === 1)
-  );
+  const slots = base(model).filter((slot) => ofType(slot) && (!marks || marks[slot] === 1));
   return { model, slots };
 }
 
@@ -228,10 +232,9 @@ export async function newOpportunities(
   return {
     count: slots.length,
     matching({ type, search }) {
-      const codes = new Set(type.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
+      const ofType = typeTest(model, type);
       return views.filter((_, i) =>
-        (codes.size === 0 || codes.has(model.columns.types[slots[i]])) &&
-        search.every((word) => texts[i].includes(word.replaceAll("\0", "")))
+        ofType(slots[i]) && search.every((word) => texts[i].includes(word.replaceAll("\0", "")))
       );
     },
   };
