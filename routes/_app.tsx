@@ -13,6 +13,9 @@ export default define.layout(function App({ Component, state, url }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Career Community</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
+        <meta name="theme-color" content="#4338ca" />
       </head>
       <body class="min-h-screen bg-slate-50 text-slate-900 antialiased flex flex-col">
         <a
