@@ -104,6 +104,14 @@ export class UpstreamError extends DomainError {
 }
 
 /**
+ * A service the platform depends on works but refused the request, saying why (e.g. the payment gateway does not
+ * know a payment): retrying will not help, unlike an `UpstreamError`.
+ */
+export class UpstreamRefusalError extends DomainError {
+  override name = "UpstreamRefusalError";
+}
+
+/**
  * Codes of authentication errors (docs/decisions.md, Auth), each with the kind of failure it is.
  * `lib/http/errors.ts` answers them as `{error, code, message}`.
  */

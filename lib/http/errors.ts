@@ -20,6 +20,7 @@ import {
   UnauthenticatedError,
   UnsupportedMediaTypeError,
   UpstreamError,
+  UpstreamRefusalError,
   ValidationError,
 } from "@/lib/errors.ts";
 import { type FieldProblem, fieldProblems } from "@/lib/field_messages.ts";
@@ -41,6 +42,7 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [NotFoundError, 404],
   [RequestTimeoutError, 408],
   [ConflictError, 409],
+  [UpstreamRefusalError, 409],
   [TooLargeError, 413],
   [UnsupportedMediaTypeError, 415],
   [RateLimitedError, 429],

@@ -53,23 +53,28 @@ export interface PaymentProof {
 export interface PaymentGateway {
   /** Public key identifier for the browser's checkout. */
   readonly keyId: string;
-  /** @throws UpstreamError "Payment gateway unavailable" when the gateway fails, refuses or times out. */
+  /**
+   * @throws UpstreamError "Payment gateway unavailable" when the gateway fails, refuses or times out (a refused order
+   *   is our fault, not the buyer's, and is logged as a refusal).
+   */
   createOrder(request: OrderRequest): Promise<GatewayOrder>;
   /**
    * The payments made against an order (docs/decisions.md, Money operations, "Reconciliation").
-   * @throws UpstreamError "Payment gateway unavailable".
+   * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError "The gateway does not know this order".
    */
   orderPayments(orderId: string): Promise<GatewayPayment[]>;
   /**
    * Captures an authorized payment of `amountPaise` in `currency`; returns it as captured.
-   * @throws UpstreamError "Payment gateway unavailable" (also when the gateway refuses the capture).
+   * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError when the gateway refuses the capture
+   *   ("The gateway does not know this payment", or "The gateway refused the capture: <its reason>").
    */
   capture(paymentId: string, amountPaise: number, currency: string): Promise<GatewayPayment>;
   /**
    * Refunds `amountPaise` of a captured payment, with `notes` kept at the gateway. Sent with the
    * `X-Refund-Idempotency` header `refund_<paymentId>` (one full refund per payment), so a retry
    * never refunds twice (docs/decisions.md, Money operations, "Refunds").
-   * @throws UpstreamError "Payment gateway unavailable" (also when the gateway refuses the refund).
+   * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError when the gateway refuses the refund
+   *   ("The gateway does not know this payment", or "The gateway refused the refund: <its reason>").
    */
   refund(paymentId: string, amountPaise: number, notes: Record<string, string>): Promise<GatewayRefund>;
   /** True when `proof.signature` is HMAC-SHA256(`orderId|paymentId`, key secret), compared in constant time. */

@@ -2,11 +2,12 @@
  * The Razorpay implementation of `PaymentGateway` through the official `razorpay` SDK (orders, an order's payments,
  * capture and refunds). The SDK fixes its host to api.razorpay.com; its axios instance is pointed at
  * `RAZORPAY_API_URL` (tests point it at a local fake; docs/decisions.md, Running) and given a timeout, so a hung
- * gateway ends as `UpstreamError` like a failed one. The SDK (~6 MB of memory with its axios) is loaded with the first
+ * gateway ends as `UpstreamError` like a failed one; a refusal (the gateway works and says no) is an
+ * `UpstreamRefusalError` with what it said (docs/decisions.md, Money operations, "Gateway refusals"). The SDK (~6 MB of memory with its axios) is loaded with the first
  * order, not with the server.
  */
 import type RazorpayClient from "razorpay";
-import { UpstreamError } from "@/lib/errors.ts";
+import { UpstreamError, UpstreamRefusalError } from "@/lib/errors.ts";
 import { onFirstUse } from "@/lib/lazy.ts";
 import type { Logger } from "@/lib/log.ts";
 import {
@@ -78,6 +79,27 @@ function paymentOf(entity: PaymentEntity): GatewayPayment {
 
 /** The message every gateway failure is answered with (502). */
 export const GATEWAY_UNAVAILABLE = "Payment gateway unavailable";
+/** The refusal of a payment id the gateway has no record of (409). */
+export const UNKNOWN_PAYMENT = "The gateway does not know this payment";
+/** The refusal of an order id the gateway has no record of (409). */
+export const UNKNOWN_ORDER = "The gateway does not know this order";
+/** Razorpay's description of an id it has no record of. */
+const UNKNOWN_ID = "The id provided does not exist";
+
+/**
+ * The gateway's description when `error` (as the SDK rejects) is a refusal: a 400 answer with Razorpay's
+ * `BAD_REQUEST_ERROR` (the request was understood and declined, e.g. an unknown id, an uncaptured payment); null for
+ * an outage (no answer, a timeout, a 5xx, or a 401/429 about our keys or our rate).
+ */
+function refusalOf(error: unknown): string | null {
+  if (typeof error !== "object" || error === null) return null;
+  const { statusCode, error: body } = error as {
+    statusCode?: unknown;
+    error?: { code?: unknown; description?: unknown };
+  };
+  if (statusCode !== 400 || body?.code !== "BAD_REQUEST_ERROR" || typeof body.description !== "string") return null;
+  return body.description;
+}
 
 /**
  * A Razorpay gateway, or null when `RAZORPAY_KEY_ID` or `RAZORPAY_KEY_SECRET` is unset
@@ -106,12 +128,27 @@ export function createRazorpayGateway(
       });
     return client;
   });
-  /** Runs one SDK call; any failure (error, refusal, timeout, odd answer) is logged and becomes UpstreamError. */
-  async function call<T>(what: string, run: (client: RazorpayClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs one SDK call about the payment or order `about`. A refusal becomes UpstreamRefusalError saying what the
+   * gateway said (`unknown` for an id it does not know); any other failure (error, timeout, odd answer) is logged and
+   * becomes UpstreamError.
+   */
+  async function call<T>(
+    what: string,
+    unknown: string,
+    run: (client: RazorpayClient) => Promise<T>,
+  ): Promise<T> {
     const client = await sdk();
     try {
       return await run(client);
     } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal !== null) {
+        log.info(`payment gateway refused ${what}`, { detail: refusal });
+        throw new UpstreamRefusalError(
+          refusal === UNKNOWN_ID ? unknown : `The gateway refused the ${what}: ${refusal}`,
+        );
+      }
       const detail = error instanceof Error ? error.message : JSON.stringify(error);
       log.warn(`payment gateway ${what} failed`, { detail });
       throw new UpstreamError(GATEWAY_UNAVAILABLE);
@@ -125,8 +162,10 @@ export function createRazorpayGateway(
       try {
         order = await client.orders.create({ amount: amountPaise, currency, receipt, notes }) as OrderEntity;
       } catch (error) {
-        const detail = error instanceof Error ? error.message : JSON.stringify(error);
-        log.warn("payment gateway order failed", { detail });
+        // A refused order is our request's fault, not the buyer's: logged as such, answered as an outage.
+        const refusal = refusalOf(error);
+        const detail = refusal ?? (error instanceof Error ? error.message : JSON.stringify(error));
+        log.warn(refusal === null ? "payment gateway order failed" : "payment gateway refused an order", { detail });
         throw new UpstreamError(GATEWAY_UNAVAILABLE);
       }
       if (typeof order?.id !== "string" || Number(order.amount) !== amountPaise) {
@@ -136,19 +175,19 @@ export function createRazorpayGateway(
       return { id: order.id, amount: Number(order.amount), currency: order.currency };
     },
     orderPayments(orderId) {
-      return call("order payments", async (client) => {
+      return call("order payments", UNKNOWN_ORDER, async (client) => {
         const answer = await client.orders.fetchPayments(orderId) as unknown as { items: PaymentEntity[] };
         if (!Array.isArray(answer?.items)) throw new TypeError("unexpected payment collection");
         return answer.items.map(paymentOf);
       });
     },
     capture(paymentId, amountPaise, currency) {
-      return call("capture", async (client) => {
+      return call("capture", UNKNOWN_PAYMENT, async (client) => {
         return paymentOf(await client.payments.capture(paymentId, amountPaise, currency) as unknown as PaymentEntity);
       });
     },
     refund(paymentId, amountPaise, notes) {
-      return call("refund", async (client): Promise<GatewayRefund> => {
+      return call("refund", UNKNOWN_PAYMENT, async (client): Promise<GatewayRefund> => {
         const refund = await client.payments.refund(paymentId, {
           amount: amountPaise,
           notes,

@@ -39,10 +39,12 @@ export type CspExtra = Partial<Record<CspDirective, readonly string[]>>;
 
 /**
  * Razorpay Checkout.js, loaded from `scriptUrl` (`RAZORPAY_CHECKOUT_URL`: Razorpay's, or the
- * local demo's stand-in): its script's origin and the frame it opens (toolkit page only).
+ * local demo's stand-in): its script's origin, for the script and the requests it makes (the
+ * stand-in records the payment at the fake gateway), and the frame it opens (toolkit page only).
  */
 export function checkoutCsp(scriptUrl: string): CspExtra {
-  return { scriptSrc: [new URL(scriptUrl).origin], frameSrc: ["https://api.razorpay.com"] };
+  const origin = new URL(scriptUrl).origin;
+  return { scriptSrc: [origin], connectSrc: [origin], frameSrc: ["https://api.razorpay.com"] };
 }
 
 /** Lesson videos served from a content delivery network over https (lesson viewer only). */

@@ -17,14 +17,19 @@ export const RefundBodySchema = z.object({
   reason: z.string().trim().max(500).optional().transform((v) => v || undefined),
 });
 
-/** The `apiDocs` of a refund route: its summary and its own answers beside the gateway's 502. */
+/** The `apiDocs` of a refund route: its summary and its own answers beside the gateway's 409 and 502. */
 export function refundDocs(summary: string, responses: Record<200 | 400 | 404, string>): RouteDocs {
   return describeRoute({
     POST: {
       summary,
       access: ["admin"],
       body: RefundBodySchema,
-      responses: { ...responses, 502: "Payment gateway unavailable (nothing changed)" },
+      responses: {
+        ...responses,
+        409: "The gateway refused the refund, saying why: The gateway does not know this payment; The gateway has no " +
+          "captured payment for this purchase; The gateway refused the refund: <its reason> (nothing changed)",
+        502: "Payment gateway unavailable (nothing changed)",
+      },
     },
   });
 }

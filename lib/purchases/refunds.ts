@@ -6,17 +6,16 @@
  * purchase as read, mark the purchase `refunded` with the refund, give up the toolkit (the owned marker), give the
  * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit, notify the buyer
  * (`purchase_refunded` and an e-mail through the outbox) and move the dashboard's counters. A gateway failure
- * changes nothing (502). A payment kept as extra (money due back) is refunded the same way, notification and e-mail
- * included, and the purchase stays as it is. `refund.processed` from the gateway marks a refund processed, once,
- * also when it comes before the refund's own write.
+ * (502) or refusal (409, saying what the gateway said) changes nothing. A payment kept as extra (money due back) is
+ * refunded the same way, notification and e-mail included, and the purchase stays as it is. `refund.processed` from
+ * the gateway marks a refund processed, once, also when it comes before the refund's own write.
  *
  * Keys (owned by this module only):
  * - `["refunds_processed_early", refundId]` → when the gateway said it was processed, until the refund is written
  */
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
 import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
-import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamError } from "@/lib/errors.ts";
-import { GATEWAY_UNAVAILABLE } from "@/lib/payments/razorpay.ts";
+import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamRefusalError } from "@/lib/errors.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { nowOf, type PaymentContext } from "./confirmation.ts";
@@ -51,10 +50,16 @@ const EARLY_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
 
 const earlyKey = (refundId: string): Deno.KvKey => ["refunds_processed_early", refundId];
 
-/** The id of the captured payment of `orderId`, asked of the gateway (a purchase paid by an event without one). */
+/** The refusal of a purchase whose order the gateway lists no captured payment for. */
+export const NO_CAPTURED_PAYMENT = "The gateway has no captured payment for this purchase";
+
+/**
+ * The id of the captured payment of `orderId`, asked of the gateway (a purchase paid by an event without one).
+ * @throws UpstreamRefusalError `NO_CAPTURED_PAYMENT` or "The gateway does not know this order"; UpstreamError.
+ */
 async function capturedPayment(payments: PaymentGateway, orderId: string): Promise<string> {
   const captured = (await payments.orderPayments(orderId)).find((p) => p.status === "captured");
-  if (!captured) throw new UpstreamError(GATEWAY_UNAVAILABLE);
+  if (!captured) throw new UpstreamRefusalError(NO_CAPTURED_PAYMENT);
   return captured.id;
 }
 
@@ -163,7 +168,8 @@ async function tellBuyerOps(
  * purchase as it ends up.
  * @throws NotFoundError "Purchase not found" or "Payment not found"; InvalidInputError `ONLY_PAID_REFUNDABLE`,
  *   `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotConfiguredError without gateway keys; UpstreamError
- *   "Payment gateway unavailable" (nothing changed).
+ *   "Payment gateway unavailable" or UpstreamRefusalError (the gateway refused: an unknown payment, no captured
+ *   payment, …), nothing changed either way.
  */
 export async function refundPayment(
   ctx: PaymentContext,

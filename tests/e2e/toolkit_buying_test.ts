@@ -74,10 +74,10 @@ Deno.test("without payment keys the toolkit page says payments are not available
   await page.getByText("Why negotiate body").waitFor();
 });
 
-Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pays and opens the lessons", async () => {
+Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pays, opens the lessons, and the payment can be refunded", async () => {
   await using fake = startFakeRazorpay();
   await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
-  const { toolkit } = await toolkitWithPreview(t);
+  const { admin, toolkit } = await toolkitWithPreview(t);
   const student = await createTestUser(t);
   await using browser = await launchBrowser();
   const context = await browser.newContext();
@@ -95,4 +95,13 @@ Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pa
   assertEquals(dialogs.length, 1);
   assert(dialogs[0].startsWith("Fake Razorpay (local demo): pay ₹249.00 for Salary Negotiation?"), dialogs[0]);
   assertEquals(fake.orders.map((o) => o.amount), [24900]);
+  // The gateway knows the payment the stand-in made, so the admin can refund it.
+  assertEquals(fake.payments.map((p) => [p.order_id, p.status]), [[fake.orders[0].id, "captured"]]);
+  const { purchases } = await (await t.fetch("/api/admin/purchases", { headers: admin.headers })).json();
+  const refunded = await t.json("POST", `/api/admin/purchases/${purchases[0].id}/refund`, {
+    body: {},
+    headers: admin.headers,
+  });
+  assertEquals(refunded.status, 200, await refunded.clone().text());
+  assertEquals(fake.refunds.map((r) => [r.payment_id, r.amount]), [[fake.payments[0].id, 24900]]);
 });

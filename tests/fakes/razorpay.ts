@@ -8,8 +8,10 @@
  * order, as a buyer's payment would. Tests can make it fail
  * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
  * `GET /v1/checkout.js` is a stand-in for Checkout.js for the local demo (`RAZORPAY_CHECKOUT_URL`):
- * its window is the browser's confirm dialog, and it signs the payment in the page with the fake's
- * key secret, as Razorpay would, so the platform's verification accepts it.
+ * its window is the browser's prompt dialog; what the buyer chose is recorded at the fake
+ * (`POST /v1/checkout/payments`: a captured or failed payment of the order), which answers the
+ * payment signed with the key secret as Razorpay would, so the platform's verification accepts it
+ * and refunds and reconciliation find the payment later.
  */
 import { Buffer } from "node:buffer";
 import { hmacSha256Hex } from "@/lib/payments/gateway.ts";
@@ -85,8 +87,13 @@ function randomId(prefix: string): string {
   return prefix + Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
 }
 
-/** The Checkout.js stand-in: `new Razorpay(options).open()` asks, then pays or dismisses. */
-const CHECKOUT_STAND_IN = `
+/**
+ * The Checkout.js stand-in: `new Razorpay(options).open()` asks, then pays, declines or dismisses. Paying and declining
+ * go through the fake (`POST /v1/checkout/payments` at `payUrl`), which records the payment as Razorpay would, so the
+ * gateway knows it afterwards (refunds, reconciliation) and signs it with the key secret the page never sees.
+ */
+function checkoutStandIn(payUrl: string): string {
+  return `
 window.Razorpay = function (options) {
   var failed = function () {};
   this.on = function (name, handler) { if (name === "payment.failed") failed = handler; };
@@ -95,22 +102,23 @@ window.Razorpay = function (options) {
     var answer = prompt("Fake Razorpay (local demo): pay \\u20b9" + rupees + " for " + options.description +
       "?\\nOK pays; type 'decline' to see a declined card; Cancel closes the window.", "");
     if (answer === null) { if (options.modal && options.modal.ondismiss) options.modal.ondismiss(); return; }
-    if (answer.trim().toLowerCase() === "decline") { failed({ error: { description: "Your card was declined." } }); return; }
-    var paymentId = "pay_" + Math.random().toString(36).slice(2, 16);
-    var key = await crypto.subtle.importKey("raw", new TextEncoder().encode(${
-  JSON.stringify(FAKE_KEYS.RAZORPAY_KEY_SECRET)
-}),
-      { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    var mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(options.order_id + "|" + paymentId));
-    var signature = Array.from(new Uint8Array(mac), function (b) { return b.toString(16).padStart(2, "0"); }).join("");
-    options.handler({ razorpay_order_id: options.order_id, razorpay_payment_id: paymentId, razorpay_signature: signature });
+    var declined = answer.trim().toLowerCase() === "decline";
+    var res = await fetch(${JSON.stringify(payUrl)}, {
+      method: "POST",
+      body: JSON.stringify({ key: options.key, order_id: options.order_id, status: declined ? "failed" : "captured" }),
+    });
+    var answered = await res.json();
+    if (!res.ok) { failed({ error: { description: answered.error.description } }); return; }
+    if (declined) { failed({ error: { description: "Your card was declined." } }); return; }
+    options.handler(answered);
   };
 };`;
+}
 
-function error(status: number, description: string, field?: string): Response {
+function error(status: number, description: string, field?: string, headers: Record<string, string> = {}): Response {
   return Response.json({
     error: { code: "BAD_REQUEST_ERROR", description, source: "business", step: "payment_initiation", field },
-  }, { status });
+  }, { status, headers });
 }
 
 /** Starts the fake on a free port. */
@@ -155,8 +163,11 @@ export function startFakeRazorpay(): FakeRazorpay {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     if (req.method === "GET" && url.pathname === "/v1/checkout.js") {
-      return new Response(CHECKOUT_STAND_IN, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+      return new Response(checkoutStandIn(`${fake.url}/v1/checkout/payments`), {
+        headers: { "content-type": "text/javascript; charset=utf-8" },
+      });
     }
+    if (req.method === "POST" && url.pathname === "/v1/checkout/payments") return await checkoutPayment(req);
     if (fake.mode === "hang") {
       await new Promise<void>((resolve) => hanging.add(resolve));
       return new Response(null, { status: 503 });
@@ -202,6 +213,22 @@ export function startFakeRazorpay(): FakeRazorpay {
     orders.push(order);
     return Response.json(order);
   });
+  /**
+   * What the Checkout.js stand-in's window does at Razorpay: `{key, order_id, status: "captured" | "failed"}` (a text
+   * body, so the page's request needs no preflight) records a payment of the order; a captured one is answered with
+   * the signed fields Checkout.js hands the page.
+   */
+  async function checkoutPayment(req: Request): Promise<Response> {
+    const cors = { "access-control-allow-origin": "*" };
+    const body = await req.json().catch(() => null) as Record<string, unknown> | null;
+    const order = orders.find((o) => o.id === body?.order_id);
+    const status = body?.status;
+    if (body?.key !== FAKE_KEYS.RAZORPAY_KEY_ID || !order || (status !== "captured" && status !== "failed")) {
+      return error(400, "The id provided does not exist", "order_id", cors);
+    }
+    const payment = fake.addPayment(order.id, status);
+    return Response.json(status === "captured" ? signedPayment(order.id, payment.id) : payment, { headers: cors });
+  }
   function capture(payment: FakePayment, body: Record<string, unknown> | null): Response {
     if (payment.status !== "authorized") return error(400, "This payment has already been captured");
     if (body?.amount !== payment.amount) {

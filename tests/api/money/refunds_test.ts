@@ -102,6 +102,33 @@ Deno.test("refund: a gateway failure is 502 and changes nothing", async () => {
   assertEquals(shop.fake.refunds.length, 1);
 });
 
+Deno.test("refund: a gateway refusal is 409 saying what the gateway said, not an outage, and changes nothing", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  // Paid with a payment the gateway never saw (as the demo's checkout once made up).
+  const started = await checkout(shop, buyer, kit.id);
+  const verified = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(started.body.order.id),
+    headers: buyer.headers,
+  });
+  assertEquals(verified.status, 200);
+  const unknown = started.body.purchase.id;
+  const before = await purchaseRecord(shop, unknown);
+  assertEquals(await refund(shop, unknown), { status: 409, body: { error: "The gateway does not know this payment" } });
+  assertEquals(await purchaseRecord(shop, unknown), before);
+  // A payment the gateway holds but will not refund: its reason is passed on.
+  const other = await addToolkit(shop, { title: "Interview Toolkit" });
+  const { purchaseId, payment } = await buy(shop, buyer, other.id);
+  payment.captured = false;
+  assertEquals(await refund(shop, purchaseId), {
+    status: 409,
+    body: { error: "The gateway refused the refund: The payment has not been captured" },
+  });
+  assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
+  assertEquals(shop.fake.refunds.length, 0);
+});
+
 Deno.test("refund.processed marks the refund processed once; a replay changes nothing", async () => {
   await using shop = await openShop();
   const buyer = await createTestUser(shop.t);
