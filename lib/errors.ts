@@ -93,6 +93,18 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/**
+ * A write kept losing races to other writers for longer than it waits (docs/decisions.md, Open and closed listings,
+ * "Concurrent writers"): nothing was written, and the same request may simply be sent again; `retryAfterSeconds` says
+ * when.
+ */
+export class BusyError extends DomainError {
+  override name = "BusyError";
+  constructor(message: string, readonly retryAfterSeconds = 1) {
+    super(message);
+  }
+}
+
 /** A capability that needs configuration the deployment lacks, e.g. "Payments are not configured". */
 export class NotConfiguredError extends DomainError {
   override name = "NotConfiguredError";

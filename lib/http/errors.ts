@@ -7,6 +7,7 @@
 import {
   AUTH_ERROR_KINDS,
   AuthError,
+  BusyError,
   ClientAbortError,
   ConflictError,
   DomainError,
@@ -48,6 +49,7 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [RateLimitedError, 429],
   [UpstreamError, 502],
   [NotConfiguredError, 503],
+  [BusyError, 503],
 ];
 
 function statusOf(error: DomainError): number {
@@ -71,10 +73,10 @@ function bodyOf(error: DomainError): unknown {
   return { error: error.message };
 }
 
-/** The response headers of a domain error: its type, and `Retry-After` (whole seconds) for a rate limit. */
+/** The response headers of a domain error: its type, and `Retry-After` (whole seconds) for a rate limit or a busy write. */
 function headersOf(error: DomainError): Record<string, string> {
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (error instanceof RateLimitedError) {
+  if (error instanceof RateLimitedError || error instanceof BusyError) {
     headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   }
   return headers;

@@ -2,7 +2,7 @@
  * The internships capability (docs/api.md, Internships; docs/decisions.md, Internships): list with
  * filters and search, read, create (one or a batch), update and soft delete. Lists are answered
  * from the read model of `store.ts` (filters in `filters.ts`); writes go through its writer's
- * atomic commits, retried at most 10 times on a lost race (then ConflictError).
+ * atomic commits; races lost to other processes are retried for up to 30 s (then BusyError).
  */
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
@@ -222,7 +222,7 @@ export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<I
 /**
  * Keeps the internships `userId` posted without their owner (`userId` null, shown as a former member): account
  * deletion. One checked write per listing (a listing's chunk is the unit of a write), so any number fit KV's limits.
- * @throws ConflictError after 10 races lost on one listing (those done stay done; running it again finishes).
+ * @throws BusyError after 30 s of races lost on one listing (those done stay done; running it again finishes).
  */
 export async function forgetInternshipOwner(kv: Deno.Kv, userId: string): Promise<void> {
   const store = await internshipStore(kv);
@@ -303,7 +303,7 @@ export async function getInternship(
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
  * active, with fresh ids and timestamps.
- * @throws ConflictError when 10 attempts lost races with other processes (nothing is created).
+ * @throws BusyError after 30 s of races lost to other processes (nothing is created).
  */
 export async function createInternships(
   kv: Deno.Kv,
@@ -345,7 +345,7 @@ export async function createInternships(
  * Replaces the live record `id` with `change(record)` as `actor` (owner or admin), in one atomic
  * write; `change` runs again on the latest record after a lost race.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner or
- * an admin; what `change` throws; ConflictError after 10 lost races (nothing is changed).
+ * an admin; what `change` throws; BusyError after 30 s of lost races (nothing is changed).
  */
 async function writeInternship(
   kv: Deno.Kv,
@@ -365,7 +365,7 @@ async function writeInternship(
  * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
- * ConflictError after 10 races lost to other processes (nothing is changed).
+ * BusyError after 30 s of races lost to other processes (nothing is changed).
  */
 export async function updateInternship(
   kv: Deno.Kv,
@@ -389,7 +389,7 @@ export async function updateInternship(
 /**
  * Soft-deletes an internship as owner or admin: sets `deletedAt` (and `updatedAt`).
  * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else;
- * ConflictError after 10 races lost to other processes (nothing is changed).
+ * BusyError after 30 s of races lost to other processes (nothing is changed).
  */
 export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Promise<void> {
   await writeInternship(kv, {

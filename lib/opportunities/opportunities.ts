@@ -275,7 +275,7 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
  * Applies a review `action` (see the module docstring) in one checked write, which also adds the
  * `opportunity_reviewed` notification for the submitter when the review changed the record's state
  * (docs/decisions.md, Notifications).
- * @throws NotFoundError for an unknown id; ConflictError after 10 lost races (nothing changed).
+ * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
  */
 export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewAction): Promise<OpportunityView> {
   const store = await opportunityStore(kv);
@@ -320,7 +320,7 @@ export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise
 /**
  * Keeps the opportunities `userId` submitted without their submitter (`userId` null, shown as a former member):
  * account deletion, one checked write per record.
- * @throws ConflictError after 10 races lost on one record (running it again finishes).
+ * @throws BusyError after 30 s of races lost on one record (running it again finishes).
  */
 export async function forgetOpportunityOwner(kv: Deno.Kv, userId: string): Promise<void> {
   const { model, writer } = await opportunityStore(kv);

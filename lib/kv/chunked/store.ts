@@ -17,9 +17,9 @@
  * two writes that touch a common chunk are ordered by KV and the later one fails its check and
  * retries on fresh data; writes to different chunks replace nothing of each other and need no
  * order. The marker is only incremented (a `sum`), never compared in a write, so it puts no
- * unrelated writes into one queue. Within a process, writes to one chunk take a lock so they
- * queue instead of losing races to each other; races with other processes are retried up to 10
- * times (then `ConflictError`, nothing written).
+ * unrelated writes into one queue. Within a process, writes to one chunk take a lock and appends
+ * one queue, so they wait instead of losing races to each other; races with other processes are
+ * retried for up to 30 s (then `BusyError`, nothing written).
  *
  * Reads (`read_model.ts`, `sync.ts`). The writer applies each of its commits to its process's
  * read model. Every `SYNC_INTERVAL_MS` at most, a read compares the change marker with the

@@ -3,11 +3,12 @@
  * updates replace a record in its chunk (or move it to the open chunk when its chunk would
  * outgrow the value limit). Each write is one atomic operation checked against the versionstamps
  * of exactly what it read (the chunks it rewrites, the id entry, the open pointer) and bumping the
- * change marker. In this process, writes to one chunk wait for each other (a lock per chunk), so
- * they queue instead of losing races; a race lost to another process is retried, at most
- * `MAX_ATTEMPTS` times, then `ConflictError` is thrown with nothing written.
+ * change marker. In this process, writes to one chunk wait for each other (a lock per chunk), and
+ * appends wait in one queue before they read the open chunk, so they never race each other; a race
+ * lost to another process is retried after a growing random pause for up to `RETRY_BUDGET_MS`, then
+ * `BusyError` is thrown with nothing written (docs/decisions.md, Open and closed listings, "Concurrent writers").
  */
-import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { BusyError, InvalidInputError } from "@/lib/errors.ts";
 import {
   CHUNK_FILL_BYTES,
   CHUNK_MAX_BYTES,
@@ -21,8 +22,10 @@ import {
 import type { ListingEntry } from "./layout.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
 
-/** Attempts of one write before it gives up with `ConflictError`. */
-export const MAX_ATTEMPTS = 10;
+/** How long (ms) a write keeps retrying races lost to other processes before it gives up with `BusyError`. */
+export const RETRY_BUDGET_MS = 30_000;
+/** The longest pause (ms) between two attempts of a write. */
+const MAX_PAUSE_MS = 100;
 
 /** A chunk as read for a write: its records and the versionstamps the write must check. */
 interface ReadChunk<R> {
@@ -53,25 +56,36 @@ class ChunkLocks {
 
 const noop = () => {};
 
-/** Waits a random few milliseconds, more after each lost race, so racing processes spread out. */
+/** Waits a random few milliseconds, more after each lost race (at most `MAX_PAUSE_MS`), so racing processes spread out. */
 function backoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, MAX_PAUSE_MS)));
 }
 
 /** The writer of one chunked store in one KV; applies its commits to `model`. */
 export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {
   private readonly locks = new ChunkLocks();
+  /** Appends wait here, one at a time, before they read the open pointer (a lock under a number no chunk has). */
+  private readonly appends = new ChunkLocks();
+  /** How long (ms) a write retries lost races; `RETRY_BUDGET_MS` unless a test shortens it. */
+  retryBudgetMs = RETRY_BUDGET_MS;
 
   constructor(private readonly kv: Deno.Kv, private readonly model: ChunkedReadModel<R, E, C>) {}
 
   /**
    * Stores new records in one atomic write (all or nothing), filling the open chunk and opening
    * further ones as they fill.
-   * @throws ConflictError after `MAX_ATTEMPTS` lost races; InvalidInputError when the write
+   * @throws BusyError after `retryBudgetMs` of races lost to other processes; InvalidInputError when the write
    * exceeds KV's limits.
    */
   async insert(records: R[]): Promise<void> {
-    await this.retry(() => this.append(records));
+    await this.retry(async () => {
+      const release = await this.appends.acquire(0);
+      try {
+        return await this.append(records);
+      } finally {
+        release();
+      }
+    });
   }
 
   /**
@@ -82,8 +96,8 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * atomic write, given the stored and the previous record; it is called again on every attempt and not when `change`
    * returned the record unchanged (the same object), which writes nothing.
    * @returns the stored record, or null when `id` is unknown.
-   * @throws what `change` throws (nothing is written); ConflictError after `MAX_ATTEMPTS` lost
-   * races; InvalidInputError when the write exceeds KV's limits.
+   * @throws what `change` throws (nothing is written); BusyError after `retryBudgetMs` of races lost to other
+   * processes; InvalidInputError when the write exceeds KV's limits.
    */
   async update(
     id: string,
@@ -136,15 +150,15 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
     return ids.length;
   }
 
-  /** Runs `attempt` until it succeeds, at most `MAX_ATTEMPTS` times. */
+  /** Runs `attempt` until it succeeds, pausing a little more after each failure, for at most `retryBudgetMs`. */
   private async retry(attempt: () => Promise<boolean>): Promise<void> {
-    for (let i = 1; i <= MAX_ATTEMPTS; i++) {
+    const started = Date.now();
+    for (let i = 1;; i++) {
       if (await attempt()) return;
-      if (i < MAX_ATTEMPTS) await backoff(i);
+      if (Date.now() - started >= this.retryBudgetMs) break;
+      await backoff(i);
     }
-    throw new ConflictError(
-      `Too many concurrent writes to ${this.model.layout.noun}: gave up after ${MAX_ATTEMPTS} attempts, try again`,
-    );
+    throw new BusyError(`Too many concurrent writes to ${this.model.layout.noun}; nothing was written, try again`);
   }
 
   /** Replaces a record in its chunk, or moves it to the open chunk when the chunk would outgrow the limit. */
