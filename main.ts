@@ -1,9 +1,10 @@
 /**
  * Production entry and composition root: configuration, KV, assets, the route manifest and the
- * 403 page handed to the app, HTTP server, the jobs' crons, graceful shutdown (`deno task start`).
+ * 403 page handed to the app, HTTP server, the read models loaded while it serves, the jobs' crons, graceful
+ * shutdown (`deno task start`).
  */
 import { ConfigError, loadConfig } from "./app.config.ts";
-import { createServices, loadReadModels, prepareAssets, serve, stopOnSignals } from "./lib/platform/server.ts";
+import { createServices, prepareAssets, serveWhileLoading, stopOnSignals } from "./lib/platform/server.ts";
 import { Forbidden } from "./components/Forbidden.tsx";
 // Registers the crons at import, at top level, where Deno Deploy finds them (docs/decisions.md, Background work).
 import { startJobs } from "./lib/jobs/crons.ts";
@@ -13,10 +14,9 @@ try {
   const config = loadConfig();
   const services = await createServices(config);
   const assets = await prepareAssets(manifest, !Deno.env.get("DENO_DEPLOYMENT_ID"));
-  const loadMs = await loadReadModels(services.kv);
-  services.log.info("read models loaded", { ms: Math.round(loadMs) });
   startJobs(services);
-  stopOnSignals(serve(services, { manifest, assets, forbiddenPage: () => Forbidden({}) }), services);
+  const { server } = serveWhileLoading(services, { manifest, assets, forbiddenPage: () => Forbidden({}) });
+  stopOnSignals(server, services);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);

@@ -42,15 +42,19 @@ export async function createServices(config: Config): Promise<Services> {
 }
 
 /**
- * Loads the read models (internships, opportunities) before the server listens, so that no
- * request waits for a load, then gives the load's garbage back to the operating system
- * (`compactHeap`). Returns the time taken in ms.
+ * Loads the read models (internships, opportunities), then gives the load's garbage back to the operating system
+ * (`compactHeap`). The server listens meanwhile: a request that needs a read model awaits this same load (its store's
+ * accessor holds the promise), any other is answered at once (docs/decisions.md, Open and closed listings, "Serving
+ * while loading"). Returns the time taken in ms and the bytes read from KV.
  */
-export async function loadReadModels(kv: Deno.Kv): Promise<number> {
+export async function loadReadModels(kv: Deno.Kv): Promise<{ ms: number; kvBytes: number }> {
   const started = performance.now();
-  await Promise.all([internshipStore(kv), opportunityStore(kv)]);
+  const [internships, opportunities] = await Promise.all([internshipStore(kv), opportunityStore(kv)]);
   compactHeap();
-  return performance.now() - started;
+  return {
+    ms: performance.now() - started,
+    kvBytes: internships.model.loadedBytes + opportunities.model.loadedBytes,
+  };
 }
 
 /** The built assets; builds `manifest`'s islands first when `_build/` is missing and `buildIfMissing` is set. */
@@ -90,6 +94,24 @@ export function serve(services: Services, parts: AppParts, onListen?: (addr: Den
     },
     (req, info) => app.fetch(req, info),
   );
+}
+
+/**
+ * Serves the platform at once and loads the read models meanwhile (`loadReadModels`; docs/decisions.md, Open and
+ * closed listings, "Serving while loading"): the load's outcome is logged ("read models loaded" with its time and the
+ * bytes it read from KV), and returned for whoever wants to wait for it.
+ */
+export function serveWhileLoading(
+  services: Services,
+  parts: AppParts,
+): { server: Deno.HttpServer; loaded: Promise<{ ms: number; kvBytes: number }> } {
+  const server = serve(services, parts);
+  const loaded = loadReadModels(services.kv);
+  loaded.then(
+    ({ ms, kvBytes }) => services.log.info("read models loaded", { ms: Math.round(ms), kvBytes }),
+    (error) => services.log.error("read models failed to load", { error: String(error) }),
+  );
+  return { server, loaded };
 }
 
 /** How long (ms) a shutdown waits for requests in flight before it closes KV anyway. */

@@ -53,6 +53,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   readonly changes: ChangeTracker;
   /** Grows whenever a listing changes: what was derived from the model stays valid until then. */
   version = 0;
+  /** How many bytes of index chunks `load` read from KV. */
+  loadedBytes = 0;
   private readonly chunkOf: number[] = [];
   /** Per chunk, the slots of its records in chunk order. */
   private readonly chunkSlots = new Map<number, Int32Array>();
@@ -82,6 +84,7 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     const marker = await this.changes.read();
     this.loading = true;
     for await (const entry of this.kv.list<Uint8Array>({ prefix: this.keys.indexes }, { batchSize: LOAD_BATCH })) {
+      this.loadedBytes += entry.value.byteLength;
       this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
     }
     this.loading = false;
