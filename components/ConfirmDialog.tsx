@@ -47,7 +47,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         e.preventDefault();
         if (!busy) onCancel();
       }}
-      class="m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      class="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
     >
       {open && (
         <div class="space-y-4">

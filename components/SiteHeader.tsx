@@ -1,12 +1,14 @@
 /**
- * The site header: brand, main navigation, and the signed-in user with sign-out. Below the `md`
+ * The site header: brand, main navigation, and the signed-in user with sign-out. Below the `lg`
  * breakpoint the links sit behind a "Menu" button (a `<details>`, so it opens without
- * JavaScript) and open as a panel under the header; from `md` up they stand in one row, shown
+ * JavaScript) and open as a panel under the header; from `lg` up they stand in one row, shown
  * by CSS whether the menu is open or not (`::details-content`). A signed-in person also has the
  * notification bell, outside the menu so its count shows on a phone, and links to their own
- * space: in the menu panel on a small screen, and from `md` up behind an account menu (another
+ * space: in the menu panel on a small screen, and from `lg` up behind an account menu (another
  * `<details>`, named by the person's name) after the bell, as sites usually place them, so the
- * header stays one row at every width. The header fits 360 px.
+ * header stays one row at every width. Both account menus list the profile first. On a phone the
+ * bell and the Menu button keep their size and the brand wraps when the screen is narrower than
+ * 360 px, so nothing sticks out even at 320 px.
  */
 import type { User } from "@/lib/users/users.ts";
 import NotificationBell from "@/islands/NotificationBell.tsx";
@@ -18,52 +20,52 @@ const NAV = [
   { href: "/ungatekeep", label: "Ungatekeep" },
 ];
 
-const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold md:py-0";
+const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold lg:py-0";
 
-/** The signed-in person's own pages. */
+/** The signed-in person's own pages, in both account menus. */
 const OWN = [
+  { href: "/profile", label: "Profile" },
   { href: "/me/tracker", label: "My applications" },
   { href: "/me/alerts", label: "Alerts" },
   { href: "/me/notifications", label: "Notifications" },
   { href: "/me/settings", label: "Settings" },
 ];
 
-/** The account links of the small-screen menu: a signed-in person's own pages, profile and sign-out, or sign-in and sign-up for a guest. */
+/**
+ * The account part of the small-screen menu: for a signed-in person whose account it is, their own pages (profile
+ * first) and sign-out; for a guest, sign-in and sign-up.
+ */
 function AccountLinks({ user, path, class: layout }: { user?: User; path: string; class: string }) {
   const signIn = path === "/" || path.startsWith("/sign-")
     ? "/sign-in"
     : `/sign-in?${new URLSearchParams({ callbackURL: path })}`;
+  if (!user) {
+    return (
+      <div class={`flex-wrap items-center gap-3 ${layout}`}>
+        <a href={signIn} class="text-slate-700 hover:text-indigo-700">Sign in</a>
+        <a href="/sign-up" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700">
+          Sign up
+        </a>
+      </div>
+    );
+  }
   return (
-    <div class={`flex-wrap items-center gap-3 ${layout}`}>
-      {user
-        ? (
-          <>
-            {OWN.map((item) => (
-              <a
-                key={item.href}
-                href={item.href}
-                aria-current={path === item.href ? "page" : undefined}
-                class="text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold"
-              >
-                {item.label}
-              </a>
-            ))}
-            <a href="/profile" class="min-w-0 break-words text-slate-700 hover:text-indigo-700">{user.name}</a>
-            <form method="post" action="/sign-out">
-              <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
-                Sign out
-              </button>
-            </form>
-          </>
-        )
-        : (
-          <>
-            <a href={signIn} class="text-slate-700 hover:text-indigo-700">Sign in</a>
-            <a href="/sign-up" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700">
-              Sign up
-            </a>
-          </>
-        )}
+    <div class={`flex-col ${layout}`}>
+      <p class="text-slate-700">
+        Signed in as <span class="font-medium text-slate-900">{user.name}</span>
+      </p>
+      <ul class="mt-1">
+        {OWN.map((item) => (
+          <li key={item.href}>
+            <a href={item.href} aria-current={path === item.href ? "page" : undefined} class={LINK}>{item.label}</a>
+          </li>
+        ))}
+      </ul>
+      <form method="post" action="/sign-out" class="mt-2">
+        <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
+          Sign out
+        </button>
+      </form>
     </div>
   );
 }
@@ -71,10 +73,10 @@ function AccountLinks({ user, path, class: layout }: { user?: User; path: string
 const MENU_ITEM =
   "block px-4 py-2 text-slate-800 hover:bg-slate-100 hover:text-indigo-700 aria-[current=page]:font-semibold";
 
-/** From `md` up, a signed-in person's own pages, profile and sign-out behind a button showing their name. */
+/** From `lg` up, a signed-in person's own pages, profile and sign-out behind a button showing their name. */
 function AccountMenu({ user, path }: { user: User; path: string }) {
   return (
-    <details class="group relative hidden text-sm md:order-3 md:block">
+    <details class="group relative hidden text-sm lg:order-3 lg:block">
       <summary class="flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
         <span class="sr-only">Account menu:</span> <span class="max-w-48 truncate">{user.name}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current group-open:rotate-180">
@@ -83,7 +85,7 @@ function AccountMenu({ user, path }: { user: User; path: string }) {
       </summary>
       <div class="absolute right-0 top-full z-20 mt-2 w-56 rounded-md border border-slate-200 bg-white py-2 shadow-lg">
         <ul>
-          {[{ href: "/profile", label: "Profile" }, ...OWN].map((item) => (
+          {OWN.map((item) => (
             <li key={item.href}>
               <a href={item.href} aria-current={path === item.href ? "page" : undefined} class={MENU_ITEM}>
                 {item.label}
@@ -103,26 +105,28 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
   const links = user?.role === "admin" ? [...NAV, { href: "/admin", label: "Admin" }] : NAV;
   return (
     <header class="border-b border-slate-200 bg-white">
-      <nav aria-label="Main" class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-6">
-        <a href="/" class="font-bold text-lg text-indigo-700 whitespace-nowrap">Career Community</a>
+      <nav aria-label="Main" class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-3 lg:gap-x-6">
+        <a href="/" class="min-w-0 font-bold text-lg leading-tight text-indigo-700 sm:shrink-0 sm:whitespace-nowrap">
+          Career Community
+        </a>
         {user && (
-          <div class="ml-auto md:order-2 md:ml-0">
+          <div class="ml-auto shrink-0 lg:order-2 lg:ml-0">
             <NotificationBell />
           </div>
         )}
         <details
-          class={`group ${
-            user ? "ml-3" : "ml-auto"
-          } md:order-1 md:ml-0 md:flex-1 md:details-content:[content-visibility:visible]`}
+          class={`group shrink-0 ${
+            user ? "" : "ml-auto"
+          } lg:order-1 lg:ml-0 lg:flex-1 lg:shrink lg:details-content:[content-visibility:visible]`}
         >
-          <summary class="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 md:hidden [&::-webkit-details-marker]:hidden">
+          <summary class="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 lg:hidden [&::-webkit-details-marker]:hidden">
             <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
               <path d="M3 5h14v1.6H3zm0 4.2h14v1.6H3zm0 4.2h14V15H3z" />
             </svg>
             Menu
           </summary>
-          <div class="absolute inset-x-0 top-full z-20 flex flex-col gap-2 border-b border-slate-200 bg-white px-4 pb-4 pt-2 text-sm shadow-md md:static md:flex-row md:items-center md:gap-6 md:border-0 md:p-0 md:shadow-none">
-            <ul class="flex flex-col md:flex-row md:gap-4">
+          <div class="absolute inset-x-0 top-full z-20 flex flex-col gap-2 border-b border-slate-200 bg-white px-4 pb-4 pt-2 text-sm shadow-md lg:static lg:flex-row lg:items-center lg:gap-6 lg:border-0 lg:p-0 lg:shadow-none">
+            <ul class="flex flex-col lg:flex-row lg:gap-4">
               {links.map((item) => (
                 <li key={item.href}>
                   <a
@@ -135,12 +139,12 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
                 </li>
               ))}
             </ul>
-            <AccountLinks user={user} path={path} class="flex border-t border-slate-200 pt-3 md:hidden" />
+            <AccountLinks user={user} path={path} class="flex border-t border-slate-200 pt-3 lg:hidden" />
           </div>
         </details>
         {user
           ? <AccountMenu user={user} path={path} />
-          : <AccountLinks path={path} class="hidden text-sm md:order-3 md:flex" />}
+          : <AccountLinks path={path} class="hidden text-sm lg:order-3 lg:flex" />}
       </nav>
     </header>
   );

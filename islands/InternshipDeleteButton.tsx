@@ -49,7 +49,7 @@ export default function InternshipDeleteButton({ id, title, redirectTo }: Intern
       <dialog
         ref={dialog}
         aria-labelledby={headingId}
-        class="m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-left shadow-xl backdrop:bg-slate-900/50"
+        class="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-6 text-left shadow-xl backdrop:bg-slate-900/50"
       >
         <h2 id={headingId} class="text-lg font-semibold text-slate-900">Delete this internship?</h2>
         <p class="mt-2 text-slate-700">

@@ -63,7 +63,7 @@ export async function signInBrowser(context: BrowserContext, origin: string, use
 }
 
 /**
- * The header's account menu (from the `md` breakpoint up, a signed-in person's own pages and "Sign out" are behind
+ * The header's account menu (from the `lg` breakpoint up, a signed-in person's own pages and "Sign out" are behind
  * it), opened; it closes again on the next page.
  */
 export async function openAccountMenu(page: Page): Promise<void> {
