@@ -11,133 +11,136 @@ import * as $7 from "./routes/admin/comments.tsx";
 import * as $8 from "./routes/admin/coupons.tsx";
 import * as $9 from "./routes/admin/index.tsx";
 import * as $10 from "./routes/admin/internships/index.tsx";
-import * as $11 from "./routes/admin/opportunities.tsx";
-import * as $12 from "./routes/admin/outbox.tsx";
-import * as $13 from "./routes/admin/purchases.tsx";
-import * as $14 from "./routes/admin/toolkits/[id].tsx";
-import * as $15 from "./routes/admin/toolkits/index.tsx";
-import * as $16 from "./routes/admin/toolkits/new.tsx";
-import * as $17 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $18 from "./routes/admin/ungatekeep/index.tsx";
-import * as $19 from "./routes/admin/ungatekeep/new.tsx";
-import * as $20 from "./routes/admin/users.tsx";
-import * as $21 from "./routes/api/admin/_middleware.ts";
-import * as $22 from "./routes/api/admin/api-keys/[id].ts";
-import * as $23 from "./routes/api/admin/api-keys/index.ts";
-import * as $24 from "./routes/api/admin/banners/[id].ts";
-import * as $25 from "./routes/api/admin/banners/index.ts";
-import * as $26 from "./routes/api/admin/comments/index.ts";
-import * as $27 from "./routes/api/admin/coupons/[id].ts";
-import * as $28 from "./routes/api/admin/coupons/index.ts";
-import * as $29 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $30 from "./routes/api/admin/opportunities/[id].ts";
-import * as $31 from "./routes/api/admin/opportunities/index.ts";
-import * as $32 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $33 from "./routes/api/admin/outbox/index.ts";
-import * as $34 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
-import * as $35 from "./routes/api/admin/purchases/[id]/refund.ts";
-import * as $36 from "./routes/api/admin/purchases/index.ts";
-import * as $37 from "./routes/api/admin/stats.ts";
-import * as $38 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $39 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $40 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $41 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $42 from "./routes/api/admin/toolkits/index.ts";
-import * as $43 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $44 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $45 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $46 from "./routes/api/admin/uploads/index.ts";
-import * as $47 from "./routes/api/admin/users/[id].ts";
-import * as $48 from "./routes/api/admin/users/index.ts";
-import * as $49 from "./routes/api/auth/_middleware.ts";
-import * as $50 from "./routes/api/auth/callback/[provider].ts";
-import * as $51 from "./routes/api/auth/forget-password.ts";
-import * as $52 from "./routes/api/auth/get-session.ts";
-import * as $53 from "./routes/api/auth/request-password-reset.ts";
-import * as $54 from "./routes/api/auth/reset-password.ts";
-import * as $55 from "./routes/api/auth/send-verification-email.ts";
-import * as $56 from "./routes/api/auth/session.ts";
-import * as $57 from "./routes/api/auth/sign-in/email.ts";
-import * as $58 from "./routes/api/auth/sign-in/social.ts";
-import * as $59 from "./routes/api/auth/sign-out.ts";
-import * as $60 from "./routes/api/auth/sign-up/email.ts";
-import * as $61 from "./routes/api/auth/verify-email.ts";
-import * as $62 from "./routes/api/banners.ts";
-import * as $63 from "./routes/api/docs.tsx";
-import * as $64 from "./routes/api/files/[id].ts";
-import * as $65 from "./routes/api/health.ts";
-import * as $66 from "./routes/api/internships/[id].ts";
-import * as $67 from "./routes/api/internships/index.ts";
-import * as $68 from "./routes/api/me/alerts/[id].ts";
-import * as $69 from "./routes/api/me/alerts/index.ts";
-import * as $70 from "./routes/api/me/certificates.ts";
-import * as $71 from "./routes/api/me/export.ts";
-import * as $72 from "./routes/api/me/index.ts";
-import * as $73 from "./routes/api/me/notifications/index.ts";
-import * as $74 from "./routes/api/me/notifications/read.ts";
-import * as $75 from "./routes/api/me/recommendations.ts";
-import * as $76 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $77 from "./routes/api/me/saved/ids.ts";
-import * as $78 from "./routes/api/me/saved/index.ts";
-import * as $79 from "./routes/api/me/settings.ts";
-import * as $80 from "./routes/api/onboarding.ts";
-import * as $81 from "./routes/api/openapi.json.ts";
-import * as $82 from "./routes/api/opportunities/[id].ts";
-import * as $83 from "./routes/api/opportunities/index.ts";
-import * as $84 from "./routes/api/profile.ts";
-import * as $85 from "./routes/api/purchases.ts";
-import * as $86 from "./routes/api/toolkits/[id]/index.ts";
-import * as $87 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $88 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $89 from "./routes/api/toolkits/index.ts";
-import * as $90 from "./routes/api/ungatekeep/[id].ts";
-import * as $91 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $92 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $93 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $94 from "./routes/api/ungatekeep/index.ts";
-import * as $95 from "./routes/api/webhooks/razorpay.ts";
-import * as $96 from "./routes/certificates/[id].tsx";
-import * as $97 from "./routes/check-inbox.tsx";
-import * as $98 from "./routes/contact.tsx";
-import * as $99 from "./routes/forgot-password.tsx";
-import * as $100 from "./routes/index.tsx";
-import * as $101 from "./routes/internships/[id]/edit.tsx";
-import * as $102 from "./routes/internships/[id]/index.tsx";
-import * as $103 from "./routes/internships/index.tsx";
-import * as $104 from "./routes/internships/mine.tsx";
-import * as $105 from "./routes/internships/new.tsx";
-import * as $106 from "./routes/internships/rss.xml.ts";
-import * as $107 from "./routes/me/alerts.tsx";
-import * as $108 from "./routes/me/notifications.tsx";
-import * as $109 from "./routes/me/settings.tsx";
-import * as $110 from "./routes/me/tracker.tsx";
-import * as $111 from "./routes/onboarding.tsx";
-import * as $112 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $113 from "./routes/opportunities/[id]/index.tsx";
-import * as $114 from "./routes/opportunities/index.tsx";
-import * as $115 from "./routes/opportunities/mine.tsx";
-import * as $116 from "./routes/opportunities/new.tsx";
-import * as $117 from "./routes/privacy.tsx";
-import * as $118 from "./routes/profile.tsx";
-import * as $119 from "./routes/purchases/[id]/receipt.tsx";
-import * as $120 from "./routes/refunds.tsx";
-import * as $121 from "./routes/reset-password.tsx";
-import * as $122 from "./routes/robots.txt.ts";
-import * as $123 from "./routes/sign-in.tsx";
-import * as $124 from "./routes/sign-out.ts";
-import * as $125 from "./routes/sign-up.tsx";
-import * as $126 from "./routes/sitemap.xml.ts";
-import * as $127 from "./routes/sitemap/[file].ts";
-import * as $128 from "./routes/terms.tsx";
-import * as $129 from "./routes/toolkits/[id]/index.tsx";
-import * as $130 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $131 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $132 from "./routes/toolkits/index.tsx";
-import * as $133 from "./routes/toolkits/mine.tsx";
-import * as $134 from "./routes/ungatekeep/[id].tsx";
-import * as $135 from "./routes/ungatekeep/index.tsx";
-import * as $136 from "./routes/ungatekeep/rss.xml.ts";
-import * as $137 from "./routes/unsubscribe/[token].tsx";
+import * as $11 from "./routes/admin/moderation.tsx";
+import * as $12 from "./routes/admin/opportunities.tsx";
+import * as $13 from "./routes/admin/outbox.tsx";
+import * as $14 from "./routes/admin/purchases.tsx";
+import * as $15 from "./routes/admin/toolkits/[id].tsx";
+import * as $16 from "./routes/admin/toolkits/index.tsx";
+import * as $17 from "./routes/admin/toolkits/new.tsx";
+import * as $18 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $19 from "./routes/admin/ungatekeep/index.tsx";
+import * as $20 from "./routes/admin/ungatekeep/new.tsx";
+import * as $21 from "./routes/admin/users.tsx";
+import * as $22 from "./routes/api/admin/_middleware.ts";
+import * as $23 from "./routes/api/admin/api-keys/[id].ts";
+import * as $24 from "./routes/api/admin/api-keys/index.ts";
+import * as $25 from "./routes/api/admin/banners/[id].ts";
+import * as $26 from "./routes/api/admin/banners/index.ts";
+import * as $27 from "./routes/api/admin/comments/index.ts";
+import * as $28 from "./routes/api/admin/coupons/[id].ts";
+import * as $29 from "./routes/api/admin/coupons/index.ts";
+import * as $30 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $31 from "./routes/api/admin/moderation/[kind]/[id].ts";
+import * as $32 from "./routes/api/admin/moderation/index.ts";
+import * as $33 from "./routes/api/admin/opportunities/[id].ts";
+import * as $34 from "./routes/api/admin/opportunities/index.ts";
+import * as $35 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $36 from "./routes/api/admin/outbox/index.ts";
+import * as $37 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
+import * as $38 from "./routes/api/admin/purchases/[id]/refund.ts";
+import * as $39 from "./routes/api/admin/purchases/index.ts";
+import * as $40 from "./routes/api/admin/stats.ts";
+import * as $41 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $42 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $43 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $44 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $45 from "./routes/api/admin/toolkits/index.ts";
+import * as $46 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $47 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $48 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $49 from "./routes/api/admin/uploads/index.ts";
+import * as $50 from "./routes/api/admin/users/[id].ts";
+import * as $51 from "./routes/api/admin/users/index.ts";
+import * as $52 from "./routes/api/auth/_middleware.ts";
+import * as $53 from "./routes/api/auth/callback/[provider].ts";
+import * as $54 from "./routes/api/auth/forget-password.ts";
+import * as $55 from "./routes/api/auth/get-session.ts";
+import * as $56 from "./routes/api/auth/request-password-reset.ts";
+import * as $57 from "./routes/api/auth/reset-password.ts";
+import * as $58 from "./routes/api/auth/send-verification-email.ts";
+import * as $59 from "./routes/api/auth/session.ts";
+import * as $60 from "./routes/api/auth/sign-in/email.ts";
+import * as $61 from "./routes/api/auth/sign-in/social.ts";
+import * as $62 from "./routes/api/auth/sign-out.ts";
+import * as $63 from "./routes/api/auth/sign-up/email.ts";
+import * as $64 from "./routes/api/auth/verify-email.ts";
+import * as $65 from "./routes/api/banners.ts";
+import * as $66 from "./routes/api/docs.tsx";
+import * as $67 from "./routes/api/files/[id].ts";
+import * as $68 from "./routes/api/health.ts";
+import * as $69 from "./routes/api/internships/[id].ts";
+import * as $70 from "./routes/api/internships/index.ts";
+import * as $71 from "./routes/api/me/alerts/[id].ts";
+import * as $72 from "./routes/api/me/alerts/index.ts";
+import * as $73 from "./routes/api/me/certificates.ts";
+import * as $74 from "./routes/api/me/export.ts";
+import * as $75 from "./routes/api/me/index.ts";
+import * as $76 from "./routes/api/me/notifications/index.ts";
+import * as $77 from "./routes/api/me/notifications/read.ts";
+import * as $78 from "./routes/api/me/recommendations.ts";
+import * as $79 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $80 from "./routes/api/me/saved/ids.ts";
+import * as $81 from "./routes/api/me/saved/index.ts";
+import * as $82 from "./routes/api/me/settings.ts";
+import * as $83 from "./routes/api/onboarding.ts";
+import * as $84 from "./routes/api/openapi.json.ts";
+import * as $85 from "./routes/api/opportunities/[id].ts";
+import * as $86 from "./routes/api/opportunities/index.ts";
+import * as $87 from "./routes/api/profile.ts";
+import * as $88 from "./routes/api/purchases.ts";
+import * as $89 from "./routes/api/toolkits/[id]/index.ts";
+import * as $90 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $91 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $92 from "./routes/api/toolkits/index.ts";
+import * as $93 from "./routes/api/ungatekeep/[id].ts";
+import * as $94 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $95 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $96 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $97 from "./routes/api/ungatekeep/index.ts";
+import * as $98 from "./routes/api/webhooks/razorpay.ts";
+import * as $99 from "./routes/certificates/[id].tsx";
+import * as $100 from "./routes/check-inbox.tsx";
+import * as $101 from "./routes/contact.tsx";
+import * as $102 from "./routes/forgot-password.tsx";
+import * as $103 from "./routes/index.tsx";
+import * as $104 from "./routes/internships/[id]/edit.tsx";
+import * as $105 from "./routes/internships/[id]/index.tsx";
+import * as $106 from "./routes/internships/index.tsx";
+import * as $107 from "./routes/internships/mine.tsx";
+import * as $108 from "./routes/internships/new.tsx";
+import * as $109 from "./routes/internships/rss.xml.ts";
+import * as $110 from "./routes/me/alerts.tsx";
+import * as $111 from "./routes/me/notifications.tsx";
+import * as $112 from "./routes/me/settings.tsx";
+import * as $113 from "./routes/me/tracker.tsx";
+import * as $114 from "./routes/onboarding.tsx";
+import * as $115 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $116 from "./routes/opportunities/[id]/index.tsx";
+import * as $117 from "./routes/opportunities/index.tsx";
+import * as $118 from "./routes/opportunities/mine.tsx";
+import * as $119 from "./routes/opportunities/new.tsx";
+import * as $120 from "./routes/privacy.tsx";
+import * as $121 from "./routes/profile.tsx";
+import * as $122 from "./routes/purchases/[id]/receipt.tsx";
+import * as $123 from "./routes/refunds.tsx";
+import * as $124 from "./routes/reset-password.tsx";
+import * as $125 from "./routes/robots.txt.ts";
+import * as $126 from "./routes/sign-in.tsx";
+import * as $127 from "./routes/sign-out.ts";
+import * as $128 from "./routes/sign-up.tsx";
+import * as $129 from "./routes/sitemap.xml.ts";
+import * as $130 from "./routes/sitemap/[file].ts";
+import * as $131 from "./routes/terms.tsx";
+import * as $132 from "./routes/toolkits/[id]/index.tsx";
+import * as $133 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $134 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $135 from "./routes/toolkits/index.tsx";
+import * as $136 from "./routes/toolkits/mine.tsx";
+import * as $137 from "./routes/ungatekeep/[id].tsx";
+import * as $138 from "./routes/ungatekeep/index.tsx";
+import * as $139 from "./routes/ungatekeep/rss.xml.ts";
+import * as $140 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -190,133 +193,136 @@ const manifest: Manifest = {
     "./routes/admin/coupons.tsx": $8,
     "./routes/admin/index.tsx": $9,
     "./routes/admin/internships/index.tsx": $10,
-    "./routes/admin/opportunities.tsx": $11,
-    "./routes/admin/outbox.tsx": $12,
-    "./routes/admin/purchases.tsx": $13,
-    "./routes/admin/toolkits/[id].tsx": $14,
-    "./routes/admin/toolkits/index.tsx": $15,
-    "./routes/admin/toolkits/new.tsx": $16,
-    "./routes/admin/ungatekeep/[id].tsx": $17,
-    "./routes/admin/ungatekeep/index.tsx": $18,
-    "./routes/admin/ungatekeep/new.tsx": $19,
-    "./routes/admin/users.tsx": $20,
-    "./routes/api/admin/_middleware.ts": $21,
-    "./routes/api/admin/api-keys/[id].ts": $22,
-    "./routes/api/admin/api-keys/index.ts": $23,
-    "./routes/api/admin/banners/[id].ts": $24,
-    "./routes/api/admin/banners/index.ts": $25,
-    "./routes/api/admin/comments/index.ts": $26,
-    "./routes/api/admin/coupons/[id].ts": $27,
-    "./routes/api/admin/coupons/index.ts": $28,
-    "./routes/api/admin/jobs/[name]/run.ts": $29,
-    "./routes/api/admin/opportunities/[id].ts": $30,
-    "./routes/api/admin/opportunities/index.ts": $31,
-    "./routes/api/admin/outbox/[id]/retry.ts": $32,
-    "./routes/api/admin/outbox/index.ts": $33,
-    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $34,
-    "./routes/api/admin/purchases/[id]/refund.ts": $35,
-    "./routes/api/admin/purchases/index.ts": $36,
-    "./routes/api/admin/stats.ts": $37,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $38,
-    "./routes/api/admin/toolkit-content-items/index.ts": $39,
-    "./routes/api/admin/toolkits/[id]/content.ts": $40,
-    "./routes/api/admin/toolkits/[id]/index.ts": $41,
-    "./routes/api/admin/toolkits/index.ts": $42,
-    "./routes/api/admin/ungatekeep/[id].ts": $43,
-    "./routes/api/admin/ungatekeep/index.ts": $44,
-    "./routes/api/admin/ungatekeep/preview.ts": $45,
-    "./routes/api/admin/uploads/index.ts": $46,
-    "./routes/api/admin/users/[id].ts": $47,
-    "./routes/api/admin/users/index.ts": $48,
-    "./routes/api/auth/_middleware.ts": $49,
-    "./routes/api/auth/callback/[provider].ts": $50,
-    "./routes/api/auth/forget-password.ts": $51,
-    "./routes/api/auth/get-session.ts": $52,
-    "./routes/api/auth/request-password-reset.ts": $53,
-    "./routes/api/auth/reset-password.ts": $54,
-    "./routes/api/auth/send-verification-email.ts": $55,
-    "./routes/api/auth/session.ts": $56,
-    "./routes/api/auth/sign-in/email.ts": $57,
-    "./routes/api/auth/sign-in/social.ts": $58,
-    "./routes/api/auth/sign-out.ts": $59,
-    "./routes/api/auth/sign-up/email.ts": $60,
-    "./routes/api/auth/verify-email.ts": $61,
-    "./routes/api/banners.ts": $62,
-    "./routes/api/docs.tsx": $63,
-    "./routes/api/files/[id].ts": $64,
-    "./routes/api/health.ts": $65,
-    "./routes/api/internships/[id].ts": $66,
-    "./routes/api/internships/index.ts": $67,
-    "./routes/api/me/alerts/[id].ts": $68,
-    "./routes/api/me/alerts/index.ts": $69,
-    "./routes/api/me/certificates.ts": $70,
-    "./routes/api/me/export.ts": $71,
-    "./routes/api/me/index.ts": $72,
-    "./routes/api/me/notifications/index.ts": $73,
-    "./routes/api/me/notifications/read.ts": $74,
-    "./routes/api/me/recommendations.ts": $75,
-    "./routes/api/me/saved/[kind]/[id].ts": $76,
-    "./routes/api/me/saved/ids.ts": $77,
-    "./routes/api/me/saved/index.ts": $78,
-    "./routes/api/me/settings.ts": $79,
-    "./routes/api/onboarding.ts": $80,
-    "./routes/api/openapi.json.ts": $81,
-    "./routes/api/opportunities/[id].ts": $82,
-    "./routes/api/opportunities/index.ts": $83,
-    "./routes/api/profile.ts": $84,
-    "./routes/api/purchases.ts": $85,
-    "./routes/api/toolkits/[id]/index.ts": $86,
-    "./routes/api/toolkits/[id]/progress.ts": $87,
-    "./routes/api/toolkits/[id]/verify.ts": $88,
-    "./routes/api/toolkits/index.ts": $89,
-    "./routes/api/ungatekeep/[id].ts": $90,
-    "./routes/api/ungatekeep/[id]/comments.ts": $91,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $92,
-    "./routes/api/ungatekeep/comments/[id].ts": $93,
-    "./routes/api/ungatekeep/index.ts": $94,
-    "./routes/api/webhooks/razorpay.ts": $95,
-    "./routes/certificates/[id].tsx": $96,
-    "./routes/check-inbox.tsx": $97,
-    "./routes/contact.tsx": $98,
-    "./routes/forgot-password.tsx": $99,
-    "./routes/index.tsx": $100,
-    "./routes/internships/[id]/edit.tsx": $101,
-    "./routes/internships/[id]/index.tsx": $102,
-    "./routes/internships/index.tsx": $103,
-    "./routes/internships/mine.tsx": $104,
-    "./routes/internships/new.tsx": $105,
-    "./routes/internships/rss.xml.ts": $106,
-    "./routes/me/alerts.tsx": $107,
-    "./routes/me/notifications.tsx": $108,
-    "./routes/me/settings.tsx": $109,
-    "./routes/me/tracker.tsx": $110,
-    "./routes/onboarding.tsx": $111,
-    "./routes/opportunities/[id]/calendar.ics.ts": $112,
-    "./routes/opportunities/[id]/index.tsx": $113,
-    "./routes/opportunities/index.tsx": $114,
-    "./routes/opportunities/mine.tsx": $115,
-    "./routes/opportunities/new.tsx": $116,
-    "./routes/privacy.tsx": $117,
-    "./routes/profile.tsx": $118,
-    "./routes/purchases/[id]/receipt.tsx": $119,
-    "./routes/refunds.tsx": $120,
-    "./routes/reset-password.tsx": $121,
-    "./routes/robots.txt.ts": $122,
-    "./routes/sign-in.tsx": $123,
-    "./routes/sign-out.ts": $124,
-    "./routes/sign-up.tsx": $125,
-    "./routes/sitemap.xml.ts": $126,
-    "./routes/sitemap/[file].ts": $127,
-    "./routes/terms.tsx": $128,
-    "./routes/toolkits/[id]/index.tsx": $129,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $130,
-    "./routes/toolkits/[id]/learn/index.tsx": $131,
-    "./routes/toolkits/index.tsx": $132,
-    "./routes/toolkits/mine.tsx": $133,
-    "./routes/ungatekeep/[id].tsx": $134,
-    "./routes/ungatekeep/index.tsx": $135,
-    "./routes/ungatekeep/rss.xml.ts": $136,
-    "./routes/unsubscribe/[token].tsx": $137,
+    "./routes/admin/moderation.tsx": $11,
+    "./routes/admin/opportunities.tsx": $12,
+    "./routes/admin/outbox.tsx": $13,
+    "./routes/admin/purchases.tsx": $14,
+    "./routes/admin/toolkits/[id].tsx": $15,
+    "./routes/admin/toolkits/index.tsx": $16,
+    "./routes/admin/toolkits/new.tsx": $17,
+    "./routes/admin/ungatekeep/[id].tsx": $18,
+    "./routes/admin/ungatekeep/index.tsx": $19,
+    "./routes/admin/ungatekeep/new.tsx": $20,
+    "./routes/admin/users.tsx": $21,
+    "./routes/api/admin/_middleware.ts": $22,
+    "./routes/api/admin/api-keys/[id].ts": $23,
+    "./routes/api/admin/api-keys/index.ts": $24,
+    "./routes/api/admin/banners/[id].ts": $25,
+    "./routes/api/admin/banners/index.ts": $26,
+    "./routes/api/admin/comments/index.ts": $27,
+    "./routes/api/admin/coupons/[id].ts": $28,
+    "./routes/api/admin/coupons/index.ts": $29,
+    "./routes/api/admin/jobs/[name]/run.ts": $30,
+    "./routes/api/admin/moderation/[kind]/[id].ts": $31,
+    "./routes/api/admin/moderation/index.ts": $32,
+    "./routes/api/admin/opportunities/[id].ts": $33,
+    "./routes/api/admin/opportunities/index.ts": $34,
+    "./routes/api/admin/outbox/[id]/retry.ts": $35,
+    "./routes/api/admin/outbox/index.ts": $36,
+    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $37,
+    "./routes/api/admin/purchases/[id]/refund.ts": $38,
+    "./routes/api/admin/purchases/index.ts": $39,
+    "./routes/api/admin/stats.ts": $40,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $41,
+    "./routes/api/admin/toolkit-content-items/index.ts": $42,
+    "./routes/api/admin/toolkits/[id]/content.ts": $43,
+    "./routes/api/admin/toolkits/[id]/index.ts": $44,
+    "./routes/api/admin/toolkits/index.ts": $45,
+    "./routes/api/admin/ungatekeep/[id].ts": $46,
+    "./routes/api/admin/ungatekeep/index.ts": $47,
+    "./routes/api/admin/ungatekeep/preview.ts": $48,
+    "./routes/api/admin/uploads/index.ts": $49,
+    "./routes/api/admin/users/[id].ts": $50,
+    "./routes/api/admin/users/index.ts": $51,
+    "./routes/api/auth/_middleware.ts": $52,
+    "./routes/api/auth/callback/[provider].ts": $53,
+    "./routes/api/auth/forget-password.ts": $54,
+    "./routes/api/auth/get-session.ts": $55,
+    "./routes/api/auth/request-password-reset.ts": $56,
+    "./routes/api/auth/reset-password.ts": $57,
+    "./routes/api/auth/send-verification-email.ts": $58,
+    "./routes/api/auth/session.ts": $59,
+    "./routes/api/auth/sign-in/email.ts": $60,
+    "./routes/api/auth/sign-in/social.ts": $61,
+    "./routes/api/auth/sign-out.ts": $62,
+    "./routes/api/auth/sign-up/email.ts": $63,
+    "./routes/api/auth/verify-email.ts": $64,
+    "./routes/api/banners.ts": $65,
+    "./routes/api/docs.tsx": $66,
+    "./routes/api/files/[id].ts": $67,
+    "./routes/api/health.ts": $68,
+    "./routes/api/internships/[id].ts": $69,
+    "./routes/api/internships/index.ts": $70,
+    "./routes/api/me/alerts/[id].ts": $71,
+    "./routes/api/me/alerts/index.ts": $72,
+    "./routes/api/me/certificates.ts": $73,
+    "./routes/api/me/export.ts": $74,
+    "./routes/api/me/index.ts": $75,
+    "./routes/api/me/notifications/index.ts": $76,
+    "./routes/api/me/notifications/read.ts": $77,
+    "./routes/api/me/recommendations.ts": $78,
+    "./routes/api/me/saved/[kind]/[id].ts": $79,
+    "./routes/api/me/saved/ids.ts": $80,
+    "./routes/api/me/saved/index.ts": $81,
+    "./routes/api/me/settings.ts": $82,
+    "./routes/api/onboarding.ts": $83,
+    "./routes/api/openapi.json.ts": $84,
+    "./routes/api/opportunities/[id].ts": $85,
+    "./routes/api/opportunities/index.ts": $86,
+    "./routes/api/profile.ts": $87,
+    "./routes/api/purchases.ts": $88,
+    "./routes/api/toolkits/[id]/index.ts": $89,
+    "./routes/api/toolkits/[id]/progress.ts": $90,
+    "./routes/api/toolkits/[id]/verify.ts": $91,
+    "./routes/api/toolkits/index.ts": $92,
+    "./routes/api/ungatekeep/[id].ts": $93,
+    "./routes/api/ungatekeep/[id]/comments.ts": $94,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $95,
+    "./routes/api/ungatekeep/comments/[id].ts": $96,
+    "./routes/api/ungatekeep/index.ts": $97,
+    "./routes/api/webhooks/razorpay.ts": $98,
+    "./routes/certificates/[id].tsx": $99,
+    "./routes/check-inbox.tsx": $100,
+    "./routes/contact.tsx": $101,
+    "./routes/forgot-password.tsx": $102,
+    "./routes/index.tsx": $103,
+    "./routes/internships/[id]/edit.tsx": $104,
+    "./routes/internships/[id]/index.tsx": $105,
+    "./routes/internships/index.tsx": $106,
+    "./routes/internships/mine.tsx": $107,
+    "./routes/internships/new.tsx": $108,
+    "./routes/internships/rss.xml.ts": $109,
+    "./routes/me/alerts.tsx": $110,
+    "./routes/me/notifications.tsx": $111,
+    "./routes/me/settings.tsx": $112,
+    "./routes/me/tracker.tsx": $113,
+    "./routes/onboarding.tsx": $114,
+    "./routes/opportunities/[id]/calendar.ics.ts": $115,
+    "./routes/opportunities/[id]/index.tsx": $116,
+    "./routes/opportunities/index.tsx": $117,
+    "./routes/opportunities/mine.tsx": $118,
+    "./routes/opportunities/new.tsx": $119,
+    "./routes/privacy.tsx": $120,
+    "./routes/profile.tsx": $121,
+    "./routes/purchases/[id]/receipt.tsx": $122,
+    "./routes/refunds.tsx": $123,
+    "./routes/reset-password.tsx": $124,
+    "./routes/robots.txt.ts": $125,
+    "./routes/sign-in.tsx": $126,
+    "./routes/sign-out.ts": $127,
+    "./routes/sign-up.tsx": $128,
+    "./routes/sitemap.xml.ts": $129,
+    "./routes/sitemap/[file].ts": $130,
+    "./routes/terms.tsx": $131,
+    "./routes/toolkits/[id]/index.tsx": $132,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $133,
+    "./routes/toolkits/[id]/learn/index.tsx": $134,
+    "./routes/toolkits/index.tsx": $135,
+    "./routes/toolkits/mine.tsx": $136,
+    "./routes/ungatekeep/[id].tsx": $137,
+    "./routes/ungatekeep/index.tsx": $138,
+    "./routes/ungatekeep/rss.xml.ts": $139,
+    "./routes/unsubscribe/[token].tsx": $140,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -11,6 +11,7 @@ export const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin/users", label: "Users" },
   { href: "/admin/internships", label: "Internships" },
   { href: "/admin/opportunities", label: "Opportunities" },
+  { href: "/admin/moderation", label: "Moderation" },
   { href: "/admin/toolkits", label: "Toolkits" },
   { href: "/admin/coupons", label: "Coupons" },
   { href: "/admin/purchases", label: "Purchases" },

@@ -1,8 +1,8 @@
 /**
  * The admin review queue of opportunities (`GET /api/admin/opportunities`): tabs per review state
  * (awaiting review, published, rejected, all) with their counts, a search by title, organizer or
- * place, pages of 20, and approve/reject per row (`PATCH /api/admin/opportunities/{id}`) without a
- * reload; the outcome is announced to screen readers.
+ * place, pages of 20, why moderation holds a row (approving clears it), and approve/reject per row
+ * (`PATCH /api/admin/opportunities/{id}`) without a reload; the outcome is announced to screen readers.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -23,9 +23,10 @@ const TABS: [Status, string][] = [["pending", "Awaiting review"], ["approved", "
 ], ["all", "All"]];
 const PAGE_SIZE = 20;
 
+/** The review state of a row, as the server's `statusOf`: one held by moderation awaits review. */
 function stateOf(row: OpportunityView): OpportunityStatus {
   if (!row.isActive) return "rejected";
-  return row.isVerified ? "approved" : "pending";
+  return row.isVerified && row.moderation.status === "clear" ? "approved" : "pending";
 }
 
 export default function AdminOpportunitiesQueue() {
@@ -94,6 +95,12 @@ export default function AdminOpportunitiesQueue() {
                     By {row.postedBy ? `${row.postedBy.name} (${row.postedBy.role})` : FORMER_MEMBER}
                     {row.organizer ? ` for ${row.organizer}` : ""}
                   </p>
+                  {row.moderation.reasons.length > 0 && (
+                    <p class="mt-1 text-sm font-medium text-amber-900">
+                      {row.moderation.status === "held" ? "Held: " : "Moderation: "}
+                      {row.moderation.reasons.join("; ")}
+                    </p>
+                  )}
                 </div>
                 <div class="flex gap-2">
                   {stateOf(row) !== "approved" && (

@@ -50,7 +50,10 @@ export function Deadline({ deadline }: { deadline: string | null }) {
   );
 }
 
-/** Badges for type and timing, "Closed" once the deadline passed, plus "Inactive"/"Deleted" when `showState`. */
+/**
+ * Badges for type and timing, "Closed" once the deadline passed, plus "Inactive"/"Deleted" and the moderation state
+ * ("Held for review", "Not approved") when `showState`.
+ */
 export function InternshipBadges(
   { internship, showState = false }: { internship: InternshipView; showState?: boolean },
 ) {
@@ -61,6 +64,8 @@ export function InternshipBadges(
       {internship.timing && <Badge>{TIMING_LABELS[internship.timing]}</Badge>}
       {showState && !internship.isActive && <Badge tone="amber">Inactive</Badge>}
       {showState && internship.deletedAt && <Badge tone="red">Deleted</Badge>}
+      {showState && internship.moderation.status === "held" && <Badge tone="amber">Held for review</Badge>}
+      {showState && internship.moderation.status === "rejected" && <Badge tone="red">Not approved</Badge>}
     </div>
   );
 }

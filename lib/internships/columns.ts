@@ -6,12 +6,15 @@
 import { Dictionary, ListDictionary, Postings, type Slots } from "@/lib/kv/chunked/columns.ts";
 import type { Columns } from "@/lib/kv/chunked/read_model.ts";
 import { istDayOf } from "@/lib/dates.ts";
+import { isWithheld } from "@/lib/moderation/moderation.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 
 /** Bit of `flags`: the record is active. */
 export const ACTIVE = 1;
 /** Bit of `flags`: the record is soft-deleted. */
 export const DELETED = 2;
+/** Bit of `flags`: moderation keeps the record out of the public lists (held or rejected; docs/decisions.md, Trust). */
+export const WITHHELD = 4;
 
 /**
  * The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id
@@ -56,7 +59,7 @@ export function internshipEntry(r: Internship): InternshipEntry {
     r.id,
     Date.parse(r.createdAt),
     typeCode(r.type),
-    (r.isActive ? ACTIVE : 0) | (r.deletedAt ? DELETED : 0),
+    (r.isActive ? ACTIVE : 0) | (r.deletedAt ? DELETED : 0) | (isWithheld(r) ? WITHHELD : 0),
     r.stipend,
     (r.location ?? "").toLowerCase(),
     r.tags.map((t) => t.toLowerCase()),
@@ -225,9 +228,10 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     this.publicFilterView = viewFrom(buffers, at);
   }
 
-  /** Whether the record in `slot` is active, and whether it is deleted. */
-  state(slot: number): { active: boolean; deleted: boolean } {
-    return { active: (this.flags[slot] & ACTIVE) !== 0, deleted: (this.flags[slot] & DELETED) !== 0 };
+  /** Whether the record in `slot` is active, whether it is deleted, and whether moderation withholds it. */
+  state(slot: number): { active: boolean; deleted: boolean; withheld: boolean } {
+    const flags = this.flags[slot];
+    return { active: (flags & ACTIVE) !== 0, deleted: (flags & DELETED) !== 0, withheld: (flags & WITHHELD) !== 0 };
   }
 
   /** The owner's user id of the record in `slot`, or null when it has none (its owner deleted their account). */
@@ -250,7 +254,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     return this.flags[slot] === ACTIVE && this.deadlineDays[slot] >= today;
   }
 
-  /** The active, not deleted slots, newest first, as a filter view (new listings are written in front; rebuilt after other changes to it). */
+  /** The active, not deleted, not withheld slots, newest first, as a filter view (new listings are written in front; rebuilt after other changes to it). */
   publicView(): FilterView {
     if (!this.publicFilterView) {
       this.publicBuffers = this.publicFilterView = this.view(

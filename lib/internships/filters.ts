@@ -3,7 +3,7 @@
  * of `columns.ts`, starting from the public order, the whole order or one owner's order.
  */
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
-import { ACTIVE, DELETED, type FilterView, type InternshipColumns, type InternshipEntry } from "./columns.ts";
+import { ACTIVE, DELETED, type FilterView, type InternshipColumns, type InternshipEntry, WITHHELD } from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 import { cityVariants } from "./cities.ts";
 
@@ -141,9 +141,13 @@ export function filterSlots(
   );
 }
 
-/** Whether a record with `flags` passes `filter`'s state test (active and not deleted, unless included). */
+/**
+ * Whether a record with `flags` passes `filter`'s state test: active, not deleted and not withheld by moderation,
+ * unless included (`includeInactive` includes withheld ones too: the owner's and the admins' views).
+ */
 function stateMatches(filter: SlotFilter, flags: number): boolean {
-  return (filter.includeInactive || (flags & ACTIVE) !== 0) && (filter.includeDeleted || (flags & DELETED) === 0);
+  return (filter.includeInactive || (flags & (ACTIVE | WITHHELD)) === ACTIVE) &&
+    (filter.includeDeleted || (flags & DELETED) === 0);
 }
 
 const matchCaches = new WeakMap<object, MatchCache>();

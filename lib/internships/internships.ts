@@ -11,6 +11,18 @@ import { canManage, canModerate, canRead, isClosedOn, type ReadAudience, type Vi
 import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
 import { filterSlots, selectPage, type SlotFilter } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
+import {
+  moderationDecided,
+  type ModerationDecision,
+  moderationOf,
+  moderationOnCreate,
+  moderationOnReports,
+  moderationOnUpdate,
+  moderationView,
+} from "@/lib/moderation/moderation.ts";
+import { moderationQueueOps } from "@/lib/moderation/queue.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
+import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -60,9 +72,14 @@ function ownerOrPlaceholder(
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
 }
 
-/** `record` as read responses carry it, on IST day `today`: with its owner object and `isClosed`. */
+/** `record` as read responses carry it, on IST day `today`: with its owner object, `isClosed` and `moderation`. */
 function viewOf(record: Internship, owners: ReadonlyMap<string, InternshipOwner>, today: string): InternshipView {
-  return { ...record, user: ownerOrPlaceholder(owners, record.userId), isClosed: isClosedOn(record.deadline, today) };
+  return {
+    ...record,
+    user: ownerOrPlaceholder(owners, record.userId),
+    isClosed: isClosedOn(record.deadline, today),
+    moderation: moderationView(record),
+  };
 }
 
 /** The filters of `query` for `viewer` on IST day `today`, as `listInternships` applies them. */
@@ -291,7 +308,7 @@ export async function getInternship(
   const state = slot === undefined ? undefined : model.columns.state(slot);
   const access = slot === undefined || !state
     ? undefined
-    : { userId: model.columns.ownerOf(slot), isActive: state.active, deleted: state.deleted };
+    : { userId: model.columns.ownerOf(slot), isActive: state.active, deleted: state.deleted, withheld: state.withheld };
   if (slot === undefined || !access || !canRead(viewer, access, audience)) {
     throw new NotFoundError(NOT_FOUND);
   }
@@ -302,7 +319,8 @@ export async function getInternship(
 
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
- * active, with fresh ids and timestamps.
+ * active, with fresh ids and timestamps; one whose title or description asks applicants to pay is held for review
+ * (docs/decisions.md, Trust, "The never-pay rule") and enters the moderation queue in the same write.
  * @throws BusyError after 30 s of races lost to other processes (nothing is created).
  */
 export async function createInternships(
@@ -332,9 +350,12 @@ export async function createInternships(
     createdAt: now,
     updatedAt: now,
     deletedAt: null,
+    moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
   }));
   const store = await internshipStore(kv);
-  await store.writer.insert(records);
+  await store.writer.insert(records, (op) => {
+    for (const record of records) moderationQueueOps(op, "internships", null, record);
+  });
   store.owners.remember(owner);
   const owners = new Map([[owner.id, { id: owner.id, name: owner.name, image: owner.image, role: owner.role }]]);
   const today = istToday();
@@ -343,26 +364,36 @@ export async function createInternships(
 
 /**
  * Replaces the live record `id` with `change(record)` as `actor` (owner or admin), in one atomic
- * write; `change` runs again on the latest record after a lost race.
+ * write that also moves the record in the moderation queue; `change` runs again on the latest record after a lost
+ * race. `also` adds the caller's own mutations to that write.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner or
  * an admin; what `change` throws; BusyError after 30 s of lost races (nothing is changed).
  */
 async function writeInternship(
   kv: Deno.Kv,
-  { id, actor, change }: { id: string; actor: User; change: (record: Internship) => Internship },
+  { id, actor, change, also }: {
+    id: string;
+    actor: User;
+    change: (record: Internship) => Internship;
+    also?: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
+  },
 ): Promise<{ store: InternshipStore; record: Internship }> {
   const store = await internshipStore(kv);
   const record = await store.writer.update(id, (record) => {
     if (record.deletedAt) throw new NotFoundError(NOT_FOUND);
     if (!canManage(actor, record)) throw new ForbiddenError();
     return change(record);
+  }, (op, next, previous) => {
+    moderationQueueOps(op, "internships", previous, next);
+    also?.(op, next, previous);
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return { store, record };
 }
 
 /**
- * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`.
+ * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of the title or
+ * description that adds a never-pay phrase holds the listing (`moderationOnUpdate`).
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
  * BusyError after 30 s of races lost to other processes (nothing is changed).
@@ -379,7 +410,10 @@ export async function updateInternship(
       if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
         throw new ForbiddenError("Only admins can change isVerified or isActive");
       }
-      return { ...record, ...changes, updatedAt: new Date().toISOString() };
+      const now = new Date().toISOString();
+      const next: Internship = { ...record, ...changes, updatedAt: now };
+      const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
+      return moderation === moderationOf(record) ? next : { ...next, moderation };
     },
   });
   const owners = await store.owners.of(record.userId ? [record.userId] : []);
@@ -400,4 +434,59 @@ export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Pr
       return { ...record, deletedAt: now, updatedAt: now };
     },
   });
+}
+
+/**
+ * An admin's moderation `decision` on internship `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
+ * lists it (`clear`), reject keeps it out for good (`rejected`). One write, which also moves it in the queue and, when
+ * the state changed and the listing has an owner, tells them (`listing_moderated`, with the note). Returns the
+ * internship as admins read it, and when it was held.
+ * @throws NotFoundError for an unknown or deleted id; BusyError after 30 s of lost races (nothing changed).
+ */
+export async function moderateInternship(
+  kv: Deno.Kv,
+  { id, admin, decision, note }: { id: string; admin: User; decision: ModerationDecision; note: string | null },
+): Promise<{ internship: InternshipView; heldAt: string | null }> {
+  const { store, record } = await writeInternship(kv, {
+    id,
+    actor: admin,
+    change: (record) => {
+      const current = moderationOf(record);
+      if (decision === "approve" && current.status === "clear") return record;
+      if (decision === "reject" && current.status === "rejected") return record;
+      const now = new Date().toISOString();
+      return { ...record, moderation: moderationDecided(current, { decision, note, now }) };
+    },
+    also: (op, next) => {
+      if (next.userId === null) return;
+      addNotification(op, moderatedNotification({ kind: "internship", listing: next, userId: next.userId }));
+    },
+  });
+  const owners = await store.owners.of(record.userId ? [record.userId] : []);
+  return { internship: viewOf(record, owners, istToday()), heldAt: moderationOf(record).heldAt };
+}
+
+/**
+ * Holds internship `id` because students reported it (docs/decisions.md, Trust, "Reports"), in one write that also
+ * puts it in the moderation queue; nothing for a rejected, deleted or unknown one.
+ * @throws BusyError after 30 s of lost races.
+ */
+export async function holdReportedInternship(kv: Deno.Kv, id: string): Promise<void> {
+  const store = await internshipStore(kv);
+  await store.writer.update(id, (record) => {
+    if (record.deletedAt) return record;
+    const current = moderationOf(record);
+    const next = moderationOnReports(current, new Date().toISOString());
+    return next === current ? record : { ...record, moderation: next };
+  }, (op, next, previous) => moderationQueueOps(op, "internships", previous, next));
+}
+
+/** The internships of `ids` as admins read them (every state but deleted), by id; unknown ids are absent. */
+export async function internshipsForAdmin(kv: Deno.Kv, ids: readonly string[]): Promise<Map<string, InternshipView>> {
+  const { model, owners: summaries } = await internshipStore(kv);
+  const slots = ids.flatMap((id) => model.slotOf(id) ?? []);
+  const records = await model.recordsOf(slots);
+  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
+  const today = istToday();
+  return new Map(records.map((record) => [record.id, viewOf(record, owners, today)]));
 }

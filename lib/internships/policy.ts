@@ -14,6 +14,8 @@ export interface ListingAccess {
   userId: string | null;
   isActive: boolean;
   deleted: boolean;
+  /** Held or rejected by moderation (docs/decisions.md, Trust, "Moderation"). */
+  withheld: boolean;
 }
 
 /**
@@ -41,12 +43,15 @@ export function canModerate(viewer: Viewer): boolean {
 
 /**
  * True when `viewer` may read `listing` by id in `audience`: nobody reads a deleted one; an
- * inactive one only admins, and in the `"owner"` audience also its owner.
+ * inactive one only admins, and in the `"owner"` audience also its owner; one withheld by moderation only admins and
+ * its owner (who reads why).
  */
 export function canRead(viewer: Viewer, listing: ListingAccess, audience: ReadAudience): boolean {
   if (listing.deleted) return false;
-  if (listing.isActive || canModerate(viewer)) return true;
-  return audience === "owner" && !!viewer && viewer.id === listing.userId;
+  if (canModerate(viewer)) return true;
+  const owner = !!viewer && viewer.id === listing.userId;
+  if (listing.withheld && !owner) return false;
+  return listing.isActive || (audience === "owner" && owner);
 }
 
 /**

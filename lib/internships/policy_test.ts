@@ -6,7 +6,7 @@ const as = (id: string, role: User["role"]) => ({ id, role }) as User;
 const user = as("u", "user");
 const member = as("m", "member");
 const admin = as("a", "admin");
-const listing = { userId: "m", isActive: true, deleted: false };
+const listing = { userId: "m", isActive: true, deleted: false, withheld: false };
 
 Deno.test("canPost: members and admins, not users or guests", () => {
   assertEquals([null, user, member, admin].map(canPost), [false, false, true, true]);
@@ -27,6 +27,15 @@ Deno.test("canRead: an active listing anyone; an inactive one admins, and its ow
   assertEquals([null, user, member, admin].map((v) => canRead(v, inactive, "api")), [false, false, false, true]);
   assertEquals([null, user, member, admin].map((v) => canRead(v, inactive, "owner")), [false, false, true, true]);
   assertEquals([member, admin].map((v) => canRead(v, { ...listing, deleted: true }, "owner")), [false, false]);
+});
+
+Deno.test("canRead: a listing withheld by moderation only its owner and admins, in both audiences", () => {
+  const held = { ...listing, withheld: true };
+  for (const audience of ["api", "owner"] as const) {
+    assertEquals([null, user, member, admin].map((v) => canRead(v, held, audience)), [false, false, true, true]);
+  }
+  const heldInactive = { ...held, isActive: false };
+  assertEquals([null, user, member, admin].map((v) => canRead(v, heldInactive, "api")), [false, false, false, true]);
 });
 
 Deno.test("isClosedOn: closed from the IST day after the deadline's; never without a deadline", () => {

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { Role } from "@/lib/users/users.ts";
+import type { Moderation, ModerationView } from "@/lib/moderation/moderation.ts";
 
 /** Values of `type`. */
 export const INTERNSHIP_TYPES = ["remote", "hybrid", "onsite"] as const;
@@ -46,6 +47,8 @@ export interface Internship {
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
+  /** The never-pay rule's and the admins' state (docs/decisions.md, Trust, "Moderation"); absent: clear. */
+  moderation?: Moderation;
 }
 
 /** The owner object on every read (docs/api.md, Internships, "Who may do what"). */
@@ -57,12 +60,14 @@ export interface InternshipOwner {
 }
 
 /**
- * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member") and
- * whether it is closed (its deadline's IST day is before today; docs/decisions.md, Dates).
+ * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"),
+ * whether it is closed (its deadline's IST day is before today; docs/decisions.md, Dates) and its moderation state as
+ * `{status, reasons}`.
  */
-export interface InternshipView extends Internship {
+export interface InternshipView extends Omit<Internship, "moderation"> {
   user: InternshipOwner | null;
   isClosed: boolean;
+  moderation: ModerationView;
 }
 
 const text = (max: number) => TextSchema.trim().min(1).max(max);

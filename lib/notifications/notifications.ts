@@ -14,12 +14,19 @@
  */
 import { z } from "zod";
 
-/** The kinds of notification: an opportunity approved or rejected, a purchase paid or refunded, a reply. */
+/**
+ * The kinds of notification: an opportunity approved or rejected, a purchase paid or refunded, a reply, an admin's
+ * moderation decision on one's listing, the outcome of one's report, and one's content removed after reports
+ * (docs/decisions.md, Trust).
+ */
 export const NOTIFICATION_TYPES = [
   "opportunity_reviewed",
   "purchase_paid",
   "purchase_refunded",
   "comment_reply",
+  "listing_moderated",
+  "report_resolved",
+  "content_removed",
 ] as const;
 export type NotificationType = typeof NOTIFICATION_TYPES[number];
 

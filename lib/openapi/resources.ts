@@ -24,6 +24,8 @@ import type { Settings } from "@/lib/settings/settings.ts";
 import { type Alert, ALERT_FREQUENCIES, ALERT_KINDS } from "@/lib/alerts/alerts.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
+import { MODERATION_STATUSES, type ModerationView } from "@/lib/moderation/moderation.ts";
+import type { ModerationItem } from "@/lib/moderation/admin.ts";
 
 const timestamp = z.string().describe("ISO 8601");
 const nullableText = z.string().nullable();
@@ -84,6 +86,12 @@ export const ProfileSchema = z.strictObject({
   currentRole: nullableText,
 }) satisfies z.ZodType<Profile>;
 
+/** A listing's moderation state (`held` and `rejected` listings are out of every public surface). */
+export const ModerationSchema = z.strictObject({
+  status: z.enum(MODERATION_STATUSES),
+  reasons: z.array(z.string()).describe('Why it is held or was rejected, e.g. "Asks applicants to pay"'),
+}) satisfies z.ZodType<ModerationView>;
+
 /** An internship with its owner (`user` null: a former member). */
 export const InternshipSchema = z.strictObject({
   id: z.string(),
@@ -108,6 +116,7 @@ export const InternshipSchema = z.strictObject({
   deletedAt: timestamp.nullable(),
   user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable(),
   isClosed: z.boolean().describe("The deadline's day in India is before today"),
+  moderation: ModerationSchema,
 }) satisfies z.ZodType<InternshipView>;
 
 /** An opportunity with who posted it (`postedBy` null: a former member). */
@@ -128,7 +137,24 @@ export const OpportunitySchema = z.strictObject({
   updatedAt: timestamp,
   postedBy: z.strictObject({ id: z.string(), name: z.string(), role: z.enum(ROLES) }).nullable(),
   isClosed: z.boolean().describe("endDate is before today in India"),
+  moderation: ModerationSchema,
 }) satisfies z.ZodType<OpportunityView>;
+
+/** One listing of the moderation queue. */
+export const ModerationItemSchema = z.union([
+  z.strictObject({
+    kind: z.literal("internships"),
+    listing: InternshipSchema,
+    moderation: ModerationSchema,
+    heldAt: timestamp.nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal("opportunities"),
+    listing: OpportunitySchema,
+    moderation: ModerationSchema,
+    heldAt: timestamp.nullable(),
+  }),
+]) satisfies z.ZodType<ModerationItem>;
 
 /** A saved item with its listing (`listing` null once deleted or hidden). */
 export const SavedItemSchema = z.union([

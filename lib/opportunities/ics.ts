@@ -43,7 +43,7 @@ function icsDate(date: string, days = 0): string {
  * The `.ics` text of `opportunity`; `pageUrl` is its page on the platform (the event's URL when
  * it has no application link), `now` the moment the file is made (`DTSTAMP`).
  */
-export function calendarFile(opportunity: Opportunity, pageUrl: string, now = new Date()): string {
+export function calendarFile(opportunity: Omit<Opportunity, "moderation">, pageUrl: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
   const description = [opportunity.description, opportunity.organizer && `Organizer: ${opportunity.organizer}`, pageUrl]
     .filter(Boolean).join("\n\n");

@@ -14,6 +14,16 @@ import { istToday } from "@/lib/dates.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
+import {
+  moderationDecided,
+  type ModerationDecision,
+  moderationOf,
+  moderationOnCreate,
+  moderationOnReports,
+  moderationView,
+} from "@/lib/moderation/moderation.ts";
+import { moderationQueueOps } from "@/lib/moderation/queue.ts";
+import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import { canRead, publishesAtOnce, type Viewer } from "./policy.ts";
 import {
   type AdminOpportunityQuery,
@@ -54,12 +64,13 @@ async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<Opport
   const today = istToday();
   return records.map((record) => {
     const isClosed = isOpportunityClosedOn(record.endDate, today);
-    if (record.userId === null) return { ...record, postedBy: null, isClosed };
+    const moderation = moderationView(record);
+    if (record.userId === null) return { ...record, postedBy: null, isClosed, moderation };
     const user = summaries.get(record.userId);
     const postedBy: PostedBy = user
       ? { id: user.id, name: user.name, role: user.role }
       : { id: record.userId, name: "Unknown user", role: "user" };
-    return { ...record, postedBy, isClosed };
+    return { ...record, postedBy, isClosed, moderation };
   });
 }
 
@@ -254,7 +265,11 @@ export async function publishedOpportunitiesById(
   return new Map(views.map((view) => [view.id, view]));
 }
 
-/** Records a submission by `user`: awaiting review, or published at once for members and admins. */
+/**
+ * Records a submission by `user`: awaiting review, or published at once for members and admins, unless its title or
+ * description asks for money (docs/decisions.md, Trust, "The never-pay rule"): then it is held for review whoever
+ * submitted it, and enters the moderation queue in the same write.
+ */
 export async function submitOpportunity(kv: Deno.Kv, user: User, input: OpportunityCreate): Promise<OpportunityView> {
   const now = new Date().toISOString();
   const record: Opportunity = {
@@ -265,31 +280,110 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
     isActive: true,
     createdAt: now,
     updatedAt: now,
+    moderation: moderationOnCreate(input, now),
   };
-  await (await opportunityStore(kv)).writer.insert([record]);
+  await (await opportunityStore(kv)).writer.insert([record], (op) => {
+    moderationQueueOps(op, "opportunities", null, record);
+  });
   const isClosed = isOpportunityClosedOn(record.endDate, istToday());
-  return { ...record, postedBy: { id: user.id, name: user.name, role: user.role }, isClosed };
+  return {
+    ...record,
+    postedBy: { id: user.id, name: user.name, role: user.role },
+    isClosed,
+    moderation: moderationView(record),
+  };
 }
 
 /**
- * Applies a review `action` (see the module docstring) in one checked write, which also adds the
- * `opportunity_reviewed` notification for the submitter when the review changed the record's state
- * (docs/decisions.md, Notifications).
+ * The record after review `action` at `now`: approve publishes it and clears a moderation hold (docs/decisions.md,
+ * Trust, "Moderation"); reject hides it, and a held one becomes rejected. The same object when nothing changes.
+ */
+function reviewed(current: Opportunity, action: ReviewAction, { note, now }: { note: string | null; now: string }) {
+  const flags = action === "approve"
+    ? { isVerified: true, isActive: true }
+    : { isVerified: current.isVerified, isActive: false };
+  const moderation = moderationOf(current);
+  const decided = action === "approve"
+    ? (moderation.status === "clear" ? moderation : moderationDecided(moderation, { decision: "approve", note, now }))
+    : (moderation.status === "held" ? moderationDecided(moderation, { decision: "reject", note, now }) : moderation);
+  if (flags.isVerified === current.isVerified && flags.isActive === current.isActive && decided === moderation) {
+    return current;
+  }
+  return { ...current, ...flags, ...decided === moderation ? {} : { moderation: decided }, updatedAt: now };
+}
+
+/**
+ * Applies a review `action` (see the module docstring) in one checked write, which also moves the record in the
+ * moderation queue and adds the `opportunity_reviewed` notification for the submitter when the review changed the
+ * record's state (docs/decisions.md, Notifications).
  * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
  */
 export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewAction): Promise<OpportunityView> {
   const store = await opportunityStore(kv);
-  const record = await store.writer.update(id, (current) => {
-    const next = action === "approve"
-      ? { isVerified: true, isActive: true }
-      : { isVerified: current.isVerified, isActive: false };
-    if (next.isVerified === current.isVerified && next.isActive === current.isActive) return current;
-    return { ...current, ...next, updatedAt: new Date().toISOString() };
-  }, (op, next) => {
-    if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId, action));
-  });
+  const record = await store.writer.update(
+    id,
+    (current) => reviewed(current, action, { note: null, now: new Date().toISOString() }),
+    (op, next, previous) => {
+      moderationQueueOps(op, "opportunities", previous, next);
+      if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId, action));
+    },
+  );
   if (!record) throw new NotFoundError(NOT_FOUND);
   return (await withPostedBy(kv, [record]))[0];
+}
+
+/**
+ * An admin's moderation `decision` on opportunity `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
+ * publishes it and clears its reasons, reject hides it for good. One write, which also moves it in the queue and, when
+ * it changed and it has a submitter, tells them (`listing_moderated`, with the note). Returns the opportunity as admins
+ * read it, and when it was held.
+ * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
+ */
+export async function moderateOpportunity(
+  kv: Deno.Kv,
+  { id, decision, note }: { id: string; decision: ModerationDecision; note: string | null },
+): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
+  const store = await opportunityStore(kv);
+  const record = await store.writer.update(id, (current) => {
+    const now = new Date().toISOString();
+    const next = reviewed(current, decision, { note, now });
+    if (decision === "reject" && moderationOf(next).status !== "rejected") {
+      return { ...next, moderation: moderationDecided(moderationOf(current), { decision, note, now }), updatedAt: now };
+    }
+    return next;
+  }, (op, next, previous) => {
+    moderationQueueOps(op, "opportunities", previous, next);
+    if (next.userId !== null) {
+      addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
+    }
+  });
+  if (!record) throw new NotFoundError(NOT_FOUND);
+  return { opportunity: (await withPostedBy(kv, [record]))[0], heldAt: moderationOf(record).heldAt };
+}
+
+/**
+ * Holds opportunity `id` because students reported it (docs/decisions.md, Trust, "Reports"): it leaves the public
+ * lists until an admin decides; nothing for a rejected or unknown one.
+ * @throws BusyError after 30 s of lost races.
+ */
+export async function holdReportedOpportunity(kv: Deno.Kv, id: string): Promise<void> {
+  const { writer } = await opportunityStore(kv);
+  await writer.update(id, (record) => {
+    const current = moderationOf(record);
+    const next = moderationOnReports(current, new Date().toISOString());
+    return next === current ? record : { ...record, moderation: next };
+  }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+}
+
+/** The opportunities of `ids` as admins read them (every state), by id; unknown ids are absent. */
+export async function opportunitiesForAdmin(
+  kv: Deno.Kv,
+  ids: readonly string[],
+): Promise<Map<string, OpportunityView>> {
+  const { model } = await opportunityStore(kv);
+  const slots = ids.flatMap((id) => model.slotOf(id) ?? []);
+  const views = await withPostedBy(kv, await model.recordsOf(slots));
+  return new Map(views.map((view) => [view.id, view]));
 }
 
 /** The notification telling `userId` that their opportunity `record` was approved or rejected. */

@@ -4,7 +4,8 @@
  * domain alike.
  */
 import type { User } from "@/lib/users/users.ts";
-import type { Opportunity } from "./schema.ts";
+import { type Opportunity, statusOf } from "./schema.ts";
+import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;
@@ -19,8 +20,14 @@ export function canReview(viewer: Viewer): boolean {
   return viewer?.role === "admin";
 }
 
-/** True when `viewer` may read `opportunity`: a published one anyone; otherwise its owner and admins. */
-export function canRead(viewer: Viewer, opportunity: Pick<Opportunity, "isVerified" | "isActive" | "userId">): boolean {
-  if (opportunity.isVerified && opportunity.isActive) return true;
+/**
+ * True when `viewer` may read `opportunity`: a published one anyone; otherwise (awaiting review, rejected, or held by
+ * moderation) its owner and admins.
+ */
+export function canRead(
+  viewer: Viewer,
+  opportunity: Pick<Opportunity, "isVerified" | "isActive" | "userId"> & { moderation?: { status: ModerationStatus } },
+): boolean {
+  if (statusOf(opportunity) === "approved") return true;
   return canReview(viewer) || (!!viewer && viewer.id === opportunity.userId);
 }

@@ -19,8 +19,18 @@ Deno.test("canRead: a published one anyone; one awaiting review or rejected its 
   const published = { isVerified: true, isActive: true, userId: "u" };
   const pending = { ...published, isVerified: false };
   const rejected = { ...published, isActive: false };
+  const held = {
+    ...published,
+    moderation: {
+      status: "held" as const,
+      reasons: ["Asks applicants to pay"],
+      heldAt: null,
+      decidedAt: null,
+      note: null,
+    },
+  };
   assertEquals([null, user, member, admin].map((v) => canRead(v, published)), [true, true, true, true]);
-  for (const state of [pending, rejected]) {
+  for (const state of [pending, rejected, held]) {
     assertEquals([null, user, member, admin].map((v) => canRead(v, state)), [false, true, false, true]);
   }
   assertEquals(canRead(user, { ...pending, userId: null }), false, "a former member's submission");

@@ -6,6 +6,12 @@
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { Role } from "@/lib/users/roles.ts";
+import {
+  isWithheld,
+  type Moderation,
+  type ModerationStatus,
+  type ModerationView,
+} from "@/lib/moderation/moderation.ts";
 
 /** Values of `type`. */
 export const OPPORTUNITY_TYPES = ["hackathon", "grant", "competition", "ideathon"] as const;
@@ -40,6 +46,8 @@ export interface Opportunity {
   isActive: boolean;
   createdAt: string;
   updatedAt: string;
+  /** The never-pay rule's and the admins' state (docs/decisions.md, Trust, "Moderation"); absent: clear. */
+  moderation?: Moderation;
 }
 
 /** Who posted it, on every read (docs/decisions.md, Opportunities). */
@@ -51,17 +59,23 @@ export interface PostedBy {
 
 /**
  * An opportunity as read responses carry it; `postedBy` null for a former member ("Former member"); `isClosed` when
- * its `endDate` is before today in India (docs/decisions.md, Dates).
+ * its `endDate` is before today in India (docs/decisions.md, Dates); `moderation` as `{status, reasons}`.
  */
-export interface OpportunityView extends Opportunity {
+export interface OpportunityView extends Omit<Opportunity, "moderation"> {
   postedBy: PostedBy | null;
   isClosed: boolean;
+  moderation: ModerationView;
 }
 
-/** The review state of a record. */
-export function statusOf(o: Pick<Opportunity, "isVerified" | "isActive">): OpportunityStatus {
+/**
+ * The review state of a record: one held by moderation awaits review whatever its flags (docs/decisions.md, Trust,
+ * "Moderation").
+ */
+export function statusOf(
+  o: Pick<Opportunity, "isVerified" | "isActive"> & { moderation?: { status: ModerationStatus } },
+): OpportunityStatus {
   if (!o.isActive) return "rejected";
-  return o.isVerified ? "approved" : "pending";
+  return o.isVerified && !isWithheld(o) ? "approved" : "pending";
 }
 
 const text = (max: number) => TextSchema.trim().min(1).max(max);

@@ -126,14 +126,16 @@ export function siteOrganization(origin: string): Organization {
 }
 
 /**
- * Whether an internship is open on IST day `today` (`YYYY-MM-DD`): active, not deleted, and its deadline, if any,
- * not before `today` (docs/decisions.md, Search engines and sharing).
+ * Whether an internship is open on IST day `today` (`YYYY-MM-DD`): active, not deleted, not withheld by moderation
+ * (docs/decisions.md, Trust, "Moderation"), and its deadline, if any, not before `today` (docs/decisions.md, Search
+ * engines and sharing).
  */
 export function isOpenInternship(
-  internship: Pick<InternshipView, "isActive" | "deletedAt" | "deadline">,
+  internship: Pick<InternshipView, "isActive" | "deletedAt" | "deadline" | "moderation">,
   today: string,
 ): boolean {
-  return internship.isActive && !internship.deletedAt && !isClosedOn(internship.deadline, today);
+  return internship.isActive && !internship.deletedAt && internship.moderation.status === "clear" &&
+    !isClosedOn(internship.deadline, today);
 }
 
 /** The last moment to apply: the end of a deadline day in IST, or the deadline's own moment. */

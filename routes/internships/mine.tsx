@@ -1,9 +1,9 @@
 /**
  * `/internships/mine` ("My internships"): the signed-in user's own live listings, active or
  * not, newest first, `PAGE_SIZE` a page (`?offset=`; an invalid offset shows the first page),
- * each with edit and delete (a soft delete after confirmation). Answered by the domain's owner
- * filter (`mine`), so the cost follows the user's listing count. Guests are sent to sign in and
- * back.
+ * each with edit and delete (a soft delete after confirmation) and, for one that moderation withholds, why
+ * (docs/decisions.md, Trust, "Moderation"). Answered by the domain's owner filter (`mine`), so the cost follows the
+ * user's listing count. Guests are sent to sign in and back.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -13,6 +13,7 @@ import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
+import { moderationReasonText } from "@/components/moderation/ModerationNotice.tsx";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 
 /** Listings per page. */
@@ -57,7 +58,14 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
         <ul class="mt-6 space-y-4">
           {internships.map((internship) => (
             <li key={internship.id} class="space-y-2">
-              <InternshipCard internship={internship} showState headingLevel={2} />
+              <InternshipCard internship={internship} showState headingLevel={2}>
+                {internship.moderation.status !== "clear" && (
+                  <p class="mt-3 text-sm text-slate-800">
+                    {internship.moderation.status === "held" ? "Hidden from students until an admin checks it. " : ""}
+                    Why: {moderationReasonText(internship.moderation, internship)}
+                  </p>
+                )}
+              </InternshipCard>
               <div class="flex gap-3">
                 <EditInternshipLink id={internship.id} title={internship.title} />
                 <InternshipDeleteButton id={internship.id} title={internship.title} redirectTo="/internships/mine" />

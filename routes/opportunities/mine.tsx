@@ -1,12 +1,14 @@
 /**
  * `/opportunities/mine`: "My submissions", the signed-in user's opportunities in every state
- * (awaiting review, published, rejected), newest first, paged. Guests are sent to sign in.
+ * (awaiting review, published, rejected), newest first, paged, with why moderation holds one (docs/decisions.md,
+ * Trust, "Moderation"). Guests are sent to sign in.
  * `?submitted=1` (after the submit form) adds a confirmation.
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
+import { moderationReasonText } from "@/components/moderation/ModerationNotice.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import {
@@ -50,7 +52,11 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
           <ul class="mt-6 grid gap-4 md:grid-cols-2">
             {opportunities.map((o) => (
               <li key={o.id}>
-                <OpportunityCard o={o} status={statusOf(o)} />
+                <OpportunityCard o={o} status={statusOf(o)}>
+                  {o.moderation.status !== "clear" && (
+                    <p class="mt-3 text-sm text-slate-800">Why: {moderationReasonText(o.moderation, o)}</p>
+                  )}
+                </OpportunityCard>
               </li>
             ))}
           </ul>

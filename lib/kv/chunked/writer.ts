@@ -73,15 +73,16 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
 
   /**
    * Stores new records in one atomic write (all or nothing), filling the open chunk and opening
-   * further ones as they fill.
+   * further ones as they fill. `also`, when given, adds the caller's own mutations to the same write (called again on
+   * every attempt).
    * @throws BusyError after `retryBudgetMs` of races lost to other processes; InvalidInputError when the write
    * exceeds KV's limits.
    */
-  async insert(records: R[]): Promise<void> {
+  async insert(records: R[], also?: (op: Deno.AtomicOperation) => void): Promise<void> {
     await this.retry(async () => {
       const release = await this.appends.acquire(0);
       try {
-        return await this.append(records);
+        return await this.append(records, undefined, also);
       } finally {
         release();
       }

@@ -1,8 +1,9 @@
 /**
  * `/internships/{id}`: one internship with every field, its owner and the apply link (opened
  * in a new tab without referrer or opener, and `nofollow` since anyone may post links; none once it is closed).
- * Unknown, deleted and (for anyone but admins and the owner) inactive ids render the 404
- * page. The owner and admins get edit and delete; admins also the verified/active switches.
+ * Unknown, deleted and (for anyone but admins and the owner) inactive or withheld ids render the 404
+ * page; the owner and admins read why a withheld one is held. The owner and admins get edit and delete; admins also
+ * the verified/active switches.
  */
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -11,6 +12,7 @@ import { EditInternshipLink } from "@/components/internships/links.tsx";
 import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
+import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
@@ -84,7 +86,7 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
           </div>
           <div class="flex flex-wrap items-center gap-3">
             {internship.isVerified && <VerifiedMark />}
-            {!internship.deletedAt && internship.isActive && (
+            {!internship.deletedAt && internship.isActive && internship.moderation.status === "clear" && (
               <SaveButton
                 kind="internships"
                 id={internship.id}
@@ -98,6 +100,12 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
           <InternshipBadges internship={internship} showState={manage} />
         </div>
       </header>
+
+      {manage && internship.moderation.status !== "clear" && (
+        <div class="mt-4">
+          <ModerationNotice moderation={internship.moderation} listing={internship} noun="internship" />
+        </div>
+      )}
 
       {!internship.isActive && (
         <div class="mt-4">

@@ -14,6 +14,7 @@ import {
   TYPE_LABELS,
 } from "@/components/opportunities/OpportunityCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
+import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import SaveButton from "@/islands/SaveButton.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
@@ -31,7 +32,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
       <PageHead
         title={o.title}
         description={o.description ?? `${TYPE_LABELS[o.type]}: ${timing(o)}${o.location ? `, ${o.location}` : ""}`}
-        jsonLd={opportunityEvent(o, state.services.config.appUrl)}
+        jsonLd={status === "approved" ? opportunityEvent(o, state.services.config.appUrl) : null}
       />
       <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
       <div class="mt-4 flex flex-wrap gap-2">
@@ -45,6 +46,11 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
           <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={Boolean(state.user)} />
         )}
       </div>
+      {o.moderation.status !== "clear" && (
+        <div class="mt-4">
+          <ModerationNotice moderation={o.moderation} listing={o} noun="opportunity" />
+        </div>
+      )}
       <dl class="mt-6 grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
         <div>
           <dt class="text-sm font-medium text-slate-700">Dates</dt>

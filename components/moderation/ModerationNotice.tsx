@@ -1,0 +1,45 @@
+/**
+ * What the owner and admins read on a listing that moderation withholds (docs/decisions.md, Trust, "Moderation"): that
+ * students cannot see it, why (the reasons, and the never-pay phrases its text holds), and what happens next. Nothing
+ * for a clear listing.
+ */
+import type { ModerationView } from "@/lib/moderation/moderation.ts";
+import { ASKS_TO_PAY, moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
+
+/** The reasons in one sentence, naming the phrases found when the listing asks applicants to pay. */
+export function moderationReasonText(moderation: ModerationView, text: { title: string; description: string | null }) {
+  const phrases = moderation.reasons.includes(ASKS_TO_PAY) ? moneyPhrasesIn(text.title, text.description) : [];
+  const found = phrases.length > 0 ? ` (it mentions ${phrases.map((p) => `“${p}”`).join(", ")})` : "";
+  return `${moderation.reasons.join("; ")}${found}.`;
+}
+
+/** The notice on a withheld listing's own page, for its owner and admins. */
+export function ModerationNotice(
+  { moderation, listing, noun }: {
+    moderation: ModerationView;
+    listing: { title: string; description: string | null };
+    noun: "internship" | "opportunity";
+  },
+) {
+  if (moderation.status === "clear") return null;
+  const held = moderation.status === "held";
+  return (
+    <div
+      role="status"
+      class={`rounded-md border px-4 py-3 text-sm ${
+        held ? "border-amber-300 bg-amber-50 text-amber-950" : "border-red-300 bg-red-50 text-red-900"
+      }`}
+    >
+      <p class="font-semibold">
+        {held ? `This ${noun} is held for review` : `This ${noun} was not approved`}
+      </p>
+      <p class="mt-1">Why: {moderationReasonText(moderation, listing)}</p>
+      <p class="mt-1">
+        {held
+          ? "Students cannot see it until an admin has checked it. Listings here never ask applicants for money: " +
+            "if yours mentions a fee by mistake, edit it. An admin reviews it either way, usually within a day."
+          : "Students will not see it. The notification you received has the admin's note."}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * The moderation state of a listing, internship or opportunity (docs/decisions.md, Trust, "Moderation"): `clear`
+ * (listed as usual), `held` (kept out of every public surface until an admin decides; its owner and admins still read
+ * it, with the reasons) or `rejected` (never listed). Pure rules over the state stored on the record; the domains call
+ * them in their own writes, and `queue.ts` keeps the admin queue's index in those same writes.
+ */
+import { ASKS_TO_PAY, moneyPhrasesIn } from "./never_pay.ts";
+
+/** The states, in the order the admin queue shows them. */
+export const MODERATION_STATUSES = ["clear", "held", "rejected"] as const;
+export type ModerationStatus = typeof MODERATION_STATUSES[number];
+
+/** The reason of a listing held by three students' reports (docs/decisions.md, Trust, "Reports"). */
+export const REPORTED_BY_STUDENTS = "Reported by students";
+
+/** An admin's decision on a held listing: `approve` lists it (`clear`), `reject` keeps it out for good (`rejected`). */
+export const MODERATION_DECISIONS = ["approve", "reject"] as const;
+export type ModerationDecision = typeof MODERATION_DECISIONS[number];
+
+/** The moderation state as a listing record stores it. Times are ISO 8601. */
+export interface Moderation {
+  status: ModerationStatus;
+  /** Why it is held or was rejected ("Asks applicants to pay", "Reported by students"); empty when clear. */
+  reasons: string[];
+  /** When it was last held; null when it never was. */
+  heldAt: string | null;
+  /** When an admin last decided, and the note they wrote for the owner (null for none). */
+  decidedAt: string | null;
+  note: string | null;
+}
+
+/** The moderation state as every read response carries it: `{status, reasons}`. */
+export interface ModerationView {
+  status: ModerationStatus;
+  reasons: string[];
+}
+
+/** The state of a listing no rule ever held (and of records stored before moderation existed). */
+export const CLEAR: Moderation = Object.freeze({
+  status: "clear",
+  reasons: [],
+  heldAt: null,
+  decidedAt: null,
+  note: null,
+}) as Moderation;
+
+/** The stored state of `record`, `CLEAR` for a record without one. */
+export function moderationOf(record: { moderation?: Moderation | null }): Moderation {
+  return record.moderation ?? CLEAR;
+}
+
+/** `{status, reasons}` of `record` for a read response. */
+export function moderationView(record: { moderation?: Moderation | null }): ModerationView {
+  const { status, reasons } = moderationOf(record);
+  return { status, reasons: [...reasons] };
+}
+
+/** Whether `record` (stored, or as read responses carry it) is kept out of the public surfaces: held or rejected. */
+export function isWithheld(record: { moderation?: { status: ModerationStatus } | null }): boolean {
+  return (record.moderation?.status ?? "clear") !== "clear";
+}
+
+/** The texts of a listing the never-pay rule reads: its title and description. */
+export interface ListingText {
+  title: string;
+  description: string | null;
+}
+
+/** `current` held at `now` with `reason` added (a held one keeps its time and its other reasons). */
+function holdWith(current: Moderation, reason: string, now: string): Moderation {
+  if (current.status === "held") {
+    return current.reasons.includes(reason) ? current : { ...current, reasons: [...current.reasons, reason] };
+  }
+  return { status: "held", reasons: [reason], heldAt: now, decidedAt: current.decidedAt, note: current.note };
+}
+
+/** The state of a new listing with `text` at `now` (ISO): held when it asks applicants to pay, else clear. */
+export function moderationOnCreate(text: ListingText, now: string): Moderation {
+  return moneyPhrasesIn(text.title, text.description).length > 0 ? holdWith(CLEAR, ASKS_TO_PAY, now) : CLEAR;
+}
+
+/**
+ * The state after an update from `before` to `after` at `now`: held when the new text holds a never-pay phrase the
+ * old one did not (so a listing an admin approved with a disclosed fee is held again only for a phrase it did not
+ * have); a rejected listing stays rejected; otherwise `current` unchanged (the same object).
+ */
+export function moderationOnUpdate(
+  current: Moderation,
+  { before, after }: { before: ListingText; after: ListingText },
+  now: string,
+): Moderation {
+  if (current.status === "rejected") return current;
+  if (before.title === after.title && before.description === after.description) return current;
+  const had = new Set(moneyPhrasesIn(before.title, before.description));
+  const added = moneyPhrasesIn(after.title, after.description).filter((phrase) => !had.has(phrase));
+  return added.length > 0 ? holdWith(current, ASKS_TO_PAY, now) : current;
+}
+
+/** The state after students' reports reached the hold threshold at `now`: held "Reported by students", unless rejected. */
+export function moderationOnReports(current: Moderation, now: string): Moderation {
+  return current.status === "rejected" ? current : holdWith(current, REPORTED_BY_STUDENTS, now);
+}
+
+/**
+ * The state after an admin's `decision` at `now` with `note` (null for none): approve → `clear` without reasons;
+ * reject → `rejected`, keeping the reasons it was held for (or "Rejected by an admin" when it was not held).
+ */
+export function moderationDecided(
+  current: Moderation,
+  { decision, note, now }: { decision: ModerationDecision; note: string | null; now: string },
+): Moderation {
+  if (decision === "approve") return { status: "clear", reasons: [], heldAt: current.heldAt, decidedAt: now, note };
+  const reasons = current.reasons.length > 0 ? current.reasons : ["Rejected by an admin"];
+  return { status: "rejected", reasons, heldAt: current.heldAt, decidedAt: now, note };
+}

@@ -1,0 +1,78 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { foldForMatching, moneyPhrasesIn, NEVER_PAY_PHRASES } from "./never_pay.ts";
+
+Deno.test("every phrase the rule must cover is found in plain text", () => {
+  const cases: [string, string][] = [
+    ["Pay the registration fee to confirm", "registration fee"],
+    ["Registration charges apply", "registration charges"],
+    ["A security deposit is needed", "security deposit"],
+    ["Refundable deposit of 2000", "refundable deposit"],
+    ["Training fee: 5000", "training fee"],
+    ["Small processing fee", "processing fee"],
+    ["joining fee", "joining fee"],
+    ["Laptop deposit required", "laptop deposit"],
+    ["kit charges extra", "kit charges"],
+    ["Pay ₹499 to start", "pay ₹ (an amount)"],
+    ["pay Rs 1,500/- only", "pay Rs (an amount)"],
+    ["पंजीकरण शुल्क जमा करें", "पंजीकरण शुल्क"],
+    ["सुरक्षा जमा देना होगा", "सुरक्षा जमा"],
+    ["प्रशिक्षण शुल्क ₹2000", "प्रशिक्षण शुल्क"],
+    ["Entry fee for the hackathon", "entry fee"],
+    ["a fee of Rs. 300", "a fee of ₹/Rs (an amount)"],
+  ];
+  for (const [text, label] of cases) assertEquals(moneyPhrasesIn(text), [label], text);
+});
+
+Deno.test("case, extra spaces and punctuation between words do not hide a phrase", () => {
+  for (
+    const text of [
+      "REGISTRATION FEE",
+      "Registration   fee",
+      "registration-fee",
+      "registration, fee",
+      "registration.fee",
+      "registration_fee",
+      "registration\n\tfee",
+      "(registration) (fees)",
+      "re\u00ADgistration fee",
+      "ＲＥＧＩＳＴＲＡＴＩＯＮ ＦＥＥ",
+    ]
+  ) assertEquals(moneyPhrasesIn(text), ["registration fee"], JSON.stringify(text));
+  assertEquals(moneyPhrasesIn("PAY  rs.  500"), ["pay Rs (an amount)"]);
+  assertEquals(moneyPhrasesIn("pay₹500"), ["pay ₹ (an amount)"]);
+  assertEquals(moneyPhrasesIn("पंजीकरण  -  शुल्क।"), ["पंजीकरण शुल्क"]);
+  assertEquals(moneyPhrasesIn("सुरक्षा, जमा"), ["सुरक्षा जमा"]);
+});
+
+Deno.test("words that only look alike, and talk of money the intern is paid, are not phrases", () => {
+  for (
+    const text of [
+      "Preregistration feedback welcome",
+      "Registration is free",
+      "We pay a stipend of ₹8,000 a month",
+      "Your pay: Rs 10,000",
+      "We pay ₹10,000 a month",
+      "we will pay Rs 12000 after the first month",
+      "pay ₹ per month is competitive",
+      "No fees of any kind",
+      "Security deposits are never asked",
+      "Training feedback sessions every week",
+      "सुरक्षा पर काम",
+    ]
+  ) {
+    const expected = text === "Security deposits are never asked" ? ["security deposit"] : [];
+    assertEquals(moneyPhrasesIn(text), expected, text);
+  }
+});
+
+Deno.test("a phrase is found in any of the texts given, null and undefined skipped", () => {
+  assertEquals(moneyPhrasesIn("Backend intern", null, undefined, "Training fee applies"), ["training fee"]);
+  assertEquals(moneyPhrasesIn(null, undefined), []);
+  assertEquals(moneyPhrasesIn("security deposit and registration fee"), ["registration fee", "security deposit"]);
+});
+
+Deno.test("folding keeps letters, marks, digits and the rupee sign, one space between words", () => {
+  assertEquals(foldForMatching("  Pay: ₹1,500!! "), " pay ₹ 1 500 ");
+  assertEquals(foldForMatching("प्रशिक्षण—शुल्क"), " प्रशिक्षण शुल्क ");
+  assertEquals(NEVER_PAY_PHRASES.every((p) => p.label.length > 0), true);
+});

@@ -1,0 +1,40 @@
+/**
+ * `POST /api/admin/moderation/{kind}/{id}` (admins) `{decision: "approve" | "reject", note?}` → `{item}`: approve lists
+ * the listing (`clear`), reject keeps it out for good (`rejected`); the owner is notified (`listing_moderated`, with
+ * the note). `kind` `internships` or `opportunities`, else 404; an unknown listing 404. docs/api.md, Trust;
+ * docs/decisions.md, Trust, "Moderation".
+ */
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { decideListing, ModerationDecisionSchema } from "@/lib/moderation/admin.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ModerationItemSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Approve or reject a held listing",
+    description: "The owner gets a `listing_moderated` notification with the note.",
+    access: ["admin"],
+    body: ModerationDecisionSchema,
+    responses: {
+      200: { description: "The listing after the decision", schema: z.strictObject({ item: ModerationItemSchema }) },
+      404: "Unknown kind or listing",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const body = await readBody(req, ModerationDecisionSchema);
+    const item = await decideListing(ctx.state.services.kv, {
+      kind: ctx.params.kind,
+      id: ctx.params.id,
+      admin: ctx.state.user,
+      body,
+    });
+    return Response.json({ item });
+  },
+});

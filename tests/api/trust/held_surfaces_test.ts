@@ -1,0 +1,116 @@
+/**
+ * A held listing is out of every public surface (docs/decisions.md, Trust, "Moderation"): the list (API and page), its
+ * page and `GET` by id for anyone but its owner and admins, the sitemap, the RSS feed, JSON-LD, the alerts digest,
+ * recommendations and "For you", and saving; a listing saved before it was held shows as hidden. Each surface is
+ * checked against a clear listing made beside it, so a surface that shows nothing at all cannot pass.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { call, HELD_TO_PAY, postInternship, postOpportunity } from "./helpers.ts";
+import { sitemap } from "@/lib/seo/sitemap.ts";
+
+const HELD = "Scam Analyst Intern";
+const CLEAN = "Real Analyst Intern";
+const HELD_HACK = "Scam Hack";
+const CLEAN_HACK = "Real Hack";
+
+/** A member's clear and held internship and opportunity, created after a student's alerts ran once. */
+async function setUp(t: TestApp) {
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const admin = await createTestUser(t, "admin");
+  for (const alert of [{ kind: "internships", query: { search: "analyst" } }, { kind: "opportunities", query: {} }]) {
+    assertEquals((await call(t, student, "POST", "/api/me/alerts", alert)).status, 201);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const clean = await postInternship(t, member, { title: CLEAN, tags: ["data"] });
+  const held = await postInternship(t, member, { title: HELD, tags: ["data"], description: "Pay Rs 499 to join" });
+  const cleanHack = await postOpportunity(t, member, { title: CLEAN_HACK });
+  const heldHack = await postOpportunity(t, member, { title: HELD_HACK, description: "Registration fee ₹99" });
+  assertEquals([held.moderation, heldHack.moderation], [HELD_TO_PAY, HELD_TO_PAY]);
+  return { member, student, admin, clean, held, cleanHack, heldHack };
+}
+
+Deno.test("a held listing is absent from the lists, its page and GET by id, for guests and students", async () => {
+  await using t = await createTestApp();
+  const { student, member, held, heldHack } = await setUp(t);
+  for (const who of [undefined, student]) {
+    const list = await call(t, who, "GET", "/api/internships?search=analyst");
+    assertEquals(list.body.internships.map((i: { title: string }) => i.title), [CLEAN]);
+    const hacks = await call(t, who, "GET", "/api/opportunities");
+    assertEquals(hacks.body.opportunities.map((o: { title: string }) => o.title), [CLEAN_HACK]);
+    assertEquals((await call(t, who, "GET", `/api/internships/${held.id}`)).status, 404);
+    assertEquals((await call(t, who, "GET", `/api/opportunities/${heldHack.id}`)).status, 404);
+    for (const path of ["/internships", "/internships?search=analyst", "/opportunities", "/"]) {
+      const res = await t.fetch(path, { headers: who?.headers });
+      const html = await res.text();
+      assertEquals(res.status, 200, path);
+      assert(!html.includes(HELD) && !html.includes(HELD_HACK), `${path} leaves the held listings out`);
+    }
+    const listPage = await (await t.fetch("/internships", { headers: who?.headers })).text();
+    assert(listPage.includes(CLEAN), "the list page shows the clear one");
+    for (const path of [`/internships/${held.id}`, `/opportunities/${heldHack.id}`]) {
+      const res = await t.fetch(path, { headers: who?.headers });
+      await res.body?.cancel();
+      assertEquals(res.status, 404, path);
+    }
+  }
+  const own = await (await t.fetch(`/opportunities/${heldHack.id}`, { headers: member.headers })).text();
+  assert(own.includes("This opportunity is held for review") && own.includes("“registration fee”"));
+  assert(!own.includes('"Event"'), "a held opportunity carries no Event JSON-LD");
+});
+
+Deno.test("a held listing is absent from the sitemap, the RSS feed and JSON-LD", async () => {
+  await using t = await createTestApp();
+  const { member, clean, held, cleanHack, heldHack } = await setUp(t);
+  const urls = new TextDecoder().decode((await sitemap(t.kv, { origin: t.origin })).root.bytes);
+  assert(urls.includes(`/internships/${clean.id}`) && urls.includes(`/opportunities/${cleanHack.id}`));
+  assert(!urls.includes(held.id) && !urls.includes(heldHack.id), "the sitemap leaves them out");
+  const served = await (await t.fetch("/sitemap.xml")).text();
+  assert(!served.includes(held.id));
+  for (const path of ["/internships/rss.xml", "/internships/rss.xml?search=analyst"]) {
+    const rss = await (await t.fetch(path)).text();
+    assert(rss.includes(CLEAN) && !rss.includes(HELD), path);
+  }
+  const ownPage = await (await t.fetch(`/internships/${held.id}`, { headers: member.headers })).text();
+  assert(!ownPage.includes('"JobPosting"'), "the owner's view of a held listing carries no JobPosting");
+  const cleanPage = await (await t.fetch(`/internships/${clean.id}`)).text();
+  assert(cleanPage.includes('"JobPosting"'));
+});
+
+Deno.test("a held listing is absent from the alerts digest, recommendations and For you", async () => {
+  await using t = await createTestApp();
+  const { student, admin } = await setUp(t);
+  const digest = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
+  assertEquals([digest.status, digest.body.sent], [200, 1]);
+  await call(t, admin, "POST", "/api/admin/jobs/outbox/run");
+  await t.settled();
+  const mail = t.mails.find((m) => m.to === student.user.email)!;
+  assert(mail.text.includes(CLEAN) && mail.text.includes(CLEAN_HACK), "the digest lists the clear ones");
+  assert(!mail.text.includes(HELD) && !mail.html.includes(HELD_HACK), "and not the held ones");
+
+  for (const kind of ["internships", "opportunities"]) {
+    const res = await call(t, student, "GET", `/api/me/recommendations?kind=${kind}&limit=50`);
+    const titles = res.body.items.map((item: { listing: { title: string } }) => item.listing.title);
+    assertEquals(titles, [kind === "internships" ? CLEAN : CLEAN_HACK], kind);
+  }
+  const page = await (await t.fetch("/internships", { headers: student.headers })).text();
+  assert(page.includes("For you") && !page.includes(HELD), "For you leaves it out");
+});
+
+Deno.test("a held listing cannot be saved; one saved before it was held shows as hidden", async () => {
+  await using t = await createTestApp();
+  const { student, member, clean, held, heldHack } = await setUp(t);
+  for (const [kind, id] of [["internships", held.id], ["opportunities", heldHack.id]]) {
+    assertEquals((await call(t, student, "PUT", `/api/me/saved/${kind}/${id}`, {})).status, 404, kind);
+  }
+  assertEquals((await call(t, student, "PUT", `/api/me/saved/internships/${clean.id}`, {})).status, 200);
+  await call(t, member, "PUT", `/api/internships/${clean.id}`, { description: "A training fee of ₹1,000 applies." });
+  const saved = await call(t, student, "GET", "/api/me/saved");
+  assertEquals(saved.body.items.map((item: { id: string; listing: unknown }) => [item.id, item.listing]), [[
+    clean.id,
+    null,
+  ]]);
+  const ids = await call(t, student, "GET", "/api/me/saved/ids");
+  assertEquals(ids.status, 200);
+});
