@@ -80,7 +80,7 @@ export async function moderationQueue(kv: Deno.Kv, query: ModerationQuery): Prom
 /**
  * Applies `admin`'s decision to the listing `id` of `kind` (a path segment: anything but the two kinds is unknown).
  * @throws NotFoundError for an unknown kind ("Not found") or listing ("Internship not found", "Opportunity not
- * found"); ConflictError after 10 lost races.
+ * found"); BusyError after 30 s of lost races.
  */
 export async function decideListing(
   kv: Deno.Kv,

@@ -1,8 +1,8 @@
 /**
- * The never-pay rule and the moderation queue (docs/api.md, Trust; docs/decisions.md, Trust, "The never-pay rule",
- * "Moderation"): listings that ask applicants to pay are held on create, update and ingest (phrases with extra spaces,
- * punctuation and case, and in Hindi), only their owner and admins read them, admins approve or reject them with a
- * note, and the owner is told. Every endpoint per role, with bad input.
+ * The never-pay rule and the moderation queue (docs/api.md, Trust; docs/decisions.md, Trust, "The never-pay rule";
+ * docs/decisions.md, Trust, "Moderation"): listings that ask applicants to pay are held on create, update and ingest
+ * (phrases with extra spaces, punctuation and case, and in Hindi), only their owner and admins read them, admins
+ * approve or reject them with a note, and the owner is told. Every endpoint per role, with bad input.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -118,8 +118,11 @@ Deno.test("the moderation queue: admins only, held first (longest waiting on top
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user");
   const admin = await createTestUser(t, "admin");
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
   const first = await postInternship(t, member, { title: "First", description: "processing fee" });
+  await tick();
   const opportunity = await postOpportunity(t, member, { title: "Paid hack", description: "Entry fee ₹100" });
+  await tick();
   const third = await postInternship(t, member, { title: "Third", description: "laptop deposit" });
   await postInternship(t, member, { title: "Clean" });
 
