@@ -9,7 +9,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { Notice, SECONDARY_BUTTON, TextAreaField } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { moderationReasonText } from "@/components/moderation/ModerationNotice.tsx";
 import { pagePosition, Pagination } from "@/components/Pagination.tsx";
@@ -127,16 +127,7 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
         <input type="hidden" name="id" value={listing.id} />
         <input type="hidden" name="status" value={status ?? ""} />
         <input type="hidden" name="filter" value={kind ?? ""} />
-        <label for={noteId} class="block text-sm font-medium text-slate-800">
-          Note to the owner (optional)
-        </label>
-        <textarea
-          id={noteId}
-          name="note"
-          rows={2}
-          maxLength={NOTE_MAX}
-          class="block w-full rounded-md border border-slate-400 px-3 py-2 text-sm"
-        />
+        <TextAreaField id={noteId} name="note" label="Note to the owner (optional)" rows={2} maxLength={NOTE_MAX} />
         <div class="flex flex-wrap gap-2">
           {moderation.status !== "clear" && (
             <button
