@@ -60,6 +60,20 @@ Deno.test("a held listing is absent from the lists, its page and GET by id, for 
   assert(!own.includes('"Event"'), "a held opportunity carries no Event JSON-LD");
 });
 
+Deno.test("a held listing that closed stays out of the lists that include closed ones", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const closed = { deadline: "2020-01-01", tags: ["data"] };
+  await postInternship(t, member, { ...closed, title: CLEAN });
+  const held = await postInternship(t, member, { ...closed, title: HELD, description: "security deposit" });
+  for (const query of ["includeClosed=true", "includeClosed=true&tags=data", "includeClosed=true&search=analyst"]) {
+    const list = await call(t, undefined, "GET", `/api/internships?${query}`);
+    assertEquals(list.body.internships.map((i: { title: string }) => i.title), [CLEAN], query);
+  }
+  const mine = await call(t, member, "GET", "/api/internships?mine=true");
+  assertEquals(mine.body.internships.map((i: { id: string }) => i.id)[0], held.id, "its owner still lists it");
+});
+
 Deno.test("a held listing is absent from the sitemap, the RSS feed and JSON-LD", async () => {
   await using t = await createTestApp();
   const { member, clean, held, cleanHack, heldHack } = await setUp(t);
