@@ -3,6 +3,7 @@
  * `loadConfig()` throws a `ConfigError` listing every bad variable.
  */
 import { z } from "zod";
+import { indianState, stateOfCode } from "@/lib/purchases/indian_states.ts";
 
 const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
 /** A GSTIN: state code, PAN, entity number, `Z`, check character. */
@@ -46,7 +47,10 @@ const EnvSchema = z.object({
     .default([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
   SELLER_NAME: z.string().trim().min(1).max(200).optional(),
   SELLER_ADDRESS: z.string().trim().min(1).max(500).optional(),
-  SELLER_STATE: z.string().trim().min(1).max(100).optional(),
+  SELLER_STATE: z.string().trim().min(1).max(100)
+    .refine((text) => indianState(text) !== null, "must name an Indian state or union territory, e.g. Karnataka")
+    .transform((text) => indianState(text)!.name)
+    .optional(),
   SELLER_GSTIN: z.string().trim().toUpperCase().regex(GSTIN, "must be a 15-character GSTIN").optional(),
   SELLER_SAC: z.string().regex(/^\d{6}$/, "must be a 6-digit SAC code").default("999293"),
 });
@@ -108,6 +112,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const gstinState = e.SELLER_GSTIN ? stateOfCode(e.SELLER_GSTIN.slice(0, 2)) : null;
+  if (e.SELLER_GSTIN && (!gstinState || (e.SELLER_STATE && gstinState.name !== e.SELLER_STATE))) {
+    throw new ConfigError(
+      "Invalid configuration:\n  SELLER_GSTIN: its first two digits must be the GST state code of SELLER_STATE",
+    );
+  }
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const secure = appUrl.startsWith("https:");
   if (secure && !e.AUTH_SECRET) {

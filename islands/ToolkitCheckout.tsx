@@ -6,13 +6,19 @@
  * `POST /api/toolkits/{id}/verify`; a clear pending state shows meanwhile, then success (on to the
  * lessons) or failure with a retry. A 100 % coupon needs no payment at all. Where the site has no
  * payment gateway (`paymentsAvailable` false, or checkout answering 503), a paid toolkit says
- * that payments are not available instead of offering a payment that cannot happen.
+ * that payments are not available instead of offering a payment that cannot happen. When the
+ * site issues tax invoices and the buyer's state is unknown (`askState`), the buy form asks for
+ * it (`buyerState`, docs/decisions.md, Money operations, "Place of supply"); the form posts to
+ * the page without JavaScript.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { INPUT, Notice, useHydrated } from "@/components/forms.tsx";
+import { INPUT, Notice, SelectField, useHydrated } from "@/components/forms.tsx";
 import { formatRupees } from "@/lib/money.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
+import { BUYER_STATE_MESSAGE, INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
+
+const STATE_CHOICES = INDIAN_STATES.map((state) => ({ value: state.name, label: state.name }));
 
 /** Where Razorpay's Checkout.js comes from (the default of `RAZORPAY_CHECKOUT_URL`). */
 export const CHECKOUT_SCRIPT = "https://checkout.razorpay.com/v1/checkout.js";
@@ -53,8 +59,9 @@ function loadCheckout(src: string): Promise<RazorpayConstructor> {
 
 /**
  * Props: the toolkit, its price in rupees, the buyer for the payment form's prefill, whether the
- * site takes payments (gateway keys configured), and the Checkout.js to load (the toolkit page's
- * CSP allows its origin).
+ * site takes payments (gateway keys configured), the Checkout.js to load (the toolkit page's
+ * CSP allows its origin), whether to ask the buyer's state for the tax invoice, and the state
+ * and its problem as the page's form post left them.
  */
 export interface ToolkitCheckoutProps {
   toolkitId: string;
@@ -63,13 +70,26 @@ export interface ToolkitCheckoutProps {
   buyer: { name: string; email: string };
   paymentsAvailable: boolean;
   checkoutScript: string;
+  askState: boolean;
+  buyerState?: string;
+  buyerStateError?: string;
 }
 
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 font-medium " +
   "disabled:cursor-not-allowed disabled:opacity-70";
 
 export default function ToolkitCheckout(
-  { toolkitId, title, price, buyer, paymentsAvailable, checkoutScript }: ToolkitCheckoutProps,
+  {
+    toolkitId,
+    title,
+    price,
+    buyer,
+    paymentsAvailable,
+    checkoutScript,
+    askState,
+    buyerState = "",
+    buyerStateError = "",
+  }: ToolkitCheckoutProps,
 ) {
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
@@ -78,6 +98,8 @@ export default function ToolkitCheckout(
   const [couponError, setCouponError] = useState("");
   const [phase, setPhase] = useState<Phase>("ready");
   const [error, setError] = useState("");
+  const [state, setState] = useState(buyerState);
+  const [stateError, setStateError] = useState(buyerStateError);
   const status = useRef<HTMLDivElement>(null);
   const lastQuote = useRef<CheckoutResult | null>(null);
   const learnUrl = `/toolkits/${encodeURIComponent(toolkitId)}/learn`;
@@ -87,10 +109,13 @@ export default function ToolkitCheckout(
     if (phase !== "ready") status.current?.focus();
   }, [phase]);
 
+  /** Starts checkout with `couponCode` and the state chosen; remembers which state the quote was made with. */
+  const quotedState = useRef("");
   const start = async (couponCode: string) => {
     const result = await fetchJson<CheckoutResult>(`/api/toolkits/${encodeURIComponent(toolkitId)}`, {
-      body: couponCode ? { couponCode } : {},
+      body: { ...couponCode ? { couponCode } : {}, ...state ? { buyerState: state } : {} },
     });
+    if (result.ok) quotedState.current = state;
     return result;
   };
 
@@ -115,12 +140,21 @@ export default function ToolkitCheckout(
     if (result.data.free) setPhase("paid");
   };
 
-  const pay = async () => {
+  const pay = async (event: Event) => {
+    event.preventDefault();
     setError("");
+    if (askState && !state) {
+      setStateError(BUYER_STATE_MESSAGE);
+      document.getElementById("buyer-state")?.focus();
+      return;
+    }
+    setStateError("");
     setPhase("starting");
     let quote = applied?.quote ?? lastQuote.current;
+    // A quote made before the state was chosen (or with another one) is made again, so the invoice names it.
+    if (quote && quotedState.current !== state) quote = null;
     if (!quote) {
-      const result = await start("");
+      const result = await start(applied?.code ?? "");
       if (!result.ok && result.status === 503) {
         setPayments(false);
         setPhase("ready");
@@ -132,7 +166,8 @@ export default function ToolkitCheckout(
         return;
       }
       quote = result.data;
-      lastQuote.current = quote;
+      if (applied) setApplied({ ...applied, quote });
+      else lastQuote.current = quote;
     }
     if (quote.free) {
       setPhase("paid");
@@ -263,15 +298,31 @@ export default function ToolkitCheckout(
           </div>
         )
         : (
-          <button
-            type="button"
-            onClick={pay}
-            disabled={busy}
-            aria-busy={busy && hydrated ? "true" : undefined}
-            class={`${BUTTON} w-full bg-indigo-700 text-white hover:bg-indigo-800`}
-          >
-            {phase === "confirming" ? "Confirming…" : `Buy for ${formatRupees(toPay)}`}
-          </button>
+          <form method="post" action={`/toolkits/${encodeURIComponent(toolkitId)}`} onSubmit={pay} class="space-y-3">
+            {askState && (
+              <SelectField
+                id="buyer-state"
+                name="buyerState"
+                label="Your state (for the GST invoice)"
+                hint="Where you are decides the tax on your invoice."
+                options={STATE_CHOICES}
+                value={state}
+                error={stateError}
+                onChange={(value) => {
+                  setState(value);
+                  setStateError("");
+                }}
+              />
+            )}
+            <button
+              type="submit"
+              disabled={hydrated && busy}
+              aria-busy={busy && hydrated ? "true" : undefined}
+              class={`${BUTTON} w-full bg-indigo-700 text-white hover:bg-indigo-800`}
+            >
+              {phase === "confirming" ? "Confirming…" : `Buy for ${formatRupees(toPay)}`}
+            </button>
+          </form>
         )}
       {payments && <p class="text-xs text-slate-700">Payments are processed securely by Razorpay.</p>}
     </div>

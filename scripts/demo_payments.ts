@@ -3,11 +3,13 @@
  * the fakes of `tests/fakes/`: the fake Razorpay orders API with its Checkout.js stand-in (the
  * payment window is a browser dialog: OK pays, "decline" declines), and fake Google and LinkedIn
  * providers that sign in as `google.user@demo.careers` and `linkedin.user@demo.careers`. Seeds the
- * demo data, then serves the platform (`PORT`, default 8000) until Ctrl-C. The fakes' keys are
+ * demo data, then serves the platform (`PORT`, default 8000) until Ctrl-C, as the demo seller of
+ * `lib/demo/seller.ts` (tax invoices) unless the environment names its own. The fakes' keys are
  * test keys: nothing here reaches Razorpay, Google or LinkedIn.
  */
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { startFakeOidcProvider } from "@/tests/fakes/oidc.ts";
+import { withDemoSeller } from "@/lib/demo/seller.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const razorpay = startFakeRazorpay();
@@ -21,7 +23,7 @@ linkedin.identity = {
   name: "Lalit LinkedIn",
 };
 const env = {
-  ...Deno.env.toObject(),
+  ...withDemoSeller(Deno.env.toObject()),
   ...razorpay.env,
   RAZORPAY_CHECKOUT_URL: razorpay.checkoutUrl,
   ...google.env("GOOGLE"),

@@ -21,6 +21,7 @@ import { PAISE_PER_RUPEE, toRupees } from "@/lib/money.ts";
 import type { GatewayOrder, PaymentGateway } from "@/lib/payments/gateway.ts";
 import { getToolkitRecord, TOOLKIT_NOT_FOUND } from "@/lib/toolkits/catalog.ts";
 import type { User } from "@/lib/users/users.ts";
+import { BUYER_STATE_MESSAGE, indianState } from "./indian_states.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
@@ -66,23 +67,42 @@ export function priceAfterDiscount(pricePaise: number, coupon: CouponRecord | nu
   return { discount, final };
 }
 
+/** The refusal of a `buyerState` that names no Indian state or union territory. */
+export const INVALID_BUYER_STATE = "Invalid buyerState";
+
 /**
- * Starts the purchase of `toolkitId` by `user`, with an optional coupon code, at `at` (ISO; default now: only the
+ * The state `buyerState` names (its name as `indianState` gives it), or null without one.
+ * @throws InvalidInputError `INVALID_BUYER_STATE` when it names no Indian state or union territory.
+ */
+export function checkoutState(buyerState: string | null | undefined): string | null {
+  if (buyerState === undefined || buyerState === null || buyerState.trim() === "") return null;
+  const state = indianState(buyerState);
+  if (!state) {
+    throw new InvalidInputError(INVALID_BUYER_STATE, [{ field: "buyerState", message: BUYER_STATE_MESSAGE }]);
+  }
+  return state.name;
+}
+
+/**
+ * Starts the purchase of `toolkitId` by `user`, with an optional coupon code and the buyer's state for the tax
+ * invoice (`buyerState`, docs/decisions.md, Money operations, "Place of supply"), at `at` (ISO; default now: only the
  * demo's history of `lib/demo/history.ts` checks out at an earlier time).
- * @throws NotFoundError "Toolkit not found"; InvalidInputError with a message of `COUPON_ERRORS`;
- *   NotConfiguredError "Payments are not configured" (paid checkout without gateway keys);
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError with a message of `COUPON_ERRORS`, or
+ *   `INVALID_BUYER_STATE`; NotConfiguredError "Payments are not configured" (paid checkout without gateway keys);
  *   UpstreamError "Payment gateway unavailable".
  */
 export async function initiatePurchase(
   kv: Deno.Kv,
-  { payments, user, toolkitId, couponCode, at }: {
+  { payments, user, toolkitId, couponCode, buyerState, at }: {
     payments: PaymentGateway | null;
     user: User;
     toolkitId: string;
     couponCode?: string;
+    buyerState?: string | null;
     at?: string;
   },
 ): Promise<CheckoutResult> {
+  const state = checkoutState(buyerState);
   const toolkit = await getToolkitRecord(kv, toolkitId);
   if (!toolkit || !toolkit.isActive) throw new NotFoundError(TOOLKIT_NOT_FOUND);
   const code = couponCode?.trim() || undefined;
@@ -127,7 +147,7 @@ export async function initiatePurchase(
     const couponCode = coupon?.value.code ?? null;
     const now = at ?? new Date().toISOString();
     const status = free ? "paid" : "pending";
-    const terms = { listPricePaise: toolkit.pricePaise, discountPaise: discount, couponCode };
+    const terms = { listPricePaise: toolkit.pricePaise, discountPaise: discount, couponCode, buyerState: state };
     const record: BuyerPurchase = {
       id: purchaseId,
       userId: user.id,

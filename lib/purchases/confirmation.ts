@@ -334,6 +334,7 @@ async function paidOps(
       toolkitTitle: toolkit?.title ?? "Toolkit",
       at,
       seller: ctx.seller,
+      checkoutState: paid.buyerState,
     },
   );
   if (buyer) {
@@ -423,10 +424,13 @@ async function settle(
   };
 }
 
-/** The list price, discount and coupon code an order was priced with, when it kept them. */
-function priceTerms(terms: OrderTerms): Pick<PurchaseRecord, "listPricePaise" | "discountPaise" | "couponCode"> {
+/** The list price, discount and coupon code an order was priced with, and the buyer's state, when it kept them. */
+function priceTerms(
+  terms: OrderTerms,
+): Pick<PurchaseRecord, "listPricePaise" | "discountPaise" | "couponCode" | "buyerState"> {
   if (terms.listPricePaise === undefined) return {};
-  return { listPricePaise: terms.listPricePaise, discountPaise: terms.discountPaise, couponCode: terms.couponCode };
+  const { listPricePaise, discountPaise, couponCode, buyerState } = terms;
+  return { listPricePaise, discountPaise, couponCode, ...buyerState === undefined ? {} : { buyerState } };
 }
 
 /**

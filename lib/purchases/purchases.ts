@@ -36,6 +36,8 @@ export interface OrderTerms {
   listPricePaise?: number;
   discountPaise?: number;
   couponCode?: string | null;
+  /** The state the buyer named at checkout (a state's name as `indianState` gives it), for the tax invoice. */
+  buyerState?: string | null;
 }
 
 /** A refund made through the gateway; `amount` in paise. `status` becomes `processed` with `refund.processed`. */
@@ -54,7 +56,8 @@ export interface RefundRecord {
 /**
  * The receipt of a paid purchase (docs/decisions.md, Money operations, "Receipts"): its number in the
  * financial year's sequence, and the buyer as it was issued to (kept after the buyer deletes their
- * account: a tax record). `buyerState` is the buyer's state when known, for the GST split.
+ * account: a tax record). `buyerState` is the buyer's state when known when it was issued (a state's name; free text
+ * from onboarding on receipts issued before states were recognised), for the place of supply and the GST split.
  */
 export interface ReceiptRecord {
   number: string;
@@ -119,6 +122,8 @@ export interface PurchaseRecord {
   listPricePaise?: number;
   discountPaise?: number;
   couponCode?: string | null;
+  /** The state the buyer named at checkout of that order, for the receipt's place of supply. */
+  buyerState?: string | null;
   receipt?: ReceiptRecord | null;
   refund?: RefundRecord | null;
   createdAt: string;
@@ -139,7 +144,8 @@ type InternalField =
   | "paidAt"
   | "listPricePaise"
   | "discountPaise"
-  | "couponCode";
+  | "couponCode"
+  | "buyerState";
 
 /** A purchase whose buyer still has their account. */
 export type BuyerPurchase = PurchaseRecord & { userId: string };
@@ -167,6 +173,7 @@ export function purchaseView(record: PurchaseRecord): Purchase {
     listPricePaise: _l,
     discountPaise: _d,
     couponCode: _k,
+    buyerState: _s,
     ...view
   } = record;
   return view;

@@ -8,6 +8,8 @@
  * - GST: with a seller GSTIN the amount paid includes 18 % GST. In paise: taxable value = round(amount × 100 / 118),
  *   tax = amount − taxable value (so taxable + tax = amount exactly); intra-state (or the buyer's state unknown)
  *   the tax is CGST + SGST, CGST = round(tax / 2) and SGST the rest; inter-state it is all IGST.
+ * - Place of supply: the buyer's state as `place_of_supply.ts` finds it when the receipt is issued (kept with it),
+ *   else the seller's state (docs/decisions.md, Money operations, "Place of supply").
  *
  * Keys (owned by this module only):
  * - `["receipt_sequence", yyyy]` → the last number issued in that financial year
@@ -17,6 +19,8 @@ import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import type { Config } from "@/app.config.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
+import type { IndianState } from "./indian_states.ts";
+import { buyerStateOf, sellerStateOf, stateOfPlace } from "./place_of_supply.ts";
 import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord } from "./purchases.ts";
 
 /** The GST rate included in every price, in percent. */
@@ -34,17 +38,18 @@ const sequenceKey = (year: number): Deno.KvKey => ["receipt_sequence", year];
 /**
  * Adds to `op` the taking of the next receipt number of the financial year of `at`, checked against the sequence
  * as read (a lost race is retried by the caller's loop), and returns the receipt: issued at `at` by `seller` (kept
- * with the receipt when given) to `buyer` for the toolkit titled `toolkitTitle`, with their state from onboarding
- * when they gave one (`locationType` "state").
+ * with the receipt when given) to `buyer` for the toolkit titled `toolkitTitle`, with their state when known: the
+ * `checkoutState` they named at checkout, else the one their onboarding location names (`buyerStateOf`).
  */
 export async function issueReceiptOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { buyer, toolkitTitle, at, seller }: {
+  { buyer, toolkitTitle, at, seller, checkoutState }: {
     buyer: { id: string; name: string; email: string };
     toolkitTitle: string;
     at: string;
     seller?: SellerConfig;
+    checkoutState?: string | null;
   },
 ): Promise<ReceiptRecord> {
   const year = financialYearOf(at);
@@ -54,7 +59,7 @@ export async function issueReceiptOps(
   ]);
   const next = (sequence.value ?? 0) + 1;
   op.check(sequence).set(sequence.key, next);
-  const buyerState = profile?.locationType === "state" ? profile.locationValue : null;
+  const buyerState = buyerStateOf({ checkoutState, onboarding: profile })?.name ?? null;
   return {
     number: `RCPT-${year}-${next}`,
     issuedAt: at,
@@ -96,6 +101,8 @@ export interface ReceiptView {
   receipt: ReceiptRecord;
   /** A tax invoice (the seller has a GSTIN), with its split; else a plain receipt. */
   gst: GstSplit | null;
+  /** A tax invoice's place of supply (the buyer's state, else the seller's); null on a plain receipt. */
+  placeOfSupply: IndianState | null;
   seller: SellerConfig;
   listPricePaise: number;
   discountPaise: number;
@@ -124,10 +131,13 @@ export async function receiptFor(
   }
   const discountPaise = record.discountPaise ?? 0;
   const issuer = record.receipt.seller ?? seller;
+  const sellerState = sellerStateOf(issuer);
+  const placeOfSupply = issuer.gstin ? stateOfPlace(record.receipt.buyerState) ?? sellerState : null;
   return {
     purchaseId: record.id,
     receipt: record.receipt,
-    gst: issuer.gstin ? gstSplit(record.amountPaid, issuer.state ?? null, record.receipt.buyerState) : null,
+    gst: issuer.gstin ? gstSplit(record.amountPaid, sellerState?.name ?? null, placeOfSupply?.name ?? null) : null,
+    placeOfSupply,
     seller: issuer,
     listPricePaise: record.listPricePaise ?? record.amountPaid + discountPaise,
     discountPaise,

@@ -105,3 +105,35 @@ Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pa
   assertEquals(refunded.status, 200, await refunded.clone().text());
   assertEquals(fake.refunds.map((r) => [r.payment_id, r.amount]), [[fake.payments[0].id, 24900]]);
 });
+
+Deno.test("on a phone, a site that issues tax invoices asks the buyer's state before paying and invoices that state", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({
+    listen: true,
+    env: {
+      ...fake.env,
+      RAZORPAY_CHECKOUT_URL: fake.checkoutUrl,
+      SELLER_STATE: "Karnataka",
+      SELLER_GSTIN: "29ABCDE1234F1Z5",
+    },
+  });
+  const { toolkit } = await toolkitWithPreview(t);
+  const student = await createTestUser(t);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  page.on("dialog", (dialog) => dialog.accept(""));
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
+  const buy = page.getByRole("button", { name: "Buy for ₹249" });
+  await buy.click();
+  await page.getByText("Choose your state or union territory.").waitFor();
+  assertEquals(fake.orders.length, 0);
+  await assertAccessible(page, "toolkit page asking the buyer's state");
+  await page.getByLabel("Your state (for the GST invoice)").selectOption("Kerala");
+  await buy.click();
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  const { purchases } = await (await t.fetch("/api/purchases", { headers: student.headers })).json();
+  const invoice = await (await t.fetch(purchases[0].receiptUrl, { headers: student.headers })).text();
+  assert(invoice.includes("Place of supply: Kerala (32)") && invoice.includes("IGST 18 %"), invoice);
+});

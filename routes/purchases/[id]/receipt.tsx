@@ -1,7 +1,8 @@
 /**
  * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
- * guest is sent to sign in). With `SELLER_GSTIN` set it is a tax invoice with the GST split
- * (docs/decisions.md, Money operations, "Receipts").
+ * guest is sent to sign in). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
+ * the place of supply (docs/decisions.md, Money operations, "Receipts"; docs/decisions.md, Money
+ * operations, "Place of supply").
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -9,6 +10,7 @@ import { formatDate } from "@/lib/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { formatRupees, toRupees } from "@/lib/money.ts";
 import { GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
+import { placeOfSupplyLabel } from "@/lib/purchases/place_of_supply.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
 
 export const handler = define.handlers<ReceiptView>({
@@ -51,6 +53,7 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
           <p class="text-slate-700">
             Date: <time datetime={receipt.issuedAt}>{formatDate(receipt.issuedAt)}</time>
           </p>
+          {r.placeOfSupply && <p class="text-slate-700">Place of supply: {placeOfSupplyLabel(r.placeOfSupply)}</p>}
         </div>
         <PrintButton label={`Print ${title.toLowerCase()}`} />
       </header>

@@ -3,6 +3,13 @@
  * show only their title; preview lessons open for anyone), and the checkout island for a
  * signed-in visitor who has not bought it. Locked lesson bodies never reach the page
  * (`toolkitDetail` withholds them). The page's CSP adds Razorpay Checkout.js, and only here.
+ * With `SELLER_GSTIN` set and the buyer's state unknown, the checkout asks for it
+ * (docs/decisions.md, Money operations, "Place of supply").
+ *
+ * `POST /toolkits/{id}` is the buy form without JavaScript: the field `buyerState`, the same
+ * checkout as `POST /api/toolkits/{id}`. A free toolkit is then the buyer's (303 to its
+ * lessons); a paid one has its order, and the page says that paying needs JavaScript (Razorpay's
+ * window); a refusal renders the page again with the problem at its field.
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -13,13 +20,79 @@ import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
 import { checkoutCsp, documentCsp } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
+import { DomainError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { BUYER_STATE_MESSAGE } from "@/lib/purchases/indian_states.ts";
+import { buyerStateOf } from "@/lib/purchases/place_of_supply.ts";
+import type { User } from "@/lib/users/users.ts";
 import { toolkitCourse } from "@/lib/seo/json_ld.ts";
 
-export const handler = define.handlers<ToolkitDetail>({
+/** The page's data: the toolkit, and what its checkout asks and says (see the module docstring). */
+interface Data extends ToolkitDetail {
+  checkout: {
+    askState: boolean;
+    buyerState?: string;
+    buyerStateError?: string;
+    /** A sentence above the checkout after the form was posted without JavaScript. */
+    notice?: { kind: "info" | "error"; text: string };
+  };
+}
+
+/** Whether the checkout asks `user` for their state: tax invoices are issued and their onboarding names none. */
+async function asksState(
+  services: Services,
+  user: User | undefined,
+  detail: ToolkitDetail,
+): Promise<boolean> {
+  if (!user || detail.hasPurchased || !services.config.seller.gstin) return false;
+  return buyerStateOf({ onboarding: await getOnboardingProfile(services.kv, user.id) }) === null;
+}
+
+/** Paying needs Razorpay's window, which needs JavaScript. */
+const NEEDS_JAVASCRIPT = "Your order is ready. Paying opens Razorpay's payment window, which needs JavaScript: " +
+  "turn JavaScript on and press Buy again.";
+
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const detail = await toolkitDetail(ctx.state.services.kv, ctx.params.id, ctx.state.user);
-    const csp = documentCsp(checkoutCsp(ctx.state.services.config.razorpay.checkoutUrl));
-    return ctx.render(detail, { headers: { "content-security-policy": csp } });
+    const { services, user } = ctx.state;
+    const detail = await toolkitDetail(services.kv, ctx.params.id, user);
+    const csp = documentCsp(checkoutCsp(services.config.razorpay.checkoutUrl));
+    const checkout = { askState: await asksState(services, user, detail) };
+    return ctx.render({ ...detail, checkout }, { headers: { "content-security-policy": csp } });
+  },
+  async POST(req, ctx) {
+    const { services, user } = ctx.state;
+    const id = ctx.params.id;
+    if (!user) return seeOther(`/sign-in?callbackURL=${encodeURIComponent(`/toolkits/${id}`)}`);
+    const { buyerState } = await readFormFields(req, ["buyerState"]);
+    const detail = await toolkitDetail(services.kv, id, user);
+    const askState = await asksState(services, user, detail);
+    const headers = { "content-security-policy": documentCsp(checkoutCsp(services.config.razorpay.checkoutUrl)) };
+    const again = (status: number, checkout: Omit<Data["checkout"], "askState" | "buyerState">) =>
+      ctx.render({ ...detail, checkout: { askState, buyerState, ...checkout } }, { status, headers });
+    if (askState && !buyerState) return again(400, { buyerStateError: BUYER_STATE_MESSAGE });
+    try {
+      const result = await initiatePurchase(services.kv, {
+        payments: services.payments,
+        user,
+        toolkitId: id,
+        buyerState,
+      });
+      if (result.free) return seeOther(`/toolkits/${id}/learn`);
+      return again(200, { notice: { kind: "info", text: NEEDS_JAVASCRIPT } });
+    } catch (error) {
+      if (error instanceof InvalidInputError && error.fields.some((f) => f.field === "buyerState")) {
+        return again(400, { buyerStateError: BUYER_STATE_MESSAGE });
+      }
+      if (error instanceof DomainError && !(error instanceof NotFoundError)) {
+        return again(errorResponse(error).status, { notice: { kind: "error", text: error.message } });
+      }
+      throw error;
+    }
   },
 });
 
@@ -42,8 +115,8 @@ function PromoVideo({ url, title }: { url: string; title: string }) {
     );
 }
 
-export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, url }) {
-  const { toolkit, contentItems, hasPurchased, completedItemIds } = data;
+export default define.page<Data>(function ToolkitPage({ data, state, url }) {
+  const { toolkit, contentItems, hasPurchased, completedItemIds, checkout } = data;
   const learn = `/toolkits/${toolkit.id}/learn`;
   const signIn = `/sign-in?callbackURL=${encodeURIComponent(url.pathname)}`;
   const canOpen = (item: { isPreview: boolean }) => hasPurchased || item.isPreview || canManageCatalog(state.user);
@@ -151,14 +224,27 @@ export default define.page<ToolkitDetail>(function ToolkitPage({ data, state, ur
               )
               : state.user
               ? (
-                <ToolkitCheckout
-                  toolkitId={toolkit.id}
-                  title={toolkit.title}
-                  price={toolkit.price}
-                  buyer={{ name: state.user.name, email: state.user.email }}
-                  paymentsAvailable={state.services.payments !== null}
-                  checkoutScript={state.services.config.razorpay.checkoutUrl}
-                />
+                <>
+                  {checkout.notice && (
+                    <Notice
+                      kind={checkout.notice.kind}
+                      title={checkout.notice.kind === "error" ? "Not bought" : "Almost there"}
+                    >
+                      {checkout.notice.text}
+                    </Notice>
+                  )}
+                  <ToolkitCheckout
+                    toolkitId={toolkit.id}
+                    title={toolkit.title}
+                    price={toolkit.price}
+                    buyer={{ name: state.user.name, email: state.user.email }}
+                    paymentsAvailable={state.services.payments !== null}
+                    checkoutScript={state.services.config.razorpay.checkoutUrl}
+                    askState={checkout.askState}
+                    buyerState={checkout.buyerState}
+                    buyerStateError={checkout.buyerStateError}
+                  />
+                </>
               )
               : (
                 <a

@@ -93,3 +93,99 @@ Deno.test("receipts: an invoice keeps the seller as it was issued when the selle
   config.seller = { sac: config.seller.sac };
   assertEquals(await read(), issued);
 });
+
+Deno.test("tax invoice: the place of supply is the checkout's state, else the onboarding city's, else the seller's", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const invoice = async (purchaseId: string, buyer: { headers: Record<string, string> }) => {
+    const html = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
+    return html.slice(html.indexOf("<article"), html.indexOf("</article>"));
+  };
+  const onboard = async (buyer: { headers: Record<string, string> }, locationType: string, locationValue: string) => {
+    const res = await shop.t.json("POST", "/api/onboarding", {
+      body: { persona: "student", locationType, locationValue },
+      headers: buyer.headers,
+    });
+    assertEquals(res.status, 200);
+  };
+  // Onboarding named a city, Pune: Maharashtra, another state than the seller's, so IGST.
+  const fromPune = await createTestUser(shop.t);
+  await onboard(fromPune, "city", "Pune");
+  const kit = await addToolkit(shop);
+  const pune = await invoice((await buy(shop, fromPune, kit.id)).purchaseId, fromPune);
+  assert(pune.includes("Place of supply: Maharashtra (27)"), pune);
+  assert(pune.includes("IGST 18 %") && !pune.includes("CGST"), pune);
+  // The state named at checkout wins over onboarding.
+  const named = await createTestUser(shop.t);
+  await onboard(named, "city", "Pune");
+  const started = await shop.t.json("POST", `/api/toolkits/${kit.id}`, {
+    body: { buyerState: "tamil nadu" },
+    headers: named.headers,
+  });
+  assertEquals(started.status, 200);
+  const { order, purchase } = await started.json();
+  const payment = shop.fake.addPayment(order.id, "captured");
+  const verified = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(order.id, payment.id),
+    headers: named.headers,
+  });
+  assertEquals(verified.status, 200);
+  assert((await invoice(purchase.id, named)).includes("Place of supply: Tamil Nadu (33)"));
+  // Nothing known: the seller's state, CGST + SGST.
+  const unknown = await createTestUser(shop.t);
+  const seller = await invoice((await buy(shop, unknown, kit.id)).purchaseId, unknown);
+  assert(seller.includes("Place of supply: Karnataka (29)") && seller.includes("CGST"), seller);
+  // A state that is none: 400, and no purchase.
+  const other = await addToolkit(shop, { title: "Other" });
+  for (const buyerState of ["Atlantis", "Pune", 27]) {
+    const res = await shop.t.json("POST", `/api/toolkits/${other.id}`, {
+      body: { buyerState },
+      headers: unknown.headers,
+    });
+    const body = await res.json();
+    assertEquals(res.status, 400, JSON.stringify(body));
+    if (typeof buyerState === "string") assertEquals(body.error, "Invalid buyerState");
+  }
+  assertEquals(shop.fake.orders.length, 3);
+});
+
+Deno.test("toolkit page: with a GSTIN and no known state the buy form asks for it, and posts without JavaScript", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  const kit = await addToolkit(shop);
+  const free = await addToolkit(shop, { title: "Free Kit", price: 0 });
+  const buyer = await createTestUser(shop.t);
+  const page = async () => await (await shop.t.fetch(`/toolkits/${kit.id}`, { headers: buyer.headers })).text();
+  // No GSTIN: no tax invoice, nothing to ask.
+  assert(!(await page()).includes('name="buyerState"'));
+  config.seller = { ...config.seller, state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const asking = await page();
+  assert(asking.includes('name="buyerState"') && asking.includes("Your state (for the GST invoice)"), asking);
+  assert(asking.includes(`<form method="post" action="/toolkits/${kit.id}"`), asking);
+  // The form posted without JavaScript: a state is needed, then the order is made with it.
+  const post = (id: string, fields: Record<string, string>) =>
+    shop.t.fetch(`/toolkits/${id}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { ...buyer.headers, origin: shop.t.origin },
+      redirect: "manual",
+    });
+  const missing = await post(kit.id, {});
+  assertEquals(missing.status, 400);
+  assert((await missing.text()).includes("Choose your state or union territory."));
+  const made = await post(kit.id, { buyerState: "Kerala" });
+  assertEquals(made.status, 200);
+  assert((await made.text()).includes("Paying opens Razorpay"));
+  const pending = (await shop.t.kv.list<{ buyerState?: string; toolkitId: string }>({ prefix: ["purchases"] }).next())
+    .value!.value;
+  assertEquals([pending.toolkitId, pending.buyerState], [kit.id, "Kerala"]);
+  const freeBought = await post(free.id, { buyerState: "Kerala" });
+  assertEquals([freeBought.status, freeBought.headers.get("location")], [303, `/toolkits/${free.id}/learn`]);
+  // Once onboarding names a known city, the page does not ask.
+  await shop.t.json("POST", "/api/onboarding", {
+    body: { persona: "student", locationType: "city", locationValue: "Bangalore" },
+    headers: buyer.headers,
+  });
+  assert(!(await page()).includes('name="buyerState"'));
+});

@@ -11,7 +11,12 @@ import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
-const PurchaseBodySchema = z.object({ couponCode: z.string().max(100).nullable().optional() });
+const PurchaseBodySchema = z.object({
+  couponCode: z.string().max(100).nullable().optional(),
+  buyerState: z.string().max(100).nullable().optional().describe(
+    "The buyer's Indian state or union territory by name, for the tax invoice's place of supply",
+  ),
+});
 
 export const apiDocs = describeRoute({
   GET: {
@@ -23,10 +28,15 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Start buying a toolkit",
     description: "A gateway order, or with a 100 % coupon the purchase at once. Without gateway keys a paid " +
-      "checkout is 503.",
+      "checkout is 503. `buyerState` names the buyer's state for the tax invoice (else their onboarding location's, " +
+      "else the seller's); one that names no Indian state or union territory is 400 `Invalid buyerState`.",
     access: ["session"],
     body: PurchaseBodySchema,
-    responses: { 200: "The order for Checkout.js, or the completed free purchase", 503: "Payments are not configured" },
+    responses: {
+      200: "The order for Checkout.js, or the completed free purchase",
+      400: "Invalid buyerState; a coupon refusal",
+      503: "Payments are not configured",
+    },
   },
 });
 
@@ -37,7 +47,7 @@ export const handler = define.handlers({
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const { couponCode } = await readBody(req, PurchaseBodySchema);
+    const { couponCode, buyerState } = await readBody(req, PurchaseBodySchema);
     const { kv, payments } = ctx.state.services;
     return Response.json(
       await initiatePurchase(kv, {
@@ -45,6 +55,7 @@ export const handler = define.handlers({
         user: ctx.state.user,
         toolkitId: ctx.params.id,
         couponCode: couponCode ?? undefined,
+        buyerState,
       }),
     );
   },
