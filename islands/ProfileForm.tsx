@@ -3,13 +3,17 @@
  * opportunity interests, date of birth, college or institute, contact number and current role,
  * saved with `POST /api/profile`. The server validates; each field it refuses (its `fields`, all
  * of them at once) is shown beside that field in plain words, and the first gets focus. Every
- * field is sent, so a blank text clears it and no ticked box clears a list.
+ * field is sent, so a blank text clears it and no ticked box clears a list. The contact number is sent as its 10
+ * digits (docs/decisions.md, Profile and onboarding, "Contact numbers"). Without JavaScript the form posts to
+ * `/profile`, which saves it the same way (docs/decisions.md, Islands, "Forms work without JavaScript").
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ChoiceGroup, Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Profile } from "@/lib/users/profile.ts";
+import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
+import { nationalNumber } from "@/lib/users/phone.ts";
 
 /** The editable profile fields as the form holds them (unset text is `""`). */
 export interface ProfileValues {
@@ -51,13 +55,23 @@ function withExtras(known: string[], chosen: string[]) {
   }));
 }
 
-export default function ProfileForm(
-  { initial, email, options }: { initial: ProfileValues; email: string; options: ProfileOptions },
-) {
+/** Props: the values to start from, the account's e-mail, the choices, and what a plain HTML submit left. */
+export interface ProfileFormProps {
+  initial: ProfileValues;
+  email: string;
+  options: ProfileOptions;
+  /** The problems of a refused plain HTML submit, at their fields. */
+  errors?: FieldMessages<Field>;
+  /** A plain HTML submit just saved the profile. */
+  saved?: boolean;
+}
+
+export default function ProfileForm({ initial, email, options, errors: refused, saved: savedNow }: ProfileFormProps) {
   const [values, setValues] = useState<ProfileValues>(initial);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState(savedNow ?? false);
   const { form, errors, setErrors, formError, setFormError, busy, textField, showFailure, send } = useFormSubmit(
     FIELDS,
+    { initial: { errors: refused } },
   );
 
   const set = <K extends Field>(field: K, value: ProfileValues[K]) => {
@@ -72,8 +86,10 @@ export default function ProfileForm(
     setSaved(false);
     setFormError("");
     setErrors({});
-    const result = await send(() => fetchJson<{ user: Profile }>("/api/profile", { body: values }));
+    const body = { ...values, contactNumber: nationalNumber(values.contactNumber) };
+    const result = await send(() => fetchJson<{ user: Profile }>("/api/profile", { body }));
     if (result.ok) {
+      setValues((current) => ({ ...current, contactNumber: result.data.user.contactNumber ?? "" }));
       setSaved(true);
       return;
     }
@@ -107,9 +123,8 @@ export default function ProfileForm(
           {...text("contactNumber")}
           label="Contact number"
           type="tel"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          hint="10 digits."
+          autoComplete="tel"
+          hint="Your 10-digit mobile number; +91 and spaces are fine."
         />
         <TextField
           {...text("currentRole")}
@@ -138,7 +153,7 @@ export default function ProfileForm(
         onChange={(v) => set("opportunityInterests", v)}
       />
       {saved && <Notice kind="success">Your profile has been saved.</Notice>}
-      <SubmitButton busy={busy} label="Save profile" busyLabel="Saving…" />
+      <SubmitButton busy={busy} label="Save profile" busyLabel="Saving…" worksWithoutScript />
     </form>
   );
 }

@@ -2,14 +2,24 @@
  * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`.
  * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn).
+ *
+ * `POST /profile` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript"): every
+ * profile field (the interests as repeated `fieldInterests` and `opportunityInterests`), the contact number as its 10
+ * digits (`lib/users/phone.ts`), the same validation and update as `POST /api/profile`; success is 303 to
+ * `/profile?saved=1`, a refusal renders the page again (400) with every problem beside its field and what was typed.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import ProfileForm, { type ProfileOptions, type ProfileValues } from "@/islands/ProfileForm.tsx";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onboarding.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import type { SignedInState } from "@/lib/platform/state.ts";
 import { type SignInMethod, signInMethods } from "@/lib/auth/sign_in_methods.ts";
-import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
+import { parseProfileUpdate, PROFILE_LIMITS, updateProfile } from "@/lib/users/profile.ts";
+import { nationalNumber } from "@/lib/users/phone.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
+import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
 import type { User } from "@/lib/users/users.ts";
 import AccountDataControls from "@/islands/AccountDataControls.tsx";
 
@@ -37,19 +47,51 @@ interface Data {
   methods: string[];
   /** Whether the account has a password (deleting it then asks for the password). */
   hasPassword: boolean;
+  /** What a refused plain HTML submit typed, with the problems at their fields. */
+  refused?: { values: ProfileValues; errors: FieldMessages<keyof ProfileValues> };
+}
+
+const TEXT_FIELDS = ["name", "image", "dateOfBirth", "collegeInstitute", "contactNumber", "currentRole"] as const;
+
+/** The profile form's fields as a plain HTML submit sends them. */
+function postedValues(form: FormData): ProfileValues {
+  const lists = (name: string) => form.getAll(name).filter((v): v is string => typeof v === "string");
+  return {
+    ...formFields(form, TEXT_FIELDS),
+    fieldInterests: lists("fieldInterests"),
+    opportunityInterests: lists("opportunityInterests"),
+  };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    const { kv, oauth } = ctx.state.services;
-    const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
-    const methods = await signInMethods(kv, ctx.state.user.id);
-    return ctx.render({ methods: methods.map(nameOf), hasPassword: methods.includes("email") });
+    return ctx.render(await methodsOf(ctx.state));
+  },
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const values = postedValues(await readForm(req));
+    try {
+      const update = parseProfileUpdate({ ...values, contactNumber: nationalNumber(values.contactNumber) });
+      await updateProfile(ctx.state.services.kv, ctx.state.user.id, update);
+      return seeOther("/profile?saved=1");
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      const errors = Object.fromEntries(error.fields.map(({ field, message }) => [field, message]));
+      return ctx.render({ ...await methodsOf(ctx.state), refused: { values, errors } }, { status: 400 });
+    }
   },
 });
 
-export default define.page<Data>(function ProfilePage({ state, data }) {
+/** The account's sign-in methods as the page names them. */
+async function methodsOf(state: SignedInState): Promise<Pick<Data, "methods" | "hasPassword">> {
+  const { kv, oauth } = state.services;
+  const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
+  const methods = await signInMethods(kv, state.user.id);
+  return { methods: methods.map(nameOf), hasPassword: methods.includes("email") };
+}
+
+export default define.page<Data>(function ProfilePage({ state, data, url }) {
   const user = state.user!;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
@@ -57,7 +99,13 @@ export default define.page<Data>(function ProfilePage({ state, data }) {
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Your profile</h1>
       <p class="mt-2 text-slate-700">What you share here helps us match you with opportunities.</p>
       <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <ProfileForm initial={valuesOf(user)} email={user.email} options={OPTIONS} />
+        <ProfileForm
+          initial={data.refused?.values ?? valuesOf(user)}
+          email={user.email}
+          options={OPTIONS}
+          errors={data.refused?.errors}
+          saved={!data.refused && url.searchParams.get("saved") === "1"}
+        />
       </div>
       <p class="mt-4 text-sm text-slate-700">
         <a href="/onboarding" class="font-medium text-indigo-700 underline">Change your onboarding answers</a>

@@ -1,5 +1,6 @@
 /**
- * The server side of the pages' plain HTML forms (docs/decisions.md, Auth, "The auth forms work without JavaScript"):
+ * The server side of the pages' plain HTML forms (docs/decisions.md, Auth, "The auth forms work without JavaScript";
+ * docs/decisions.md, Islands, "Forms work without JavaScript"):
  * a form posts to its own page, whose `POST` handler reads the fields, runs the same domain flow as the JSON API and
  * answers 303 See Other to the next page (POST/redirect/GET), or renders the page again with what went wrong beside the
  * fields.
@@ -14,12 +15,23 @@ import { AUTH_TEXT } from "@/lib/browser/auth_forms.ts";
  * @throws InvalidInputError (400) when the body is not a form.
  */
 export async function readFormFields<F extends string>(req: Request, names: readonly F[]): Promise<Record<F, string>> {
-  let form: FormData;
+  return formFields(await readForm(req), names);
+}
+
+/**
+ * A urlencoded or multipart form body, for a form with repeated fields (a group of checkboxes: `getAll`).
+ * @throws InvalidInputError (400) when the body is not a form.
+ */
+export async function readForm(req: Request): Promise<FormData> {
   try {
-    form = await req.formData();
+    return await req.formData();
   } catch {
     throw new InvalidInputError("Invalid form body");
   }
+}
+
+/** The text fields `names` of `form`, each `""` when absent or a file. */
+export function formFields<F extends string>(form: FormData, names: readonly F[]): Record<F, string> {
   const value = (name: F) => {
     const field = form.get(name);
     return typeof field === "string" ? field : "";

@@ -81,7 +81,7 @@ export const PROFILE_MESSAGES: Record<string, string> = {
   dateOfBirth: "Enter a real date from 1900 up to today.",
   collegeInstitute:
     `Use letters, digits, spaces and . & ' ( ) - only, with at least one letter, at most ${PROFILE_LIMITS.collegeInstitute} characters.`,
-  contactNumber: "Enter exactly 10 digits, without spaces or a country code.",
+  contactNumber: "Enter a 10-digit mobile number, like 98765 43210.",
   currentRole: `Use at most ${PROFILE_LIMITS.currentRole} characters.`,
 };
 

@@ -45,7 +45,7 @@ Deno.test("forms show the server's refusals as plain sentences at their fields",
     assertEquals(await fieldError(page, "Date of birth"), "Enter a real date from 1900 up to today.");
     assertEquals(
       await fieldError(page, "Contact number"),
-      "Enter exactly 10 digits, without spaces or a country code.",
+      "Enter a 10-digit mobile number, like 98765 43210.",
     );
     await assertPlainWords(page, "profile");
     await assertAccessible(page, "profile with errors");

@@ -45,6 +45,27 @@ export async function assertAccessible(page: Page, label = page.url()): Promise<
   assertEquals(await seriousA11yViolations(page), [], `accessibility violations on ${label}`);
 }
 
+/**
+ * `assertAccessible` for a page of a context with JavaScript off, where axe cannot run: its markup is served again, at
+ * its address, to a page with scripts on whose own scripts are blocked, and axe checks that page.
+ */
+export async function assertAccessibleWithoutScript(page: Page, label = page.url()): Promise<void> {
+  const [html, url] = [await page.content(), page.url()];
+  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize() });
+  try {
+    const copy = await context.newPage();
+    await copy.route("**/*", (route) => {
+      const request = route.request();
+      if (request.url() === url) return route.fulfill({ body: html, contentType: "text/html; charset=utf-8" });
+      return request.resourceType() === "script" ? route.abort() : route.continue();
+    });
+    await copy.goto(url);
+    await assertAccessible(copy, label);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Waits until the page's islands are hydrated (the boot module marks `<html data-hydrated>`). */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForSelector("html[data-hydrated]", { state: "attached" });
