@@ -14,6 +14,9 @@
  * - `["certificates_by_user", userId, toolkitId]` → id of the learner's latest certificate of the toolkit
  * - `["certificates_of_user", userId, id]` → toolkitId, every certificate of the learner
  * - `["certificate_sequence", yyyy]` → the last serial number issued that year
+ * - `["certificates_removed", id]` → `true`: the id of a certificate deleted with its holder's account, kept with
+ *   nothing about the person, so its public page can say the certificate is no longer available (410) rather than
+ *   that the address is wrong (404)
  */
 
 /** A certificate as the API and the public page show it. */
@@ -36,6 +39,7 @@ const certificateKey = (id: string): Deno.KvKey => ["certificates", id];
 const byUserKey = (userId: string, toolkitId: string): Deno.KvKey => ["certificates_by_user", userId, toolkitId];
 const ofUserKey = (userId: string, id: string): Deno.KvKey => ["certificates_of_user", userId, id];
 const sequenceKey = (year: number): Deno.KvKey => ["certificate_sequence", year];
+const removedKey = (id: string): Deno.KvKey => ["certificates_removed", id];
 
 /** The public page of a certificate. */
 export function certificatePath(id: string): string {
@@ -101,11 +105,15 @@ export async function revokeCertificateOps(
   op.check(entry).set(entry.key, { ...entry.value, revokedAt: at });
 }
 
-/** A certificate by id, or null. */
-export async function getCertificate(kv: Deno.Kv, id: string): Promise<Certificate | null> {
+/**
+ * What the address of certificate `id` holds: the certificate, `"removed"` when it was deleted with its holder's
+ * account (nothing about them is kept), or null when no certificate ever had it. One round trip.
+ */
+export async function findCertificate(kv: Deno.Kv, id: string): Promise<Certificate | "removed" | null> {
   if (id.length > 100) return null;
-  const record = (await kv.get<CertificateRecord>(certificateKey(id))).value;
-  return record ? certificateView(record) : null;
+  const [record, removed] = await kv.getMany<[CertificateRecord, true]>([certificateKey(id), removedKey(id)]);
+  if (record.value) return certificateView(record.value);
+  return removed.value ? "removed" : null;
 }
 
 /** `userId`'s certificate of `toolkitId` that is not revoked, or null. */
@@ -131,7 +139,8 @@ export async function certificatesOf(kv: Deno.Kv, userId: string): Promise<Certi
 
 /**
  * Deletes every certificate of `userId` (account deletion; docs/decisions.md, Data rights), in bounded batches;
- * idempotent.
+ * idempotent. Each id is remembered as removed (`["certificates_removed", id]`, no other data), so a shared link says
+ * the certificate is no longer available.
  */
 export async function deleteCertificatesOf(kv: Deno.Kv, userId: string): Promise<void> {
   for (;;) {
@@ -142,7 +151,8 @@ export async function deleteCertificatesOf(kv: Deno.Kv, userId: string): Promise
     if (entries.length === 0) return;
     const op = kv.atomic();
     for (const entry of entries) {
-      op.delete(entry.key).delete(certificateKey(String(entry.key[2]))).delete(byUserKey(userId, entry.value));
+      const id = String(entry.key[2]);
+      op.delete(entry.key).delete(certificateKey(id)).delete(byUserKey(userId, entry.value)).set(removedKey(id), true);
     }
     await op.commit();
   }

@@ -1,13 +1,13 @@
 /**
  * `/certificates/{id}`: a certificate's public page (no sign-in): the learner's name, the toolkit, the date and serial,
  * "Revoked" after a refund, an "Add to LinkedIn" link, printing as one landscape page (docs/decisions.md, Money
- * operations, "Certificates"). Unknown id: 404.
+ * operations, "Certificates"). A certificate deleted with its holder's account: 410 with a page that says it is no
+ * longer available, naming no one; an id no certificate ever had: 404 with a page that says so.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { formatDate } from "@/lib/dates.ts";
-import { NotFoundError } from "@/lib/errors.ts";
-import { type Certificate, certificatePath, getCertificate } from "@/lib/certificates/certificates.ts";
+import { type Certificate, certificatePath, findCertificate } from "@/lib/certificates/certificates.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
 
 interface CertificateData {
@@ -16,6 +16,9 @@ interface CertificateData {
   linkedIn: string;
   organization: string;
 }
+
+/** What the page shows: the certificate, or why there is none at this address. */
+type Data = CertificateData | { missing: "removed" | "unknown" };
 
 /** LinkedIn's add-to-profile address for a certification, filled with the certificate's details. */
 function linkedInUrl(certificate: Certificate, url: string, organization: string): string {
@@ -32,18 +35,37 @@ function linkedInUrl(certificate: Certificate, url: string, organization: string
   return `https://www.linkedin.com/profile/add?${params}`;
 }
 
-export const handler = define.handlers<CertificateData>({
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv, config } = ctx.state.services;
-    const certificate = await getCertificate(kv, ctx.params.id);
-    if (!certificate) throw new NotFoundError("Certificate not found");
+    const certificate = await findCertificate(kv, ctx.params.id);
+    if (certificate === "removed") return ctx.render({ missing: "removed" }, { status: 410 });
+    if (!certificate) return ctx.render({ missing: "unknown" }, { status: 404 });
     const url = `${config.appUrl}${certificatePath(certificate.id)}`;
     const organization = config.seller.name ?? "Career Community";
     return ctx.render({ certificate, url, organization, linkedIn: linkedInUrl(certificate, url, organization) });
   },
 });
 
-export default define.page<CertificateData>(function CertificatePage({ data }) {
+/** The page of an address that holds no certificate (any more). */
+function NoCertificate({ missing }: { missing: "removed" | "unknown" }) {
+  const title = missing === "removed" ? "This certificate is no longer available" : "Certificate not found";
+  return (
+    <section aria-labelledby="page-title" class="mx-auto max-w-2xl py-12 text-center">
+      <PageHead title={title} />
+      <h1 id="page-title" class="text-3xl font-bold text-slate-900">{title}</h1>
+      <p class="mt-3 text-slate-700">
+        {missing === "removed"
+          ? "Its record has been removed, so it can no longer be viewed or verified here. If you need proof of this course, ask the person who shared the link."
+          : "No certificate has this address. Check that the link was copied in full."}
+      </p>
+      <a href="/toolkits" class="mt-6 inline-block font-medium text-indigo-700 underline">Browse toolkits</a>
+    </section>
+  );
+}
+
+export default define.page<Data>(function CertificatePage({ data }) {
+  if ("missing" in data) return <NoCertificate missing={data.missing} />;
   const { certificate: c, url, linkedIn, organization } = data;
   const revoked = c.revokedAt !== null;
   return (
