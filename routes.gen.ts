@@ -114,33 +114,34 @@ import * as $110 from "./routes/me/alerts.tsx";
 import * as $111 from "./routes/me/notifications.tsx";
 import * as $112 from "./routes/me/settings.tsx";
 import * as $113 from "./routes/me/tracker.tsx";
-import * as $114 from "./routes/onboarding.tsx";
-import * as $115 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $116 from "./routes/opportunities/[id]/index.tsx";
-import * as $117 from "./routes/opportunities/index.tsx";
-import * as $118 from "./routes/opportunities/mine.tsx";
-import * as $119 from "./routes/opportunities/new.tsx";
-import * as $120 from "./routes/privacy.tsx";
-import * as $121 from "./routes/profile.tsx";
-import * as $122 from "./routes/purchases/[id]/receipt.tsx";
-import * as $123 from "./routes/refunds.tsx";
-import * as $124 from "./routes/reset-password.tsx";
-import * as $125 from "./routes/robots.txt.ts";
-import * as $126 from "./routes/sign-in.tsx";
-import * as $127 from "./routes/sign-out.ts";
-import * as $128 from "./routes/sign-up.tsx";
-import * as $129 from "./routes/sitemap.xml.ts";
-import * as $130 from "./routes/sitemap/[file].ts";
-import * as $131 from "./routes/terms.tsx";
-import * as $132 from "./routes/toolkits/[id]/index.tsx";
-import * as $133 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $134 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $135 from "./routes/toolkits/index.tsx";
-import * as $136 from "./routes/toolkits/mine.tsx";
-import * as $137 from "./routes/ungatekeep/[id].tsx";
-import * as $138 from "./routes/ungatekeep/index.tsx";
-import * as $139 from "./routes/ungatekeep/rss.xml.ts";
-import * as $140 from "./routes/unsubscribe/[token].tsx";
+import * as $114 from "./routes/offline.tsx";
+import * as $115 from "./routes/onboarding.tsx";
+import * as $116 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $117 from "./routes/opportunities/[id]/index.tsx";
+import * as $118 from "./routes/opportunities/index.tsx";
+import * as $119 from "./routes/opportunities/mine.tsx";
+import * as $120 from "./routes/opportunities/new.tsx";
+import * as $121 from "./routes/privacy.tsx";
+import * as $122 from "./routes/profile.tsx";
+import * as $123 from "./routes/purchases/[id]/receipt.tsx";
+import * as $124 from "./routes/refunds.tsx";
+import * as $125 from "./routes/reset-password.tsx";
+import * as $126 from "./routes/robots.txt.ts";
+import * as $127 from "./routes/sign-in.tsx";
+import * as $128 from "./routes/sign-out.ts";
+import * as $129 from "./routes/sign-up.tsx";
+import * as $130 from "./routes/sitemap.xml.ts";
+import * as $131 from "./routes/sitemap/[file].ts";
+import * as $132 from "./routes/terms.tsx";
+import * as $133 from "./routes/toolkits/[id]/index.tsx";
+import * as $134 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $135 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $136 from "./routes/toolkits/index.tsx";
+import * as $137 from "./routes/toolkits/mine.tsx";
+import * as $138 from "./routes/ungatekeep/[id].tsx";
+import * as $139 from "./routes/ungatekeep/index.tsx";
+import * as $140 from "./routes/ungatekeep/rss.xml.ts";
+import * as $141 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -158,25 +159,27 @@ import * as $$13 from "./islands/InternshipAdminControls.tsx";
 import * as $$14 from "./islands/InternshipDeleteButton.tsx";
 import * as $$15 from "./islands/InternshipFilters.tsx";
 import * as $$16 from "./islands/InternshipForm.tsx";
-import * as $$17 from "./islands/LessonManager.tsx";
-import * as $$18 from "./islands/LessonProgress.tsx";
-import * as $$19 from "./islands/NotificationBell.tsx";
-import * as $$20 from "./islands/NotificationList.tsx";
-import * as $$21 from "./islands/OnboardingWizard.tsx";
-import * as $$22 from "./islands/OpportunityForm.tsx";
-import * as $$23 from "./islands/PostDiscussion.tsx";
-import * as $$24 from "./islands/PrintButton.tsx";
-import * as $$25 from "./islands/ProfileForm.tsx";
-import * as $$26 from "./islands/ResetPasswordForm.tsx";
-import * as $$27 from "./islands/SaveButton.tsx";
-import * as $$28 from "./islands/SavedTracker.tsx";
-import * as $$29 from "./islands/SettingsForm.tsx";
-import * as $$30 from "./islands/SignInForm.tsx";
-import * as $$31 from "./islands/SignUpForm.tsx";
-import * as $$32 from "./islands/ToolkitCheckout.tsx";
-import * as $$33 from "./islands/ToolkitForm.tsx";
-import * as $$34 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$35 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$17 from "./islands/KeepOffline.tsx";
+import * as $$18 from "./islands/LessonManager.tsx";
+import * as $$19 from "./islands/LessonProgress.tsx";
+import * as $$20 from "./islands/NotificationBell.tsx";
+import * as $$21 from "./islands/NotificationList.tsx";
+import * as $$22 from "./islands/OfflineContents.tsx";
+import * as $$23 from "./islands/OnboardingWizard.tsx";
+import * as $$24 from "./islands/OpportunityForm.tsx";
+import * as $$25 from "./islands/PostDiscussion.tsx";
+import * as $$26 from "./islands/PrintButton.tsx";
+import * as $$27 from "./islands/ProfileForm.tsx";
+import * as $$28 from "./islands/ResetPasswordForm.tsx";
+import * as $$29 from "./islands/SaveButton.tsx";
+import * as $$30 from "./islands/SavedTracker.tsx";
+import * as $$31 from "./islands/SettingsForm.tsx";
+import * as $$32 from "./islands/SignInForm.tsx";
+import * as $$33 from "./islands/SignUpForm.tsx";
+import * as $$34 from "./islands/ToolkitCheckout.tsx";
+import * as $$35 from "./islands/ToolkitForm.tsx";
+import * as $$36 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$37 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -296,33 +299,34 @@ const manifest: Manifest = {
     "./routes/me/notifications.tsx": $111,
     "./routes/me/settings.tsx": $112,
     "./routes/me/tracker.tsx": $113,
-    "./routes/onboarding.tsx": $114,
-    "./routes/opportunities/[id]/calendar.ics.ts": $115,
-    "./routes/opportunities/[id]/index.tsx": $116,
-    "./routes/opportunities/index.tsx": $117,
-    "./routes/opportunities/mine.tsx": $118,
-    "./routes/opportunities/new.tsx": $119,
-    "./routes/privacy.tsx": $120,
-    "./routes/profile.tsx": $121,
-    "./routes/purchases/[id]/receipt.tsx": $122,
-    "./routes/refunds.tsx": $123,
-    "./routes/reset-password.tsx": $124,
-    "./routes/robots.txt.ts": $125,
-    "./routes/sign-in.tsx": $126,
-    "./routes/sign-out.ts": $127,
-    "./routes/sign-up.tsx": $128,
-    "./routes/sitemap.xml.ts": $129,
-    "./routes/sitemap/[file].ts": $130,
-    "./routes/terms.tsx": $131,
-    "./routes/toolkits/[id]/index.tsx": $132,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $133,
-    "./routes/toolkits/[id]/learn/index.tsx": $134,
-    "./routes/toolkits/index.tsx": $135,
-    "./routes/toolkits/mine.tsx": $136,
-    "./routes/ungatekeep/[id].tsx": $137,
-    "./routes/ungatekeep/index.tsx": $138,
-    "./routes/ungatekeep/rss.xml.ts": $139,
-    "./routes/unsubscribe/[token].tsx": $140,
+    "./routes/offline.tsx": $114,
+    "./routes/onboarding.tsx": $115,
+    "./routes/opportunities/[id]/calendar.ics.ts": $116,
+    "./routes/opportunities/[id]/index.tsx": $117,
+    "./routes/opportunities/index.tsx": $118,
+    "./routes/opportunities/mine.tsx": $119,
+    "./routes/opportunities/new.tsx": $120,
+    "./routes/privacy.tsx": $121,
+    "./routes/profile.tsx": $122,
+    "./routes/purchases/[id]/receipt.tsx": $123,
+    "./routes/refunds.tsx": $124,
+    "./routes/reset-password.tsx": $125,
+    "./routes/robots.txt.ts": $126,
+    "./routes/sign-in.tsx": $127,
+    "./routes/sign-out.ts": $128,
+    "./routes/sign-up.tsx": $129,
+    "./routes/sitemap.xml.ts": $130,
+    "./routes/sitemap/[file].ts": $131,
+    "./routes/terms.tsx": $132,
+    "./routes/toolkits/[id]/index.tsx": $133,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $134,
+    "./routes/toolkits/[id]/learn/index.tsx": $135,
+    "./routes/toolkits/index.tsx": $136,
+    "./routes/toolkits/mine.tsx": $137,
+    "./routes/ungatekeep/[id].tsx": $138,
+    "./routes/ungatekeep/index.tsx": $139,
+    "./routes/ungatekeep/rss.xml.ts": $140,
+    "./routes/unsubscribe/[token].tsx": $141,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,
@@ -342,25 +346,27 @@ const manifest: Manifest = {
     "./islands/InternshipDeleteButton.tsx": $$14,
     "./islands/InternshipFilters.tsx": $$15,
     "./islands/InternshipForm.tsx": $$16,
-    "./islands/LessonManager.tsx": $$17,
-    "./islands/LessonProgress.tsx": $$18,
-    "./islands/NotificationBell.tsx": $$19,
-    "./islands/NotificationList.tsx": $$20,
-    "./islands/OnboardingWizard.tsx": $$21,
-    "./islands/OpportunityForm.tsx": $$22,
-    "./islands/PostDiscussion.tsx": $$23,
-    "./islands/PrintButton.tsx": $$24,
-    "./islands/ProfileForm.tsx": $$25,
-    "./islands/ResetPasswordForm.tsx": $$26,
-    "./islands/SaveButton.tsx": $$27,
-    "./islands/SavedTracker.tsx": $$28,
-    "./islands/SettingsForm.tsx": $$29,
-    "./islands/SignInForm.tsx": $$30,
-    "./islands/SignUpForm.tsx": $$31,
-    "./islands/ToolkitCheckout.tsx": $$32,
-    "./islands/ToolkitForm.tsx": $$33,
-    "./islands/UngatekeepPostEditor.tsx": $$34,
-    "./islands/UngatekeepPostsTable.tsx": $$35,
+    "./islands/KeepOffline.tsx": $$17,
+    "./islands/LessonManager.tsx": $$18,
+    "./islands/LessonProgress.tsx": $$19,
+    "./islands/NotificationBell.tsx": $$20,
+    "./islands/NotificationList.tsx": $$21,
+    "./islands/OfflineContents.tsx": $$22,
+    "./islands/OnboardingWizard.tsx": $$23,
+    "./islands/OpportunityForm.tsx": $$24,
+    "./islands/PostDiscussion.tsx": $$25,
+    "./islands/PrintButton.tsx": $$26,
+    "./islands/ProfileForm.tsx": $$27,
+    "./islands/ResetPasswordForm.tsx": $$28,
+    "./islands/SaveButton.tsx": $$29,
+    "./islands/SavedTracker.tsx": $$30,
+    "./islands/SettingsForm.tsx": $$31,
+    "./islands/SignInForm.tsx": $$32,
+    "./islands/SignUpForm.tsx": $$33,
+    "./islands/ToolkitCheckout.tsx": $$34,
+    "./islands/ToolkitForm.tsx": $$35,
+    "./islands/UngatekeepPostEditor.tsx": $$36,
+    "./islands/UngatekeepPostsTable.tsx": $$37,
   },
   baseUrl: import.meta.url,
 };

@@ -3,6 +3,7 @@ import { define } from "@/lib/platform/define.ts";
 import { SiteHeader } from "@/components/SiteHeader.tsx";
 import { SiteFooter } from "@/components/SiteFooter.tsx";
 import { SiteContext } from "@/components/PageHead.tsx";
+import { OfflineNotice } from "@/components/OfflineNotice.tsx";
 
 export default define.layout(function App({ Component, state, url }) {
   const { config } = state.services;
@@ -27,6 +28,7 @@ export default define.layout(function App({ Component, state, url }) {
         <SiteContext.Provider value={{ origin: config.appUrl, path: url.pathname }}>
           <SiteHeader user={state.user} path={url.pathname} />
           <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
+            <OfflineNotice />
             <Component />
           </main>
           <SiteFooter grievanceEmail={config.grievanceEmail} />

@@ -1,8 +1,8 @@
 /**
  * The platform's steps for every request, in order (each in its own module under `lib/http/`):
  * request id and client address, security headers, the path limit, the CSRF origin check, the
- * body limits (size and stall), then the session. Folder middleware below (`admin/`, `api/admin/`, `api/auth/`)
- * runs after these, then the route.
+ * body limits (size and stall), the session, then the mark of pages a phone may keep offline.
+ * Folder middleware below (`admin/`, `api/admin/`, `api/auth/`) runs after these, then the route.
  */
 import { define } from "@/lib/platform/define.ts";
 import { requestState } from "@/lib/http/request_state.ts";
@@ -10,6 +10,7 @@ import { securityHeaders } from "@/lib/http/security_headers.ts";
 import { bodyLimits, pathLimit } from "@/lib/http/limits.ts";
 import { originCheck } from "@/lib/http/csrf.ts";
 import { session } from "@/lib/http/session.ts";
+import { offlineScope } from "@/lib/http/offline_scope.ts";
 
 export const handler = define.middleware([
   requestState,
@@ -18,4 +19,5 @@ export const handler = define.middleware([
   originCheck,
   bodyLimits,
   session,
+  offlineScope,
 ]);

@@ -39,6 +39,16 @@ export function clearedSessionCookie(secure: boolean): string {
 }
 
 /**
+ * The headers of every answer that ends a session in this browser (signing out, deleting the account): the cleared
+ * cookie, and `Clear-Site-Data` for the cache and storage, which also removes the service worker and what it kept,
+ * so nothing of one person is shown to the next on a shared phone (docs/decisions.md, Installable and offline,
+ * "Signing out").
+ */
+export function signedOutHeaders(secure: boolean): Record<string, string> {
+  return { "set-cookie": clearedSessionCookie(secure), "clear-site-data": '"cache", "storage"' };
+}
+
+/**
  * The name of the cookie that binds a started social sign-in to the browser (docs/decisions.md, Social sign-in):
  * `__Host-` prefixed on https like the session cookie.
  */

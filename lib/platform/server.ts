@@ -20,6 +20,7 @@ import { createOAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "@/lib/web/assets.ts";
 import type { Manifest } from "@/lib/web/types.ts";
+import { platformBuildOptions } from "./build_options.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -65,12 +66,7 @@ export async function prepareAssets(manifest: Manifest, buildIfMissing: boolean)
     if (!buildIfMissing) throw error;
     // The bundler (~18 MB of memory) is loaded only when there is something to build.
     const { buildAssets } = await import("@/lib/web/build.ts");
-    await buildAssets({
-      root,
-      islands: Object.keys(manifest.islands),
-      stylesheet: "static/styles.css",
-      outDir: "_build",
-    });
+    await buildAssets(platformBuildOptions(manifest));
     return await loadAssets(`${root}_build`, `${root}static`);
   }
 }

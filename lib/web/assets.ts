@@ -2,7 +2,8 @@
  * Built and static assets, loaded into memory once at start so that serving them needs no
  * file system access. `_build/manifest.json` (written by `build.ts`) names the content-hashed
  * boot module, island modules and stylesheet; files under `/_build/` are served with
- * `Cache-Control: immutable`, files under `static/` with revalidation by ETag.
+ * `Cache-Control: immutable`, files under `static/` with revalidation by ETag, and the service worker (when the build
+ * has one) at `/sw.js` with `Cache-Control: no-cache`, so a browser checks for a new one on every visit.
  */
 import { extname, join, relative } from "node:path";
 
@@ -12,6 +13,8 @@ export interface BuildManifest {
   boot: string;
   islands: Record<string, string>;
   css: string[];
+  /** The service worker, when the build has one: served at `/sw.js`, registered by the module `register`. */
+  serviceWorker?: { register: string; version: string };
 }
 
 /** One file ready to serve. */
@@ -19,7 +22,8 @@ export interface AssetFile {
   body: Uint8Array;
   contentType: string;
   etag: string;
-  immutable: boolean;
+  /** The `Cache-Control` it is served with. */
+  cacheControl: string;
 }
 
 /** The loaded assets: the manifest plus every servable file by URL path. */
@@ -70,20 +74,26 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "public, max-age=0, must-revalidate";
+
+async function assetFile(path: string, cacheControl: string): Promise<AssetFile> {
+  const body = await Deno.readFile(path);
+  return {
+    body,
+    contentType: CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+    etag: await etagOf(body),
+    cacheControl,
+  };
+}
+
 /** Adds every file under `dir` to `files` at `urlPrefix` + its relative path. */
 async function addDir(
   files: Map<string, AssetFile>,
-  { dir, urlPrefix, immutable }: { dir: string; urlPrefix: string; immutable: boolean },
+  { dir, urlPrefix, cacheControl }: { dir: string; urlPrefix: string; cacheControl: string },
 ) {
   for await (const path of walk(dir)) {
-    const body = await Deno.readFile(path);
-    const url = urlPrefix + relative(dir, path).split("\\").join("/");
-    files.set(url, {
-      body,
-      contentType: CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
-      etag: await etagOf(body),
-      immutable,
-    });
+    files.set(urlPrefix + relative(dir, path).split("\\").join("/"), await assetFile(path, cacheControl));
   }
 }
 
@@ -102,8 +112,9 @@ export async function loadAssets(buildDir: string, staticDir: string): Promise<A
     throw error;
   }
   const files = new Map<string, AssetFile>();
-  await addDir(files, { dir: staticDir, urlPrefix: "/", immutable: false });
-  await addDir(files, { dir: join(buildDir, "assets"), urlPrefix: "/_build/", immutable: true });
+  await addDir(files, { dir: staticDir, urlPrefix: "/", cacheControl: REVALIDATE });
+  await addDir(files, { dir: join(buildDir, "assets"), urlPrefix: "/_build/", cacheControl: IMMUTABLE });
+  if (manifest.serviceWorker) files.set("/sw.js", await assetFile(join(buildDir, "sw.js"), "no-cache"));
   return { manifest, files };
 }
 
@@ -115,7 +126,7 @@ export function serveAsset(assets: Assets, req: Request, pathname: string): Resp
     "content-type": file.contentType,
     "x-content-type-options": "nosniff",
     etag: file.etag,
-    "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate",
+    "cache-control": file.cacheControl,
   });
   const ifNoneMatch = req.headers.get("if-none-match")?.split(",").map((tag) => tag.trim().replace(/^W\//, ""));
   if (ifNoneMatch?.includes(file.etag) || ifNoneMatch?.includes("*")) {

@@ -1,8 +1,10 @@
 /**
  * Ahead-of-time asset build: one esbuild run bundles the boot module and every island
  * (ESM, code splitting so all islands share one copy of Preact, minified, content-hashed
- * names), and the Tailwind CLI builds the stylesheet. Writes `<outDir>/assets/*` and
- * `<outDir>/manifest.json` (see `BuildManifest`). Deno Deploy runs it as `deno task build`.
+ * names), and the Tailwind CLI builds the stylesheet. With a service worker, a second run bundles it alone into
+ * `<outDir>/sw.js` with its precache list and version (the build id) defined as `SERVICE_WORKER`, and the first adds
+ * the small module that registers it on every page. Writes `<outDir>/assets/*` and `<outDir>/manifest.json` (see
+ * `BuildManifest`). Deno Deploy runs it as `deno task build`.
  */
 import * as esbuild from "esbuild";
 import { basename, join, relative, resolve } from "node:path";
@@ -24,6 +26,27 @@ export interface BuildOptions {
    * transitively (what the browser fetches to hydrate it, beyond the boot module).
    */
   islandBudgetBytes?: number;
+  /** A service worker to build, if any (see `ServiceWorkerOptions`). */
+  serviceWorker?: ServiceWorkerOptions;
+}
+
+/**
+ * A service worker: its source, bundled alone (no shared chunks, classic script), which reads
+ * `SERVICE_WORKER: {version, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the stylesheet, the
+ * boot module, and the module of each of `islands` with every chunk it imports.
+ */
+export interface ServiceWorkerOptions {
+  entry: string;
+  precache: string[];
+  islands: string[];
+}
+
+/** What a service worker built by `buildAssets` finds in its `SERVICE_WORKER` constant. */
+export interface ServiceWorkerBuild {
+  /** The build id: a new build gets new cache names. */
+  version: string;
+  /** URL paths to fetch and keep when it installs. */
+  precache: string[];
 }
 
 /** The size of one island's module with the chunks it imports, in bytes. */
@@ -32,9 +55,10 @@ export interface IslandSize {
   gzipBytes: number;
 }
 
-/** What `buildAssets` wrote, with the size of each island. */
+/** What `buildAssets` wrote, with the size of each island and of the service worker (when there is one). */
 export interface BuildResult extends BuildManifest {
   islandSizes: Record<string, IslandSize>;
+  serviceWorkerSize?: IslandSize;
 }
 
 async function hashOf(text: string): Promise<string> {
@@ -96,10 +120,11 @@ function projectAlias(root: string): esbuild.Plugin {
 }
 
 /** esbuild's entry points: the boot module and `island-<name>` per island. */
-function entryPointsOf(root: string, islands: string[]): Record<string, string> {
+function entryPointsOf(root: string, islands: string[], serviceWorker: boolean): Record<string, string> {
   const entryPoints: Record<string, string> = {
     boot: join(import.meta.dirname!, "client", "boot.ts"),
   };
+  if (serviceWorker) entryPoints["register-sw"] = join(import.meta.dirname!, "client", "register_sw.ts");
   for (const file of islands) {
     const entry = `island-${islandName(file)}`;
     if (entry in entryPoints) throw new Error(`Two islands are named "${islandName(file)}": rename ${file}`);
@@ -151,7 +176,7 @@ async function bundle(
 export async function bundleIslands(
   options: { root: string; islands: string[]; outDir: string },
 ): Promise<esbuild.Metafile> {
-  const entryPoints = entryPointsOf(options.root, options.islands);
+  const entryPoints = entryPointsOf(options.root, options.islands, false);
   const outdir = resolve(options.root, options.outDir);
   await Deno.mkdir(outdir, { recursive: true });
   return await bundle({ root: options.root, entryPoints, outdir, minify: false });
@@ -163,7 +188,7 @@ export async function bundleIslands(
  *   when an island is over `islandBudgetBytes` gzipped (naming each one and its size).
  */
 export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
-  const entryPoints = entryPointsOf(options.root, options.islands);
+  const entryPoints = entryPointsOf(options.root, options.islands, options.serviceWorker !== undefined);
   const outDir = resolve(options.root, options.outDir);
   const assetsDir = join(outDir, "assets");
   await Deno.remove(outDir, { recursive: true }).catch((e) => {
@@ -179,18 +204,26 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
 
   const islands: Record<string, string> = {};
   const islandSizes: Record<string, IslandSize> = {};
+  const closures: Record<string, string[]> = {};
+  const urlOf = (output: string) => `/_build/${relative(assetsDir, resolve(options.root, output))}`;
   let boot = "";
+  let register = "";
   for (const [output, meta] of Object.entries(outputs)) {
     if (!meta.entryPoint) continue;
-    const url = `/_build/${relative(assetsDir, resolve(options.root, output))}`;
+    const url = urlOf(output);
     const name = basename(output).replace(/-[A-Z0-9]+\.js$/i, "");
     if (name === "boot") {
       boot = url;
       continue;
     }
+    if (name === "register-sw") {
+      register = url;
+      continue;
+    }
     const island = name.replace(/^island-/, "");
     islands[island] = url;
-    islandSizes[island] = await sizeOf(options.root, islandClosure(outputs, output));
+    closures[island] = islandClosure(outputs, output);
+    islandSizes[island] = await sizeOf(options.root, closures[island]);
   }
   const budget = options.islandBudgetBytes;
   const over = Object.entries(islandSizes).filter(([, size]) => budget !== undefined && size.gzipBytes > budget);
@@ -201,6 +234,54 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   const css = [await buildStylesheet(options, assetsDir)];
   const buildId = await hashOf(JSON.stringify({ boot, islands, css }));
   const manifest: BuildManifest = { buildId, boot, islands, css };
+  let serviceWorkerSize: IslandSize | undefined;
+  const worker = options.serviceWorker;
+  if (worker) {
+    const unknown = worker.islands.filter((name) => !closures[name]);
+    if (unknown.length > 0) throw new Error(`Service worker precaches unknown islands: ${unknown.join(", ")}`);
+    const precache = [
+      ...new Set([...worker.precache, ...css, boot, ...worker.islands.flatMap((name) => closures[name].map(urlOf))]),
+    ];
+    const file = join(outDir, "sw.js");
+    await bundleServiceWorker({
+      root: options.root,
+      entry: worker.entry,
+      outfile: file,
+      build: { version: buildId, precache },
+      minify: options.minify !== false,
+    });
+    manifest.serviceWorker = { register, version: buildId };
+    serviceWorkerSize = await sizeOf(options.root, [file]);
+  }
   await Deno.writeTextFile(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-  return { ...manifest, islandSizes };
+  return serviceWorkerSize ? { ...manifest, islandSizes, serviceWorkerSize } : { ...manifest, islandSizes };
+}
+
+/** Bundles the service worker `entry` alone into `outfile`, with `build` as its `SERVICE_WORKER` constant. */
+async function bundleServiceWorker(
+  { root, entry, outfile, build, minify }: {
+    root: string;
+    entry: string;
+    outfile: string;
+    build: ServiceWorkerBuild;
+    minify: boolean;
+  },
+): Promise<void> {
+  try {
+    await esbuild.build({
+      entryPoints: [resolve(root, entry)],
+      outfile,
+      absWorkingDir: root,
+      bundle: true,
+      format: "iife",
+      platform: "browser",
+      target: ["es2020"],
+      minify,
+      define: { SERVICE_WORKER: JSON.stringify(build) },
+      logLevel: "silent",
+      plugins: [projectAlias(root)],
+    });
+  } finally {
+    await esbuild.stop();
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * Page rendering: `_app` wraps the layouts, which wrap the page; the HTML is rendered on
  * the server with island markers, then the stylesheet links and, only when the page has
- * islands, the props envelope and the boot module are added to the document.
+ * islands, the props envelope and the boot module are added to the document. A build with a
+ * service worker adds its registering module (a deferred module script) to every page.
  */
 import { type ComponentType, h } from "preact";
 import { renderToString } from "preact-render-to-string";
@@ -64,6 +65,9 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
   html = html.includes("</head>")
     ? html.replace("</head>", () => `${head.join("")}</head>`)
     : html.replace(/^<html[^>]*>/, (open) => `${open}<head>${head.join("")}</head>`);
+  if (manifest.serviceWorker) {
+    tail += `<script type="module" src="${escapeAttr(manifest.serviceWorker.register)}"></script>`;
+  }
   html = tail ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${tail}</body>`) : html;
   return `<!DOCTYPE html>${html}`;
 }

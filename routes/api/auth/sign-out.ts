@@ -4,7 +4,7 @@
  * session 401 `UNAUTHORIZED`.
  */
 import { define } from "@/lib/platform/define.ts";
-import { clearedSessionCookie, readSessionCookie } from "@/lib/http/cookies.ts";
+import { readSessionCookie, signedOutHeaders } from "@/lib/http/cookies.ts";
 import { deleteSession } from "@/lib/auth/sessions.ts";
 import { AuthError } from "@/lib/errors.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -24,6 +24,6 @@ export const handler = define.handlers({
     const token = readSessionCookie(req, config.secure);
     if (!ctx.state.session || !token) throw new AuthError("UNAUTHORIZED", "Unauthorized");
     await deleteSession(kv, token);
-    return Response.json({ success: true }, { headers: { "set-cookie": clearedSessionCookie(config.secure) } });
+    return Response.json({ success: true }, { headers: signedOutHeaders(config.secure) });
   },
 });

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { clearedSessionCookie } from "@/lib/http/cookies.ts";
+import { signedOutHeaders } from "@/lib/http/cookies.ts";
 import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
@@ -48,6 +48,6 @@ export const handler = define.handlers({
       enabled: config.rateLimits,
     });
     await deleteAccount(kv, ctx.state.user, body);
-    return Response.json({ success: true }, { headers: { "set-cookie": clearedSessionCookie(config.secure) } });
+    return Response.json({ success: true }, { headers: signedOutHeaders(config.secure) });
   },
 });

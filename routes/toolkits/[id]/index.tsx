@@ -1,7 +1,7 @@
 /**
  * `/toolkits/{id}`: one toolkit with its highlights, promo video and syllabus (locked lessons
  * show only their title; preview lessons open for anyone), and the checkout island for a
- * signed-in visitor who has not bought it. Locked lesson bodies never reach the page
+ * signed-in visitor who has not bought it, "Keep offline" for one who has. Locked lesson bodies never reach the page
  * (`toolkitDetail` withholds them). The page's CSP adds Razorpay Checkout.js, and only here.
  * With `SELLER_GSTIN` set and the buyer's state unknown, the checkout asks for it
  * (docs/decisions.md, Money operations, "Place of supply").
@@ -17,6 +17,8 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
 import { embedUrlOf } from "@/components/toolkits/video.ts";
 import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
+import KeepOffline from "@/islands/KeepOffline.tsx";
+import { keepOfflineProps } from "@/components/toolkits/keep_offline.ts";
 import { checkoutCsp, documentCsp } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
@@ -215,12 +217,15 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
             <PriceTag price={toolkit.price} originalPrice={toolkit.originalPrice} />
             {hasPurchased
               ? (
-                <a
-                  href={learn}
-                  class="block rounded-md bg-indigo-700 px-4 py-2 text-center font-medium text-white hover:bg-indigo-800"
-                >
-                  {completedItemIds.length > 0 ? "Continue learning" : "Start learning"}
-                </a>
+                <>
+                  <a
+                    href={learn}
+                    class="block rounded-md bg-indigo-700 px-4 py-2 text-center font-medium text-white hover:bg-indigo-800"
+                  >
+                    {completedItemIds.length > 0 ? "Continue learning" : "Start learning"}
+                  </a>
+                  <KeepOffline {...keepOfflineProps(data)} />
+                </>
               )
               : state.user
               ? (

@@ -64,3 +64,71 @@ Deno.test("every page links the manifest, the theme colour and a touch icon", as
     assertMatch(html, /<link rel="apple-touch-icon" href="\/icons\/apple-touch-icon.png"/, path);
   }
 });
+
+Deno.test("/sw.js is the built service worker, scope /, revalidated on every visit", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/sw.js");
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "text/javascript; charset=utf-8");
+  assertEquals(res.headers.get("cache-control"), "no-cache");
+  const body = await res.text();
+  assertMatch(body, /"\/offline"/, "the offline page is in its shell");
+  assertMatch(body, /styles-[0-9a-f]+\.css/, "so is the stylesheet");
+  const again = await t.fetch("/sw.js", { headers: { "if-none-match": res.headers.get("etag")! } });
+  assertEquals(again.status, 304);
+});
+
+Deno.test("every page registers the service worker with a deferred module, after the stylesheet", async () => {
+  await using t = await createTestApp();
+  for (const path of ["/", "/internships", "/privacy"]) {
+    const html = await (await t.fetch(path)).text();
+    const register = html.match(/<script type="module" src="(\/_build\/register-sw-[A-Z0-9]+\.js)"><\/script>/);
+    assert(register, `${path} registers the service worker`);
+    const script = await (await t.fetch(register[1])).text();
+    assertMatch(script, /serviceWorker\.register\("\/sw\.js"/);
+    assertMatch(script, /addEventListener\("load"/, "registered after load, not before the first paint");
+  }
+});
+
+Deno.test("pages a phone may keep carry Offline-Scope naming whose they are; others do not", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t);
+  const admin = await createTestUser(t, "admin");
+  const scope = async (path: string, headers: HeadersInit = {}) => {
+    const res = await t.fetch(path, { headers });
+    await res.body?.cancel();
+    return res.headers.get("offline-scope");
+  };
+  assertEquals(await scope("/"), "guest");
+  assertEquals(await scope("/internships"), "guest");
+  assertEquals(await scope("/me/tracker", student.headers), `u:${student.user.id}`);
+  assertEquals(await scope("/internships", student.headers), `u:${student.user.id}`);
+  for (const path of ["/admin", "/admin/outbox", "/admin/users"]) assertEquals(await scope(path, admin.headers), null);
+  for (const path of ["/sign-in", "/sign-up", "/reset-password?token=x", "/unsubscribe/abc", "/offline"]) {
+    assertEquals(await scope(path), null, path);
+  }
+  assertEquals(await scope("/internships/new", student.headers), null);
+  assertEquals(await scope("/profile", student.headers), null);
+  assertEquals(await scope("/no-such-page"), null, "a 404");
+  assertEquals(await scope("/me/tracker"), null, "a guest is sent to sign in");
+  assertEquals(await scope("/api/me/settings", student.headers), null);
+});
+
+Deno.test("every way of signing out answers Clear-Site-Data for the cache and storage", async () => {
+  await using t = await createTestApp();
+  const form = await createTestUser(t);
+  const page = await t.fetch("/sign-out", { method: "POST", headers: form.headers, redirect: "manual" });
+  assertEquals(page.status, 303);
+  assertEquals(page.headers.get("clear-site-data"), '"cache", "storage"');
+  const api = await createTestUser(t);
+  const json = await t.json("POST", "/api/auth/sign-out", { headers: { cookie: api.cookie } });
+  assertEquals(json.status, 200);
+  assertEquals(json.headers.get("clear-site-data"), '"cache", "storage"');
+  const leaving = await createTestUser(t);
+  const deleted = await t.json("DELETE", "/api/me", {
+    headers: { cookie: leaving.cookie },
+    body: { confirm: leaving.user.email },
+  });
+  assertEquals(deleted.status, 200, await deleted.clone().text());
+  assertEquals(deleted.headers.get("clear-site-data"), '"cache", "storage"');
+});

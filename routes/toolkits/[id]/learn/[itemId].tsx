@@ -3,7 +3,7 @@
  * a preview lesson; others are sent to the toolkit page (a guest signs in first). The article
  * HTML was sanitized when it was written; a video plays from its CDN (the page's CSP allows https
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
- * progress bar with "Mark as complete"; for anyone else, a free preview ends with the way to buy
+ * progress bar with "Mark as complete" and "Keep offline"; for anyone else, a free preview ends with the way to buy
  * the whole toolkit.
  */
 import { certificateOf, certificatePath } from "@/lib/certificates/certificates.ts";
@@ -13,6 +13,8 @@ import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
 import { formatRupees } from "@/lib/money.ts";
 import { embedUrlOf } from "@/components/toolkits/video.ts";
 import LessonProgress from "@/islands/LessonProgress.tsx";
+import KeepOffline from "@/islands/KeepOffline.tsx";
+import { keepOfflineProps } from "@/components/toolkits/keep_offline.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
@@ -114,6 +116,7 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             certificateUrl={certificateUrl}
           />
         )}
+        {hasPurchased && <KeepOffline {...keepOfflineProps(data)} />}
         {item.type === "video" && item.cdnVideoUrl ? <Video url={item.cdnVideoUrl} title={item.title} /> : (
           <div
             class="lesson-body space-y-4 leading-relaxed text-slate-800"

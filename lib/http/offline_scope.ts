@@ -1,0 +1,55 @@
+/**
+ * The offline step of `routes/_middleware.ts` (docs/decisions.md, Installable and offline, "What a phone keeps"):
+ * marks each page a phone's service worker may keep with `Offline-Scope`, naming whose it is (`u:<userId>`, or `guest`).
+ * The worker keeps only pages so marked, and forgets what it kept for one scope when a page comes under another. Never
+ * marked: anything but a `GET` answered 200 with HTML, the API, the admin area, sign-in and sign-up, pages that carry a
+ * single-use token, forms that change things, and the offline page itself.
+ */
+import type { AppState } from "@/lib/platform/state.ts";
+import type { MiddlewareHandler } from "@/lib/web/types.ts";
+
+/** The header naming the scope of a page a phone may keep. */
+export const OFFLINE_SCOPE = "offline-scope";
+
+/** Paths never kept offline, by prefix (a prefix ending in `/` covers what is below it; else the path itself too). */
+const NEVER_PREFIXES = [
+  "/api/",
+  "/admin",
+  "/sign-in",
+  "/sign-up",
+  "/sign-out",
+  "/forgot-password",
+  "/reset-password",
+  "/check-inbox",
+  "/onboarding",
+  "/unsubscribe/",
+  "/organizations/claim/",
+  "/offline",
+  "/profile",
+  "/me/settings",
+];
+
+/** Pages to fill in, by their last path segment: `/internships/new`, `/internships/{id}/edit`, ... */
+const FORM_SEGMENTS = new Set(["new", "edit", "apply"]);
+
+/** Whether the page at `path` may be kept offline, whoever asks. */
+export function mayKeepOffline(path: string): boolean {
+  if (
+    NEVER_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/"))
+  ) {
+    return false;
+  }
+  return !FORM_SEGMENTS.has(path.slice(path.lastIndexOf("/") + 1));
+}
+
+/** Adds `Offline-Scope` to a page a phone may keep. */
+export const offlineScope: MiddlewareHandler<AppState> = async (req, ctx) => {
+  const res = await ctx.next();
+  if (
+    req.method === "GET" && res.status === 200 && mayKeepOffline(ctx.url.pathname) &&
+    res.headers.get("content-type")?.startsWith("text/html")
+  ) {
+    res.headers.set(OFFLINE_SCOPE, ctx.state.user ? `u:${ctx.state.user.id}` : "guest");
+  }
+  return res;
+};

@@ -1,0 +1,30 @@
+/**
+ * What pages ask the service worker and what it answers (docs/decisions.md, Installable and offline, "Keep offline"),
+ * through `postMessage` with a reply port (`askServiceWorker` of `lib/browser/offline.ts`). Browser-safe types only.
+ */
+
+/** Keep the pages `urls` offline as the group `group` (a toolkit's id); drop a group; or list what is offline. */
+export type OfflineRequest =
+  | { type: "keep"; group: string; urls: string[] }
+  | { type: "unkeep"; group: string }
+  | { type: "contents" };
+
+/** The answer to `keep` and `unkeep`: how many pages are now kept; `failed` when the work broke off. */
+export interface KeepReply {
+  kept: number;
+  failed?: boolean;
+}
+
+/** A page available offline: its path, title, group (kept pages only) and when it was saved (ISO). */
+export interface OfflinePage {
+  url: string;
+  title: string;
+  group: string | null;
+  savedAt: string | null;
+}
+
+/** The answer to `contents`: pages visited (newest first) and pages kept. */
+export interface OfflineContents {
+  pages: OfflinePage[];
+  kept: OfflinePage[];
+}

@@ -1,0 +1,372 @@
+/**
+ * The service worker at `/sw.js` (docs/decisions.md, Installable and offline, "Service worker"), bundled alone by the
+ * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: the build id as cache version, the shell to
+ * precache). What it keeps, in the Cache Storage of the origin:
+ * - `shell-<version>`: the offline page (fetched as a guest), the stylesheet, the boot module, the offline page's
+ *   island and the icons, precached when it installs;
+ * - `pages-<version>`: pages visited, network first, only pages the server marked with `Offline-Scope` (no `/api/`,
+ *   no admin area, no sign-in or token pages), at most `PAGES_KEPT`; and `assets-<version>`: the built modules they
+ *   used, cache first (their names carry a hash);
+ * - `kept`: the lessons a person chose to "Keep offline", with every built file they need, until they drop them.
+ * Caches of another version are deleted when a new worker activates; `kept` stays. Pages and kept lessons belong to
+ * the person whose `Offline-Scope` they were saved under: a page answered under another scope (someone else signed
+ * in, or nobody) deletes them first. With no network a visited or kept page opens with its "may be out of date"
+ * notice shown; any other page gets the offline page. It also shows push notifications and opens their page.
+ */
+import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
+import { formatDateTime } from "@/lib/dates.ts";
+import type { KeepReply, OfflineContents, OfflineRequest } from "./messages.ts";
+
+declare const SERVICE_WORKER: ServiceWorkerBuild;
+
+interface ExtendableEvent extends Event {
+  waitUntil(work: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(answer: Response | Promise<Response>): void;
+}
+interface MessageEventOfWorker extends ExtendableEvent {
+  data: OfflineRequest;
+  ports: readonly MessagePort[];
+}
+interface PushEventOfWorker extends ExtendableEvent {
+  data: { json(): unknown } | null;
+}
+interface NotificationClickEvent extends ExtendableEvent {
+  notification: { data: unknown; close(): void };
+}
+interface WindowClientOfWorker {
+  url: string;
+  focus(): Promise<unknown>;
+  navigate(url: string): Promise<unknown>;
+}
+interface WorkerScope {
+  location: Location;
+  registration: { showNotification(title: string, options: Record<string, unknown>): Promise<void> };
+  clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: "window" }): Promise<WindowClientOfWorker[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: string, listener: (event: never) => void): void;
+}
+
+const worker = globalThis as unknown as WorkerScope;
+const { version, precache } = SERVICE_WORKER;
+const SHELL = `shell-${version}`;
+const PAGES = `pages-${version}`;
+const ASSETS = `assets-${version}`;
+const KEPT = "kept";
+/** Where the scope the cached pages belong to is remembered. */
+const STATE = "offline-state";
+const SCOPE_KEY = "/offline-state/scope";
+const OFFLINE_PAGE = "/offline";
+/** The person's own pages kept offline whenever they are signed in, visited or not. */
+const ALWAYS_OFFLINE = ["/me/tracker"];
+/** Visited pages kept, the newest. */
+const PAGES_KEPT = 60;
+/** How long a navigation waits for the network (ms) before a saved copy is shown instead. */
+const NETWORK_WAIT_MS = 8000;
+const SAVED_AT = "offline-saved-at";
+const TITLE = "offline-title";
+const GROUP = "offline-group";
+const SCOPE = "offline-scope";
+
+const origin = worker.location.origin;
+const sameOrigin = (url: URL) => url.origin === origin;
+const pageKey = (url: string) => {
+  const parsed = new URL(url);
+  parsed.hash = "";
+  return parsed.href;
+};
+
+worker.addEventListener("install", (event: ExtendableEvent) => {
+  event.waitUntil(
+    caches.open(SHELL)
+      .then((cache) =>
+        Promise.all(precache.map(async (path) => {
+          // The shell is the same for everyone: fetched without cookies, so no one's header is in it.
+          const res = await fetch(path, { credentials: "omit" });
+          if (!res.ok) throw new Error(`precache ${path}: ${res.status}`);
+          await cache.put(path, res);
+        }))
+      )
+      .then(() => worker.skipWaiting()),
+  );
+});
+
+worker.addEventListener("activate", (event: ExtendableEvent) => {
+  event.waitUntil(
+    caches.keys()
+      .then((names) =>
+        Promise.all(
+          names.filter((name) => /^(shell|pages|assets)-/.test(name) && ![SHELL, PAGES, ASSETS].includes(name))
+            .map((name) => caches.delete(name)),
+        )
+      )
+      .then(() => worker.clients.claim()),
+  );
+});
+
+worker.addEventListener("fetch", (event: FetchEvent) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (!sameOrigin(url) || url.pathname.startsWith("/api/")) return;
+  if (request.mode === "navigate") event.respondWith(navigate(event));
+  else if (url.pathname.startsWith("/_build/") || precache.includes(url.pathname)) {
+    event.respondWith(cacheFirst(request));
+  }
+});
+
+/** A built file or a file of the shell: from any cache that holds it, else from the network, kept for next time. */
+async function cacheFirst(request: Request): Promise<Response> {
+  const cached = await caches.match(request);
+  if (cached) return cached;
+  const res = await fetch(request);
+  if (res.ok && new URL(request.url).pathname.startsWith("/_build/")) {
+    const copy = res.clone();
+    await caches.open(ASSETS).then((cache) => cache.put(request, copy));
+  }
+  return res;
+}
+
+/** A page: the network's answer (saved when the server allows), else the saved copy with its notice, else offline. */
+async function navigate(event: FetchEvent): Promise<Response> {
+  const { request } = event;
+  const network = fetch(request);
+  const saved = savedCopy(request.url);
+  // With a saved copy, a connection slower than NETWORK_WAIT_MS gets the copy; the answer is still saved when it comes.
+  const slow = saved.then((copy) =>
+    copy ? new Promise<null>((resolve) => setTimeout(() => resolve(null), NETWORK_WAIT_MS)) : network
+  );
+  event.waitUntil(network.then((res) => remember(request.url, res.clone())).catch(() => {}));
+  const res = await Promise.race([network, slow]).catch(() => null);
+  if (res) return res;
+  const copy = await saved;
+  if (copy) return await withNotice(copy);
+  return (await caches.match(OFFLINE_PAGE, { cacheName: SHELL })) ?? Response.error();
+}
+
+/** The saved copy of the page at `url`: visited or kept. */
+async function savedCopy(url: string): Promise<Response | null> {
+  const key = pageKey(url);
+  return (await caches.match(key, { cacheName: PAGES })) ?? (await caches.match(key, { cacheName: KEPT })) ?? null;
+}
+
+/** The copy with its "may be out of date" notice shown and the time it was saved filled in. */
+async function withNotice(copy: Response): Promise<Response> {
+  const savedAt = copy.headers.get(SAVED_AT);
+  const html = await copy.text();
+  const when = savedAt ? formatDateTime(savedAt) : "";
+  const shown = html
+    .replace(/<div id="offline-notice" hidden(="")?/, '<div id="offline-notice"')
+    .replace(/<time data-saved[^>]*><\/time>/, () => `<time data-saved datetime="${savedAt ?? ""}">${when}</time>`);
+  return new Response(shown, { status: copy.status, headers: copy.headers });
+}
+
+/** The scope the saved pages belong to, or null before any. */
+async function currentScope(): Promise<string | null> {
+  const res = await caches.match(SCOPE_KEY, { cacheName: STATE });
+  return res ? await res.text() : null;
+}
+
+/** Makes `scope` the one pages are kept for; another scope's pages and kept lessons are deleted first. */
+async function enterScope(scope: string): Promise<void> {
+  if ((await currentScope()) === scope) return;
+  await Promise.all([caches.delete(PAGES), caches.delete(KEPT)]);
+  await (await caches.open(STATE)).put(SCOPE_KEY, new Response(scope));
+}
+
+/** The title of a page, from its `<title>`. */
+function titleOf(html: string): string {
+  const raw = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+  return raw.replace(/&(amp|lt|gt|quot|#39);/g, (_, name) =>
+    ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[
+      name as "amp"
+    ]);
+}
+
+/** `res` with the body `html` and when it was saved, its title and group, to put in a cache. */
+function toKeep(res: Response, html: string, group: string | null): Response {
+  const headers = new Headers(res.headers);
+  headers.set(SAVED_AT, new Date().toISOString());
+  headers.set(TITLE, encodeURIComponent(titleOf(html)));
+  if (group) headers.set(GROUP, group);
+  return new Response(html, { status: res.status, headers });
+}
+
+/** Whether `res` is a page the server lets a phone keep, for the scope it names. */
+function keepable(res: Response): string | null {
+  if (!res.ok || res.redirected || res.type !== "basic") return null;
+  return res.headers.get(SCOPE);
+}
+
+/** Saves the page answered at `url` when the server allows it; refreshes a kept copy; warms the person's tracker. */
+async function remember(url: string, res: Response): Promise<void> {
+  const scope = keepable(res);
+  if (scope === null) return;
+  await enterScope(scope);
+  const html = await res.text();
+  const key = pageKey(url);
+  const pages = await caches.open(PAGES);
+  await pages.put(key, toKeep(res, html, null));
+  const kept = await caches.open(KEPT);
+  const keptCopy = await kept.match(key);
+  if (keptCopy) {
+    await kept.put(key, toKeep(res, html, keptCopy.headers.get(GROUP)));
+    await keepAssets(kept, referencedAssets(html, key));
+  }
+  const names = await pages.keys();
+  for (const old of names.slice(0, Math.max(0, names.length - PAGES_KEPT))) await pages.delete(old);
+  if (scope === "guest") return;
+  for (const path of ALWAYS_OFFLINE) {
+    const target = new URL(path, origin).href;
+    if (target !== key && !(await pages.match(target))) await save(pages, target, scope, null);
+  }
+}
+
+/** Fetches the page `url` with the person's cookies and puts it in `cache` when it answers under `scope`. */
+async function save(cache: Cache, url: string, scope: string, group: string | null): Promise<string | null> {
+  const res = await fetch(url, { credentials: "include" }).catch(() => null);
+  if (!res || keepable(res) !== scope) return null;
+  const html = await res.text();
+  await cache.put(url, toKeep(res, html, group));
+  return html;
+}
+
+/** Built files a page or module names: its stylesheet, boot module, islands and the chunks they import. */
+function referencedAssets(text: string, base: string): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/\/_build\/[\w.-]+\.(?:js|css)/g)) found.add(new URL(m[0], origin).href);
+  for (const m of text.matchAll(/(?:from|import)\s*["'](\.\/[\w.-]+\.js)["']/g)) found.add(new URL(m[1], base).href);
+  return [...found];
+}
+
+/** Puts in `kept` each of the built files `assets` and, for a module, the modules it imports, unless kept already. */
+async function keepAssets(kept: Cache, assets: string[]): Promise<void> {
+  const seen = new Set<string>();
+  while (assets.length > 0) {
+    const asset = assets.pop()!;
+    if (seen.has(asset)) continue;
+    seen.add(asset);
+    let res = await kept.match(asset);
+    if (!res) {
+      res = (await caches.match(asset)) ?? await fetch(asset).catch(() => undefined);
+      if (!res?.ok) continue;
+      await kept.put(asset, res.clone());
+    }
+    if (asset.endsWith(".js")) assets.push(...referencedAssets(await res.text(), asset));
+  }
+}
+
+/** Keeps the pages `urls` (group `group`) and every built file they need in `kept`. Returns how many were kept. */
+async function keep(urls: string[], group: string, scope: string): Promise<number> {
+  const kept = await caches.open(KEPT);
+  let count = 0;
+  const assets: string[] = [];
+  for (const url of urls) {
+    const key = pageKey(new URL(url, origin).href);
+    const html = await save(kept, key, scope, group);
+    if (html === null) continue;
+    count++;
+    assets.push(...referencedAssets(html, key));
+  }
+  await keepAssets(kept, assets);
+  return count;
+}
+
+/** Drops the kept pages of `group`, then every kept built file no remaining page needs. */
+async function unkeep(group: string): Promise<void> {
+  const kept = await caches.open(KEPT);
+  const assets: Request[] = [];
+  const pending: string[] = [];
+  for (const request of await kept.keys()) {
+    if (new URL(request.url).pathname.startsWith("/_build/")) {
+      assets.push(request);
+      continue;
+    }
+    const res = (await kept.match(request))!;
+    if (res.headers.get(GROUP) === group) await kept.delete(request);
+    else pending.push(...referencedAssets(await res.text(), request.url));
+  }
+  const needed = new Set<string>();
+  while (pending.length > 0) {
+    const asset = pending.pop()!;
+    if (needed.has(asset)) continue;
+    needed.add(asset);
+    const res = await kept.match(asset);
+    if (res && asset.endsWith(".js")) pending.push(...referencedAssets(await res.text(), asset));
+  }
+  for (const request of assets) if (!needed.has(request.url)) await kept.delete(request);
+}
+
+/** What is available offline: the visited pages and the kept ones, with their titles. */
+async function contents(): Promise<OfflineContents> {
+  const list = async (name: string) => {
+    const cache = await caches.open(name);
+    const entries = [];
+    for (const request of await cache.keys()) {
+      if (new URL(request.url).pathname.startsWith("/_build/")) continue;
+      const res = (await cache.match(request))!;
+      entries.push({
+        url: new URL(request.url).pathname + new URL(request.url).search,
+        title: decodeURIComponent(res.headers.get(TITLE) ?? ""),
+        group: res.headers.get(GROUP),
+        savedAt: res.headers.get(SAVED_AT),
+      });
+    }
+    return entries;
+  };
+  return { pages: (await list(PAGES)).reverse(), kept: await list(KEPT) };
+}
+
+worker.addEventListener("message", (event: MessageEventOfWorker) => {
+  const reply = (answer: KeepReply | OfflineContents) => event.ports[0]?.postMessage(answer);
+  const { data } = event;
+  const work = (async () => {
+    if (data.type === "contents") return reply(await contents());
+    const scope = await currentScope();
+    if (data.type === "keep") {
+      const kept = scope && scope !== "guest" ? await keep(data.urls, data.group, scope) : 0;
+      return reply({ kept });
+    }
+    if (data.type === "unkeep") {
+      await unkeep(data.group);
+      return reply({ kept: 0 });
+    }
+  })().catch(() => reply({ kept: 0, failed: true }));
+  event.waitUntil(work);
+});
+
+worker.addEventListener("push", (event: PushEventOfWorker) => {
+  const message = (event.data?.json() ?? {}) as { title?: string; body?: string; url?: string; tag?: string };
+  event.waitUntil(
+    worker.registration.showNotification(message.title ?? "Career Community", {
+      body: message.body ?? "",
+      icon: "/icons/icon-192.png",
+      badge: "/icons/icon-192.png",
+      tag: message.tag,
+      data: { url: message.url ?? "/me/notifications" },
+    }),
+  );
+});
+
+worker.addEventListener("notificationclick", (event: NotificationClickEvent) => {
+  event.notification.close();
+  const path = (event.notification.data as { url?: string } | null)?.url ?? "/me/notifications";
+  const target = new URL(path, origin);
+  if (!sameOrigin(target)) return;
+  event.waitUntil((async () => {
+    const windows = await worker.clients.matchAll({ type: "window" });
+    const open = windows.find((client) => client.url === target.href) ?? windows[0];
+    if (open) {
+      await open.focus();
+      if (open.url !== target.href) await open.navigate(target.href);
+      return;
+    }
+    await worker.clients.openWindow(target.href);
+  })());
+});

@@ -1,0 +1,23 @@
+/**
+ * What the platform's asset build makes (`deno task build`, and `prepareAssets` when `_build/` is missing): the
+ * islands of the route manifest, the Tailwind stylesheet, and the service worker with its shell (docs/decisions.md,
+ * Installable and offline, "Service worker").
+ */
+import type { BuildOptions } from "@/lib/web/build.ts";
+import type { Manifest } from "@/lib/web/types.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+/** The shell the service worker precaches, besides the stylesheet and the boot module. */
+export const OFFLINE_SHELL = ["/offline", "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png"];
+
+/** The build options for `manifest`'s islands (`islandBudgetBytes` is the caller's). */
+export function platformBuildOptions(manifest: Manifest): BuildOptions {
+  return {
+    root,
+    islands: Object.keys(manifest.islands),
+    stylesheet: "static/styles.css",
+    outDir: "_build",
+    serviceWorker: { entry: "lib/offline/service_worker.ts", precache: OFFLINE_SHELL, islands: ["OfflineContents"] },
+  };
+}

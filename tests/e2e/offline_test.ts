@@ -1,0 +1,129 @@
+/**
+ * The installable, offline platform in Chromium at 360 px (docs/decisions.md, Installable and offline): Chromium finds
+ * nothing stopping an install; with the network gone a page visited before opens with its "may be out of date"
+ * notice, the tracker and a lesson kept offline (never visited) open, a page never visited shows the offline page
+ * naming what is kept; after signing out nothing of the person is shown.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { assertAccessible, hydrated, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { chromium, type Page } from "playwright-core";
+
+/** A toolkit of two article lessons that `student` owns (a 100 % coupon), and its lesson ids. */
+async function ownedToolkit(t: TestApp, student: TestUser): Promise<{ id: string; lessons: string[] }> {
+  const admin = await createTestUser(t, "admin");
+  const created = await t.json("POST", "/api/admin/toolkits", {
+    body: { title: "Offline Playbook", description: "Read anywhere", price: 199 },
+    headers: admin.headers,
+  });
+  const toolkit = await created.json();
+  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
+  const lessons: string[] = [];
+  for (const [title, content] of [["First steps", "<p>Read me on the train</p>"], ["Second wind", "<p>Kept</p>"]]) {
+    const res = await t.json("POST", "/api/admin/toolkit-content-items", {
+      body: { toolkitId: toolkit.id, title, type: "article", content },
+      headers: admin.headers,
+    });
+    assertEquals(res.status, 201, await res.clone().text());
+    lessons.push((await res.json()).contentItem.id);
+  }
+  const coupon = { code: "FREEOFF", discountType: "percentage", discountValue: 100 };
+  assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
+  const bought = await t.json("POST", `/api/toolkits/${toolkit.id}`, {
+    body: { couponCode: "FREEOFF" },
+    headers: student.headers,
+  });
+  assertEquals(bought.status, 200, await bought.clone().text());
+  return { id: toolkit.id, lessons };
+}
+
+/** Waits until the service worker controls `page`. */
+async function controlled(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+/** Waits until the service worker has saved `path` in one of its caches. */
+async function saved(page: Page, path: string): Promise<void> {
+  await page.waitForFunction(async (url) => (await caches.match(url)) !== undefined, path);
+}
+
+Deno.test("Chromium finds no installability errors: manifest, icons and service worker pass", async () => {
+  await using t = await createTestApp({ listen: true });
+  // A profile on disk: Chromium does not offer installing from an incognito context, which a new context is.
+  const profile = await Deno.makeTempDir();
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${t.origin}/`);
+    await controlled(page);
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    assertEquals(installabilityErrors, []);
+    const { errors } = await cdp.send("Page.getAppManifest");
+    assertEquals(errors, []);
+  } finally {
+    await context.close();
+    await Deno.remove(profile, { recursive: true });
+  }
+});
+
+Deno.test("offline: visited pages with a notice, the tracker and kept lessons open, others get the offline page", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "Meera Offline" });
+  const toolkit = await ownedToolkit(t, student);
+  await using browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+
+  await page.goto(`${t.origin}/`);
+  await controlled(page);
+  await page.goto(`${t.origin}/internships`);
+  await saved(page, "/internships");
+  await saved(page, "/me/tracker");
+
+  await page.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${toolkit.lessons[0]}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Keep offline" }).click();
+  await page.getByText("2 lessons saved on this device").waitFor();
+  await assertAccessible(page, "lesson page with Keep offline");
+
+  await context.setOffline(true);
+  await page.goto(`${t.origin}/internships`);
+  const notice = page.getByRole("status").filter({ hasText: "may be out of date" });
+  await notice.waitFor();
+  assert((await notice.textContent())!.includes("IST"), "the notice says when the copy was saved");
+  await assertAccessible(page, "a saved copy with its notice");
+
+  await page.goto(`${t.origin}/me/tracker`);
+  await page.getByRole("heading", { name: "My applications" }).waitFor();
+  await notice.waitFor();
+
+  await page.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${toolkit.lessons[1]}`);
+  await page.getByRole("heading", { name: "Second wind" }).waitFor();
+  await page.getByText("Kept").first().waitFor();
+
+  await page.goto(`${t.origin}/opportunities`);
+  await page.getByRole("heading", { name: "You are offline" }).waitFor();
+  const kept = page.getByRole("region", { name: "Lessons kept offline" });
+  await kept.getByRole("link", { name: /Second wind/ }).waitFor();
+  await assertAccessible(page, "the offline page");
+
+  // Signing out clears what the phone kept: offline again, the tracker is not shown.
+  await context.setOffline(false);
+  await page.goto(`${t.origin}/terms`);
+  await page.locator("form[action='/sign-out'] button").first().evaluate((button: HTMLButtonElement) => button.click());
+  await page.waitForURL(`${t.origin}/`);
+  assertEquals(await page.evaluate(async () => (await caches.keys()).filter((name) => !name.startsWith("shell-"))), []);
+  await controlled(page);
+  await page.goto(`${t.origin}/privacy`);
+  await saved(page, "/privacy");
+  await context.setOffline(true);
+  await page.goto(`${t.origin}/me/tracker`);
+  await page.getByRole("heading", { name: "You are offline" }).waitFor();
+  const text = await page.locator("body").innerText();
+  assert(!text.includes("Meera Offline") && !text.includes("Second wind"), text);
+});
