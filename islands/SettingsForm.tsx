@@ -6,17 +6,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/components/forms.tsx";
 import type { Settings } from "@/lib/settings/settings.ts";
-
-const LABELS: Record<keyof Settings, { label: string; hint: string }> = {
-  deadlineReminders: {
-    label: "Deadline reminders",
-    hint: "An e-mail the day before a saved internship closes or a saved opportunity starts.",
-  },
-  emailOnReply: {
-    label: "Replies to my comments",
-    hint: "An e-mail when someone replies to a comment of yours.",
-  },
-};
+import { SETTING_LABELS as LABELS } from "@/lib/settings/labels.ts";
 
 export default function SettingsForm({ initial }: { initial: Settings }) {
   const [settings, setSettings] = useState(initial);

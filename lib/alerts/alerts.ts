@@ -166,6 +166,16 @@ export async function listAlerts(kv: Deno.Kv, userId: string): Promise<Alert[]> 
   return (await alertRecordsOf(kv, userId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(alertView);
 }
 
+/** Those of `ids` that are `userId`'s alerts, in the order of `ids` (unknown and deleted ones left out). */
+export async function alertsByIds(kv: Deno.Kv, userId: string, ids: readonly string[]): Promise<Alert[]> {
+  const found: Alert[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<AlertRecord[]>(ids.slice(i, i + 10).map((id) => alertKey(userId, id)));
+    for (const entry of entries) if (entry.value) found.push(alertView(entry.value));
+  }
+  return found;
+}
+
 /**
  * Changes `userId`'s alert `id`: `query` (validated for the alert's kind), `frequency`, `isActive`.
  * @throws NotFoundError "Alert not found" for an unknown id or another person's; ValidationError for a bad query;

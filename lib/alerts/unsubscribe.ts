@@ -2,15 +2,17 @@
  * One-click unsubscribe links of alert and reminder e-mails (docs/decisions.md, Alerts): `{APP_URL}/unsubscribe/{token}`
  * works without signing in. `GET` shows what the link turns off and changes nothing; `POST` (the page's button, or a
  * mail client's RFC 8058 one-click request) turns it off: the alerts the e-mail was sent for, or the person's deadline
- * reminders.
+ * reminders. The page names them as the e-mail did (each alert in words, or the setting) and the account by its
+ * masked e-mail address (`unsubscribeSubject`): no more than the e-mail that carried the link showed.
  *
  * Keys (owned by this module only), both expiring after `TOKEN_TTL_MS`:
  * - `["unsubscribe_tokens", sha256(token)]` → `UnsubscribeTarget` (only the hash is stored, as for every secret token);
  * - `["unsubscribe_by_user", userId, sha256(token)]` → true, to delete a person's tokens with their account.
  */
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
-import { pauseAlerts } from "./alerts.ts";
+import { type Alert, alertsByIds, pauseAlerts } from "./alerts.ts";
 import { updateSettings } from "@/lib/settings/settings.ts";
+import { getUser } from "@/lib/users/users.ts";
 
 /** What a link turns off: alerts by id, or the deadline reminders. */
 export type UnsubscribeTarget =
@@ -44,6 +46,30 @@ export async function newUnsubscribeToken(target: UnsubscribeTarget): Promise<Ne
 export async function readUnsubscribeToken(kv: Deno.Kv, token: string): Promise<UnsubscribeTarget | null> {
   if (!/^[\w-]{20,100}$/.test(token)) return null;
   return (await kv.get<UnsubscribeTarget>(["unsubscribe_tokens", await sha256Hex(token)])).value;
+}
+
+/** What an unsubscribe page names: the target, its alerts (ones deleted since left out) and the account, masked. */
+export interface UnsubscribeSubject {
+  target: UnsubscribeTarget;
+  /** The alerts of an `alerts` target that still exist, with whether each is on; `[]` for reminders. */
+  alerts: Alert[];
+  /** The account's e-mail address masked as `s•••@example.com`; null once the account is gone. */
+  account: string | null;
+}
+
+/** `email` with its local part cut to its first character: `sara@demo.careers` → `s•••@demo.careers`. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at < 1 ? "•••" : `${email.slice(0, 1)}•••${email.slice(at)}`;
+}
+
+/** What `target` names, for its page. */
+export async function unsubscribeSubject(kv: Deno.Kv, target: UnsubscribeTarget): Promise<UnsubscribeSubject> {
+  const [alerts, user] = await Promise.all([
+    target.kind === "alerts" ? alertsByIds(kv, target.userId, target.alertIds) : [],
+    getUser(kv, target.userId),
+  ]);
+  return { target, alerts, account: user ? maskEmail(user.email) : null };
 }
 
 /** Turns off what `token` names; idempotent. Returns the target, or null for an unknown or expired token. */

@@ -1,0 +1,17 @@
+/**
+ * Browser-safe: each e-mail setting as people read it (docs/decisions.md, Notifications), on `/me/settings` and on the
+ * unsubscribe page that turns one off.
+ */
+import type { Settings } from "./settings.ts";
+
+/** A setting's name and what it sends. */
+export const SETTING_LABELS: Record<keyof Settings, { label: string; hint: string }> = {
+  deadlineReminders: {
+    label: "Deadline reminders",
+    hint: "An e-mail the day before a saved internship closes or a saved opportunity starts.",
+  },
+  emailOnReply: {
+    label: "Replies to my comments",
+    hint: "An e-mail when someone replies to a comment of yours.",
+  },
+};
