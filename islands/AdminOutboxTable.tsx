@@ -1,8 +1,10 @@
 /**
  * The admin outbox table (docs/decisions.md, Background work, "Admin"): the e-mails of the outbox, newest first, by
  * status (tabs with their counts), searched by recipient (loaded from `GET /api/admin/outbox` through the shared admin
- * list hook), each with its tries and last error; a failed mail has "Retry", which queues it again and starts its try
- * (`POST /api/admin/outbox/{id}/retry`). Pages of 50. The API never sends a mail's body, so neither does this table.
+ * list hook), each with its tries and last error; a failed mail whose content was kept (`canRetry`) has "Retry", which
+ * queues it again and starts its try (`POST /api/admin/outbox/{id}/retry`); one that held a single-use link says that
+ * it cannot be sent again (docs/decisions.md, Background work, "Bodies dropped"). Pages of 50. The API never sends a
+ * mail's body, so neither does this table.
  */
 import { useRef, useState } from "preact/hooks";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
@@ -132,7 +134,12 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
             </td>
             <td class="hidden whitespace-nowrap px-4 py-3 md:table-cell">{formatDateTime(row.createdAt)}</td>
             <td class="px-4 py-3">
-              {row.status === "failed" && (
+              {row.status === "failed" && !row.canRetry && (
+                <span class="block max-w-40 text-xs text-slate-700">
+                  Held a single-use link: not kept, so it cannot be sent again
+                </span>
+              )}
+              {row.canRetry && (
                 <button
                   type="button"
                   class={SECONDARY_BUTTON}

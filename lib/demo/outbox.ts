@@ -23,6 +23,8 @@ export async function seedOutbox(kv: Deno.Kv, accounts: Map<string, User>, appUr
     html: `<p>Hi ${rohan.name},</p><p>Sara replied to your comment on Ungatekeep.</p>`,
     link: `${appUrl}/ungatekeep`,
     userId: rohan.id,
+    // It holds no token, so it is kept for a retry.
+    retryable: true,
   });
   await op.commit();
   // One try, refused for good: no retry waits.

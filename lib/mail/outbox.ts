@@ -7,6 +7,12 @@
  * each wait of `OUTBOX_RETRY_MS`; after the last the mail is kept as `failed`, until an admin retries it. Sent mails
  * expire after 30 days.
  *
+ * Once a mail is sent, or has failed for good, its body (text, HTML, link, headers) is dropped in the same write and
+ * only its metadata stays, so no token it held (reset, verification, unsubscribe) can be read back from KV. A mail
+ * queued `retryable` (it holds no token: a receipt, a refund notice) keeps its body when it fails for good, so an
+ * admin can retry it; any other failed mail cannot be sent again (docs/decisions.md, Background work, "Bodies
+ * dropped").
+ *
  * Keys (owned by this module only):
  * - `["outbox", id]` → `OutboxMail`
  * - `["outbox_due", dueAtMs, id]` → true, while the mail is pending
@@ -26,9 +32,14 @@ export type MailStatus = "pending" | "sent" | "failed";
 /** The statuses, in the order the admin page shows them. */
 export const MAIL_STATUSES: readonly MailStatus[] = ["pending", "sent", "failed"];
 
-/** A mail to queue: the mail, and the user it is about (null for none), whose data it is (export, deletion). */
+/**
+ * A mail to queue: the mail, and the user it is about (null for none), whose data it is (export, deletion).
+ * `retryable` says the mail holds no token (no reset, verification, unsubscribe or claim link), so its body may be
+ * kept after its last failed try for an admin's retry; leave it out for any mail that holds one.
+ */
 export interface MailToQueue extends Mail {
   userId: string | null;
+  retryable?: boolean;
 }
 
 /** A mail in the outbox. Times are ISO strings; `attempts` counts the delivery tries made. */
@@ -42,6 +53,14 @@ export interface OutboxMail extends MailToQueue, Claimable {
   /** When the next try is due; null once sent or failed. */
   dueAt: string | null;
   sentAt: string | null;
+  /** True once the body was dropped (sent, or failed for good without `retryable`): text, HTML and link are empty. */
+  bodyDropped?: boolean;
+}
+
+/** `mail` without its body: what stays of a mail once it is sent or failed for good (see the module docstring). */
+function withoutBody(mail: OutboxMail): OutboxMail {
+  const { headers: _headers, ...rest } = mail;
+  return { ...rest, text: "", html: "", link: "", bodyDropped: true };
 }
 
 /** How long sent mails are kept (ms): 30 days. */
@@ -126,8 +145,9 @@ export type DeliveryOutcome = "sent" | "retry" | "failed" | "skipped";
 
 /**
  * One delivery try of the mail `entry` as read, at `now` (ms): claims it when it is pending, due and not held, sends
- * it, and records the outcome checked against the claim: `sent` (kept 30 days), `retry` (due again after the next
- * wait of `OUTBOX_RETRY_MS`) or `failed` (that was the last try).
+ * it, and records the outcome checked against the claim: `sent` (kept 30 days without its body), `retry` (due again
+ * after the next wait of `OUTBOX_RETRY_MS`) or `failed` (that was the last try; the body is kept only when the mail is
+ * `retryable`).
  */
 export async function deliverMail(
   services: Pick<Services, "kv" | "mailer" | "config" | "log">,
@@ -157,8 +177,9 @@ export async function deliverMail(
   const attempts = mail.attempts + 1;
   const wait = config.outboxRetryMs[attempts - 1];
   const outcome: DeliveryOutcome = error === null ? "sent" : wait === undefined ? "failed" : "retry";
+  const keepsBody = outcome === "retry" || (outcome === "failed" && mail.retryable === true);
   const next: OutboxMail = {
-    ...mail,
+    ...keepsBody ? mail : withoutBody(mail),
     attempts,
     lease: null,
     lastError: error ?? mail.lastError,
@@ -216,11 +237,44 @@ export async function deliverDue(
   return counts;
 }
 
-/** The `outbox` job: every minute, delivers the mails that are due. */
+/** The marker that `dropKeptBodies` has run. */
+const BODIES_DROPPED_KEY: Deno.KvKey = ["outbox_kept_bodies_dropped"];
+
+/**
+ * Drops, once, the bodies of mails sent or failed for good before the outbox dropped them as it settled them (records
+ * of an earlier version; see the module docstring): each in a write checked against the mail as read, a sent one
+ * keeping what is left of its 30 days. A marker records that it ran, so later calls read one key. Returns how many
+ * bodies it dropped.
+ */
+export async function dropKeptBodies(kv: Deno.Kv, now = Date.now()): Promise<number> {
+  if ((await kv.get(BODIES_DROPPED_KEY)).value !== null) return 0;
+  let dropped = 0;
+  for (const status of ["sent", "failed"] as const) {
+    for await (const { key } of kv.list({ prefix: ["outbox_status", status] })) {
+      const entry = await kv.get<OutboxMail>(mailKey(key[3] as string));
+      const mail = entry.value;
+      if (!mail || mail.bodyDropped || mail.status !== status || (status === "failed" && mail.retryable)) continue;
+      const left = Date.parse(mail.sentAt ?? mail.createdAt) + SENT_KEPT_MS - now;
+      const expiry = status === "sent" ? { expireIn: Math.max(1, left) } : undefined;
+      const op = kv.atomic().check(entry).set(entry.key, withoutBody(mail), expiry);
+      if ((await op.commit()).ok) dropped++;
+    }
+  }
+  await kv.set(BODIES_DROPPED_KEY, new Date(now).toISOString());
+  return dropped;
+}
+
+/**
+ * The `outbox` job: every minute, delivers the mails that are due (the first run after an upgrade first drops the
+ * bodies earlier versions kept, `dropKeptBodies`).
+ */
 export const outboxJob: Job = {
   name: "outbox",
   schedule: "* * * * *",
-  run: (ctx) => deliverDue(ctx, ctx.now.getTime()),
+  run: async (ctx) => {
+    await dropKeptBodies(ctx.kv, ctx.now.getTime());
+    return await deliverDue(ctx, ctx.now.getTime());
+  },
 };
 
 const integer = (min: number, max: number) =>
@@ -240,11 +294,13 @@ export const outboxQuerySchema = z.object({
 /** A parsed `outboxQuerySchema`. */
 export type OutboxQuery = z.infer<typeof outboxQuerySchema>;
 
-/** A mail as the admin API shows it: never its bodies, link or headers (they carry single-use tokens). */
-export type OutboxRow = Pick<
-  OutboxMail,
-  "id" | "to" | "subject" | "status" | "attempts" | "lastError" | "createdAt" | "dueAt" | "sentAt"
->;
+/**
+ * A mail as the admin API shows it: never its bodies, link or headers (they carry single-use tokens). `canRetry` is
+ * true for a failed mail whose body was kept (see the module docstring).
+ */
+export type OutboxRow =
+  & Pick<OutboxMail, "id" | "to" | "subject" | "status" | "attempts" | "lastError" | "createdAt" | "dueAt" | "sentAt">
+  & { canRetry: boolean };
 
 /** A page of the admin outbox list; `counts` are per status over the whole outbox, `total` counts every match. */
 export interface OutboxPage {
@@ -256,7 +312,8 @@ export interface OutboxPage {
 /** `mail` without what the API never shows. */
 export function outboxRow(mail: OutboxMail): OutboxRow {
   const { id, to, subject, status, attempts, lastError, createdAt, dueAt, sentAt } = mail;
-  return { id, to, subject, status, attempts, lastError, createdAt, dueAt, sentAt };
+  const canRetry = status === "failed" && !mail.bodyDropped;
+  return { id, to, subject, status, attempts, lastError, createdAt, dueAt, sentAt, canRetry };
 }
 
 /** The records of `ids`, in order, read 10 at a time (KV's getMany limit); missing ones left out. */
@@ -303,11 +360,15 @@ export async function listOutbox(kv: Deno.Kv, query: OutboxQuery): Promise<Outbo
 
 /** The message of a retry of a mail that has not failed. */
 export const NOT_FAILED = "Only a failed mail can be retried";
+/** The message of a retry of a failed mail whose body was dropped. */
+export const BODY_DROPPED = "This e-mail held a single-use link, so its content was not kept after its last try " +
+  "and it cannot be sent again; the person can ask for a new one";
 
 /**
  * An admin's retry of a failed mail: pending again and due now (one more try, then failed again if it fails), in a
  * write checked against the mail as read; the caller then starts the try (`deliverSoon`).
- * @throws NotFoundError "Mail not found"; ConflictError `NOT_FAILED` for a mail pending or sent.
+ * @throws NotFoundError "Mail not found"; ConflictError `NOT_FAILED` for a mail pending or sent, `BODY_DROPPED` for a
+ *   failed mail whose body is gone.
  */
 export async function retryMail(kv: Deno.Kv, id: string, now = Date.now()): Promise<OutboxMail> {
   for (;;) {
@@ -315,6 +376,7 @@ export async function retryMail(kv: Deno.Kv, id: string, now = Date.now()): Prom
     if (!entry.value) throw new NotFoundError("Mail not found");
     const mail = entry.value;
     if (mail.status !== "failed") throw new ConflictError(NOT_FAILED);
+    if (mail.bodyDropped) throw new ConflictError(BODY_DROPPED);
     const next: OutboxMail = { ...mail, status: "pending", dueAt: new Date(now).toISOString(), lease: null };
     const result = await kv.atomic()
       .check(entry as Deno.KvEntry<OutboxMail>)
@@ -328,10 +390,15 @@ export async function retryMail(kv: Deno.Kv, id: string, now = Date.now()): Prom
 }
 
 /** A person's mails for their data export (docs/decisions.md, Data rights): without bodies and links. */
-export async function mailsOfUser(kv: Deno.Kv, userId: string): Promise<OutboxRow[]> {
+export async function mailsOfUser(kv: Deno.Kv, userId: string): Promise<Omit<OutboxRow, "canRetry">[]> {
   const ids: string[] = [];
   for await (const { key } of kv.list({ prefix: ["outbox_by_user", userId] })) ids.push(key[2] as string);
-  return (await mailsByIds(kv, ids)).map(outboxRow).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return (await mailsByIds(kv, ids))
+    .map((mail) => {
+      const { canRetry: _, ...row } = outboxRow(mail);
+      return row;
+    })
+    .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 /** Deletes every mail of a person, in any status, with its index entries (account deletion), 100 mails a write. */

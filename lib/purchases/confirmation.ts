@@ -346,7 +346,7 @@ async function paidOps(
       receiptNumber: receipt.number,
       url: `${appUrl}${receiptPath(paid.id)}`,
     });
-    mails.push(queueMailOps(op, { ...mail, userId: buyer.id }, Date.parse(at)));
+    mails.push(queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(at)));
   }
   return { ...paid, receipt };
 }

@@ -160,7 +160,7 @@ async function tellBuyerOps(
     url: `${ctx.appUrl}/toolkits/mine`,
     accessEnded,
   });
-  return [queueMailOps(op, { ...mail, userId: buyer.id }, Date.parse(refund.at))];
+  return [queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(refund.at))];
 }
 
 /**

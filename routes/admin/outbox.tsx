@@ -21,7 +21,8 @@ export default define.page<OutboxPage>(function AdminOutboxPage({ data }) {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">E-mail outbox</h1>
         <p class="mt-2 text-slate-700">
           Every e-mail the platform sends, newest first. A refused e-mail is tried again on a schedule; one that failed
-          every try waits here for a retry. Sent e-mails are kept 30 days.
+          every try waits here for a retry, unless it held a single-use link (sign-in, reset, unsubscribe): its content
+          is not kept, and the person asks for a new one. Sent e-mails are kept 30 days, without their content.
         </p>
       </div>
       <AdminOutboxTable initial={data} />

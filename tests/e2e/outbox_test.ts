@@ -1,6 +1,7 @@
 /**
  * `/admin/outbox` in Chromium: a mail that failed every try is shown under "Failed" with its error, a retry sends it
- * through the real `smtp-server` fake and the table shows it sent; the page passes axe.
+ * through the real `smtp-server` fake and the table shows it sent; a failed mail that held a single-use link offers
+ * no retry and says why; the page passes axe.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -17,8 +18,8 @@ Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is se
   await using t = await createTestApp({ listen: true, env: { SMTP_URL: down.url, OUTBOX_RETRY_MS: "1000" } });
   const admin = await createTestUser(t, "admin");
   const mail = { text: "Text", html: "<p>HTML</p>", link: "", userId: null };
-  await queueMail(t.services, { ...mail, to: "stuck@example.com", subject: "Your weekly digest" });
-  await queueMail(t.services, { ...mail, to: "waiting@example.com", subject: "Reminder" });
+  await queueMail(t.services, { ...mail, to: "stuck@example.com", subject: "Your receipt", retryable: true });
+  await queueMail(t.services, { ...mail, to: "waiting@example.com", subject: "Your weekly digest" });
   await t.settled();
   // Both fail their first try; the second (and last) try fails the first one for good.
   const failed = await runJob(findJob("outbox")!, t.services, new Date(Date.now() + 2000));
@@ -40,13 +41,16 @@ Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is se
   const row = page.getByRole("row").filter({ hasText: "stuck@example.com" });
   await row.getByText(/ECONNREFUSED/).waitFor();
   await row.getByText("2 tries").waitFor();
+  const dropped = page.getByRole("row").filter({ hasText: "waiting@example.com" });
+  await dropped.getByText("Held a single-use link: not kept, so it cannot be sent again").waitFor();
+  assertEquals(await dropped.getByRole("button").count(), 0);
 
   await page.getByLabel("Search by recipient").fill("stuck");
   await page.getByText("1 e-mails match.").waitFor();
   await page.getByRole("button", { name: "Retry the e-mail to stuck@example.com" }).click();
   await page.getByText("The e-mail to stuck@example.com is queued again and being sent.").waitFor();
   const received = await smtp.waitFor("stuck@example.com");
-  assertEquals(received.subject, "Your weekly digest");
+  assertEquals(received.subject, "Your receipt");
   await t.settled();
   // The counts of the answer after the retry may predate the delivery: another tab loads them afresh.
   await page.getByRole("button", { name: /^All/ }).click();

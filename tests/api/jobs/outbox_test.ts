@@ -1,10 +1,11 @@
 /**
  * The outbox against the real `smtp-server` fake: refusals retried on `OUTBOX_RETRY_MS`, a mail that fails every try
- * kept as failed and sent by an admin retry, requests that never wait for SMTP, and `JOBS=off`.
+ * kept as failed and sent by an admin retry, requests that never wait for SMTP, `JOBS=off`, and bodies (with the
+ * tokens their links hold) dropped once a mail is sent or failed for good.
  */
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { findJob, runJob, runScheduled } from "@/lib/jobs/registry.ts";
-import { listOutbox, type OutboxMail, queueMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { dropKeptBodies, listOutbox, type OutboxMail, queueMail, queueMailOps } from "@/lib/mail/outbox.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
@@ -14,15 +15,25 @@ import { seedDemoData } from "@/lib/demo/seed.ts";
 
 const MINUTE = 60_000;
 
-/** A mail about nobody, to `to`. */
-const mailTo = (to: string) => ({
+/** A mail about nobody, to `to` (`retryable`: it holds no token, so it is kept for an admin's retry). */
+const mailTo = (to: string, retryable?: boolean) => ({
   to,
   subject: `Hello ${to}`,
   text: "Plain text",
   html: "<p>HTML</p>",
   link: "http://localhost:8000/x",
   userId: null,
+  ...retryable === undefined ? {} : { retryable },
 });
+
+/** Every value in KV as JSON text, to look for a secret in. */
+async function everything(kv: Deno.Kv): Promise<string> {
+  const values: string[] = [];
+  for await (const entry of kv.list({ prefix: [] })) {
+    values.push(JSON.stringify([entry.key, entry.value], (_, v) => typeof v === "bigint" ? String(v) : v));
+  }
+  return values.join("\n");
+}
 
 /** The outbox record of the only mail to `to`. */
 async function recordTo(t: TestApp, to: string): Promise<OutboxMail> {
@@ -63,7 +74,7 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
   await down.close();
   await using t = await createTestApp({ env: { SMTP_URL: down.url, OUTBOX_RETRY_MS: "1000,2000" } });
   const admin = await createTestUser(t, "admin");
-  await queueMail(t.services, mailTo("lost@example.com"));
+  await queueMail(t.services, mailTo("lost@example.com", true));
   await t.settled();
   assertEquals((await recordTo(t, "lost@example.com")).attempts, 1);
   assertEquals((await runOutbox(t, 1500)).retried, 1);
@@ -80,6 +91,7 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
   assertEquals(body.mails.map((m: { to: string }) => m.to), ["lost@example.com"]);
   assertEquals(Object.keys(body.mails[0]).sort(), [
     "attempts",
+    "canRetry",
     "createdAt",
     "dueAt",
     "id",
@@ -99,8 +111,10 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
   assertEquals(mail.text, undefined, "no body in the answer");
   await smtp.waitFor("lost@example.com");
   await t.settled();
-  assertEquals((await recordTo(t, "lost@example.com")).status, "sent");
+  const sent = await recordTo(t, "lost@example.com");
+  assertEquals([sent.status, sent.text, sent.html, sent.link], ["sent", "", "", ""], "sent: the body is gone");
   assertEquals(smtp.messages.length, 1);
+  assertEquals(smtp.messages[0].text.trim(), "Plain text");
 
   const again = await t.json("POST", `/api/admin/outbox/${failed.id}/retry`, { headers: admin.headers });
   assertEquals([again.status, await again.json()], [409, { error: "Only a failed mail can be retried" }]);
@@ -207,4 +221,89 @@ Deno.test("the demo data holds one failed e-mail for the admin page, added once"
   assertEquals(counts.failed, 1);
   assertEquals([mails[0].to, mails[0].attempts], ["rohan@demo.careers", 1]);
   assertMatch(mails[0].lastError!, /^550 /);
+});
+
+Deno.test("once sent, a reset mail keeps its metadata and no token it held can be read back from KV", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  await createTestUser(t, "user", { email: "asha@example.com" });
+  const res = await t.json("POST", "/api/auth/forget-password", { body: { email: "asha@example.com" } });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const delivered = await smtp.waitFor("asha@example.com");
+  await t.settled();
+  const token = /token=([\w-]{43})/.exec(delivered.text)![1];
+  const mail = await recordTo(t, "asha@example.com");
+  assertEquals([mail.status, mail.attempts, mail.text, mail.html, mail.link, mail.headers], [
+    "sent",
+    1,
+    "",
+    "",
+    "",
+    undefined,
+  ]);
+  assertMatch(mail.subject, /reset your .*password/i);
+  assertEquals((await everything(t.kv)).includes(token), false, "the token is nowhere in KV");
+  // The link still works: the token's own record is its hash.
+  const reset = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: "new password 123", token } });
+  assertEquals(reset.status, 200);
+  await reset.body?.cancel();
+  t.services.mailer.close();
+});
+
+Deno.test("a failed mail that held a token keeps no body: it is listed as not retryable and a retry is 409", async () => {
+  await using smtp = await startFakeSmtp({ onMessage: () => Promise.reject(smtpRefusal(550, "No such mailbox")) });
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  t.services.config.outboxRetryMs = [];
+  const admin = await createTestUser(t, "admin");
+  await createTestUser(t, "user", { email: "gone@example.com" });
+  const res = await t.json("POST", "/api/auth/forget-password", { body: { email: "gone@example.com" } });
+  await res.body?.cancel();
+  await queueMail(t.services, mailTo("receipt@example.com", true));
+  await t.settled();
+  for (let i = 0; i < 100 && (await listOutbox(t.kv, { limit: 10, offset: 0 })).counts.failed < 2; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const reset = await recordTo(t, "gone@example.com");
+  assertEquals([reset.status, reset.text, reset.link, reset.bodyDropped], ["failed", "", "", true]);
+  assertEquals((await everything(t.kv)).includes("token="), false, "no reset link is left in KV");
+  const kept = await recordTo(t, "receipt@example.com");
+  assertEquals([kept.status, kept.text], ["failed", "Plain text"], "a mail without a token keeps its body");
+  const { mails } = await (await t.fetch("/api/admin/outbox?status=failed", { headers: admin.headers })).json();
+  assertEquals(
+    mails.map((m: { to: string; canRetry: boolean }) => [m.to, m.canRetry]).sort(),
+    [["gone@example.com", false], ["receipt@example.com", true]],
+  );
+  const retry = await t.json("POST", `/api/admin/outbox/${reset.id}/retry`, { headers: admin.headers });
+  assertEquals(retry.status, 409);
+  assertMatch((await retry.json()).error, /held a single-use link/);
+  assertEquals((await recordTo(t, "gone@example.com")).status, "failed");
+  t.services.mailer.close();
+});
+
+Deno.test("the outbox job drops, once, the bodies an earlier version kept with sent and failed mails", async () => {
+  await using t = await createTestApp();
+  const now = Date.now();
+  const old = (status: "sent" | "failed", to: string): OutboxMail => ({
+    ...mailTo(to),
+    link: `http://localhost:8000/reset-password?token=secret-${to}`,
+    id: crypto.randomUUID(),
+    status,
+    attempts: 1,
+    lastError: status === "failed" ? "550" : null,
+    createdAt: new Date(now - 1000).toISOString(),
+    dueAt: null,
+    sentAt: status === "sent" ? new Date(now - 1000).toISOString() : null,
+    lease: null,
+  });
+  for (const mail of [old("sent", "s@example.com"), old("failed", "f@example.com")]) {
+    await t.kv.atomic().set(["outbox", mail.id], mail)
+      .set(["outbox_status", mail.status, now - 1000, mail.id], { to: mail.to }).commit();
+  }
+  await queueMailWithoutTry(t, "pending@example.com");
+  assertEquals(await runOutbox(t, 0), { job: "outbox", sent: 1, retried: 0, failed: 0, skipped: 0 });
+  assertEquals((await everything(t.kv)).includes("secret-"), false);
+  assertEquals((await recordTo(t, "f@example.com")).bodyDropped, true);
+  assertEquals((await recordTo(t, "s@example.com")).status, "sent");
+  assertEquals(await dropKeptBodies(t.kv), 0, "the marker makes later runs read one key");
 });

@@ -1,6 +1,7 @@
 /**
  * `POST /api/admin/outbox/{id}/retry` (admins) → `{mail}`: a failed mail is pending again, due now, and its try starts
- * at once; 404 for an unknown id, 409 for a mail that has not failed (docs/api.md, Background work).
+ * at once; 404 for an unknown id, 409 for a mail that has not failed or whose content was not kept (it held a
+ * single-use link; docs/api.md, Background work; docs/decisions.md, Background work, "Bodies dropped").
  */
 import { define } from "@/lib/platform/define.ts";
 import { deliverSoon, outboxRow, retryMail } from "@/lib/mail/outbox.ts";
@@ -13,7 +14,8 @@ export const apiDocs = describeRoute({
     responses: {
       200: "`{mail}`, pending and due now",
       404: '`{error: "Mail not found"}`',
-      409: '`{error: "Only a failed mail can be retried"}`',
+      409: '`{error: "Only a failed mail can be retried"}`, or the mail held a single-use link and its content ' +
+        "was not kept (`canRetry` false): it cannot be sent again",
     },
   },
 });
