@@ -12,12 +12,16 @@
  *
  * Scores are sums of the named weights below (each kind's weights sum to 1):
  * - internship: an interest among its tags `W_INTEREST_TAG`, in its text (title, description, organization; keywords
- *   of 4 letters or more, through the list's search index) `W_INTEREST_TEXT`, in the person's city or state or remote
- *   `W_LOCATION`;
+ *   of 4 letters or more, through the list's search index) `W_INTEREST_TEXT`; in the person's place `W_LOCATION`;
  * - opportunity: its type among the person's opportunity interests `W_OPPORTUNITY_TYPE`, an interest in its title or
- *   description `W_INTEREST_TEXT`, its location `W_LOCATION` (remote and online ones match every location);
+ *   description `W_INTEREST_TEXT`, in the person's place `W_LOCATION`;
  * - toolkit: a struggle in its category or title `W_STRUGGLE`, an interest in its category, title or description
  *   `W_TOOLKIT_INTEREST`.
+ * What the person chose counts more than what is near it, so the generic never crowds out the declared: the field of
+ * study, an interest they did not pick but studied, counts `W_FIELD_FACTOR` of a chosen interest; a listing elsewhere
+ * in their state, or remote or online (which suit every place), scores `W_NEARBY` rather than `W_LOCATION`. The place
+ * is each part of `locationValue` ("Pune, Maharashtra": the city Pune in Maharashtra; a state alone covers its cities),
+ * matched as whole names under any of a city's names.
  * Higher scores first, ties newest first. Left out: what the public lists do not show (closed, inactive, deleted,
  * unpublished), what the person saved, and toolkits they bought. Someone who declared nothing gets the newest open
  * listings with score 0 and no reasons.
@@ -25,6 +29,8 @@
 import { z } from "zod";
 import { istToday } from "@/lib/dates.ts";
 import { cityVariants } from "@/lib/internships/cities.ts";
+import { type IndianState, indianState } from "@/lib/purchases/indian_states.ts";
+import { stateOfPlace } from "@/lib/purchases/place_of_supply.ts";
 import { dayNumber, typeCode } from "@/lib/internships/columns.ts";
 import { type InternshipView, publicInternshipsById } from "@/lib/internships/internships.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
@@ -39,8 +45,12 @@ import type { User } from "@/lib/users/users.ts";
 export const W_INTEREST_TAG = 0.4;
 /** An interest found in a listing's text. */
 export const W_INTEREST_TEXT = 0.3;
-/** A listing in the person's city or state, or remote (online). */
+/** A listing in the person's place: their city, or the state they gave. */
 export const W_LOCATION = 0.3;
+/** A listing elsewhere in the person's state, or remote or online (open wherever they are). */
+export const W_NEARBY = 0.15;
+/** What a match of the field of study counts, as a share of a match of an interest the person chose. */
+export const W_FIELD_FACTOR = 0.5;
 /** An opportunity of a type the person is interested in. */
 export const W_OPPORTUNITY_TYPE = 0.4;
 /** A toolkit about one of the person's struggles. */
@@ -116,6 +126,8 @@ const STOP_WORDS = new Set(["and", "the", "for", "with", "other"]);
 /** Something a person declared, with the words that find it in a listing and the phrase that names it. */
 interface Signal {
   reason: string;
+  /** 1 for what the person chose, `W_FIELD_FACTOR` for their field of study. */
+  weight: number;
   keywords: string[];
   /** Whether `text` (lower case) mentions one of the keywords. */
   test: (text: string) => boolean;
@@ -123,10 +135,13 @@ interface Signal {
 
 /** What a person declared, as the scoring uses it. */
 interface Signals {
+  /** Chosen interests first, then the field of study. */
   interests: Signal[];
-  /** The person's city or state, lower case, under each of its names; empty when not given. */
+  /** The cities of the person's place, lower case, under each of their names; empty when not given or only a state. */
   places: string[];
-  /** As the person wrote it, for the reason. */
+  /** The state of the person's place (named, or that of their city); null when unknown. */
+  state: IndianState | null;
+  /** As the person wrote it, for the reason; null when not given. */
   place: string | null;
   /** Opportunity types (singular, lower case) the person is interested in, with the reason. */
   types: Map<string, string>;
@@ -149,23 +164,42 @@ function keywordsOf(label: string, known: Record<string, string[]>): string[] {
   return known[key] ?? key.split(/[^a-z0-9+#]+/).filter((word) => word.length >= 3 && !STOP_WORDS.has(word));
 }
 
-function signal(reason: string, label: string, known: Record<string, string[]>): Signal {
+function signal(reason: string, label: string, known: Record<string, string[]>, weight = 1): Signal {
   const keywords = keywordsOf(label, known);
-  return { reason, keywords, test: keywordTest(keywords) };
+  return { reason, weight, keywords, test: keywordTest(keywords) };
+}
+
+/** Words of a place that name no city or state ("India"). */
+const NOT_A_PLACE = new Set(["india", "bharat"]);
+
+/** Whether `text` (lower case) holds `name` as whole words ("pune" is in "pune, maharashtra", not in "puneet"). */
+function holdsName(text: string, name: string): boolean {
+  const at = text.indexOf(name);
+  if (at === -1) return false;
+  const boundary = (c: string | undefined) => c === undefined || !/[a-z0-9]/.test(c);
+  return (boundary(text[at - 1]) && boundary(text[at + name.length])) ||
+    holdsName(text.slice(at + 1), name);
+}
+
+/** The cities (each under all of its names) and the state of a place a person wrote, e.g. "Pune, Maharashtra". */
+function placeOf(value: string): { places: string[]; state: IndianState | null } {
+  const parts = value.toLowerCase().split(/[,/(|)]/).map((part) => part.trim().replace(/\s+/g, " "));
+  const cities = parts.filter((part) => part.length >= 3 && !NOT_A_PLACE.has(part) && !indianState(part));
+  return { places: cities.flatMap(cityVariants), state: stateOfPlace(value) };
 }
 
 /** `user`'s declared signals: onboarding answers and profile interests. */
 async function signalsOf(kv: Deno.Kv, user: User): Promise<Signals> {
   const onboarding = await getOnboardingProfile(kv, user.id);
   const interests = new Map<string, Signal>();
-  const add = (label: string, reason: string) => {
+  const add = (label: string, reason: string, weight = 1) => {
     const key = label.trim().toLowerCase();
-    if (key && !interests.has(key)) interests.set(key, signal(reason, label, INTEREST_KEYWORDS));
+    if (key && !interests.has(key)) interests.set(key, signal(reason, label, INTEREST_KEYWORDS, weight));
   };
   for (const label of onboarding?.domainPreferences ?? []) add(label, `Matches your interest in ${label}`);
   for (const label of user.fieldInterests) add(label, `Matches your interest in ${label}`);
   const field = onboarding?.fieldOfStudy === "Other" ? onboarding.fieldOther : onboarding?.fieldOfStudy;
-  if (field) add(field, `Fits your field, ${field}`);
+  if (field) add(field, `Fits your field, ${field}`, W_FIELD_FACTOR);
   const types = new Map<string, string>();
   for (const label of [...onboarding?.opportunityInterests ?? [], ...user.opportunityInterests]) {
     const type = label.trim().toLowerCase().replace(/s$/, "");
@@ -174,7 +208,7 @@ async function signalsOf(kv: Deno.Kv, user: User): Promise<Signals> {
   const place = onboarding?.locationValue?.trim() || null;
   return {
     interests: [...interests.values()].filter((s) => s.keywords.length > 0).slice(0, MAX_INTERESTS),
-    places: place ? cityVariants(place.toLowerCase()) : [],
+    ...(place ? placeOf(place) : { places: [], state: null }),
     place,
     types,
     struggles: (onboarding?.struggles ?? []).map((label) =>
@@ -186,10 +220,39 @@ async function signalsOf(kv: Deno.Kv, user: User): Promise<Signals> {
 /** A score of summed weights, to two decimals (so 0.4 + 0.3 reads 0.7). */
 const rounded = (score: number) => Math.round(score * 100) / 100;
 
-/** Whether a `location` (lower case) is in one of `places`, or remote/online (which match every place). */
-function placeMatches(location: string, places: string[]): boolean {
-  return places.length > 0 &&
-    (/(^|[^a-z])(remote|online|anywhere)([^a-z]|$)/.test(location) || places.some((p) => location.includes(p)));
+/** The state code of each listing location seen (lower case), or "" for none: the same few names recur. */
+const stateCodes = new Map<string, string>();
+const STATE_CODES_KEPT = 20_000;
+
+function stateCodeOf(location: string): string {
+  let code = stateCodes.get(location);
+  if (code === undefined) {
+    code = stateOfPlace(location)?.code ?? "";
+    if (stateCodes.size >= STATE_CODES_KEPT) stateCodes.clear();
+    stateCodes.set(location, code);
+  }
+  return code;
+}
+
+const REMOTE = /(^|[^a-z])(remote|online|anywhere)([^a-z]|$)/;
+
+/** How a listing's `location` (lower case) fits the person's place, if they gave one. */
+type PlaceFit = "place" | "state" | "remote" | null;
+
+function placeFit(location: string, remote: boolean, { places, state, place }: Signals): PlaceFit {
+  if (place === null) return null;
+  if (places.some((name) => holdsName(location, name))) return "place";
+  if (state && location !== "" && stateCodeOf(location) === state.code) return places.length > 0 ? "state" : "place";
+  return remote || REMOTE.test(location) ? "remote" : null;
+}
+
+/** The weight of a place fit. */
+const PLACE_WEIGHT = { place: W_LOCATION, state: W_NEARBY, remote: W_NEARBY } as const;
+
+/** The reason of a place fit. */
+function placeReason(fit: Exclude<PlaceFit, null>, signals: Signals): string {
+  if (fit === "place") return `In ${signals.place}`;
+  return fit === "state" ? `Elsewhere in ${signals.state!.name}` : REMOTE_REASON;
 }
 
 /** Keeps the `limit` best of what it is offered: higher scores first, and of equal ones those offered first. */
@@ -248,40 +311,44 @@ async function recommendInternships(
   const view = columns.publicView();
   const day = dayNumber(today);
   const { interests } = signals;
-  const tagMasks = new Map<readonly string[], number>();
-  const tagMask = (tags: readonly string[]) => {
-    let mask = tagMasks.get(tags);
-    if (mask === undefined) {
-      mask = 0;
-      interests.forEach((s, i) => {
-        if (tags.some((tag) => s.test(tag))) mask! |= 1 << i;
-      });
-      tagMasks.set(tags, mask);
+  // The best (first: chosen ones come first) interest among a tag list's tags, -1 for none; lists are shared.
+  const tagBest = new Map<readonly string[], number>();
+  const tagInterest = (tags: readonly string[]) => {
+    let best = tagBest.get(tags);
+    if (best === undefined) {
+      best = interests.findIndex((s) => tags.some((tag) => s.test(tag)));
+      tagBest.set(tags, best);
     }
-    return mask;
+    return best;
   };
-  const textMarks = interests.map((s) => internshipTextMarks(model, s.keywords));
-  const anyText = new Uint8Array(interests.length > 0 ? model.slots.count : 0);
-  for (const marks of textMarks) {
-    if (marks) { for (let slot = 0; slot < marks.length; slot++) anyText[slot] |= marks[slot]; }
+  // By slot, 1 + the best interest found in the listing's text, 0 for none.
+  const textInterest = new Uint8Array(interests.length > 0 ? model.slots.count : 0);
+  for (let k = interests.length - 1; k >= 0; k--) {
+    const marks = internshipTextMarks(model, interests[k].keywords);
+    if (marks) { for (let slot = 0; slot < marks.length; slot++) if (marks[slot]) textInterest[slot] = k + 1; }
   }
-  const placeOk = columns.locations.marks((name) => placeMatches(name, signals.places));
   const remote = typeCode("remote");
+  const fitOf = columns.locations.names.map((name) => placeFit(name, false, signals));
+  const fitAt = (i: number) =>
+    fitOf[view.locationCodes[i]] ?? (view.types[i] === remote ? placeFit("", true, signals) : null);
   const excluded = new Set([...saved].flatMap((id) => model.slotOf(id) ?? []));
   const top = new TopK<number>(limit);
-  const scoring = interests.length > 0 || signals.places.length > 0;
-  const { slots, deadlineDays, locationCodes, types } = view;
+  const scoring = interests.length > 0 || signals.place !== null;
+  const { slots, deadlineDays } = view;
   for (let i = 0; i < slots.length; i++) {
     if (deadlineDays[i] < day) continue;
     const slot = slots[i];
     if (excluded.has(slot)) continue;
     let score = 0;
     if (scoring) {
-      if (interests.length > 0 && tagMask(columns.tags[slot]) !== 0) score += W_INTEREST_TAG;
-      if (anyText[slot] === 1) score += W_INTEREST_TEXT;
-      if (signals.places.length > 0 && (placeOk[locationCodes[i]] === 1 || types[i] === remote)) score += W_LOCATION;
+      const tag = interests.length > 0 ? tagInterest(columns.tags[slot]) : -1;
+      if (tag !== -1) score += W_INTEREST_TAG * interests[tag].weight;
+      const text = interests.length > 0 ? textInterest[slot] : 0;
+      if (text !== 0) score += W_INTEREST_TEXT * interests[text - 1].weight;
+      const fit = fitAt(i);
+      if (fit) score += PLACE_WEIGHT[fit];
     }
-    top.offer(slot, score);
+    top.offer(slot, rounded(score));
     if (!scoring && top.items.length === limit) break;
   }
   const ids = top.items.map(({ item }) => model.slots.ids[item]);
@@ -290,15 +357,13 @@ async function recommendInternships(
     const listing = listings.get(ids[i]);
     if (!listing) return [];
     const reasons: string[] = [];
-    const mask = interests.length > 0 ? tagMask(columns.tags[slot]) : 0;
-    const matched = interests.findIndex((_, k) => (mask & (1 << k)) !== 0 || textMarks[k]?.[slot] === 1);
+    const tag = interests.length > 0 ? tagInterest(columns.tags[slot]) : -1;
+    const text = interests.length > 0 ? textInterest[slot] - 1 : -1;
+    const matched = tag === -1 ? text : text === -1 ? tag : Math.min(tag, text);
     if (matched !== -1) reasons.push(interests[matched].reason);
-    const location = (listing.location ?? "").toLowerCase();
-    if (signals.places.some((place) => location.includes(place))) reasons.push(`In ${signals.place}`);
-    else if (signals.places.length > 0 && (listing.type === "remote" || placeMatches(location, signals.places))) {
-      reasons.push(REMOTE_REASON);
-    }
-    return [{ listing, score: rounded(score), reasons }];
+    const fit = placeFit((listing.location ?? "").toLowerCase(), listing.type === "remote", signals);
+    if (fit) reasons.push(placeReason(fit, signals));
+    return [{ listing, score, reasons }];
   });
 }
 
@@ -320,15 +385,15 @@ async function recommendOpportunities(
     const text = `${listing.title}\n${listing.description}`.toLowerCase();
     const interest = signals.interests.find((s) => s.test(text));
     if (interest) {
-      score += W_INTEREST_TEXT;
+      score += W_INTEREST_TEXT * interest.weight;
       reasons.push(interest.reason);
     }
-    const location = (listing.location ?? "").toLowerCase();
-    if (placeMatches(location, signals.places)) {
-      score += W_LOCATION;
-      reasons.push(signals.places.some((p) => location.includes(p)) ? `In ${signals.place}` : REMOTE_REASON);
+    const fit = placeFit((listing.location ?? "").toLowerCase(), false, signals);
+    if (fit) {
+      score += PLACE_WEIGHT[fit];
+      reasons.push(placeReason(fit, signals));
     }
-    top.offer({ listing, score: rounded(score), reasons }, score);
+    top.offer({ listing, score: rounded(score), reasons }, rounded(score));
   }
   return top.items.map(({ item }) => item);
 }
@@ -351,10 +416,10 @@ async function recommendToolkits(
     }
     const interest = signals.interests.find((s) => s.test(`${heading}\n${listing.description}`.toLowerCase()));
     if (interest) {
-      score += W_TOOLKIT_INTEREST;
+      score += W_TOOLKIT_INTEREST * interest.weight;
       reasons.push(interest.reason);
     }
-    top.offer({ listing, score: rounded(score), reasons }, score);
+    top.offer({ listing, score: rounded(score), reasons }, rounded(score));
   }
   return top.items.map(({ item }) => item);
 }

@@ -81,26 +81,74 @@ Deno.test("internships rank by interest and place with reasons; closed, inactive
   const items: Item[] = body.items;
   assertEquals(titles(items), [
     "Pune Data Intern",
-    "Figma Intern",
     "Remote Sales Intern",
+    "Figma Intern",
     "Poona Office Intern",
-    "Newest Plain Intern",
     "Mumbai Sales Intern",
+    "Newest Plain Intern",
   ]);
   assertEquals(items[0].reasons, ["Matches your interest in Data & AI", "In Pune"]);
   assertEquals(items[0].score, 1);
-  assertEquals([items[1].score, items[1].reasons], [0.7, ["Fits your field, Design"]]);
-  assertEquals([items[2].score, items[2].reasons], [0.7, [
+  // The chosen interest, remote, ranks above the field of study alone, which counts half.
+  assertEquals([items[1].score, items[1].reasons], [0.55, [
     "Matches your interest in Data & AI",
     "Remote, open wherever you are",
   ]]);
+  assertEquals([items[2].score, items[2].reasons], [0.35, ["Fits your field, Design"]]);
   assertEquals([items[3].score, items[3].reasons], [0.3, ["In Pune"]]);
-  assertEquals([items[4].score, items[4].reasons], [0, []]);
+  assertEquals([items[4].score, items[4].reasons], [0.15, ["Elsewhere in Maharashtra"]]);
+  assertEquals([items[5].score, items[5].reasons], [0, []]);
   for (const item of items) assert(item.score >= 0 && item.score <= 1);
   for (let i = 1; i < items.length; i++) assert(items[i - 1].score >= items[i].score);
   assertEquals(titles((await recommendations(t, student, "kind=internships&limit=2")).body.items), [
     "Pune Data Intern",
-    "Figma Intern",
+    "Remote Sales Intern",
+  ]);
+});
+
+Deno.test("the declared place wins over remote: a city written with its state, a state alone, and its cities", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const inPune = await createTestUser(t, "user");
+  const inState = await createTestUser(t, "user");
+  await onboard(t, inPune, {
+    locationType: "city",
+    locationValue: "Pune, Maharashtra",
+    domainPreferences: ["Finance"],
+  });
+  await onboard(t, inState, { locationType: "state", locationValue: "Maharashtra" });
+  for (
+    const fields of [
+      { title: "Pune Finance Intern", tags: ["finance"], location: "Pune" },
+      { title: "Puneet's Finance Intern", tags: ["finance"], location: "Puneet Nagar, Delhi" },
+      { title: "Nagpur Finance Intern", tags: ["finance"], location: "Nagpur" },
+      { title: "Remote Finance Intern", tags: ["finance"], type: "remote" },
+    ]
+  ) await postInternships(t, member, [fields]);
+
+  const pune: Item[] = (await recommendations(t, inPune, "kind=internships")).body.items;
+  assertEquals(titles(pune), [
+    "Pune Finance Intern",
+    "Remote Finance Intern",
+    "Nagpur Finance Intern",
+    "Puneet's Finance Intern",
+  ]);
+  assertEquals([pune[0].score, pune[0].reasons], [1, ["Matches your interest in Finance", "In Pune, Maharashtra"]]);
+  assertEquals([pune[1].score, pune[2].score, pune[3].score], [0.85, 0.85, 0.7]);
+  assertEquals(pune[2].reasons, ["Matches your interest in Finance", "Elsewhere in Maharashtra"]);
+
+  const state: Item[] = (await recommendations(t, inState, "kind=internships")).body.items;
+  assertEquals(titles(state), [
+    "Nagpur Finance Intern",
+    "Pune Finance Intern",
+    "Remote Finance Intern",
+    "Puneet's Finance Intern",
+  ]);
+  assertEquals(state.map((item) => [item.score, item.reasons]), [
+    [0.3, ["In Maharashtra"]],
+    [0.3, ["In Maharashtra"]],
+    [0.15, ["Remote, open wherever you are"]],
+    [0, []],
   ]);
 });
 
