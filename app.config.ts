@@ -9,6 +9,24 @@ const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
 /** A GSTIN: state code, PAN, entity number, `Z`, check character. */
 const GSTIN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
+/** A `PUSH_HOSTS` entry: a host name or IP address, `*.`-prefixed or not, with a port or not. */
+const PUSH_HOST = /^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:]+\](:\d{1,5})?$/;
+/** The push services of Chrome, Firefox, Edge and Safari. */
+const DEFAULT_PUSH_HOSTS = [
+  "fcm.googleapis.com",
+  "updates.push.services.mozilla.com",
+  "*.notify.windows.com",
+  "web.push.apple.com",
+];
+
+/** Base64url text of exactly `bytes` bytes. */
+function base64UrlBytes(bytes: number, message: string) {
+  return z.string().trim().refine((text) => {
+    if (!/^[A-Za-z0-9_-]+$/.test(text)) return false;
+    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+    return binary.length === bytes && (bytes !== 65 || binary.charCodeAt(0) === 4);
+  }, message);
+}
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -53,6 +71,13 @@ const EnvSchema = z.object({
     .optional(),
   SELLER_GSTIN: z.string().trim().toUpperCase().regex(GSTIN, "must be a 15-character GSTIN").optional(),
   SELLER_SAC: z.string().regex(/^\d{6}$/, "must be a 6-digit SAC code").default("999293"),
+  VAPID_PUBLIC_KEY: base64UrlBytes(65, "must be a base64url P-256 public key (65 bytes)").optional(),
+  VAPID_PRIVATE_KEY: base64UrlBytes(32, "must be a base64url P-256 private key (32 bytes)").optional(),
+  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:.+@.+|https:\/\/.+)$/, "must be a mailto: or https: URL").optional(),
+  PUSH_HOSTS: z.string().trim()
+    .transform((text) => text.split(",").map((part) => part.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(PUSH_HOST, "each must be a host or host:port, optionally *.-prefixed")).min(1))
+    .default(DEFAULT_PUSH_HOSTS),
 });
 
 /** An OAuth provider's credentials and endpoints; `clientId` unset means not configured. */
@@ -93,6 +118,11 @@ export interface Config {
    * tax invoice with SAC code `sac`, and `state` decides CGST + SGST or IGST.
    */
   seller: { name?: string; address?: string; state?: string; gstin?: string; sac: string };
+  /**
+   * Web Push (docs/decisions.md, Push): the VAPID keys and contact (null without them: push is off), and the hosts a
+   * subscription's endpoint may name (`PUSH_HOSTS`, lower case; `*.` prefix, optional port).
+   */
+  push: { vapid: { publicKey: string; privateKey: string; subject: string } | null; hosts: string[] };
 }
 
 /** Thrown when an environment variable has a bad value; the message lists each one. */
@@ -122,6 +152,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   const secure = appUrl.startsWith("https:");
   if (secure && !e.AUTH_SECRET) {
     throw new ConfigError("Invalid configuration:\n  AUTH_SECRET: required when APP_URL is https");
+  }
+  const vapidSet = [e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT].filter((v) => v !== undefined).length;
+  if (vapidSet !== 0 && vapidSet !== 3) {
+    throw new ConfigError(
+      "Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: set all three, or none for no push",
+    );
   }
   const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
   const provider = (name: "GOOGLE" | "LINKEDIN"): OAuthProviderConfig => ({
@@ -161,6 +197,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       state: e.SELLER_STATE,
       gstin: e.SELLER_GSTIN,
       sac: e.SELLER_SAC,
+    },
+    push: {
+      vapid: vapidSet === 3
+        ? { publicKey: e.VAPID_PUBLIC_KEY!, privateKey: e.VAPID_PRIVATE_KEY!, subject: e.VAPID_SUBJECT! }
+        : null,
+      hosts: e.PUSH_HOSTS,
     },
   };
 }

@@ -78,70 +78,72 @@ import * as $74 from "./routes/api/me/export.ts";
 import * as $75 from "./routes/api/me/index.ts";
 import * as $76 from "./routes/api/me/notifications/index.ts";
 import * as $77 from "./routes/api/me/notifications/read.ts";
-import * as $78 from "./routes/api/me/recommendations.ts";
-import * as $79 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $80 from "./routes/api/me/saved/ids.ts";
-import * as $81 from "./routes/api/me/saved/index.ts";
-import * as $82 from "./routes/api/me/settings.ts";
-import * as $83 from "./routes/api/onboarding.ts";
-import * as $84 from "./routes/api/openapi.json.ts";
-import * as $85 from "./routes/api/opportunities/[id].ts";
-import * as $86 from "./routes/api/opportunities/index.ts";
-import * as $87 from "./routes/api/profile.ts";
-import * as $88 from "./routes/api/purchases.ts";
-import * as $89 from "./routes/api/toolkits/[id]/index.ts";
-import * as $90 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $91 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $92 from "./routes/api/toolkits/index.ts";
-import * as $93 from "./routes/api/ungatekeep/[id].ts";
-import * as $94 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $95 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $96 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $97 from "./routes/api/ungatekeep/index.ts";
-import * as $98 from "./routes/api/webhooks/razorpay.ts";
-import * as $99 from "./routes/certificates/[id].tsx";
-import * as $100 from "./routes/check-inbox.tsx";
-import * as $101 from "./routes/contact.tsx";
-import * as $102 from "./routes/forgot-password.tsx";
-import * as $103 from "./routes/index.tsx";
-import * as $104 from "./routes/internships/[id]/edit.tsx";
-import * as $105 from "./routes/internships/[id]/index.tsx";
-import * as $106 from "./routes/internships/index.tsx";
-import * as $107 from "./routes/internships/mine.tsx";
-import * as $108 from "./routes/internships/new.tsx";
-import * as $109 from "./routes/internships/rss.xml.ts";
-import * as $110 from "./routes/me/alerts.tsx";
-import * as $111 from "./routes/me/notifications.tsx";
-import * as $112 from "./routes/me/settings.tsx";
-import * as $113 from "./routes/me/tracker.tsx";
-import * as $114 from "./routes/offline.tsx";
-import * as $115 from "./routes/onboarding.tsx";
-import * as $116 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $117 from "./routes/opportunities/[id]/index.tsx";
-import * as $118 from "./routes/opportunities/index.tsx";
-import * as $119 from "./routes/opportunities/mine.tsx";
-import * as $120 from "./routes/opportunities/new.tsx";
-import * as $121 from "./routes/privacy.tsx";
-import * as $122 from "./routes/profile.tsx";
-import * as $123 from "./routes/purchases/[id]/receipt.tsx";
-import * as $124 from "./routes/refunds.tsx";
-import * as $125 from "./routes/reset-password.tsx";
-import * as $126 from "./routes/robots.txt.ts";
-import * as $127 from "./routes/sign-in.tsx";
-import * as $128 from "./routes/sign-out.ts";
-import * as $129 from "./routes/sign-up.tsx";
-import * as $130 from "./routes/sitemap.xml.ts";
-import * as $131 from "./routes/sitemap/[file].ts";
-import * as $132 from "./routes/terms.tsx";
-import * as $133 from "./routes/toolkits/[id]/index.tsx";
-import * as $134 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $135 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $136 from "./routes/toolkits/index.tsx";
-import * as $137 from "./routes/toolkits/mine.tsx";
-import * as $138 from "./routes/ungatekeep/[id].tsx";
-import * as $139 from "./routes/ungatekeep/index.tsx";
-import * as $140 from "./routes/ungatekeep/rss.xml.ts";
-import * as $141 from "./routes/unsubscribe/[token].tsx";
+import * as $78 from "./routes/api/me/push-subscriptions.ts";
+import * as $79 from "./routes/api/me/recommendations.ts";
+import * as $80 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $81 from "./routes/api/me/saved/ids.ts";
+import * as $82 from "./routes/api/me/saved/index.ts";
+import * as $83 from "./routes/api/me/settings.ts";
+import * as $84 from "./routes/api/onboarding.ts";
+import * as $85 from "./routes/api/openapi.json.ts";
+import * as $86 from "./routes/api/opportunities/[id].ts";
+import * as $87 from "./routes/api/opportunities/index.ts";
+import * as $88 from "./routes/api/profile.ts";
+import * as $89 from "./routes/api/purchases.ts";
+import * as $90 from "./routes/api/push/key.ts";
+import * as $91 from "./routes/api/toolkits/[id]/index.ts";
+import * as $92 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $93 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $94 from "./routes/api/toolkits/index.ts";
+import * as $95 from "./routes/api/ungatekeep/[id].ts";
+import * as $96 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $97 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $98 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $99 from "./routes/api/ungatekeep/index.ts";
+import * as $100 from "./routes/api/webhooks/razorpay.ts";
+import * as $101 from "./routes/certificates/[id].tsx";
+import * as $102 from "./routes/check-inbox.tsx";
+import * as $103 from "./routes/contact.tsx";
+import * as $104 from "./routes/forgot-password.tsx";
+import * as $105 from "./routes/index.tsx";
+import * as $106 from "./routes/internships/[id]/edit.tsx";
+import * as $107 from "./routes/internships/[id]/index.tsx";
+import * as $108 from "./routes/internships/index.tsx";
+import * as $109 from "./routes/internships/mine.tsx";
+import * as $110 from "./routes/internships/new.tsx";
+import * as $111 from "./routes/internships/rss.xml.ts";
+import * as $112 from "./routes/me/alerts.tsx";
+import * as $113 from "./routes/me/notifications.tsx";
+import * as $114 from "./routes/me/settings.tsx";
+import * as $115 from "./routes/me/tracker.tsx";
+import * as $116 from "./routes/offline.tsx";
+import * as $117 from "./routes/onboarding.tsx";
+import * as $118 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $119 from "./routes/opportunities/[id]/index.tsx";
+import * as $120 from "./routes/opportunities/index.tsx";
+import * as $121 from "./routes/opportunities/mine.tsx";
+import * as $122 from "./routes/opportunities/new.tsx";
+import * as $123 from "./routes/privacy.tsx";
+import * as $124 from "./routes/profile.tsx";
+import * as $125 from "./routes/purchases/[id]/receipt.tsx";
+import * as $126 from "./routes/refunds.tsx";
+import * as $127 from "./routes/reset-password.tsx";
+import * as $128 from "./routes/robots.txt.ts";
+import * as $129 from "./routes/sign-in.tsx";
+import * as $130 from "./routes/sign-out.ts";
+import * as $131 from "./routes/sign-up.tsx";
+import * as $132 from "./routes/sitemap.xml.ts";
+import * as $133 from "./routes/sitemap/[file].ts";
+import * as $134 from "./routes/terms.tsx";
+import * as $135 from "./routes/toolkits/[id]/index.tsx";
+import * as $136 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $137 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $138 from "./routes/toolkits/index.tsx";
+import * as $139 from "./routes/toolkits/mine.tsx";
+import * as $140 from "./routes/ungatekeep/[id].tsx";
+import * as $141 from "./routes/ungatekeep/index.tsx";
+import * as $142 from "./routes/ungatekeep/rss.xml.ts";
+import * as $143 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -263,70 +265,72 @@ const manifest: Manifest = {
     "./routes/api/me/index.ts": $75,
     "./routes/api/me/notifications/index.ts": $76,
     "./routes/api/me/notifications/read.ts": $77,
-    "./routes/api/me/recommendations.ts": $78,
-    "./routes/api/me/saved/[kind]/[id].ts": $79,
-    "./routes/api/me/saved/ids.ts": $80,
-    "./routes/api/me/saved/index.ts": $81,
-    "./routes/api/me/settings.ts": $82,
-    "./routes/api/onboarding.ts": $83,
-    "./routes/api/openapi.json.ts": $84,
-    "./routes/api/opportunities/[id].ts": $85,
-    "./routes/api/opportunities/index.ts": $86,
-    "./routes/api/profile.ts": $87,
-    "./routes/api/purchases.ts": $88,
-    "./routes/api/toolkits/[id]/index.ts": $89,
-    "./routes/api/toolkits/[id]/progress.ts": $90,
-    "./routes/api/toolkits/[id]/verify.ts": $91,
-    "./routes/api/toolkits/index.ts": $92,
-    "./routes/api/ungatekeep/[id].ts": $93,
-    "./routes/api/ungatekeep/[id]/comments.ts": $94,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $95,
-    "./routes/api/ungatekeep/comments/[id].ts": $96,
-    "./routes/api/ungatekeep/index.ts": $97,
-    "./routes/api/webhooks/razorpay.ts": $98,
-    "./routes/certificates/[id].tsx": $99,
-    "./routes/check-inbox.tsx": $100,
-    "./routes/contact.tsx": $101,
-    "./routes/forgot-password.tsx": $102,
-    "./routes/index.tsx": $103,
-    "./routes/internships/[id]/edit.tsx": $104,
-    "./routes/internships/[id]/index.tsx": $105,
-    "./routes/internships/index.tsx": $106,
-    "./routes/internships/mine.tsx": $107,
-    "./routes/internships/new.tsx": $108,
-    "./routes/internships/rss.xml.ts": $109,
-    "./routes/me/alerts.tsx": $110,
-    "./routes/me/notifications.tsx": $111,
-    "./routes/me/settings.tsx": $112,
-    "./routes/me/tracker.tsx": $113,
-    "./routes/offline.tsx": $114,
-    "./routes/onboarding.tsx": $115,
-    "./routes/opportunities/[id]/calendar.ics.ts": $116,
-    "./routes/opportunities/[id]/index.tsx": $117,
-    "./routes/opportunities/index.tsx": $118,
-    "./routes/opportunities/mine.tsx": $119,
-    "./routes/opportunities/new.tsx": $120,
-    "./routes/privacy.tsx": $121,
-    "./routes/profile.tsx": $122,
-    "./routes/purchases/[id]/receipt.tsx": $123,
-    "./routes/refunds.tsx": $124,
-    "./routes/reset-password.tsx": $125,
-    "./routes/robots.txt.ts": $126,
-    "./routes/sign-in.tsx": $127,
-    "./routes/sign-out.ts": $128,
-    "./routes/sign-up.tsx": $129,
-    "./routes/sitemap.xml.ts": $130,
-    "./routes/sitemap/[file].ts": $131,
-    "./routes/terms.tsx": $132,
-    "./routes/toolkits/[id]/index.tsx": $133,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $134,
-    "./routes/toolkits/[id]/learn/index.tsx": $135,
-    "./routes/toolkits/index.tsx": $136,
-    "./routes/toolkits/mine.tsx": $137,
-    "./routes/ungatekeep/[id].tsx": $138,
-    "./routes/ungatekeep/index.tsx": $139,
-    "./routes/ungatekeep/rss.xml.ts": $140,
-    "./routes/unsubscribe/[token].tsx": $141,
+    "./routes/api/me/push-subscriptions.ts": $78,
+    "./routes/api/me/recommendations.ts": $79,
+    "./routes/api/me/saved/[kind]/[id].ts": $80,
+    "./routes/api/me/saved/ids.ts": $81,
+    "./routes/api/me/saved/index.ts": $82,
+    "./routes/api/me/settings.ts": $83,
+    "./routes/api/onboarding.ts": $84,
+    "./routes/api/openapi.json.ts": $85,
+    "./routes/api/opportunities/[id].ts": $86,
+    "./routes/api/opportunities/index.ts": $87,
+    "./routes/api/profile.ts": $88,
+    "./routes/api/purchases.ts": $89,
+    "./routes/api/push/key.ts": $90,
+    "./routes/api/toolkits/[id]/index.ts": $91,
+    "./routes/api/toolkits/[id]/progress.ts": $92,
+    "./routes/api/toolkits/[id]/verify.ts": $93,
+    "./routes/api/toolkits/index.ts": $94,
+    "./routes/api/ungatekeep/[id].ts": $95,
+    "./routes/api/ungatekeep/[id]/comments.ts": $96,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $97,
+    "./routes/api/ungatekeep/comments/[id].ts": $98,
+    "./routes/api/ungatekeep/index.ts": $99,
+    "./routes/api/webhooks/razorpay.ts": $100,
+    "./routes/certificates/[id].tsx": $101,
+    "./routes/check-inbox.tsx": $102,
+    "./routes/contact.tsx": $103,
+    "./routes/forgot-password.tsx": $104,
+    "./routes/index.tsx": $105,
+    "./routes/internships/[id]/edit.tsx": $106,
+    "./routes/internships/[id]/index.tsx": $107,
+    "./routes/internships/index.tsx": $108,
+    "./routes/internships/mine.tsx": $109,
+    "./routes/internships/new.tsx": $110,
+    "./routes/internships/rss.xml.ts": $111,
+    "./routes/me/alerts.tsx": $112,
+    "./routes/me/notifications.tsx": $113,
+    "./routes/me/settings.tsx": $114,
+    "./routes/me/tracker.tsx": $115,
+    "./routes/offline.tsx": $116,
+    "./routes/onboarding.tsx": $117,
+    "./routes/opportunities/[id]/calendar.ics.ts": $118,
+    "./routes/opportunities/[id]/index.tsx": $119,
+    "./routes/opportunities/index.tsx": $120,
+    "./routes/opportunities/mine.tsx": $121,
+    "./routes/opportunities/new.tsx": $122,
+    "./routes/privacy.tsx": $123,
+    "./routes/profile.tsx": $124,
+    "./routes/purchases/[id]/receipt.tsx": $125,
+    "./routes/refunds.tsx": $126,
+    "./routes/reset-password.tsx": $127,
+    "./routes/robots.txt.ts": $128,
+    "./routes/sign-in.tsx": $129,
+    "./routes/sign-out.ts": $130,
+    "./routes/sign-up.tsx": $131,
+    "./routes/sitemap.xml.ts": $132,
+    "./routes/sitemap/[file].ts": $133,
+    "./routes/terms.tsx": $134,
+    "./routes/toolkits/[id]/index.tsx": $135,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $136,
+    "./routes/toolkits/[id]/learn/index.tsx": $137,
+    "./routes/toolkits/index.tsx": $138,
+    "./routes/toolkits/mine.tsx": $139,
+    "./routes/ungatekeep/[id].tsx": $140,
+    "./routes/ungatekeep/index.tsx": $141,
+    "./routes/ungatekeep/rss.xml.ts": $142,
+    "./routes/unsubscribe/[token].tsx": $143,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -30,6 +30,7 @@ import { forgetPostAuthor } from "@/lib/ungatekeep/posts.ts";
 import { deleteSavedOf } from "@/lib/saved/saved.ts";
 import { deleteNotificationsOf } from "@/lib/notifications/notifications.ts";
 import { deleteSettingsOf } from "@/lib/settings/settings.ts";
+import { deleteSubscriptionsOf } from "@/lib/push/subscriptions.ts";
 import { deleteAlertsOf } from "@/lib/alerts/alerts.ts";
 import { deleteRemindedOf } from "@/lib/alerts/reminders.ts";
 import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
@@ -59,6 +60,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "toolkits", run: forgetToolkitCreator },
   { name: "saved items", run: deleteSavedOf },
   { name: "settings", run: deleteSettingsOf },
+  { name: "push subscriptions", run: deleteSubscriptionsOf },
   { name: "notifications", run: deleteNotificationsOf },
   { name: "alerts", run: deleteAlertsOf },
   { name: "unsubscribe links", run: deleteUnsubscribeTokensOf },

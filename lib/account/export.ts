@@ -20,6 +20,7 @@ import type { User } from "@/lib/users/users.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
+import { subscriptionsOf, subscriptionView } from "@/lib/push/subscriptions.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
 import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
 import { mailsOfUser } from "@/lib/mail/outbox.ts";
@@ -59,6 +60,10 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "apiKeys", collect: (kv, user) => apiKeysCreatedBy(kv, user.id) },
   { name: "saved", collect: (kv, user) => savedRecordsOf(kv, user.id) },
   { name: "settings", collect: (kv, user) => getSettings(kv, user.id) },
+  {
+    name: "pushSubscriptions",
+    collect: async (kv, user) => (await subscriptionsOf(kv, user.id)).map(subscriptionView),
+  },
   { name: "alerts", collect: (kv, user) => listAlerts(kv, user.id) },
   { name: "notifications", collect: (kv, user) => notificationsOf(kv, user.id) },
   { name: "comments", collect: (kv, user) => commentsOf(kv, user.id) },

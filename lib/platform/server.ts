@@ -10,6 +10,7 @@ import { openKv } from "@/lib/kv.ts";
 import { createLogger } from "@/lib/log.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { createRazorpayGateway } from "@/lib/payments/razorpay.ts";
+import { PushSender } from "@/lib/push/web_push.ts";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
@@ -24,7 +25,7 @@ import { platformBuildOptions } from "./build_options.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The services for `config`: KV opened, mailer, logger, OAuth providers and payment gateway made. */
+/** The services for `config`: KV opened, mailer, logger, OAuth providers, payment gateway and push sender made. */
 export async function createServices(config: Config): Promise<Services> {
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
@@ -35,6 +36,7 @@ export async function createServices(config: Config): Promise<Services> {
     mailer: createMailer(config.smtpUrl, config.mailFrom, log),
     oauth: createOAuthService(config),
     payments: createRazorpayGateway(config.razorpay, log),
+    push: config.push.vapid ? new PushSender(config.push.vapid) : null,
     guestPages: new GuestPageCache(),
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),

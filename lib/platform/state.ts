@@ -9,6 +9,7 @@ import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import type { Mailer } from "@/lib/mail/mailer.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
+import type { PushSender } from "@/lib/push/web_push.ts";
 import type { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import type { OAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Session } from "@/lib/auth/sessions.ts";
@@ -22,6 +23,8 @@ export interface Services {
   log: Logger;
   /** The payment gateway; null when the `RAZORPAY_*` keys are unset (paid checkout answers 503). */
   payments: PaymentGateway | null;
+  /** Web Push; null when the `VAPID_*` keys are unset (push is off). */
+  push: PushSender | null;
   /** Social sign-in providers and their call timeout. */
   oauth: OAuthService;
   /** Pages as guests see them, kept per data version (`servePublicPage`). */

@@ -12,6 +12,7 @@ import { createLogger } from "@/lib/log.ts";
 import { createMailer, type Mail, type Mailer } from "@/lib/mail/mailer.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { createRazorpayGateway } from "@/lib/payments/razorpay.ts";
+import { PushSender } from "@/lib/push/web_push.ts";
 import { createUser, type Role, type User } from "@/lib/users/users.ts";
 import { loadAssets } from "@/lib/web/assets.ts";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
@@ -95,6 +96,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     oauth: createOAuthService(config, options.oauth),
     guestPages: new GuestPageCache(),
     payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
+    push: config.push.vapid ? new PushSender(config.push.vapid) : null,
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),
     requests: new InFlightRequests(),

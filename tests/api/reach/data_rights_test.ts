@@ -20,6 +20,8 @@ import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions } from "@/lib/
 import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
 import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istToday } from "@/lib/dates.ts";
+import { addSubscription } from "@/lib/push/subscriptions.ts";
+import { startFakePushService } from "@/tests/fakes/push.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -49,6 +51,8 @@ async function buildPerson(t: TestApp): Promise<Person> {
   const cookie = `session=${(await createSession(t.kv, user.id)).token}`;
   const other = `session=${(await createSession(t.kv, user.id)).token}`;
   const me: TestUser = { user, cookie, headers: { cookie, origin: t.origin } };
+  await using push = await startFakePushService();
+  await addSubscription(t.kv, { userId: user.id, input: await push.subscribe(), hosts: [push.origin.slice(7)] });
   const ok = async (res: Promise<Response>, status = 200) => {
     const answer = await res;
     assertEquals(answer.status, status, await answer.clone().text());

@@ -1,0 +1,155 @@
+/**
+ * A person's push subscriptions (docs/decisions.md, Push, "Subscriptions"; docs/api.md, Push): the phones and browsers
+ * that agreed to show their notifications, at most `MAX_SUBSCRIPTIONS` per person. An endpoint belongs to one person:
+ * subscribing it again under another account moves it there (the phone changed hands).
+ *
+ * Keys (owned by this module only):
+ * - `["push_subscriptions", userId]` → `PushSubscriptionRecord[]`, the person's subscriptions in one value, so the
+ *   limit holds under concurrent requests (one checked write) and a delivery reads them in one get;
+ * - `["push_endpoints", sha256(endpoint)]` → `userId`, whose the endpoint is.
+ */
+import { z } from "zod";
+import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { endpointAllowed } from "./hosts.ts";
+import { fromBase64Url, importP256 } from "./web_push.ts";
+
+/** How many subscriptions one person may have. */
+export const MAX_SUBSCRIPTIONS = 10;
+
+/** The answer of push routes when the deployment has no VAPID keys. */
+export const PUSH_OFF = "Push notifications are not configured";
+
+/** The answers of refused subscriptions. */
+export const TOO_MANY = "Too many push subscriptions";
+export const HOST_REFUSED = "This push service is not allowed";
+export const BAD_KEYS = "Invalid push subscription keys";
+
+const base64Url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/, "Expected base64url");
+
+/** The body of `POST /api/me/push-subscriptions`: `PushSubscription.toJSON()` of the browser. */
+export const PushSubscriptionInputSchema = z.strictObject({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2048),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.strictObject({ p256dh: base64Url.max(100), auth: base64Url.max(50) }),
+});
+export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInputSchema>;
+
+/** The body of `DELETE /api/me/push-subscriptions`. */
+export const PushSubscriptionDeleteSchema = z.strictObject({ endpoint: z.string().max(2048) });
+
+/** A subscription as stored. Times are ISO strings. */
+export interface PushSubscriptionRecord {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  createdAt: string;
+}
+
+/** A subscription as the API answers it: never its keys. */
+export interface PushSubscriptionView {
+  endpoint: string;
+  createdAt: string;
+}
+
+const listKey = (userId: string): Deno.KvKey => ["push_subscriptions", userId];
+
+async function endpointKey(endpoint: string): Promise<Deno.KvKey> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(endpoint)));
+  return ["push_endpoints", Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")];
+}
+
+/** `record` without its keys. */
+export function subscriptionView({ endpoint, createdAt }: PushSubscriptionRecord): PushSubscriptionView {
+  return { endpoint, createdAt };
+}
+
+/** Whether `keys` are a P-256 point and a 16-byte secret, as a browser makes them. */
+async function keysValid(keys: PushSubscriptionInput["keys"]): Promise<boolean> {
+  try {
+    await importP256(fromBase64Url(keys.p256dh), "ECDH");
+    return fromBase64Url(keys.auth).length === 16;
+  } catch {
+    return false;
+  }
+}
+
+/** `userId`'s subscriptions, oldest first. */
+export async function subscriptionsOf(kv: Deno.Kv, userId: string): Promise<PushSubscriptionRecord[]> {
+  return (await kv.get<PushSubscriptionRecord[]>(listKey(userId))).value ?? [];
+}
+
+/**
+ * Adds (or renews the keys of) the subscription `input` for `userId` at `now`, when its endpoint is allowed by `hosts`
+ * (`PUSH_HOSTS`); an endpoint another person had is moved from them. One write checked against both people's lists
+ * and the endpoint's owner.
+ * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY` past `MAX_SUBSCRIPTIONS`; ConflictError after
+ *   10 lost races.
+ */
+export async function addSubscription(
+  kv: Deno.Kv,
+  { userId, input, hosts, now = new Date() }: {
+    userId: string;
+    input: PushSubscriptionInput;
+    hosts: readonly string[];
+    now?: Date;
+  },
+): Promise<PushSubscriptionRecord> {
+  if (!endpointAllowed(input.endpoint, hosts)) {
+    throw new InvalidInputError(HOST_REFUSED);
+  }
+  if (!(await keysValid(input.keys))) throw new InvalidInputError(BAD_KEYS);
+  const ownerKey = await endpointKey(input.endpoint);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [mine, owner] = await kv.getMany<[PushSubscriptionRecord[], string]>([listKey(userId), ownerKey]);
+    const list = mine.value ?? [];
+    const existing = list.find((sub) => sub.endpoint === input.endpoint);
+    const record: PushSubscriptionRecord = {
+      endpoint: input.endpoint,
+      keys: input.keys,
+      createdAt: existing?.createdAt ?? now.toISOString(),
+    };
+    if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY);
+    const next = existing ? list.map((sub) => sub === existing ? record : sub) : [...list, record];
+    const op = kv.atomic().check(mine, owner).set(listKey(userId), next).set(ownerKey, userId);
+    if (owner.value && owner.value !== userId) {
+      const theirs = await kv.get<PushSubscriptionRecord[]>(listKey(owner.value));
+      const left = (theirs.value ?? []).filter((sub) => sub.endpoint !== input.endpoint);
+      op.check(theirs);
+      if (left.length > 0) op.set(theirs.key, left);
+      else op.delete(theirs.key);
+    }
+    if ((await op.commit()).ok) return record;
+  }
+  throw new ConflictError("Your subscriptions changed while saving; try again");
+}
+
+/**
+ * Removes `userId`'s subscriptions of `endpoints` (the person unsubscribed, or the push service said they are gone);
+ * an endpoint they do not have is skipped. Returns how many were removed.
+ * @throws ConflictError after 10 lost races.
+ */
+export async function removeSubscriptions(kv: Deno.Kv, userId: string, endpoints: string[]): Promise<number> {
+  const gone = new Set(endpoints);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
+    const list = entry.value ?? [];
+    const left = list.filter((sub) => !gone.has(sub.endpoint));
+    if (left.length === list.length) return 0;
+    const op = kv.atomic().check(entry);
+    if (left.length > 0) op.set(entry.key, left);
+    else op.delete(entry.key);
+    for (const sub of list) {
+      if (!gone.has(sub.endpoint)) continue;
+      const key = await endpointKey(sub.endpoint);
+      const owner = await kv.get<string>(key);
+      if (owner.value === userId) op.check(owner).delete(key);
+    }
+    if ((await op.commit()).ok) return list.length - left.length;
+  }
+  throw new ConflictError("Your subscriptions changed while saving; try again");
+}
+
+/** Deletes every subscription of `userId` (account deletion); idempotent. */
+export async function deleteSubscriptionsOf(kv: Deno.Kv, userId: string): Promise<void> {
+  const list = await subscriptionsOf(kv, userId);
+  await removeSubscriptions(kv, userId, list.map((sub) => sub.endpoint));
+}

@@ -1,0 +1,96 @@
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import {
+  decryptPayload,
+  encryptPayload,
+  fromBase64Url,
+  generateVapidKeys,
+  importP256,
+  MAX_PAYLOAD_BYTES,
+  PushSender,
+  toBase64Url,
+} from "./web_push.ts";
+
+/** The worked example of RFC 8291 §5 (its keys are published test keys). */
+const RFC = {
+  plaintext: "When I grow up, I want to be a watermelon",
+  authSecret: "BTBZMqHH6r4Tts7J_aSIgg",
+  uaPublic: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+  uaPrivate: "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94",
+  asPublic: "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8",
+  asPrivate: "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw",
+  salt: "DGv6ra1nlYgDCS1FRnbzlw",
+  body: "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27ml" +
+    "mlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPT" +
+    "pK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN",
+};
+
+/** An ECDH key pair from the raw keys of the RFC. */
+async function ecdhPair(publicKey: string, privateKey: string): Promise<CryptoKeyPair> {
+  const raw = fromBase64Url(publicKey);
+  const jwk = {
+    kty: "EC",
+    crv: "P-256",
+    x: toBase64Url(raw.slice(1, 33)),
+    y: toBase64Url(raw.slice(33)),
+    d: privateKey,
+  };
+  const algorithm = { name: "ECDH", namedCurve: "P-256" };
+  return {
+    publicKey: await crypto.subtle.importKey("raw", raw, algorithm, true, []),
+    privateKey: await crypto.subtle.importKey("jwk", jwk, algorithm, false, ["deriveBits"]),
+  };
+}
+
+const keys = { p256dh: RFC.uaPublic, auth: RFC.authSecret };
+
+Deno.test("encryptPayload reproduces the example of RFC 8291 byte for byte", async () => {
+  const body = await encryptPayload(new TextEncoder().encode(RFC.plaintext), keys, {
+    salt: fromBase64Url(RFC.salt),
+    sender: await ecdhPair(RFC.asPublic, RFC.asPrivate),
+  });
+  assertEquals(toBase64Url(body), RFC.body);
+});
+
+Deno.test("decryptPayload reads the RFC's message with the user agent's private key, and its own", async () => {
+  const { privateKey: uaPrivate } = await ecdhPair(RFC.uaPublic, RFC.uaPrivate);
+  const plain = await decryptPayload(fromBase64Url(RFC.body), { uaPrivate, keys });
+  assertEquals(new TextDecoder().decode(plain), RFC.plaintext);
+  const text = "नमस्ते — ₹8,000 a month";
+  const mine = await encryptPayload(new TextEncoder().encode(text), keys);
+  assertEquals(new TextDecoder().decode(await decryptPayload(mine, { uaPrivate, keys })), text);
+  assert(toBase64Url(mine) !== toBase64Url(await encryptPayload(new TextEncoder().encode(text), keys)), "fresh keys");
+});
+
+Deno.test("encryptPayload refuses a payload over the push services' limit and malformed keys", async () => {
+  await assertRejects(() => encryptPayload(new Uint8Array(MAX_PAYLOAD_BYTES + 1), keys), /too large/);
+  await encryptPayload(new Uint8Array(MAX_PAYLOAD_BYTES), keys);
+  await assertRejects(() => encryptPayload(new Uint8Array(1), { ...keys, auth: "AAAA" }), /16 bytes/);
+  await assertRejects(() => encryptPayload(new Uint8Array(1), { ...keys, p256dh: toBase64Url(new Uint8Array(65)) }));
+});
+
+Deno.test("the VAPID header is an ES256 JWT for the push service's origin that the public key verifies", async () => {
+  const vapid = { ...await generateVapidKeys(), subject: "mailto:push@example.com" };
+  const sender = new PushSender(vapid);
+  const now = 1_800_000_000;
+  const header = await sender.authorization("https://fcm.googleapis.com/fcm/send/abc", now);
+  const [, token, key] = /^vapid t=([^,]+), k=(.+)$/.exec(header)!;
+  assertEquals(key, vapid.publicKey);
+  const [head, claims, signature] = token.split(".");
+  const decode = (part: string) => JSON.parse(new TextDecoder().decode(fromBase64Url(part)));
+  assertEquals(decode(head), { typ: "JWT", alg: "ES256" });
+  assertEquals(decode(claims), {
+    aud: "https://fcm.googleapis.com",
+    exp: now + 12 * 3600,
+    sub: "mailto:push@example.com",
+  });
+  const verified = await crypto.subtle.verify(
+    { name: "ECDSA", hash: "SHA-256" },
+    await importP256(fromBase64Url(vapid.publicKey), "ECDSA"),
+    fromBase64Url(signature),
+    new TextEncoder().encode(`${head}.${claims}`),
+  );
+  assert(verified, "the signature verifies");
+  assertEquals(await sender.authorization("https://fcm.googleapis.com/other", now + 60), header, "reused");
+  assert(await sender.authorization("https://fcm.googleapis.com/x", now + 11.5 * 3600) !== header, "renewed");
+  assert(await sender.authorization("https://web.push.apple.com/x", now) !== header, "one per origin");
+});

@@ -1,0 +1,69 @@
+/**
+ * `POST /api/me/push-subscriptions` `{endpoint, keys: {p256dh, auth}}` → 201 `{subscription: {endpoint, createdAt}}`
+ * and `DELETE /api/me/push-subscriptions` `{endpoint}` → `{success: true}` (session): the phones and browsers that show
+ * the person's notifications, at most 10, on the push services of `PUSH_HOSTS` only (docs/api.md, Push;
+ * docs/decisions.md, Push, "Subscriptions"). Push off: `POST` answers 404.
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ErrorSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import {
+  addSubscription,
+  PUSH_OFF,
+  PushSubscriptionDeleteSchema,
+  PushSubscriptionInputSchema,
+  removeSubscriptions,
+  subscriptionView,
+} from "@/lib/push/subscriptions.ts";
+
+const SubscriptionSchema = z.strictObject({ endpoint: z.string(), createdAt: z.string() });
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Subscribe this browser to push notifications",
+    description: "The body is the browser's `PushSubscription.toJSON()`. Subscribing an endpoint again renews its " +
+      "keys; an endpoint another account had moves to this one. At most 10 per person.",
+    access: ["session"],
+    body: PushSubscriptionInputSchema,
+    responses: {
+      201: { description: "Subscribed", schema: z.strictObject({ subscription: SubscriptionSchema }) },
+      400: {
+        description: "Not a subscription, a push service not allowed, or 10 subscriptions already",
+        schema: ErrorSchema,
+      },
+      404: { description: "Push is off", schema: ErrorSchema },
+    },
+  },
+  DELETE: {
+    summary: "Unsubscribe a browser from push notifications",
+    description: "An endpoint the person does not have is left alone, with the same answer.",
+    access: ["session"],
+    body: PushSubscriptionDeleteSchema,
+    responses: {
+      200: { description: "Gone", schema: SuccessSchema },
+      400: { description: "No endpoint", schema: ErrorSchema },
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv, config, push } = ctx.state.services;
+    if (!push) throw new NotFoundError(PUSH_OFF);
+    const input = await readBody(req, PushSubscriptionInputSchema);
+    const record = await addSubscription(kv, { userId: ctx.state.user.id, input, hosts: config.push.hosts });
+    return Response.json({ subscription: subscriptionView(record) }, { status: 201 });
+  },
+
+  async DELETE(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { endpoint } = await readBody(req, PushSubscriptionDeleteSchema);
+    await removeSubscriptions(ctx.state.services.kv, ctx.state.user.id, [endpoint]);
+    return Response.json({ success: true });
+  },
+});

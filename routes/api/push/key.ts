@@ -1,0 +1,28 @@
+/**
+ * `GET /api/push/key` (public) → `{publicKey}`, the VAPID public key a browser subscribes with (its
+ * `applicationServerKey`), or 404 when push is off (docs/api.md, Push; docs/decisions.md, Push).
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ErrorSchema } from "@/lib/openapi/resources.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { PUSH_OFF } from "@/lib/push/subscriptions.ts";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "The key to subscribe to push notifications with",
+    responses: {
+      200: { description: "The VAPID public key (base64url)", schema: z.strictObject({ publicKey: z.string() }) },
+      404: { description: "Push is off", schema: ErrorSchema },
+    },
+  },
+});
+
+export const handler = define.handlers({
+  GET(_req, ctx) {
+    const { push } = ctx.state.services;
+    if (!push) throw new NotFoundError(PUSH_OFF);
+    return Response.json({ publicKey: push.publicKey });
+  },
+});
