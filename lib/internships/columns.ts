@@ -20,7 +20,10 @@ export const WITHHELD = 4;
  * The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id
  * ("" for none), updatedAt ms and the deadline's IST day as days since 1970-01-01 (null for none). The last two are
  * absent from index chunks written before they were kept: such a record counts as updated when created and open until
- * the store's load writes those chunks again (docs/decisions.md, Search engines and sharing).
+ * the store's load writes those chunks again (docs/decisions.md, Search engines and sharing). Then the organization's
+ * id ("" for none) and 1 when the internship itself is verified: absent from entries written before organizations,
+ * whose records have no organization either until the one-time link rewrites them (docs/decisions.md, Trust,
+ * "Organizations"), which writes their entries anew.
  */
 export type InternshipEntry = [
   id: string,
@@ -33,6 +36,8 @@ export type InternshipEntry = [
   owner: string,
   updatedMs?: number,
   deadlineDay?: number | null,
+  organization?: string,
+  verified?: 0 | 1,
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -66,6 +71,8 @@ export function internshipEntry(r: Internship): InternshipEntry {
     r.userId ?? "",
     Date.parse(r.updatedAt),
     deadlineDayOf(r.deadline),
+    r.organizationId ?? "",
+    r.isVerified ? 1 : 0,
   ];
 }
 
@@ -134,6 +141,13 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   readonly updated: number[] = [];
   /** The deadline's IST day (`dayNumber`) by slot; Infinity for none (never closes). */
   readonly deadlineDays: number[] = [];
+  /** Organization code by slot (in `organizationCodes`; the code of "" for a listing not linked yet). */
+  readonly organizations: number[] = [];
+  /** Organization ids as codes. */
+  readonly organizationCodes = new Dictionary();
+  /** 1 by slot when the internship itself is verified (by an admin), else 0. */
+  readonly verified: number[] = [];
+  private readonly organizationSlots = new Postings();
   private readonly tagLists = new ListDictionary();
   private readonly ownerNames = new Dictionary();
   readonly tagSlots = new Postings();
@@ -164,6 +178,8 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     const [, , type, flags, stipend, location] = entry;
     const tags = this.tagLists.canonical(entry[6]);
     const owner = this.ownerNames.canonical(entry[7]);
+    const organization = this.organizationCodes.code(entry[10] ?? "");
+    const verified = entry[11] ?? 0;
     const stipendValue = stipend ?? NaN, locationCode = this.locations.code(location);
     const deadlineDay = entry[9] ?? Infinity;
     // A write re-applies every entry of its chunk: the public view changes only when a listing
@@ -175,7 +191,10 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     const viewChanged = stateChanged || viewFieldsChanged && flags === ACTIVE;
     const isNewest = fresh && this.slots.order[0] === slot;
     if (isNewest && this.newest.length < NEWEST_KEPT) this.newest.push(slot);
-    else if (fresh || stateChanged || viewFieldsChanged || tags !== this.tags[slot] || owner !== this.owners[slot]) {
+    else if (
+      fresh || stateChanged || viewFieldsChanged || tags !== this.tags[slot] || owner !== this.owners[slot] ||
+      organization !== this.organizations[slot] || verified !== this.verified[slot]
+    ) {
       this.epoch++;
       this.newest.length = 0;
     }
@@ -201,6 +220,13 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       const ownerOrder = this.ownerOrders.get(owner);
       if (ownerOrder) this.slots.insertSorted(ownerOrder, slot);
     }
+    if (fresh || this.organizations[slot] !== organization) {
+      const names = this.organizationCodes.names;
+      if (!fresh) this.organizationSlots.remove(names[this.organizations[slot]], slot);
+      this.organizationSlots.add(names[organization], slot);
+      this.organizations[slot] = organization;
+    }
+    this.verified[slot] = verified;
     if (isNewest && flags === ACTIVE && this.publicFilterView) this.prependPublic(slot);
     else if (viewChanged || fresh && flags === ACTIVE) this.publicBuffers = this.publicFilterView = null;
   }
@@ -278,6 +304,11 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       view.deadlineDays[i] = this.deadlineDays[slot];
     }
     return view;
+  }
+
+  /** The slots of the listings of organization `id`, every state, newest first. */
+  organizationOrder(id: string): number[] {
+    return [...this.organizationSlots.get(id)].sort(this.slots.newerFirst);
   }
 
   /**

@@ -23,6 +23,9 @@ import {
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
+import { organizationCounts, resolveOrganizations } from "@/lib/organizations/store.ts";
+import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
+import { countOps } from "@/lib/stats/counters.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -72,14 +75,35 @@ function ownerOrPlaceholder(
   return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
 }
 
-/** `record` as read responses carry it, on IST day `today`: with its owner object, `isClosed` and `moderation`. */
-function viewOf(record: Internship, owners: ReadonlyMap<string, InternshipOwner>, today: string): InternshipView {
+/** What a view shows beside a record: owner and organization summaries by id. */
+interface ViewContext {
+  owners: ReadonlyMap<string, InternshipOwner>;
+  organizations: ReadonlyMap<string, OrganizationSummary>;
+}
+
+/**
+ * `record` as read responses carry it, on IST day `today`: with its owner object, its organization (null only for a
+ * listing the one-time link has not reached yet: docs/decisions.md, Trust, "Organizations"), `isClosed` and
+ * `moderation`.
+ */
+function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
+  const { organizationId, moderation: _, ...fields } = record;
   return {
-    ...record,
+    ...fields,
     user: ownerOrPlaceholder(owners, record.userId),
+    organization: organizationId ? organizations.get(organizationId) ?? null : null,
     isClosed: isClosedOn(record.deadline, today),
     moderation: moderationView(record),
   };
+}
+
+/** `records` as read responses carry them on IST day `today` (`viewOf`), reading the owners and organizations. */
+async function viewsOf(store: InternshipStore, records: Internship[], today: string): Promise<InternshipView[]> {
+  const [owners, organizations] = await Promise.all([
+    store.owners.of(records.flatMap((record) => record.userId ?? [])),
+    store.organizations.summariesOf(records.flatMap((record) => record.organizationId ?? [])),
+  ]);
+  return records.map((record) => viewOf(record, { owners, organizations }, today));
 }
 
 /** The filters of `query` for `viewer` on IST day `today`, as `listInternships` applies them. */
@@ -113,15 +137,15 @@ export async function listInternships(
   { query, viewer, today = istToday() }: { query: InternshipQuery; viewer: User | null; today?: string },
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
-  const { model, owners: summaries } = await internshipStore(kv);
+  const store = await internshipStore(kv);
+  const { model } = store;
   const { total, slots } = selectPage(model, slotFilterOf(query, viewer, today), {
     offset: query.offset,
     limit: query.limit,
   });
   const page = await model.recordsOf(slots);
-  const owners = await summaries.of(page.flatMap((record) => record.userId ?? []));
   return {
-    internships: page.map((record) => viewOf(record, owners, today)),
+    internships: await viewsOf(store, page, today),
     pagination: {
       limit: query.limit,
       offset: query.offset,
@@ -148,7 +172,8 @@ export async function newInternships(
   kv: Deno.Kv,
   { after, until, today }: { after: number; until: number; today: string },
 ): Promise<NewInternships> {
-  const { model, owners: summaries } = await internshipStore(kv);
+  const store = await internshipStore(kv);
+  const { model } = store;
   const created = model.slots.created;
   const slots: number[] = [];
   for (const slot of model.columns.publicView().slots) {
@@ -156,8 +181,8 @@ export async function newInternships(
     if (created[slot] <= until) slots.push(slot);
   }
   const records = await model.recordsOf(slots);
-  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
-  const views = new Map(slots.map((slot, i) => [slot, viewOf(records[i], owners, today)]));
+  const listed = await viewsOf(store, records, today);
+  const views = new Map(slots.map((slot, i) => [slot, listed[i]]));
   const texts = records.map(internshipSearchText);
   return {
     count: slots.length,
@@ -220,14 +245,14 @@ export async function publicInternshipsById(
   ids: readonly string[],
   today = istToday(),
 ): Promise<Map<string, InternshipView>> {
-  const { model, owners: summaries } = await internshipStore(kv);
+  const store = await internshipStore(kv);
+  const { model } = store;
   const slots = ids.flatMap((id) => {
     const slot = model.slotOf(id);
     return slot !== undefined && model.columns.flags[slot] === ACTIVE ? [slot] : [];
   });
-  const records = await model.recordsOf(slots);
-  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
-  return new Map(records.map((record) => [record.id, viewOf(record, owners, today)]));
+  const views = await viewsOf(store, await model.recordsOf(slots), today);
+  return new Map(views.map((view) => [view.id, view]));
 }
 
 /** Every internship `userId` posted, in every state (deleted ones included), newest first. */
@@ -303,7 +328,8 @@ export async function getInternship(
   kv: Deno.Kv,
   { id, viewer, audience }: { id: string; viewer: Viewer; audience: ReadAudience },
 ): Promise<InternshipView> {
-  const { model, owners: summaries } = await internshipStore(kv);
+  const store = await internshipStore(kv);
+  const { model } = store;
   const slot = model.slotOf(id);
   const state = slot === undefined ? undefined : model.columns.state(slot);
   const access = slot === undefined || !state
@@ -312,9 +338,8 @@ export async function getInternship(
   if (slot === undefined || !access || !canRead(viewer, access, audience)) {
     throw new NotFoundError(NOT_FOUND);
   }
-  const [record] = await model.recordsOf([slot]);
-  const owners = await summaries.of(record.userId ? [record.userId] : []);
-  return viewOf(record, owners, istToday());
+  const [view] = await viewsOf(store, await model.recordsOf([slot]), istToday());
+  return view;
 }
 
 /**
@@ -329,6 +354,7 @@ export async function createInternships(
   items: InternshipCreate[],
 ): Promise<InternshipView[]> {
   const now = new Date().toISOString();
+  const organizations = await resolveOrganizations(kv, items.map((item) => item.hiringOrganization));
   const records: Internship[] = items.map((item) => ({
     id: crypto.randomUUID(),
     title: item.title,
@@ -351,15 +377,15 @@ export async function createInternships(
     updatedAt: now,
     deletedAt: null,
     moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
+    organizationId: organizations.get(item.hiringOrganization)!,
   }));
   const store = await internshipStore(kv);
   await store.writer.insert(records, (op) => {
     for (const record of records) moderationQueueOps(op, "internships", null, record);
+    countOps(op, [], records.flatMap(organizationCounts));
   });
   store.owners.remember(owner);
-  const owners = new Map([[owner.id, { id: owner.id, name: owner.name, image: owner.image, role: owner.role }]]);
-  const today = istToday();
-  return records.map((record) => viewOf(record, owners, today));
+  return await viewsOf(store, records, istToday());
 }
 
 /**
@@ -385,6 +411,7 @@ async function writeInternship(
     return change(record);
   }, (op, next, previous) => {
     moderationQueueOps(op, "internships", previous, next);
+    countOps(op, organizationCounts(previous), organizationCounts(next));
     also?.(op, next, previous);
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
@@ -403,6 +430,10 @@ export async function updateInternship(
   { id, actor, patch }: { id: string; actor: User; patch: InternshipUpdate },
 ): Promise<InternshipView> {
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  if (patch.hiringOrganization !== undefined) {
+    const organizations = await resolveOrganizations(kv, [patch.hiringOrganization]);
+    changes.organizationId = organizations.get(patch.hiringOrganization)!;
+  }
   const { store, record } = await writeInternship(kv, {
     id,
     actor,
@@ -416,8 +447,8 @@ export async function updateInternship(
       return moderation === moderationOf(record) ? next : { ...next, moderation };
     },
   });
-  const owners = await store.owners.of(record.userId ? [record.userId] : []);
-  return viewOf(record, owners, istToday());
+  const [view] = await viewsOf(store, [record], istToday());
+  return view;
 }
 
 /**
@@ -462,8 +493,8 @@ export async function moderateInternship(
       addNotification(op, moderatedNotification({ kind: "internship", listing: next, userId: next.userId }));
     },
   });
-  const owners = await store.owners.of(record.userId ? [record.userId] : []);
-  return { internship: viewOf(record, owners, istToday()), heldAt: moderationOf(record).heldAt };
+  const [internship] = await viewsOf(store, [record], istToday());
+  return { internship, heldAt: moderationOf(record).heldAt };
 }
 
 /**
@@ -478,15 +509,16 @@ export async function holdReportedInternship(kv: Deno.Kv, id: string): Promise<v
     const current = moderationOf(record);
     const next = moderationOnReports(current, new Date().toISOString());
     return next === current ? record : { ...record, moderation: next };
-  }, (op, next, previous) => moderationQueueOps(op, "internships", previous, next));
+  }, (op, next, previous) => {
+    moderationQueueOps(op, "internships", previous, next);
+    countOps(op, organizationCounts(previous), organizationCounts(next));
+  });
 }
 
 /** The internships of `ids` as admins read them (every state but deleted), by id; unknown ids are absent. */
 export async function internshipsForAdmin(kv: Deno.Kv, ids: readonly string[]): Promise<Map<string, InternshipView>> {
-  const { model, owners: summaries } = await internshipStore(kv);
-  const slots = ids.flatMap((id) => model.slotOf(id) ?? []);
-  const records = await model.recordsOf(slots);
-  const owners = await summaries.of(records.flatMap((record) => record.userId ?? []));
-  const today = istToday();
-  return new Map(records.map((record) => [record.id, viewOf(record, owners, today)]));
+  const store = await internshipStore(kv);
+  const slots = ids.flatMap((id) => store.model.slotOf(id) ?? []);
+  const views = await viewsOf(store, await store.model.recordsOf(slots), istToday());
+  return new Map(views.map((view) => [view.id, view]));
 }

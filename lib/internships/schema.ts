@@ -6,6 +6,7 @@ import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { Role } from "@/lib/users/users.ts";
 import type { Moderation, ModerationView } from "@/lib/moderation/moderation.ts";
+import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
 
 /** Values of `type`. */
 export const INTERNSHIP_TYPES = ["remote", "hybrid", "onsite"] as const;
@@ -49,6 +50,11 @@ export interface Internship {
   deletedAt: string | null;
   /** The never-pay rule's and the admins' state (docs/decisions.md, Trust, "Moderation"); absent: clear. */
   moderation?: Moderation;
+  /**
+   * The organization named by `hiringOrganization` (docs/decisions.md, Trust, "Organizations"); absent on a listing
+   * stored before organizations until the one-time link reaches it.
+   */
+  organizationId?: string;
 }
 
 /** The owner object on every read (docs/api.md, Internships, "Who may do what"). */
@@ -60,12 +66,13 @@ export interface InternshipOwner {
 }
 
 /**
- * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"),
- * whether it is closed (its deadline's IST day is before today; docs/decisions.md, Dates) and its moderation state as
- * `{status, reasons}`.
+ * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"), its
+ * organization `{id, slug, name, isVerified}` (null until linked), whether it is closed (its deadline's IST day is
+ * before today; docs/decisions.md, Dates) and its moderation state as `{status, reasons}`.
  */
-export interface InternshipView extends Omit<Internship, "moderation"> {
+export interface InternshipView extends Omit<Internship, "moderation" | "organizationId"> {
   user: InternshipOwner | null;
+  organization: OrganizationSummary | null;
   isClosed: boolean;
   moderation: ModerationView;
 }

@@ -10,6 +10,7 @@ import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
 import { chunkedStore } from "@/lib/kv/chunked/store.ts";
 import type { ChunkWriter } from "@/lib/kv/chunked/writer.ts";
 import { UserSummaryCache } from "@/lib/users/summary_cache.ts";
+import { type OrganizationDirectory, organizationDirectory } from "@/lib/organizations/store.ts";
 import { InternshipColumns, type InternshipEntry, internshipEntry, internshipSearchText } from "./columns.ts";
 import type { Internship } from "./schema.ts";
 
@@ -28,21 +29,25 @@ const layout: ChunkedLayout<Internship, InternshipEntry> = {
 
 const chunks = chunkedStore(layout, (slots) => new InternshipColumns(slots));
 
-/** The internship store of one KV in this process: read model, writer and owner summaries. */
+/** The internship store of one KV in this process: read model, writer, owner summaries and organizations. */
 export class InternshipStore {
   readonly owners: UserSummaryCache;
 
   constructor(
     readonly model: ChunkedReadModel<Internship, InternshipEntry, InternshipColumns>,
     readonly writer: ChunkWriter<Internship, InternshipEntry, InternshipColumns>,
+    readonly organizations: OrganizationDirectory,
     kv: Deno.Kv,
   ) {
     this.owners = new UserSummaryCache(kv, OWNER_TTL_MS);
   }
 
-  /** Grows whenever a listing or an owner changes: what was derived from the store stays valid until then. */
+  /**
+   * Grows whenever a listing, an owner or an organization changes: what was derived from the store stays valid until
+   * then.
+   */
   get version(): number {
-    return this.model.version + this.owners.version;
+    return this.model.version + this.owners.version + this.organizations.version;
   }
 }
 
@@ -50,12 +55,13 @@ const stores = new WeakMap<Deno.Kv, InternshipStore>();
 
 /**
  * The internship store of `kv`: loaded on first use, then brought up to date with other
- * processes' writes (at most every `SYNC_INTERVAL_MS`) and owner changes (every 5 s).
+ * processes' writes (at most every `SYNC_INTERVAL_MS`), owner changes (every 5 s) and organization changes (every
+ * second).
  */
 export async function internshipStore(kv: Deno.Kv): Promise<InternshipStore> {
-  const { model, writer } = await chunks(kv);
+  const [{ model, writer }, organizations] = await Promise.all([chunks(kv), organizationDirectory(kv)]);
   let store = stores.get(kv);
-  if (store?.model !== model) stores.set(kv, store = new InternshipStore(model, writer, kv));
+  if (store?.model !== model) stores.set(kv, store = new InternshipStore(model, writer, organizations, kv));
   await store.owners.refresh(() => model.columns.ownerIds());
   return store;
 }

@@ -26,6 +26,7 @@ import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 import { MODERATION_STATUSES, type ModerationView } from "@/lib/moderation/moderation.ts";
 import type { ModerationItem } from "@/lib/moderation/admin.ts";
+import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
 
 const timestamp = z.string().describe("ISO 8601");
 const nullableText = z.string().nullable();
@@ -92,6 +93,14 @@ export const ModerationSchema = z.strictObject({
   reasons: z.array(z.string()).describe('Why it is held or was rejected, e.g. "Asks applicants to pay"'),
 }) satisfies z.ZodType<ModerationView>;
 
+/** The organization every internship carries. */
+export const OrganizationSummarySchema = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  isVerified: z.boolean(),
+}) satisfies z.ZodType<OrganizationSummary>;
+
 /** An internship with its owner (`user` null: a former member). */
 export const InternshipSchema = z.strictObject({
   id: z.string(),
@@ -115,6 +124,9 @@ export const InternshipSchema = z.strictObject({
   updatedAt: timestamp,
   deletedAt: timestamp.nullable(),
   user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable(),
+  organization: OrganizationSummarySchema.nullable().describe(
+    "The organization named by hiringOrganization; null only for an older listing the one-time link has not reached",
+  ),
   isClosed: z.boolean().describe("The deadline's day in India is before today"),
   moderation: ModerationSchema,
 }) satisfies z.ZodType<InternshipView>;

@@ -1,0 +1,308 @@
+/**
+ * Organization storage (docs/decisions.md, Trust, "Organizations"): the records, their name, slug and verified
+ * indexes, the managers, the internship counters, and the directory each process keeps in memory of the summaries
+ * internships carry.
+ *
+ * Keys (owned by this module only):
+ * - `["organizations", id]` → `Organization`
+ * - `["organizations_by_name", nameKey]` → id: every name an organization had (a rename keeps the old one, so listings
+ *   posted under it still match)
+ * - `["organizations_by_slug", slug]` → id
+ * - `["organizations_verified", id]` → true while verified (the set the `verifiedOnly` filter reads)
+ * - `["organization_managers", id, userId]` → `{since}`, and `["organizations_managed", userId, id]` → true
+ * - `["organization_counts", id, "internships"]` → KvU64, the live listings posted under it
+ * - `["organizations_meta", "changes"]` → KvU64, one more at every change of an existing organization, so other
+ *   processes drop their copies of its summary
+ */
+import { BusyError } from "@/lib/errors.ts";
+import { counterValue } from "@/lib/stats/counters.ts";
+import {
+  nameKey,
+  type Organization,
+  type OrganizationSummary,
+  slugBase,
+  slugCandidates,
+  summaryOf,
+} from "./schema.ts";
+
+export const orgKey = (id: string): Deno.KvKey => ["organizations", id];
+const nameIndexKey = (key: string): Deno.KvKey => ["organizations_by_name", key];
+const slugKey = (slug: string): Deno.KvKey => ["organizations_by_slug", slug];
+const verifiedKey = (id: string): Deno.KvKey => ["organizations_verified", id];
+const managerKey = (id: string, userId: string): Deno.KvKey => ["organization_managers", id, userId];
+const managedKey = (userId: string, id: string): Deno.KvKey => ["organizations_managed", userId, id];
+const countKey = (id: string): Deno.KvKey => ["organization_counts", id, "internships"];
+const CHANGES: Deno.KvKey = ["organizations_meta", "changes"];
+
+/** How often (ms) a process checks whether another one changed an organization. */
+const CHECK_INTERVAL_MS = 1000;
+/** Summaries kept per process before the directory starts over (about 150 bytes each). */
+const KEPT_SUMMARIES = 100_000;
+/** Attempts of a write that loses races before it gives up. */
+const ATTEMPTS = 20;
+
+/**
+ * The organizations one process knows: summaries by id and ids by name key, read from KV on first use. A change of an
+ * existing organization (here or in another process, seen within a second) drops the summaries and the verified set
+ * and moves `version`; ids by name never change, so they are kept.
+ */
+export class OrganizationDirectory {
+  /** Grows whenever an organization changes: what was derived from the summaries stays valid until then. */
+  version = 0;
+  private readonly summaries = new Map<string, OrganizationSummary>();
+  private readonly ids = new Map<string, string>();
+  private verified: Promise<ReadonlySet<string>> | null = null;
+  private marker: bigint | null = null;
+  private checkedAt = 0;
+  private checking: Promise<void> | null = null;
+
+  constructor(private readonly kv: Deno.Kv) {}
+
+  /** Picks up other processes' changes, reading the change marker at most once a second. */
+  refresh(): Promise<void> {
+    if (Date.now() - this.checkedAt < CHECK_INTERVAL_MS) return Promise.resolve();
+    this.checking ??= this.kv.get<Deno.KvU64>(CHANGES).then((entry) => {
+      const marker = entry.value?.value ?? 0n;
+      if (this.marker !== null && marker !== this.marker) this.forget();
+      this.marker = marker;
+      this.checkedAt = Date.now();
+    }).finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  /** Drops what may be stale (after a change) and moves `version`. */
+  forget(): void {
+    this.summaries.clear();
+    this.verified = null;
+    this.version++;
+  }
+
+  /** The summaries of `ids` (those that exist), reading those not known yet; the map may hold others. */
+  async summariesOf(ids: Iterable<string>): Promise<ReadonlyMap<string, OrganizationSummary>> {
+    const missing = [...new Set(ids)].filter((id) => !this.summaries.has(id));
+    if (missing.length > 0) {
+      if (this.summaries.size + missing.length > KEPT_SUMMARIES) this.summaries.clear();
+      const batches: string[][] = [];
+      for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
+      const results = await Promise.all(batches.map((batch) => this.kv.getMany<Organization[]>(batch.map(orgKey))));
+      for (const { value } of results.flat()) if (value) this.summaries.set(value.id, summaryOf(value));
+    }
+    return this.summaries;
+  }
+
+  /** Remembers `organization` as this process just wrote it. */
+  remember(organization: Organization): void {
+    this.summaries.set(organization.id, summaryOf(organization));
+    this.ids.set(nameKey(organization.name), organization.id);
+  }
+
+  /** The ids of the organizations named by `keys` (name keys) that exist, reading those not known yet. */
+  async idsByName(keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const missing: string[] = [];
+    for (const key of new Set(keys)) {
+      const id = this.ids.get(key);
+      if (id) found.set(key, id);
+      else missing.push(key);
+    }
+    for (let i = 0; i < missing.length; i += 10) {
+      const batch = missing.slice(i, i + 10);
+      const entries = await this.kv.getMany<string[]>(batch.map(nameIndexKey));
+      entries.forEach((entry, j) => {
+        if (!entry.value) return;
+        this.ids.set(batch[j], entry.value);
+        found.set(batch[j], entry.value);
+      });
+    }
+    return found;
+  }
+
+  /** The ids of the verified organizations, read once per `version`. */
+  verifiedIds(): Promise<ReadonlySet<string>> {
+    this.verified ??= (async () => {
+      const ids = new Set<string>();
+      for await (const entry of this.kv.list({ prefix: ["organizations_verified"] })) ids.add(entry.key[1] as string);
+      return ids;
+    })();
+    return this.verified;
+  }
+}
+
+const directories = new WeakMap<Deno.Kv, OrganizationDirectory>();
+
+/** The organization directory of `kv` in this process, brought up to date with other processes' changes. */
+export async function organizationDirectory(kv: Deno.Kv): Promise<OrganizationDirectory> {
+  let directory = directories.get(kv);
+  if (!directory) directories.set(kv, directory = new OrganizationDirectory(kv));
+  await directory.refresh();
+  return directory;
+}
+
+/** The organization `id`, or null. */
+export async function getOrganization(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<Organization>> {
+  return await kv.get<Organization>(orgKey(id));
+}
+
+/** The organization whose slug is `slug`, or null. */
+export async function organizationBySlug(kv: Deno.Kv, slug: string): Promise<Organization | null> {
+  if (slug.length > 200) return null;
+  const id = (await kv.get<string>(slugKey(slug))).value;
+  return id ? (await getOrganization(kv, id)).value : null;
+}
+
+/**
+ * The organization named `name` (matched by `nameKey`), made when there is none: unverified, with a free slug. One
+ * checked write, so two processes naming a new organization at once make one.
+ * @throws BusyError after 20 lost races.
+ */
+async function findOrCreate(kv: Deno.Kv, directory: OrganizationDirectory, name: string): Promise<string> {
+  const key = nameKey(name);
+  const base = slugBase(name);
+  let from = 1;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const byName = await kv.get<string>(nameIndexKey(key));
+    if (byName.value) return byName.value;
+    const candidates = slugCandidates(base, from, 10);
+    const taken = await kv.getMany<string[]>(candidates.map(slugKey));
+    const free = taken.find((entry) => entry.value === null);
+    if (!free) {
+      from += 10;
+      continue;
+    }
+    const organization: Organization = {
+      id: crypto.randomUUID(),
+      slug: free.key[1] as string,
+      name: name.trim().replace(/\s+/g, " "),
+      website: null,
+      isVerified: false,
+      verifiedDomain: null,
+      verifiedAt: null,
+      about: null,
+      createdAt: new Date().toISOString(),
+    };
+    const result = await kv.atomic().check(byName, free)
+      .set(orgKey(organization.id), organization)
+      .set(nameIndexKey(key), organization.id)
+      .set(slugKey(organization.slug), organization.id)
+      .commit();
+    if (result.ok) {
+      directory.remember(organization);
+      return organization.id;
+    }
+  }
+  throw new BusyError("Too many organizations were named at once; try again");
+}
+
+/**
+ * The organization id of each of `names` (by `nameKey`), making the organizations that do not exist yet
+ * (docs/decisions.md, Trust, "Organizations"). Known names cost nothing (the directory keeps them), unknown ones one
+ * read per ten, new ones one write each.
+ * @throws BusyError after 20 lost races on one name.
+ */
+export async function resolveOrganizations(kv: Deno.Kv, names: readonly string[]): Promise<Map<string, string>> {
+  const directory = await organizationDirectory(kv);
+  const keys = names.map(nameKey);
+  const found = await directory.idsByName(keys);
+  const byKey = new Map(names.map((name, i) => [keys[i], name]));
+  for (const [key, name] of byKey) {
+    if (!found.has(key)) found.set(key, await findOrCreate(kv, directory, name));
+  }
+  return new Map(names.map((name) => [name, found.get(nameKey(name))!]));
+}
+
+/** What a listing counts toward its organization's counter: one while it is linked, not deleted and not rejected. */
+export function organizationCounts(
+  listing: { organizationId?: string | null; deletedAt: string | null; moderation?: { status: string } } | null,
+): [Deno.KvKey, number][] {
+  if (!listing?.organizationId || listing.deletedAt || listing.moderation?.status === "rejected") return [];
+  return [[countKey(listing.organizationId), 1]];
+}
+
+/** How many live listings organization `id` has posted. */
+export async function internshipCount(kv: Deno.Kv, id: string): Promise<number> {
+  return counterValue(await kv.get<Deno.KvU64>(countKey(id)));
+}
+
+/**
+ * Replaces the organization `entry` (as read) with `next` in one write checked against it, with its indexes: a new name
+ * key (kept beside the old ones; refused when another organization has it), the verified entry, and the change marker.
+ * `also` adds the caller's mutations. Returns false when `entry` changed meanwhile.
+ * @returns "taken" when another organization already has `next`'s name.
+ */
+export async function replaceOrganization(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<Organization>,
+  next: Organization,
+  also?: (op: Deno.AtomicOperation) => void,
+): Promise<"ok" | "lost" | "taken"> {
+  const op = kv.atomic().check(entry).set(orgKey(next.id), next).sum(CHANGES, 1n);
+  const key = nameKey(next.name);
+  if (key !== nameKey(entry.value.name)) {
+    const byName = await kv.get<string>(nameIndexKey(key));
+    if (byName.value && byName.value !== next.id) return "taken";
+    op.check(byName).set(nameIndexKey(key), next.id);
+  }
+  if (next.isVerified && !entry.value.isVerified) op.set(verifiedKey(next.id), true);
+  if (!next.isVerified && entry.value.isVerified) op.delete(verifiedKey(next.id));
+  also?.(op);
+  if (!(await op.commit()).ok) return "lost";
+  const directory = await organizationDirectory(kv);
+  directory.forget();
+  directory.remember(next);
+  return "ok";
+}
+
+/** Adds to `op` the making of `userId` a manager of organization `id` (since `now`). */
+export function addManagerOps(op: Deno.AtomicOperation, id: string, userId: string, now: string): void {
+  op.set(managerKey(id, userId), { since: now }).set(managedKey(userId, id), true);
+}
+
+/** Whether `userId` manages organization `id`. */
+export async function isManager(kv: Deno.Kv, id: string, userId: string): Promise<boolean> {
+  return (await kv.get(managerKey(id, userId))).value !== null;
+}
+
+/** The ids of the organizations `userId` manages. */
+export async function managedBy(kv: Deno.Kv, userId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list({ prefix: ["organizations_managed", userId] })) ids.push(entry.key[2] as string);
+  return ids;
+}
+
+/** The managers of organization `id`: user ids and since when. */
+export async function managersOf(kv: Deno.Kv, id: string): Promise<{ userId: string; since: string }[]> {
+  const managers: { userId: string; since: string }[] = [];
+  for await (const entry of kv.list<{ since: string }>({ prefix: ["organization_managers", id] })) {
+    managers.push({ userId: entry.key[2] as string, since: entry.value.since });
+  }
+  return managers;
+}
+
+/** Removes `userId` as a manager of every organization (account deletion); idempotent. */
+export async function forgetManager(kv: Deno.Kv, userId: string): Promise<void> {
+  for (const id of await managedBy(kv, userId)) {
+    await kv.atomic().delete(managerKey(id, userId)).delete(managedKey(userId, id)).commit();
+  }
+}
+
+/** Every organization, in key order (for the admin list; an admin-only scan). */
+export async function* allOrganizations(kv: Deno.Kv): AsyncGenerator<Organization> {
+  for await (const entry of kv.list<Organization>({ prefix: ["organizations"] }, { batchSize: 500 })) {
+    yield entry.value;
+  }
+}
+
+/** The verified organizations' records, by id. */
+export async function verifiedOrganizations(kv: Deno.Kv): Promise<Organization[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list({ prefix: ["organizations_verified"] })) ids.push(entry.key[1] as string);
+  const found: Organization[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    for (const entry of await kv.getMany<Organization[]>(ids.slice(i, i + 10).map(orgKey))) {
+      if (entry.value) found.push(entry.value);
+    }
+  }
+  return found;
+}
