@@ -1,6 +1,6 @@
 /**
- * One internship in a result list: title (linking to its page), organization, type and timing
- * badges, stipend in ₹, location, deadline with the days left, verified mark and tags.
+ * One internship in a result list: title (linking to its page), organization (linking to its page), type and timing
+ * badges, stipend in ₹, location, deadline with the days left, the verified badge and tags.
  * Rendered by the server and by the filter island alike.
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
@@ -8,6 +8,7 @@ import type { ComponentChildren } from "preact";
 import SaveButton from "@/islands/SaveButton.tsx";
 import { describeDeadline, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
+import { isVerifiedListing, VerifiedBadge, verifiedLabel } from "@/components/organizations/OrganizationBadge.tsx";
 
 /** A small pill for type, timing and state badges. */
 export function Badge({ children, tone = "slate" }: { children: string; tone?: "slate" | "indigo" | "amber" | "red" }) {
@@ -26,15 +27,21 @@ export function Badge({ children, tone = "slate" }: { children: string; tone?: "
   );
 }
 
-/** The green "Verified" mark of an internship an admin has checked. */
-export function VerifiedMark() {
+/**
+ * The hiring organization as the poster named it, linking to its organization's page (docs/decisions.md, Trust,
+ * "Organizations"); plain text for a listing not linked yet.
+ */
+export function OrganizationLink(
+  { internship }: { internship: Pick<InternshipView, "hiringOrganization" | "organization"> },
+) {
+  if (!internship.organization) return <>{internship.hiringOrganization}</>;
   return (
-    <span class="inline-flex items-center gap-1 text-sm font-medium text-green-800">
-      <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
-        <path d="M10 1.5 12.4 3l2.8-.2.9 2.7 2.3 1.6-.9 2.7.9 2.7-2.3 1.6-.9 2.7-2.8-.2L10 18.5 7.6 17l-2.8.2-.9-2.7-2.3-1.6.9-2.7-.9-2.7 2.3-1.6.9-2.7 2.8.2Zm-1 11.3 5-5-1.1-1.1L9 10.6 7.1 8.7 6 9.8Z" />
-      </svg>
-      Verified
-    </span>
+    <a
+      href={`/organizations/${internship.organization.slug}`}
+      class="underline decoration-slate-300 underline-offset-2 hover:text-indigo-700 hover:decoration-indigo-700"
+    >
+      {internship.hiringOrganization}
+    </a>
   );
 }
 
@@ -116,10 +123,12 @@ export function InternshipCard(
               )
               : internship.title}
           </Heading>
-          <p class="text-slate-700">{internship.hiringOrganization}</p>
+          <p class="text-slate-700">
+            <OrganizationLink internship={internship} />
+          </p>
         </div>
         <div class="flex flex-wrap items-center gap-3">
-          {internship.isVerified && <VerifiedMark />}
+          {isVerifiedListing(internship) && <VerifiedBadge label={verifiedLabel(internship)} />}
           {signedIn !== undefined && (
             <SaveButton kind="internships" id={internship.id} title={internship.title} signedIn={signedIn} />
           )}

@@ -420,7 +420,8 @@ async function writeInternship(
 
 /**
  * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of the title or
- * description that adds a never-pay phrase holds the listing (`moderationOnUpdate`).
+ * description that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
+ * any change of a listing not linked yet) links it to its organization, made when new.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
  * BusyError after 30 s of races lost to other processes (nothing is changed).
@@ -429,11 +430,9 @@ export async function updateInternship(
   kv: Deno.Kv,
   { id, actor, patch }: { id: string; actor: User; patch: InternshipUpdate },
 ): Promise<InternshipView> {
-  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  if (patch.hiringOrganization !== undefined) {
-    const organizations = await resolveOrganizations(kv, [patch.hiringOrganization]);
-    changes.organizationId = organizations.get(patch.hiringOrganization)!;
-  }
+  const changes: Partial<Internship> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  const name = patch.hiringOrganization ?? await unlinkedName(kv, id);
+  const organizationId = name === undefined ? undefined : (await resolveOrganizations(kv, [name])).get(name);
   const { store, record } = await writeInternship(kv, {
     id,
     actor,
@@ -443,12 +442,23 @@ export async function updateInternship(
       }
       const now = new Date().toISOString();
       const next: Internship = { ...record, ...changes, updatedAt: now };
+      if (organizationId && next.hiringOrganization === name) next.organizationId = organizationId;
       const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
       return moderation === moderationOf(record) ? next : { ...next, moderation };
     },
   });
   const [view] = await viewsOf(store, [record], istToday());
   return view;
+}
+
+/** The `hiringOrganization` of internship `id` when it is not linked to its organization yet, else undefined. */
+async function unlinkedName(kv: Deno.Kv, id: string): Promise<string | undefined> {
+  const { model } = await internshipStore(kv);
+  const slot = model.slotOf(id);
+  const { organizations, organizationCodes } = model.columns;
+  if (slot === undefined || organizationCodes.names[organizations[slot]] !== "") return undefined;
+  const [record] = await model.recordsOf([slot]);
+  return record.organizationId ? undefined : record.hiringOrganization;
 }
 
 /**
@@ -521,4 +531,26 @@ export async function internshipsForAdmin(kv: Deno.Kv, ids: readonly string[]): 
   const slots = ids.flatMap((id) => store.model.slotOf(id) ?? []);
   const views = await viewsOf(store, await store.model.recordsOf(slots), istToday());
   return new Map(views.map((view) => [view.id, view]));
+}
+
+/**
+ * One page of the internships of organization `organizationId` open on IST day `today` (as the public list shows
+ * them: active, not withheld, deadline not passed), newest first, with how many there are: the organization's page
+ * (docs/decisions.md, Trust, "Organizations").
+ */
+export async function openInternshipsOf(
+  kv: Deno.Kv,
+  { organizationId, offset, limit, today = istToday() }: {
+    organizationId: string;
+    offset: number;
+    limit: number;
+    today?: string;
+  },
+): Promise<{ internships: InternshipView[]; total: number }> {
+  const store = await internshipStore(kv);
+  const { columns } = store.model;
+  const day = dayNumber(today);
+  const open = columns.organizationOrder(organizationId).filter((slot) => columns.isOpen(slot, day));
+  const records = await store.model.recordsOf(open.slice(offset, offset + limit));
+  return { internships: await viewsOf(store, records, today), total: open.length };
 }

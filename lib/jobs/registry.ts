@@ -8,6 +8,7 @@ import { outboxJob } from "@/lib/mail/outbox.ts";
 import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
+import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -18,6 +19,7 @@ export const JOBS: readonly Job[] = [
   alertsDigestJob,
   deadlineRemindersJob,
   reconcilePaymentsJob,
+  organizationsLinkJob,
 ];
 
 /** The job named `name`, or undefined. */

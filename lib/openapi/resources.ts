@@ -26,7 +26,8 @@ import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 import { MODERATION_STATUSES, type ModerationView } from "@/lib/moderation/moderation.ts";
 import type { ModerationItem } from "@/lib/moderation/admin.ts";
-import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
+import type { Organization, OrganizationSummary } from "@/lib/organizations/schema.ts";
+import type { OrganizationStats } from "@/lib/organizations/organizations.ts";
 
 const timestamp = z.string().describe("ISO 8601");
 const nullableText = z.string().nullable();
@@ -100,6 +101,29 @@ export const OrganizationSummarySchema = z.strictObject({
   name: z.string(),
   isVerified: z.boolean(),
 }) satisfies z.ZodType<OrganizationSummary>;
+
+/** An organization (docs/decisions.md, Trust, "Organizations"). */
+export const OrganizationSchema = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  website: nullableText,
+  isVerified: z.boolean(),
+  verifiedDomain: nullableText,
+  verifiedAt: timestamp.nullable(),
+  about: nullableText,
+  createdAt: timestamp,
+}) satisfies z.ZodType<Organization>;
+
+/** An organization's track record. */
+export const OrganizationStatsSchema = z.strictObject({
+  openInternships: z.int(),
+  internships: z.int().describe("Live listings posted under it, closed ones included"),
+  applications: z.int(),
+  responseRate: z.number().nullable().describe("0 to 1; null below 5 applications"),
+  medianDaysToFirstResponse: z.number().nullable().describe("null below 5 applications"),
+  stipendReports: z.strictObject({ yes: z.int(), partly: z.int(), no: z.int() }).describe("All 0 below 3 answers"),
+}) satisfies z.ZodType<OrganizationStats>;
 
 /** An internship with its owner (`user` null: a former member). */
 export const InternshipSchema = z.strictObject({

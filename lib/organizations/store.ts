@@ -16,14 +16,7 @@
  */
 import { BusyError } from "@/lib/errors.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
-import {
-  nameKey,
-  type Organization,
-  type OrganizationSummary,
-  slugBase,
-  slugCandidates,
-  summaryOf,
-} from "./schema.ts";
+import { nameKey, type Organization, type OrganizationSummary, slugBase, slugCandidates, summaryOf } from "./schema.ts";
 
 export const orgKey = (id: string): Deno.KvKey => ["organizations", id];
 const nameIndexKey = (key: string): Deno.KvKey => ["organizations_by_name", key];

@@ -137,6 +137,51 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
   }
 
   /**
+   * Rewrites the records of chunk `n` that `prepare(records)`'s mapper changes (a record it returns as the same object
+   * is unchanged) in one atomic write checked against the chunk as read, with `also`'s mutations for each changed
+   * record; a lost race reads the chunk again. When the rewritten chunk would outgrow a value, each changed record is
+   * written on its own instead (`update`). For bulk rewrites (a migration): one commit per chunk, not per record.
+   * @returns how many records changed; 0 for a chunk that does not exist.
+   * @throws BusyError after `retryBudgetMs` of lost races; InvalidInputError when a write exceeds KV's limits.
+   */
+  async updateChunk(
+    n: number,
+    prepare: (records: readonly R[]) => Promise<(record: R) => R>,
+    also?: (op: Deno.AtomicOperation, next: R, previous: R) => void,
+  ): Promise<number> {
+    let changed = 0;
+    let oneByOne: { mapper: (record: R) => R; ids: string[] } | null = null;
+    await this.retry(async () => {
+      const release = await this.locks.acquire(n);
+      try {
+        const chunk = await this.kv.get<Uint8Array>(this.model.keys.chunk(n));
+        if (!chunk.value) return true;
+        const records = decodeRecords<R>(chunk.value);
+        const mapper = await prepare(records);
+        const next = records.map(mapper);
+        const pairs = next.flatMap((record, i) => record === records[i] ? [] : [[record, records[i]] as const]);
+        changed = pairs.length;
+        if (changed === 0) return true;
+        const replaced = indexed(this.model.layout, next);
+        if (replaced.bytes.byteLength > CHUNK_MAX_BYTES || replaced.index.byteLength > CHUNK_MAX_BYTES) {
+          oneByOne = { mapper, ids: pairs.map(([record]) => record.id) };
+          return true;
+        }
+        const op = this.kv.atomic().check({ key: this.model.keys.chunk(n), versionstamp: chunk.versionstamp });
+        for (const [record, previous] of pairs) also?.(op, record, previous);
+        return await this.commit(op, new Map([[n, replaced]]));
+      } finally {
+        release();
+      }
+    });
+    const pending = oneByOne as { mapper: (record: R) => R; ids: string[] } | null;
+    if (pending) {
+      for (const id of pending.ids) await this.update(id, pending.mapper, also);
+    }
+    return changed;
+  }
+
+  /**
    * Writes again, from their records, the index chunks the model found older than the layout's entries at load
    * (`ChunkedLayout.fields`): each is one update of one of its records to a copy of itself (the same object would
    * write nothing), which re-encodes the chunk (or moves that record out should the new index not fit). Ten chunks at

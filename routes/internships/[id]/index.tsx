@@ -7,7 +7,8 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
-import { Deadline, InternshipBadges, TagList, VerifiedMark } from "@/components/internships/InternshipCard.tsx";
+import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/components/internships/InternshipCard.tsx";
+import { isVerifiedListing, VerifiedBadge, verifiedLabel } from "@/components/organizations/OrganizationBadge.tsx";
 import { EditInternshipLink } from "@/components/internships/links.tsx";
 import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
@@ -82,10 +83,12 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
         <div class="flex flex-wrap items-start justify-between gap-3">
           <div>
             <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{internship.title}</h1>
-            <p class="mt-1 text-lg text-slate-700">{internship.hiringOrganization}</p>
+            <p class="mt-1 text-lg text-slate-700">
+              <OrganizationLink internship={internship} />
+            </p>
           </div>
           <div class="flex flex-wrap items-center gap-3">
-            {internship.isVerified && <VerifiedMark />}
+            {isVerifiedListing(internship) && <VerifiedBadge label={verifiedLabel(internship)} />}
             {!internship.deletedAt && internship.isActive && internship.moderation.status === "clear" && (
               <SaveButton
                 kind="internships"

@@ -1,0 +1,176 @@
+/**
+ * The organizations capability (docs/api.md, Trust; docs/decisions.md, Trust, "Organizations"): an organization's
+ * public profile with its track record, a manager's and an admin's changes, and the admin list.
+ */
+import { BusyError, ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import type { User } from "@/lib/users/users.ts";
+import { type InternshipView, openInternshipsOf } from "@/lib/internships/internships.ts";
+import {
+  type AdminOrganizationQuery,
+  type AdminPatch,
+  type ManagerPatch,
+  nameKey,
+  type Organization,
+} from "./schema.ts";
+import {
+  allOrganizations,
+  getOrganization,
+  internshipCount,
+  isManager,
+  organizationBySlug,
+  replaceOrganization,
+  verifiedOrganizations,
+} from "./store.ts";
+
+export * from "./schema.ts";
+
+/** The answer of an unknown slug or id. */
+export const NOT_FOUND = "Organization not found";
+
+/**
+ * An organization's track record (`GET /api/organizations/{slug}`): its open internships now and its live listings in
+ * all; the application figures stay empty (0, or null below 5 applications; stipend reports only from 3 answers) until
+ * the organization has applications through the platform.
+ */
+export interface OrganizationStats {
+  openInternships: number;
+  internships: number;
+  applications: number;
+  /** Share (0 to 1) of applicants the poster answered within 14 days; null below 5 applications. */
+  responseRate: number | null;
+  medianDaysToFirstResponse: number | null;
+  stipendReports: { yes: number; partly: number; no: number };
+}
+
+/** The profile of an organization: the record and its stats. */
+export interface OrganizationProfile {
+  organization: Organization;
+  stats: OrganizationStats;
+}
+
+/** The stats of `organization`, with `openInternships` as counted by the caller. */
+async function statsOf(kv: Deno.Kv, organization: Organization, openInternships: number): Promise<OrganizationStats> {
+  return {
+    openInternships,
+    internships: await internshipCount(kv, organization.id),
+    applications: 0,
+    responseRate: null,
+    medianDaysToFirstResponse: null,
+    stipendReports: { yes: 0, partly: 0, no: 0 },
+  };
+}
+
+/**
+ * The organization whose slug is `slug` with its stats and a page of its open internships (`offset`, `limit`).
+ * @throws NotFoundError "Organization not found".
+ */
+export async function organizationProfile(
+  kv: Deno.Kv,
+  { slug, offset = 0, limit = 20 }: { slug: string; offset?: number; limit?: number },
+): Promise<OrganizationProfile & { internships: InternshipView[] }> {
+  const organization = await organizationBySlug(kv, slug);
+  if (!organization) throw new NotFoundError(NOT_FOUND);
+  const open = await openInternshipsOf(kv, { organizationId: organization.id, offset, limit });
+  return {
+    organization,
+    stats: await statsOf(kv, organization, open.total),
+    internships: open.internships,
+  };
+}
+
+/** The sentence of the refusal to change a verified organization's website (docs/decisions.md, Trust). */
+export const WEBSITE_LOCKED = "A verified organization's website can be changed only by an admin";
+
+/**
+ * `user`'s change of the organization `slug` as its manager (an admin may too): `about`, and `website` until the
+ * organization is verified.
+ * @throws NotFoundError for an unknown slug; ForbiddenError for anyone but its managers and admins, and for a website
+ * change of a verified organization; BusyError after lost races.
+ */
+export async function updateAsManager(
+  kv: Deno.Kv,
+  { slug, user, patch }: { slug: string; user: User; patch: ManagerPatch },
+): Promise<Organization> {
+  const found = await organizationBySlug(kv, slug);
+  if (!found) throw new NotFoundError(NOT_FOUND);
+  if (user.role !== "admin" && !await isManager(kv, found.id, user.id)) throw new ForbiddenError();
+  return await change(kv, found.id, (current) => {
+    if (patch.website !== undefined && patch.website !== current.website && current.isVerified) {
+      throw new ForbiddenError(WEBSITE_LOCKED);
+    }
+    return { ...current, ...defined(patch) };
+  });
+}
+
+/**
+ * An admin's change of organization `id`: name (its slug stays; the old name keeps matching), website, about text,
+ * and the verified state (verifying sets `verifiedAt`; un-verifying clears `verifiedAt` and `verifiedDomain`).
+ * @throws NotFoundError for an unknown id; ConflictError when another organization has the name; BusyError.
+ */
+export async function updateAsAdmin(kv: Deno.Kv, { id, patch }: { id: string; patch: AdminPatch }) {
+  return await change(kv, id, (current) => {
+    const next: Organization = { ...current, ...defined(patch) };
+    if (patch.name !== undefined) next.name = patch.name.replace(/\s+/g, " ");
+    if (patch.isVerified === true && !current.isVerified) next.verifiedAt = new Date().toISOString();
+    if (patch.isVerified === false) Object.assign(next, { verifiedAt: null, verifiedDomain: null });
+    return next;
+  });
+}
+
+/** The fields of `patch` that were given. */
+function defined<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * Replaces organization `id` with `edit(current)`, checked against what was read, retried on a lost race; nothing is
+ * written when `edit` changes nothing.
+ * @throws NotFoundError; what `edit` throws; ConflictError for a name another organization has.
+ */
+async function change(kv: Deno.Kv, id: string, edit: (current: Organization) => Organization): Promise<Organization> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const entry = await getOrganization(kv, id);
+    if (!entry.value) throw new NotFoundError(NOT_FOUND);
+    const next = edit(entry.value);
+    if (JSON.stringify(next) === JSON.stringify(entry.value)) return entry.value;
+    const outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, next);
+    if (outcome === "taken") throw new ConflictError("Another organization already has this name");
+    if (outcome === "ok") return next;
+  }
+  throw new BusyError("The organization changed too often at once; try again");
+}
+
+/** A page of the admin list, each organization with its live listing count. */
+export interface AdminOrganizationPage {
+  organizations: (Organization & { internships: number })[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+/**
+ * The admin list: organizations whose name holds `search` (any case), verified ones only or unverified ones only when
+ * asked, by name; verified ones are read from their index, otherwise every organization is scanned (an admin page,
+ * not a public one).
+ */
+export async function listForAdmin(kv: Deno.Kv, query: AdminOrganizationQuery): Promise<AdminOrganizationPage> {
+  let candidates: Organization[];
+  if (query.verified === true) candidates = await verifiedOrganizations(kv);
+  else {
+    candidates = [];
+    for await (const organization of allOrganizations(kv)) candidates.push(organization);
+  }
+  const matches = candidates.filter((organization) =>
+    (query.verified === undefined || organization.isVerified === query.verified) &&
+    nameKey(organization.name).includes(query.search)
+  ).sort((a, b) => a.name.localeCompare(b.name, "en"));
+  const page = matches.slice(query.offset, query.offset + query.limit);
+  const counts = await Promise.all(page.map((organization) => internshipCount(kv, organization.id)));
+  return {
+    organizations: page.map((organization, i) => ({ ...organization, internships: counts[i] })),
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total: matches.length,
+      hasMore: query.offset + page.length < matches.length,
+    },
+  };
+}

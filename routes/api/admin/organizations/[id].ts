@@ -1,0 +1,33 @@
+/**
+ * `PATCH /api/admin/organizations/{id}` (admins) `{name?, website?, about?, isVerified?}` → `{organization}`: a new name
+ * keeps the slug and the old name (listings posted under it still match); another organization's name 409; verifying
+ * sets `verifiedAt`, un-verifying clears it and `verifiedDomain`; unknown id 404. docs/api.md, Trust;
+ * docs/decisions.md, Trust, "Organizations".
+ */
+import { define } from "@/lib/platform/define.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { AdminPatchSchema, updateAsAdmin } from "@/lib/organizations/organizations.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { OrganizationSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  PATCH: {
+    summary: "Change an organization: name, website, about text, verified",
+    access: ["admin"],
+    body: AdminPatchSchema,
+    responses: {
+      200: { description: "The organization", schema: z.strictObject({ organization: OrganizationSchema }) },
+      404: "Unknown organization",
+      409: "Another organization has this name",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async PATCH(req, ctx) {
+    const patch = await readBody(req, AdminPatchSchema);
+    const organization = await updateAsAdmin(ctx.state.services.kv, { id: ctx.params.id, patch });
+    return Response.json({ organization });
+  },
+});

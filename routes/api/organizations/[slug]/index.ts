@@ -1,0 +1,59 @@
+/**
+ * `GET /api/organizations/{slug}` (public) → `{organization, stats}`: the organization and its track record; unknown
+ * slug 404 `{error: "Organization not found"}`. `PATCH` (a manager of it, or an admin) `{website?, about?}` →
+ * `{organization}`; the website of a verified organization only an admin changes (403). docs/api.md, Trust;
+ * docs/decisions.md, Trust, "Organizations".
+ */
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { ManagerPatchSchema, organizationProfile, updateAsManager } from "@/lib/organizations/organizations.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { OrganizationSchema, OrganizationStatsSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "An organization and its track record",
+    description: "The application figures are 0 (or null) until the organization has applications here.",
+    responses: {
+      200: {
+        description: "The organization",
+        schema: z.strictObject({ organization: OrganizationSchema, stats: OrganizationStatsSchema }),
+      },
+      404: "Unknown slug",
+    },
+  },
+  PATCH: {
+    summary: "Change an organization's website and about text (its managers)",
+    description: "A verified organization's website only an admin changes.",
+    access: ["session"],
+    body: ManagerPatchSchema,
+    responses: {
+      200: { description: "The organization", schema: z.strictObject({ organization: OrganizationSchema }) },
+      403: "Not a manager, or the website of a verified organization",
+      404: "Unknown slug",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async GET(_req, ctx) {
+    const { organization, stats } = await organizationProfile(ctx.state.services.kv, {
+      slug: ctx.params.slug,
+      limit: 0,
+    });
+    return Response.json({ organization, stats });
+  },
+
+  async PATCH(req, ctx) {
+    assertSignedIn(ctx.state);
+    const patch = await readBody(req, ManagerPatchSchema);
+    const organization = await updateAsManager(ctx.state.services.kv, {
+      slug: ctx.params.slug,
+      user: ctx.state.user,
+      patch,
+    });
+    return Response.json({ organization });
+  },
+});

@@ -1,0 +1,239 @@
+/**
+ * Organizations (docs/api.md, Trust; docs/decisions.md, Trust, "Organizations"; docs/decisions.md, Trust, "The
+ * organization link"): every internship is linked to the organization its `hiringOrganization` names (matched in any
+ * case and spacing, made when new, with a unique slug), on create, on a change of name and by the one-time link of
+ * stored listings; the public profile with its stats, the page, and a manager's changes, per role with bad input.
+ */
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { call, postInternship } from "./helpers.ts";
+import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
+import { linkProgress } from "@/lib/organizations/link.ts";
+import { addManagerOps } from "@/lib/organizations/store.ts";
+import { nameKey, slugBase } from "@/lib/organizations/schema.ts";
+
+async function profile(t: TestApp, slug: string) {
+  return await call(t, undefined, "GET", `/api/organizations/${slug}`);
+}
+
+Deno.test("names match in any case and spacing; a new name makes an unverified organization with a unique slug", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const first = await postInternship(t, member, { hiringOrganization: "Acme Labs" });
+  assertEquals(first.organization, {
+    id: first.organization.id,
+    slug: "acme-labs",
+    name: "Acme Labs",
+    isVerified: false,
+  });
+  for (const name of ["acme labs", "  ACME   Labs ", "Acme\tLabs"]) {
+    const same = await postInternship(t, member, { hiringOrganization: name });
+    assertEquals(same.organization.id, first.organization.id, name);
+    assertEquals(same.hiringOrganization, name.trim(), "the listing keeps the name as posted");
+  }
+  const dashed = await postInternship(t, member, { hiringOrganization: "Acme-Labs" });
+  assertEquals([dashed.organization.slug, dashed.organization.name], ["acme-labs-2", "Acme-Labs"]);
+  const hindi = await postInternship(t, member, { hiringOrganization: "भारत सेवा संस्थान" });
+  assertEquals(hindi.organization.slug, "organization");
+  const accents = await postInternship(t, member, { hiringOrganization: "Café Société Pvt. Ltd." });
+  assertEquals(accents.organization.slug, "cafe-societe-pvt-ltd");
+  const batch = await call(t, member, "POST", "/api/internships", [
+    { title: "A", link: "https://a.example.com", hiringOrganization: "Batch Co" },
+    { title: "B", link: "https://b.example.com", hiringOrganization: "BATCH CO" },
+  ]);
+  assertEquals(batch.body.data[0].organization.id, batch.body.data[1].organization.id);
+  const listed = await call(t, undefined, "GET", "/api/internships?limit=100");
+  assert(listed.body.internships.every((i: { organization: unknown }) => i.organization !== null));
+});
+
+Deno.test("twenty posts naming one new organization at once make exactly one", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const posted = await Promise.all(
+    Array.from(
+      { length: 20 },
+      (_, i) => postInternship(t, member, { hiringOrganization: i % 2 ? "Race Co" : "race co" }),
+    ),
+  );
+  assertEquals(new Set(posted.map((i) => i.organization.id)).size, 1);
+  assertEquals((await profile(t, "race-co")).body.stats.internships, 20);
+});
+
+Deno.test("slugs: ASCII letters, digits and hyphens, cut at a word, and name keys", () => {
+  assertEquals(slugBase("  The   Great--Company!! "), "the-great-company");
+  assertEquals(slugBase("Ünïcödé GmbH & Co. KG"), "unicode-gmbh-co-kg");
+  assertMatch(slugBase("word ".repeat(30)), /^(word-)*word$/);
+  assert(slugBase("word ".repeat(30)).length <= 60);
+  assertEquals(slugBase("!!!"), "organization");
+  assertEquals(nameKey("  ＡＣＭＥ   Labs "), "acme labs");
+});
+
+Deno.test("the profile: stats count open and live listings, held, closed and deleted ones aside; unknown slug 404", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const open = await postInternship(t, member, { hiringOrganization: "Stat Co", title: "Open" });
+  await postInternship(t, member, { hiringOrganization: "Stat Co", title: "Closed", deadline: "2020-01-01" });
+  await postInternship(t, member, { hiringOrganization: "Stat Co", title: "Held", description: "registration fee" });
+  const gone = await postInternship(t, member, { hiringOrganization: "Stat Co", title: "Gone" });
+  await call(t, member, "DELETE", `/api/internships/${gone.id}`);
+  const res = await profile(t, open.organization.slug);
+  assertEquals(res.status, 200);
+  assertEquals(res.body.organization, {
+    id: open.organization.id,
+    slug: "stat-co",
+    name: "Stat Co",
+    website: null,
+    isVerified: false,
+    verifiedDomain: null,
+    verifiedAt: null,
+    about: null,
+    createdAt: res.body.organization.createdAt,
+  });
+  assertEquals(res.body.stats, {
+    openInternships: 1,
+    internships: 3,
+    applications: 0,
+    responseRate: null,
+    medianDaysToFirstResponse: null,
+    stipendReports: { yes: 0, partly: 0, no: 0 },
+  });
+  assertEquals(await profile(t, "no-such-co"), { status: 404, body: { error: "Organization not found" } });
+  assertEquals((await profile(t, "x".repeat(300))).status, 404);
+});
+
+Deno.test("a change of hiringOrganization moves the listing and its count to the other organization", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const listing = await postInternship(t, member, { hiringOrganization: "Old Name Co" });
+  const moved = await call(t, member, "PUT", `/api/internships/${listing.id}`, { hiringOrganization: "New Name Co" });
+  assertEquals([moved.status, moved.body.internship.organization.slug], [200, "new-name-co"]);
+  assertEquals((await profile(t, "old-name-co")).body.stats.internships, 0);
+  assertEquals((await profile(t, "new-name-co")).body.stats.internships, 1);
+  const other = await call(t, member, "PUT", `/api/internships/${listing.id}`, { stipend: 4000 });
+  assertEquals(other.body.internship.organization.slug, "new-name-co");
+});
+
+Deno.test("the page shows the name, the badge, the track record and the open internships; cards link to it", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const listing = await postInternship(t, member, { hiringOrganization: "Page Co", title: "Page Intern" });
+  await postInternship(t, member, { hiringOrganization: "Page Co", title: "Past Intern", deadline: "2020-01-01" });
+  const res = await t.fetch("/organizations/page-co");
+  const html = await res.text();
+  assertEquals(res.status, 200);
+  assert(html.includes("<h1") && html.includes("Page Co") && html.includes("Not verified"));
+  assert(html.includes("No track record yet") && html.includes("2 internships posted here"));
+  assert(html.includes("1 open internship") && html.includes("Page Intern") && !html.includes("Past Intern"));
+  const missing = await t.fetch("/organizations/nope");
+  await missing.body?.cancel();
+  assertEquals(missing.status, 404);
+  for (const path of ["/internships", `/internships/${listing.id}`]) {
+    assert((await (await t.fetch(path)).text()).includes('href="/organizations/page-co"'), path);
+  }
+});
+
+Deno.test("PATCH by a manager or an admin: website until verified, about; others 401/403; bad input 400", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const manager = await createTestUser(t, "user");
+  const student = await createTestUser(t, "user");
+  const admin = await createTestUser(t, "admin");
+  const { organization } = await postInternship(t, member, { hiringOrganization: "Managed Co" });
+  const op = t.kv.atomic();
+  addManagerOps(op, organization.id, manager.user.id, new Date().toISOString());
+  await op.commit();
+  const path = "/api/organizations/managed-co";
+  const body = { website: "https://managed.example.com", about: " We build things. " };
+  assertEquals((await call(t, undefined, "PATCH", path, body)).status, 401);
+  assertEquals((await call(t, student, "PATCH", path, body)).status, 403);
+  assertEquals((await call(t, member, "PATCH", path, body)).status, 403, "posting a listing makes no one a manager");
+  assertEquals((await call(t, manager, "PATCH", "/api/organizations/nope", body)).status, 404);
+  for (
+    const bad of [{ website: "ftp://x.example.com" }, { website: "not a url" }, { about: "x".repeat(2001) }, {
+      isVerified: true,
+    }, { name: "Other" }]
+  ) {
+    assertEquals((await call(t, manager, "PATCH", path, bad)).status, 400, JSON.stringify(bad));
+  }
+  const done = await call(t, manager, "PATCH", path, body);
+  assertEquals(done.status, 200);
+  assertEquals([done.body.organization.website, done.body.organization.about], [body.website, "We build things."]);
+  assertEquals((await call(t, admin, "PATCH", path, { about: null })).body.organization.about, null);
+  // Verified (here by an admin), the website is the admin's to change; the about text stays the manager's.
+  assertEquals(
+    (await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, { isVerified: true })).status,
+    200,
+  );
+  const locked = await call(t, manager, "PATCH", path, { website: "https://elsewhere.example.com" });
+  assertEquals(locked, {
+    status: 403,
+    body: { error: "A verified organization's website can be changed only by an admin" },
+  });
+  assertEquals((await call(t, manager, "PATCH", path, { about: "Still ours." })).status, 200);
+  assertEquals(
+    (await call(t, manager, "PATCH", path, { website: body.website })).status,
+    200,
+    "the same website is no change",
+  );
+});
+
+Deno.test("the one-time link: every stored listing linked and counted, phrases held, resumable, idempotent", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const owner = await createTestUser(t, "member");
+  const records = generateInternships(600, [owner.user.id], { seed: 7 });
+  records[0] = { ...records[0], description: "Pay a security deposit of ₹2,000 before joining." };
+  await importInternships(t.kv, records);
+  const before = await call(t, admin, "GET", "/api/internships?limit=5&includeInactive=true&includeDeleted=true");
+  assert(before.body.internships.every((i: { organization: unknown }) => i.organization === null), "older listings");
+
+  const first = await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run");
+  assertEquals(first.status, 200);
+  assertEquals([first.body.job, first.body.linked, first.body.held], ["organizations-link", 600, 1]);
+  assert(first.body.chunks > 1, `the records span ${first.body.chunks} chunks`);
+  const progress = await linkProgress(t.kv);
+  assertEquals([progress?.done, progress?.linked, progress?.held, progress?.lease], [true, 600, 1, null]);
+
+  const all = await call(
+    t,
+    admin,
+    "GET",
+    "/api/internships?limit=100&includeInactive=true&includeDeleted=true&includeClosed=true",
+  );
+  assert(all.body.internships.every((i: { organization: unknown }) => i.organization !== null));
+  const names = new Set(records.map((record) => record.hiringOrganization));
+  let counted = 0;
+  for (const name of names) {
+    const slug = slugBase(name);
+    const stats = (await profile(t, slug)).body.stats;
+    counted += stats.internships;
+  }
+  assertEquals(counted, records.filter((record) => !record.deletedAt).length, "every live listing counted once");
+  const queue = await call(t, admin, "GET", "/api/admin/moderation");
+  assertEquals(queue.body.items.map((item: { listing: { id: string } }) => item.listing.id), [records[0].id]);
+
+  const again = await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run");
+  assertEquals([again.body.linked, again.body.chunks], [0, 0], "a finished link does nothing");
+});
+
+Deno.test("the link resumes where a stopped run left off, and two runs at once link each listing once", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const owner = await createTestUser(t, "member");
+  await importInternships(t.kv, generateInternships(400, [owner.user.id], { seed: 3 }));
+  // A run that stopped after the first chunk: its lease ran out, its cursor stayed.
+  await t.kv.set(["organizations_meta", "link"], {
+    cursor: 1,
+    linked: 0,
+    held: 0,
+    done: false,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    lease: { holder: "gone", until: Date.now() - 1 },
+  });
+  const runs = await Promise.all([1, 2].map(() => call(t, admin, "POST", "/api/admin/jobs/organizations-link/run")));
+  const linked = runs.map((run) => run.body.linked as number).sort((a, b) => a - b);
+  const firstChunk = (await t.kv.get<number>(["internships_chunk_stamps", 0])).value!;
+  assertEquals(linked, [0, 400 - firstChunk], "one run took the link up from chunk 1, the other found it taken");
+  assertEquals((await linkProgress(t.kv))?.done, true);
+});
