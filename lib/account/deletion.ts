@@ -36,6 +36,7 @@ import { deleteRemindedOf } from "@/lib/alerts/reminders.ts";
 import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
 import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
 import { deleteMailsOf } from "@/lib/mail/outbox.ts";
+import { forgetManager } from "@/lib/organizations/store.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
@@ -68,6 +69,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "comments", run: forgetCommentAuthor },
   { name: "reactions", run: deleteReactionsOf },
   { name: "e-mails", run: deleteMailsOf },
+  { name: "organizations managed", run: forgetManager },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

@@ -24,6 +24,7 @@ import { subscriptionsOf, subscriptionView } from "@/lib/push/subscriptions.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
 import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
 import { mailsOfUser } from "@/lib/mail/outbox.ts";
+import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -69,6 +70,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "comments", collect: (kv, user) => commentsOf(kv, user.id) },
   { name: "reactions", collect: (kv, user) => reactionsOf(kv, user.id) },
   { name: "mails", collect: (kv, user) => mailsOfUser(kv, user.id) },
+  { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

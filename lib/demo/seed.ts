@@ -13,6 +13,7 @@ import { seedSaved } from "./saved.ts";
 import { seedOutbox } from "./outbox.ts";
 import { seedMoney } from "./money.ts";
 import { seedMonth } from "./history.ts";
+import { seedTrust } from "./trust.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
@@ -26,6 +27,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     accounts.get("sara@demo.careers")!,
     accounts.get("rohan@demo.careers")!,
   ]);
+  const trustLines = await seedTrust(kv, { member: accounts.get("member@demo.careers")! });
   const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
   const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
@@ -42,6 +44,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   return [
     `Internships: ${newInternships} added`,
     ...opportunityLines,
+    ...trustLines,
     ...toolkitLines,
     ...ungatekeepLines,
     ...commentLines,

@@ -17,6 +17,8 @@ import {
   getOrganization,
   internshipCount,
   isManager,
+  managedBy,
+  managersOf,
   organizationBySlug,
   replaceOrganization,
   verifiedOrganizations,
@@ -173,4 +175,18 @@ export async function listForAdmin(kv: Deno.Kv, query: AdminOrganizationQuery): 
       hasMore: query.offset + page.length < matches.length,
     },
   };
+}
+
+/** The organizations `userId` manages, with since when (the account export). */
+export async function organizationsManagedBy(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<{ id: string; slug: string; name: string; since: string }[]> {
+  const managed: { id: string; slug: string; name: string; since: string }[] = [];
+  for (const id of await managedBy(kv, userId)) {
+    const organization = (await getOrganization(kv, id)).value;
+    const since = (await managersOf(kv, id)).find((manager) => manager.userId === userId)?.since;
+    if (organization && since) managed.push({ id, slug: organization.slug, name: organization.name, since });
+  }
+  return managed;
 }

@@ -22,6 +22,7 @@ import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istToday } from "@/lib/dates.ts";
 import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
+import { addManagerOps } from "@/lib/organizations/store.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -87,6 +88,9 @@ async function buildPerson(t: TestApp): Promise<Person> {
   }));
   const internship =
     (await ok(t.json("POST", "/api/internships", { body: internshipBody(), headers: me.headers }), 201)).data;
+  const manages = t.kv.atomic();
+  addManagerOps(manages, internship.organization.id, user.id, new Date().toISOString());
+  assert((await manages.commit()).ok);
   const { opportunity } = await ok(
     t.json("POST", "/api/opportunities", {
       body: {
@@ -224,6 +228,7 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   assertEquals(data.posts.map((p: { id: string }) => p.id), [me.ids.post]);
   assertEquals(data.toolkits.map((k: { id: string }) => k.id), [me.ids.toolkit]);
   assertEquals(data.apiKeys.map((k: { name: string }) => k.name), ["Feed"]);
+  assertEquals(data.organizationsManaged.map((o: { name: string }) => o.name), ["Example Labs"]);
   assertEquals(data.settings, { deadlineReminders: true, emailOnReply: false });
   assertEquals(data.alerts.map((a: { query: unknown }) => a.query), [{ search: "data" }]);
   assertEquals(data.notifications.map((n: { type: string }) => n.type), [

@@ -1,0 +1,59 @@
+/**
+ * The demo's trust features (`deno task seed`; docs/decisions.md, Trust): the demo internships linked to their
+ * organizations, one organization verified by its domain with the demo member as its manager (its listings show the
+ * badge), and a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships",
+ * the admin finds it in `/admin/moderation`. Idempotent.
+ */
+import { linkOrganizations } from "@/lib/organizations/link.ts";
+import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization } from "@/lib/organizations/store.ts";
+import { createInternships, listInternships } from "@/lib/internships/internships.ts";
+import { InternshipCreateSchema, InternshipQuerySchema } from "@/lib/internships/schema.ts";
+import { InFlightRequests } from "@/lib/platform/in_flight.ts";
+import type { Organization } from "@/lib/organizations/schema.ts";
+import type { User } from "@/lib/users/users.ts";
+
+/** The organization the demo verifies, by its slug, with its website. */
+const VERIFIED = { slug: "zeta-fintech", website: "https://zetafintech.in", domain: "zetafintech.in" };
+
+/** The held listing's title. */
+export const HELD_TITLE = "Work-from-home Data Entry Intern";
+
+/** Seeds the trust part for the demo `member` (a manager, and the held listing's poster); returns what it did. */
+export async function seedTrust(kv: Deno.Kv, { member }: { member: User }): Promise<string[]> {
+  const link = await linkOrganizations({ kv, requests: new InFlightRequests(), now: new Date() });
+  const lines = [`Organizations: ${link.linked} demo internships linked`];
+  const found = await organizationBySlug(kv, VERIFIED.slug);
+  if (found && !found.isVerified) {
+    const entry = await getOrganization(kv, found.id);
+    const now = new Date().toISOString();
+    const verified: Organization = {
+      ...found,
+      website: VERIFIED.website,
+      about: "Payments and savings apps for small businesses across India.",
+      isVerified: true,
+      verifiedDomain: VERIFIED.domain,
+      verifiedAt: now,
+    };
+    await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, verified, (op) => {
+      addManagerOps(op, found.id, member.id, now);
+    });
+    lines.push(`Organizations: ${found.name} verified by ${VERIFIED.domain}, managed by ${member.email}`);
+  }
+  const mine = await listInternships(kv, {
+    query: InternshipQuerySchema.parse({ mine: "true", search: "data entry", limit: "100" }),
+    viewer: member,
+  });
+  if (!mine.internships.some((internship) => internship.title === HELD_TITLE)) {
+    const [held] = await createInternships(kv, member, [InternshipCreateSchema.parse({
+      title: HELD_TITLE,
+      hiringOrganization: "QuickEarn Solutions",
+      link: "https://quickearn.example.com/apply",
+      description: "Earn from home! Selected candidates must pay a registration fee of ₹499 to receive the work kit.",
+      stipend: 15000,
+      type: "remote",
+      location: "Remote",
+    })]);
+    lines.push(`Moderation: "${held.title}" held (${held.moderation.reasons.join(", ")})`);
+  }
+  return lines;
+}

@@ -1,0 +1,30 @@
+/**
+ * The demo shows the trust features (docs/decisions.md, Trust): internships linked to organizations, a verified
+ * organization whose listings carry the badge, and a held listing its owner and the admin queue see; seeding twice
+ * adds nothing.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { seedDemoData } from "@/lib/demo/seed.ts";
+import { HELD_TITLE } from "@/lib/demo/trust.ts";
+import { listInternships } from "@/lib/internships/internships.ts";
+import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
+import { organizationProfile } from "@/lib/organizations/organizations.ts";
+import { ModerationQuerySchema, moderationQueue } from "@/lib/moderation/admin.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+
+Deno.test("the demo links every internship, verifies one organization and holds one listing", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await seedDemoData(kv);
+  await seedDemoData(kv);
+  const admin = (await getUserByEmail(kv, "admin@demo.careers"))!;
+  const all = await listInternships(kv, {
+    query: InternshipQuerySchema.parse({ limit: "100", includeInactive: "true", includeClosed: "true" }),
+    viewer: admin,
+  });
+  assert(all.internships.every((internship) => internship.organization !== null), "every listing is linked");
+  const zeta = await organizationProfile(kv, { slug: "zeta-fintech" });
+  assertEquals([zeta.organization.isVerified, zeta.organization.verifiedDomain], [true, "zetafintech.in"]);
+  assert(zeta.internships.length > 0 && zeta.internships.every((i) => i.organization?.isVerified));
+  const queue = await moderationQueue(kv, ModerationQuerySchema.parse({}));
+  assertEquals(queue.items.map((item) => item.listing.title), [HELD_TITLE]);
+});
