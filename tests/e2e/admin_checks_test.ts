@@ -6,12 +6,12 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("admin forms refuse what cannot work, point out odd values and keep focus on a moved lesson", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();

@@ -6,11 +6,11 @@
 import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("an admin deletes a coupon only after confirming in the dialog", async () => {
   await using t = await createTestApp({ listen: true });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const admin = await createTestUser(t, "admin");
   for (const code of ["KEEPME", "DROPME"]) {
     await createCoupon(t.kv, CouponCreateSchema.parse({ code, discountType: "percentage", discountValue: 10 }));

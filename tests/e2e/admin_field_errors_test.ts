@@ -7,7 +7,7 @@
 import type { Locator, Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { EXPIRY_PASSED, HTTP_VIDEO } from "@/lib/browser/admin_checks.ts";
 import { BAD_LINK } from "@/lib/ungatekeep/banners.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
@@ -36,7 +36,7 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
   await using app = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const admin = await createTestUser(app, "admin");
   await createTestUser(app, "member", { name: "Meera Member" });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, app.origin, admin);
   const page = await context.newPage();

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 
 const PHONE = { width: 360, height: 740 };
@@ -30,7 +30,7 @@ Deno.test("admin pages at 360 px have no horizontal scroll and the header opens 
     `/admin/ungatekeep/${posts.posts[0].id}`,
     "/admin/banners",
   ];
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();

@@ -5,13 +5,13 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
 
 Deno.test("a student saves the shown filters as an alert, then pauses and re-times it on /me/alerts", async () => {
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const guest = await browser.newPage();
   await openHydrated(guest, `${t.origin}/opportunities?type=hackathon`);
   const signIn = await guest.getByRole("link", { name: "Alert me about new matches" }).getAttribute("href");

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
 
 const XSS = `<img src=x onerror="window.__xss='img'"><script>window.__xss='script'</script> ` +
@@ -18,7 +18,7 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
   const asha = await createTestUser(t, "user", { name: "Asha Rao" });
   const ravi = await createTestUser(t, "user", { name: "Ravi Kumar" });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const url = `${t.origin}/ungatekeep/${post.id}`;
 
   const ashaContext = await browser.newContext();

@@ -6,7 +6,7 @@
 import type { Page } from "playwright-core";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { hydrated, launchBrowser } from "@/tests/helpers/browser.ts";
+import { hydrated, openBrowser } from "@/tests/helpers/browser.ts";
 import { PASSWORD, passwordUser } from "@/tests/api/auth/helpers.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 
@@ -32,7 +32,7 @@ async function openBeforeHydration(page: Page, url: string): Promise<() => Promi
 
 Deno.test("sign-up filled before hydration submits what was typed", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   page.setDefaultTimeout(30_000);
 
@@ -50,7 +50,7 @@ Deno.test("sign-up filled before hydration submits what was typed", async () => 
 Deno.test("sign-in filled before hydration signs in", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const user = await passwordUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   page.setDefaultTimeout(30_000);
 
@@ -82,7 +82,7 @@ Deno.test("an internship search typed before hydration is applied, not erased", 
     item("Quantum Research Intern", "hybrid"),
     item("Sales Intern", "remote"),
   ]);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(30_000);
 

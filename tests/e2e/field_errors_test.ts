@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 /** Developer wording: a camelCase name before a colon, or zod's default messages. */
 const DEVELOPER_WORDING = /\b[a-z]+[A-Z]\w*:|Too (small|big)|[Ee]xpected (string|number|a date)|Invalid input/;
@@ -30,7 +30,7 @@ Deno.test("forms show the server's refusals as plain sentences at their fields",
   await using app = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const student = await createTestUser(app, "user");
   const admin = await createTestUser(app, "admin");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
 
   const studentContext = await browser.newContext();
   await signInBrowser(studentContext, app.origin, student);

@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
@@ -38,7 +38,7 @@ Deno.test("a Data & AI student in Pune sees a Pune data internship first under F
   await createInternships(t.kv, member.user, [
     listing({ title: "Mumbai Design Intern", tags: ["design"], location: "Mumbai" }),
   ]);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
@@ -69,7 +69,7 @@ Deno.test("the bell shows 1 after an admin approves the student's opportunity, a
     headers: student.headers,
   });
   const { opportunity } = await res.json();
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();

@@ -3,13 +3,13 @@
  * plain HTML form that posts to its page, which answers with a redirect, or with the page again
  * showing its sentences beside the fields (POST/redirect/GET).
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
-import { launchBrowser } from "@/tests/helpers/browser.ts";
+import { openBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
 import { PASSWORD, passwordUser, waitForMail } from "@/tests/api/auth/helpers.ts";
 
-async function scriptlessPage(browser: Browser): Promise<Page> {
+async function scriptlessPage(browser: TestBrowser): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -25,7 +25,7 @@ async function fieldError(page: Page, label: string): Promise<string> {
 Deno.test("sign-in without JavaScript: a wrong password, then the return page", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const user = await passwordUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await scriptlessPage(browser);
 
   await page.goto(`${t.origin}/sign-in?callbackURL=${encodeURIComponent("/internships?types=remote")}`);
@@ -50,7 +50,7 @@ Deno.test("sign-in without JavaScript: a wrong password, then the return page", 
 Deno.test("sign-in without JavaScript: an unverified e-mail gets a new link", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const user = await passwordUser(t, { verified: false });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await scriptlessPage(browser);
 
   await page.goto(`${t.origin}/sign-in`);
@@ -64,7 +64,7 @@ Deno.test("sign-in without JavaScript: an unverified e-mail gets a new link", as
 Deno.test("sign-up without JavaScript: every error at once, then the inbox page", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const taken = await passwordUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await scriptlessPage(browser);
 
   await page.goto(`${t.origin}/sign-up?callbackURL=%2Ftoolkits`);
@@ -101,7 +101,7 @@ Deno.test("sign-up without JavaScript: every error at once, then the inbox page"
 Deno.test("forgot and reset password without JavaScript", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const user = await passwordUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await scriptlessPage(browser);
 
   await page.goto(`${t.origin}/forgot-password`);

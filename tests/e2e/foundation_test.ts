@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openAccountMenu, openHydrated } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openAccountMenu, openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getUser, getUserByEmail } from "@/lib/users/users.ts";
 
@@ -74,7 +74,7 @@ async function onboardStudent(page: Page) {
 
 Deno.test("a student signs up, verifies, onboards, edits the profile, signs out and back in, resets the password", async () => {
   await using t = await createTestApp({ listen: true, env: { ADMIN_EMAILS: ADMIN_EMAIL } });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await openHydrated(page, `${t.origin}/sign-up`);
@@ -170,7 +170,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.waitForURL(`${t.origin}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
   await assertAccessible(page, "home");
-  assertEquals((await browser.contexts()[0].cookies()).filter((c) => c.name === "session"), []);
+  assertEquals((await page.context().cookies()).filter((c) => c.name === "session"), []);
 
   await openHydrated(page, `${t.origin}/profile`);
   assertEquals(new URL(page.url()).pathname + new URL(page.url()).search, "/sign-in?callbackURL=%2Fprofile");
@@ -228,7 +228,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
 
 Deno.test("an unverified user signing in is told to verify and can have the link sent again", async () => {
   await using t = await createTestApp({ listen: true });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   const signUp = await t.json("POST", "/api/auth/sign-up/email", { body: { ...STUDENT, callbackURL: "/onboarding" } });
   assertEquals(signUp.status, 200);
@@ -247,7 +247,7 @@ Deno.test("an unverified user signing in is told to verify and can have the link
 
 Deno.test("an admin changes a user's role in the admin table after confirming", async () => {
   await using t = await createTestApp({ listen: true, env: { ADMIN_EMAILS: ADMIN_EMAIL } });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   const student = await createTestUser(t, "user", { name: "Grace Hopper" });
   for (let i = 0; i < 22; i++) await createTestUser(t, "user", { name: `Filler ${i}` });

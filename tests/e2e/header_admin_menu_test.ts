@@ -9,8 +9,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
-  launchBrowser,
   openAccountMenu,
+  openBrowser,
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
@@ -34,7 +34,7 @@ Deno.test("the bell before the account links, the admin menu in one row on a pho
   });
   assertEquals(created.status, 201);
   const { post } = await created.json();
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
 
   await t.step("desktop: the header is one row, the bell before the account menu", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

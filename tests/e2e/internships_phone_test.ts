@@ -6,7 +6,7 @@
  */
 import { assert } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { hydrated, launchBrowser } from "@/tests/helpers/browser.ts";
+import { hydrated, openBrowser } from "@/tests/helpers/browser.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -36,7 +36,7 @@ Deno.test("/internships on a phone: no layout shift on hydration and a result ca
         deadline: "2099-12-31",
       })),
   );
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   await context.addInitScript(RECORD_SHIFTS);
   const page = await context.newPage();

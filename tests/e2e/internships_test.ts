@@ -8,7 +8,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import {
   createInternships,
   getInternship,
@@ -54,7 +54,7 @@ async function cardTitles(page: Page): Promise<string[]> {
 Deno.test("a guest filters by type and stipend, searches, and opens a result", async () => {
   await using t = await createTestApp({ listen: true });
   await seed(t, await createTestUser(t, "member"));
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await openHydrated(page, `${t.origin}/internships`);
@@ -107,7 +107,7 @@ Deno.test("a guest filters by type and stipend, searches, and opens a result", a
 Deno.test("a shared filtered link and the paginated list load in the browser", async () => {
   await using t = await createTestApp({ listen: true });
   await seed(t, await createTestUser(t, "member"));
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   await openHydrated(page, `${t.origin}/internships?types=hybrid,onsite&maxStipend=10000`);
   assert(await page.getByLabel("Hybrid").isChecked());
@@ -127,7 +127,7 @@ Deno.test("a shared filtered link and the paginated list load in the browser", a
 Deno.test("on a phone the filters are folded so the first result is on the first screen", async () => {
   await using t = await createTestApp({ listen: true });
   await seed(t, await createTestUser(t, "member"));
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const phone = { width: 390, height: 844 };
   const page = await browser.newPage({ viewport: phone });
   await openHydrated(page, `${t.origin}/internships?types=remote`);
@@ -159,7 +159,7 @@ Deno.test("on a phone the filters are folded so the first result is on the first
 Deno.test("the home page shows the latest internships and leads to the full list", async () => {
   await using t = await createTestApp({ listen: true });
   await seed(t, await createTestUser(t, "member"));
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const page = await browser.newPage({ viewport });
     await page.goto(`${t.origin}/`);
@@ -176,7 +176,7 @@ Deno.test("the home page shows the latest internships and leads to the full list
 Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
@@ -252,7 +252,7 @@ Deno.test("an admin verifies and deactivates an internship from its page and rea
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   const internship = (await seed(t, await createTestUser(t, "member"))).at(-1)!;
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();

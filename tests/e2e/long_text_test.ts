@@ -4,7 +4,7 @@
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { launchBrowser } from "@/tests/helpers/browser.ts";
+import { openBrowser } from "@/tests/helpers/browser.ts";
 import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
 
 Deno.test("long unbroken text wraps on the internship pages at 390 px", async () => {
@@ -22,7 +22,7 @@ Deno.test("long unbroken text wraps on the internship pages at 390 px", async ()
     duration: `Six${long.slice(0, 90)}`,
     experience: `None${long.slice(0, 90)}`,
   })]);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   for (const path of ["/internships", `/internships/${internship.id}`, "/"]) {
     await page.goto(`${t.origin}${path}`);

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
@@ -74,7 +74,7 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   });
   const { toolkit, items } = await shop(t, admin, ["SQL joins"]);
   const purchaseId = await pay(t, fake, buyer, toolkit.id);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
 
   // The receipt: a tax invoice (inter-state: IGST), printed.
   const buyerContext = await browser.newContext();
@@ -157,7 +157,7 @@ Deno.test("a learner completes the last lesson and opens their certificate; it p
     `/api/toolkits/${toolkit.id}/progress`,
     { body: { contentItemId: items[0].id, completed: true }, headers: learner.headers },
   );
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, learner);
   const page = await context.newPage();

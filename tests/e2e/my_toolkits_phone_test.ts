@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("My toolkits on a 360 px phone passes axe, its payments table scrolling in a focusable region", async () => {
   await using t = await createTestApp({ listen: true });
@@ -28,7 +28,7 @@ Deno.test("My toolkits on a 360 px phone passes axe, its payments table scrollin
   });
   assertEquals(bought.status, 200);
 
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();

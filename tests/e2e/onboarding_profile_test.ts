@@ -4,12 +4,12 @@
  */
 import { assert } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("a student's onboarding interests are ticked on the profile after onboarding", async () => {
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();

@@ -5,11 +5,11 @@
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 Deno.test("a user submits an opportunity, the admin approves it from the queue, and it is published", async () => {
   await using t = await createTestApp({ listen: true });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const user = await createTestUser(t, "user", { name: "Sara Student" });
   const admin = await createTestUser(t, "admin");
 

@@ -5,7 +5,7 @@
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { queueMail } from "@/lib/mail/outbox.ts";
@@ -28,7 +28,7 @@ Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is se
   await t.settled();
   t.services.mailer = createMailer(smtp.url, t.services.config.mailFrom, t.services.log);
 
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();

@@ -6,7 +6,7 @@
 import type { Locator } from "playwright-core";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
 const MARKDOWN = [
   "# Big heading",
@@ -39,7 +39,7 @@ async function looks(body: Locator): Promise<string[]> {
 Deno.test("the editor's preview looks like the published post", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { internshipBody } from "@/tests/api/internships/helpers.ts";
 import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
@@ -18,7 +18,7 @@ const PREVIEW_TAGS = ["og:title", "og:description", "og:url", "og:image", "og:ty
 
 Deno.test("internship, opportunity, toolkit and post pages carry the tags of a share preview", async () => {
   await using t = await createTestApp({ listen: true });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const admin = await createTestUser(t, "admin");
   const created = await t.json("POST", "/api/internships", {
     body: internshipBody({ title: "Design Intern" }),
@@ -75,7 +75,7 @@ Deno.test("internship, opportunity, toolkit and post pages carry the tags of a s
 
 Deno.test("the legal pages, the API reference and the list's feed link are reachable and accessible", async () => {
   await using t = await createTestApp({ listen: true, env: { GRIEVANCE_EMAIL: "grievances@example.org" } });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   await page.goto(`${t.origin}/`);
   for (
@@ -109,7 +109,7 @@ Deno.test("the legal pages, the API reference and the list's feed link are reach
 
 Deno.test("a person downloads their data, then deletes their account and is signed out", async () => {
   await using t = await createTestApp({ listen: true });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const email = "nisha@example.com";
   const user = await createUser(t.kv, {
     name: "Nisha",

@@ -4,7 +4,7 @@
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { hydrated, launchBrowser, openHydrated } from "@/tests/helpers/browser.ts";
+import { hydrated, openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
 import { lastMailTo, PASSWORD, passwordUser } from "@/tests/api/auth/helpers.ts";
 import { socialSetup } from "@/tests/api/auth/social_helpers.ts";
 import type { Page } from "playwright-core";
@@ -33,7 +33,7 @@ async function finishOnboarding(page: Page): Promise<void> {
 Deno.test("Sign in to buy → create an account → verify → onboarding ends on the toolkit", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const toolkit = await toolkitPage(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await page.goto(`${t.origin}${toolkit}`);
@@ -57,7 +57,7 @@ Deno.test("Sign in to buy → sign in (onboarding due) → onboarding ends on th
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const toolkit = await toolkitPage(t);
   const user = await passwordUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await page.goto(`${t.origin}${toolkit}`);
@@ -85,7 +85,7 @@ Deno.test("Sign in to buy → Continue with Google (new account) → onboarding 
   await using s = await socialSetup({ listen: true, env: { RATE_LIMITS: "off" } });
   s.google.identity = { sub: "g-return", email: "ravi@example.com", email_verified: true, name: "Ravi Kumar" };
   const toolkit = await toolkitPage(s.t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await page.goto(`${s.t.origin}${toolkit}`);
@@ -102,7 +102,7 @@ Deno.test("a signed-out /onboarding?callbackURL= keeps its return page through s
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const toolkit = await toolkitPage(t);
   const user = await passwordUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await page.goto(`${t.origin}/onboarding?callbackURL=${encodeURIComponent(toolkit)}`);

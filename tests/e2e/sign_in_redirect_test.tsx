@@ -6,7 +6,7 @@
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { launchBrowser, openHydrated } from "@/tests/helpers/browser.ts";
+import { openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
 import { PASSWORD, passwordUser } from "@/tests/api/auth/helpers.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import SignInForm from "@/islands/SignInForm.tsx";
@@ -60,7 +60,7 @@ Deno.test("signing in from /sign-in?callbackURL=<encoded way off-site> stays on 
     },
   });
   const user = await onboardedAccount(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await context.route(
     (url) => url.hostname === "evil.example",

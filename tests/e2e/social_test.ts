@@ -4,7 +4,7 @@
  * the same person coming back lands on that page. Pages visited are checked with axe-core.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { assertAccessible, launchBrowser, openAccountMenu } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openAccountMenu, openBrowser } from "@/tests/helpers/browser.ts";
 import { socialSetup } from "@/tests/api/auth/social_helpers.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 
@@ -17,7 +17,7 @@ Deno.test("Continue with Google lands a new user on onboarding and a returning u
     name: "Priya Sharma",
     picture: "https://lh3.example.com/priya.png",
   };
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
 
   await page.goto(`${s.t.origin}/sign-up`);

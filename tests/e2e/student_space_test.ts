@@ -7,8 +7,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
-  launchBrowser,
   openAccountMenu,
+  openBrowser,
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
@@ -32,7 +32,7 @@ Deno.test("a student saves two internships, moves one to applied, and sees both 
   await createInternships(t.kv, member.user, [listing("Data Intern", "2099-12-31")]);
   await createInternships(t.kv, member.user, [listing("Design Intern", soon)]);
   await createInternships(t.kv, member.user, [listing("Ops Intern", "2099-12-31")]);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
@@ -92,7 +92,7 @@ Deno.test("a guest's Save leads to sign in and back, where the listing is saved"
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user");
   const [internship] = await createInternships(t.kv, member.user, [listing("Cloud Intern", "2099-12-31")]);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   const page = await context.newPage();
 

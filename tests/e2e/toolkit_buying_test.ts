@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 
 async function toolkitWithPreview(t: TestApp) {
@@ -40,7 +40,7 @@ async function toolkitWithPreview(t: TestApp) {
 Deno.test("a free preview lesson ends with a way to buy the toolkit", async () => {
   await using t = await createTestApp({ listen: true });
   const { toolkit, lessons } = await toolkitWithPreview(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage();
   await page.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${lessons[0].id}`);
   const offer = page.getByRole("complementary", { name: "That was a free preview of Salary Negotiation" });
@@ -57,7 +57,7 @@ Deno.test("without payment keys the toolkit page says payments are not available
   const coupon = { code: "GIFT100", discountType: "percentage", discountValue: 100 };
   assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
   const student = await createTestUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
@@ -79,7 +79,7 @@ Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pa
   await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
   const { admin, toolkit } = await toolkitWithPreview(t);
   const student = await createTestUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();

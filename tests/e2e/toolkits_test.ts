@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { CHECKOUT_SCRIPT } from "@/islands/ToolkitCheckout.tsx";
 
@@ -33,7 +33,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await using t = await createTestApp({ listen: true, env: fake.env });
   const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
   const student = await createTestUser(t, "user", { name: "Sara Student" });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
 
   const adminContext = await browser.newContext();
   await signInBrowser(adminContext, t.origin, admin);
@@ -145,7 +145,7 @@ Deno.test("a declined payment shows the failure with a retry; the retry pays and
     },
     headers: admin.headers,
   });
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
   await context.route(

@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { gradientPng } from "@/lib/demo/images.ts";
 
 async function writePost(page: Page, t: TestApp, title: string, options: { pinned?: boolean; images?: number } = {}) {
@@ -35,7 +35,7 @@ async function writePost(page: Page, t: TestApp, title: string, options: { pinne
 Deno.test("an admin publishes a pinned post with two images and four others; a guest sees three and the hidden count; a user sees all; the banner carousel moves by button and arrow key; a post is deleted after confirming", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const adminContext = await browser.newContext();
   await signInBrowser(adminContext, t.origin, admin);
   const page = await adminContext.newPage();

@@ -1,13 +1,17 @@
 /**
- * Browser tests: Debian's Chromium driven by playwright-core, and an axe-core check.
+ * Browser tests: Debian's Chromium driven by playwright-core, and an axe-core check. A test module launches one
+ * Chromium (on its first `openBrowser`) and closes it after its last test; each test opens its own contexts on it.
  * `CHROMIUM_PATH` overrides the executable (default `/usr/bin/chromium`).
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { assertEquals } from "./assert.ts";
 
 const axeSource = Deno.readTextFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
 
-/** Launches headless Chromium with the flags this workplace needs. Close it with `await using`. */
+/**
+ * Launches a headless Chromium of its own with the flags this workplace needs. Close it with `await using`. Tests take
+ * the module's shared one through `openBrowser` instead.
+ */
 export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
   const browser = await chromium.launch({
     executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
@@ -23,6 +27,47 @@ export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
     ],
   });
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+}
+
+/** This test module's Chromium, launched by the first `openBrowser` (again if it went away). */
+let moduleBrowser: Promise<Browser> | undefined;
+
+Deno.test.afterAll(async () => {
+  const browser = await moduleBrowser?.catch(() => undefined);
+  moduleBrowser = undefined;
+  await browser?.close();
+});
+
+/** A test's share of the module's Chromium: what it opens is its own, and closed when it is disposed. */
+export interface TestBrowser extends AsyncDisposable {
+  /** A new context (its own cookies and storage). */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** A page in a new context of its own. */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+}
+
+/**
+ * The module's Chromium for one test (launched on first use, closed after the module's last test, so a module
+ * starts one Chromium however many tests it has). Dispose it with `await using`: it closes every context the test
+ * opened.
+ */
+export async function openBrowser(): Promise<TestBrowser> {
+  const launched = moduleBrowser && await moduleBrowser.catch(() => undefined);
+  if (!launched?.isConnected()) moduleBrowser = launchBrowser();
+  const browser = await moduleBrowser!;
+  const contexts: BrowserContext[] = [];
+  const newContext = async (options?: BrowserContextOptions) => {
+    const context = await browser.newContext(options);
+    contexts.push(context);
+    return context;
+  };
+  return {
+    newContext,
+    newPage: async (options) => await (await newContext(options)).newPage(),
+    async [Symbol.asyncDispose]() {
+      await Promise.all(contexts.map((context) => context.close().catch(() => {})));
+    },
+  };
 }
 
 /** Violations of impact `serious` or `critical` that axe-core finds on the page, as short lines. */

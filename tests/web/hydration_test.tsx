@@ -13,7 +13,7 @@ import type { AppProps, State } from "@/lib/web/types.ts";
 import * as CounterModule from "@/tests/fixtures/web/islands/Counter.tsx";
 import * as DisplayModule from "@/tests/fixtures/web/islands/Display.tsx";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { launchBrowser } from "@/tests/helpers/browser.ts";
+import { openBrowser } from "@/tests/helpers/browser.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const Counter = CounterModule.default;
@@ -114,7 +114,7 @@ Deno.test("islands hydrate in Chromium and share one Preact and one signal", asy
     await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
     const origin = `http://127.0.0.1:${server.addr.port}`;
 
-    await using browser = await launchBrowser();
+    await using browser = await openBrowser();
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
