@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "./internships/helpers.ts";
+import { internshipBody } from "@/tests/fixtures/internships.ts";
 import { REVOKE_BATCH } from "@/lib/api_keys/api_keys.ts";
 
 async function newKey(t: TestApp, admin: TestUser, name = "Job board sync"): Promise<{ id: string; key: string }> {

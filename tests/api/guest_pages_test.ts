@@ -4,13 +4,14 @@
  * data version for guests; a write shows at once; signed-in users always get a fresh page.
  */
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
-import { createInternships, deleteInternship, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { deleteInternship } from "@/lib/internships/internships.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 
 async function post(t: TestApp, owner: TestUser, title: string) {
-  const [created] = await createInternships(t.kv, owner.user, [
-    InternshipCreateSchema.parse({ title, hiringOrganization: "Cache Labs", link: "https://example.com/apply" }),
+  const [created] = await addInternships(t, owner, [
+    { title, hiringOrganization: "Cache Labs", link: "https://example.com/apply" },
   ]);
   return created;
 }

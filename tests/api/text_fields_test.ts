@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { PASSWORD } from "./auth/helpers.ts";
+import { PASSWORD } from "@/tests/fixtures/people.ts";
 import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
 
 /** `text` with invisible characters around and inside it: NUL, zero-width, bidi override and isolate. */

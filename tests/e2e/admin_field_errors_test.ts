@@ -11,6 +11,7 @@ import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/te
 import { EXPIRY_PASSED, HTTP_VIDEO } from "@/lib/browser/admin_checks.ts";
 import { BAD_LINK } from "@/lib/ungatekeep/banners.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
+import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
 
 /** Developer wording: a camelCase name before a colon, zod's default messages, or a "Label: sentence" line. */
 const DEVELOPER_WORDING =
@@ -43,10 +44,7 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
   page.setDefaultTimeout(30_000);
 
   await t.step("coupon: an expiry in the past, then a code already taken", async () => {
-    await app.json("POST", "/api/admin/coupons", {
-      body: { code: "TAKEN", discountType: "percentage", discountValue: 10 },
-      headers: admin.headers,
-    });
+    await addCoupon({ t: app, admin }, { code: "TAKEN", discountType: "percentage", discountValue: 10 });
     await openHydrated(page, `${app.origin}/admin/coupons`);
     await page.getByLabel("Code", { exact: true }).fill("LATE");
     await page.getByLabel("Percent off").fill("10");
@@ -79,11 +77,12 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
   });
 
   await t.step("lesson: an http video, then an address the server refuses", async () => {
-    const created = await app.json("POST", "/api/admin/toolkits", {
-      body: { title: "Interview Playbook", description: "Everything for a first interview.", price: 499 },
-      headers: admin.headers,
+    const { id } = await addToolkit({ t: app, admin }, {
+      title: "Interview Playbook",
+      description: "Everything for a first interview.",
+      price: 499,
+      isActive: false,
     });
-    const { id } = await created.json();
     await openHydrated(page, `${app.origin}/admin/toolkits/${id}`);
     await page.getByLabel("Lesson title").fill("Warm-up");
     await page.getByLabel("Type").selectOption("video");

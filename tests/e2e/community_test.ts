@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 
 const XSS = `<img src=x onerror="window.__xss='img'"><script>window.__xss='script'</script> ` +
   `javascript:window.__xss='link' https://example.com/ok`;

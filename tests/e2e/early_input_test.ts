@@ -7,8 +7,8 @@ import type { Page } from "playwright-core";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { hydrated, openBrowser } from "@/tests/helpers/browser.ts";
-import { PASSWORD, passwordUser } from "@/tests/api/auth/helpers.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 
 /**
  * Opens `url` with every script held back; resolves to the function that lets them through.
@@ -70,15 +70,14 @@ Deno.test("sign-in filled before hydration signs in", async () => {
 Deno.test("an internship search typed before hydration is applied, not erased", async () => {
   await using t = await createTestApp({ listen: true });
   const owner = await createTestUser(t, "member");
-  const item = (title: string, type: "remote" | "hybrid") =>
-    InternshipCreateSchema.parse({
-      title,
-      hiringOrganization: "Acme",
-      link: "https://acme.example.com/jobs",
-      type,
-      deadline: "2099-12-31",
-    });
-  await createInternships(t.kv, owner.user, [
+  const item = (title: string, type: "remote" | "hybrid") => ({
+    title,
+    hiringOrganization: "Acme",
+    link: "https://acme.example.com/jobs",
+    type,
+    deadline: "2099-12-31",
+  });
+  await addInternships(t, owner, [
     item("Quantum Research Intern", "hybrid"),
     item("Sales Intern", "remote"),
   ]);

@@ -8,11 +8,14 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
-const listing = (fields: Record<string, unknown>) =>
-  InternshipCreateSchema.parse({ hiringOrganization: "Acme", link: "https://jobs.example.com/apply", ...fields });
+const listing = (fields: Partial<Listing>) => ({
+  hiringOrganization: "Acme",
+  link: "https://jobs.example.com/apply",
+  ...fields,
+});
 
 Deno.test("a Data & AI student in Pune sees a Pune data internship first under For you, with its reason", async () => {
   await using t = await createTestApp({ listen: true });
@@ -29,13 +32,13 @@ Deno.test("a Data & AI student in Pune sees a Pune data internship first under F
     domainPreferences: ["Data & AI"],
     struggles: [],
   });
-  await createInternships(t.kv, member.user, [
+  await addInternships(t, member, [
     listing({ title: "Pune Data Analyst Intern", tags: ["data"], location: "Pune" }),
   ]);
-  await createInternships(t.kv, member.user, [
+  await addInternships(t, member, [
     listing({ title: "Delhi Sales Intern", tags: ["sales"], location: "Delhi" }),
   ]);
-  await createInternships(t.kv, member.user, [
+  await addInternships(t, member, [
     listing({ title: "Mumbai Design Intern", tags: ["design"], location: "Mumbai" }),
   ]);
   await using browser = await openBrowser();

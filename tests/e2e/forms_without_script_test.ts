@@ -7,7 +7,8 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
 import { openBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
-import { PASSWORD, passwordUser, waitForMail } from "@/tests/api/auth/helpers.ts";
+import { waitForMail } from "@/tests/api/auth/helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 async function scriptlessPage(browser: TestBrowser): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled: false });

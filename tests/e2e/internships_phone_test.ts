@@ -7,7 +7,7 @@
 import { assert } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { hydrated, openBrowser } from "@/tests/helpers/browser.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -21,20 +21,19 @@ new PerformanceObserver((list) => {
 Deno.test("/internships on a phone: no layout shift on hydration and a result card on the first screen", async () => {
   await using t = await createTestApp({ listen: true });
   const owner = await createTestUser(t, "member");
-  await createInternships(
-    t.kv,
-    owner.user,
-    Array.from({ length: 12 }, (_, i) =>
-      InternshipCreateSchema.parse({
-        title: `Product Design Intern ${i}`,
-        hiringOrganization: `Studio ${i}`,
-        link: `https://studio${i}.example.com/jobs`,
-        type: "remote",
-        stipend: 15000,
-        tags: ["design"],
-        location: "Bengaluru",
-        deadline: "2099-12-31",
-      })),
+  await addInternships(
+    t,
+    owner,
+    Array.from({ length: 12 }, (_, i) => ({
+      title: `Product Design Intern ${i}`,
+      hiringOrganization: `Studio ${i}`,
+      link: `https://studio${i}.example.com/jobs`,
+      type: "remote",
+      stipend: 15000,
+      tags: ["design"],
+      location: "Bengaluru",
+      deadline: "2099-12-31",
+    })),
   );
   await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });

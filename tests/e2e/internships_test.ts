@@ -9,12 +9,8 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import {
-  createInternships,
-  getInternship,
-  InternshipCreateSchema,
-  type InternshipView,
-} from "@/lib/internships/internships.ts";
+import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 
 const TYPES = ["remote", "hybrid", "onsite"] as const;
 
@@ -44,7 +40,7 @@ async function seed(t: TestApp, owner: TestUser): Promise<InternshipView[]> {
     location: "Hyderabad",
     deadline: "2099-12-31",
   });
-  return await createInternships(t.kv, owner.user, items.map((item) => InternshipCreateSchema.parse(item)));
+  return await addInternships(t, owner, items);
 }
 
 async function cardTitles(page: Page): Promise<string[]> {

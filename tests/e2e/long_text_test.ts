@@ -5,13 +5,13 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser } from "@/tests/helpers/browser.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 
 Deno.test("long unbroken text wraps on the internship pages at 390 px", async () => {
   await using t = await createTestApp({ listen: true });
   const owner = await createTestUser(t, "member");
   const long = "A".repeat(190);
-  const [internship] = await createInternships(t.kv, owner.user, [InternshipCreateSchema.parse({
+  const [internship] = await addInternships(t, owner, [{
     title: `Intern${long}`,
     description: `See https://careers.example.com/${"x".repeat(400)} and ${long}`,
     hiringOrganization: `Org${long}`,
@@ -21,7 +21,7 @@ Deno.test("long unbroken text wraps on the internship pages at 390 px", async ()
     tags: [`tag${"t".repeat(45)}`],
     duration: `Six${long.slice(0, 90)}`,
     experience: `None${long.slice(0, 90)}`,
-  })]);
+  }]);
   await using browser = await openBrowser();
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   for (const path of ["/internships", `/internships/${internship.id}`, "/"]) {

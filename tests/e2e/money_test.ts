@@ -5,12 +5,15 @@
  * Every page is checked with axe.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
 const SHOTS = Deno.env.get("SCREENSHOTS_DIR") ?? Deno.makeTempDirSync({ prefix: "money-e2e-" });
+
+const TOOLKIT = { title: "Crack the Data Analyst Interview", description: "SQL, cases and the offer.", price: 799 };
 
 const SELLER = {
   SELLER_NAME: "Career Community Private Limited",
@@ -18,45 +21,6 @@ const SELLER = {
   SELLER_STATE: "Karnataka",
   SELLER_GSTIN: "29ABCDE1234F1Z5",
 };
-
-async function shop(t: TestApp, admin: TestUser, lessons: string[]) {
-  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Crack the Data Analyst Interview",
-      description: "SQL, cases and the offer.",
-      price: 799,
-    },
-    headers: admin.headers,
-  })).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
-  const items = [];
-  for (const title of lessons) {
-    const res = await t.json("POST", "/api/admin/toolkit-content-items", {
-      body: {
-        toolkitId: toolkit.id,
-        title,
-        type: "article",
-        content: `<p>${title} body</p>`,
-      },
-      headers: admin.headers,
-    });
-    items.push((await res.json()).contentItem);
-  }
-  return { toolkit, items };
-}
-
-async function pay(t: TestApp, fake: ReturnType<typeof startFakeRazorpay>, buyer: TestUser, toolkitId: string) {
-  const started = await (await t.json("POST", `/api/toolkits/${toolkitId}`, { body: {}, headers: buyer.headers }))
-    .json();
-  const payment = fake.addPayment(started.order.id, "captured");
-  const res = await t.json(
-    "POST",
-    `/api/toolkits/${toolkitId}/verify`,
-    { body: signedPayment(started.order.id, payment.id), headers: buyer.headers },
-  );
-  assertEquals(res.status, 200);
-  return started.purchase.id as string;
-}
 
 Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the refund; the receipt prints", async () => {
   await using fake = startFakeRazorpay();
@@ -72,8 +36,8 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
     },
     headers: buyer.headers,
   });
-  const { toolkit, items } = await shop(t, admin, ["SQL joins"]);
-  const purchaseId = await pay(t, fake, buyer, toolkit.id);
+  const { toolkit, lessons: items } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["SQL joins"] });
+  const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id);
   await using browser = await openBrowser();
 
   // The receipt: a tax invoice (inter-state: IGST), printed.
@@ -150,8 +114,11 @@ Deno.test("a learner completes the last lesson and opens their certificate; it p
   await using t = await createTestApp({ listen: true, env: fake.env });
   const admin = await createTestUser(t, "admin");
   const learner = await createTestUser(t, "user", { name: "Sara Khan" });
-  const { toolkit, items } = await shop(t, admin, ["Joins", "Window functions"]);
-  await pay(t, fake, learner, toolkit.id);
+  const { toolkit, lessons: items } = await addToolkitWithLessons({ t, admin }, {
+    ...TOOLKIT,
+    lessons: ["Joins", "Window functions"],
+  });
+  await buy({ t, fake }, learner, toolkit.id);
   await t.json(
     "POST",
     `/api/toolkits/${toolkit.id}/progress`,

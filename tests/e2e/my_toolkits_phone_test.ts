@@ -5,23 +5,18 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
 
 Deno.test("My toolkits on a 360 px phone passes axe, its payments table scrolling in a focusable region", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
-  const created = await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "The Complete Guide to Product Management Interviews at Indian Startups",
-      description: "Cases",
-      price: 299,
-    },
-    headers: admin.headers,
+  const toolkit = await addToolkit({ t, admin }, {
+    title: "The Complete Guide to Product Management Interviews at Indian Startups",
+    description: "Cases",
+    price: 299,
   });
-  const toolkit = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
-  const coupon = { code: "FREEPM", discountType: "percentage", discountValue: 100 };
-  assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
+  await addCoupon({ t, admin }, { code: "FREEPM", discountType: "percentage", discountValue: 100 });
   const bought = await t.json("POST", `/api/toolkits/${toolkit.id}`, {
     body: { couponCode: "FREEPM" },
     headers: student.headers,

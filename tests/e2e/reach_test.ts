@@ -7,8 +7,10 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
-import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { addToolkit } from "@/tests/fixtures/toolkits.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { hashPassword } from "@/lib/auth/passwords.ts";
 import { createUser } from "@/lib/users/users.ts";
@@ -20,30 +22,17 @@ Deno.test("internship, opportunity, toolkit and post pages carry the tags of a s
   await using t = await createTestApp({ listen: true });
   await using browser = await openBrowser();
   const admin = await createTestUser(t, "admin");
-  const created = await t.json("POST", "/api/internships", {
-    body: internshipBody({ title: "Design Intern" }),
-    headers: admin.headers,
+  const [internship] = await postInternships(t, admin, [{ title: "Design Intern" }]);
+  const opportunity = await submitOpportunity(t, admin, {
+    title: "Open Data Hackathon",
+    startDate: "2099-02-01",
+    endDate: "2099-02-02",
   });
-  const internship = (await created.json()).data;
-  const submitted = await t.json("POST", "/api/opportunities", {
-    body: {
-      title: "Open Data Hackathon",
-      type: "hackathon",
-      startDate: "2099-02-01",
-      endDate: "2099-02-02",
-    },
-    headers: admin.headers,
+  const toolkit = await addToolkit({ t, admin }, {
+    title: "Interview Toolkit",
+    description: "Prepare for interviews.",
+    price: 299,
   });
-  const { opportunity } = await submitted.json();
-  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Interview Toolkit",
-      description: "Prepare for interviews.",
-      price: 299,
-    },
-    headers: admin.headers,
-  })).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const post = await createPost(t, admin, { title: "Notes from my first internship" });
 
   const page = await browser.newPage();

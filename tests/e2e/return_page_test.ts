@@ -5,21 +5,16 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { hydrated, openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
-import { lastMailTo, PASSWORD, passwordUser } from "@/tests/api/auth/helpers.ts";
+import { lastMailTo } from "@/tests/api/auth/helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { socialSetup } from "@/tests/api/auth/social_helpers.ts";
+import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import type { Page } from "playwright-core";
 
 /** An active toolkit; returns its page's path. */
 async function toolkitPage(t: TestApp): Promise<string> {
   const admin = await createTestUser(t, "admin");
-  const created = await t.json("POST", "/api/admin/toolkits", {
-    body: { title: "Resume Lab", description: "CVs", price: 99 },
-    headers: {
-      ...admin.headers,
-    },
-  });
-  const { id } = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${id}`, { body: { isActive: true }, headers: admin.headers });
+  const { id } = await addToolkit({ t, admin }, { title: "Resume Lab", description: "CVs", price: 99 });
   return `/toolkits/${id}`;
 }
 

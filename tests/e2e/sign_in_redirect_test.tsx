@@ -7,7 +7,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
-import { PASSWORD, passwordUser } from "@/tests/api/auth/helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import SignInForm from "@/islands/SignInForm.tsx";
 import type { Page } from "playwright-core";

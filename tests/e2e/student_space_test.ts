@@ -12,26 +12,25 @@ import {
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 import { listSaved } from "@/lib/saved/saved.ts";
 import { istToday } from "@/lib/dates.ts";
 
-const listing = (title: string, deadline: string) =>
-  InternshipCreateSchema.parse({
-    title,
-    hiringOrganization: `${title} Co`,
-    link: "https://jobs.example.com/apply",
-    deadline,
-  });
+const listing = (title: string, deadline: string) => ({
+  title,
+  hiringOrganization: `${title} Co`,
+  link: "https://jobs.example.com/apply",
+  deadline,
+});
 
 Deno.test("a student saves two internships, moves one to applied, and sees both on the tracker", async () => {
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user", { name: "Sara Student" });
   const soon = istToday(new Date(Date.now() + 3 * 86_400_000));
-  await createInternships(t.kv, member.user, [listing("Data Intern", "2099-12-31")]);
-  await createInternships(t.kv, member.user, [listing("Design Intern", soon)]);
-  await createInternships(t.kv, member.user, [listing("Ops Intern", "2099-12-31")]);
+  await addInternships(t, member, [listing("Data Intern", "2099-12-31")]);
+  await addInternships(t, member, [listing("Design Intern", soon)]);
+  await addInternships(t, member, [listing("Ops Intern", "2099-12-31")]);
   await using browser = await openBrowser();
   const context = await browser.newContext();
   await signInBrowser(context, t.origin, student);
@@ -91,7 +90,7 @@ Deno.test("a guest's Save leads to sign in and back, where the listing is saved"
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user");
-  const [internship] = await createInternships(t.kv, member.user, [listing("Cloud Intern", "2099-12-31")]);
+  const [internship] = await addInternships(t, member, [listing("Cloud Intern", "2099-12-31")]);
   await using browser = await openBrowser();
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -8,32 +8,19 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 
 async function toolkitWithPreview(t: TestApp) {
   const admin = await createTestUser(t, "admin");
-  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Salary Negotiation",
-      description: "Scripts and numbers",
-      price: 249,
-    },
-    headers: admin.headers,
-  })).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
-  const lessons = [];
-  for (const [title, isPreview] of [["Why negotiate", true], ["The script", false]] as const) {
-    const res = await t.json("POST", "/api/admin/toolkit-content-items", {
-      body: {
-        toolkitId: toolkit.id,
-        title,
-        type: "article",
-        content: `<p>${title} body</p>`,
-        isPreview,
-      },
-      headers: admin.headers,
-    });
-    lessons.push((await res.json()).contentItem);
-  }
+  const { toolkit, lessons } = await addToolkitWithLessons({ t, admin }, {
+    title: "Salary Negotiation",
+    description: "Scripts and numbers",
+    price: 249,
+    lessons: [
+      { title: "Why negotiate", content: "<p>Why negotiate body</p>", isPreview: true },
+      { title: "The script", content: "<p>The script body</p>", isPreview: false },
+    ],
+  });
   return { admin, toolkit, lessons };
 }
 
@@ -54,8 +41,7 @@ Deno.test("a free preview lesson ends with a way to buy the toolkit", async () =
 Deno.test("without payment keys the toolkit page says payments are not available; a 100 % coupon still works", async () => {
   await using t = await createTestApp({ listen: true });
   const { admin, toolkit } = await toolkitWithPreview(t);
-  const coupon = { code: "GIFT100", discountType: "percentage", discountValue: 100 };
-  assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
+  await addCoupon({ t, admin }, { code: "GIFT100", discountType: "percentage", discountValue: 100 });
   const student = await createTestUser(t);
   await using browser = await openBrowser();
   const context = await browser.newContext();

@@ -10,6 +10,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 import { CHECKOUT_SCRIPT } from "@/islands/ToolkitCheckout.tsx";
 
 /**
@@ -126,24 +127,11 @@ Deno.test("a declined payment shows the failure with a retry; the retry pays and
   await using t = await createTestApp({ listen: true, env: fake.env });
   const student = await createTestUser(t, "user");
   const admin = await createTestUser(t, "admin");
-  const created = await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Aptitude Drill",
-      description: "Daily sets",
-      price: 149,
-    },
-    headers: admin.headers,
-  });
-  const toolkit = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
-  await t.json("POST", "/api/admin/toolkit-content-items", {
-    body: {
-      toolkitId: toolkit.id,
-      title: "Set one",
-      type: "article",
-      content: "<p>Question 1</p>",
-    },
-    headers: admin.headers,
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
+    title: "Aptitude Drill",
+    description: "Daily sets",
+    price: 149,
+    lessons: [{ title: "Set one", content: "<p>Question 1</p>" }],
   });
   await using browser = await openBrowser();
   const context = await browser.newContext();

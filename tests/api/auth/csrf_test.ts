@@ -1,7 +1,7 @@
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
-import { PASSWORD, passwordUser } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 const json = { "content-type": "application/json" };
 

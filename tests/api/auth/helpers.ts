@@ -1,25 +1,7 @@
-/** Shared steps of the auth API tests: accounts with passwords, cookies, links from e-mails. */
-import { hashPassword } from "@/lib/auth/passwords.ts";
+/** Shared steps of the auth API tests: cookies, and links from e-mails. */
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { createUser, type User } from "@/lib/users/users.ts";
 import type { TestApp } from "@/tests/helpers/app.ts";
-
-/** The password every test account gets unless told otherwise. */
-export const PASSWORD = "correct horse battery";
-
-/** A user created directly in KV with `PASSWORD` (verified unless told otherwise). */
-export async function passwordUser(
-  t: TestApp,
-  fields: { email?: string; name?: string; verified?: boolean; password?: string } = {},
-): Promise<User> {
-  return await createUser(t.kv, {
-    name: fields.name ?? "Asha Rao",
-    email: fields.email ?? `asha-${crypto.randomUUID().slice(0, 8)}@example.com`,
-    emailVerified: fields.verified ?? true,
-    role: "user",
-    passwordHash: await hashPassword(fields.password ?? PASSWORD),
-  });
-}
+import { PASSWORD } from "@/tests/fixtures/people.ts";
 
 /** The `name=value` part of a response's `Set-Cookie`, or undefined. */
 export function cookieOf(res: Response): string | undefined {

@@ -5,7 +5,8 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { cookieOf, PASSWORD, passwordUser, pathOf } from "./helpers.ts";
+import { cookieOf, pathOf } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 /** The first http(s) link in a text. */
 function linkIn(text: string): string {

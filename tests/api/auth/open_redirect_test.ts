@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { cookieOf, lastMailTo, PASSWORD, passwordUser, pathOf } from "./helpers.ts";
+import { cookieOf, lastMailTo, pathOf } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { authorizeAt, openCallback, socialSetup, startSocial } from "./social_helpers.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 

@@ -5,7 +5,8 @@ import { AuthError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { lastMailTo, PASSWORD, passwordUser, signIn, tokenOf, waitForMail } from "./helpers.ts";
+import { lastMailTo, signIn, tokenOf, waitForMail } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const INVALID_TOKEN = { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" };

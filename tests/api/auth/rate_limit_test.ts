@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { PASSWORD, passwordUser } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 /** Waits, when needed, so that `neededMs` fit before the current fixed window of `windowMs` ends. */
 async function roomInWindow(windowMs: number, neededMs: number): Promise<void> {

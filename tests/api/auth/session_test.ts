@@ -3,7 +3,8 @@ import { sha256Hex } from "@/lib/ids.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { cookieOf, passwordUser, signIn } from "./helpers.ts";
+import { cookieOf, signIn } from "./helpers.ts";
+import { passwordUser } from "@/tests/fixtures/people.ts";
 
 for (const path of ["/api/auth/session", "/api/auth/get-session"]) {
   Deno.test(`GET ${path} as a guest answers 200 null`, async () => {

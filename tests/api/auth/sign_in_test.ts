@@ -1,7 +1,8 @@
 import { createUser } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
-import { cookieOf, lastMailTo, PASSWORD, passwordUser } from "./helpers.ts";
+import { cookieOf, lastMailTo } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 const PATH = "/api/auth/sign-in/email";
 const INVALID = {

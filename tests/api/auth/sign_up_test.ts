@@ -2,7 +2,8 @@ import { verifyPassword } from "@/lib/auth/passwords.ts";
 import { getPasswordHash, getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { lastMailTo, PASSWORD } from "./helpers.ts";
+import { lastMailTo } from "./helpers.ts";
+import { PASSWORD } from "@/tests/fixtures/people.ts";
 
 const PATH = "/api/auth/sign-up/email";
 

@@ -6,7 +6,7 @@
 import { createSession } from "@/lib/auth/sessions.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { passwordUser } from "./helpers.ts";
+import { passwordUser } from "@/tests/fixtures/people.ts";
 import { signInSocially, socialSetup } from "./social_helpers.ts";
 import { cookieOf } from "./helpers.ts";
 

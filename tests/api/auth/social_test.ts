@@ -7,7 +7,8 @@ import { createSession } from "@/lib/auth/sessions.ts";
 import { getPasswordHash, getUser, getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { cookieOf, PASSWORD, passwordUser } from "./helpers.ts";
+import { cookieOf } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
 
 const NEW_USER = { callbackURL: "/internships", newUserCallbackURL: "/onboarding" };

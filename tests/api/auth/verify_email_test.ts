@@ -3,7 +3,8 @@ import { sha256Hex } from "@/lib/ids.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { cookieOf, lastMailTo, PASSWORD, passwordUser, pathOf, tokenOf, waitForMail } from "./helpers.ts";
+import { cookieOf, lastMailTo, pathOf, tokenOf, waitForMail } from "./helpers.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 /** Signs up `email` and returns the verification link from the mail. */
 async function signUpLink(t: TestApp, email = "new@example.com", callbackURL?: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "./helpers.ts";
+import { internshipBody } from "@/tests/fixtures/internships.ts";
 
 Deno.test("POST /api/internships: a member creates one internship, 201 with defaults set by creation", async () => {
   await using t = await createTestApp();

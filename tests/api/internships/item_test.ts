@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { postInternships } from "./helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
 
 const NOT_FOUND = { error: "Internship not found" };
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternships } from "./helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
 
 async function seeded(t: TestApp): Promise<{ member: TestUser; admin: TestUser }> {
   const member = await createTestUser(t, "member", { name: "Mira Member" });

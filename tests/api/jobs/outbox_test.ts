@@ -10,7 +10,7 @@ import { createMailer } from "@/lib/mail/mailer.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { PASSWORD } from "@/tests/api/auth/helpers.ts";
+import { PASSWORD } from "@/tests/fixtures/people.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 
 const MINUTE = 60_000;

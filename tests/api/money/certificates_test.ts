@@ -2,8 +2,8 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
-import { addLesson, addToolkit, openShop } from "../toolkits/helpers.ts";
-import { buy, refund } from "./helpers.ts";
+import { addLesson, addToolkit, buy, openShop } from "@/tests/fixtures/toolkits.ts";
+import { refund } from "./helpers.ts";
 
 /**
  * `kv` whose atomic writes run `before` once, just before the first of them commits: another request's write

@@ -1,29 +1,12 @@
 /**
- * Shared steps of the money tests: a purchase paid through the fake gateway, reading records back, and the dashboard
- * counters as stored and as recounted from the records.
+ * Shared steps of the money tests: reading records back, webhooks, refunds, and the dashboard counters as stored and as
+ * recounted from the records. A paid purchase is `buy` of `tests/fixtures/toolkits.ts`.
  */
-import { assertEquals } from "@/tests/helpers/assert.ts";
-import type { TestUser } from "@/tests/helpers/app.ts";
-import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { type Count, purchaseCounts, toolkitCounts, userCounts } from "@/lib/stats/counters.ts";
 import type { User } from "@/lib/users/users.ts";
 import type { ToolkitRecord } from "@/lib/toolkits/schema.ts";
-import { checkout, type Shop } from "../toolkits/helpers.ts";
-
-/** Starts checkout of `toolkitId` as `user`, pays the order at the fake (captured) and verifies it; the purchase id and payment. */
-export async function buy(shop: Shop, user: TestUser, toolkitId: string, couponCode?: string) {
-  const started = await checkout(shop, user, toolkitId, couponCode);
-  assertEquals(started.status, 200, JSON.stringify(started.body));
-  const payment = shop.fake.addPayment(started.body.order.id, "captured");
-  const res = await shop.t.json(
-    "POST",
-    `/api/toolkits/${toolkitId}/verify`,
-    { body: signedPayment(started.body.order.id, payment.id), headers: user.headers },
-  );
-  assertEquals(res.status, 200);
-  return { purchaseId: started.body.purchase.id as string, orderId: started.body.order.id as string, payment };
-}
+import type { Shop } from "@/tests/fixtures/toolkits.ts";
 
 /** The stored record of a purchase. */
 export async function purchaseRecord(shop: Shop, id: string): Promise<PurchaseRecord> {

@@ -2,8 +2,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
-import { addToolkit, checkout, openShop } from "../toolkits/helpers.ts";
-import { buy, purchaseRecord } from "./helpers.ts";
+import { addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import { purchaseRecord } from "./helpers.ts";
 
 Deno.test("receipts: 50 confirmations at once take the numbers 1..50 of the financial year, no gap, no repeat", async () => {
   await using shop = await openShop();

@@ -2,7 +2,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
-import { addToolkit, checkout, openShop, type Shop } from "../toolkits/helpers.ts";
+import { addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord } from "./helpers.ts";
 
 const MINUTE = 60_000;

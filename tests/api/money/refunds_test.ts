@@ -3,8 +3,8 @@ import { createTestUser } from "@/tests/helpers/app.ts";
 import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
-import { addCoupon, addLesson, addToolkit, checkout, openShop } from "../toolkits/helpers.ts";
-import { buy, deliver, purchaseRecord, refund } from "./helpers.ts";
+import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import { deliver, purchaseRecord, refund } from "./helpers.ts";
 
 Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
   await using shop = await openShop();

@@ -6,7 +6,7 @@ import type { Stats } from "@/lib/stats/stats.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { istToday } from "@/lib/dates.ts";
-import { addCoupon, addToolkit, checkout, openShop, type Shop } from "../toolkits/helpers.ts";
+import { addCoupon, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, recount, refund, stored } from "./helpers.ts";
 
 /** A small deterministic random source (mulberry32), so a failure can be replayed. */

@@ -8,8 +8,9 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
-import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { internshipBody } from "@/tests/fixtures/internships.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { hashPassword } from "@/lib/auth/passwords.ts";
 import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
@@ -111,34 +112,13 @@ async function buildPerson(t: TestApp): Promise<Person> {
     t.json("POST", "/api/me/alerts", { body: { kind: "internships", query: { search: "data" } }, headers: me.headers }),
     201,
   );
-  const toolkit = await ok(
-    t.json("POST", "/api/admin/toolkits", {
-      body: { title: "Kit", description: "D", price: 499 },
-      headers: me.headers,
-    }),
-    201,
-  );
-  await ok(t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: me.headers }));
-  const { contentItem } = await ok(
-    t.json("POST", "/api/admin/toolkit-content-items", {
-      body: {
-        toolkitId: toolkit.id,
-        title: "L1",
-        type: "article",
-        content: "x",
-      },
-      headers: me.headers,
-    }),
-    201,
-  );
-  await ok(
-    t.json(
-      "POST",
-      "/api/admin/coupons",
-      { body: { code: "FREEPASS", discountType: "percentage", discountValue: 100 }, headers: me.headers },
-    ),
-    201,
-  );
+  const { toolkit, lessons: [contentItem] } = await addToolkitWithLessons({ t, admin: me }, {
+    title: "Kit",
+    description: "D",
+    price: 499,
+    lessons: [{ title: "L1", content: "x" }],
+  });
+  await addCoupon({ t, admin: me }, { code: "FREEPASS", discountType: "percentage", discountValue: 100 });
   await ok(t.json("POST", `/api/toolkits/${toolkit.id}`, { body: { couponCode: "FREEPASS" }, headers: me.headers }));
   await ok(
     t.json(

@@ -4,21 +4,17 @@
  * the page size) and the two RSS feeds, parsed as XML and checked item by item.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
-import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { internshipBody, postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
-import { texts, xmlDocument } from "./html.ts";
+import { texts, xmlDocument } from "@/tests/fixtures/html.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
-
-async function postInternship(t: TestApp, owner: TestUser, fields: Record<string, unknown>) {
-  const res = await t.json("POST", "/api/internships", { body: internshipBody(fields), headers: owner.headers });
-  assertEquals(res.status, 201);
-  return (await res.json()).data;
-}
 
 async function xml(t: TestApp, path: string, type: string) {
   const res = await t.fetch(path);
@@ -56,30 +52,15 @@ Deno.test("the sitemap lists the public pages and every open, published, active 
   await t.json("PUT", `/api/internships/${hidden.id}`, { body: { isActive: false }, headers: admin.headers });
   const deleted = await postInternship(t, member, { title: "Deleted" });
   await t.fetch(`/api/internships/${deleted.id}`, { method: "DELETE", headers: member.headers });
-  const base = { type: "grant", startDate: "2099-01-01", endDate: "2099-01-02" };
-  const published =
-    (await (await t.json("POST", "/api/opportunities", { body: { ...base, title: "Grant" }, headers: member.headers }))
-      .json()).opportunity;
-  const pending =
-    (await (await t.json("POST", "/api/opportunities", { body: { ...base, title: "Pending" }, headers: user.headers }))
-      .json()).opportunity;
-  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Active toolkit",
-      description: "d",
-      price: 0,
-    },
-    headers: admin.headers,
-  })).json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
-  const draftToolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Draft toolkit",
-      description: "d",
-      price: 0,
-    },
-    headers: admin.headers,
-  })).json();
+  const published = await submitOpportunity(t, member, { type: "grant", title: "Grant" });
+  const pending = await submitOpportunity(t, user, { type: "grant", title: "Pending" });
+  const toolkit = await addToolkit({ t, admin }, { title: "Active toolkit", description: "d", price: 0 });
+  const draftToolkit = await addToolkit({ t, admin }, {
+    title: "Draft toolkit",
+    description: "d",
+    price: 0,
+    isActive: false,
+  });
   const post = await createPost(t, admin, { title: "Live" });
   const draft = await createPost(t, admin, { title: "Draft", isPublished: false });
   const scheduled = await createPost(t, admin, { title: "Later", publishedAt: "2099-01-01T00:00:00.000Z" });

@@ -6,10 +6,11 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
-import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
-import { htmlDocument, jsonLdOf, metaContent } from "./html.ts";
+import { htmlDocument, jsonLdOf, metaContent } from "@/tests/fixtures/html.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
@@ -18,12 +19,6 @@ async function page(t: TestApp, path: string, who?: TestUser) {
   const res = await t.fetch(path, { headers: who?.headers });
   assertEquals(res.status, 200, path);
   return htmlDocument(await res.text());
-}
-
-async function postInternship(t: TestApp, owner: TestUser, fields: Record<string, unknown>) {
-  const res = await t.json("POST", "/api/internships", { body: internshipBody(fields), headers: owner.headers });
-  assertEquals(res.status, 201);
-  return (await res.json()).data;
 }
 
 /** The head tags every public page carries, for `path` on the test origin. */
@@ -208,16 +203,10 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
   assertEquals(event.location, { "@type": "VirtualLocation", url: `${t.origin}/opportunities/${onlineId}` });
   assertEquals(event.organizer, { "@type": "Organization", name: "Meera Member" });
 
-  const created = await t.json("POST", "/api/admin/toolkits", {
-    body: {
-      title: "Resume Toolkit",
-      description: "Write a resume that gets read.",
-      price: 499,
-      coverImageUrl: "https://cdn.example.com/cover.png",
-    },
-    headers: admin.headers,
+  const toolkit = await addToolkit({ t, admin }, {
+    coverImageUrl: "https://cdn.example.com/cover.png",
+    isActive: false,
   });
-  const toolkit = await created.json();
   assertEquals(jsonLdOf(await page(t, `/toolkits/${toolkit.id}`, admin)), [], "an inactive toolkit has no Course");
   await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
   const toolkitPage = await page(t, `/toolkits/${toolkit.id}`);

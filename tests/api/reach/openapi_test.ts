@@ -8,8 +8,10 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import type { z } from "zod";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
-import { createPost } from "@/tests/api/ungatekeep/helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { addToolkit } from "@/tests/fixtures/toolkits.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 import type { ResponseDoc } from "@/lib/openapi/describe.ts";
 import {
   apiRouteFiles,
@@ -86,28 +88,9 @@ Deno.test("the documented response schemas parse what the API answers", async ()
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const member = await createTestUser(t, "member");
-  const created = await t.json(
-    "POST",
-    "/api/internships",
-    { body: internshipBody({ tags: ["go"], stipend: 5000 }), headers: member.headers },
-  );
-  const internship = (await created.json()).data;
-  const submitted = await t.json("POST", "/api/opportunities", {
-    body: {
-      title: "Hack",
-      type: "hackathon",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
-    },
-    headers: member.headers,
-  });
-  const opportunity = (await submitted.json()).opportunity;
-  const toolkit = await (await t.json("POST", "/api/admin/toolkits", {
-    body: { title: "T", description: "D", price: 99 },
-    headers: admin.headers,
-  }))
-    .json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
+  const internship = await postInternship(t, member, { tags: ["go"], stipend: 5000 });
+  const opportunity = await submitOpportunity(t, member, "Hack");
+  await addToolkit({ t, admin }, { title: "T", description: "D", price: 99 });
   const post = await createPost(t, admin);
   const cases: [string, string, typeof admin | undefined][] = [
     ["./routes/api/health.ts", "/api/health", undefined],

@@ -6,8 +6,8 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
-import { texts, xmlDocument } from "./html.ts";
+import { internshipBody } from "@/tests/fixtures/internships.ts";
+import { texts, xmlDocument } from "@/tests/fixtures/html.ts";
 
 const COUNT = 100_000;
 

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { postInternships } from "../internships/helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
 import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
 

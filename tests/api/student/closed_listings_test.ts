@@ -6,7 +6,7 @@
 import { istToday } from "@/lib/dates.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternships } from "../internships/helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
 
 const DAY_MS = 86_400_000;
 /** The IST day `days` from today, `YYYY-MM-DD`. */

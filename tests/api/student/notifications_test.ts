@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { addNotification, NOTIFICATION_TTL_MS, type NotificationInput } from "@/lib/notifications/notifications.ts";
-import { submitOpportunity } from "./helpers.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 async function get(t: TestApp, who: TestUser | undefined, path: string) {
   const res = await t.fetch(path, { headers: who?.headers });

@@ -5,7 +5,8 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternships } from "../internships/helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
+import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 
 async function recommendations(t: TestApp, who: TestUser | undefined, query: string) {
   const res = await t.fetch(`/api/me/recommendations?${query}`, { headers: who?.headers });
@@ -214,23 +215,8 @@ Deno.test("toolkits match the struggles by category and title; bought and inacti
     struggles: ["Building a resume", "Preparing for interviews"],
     domainPreferences: ["Design"],
   });
-  const kit = async (fields: Record<string, unknown>, active = true) => {
-    const res = await t.json("POST", "/api/admin/toolkits", {
-      body: { description: "D", price: 0, ...fields },
-      headers: admin.headers,
-    });
-    assertEquals(res.status, 201);
-    const toolkit = await res.json();
-    if (active) {
-      const put = await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, {
-        body: { isActive: true },
-        headers: admin.headers,
-      });
-      assertEquals(put.status, 200);
-      await put.body?.cancel();
-    }
-    return toolkit;
-  };
+  const kit = (fields: Record<string, unknown>, isActive = true) =>
+    addToolkit({ t, admin }, { description: "D", price: 0, ...fields, isActive });
   await kit({ title: "Resume Clinic", category: "Careers" });
   await kit({ title: "Crack the Interview", category: "Interview prep", description: "UX design rounds" });
   await kit({ title: "Pitch Deck Basics", category: "Startups" });

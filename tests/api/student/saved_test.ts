@@ -5,8 +5,8 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternships } from "../internships/helpers.ts";
-import { submitOpportunity } from "./helpers.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 async function put(t: TestApp, who: TestUser | undefined, path: string, body: unknown = {}) {
   const res = await t.json("PUT", `/api/me/saved/${path}`, { body, headers: who?.headers });

@@ -1,6 +1,6 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { addCoupon, addLesson, addToolkit, openShop } from "./helpers.ts";
+import { addCoupon, addLesson, addToolkit, openShop } from "@/tests/fixtures/toolkits.ts";
 
 Deno.test("every admin toolkit and coupon endpoint: 401 for guests, 403 for users and members, nothing changed", async () => {
   await using shop = await openShop();

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
-import { addLesson, addToolkit, checkout, openShop } from "./helpers.ts";
+import { addLesson, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
 Deno.test("POST /api/toolkits: an admin creates an inactive toolkit, unset optional fields null, with creatorName", async () => {
   await using shop = await openShop();

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { FAKE_KEYS } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
+import { addCoupon, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 
 async function storedKeys(shop: Shop, prefixes: string[]): Promise<Deno.KvKey[]> {
   const keys: Deno.KvKey[] = [];

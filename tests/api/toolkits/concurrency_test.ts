@@ -1,7 +1,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { webhookDelivery } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addToolkit, checkout, openShop } from "./helpers.ts";
+import { addCoupon, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 Deno.test("25 buyers at once on a coupon with usage limit 5: exactly 5 reservations, 20 'Coupon usage limit reached'", async () => {

@@ -1,7 +1,7 @@
 import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { fakePaymentId, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addLesson, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
+import { addCoupon, addLesson, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 async function purchaseRecord(shop: Shop, id: string): Promise<PurchaseRecord> {

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addToolkit, checkout, openShop } from "./helpers.ts";
+import { addCoupon, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
 /** The sentence a taken code gets at its field. */
 const CODE_TAKEN = { field: "code", message: "Another coupon has this code: choose a different one." };

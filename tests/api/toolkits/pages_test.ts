@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
-import { addLesson, addToolkit, checkout, openShop } from "./helpers.ts";
+import { addLesson, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 import { scriptsOf } from "@/tests/helpers/pages.ts";
 
 Deno.test("/toolkits: an empty state without toolkits; cards with price, struck original price, Sale badge and lesson count", async () => {

@@ -8,7 +8,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addToolkit, checkout, openShop, type Shop } from "./helpers.ts";
+import { addCoupon, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 async function usedCount(shop: Shop, code: string): Promise<number> {

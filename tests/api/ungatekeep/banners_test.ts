@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { uploadedId } from "./helpers.ts";
+import { uploadedId } from "@/tests/fixtures/posts.ts";
 import { BAD_LINK } from "@/lib/ungatekeep/banners.ts";
 
 Deno.test("banners: admin CRUD; GET /api/banners lists only active ones by orderIndex", async () => {

@@ -8,7 +8,7 @@ import { createUser } from "@/lib/users/users.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
-import { createPost } from "./helpers.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { paddedPng } from "@/lib/demo/images.ts";
-import { PNG, upload } from "./helpers.ts";
+import { PNG, upload } from "@/tests/fixtures/posts.ts";
 
 const FIVE_MB = 5 * 1024 * 1024;
 

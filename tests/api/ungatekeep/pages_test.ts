@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { createPost, uploadedId } from "./helpers.ts";
+import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 
 const cards = (html: string) => html.match(/href="\/ungatekeep\/[0-9a-f-]{36}"/g)?.length ?? 0;
 

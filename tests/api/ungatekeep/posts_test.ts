@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
-import { createPost, postBody, uploadedId } from "./helpers.ts";
+import { createPost, postBody, uploadedId } from "@/tests/fixtures/posts.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();

@@ -6,21 +6,9 @@
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import type { z } from "zod";
-import {
-  createInternships,
-  deleteInternship,
-  InternshipCreateSchema,
-  type InternshipView,
-  updateInternship,
-} from "@/lib/internships/internships.ts";
-
-/** A create body as a client sends it; `create` runs it through the API's schema. */
-type Listing = z.input<typeof InternshipCreateSchema>;
-
-function create(t: TestApp, owner: TestUser, listings: Listing[]): Promise<InternshipView[]> {
-  return createInternships(t.kv, owner.user, listings.map((listing) => InternshipCreateSchema.parse(listing)));
-}
+import { deleteInternship, type InternshipView, updateInternship } from "@/lib/internships/internships.ts";
+import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
+import { assertHtml, assertRedirect, page } from "@/tests/fixtures/html.ts";
 
 const LISTINGS = {
   react: {
@@ -68,23 +56,8 @@ type Name = keyof typeof LISTINGS;
 
 async function seed(t: TestApp, owner: TestUser): Promise<Record<Name, InternshipView>> {
   const names = Object.keys(LISTINGS) as Name[];
-  const created = await create(t, owner, names.map((name) => LISTINGS[name]));
+  const created = await addInternships(t, owner, names.map((name) => LISTINGS[name]));
   return Object.fromEntries(names.map((name, i) => [name, created[i]])) as Record<Name, InternshipView>;
-}
-
-async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
-  const res = await t.fetch(path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
-  return { res, html: await res.text() };
-}
-
-function assertHtml(res: Response, status = 200) {
-  assertEquals(res.status, status);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
-}
-
-function assertRedirect(res: Response, location: string) {
-  assertEquals(res.status, 302);
-  assertEquals(res.headers.get("location"), location);
 }
 
 /** The ids of the result cards in server-rendered HTML, in page order. */
@@ -177,7 +150,7 @@ Deno.test("invalid query parameters render the page with a note instead of an er
 Deno.test("pagination shows the range and links to the previous and next pages with the filters kept", async () => {
   await using t = await createTestApp();
   const owner = await createTestUser(t, "member");
-  await create(
+  await addInternships(
     t,
     owner,
     Array.from({ length: 23 }, (_, i) => ({
@@ -320,7 +293,7 @@ Deno.test("My internships lists the user's own live listings, inactive ones incl
   const owner = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, owner);
-  const others = await create(t, admin, [LISTINGS.react]);
+  const others = await addInternships(t, admin, [LISTINGS.react]);
   await deleteInternship(t.kv, seeded.marketing.id, owner.user);
   await updateInternship(t.kv, { id: seeded.data.id, actor: admin.user, patch: { isActive: false } });
   const { res, html } = await page(t, "/internships/mine", owner.cookie);
@@ -337,10 +310,10 @@ Deno.test("My internships lists the user's own live listings, inactive ones incl
 Deno.test("My internships pages through the user's listings 20 at a time, newest first", async () => {
   await using t = await createTestApp();
   const owner = await createTestUser(t, "member");
-  await create(t, await createTestUser(t, "member"), [LISTINGS.react]);
+  await addInternships(t, await createTestUser(t, "member"), [LISTINGS.react]);
   const batches: InternshipView[][] = [];
   for (let i = 0; i < 5; i++) {
-    batches.push(await create(t, owner, Array.from({ length: 5 }, () => LISTINGS.marketing)));
+    batches.push(await addInternships(t, owner, Array.from({ length: 5 }, () => LISTINGS.marketing)));
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   const own = batches.flat();

@@ -4,25 +4,12 @@
  * JavaScript (only pages with islands do), and the home page's latest internships.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { createInternships, InternshipCreateSchema, updateInternship } from "@/lib/internships/internships.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { updateInternship } from "@/lib/internships/internships.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
+import { assertHtml, assertRedirect, page } from "@/tests/fixtures/html.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { scriptsOf } from "@/tests/helpers/pages.ts";
-
-async function page(t: TestApp, path: string, cookie?: string): Promise<{ res: Response; html: string }> {
-  const res = await t.fetch(path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
-  return { res, html: await res.text() };
-}
-
-function assertRedirect(res: Response, location: string) {
-  assertEquals(res.status, 302);
-  assertEquals(res.headers.get("location"), location);
-}
-
-function assertHtml(res: Response, status = 200) {
-  assertEquals(res.status, status);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
-}
 
 Deno.test("a page without islands ships no script of its own; a page with islands ships the boot module", async () => {
   await using t = await createTestApp();
@@ -209,13 +196,11 @@ Deno.test("each page sets its own document title in place of the site's", async 
   assertHtml(signIn.res);
   assertEquals(signIn.html.match(/<title>[^<]*<\/title>/g), ["<title>Sign in · Career Community</title>"]);
   const owner = await createTestUser(t, "member");
-  const [internship] = await createInternships(t.kv, owner.user, [
-    InternshipCreateSchema.parse({
-      title: "Robotics Research Intern",
-      hiringOrganization: "Orbit Labs",
-      link: "https://orbit.example.com/jobs/robotics",
-    }),
-  ]);
+  const [internship] = await addInternships(t, owner, [{
+    title: "Robotics Research Intern",
+    hiringOrganization: "Orbit Labs",
+    link: "https://orbit.example.com/jobs/robotics",
+  }]);
   const detail = await page(t, `/internships/${internship.id}`);
   assertHtml(detail.res);
   assertEquals(detail.html.match(/<title>[^<]*<\/title>/g), [
@@ -232,23 +217,20 @@ Deno.test("the home page lists the six newest public internships, as the list do
   await using t = await createTestApp();
   const owner = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
-  await createInternships(
-    t.kv,
-    owner.user,
-    Array.from({ length: 8 }, (_, i) =>
-      InternshipCreateSchema.parse({
-        title: `Home Role ${i} Intern`,
-        hiringOrganization: `Company ${i}`,
-        link: `https://company${i}.example.com/apply`,
-      })),
+  await addInternships(
+    t,
+    owner,
+    Array.from({ length: 8 }, (_, i) => ({
+      title: `Home Role ${i} Intern`,
+      hiringOrganization: `Company ${i}`,
+      link: `https://company${i}.example.com/apply`,
+    })),
   );
-  const [hidden] = await createInternships(t.kv, owner.user, [
-    InternshipCreateSchema.parse({
-      title: "Deactivated Role Intern",
-      hiringOrganization: "Hidden Co",
-      link: "https://hidden.example.com/apply",
-    }),
-  ]);
+  const [hidden] = await addInternships(t, owner, [{
+    title: "Deactivated Role Intern",
+    hiringOrganization: "Hidden Co",
+    link: "https://hidden.example.com/apply",
+  }]);
   await updateInternship(t.kv, { id: hidden.id, actor: admin.user, patch: { isActive: false } });
   const api = await (await t.fetch("/api/internships?limit=6")).json() as { internships: { title: string }[] };
   const { res, html } = await page(t, "/", admin.cookie);
