@@ -71,28 +71,6 @@ Deno.test("sign-in with a wrong password and with an unknown e-mail give the sam
   }
 });
 
-Deno.test("sign-in takes about as long for an unknown e-mail as for a wrong password", async () => {
-  await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
-  await passwordUser(t, { email: "asha@example.com" });
-  const time = async (email: string) => {
-    const started = performance.now();
-    await (await t.json("POST", PATH, { body: { email, password: "wrong password" } })).body?.cancel();
-    return performance.now() - started;
-  };
-  await time("warmup@example.com");
-  // Alternate the two kinds and compare medians, so that a change in the machine's load (tests
-  // run in parallel) weighs on both alike.
-  const known: number[] = [];
-  const unknown: number[] = [];
-  for (let i = 0; i < 9; i++) {
-    known.push(await time("asha@example.com"));
-    unknown.push(await time(`nobody${i}@example.com`));
-  }
-  const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
-  const [k, u] = [median(known), median(unknown)];
-  assert(u > k * 0.5 && u < k * 2, `median known ${k} ms, unknown ${u} ms`);
-});
-
 Deno.test("sign-in of a user without a password (social only) is 401", async () => {
   await using t = await createTestApp();
   await createUser(t.kv, { name: "Social", email: "social@example.com", emailVerified: true, role: "user" });

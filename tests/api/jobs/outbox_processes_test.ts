@@ -5,14 +5,14 @@
  */
 import { loadConfig } from "@/app.config.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
-import { DELIVERY_LEASE_MS, type OutboxMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { DELIVERY_CONCURRENCY, DELIVERY_LEASE_MS, type OutboxMail, queueMailOps } from "@/lib/mail/outbox.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { createLogger } from "@/lib/log.ts";
 import { BackgroundWork } from "@/lib/platform/background.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, settlesWithin } from "@/tests/helpers/assert.ts";
 
 const root = new URL("../../..", import.meta.url).pathname;
 
@@ -103,9 +103,19 @@ Deno.test("a process killed between the write and the delivery try: the next run
 });
 
 Deno.test("two processes running the outbox job at once on one KV file send each mail once", async () => {
-  const MAILS = 300;
-  // Each message is answered a little late, so the two runs overlap.
-  await using smtp = await startFakeSmtp({ onMessage: () => new Promise((resolve) => setTimeout(resolve, 5)) });
+  const MAILS = 100;
+  // The server holds every message until it holds more than one process sends at once (DELIVERY_CONCURRENCY): then
+  // the second process is sending too, however late it started on a loaded machine, and the two runs overlap.
+  const bothSending = Promise.withResolvers<void>();
+  let held = 0;
+  await using smtp = await startFakeSmtp({
+    onMessage: () => {
+      if (++held > DELIVERY_CONCURRENCY) bothSending.resolve();
+      return bothSending.promise;
+    },
+  });
+  // A held message keeps its connection quiet: the client waits longer than its default for the answer.
+  const smtpUrl = `${smtp.url}?socketTimeout=120000`;
   await using file = await tempKv();
   const kv = await Deno.openKv(file.path);
   for (let i = 0; i < MAILS; i += 50) {
@@ -123,7 +133,11 @@ Deno.test("two processes running the outbox job at once on one KV file send each
     assert((await op.commit()).ok);
   }
   kv.close();
-  const [a, b] = await Promise.all([jobProcess(file.path, smtp.url), jobProcess(file.path, smtp.url)]);
+  const [a, b] = await settlesWithin(
+    Promise.all([jobProcess(file.path, smtpUrl), jobProcess(file.path, smtpUrl)]),
+    120_000,
+    "the two runs",
+  );
   assertEquals(a.sent + b.sent, MAILS);
   assert(a.sent > 0 && b.sent > 0, `both processes sent mails: ${a.sent} and ${b.sent}`);
   assertEquals(a.failed + b.failed + a.retried + b.retried, 0);
