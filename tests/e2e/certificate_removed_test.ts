@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser } from "@/tests/helpers/browser.ts";
 import { issueCertificateOps } from "@/lib/certificates/certificates.ts";
 
 Deno.test("a deleted account's certificate link says the certificate is no longer available", async () => {
@@ -24,7 +24,7 @@ Deno.test("a deleted account's certificate link says the certificate is no longe
   const deleted = await t.json("DELETE", "/api/me", { body: { confirm: holder.user.email }, headers: holder.headers });
   assertEquals(deleted.status, 200, await deleted.text());
 
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   const answer = await page.goto(`${t.origin}${path}`);
   assertEquals(answer?.status(), 410);

@@ -7,7 +7,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
   assertAccessibleWithoutScript,
-  launchBrowser,
+  openBrowser,
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
@@ -18,7 +18,7 @@ const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch:
 Deno.test("profile on a phone: +91 and a leading 0 are taken, the 10 digits stored", async (t) => {
   await using app = await createTestApp({ listen: true });
   const student = await createTestUser(app, "user");
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const stored = async () => (await getUser(app.kv, student.user.id))?.contactNumber;
 
   await t.step("with JavaScript", async () => {

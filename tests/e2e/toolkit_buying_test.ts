@@ -105,7 +105,7 @@ Deno.test("on a phone, a site that issues tax invoices asks the buyer's state be
   });
   const { toolkit } = await toolkitWithPreview(t);
   const student = await createTestUser(t);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();

@@ -1,7 +1,7 @@
 /** What the trust API tests share: a JSON call that answers status and body, and listing creators. */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "@/tests/api/internships/helpers.ts";
+import { internshipBody } from "@/tests/fixtures/internships.ts";
 
 /** Calls `path` as `who` (a guest when undefined) with a JSON `body`; answers the status and the parsed body. */
 export async function call(
