@@ -7,9 +7,8 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { updateInternship } from "@/lib/internships/internships.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
-import { assertHtml, assertRedirect, page } from "@/tests/fixtures/html.ts";
+import { assertHtml, assertRedirect, page, scriptsOf } from "@/tests/fixtures/html.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
-import { scriptsOf } from "@/tests/helpers/pages.ts";
 
 Deno.test("a page without islands ships no script of its own; a page with islands ships the boot module", async () => {
   await using t = await createTestApp();

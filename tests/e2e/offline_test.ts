@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, launchBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { chromium, type Page } from "playwright-core";
 
 /** A toolkit of two article lessons that `student` owns (a 100 % coupon), and its lesson ids. */
@@ -74,7 +74,7 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user", { name: "Meera Offline" });
   const toolkit = await ownedToolkit(t, student);
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, launchBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, openBrowser } from "@/tests/helpers/browser.ts";
 import { createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
 import { newUnsubscribeToken, type UnsubscribeTarget } from "@/lib/alerts/unsubscribe.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
@@ -25,7 +25,7 @@ Deno.test("the unsubscribe page says which alert or setting of which account it 
     await op.commit();
     return `${t.origin}/unsubscribe/${token.token}`;
   };
-  await using browser = await launchBrowser();
+  await using browser = await openBrowser();
   const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   const main = page.locator("main");
 

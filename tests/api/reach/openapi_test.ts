@@ -6,6 +6,7 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { z } from "zod";
+import { scriptsOf } from "@/tests/fixtures/html.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
@@ -21,7 +22,6 @@ import {
   openApiPath,
 } from "@/lib/openapi/document.ts";
 import manifest from "@/routes.gen.ts";
-import { scriptsOf } from "@/tests/helpers/pages.ts";
 
 const routes = manifest.routes as Record<string, DocumentedModule>;
 

@@ -1,8 +1,8 @@
+import { scriptsOf } from "@/tests/fixtures/html.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addLesson, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
-import { scriptsOf } from "@/tests/helpers/pages.ts";
 
 Deno.test("/toolkits: an empty state without toolkits; cards with price, struck original price, Sale badge and lesson count", async () => {
   await using shop = await openShop();
