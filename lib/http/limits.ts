@@ -5,8 +5,8 @@
  * - `bodyLimits`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the route
  *   declares more) is 413 `{error}` (Hono's `bodyLimit`), and one that stalls, no bytes for
  *   `BODY_IDLE_MS`, fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
- *   request open by trickling its body. `Deno.serve` has no header timeout: a self-hosted
- *   deployment puts a reverse proxy with header and idle timeouts in front (see the README).
+ *   request open by trickling its body. Headers that trickle are bounded before the app, by the
+ *   header gate of a self-hosted server (`lib/platform/header_gate.ts`).
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import { ClientAbortError, RequestTimeoutError } from "@/lib/errors.ts";

@@ -22,6 +22,7 @@ import type { Services } from "./state.ts";
 import { type Assets, loadAssets } from "@/lib/web/assets.ts";
 import type { Manifest } from "@/lib/web/types.ts";
 import { platformBuildOptions } from "./build_options.ts";
+import { type HeaderGate, startHeaderGate } from "./header_gate.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -77,21 +78,60 @@ export async function prepareAssets(manifest: Manifest, buildIfMissing: boolean)
  * Serves the platform until the returned server is shut down. Responses are compressed (gzip or
  * brotli, as the client accepts) by Deno's automatic compression, which is off unless asked for:
  * HTML, JSON, CSS and JavaScript over ~64 bytes, not a body that is already encoded
- * (docs/decisions.md, Performance).
+ * (docs/decisions.md, Performance). Self-hosted, the server sits behind the header gate
+ * (`serveBehindGate`); on Deno Deploy, whose own front bounds slow clients, it listens itself.
  */
 export function serve(services: Services, parts: AppParts, onListen?: (addr: Deno.NetAddr) => void): Deno.HttpServer {
   const app = createApp(services, parts);
   const { config } = services;
-  return Deno.serve(
-    {
-      port: config.port,
-      hostname: config.host,
-      automaticCompression: true,
-      onListen: onListen ??
-        ((addr) => services.log.info("listening", { url: config.appUrl, address: `${addr.hostname}:${addr.port}` })),
-    },
-    (req, info) => app.fetch(req, info),
+  const listening = onListen ??
+    ((addr: Deno.NetAddr) =>
+      services.log.info("listening", { url: config.appUrl, address: `${addr.hostname}:${addr.port}` }));
+  if (Deno.env.get("DENO_DEPLOYMENT_ID")) {
+    return Deno.serve(
+      { port: config.port, hostname: config.host, automaticCompression: true, onListen: listening },
+      (req, info) => app.fetch(req, info),
+    );
+  }
+  return serveBehindGate(app, { port: config.port, hostname: config.host }, listening);
+}
+
+/**
+ * `app` served on a loopback port behind the header gate on `hostname:port` (`header_gate.ts`; docs/decisions.md,
+ * Errors and limits, "Header deadline"): the app sees each client's own address. The server returned stops both.
+ */
+export function serveBehindGate(
+  app: { fetch(req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> },
+  { hostname, port, headerTimeoutMs, idleTimeoutMs }: {
+    hostname: string;
+    port: number;
+    /** The gate's deadlines in ms (tests shorten them). */
+    headerTimeoutMs?: number;
+    idleTimeoutMs?: number;
+  },
+  onListen: (addr: Deno.NetAddr) => void,
+): Deno.HttpServer<Deno.NetAddr> {
+  let gate: HeaderGate | null = null;
+  const inner = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, automaticCompression: true, onListen: () => {} },
+    (req, info) => app.fetch(req, { ...info, remoteAddr: gate?.clientOf(info.remoteAddr) ?? info.remoteAddr }),
   );
+  gate = startHeaderGate({ hostname, port, target: inner.addr, headerTimeoutMs, idleTimeoutMs });
+  onListen(gate.addr);
+  const opened = gate;
+  const shutdown = async () => {
+    opened.stopAccepting();
+    await inner.shutdown();
+    opened.closeAll();
+  };
+  return {
+    addr: opened.addr,
+    finished: inner.finished,
+    ref: () => inner.ref(),
+    unref: () => inner.unref(),
+    shutdown,
+    [Symbol.asyncDispose]: shutdown,
+  };
 }
 
 /**

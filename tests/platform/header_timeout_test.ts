@@ -1,0 +1,127 @@
+/**
+ * The header deadline (docs/decisions.md, Errors and limits, "Header deadline") with real sockets: the real server
+ * process (`main.ts`) answers 408 and closes every connection that sent half a request line and nothing more within
+ * 30 s, while it serves other clients meanwhile; behind the gate the app sees each client's own address, a request
+ * sent whole is answered at once, and a kept-alive connection silent both ways is closed after the idle bound.
+ */
+import { serveBehindGate } from "@/lib/platform/server.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+const encoder = new TextEncoder();
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function waitForHealth(origin: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${origin}/api/health`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("the server did not start");
+}
+
+/**
+ * Everything `conn` sends until it closes, as text, and when it closed (ms since `since`); a connection still open
+ * after 60 s counts as never closed (`closedAfterMs` Infinity).
+ */
+async function readToEnd(conn: Deno.Conn, since: number): Promise<{ text: string; closedAfterMs: number }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stillOpen = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 60_000));
+  const ended = await Promise.race([readAll(conn, since), stillOpen]);
+  clearTimeout(timer);
+  if (ended) return ended;
+  conn.close();
+  return { text: "", closedAfterMs: Infinity };
+}
+
+async function readAll(conn: Deno.Conn, since: number): Promise<{ text: string; closedAfterMs: number }> {
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(4096);
+  try {
+    for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) chunks.push(buffer.slice(0, n));
+  } catch {
+    // reset by the server
+  }
+  const closedAfterMs = Date.now() - since;
+  conn.close();
+  return { text: new TextDecoder().decode(new Uint8Array(chunks.flatMap((c) => [...c]))), closedAfterMs };
+}
+
+Deno.test("the server closes connections that sent half a request line within 30 s (408), and serves others meanwhile", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "header-timeout-" });
+  const port = freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: root,
+    env: { PORT: String(port), KV_PATH: `${dir}/kv.sqlite3`, LOG_LEVEL: "error", NO_COLOR: "1" },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await waitForHealth(origin);
+    const started = Date.now();
+    const stalled = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(encoder.encode("GET /api/health HT"));
+        return readToEnd(conn, started);
+      }),
+    );
+    // Meanwhile the server answers a whole request.
+    const health = await fetch(`${origin}/api/health`);
+    assertEquals(health.status, 200);
+    await health.body?.cancel();
+    const ends = await Promise.all(stalled);
+    for (const { text, closedAfterMs } of ends) {
+      assert(text.startsWith("HTTP/1.1 408 "), text);
+      assert(closedAfterMs >= 29_000 && closedAfterMs < 45_000, `closed after ${closedAfterMs} ms`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("behind the gate the app sees the client's own address; a silent kept-alive connection is closed", async () => {
+  const seen: Deno.NetAddr[] = [];
+  const app = {
+    fetch: (_req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
+      seen.push(info.remoteAddr);
+      return new Response("ok");
+    },
+  };
+  const listened: Deno.NetAddr[] = [];
+  await using server = serveBehindGate(
+    app,
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 1_000, idleTimeoutMs: 2_000 },
+    (a) => listened.push(a),
+  );
+  assertEquals(listened, [server.addr]);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+  const since = Date.now();
+  // A request sent in two parts within the deadline is answered; the connection is kept alive.
+  await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n"));
+  await conn.write(encoder.encode("\r\n"));
+  const buffer = new Uint8Array(4096);
+  const n = await conn.read(buffer);
+  assert(new TextDecoder().decode(buffer.subarray(0, n!)).startsWith("HTTP/1.1 200 "));
+  assertEquals(seen.map((a) => [a.hostname, a.port]), [["127.0.0.1", (conn.localAddr as Deno.NetAddr).port]]);
+  // Then silent both ways: closed after the idle bound, not before the header deadline would have been.
+  const { text, closedAfterMs } = await readToEnd(conn, since);
+  assertEquals(text, "");
+  assert(closedAfterMs >= 1_900, `closed after ${closedAfterMs} ms`);
+});
