@@ -148,7 +148,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   assert(await page.getByLabel("Research").isChecked(), "onboarding's domains fill the profile's fields");
   await page.getByLabel("Data & AI").check();
   await page.getByRole("button", { name: "Save profile" }).click();
-  await page.getByText("Enter exactly 10 digits").waitFor();
+  await page.getByText("Enter a 10-digit mobile number").waitFor();
   const contact = page.getByLabel("Contact number");
   assertEquals(await contact.getAttribute("aria-invalid"), "true");
   assertEquals(await contact.getAttribute("aria-describedby"), "contactNumber-hint contactNumber-error");
