@@ -15,6 +15,8 @@ export const ACTIVE = 1;
 export const DELETED = 2;
 /** Bit of `flags`: moderation keeps the record out of the public lists (held or rejected; docs/decisions.md, Trust). */
 export const WITHHELD = 4;
+/** Bit of `flags`: the record left the read model (to the archive of closed listings); its slot is never used again. */
+export const GONE = 8;
 
 /**
  * The listing fields of a record: id, createdAt ms, type code, flags, stipend, lower-case location and tags, owner id
@@ -229,6 +231,19 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     this.verified[slot] = verified;
     if (isNewest && flags === ACTIVE && this.publicFilterView) this.prependPublic(slot);
     else if (viewChanged || fresh && flags === ACTIVE) this.publicBuffers = this.publicFilterView = null;
+  }
+
+  /** Forgets `slot`, whose record left the store (docs/decisions.md, Open and closed listings, "Closing"). */
+  remove(slot: number): void {
+    const owner = this.owners[slot];
+    for (const tag of this.tags[slot]) this.tagSlots.remove(tag, slot);
+    this.ownerSlots.remove(owner, slot);
+    this.ownerOrders.delete(owner);
+    this.organizationSlots.remove(this.organizationCodes.names[this.organizations[slot]], slot);
+    if (this.flags[slot] === ACTIVE) this.publicBuffers = this.publicFilterView = null;
+    this.flags[slot] = GONE;
+    this.epoch++;
+    this.newest.length = 0;
   }
 
   /** Writes `slot`, the newest slot and a public one, in front of the public view, growing its room when full. */

@@ -1,9 +1,21 @@
 /**
  * The list filters (docs/decisions.md, Internships) over the internship read model: one pass over the columns
- * of `columns.ts`, starting from the public order, the whole order or one owner's order.
+ * of `columns.ts`, starting from the public order, the whole order or one owner's order; and the same filters as a
+ * test of the archive's blocks (`blockTest`; docs/decisions.md, Open and closed listings, "Reading closed listings").
+ * A new filter is a field of `SlotFilter` with its rule in `slotTest`, `matchingSlots` and `blockTest` (and in the
+ * reference scan of `tests/api/internships/closed_filters_test.ts`, which checks that they agree).
  */
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
-import { ACTIVE, DELETED, type FilterView, type InternshipColumns, type InternshipEntry, WITHHELD } from "./columns.ts";
+import type { BlockTest } from "@/lib/kv/chunked/archive.ts";
+import {
+  ACTIVE,
+  DELETED,
+  type FilterView,
+  GONE,
+  type InternshipColumns,
+  type InternshipEntry,
+  WITHHELD,
+} from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES } from "./schema.ts";
 import { cityVariants } from "./cities.ts";
 
@@ -143,17 +155,18 @@ export function filterSlots(
 
 /**
  * Whether a record with `flags` passes `filter`'s state test: active, not deleted and not withheld by moderation,
- * unless included (`includeInactive` includes withheld ones too: the owner's and the admins' views).
+ * unless included (`includeInactive` includes withheld ones too: the owner's and the admins' views); a slot whose
+ * record left the read model (`GONE`) never does.
  */
-function stateMatches(filter: SlotFilter, flags: number): boolean {
-  return (filter.includeInactive || (flags & (ACTIVE | WITHHELD)) === ACTIVE) &&
+export function stateMatches(filter: SlotFilter, flags: number): boolean {
+  return (flags & GONE) === 0 && (filter.includeInactive || (flags & (ACTIVE | WITHHELD)) === ACTIVE) &&
     (filter.includeDeleted || (flags & DELETED) === 0);
 }
 
 const matchCaches = new WeakMap<object, MatchCache>();
 
 /** `filter` as a cache key: equal for filters that match the same slots (tags and words in any order). */
-function filterKey(filter: SlotFilter): string {
+export function filterKey(filter: SlotFilter): string {
   const sorted = <T>(values: Iterable<T> | undefined) => values ? [...values].sort() : null;
   return JSON.stringify([
     filter.includeInactive,
@@ -180,22 +193,68 @@ export function selectPage(
   filter: SlotFilter,
   { offset, limit }: { offset: number; limit: number },
 ): SlotPage {
+  const matches = matchList(model, filter);
+  return { total: matches.length, slots: Array.from(matches.subarray(offset, offset + limit)) };
+}
+
+/** Every slot matching `filter`, newest first (see `selectPage`); kept, so not to be changed. */
+export function matchList(model: InternshipModel, filter: SlotFilter): Int32Array {
   const { includeInactive, includeDeleted, userId, types, minStipend, maxStipend, tags, location, words, openOn } =
     filter;
-  const end = offset + limit;
   const filtered = userId !== undefined || includeInactive || includeDeleted || types || tags ||
     minStipend !== undefined || maxStipend !== undefined || location !== undefined || (words && words.length > 0) ||
     openOn !== undefined;
-  if (!filtered) {
-    const { slots } = model.columns.publicView();
-    return { total: slots.length, slots: Array.from(slots.subarray(offset, end)) };
-  }
+  if (!filtered) return model.columns.publicView().slots;
   let cache = matchCaches.get(model);
   if (!cache) matchCaches.set(model, cache = new MatchCache());
   const key = filterKey(filter);
   let matches = cache.get(model, key, filter);
   if (!matches) cache.set(model, key, matches = matchingSlots(model, filter));
-  return { total: matches.length, slots: Array.from(matches.subarray(offset, end)) };
+  return matches;
+}
+
+/** Positions of the fields of `InternshipEntry` that the archive's block tests read. */
+const TYPE = 2, FLAGS = 3, STIPEND = 4, LOCATION = 5, TAGS = 6, OWNER = 7, DEADLINE = 9;
+
+/**
+ * `filter` as a test of the archive's blocks (`lib/kv/chunked/archive.ts`): the rules of `slotTest` and the search of
+ * `searchMarks`, read from the entries a block holds (each distinct location, tag list or owner of a block tested
+ * once; a block none of whose values can match is skipped).
+ */
+export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
+  const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
+  const places = location === undefined ? [] : cityVariants(location);
+  const words = (filter.words ?? []).map(cityVariants);
+  const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
+  return (block) => {
+    const tests: ((i: number) => boolean)[] = [];
+    const add = (field: number, matches: (value: unknown) => boolean) => {
+      const test = block.test(field, matches);
+      if (test) tests.push(test);
+      return test !== null;
+    };
+    if (!add(FLAGS, (flags) => stateMatches(filter, flags as number))) return null;
+    if (userId !== undefined && !add(OWNER, (owner) => owner === userId)) return null;
+    if (types && !add(TYPE, (type) => types.has(type as number))) return null;
+    if (
+      (minStipend !== undefined || maxStipend !== undefined) &&
+      !add(STIPEND, (stipend) => stipend !== null && (stipend as number) >= min && (stipend as number) <= max)
+    ) return null;
+    if (location !== undefined && !add(LOCATION, (name) => places.some((place) => (name as string).includes(place)))) {
+      return null;
+    }
+    if (tags && !add(TAGS, (list) => (list as string[]).some((tag) => tags.includes(tag)))) return null;
+    if (openOn !== undefined && !add(DEADLINE, (day) => (day ?? Infinity) as number >= openOn)) return null;
+    if (words.length > 0) {
+      const marks = block.search(words)!;
+      if (!marks.includes(1)) return null;
+      tests.push((i) => marks[i] === 1);
+    }
+    return (i) => {
+      for (const test of tests) if (!test(i)) return false;
+      return true;
+    };
+  };
 }
 
 /**

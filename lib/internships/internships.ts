@@ -1,17 +1,22 @@
 /**
  * The internships capability (docs/api.md, Internships; docs/decisions.md, Internships): list with
- * filters and search, read, create (one or a batch), update and soft delete. Lists are answered
- * from the read model of `store.ts` (filters in `filters.ts`); writes go through its writer's
- * atomic commits; races lost to other processes are retried for up to 30 s (then BusyError).
+ * filters and search, read, create (one or a batch), update and soft delete. Open listings are answered
+ * from the read model of `store.ts` (filters in `filters.ts`), closed and deleted ones from its archive, merged into
+ * one list where a list includes them (docs/decisions.md, Open and closed listings); writes go through atomic
+ * commits that move a listing between the two when it closes, is deleted or opens again; races lost to other
+ * processes are retried for up to 30 s (then BusyError).
  */
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { mergedPage } from "@/lib/kv/chunked/archive.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, isClosedOn, type ReadAudience, type Viewer } from "./policy.ts";
-import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
-import { filterSlots, selectPage, type SlotFilter } from "./filters.ts";
+import { ACTIVE, dayNumber, DELETED, internshipSearchText, typeCode } from "./columns.ts";
+import { blockTest, filterKey, filterSlots, matchList, selectPage, type SlotFilter } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import {
+  isWithheld,
   moderationDecided,
   type ModerationDecision,
   moderationOf,
@@ -106,6 +111,14 @@ async function viewsOf(store: InternshipStore, records: Internship[], today: str
   return records.map((record) => viewOf(record, { owners, organizations }, today));
 }
 
+/**
+ * Whether `record` belongs in the read model on IST day `today`: not deleted, and its deadline not before today
+ * (docs/decisions.md, Open and closed listings, "Where listings live"); otherwise it belongs in the archive.
+ */
+export function isLive(record: Internship, today: string): boolean {
+  return !record.deletedAt && !isClosedOn(record.deadline, today);
+}
+
 /** The filters of `query` for `viewer` on IST day `today`, as `listInternships` applies them. */
 function slotFilterOf(query: InternshipQuery, viewer: User | null, today: string): SlotFilter {
   const admin = viewer?.role === "admin";
@@ -138,21 +151,48 @@ export async function listInternships(
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const store = await internshipStore(kv);
-  const { model } = store;
-  const { total, slots } = selectPage(model, slotFilterOf(query, viewer, today), {
-    offset: query.offset,
-    limit: query.limit,
-  });
-  const page = await model.recordsOf(slots);
+  const { total, records } = await pageOf(store, slotFilterOf(query, viewer, today), query);
   return {
-    internships: await viewsOf(store, page, today),
+    internships: await viewsOf(store, records, today),
     pagination: {
       limit: query.limit,
       offset: query.offset,
       total,
-      hasMore: query.offset + page.length < total,
+      hasMore: query.offset + records.length < total,
     },
   };
+}
+
+/**
+ * The records of one page of `filter` and how many match in all: from the read model alone for a list of open
+ * listings that are not deleted, else merged with the archive's matches (docs/decisions.md, Open and closed listings, "Reading closed
+ * listings"). A listing that moved between the two while the page was read is left out of it.
+ */
+async function pageOf(
+  { model, archive }: InternshipStore,
+  filter: SlotFilter,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<{ total: number; records: Internship[] }> {
+  // Open listings are all in the read model; deleted ones (for an admin) are archived whatever their deadline.
+  if (filter.openOn !== undefined && !filter.includeDeleted) {
+    const { total, slots } = selectPage(model, filter, { offset, limit });
+    return { total, records: await model.recordsOf(slots) };
+  }
+  const { total, items } = await archive.reading(async () => {
+    const archived = await archive.matches(filterKey(filter), blockTest(filter));
+    return await mergedPage({ model, archive, live: matchList(model, filter), archived }, { offset, limit });
+  });
+  const slots = items.flatMap((item) => "slot" in item ? [item.slot] : []);
+  const [live, archived] = await Promise.all([
+    model.recordsOf(slots),
+    archive.records(items.flatMap((item) => "id" in item ? [item.id] : [])),
+  ]);
+  const byId = new Map(live.map((record) => [record.id, record]));
+  const records = items.flatMap((item) => {
+    const record = "slot" in item ? byId.get(model.slots.ids[item.slot]) : archived.get(item.id);
+    return record ? [record] : [];
+  });
+  return { total, records };
 }
 
 /** The listings created in a window, to test many filters against (docs/decisions.md, Alerts). */
@@ -180,14 +220,18 @@ export async function newInternships(
     if (created[slot] <= after) break;
     if (created[slot] <= until) slots.push(slot);
   }
+  // A listing that left the read model meanwhile (closed) is left out.
   const records = await model.recordsOf(slots);
   const listed = await viewsOf(store, records, today);
-  const views = new Map(slots.map((slot, i) => [slot, listed[i]]));
+  const views = new Map(records.map((record, i) => [model.slotOf(record.id)!, listed[i]]));
+  const found = slots.filter((slot) => views.has(slot));
   const texts = records.map(internshipSearchText);
   return {
-    count: slots.length,
+    count: found.length,
     matching: (query) =>
-      filterSlots(model.columns, slotFilterOf(query, null, today), { slots, texts }).map((slot) => views.get(slot)!),
+      filterSlots(model.columns, slotFilterOf(query, null, today), { slots: found, texts }).map((slot) =>
+        views.get(slot)!
+      ),
   };
 }
 
@@ -246,32 +290,69 @@ export async function publicInternshipsById(
   today = istToday(),
 ): Promise<Map<string, InternshipView>> {
   const store = await internshipStore(kv);
-  const { model } = store;
+  const { model, archive } = store;
   const slots = ids.flatMap((id) => {
     const slot = model.slotOf(id);
     return slot !== undefined && model.columns.flags[slot] === ACTIVE ? [slot] : [];
   });
-  const views = await viewsOf(store, await model.recordsOf(slots), today);
+  const elsewhere = ids.filter((id) => model.slotOf(id) === undefined);
+  const [live, archived] = await Promise.all([model.recordsOf(slots), archive.records(elsewhere)]);
+  const records = [...live, ...[...archived.values()].filter((record) => record.isActive && !record.deletedAt)];
+  const views = await viewsOf(store, records, today);
   return new Map(views.map((view) => [view.id, view]));
 }
 
 /** Every internship `userId` posted, in every state (deleted ones included), newest first. */
 export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<Internship[]> {
-  const { model } = await internshipStore(kv);
-  return await model.recordsOf(model.columns.ownerOrder(userId));
+  const store = await internshipStore(kv);
+  const filter: SlotFilter = { userId, includeInactive: true, includeDeleted: true };
+  return (await pageOf(store, filter, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 
 /**
  * Keeps the internships `userId` posted without their owner (`userId` null, shown as a former member): account
- * deletion. One checked write per listing (a listing's chunk is the unit of a write), so any number fit KV's limits.
- * @throws BusyError after 30 s of races lost on one listing (those done stay done; running it again finishes).
+ * deletion. One checked write per listing in the read model (a listing's chunk is the unit of a write), and per 50
+ * archived ones, so any number fit KV's limits.
+ * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes).
  */
 export async function forgetInternshipOwner(kv: Deno.Kv, userId: string): Promise<void> {
   const store = await internshipStore(kv);
+  const forget = (record: Internship) => record.userId === userId ? { ...record, userId: null } : record;
   const ids = store.model.columns.ownerOrder(userId).map((slot) => store.model.slots.ids[slot]);
-  for (const id of ids) {
-    await store.writer.update(id, (record) => record.userId === userId ? { ...record, userId: null } : record);
+  for (const id of ids) await store.writer.update(id, forget);
+  const archived = (await internshipsOwnedBy(kv, userId)).filter((record) =>
+    store.model.slotOf(record.id) === undefined
+  );
+  for (let i = 0; i < archived.length; i += 50) {
+    await store.archive.write({ put: archived.slice(i, i + 50).map(forget) });
   }
+}
+
+/**
+ * Moves every listing of the read model that is closed on IST day `today` or deleted to the archive (the
+ * `close-listings` job; docs/decisions.md, Open and closed listings, "Closing"): found in the columns, then taken out
+ * chunk by chunk, each chunk's in one checked write with their archive records and blocks, calling `giveWay` between
+ * writes. A listing changed meanwhile is judged as stored; one another process moved first is not there any more.
+ * @returns how many listings were moved.
+ */
+export async function closeInternships(
+  kv: Deno.Kv,
+  { today, giveWay }: { today: string; giveWay: () => Promise<void> },
+): Promise<number> {
+  const { model, writer, archive } = await internshipStore(kv);
+  const day = dayNumber(today);
+  const { flags, deadlineDays } = model.columns;
+  const chunks = new Set<number>();
+  for (const slot of model.slots.order) {
+    if ((flags[slot] & DELETED) !== 0 || deadlineDays[slot] < day) chunks.add(model.chunkOfSlot(slot));
+  }
+  let moved = 0;
+  for (const n of chunks) {
+    const taken = await writer.take(n, (record) => !isLive(record, today), (taken) => archive.rider({ put: taken }));
+    moved += taken.length;
+    await giveWay();
+  }
+  return moved;
 }
 
 /** How many distinct public list queries keep their serialized body. */
@@ -329,16 +410,15 @@ export async function getInternship(
   { id, viewer, audience }: { id: string; viewer: Viewer; audience: ReadAudience },
 ): Promise<InternshipView> {
   const store = await internshipStore(kv);
-  const { model } = store;
+  const { model, archive } = store;
   const slot = model.slotOf(id);
-  const state = slot === undefined ? undefined : model.columns.state(slot);
-  const access = slot === undefined || !state
-    ? undefined
-    : { userId: model.columns.ownerOf(slot), isActive: state.active, deleted: state.deleted, withheld: state.withheld };
-  if (slot === undefined || !access || !canRead(viewer, access, audience)) {
+  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+  const access = record &&
+    { userId: record.userId, isActive: record.isActive, deleted: !!record.deletedAt, withheld: isWithheld(record) };
+  if (!record || !access || !canRead(viewer, access, audience)) {
     throw new NotFoundError(NOT_FOUND);
   }
-  const [view] = await viewsOf(store, await model.recordsOf([slot]), istToday());
+  const [view] = await viewsOf(store, [record], istToday());
   return view;
 }
 
@@ -380,18 +460,27 @@ export async function createInternships(
     organizationId: organizations.get(item.hiringOrganization)!,
   }));
   const store = await internshipStore(kv);
-  await store.writer.insert(records, (op) => {
+  const today = istToday();
+  const also = (op: Deno.AtomicOperation) => {
     for (const record of records) moderationQueueOps(op, "internships", null, record);
     countOps(op, [], records.flatMap(organizationCounts));
-  });
+  };
+  // An item already closed (a past deadline) goes to the archive, in the same all-or-nothing write.
+  const open = records.filter((record) => isLive(record, today));
+  const closed = records.filter((record) => !isLive(record, today));
+  const rider = closed.length > 0 ? store.archive.rider({ put: closed }) : undefined;
+  if (open.length > 0) await store.writer.insert(open, { also, rider });
+  else await store.archive.write({ put: closed }, also);
   store.owners.remember(owner);
-  return await viewsOf(store, records, istToday());
+  return await viewsOf(store, records, today);
 }
 
 /**
- * Replaces the live record `id` with `change(record)` as `actor` (owner or admin), in one atomic
- * write that also moves the record in the moderation queue; `change` runs again on the latest record after a lost
- * race. `also` adds the caller's own mutations to that write.
+ * Replaces the record `id` with `change(record)` as `actor` (owner or admin), in one atomic write, wherever it is,
+ * that also moves the record in the moderation queue: one that closes or is deleted leaves the read model for the
+ * archive in that write, an archived one that opens again comes back (docs/decisions.md, Open and closed listings,
+ * "Coming back"); `change` runs again on the latest record after a lost race. `also` adds the caller's own mutations
+ * to that write.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner or
  * an admin; what `change` throws; BusyError after 30 s of lost races (nothing is changed).
  */
@@ -405,17 +494,90 @@ async function writeInternship(
   },
 ): Promise<{ store: InternshipStore; record: Internship }> {
   const store = await internshipStore(kv);
-  const record = await store.writer.update(id, (record) => {
+  const guarded = (record: Internship) => {
     if (record.deletedAt) throw new NotFoundError(NOT_FOUND);
     if (!canManage(actor, record)) throw new ForbiddenError();
     return change(record);
-  }, (op, next, previous) => {
-    moderationQueueOps(op, "internships", previous, next);
-    countOps(op, organizationCounts(previous), organizationCounts(next));
-    also?.(op, next, previous);
+  };
+  const record = await updateAnywhere(kv, store, {
+    id,
+    change: guarded,
+    also: (op, next, previous) => {
+      moderationQueueOps(op, "internships", previous, next);
+      countOps(op, organizationCounts(previous), organizationCounts(next));
+      also?.(op, next, previous);
+    },
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return { store, record };
+}
+
+/**
+ * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write, in the read model or
+ * the archive, moving it between them when it closes, is deleted or opens again (see `writeInternship`).
+ * @returns the stored record, or null for an unknown id.
+ */
+async function updateAnywhere(
+  kv: Deno.Kv,
+  store: InternshipStore,
+  { id, change, also }: {
+    id: string;
+    change: (record: Internship) => Internship;
+    also: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
+  },
+): Promise<Internship | null> {
+  const today = istToday();
+  // A listing may move between the read model and the archive meanwhile (another process): look again, a few times.
+  for (let round = 0; round < 3; round++) {
+    const live = await store.writer.update(
+      id,
+      change,
+      also,
+      (next) => isLive(next, today) ? null : store.archive.rider({ put: [next] }),
+    );
+    if (live) return live;
+    const archived = await updateArchived(kv, store, { id, change, also, today });
+    if (archived) return archived;
+    if ((await kv.get(store.model.keys.id(id))).value === null) break;
+  }
+  return null;
+}
+
+/**
+ * Replaces the archived record `id` with `change(record)`, in one atomic write checked against the record as read
+ * (with `also`'s mutations): in the archive, or back into the read model when it is live on IST day `today`.
+ * @returns the stored record, or null when `id` is not archived.
+ */
+async function updateArchived(
+  kv: Deno.Kv,
+  { writer, archive }: InternshipStore,
+  { id, change, also, today }: {
+    id: string;
+    change: (record: Internship) => Internship;
+    also: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
+    today: string;
+  },
+): Promise<Internship | null> {
+  let stored: Internship | null = null;
+  await retrying(
+    async () => {
+      const entry = await kv.get<Internship>(archive.keys.record(id));
+      const previous = entry.value;
+      stored = previous;
+      if (!previous) return true;
+      const next = change(previous);
+      if (next === previous) return true;
+      const expected = { [id]: entry.versionstamp };
+      const mutations = (op: Deno.AtomicOperation) => also(op, next, previous);
+      stored = next;
+      return isLive(next, today)
+        ? await writer.tryInsert([next], { also: mutations, rider: archive.rider({ drop: [id], expected }) })
+        : await archive.tryWrite({ put: [next], expected }, mutations);
+    },
+    RETRY_BUDGET_MS,
+    "internships",
+  );
+  return stored;
 }
 
 /**
@@ -514,22 +676,32 @@ export async function moderateInternship(
  */
 export async function holdReportedInternship(kv: Deno.Kv, id: string): Promise<void> {
   const store = await internshipStore(kv);
-  await store.writer.update(id, (record) => {
-    if (record.deletedAt) return record;
-    const current = moderationOf(record);
-    const next = moderationOnReports(current, new Date().toISOString());
-    return next === current ? record : { ...record, moderation: next };
-  }, (op, next, previous) => {
-    moderationQueueOps(op, "internships", previous, next);
-    countOps(op, organizationCounts(previous), organizationCounts(next));
+  await updateAnywhere(kv, store, {
+    id,
+    change: (record) => {
+      if (record.deletedAt) return record;
+      const current = moderationOf(record);
+      const next = moderationOnReports(current, new Date().toISOString());
+      return next === current ? record : { ...record, moderation: next };
+    },
+    also: (op, next, previous) => {
+      moderationQueueOps(op, "internships", previous, next);
+      countOps(op, organizationCounts(previous), organizationCounts(next));
+    },
   });
 }
 
 /** The internships of `ids` as admins read them (every state but deleted), by id; unknown ids are absent. */
 export async function internshipsForAdmin(kv: Deno.Kv, ids: readonly string[]): Promise<Map<string, InternshipView>> {
   const store = await internshipStore(kv);
-  const slots = ids.flatMap((id) => store.model.slotOf(id) ?? []);
-  const views = await viewsOf(store, await store.model.recordsOf(slots), istToday());
+  const { model, archive } = store;
+  const slots = ids.flatMap((id) => model.slotOf(id) ?? []);
+  const [live, archived] = await Promise.all([
+    model.recordsOf(slots),
+    archive.records(ids.filter((id) => model.slotOf(id) === undefined)),
+  ]);
+  const records = [...live, ...[...archived.values()].filter((record) => !record.deletedAt)];
+  const views = await viewsOf(store, records, istToday());
   return new Map(views.map((view) => [view.id, view]));
 }
 

@@ -1,12 +1,16 @@
 /**
  * Internship storage (docs/decisions.md, Internships; docs/performance.md, Why it is fast): the internship layout of
  * the chunked store of `lib/kv/chunked/` (its docstring has the design: chunks, atomic writes, sync of other processes'
- * writes) under the key prefix "internships", with the internship columns, and the owners shown beside each listing.
+ * writes) under the key prefix "internships", with the internship columns, its archive of closed and deleted listings
+ * (`lib/kv/chunked/archive.ts`; docs/decisions.md, Open and closed listings), and the owners shown beside each listing.
  * Keys (owned by this store only): `["internships", id]`, `["internships_chunks", n]`, `["internships_index", n]`,
- * `["internships_chunk_stamps", n]`, `["internships_meta", "open" | "changes"]`.
+ * `["internships_chunk_stamps", n]`, `["internships_meta", "open" | "changes"]`, and the archive's
+ * `["internships_closed", id]`, `["internships_closed_blocks", createdMs, id]`, `["internships_closed_dir", createdMs,
+ * id]`.
  */
 import type { ChunkedLayout } from "@/lib/kv/chunked/layout.ts";
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
+import type { Archive } from "@/lib/kv/chunked/archive.ts";
 import { chunkedStore } from "@/lib/kv/chunked/store.ts";
 import type { ChunkWriter } from "@/lib/kv/chunked/writer.ts";
 import { UserSummaryCache } from "@/lib/users/summary_cache.ts";
@@ -29,13 +33,14 @@ const layout: ChunkedLayout<Internship, InternshipEntry> = {
 
 const chunks = chunkedStore(layout, (slots) => new InternshipColumns(slots));
 
-/** The internship store of one KV in this process: read model, writer, owner summaries and organizations. */
+/** The internship store of one KV in this process: read model, writer, archive, owner summaries and organizations. */
 export class InternshipStore {
   readonly owners: UserSummaryCache;
 
   constructor(
     readonly model: ChunkedReadModel<Internship, InternshipEntry, InternshipColumns>,
     readonly writer: ChunkWriter<Internship, InternshipEntry, InternshipColumns>,
+    readonly archive: Archive<Internship, InternshipEntry, InternshipColumns>,
     readonly organizations: OrganizationDirectory,
     kv: Deno.Kv,
   ) {
@@ -59,9 +64,9 @@ const stores = new WeakMap<Deno.Kv, InternshipStore>();
  * second).
  */
 export async function internshipStore(kv: Deno.Kv): Promise<InternshipStore> {
-  const [{ model, writer }, organizations] = await Promise.all([chunks(kv), organizationDirectory(kv)]);
+  const [{ model, writer, archive }, organizations] = await Promise.all([chunks(kv), organizationDirectory(kv)]);
   let store = stores.get(kv);
-  if (store?.model !== model) stores.set(kv, store = new InternshipStore(model, writer, organizations, kv));
+  if (store?.model !== model) stores.set(kv, store = new InternshipStore(model, writer, archive, organizations, kv));
   await store.owners.refresh(() => model.columns.ownerIds());
   return store;
 }

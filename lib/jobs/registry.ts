@@ -9,6 +9,7 @@ import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
+import { closeListingsJob } from "./close_listings.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -20,6 +21,7 @@ export const JOBS: readonly Job[] = [
   deadlineRemindersJob,
   reconcilePaymentsJob,
   organizationsLinkJob,
+  closeListingsJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -237,15 +237,17 @@ export async function newOpportunities(
   const created = model.slots.created;
   const slots = order.slots.slice(0, order.open).filter((slot) => created[slot] > after && created[slot] <= until)
     .sort(model.slots.newerFirst);
+  // An opportunity that left the read model meanwhile (closed) is left out.
   const records = await model.recordsOf(slots);
   const views = await withPostedBy(kv, records);
   const texts = records.map((record) => model.layout.searchText(record));
+  const found = records.map((record) => model.slotOf(record.id)!);
   return {
-    count: slots.length,
+    count: records.length,
     matching({ type, search }) {
       const ofType = typeTest(model, type);
       return views.filter((_, i) =>
-        ofType(slots[i]) && search.every((word) => texts[i].includes(word.replaceAll("\0", "")))
+        ofType(found[i]) && search.every((word) => texts[i].includes(word.replaceAll("\0", "")))
       );
     },
   };
@@ -282,8 +284,8 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
     updatedAt: now,
     moderation: moderationOnCreate(input, now),
   };
-  await (await opportunityStore(kv)).writer.insert([record], (op) => {
-    moderationQueueOps(op, "opportunities", null, record);
+  await (await opportunityStore(kv)).writer.insert([record], {
+    also: (op) => moderationQueueOps(op, "opportunities", null, record),
   });
   const isClosed = isOpportunityClosedOn(record.endDate, istToday());
   return {

@@ -88,6 +88,13 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
     this.ownerSlots.add(owner, slot);
   }
 
+  /** Forgets `slot`, whose record left the store (docs/decisions.md, Open and closed listings, "Closing"). */
+  remove(slot: number): void {
+    this.counts[this.statuses[slot]]--;
+    this.ownerSlots.remove(this.owners[slot], slot);
+    this.statuses[slot] = -1;
+  }
+
   /** The slots of `userId`, newest first. */
   ownerOrder(userId: string): number[] {
     return [...this.ownerSlots.get(userId)].sort(this.slots.newerFirst);

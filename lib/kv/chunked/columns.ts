@@ -4,17 +4,43 @@
  * array indexed by slot, with dictionaries and postings where a filter needs them.
  */
 
-/** The slots of a read model: id and creation time per slot, and every slot newest first. */
+/**
+ * The slots of a read model: id and creation time per slot, and every live slot newest first. A slot whose record
+ * left the store is removed: its id no longer finds it, it leaves `order`, and it is never used again (arrays by slot
+ * keep their place).
+ */
 export class Slots {
   readonly ids: string[] = [];
   readonly created: number[] = [];
-  /** Every slot, newest first (creation time, then id descending). */
+  /** Every live slot, newest first (creation time, then id descending). */
   readonly order: number[] = [];
   private readonly byId = new Map<string, number>();
+  /** Slots removed since `order` was last compacted. */
+  private readonly removed = new Set<number>();
 
-  /** How many slots there are. */
+  /** How many slots there are (removed ones included: the length of arrays by slot). */
   get count(): number {
     return this.ids.length;
+  }
+
+  /** How many slots are live. */
+  get live(): number {
+    return this.byId.size;
+  }
+
+  /** Removes `slot` (its record left the store); `compact` then takes it out of `order`. */
+  remove(slot: number): void {
+    if (this.byId.get(this.ids[slot]) === slot) this.byId.delete(this.ids[slot]);
+    this.removed.add(slot);
+  }
+
+  /** Takes the removed slots out of `order`. */
+  compact(): void {
+    if (this.removed.size === 0) return;
+    let at = 0;
+    for (const slot of this.order) if (!this.removed.has(slot)) this.order[at++] = slot;
+    this.order.length = at;
+    this.removed.clear();
   }
 
   /** The slot of `id`, or undefined. */

@@ -21,6 +21,11 @@ export interface Columns<E extends ListingEntry> {
    * in `Slots.order`), otherwise the record changed and its previous fields are replaced.
    */
   set(slot: number, entry: E, fresh: boolean): void;
+  /**
+   * Forgets `slot`: its record left the store (to the archive of closed listings). The slot is never used again; it
+   * must drop out of every view, posting and count.
+   */
+  remove?(slot: number): void;
 }
 
 /**
@@ -55,6 +60,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   version = 0;
   /** How many bytes of index chunks `load` read from KV. */
   loadedBytes = 0;
+  /** Grows with every sync that found another process's commits (the archive beside the store lists again then). */
+  foreignChanges = 0;
   private readonly chunkOf: number[] = [];
   /** Per chunk, the slots of its records in chunk order. */
   private readonly chunkSlots = new Map<number, Int32Array>();
@@ -78,6 +85,12 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     this.keys = chunkedKeys(layout.prefix);
     this.changes = new ChangeTracker(kv, this.keys);
   }
+
+  /**
+   * Slots whose record was missing from a chunk applied since the last `settle`: each leaves the model then, unless
+   * another chunk applied meanwhile holds it (a record moved between chunks).
+   */
+  private readonly leaving = new Map<number, number>();
 
   /** Loads every index chunk with one scan. */
   async load(): Promise<void> {
@@ -110,24 +123,66 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
   private async pull(): Promise<void> {
     const marker = await this.changes.read();
     if (this.changes.hasForeign(marker)) {
-      const changed = await this.changes.changedChunks(this.chunkStamps);
+      // Another process wrote: whatever was derived from this model (and from the archive beside it) is stale.
+      this.version++;
+      this.foreignChanges++;
+      const { changed, gone } = await this.changes.changedChunks(this.chunkStamps);
       for (let i = 0; i < changed.length; i += 10) {
         const entries = await this.kv.getMany<Uint8Array[]>(changed.slice(i, i + 10).map(this.keys.index));
         for (const entry of entries) {
           if (entry.value) this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
+          else this.dropChunk(entry.key[1] as number);
         }
       }
+      for (const n of gone) this.dropChunk(n);
+      this.settle();
     }
     this.changes.advance(marker);
     this.checkedAt = Date.now();
   }
 
-  /** Puts chunks this process committed at `versionstamp` into the model. */
-  applyWrite(chunks: Map<number, IndexedChunk<R>>, versionstamp: string): void {
-    for (const [n, { bytes, index }] of chunks) {
-      if (this.applyIndex(n, index, versionstamp)) this.keepRecords(n, bytes);
+  /** Puts chunks this process committed at `versionstamp` into the model (null: the chunk was deleted). */
+  applyWrite(chunks: Map<number, IndexedChunk<R> | null>, versionstamp: string): void {
+    for (const [n, chunk] of chunks) {
+      if (!chunk) this.dropChunk(n);
+      else if (this.applyIndex(n, chunk.index, versionstamp)) this.keepRecords(n, chunk.bytes);
     }
+    this.settle();
     this.changes.recordOwn(versionstamp);
+  }
+
+  /** Notes a commit of this process that changed no chunk (only the archive beside the store): derived data is stale. */
+  applyOther(versionstamp: string): void {
+    this.version++;
+    this.changes.recordOwn(versionstamp);
+  }
+
+  /** Forgets chunk `n`, deleted once its last record left: its records leave the model at the next `settle`. */
+  private dropChunk(n: number): void {
+    const slots = this.chunkSlots.get(n);
+    if (!slots) return;
+    for (const slot of slots) if (this.chunkOf[slot] === n) this.leaving.set(slot, n);
+    this.chunkSlots.delete(n);
+    this.chunkEnds.delete(n);
+    this.chunkStamps.delete(n);
+    this.records.delete(n);
+    this.outdated.delete(n);
+    this.search.setChunk(n, { tokens: [], masks: [], width: 0 });
+    this.version++;
+  }
+
+  /** Removes the slots whose records left their chunk and entered no other (see `leaving`). */
+  private settle(): void {
+    if (this.leaving.size === 0) return;
+    for (const [slot, n] of this.leaving) {
+      if (this.chunkOf[slot] !== n) continue;
+      this.chunkOf[slot] = -1;
+      this.columns.remove?.(slot);
+      this.slots.remove(slot);
+    }
+    this.leaving.clear();
+    this.slots.compact();
+    this.version++;
   }
 
   /** Applies index chunk `n` read at `versionstamp`, unless the model holds that version or a later one. */
@@ -137,6 +192,7 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     const index = decodeIndex<E>(bytes);
     this.chunkStamps.set(n, versionstamp);
     this.records.delete(n);
+    const previous = this.chunkSlots.get(n);
     const slots: number[] = [];
     const { fields } = this.layout;
     if (this.loading && fields && index.entries.some((entry) => entry.length < fields)) this.outdated.add(n);
@@ -146,8 +202,13 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       const fresh = slot === undefined;
       if (slot === undefined) slot = this.slots.add(entry[0], entry[1], this.loading);
       this.chunkOf[slot] = n;
+      this.leaving.delete(slot);
       this.columns.set(slot, entry, fresh);
       slots.push(slot);
+    }
+    if (previous && previous.length > 0) {
+      const kept = new Set(slots);
+      for (const slot of previous) if (!kept.has(slot) && this.chunkOf[slot] === n) this.leaving.set(slot, n);
     }
     this.search.setChunk(n, index);
     this.chunkSlots.set(n, Int32Array.from(slots));
@@ -166,6 +227,11 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       const slot = this.chunkSlots.get(n)?.[0];
       return slot === undefined ? [] : [this.slots.ids[slot]];
     });
+  }
+
+  /** The chunk that holds the record of `slot` (-1 once it left the store). */
+  chunkOfSlot(slot: number): number {
+    return this.chunkOf[slot] ?? -1;
   }
 
   /** The slot of `id`, or undefined. */
@@ -195,16 +261,30 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
 
   /**
    * The full records of `slots`, in order, reading record chunks not held in memory yet; only
-   * the records asked for are decoded (a whole chunk only when its index predates `ends`).
+   * the records asked for are decoded (a whole chunk only when its index predates `ends`). A slot whose record left
+   * the store while this ran (to the archive) is left out; one whose record moved to another chunk is read there.
    */
   async recordsOf(slots: number[]): Promise<R[]> {
-    // The chunks this call uses, with their record ends and slots as of the bytes, held here so
-    // that another request's reads or a write cannot evict or change them meanwhile.
+    const found = new Map<number, R>();
+    let wanted = slots;
+    for (let round = 0; round < 2 && wanted.length > 0; round++) {
+      await this.readRecords(wanted, found);
+      wanted = wanted.filter((slot) => !found.has(slot) && this.chunkOf[slot] !== -1);
+    }
+    return slots.flatMap((slot) => found.get(slot) ?? []);
+  }
+
+  /** Reads the records of `slots` from the chunks the model holds them in now, into `found` (by slot). */
+  private async readRecords(slots: number[], found: Map<number, R>): Promise<void> {
+    // The chunk of each slot as of now, and the chunks this call uses with their record ends and slots as of the
+    // bytes, held here so that another request's reads or a write cannot evict or change them meanwhile.
+    const chunkOf = new Map(slots.map((slot) => [slot, this.chunkOf[slot]]));
     const used = new Map<number, HeldChunk>();
     const hold = (n: number, bytes: Uint8Array) =>
-      used.set(n, { bytes, ends: this.chunkEnds.get(n), slots: this.chunkSlots.get(n)! });
+      used.set(n, { bytes, ends: this.chunkEnds.get(n), slots: this.chunkSlots.get(n) ?? new Int32Array(0) });
     const missing: number[] = [];
-    for (const n of new Set(slots.map((slot) => this.chunkOf[slot]))) {
+    for (const n of new Set(chunkOf.values())) {
+      if (n === undefined || n === -1) continue;
       const held = this.records.get(n);
       if (held) {
         hold(n, held);
@@ -217,13 +297,13 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       const entries = await this.kv.getMany<Uint8Array[]>(batch.map(this.keys.chunk));
       // A chunk and its index are written in one commit, so they share a versionstamp: the index
       // is read only for a chunk that another process changed since the model last saw it.
-      const stale = batch.filter((n, i) =>
-        entries[i].versionstamp && this.chunkStamps.get(n) !== entries[i].versionstamp
-      );
+      const stale = batch.filter((n, i) => this.chunkStamps.get(n) !== entries[i].versionstamp);
       if (stale.length > 0) {
         for (const index of await this.kv.getMany<Uint8Array[]>(stale.map(this.keys.index))) {
           if (index.value) this.applyIndex(index.key[1] as number, index.value, index.versionstamp);
+          else this.dropChunk(index.key[1] as number);
         }
+        this.settle();
       }
       entries.forEach((entry, i) => {
         if (entry.versionstamp && this.chunkStamps.get(batch[i]) === entry.versionstamp) {
@@ -233,8 +313,8 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       });
     }));
     const whole = new Map<number, R[]>();
-    return slots.map((slot) => {
-      const n = this.chunkOf[slot];
+    for (const slot of slots) {
+      const n = chunkOf.get(slot)!;
       const chunk = used.get(n);
       const id = this.slots.ids[slot];
       let record: R | undefined;
@@ -246,8 +326,7 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
         if (!records) whole.set(n, records = decodeRecords<R>(chunk.bytes));
         record = records.find((r) => r.id === id);
       }
-      if (record?.id !== id) throw new Error(`${this.layout.prefix} ${id} is missing from chunk ${n}`);
-      return record!;
-    });
+      if (record?.id === id) found.set(slot, record);
+    }
   }
 }

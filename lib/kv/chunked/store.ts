@@ -27,6 +27,11 @@
  * the changed chunks re-read. Every commit bumps the marker, so each foreign write is seen by the
  * first sync after it: at most `SYNC_INTERVAL_MS` late.
  *
+ * Archive (`archive.ts`). Records that leave the read model (closed or deleted listings; docs/decisions.md, Open and
+ * closed listings) are stored beside it, each under its own key and their listing entries in blocks by creation time,
+ * read from KV page by page. A write moves a record between the two in one commit (`ChunkWriter.take`, the `leave`
+ * of `update`, an insert with a `Rider`); the read model then drops the record's slot.
+ *
  * Two domains use it, each with its own layout and columns: `lib/internships/store.ts` (the internship list's
  * filter fields, owners and search text) and `lib/opportunities/store.ts` (type, review state and owner as columns,
  * and the count of records in each review state). A new domain follows either: a `ChunkedLayout`, a `Columns` class
@@ -36,11 +41,13 @@ import type { Slots } from "./columns.ts";
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
 import { ChunkedReadModel, type Columns } from "./read_model.ts";
 import { ChunkWriter } from "./writer.ts";
+import { Archive } from "./archive.ts";
 
-/** The read model and the writer of one chunked store in one KV. */
+/** The read model, the writer and the archive (records that left the model) of one chunked store in one KV. */
 export interface ChunkedStore<R extends { id: string }, E extends ListingEntry, C extends Columns<E>> {
   model: ChunkedReadModel<R, E, C>;
   writer: ChunkWriter<R, E, C>;
+  archive: Archive<R, E, C>;
 }
 
 /**
@@ -60,7 +67,7 @@ export function chunkedStore<R extends { id: string }, E extends ListingEntry, C
       loading = model.load().then(async () => {
         const writer = new ChunkWriter(kv, model);
         await writer.upgradeIndexes();
-        return { model, writer };
+        return { model, writer, archive: new Archive(kv, layout, model) };
       });
       loading.catch(() => stores.delete(kv));
       stores.set(kv, loading);

@@ -56,13 +56,18 @@ export class ChangeTracker {
     this.seen = marker;
   }
 
-  /** The chunks whose stamp versionstamp differs from `known` (chunk → versionstamp the model holds). */
-  async changedChunks(known: ReadonlyMap<number, string>): Promise<number[]> {
+  /**
+   * The chunks whose stamp versionstamp differs from `known` (chunk → versionstamp the model holds), and those of
+   * `known` that are gone (deleted once their last record left).
+   */
+  async changedChunks(known: ReadonlyMap<number, string>): Promise<{ changed: number[]; gone: number[] }> {
     const changed: number[] = [];
+    const listed = new Set<number>();
     for await (const entry of this.kv.list({ prefix: this.keys.stamps })) {
       const n = entry.key[entry.key.length - 1] as number;
+      listed.add(n);
       if (known.get(n) !== entry.versionstamp) changed.push(n);
     }
-    return changed;
+    return { changed, gone: [...known.keys()].filter((n) => !listed.has(n)) };
   }
 }

@@ -32,8 +32,8 @@ interface ReadChunk<R> {
   n: number;
   versionstamp: string | null;
   records: R[];
-  /** The id entry of the record being updated. */
-  idEntry: Deno.KvEntryMaybe<number>;
+  /** The id entry of the record being updated (null when records are taken out by chunk). */
+  idEntry: Deno.KvEntryMaybe<number> | null;
 }
 
 /** One lock per chunk number: holders of the same chunk run one after another, in call order. */
@@ -56,9 +56,37 @@ class ChunkLocks {
 
 const noop = () => {};
 
+/**
+ * What a write learns once its commit is decided: the commit's versionstamp, or null when it did not commit (a lost
+ * race, or an error).
+ */
+export type RiderOutcome = (versionstamp: string | null) => void;
+
+/**
+ * The part of a chunked write that another store (the archive of closed listings, `archive.ts`) commits in the same
+ * atomic operation: it reads what it needs, adds its mutations and checks to `op` and returns what to call once the
+ * commit is decided, or false when what it read is already stale (the write is then tried again). Called once per
+ * attempt, while the write holds its chunk locks.
+ */
+export type Rider = (op: Deno.AtomicOperation) => Promise<RiderOutcome | false>;
+
 /** Waits a random few milliseconds, more after each lost race (at most `MAX_PAUSE_MS`), so racing processes spread out. */
 function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, MAX_PAUSE_MS)));
+}
+
+/**
+ * Runs `attempt` until it succeeds (returns true), pausing a little more after each failure, for at most `budgetMs`.
+ * @throws BusyError naming `noun` when the budget ran out (the attempts wrote nothing); what `attempt` throws.
+ */
+export async function retrying(attempt: () => Promise<boolean>, budgetMs: number, noun: string): Promise<void> {
+  const started = Date.now();
+  for (let i = 1;; i++) {
+    if (await attempt()) return;
+    if (Date.now() - started >= budgetMs) break;
+    await backoff(i);
+  }
+  throw new BusyError(`Too many concurrent writes to ${noun}; nothing was written, try again`);
 }
 
 /** The writer of one chunked store in one KV; applies its commits to `model`. */
@@ -73,20 +101,29 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
 
   /**
    * Stores new records in one atomic write (all or nothing), filling the open chunk and opening
-   * further ones as they fill. `also`, when given, adds the caller's own mutations to the same write (called again on
-   * every attempt).
+   * further ones as they fill. `also` adds the caller's own mutations to the same write, `rider` another store's part
+   * (both called again on every attempt).
    * @throws BusyError after `retryBudgetMs` of races lost to other processes; InvalidInputError when the write
    * exceeds KV's limits.
    */
-  async insert(records: R[], also?: (op: Deno.AtomicOperation) => void): Promise<void> {
-    await this.retry(async () => {
-      const release = await this.appends.acquire(0);
-      try {
-        return await this.append(records, undefined, also);
-      } finally {
-        release();
-      }
-    });
+  async insert(records: R[], parts: { also?: (op: Deno.AtomicOperation) => void; rider?: Rider } = {}): Promise<void> {
+    await this.retry(() => this.tryInsert(records, parts));
+  }
+
+  /**
+   * One attempt of `insert`, for a caller that retries itself (after reading again what `rider` depends on).
+   * @returns false when a concurrent write won (nothing was written).
+   */
+  async tryInsert(
+    records: R[],
+    { also, rider }: { also?: (op: Deno.AtomicOperation) => void; rider?: Rider } = {},
+  ): Promise<boolean> {
+    const release = await this.appends.acquire(0);
+    try {
+      return await this.append(records, { extra: also, rider });
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -95,8 +132,10 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * `change` called again with it, so checks made by `change` (it may throw) see the latest record.
    * `change` must keep the record's id. `also`, when given, adds the caller's own mutations (and checks) to the same
    * atomic write, given the stored and the previous record; it is called again on every attempt and not when `change`
-   * returned the record unchanged (the same object), which writes nothing.
-   * @returns the stored record, or null when `id` is unknown.
+   * returned the record unchanged (the same object), which writes nothing. When `leave` returns a rider for the new
+   * record, the record leaves this store instead (out of its chunk, its id entry deleted) and the rider stores it
+   * elsewhere in the same write.
+   * @returns the stored record, or null when `id` is unknown here.
    * @throws what `change` throws (nothing is written); BusyError after `retryBudgetMs` of races lost to other
    * processes; InvalidInputError when the write exceeds KV's limits.
    */
@@ -104,6 +143,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
     id: string,
     change: (record: R) => R | Promise<R>,
     also?: (op: Deno.AtomicOperation, next: R, previous: R) => void,
+    leave?: (next: R) => Rider | null,
   ): Promise<R | null> {
     let stored: R | null = null;
     await this.retry(async () => {
@@ -126,7 +166,10 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
           return true;
         }
         const extra = also && ((op: Deno.AtomicOperation) => also(op, next, record));
-        if (!await this.replace({ n, versionstamp: chunk.versionstamp, records, idEntry }, next, extra)) return false;
+        const read = { n, versionstamp: chunk.versionstamp, records, idEntry };
+        const rider = leave?.(next);
+        const done = rider ? await this.remove(read, [id], rider, extra) : await this.replace(read, next, extra);
+        if (!done) return false;
         stored = next;
         return true;
       } finally {
@@ -182,6 +225,31 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
   }
 
   /**
+   * Takes the records of chunk `n` that pass `which` (as stored now) out of it, in one atomic write with the part
+   * `rider` adds for them (the archive storing them): the chunk is written without them (or deleted once empty,
+   * unless it is the open chunk) and their id entries deleted. Retried on a lost race like every write.
+   * @returns the records taken (none when none passes).
+   * @throws BusyError after `retryBudgetMs` of races lost to other processes.
+   */
+  async take(n: number, which: (record: R) => boolean, rider: (taken: R[]) => Rider): Promise<R[]> {
+    let taken: R[] = [];
+    await this.retry(async () => {
+      const release = await this.locks.acquire(n);
+      try {
+        const chunk = await this.kv.get<Uint8Array>(this.model.keys.chunk(n));
+        const records = decodeRecords<R>(chunk.value);
+        taken = records.filter(which);
+        if (taken.length === 0) return true;
+        const read = { n, versionstamp: chunk.versionstamp, records, idEntry: null };
+        return await this.remove(read, taken.map((record) => record.id), rider(taken));
+      } finally {
+        release();
+      }
+    });
+    return taken;
+  }
+
+  /**
    * Writes again, from their records, the index chunks the model found older than the layout's entries at load
    * (`ChunkedLayout.fields`): each is one update of one of its records to a copy of itself (the same object would
    * write nothing), which re-encodes the chunk (or moves that record out should the new index not fit). Ten chunks at
@@ -196,15 +264,9 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
     return ids.length;
   }
 
-  /** Runs `attempt` until it succeeds, pausing a little more after each failure, for at most `retryBudgetMs`. */
+  /** Runs `attempt` until it succeeds, for at most `retryBudgetMs` (`retrying`). */
   private async retry(attempt: () => Promise<boolean>): Promise<void> {
-    const started = Date.now();
-    for (let i = 1;; i++) {
-      if (await attempt()) return;
-      if (Date.now() - started >= this.retryBudgetMs) break;
-      await backoff(i);
-    }
-    throw new BusyError(`Too many concurrent writes to ${this.model.layout.noun}; nothing was written, try again`);
+    await retrying(attempt, this.retryBudgetMs, this.model.layout.noun);
   }
 
   /** Replaces a record in its chunk, or moves it to the open chunk when the chunk would outgrow the limit. */
@@ -213,25 +275,58 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
     const replaced = indexed(this.model.layout, records);
     const fits = replaced.bytes.byteLength <= CHUNK_MAX_BYTES && replaced.index.byteLength <= CHUNK_MAX_BYTES;
     if (!fits) {
-      return await this.append([record], { chunk, rest: chunk.records.filter((r) => r.id !== record.id) }, extra);
+      return await this.append([record], {
+        moved: { chunk, rest: chunk.records.filter((r) => r.id !== record.id) },
+        extra,
+      });
     }
     const op = this.kv.atomic()
-      .check(chunk.idEntry, { key: this.model.keys.chunk(chunk.n), versionstamp: chunk.versionstamp });
+      .check(chunk.idEntry!, { key: this.model.keys.chunk(chunk.n), versionstamp: chunk.versionstamp });
     extra?.(op);
     return await this.commit(op, new Map([[chunk.n, replaced]]));
+  }
+
+  /**
+   * Writes chunk `chunk` without the records `ids` and deletes their id entries, with `rider`'s part, in one atomic
+   * write. An emptied chunk is deleted unless it is the open one (new records go there).
+   */
+  private async remove(
+    chunk: ReadChunk<R>,
+    ids: string[],
+    rider: Rider,
+    extra?: (op: Deno.AtomicOperation) => void,
+  ): Promise<boolean> {
+    const { keys, layout } = this.model;
+    const gone = new Set(ids);
+    const rest = chunk.records.filter((record) => !gone.has(record.id));
+    const open = await this.kv.get<number>(keys.open);
+    const op = this.kv.atomic().check({ key: keys.chunk(chunk.n), versionstamp: chunk.versionstamp });
+    if (chunk.idEntry) op.check(chunk.idEntry);
+    for (const id of ids) op.delete(keys.id(id));
+    extra?.(op);
+    // Chunk numbers only grow, so a chunk before the open one never becomes open again.
+    const drop = rest.length === 0 && chunk.n < (open.value ?? 0);
+    const writes = new Map<number, IndexedChunk<R> | null>([[chunk.n, drop ? null : indexed(layout, rest)]]);
+    const outcome = await rider(op);
+    if (!outcome) return false;
+    return await this.commit(op, writes, outcome);
   }
 
   /**
    * Adds `records` to the open chunk (opening further chunks as they fill: records over
    * `CHUNK_FILL_BYTES`, or an index over `CHUNK_MAX_BYTES`), with their id entries, in one atomic
    * write; `moved` is an updated record leaving its full chunk (whose lock the caller holds; chunk
-   * numbers only grow, so locks are always taken in ascending order); `extra` adds the caller's mutations.
+   * numbers only grow, so locks are always taken in ascending order); `extra` adds the caller's mutations, `rider`
+   * another store's part.
    * @returns false when a concurrent write won.
    */
   private async append(
     records: R[],
-    moved?: { chunk: ReadChunk<R>; rest: R[] },
-    extra?: (op: Deno.AtomicOperation) => void,
+    { moved, extra, rider }: {
+      moved?: { chunk: ReadChunk<R>; rest: R[] };
+      extra?: (op: Deno.AtomicOperation) => void;
+      rider?: Rider;
+    },
   ): Promise<boolean> {
     const { keys, layout } = this.model;
     const n = (await this.kv.get<number>(keys.open)).value ?? 0;
@@ -242,7 +337,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
       const op = this.kv.atomic().check(open, current);
       const writes = new Map<number, IndexedChunk<R>>();
       if (moved) {
-        op.check(moved.chunk.idEntry, { key: keys.chunk(moved.chunk.n), versionstamp: moved.chunk.versionstamp });
+        op.check(moved.chunk.idEntry!, { key: keys.chunk(moved.chunk.n), versionstamp: moved.chunk.versionstamp });
         if (moved.chunk.n !== n) writes.set(moved.chunk.n, indexed(layout, moved.rest));
       }
       const filled: IndexedChunk<R>[] = [];
@@ -269,25 +364,41 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
       });
       op.set(keys.open, n + filled.length - 1);
       extra?.(op);
-      return await this.commit(op, writes);
+      const outcome = rider ? await rider(op) : undefined;
+      if (outcome === false) return false;
+      return await this.commit(op, writes, outcome);
     } finally {
       release();
     }
   }
 
-  /** Sets the chunks of `writes` (records, index, stamp), bumps the change marker and commits. */
-  private async commit(op: Deno.AtomicOperation, writes: Map<number, IndexedChunk<R>>): Promise<boolean> {
+  /**
+   * Sets the chunks of `writes` (records, index, stamp; null: the chunk is deleted), bumps the change marker and
+   * commits; tells `outcome` how it went.
+   */
+  private async commit(
+    op: Deno.AtomicOperation,
+    writes: Map<number, IndexedChunk<R> | null>,
+    outcome?: RiderOutcome,
+  ): Promise<boolean> {
     const { keys } = this.model;
-    for (const [n, { records, bytes, index }] of writes) {
-      op.set(keys.chunk(n), bytes);
-      op.set(keys.index(n), index);
-      op.set(keys.stamp(n), records.length);
+    for (const [n, chunk] of writes) {
+      if (chunk) {
+        op.set(keys.chunk(n), chunk.bytes);
+        op.set(keys.index(n), chunk.index);
+        op.set(keys.stamp(n), chunk.records.length);
+      } else {
+        op.delete(keys.chunk(n));
+        op.delete(keys.index(n));
+        op.delete(keys.stamp(n));
+      }
     }
     this.model.changes.mark(op);
     let result: Deno.KvCommitResult | Deno.KvCommitError;
     try {
       result = await op.commit();
     } catch (error) {
+      outcome?.(null);
       if (error instanceof TypeError && /too large|too many/i.test(error.message)) {
         throw new InvalidInputError(`Request too large: send fewer or smaller ${this.model.layout.noun}`);
       }
@@ -296,6 +407,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
       if (error instanceof TypeError && /database is locked/i.test(error.message)) return false;
       throw error;
     }
+    outcome?.(result.ok ? result.versionstamp : null);
     if (!result.ok) return false;
     this.model.applyWrite(writes, result.versionstamp);
     return true;

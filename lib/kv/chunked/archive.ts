@@ -1,0 +1,597 @@
+/**
+ * The archive of a chunked store (docs/decisions.md, Open and closed listings): the records that left the read model
+ * (closed or deleted listings), read from KV page by page instead of being held in memory. Record-type agnostic, like
+ * the chunked store beside it (`store.ts`); a domain gives the same layout and tests its filters per block.
+ *
+ * Keys, under the store's prefix P (e.g. "internships"):
+ * - `[P_closed, id]` → the record;
+ * - `[P_closed_blocks, createdMs, id]` → a block (`archive_block.ts`): the listing entries of the records whose key
+ *   (creation time, id) lies in the block's range `[lo, hi)`, newest first, with their search tokens. The key of a
+ *   block is its `lo`; blocks partition every key, the first from `MIN_KEY`, the last without an upper bound. A block
+ *   over its bounds is split in two (the older half keeps the key).
+ * - `[P_closed_dir, createdMs, id]` → `{n}`, the block's entry count, written in the same commit as the block (so with
+ *   the same versionstamp): listing the directory tells which blocks changed without reading them.
+ *
+ * Writes are one atomic commit each, checked against every record and block they read: on their own
+ * (`write`), or as the `Rider` of a chunked write (`rider`), so that a listing leaves the read model and enters the
+ * archive (or comes back) in one commit. Every commit adds to the store's change marker. In this process archive
+ * writes take one lock, after any chunk lock they hold, so they queue instead of racing.
+ *
+ * Reads list the directory again once the marker showed another process's commit (or after one of this process),
+ * keep blocks in a cache bounded by `ARCHIVE_CACHE_BYTES` (least recently used out first), and keep each filter's
+ * matches per directory version, so the next pages of a filter are slices.
+ */
+import {
+  ArchiveBlock,
+  BLOCK_MAX_BYTES,
+  BLOCK_MAX_ENTRIES,
+  type BlockContent,
+  type BlockKey,
+  compareKeys,
+  encodeBlock,
+  keyOf,
+  MIN_KEY,
+  tokensOf,
+} from "./archive_block.ts";
+import type { ChunkedLayout, ListingEntry } from "./layout.ts";
+import type { ChunkedReadModel, Columns } from "./read_model.ts";
+import { RETRY_BUDGET_MS, retrying, type Rider, type RiderOutcome } from "./writer.ts";
+
+/** At most this many bytes of blocks are kept in memory per archive (about 100 bytes per archived listing). */
+export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
+/** At most this many filters keep their matches per archive. */
+const MATCH_FILTERS = 32;
+/** At most this many matches are kept over all filters (12 bytes each). */
+const MATCH_ENTRIES = 4_000_000;
+/** Blocks read per round trip when many are missing (a cold scan). */
+const LIST_BATCH = 100;
+
+/** The archive's keys under the store prefix `prefix`. */
+export function archiveKeys(prefix: string) {
+  return {
+    record: (id: string): Deno.KvKey => [`${prefix}_closed`, id],
+    blocks: [`${prefix}_closed_blocks`] as Deno.KvKey,
+    block: (key: BlockKey): Deno.KvKey => [`${prefix}_closed_blocks`, key[0], key[1]],
+    directory: [`${prefix}_closed_dir`] as Deno.KvKey,
+    entry: (key: BlockKey): Deno.KvKey => [`${prefix}_closed_dir`, key[0], key[1]],
+  };
+}
+
+/**
+ * What a write changes in the archive: records to store (new, or replacing the stored one) and ids to remove;
+ * `expected` gives, by id, the versionstamp the caller read a record at (null: absent), so that a change computed from
+ * that read is not applied over a newer one (the write is then stale and read again by the caller).
+ */
+export interface ArchiveChange<R> {
+  put?: R[];
+  drop?: string[];
+  expected?: Record<string, string | null>;
+}
+
+/**
+ * A filter's test of one block: null when no entry of the block can match (it is skipped), else the test of an entry
+ * by its position. Built per block, so a dictionary value is tested once per block.
+ */
+export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => ((i: number) => boolean) | null;
+
+/** A filter's matches in the archive, newest first: the block (directory index) and position of each, and its time. */
+export interface ArchiveMatches {
+  version: number;
+  blocks: Int32Array;
+  positions: Uint16Array;
+  created: Float64Array;
+}
+
+/** The directory as listed: block keys ascending, with the versionstamp each block was written at. */
+interface Directory {
+  keys: BlockKey[];
+  stamps: string[];
+}
+
+/** Thrown inside a read when a block changed since the directory was listed: the read starts again. */
+class StaleDirectory extends Error {}
+
+const keyString = (key: BlockKey) => `${key[0]}\0${key[1]}`;
+const sameKey = (a: BlockKey | null, b: BlockKey | null) =>
+  a === null || b === null ? a === b : compareKeys(a, b) === 0;
+
+/**
+ * Whether `block`, listed at `index`, has the range the directory gives it: from its key to the next block's key (no
+ * upper bound for the last). A listing taken while a block split can show the old block beside its new half.
+ */
+function fits(directory: Directory, index: number, block: ArchiveBlock<ListingEntry>): boolean {
+  return sameKey(block.lo, directory.keys[index]) && sameKey(block.hi, directory.keys[index + 1] ?? null);
+}
+
+/** One lock: holders run one after another, in call order. */
+class Lock {
+  private tail = Promise.resolve();
+
+  /** Waits for the lock; returns the release function. */
+  async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const previous = this.tail;
+    this.tail = previous.then(() => new Promise<void>((resolve) => release = resolve));
+    await previous;
+    return release;
+  }
+}
+
+/** The archive beside one chunked store in one KV, for this process. */
+export class Archive<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {
+  readonly keys: ReturnType<typeof archiveKeys>;
+  /** Grows whenever the directory listed differs from the one before: matches of an older version are dropped. */
+  version = 0;
+  private directory: Directory | null = null;
+  private listedAt = -1;
+  private listing: Promise<Directory> | null = null;
+  private readonly cache = new Map<string, { stamp: string; block: ArchiveBlock<E> }>();
+  private cachedBytes = 0;
+  private readonly matchCache = new Map<string, Promise<ArchiveMatches>>();
+  private matchEntries = 0;
+  private readonly lock = new Lock();
+  /** How long (ms) an archive-only write retries lost races. */
+  retryBudgetMs = RETRY_BUDGET_MS;
+
+  constructor(
+    private readonly kv: Deno.Kv,
+    readonly layout: ChunkedLayout<R, E>,
+    private readonly model: ChunkedReadModel<R, E, C>,
+    private readonly cacheBytes = ARCHIVE_CACHE_BYTES,
+  ) {
+    this.keys = archiveKeys(layout.prefix);
+  }
+
+  // ---- Reads ----
+
+  /** The directory, listed again when another process (or this one) changed the archive since it was last listed. */
+  private async current(): Promise<Directory> {
+    await this.model.sync();
+    if (this.directory && this.listedAt === this.model.foreignChanges) return this.directory;
+    this.listing ??= this.list().finally(() => this.listing = null);
+    return await this.listing;
+  }
+
+  private async list(): Promise<Directory> {
+    const seen = this.model.foreignChanges;
+    const keys: BlockKey[] = [], stamps: string[] = [];
+    for await (const entry of this.kv.list({ prefix: this.keys.directory }, { batchSize: 1000 })) {
+      keys.push([entry.key[1] as number, entry.key[2] as string]);
+      stamps.push(entry.versionstamp);
+    }
+    const before = this.directory;
+    if (!before || before.stamps.length !== stamps.length || before.stamps.some((s, i) => s !== stamps[i])) {
+      this.version++;
+      this.matchCache.clear();
+      this.matchEntries = 0;
+    }
+    this.directory = { keys, stamps };
+    this.listedAt = seen;
+    return this.directory;
+  }
+
+  /** Marks the directory as needing a new listing (this process wrote, or a read found it stale). */
+  private invalidate(): void {
+    this.listedAt = -1;
+  }
+
+  /** Keeps `block` (stored at `stamp`) as the most recently used, dropping the least recently used past the bound. */
+  private keep(key: BlockKey, stamp: string, block: ArchiveBlock<E>): void {
+    const id = keyString(key);
+    const old = this.cache.get(id);
+    if (old) {
+      this.cachedBytes -= old.block.size;
+      this.cache.delete(id);
+    }
+    this.cache.set(id, { stamp, block });
+    this.cachedBytes += block.size;
+    for (const [oldest, { block }] of this.cache) {
+      if (this.cachedBytes <= this.cacheBytes) break;
+      this.cache.delete(oldest);
+      this.cachedBytes -= block.size;
+    }
+  }
+
+  /**
+   * The blocks of `directory` at `indexes`, from the cache or read from KV.
+   * @throws StaleDirectory when a block read is not the version the directory lists.
+   */
+  private async blocksAt(directory: Directory, indexes: number[]): Promise<ArchiveBlock<E>[]> {
+    const out: ArchiveBlock<E>[] = new Array(indexes.length);
+    const missing: number[] = [];
+    indexes.forEach((index, i) => {
+      const held = this.cache.get(keyString(directory.keys[index]));
+      if (held && held.stamp === directory.stamps[index]) {
+        this.keep(directory.keys[index], held.stamp, held.block);
+        out[i] = held.block;
+      } else missing.push(i);
+    });
+    for (let from = 0; from < missing.length; from += 10) {
+      const batch = missing.slice(from, from + 10);
+      const entries = await this.kv.getMany<Uint8Array[]>(
+        batch.map((i) => this.keys.block(directory.keys[indexes[i]])),
+      );
+      entries.forEach((entry, j) => {
+        const index = indexes[batch[j]];
+        if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
+        const block = new ArchiveBlock<E>(entry.value);
+        this.keep(directory.keys[index], entry.versionstamp, block);
+        out[batch[j]] = block;
+      });
+    }
+    indexes.forEach((index, i) => {
+      if (!fits(directory, index, out[i])) throw new StaleDirectory();
+    });
+    return out;
+  }
+
+  /**
+   * Reads every block not in the cache with one scan of the block keys, newest first (a cold archive), checking each
+   * against the directory.
+   */
+  private async readAll(directory: Directory): Promise<void> {
+    const index = new Map(directory.keys.map((key, i) => [keyString(key), i]));
+    for await (
+      const entry of this.kv.list<Uint8Array>({ prefix: this.keys.blocks }, { batchSize: LIST_BATCH, reverse: true })
+    ) {
+      const key: BlockKey = [entry.key[1] as number, entry.key[2] as string];
+      const i = index.get(keyString(key));
+      if (i === undefined || directory.stamps[i] !== entry.versionstamp) throw new StaleDirectory();
+      if (this.cache.get(keyString(key))?.stamp === entry.versionstamp) continue;
+      this.keep(key, entry.versionstamp, new ArchiveBlock<E>(entry.value));
+    }
+  }
+
+  /** Runs `read` on the current directory, again on a fresh listing when it found the directory stale (3 times). */
+  private async fresh<T>(read: (directory: Directory) => Promise<T>): Promise<T> {
+    for (let attempt = 1;; attempt++) {
+      const directory = await this.current();
+      try {
+        return await read(directory);
+      } catch (error) {
+        if (!(error instanceof StaleDirectory) || attempt >= 3) throw error;
+        this.invalidate();
+      }
+    }
+  }
+
+  /**
+   * The matches of the filter `key` (any string naming it exactly) tested by `test`, newest first, kept per archive
+   * version (at most `MATCH_FILTERS` filters and `MATCH_ENTRIES` matches; least recently used out first).
+   */
+  async matches(key: string, test: BlockTest<E>): Promise<ArchiveMatches> {
+    return await this.fresh(async (directory) => {
+      const cacheKey = `${this.version}\0${key}`;
+      let found = this.matchCache.get(cacheKey);
+      if (found) {
+        this.matchCache.delete(cacheKey);
+        this.matchCache.set(cacheKey, found);
+        return await found;
+      }
+      found = this.scan(directory, test);
+      this.matchCache.set(cacheKey, found);
+      found.catch(() => this.matchCache.delete(cacheKey));
+      const matches = await found;
+      this.matchEntries += matches.created.length;
+      for (const [oldest, kept] of this.matchCache) {
+        if (this.matchCache.size <= MATCH_FILTERS && this.matchEntries <= MATCH_ENTRIES) break;
+        if (kept === found) continue;
+        this.matchCache.delete(oldest);
+        this.matchEntries -= (await kept).created.length;
+      }
+      return matches;
+    });
+  }
+
+  /** Tests every block of `directory`, newest first. */
+  private async scan(directory: Directory, test: BlockTest<E>): Promise<ArchiveMatches> {
+    const count = directory.keys.length;
+    const uncached = directory.keys.filter((key, i) => this.cache.get(keyString(key))?.stamp !== directory.stamps[i]);
+    if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
+    const blocks: number[] = [], positions: number[] = [], created: number[] = [];
+    for (let end = count; end > 0; end -= LIST_BATCH) {
+      const indexes: number[] = [];
+      for (let i = end - 1; i >= Math.max(0, end - LIST_BATCH); i--) indexes.push(i);
+      const read = await this.blocksAt(directory, indexes);
+      read.forEach((block, j) => {
+        const matches = test(block);
+        if (!matches) return;
+        for (let i = 0; i < block.count; i++) {
+          if (!matches(i)) continue;
+          blocks.push(indexes[j]);
+          positions.push(i);
+          created.push(block.created[i]);
+        }
+      });
+    }
+    return {
+      version: this.version,
+      blocks: Int32Array.from(blocks),
+      positions: Uint16Array.from(positions),
+      created: Float64Array.from(created),
+    };
+  }
+
+  /**
+   * The keys (creation time, id) of matches `from` to `to` (exclusive) of `matches`.
+   * @throws StaleDirectory (retried by the caller's `fresh`) when the archive changed since.
+   */
+  async keysOf(matches: ArchiveMatches, from: number, to: number): Promise<BlockKey[]> {
+    const directory = this.directory;
+    if (!directory || matches.version !== this.version) throw new StaleDirectory();
+    const indexes = [...new Set(matches.blocks.subarray(from, to))];
+    const blocks = new Map((await this.blocksAt(directory, indexes)).map((block, i) => [indexes[i], block]));
+    const keys: BlockKey[] = [];
+    for (let m = from; m < to; m++) keys.push(blocks.get(matches.blocks[m])!.key(matches.positions[m]));
+    return keys;
+  }
+
+  /**
+   * Runs `read` against a consistent archive (matches taken in it stay valid while it runs): started again, on a
+   * fresh directory, when the archive changed meanwhile.
+   */
+  async reading<T>(read: () => Promise<T>): Promise<T> {
+    return await this.fresh(() => read());
+  }
+
+  /** The stored records of `ids` that are in the archive, by id. */
+  async records(ids: readonly string[]): Promise<Map<string, R>> {
+    const out = new Map<string, R>();
+    const batches: string[][] = [];
+    for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
+    await Promise.all(batches.map(async (batch) => {
+      for (const entry of await this.kv.getMany<R[]>(batch.map(this.keys.record))) {
+        if (entry.value) out.set(entry.value.id, entry.value);
+      }
+    }));
+    return out;
+  }
+
+  // ---- Writes ----
+
+  /**
+   * The rider that makes `change` in the archive within a chunked write (see `ChunkWriter`): it takes the archive
+   * lock, reads the records and blocks concerned, adds their mutations and checks, and applies the outcome.
+   */
+  rider(change: ArchiveChange<R>): Rider {
+    return async (op) => await this.prepare(op, change);
+  }
+
+  /**
+   * Makes `change` in the archive alone, in one atomic write (with the change marker and `also`'s mutations), retried
+   * on a lost race.
+   * @throws BusyError after `retryBudgetMs` of lost races (nothing written).
+   */
+  async write(change: ArchiveChange<R>, also?: (op: Deno.AtomicOperation) => void): Promise<void> {
+    await retrying(() => this.tryWrite(change, also), this.retryBudgetMs, this.layout.noun);
+  }
+
+  /**
+   * One attempt of `write`, for a caller that retries itself.
+   * @returns false when what it read was stale or a concurrent write won (nothing was written).
+   */
+  async tryWrite(change: ArchiveChange<R>, also?: (op: Deno.AtomicOperation) => void): Promise<boolean> {
+    const op = this.kv.atomic();
+    const outcome = await this.prepare(op, change);
+    if (!outcome) return false;
+    also?.(op);
+    this.model.changes.mark(op);
+    let stamp: string | null = null;
+    try {
+      const result = await op.commit();
+      stamp = result.ok ? result.versionstamp : null;
+    } catch (error) {
+      outcome(null);
+      if (error instanceof TypeError && /database is locked/i.test(error.message)) return false;
+      throw error;
+    }
+    outcome(stamp);
+    if (stamp) this.model.applyOther(stamp);
+    return stamp !== null;
+  }
+
+  /** Adds `change`'s mutations and checks to `op` (see `rider`); false when what it read was stale. */
+  private async prepare(op: Deno.AtomicOperation, change: ArchiveChange<R>): Promise<RiderOutcome | false> {
+    const release = await this.lock.acquire();
+    try {
+      const outcome = await this.mutations(op, change);
+      if (!outcome) release();
+      return outcome && ((stamp) => {
+        try {
+          outcome(stamp);
+        } finally {
+          release();
+        }
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private async mutations(op: Deno.AtomicOperation, { put = [], drop = [], expected = {} }: ArchiveChange<R>) {
+    const { layout, keys } = this;
+    const ids = [...new Set([...put.map((record) => record.id), ...drop])];
+    const stored = new Map<string, Deno.KvEntryMaybe<R>>();
+    for (let i = 0; i < ids.length; i += 10) {
+      for (const entry of await this.kv.getMany<R[]>(ids.slice(i, i + 10).map(keys.record))) {
+        stored.set(entry.key[1] as string, entry);
+      }
+    }
+    for (const [id, stamp] of Object.entries(expected)) if (stored.get(id)?.versionstamp !== stamp) return false;
+    // Entries leaving blocks (by key) and entering them (with their tokens).
+    const leaving: BlockKey[] = [];
+    const entering: { entry: E; tokens: string[] }[] = [];
+    for (const record of put) {
+      const before = stored.get(record.id)!;
+      op.check(before);
+      op.set(keys.record(record.id), record);
+      if (before.value) leaving.push(keyOf(layout.entry(before.value)));
+      entering.push({ entry: layout.entry(record), tokens: tokensOf(layout.searchText(record)) });
+    }
+    for (const id of drop) {
+      const before = stored.get(id)!;
+      if (!before.value) continue;
+      op.check(before);
+      op.delete(keys.record(id));
+      leaving.push(keyOf(layout.entry(before.value)));
+    }
+    if (leaving.length === 0 && entering.length === 0) return () => {};
+
+    const directory = this.directory && this.listedAt === this.model.foreignChanges
+      ? this.directory
+      : await this.list();
+    // The block each key falls in (the last whose lo is not after it), as the directory says; checked below.
+    const target = (key: BlockKey) => {
+      let lo = 0, hi = directory.keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeys(directory.keys[mid], key) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo - 1;
+    };
+    const touched = new Map<number, { leave: BlockKey[]; enter: { entry: E; tokens: string[] }[] }>();
+    const at = (index: number) => {
+      let change = touched.get(index);
+      if (!change) touched.set(index, change = { leave: [], enter: [] });
+      return change;
+    };
+    for (const key of leaving) at(target(key)).leave.push(key);
+    for (const item of entering) at(target(keyOf(item.entry))).enter.push(item);
+
+    const written: { key: BlockKey; bytes: Uint8Array; block: BlockContent<E> }[] = [];
+    const indexes = [...touched.keys()];
+    const reads = indexes.filter((index) => index >= 0);
+    const current = new Map<number, Deno.KvEntryMaybe<Uint8Array>>();
+    for (let i = 0; i < reads.length; i += 10) {
+      const batch = reads.slice(i, i + 10);
+      const entries = await this.kv.getMany<Uint8Array[]>(batch.map((index) => keys.block(directory.keys[index])));
+      batch.forEach((index, j) => current.set(index, entries[j]));
+    }
+    for (const index of indexes) {
+      const { leave, enter } = touched.get(index)!;
+      let content: BlockContent<E>;
+      if (index === -1) {
+        // No block yet covers these keys: the archive is empty (the first block covers every key).
+        if (directory.keys.length > 0) return this.stale();
+        op.check({ key: keys.block(MIN_KEY), versionstamp: null });
+        content = { lo: MIN_KEY, hi: null, entries: [], tokens: [] };
+      } else {
+        const entry = current.get(index)!;
+        if (!entry.value) return this.stale();
+        const block = new ArchiveBlock<E>(entry.value);
+        const inRange = (key: BlockKey) =>
+          compareKeys(block.lo, key) <= 0 && (block.hi === null || compareKeys(key, block.hi) < 0);
+        if (!leave.every(inRange) || !enter.every(({ entry }) => inRange(keyOf(entry)))) return this.stale();
+        op.check(entry);
+        content = block.content();
+      }
+      const gone = new Set(leave.map(keyString));
+      const kept = content.entries.map((entry, i) => ({ entry, tokens: content.tokens[i] }))
+        .filter(({ entry }) => !gone.has(keyString(keyOf(entry))));
+      const all = [...kept, ...enter].sort((a, b) => compareKeys(keyOf(b.entry), keyOf(a.entry)));
+      const pieces = split({
+        lo: content.lo,
+        hi: content.hi,
+        entries: all.map((item) => item.entry),
+        tokens: all.map((item) => item.tokens),
+      });
+      pieces.forEach((piece, i) => {
+        if (i > 0) op.check({ key: keys.block(piece.block.lo), versionstamp: null });
+        op.set(keys.block(piece.block.lo), piece.bytes);
+        op.set(keys.entry(piece.block.lo), { n: piece.block.entries.length });
+        written.push({ key: piece.block.lo, ...piece });
+      });
+    }
+    return (stamp: string | null) => {
+      this.invalidate();
+      if (!stamp) return;
+      for (const piece of written) this.keep(piece.key, stamp, new ArchiveBlock<E>(piece.bytes));
+    };
+  }
+
+  /** What a write does when the directory it used is stale: a new listing, and another attempt. */
+  private stale(): false {
+    this.invalidate();
+    return false;
+  }
+}
+
+/**
+ * `content` as one or more blocks within the bounds, each with its bytes: split in halves until each fits, the older
+ * half keeping `lo`, the newer starting at the oldest key of its entries.
+ */
+function split<E extends ListingEntry>(content: BlockContent<E>): { block: BlockContent<E>; bytes: Uint8Array }[] {
+  if (content.entries.length <= BLOCK_MAX_ENTRIES) {
+    const bytes = encodeBlock(content);
+    if (bytes.byteLength <= BLOCK_MAX_BYTES || content.entries.length <= 1) return [{ block: content, bytes }];
+  }
+  const middle = content.entries.length >> 1;
+  const boundary = keyOf(content.entries[middle - 1]);
+  const newer: BlockContent<E> = {
+    lo: boundary,
+    hi: content.hi,
+    entries: content.entries.slice(0, middle),
+    tokens: content.tokens.slice(0, middle),
+  };
+  const older: BlockContent<E> = {
+    lo: content.lo,
+    hi: boundary,
+    entries: content.entries.slice(middle),
+    tokens: content.tokens.slice(middle),
+  };
+  return [...split(older), ...split(newer)];
+}
+
+/** One listing of a merged page: a slot of the read model, or the id of an archived record. */
+export type PageItem = { slot: number } | { id: string };
+
+/**
+ * Items `offset` to `offset + limit` of the read model's matches `live` (slots newest first) and the archive's
+ * matches `archived` (newest first) merged in list order (creation time, then id, both descending), and how many
+ * there are in all. Call within `archive.reading`, which starts again when the archive changed meanwhile.
+ */
+export async function mergedPage<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
+  { model, archive, live, archived }: {
+    model: ChunkedReadModel<R, E, C>;
+    archive: Archive<R, E, C>;
+    live: Int32Array;
+    archived: ArchiveMatches;
+  },
+  { offset, limit }: { offset: number; limit: number },
+): Promise<{ total: number; items: PageItem[] }> {
+  const { created, ids } = model.slots;
+  const liveCount = live.length, archivedCount = archived.created.length;
+  const total = liveCount + archivedCount;
+  if (offset >= total) return { total, items: [] };
+  /** Whether live match `x` comes before archived match `y` in list order (is newer). */
+  const liveFirst = async (x: number, y: number) => {
+    const slot = live[x];
+    if (created[slot] !== archived.created[y]) return created[slot] > archived.created[y];
+    const [[, id]] = await archive.keysOf(archived, y, y + 1);
+    return ids[slot] > id;
+  };
+  // How many of the first `offset` items are live matches: the least i whose live match i comes after archived match
+  // offset - i - 1 (bisection over i).
+  let lo = Math.max(0, offset - archivedCount), hi = Math.min(offset, liveCount);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (await liveFirst(mid, offset - mid - 1)) lo = mid + 1;
+    else hi = mid;
+  }
+  let x = lo, y = offset - lo;
+  const end = Math.min(total, offset + limit);
+  const keys = await archive.keysOf(archived, y, Math.min(archivedCount, y + (end - offset)));
+  const items: PageItem[] = [];
+  while (x + y < end) {
+    const takeLive = y >= archivedCount ||
+      x < liveCount &&
+        (created[live[x]] !== archived.created[y]
+          ? created[live[x]] > archived.created[y]
+          : ids[live[x]] > keys[y - (offset - lo)][1]);
+    if (takeLive) items.push({ slot: live[x++] });
+    else items.push({ id: keys[y++ - (offset - lo)][1] });
+  }
+  return { total, items };
+}

@@ -1,0 +1,411 @@
+/**
+ * The byte format of an archive block (docs/decisions.md, Open and closed listings, "Where listings live"; the store
+ * is `archive.ts`): the listing entries of up to `BLOCK_MAX_ENTRIES` archived records, newest first, column by column,
+ * with the block's search index, in at most `BLOCK_MAX_BYTES`. Record-type agnostic: a column's encoding is chosen
+ * per block from its values (small integers as bytes, other integers as int32, other numbers as float64, anything
+ * else as codes into the block's own dictionary of distinct JSON values), so a field a domain adds to its entries is
+ * stored without a change here.
+ *
+ * Layout: a u32 format version, the u32 length of a JSON header, the header (count, the block's key range, where each
+ * section is and how it is encoded, the dictionaries), then 8-byte aligned sections: columns, the ids (UTF-8 with
+ * end offsets), the vocabulary (distinct tokens, each led by `\0`) and the postings (per token, the positions of the
+ * entries that hold it: a u16 list, or a bitmap when that is smaller). `ArchiveBlock` reads a block in place (typed
+ * arrays over the stored bytes), so a block kept in memory costs its stored size.
+ */
+import type { ListingEntry } from "./layout.ts";
+
+/** At most this many entries in a block (positions are u16). */
+export const BLOCK_MAX_ENTRIES = 1024;
+/** At most this many bytes in a block (KV's value limit is 65,536). */
+export const BLOCK_MAX_BYTES = 60_000;
+
+/** Where an entry sorts in list order: its creation time in ms, then its id (newest first = both descending). */
+export type BlockKey = readonly [createdMs: number, id: string];
+
+/** The lowest key: the lower bound of the first block. */
+export const MIN_KEY: BlockKey = [0, ""];
+
+/** Compares two keys ascending (oldest first). */
+export function compareKeys(a: BlockKey, b: BlockKey): number {
+  return a[0] !== b[0] ? a[0] - b[0] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+/** The key of an entry. */
+export function keyOf(entry: ListingEntry): BlockKey {
+  return [entry[1], entry[0]];
+}
+
+/**
+ * A block as a write handles it: its key range `[lo, hi)` (hi null: no upper bound), its entries newest first and
+ * each entry's distinct search tokens.
+ */
+export interface BlockContent<E extends ListingEntry> {
+  lo: BlockKey;
+  hi: BlockKey | null;
+  entries: E[];
+  tokens: string[][];
+}
+
+const VERSION = 1;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+type ColumnKind = "u8" | "i32" | "f64" | "d8" | "d16";
+/** A column in the header: its kind, its byte offset, and for a dictionary its distinct values. */
+type ColumnHeader = [kind: ColumnKind, offset: number, dictionary?: unknown[]];
+
+interface Header {
+  n: number;
+  lo: BlockKey;
+  hi: BlockKey | null;
+  /** Columns of entry fields 1, 2, ... (field 0, the id, is in `ids`). */
+  f: ColumnHeader[];
+  /** Offsets of the id bytes and of their u32 end offsets. */
+  ids: [bytes: number, ends: number];
+  /** Token count, vocabulary offset and byte length, then the offsets of the u32 posting starts, kinds and postings. */
+  t: [count: number, vocabulary: number, length: number, starts: number, kinds: number, postings: number];
+}
+
+const U8_NULL = 255;
+const I32_NULL = -2147483648;
+
+/** The distinct, non-empty whitespace-separated tokens of a lower-case search text. */
+export function tokensOf(text: string): string[] {
+  return [...new Set(text.split(/\s+/).filter(Boolean))];
+}
+
+/** The kind that stores `values` (one per entry; null for none) most compactly. */
+function kindOf(values: unknown[]): ColumnKind {
+  let integers = true, small = true, numbers = true;
+  for (const value of values) {
+    if (value === null) continue;
+    if (typeof value !== "number") {
+      numbers = false;
+      break;
+    }
+    if (!Number.isInteger(value)) integers = small = false;
+    else if (value < 0 || value >= U8_NULL) small = false;
+    if (integers && (value <= I32_NULL || value > 2147483647)) integers = false;
+  }
+  if (!numbers) return values.length > 0 && new Set(values.map((v) => JSON.stringify(v))).size > 256 ? "d16" : "d8";
+  return small ? "u8" : integers ? "i32" : "f64";
+}
+
+/** Bytes of one value of `kind`. */
+const WIDTH: Record<ColumnKind, number> = { u8: 1, i32: 4, f64: 8, d8: 1, d16: 2 };
+
+const align = (n: number, to: number) => Math.ceil(n / to) * to;
+
+/**
+ * The stored bytes of `content`.
+ * @throws Error when it holds more than `BLOCK_MAX_ENTRIES` entries (a caller splits first).
+ */
+export function encodeBlock<E extends ListingEntry>(content: BlockContent<E>): Uint8Array {
+  const { entries, tokens } = content;
+  const n = entries.length;
+  if (n > BLOCK_MAX_ENTRIES) throw new Error(`An archive block holds at most ${BLOCK_MAX_ENTRIES} entries`);
+  const fields = entries.reduce((most, entry) => Math.max(most, entry.length), 2);
+  // Sections: columns (widest first keeps each aligned), ids, vocabulary, postings.
+  const columns: { field: number; kind: ColumnKind; values: unknown[]; dictionary?: unknown[] }[] = [];
+  for (let field = 1; field < fields; field++) {
+    const values = entries.map((entry) => entry[field] ?? null);
+    const kind = field === 1 ? "f64" : kindOf(values);
+    columns.push({ field, kind, values });
+  }
+  const vocabulary = new Map<string, number[]>();
+  tokens.forEach((list, position) => {
+    for (const token of list) {
+      let positions = vocabulary.get(token);
+      if (!positions) vocabulary.set(token, positions = []);
+      positions.push(position);
+    }
+  });
+  const words = [...vocabulary.keys()];
+  const vocabularyBytes = encoder.encode(words.map((word) => "\0" + word).join(""));
+  const bitmapBytes = align(Math.ceil(n / 8), 2);
+  const postings = words.map((word) => {
+    const positions = vocabulary.get(word)!;
+    return positions.length * 2 > bitmapBytes ? { bitmap: true, positions } : { bitmap: false, positions };
+  });
+  const idBytes = entries.map((entry) => encoder.encode(entry[0]));
+
+  // Offsets relative to the start of the sections.
+  let at = 0;
+  const place = (bytes: number, alignment: number) => {
+    at = align(at, alignment);
+    const start = at;
+    at += bytes;
+    return start;
+  };
+  const order = [...columns].sort((a, b) => WIDTH[b.kind] - WIDTH[a.kind]);
+  const columnOffsets = new Map<number, number>();
+  for (const column of order) columnOffsets.set(column.field, place(WIDTH[column.kind] * n, WIDTH[column.kind]));
+  const idEnds = place(4 * n, 4);
+  const starts = place(4 * (words.length + 1), 4);
+  const idStart = place(idBytes.reduce((sum, bytes) => sum + bytes.byteLength, 0), 1);
+  const vocabularyStart = place(vocabularyBytes.byteLength, 1);
+  const kinds = place(words.length, 1);
+  const postingSizes = postings.map((p) => p.bitmap ? bitmapBytes : p.positions.length * 2);
+  const postingStart = place(postingSizes.reduce((sum, size) => sum + size, 0), 2);
+  const sectionBytes = at;
+
+  const header: Header = {
+    n,
+    lo: content.lo,
+    hi: content.hi,
+    f: columns.map((column) => {
+      const entry: ColumnHeader = [column.kind, columnOffsets.get(column.field)!];
+      if (column.kind === "d8" || column.kind === "d16") {
+        const distinct = new Map<string, unknown>();
+        for (const value of column.values) distinct.set(JSON.stringify(value), value);
+        column.dictionary = [...distinct.values()];
+        entry.push(column.dictionary);
+      }
+      return entry;
+    }),
+    ids: [idStart, idEnds],
+    t: [words.length, vocabularyStart, vocabularyBytes.byteLength, starts, kinds, postingStart],
+  };
+  const headerBytes = encoder.encode(JSON.stringify(header));
+  const base = align(8 + headerBytes.byteLength, 8);
+  const bytes = new Uint8Array(base + sectionBytes);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, VERSION, true);
+  view.setUint32(4, headerBytes.byteLength, true);
+  bytes.set(headerBytes, 8);
+
+  for (const column of columns) {
+    const offset = base + columnOffsets.get(column.field)!;
+    const { kind, values } = column;
+    if (kind === "f64") {
+      const out = new Float64Array(bytes.buffer, offset, n);
+      values.forEach((v, i) => out[i] = v === null ? NaN : v as number);
+    } else if (kind === "i32") {
+      const out = new Int32Array(bytes.buffer, offset, n);
+      values.forEach((v, i) => out[i] = v === null ? I32_NULL : v as number);
+    } else if (kind === "u8") {
+      const out = new Uint8Array(bytes.buffer, offset, n);
+      values.forEach((v, i) => out[i] = v === null ? U8_NULL : v as number);
+    } else {
+      const codes = new Map(column.dictionary!.map((value, code) => [JSON.stringify(value), code]));
+      const out = kind === "d8" ? new Uint8Array(bytes.buffer, offset, n) : new Uint16Array(bytes.buffer, offset, n);
+      values.forEach((v, i) => out[i] = codes.get(JSON.stringify(v))!);
+    }
+  }
+  const ends = new Uint32Array(bytes.buffer, base + idEnds, n);
+  let idAt = base + idStart;
+  idBytes.forEach((id, i) => {
+    bytes.set(id, idAt);
+    idAt += id.byteLength;
+    ends[i] = idAt - base - idStart;
+  });
+  bytes.set(vocabularyBytes, base + vocabularyStart);
+  const startOffsets = new Uint32Array(bytes.buffer, base + starts, words.length + 1);
+  let postingAt = 0;
+  postings.forEach((posting, t) => {
+    startOffsets[t] = postingAt;
+    bytes[base + kinds + t] = posting.bitmap ? 1 : 0;
+    const offset = base + postingStart + postingAt;
+    if (posting.bitmap) { for (const p of posting.positions) bytes[offset + (p >> 3)] |= 1 << (p & 7); }
+    else new Uint16Array(bytes.buffer, offset, posting.positions.length).set(posting.positions);
+    postingAt += postingSizes[t];
+  });
+  startOffsets[words.length] = postingAt;
+  return bytes;
+}
+
+/** A stored block, read in place. */
+export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
+  readonly count: number;
+  readonly lo: BlockKey;
+  readonly hi: BlockKey | null;
+  /** The stored size in bytes. */
+  readonly size: number;
+  /** Creation times in ms, newest first. */
+  readonly created: Float64Array;
+  private readonly bytes: Uint8Array;
+  private readonly base: number;
+  private readonly header: Header;
+  private readonly columns: (Uint8Array | Uint16Array | Int32Array | Float64Array)[] = [];
+  private readonly idEnds: Uint32Array;
+  private vocabulary: string | undefined;
+  private tokenStarts: Int32Array | undefined;
+
+  constructor(stored: Uint8Array) {
+    // Typed arrays need their element alignment within the buffer.
+    const bytes = stored.byteOffset % 8 === 0 ? stored : stored.slice();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (view.getUint32(0, true) !== VERSION) throw new Error("Unknown archive block format");
+    const length = view.getUint32(4, true);
+    this.header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + length)));
+    this.bytes = bytes;
+    this.base = bytes.byteOffset + align(8 + length, 8);
+    this.size = bytes.byteLength;
+    const { n } = this.header;
+    this.count = n;
+    this.lo = this.header.lo;
+    this.hi = this.header.hi;
+    for (const [kind, offset] of this.header.f) {
+      const at = this.base + offset;
+      this.columns.push(
+        kind === "f64"
+          ? new Float64Array(bytes.buffer, at, n)
+          : kind === "i32"
+          ? new Int32Array(bytes.buffer, at, n)
+          : kind === "d16"
+          ? new Uint16Array(bytes.buffer, at, n)
+          : new Uint8Array(bytes.buffer, at, n),
+      );
+    }
+    this.created = this.columns[0] as Float64Array;
+    this.idEnds = new Uint32Array(bytes.buffer, this.base + this.header.ids[1], n);
+  }
+
+  /** How many fields the entries have (the id and creation time included). */
+  get fields(): number {
+    return this.header.f.length + 1;
+  }
+
+  /** The id of entry `i`. */
+  id(i: number): string {
+    const start = this.base - this.bytes.byteOffset + this.header.ids[0];
+    return decoder.decode(this.bytes.subarray(start + (i === 0 ? 0 : this.idEnds[i - 1]), start + this.idEnds[i]));
+  }
+
+  /** The key of entry `i`. */
+  key(i: number): BlockKey {
+    return [this.created[i], this.id(i)];
+  }
+
+  /** Whether field `field` is stored as dictionary codes (`code`, `dictionary`) rather than numbers (`number`). */
+  isCoded(field: number): boolean {
+    const kind = this.header.f[field - 1]?.[0];
+    return kind === "d8" || kind === "d16";
+  }
+
+  /** Field `field` (a numeric column) of entry `i`; NaN for none. */
+  number(field: number, i: number): number {
+    const column = this.columns[field - 1];
+    if (!column) return NaN;
+    const value = column[i];
+    const kind = this.header.f[field - 1][0];
+    return kind === "u8"
+      ? (value === U8_NULL ? NaN : value)
+      : kind === "i32"
+      ? (value === I32_NULL ? NaN : value)
+      : value;
+  }
+
+  /** The dictionary code of field `field` (a coded column) of entry `i`. */
+  code(field: number, i: number): number {
+    return this.columns[field - 1][i];
+  }
+
+  /** The distinct values of field `field` (a coded column), by code. */
+  dictionary(field: number): readonly unknown[] {
+    return this.header.f[field - 1]?.[2] ?? [];
+  }
+
+  /** Field `field` of entry `i` as the entry held it (null for none). */
+  value(field: number, i: number): unknown {
+    if (field === 0) return this.id(i);
+    if (field - 1 >= this.columns.length) return null;
+    if (this.isCoded(field)) return this.dictionary(field)[this.code(field, i)];
+    const value = this.number(field, i);
+    return Number.isNaN(value) ? null : value;
+  }
+
+  /**
+   * The test of field `field` by `matches` (given the value as the entry held it, null for none), per entry position:
+   * for a coded field each distinct value is tested once; null when no entry can pass (no value of the block does).
+   */
+  test(field: number, matches: (value: unknown) => boolean): ((i: number) => boolean) | null {
+    if (this.isCoded(field)) {
+      const passes = this.dictionary(field).map((value) => matches(value));
+      if (!passes.includes(true)) return null;
+      const column = this.columns[field - 1];
+      return (i) => passes[column[i]];
+    }
+    return (i) => matches(this.value(field, i));
+  }
+
+  /** Entry `i` as written. */
+  entry(i: number): E {
+    return Array.from({ length: this.fields }, (_, field) => this.value(field, i)) as unknown as E;
+  }
+
+  /** The vocabulary: every distinct token, each led by `\0`, decoded once. */
+  private words(): { text: string; starts: Int32Array } {
+    if (this.vocabulary === undefined) {
+      const [count, offset, length] = this.header.t;
+      const at = this.base - this.bytes.byteOffset + offset;
+      this.vocabulary = decoder.decode(this.bytes.subarray(at, at + length));
+      const starts = new Int32Array(count);
+      let t = 0;
+      for (let i = 0; i < this.vocabulary.length; i++) if (this.vocabulary.charCodeAt(i) === 0) starts[t++] = i;
+      this.tokenStarts = starts;
+    }
+    return { text: this.vocabulary, starts: this.tokenStarts! };
+  }
+
+  /** Calls `each(position)` for every entry that holds token `t`. */
+  private postings(t: number, each: (position: number) => void): void {
+    const [count, , , startsAt, kindsAt, postingsAt] = this.header.t;
+    const starts = new Uint32Array(this.bytes.buffer, this.base + startsAt, count + 1);
+    const from = this.base + postingsAt + starts[t], to = this.base + postingsAt + starts[t + 1];
+    if (this.bytes[this.base - this.bytes.byteOffset + kindsAt + t] === 1) {
+      const bits = new Uint8Array(this.bytes.buffer, from, to - from);
+      for (let p = 0; p < this.count; p++) if (bits[p >> 3] & (1 << (p & 7))) each(p);
+    } else {
+      for (const p of new Uint16Array(this.bytes.buffer, from, (to - from) / 2)) each(p);
+    }
+  }
+
+  /**
+   * Marks, by position, the entries whose search text holds every one of `words`, each given as its variants (a word
+   * matches a token that contains any of them; lower case, no whitespace or `\0`); null when `words` is empty.
+   */
+  search(words: readonly (readonly string[])[]): Uint8Array | null {
+    if (words.length === 0) return null;
+    const { text, starts } = this.words();
+    let marks: Uint8Array | null = null;
+    for (const variants of words) {
+      const hits = new Uint8Array(this.count);
+      const tokens = new Set<number>();
+      for (const variant of variants) {
+        let at = text.indexOf(variant);
+        while (at !== -1) {
+          let lo = 0, hi = starts.length;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (starts[mid] < at) lo = mid + 1;
+            else hi = mid;
+          }
+          tokens.add(lo - 1);
+          if (lo >= starts.length) break;
+          at = text.indexOf(variant, starts[lo]);
+        }
+      }
+      for (const t of tokens) this.postings(t, (p) => hits[p] = 1);
+      if (marks) { for (let p = 0; p < this.count; p++) marks[p] &= hits[p]; }
+      else marks = hits;
+    }
+    return marks;
+  }
+
+  /** The block as a write handles it (entries and their tokens). */
+  content(): BlockContent<E> {
+    const { text, starts } = this.words();
+    const tokens: string[][] = Array.from({ length: this.count }, () => []);
+    for (let t = 0; t < starts.length; t++) {
+      const word = text.slice(starts[t] + 1, t + 1 < starts.length ? starts[t + 1] : text.length);
+      this.postings(t, (p) => tokens[p].push(word));
+    }
+    return {
+      lo: this.lo,
+      hi: this.hi,
+      entries: Array.from({ length: this.count }, (_, i) => this.entry(i)),
+      tokens,
+    };
+  }
+}

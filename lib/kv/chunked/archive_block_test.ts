@@ -1,0 +1,76 @@
+/** The archive block format: what is written is read back, in place, column by column; search finds substrings. */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { ArchiveBlock, BLOCK_MAX_ENTRIES, type BlockContent, encodeBlock, tokensOf } from "./archive_block.ts";
+
+type Entry = [
+  id: string,
+  createdMs: number,
+  small: number,
+  big: number | null,
+  fraction: number | null,
+  text: string,
+  list: string[],
+];
+
+const WORDS = ["data", "analyst", "pune", "remote", "python", "design", "react", "intern", "finance", "writer"];
+
+function content(n: number): BlockContent<Entry> {
+  const entries: Entry[] = [];
+  const tokens: string[][] = [];
+  for (let i = 0; i < n; i++) {
+    entries.push([
+      `id-${String(n - i).padStart(5, "0")}`,
+      1_800_000_000_000 - i * 1000,
+      i % 4,
+      i % 7 === 0 ? null : i * 1000,
+      i % 5 === 0 ? null : i / 3,
+      ["bengaluru", "pune", "remote"][i % 3],
+      i % 2 ? ["python", "data"] : [],
+    ]);
+    tokens.push(tokensOf(`${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} x${i % 50}`));
+  }
+  return { lo: [1, "a"], hi: null, entries, tokens };
+}
+
+Deno.test("a block reads back every entry, every field kind, its range and ids", () => {
+  const written = content(300);
+  const block = new ArchiveBlock<Entry>(encodeBlock(written));
+  assertEquals([block.count, block.lo, block.hi, block.fields], [300, [1, "a"], null, 7]);
+  for (let i = 0; i < 300; i++) assertEquals(block.entry(i), written.entries[i]);
+  assertEquals(block.id(42), written.entries[42][0]);
+  assertEquals(block.created[7], written.entries[7][1]);
+  assert(!block.isCoded(2) && !block.isCoded(3) && !block.isCoded(4) && block.isCoded(5) && block.isCoded(6));
+  assert(Number.isNaN(block.number(3, 0)));
+  assertEquals(block.dictionary(5).length, 3);
+  const again = block.content();
+  assertEquals(again.entries, written.entries);
+  assertEquals(again.tokens.map((t) => t.toSorted()), written.tokens.map((t) => t.toSorted()));
+});
+
+Deno.test("a block read from an unaligned copy still reads in place", () => {
+  const bytes = encodeBlock(content(20));
+  const shifted = new Uint8Array(bytes.byteLength + 3);
+  shifted.set(bytes, 3);
+  const block = new ArchiveBlock<Entry>(shifted.subarray(3));
+  assertEquals(block.entry(19), content(20).entries[19]);
+});
+
+Deno.test("search marks the entries holding every word as a substring of a token, any variant of a word", () => {
+  const written = content(BLOCK_MAX_ENTRIES);
+  const block = new ArchiveBlock<Entry>(encodeBlock(written));
+  const cases: string[][][] = [[["ytho"]], [["data"], ["anal"]], [["pune", "poona"], ["x1"]], [["nothing"]], [["x4"]]];
+  for (const words of cases) {
+    const marks = block.search(words)!;
+    const expected = written.tokens.map((tokens) =>
+      words.every((variants) => variants.some((v) => tokens.some((token) => token.includes(v)))) ? 1 : 0
+    );
+    assertEquals([...marks], expected, JSON.stringify(words));
+  }
+  assertEquals(block.search([]), null);
+});
+
+Deno.test("an empty block is a valid block", () => {
+  const block = new ArchiveBlock(encodeBlock({ lo: [0, ""], hi: [5, "b"], entries: [], tokens: [] }));
+  assertEquals([block.count, block.lo, block.hi], [0, [0, ""], [5, "b"]]);
+  assertEquals(block.content().entries, []);
+});
