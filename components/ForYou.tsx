@@ -1,10 +1,12 @@
 /**
  * "For you": the signed-in person's recommended internships (and, on the home page, toolkits), each with the reasons
- * it was picked (docs/decisions.md, Recommendations). Only matches are shown (score above 0); someone whose answers
+ * it was picked (docs/decisions.md, Recommendations). Only matches are shown: internships that score more than a
+ * nearby place alone (`W_NEARBY`: remote, or elsewhere in the person's state), toolkits above 0; someone whose answers
  * match nothing yet is pointed to onboarding, where they can say what they look for.
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { Recommendation } from "@/lib/recommendations/recommendations.ts";
+import { W_NEARBY } from "@/lib/recommendations/weights.ts";
 import type { Toolkit } from "@/lib/toolkits/catalog.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 
@@ -24,10 +26,14 @@ function Reasons({ reasons }: { reasons: string[] }) {
 }
 
 export function ForYou({ internships, toolkits = [] }: ForYouProps) {
-  const matches = internships.filter((r) => r.score > 0);
+  const matches = internships.filter((r) => r.score > W_NEARBY);
   const kits = toolkits.filter((r) => r.score > 0);
   return (
-    <section aria-labelledby="for-you-heading" class="rounded-xl border border-indigo-100 bg-indigo-50/50 p-4 sm:p-6">
+    <section
+      id="for-you"
+      aria-labelledby="for-you-heading"
+      class="scroll-mt-20 rounded-xl border border-indigo-100 bg-indigo-50/50 p-4 sm:p-6"
+    >
       <div class="flex flex-wrap items-baseline justify-between gap-3">
         <h2 id="for-you-heading" class="text-2xl font-bold tracking-tight text-slate-900">For you</h2>
         <a href="/onboarding" class="text-sm font-medium text-indigo-700 underline hover:text-indigo-900">

@@ -1,8 +1,10 @@
 /**
- * Home page: the pitch and the two next steps (internships; sign-up for guests, the profile for
- * signed-in users), the newest public internships (`LATEST_COUNT`, as the first page of
- * `/internships` lists them) and a three-step "how it works". A signed-in person who is not an admin also sees
- * "For you": recommended internships and toolkits with the reasons (docs/decisions.md, Recommendations).
+ * Home page. A guest sees the pitch and the two next steps (internships, sign-up), the newest public internships
+ * (`LATEST_COUNT`, as the first page of `/internships` lists them) and a three-step "how it works". A signed-in person
+ * gets a one-line greeting and, on a phone's first screen, what is new for them (docs/decisions.md, Student space, "The
+ * home page"): their saved listings closing within a week, the new matches of their alerts, then "For you" (for
+ * people other than admins: recommended internships and toolkits with the reasons; docs/decisions.md,
+ * Recommendations), then the newest internships.
  */
 import { define } from "@/lib/platform/define.ts";
 import { canPost } from "@/lib/internships/policy.ts";
@@ -18,6 +20,10 @@ import {
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
+import { StudentNews, type StudentNewsProps } from "@/components/StudentNews.tsx";
+import { closingSoon } from "@/lib/saved/saved.ts";
+import { alertNews } from "@/lib/alerts/news.ts";
+import { istToday } from "@/lib/dates.ts";
 
 /** How many of the newest internships the home page shows. */
 const LATEST_COUNT = 6;
@@ -26,9 +32,13 @@ const LATEST_COUNT = 6;
 const FOR_YOU_INTERNSHIPS = 4;
 const FOR_YOU_TOOLKITS = 3;
 
-/** The newest public internships, newest first, and a signed-in person's recommendations (null for guests, admins). */
+/**
+ * The newest public internships, newest first, what is new for a signed-in person (null for guests) and their
+ * recommendations (null for guests and admins).
+ */
 interface HomeData {
   latest: InternshipView[];
+  news: StudentNewsProps | null;
   forYou: ForYouProps | null;
 }
 
@@ -39,17 +49,20 @@ export const handler = define.handlers<HomeData>({
       version: () => internshipsVersion(kv),
       render: async () => {
         const { user } = ctx.state;
-        const [page, forYou] = await Promise.all([
-          listInternships(kv, { query: { ...DEFAULT_QUERY, limit: LATEST_COUNT }, viewer: null }),
+        const today = istToday();
+        const [page, news, forYou] = await Promise.all([
+          listInternships(kv, { query: { ...DEFAULT_QUERY, limit: LATEST_COUNT }, viewer: null, today }),
+          user ? Promise.all([closingSoon(kv, { userId: user.id, today }), alertNews(kv, { userId: user.id })]) : null,
           user && user.role !== "admin"
             ? Promise.all([
-              recommend(kv, { user, kind: "internships", limit: FOR_YOU_INTERNSHIPS }),
+              recommend(kv, { user, kind: "internships", limit: FOR_YOU_INTERNSHIPS, today }),
               recommend(kv, { user, kind: "toolkits", limit: FOR_YOU_TOOLKITS }),
             ])
             : null,
         ]);
         return ctx.render({
           latest: page.internships,
+          news: news && { closing: news[0], alerts: news[1], today },
           forYou: forYou && { internships: forYou[0], toolkits: forYou[1] },
         });
       },
@@ -83,42 +96,50 @@ function steps(signedIn: boolean) {
 
 export default define.page<HomeData>(function Home({ data, state, url }) {
   return (
-    <div class="space-y-16">
+    <div class={state.user ? "space-y-10" : "space-y-16"}>
       {url.searchParams.has("accountDeleted") && !state.user && (
         <Notice kind="success" title="Your account has been deleted">
           You are signed out. Thank you for having been part of the community.
         </Notice>
       )}
-      <section class="pt-4 text-center sm:pt-8">
-        <PageHead title="Find internships and opportunities" />
-        <h1 class="text-4xl font-bold tracking-tight">
-          {state.user ? `Welcome back, ${state.user.name}` : "Find your next opportunity"}
-        </h1>
-        <p class="mt-4 text-lg text-slate-700">
-          Internships, hackathons, grants and toolkits for students and early-career builders.
-        </p>
-        <div class="mt-8 flex flex-wrap justify-center gap-4">
-          <a
-            href="/internships"
-            class="rounded-md bg-indigo-600 px-5 py-3 font-medium text-white hover:bg-indigo-700"
-          >
-            Browse internships
-          </a>
-          <a
-            href={state.user ? "/profile" : "/sign-up"}
-            class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100"
-          >
-            {state.user ? "Your profile" : "Create an account"}
-          </a>
-        </div>
-      </section>
-
-      {url.searchParams.has("onboarded") && state.user && (
-        <Notice kind="success" title="You are all set">
-          Thanks for answering. Below is what we picked for you from your answers; you can{" "}
-          <a href="/profile" class="font-medium underline">complete your profile</a> too.
-        </Notice>
-      )}
+      <PageHead title="Find internships and opportunities" />
+      {state.user
+        ? (
+          <div class="space-y-6">
+            <h1 class="text-2xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
+              Welcome back, {state.user.name}
+            </h1>
+            {url.searchParams.has("onboarded") && (
+              <Notice kind="success" title="You are all set">
+                Thanks for answering. Below is what we picked for you from your answers; you can{" "}
+                <a href="/profile" class="font-medium underline">complete your profile</a> too.
+              </Notice>
+            )}
+            {data.news && <StudentNews {...data.news} />}
+          </div>
+        )
+        : (
+          <section class="pt-4 text-center sm:pt-8">
+            <h1 class="text-4xl font-bold tracking-tight">Find your next opportunity</h1>
+            <p class="mt-4 text-lg text-slate-700">
+              Internships, hackathons, grants and toolkits for students and early-career builders.
+            </p>
+            <div class="mt-8 flex flex-wrap justify-center gap-4">
+              <a
+                href="/internships"
+                class="rounded-md bg-indigo-600 px-5 py-3 font-medium text-white hover:bg-indigo-700"
+              >
+                Browse internships
+              </a>
+              <a
+                href="/sign-up"
+                class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100"
+              >
+                Create an account
+              </a>
+            </div>
+          </section>
+        )}
       {data.forYou && <ForYou {...data.forYou} />}
 
       <section aria-labelledby="latest-heading">

@@ -9,6 +9,7 @@
  * A record, its listing index entry and the count change in one checked atomic write, retried at most 100 times.
  */
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { istDayOf } from "@/lib/dates.ts";
 import { publicInternshipsById } from "@/lib/internships/internships.ts";
 import { publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
 import {
@@ -145,6 +146,29 @@ export async function listSaved(kv: Deno.Kv, userId: string, query: SavedQuery):
     .filter((record) => !query.status || record.status === query.status)
     .sort((a, b) => a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
   return await withListings(kv, records);
+}
+
+/** A saved listing the person has not applied to yet whose last day comes soon: `on` is that day (IST). */
+export type ClosingSoon = SavedItem & { on: string };
+
+/**
+ * `userId`'s saved items still at status `saved` whose last day (an internship's deadline, an opportunity's end date,
+ * as the tracker counts) is from IST day `today` through `days` days later, soonest first, at most `limit` (the home
+ * page's "Closing soon").
+ */
+export async function closingSoon(
+  kv: Deno.Kv,
+  { userId, today, days = 7, limit = 3 }: { userId: string; today: string; days?: number; limit?: number },
+): Promise<ClosingSoon[]> {
+  const last = new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  const records = (await savedRecordsOf(kv, userId)).filter((record) => record.status === "saved");
+  const soon: ClosingSoon[] = [];
+  for (const item of await withListings(kv, records)) {
+    if (!item.listing) continue;
+    const on = item.kind === "internships" ? istDayOf(item.listing?.deadline ?? "") : item.listing?.endDate;
+    if (on && on >= today && on <= last) soon.push({ ...item, on });
+  }
+  return soon.sort((a, b) => a.on.localeCompare(b.on)).slice(0, limit);
 }
 
 /** The ids `userId` saved, by kind (what pages and islands mark saved cards with). */
