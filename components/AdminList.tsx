@@ -5,7 +5,8 @@
  * that scrolls sideways on its own on a phone, busy while a load runs, with its empty row.
  */
 import type { ComponentChildren } from "preact";
-import { Notice, SECONDARY_BUTTON, TextField } from "@/components/forms.tsx";
+import { Notice, TextField } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 
 /** What the list parts read of `useAdminList`'s state. */

@@ -6,7 +6,7 @@
  */
 
 /** The admin pages, in menu order. */
-export const ADMIN_LINKS: { href: string; label: string }[] = [
+const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin", label: "Dashboard" },
   { href: "/admin/users", label: "Users" },
   { href: "/admin/internships", label: "Internships" },

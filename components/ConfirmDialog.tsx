@@ -6,7 +6,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useId, useRef } from "preact/hooks";
-import { SECONDARY_BUTTON } from "./forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 
 /** Props of `ConfirmDialog`. */
 export interface ConfirmDialogProps {

@@ -4,7 +4,7 @@
  */
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
+import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { LEGAL_PAGES } from "@/lib/legal/pages.ts";
 import type { LegalPageData } from "@/lib/legal/handler.ts";
 import { define } from "@/lib/platform/define.ts";
@@ -38,11 +38,7 @@ export const LegalPage = define.page<LegalPageData>(function LegalPage({ data })
     <article aria-labelledby="page-title" class="mx-auto max-w-3xl">
       <PageHead title={page.title} description={page.description} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{page.title}</h1>
-      <div
-        class={`mt-6 ${POST_BODY_CLASS}`}
-        // deno-lint-ignore react-no-danger
-        dangerouslySetInnerHTML={{ __html: data.html }}
-      />
+      <PostBody class="mt-6" html={data.html} />
       {(data.name === "privacy" || data.name === "contact") && <Grievances email={data.grievanceEmail} />}
     </article>
   );

@@ -20,17 +20,17 @@ export interface Site {
 export const SiteContext = createContext<Site>({ origin: "http://localhost", path: "/" });
 
 /** The description of a page that gives none. */
-export const DEFAULT_DESCRIPTION =
+const DEFAULT_DESCRIPTION =
   "Internships, hackathons, grants and toolkits for students and early-career builders across India.";
 
 /** The share image of a page that has none of its own (1200 × 630, in `static/`). */
-export const DEFAULT_IMAGE = "/share.png";
+const DEFAULT_IMAGE = "/share.png";
 
 /** Longest description kept, in characters (what result pages and previews show). */
 const DESCRIPTION_MAX = 160;
 
 /** `text` on one line, cut at a word to at most `DESCRIPTION_MAX` characters with "…". */
-export function describe(text: string): string {
+function describe(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   const chars = [...line];
   if (chars.length <= DESCRIPTION_MAX) return line;

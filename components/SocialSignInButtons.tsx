@@ -5,6 +5,7 @@
  * Google's light button (white, #747775 border, the four-colour "G", #1F1F1F text) and LinkedIn's blue (#0A66C2) with
  * the white "in" mark.
  */
+import { socialSignInHref } from "@/lib/browser/auth_forms.ts";
 
 /** A provider as the buttons need it. */
 export interface SocialButtonProvider {
@@ -47,11 +48,6 @@ const STYLES: Record<SocialButtonProvider["id"], string> = {
   google: "border border-[#747775] bg-white text-[#1F1F1F] hover:bg-slate-50",
   linkedin: "border border-[#0A66C2] bg-[#0A66C2] text-white hover:bg-[#004182]",
 };
-
-/** The link that starts `provider`'s sign-in, coming back to the two targets (same-origin paths). */
-export function socialSignInHref(provider: string, callbackURL: string, newUserCallbackURL: string): string {
-  return `/api/auth/sign-in/social?${new URLSearchParams({ provider, callbackURL, newUserCallbackURL })}`;
-}
 
 export function SocialSignInButtons(
   { providers, callbackURL, newUserCallbackURL }: {

@@ -4,34 +4,12 @@
  * `legend`, a submit button that shows progress, and message boxes for form-level outcomes.
  * Every control gets the field's JSON name as its `name` (its `id` unless a `name` is given).
  * A control an island writes itself (a table row's select) ties its error with `invalidProps`
- * and `FieldError`.
+ * (`lib/browser/field_props.ts`) and `FieldError`; its classes are in `lib/browser/styles.ts`.
  */
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from "preact";
-import { useEffect, useState } from "preact/hooks";
-
-/** True once the island has hydrated: submit buttons stay disabled until the handlers exist. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
-const CONTROL = "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm " +
-  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40";
-
-/** The style of a text input, select or textarea under its label, for controls an island writes itself. */
-export const INPUT = `${CONTROL} border-slate-400`;
-
-/**
- * The style of a compact control inside a list row or table cell (a row's status select, a position number): smaller
- * than `INPUT`, with the same border, focus ring and invalid state; the caller adds its width.
- */
-export const ROW_INPUT = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm text-slate-900 " +
-  "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40 aria-[invalid=true]:border-red-700";
-
-function describedBy(id: string, hint?: ComponentChildren, error?: ComponentChildren): string | undefined {
-  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-}
+import { describedBy } from "@/lib/browser/field_props.ts";
+import { CONTROL, INPUT } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 
 function withClass(base: string, extra?: string): string {
   return extra ? `${base} ${extra}` : base;
@@ -48,11 +26,6 @@ function Hint({ id, hint }: { id: string; hint?: ComponentChildren }) {
 /** The error sentence of the control `id`, shown under it; nothing without an error. */
 export function FieldError({ id, error }: { id: string; error?: ComponentChildren }) {
   return error ? <p id={`${id}-error`} class="mt-1 text-sm font-medium text-red-700">{error}</p> : null;
-}
-
-/** The attributes that mark the control `id` invalid and described by its `FieldError`, when `error` is set. */
-export function invalidProps(id: string, error?: ComponentChildren) {
-  return { "aria-invalid": error ? "true" as const : undefined, "aria-describedby": describedBy(id, null, error) };
 }
 
 /** Common props of a labelled field. */
@@ -204,10 +177,6 @@ export function ChoiceGroup(
     </fieldset>
   );
 }
-
-/** Classes of a secondary button (Cancel, Delete in a table row, paging). */
-export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium " +
-  "text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
 
 /**
  * The primary button of a form: disabled while `busy`, then shows `busyLabel`. A form that

@@ -6,7 +6,9 @@
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice, SECONDARY_BUTTON, TextField, useHydrated } from "@/components/forms.tsx";
+import { Notice, TextField } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 
 /** Props: whether the account has a password (else only the e-mail confirms). */
 export interface AccountDataControlsProps {

@@ -5,7 +5,7 @@
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { useHydrated } from "@/components/forms.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";

@@ -8,7 +8,8 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { formatDateTime } from "@/lib/dates.ts";

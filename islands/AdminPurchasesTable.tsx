@@ -10,7 +10,8 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { INPUT, Notice, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 
 /** Rows per page. */

@@ -12,7 +12,9 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { FieldError, INPUT, invalidProps, Notice, ROW_INPUT } from "@/components/forms.tsx";
+import { FieldError, Notice } from "@/components/forms.tsx";
+import { invalidProps } from "@/lib/browser/field_props.ts";
+import { INPUT, ROW_INPUT } from "@/lib/browser/styles.ts";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow, RoleChanged } from "@/lib/users/admin.ts";
 

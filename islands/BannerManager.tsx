@@ -8,7 +8,9 @@ import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { Notice, ROW_INPUT, SubmitButton, TextField, useHydrated } from "@/components/forms.tsx";
+import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { ROW_INPUT } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
 

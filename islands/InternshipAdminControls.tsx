@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useHydrated } from "@/components/forms.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 
 /** Props: the internship's id, title (for labels) and current moderation state. */

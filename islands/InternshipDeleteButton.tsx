@@ -5,7 +5,8 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice, useHydrated } from "@/components/forms.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 
 /** Props: the internship and where to go after deleting it. */
 export interface InternshipDeleteButtonProps {

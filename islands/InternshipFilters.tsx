@@ -12,10 +12,12 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { failureText, fetchJson } from "@/lib/browser/fetch_json.ts";
-import { INPUT, Notice } from "@/components/forms.tsx";
-import { type PageLink, pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { INPUT } from "@/lib/browser/styles.ts";
+import { type PageLink, Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
-import { showingInternships, TYPE_LABELS } from "@/components/internships/format.ts";
+import { showingInternships, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
 import {
   DEFAULT_LIMIT,
   feedHref,

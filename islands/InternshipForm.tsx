@@ -11,8 +11,8 @@ import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
-import { TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
-import type { InternshipFormValues } from "@/components/internships/form_values.ts";
+import { TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
+import type { InternshipFormValues } from "@/lib/browser/internship_form.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 
 type Field = keyof InternshipFormValues;

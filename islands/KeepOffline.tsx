@@ -6,17 +6,11 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { askServiceWorker, offlineSupported } from "@/lib/browser/offline.ts";
-
-/** Props: the toolkit (the group its lessons are kept as), the lesson pages to keep, and how many are videos. */
-export interface KeepOfflineProps {
-  toolkitId: string;
-  lessonUrls: string[];
-  videoLessons: number;
-}
+import type { OfflineLessons } from "@/lib/toolkits/offline.ts";
 
 type State = "unknown" | "kept" | "not-kept" | "working";
 
-export default function KeepOffline({ toolkitId, lessonUrls, videoLessons }: KeepOfflineProps) {
+export default function KeepOffline({ toolkitId, lessonUrls, videoLessons }: OfflineLessons) {
   const [supported, setSupported] = useState(false);
   const [state, setState] = useState<State>("unknown");
   const [message, setMessage] = useState("");

@@ -11,7 +11,8 @@ import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { type FieldErrors, type FormSubmit, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { Notice, SECONDARY_BUTTON, SelectField, TextAreaField, TextField } from "@/components/forms.tsx";
+import { Notice, SelectField, TextAreaField, TextField } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { HTTP_VIDEO, isHttpAddress } from "@/lib/browser/admin_checks.ts";
 import type { ContentItem, ContentType } from "@/lib/toolkits/schema.ts";
 

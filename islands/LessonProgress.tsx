@@ -5,7 +5,8 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { Notice, useHydrated } from "@/components/forms.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { ProgressResult } from "@/lib/toolkits/learning.ts";
 
 /** Props: the lesson, whether it is complete, the toolkit's lesson ids that are, and where "next" goes. */

@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import type { NotificationPage, NotificationRecord } from "@/lib/notifications/notifications.ts";
 

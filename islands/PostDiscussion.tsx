@@ -7,7 +7,9 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { INPUT, Notice, SECONDARY_BUTTON, SubmitButton, useHydrated } from "@/components/forms.tsx";
+import { Notice, SubmitButton } from "@/components/forms.tsx";
+import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDateTime } from "@/lib/dates.ts";

@@ -7,8 +7,9 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDate } from "@/lib/dates.ts";
-import { STATUS_LABELS, trackerRow } from "@/components/tracker.ts";
-import { ROW_INPUT, SECONDARY_BUTTON, useHydrated } from "@/components/forms.tsx";
+import { STATUS_LABELS, trackerRow } from "@/lib/browser/tracker.ts";
+import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
 
 /** Props: the saved items, newest change first, as `GET /api/me/saved` answers them. */

@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useHydrated } from "@/components/forms.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { Settings } from "@/lib/settings/settings.ts";
 import { SETTING_LABELS as LABELS } from "@/lib/settings/labels.ts";
 

@@ -13,7 +13,9 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { INPUT, Notice, SelectField, useHydrated } from "@/components/forms.tsx";
+import { Notice, SelectField } from "@/components/forms.tsx";
+import { INPUT } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { formatRupees } from "@/lib/money.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
 import { BUYER_STATE_MESSAGE, INDIAN_STATES } from "@/lib/purchases/indian_states.ts";

@@ -10,8 +10,9 @@ import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
-import { Notice, SelectField, SubmitButton, TextAreaField, TextField, useHydrated } from "@/components/forms.tsx";
+import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
+import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
 /** The editable fields of a post (`id` null for a new one). */
@@ -148,11 +149,7 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
         <section aria-labelledby="preview-title">
           <h2 id="preview-title" class="text-sm font-medium text-slate-800">Preview</h2>
           <div class="mt-1 min-h-40 rounded-md border border-slate-200 bg-white p-3">
-            <div
-              class={POST_BODY_CLASS}
-              // deno-lint-ignore react-no-danger
-              dangerouslySetInnerHTML={{ __html: preview }}
-            />
+            <PostBody html={preview} />
           </div>
         </section>
       </div>

@@ -6,8 +6,10 @@
  * imports: `lib/` (its unit tests aside) imports nothing from `components/`, `islands/`, `routes/`,
  * `routes.gen.ts`, `main.ts` or `tests/` (the composition root passes the manifest in). No module under
  * `components/` reaches, through static value imports, a module that touches KV (one under `lib/kv/`, or
- * `lib/kv.ts`, or one whose text names Deno's KV or cron API: the domain modules that own keys). Fixtures that
- * break each rule prove that the checks can fail.
+ * `lib/kv.ts`, or one whose text names Deno's KV or cron API: the domain modules that own keys), and `components/` holds
+ * nothing but components: `.tsx` modules (their unit tests aside) whose every value export is named in PascalCase (a
+ * component, or a context such as `SiteContext`); labels, formats, hooks and class names live under `lib/`. Fixtures
+ * that break each rule prove that the checks can fail.
  */
 import type { Metafile } from "esbuild";
 import { join, normalize, relative } from "node:path";
@@ -219,5 +221,52 @@ Deno.test("a component whose value import drags a domain module in is caught; ty
     "tests/fixtures/imports/components/ClosedBadge.tsx → tests/fixtures/imports/components/closing.ts → " +
     "lib/internships/internships.ts (it touches Deno KV)",
     "tests/fixtures/imports/components/closing.ts → lib/internships/internships.ts (it touches Deno KV)",
+  ]);
+});
+
+/** The names a module exports as values (`export function`, `const`, `let`, `class`, `{ … }`); types left out. */
+function valueExportNames(text: string): string[] {
+  const names: string[] = [];
+  for (const [, name] of text.matchAll(/^export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+(\w+)/gm)) {
+    names.push(name);
+  }
+  for (const [, typeOnly, list] of text.matchAll(/^export\s+(type\s+)?\{([^}]*)\}/gm)) {
+    if (typeOnly) continue;
+    for (const part of list.split(",").map((p) => p.trim()).filter((p) => p && !p.startsWith("type "))) {
+      names.push(part.split(/\s+as\s+/).at(-1)!);
+    }
+  }
+  return names;
+}
+
+/** What under `dir` is not a component: a file that is not `.tsx`, or a value export not named in PascalCase. */
+function nonComponents(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of Deno.readDirSync(join(ROOT, at))) {
+      const path = `${at}/${entry.name}`;
+      if (entry.isDirectory) walk(path);
+      else if (/_test\.tsx?$/.test(entry.name)) continue;
+      else if (!entry.name.endsWith(".tsx")) found.push(`${path} is not a component module`);
+      else {
+        for (const name of valueExportNames(Deno.readTextFileSync(join(ROOT, path)))) {
+          if (!/^[A-Z][a-z0-9]\w*$/.test(name)) found.push(`${path} exports ${name}`);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+Deno.test("components/ holds nothing but components", () => {
+  assertEquals(nonComponents("components"), []);
+});
+
+Deno.test("a module under components/ that is not a component, or exports something else beside one, is caught", () => {
+  assertEquals(nonComponents("tests/fixtures/imports/components"), [
+    "tests/fixtures/imports/components/Badge.tsx exports BADGE_CLASS",
+    "tests/fixtures/imports/components/Badge.tsx exports badgeText",
+    "tests/fixtures/imports/components/closing.ts is not a component module",
   ]);
 });

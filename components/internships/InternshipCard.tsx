@@ -6,9 +6,10 @@
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { ComponentChildren } from "preact";
 import SaveButton from "@/islands/SaveButton.tsx";
-import { describeDeadline, TIMING_LABELS, TYPE_LABELS } from "./format.ts";
+import { describeDeadline, TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
-import { isVerifiedListing, VerifiedBadge, verifiedLabel } from "@/components/organizations/OrganizationBadge.tsx";
+import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
+import { isVerifiedListing, verifiedLabel } from "@/lib/browser/organization_format.ts";
 
 /** A small pill for type, timing and state badges. */
 export function Badge({ children, tone = "slate" }: { children: string; tone?: "slate" | "indigo" | "amber" | "red" }) {

@@ -3,39 +3,12 @@
  * upcoming, ongoing or closed, location, organizer and who posted it; with `showState`, its review
  * state (for "My submissions").
  */
-import { formatDate, istToday } from "@/lib/dates.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import type { ComponentChildren } from "preact";
 import SaveButton from "@/islands/SaveButton.tsx";
-
-/** Labels of the opportunity types. */
-export const TYPE_LABELS = {
-  hackathon: "Hackathon",
-  grant: "Grant",
-  competition: "Competition",
-  ideathon: "Ideathon",
-} as const;
-
-/** Labels and badge tones of the review states, as the submitter reads them. */
-export const STATUS_LABELS: Record<OpportunityStatus, { label: string; tone: "amber" | "indigo" | "red" }> = {
-  pending: { label: "Awaiting review", tone: "amber" },
-  approved: { label: "Published", tone: "indigo" },
-  rejected: { label: "Rejected", tone: "red" },
-};
-
-/** `YYYY-MM-DD` as "1 Mar 2099" (`lib/dates.ts`). */
-export function formatDay(date: string): string {
-  return formatDate(date);
-}
-
-/** Whether the dates are ahead, today or behind ("Closed"), by the calendar date in India. */
-export function timing(o: { startDate: string; endDate: string }, now = new Date()): string {
-  const today = istToday(now);
-  if (o.endDate < today) return "Closed";
-  return o.startDate > today ? "Upcoming" : "Ongoing";
-}
+import { formatDay, STATUS_LABELS, timing, TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
 
 /** The badge of `timing`: red once closed. */
 export function TimingBadge({ o }: { o: { startDate: string; endDate: string } }) {

@@ -26,15 +26,3 @@ export function OrganizationBadge({ organization }: { organization: { isVerified
       </span>
     );
 }
-
-/** Whether a listing shows the badge: the internship itself or its organization is verified. */
-export function isVerifiedListing(
-  internship: { isVerified: boolean; organization: { isVerified: boolean } | null },
-): boolean {
-  return internship.isVerified || internship.organization?.isVerified === true;
-}
-
-/** What the badge of a verified listing says. */
-export function verifiedLabel(internship: { isVerified: boolean; organization: { isVerified: boolean } | null }) {
-  return internship.organization?.isVerified ? "the organization is verified" : "an admin checked this listing";
-}

@@ -4,6 +4,7 @@
  */
 import { formatRupees } from "@/lib/money.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import { lessonFacts } from "@/lib/browser/toolkit_format.ts";
 
 /** The price line: the price, and the original price struck through when it is higher. */
 export function PriceTag({ price, originalPrice }: Pick<Toolkit, "price" | "originalPrice">) {
@@ -33,12 +34,6 @@ export function LockIcon() {
       <path d="M10 2a4 4 0 0 0-4 4v2H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h10a1 1 0 0 0 1-1V9a1 1 0 0 0-1-1h-1V6a4 4 0 0 0-4-4Zm-2 6V6a2 2 0 1 1 4 0v2H8Z" />
     </svg>
   );
-}
-
-/** "8 lessons · 3 hours". */
-export function lessonFacts(toolkit: Pick<Toolkit, "lessonCount" | "totalDuration">): string {
-  const lessons = `${toolkit.lessonCount} ${toolkit.lessonCount === 1 ? "lesson" : "lessons"}`;
-  return toolkit.totalDuration ? `${lessons} · ${toolkit.totalDuration}` : lessons;
 }
 
 export function ToolkitCard({ toolkit }: { toolkit: Toolkit }) {

@@ -7,10 +7,11 @@ import type { PostView } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { relativeTime } from "./format.ts";
+import { relativeTime } from "@/lib/browser/post_format.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { REACTION_LABELS, REACTION_TYPES } from "@/lib/comments/limits.ts";
 import { ReactionIcon } from "./ReactionIcon.tsx";
+import { thumbnailOf } from "@/lib/browser/post_format.ts";
 
 /** The comment count and reaction counts of a post, linking to its discussion. */
 export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "commentCount" | "reactions"> }) {
@@ -27,11 +28,6 @@ export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "comme
       ))}
     </p>
   );
-}
-
-/** The thumbnail's source: the first image, else the link's preview image, else none. */
-export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): string | null {
-  return post.images.length > 0 ? `/api/files/${post.images[0]}` : post.linkImage;
 }
 
 /** The post's date: relative, with the exact one in `title` and `datetime`. */

@@ -112,3 +112,8 @@ export function authCodeProblem(code: string | undefined): { field?: "email" | "
       return null;
   }
 }
+
+/** The link that starts `provider`'s sign-in, coming back to the two targets (same-origin paths). */
+export function socialSignInHref(provider: string, callbackURL: string, newUserCallbackURL: string): string {
+  return `/api/auth/sign-in/social?${new URLSearchParams({ provider, callbackURL, newUserCallbackURL })}`;
+}

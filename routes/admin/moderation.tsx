@@ -9,10 +9,12 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { Notice, SECONDARY_BUTTON, TextAreaField } from "@/components/forms.tsx";
+import { Notice, TextAreaField } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { moderationReasonText } from "@/components/moderation/ModerationNotice.tsx";
-import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { formatDate } from "@/lib/dates.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import {

@@ -9,11 +9,12 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
-import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
-import { moderationReasonText } from "@/components/moderation/ModerationNotice.tsx";
+import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 
 /** Listings per page. */

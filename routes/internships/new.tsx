@@ -6,7 +6,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { canPost } from "@/lib/internships/policy.ts";
-import { EMPTY_FORM } from "@/components/internships/form_values.ts";
+import { EMPTY_FORM } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm from "@/islands/InternshipForm.tsx";

@@ -6,10 +6,12 @@
  * Guests are served from the guest page cache per opportunity data version.
  */
 import { define } from "@/lib/platform/define.ts";
-import { OpportunityCard, TYPE_LABELS } from "@/components/opportunities/OpportunityCard.tsx";
+import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
+import { TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { INPUT } from "@/components/forms.tsx";
-import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { INPUT } from "@/lib/browser/styles.ts";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import {
   listOpportunities,
   opportunitiesVersion,

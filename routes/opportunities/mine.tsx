@@ -8,8 +8,9 @@ import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import { moderationReasonText } from "@/components/moderation/ModerationNotice.tsx";
-import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import {
   listOpportunities,

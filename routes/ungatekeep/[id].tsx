@@ -6,7 +6,7 @@
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
  * post beyond the preview is sent to sign in and back.
  */
-import { POST_BODY_CLASS } from "@/components/ungatekeep/post_body.ts";
+import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -89,11 +89,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion },
           ))}
         </div>
       )}
-      <div
-        class={`mt-6 ${POST_BODY_CLASS}`}
-        // deno-lint-ignore react-no-danger
-        dangerouslySetInnerHTML={{ __html: post.contentHtml }}
-      />
+      <PostBody class="mt-6" html={post.contentHtml} />
       {post.linkUrl && (
         <div class="mt-6">
           <LinkCard url={post.linkUrl} title={post.linkTitle} image={post.linkImage} />

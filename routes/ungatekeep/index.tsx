@@ -6,7 +6,8 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { PostCard } from "@/components/ungatekeep/PostCard.tsx";
 import BannerCarousel from "@/islands/BannerCarousel.tsx";
 import { type BannerSlide, bannerSlide, listBanners } from "@/lib/ungatekeep/banners.ts";

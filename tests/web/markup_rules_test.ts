@@ -2,7 +2,7 @@
  * Rules the markup of islands, components and pages keeps, read from their sources.
  *
  * One text-input style: a control that an island, component or page writes itself takes its
- * classes from `INPUT` (or `ROW_INPUT` in a list row or table cell) in `components/forms.tsx`, or is a
+ * classes from `INPUT` (or `ROW_INPUT` in a list row or table cell) in `lib/browser/styles.ts`, or is a
  * `TextField`, never a hand-written copy of them that drifts apart (a missing focus ring, another border).
  *
  * No emoji-only characters: a phone or desktop without an emoji font (many Linux desktops, older Android) draws them
@@ -27,10 +27,13 @@ async function* sources(folder: string): AsyncGenerator<string> {
   }
 }
 
-/** The lines of the island, component and page sources (tests aside) that match `pattern`, as `path:line`. */
+/**
+ * The lines of the island, component and page sources and of the browser-safe modules they share (tests aside) that
+ * match `pattern`, as `path:line`.
+ */
 async function linesMatching(pattern: RegExp, skip: string[] = []): Promise<string[]> {
   const found: string[] = [];
-  for (const folder of ["islands", "components", "routes"]) {
+  for (const folder of ["islands", "components", "routes", "lib/browser"]) {
     for await (const path of sources(folder)) {
       if (skip.includes(path) || /_test\.tsx?$/.test(path)) continue;
       const lines = (await Deno.readTextFile(`${ROOT}${path}`)).split("\n");
@@ -42,9 +45,9 @@ async function linesMatching(pattern: RegExp, skip: string[] = []): Promise<stri
 
 Deno.test("no island, component or page spells the input style by hand", async () => {
   assertEquals(
-    await linesMatching(HAND_SPELLED_INPUT, ["components/forms.tsx"]),
+    await linesMatching(HAND_SPELLED_INPUT, ["lib/browser/styles.ts"]),
     [],
-    "use INPUT or ROW_INPUT from components/forms.tsx",
+    "use INPUT or ROW_INPUT from lib/browser/styles.ts",
   );
 });
 

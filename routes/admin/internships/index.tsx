@@ -9,10 +9,11 @@
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
-import { showingInternships } from "@/components/internships/format.ts";
+import { showingInternships } from "@/lib/browser/internship_format.ts";
 import { ignoredNote, parseListQuery } from "@/lib/internships/parse_query.ts";
 import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "@/lib/browser/internship_query.ts";
-import { INPUT, Notice } from "@/components/forms.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { INPUT } from "@/lib/browser/styles.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";

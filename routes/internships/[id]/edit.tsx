@@ -4,7 +4,7 @@
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
  */
 import { define } from "@/lib/platform/define.ts";
-import { formValuesOf } from "@/components/internships/form_values.ts";
+import { formValuesOf } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm from "@/islands/InternshipForm.tsx";

@@ -8,9 +8,10 @@
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/components/internships/InternshipCard.tsx";
-import { isVerifiedListing, VerifiedBadge, verifiedLabel } from "@/components/organizations/OrganizationBadge.tsx";
+import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
+import { isVerifiedListing, verifiedLabel } from "@/lib/browser/organization_format.ts";
 import { EditInternshipLink } from "@/components/internships/links.tsx";
-import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/components/internships/format.ts";
+import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";

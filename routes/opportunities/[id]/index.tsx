@@ -6,13 +6,8 @@
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import {
-  DateRange,
-  STATUS_LABELS,
-  timing,
-  TimingBadge,
-  TYPE_LABELS,
-} from "@/components/opportunities/OpportunityCard.tsx";
+import { DateRange, TimingBadge } from "@/components/opportunities/OpportunityCard.tsx";
+import { STATUS_LABELS, timing, TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import SaveButton from "@/islands/SaveButton.tsx";

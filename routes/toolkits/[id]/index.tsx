@@ -14,11 +14,12 @@
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import { lessonFacts, LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
-import { embedUrlOf } from "@/components/toolkits/video.ts";
+import { LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
+import { lessonFacts } from "@/lib/browser/toolkit_format.ts";
+import { embedUrlOf } from "@/lib/browser/video_embed.ts";
 import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
 import KeepOffline from "@/islands/KeepOffline.tsx";
-import { keepOfflineProps } from "@/components/toolkits/keep_offline.ts";
+import { offlineLessons } from "@/lib/toolkits/offline.ts";
 import { checkoutCsp, documentCsp } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
@@ -224,7 +225,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                   >
                     {completedItemIds.length > 0 ? "Continue learning" : "Start learning"}
                   </a>
-                  <KeepOffline {...keepOfflineProps(data)} />
+                  <KeepOffline {...offlineLessons(data)} />
                 </>
               )
               : state.user

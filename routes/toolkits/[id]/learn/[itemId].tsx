@@ -11,10 +11,10 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
 import { formatRupees } from "@/lib/money.ts";
-import { embedUrlOf } from "@/components/toolkits/video.ts";
+import { embedUrlOf } from "@/lib/browser/video_embed.ts";
 import LessonProgress from "@/islands/LessonProgress.tsx";
 import KeepOffline from "@/islands/KeepOffline.tsx";
-import { keepOfflineProps } from "@/components/toolkits/keep_offline.ts";
+import { offlineLessons } from "@/lib/toolkits/offline.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
@@ -116,7 +116,7 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             certificateUrl={certificateUrl}
           />
         )}
-        {hasPurchased && <KeepOffline {...keepOfflineProps(data)} />}
+        {hasPurchased && <KeepOffline {...offlineLessons(data)} />}
         {item.type === "video" && item.cdnVideoUrl ? <Video url={item.cdnVideoUrl} title={item.title} /> : (
           <div
             class="lesson-body space-y-4 leading-relaxed text-slate-800"

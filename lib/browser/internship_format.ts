@@ -5,7 +5,7 @@
  */
 import { formatDate, istDayOf, istToday } from "@/lib/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
-import { pageRange } from "@/components/Pagination.tsx";
+import { pageRange } from "@/lib/browser/pagination.ts";
 
 /** Labels of the work-place types, in the order the filters show them. */
 export const TYPE_LABELS: Record<NonNullable<InternshipView["type"]>, string> = {

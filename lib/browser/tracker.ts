@@ -3,7 +3,7 @@
  * organization, page and last day, and the "closes in N days" warning, in India's days.
  */
 import { istDayOf, istToday } from "@/lib/dates.ts";
-import { daysUntil, describeDeadline } from "@/components/internships/format.ts";
+import { daysUntil, describeDeadline } from "@/lib/browser/internship_format.ts";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
 
 /** Labels of the tracker's statuses, in their order. */

@@ -1,6 +1,7 @@
 /**
- * An organization's track record in words (docs/decisions.md, Trust, "Organizations"), from its stats: how often and
- * how fast it answers applicants, whether interns were paid as listed, how much it has posted. Browser-safe.
+ * Browser-safe: an organization's standing in words (docs/decisions.md, Trust, "Organizations"): its track record from
+ * its stats (how often and how fast it answers applicants, whether interns were paid as listed, how much it has
+ * posted), and whether and why a listing shows the verified badge.
  */
 import type { OrganizationStats } from "@/lib/organizations/organizations.ts";
 
@@ -37,4 +38,16 @@ export function trackRecord(name: string, stats: OrganizationStats): string[] {
     stats.internships === 1 ? "1 internship posted here" : `${stats.internships} internships posted here`,
   );
   return sentences;
+}
+
+/** Whether a listing shows the badge: the internship itself or its organization is verified. */
+export function isVerifiedListing(
+  internship: { isVerified: boolean; organization: { isVerified: boolean } | null },
+): boolean {
+  return internship.isVerified || internship.organization?.isVerified === true;
+}
+
+/** What the badge of a verified listing says. */
+export function verifiedLabel(internship: { isVerified: boolean; organization: { isVerified: boolean } | null }) {
+  return internship.organization?.isVerified ? "the organization is verified" : "an admin checked this listing";
 }

@@ -1,4 +1,8 @@
-/** Dates of the Ungatekeep feed: relative ("3 days ago"); the exact date is `formatDateTime`. */
+/**
+ * Browser-safe: how a post reads on its card: its date relative to now ("3 days ago"; the exact date is
+ * `formatDateTime` of `lib/dates.ts`), and its thumbnail.
+ */
+import type { PostView } from "@/lib/ungatekeep/schema.ts";
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 365 * 24 * 3600],
@@ -18,4 +22,9 @@ export function relativeTime(iso: string, now = new Date()): string {
     if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
   }
   return "just now";
+}
+
+/** The thumbnail's source: the first image, else the link's preview image, else none. */
+export function thumbnailOf(post: Pick<PostView, "images" | "linkImage">): string | null {
+  return post.images.length > 0 ? `/api/files/${post.images[0]}` : post.linkImage;
 }
