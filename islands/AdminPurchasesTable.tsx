@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { formatDate } from "@/lib/dates.ts";
-import { formatRupees, toRupees } from "@/lib/money.ts";
+import { formatMinorUnits } from "@/lib/money.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -37,12 +37,15 @@ const STATUS_STYLE: Record<AdminPurchaseRow["paymentStatus"], string> = {
   refunded: "bg-red-100 text-red-900",
 };
 
-const money = (paise: number) => formatRupees(toRupees(paise));
+/** An amount in the smallest unit of `currency` (paise for INR, the default). */
+const money = (minor: number, currency?: string) => formatMinorUnits(minor, currency);
 
 /** A refund waiting for the admin's confirmation: of the purchase, or of one of its extra payments. */
 interface PendingRefund {
   row: AdminPurchaseRow;
   amount: number;
+  /** The payment's currency when it is not INR (an extra payment the gateway reported in another currency). */
+  currency?: string;
   extraPaymentId: string | null;
 }
 
@@ -87,7 +90,9 @@ export default function AdminPurchasesTable() {
       setRefundError(result.error);
       return;
     }
-    list.announce(`Refunded ${money(pending.amount)} to ${pending.row.user?.name ?? "a deleted user"}.`);
+    list.announce(
+      `Refunded ${money(pending.amount, pending.currency)} to ${pending.row.user?.name ?? "a deleted user"}.`,
+    );
     cancel();
     list.reload();
   };
@@ -184,9 +189,15 @@ export default function AdminPurchasesTable() {
                         type="button"
                         class={SECONDARY_BUTTON}
                         disabled={saving}
-                        onClick={() => setPending({ row: p, amount: extra.amount!, extraPaymentId: extra.paymentId })}
+                        onClick={() =>
+                          setPending({
+                            row: p,
+                            amount: extra.amount!,
+                            currency: extra.currency,
+                            extraPaymentId: extra.paymentId,
+                          })}
                       >
-                        {`Refund extra ${money(extra.amount)}`}
+                        {`Refund extra ${money(extra.amount, extra.currency)}`}
                       </button>
                     )
                     : null
@@ -214,7 +225,7 @@ export default function AdminPurchasesTable() {
       <ConfirmDialog
         open={pending !== null}
         title="Refund this payment?"
-        confirmLabel={pending ? `Refund ${money(pending.amount)}` : ""}
+        confirmLabel={pending ? `Refund ${money(pending.amount, pending.currency)}` : ""}
         busyLabel="Refunding…"
         busy={saving}
         tone="danger"
@@ -237,7 +248,7 @@ export default function AdminPurchasesTable() {
       >
         {pending && (
           <>
-            Refund <strong>{money(pending.amount)}</strong> to{" "}
+            Refund <strong>{money(pending.amount, pending.currency)}</strong> to{" "}
             <strong>{pending.row.user?.name ?? "a deleted user"}</strong> for{" "}
             <strong>{pending.row.toolkit?.title ?? "a removed toolkit"}</strong>? {pending.extraPaymentId
               ? "This extra payment goes back; the purchase stays paid."

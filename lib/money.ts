@@ -25,6 +25,27 @@ export function toRupees(paise: number): number {
   return paise / PAISE_PER_RUPEE;
 }
 
+/**
+ * An amount in the smallest unit of `currency` (ISO 4217; paise for INR, the default) as a person reads it: INR as
+ * `formatRupees` writes it, another currency by its code ("USD 5.00"), with that currency's own decimals.
+ */
+export function formatMinorUnits(minor: number, currency = "INR"): string {
+  if (currency === "INR") return formatRupees(toRupees(minor));
+  let decimals = 2;
+  try {
+    decimals =
+      new Intl.NumberFormat("en-IN", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ??
+        2;
+  } catch {
+    // not a currency Intl knows: two decimals
+  }
+  const amount = (minor / 10 ** decimals).toLocaleString("en-IN", {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
+  return `${currency} ${amount}`;
+}
+
 /** "₹399.20", "₹499" (whole rupees without decimals), Indian digit grouping. */
 export function formatRupees(rupees: number): string {
   const whole = Number.isInteger(rupees);

@@ -177,7 +177,7 @@ function extraPayment(
   if (outcome !== "paid" || !settledPaid(current) || orderId === current.gatewayOrderId) return null;
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
   const amount = payment.amount ?? (Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null);
-  return { orderId, paymentId, amount, at, reason: "already paid" };
+  return { orderId, paymentId, amount, ...currencyOf(payment), at, reason: "already paid" };
 }
 
 /**
@@ -224,7 +224,14 @@ function mismatchedPayment(
   if (!terms || settledPaid(current) || payment.amount === undefined) return null;
   if (payment.amount === terms.amountPaid && (payment.currency ?? CURRENCY) === CURRENCY) return null;
   const { orderId, paymentId, amount } = payment;
-  return { orderId, paymentId, amount, at, reason: "amount mismatch" };
+  return { orderId, paymentId, amount, ...currencyOf(payment), at, reason: "amount mismatch" };
+}
+
+/** The currency an extra payment keeps: the one the gateway reported when it is not INR (absent means INR). */
+function currencyOf(payment: { amount?: number; currency?: string }): { currency?: string } {
+  return payment.amount !== undefined && payment.currency && payment.currency !== CURRENCY
+    ? { currency: payment.currency }
+    : {};
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { escapeHtml } from "@/lib/mail/templates.ts";
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { formatRupees, toRupees } from "@/lib/money.ts";
+import { formatMinorUnits, formatRupees, toRupees } from "@/lib/money.ts";
 
 const PLATFORM = "Career Community";
 
@@ -45,11 +45,12 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
 }
 
 /**
- * The refund e-mail: the amount on its way back for the toolkit, linking "My toolkits"; `accessEnded` when the refund
- * took the toolkit away (the purchase's own payment), else the payment granted nothing and the access stays.
+ * The refund e-mail: the amount on its way back for the toolkit (in the smallest unit of `currency`, INR unless
+ * given), linking "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
+ * else the payment granted nothing and the access stays.
  */
-export function refundMail(input: MoneyMailInput & { accessEnded: boolean }): Mail {
-  const amount = formatRupees(toRupees(input.amountPaise));
+export function refundMail(input: MoneyMailInput & { accessEnded: boolean; currency?: string }): Mail {
+  const amount = formatMinorUnits(input.amountPaise, input.currency);
   return {
     ...layout(`Your refund for ${input.toolkitTitle}`, [
       `Hi ${input.name},`,

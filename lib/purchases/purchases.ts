@@ -105,13 +105,16 @@ export interface PurchaseRecord {
   /**
    * Payments that grant nothing, so the money is due back (refunded by an admin): received after
    * the purchase was already paid (an earlier order of a replaced or free checkout paid too), or
-   * priced with a coupon whose use could no longer be had. Once per order; amounts in paise, as
-   * the order offered them; `reason` is absent on entries written before it was kept.
+   * priced with a coupon whose use could no longer be had. Once per order; amounts in the smallest unit of
+   * `currency` (paise for INR, the currency when absent), as the gateway reported them or else as the order offered
+   * them; `reason` is absent on entries written before it was kept.
    */
   extraPayments?: {
     orderId: string;
     paymentId: string | null;
     amount: number | null;
+    /** ISO 4217, as the gateway reported it; absent: INR. Only INR counts toward revenue. */
+    currency?: string;
     at: string;
     reason?: ExtraPaymentReason;
     refund?: RefundRecord | null;

@@ -21,10 +21,10 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { nowOf, type PaymentContext } from "./confirmation.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { refundMail } from "./mails.ts";
-import { formatRupees, toRupees } from "@/lib/money.ts";
+import { formatMinorUnits } from "@/lib/money.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
-import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
+import { CURRENCY, PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
@@ -74,20 +74,23 @@ export interface RefundTarget {
 
 /**
  * The payment `target` names on `record` as it can be refunded: its id (null when the purchase was paid by an event
- * that carried none: the gateway is asked) and amount in paise.
+ * that carried none: the gateway is asked), amount in the smallest unit of its currency (paise for INR) and currency.
  * @throws InvalidInputError `ONLY_PAID_REFUNDABLE`, `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotFoundError
  *   "Payment not found" for no such extra payment.
  */
-function refundable(record: PurchaseRecord, target: RefundTarget): { paymentId: string | null; amount: number } {
+function refundable(
+  record: PurchaseRecord,
+  target: RefundTarget,
+): { paymentId: string | null; amount: number; currency: string } {
   if (target.paymentId === undefined) {
     if (record.paymentStatus !== "paid") throw new InvalidInputError(ONLY_PAID_REFUNDABLE);
     if (record.amountPaid === 0 || !record.gatewayOrderId) throw new InvalidInputError(FREE_NOT_REFUNDABLE);
-    return { paymentId: record.paymentId, amount: record.amountPaid };
+    return { paymentId: record.paymentId, amount: record.amountPaid, currency: CURRENCY };
   }
   const extra = record.extraPayments?.find((p) => p.paymentId === target.paymentId);
   if (!extra || extra.amount === null) throw new NotFoundError("Payment not found");
   if (extra.refund) throw new InvalidInputError(ALREADY_REFUNDED);
-  return { paymentId: target.paymentId, amount: extra.amount };
+  return { paymentId: target.paymentId, amount: extra.amount, currency: extra.currency ?? CURRENCY };
 }
 
 /** `current` with `refund` made of `target`: the purchase `refunded`, or the extra payment carrying its refund. */
@@ -135,7 +138,13 @@ async function giveUpOps(
 async function tellBuyerOps(
   ctx: PaymentContext,
   op: Deno.AtomicOperation,
-  { purchase, refund, accessEnded }: { purchase: BuyerPurchase; refund: RefundRecord; accessEnded: boolean },
+  { purchase, refund, accessEnded, currency }: {
+    purchase: BuyerPurchase;
+    refund: RefundRecord;
+    accessEnded: boolean;
+    /** The currency of the payment refunded (its amount is in that currency's smallest unit). */
+    currency: string;
+  },
 ): Promise<string[]> {
   const [toolkit, buyer] = await Promise.all([
     getToolkitRecord(ctx.kv, purchase.toolkitId),
@@ -147,7 +156,7 @@ async function tellBuyerOps(
     type: "purchase_refunded",
     title: "Refund issued",
     body: `${
-      formatRupees(toRupees(refund.amount))
+      formatMinorUnits(refund.amount, currency)
     } for ${title} is on its way back to you. Banks take 5–7 working days.`,
     url: "/toolkits/mine",
   }, new Date(refund.at));
@@ -157,6 +166,7 @@ async function tellBuyerOps(
     name: buyer.name,
     toolkitTitle: title,
     amountPaise: refund.amount,
+    currency,
     url: `${ctx.appUrl}/toolkits/mine`,
     accessEnded,
   });
@@ -197,7 +207,9 @@ export async function refundPayment(
     if (hasBuyer(current) && hasBuyer(record)) {
       if (ownPayment) await giveUpOps(kv, op, { current, record });
       else putPurchaseOps(op, current, record);
-      mails.push(...await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded: ownPayment }));
+      mails.push(
+        ...await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded: ownPayment, currency: due.currency }),
+      );
     } else {
       putPurchaseOps(op, current, record);
     }

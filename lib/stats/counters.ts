@@ -15,8 +15,8 @@
  *   the totals `users` and `verifiedUsers`.
  * - a purchase once paid (`paidAt`, free ones included): a purchase and its `amountPaid` as revenue on the IST day it
  *   was paid, the toolkit's sales and revenue, and while it stays paid, its coupon's use and discount; a refund, its
- *   amount on the IST day of the refund. An extra payment (money received that grants nothing) is revenue on the day
- *   it arrived and, once refunded, a refund.
+ *   amount on the IST day of the refund. An extra payment (money received that grants nothing) in rupees is revenue on
+ *   the day it arrived and, once refunded, a refund; one in another currency counts toward neither.
  * - a toolkit: `activeToolkits` while it is active.
  *
  * Keys (owned by this module only):
@@ -60,7 +60,12 @@ export interface CountedPurchase {
   paidAt?: string | null;
   discountPaise?: number;
   refund?: { amount: number; at: string } | null;
-  extraPayments?: { amount: number | null; at: string; refund?: { amount: number; at: string } | null }[];
+  extraPayments?: {
+    amount: number | null;
+    currency?: string;
+    at: string;
+    refund?: { amount: number; at: string } | null;
+  }[];
 }
 
 /** What a purchase counts toward (see the module docstring). */
@@ -87,6 +92,8 @@ export function purchaseCounts(purchase: CountedPurchase | null): Count[] {
   }
   if (purchase.refund) refunded(purchase.refund);
   for (const extra of purchase.extraPayments ?? []) {
+    // Money in another currency is not rupees: the figures leave it out (the admin list shows it as it is).
+    if ((extra.currency ?? "INR") !== "INR") continue;
     if (extra.amount) counts.push([dayKey(extra.at, "revenue"), extra.amount], [totalKey("revenue"), extra.amount]);
     if (extra.refund) refunded(extra.refund);
   }

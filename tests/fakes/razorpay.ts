@@ -317,16 +317,18 @@ export function refundProcessedDelivery(
 }
 
 /**
- * A webhook delivery of `event` about `orderId` (and payment `paymentId`, a new one unless given, of `amount` paise
- * in INR when given): the raw body and its headers, signed with the webhook secret.
+ * A webhook delivery of `event` about `orderId` (and payment `paymentId`, a new one unless given, of `amount` in the
+ * smallest unit of `currency`, INR unless given, when given): the raw body and its headers, signed with the webhook
+ * secret.
  */
 export function webhookDelivery(
-  { event, orderId, eventId = randomId("evt_"), paymentId = fakePaymentId(), amount }: {
+  { event, orderId, eventId = randomId("evt_"), paymentId = fakePaymentId(), amount, currency = "INR" }: {
     event: "payment.captured" | "order.paid" | "payment.failed";
     orderId: string;
     eventId?: string;
     paymentId?: string;
     amount?: number;
+    currency?: string;
   },
 ): { body: string; headers: Record<string, string> } {
   const payment = {
@@ -335,7 +337,7 @@ export function webhookDelivery(
       entity: "payment",
       order_id: orderId,
       status: event === "payment.failed" ? "failed" : "captured",
-      ...amount === undefined ? {} : { amount, currency: "INR" },
+      ...amount === undefined ? {} : { amount, currency },
     },
   };
   const payload = event === "order.paid"

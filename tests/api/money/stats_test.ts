@@ -197,3 +197,39 @@ Deno.test("stats: the demo's month has sign-ups and revenue on many days, equal 
   await seedDemoData(t.kv);
   assertEquals(await read(), stats);
 });
+
+Deno.test("stats: a payment the gateway reports in another currency is owed back as it is, never counted as rupees", async () => {
+  await using shop: Shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const started = await checkout(shop, buyer, kit.id);
+  const orderId = started.body.order.id;
+  const usd = shop.fake.addPayment(orderId, "captured", { amount: 600, currency: "USD" });
+  const res = await deliver(
+    shop,
+    webhookDelivery({ event: "payment.captured", orderId, paymentId: usd.id, amount: 600, currency: "USD" }),
+  );
+  assertEquals(res.status, 200);
+  const record = (await shop.t.kv.get<{ extraPayments: { amount: number; currency?: string; reason: string }[] }>([
+    "purchases",
+    started.body.purchase.id,
+  ])).value!;
+  assertEquals(record.extraPayments.map((p) => [p.amount, p.currency, p.reason]), [[600, "USD", "amount mismatch"]]);
+  const totals = async () =>
+    (await (await shop.t.fetch("/api/admin/stats", { headers: shop.admin.headers })).json()).totals;
+  assertEquals((await totals()).revenue, 0, "US$6 is not ₹6");
+  // Refunded as what it is: the buyer is told the amount in its own currency; the refunds figure stays in rupees.
+  const back = await shop.t.json(
+    "POST",
+    `/api/admin/purchases/${started.body.purchase.id}/extra-payments/${usd.id}/refund`,
+    {
+      body: {},
+      headers: shop.admin.headers,
+    },
+  );
+  assertEquals(back.status, 200);
+  assertEquals((await totals()).refunds, 0);
+  const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
+  assert(notes[0].body.startsWith("USD 6.00 for Resume Toolkit"), notes[0].body);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+});
