@@ -7,7 +7,7 @@ import { formatDate } from "@/lib/dates.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
-import { escapeHtml } from "@/lib/mail/templates.ts";
+import { escapeHtml, unsubscribeHeaders } from "@/lib/mail/templates.ts";
 import type { Mail } from "@/lib/mail/mailer.ts";
 import type { Alert } from "./alerts.ts";
 import { describeAlert } from "./describe.ts";
@@ -39,11 +39,6 @@ export function opportunityItem(appUrl: string, opportunity: OpportunityView): M
     facts: `${by}${formatDate(opportunity.startDate)} – ${formatDate(opportunity.endDate)}`,
     url: `${appUrl}/opportunities/${opportunity.id}`,
   };
-}
-
-/** The headers of a mail with a one-click unsubscribe link (RFC 8058). */
-function unsubscribeHeaders(url: string): Record<string, string> {
-  return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * One-click unsubscribe links of alert and reminder e-mails (docs/decisions.md, Alerts): `{APP_URL}/unsubscribe/{token}`
- * works without signing in. `GET` shows what the link turns off and changes nothing; `POST` (the page's button, or a
- * mail client's RFC 8058 one-click request) turns it off: the alerts the e-mail was sent for, or the person's deadline
- * reminders. The page names them as the e-mail did (each alert in words, or the setting) and the account by its
+ * One-click unsubscribe links of alert, reminder and reply e-mails (docs/decisions.md, Alerts):
+ * `{APP_URL}/unsubscribe/{token}` works without signing in. `GET` shows what the link turns off and changes nothing;
+ * `POST` (the page's button, or a mail client's RFC 8058 one-click request) turns it off: the alerts the e-mail was
+ * sent for, or the person's setting the e-mail came under (deadline reminders, e-mails on replies). The page names them as the e-mail did (each alert in words, or the setting) and the account by its
  * masked e-mail address (`unsubscribeSubject`): no more than the e-mail that carried the link showed.
  *
  * Keys (owned by this module only), both expiring after `TOKEN_TTL_MS`:
@@ -14,10 +14,13 @@ import { type Alert, alertsByIds, pauseAlerts } from "./alerts.ts";
 import { updateSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
 
-/** What a link turns off: alerts by id, or the deadline reminders. */
+/** What a link turns off: alerts by id, the deadline reminders, or the e-mails on replies to one's comments. */
 export type UnsubscribeTarget =
   | { userId: string; kind: "alerts"; alertIds: string[] }
-  | { userId: string; kind: "reminders" };
+  | { userId: string; kind: "reminders" | "replies" };
+
+/** The setting a link of each other kind turns off. */
+export const SETTING_OF = { reminders: "deadlineReminders", replies: "emailOnReply" } as const;
 
 /** How long an unsubscribe link works (ms): 90 days. */
 export const TOKEN_TTL_MS = 90 * 24 * 60 * 60 * 1000;
@@ -77,7 +80,7 @@ export async function unsubscribe(kv: Deno.Kv, token: string): Promise<Unsubscri
   const target = await readUnsubscribeToken(kv, token);
   if (!target) return null;
   if (target.kind === "alerts") await pauseAlerts(kv, target.userId, target.alertIds);
-  else await updateSettings(kv, target.userId, { deadlineReminders: false });
+  else await updateSettings(kv, target.userId, { [SETTING_OF[target.kind]]: false });
   return target;
 }
 

@@ -13,6 +13,7 @@ import type { Viewer } from "@/lib/ungatekeep/policy.ts";
 import { getUser, getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
 import { contentHtml } from "./content.ts";
 import { replyMail } from "./reply_mail.ts";
+import { newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 import { canComment, canDelete, canEdit, canModerate } from "./policy.ts";
 import {
   type AdminCommentQuery,
@@ -150,9 +151,10 @@ async function replyNotice(kv: Deno.Kv, answeredUserId: string | null, author: U
 /**
  * Adds to `op` what tells `notice.recipient` that `author` replied to their comment under the post titled
  * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, and the
- * e-mail in the outbox unless they turned `emailOnReply` off. Returns the mail's id, or null when none is sent.
+ * e-mail in the outbox unless they turned `emailOnReply` off, with its one-click unsubscribe link (its token written in
+ * `op` too). Returns the mail's id, or null when none is sent.
  */
-function notifyReply(
+async function notifyReply(
   op: Deno.AtomicOperation,
   { notice, author, postTitle, reply, appUrl }: {
     notice: ReplyNotice;
@@ -161,7 +163,7 @@ function notifyReply(
     reply: Comment;
     appUrl: string;
   },
-): string | null {
+): Promise<string | null> {
   const path = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
   const title = `${author.name} replied to your comment on “${postTitle}”`;
   const { recipient } = notice;
@@ -180,6 +182,8 @@ function notifyReply(
     ),
   );
   if (!notice.emailOnReply) return null;
+  const unsubscribe = await newUnsubscribeToken({ userId: recipient.id, kind: "replies" });
+  unsubscribe.write(op);
   const mail = replyMail({
     to: recipient.email,
     name: recipient.name,
@@ -188,6 +192,7 @@ function notifyReply(
     reply: reply.content,
     url: `${appUrl}${path}`,
     settingsUrl: `${appUrl}/me/settings`,
+    unsubscribeUrl: `${appUrl}/unsubscribe/${unsubscribe.token}`,
   });
   return queueMailOps(op, { ...mail, userId: recipient.id });
 }
@@ -235,7 +240,7 @@ export async function createComment(
     const op = kv.atomic();
     newCommentOps(op, { comment, checks: { post, rate, parent: target?.parent ?? null }, now });
     const mailId = notice
-      ? notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
+      ? await notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
       : null;
     if ((await op.commit()).ok) return { comment: viewOf(comment, summaryOf(author)), mailId };
   }

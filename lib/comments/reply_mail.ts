@@ -1,10 +1,11 @@
 /**
  * The e-mail that tells someone a comment of theirs got a reply (docs/decisions.md, Comments and reactions, "Reply
- * notifications"), plain text and HTML; every value placed in the HTML is escaped. It links to the reply and to the
- * settings page where e-mails on replies are turned off.
+ * notifications"), plain text and HTML; every value placed in the HTML is escaped. It links to the reply, to the
+ * settings page, and to its one-click unsubscribe link, which it also names in its `List-Unsubscribe` headers
+ * (RFC 8058): that link's `POST` turns e-mails on replies off.
  */
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { escapeHtml } from "@/lib/mail/templates.ts";
+import { escapeHtml, unsubscribeHeaders } from "@/lib/mail/templates.ts";
 
 /** What the mail says: to whom, who replied under which post, the reply's text and the links. */
 export interface ReplyMailInput {
@@ -17,6 +18,8 @@ export interface ReplyMailInput {
   url: string;
   /** The settings page (absolute). */
   settingsUrl: string;
+  /** The one-click unsubscribe link (absolute): `/unsubscribe/{token}`. */
+  unsubscribeUrl: string;
 }
 
 /** Longest part of the reply quoted in the mail, in characters. */
@@ -34,8 +37,8 @@ ${quote.split("\n").map((line) => `> ${line}`).join("\n")}
 
 Read and answer it here: ${input.url}
 
-You get this e-mail because someone replied to your comment. Turn these e-mails off in your settings:
-${input.settingsUrl}
+You get this e-mail because someone replied to your comment. Turn these e-mails off: ${input.unsubscribeUrl}
+(or in your settings: ${input.settingsUrl})
 
 Career Community
 `;
@@ -50,8 +53,9 @@ Career Community
   }</blockquote>
 <p><a href="${url}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">Read the reply</a></p>
 <p style="font-size:13px;color:#374151">You get this e-mail because someone replied to your comment.
-<a href="${escapeHtml(input.settingsUrl)}">Turn these e-mails off in your settings</a>.</p>
+<a href="${escapeHtml(input.unsubscribeUrl)}">Turn these e-mails off</a>, or change it in your
+<a href="${escapeHtml(input.settingsUrl)}">settings</a>.</p>
 <p>Career Community</p>
 </body></html>`;
-  return { to: input.to, subject, text, html, link: input.url };
+  return { to: input.to, subject, text, html, link: input.url, headers: unsubscribeHeaders(input.unsubscribeUrl) };
 }

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { replyMail } from "./reply_mail.ts";
 
-Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links the reply and the settings", () => {
+Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links the reply, the settings and the one-click unsubscribe", () => {
   const mail = replyMail({
     to: "asha@example.com",
     name: "Asha",
@@ -10,6 +10,7 @@ Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links th
     reply: "<script>alert(1)</script>\nsecond line",
     url: "https://app.example/ungatekeep/p#comment-c",
     settingsUrl: "https://app.example/me/settings",
+    unsubscribeUrl: "https://app.example/unsubscribe/tok",
   });
   assertEquals(mail.subject, "Ravi <b> replied to your comment on “OA tips”");
   assert(mail.text.includes("> <script>alert(1)</script>\n> second line"));
@@ -17,4 +18,9 @@ Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links th
   assert(mail.html.includes("&#60;script&#62;alert(1)&#60;/script&#62;"));
   assert(mail.html.includes('href="https://app.example/me/settings"'));
   assertEquals(mail.link, "https://app.example/ungatekeep/p#comment-c");
+  assertEquals(mail.headers, {
+    "List-Unsubscribe": "<https://app.example/unsubscribe/tok>",
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  });
+  assert(mail.html.includes('href="https://app.example/unsubscribe/tok"'));
 });

@@ -97,3 +97,8 @@ export function passwordResetMail(input: MailInput): Mail {
     button: "Reset password",
   });
 }
+
+/** The headers of a mail with the one-click unsubscribe link `url` (RFC 8058: `List-Unsubscribe` and its POST). */
+export function unsubscribeHeaders(url: string): Record<string, string> {
+  return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}

@@ -1,5 +1,5 @@
 /**
- * `/unsubscribe/{token}`: the one-click unsubscribe link of alert and reminder e-mails, without signing in
+ * `/unsubscribe/{token}`: the one-click unsubscribe link of alert, reminder and reply e-mails, without signing in
  * (docs/decisions.md, Alerts). `GET` says what the link turns off, each search alert in words or the account setting,
  * and the account by its masked e-mail address, and offers a button; it changes nothing (mail scanners open links).
  * `POST` (that button, or a mail client's RFC 8058 one-click request) turns it off and says what it turned off. The
@@ -11,6 +11,7 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import {
   readUnsubscribeToken,
+  SETTING_OF,
   unsubscribe,
   type UnsubscribeSubject,
   unsubscribeSubject,
@@ -45,8 +46,8 @@ export const handler = define.handlers<Data>({
 /** What the link turns off: each alert in words, or the setting with what it sends. */
 function Subject({ subject, done }: { subject: UnsubscribeSubject; done: boolean }) {
   const { target, alerts } = subject;
-  if (target.kind === "reminders") {
-    const { label, hint } = SETTING_LABELS.deadlineReminders;
+  if (target.kind !== "alerts") {
+    const { label, hint } = SETTING_LABELS[SETTING_OF[target.kind]];
     return (
       <p class="mt-2 text-slate-800">
         The setting <strong>{label}</strong>: {hint.charAt(0).toLowerCase() + hint.slice(1)}
@@ -69,8 +70,8 @@ function Subject({ subject, done }: { subject: UnsubscribeSubject; done: boolean
 }
 
 export default define.page<Data>(function UnsubscribePage({ data: { subject, done } }) {
-  const reminders = subject?.target.kind === "reminders";
-  const manage = reminders ? { href: "/me/settings", name: "Settings" } : { href: "/me/alerts", name: "My alerts" };
+  const setting = subject !== null && subject.target.kind !== "alerts";
+  const manage = setting ? { href: "/me/settings", name: "Settings" } : { href: "/me/alerts", name: "My alerts" };
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-xl [overflow-wrap:anywhere]">
       <PageHead title="Unsubscribe" />
@@ -103,7 +104,7 @@ export default define.page<Data>(function UnsubscribePage({ data: { subject, don
             {done
               ? (
                 <p class="text-slate-700">
-                  You can turn {reminders ? "them" : "alerts"} on again in{" "}
+                  You can turn {setting ? "them" : "alerts"} on again in{" "}
                   <a href={manage.href} class="underline">{manage.name}</a> after signing in.
                 </p>
               )

@@ -468,3 +468,35 @@ Deno.test("demo data: a discussion with replies and reactions, added once", asyn
     ["Sara Student", []],
   ]);
 });
+
+Deno.test("a reply e-mail carries a one-click unsubscribe (RFC 8058) whose POST turns e-mails on replies off", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, ravi, post.id, "Practise DP", top.id);
+  await t.settled();
+  const mail = t.mails.find((m) => m.to === asha.user.email)!;
+  assertEquals(mail.headers?.["List-Unsubscribe-Post"], "List-Unsubscribe=One-Click");
+  const url = /^<(http:\/\/[^>]+\/unsubscribe\/[\w-]+)>$/.exec(mail.headers?.["List-Unsubscribe"] ?? "")?.[1];
+  assert(url, JSON.stringify(mail.headers));
+  assert(mail.text.includes(url) && mail.html.includes(url));
+  const path = new URL(url).pathname;
+  const page = await (await t.fetch(path)).text();
+  assert(page.includes("Replies to my comments"), "the page names the setting it turns off");
+  const settings = async () =>
+    (await (await t.fetch("/api/me/settings", { headers: asha.headers })).json()).settings.emailOnReply;
+  assertEquals(await settings(), true, "opening the link changes nothing");
+  // The mail client's one-click request: no session, no origin.
+  const oneClick = await t.fetch(path, {
+    method: "POST",
+    body: "List-Unsubscribe=One-Click",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  assertEquals(oneClick.status, 200);
+  assertEquals(await settings(), false);
+  await written(t, ravi, post.id, "One more thing", top.id);
+  await t.settled();
+  assertEquals(t.mails.filter((m) => m.to === asha.user.email).length, 1, "no more reply e-mails");
+});
