@@ -159,8 +159,11 @@ export function generateInternships(
   return records;
 }
 
+/** Records per atomic write of `importInternships` (about 400 KB of records and their index, under KV's 800 KiB). */
+const IMPORT_BATCH = 300;
+
 /**
- * Stores the records whose ids are not stored yet, in atomic batches of 100, in list order
+ * Stores the records whose ids are not stored yet, in atomic batches of `IMPORT_BATCH`, in list order
  * (newest first, ties by id descending; docs/decisions.md, Internships), so that records next to each other in
  * the list share a chunk: a page then reads one or two record chunks, not one chunk per record as
  * records in arbitrary order did. Each stored record is the oldest so far, so the read model
@@ -172,6 +175,6 @@ export async function importInternships(kv: Deno.Kv, records: Internship[]): Pro
     .map((record) => ({ record, createdMs: Date.parse(record.createdAt) }))
     .sort((a, b) => b.createdMs - a.createdMs || (a.record.id < b.record.id ? 1 : a.record.id > b.record.id ? -1 : 0))
     .map(({ record }) => record);
-  for (let i = 0; i < fresh.length; i += 100) await writer.insert(fresh.slice(i, i + 100));
+  for (let i = 0; i < fresh.length; i += IMPORT_BATCH) await writer.insert(fresh.slice(i, i + IMPORT_BATCH));
   return fresh.length;
 }

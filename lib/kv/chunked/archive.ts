@@ -41,8 +41,10 @@ import { RETRY_BUDGET_MS, retrying, type Rider, type RiderOutcome } from "./writ
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
 /** At most this many filters keep their matches per archive. */
 const MATCH_FILTERS = 32;
-/** At most this many matches are kept over all filters (12 bytes each). */
+/** At most this many matches are kept over all filters (4 bytes each). */
 const MATCH_ENTRIES = 4_000_000;
+/** Records per commit of a bulk seed (KV allows 1,000 mutations and 800 KiB per commit). */
+const SEED_RECORDS = 400;
 /** Blocks read per round trip when many are missing (a cold scan). */
 const LIST_BATCH = 100;
 
@@ -74,18 +76,20 @@ export interface ArchiveChange<R> {
  */
 export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => ((i: number) => boolean) | null;
 
-/** A filter's matches in the archive, newest first: the block (directory index) and position of each, and its time. */
+/**
+ * A filter's matches in the archive, newest first, each as its block's directory index times 1,024 plus its position
+ * in the block (`BLOCK_MAX_ENTRIES`), as of directory version `version`.
+ */
 export interface ArchiveMatches {
   version: number;
-  blocks: Int32Array;
-  positions: Uint16Array;
-  created: Float64Array;
+  refs: Int32Array;
 }
 
-/** The directory as listed: block keys ascending, with the versionstamp each block was written at. */
+/** The directory as listed: block keys ascending, with the versionstamp each block was written at and its count. */
 interface Directory {
   keys: BlockKey[];
   stamps: string[];
+  counts: number[];
 }
 
 /** Thrown inside a read when a block changed since the directory was listed: the read starts again. */
@@ -154,10 +158,11 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
 
   private async list(): Promise<Directory> {
     const seen = this.model.foreignChanges;
-    const keys: BlockKey[] = [], stamps: string[] = [];
-    for await (const entry of this.kv.list({ prefix: this.keys.directory }, { batchSize: 1000 })) {
+    const keys: BlockKey[] = [], stamps: string[] = [], counts: number[] = [];
+    for await (const entry of this.kv.list<{ n: number }>({ prefix: this.keys.directory }, { batchSize: 1000 })) {
       keys.push([entry.key[1] as number, entry.key[2] as string]);
       stamps.push(entry.versionstamp);
+      counts.push(entry.value.n);
     }
     const before = this.directory;
     if (!before || before.stamps.length !== stamps.length || before.stamps.some((s, i) => s !== stamps[i])) {
@@ -165,7 +170,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       this.matchCache.clear();
       this.matchEntries = 0;
     }
-    this.directory = { keys, stamps };
+    this.directory = { keys, stamps, counts };
     this.listedAt = seen;
     return this.directory;
   }
@@ -272,12 +277,12 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       this.matchCache.set(cacheKey, found);
       found.catch(() => this.matchCache.delete(cacheKey));
       const matches = await found;
-      this.matchEntries += matches.created.length;
+      this.matchEntries += matches.refs.length;
       for (const [oldest, kept] of this.matchCache) {
         if (this.matchCache.size <= MATCH_FILTERS && this.matchEntries <= MATCH_ENTRIES) break;
         if (kept === found) continue;
         this.matchCache.delete(oldest);
-        this.matchEntries -= (await kept).created.length;
+        this.matchEntries -= (await kept).refs.length;
       }
       return matches;
     });
@@ -288,7 +293,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const count = directory.keys.length;
     const uncached = directory.keys.filter((key, i) => this.cache.get(keyString(key))?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
-    const blocks: number[] = [], positions: number[] = [], created: number[] = [];
+    const refs = new Int32Array(directory.counts.reduce((sum, n) => sum + n, 0));
+    let found = 0;
     for (let end = count; end > 0; end -= LIST_BATCH) {
       const indexes: number[] = [];
       for (let i = end - 1; i >= Math.max(0, end - LIST_BATCH); i--) indexes.push(i);
@@ -296,20 +302,11 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       read.forEach((block, j) => {
         const matches = test(block);
         if (!matches) return;
-        for (let i = 0; i < block.count; i++) {
-          if (!matches(i)) continue;
-          blocks.push(indexes[j]);
-          positions.push(i);
-          created.push(block.created[i]);
-        }
+        const base = indexes[j] * BLOCK_MAX_ENTRIES;
+        for (let i = 0; i < block.count; i++) if (matches(i)) refs[found++] = base + i;
       });
     }
-    return {
-      version: this.version,
-      blocks: Int32Array.from(blocks),
-      positions: Uint16Array.from(positions),
-      created: Float64Array.from(created),
-    };
+    return { version: this.version, refs: refs.slice(0, found) };
   }
 
   /**
@@ -319,11 +316,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   async keysOf(matches: ArchiveMatches, from: number, to: number): Promise<BlockKey[]> {
     const directory = this.directory;
     if (!directory || matches.version !== this.version) throw new StaleDirectory();
-    const indexes = [...new Set(matches.blocks.subarray(from, to))];
+    const refs = matches.refs.subarray(from, to);
+    const indexes = [...new Set(Array.from(refs, (ref) => Math.floor(ref / BLOCK_MAX_ENTRIES)))];
     const blocks = new Map((await this.blocksAt(directory, indexes)).map((block, i) => [indexes[i], block]));
-    const keys: BlockKey[] = [];
-    for (let m = from; m < to; m++) keys.push(blocks.get(matches.blocks[m])!.key(matches.positions[m]));
-    return keys;
+    return Array.from(refs, (ref) => blocks.get(Math.floor(ref / BLOCK_MAX_ENTRIES))!.key(ref % BLOCK_MAX_ENTRIES));
   }
 
   /**
@@ -390,6 +386,54 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     return stamp !== null;
   }
 
+  /**
+   * Stores `records` in an empty archive in bulk (a benchmark's seed, a restore): full blocks built directly, one
+   * commit per block with its records, instead of a read and rewrite of blocks per batch.
+   * @throws Error when the archive is not empty.
+   */
+  async seed(records: R[]): Promise<void> {
+    if ((await this.list()).keys.length > 0) throw new Error(`The ${this.layout.noun} archive is not empty`);
+    const items = records.map((record) => ({ record, entry: this.layout.entry(record) }))
+      .sort((a, b) => compareKeys(keyOf(a.entry), keyOf(b.entry)));
+    // Entries per block: what fits by the size of a first block, below both bounds.
+    const sample = items.slice(0, 256).reverse();
+    const bytes = encodeBlock({
+      lo: MIN_KEY,
+      hi: null,
+      entries: sample.map((item) => item.entry),
+      tokens: sample.map((item) => tokensOf(this.layout.searchText(item.record))),
+    }).byteLength;
+    const perBlock = Math.max(1, Math.min(BLOCK_MAX_ENTRIES, Math.floor(0.9 * BLOCK_MAX_BYTES / (bytes / 256 || 1))));
+    for (let from = 0; from < items.length; from += perBlock) {
+      const group = items.slice(from, from + perBlock).reverse();
+      const next = items[from + perBlock];
+      const pieces = split({
+        lo: from === 0 ? MIN_KEY : keyOf(group[group.length - 1].entry),
+        hi: next ? keyOf(next.entry) : null,
+        entries: group.map((item) => item.entry),
+        tokens: group.map((item) => tokensOf(this.layout.searchText(item.record))),
+      });
+      for (const piece of pieces) {
+        const ids = new Set(piece.block.entries.map((entry) => entry[0]));
+        const stored = group.filter(({ record }) => ids.has(record.id));
+        // Its records first (at most `SEED_RECORDS` a commit), then the block that lists them.
+        for (let i = 0; i <= stored.length; i += SEED_RECORDS) {
+          const op = this.kv.atomic();
+          for (const { record } of stored.slice(i, i + SEED_RECORDS)) op.set(this.keys.record(record.id), record);
+          if (i + SEED_RECORDS >= stored.length) {
+            op.set(this.keys.block(piece.block.lo), piece.bytes);
+            op.set(this.keys.entry(piece.block.lo), { n: piece.block.entries.length });
+          }
+          this.model.changes.mark(op);
+          const result = await op.commit();
+          if (!result.ok) throw new Error("The archive changed while it was seeded");
+          this.model.applyOther(result.versionstamp);
+        }
+      }
+    }
+    this.invalidate();
+  }
+
   /** Adds `change`'s mutations and checks to `op` (see `rider`); false when what it read was stale. */
   private async prepare(op: Deno.AtomicOperation, change: ArchiveChange<R>): Promise<RiderOutcome | false> {
     const release = await this.lock.acquire();
@@ -424,7 +468,9 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const entering: { entry: E; tokens: string[] }[] = [];
     for (const record of put) {
       const before = stored.get(record.id)!;
-      op.check(before);
+      // A record new to the archive needs no check (KV allows 100 per commit): its id is new, or it is taken out of
+      // the read model in this commit, whose chunk is checked. One replaced must be the one read.
+      if (before.value) op.check(before);
       op.set(keys.record(record.id), record);
       if (before.value) leaving.push(keyOf(layout.entry(before.value)));
       entering.push({ entry: layout.entry(record), tokens: tokensOf(layout.searchText(record)) });
@@ -562,36 +608,28 @@ export async function mergedPage<R extends { id: string }, E extends ListingEntr
   { offset, limit }: { offset: number; limit: number },
 ): Promise<{ total: number; items: PageItem[] }> {
   const { created, ids } = model.slots;
-  const liveCount = live.length, archivedCount = archived.created.length;
+  const liveCount = live.length, archivedCount = archived.refs.length;
   const total = liveCount + archivedCount;
   if (offset >= total) return { total, items: [] };
-  /** Whether live match `x` comes before archived match `y` in list order (is newer). */
-  const liveFirst = async (x: number, y: number) => {
-    const slot = live[x];
-    if (created[slot] !== archived.created[y]) return created[slot] > archived.created[y];
-    const [[, id]] = await archive.keysOf(archived, y, y + 1);
-    return ids[slot] > id;
-  };
+  /** Whether the live match `slot` comes before the archived match with `key` in list order (is newer). */
+  const newer = (slot: number, key: BlockKey) => created[slot] !== key[0] ? created[slot] > key[0] : ids[slot] > key[1];
   // How many of the first `offset` items are live matches: the least i whose live match i comes after archived match
   // offset - i - 1 (bisection over i).
   let lo = Math.max(0, offset - archivedCount), hi = Math.min(offset, liveCount);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (await liveFirst(mid, offset - mid - 1)) lo = mid + 1;
+    const [key] = await archive.keysOf(archived, offset - mid - 1, offset - mid);
+    if (newer(live[mid], key)) lo = mid + 1;
     else hi = mid;
   }
   let x = lo, y = offset - lo;
   const end = Math.min(total, offset + limit);
+  const first = y;
   const keys = await archive.keysOf(archived, y, Math.min(archivedCount, y + (end - offset)));
   const items: PageItem[] = [];
   while (x + y < end) {
-    const takeLive = y >= archivedCount ||
-      x < liveCount &&
-        (created[live[x]] !== archived.created[y]
-          ? created[live[x]] > archived.created[y]
-          : ids[live[x]] > keys[y - (offset - lo)][1]);
-    if (takeLive) items.push({ slot: live[x++] });
-    else items.push({ id: keys[y++ - (offset - lo)][1] });
+    if (y >= archivedCount || x < liveCount && newer(live[x], keys[y - first])) items.push({ slot: live[x++] });
+    else items.push({ id: keys[y++ - first][1] });
   }
   return { total, items };
 }

@@ -145,3 +145,18 @@ Deno.test("deleting moves a listing to the archive at once; a create already clo
   const again = await deleteInternship(p.b, doomed.id, p.owner).catch((error) => error);
   assertEquals(again?.name, "NotFoundError");
 });
+
+Deno.test("a batch of 100 with closed and open items is stored all together, each where it belongs", async () => {
+  await using p = await twoProcesses();
+  const items = Array.from(
+    { length: 100 },
+    (_, i) => item(`Batch ${i}`, i % 4 === 0 ? null : "2021-05-0" + (1 + i % 9)),
+  );
+  const created = await createInternships(p.a, p.owner, items);
+  const open = created.filter((_, i) => i % 4 === 0);
+  for (const { id } of open) assertEquals(await inModel(p.a, id), true);
+  assertEquals(await inModel(p.a, created[1].id), false);
+  const today = "2030-01-01";
+  assertEquals(await ids(p.a, {}, today), order(...open));
+  assertEquals((await ids(p.a, { includeClosed: "true" }, today)).length, 100);
+});
