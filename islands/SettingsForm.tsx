@@ -1,55 +1,96 @@
 /**
- * The e-mail settings of `/me/settings` (docs/decisions.md, Notifications): a switch per setting, each saved at once
- * with `PATCH /api/me/settings`; the outcome is announced in a live region and a failed save turns the switch back.
+ * The notification settings of `/me/settings` (docs/decisions.md, Notifications, "Channels"): per notification type,
+ * a switch for its e-mail and, when push is on, one for its push to this person's phones, each saved at once with
+ * `PATCH /api/me/settings` `{channels: {<type>: {<channel>: value}}}`; the outcome is announced in a live region and a
+ * failed save turns the switch back. Receipts and refunds are always e-mailed: that switch is shown on and fixed.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import type { Settings } from "@/lib/settings/settings.ts";
-import { SETTING_LABELS as LABELS } from "@/lib/settings/labels.ts";
+import type { Channel, Settings } from "@/lib/settings/settings.ts";
+import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
 
-export default function SettingsForm({ initial }: { initial: Settings }) {
-  const [settings, setSettings] = useState(initial);
+/** Props: the settings as read, and whether push is configured (else only e-mail switches show). */
+export interface SettingsFormProps {
+  initial: Settings;
+  pushAvailable: boolean;
+}
+
+const BOX = "h-5 w-5 rounded border-slate-400 text-indigo-700 focus:ring-indigo-600 disabled:opacity-60";
+
+export default function SettingsForm({ initial, pushAvailable }: SettingsFormProps) {
+  const [channels, setChannels] = useState(initial.channels);
   const [message, setMessage] = useState("");
   const hydrated = useHydrated();
 
-  const change = async (name: keyof Settings, value: boolean) => {
-    setSettings({ ...settings, [name]: value });
+  const change = async (type: NotificationType, channel: keyof Channel, value: boolean) => {
+    const before = channels;
+    setChannels({ ...channels, [type]: { ...channels[type], [channel]: value } });
     const res = await fetchJson<{ settings: Settings }>("/api/me/settings", {
       method: "PATCH",
-      body: { [name]: value },
+      body: { channels: { [type]: { [channel]: value } } },
     });
+    const name = `${channelRule(type).label}, ${channel === "email" ? "e-mail" : "push"}`;
     if (res.ok) {
-      setSettings(res.data.settings);
-      setMessage(`${LABELS[name].label}: ${value ? "on" : "off"}. Saved.`);
+      setChannels(res.data.settings.channels);
+      setMessage(`${name}: ${value ? "on" : "off"}. Saved.`);
     } else {
-      setSettings({ ...settings, [name]: !value });
+      setChannels(before);
       setMessage(`Not saved: ${res.error}`);
     }
   };
 
   return (
     <fieldset class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <legend class="px-1 font-semibold text-slate-900">E-mails</legend>
-      <ul class="space-y-4">
-        {(Object.keys(LABELS) as (keyof Settings)[]).map((name) => (
-          <li key={name} class="flex items-start gap-3">
-            <input
-              id={`setting-${name}`}
-              name={name}
-              type="checkbox"
-              checked={settings[name]}
-              disabled={!hydrated}
-              aria-describedby={`setting-${name}-hint`}
-              onChange={(event) => change(name, (event.target as HTMLInputElement).checked)}
-              class="mt-1 h-5 w-5 rounded border-slate-400 text-indigo-700 focus:ring-indigo-600"
-            />
-            <div>
-              <label for={`setting-${name}`} class="font-medium text-slate-900">{LABELS[name].label}</label>
-              <p id={`setting-${name}-hint`} class="text-sm text-slate-700">{LABELS[name].hint}</p>
-            </div>
-          </li>
-        ))}
+      <legend class="px-1 font-semibold text-slate-900">Notifications</legend>
+      <p class="text-sm text-slate-700">
+        Each one always shows under the bell. Choose which also come by e-mail{pushAvailable
+          ? " and to the phones where you turned on notifications (on your profile)"
+          : ""}.
+      </p>
+      <ul class="mt-4 divide-y divide-slate-200">
+        {NOTIFICATION_TYPES.map((type) => {
+          const rule = channelRule(type);
+          const always = rule.email === "always";
+          return (
+            <li key={type} class="py-3">
+              <p id={`channel-${type}`} class="font-medium text-slate-900">{rule.label}</p>
+              {rule.hint && <p id={`channel-${type}-hint`} class="text-sm text-slate-700">{rule.hint}</p>}
+              <div class="mt-2 flex flex-wrap gap-x-6 gap-y-2">
+                <label class="flex items-center gap-2 text-sm text-slate-900">
+                  <input
+                    type="checkbox"
+                    name={`${type}.email`}
+                    checked={always || channels[type].email}
+                    disabled={!hydrated || always}
+                    aria-describedby={rule.hint ? `channel-${type}-hint` : undefined}
+                    onChange={(event) => change(type, "email", (event.target as HTMLInputElement).checked)}
+                    class={BOX}
+                  />
+                  <span>
+                    E-mail<span class="sr-only">: {rule.label}</span>
+                    {always && <span class="text-slate-700">(always)</span>}
+                  </span>
+                </label>
+                {pushAvailable && (
+                  <label class="flex items-center gap-2 text-sm text-slate-900">
+                    <input
+                      type="checkbox"
+                      name={`${type}.push`}
+                      checked={channels[type].push}
+                      disabled={!hydrated}
+                      onChange={(event) => change(type, "push", (event.target as HTMLInputElement).checked)}
+                      class={BOX}
+                    />
+                    <span>
+                      Push<span class="sr-only">: {rule.label}</span>
+                    </span>
+                  </label>
+                )}
+              </div>
+            </li>
+          );
+        })}
       </ul>
       <p role="status" class="mt-3 text-sm text-slate-700">{message}</p>
     </fieldset>

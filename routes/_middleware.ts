@@ -1,7 +1,8 @@
 /**
  * The platform's steps for every request, in order (each in its own module under `lib/http/`):
  * request id and client address, security headers, the path limit, the CSRF origin check, the
- * body limits (size and stall), the session, then the mark of pages a phone may keep offline.
+ * body limits (size and stall), the session, the mark of pages a phone may keep offline, then the push
+ * outbox's drain after a write.
  * Folder middleware below (`admin/`, `api/admin/`, `api/auth/`) runs after these, then the route.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -11,6 +12,7 @@ import { bodyLimits, pathLimit } from "@/lib/http/limits.ts";
 import { originCheck } from "@/lib/http/csrf.ts";
 import { session } from "@/lib/http/session.ts";
 import { offlineScope } from "@/lib/http/offline_scope.ts";
+import { pushDelivery } from "@/lib/http/push_delivery.ts";
 
 export const handler = define.middleware([
   requestState,
@@ -20,4 +22,5 @@ export const handler = define.middleware([
   bodyLimits,
   session,
   offlineScope,
+  pushDelivery,
 ]);

@@ -31,6 +31,7 @@ import { deleteSavedOf } from "@/lib/saved/saved.ts";
 import { deleteNotificationsOf } from "@/lib/notifications/notifications.ts";
 import { deleteSettingsOf } from "@/lib/settings/settings.ts";
 import { deleteSubscriptionsOf } from "@/lib/push/subscriptions.ts";
+import { deletePushMessagesOf } from "@/lib/push/outbox.ts";
 import { deleteAlertsOf } from "@/lib/alerts/alerts.ts";
 import { deleteRemindedOf } from "@/lib/alerts/reminders.ts";
 import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
@@ -62,6 +63,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "saved items", run: deleteSavedOf },
   { name: "settings", run: deleteSettingsOf },
   { name: "push subscriptions", run: deleteSubscriptionsOf },
+  { name: "push messages", run: deletePushMessagesOf },
   { name: "notifications", run: deleteNotificationsOf },
   { name: "alerts", run: deleteAlertsOf },
   { name: "unsubscribe links", run: deleteUnsubscribeTokensOf },

@@ -1,8 +1,9 @@
 /**
- * The `deadline-reminders` job (docs/decisions.md, Alerts): daily at 09:00 IST it e-mails each person the saved
+ * The `deadline-reminders` job (docs/decisions.md, Alerts): daily at 09:00 IST it tells each person of the saved
  * internships still at status `saved` whose deadline is today or tomorrow (IST) and the saved opportunities starting
- * tomorrow, one e-mail per person, each item once. People who turned reminders off (`deadlineReminders`) or whose
- * e-mail is unverified get nothing.
+ * tomorrow, once per person, each item once: a `deadline_reminder` notification (which the push outbox also pushes
+ * when its channel allows, docs/decisions.md, Notifications, "Channels"), and an e-mail unless the person turned
+ * reminder e-mails off (`deadlineReminders`) or their address is unverified.
  *
  * It finds the listings due from the read models' columns (deadline days, start dates), then who saved them from
  * `["saved_by_listing", kind, id]`, read in batches of `BATCH`. Per person, one write queues the e-mail and marks each
@@ -18,6 +19,7 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import { OPPORTUNITY_STATUSES, publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import type { SavedKind, SavedStatus } from "@/lib/saved/schema.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
@@ -34,7 +36,8 @@ const REMINDED_KEPT_MS = 14 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
 
-type ReminderCounts = { sent: number; items: number; skipped: number };
+/** People e-mailed, people notified (in the app and by push), items they were told of, people skipped. */
+type ReminderCounts = { sent: number; notified: number; items: number; skipped: number };
 type Due = { kind: SavedKind; id: string };
 
 const remindedKey = (userId: string, { kind, id }: Due): Deno.KvKey => ["reminded", userId, kind, id];
@@ -66,10 +69,11 @@ async function remind(
 ): Promise<void> {
   const { kv, config } = ctx;
   const [user, settings] = await Promise.all([getUser(kv, userId), getSettings(kv, userId)]);
-  if (!user || !user.emailVerified || !settings.deadlineReminders) {
+  if (!user) {
     counts.skipped++;
     return;
   }
+  const email = user.emailVerified && settings.deadlineReminders;
   const marks: Deno.KvEntryMaybe<unknown>[] = [];
   for (let i = 0; i < items.length; i += 10) {
     marks.push(...await kv.getMany(items.slice(i, i + 10).map((item) => remindedKey(userId, item))));
@@ -88,32 +92,48 @@ async function remind(
     return opportunity ? [opportunityItem(config.appUrl, opportunity)] : [];
   });
   if (mailItems.length === 0) return;
-  const token = await newUnsubscribeToken({ userId, kind: "reminders" });
-  const mail = reminderMail({
-    to: user.email,
-    name: user.name,
-    appUrl: config.appUrl,
-    items: mailItems,
-    unsubscribeUrl: `${config.appUrl}/unsubscribe/${token.token}`,
-  });
   const op = kv.atomic();
   for (const item of fresh) {
     op.check({ key: remindedKey(userId, item), versionstamp: null })
       .set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
   }
-  token.write(op);
-  queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
+  addNotification(op, reminderNotification(userId, mailItems), ctx.now);
+  if (email) {
+    const token = await newUnsubscribeToken({ userId, kind: "reminders" });
+    const mail = reminderMail({
+      to: user.email,
+      name: user.name,
+      appUrl: config.appUrl,
+      items: mailItems,
+      unsubscribeUrl: `${config.appUrl}/unsubscribe/${token.token}`,
+    });
+    token.write(op);
+    queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
+  }
   if (!(await op.commit()).ok) {
     counts.skipped++;
     return;
   }
-  counts.sent++;
+  if (email) counts.sent++;
+  counts.notified++;
   counts.items += mailItems.length;
+}
+
+/** The in-app (and pushed) reminder of `items`, linking to the tracker. */
+function reminderNotification(userId: string, items: MailItem[]): NotificationInput {
+  const title = items.length === 1 ? `“${items[0].title}” closes soon` : `${items.length} saved listings close soon`;
+  return {
+    userId,
+    type: "deadline_reminder",
+    title,
+    body: items.map((item) => `${item.title}: ${item.facts}`).join("\n"),
+    url: "/me/tracker",
+  };
 }
 
 /** One run of the reminders at `ctx.now` (see the module docstring). */
 export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCounts> {
-  const counts: ReminderCounts = { sent: 0, items: 0, skipped: 0 };
+  const counts: ReminderCounts = { sent: 0, notified: 0, items: 0, skipped: 0 };
   const byUser = new Map<string, Due[]>();
   for (const due of await dueListings(ctx.kv, ctx.now)) {
     const prefix = ["saved_by_listing", due.kind, due.id];

@@ -5,6 +5,7 @@
  */
 import { accountDeletionsJob } from "@/lib/account/deletion.ts";
 import { outboxJob } from "@/lib/mail/outbox.ts";
+import { pushOutboxJob, startPushDelivery } from "@/lib/push/outbox.ts";
 import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
@@ -16,6 +17,7 @@ import type { Job } from "./job.ts";
 /** The jobs, each with a unique name. */
 export const JOBS: readonly Job[] = [
   outboxJob,
+  pushOutboxJob,
   accountDeletionsJob,
   alertsDigestJob,
   deadlineRemindersJob,
@@ -37,6 +39,8 @@ export async function runJob(job: Job, services: Services, now = new Date()): Pr
   const started = performance.now();
   const counts = await job.run({ ...services, now });
   services.log.info("job ran", { job: job.name, ms: Math.round(performance.now() - started), ...counts });
+  // What the job notified goes out now, not at the push outbox's next minute.
+  if (job !== pushOutboxJob) startPushDelivery(services);
   return { job: job.name, ...counts };
 }
 

@@ -23,6 +23,7 @@ import { z } from "zod";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { workDue } from "@/lib/jobs/due.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Mail } from "./mailer.ts";
 
@@ -215,26 +216,17 @@ export async function deliverDue(
   services: Pick<Services, "kv" | "mailer" | "config" | "log">,
   now: number,
 ): Promise<{ sent: number; retried: number; failed: number; skipped: number }> {
-  const counts = { sent: 0, retried: 0, failed: 0, skipped: 0 };
-  const tally = (outcome: DeliveryOutcome) => {
-    if (outcome === "sent") counts.sent++;
-    else if (outcome === "retry") counts.retried++;
-    else if (outcome === "failed") counts.failed++;
-    else counts.skipped++;
+  const { kv } = services;
+  const outcomes = await workDue(kv, { prefix: "outbox_due", now, concurrency: DELIVERY_CONCURRENCY }, async (id) => {
+    const entry = await kv.get<OutboxMail>(mailKey(id));
+    return entry.value && isLeased(entry.value, now) ? "skipped" : await deliverMail(services, entry, now);
+  });
+  return {
+    sent: outcomes.get("sent") ?? 0,
+    retried: outcomes.get("retry") ?? 0,
+    failed: outcomes.get("failed") ?? 0,
+    skipped: outcomes.get("skipped") ?? 0,
   };
-  const due = services.kv.list<true>({ prefix: ["outbox_due"], end: ["outbox_due", now + 1] }, { batchSize: 200 });
-  const running = new Set<Promise<void>>();
-  for await (const { key } of due) {
-    const id = key[2] as string;
-    const one: Promise<void> = services.kv.get<OutboxMail>(mailKey(id))
-      .then((entry) => entry.value && isLeased(entry.value, now) ? "skipped" : deliverMail(services, entry, now))
-      .then(tally)
-      .finally(() => running.delete(one));
-    running.add(one);
-    if (running.size >= DELIVERY_CONCURRENCY) await Promise.race(running);
-  }
-  await Promise.all(running);
-  return counts;
 }
 
 /** The marker that `dropKeptBodies` has run. */

@@ -14,21 +14,10 @@
  */
 import { z } from "zod";
 
-/**
- * The kinds of notification: an opportunity approved or rejected, a purchase paid or refunded, a reply, an admin's
- * moderation decision on one's listing, the outcome of one's report, and one's content removed after reports
- * (docs/decisions.md, Trust).
- */
-export const NOTIFICATION_TYPES = [
-  "opportunity_reviewed",
-  "purchase_paid",
-  "purchase_refunded",
-  "comment_reply",
-  "listing_moderated",
-  "report_resolved",
-  "content_removed",
-] as const;
-export type NotificationType = typeof NOTIFICATION_TYPES[number];
+import { queuePushOps } from "@/lib/push/outbox.ts";
+import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
+
+export { NOTIFICATION_TYPES, type NotificationType };
 
 /** How long a notification is kept, in ms (90 days). */
 export const NOTIFICATION_TTL_MS = 90 * 24 * 60 * 60 * 1000;
@@ -84,8 +73,9 @@ function notificationId(now: Date): string {
 }
 
 /**
- * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`; it is stored only
- * if `op` commits. Two mutations, three with a `subject`. Returns the record as it will be stored.
+ * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
+ * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels"); it is stored only if
+ * `op` commits. Five mutations, six with a `subject`. Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
@@ -106,6 +96,7 @@ export function addNotification(
   if (input.subject) {
     op.set(subjectKey(input.subject, input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
   }
+  queuePushOps(op, { userId: input.userId, notification: record }, now.getTime());
   return record;
 }
 

@@ -19,7 +19,11 @@ import {
   type ReactionCounts,
 } from "@/lib/comments/schema.ts";
 import { SAVED_STATUSES, type SavedItem } from "@/lib/saved/schema.ts";
-import { NOTIFICATION_TYPES, type NotificationRecord } from "@/lib/notifications/notifications.ts";
+import {
+  NOTIFICATION_TYPES,
+  type NotificationRecord,
+  type NotificationType,
+} from "@/lib/notifications/notifications.ts";
 import type { Settings } from "@/lib/settings/settings.ts";
 import { type Alert, ALERT_FREQUENCIES, ALERT_KINDS } from "@/lib/alerts/alerts.ts";
 import type { Profile } from "@/lib/users/profile.ts";
@@ -282,10 +286,18 @@ export const NotificationSchema = z.strictObject({
   readAt: timestamp.nullable(),
 }) satisfies z.ZodType<NotificationRecord>;
 
-/** A person's e-mail settings. */
+const ChannelSchema = z.strictObject({ email: z.boolean(), push: z.boolean() });
+
+/** A person's notification settings: the e-mail and push channel of every notification type, and two older names. */
 export const SettingsSchema = z.strictObject({
   deadlineReminders: z.boolean(),
   emailOnReply: z.boolean(),
+  channels: z.strictObject(
+    Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, ChannelSchema])) as Record<
+      NotificationType,
+      typeof ChannelSchema
+    >,
+  ),
 }) satisfies z.ZodType<Settings>;
 const commentFields = {
   id: z.string(),

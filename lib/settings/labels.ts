@@ -2,10 +2,8 @@
  * Browser-safe: each e-mail setting as people read it (docs/decisions.md, Notifications), on `/me/settings` and on the
  * unsubscribe page that turns one off.
  */
-import type { Settings } from "./settings.ts";
-
-/** A setting's name and what it sends. */
-export const SETTING_LABELS: Record<keyof Settings, { label: string; hint: string }> = {
+/** A setting's name and what it sends: the two switches an e-mail's one-click link turns off. */
+export const SETTING_LABELS: Record<"deadlineReminders" | "emailOnReply", { label: string; hint: string }> = {
   deadlineReminders: {
     label: "Deadline reminders",
     hint: "An e-mail the day before a saved internship closes or a saved opportunity starts.",

@@ -1,49 +1,140 @@
 /**
- * A person's e-mail settings (docs/decisions.md, Notifications; docs/api.md, Settings): whether deadline reminders
- * are sent, and whether a reply to their comment is e-mailed. Both are on until the person turns them off (on
- * `/me/settings`, or with the one-click unsubscribe link of a reminder e-mail).
+ * A person's notification settings (docs/decisions.md, Notifications, "Channels"; docs/api.md, Settings): for each
+ * notification type whether it is e-mailed and pushed to their phones (`channels`), and the two older switches, which
+ * are the e-mail channels of two types under their first names: `deadlineReminders` is
+ * `channels.deadline_reminder.email`, `emailOnReply` is `channels.comment_reply.email`. Every channel is as
+ * `channelRule` says until the person changes it (on `/me/settings`, or with the one-click unsubscribe link of a
+ * reminder e-mail).
  *
- * Key (owned by this module only): `["settings", userId]` → `Settings`, absent while every setting is the default.
+ * Key (owned by this module only): `["settings", userId]` → `StoredSettings`, absent while every setting is the
+ * default. Records written before channels existed hold only the two switches, and read as the same channels.
  */
 import { z } from "zod";
-import { ConflictError } from "@/lib/errors.ts";
+import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
 
-/** The settings: `deadlineReminders` (the daily reminder e-mail), `emailOnReply` (an e-mail per reply). */
+/** Whether a type is e-mailed and pushed. */
+export interface Channel {
+  email: boolean;
+  push: boolean;
+}
+
+/** The channels of every notification type. */
+export type Channels = Record<NotificationType, Channel>;
+
+/** The settings as `GET /api/me/settings` answers them. */
 export interface Settings {
   deadlineReminders: boolean;
   emailOnReply: boolean;
+  channels: Channels;
 }
 
-/** Every setting as it is before the person changes it. */
-export const DEFAULT_SETTINGS: Settings = { deadlineReminders: true, emailOnReply: true };
+/** What is stored: the channels changed, by type (older records: the two switches only). */
+interface StoredSettings {
+  deadlineReminders?: boolean;
+  emailOnReply?: boolean;
+  channels?: Partial<Record<string, Partial<Channel>>>;
+}
 
-/** The body of `PATCH /api/me/settings`: any of the settings, as booleans; absent ones stay. */
+/** The older switches and the channel each one is. */
+const ALIASES = { deadlineReminders: "deadline_reminder", emailOnReply: "comment_reply" } as const;
+
+/** The answer to turning off the e-mail of a type that is always e-mailed. */
+export const ALWAYS_EMAILED = "Receipts and refunds are always e-mailed";
+
+/** The channels as they are before the person changes anything. */
+export function defaultChannels(): Channels {
+  return Object.fromEntries(
+    NOTIFICATION_TYPES.map((type) => [type, { email: channelRule(type).email !== "generic", push: true }]),
+  ) as Channels;
+}
+
+const ChannelChangeSchema = z.strictObject({ email: z.boolean().optional(), push: z.boolean().optional() });
+
+/**
+ * The body of `PATCH /api/me/settings`: any of the older switches, and `channels` with any types and either channel
+ * of each, as booleans; absent ones stay. A switch and its channel given both must agree.
+ */
 export const SettingsChangeSchema = z.strictObject({
   deadlineReminders: z.boolean().optional(),
   emailOnReply: z.boolean().optional(),
+  channels: z.strictObject(
+    Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, ChannelChangeSchema.optional()])) as Record<
+      NotificationType,
+      z.ZodOptional<typeof ChannelChangeSchema>
+    >,
+  ).optional(),
 });
 export type SettingsChange = z.infer<typeof SettingsChangeSchema>;
 
 const settingsKey = (userId: string): Deno.KvKey => ["settings", userId];
 
+/** The settings a stored record means, defaults filled in. */
+function settingsOf(stored: StoredSettings): Settings {
+  const channels = defaultChannels();
+  for (const [alias, type] of Object.entries(ALIASES)) {
+    const value = stored[alias as keyof typeof ALIASES];
+    if (value !== undefined) channels[type].email = value;
+  }
+  for (const type of NOTIFICATION_TYPES) {
+    channels[type] = { ...channels[type], ...stored.channels?.[type] };
+    if (channelRule(type).email === "always") channels[type].email = true;
+  }
+  return {
+    deadlineReminders: channels.deadline_reminder.email,
+    emailOnReply: channels.comment_reply.email,
+    channels,
+  };
+}
+
 /** `userId`'s settings, defaults filled in. */
 export async function getSettings(kv: Deno.Kv, userId: string): Promise<Settings> {
-  const entry = await kv.get<Partial<Settings>>(settingsKey(userId));
-  return { ...DEFAULT_SETTINGS, ...entry.value };
+  return settingsOf((await kv.get<StoredSettings>(settingsKey(userId))).value ?? {});
+}
+
+/** `change` as channel changes by type: the older switches become their channels. @throws InvalidInputError. */
+function channelChanges(change: SettingsChange): Partial<Record<NotificationType, Partial<Channel>>> {
+  const changes: Partial<Record<NotificationType, Partial<Channel>>> = {};
+  for (const [type, channel] of Object.entries(change.channels ?? {}) as [NotificationType, Partial<Channel>][]) {
+    changes[type] = { ...channel };
+  }
+  for (const [alias, type] of Object.entries(ALIASES)) {
+    const value = change[alias as keyof typeof ALIASES];
+    if (value === undefined) continue;
+    const given = changes[type]?.email;
+    if (given !== undefined && given !== value) {
+      throw new InvalidInputError(`${alias} and channels.${type}.email disagree`);
+    }
+    changes[type] = { ...changes[type], email: value };
+  }
+  for (const [type, channel] of Object.entries(changes) as [NotificationType, Partial<Channel>][]) {
+    if (channel.email === false && channelRule(type).email === "always") throw new InvalidInputError(ALWAYS_EMAILED);
+  }
+  return changes;
 }
 
 /**
- * Changes `userId`'s settings: the fields of `change` replace the current ones, in a write checked against what was
- * read. Returns the settings afterwards.
- * @throws ConflictError after 10 lost races (nothing written).
+ * Changes `userId`'s settings: the channels and switches of `change` replace the current ones, in a write checked
+ * against what was read. Returns the settings afterwards.
+ * @throws InvalidInputError `ALWAYS_EMAILED` for the e-mail of receipts or refunds turned off, or for a switch and its
+ *   channel that disagree; ConflictError after 10 lost races (nothing written).
  */
 export async function updateSettings(kv: Deno.Kv, userId: string, change: SettingsChange): Promise<Settings> {
+  const changes = channelChanges(change);
   for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv.get<Partial<Settings>>(settingsKey(userId));
-    const next: Settings = { ...DEFAULT_SETTINGS, ...entry.value, ...change };
-    if ((await kv.atomic().check(entry).set(settingsKey(userId), next).commit()).ok) return next;
+    const entry = await kv.get<StoredSettings>(settingsKey(userId));
+    const current = settingsOf(entry.value ?? {});
+    const channels: Partial<Record<string, Channel>> = {};
+    for (const type of NOTIFICATION_TYPES) channels[type] = { ...current.channels[type], ...changes[type] };
+    const next: StoredSettings = { channels };
+    if ((await kv.atomic().check(entry).set(settingsKey(userId), next).commit()).ok) return settingsOf(next);
   }
   throw new ConflictError("Your settings changed while saving; try again");
+}
+
+/** Whether `settings` let `type` be e-mailed (the caller also needs a verified address). */
+export function emailAllowed(settings: Settings, type: NotificationType): boolean {
+  return settings.channels[type].email;
 }
 
 /** Deletes `userId`'s settings (account deletion); idempotent. */

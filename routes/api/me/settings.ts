@@ -1,6 +1,7 @@
 /**
- * `GET /api/me/settings` and `PATCH /api/me/settings` `{deadlineReminders?, emailOnReply?}` (session) →
- * `{settings}`, both on by default (docs/api.md, Settings; docs/decisions.md, Notifications).
+ * `GET /api/me/settings` and `PATCH /api/me/settings` `{deadlineReminders?, emailOnReply?, channels?}` (session) →
+ * `{settings}`: the e-mail and push channel of every notification type (docs/api.md, Settings; docs/decisions.md,
+ * Notifications, "Channels").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -14,16 +15,20 @@ const Answer = z.strictObject({ settings: SettingsSchema });
 
 export const apiDocs = describeRoute({
   GET: {
-    summary: "Your e-mail settings",
+    summary: "Your notification settings",
     access: ["session"],
     responses: { 200: { description: "The settings", schema: Answer } },
   },
   PATCH: {
-    summary: "Change your e-mail settings",
-    description: "Absent fields keep their value.",
+    summary: "Change your notification settings",
+    description: "Absent fields keep their value. `deadlineReminders` and `emailOnReply` are the e-mail channels " +
+      "of `deadline_reminder` and `comment_reply`; receipts and refunds are always e-mailed.",
     access: ["session"],
     body: SettingsChangeSchema,
-    responses: { 200: { description: "The settings afterwards", schema: Answer }, 400: "Not booleans" },
+    responses: {
+      200: { description: "The settings afterwards", schema: Answer },
+      400: "Not booleans, an unknown type, or receipts' e-mail turned off",
+    },
   },
 });
 

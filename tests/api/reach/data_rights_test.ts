@@ -209,7 +209,8 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   assertEquals(data.toolkits.map((k: { id: string }) => k.id), [me.ids.toolkit]);
   assertEquals(data.apiKeys.map((k: { name: string }) => k.name), ["Feed"]);
   assertEquals(data.organizationsManaged.map((o: { name: string }) => o.name), ["Example Labs"]);
-  assertEquals(data.settings, { deadlineReminders: true, emailOnReply: false });
+  assertEquals([data.settings.deadlineReminders, data.settings.emailOnReply], [true, false]);
+  assertEquals(data.settings.channels.comment_reply, { email: false, push: true });
   assertEquals(data.alerts.map((a: { query: unknown }) => a.query), [{ search: "data" }]);
   assertEquals(data.notifications.map((n: { type: string }) => n.type), [
     "opportunity_reviewed",

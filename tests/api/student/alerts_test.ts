@@ -288,7 +288,10 @@ Deno.test("deadline reminders: saved items due today or tomorrow, once; turned o
     return res.body;
   };
   const first = await run();
-  assertEquals([first.sent, first.items, first.skipped], [1, 3, 1]);
+  assertEquals([first.sent, first.notified, first.items, first.skipped], [1, 2, 6, 0]);
+  const told = (await call(t, quiet, "GET", "/api/me/notifications")).body.notifications;
+  assertEquals(told.map((n: { type: string }) => n.type), ["deadline_reminder"], "no e-mail, but the bell and push");
+  assertEquals(told[0].title, "3 saved listings close soon");
   assertEquals(smtp.messages.length, 1);
   const mail = smtp.messages[0];
   assertEquals(mail.to, [student.user.email]);

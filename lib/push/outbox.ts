@@ -1,0 +1,270 @@
+/**
+ * The push outbox (docs/decisions.md, Notifications, "Channels"; docs/decisions.md, Push, "Outbox"): every
+ * notification is also a message in this outbox, written in the notification's own atomic write (`queuePushOps`), so
+ * it exists exactly when the notification does. Delivering one reads the person's settings: with the push channel on
+ * (and push configured) the message is posted, encrypted, to each of their subscriptions; with the e-mail channel on
+ * for a type without an e-mail of its own, the notification is e-mailed through the e-mail outbox. A try claims the
+ * message with a lease (`lib/jobs/lease.ts`) and records its outcome in one write checked against the claim. A
+ * subscription whose push service answers 404 or 410 is deleted; one that fails (a network error, 429, a 5xx) is
+ * tried again after each wait of `OUTBOX_RETRY_MS`, the others not; after the last wait the message is kept as
+ * `failed` for 7 days. Other refusals (400, 403, 413) are not retried. A request that wrote something starts a drain
+ * it does not wait for (`startPushDelivery`), and the `push-outbox` job (every minute) delivers whatever is due.
+ *
+ * Keys (owned by this module only):
+ * - `["push_outbox", id]` → `PushMessage` (the notification's id);
+ * - `["push_outbox_due", dueAtMs, id]` → true, while the message is pending;
+ * - `["push_outbox_by_user", userId, id]` → true, the messages of a person (account deletion).
+ */
+import type { Job } from "@/lib/jobs/job.ts";
+import { claim, type Claimable, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { workDue } from "@/lib/jobs/due.ts";
+import { deliverSoon, type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
+import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
+import { channelRule } from "@/lib/notifications/types.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import { getSettings } from "@/lib/settings/settings.ts";
+import { getUser } from "@/lib/users/users.ts";
+import { endpointAllowed } from "./hosts.ts";
+import { notificationMail } from "./notification_mail.ts";
+import { removeSubscriptions, subscriptionsOf } from "./subscriptions.ts";
+
+/** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
+export interface PushMessage extends Claimable {
+  id: string;
+  userId: string;
+  notification: Pick<NotificationRecord, "type" | "title" | "body" | "url">;
+  status: "pending" | "failed";
+  attempts: number;
+  dueAt: string | null;
+  lastError: string | null;
+  /** The endpoints still to post to after a failed try; null before the first (every subscription then). */
+  remaining: string[] | null;
+}
+
+/** How long a try holds its message (ms): beyond the 15 s a post may take, for every subscription at once. */
+export const PUSH_LEASE_MS = 2 * 60 * 1000;
+/** How many messages one process delivers at once. */
+export const PUSH_CONCURRENCY = 32;
+/** How long a message that failed for good is kept (ms): 7 days. */
+export const FAILED_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+/** The longest body pushed, in characters (a phone shows two or three lines). */
+const PUSH_BODY_MAX = 500;
+
+const messageKey = (id: string): Deno.KvKey => ["push_outbox", id];
+const dueKey = (dueAtMs: number, id: string): Deno.KvKey => ["push_outbox_due", dueAtMs, id];
+const userKey = (userId: string, id: string): Deno.KvKey => ["push_outbox_by_user", userId, id];
+
+/**
+ * Adds to `op` the delivery of `notification` to `userId`, due at `now` (ms): three mutations. `addNotification`
+ * calls it; nothing else needs to.
+ */
+export function queuePushOps(
+  op: Deno.AtomicOperation,
+  { userId, notification }: { userId: string; notification: NotificationRecord },
+  now: number,
+): void {
+  const { id, type, title, body, url } = notification;
+  const message: PushMessage = {
+    id,
+    userId,
+    notification: { type, title, body, url },
+    status: "pending",
+    attempts: 0,
+    dueAt: new Date(now).toISOString(),
+    lastError: null,
+    remaining: null,
+    lease: null,
+  };
+  op.set(messageKey(id), message).set(dueKey(now, id), true).set(userKey(userId, id), true);
+}
+
+/** What one try came to: `skipped` when the message was not due or someone else holds it. */
+export type PushOutcome = "delivered" | "retry" | "failed" | "skipped";
+
+type PostResult = "ok" | "gone" | "retry" | "refused";
+
+/** What a push service's `status` means for a subscription. */
+function resultOf(status: number): PostResult {
+  if (status >= 200 && status < 300) return "ok";
+  if (status === 404 || status === 410) return "gone";
+  if (status === 429 || status >= 500) return "retry";
+  return "refused";
+}
+
+/**
+ * One try of the message `entry` as read, at `now` (ms): claims it when it is pending, due and not held, sends it as
+ * the person's settings allow (see the module docstring), and records the outcome checked against the claim.
+ */
+export async function deliverPush(
+  services: Services,
+  entry: Deno.KvEntryMaybe<PushMessage>,
+  now: number,
+): Promise<PushOutcome> {
+  const { kv, config, log, push } = services;
+  const message = entry.value;
+  if (!message || message.status !== "pending" || !message.dueAt || Date.parse(message.dueAt) > now) return "skipped";
+  const claimed = await claim(kv, entry as Deno.KvEntry<PushMessage>, { now, leaseMs: PUSH_LEASE_MS });
+  if (!claimed) return "skipped";
+  const { type, title, body, url } = message.notification;
+  const [settings, subscriptions] = await Promise.all([
+    getSettings(kv, message.userId),
+    subscriptionsOf(kv, message.userId),
+  ]);
+  const channel = settings.channels[type as keyof typeof settings.channels] ?? { email: false, push: true };
+  const targets = !push || !channel.push
+    ? []
+    : subscriptions.filter((sub) =>
+      (message.remaining === null || message.remaining.includes(sub.endpoint)) &&
+      endpointAllowed(sub.endpoint, config.push.hosts)
+    );
+  const payload = {
+    title,
+    body: body.length > PUSH_BODY_MAX ? `${body.slice(0, PUSH_BODY_MAX - 1)}…` : body,
+    url,
+    tag: message.id,
+  };
+  const errors: string[] = [];
+  const results = await Promise.all(targets.map(async (sub): Promise<PostResult> => {
+    try {
+      const res = await push!.send(sub, payload);
+      const result = resultOf(res.status);
+      if (result === "retry" || result === "refused") errors.push(`${res.status} ${res.body}`.trim());
+      return result;
+    } catch (error) {
+      errors.push(String(error instanceof Error ? error.message : error));
+      return "retry";
+    }
+  }));
+  const gone = targets.filter((_, i) => results[i] === "gone").map((sub) => sub.endpoint);
+  const again = targets.filter((_, i) => results[i] === "retry").map((sub) => sub.endpoint);
+  const at = Math.max(now, Date.now());
+  const attempts = message.attempts + 1;
+  const wait = config.outboxRetryMs[attempts - 1];
+  const outcome: PushOutcome = again.length === 0 ? "delivered" : wait === undefined ? "failed" : "retry";
+  const mail = message.attempts === 0 && channelRule(type).email === "generic" && channel.email
+    ? await genericMail(services, message)
+    : null;
+  let mailId: string | null = null;
+  const recorded = await settle(kv, claimed, (op) => {
+    op.delete(dueKey(Date.parse(message.dueAt!), message.id));
+    if (mail) mailId = queueMailOps(op, mail);
+    if (outcome === "delivered") {
+      op.delete(messageKey(message.id)).delete(userKey(message.userId, message.id));
+      return;
+    }
+    const next: PushMessage = {
+      ...message,
+      attempts,
+      lease: null,
+      lastError: errors.join("; ").slice(0, 500),
+      remaining: again,
+      status: outcome === "retry" ? "pending" : "failed",
+      dueAt: outcome === "retry" ? new Date(at + wait!).toISOString() : null,
+    };
+    if (outcome === "retry") {
+      op.set(messageKey(message.id), next).set(dueKey(at + wait!, message.id), true);
+      return;
+    }
+    op.set(messageKey(message.id), next, { expireIn: FAILED_KEPT_MS })
+      .set(userKey(message.userId, message.id), true, { expireIn: FAILED_KEPT_MS });
+  });
+  if (!recorded) {
+    log.warn("push outcome not recorded: the claim was taken over", { id: message.id, outcome });
+    return "skipped";
+  }
+  if (mailId) deliverSoon(services, mailId);
+  if (gone.length > 0) await removeSubscriptions(kv, message.userId, gone);
+  if (outcome !== "delivered") log.warn("push not delivered", { id: message.id, attempts, outcome, errors });
+  return outcome;
+}
+
+/** The e-mail of `message` for its person, or null when they have no verified address. */
+async function genericMail(services: Services, message: PushMessage): Promise<MailToQueue | null> {
+  const user = await getUser(services.kv, message.userId);
+  if (!user || !user.emailVerified) return null;
+  const { appUrl } = services.config;
+  const mail = notificationMail({
+    to: user.email,
+    name: user.name,
+    title: message.notification.title,
+    body: message.notification.body,
+    url: `${appUrl}${message.notification.url}`,
+    settingsUrl: `${appUrl}/me/settings`,
+  });
+  return { ...mail, userId: user.id };
+}
+
+/**
+ * Delivers every message due at `now` (ms), `PUSH_CONCURRENCY` at a time, walking the due-time index in pages.
+ * Returns how many were delivered, put back for a retry, failed for good, and skipped (held by another process).
+ */
+export async function deliverDuePush(
+  services: Services,
+  now: number,
+): Promise<{ delivered: number; retried: number; failed: number; skipped: number }> {
+  const { kv } = services;
+  const outcomes = await workDue(kv, { prefix: "push_outbox_due", now, concurrency: PUSH_CONCURRENCY }, async (id) => {
+    const entry = await kv.get<PushMessage>(messageKey(id));
+    return entry.value && isLeased(entry.value, now) ? "skipped" : await deliverPush(services, entry, now);
+  });
+  return {
+    delivered: outcomes.get("delivered") ?? 0,
+    retried: outcomes.get("retry") ?? 0,
+    failed: outcomes.get("failed") ?? 0,
+    skipped: outcomes.get("skipped") ?? 0,
+  };
+}
+
+/** Per process (its services): whether a drain runs, and whether another was asked for meanwhile. */
+const draining = new WeakMap<Services, { again: boolean }>();
+
+/**
+ * Starts delivering what is due, without the caller waiting (`BackgroundWork`); while a drain of this process runs,
+ * asking again makes it go round once more instead of starting a second.
+ */
+export function startPushDelivery(services: Services): void {
+  const running = draining.get(services);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const state = { again: false };
+  draining.set(services, state);
+  services.background.start(services.log, "push delivery failed", async () => {
+    try {
+      do {
+        state.again = false;
+        await deliverDuePush(services, Date.now());
+      } while (state.again);
+    } finally {
+      draining.delete(services);
+    }
+  });
+}
+
+/** The `push-outbox` job: every minute, delivers the messages that are due. */
+export const pushOutboxJob: Job = {
+  name: "push-outbox",
+  schedule: "* * * * *",
+  run: (ctx) => deliverDuePush(ctx, ctx.now.getTime()),
+};
+
+/** The message `id` as stored (tests and the admin's look). */
+export async function readPushMessage(kv: Deno.Kv, id: string): Promise<PushMessage | null> {
+  return (await kv.get<PushMessage>(messageKey(id))).value;
+}
+
+/** Deletes every message of a person, with its index entries (account deletion), 100 messages a write. */
+export async function deletePushMessagesOf(kv: Deno.Kv, userId: string): Promise<void> {
+  const ids: string[] = [];
+  for await (const { key } of kv.list({ prefix: ["push_outbox_by_user", userId] })) ids.push(key[2] as string);
+  for (let i = 0; i < ids.length; i += 100) {
+    const op = kv.atomic();
+    for (const id of ids.slice(i, i + 100)) {
+      const message = (await kv.get<PushMessage>(messageKey(id))).value;
+      op.delete(userKey(userId, id)).delete(messageKey(id));
+      if (message?.dueAt) op.delete(dueKey(Date.parse(message.dueAt), id));
+    }
+    await op.commit();
+  }
+}
