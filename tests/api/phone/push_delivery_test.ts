@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { type FakePushService, startFakePushService } from "@/tests/fakes/push.ts";
-import { submitOpportunity } from "@/tests/api/student/helpers.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import { subscriptionsOf } from "@/lib/push/subscriptions.ts";
 import { deliverDuePush, readPushMessage } from "@/lib/push/outbox.ts";
