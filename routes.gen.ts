@@ -173,19 +173,20 @@ import * as $$21 from "./islands/NotificationList.tsx";
 import * as $$22 from "./islands/OfflineContents.tsx";
 import * as $$23 from "./islands/OnboardingWizard.tsx";
 import * as $$24 from "./islands/OpportunityForm.tsx";
-import * as $$25 from "./islands/PostDiscussion.tsx";
-import * as $$26 from "./islands/PrintButton.tsx";
-import * as $$27 from "./islands/ProfileForm.tsx";
-import * as $$28 from "./islands/ResetPasswordForm.tsx";
-import * as $$29 from "./islands/SaveButton.tsx";
-import * as $$30 from "./islands/SavedTracker.tsx";
-import * as $$31 from "./islands/SettingsForm.tsx";
-import * as $$32 from "./islands/SignInForm.tsx";
-import * as $$33 from "./islands/SignUpForm.tsx";
-import * as $$34 from "./islands/ToolkitCheckout.tsx";
-import * as $$35 from "./islands/ToolkitForm.tsx";
-import * as $$36 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$37 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$25 from "./islands/PhoneNotifications.tsx";
+import * as $$26 from "./islands/PostDiscussion.tsx";
+import * as $$27 from "./islands/PrintButton.tsx";
+import * as $$28 from "./islands/ProfileForm.tsx";
+import * as $$29 from "./islands/ResetPasswordForm.tsx";
+import * as $$30 from "./islands/SaveButton.tsx";
+import * as $$31 from "./islands/SavedTracker.tsx";
+import * as $$32 from "./islands/SettingsForm.tsx";
+import * as $$33 from "./islands/SignInForm.tsx";
+import * as $$34 from "./islands/SignUpForm.tsx";
+import * as $$35 from "./islands/ToolkitCheckout.tsx";
+import * as $$36 from "./islands/ToolkitForm.tsx";
+import * as $$37 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$38 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -366,19 +367,20 @@ const manifest: Manifest = {
     "./islands/OfflineContents.tsx": $$22,
     "./islands/OnboardingWizard.tsx": $$23,
     "./islands/OpportunityForm.tsx": $$24,
-    "./islands/PostDiscussion.tsx": $$25,
-    "./islands/PrintButton.tsx": $$26,
-    "./islands/ProfileForm.tsx": $$27,
-    "./islands/ResetPasswordForm.tsx": $$28,
-    "./islands/SaveButton.tsx": $$29,
-    "./islands/SavedTracker.tsx": $$30,
-    "./islands/SettingsForm.tsx": $$31,
-    "./islands/SignInForm.tsx": $$32,
-    "./islands/SignUpForm.tsx": $$33,
-    "./islands/ToolkitCheckout.tsx": $$34,
-    "./islands/ToolkitForm.tsx": $$35,
-    "./islands/UngatekeepPostEditor.tsx": $$36,
-    "./islands/UngatekeepPostsTable.tsx": $$37,
+    "./islands/PhoneNotifications.tsx": $$25,
+    "./islands/PostDiscussion.tsx": $$26,
+    "./islands/PrintButton.tsx": $$27,
+    "./islands/ProfileForm.tsx": $$28,
+    "./islands/ResetPasswordForm.tsx": $$29,
+    "./islands/SaveButton.tsx": $$30,
+    "./islands/SavedTracker.tsx": $$31,
+    "./islands/SettingsForm.tsx": $$32,
+    "./islands/SignInForm.tsx": $$33,
+    "./islands/SignUpForm.tsx": $$34,
+    "./islands/ToolkitCheckout.tsx": $$35,
+    "./islands/ToolkitForm.tsx": $$36,
+    "./islands/UngatekeepPostEditor.tsx": $$37,
+    "./islands/UngatekeepPostsTable.tsx": $$38,
   },
   baseUrl: import.meta.url,
 };

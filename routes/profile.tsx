@@ -1,7 +1,8 @@
 /**
  * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`.
- * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn).
+ * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn) and, when push is
+ * configured, has "Notifications on this phone" (docs/decisions.md, Push, "Subscriptions").
  *
  * `POST /profile` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript"): every
  * profile field (the interests as repeated `fieldInterests` and `opportunityInterests`), the contact number as its 10
@@ -22,6 +23,7 @@ import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
 import type { User } from "@/lib/users/users.ts";
 import AccountDataControls from "@/islands/AccountDataControls.tsx";
+import PhoneNotifications from "@/islands/PhoneNotifications.tsx";
 
 const OPTIONS: ProfileOptions = {
   limits: PROFILE_LIMITS,
@@ -93,6 +95,7 @@ async function methodsOf(state: SignedInState): Promise<Pick<Data, "methods" | "
 
 export default define.page<Data>(function ProfilePage({ state, data, url }) {
   const user = state.user!;
+  const pushKey = state.services.push?.publicKey;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
       <PageHead title="Your profile" />
@@ -120,6 +123,16 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
             </ul>
           )}
       </section>
+      {pushKey && (
+        <section aria-labelledby="phone-notifications" class="mt-8">
+          <h2 id="phone-notifications" class="text-lg font-semibold text-slate-900">Notifications on this phone</h2>
+          <p class="mt-2 text-sm text-slate-700">
+            Get replies, status changes and deadlines as notifications on this phone, even when the site is closed.
+            Choose which ones in <a href="/me/settings" class="font-medium text-indigo-700 underline">Settings</a>.
+          </p>
+          <PhoneNotifications publicKey={pushKey} />
+        </section>
+      )}
       <section aria-labelledby="your-data" class="mt-8">
         <h2 id="your-data" class="text-lg font-semibold text-slate-900">Your data</h2>
         <p class="mt-2 text-sm text-slate-700">

@@ -134,3 +134,18 @@ Deno.test("DELETE /api/me/push-subscriptions removes the caller's endpoint only;
   await mine.body?.cancel();
   assertEquals(await subscriptionsOf(t.kv, ana.user.id), []);
 });
+
+Deno.test("the profile page has 'Notifications on this phone' with the VAPID key only while push is on", async () => {
+  await using push = await startFakePushService();
+  await using on = await createTestApp({ env: push.env });
+  const me = await createTestUser(on);
+  const html = await (await on.fetch("/profile", { headers: me.headers })).text();
+  assertMatch(html, /<h2 id="phone-notifications"[^>]*>Notifications on this phone<\/h2>/);
+  assertMatch(html, /<!--island:PhoneNotifications:\d+-->/);
+  assertMatch(html, new RegExp(push.env.VAPID_PUBLIC_KEY));
+  await using off = await createTestApp();
+  const other = await createTestUser(off);
+  const plain = await (await off.fetch("/profile", { headers: other.headers })).text();
+  assertEquals(plain.includes("Notifications on this phone"), false);
+  assertEquals(plain.includes("PhoneNotifications"), false);
+});

@@ -1,0 +1,100 @@
+/**
+ * "Notifications on this phone" on the profile page (docs/decisions.md, Push, "Subscriptions"): subscribes this
+ * browser to push notifications with the platform's VAPID key (`POST /api/me/push-subscriptions`) or unsubscribes it
+ * (`DELETE`), once the person asks (the browser then asks for permission). Rendered only when push is configured;
+ * says so where the browser has no push or the person blocked notifications.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+
+/** Props: the VAPID public key (base64url) a subscription is made for. */
+export interface PhoneNotificationsProps {
+  publicKey: string;
+}
+
+type State = "checking" | "unsupported" | "blocked" | "off" | "on" | "working";
+
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64url.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+export default function PhoneNotifications({ publicKey }: PhoneNotificationsProps) {
+  const [state, setState] = useState<State>("checking");
+  const [message, setMessage] = useState("");
+
+  useEffect(() => {
+    if (!("serviceWorker" in navigator) || !("PushManager" in globalThis)) return setState("unsupported");
+    if (Notification.permission === "denied") return setState("blocked");
+    navigator.serviceWorker.ready
+      .then((registration) => registration.pushManager.getSubscription())
+      .then((subscription) => setState(subscription ? "on" : "off"))
+      .catch(() => setState("unsupported"));
+  }, []);
+
+  const turnOn = async () => {
+    setState("working");
+    setMessage("");
+    try {
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(publicKey),
+      });
+      const res = await fetchJson("/api/me/push-subscriptions", { body: subscription.toJSON() });
+      if (!res.ok) {
+        await subscription.unsubscribe();
+        setState("off");
+        setMessage(`Not turned on: ${res.error}`);
+        return;
+      }
+      setState("on");
+      setMessage("Notifications are on for this phone.");
+    } catch {
+      setState(Notification.permission === "denied" ? "blocked" : "off");
+      setMessage("Not turned on: the browser did not allow notifications.");
+    }
+  };
+
+  const turnOff = async () => {
+    setState("working");
+    const registration = await navigator.serviceWorker.ready;
+    const subscription = await registration.pushManager.getSubscription();
+    if (subscription) {
+      await fetchJson("/api/me/push-subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } });
+      await subscription.unsubscribe();
+    }
+    setState("off");
+    setMessage("Notifications are off for this phone.");
+  };
+
+  const button = "rounded-md px-4 py-2 font-medium disabled:opacity-60";
+  return (
+    <div class="mt-2 space-y-2 text-sm text-slate-700">
+      {state === "unsupported" && <p>This browser cannot show notifications from the site.</p>}
+      {state === "blocked" && (
+        <p>Notifications are blocked for this site. Allow them in the browser's site settings, then come back here.</p>
+      )}
+      {(state === "off" || state === "checking" || (state === "working" && !message)) && (
+        <button
+          type="button"
+          onClick={turnOn}
+          disabled={state !== "off"}
+          class={`${button} bg-indigo-700 text-white hover:bg-indigo-800`}
+        >
+          Turn on notifications on this phone
+        </button>
+      )}
+      {state === "on" && (
+        <button
+          type="button"
+          onClick={turnOff}
+          class={`${button} border border-slate-300 text-slate-900 hover:bg-slate-100`}
+        >
+          Turn off notifications on this phone
+        </button>
+      )}
+      <p role="status">{message}</p>
+    </div>
+  );
+}
