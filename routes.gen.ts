@@ -13,141 +13,145 @@ import * as $9 from "./routes/admin/index.tsx";
 import * as $10 from "./routes/admin/internships/index.tsx";
 import * as $11 from "./routes/admin/moderation.tsx";
 import * as $12 from "./routes/admin/opportunities.tsx";
-import * as $13 from "./routes/admin/outbox.tsx";
-import * as $14 from "./routes/admin/purchases.tsx";
-import * as $15 from "./routes/admin/toolkits/[id].tsx";
-import * as $16 from "./routes/admin/toolkits/index.tsx";
-import * as $17 from "./routes/admin/toolkits/new.tsx";
-import * as $18 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $19 from "./routes/admin/ungatekeep/index.tsx";
-import * as $20 from "./routes/admin/ungatekeep/new.tsx";
-import * as $21 from "./routes/admin/users.tsx";
-import * as $22 from "./routes/api/admin/_middleware.ts";
-import * as $23 from "./routes/api/admin/api-keys/[id].ts";
-import * as $24 from "./routes/api/admin/api-keys/index.ts";
-import * as $25 from "./routes/api/admin/banners/[id].ts";
-import * as $26 from "./routes/api/admin/banners/index.ts";
-import * as $27 from "./routes/api/admin/comments/index.ts";
-import * as $28 from "./routes/api/admin/coupons/[id].ts";
-import * as $29 from "./routes/api/admin/coupons/index.ts";
-import * as $30 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $31 from "./routes/api/admin/moderation/[kind]/[id].ts";
-import * as $32 from "./routes/api/admin/moderation/index.ts";
-import * as $33 from "./routes/api/admin/opportunities/[id].ts";
-import * as $34 from "./routes/api/admin/opportunities/index.ts";
-import * as $35 from "./routes/api/admin/organizations/[id].ts";
-import * as $36 from "./routes/api/admin/organizations/index.ts";
-import * as $37 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $38 from "./routes/api/admin/outbox/index.ts";
-import * as $39 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
-import * as $40 from "./routes/api/admin/purchases/[id]/refund.ts";
-import * as $41 from "./routes/api/admin/purchases/index.ts";
-import * as $42 from "./routes/api/admin/stats.ts";
-import * as $43 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $44 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $45 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $46 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $47 from "./routes/api/admin/toolkits/index.ts";
-import * as $48 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $49 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $50 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $51 from "./routes/api/admin/uploads/index.ts";
-import * as $52 from "./routes/api/admin/users/[id].ts";
-import * as $53 from "./routes/api/admin/users/index.ts";
-import * as $54 from "./routes/api/auth/_middleware.ts";
-import * as $55 from "./routes/api/auth/callback/[provider].ts";
-import * as $56 from "./routes/api/auth/forget-password.ts";
-import * as $57 from "./routes/api/auth/get-session.ts";
-import * as $58 from "./routes/api/auth/request-password-reset.ts";
-import * as $59 from "./routes/api/auth/reset-password.ts";
-import * as $60 from "./routes/api/auth/send-verification-email.ts";
-import * as $61 from "./routes/api/auth/session.ts";
-import * as $62 from "./routes/api/auth/sign-in/email.ts";
-import * as $63 from "./routes/api/auth/sign-in/social.ts";
-import * as $64 from "./routes/api/auth/sign-out.ts";
-import * as $65 from "./routes/api/auth/sign-up/email.ts";
-import * as $66 from "./routes/api/auth/verify-email.ts";
-import * as $67 from "./routes/api/banners.ts";
-import * as $68 from "./routes/api/docs.tsx";
-import * as $69 from "./routes/api/files/[id].ts";
-import * as $70 from "./routes/api/health.ts";
-import * as $71 from "./routes/api/internships/[id].ts";
-import * as $72 from "./routes/api/internships/index.ts";
-import * as $73 from "./routes/api/me/alerts/[id].ts";
-import * as $74 from "./routes/api/me/alerts/index.ts";
-import * as $75 from "./routes/api/me/certificates.ts";
-import * as $76 from "./routes/api/me/export.ts";
-import * as $77 from "./routes/api/me/index.ts";
-import * as $78 from "./routes/api/me/notifications/index.ts";
-import * as $79 from "./routes/api/me/notifications/read.ts";
-import * as $80 from "./routes/api/me/push-subscriptions.ts";
-import * as $81 from "./routes/api/me/recommendations.ts";
-import * as $82 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $83 from "./routes/api/me/saved/ids.ts";
-import * as $84 from "./routes/api/me/saved/index.ts";
-import * as $85 from "./routes/api/me/settings.ts";
-import * as $86 from "./routes/api/onboarding.ts";
-import * as $87 from "./routes/api/openapi.json.ts";
-import * as $88 from "./routes/api/opportunities/[id].ts";
-import * as $89 from "./routes/api/opportunities/index.ts";
-import * as $90 from "./routes/api/organizations/[slug]/index.ts";
-import * as $91 from "./routes/api/profile.ts";
-import * as $92 from "./routes/api/purchases.ts";
-import * as $93 from "./routes/api/push/key.ts";
-import * as $94 from "./routes/api/toolkits/[id]/index.ts";
-import * as $95 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $96 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $97 from "./routes/api/toolkits/index.ts";
-import * as $98 from "./routes/api/ungatekeep/[id].ts";
-import * as $99 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $100 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $101 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $102 from "./routes/api/ungatekeep/index.ts";
-import * as $103 from "./routes/api/webhooks/razorpay.ts";
-import * as $104 from "./routes/certificates/[id].tsx";
-import * as $105 from "./routes/check-inbox.tsx";
-import * as $106 from "./routes/contact.tsx";
-import * as $107 from "./routes/forgot-password.tsx";
-import * as $108 from "./routes/index.tsx";
-import * as $109 from "./routes/internships/[id]/edit.tsx";
-import * as $110 from "./routes/internships/[id]/index.tsx";
-import * as $111 from "./routes/internships/index.tsx";
-import * as $112 from "./routes/internships/mine.tsx";
-import * as $113 from "./routes/internships/new.tsx";
-import * as $114 from "./routes/internships/rss.xml.ts";
-import * as $115 from "./routes/me/alerts.tsx";
-import * as $116 from "./routes/me/notifications.tsx";
-import * as $117 from "./routes/me/settings.tsx";
-import * as $118 from "./routes/me/tracker.tsx";
-import * as $119 from "./routes/offline.tsx";
-import * as $120 from "./routes/onboarding.tsx";
-import * as $121 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $122 from "./routes/opportunities/[id]/index.tsx";
-import * as $123 from "./routes/opportunities/index.tsx";
-import * as $124 from "./routes/opportunities/mine.tsx";
-import * as $125 from "./routes/opportunities/new.tsx";
-import * as $126 from "./routes/organizations/[slug].tsx";
-import * as $127 from "./routes/privacy.tsx";
-import * as $128 from "./routes/profile.tsx";
-import * as $129 from "./routes/purchases/[id]/receipt.tsx";
-import * as $130 from "./routes/refunds.tsx";
-import * as $131 from "./routes/reset-password.tsx";
-import * as $132 from "./routes/robots.txt.ts";
-import * as $133 from "./routes/sign-in.tsx";
-import * as $134 from "./routes/sign-out.ts";
-import * as $135 from "./routes/sign-up.tsx";
-import * as $136 from "./routes/sitemap.xml.ts";
-import * as $137 from "./routes/sitemap/[file].ts";
-import * as $138 from "./routes/terms.tsx";
-import * as $139 from "./routes/toolkits/[id]/index.tsx";
-import * as $140 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $141 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $142 from "./routes/toolkits/index.tsx";
-import * as $143 from "./routes/toolkits/mine.tsx";
-import * as $144 from "./routes/ungatekeep/[id].tsx";
-import * as $145 from "./routes/ungatekeep/index.tsx";
-import * as $146 from "./routes/ungatekeep/rss.xml.ts";
-import * as $147 from "./routes/unsubscribe/[token].tsx";
+import * as $13 from "./routes/admin/organizations/[id].tsx";
+import * as $14 from "./routes/admin/organizations/index.tsx";
+import * as $15 from "./routes/admin/outbox.tsx";
+import * as $16 from "./routes/admin/purchases.tsx";
+import * as $17 from "./routes/admin/toolkits/[id].tsx";
+import * as $18 from "./routes/admin/toolkits/index.tsx";
+import * as $19 from "./routes/admin/toolkits/new.tsx";
+import * as $20 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $21 from "./routes/admin/ungatekeep/index.tsx";
+import * as $22 from "./routes/admin/ungatekeep/new.tsx";
+import * as $23 from "./routes/admin/users.tsx";
+import * as $24 from "./routes/api/admin/_middleware.ts";
+import * as $25 from "./routes/api/admin/api-keys/[id].ts";
+import * as $26 from "./routes/api/admin/api-keys/index.ts";
+import * as $27 from "./routes/api/admin/banners/[id].ts";
+import * as $28 from "./routes/api/admin/banners/index.ts";
+import * as $29 from "./routes/api/admin/comments/index.ts";
+import * as $30 from "./routes/api/admin/coupons/[id].ts";
+import * as $31 from "./routes/api/admin/coupons/index.ts";
+import * as $32 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $33 from "./routes/api/admin/moderation/[kind]/[id].ts";
+import * as $34 from "./routes/api/admin/moderation/index.ts";
+import * as $35 from "./routes/api/admin/opportunities/[id].ts";
+import * as $36 from "./routes/api/admin/opportunities/index.ts";
+import * as $37 from "./routes/api/admin/organizations/[id].ts";
+import * as $38 from "./routes/api/admin/organizations/index.ts";
+import * as $39 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $40 from "./routes/api/admin/outbox/index.ts";
+import * as $41 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
+import * as $42 from "./routes/api/admin/purchases/[id]/refund.ts";
+import * as $43 from "./routes/api/admin/purchases/index.ts";
+import * as $44 from "./routes/api/admin/stats.ts";
+import * as $45 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $46 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $47 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $48 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $49 from "./routes/api/admin/toolkits/index.ts";
+import * as $50 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $51 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $52 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $53 from "./routes/api/admin/uploads/index.ts";
+import * as $54 from "./routes/api/admin/users/[id].ts";
+import * as $55 from "./routes/api/admin/users/index.ts";
+import * as $56 from "./routes/api/auth/_middleware.ts";
+import * as $57 from "./routes/api/auth/callback/[provider].ts";
+import * as $58 from "./routes/api/auth/forget-password.ts";
+import * as $59 from "./routes/api/auth/get-session.ts";
+import * as $60 from "./routes/api/auth/request-password-reset.ts";
+import * as $61 from "./routes/api/auth/reset-password.ts";
+import * as $62 from "./routes/api/auth/send-verification-email.ts";
+import * as $63 from "./routes/api/auth/session.ts";
+import * as $64 from "./routes/api/auth/sign-in/email.ts";
+import * as $65 from "./routes/api/auth/sign-in/social.ts";
+import * as $66 from "./routes/api/auth/sign-out.ts";
+import * as $67 from "./routes/api/auth/sign-up/email.ts";
+import * as $68 from "./routes/api/auth/verify-email.ts";
+import * as $69 from "./routes/api/banners.ts";
+import * as $70 from "./routes/api/docs.tsx";
+import * as $71 from "./routes/api/files/[id].ts";
+import * as $72 from "./routes/api/health.ts";
+import * as $73 from "./routes/api/internships/[id].ts";
+import * as $74 from "./routes/api/internships/index.ts";
+import * as $75 from "./routes/api/me/alerts/[id].ts";
+import * as $76 from "./routes/api/me/alerts/index.ts";
+import * as $77 from "./routes/api/me/certificates.ts";
+import * as $78 from "./routes/api/me/export.ts";
+import * as $79 from "./routes/api/me/index.ts";
+import * as $80 from "./routes/api/me/notifications/index.ts";
+import * as $81 from "./routes/api/me/notifications/read.ts";
+import * as $82 from "./routes/api/me/push-subscriptions.ts";
+import * as $83 from "./routes/api/me/recommendations.ts";
+import * as $84 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $85 from "./routes/api/me/saved/ids.ts";
+import * as $86 from "./routes/api/me/saved/index.ts";
+import * as $87 from "./routes/api/me/settings.ts";
+import * as $88 from "./routes/api/onboarding.ts";
+import * as $89 from "./routes/api/openapi.json.ts";
+import * as $90 from "./routes/api/opportunities/[id].ts";
+import * as $91 from "./routes/api/opportunities/index.ts";
+import * as $92 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $93 from "./routes/api/organizations/[slug]/index.ts";
+import * as $94 from "./routes/api/profile.ts";
+import * as $95 from "./routes/api/purchases.ts";
+import * as $96 from "./routes/api/push/key.ts";
+import * as $97 from "./routes/api/toolkits/[id]/index.ts";
+import * as $98 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $99 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $100 from "./routes/api/toolkits/index.ts";
+import * as $101 from "./routes/api/ungatekeep/[id].ts";
+import * as $102 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $103 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $104 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $105 from "./routes/api/ungatekeep/index.ts";
+import * as $106 from "./routes/api/webhooks/razorpay.ts";
+import * as $107 from "./routes/certificates/[id].tsx";
+import * as $108 from "./routes/check-inbox.tsx";
+import * as $109 from "./routes/contact.tsx";
+import * as $110 from "./routes/forgot-password.tsx";
+import * as $111 from "./routes/index.tsx";
+import * as $112 from "./routes/internships/[id]/edit.tsx";
+import * as $113 from "./routes/internships/[id]/index.tsx";
+import * as $114 from "./routes/internships/index.tsx";
+import * as $115 from "./routes/internships/mine.tsx";
+import * as $116 from "./routes/internships/new.tsx";
+import * as $117 from "./routes/internships/rss.xml.ts";
+import * as $118 from "./routes/me/alerts.tsx";
+import * as $119 from "./routes/me/notifications.tsx";
+import * as $120 from "./routes/me/settings.tsx";
+import * as $121 from "./routes/me/tracker.tsx";
+import * as $122 from "./routes/offline.tsx";
+import * as $123 from "./routes/onboarding.tsx";
+import * as $124 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $125 from "./routes/opportunities/[id]/index.tsx";
+import * as $126 from "./routes/opportunities/index.tsx";
+import * as $127 from "./routes/opportunities/mine.tsx";
+import * as $128 from "./routes/opportunities/new.tsx";
+import * as $129 from "./routes/organizations/[slug].tsx";
+import * as $130 from "./routes/organizations/claim/[token].tsx";
+import * as $131 from "./routes/privacy.tsx";
+import * as $132 from "./routes/profile.tsx";
+import * as $133 from "./routes/purchases/[id]/receipt.tsx";
+import * as $134 from "./routes/refunds.tsx";
+import * as $135 from "./routes/reset-password.tsx";
+import * as $136 from "./routes/robots.txt.ts";
+import * as $137 from "./routes/sign-in.tsx";
+import * as $138 from "./routes/sign-out.ts";
+import * as $139 from "./routes/sign-up.tsx";
+import * as $140 from "./routes/sitemap.xml.ts";
+import * as $141 from "./routes/sitemap/[file].ts";
+import * as $142 from "./routes/terms.tsx";
+import * as $143 from "./routes/toolkits/[id]/index.tsx";
+import * as $144 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $145 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $146 from "./routes/toolkits/index.tsx";
+import * as $147 from "./routes/toolkits/mine.tsx";
+import * as $148 from "./routes/ungatekeep/[id].tsx";
+import * as $149 from "./routes/ungatekeep/index.tsx";
+import * as $150 from "./routes/ungatekeep/rss.xml.ts";
+import * as $151 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -205,141 +209,145 @@ const manifest: Manifest = {
     "./routes/admin/internships/index.tsx": $10,
     "./routes/admin/moderation.tsx": $11,
     "./routes/admin/opportunities.tsx": $12,
-    "./routes/admin/outbox.tsx": $13,
-    "./routes/admin/purchases.tsx": $14,
-    "./routes/admin/toolkits/[id].tsx": $15,
-    "./routes/admin/toolkits/index.tsx": $16,
-    "./routes/admin/toolkits/new.tsx": $17,
-    "./routes/admin/ungatekeep/[id].tsx": $18,
-    "./routes/admin/ungatekeep/index.tsx": $19,
-    "./routes/admin/ungatekeep/new.tsx": $20,
-    "./routes/admin/users.tsx": $21,
-    "./routes/api/admin/_middleware.ts": $22,
-    "./routes/api/admin/api-keys/[id].ts": $23,
-    "./routes/api/admin/api-keys/index.ts": $24,
-    "./routes/api/admin/banners/[id].ts": $25,
-    "./routes/api/admin/banners/index.ts": $26,
-    "./routes/api/admin/comments/index.ts": $27,
-    "./routes/api/admin/coupons/[id].ts": $28,
-    "./routes/api/admin/coupons/index.ts": $29,
-    "./routes/api/admin/jobs/[name]/run.ts": $30,
-    "./routes/api/admin/moderation/[kind]/[id].ts": $31,
-    "./routes/api/admin/moderation/index.ts": $32,
-    "./routes/api/admin/opportunities/[id].ts": $33,
-    "./routes/api/admin/opportunities/index.ts": $34,
-    "./routes/api/admin/organizations/[id].ts": $35,
-    "./routes/api/admin/organizations/index.ts": $36,
-    "./routes/api/admin/outbox/[id]/retry.ts": $37,
-    "./routes/api/admin/outbox/index.ts": $38,
-    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $39,
-    "./routes/api/admin/purchases/[id]/refund.ts": $40,
-    "./routes/api/admin/purchases/index.ts": $41,
-    "./routes/api/admin/stats.ts": $42,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $43,
-    "./routes/api/admin/toolkit-content-items/index.ts": $44,
-    "./routes/api/admin/toolkits/[id]/content.ts": $45,
-    "./routes/api/admin/toolkits/[id]/index.ts": $46,
-    "./routes/api/admin/toolkits/index.ts": $47,
-    "./routes/api/admin/ungatekeep/[id].ts": $48,
-    "./routes/api/admin/ungatekeep/index.ts": $49,
-    "./routes/api/admin/ungatekeep/preview.ts": $50,
-    "./routes/api/admin/uploads/index.ts": $51,
-    "./routes/api/admin/users/[id].ts": $52,
-    "./routes/api/admin/users/index.ts": $53,
-    "./routes/api/auth/_middleware.ts": $54,
-    "./routes/api/auth/callback/[provider].ts": $55,
-    "./routes/api/auth/forget-password.ts": $56,
-    "./routes/api/auth/get-session.ts": $57,
-    "./routes/api/auth/request-password-reset.ts": $58,
-    "./routes/api/auth/reset-password.ts": $59,
-    "./routes/api/auth/send-verification-email.ts": $60,
-    "./routes/api/auth/session.ts": $61,
-    "./routes/api/auth/sign-in/email.ts": $62,
-    "./routes/api/auth/sign-in/social.ts": $63,
-    "./routes/api/auth/sign-out.ts": $64,
-    "./routes/api/auth/sign-up/email.ts": $65,
-    "./routes/api/auth/verify-email.ts": $66,
-    "./routes/api/banners.ts": $67,
-    "./routes/api/docs.tsx": $68,
-    "./routes/api/files/[id].ts": $69,
-    "./routes/api/health.ts": $70,
-    "./routes/api/internships/[id].ts": $71,
-    "./routes/api/internships/index.ts": $72,
-    "./routes/api/me/alerts/[id].ts": $73,
-    "./routes/api/me/alerts/index.ts": $74,
-    "./routes/api/me/certificates.ts": $75,
-    "./routes/api/me/export.ts": $76,
-    "./routes/api/me/index.ts": $77,
-    "./routes/api/me/notifications/index.ts": $78,
-    "./routes/api/me/notifications/read.ts": $79,
-    "./routes/api/me/push-subscriptions.ts": $80,
-    "./routes/api/me/recommendations.ts": $81,
-    "./routes/api/me/saved/[kind]/[id].ts": $82,
-    "./routes/api/me/saved/ids.ts": $83,
-    "./routes/api/me/saved/index.ts": $84,
-    "./routes/api/me/settings.ts": $85,
-    "./routes/api/onboarding.ts": $86,
-    "./routes/api/openapi.json.ts": $87,
-    "./routes/api/opportunities/[id].ts": $88,
-    "./routes/api/opportunities/index.ts": $89,
-    "./routes/api/organizations/[slug]/index.ts": $90,
-    "./routes/api/profile.ts": $91,
-    "./routes/api/purchases.ts": $92,
-    "./routes/api/push/key.ts": $93,
-    "./routes/api/toolkits/[id]/index.ts": $94,
-    "./routes/api/toolkits/[id]/progress.ts": $95,
-    "./routes/api/toolkits/[id]/verify.ts": $96,
-    "./routes/api/toolkits/index.ts": $97,
-    "./routes/api/ungatekeep/[id].ts": $98,
-    "./routes/api/ungatekeep/[id]/comments.ts": $99,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $100,
-    "./routes/api/ungatekeep/comments/[id].ts": $101,
-    "./routes/api/ungatekeep/index.ts": $102,
-    "./routes/api/webhooks/razorpay.ts": $103,
-    "./routes/certificates/[id].tsx": $104,
-    "./routes/check-inbox.tsx": $105,
-    "./routes/contact.tsx": $106,
-    "./routes/forgot-password.tsx": $107,
-    "./routes/index.tsx": $108,
-    "./routes/internships/[id]/edit.tsx": $109,
-    "./routes/internships/[id]/index.tsx": $110,
-    "./routes/internships/index.tsx": $111,
-    "./routes/internships/mine.tsx": $112,
-    "./routes/internships/new.tsx": $113,
-    "./routes/internships/rss.xml.ts": $114,
-    "./routes/me/alerts.tsx": $115,
-    "./routes/me/notifications.tsx": $116,
-    "./routes/me/settings.tsx": $117,
-    "./routes/me/tracker.tsx": $118,
-    "./routes/offline.tsx": $119,
-    "./routes/onboarding.tsx": $120,
-    "./routes/opportunities/[id]/calendar.ics.ts": $121,
-    "./routes/opportunities/[id]/index.tsx": $122,
-    "./routes/opportunities/index.tsx": $123,
-    "./routes/opportunities/mine.tsx": $124,
-    "./routes/opportunities/new.tsx": $125,
-    "./routes/organizations/[slug].tsx": $126,
-    "./routes/privacy.tsx": $127,
-    "./routes/profile.tsx": $128,
-    "./routes/purchases/[id]/receipt.tsx": $129,
-    "./routes/refunds.tsx": $130,
-    "./routes/reset-password.tsx": $131,
-    "./routes/robots.txt.ts": $132,
-    "./routes/sign-in.tsx": $133,
-    "./routes/sign-out.ts": $134,
-    "./routes/sign-up.tsx": $135,
-    "./routes/sitemap.xml.ts": $136,
-    "./routes/sitemap/[file].ts": $137,
-    "./routes/terms.tsx": $138,
-    "./routes/toolkits/[id]/index.tsx": $139,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $140,
-    "./routes/toolkits/[id]/learn/index.tsx": $141,
-    "./routes/toolkits/index.tsx": $142,
-    "./routes/toolkits/mine.tsx": $143,
-    "./routes/ungatekeep/[id].tsx": $144,
-    "./routes/ungatekeep/index.tsx": $145,
-    "./routes/ungatekeep/rss.xml.ts": $146,
-    "./routes/unsubscribe/[token].tsx": $147,
+    "./routes/admin/organizations/[id].tsx": $13,
+    "./routes/admin/organizations/index.tsx": $14,
+    "./routes/admin/outbox.tsx": $15,
+    "./routes/admin/purchases.tsx": $16,
+    "./routes/admin/toolkits/[id].tsx": $17,
+    "./routes/admin/toolkits/index.tsx": $18,
+    "./routes/admin/toolkits/new.tsx": $19,
+    "./routes/admin/ungatekeep/[id].tsx": $20,
+    "./routes/admin/ungatekeep/index.tsx": $21,
+    "./routes/admin/ungatekeep/new.tsx": $22,
+    "./routes/admin/users.tsx": $23,
+    "./routes/api/admin/_middleware.ts": $24,
+    "./routes/api/admin/api-keys/[id].ts": $25,
+    "./routes/api/admin/api-keys/index.ts": $26,
+    "./routes/api/admin/banners/[id].ts": $27,
+    "./routes/api/admin/banners/index.ts": $28,
+    "./routes/api/admin/comments/index.ts": $29,
+    "./routes/api/admin/coupons/[id].ts": $30,
+    "./routes/api/admin/coupons/index.ts": $31,
+    "./routes/api/admin/jobs/[name]/run.ts": $32,
+    "./routes/api/admin/moderation/[kind]/[id].ts": $33,
+    "./routes/api/admin/moderation/index.ts": $34,
+    "./routes/api/admin/opportunities/[id].ts": $35,
+    "./routes/api/admin/opportunities/index.ts": $36,
+    "./routes/api/admin/organizations/[id].ts": $37,
+    "./routes/api/admin/organizations/index.ts": $38,
+    "./routes/api/admin/outbox/[id]/retry.ts": $39,
+    "./routes/api/admin/outbox/index.ts": $40,
+    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $41,
+    "./routes/api/admin/purchases/[id]/refund.ts": $42,
+    "./routes/api/admin/purchases/index.ts": $43,
+    "./routes/api/admin/stats.ts": $44,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $45,
+    "./routes/api/admin/toolkit-content-items/index.ts": $46,
+    "./routes/api/admin/toolkits/[id]/content.ts": $47,
+    "./routes/api/admin/toolkits/[id]/index.ts": $48,
+    "./routes/api/admin/toolkits/index.ts": $49,
+    "./routes/api/admin/ungatekeep/[id].ts": $50,
+    "./routes/api/admin/ungatekeep/index.ts": $51,
+    "./routes/api/admin/ungatekeep/preview.ts": $52,
+    "./routes/api/admin/uploads/index.ts": $53,
+    "./routes/api/admin/users/[id].ts": $54,
+    "./routes/api/admin/users/index.ts": $55,
+    "./routes/api/auth/_middleware.ts": $56,
+    "./routes/api/auth/callback/[provider].ts": $57,
+    "./routes/api/auth/forget-password.ts": $58,
+    "./routes/api/auth/get-session.ts": $59,
+    "./routes/api/auth/request-password-reset.ts": $60,
+    "./routes/api/auth/reset-password.ts": $61,
+    "./routes/api/auth/send-verification-email.ts": $62,
+    "./routes/api/auth/session.ts": $63,
+    "./routes/api/auth/sign-in/email.ts": $64,
+    "./routes/api/auth/sign-in/social.ts": $65,
+    "./routes/api/auth/sign-out.ts": $66,
+    "./routes/api/auth/sign-up/email.ts": $67,
+    "./routes/api/auth/verify-email.ts": $68,
+    "./routes/api/banners.ts": $69,
+    "./routes/api/docs.tsx": $70,
+    "./routes/api/files/[id].ts": $71,
+    "./routes/api/health.ts": $72,
+    "./routes/api/internships/[id].ts": $73,
+    "./routes/api/internships/index.ts": $74,
+    "./routes/api/me/alerts/[id].ts": $75,
+    "./routes/api/me/alerts/index.ts": $76,
+    "./routes/api/me/certificates.ts": $77,
+    "./routes/api/me/export.ts": $78,
+    "./routes/api/me/index.ts": $79,
+    "./routes/api/me/notifications/index.ts": $80,
+    "./routes/api/me/notifications/read.ts": $81,
+    "./routes/api/me/push-subscriptions.ts": $82,
+    "./routes/api/me/recommendations.ts": $83,
+    "./routes/api/me/saved/[kind]/[id].ts": $84,
+    "./routes/api/me/saved/ids.ts": $85,
+    "./routes/api/me/saved/index.ts": $86,
+    "./routes/api/me/settings.ts": $87,
+    "./routes/api/onboarding.ts": $88,
+    "./routes/api/openapi.json.ts": $89,
+    "./routes/api/opportunities/[id].ts": $90,
+    "./routes/api/opportunities/index.ts": $91,
+    "./routes/api/organizations/[slug]/claim.ts": $92,
+    "./routes/api/organizations/[slug]/index.ts": $93,
+    "./routes/api/profile.ts": $94,
+    "./routes/api/purchases.ts": $95,
+    "./routes/api/push/key.ts": $96,
+    "./routes/api/toolkits/[id]/index.ts": $97,
+    "./routes/api/toolkits/[id]/progress.ts": $98,
+    "./routes/api/toolkits/[id]/verify.ts": $99,
+    "./routes/api/toolkits/index.ts": $100,
+    "./routes/api/ungatekeep/[id].ts": $101,
+    "./routes/api/ungatekeep/[id]/comments.ts": $102,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $103,
+    "./routes/api/ungatekeep/comments/[id].ts": $104,
+    "./routes/api/ungatekeep/index.ts": $105,
+    "./routes/api/webhooks/razorpay.ts": $106,
+    "./routes/certificates/[id].tsx": $107,
+    "./routes/check-inbox.tsx": $108,
+    "./routes/contact.tsx": $109,
+    "./routes/forgot-password.tsx": $110,
+    "./routes/index.tsx": $111,
+    "./routes/internships/[id]/edit.tsx": $112,
+    "./routes/internships/[id]/index.tsx": $113,
+    "./routes/internships/index.tsx": $114,
+    "./routes/internships/mine.tsx": $115,
+    "./routes/internships/new.tsx": $116,
+    "./routes/internships/rss.xml.ts": $117,
+    "./routes/me/alerts.tsx": $118,
+    "./routes/me/notifications.tsx": $119,
+    "./routes/me/settings.tsx": $120,
+    "./routes/me/tracker.tsx": $121,
+    "./routes/offline.tsx": $122,
+    "./routes/onboarding.tsx": $123,
+    "./routes/opportunities/[id]/calendar.ics.ts": $124,
+    "./routes/opportunities/[id]/index.tsx": $125,
+    "./routes/opportunities/index.tsx": $126,
+    "./routes/opportunities/mine.tsx": $127,
+    "./routes/opportunities/new.tsx": $128,
+    "./routes/organizations/[slug].tsx": $129,
+    "./routes/organizations/claim/[token].tsx": $130,
+    "./routes/privacy.tsx": $131,
+    "./routes/profile.tsx": $132,
+    "./routes/purchases/[id]/receipt.tsx": $133,
+    "./routes/refunds.tsx": $134,
+    "./routes/reset-password.tsx": $135,
+    "./routes/robots.txt.ts": $136,
+    "./routes/sign-in.tsx": $137,
+    "./routes/sign-out.ts": $138,
+    "./routes/sign-up.tsx": $139,
+    "./routes/sitemap.xml.ts": $140,
+    "./routes/sitemap/[file].ts": $141,
+    "./routes/terms.tsx": $142,
+    "./routes/toolkits/[id]/index.tsx": $143,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $144,
+    "./routes/toolkits/[id]/learn/index.tsx": $145,
+    "./routes/toolkits/index.tsx": $146,
+    "./routes/toolkits/mine.tsx": $147,
+    "./routes/ungatekeep/[id].tsx": $148,
+    "./routes/ungatekeep/index.tsx": $149,
+    "./routes/ungatekeep/rss.xml.ts": $150,
+    "./routes/unsubscribe/[token].tsx": $151,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -38,6 +38,7 @@ import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
 import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
 import { deleteMailsOf } from "@/lib/mail/outbox.ts";
 import { forgetManager } from "@/lib/organizations/store.ts";
+import { deleteClaimsOf } from "@/lib/organizations/claims.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
@@ -72,6 +73,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "reactions", run: deleteReactionsOf },
   { name: "e-mails", run: deleteMailsOf },
   { name: "organizations managed", run: forgetManager },
+  { name: "organization claims", run: deleteClaimsOf },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

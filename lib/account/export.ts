@@ -25,6 +25,7 @@ import { listAlerts } from "@/lib/alerts/alerts.ts";
 import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
 import { mailsOfUser } from "@/lib/mail/outbox.ts";
 import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
+import { claimsOf } from "@/lib/organizations/claims.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -71,6 +72,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "reactions", collect: (kv, user) => reactionsOf(kv, user.id) },
   { name: "mails", collect: (kv, user) => mailsOfUser(kv, user.id) },
   { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },
+  { name: "organizationClaims", collect: (kv, user) => claimsOf(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

@@ -1,6 +1,7 @@
 /**
- * The two transactional e-mails (docs/api.md, Authentication, "E-mails"): e-mail verification and password
- * reset, each as plain text and HTML. Every value placed in the HTML is escaped.
+ * The transactional e-mails (docs/api.md, Authentication, "E-mails"): e-mail verification and password reset, and the
+ * organization claim (docs/decisions.md, Trust, "Verification by domain"), each as plain text and HTML. Every value
+ * placed in the HTML is escaped.
  */
 import type { Mail } from "./mailer.ts";
 
@@ -101,4 +102,22 @@ export function passwordResetMail(input: MailInput): Mail {
 /** The headers of a mail with the one-click unsubscribe link `url` (RFC 8058: `List-Unsubscribe` and its POST). */
 export function unsubscribeHeaders(url: string): Record<string, string> {
   return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
+/**
+ * The organization claim e-mail (docs/decisions.md, Trust, "Verification by domain"): sent to the work address given,
+ * it names the organization and the person who asked, and carries the one-time link (24 hours).
+ */
+export function organizationClaimMail(input: MailInput & { organization: string }): Mail {
+  const organization = input.organization;
+  return actionMail(input, {
+    subject: `Verify ${organization} on ${PLATFORM}`,
+    textIntro: `You asked to verify ${organization} on ${PLATFORM} with this address. Open this link to confirm; ` +
+      `you will then manage ${organization}'s page and its listings will show the verified badge:`,
+    htmlIntro: `You asked to verify ${escapeHtml(organization)} on ${PLATFORM} with this address. Click the button ` +
+      `below to confirm; you will then manage ${escapeHtml(organization)}'s page and its listings will show the ` +
+      "verified badge.",
+    ignore: "If you did not ask for this, ignore this email: nothing changes without the link.",
+    button: `Verify ${organization}`,
+  });
 }

@@ -23,7 +23,6 @@ import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istToday } from "@/lib/dates.ts";
 import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
-import { addManagerOps } from "@/lib/organizations/store.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -89,9 +88,21 @@ async function buildPerson(t: TestApp): Promise<Person> {
   }));
   const internship =
     (await ok(t.json("POST", "/api/internships", { body: internshipBody(), headers: me.headers }), 201)).data;
-  const manages = t.kv.atomic();
-  addManagerOps(manages, internship.organization.id, user.id, new Date().toISOString());
-  assert((await manages.commit()).ok);
+  await ok(t.json("PATCH", `/api/admin/organizations/${internship.organization.id}`, {
+    body: { website: "https://examplelabs.in" },
+    headers: me.headers,
+  }));
+  await ok(
+    t.json("POST", "/api/organizations/example-labs/claim", {
+      body: { email: "asha@examplelabs.in" },
+      headers: me.headers,
+    }),
+    202,
+  );
+  await t.settled();
+  const claimLink = t.mails.at(-1)!.link!;
+  const claimed = await t.fetch(new URL(claimLink).pathname);
+  assertEquals([claimed.status, (await claimed.text()).includes("Example Labs is verified")], [200, true]);
   const { opportunity } = await ok(
     t.json("POST", "/api/opportunities", {
       body: {
@@ -221,11 +232,15 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     "Asha's comment",
   ]]);
   assertEquals(data.reactions, [{ postId: me.ids.post, types: ["helpful"] }]);
-  assertEquals(data.mails.map((m: { subject: string; status: string }) => [m.subject, m.status]), [[
-    "Reset your Career Community password",
-    "sent",
-  ]]);
-  assert(!text.includes("token="), "the export carries no mail link");
+  assertEquals(
+    data.mails.map((m: { subject: string; status: string }) => [m.subject, m.status]).sort(),
+    [["Reset your Career Community password", "sent"], ["Verify Example Labs on Career Community", "sent"]],
+  );
+  assert(!text.includes("token=") && !text.includes("/organizations/claim/"), "the export carries no mail link");
+  assertEquals(
+    data.organizationClaims.map((c: { email: string; usedAt: string | null }) => [c.email, c.usedAt !== null]),
+    [["asha@examplelabs.in", true]],
+  );
   assertEquals(
     data.saved.map((item: { id: string; status: string; note: string }) => [item.id, item.status, item.note]),
     [[me.ids.internship, "applied", "Sent"]],

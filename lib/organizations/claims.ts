@@ -1,0 +1,167 @@
+/**
+ * Verification by the organization's own domain (docs/decisions.md, Trust, "Verification by domain"): a signed-in
+ * person with a verified e-mail gives an address at the organization's website domain; a one-time link goes there
+ * through the outbox, and following it within 24 hours verifies the organization and makes that person a manager.
+ *
+ * Keys (owned by this module only):
+ * - `["organization_claims", tokenHash]` → `Claim`, kept 7 days (so a used or expired link can say so); the token
+ *   itself lives only in the link;
+ * - `["organization_claims_by_user", userId, tokenHash]` → true, the same 7 days (account deletion).
+ */
+import { z } from "zod";
+import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { randomToken, sha256Hex } from "@/lib/ids.ts";
+import { hitRateLimit } from "@/lib/http/rate_limit.ts";
+import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
+import { organizationClaimMail } from "@/lib/mail/templates.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import type { User } from "@/lib/users/users.ts";
+import { isFreeMail } from "./free_mail.ts";
+import { type Organization, websiteHost } from "./schema.ts";
+import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization } from "./store.ts";
+
+/** How long a claim link works (ms): 24 hours. */
+export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a claim is kept after it was made (ms), so that a used or expired link can say so: 7 days. */
+const CLAIM_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+/** At most this many claims per person per day. */
+export const CLAIMS_PER_DAY = 5;
+
+/** The refusal of an address outside the organization's domain, or at a free-mail domain. */
+export const WRONG_DOMAIN = "Use an e-mail address at the organization's domain";
+/** The refusal of a claim on an organization without a website. */
+export const NO_WEBSITE = "This organization has no website yet";
+
+/** A claim as stored. Times are ISO 8601. */
+export interface Claim {
+  organizationId: string;
+  userId: string;
+  email: string;
+  domain: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+const claimKey = (hash: string): Deno.KvKey => ["organization_claims", hash];
+const byUserKey = (userId: string, hash: string): Deno.KvKey => ["organization_claims_by_user", userId, hash];
+
+/** The claim body: the work e-mail to send the link to. */
+export const ClaimSchema = z.strictObject({ email: z.email().max(254).transform((email) => email.toLowerCase()) });
+
+/**
+ * Whether `email`'s domain may verify an organization whose website host is `host`: the host itself or a subdomain
+ * of it, never a free-mail domain.
+ */
+export function domainMatches(email: string, host: string): boolean {
+  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  if (isFreeMail(domain)) return false;
+  return domain === host || domain.endsWith(`.${host}`);
+}
+
+/**
+ * `user` asks to verify the organization `slug` with `email`: checked, counted (5 a day), and the link mailed through
+ * the outbox in the same write that stores the claim.
+ * @throws ForbiddenError for an unverified account e-mail; NotFoundError for an unknown slug; InvalidInputError
+ * `NO_WEBSITE` or `WRONG_DOMAIN`; RateLimitedError past 5 claims in a day.
+ */
+export async function requestClaim(
+  services: Services,
+  { slug, user, email }: { slug: string; user: User; email: string },
+): Promise<void> {
+  const { kv, config } = services;
+  if (!user.emailVerified) throw new ForbiddenError("Verify your e-mail address first");
+  const organization = await organizationBySlug(kv, slug);
+  if (!organization) throw new NotFoundError("Organization not found");
+  const host = websiteHost(organization.website);
+  if (!host) throw new InvalidInputError(NO_WEBSITE);
+  if (!domainMatches(email, host)) {
+    throw new InvalidInputError(WRONG_DOMAIN, [{ field: "email", message: WRONG_DOMAIN }]);
+  }
+  await hitRateLimit(kv, {
+    rule: { name: "organization_claims", limit: CLAIMS_PER_DAY, windowMs: 24 * 60 * 60 * 1000 },
+    subject: user.id,
+  });
+  const token = randomToken();
+  const hash = await sha256Hex(token);
+  const now = Date.now();
+  const claim: Claim = {
+    organizationId: organization.id,
+    userId: user.id,
+    email,
+    domain: email.slice(email.lastIndexOf("@") + 1),
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + CLAIM_TTL_MS).toISOString(),
+    usedAt: null,
+  };
+  const op = kv.atomic()
+    .set(claimKey(hash), claim, { expireIn: CLAIM_KEPT_MS })
+    .set(byUserKey(user.id, hash), true, { expireIn: CLAIM_KEPT_MS });
+  const url = `${config.appUrl}/organizations/claim/${token}`;
+  const id = queueMailOps(op, {
+    ...organizationClaimMail({ to: email, name: user.name, url, organization: organization.name }),
+    userId: user.id,
+  });
+  await op.commit();
+  deliverSoon(services, id);
+}
+
+/** What following a claim link did. */
+export type ClaimOutcome =
+  | { status: "verified"; organization: Organization }
+  | { status: "used" | "expired" | "unknown"; organization: Organization | null };
+
+/**
+ * Follows the claim link of `token` at `now`: within 24 hours and the first time, one write (checked against the claim
+ * and the organization) marks the organization verified by the claim's domain (an organization verified before keeps
+ * its first verification), makes the claimer a manager and spends the claim. A used, expired or unknown link changes
+ * nothing and says which.
+ */
+export async function followClaim(kv: Deno.Kv, token: string, now = new Date()): Promise<ClaimOutcome> {
+  if (!/^[\w-]{20,100}$/.test(token)) return { status: "unknown", organization: null };
+  const hash = await sha256Hex(token);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const claim = await kv.get<Claim>(claimKey(hash));
+    if (!claim.value) return { status: "unknown", organization: null };
+    const entry = await getOrganization(kv, claim.value.organizationId);
+    const organization = entry.value;
+    if (!organization) return { status: "unknown", organization: null };
+    if (claim.value.usedAt) return { status: "used", organization };
+    if (claim.value.expiresAt <= now.toISOString()) return { status: "expired", organization };
+    const at = now.toISOString();
+    const verified: Organization = organization.isVerified
+      ? organization
+      : { ...organization, isVerified: true, verifiedDomain: claim.value.domain, verifiedAt: at };
+    const left = Date.parse(claim.value.createdAt) + CLAIM_KEPT_MS - now.getTime();
+    const spend = (op: Deno.AtomicOperation) => {
+      op.check(claim).set(claim.key, { ...claim.value!, usedAt: at }, { expireIn: Math.max(left, 1000) });
+      addManagerOps(op, organization.id, claim.value!.userId, at);
+    };
+    let outcome: string;
+    if (organization.isVerified) {
+      const op = kv.atomic().check(entry);
+      spend(op);
+      outcome = (await op.commit()).ok ? "ok" : "lost";
+    } else outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, verified, spend);
+    if (outcome === "ok") return { status: "verified", organization: verified };
+  }
+  return { status: "unknown", organization: null };
+}
+
+/** The claims `userId` made in the last 7 days (the account export): to which organization, the address, the times. */
+export async function claimsOf(kv: Deno.Kv, userId: string): Promise<Claim[]> {
+  const claims: Claim[] = [];
+  for await (const entry of kv.list({ prefix: ["organization_claims_by_user", userId] })) {
+    const claim = (await kv.get<Claim>(claimKey(entry.key[2] as string))).value;
+    if (claim) claims.push(claim);
+  }
+  return claims;
+}
+
+/** Deletes every claim `userId` made (account deletion); idempotent. */
+export async function deleteClaimsOf(kv: Deno.Kv, userId: string): Promise<void> {
+  for await (const entry of kv.list({ prefix: ["organization_claims_by_user", userId] })) {
+    const hash = entry.key[2] as string;
+    await kv.atomic().delete(claimKey(hash)).delete(entry.key).commit();
+  }
+}

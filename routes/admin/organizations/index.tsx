@@ -1,0 +1,132 @@
+/**
+ * `/admin/organizations` (admins only, by `/admin`'s middleware): every organization by name (docs/decisions.md,
+ * Trust, "Organizations"), with a search over the name, all / verified / unverified, its live listing count, and a
+ * link to edit each. A plain GET form and links: it works without JavaScript.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { INPUT, SECONDARY_BUTTON } from "@/components/forms.tsx";
+import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { OrganizationBadge } from "@/components/organizations/OrganizationBadge.tsx";
+import {
+  type AdminOrganizationPage,
+  AdminOrganizationQuerySchema,
+  listForAdmin,
+} from "@/lib/organizations/organizations.ts";
+
+/** Organizations per page. */
+const PAGE_SIZE = 50;
+
+interface Data {
+  page: AdminOrganizationPage;
+  search: string;
+  verified: "" | "true" | "false";
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    const params = ctx.url.searchParams;
+    const search = (params.get("search") ?? "").trim().slice(0, 200);
+    const asked = params.get("verified") ?? "";
+    const verified = asked === "true" || asked === "false" ? asked : "";
+    const offset = params.get("offset") ?? "0";
+    const parsed = AdminOrganizationQuerySchema.safeParse({
+      ...search ? { search } : {},
+      ...verified ? { verified } : {},
+      offset: /^\d+$/.test(offset) ? offset : "0",
+      limit: String(PAGE_SIZE),
+    });
+    const query = parsed.success ? parsed.data : AdminOrganizationQuerySchema.parse({ limit: String(PAGE_SIZE) });
+    return ctx.render({ page: await listForAdmin(ctx.state.services.kv, query), search, verified });
+  },
+});
+
+export default define.page<Data>(function AdminOrganizationsPage({ data: { page, search, verified } }) {
+  const { offset, total } = page.pagination;
+  const href = (at: number) => {
+    const params = new URLSearchParams();
+    if (search) params.set("search", search);
+    if (verified) params.set("verified", verified);
+    if (at > 0) params.set("offset", String(at));
+    const query = params.toString();
+    return `/admin/organizations${query ? `?${query}` : ""}`;
+  };
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageHead title="Organizations · Admin" />
+      <div>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Organizations</h1>
+        <p class="mt-2 text-slate-700">
+          Every organization listings were posted under. Add a website so its people can verify it by e-mail, or verify
+          one you checked yourself.
+        </p>
+      </div>
+      <form method="get" role="search" class="flex flex-wrap items-end gap-3">
+        <div>
+          <label for="organization-search" class="block text-sm font-medium text-slate-800">Name</label>
+          <input id="organization-search" name="search" type="search" value={search} maxLength={200} class={INPUT} />
+        </div>
+        <div>
+          <label for="organization-verified" class="block text-sm font-medium text-slate-800">Show</label>
+          <select id="organization-verified" name="verified" class={INPUT}>
+            <option value="" selected={verified === ""}>All</option>
+            <option value="true" selected={verified === "true"}>Verified</option>
+            <option value="false" selected={verified === "false"}>Not verified</option>
+          </select>
+        </div>
+        <button type="submit" class={SECONDARY_BUTTON}>Search</button>
+      </form>
+      <p class="text-sm text-slate-700" role="status">
+        {total === 1 ? "1 organization" : `${total} organizations`}
+      </p>
+      {page.organizations.length > 0 && (
+        <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+          <table class="min-w-full text-left text-sm">
+            <thead class="bg-slate-50 text-slate-800">
+              <tr>
+                <th scope="col" class="px-4 py-2 font-semibold">Name</th>
+                <th scope="col" class="px-4 py-2 font-semibold">State</th>
+                <th scope="col" class="px-4 py-2 font-semibold">Website</th>
+                <th scope="col" class="px-4 py-2 text-right font-semibold">Listings</th>
+                <th scope="col" class="px-4 py-2 font-semibold">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody class="divide-y divide-slate-200">
+              {page.organizations.map((organization) => (
+                <tr key={organization.id}>
+                  <td class="px-4 py-2 [overflow-wrap:anywhere]">
+                    <a href={`/organizations/${organization.slug}`} class="text-indigo-700 underline">
+                      {organization.name}
+                    </a>
+                  </td>
+                  <td class="px-4 py-2">
+                    <OrganizationBadge organization={organization} />
+                  </td>
+                  <td class="px-4 py-2 [overflow-wrap:anywhere]">{organization.website ?? "—"}</td>
+                  <td class="px-4 py-2 text-right tabular-nums">{organization.internships}</td>
+                  <td class="px-4 py-2">
+                    <a href={`/admin/organizations/${organization.id}`} class="text-indigo-700 underline">
+                      Edit<span class="sr-only">{` ${organization.name}`}</span>
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {page.organizations.length === 0 && (
+        <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
+          {search ? "No organization has this name." : "No organizations yet."}
+        </p>
+      )}
+      <Pagination
+        position={pagePosition(offset, page.organizations.length, total)}
+        prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
+        next={offset + PAGE_SIZE < total ? { href: href(offset + PAGE_SIZE) } : null}
+      />
+    </section>
+  );
+});
