@@ -613,14 +613,14 @@ export async function updateInternship(
   return view;
 }
 
-/** The `hiringOrganization` of internship `id` when it is not linked to its organization yet, else undefined. */
+/** The `hiringOrganization` of internship `id` (live or archived) when it is not linked to its organization yet. */
 async function unlinkedName(kv: Deno.Kv, id: string): Promise<string | undefined> {
-  const { model } = await internshipStore(kv);
+  const { model, archive } = await internshipStore(kv);
   const slot = model.slotOf(id);
   const { organizations, organizationCodes } = model.columns;
-  if (slot === undefined || organizationCodes.names[organizations[slot]] !== "") return undefined;
-  const [record] = await model.recordsOf([slot]);
-  return record.organizationId ? undefined : record.hiringOrganization;
+  if (slot !== undefined && organizationCodes.names[organizations[slot]] !== "") return undefined;
+  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+  return !record || record.organizationId ? undefined : record.hiringOrganization;
 }
 
 /**

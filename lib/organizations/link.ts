@@ -1,11 +1,13 @@
 /**
  * The one-time link of stored internships to organizations (docs/decisions.md, Trust, "The organization link"): the
- * `organizations-link` job walks the internship chunks in order and, one commit per chunk, sets `organizationId` on
- * every record without one (making the organizations its names need), counts them toward their organization, and holds
- * those that ask applicants to pay (the never-pay rule applied to what was stored before it). Its progress is one
- * record, `["organizations_meta", "link"]`: the next chunk and what was done, written after every chunk with the lease
- * of the process running it, so a run that stops anywhere is taken up by the next from where it stopped, two processes
- * never run it at once, and a finished link costs one read per run. Between chunks it gives way to requests.
+ * `organizations-link` job walks the internship chunks in order and then the archive's blocks of closed and deleted
+ * listings in order and, one commit per chunk (per block, in writes of at most `ARCHIVE_BATCH` listings), sets
+ * `organizationId` on every record without one (making the organizations its names need), counts them toward their
+ * organization, and holds those that ask applicants to pay (the never-pay rule applied to what was stored before it).
+ * Its progress is one record, `["organizations_meta", "link"]`: where it stands and what was done, written after every
+ * chunk and block with the lease of the process running it, so a run that stops anywhere is taken up by the next from
+ * where it stopped, two processes never run it at once, and a finished link costs one read per run. Between chunks and
+ * blocks it gives way to requests.
  */
 import { claim, type Claimable, type Lease } from "@/lib/jobs/lease.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
@@ -14,12 +16,17 @@ import type { Internship } from "@/lib/internships/schema.ts";
 import { moderationOf, moderationOnCreate } from "@/lib/moderation/moderation.ts";
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { countOps } from "@/lib/stats/counters.ts";
+import { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { organizationCounts, resolveOrganizations } from "./store.ts";
 
 /** The link's progress. */
 export interface LinkProgress extends Claimable {
   /** The next chunk number to look at. */
   cursor: number;
+  /** Which part it walks: the chunks of live listings, then the archive of closed and deleted ones. */
+  phase?: "chunks" | "archive";
+  /** In the archive: the key of the last block done (`[createdMs, id]`), null before the first. */
+  archiveCursor?: [number, string] | null;
   /** Records linked so far, and held by the never-pay rule on the way. */
   linked: number;
   held: number;
@@ -33,10 +40,12 @@ export interface LinkProgress extends Claimable {
 const PROGRESS: Deno.KvKey = ["organizations_meta", "link"];
 /** How long a run holds the link (ms); renewed after every chunk. */
 const LEASE_MS = 2 * 60 * 1000;
-/** Chunk numbers listed per round trip. */
+/** Chunk numbers or archive blocks listed per round trip. */
 const LIST_BATCH = 100;
+/** Archived listings written per commit (each a record and its check, within KV's 100 checks a commit). */
+const ARCHIVE_BATCH = 80;
 
-/** What a run did. */
+/** What a run did: listings linked, held on the way, and chunks and archive blocks walked. */
 export interface LinkRun {
   linked: number;
   held: number;
@@ -85,38 +94,90 @@ export async function linkOrganizations(
   if (!held) return run;
   const store = await internshipStore(kv);
   const { keys } = store.model;
-  for (;;) {
+  /** Records the progress after a step (renewing the lease); false when the link was lost to another process. */
+  const advance = async (step: Partial<LinkProgress>, done?: { linked: number; held: number }) => {
+    const current = held!;
+    const progress: LinkProgress = {
+      ...current.value,
+      ...step,
+      linked: current.value.linked + (done?.linked ?? 0),
+      held: current.value.held + (done?.held ?? 0),
+      lease: { holder: current.value.lease!.holder, until: Date.now() + LEASE_MS },
+    };
+    const result = await kv.atomic().check(current).set(PROGRESS, progress).commit();
+    if (!result.ok) return false;
+    held = { key: PROGRESS, value: progress, versionstamp: result.versionstamp };
+    if (done) {
+      run.linked += done.linked;
+      run.held += done.held;
+      run.chunks++;
+      await ctx.requests.giveWay();
+    }
+    return true;
+  };
+  /** What a listing's write adds: its organization count and its place in the moderation queue. */
+  const also = (counter: { held: number }) => (op: Deno.AtomicOperation, next: Internship, previous: Internship) => {
+    countOps(op, organizationCounts(previous), organizationCounts(next));
+    moderationQueueOps(op, "internships", previous, next);
+    if (moderationOf(next).status === "held" && moderationOf(previous).status !== "held") counter.held++;
+  };
+  /** The mapper that links the records of `records` without an organization. */
+  const linker = async (records: readonly Internship[]) => {
+    const names = records.filter((record) => !record.organizationId).map((record) => record.hiringOrganization);
+    const ids = names.length > 0 ? await resolveOrganizations(kv, names) : new Map<string, string>();
+    const now = new Date().toISOString();
+    return (record: Internship) => linked(record, ids, now);
+  };
+
+  // The chunks of live listings, in order.
+  while ((held.value.phase ?? "chunks") === "chunks") {
     const numbers: number[] = [];
     const iter = kv.list({ prefix: keys.stamps, start: keys.stamp(held.value.cursor) }, { limit: LIST_BATCH });
     for await (const stamp of iter) numbers.push(stamp.key[1] as number);
-    if (numbers.length === 0) break;
+    if (numbers.length === 0) {
+      if (!await advance({ phase: "archive", archiveCursor: null })) return run;
+      break;
+    }
     for (const n of numbers) {
-      let heldNow = 0;
+      const counter = { held: 0 };
       const changed = await store.writer.updateChunk(n, async (records) => {
-        heldNow = 0;
-        const names = records.filter((record) => !record.organizationId).map((record) => record.hiringOrganization);
-        const ids = names.length > 0 ? await resolveOrganizations(kv, names) : new Map<string, string>();
-        const now = new Date().toISOString();
-        return (record) => linked(record, ids, now);
-      }, (op, next, previous) => {
-        countOps(op, organizationCounts(previous), organizationCounts(next));
-        moderationQueueOps(op, "internships", previous, next);
-        if (moderationOf(next).status === "held" && moderationOf(previous).status !== "held") heldNow++;
-      });
-      run.linked += changed;
-      run.held += heldNow;
-      run.chunks++;
-      const progress: LinkProgress = {
-        ...held.value,
-        cursor: n + 1,
-        linked: held.value.linked + changed,
-        held: held.value.held + heldNow,
-        lease: { holder: held.value.lease!.holder, until: Date.now() + LEASE_MS },
-      };
-      const result = await kv.atomic().check(held).set(PROGRESS, progress).commit();
-      if (!result.ok) return run;
-      held = { key: PROGRESS, value: progress, versionstamp: result.versionstamp };
-      await ctx.requests.giveWay();
+        counter.held = 0;
+        return await linker(records);
+      }, also(counter));
+      if (!await advance({ cursor: n + 1 }, { linked: changed, held: counter.held })) return run;
+    }
+  }
+
+  // The archive's blocks of closed and deleted listings, in key order.
+  const { archive } = store;
+  for (;;) {
+    const after = held.value.archiveCursor ?? null;
+    const blocks: { key: [number, string]; value: Uint8Array }[] = [];
+    const selector = after
+      ? { prefix: archive.keys.blocks, start: [...archive.keys.blocks, after[0], after[1], ""] }
+      : { prefix: archive.keys.blocks };
+    for await (const entry of kv.list<Uint8Array>(selector, { limit: LIST_BATCH })) {
+      blocks.push({ key: [entry.key[1] as number, entry.key[2] as string], value: entry.value });
+    }
+    if (blocks.length === 0) break;
+    for (const { key, value } of blocks) {
+      const block = new ArchiveBlock(value);
+      const ids = Array.from({ length: block.count }, (_, i) => block.id(i));
+      const done = { linked: 0, held: 0 };
+      for (let i = 0; i < ids.length; i += ARCHIVE_BATCH) {
+        const records = [...(await archive.records(ids.slice(i, i + ARCHIVE_BATCH))).values()];
+        const mapper = await linker(records);
+        const pairs = records.map((record) => [mapper(record), record] as const).filter(([n, p]) => n !== p);
+        if (pairs.length === 0) continue;
+        const counter = { held: 0 };
+        await archive.write({ put: pairs.map(([next]) => next) }, (op) => {
+          counter.held = 0;
+          for (const [next, previous] of pairs) also(counter)(op, next, previous);
+        });
+        done.linked += pairs.length;
+        done.held += counter.held;
+      }
+      if (!await advance({ archiveCursor: key }, done)) return run;
     }
   }
   const finished: LinkProgress = { ...held.value, done: true, finishedAt: new Date().toISOString(), lease: null };

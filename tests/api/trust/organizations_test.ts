@@ -237,3 +237,41 @@ Deno.test("the link resumes where a stopped run left off, and two runs at once l
   assertEquals(linked, [0, 400 - firstChunk], "one run took the link up from chunk 1, the other found it taken");
   assertEquals((await linkProgress(t.kv))?.done, true);
 });
+
+Deno.test("the link reaches archived listings too: closed and deleted ones moved out of the read model", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const owner = await createTestUser(t, "member");
+  const records = generateInternships(300, [owner.user.id], { seed: 11, withHidden: true })
+    .map((record, i) => i % 3 === 0 ? { ...record, deadline: "2020-01-01" } : record);
+  await importInternships(t.kv, records);
+  assertEquals((await call(t, admin, "POST", "/api/admin/jobs/close-listings/run")).status, 200);
+  const archived = records.filter((record, i) => i % 3 === 0 || record.deletedAt).length;
+  assert(archived > 100, `${archived} listings are archived`);
+
+  const run = await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run");
+  assertEquals([run.status, run.body.linked], [200, 300]);
+  const all = await call(
+    t,
+    admin,
+    "GET",
+    "/api/internships?limit=100&offset=0&includeInactive=true&includeDeleted=true&includeClosed=true",
+  );
+  assertEquals(all.body.pagination.total, 300);
+  for (let offset = 0; offset < 300; offset += 100) {
+    const page = await call(
+      t,
+      admin,
+      "GET",
+      `/api/internships?limit=100&offset=${offset}&includeInactive=true&includeDeleted=true&includeClosed=true`,
+    );
+    const unlinked = page.body.internships.filter((i: { organization: unknown }) => i.organization === null);
+    assertEquals(unlinked.length, 0, `page at ${offset}`);
+  }
+  let counted = 0;
+  for (const name of new Set(records.map((record) => record.hiringOrganization))) {
+    counted += (await profile(t, slugBase(name))).body.stats.internships;
+  }
+  assertEquals(counted, records.filter((record) => !record.deletedAt).length);
+  assertEquals((await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run")).body.linked, 0);
+});
