@@ -5,8 +5,9 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { INPUT, SECONDARY_BUTTON } from "@/components/forms.tsx";
-import { pagePosition, Pagination } from "@/components/Pagination.tsx";
+import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { OrganizationBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import {
   type AdminOrganizationPage,
