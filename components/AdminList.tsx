@@ -1,12 +1,12 @@
 /**
  * The parts every admin list island draws the same way, over `useAdminList`'s state
  * (`lib/browser/use_admin_list.ts`): the search box, the status line that announces loading and
- * outcomes to screen readers, the load and row error notices, and the table under them in a region
- * that scrolls sideways on its own on a phone, busy while a load runs, with its empty row.
+ * outcomes to screen readers, the load and row error notices, and the table under them, its rows stacked on a phone
+ * (`components/StackedTable.tsx`), busy while a load runs, with its empty row.
  */
 import type { ComponentChildren } from "preact";
 import { Notice, TextField } from "@/components/forms.tsx";
-import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { SECONDARY_BUTTON, STACKED_TABLE } from "@/lib/browser/styles.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 
 /** What the list parts read of `useAdminList`'s state. */
@@ -126,14 +126,11 @@ export function ListPages({ label, list, pageSize, shown, total, hasMore, disabl
   );
 }
 
-/** A column heading; `from` hides the column below that breakpoint; `hidden` keeps the heading for screen readers only. */
+/** A column heading; `hidden` keeps the heading for screen readers only (e.g. "Actions"). */
 export interface Column {
   label: string;
-  from?: "sm" | "md";
   hidden?: boolean;
 }
-
-const SHOWN_FROM = { sm: "hidden sm:table-cell", md: "hidden md:table-cell" };
 
 /** Props of `AdminTable`: the list's messages (`ListMessages`), and the table's. */
 export interface AdminTableProps extends ListMessagesProps {
@@ -149,8 +146,9 @@ export interface AdminTableProps extends ListMessagesProps {
 }
 
 /**
- * An admin list's messages, then its table: a focusable region that scrolls sideways, a caption, headings and rows,
- * dimmed and marked busy while a load runs, and the `empty` row when a load found no rows.
+ * An admin list's messages, then its table: a focusable region that scrolls sideways if a wide screen is still too
+ * narrow, a caption, headings and rows (stacked below `md`), dimmed and marked busy while a load runs, and the `empty`
+ * row when a load found no rows.
  */
 export function AdminTable({ label, caption, columns, empty, children, ...messages }: AdminTableProps) {
   const { list } = messages;
@@ -166,12 +164,12 @@ export function AdminTable({ label, caption, columns, empty, children, ...messag
         aria-busy={busy ? "true" : undefined}
         tabIndex={0}
       >
-        <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
+        <table class={`min-w-full divide-y divide-slate-200 text-left text-sm ${STACKED_TABLE}`}>
           <caption class="sr-only">{caption}</caption>
           <thead class="bg-slate-100 text-slate-800">
             <tr>
               {columns.map((c) => (
-                <th key={c.label} scope="col" class={`px-4 py-3 font-semibold ${c.from ? SHOWN_FROM[c.from] : ""}`}>
+                <th key={c.label} scope="col" class="px-4 py-3 font-semibold">
                   {c.hidden ? <span class="sr-only">{c.label}</span> : c.label}
                 </th>
               ))}

@@ -5,6 +5,7 @@
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -70,20 +71,20 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
         columns={[
           { label: "Comment" },
           { label: "Author" },
-          { label: "Post", from: "sm" },
-          { label: "Posted", from: "md" },
+          { label: "Post" },
+          { label: "Posted" },
           { label: "Actions", hidden: true },
         ]}
         empty="No comments match."
       >
         {rows.map((row) => (
           <tr key={row.id} class="align-top">
-            <td class="max-w-md px-4 py-3 text-slate-900 [overflow-wrap:anywhere]">
+            <Cell class="min-w-48 max-w-md text-slate-900 [overflow-wrap:anywhere] max-lg:min-w-0">
               {row.parentId && <span class="mr-1 text-xs font-semibold text-slate-700">Reply:</span>}
               {clip(row.content)}
-            </td>
-            <td class="px-4 py-3">{row.user?.name ?? "Deleted user"}</td>
-            <td class="hidden px-4 py-3 sm:table-cell">
+            </Cell>
+            <Cell label="Author">{row.user?.name ?? "Deleted user"}</Cell>
+            <Cell label="Post">
               {row.post
                 ? (
                   <a href={`/ungatekeep/${row.postId}#comment-${row.id}`} class="text-indigo-700 underline">
@@ -91,11 +92,11 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
                   </a>
                 )
                 : "Deleted post"}
-            </td>
-            <td class="hidden whitespace-nowrap px-4 py-3 md:table-cell">{formatDateTime(row.createdAt)}</td>
-            <td class="px-4 py-3">
+            </Cell>
+            <Cell label="Posted" class="whitespace-nowrap">{formatDateTime(row.createdAt)}</Cell>
+            <Cell>
               <RowDeleteButton name={nameOf(row)} disabled={!hydrated} onClick={() => remove.ask(row)} />
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

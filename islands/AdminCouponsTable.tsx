@@ -9,6 +9,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { formatDateTime, fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
@@ -156,7 +157,7 @@ export default function AdminCouponsTable() {
           { label: "Code" },
           { label: "Discount" },
           { label: "Uses" },
-          { label: "Expires", from: "sm" },
+          { label: "Expires" },
           { label: "Active" },
           { label: "Actions", hidden: true },
         ]}
@@ -165,15 +166,15 @@ export default function AdminCouponsTable() {
         {(list.rows ?? []).map((c) => (
           <tr key={c.id}>
             <th scope="row" class="px-4 py-3 font-mono font-medium">{c.code}</th>
-            <td class="px-4 py-3">{discountText(c)}</td>
-            <td class="px-4 py-3 whitespace-nowrap">{`${c.usedCount} / ${c.usageLimit ?? "∞"}`}</td>
-            <td class="hidden px-4 py-3 sm:table-cell">{c.expiresAt ? formatDateTime(c.expiresAt) : "Never"}</td>
-            <td class="px-4 py-3">
+            <Cell label="Discount">{discountText(c)}</Cell>
+            <Cell label="Uses" class="whitespace-nowrap">{`${c.usedCount} / ${c.usageLimit ?? "∞"}`}</Cell>
+            <Cell label="Expires">{c.expiresAt ? formatDateTime(c.expiresAt) : "Never"}</Cell>
+            <Cell label="Active">
               <Switch label={`Active: ${c.code}`} checked={c.isActive} onChange={(on) => setActive(c, on)} />
-            </td>
-            <td class="px-4 py-3 text-right">
+            </Cell>
+            <Cell class="lg:text-right">
               <RowDeleteButton name={c.code} onClick={() => remove.ask(c)} />
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

@@ -8,6 +8,7 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -109,34 +110,34 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
         label="E-mails"
         caption="E-mails in the outbox, newest first"
         columns={[
-          { label: "To" },
-          { label: "Subject", from: "sm" },
+          { label: "E-mail" },
           { label: "Status" },
-          { label: "Last error", from: "md" },
-          { label: "Queued", from: "md" },
+          { label: "Last error" },
           { label: "Actions", hidden: true },
         ]}
         empty="No e-mails match."
       >
         {rows.map((row) => (
           <tr key={row.id} class="align-top">
-            <td class="px-4 py-3 text-slate-900 [overflow-wrap:anywhere]">{row.to}</td>
-            <td class="hidden max-w-xs px-4 py-3 sm:table-cell">{row.subject}</td>
-            <td class="whitespace-nowrap px-4 py-3">
+            <th scope="row" class="px-4 py-3 font-normal text-slate-800">
+              <span class="block font-medium text-slate-900">{row.to}</span>
+              {row.subject}
+            </th>
+            <Cell label="Status" class="min-w-44">
               <span class={`rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[row.status]}`}>{row.status}</span>
               <span class="mt-1 block text-xs text-slate-700">
+                {`queued ${formatDateTime(row.createdAt)} · `}
                 {row.attempts === 1 ? "1 try" : `${row.attempts} tries`}
                 {row.sentAt ? ` · sent ${formatDateTime(row.sentAt)}` : ""}
                 {row.status === "pending" && row.dueAt ? ` · next ${formatDateTime(row.dueAt)}` : ""}
               </span>
-            </td>
-            <td class="hidden max-w-xs px-4 py-3 text-slate-700 [overflow-wrap:anywhere] md:table-cell">
+            </Cell>
+            <Cell label="Last error" class="max-w-xs text-slate-700">
               {row.lastError ?? "—"}
-            </td>
-            <td class="hidden whitespace-nowrap px-4 py-3 md:table-cell">{formatDateTime(row.createdAt)}</td>
-            <td class="px-4 py-3">
+            </Cell>
+            <Cell>
               {row.status === "failed" && !row.canRetry && (
-                <span class="block max-w-40 text-xs text-slate-700">
+                <span class="block max-w-40 text-xs text-slate-700 max-lg:max-w-none">
                   Held a single-use link: not kept, so it cannot be sent again
                 </span>
               )}
@@ -151,7 +152,7 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
                   {retrying === row.id ? "Retrying…" : "Retry"}
                 </button>
               )}
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

@@ -10,6 +10,7 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
@@ -135,9 +136,9 @@ export default function AdminPurchasesTable() {
         label="Purchases"
         caption="Purchases, newest first"
         columns={[
-          { label: "Date", from: "sm" },
           { label: "Buyer" },
-          { label: "Toolkit", from: "md" },
+          { label: "Date" },
+          { label: "Toolkit" },
           { label: "Amount" },
           { label: "Status" },
           { label: "Actions" },
@@ -146,18 +147,17 @@ export default function AdminPurchasesTable() {
       >
         {purchases.map((p) => (
           <tr key={p.id}>
-            <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{formatDate(p.createdAt)}</td>
             <th scope="row" class="px-4 py-3 font-medium text-slate-900">
               {p.user?.name ?? "Deleted user"}
-              {p.user && <span class="block font-normal break-all text-slate-700">{p.user.email}</span>}
-              <span class="block font-normal text-slate-700 md:hidden">{p.toolkit?.title ?? "Removed toolkit"}</span>
+              {p.user && <span class="block font-normal text-slate-700">{p.user.email}</span>}
             </th>
-            <td class="hidden px-4 py-3 md:table-cell">
+            <Cell label="Date" class="whitespace-nowrap">{formatDate(p.createdAt)}</Cell>
+            <Cell label="Toolkit">
               {p.toolkit?.title ?? "Removed toolkit"}
               {p.couponCode && <span class="block text-xs text-slate-700">{`Coupon ${p.couponCode}`}</span>}
-            </td>
-            <td class="px-4 py-3 whitespace-nowrap">{money(p.amountPaid)}</td>
-            <td class="px-4 py-3">
+            </Cell>
+            <Cell label="Amount" class="whitespace-nowrap">{money(p.amountPaid)}</Cell>
+            <Cell label="Status">
               <span
                 class={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.paymentStatus]}`}
               >
@@ -168,8 +168,8 @@ export default function AdminPurchasesTable() {
                   {`${money(p.refund.amount)} on ${formatDate(p.refund.at)} (${p.refund.status})`}
                 </span>
               )}
-            </td>
-            <td class="px-4 py-3">
+            </Cell>
+            <Cell>
               <div class="flex flex-wrap gap-2">
                 {p.paymentStatus === "paid" && p.amountPaid > 0 && (
                   <button
@@ -208,7 +208,7 @@ export default function AdminPurchasesTable() {
                   </a>
                 )}
               </div>
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

@@ -9,6 +9,7 @@ import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -55,7 +56,7 @@ export default function AdminToolkitsTable() {
         columns={[
           { label: "Title" },
           { label: "Price" },
-          { label: "Lessons", from: "sm" },
+          { label: "Lessons" },
           { label: "Active" },
           { label: "Sale badge" },
           { label: "Actions", hidden: true },
@@ -68,25 +69,25 @@ export default function AdminToolkitsTable() {
               <a href={`/admin/toolkits/${row.id}`} class="text-indigo-700 underline">{row.title}</a>
               {row.category && <span class="block font-normal text-slate-700">{row.category}</span>}
             </th>
-            <td class="px-4 py-3 whitespace-nowrap">{formatRupees(row.price)}</td>
-            <td class="hidden px-4 py-3 sm:table-cell">{row.lessonCount}</td>
-            <td class="px-4 py-3">
+            <Cell label="Price" class="whitespace-nowrap">{formatRupees(row.price)}</Cell>
+            <Cell label="Lessons">{row.lessonCount}</Cell>
+            <Cell label="Active">
               <Switch
                 label={`Active: ${row.title}`}
                 checked={row.isActive}
                 onChange={(on) => toggle(row, "isActive", on)}
               />
-            </td>
-            <td class="px-4 py-3">
+            </Cell>
+            <Cell label="Sale badge">
               <Switch
                 label={`Sale badge: ${row.title}`}
                 checked={row.showSaleBadge === true}
                 onChange={(on) => toggle(row, "showSaleBadge", on)}
               />
-            </td>
-            <td class="px-4 py-3 text-right">
+            </Cell>
+            <Cell class="lg:text-right">
               <RowDeleteButton name={row.title} onClick={() => remove.ask(row)} />
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

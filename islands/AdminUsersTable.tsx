@@ -12,6 +12,7 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { FieldError, Notice } from "@/components/forms.tsx";
 import { invalidProps } from "@/lib/browser/field_props.ts";
 import { INPUT, ROW_INPUT } from "@/lib/browser/styles.ts";
@@ -106,23 +107,20 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
         caption="Users, newest first"
         columns={[
           { label: "Name" },
-          { label: "E-mail", from: "md" },
-          { label: "Verified", from: "sm" },
-          { label: "Joined", from: "sm" },
+          { label: "E-mail" },
+          { label: "Verified" },
+          { label: "Joined" },
           { label: "Role" },
         ]}
         empty={filtered ? "No users match this search." : "There are no users yet."}
       >
         {users.map((u) => (
           <tr key={u.id}>
-            <th scope="row" class="px-4 py-3 font-medium text-slate-900">
-              {u.name}
-              <span class="block font-normal break-all text-slate-700 md:hidden">{u.email}</span>
-            </th>
-            <td class="hidden px-4 py-3 md:table-cell">{u.email}</td>
-            <td class="hidden px-4 py-3 sm:table-cell">{u.emailVerified ? "Yes" : "No"}</td>
-            <td class="hidden px-4 py-3 whitespace-nowrap sm:table-cell">{formatDate(u.createdAt)}</td>
-            <td class="px-4 py-3">
+            <th scope="row" class="px-4 py-3 font-medium text-slate-900">{u.name}</th>
+            <Cell label="E-mail">{u.email}</Cell>
+            <Cell label="Verified">{u.emailVerified ? "Yes" : "No"}</Cell>
+            <Cell label="Joined" class="whitespace-nowrap">{formatDate(u.createdAt)}</Cell>
+            <Cell label="Role">
               {u.id === currentUserId ? <span>{u.role} (you)</span> : (
                 <>
                   <select
@@ -140,7 +138,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
                   <FieldError id={`role-${u.id}`} error={roleError?.userId === u.id && roleError.message} />
                 </>
               )}
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

@@ -6,6 +6,7 @@
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
 import { formatDateTime } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -105,26 +106,27 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
             <th scope="row" class="px-4 py-3 font-medium text-slate-900">
               <a href={`/admin/ungatekeep/${row.id}`} class="hover:underline">{row.title}</a>
             </th>
-            <td class="px-4 py-3">{TAG_LABELS[row.tag]}</td>
-            <td class="px-4 py-3">
+            <Cell label="Tag">{TAG_LABELS[row.tag]}</Cell>
+            <Cell label="Status">
               {statusOf(row)}
               {row.publishedAt && <span class="block text-xs text-slate-700">{formatDateTime(row.publishedAt)}</span>}
-            </td>
+            </Cell>
             {(["isPublished", "isPinned"] as Switch[]).map((field) => (
-              <td key={field} class="px-4 py-3">
+              <Cell key={field} label={field === "isPublished" ? "Published" : "Pinned"}>
                 <input
                   type="checkbox"
                   checked={row[field]}
                   disabled={!hydrated}
                   aria-label={`${field === "isPublished" ? "Published" : "Pinned"}: ${row.title}`}
-                  onChange={() => toggle(row, field)}
+                  onChange={() =>
+                    toggle(row, field)}
                   class="h-4 w-4 accent-indigo-700"
                 />
-              </td>
+              </Cell>
             ))}
-            <td class="px-4 py-3">
+            <Cell>
               <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => remove.ask(row)} />
-            </td>
+            </Cell>
           </tr>
         ))}
       </AdminTable>

@@ -4,7 +4,7 @@
  */
 import { formatRupees } from "@/lib/money.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
-import { lessonFacts } from "@/lib/browser/toolkit_format.ts";
+import { type CoverLoading, lessonFacts } from "@/lib/browser/toolkit_format.ts";
 
 /** The price line: the price, and the original price struck through when it is higher. */
 export function PriceTag({ price, originalPrice }: Pick<Toolkit, "price" | "originalPrice">) {
@@ -36,11 +36,19 @@ export function LockIcon() {
   );
 }
 
-export function ToolkitCard({ toolkit }: { toolkit: Toolkit }) {
+export function ToolkitCard({ toolkit, cover = "lazy" }: { toolkit: Toolkit; cover?: CoverLoading }) {
   return (
     <article class="flex h-full flex-col overflow-hidden [overflow-wrap:anywhere] rounded-lg border border-slate-200 bg-white shadow-sm">
       {toolkit.coverImageUrl
-        ? <img src={toolkit.coverImageUrl} alt="" class="aspect-video w-full object-cover" loading="lazy" />
+        ? (
+          <img
+            src={toolkit.coverImageUrl}
+            alt=""
+            class="aspect-video w-full object-cover"
+            loading={cover === "lazy" ? "lazy" : "eager"}
+            fetchpriority={cover === "first" ? "high" : undefined}
+          />
+        )
         : <div class="aspect-video w-full bg-gradient-to-br from-indigo-100 to-sky-100" aria-hidden="true" />}
       <div class="flex flex-1 flex-col gap-2 p-4">
         <div class="flex items-center justify-between gap-2">

@@ -47,7 +47,8 @@ export function PinMarker() {
   );
 }
 
-export function PostCard({ post, now }: { post: PostView; now?: Date }) {
+/** A post in the feed; `firstScreen`: it shows without scrolling, so its thumbnail loads at once (else when near). */
+export function PostCard({ post, now, firstScreen = false }: { post: PostView; now?: Date; firstScreen?: boolean }) {
   const thumbnail = thumbnailOf(post);
   return (
     <article class="flex gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
@@ -55,7 +56,7 @@ export function PostCard({ post, now }: { post: PostView; now?: Date }) {
         <img
           src={thumbnail}
           alt=""
-          loading="lazy"
+          loading={firstScreen ? "eager" : "lazy"}
           class="h-20 w-20 shrink-0 rounded-md object-cover bg-slate-100 sm:h-24 sm:w-32"
         />
       )}

@@ -21,3 +21,11 @@ export const ROW_INPUT = "rounded-md border border-slate-400 bg-white px-2 py-1 
 /** Classes of a secondary button (Cancel, Delete in a table row, paging). */
 export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium " +
   "text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";
+
+/**
+ * The classes of a `<table>` whose rows stack below `lg` (`components/StackedTable.tsx`): each row a block, each cell a
+ * line, the column headings for screen readers only; stacked, a long word may break anywhere.
+ */
+export const STACKED_TABLE = "max-lg:block max-lg:[&_tbody]:block max-lg:[&_tr]:block max-lg:[&_tr]:py-2 " +
+  "max-lg:[&_th]:block max-lg:[&_td]:block max-lg:[&_th]:py-1 max-lg:[&_td]:py-1 max-lg:[&_thead]:sr-only " +
+  "max-lg:[&_th]:[overflow-wrap:anywhere] max-lg:[&_td]:[overflow-wrap:anywhere]";

@@ -1,8 +1,19 @@
-/** Browser-safe: how a toolkit's facts read on its card and page. */
+/** Browser-safe: how a toolkit's facts read on its card and page, and how the cards' covers load. */
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 
 /** "8 lessons · 3 hours". */
 export function lessonFacts(toolkit: Pick<Toolkit, "lessonCount" | "totalDuration">): string {
   const lessons = `${toolkit.lessonCount} ${toolkit.lessonCount === 1 ? "lesson" : "lessons"}`;
   return toolkit.totalDuration ? `${lessons} · ${toolkit.totalDuration}` : lessons;
+}
+
+/**
+ * How a card's cover loads: `first` (the page's largest paint: at once, before other images), `eager` (in the first
+ * screen: at once) or `lazy` (further down: when scrolled near).
+ */
+export type CoverLoading = "first" | "eager" | "lazy";
+
+/** The cover loading of the card at `index` of a grid whose first `firstScreen` cards show without scrolling. */
+export function coverLoadingAt(index: number, firstScreen: number): CoverLoading {
+  return index === 0 ? "first" : index < firstScreen ? "eager" : "lazy";
 }

@@ -1,7 +1,7 @@
 /**
  * Security headers of every response (Hono's `secureHeaders`), in `routes/_middleware.ts`:
- * documents get the full set with the document CSP (`lib/platform/csp.ts`); JSON answers under
- * `/api/` only what matters for an API (OWASP REST Security): nosniff, a deny-all CSP with
+ * documents (the API reference page among them) get the full set with the document CSP (`lib/platform/csp.ts`); JSON
+ * answers under `/api/` only what matters for an API (OWASP REST Security): nosniff, a deny-all CSP with
  * frame-ancestors, Referrer-Policy and, on https, HSTS.
  */
 import { secureHeaders } from "hono/secure-headers";
@@ -46,8 +46,12 @@ const headerSets = {
   api: { secure: fromHonoMiddleware(apiHeaders(HSTS)), plain: fromHonoMiddleware(apiHeaders(false)) },
 };
 
+/** The pages under `/api/`, documents for people: the API reference (`routes/api/docs.tsx`). */
+const API_PAGES = new Set(["/api/docs"]);
+
 /** Adds the security headers of a document or of an API answer. */
 export const securityHeaders: MiddlewareHandler<AppState> = (req, ctx) => {
-  const set = ctx.url.pathname.startsWith("/api/") ? headerSets.api : headerSets.document;
+  const { pathname } = ctx.url;
+  const set = pathname.startsWith("/api/") && !API_PAGES.has(pathname) ? headerSets.api : headerSets.document;
   return (ctx.state.services.config.secure ? set.secure : set.plain)(req, ctx);
 };

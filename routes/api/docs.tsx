@@ -53,7 +53,7 @@ function OperationCard({ method, path, op }: { method: string; path: string; op:
     >
       <h3 id={`${op.operationId}-title`} class="flex flex-wrap items-center gap-2 font-mono text-sm">
         <span class={`rounded px-2 py-0.5 font-semibold uppercase ${METHOD_STYLE[method] ?? ""}`}>{method}</span>
-        <span class="[overflow-wrap:anywhere] text-slate-900">{path}</span>
+        <code class="[overflow-wrap:anywhere] text-slate-900">{path}</code>
       </h3>
       <p class="mt-2 font-medium text-slate-900">{op.summary}</p>
       {op.description && <p class="mt-1 whitespace-pre-line text-sm text-slate-700">{op.description}</p>}
@@ -72,7 +72,9 @@ function OperationCard({ method, path, op }: { method: string; path: string; op:
               <tr key={`${p.in}-${p.name}`} class="border-b border-slate-100 align-top">
                 <td class="py-1 pr-3 font-mono">{p.name}{p.required ? " *" : ""}</td>
                 <td class="py-1 pr-3">{p.in}</td>
-                <td class="py-1 font-mono text-xs [overflow-wrap:anywhere]">{JSON.stringify(p.schema)}</td>
+                <td class="py-1 text-xs [overflow-wrap:anywhere]">
+                  <code>{JSON.stringify(p.schema)}</code>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -47,6 +47,11 @@ export const handler = define.handlers<Data>({
   },
 });
 
+/** `url` with a line break opportunity after each single slash, so a line ends there rather than inside an id. */
+function withBreaksAfterSlashes(url: string) {
+  return url.split(/(?<=[^/]\/)/).flatMap((part, i) => i === 0 ? [part] : [<wbr key={i} />, part]);
+}
+
 /** The page of an address that holds no certificate (any more). */
 function NoCertificate({ missing }: { missing: "removed" | "unknown" }) {
   const title = missing === "removed" ? "This certificate is no longer available" : "Certificate not found";
@@ -103,7 +108,7 @@ export default define.page<Data>(function CertificatePage({ data }) {
             <dd class="font-mono">{c.serial}</dd>
           </div>
         </dl>
-        <p class="mt-8 break-all text-xs text-slate-700">Verify at {url}</p>
+        <p class="mt-8 text-xs text-slate-700 [overflow-wrap:anywhere]">Verify at {withBreaksAfterSlashes(url)}</p>
       </article>
       <div class="flex flex-wrap gap-3 print:hidden">
         {!revoked && (

@@ -1,8 +1,15 @@
-/** `/toolkits`: the marketplace of active toolkits, newest first, with an empty state. Server-rendered, no JavaScript. */
+/**
+ * `/toolkits`: the marketplace of active toolkits, newest first, with an empty state. Server-rendered, no JavaScript.
+ * The first screen's covers load at once, the first before anything else; the rest when scrolled near.
+ */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { ToolkitCard } from "@/components/toolkits/ToolkitCard.tsx";
+import { coverLoadingAt } from "@/lib/browser/toolkit_format.ts";
 import { listActiveToolkits, type Toolkit } from "@/lib/toolkits/catalog.ts";
+
+/** Cards in the first screen: the first row of the three-column grid on a wide screen (one on a phone). */
+const FIRST_SCREEN_CARDS = 3;
 
 export const handler = define.handlers<Toolkit[]>({
   async GET(_req, ctx) {
@@ -35,9 +42,9 @@ export default define.page<Toolkit[]>(function ToolkitsPage({ data: toolkits, st
         )
         : (
           <ul class="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {toolkits.map((toolkit) => (
+            {toolkits.map((toolkit, index) => (
               <li key={toolkit.id}>
-                <ToolkitCard toolkit={toolkit} />
+                <ToolkitCard toolkit={toolkit} cover={coverLoadingAt(index, FIRST_SCREEN_CARDS)} />
               </li>
             ))}
           </ul>

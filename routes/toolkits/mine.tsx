@@ -5,6 +5,8 @@
 import { certificatePath, certificatesOf } from "@/lib/certificates/certificates.ts";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Cell } from "@/components/StackedTable.tsx";
+import { STACKED_TABLE } from "@/lib/browser/styles.ts";
 import { formatDate } from "@/lib/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { formatRupees, toRupees } from "@/lib/money.ts";
@@ -44,18 +46,18 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
   return (
     <section class="space-y-3">
       <h2 id="payments-heading" class="text-xl font-semibold text-slate-900">Payment history</h2>
-      {/* On a narrow screen the table scrolls inside this region, which a keyboard can focus and scroll. */}
+      {/* On a phone the rows stack; on a wide screen too narrow for the table, it scrolls inside this region. */}
       <div
         role="region"
         aria-labelledby="payments-heading"
         tabIndex={0}
         class="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
       >
-        <table class="min-w-full divide-y divide-slate-200 text-left text-sm">
+        <table class={`min-w-full divide-y divide-slate-200 text-left text-sm ${STACKED_TABLE}`}>
           <thead class="bg-slate-100 text-slate-800">
             <tr>
-              <th scope="col" class="px-4 py-3 font-semibold">Date</th>
               <th scope="col" class="px-4 py-3 font-semibold">Toolkit</th>
+              <th scope="col" class="px-4 py-3 font-semibold">Date</th>
               <th scope="col" class="px-4 py-3 font-semibold">Amount</th>
               <th scope="col" class="px-4 py-3 font-semibold">Status</th>
               <th scope="col" class="px-4 py-3 font-semibold">Receipt</th>
@@ -64,22 +66,22 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
           <tbody class="divide-y divide-slate-200 text-slate-800">
             {purchases.map((p) => (
               <tr key={p.id}>
-                <td class="px-4 py-3 whitespace-nowrap">
-                  <time datetime={p.createdAt}>
-                    {formatDate(p.createdAt)}
-                  </time>
-                </td>
-                <td class="px-4 py-3">{p.toolkit?.title ?? "A toolkit that was removed"}</td>
-                <td class="px-4 py-3 whitespace-nowrap">{formatRupees(toRupees(p.amountPaid))}</td>
-                <td class="px-4 py-3">
+                <th scope="row" class="px-4 py-3 font-medium text-slate-900">
+                  {p.toolkit?.title ?? "A toolkit that was removed"}
+                </th>
+                <Cell label="Date" class="whitespace-nowrap">
+                  <time datetime={p.createdAt}>{formatDate(p.createdAt)}</time>
+                </Cell>
+                <Cell label="Amount" class="whitespace-nowrap">{formatRupees(toRupees(p.amountPaid))}</Cell>
+                <Cell label="Status">
                   {STATUS_LABELS[p.paymentStatus]}
                   {p.refund && (
                     <span class="block text-xs text-slate-700">
                       {`${formatRupees(toRupees(p.refund.amount))} refunded on ${formatDate(p.refund.at)}`}
                     </span>
                   )}
-                </td>
-                <td class="px-4 py-3 whitespace-nowrap">
+                </Cell>
+                <Cell label="Receipt" class="whitespace-nowrap">
                   {p.receiptUrl
                     ? (
                       <a href={p.receiptUrl} class="text-indigo-700 underline">
@@ -87,7 +89,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                       </a>
                     )
                     : <span class="text-slate-600">—</span>}
-                </td>
+                </Cell>
               </tr>
             ))}
           </tbody>

@@ -15,6 +15,9 @@ import { isPreviewOnly } from "@/lib/ungatekeep/policy.ts";
 import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
 import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 
+/** Posts that can show in the first screen (on a wide screen without banners), whose thumbnails load at once. */
+const FIRST_SCREEN_POSTS = 3;
+
 interface Data {
   tag: PostTag | undefined;
   offset: number;
@@ -114,9 +117,9 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
         ? <p class="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-700">No posts yet.</p>
         : (
           <ul class="space-y-4" aria-label="Posts">
-            {feed.posts.map((post) => (
+            {feed.posts.map((post, index) => (
               <li key={post.id}>
-                <PostCard post={post} now={now} />
+                <PostCard post={post} now={now} firstScreen={index < FIRST_SCREEN_POSTS} />
               </li>
             ))}
           </ul>

@@ -51,6 +51,13 @@ Deno.test("API responses carry nosniff, a deny-all CSP with frame-ancestors and 
   assertEquals(res.headers.get("referrer-policy"), "strict-origin-when-cross-origin");
 });
 
+Deno.test("the API reference page under /api/ carries the document CSP, so its stylesheet loads", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/api/docs");
+  await res.body?.cancel();
+  assertMatch(res.headers.get("content-security-policy") ?? "", /style-src 'self'/);
+});
+
 Deno.test("HSTS is sent when the public origin is https", async () => {
   await using t = await createTestApp({ env: { APP_URL: "https://careers.example", AUTH_SECRET: "x".repeat(32) } });
   const res = await t.fetch("https://careers.example/api/health");

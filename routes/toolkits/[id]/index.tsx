@@ -177,9 +177,9 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
               : (
                 <ol class="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
                   {contentItems.map((item, index) => (
-                    <li key={item.id} class="flex items-center justify-between gap-3 px-4 py-3">
-                      <span class="flex items-center gap-3">
-                        <span class="w-6 text-sm text-slate-700">{index + 1}.</span>
+                    <li key={item.id} class="flex items-start gap-3 px-4 py-3">
+                      <span class="w-6 shrink-0 text-sm leading-6 text-slate-700">{index + 1}.</span>
+                      <span class="min-w-0 flex-1">
                         {canOpen(item)
                           ? (
                             <a href={`${learn}/${item.id}`} class="font-medium text-indigo-700 underline">
@@ -187,9 +187,9 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                             </a>
                           )
                           : <span class="font-medium text-slate-900">{item.title}</span>}
-                        <span class="text-xs text-slate-700">{item.type === "video" ? "Video" : "Article"}</span>
+                        <span class="block text-xs text-slate-700">{item.type === "video" ? "Video" : "Article"}</span>
                       </span>
-                      <span class="text-xs font-medium">
+                      <span class="shrink-0 whitespace-nowrap text-xs font-medium leading-6">
                         {completedItemIds.includes(item.id)
                           ? <span class="text-green-800">Completed</span>
                           : item.isPreview && !hasPurchased
