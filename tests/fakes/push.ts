@@ -6,7 +6,8 @@
  * `https:` `sub`, with `k` the application server key the subscription was made for; `TTL`; and an `aes128gcm` body
  * (RFC 8291) that decrypts with the subscription's private key. A taken message is kept decrypted and parsed (201).
  * A refused one answers 400 or 403 and is kept in `refused`. `gone(endpoint)` makes an endpoint answer 410, `down`
- * makes every post answer 503. Point the app at it with `createTestApp({ env: fake.env })`.
+ * makes every post answer 503. `GET /stats` answers `{taken, refused, posts}` (for a benchmark in another process).
+ * Point the app at it with `createTestApp({ env: fake.env })`.
  */
 import { decryptPayload, fromBase64Url, generateVapidKeys, importP256, toBase64Url } from "@/lib/push/web_push.ts";
 
@@ -140,6 +141,9 @@ export async function startFakePushService(): Promise<FakePushService> {
     const url = new URL(req.url);
     const id = /^\/push\/([\w-]+)$/.exec(url.pathname)?.[1];
     const endpoint = `${origin}${url.pathname}`;
+    if (req.method === "GET" && url.pathname === "/stats") {
+      return Response.json({ taken: messages.length, refused: refused.length, posts: fake.posts });
+    }
     if (req.method !== "POST" || !id) return new Response("Not found", { status: 404 });
     fake.posts++;
     const body = new Uint8Array(await req.arrayBuffer());

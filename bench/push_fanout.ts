@@ -1,0 +1,137 @@
+/**
+ * Push fan-out benchmark (docs/performance.md, Push benchmark): `deno run -A bench/push_fanout.ts`. The fake push service of
+ * `tests/fakes/push.ts` runs in its own process (it decrypts every message and checks its VAPID JWT, as a push service
+ * would) and hands out `BENCH_SUBSCRIPTIONS` subscriptions (default 10,000), one per person; a KV file gets 10,000
+ * open internships, those subscriptions, and one notification per person (their push outbox messages due); the real
+ * server (`main.ts`, `JOBS=off`) starts on it. It measures `GET /api/internships` p95 idle, then runs the
+ * `push-outbox` job by hand (`POST /api/admin/jobs/push-outbox/run`) while one client keeps asking for internship
+ * pages, and prints the fan-out's time, the messages the service took, and the list's p95 during it against idle
+ * (target: within 60 s, p95 at most 2× idle). Also prints the service worker's size gzipped.
+ */
+import { gzipSync } from "node:zlib";
+import { percentile, seedOwners, startPlatform, waitFor } from "./harness.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
+import { createUser } from "@/lib/users/users.ts";
+import { startFakePushService } from "@/tests/fakes/push.ts";
+import type { FakeSubscription } from "@/tests/fakes/push.ts";
+
+const COUNT = Number(Deno.env.get("BENCH_SUBSCRIPTIONS") ?? 10_000);
+const FAKE = "--fake-push-service";
+
+if (Deno.args[0] === FAKE) {
+  // The child: the service, its subscriptions written to the file named, then serving until killed.
+  const service = await startFakePushService();
+  const subscriptions: FakeSubscription[] = [];
+  for (let i = 0; i < COUNT; i++) subscriptions.push(await service.subscribe());
+  await Deno.writeTextFile(Deno.args[1], JSON.stringify({ env: service.env, origin: service.origin, subscriptions }));
+  await new Promise(() => {});
+}
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = await Deno.makeTempDir({ prefix: "push-bench-" });
+const kvPath = `${dir}/kv.sqlite3`;
+const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
+
+const handoff = `${dir}/service.json`;
+const child = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "bench/push_fanout.ts", FAKE, handoff],
+  cwd: root,
+  stdout: "inherit",
+  stderr: "inherit",
+}).spawn();
+let service: { env: Record<string, string>; origin: string; subscriptions: FakeSubscription[] } | null = null;
+while (!service) {
+  await new Promise((r) => setTimeout(r, 200));
+  service = await Deno.readTextFile(handoff).then(JSON.parse).catch(() => null);
+}
+
+// Seed: internships, people with one subscription each, and one notification each (due now).
+const kv = await Deno.openKv(kvPath);
+const owners = await seedOwners(kv);
+await importInternships(kv, generateInternships(10_000, owners.map((o) => o.id), { seed: 5 }));
+const admin = await createUser(kv, {
+  name: "Bench admin",
+  email: "admin@bench.example",
+  emailVerified: true,
+  role: "admin",
+});
+const cookie = `session=${(await createSession(kv, admin.id)).token}`;
+for (let i = 0; i < COUNT; i += 100) {
+  const op = kv.atomic();
+  for (let j = i; j < Math.min(COUNT, i + 100); j++) {
+    const userId = `bench-person-${j}`;
+    const { endpoint, keys } = service.subscriptions[j];
+    op.set(["push_subscriptions", userId], [{ endpoint, keys, createdAt: new Date().toISOString() }]);
+    addNotification(op, {
+      userId,
+      type: "opportunity_reviewed",
+      title: "Your opportunity was approved",
+      body: `"Campus Hack ${j}" is now published for everyone to see.`,
+      url: `/opportunities/bench-${j}`,
+    });
+  }
+  if (!(await op.commit()).ok) throw new Error("seed commit failed");
+}
+kv.close();
+
+const platform = startPlatform(kvPath, { ...service.env, JOBS: "off", RATE_LIMITS: "off" });
+await waitFor(`${platform.origin}/api/health`, 60_000);
+
+/** Latencies (ms) of sequential `GET /api/internships` pages until `stop()` says so or `samples` are taken. */
+async function listLatencies(samples: number, stop: () => boolean = () => false): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; times.length < samples && !stop(); i++) {
+    const started = performance.now();
+    const res = await fetch(`${platform.origin}/api/internships?limit=20&offset=${(i * 20) % 5000}`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+await listLatencies(50);
+const idle = percentile(await listLatencies(300), 95);
+let done = false;
+const started = performance.now();
+const during = listLatencies(Number.MAX_SAFE_INTEGER, () => done);
+const run = await fetch(`${platform.origin}/api/admin/jobs/push-outbox/run`, {
+  method: "POST",
+  headers: { cookie, origin: platform.origin },
+});
+const counts = await run.json();
+const fanoutMs = performance.now() - started;
+done = true;
+const busy = await during;
+const stats = await (await fetch(`${service.origin}/stats`)).json();
+const worker = await Deno.readFile(`${root}_build/sw.js`).catch(() => null);
+
+console.log(
+  `Push fan-out to ${fmt(COUNT)} subscriptions (one per person), load average ${
+    Deno.readTextFileSync("/proc/loadavg").split(" ")[0]
+  }`,
+);
+console.log(
+  `  fan-out time                ${fmt(fanoutMs / 1000, 2)} s (target ≤ 60 s), job answered ${JSON.stringify(counts)}`,
+);
+console.log(`  messages taken by service   ${fmt(stats.taken, 0)} (refused ${stats.refused}, posts ${stats.posts})`);
+console.log(
+  `  GET /api/internships p95    idle ${fmt(idle, 2)} ms, during ${
+    fmt(percentile(busy, 95), 2)
+  } ms over ${busy.length} requests (${fmt(percentile(busy, 95) / idle, 2)}×, target ≤ 2×)`,
+);
+if (worker) {
+  console.log(
+    `  service worker /sw.js       ${fmt(gzipSync(worker, { level: 9 }).byteLength / 1024, 2)} KB gzipped (${
+      fmt(worker.byteLength / 1024, 2)
+    } KB)`,
+  );
+}
+
+platform.process.kill("SIGTERM");
+await platform.process.status;
+child.kill("SIGTERM");
+await child.status;
+await Deno.remove(dir, { recursive: true });
