@@ -24,6 +24,10 @@ import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
 import type { User } from "@/lib/users/users.ts";
 import AccountDataControls from "@/islands/AccountDataControls.tsx";
 import PhoneNotifications from "@/islands/PhoneNotifications.tsx";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `profile` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "profile" };
 
 const OPTIONS: ProfileOptions = {
   limits: PROFILE_LIMITS,

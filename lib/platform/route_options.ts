@@ -9,15 +9,34 @@
  *   route that authenticates every request by its own signature (a payment gateway's webhook,
  *   which verifies the HMAC of the raw body before it reads anything), or by a secret token in its path (the
  *   one-click unsubscribe link, which a mail client posts from no origin at all), may declare it.
+ * - `personLimit`: the per-person limit the route's writes fall under (`lib/http/person_limits.ts`).
  */
 import { z } from "zod";
 
 /** Largest request body by default, in bytes (1 MB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The names of `PERSON_LIMITS` (`lib/http/person_limits.ts`, which checks that the two lists agree). */
+export const PERSON_LIMIT_NAMES = [
+  "reactions",
+  "saved",
+  "alerts",
+  "settings",
+  "notifications",
+  "push",
+  "profile",
+  "comments",
+  "progress",
+  "export",
+  "unsubscribe",
+  "submissions",
+  "checkout",
+] as const;
+
 const RouteOptionsSchema = z.strictObject({
   bodyLimitBytes: z.int().positive().optional(),
   originCheck: z.literal(false).optional(),
+  personLimit: z.enum(PERSON_LIMIT_NAMES).optional(),
 });
 
 /** A route's options; see the module docstring. */
@@ -27,6 +46,7 @@ export type RouteOptions = z.infer<typeof RouteOptionsSchema>;
 export interface ResolvedRouteOptions {
   bodyLimitBytes: number;
   originCheck: boolean;
+  personLimit: typeof PERSON_LIMIT_NAMES[number] | undefined;
 }
 
 /**
@@ -41,6 +61,7 @@ export function resolveRouteOptions(options: unknown, route: string): ResolvedRo
   return {
     bodyLimitBytes: result.data.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     originCheck: result.data.originCheck !== false,
+    personLimit: result.data.personLimit,
   };
 }
 

@@ -13,6 +13,10 @@ import {
   studentOnboardingSchema,
 } from "@/lib/onboarding/onboarding.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `profile` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "profile" };
 
 export const apiDocs = describeRoute({
   GET: {

@@ -9,6 +9,10 @@ import { parseProfileUpdate, profileUpdateSchema, toProfile, updateProfile } fro
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ProfileSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `profile` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "profile" };
 
 export const apiDocs = describeRoute({
   GET: {

@@ -19,7 +19,7 @@ import {
 import { describeAlert } from "@/lib/alerts/describe.ts";
 import { SETTING_LABELS } from "@/lib/settings/labels.ts";
 
-export const routeOptions: RouteOptions = { originCheck: false };
+export const routeOptions: RouteOptions = { originCheck: false, personLimit: "unsubscribe" };
 
 interface Data {
   subject: UnsubscribeSubject | null;

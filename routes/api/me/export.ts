@@ -6,6 +6,10 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { exportAccount } from "@/lib/account/export.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Every request (it reads everything) falls under the per-person limit `export` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "export" };
 
 export const apiDocs = describeRoute({
   GET: {

@@ -19,6 +19,10 @@ import {
   removeSubscriptions,
   subscriptionView,
 } from "@/lib/push/subscriptions.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `push` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "push" };
 
 const SubscriptionSchema = z.strictObject({ endpoint: z.string(), createdAt: z.string() });
 

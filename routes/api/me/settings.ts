@@ -10,6 +10,10 @@ import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SettingsSchema } from "@/lib/openapi/resources.ts";
 import { getSettings, SettingsChangeSchema, updateSettings } from "@/lib/settings/settings.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `settings` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "settings" };
 
 const Answer = z.strictObject({ settings: SettingsSchema });
 

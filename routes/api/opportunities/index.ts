@@ -16,6 +16,10 @@ import {
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { OpportunitySchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "submissions" };
 
 export const apiDocs = describeRoute({
   GET: {

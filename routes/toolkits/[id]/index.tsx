@@ -33,6 +33,10 @@ import { BUYER_STATE_MESSAGE } from "@/lib/purchases/indian_states.ts";
 import { buyerStateOf } from "@/lib/purchases/place_of_supply.ts";
 import type { User } from "@/lib/users/users.ts";
 import { toolkitCourse } from "@/lib/seo/json_ld.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** The buy form's posts fall under the per-person limit `checkout` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "checkout" };
 
 /** The page's data: the toolkit, and what its checkout asks and says (see the module docstring). */
 interface Data extends ToolkitDetail {

@@ -9,6 +9,10 @@ import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AlertSchema } from "@/lib/openapi/resources.ts";
 import { AlertCreateSchema, createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `alerts` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "alerts" };
 
 export const apiDocs = describeRoute({
   GET: {

@@ -8,6 +8,10 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { markRead, MarkReadSchema } from "@/lib/notifications/notifications.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `notifications` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "notifications" };
 
 export const apiDocs = describeRoute({
   POST: {

@@ -10,6 +10,10 @@ import { readBody } from "@/lib/http/json.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `checkout` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "checkout" };
 
 const PurchaseBodySchema = z.object({
   couponCode: z.string().max(100).nullable().optional(),

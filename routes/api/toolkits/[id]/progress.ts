@@ -9,6 +9,10 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `progress` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "progress" };
 
 const ProgressBodySchema = z.object({ contentItemId: z.string().min(1).max(100), completed: z.boolean() });
 

@@ -8,6 +8,10 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { paymentContext, verifyPayment } from "@/lib/purchases/confirmation.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `checkout` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "checkout" };
 
 const field = z.string().min(1).max(200);
 const VerifyBodySchema = z.object({ razorpay_order_id: field, razorpay_payment_id: field, razorpay_signature: field });

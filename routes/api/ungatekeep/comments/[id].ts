@@ -10,6 +10,10 @@ import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { CommentSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { CommentEditSchema, editComment, removeComment } from "@/lib/comments/comments.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `comments` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "comments" };
 
 export const apiDocs = describeRoute({
   PATCH: {

@@ -11,6 +11,10 @@ import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SavedItemSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { isSavedKind, SavedChangeSchema, saveItem, unsaveItem } from "@/lib/saved/saved.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `saved` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "saved" };
 
 export const apiDocs = describeRoute({
   PUT: {

@@ -9,6 +9,10 @@ import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ReactionsAnswerSchema } from "@/lib/openapi/resources.ts";
 import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
 import { react } from "@/lib/comments/reactions.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `reactions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "reactions" };
 
 const operation = (summary: string) => ({
   summary,

@@ -1,0 +1,69 @@
+/**
+ * Per-person limits (docs/decisions.md, Errors and limits, "Per-person limits"): every route a person writes through
+ * declares the limit it falls under, unless it has limits of its own or only trusted roles reach it; past a limit the
+ * person is answered 429 with `Retry-After` and another person is not; the data export counts reads.
+ */
+import manifest from "@/routes.gen.ts";
+import { PERSON_LIMITS } from "@/lib/http/person_limits.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+
+/** Write routes without a per-person limit, each with the reason. */
+const EXEMPT: Record<string, string> = {
+  "./routes/api/auth/": "the auth limits, per e-mail and per address",
+  "./routes/sign-in.tsx": "the auth limits",
+  "./routes/sign-up.tsx": "the auth limits",
+  "./routes/forgot-password.tsx": "the auth limits",
+  "./routes/reset-password.tsx": "a single-use token",
+  "./routes/sign-out.ts": "ends the caller's own session",
+  "./routes/api/admin/": "admins only",
+  "./routes/admin/": "admins only",
+  "./routes/api/webhooks/razorpay.ts": "the gateway, by its signature",
+  "./routes/api/ungatekeep/[id]/comments.ts": "its own limit, 10 a minute, in the comment's own write",
+  "./routes/api/me/index.ts": "account deletion: its own limit per session",
+  "./routes/api/internships/": "members and admins only (and ingest keys)",
+  "./routes/api/organizations/": "an organization's own admins only",
+  "./routes/api/toolkits/index.ts": "admins only",
+};
+
+Deno.test("every route a person writes through declares its per-person limit, or says why it has none", () => {
+  const missing: string[] = [];
+  for (const [path, module] of Object.entries(manifest.routes)) {
+    const handler = (module as { handler?: unknown }).handler;
+    const methods = handler && typeof handler === "object" ? Object.keys(handler) : [];
+    if (!methods.some((m) => ["POST", "PUT", "PATCH", "DELETE"].includes(m))) continue;
+    if (Object.keys(EXEMPT).some((prefix) => path === prefix || (prefix.endsWith("/") && path.startsWith(prefix)))) {
+      continue;
+    }
+    const declared = (module as { routeOptions?: { personLimit?: string } }).routeOptions?.personLimit;
+    if (!declared || !(declared in PERSON_LIMITS)) missing.push(path);
+  }
+  assertEquals(missing, []);
+});
+
+Deno.test("past the settings limit a person gets 429 with Retry-After; another person does not; export counts reads", async () => {
+  await using t = await createTestApp();
+  const [asha, ravi] = [await createTestUser(t), await createTestUser(t)];
+  const patch = (who: typeof asha) =>
+    t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: who.headers });
+  for (let i = 0; i < PERSON_LIMITS.settings.limit; i++) {
+    const res = await patch(asha);
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  const refused = await patch(asha);
+  assertEquals(refused.status, 429);
+  assert(Number(refused.headers.get("retry-after")) > 0);
+  assert((await refused.json()).error);
+  const other = await patch(ravi);
+  assertEquals(other.status, 200);
+  await other.body?.cancel();
+  // Reading settings is not limited; the export, which reads everything, is.
+  assertEquals((await t.fetch("/api/me/settings", { headers: asha.headers })).status, 200);
+  for (let i = 0; i < PERSON_LIMITS.export.limit; i++) {
+    const res = await t.fetch("/api/me/export", { headers: ravi.headers });
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  assertEquals((await t.fetch("/api/me/export", { headers: ravi.headers })).status, 429);
+});
