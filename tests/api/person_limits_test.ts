@@ -23,6 +23,7 @@ const EXEMPT: Record<string, string> = {
   "./routes/api/me/index.ts": "account deletion: its own limit per session",
   "./routes/api/internships/": "members and admins only (and ingest keys)",
   "./routes/api/organizations/": "an organization's own admins only",
+  "./routes/organizations/": "claims have their own limits; edits by the organization's managers only",
   "./routes/api/toolkits/index.ts": "admins only",
 };
 
