@@ -125,33 +125,34 @@ import * as $121 from "./routes/me/tracker.tsx";
 import * as $122 from "./routes/offline.tsx";
 import * as $123 from "./routes/onboarding.tsx";
 import * as $124 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $125 from "./routes/opportunities/[id]/index.tsx";
-import * as $126 from "./routes/opportunities/index.tsx";
-import * as $127 from "./routes/opportunities/mine.tsx";
-import * as $128 from "./routes/opportunities/new.tsx";
-import * as $129 from "./routes/organizations/[slug].tsx";
-import * as $130 from "./routes/organizations/claim/[token].tsx";
-import * as $131 from "./routes/privacy.tsx";
-import * as $132 from "./routes/profile.tsx";
-import * as $133 from "./routes/purchases/[id]/receipt.tsx";
-import * as $134 from "./routes/refunds.tsx";
-import * as $135 from "./routes/reset-password.tsx";
-import * as $136 from "./routes/robots.txt.ts";
-import * as $137 from "./routes/sign-in.tsx";
-import * as $138 from "./routes/sign-out.ts";
-import * as $139 from "./routes/sign-up.tsx";
-import * as $140 from "./routes/sitemap.xml.ts";
-import * as $141 from "./routes/sitemap/[file].ts";
-import * as $142 from "./routes/terms.tsx";
-import * as $143 from "./routes/toolkits/[id]/index.tsx";
-import * as $144 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $145 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $146 from "./routes/toolkits/index.tsx";
-import * as $147 from "./routes/toolkits/mine.tsx";
-import * as $148 from "./routes/ungatekeep/[id].tsx";
-import * as $149 from "./routes/ungatekeep/index.tsx";
-import * as $150 from "./routes/ungatekeep/rss.xml.ts";
-import * as $151 from "./routes/unsubscribe/[token].tsx";
+import * as $125 from "./routes/opportunities/[id]/edit.tsx";
+import * as $126 from "./routes/opportunities/[id]/index.tsx";
+import * as $127 from "./routes/opportunities/index.tsx";
+import * as $128 from "./routes/opportunities/mine.tsx";
+import * as $129 from "./routes/opportunities/new.tsx";
+import * as $130 from "./routes/organizations/[slug].tsx";
+import * as $131 from "./routes/organizations/claim/[token].tsx";
+import * as $132 from "./routes/privacy.tsx";
+import * as $133 from "./routes/profile.tsx";
+import * as $134 from "./routes/purchases/[id]/receipt.tsx";
+import * as $135 from "./routes/refunds.tsx";
+import * as $136 from "./routes/reset-password.tsx";
+import * as $137 from "./routes/robots.txt.ts";
+import * as $138 from "./routes/sign-in.tsx";
+import * as $139 from "./routes/sign-out.ts";
+import * as $140 from "./routes/sign-up.tsx";
+import * as $141 from "./routes/sitemap.xml.ts";
+import * as $142 from "./routes/sitemap/[file].ts";
+import * as $143 from "./routes/terms.tsx";
+import * as $144 from "./routes/toolkits/[id]/index.tsx";
+import * as $145 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $146 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $147 from "./routes/toolkits/index.tsx";
+import * as $148 from "./routes/toolkits/mine.tsx";
+import * as $149 from "./routes/ungatekeep/[id].tsx";
+import * as $150 from "./routes/ungatekeep/index.tsx";
+import * as $151 from "./routes/ungatekeep/rss.xml.ts";
+import * as $152 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -321,33 +322,34 @@ const manifest: Manifest = {
     "./routes/offline.tsx": $122,
     "./routes/onboarding.tsx": $123,
     "./routes/opportunities/[id]/calendar.ics.ts": $124,
-    "./routes/opportunities/[id]/index.tsx": $125,
-    "./routes/opportunities/index.tsx": $126,
-    "./routes/opportunities/mine.tsx": $127,
-    "./routes/opportunities/new.tsx": $128,
-    "./routes/organizations/[slug].tsx": $129,
-    "./routes/organizations/claim/[token].tsx": $130,
-    "./routes/privacy.tsx": $131,
-    "./routes/profile.tsx": $132,
-    "./routes/purchases/[id]/receipt.tsx": $133,
-    "./routes/refunds.tsx": $134,
-    "./routes/reset-password.tsx": $135,
-    "./routes/robots.txt.ts": $136,
-    "./routes/sign-in.tsx": $137,
-    "./routes/sign-out.ts": $138,
-    "./routes/sign-up.tsx": $139,
-    "./routes/sitemap.xml.ts": $140,
-    "./routes/sitemap/[file].ts": $141,
-    "./routes/terms.tsx": $142,
-    "./routes/toolkits/[id]/index.tsx": $143,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $144,
-    "./routes/toolkits/[id]/learn/index.tsx": $145,
-    "./routes/toolkits/index.tsx": $146,
-    "./routes/toolkits/mine.tsx": $147,
-    "./routes/ungatekeep/[id].tsx": $148,
-    "./routes/ungatekeep/index.tsx": $149,
-    "./routes/ungatekeep/rss.xml.ts": $150,
-    "./routes/unsubscribe/[token].tsx": $151,
+    "./routes/opportunities/[id]/edit.tsx": $125,
+    "./routes/opportunities/[id]/index.tsx": $126,
+    "./routes/opportunities/index.tsx": $127,
+    "./routes/opportunities/mine.tsx": $128,
+    "./routes/opportunities/new.tsx": $129,
+    "./routes/organizations/[slug].tsx": $130,
+    "./routes/organizations/claim/[token].tsx": $131,
+    "./routes/privacy.tsx": $132,
+    "./routes/profile.tsx": $133,
+    "./routes/purchases/[id]/receipt.tsx": $134,
+    "./routes/refunds.tsx": $135,
+    "./routes/reset-password.tsx": $136,
+    "./routes/robots.txt.ts": $137,
+    "./routes/sign-in.tsx": $138,
+    "./routes/sign-out.ts": $139,
+    "./routes/sign-up.tsx": $140,
+    "./routes/sitemap.xml.ts": $141,
+    "./routes/sitemap/[file].ts": $142,
+    "./routes/terms.tsx": $143,
+    "./routes/toolkits/[id]/index.tsx": $144,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $145,
+    "./routes/toolkits/[id]/learn/index.tsx": $146,
+    "./routes/toolkits/index.tsx": $147,
+    "./routes/toolkits/mine.tsx": $148,
+    "./routes/ungatekeep/[id].tsx": $149,
+    "./routes/ungatekeep/index.tsx": $150,
+    "./routes/ungatekeep/rss.xml.ts": $151,
+    "./routes/unsubscribe/[token].tsx": $152,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

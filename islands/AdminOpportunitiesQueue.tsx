@@ -2,13 +2,15 @@
  * The admin review queue of opportunities (`GET /api/admin/opportunities`): tabs per review state
  * (awaiting review, published, rejected, all) with their counts, a search by title, organizer or
  * place, pages of 20, why moderation holds a row (approving clears it), and approve/reject per row
- * (`PATCH /api/admin/opportunities/{id}`) without a reload; the outcome is announced to screen readers.
+ * (`PATCH /api/admin/opportunities/{id}`) without a reload; the outcome is announced to screen readers. Reject opens
+ * a reason field: the submitter reads the reason and may edit and submit again (docs/decisions.md, Opportunities,
+ * "Reject with a reason, resubmit"); a rejected row shows its reason, a resubmitted one the reason it answers.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ListMessages, ListSearch } from "@/components/AdminList.tsx";
-import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -33,6 +35,8 @@ function stateOf(row: OpportunityView): OpportunityStatus {
 export default function AdminOpportunitiesQueue() {
   const [status, setStatus] = useState<Status>("pending");
   const [busyId, setBusyId] = useState("");
+  /** The row whose reject form is open, and the reason typed there. */
+  const [rejecting, setRejecting] = useState<{ id: string; reason: string } | null>(null);
   const list = useAdminList<OpportunityView, Queue>({
     path: ({ query, offset }) => {
       const params = new URLSearchParams({ status, limit: String(PAGE_SIZE), offset: String(offset) });
@@ -44,14 +48,15 @@ export default function AdminOpportunitiesQueue() {
   });
   const { query, offset, setOffset, data: queue } = list;
 
-  const review = async (row: OpportunityView, action: "approve" | "reject") => {
+  const review = async (row: OpportunityView, action: "approve" | "reject", reason?: string) => {
     setBusyId(row.id);
     const done = await list.run(
-      fetchJson(`/api/admin/opportunities/${row.id}`, { method: "PATCH", body: { action } }),
+      fetchJson(`/api/admin/opportunities/${row.id}`, { method: "PATCH", body: { action, reason } }),
       (error) => `${row.title}: ${error}`,
     );
     setBusyId("");
     if (done === null) return;
+    setRejecting(null);
     list.announce(`${row.title} ${action === "approve" ? "approved and published" : "rejected"}.`);
     list.reload();
   };
@@ -96,6 +101,12 @@ export default function AdminOpportunitiesQueue() {
                     By {row.postedBy ? `${row.postedBy.name} (${row.postedBy.role})` : FORMER_MEMBER}
                     {row.organizer ? ` for ${row.organizer}` : ""}
                   </p>
+                  {row.rejection && (
+                    <p class="mt-1 text-sm text-slate-800">
+                      {stateOf(row) === "rejected" ? "Reason given: " : "Resubmitted after rejection: "}
+                      {row.rejection.reason ?? "no reason given"}
+                    </p>
+                  )}
                   {row.moderation.reasons.length > 0 && (
                     <p class="mt-1 text-sm font-medium text-amber-900">
                       {row.moderation.status === "held" ? "Held: " : "Moderation: "}
@@ -114,11 +125,11 @@ export default function AdminOpportunitiesQueue() {
                       Approve<span class="sr-only">{` ${row.title}`}</span>
                     </button>
                   )}
-                  {stateOf(row) !== "rejected" && (
+                  {stateOf(row) !== "rejected" && rejecting?.id !== row.id && (
                     <button
                       type="button"
                       disabled={busyId === row.id}
-                      onClick={() => review(row, "reject")}
+                      onClick={() => setRejecting({ id: row.id, reason: "" })}
                       class={SECONDARY_BUTTON}
                     >
                       Reject<span class="sr-only">{` ${row.title}`}</span>
@@ -126,6 +137,42 @@ export default function AdminOpportunitiesQueue() {
                   )}
                 </div>
               </div>
+              {rejecting?.id === row.id && (
+                <form
+                  class="mt-3 space-y-2"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    review(row, "reject", rejecting.reason);
+                  }}
+                >
+                  <label for={`reason-${row.id}`} class="block text-sm font-medium text-slate-800">
+                    Reason for the submitter<span class="sr-only">{` of ${row.title}`}</span>
+                  </label>
+                  <p id={`reason-${row.id}-hint`} class="text-sm text-slate-700">
+                    They read it with the notification and can edit the submission and send it again.
+                  </p>
+                  <textarea
+                    id={`reason-${row.id}`}
+                    rows={3}
+                    maxLength={1000}
+                    value={rejecting.reason}
+                    aria-describedby={`reason-${row.id}-hint`}
+                    onInput={(e) => setRejecting({ id: row.id, reason: e.currentTarget.value })}
+                    class={INPUT}
+                  />
+                  <div class="flex flex-wrap gap-2">
+                    <button
+                      type="submit"
+                      disabled={busyId === row.id}
+                      class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
+                    >
+                      {rejecting.reason.trim() ? "Reject with this reason" : "Reject without a reason"}
+                      <span class="sr-only">{`: ${row.title}`}</span>
+                    </button>
+                    <button type="button" class={SECONDARY_BUTTON} onClick={() => setRejecting(null)}>Cancel</button>
+                  </div>
+                </form>
+              )}
             </li>
           ))}
         </ul>

@@ -1,17 +1,38 @@
 /**
- * The submit-an-opportunity form (`POST /api/opportunities`): title, type, dates, location,
- * organizer, link and description, checked in the browser (required fields, end not before
- * start) and by the server; on success it goes to "My submissions". `reviewed` tells a `user`
- * that an admin reviews the submission before it is published.
+ * The submit-an-opportunity form (`POST /api/opportunities`), and the form that edits a submission and sends it to
+ * review again (`editing`: `PUT /api/opportunities/{id}`; docs/decisions.md, Opportunities, "Reject with a reason,
+ * resubmit"): title, type, dates, location, organizer, link and description, checked in the browser (required
+ * fields, end not before start) and by the server; a new one then goes to "My submissions", an edited one to its page.
+ * `reviewed` tells a `user` that an admin reviews the submission before it is published. Without JavaScript it is a
+ * plain form posting to its page, which does the same (docs/decisions.md, Islands, "Forms work without JavaScript");
+ * `initial` and `errors` carry what such a submit left.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import type { OpportunityView } from "@/lib/opportunities/schema.ts";
+import type { OpportunityFormField, OpportunityView } from "@/lib/opportunities/schema.ts";
 
-const FIELDS = ["title", "type", "startDate", "endDate", "location", "organizer", "link", "description"] as const;
-type Field = typeof FIELDS[number];
+const FIELDS: readonly OpportunityFormField[] = [
+  "title",
+  "type",
+  "startDate",
+  "endDate",
+  "location",
+  "organizer",
+  "link",
+  "description",
+];
+type Field = OpportunityFormField;
+
+/** Props: who reviews it, the values and problems to start from, and the submission being edited (if any). */
+export interface OpportunityFormProps {
+  reviewed: boolean;
+  initial?: Record<Field, string>;
+  errors?: Partial<Record<Field, string>>;
+  /** The id of the submission this form edits and sends to review again. */
+  editing?: string;
+}
 
 const TYPES = [
   { value: "hackathon", label: "Hackathon" },
@@ -20,11 +41,11 @@ const TYPES = [
   { value: "ideathon", label: "Ideathon" },
 ];
 
-export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
+export default function OpportunityForm({ reviewed, initial, errors, editing }: OpportunityFormProps) {
   const [values, setValues] = useState<Record<Field, string>>(
-    Object.fromEntries(FIELDS.map((f) => [f, ""])) as Record<Field, string>,
+    initial ?? Object.fromEntries(FIELDS.map((f) => [f, ""])) as Record<Field, string>,
   );
-  const f = useFormSubmit(FIELDS, { leaves: true });
+  const f = useFormSubmit(FIELDS, { leaves: true, initial: { errors } });
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   const check = () => {
@@ -44,12 +65,14 @@ export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
     const result = await f.submit(event, {
       check,
       call: () =>
-        fetchJson<{ opportunity: OpportunityView }>("/api/opportunities", {
+        fetchJson<{ opportunity: OpportunityView }>(editing ? `/api/opportunities/${editing}` : "/api/opportunities", {
+          method: editing ? "PUT" : "POST",
           body: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim() || null])),
         }),
     });
-    if (result?.ok) location.assign("/opportunities/mine?submitted=1");
-    else if (result) f.showFailure(result);
+    if (result?.ok) {
+      location.assign(editing ? `/opportunities/${editing}?resubmitted=1` : "/opportunities/mine?submitted=1");
+    } else if (result) f.showFailure(result);
   };
 
   return (
@@ -60,6 +83,9 @@ export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
         </Notice>
       )}
       {f.formError && <Notice kind="error" title="The opportunity was not submitted">{f.formError}</Notice>}
+      {!f.formError && Object.values(f.errors).some(Boolean) && (
+        <Notice kind="error" title="The opportunity was not submitted">Check the fields marked below.</Notice>
+      )}
       <TextField {...f.textField("title", values.title, set("title"))} label="Title" required maxLength={200} />
       <SelectField
         id="type"
@@ -95,7 +121,12 @@ export default function OpportunityForm({ reviewed }: { reviewed: boolean }) {
         error={f.errors.description}
         onInput={(e) => set("description")(e.currentTarget.value)}
       />
-      <SubmitButton busy={f.busy} label="Submit opportunity" busyLabel="Submitting…" />
+      <SubmitButton
+        busy={f.busy}
+        label={editing ? "Submit for review again" : "Submit opportunity"}
+        busyLabel="Submitting…"
+        worksWithoutScript
+      />
     </form>
   );
 }

@@ -178,6 +178,8 @@ export const OpportunitySchema = z.strictObject({
   postedBy: z.strictObject({ id: z.string(), name: z.string(), role: z.enum(ROLES) }).nullable(),
   isClosed: z.boolean().describe("endDate is before today in India"),
   moderation: ModerationSchema,
+  rejection: z.strictObject({ reason: nullableText, at: timestamp }).nullable()
+    .describe("The last rejection by review and the reason given; kept while a resubmission awaits review"),
 }) satisfies z.ZodType<OpportunityView>;
 
 /** One listing of the moderation queue. */

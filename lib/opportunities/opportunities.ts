@@ -5,13 +5,14 @@
  * approve/reject. Lists are answered from the read model of `store.ts`; every write is one checked atomic commit.
  *
  * Review: `approve` sets `isVerified` and `isActive`; `reject` clears `isActive` (the record is
- * kept, hidden, under `status=rejected`). Either may follow the other (an admin can reverse a
- * decision); repeating the state a record is already in changes nothing. Concurrent reviews are
- * ordered by KV: the record ends in the state of the last one, and its state is one value, so it
- * is never in two queues.
+ * kept, hidden, under `status=rejected`) and keeps the admin's reason for the submitter (`rejection`). Either may follow
+ * the other (an admin can reverse a decision); repeating the state a record is already in changes nothing. Concurrent
+ * reviews are ordered by KV: the record ends in the state of the last one, and its state is one value, so it is never
+ * in two queues. The submitter may edit a submission awaiting review or rejected by review and send it back to review
+ * (`resubmitOpportunity`; docs/decisions.md, Opportunities, "Reject with a reason, resubmit").
  */
 import { istToday } from "@/lib/dates.ts";
-import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { ConflictError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import {
@@ -20,11 +21,12 @@ import {
   moderationOf,
   moderationOnCreate,
   moderationOnReports,
+  moderationOnUpdate,
   moderationView,
 } from "@/lib/moderation/moderation.ts";
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
-import { canRead, publishesAtOnce, type Viewer } from "./policy.ts";
+import { canRead, canResubmit, publishesAtOnce, type Viewer } from "./policy.ts";
 import {
   type AdminOpportunityQuery,
   type Opportunity,
@@ -35,13 +37,14 @@ import {
   type OpportunityStatus,
   type OpportunityView,
   type PostedBy,
-  type ReviewAction,
+  type Review,
 } from "./schema.ts";
 import { type OpportunityColumns, opportunityStore } from "./store.ts";
 
 export * from "./schema.ts";
 
 const NOT_FOUND = "Opportunity not found";
+const NOT_EDITABLE = "Only a submission awaiting review or not approved can be edited";
 const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
 
 /** A page of a list with the internships' pagination object. */
@@ -65,12 +68,13 @@ async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<Opport
   return records.map((record) => {
     const isClosed = isOpportunityClosedOn(record.endDate, today);
     const moderation = moderationView(record);
-    if (record.userId === null) return { ...record, postedBy: null, isClosed, moderation };
+    const rejection = record.rejection ?? null;
+    if (record.userId === null) return { ...record, postedBy: null, isClosed, moderation, rejection };
     const user = summaries.get(record.userId);
     const postedBy: PostedBy = user
       ? { id: user.id, name: user.name, role: user.role }
       : { id: record.userId, name: "Unknown user", role: "user" };
-    return { ...record, postedBy, isClosed, moderation };
+    return { ...record, postedBy, isClosed, moderation, rejection };
   });
 }
 
@@ -293,14 +297,41 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
     postedBy: { id: user.id, name: user.name, role: user.role },
     isClosed,
     moderation: moderationView(record),
+    rejection: null,
   };
 }
 
 /**
- * The record after review `action` at `now`: approve publishes it and clears a moderation hold (docs/decisions.md,
- * Trust, "Moderation"); reject hides it, and a held one becomes rejected. The same object when nothing changes.
+ * The submitter's edit of opportunity `id` to `input`, which sends it back to review (awaiting review whoever they
+ * are, since review rejected it or has not decided yet): the same fields as a submission, moderation checked again on
+ * the new text (`moderationOnUpdate`), the last rejection kept for the admin to compare. One checked write, which also
+ * moves it in the moderation queue.
+ * @throws NotFoundError when unknown or hidden from `user`; ConflictError when it is published or moderation rejected
+ *   it (only a submission awaiting review or rejected by review is edited); BusyError after 30 s of lost races.
  */
-function reviewed(current: Opportunity, action: ReviewAction, { note, now }: { note: string | null; now: string }) {
+export async function resubmitOpportunity(
+  kv: Deno.Kv,
+  { user, id, input }: { user: User; id: string; input: OpportunityCreate },
+): Promise<OpportunityView> {
+  const store = await opportunityStore(kv);
+  const record = await store.writer.update(id, (current) => {
+    if (!canRead(user, current)) throw new NotFoundError(NOT_FOUND);
+    if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
+    const now = new Date().toISOString();
+    const moderation = moderationOnUpdate(moderationOf(current), { before: current, after: input }, now);
+    return { ...current, ...input, isVerified: false, isActive: true, moderation, updatedAt: now };
+  }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+  if (!record) throw new NotFoundError(NOT_FOUND);
+  return (await withPostedBy(kv, [record]))[0];
+}
+
+/**
+ * The record after `review` at `now`: approve publishes it, clears a moderation hold (docs/decisions.md, Trust,
+ * "Moderation") and the last rejection; reject hides it with its reason (`rejection`), and a held one becomes rejected
+ * by moderation with the reason as the admin's note. The same object when nothing changes.
+ */
+function reviewed(current: Opportunity, { action, reason }: Review, now: string): Opportunity {
+  const note = action === "reject" ? reason ?? null : null;
   const flags = action === "approve"
     ? { isVerified: true, isActive: true }
     : { isVerified: current.isVerified, isActive: false };
@@ -311,23 +342,24 @@ function reviewed(current: Opportunity, action: ReviewAction, { note, now }: { n
   if (flags.isVerified === current.isVerified && flags.isActive === current.isActive && decided === moderation) {
     return current;
   }
-  return { ...current, ...flags, ...decided === moderation ? {} : { moderation: decided }, updatedAt: now };
+  const rejection = action === "reject" ? { reason: note, at: now } : null;
+  return { ...current, ...flags, ...decided === moderation ? {} : { moderation: decided }, rejection, updatedAt: now };
 }
 
 /**
- * Applies a review `action` (see the module docstring) in one checked write, which also moves the record in the
- * moderation queue and adds the `opportunity_reviewed` notification for the submitter when the review changed the
- * record's state (docs/decisions.md, Notifications).
+ * Applies `review` (see the module docstring) in one checked write, which also moves the record in the moderation
+ * queue and adds the `opportunity_reviewed` notification for the submitter, with the reason of a rejection, when the
+ * review changed the record's state (docs/decisions.md, Notifications).
  * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
  */
-export async function reviewOpportunity(kv: Deno.Kv, id: string, action: ReviewAction): Promise<OpportunityView> {
+export async function reviewOpportunity(kv: Deno.Kv, id: string, review: Review): Promise<OpportunityView> {
   const store = await opportunityStore(kv);
   const record = await store.writer.update(
     id,
-    (current) => reviewed(current, action, { note: null, now: new Date().toISOString() }),
+    (current) => reviewed(current, review, new Date().toISOString()),
     (op, next, previous) => {
       moderationQueueOps(op, "opportunities", previous, next);
-      if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId, action));
+      if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId));
     },
   );
   if (!record) throw new NotFoundError(NOT_FOUND);
@@ -348,7 +380,7 @@ export async function moderateOpportunity(
   const store = await opportunityStore(kv);
   const record = await store.writer.update(id, (current) => {
     const now = new Date().toISOString();
-    const next = reviewed(current, decision, { note, now });
+    const next = reviewed(current, { action: decision, reason: note }, now);
     if (decision === "reject" && moderationOf(next).status !== "rejected") {
       return { ...next, moderation: moderationDecided(moderationOf(current), { decision, note, now }), updatedAt: now };
     }
@@ -389,22 +421,25 @@ export async function opportunitiesForAdmin(
 }
 
 /** The notification telling `userId` that their opportunity `record` was approved or rejected. */
-function reviewNotification(record: Opportunity, userId: string, action: ReviewAction): NotificationInput {
-  return action === "approve"
-    ? {
+function reviewNotification(record: Opportunity, userId: string): NotificationInput {
+  if (record.isActive) {
+    return {
       userId,
       type: "opportunity_reviewed",
       title: "Your opportunity was approved",
       body: `"${record.title}" is now published for everyone to see.`,
       url: `/opportunities/${record.id}`,
-    }
-    : {
-      userId,
-      type: "opportunity_reviewed",
-      title: "Your opportunity was not approved",
-      body: `"${record.title}" was not published. You can still see it among your submissions.`,
-      url: "/opportunities/mine",
     };
+  }
+  const reason = record.rejection?.reason;
+  return {
+    userId,
+    type: "opportunity_reviewed",
+    title: "Your opportunity was not approved",
+    body: `"${record.title}" was not published.${reason ? ` Reason: “${reason}”.` : ""} ` +
+      "You can edit it and submit it again.",
+    url: `/opportunities/${record.id}`,
+  };
 }
 
 /** Every opportunity `userId` submitted, in every review state, newest first. */

@@ -31,3 +31,16 @@ export function canRead(
   if (statusOf(opportunity) === "approved") return true;
   return canReview(viewer) || (!!viewer && viewer.id === opportunity.userId);
 }
+
+/**
+ * True when `viewer` may edit `opportunity` and send it to review again (docs/decisions.md, Opportunities, "Reject with
+ * a reason, resubmit"): its submitter, while it awaits review or after review rejected it; never once published, and
+ * never after moderation rejected it for good.
+ */
+export function canResubmit(
+  viewer: Viewer,
+  opportunity: Pick<Opportunity, "isVerified" | "isActive" | "userId"> & { moderation?: { status: ModerationStatus } },
+): boolean {
+  return !!viewer && viewer.id === opportunity.userId && statusOf(opportunity) !== "approved" &&
+    opportunity.moderation?.status !== "rejected";
+}

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
+import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import type { Role } from "@/lib/users/roles.ts";
 import {
   isWithheld,
@@ -48,6 +49,17 @@ export interface Opportunity {
   updatedAt: string;
   /** The never-pay rule's and the admins' state (docs/decisions.md, Trust, "Moderation"); absent: clear. */
   moderation?: Moderation;
+  /**
+   * The last rejection by review, with the reason the admin gave the submitter (docs/decisions.md, Opportunities,
+   * "Reject with a reason, resubmit"); kept while a resubmission awaits review, cleared by approval. Absent: none.
+   */
+  rejection?: Rejection | null;
+}
+
+/** A review's rejection: when, and why in the admin's words (null when they gave none). */
+export interface Rejection {
+  reason: string | null;
+  at: string;
 }
 
 /** Who posted it, on every read (docs/decisions.md, Opportunities). */
@@ -61,10 +73,11 @@ export interface PostedBy {
  * An opportunity as read responses carry it; `postedBy` null for a former member ("Former member"); `isClosed` when
  * its `endDate` is before today in India (docs/decisions.md, Dates); `moderation` as `{status, reasons}`.
  */
-export interface OpportunityView extends Omit<Opportunity, "moderation"> {
+export interface OpportunityView extends Omit<Opportunity, "moderation" | "rejection"> {
   postedBy: PostedBy | null;
   isClosed: boolean;
   moderation: ModerationView;
+  rejection: Rejection | null;
 }
 
 /**
@@ -107,6 +120,33 @@ export const OpportunityCreateSchema = z.object({
 });
 export type OpportunityCreate = z.infer<typeof OpportunityCreateSchema>;
 
+/** The fields of the opportunity form, in page order (each control's `name`). */
+export const OPPORTUNITY_FORM_FIELDS = [
+  "title",
+  "type",
+  "startDate",
+  "endDate",
+  "location",
+  "organizer",
+  "link",
+  "description",
+] as const;
+export type OpportunityFormField = typeof OPPORTUNITY_FORM_FIELDS[number];
+
+/**
+ * The opportunity form's text fields (blank ones unset) as a submission, or a sentence per field in error: the page's
+ * plain HTML form (docs/decisions.md, Islands, "Forms work without JavaScript") checks what `POST /api/opportunities`
+ * checks.
+ */
+export function parseOpportunityForm(
+  fields: Record<OpportunityFormField, string>,
+): { ok: true; input: OpportunityCreate } | { ok: false; errors: Partial<Record<OpportunityFormField, string>> } {
+  const body = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, value.trim() || null]));
+  const parsed = OpportunityCreateSchema.safeParse(body, PARSE_WITH_INPUT);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  return { ok: false, errors: Object.fromEntries(fieldProblems(parsed.error.issues).map((p) => [p.field, p.message])) };
+}
+
 const integer = (min: number, max: number) =>
   z.string().trim().regex(/^\d+$/, "Expected an integer").transform(Number).pipe(z.number().int().min(min).max(max));
 const words = (search: string | undefined) => (search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
@@ -139,5 +179,16 @@ export const AdminOpportunityQuerySchema = z.object({
 export type AdminOpportunityQuery = z.infer<typeof AdminOpportunityQuerySchema>;
 
 /** The review body of `PATCH /api/admin/opportunities/{id}`. */
-export const ReviewSchema = z.object({ action: z.enum(["approve", "reject"]) });
+/** Most characters of a rejection's reason. */
+export const REASON_MAX = 1000;
+
+/**
+ * The review body: `action`, and with `reject` an optional `reason` for the submitter (trimmed, at most `REASON_MAX`
+ * characters; blank is none). A reason sent with `approve` is ignored.
+ */
+export const ReviewSchema = z.object({
+  action: z.enum(["approve", "reject"]),
+  reason: optionalText(REASON_MAX).describe("Why it was rejected, shown to the submitter (with reject)"),
+});
 export type ReviewAction = z.infer<typeof ReviewSchema>["action"];
+export type Review = z.infer<typeof ReviewSchema>;

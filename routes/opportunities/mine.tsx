@@ -1,7 +1,8 @@
 /**
  * `/opportunities/mine`: "My submissions", the signed-in user's opportunities in every state
  * (awaiting review, published, rejected), newest first, paged, with why moderation holds one (docs/decisions.md,
- * Trust, "Moderation"). Guests are sent to sign in.
+ * Trust, "Moderation") or why review rejected one, and a link to edit one not published and submit it again
+ * (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"). Guests are sent to sign in.
  * `?submitted=1` (after the submit form) adds a confirmation.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -12,6 +13,7 @@ import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { canResubmit } from "@/lib/opportunities/policy.ts";
 import {
   listOpportunities,
   type OpportunityPage,
@@ -31,7 +33,8 @@ export const handler = define.handlers<OpportunityPage>({
   },
 });
 
-export default define.page<OpportunityPage>(function MySubmissionsPage({ data, url }) {
+export default define.page<OpportunityPage>(function MySubmissionsPage({ data, url, state }) {
+  const user = state.user;
   const { opportunities, pagination: { offset, total } } = data;
   return (
     <section aria-labelledby="page-title">
@@ -56,6 +59,20 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
                 <OpportunityCard o={o} status={statusOf(o)}>
                   {o.moderation.status !== "clear" && (
                     <p class="mt-3 text-sm text-slate-800">Why: {moderationReasonText(o.moderation, o)}</p>
+                  )}
+                  {!o.isActive && o.moderation.status === "clear" && (
+                    <p class="mt-3 text-sm text-slate-800">
+                      {o.rejection?.reason ? `Reason: ${o.rejection.reason}` : "The reviewer gave no reason."}
+                    </p>
+                  )}
+                  {canResubmit(user, o) && (
+                    <a
+                      href={`/opportunities/${o.id}/edit`}
+                      class="mt-2 inline-block text-sm font-medium text-indigo-700 underline"
+                    >
+                      {o.isActive ? "Edit" : "Edit and submit again"}
+                      <span class="sr-only">{` ${o.title}`}</span>
+                    </a>
                   )}
                 </OpportunityCard>
               </li>

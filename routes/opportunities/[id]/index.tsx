@@ -1,7 +1,9 @@
 /**
  * `/opportunities/{id}`: one opportunity with its dates, place, organizer, who posted it, the
  * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`).
- * Unpublished ones only for their owner and admins, with the review state shown; else 404.
+ * Unpublished ones only for their owner and admins, with the review state shown; else 404. Its submitter reads why
+ * review rejected it and may edit it and submit it again (docs/decisions.md, Opportunities, "Reject with a reason,
+ * resubmit"); `?resubmitted=1` (after that form) confirms it.
  */
 import { define } from "@/lib/platform/define.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -13,6 +15,8 @@ import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import SaveButton from "@/islands/SaveButton.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
+import { canResubmit } from "@/lib/opportunities/policy.ts";
+import { Notice } from "@/components/forms.tsx";
 
 export const handler = define.handlers<OpportunityView>({
   async GET(_req, ctx) {
@@ -20,7 +24,34 @@ export const handler = define.handlers<OpportunityView>({
   },
 });
 
-export default define.page<OpportunityView>(function OpportunityPage({ data: o, state }) {
+/** What the submitter reads about the review of their submission, with the way to edit it and submit it again. */
+function ReviewNotice({ o, resubmitted }: { o: OpportunityView; resubmitted: boolean }) {
+  const edit = (
+    <a href={`/opportunities/${o.id}/edit`} class="mt-2 inline-block font-medium underline">
+      {o.isActive ? "Edit it" : "Edit it and submit it again"}
+    </a>
+  );
+  if (!o.isActive) {
+    return (
+      <Notice kind="error" title="This opportunity was not approved">
+        <p>{o.rejection?.reason ? `The reviewer's reason: ${o.rejection.reason}` : "The reviewer gave no reason."}</p>
+        {edit}
+      </Notice>
+    );
+  }
+  return (
+    <Notice kind={resubmitted ? "success" : "info"} title={resubmitted ? "Submitted again" : "Awaiting review"}>
+      <p>
+        {o.rejection
+          ? "An admin reviews your changes; you will be told the outcome."
+          : "An admin reviews it before it is published; you will be told the outcome."}
+      </p>
+      {edit}
+    </Notice>
+  );
+}
+
+export default define.page<OpportunityView>(function OpportunityPage({ data: o, state, url }) {
   const status = statusOf(o);
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
@@ -41,6 +72,11 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
           <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={Boolean(state.user)} />
         )}
       </div>
+      {canResubmit(state.user, o) && o.moderation.status !== "held" && (
+        <div class="mt-4">
+          <ReviewNotice o={o} resubmitted={url.searchParams.has("resubmitted")} />
+        </div>
+      )}
       {o.moderation.status !== "clear" && (
         <div class="mt-4">
           <ModerationNotice moderation={o.moderation} listing={o} noun="opportunity" />

@@ -44,3 +44,28 @@ Deno.test("guests are sent to sign in from the submit form and My submissions; u
   assertEquals(own.status, 200);
   assert((await own.text()).includes("Awaiting review"));
 });
+
+Deno.test("the submit form works without JavaScript: refusals at their fields, then 303 to My submissions", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const post = (fields: Record<string, string>) =>
+    t.fetch("/opportunities/new", {
+      method: "POST",
+      headers: { ...student.headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
+  const refused = await post({
+    title: "Campus Hack",
+    type: "hackathon",
+    startDate: "2099-03-02",
+    endDate: "2099-03-01",
+  });
+  assertEquals(refused.status, 400);
+  const html = await refused.text();
+  assert(html.includes('id="endDate-error"') && html.includes("The end date must not be before the start date."));
+  assert(html.includes('value="Campus Hack"'), "what was typed is kept");
+  const done = await post({ title: "Campus Hack", type: "hackathon", startDate: "2099-03-01", endDate: "2099-03-02" });
+  assertEquals([done.status, done.headers.get("location")], [303, "/opportunities/mine?submitted=1"]);
+  const mine = await (await t.fetch("/api/opportunities?mine=true", { headers: student.headers })).json();
+  assertEquals(mine.opportunities.map((o: { title: string }) => o.title), ["Campus Hack"]);
+});

@@ -89,6 +89,7 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     "/opportunities",
     `/opportunities/${orphanOpportunity.id}`,
     `/opportunities/${orphanOpportunity.id}/calendar.ics`,
+    `/opportunities/${orphanOpportunity.id}/edit`,
     "/opportunities/mine",
     "/opportunities/new",
     "/toolkits",

@@ -64,7 +64,7 @@ Deno.test("approve and reject notify the submitter once per change; a repeated r
     "Your opportunity was not approved",
     "Your opportunity was approved",
   ]);
-  assertEquals(second.notifications[0].url, "/opportunities/mine");
+  assertEquals(second.notifications[0].url, `/opportunities/${opportunity.id}`);
 
   // Nobody else hears of it; a bad action notifies nobody.
   assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 0);

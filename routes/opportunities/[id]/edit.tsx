@@ -1,0 +1,82 @@
+/**
+ * `/opportunities/{id}/edit`: its submitter edits a submission awaiting review, or one review rejected, and sends it
+ * to review again (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"), with the reviewer's reason
+ * above the form. Guests are sent to sign in; another person's or an unknown id is 404; one that cannot be edited any
+ * more (published, or rejected by moderation) is sent to its page.
+ *
+ * `POST` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript"): the checks and
+ * edit of `PUT /api/opportunities/{id}`; success is 303 to the opportunity's page, a refusal renders the page again
+ * (400) with what was typed and a sentence beside each field in error.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
+import OpportunityForm, { type OpportunityFormProps } from "@/islands/OpportunityForm.tsx";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { canResubmit } from "@/lib/opportunities/policy.ts";
+import {
+  getOpportunity,
+  OPPORTUNITY_FORM_FIELDS,
+  type OpportunityFormField,
+  type OpportunityView,
+  parseOpportunityForm,
+  resubmitOpportunity,
+} from "@/lib/opportunities/opportunities.ts";
+
+interface Data extends Pick<OpportunityFormProps, "errors"> {
+  opportunity: OpportunityView;
+  initial: Record<OpportunityFormField, string>;
+}
+
+/** The form's values of `o` (unset text is `""`). */
+function valuesOf(o: OpportunityView): Record<OpportunityFormField, string> {
+  return Object.fromEntries(OPPORTUNITY_FORM_FIELDS.map((field) => [field, o[field] ?? ""])) as Record<
+    OpportunityFormField,
+    string
+  >;
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const opportunity = await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user);
+    if (!canResubmit(ctx.state.user, opportunity)) return seeOther(`/opportunities/${opportunity.id}`);
+    return ctx.render({ opportunity, initial: valuesOf(opportunity) });
+  },
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv } = ctx.state.services;
+    const opportunity = await getOpportunity(kv, ctx.params.id, ctx.state.user);
+    if (!canResubmit(ctx.state.user, opportunity)) return seeOther(`/opportunities/${opportunity.id}`);
+    const fields = await readFormFields(req, OPPORTUNITY_FORM_FIELDS);
+    const parsed = parseOpportunityForm(fields);
+    if (!parsed.ok) return ctx.render({ opportunity, initial: fields, errors: parsed.errors }, { status: 400 });
+    await resubmitOpportunity(kv, { user: ctx.state.user, id: opportunity.id, input: parsed.input });
+    return seeOther(`/opportunities/${opportunity.id}?resubmitted=1`);
+  },
+});
+
+export default define.page<Data>(function EditOpportunityPage({ data: { opportunity: o, initial, errors } }) {
+  const rejected = !o.isActive;
+  return (
+    <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl [overflow-wrap:anywhere]">
+      <PageHead title={`Edit ${o.title}`} />
+      <a href={`/opportunities/${o.id}`} class="text-sm text-indigo-700 underline">← Back to the opportunity</a>
+      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Edit and submit again</h1>
+      <div class="mt-4">
+        {rejected
+          ? (
+            <Notice kind="info" title="Why it was not approved">
+              {o.rejection?.reason ?? "The reviewer gave no reason."}{" "}
+              Change what is needed and submit it again; an admin reviews it once more.
+            </Notice>
+          )
+          : <p class="text-slate-700">It awaits review. Your changes are reviewed before it is published.</p>}
+      </div>
+      <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <OpportunityForm reviewed={false} initial={initial} errors={errors} editing={o.id} />
+      </div>
+    </section>
+  );
+});

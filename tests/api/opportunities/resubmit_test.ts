@@ -1,0 +1,100 @@
+/**
+ * Rejecting with a reason and resubmitting (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"): the
+ * admin's reason reaches the submitter (the opportunity's `rejection` and the notification); the submitter edits a
+ * rejected or waiting submission and it awaits review again; approval clears the rejection; a published one, another
+ * person's and one moderation rejected for good cannot be edited; `{action}` alone still works.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+
+const HACKATHON = {
+  title: "Campus Hack",
+  type: "hackathon",
+  startDate: "2099-03-01",
+  endDate: "2099-03-02",
+  location: "Pune",
+};
+
+async function call(t: TestApp, who: TestUser | null, method: string, path: string, body?: unknown) {
+  const res = await t.json(method, path, { body, headers: who?.headers });
+  return { status: res.status, body: await res.json() };
+}
+
+Deno.test("a rejection's reason reaches the submitter, who edits and resubmits; approval clears it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const other = await createTestUser(t, "user");
+  const { id } = (await call(t, student, "POST", "/api/opportunities", HACKATHON)).body.opportunity;
+
+  const reason = "Add the organizer and a link to the official page.";
+  const rejected = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "reject", reason });
+  assertEquals(rejected.status, 200);
+  assertEquals(rejected.body.opportunity.rejection.reason, reason);
+  const own = (await call(t, student, "GET", `/api/opportunities/${id}`)).body.opportunity;
+  assertEquals([own.isActive, own.rejection.reason], [false, reason]);
+  const [note] = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
+  assertEquals(note.title, "Your opportunity was not approved");
+  assert(note.body.includes(reason) && note.body.includes("submit it again"), note.body);
+  assertEquals(note.url, `/opportunities/${id}`);
+
+  const edited = { ...HACKATHON, organizer: "COEP Tech", link: "https://coep.example.org/hack" };
+  assertEquals((await call(t, null, "PUT", `/api/opportunities/${id}`, edited)).status, 401);
+  assertEquals((await call(t, other, "PUT", `/api/opportunities/${id}`, edited)).status, 404);
+  assertEquals(
+    (await call(t, student, "PUT", `/api/opportunities/${id}`, { ...edited, endDate: "2099-01-01" })).status,
+    400,
+  );
+  const resubmitted = await call(t, student, "PUT", `/api/opportunities/${id}`, edited);
+  assertEquals(resubmitted.status, 200);
+  const again = resubmitted.body.opportunity;
+  assertEquals([again.isActive, again.isVerified, again.organizer], [true, false, "COEP Tech"]);
+  assertEquals(again.rejection.reason, reason, "the admin sees what was asked");
+  const pending = (await call(t, admin, "GET", "/api/admin/opportunities?status=pending")).body.opportunities;
+  assertEquals(pending.map((o: { id: string }) => o.id), [id]);
+  assertEquals((await call(t, null, "GET", `/api/opportunities/${id}`)).status, 404, "not public before approval");
+
+  const approved = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "approve", reason: "x" });
+  assertEquals([approved.body.opportunity.isVerified, approved.body.opportunity.rejection], [true, null]);
+  assertEquals((await call(t, null, "GET", `/api/opportunities/${id}`)).body.opportunity.rejection, null);
+  const published = await call(t, student, "PUT", `/api/opportunities/${id}`, edited);
+  assertEquals([published.status, published.body.error], [
+    409,
+    "Only a submission awaiting review or not approved can be edited",
+  ]);
+});
+
+Deno.test("reject without a reason still works; a reason over 1,000 characters is refused", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const { id } = (await call(t, student, "POST", "/api/opportunities", HACKATHON)).body.opportunity;
+  const long = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, {
+    action: "reject",
+    reason: "x".repeat(1001),
+  });
+  assertEquals([long.status, long.body.error], [400, "Invalid reason"]);
+  assertEquals(long.body.fields, [{ field: "reason", message: "Use at most 1,000 characters." }]);
+  const bad = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "delete", reason: "x" });
+  assertEquals([bad.status, bad.body.error], [400, "Action must be approve or reject"]);
+  const plain = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "reject" });
+  assertEquals([plain.status, plain.body.opportunity.rejection.reason], [200, null]);
+  const [note] = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
+  assertEquals(note.body, '"Campus Hack" was not published. You can edit it and submit it again.');
+});
+
+Deno.test("a submission moderation rejected for good cannot be resubmitted", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const paying = { ...HACKATHON, description: "Pay a registration fee of Rs 500 to take part." };
+  const { id, moderation } = (await call(t, student, "POST", "/api/opportunities", paying)).body.opportunity;
+  assertEquals(moderation.status, "held");
+  const decided = await call(t, admin, "POST", `/api/admin/moderation/opportunities/${id}`, {
+    decision: "reject",
+    note: "Listings never ask for money.",
+  });
+  assertEquals(decided.status, 200, JSON.stringify(decided.body));
+  const edit = await call(t, student, "PUT", `/api/opportunities/${id}`, HACKATHON);
+  assertEquals(edit.status, 409);
+});

@@ -1,0 +1,67 @@
+/**
+ * Reject with a reason, resubmit (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"), at 360 px: an
+ * admin rejects a student's opportunity with a reason in the queue; the student reads the reason on the
+ * opportunity's page, edits it without JavaScript and submits it again; it is back in the admin's queue, marked as a
+ * resubmission.
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  openBrowser,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
+import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+const REASON = "Add the organizer and a link to the official page.";
+
+Deno.test("an admin rejects with a reason; the student reads it, edits and submits again", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const res = await t.json("POST", "/api/opportunities", {
+    body: { title: "Campus Hack", type: "hackathon", startDate: "2099-03-01", endDate: "2099-03-02" },
+    headers: student.headers,
+  });
+  const { id } = (await res.json()).opportunity;
+  await using browser = await openBrowser();
+
+  const adminContext = await browser.newContext(PHONE);
+  await signInBrowser(adminContext, t.origin, admin);
+  const queue = await adminContext.newPage();
+  await openHydrated(queue, `${t.origin}/admin/opportunities`);
+  await queue.getByRole("button", { name: "Reject Campus Hack" }).click();
+  await queue.getByLabel("Reason for the submitter of Campus Hack").fill(REASON);
+  await assertAccessible(queue, "the reject reason at 360 px");
+  await queue.getByRole("button", { name: /^Reject with this reason\W+Campus Hack$/ }).click();
+  await queue.getByText("Campus Hack rejected.").waitFor({ state: "attached" });
+
+  const studentContext = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  await signInBrowser(studentContext, t.origin, student);
+  const page = await studentContext.newPage();
+  await page.goto(`${t.origin}/opportunities/${id}`);
+  await page.getByText("This opportunity was not approved").waitFor();
+  await page.getByText(`The reviewer's reason: ${REASON}`).waitFor();
+  await assertAccessibleWithoutScript(page, "a rejected opportunity at 360 px");
+  await page.getByRole("link", { name: "Edit it and submit it again" }).click();
+  await page.waitForURL((u) => u.pathname === `/opportunities/${id}/edit`);
+  await page.getByText(REASON).waitFor();
+  await page.getByLabel("Ends").fill("2099-02-01");
+  await page.getByRole("button", { name: "Submit for review again" }).click();
+  await page.locator("#endDate-error").waitFor();
+  await assertAccessibleWithoutScript(page, "the edit form with an error at 360 px");
+  await page.getByLabel("Ends").fill("2099-03-02");
+  await page.getByLabel("Organizer").fill("COEP Tech");
+  await page.getByLabel("Link to apply or learn more").fill("https://coep.example.org/hack");
+  await page.getByRole("button", { name: "Submit for review again" }).click();
+  await page.waitForURL((u) => u.pathname === `/opportunities/${id}` && u.searchParams.has("resubmitted"));
+  await page.getByText("Submitted again").waitFor();
+  const stored = await getOpportunity(t.kv, id, admin.user);
+  assertEquals([stored.isActive, stored.isVerified, stored.organizer], [true, false, "COEP Tech"]);
+
+  await queue.reload();
+  await queue.getByText(`Resubmitted after rejection: ${REASON}`).waitFor();
+});
