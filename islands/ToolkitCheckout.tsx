@@ -8,8 +8,11 @@
  * payment gateway (`paymentsAvailable` false, or checkout answering 503), a paid toolkit says
  * that payments are not available instead of offering a payment that cannot happen. When the
  * site issues tax invoices and the buyer's state is unknown (`askState`), the buy form asks for
- * it (`buyerState`, docs/decisions.md, Money operations, "Place of supply"); the form posts to
- * the page without JavaScript.
+ * it (`buyerState`, docs/decisions.md, Money operations, "Place of supply"). Without JavaScript both forms post to the
+ * page (a coupon that makes it free works there; paying needs Razorpay's window). "Try again" after a failed payment
+ * opens the payment window again on the same order. `resume` brings back a checkout made before a reload: its coupon
+ * applied, or a sentence that it was released (docs/decisions.md, Toolkits and payments, "A coupon survives a
+ * reload").
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -18,6 +21,7 @@ import { INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { formatRupees } from "@/lib/money.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
+import type { PendingCheckout } from "@/lib/purchases/pending_checkout.ts";
 import { BUYER_STATE_MESSAGE, INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
 
 const STATE_CHOICES = INDIAN_STATES.map((state) => ({ value: state.name, label: state.name }));
@@ -75,7 +79,15 @@ export interface ToolkitCheckoutProps {
   askState: boolean;
   buyerState?: string;
   buyerStateError?: string;
+  /** The buyer's unfinished checkout with a coupon, found again after a reload. */
+  resume?: PendingCheckout | null;
 }
+
+/** Why a coupon applied before is no longer held, in words. */
+const RELEASED = {
+  lapsed: "was held for 30 minutes and has been released",
+  failed: "was released when the payment did not go through",
+} as const;
 
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 font-medium " +
   "disabled:cursor-not-allowed disabled:opacity-70";
@@ -91,13 +103,19 @@ export default function ToolkitCheckout(
     askState,
     buyerState = "",
     buyerStateError = "",
+    resume = null,
   }: ToolkitCheckoutProps,
 ) {
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
-  const [code, setCode] = useState("");
-  const [applied, setApplied] = useState<{ code: string; quote: CheckoutResult } | null>(null);
+  const [code, setCode] = useState(resume?.code ?? "");
+  const [applied, setApplied] = useState<{ code: string; quote: CheckoutResult } | null>(
+    resume?.quote ? { code: resume.code, quote: resume.quote } : null,
+  );
   const [couponError, setCouponError] = useState("");
+  const [couponNote, setCouponNote] = useState(
+    resume && !resume.quote ? `Your coupon ${resume.code} ${RELEASED[resume.released]}. Apply it again to use it.` : "",
+  );
   const [phase, setPhase] = useState<Phase>("ready");
   const [error, setError] = useState("");
   const [state, setState] = useState(buyerState);
@@ -112,7 +130,7 @@ export default function ToolkitCheckout(
   }, [phase]);
 
   /** Starts checkout with `couponCode` and the state chosen; remembers which state the quote was made with. */
-  const quotedState = useRef("");
+  const quotedState = useRef(resume?.quote ? resume.buyerState : "");
   const start = async (couponCode: string) => {
     const result = await fetchJson<CheckoutResult>(`/api/toolkits/${encodeURIComponent(toolkitId)}`, {
       body: { ...couponCode ? { couponCode } : {}, ...state ? { buyerState: state } : {} },
@@ -130,6 +148,7 @@ export default function ToolkitCheckout(
     }
     setPhase("starting");
     setCouponError("");
+    setCouponNote("");
     const result = await start(wanted);
     setPhase("ready");
     if (!result.ok) {
@@ -142,8 +161,8 @@ export default function ToolkitCheckout(
     if (result.data.free) setPhase("paid");
   };
 
-  const pay = async (event: Event) => {
-    event.preventDefault();
+  const pay = async (event?: Event) => {
+    event?.preventDefault();
     setError("");
     if (askState && !state) {
       setStateError(BUYER_STATE_MESSAGE);
@@ -210,12 +229,9 @@ export default function ToolkitCheckout(
     checkout.open();
   };
 
-  // A failed payment leaves its order open at the gateway, so the retry pays the same order
-  // (with the coupon still applied); a new checkout starts only when there was none.
-  const retry = () => {
-    setError("");
-    setPhase("ready");
-  };
+  // A failed payment leaves its order open at the gateway, so the retry opens the payment window again on the same
+  // order (with the coupon still applied); a new checkout starts only when there was none.
+  const retry = () => pay();
 
   const quote = applied?.quote;
   const busy = !hydrated || phase === "starting" || phase === "paying" || phase === "confirming";
@@ -232,7 +248,14 @@ export default function ToolkitCheckout(
 
   return (
     <div class="space-y-4">
-      <form onSubmit={apply} class="space-y-2" noValidate>
+      <form
+        method="post"
+        action={`/toolkits/${encodeURIComponent(toolkitId)}`}
+        onSubmit={apply}
+        class="space-y-2"
+        noValidate
+      >
+        <input type="hidden" name="apply" value="1" />
         <label for="coupon-code" class="block text-sm font-medium text-slate-800">Coupon code (optional)</label>
         <div class="flex gap-2">
           <input
@@ -248,13 +271,14 @@ export default function ToolkitCheckout(
           />
           <button
             type="submit"
-            disabled={busy}
+            disabled={hydrated && busy}
             class={`${BUTTON} mt-1 border border-slate-400 bg-white text-slate-800 hover:bg-slate-100`}
           >
             Apply
           </button>
         </div>
         {couponError && <p id="coupon-code-error" class="text-sm font-medium text-red-700">{couponError}</p>}
+        {couponNote && <p role="status" class="text-sm font-medium text-amber-900">{couponNote}</p>}
       </form>
 
       {quote && (
@@ -301,6 +325,7 @@ export default function ToolkitCheckout(
         )
         : (
           <form method="post" action={`/toolkits/${encodeURIComponent(toolkitId)}`} onSubmit={pay} class="space-y-3">
+            {applied && <input type="hidden" name="couponCode" value={applied.code} />}
             {askState && (
               <SelectField
                 id="buyer-state"

@@ -6,10 +6,13 @@
  * With `SELLER_GSTIN` set and the buyer's state unknown, the checkout asks for it
  * (docs/decisions.md, Money operations, "Place of supply").
  *
- * `POST /toolkits/{id}` is the buy form without JavaScript: the field `buyerState`, the same
- * checkout as `POST /api/toolkits/{id}`. A free toolkit is then the buyer's (303 to its
- * lessons); a paid one has its order, and the page says that paying needs JavaScript (Razorpay's
- * window); a refusal renders the page again with the problem at its field.
+ * `POST /toolkits/{id}` is the buy and coupon forms without JavaScript: the fields `buyerState`, `couponCode` and
+ * `apply` (the coupon form's, which does not ask the state yet), the
+ * same checkout as `POST /api/toolkits/{id}`. A free toolkit (a 100 % coupon) is then the buyer's (303 to its
+ * lessons); a paid one has its order, and the page says that paying needs JavaScript (Razorpay's window); a refusal
+ * renders the page again with the problem at its field. A checkout with a coupon made before a reload is resumed
+ * (`pendingCheckout`: the coupon still applied, or a sentence that it was released; docs/decisions.md, Toolkits and
+ * payments, "A coupon survives a reload").
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -29,6 +32,7 @@ import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { type PendingCheckout, pendingCheckout } from "@/lib/purchases/pending_checkout.ts";
 import { BUYER_STATE_MESSAGE } from "@/lib/purchases/indian_states.ts";
 import { buyerStateOf } from "@/lib/purchases/place_of_supply.ts";
 import type { User } from "@/lib/users/users.ts";
@@ -46,7 +50,19 @@ interface Data extends ToolkitDetail {
     buyerStateError?: string;
     /** A sentence above the checkout after the form was posted without JavaScript. */
     notice?: { kind: "info" | "error"; text: string };
+    /** The buyer's unfinished checkout with a coupon (see the module docstring). */
+    resume?: PendingCheckout | null;
   };
+}
+
+/** The signed-in buyer's unfinished checkout of the toolkit with a coupon, or null. */
+async function resumed(services: Services, user: User | undefined, detail: ToolkitDetail) {
+  if (!user || detail.hasPurchased) return null;
+  return await pendingCheckout(services.kv, {
+    userId: user.id,
+    toolkitId: detail.toolkit.id,
+    keyId: services.payments?.keyId ?? "",
+  });
 }
 
 /** Whether the checkout asks `user` for their state: tax invoices are issued and their onboarding names none. */
@@ -68,26 +84,34 @@ export const handler = define.handlers<Data>({
     const { services, user } = ctx.state;
     const detail = await toolkitDetail(services.kv, ctx.params.id, user);
     const csp = documentCsp(checkoutCsp(services.config.razorpay.checkoutUrl));
-    const checkout = { askState: await asksState(services, user, detail) };
+    const checkout = {
+      askState: await asksState(services, user, detail),
+      resume: await resumed(services, user, detail),
+    };
     return ctx.render({ ...detail, checkout }, { headers: { "content-security-policy": csp } });
   },
   async POST(req, ctx) {
     const { services, user } = ctx.state;
     const id = ctx.params.id;
     if (!user) return seeOther(`/sign-in?callbackURL=${encodeURIComponent(`/toolkits/${id}`)}`);
-    const { buyerState } = await readFormFields(req, ["buyerState"]);
+    const { buyerState, couponCode, apply } = await readFormFields(req, ["buyerState", "couponCode", "apply"]);
     const detail = await toolkitDetail(services.kv, id, user);
     const askState = await asksState(services, user, detail);
     const headers = { "content-security-policy": documentCsp(checkoutCsp(services.config.razorpay.checkoutUrl)) };
-    const again = (status: number, checkout: Omit<Data["checkout"], "askState" | "buyerState">) =>
-      ctx.render({ ...detail, checkout: { askState, buyerState, ...checkout } }, { status, headers });
-    if (askState && !buyerState) return again(400, { buyerStateError: BUYER_STATE_MESSAGE });
+    const again = async (status: number, checkout: Omit<Data["checkout"], "askState" | "buyerState" | "resume">) =>
+      ctx.render({
+        ...detail,
+        checkout: { askState, buyerState, resume: await resumed(services, user, detail), ...checkout },
+      }, { status, headers });
+    // Applying a coupon prices the order; the state is asked when buying (which prices it again with the state).
+    if (askState && !buyerState && !apply) return again(400, { buyerStateError: BUYER_STATE_MESSAGE });
     try {
       const result = await initiatePurchase(services.kv, {
         payments: services.payments,
         user,
         toolkitId: id,
         buyerState,
+        couponCode,
       });
       if (result.free) return seeOther(`/toolkits/${id}/learn`);
       return again(200, { notice: { kind: "info", text: NEEDS_JAVASCRIPT } });
@@ -253,6 +277,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                     askState={checkout.askState}
                     buyerState={checkout.buyerState}
                     buyerStateError={checkout.buyerStateError}
+                    resume={checkout.resume}
                   />
                 </>
               )

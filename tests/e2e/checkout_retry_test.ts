@@ -1,0 +1,88 @@
+/**
+ * Checkout on a 360 px phone (docs/decisions.md, Toolkits and payments, "A coupon survives a reload"): a coupon applied
+ * before a reload is still applied after it and its order is the one paid; after a declined card "Try again" opens
+ * the payment window again on the same order. Without JavaScript the coupon form works: a 100 % coupon unlocks the
+ * toolkit.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  openBrowser,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+
+Deno.test("a coupon survives a reload, and Try again after a declined card pays the same order", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
+  const admin = await createTestUser(t, "admin");
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
+    title: "Salary Negotiation",
+    price: 250,
+    lessons: [{ title: "The script", content: "<p>The script body</p>" }],
+  });
+  await addCoupon({ t, admin }, { code: "WELCOME20", discountType: "percentage", discountValue: 20 });
+  const student = await createTestUser(t);
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const answers = ["decline", ""];
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.accept(answers.shift() ?? "");
+  });
+
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await page.getByLabel("Coupon code (optional)").fill("welcome20");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByText("Coupon WELCOME20").waitFor();
+
+  await page.reload();
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await page.getByText("Coupon WELCOME20").waitFor();
+  assertEquals(await page.getByLabel("Coupon code (optional)").inputValue(), "WELCOME20");
+  await assertAccessible(page, "toolkit page with a coupon kept after a reload");
+  await page.getByRole("button", { name: "Buy for ₹200" }).click();
+  await page.getByText("The payment did not go through").waitFor();
+  await page.getByText("Your card was declined.").waitFor();
+  await assertAccessible(page, "a declined payment at 360 px");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.getByText("The script body").waitFor();
+
+  assertEquals(dialogs.length, 2, "Try again opened the payment window");
+  assert(dialogs.every((d) => d.includes("₹200.00")), dialogs.join("\n"));
+  assertEquals(fake.orders.map((o) => o.amount), [20000], "one order, made when the coupon was applied");
+  assertEquals(fake.payments.map((p) => p.status), ["failed", "captured"]);
+});
+
+Deno.test("without JavaScript a 100 % coupon applied on the toolkit page unlocks it", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
+    title: "Salary Negotiation",
+    price: 250,
+    lessons: [{ title: "The script", content: "<p>The script body</p>" }],
+  });
+  await addCoupon({ t, admin }, { code: "GIFT100", discountType: "percentage", discountValue: 100 });
+  const student = await createTestUser(t);
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/toolkits/${toolkit.id}`);
+  await assertAccessibleWithoutScript(page, "toolkit page without JavaScript");
+  await page.getByLabel("Coupon code (optional)").fill("gift100");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.waitForURL(/\/learn/);
+  const { purchases } = await (await t.fetch("/api/purchases", { headers: student.headers })).json();
+  assertEquals(purchases.map((p: { paymentStatus: string }) => p.paymentStatus), ["paid"]);
+});
