@@ -14,6 +14,10 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { publishesAtOnce } from "@/lib/opportunities/policy.ts";
 import { OPPORTUNITY_FORM_FIELDS, parseOpportunityForm, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Edits and submissions fall under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "submissions" };
 
 type Data = Pick<OpportunityFormProps, "reviewed" | "initial" | "errors">;
 

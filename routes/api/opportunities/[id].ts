@@ -12,6 +12,10 @@ import { getOpportunity, OpportunityCreateSchema, resubmitOpportunity } from "@/
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { OpportunitySchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Edits and submissions fall under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "submissions" };
 
 const Answer = z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema });
 

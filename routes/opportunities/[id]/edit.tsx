@@ -23,6 +23,10 @@ import {
   parseOpportunityForm,
   resubmitOpportunity,
 } from "@/lib/opportunities/opportunities.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Edits and submissions fall under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "submissions" };
 
 interface Data extends Pick<OpportunityFormProps, "errors"> {
   opportunity: OpportunityView;
