@@ -28,8 +28,13 @@ function inputsOf(alert: Alert): AlertFilters {
     search: text("search"),
     minStipend: text("minStipend"),
     maxStipend: text("maxStipend"),
+    verifiedOnly: text("verifiedOnly") === "true",
+    paidOnly: text("paidOnly") === "true",
   };
 }
+
+/** The on-or-off filters of an internship alert, as the form's choices. */
+const TRUST_CHOICES = [{ value: "verifiedOnly", label: "Verified only" }, { value: "paidOnly", label: "Paid only" }];
 
 function AlertRow(
   { alert, onSaved, onDelete, hydrated }: {
@@ -63,7 +68,7 @@ function AlertRow(
     event.preventDefault();
     patch({ query: alertQueryOf(alert.kind, inputs) }, "Filters saved.");
   };
-  const set = (name: Exclude<keyof AlertFilters, "types">) => (e: Event) =>
+  const set = (name: Exclude<keyof AlertFilters, "types" | "verifiedOnly" | "paidOnly">) => (e: Event) =>
     setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value });
   const typeChoices = Object.entries(internships ? INTERNSHIP_TYPE_LABELS : OPPORTUNITY_TYPE_LABELS)
     .map(([value, label]) => ({ value, label }));
@@ -169,6 +174,17 @@ function AlertRow(
                 onInput={set("maxStipend")}
               />
             </div>
+            <ChoiceGroup
+              id={`${base}-trust`}
+              label="Trust"
+              options={TRUST_CHOICES}
+              value={TRUST_CHOICES.map((choice) => choice.value).filter((name) =>
+                inputs[name as "verifiedOnly" | "paidOnly"]
+              )}
+              multiple
+              onChange={(on) =>
+                setInputs({ ...inputs, verifiedOnly: on.includes("verifiedOnly"), paidOnly: on.includes("paidOnly") })}
+            />
           </>
         )}
         <button type="submit" class={SECONDARY_BUTTON} disabled={!hydrated} aria-describedby={`${base}-title`}>

@@ -64,7 +64,8 @@ function pageHref(params: ListParams): string {
 /** How many filters are set: each checked box and each filled-in text field counts once. */
 function activeFilterCount(filters: FilterValues): number {
   const fields = [filters.search, filters.tags, filters.location, filters.minStipend, filters.maxStipend];
-  return filters.types.length + fields.filter((value) => value.trim() !== "").length + (filters.includeClosed ? 1 : 0);
+  const flags = [filters.includeClosed, filters.verifiedOnly, filters.paidOnly].filter(Boolean).length;
+  return filters.types.length + fields.filter((value) => value.trim() !== "").length + flags;
 }
 
 /** The result count sentence, e.g. "Showing 1–10 of 34 internships". */
@@ -256,6 +257,33 @@ export default function InternshipFilters(
                   <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
                   <input type="number" min="0" step="1" inputMode="numeric" {...text("maxStipend")} />
                 </div>
+              </div>
+            </fieldset>
+            <fieldset>
+              <legend class={LABEL}>Trust</legend>
+              <div class="mt-2 space-y-2">
+                <label class="flex items-center gap-2 text-slate-800">
+                  <input
+                    type="checkbox"
+                    name="verifiedOnly"
+                    value="true"
+                    checked={filters.verifiedOnly}
+                    class="h-4 w-4 accent-indigo-700"
+                    onChange={(e) => change({ verifiedOnly: e.currentTarget.checked }, null)}
+                  />
+                  Verified only
+                </label>
+                <label class="flex items-center gap-2 text-slate-800">
+                  <input
+                    type="checkbox"
+                    name="paidOnly"
+                    value="true"
+                    checked={filters.paidOnly}
+                    class="h-4 w-4 accent-indigo-700"
+                    onChange={(e) => change({ paidOnly: e.currentTarget.checked }, null)}
+                  />
+                  Paid only
+                </label>
               </div>
             </fieldset>
             <label class="flex items-center gap-2 text-slate-800">

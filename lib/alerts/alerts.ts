@@ -60,6 +60,8 @@ const InternshipAlertQuery = z.strictObject({
   search: text(200).optional(),
   minStipend: stipend.optional(),
   maxStipend: stipend.optional(),
+  verifiedOnly: z.enum(["true", "false"]).optional().transform((flag) => flag === "true" ? flag : undefined),
+  paidOnly: z.enum(["true", "false"]).optional().transform((flag) => flag === "true" ? flag : undefined),
 });
 
 /** The filters an opportunity alert may hold. */
@@ -80,7 +82,8 @@ export function queryParams(query: AlertQuery): Record<string, string> {
 
 /**
  * `query` of an alert of `kind`, checked as the list checks its filters (`types`, `tags`, `location`, `search`,
- * `minStipend`, `maxStipend` for internships; `type`, `search` for opportunities), without empty values.
+ * `minStipend`, `maxStipend`, `verifiedOnly`, `paidOnly` for internships; `type`, `search` for opportunities), without
+ * empty values (a flag that is `false` is left out).
  * @throws ValidationError with the issues (paths under `query`) for another field or a value the list would refuse.
  */
 export function validateAlertQuery(kind: AlertKind, query: unknown): AlertQuery {

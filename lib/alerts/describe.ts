@@ -13,13 +13,19 @@ const LABELS: Record<string, string> = {
   search: "search",
   minStipend: "stipend from ₹",
   maxStipend: "stipend up to ₹",
+  verifiedOnly: "verified only",
+  paidOnly: "paid only",
 };
+
+/** Filters that are on or off: named alone when on. */
+const FLAGS = new Set(["verifiedOnly", "paidOnly"]);
 
 /** What `alert` watches, in words. */
 export function describeAlert(alert: Pick<Alert, "kind" | "query">): string {
   const kind = alert.kind === "internships" ? "Internships" : "Opportunities";
   const filters = Object.entries(alert.query).map(([name, value]) => {
     const label = LABELS[name] ?? name;
+    if (FLAGS.has(name)) return label;
     return label.endsWith("₹") ? `${label}${value}` : `${label} ${value}`;
   });
   return filters.length === 0 ? `All new ${alert.kind}` : `${kind}: ${filters.join(", ")}`;

@@ -9,7 +9,9 @@ import type { AlertKind } from "@/lib/alerts/alerts.ts";
 import { type FilterValues, readListParams } from "@/lib/browser/internship_query.ts";
 
 /** The filters an alert holds: the types as a list, the rest as typed. Opportunities use `types` and `search` only. */
-export type AlertFilters = Pick<FilterValues, "types" | "tags" | "location" | "search" | "minStipend" | "maxStipend">;
+export type AlertFilters =
+  & Pick<FilterValues, "types" | "tags" | "location" | "search" | "minStipend" | "maxStipend">
+  & Partial<Pick<FilterValues, "verifiedOnly" | "paidOnly">>;
 
 const NO_ALERT_FILTERS: AlertFilters = {
   types: [],
@@ -22,12 +24,23 @@ const NO_ALERT_FILTERS: AlertFilters = {
 
 /**
  * `filters` as the query of an alert of `kind`, by the list's query-string names (internships: `types`, `tags`,
- * `location`, `search`, `minStipend`, `maxStipend`; opportunities: `type`, `search`), trimmed, without empty ones.
+ * `location`, `search`, `minStipend`, `maxStipend`, `verifiedOnly`, `paidOnly`; opportunities: `type`, `search`),
+ * trimmed, without empty ones (a flag only when on).
  */
 export function alertQueryOf(kind: AlertKind, filters: AlertFilters): Record<string, string> {
-  const { types, tags, location, search, minStipend, maxStipend } = filters;
+  const { types, tags, location, search, minStipend, maxStipend, verifiedOnly, paidOnly } = filters;
+  const flag = (on: boolean | undefined) => on ? "true" : "";
   const query: Record<string, string> = kind === "internships"
-    ? { types: types.join(","), tags, location, search, minStipend, maxStipend }
+    ? {
+      types: types.join(","),
+      tags,
+      location,
+      search,
+      minStipend,
+      maxStipend,
+      verifiedOnly: flag(verifiedOnly),
+      paidOnly: flag(paidOnly),
+    }
     : { type: types.join(","), search };
   return Object.fromEntries(
     Object.entries(query).map(([name, value]) => [name, value.trim()]).filter(([, value]) => value !== ""),

@@ -19,6 +19,10 @@ export interface FilterValues {
   search: string;
   /** Closed listings too (`includeClosed=true`). */
   includeClosed: boolean;
+  /** Only listings verified themselves or by their organization (`verifiedOnly=true`). */
+  verifiedOnly: boolean;
+  /** Only listings with a stipend of at least ₹1 (`paidOnly=true`). */
+  paidOnly: boolean;
 }
 
 /** The filters, page position and size read from a URL; `limit` and `offset` are raw strings ("" = default). */
@@ -37,6 +41,8 @@ export const NO_FILTERS: FilterValues = {
   maxStipend: "",
   search: "",
   includeClosed: false,
+  verifiedOnly: false,
+  paidOnly: false,
 };
 
 function first(params: URLSearchParams, ...names: string[]): string {
@@ -59,6 +65,8 @@ export function readListParams(params: URLSearchParams): ListParams {
       maxStipend: first(params, "maxStipend"),
       search: first(params, "search", "q"),
       includeClosed: params.getAll("includeClosed").includes("true"),
+      verifiedOnly: params.getAll("verifiedOnly").includes("true"),
+      paidOnly: params.getAll("paidOnly").includes("true"),
     },
     offset: first(params, "offset"),
     limit: first(params, "limit"),
@@ -73,6 +81,8 @@ export function listQueryString({ filters, offset, limit }: ListParams): string 
     const value = filters[name].trim();
     if (value) params.set(name, value);
   }
+  if (filters.verifiedOnly) params.set("verifiedOnly", "true");
+  if (filters.paidOnly) params.set("paidOnly", "true");
   if (filters.includeClosed) params.set("includeClosed", "true");
   if (offset && offset !== "0") params.set("offset", offset);
   if (limit && limit !== String(DEFAULT_LIMIT)) params.set("limit", limit);

@@ -40,6 +40,12 @@ export interface SlotFilter {
    * filter value like any other, so the read model is never rebuilt when the day changes (docs/decisions.md, Dates).
    */
   openOn?: number;
+  /**
+   * Only listings verified themselves or whose organization is verified (docs/decisions.md, Trust, "Trust filters"):
+   * the ids of the verified organizations, and the version of that set (their directory's; it names the set in cache
+   * keys).
+   */
+  verified?: { organizations: ReadonlySet<string>; version: number };
 }
 
 /** One page of a filtered list: how many slots match in all, and the page's slots, newest first. */
@@ -119,7 +125,8 @@ class MatchCache {
  * pass of `matchingSlots` tests, for one slot (search words aside).
  */
 function slotTest(columns: InternshipColumns, filter: SlotFilter): (slot: number) => boolean {
-  const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
+  const { userId, types, minStipend, maxStipend, tags, location, openOn, verified } = filter;
+  const organizationIds = columns.organizationCodes.names;
   const places = location === undefined ? [] : cityVariants(location);
   return (slot) => {
     const stipend = columns.stipends[slot];
@@ -131,7 +138,9 @@ function slotTest(columns: InternshipColumns, filter: SlotFilter): (slot: number
         stipend >= (minStipend ?? -Infinity) && stipend <= (maxStipend ?? Infinity)) &&
       (location === undefined || places.some((variant) => name.includes(variant))) &&
       (!tags || columns.tags[slot].some((tag) => tags.includes(tag))) &&
-      (openOn === undefined || columns.deadlineDays[slot] >= openOn);
+      (openOn === undefined || columns.deadlineDays[slot] >= openOn) &&
+      (!verified || columns.verified[slot] === 1 ||
+        verified.organizations.has(organizationIds[columns.organizations[slot]]));
   };
 }
 
@@ -179,6 +188,7 @@ export function filterKey(filter: SlotFilter): string {
     filter.location ?? null,
     sorted(filter.words),
     filter.openOn ?? null,
+    filter.verified?.version ?? null,
   ]);
 }
 
@@ -203,7 +213,7 @@ export function matchList(model: InternshipModel, filter: SlotFilter): Int32Arra
     filter;
   const filtered = userId !== undefined || includeInactive || includeDeleted || types || tags ||
     minStipend !== undefined || maxStipend !== undefined || location !== undefined || (words && words.length > 0) ||
-    openOn !== undefined;
+    openOn !== undefined || filter.verified !== undefined;
   if (!filtered) return model.columns.publicView().slots;
   let cache = matchCaches.get(model);
   if (!cache) matchCaches.set(model, cache = new MatchCache());
@@ -214,7 +224,15 @@ export function matchList(model: InternshipModel, filter: SlotFilter): Int32Arra
 }
 
 /** Positions of the fields of `InternshipEntry` that the archive's block tests read. */
-const TYPE = 2, FLAGS = 3, STIPEND = 4, LOCATION = 5, TAGS = 6, OWNER = 7, DEADLINE = 9;
+const TYPE = 2,
+  FLAGS = 3,
+  STIPEND = 4,
+  LOCATION = 5,
+  TAGS = 6,
+  OWNER = 7,
+  DEADLINE = 9,
+  ORGANIZATION = 10,
+  VERIFIED = 11;
 
 /**
  * `filter` as a test of the archive's blocks (`lib/kv/chunked/archive.ts`): the rules of `slotTest` and the search of
@@ -245,6 +263,13 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
     }
     if (tags && !add(TAGS, (list) => (list as string[]).some((tag) => tags.includes(tag)))) return null;
     if (openOn !== undefined && !add(DEADLINE, (day) => (day ?? Infinity) as number >= openOn)) return null;
+    if (filter.verified) {
+      const { organizations } = filter.verified;
+      const itself = block.test(VERIFIED, (flag) => flag === 1);
+      const byOrganization = block.test(ORGANIZATION, (id) => organizations.has(id as string));
+      if (!itself && !byOrganization) return null;
+      tests.push((i) => (itself?.(i) ?? false) || (byOrganization?.(i) ?? false));
+    }
     if (words.length > 0) {
       const marks = block.search(words)!;
       if (!marks.includes(1)) return null;
@@ -273,7 +298,8 @@ function matchingSlots(
   if (userId !== undefined) base = columns.view(columns.ownerOrder(userId).filter(stateOk));
   else if (!includeInactive && !includeDeleted) base = columns.publicView();
   else base = columns.view(model.slots.order.filter(stateOk));
-  const { types, minStipend, maxStipend, tags, location, words, openOn } = filter;
+  const { types, minStipend, maxStipend, tags, location, words, openOn, verified } = filter;
+  const verifiedOk = verified && columns.organizationCodes.marks((id) => verified.organizations.has(id));
   const typeOk = types && new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);
   const stipendFilter = minStipend !== undefined || maxStipend !== undefined;
   const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
@@ -299,6 +325,7 @@ function matchingSlots(
     const slot = baseSlots[i];
     if (tagOk && tagOk[slot] === 0) continue;
     if (searchOk && searchOk[slot] === 0) continue;
+    if (verifiedOk && columns.verified[slot] === 0 && verifiedOk[columns.organizations[slot]] === 0) continue;
     matches[total++] = slot;
   }
   return matches.slice(0, total);

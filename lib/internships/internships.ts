@@ -119,15 +119,33 @@ export function isLive(record: Internship, today: string): boolean {
   return !record.deletedAt && !isClosedOn(record.deadline, today);
 }
 
-/** The filters of `query` for `viewer` on IST day `today`, as `listInternships` applies them. */
-function slotFilterOf(query: InternshipQuery, viewer: User | null, today: string): SlotFilter {
+/** The smallest monthly stipend (₹) of a paid internship (`paidOnly`). */
+const PAID_FROM = 1;
+
+/** The verified organizations' ids, as the `verifiedOnly` filter reads them (`SlotFilter.verified`). */
+async function verifiedSet(store: InternshipStore): Promise<NonNullable<SlotFilter["verified"]>> {
+  const version = store.organizations.version;
+  return { organizations: await store.organizations.verifiedIds(), version };
+}
+
+/**
+ * The filters of `query` for `viewer` on IST day `today`, as `listInternships` applies them; `verified` is the set
+ * `verifiedOnly` tests against (`verifiedSet`).
+ */
+function slotFilterOf(
+  query: InternshipQuery,
+  viewer: User | null,
+  today: string,
+  verified?: SlotFilter["verified"],
+): SlotFilter {
   const admin = viewer?.role === "admin";
   return {
     userId: query.mine ? viewer?.id : undefined,
     includeInactive: query.mine || (admin && query.includeInactive),
     includeDeleted: admin && query.includeDeleted,
     types: query.types.length > 0 ? new Set(query.types.map(typeCode)) : undefined,
-    minStipend: query.minStipend,
+    minStipend: query.paidOnly ? Math.max(query.minStipend ?? PAID_FROM, PAID_FROM) : query.minStipend,
+    verified: query.verifiedOnly ? verified : undefined,
     maxStipend: query.maxStipend,
     tags: query.tags.length > 0 ? query.tags : undefined,
     location: query.location,
@@ -151,7 +169,8 @@ export async function listInternships(
 ): Promise<InternshipPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
   const store = await internshipStore(kv);
-  const { total, records } = await pageOf(store, slotFilterOf(query, viewer, today), query);
+  const verified = query.verifiedOnly ? await verifiedSet(store) : undefined;
+  const { total, records } = await pageOf(store, slotFilterOf(query, viewer, today, verified), query);
   return {
     internships: await viewsOf(store, records, today),
     pagination: {
@@ -226,10 +245,11 @@ export async function newInternships(
   const views = new Map(records.map((record, i) => [model.slotOf(record.id)!, listed[i]]));
   const found = slots.filter((slot) => views.has(slot));
   const texts = records.map(internshipSearchText);
+  const verified = await verifiedSet(store);
   return {
     count: found.length,
     matching: (query) =>
-      filterSlots(model.columns, slotFilterOf(query, null, today), { slots: found, texts }).map((slot) =>
+      filterSlots(model.columns, slotFilterOf(query, null, today, verified), { slots: found, texts }).map((slot) =>
         views.get(slot)!
       ),
   };

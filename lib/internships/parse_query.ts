@@ -37,6 +37,8 @@ export function parseListQuery(params: ListParams, extra: Record<string, string>
     if (filters[name]) input[name] = filters[name];
   }
   if (filters.includeClosed) input.includeClosed = "true";
+  if (filters.verifiedOnly) input.verifiedOnly = "true";
+  if (filters.paidOnly) input.paidOnly = "true";
   if (params.offset) input.offset = params.offset;
   if (params.limit) input.limit = params.limit;
   const ignored: string[] = [];

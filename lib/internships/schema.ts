@@ -138,7 +138,9 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 /**
  * The list query (docs/decisions.md, Internships) parsed from string query parameters: `limit` 1–100 (default 10),
  * `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend` and `maxStipend` in rupees
- * (inclusive), `search` (alias `q`), `includeClosed` (closed listings are left out unless true), `mine` (the caller's
+ * (inclusive), `search` (alias `q`), `verifiedOnly` (the internship or its organization verified) and `paidOnly` (a
+ * stipend of at least ₹1; docs/decisions.md, Trust, "Trust filters"), `includeClosed` (closed listings are left out
+ * unless true), `mine` (the caller's
  * own listings, inactive and closed ones included; needs a session: docs/decisions.md, Internships) and the admin-only
  * flags `includeInactive`, `includeDeleted`. Tags, location and search words come out lower case.
  */
@@ -154,6 +156,8 @@ export const InternshipQuerySchema = z.object({
   search: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
   mine: flag.default(false),
+  verifiedOnly: flag.default(false),
+  paidOnly: flag.default(false),
   includeClosed: flag.default(false),
   includeInactive: flag.default(false),
   includeDeleted: flag.default(false),

@@ -1,12 +1,13 @@
 /**
- * Browser-safe: a stipend as people read it, in Indian digit grouping and whole rupees
- * (`25000` → `"₹25,000 / month"`, none → `"Unpaid"`), for the cards, the internship page and the
- * RSS feed alike.
+ * Browser-safe: a stipend as people read it (docs/decisions.md, Trust, "Trust filters"), in Indian digit grouping and
+ * whole rupees (`8000` → `"₹8,000 a month"`), `"Unpaid"` for 0 and `"Stipend not stated"` for none, for the cards, the
+ * internship page, the RSS feed and the alert e-mails alike.
  */
 
 const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
 
-/** A monthly stipend in rupees: `"₹25,000 / month"`, or `"Unpaid"` for 0 or null. */
+/** A monthly stipend in rupees: `"₹8,000 a month"`, `"Unpaid"` for 0, `"Stipend not stated"` for null. */
 export function formatStipend(stipend: number | null | undefined): string {
-  return stipend ? `${rupees.format(stipend)} / month` : "Unpaid";
+  if (stipend === null || stipend === undefined) return "Stipend not stated";
+  return stipend > 0 ? `${rupees.format(stipend)} a month` : "Unpaid";
 }

@@ -96,7 +96,7 @@ Deno.test("a guest filters by type and stipend, searches, and opens a result", a
   const apply = page.getByRole("link", { name: /Apply on qubit\.example\.com/ });
   assertEquals(await apply.getAttribute("rel"), "noopener noreferrer nofollow");
   assertEquals(await apply.getAttribute("target"), "_blank");
-  assert(await page.getByText("₹40,000 / month").isVisible());
+  assert(await page.getByText("₹40,000 a month").isVisible());
   await assertAccessible(page, "internship detail");
 });
 
@@ -206,7 +206,7 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
   const id = page.url().split("/").pop()!;
   await page.getByRole("heading", { level: 1, name: "Backend Engineering Intern" }).waitFor();
-  assert(await page.getByText("₹18,000 / month").isVisible());
+  assert(await page.getByText("₹18,000 a month").isVisible());
   assert(await page.getByRole("definition").filter({ hasText: "Part-time" }).isVisible());
   await assertAccessible(page, "posted internship");
 

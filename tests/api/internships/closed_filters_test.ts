@@ -1,7 +1,8 @@
 /**
  * Filters over open and closed listings give what a plain scan of the records gives (docs/decisions.md, Open and
  * closed listings, "Reading closed listings"): a property test over random listings (every state, tied creation
- * times, cities under their other names) and random queries (every filter, the admin flags, `mine`, any page),
+ * times, cities under their other names, organizations verified or not, listings held by moderation) and random
+ * queries (every filter, `verifiedOnly` and `paidOnly` too, the admin flags, `mine`, any page),
  * answered once with every listing in the read model, and again after the `close-listings` job moved the closed and
  * deleted ones to the archive (in several blocks).
  */
@@ -18,6 +19,8 @@ import { cityVariants } from "@/lib/internships/cities.ts";
 import { isClosedOn } from "@/lib/internships/policy.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
+import { resolveOrganizations } from "@/lib/organizations/store.ts";
+import { updateAsAdmin } from "@/lib/organizations/organizations.ts";
 
 /** A seeded pseudo-random generator (mulberry32) in [0, 1). */
 function random(seed: number): () => number {
@@ -46,7 +49,10 @@ const DEADLINES = [
   null,
 ];
 
-function listings(next: () => number, owners: User[], count: number): Internship[] {
+/** The ids of the organizations the listings name, by name (made by the test). */
+type Organizations = Map<string, string>;
+
+function listings(next: () => number, owners: User[], count: number, organizations: Organizations): Internship[] {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");
   const base = Date.UTC(2030, 0, 1);
@@ -54,6 +60,8 @@ function listings(next: () => number, owners: User[], count: number): Internship
     // Every fourth listing shares its creation time with the one before (a batch).
     const createdAt = new Date(base + (i - (i % 4 === 3 ? 1 : 0)) * 60_000).toISOString();
     const hidden = next();
+    const hiringOrganization = pick(["Zeta Labs", "Kisan Connect", "Pune Works"]);
+    const held = next() < 0.08;
     return {
       id: crypto.randomUUID(),
       title: `${pick(["Data", "Design", "Backend"])} ${words(1)}`,
@@ -61,7 +69,7 @@ function listings(next: () => number, owners: User[], count: number): Internship
       type: next() < 0.2 ? null : pick(INTERNSHIP_TYPES),
       timing: null,
       link: "https://x.example/a",
-      hiringOrganization: pick(["Zeta Labs", "Kisan Connect", "Pune Works"]),
+      hiringOrganization,
       hiringManager: null,
       tags: TAGS.filter(() => next() < 0.25),
       stipend: pick(STIPENDS),
@@ -69,12 +77,25 @@ function listings(next: () => number, owners: User[], count: number): Internship
       experience: null,
       location: pick(PLACES),
       deadline: pick(DEADLINES),
-      isVerified: false,
+      isVerified: next() < 0.2,
       isActive: hidden >= 0.1,
       userId: pick(owners).id,
       createdAt,
       updatedAt: createdAt,
       deletedAt: hidden < 0.05 ? createdAt : null,
+      // Most listings linked to their organization, some not yet (as before the one-time link).
+      ...next() < 0.9 ? { organizationId: organizations.get(hiringOrganization)! } : {},
+      ...held
+        ? {
+          moderation: {
+            status: "held" as const,
+            reasons: ["Asks applicants to pay"],
+            heldAt: createdAt,
+            decidedAt: null,
+            note: null,
+          },
+        }
+        : {},
     };
   });
 }
@@ -99,21 +120,26 @@ function query(next: () => number): Params {
       return next() < 0.3 ? word.slice(1, 4) : word;
     }).join(" ");
   }
+  if (next() < 0.3) params.verifiedOnly = "true";
+  if (next() < 0.3) params.paidOnly = "true";
   if (next() < 0.3) params.includeInactive = "true";
   if (next() < 0.2) params.includeDeleted = "true";
   if (next() < 0.15) params.mine = "true";
   return params;
 }
 
-/** The plain scan: the list rules applied to every record, newest first (then id descending). */
-function reference(records: Internship[], params: Params, viewer: User | null): string[] {
+/**
+ * The plain scan: the list rules applied to every record, newest first (then id descending); `verified` holds the ids
+ * of the verified organizations.
+ */
+function reference(records: Internship[], params: Params, viewer: User | null, verified: Set<string>): string[] {
   const q = InternshipQuerySchema.parse(params);
   const admin = viewer?.role === "admin";
   const includeInactive = q.mine || (admin && q.includeInactive);
   const includeDeleted = admin && q.includeDeleted;
   return records.filter((r) =>
     (!q.mine || r.userId === viewer?.id) &&
-    (includeInactive || r.isActive) &&
+    (includeInactive || (r.isActive && (r.moderation?.status ?? "clear") === "clear")) &&
     (includeDeleted || !r.deletedAt) &&
     (q.mine || q.includeClosed || !isClosedOn(r.deadline, TODAY)) &&
     (q.types.length === 0 || (r.type !== null && q.types.includes(r.type))) &&
@@ -122,6 +148,8 @@ function reference(records: Internship[], params: Params, viewer: User | null): 
       cityVariants(q.location).some((place) => (r.location ?? "").toLowerCase().includes(place))) &&
     (q.minStipend === undefined || (r.stipend !== null && r.stipend >= q.minStipend)) &&
     (q.maxStipend === undefined || (r.stipend !== null && r.stipend <= q.maxStipend)) &&
+    (!q.paidOnly || (r.stipend !== null && r.stipend >= 1)) &&
+    (!q.verifiedOnly || r.isVerified || (r.organizationId !== undefined && verified.has(r.organizationId))) &&
     q.search.every((word) => cityVariants(word).some((v) => internshipSearchText(r).includes(v)))
   ).sort((x, y) => x.createdAt !== y.createdAt ? (x.createdAt < y.createdAt ? 1 : -1) : x.id < y.id ? 1 : -1)
     .map((r) => r.id);
@@ -134,7 +162,10 @@ Deno.test("filters over open and closed listings answer what a plain scan of the
     createUser(kv, { name: `${role} ${i}`, email: `${role}${i}@x.example`, emailVerified: true, role });
   const owners = [await make("member", 1), await make("member", 2), await make("admin", 3)];
   const viewers = [null, ...owners];
-  const records = listings(next, owners, 2600);
+  const organizations = await resolveOrganizations(kv, ["Zeta Labs", "Kisan Connect", "Pune Works"]);
+  await updateAsAdmin(kv, { id: organizations.get("Zeta Labs")!, patch: { isVerified: true } });
+  const verified = new Set([organizations.get("Zeta Labs")!]);
+  const records = listings(next, owners, 2600, organizations);
   const { model, writer, archive } = await internshipStore(kv);
   for (let i = 0; i < records.length; i += 100) await writer.insert(records.slice(i, i + 100));
 
@@ -142,7 +173,7 @@ Deno.test("filters over open and closed listings answer what a plain scan of the
     for (let n = 0; n < 120; n++) {
       const params = query(next);
       const viewer = params.mine ? owners[Math.floor(next() * owners.length)] : viewers[Math.floor(next() * 4)];
-      const expected = reference(records, params, viewer);
+      const expected = reference(records, params, viewer, verified);
       const limit = Number(params.limit);
       const offset = next() < 0.5 ? 0 : Math.floor(next() * (expected.length + 5));
       const page = await listInternships(kv, {

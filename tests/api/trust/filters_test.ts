@@ -1,0 +1,146 @@
+/**
+ * The trust filters (docs/decisions.md, Trust, "Trust filters"): `verifiedOnly` (the internship or its organization
+ * verified) and `paidOnly` (a stipend of at least ₹1) on the list API, the page's filter form without JavaScript, the RSS
+ * feed and alerts; the list follows an organization's verification at once; cards say the stipend, "Unpaid" or
+ * "Stipend not stated" and show the badge.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { call, postInternship } from "./helpers.ts";
+
+/** Four listings: one of a verified organization, one an admin verified, a paid one and an unpaid one. */
+async function seed(t: TestApp, admin: TestUser) {
+  const member = await createTestUser(t, "member");
+  const byOrganization = await postInternship(t, member, {
+    title: "Org Verified Intern",
+    hiringOrganization: "Trusted Co",
+    stipend: 8000,
+  });
+  const byAdmin = await postInternship(t, member, { title: "Admin Verified Intern", hiringOrganization: "Plain Co" });
+  await call(t, admin, "PUT", `/api/internships/${byAdmin.id}`, { isVerified: true });
+  const paid = await postInternship(t, member, { title: "Paid Intern", hiringOrganization: "Plain Co", stipend: 1 });
+  const unpaid = await postInternship(t, member, {
+    title: "Unpaid Intern",
+    hiringOrganization: "Plain Co",
+    stipend: 0,
+  });
+  const verify = (isVerified: boolean) =>
+    call(t, admin, "PATCH", `/api/admin/organizations/${byOrganization.organization.id}`, { isVerified });
+  return { byOrganization, byAdmin, paid, unpaid, verify };
+}
+
+async function titles(t: TestApp, query: string, who?: TestUser) {
+  const res = await call(t, who, "GET", `/api/internships?${query}`);
+  assertEquals(res.status, 200, JSON.stringify(res.body));
+  return res.body.internships.map((i: { title: string }) => i.title);
+}
+
+Deno.test("verifiedOnly lists listings verified themselves or by their organization, and follows verification", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { verify } = await seed(t, admin);
+  assertEquals(await titles(t, "verifiedOnly=true"), ["Admin Verified Intern"]);
+  assertEquals((await verify(true)).status, 200);
+  assertEquals(await titles(t, "verifiedOnly=true"), ["Admin Verified Intern", "Org Verified Intern"]);
+  assertEquals(await titles(t, "verifiedOnly=true&limit=1&offset=1"), ["Org Verified Intern"]);
+  assertEquals(await titles(t, "verifiedOnly=true", admin), ["Admin Verified Intern", "Org Verified Intern"]);
+  assertEquals(await titles(t, "verifiedOnly=true&search=org"), ["Org Verified Intern"]);
+  assertEquals(await titles(t, "verifiedOnly=true&includeClosed=true"), [
+    "Admin Verified Intern",
+    "Org Verified Intern",
+  ]);
+  assertEquals(await titles(t, "verifiedOnly=false"), [
+    "Unpaid Intern",
+    "Paid Intern",
+    "Admin Verified Intern",
+    "Org Verified Intern",
+  ]);
+  await verify(false);
+  assertEquals(await titles(t, "verifiedOnly=true"), ["Admin Verified Intern"], "un-verifying shows at once");
+});
+
+Deno.test("paidOnly lists a stipend of at least ₹1, alone and with the stipend range; bad flags 400", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { verify } = await seed(t, admin);
+  assertEquals(await titles(t, "paidOnly=true"), ["Paid Intern", "Org Verified Intern"]);
+  assertEquals(await titles(t, "paidOnly=true&minStipend=0"), ["Paid Intern", "Org Verified Intern"]);
+  assertEquals(await titles(t, "paidOnly=true&minStipend=5000"), ["Org Verified Intern"]);
+  assertEquals(await titles(t, "paidOnly=true&maxStipend=100"), ["Paid Intern"]);
+  await verify(true);
+  assertEquals(await titles(t, "paidOnly=true&verifiedOnly=true"), ["Org Verified Intern"]);
+  for (const query of ["verifiedOnly=yes", "paidOnly=1", "paidOnly=", "verifiedOnly=TRUE"]) {
+    const res = await call(t, undefined, "GET", `/api/internships?${query}`);
+    assertEquals(res.status, 400, query);
+    assert(Array.isArray(res.body.error));
+  }
+});
+
+Deno.test("the page's filter form takes both flags without JavaScript; the RSS feed and its link keep them", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { verify } = await seed(t, admin);
+  await verify(true);
+  const page = await (await t.fetch("/internships?verifiedOnly=true&paidOnly=true&search=")).text();
+  assert(
+    page.includes("Org Verified Intern") && !page.includes("Admin Verified Intern") && !page.includes("Paid Intern"),
+  );
+  assert(/<input type="checkbox" name="verifiedOnly" value="true" checked/.test(page), "verified box checked");
+  assert(/<input type="checkbox" name="paidOnly" value="true" checked/.test(page), "paid box checked");
+  assert(page.includes('href="/internships/rss.xml?verifiedOnly=true&amp;paidOnly=true"'), "the feed link keeps them");
+  const plain = await (await t.fetch("/internships")).text();
+  assert(/<input type="checkbox" name="verifiedOnly" value="true" class/.test(plain), "unchecked by default");
+  const rss = await (await t.fetch("/internships/rss.xml?verifiedOnly=true")).text();
+  assert(
+    rss.includes("Org Verified Intern") && rss.includes("Admin Verified Intern") && !rss.includes("Unpaid Intern"),
+  );
+  const paidRss = await (await t.fetch("/internships/rss.xml?paidOnly=true")).text();
+  assert(paidRss.includes("Paid Intern") && !paidRss.includes("Unpaid Intern"));
+});
+
+Deno.test("cards say the stipend, Unpaid or Stipend not stated, and show the badge", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const { verify } = await seed(t, admin);
+  await verify(true);
+  await postInternship(t, member, { title: "Quiet Intern", hiringOrganization: "Plain Co" });
+  const html = await (await t.fetch("/internships")).text();
+  for (const text of ["₹8,000 a month", "₹1 a month", "Unpaid", "Stipend not stated"]) {
+    assert(html.includes(text), text);
+  }
+  assertEquals(html.match(/>\s*Verified<span class="sr-only">/g)?.length, 2, "two verified badges");
+  assert(html.includes("the organization is verified") && html.includes("an admin checked this listing"));
+});
+
+Deno.test("alerts keep verifiedOnly and paidOnly; the digest mails only what matches them", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const member = await createTestUser(t, "member");
+  const alert = await call(t, student, "POST", "/api/me/alerts", {
+    kind: "internships",
+    query: { verifiedOnly: "true", paidOnly: "true", search: "intern" },
+  });
+  assertEquals(alert.status, 201);
+  assertEquals(alert.body.alert.query, { verifiedOnly: "true", paidOnly: "true", search: "intern" });
+  const off = await call(t, student, "POST", "/api/me/alerts", { kind: "internships", query: { paidOnly: "false" } });
+  assertEquals(off.body.alert.query, {}, "a flag that is off is left out");
+  const bad = await call(t, student, "POST", "/api/me/alerts", { kind: "internships", query: { verifiedOnly: "yes" } });
+  assertEquals(bad.status, 400);
+  await call(t, student, "DELETE", `/api/me/alerts/${off.body.alert.id}`);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const { verify } = await seed(t, admin);
+  await verify(true);
+  await postInternship(t, member, { title: "Unverified Paid Intern", hiringOrganization: "Plain Co", stipend: 9000 });
+  const digest = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
+  assertEquals([digest.status, digest.body.sent], [200, 1]);
+  await call(t, admin, "POST", "/api/admin/jobs/outbox/run");
+  await t.settled();
+  const mail = t.mails.find((m) => m.to === student.user.email)!;
+  assert(mail.text.includes("Org Verified Intern"), mail.text);
+  for (const title of ["Admin Verified Intern", "Unverified Paid Intern", "Unpaid Intern"]) {
+    assert(!mail.text.includes(title), title);
+  }
+  assert(mail.text.includes("verified only") && mail.text.includes("paid only"), "the alert is named in words");
+});
