@@ -1,7 +1,7 @@
 /**
  * Working through a due-time index (docs/decisions.md, Background work, "Claims"): the keys `[prefix, dueAtMs, id]`
  * due at `now`, read in pages, each id handed to `work` (which claims its record, `lib/jobs/lease.ts`), `concurrency`
- * at a time. The e-mail outbox and the push outbox run on it.
+ * at a time. The e-mail outbox runs on it.
  */
 
 /** Options of `workDue`: the index's first key part, the time (ms), and how many run at once. */

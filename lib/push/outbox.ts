@@ -16,8 +16,7 @@
  * - `["push_outbox_by_user", userId, id]` → true, the messages of a person (account deletion).
  */
 import type { Job } from "@/lib/jobs/job.ts";
-import { claim, type Claimable, isLeased, settle } from "@/lib/jobs/lease.ts";
-import { workDue } from "@/lib/jobs/due.ts";
+import { claim, type Claimable, claimEach, settle } from "@/lib/jobs/lease.ts";
 import { deliverSoon, type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
 import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
 import { channelRule } from "@/lib/notifications/types.ts";
@@ -43,8 +42,8 @@ export interface PushMessage extends Claimable {
 
 /** How long a try holds its message (ms): beyond the 15 s a post may take, for every subscription at once. */
 export const PUSH_LEASE_MS = 2 * 60 * 1000;
-/** How many messages one process delivers at once. */
-export const PUSH_CONCURRENCY = 32;
+/** How many messages one process claims in one write and delivers at once. */
+export const PUSH_BATCH = 50;
 /** How long a message that failed for good is kept (ms): 7 days. */
 export const FAILED_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** The longest body pushed, in characters (a phone shows two or three lines). */
@@ -100,11 +99,24 @@ export async function deliverPush(
   entry: Deno.KvEntryMaybe<PushMessage>,
   now: number,
 ): Promise<PushOutcome> {
+  if (!isDue(entry.value, now)) return "skipped";
+  const claimed = await claim(services.kv, entry as Deno.KvEntry<PushMessage>, { now, leaseMs: PUSH_LEASE_MS });
+  return claimed ? await deliverClaimed(services, claimed, now) : "skipped";
+}
+
+/** Whether `message` is pending and due at `now` (ms). */
+function isDue(message: PushMessage | null, now: number): message is PushMessage {
+  return message !== null && message.status === "pending" && message.dueAt !== null && Date.parse(message.dueAt) <= now;
+}
+
+/** The try of a message this process claimed (`claimed`, as claimed), at `now` (ms); see `deliverPush`. */
+async function deliverClaimed(
+  services: Services,
+  claimed: Deno.KvEntry<PushMessage>,
+  now: number,
+): Promise<PushOutcome> {
   const { kv, config, log, push } = services;
-  const message = entry.value;
-  if (!message || message.status !== "pending" || !message.dueAt || Date.parse(message.dueAt) > now) return "skipped";
-  const claimed = await claim(kv, entry as Deno.KvEntry<PushMessage>, { now, leaseMs: PUSH_LEASE_MS });
-  if (!claimed) return "skipped";
+  const message = claimed.value;
   const { type, title, body, url } = message.notification;
   const [settings, subscriptions] = await Promise.all([
     getSettings(kv, message.userId),
@@ -195,24 +207,45 @@ async function genericMail(services: Services, message: PushMessage): Promise<Ma
 }
 
 /**
- * Delivers every message due at `now` (ms), `PUSH_CONCURRENCY` at a time, walking the due-time index in pages.
- * Returns how many were delivered, put back for a retry, failed for good, and skipped (held by another process).
+ * Delivers every message due at `now` (ms), walking the due-time index in pages of `PUSH_BATCH`: each page's messages
+ * are claimed in one write (`claimEach`) and tried at once. Returns how many were delivered, put back for a retry,
+ * failed for good, and skipped (not due, or held by another process).
  */
 export async function deliverDuePush(
   services: Services,
   now: number,
 ): Promise<{ delivered: number; retried: number; failed: number; skipped: number }> {
   const { kv } = services;
-  const outcomes = await workDue(kv, { prefix: "push_outbox_due", now, concurrency: PUSH_CONCURRENCY }, async (id) => {
-    const entry = await kv.get<PushMessage>(messageKey(id));
-    return entry.value && isLeased(entry.value, now) ? "skipped" : await deliverPush(services, entry, now);
-  });
-  return {
-    delivered: outcomes.get("delivered") ?? 0,
-    retried: outcomes.get("retry") ?? 0,
-    failed: outcomes.get("failed") ?? 0,
-    skipped: outcomes.get("skipped") ?? 0,
+  const counts = { delivered: 0, retried: 0, failed: 0, skipped: 0 };
+  const tally = (outcome: PushOutcome) => {
+    if (outcome === "delivered") counts.delivered++;
+    else if (outcome === "retry") counts.retried++;
+    else if (outcome === "failed") counts.failed++;
+    else counts.skipped++;
   };
+  let page: string[] = [];
+  const work = async () => {
+    const entries: Deno.KvEntryMaybe<PushMessage>[] = [];
+    for (let i = 0; i < page.length; i += 10) {
+      entries.push(...await kv.getMany<PushMessage[]>(page.slice(i, i + 10).map(messageKey)));
+    }
+    page = [];
+    const due = entries.filter((entry): entry is Deno.KvEntry<PushMessage> => isDue(entry.value, now));
+    counts.skipped += entries.length - due.length;
+    const claimed = await claimEach(kv, due, { now, leaseMs: PUSH_LEASE_MS });
+    await Promise.all(
+      claimed.map(async (entry) => tally(entry ? await deliverClaimed(services, entry, now) : "skipped")),
+    );
+  };
+  const index = kv.list<true>({ prefix: ["push_outbox_due"], end: ["push_outbox_due", now + 1] }, {
+    batchSize: PUSH_BATCH,
+  });
+  for await (const { key } of index) {
+    page.push(key[2] as string);
+    if (page.length === PUSH_BATCH) await work();
+  }
+  if (page.length > 0) await work();
+  return counts;
 }
 
 /** Per process (its services): whether a drain runs, and whether another was asked for meanwhile. */
