@@ -13,6 +13,8 @@
  *   the RSS after those;
  * - p50/p95 of a create (API key) and an update (session), and the peak RSS.
  * Prints a table with the targets and the machine's load average, then stops the server and removes the file.
+ * `BENCH_KV` names a KV file to keep instead: seeded when missing, reused as it is when present (its seed's setup is
+ * kept beside it in `<file>.json`), so that a run can be repeated without seeding again.
  */
 import { freePort, HOST, percentile, rssMb, seedOwners, waitFor } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
@@ -35,8 +37,9 @@ if (Deno.args[0] === SEED_INTO) {
 }
 
 const root = new URL("..", import.meta.url).pathname;
-const dir = await Deno.makeTempDir({ prefix: "internships-bench-" });
-const kvPath = `${dir}/kv.sqlite3`;
+const kept = Deno.env.get("BENCH_KV");
+const dir = kept ? null : await Deno.makeTempDir({ prefix: "internships-bench-" });
+const kvPath = kept ?? `${dir}/kv.sqlite3`;
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
 /** The machine's load average over the last minute, as `uptime` prints it. */
@@ -147,14 +150,22 @@ const ms = (n: number) => `${fmt(n, 2)} ms`;
 const row = (measure: string, result: string, target = "", met = "") => rows.push([measure, result, target, met]);
 
 try {
-  console.error(`Seeding ${fmt(OPEN, 0)} open and ${fmt(CLOSED, 0)} closed internships into ${kvPath} ...`);
-  const seeding = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!seeding.success) throw new Error("Seeding failed");
-  const seeded: Awaited<ReturnType<typeof seed>> = JSON.parse(new TextDecoder().decode(seeding.stdout));
+  let seeded: Awaited<ReturnType<typeof seed>>;
+  const setup = `${kvPath}.json`;
+  if (kept && await Deno.stat(setup).then(() => true, () => false)) {
+    seeded = JSON.parse(await Deno.readTextFile(setup));
+    console.error(`Reusing ${kvPath}`);
+  } else {
+    console.error(`Seeding ${fmt(OPEN, 0)} open and ${fmt(CLOSED, 0)} closed internships into ${kvPath} ...`);
+    const seeding = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!seeding.success) throw new Error("Seeding failed");
+    seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
+    if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
+  }
   const { apiKey, cookie, someId } = seeded;
   const kvMb = (await Deno.stat(kvPath)).size / 1e6;
   console.error(`Seeded in ${fmt(seeded.seedMs / 1000, 1)} s (KV file ${fmt(kvMb, 0)} MB)`);
@@ -316,5 +327,5 @@ try {
       // already gone
     }
   }
-  await Deno.remove(dir, { recursive: true });
+  if (dir) await Deno.remove(dir, { recursive: true });
 }

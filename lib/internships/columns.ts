@@ -177,7 +177,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   constructor(readonly slots: Slots) {}
 
   set(slot: number, entry: InternshipEntry, fresh: boolean): void {
-    const [, , type, flags, stipend, location] = entry;
+    const type = entry[2], flags = entry[3], stipend = entry[4], location = entry[5];
     const tags = this.tagLists.canonical(entry[6]);
     const owner = this.ownerNames.canonical(entry[7]);
     const organization = this.organizationCodes.code(entry[10] ?? "");
@@ -336,7 +336,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     if (!order) {
       const slots = this.ownerSlots.get(userId);
       const all = this.slots.order;
-      order = slots.size * Math.log2(slots.size + 1) < all.length
+      order = slots.length * Math.log2(slots.length + 1) < all.length
         ? [...slots].sort(this.slots.newerFirst)
         : all.filter((slot) => this.owners[slot] === userId);
       this.ownerOrders.set(userId, order);

@@ -74,9 +74,10 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
     [, createdMs, type, status, owner, updatedMs, startDate, endDate]: OpportunityEntry,
     fresh: boolean,
   ): void {
-    if (!fresh) {
-      this.counts[this.statuses[slot]]--;
-      if (this.owners[slot] !== owner) this.ownerSlots.remove(this.owners[slot], slot);
+    if (!fresh) this.counts[this.statuses[slot]]--;
+    if (fresh || this.owners[slot] !== owner) {
+      if (!fresh) this.ownerSlots.remove(this.owners[slot], slot);
+      this.ownerSlots.add(owner, slot);
     }
     this.types[slot] = type;
     this.statuses[slot] = status;
@@ -85,7 +86,6 @@ export class OpportunityColumns implements Columns<OpportunityEntry> {
     this.updated[slot] = updatedMs ?? createdMs;
     this.startDates[slot] = startDate ?? NO_DATE;
     this.endDates[slot] = endDate ?? NO_DATE;
-    this.ownerSlots.add(owner, slot);
   }
 
   /** Forgets `slot`, whose record left the store (docs/decisions.md, Open and closed listings, "Closing"). */

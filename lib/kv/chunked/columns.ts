@@ -132,25 +132,45 @@ export class ListDictionary {
   }
 }
 
-/** Slots by value (e.g. by tag or by owner): the postings a filter starts from. */
+/**
+ * Slots by value (e.g. by tag or by owner): the postings a filter starts from. Each value's slots are an array in the
+ * order added (appending is several times cheaper than a `Set` at a load of 100,000 records); a removed slot is only
+ * noted, and the array filtered once the next reader asks for it.
+ */
 export class Postings {
-  private readonly lists = new Map<string, Set<number>>();
+  private readonly lists = new Map<string, number[]>();
+  /** Per value, slots removed since its array was last filtered. */
+  private readonly removed = new Map<string, Set<number>>();
 
-  /** Adds `slot` under `value`. */
+  /** Adds `slot` under `value` (it must not be there already). */
   add(value: string, slot: number): void {
-    let set = this.lists.get(value);
-    if (!set) this.lists.set(value, set = new Set());
-    set.add(slot);
+    const gone = this.removed.get(value);
+    // Removed and added again before any read: the earlier entry is still in the array.
+    if (gone?.delete(slot)) return;
+    let list = this.lists.get(value);
+    if (!list) this.lists.set(value, list = []);
+    list.push(slot);
   }
 
   /** Removes `slot` from under `value`. */
   remove(value: string, slot: number): void {
-    this.lists.get(value)?.delete(slot);
+    let gone = this.removed.get(value);
+    if (!gone) this.removed.set(value, gone = new Set());
+    gone.add(slot);
   }
 
-  /** The slots under `value` (empty when none). */
-  get(value: string): ReadonlySet<number> {
-    return this.lists.get(value) ?? new Set();
+  /** The slots under `value`, in the order added (empty when none). */
+  get(value: string): readonly number[] {
+    const list = this.lists.get(value);
+    if (!list) return [];
+    const gone = this.removed.get(value);
+    if (gone && gone.size > 0) {
+      let at = 0;
+      for (const slot of list) if (!gone.has(slot)) list[at++] = slot;
+      list.length = at;
+      this.removed.delete(value);
+    }
+    return list;
   }
 
   /** Every value with postings. */

@@ -119,14 +119,19 @@ export class SearchIndex {
       this.words += width;
     }
     const previous = this.chunks[position], previousCount = this.counts[position];
-    const order = tokens.map((token, local) => [this.idOf(token), local]).sort((a, b) => a[0] - b[0]);
-    const count = order.length;
+    // The chunk's tokens by id: each (id, local position) packed in one number, sorted as a typed array (no
+    // comparator, no pair arrays: this runs for every chunk at load).
+    const count = tokens.length;
+    const order = new Float64Array(count);
+    for (let local = 0; local < count; local++) order[local] = this.idOf(tokens[local]) * 65536 + local;
+    order.sort();
     const data = new Int32Array(count + count * width);
-    order.forEach(([id, local], i) => {
+    for (let i = 0; i < count; i++) {
+      const id = Math.floor(order[i] / 65536), local = order[i] % 65536;
       data[i] = id;
       for (let w = 0; w < width; w++) data[count + i * width + w] = masks[local * width + w];
-      if (positionOf(previous, previousCount, id) === -1) this.chunksOf[id].push(position, i);
-    });
+      if (previousCount === 0 || positionOf(previous, previousCount, id) === -1) this.chunksOf[id].push(position, i);
+    }
     this.chunks[position] = data;
     this.counts[position] = count;
     this.widths[position] = width;
