@@ -19,16 +19,11 @@
 import { freePort, HOST, percentile, rssMb, seedOwners, waitFor } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
-import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
-import { internshipStore } from "@/lib/internships/store.ts";
-import type { Internship } from "@/lib/internships/schema.ts";
+import { random, randomFilter, seedListings } from "./listings.ts";
 
 const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
 const CLOSED = Number(Deno.env.get("BENCH_CLOSED") ?? 0);
 const SAMPLES = 300;
-const DAY_MS = 86_400_000;
-/** Listings generated per slice while seeding (a million records at once would hold gigabytes). */
-const SLICE = 50_000;
 
 const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
@@ -47,51 +42,21 @@ function load(): string {
   return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
 }
 
-/** `count` generated listings from `seed`: open ones (deadline ahead or none) or closed ones (deadline passed). */
-function listings(count: number, owners: string[], seed: number, closed: boolean): Internship[] {
-  const now = Date.now();
-  return generateInternships(count, owners, { seed, now, withHidden: !closed }).map((record, i) => {
-    if (!closed) {
-      // Created within the last 60 days; open for 1 to 75 days more, or without a deadline.
-      const createdAt = new Date(now - (i % 60) * DAY_MS - (i % 86_400) * 1000).toISOString();
-      const deadline = record.deadline === null
-        ? null
-        : new Date(now + (1 + i % 75) * DAY_MS).toISOString().slice(0, 10);
-      return { ...record, createdAt, updatedAt: createdAt, deletedAt: record.deletedAt && createdAt, deadline };
-    }
-    // Created over the three years before the last 80 days; closed 15 to 75 days after.
-    const created = now - (80 + (i * 7919) % 1015) * DAY_MS - (i % 86_400) * 1000;
-    const createdAt = new Date(created).toISOString();
-    const deadline = new Date(created + (15 + i % 60) * DAY_MS).toISOString().slice(0, 10);
-    return { ...record, createdAt, updatedAt: createdAt, deadline };
-  });
-}
-
 /** Seeds owners, an API key, an admin session and the listings into `path`; returns what the requests need. */
 async function seed(path: string) {
   const kv = await Deno.openKv(path);
   const owners = await seedOwners(kv);
-  const ids = owners.map((o) => o.id);
-  const started = performance.now();
-  let someId = "";
-  // Deleted and closed ones go to the archive in one bulk seed at the end.
-  const archived: Internship[] = [];
-  for (let from = 0; from < OPEN; from += SLICE) {
-    const records = listings(Math.min(SLICE, OPEN - from), ids, 7 + from, false);
-    someId ||= records.find((r) => r.isActive && !r.deletedAt)!.id;
-    await importInternships(kv, records.filter((r) => !r.deletedAt));
-    archived.push(...records.filter((r) => r.deletedAt));
-  }
-  const openMs = performance.now() - started;
-  for (let from = 0; from < CLOSED; from += SLICE) {
-    archived.push(...listings(Math.min(SLICE, CLOSED - from), ids, 1_000_003 + from, true));
-  }
-  await (await internshipStore(kv)).archive.seed(archived);
-  const seedMs = performance.now() - started;
+  const seeded = await seedListings(kv, { open: OPEN, closed: CLOSED, owners: owners.map((o) => o.id) });
   const { key } = await createApiKey(kv, owners[0], "bench");
   const { token } = await createSession(kv, owners[0].id);
   kv.close();
-  return { seedMs, openMs, apiKey: key, cookie: `session=${token}`, someId };
+  return {
+    seedMs: seeded.seedMs,
+    openMs: seeded.openMs,
+    apiKey: key,
+    cookie: `session=${token}`,
+    someId: seeded.openIds[0],
+  };
 }
 
 const children: Deno.ChildProcess[] = [];
@@ -115,33 +80,6 @@ async function latency(request: (i: number) => Promise<Response>, expect = 200):
   }
   samples.sort((a, b) => a - b);
   return [percentile(samples, 50), percentile(samples, 95), first];
-}
-
-/** A seeded pseudo-random generator (mulberry32) in [0, 1). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A random list query of the filters people use (a type, a tag, a city, a stipend floor, search words). */
-function randomFilter(next: () => number): string {
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  const params = new URLSearchParams();
-  if (next() < 0.4) params.set("types", pick(["remote", "hybrid", "onsite", "remote,hybrid"]));
-  if (next() < 0.4) params.set("tags", pick(["python", "react", "design", "sql", "marketing", "finance", "data"]));
-  if (next() < 0.4) params.set("location", pick(["bengaluru", "pune", "mumbai", "delhi", "hyderabad", "chennai"]));
-  if (next() < 0.3) params.set("minStipend", String(pick([2000, 5000, 10000, 20000])));
-  if (next() < 0.4) {
-    params.set("search", pick(["data", "analyst", "design intern", "marketing", "zeta", "python team"]));
-  }
-  if ([...params.keys()].length === 0) params.set("search", pick(["intern", "remote", "finance"]));
-  return params.toString();
 }
 
 const rows: [string, string, string, string][] = [];
@@ -260,7 +198,7 @@ try {
   for (let i = 0; i < 200; i++) {
     const offset = next() < 0.5 ? 0 : Math.floor(next() * 2000);
     const t1 = performance.now();
-    const res = await fetch(closedUrl(`${randomFilter(next)}&offset=${offset}&limit=${10 + i % 10}`));
+    const res = await fetch(closedUrl(`${randomFilter(next).toString()}&offset=${offset}&limit=${10 + i % 10}`));
     await res.arrayBuffer();
     fresh.push(performance.now() - t1);
     if (res.status !== 200) throw new Error(`status ${res.status}`);

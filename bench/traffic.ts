@@ -1,0 +1,222 @@
+/**
+ * Mixed traffic (docs/performance.md, Scale): `BENCH_OPEN` open (default 100,000) and `BENCH_CLOSED` closed (default
+ * 0) internships and 1,000 students with sessions (three saved items each) are seeded through the store in a child
+ * process; the real server (`main.ts`) starts on the file; then `autocannon` drives 200 concurrent simulated students
+ * (`BENCH_CONNECTIONS`) for 60 s (`BENCH_SECONDS`) from this process, beside the server on the same machine, through a
+ * realistic mix, API and HTML alike:
+ * - half list pages with random filters and pages (a tenth with `includeClosed=true`),
+ * - a quarter internship pages (HTML and API, open ones and some closed ones),
+ * - the rest the home page, sign-in, saves (`PUT /api/me/saved/...`), the saved ids and the tracker;
+ * about a third of the requests carry a student's session. Prints p50/p95/p99 overall and per kind, the request
+ * rate and every error (a status other than the one expected, a socket error, a timeout), with the load average.
+ * `BENCH_KV` keeps the seeded file to repeat a run (as in `bench/internships.ts`).
+ */
+import autocannon from "autocannon";
+import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
+import { random, randomFilter, seedListings } from "./listings.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { saveItem } from "@/lib/saved/saved.ts";
+import { createUser } from "@/lib/users/users.ts";
+
+const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
+const CLOSED = Number(Deno.env.get("BENCH_CLOSED") ?? 0);
+const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 200);
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 60);
+const STUDENTS = 1000;
+
+const SEED_INTO = "--seed-into";
+if (Deno.args[0] === SEED_INTO) {
+  console.log(JSON.stringify(await seed(Deno.args[1])));
+  Deno.exit(0);
+}
+
+/** Seeds owners, listings and students with sessions and saved items; returns the ids and cookies requests use. */
+async function seed(path: string) {
+  const kv = await Deno.openKv(path);
+  const owners: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    owners.push(
+      (await createUser(kv, {
+        name: `Recruiter ${i}`,
+        email: `recruiter${i}@bench.example`,
+        emailVerified: true,
+        role: "member",
+      })).id,
+    );
+  }
+  const listings = await seedListings(kv, { open: OPEN, closed: CLOSED, owners });
+  const cookies: string[] = [];
+  for (let i = 0; i < STUDENTS; i++) {
+    const student = await createUser(kv, {
+      name: `Student ${i}`,
+      email: `student${i}@bench.example`,
+      emailVerified: true,
+      role: "user",
+    });
+    cookies.push(`session=${(await createSession(kv, student.id)).token}`);
+    for (let j = 0; j < 3; j++) {
+      const id = listings.openIds[(i * 3 + j) % listings.openIds.length];
+      await saveItem(kv, { userId: student.id, kind: "internships", id, change: { note: undefined } });
+    }
+  }
+  kv.close();
+  return { openIds: listings.openIds, closedIds: listings.closedIds, cookies, seedMs: listings.seedMs };
+}
+
+type Kind = "list" | "listing" | "home" | "sign-in" | "save" | "saved ids" | "tracker";
+
+/** One simulated request: its kind, path, method and body, with or without a student's session. */
+interface Planned {
+  kind: Kind;
+  path: string;
+  method: "GET" | "PUT";
+  body?: string;
+  cookie?: string;
+}
+
+/** The next request of the mix (see the module docstring). */
+function planner(next: () => number, seeded: Awaited<ReturnType<typeof seed>>): () => Planned {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  return () => {
+    const cookie = next() < 0.35 ? pick(seeded.cookies) : undefined;
+    const r = next();
+    if (r < 0.5) {
+      const params = randomFilter(next);
+      if (next() < 0.1) params.set("includeClosed", "true");
+      if (next() < 0.4) params.set("offset", String(Math.floor(next() * 20) * 10));
+      if (next() < 0.3) params.delete("search");
+      return { kind: "list", method: "GET", cookie, path: `${next() < 0.5 ? "/api" : ""}/internships?${params}` };
+    }
+    if (r < 0.75) {
+      const id = next() < 0.9 || seeded.closedIds.length === 0 ? pick(seeded.openIds) : pick(seeded.closedIds);
+      return { kind: "listing", method: "GET", cookie, path: `${next() < 0.5 ? "/api" : ""}/internships/${id}` };
+    }
+    const rest = next();
+    if (rest < 0.3) return { kind: "home", method: "GET", cookie, path: "/" };
+    if (rest < 0.45) return { kind: "sign-in", method: "GET", path: "/sign-in" };
+    const student = cookie ?? pick(seeded.cookies);
+    if (rest < 0.65) {
+      const id = pick(seeded.openIds);
+      return { kind: "save", method: "PUT", cookie: student, path: `/api/me/saved/internships/${id}`, body: "{}" };
+    }
+    if (rest < 0.8) return { kind: "saved ids", method: "GET", cookie: student, path: "/api/me/saved/ids" };
+    return { kind: "tracker", method: "GET", cookie: student, path: "/me/tracker" };
+  };
+}
+
+const root = new URL("..", import.meta.url).pathname;
+const kept = Deno.env.get("BENCH_KV");
+const dir = kept ? null : await Deno.makeTempDir({ prefix: "traffic-bench-" });
+const kvPath = kept ?? `${dir}/kv.sqlite3`;
+const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
+let server: Deno.ChildProcess | undefined;
+
+try {
+  let seeded: Awaited<ReturnType<typeof seed>>;
+  const setup = `${kvPath}.traffic.json`;
+  if (kept && await Deno.stat(setup).then(() => true, () => false)) {
+    seeded = JSON.parse(await Deno.readTextFile(setup));
+  } else {
+    console.error(`Seeding ${fmt(OPEN, 0)} open and ${fmt(CLOSED, 0)} closed internships, ${STUDENTS} students ...`);
+    const seeding = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!seeding.success) throw new Error("Seeding failed");
+    seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
+    if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
+  }
+
+  const origin = `http://${HOST}:${freePort()}`;
+  server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: root,
+    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  await waitFor(`${origin}/api/internships`, 120_000);
+  // Warm the pages once (the first request of each kind builds what later ones reuse).
+  for (const path of ["/", "/internships", "/sign-in", `/internships/${seeded.openIds[0]}`]) {
+    await (await fetch(`${origin}${path}`)).arrayBuffer();
+  }
+
+  const next = random(2026);
+  const plan = planner(next, seeded);
+  const samples = new Map<Kind, number[]>();
+  const errors = new Map<string, number>();
+  const countError = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
+  const loadBefore = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
+  console.error(`Driving ${CONNECTIONS} simulated students for ${SECONDS} s ...`);
+  const instance = autocannon({
+    url: origin,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    timeout: 10,
+    requests: [{
+      setupRequest(request: Record<string, unknown>, context: Record<string, unknown>) {
+        const planned = plan();
+        context.planned = planned;
+        context.started = performance.now();
+        const headers: Record<string, string> = {
+          accept: planned.path.startsWith("/api") ? "application/json" : "text/html",
+        };
+        if (planned.cookie) headers.cookie = planned.cookie;
+        if (planned.method === "PUT") {
+          headers.origin = origin;
+          headers["content-type"] = "application/json";
+        }
+        return { ...request, method: planned.method, path: planned.path, headers, body: planned.body };
+      },
+      onResponse(status: number, _body: string, context: Record<string, unknown>) {
+        const planned = context.planned as Planned;
+        const ms = performance.now() - (context.started as number);
+        let list = samples.get(planned.kind);
+        if (!list) samples.set(planned.kind, list = []);
+        list.push(ms);
+        if (status !== 200) countError(`${planned.kind}: status ${status}`);
+      },
+    }],
+  });
+  const result = await instance;
+  const loadAfter = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
+  if (result.errors > 0) errors.set("socket errors", result.errors);
+  if (result.timeouts > 0) errors.set("timeouts (10 s)", result.timeouts);
+  const rss = rssMb(server.pid, "VmHWM");
+
+  const all = [...samples.values()].flat().sort((a, b) => a - b);
+  const line = (label: string, list: number[]) => {
+    const sorted = list.toSorted((a, b) => a - b);
+    return `| ${label} | ${fmt(sorted.length, 0)} | ${fmt(percentile(sorted, 50), 1)} | ${
+      fmt(percentile(sorted, 95), 1)
+    } | ${fmt(percentile(sorted, 99), 1)} |`;
+  };
+  console.log(
+    `\nMixed traffic: ${CONNECTIONS} connections for ${SECONDS} s against ${fmt(OPEN, 0)} open + ${fmt(CLOSED, 0)} ` +
+      `closed internships, ${navigator.hardwareConcurrency} CPUs, load average ${loadBefore} before, ${loadAfter} after\n`,
+  );
+  console.log("| Requests | count | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|");
+  console.log(line("all", all));
+  for (const [kind, list] of [...samples].sort((a, b) => b[1].length - a[1].length)) console.log(line(kind, list));
+  console.log(
+    `\n${fmt(all.length / SECONDS, 0)} requests/s; server peak RSS ${fmt(rss, 0)} MB; errors: ${
+      errors.size === 0 ? "none" : [...errors].map(([what, n]) => `${what} × ${n}`).join(", ")
+    }`,
+  );
+  console.log(
+    `Targets: p95 ≤ 50 ms ${percentile(all, 95) <= 50 ? "met" : "NOT met"}, p99 ≤ 150 ms ${
+      percentile(all, 99) <= 150 ? "met" : "NOT met"
+    }, no errors ${errors.size === 0 ? "met" : "NOT met"}`,
+  );
+} finally {
+  if (server) {
+    try {
+      server.kill("SIGTERM");
+      await server.status;
+    } catch {
+      // already gone
+    }
+  }
+  if (dir) await Deno.remove(dir, { recursive: true });
+}
