@@ -38,9 +38,11 @@ export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
 /** Attempts of the atomic write: each lost race means another checkout took a slot or changed the guards. */
 const MAX_ATTEMPTS = 100;
 
-/** The response of `POST /api/toolkits/{id}`; `discountAmount` and `finalPrice` in rupees. */
+/**
+ * A started purchase: the gateway order for Checkout.js (none when `free`), the purchase, and the price; `discountAmount`
+ * and `finalPrice` in rupees. `POST /api/toolkits/{id}` answers it.
+ */
 export interface CheckoutResult {
-  success: true;
   free: boolean;
   order?: GatewayOrder;
   key: string;
@@ -171,7 +173,6 @@ export async function initiatePurchase(
     writePurchaseOps(op, { before: previous, record, guards });
     if (!(await op.commit()).ok) continue;
     return {
-      success: true,
       free,
       ...(free ? {} : { order: order! }),
       key: payments?.keyId ?? "",

@@ -53,14 +53,13 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const { couponCode, buyerState } = await readBody(req, PurchaseBodySchema);
     const { kv, payments } = ctx.state.services;
-    return Response.json(
-      await initiatePurchase(kv, {
-        payments,
-        user: ctx.state.user,
-        toolkitId: ctx.params.id,
-        couponCode: couponCode ?? undefined,
-        buyerState,
-      }),
-    );
+    const started = await initiatePurchase(kv, {
+      payments,
+      user: ctx.state.user,
+      toolkitId: ctx.params.id,
+      couponCode: couponCode ?? undefined,
+      buyerState,
+    });
+    return Response.json({ success: true, ...started });
   },
 });
