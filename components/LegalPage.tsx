@@ -6,7 +6,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { LEGAL_PAGES } from "@/lib/legal/pages.ts";
-import type { LegalPageData } from "@/lib/legal/handler.ts";
+import type { LegalPageData } from "@/lib/http/legal_page.ts";
 import { define } from "@/lib/platform/define.ts";
 
 /** The grievance contact: the officer's e-mail, or a note that none is configured. */

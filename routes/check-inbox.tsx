@@ -5,7 +5,7 @@
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { withReturnPage } from "@/lib/browser/same_origin.ts";
-import { returnPage } from "@/lib/http/redirects.ts";
+import { returnPage } from "@/lib/auth/redirects.ts";
 import { define } from "@/lib/platform/define.ts";
 
 export default define.page(function CheckInboxPage({ url, state }) {

@@ -13,11 +13,12 @@ import { PageHead } from "@/components/PageHead.tsx";
 import ForgotPasswordForm from "@/islands/ForgotPasswordForm.tsx";
 import { DEFAULT_RESET_PATH } from "@/lib/auth/mails.ts";
 import { EmailField } from "@/lib/auth/input.ts";
-import { requestPasswordReset } from "@/lib/auth/password_flows.ts";
+import { startPasswordReset } from "@/lib/auth/mails.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { AUTH_TEXT, forgotProblems, type FormOutcome } from "@/lib/browser/auth_forms.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 
 interface Data {
   outcome?: FormOutcome<"email">;
@@ -29,22 +30,19 @@ export const handler = define.handlers<Data>({
   },
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { kv, config } = services;
+    const { config } = services;
     assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, ["email"]);
     const again = (status: number, outcome: Omit<FormOutcome<"email">, "values">) =>
       ctx.render({ outcome: { values: { email: form.email }, ...outcome } }, { status });
     try {
-      await hitRateLimit(kv, {
-        rule: RATE_LIMITS.passwordResetPerIp,
-        subject: ctx.state.clientIp,
-        enabled: config.rateLimits,
-      });
+      await services.rateLimits.hit(RATE_LIMITS.passwordResetPerIp, ctx.state.clientIp);
       const errors = forgotProblems(form);
       const email = EmailField.safeParse(form.email);
       if (!email.success) errors.email = AUTH_TEXT.email;
       if (!email.success || errors.email) return again(400, { errors });
-      await requestPasswordReset(services, email.data, DEFAULT_RESET_PATH);
+      await services.rateLimits.hit(RATE_LIMITS.passwordResetPerEmail, normalizeEmail(email.data));
+      startPasswordReset(services, email.data, DEFAULT_RESET_PATH);
       return seeOther(`/forgot-password?${new URLSearchParams({ sent: email.data })}`);
     } catch (error) {
       if (error instanceof RateLimitedError) return again(429, { errors: {}, formError: rateLimitText(error) });

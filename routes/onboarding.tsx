@@ -21,7 +21,7 @@ import {
   STRUGGLES,
 } from "@/lib/onboarding/onboarding.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { returnPage } from "@/lib/http/redirects.ts";
+import { returnPage } from "@/lib/auth/redirects.ts";
 
 interface Data {
   initial: OnboardingAnswers;

@@ -1,6 +1,6 @@
 /** `/refunds`: the legal page of `content/legal/refunds.md` (`components/LegalPage.tsx`). */
 import { LegalPage } from "@/components/LegalPage.tsx";
-import { legalPageHandler } from "@/lib/legal/handler.ts";
+import { legalPageHandler } from "@/lib/http/legal_page.ts";
 
 export const handler = legalPageHandler("refunds");
 export default LegalPage;

@@ -21,13 +21,13 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm, { type SignInOutcome } from "@/islands/SignInForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
-import { SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
-import { returnPage } from "@/lib/http/redirects.ts";
+import { returnPage } from "@/lib/auth/redirects.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { AUTH_TEXT, authCodeProblem, signInProblems } from "@/lib/browser/auth_forms.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
@@ -107,18 +107,17 @@ export const handler = define.handlers<Data>({
         outcome: { values: { email: form.email }, rememberMe, ...outcome },
       }, { status });
     try {
-      await hitRateLimit(kv, {
-        rule: RATE_LIMITS.signInPerIp,
-        subject: ctx.state.clientIp,
-        enabled: config.rateLimits,
-      });
+      await services.rateLimits.hit(RATE_LIMITS.signInPerIp, ctx.state.clientIp);
       const errors = signInProblems(form);
       const fields = SignInFields.safeParse(form);
       if (!fields.success) errors.email ??= AUTH_TEXT.email;
       if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
       const previous = readSessionCookie(req, config.secure);
+      await services.rateLimits.hit(
+        RATE_LIMITS.signInPerEmailAndIp,
+        signInSubject(fields.data.email, ctx.state.clientIp),
+      );
       const { user, token } = await signInWithPassword(services, {
-        ip: ctx.state.clientIp,
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),
         previousCookie: previous,

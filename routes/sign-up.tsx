@@ -18,10 +18,10 @@ import { type SocialButtonProvider, SocialSignInButtons } from "@/components/Soc
 import SignUpForm from "@/islands/SignUpForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
-import { returnPage } from "@/lib/http/redirects.ts";
+import { returnPage } from "@/lib/auth/redirects.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { AUTH_TEXT, authCodeProblem, type FormOutcome, signUpProblems } from "@/lib/browser/auth_forms.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
@@ -45,7 +45,7 @@ export const handler = define.handlers<Data>({
   },
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { kv, config } = services;
+    const { config } = services;
     assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, FIELDS);
     const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
@@ -56,11 +56,7 @@ export const handler = define.handlers<Data>({
         outcome: { values: { name: form.name, email: form.email }, ...outcome },
       }, { status });
     try {
-      await hitRateLimit(kv, {
-        rule: RATE_LIMITS.signUpPerIp,
-        subject: ctx.state.clientIp,
-        enabled: config.rateLimits,
-      });
+      await services.rateLimits.hit(RATE_LIMITS.signUpPerIp, ctx.state.clientIp);
       const errors = signUpProblems(form);
       const fields = SignUpFields.safeParse(form);
       if (!fields.success) {

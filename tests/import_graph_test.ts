@@ -8,7 +8,9 @@
  * `components/` reaches, through static value imports, a module that touches KV (one under `lib/kv/`, or
  * `lib/kv.ts`, or one whose text names Deno's KV or cron API: the domain modules that own keys), and `components/` holds
  * nothing but components: `.tsx` modules (their unit tests aside) whose every value export is named in PascalCase (a
- * component, or a context such as `SiteContext`); labels, formats, hooks and class names live under `lib/`. Fixtures
+ * component, or a context such as `SiteContext`); labels, formats, hooks and class names live under `lib/`. `lib/`
+ * keeps its three layers (README, Layout): a domain module (`lib/<domain>/`) imports nothing of the web layer, so no
+ * route handler, request reading or API description lives in a domain, and only routes apply the rate limits. Fixtures
  * that break each rule prove that the checks can fail.
  */
 import type { Metafile } from "esbuild";
@@ -269,4 +271,70 @@ Deno.test("a module under components/ that is not a component, or exports someth
     "tests/fixtures/imports/components/Badge.tsx exports badgeText",
     "tests/fixtures/imports/components/closing.ts is not a component module",
   ]);
+});
+
+/** The folders of `lib/` that are its web layer or its platform services; every other folder is a domain. */
+const NOT_DOMAINS = new Set([
+  "web",
+  "http",
+  "openapi",
+  "seo",
+  "offline",
+  "browser",
+  "platform",
+  "kv",
+  "jobs",
+  "mail",
+  "files",
+  "payments",
+  "push",
+]);
+/** The web layer, which a domain never imports: the platform's request side, but not the services it hands on. */
+const WEB_LAYER =
+  /^lib\/(web|http|openapi|seo|offline)\/|^lib\/platform\/(app|define|route_options|csp|header_gate|build_options|server|rate_limits)\.ts$/;
+
+/** Each import (types included) by a domain module under `lib` (relative to ROOT) of the web layer: `file → target`. */
+function domainWebImports(lib: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(join(ROOT, lib))) {
+    if (!entry.isDirectory || NOT_DOMAINS.has(entry.name)) continue;
+    for (const file of sourceFiles(`${lib}/${entry.name}`)) {
+      for (const match of Deno.readTextFileSync(join(ROOT, file)).matchAll(SPECIFIER)) {
+        const specifier = match[1] ?? match[2];
+        const target = specifier.startsWith("@/")
+          ? specifier.slice(2)
+          : specifier.startsWith(".")
+          ? relative(ROOT, normalize(join(ROOT, file, "..", specifier)))
+          : null;
+        if (target !== null && WEB_LAYER.test(target)) found.push(`${file} → ${target}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+Deno.test("no domain module imports the web layer: route handlers and request reading live in routes/ and lib/http/", () => {
+  assert([...Deno.readDirSync(join(ROOT, "lib"))].filter((e) => e.isDirectory && !NOT_DOMAINS.has(e.name)).length > 15);
+  assertEquals(domainWebImports("lib"), []);
+});
+
+Deno.test("a route handler in a domain folder is caught; the services a domain is handed are not", () => {
+  assertEquals(domainWebImports("tests/fixtures/imports/lib"), [
+    "tests/fixtures/imports/lib/shop/refund_route.ts → lib/http/json.ts",
+    "tests/fixtures/imports/lib/shop/refund_route.ts → lib/platform/define.ts",
+  ]);
+});
+
+Deno.test("only routes apply the rate limits", () => {
+  const outside: string[] = [];
+  for (const dir of ["lib", "components", "islands"]) {
+    for (const file of sourceFiles(dir)) {
+      if (/\brateLimits\.hit\(/.test(Deno.readTextFileSync(join(ROOT, file)))) outside.push(file);
+    }
+  }
+  assertEquals(outside, []);
+  const routes = sourceFiles("routes").filter((file) =>
+    /\brateLimits\.hit\(/.test(Deno.readTextFileSync(join(ROOT, file)))
+  );
+  assert(routes.length >= 8, `routes applying rate limits: ${routes.join(", ")}`);
 });

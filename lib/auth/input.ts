@@ -1,11 +1,9 @@
 /**
- * Request bodies of `/api/auth/*` (docs/decisions.md, Auth): JSON read and validated with zod, every
- * failure an `AuthError` with body `{error, code, message}`, and the password length rule.
+ * The auth input rules (docs/decisions.md, Auth): the e-mail field and the password length rule. The bodies of
+ * `/api/auth/*` are read by `readAuthBody` (`lib/http/auth_body.ts`).
  */
 import { z } from "zod";
-import { AuthError, InvalidInputError } from "@/lib/errors.ts";
-import { readJson } from "@/lib/http/json.ts";
-import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { AuthError } from "@/lib/errors.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 
 /** Longest accepted e-mail address, in characters (RFC 5321 path limit). */
@@ -13,30 +11,6 @@ export const EMAIL_MAX = 254;
 
 /** An e-mail address: trimmed, at most `EMAIL_MAX` characters, well-formed. */
 export const EmailField = z.string().trim().max(EMAIL_MAX).pipe(z.email());
-
-/**
- * Reads the JSON body of `req` and validates it with `schema`.
- * @throws AuthError 400 `INVALID_JSON_BODY` for malformed JSON; 400 `VALIDATION_ERROR`
- *   "Invalid <field>" naming the first bad field ("Invalid body" when it is not an object), with
- *   a sentence for each bad field as `fields`.
- */
-export async function readAuthBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  let value: unknown;
-  try {
-    value = await readJson(req);
-  } catch (error) {
-    if (error instanceof InvalidInputError) throw new AuthError("INVALID_JSON_BODY", error.message);
-    throw error;
-  }
-  const result = schema.safeParse(value, PARSE_WITH_INPUT);
-  if (result.success) return result.data;
-  const field = result.error.issues[0]?.path[0];
-  throw new AuthError(
-    "VALIDATION_ERROR",
-    field === undefined ? "Invalid body" : `Invalid ${String(field)}`,
-    fieldProblems(result.error.issues),
-  );
-}
 
 /**
  * Enforces the password length rule, counted in characters (code points).

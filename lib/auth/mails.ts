@@ -8,7 +8,7 @@ import type { Services } from "@/lib/platform/state.ts";
 import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";
 import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
 import { getUserByEmail, type User } from "@/lib/users/users.ts";
-import { withQuery } from "@/lib/http/redirects.ts";
+import { withQuery } from "./redirects.ts";
 import { claimVerificationMail, issueTokenOps } from "./verification.ts";
 
 /** The default page of the reset link when the client names none. */

@@ -1,19 +1,18 @@
 /**
  * The e-mail and password flows as both of their edges run them (docs/decisions.md, Auth): the
  * JSON endpoints under `/api/auth/` and the pages' plain HTML forms (`/sign-in`, `/sign-up`,
- * `/forgot-password`, `/reset-password`), so the rules, limits and e-mails are the same however
- * a person signs in. Each edge first counts the request against its per-IP limit
- * (`RATE_LIMITS`) and reads its input; these functions do the rest and throw the typed errors
- * of `lib/errors.ts` (`AuthError` with its code, `RateLimitedError`).
+ * `/forgot-password`, `/reset-password`), so the rules and e-mails are the same however a person
+ * signs in. Each edge counts the request against its limits (`RATE_LIMITS`, per IP and per
+ * e-mail) and reads its input; these functions do the rest and throw the typed errors of
+ * `lib/errors.ts` (`AuthError` with its code).
  */
 import { z } from "zod";
 import { AuthError } from "@/lib/errors.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { normalizeEmail, type User, UserNameSchema } from "@/lib/users/users.ts";
 import { checkCredentials, resetPassword, signUp } from "./email_password.ts";
 import { checkPasswordLength, EmailField } from "./input.ts";
-import { sendVerificationMail, startPasswordReset } from "./mails.ts";
+import { sendVerificationMail } from "./mails.ts";
 import { replaceSession } from "./sessions.ts";
 
 /** The fields of an e-mail sign-in. */
@@ -23,27 +22,21 @@ export const SignInFields = z.object({ email: EmailField, password: z.string() }
 export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, password: z.string() });
 
 /**
- * Signs `email` in: 5 tries per 10 s per e-mail and IP, the password check, and for an
- * unverified e-mail a fresh verification link to `verifyTarget` (at most one per 5 minutes).
- * The browser's previous session (`previousCookie`) ends.
+ * Signs `email` in: the password check, and for an unverified e-mail a fresh verification link
+ * to `verifyTarget` (at most one per 5 minutes). The browser's previous session
+ * (`previousCookie`) ends. The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
- * @throws RateLimitedError; AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
+ * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
  */
 export async function signInWithPassword(
   services: Services,
-  { ip, input, verifyTarget, previousCookie }: {
-    ip: string;
+  { input, verifyTarget, previousCookie }: {
     input: z.infer<typeof SignInFields>;
     verifyTarget: string;
     previousCookie: string | undefined;
   },
 ): Promise<{ user: User; token: string }> {
-  const { kv, config } = services;
-  await hitRateLimit(kv, {
-    rule: RATE_LIMITS.signInPerEmailAndIp,
-    subject: `${normalizeEmail(input.email)} ${ip}`,
-    enabled: config.rateLimits,
-  });
+  const { kv } = services;
   const { user, guard } = await checkCredentials(kv, input.email, input.password);
   if (!user.emailVerified) {
     await sendVerificationMail(services, user, verifyTarget);
@@ -73,18 +66,9 @@ export async function signUpWithPassword(
   return user;
 }
 
-/**
- * Counts the request against the 3 per minute per e-mail limit, then starts a reset e-mail to
- * `email` (sent only if it has an account, after the caller answered) linking to `redirectTo`.
- * @throws RateLimitedError.
- */
-export async function requestPasswordReset(services: Services, email: string, redirectTo: string): Promise<void> {
-  await hitRateLimit(services.kv, {
-    rule: RATE_LIMITS.passwordResetPerEmail,
-    subject: normalizeEmail(email),
-    enabled: services.config.rateLimits,
-  });
-  startPasswordReset(services, email, redirectTo);
+/** The subject of the per-e-mail-and-IP sign-in limit (`RATE_LIMITS.signInPerEmailAndIp`). */
+export function signInSubject(email: string, ip: string): string {
+  return `${normalizeEmail(email)} ${ip}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The route handler of a legal page (docs/decisions.md, Data rights): renders the deployer's Markdown of page `name`
- * (`lib/legal/pages.ts`) for `components/LegalPage.tsx`, with the grievance contact when one is configured.
+ * The route handler of the legal pages (`/privacy`, `/terms`, `/refunds`, `/contact`; docs/decisions.md, Data rights):
+ * renders the deployer's Markdown of page `name` (`lib/legal/pages.ts`) for `components/LegalPage.tsx`, with the
+ * grievance contact when one is configured.
  */
 import { legalPageHtml, type LegalPageName } from "@/lib/legal/pages.ts";
 import { SITE_NAME } from "@/lib/seo/json_ld.ts";

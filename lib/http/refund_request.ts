@@ -4,13 +4,13 @@
  * differ only in the payment they name, so both answer through `answerRefund` and document through `refundDocs`.
  */
 import { z } from "zod";
-import { assertSignedIn } from "@/lib/http/guards.ts";
-import { readBody } from "@/lib/http/json.ts";
+import { assertSignedIn } from "./guards.ts";
+import { readBody } from "./json.ts";
 import { describeRoute, type RouteDocs } from "@/lib/openapi/describe.ts";
 import type { AppState } from "@/lib/platform/state.ts";
-import { paymentContext } from "./confirmation.ts";
-import { purchaseView } from "./purchases.ts";
-import { refundPayment, type RefundTarget } from "./refunds.ts";
+import { paymentContext } from "@/lib/purchases/confirmation.ts";
+import { purchaseView } from "@/lib/purchases/purchases.ts";
+import { refundPayment, type RefundTarget } from "@/lib/purchases/refunds.ts";
 
 /** `{reason?}`, ≤ 500 characters; an empty reason counts as none. */
 export const RefundBodySchema = z.object({

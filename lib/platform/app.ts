@@ -11,7 +11,7 @@ import type { Assets } from "@/lib/web/assets.ts";
 import type { Manifest, State } from "@/lib/web/types.ts";
 import { ClientAbortError, ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
-import { signInRedirect } from "@/lib/http/redirects.ts";
+import { signInRedirect } from "@/lib/auth/redirects.ts";
 import { resolveRouteOptions } from "./route_options.ts";
 import type { AppState, Services } from "./state.ts";
 

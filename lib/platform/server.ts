@@ -23,6 +23,7 @@ import { type Assets, loadAssets } from "@/lib/web/assets.ts";
 import type { Manifest } from "@/lib/web/types.ts";
 import { platformBuildOptions } from "./build_options.ts";
 import { type HeaderGate, startHeaderGate } from "./header_gate.ts";
+import { RateLimits } from "./rate_limits.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -42,6 +43,7 @@ export async function createServices(config: Config): Promise<Services> {
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),
     requests: new InFlightRequests(),
+    rateLimits: new RateLimits(kv, config.rateLimits),
   };
 }
 

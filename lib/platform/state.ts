@@ -5,6 +5,7 @@
 import type { Config } from "@/app.config.ts";
 import type { BackgroundWork } from "./background.ts";
 import type { InFlightRequests } from "./in_flight.ts";
+import type { RateLimits } from "./rate_limits.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import type { Mailer } from "@/lib/mail/mailer.ts";
@@ -35,6 +36,8 @@ export interface Services {
   background: BackgroundWork;
   /** The requests being answered, which long jobs give way to (`InFlightRequests`). */
   requests: InFlightRequests;
+  /** The rate limits the routes apply (`RATE_LIMITS`). */
+  rateLimits: RateLimits;
 }
 
 /** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */

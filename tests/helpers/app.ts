@@ -21,6 +21,7 @@ import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { RouteModule } from "@/lib/web/types.ts";
 import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
+import { RateLimits } from "@/lib/platform/rate_limits.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const assetsPromise = loadAssets(`${root}_build`, `${root}static`);
@@ -100,6 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),
     requests: new InFlightRequests(),
+    rateLimits: new RateLimits(kv, config.rateLimits),
   };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, {

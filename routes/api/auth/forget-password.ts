@@ -7,12 +7,14 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
+import { EmailField } from "@/lib/auth/input.ts";
+import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { DEFAULT_RESET_PATH } from "@/lib/auth/mails.ts";
-import { requestPasswordReset } from "@/lib/auth/password_flows.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
-import { checkRedirect } from "@/lib/http/redirects.ts";
+import { startPasswordReset } from "@/lib/auth/mails.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { checkRedirect } from "@/lib/auth/redirects.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 
 const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: z.string().optional() });
 
@@ -28,15 +30,12 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { kv, config } = services;
-    await hitRateLimit(kv, {
-      rule: RATE_LIMITS.passwordResetPerIp,
-      subject: ctx.state.clientIp,
-      enabled: config.rateLimits,
-    });
+    const { config } = services;
+    await services.rateLimits.hit(RATE_LIMITS.passwordResetPerIp, ctx.state.clientIp);
     const body = await readAuthBody(req, ForgetPasswordBody);
     const redirectTo = checkRedirect("redirectTo", body.redirectTo, config.appUrl) ?? DEFAULT_RESET_PATH;
-    await requestPasswordReset(services, body.email, redirectTo);
+    await services.rateLimits.hit(RATE_LIMITS.passwordResetPerEmail, normalizeEmail(body.email));
+    startPasswordReset(services, body.email, redirectTo);
     return Response.json({ status: true });
   },
 });

@@ -7,7 +7,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readAuthBody } from "@/lib/auth/input.ts";
+import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 

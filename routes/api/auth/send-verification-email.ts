@@ -7,10 +7,11 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { EmailField, readAuthBody } from "@/lib/auth/input.ts";
+import { EmailField } from "@/lib/auth/input.ts";
+import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { startVerificationResend } from "@/lib/auth/mails.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
-import { checkRedirect } from "@/lib/http/redirects.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { checkRedirect } from "@/lib/auth/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
@@ -28,19 +29,11 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { kv, config } = services;
-    await hitRateLimit(kv, {
-      rule: RATE_LIMITS.verificationPerIp,
-      subject: ctx.state.clientIp,
-      enabled: config.rateLimits,
-    });
+    const { config } = services;
+    await services.rateLimits.hit(RATE_LIMITS.verificationPerIp, ctx.state.clientIp);
     const body = await readAuthBody(req, SendVerificationBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
-    await hitRateLimit(kv, {
-      rule: RATE_LIMITS.verificationPerEmail,
-      subject: normalizeEmail(body.email),
-      enabled: config.rateLimits,
-    });
+    await services.rateLimits.hit(RATE_LIMITS.verificationPerEmail, normalizeEmail(body.email));
     startVerificationResend(services, body.email, callbackURL);
     return Response.json({ status: true });
   },

@@ -8,7 +8,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { verifyEmail } from "@/lib/auth/email_password.ts";
-import { checkRedirect, withQuery } from "@/lib/http/redirects.ts";
+import { checkRedirect, withQuery } from "@/lib/auth/redirects.ts";
 import { replaceSession } from "@/lib/auth/sessions.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { AuthError } from "@/lib/errors.ts";

@@ -9,7 +9,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { signedOutHeaders } from "@/lib/http/cookies.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
@@ -42,11 +42,7 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const { kv, config } = ctx.state.services;
     const body = await readBody(req, DeleteAccountSchema);
-    await hitRateLimit(kv, {
-      rule: RATE_LIMITS.deleteAccountPerSession,
-      subject: ctx.state.session.id,
-      enabled: config.rateLimits,
-    });
+    await ctx.state.services.rateLimits.hit(RATE_LIMITS.deleteAccountPerSession, ctx.state.session.id);
     await deleteAccount(kv, ctx.state.user, body);
     return Response.json({ success: true }, { headers: signedOutHeaders(config.secure) });
   },

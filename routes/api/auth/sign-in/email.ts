@@ -9,10 +9,10 @@
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
-import { readAuthBody } from "@/lib/auth/input.ts";
-import { SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
-import { checkRedirect } from "@/lib/http/redirects.ts";
+import { readAuthBody } from "@/lib/http/auth_body.ts";
+import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { checkRedirect } from "@/lib/auth/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
@@ -42,14 +42,14 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { kv, config } = services;
+    const { config } = services;
     const ip = ctx.state.clientIp;
-    await hitRateLimit(kv, { rule: RATE_LIMITS.signInPerIp, subject: ip, enabled: config.rateLimits });
+    await services.rateLimits.hit(RATE_LIMITS.signInPerIp, ip);
     const body = await readAuthBody(req, SignInBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const previous = readSessionCookie(req, config.secure);
+    await services.rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(body.email, ip));
     const { user, token } = await signInWithPassword(services, {
-      ip,
       input: body,
       verifyTarget: callbackURL,
       previousCookie: previous,

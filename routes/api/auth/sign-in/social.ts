@@ -15,14 +15,14 @@
  */
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readAuthBody } from "@/lib/auth/input.ts";
+import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { startSignIn } from "@/lib/auth/oauth/flow.ts";
 import { STATE_TTL_MS } from "@/lib/auth/oauth/states.ts";
 import { AuthError } from "@/lib/errors.ts";
 import { oauthBindingCookie, readOAuthBindingCookie } from "@/lib/http/cookies.ts";
 import { validate } from "@/lib/http/json.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
-import { checkRedirect } from "@/lib/http/redirects.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { checkRedirect } from "@/lib/auth/redirects.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { randomToken } from "@/lib/ids.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -40,7 +40,7 @@ async function start(
   fields: z.infer<typeof SocialSignIn>,
 ): Promise<{ url: URL; cookie: string }> {
   const { kv, config, oauth } = ctx.state.services;
-  await hitRateLimit(kv, { rule: RATE_LIMITS.signInPerIp, subject: ctx.state.clientIp, enabled: config.rateLimits });
+  await ctx.state.services.rateLimits.hit(RATE_LIMITS.signInPerIp, ctx.state.clientIp);
   const callbackURL = checkRedirect("callbackURL", fields.callbackURL, config.appUrl) ?? "/";
   const newUserCallbackURL = checkRedirect("newUserCallbackURL", fields.newUserCallbackURL, config.appUrl) ??
     callbackURL;

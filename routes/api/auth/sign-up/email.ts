@@ -7,10 +7,10 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readAuthBody } from "@/lib/auth/input.ts";
+import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
-import { hitRateLimit, RATE_LIMITS } from "@/lib/http/rate_limit.ts";
-import { checkRedirect, REDIRECT_MAX } from "@/lib/http/redirects.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { checkRedirect, REDIRECT_MAX } from "@/lib/auth/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
@@ -36,8 +36,8 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { kv, config } = services;
-    await hitRateLimit(kv, { rule: RATE_LIMITS.signUpPerIp, subject: ctx.state.clientIp, enabled: config.rateLimits });
+    const { config } = services;
+    await services.rateLimits.hit(RATE_LIMITS.signUpPerIp, ctx.state.clientIp);
     const body = await readAuthBody(req, SignUpBody);
     const user = await signUpWithPassword(
       services,

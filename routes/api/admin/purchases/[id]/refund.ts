@@ -3,7 +3,7 @@
  * (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds").
  */
 import { define } from "@/lib/platform/define.ts";
-import { answerRefund, refundDocs } from "@/lib/purchases/refund_request.ts";
+import { answerRefund, refundDocs } from "@/lib/http/refund_request.ts";
 
 export const apiDocs = refundDocs("Refund a purchase in full", {
   200: '`{purchase}` with `paymentStatus: "refunded"` and its `refund`',

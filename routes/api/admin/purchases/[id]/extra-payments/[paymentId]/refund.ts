@@ -3,7 +3,7 @@
  * payment kept as extra (money due back); the purchase keeps its state (docs/api.md, Money operations).
  */
 import { define } from "@/lib/platform/define.ts";
-import { answerRefund, refundDocs } from "@/lib/purchases/refund_request.ts";
+import { answerRefund, refundDocs } from "@/lib/http/refund_request.ts";
 
 export const apiDocs = refundDocs("Refund an extra payment of a purchase", {
   200: "`{purchase}`",
