@@ -11,7 +11,6 @@
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
-import { hitRateLimit } from "@/lib/http/rate_limit.ts";
 import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
 import { organizationClaimMail } from "@/lib/mail/templates.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -24,8 +23,6 @@ import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization
 export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a claim is kept after it was made (ms), so that a used or expired link can say so: 7 days. */
 const CLAIM_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
-/** At most this many claims per person per day. */
-export const CLAIMS_PER_DAY = 5;
 
 /** The refusal of an address outside the organization's domain, or at a free-mail domain. */
 export const WRONG_DOMAIN = "Use an e-mail address at the organization's domain";
@@ -59,17 +56,23 @@ export function domainMatches(email: string, host: string): boolean {
   return domain === host || domain.endsWith(`.${host}`);
 }
 
+/** A claim that passed its checks, to send (`sendClaim`): the organization, who asks, and the work e-mail. */
+export interface CheckedClaim {
+  organization: Organization;
+  user: User;
+  email: string;
+}
+
 /**
- * `user` asks to verify the organization `slug` with `email`: checked, counted (5 a day), and the link mailed through
- * the outbox in the same write that stores the claim.
+ * Checks that `user` may ask to verify the organization `slug` with `email`. The route then counts the claim
+ * (`RATE_LIMITS.organizationClaimsPerPerson`, 5 a day) and sends it (`sendClaim`), so a refused claim is not counted.
  * @throws ForbiddenError for an unverified account e-mail; NotFoundError for an unknown slug; InvalidInputError
- * `NO_WEBSITE` or `WRONG_DOMAIN`; RateLimitedError past 5 claims in a day.
+ * `NO_WEBSITE` or `WRONG_DOMAIN`.
  */
-export async function requestClaim(
-  services: Services,
+export async function checkClaim(
+  kv: Deno.Kv,
   { slug, user, email }: { slug: string; user: User; email: string },
-): Promise<void> {
-  const { kv, config } = services;
+): Promise<CheckedClaim> {
   if (!user.emailVerified) throw new ForbiddenError("Verify your e-mail address first");
   const organization = await organizationBySlug(kv, slug);
   if (!organization) throw new NotFoundError("Organization not found");
@@ -78,10 +81,12 @@ export async function requestClaim(
   if (!domainMatches(email, host)) {
     throw new InvalidInputError(WRONG_DOMAIN, [{ field: "email", message: WRONG_DOMAIN }]);
   }
-  await hitRateLimit(kv, {
-    rule: { name: "organization_claims", limit: CLAIMS_PER_DAY, windowMs: 24 * 60 * 60 * 1000 },
-    subject: user.id,
-  });
+  return { organization, user, email };
+}
+
+/** Stores the checked claim and mails its one-time link through the outbox, in the same write. */
+export async function sendClaim(services: Services, { organization, user, email }: CheckedClaim): Promise<void> {
+  const { kv, config } = services;
   const token = randomToken();
   const hash = await sha256Hex(token);
   const now = Date.now();

@@ -29,6 +29,8 @@ export const RATE_LIMITS = {
   passwordResetPerIp: { name: "password_reset_ip", limit: 10, windowMs: 60_000 },
   verificationPerEmail: { name: "verification_email", limit: 3, windowMs: 60_000 },
   verificationPerIp: { name: "verification_ip", limit: 10, windowMs: 60_000 },
+  /** Claims of an organization, per person (docs/decisions.md, Trust, "Verification by domain"). */
+  organizationClaimsPerPerson: { name: "organization_claims", limit: 5, windowMs: 24 * 60 * 60_000 },
   /** Password tries of account deletion, per session (docs/decisions.md, Data rights). */
   deleteAccountPerSession: { name: "delete_account_session", limit: 5, windowMs: 10 * 60_000 },
 } as const satisfies Record<string, RateLimitRule>;

@@ -21,7 +21,8 @@ import {
   organizationProfile,
   updateAsManager,
 } from "@/lib/organizations/organizations.ts";
-import { CLAIMS_PER_DAY, ClaimSchema, requestClaim } from "@/lib/organizations/claims.ts";
+import { checkClaim, ClaimSchema, sendClaim } from "@/lib/organizations/claims.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { isManager } from "@/lib/organizations/store.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
@@ -84,7 +85,9 @@ export const handler = define.handlers<Data>({
       if (intent === "claim") {
         const body = ClaimSchema.safeParse({ email: form.email.trim() });
         if (!body.success) return await again(400, "Enter your work e-mail address, like name@company.com.");
-        await requestClaim(services, { slug, user, email: body.data.email });
+        const claim = await checkClaim(services.kv, { slug, user, email: body.data.email });
+        await services.rateLimits.hit(RATE_LIMITS.organizationClaimsPerPerson, user.id);
+        await sendClaim(services, claim);
         return seeOther(`/organizations/${slug}?claim=sent`);
       }
       const patch = ManagerPatchSchema.safeParse({ website: form.website.trim() || null, about: form.about });
@@ -93,7 +96,10 @@ export const handler = define.handlers<Data>({
       return seeOther(`/organizations/${slug}?saved=1`);
     } catch (error) {
       if (error instanceof RateLimitedError) {
-        return await again(429, `You can ask for ${CLAIMS_PER_DAY} links a day. Try again tomorrow.`);
+        return await again(
+          429,
+          `You can ask for ${RATE_LIMITS.organizationClaimsPerPerson.limit} links a day. Try again tomorrow.`,
+        );
       }
       if (error instanceof InvalidInputError) return await again(400, error.message);
       if (error instanceof ForbiddenError) return await again(403, error.message);

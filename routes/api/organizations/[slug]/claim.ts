@@ -8,7 +8,8 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { ClaimSchema, requestClaim } from "@/lib/organizations/claims.ts";
+import { checkClaim, ClaimSchema, sendClaim } from "@/lib/organizations/claims.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 
@@ -33,7 +34,10 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { email } = await readBody(req, ClaimSchema);
-    await requestClaim(ctx.state.services, { slug: ctx.params.slug, user: ctx.state.user, email });
+    const { services } = ctx.state;
+    const claim = await checkClaim(services.kv, { slug: ctx.params.slug, user: ctx.state.user, email });
+    await services.rateLimits.hit(RATE_LIMITS.organizationClaimsPerPerson, ctx.state.user.id);
+    await sendClaim(services, claim);
     return Response.json({ success: true }, { status: 202 });
   },
 });
