@@ -26,3 +26,12 @@ Deno.test("rate limits turned off count nothing and refuse nothing", async () =>
   for (let i = 0; i < 3; i++) await limits.hit(RULE, "asha@example.com");
   assertEquals((await Array.fromAsync(kv.list({ prefix: ["rate_limits"] }))).length, 0);
 });
+
+Deno.test("a rule marked always holds with rate limits turned off", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const limits = new RateLimits(kv, false);
+  const always = { ...RULE, always: true };
+  await limits.hit(always, "asha@example.com");
+  await limits.hit(always, "asha@example.com");
+  await assertRejects(() => limits.hit(always, "asha@example.com"), RateLimitedError);
+});

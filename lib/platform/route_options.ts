@@ -9,14 +9,14 @@
  *   route that authenticates every request by its own signature (a payment gateway's webhook,
  *   which verifies the HMAC of the raw body before it reads anything), or by a secret token in its path (the
  *   one-click unsubscribe link, which a mail client posts from no origin at all), may declare it.
- * - `personLimit`: the per-person limit the route's writes fall under (`lib/http/person_limits.ts`).
+ * - `personLimit`: the per-person limit the route's writes fall under (`PERSON_LIMITS`, `lib/http/person_limits.ts`).
  */
 import { z } from "zod";
 
 /** Largest request body by default, in bytes (1 MB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** The names of `PERSON_LIMITS` (`lib/http/person_limits.ts`, which checks that the two lists agree). */
+/** The names of `PERSON_LIMITS` (`lib/platform/rate_limits.ts`, whose type holds the two lists together). */
 export const PERSON_LIMIT_NAMES = [
   "reactions",
   "saved",

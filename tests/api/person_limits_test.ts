@@ -4,7 +4,7 @@
  * person is answered 429 with `Retry-After` and another person is not; the data export counts reads.
  */
 import manifest from "@/routes.gen.ts";
-import { PERSON_LIMITS } from "@/lib/http/person_limits.ts";
+import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
