@@ -48,7 +48,6 @@ export async function pendingCheckout(
     released: null,
     buyerState: terms.buyerState ?? "",
     quote: {
-      success: true,
       free: false,
       order: { id: latest.gatewayOrderId!, amount: terms.amountPaid, currency: CURRENCY },
       key: keyId,
