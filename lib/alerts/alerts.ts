@@ -8,7 +8,8 @@
  * An alert's `query` is the list's own query-string form and is validated as the list validates it.
  */
 import { z } from "zod";
-import { ConflictError, InvalidInputError, NotFoundError, ValidationError } from "@/lib/errors.ts";
+import { InvalidInputError, NotFoundError, ValidationError } from "@/lib/errors.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
 import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { OpportunityQuerySchema } from "@/lib/opportunities/schema.ts";
@@ -124,37 +125,45 @@ export function alertView(record: AlertRecord): Alert {
 }
 
 /**
- * Creates an alert of `userId` from `input` (its query validated as the list validates it).
- * @throws ValidationError for a bad query; InvalidInputError `TOO_MANY_ALERTS` for a 21st; ConflictError after 10 lost
- *   races.
+ * Creates an alert of `userId` from `input` (its query validated as the list validates it). A write that loses the
+ * race for the count to another of the person's writes reads again and tries again, so under the limit every
+ * creation succeeds, however many run at once.
+ * @throws ValidationError for a bad query; InvalidInputError `TOO_MANY_ALERTS` for a 21st; BusyError after 30 s of
+ *   lost races (nothing written).
  */
 export async function createAlert(
   kv: Deno.Kv,
   { userId, input, now = new Date() }: { userId: string; input: AlertCreate; now?: Date },
 ): Promise<Alert> {
   const query = validateAlertQuery(input.kind, input.query);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const count = await kv.get<number>(countKey(userId));
-    if ((count.value ?? 0) >= MAX_ALERTS) throw new InvalidInputError(TOO_MANY_ALERTS);
-    const record: AlertRecord = {
-      id: crypto.randomUUID(),
-      userId,
-      kind: input.kind,
-      query,
-      frequency: input.frequency,
-      isActive: true,
-      lastSentAt: null,
-      lastRunAt: null,
-      createdAt: now.toISOString(),
-      lease: null,
-    };
-    const result = await kv.atomic().check(count)
-      .set(alertKey(userId, record.id), record)
-      .set(countKey(userId), (count.value ?? 0) + 1)
-      .commit();
-    if (result.ok) return alertView(record);
-  }
-  throw new ConflictError("Your alerts changed while saving; try again");
+  let created: Alert | null = null;
+  await retrying(
+    async () => {
+      const count = await kv.get<number>(countKey(userId));
+      if ((count.value ?? 0) >= MAX_ALERTS) throw new InvalidInputError(TOO_MANY_ALERTS);
+      const record: AlertRecord = {
+        id: crypto.randomUUID(),
+        userId,
+        kind: input.kind,
+        query,
+        frequency: input.frequency,
+        isActive: true,
+        lastSentAt: null,
+        lastRunAt: null,
+        createdAt: now.toISOString(),
+        lease: null,
+      };
+      const result = await kv.atomic().check(count)
+        .set(alertKey(userId, record.id), record)
+        .set(countKey(userId), (count.value ?? 0) + 1)
+        .commit();
+      if (result.ok) created = alertView(record);
+      return result.ok;
+    },
+    RETRY_BUDGET_MS,
+    "your alerts",
+  );
+  return created!;
 }
 
 /** `userId`'s alerts as stored, in key order. */
@@ -180,26 +189,34 @@ export async function alertsByIds(kv: Deno.Kv, userId: string, ids: readonly str
 }
 
 /**
- * Changes `userId`'s alert `id`: `query` (validated for the alert's kind), `frequency`, `isActive`.
+ * Changes `userId`'s alert `id`: `query` (validated for the alert's kind), `frequency`, `isActive`; a lost race reads
+ * again and tries again.
  * @throws NotFoundError "Alert not found" for an unknown id or another person's; ValidationError for a bad query;
- *   ConflictError after 10 lost races.
+ *   BusyError after 30 s of lost races.
  */
 export async function updateAlert(
   kv: Deno.Kv,
   { userId, id, patch }: { userId: string; id: string; patch: AlertPatch },
 ): Promise<Alert> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv.get<AlertRecord>(alertKey(userId, id));
-    if (!entry.value) throw new NotFoundError(NOT_FOUND);
-    const next: AlertRecord = {
-      ...entry.value,
-      query: patch.query === undefined ? entry.value.query : validateAlertQuery(entry.value.kind, patch.query),
-      frequency: patch.frequency ?? entry.value.frequency,
-      isActive: patch.isActive ?? entry.value.isActive,
-    };
-    if ((await kv.atomic().check(entry).set(entry.key, next).commit()).ok) return alertView(next);
-  }
-  throw new ConflictError("The alert changed while saving; try again");
+  let changed: Alert | null = null;
+  await retrying(
+    async () => {
+      const entry = await kv.get<AlertRecord>(alertKey(userId, id));
+      if (!entry.value) throw new NotFoundError(NOT_FOUND);
+      const next: AlertRecord = {
+        ...entry.value,
+        query: patch.query === undefined ? entry.value.query : validateAlertQuery(entry.value.kind, patch.query),
+        frequency: patch.frequency ?? entry.value.frequency,
+        isActive: patch.isActive ?? entry.value.isActive,
+      };
+      const ok = (await kv.atomic().check(entry).set(entry.key, next).commit()).ok;
+      if (ok) changed = alertView(next);
+      return ok;
+    },
+    RETRY_BUDGET_MS,
+    "the alert",
+  );
+  return changed!;
 }
 
 /**
@@ -222,20 +239,23 @@ export async function pauseAlerts(kv: Deno.Kv, userId: string, ids: string[]): P
 }
 
 /**
- * Deletes `userId`'s alert `id`.
- * @throws NotFoundError "Alert not found" for an unknown id or another person's; ConflictError after 10 lost races.
+ * Deletes `userId`'s alert `id`; a lost race reads again and tries again.
+ * @throws NotFoundError "Alert not found" for an unknown id or another person's; BusyError after 30 s of lost races.
  */
 export async function deleteAlert(kv: Deno.Kv, userId: string, id: string): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const [entry, count] = await kv.getMany<[AlertRecord, number]>([alertKey(userId, id), countKey(userId)]);
-    if (!entry.value) throw new NotFoundError(NOT_FOUND);
-    const left = Math.max(0, (count.value ?? 1) - 1);
-    const op = kv.atomic().check(entry, count).delete(entry.key);
-    if (left === 0) op.delete(countKey(userId));
-    else op.set(countKey(userId), left);
-    if ((await op.commit()).ok) return;
-  }
-  throw new ConflictError("The alert changed while deleting it; try again");
+  await retrying(
+    async () => {
+      const [entry, count] = await kv.getMany<[AlertRecord, number]>([alertKey(userId, id), countKey(userId)]);
+      if (!entry.value) throw new NotFoundError(NOT_FOUND);
+      const left = Math.max(0, (count.value ?? 1) - 1);
+      const op = kv.atomic().check(entry, count).delete(entry.key);
+      if (left === 0) op.delete(countKey(userId));
+      else op.set(countKey(userId), left);
+      return (await op.commit()).ok;
+    },
+    RETRY_BUDGET_MS,
+    "the alert",
+  );
 }
 
 /** Deletes every alert of `userId` (account deletion); idempotent. */

@@ -8,7 +8,8 @@
  * - `["saved_by_listing", kind, id, userId]` → the item's status, to find who saved a listing (deadline reminders).
  * A record, its listing index entry and the count change in one checked atomic write, retried at most 100 times.
  */
-import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
 import { istDayOf } from "@/lib/dates.ts";
 import { publicInternshipsById } from "@/lib/internships/internships.ts";
 import { publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
@@ -24,8 +25,6 @@ import {
 
 export * from "./schema.ts";
 
-/** Attempts of a checked write: each lost race means another write of the same person's items went through. */
-const ATTEMPTS = 100;
 const recordKey = (userId: string, kind: SavedKind, id: string): Deno.KvKey => ["saved", userId, kind, id];
 const countKey = (userId: string): Deno.KvKey => ["saved_count", userId];
 const listingKey = (kind: SavedKind, id: string, userId: string): Deno.KvKey => ["saved_by_listing", kind, id, userId];
@@ -67,69 +66,81 @@ export interface SavedRef {
  * status does; `updatedAt` when anything does. A new save needs a listing the public may read (closed ones
  * included); an item already saved can be changed after its listing was hidden (the history stays the person's).
  * @throws NotFoundError "Internship not found" / "Opportunity not found" for a new save of an unknown, deleted,
- *   inactive or unpublished listing; InvalidInputError `TOO_MANY_SAVED` for a save past 500; ConflictError after 100
- *   lost races (nothing written).
+ *   inactive or unpublished listing; InvalidInputError `TOO_MANY_SAVED` for a save past 500; BusyError after 30 s of
+ *   lost races (nothing written): a lost race reads again and tries again, so under the limit every save succeeds.
  */
 export async function saveItem(
   kv: Deno.Kv,
   { userId, kind, id, change }: SavedRef & { change: SavedChange },
 ): Promise<SavedItem> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
-    const now = new Date().toISOString();
-    let record: SavedRecord;
-    if (current.value) {
-      const status = change.status ?? current.value.status;
-      const note = change.note ?? current.value.note;
-      if (status === current.value.status && note === current.value.note) {
-        return (await withListings(kv, [current.value]))[0];
+  let saved: SavedRecord | null = null;
+  await retrying(
+    async () => {
+      const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
+      const now = new Date().toISOString();
+      let record: SavedRecord;
+      if (current.value) {
+        const status = change.status ?? current.value.status;
+        const note = change.note ?? current.value.note;
+        if (status === current.value.status && note === current.value.note) {
+          saved = current.value;
+          return true;
+        }
+        record = {
+          ...current.value,
+          status,
+          note,
+          updatedAt: now,
+          statusChangedAt: status === current.value.status ? current.value.statusChangedAt : now,
+        };
+      } else {
+        if (!(await listingsOf(kv, kind, [id])).has(id)) throw new NotFoundError(NOT_FOUND[kind]);
+        if ((count.value ?? 0) >= MAX_SAVED) throw new InvalidInputError(TOO_MANY_SAVED);
+        record = {
+          kind,
+          id,
+          status: change.status ?? "saved",
+          note: change.note ?? "",
+          savedAt: now,
+          updatedAt: now,
+          statusChangedAt: now,
+        };
       }
-      record = {
-        ...current.value,
-        status,
-        note,
-        updatedAt: now,
-        statusChangedAt: status === current.value.status ? current.value.statusChangedAt : now,
-      };
-    } else {
-      if (!(await listingsOf(kv, kind, [id])).has(id)) throw new NotFoundError(NOT_FOUND[kind]);
-      if ((count.value ?? 0) >= MAX_SAVED) throw new InvalidInputError(TOO_MANY_SAVED);
-      record = {
-        kind,
-        id,
-        status: change.status ?? "saved",
-        note: change.note ?? "",
-        savedAt: now,
-        updatedAt: now,
-        statusChangedAt: now,
-      };
-    }
-    const op = kv.atomic().check(current, count)
-      .set(recordKey(userId, kind, id), record)
-      .set(listingKey(kind, id, userId), record.status);
-    if (!current.value) op.set(countKey(userId), (count.value ?? 0) + 1);
-    if ((await op.commit()).ok) return (await withListings(kv, [record]))[0];
-  }
-  throw new ConflictError("The item changed while saving; try again");
+      const op = kv.atomic().check(current, count)
+        .set(recordKey(userId, kind, id), record)
+        .set(listingKey(kind, id, userId), record.status);
+      if (!current.value) op.set(countKey(userId), (count.value ?? 0) + 1);
+      const ok = (await op.commit()).ok;
+      if (ok) saved = record;
+      return ok;
+    },
+    RETRY_BUDGET_MS,
+    "your saved items",
+  );
+  return (await withListings(kv, [saved!]))[0];
 }
 
 /**
- * Removes listing `kind`/`id` from `userId`'s saved items; nothing happens when it was not saved.
- * @throws ConflictError after 100 lost races.
+ * Removes listing `kind`/`id` from `userId`'s saved items; nothing happens when it was not saved. A lost race reads
+ * again and tries again.
+ * @throws BusyError after 30 s of lost races.
  */
 export async function unsaveItem(kv: Deno.Kv, { userId, kind, id }: SavedRef): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
-    if (!current.value) return;
-    const left = Math.max(0, (count.value ?? 1) - 1);
-    const op = kv.atomic().check(current, count)
-      .delete(recordKey(userId, kind, id))
-      .delete(listingKey(kind, id, userId));
-    if (left === 0) op.delete(countKey(userId));
-    else op.set(countKey(userId), left);
-    if ((await op.commit()).ok) return;
-  }
-  throw new ConflictError("The item changed while removing it; try again");
+  await retrying(
+    async () => {
+      const [current, count] = await kv.getMany<[SavedRecord, number]>([recordKey(userId, kind, id), countKey(userId)]);
+      if (!current.value) return true;
+      const left = Math.max(0, (count.value ?? 1) - 1);
+      const op = kv.atomic().check(current, count)
+        .delete(recordKey(userId, kind, id))
+        .delete(listingKey(kind, id, userId));
+      if (left === 0) op.delete(countKey(userId));
+      else op.set(countKey(userId), left);
+      return (await op.commit()).ok;
+    },
+    RETRY_BUDGET_MS,
+    "your saved items",
+  );
 }
 
 /** Every saved record of `userId` (of `kind` when given), without listings, in key order (also the account export). */

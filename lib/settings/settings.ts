@@ -10,7 +10,8 @@
  * default. Records written before channels existed hold only the two switches, and read as the same channels.
  */
 import { z } from "zod";
-import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
 
 /** Whether a type is e-mailed and pushed. */
@@ -117,19 +118,27 @@ function channelChanges(change: SettingsChange): Partial<Record<NotificationType
  * Changes `userId`'s settings: the channels and switches of `change` replace the current ones, in a write checked
  * against what was read. Returns the settings afterwards.
  * @throws InvalidInputError `ALWAYS_EMAILED` for the e-mail of receipts or refunds turned off, or for a switch and its
- *   channel that disagree; ConflictError after 10 lost races (nothing written).
+ *   channel that disagree; BusyError after 30 s of lost races (nothing written): a lost race reads again and tries
+ *   again.
  */
 export async function updateSettings(kv: Deno.Kv, userId: string, change: SettingsChange): Promise<Settings> {
   const changes = channelChanges(change);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv.get<StoredSettings>(settingsKey(userId));
-    const current = settingsOf(entry.value ?? {});
-    const channels: Partial<Record<string, Channel>> = {};
-    for (const type of NOTIFICATION_TYPES) channels[type] = { ...current.channels[type], ...changes[type] };
-    const next: StoredSettings = { channels };
-    if ((await kv.atomic().check(entry).set(settingsKey(userId), next).commit()).ok) return settingsOf(next);
-  }
-  throw new ConflictError("Your settings changed while saving; try again");
+  let saved: Settings | null = null;
+  await retrying(
+    async () => {
+      const entry = await kv.get<StoredSettings>(settingsKey(userId));
+      const current = settingsOf(entry.value ?? {});
+      const channels: Partial<Record<string, Channel>> = {};
+      for (const type of NOTIFICATION_TYPES) channels[type] = { ...current.channels[type], ...changes[type] };
+      const next: StoredSettings = { channels };
+      const ok = (await kv.atomic().check(entry).set(settingsKey(userId), next).commit()).ok;
+      if (ok) saved = settingsOf(next);
+      return ok;
+    },
+    RETRY_BUDGET_MS,
+    "your settings",
+  );
+  return saved!;
 }
 
 /** Whether `settings` let `type` be e-mailed (the caller also needs a verified address). */

@@ -307,3 +307,29 @@ Deno.test("deadline reminders: saved items due today or tomorrow, once; turned o
   await post.body?.cancel();
   assertEquals((await call(t, student, "GET", "/api/me/settings")).body.settings.deadlineReminders, false);
 });
+
+Deno.test("25 alerts created at once: a lost race retries, so the first 20 succeed and only those past the limit get 400", async () => {
+  await using t = await createTestApp();
+  const me = await createTestUser(t);
+  const create = (i: number) =>
+    call(t, me, "POST", "/api/me/alerts", { kind: "internships", query: { search: `role ${i}` }, frequency: "daily" });
+  const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => create(i)));
+  assertEquals(answers.filter((a) => a.status === 201).length, 20, JSON.stringify(answers.map((a) => a.status)));
+  for (const refused of answers.filter((a) => a.status !== 201)) {
+    assertEquals(refused, { status: 400, body: { error: "You can keep at most 20 alerts" } });
+  }
+  const listed = (await call(t, me, "GET", "/api/me/alerts")).body.alerts;
+  assertEquals(listed.length, 20);
+  // Under the limit every request succeeds, also while others change the same person's alerts at once.
+  for (const alert of listed.slice(0, 10) as { id: string }[]) {
+    assertEquals((await call(t, me, "DELETE", `/api/me/alerts/${alert.id}`)).status, 200);
+  }
+  const mixed = await Promise.all([
+    ...listed.slice(10).map((alert: { id: string }) =>
+      call(t, me, "PATCH", `/api/me/alerts/${alert.id}`, { frequency: "weekly" })
+    ),
+    ...Array.from({ length: 10 }, (_, i) => create(100 + i)),
+  ]);
+  assertEquals(mixed.map((a) => a.status).filter((s) => s >= 300), []);
+  assertEquals((await call(t, me, "GET", "/api/me/alerts")).body.alerts.length, 20);
+});
