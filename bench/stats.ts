@@ -10,7 +10,7 @@ import { latencyOf, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { CouponCreateSchema, createCoupon } from "@/lib/coupons/coupons.ts";
 import { buy, offlineGateway } from "@/lib/demo/money.ts";
-import type { PaymentContext } from "@/lib/purchases/confirmation.ts";
+import type { PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { createToolkit, ToolkitCreateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import { createUser } from "@/lib/users/users.ts";

@@ -10,7 +10,8 @@
  * nothing but components: `.tsx` modules (their unit tests aside) whose every value export is named in PascalCase (a
  * component, or a context such as `SiteContext`); labels, formats, hooks and class names live under `lib/`. `lib/`
  * keeps its three layers (README, Layout): a domain module (`lib/<domain>/`) imports nothing of the web layer, so no
- * route handler, request reading or API description lives in a domain, and only the web layer applies rate limits. Fixtures
+ * route handler, request reading or API description lives in a domain, and only the web layer applies rate limits. No
+ * module is part of an import cycle (static value imports; a type-only import is erased). Fixtures
  * that break each rule prove that the checks can fail.
  */
 import type { Metafile } from "esbuild";
@@ -337,4 +338,50 @@ Deno.test("only the web layer applies the rate limits: routes and the per-person
     /\brateLimits\.hit\(/.test(Deno.readTextFileSync(join(ROOT, file)))
   );
   assert(routes.length >= 8, `routes applying rate limits: ${routes.join(", ")}`);
+});
+
+/** The import cycles among the modules under `dirs` (static value imports), each as its modules sorted. */
+function importCycles(dirs: string[]): string[][] {
+  const files = dirs.flatMap((dir) => dir.endsWith(".ts") ? [dir] : sourceFiles(dir));
+  const known = new Set(files);
+  const edges = new Map(files.map((file) => [file, valueImports(file).filter((target) => known.has(target))]));
+  // Tarjan's strongly connected components: a component of more than one module is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file)!) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let top = stack.pop()!;; top = stack.pop()!) {
+      onStack.delete(top);
+      component.push(top);
+      if (top === file) break;
+    }
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+Deno.test("no module is part of an import cycle", () => {
+  assertEquals(importCycles(["lib", "components", "islands", "routes", "main.ts"]), []);
+});
+
+Deno.test("an import cycle is caught; a type-only import back is not one", () => {
+  assertEquals(importCycles(["tests/fixtures/imports/cycle"]), [[
+    "tests/fixtures/imports/cycle/orders.ts",
+    "tests/fixtures/imports/cycle/refunds.ts",
+  ]]);
 });

@@ -6,7 +6,7 @@
  * that time), in time order, so the dashboard's day counters are the ones those writes keep and receipt numbers follow
  * the dates. Idempotent: a student who exists is not made again, a toolkit bought is not bought again.
  */
-import type { PaymentContext } from "@/lib/purchases/confirmation.ts";
+import type { PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { listActiveToolkits } from "@/lib/toolkits/catalog.ts";
 import { createUser, getUserByEmail, type User } from "@/lib/users/users.ts";

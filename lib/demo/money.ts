@@ -7,7 +7,8 @@
  */
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
-import { applyGatewayReport, nowOf, type PaymentContext } from "@/lib/purchases/confirmation.ts";
+import { nowOf, type PaymentContext } from "@/lib/purchases/payment_context.ts";
+import { applyGatewayReport } from "@/lib/purchases/settlement.ts";
 import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";

@@ -8,7 +8,7 @@ import { assertSignedIn } from "./guards.ts";
 import { readBody } from "./json.ts";
 import { describeRoute, type RouteDocs } from "@/lib/openapi/describe.ts";
 import type { AppState } from "@/lib/platform/state.ts";
-import { paymentContext } from "@/lib/purchases/confirmation.ts";
+import { paymentContext } from "@/lib/purchases/payment_context.ts";
 import { purchaseView } from "@/lib/purchases/purchases.ts";
 import { refundPayment, type RefundTarget } from "@/lib/purchases/refunds.ts";
 

@@ -11,7 +11,8 @@ import type { Job } from "@/lib/jobs/job.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { GatewayPayment, PaymentGateway } from "@/lib/payments/gateway.ts";
 import { CURRENCY } from "./checkout.ts";
-import { applyGatewayReport, type PaymentContext, paymentContext } from "./confirmation.ts";
+import { type PaymentContext, paymentContext } from "./payment_context.ts";
+import { applyGatewayReport } from "./settlement.ts";
 import { forgetUnsettled, getPurchaseEntry, unsettledPurchases } from "./purchases.ts";
 
 /** An order younger than this (ms) is left to the webhook and the buyer's verify. */

@@ -18,7 +18,7 @@ import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
 import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamRefusalError } from "@/lib/errors.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
-import { nowOf, type PaymentContext } from "./confirmation.ts";
+import { nowOf, type PaymentContext } from "./payment_context.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { refundMail } from "./mails.ts";
 import { formatMinorUnits } from "@/lib/money.ts";

@@ -6,7 +6,8 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
-import { handleWebhook, paymentContext } from "@/lib/purchases/confirmation.ts";
+import { paymentContext } from "@/lib/purchases/payment_context.ts";
+import { handleWebhook } from "@/lib/purchases/webhook.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 export const routeOptions: RouteOptions = { originCheck: false };

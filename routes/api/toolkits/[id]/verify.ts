@@ -6,7 +6,8 @@ import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { paymentContext, verifyPayment } from "@/lib/purchases/confirmation.ts";
+import { paymentContext } from "@/lib/purchases/payment_context.ts";
+import { verifyPayment } from "@/lib/purchases/verify.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 

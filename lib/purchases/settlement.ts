@@ -1,6 +1,7 @@
 /**
- * Payment confirmation (docs/decisions.md, Toolkits and payments): `POST /api/toolkits/{id}/verify` with the signature
- * Checkout.js hands the page, and `POST /api/webhooks/razorpay` with the gateway's events.
+ * Settlement of an order's payment (docs/decisions.md, Toolkits and payments): what a payment's outcome does to its
+ * purchase, the same whoever reports it first: the buyer's verify (`verify.ts`), the gateway's webhook (`webhook.ts`)
+ * or reconciliation (`reconcile.ts`).
  *
  * - Paid (`payment.captured`, `order.paid`, a good verify): the purchase becomes `paid`, grants
  *   the toolkit, and its coupon reservation becomes a use kept for good (taken again when it had
@@ -18,14 +19,7 @@
  *   paid too) grants nothing more but is kept in `extraPayments`, once per order, as money due back.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,
  *   only when the failed order is its current one (a failure of a replaced order changes nothing).
- * - Each webhook event (by `X-Razorpay-Event-Id`) is applied once: the event's marker is written
- *   in the same atomic operation as the state change, checked to be absent, so concurrent
- *   deliveries of one event make one change.
- *
- * Keys (owned by this module only):
- * - `["payment_events", eventId]` → `{event, orderId, receivedAt}` (kept 30 days)
  */
-import { Buffer } from "node:buffer";
 import { getCouponRecord } from "@/lib/coupons/coupons.ts";
 import {
   confirmOps,
@@ -35,82 +29,33 @@ import {
   type ReservationRef,
   reserveOps,
 } from "@/lib/coupons/reservations.ts";
-import { ConflictError, ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
-import type { PaymentProof } from "@/lib/payments/gateway.ts";
-import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
-import type { PaymentGateway } from "@/lib/payments/gateway.ts";
-import type { Services } from "@/lib/platform/state.ts";
-import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
-import { getUser, type User } from "@/lib/users/users.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
-import { CURRENCY, PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
+import { getUser } from "@/lib/users/users.ts";
+import { CURRENCY } from "./checkout.ts";
+import { receiptMail } from "./mails.ts";
+import { nowOf, type PaymentContext } from "./payment_context.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
   getPurchaseEntry,
   hasBuyer,
   type OrderTerms,
-  type Purchase,
-  purchaseIdByOrder,
   type PurchaseRecord,
-  purchaseView,
   putPurchaseOps,
   receiptPath,
   reservationsOf,
   writePurchaseOps,
 } from "./purchases.ts";
-import { receiptMail } from "./mails.ts";
-import { issueReceiptOps, type SellerConfig } from "./receipts.ts";
-import { refundProcessedOps } from "./refunds.ts";
+import { issueReceiptOps } from "./receipts.ts";
 
-/**
- * What confirming and refunding payments work with: KV, the gateway, the public origin (links in e-mails) and, when
- * given, a way to start an e-mail's first delivery try at once (else the outbox job sends it within a minute).
- */
-export interface PaymentContext {
-  kv: Deno.Kv;
-  payments: PaymentGateway | null;
-  appUrl: string;
-  deliverSoon?(mailId: string): void;
-  /** The time of the changes made (default the system clock; the demo's history runs on an earlier one). */
-  clock?(): Date;
-  /** The seller named on the receipts issued (`SELLER_*`), kept with each receipt. */
-  seller?: SellerConfig;
-}
-
-/** The time now for `ctx`, ISO. */
-export function nowOf(ctx: PaymentContext): string {
-  return (ctx.clock?.() ?? new Date()).toISOString();
-}
-
-/** The payment context of the platform's services. */
-export function paymentContext(services: Services): PaymentContext {
-  return {
-    kv: services.kv,
-    payments: services.payments,
-    appUrl: services.config.appUrl,
-    deliverSoon: (id) => deliverSoon(services, id),
-    seller: services.config.seller,
-  };
-}
-
-/** The message of a verify call whose signature does not match. */
-export const INVALID_PAYMENT_SIGNATURE = "Invalid payment signature";
-/** The message of a verified payment whose coupon use could no longer be had (it is owed back). */
-export const COUPON_UNAVAILABLE = "This payment's coupon is no longer available: the payment will be refunded";
-/** The message of a payment the gateway reported with another amount than its order's (it is owed back). */
-export const AMOUNT_MISMATCH = "This payment's amount does not match its order: the payment will be refunded";
-/** The message of a webhook delivery whose signature does not match. */
-export const INVALID_WEBHOOK_SIGNATURE = "Invalid webhook signature";
-/** How long a webhook event id is remembered, in ms. */
-const EVENT_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
 /** Attempts of a confirmation's write: every confirmation at once takes the same receipt sequence. */
 const MAX_ATTEMPTS = 200;
 
-const eventKey = (id: string) => ["payment_events", id];
-
-type Outcome = "paid" | "failed";
+/** What an order's payment came to. */
+export type Outcome = "paid" | "failed";
 
 /** A coupon use taken for good by a payment, or why it could not be. */
 type UseTaken =
@@ -205,7 +150,7 @@ function withoutBuyer(
  * the payment's amount (paise) and currency when the gateway reported them (the webhook, reconciliation; not the
  * buyer's verify).
  */
-interface OutcomeReport {
+export interface OutcomeReport {
   purchaseId: string;
   outcome: Outcome;
   source: string;
@@ -235,14 +180,15 @@ function currencyOf(payment: { amount?: number; currency?: string }): { currency
 }
 
 /**
- * Applies `outcome` to a purchase once, with `event` (its marker entry, read absent) written in
- * the same atomic operation when given. Returns the purchase as it ends up; false when the event
- * marker appeared meanwhile (another delivery applied it).
+ * Applies `outcome` to a purchase once, with `event` (its marker entry, read absent, kept `expireIn` ms) written in
+ * the same atomic operation when given. Returns the purchase as it ends up; false when the event marker appeared
+ * meanwhile (another delivery applied it).
+ * @throws NotFoundError "Purchase not found".
  */
-async function applyOutcome(
+export async function applyOutcome(
   ctx: PaymentContext,
   { purchaseId, outcome, source, payment, event }: OutcomeReport & {
-    event?: { entry: Deno.KvEntryMaybe<unknown>; value: unknown };
+    event?: { entry: Deno.KvEntryMaybe<unknown>; value: unknown; expireIn: number };
   },
 ): Promise<PurchaseRecord | false> {
   const { kv } = ctx;
@@ -253,7 +199,7 @@ async function applyOutcome(
     const current = entry.value;
     const now = nowOf(ctx);
     const op = kv.atomic().check(entry);
-    if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: EVENT_MEMORY_MS });
+    if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: event.expireIn });
     const replacedOrderFailed = outcome === "failed" && payment.orderId !== current.gatewayOrderId;
     const owedAlready = outcome === "paid" && current.extraPayments?.some((p) => p.orderId === payment.orderId);
     const unchanged = settledPaid(current) || replacedOrderFailed || owedAlready ||
@@ -441,35 +387,6 @@ function priceTerms(
 }
 
 /**
- * Confirms a payment from Checkout.js for the caller's own purchase of `toolkitId`.
- * @throws NotConfiguredError without gateway keys; InvalidInputError "Invalid payment signature"
- *   (nothing changed); NotFoundError "Purchase not found" for an order of no purchase of this
- *   toolkit; ForbiddenError for another user's order.
- */
-export async function verifyPayment(
-  ctx: PaymentContext,
-  { user, toolkitId, proof }: { user: User; toolkitId: string; proof: PaymentProof },
-): Promise<Purchase> {
-  const { kv, payments } = ctx;
-  if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
-  if (!payments.verifyPaymentSignature(proof)) throw new InvalidInputError(INVALID_PAYMENT_SIGNATURE);
-  const purchaseId = await purchaseIdByOrder(kv, proof.orderId);
-  const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
-  if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
-  if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
-  const record = (await applyOutcome(ctx, {
-    purchaseId: found.id,
-    outcome: "paid",
-    source: "verify",
-    payment: proof,
-  })) as PurchaseRecord;
-  const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId)?.reason;
-  if (owed === "coupon unavailable") throw new ConflictError(COUPON_UNAVAILABLE);
-  if (owed === "amount mismatch") throw new ConflictError(AMOUNT_MISMATCH);
-  return purchaseView(record);
-}
-
-/**
  * Applies what the gateway reports of an order's payment (reconciliation), through the same path as verify and
  * the webhook: a purchase is confirmed once, whoever gets there first; a paid one never moves back. Returns the
  * purchase as it ends up. @throws NotFoundError "Purchase not found".
@@ -479,89 +396,4 @@ export async function applyGatewayReport(
   report: OutcomeReport & { payment: { paymentId: string } },
 ): Promise<PurchaseRecord> {
   return await applyOutcome(ctx, report) as PurchaseRecord;
-}
-
-interface WebhookBody {
-  event?: unknown;
-  payload?: {
-    refund?: { entity?: { id?: unknown; notes?: { purchaseId?: unknown } } };
-    payment?: { entity?: { id?: unknown; order_id?: unknown; amount?: unknown; currency?: unknown } };
-    order?: { entity?: { id?: unknown } };
-  };
-}
-
-const OUTCOMES: Record<string, Outcome> = {
-  "payment.captured": "paid",
-  "order.paid": "paid",
-  "payment.failed": "failed",
-};
-
-/**
- * Handles one webhook delivery: checks the signature over the raw body before reading it, then applies the event once
- * per event id (`X-Razorpay-Event-Id`; lacking it, the body's SHA-256). `refund.processed` marks the refund processed
- * on the purchase its notes name (docs/decisions.md, Money operations, "Refunds"). Events of other types and orders of
- * no purchase are acknowledged and change nothing.
- * @throws InvalidInputError "Invalid webhook signature" (also without a webhook secret), or
- *   "Invalid JSON body" for a signed body that is not JSON.
- */
-export async function handleWebhook(
-  ctx: PaymentContext,
-  { rawBody, signature, eventIdHeader }: { rawBody: string; signature: string | null; eventIdHeader: string | null },
-): Promise<void> {
-  const { kv, payments } = ctx;
-  if (!payments?.verifyWebhookSignature(rawBody, signature)) throw new InvalidInputError(INVALID_WEBHOOK_SIGNATURE);
-  let body: WebhookBody;
-  try {
-    body = JSON.parse(rawBody);
-  } catch {
-    throw new InvalidInputError("Invalid JSON body");
-  }
-  const eventId = eventIdHeader?.slice(0, 200) ||
-    Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(rawBody))).toString("hex");
-  const type = typeof body.event === "string" ? body.event : "";
-  const payment = body.payload?.payment?.entity;
-  const orderId = [payment?.order_id, body.payload?.order?.entity?.id].find((v) => typeof v === "string") as
-    | string
-    | undefined;
-  const paymentId = typeof payment?.id === "string" ? payment.id : null;
-  const reported = Number.isSafeInteger(payment?.amount) && typeof payment?.currency === "string"
-    ? { amount: payment.amount as number, currency: payment.currency }
-    : {};
-  const marker = { event: type, orderId: orderId ?? null, receivedAt: new Date().toISOString() };
-
-  const refund = body.payload?.refund?.entity;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await kv.get(eventKey(eventId));
-    if (entry.value !== null) return;
-    if (type === "refund.processed" && typeof refund?.id === "string" && typeof refund.notes?.purchaseId === "string") {
-      const purchase = await getPurchaseEntry(kv, refund.notes.purchaseId.slice(0, 100));
-      const op = kv.atomic().check(entry, purchase).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS });
-      if (purchase.value) {
-        refundProcessedOps(op, { purchase: purchase.value, refundId: refund.id.slice(0, 100), at: marker.receivedAt });
-      }
-      if ((await op.commit()).ok) return;
-      continue;
-    }
-    const outcome = OUTCOMES[type];
-    const purchaseId = outcome && orderId ? await purchaseIdByOrder(kv, orderId) : null;
-    if (!outcome || !purchaseId) {
-      const result = await kv.atomic().check(entry).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS }).commit();
-      if (result.ok) return;
-      continue;
-    }
-    if (
-      await applyOutcome(ctx, {
-        purchaseId,
-        outcome,
-        source: `webhook ${type}`,
-        payment: { orderId: orderId!, paymentId, ...reported },
-        event: {
-          entry,
-          value: marker,
-        },
-      }) !== false
-    ) {
-      return;
-    }
-  }
 }

@@ -1,0 +1,48 @@
+/**
+ * The buyer's confirmation of a payment (docs/decisions.md, Toolkits and payments): `POST /api/toolkits/{id}/verify`
+ * with the signature Checkout.js hands the page, settled like any report of the payment (`settlement.ts`).
+ */
+import { ConflictError, ForbiddenError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";
+import type { PaymentProof } from "@/lib/payments/gateway.ts";
+import { canConfirmPurchase } from "@/lib/toolkits/policy.ts";
+import type { User } from "@/lib/users/users.ts";
+import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
+import type { PaymentContext } from "./payment_context.ts";
+import { getPurchaseEntry, type Purchase, purchaseIdByOrder, type PurchaseRecord, purchaseView } from "./purchases.ts";
+import { applyOutcome } from "./settlement.ts";
+
+/** The message of a verify call whose signature does not match. */
+export const INVALID_PAYMENT_SIGNATURE = "Invalid payment signature";
+/** The message of a verified payment whose coupon use could no longer be had (it is owed back). */
+export const COUPON_UNAVAILABLE = "This payment's coupon is no longer available: the payment will be refunded";
+/** The message of a payment the gateway reported with another amount than its order's (it is owed back). */
+export const AMOUNT_MISMATCH = "This payment's amount does not match its order: the payment will be refunded";
+
+/**
+ * Confirms a payment from Checkout.js for the caller's own purchase of `toolkitId`.
+ * @throws NotConfiguredError without gateway keys; InvalidInputError "Invalid payment signature"
+ *   (nothing changed); NotFoundError "Purchase not found" for an order of no purchase of this
+ *   toolkit; ForbiddenError for another user's order.
+ */
+export async function verifyPayment(
+  ctx: PaymentContext,
+  { user, toolkitId, proof }: { user: User; toolkitId: string; proof: PaymentProof },
+): Promise<Purchase> {
+  const { kv, payments } = ctx;
+  if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
+  if (!payments.verifyPaymentSignature(proof)) throw new InvalidInputError(INVALID_PAYMENT_SIGNATURE);
+  const purchaseId = await purchaseIdByOrder(kv, proof.orderId);
+  const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
+  if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
+  if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
+  const record = (await applyOutcome(ctx, {
+    purchaseId: found.id,
+    outcome: "paid",
+    source: "verify",
+    payment: proof,
+  })) as PurchaseRecord;
+  const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId)?.reason;
+  if (owed === "coupon unavailable") throw new ConflictError(COUPON_UNAVAILABLE);
+  if (owed === "amount mismatch") throw new ConflictError(AMOUNT_MISMATCH);
+  return purchaseView(record);
+}
