@@ -33,6 +33,8 @@ interface DemoIds {
   internship: string;
   ownInternship: string;
   opportunity: string;
+  /** Sara's opportunity that review rejected, with its reason. */
+  rejectedOpportunity: string;
   post: string;
   toolkit: string;
   ownedToolkit: string;
@@ -40,6 +42,7 @@ interface DemoIds {
   receipt: string;
   certificate: string;
   organization: string;
+  organizationId: string;
 }
 
 /**
@@ -60,6 +63,8 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/admin/internships": admin("/admin/internships"),
     "/admin/moderation": admin("/admin/moderation", "/admin/moderation?status=rejected"),
     "/admin/opportunities": admin("/admin/opportunities"),
+    "/admin/organizations": admin("/admin/organizations"),
+    "/admin/organizations/:id": admin(`/admin/organizations/${ids.organizationId}`),
     "/admin/outbox": admin("/admin/outbox"),
     "/admin/purchases": admin("/admin/purchases"),
     "/admin/toolkits": admin("/admin/toolkits"),
@@ -87,9 +92,11 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/onboarding": student("/onboarding"),
     "/opportunities": student("/opportunities"),
     "/opportunities/:id": { paths: [`/opportunities/${ids.opportunity}`], by: ["student", "admin"] },
+    "/opportunities/:id/edit": student(`/opportunities/${ids.rejectedOpportunity}/edit`),
     "/opportunities/mine": student("/opportunities/mine"),
     "/opportunities/new": student("/opportunities/new"),
     "/organizations/:slug": student(`/organizations/${ids.organization}`),
+    "/organizations/claim/:token": student("/organizations/claim/an-unknown-token"),
     "/privacy": student("/privacy"),
     "/profile": student("/profile"),
     "/purchases/:id/receipt": { paths: [ids.receipt], by: ["learner"] },
@@ -132,17 +139,21 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
   const ownedToolkit = owned.toolkit.id;
   const [lesson] = await listContentItems(t.kv, ownedToolkit);
   const toolkits = (await json(t, "/api/admin/toolkits", cookies.admin)).toolkits;
+  const [organization] = (await json(t, "/api/admin/organizations?verified=true", cookies.admin)).organizations;
   return {
     internship: (await json(t, "/api/internships?limit=1", cookies.student)).internships[0].id,
     ownInternship: (await json(t, "/api/internships?mine=true&limit=1", cookies.member)).internships[0].id,
     opportunity: (await json(t, "/api/opportunities?limit=1", cookies.student)).opportunities[0].id,
+    rejectedOpportunity: (await json(t, "/api/opportunities?mine=true&limit=100", cookies.student)).opportunities
+      .find((o: { title: string }) => o.title === "Buy Followers Contest").id,
     post: (await json(t, "/api/ungatekeep?limit=1", cookies.student)).posts[0].id,
     toolkit: toolkits.find((k: { id: string }) => k.id !== ownedToolkit).id,
     ownedToolkit,
     lesson: lesson.id,
     receipt: owned.receiptUrl,
     certificate: (await json(t, "/api/me/certificates", cookies.learner)).certificates[0].id,
-    organization: (await json(t, "/api/admin/organizations?verified=true", cookies.admin)).organizations[0].slug,
+    organization: organization.slug,
+    organizationId: organization.id,
   };
 }
 

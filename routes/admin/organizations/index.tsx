@@ -5,7 +5,8 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { INPUT, SECONDARY_BUTTON, STACKED_TABLE } from "@/lib/browser/styles.ts";
+import { Cell } from "@/components/StackedTable.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { OrganizationBadge } from "@/components/organizations/OrganizationBadge.tsx";
@@ -82,14 +83,14 @@ export default define.page<Data>(function AdminOrganizationsPage({ data: { page,
       </p>
       {page.organizations.length > 0 && (
         <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table class="min-w-full text-left text-sm">
+          <table class={`min-w-full text-left text-sm ${STACKED_TABLE}`}>
             <thead class="bg-slate-50 text-slate-800">
               <tr>
-                <th scope="col" class="px-4 py-2 font-semibold">Name</th>
-                <th scope="col" class="px-4 py-2 font-semibold">State</th>
-                <th scope="col" class="px-4 py-2 font-semibold">Website</th>
-                <th scope="col" class="px-4 py-2 text-right font-semibold">Listings</th>
-                <th scope="col" class="px-4 py-2 font-semibold">
+                <th scope="col" class="px-4 py-3 font-semibold">Name</th>
+                <th scope="col" class="px-4 py-3 font-semibold">State</th>
+                <th scope="col" class="px-4 py-3 font-semibold">Website</th>
+                <th scope="col" class="px-4 py-3 text-right font-semibold">Listings</th>
+                <th scope="col" class="px-4 py-3 font-semibold">
                   <span class="sr-only">Actions</span>
                 </th>
               </tr>
@@ -97,21 +98,21 @@ export default define.page<Data>(function AdminOrganizationsPage({ data: { page,
             <tbody class="divide-y divide-slate-200">
               {page.organizations.map((organization) => (
                 <tr key={organization.id}>
-                  <td class="px-4 py-2 [overflow-wrap:anywhere]">
+                  <th scope="row" class="px-4 py-3 font-medium">
                     <a href={`/organizations/${organization.slug}`} class="text-indigo-700 underline">
                       {organization.name}
                     </a>
-                  </td>
-                  <td class="px-4 py-2">
+                  </th>
+                  <Cell label="State">
                     <OrganizationBadge organization={organization} />
-                  </td>
-                  <td class="px-4 py-2 [overflow-wrap:anywhere]">{organization.website ?? "—"}</td>
-                  <td class="px-4 py-2 text-right tabular-nums">{organization.internships}</td>
-                  <td class="px-4 py-2">
+                  </Cell>
+                  <Cell label="Website">{organization.website ?? "—"}</Cell>
+                  <Cell label="Listings" class="tabular-nums lg:text-right">{organization.internships}</Cell>
+                  <Cell>
                     <a href={`/admin/organizations/${organization.id}`} class="text-indigo-700 underline">
                       Edit<span class="sr-only">{` ${organization.name}`}</span>
                     </a>
-                  </td>
+                  </Cell>
                 </tr>
               ))}
             </tbody>
