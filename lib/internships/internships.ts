@@ -8,8 +8,7 @@
  */
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
-import { mergedPage } from "@/lib/kv/chunked/archive.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
+import { mergedPage, updateEither } from "@/lib/kv/chunked/archive.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canRead, isClosedOn, type ReadAudience, type Viewer } from "./policy.ts";
 import { ACTIVE, dayNumber, DELETED, internshipSearchText, typeCode } from "./columns.ts";
@@ -534,7 +533,7 @@ async function writeInternship(
 
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write, in the read model or
- * the archive, moving it between them when it closes, is deleted or opens again (see `writeInternship`).
+ * the archive, moving it between them when it closes, is deleted or opens again (`updateEither`).
  * @returns the stored record, or null for an unknown id.
  */
 async function updateAnywhere(
@@ -547,57 +546,7 @@ async function updateAnywhere(
   },
 ): Promise<Internship | null> {
   const today = istToday();
-  // A listing may move between the read model and the archive meanwhile (another process): look again, a few times.
-  for (let round = 0; round < 3; round++) {
-    const live = await store.writer.update(
-      id,
-      change,
-      also,
-      (next) => isLive(next, today) ? null : store.archive.rider({ put: [next] }),
-    );
-    if (live) return live;
-    const archived = await updateArchived(kv, store, { id, change, also, today });
-    if (archived) return archived;
-    if ((await kv.get(store.model.keys.id(id))).value === null) break;
-  }
-  return null;
-}
-
-/**
- * Replaces the archived record `id` with `change(record)`, in one atomic write checked against the record as read
- * (with `also`'s mutations): in the archive, or back into the read model when it is live on IST day `today`.
- * @returns the stored record, or null when `id` is not archived.
- */
-async function updateArchived(
-  kv: Deno.Kv,
-  { writer, archive }: InternshipStore,
-  { id, change, also, today }: {
-    id: string;
-    change: (record: Internship) => Internship;
-    also: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
-    today: string;
-  },
-): Promise<Internship | null> {
-  let stored: Internship | null = null;
-  await retrying(
-    async () => {
-      const entry = await kv.get<Internship>(archive.keys.record(id));
-      const previous = entry.value;
-      stored = previous;
-      if (!previous) return true;
-      const next = change(previous);
-      if (next === previous) return true;
-      const expected = { [id]: entry.versionstamp };
-      const mutations = (op: Deno.AtomicOperation) => also(op, next, previous);
-      stored = next;
-      return isLive(next, today)
-        ? await writer.tryInsert([next], { also: mutations, rider: archive.rider({ drop: [id], expected }) })
-        : await archive.tryWrite({ put: [next], expected }, mutations);
-    },
-    RETRY_BUDGET_MS,
-    "internships",
-  );
-  return stored;
+  return await updateEither(kv, store, { id, change, also, isLive: (record) => isLive(record, today) });
 }
 
 /**

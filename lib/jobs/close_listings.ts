@@ -7,6 +7,7 @@
 import { istToday } from "@/lib/dates.ts";
 import type { Job } from "./job.ts";
 import { closeInternships } from "@/lib/internships/internships.ts";
+import { closeOpportunities } from "@/lib/opportunities/opportunities.ts";
 
 export const closeListingsJob: Job = {
   name: "close-listings",
@@ -14,6 +15,9 @@ export const closeListingsJob: Job = {
   async run(ctx) {
     const today = istToday(ctx.now);
     const giveWay = () => ctx.requests.giveWay();
-    return { internships: await closeInternships(ctx.kv, { today, giveWay }) };
+    return {
+      internships: await closeInternships(ctx.kv, { today, giveWay }),
+      opportunities: await closeOpportunities(ctx.kv, { today, giveWay }),
+    };
   },
 };

@@ -10,6 +10,10 @@
  * reviews are ordered by KV: the record ends in the state of the last one, and its state is one value, so it is never
  * in two queues. The submitter may edit a submission awaiting review or rejected by review and send it back to review
  * (`resubmitOpportunity`; docs/decisions.md, Opportunities, "Reject with a reason, resubmit").
+ *
+ * Closed opportunities (their `endDate` before today) leave the read model for its archive (docs/decisions.md, Open and
+ * closed listings, "Opportunities"): the public list's closed part, `mine` and the admin queue merge the archive's
+ * matches with the read model's; every write finds a record where it is and moves it when it closes or opens again.
  */
 import { istToday } from "@/lib/dates.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
@@ -38,8 +42,11 @@ import {
   type OpportunityView,
   type PostedBy,
   type Review,
+  statusOf,
 } from "./schema.ts";
-import { type OpportunityColumns, opportunityStore } from "./store.ts";
+import { type OpportunityColumns, type OpportunityEntry, opportunityStore } from "./store.ts";
+import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
+import { type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
 
 export * from "./schema.ts";
 
@@ -130,34 +137,128 @@ function typeTest(model: OpportunityModel, types: readonly string[]): (slot: num
   return (slot) => codes.size === 0 || codes.has(model.columns.types[slot]);
 }
 
-/** The slots of `base` whose type is one of `types` (all when empty) and whose search text holds every word. */
-async function select(
-  kv: Deno.Kv,
-  { base, types, words }: { base: (model: OpportunityModel) => number[]; types: string[]; words: string[] },
-) {
-  const { model } = await opportunityStore(kv);
+/** Whether `record` belongs in the read model on IST day `today`: it has not ended before today. */
+export function isOpportunityLive(record: Opportunity, today: string): boolean {
+  return !isOpportunityClosedOn(record.endDate, today);
+}
+
+/** Positions of the fields of `OpportunityEntry` that the archive's block tests read. */
+const TYPE = 2, STATUS = 3, OWNER = 4, UPDATED = 5, END = 7;
+const DAY_MS = 86_400_000;
+
+/**
+ * The rank of a closed opportunity in the public order: its end day (later first), then its creation second (newer
+ * first); ties within a second fall to creation time and id, newest first, as everywhere.
+ */
+function closedRank(endDate: string, createdMs: number): number {
+  return Date.parse(`${endDate}T00:00:00Z`) / DAY_MS * 2 ** 32 + Math.floor(createdMs / 1000);
+}
+
+/** What a list selects: type codes (empty: any), a review-state code (undefined: any), an owner, search words. */
+interface Selection {
+  types: readonly string[];
+  status?: number;
+  owner?: string;
+  words: readonly string[];
+}
+
+const selectionKey = ({ types, status, owner, words }: Selection) =>
+  JSON.stringify([[...types].sort(), status ?? null, owner ?? null, [...words].sort()]);
+
+/** The slots of `base` that `selection` selects. */
+function selectLive(model: OpportunityModel, base: readonly number[], { types, status, owner, words }: Selection) {
   const ofType = typeTest(model, types);
-  const marks = words.length > 0 ? model.searchMarks(words.map((w) => w.replaceAll("\0", ""))) : undefined;
-  const slots = base(model).filter((slot) => ofType(slot) && (!marks || marks[slot] === 1));
-  return { model, slots };
+  const marks = words.length > 0 ? model.searchMarks([...words]) : undefined;
+  const { statuses, owners } = model.columns;
+  return base.filter((slot) =>
+    ofType(slot) && (status === undefined || statuses[slot] === status) &&
+    (owner === undefined || owners[slot] === owner) &&
+    (!marks || marks[slot] === 1)
+  );
+}
+
+/** `selection` as a test of the archive's blocks (the rules of `selectLive`). */
+function archivedTest({ types, status, owner, words }: Selection): BlockTest<OpportunityEntry> {
+  const codes = new Set(types.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
+  return (block: ArchiveBlock<OpportunityEntry>) => {
+    const tests: ((i: number) => boolean)[] = [];
+    const add = (field: number, matches: (value: unknown) => boolean) => {
+      const test = block.test(field, matches);
+      if (test) tests.push(test);
+      return test !== null;
+    };
+    if (codes.size > 0 && !add(TYPE, (type) => codes.has(type as number))) return null;
+    if (status !== undefined && !add(STATUS, (code) => code === status)) return null;
+    if (owner !== undefined && !add(OWNER, (id) => id === owner)) return null;
+    if (words.length > 0) {
+      const marks = block.search(words.map((word) => [word]))!;
+      if (!marks.includes(1)) return null;
+      tests.push((i) => marks[i] === 1);
+    }
+    return (i) => tests.every((test) => test(i));
+  };
+}
+
+/** The records of `items` (read model slots and archived ids), in order; one that moved meanwhile is left out. */
+async function recordsOfItems(
+  { model, archive }: Awaited<ReturnType<typeof opportunityStore>>,
+  items: PageItem[],
+): Promise<Opportunity[]> {
+  const [live, archived] = await Promise.all([
+    model.recordsOf(items.flatMap((item) => "slot" in item ? [item.slot] : [])),
+    archive.records(items.flatMap((item) => "id" in item ? [item.id] : [])),
+  ]);
+  const byId = new Map(live.map((record) => [record.id, record]));
+  return items.flatMap((item) => {
+    const record = "slot" in item ? byId.get(model.slots.ids[item.slot]) : archived.get(item.id);
+    return record ? [record] : [];
+  });
+}
+
+/**
+ * One page of `live` (read model slots in list order) followed by or merged with the archive's matches of
+ * `selection` (newest first, or with `ranked` by the closed opportunities' public order), and how many in all.
+ */
+async function mergedRecords(
+  store: Awaited<ReturnType<typeof opportunityStore>>,
+  { live, selection, ranked, offset, limit }: {
+    live: readonly number[];
+    selection: Selection;
+    ranked?: boolean;
+    offset: number;
+    limit: number;
+  },
+): Promise<{ total: number; records: Opportunity[] }> {
+  const { model, archive } = store;
+  const { columns } = model;
+  const { total, items } = await archive.reading(async () => {
+    const archived = await archive.matches(
+      `${ranked ? "ranked" : "newest"}\0${selectionKey(selection)}`,
+      archivedTest(selection),
+      ranked ? (block) => (i) => closedRank(block.value(END, i) as string, block.created[i]) : undefined,
+    );
+    const liveRank = ranked
+      ? (slot: number) => closedRank(columns.endDates[slot], model.slots.created[slot])
+      : undefined;
+    return await mergedPage({ model, archive, live, archived, liveRank }, { offset, limit });
+  });
+  return { total, records: await recordsOfItems(store, items) };
 }
 
 async function page(
   kv: Deno.Kv,
-  model: OpportunityModel,
-  { slots, limit, offset }: { slots: number[]; limit: number; offset: number },
+  { records, total, limit, offset }: { records: Opportunity[]; total: number; limit: number; offset: number },
 ): Promise<OpportunityPage> {
-  const records = await model.recordsOf(slots.slice(offset, offset + limit));
   return {
     opportunities: await withPostedBy(kv, records),
-    pagination: { limit, offset, total: slots.length, hasMore: offset + records.length < slots.length },
+    pagination: { limit, offset, total, hasMore: offset + records.length < total },
   };
 }
 
 /**
- * One page of published opportunities in public list order (`publicOrder`: open ones first; closed ones left out
- * unless `includeClosed`) matching `query`; with `mine`, the viewer's own submissions in every state instead, newest
- * first.
+ * One page of published opportunities in public list order (`publicOrder`: open ones first; closed ones, the
+ * archived among them, unless `includeClosed` is false) matching `query`; with `mine`, the viewer's own submissions in
+ * every state instead, newest first.
  * @throws UnauthenticatedError for `mine` without a viewer.
  */
 export async function listOpportunities(
@@ -166,16 +267,32 @@ export async function listOpportunities(
   viewer: Viewer,
 ): Promise<OpportunityPage> {
   if (query.mine && !viewer) throw new UnauthenticatedError();
-  const { model, slots } = await select(kv, {
-    base: (model) => {
-      if (query.mine) return model.columns.ownerOrder(viewer!.id);
-      const order = publicOrder(model, istToday());
-      return query.includeClosed ? order.slots : order.slots.slice(0, order.open);
-    },
-    types: query.type,
-    words: query.search,
+  const store = await opportunityStore(kv);
+  const { model } = store;
+  const { limit, offset } = query;
+  const words = query.search.map((w) => w.replaceAll("\0", "")).filter(Boolean);
+  if (query.mine) {
+    const selection = { types: query.type, owner: viewer!.id, words };
+    const live = selectLive(model, model.columns.ownerOrder(viewer!.id), selection);
+    return await page(kv, { ...await mergedRecords(store, { live, selection, offset, limit }), limit, offset });
+  }
+  const order = publicOrder(model, istToday());
+  const selection = { types: query.type, status: APPROVED, words };
+  const open = selectLive(model, order.slots.slice(0, order.open), selection);
+  const openPage = open.slice(offset, offset + limit);
+  if (!query.includeClosed) {
+    const records = await model.recordsOf(openPage);
+    return await page(kv, { records, total: open.length, limit, offset });
+  }
+  const closed = await mergedRecords(store, {
+    live: selectLive(model, order.slots.slice(order.open), selection),
+    selection,
+    ranked: true,
+    offset: Math.max(0, offset - open.length),
+    limit: limit - openPage.length,
   });
-  return await page(kv, model, { slots, limit: query.limit, offset: query.offset });
+  const records = [...await model.recordsOf(openPage), ...closed.records];
+  return await page(kv, { records, total: open.length + closed.total, limit, offset });
 }
 
 /** The admin queue: one page of the records in `query.status` (or all), newest first, with the counts per state. */
@@ -183,16 +300,23 @@ export async function adminQueue(
   kv: Deno.Kv,
   query: AdminOpportunityQuery,
 ): Promise<OpportunityPage & { counts: StatusCounts }> {
-  const code = query.status === "all" ? -1 : OPPORTUNITY_STATUSES.indexOf(query.status);
-  const { model, slots } = await select(kv, {
-    base: (model) =>
-      code === -1 ? model.slots.order : model.slots.order.filter((slot) => model.columns.statuses[slot] === code),
-    types: [],
-    words: query.search,
-  });
-  const [pending, approved, rejected] = model.columns.counts;
+  const store = await opportunityStore(kv);
+  const { model, archive } = store;
+  const status = query.status === "all" ? undefined : OPPORTUNITY_STATUSES.indexOf(query.status);
+  const selection = { types: [], status, words: query.search };
+  const live = selectLive(model, model.slots.order, selection);
+  const { limit, offset } = query;
+  const listed = await mergedRecords(store, { live, selection, offset, limit });
+  // The archive's records per state: a scan per state, kept per archive version like any filter's matches.
+  const archived = await archive.reading(() =>
+    Promise.all(OPPORTUNITY_STATUSES.map(async (_, code) => {
+      const only = { types: [], status: code, words: [] };
+      return (await archive.matches(`newest\0${selectionKey(only)}`, archivedTest(only))).refs.length;
+    }))
+  );
+  const [pending, approved, rejected] = model.columns.counts.map((n, code) => n + archived[code]);
   return {
-    ...await page(kv, model, { slots, limit: query.limit, offset: query.offset }),
+    ...await page(kv, { ...listed, limit, offset }),
     counts: { pending, approved, rejected, all: pending + approved + rejected },
   };
 }
@@ -202,11 +326,10 @@ export async function adminQueue(
  * @throws NotFoundError "Opportunity not found" when unknown or hidden from `viewer`.
  */
 export async function getOpportunity(kv: Deno.Kv, id: string, viewer: Viewer): Promise<OpportunityView> {
-  const { model } = await opportunityStore(kv);
+  const { model, archive } = await opportunityStore(kv);
   const slot = model.slotOf(id);
-  if (slot === undefined) throw new NotFoundError(NOT_FOUND);
-  const [record] = await model.recordsOf([slot]);
-  if (!canRead(viewer, record)) throw new NotFoundError(NOT_FOUND);
+  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+  if (!record || !canRead(viewer, record)) throw new NotFoundError(NOT_FOUND);
   return (await withPostedBy(kv, [record]))[0];
 }
 
@@ -262,12 +385,17 @@ export async function publishedOpportunitiesById(
   kv: Deno.Kv,
   ids: readonly string[],
 ): Promise<Map<string, OpportunityView>> {
-  const { model } = await opportunityStore(kv);
+  const { model, archive } = await opportunityStore(kv);
   const slots = ids.flatMap((id) => {
     const slot = model.slotOf(id);
     return slot !== undefined && model.columns.statuses[slot] === APPROVED ? [slot] : [];
   });
-  const views = await withPostedBy(kv, await model.recordsOf(slots));
+  const [live, archived] = await Promise.all([
+    model.recordsOf(slots),
+    archive.records(ids.filter((id) => model.slotOf(id) === undefined)),
+  ]);
+  const published = [...archived.values()].filter((record) => statusOf(record) === "approved");
+  const views = await withPostedBy(kv, [...live, ...published]);
   return new Map(views.map((view) => [view.id, view]));
 }
 
@@ -288,9 +416,11 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
     updatedAt: now,
     moderation: moderationOnCreate(input, now),
   };
-  await (await opportunityStore(kv)).writer.insert([record], {
-    also: (op) => moderationQueueOps(op, "opportunities", null, record),
-  });
+  const store = await opportunityStore(kv);
+  const also = (op: Deno.AtomicOperation) => moderationQueueOps(op, "opportunities", null, record);
+  // One that ended already (a past end date) goes to the archive at once.
+  if (isOpportunityLive(record, istToday())) await store.writer.insert([record], { also });
+  else await store.archive.write({ put: [record] }, also);
   const isClosed = isOpportunityClosedOn(record.endDate, istToday());
   return {
     ...record,
@@ -313,8 +443,7 @@ export async function resubmitOpportunity(
   kv: Deno.Kv,
   { user, id, input }: { user: User; id: string; input: OpportunityCreate },
 ): Promise<OpportunityView> {
-  const store = await opportunityStore(kv);
-  const record = await store.writer.update(id, (current) => {
+  const record = await updateOpportunity(kv, id, (current) => {
     if (!canRead(user, current)) throw new NotFoundError(NOT_FOUND);
     if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
     const now = new Date().toISOString();
@@ -353,8 +482,8 @@ function reviewed(current: Opportunity, { action, reason }: Review, now: string)
  * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
  */
 export async function reviewOpportunity(kv: Deno.Kv, id: string, review: Review): Promise<OpportunityView> {
-  const store = await opportunityStore(kv);
-  const record = await store.writer.update(
+  const record = await updateOpportunity(
+    kv,
     id,
     (current) => reviewed(current, review, new Date().toISOString()),
     (op, next, previous) => {
@@ -377,8 +506,7 @@ export async function moderateOpportunity(
   kv: Deno.Kv,
   { id, decision, note }: { id: string; decision: ModerationDecision; note: string | null },
 ): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
-  const store = await opportunityStore(kv);
-  const record = await store.writer.update(id, (current) => {
+  const record = await updateOpportunity(kv, id, (current) => {
     const now = new Date().toISOString();
     const next = reviewed(current, { action: decision, reason: note }, now);
     if (decision === "reject" && moderationOf(next).status !== "rejected") {
@@ -401,8 +529,7 @@ export async function moderateOpportunity(
  * @throws BusyError after 30 s of lost races.
  */
 export async function holdReportedOpportunity(kv: Deno.Kv, id: string): Promise<void> {
-  const { writer } = await opportunityStore(kv);
-  await writer.update(id, (record) => {
+  await updateOpportunity(kv, id, (record) => {
     const current = moderationOf(record);
     const next = moderationOnReports(current, new Date().toISOString());
     return next === current ? record : { ...record, moderation: next };
@@ -414,10 +541,61 @@ export async function opportunitiesForAdmin(
   kv: Deno.Kv,
   ids: readonly string[],
 ): Promise<Map<string, OpportunityView>> {
-  const { model } = await opportunityStore(kv);
+  const { model, archive } = await opportunityStore(kv);
   const slots = ids.flatMap((id) => model.slotOf(id) ?? []);
-  const views = await withPostedBy(kv, await model.recordsOf(slots));
+  const [live, archived] = await Promise.all([
+    model.recordsOf(slots),
+    archive.records(ids.filter((id) => model.slotOf(id) === undefined)),
+  ]);
+  const views = await withPostedBy(kv, [...live, ...archived.values()]);
   return new Map(views.map((view) => [view.id, view]));
+}
+
+/**
+ * Replaces opportunity `id` with `change(record)` (with `also`'s mutations) in one checked write wherever it is, moving
+ * it into or out of the archive when it ends or opens again (`updateEither`).
+ * @returns the stored record, or null for an unknown id.
+ */
+async function updateOpportunity(
+  kv: Deno.Kv,
+  id: string,
+  change: (record: Opportunity) => Opportunity,
+  also?: (op: Deno.AtomicOperation, next: Opportunity, previous: Opportunity) => void,
+): Promise<Opportunity | null> {
+  const today = istToday();
+  return await updateEither(kv, await opportunityStore(kv), {
+    id,
+    change,
+    also,
+    isLive: (record) => isOpportunityLive(record, today),
+  });
+}
+
+/**
+ * Moves every opportunity of the read model that ended before IST day `today` to the archive (the `close-listings`
+ * job; docs/decisions.md, Open and closed listings, "Closing"), chunk by chunk as `closeInternships` does.
+ * @returns how many were moved.
+ */
+export async function closeOpportunities(
+  kv: Deno.Kv,
+  { today, giveWay }: { today: string; giveWay: () => Promise<void> },
+): Promise<number> {
+  const { model, writer, archive } = await opportunityStore(kv);
+  const chunks = new Set<number>();
+  for (const slot of model.slots.order) {
+    if (isOpportunityClosedOn(model.columns.endDates[slot], today)) chunks.add(model.chunkOfSlot(slot));
+  }
+  let moved = 0;
+  for (const n of chunks) {
+    const taken = await writer.take(
+      n,
+      (record) => !isOpportunityLive(record, today),
+      (taken) => archive.rider({ put: taken }),
+    );
+    moved += taken.length;
+    await giveWay();
+  }
+  return moved;
 }
 
 /** The notification telling `userId` that their opportunity `record` was approved or rejected. */
@@ -444,8 +622,10 @@ function reviewNotification(record: Opportunity, userId: string): NotificationIn
 
 /** Every opportunity `userId` submitted, in every review state, newest first. */
 export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise<Opportunity[]> {
-  const { model } = await opportunityStore(kv);
-  return await model.recordsOf(model.columns.ownerOrder(userId));
+  const store = await opportunityStore(kv);
+  const selection = { types: [], owner: userId, words: [] };
+  const live = store.model.columns.ownerOrder(userId);
+  return (await mergedRecords(store, { live, selection, offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 
 /**
@@ -454,10 +634,13 @@ export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise
  * @throws BusyError after 30 s of races lost on one record (running it again finishes).
  */
 export async function forgetOpportunityOwner(kv: Deno.Kv, userId: string): Promise<void> {
-  const { model, writer } = await opportunityStore(kv);
+  const { model, writer, archive } = await opportunityStore(kv);
+  const forget = (record: Opportunity) => record.userId === userId ? { ...record, userId: null } : record;
   for (const id of model.columns.ownerOrder(userId).map((slot) => model.slots.ids[slot])) {
-    await writer.update(id, (record) => record.userId === userId ? { ...record, userId: null } : record);
+    await writer.update(id, forget);
   }
+  const archived = (await opportunitiesOwnedBy(kv, userId)).filter((record) => model.slotOf(record.id) === undefined);
+  for (let i = 0; i < archived.length; i += 50) await archive.write({ put: archived.slice(i, i + 50).map(forget) });
 }
 
 /** A published opportunity as the sitemap lists it: id and last update in ms. */
@@ -468,10 +651,21 @@ export interface OpportunityStamp {
 
 /** Every published opportunity, newest first, with its last update, from the read model's columns alone. */
 export async function publishedOpportunityStamps(kv: Deno.Kv): Promise<OpportunityStamp[]> {
-  const { model } = await opportunityStore(kv);
+  const { model, archive } = await opportunityStore(kv);
   const { columns, slots } = model;
-  return slots.order.filter((slot) => columns.statuses[slot] === APPROVED)
+  const live = slots.order.filter((slot) => columns.statuses[slot] === APPROVED)
     .map((slot) => ({ id: slots.ids[slot], updatedMs: columns.updated[slot] }));
+  const selection = { types: [], status: APPROVED, words: [] };
+  const archived = await archive.reading(async () => {
+    const matches = await archive.matches(`newest\0${selectionKey(selection)}`, archivedTest(selection));
+    return await archive.entriesOf(matches, 0, matches.refs.length);
+  });
+  const stamps = [...live, ...archived.map((entry) => ({ id: entry[0], updatedMs: entry[UPDATED] ?? entry[1] }))];
+  const created = new Map([
+    ...slots.order.map((slot) => [slots.ids[slot], slots.created[slot]] as const),
+    ...archived.map((entry) => [entry[0], entry[1]] as const),
+  ]);
+  return stamps.sort((a, b) => created.get(b.id)! - created.get(a.id)! || (a.id < b.id ? 1 : -1));
 }
 
 /**

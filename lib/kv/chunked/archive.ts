@@ -35,7 +35,7 @@ import {
 } from "./archive_block.ts";
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
-import { RETRY_BUDGET_MS, retrying, type Rider, type RiderOutcome } from "./writer.ts";
+import { type ChunkWriter, RETRY_BUDGET_MS, retrying, type Rider, type RiderOutcome } from "./writer.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 100 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
@@ -83,7 +83,12 @@ export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => ((i:
 export interface ArchiveMatches {
   version: number;
   refs: Int32Array;
+  /** Each match's rank when they were ordered by a rank (highest first, ties newest first), else absent. */
+  ranks?: Float64Array;
 }
+
+/** A rank of an entry of a block by its position (e.g. a day number): ranked matches come highest first. */
+export type BlockRank<E extends ListingEntry> = (block: ArchiveBlock<E>) => (i: number) => number;
 
 /** The directory as listed: block keys ascending, with the versionstamp each block was written at and its count. */
 interface Directory {
@@ -261,10 +266,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   }
 
   /**
-   * The matches of the filter `key` (any string naming it exactly) tested by `test`, newest first, kept per archive
-   * version (at most `MATCH_FILTERS` filters and `MATCH_ENTRIES` matches; least recently used out first).
+   * The matches of the filter `key` (any string naming it exactly, and its order) tested by `test`, newest first or,
+   * with `rank`, highest rank first (ties newest first), kept per archive version (at most `MATCH_FILTERS` filters and `MATCH_ENTRIES` matches; least recently used out first).
    */
-  async matches(key: string, test: BlockTest<E>): Promise<ArchiveMatches> {
+  async matches(key: string, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
     return await this.fresh(async (directory) => {
       const cacheKey = `${this.version}\0${key}`;
       let found = this.matchCache.get(cacheKey);
@@ -273,7 +278,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         this.matchCache.set(cacheKey, found);
         return await found;
       }
-      found = this.scan(directory, test);
+      found = this.scan(directory, test, rank);
       this.matchCache.set(cacheKey, found);
       found.catch(() => this.matchCache.delete(cacheKey));
       const matches = await found;
@@ -288,12 +293,14 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     });
   }
 
-  /** Tests every block of `directory`, newest first. */
-  private async scan(directory: Directory, test: BlockTest<E>): Promise<ArchiveMatches> {
+  /** Tests every block of `directory`, newest first; with `rank`, orders the matches by it (highest first, stable). */
+  private async scan(directory: Directory, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
     const count = directory.keys.length;
     const uncached = directory.keys.filter((key, i) => this.cache.get(keyString(key))?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
-    const refs = new Int32Array(directory.counts.reduce((sum, n) => sum + n, 0));
+    const capacity = directory.counts.reduce((sum, n) => sum + n, 0);
+    const refs = new Int32Array(capacity);
+    const ranks = rank ? new Float64Array(capacity) : undefined;
     let found = 0;
     for (let end = count; end > 0; end -= LIST_BATCH) {
       const indexes: number[] = [];
@@ -303,10 +310,21 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         const matches = test(block);
         if (!matches) return;
         const base = indexes[j] * BLOCK_MAX_ENTRIES;
-        for (let i = 0; i < block.count; i++) if (matches(i)) refs[found++] = base + i;
+        const rankOf = rank?.(block);
+        for (let i = 0; i < block.count; i++) {
+          if (!matches(i)) continue;
+          if (ranks) ranks[found] = rankOf!(i);
+          refs[found++] = base + i;
+        }
       });
     }
-    return { version: this.version, refs: refs.slice(0, found) };
+    if (!ranks) return { version: this.version, refs: refs.slice(0, found) };
+    const order = Array.from({ length: found }, (_, i) => i).sort((a, b) => ranks[b] - ranks[a] || a - b);
+    return {
+      version: this.version,
+      refs: Int32Array.from(order, (i) => refs[i]),
+      ranks: Float64Array.from(order, (i) => ranks[i]),
+    };
   }
 
   /**
@@ -320,6 +338,19 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const indexes = [...new Set(Array.from(refs, (ref) => Math.floor(ref / BLOCK_MAX_ENTRIES)))];
     const blocks = new Map((await this.blocksAt(directory, indexes)).map((block, i) => [indexes[i], block]));
     return Array.from(refs, (ref) => blocks.get(Math.floor(ref / BLOCK_MAX_ENTRIES))!.key(ref % BLOCK_MAX_ENTRIES));
+  }
+
+  /**
+   * The listing entries of matches `from` to `to` (exclusive) of `matches`, as `keysOf` reads them.
+   * @throws StaleDirectory (retried by the caller's `fresh`) when the archive changed since.
+   */
+  async entriesOf(matches: ArchiveMatches, from: number, to: number): Promise<E[]> {
+    const directory = this.directory;
+    if (!directory || matches.version !== this.version) throw new StaleDirectory();
+    const refs = matches.refs.subarray(from, to);
+    const indexes = [...new Set(Array.from(refs, (ref) => Math.floor(ref / BLOCK_MAX_ENTRIES)))];
+    const blocks = new Map((await this.blocksAt(directory, indexes)).map((block, i) => [indexes[i], block]));
+    return Array.from(refs, (ref) => blocks.get(Math.floor(ref / BLOCK_MAX_ENTRIES))!.entry(ref % BLOCK_MAX_ENTRIES));
   }
 
   /**
@@ -596,14 +627,16 @@ export type PageItem = { slot: number } | { id: string };
 /**
  * Items `offset` to `offset + limit` of the read model's matches `live` (slots newest first) and the archive's
  * matches `archived` (newest first) merged in list order (creation time, then id, both descending), and how many
- * there are in all. Call within `archive.reading`, which starts again when the archive changed meanwhile.
+ * there are in all. With `liveRank`, both are ordered by a rank first (highest first; `archived` was matched with the
+ * same rank). Call within `archive.reading`, which starts again when the archive changed meanwhile.
  */
 export async function mergedPage<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
-  { model, archive, live, archived }: {
+  { model, archive, live, archived, liveRank }: {
     model: ChunkedReadModel<R, E, C>;
     archive: Archive<R, E, C>;
-    live: Int32Array;
+    live: ArrayLike<number>;
     archived: ArchiveMatches;
+    liveRank?: (slot: number) => number;
   },
   { offset, limit }: { offset: number; limit: number },
 ): Promise<{ total: number; items: PageItem[] }> {
@@ -611,15 +644,23 @@ export async function mergedPage<R extends { id: string }, E extends ListingEntr
   const liveCount = live.length, archivedCount = archived.refs.length;
   const total = liveCount + archivedCount;
   if (offset >= total) return { total, items: [] };
-  /** Whether the live match `slot` comes before the archived match with `key` in list order (is newer). */
-  const newer = (slot: number, key: BlockKey) => created[slot] !== key[0] ? created[slot] > key[0] : ids[slot] > key[1];
+  const ranks = archived.ranks;
+  /** Whether the live match `slot` comes before archived match `y` (with `key`) in list order. */
+  const before = (slot: number, y: number, key: BlockKey) => {
+    if (liveRank && ranks) {
+      const a = liveRank(slot), b = ranks[y];
+      if (a !== b) return a > b;
+    }
+    return created[slot] !== key[0] ? created[slot] > key[0] : ids[slot] > key[1];
+  };
   // How many of the first `offset` items are live matches: the least i whose live match i comes after archived match
   // offset - i - 1 (bisection over i).
   let lo = Math.max(0, offset - archivedCount), hi = Math.min(offset, liveCount);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const [key] = await archive.keysOf(archived, offset - mid - 1, offset - mid);
-    if (newer(live[mid], key)) lo = mid + 1;
+    const y = offset - mid - 1;
+    const [key] = await archive.keysOf(archived, y, y + 1);
+    if (before(live[mid], y, key)) lo = mid + 1;
     else hi = mid;
   }
   let x = lo, y = offset - lo;
@@ -628,8 +669,58 @@ export async function mergedPage<R extends { id: string }, E extends ListingEntr
   const keys = await archive.keysOf(archived, y, Math.min(archivedCount, y + (end - offset)));
   const items: PageItem[] = [];
   while (x + y < end) {
-    if (y >= archivedCount || x < liveCount && newer(live[x], keys[y - first])) items.push({ slot: live[x++] });
+    if (y >= archivedCount || x < liveCount && before(live[x], y, keys[y - first])) items.push({ slot: live[x++] });
     else items.push({ id: keys[y++ - first][1] });
   }
   return { total, items };
+}
+
+/**
+ * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write wherever it is, in the
+ * read model's store or the archive, moving it when `isLive` of the new record says it belongs in the other (docs/
+ * decisions.md, Open and closed listings, "Coming back"); `change` runs again on the latest record after a lost race.
+ * @returns the stored record, or null for an unknown id.
+ * @throws what `change` throws; BusyError after 30 s of lost races (nothing written).
+ */
+export async function updateEither<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
+  kv: Deno.Kv,
+  { model, writer, archive }: {
+    model: ChunkedReadModel<R, E, C>;
+    writer: ChunkWriter<R, E, C>;
+    archive: Archive<R, E, C>;
+  },
+  { id, change, also, isLive }: {
+    id: string;
+    change: (record: R) => R;
+    also?: (op: Deno.AtomicOperation, next: R, previous: R) => void;
+    isLive: (record: R) => boolean;
+  },
+): Promise<R | null> {
+  // A record may move between the two meanwhile (another process): look again, a few times.
+  for (let round = 0; round < 3; round++) {
+    const live = await writer.update(id, change, also, (next) => isLive(next) ? null : archive.rider({ put: [next] }));
+    if (live) return live;
+    let stored: R | null = null;
+    await retrying(
+      async () => {
+        const entry = await kv.get<R>(archive.keys.record(id));
+        const previous = entry.value;
+        stored = previous;
+        if (!previous) return true;
+        const next = change(previous);
+        if (next === previous) return true;
+        const expected = { [id]: entry.versionstamp };
+        const mutations = also && ((op: Deno.AtomicOperation) => also(op, next, previous));
+        stored = next;
+        return isLive(next)
+          ? await writer.tryInsert([next], { also: mutations, rider: archive.rider({ drop: [id], expected }) })
+          : await archive.tryWrite({ put: [next], expected }, mutations);
+      },
+      RETRY_BUDGET_MS,
+      archive.layout.noun,
+    );
+    if (stored) return stored;
+    if ((await kv.get(model.keys.id(id))).value === null) break;
+  }
+  return null;
 }
