@@ -84,75 +84,78 @@ import * as $80 from "./routes/api/me/notifications/index.ts";
 import * as $81 from "./routes/api/me/notifications/read.ts";
 import * as $82 from "./routes/api/me/push-subscriptions.ts";
 import * as $83 from "./routes/api/me/recommendations.ts";
-import * as $84 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $85 from "./routes/api/me/saved/ids.ts";
-import * as $86 from "./routes/api/me/saved/index.ts";
-import * as $87 from "./routes/api/me/settings.ts";
-import * as $88 from "./routes/api/onboarding.ts";
-import * as $89 from "./routes/api/openapi.json.ts";
-import * as $90 from "./routes/api/opportunities/[id].ts";
-import * as $91 from "./routes/api/opportunities/index.ts";
-import * as $92 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $93 from "./routes/api/organizations/[slug]/index.ts";
-import * as $94 from "./routes/api/profile.ts";
-import * as $95 from "./routes/api/purchases.ts";
-import * as $96 from "./routes/api/push/key.ts";
-import * as $97 from "./routes/api/toolkits/[id]/index.ts";
-import * as $98 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $99 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $100 from "./routes/api/toolkits/index.ts";
-import * as $101 from "./routes/api/ungatekeep/[id].ts";
-import * as $102 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $103 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $104 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $105 from "./routes/api/ungatekeep/index.ts";
-import * as $106 from "./routes/api/webhooks/razorpay.ts";
-import * as $107 from "./routes/certificates/[id].tsx";
-import * as $108 from "./routes/check-inbox.tsx";
-import * as $109 from "./routes/contact.tsx";
-import * as $110 from "./routes/forgot-password.tsx";
-import * as $111 from "./routes/index.tsx";
-import * as $112 from "./routes/internships/[id]/edit.tsx";
-import * as $113 from "./routes/internships/[id]/index.tsx";
-import * as $114 from "./routes/internships/index.tsx";
-import * as $115 from "./routes/internships/mine.tsx";
-import * as $116 from "./routes/internships/new.tsx";
-import * as $117 from "./routes/internships/rss.xml.ts";
-import * as $118 from "./routes/me/alerts.tsx";
-import * as $119 from "./routes/me/notifications.tsx";
-import * as $120 from "./routes/me/settings.tsx";
-import * as $121 from "./routes/me/tracker.tsx";
-import * as $122 from "./routes/offline.tsx";
-import * as $123 from "./routes/onboarding.tsx";
-import * as $124 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $125 from "./routes/opportunities/[id]/edit.tsx";
-import * as $126 from "./routes/opportunities/[id]/index.tsx";
-import * as $127 from "./routes/opportunities/index.tsx";
-import * as $128 from "./routes/opportunities/mine.tsx";
-import * as $129 from "./routes/opportunities/new.tsx";
-import * as $130 from "./routes/organizations/[slug].tsx";
-import * as $131 from "./routes/organizations/claim/[token].tsx";
-import * as $132 from "./routes/privacy.tsx";
-import * as $133 from "./routes/profile.tsx";
-import * as $134 from "./routes/purchases/[id]/receipt.tsx";
-import * as $135 from "./routes/refunds.tsx";
-import * as $136 from "./routes/reset-password.tsx";
-import * as $137 from "./routes/robots.txt.ts";
-import * as $138 from "./routes/sign-in.tsx";
-import * as $139 from "./routes/sign-out.ts";
-import * as $140 from "./routes/sign-up.tsx";
-import * as $141 from "./routes/sitemap.xml.ts";
-import * as $142 from "./routes/sitemap/[file].ts";
-import * as $143 from "./routes/terms.tsx";
-import * as $144 from "./routes/toolkits/[id]/index.tsx";
-import * as $145 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $146 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $147 from "./routes/toolkits/index.tsx";
-import * as $148 from "./routes/toolkits/mine.tsx";
-import * as $149 from "./routes/ungatekeep/[id].tsx";
-import * as $150 from "./routes/ungatekeep/index.tsx";
-import * as $151 from "./routes/ungatekeep/rss.xml.ts";
-import * as $152 from "./routes/unsubscribe/[token].tsx";
+import * as $84 from "./routes/api/me/resume/file.ts";
+import * as $85 from "./routes/api/me/resume/index.ts";
+import * as $86 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $87 from "./routes/api/me/saved/ids.ts";
+import * as $88 from "./routes/api/me/saved/index.ts";
+import * as $89 from "./routes/api/me/settings.ts";
+import * as $90 from "./routes/api/onboarding.ts";
+import * as $91 from "./routes/api/openapi.json.ts";
+import * as $92 from "./routes/api/opportunities/[id].ts";
+import * as $93 from "./routes/api/opportunities/index.ts";
+import * as $94 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $95 from "./routes/api/organizations/[slug]/index.ts";
+import * as $96 from "./routes/api/profile.ts";
+import * as $97 from "./routes/api/purchases.ts";
+import * as $98 from "./routes/api/push/key.ts";
+import * as $99 from "./routes/api/toolkits/[id]/index.ts";
+import * as $100 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $101 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $102 from "./routes/api/toolkits/index.ts";
+import * as $103 from "./routes/api/ungatekeep/[id].ts";
+import * as $104 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $105 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $106 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $107 from "./routes/api/ungatekeep/index.ts";
+import * as $108 from "./routes/api/webhooks/razorpay.ts";
+import * as $109 from "./routes/certificates/[id].tsx";
+import * as $110 from "./routes/check-inbox.tsx";
+import * as $111 from "./routes/contact.tsx";
+import * as $112 from "./routes/forgot-password.tsx";
+import * as $113 from "./routes/index.tsx";
+import * as $114 from "./routes/internships/[id]/edit.tsx";
+import * as $115 from "./routes/internships/[id]/index.tsx";
+import * as $116 from "./routes/internships/index.tsx";
+import * as $117 from "./routes/internships/mine.tsx";
+import * as $118 from "./routes/internships/new.tsx";
+import * as $119 from "./routes/internships/rss.xml.ts";
+import * as $120 from "./routes/me/alerts.tsx";
+import * as $121 from "./routes/me/notifications.tsx";
+import * as $122 from "./routes/me/settings.tsx";
+import * as $123 from "./routes/me/tracker.tsx";
+import * as $124 from "./routes/offline.tsx";
+import * as $125 from "./routes/onboarding.tsx";
+import * as $126 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $127 from "./routes/opportunities/[id]/edit.tsx";
+import * as $128 from "./routes/opportunities/[id]/index.tsx";
+import * as $129 from "./routes/opportunities/index.tsx";
+import * as $130 from "./routes/opportunities/mine.tsx";
+import * as $131 from "./routes/opportunities/new.tsx";
+import * as $132 from "./routes/organizations/[slug].tsx";
+import * as $133 from "./routes/organizations/claim/[token].tsx";
+import * as $134 from "./routes/privacy.tsx";
+import * as $135 from "./routes/profile.tsx";
+import * as $136 from "./routes/profile/resume.ts";
+import * as $137 from "./routes/purchases/[id]/receipt.tsx";
+import * as $138 from "./routes/refunds.tsx";
+import * as $139 from "./routes/reset-password.tsx";
+import * as $140 from "./routes/robots.txt.ts";
+import * as $141 from "./routes/sign-in.tsx";
+import * as $142 from "./routes/sign-out.ts";
+import * as $143 from "./routes/sign-up.tsx";
+import * as $144 from "./routes/sitemap.xml.ts";
+import * as $145 from "./routes/sitemap/[file].ts";
+import * as $146 from "./routes/terms.tsx";
+import * as $147 from "./routes/toolkits/[id]/index.tsx";
+import * as $148 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $149 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $150 from "./routes/toolkits/index.tsx";
+import * as $151 from "./routes/toolkits/mine.tsx";
+import * as $152 from "./routes/ungatekeep/[id].tsx";
+import * as $153 from "./routes/ungatekeep/index.tsx";
+import * as $154 from "./routes/ungatekeep/rss.xml.ts";
+import * as $155 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -281,75 +284,78 @@ const manifest: Manifest = {
     "./routes/api/me/notifications/read.ts": $81,
     "./routes/api/me/push-subscriptions.ts": $82,
     "./routes/api/me/recommendations.ts": $83,
-    "./routes/api/me/saved/[kind]/[id].ts": $84,
-    "./routes/api/me/saved/ids.ts": $85,
-    "./routes/api/me/saved/index.ts": $86,
-    "./routes/api/me/settings.ts": $87,
-    "./routes/api/onboarding.ts": $88,
-    "./routes/api/openapi.json.ts": $89,
-    "./routes/api/opportunities/[id].ts": $90,
-    "./routes/api/opportunities/index.ts": $91,
-    "./routes/api/organizations/[slug]/claim.ts": $92,
-    "./routes/api/organizations/[slug]/index.ts": $93,
-    "./routes/api/profile.ts": $94,
-    "./routes/api/purchases.ts": $95,
-    "./routes/api/push/key.ts": $96,
-    "./routes/api/toolkits/[id]/index.ts": $97,
-    "./routes/api/toolkits/[id]/progress.ts": $98,
-    "./routes/api/toolkits/[id]/verify.ts": $99,
-    "./routes/api/toolkits/index.ts": $100,
-    "./routes/api/ungatekeep/[id].ts": $101,
-    "./routes/api/ungatekeep/[id]/comments.ts": $102,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $103,
-    "./routes/api/ungatekeep/comments/[id].ts": $104,
-    "./routes/api/ungatekeep/index.ts": $105,
-    "./routes/api/webhooks/razorpay.ts": $106,
-    "./routes/certificates/[id].tsx": $107,
-    "./routes/check-inbox.tsx": $108,
-    "./routes/contact.tsx": $109,
-    "./routes/forgot-password.tsx": $110,
-    "./routes/index.tsx": $111,
-    "./routes/internships/[id]/edit.tsx": $112,
-    "./routes/internships/[id]/index.tsx": $113,
-    "./routes/internships/index.tsx": $114,
-    "./routes/internships/mine.tsx": $115,
-    "./routes/internships/new.tsx": $116,
-    "./routes/internships/rss.xml.ts": $117,
-    "./routes/me/alerts.tsx": $118,
-    "./routes/me/notifications.tsx": $119,
-    "./routes/me/settings.tsx": $120,
-    "./routes/me/tracker.tsx": $121,
-    "./routes/offline.tsx": $122,
-    "./routes/onboarding.tsx": $123,
-    "./routes/opportunities/[id]/calendar.ics.ts": $124,
-    "./routes/opportunities/[id]/edit.tsx": $125,
-    "./routes/opportunities/[id]/index.tsx": $126,
-    "./routes/opportunities/index.tsx": $127,
-    "./routes/opportunities/mine.tsx": $128,
-    "./routes/opportunities/new.tsx": $129,
-    "./routes/organizations/[slug].tsx": $130,
-    "./routes/organizations/claim/[token].tsx": $131,
-    "./routes/privacy.tsx": $132,
-    "./routes/profile.tsx": $133,
-    "./routes/purchases/[id]/receipt.tsx": $134,
-    "./routes/refunds.tsx": $135,
-    "./routes/reset-password.tsx": $136,
-    "./routes/robots.txt.ts": $137,
-    "./routes/sign-in.tsx": $138,
-    "./routes/sign-out.ts": $139,
-    "./routes/sign-up.tsx": $140,
-    "./routes/sitemap.xml.ts": $141,
-    "./routes/sitemap/[file].ts": $142,
-    "./routes/terms.tsx": $143,
-    "./routes/toolkits/[id]/index.tsx": $144,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $145,
-    "./routes/toolkits/[id]/learn/index.tsx": $146,
-    "./routes/toolkits/index.tsx": $147,
-    "./routes/toolkits/mine.tsx": $148,
-    "./routes/ungatekeep/[id].tsx": $149,
-    "./routes/ungatekeep/index.tsx": $150,
-    "./routes/ungatekeep/rss.xml.ts": $151,
-    "./routes/unsubscribe/[token].tsx": $152,
+    "./routes/api/me/resume/file.ts": $84,
+    "./routes/api/me/resume/index.ts": $85,
+    "./routes/api/me/saved/[kind]/[id].ts": $86,
+    "./routes/api/me/saved/ids.ts": $87,
+    "./routes/api/me/saved/index.ts": $88,
+    "./routes/api/me/settings.ts": $89,
+    "./routes/api/onboarding.ts": $90,
+    "./routes/api/openapi.json.ts": $91,
+    "./routes/api/opportunities/[id].ts": $92,
+    "./routes/api/opportunities/index.ts": $93,
+    "./routes/api/organizations/[slug]/claim.ts": $94,
+    "./routes/api/organizations/[slug]/index.ts": $95,
+    "./routes/api/profile.ts": $96,
+    "./routes/api/purchases.ts": $97,
+    "./routes/api/push/key.ts": $98,
+    "./routes/api/toolkits/[id]/index.ts": $99,
+    "./routes/api/toolkits/[id]/progress.ts": $100,
+    "./routes/api/toolkits/[id]/verify.ts": $101,
+    "./routes/api/toolkits/index.ts": $102,
+    "./routes/api/ungatekeep/[id].ts": $103,
+    "./routes/api/ungatekeep/[id]/comments.ts": $104,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $105,
+    "./routes/api/ungatekeep/comments/[id].ts": $106,
+    "./routes/api/ungatekeep/index.ts": $107,
+    "./routes/api/webhooks/razorpay.ts": $108,
+    "./routes/certificates/[id].tsx": $109,
+    "./routes/check-inbox.tsx": $110,
+    "./routes/contact.tsx": $111,
+    "./routes/forgot-password.tsx": $112,
+    "./routes/index.tsx": $113,
+    "./routes/internships/[id]/edit.tsx": $114,
+    "./routes/internships/[id]/index.tsx": $115,
+    "./routes/internships/index.tsx": $116,
+    "./routes/internships/mine.tsx": $117,
+    "./routes/internships/new.tsx": $118,
+    "./routes/internships/rss.xml.ts": $119,
+    "./routes/me/alerts.tsx": $120,
+    "./routes/me/notifications.tsx": $121,
+    "./routes/me/settings.tsx": $122,
+    "./routes/me/tracker.tsx": $123,
+    "./routes/offline.tsx": $124,
+    "./routes/onboarding.tsx": $125,
+    "./routes/opportunities/[id]/calendar.ics.ts": $126,
+    "./routes/opportunities/[id]/edit.tsx": $127,
+    "./routes/opportunities/[id]/index.tsx": $128,
+    "./routes/opportunities/index.tsx": $129,
+    "./routes/opportunities/mine.tsx": $130,
+    "./routes/opportunities/new.tsx": $131,
+    "./routes/organizations/[slug].tsx": $132,
+    "./routes/organizations/claim/[token].tsx": $133,
+    "./routes/privacy.tsx": $134,
+    "./routes/profile.tsx": $135,
+    "./routes/profile/resume.ts": $136,
+    "./routes/purchases/[id]/receipt.tsx": $137,
+    "./routes/refunds.tsx": $138,
+    "./routes/reset-password.tsx": $139,
+    "./routes/robots.txt.ts": $140,
+    "./routes/sign-in.tsx": $141,
+    "./routes/sign-out.ts": $142,
+    "./routes/sign-up.tsx": $143,
+    "./routes/sitemap.xml.ts": $144,
+    "./routes/sitemap/[file].ts": $145,
+    "./routes/terms.tsx": $146,
+    "./routes/toolkits/[id]/index.tsx": $147,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $148,
+    "./routes/toolkits/[id]/learn/index.tsx": $149,
+    "./routes/toolkits/index.tsx": $150,
+    "./routes/toolkits/mine.tsx": $151,
+    "./routes/ungatekeep/[id].tsx": $152,
+    "./routes/ungatekeep/index.tsx": $153,
+    "./routes/ungatekeep/rss.xml.ts": $154,
+    "./routes/unsubscribe/[token].tsx": $155,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -2,7 +2,8 @@
  * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`.
  * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn) and, when push is
- * configured, has "Notifications on this phone" (docs/decisions.md, Push, "Subscriptions").
+ * configured, has "Notifications on this phone" (docs/decisions.md, Push, "Subscriptions"), and the resume section,
+ * whose forms post to `/profile/resume` (docs/decisions.md, Applications, "Resumes").
  *
  * `POST /profile` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript"): every
  * profile field (the interests as repeated `fieldInterests` and `opportunityInterests`), the contact number as its 10
@@ -25,6 +26,9 @@ import type { User } from "@/lib/users/users.ts";
 import AccountDataControls from "@/islands/AccountDataControls.tsx";
 import PhoneNotifications from "@/islands/PhoneNotifications.tsx";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { ResumeSection } from "@/components/applications/ResumeSection.tsx";
+import { getResume, type Resume } from "@/lib/resumes/resumes.ts";
+import { isResumeOutcome } from "@/lib/browser/application_format.ts";
 
 /** Writes fall under the per-person limit `profile` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "profile" };
@@ -53,6 +57,8 @@ interface Data {
   methods: string[];
   /** Whether the account has a password (deleting it then asks for the password). */
   hasPassword: boolean;
+  /** The stored resume, or null (docs/decisions.md, Applications, "Resumes"). */
+  resume: Resume | null;
   /** What a refused plain HTML submit typed, with the problems at their fields. */
   refused?: { values: ProfileValues; errors: FieldMessages<keyof ProfileValues> };
 }
@@ -89,17 +95,18 @@ export const handler = define.handlers<Data>({
   },
 });
 
-/** The account's sign-in methods as the page names them. */
-async function methodsOf(state: SignedInState): Promise<Pick<Data, "methods" | "hasPassword">> {
+/** The account's sign-in methods as the page names them, and the stored resume. */
+async function methodsOf(state: SignedInState): Promise<Pick<Data, "methods" | "hasPassword" | "resume">> {
   const { kv, oauth } = state.services;
   const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
-  const methods = await signInMethods(kv, state.user.id);
-  return { methods: methods.map(nameOf), hasPassword: methods.includes("email") };
+  const [methods, resume] = await Promise.all([signInMethods(kv, state.user.id), getResume(kv, state.user.id)]);
+  return { methods: methods.map(nameOf), hasPassword: methods.includes("email"), resume };
 }
 
 export default define.page<Data>(function ProfilePage({ state, data, url }) {
   const user = state.user!;
   const pushKey = state.services.push?.publicKey;
+  const resumeOutcome = url.searchParams.get("resume");
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
       <PageHead title="Your profile" />
@@ -117,6 +124,7 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
       <p class="mt-4 text-sm text-slate-700">
         <a href="/onboarding" class="font-medium text-indigo-700 underline">Change your onboarding answers</a>
       </p>
+      <ResumeSection resume={data.resume} outcome={isResumeOutcome(resumeOutcome) ? resumeOutcome : null} />
       <section aria-labelledby="sign-in-methods" class="mt-8">
         <h2 id="sign-in-methods" class="text-lg font-semibold text-slate-900">Sign-in methods</h2>
         {data.methods.length === 0

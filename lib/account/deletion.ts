@@ -40,13 +40,22 @@ import { deleteMailsOf } from "@/lib/mail/outbox.ts";
 import { forgetManager } from "@/lib/organizations/store.ts";
 import { deleteClaimsOf } from "@/lib/organizations/claims.ts";
 import type { Job } from "@/lib/jobs/job.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import { deleteResume } from "@/lib/resumes/resumes.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
-/** One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id. */
+/**
+ * One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id, with
+ * the KV store and the object store of uploaded files.
+ */
 export interface DeletionStep {
   name: string;
-  run(kv: Deno.Kv, userId: string): Promise<void>;
+  run(kv: Deno.Kv, userId: string, files: ObjectStore): Promise<void>;
 }
+
+/** What a deletion works with: the platform's KV store and its object store. */
+export type DeletionServices = Pick<Services, "kv" | "files">;
 
 /** The cascade after the user record is gone, in order. Every step must be idempotent. */
 export const DELETION_STEPS: DeletionStep[] = [
@@ -74,6 +83,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "e-mails", run: deleteMailsOf },
   { name: "organizations managed", run: forgetManager },
   { name: "organization claims", run: deleteClaimsOf },
+  { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */
@@ -104,7 +114,12 @@ export interface DeletionConfirmation {
  * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
  *   password and `password` is missing or wrong; ForbiddenError `LAST_ADMIN` for the only admin.
  */
-export async function deleteAccount(kv: Deno.Kv, user: User, confirmation: DeletionConfirmation): Promise<void> {
+export async function deleteAccount(
+  services: DeletionServices,
+  user: User,
+  confirmation: DeletionConfirmation,
+): Promise<void> {
+  const { kv } = services;
   if (normalizeEmail(confirmation.confirm) !== normalizeEmail(user.email)) {
     throw new InvalidInputError("Type your account's e-mail address to confirm");
   }
@@ -136,18 +151,18 @@ export async function deleteAccount(kv: Deno.Kv, user: User, confirmation: Delet
     if ((await op.commit()).ok) break;
   }
   const job = await kv.get<DeletionJob>(jobKey(user.id));
-  if (job.value) await runJob(kv, job as Deno.KvEntry<DeletionJob>);
+  if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);
 }
 
 /**
  * Runs the steps of `entry`'s job not done yet, noting each as done (and renewing the lease) with a write checked
  * against the job as last written; stops when another process took the job over. Deletes the job when all are done.
  */
-async function runJob(kv: Deno.Kv, entry: Deno.KvEntry<DeletionJob>): Promise<void> {
+async function runJob({ kv, files }: DeletionServices, entry: Deno.KvEntry<DeletionJob>): Promise<void> {
   let current = entry;
   for (const step of DELETION_STEPS) {
     if (current.value.done.includes(step.name)) continue;
-    await step.run(kv, current.value.userId);
+    await step.run(kv, current.value.userId, files);
     const next: DeletionJob = {
       ...current.value,
       done: [...current.value.done, step.name],
@@ -164,7 +179,8 @@ async function runJob(kv: Deno.Kv, entry: Deno.KvEntry<DeletionJob>): Promise<vo
  * Finishes every deletion job whose lease ran out (its process died or stalled): claims each with a checked write,
  * then runs its remaining steps. Returns how many it took over.
  */
-export async function resumeAccountDeletions(kv: Deno.Kv, now = new Date()): Promise<number> {
+export async function resumeAccountDeletions(services: DeletionServices, now = new Date()): Promise<number> {
+  const { kv } = services;
   let resumed = 0;
   for await (const entry of kv.list<DeletionJob>({ prefix: ["account_deletions"] })) {
     if (entry.value.leaseUntil > now.toISOString()) continue;
@@ -175,7 +191,7 @@ export async function resumeAccountDeletions(kv: Deno.Kv, now = new Date()): Pro
     const result = await kv.atomic().check(entry).set(entry.key, claimed).commit();
     if (!result.ok) continue;
     resumed++;
-    await runJob(kv, { key: entry.key, value: claimed, versionstamp: result.versionstamp });
+    await runJob(services, { key: entry.key, value: claimed, versionstamp: result.versionstamp });
   }
   return resumed;
 }
@@ -184,5 +200,5 @@ export async function resumeAccountDeletions(kv: Deno.Kv, now = new Date()): Pro
 export const accountDeletionsJob: Job = {
   name: "account-deletions",
   schedule: "*/5 * * * *",
-  run: async (ctx) => ({ resumed: await resumeAccountDeletions(ctx.kv, ctx.now) }),
+  run: async (ctx) => ({ resumed: await resumeAccountDeletions(ctx, ctx.now) }),
 };

@@ -26,6 +26,7 @@ import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
 import { mailsOfUser } from "@/lib/mail/outbox.ts";
 import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 import { claimsOf } from "@/lib/organizations/claims.ts";
+import { getResume } from "@/lib/resumes/resumes.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -73,6 +74,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "mails", collect: (kv, user) => mailsOfUser(kv, user.id) },
   { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },
   { name: "organizationClaims", collect: (kv, user) => claimsOf(kv, user.id) },
+  { name: "resume", collect: (kv, user) => getResume(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

@@ -44,11 +44,13 @@ export async function assertUploaded(store: ObjectStore, ids: readonly string[])
 }
 
 /**
- * The stored file `id`, for serving.
- * @throws NotFoundError "File not found" when unknown or not completely written.
+ * The stored image `id`, for serving to anyone. Only images are public: other files in the store (resumes) are served
+ * by their own routes, to the people allowed to read them (docs/decisions.md, Applications, "Resumes").
+ * @throws NotFoundError "File not found" when unknown, not completely written, or not an image.
  */
 export async function readFile(store: ObjectStore, id: string) {
-  const file = /^[0-9a-f-]{36}$/.test(id) ? await store.get(id) : null;
+  const metadata = /^[0-9a-f-]{36}$/.test(id) ? await store.metadata(id) : null;
+  const file = metadata && IMAGE_TYPES.includes(metadata.contentType) ? await store.get(id) : null;
   if (!file) throw new NotFoundError("File not found");
   return file;
 }

@@ -65,6 +65,9 @@ export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: bo
   unsubscribe: { name: "person_unsubscribe", limit: 60, windowMs: TEN_MINUTES, always: true },
   submissions: { name: "person_submissions", limit: 30, windowMs: TEN_MINUTES, always: true },
   checkout: { name: "person_checkout", limit: 60, windowMs: TEN_MINUTES, always: true },
+  resume: { name: "person_resume", limit: 30, windowMs: TEN_MINUTES, always: true },
+  applications: { name: "person_applications", limit: 60, windowMs: TEN_MINUTES, always: true },
+  pipeline: { name: "person_pipeline", limit: 1200, windowMs: TEN_MINUTES, always: true },
 };
 
 /** Counts hits against the rules of `RATE_LIMITS` and `PERSON_LIMITS`; one per process, in `Services`. */

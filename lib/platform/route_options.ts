@@ -16,6 +16,9 @@ import { z } from "zod";
 /** Largest request body by default, in bytes (1 MB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Largest request body of a route that takes an upload, in bytes: 5 MB of file plus 64 KB of multipart framing. */
+export const UPLOAD_BODY_LIMIT_BYTES = 5 * 1024 * 1024 + 64 * 1024;
+
 /** The names of `PERSON_LIMITS` (`lib/platform/rate_limits.ts`, whose type holds the two lists together). */
 export const PERSON_LIMIT_NAMES = [
   "reactions",
@@ -31,6 +34,9 @@ export const PERSON_LIMIT_NAMES = [
   "unsubscribe",
   "submissions",
   "checkout",
+  "resume",
+  "applications",
+  "pipeline",
 ] as const;
 
 const RouteOptionsSchema = z.strictObject({

@@ -40,10 +40,10 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async DELETE(req, ctx) {
     assertSignedIn(ctx.state);
-    const { kv, config } = ctx.state.services;
+    const { config } = ctx.state.services;
     const body = await readBody(req, DeleteAccountSchema);
     await ctx.state.services.rateLimits.hit(RATE_LIMITS.deleteAccountPerSession, ctx.state.session.id);
-    await deleteAccount(kv, ctx.state.user, body);
+    await deleteAccount(ctx.state.services, ctx.state.user, body);
     return Response.json({ success: true }, { headers: signedOutHeaders(config.secure) });
   },
 });

@@ -23,6 +23,7 @@ import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istToday } from "@/lib/dates.ts";
 import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
+import { uploadResume } from "@/tests/fixtures/resumes.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -152,6 +153,7 @@ async function buildPerson(t: TestApp): Promise<Person> {
       headers: me.headers,
     }),
   );
+  await uploadResume(t, me, "asha-cv.pdf");
   return {
     ...me,
     other,
@@ -245,6 +247,7 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     data.saved.map((item: { id: string; status: string; note: string }) => [item.id, item.status, item.note]),
     [[me.ids.internship, "applied", "Sent"]],
   );
+  assertEquals([data.resume.name, data.resume.size], ["asha-cv.pdf", 4096]);
   for (const { name } of EXPORT_SECTIONS) {
     const value = data[name];
     assert(value !== null && value !== undefined && (!Array.isArray(value) || value.length > 0), `${name} is filled`);
@@ -317,11 +320,13 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   for (const prefix of ["reminded", "unsubscribe"]) {
     assert(before.some((key) => key.startsWith(`["${prefix}`)), `the person has ${prefix} records`);
   }
+  const resume = (await t.kv.get<{ fileId: string }>(["resumes", me.user.id])).value!;
   const res = await t.json("DELETE", "/api/me", {
     body: { confirm: me.user.email, password: PASSWORD },
     headers: me.headers,
   });
   assertEquals([res.status, await res.json()], [200, { success: true }]);
+  assertEquals(await t.services.files.metadata(resume.fileId), null, "the resume's file is deleted");
   assert(/^session=;.*Max-Age=0/i.test(res.headers.get("set-cookie")!), res.headers.get("set-cookie")!);
   for (const cookie of [me.cookie, me.other]) {
     const profile = await t.fetch("/api/profile", { headers: { cookie } });
@@ -387,9 +392,9 @@ Deno.test("a deletion whose process died is finished by the resume job, and the 
   const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
   assertEquals(job.done, ["sessions", "social accounts", "e-mail tokens"]);
   assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null, "the person went in the first write");
-  assertEquals(await resumeAccountDeletions(t.kv), 0, "a job under its lease is left to its process");
+  assertEquals(await resumeAccountDeletions(t.services), 0, "a job under its lease is left to its process");
   const later = new Date(Date.parse(job.leaseUntil) + 1);
-  assertEquals(await resumeAccountDeletions(t.kv, later), 1);
+  assertEquals(await resumeAccountDeletions(t.services, later), 1);
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
   assertEquals((await t.kv.get(["purchases", me.ids.purchase])).value !== null, true);
 });

@@ -1,0 +1,29 @@
+/**
+ * Browser-safe: how resumes and applications read on the pages (docs/decisions.md, Applications): file sizes, the
+ * names of application statuses, and the sentences of the resume form's outcomes.
+ */
+
+const NUMBER = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 1 });
+
+/** A size in bytes as people read it: "820 bytes", "230 KB", "1.8 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${NUMBER.format(bytes)} bytes`;
+  if (bytes < 1024 * 1024) return `${NUMBER.format(Math.round(bytes / 1024))} KB`;
+  return `${NUMBER.format(bytes / (1024 * 1024))} MB`;
+}
+
+/** What the resume form's outcome codes (`?resume=` after a plain post) say. */
+export const RESUME_OUTCOMES = {
+  saved: { kind: "success", text: "Your resume is saved." },
+  deleted: { kind: "success", text: "Your resume is deleted." },
+  refused: { kind: "error", text: "Upload a PDF of at most 2 MB." },
+  missing: { kind: "error", text: "Choose a PDF file to upload." },
+} as const;
+
+/** An outcome code of the resume form. */
+export type ResumeOutcome = keyof typeof RESUME_OUTCOMES;
+
+/** Whether `code` is an outcome of the resume form. */
+export function isResumeOutcome(code: string | null): code is ResumeOutcome {
+  return code !== null && Object.hasOwn(RESUME_OUTCOMES, code);
+}
