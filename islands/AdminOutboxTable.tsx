@@ -14,7 +14,8 @@ import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { formatDateTime } from "@/lib/dates.ts";
-import type { MailStatus, OutboxPage, OutboxRow } from "@/lib/mail/outbox.ts";
+import type { MailStatus, OutboxRow } from "@/lib/mail/outbox.ts";
+import type { OutboxPage } from "@/lib/mail/outbox_admin.ts";
 
 const PAGE_SIZE = 50;
 

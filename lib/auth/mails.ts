@@ -6,7 +6,8 @@
  */
 import type { Services } from "@/lib/platform/state.ts";
 import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";
-import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getUserByEmail, type User } from "@/lib/users/users.ts";
 import { withQuery } from "./redirects.ts";
 import { claimVerificationMail, issueTokenOps } from "./verification.ts";

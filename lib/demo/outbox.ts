@@ -6,7 +6,9 @@
  */
 import { loadConfig } from "@/app.config.ts";
 import { createLogger } from "@/lib/log.ts";
-import { deliverMail, listOutbox, queueMailOps, readMail } from "@/lib/mail/outbox.ts";
+import { deliverMail } from "@/lib/mail/delivery.ts";
+import { queueMailOps, readMail } from "@/lib/mail/outbox.ts";
+import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import type { User } from "@/lib/users/users.ts";
 
 /** Adds the failed demo mail unless a failed one is there; returns a line saying what it did. */

@@ -4,7 +4,7 @@
  * runs one by hand.
  */
 import { accountDeletionsJob } from "@/lib/account/deletion.ts";
-import { outboxJob } from "@/lib/mail/outbox.ts";
+import { outboxJob } from "@/lib/mail/delivery.ts";
 import { pushOutboxJob, startPushDelivery } from "@/lib/push/outbox.ts";
 import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";

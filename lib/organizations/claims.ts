@@ -11,7 +11,8 @@
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
-import { deliverSoon, queueMailOps } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { organizationClaimMail } from "@/lib/mail/templates.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { User } from "@/lib/users/users.ts";

@@ -3,7 +3,7 @@
  * public origin, the clock and the seller, built from the platform's services (`paymentContext`) or by the demo and
  * the benchmarks with their own.
  */
-import { deliverSoon } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { SellerConfig } from "./receipts.ts";

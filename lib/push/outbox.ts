@@ -17,7 +17,8 @@
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimEach, settle } from "@/lib/jobs/lease.ts";
-import { deliverSoon, type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
 import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
 import { channelRule } from "@/lib/notifications/types.ts";
 import type { Services } from "@/lib/platform/state.ts";

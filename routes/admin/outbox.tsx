@@ -5,7 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import AdminOutboxTable from "@/islands/AdminOutboxTable.tsx";
-import { listOutbox, type OutboxPage } from "@/lib/mail/outbox.ts";
+import { listOutbox, type OutboxPage } from "@/lib/mail/outbox_admin.ts";
 
 export const handler = define.handlers<OutboxPage>({
   async GET(_req, ctx) {

@@ -8,7 +8,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
-import { queueMail } from "@/lib/mail/outbox.ts";
+import { queueMail } from "@/lib/mail/delivery.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 
 Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is sent", async () => {

@@ -5,7 +5,7 @@
  * and the process exits 0.
  */
 import { getUserByEmail } from "@/lib/users/users.ts";
-import { listOutbox } from "@/lib/mail/outbox.ts";
+import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 

@@ -1,5 +1,6 @@
 import { runJob } from "@/lib/jobs/registry.ts";
-import { listOutbox, outboxJob } from "@/lib/mail/outbox.ts";
+import { outboxJob } from "@/lib/mail/delivery.ts";
+import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch, settlesWithin } from "@/tests/helpers/assert.ts";

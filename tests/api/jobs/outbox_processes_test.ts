@@ -5,7 +5,8 @@
  */
 import { loadConfig } from "@/app.config.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
-import { DELIVERY_CONCURRENCY, DELIVERY_LEASE_MS, type OutboxMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { DELIVERY_CONCURRENCY, DELIVERY_LEASE_MS } from "@/lib/mail/delivery.ts";
+import { type OutboxMail, queueMailOps } from "@/lib/mail/outbox.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { createLogger } from "@/lib/log.ts";
 import { BackgroundWork } from "@/lib/platform/background.ts";

@@ -5,7 +5,9 @@
  */
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { findJob, runJob, runScheduled } from "@/lib/jobs/registry.ts";
-import { dropKeptBodies, listOutbox, type OutboxMail, queueMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { dropKeptBodies, queueMail } from "@/lib/mail/delivery.ts";
+import { type OutboxMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { assert, assertEquals, assertMatch, settlesWithin } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";

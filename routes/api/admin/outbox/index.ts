@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
-import { listOutbox, outboxQuerySchema } from "@/lib/mail/outbox.ts";
+import { listOutbox, outboxQuerySchema } from "@/lib/mail/outbox_admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 export const apiDocs = describeRoute({

@@ -8,7 +8,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { deliverSoon } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { CommentSchema, CommentThreadSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { CommentCreateSchema, CommentListQuerySchema, createComment, listComments } from "@/lib/comments/comments.ts";
 

@@ -4,7 +4,9 @@
  * single-use link; docs/api.md, Background work; docs/decisions.md, Background work, "Bodies dropped").
  */
 import { define } from "@/lib/platform/define.ts";
-import { deliverSoon, outboxRow, retryMail } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { outboxRow } from "@/lib/mail/outbox.ts";
+import { retryMail } from "@/lib/mail/outbox_admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 
 export const apiDocs = describeRoute({

@@ -1,0 +1,179 @@
+/**
+ * Delivery of the e-mail outbox (docs/decisions.md, Background work; the records and the queue: `outbox.ts`): one try
+ * started by the request that queued a mail (`deliverSoon`), and the `outbox` job (every minute) for whatever is due.
+ * A try claims the mail with a lease (`lib/jobs/lease.ts`), so two processes never send it twice, and records the
+ * outcome in one write checked against that claim. A failed try is retried after each wait of `OUTBOX_RETRY_MS`;
+ * after the last the mail is kept as `failed`, until an admin retries it (`outbox_admin.ts`). Sent mails expire after
+ * 30 days; a mail's body is dropped as it is settled (docs/decisions.md, Background work, "Bodies dropped").
+ */
+import type { Job } from "@/lib/jobs/job.ts";
+import { claim, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { workDue } from "@/lib/jobs/due.ts";
+import type { Services } from "@/lib/platform/state.ts";
+import {
+  type MailToQueue,
+  outboxKeys,
+  type OutboxMail,
+  queueMailOps,
+  readMail,
+  SENT_KEPT_MS,
+  withoutBody,
+} from "./outbox.ts";
+
+const { mail: mailKey, due: dueKey, status: statusKey, byUser: userMailKey } = outboxKeys;
+
+/**
+ * How long a delivery try holds its mail (ms): far longer than one SMTP exchange may last (`SMTP_OPTIONS`), so a
+ * slow try is never taken over while it runs; a process that died holding a mail gives it up after this.
+ */
+export const DELIVERY_LEASE_MS = 5 * 60 * 1000;
+
+/** How many mails one process sends at once during a run. */
+export const DELIVERY_CONCURRENCY = 8;
+
+/**
+ * Queues `mail` in its own atomic write and starts its first delivery try without the caller waiting for it.
+ * Returns the mail's id.
+ */
+export async function queueMail(services: Services, mail: MailToQueue): Promise<string> {
+  const op = services.kv.atomic();
+  const id = queueMailOps(op, mail);
+  await op.commit();
+  deliverSoon(services, id);
+  return id;
+}
+
+/** Starts one delivery try of mail `id` now, which the caller does not wait for (`BackgroundWork`). */
+export function deliverSoon(services: Services, id: string): void {
+  services.background.start(services.log, "mail delivery try failed", async () => {
+    await deliverMail(services, await readMail(services.kv, id), Date.now());
+  });
+}
+
+/** What one delivery try came to: `skipped` when the mail was not due or someone else holds it. */
+export type DeliveryOutcome = "sent" | "retry" | "failed" | "skipped";
+
+/**
+ * One delivery try of the mail `entry` as read, at `now` (ms): claims it when it is pending, due and not held, sends
+ * it, and records the outcome checked against the claim: `sent` (kept 30 days without its body), `retry` (due again
+ * after the next wait of `OUTBOX_RETRY_MS`) or `failed` (that was the last try; the body is kept only when the mail is
+ * `retryable`).
+ */
+export async function deliverMail(
+  services: Pick<Services, "kv" | "mailer" | "config" | "log">,
+  entry: Deno.KvEntryMaybe<OutboxMail>,
+  now: number,
+): Promise<DeliveryOutcome> {
+  const { kv, mailer, config, log } = services;
+  const mail = entry.value;
+  if (!mail || mail.status !== "pending" || mail.dueAt === null || Date.parse(mail.dueAt) > now) return "skipped";
+  const claimed = await claim(kv, entry as Deno.KvEntry<OutboxMail>, { now, leaseMs: DELIVERY_LEASE_MS });
+  if (!claimed) return "skipped";
+  let error: string | null = null;
+  try {
+    await mailer.send({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      link: mail.link,
+      headers: mail.headers,
+    });
+  } catch (cause) {
+    error = String(cause instanceof Error ? cause.message : cause).slice(0, 500);
+  }
+  // The outcome is timed no earlier than `now`, so a retry is never due within the run that made it.
+  const at = Math.max(now, Date.now());
+  const attempts = mail.attempts + 1;
+  const wait = config.outboxRetryMs[attempts - 1];
+  const outcome: DeliveryOutcome = error === null ? "sent" : wait === undefined ? "failed" : "retry";
+  const keepsBody = outcome === "retry" || (outcome === "failed" && mail.retryable === true);
+  const next: OutboxMail = {
+    ...keepsBody ? mail : withoutBody(mail),
+    attempts,
+    lease: null,
+    lastError: error ?? mail.lastError,
+    status: outcome === "sent" ? "sent" : outcome === "failed" ? "failed" : "pending",
+    dueAt: outcome === "retry" ? new Date(at + wait!).toISOString() : null,
+    sentAt: outcome === "sent" ? new Date(at).toISOString() : null,
+  };
+  const recorded = await settle(kv, claimed, (op) => {
+    op.delete(dueKey(Date.parse(mail.dueAt!), mail.id));
+    if (outcome === "retry") {
+      op.set(mailKey(mail.id), next).set(dueKey(Date.parse(next.dueAt!), mail.id), true);
+      return;
+    }
+    const expiry = outcome === "sent" ? { expireIn: SENT_KEPT_MS } : undefined;
+    op.delete(statusKey(mail))
+      .set(mailKey(mail.id), next, expiry)
+      .set(statusKey(next), { to: next.to }, expiry);
+    if (next.userId) op.set(userMailKey(next.userId, next.id), true, expiry);
+  });
+  if (!recorded) {
+    log.warn("mail delivery outcome not recorded: the claim was taken over", { id: mail.id, outcome });
+    return "skipped";
+  }
+  if (outcome !== "sent") log.warn("mail not delivered", { id: mail.id, attempts, outcome, error });
+  return outcome;
+}
+
+/**
+ * Delivers every mail due at `now` (ms), `DELIVERY_CONCURRENCY` at a time, walking the due-time index in pages.
+ * Returns how many were sent, put back for a retry, failed for good, and skipped (held by another process).
+ */
+export async function deliverDue(
+  services: Pick<Services, "kv" | "mailer" | "config" | "log">,
+  now: number,
+): Promise<{ sent: number; retried: number; failed: number; skipped: number }> {
+  const { kv } = services;
+  const outcomes = await workDue(kv, { prefix: "outbox_due", now, concurrency: DELIVERY_CONCURRENCY }, async (id) => {
+    const entry = await kv.get<OutboxMail>(mailKey(id));
+    return entry.value && isLeased(entry.value, now) ? "skipped" : await deliverMail(services, entry, now);
+  });
+  return {
+    sent: outcomes.get("sent") ?? 0,
+    retried: outcomes.get("retry") ?? 0,
+    failed: outcomes.get("failed") ?? 0,
+    skipped: outcomes.get("skipped") ?? 0,
+  };
+}
+
+/** The marker that `dropKeptBodies` has run. */
+const BODIES_DROPPED_KEY: Deno.KvKey = ["outbox_kept_bodies_dropped"];
+
+/**
+ * Drops, once, the bodies of mails sent or failed for good before the outbox dropped them as it settled them (records
+ * of an earlier version; see the module docstring): each in a write checked against the mail as read, a sent one
+ * keeping what is left of its 30 days. A marker records that it ran, so later calls read one key. Returns how many
+ * bodies it dropped.
+ */
+export async function dropKeptBodies(kv: Deno.Kv, now = Date.now()): Promise<number> {
+  if ((await kv.get(BODIES_DROPPED_KEY)).value !== null) return 0;
+  let dropped = 0;
+  for (const status of ["sent", "failed"] as const) {
+    for await (const { key } of kv.list({ prefix: ["outbox_status", status] })) {
+      const entry = await kv.get<OutboxMail>(mailKey(key[3] as string));
+      const mail = entry.value;
+      if (!mail || mail.bodyDropped || mail.status !== status || (status === "failed" && mail.retryable)) continue;
+      const left = Date.parse(mail.sentAt ?? mail.createdAt) + SENT_KEPT_MS - now;
+      const expiry = status === "sent" ? { expireIn: Math.max(1, left) } : undefined;
+      const op = kv.atomic().check(entry).set(entry.key, withoutBody(mail), expiry);
+      if ((await op.commit()).ok) dropped++;
+    }
+  }
+  await kv.set(BODIES_DROPPED_KEY, new Date(now).toISOString());
+  return dropped;
+}
+
+/**
+ * The `outbox` job: every minute, delivers the mails that are due (the first run after an upgrade first drops the
+ * bodies earlier versions kept, `dropKeptBodies`).
+ */
+export const outboxJob: Job = {
+  name: "outbox",
+  schedule: "* * * * *",
+  run: async (ctx) => {
+    await dropKeptBodies(ctx.kv, ctx.now.getTime());
+    return await deliverDue(ctx, ctx.now.getTime());
+  },
+};
