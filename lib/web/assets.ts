@@ -6,6 +6,7 @@
  * has one) at `/sw.js` with `Cache-Control: no-cache`, so a browser checks for a new one on every visit.
  */
 import { extname, join, relative } from "node:path";
+import type { CssIndex } from "./critical_css.ts";
 
 /** The build manifest written by `buildAssets`. URLs are absolute paths. */
 export interface BuildManifest {
@@ -15,6 +16,8 @@ export interface BuildManifest {
   css: string[];
   /** The service worker, when the build has one: served at `/sw.js`, registered by the module `register`. */
   serviceWorker?: { register: string; version: string };
+  /** The file of the stylesheet's critical CSS index in the build folder; without it pages link the stylesheet only. */
+  criticalCss?: string;
 }
 
 /** One file ready to serve. */
@@ -26,10 +29,11 @@ export interface AssetFile {
   cacheControl: string;
 }
 
-/** The loaded assets: the manifest plus every servable file by URL path. */
+/** The loaded assets: the manifest plus every servable file by URL path, and the critical CSS index if built. */
 export interface Assets {
   manifest: BuildManifest;
   files: Map<string, AssetFile>;
+  cssIndex?: CssIndex;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -115,7 +119,10 @@ export async function loadAssets(buildDir: string, staticDir: string): Promise<A
   await addDir(files, { dir: staticDir, urlPrefix: "/", cacheControl: REVALIDATE });
   await addDir(files, { dir: join(buildDir, "assets"), urlPrefix: "/_build/", cacheControl: IMMUTABLE });
   if (manifest.serviceWorker) files.set("/sw.js", await assetFile(join(buildDir, "sw.js"), "no-cache"));
-  return { manifest, files };
+  const cssIndex: CssIndex | undefined = manifest.criticalCss
+    ? JSON.parse(await Deno.readTextFile(join(buildDir, manifest.criticalCss)))
+    : undefined;
+  return { manifest, files, cssIndex };
 }
 
 /** Answers a GET or HEAD for an asset, honouring `If-None-Match`; null when there is no such file. */

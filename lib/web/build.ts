@@ -1,7 +1,8 @@
 /**
  * Ahead-of-time asset build: one esbuild run bundles the boot module and every island
  * (ESM, code splitting so all islands share one copy of Preact, minified, content-hashed
- * names), and the Tailwind CLI builds the stylesheet. With a service worker, a second run bundles it alone into
+ * names), and the Tailwind CLI builds the stylesheet, indexed for pages' critical CSS (`css_index.ts`, written to
+ * `<outDir>/critical.json`). With a service worker, a second run bundles it alone into
  * `<outDir>/sw.js` with its precache list and version (the build id) defined as `SERVICE_WORKER`, and the first adds
  * the small module that registers it on every page. Writes `<outDir>/assets/*` and `<outDir>/manifest.json` (see
  * `BuildManifest`). Deno Deploy runs it as `deno task build`.
@@ -10,7 +11,11 @@ import * as esbuild from "esbuild";
 import { basename, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { BuildManifest } from "./assets.ts";
+import { indexStylesheet } from "./css_index.ts";
 import { islandName } from "./islands.ts";
+
+/** The stylesheet's index for critical CSS, in the build folder (not served). */
+const CRITICAL_CSS_INDEX = "critical.json";
 
 /** What to build, with paths relative to `root`. */
 export interface BuildOptions {
@@ -81,6 +86,7 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
   const css = await Deno.readTextFile(temp);
   const name = `styles-${await hashOf(css)}.css`;
   await Deno.rename(temp, join(assetsDir, name));
+  await Deno.writeTextFile(join(assetsDir, "..", CRITICAL_CSS_INDEX), JSON.stringify(indexStylesheet(css)));
   return `/_build/${name}`;
 }
 
@@ -233,7 +239,7 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   }
   const css = [await buildStylesheet(options, assetsDir)];
   const buildId = await hashOf(JSON.stringify({ boot, islands, css }));
-  const manifest: BuildManifest = { buildId, boot, islands, css };
+  const manifest: BuildManifest = { buildId, boot, islands, css, criticalCss: CRITICAL_CSS_INDEX };
   let serviceWorkerSize: IslandSize | undefined;
   const worker = options.serviceWorker;
   if (worker) {

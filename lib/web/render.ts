@@ -1,12 +1,15 @@
 /**
  * Page rendering: `_app` wraps the layouts, which wrap the page; the HTML is rendered on
- * the server with island markers, then the stylesheet links and, only when the page has
- * islands, the props envelope and the boot module are added to the document. A build with a
- * service worker adds its registering module (a deferred module script) to every page.
+ * the server with island markers, then the stylesheet (when the build indexed it, the page's
+ * critical CSS inlined in the head, the stylesheet preloaded at low priority there and linked at
+ * the end of the body; else linked in the head) and, only when the page has islands, the props envelope and the boot module are
+ * added to the document. A build with a service worker adds its registering module (a deferred
+ * module script) to every page.
  */
 import { type ComponentType, h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { Assets } from "./assets.ts";
+import { criticalCssOf } from "./critical_css.ts";
 import { collectHead } from "./head.ts";
 import { collectIslands } from "./islands.ts";
 import { serialize, stringifyForHtml } from "./serializer.ts";
@@ -41,9 +44,17 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
   );
 
   const { manifest } = assets;
-  const head = manifest.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`);
+  const links = manifest.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`);
+  // With the critical CSS inlined, the stylesheet is fetched early at low priority (the page's own bytes first) and
+  // applied last in the body, where it does not hold up the first paint.
+  const head = assets.cssIndex
+    ? [
+      `<style>${criticalCssOf(assets.cssIndex, body).replaceAll("</", "<\\/")}</style>`,
+      ...manifest.css.map((href) => `<link rel="preload" as="style" fetchpriority="low" href="${escapeAttr(href)}">`),
+    ]
+    : links;
   if (pageHead) head.push(pageHead);
-  let tail = "";
+  let tail = assets.cssIndex ? links.join("") : "";
   if (islands.length > 0) {
     const used = [...new Set(islands.map((island) => island.name))];
     const modules = Object.fromEntries(used.map((name) => {
@@ -53,7 +64,7 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
     }));
     for (const url of Object.values(modules)) head.push(`<link rel="modulepreload" href="${escapeAttr(url)}">`);
     const data = stringifyForHtml({ modules, props: serialize(islands.map((island) => island.props)) });
-    tail = `<script type="application/json" id="__islands">${data}</script>` +
+    tail += `<script type="application/json" id="__islands">${data}</script>` +
       `<script type="module" src="${escapeAttr(manifest.boot)}"></script>`;
   }
   let html = body.startsWith("<html") ? body : `<html><head></head><body>${body}</body></html>`;

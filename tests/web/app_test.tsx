@@ -9,6 +9,7 @@ import { signal } from "@preact/signals";
 import { fromHonoMiddleware, registerRoutes, type WebOptions } from "@/lib/web/app.ts";
 import { Head } from "@/lib/web/head.ts";
 import { type Assets, type BuildManifest, loadAssets } from "@/lib/web/assets.ts";
+import { indexStylesheet } from "@/lib/web/css_index.ts";
 import type {
   AppProps,
   ErrorPageProps,
@@ -732,6 +733,31 @@ Deno.test("a page without islands ships no script, only the stylesheet", async (
   assert(!html.includes("<script"), html);
   assert(!html.includes("modulepreload"), html);
   assert(!html.includes("<!--island"), html);
+});
+
+Deno.test("with a critical CSS index the page's rules are inlined and the stylesheet is linked last", async () => {
+  const manifest = { ...BUILD_MANIFEST, criticalCss: "critical.json" };
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/build/assets`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/build/manifest.json`, JSON.stringify(manifest));
+  await Deno.writeTextFile(
+    `${dir}/build/critical.json`,
+    JSON.stringify(indexStylesheet("p{margin:0}.used{color:red}.unused{color:blue}")),
+  );
+  const assets = await loadAssets(`${dir}/build`, `${dir}/static`);
+  await Deno.remove(dir, { recursive: true });
+  const app = await createApp({ assets }, {
+    "./routes/index.tsx": { default: () => <p class="used">Styled at once</p> },
+  });
+  const html = await (await app.request("/")).text();
+  assert(
+    html.includes(
+      "<head><style>p{margin:0}.used{color:red}</style>" +
+        '<link rel="preload" as="style" fetchpriority="low" href="/_build/styles-123456.css"></head>',
+    ),
+    html,
+  );
+  assert(html.endsWith('<link rel="stylesheet" href="/_build/styles-123456.css"></body></html>'), html);
 });
 
 Deno.test("a page with islands has markers, the props JSON, modulepreload links and the boot module", async () => {

@@ -18,7 +18,8 @@ import { openBrowser } from "@/tests/helpers/browser.ts";
 const root = new URL("../..", import.meta.url).pathname;
 const Counter = CounterModule.default;
 const Display = DisplayModule.default;
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
+/** The platform's rules for scripts and styles: scripts from files only; styles also inline (the critical CSS). */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'";
 
 const App = ({ Component }: AppProps) => (
   <html lang="en">

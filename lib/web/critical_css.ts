@@ -1,0 +1,131 @@
+/**
+ * The critical CSS of a page (docs/performance.md, Phone page load, "Critical CSS"): the rules of the built stylesheet
+ * that the page's server-rendered HTML uses, inlined in its `<head>` so that the first screen paints without waiting
+ * for the stylesheet; the whole stylesheet then loads without blocking the paint (for what islands draw later).
+ *
+ * The stylesheet is indexed once at build time (`indexStylesheet` in `build.ts`, with postcss): each style rule with
+ * its selectors and, per selector, the classes it needs; the at-rules around it; and what needs no class (the layer
+ * order, the theme's variables, the base styles, `@property` and `@keyframes`), which is always kept. A page keeps a
+ * rule when every class of one of its selectors is in one of the page's `class` attributes, in the stylesheet's order.
+ */
+
+/** One piece of the stylesheet, in order. */
+export interface CssEntry {
+  /** The at-rule preludes around it, outermost first, e.g. `["@layer utilities", "@media (min-width:40rem)"]`. */
+  at: string[];
+  /** A style rule's selectors, each with the classes it needs (unescaped). */
+  selectors?: { text: string; classes: string[] }[];
+  /**
+   * A rule that only defines custom properties (the theme's variables, their fallbacks): its selector, and each
+   * declaration by the property it defines, with the properties its value refers to; a page keeps the declarations
+   * its kept CSS refers to (`var(--x)`).
+   */
+  variables?: { selector: string; declarations: [name: string, declaration: string, refers: string[]][] };
+  /** `@property --x`: kept when the page's kept CSS refers to `--x`. */
+  property?: string;
+  /**
+   * A style rule's body (declarations, without braces); or, with `whole` (a rule holding nested rules), or without
+   * `selectors` (`@property`, base styles), the whole text of the piece.
+   */
+  css: string;
+  /** `css` is the whole rule, kept as written when one of `selectors` applies. */
+  whole?: boolean;
+  /** The custom properties `css` refers to (`var(--x)`). */
+  refers: string[];
+}
+
+/** The index of a built stylesheet (`_build/critical.json`). */
+export interface CssIndex {
+  /** The cascade layers in the order the stylesheet first names them. */
+  layers: string[];
+  entries: CssEntry[];
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", quot: '"', lt: "<", gt: ">", "#39": "'", "#x27": "'" };
+
+/** The class names of the `class` attributes in `html` (server-rendered markup, attribute values entity-escaped). */
+export function classesOf(html: string): Set<string> {
+  const classes = new Set<string>();
+  for (const [, value] of html.matchAll(/\sclass="([^"]*)"/g)) {
+    const decoded = value.replace(/&(amp|quot|lt|gt|#39|#x27);/g, (_, name: string) => ENTITIES[name]);
+    for (const name of decoded.split(/\s+/)) if (name) classes.add(name);
+  }
+  return classes;
+}
+
+/** The custom properties `css` refers to (`var(--x)`). */
+export function referencesOf(css: string): string[] {
+  return [...new Set(Array.from(css.matchAll(/var\((--[\w-]+)/g), ([, name]) => name))];
+}
+
+/**
+ * The rules of `index` that a page using `classes` needs, as one stylesheet: the layer order, every piece that names
+ * no class, the rules one of whose selectors needs only classes of the page, and the custom properties (and their
+ * `@property` rules) that those refer to, directly or through other custom properties.
+ */
+export function criticalCss(index: CssIndex, classes: Set<string>): string {
+  const { entries } = index;
+  const used = new Set<string>();
+  const texts = entries.map((entry) => {
+    if (entry.variables || entry.property) return "";
+    let text = entry.css;
+    if (entry.selectors) {
+      const kept = entry.selectors.filter((s) => s.classes.every((name) => classes.has(name)));
+      if (kept.length === 0) return "";
+      if (!entry.whole) text = `${kept.map((s) => s.text).join(",")}{${entry.css}}`;
+    }
+    for (const name of entry.refers) used.add(name);
+    return text;
+  });
+  for (let known = -1; known !== used.size;) {
+    known = used.size;
+    for (const entry of entries) {
+      for (const [name, , refers] of entry.variables?.declarations ?? []) {
+        if (used.has(name)) { for (const other of refers) used.add(other); }
+      }
+    }
+  }
+  entries.forEach((entry, i) => {
+    if (entry.property) texts[i] = used.has(entry.property) ? entry.css : "";
+    if (entry.variables) {
+      const kept = entry.variables.declarations.filter(([name]) => used.has(name));
+      texts[i] = kept.length
+        ? `${entry.variables.selector}{${kept.map(([, declaration]) => declaration).join(";")}}`
+        : "";
+    }
+  });
+  const out: string[] = index.layers.length ? [`@layer ${index.layers.join(",")};`] : [];
+  let open: string[] = [];
+  entries.forEach((entry, i) => {
+    if (!texts[i]) return;
+    let same = 0;
+    while (same < open.length && same < entry.at.length && open[same] === entry.at[same]) same++;
+    for (let depth = open.length; depth > same; depth--) out.push("}");
+    for (const prelude of entry.at.slice(same)) out.push(`${prelude}{`);
+    open = entry.at;
+    out.push(texts[i]);
+  });
+  for (let depth = open.length; depth > 0; depth--) out.push("}");
+  return out.join("");
+}
+
+/** Stylesheets already made, per index, by the page's sorted classes; at most `CACHED_PAGES` each. */
+const made = new WeakMap<CssIndex, Map<string, string>>();
+const CACHED_PAGES = 256;
+
+/**
+ * The critical CSS of the page `html` (`classesOf`, `criticalCss`), kept per set of classes: pages of one kind share
+ * a set, so most renders only read their classes.
+ */
+export function criticalCssOf(index: CssIndex, html: string): string {
+  const classes = classesOf(html);
+  const key = [...classes].sort().join(" ");
+  let cache = made.get(index);
+  if (!cache) made.set(index, cache = new Map());
+  let css = cache.get(key);
+  if (css === undefined) {
+    if (cache.size >= CACHED_PAGES) cache.delete(cache.keys().next().value!);
+    cache.set(key, css = criticalCss(index, classes));
+  }
+  return css;
+}

@@ -1,0 +1,79 @@
+/**
+ * Critical CSS (`lib/web/critical_css.ts`, `lib/web/css_index.ts`): a page keeps the rules its classes need, in the
+ * stylesheet's order and at-rules, the layer order first, the custom properties those rules refer to, and what needs
+ * no class; pointer, focus and print styles are left to the full stylesheet.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { classesOf, criticalCss, criticalCssOf } from "@/lib/web/critical_css.ts";
+import { indexStylesheet, selectorClasses } from "@/lib/web/css_index.ts";
+
+const CSS = [
+  "@layer theme,base,utilities;",
+  "@layer theme{:root,:host{--color-red:red;--color-blue:blue;--spacing:.25rem;--gap:calc(var(--spacing) * 2)}}",
+  "@layer base{*,:after{box-sizing:border-box}h1{font-size:inherit}}",
+  "@layer utilities{.flex{display:flex}.text-red{color:var(--color-red)}.text-blue{color:var(--color-blue)}",
+  ".gap{gap:var(--gap)}.md\\:grid{@media (min-width:48rem){display:grid}}",
+  ".hover\\:text-red:hover{color:var(--color-red)}",
+  ".max-lg\\:\\[\\&_td\\]\\:block td,.group-open\\:rotate-180:is(:where(.group):is([open]) *){display:block}",
+  '.content-\\[\\"a\\.b\\"\\]{content:"a.b"}',
+  "@media (min-width:40rem){.sm\\:flex{display:flex}.sm\\:hidden{display:none}}",
+  "@media (hover:hover){.hover\\:underline:hover{text-decoration-line:underline}}}",
+  "@media print{body>header{display:none}}",
+  '@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 transparent}',
+  '@property --tw-ring{syntax:"*";inherits:false}',
+  ".shadow{box-shadow:var(--tw-shadow)}",
+].join("");
+
+Deno.test("a selector's classes are unescaped, and strings are not read as classes", () => {
+  assertEquals(selectorClasses(".md\\:flex"), ["md:flex"]);
+  assertEquals(selectorClasses(".max-lg\\:\\[\\&_td\\]\\:block td"), ["max-lg:[&_td]:block"]);
+  assertEquals(selectorClasses(".group-open\\:x:is(:where(.group) *)"), ["group-open:x", "group"]);
+  assertEquals(selectorClasses('a[href$=".pdf"]'), []);
+  assertEquals(selectorClasses(".\\32 xl\\:p-1"), ["2xl:p-1"]);
+});
+
+Deno.test("a page keeps the rules of its classes, in order and inside their at-rules", () => {
+  const index = indexStylesheet(CSS);
+  const css = criticalCss(index, new Set(["flex", "text-red", "sm:flex", "max-lg:[&_td]:block", "shadow", "md:grid"]));
+  assertEquals(
+    css,
+    "@layer theme,base,utilities;" +
+      "@layer theme{:root,:host{--color-red:red}}" +
+      "@layer base{*,:after{box-sizing:border-box}h1{font-size:inherit}}" +
+      "@layer utilities{.flex{display:flex}.text-red{color:var(--color-red)}" +
+      ".md\\:grid{@media (min-width:48rem){display:grid}}.max-lg\\:\\[\\&_td\\]\\:block td{display:block}" +
+      "@media (min-width:40rem){.sm\\:flex{display:flex}}}" +
+      '@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 transparent}' +
+      ".shadow{box-shadow:var(--tw-shadow)}",
+  );
+});
+
+Deno.test("custom properties are kept through the properties that refer to them", () => {
+  const css = criticalCss(indexStylesheet(CSS), new Set(["gap"]));
+  assert(css.includes(":root,:host{--spacing:.25rem;--gap:calc(var(--spacing) * 2)}"), css);
+  assert(!css.includes("--color-red"), css);
+});
+
+Deno.test("pointer, focus and print styles wait for the stylesheet; a selector needs all of its classes", () => {
+  const css = criticalCss(
+    indexStylesheet(CSS),
+    new Set(["hover:text-red", "hover:underline", "group-open:rotate-180"]),
+  );
+  assert(!css.includes("hover"), css);
+  assert(!css.includes("print"), css);
+  assert(!css.includes("rotate-180"), "the group is not on the page");
+  assert(criticalCss(indexStylesheet(CSS), new Set(["group", "group-open:rotate-180"])).includes("rotate-180"));
+});
+
+Deno.test("the classes of a page are read from its class attributes, entities decoded", () => {
+  const html = '<div class="flex max-lg:[&amp;_td]:block"><p class=" text-red  ">x</p><a href="/a.b">y</a></div>';
+  assertEquals([...classesOf(html)].sort(), ["flex", "max-lg:[&_td]:block", "text-red"]);
+});
+
+Deno.test("criticalCssOf gives a page the same stylesheet however often it is asked", () => {
+  const index = indexStylesheet(CSS);
+  const html = '<p class="text-red flex">a</p>';
+  const expected = criticalCss(index, classesOf(html));
+  assertEquals(criticalCssOf(index, html), expected);
+  assertEquals(criticalCssOf(index, '<p class="flex text-red">b</p>'), expected);
+});
