@@ -39,6 +39,7 @@ import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts"
 import { deleteMailsOf } from "@/lib/mail/outbox.ts";
 import { forgetManager } from "@/lib/organizations/store.ts";
 import { deleteClaimsOf } from "@/lib/organizations/claims.ts";
+import { forgetReporter } from "@/lib/reports/reports.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -84,6 +85,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "organizations managed", run: forgetManager },
   { name: "organization claims", run: deleteClaimsOf },
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
+  { name: "reports", run: forgetReporter },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

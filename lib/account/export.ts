@@ -27,6 +27,7 @@ import { mailsOfUser } from "@/lib/mail/outbox.ts";
 import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 import { claimsOf } from "@/lib/organizations/claims.ts";
 import { getResume } from "@/lib/resumes/resumes.ts";
+import { reportsBy } from "@/lib/reports/reports.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -75,6 +76,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },
   { name: "organizationClaims", collect: (kv, user) => claimsOf(kv, user.id) },
   { name: "resume", collect: (kv, user) => getResume(kv, user.id) },
+  { name: "reports", collect: (kv, user) => reportsBy(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

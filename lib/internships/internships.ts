@@ -617,7 +617,14 @@ export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Pr
  */
 export async function moderateInternship(
   kv: Deno.Kv,
-  { id, admin, decision, note }: { id: string; admin: User; decision: ModerationDecision; note: string | null },
+  { id, admin, decision, note, notify = true }: {
+    id: string;
+    admin: User;
+    decision: ModerationDecision;
+    note: string | null;
+    /** False when the caller tells the owner itself (a listing hidden after reports). */
+    notify?: boolean;
+  },
 ): Promise<{ internship: InternshipView; heldAt: string | null }> {
   const { store, record } = await writeInternship(kv, {
     id,
@@ -630,7 +637,7 @@ export async function moderateInternship(
       return { ...record, moderation: moderationDecided(current, { decision, note, now }) };
     },
     also: (op, next) => {
-      if (next.userId === null) return;
+      if (next.userId === null || !notify) return;
       addNotification(op, moderatedNotification({ kind: "internship", listing: next, userId: next.userId }));
     },
   });

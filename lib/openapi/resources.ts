@@ -32,6 +32,14 @@ import { MODERATION_STATUSES, type ModerationView } from "@/lib/moderation/moder
 import type { ModerationItem } from "@/lib/moderation/admin.ts";
 import type { Organization, OrganizationSummary } from "@/lib/organizations/schema.ts";
 import type { OrganizationStats } from "@/lib/organizations/organizations.ts";
+import {
+  type AdminReportView,
+  REPORT_KINDS,
+  REPORT_REASONS,
+  type ReportedTarget,
+  type ReportView,
+  RESOLVE_ACTIONS,
+} from "@/lib/reports/schema.ts";
 
 const timestamp = z.string().describe("ISO 8601");
 const nullableText = z.string().nullable();
@@ -128,6 +136,34 @@ export const OrganizationStatsSchema = z.strictObject({
   medianDaysToFirstResponse: z.number().nullable().describe("null below 5 applications"),
   stipendReports: z.strictObject({ yes: z.int(), partly: z.int(), no: z.int() }).describe("All 0 below 3 answers"),
 }) satisfies z.ZodType<OrganizationStats>;
+
+/** A report as its reporter reads it. */
+export const ReportSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(REPORT_KINDS),
+  targetId: z.string(),
+  reason: z.enum(REPORT_REASONS),
+  details: nullableText,
+  status: z.enum(["open", "resolved"]),
+  createdAt: timestamp,
+}) satisfies z.ZodType<ReportView>;
+
+/** A report as admins read it. */
+export const AdminReportSchema = ReportSchema.extend({
+  reporter: z.strictObject({ id: z.string(), name: z.string() }).nullable().describe("null: a deleted account"),
+  resolvedAt: timestamp.nullable(),
+  resolution: z.strictObject({ action: z.enum(RESOLVE_ACTIONS), note: nullableText, at: timestamp }).nullable(),
+}) satisfies z.ZodType<AdminReportView>;
+
+/** A reported target of the admin list. */
+export const ReportedTargetSchema = z.strictObject({
+  kind: z.enum(REPORT_KINDS),
+  targetId: z.string(),
+  title: z.string(),
+  openReports: z.int(),
+  reasons: z.partialRecord(z.enum(REPORT_REASONS), z.int()),
+  lastReportedAt: timestamp,
+}) satisfies z.ZodType<ReportedTarget>;
 
 /** An internship with its owner (`user` null: a former member). */
 export const InternshipSchema = z.strictObject({

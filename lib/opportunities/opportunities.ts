@@ -504,7 +504,13 @@ export async function reviewOpportunity(kv: Deno.Kv, id: string, review: Review)
  */
 export async function moderateOpportunity(
   kv: Deno.Kv,
-  { id, decision, note }: { id: string; decision: ModerationDecision; note: string | null },
+  { id, decision, note, notify = true }: {
+    id: string;
+    decision: ModerationDecision;
+    note: string | null;
+    /** False when the caller tells the submitter itself (a listing hidden after reports). */
+    notify?: boolean;
+  },
 ): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
   const record = await updateOpportunity(kv, id, (current) => {
     const now = new Date().toISOString();
@@ -515,7 +521,7 @@ export async function moderateOpportunity(
     return next;
   }, (op, next, previous) => {
     moderationQueueOps(op, "opportunities", previous, next);
-    if (next.userId !== null) {
+    if (next.userId !== null && notify) {
       addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
     }
   });

@@ -24,6 +24,8 @@ const EXEMPT: Record<string, string> = {
   "./routes/api/internships/": "members and admins only (and ingest keys)",
   "./routes/api/organizations/": "an organization's own admins only",
   "./routes/organizations/": "claims have their own limits; edits by the organization's managers only",
+  "./routes/api/reports/": "its own limit, 20 reports a day per person",
+  "./routes/report.tsx": "the reports' own limit, 20 a day per person",
   "./routes/api/toolkits/index.ts": "admins only",
 };
 

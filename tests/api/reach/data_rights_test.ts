@@ -141,6 +141,13 @@ async function buildPerson(t: TestApp): Promise<Person> {
   );
   const [purchase] = (await ok(t.fetch("/api/purchases", { headers: me.headers }))).purchases;
   const post = await createPost(t, me, { title: "Asha's post" });
+  await ok(
+    t.json("POST", "/api/reports", {
+      body: { kind: "post", id: post.id, reason: "other", details: "Asha's report" },
+      headers: me.headers,
+    }),
+    201,
+  );
   const { comment } = await ok(
     t.json("POST", `/api/ungatekeep/${post.id}/comments`, { body: { content: "Asha's comment" }, headers: me.headers }),
     201,
@@ -239,6 +246,10 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     [["Reset your Career Community password", "sent"], ["Verify Example Labs on Career Community", "sent"]],
   );
   assert(!text.includes("token=") && !text.includes("/organizations/claim/"), "the export carries no mail link");
+  assertEquals(data.reports.map((r: { reason: string; details: string }) => [r.reason, r.details]), [[
+    "other",
+    "Asha's report",
+  ]]);
   assertEquals(
     data.organizationClaims.map((c: { email: string; usedAt: string | null }) => [c.email, c.usedAt !== null]),
     [["asha@examplelabs.in", true]],
@@ -359,6 +370,12 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   assertEquals(thread.comments.map((c: { id: string; user: unknown; content: string }) => [c.id, c.user, c.content]), [
     [me.ids.comment, null, "Asha's comment"],
   ]);
+  const reports = await (await t.fetch(`/api/admin/reports/post/${me.ids.post}`, { headers: admin.headers })).json();
+  assertEquals(
+    reports.reports.map((r: { reporter: unknown; details: string }) => [r.reporter, r.details]),
+    [[null, "Asha's report"]],
+    "the report is kept without its reporter",
+  );
   assertEquals(await t.kv.get(["account_deletions", me.user.id]).then((e) => e.value), null, "the job finished");
 
   const signUp = await t.json("POST", "/api/auth/sign-up/email", {

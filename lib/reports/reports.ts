@@ -1,0 +1,359 @@
+/**
+ * Reports (docs/api.md, Trust; docs/decisions.md, Trust, "Reports"): a signed-in person with a verified e-mail reports
+ * a listing, an organization, a post or a comment; admins see the reports grouped by target, most reported first, and
+ * resolve a target's open reports at once (dismiss, hide, delete), which tells each reporter and, for what was hidden
+ * or deleted, its owner. Three different people's reports of money or impersonation hold a listing.
+ *
+ * Keys (owned by this module only):
+ * - `["reports", id]` → `Report`
+ * - `["reports_by_target", kind, targetId, id]` → true
+ * - `["reports_by_reporter", userId, id]` → true (the export, account deletion)
+ * - `["reports_open", userId, kind, targetId]` → id, while that person's report of that target is open (one at a time)
+ * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list)
+ */
+import { BusyError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { hitRateLimit } from "@/lib/http/rate_limit.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import { getUserSummaries, type User } from "@/lib/users/users.ts";
+import {
+  type AdminReportQuery,
+  type AdminReportView,
+  HOLD_REASONS,
+  HOLD_REPORTERS,
+  type Report,
+  type ReportCreate,
+  type ReportedTarget,
+  type ReportKind,
+  type ReportReason,
+  REPORTS_PER_DAY,
+  type ReportView,
+  reportView,
+  type ResolveBody,
+} from "./schema.ts";
+import { actOn, findTarget, holdTarget, type Target } from "./targets.ts";
+import { removedNotification, resolvedNotification } from "./notices.ts";
+
+export * from "./schema.ts";
+
+/** What the admin list keeps of a reported target, kept by every write of its reports. */
+interface TargetSummary {
+  kind: ReportKind;
+  targetId: string;
+  title: string;
+  open: number;
+  openReasons: Partial<Record<ReportReason, number>>;
+  /** Open reports of `HOLD_REASONS` (one per person, so the people who sent them). */
+  holdReports: number;
+  resolved: number;
+  resolvedReasons: Partial<Record<ReportReason, number>>;
+  lastReportedAt: string;
+}
+
+const reportKey = (id: string): Deno.KvKey => ["reports", id];
+const byTargetKey = (kind: ReportKind, targetId: string, id: string): Deno.KvKey => [
+  "reports_by_target",
+  kind,
+  targetId,
+  id,
+];
+const byReporterKey = (userId: string, id: string): Deno.KvKey => ["reports_by_reporter", userId, id];
+const openKey = (userId: string, kind: ReportKind, targetId: string): Deno.KvKey => [
+  "reports_open",
+  userId,
+  kind,
+  targetId,
+];
+const summaryKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets", kind, targetId];
+
+/** Reports resolved per atomic write (each: the report, its open key, a notification: within KV's limits). */
+const RESOLVE_BATCH = 50;
+/** Attempts of a write that loses races. */
+const ATTEMPTS = 20;
+
+/** `counts` with `reason` moved by `by`, without zero entries. */
+function counted(counts: Partial<Record<ReportReason, number>>, reason: ReportReason, by: number) {
+  const next = { ...counts, [reason]: (counts[reason] ?? 0) + by };
+  if (next[reason]! <= 0) delete next[reason];
+  return next;
+}
+
+/** The result of a report: the report, and whether it was made now (false: the person's open one of the target). */
+export interface Filed {
+  report: ReportView;
+  created: boolean;
+}
+
+/**
+ * `user` reports `input.kind`/`input.id`: a second report of a target while the first is open answers the first; at
+ * most 20 new reports a day. The report, its indexes and the target's summary are one write; when it makes three
+ * different people's open reports of money or impersonation on a listing, the listing is held.
+ * @throws ForbiddenError for an unverified e-mail; NotFoundError for an unknown target (or one hidden from `user`);
+ * RateLimitedError past 20 reports in a day.
+ */
+export async function fileReport(kv: Deno.Kv, user: User, input: ReportCreate): Promise<Filed> {
+  if (!user.emailVerified) throw new ForbiddenError("Verify your e-mail address first");
+  const target = await findTarget(kv, input.kind, input.id, user);
+  const mine = await kv.get<string>(openKey(user.id, input.kind, input.id));
+  if (mine.value) {
+    const first = (await kv.get<Report>(reportKey(mine.value))).value;
+    if (first) return { report: reportView(first), created: false };
+  }
+  await hitRateLimit(kv, { rule: { name: "reports", limit: REPORTS_PER_DAY, windowMs: 86_400_000 }, subject: user.id });
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const [open, summaryEntry] = await kv.getMany<[string, TargetSummary]>([
+      openKey(user.id, input.kind, input.id),
+      summaryKey(input.kind, input.id),
+    ]);
+    if (open.value) {
+      const first = (await kv.get<Report>(reportKey(open.value))).value;
+      if (first) return { report: reportView(first), created: false };
+    }
+    const now = new Date().toISOString();
+    const report: Report = {
+      id: crypto.randomUUID(),
+      kind: input.kind,
+      targetId: input.id,
+      reason: input.reason,
+      details: input.details,
+      status: "open",
+      userId: user.id,
+      createdAt: now,
+      resolvedAt: null,
+      resolution: null,
+    };
+    const before: TargetSummary = summaryEntry.value ?? {
+      kind: input.kind,
+      targetId: input.id,
+      title: target.title,
+      open: 0,
+      openReasons: {},
+      holdReports: 0,
+      resolved: 0,
+      resolvedReasons: {},
+      lastReportedAt: now,
+    };
+    const holds = HOLD_REASONS.has(input.reason);
+    const summary: TargetSummary = {
+      ...before,
+      title: target.title,
+      open: before.open + 1,
+      openReasons: counted(before.openReasons, input.reason, 1),
+      holdReports: before.holdReports + (holds ? 1 : 0),
+      lastReportedAt: now,
+    };
+    const result = await kv.atomic().check(open, summaryEntry)
+      .set(reportKey(report.id), report)
+      .set(byTargetKey(report.kind, report.targetId, report.id), true)
+      .set(byReporterKey(user.id, report.id), true)
+      .set(openKey(user.id, report.kind, report.targetId), report.id)
+      .set(summaryKey(report.kind, report.targetId), summary)
+      .commit();
+    if (!result.ok) continue;
+    if (holds && target.holdable && before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) {
+      await holdTarget(kv, target.kind, target.id);
+    }
+    return { report: reportView(report), created: true };
+  }
+  throw new BusyError("Too many reports at once; try again");
+}
+
+/** A target of the admin list, from its summary. */
+function listed(summary: TargetSummary, status: "open" | "resolved"): ReportedTarget {
+  return {
+    kind: summary.kind,
+    targetId: summary.targetId,
+    title: summary.title,
+    openReports: summary.open,
+    reasons: status === "open" ? summary.openReasons : summary.resolvedReasons,
+    lastReportedAt: summary.lastReportedAt,
+  };
+}
+
+/** A page of the admin list. */
+export interface ReportedTargetPage {
+  targets: ReportedTarget[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
+
+/**
+ * The admin list: the targets with open reports (or, with `status=resolved`, those whose reports are all resolved),
+ * most reported first (then the latest report first), of one kind when asked.
+ */
+export async function reportedTargets(kv: Deno.Kv, query: AdminReportQuery): Promise<ReportedTargetPage> {
+  const summaries: TargetSummary[] = [];
+  const prefix = query.kind ? ["report_targets", query.kind] : ["report_targets"];
+  for await (const entry of kv.list<TargetSummary>({ prefix }, { batchSize: 500 })) {
+    const summary = entry.value;
+    if (query.status === "open" ? summary.open > 0 : summary.open === 0 && summary.resolved > 0) {
+      summaries.push(summary);
+    }
+  }
+  const size = (s: TargetSummary) => query.status === "open" ? s.open : s.resolved;
+  summaries.sort((a, b) => size(b) - size(a) || b.lastReportedAt.localeCompare(a.lastReportedAt));
+  const page = summaries.slice(query.offset, query.offset + query.limit);
+  return {
+    targets: page.map((summary) => listed(summary, query.status)),
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total: summaries.length,
+      hasMore: query.offset + page.length < summaries.length,
+    },
+  };
+}
+
+/** Every report of a target, newest first. */
+async function reportsOfTarget(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<Deno.KvEntry<Report>[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list({ prefix: ["reports_by_target", kind, targetId] })) {
+    ids.push(entry.key[3] as string);
+  }
+  const reports: Deno.KvEntry<Report>[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    for (const entry of await kv.getMany<Report[]>(ids.slice(i, i + 10).map(reportKey))) {
+      if (entry.value) reports.push(entry as Deno.KvEntry<Report>);
+    }
+  }
+  return reports.sort((a, b) => b.value.createdAt.localeCompare(a.value.createdAt));
+}
+
+/** A target with its reports, as the admin reads them. */
+export interface TargetReports {
+  target: ReportedTarget & { url: string | null; status: "open" | "resolved" };
+  reports: AdminReportView[];
+}
+
+/**
+ * A reported target with every report of it, newest first, each with who sent it.
+ * @throws NotFoundError when nobody reported `kind`/`targetId`.
+ */
+export async function targetReports(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<TargetReports> {
+  const summary = (await kv.get<TargetSummary>(summaryKey(kind, targetId))).value;
+  if (!summary) throw new NotFoundError("No reports of this");
+  const entries = await reportsOfTarget(kv, kind, targetId);
+  const reporters = await getUserSummaries(kv, entries.flatMap((entry) => entry.value.userId ?? []));
+  let url: string | null = null;
+  try {
+    url = (await findTarget(kv, kind, targetId, null)).url;
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  const status = summary.open > 0 ? "open" : "resolved";
+  return {
+    target: { ...listed(summary, status), url, status },
+    reports: entries.map(({ value: report }) => {
+      const reporter = report.userId ? reporters.get(report.userId) : undefined;
+      return {
+        ...reportView(report),
+        reporter: reporter ? { id: reporter.id, name: reporter.name } : null,
+        resolvedAt: report.resolvedAt,
+        resolution: report.resolution,
+      };
+    }),
+  };
+}
+
+/**
+ * Resolves every open report of `kind`/`targetId` with `body.action` (see `actOn`) and `body.note`: the action first,
+ * then the reports in writes of 50, each write also telling their reporters (`report_resolved`, never naming the
+ * others) and updating the target's summary; the owner of what was hidden or deleted is told once
+ * (`content_removed`). Returns how many reports were resolved (0 when none was open).
+ * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take.
+ */
+export async function resolveTarget(
+  services: { kv: Deno.Kv; files: ObjectStore },
+  { kind, targetId, admin, body }: { kind: ReportKind; targetId: string; admin: User; body: ResolveBody },
+): Promise<number> {
+  const { kv } = services;
+  const summaryEntry = await kv.get<TargetSummary>(summaryKey(kind, targetId));
+  if (!summaryEntry.value) throw new NotFoundError("No reports of this");
+  let target: Target | null = null;
+  try {
+    target = await findTarget(kv, kind, targetId, null);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  const open = (await reportsOfTarget(kv, kind, targetId)).filter((entry) => entry.value.status === "open");
+  if (open.length === 0) return 0;
+  await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
+  const title = target?.title ?? summaryEntry.value.title;
+  // A comment's title quotes another person: reporters read "the comment you reported" instead.
+  const reported = kind === "comment" ? "the comment you reported" : title;
+  const now = new Date().toISOString();
+  const resolution = { action: body.action, note: body.note, at: now };
+  let resolved = 0;
+  let ownerTold = body.action === "dismiss" || !target?.ownerId;
+  for (let i = 0; i < open.length; i += RESOLVE_BATCH) {
+    let batch = open.slice(i, i + RESOLVE_BATCH);
+    for (let attempt = 0; attempt < ATTEMPTS && batch.length > 0; attempt++) {
+      const summary = await kv.get<TargetSummary>(summaryKey(kind, targetId));
+      const op = kv.atomic().check(summary);
+      let next = summary.value!;
+      for (const entry of batch) {
+        const report = entry.value;
+        op.check(entry).set(entry.key, { ...report, status: "resolved", resolvedAt: now, resolution });
+        if (report.userId) {
+          op.delete(openKey(report.userId, kind, targetId));
+          addNotification(
+            op,
+            resolvedNotification({ userId: report.userId, title: reported, action: body.action, note: body.note }),
+          );
+        }
+        next = {
+          ...next,
+          open: next.open - 1,
+          openReasons: counted(next.openReasons, report.reason, -1),
+          holdReports: next.holdReports - (HOLD_REASONS.has(report.reason) ? 1 : 0),
+          resolved: next.resolved + 1,
+          resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
+        };
+      }
+      op.set(summaryKey(kind, targetId), next);
+      if (!ownerTold) {
+        addNotification(
+          op,
+          removedNotification({ userId: target!.ownerId!, kind, title, action: body.action, note: body.note }),
+        );
+      }
+      if ((await op.commit()).ok) {
+        resolved += batch.length;
+        ownerTold = true;
+        break;
+      }
+      // Lost a race (a report resolved or added meanwhile): resolve those still open, as they are now.
+      const fresh = await kv.getMany<Report[]>(batch.map((entry) => entry.key));
+      batch = fresh.filter((entry) => entry.value?.status === "open") as Deno.KvEntry<Report>[];
+    }
+  }
+  return resolved;
+}
+
+/** Every report `userId` sent, newest first, as they read them with how each was resolved (the account export). */
+export async function reportsBy(kv: Deno.Kv, userId: string) {
+  const reports: (ReportView & { resolution: Report["resolution"] })[] = [];
+  for await (const entry of kv.list({ prefix: ["reports_by_reporter", userId] })) {
+    const report = (await kv.get<Report>(reportKey(entry.key[2] as string))).value;
+    if (report) reports.push({ ...reportView(report), resolution: report.resolution });
+  }
+  return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/**
+ * Keeps the reports `userId` sent without them (account deletion): each report's `userId` becomes null and their
+ * indexes go; the reports stay for the admins. Idempotent.
+ */
+export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void> {
+  for await (const entry of kv.list({ prefix: ["reports_by_reporter", userId] })) {
+    const id = entry.key[2] as string;
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const report = await kv.get<Report>(reportKey(id));
+      const op = kv.atomic().check(report).delete(entry.key);
+      if (report.value) {
+        op.set(report.key, { ...report.value, userId: null });
+        op.delete(openKey(userId, report.value.kind, report.value.targetId));
+      }
+      if ((await op.commit()).ok) break;
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The Report resource (docs/api.md, Trust; docs/decisions.md, Trust, "Reports"): what can be reported and why, the
+ * stored report and the answers, and the zod schemas of the report body, the admin queries and the resolution.
+ */
+import { z } from "zod";
+import { TextSchema } from "@/lib/text.ts";
+
+/** What can be reported. */
+export const REPORT_KINDS = ["internship", "opportunity", "organization", "post", "comment"] as const;
+export type ReportKind = typeof REPORT_KINDS[number];
+
+/** Why, in the order the form lists them. */
+export const REPORT_REASONS = [
+  "asks_for_money",
+  "fake_or_impersonation",
+  "stipend_not_paid",
+  "closed_or_broken_link",
+  "misleading",
+  "offensive",
+  "spam",
+  "other",
+] as const;
+export type ReportReason = typeof REPORT_REASONS[number];
+
+/** The reasons whose reports, from three different people, hold a listing until an admin decides. */
+export const HOLD_REASONS: ReadonlySet<ReportReason> = new Set(["asks_for_money", "fake_or_impersonation"]);
+/** How many different people's reports of `HOLD_REASONS` hold a listing. */
+export const HOLD_REPORTERS = 3;
+/** At most this many reports per person a day. */
+export const REPORTS_PER_DAY = 20;
+/** The longest `details`, in characters. */
+export const DETAILS_MAX = 1000;
+
+/** What an admin does with a target's open reports. */
+export const RESOLVE_ACTIONS = ["dismiss", "hide", "delete"] as const;
+export type ResolveAction = typeof RESOLVE_ACTIONS[number];
+
+/** How a report was resolved. */
+export interface Resolution {
+  action: ResolveAction;
+  note: string | null;
+  at: string;
+}
+
+/** A report as stored. Times are ISO 8601. */
+export interface Report {
+  id: string;
+  kind: ReportKind;
+  targetId: string;
+  reason: ReportReason;
+  details: string | null;
+  status: "open" | "resolved";
+  /** The reporter; null once they deleted their account (the report is kept without them). */
+  userId: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolution: Resolution | null;
+}
+
+/** A report as its reporter reads it (`POST /api/reports`). */
+export interface ReportView {
+  id: string;
+  kind: ReportKind;
+  targetId: string;
+  reason: ReportReason;
+  details: string | null;
+  status: "open" | "resolved";
+  createdAt: string;
+}
+
+/** A report as admins read it: who sent it, and how it was resolved. */
+export interface AdminReportView extends ReportView {
+  reporter: { id: string; name: string } | null;
+  resolvedAt: string | null;
+  resolution: Resolution | null;
+}
+
+/** `report` as its reporter reads it. */
+export function reportView(report: Report): ReportView {
+  const { id, kind, targetId, reason, details, status, createdAt } = report;
+  return { id, kind, targetId, reason, details, status, createdAt };
+}
+
+/** The report body: `details` plain text of at most 1,000 characters, required for `other`. */
+export const ReportCreateSchema = z.strictObject({
+  kind: z.enum(REPORT_KINDS),
+  id: z.string().min(1).max(100),
+  reason: z.enum(REPORT_REASONS),
+  details: TextSchema.trim().max(DETAILS_MAX).nullish().transform((text) => text || null),
+}).refine((report) => report.reason !== "other" || report.details !== null, {
+  path: ["details"],
+  message: "Tell us what is wrong: details are required for other",
+});
+export type ReportCreate = z.infer<typeof ReportCreateSchema>;
+
+const integer = (min: number, max: number) =>
+  z.string().trim().regex(/^\d+$/, "Expected an integer").transform(Number).pipe(z.number().int().min(min).max(max));
+
+/** `GET /api/admin/reports`: `status` (`open`, the default, or `resolved`), `kind`, `limit` 1–100 (50), `offset`. */
+export const AdminReportQuerySchema = z.strictObject({
+  status: z.enum(["open", "resolved"]).default("open"),
+  kind: z.enum(REPORT_KINDS).optional(),
+  limit: integer(1, 100).default(50),
+  offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+});
+export type AdminReportQuery = z.infer<typeof AdminReportQuerySchema>;
+
+/** The resolution body: what to do, and a note (plain text, at most 1,000 characters) the reporters and owner read. */
+export const ResolveSchema = z.strictObject({
+  action: z.enum(RESOLVE_ACTIONS),
+  note: TextSchema.trim().max(DETAILS_MAX).nullish().transform((text) => text || null),
+});
+export type ResolveBody = z.infer<typeof ResolveSchema>;
+
+/** One reported target in the admin list. */
+export interface ReportedTarget {
+  kind: ReportKind;
+  targetId: string;
+  title: string;
+  /** Its open reports (0 in the resolved view). */
+  openReports: number;
+  /** Its reports by reason: the open ones, or in the resolved view the resolved ones. */
+  reasons: Partial<Record<ReportReason, number>>;
+  lastReportedAt: string;
+}

@@ -1,0 +1,161 @@
+/**
+ * What can be reported, kind by kind (docs/decisions.md, Trust, "Reports"): whether a target exists for the person
+ * reporting it, its title and page, its owner, and what `hide` and `delete` do to it.
+ */
+import { BusyError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { User } from "@/lib/users/users.ts";
+import {
+  deleteInternship,
+  getInternship,
+  holdReportedInternship,
+  moderateInternship,
+} from "@/lib/internships/internships.ts";
+import { getOpportunity, holdReportedOpportunity, moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { updateAsAdmin } from "@/lib/organizations/organizations.ts";
+import { getOrganization } from "@/lib/organizations/store.ts";
+import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ungatekeep/posts.ts";
+import { getComment } from "@/lib/comments/store.ts";
+import { removeComment } from "@/lib/comments/comments.ts";
+import type { ReportKind, ResolveAction } from "./schema.ts";
+
+/** A reported thing as reports show it. */
+export interface Target {
+  kind: ReportKind;
+  id: string;
+  title: string;
+  /** Its page (a same-origin path), or null when it has none any more. */
+  url: string | null;
+  /** Who posted it (told when it is hidden or deleted), or null. */
+  ownerId: string | null;
+  /** Whether reports can hold it (a listing). */
+  holdable: boolean;
+}
+
+/** `text` cut to `max` characters with an ellipsis. */
+function excerpt(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * The target `kind`/`id` as `viewer` may see it (to report it), or as admins see it when `viewer` is null.
+ * @throws NotFoundError "Not found" when it does not exist or is hidden from `viewer`.
+ */
+export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, viewer: User | null): Promise<Target> {
+  try {
+    switch (kind) {
+      case "internship": {
+        const internship = await getInternship(kv, { id, viewer: viewer ?? ADMIN, audience: "owner" });
+        return {
+          kind,
+          id,
+          title: `${internship.title} at ${internship.hiringOrganization}`,
+          url: `/internships/${id}`,
+          ownerId: internship.userId,
+          holdable: true,
+        };
+      }
+      case "opportunity": {
+        const opportunity = await getOpportunity(kv, id, viewer ?? ADMIN);
+        return {
+          kind,
+          id,
+          title: opportunity.title,
+          url: `/opportunities/${id}`,
+          ownerId: opportunity.userId,
+          holdable: true,
+        };
+      }
+      case "organization": {
+        const organization = (await getOrganization(kv, id)).value;
+        if (!organization) break;
+        return {
+          kind,
+          id,
+          title: organization.name,
+          url: `/organizations/${organization.slug}`,
+          ownerId: null,
+          holdable: false,
+        };
+      }
+      case "post": {
+        const post = viewer ? (await readablePost(kv, { id, viewer })).value : await getPostForAdmin(kv, id);
+        return { kind, id, title: post.title, url: `/ungatekeep/${id}`, ownerId: post.userId, holdable: false };
+      }
+      case "comment": {
+        const comment = (await getComment(kv, id))?.value;
+        if (!comment || comment.isDeleted) break;
+        return {
+          kind,
+          id,
+          title: `Comment: “${excerpt(comment.content)}”`,
+          url: `/ungatekeep/${comment.postId}#comment-${id}`,
+          ownerId: comment.userId,
+          holdable: false,
+        };
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof NotFoundError) && !(error instanceof Error && error.name === "UnauthenticatedError")) {
+      throw error;
+    }
+  }
+  throw new NotFoundError();
+}
+
+/** Who reads a target as admins do (the reads of `findTarget` without a viewer). */
+const ADMIN = { id: "", role: "admin" } as User;
+
+/** Holds a reported listing (docs/decisions.md, Trust, "Reports"); nothing for other kinds. */
+export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise<void> {
+  if (kind === "internship") await holdReportedInternship(kv, id);
+  if (kind === "opportunity") await holdReportedOpportunity(kv, id);
+}
+
+/**
+ * Does `action` to the target as `admin`: `hide` rejects a listing (moderation), unpublishes a post, deletes a comment
+ * and takes an organization's verified badge away; `delete` soft-deletes an internship, deletes a post or a comment,
+ * and rejects an opportunity (which has no deletion). `dismiss` changes nothing. A target already gone counts as done.
+ * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races.
+ */
+export async function actOn(
+  { kv, files }: { kv: Deno.Kv; files: ObjectStore },
+  { kind, id, action, admin, note }: {
+    kind: ReportKind;
+    id: string;
+    action: ResolveAction;
+    admin: User;
+    note: string | null;
+  },
+): Promise<void> {
+  if (action === "dismiss") return;
+  try {
+    switch (kind) {
+      case "internship":
+        if (action === "hide") await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false });
+        else await deleteInternship(kv, id, admin);
+        return;
+      case "opportunity":
+        await moderateOpportunity(kv, { id, decision: "reject", note, notify: false });
+        return;
+      case "organization":
+        if (action === "delete") {
+          throw new InvalidInputError("An organization cannot be deleted; hide takes its verified badge away");
+        }
+        await updateAsAdmin(kv, { id, patch: { isVerified: false } });
+        return;
+      case "post":
+        if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false } });
+        else await deletePost(kv, files, id);
+        return;
+      case "comment":
+        await removeComment(kv, id, admin);
+        return;
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) return;
+    if (error instanceof Error && error.message.includes("lost too many races")) throw new BusyError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * `GET /api/admin/reports/{kind}/{targetId}` (admins) → `{target, reports}`: a reported target (with its page, when it
+ * still has one) and every report of it, newest first, with who sent it and how it was resolved; a kind or target
+ * nobody reported 404. docs/api.md, Trust; docs/decisions.md, Trust, "Reports".
+ */
+import { define } from "@/lib/platform/define.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { REPORT_KINDS, type ReportKind, targetReports } from "@/lib/reports/reports.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { AdminReportSchema, ReportedTargetSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  GET: {
+    summary: "A reported target and its reports",
+    access: ["admin"],
+    responses: {
+      200: {
+        description: "The target and its reports",
+        schema: z.strictObject({
+          target: ReportedTargetSchema.extend({ url: z.string().nullable(), status: z.enum(["open", "resolved"]) }),
+          reports: z.array(AdminReportSchema),
+        }),
+      },
+      404: "Nobody reported it",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async GET(_req, ctx) {
+    const kind = ctx.params.kind;
+    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError("No reports of this");
+    return Response.json(await targetReports(ctx.state.services.kv, kind as ReportKind, ctx.params.targetId));
+  },
+});

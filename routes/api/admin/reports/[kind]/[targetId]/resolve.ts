@@ -1,0 +1,43 @@
+/**
+ * `POST /api/admin/reports/{kind}/{targetId}/resolve` (admins) `{action: "dismiss" | "hide" | "delete", note?}` →
+ * `{resolved: n}`: every open report of the target resolved with the action (`hide`: a listing rejected, a post
+ * unpublished, a comment deleted, an organization's badge taken away; `delete`: a soft delete); each reporter gets
+ * `report_resolved`, the owner of what was hidden or deleted `content_removed`. A target nobody reported 404; `delete`
+ * of an organization 400. docs/api.md, Trust; docs/decisions.md, Trust, "Reports".
+ */
+import { define } from "@/lib/platform/define.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readBody } from "@/lib/http/json.ts";
+import { REPORT_KINDS, type ReportKind, ResolveSchema, resolveTarget } from "@/lib/reports/reports.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+
+export const apiDocs = describeRoute({
+  POST: {
+    summary: "Resolve every open report of a target",
+    access: ["admin"],
+    body: ResolveSchema,
+    responses: {
+      200: { description: "How many reports were resolved", schema: z.strictObject({ resolved: z.int() }) },
+      400: "An action the kind does not take (deleting an organization)",
+      404: "Nobody reported it",
+    },
+  },
+});
+
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const kind = ctx.params.kind;
+    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError("No reports of this");
+    const body = await readBody(req, ResolveSchema);
+    const resolved = await resolveTarget(ctx.state.services, {
+      kind: kind as ReportKind,
+      targetId: ctx.params.targetId,
+      admin: ctx.state.user,
+      body,
+    });
+    return Response.json({ resolved });
+  },
+});

@@ -1,0 +1,298 @@
+/**
+ * Reports (docs/api.md, Trust; docs/decisions.md, Trust, "Reports"): the endpoint per role with bad input (an unknown
+ * target, a bad reason, `other` without details, details over 1,000 characters, a 21st report in a day), one open
+ * report per person and target, the hold after three different people's reports, the admin list grouped by target and
+ * the detail, and resolving with each action, with the notifications to reporters and owners.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { call, CLEAR, postInternship, postOpportunity } from "./helpers.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { updateUser } from "@/lib/users/users.ts";
+
+function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
+  return call(t, who, "POST", "/api/reports", body);
+}
+
+async function notificationsOf(t: TestApp, who: TestUser) {
+  return (await call(t, who, "GET", "/api/me/notifications?limit=100")).body.notifications as {
+    type: string;
+    title: string;
+    body: string;
+    url: string;
+  }[];
+}
+
+Deno.test("a report: 201 with the report; a second of the same target while open answers the first with 200", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member);
+  const first = await report(t, student, {
+    kind: "internship",
+    id: listing.id,
+    reason: "misleading",
+    details: "  The stipend on the site is lower.  ",
+  });
+  assertEquals(first.status, 201);
+  assertEquals(first.body.report, {
+    id: first.body.report.id,
+    kind: "internship",
+    targetId: listing.id,
+    reason: "misleading",
+    details: "The stipend on the site is lower.",
+    status: "open",
+    createdAt: first.body.report.createdAt,
+  });
+  const again = await report(t, student, { kind: "internship", id: listing.id, reason: "spam" });
+  assertEquals([again.status, again.body.report], [200, first.body.report]);
+  const other = await report(t, await createTestUser(t, "user"), {
+    kind: "internship",
+    id: listing.id,
+    reason: "spam",
+  });
+  assertEquals(other.status, 201, "another person reports on their own");
+});
+
+Deno.test("report refusals: guest 401, unverified 403, bad input 400, unknown target 404", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member);
+  const held = await postInternship(t, member, { description: "registration fee" });
+  const good = { kind: "internship", id: listing.id, reason: "spam" };
+  assertEquals((await report(t, undefined, good)).status, 401);
+  for (
+    const bad of [
+      { ...good, kind: "toolkit" },
+      { ...good, reason: "boring" },
+      { ...good, reason: "other" },
+      { ...good, reason: "other", details: "   " },
+      { ...good, details: "x".repeat(1001) },
+      { kind: "internship", reason: "spam" },
+      { ...good, id: "" },
+      { ...good, extra: true },
+      { ...good, details: 5 },
+    ]
+  ) {
+    const res = await report(t, student, bad);
+    assertEquals(res.status, 400, JSON.stringify(bad));
+    assert(Array.isArray(res.body.error));
+  }
+  const otherOk = await report(t, student, { ...good, reason: "other", details: "x".repeat(1000) });
+  assertEquals(otherOk.status, 201, "other with details, 1,000 characters at most");
+  for (const kind of ["internship", "opportunity", "organization", "post", "comment"]) {
+    const res = await report(t, student, { kind, id: crypto.randomUUID(), reason: "spam" });
+    assertEquals(res.status, 404, kind);
+  }
+  assertEquals((await report(t, student, { ...good, id: held.id })).status, 404, "a held listing is not seen");
+  const malformed = await t.fetch("/api/reports", {
+    method: "POST",
+    headers: { ...student.headers, "content-type": "application/json" },
+    body: "{",
+  });
+  assertEquals(malformed.status, 400);
+  await malformed.body?.cancel();
+  await updateUser(t.kv, student.user.id, { emailVerified: false });
+  assertEquals((await report(t, student, { ...good, reason: "misleading" })).status, 403);
+});
+
+Deno.test("the 21st new report in a day is 429; repeating an open one does not count", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listings = await call(
+    t,
+    member,
+    "POST",
+    "/api/internships",
+    Array.from({ length: 21 }, (_, i) => ({
+      title: `Intern ${i}`,
+      link: "https://example.com/a",
+      hiringOrganization: "Many Co",
+    })),
+  );
+  const ids: string[] = listings.body.data.map((i: { id: string }) => i.id);
+  for (const id of ids.slice(0, 20)) {
+    assertEquals((await report(t, student, { kind: "internship", id, reason: "spam" })).status, 201);
+  }
+  assertEquals((await report(t, student, { kind: "internship", id: ids[0], reason: "spam" })).status, 200);
+  assertEquals((await report(t, student, { kind: "internship", id: ids[20], reason: "spam" })).status, 429);
+  const other = await createTestUser(t, "user");
+  assertEquals((await report(t, other, { kind: "internship", id: ids[20], reason: "spam" })).status, 201);
+});
+
+Deno.test("three different people's money or impersonation reports hold a listing; other reasons do not", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(t, "user")));
+  const listing = await postInternship(t, member, { title: "Too Good Intern" });
+  const state = async () => (await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship.moderation;
+  await report(t, a, { kind: "internship", id: listing.id, reason: "asks_for_money" });
+  await report(t, a, { kind: "internship", id: listing.id, reason: "fake_or_impersonation" });
+  await report(t, b, { kind: "internship", id: listing.id, reason: "spam" });
+  await report(t, c, { kind: "internship", id: listing.id, reason: "fake_or_impersonation" });
+  assertEquals(await state(), CLEAR, "two people's reports of those reasons");
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 200);
+  await report(t, d, { kind: "internship", id: listing.id, reason: "asks_for_money" });
+  assertEquals(await state(), { status: "held", reasons: ["Reported by students"] });
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 404);
+  const queue = await call(t, admin, "GET", "/api/admin/moderation");
+  assertEquals(queue.body.items.map((i: { listing: { id: string } }) => i.listing.id), [listing.id]);
+
+  const hack = await postOpportunity(t, member, { title: "Hack" });
+  for (const who of [a, b, c]) await report(t, who, { kind: "opportunity", id: hack.id, reason: "asks_for_money" });
+  const held = (await call(t, admin, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
+  assertEquals(held.moderation, { status: "held", reasons: ["Reported by students"] });
+  assertEquals((await call(t, undefined, "GET", `/api/opportunities/${hack.id}`)).status, 404);
+});
+
+Deno.test("the admin list groups by target, most reported first, by kind and state; the detail names the reporters", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const people = await Promise.all([1, 2, 3].map((i) => createTestUser(t, "user", { name: `Reporter ${i}` })));
+  const one = await postInternship(t, member, { title: "One" });
+  const two = await postInternship(t, member, { title: "Two", hiringOrganization: "Two Co" });
+  await report(t, people[0], { kind: "internship", id: one.id, reason: "spam" });
+  for (const [i, who] of people.entries()) {
+    await report(t, who, { kind: "internship", id: two.id, reason: i === 0 ? "misleading" : "spam" });
+  }
+  await report(t, people[1], { kind: "organization", id: two.organization.id, reason: "fake_or_impersonation" });
+
+  assertEquals((await call(t, undefined, "GET", "/api/admin/reports")).status, 401);
+  assertEquals((await call(t, people[0], "GET", "/api/admin/reports")).status, 403);
+  const list = await call(t, admin, "GET", "/api/admin/reports");
+  assertEquals(list.status, 200);
+  assertEquals(
+    list.body.targets.map((
+      x: { kind: string; title: string; openReports: number },
+    ) => [x.kind, x.title, x.openReports]),
+    [["internship", "Two at Two Co", 3], ["organization", "Two Co", 1], ["internship", "One at Example Labs", 1]],
+  );
+  assertEquals(list.body.targets[0].reasons, { misleading: 1, spam: 2 });
+  assertEquals(list.body.pagination, { limit: 50, offset: 0, total: 3, hasMore: false });
+  const organizations = await call(t, admin, "GET", "/api/admin/reports?kind=organization");
+  assertEquals(organizations.body.targets.map((x: { targetId: string }) => x.targetId), [two.organization.id]);
+  for (const query of ["status=closed", "kind=toolkit", "limit=0", "offset=x", "other=1"]) {
+    assertEquals((await call(t, admin, "GET", `/api/admin/reports?${query}`)).status, 400, query);
+  }
+  const detail = await call(t, admin, "GET", `/api/admin/reports/internship/${two.id}`);
+  assertEquals(detail.status, 200);
+  assertEquals(detail.body.target.url, `/internships/${two.id}`);
+  assertEquals(
+    detail.body.reports.map((r: { reporter: { name: string } }) => r.reporter.name).sort(),
+    ["Reporter 1", "Reporter 2", "Reporter 3"],
+  );
+  assertEquals((await call(t, admin, "GET", `/api/admin/reports/internship/${crypto.randomUUID()}`)).status, 404);
+  assertEquals((await call(t, admin, "GET", `/api/admin/reports/toolkit/${two.id}`)).status, 404);
+});
+
+Deno.test("dismiss tells each reporter once, never naming the others, and leaves the target; reporting again is new", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const [a, b] = [
+    await createTestUser(t, "user", { name: "Asha" }),
+    await createTestUser(t, "user", { name: "Bilal" }),
+  ];
+  const listing = await postInternship(t, member, { title: "Fine Intern" });
+  await report(t, a, { kind: "internship", id: listing.id, reason: "misleading" });
+  await report(t, b, { kind: "internship", id: listing.id, reason: "spam" });
+  const path = `/api/admin/reports/internship/${listing.id}/resolve`;
+  assertEquals((await call(t, undefined, "POST", path, { action: "dismiss" })).status, 401);
+  assertEquals((await call(t, a, "POST", path, { action: "dismiss" })).status, 403);
+  for (const bad of [{}, { action: "ban" }, { action: "dismiss", note: "x".repeat(1001) }, { action: "hide", x: 1 }]) {
+    assertEquals((await call(t, admin, "POST", path, bad)).status, 400, JSON.stringify(bad));
+  }
+  const done = await call(t, admin, "POST", path, { action: "dismiss", note: "The listing matches the site." });
+  assertEquals(done, { status: 200, body: { resolved: 2 } });
+  for (const [who, other] of [[a, "Bilal"], [b, "Asha"]] as const) {
+    const told = (await notificationsOf(t, who)).filter((n) => n.type === "report_resolved");
+    assertEquals(told.length, 1);
+    assert(told[0].body.includes("Fine Intern") && told[0].body.includes("stays up"), told[0].body);
+    assert(told[0].body.includes("The listing matches the site.") && !told[0].body.includes(other));
+  }
+  assertEquals((await notificationsOf(t, member)).length, 0, "a dismissal tells the owner nothing");
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 200);
+  assertEquals((await call(t, admin, "POST", path, { action: "dismiss" })).body, { resolved: 0 });
+  const resolved = await call(t, admin, "GET", "/api/admin/reports?status=resolved");
+  assertEquals(
+    resolved.body.targets.map((x: { targetId: string; openReports: number }) => [x.targetId, x.openReports]),
+    [[
+      listing.id,
+      0,
+    ]],
+  );
+  assertEquals((await call(t, admin, "GET", "/api/admin/reports")).body.targets, []);
+  const anew = await report(t, a, { kind: "internship", id: listing.id, reason: "spam" });
+  assertEquals(anew.status, 201, "once resolved, a new report is a new one");
+  assertEquals(
+    (await call(t, admin, "POST", `/api/admin/reports/internship/${crypto.randomUUID()}/resolve`, {
+      action: "dismiss",
+    })).status,
+    404,
+  );
+});
+
+Deno.test("hide and delete act on each kind; the owner is told why, the reporters what was done", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const resolve = (kind: string, id: string, action: string, note?: string) =>
+    call(t, admin, "POST", `/api/admin/reports/${kind}/${id}/resolve`, { action, note });
+
+  const hidden = await postInternship(t, member, { title: "Hidden Intern" });
+  await report(t, student, { kind: "internship", id: hidden.id, reason: "asks_for_money" });
+  assertEquals((await resolve("internship", hidden.id, "hide", "It asks for a deposit on the call.")).body, {
+    resolved: 1,
+  });
+  const read = await call(t, member, "GET", `/api/internships/${hidden.id}`);
+  assertEquals(read.body.internship.moderation.status, "rejected");
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${hidden.id}`)).status, 404);
+  const owner = await notificationsOf(t, member);
+  assertEquals(owner.map((n) => [n.type, n.title]), [["content_removed", "Your internship was hidden"]]);
+  assert(owner[0].body.includes("It asks for a deposit on the call."));
+
+  const deleted = await postInternship(t, member, { title: "Deleted Intern" });
+  await report(t, student, { kind: "internship", id: deleted.id, reason: "spam" });
+  await resolve("internship", deleted.id, "delete");
+  assertEquals((await call(t, member, "GET", `/api/internships/${deleted.id}`)).status, 404);
+  assertEquals((await notificationsOf(t, member))[0].title, "Your internship was removed");
+
+  const hack = await postOpportunity(t, member, { title: "Spam Hack" });
+  await report(t, student, { kind: "opportunity", id: hack.id, reason: "spam" });
+  await resolve("opportunity", hack.id, "delete");
+  const rejected = (await call(t, member, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
+  assertEquals([rejected.isActive, rejected.moderation.status], [false, "rejected"]);
+
+  const post = await createPost(t, admin, { title: "Reported post" });
+  await report(t, student, { kind: "post", id: post.id, reason: "offensive" });
+  await resolve("post", post.id, "hide");
+  assertEquals((await call(t, admin, "GET", `/api/admin/ungatekeep/${post.id}`)).body.post.isPublished, false);
+
+  const live = await createPost(t, admin, { title: "Discussion" });
+  const comment = await call(t, member, "POST", `/api/ungatekeep/${live.id}/comments`, { content: "Buy followers!" });
+  await report(t, student, { kind: "comment", id: comment.body.comment.id, reason: "spam" });
+  await resolve("comment", comment.body.comment.id, "hide");
+  const thread = await call(t, student, "GET", `/api/ungatekeep/${live.id}/comments`);
+  assertEquals(thread.body.comments.length, 0, "the comment is gone");
+  const reporterTold = (await notificationsOf(t, student)).find((n) => n.body.includes("the comment you reported"));
+  assert(reporterTold && !reporterTold.body.includes("Buy followers"), "a reporter is not sent the comment again");
+
+  const organization = hidden.organization;
+  await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, { isVerified: true });
+  await report(t, student, { kind: "organization", id: organization.id, reason: "fake_or_impersonation" });
+  const refused = await resolve("organization", organization.id, "delete");
+  assertEquals(refused.status, 400);
+  assertEquals((await resolve("organization", organization.id, "hide")).body, { resolved: 1 });
+  const profile = await call(t, undefined, "GET", `/api/organizations/${organization.slug}`);
+  assertEquals(profile.body.organization.isVerified, false, "hiding an organization takes its badge away");
+  assertEquals(
+    (await notificationsOf(t, student)).filter((n) => n.type === "report_resolved").length,
+    6,
+    "one notification per report",
+  );
+});
