@@ -17,149 +17,152 @@ import * as $13 from "./routes/admin/organizations/[id].tsx";
 import * as $14 from "./routes/admin/organizations/index.tsx";
 import * as $15 from "./routes/admin/outbox.tsx";
 import * as $16 from "./routes/admin/purchases.tsx";
-import * as $17 from "./routes/admin/toolkits/[id].tsx";
-import * as $18 from "./routes/admin/toolkits/index.tsx";
-import * as $19 from "./routes/admin/toolkits/new.tsx";
-import * as $20 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $21 from "./routes/admin/ungatekeep/index.tsx";
-import * as $22 from "./routes/admin/ungatekeep/new.tsx";
-import * as $23 from "./routes/admin/users.tsx";
-import * as $24 from "./routes/api/admin/_middleware.ts";
-import * as $25 from "./routes/api/admin/api-keys/[id].ts";
-import * as $26 from "./routes/api/admin/api-keys/index.ts";
-import * as $27 from "./routes/api/admin/banners/[id].ts";
-import * as $28 from "./routes/api/admin/banners/index.ts";
-import * as $29 from "./routes/api/admin/comments/index.ts";
-import * as $30 from "./routes/api/admin/coupons/[id].ts";
-import * as $31 from "./routes/api/admin/coupons/index.ts";
-import * as $32 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $33 from "./routes/api/admin/moderation/[kind]/[id].ts";
-import * as $34 from "./routes/api/admin/moderation/index.ts";
-import * as $35 from "./routes/api/admin/opportunities/[id].ts";
-import * as $36 from "./routes/api/admin/opportunities/index.ts";
-import * as $37 from "./routes/api/admin/organizations/[id].ts";
-import * as $38 from "./routes/api/admin/organizations/index.ts";
-import * as $39 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $40 from "./routes/api/admin/outbox/index.ts";
-import * as $41 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
-import * as $42 from "./routes/api/admin/purchases/[id]/refund.ts";
-import * as $43 from "./routes/api/admin/purchases/index.ts";
-import * as $44 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
-import * as $45 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
-import * as $46 from "./routes/api/admin/reports/index.ts";
-import * as $47 from "./routes/api/admin/stats.ts";
-import * as $48 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $49 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $50 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $51 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $52 from "./routes/api/admin/toolkits/index.ts";
-import * as $53 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $54 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $55 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $56 from "./routes/api/admin/uploads/index.ts";
-import * as $57 from "./routes/api/admin/users/[id].ts";
-import * as $58 from "./routes/api/admin/users/index.ts";
-import * as $59 from "./routes/api/auth/_middleware.ts";
-import * as $60 from "./routes/api/auth/callback/[provider].ts";
-import * as $61 from "./routes/api/auth/forget-password.ts";
-import * as $62 from "./routes/api/auth/get-session.ts";
-import * as $63 from "./routes/api/auth/request-password-reset.ts";
-import * as $64 from "./routes/api/auth/reset-password.ts";
-import * as $65 from "./routes/api/auth/send-verification-email.ts";
-import * as $66 from "./routes/api/auth/session.ts";
-import * as $67 from "./routes/api/auth/sign-in/email.ts";
-import * as $68 from "./routes/api/auth/sign-in/social.ts";
-import * as $69 from "./routes/api/auth/sign-out.ts";
-import * as $70 from "./routes/api/auth/sign-up/email.ts";
-import * as $71 from "./routes/api/auth/verify-email.ts";
-import * as $72 from "./routes/api/banners.ts";
-import * as $73 from "./routes/api/docs.tsx";
-import * as $74 from "./routes/api/files/[id].ts";
-import * as $75 from "./routes/api/health.ts";
-import * as $76 from "./routes/api/internships/[id].ts";
-import * as $77 from "./routes/api/internships/index.ts";
-import * as $78 from "./routes/api/me/alerts/[id].ts";
-import * as $79 from "./routes/api/me/alerts/index.ts";
-import * as $80 from "./routes/api/me/certificates.ts";
-import * as $81 from "./routes/api/me/export.ts";
-import * as $82 from "./routes/api/me/index.ts";
-import * as $83 from "./routes/api/me/notifications/index.ts";
-import * as $84 from "./routes/api/me/notifications/read.ts";
-import * as $85 from "./routes/api/me/push-subscriptions.ts";
-import * as $86 from "./routes/api/me/recommendations.ts";
-import * as $87 from "./routes/api/me/resume/file.ts";
-import * as $88 from "./routes/api/me/resume/index.ts";
-import * as $89 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $90 from "./routes/api/me/saved/ids.ts";
-import * as $91 from "./routes/api/me/saved/index.ts";
-import * as $92 from "./routes/api/me/settings.ts";
-import * as $93 from "./routes/api/onboarding.ts";
-import * as $94 from "./routes/api/openapi.json.ts";
-import * as $95 from "./routes/api/opportunities/[id].ts";
-import * as $96 from "./routes/api/opportunities/index.ts";
-import * as $97 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $98 from "./routes/api/organizations/[slug]/index.ts";
-import * as $99 from "./routes/api/profile.ts";
-import * as $100 from "./routes/api/purchases.ts";
-import * as $101 from "./routes/api/push/key.ts";
-import * as $102 from "./routes/api/reports/index.ts";
-import * as $103 from "./routes/api/toolkits/[id]/index.ts";
-import * as $104 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $105 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $106 from "./routes/api/toolkits/index.ts";
-import * as $107 from "./routes/api/ungatekeep/[id].ts";
-import * as $108 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $109 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $110 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $111 from "./routes/api/ungatekeep/index.ts";
-import * as $112 from "./routes/api/webhooks/razorpay.ts";
-import * as $113 from "./routes/certificates/[id].tsx";
-import * as $114 from "./routes/check-inbox.tsx";
-import * as $115 from "./routes/contact.tsx";
-import * as $116 from "./routes/forgot-password.tsx";
-import * as $117 from "./routes/index.tsx";
-import * as $118 from "./routes/internships/[id]/edit.tsx";
-import * as $119 from "./routes/internships/[id]/index.tsx";
-import * as $120 from "./routes/internships/index.tsx";
-import * as $121 from "./routes/internships/mine.tsx";
-import * as $122 from "./routes/internships/new.tsx";
-import * as $123 from "./routes/internships/rss.xml.ts";
-import * as $124 from "./routes/me/alerts.tsx";
-import * as $125 from "./routes/me/notifications.tsx";
-import * as $126 from "./routes/me/settings.tsx";
-import * as $127 from "./routes/me/tracker.tsx";
-import * as $128 from "./routes/offline.tsx";
-import * as $129 from "./routes/onboarding.tsx";
-import * as $130 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $131 from "./routes/opportunities/[id]/edit.tsx";
-import * as $132 from "./routes/opportunities/[id]/index.tsx";
-import * as $133 from "./routes/opportunities/index.tsx";
-import * as $134 from "./routes/opportunities/mine.tsx";
-import * as $135 from "./routes/opportunities/new.tsx";
-import * as $136 from "./routes/organizations/[slug].tsx";
-import * as $137 from "./routes/organizations/claim/[token].tsx";
-import * as $138 from "./routes/privacy.tsx";
-import * as $139 from "./routes/profile.tsx";
-import * as $140 from "./routes/profile/resume.ts";
-import * as $141 from "./routes/purchases/[id]/receipt.tsx";
-import * as $142 from "./routes/refunds.tsx";
-import * as $143 from "./routes/reset-password.tsx";
-import * as $144 from "./routes/robots.txt.ts";
-import * as $145 from "./routes/sign-in.tsx";
-import * as $146 from "./routes/sign-out.ts";
-import * as $147 from "./routes/sign-up.tsx";
-import * as $148 from "./routes/sitemap.xml.ts";
-import * as $149 from "./routes/sitemap/[file].ts";
-import * as $150 from "./routes/terms.tsx";
-import * as $151 from "./routes/toolkits/[id]/index.tsx";
-import * as $152 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $153 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $154 from "./routes/toolkits/index.tsx";
-import * as $155 from "./routes/toolkits/mine.tsx";
-import * as $156 from "./routes/ungatekeep/[id].tsx";
-import * as $157 from "./routes/ungatekeep/index.tsx";
-import * as $158 from "./routes/ungatekeep/rss.xml.ts";
-import * as $159 from "./routes/unsubscribe/[token].tsx";
+import * as $17 from "./routes/admin/reports/[kind]/[targetId].tsx";
+import * as $18 from "./routes/admin/reports/index.tsx";
+import * as $19 from "./routes/admin/toolkits/[id].tsx";
+import * as $20 from "./routes/admin/toolkits/index.tsx";
+import * as $21 from "./routes/admin/toolkits/new.tsx";
+import * as $22 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $23 from "./routes/admin/ungatekeep/index.tsx";
+import * as $24 from "./routes/admin/ungatekeep/new.tsx";
+import * as $25 from "./routes/admin/users.tsx";
+import * as $26 from "./routes/api/admin/_middleware.ts";
+import * as $27 from "./routes/api/admin/api-keys/[id].ts";
+import * as $28 from "./routes/api/admin/api-keys/index.ts";
+import * as $29 from "./routes/api/admin/banners/[id].ts";
+import * as $30 from "./routes/api/admin/banners/index.ts";
+import * as $31 from "./routes/api/admin/comments/index.ts";
+import * as $32 from "./routes/api/admin/coupons/[id].ts";
+import * as $33 from "./routes/api/admin/coupons/index.ts";
+import * as $34 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $35 from "./routes/api/admin/moderation/[kind]/[id].ts";
+import * as $36 from "./routes/api/admin/moderation/index.ts";
+import * as $37 from "./routes/api/admin/opportunities/[id].ts";
+import * as $38 from "./routes/api/admin/opportunities/index.ts";
+import * as $39 from "./routes/api/admin/organizations/[id].ts";
+import * as $40 from "./routes/api/admin/organizations/index.ts";
+import * as $41 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $42 from "./routes/api/admin/outbox/index.ts";
+import * as $43 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
+import * as $44 from "./routes/api/admin/purchases/[id]/refund.ts";
+import * as $45 from "./routes/api/admin/purchases/index.ts";
+import * as $46 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
+import * as $47 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
+import * as $48 from "./routes/api/admin/reports/index.ts";
+import * as $49 from "./routes/api/admin/stats.ts";
+import * as $50 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $51 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $52 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $53 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $54 from "./routes/api/admin/toolkits/index.ts";
+import * as $55 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $56 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $57 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $58 from "./routes/api/admin/uploads/index.ts";
+import * as $59 from "./routes/api/admin/users/[id].ts";
+import * as $60 from "./routes/api/admin/users/index.ts";
+import * as $61 from "./routes/api/auth/_middleware.ts";
+import * as $62 from "./routes/api/auth/callback/[provider].ts";
+import * as $63 from "./routes/api/auth/forget-password.ts";
+import * as $64 from "./routes/api/auth/get-session.ts";
+import * as $65 from "./routes/api/auth/request-password-reset.ts";
+import * as $66 from "./routes/api/auth/reset-password.ts";
+import * as $67 from "./routes/api/auth/send-verification-email.ts";
+import * as $68 from "./routes/api/auth/session.ts";
+import * as $69 from "./routes/api/auth/sign-in/email.ts";
+import * as $70 from "./routes/api/auth/sign-in/social.ts";
+import * as $71 from "./routes/api/auth/sign-out.ts";
+import * as $72 from "./routes/api/auth/sign-up/email.ts";
+import * as $73 from "./routes/api/auth/verify-email.ts";
+import * as $74 from "./routes/api/banners.ts";
+import * as $75 from "./routes/api/docs.tsx";
+import * as $76 from "./routes/api/files/[id].ts";
+import * as $77 from "./routes/api/health.ts";
+import * as $78 from "./routes/api/internships/[id].ts";
+import * as $79 from "./routes/api/internships/index.ts";
+import * as $80 from "./routes/api/me/alerts/[id].ts";
+import * as $81 from "./routes/api/me/alerts/index.ts";
+import * as $82 from "./routes/api/me/certificates.ts";
+import * as $83 from "./routes/api/me/export.ts";
+import * as $84 from "./routes/api/me/index.ts";
+import * as $85 from "./routes/api/me/notifications/index.ts";
+import * as $86 from "./routes/api/me/notifications/read.ts";
+import * as $87 from "./routes/api/me/push-subscriptions.ts";
+import * as $88 from "./routes/api/me/recommendations.ts";
+import * as $89 from "./routes/api/me/resume/file.ts";
+import * as $90 from "./routes/api/me/resume/index.ts";
+import * as $91 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $92 from "./routes/api/me/saved/ids.ts";
+import * as $93 from "./routes/api/me/saved/index.ts";
+import * as $94 from "./routes/api/me/settings.ts";
+import * as $95 from "./routes/api/onboarding.ts";
+import * as $96 from "./routes/api/openapi.json.ts";
+import * as $97 from "./routes/api/opportunities/[id].ts";
+import * as $98 from "./routes/api/opportunities/index.ts";
+import * as $99 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $100 from "./routes/api/organizations/[slug]/index.ts";
+import * as $101 from "./routes/api/profile.ts";
+import * as $102 from "./routes/api/purchases.ts";
+import * as $103 from "./routes/api/push/key.ts";
+import * as $104 from "./routes/api/reports/index.ts";
+import * as $105 from "./routes/api/toolkits/[id]/index.ts";
+import * as $106 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $107 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $108 from "./routes/api/toolkits/index.ts";
+import * as $109 from "./routes/api/ungatekeep/[id].ts";
+import * as $110 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $111 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $112 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $113 from "./routes/api/ungatekeep/index.ts";
+import * as $114 from "./routes/api/webhooks/razorpay.ts";
+import * as $115 from "./routes/certificates/[id].tsx";
+import * as $116 from "./routes/check-inbox.tsx";
+import * as $117 from "./routes/contact.tsx";
+import * as $118 from "./routes/forgot-password.tsx";
+import * as $119 from "./routes/index.tsx";
+import * as $120 from "./routes/internships/[id]/edit.tsx";
+import * as $121 from "./routes/internships/[id]/index.tsx";
+import * as $122 from "./routes/internships/index.tsx";
+import * as $123 from "./routes/internships/mine.tsx";
+import * as $124 from "./routes/internships/new.tsx";
+import * as $125 from "./routes/internships/rss.xml.ts";
+import * as $126 from "./routes/me/alerts.tsx";
+import * as $127 from "./routes/me/notifications.tsx";
+import * as $128 from "./routes/me/settings.tsx";
+import * as $129 from "./routes/me/tracker.tsx";
+import * as $130 from "./routes/offline.tsx";
+import * as $131 from "./routes/onboarding.tsx";
+import * as $132 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $133 from "./routes/opportunities/[id]/edit.tsx";
+import * as $134 from "./routes/opportunities/[id]/index.tsx";
+import * as $135 from "./routes/opportunities/index.tsx";
+import * as $136 from "./routes/opportunities/mine.tsx";
+import * as $137 from "./routes/opportunities/new.tsx";
+import * as $138 from "./routes/organizations/[slug].tsx";
+import * as $139 from "./routes/organizations/claim/[token].tsx";
+import * as $140 from "./routes/privacy.tsx";
+import * as $141 from "./routes/profile.tsx";
+import * as $142 from "./routes/profile/resume.ts";
+import * as $143 from "./routes/purchases/[id]/receipt.tsx";
+import * as $144 from "./routes/refunds.tsx";
+import * as $145 from "./routes/report.tsx";
+import * as $146 from "./routes/reset-password.tsx";
+import * as $147 from "./routes/robots.txt.ts";
+import * as $148 from "./routes/sign-in.tsx";
+import * as $149 from "./routes/sign-out.ts";
+import * as $150 from "./routes/sign-up.tsx";
+import * as $151 from "./routes/sitemap.xml.ts";
+import * as $152 from "./routes/sitemap/[file].ts";
+import * as $153 from "./routes/terms.tsx";
+import * as $154 from "./routes/toolkits/[id]/index.tsx";
+import * as $155 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $156 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $157 from "./routes/toolkits/index.tsx";
+import * as $158 from "./routes/toolkits/mine.tsx";
+import * as $159 from "./routes/ungatekeep/[id].tsx";
+import * as $160 from "./routes/ungatekeep/index.tsx";
+import * as $161 from "./routes/ungatekeep/rss.xml.ts";
+import * as $162 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -221,149 +224,152 @@ const manifest: Manifest = {
     "./routes/admin/organizations/index.tsx": $14,
     "./routes/admin/outbox.tsx": $15,
     "./routes/admin/purchases.tsx": $16,
-    "./routes/admin/toolkits/[id].tsx": $17,
-    "./routes/admin/toolkits/index.tsx": $18,
-    "./routes/admin/toolkits/new.tsx": $19,
-    "./routes/admin/ungatekeep/[id].tsx": $20,
-    "./routes/admin/ungatekeep/index.tsx": $21,
-    "./routes/admin/ungatekeep/new.tsx": $22,
-    "./routes/admin/users.tsx": $23,
-    "./routes/api/admin/_middleware.ts": $24,
-    "./routes/api/admin/api-keys/[id].ts": $25,
-    "./routes/api/admin/api-keys/index.ts": $26,
-    "./routes/api/admin/banners/[id].ts": $27,
-    "./routes/api/admin/banners/index.ts": $28,
-    "./routes/api/admin/comments/index.ts": $29,
-    "./routes/api/admin/coupons/[id].ts": $30,
-    "./routes/api/admin/coupons/index.ts": $31,
-    "./routes/api/admin/jobs/[name]/run.ts": $32,
-    "./routes/api/admin/moderation/[kind]/[id].ts": $33,
-    "./routes/api/admin/moderation/index.ts": $34,
-    "./routes/api/admin/opportunities/[id].ts": $35,
-    "./routes/api/admin/opportunities/index.ts": $36,
-    "./routes/api/admin/organizations/[id].ts": $37,
-    "./routes/api/admin/organizations/index.ts": $38,
-    "./routes/api/admin/outbox/[id]/retry.ts": $39,
-    "./routes/api/admin/outbox/index.ts": $40,
-    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $41,
-    "./routes/api/admin/purchases/[id]/refund.ts": $42,
-    "./routes/api/admin/purchases/index.ts": $43,
-    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $44,
-    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $45,
-    "./routes/api/admin/reports/index.ts": $46,
-    "./routes/api/admin/stats.ts": $47,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $48,
-    "./routes/api/admin/toolkit-content-items/index.ts": $49,
-    "./routes/api/admin/toolkits/[id]/content.ts": $50,
-    "./routes/api/admin/toolkits/[id]/index.ts": $51,
-    "./routes/api/admin/toolkits/index.ts": $52,
-    "./routes/api/admin/ungatekeep/[id].ts": $53,
-    "./routes/api/admin/ungatekeep/index.ts": $54,
-    "./routes/api/admin/ungatekeep/preview.ts": $55,
-    "./routes/api/admin/uploads/index.ts": $56,
-    "./routes/api/admin/users/[id].ts": $57,
-    "./routes/api/admin/users/index.ts": $58,
-    "./routes/api/auth/_middleware.ts": $59,
-    "./routes/api/auth/callback/[provider].ts": $60,
-    "./routes/api/auth/forget-password.ts": $61,
-    "./routes/api/auth/get-session.ts": $62,
-    "./routes/api/auth/request-password-reset.ts": $63,
-    "./routes/api/auth/reset-password.ts": $64,
-    "./routes/api/auth/send-verification-email.ts": $65,
-    "./routes/api/auth/session.ts": $66,
-    "./routes/api/auth/sign-in/email.ts": $67,
-    "./routes/api/auth/sign-in/social.ts": $68,
-    "./routes/api/auth/sign-out.ts": $69,
-    "./routes/api/auth/sign-up/email.ts": $70,
-    "./routes/api/auth/verify-email.ts": $71,
-    "./routes/api/banners.ts": $72,
-    "./routes/api/docs.tsx": $73,
-    "./routes/api/files/[id].ts": $74,
-    "./routes/api/health.ts": $75,
-    "./routes/api/internships/[id].ts": $76,
-    "./routes/api/internships/index.ts": $77,
-    "./routes/api/me/alerts/[id].ts": $78,
-    "./routes/api/me/alerts/index.ts": $79,
-    "./routes/api/me/certificates.ts": $80,
-    "./routes/api/me/export.ts": $81,
-    "./routes/api/me/index.ts": $82,
-    "./routes/api/me/notifications/index.ts": $83,
-    "./routes/api/me/notifications/read.ts": $84,
-    "./routes/api/me/push-subscriptions.ts": $85,
-    "./routes/api/me/recommendations.ts": $86,
-    "./routes/api/me/resume/file.ts": $87,
-    "./routes/api/me/resume/index.ts": $88,
-    "./routes/api/me/saved/[kind]/[id].ts": $89,
-    "./routes/api/me/saved/ids.ts": $90,
-    "./routes/api/me/saved/index.ts": $91,
-    "./routes/api/me/settings.ts": $92,
-    "./routes/api/onboarding.ts": $93,
-    "./routes/api/openapi.json.ts": $94,
-    "./routes/api/opportunities/[id].ts": $95,
-    "./routes/api/opportunities/index.ts": $96,
-    "./routes/api/organizations/[slug]/claim.ts": $97,
-    "./routes/api/organizations/[slug]/index.ts": $98,
-    "./routes/api/profile.ts": $99,
-    "./routes/api/purchases.ts": $100,
-    "./routes/api/push/key.ts": $101,
-    "./routes/api/reports/index.ts": $102,
-    "./routes/api/toolkits/[id]/index.ts": $103,
-    "./routes/api/toolkits/[id]/progress.ts": $104,
-    "./routes/api/toolkits/[id]/verify.ts": $105,
-    "./routes/api/toolkits/index.ts": $106,
-    "./routes/api/ungatekeep/[id].ts": $107,
-    "./routes/api/ungatekeep/[id]/comments.ts": $108,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $109,
-    "./routes/api/ungatekeep/comments/[id].ts": $110,
-    "./routes/api/ungatekeep/index.ts": $111,
-    "./routes/api/webhooks/razorpay.ts": $112,
-    "./routes/certificates/[id].tsx": $113,
-    "./routes/check-inbox.tsx": $114,
-    "./routes/contact.tsx": $115,
-    "./routes/forgot-password.tsx": $116,
-    "./routes/index.tsx": $117,
-    "./routes/internships/[id]/edit.tsx": $118,
-    "./routes/internships/[id]/index.tsx": $119,
-    "./routes/internships/index.tsx": $120,
-    "./routes/internships/mine.tsx": $121,
-    "./routes/internships/new.tsx": $122,
-    "./routes/internships/rss.xml.ts": $123,
-    "./routes/me/alerts.tsx": $124,
-    "./routes/me/notifications.tsx": $125,
-    "./routes/me/settings.tsx": $126,
-    "./routes/me/tracker.tsx": $127,
-    "./routes/offline.tsx": $128,
-    "./routes/onboarding.tsx": $129,
-    "./routes/opportunities/[id]/calendar.ics.ts": $130,
-    "./routes/opportunities/[id]/edit.tsx": $131,
-    "./routes/opportunities/[id]/index.tsx": $132,
-    "./routes/opportunities/index.tsx": $133,
-    "./routes/opportunities/mine.tsx": $134,
-    "./routes/opportunities/new.tsx": $135,
-    "./routes/organizations/[slug].tsx": $136,
-    "./routes/organizations/claim/[token].tsx": $137,
-    "./routes/privacy.tsx": $138,
-    "./routes/profile.tsx": $139,
-    "./routes/profile/resume.ts": $140,
-    "./routes/purchases/[id]/receipt.tsx": $141,
-    "./routes/refunds.tsx": $142,
-    "./routes/reset-password.tsx": $143,
-    "./routes/robots.txt.ts": $144,
-    "./routes/sign-in.tsx": $145,
-    "./routes/sign-out.ts": $146,
-    "./routes/sign-up.tsx": $147,
-    "./routes/sitemap.xml.ts": $148,
-    "./routes/sitemap/[file].ts": $149,
-    "./routes/terms.tsx": $150,
-    "./routes/toolkits/[id]/index.tsx": $151,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $152,
-    "./routes/toolkits/[id]/learn/index.tsx": $153,
-    "./routes/toolkits/index.tsx": $154,
-    "./routes/toolkits/mine.tsx": $155,
-    "./routes/ungatekeep/[id].tsx": $156,
-    "./routes/ungatekeep/index.tsx": $157,
-    "./routes/ungatekeep/rss.xml.ts": $158,
-    "./routes/unsubscribe/[token].tsx": $159,
+    "./routes/admin/reports/[kind]/[targetId].tsx": $17,
+    "./routes/admin/reports/index.tsx": $18,
+    "./routes/admin/toolkits/[id].tsx": $19,
+    "./routes/admin/toolkits/index.tsx": $20,
+    "./routes/admin/toolkits/new.tsx": $21,
+    "./routes/admin/ungatekeep/[id].tsx": $22,
+    "./routes/admin/ungatekeep/index.tsx": $23,
+    "./routes/admin/ungatekeep/new.tsx": $24,
+    "./routes/admin/users.tsx": $25,
+    "./routes/api/admin/_middleware.ts": $26,
+    "./routes/api/admin/api-keys/[id].ts": $27,
+    "./routes/api/admin/api-keys/index.ts": $28,
+    "./routes/api/admin/banners/[id].ts": $29,
+    "./routes/api/admin/banners/index.ts": $30,
+    "./routes/api/admin/comments/index.ts": $31,
+    "./routes/api/admin/coupons/[id].ts": $32,
+    "./routes/api/admin/coupons/index.ts": $33,
+    "./routes/api/admin/jobs/[name]/run.ts": $34,
+    "./routes/api/admin/moderation/[kind]/[id].ts": $35,
+    "./routes/api/admin/moderation/index.ts": $36,
+    "./routes/api/admin/opportunities/[id].ts": $37,
+    "./routes/api/admin/opportunities/index.ts": $38,
+    "./routes/api/admin/organizations/[id].ts": $39,
+    "./routes/api/admin/organizations/index.ts": $40,
+    "./routes/api/admin/outbox/[id]/retry.ts": $41,
+    "./routes/api/admin/outbox/index.ts": $42,
+    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $43,
+    "./routes/api/admin/purchases/[id]/refund.ts": $44,
+    "./routes/api/admin/purchases/index.ts": $45,
+    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $46,
+    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $47,
+    "./routes/api/admin/reports/index.ts": $48,
+    "./routes/api/admin/stats.ts": $49,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $50,
+    "./routes/api/admin/toolkit-content-items/index.ts": $51,
+    "./routes/api/admin/toolkits/[id]/content.ts": $52,
+    "./routes/api/admin/toolkits/[id]/index.ts": $53,
+    "./routes/api/admin/toolkits/index.ts": $54,
+    "./routes/api/admin/ungatekeep/[id].ts": $55,
+    "./routes/api/admin/ungatekeep/index.ts": $56,
+    "./routes/api/admin/ungatekeep/preview.ts": $57,
+    "./routes/api/admin/uploads/index.ts": $58,
+    "./routes/api/admin/users/[id].ts": $59,
+    "./routes/api/admin/users/index.ts": $60,
+    "./routes/api/auth/_middleware.ts": $61,
+    "./routes/api/auth/callback/[provider].ts": $62,
+    "./routes/api/auth/forget-password.ts": $63,
+    "./routes/api/auth/get-session.ts": $64,
+    "./routes/api/auth/request-password-reset.ts": $65,
+    "./routes/api/auth/reset-password.ts": $66,
+    "./routes/api/auth/send-verification-email.ts": $67,
+    "./routes/api/auth/session.ts": $68,
+    "./routes/api/auth/sign-in/email.ts": $69,
+    "./routes/api/auth/sign-in/social.ts": $70,
+    "./routes/api/auth/sign-out.ts": $71,
+    "./routes/api/auth/sign-up/email.ts": $72,
+    "./routes/api/auth/verify-email.ts": $73,
+    "./routes/api/banners.ts": $74,
+    "./routes/api/docs.tsx": $75,
+    "./routes/api/files/[id].ts": $76,
+    "./routes/api/health.ts": $77,
+    "./routes/api/internships/[id].ts": $78,
+    "./routes/api/internships/index.ts": $79,
+    "./routes/api/me/alerts/[id].ts": $80,
+    "./routes/api/me/alerts/index.ts": $81,
+    "./routes/api/me/certificates.ts": $82,
+    "./routes/api/me/export.ts": $83,
+    "./routes/api/me/index.ts": $84,
+    "./routes/api/me/notifications/index.ts": $85,
+    "./routes/api/me/notifications/read.ts": $86,
+    "./routes/api/me/push-subscriptions.ts": $87,
+    "./routes/api/me/recommendations.ts": $88,
+    "./routes/api/me/resume/file.ts": $89,
+    "./routes/api/me/resume/index.ts": $90,
+    "./routes/api/me/saved/[kind]/[id].ts": $91,
+    "./routes/api/me/saved/ids.ts": $92,
+    "./routes/api/me/saved/index.ts": $93,
+    "./routes/api/me/settings.ts": $94,
+    "./routes/api/onboarding.ts": $95,
+    "./routes/api/openapi.json.ts": $96,
+    "./routes/api/opportunities/[id].ts": $97,
+    "./routes/api/opportunities/index.ts": $98,
+    "./routes/api/organizations/[slug]/claim.ts": $99,
+    "./routes/api/organizations/[slug]/index.ts": $100,
+    "./routes/api/profile.ts": $101,
+    "./routes/api/purchases.ts": $102,
+    "./routes/api/push/key.ts": $103,
+    "./routes/api/reports/index.ts": $104,
+    "./routes/api/toolkits/[id]/index.ts": $105,
+    "./routes/api/toolkits/[id]/progress.ts": $106,
+    "./routes/api/toolkits/[id]/verify.ts": $107,
+    "./routes/api/toolkits/index.ts": $108,
+    "./routes/api/ungatekeep/[id].ts": $109,
+    "./routes/api/ungatekeep/[id]/comments.ts": $110,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $111,
+    "./routes/api/ungatekeep/comments/[id].ts": $112,
+    "./routes/api/ungatekeep/index.ts": $113,
+    "./routes/api/webhooks/razorpay.ts": $114,
+    "./routes/certificates/[id].tsx": $115,
+    "./routes/check-inbox.tsx": $116,
+    "./routes/contact.tsx": $117,
+    "./routes/forgot-password.tsx": $118,
+    "./routes/index.tsx": $119,
+    "./routes/internships/[id]/edit.tsx": $120,
+    "./routes/internships/[id]/index.tsx": $121,
+    "./routes/internships/index.tsx": $122,
+    "./routes/internships/mine.tsx": $123,
+    "./routes/internships/new.tsx": $124,
+    "./routes/internships/rss.xml.ts": $125,
+    "./routes/me/alerts.tsx": $126,
+    "./routes/me/notifications.tsx": $127,
+    "./routes/me/settings.tsx": $128,
+    "./routes/me/tracker.tsx": $129,
+    "./routes/offline.tsx": $130,
+    "./routes/onboarding.tsx": $131,
+    "./routes/opportunities/[id]/calendar.ics.ts": $132,
+    "./routes/opportunities/[id]/edit.tsx": $133,
+    "./routes/opportunities/[id]/index.tsx": $134,
+    "./routes/opportunities/index.tsx": $135,
+    "./routes/opportunities/mine.tsx": $136,
+    "./routes/opportunities/new.tsx": $137,
+    "./routes/organizations/[slug].tsx": $138,
+    "./routes/organizations/claim/[token].tsx": $139,
+    "./routes/privacy.tsx": $140,
+    "./routes/profile.tsx": $141,
+    "./routes/profile/resume.ts": $142,
+    "./routes/purchases/[id]/receipt.tsx": $143,
+    "./routes/refunds.tsx": $144,
+    "./routes/report.tsx": $145,
+    "./routes/reset-password.tsx": $146,
+    "./routes/robots.txt.ts": $147,
+    "./routes/sign-in.tsx": $148,
+    "./routes/sign-out.ts": $149,
+    "./routes/sign-up.tsx": $150,
+    "./routes/sitemap.xml.ts": $151,
+    "./routes/sitemap/[file].ts": $152,
+    "./routes/terms.tsx": $153,
+    "./routes/toolkits/[id]/index.tsx": $154,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $155,
+    "./routes/toolkits/[id]/learn/index.tsx": $156,
+    "./routes/toolkits/index.tsx": $157,
+    "./routes/toolkits/mine.tsx": $158,
+    "./routes/ungatekeep/[id].tsx": $159,
+    "./routes/ungatekeep/index.tsx": $160,
+    "./routes/ungatekeep/rss.xml.ts": $161,
+    "./routes/unsubscribe/[token].tsx": $162,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

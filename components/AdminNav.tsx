@@ -13,6 +13,7 @@ const ADMIN_LINKS: { href: string; label: string }[] = [
   { href: "/admin/opportunities", label: "Opportunities" },
   { href: "/admin/moderation", label: "Moderation" },
   { href: "/admin/organizations", label: "Organizations" },
+  { href: "/admin/reports", label: "Reports" },
   { href: "/admin/toolkits", label: "Toolkits" },
   { href: "/admin/coupons", label: "Coupons" },
   { href: "/admin/purchases", label: "Purchases" },

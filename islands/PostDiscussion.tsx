@@ -3,7 +3,8 @@
  * comment thread, rendered on the server for readers and search engines and hydrated for writing, replying, editing,
  * deleting and reacting without a reload. A guest sees the counts and the thread and a sign-in link that returns to
  * the post; a signed-in user with an unverified e-mail is told to verify it. Comment text is rendered as text, link
- * and line-break elements (`contentSegments`), never as HTML.
+ * and line-break elements (`contentSegments`), never as HTML. Each comment but the reader's own has a "Report" link to
+ * `/report` (docs/decisions.md, Trust, "Reports"), which works without JavaScript.
  */
 import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -12,6 +13,7 @@ import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { reportHref } from "@/lib/browser/report_format.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { COMMENT_LINK_REL, contentSegments } from "@/lib/comments/content.ts";
 import {
@@ -242,6 +244,16 @@ export default function PostDiscussion(props: PostDiscussionProps) {
           />
         )
         : <CommentText content={comment.content} />}
+      {!comment.isDeleted && editing !== comment.id && viewer?.id !== comment.user?.id && (
+        <p class="mt-1 text-sm">
+          <a
+            href={reportHref("comment", comment.id, `/ungatekeep/${postId}#comment-${comment.id}`)}
+            class="text-slate-700 underline decoration-slate-400 underline-offset-2 hover:text-red-800"
+          >
+            Report<span class="sr-only">{` the comment by ${authorName(comment)}`}</span>
+          </a>
+        </p>
+      )}
       {hydrated && viewer && editing !== comment.id && !comment.isDeleted && (
         <div class="mt-1 flex flex-wrap gap-3 text-sm">
           {viewer.canComment && (

@@ -27,7 +27,10 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     accounts.get("sara@demo.careers")!,
     accounts.get("rohan@demo.careers")!,
   ]);
-  const trustLines = await seedTrust(kv, { member: accounts.get("member@demo.careers")! });
+  const trustLines = await seedTrust(kv, {
+    member: accounts.get("member@demo.careers")!,
+    students: [accounts.get("sara@demo.careers")!, accounts.get("rohan@demo.careers")!],
+  });
   const toolkitLines = await seedToolkits(kv, accounts.get("admin@demo.careers")!, accounts.get("sara@demo.careers")!);
   const ungatekeepLines = await seedUngatekeep(kv, accounts.get("admin@demo.careers")!);
   const commentLines = await seedDiscussion(kv, accounts, appUrl);

@@ -1,8 +1,8 @@
 /**
  * The demo's trust features (`deno task seed`; docs/decisions.md, Trust): the demo internships linked to their
  * organizations, one organization verified by its domain with the demo member as its manager (its listings show the
- * badge), and a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships",
- * the admin finds it in `/admin/moderation`. Idempotent.
+ * badge), a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships", the
+ * admin finds it in `/admin/moderation`; and open reports from the demo students for `/admin/reports`. Idempotent.
  */
 import { linkOrganizations } from "@/lib/organizations/link.ts";
 import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization } from "@/lib/organizations/store.ts";
@@ -11,6 +11,7 @@ import { InternshipCreateSchema, InternshipQuerySchema } from "@/lib/internships
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { Organization } from "@/lib/organizations/schema.ts";
 import type { User } from "@/lib/users/users.ts";
+import { fileReport } from "@/lib/reports/reports.ts";
 
 /** The organization the demo verifies, by its slug, with its website. */
 const VERIFIED = { slug: "zeta-fintech", website: "https://zetafintech.in", domain: "zetafintech.in" };
@@ -18,8 +19,14 @@ const VERIFIED = { slug: "zeta-fintech", website: "https://zetafintech.in", doma
 /** The held listing's title. */
 export const HELD_TITLE = "Work-from-home Data Entry Intern";
 
-/** Seeds the trust part for the demo `member` (a manager, and the held listing's poster); returns what it did. */
-export async function seedTrust(kv: Deno.Kv, { member }: { member: User }): Promise<string[]> {
+/**
+ * Seeds the trust part for the demo `member` (a manager, and the held listing's poster) and `students` (who report);
+ * returns what it did.
+ */
+export async function seedTrust(
+  kv: Deno.Kv,
+  { member, students }: { member: User; students: User[] },
+): Promise<string[]> {
   const link = await linkOrganizations({ kv, requests: new InFlightRequests(), now: new Date() });
   const lines = [`Organizations: ${link.linked} demo internships linked`];
   const found = await organizationBySlug(kv, VERIFIED.slug);
@@ -55,5 +62,16 @@ export async function seedTrust(kv: Deno.Kv, { member }: { member: User }): Prom
     })]);
     lines.push(`Moderation: "${held.title}" held (${held.moderation.reasons.join(", ")})`);
   }
+  const newest = await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "2" }), viewer: null });
+  const reasons = [["misleading", "The stipend on the company site is half of this."], ["spam", null]] as const;
+  let filed = 0;
+  for (const [i, internship] of newest.internships.entries()) {
+    for (const student of i === 0 ? students : students.slice(0, 1)) {
+      const [reason, details] = reasons[i];
+      const { created } = await fileReport(kv, student, { kind: "internship", id: internship.id, reason, details });
+      if (created) filed++;
+    }
+  }
+  if (filed > 0) lines.push(`Reports: ${filed} open reports from the demo students`);
   return lines;
 }

@@ -11,6 +11,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { OrganizationBadge } from "@/components/organizations/OrganizationBadge.tsx";
+import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import { trackRecord } from "@/lib/browser/organization_format.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
@@ -297,6 +298,17 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
             )}
         </div>
       </section>
+      {!data.manages && (
+        <div class="mt-6">
+          <ReportControl
+            kind="organization"
+            id={organization.id}
+            back={`/organizations/${organization.slug}`}
+            label="Report this organization"
+            signedIn={Boolean(state.user)}
+          />
+        </div>
+      )}
     </article>
   );
 });

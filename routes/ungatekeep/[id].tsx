@@ -20,6 +20,7 @@ import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { type CommentPage, listComments } from "@/lib/comments/comments.ts";
 import { canComment, canModerate } from "@/lib/comments/policy.ts";
 import PostDiscussion from "@/islands/PostDiscussion.tsx";
+import { ReportControl } from "@/components/reports/ReportForm.tsx";
 
 interface Data {
   post: PostView;
@@ -93,6 +94,17 @@ export default define.page<Data>(function PostPage({ data: { post, discussion },
       {post.linkUrl && (
         <div class="mt-6">
           <LinkCard url={post.linkUrl} title={post.linkTitle} image={post.linkImage} />
+        </div>
+      )}
+      {live && (
+        <div class="mt-6">
+          <ReportControl
+            kind="post"
+            id={post.id}
+            back={`/ungatekeep/${post.id}`}
+            label="Report this post"
+            signedIn={Boolean(user)}
+          />
         </div>
       )}
       {discussion && (

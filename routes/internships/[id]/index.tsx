@@ -15,6 +15,7 @@ import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
+import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
@@ -157,6 +158,18 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
           {internship.description ?? "The organization has not added a description."}
         </p>
       </section>
+
+      {!manage && (
+        <div class="mt-8">
+          <ReportControl
+            kind="internship"
+            id={internship.id}
+            back={`/internships/${internship.id}`}
+            label="Report this internship"
+            signedIn={Boolean(state.user)}
+          />
+        </div>
+      )}
 
       <footer class="mt-8 border-t border-slate-200 pt-4 text-sm text-slate-700">
         Posted by <span class="font-medium text-slate-900">{internship.user?.name ?? FORMER_MEMBER}</span>

@@ -12,6 +12,7 @@ import { DateRange, TimingBadge } from "@/components/opportunities/OpportunityCa
 import { STATUS_LABELS, timing, TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
+import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import SaveButton from "@/islands/SaveButton.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
@@ -122,6 +123,17 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
           Add to calendar
         </a>
       </div>
+      {state.user?.id !== o.userId && (
+        <div class="mt-8">
+          <ReportControl
+            kind="opportunity"
+            id={o.id}
+            back={`/opportunities/${o.id}`}
+            label="Report this opportunity"
+            signedIn={Boolean(state.user)}
+          />
+        </div>
+      )}
     </article>
   );
 });

@@ -11,8 +11,9 @@ import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { organizationProfile } from "@/lib/organizations/organizations.ts";
 import { ModerationQuerySchema, moderationQueue } from "@/lib/moderation/admin.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
+import { AdminReportQuerySchema, reportedTargets } from "@/lib/reports/reports.ts";
 
-Deno.test("the demo links every internship, verifies one organization and holds one listing", async () => {
+Deno.test("the demo links every internship, verifies one organization, holds one listing, has open reports", async () => {
   using kv = await Deno.openKv(":memory:");
   await seedDemoData(kv);
   await seedDemoData(kv);
@@ -27,4 +28,6 @@ Deno.test("the demo links every internship, verifies one organization and holds 
   assert(zeta.internships.length > 0 && zeta.internships.every((i) => i.organization?.isVerified));
   const queue = await moderationQueue(kv, ModerationQuerySchema.parse({}));
   assertEquals(queue.items.map((item) => item.listing.title), [HELD_TITLE]);
+  const reports = await reportedTargets(kv, AdminReportQuerySchema.parse({}));
+  assertEquals(reports.targets.map((target) => target.openReports), [2, 1], "open reports, seeded once");
 });

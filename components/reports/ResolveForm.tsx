@@ -1,0 +1,44 @@
+/**
+ * The admin's form that resolves every open report of a target (docs/decisions.md, Trust, "Reports"): the action as
+ * radio buttons (an organization is never deleted, so it is not offered one), a note the reporters and the owner read,
+ * and a submit button; a plain form posting to `/admin/reports`, which answers back to `from`.
+ */
+import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
+import { ACTION_LABELS } from "@/lib/browser/report_format.ts";
+import { TextAreaField } from "@/components/forms.tsx";
+
+export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; targetId: string; from: string }) {
+  const prefix = `resolve-${kind}-${targetId}`;
+  const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
+  return (
+    <form method="post" action="/admin/reports" class="space-y-3">
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="targetId" value={targetId} />
+      <input type="hidden" name="from" value={from} />
+      <fieldset>
+        <legend class="text-sm font-medium text-slate-800">Resolve the open reports</legend>
+        <div class="mt-2 flex flex-wrap gap-x-5 gap-y-2">
+          {actions.map((action) => (
+            <label key={action} class="flex items-center gap-2 text-sm text-slate-800">
+              <input type="radio" name="action" value={action} required class="h-4 w-4 accent-indigo-700" />
+              {kind === "organization" && action === "hide" ? "Take its verified badge away" : ACTION_LABELS[action]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <TextAreaField
+        id={`${prefix}-note`}
+        name="note"
+        label="Note to the reporters and the owner (optional)"
+        rows={2}
+        maxLength={1000}
+      />
+      <button
+        type="submit"
+        class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800"
+      >
+        Resolve
+      </button>
+    </form>
+  );
+}

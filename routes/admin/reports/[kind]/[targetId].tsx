@@ -1,0 +1,70 @@
+/**
+ * `/admin/reports/{kind}/{targetId}` (admins only): one reported target (docs/decisions.md, Trust, "Reports"): a link
+ * to it while it has a page, every report of it, newest first, with its reason, details, reporter and how it was
+ * resolved, and the form to resolve the open ones. Something nobody reported renders the 404 page.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { Badge } from "@/components/internships/InternshipCard.tsx";
+import { ResolveForm } from "@/components/reports/ResolveForm.tsx";
+import { ACTION_LABELS, KIND_LABELS, REASON_LABELS } from "@/lib/browser/report_format.ts";
+import { formatDateTime } from "@/lib/dates.ts";
+import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
+
+export const handler = define.handlers<TargetReports>({
+  async GET(_req, ctx) {
+    const { kind, targetId } = ctx.params;
+    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError();
+    return ctx.render(await targetReports(ctx.state.services.kv, kind as ReportKind, targetId));
+  },
+});
+
+export default define.page<TargetReports>(function AdminTargetReportsPage({ data, url }) {
+  const { target, reports } = data;
+  const done = url.searchParams.get("done");
+  return (
+    <section aria-labelledby="page-title" class="max-w-3xl space-y-6 [overflow-wrap:anywhere]">
+      <PageHead title={`Reports of ${target.title} · Admin`} />
+      <a href="/admin/reports" class="text-sm text-indigo-700 underline">← All reports</a>
+      <div>
+        <Badge tone="indigo">{KIND_LABELS[target.kind]}</Badge>
+        <h1 id="page-title" class="mt-2 text-3xl font-bold tracking-tight text-slate-900">{target.title}</h1>
+        <p class="mt-2 text-slate-700">
+          {target.url ? <a href={target.url} class="text-indigo-700 underline">Open it</a> : "It has no page any more."}
+          {" · "}
+          {target.openReports === 1 ? "1 open report" : `${target.openReports} open reports`}
+        </p>
+      </div>
+      {done !== null && <Notice kind="success">{`Resolved ${done === "1" ? "1 report" : `${done} reports`}.`}</Notice>}
+      {target.status === "open" && (
+        <div class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+          <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} />
+        </div>
+      )}
+      <section aria-labelledby="reports-heading">
+        <h2 id="reports-heading" class="text-xl font-semibold text-slate-900">Reports</h2>
+        <ul class="mt-3 space-y-3">
+          {reports.map((report) => (
+            <li key={report.id} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+              <p class="font-medium text-slate-900">{REASON_LABELS[report.reason]}</p>
+              {report.details && <p class="mt-1 whitespace-pre-line text-slate-800">{report.details}</p>}
+              <p class="mt-1 text-sm text-slate-700">
+                By {report.reporter?.name ?? "a deleted account"},{" "}
+                <time datetime={report.createdAt}>{formatDateTime(report.createdAt)}</time>
+                {report.resolution && (
+                  <>
+                    {" · resolved: "}
+                    {ACTION_LABELS[report.resolution.action]}
+                    {report.resolution.note ? ` (“${report.resolution.note}”)` : ""}
+                  </>
+                )}
+              </p>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </section>
+  );
+});

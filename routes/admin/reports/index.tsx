@@ -1,0 +1,198 @@
+/**
+ * `/admin/reports` (admins only, by `/admin`'s middleware): reports grouped by what they report (docs/decisions.md,
+ * Trust, "Reports"), most reported first, with the reasons counted, a link to each target's reports, and a form to
+ * resolve all of a target's open reports (dismiss, hide, delete, with a note). `?status=resolved` shows the targets
+ * whose reports are all resolved, `?kind=` one kind. Plain links and forms: `POST` (fields `kind`, `targetId`,
+ * `action`, `note`) resolves and answers 303 back with `?done=`; it works without JavaScript.
+ */
+import { define } from "@/lib/platform/define.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { Badge } from "@/components/internships/InternshipCard.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import { ResolveForm } from "@/components/reports/ResolveForm.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
+import { KIND_LABELS, REASON_SHORT } from "@/lib/browser/report_format.ts";
+import { formatDateTime } from "@/lib/dates.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import {
+  AdminReportQuerySchema,
+  REPORT_KINDS,
+  type ReportedTargetPage,
+  reportedTargets,
+  type ReportKind,
+  type ReportReason,
+  ResolveSchema,
+  resolveTarget,
+} from "@/lib/reports/reports.ts";
+
+/** Targets per page. */
+const PAGE_SIZE = 20;
+
+interface Data {
+  page: ReportedTargetPage;
+  status: "open" | "resolved";
+  kind: ReportKind | undefined;
+  done: string | null;
+  problem: string | null;
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    const params = ctx.url.searchParams;
+    const parsed = AdminReportQuerySchema.safeParse({
+      ...params.get("status") ? { status: params.get("status") } : {},
+      ...params.get("kind") ? { kind: params.get("kind") } : {},
+      offset: params.get("offset") ?? "0",
+      limit: String(PAGE_SIZE),
+    });
+    const query = parsed.success ? parsed.data : AdminReportQuerySchema.parse({ limit: String(PAGE_SIZE) });
+    return ctx.render({
+      page: await reportedTargets(ctx.state.services.kv, query),
+      status: query.status,
+      kind: query.kind,
+      done: params.get("done"),
+      problem: params.get("problem"),
+    });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
+    const from = form.from.startsWith("/admin/reports") ? form.from : "/admin/reports";
+    const back = (key: string, value: string) => {
+      const url = new URL(from, "http://x");
+      url.searchParams.set(key, value);
+      return seeOther(`${url.pathname}?${url.searchParams}`);
+    };
+    const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
+    const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
+    if (!body.success || !kind) return back("problem", "action");
+    try {
+      const resolved = await resolveTarget(ctx.state.services, {
+        kind,
+        targetId: form.targetId,
+        admin: ctx.state.user,
+        body: body.data,
+      });
+      return back("done", String(resolved));
+    } catch (error) {
+      if (error instanceof InvalidInputError) return back("problem", "organization");
+      throw error;
+    }
+  },
+});
+
+/** The reasons of a target in words: "spam 2, misleading 1". */
+function reasonsText(reasons: Partial<Record<ReportReason, number>>): string {
+  return Object.entries(reasons).sort(([, a], [, b]) => b - a)
+    .map(([reason, count]) => `${REASON_SHORT[reason as ReportReason]} ${count}`).join(", ");
+}
+
+const PROBLEMS: Record<string, string> = {
+  action: "Choose what to do.",
+  organization: "An organization cannot be deleted; hide takes its verified badge away.",
+};
+
+export default define.page<Data>(function AdminReportsPage({ data, url }) {
+  const { page, status, kind, done, problem } = data;
+  const { offset, total } = page.pagination;
+  const href = (parts: Record<string, string | number | undefined>) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(parts)) if (value) params.set(name, String(value));
+    const query = params.toString();
+    return `/admin/reports${query ? `?${query}` : ""}`;
+  };
+  const here = url.pathname + url.search.replace(/([?&])(done|problem)=[^&]*/g, "$1").replace(/[?&]+$/, "");
+  return (
+    <section aria-labelledby="page-title" class="space-y-6">
+      <PageHead title="Reports · Admin" />
+      <div>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Reports</h1>
+        <p class="mt-2 text-slate-700">
+          What students reported, most reported first. Resolving tells every reporter what was done (never who else
+          reported) and, when something is hidden or deleted, its owner why.
+        </p>
+      </div>
+      {done !== null && <Notice kind="success">{`Resolved ${done === "1" ? "1 report" : `${done} reports`}.`}</Notice>}
+      {problem && <Notice kind="error">{PROBLEMS[problem] ?? PROBLEMS.action}</Notice>}
+      <nav aria-label="Report views" class="flex flex-wrap gap-2">
+        {(["open", "resolved"] as const).map((value) => (
+          <a
+            key={value}
+            href={href({ status: value === "open" ? undefined : value, kind })}
+            aria-current={status === value ? "page" : undefined}
+            class={`rounded-full px-4 py-1.5 text-sm font-medium ring-1 ring-inset ${
+              status === value ? "bg-indigo-700 text-white ring-indigo-700" : "bg-white text-slate-800 ring-slate-300"
+            }`}
+          >
+            {value === "open" ? "Open" : "Resolved"}
+          </a>
+        ))}
+        <span class="mx-1 self-center text-slate-500" aria-hidden="true">|</span>
+        {[undefined, ...REPORT_KINDS].map((value) => (
+          <a
+            key={value ?? "all"}
+            href={href({ status: status === "open" ? undefined : status, kind: value })}
+            aria-current={kind === value ? "page" : undefined}
+            class={`rounded-full px-3 py-1.5 text-sm font-medium ring-1 ring-inset ${
+              kind === value ? "bg-slate-800 text-white ring-slate-800" : "bg-white text-slate-800 ring-slate-300"
+            }`}
+          >
+            {value ? KIND_LABELS[value] : "All kinds"}
+          </a>
+        ))}
+      </nav>
+      {page.targets.length === 0
+        ? (
+          <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
+            {status === "open" ? "No open reports." : "No resolved reports."}
+          </p>
+        )
+        : (
+          <ul class="space-y-3">
+            {page.targets.map((target) => (
+              <li
+                key={`${target.kind}-${target.targetId}`}
+                class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]"
+              >
+                <div class="flex flex-wrap items-center gap-2">
+                  <Badge tone="indigo">{KIND_LABELS[target.kind]}</Badge>
+                  {status === "open" && (
+                    <Badge tone="red">
+                      {target.openReports === 1 ? "1 open report" : `${target.openReports} open reports`}
+                    </Badge>
+                  )}
+                  <span class="text-sm text-slate-700">
+                    last <time datetime={target.lastReportedAt}>{formatDateTime(target.lastReportedAt)}</time>
+                  </span>
+                </div>
+                <h2 class="mt-2 font-semibold text-slate-900">
+                  <a href={`/admin/reports/${target.kind}/${target.targetId}`} class="underline hover:text-indigo-800">
+                    {target.title}
+                  </a>
+                </h2>
+                <p class="text-sm text-slate-800">{reasonsText(target.reasons)}</p>
+                {status === "open" && (
+                  <div class="mt-3">
+                    <ResolveForm kind={target.kind} targetId={target.targetId} from={here} />
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      <Pagination
+        position={pagePosition(offset, page.targets.length, total)}
+        prev={offset > 0
+          ? { href: href({ status: status === "open" ? undefined : status, kind, offset: offset - PAGE_SIZE }) }
+          : null}
+        next={offset + PAGE_SIZE < total
+          ? { href: href({ status: status === "open" ? undefined : status, kind, offset: offset + PAGE_SIZE }) }
+          : null}
+      />
+    </section>
+  );
+});

@@ -1,0 +1,142 @@
+/**
+ * `/report`: report a listing, an organization, a post or a comment (docs/decisions.md, Trust, "Reports") without
+ * JavaScript. `GET ?kind=&id=&back=` shows what is reported and the form (a guest is sent to sign in and back);
+ * `POST` (the form's fields `kind`, `id`, `back`, `reason`, `details`, from here or from a "Report" control on the page
+ * itself) files the report as `POST /api/reports` does and answers 303 to `?sent=1&back=`, which thanks the person and
+ * links back; a refusal renders the form again with what went wrong (400, 403, 404, 429).
+ */
+import { define } from "@/lib/platform/define.ts";
+import { FormCard } from "@/components/FormCard.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
+import { ReportForm } from "@/components/reports/ReportForm.tsx";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { returnPage } from "@/lib/http/redirects.ts";
+import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { fileReport, REPORT_KINDS, ReportCreateSchema, type ReportKind } from "@/lib/reports/reports.ts";
+import { findTarget } from "@/lib/reports/targets.ts";
+
+/** The page: sent (thanks), or the form for a target with what went wrong. */
+type Data =
+  | { sent: true; back: string }
+  | {
+    sent: false;
+    back: string;
+    target: { kind: ReportKind; id: string; title: string } | null;
+    reason?: string;
+    details?: string;
+    error?: string;
+    detailsError?: string;
+  };
+
+/** `value` as a kind of report, or null. */
+function kindOf(value: string | null): ReportKind | null {
+  return (REPORT_KINDS as readonly string[]).includes(value ?? "") ? value as ReportKind : null;
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const params = ctx.url.searchParams;
+    const back = returnPage(params.get("back"), ctx.state.services.config.appUrl) ?? "/";
+    if (params.get("sent") === "1") return ctx.render({ sent: true, back });
+    const kind = kindOf(params.get("kind"));
+    const id = (params.get("id") ?? "").slice(0, 100);
+    try {
+      if (!kind || !id) throw new NotFoundError();
+      const target = await findTarget(ctx.state.services.kv, kind, id, ctx.state.user);
+      return ctx.render({ sent: false, back, target: { kind, id, title: target.title } });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      return ctx.render({ sent: false, back, target: null, error: "There is nothing to report here." }, {
+        status: 404,
+      });
+    }
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv, config } = ctx.state.services;
+    const form = await readFormFields(req, ["kind", "id", "back", "reason", "details"]);
+    const back = returnPage(form.back, config.appUrl) ?? "/";
+    const kind = kindOf(form.kind);
+    let title = "";
+    const again = (status: number, problem: { error?: string; detailsError?: string }) =>
+      ctx.render({
+        sent: false,
+        back,
+        target: kind ? { kind, id: form.id, title } : null,
+        reason: form.reason,
+        details: form.details,
+        ...problem,
+      }, { status });
+    try {
+      if (!kind) throw new NotFoundError();
+      title = (await findTarget(kv, kind, form.id, ctx.state.user)).title;
+      const body = ReportCreateSchema.safeParse({
+        kind,
+        id: form.id,
+        reason: form.reason || undefined,
+        details: form.details,
+      });
+      if (!body.success) {
+        const fields = new Set(body.error.issues.map((issue) => String(issue.path[0])));
+        if (fields.has("reason")) return again(400, { error: "Choose what is wrong." });
+        return again(400, {
+          detailsError: form.details.length > 1000
+            ? "Write at most 1,000 characters."
+            : "Tell us what is wrong in a few words.",
+        });
+      }
+      await fileReport(kv, ctx.state.user, body.data);
+      return seeOther(`/report?${new URLSearchParams({ sent: "1", back })}`);
+    } catch (error) {
+      if (error instanceof NotFoundError) return again(404, { error: "There is nothing to report here." });
+      if (error instanceof ForbiddenError) return again(403, { error: error.message });
+      if (error instanceof RateLimitedError) {
+        return again(429, { error: "You have sent 20 reports today. Try again tomorrow." });
+      }
+      throw error;
+    }
+  },
+});
+
+export default define.page<Data>(function ReportPage({ data }) {
+  if (data.sent) {
+    return (
+      <FormCard
+        title="Thank you for reporting"
+        lead="An admin will look at it. You will get a notification when they have decided; nobody is told who reported."
+      >
+        <PageHead title="Report sent" />
+        <p>
+          <a href={data.back} class="font-medium text-indigo-700 underline">Go back</a>
+        </p>
+      </FormCard>
+    );
+  }
+  const { target } = data;
+  return (
+    <FormCard
+      title="Report a problem"
+      lead={target ? `You are reporting: ${target.title}` : undefined}
+    >
+      <PageHead title="Report a problem" />
+      {data.error && <Notice kind="error">{data.error}</Notice>}
+      {target && (
+        <ReportForm
+          kind={target.kind}
+          id={target.id}
+          back={data.back}
+          reason={data.reason}
+          details={data.details}
+          error={data.detailsError}
+        />
+      )}
+      <p class="text-sm">
+        <a href={data.back} class="text-indigo-700 underline">Cancel</a>
+      </p>
+    </FormCard>
+  );
+});

@@ -1,0 +1,127 @@
+/**
+ * The report pages work without JavaScript (docs/decisions.md, Trust, "Reports"): the "Report" control on listing,
+ * organization and post pages and under comments, `/report` (the form, its refusals, the thanks), and the admin's
+ * `/admin/reports` and target pages with their resolve forms.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { call, postInternship } from "./helpers.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+
+function postForm(t: TestApp, who: TestUser, path: string, fields: Record<string, string>) {
+  return t.fetch(path, {
+    method: "POST",
+    headers: { ...who.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+}
+
+Deno.test("listing, organization and post pages carry the Report control; comments a Report link; not the owner's", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member, { title: "Reportable Intern" });
+  const signedIn = await (await t.fetch(`/internships/${listing.id}`, { headers: student.headers })).text();
+  assert(signedIn.includes("<summary") && signedIn.includes("Report this internship"));
+  assert(/<form method="post" action="\/report"/.test(signedIn), "the control holds a plain form");
+  assert(signedIn.includes('type="radio" name="reason" value="asks_for_money"'), "the reasons are radio buttons");
+  const guest = await (await t.fetch(`/internships/${listing.id}`)).text();
+  assert(guest.includes(`href="/report?kind=internship&amp;id=${listing.id}`), "a guest gets a link that signs in");
+  const own = await (await t.fetch(`/internships/${listing.id}`, { headers: member.headers })).text();
+  assert(!own.includes("Report this internship"), "the owner does not report their own listing");
+  const organization = await (await t.fetch(`/organizations/${listing.organization.slug}`, {
+    headers: student.headers,
+  })).text();
+  assert(organization.includes("Report this organization"));
+  const post = await createPost(t, admin, { title: "A post" });
+  await call(t, member, "POST", `/api/ungatekeep/${post.id}/comments`, { content: "Nice one" });
+  const postPage = await (await t.fetch(`/ungatekeep/${post.id}`, { headers: student.headers })).text();
+  assert(postPage.includes("Report this post"));
+  assert(/href="\/report\?kind=comment&amp;id=[\w-]+&amp;back=/.test(postPage), "each comment has a Report link");
+});
+
+Deno.test("/report: a guest signs in first; the form, its refusals and the thanks work as plain HTML", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member, { title: "Scammy Intern" });
+  const query = `kind=internship&id=${listing.id}&back=${encodeURIComponent(`/internships/${listing.id}`)}`;
+  const guest = await t.fetch(`/report?${query}`, { redirect: "manual" });
+  assertEquals(guest.status, 302);
+  assert(guest.headers.get("location")!.startsWith("/sign-in?callbackURL=%2Freport"));
+  const form = await t.fetch(`/report?${query}`, { headers: student.headers });
+  const html = await form.text();
+  assertEquals(form.status, 200);
+  assert(html.includes("You are reporting: Scammy Intern at Example Labs"));
+  const unknown = await t.fetch(`/report?kind=internship&id=${crypto.randomUUID()}`, { headers: student.headers });
+  assertEquals(unknown.status, 404);
+  assert((await unknown.text()).includes("There is nothing to report here."));
+
+  const fields = { kind: "internship", id: listing.id, back: `/internships/${listing.id}` };
+  const noReason = await postForm(t, student, "/report", fields);
+  assertEquals(noReason.status, 400);
+  assert((await noReason.text()).includes("Choose what is wrong."));
+  const noDetails = await postForm(t, student, "/report", { ...fields, reason: "other", details: " " });
+  assertEquals(noDetails.status, 400);
+  const noDetailsHtml = await noDetails.text();
+  assert(
+    noDetailsHtml.includes("Tell us what is wrong in a few words.") && /value="other"[^>]*checked/.test(noDetailsHtml),
+  );
+  const sent = await postForm(t, student, "/report", { ...fields, reason: "asks_for_money", details: "Asked ₹500" });
+  assertEquals(sent.status, 303);
+  const location = sent.headers.get("location")!;
+  assertEquals(location, `/report?sent=1&back=${encodeURIComponent(`/internships/${listing.id}`)}`);
+  const thanks = await (await t.fetch(location, { headers: student.headers })).text();
+  assert(thanks.includes("Thank you for reporting") && thanks.includes(`href="/internships/${listing.id}"`));
+  const mine = await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "spam" });
+  assertEquals([mine.status, mine.body.report.details], [200, "Asked ₹500"], "the form filed the report");
+  const foreign = await postForm(t, student, "/report", {
+    ...fields,
+    back: "https://evil.example.com/",
+    reason: "spam",
+  });
+  assertEquals(foreign.headers.get("location"), "/report?sent=1&back=%2F", "a foreign back goes home");
+});
+
+Deno.test("the admin reports pages list, show and resolve with plain forms", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const students = await Promise.all([1, 2].map((i) => createTestUser(t, "user", { name: `Student ${i}` })));
+  const listing = await postInternship(t, member, { title: "Disputed Intern" });
+  for (const student of students) {
+    await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
+  }
+  const list = await (await t.fetch("/admin/reports", { headers: admin.headers })).text();
+  assert(list.includes("Disputed Intern at Example Labs") && list.includes("2 open reports"));
+  assert(list.includes("misleading 2"));
+  const studentView = await t.fetch("/admin/reports", { headers: students[0].headers });
+  assertEquals(studentView.status, 403);
+  await studentView.body?.cancel();
+  const detail = await (await t.fetch(`/admin/reports/internship/${listing.id}`, { headers: admin.headers })).text();
+  assert(detail.includes("Student 1") && detail.includes("Student 2"));
+  const missing = await t.fetch(`/admin/reports/internship/${crypto.randomUUID()}`, { headers: admin.headers });
+  assertEquals(missing.status, 404);
+  await missing.body?.cancel();
+
+  const bad = await postForm(t, admin, "/admin/reports", {
+    kind: "internship",
+    targetId: listing.id,
+    from: "/admin/reports",
+  });
+  assertEquals([bad.status, bad.headers.get("location")], [303, "/admin/reports?problem=action"]);
+  const done = await postForm(t, admin, "/admin/reports", {
+    kind: "internship",
+    targetId: listing.id,
+    action: "hide",
+    note: "Misleading stipend.",
+    from: `/admin/reports/internship/${listing.id}`,
+  });
+  assertEquals([done.status, done.headers.get("location")], [303, `/admin/reports/internship/${listing.id}?done=2`]);
+  const after = await (await t.fetch(`/admin/reports/internship/${listing.id}?done=2`, { headers: admin.headers }))
+    .text();
+  assert(after.includes("Resolved 2 reports.") && after.includes("Misleading stipend."));
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 404, "hidden");
+});
