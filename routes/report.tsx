@@ -12,9 +12,10 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { ReportForm } from "@/components/reports/ReportForm.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { returnPage } from "@/lib/http/redirects.ts";
+import { returnPage } from "@/lib/auth/redirects.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
-import { fileReport, REPORT_KINDS, ReportCreateSchema, type ReportKind } from "@/lib/reports/reports.ts";
+import { checkReport, createReport, REPORT_KINDS, ReportCreateSchema, type ReportKind } from "@/lib/reports/reports.ts";
 import { findTarget } from "@/lib/reports/targets.ts";
 
 /** The page: sent (thanks), or the form for a target with what went wrong. */
@@ -89,7 +90,11 @@ export const handler = define.handlers<Data>({
             : "Tell us what is wrong in a few words.",
         });
       }
-      await fileReport(kv, ctx.state.user, body.data);
+      const check = await checkReport(kv, ctx.state.user, body.data);
+      if ("target" in check) {
+        await ctx.state.services.rateLimits.hit(RATE_LIMITS.reportsPerPerson, ctx.state.user.id);
+        await createReport(kv, ctx.state.user, body.data, check.target);
+      }
       return seeOther(`/report?${new URLSearchParams({ sent: "1", back })}`);
     } catch (error) {
       if (error instanceof NotFoundError) return again(404, { error: "There is nothing to report here." });

@@ -3,7 +3,7 @@
  * - `RATE_LIMITS` (docs/decisions.md, Auth): sign-in 5 per 10 s per e-mail and client IP and 60 per minute per IP;
  *   sign-up 10 per minute per IP; password-reset and verification e-mails 3 per minute per e-mail, requests for either
  *   also 10 per minute per IP; account deletion 5 password tries per session and 10 minutes; 5 organization claims
- *   per person and day;
+ *   per person and day; 20 new reports per person and day;
  * - `PERSON_LIMITS`, the per-person limits of the write routes (docs/decisions.md, Errors and limits, "Per-person
  *   limits").
  * `RATE_LIMITS=off` (`config.rateLimits` false) turns off the auth limits only; a rule marked `always` holds. The web
@@ -38,6 +38,8 @@ export const RATE_LIMITS = {
   verificationPerIp: { name: "verification_ip", limit: 10, windowMs: 60_000 },
   /** Claims of an organization, per person (docs/decisions.md, Trust, "Verification by domain"). */
   organizationClaimsPerPerson: { name: "organization_claims", limit: 5, windowMs: 24 * 60 * 60_000, always: true },
+  /** New reports, per person (docs/decisions.md, Trust, "Reports"). */
+  reportsPerPerson: { name: "reports", limit: 20, windowMs: 24 * 60 * 60_000, always: true },
   /** Password tries of account deletion, per session (docs/decisions.md, Data rights). */
   deleteAccountPerSession: { name: "delete_account_session", limit: 5, windowMs: 10 * 60_000 },
 } as const satisfies Record<string, RateLimitRule>;

@@ -7,7 +7,8 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { fileReport, ReportCreateSchema } from "@/lib/reports/reports.ts";
+import { checkReport, createReport, ReportCreateSchema } from "@/lib/reports/reports.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ReportSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
@@ -36,7 +37,11 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const body = await readBody(req, ReportCreateSchema);
-    const { report, created } = await fileReport(ctx.state.services.kv, ctx.state.user, body);
+    const { services, user } = ctx.state;
+    const check = await checkReport(services.kv, user, body);
+    if ("open" in check) return Response.json({ report: check.open });
+    await services.rateLimits.hit(RATE_LIMITS.reportsPerPerson, user.id);
+    const { report, created } = await createReport(services.kv, user, body, check.target);
     return Response.json({ report }, { status: created ? 201 : 200 });
   },
 });
