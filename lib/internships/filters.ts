@@ -6,7 +6,8 @@
  * reference scan of `tests/api/internships/closed_filters_test.ts`, which checks that they agree).
  */
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
-import type { BlockTest } from "@/lib/kv/chunked/archive.ts";
+import { allOf, type BlockTest } from "@/lib/kv/chunked/archive.ts";
+import { BLOCK_MAX_ENTRIES } from "@/lib/kv/chunked/archive_block.ts";
 import {
   ACTIVE,
   DELETED,
@@ -244,20 +245,21 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
   const places = location === undefined ? [] : cityVariants(location);
   const words = (filter.words ?? []).map(cityVariants);
   const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
+  // Marks are written to buffers reused from block to block (a scan reads each block's marks before the next).
+  const buffers = Array.from({ length: 10 }, () => new Uint8Array(BLOCK_MAX_ENTRIES));
   return (block) => {
-    const tests: ((i: number) => boolean)[] = [];
+    // Each test in turn, so a block is left at the first field none of its entries passes.
+    const masks: Uint8Array[] = [];
     const add = (field: number, matches: (value: unknown) => boolean) => {
-      const test = block.test(field, matches);
-      if (test) tests.push(test);
-      return test !== null;
+      const mask = block.mask(field, matches, buffers[masks.length]);
+      if (mask) masks.push(mask);
+      return mask !== null;
     };
     if (!add(FLAGS, (flags) => stateMatches(filter, flags as number))) return null;
     if (userId !== undefined && !add(OWNER, (owner) => owner === userId)) return null;
     if (types && !add(TYPE, (type) => types.has(type as number))) return null;
-    if (
-      (minStipend !== undefined || maxStipend !== undefined) &&
-      !add(STIPEND, (stipend) => stipend !== null && (stipend as number) >= min && (stipend as number) <= max)
-    ) return null;
+    const priced = (stipend: unknown) => stipend !== null && (stipend as number) >= min && (stipend as number) <= max;
+    if ((minStipend !== undefined || maxStipend !== undefined) && !add(STIPEND, priced)) return null;
     if (location !== undefined && !add(LOCATION, (name) => places.some((place) => (name as string).includes(place)))) {
       return null;
     }
@@ -265,20 +267,18 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
     if (openOn !== undefined && !add(DEADLINE, (day) => (day ?? Infinity) as number >= openOn)) return null;
     if (filter.verified) {
       const { organizations } = filter.verified;
-      const itself = block.test(VERIFIED, (flag) => flag === 1);
-      const byOrganization = block.test(ORGANIZATION, (id) => organizations.has(id as string));
+      const itself = block.mask(VERIFIED, (flag) => flag === 1, buffers[8]);
+      const byOrganization = block.mask(ORGANIZATION, (id) => organizations.has(id as string), buffers[9]);
       if (!itself && !byOrganization) return null;
-      tests.push((i) => (itself?.(i) ?? false) || (byOrganization?.(i) ?? false));
+      if (itself && byOrganization) { for (let i = 0; i < itself.length; i++) itself[i] |= byOrganization[i]; }
+      masks.push(itself ?? byOrganization!);
     }
     if (words.length > 0) {
-      const marks = block.search(words)!;
-      if (!marks.includes(1)) return null;
-      tests.push((i) => marks[i] === 1);
+      const found = block.search(words);
+      if (!found) return null;
+      masks.push(found);
     }
-    return (i) => {
-      for (const test of tests) if (!test(i)) return false;
-      return true;
-    };
+    return allOf(masks);
   };
 }
 

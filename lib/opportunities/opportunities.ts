@@ -46,7 +46,7 @@ import {
 } from "./schema.ts";
 import { type OpportunityColumns, type OpportunityEntry, opportunityStore } from "./store.ts";
 import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
-import { type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
+import { allOf, type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
 
 export * from "./schema.ts";
 
@@ -181,21 +181,11 @@ function selectLive(model: OpportunityModel, base: readonly number[], { types, s
 function archivedTest({ types, status, owner, words }: Selection): BlockTest<OpportunityEntry> {
   const codes = new Set(types.map((t) => OPPORTUNITY_TYPES.indexOf(t as typeof OPPORTUNITY_TYPES[number])));
   return (block: ArchiveBlock<OpportunityEntry>) => {
-    const tests: ((i: number) => boolean)[] = [];
-    const add = (field: number, matches: (value: unknown) => boolean) => {
-      const test = block.test(field, matches);
-      if (test) tests.push(test);
-      return test !== null;
-    };
-    if (codes.size > 0 && !add(TYPE, (type) => codes.has(type as number))) return null;
-    if (status !== undefined && !add(STATUS, (code) => code === status)) return null;
-    if (owner !== undefined && !add(OWNER, (id) => id === owner)) return null;
-    if (words.length > 0) {
-      const marks = block.search(words.map((word) => [word]))!;
-      if (!marks.includes(1)) return null;
-      tests.push((i) => marks[i] === 1);
-    }
-    return (i) => tests.every((test) => test(i));
+    const masks: (Uint8Array | null)[] = [block.mask(STATUS, (code) => status === undefined || code === status)];
+    if (codes.size > 0) masks.push(block.mask(TYPE, (type) => codes.has(type as number)));
+    if (owner !== undefined) masks.push(block.mask(OWNER, (id) => id === owner));
+    if (words.length > 0) masks.push(block.search(words.map((word) => [word])));
+    return allOf(masks);
   };
 }
 

@@ -42,7 +42,7 @@ export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
 /** At most this many filters keep their matches per archive. */
 const MATCH_FILTERS = 32;
 /** At most this many matches are kept over all filters (4 bytes each). */
-const MATCH_ENTRIES = 4_000_000;
+const MATCH_ENTRIES = 2_000_000;
 /** Records per commit of a bulk seed (KV allows 1,000 mutations and 800 KiB per commit). */
 const SEED_RECORDS = 400;
 /** Blocks read per round trip when many are missing (a cold scan). */
@@ -71,10 +71,24 @@ export interface ArchiveChange<R> {
 }
 
 /**
- * A filter's test of one block: null when no entry of the block can match (it is skipped), else the test of an entry
- * by its position. Built per block, so a dictionary value is tested once per block.
+ * A filter's test of one block: null when no entry of the block can match (it is skipped), else marks by entry
+ * position (1: matches), built from the block's columns (`ArchiveBlock.mask`, `ArchiveBlock.search`).
  */
-export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => ((i: number) => boolean) | null;
+export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => Uint8Array | null;
+
+/** `masks` ANDed into the first (which is changed); null when any is null or nothing is left. */
+export function allOf(masks: (Uint8Array | null)[]): Uint8Array | null {
+  const [first, ...rest] = masks;
+  if (!first || rest.some((mask) => !mask)) return null;
+  let any = 0;
+  for (let i = 0; i < first.length; i++) {
+    let pass = first[i];
+    for (const mask of rest) pass &= mask![i];
+    first[i] = pass;
+    any |= pass;
+  }
+  return any ? first : null;
+}
 
 /**
  * A filter's matches in the archive, newest first, each as its block's directory index times 1,024 plus its position
@@ -139,6 +153,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private readonly matchCache = new Map<string, Promise<ArchiveMatches>>();
   private matchEntries = 0;
   private readonly lock = new Lock();
+  /** Scan buffers not in use (see `scan`). */
+  private readonly buffers: Int32Array[] = [];
   /** How long (ms) an archive-only write retries lost races. */
   retryBudgetMs = RETRY_BUDGET_MS;
 
@@ -299,7 +315,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const uncached = directory.keys.filter((key, i) => this.cache.get(keyString(key))?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
     const capacity = directory.counts.reduce((sum, n) => sum + n, 0);
-    const refs = new Int32Array(capacity);
+    // Matches are collected in a buffer of this archive's (as many entries as the archive holds), taken from a pool
+    // while the scan runs, so a scan leaves behind only its matches, not a buffer of the archive's size.
+    let refs = this.buffers.pop() ?? new Int32Array(0);
+    if (refs.length < capacity) refs = new Int32Array(capacity);
     const ranks = rank ? new Float64Array(capacity) : undefined;
     let found = 0;
     for (let end = count; end > 0; end -= LIST_BATCH) {
@@ -307,24 +326,28 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       for (let i = end - 1; i >= Math.max(0, end - LIST_BATCH); i--) indexes.push(i);
       const read = await this.blocksAt(directory, indexes);
       read.forEach((block, j) => {
-        const matches = test(block);
-        if (!matches) return;
+        const marks = test(block);
+        if (!marks) return;
         const base = indexes[j] * BLOCK_MAX_ENTRIES;
         const rankOf = rank?.(block);
         for (let i = 0; i < block.count; i++) {
-          if (!matches(i)) continue;
+          if (marks[i] === 0) continue;
           if (ranks) ranks[found] = rankOf!(i);
           refs[found++] = base + i;
         }
       });
     }
-    if (!ranks) return { version: this.version, refs: refs.slice(0, found) };
-    const order = Array.from({ length: found }, (_, i) => i).sort((a, b) => ranks[b] - ranks[a] || a - b);
-    return {
-      version: this.version,
-      refs: Int32Array.from(order, (i) => refs[i]),
-      ranks: Float64Array.from(order, (i) => ranks[i]),
-    };
+    try {
+      if (!ranks) return { version: this.version, refs: refs.slice(0, found) };
+      const order = Array.from({ length: found }, (_, i) => i).sort((a, b) => ranks[b] - ranks[a] || a - b);
+      return {
+        version: this.version,
+        refs: Int32Array.from(order, (i) => refs[i]),
+        ranks: Float64Array.from(order, (i) => ranks[i]),
+      };
+    } finally {
+      this.buffers.push(refs);
+    }
   }
 
   /**

@@ -316,17 +316,43 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
   }
 
   /**
-   * The test of field `field` by `matches` (given the value as the entry held it, null for none), per entry position:
-   * for a coded field each distinct value is tested once; null when no entry can pass (no value of the block does).
+   * Marks, by entry position, the entries whose field `field` passes `matches` (given the value as the entry held it,
+   * null for none), or null when none does. A coded field's distinct values, and a byte column's values, are each
+   * tested once; other numbers once per entry. The marks are written to `into` (at least `count` long; a new array
+   * without it), which the caller may change.
    */
-  test(field: number, matches: (value: unknown) => boolean): ((i: number) => boolean) | null {
-    if (this.isCoded(field)) {
-      const passes = this.dictionary(field).map((value) => matches(value));
-      if (!passes.includes(true)) return null;
-      const column = this.columns[field - 1];
-      return (i) => passes[column[i]];
+  mask(field: number, matches: (value: unknown) => boolean, into?: Uint8Array): Uint8Array | null {
+    const n = this.count, marks = into ? into.subarray(0, n) : new Uint8Array(n);
+    const column = this.columns[field - 1];
+    let any = 0;
+    if (!column) {
+      if (!matches(null)) return null;
+      return marks.fill(1);
     }
-    return (i) => matches(this.value(field, i));
+    const kind = this.header.f[field - 1][0];
+    if (kind === "d8" || kind === "d16" || kind === "u8") {
+      // Each distinct value (a code, or a byte) tested once, when first met.
+      const dictionary = kind === "u8" ? null : this.dictionary(field);
+      const known = new Int8Array(kind === "d16" ? 65536 : 256).fill(-1);
+      for (let i = 0; i < n; i++) {
+        const code = column[i];
+        let pass = known[code];
+        if (pass === -1) {
+          pass = known[code] = matches(dictionary ? dictionary[code] : code === U8_NULL ? null : code) ? 1 : 0;
+        }
+        marks[i] = pass;
+        any |= pass;
+      }
+    } else {
+      const none = kind === "i32" ? I32_NULL : NaN;
+      for (let i = 0; i < n; i++) {
+        const value = column[i];
+        const pass = matches(value === none || Number.isNaN(value) ? null : value) ? 1 : 0;
+        marks[i] = pass;
+        any |= pass;
+      }
+    }
+    return any ? marks : null;
   }
 
   /** Entry `i` as written. */

@@ -57,11 +57,8 @@ Deno.test("a seeded archive answers a filter and its pages as a plain scan does,
   const directory = await Array.fromAsync(kv.list({ prefix: archive.keys.directory }));
   assert(directory.length > 2, `several blocks (${directory.length})`);
   const todo = (block: Parameters<Parameters<typeof archive.matches>[1]>[0]) =>
-    block.test(2, (kind) => kind === "todo");
-  const owls = (block: Parameters<Parameters<typeof archive.matches>[1]>[0]) => {
-    const marks = block.search([["owl"]])!;
-    return (i: number) => marks[i] === 1;
-  };
+    block.mask(2, (kind) => kind === "todo");
+  const owls = (block: Parameters<Parameters<typeof archive.matches>[1]>[0]) => block.search([["owl"]]);
   for (
     const [key, test, expected] of [
       ["todo", todo, newestFirst(all.filter((n) => n.kind === "todo"))],
@@ -113,7 +110,7 @@ Deno.test("writes that grow blocks split them; moves out of and back into the re
     for (const kv of [a, b]) {
       const store = await notes(kv);
       assertEquals(store.model.slotOf(leaving[0]), undefined, "left the other read model too");
-      const everything = () => () => true;
+      const everything = (block: { count: number }) => new Uint8Array(block.count).fill(1);
       const page = await store.archive.reading(async () => {
         const matches = await store.archive.matches("all", everything);
         const live = Int32Array.from(store.model.slots.order);
