@@ -53,7 +53,11 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
   await deleteDemoAccount(t, "admin@demo.careers");
   await deleteDemoAccount(t, "sara@demo.careers");
 
-  const internships = (await json(t, "/api/internships?limit=100")).internships as { id: string; user: unknown }[];
+  const internships = (await json(t, "/api/internships?limit=100")).internships as {
+    id: string;
+    user: unknown;
+    organization: { id: string; slug: string };
+  }[];
   const orphanInternships = internships.filter((i) => i.user === null);
   assert(orphanInternships.length > 0, "the member's internships are kept without an owner");
   const opportunities = (await json(t, "/api/opportunities?limit=100")).opportunities as {
@@ -86,6 +90,8 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     `/internships/${orphanInternships[0].id}/edit`,
     "/internships/mine",
     "/internships/new",
+    `/organizations/${orphanInternships[0].organization.slug}`,
+    "/organizations/claim/an-unknown-or-expired-token",
     "/opportunities",
     `/opportunities/${orphanOpportunity.id}`,
     `/opportunities/${orphanOpportunity.id}/calendar.ics`,
@@ -111,6 +117,8 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     "/admin/coupons",
     "/admin/internships",
     "/admin/opportunities",
+    "/admin/organizations",
+    `/admin/organizations/${orphanInternships[0].organization.id}`,
     "/admin/toolkits",
     `/admin/toolkits/${toolkits[0].id}`,
     "/admin/toolkits/new",
