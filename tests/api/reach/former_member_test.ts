@@ -78,6 +78,8 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     refunded[0]?.user === null && refunded[0].receiptUrl,
     "the deleted buyer's refunded purchase keeps its receipt",
   );
+  const [reported] = (await json(t, "/api/admin/reports", admin)).targets as { kind: string; targetId: string }[];
+  assert(reported, "the demo's reports are kept");
   const adminToolkits = await json(t, "/api/admin/toolkits", admin);
   assert(adminToolkits.toolkits?.length ?? adminToolkits.length, "the admin lists the toolkits");
 
@@ -118,6 +120,8 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     "/admin/internships",
     "/admin/opportunities",
     "/admin/organizations",
+    "/admin/reports",
+    `/admin/reports/${reported.kind}/${reported.targetId}`,
     `/admin/organizations/${orphanInternships[0].organization.id}`,
     "/admin/toolkits",
     `/admin/toolkits/${toolkits[0].id}`,
