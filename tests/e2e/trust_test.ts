@@ -1,0 +1,141 @@
+/**
+ * Trust in the browser (docs/decisions.md, Trust): a student reports a listing on a 360 px phone with JavaScript off;
+ * the admin resolves it on the reports page and the student's bell shows the outcome; a member posting a listing that
+ * asks for a "registration fee" is told on its page that it is held, and why; the new pages pass axe.
+ */
+import type { Page } from "playwright-core";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  hydrated,
+  openBrowser,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+
+const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
+
+/** Fails when the page is wider than its viewport (sideways scrolling on a phone). */
+async function assertNoSidewaysScroll(page: Page): Promise<void> {
+  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+  assert(scroll <= width, `${page.url()} scrolls sideways: ${scroll} > ${width}`);
+}
+
+Deno.test("a student reports a listing on a phone without JavaScript; the admin resolves it; the bell tells the student", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  const listing = await postInternship(t, member, {
+    title: "Too Good To Be True Intern",
+    hiringOrganization: "Shady Co",
+  });
+  await using browser = await openBrowser();
+
+  const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  await signInBrowser(context, t.origin, student);
+  const phone = await context.newPage();
+  phone.setDefaultTimeout(30_000);
+  await phone.goto(`${t.origin}/internships/${listing.id}`);
+  await assertNoSidewaysScroll(phone);
+  await phone.getByText("Report this internship").click();
+  await phone.getByLabel("It asks for money (a fee or a deposit)").check();
+  await phone.getByLabel("Details (needed for Something else)").fill("They asked me to pay ₹999 on a call.");
+  await assertAccessibleWithoutScript(phone, "the internship page with the report form open");
+  await phone.getByRole("button", { name: "Send report" }).click();
+  await phone.getByRole("heading", { name: "Thank you for reporting" }).waitFor();
+  await assertNoSidewaysScroll(phone);
+  await assertAccessibleWithoutScript(phone, "the report thanks page");
+  await phone.getByRole("link", { name: "Go back" }).click();
+  await phone.waitForURL(`${t.origin}/internships/${listing.id}`);
+
+  const adminPage = await browser.newPage();
+  await signInBrowser(adminPage.context(), t.origin, admin);
+  await adminPage.goto(`${t.origin}/admin/reports`);
+  await adminPage.getByRole("link", { name: "Too Good To Be True Intern at Shady Co" }).waitFor();
+  assert(await adminPage.getByText("asks for money 1").isVisible());
+  await assertAccessible(adminPage, "/admin/reports");
+  await adminPage.getByRole("link", { name: "Too Good To Be True Intern at Shady Co" }).click();
+  await adminPage.getByText("They asked me to pay ₹999 on a call.").waitFor();
+  assert(await adminPage.getByText("By Sara Student").isVisible());
+  await assertAccessible(adminPage, "/admin/reports/internship/{id}");
+  await adminPage.getByLabel("Hide it from students").check();
+  await adminPage.getByLabel("Note to the reporters and the owner (optional)").fill("Fees are never allowed.");
+  await adminPage.getByRole("button", { name: "Resolve" }).click();
+  await adminPage.getByText("Resolved 1 report.").waitFor();
+
+  const bell = await browser.newPage(PHONE);
+  await signInBrowser(bell.context(), t.origin, student);
+  await bell.goto(`${t.origin}/`);
+  await hydrated(bell);
+  const button = bell.getByRole("button", { name: /Notifications/ });
+  await button.waitFor();
+  assert((await button.textContent())?.includes("1"), "the bell counts one unread notification");
+  await button.click();
+  await bell.getByText("Your report was reviewed").waitFor();
+  assert(await bell.getByText(/hid it: students no longer see it/).first().isVisible());
+  const gone = await phone.goto(`${t.origin}/internships/${listing.id}`);
+  assertEquals(gone?.status(), 404, "the hidden listing is gone for the student");
+});
+
+Deno.test("a member posting a listing that asks for a registration fee is told it is held, and why", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  await using browser = await openBrowser();
+  const page = await browser.newPage(PHONE);
+  page.setDefaultTimeout(30_000);
+  await signInBrowser(page.context(), t.origin, member);
+  await page.goto(`${t.origin}/internships/new`);
+  await hydrated(page);
+  await page.getByLabel("Title").fill("Data Entry Intern");
+  await page.getByLabel("Hiring organization").fill("QuickEarn Solutions");
+  await page.getByLabel("Application link").fill("https://quickearn.example.com/apply");
+  await page.getByLabel("Description").fill("Selected candidates pay a Registration  Fee of ₹499 for the work kit.");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  await page.getByText("This internship is held for review").waitFor();
+  const notice = await page.getByText("This internship is held for review").locator("..").textContent();
+  assert(notice?.includes("Asks applicants to pay") && notice.includes("“registration fee”"), notice ?? "");
+  assert(await page.getByText("Held for review").first().isVisible(), "the badge says it is held");
+  await assertNoSidewaysScroll(page);
+  await assertAccessible(page, "a held internship's page, for its owner");
+  await page.goto(`${t.origin}/internships/mine`);
+  await page.getByText("Hidden from students until an admin checks it.").waitFor();
+  await assertAccessible(page, "My internships with a held listing");
+});
+
+Deno.test("the new pages pass axe: organization, moderation, admin organizations, report form", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member, { title: "Axe Intern", hiringOrganization: "Axe Labs" });
+  const organizationId = listing.organization!.id;
+  await postInternship(t, member, { title: "Held Intern", description: "security deposit of Rs 2000" });
+  await t.json("PATCH", `/api/admin/organizations/${organizationId}`, {
+    body: { website: "https://axelabs.in", about: "We test things." },
+    headers: admin.headers,
+  });
+  await using browser = await openBrowser();
+  const studentPage = await browser.newPage(PHONE);
+  await signInBrowser(studentPage.context(), t.origin, student);
+  for (const path of ["/organizations/axe-labs", `/report?kind=internship&id=${listing.id}&back=%2Finternships`]) {
+    await studentPage.goto(`${t.origin}${path}`);
+    await assertNoSidewaysScroll(studentPage);
+    await assertAccessible(studentPage, path);
+  }
+  const guest = await browser.newPage(PHONE);
+  await guest.goto(`${t.origin}/internships?verifiedOnly=true&paidOnly=true`);
+  await hydrated(guest);
+  await assertAccessible(guest, "/internships with the trust filters");
+  const adminPage = await browser.newPage();
+  await signInBrowser(adminPage.context(), t.origin, admin);
+  for (
+    const path of ["/admin/moderation", "/admin/organizations", `/admin/organizations/${organizationId}`]
+  ) {
+    await adminPage.goto(`${t.origin}${path}`);
+    await assertAccessible(adminPage, path);
+  }
+  assert(await adminPage.getByLabel("Website").inputValue() === "https://axelabs.in");
+});
