@@ -18,6 +18,10 @@ export const INPUT = `${CONTROL} border-slate-400`;
 export const ROW_INPUT = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm text-slate-900 " +
   "focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/40 aria-[invalid=true]:border-red-700";
 
+/** Classes of a form's primary button (Save, Add) that an island writes itself. */
+export const PRIMARY_BUTTON = "rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 " +
+  "disabled:opacity-70";
+
 /** Classes of a secondary button (Cancel, Delete in a table row, paging). */
 export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium " +
   "text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60";

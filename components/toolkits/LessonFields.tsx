@@ -1,0 +1,55 @@
+/**
+ * The fields of a lesson form in the admin toolkit editor: title, type, the article's HTML or the video's address, and
+ * whether it is a free preview; each problem shown at its field (`useFormSubmit`).
+ */
+import { SelectField, TextAreaField, TextField } from "@/components/forms.tsx";
+import type { LessonDraft, LessonField } from "@/lib/browser/lesson_draft.ts";
+import type { FormSubmit } from "@/lib/browser/use_form_submit.ts";
+import type { ContentType } from "@/lib/toolkits/schema.ts";
+
+/** The fields of `draft`; every change goes to `onChange` as a new draft. */
+export function LessonFields(
+  { form, draft, onChange }: { form: FormSubmit<LessonField>; draft: LessonDraft; onChange: (d: LessonDraft) => void },
+) {
+  const text = (field: "title" | "cdnVideoUrl") =>
+    form.textField(field, draft[field], (value) => onChange({ ...draft, [field]: value }));
+  return (
+    <div class="space-y-3">
+      <TextField label="Lesson title" maxLength={200} required {...text("title")} />
+      <SelectField
+        id={form.idOf("type")}
+        name="type"
+        label="Type"
+        placeholder={null}
+        options={[{ value: "article", label: "Article" }, { value: "video", label: "Video" }]}
+        value={draft.type}
+        error={form.errors.type}
+        onChange={(type) => onChange({ ...draft, type: type as ContentType })}
+      />
+      {draft.type === "article"
+        ? (
+          <TextAreaField
+            id={form.idOf("content")}
+            name="content"
+            label="Article (HTML)"
+            rows={6}
+            value={draft.content}
+            error={form.errors.content}
+            onInput={(e) => onChange({ ...draft, content: e.currentTarget.value })}
+            class="font-mono text-sm"
+          />
+        )
+        : <TextField label="Video URL" type="url" {...text("cdnVideoUrl")} />}
+      <label class="flex items-center gap-2 text-slate-800">
+        <input
+          type="checkbox"
+          name="isPreview"
+          checked={draft.isPreview}
+          onChange={(e) => onChange({ ...draft, isPreview: e.currentTarget.checked })}
+          class="h-4 w-4 accent-indigo-700"
+        />
+        Free preview (anyone may read it)
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * Browser-safe: the admin's refund of a purchase or of one of its extra payments (docs/decisions.md, Money operations,
+ * "Refunds"), as the purchases table runs it: the payment picked, an optional reason, then the request; on success the
+ * list announces it and reloads.
+ */
+import { useState } from "preact/hooks";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { formatMinorUnits } from "@/lib/money.ts";
+import type { AdminList } from "@/lib/browser/use_admin_list.ts";
+import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
+
+/** A refund waiting for the admin's confirmation: of the purchase, or of one of its extra payments. */
+export interface PendingRefund {
+  row: AdminPurchaseRow;
+  /** In the smallest unit of `currency` (paise for INR). */
+  amount: number;
+  /** The payment's currency when it is not INR (an extra payment the gateway reported in another currency). */
+  currency?: string;
+  extraPaymentId: string | null;
+}
+
+/** A refund in progress: what is picked, the reason typed, whether it is being sent, and the refusal, if any. */
+export interface Refund {
+  pending: PendingRefund | null;
+  reason: string;
+  saving: boolean;
+  error: string;
+  pick(refund: PendingRefund): void;
+  setReason(reason: string): void;
+  cancel(): void;
+  confirm(): Promise<void>;
+}
+
+/** The refund of a row of `list`: `POST /api/admin/purchases/{id}/refund` or its extra payment's. */
+export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>): Refund {
+  const [pending, setPending] = useState<PendingRefund | null>(null);
+  const [reason, setReason] = useState("");
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState("");
+
+  const cancel = () => {
+    setPending(null);
+    setError("");
+    setReason("");
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
+    setSaving(true);
+    setError("");
+    const id = encodeURIComponent(pending.row.id);
+    const path = pending.extraPaymentId
+      ? `/api/admin/purchases/${id}/extra-payments/${encodeURIComponent(pending.extraPaymentId)}/refund`
+      : `/api/admin/purchases/${id}/refund`;
+    const result = await fetchJson<{ purchase: AdminPurchaseRow }>(path, {
+      method: "POST",
+      body: reason.trim() ? { reason: reason.trim() } : {},
+    });
+    setSaving(false);
+    if (!result.ok) {
+      setError(result.error);
+      return;
+    }
+    list.announce(
+      `Refunded ${formatMinorUnits(pending.amount, pending.currency)} to ${
+        pending.row.user?.name ?? "a deleted user"
+      }.`,
+    );
+    cancel();
+    list.reload();
+  };
+
+  return { pending, reason, saving, error, pick: setPending, setReason, cancel, confirm };
+}
