@@ -1,4 +1,7 @@
-/** The internship form's starting values: empty for a new listing, the record's for an edit. */
+/**
+ * The internship form's starting values: empty for a new listing, the record's for an edit; and the apply mode with
+ * its five question slots (docs/decisions.md, Applications, "Apply mode").
+ */
 import type { InternshipView } from "@/lib/internships/internships.ts";
 
 /** The form's values, as typed. */
@@ -51,5 +54,30 @@ export function formValuesOf(internship: InternshipView): InternshipFormValues {
     deadline: internship.deadline?.slice(0, 10) ?? "",
     hiringManager: internship.hiringManager ?? "",
     tags: internship.tags.join(", "),
+  };
+}
+
+/** The indexes of the question slots: as many as a listing may have questions. */
+export const QUESTION_SLOTS = [0, 1, 2, 3, 4] as const;
+
+/** One question slot of the form: the question's id once saved (else ""), its text and whether it must be answered. */
+export interface QuestionSlot {
+  id: string;
+  text: string;
+  required: boolean;
+}
+
+/** The apply mode and the five question slots, the unused ones empty. */
+export interface ApplyFormValues {
+  mode: "link" | "platform";
+  questions: QuestionSlot[];
+}
+
+/** The apply fields of `internship` (a new listing: `link`, empty slots). */
+export function applyValuesOf(internship?: Pick<InternshipView, "applyMode" | "questions">): ApplyFormValues {
+  const questions = internship?.questions ?? [];
+  return {
+    mode: internship?.applyMode ?? "link",
+    questions: QUESTION_SLOTS.map((i) => questions[i] ?? { id: "", text: "", required: true }),
   };
 }

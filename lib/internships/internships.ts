@@ -30,6 +30,7 @@ import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import { organizationCounts, resolveOrganizations } from "@/lib/organizations/store.ts";
 import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
 import { countOps } from "@/lib/stats/counters.ts";
+import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
 import type {
   Internship,
   InternshipCreate,
@@ -40,6 +41,7 @@ import type {
 } from "./schema.ts";
 
 export {
+  APPLY_MODES,
   DEFAULT_LIMIT,
   DEFAULT_QUERY,
   INTERNSHIP_TIMINGS,
@@ -50,8 +52,10 @@ export {
   InternshipUpdateSchema,
   MAX_BATCH,
   MAX_LIMIT,
+  MAX_QUESTIONS,
 } from "./schema.ts";
 export type {
+  ApplyMode,
   Internship,
   InternshipCreate,
   InternshipOwner,
@@ -60,6 +64,7 @@ export type {
   InternshipType,
   InternshipUpdate,
   InternshipView,
+  Question,
 } from "./schema.ts";
 
 /** A page of the list with its pagination object (docs/api.md, Internships). */
@@ -91,9 +96,11 @@ interface ViewContext {
  * `moderation`.
  */
 function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
-  const { organizationId, moderation: _, ...fields } = record;
+  const { organizationId, moderation: _, applyMode = "link", questions = [], ...fields } = record;
   return {
     ...fields,
+    applyMode,
+    questions,
     user: ownerOrPlaceholder(owners, record.userId),
     organization: organizationId ? organizations.get(organizationId) ?? null : null,
     isClosed: isClosedOn(record.deadline, today),
@@ -477,6 +484,8 @@ export async function createInternships(
     deletedAt: null,
     moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
     organizationId: organizations.get(item.hiringOrganization)!,
+    applyMode: item.applyMode ?? "link",
+    questions: questionsWithIds(item.questions ?? []),
   }));
   const store = await internshipStore(kv);
   const today = istToday();
@@ -572,7 +581,7 @@ export async function updateInternship(
         throw new ForbiddenError("Only admins can change isVerified or isActive");
       }
       const now = new Date().toISOString();
-      const next: Internship = { ...record, ...changes, updatedAt: now };
+      const next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
       if (organizationId && next.hiringOrganization === name) next.organizationId = organizationId;
       const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
       return moderation === moderationOf(record) ? next : { ...next, moderation };

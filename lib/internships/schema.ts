@@ -16,6 +16,27 @@ export type InternshipType = typeof INTERNSHIP_TYPES[number];
 export const INTERNSHIP_TIMINGS = ["full_time", "part_time"] as const;
 export type InternshipTiming = typeof INTERNSHIP_TIMINGS[number];
 
+/**
+ * How students apply (docs/decisions.md, Applications, "Apply mode"): on the organization's own site (`link`, the
+ * default) or here on the platform (`platform`), with up to `MAX_QUESTIONS` screening questions.
+ */
+export const APPLY_MODES = ["link", "platform"] as const;
+export type ApplyMode = typeof APPLY_MODES[number];
+
+/** Most screening questions of one internship. */
+export const MAX_QUESTIONS = 5;
+/** Longest screening question, in characters. */
+export const QUESTION_MAX = 300;
+/** The refusal of screening questions on a listing that takes applications on its own site. */
+export const QUESTIONS_NEED_PLATFORM = 'Screening questions need applyMode "platform"';
+
+/** A screening question: its id (made by the server), its text, and whether an answer is required. */
+export interface Question {
+  id: string;
+  text: string;
+  required: boolean;
+}
+
 /** Largest page size of the list. */
 export const MAX_LIMIT = 100;
 /** Default page size of the list (docs/api.md, Internships, "List"). */
@@ -55,6 +76,10 @@ export interface Internship {
    * stored before organizations until the one-time link reaches it.
    */
   organizationId?: string;
+  /** How students apply; absent on a listing stored before apply modes: `link`. */
+  applyMode?: ApplyMode;
+  /** The screening questions of a `platform` listing; absent: none. */
+  questions?: Question[];
 }
 
 /** The owner object on every read (docs/api.md, Internships, "Who may do what"). */
@@ -68,9 +93,12 @@ export interface InternshipOwner {
 /**
  * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"), its
  * organization `{id, slug, name, isVerified}` (null until linked), whether it is closed (its deadline's IST day is
- * before today; docs/decisions.md, Dates) and its moderation state as `{status, reasons}`.
+ * before today; docs/decisions.md, Dates), its moderation state as `{status, reasons}`, and how students apply
+ * (`applyMode`, `questions`; older records: `link`, none).
  */
-export interface InternshipView extends Omit<Internship, "moderation" | "organizationId"> {
+export interface InternshipView extends Omit<Internship, "moderation" | "organizationId" | "applyMode" | "questions"> {
+  applyMode: ApplyMode;
+  questions: Question[];
   user: InternshipOwner | null;
   organization: OrganizationSummary | null;
   isClosed: boolean;
@@ -107,13 +135,35 @@ const fields = {
   experience: optionalText(200),
   location: optionalText(200),
   deadline: deadline.nullish(),
+  applyMode: z.enum(APPLY_MODES).optional(),
+  questions: z.array(
+    z.object({
+      id: z.string().max(100).optional(),
+      text: text(QUESTION_MAX),
+      required: z.boolean().optional(),
+    }),
+  ).max(MAX_QUESTIONS).optional(),
 };
+
+/** A screening question as a poster sends it: `id` keeps an existing question's id (else a new one is made). */
+export type QuestionInput = NonNullable<z.infer<typeof fields.questions>>[number];
+
+/** The issue of questions sent for a listing that takes applications on its own site. */
+function questionsNeedPlatform(
+  item: { applyMode?: ApplyMode; questions?: QuestionInput[] },
+  ctx: z.RefinementCtx,
+): void {
+  if ((item.questions?.length ?? 0) > 0 && item.applyMode !== "platform") {
+    ctx.addIssue({ code: "custom", path: ["questions"], message: QUESTIONS_NEED_PLATFORM });
+  }
+}
 
 /**
  * One item of a create body. Unknown fields (including `isVerified`, `isActive`, `userId`, `id`
- * and timestamps) are dropped: creation sets them.
+ * and timestamps) are dropped: creation sets them. `applyMode` defaults to `link`; `questions` (at most 5, each 1–300
+ * characters, `required` default true) only with `platform`.
  */
-export const InternshipCreateSchema = z.object(fields);
+export const InternshipCreateSchema = z.object(fields).superRefine(questionsNeedPlatform);
 export type InternshipCreate = z.infer<typeof InternshipCreateSchema>;
 
 /** A batch create body: 1 to 100 items; an issue's `path` starts with the item's index. */

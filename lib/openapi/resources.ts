@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { AuthUserView, SessionView } from "@/lib/auth/views.ts";
-import { INTERNSHIP_TIMINGS, INTERNSHIP_TYPES, type InternshipView } from "@/lib/internships/schema.ts";
+import { APPLY_MODES, INTERNSHIP_TIMINGS, INTERNSHIP_TYPES, type InternshipView } from "@/lib/internships/schema.ts";
 import { OPPORTUNITY_TYPES, type OpportunityView } from "@/lib/opportunities/schema.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
@@ -193,6 +193,9 @@ export const InternshipSchema = z.strictObject({
   ),
   isClosed: z.boolean().describe("The deadline's day in India is before today"),
   moderation: ModerationSchema,
+  applyMode: z.enum(APPLY_MODES).describe("link: on the organization's site; platform: here, with questions"),
+  questions: z.array(z.strictObject({ id: z.string(), text: z.string(), required: z.boolean() }))
+    .describe("The screening questions of a platform listing (ids made by the server)"),
 }) satisfies z.ZodType<InternshipView>;
 
 /** An opportunity with who posted it (`postedBy` null: a former member). */

@@ -49,7 +49,8 @@ export interface JobPosting {
     currency: "INR";
     value: { "@type": "QuantitativeValue"; value: number; unitText: "MONTH" };
   };
-  directApply: false;
+  /** True for a listing that takes applications here (`applyMode: "platform"`). */
+  directApply: boolean;
   url: string;
   identifier: { "@type": "PropertyValue"; name: string; value: string };
 }
@@ -163,7 +164,7 @@ export function jobPosting(internship: InternshipView, origin: string, today: st
       ...internship.timing === "full_time" ? ["FULL_TIME"] : internship.timing === "part_time" ? ["PART_TIME"] : [],
     ],
     hiringOrganization: { "@type": "Organization", name: internship.hiringOrganization },
-    directApply: false,
+    directApply: internship.applyMode === "platform",
     url,
     identifier: { "@type": "PropertyValue", name: SITE_NAME, value: internship.id },
   };

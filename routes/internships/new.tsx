@@ -6,7 +6,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { canPost } from "@/lib/internships/policy.ts";
-import { EMPTY_FORM } from "@/lib/browser/internship_form.ts";
+import { applyValuesOf, EMPTY_FORM } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm from "@/islands/InternshipForm.tsx";
@@ -45,7 +45,7 @@ export default define.page<Data>(function NewInternshipPage({ data }) {
         Fields marked as required are title, organization and application link. Everything else helps students decide.
       </p>
       <div class="mt-6">
-        <InternshipForm values={EMPTY_FORM} />
+        <InternshipForm values={EMPTY_FORM} apply={applyValuesOf()} />
       </div>
     </section>
   );

@@ -4,7 +4,7 @@
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
  */
 import { define } from "@/lib/platform/define.ts";
-import { formValuesOf } from "@/lib/browser/internship_form.ts";
+import { applyValuesOf, formValuesOf } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm from "@/islands/InternshipForm.tsx";
@@ -50,7 +50,7 @@ export default define.page<Data>(function EditInternshipPage({ data: { internshi
       </a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Edit “{internship.title}”</h1>
       <div class="mt-6">
-        <InternshipForm id={internship.id} values={formValuesOf(internship)} />
+        <InternshipForm id={internship.id} values={formValuesOf(internship)} apply={applyValuesOf(internship)} />
       </div>
     </section>
   );

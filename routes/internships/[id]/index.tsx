@@ -1,6 +1,8 @@
 /**
  * `/internships/{id}`: one internship with every field, its owner and the apply link (opened
- * in a new tab without referrer or opener, and `nofollow` since anyone may post links; none once it is closed).
+ * in a new tab without referrer or opener, and `nofollow` since anyone may post links; none once it is closed); a
+ * listing that takes applications here has "Apply" (`/internships/{id}/apply`) and lists its screening questions
+ * (docs/decisions.md, Applications, "Apply mode").
  * Unknown, deleted and (for anyone but admins and the owner) inactive or withheld ids render the 404
  * page; the owner and admins read why a withheld one is held. The owner and admins get edit and delete; admins also
  * the verified/active switches.
@@ -46,6 +48,11 @@ export const handler = define.handlers<InternshipPageData>({
     });
   },
 });
+
+/** The primary button of the apply box. */
+const APPLY_BUTTON =
+  "rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hover:bg-indigo-800 focus:outline-none " +
+  "focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2";
 
 function hostOf(link: string): string {
   try {
@@ -121,20 +128,38 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
       )}
 
       <div class="mt-6 flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        {internship.isClosed ? <p class="font-medium text-red-800">Applications are closed.</p> : (
-          <a
-            href={internship.link}
-            target="_blank"
-            rel="noopener noreferrer nofollow"
-            class="rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
-          >
-            Apply on {hostOf(internship.link)}
-            <span class="sr-only">(opens in a new tab)</span>
-          </a>
-        )}
+        {internship.isClosed
+          ? <p class="font-medium text-red-800">Applications are closed.</p>
+          : internship.applyMode === "platform"
+          ? (
+            <a href={`/internships/${internship.id}/apply`} class={APPLY_BUTTON}>
+              Apply<span class="sr-only">{` to ${internship.title}`}</span>
+            </a>
+          )
+          : (
+            <a href={internship.link} target="_blank" rel="noopener noreferrer nofollow" class={APPLY_BUTTON}>
+              Apply on {hostOf(internship.link)}
+              <span class="sr-only">(opens in a new tab)</span>
+            </a>
+          )}
         <p class="text-slate-700">
           <Deadline deadline={internship.deadline} />
         </p>
+        {internship.applyMode === "platform" && (
+          <p class="w-full text-sm text-slate-700">
+            Apply here with your resume; the organization answers every applicant, or we tell you after 15 days past the
+            deadline. The role on the organization's own site:{" "}
+            <a
+              href={internship.link}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              class="font-medium text-indigo-700 underline [overflow-wrap:anywhere]"
+            >
+              {hostOf(internship.link)}
+              <span class="sr-only">(opens in a new tab)</span>
+            </a>
+          </p>
+        )}
       </div>
 
       <section aria-labelledby="details-heading" class="mt-8">
@@ -151,6 +176,19 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
           <TagList tags={internship.tags} />
         </div>
       </section>
+
+      {internship.questions.length > 0 && (
+        <section aria-labelledby="questions-heading" class="mt-8">
+          <h2 id="questions-heading" class="text-xl font-semibold text-slate-900">Questions when you apply</h2>
+          <ol class="mt-3 list-decimal space-y-1 pl-6 text-slate-800">
+            {internship.questions.map((question) => (
+              <li key={question.id}>
+                {question.text} {!question.required && <span class="text-sm text-slate-700">(optional)</span>}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
 
       <section aria-labelledby="description-heading" class="mt-8">
         <h2 id="description-heading" class="text-xl font-semibold text-slate-900">About the internship</h2>
