@@ -46,6 +46,16 @@ export function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
+/**
+ * The CPU time in ms a process has used so far (user and system, from /proc): on a shared machine a start's CPU time
+ * says what it costs, where its wall time also says how busy the neighbours were.
+ */
+export function cpuMs(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The platform started by `startPlatform`: its origin (`http://127.0.0.1:{port}`) and its process. */
 export interface Platform {
   origin: string;

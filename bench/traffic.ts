@@ -9,13 +9,16 @@
  * - the rest the home page, sign-in, saves (`PUT /api/me/saved/...`), the saved ids and the tracker;
  * about a third of the requests carry a student's session. Prints p50/p95/p99 overall and per kind, the request
  * rate and every error (a status other than the one expected, a socket error, a timeout), with the load average.
- * `BENCH_KV` keeps the seeded file to repeat a run (as in `bench/internships.ts`).
+ * `BENCH_KV` keeps the seeded file to repeat a run; a file `bench/internships.ts` seeded keeps its listings (only the
+ * students are added), so the 1,000,000-listing file serves both.
  */
 import autocannon from "autocannon";
 import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { createUser } from "@/lib/users/users.ts";
 
 const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
@@ -44,7 +47,15 @@ async function seed(path: string) {
       })).id,
     );
   }
-  const listings = await seedListings(kv, { open: OPEN, closed: CLOSED, owners });
+  // A file seeded by `bench/internships.ts` (BENCH_KV) keeps its listings: only students are added.
+  const { model, archive } = await internshipStore(kv);
+  const listings = model.slots.live > 0
+    ? {
+      openIds: Array.from(model.columns.publicView().slots.subarray(0, 1000), (slot) => model.slots.ids[slot]),
+      closedIds: await someArchived(kv, archive.keys.blocks),
+      seedMs: 0,
+    }
+    : await seedListings(kv, { open: OPEN, closed: CLOSED, owners });
   const cookies: string[] = [];
   for (let i = 0; i < STUDENTS; i++) {
     const student = await createUser(kv, {
@@ -61,6 +72,16 @@ async function seed(path: string) {
   }
   kv.close();
   return { openIds: listings.openIds, closedIds: listings.closedIds, cookies, seedMs: listings.seedMs };
+}
+
+/** The ids of up to 200 archived listings (from the first blocks of the archive). */
+async function someArchived(kv: Deno.Kv, blocks: Deno.KvKey): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list<Uint8Array>({ prefix: blocks }, { limit: 5 })) {
+    const block = new ArchiveBlock(entry.value);
+    for (let i = 0; i < block.count && ids.length < 200; i += 7) ids.push(block.id(i));
+  }
+  return ids;
 }
 
 type Kind = "list" | "listing" | "home" | "sign-in" | "save" | "saved ids" | "tracker";

@@ -605,10 +605,36 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       });
     }
     return (stamp: string | null) => {
-      this.invalidate();
       if (!stamp) return;
       for (const piece of written) this.keep(piece.key, stamp, new ArchiveBlock<E>(piece.bytes));
+      this.applyOwn(directory, written.map(({ key, block }) => ({ key, count: block.entries.length })), stamp);
     };
+  }
+
+  /**
+   * Puts this process's commit at `stamp`, which wrote `blocks`, into the directory it read (`directory`), when that is
+   * still the current one, instead of listing the directory again; a new version either way.
+   */
+  private applyOwn(directory: Directory, blocks: { key: BlockKey; count: number }[], stamp: string): void {
+    this.version++;
+    this.matchCache.clear();
+    this.matchEntries = 0;
+    if (this.directory !== directory || this.listedAt === -1) return this.invalidate();
+    // A new directory: reads under way keep the one they hold.
+    const next: Directory = { keys: [...directory.keys], stamps: [...directory.stamps], counts: [...directory.counts] };
+    for (const { key, count } of blocks) {
+      let lo = 0, hi = next.keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeys(next.keys[mid], key) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      const known = lo < next.keys.length && compareKeys(next.keys[lo], key) === 0;
+      next.keys.splice(lo, known ? 1 : 0, key);
+      next.stamps.splice(lo, known ? 1 : 0, stamp);
+      next.counts.splice(lo, known ? 1 : 0, count);
+    }
+    this.directory = next;
   }
 
   /** What a write does when the directory it used is stale: a new listing, and another attempt. */
