@@ -15,7 +15,7 @@ try {
   const services = await createServices(config);
   const assets = await prepareAssets(manifest, !Deno.env.get("DENO_DEPLOYMENT_ID"));
   startJobs(services);
-  const { server } = serveWhileLoading(services, { manifest, assets, forbiddenPage: () => Forbidden({}) });
+  const { server } = serveWhileLoading(services, { manifest, assets, forbiddenPage: Forbidden });
   stopOnSignals(server, services);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

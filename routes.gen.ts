@@ -126,43 +126,44 @@ import * as $122 from "./routes/internships/index.tsx";
 import * as $123 from "./routes/internships/mine.tsx";
 import * as $124 from "./routes/internships/new.tsx";
 import * as $125 from "./routes/internships/rss.xml.ts";
-import * as $126 from "./routes/me/alerts.tsx";
-import * as $127 from "./routes/me/notifications.tsx";
-import * as $128 from "./routes/me/settings.tsx";
-import * as $129 from "./routes/me/tracker.tsx";
-import * as $130 from "./routes/offline.tsx";
-import * as $131 from "./routes/onboarding.tsx";
-import * as $132 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $133 from "./routes/opportunities/[id]/edit.tsx";
-import * as $134 from "./routes/opportunities/[id]/index.tsx";
-import * as $135 from "./routes/opportunities/index.tsx";
-import * as $136 from "./routes/opportunities/mine.tsx";
-import * as $137 from "./routes/opportunities/new.tsx";
-import * as $138 from "./routes/organizations/[slug].tsx";
-import * as $139 from "./routes/organizations/claim/[token].tsx";
-import * as $140 from "./routes/privacy.tsx";
-import * as $141 from "./routes/profile.tsx";
-import * as $142 from "./routes/profile/resume.ts";
-import * as $143 from "./routes/purchases/[id]/receipt.tsx";
-import * as $144 from "./routes/refunds.tsx";
-import * as $145 from "./routes/report.tsx";
-import * as $146 from "./routes/reset-password.tsx";
-import * as $147 from "./routes/robots.txt.ts";
-import * as $148 from "./routes/sign-in.tsx";
-import * as $149 from "./routes/sign-out.ts";
-import * as $150 from "./routes/sign-up.tsx";
-import * as $151 from "./routes/sitemap.xml.ts";
-import * as $152 from "./routes/sitemap/[file].ts";
-import * as $153 from "./routes/terms.tsx";
-import * as $154 from "./routes/toolkits/[id]/index.tsx";
-import * as $155 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $156 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $157 from "./routes/toolkits/index.tsx";
-import * as $158 from "./routes/toolkits/mine.tsx";
-import * as $159 from "./routes/ungatekeep/[id].tsx";
-import * as $160 from "./routes/ungatekeep/index.tsx";
-import * as $161 from "./routes/ungatekeep/rss.xml.ts";
-import * as $162 from "./routes/unsubscribe/[token].tsx";
+import * as $126 from "./routes/language.ts";
+import * as $127 from "./routes/me/alerts.tsx";
+import * as $128 from "./routes/me/notifications.tsx";
+import * as $129 from "./routes/me/settings.tsx";
+import * as $130 from "./routes/me/tracker.tsx";
+import * as $131 from "./routes/offline.tsx";
+import * as $132 from "./routes/onboarding.tsx";
+import * as $133 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $134 from "./routes/opportunities/[id]/edit.tsx";
+import * as $135 from "./routes/opportunities/[id]/index.tsx";
+import * as $136 from "./routes/opportunities/index.tsx";
+import * as $137 from "./routes/opportunities/mine.tsx";
+import * as $138 from "./routes/opportunities/new.tsx";
+import * as $139 from "./routes/organizations/[slug].tsx";
+import * as $140 from "./routes/organizations/claim/[token].tsx";
+import * as $141 from "./routes/privacy.tsx";
+import * as $142 from "./routes/profile.tsx";
+import * as $143 from "./routes/profile/resume.ts";
+import * as $144 from "./routes/purchases/[id]/receipt.tsx";
+import * as $145 from "./routes/refunds.tsx";
+import * as $146 from "./routes/report.tsx";
+import * as $147 from "./routes/reset-password.tsx";
+import * as $148 from "./routes/robots.txt.ts";
+import * as $149 from "./routes/sign-in.tsx";
+import * as $150 from "./routes/sign-out.ts";
+import * as $151 from "./routes/sign-up.tsx";
+import * as $152 from "./routes/sitemap.xml.ts";
+import * as $153 from "./routes/sitemap/[file].ts";
+import * as $154 from "./routes/terms.tsx";
+import * as $155 from "./routes/toolkits/[id]/index.tsx";
+import * as $156 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $157 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $158 from "./routes/toolkits/index.tsx";
+import * as $159 from "./routes/toolkits/mine.tsx";
+import * as $160 from "./routes/ungatekeep/[id].tsx";
+import * as $161 from "./routes/ungatekeep/index.tsx";
+import * as $162 from "./routes/ungatekeep/rss.xml.ts";
+import * as $163 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -333,43 +334,44 @@ const manifest: Manifest = {
     "./routes/internships/mine.tsx": $123,
     "./routes/internships/new.tsx": $124,
     "./routes/internships/rss.xml.ts": $125,
-    "./routes/me/alerts.tsx": $126,
-    "./routes/me/notifications.tsx": $127,
-    "./routes/me/settings.tsx": $128,
-    "./routes/me/tracker.tsx": $129,
-    "./routes/offline.tsx": $130,
-    "./routes/onboarding.tsx": $131,
-    "./routes/opportunities/[id]/calendar.ics.ts": $132,
-    "./routes/opportunities/[id]/edit.tsx": $133,
-    "./routes/opportunities/[id]/index.tsx": $134,
-    "./routes/opportunities/index.tsx": $135,
-    "./routes/opportunities/mine.tsx": $136,
-    "./routes/opportunities/new.tsx": $137,
-    "./routes/organizations/[slug].tsx": $138,
-    "./routes/organizations/claim/[token].tsx": $139,
-    "./routes/privacy.tsx": $140,
-    "./routes/profile.tsx": $141,
-    "./routes/profile/resume.ts": $142,
-    "./routes/purchases/[id]/receipt.tsx": $143,
-    "./routes/refunds.tsx": $144,
-    "./routes/report.tsx": $145,
-    "./routes/reset-password.tsx": $146,
-    "./routes/robots.txt.ts": $147,
-    "./routes/sign-in.tsx": $148,
-    "./routes/sign-out.ts": $149,
-    "./routes/sign-up.tsx": $150,
-    "./routes/sitemap.xml.ts": $151,
-    "./routes/sitemap/[file].ts": $152,
-    "./routes/terms.tsx": $153,
-    "./routes/toolkits/[id]/index.tsx": $154,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $155,
-    "./routes/toolkits/[id]/learn/index.tsx": $156,
-    "./routes/toolkits/index.tsx": $157,
-    "./routes/toolkits/mine.tsx": $158,
-    "./routes/ungatekeep/[id].tsx": $159,
-    "./routes/ungatekeep/index.tsx": $160,
-    "./routes/ungatekeep/rss.xml.ts": $161,
-    "./routes/unsubscribe/[token].tsx": $162,
+    "./routes/language.ts": $126,
+    "./routes/me/alerts.tsx": $127,
+    "./routes/me/notifications.tsx": $128,
+    "./routes/me/settings.tsx": $129,
+    "./routes/me/tracker.tsx": $130,
+    "./routes/offline.tsx": $131,
+    "./routes/onboarding.tsx": $132,
+    "./routes/opportunities/[id]/calendar.ics.ts": $133,
+    "./routes/opportunities/[id]/edit.tsx": $134,
+    "./routes/opportunities/[id]/index.tsx": $135,
+    "./routes/opportunities/index.tsx": $136,
+    "./routes/opportunities/mine.tsx": $137,
+    "./routes/opportunities/new.tsx": $138,
+    "./routes/organizations/[slug].tsx": $139,
+    "./routes/organizations/claim/[token].tsx": $140,
+    "./routes/privacy.tsx": $141,
+    "./routes/profile.tsx": $142,
+    "./routes/profile/resume.ts": $143,
+    "./routes/purchases/[id]/receipt.tsx": $144,
+    "./routes/refunds.tsx": $145,
+    "./routes/report.tsx": $146,
+    "./routes/reset-password.tsx": $147,
+    "./routes/robots.txt.ts": $148,
+    "./routes/sign-in.tsx": $149,
+    "./routes/sign-out.ts": $150,
+    "./routes/sign-up.tsx": $151,
+    "./routes/sitemap.xml.ts": $152,
+    "./routes/sitemap/[file].ts": $153,
+    "./routes/terms.tsx": $154,
+    "./routes/toolkits/[id]/index.tsx": $155,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $156,
+    "./routes/toolkits/[id]/learn/index.tsx": $157,
+    "./routes/toolkits/index.tsx": $158,
+    "./routes/toolkits/mine.tsx": $159,
+    "./routes/ungatekeep/[id].tsx": $160,
+    "./routes/ungatekeep/index.tsx": $161,
+    "./routes/ungatekeep/rss.xml.ts": $162,
+    "./routes/unsubscribe/[token].tsx": $163,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

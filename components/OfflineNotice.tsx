@@ -3,7 +3,10 @@
  * carries it hidden; the service worker shows it, with the time the copy was saved in its `<time data-saved>`, when
  * it answers with the copy because the network did not.
  */
+import { useT } from "@/lib/i18n/context.ts";
+
 export function OfflineNotice() {
+  const t = useT();
   return (
     <div
       id="offline-notice"
@@ -12,8 +15,7 @@ export function OfflineNotice() {
       class="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
     >
       <p>
-        <strong>You are offline or the connection is slow.</strong> This copy of the page was saved{" "}
-        <time data-saved></time> and may be out of date.
+        <strong>{t("layout.offline.slow")}</strong> {t.rich("layout.offline.saved", { time: <time data-saved></time> })}
       </p>
     </div>
   );

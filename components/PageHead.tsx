@@ -3,25 +3,27 @@
  * `<title>`, description, canonical URL, Open Graph and Twitter card tags, feed links and the page's JSON-LD. The
  * page's absolute URL comes from `SiteContext`, which `_app` provides (the site's public origin and the path): the
  * canonical URL is the path without its query, unless the page names its own (a list page keeps its page position and
- * category, and drops search and filters).
+ * category, and drops search and filters). A page crawlers may read (`isPublicPath`) also names its other language
+ * (docs/decisions.md, Languages, "Search engines"): `hreflang` alternates for `en` (the canonical URL), `hi` (the same
+ * with `lang=hi`) and `x-default` (English); the Hindi page's canonical URL is its Hindi URL.
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import { Head } from "@/lib/web/head.ts";
 import { absoluteUrl, type JsonLd, jsonLdText, SITE_NAME } from "@/lib/seo/json_ld.ts";
+import { isPublicPath } from "@/lib/seo/public_paths.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { type Lang, OG_LOCALES, withLang } from "@/lib/i18n/languages.ts";
 
-/** What every page's head needs to know of the request: the site's public origin (`APP_URL`) and the path. */
+/** What every page's head needs to know of the request: the site's public origin (`APP_URL`), the path, the language. */
 export interface Site {
   origin: string;
   path: string;
+  lang: Lang;
 }
 
 /** The site and path of the page being rendered; `_app` provides it. */
-export const SiteContext = createContext<Site>({ origin: "http://localhost", path: "/" });
-
-/** The description of a page that gives none. */
-const DEFAULT_DESCRIPTION =
-  "Internships, hackathons, grants and toolkits for students and early-career builders across India.";
+export const SiteContext = createContext<Site>({ origin: "http://localhost", path: "/", lang: "en" });
 
 /** The share image of a page that has none of its own (1200 × 630, in `static/`). */
 const DEFAULT_IMAGE = "/share.png";
@@ -61,22 +63,31 @@ export interface PageHeadProps {
 export function PageHead(
   { title, description, image, canonical, type = "website", jsonLd, feeds = [] }: PageHeadProps,
 ) {
-  const { origin, path } = useContext(SiteContext);
-  const url = absoluteUrl(origin, canonical ?? path);
-  const text = describe(description || DEFAULT_DESCRIPTION);
+  const { origin, path, lang } = useContext(SiteContext);
+  const t = useT();
+  const english = canonical ?? path;
+  const alternates = isPublicPath(path)
+    ? { en: absoluteUrl(origin, english), hi: absoluteUrl(origin, withLang(english, "hi")) }
+    : null;
+  const url = absoluteUrl(origin, lang === "en" ? english : withLang(english, lang));
+  const text = describe(description || t("layout.description"));
   const imageUrl = absoluteUrl(origin, image || DEFAULT_IMAGE);
   return (
     <Head>
       <title>{`${title} · ${SITE_NAME}`}</title>
       <meta name="description" content={text} />
       <link rel="canonical" href={url} />
+      {alternates && <link rel="alternate" hreflang="en" href={alternates.en} />}
+      {alternates && <link rel="alternate" hreflang="hi" href={alternates.hi} />}
+      {alternates && <link rel="alternate" hreflang="x-default" href={alternates.en} />}
       <meta property="og:site_name" content={SITE_NAME} />
       <meta property="og:title" content={title} />
       <meta property="og:description" content={text} />
       <meta property="og:url" content={url} />
       <meta property="og:image" content={imageUrl} />
       <meta property="og:type" content={type} />
-      <meta property="og:locale" content="en_IN" />
+      <meta property="og:locale" content={OG_LOCALES[lang]} />
+      <meta property="og:locale:alternate" content={OG_LOCALES[lang === "en" ? "hi" : "en"]} />
       <meta name="twitter:card" content="summary_large_image" />
       <meta name="twitter:title" content={title} />
       <meta name="twitter:description" content={text} />

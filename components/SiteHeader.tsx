@@ -8,27 +8,31 @@
  * `<details>`, named by the person's name) after the bell, as sites usually place them, so the
  * header stays one row at every width. Both account menus list the profile first. On a phone the
  * bell and the Menu button keep their size and the brand wraps when the screen is narrower than
- * 360 px, so nothing sticks out even at 320 px.
+ * 360 px, so nothing sticks out even at 320 px. The language switch (`LanguageSwitch`) stands before the Menu
+ * button on a phone and at the end of the row from `lg` up, so it is one tap away at every width.
  */
 import type { User } from "@/lib/users/users.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import NotificationBell from "@/islands/NotificationBell.tsx";
+import { LanguageSwitch } from "./LanguageSwitch.tsx";
 
-const NAV = [
-  { href: "/internships", label: "Internships" },
-  { href: "/opportunities", label: "Opportunities" },
-  { href: "/toolkits", label: "Toolkits" },
-  { href: "/ungatekeep", label: "Ungatekeep" },
+const NAV: { href: string; label: MessageKey }[] = [
+  { href: "/internships", label: "layout.nav.internships" },
+  { href: "/opportunities", label: "layout.nav.opportunities" },
+  { href: "/toolkits", label: "layout.nav.toolkits" },
+  { href: "/ungatekeep", label: "layout.nav.ungatekeep" },
 ];
 
 const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page]:font-semibold lg:py-0";
 
 /** The signed-in person's own pages, in both account menus. */
-const OWN = [
-  { href: "/profile", label: "Profile" },
-  { href: "/me/tracker", label: "My applications" },
-  { href: "/me/alerts", label: "Alerts" },
-  { href: "/me/notifications", label: "Notifications" },
-  { href: "/me/settings", label: "Settings" },
+const OWN: { href: string; label: MessageKey }[] = [
+  { href: "/profile", label: "layout.own.profile" },
+  { href: "/me/tracker", label: "layout.own.tracker" },
+  { href: "/me/alerts", label: "layout.own.alerts" },
+  { href: "/me/notifications", label: "layout.own.notifications" },
+  { href: "/me/settings", label: "layout.own.settings" },
 ];
 
 /**
@@ -36,15 +40,16 @@ const OWN = [
  * first) and sign-out; for a guest, sign-in and sign-up.
  */
 function AccountLinks({ user, path, class: layout }: { user?: User; path: string; class: string }) {
+  const t = useT();
   const signIn = path === "/" || path.startsWith("/sign-")
     ? "/sign-in"
     : `/sign-in?${new URLSearchParams({ callbackURL: path })}`;
   if (!user) {
     return (
       <div class={`flex-wrap items-center gap-3 ${layout}`}>
-        <a href={signIn} class="text-slate-700 hover:text-indigo-700">Sign in</a>
+        <a href={signIn} class="text-slate-700 hover:text-indigo-700">{t("layout.account.signIn")}</a>
         <a href="/sign-up" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700">
-          Sign up
+          {t("layout.account.signUp")}
         </a>
       </div>
     );
@@ -52,18 +57,20 @@ function AccountLinks({ user, path, class: layout }: { user?: User; path: string
   return (
     <div class={`flex-col ${layout}`}>
       <p class="text-slate-700">
-        Signed in as <span class="font-medium text-slate-900">{user.name}</span>
+        {t.rich("layout.account.signedInAs", { name: <span class="font-medium text-slate-900">{user.name}</span> })}
       </p>
       <ul class="mt-1">
         {OWN.map((item) => (
           <li key={item.href}>
-            <a href={item.href} aria-current={path === item.href ? "page" : undefined} class={LINK}>{item.label}</a>
+            <a href={item.href} aria-current={path === item.href ? "page" : undefined} class={LINK}>
+              {t(item.label)}
+            </a>
           </li>
         ))}
       </ul>
       <form method="post" action="/sign-out" class="mt-2">
         <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100">
-          Sign out
+          {t("layout.account.signOut")}
         </button>
       </form>
     </div>
@@ -75,10 +82,11 @@ const MENU_ITEM =
 
 /** From `lg` up, a signed-in person's own pages, profile and sign-out behind a button showing their name. */
 function AccountMenu({ user, path }: { user: User; path: string }) {
+  const t = useT();
   return (
     <details class="group relative hidden text-sm lg:order-3 lg:block">
       <summary class="flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
-        <span class="sr-only">Account menu:</span> <span class="max-w-48 truncate">{user.name}</span>
+        <span class="sr-only">{t("layout.account.menu")}</span> <span class="max-w-48 truncate">{user.name}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current group-open:rotate-180">
           <path d="M5.3 7.3 10 12l4.7-4.7 1.1 1.1L10 14.2 4.2 8.4z" />
         </svg>
@@ -88,26 +96,34 @@ function AccountMenu({ user, path }: { user: User; path: string }) {
           {OWN.map((item) => (
             <li key={item.href}>
               <a href={item.href} aria-current={path === item.href ? "page" : undefined} class={MENU_ITEM}>
-                {item.label}
+                {t(item.label)}
               </a>
             </li>
           ))}
         </ul>
         <form method="post" action="/sign-out" class="mt-2 border-t border-slate-200 pt-2">
-          <button type="submit" class={`${MENU_ITEM} w-full text-left`}>Sign out</button>
+          <button type="submit" class={`${MENU_ITEM} w-full text-left`}>{t("layout.account.signOut")}</button>
         </form>
       </div>
     </details>
   );
 }
 
-export function SiteHeader({ user, path }: { user?: User; path: string }) {
-  const links = user?.role === "admin" ? [...NAV, { href: "/admin", label: "Admin" }] : NAV;
+/**
+ * The header of every page: `path` is the page's path (the current link is marked), `pageUrl` its path and query
+ * (where the language switch comes back to).
+ */
+export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string; pageUrl: string }) {
+  const t = useT();
+  const links: typeof NAV = user?.role === "admin" ? [...NAV, { href: "/admin", label: "layout.nav.admin" }] : NAV;
   return (
     <header class="border-b border-slate-200 bg-white">
-      <nav aria-label="Main" class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-3 lg:gap-x-6">
+      <nav
+        aria-label={t("layout.nav.main")}
+        class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-3 lg:gap-x-6"
+      >
         <a href="/" class="min-w-0 font-bold text-lg leading-tight text-indigo-700 sm:shrink-0 sm:whitespace-nowrap">
-          Career Community
+          {t("layout.siteName")}
         </a>
         {user && (
           <div class="ml-auto shrink-0 lg:order-2 lg:ml-0">
@@ -123,7 +139,7 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
             <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
               <path d="M3 5h14v1.6H3zm0 4.2h14v1.6H3zm0 4.2h14V15H3z" />
             </svg>
-            Menu
+            {t("layout.nav.menu")}
           </summary>
           <div class="absolute inset-x-0 top-full z-20 flex flex-col gap-2 border-b border-slate-200 bg-white px-4 pb-4 pt-2 text-sm shadow-md lg:static lg:flex-row lg:items-center lg:gap-6 lg:border-0 lg:p-0 lg:shadow-none">
             <ul class="flex flex-col lg:flex-row lg:gap-4">
@@ -134,17 +150,19 @@ export function SiteHeader({ user, path }: { user?: User; path: string }) {
                     aria-current={path === item.href || path.startsWith(`${item.href}/`) ? "page" : undefined}
                     class={LINK}
                   >
-                    {item.label}
+                    {t(item.label)}
                   </a>
                 </li>
               ))}
             </ul>
             <AccountLinks user={user} path={path} class="flex border-t border-slate-200 pt-3 lg:hidden" />
+            <LanguageSwitch back={pageUrl} class="border-t border-slate-200 pt-2 lg:hidden" />
           </div>
         </details>
         {user
           ? <AccountMenu user={user} path={path} />
           : <AccountLinks path={path} class="hidden text-sm lg:order-3 lg:flex" />}
+        <LanguageSwitch back={pageUrl} class="hidden text-sm lg:order-4 lg:block" />
       </nav>
     </header>
   );

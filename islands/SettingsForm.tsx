@@ -9,19 +9,26 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { Channel, Settings } from "@/lib/settings/settings.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
-/** Props: the settings as read, and whether push is configured (else only e-mail switches show). */
+/** The messages this island uses (its `text`). */
+export const SETTINGS_FORM_TEXT = ["me.channels.", "notifications.type"] as const;
+
+/** Props: the settings as read, whether push is configured (else only e-mail switches show), and its messages. */
 export interface SettingsFormProps {
   initial: Settings;
   pushAvailable: boolean;
+  text: IslandText;
 }
 
 const BOX = "h-5 w-5 rounded border-slate-400 text-indigo-700 focus:ring-indigo-600 disabled:opacity-60";
 
-export default function SettingsForm({ initial, pushAvailable }: SettingsFormProps) {
+export default function SettingsForm({ initial, pushAvailable, text }: SettingsFormProps) {
+  const t = translatorOf(text);
   const [channels, setChannels] = useState(initial.channels);
   const [message, setMessage] = useState("");
   const hydrated = useHydrated();
+  const typeName = (type: NotificationType) => t.dynamic(`notifications.type.${type}`);
 
   const change = async (type: NotificationType, channel: keyof Channel, value: boolean) => {
     const before = channels;
@@ -30,32 +37,30 @@ export default function SettingsForm({ initial, pushAvailable }: SettingsFormPro
       method: "PATCH",
       body: { channels: { [type]: { [channel]: value } } },
     });
-    const name = `${channelRule(type).label}, ${channel === "email" ? "e-mail" : "push"}`;
+    const names = { type: typeName(type), channel: t(channel === "email" ? "me.channels.email" : "me.channels.push") };
     if (res.ok) {
       setChannels(res.data.settings.channels);
-      setMessage(`${name}: ${value ? "on" : "off"}. Saved.`);
+      setMessage(t("me.channels.saved", { ...names, state: value ? "on" : "off" }));
     } else {
       setChannels(before);
-      setMessage(`Not saved: ${res.error}`);
+      setMessage(t("me.channels.notSaved", { error: res.error }));
     }
   };
 
   return (
     <fieldset class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <legend class="px-1 font-semibold text-slate-900">Notifications</legend>
-      <p class="text-sm text-slate-700">
-        Each one always shows under the bell. Choose which also come by e-mail{pushAvailable
-          ? " and to the phones where you turned on notifications (on your profile)"
-          : ""}.
-      </p>
+      <legend class="px-1 font-semibold text-slate-900">{t("me.channels.legend")}</legend>
+      <p class="text-sm text-slate-700">{t(pushAvailable ? "me.channels.introPush" : "me.channels.intro")}</p>
       <ul class="mt-4 divide-y divide-slate-200">
         {NOTIFICATION_TYPES.map((type) => {
-          const rule = channelRule(type);
-          const always = rule.email === "always";
+          const always = channelRule(type).email === "always";
+          const name = typeName(type);
           return (
             <li key={type} class="py-3">
-              <p id={`channel-${type}`} class="font-medium text-slate-900">{rule.label}</p>
-              {rule.hint && <p id={`channel-${type}-hint`} class="text-sm text-slate-700">{rule.hint}</p>}
+              <p id={`channel-${type}`} class="font-medium text-slate-900">{name}</p>
+              <p id={`channel-${type}-hint`} class="text-sm text-slate-700">
+                {t.dynamic(`notifications.typeHint.${type}`)}
+              </p>
               <div class="mt-2 flex flex-wrap gap-x-6 gap-y-2">
                 <label class="flex items-center gap-2 text-sm text-slate-900">
                   <input
@@ -63,13 +68,14 @@ export default function SettingsForm({ initial, pushAvailable }: SettingsFormPro
                     name={`${type}.email`}
                     checked={always || channels[type].email}
                     disabled={!hydrated || always}
-                    aria-describedby={rule.hint ? `channel-${type}-hint` : undefined}
+                    aria-describedby={`channel-${type}-hint`}
                     onChange={(event) => change(type, "email", (event.target as HTMLInputElement).checked)}
                     class={BOX}
                   />
                   <span>
-                    E-mail<span class="sr-only">: {rule.label}</span>
-                    {always && <span class="text-slate-700">(always)</span>}
+                    {t("me.channels.email")}
+                    <span class="sr-only">: {name}</span>
+                    {always && <span class="text-slate-700">{t("me.channels.always")}</span>}
                   </span>
                 </label>
                 {pushAvailable && (
@@ -83,7 +89,8 @@ export default function SettingsForm({ initial, pushAvailable }: SettingsFormPro
                       class={BOX}
                     />
                     <span>
-                      Push<span class="sr-only">: {rule.label}</span>
+                      {t("me.channels.push")}
+                      <span class="sr-only">: {name}</span>
                     </span>
                   </label>
                 )}

@@ -1,7 +1,8 @@
 /**
  * Browser-safe: dates and times as people read them on this site, one format everywhere, in
  * India's time (IST, UTC+05:30, no daylight saving), on the server and in the browser alike
- * (docs/decisions.md, Dates): a day as "24 Nov 2026", a moment as "24 Nov 2026, 7:31 pm IST".
+ * (docs/decisions.md, Dates): a day as "24 Nov 2026", a moment as "24 Nov 2026, 7:31 pm IST"; in Hindi with the
+ * month's Hindi name, "24 नवंबर 2026" (docs/decisions.md, Languages).
  * A calendar date (`YYYY-MM-DD`, e.g. a deadline) is the day it names. Admin date-time inputs
  * (`datetime-local`) are filled and read in IST too, whatever the browser's own time zone.
  */
@@ -11,22 +12,44 @@ const IST = "Asia/Kolkata";
 const IST_OFFSET_MS = 330 * 60_000;
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const istDay = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: IST });
-const utcDay = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-const istTime = new Intl.DateTimeFormat("en-IN", { hour: "numeric", minute: "2-digit", hour12: true, timeZone: IST });
+/** A language's day and time formats: English months short ("Nov"), Hindi months in full ("नवंबर"). */
+interface DayFormats {
+  istDay: Intl.DateTimeFormat;
+  utcDay: Intl.DateTimeFormat;
+  istTime: Intl.DateTimeFormat;
+}
+
+const formats = new Map<string, DayFormats>();
+
+function formatsOf(lang: "en" | "hi"): DayFormats {
+  let found = formats.get(lang);
+  if (!found) {
+    const locale = lang === "hi" ? "hi-IN" : "en-IN";
+    const month = lang === "hi" ? "long" : "short";
+    found = {
+      istDay: new Intl.DateTimeFormat(locale, { day: "numeric", month, year: "numeric", timeZone: IST }),
+      utcDay: new Intl.DateTimeFormat(locale, { day: "numeric", month, year: "numeric", timeZone: "UTC" }),
+      istTime: new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", hour12: true, timeZone: IST }),
+    };
+    formats.set(lang, found);
+  }
+  return found;
+}
 
 /**
- * The day of `value`, e.g. "24 Nov 2026": a calendar date as it is, a timestamp (ISO 8601) as
- * its day in IST. Anything unreadable is returned as given.
+ * The day of `value` in `lang`, e.g. "24 Nov 2026" or "24 नवंबर 2026": a calendar date as it is, a timestamp
+ * (ISO 8601) as its day in IST. Anything unreadable is returned as given.
  */
-export function formatDate(value: string): string {
+export function formatDate(value: string, lang: "en" | "hi" = "en"): string {
+  const { utcDay, istDay } = formatsOf(lang);
   if (CALENDAR_DATE.test(value)) return utcDay.format(new Date(`${value}T00:00:00Z`));
   const time = Date.parse(value);
   return Number.isNaN(time) ? value : istDay.format(time);
 }
 
-/** The moment `iso` (ISO 8601) in IST, e.g. "24 Nov 2026, 7:31 pm IST"; unreadable input as given. */
-export function formatDateTime(iso: string): string {
+/** The moment `iso` (ISO 8601) in IST in `lang`, e.g. "24 Nov 2026, 7:31 pm IST"; unreadable input as given. */
+export function formatDateTime(iso: string, lang: "en" | "hi" = "en"): string {
+  const { istDay, istTime } = formatsOf(lang);
   const time = Date.parse(iso);
   return Number.isNaN(time) ? iso : `${istDay.format(time)}, ${istTime.format(time)} IST`;
 }

@@ -25,12 +25,17 @@ export function toRupees(paise: number): number {
   return paise / PAISE_PER_RUPEE;
 }
 
+/** The `Intl` locale amounts are written in: Indian grouping (1,00,000) in English and Hindi alike. */
+function localeOf(lang: "en" | "hi"): string {
+  return lang === "hi" ? "hi-IN" : "en-IN";
+}
+
 /**
  * An amount in the smallest unit of `currency` (ISO 4217; paise for INR, the default) as a person reads it: INR as
  * `formatRupees` writes it, another currency by its code ("USD 5.00"), with that currency's own decimals.
  */
-export function formatMinorUnits(minor: number, currency = "INR"): string {
-  if (currency === "INR") return formatRupees(toRupees(minor));
+export function formatMinorUnits(minor: number, currency = "INR", lang: "en" | "hi" = "en"): string {
+  if (currency === "INR") return formatRupees(toRupees(minor), lang);
   let decimals = 2;
   try {
     decimals =
@@ -39,15 +44,17 @@ export function formatMinorUnits(minor: number, currency = "INR"): string {
   } catch {
     // not a currency Intl knows: two decimals
   }
-  const amount = (minor / 10 ** decimals).toLocaleString("en-IN", {
+  const amount = (minor / 10 ** decimals).toLocaleString(localeOf(lang), {
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
   });
   return `${currency} ${amount}`;
 }
 
-/** "₹399.20", "₹499" (whole rupees without decimals), Indian digit grouping. */
-export function formatRupees(rupees: number): string {
+/** "₹399.20", "₹499" (whole rupees without decimals), "₹1,00,000": Indian digit grouping in both languages. */
+export function formatRupees(rupees: number, lang: "en" | "hi" = "en"): string {
   const whole = Number.isInteger(rupees);
-  return `₹${rupees.toLocaleString("en-IN", { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })}`;
+  return `₹${
+    rupees.toLocaleString(localeOf(lang), { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })
+  }`;
 }

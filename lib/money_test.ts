@@ -8,5 +8,5 @@ Deno.test("prices: rupees with at most 2 decimals become integer paise and back"
 });
 
 Deno.test("formatRupees: whole rupees without decimals, else two; Indian digit grouping", () => {
-  assertEquals([499, 399.2, 150000, 0].map(formatRupees), ["₹499", "₹399.20", "₹1,50,000", "₹0"]);
+  assertEquals([499, 399.2, 150000, 0].map((rupees) => formatRupees(rupees)), ["₹499", "₹399.20", "₹1,50,000", "₹0"]);
 });

@@ -1,13 +1,15 @@
 /** The page for an unknown path. */
 import { PageHead } from "@/components/PageHead.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 export default function NotFound() {
+  const t = useT();
   return (
     <section class="py-16 text-center">
-      <PageHead title="Page not found" />
-      <h1 class="text-3xl font-bold">Page not found</h1>
-      <p class="mt-3 text-slate-700">The page you are looking for does not exist or has moved.</p>
-      <a href="/" class="mt-6 inline-block text-indigo-700 underline">Go to the home page</a>
+      <PageHead title={t("layout.notFound.title")} />
+      <h1 class="text-3xl font-bold">{t("layout.notFound.title")}</h1>
+      <p class="mt-3 text-slate-700">{t("layout.notFound.lead")}</p>
+      <a href="/" class="mt-6 inline-block text-indigo-700 underline">{t("layout.home")}</a>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The platform's steps for every request, in order (each in its own module under `lib/http/`):
  * request id and client address, security headers, the path limit, the CSRF origin check, the
- * body limits (size and stall), the session, the per-person limit of the route, the mark of pages a phone may keep
+ * body limits (size and stall), the session, the language of the answer, the per-person limit of the route, the mark of pages a phone may keep
  * offline, then the push outbox's drain after a write.
  * Folder middleware below (`admin/`, `api/admin/`, `api/auth/`) runs after these, then the route.
  */
@@ -11,6 +11,7 @@ import { securityHeaders } from "@/lib/http/security_headers.ts";
 import { bodyLimits, pathLimit } from "@/lib/http/limits.ts";
 import { originCheck } from "@/lib/http/csrf.ts";
 import { session } from "@/lib/http/session.ts";
+import { language } from "@/lib/http/language.ts";
 import { personLimits } from "@/lib/http/person_limits.ts";
 import { offlineScope } from "@/lib/http/offline_scope.ts";
 import { pushDelivery } from "@/lib/http/push_delivery.ts";
@@ -22,6 +23,7 @@ export const handler = define.middleware([
   originCheck,
   bodyLimits,
   session,
+  language,
   personLimits,
   offlineScope,
   pushDelivery,

@@ -3,17 +3,7 @@
  * uploaded files; the admin area, the API and the account pages are disallowed; the sitemap is named.
  */
 import { define } from "@/lib/platform/define.ts";
-
-/** Paths crawlers are kept out of (a path and everything below it). */
-export const DISALLOWED = [
-  "/admin",
-  "/api/",
-  "/profile",
-  "/onboarding",
-  "/me/",
-  "/toolkits/mine",
-  "/purchases/",
-];
+import { DISALLOWED } from "@/lib/seo/public_paths.ts";
 
 export const handler = define.handlers({
   GET(_req, ctx) {

@@ -66,7 +66,11 @@ export const handler = define.handlers<Data>({
         }
       }
       if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
-      await signUpWithPassword(services, fields.data, () => onboardingPath(callbackURL));
+      await signUpWithPassword(
+        services,
+        { ...fields.data, language: ctx.state.lang },
+        () => onboardingPath(callbackURL),
+      );
       const inbox = new URLSearchParams({ email: fields.data.email });
       if (callbackURL !== null && callbackURL !== "/") inbox.set("callbackURL", callbackURL);
       return seeOther(`/check-inbox?${inbox}`);

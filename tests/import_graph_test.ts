@@ -17,6 +17,7 @@
 import type { Metafile } from "esbuild";
 import { join, normalize, relative } from "node:path";
 import { bundleIslands } from "@/lib/web/build.ts";
+import { ISLAND_ALIAS } from "@/lib/platform/build_options.ts";
 import manifest from "@/routes.gen.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
@@ -24,7 +25,7 @@ const ROOT = new URL("..", import.meta.url).pathname;
 
 /** Project folders and files that only the server may load. */
 const SERVER_PATHS =
-  /^(lib\/(platform|http|kv|mail|jobs|payments|auth|account|demo|openapi|files)\/|lib\/kv\.ts$|routes\/|routes\.gen\.ts$|main\.ts$)/;
+  /^(lib\/(platform|http|kv|mail|jobs|payments|auth|account|demo|openapi|files)\/|lib\/kv\.ts$|lib\/i18n\/catalogue\.ts$|locales\/|routes\/|routes\.gen\.ts$|main\.ts$)/;
 /** npm packages that only the server may load. */
 const SERVER_PACKAGES = new Set([
   "nodemailer",
@@ -184,7 +185,7 @@ function componentKvReach(dir: string): string[] {
 async function bundled(islands: string[]): Promise<Metafile> {
   const outDir = await Deno.makeTempDir();
   try {
-    return await bundleIslands({ root: ROOT, islands, outDir });
+    return await bundleIslands({ root: ROOT, islands, outDir, alias: ISLAND_ALIAS });
   } finally {
     await Deno.remove(outDir, { recursive: true });
   }

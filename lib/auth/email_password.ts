@@ -14,6 +14,7 @@ import {
   updateUser,
   type User,
 } from "@/lib/users/users.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import { deleteUserSessions, type SessionGuard } from "./sessions.ts";
 import { consumeToken } from "./verification.ts";
@@ -24,6 +25,8 @@ export interface SignUpInput {
   email: string;
   password: string;
   image?: string | null;
+  /** The language of the page signed up on (docs/decisions.md, Languages). */
+  language?: Lang;
 }
 
 function alreadyExists(): AuthError {
@@ -47,6 +50,7 @@ export async function signUp(kv: Deno.Kv, input: SignUpInput, adminEmails: Set<s
       image: input.image ?? null,
       role: adminEmails.has(email) ? "admin" : "user",
       passwordHash,
+      language: input.language,
     });
   } catch (error) {
     if (error instanceof ConflictError) throw alreadyExists();

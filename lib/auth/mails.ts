@@ -1,6 +1,7 @@
 /**
  * The two auth e-mails (docs/api.md, Authentication, "E-mails"; docs/decisions.md, Background work, "The outbox"),
- * queued in the outbox: each link's token and its mail are written in one atomic write, and the request starts one
+ * queued in the outbox in the person's language (docs/decisions.md, Languages, "E-mails"): each link's token and its
+ * mail are written in one atomic write, and the request starts one
  * delivery try it does not wait for. A mail the SMTP server refuses stays in the outbox and is retried by the `outbox`
  * job.
  */
@@ -9,6 +10,7 @@ import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getUserByEmail, type User } from "@/lib/users/users.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { withQuery } from "./redirects.ts";
 import { claimVerificationMail, issueTokenOps } from "./verification.ts";
 
@@ -25,7 +27,10 @@ export async function sendVerificationMail(services: Services, user: User, callb
   const op = kv.atomic();
   const token = await issueTokenOps(op, "verify-email", user);
   const url = `${config.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
-  const id = queueMailOps(op, { ...verificationMail({ to: user.email, name: user.name, url }), userId: user.id });
+  const id = queueMailOps(op, {
+    ...verificationMail({ to: user.email, name: user.name, url, t: translatorOfPerson(user) }),
+    userId: user.id,
+  });
   await op.commit();
   deliverSoon(services, id);
 }
@@ -60,7 +65,10 @@ export async function sendPasswordResetMail(services: Services, user: User, redi
   const op = kv.atomic();
   const token = await issueTokenOps(op, "reset-password", user);
   const url = new URL(withQuery(redirectTo, config.appUrl, { token }), config.appUrl).href;
-  const id = queueMailOps(op, { ...passwordResetMail({ to: user.email, name: user.name, url }), userId: user.id });
+  const id = queueMailOps(op, {
+    ...passwordResetMail({ to: user.email, name: user.name, url, t: translatorOfPerson(user) }),
+    userId: user.id,
+  });
   await op.commit();
   deliverSoon(services, id);
 }

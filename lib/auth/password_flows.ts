@@ -7,6 +7,7 @@
  * `lib/errors.ts` (`AuthError` with its code).
  */
 import { z } from "zod";
+import type { Lang } from "@/lib/i18n/languages.ts";
 import { AuthError } from "@/lib/errors.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { normalizeEmail, type User, UserNameSchema } from "@/lib/users/users.ts";
@@ -56,7 +57,7 @@ export async function signInWithPassword(
  */
 export async function signUpWithPassword(
   services: Services,
-  input: z.infer<typeof SignUpFields> & { image?: string | null },
+  input: z.infer<typeof SignUpFields> & { image?: string | null; language?: Lang },
   verifyTarget: () => string,
 ): Promise<User> {
   checkPasswordLength(input.password);

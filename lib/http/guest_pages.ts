@@ -1,7 +1,7 @@
 /**
  * A cache of pages as a guest sees them: the pages guests open most, served without loading data or rendering
- * again (docs/decisions.md, Guest pages). An entry is the status, headers and HTML of one GET, keyed by path
- * and query, and valid while the version of the data it was rendered from is unchanged (e.g. the internship
+ * again (docs/decisions.md, Guest pages). An entry is the status, headers and HTML of one GET, keyed by the
+ * language it is written in, path and query (docs/decisions.md, Languages), and valid while the version of the data it was rendered from is unchanged (e.g. the internship
  * read model's version, which every write moves on).
  *
  * Only for requests without a signed-in user, and only for pages that show nothing of the
@@ -24,11 +24,16 @@ export class GuestPageCache {
   constructor(readonly maxEntries = 1000, readonly maxKeyLength = 512) {}
 
   /**
-   * The page for `url` rendered from data at `version`: the kept copy when there is one for
+   * The page for `url` in language `lang` rendered from data at `version`: the kept copy when there is one for
    * this version, else `render()`'s answer, kept when it is a 200.
    */
-  async serve(url: URL, version: string, render: () => Response | Promise<Response>): Promise<Response> {
-    const key = url.pathname + url.search;
+  async serve(
+    url: URL,
+    lang: string,
+    version: string,
+    render: () => Response | Promise<Response>,
+  ): Promise<Response> {
+    const key = `${lang}:${url.pathname}${url.search}`;
     const kept = this.#pages.get(key);
     if (kept && kept.version === version) {
       return new Response(kept.body, { status: kept.status, headers: kept.headers });

@@ -156,11 +156,15 @@ async function savedCopy(url: string): Promise<Response | null> {
   return (await caches.match(key, { cacheName: PAGES })) ?? (await caches.match(key, { cacheName: KEPT })) ?? null;
 }
 
-/** The copy with its "may be out of date" notice shown and the time it was saved filled in. */
+/**
+ * The copy with its "may be out of date" notice shown and the time it was saved filled in, in the page's language
+ * (its `<html lang>`).
+ */
 async function withNotice(copy: Response): Promise<Response> {
   const savedAt = copy.headers.get(SAVED_AT);
   const html = await copy.text();
-  const when = savedAt ? formatDateTime(savedAt) : "";
+  const lang = /^<!DOCTYPE html><html lang="hi"/.test(html) ? "hi" : "en";
+  const when = savedAt ? formatDateTime(savedAt, lang) : "";
   const shown = html
     .replace(/<div id="offline-notice" hidden(="")?/, '<div id="offline-notice"')
     .replace(/<time data-saved[^>]*><\/time>/, () => `<time data-saved datetime="${savedAt ?? ""}">${when}</time>`);

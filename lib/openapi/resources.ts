@@ -25,6 +25,7 @@ import {
   type NotificationType,
 } from "@/lib/notifications/notifications.ts";
 import type { Settings } from "@/lib/settings/settings.ts";
+import { LANGUAGES } from "@/lib/i18n/languages.ts";
 import { type Alert, ALERT_FREQUENCIES, ALERT_KINDS } from "@/lib/alerts/alerts.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
@@ -339,6 +340,7 @@ export const SettingsSchema = z.strictObject({
       typeof ChannelSchema
     >,
   ),
+  language: z.enum(LANGUAGES),
 }) satisfies z.ZodType<Settings>;
 const commentFields = {
   id: z.string(),

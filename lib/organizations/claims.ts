@@ -14,6 +14,7 @@ import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { organizationClaimMail } from "@/lib/mail/templates.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { User } from "@/lib/users/users.ts";
 import { isFreeMail } from "./free_mail.ts";
@@ -105,7 +106,13 @@ export async function sendClaim(services: Services, { organization, user, email 
     .set(byUserKey(user.id, hash), true, { expireIn: CLAIM_KEPT_MS });
   const url = `${config.appUrl}/organizations/claim/${token}`;
   const id = queueMailOps(op, {
-    ...organizationClaimMail({ to: email, name: user.name, url, organization: organization.name }),
+    ...organizationClaimMail({
+      to: email,
+      name: user.name,
+      url,
+      organization: organization.name,
+      t: translatorOfPerson(user),
+    }),
     userId: user.id,
   });
   await op.commit();

@@ -12,6 +12,8 @@ import type { Manifest, State } from "@/lib/web/types.ts";
 import { ClientAbortError, ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { signInRedirect } from "@/lib/auth/redirects.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { resolveRouteOptions } from "./route_options.ts";
 import type { AppState, Services } from "./state.ts";
 
@@ -35,7 +37,7 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
   app.use(async (_c, next) => await services.requests.track(next));
   registerRoutes(app, parts.manifest, {
     assets: parts.assets,
-    initialState: () => ({ services } as Partial<AppState>),
+    initialState: () => ({ services, lang: DEFAULT_LANG, t: translatorFor(DEFAULT_LANG) } as Partial<AppState>),
     routeOptions: resolveRouteOptions,
     notFound: (req, pages) => isApi(new URL(req.url)) ? errorResponse(new NotFoundError()) : pages.renderNotFound(),
     methodNotAllowed: (_req, allow) =>

@@ -11,6 +11,14 @@ const root = new URL("../..", import.meta.url).pathname;
 /** The shell the service worker precaches, besides the stylesheet and the boot module. */
 export const OFFLINE_SHELL = ["/offline", "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png"];
 
+/**
+ * Islands get their messages already parsed (docs/decisions.md, Languages, "The library"), so their bundles take
+ * `intl-messageformat`'s parser from its stand-in that only refuses to parse.
+ */
+export const ISLAND_ALIAS = {
+  "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js",
+};
+
 /** The build options for `manifest`'s islands (`islandBudgetBytes` is the caller's). */
 export function platformBuildOptions(manifest: Manifest): BuildOptions {
   return {
@@ -18,6 +26,7 @@ export function platformBuildOptions(manifest: Manifest): BuildOptions {
     islands: Object.keys(manifest.islands),
     stylesheet: "static/styles.css",
     outDir: "_build",
+    alias: ISLAND_ALIAS,
     serviceWorker: { entry: "lib/offline/service_worker.ts", precache: OFFLINE_SHELL, islands: ["OfflineContents"] },
   };
 }

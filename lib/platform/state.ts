@@ -15,6 +15,8 @@ import type { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import type { OAuthService } from "@/lib/auth/oauth/providers.ts";
 import type { Session } from "@/lib/auth/sessions.ts";
 import type { User } from "@/lib/users/users.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** What the platform runs with. */
 export interface Services {
@@ -40,12 +42,18 @@ export interface Services {
   rateLimits: RateLimits;
 }
 
-/** `ctx.state` of every request. `user` and `session` are set when the session cookie is valid. */
+/**
+ * `ctx.state` of every request. `user` and `session` are set when the session cookie is valid; `lang` and `t` are the
+ * language the answer is written in and its translator (English until the language step decides, docs/decisions.md,
+ * Languages).
+ */
 export interface AppState {
   [key: string]: unknown;
   services: Services;
   requestId: string;
   clientIp: string;
+  lang: Lang;
+  t: Translate;
   user?: User;
   session?: Session;
 }
@@ -57,7 +65,7 @@ export interface SignedInState extends AppState {
 }
 
 /**
- * Answers a public page: for a guest from the guest page cache while `version` (the version of
+ * Answers a public page: for a guest from the guest page cache (per language) while `version` (the version of
  * the data the page shows) is unchanged, else `render()` afresh; a signed-in user always gets
  * `render()`. Only for pages that show a guest nothing of their own (no CSRF-bound form).
  */
@@ -67,5 +75,5 @@ export async function servePublicPage(
   { version, render }: { version: () => Promise<string>; render: () => Response | Promise<Response> },
 ): Promise<Response> {
   if (state.user) return await render();
-  return await state.services.guestPages.serve(url, await version(), render);
+  return await state.services.guestPages.serve(url, state.lang, await version(), render);
 }

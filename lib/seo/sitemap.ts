@@ -1,7 +1,8 @@
 /**
  * The sitemap (docs/decisions.md, Search engines and sharing): the home page, the list pages, the legal pages, every
  * internship open today (IST), every published opportunity, every active toolkit and every live post, each with
- * `lastmod` where it has one. Up to `SITEMAP_PAGE_SIZE` URLs it is one `<urlset>` at `/sitemap.xml`; past that
+ * `lastmod` where it has one, and each in both languages: its English URL followed by its Hindi URL (the same with
+ * `lang=hi`; docs/decisions.md, Languages, "Search engines"). Up to `SITEMAP_PAGE_SIZE` URLs it is one `<urlset>` at `/sitemap.xml`; past that
  * `/sitemap.xml` is a `<sitemapindex>` of `/sitemap/1.xml`, `/sitemap/2.xml`, ...
  *
  * Built from the read models' columns and the KV indexes (no listing record is read), and kept per KV while the
@@ -15,6 +16,7 @@ import { LEGAL_PAGES } from "@/lib/legal/pages.ts";
 import { opportunitiesVersion, publishedOpportunityStamps } from "@/lib/opportunities/opportunities.ts";
 import { catalogVersion, listActiveToolkits } from "@/lib/toolkits/catalog.ts";
 import { postsVersion, publishedPosts } from "@/lib/ungatekeep/posts.ts";
+import { withLang } from "@/lib/i18n/languages.ts";
 import { absoluteUrl } from "./json_ld.ts";
 import { escapeXml } from "./xml.ts";
 
@@ -137,7 +139,7 @@ async function collect(kv: Deno.Kv, today: string, now: Date): Promise<{ urls: S
     { path: "/toolkits", lastmod: newest(toolkitUrls) },
     { path: "/ungatekeep", lastmod: newest(postUrls) },
   ];
-  const urls: SitemapUrl[] = [
+  const english: SitemapUrl[] = [
     { path: "/", lastmod: newest(lists) },
     ...lists,
     ...Object.keys(LEGAL_PAGES).map((page) => ({ path: `/${page}` })),
@@ -146,6 +148,7 @@ async function collect(kv: Deno.Kv, today: string, now: Date): Promise<{ urls: S
     ...toolkitUrls,
     ...postUrls,
   ];
+  const urls = english.flatMap((url) => [url, { ...url, path: withLang(url.path, "hi") }]);
   return { urls, validUntil: posts.nextScheduled ? Date.parse(posts.nextScheduled) : Infinity };
 }
 

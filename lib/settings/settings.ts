@@ -8,11 +8,16 @@
  *
  * Key (owned by this module only): `["settings", userId]` → `StoredSettings`, absent while every setting is the
  * default. Records written before channels existed hold only the two switches, and read as the same channels.
+ *
+ * The `language` setting (docs/decisions.md, Languages) is the user record's `language`, read and changed here with
+ * the channels (in the same atomic write when both change), so the settings are one thing to the person.
  */
 import { z } from "zod";
-import { InvalidInputError } from "@/lib/errors.ts";
+import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
+import { DEFAULT_LANG, type Lang, LANGUAGES } from "@/lib/i18n/languages.ts";
+import { updateUserOps, type User, userKey } from "@/lib/users/users.ts";
 
 /** Whether a type is e-mailed and pushed. */
 export interface Channel {
@@ -28,6 +33,8 @@ export interface Settings {
   deadlineReminders: boolean;
   emailOnReply: boolean;
   channels: Channels;
+  /** The language of the person's pages and e-mails. */
+  language: Lang;
 }
 
 /** What is stored: the channels changed, by type (older records: the two switches only). */
@@ -53,10 +60,11 @@ export function defaultChannels(): Channels {
 const ChannelChangeSchema = z.strictObject({ email: z.boolean().optional(), push: z.boolean().optional() });
 
 /**
- * The body of `PATCH /api/me/settings`: any of the older switches, and `channels` with any types and either channel
- * of each, as booleans; absent ones stay. A switch and its channel given both must agree.
+ * The body of `PATCH /api/me/settings`: the `language`, any of the older switches, and `channels` with any types and
+ * either channel of each, as booleans; absent ones stay. A switch and its channel given both must agree.
  */
 export const SettingsChangeSchema = z.strictObject({
+  language: z.enum(LANGUAGES).optional(),
   deadlineReminders: z.boolean().optional(),
   emailOnReply: z.boolean().optional(),
   channels: z.strictObject(
@@ -70,8 +78,8 @@ export type SettingsChange = z.infer<typeof SettingsChangeSchema>;
 
 const settingsKey = (userId: string): Deno.KvKey => ["settings", userId];
 
-/** The settings a stored record means, defaults filled in. */
-function settingsOf(stored: StoredSettings): Settings {
+/** The settings a stored record and the user's language mean, defaults filled in. */
+function settingsOf(stored: StoredSettings, language: Lang): Settings {
   const channels = defaultChannels();
   for (const [alias, type] of Object.entries(ALIASES)) {
     const value = stored[alias as keyof typeof ALIASES];
@@ -85,12 +93,14 @@ function settingsOf(stored: StoredSettings): Settings {
     deadlineReminders: channels.deadline_reminder.email,
     emailOnReply: channels.comment_reply.email,
     channels,
+    language,
   };
 }
 
-/** `userId`'s settings, defaults filled in. */
+/** `userId`'s settings, defaults filled in (one KV round trip: the settings and the user's language). */
 export async function getSettings(kv: Deno.Kv, userId: string): Promise<Settings> {
-  return settingsOf((await kv.get<StoredSettings>(settingsKey(userId))).value ?? {});
+  const [settings, user] = await kv.getMany<[StoredSettings, User]>([settingsKey(userId), userKey(userId)]);
+  return settingsOf(settings.value ?? {}, user.value?.language ?? DEFAULT_LANG);
 }
 
 /** `change` as channel changes by type: the older switches become their channels. @throws InvalidInputError. */
@@ -115,24 +125,33 @@ function channelChanges(change: SettingsChange): Partial<Record<NotificationType
 }
 
 /**
- * Changes `userId`'s settings: the channels and switches of `change` replace the current ones, in a write checked
- * against what was read. Returns the settings afterwards.
+ * Changes `userId`'s settings: the language, channels and switches of `change` replace the current ones, in one write
+ * checked against what was read (the settings record, and the user record when the language changes). Returns the
+ * settings afterwards.
  * @throws InvalidInputError `ALWAYS_EMAILED` for the e-mail of receipts or refunds turned off, or for a switch and its
- *   channel that disagree; BusyError after 30 s of lost races (nothing written): a lost race reads again and tries
- *   again.
+ *   channel that disagree; NotFoundError when the user is gone; BusyError after 30 s of lost races (nothing written):
+ *   a lost race reads again and tries again.
  */
 export async function updateSettings(kv: Deno.Kv, userId: string, change: SettingsChange): Promise<Settings> {
   const changes = channelChanges(change);
   let saved: Settings | null = null;
   await retrying(
     async () => {
-      const entry = await kv.get<StoredSettings>(settingsKey(userId));
-      const current = settingsOf(entry.value ?? {});
-      const channels: Partial<Record<string, Channel>> = {};
-      for (const type of NOTIFICATION_TYPES) channels[type] = { ...current.channels[type], ...changes[type] };
-      const next: StoredSettings = { channels };
-      const ok = (await kv.atomic().check(entry).set(settingsKey(userId), next).commit()).ok;
-      if (ok) saved = settingsOf(next);
+      const [entry, user] = await kv.getMany<[StoredSettings, User]>([settingsKey(userId), userKey(userId)]);
+      if (!user.value) throw new NotFoundError("User not found");
+      const current = settingsOf(entry.value ?? {}, user.value.language ?? DEFAULT_LANG);
+      const op = kv.atomic();
+      let next = entry.value ?? {};
+      if (Object.keys(changes).length > 0) {
+        const channels: Partial<Record<string, Channel>> = {};
+        for (const type of NOTIFICATION_TYPES) channels[type] = { ...current.channels[type], ...changes[type] };
+        next = { channels };
+        op.check(entry).set(settingsKey(userId), next);
+      }
+      const language = change.language ?? current.language;
+      if (language !== current.language) updateUserOps(op, user as Deno.KvEntry<User>, { language });
+      const ok = (await op.commit()).ok;
+      if (ok) saved = settingsOf(next, language);
       return ok;
     },
     RETRY_BUDGET_MS,

@@ -10,6 +10,7 @@ import { countOps, userCounts } from "@/lib/stats/counters.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { TextSchema } from "@/lib/text.ts";
 
+import type { Lang } from "@/lib/i18n/languages.ts";
 import { type Role, ROLES } from "./roles.ts";
 
 export { type Role, ROLES };
@@ -30,6 +31,11 @@ export interface User {
   collegeInstitute: string | null;
   contactNumber: string | null;
   currentRole: string | null;
+  /**
+   * The language pages and e-mails are written in for this person (docs/decisions.md, Languages): the language of the
+   * page they signed up on, then their choice. Absent on records older than languages: English.
+   */
+  language?: Lang;
 }
 
 /** Fields a caller may change with `updateUser`. */
@@ -100,6 +106,8 @@ export interface NewUser {
   passwordHash?: string;
   /** When the account was made (ISO); default now. Only the demo's history (`lib/demo/history.ts`) sets it. */
   createdAt?: string;
+  /** The language of the page the person signed up on; absent: English. */
+  language?: Lang;
 }
 
 /**
@@ -132,6 +140,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExt
     collegeInstitute: null,
     contactNumber: null,
     currentRole: null,
+    ...(input.language ? { language: input.language } : {}),
   };
   const op = kv.atomic()
     .check({ key: ["users_by_email", email], versionstamp: null })

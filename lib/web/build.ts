@@ -33,6 +33,8 @@ export interface BuildOptions {
   islandBudgetBytes?: number;
   /** A service worker to build, if any (see `ServiceWorkerOptions`). */
   serviceWorker?: ServiceWorkerOptions;
+  /** Imports the browser bundles take from another module (esbuild's `alias`): a package → its stand-in. */
+  alias?: Record<string, string>;
 }
 
 /**
@@ -140,11 +142,12 @@ function entryPointsOf(root: string, islands: string[], serviceWorker: boolean):
 }
 
 async function bundle(
-  { root, entryPoints, outdir, minify }: {
+  { root, entryPoints, outdir, minify, alias }: {
     root: string;
     entryPoints: Record<string, string>;
     outdir: string;
     minify: boolean;
+    alias?: Record<string, string>;
   },
 ): Promise<esbuild.Metafile> {
   try {
@@ -164,6 +167,7 @@ async function bundle(
       chunkNames: "chunk-[hash]",
       metafile: true,
       logLevel: "silent",
+      alias,
       plugins: [projectAlias(root)],
     });
     return result.metafile;
@@ -180,12 +184,12 @@ async function bundle(
  * @throws Error when esbuild fails or when two islands have the same file name.
  */
 export async function bundleIslands(
-  options: { root: string; islands: string[]; outDir: string },
+  options: { root: string; islands: string[]; outDir: string; alias?: Record<string, string> },
 ): Promise<esbuild.Metafile> {
   const entryPoints = entryPointsOf(options.root, options.islands, false);
   const outdir = resolve(options.root, options.outDir);
   await Deno.mkdir(outdir, { recursive: true });
-  return await bundle({ root: options.root, entryPoints, outdir, minify: false });
+  return await bundle({ root: options.root, entryPoints, outdir, minify: false, alias: options.alias });
 }
 
 /**
@@ -206,6 +210,7 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     entryPoints,
     outdir: assetsDir,
     minify: options.minify !== false,
+    alias: options.alias,
   });
 
   const islands: Record<string, string> = {};

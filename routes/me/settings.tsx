@@ -1,34 +1,28 @@
 /**
- * `/me/settings`: the signed-in person's notification settings, each channel of each type switched and saved in place
- * (docs/decisions.md, Notifications, "Channels"), then "Account and data": links to the profile, the data export and
- * account deletion. Guests are sent to sign in and back.
+ * `/me/settings`: the signed-in person's language (a plain form to `POST /language`, docs/decisions.md, Languages) and
+ * notification settings, each channel of each type switched and saved in place (docs/decisions.md, Notifications,
+ * "Channels"), then "Account and data": links to the profile, the data export and account deletion. Guests are sent
+ * to sign in and back.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import SettingsForm from "@/islands/SettingsForm.tsx";
+import SettingsForm, { SETTINGS_FORM_TEXT } from "@/islands/SettingsForm.tsx";
 import { getSettings, type Settings } from "@/lib/settings/settings.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
+import { LANGUAGE_NAMES, LANGUAGES } from "@/lib/i18n/languages.ts";
 
 /** The account's own pages and data rights, which live on the profile page (docs/decisions.md, Data rights). */
-const ACCOUNT_LINKS = [
-  {
-    href: "/profile",
-    label: "Edit your profile",
-    detail: "Your name, studies, city and interests.",
-    download: undefined,
-  },
+const ACCOUNT_LINKS: { href: string; label: MessageKey; detail: MessageKey; download?: true }[] = [
+  { href: "/profile", label: "me.settings.editProfile", detail: "me.settings.editProfileDetail" },
   {
     href: "/api/me/export",
-    label: "Download your data",
-    detail: "Everything we keep about you, as one JSON file.",
+    label: "me.settings.download",
+    detail: "me.settings.downloadDetail",
     download: true,
   },
-  {
-    href: "/profile#your-data",
-    label: "Delete your account",
-    detail: "On your profile page, after you confirm with your e-mail address.",
-    download: undefined,
-  },
+  { href: "/profile#your-data", label: "me.settings.delete", detail: "me.settings.deleteDetail" },
 ];
 
 interface Data {
@@ -45,24 +39,58 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function SettingsPage({ data }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-2xl">
-      <PageHead title="Settings" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Settings</h1>
+      <PageHead title={t("me.settings.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("me.settings.title")}</h1>
       <p class="mt-2 mb-6 text-slate-700">
-        Choose how we tell you what happened. Search alerts are turned on and off in{" "}
-        <a href="/me/alerts" class="text-indigo-700 underline">My alerts</a>.
+        {t.rich("me.settings.lead", {
+          alerts: (chunks) => <a href="/me/alerts" class="text-indigo-700 underline">{chunks}</a>,
+        })}
       </p>
-      <SettingsForm initial={data.settings} pushAvailable={data.pushAvailable} />
+      <form method="post" action="/language" class="mb-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <input type="hidden" name="back" value="/me/settings" />
+        <fieldset>
+          <legend class="px-1 font-semibold text-slate-900">{t("me.settings.language")}</legend>
+          <p id="language-hint" class="text-sm text-slate-700">{t("me.settings.languageHint")}</p>
+          <div class="mt-3 flex flex-wrap gap-x-6 gap-y-2">
+            {LANGUAGES.map((lang) => (
+              <label key={lang} class="flex items-center gap-2 text-slate-900">
+                <input
+                  type="radio"
+                  name="lang"
+                  value={lang}
+                  checked={data.settings.language === lang}
+                  aria-describedby="language-hint"
+                  class="h-4 w-4 accent-indigo-700"
+                />
+                <span lang={lang}>{LANGUAGE_NAMES[lang]}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <button
+          type="submit"
+          class="mt-3 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+        >
+          {t("me.settings.saveLanguage")}
+        </button>
+      </form>
+      <SettingsForm
+        initial={data.settings}
+        pushAvailable={data.pushAvailable}
+        text={t.island(SETTINGS_FORM_TEXT)}
+      />
       <section aria-labelledby="account-data" class="mt-10">
-        <h2 id="account-data" class="text-lg font-semibold text-slate-900">Account and data</h2>
+        <h2 id="account-data" class="text-lg font-semibold text-slate-900">{t("me.settings.account")}</h2>
         <ul class="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
           {ACCOUNT_LINKS.map((link) => (
-            <li key={link.label} class="px-4 py-3">
+            <li key={link.href} class="px-4 py-3">
               <a href={link.href} download={link.download} class="font-medium text-indigo-700 underline">
-                {link.label}
+                {t(link.label)}
               </a>
-              <p class="text-sm text-slate-700">{link.detail}</p>
+              <p class="text-sm text-slate-700">{t(link.detail)}</p>
             </li>
           ))}
         </ul>

@@ -65,16 +65,20 @@ Deno.test("GuestPageCache keeps only 200 answers with short keys and starts over
     return new Response(`page ${renders}`, { status, headers: { "content-type": "text/html" } });
   };
   const url = (path: string) => new URL(path, "http://localhost");
-  assertEquals(await (await cache.serve(url("/a"), "v1", render())).text(), "page 1");
-  assertEquals(await (await cache.serve(url("/a"), "v1", render())).text(), "page 1");
-  assertEquals(await (await cache.serve(url("/a"), "v2", render())).text(), "page 2", "a new version renders again");
-  const missing = await cache.serve(url("/b"), "v1", render(404));
+  assertEquals(await (await cache.serve(url("/a"), "en", "v1", render())).text(), "page 1");
+  assertEquals(await (await cache.serve(url("/a"), "en", "v1", render())).text(), "page 1");
+  assertEquals(
+    await (await cache.serve(url("/a"), "en", "v2", render())).text(),
+    "page 2",
+    "a new version renders again",
+  );
+  const missing = await cache.serve(url("/b"), "en", "v1", render(404));
   assertEquals([missing.status, cache.size], [404, 1]);
-  await cache.serve(url(`/c?${"x".repeat(40)}`), "v1", render());
+  await cache.serve(url(`/c?${"x".repeat(40)}`), "en", "v1", render());
   assertEquals(cache.size, 1, "a long key is not kept");
-  await cache.serve(url("/d"), "v1", render());
-  await cache.serve(url("/e"), "v1", render());
+  await cache.serve(url("/d"), "en", "v1", render());
+  await cache.serve(url("/e"), "en", "v1", render());
   assertEquals(cache.size, 1, "full: started over with the newest page");
-  const kept = await cache.serve(url("/e"), "v1", render());
+  const kept = await cache.serve(url("/e"), "en", "v1", render());
   assertEquals(kept.headers.get("content-type"), "text/html");
 });

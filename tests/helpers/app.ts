@@ -107,7 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = createApp(services, {
     manifest: { ...manifest, routes },
     assets: await assetsPromise,
-    forbiddenPage: () => Forbidden({}),
+    forbiddenPage: Forbidden,
   });
   const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
   const server = options.listen

@@ -48,7 +48,7 @@ Deno.test("the server answers health, assets and pages without listings while th
   const port = freePort();
   const services = { ...t.services, kv, config: { ...t.services.config, port, host: "127.0.0.1" } };
   const assets = await loadAssets(`${root}_build`, `${root}static`);
-  const { server, loaded } = serveWhileLoading(services, { manifest, assets, forbiddenPage: () => Forbidden({}) });
+  const { server, loaded } = serveWhileLoading(services, { manifest, assets, forbiddenPage: Forbidden });
   try {
     const origin = `http://127.0.0.1:${port}`;
     let done = false;

@@ -10,6 +10,7 @@
  * - `["oauth_accounts_by_user", userId, provider, accountId]` → `SocialAccount`
  */
 import { AuthError, ConflictError } from "@/lib/errors.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
 import {
   createUser,
   getUser,
@@ -68,7 +69,8 @@ export function nameFromProvider(name: string | null, email: string): string {
 
 /**
  * The user of a provider identity, found, linked or created as the module doc says. A new
- * user's role is `admin` when its provider-verified e-mail is in `adminEmails`, else `user`.
+ * user's role is `admin` when its provider-verified e-mail is in `adminEmails`, else `user`; its language is
+ * `language`, the one of the page the sign-in started from (docs/decisions.md, Languages).
  * @returns the user and whether it was created now (for `newUserCallbackURL`).
  * @throws AuthError 403 `ACCOUNT_NOT_LINKED` when the e-mail is unverified at the provider and
  *   belongs to an existing user; ConflictError after `ATTEMPTS` lost races.
@@ -77,6 +79,7 @@ export async function resolveSocialUser(
   kv: Deno.Kv,
   identity: ProviderIdentity,
   adminEmails: Set<string>,
+  language?: Lang,
 ): Promise<{ user: User; created: boolean }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const seen = await kv.get<SocialAccount>(accountKey(identity.provider, identity.accountId));
@@ -112,6 +115,7 @@ export async function resolveSocialUser(
         emailVerified: identity.emailVerified,
         image: identity.picture,
         role: identity.emailVerified && adminEmails.has(email) ? "admin" : "user",
+        language,
       }, (op, user) => linkInto(op, { seen, identity, userId: user.id }));
       return { user, created: true };
     } catch (error) {

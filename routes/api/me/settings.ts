@@ -1,7 +1,8 @@
 /**
- * `GET /api/me/settings` and `PATCH /api/me/settings` `{deadlineReminders?, emailOnReply?, channels?}` (session) →
- * `{settings}`: the e-mail and push channel of every notification type (docs/api.md, Settings; docs/decisions.md,
- * Notifications, "Channels").
+ * `GET /api/me/settings` and `PATCH /api/me/settings` `{language?, deadlineReminders?, emailOnReply?, channels?}`
+ * (session) → `{settings}`: the language of the person's pages and e-mails (docs/decisions.md, Languages) and the
+ * e-mail and push channel of every notification type (docs/api.md, Settings; docs/decisions.md, Notifications,
+ * "Channels").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -19,19 +20,20 @@ const Answer = z.strictObject({ settings: SettingsSchema });
 
 export const apiDocs = describeRoute({
   GET: {
-    summary: "Your notification settings",
+    summary: "Your language and notification settings",
     access: ["session"],
     responses: { 200: { description: "The settings", schema: Answer } },
   },
   PATCH: {
-    summary: "Change your notification settings",
-    description: "Absent fields keep their value. `deadlineReminders` and `emailOnReply` are the e-mail channels " +
+    summary: "Change your language and notification settings",
+    description: "Absent fields keep their value. `language` (`en` or `hi`) is the language of your pages and " +
+      "e-mails. `deadlineReminders` and `emailOnReply` are the e-mail channels " +
       "of `deadline_reminder` and `comment_reply`; receipts and refunds are always e-mailed.",
     access: ["session"],
     body: SettingsChangeSchema,
     responses: {
       200: { description: "The settings afterwards", schema: Answer },
-      400: "Not booleans, an unknown type, or receipts' e-mail turned off",
+      400: "Not booleans, an unknown type or language, or receipts' e-mail turned off",
     },
   },
 });

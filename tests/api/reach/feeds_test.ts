@@ -100,25 +100,27 @@ Deno.test("the sitemap lists the public pages and every open, published, active 
   assertEquals((await t.fetch("/sitemap/1.xml")).status, 404, "no sitemap files while one document holds every URL");
 });
 
-Deno.test("past the page size the sitemap is an index of files that hold every URL once", async () => {
+Deno.test("past the page size the sitemap is an index of files that hold every URL once, in both languages", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   const items = Array.from({ length: 30 }, (_, i) => internshipBody({ title: `Role ${i}` }));
   const res = await t.json("POST", "/api/internships", { body: items, headers: member.headers });
   assertEquals(res.status, 201);
-  const built = await sitemap(t.kv, { origin: t.origin, pageSize: 10 });
-  assertEquals(built.urlCount, 9 + 30);
+  const built = await sitemap(t.kv, { origin: t.origin, pageSize: 20 });
+  assertEquals(built.urlCount, 2 * (9 + 30));
   const index = xmlDocument(built.root.text);
   assertEquals(index.documentElement.nodeName, "sitemapindex");
   assertEquals(texts(index, "loc"), [1, 2, 3, 4].map((n) => `${t.origin}/sitemap/${n}.xml`));
   const locs = built.pages.flatMap((page) => {
     const document = xmlDocument(page.text);
     assertEquals(document.documentElement.nodeName, "urlset");
-    assert(document.getElementsByTagName("url").length <= 10);
+    assert(document.getElementsByTagName("url").length <= 20);
     return texts(document, "loc");
   });
-  assertEquals(locs.length, 39);
-  assertEquals(new Set(locs).size, 39);
+  assertEquals(locs.length, 78);
+  assertEquals(new Set(locs).size, 78);
+  const english = locs.filter((loc) => !loc.endsWith("?lang=hi"));
+  assertEquals(english.map((loc) => `${loc}?lang=hi`).sort(), locs.filter((loc) => loc.endsWith("?lang=hi")).sort());
   assertEquals(texts(index, "lastmod").length, 4);
 
   const plain = await t.fetch("/sitemap.xml");
@@ -128,13 +130,13 @@ Deno.test("past the page size the sitemap is an index of files that hold every U
   const unzipped = await new Response(gzip.body!.pipeThrough(new DecompressionStream("gzip"))).text();
   assertEquals(unzipped, await plain.text(), "the kept gzip is the document");
 
-  const full = await sitemap(t.kv, { origin: t.origin, pageSize: 39 });
+  const full = await sitemap(t.kv, { origin: t.origin, pageSize: 78 });
   assertEquals(
     [xmlDocument(full.root.text).documentElement.nodeName, full.pages.length],
     ["urlset", 0],
-    "39 URLs in 39",
+    "78 URLs in 78",
   );
-  const over = await sitemap(t.kv, { origin: t.origin, pageSize: 38 });
+  const over = await sitemap(t.kv, { origin: t.origin, pageSize: 77 });
   assertEquals([xmlDocument(over.root.text).documentElement.nodeName, over.pages.length], ["sitemapindex", 2]);
 });
 

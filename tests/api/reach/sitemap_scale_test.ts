@@ -1,6 +1,6 @@
 /**
- * The sitemap at 100,000 internships (docs/decisions.md, Search engines and sharing): a sitemap index of two files
- * holding every open internship once, the same on every request after the first (which builds it), and built again
+ * The sitemap at 100,000 internships (docs/decisions.md, Search engines and sharing): a sitemap index of four files
+ * holding every open internship once in each language, the same on every request after the first (which builds it), and built again
  * after a write. How fast it answers is `bench/sitemap.ts`'s to measure.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -11,7 +11,7 @@ import { texts, xmlDocument } from "@/tests/fixtures/html.ts";
 
 const COUNT = 100_000;
 
-Deno.test("the sitemap at 100,000 internships: an index of two files holding every open internship once", async () => {
+Deno.test("the sitemap at 100,000 internships: an index of four files holding every open internship once per language", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   const now = Date.now();
@@ -25,9 +25,10 @@ Deno.test("the sitemap at 100,000 internships: an index of two files holding eve
   const first = await root.text();
   const index = xmlDocument(first);
   assertEquals(index.documentElement.nodeName, "sitemapindex");
-  assertEquals(texts(index, "loc"), [`${t.origin}/sitemap/1.xml`, `${t.origin}/sitemap/2.xml`]);
+  const files = [1, 2, 3, 4].map((n) => `/sitemap/${n}.xml`);
+  assertEquals(texts(index, "loc"), files.map((path) => `${t.origin}${path}`));
 
-  const paths = ["/sitemap.xml", "/sitemap/1.xml", "/sitemap/2.xml"];
+  const paths = ["/sitemap.xml", ...files];
   const bodies = new Map<string, string>([["/sitemap.xml", first]]);
   for (let i = 0; i < 2 * paths.length; i++) {
     const path = paths[i % paths.length];
@@ -37,12 +38,12 @@ Deno.test("the sitemap at 100,000 internships: an index of two files holding eve
     if (bodies.has(path)) assert(body === bodies.get(path), `${path} is the same the next time`);
     bodies.set(path, body);
   }
-  const locs = [...["/sitemap/1.xml", "/sitemap/2.xml"]].flatMap((path) =>
-    texts(xmlDocument(bodies.get(path)!), "loc")
-  );
+  const locs = files.flatMap((path) => texts(xmlDocument(bodies.get(path)!), "loc"));
   assertEquals(new Set(locs).size, locs.length);
-  const internships = locs.filter((loc) => loc.includes("/internships/"));
+  const internships = locs.filter((loc) => loc.includes("/internships/") && !loc.endsWith("?lang=hi"));
   assert(internships.length > 50_000 && internships.length < COUNT, `${internships.length} open internships`);
+  const hindi = new Set(locs.filter((loc) => loc.includes("/internships/") && loc.endsWith("?lang=hi")));
+  assert(internships.every((loc) => hindi.has(`${loc}?lang=hi`)), "each in Hindi too");
 
   const res = await t.json("POST", "/api/internships", {
     body: internshipBody({ title: "Fresh" }),

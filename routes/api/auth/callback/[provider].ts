@@ -42,7 +42,7 @@ export const handler = define.handlers({
         binding: readOAuthBindingCookie(req, config.secure),
         appUrl: config.appUrl,
       });
-      const { user, created } = await resolveSocialUser(kv, identity, config.adminEmails);
+      const { user, created } = await resolveSocialUser(kv, identity, config.adminEmails, ctx.state.lang);
       const { token } = await replaceSession(kv, {
         userId: user.id,
         previousToken: readSessionCookie(req, config.secure),

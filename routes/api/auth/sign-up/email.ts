@@ -41,7 +41,7 @@ export const handler = define.handlers({
     const body = await readAuthBody(req, SignUpBody);
     const user = await signUpWithPassword(
       services,
-      body,
+      { ...body, language: ctx.state.lang },
       () => checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/",
     );
     return Response.json({ token: null, user: authUserView(user) });

@@ -1,0 +1,158 @@
+/**
+ * The language of a page (docs/decisions.md, Languages): the order URL, setting, cookie, `Accept-Language`, English;
+ * `?lang=` keeping the cookie for a year; the header's switch; the `language` setting; `hreflang` and the canonical
+ * URL; the guest cache per language; sign-up and e-mails in the person's language; API errors in English.
+ */
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { page } from "@/tests/fixtures/html.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
+
+const htmlLang = (html: string) => /<html lang="(\w+)"/.exec(html)?.[1];
+
+Deno.test("a guest's language: ?lang=, then the cookie, then Accept-Language, else English", async () => {
+  await using t = await createTestApp();
+  const plain = await page(t, "/");
+  assertEquals(htmlLang(plain.html), "en");
+  assert(plain.html.includes("Sign in"));
+  assertEquals(plain.res.headers.get("vary"), "Accept-Language, Cookie");
+  assertEquals(plain.res.headers.get("set-cookie"), null);
+
+  const asked = await page(t, "/?lang=hi");
+  assertEquals(htmlLang(asked.html), "hi");
+  assert(asked.html.includes("साइन इन"), "the header in Hindi");
+  assertMatch(asked.res.headers.get("set-cookie") ?? "", /^lang=hi; Max-Age=31536000; Path=\/; SameSite=Lax$/);
+  assertEquals(htmlLang((await page(t, "/internships", "lang=hi")).html), "hi", "the cookie keeps it");
+  const again = await page(t, "/?lang=hi", "lang=hi");
+  assertEquals(again.res.headers.get("set-cookie"), null, "no cookie again when it already says so");
+
+  const header = (value: string, cookie?: string) =>
+    t.fetch("/", { headers: { "accept-language": value, ...(cookie ? { cookie } : {}) } }).then((r) => r.text());
+  assertEquals(htmlLang(await header("hi-IN,hi;q=0.9,en;q=0.8")), "hi");
+  assertEquals(htmlLang(await header("en-IN,en;q=0.9,hi;q=0.8")), "en");
+  assertEquals(htmlLang(await header("hi", "lang=en")), "en", "the cookie beats Accept-Language");
+  assertEquals(htmlLang((await page(t, "/?lang=en", "lang=hi")).html), "en", "the URL beats the cookie");
+  assertEquals(htmlLang((await page(t, "/?lang=xx")).html), "en", "an unknown language is ignored");
+});
+
+Deno.test("a signed-in person's setting beats the cookie; the URL beats the setting", async () => {
+  await using t = await createTestApp();
+  const person = await createTestUser(t);
+  const settings = await t.json("GET", "/api/me/settings", { headers: person.headers });
+  assertEquals((await settings.json()).settings.language, "en");
+  const changed = await t.json("PATCH", "/api/me/settings", {
+    body: { language: "hi" },
+    headers: person.headers,
+  });
+  assertEquals(changed.status, 200);
+  assertEquals((await changed.json()).settings.language, "hi");
+  assertEquals((await getUserByEmail(t.kv, person.user.email))?.language, "hi");
+  assertEquals(htmlLang((await page(t, "/me/settings", `${person.cookie}; lang=en`)).html), "hi");
+  assertEquals(htmlLang((await page(t, "/me/settings?lang=en", person)).html), "en");
+  const refused = await t.json("PATCH", "/api/me/settings", { body: { language: "fr" }, headers: person.headers });
+  assertEquals(refused.status, 400);
+  const both = await t.json("PATCH", "/api/me/settings", {
+    body: { language: "en", channels: { comment_reply: { push: false } } },
+    headers: person.headers,
+  });
+  const after = (await both.json()).settings;
+  assertEquals([after.language, after.channels.comment_reply.push], ["en", false], "language and channels at once");
+});
+
+Deno.test("the switch keeps the page and its query, sets the cookie, and a signed-in person's setting", async () => {
+  await using t = await createTestApp();
+  const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    t.fetch("/language", {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+      redirect: "manual",
+    });
+  const guest = await form({ lang: "hi", back: "/internships?types=remote&search=design" });
+  assertEquals(guest.status, 303);
+  assertEquals(guest.headers.get("location"), "/internships?types=remote&search=design&lang=hi");
+  assertMatch(guest.headers.get("set-cookie") ?? "", /^lang=hi; Max-Age=31536000/);
+  assertEquals((await form({ lang: "en", back: "https://evil.example/x" })).headers.get("location"), "/?lang=en");
+  assertEquals((await form({ lang: "fr", back: "/" })).status, 400);
+  const person = await createTestUser(t);
+  const foreign = await form({ lang: "hi", back: "/" }, { cookie: person.cookie, origin: "https://evil.example" });
+  assertEquals(foreign.status, 403, "another site cannot change a person's setting");
+  assertEquals((await getUserByEmail(t.kv, person.user.email))?.language, undefined);
+  assertEquals((await form({ lang: "hi", back: "/me/settings" }, { cookie: person.cookie })).status, 303);
+  assertEquals((await getUserByEmail(t.kv, person.user.email))?.language, "hi");
+  const settings = await page(t, "/me/settings", person);
+  assertEquals(htmlLang(settings.html), "hi", "without ?lang= or a cookie: the setting");
+  assert(settings.html.includes('value="hi" checked'), "the setting is shown chosen");
+});
+
+Deno.test("public pages name both languages with hreflang; a Hindi page's canonical URL is its own", async () => {
+  await using t = await createTestApp();
+  const links = (html: string) =>
+    [...html.matchAll(/<link rel="(canonical|alternate)"(?: hreflang="([\w-]+)")? href="([^"]+)"/g)]
+      .filter((m) => m[1] === "canonical" || m[2])
+      .map((m) => `${m[2] ?? m[1]} ${m[3].replace(t.origin, "")}`);
+  assertEquals(links((await page(t, "/internships?types=remote")).html), [
+    "canonical /internships",
+    "en /internships",
+    "hi /internships?lang=hi",
+    "x-default /internships",
+  ]);
+  assertEquals(links((await page(t, "/privacy?lang=hi")).html), [
+    "canonical /privacy?lang=hi",
+    "en /privacy",
+    "hi /privacy?lang=hi",
+    "x-default /privacy",
+  ]);
+  const person = await createTestUser(t);
+  assertEquals(links((await page(t, "/me/settings", person)).html), ["canonical /me/settings"], "private: no hreflang");
+  const sitemap = await (await t.fetch("/sitemap.xml")).text();
+  assert(sitemap.includes(`<loc>${t.origin}/terms</loc>`) && sitemap.includes(`<loc>${t.origin}/terms?lang=hi</loc>`));
+});
+
+Deno.test("a cached guest page is kept per language", async () => {
+  await using t = await createTestApp();
+  const english = await page(t, "/internships");
+  const hindi = await page(t, "/internships", "lang=hi");
+  const englishAgain = await page(t, "/internships");
+  assertEquals([htmlLang(english.html), htmlLang(hindi.html), htmlLang(englishAgain.html)], ["en", "hi", "en"]);
+  assertEquals(englishAgain.html, english.html, "the English copy is served again");
+  assertEquals((await page(t, "/internships", "lang=hi")).html, hindi.html, "and the Hindi one");
+  assertEquals(t.services.guestPages.size, 2);
+});
+
+Deno.test("sign-up keeps the page's language, and the verification e-mail is in Hindi for a Hindi page", async () => {
+  await using t = await createTestApp();
+  const res = await t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "Asha Rao", email: "asha@example.com", password: "a-long-password" },
+    headers: { cookie: "lang=hi" },
+  });
+  assertEquals(res.status, 200);
+  assertEquals((await getUserByEmail(t.kv, "asha@example.com"))?.language, "hi");
+  await t.settled();
+  const mail = t.mails.find((m) => m.to === "asha@example.com")!;
+  assertEquals(mail.subject, "Career Community के लिए अपना ई-मेल पता वेरिफ़ाई करें");
+  assert(mail.text.startsWith("नमस्ते Asha Rao,"), mail.text);
+  assert(mail.html.includes('<html lang="hi">') && mail.html.includes("ई-मेल पता वेरिफ़ाई करें"));
+
+  await t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "Ben", email: "ben@example.com", password: "a-long-password" },
+  });
+  await t.settled();
+  assertEquals(
+    t.mails.find((m) => m.to === "ben@example.com")?.subject,
+    "Verify your email address for Career Community",
+  );
+});
+
+Deno.test("API answers and their {error} texts stay English whatever the language", async () => {
+  await using t = await createTestApp();
+  const headers = { cookie: "lang=hi", "accept-language": "hi" };
+  const missing = await t.fetch("/api/internships/nope?lang=hi", { headers });
+  assertEquals([missing.status, (await missing.json()).error], [404, "Internship not found"]);
+  const guest = await t.fetch("/api/me/settings?lang=hi", { headers });
+  assertEquals(guest.status, 401);
+  assertMatch((await guest.json()).error, /^[\x20-\x7e]+$/, "ASCII English");
+  const bad = await t.json("POST", "/api/auth/sign-in/email", { body: { email: "x" }, headers });
+  assertEquals(bad.status, 400);
+  assertMatch((await bad.json()).error, /^[\x20-\x7e]+$/, "ASCII English");
+});
