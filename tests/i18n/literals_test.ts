@@ -1,0 +1,263 @@
+/**
+ * No user-facing English outside the catalogues (docs/decisions.md, Languages, "Catalogues") in the files that make
+ * pages, islands, components, e-mails and notifications (`SCANNED`). `ALLOWED` is the short list of words that read
+ * the same in every language (names and symbols). Run it as a script to list every finding:
+ * `deno run -A tests/i18n/literals_test.ts`.
+ */
+import { join, relative } from "node:path";
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { type Literal, literalsOf } from "./literals.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+
+/** Folders scanned whole (their unit tests aside), and single files that write e-mails and notifications. */
+const SCANNED = {
+  folders: ["routes", "islands", "components", "lib/browser"],
+  files: [
+    "lib/field_messages.ts",
+    "lib/mail/templates.ts",
+    "lib/auth/mails.ts",
+    "lib/alerts/mails.ts",
+    "lib/alerts/reminders.ts",
+    "lib/comments/reply_mail.ts",
+    "lib/comments/comments.ts",
+    "lib/purchases/mails.ts",
+    "lib/purchases/settlement.ts",
+    "lib/purchases/refunds.ts",
+    "lib/purchases/receipts.ts",
+    "lib/reports/reports.ts",
+    "lib/push/notification_mail.ts",
+    "lib/opportunities/opportunities.ts",
+    "lib/internships/internships.ts",
+  ],
+};
+
+/** Files that are not pages, or answer only in English by rule: the API (routes/api), feeds and machine files. */
+const NOT_PAGES = /^routes\/(api\/|.*\.(xml|txt|ics|json|webmanifest)\.ts$|sitemap)/;
+
+/**
+ * Text that reads the same in English and Hindi: names of the platform, of other companies and of formats, and
+ * units. Everything else a person reads comes from the catalogues.
+ */
+const ALLOWED = new Set([
+  "Career Community",
+  "Ungatekeep",
+  "Google",
+  "LinkedIn",
+  "Razorpay",
+  "UPI",
+  "GST",
+  "GSTIN",
+  "PDF",
+  "RSS",
+  "API",
+  "JSON",
+  "IST",
+]);
+
+/** Files not yet in both languages; each leaves the list when its words move to the catalogues. */
+export const PENDING = new Set<string>([
+  "components/AdminList.tsx",
+  "components/AdminNav.tsx",
+  "components/BarChart.tsx",
+  "components/ConfirmDialog.tsx",
+  "components/ForYou.tsx",
+  "components/LegalPage.tsx",
+  "components/Pagination.tsx",
+  "components/RowControls.tsx",
+  "components/SocialSignInButtons.tsx",
+  "components/StudentNews.tsx",
+  "components/applications/ResumeSection.tsx",
+  "components/forms.tsx",
+  "components/internships/InternshipCard.tsx",
+  "components/internships/links.tsx",
+  "components/moderation/ModerationNotice.tsx",
+  "components/opportunities/OpportunityCard.tsx",
+  "components/organizations/OrganizationBadge.tsx",
+  "components/purchases/PurchaseRow.tsx",
+  "components/purchases/RefundDialog.tsx",
+  "components/reports/ReportForm.tsx",
+  "components/reports/ResolveForm.tsx",
+  "components/toolkits/LessonFields.tsx",
+  "components/toolkits/LessonRow.tsx",
+  "components/toolkits/ToolkitCard.tsx",
+  "components/ungatekeep/PostCard.tsx",
+  "islands/AccountDataControls.tsx",
+  "islands/AdminCommentsTable.tsx",
+  "islands/AdminCouponsTable.tsx",
+  "islands/AdminOpportunitiesQueue.tsx",
+  "islands/AdminOutboxTable.tsx",
+  "islands/AdminPurchasesTable.tsx",
+  "islands/AdminToolkitsTable.tsx",
+  "islands/AdminUsersTable.tsx",
+  "islands/AlertMe.tsx",
+  "islands/AlertsManager.tsx",
+  "islands/BannerCarousel.tsx",
+  "islands/BannerManager.tsx",
+  "islands/ForgotPasswordForm.tsx",
+  "islands/InternshipAdminControls.tsx",
+  "islands/InternshipDeleteButton.tsx",
+  "islands/InternshipFilters.tsx",
+  "islands/InternshipForm.tsx",
+  "islands/KeepOffline.tsx",
+  "islands/LessonManager.tsx",
+  "islands/LessonProgress.tsx",
+  "islands/NotificationBell.tsx",
+  "islands/NotificationList.tsx",
+  "islands/OfflineContents.tsx",
+  "islands/OnboardingWizard.tsx",
+  "islands/OpportunityForm.tsx",
+  "islands/PhoneNotifications.tsx",
+  "islands/PostDiscussion.tsx",
+  "islands/PrintButton.tsx",
+  "islands/ProfileForm.tsx",
+  "islands/ResetPasswordForm.tsx",
+  "islands/SaveButton.tsx",
+  "islands/SavedTracker.tsx",
+  "islands/SignInForm.tsx",
+  "islands/SignUpForm.tsx",
+  "islands/ToolkitCheckout.tsx",
+  "islands/ToolkitForm.tsx",
+  "islands/UngatekeepPostEditor.tsx",
+  "islands/UngatekeepPostsTable.tsx",
+  "lib/alerts/mails.ts",
+  "lib/alerts/reminders.ts",
+  "lib/browser/admin_checks.ts",
+  "lib/browser/application_format.ts",
+  "lib/browser/auth_forms.ts",
+  "lib/browser/fetch_json.ts",
+  "lib/browser/internship_format.ts",
+  "lib/browser/lesson_draft.ts",
+  "lib/browser/opportunity_format.ts",
+  "lib/browser/organization_format.ts",
+  "lib/browser/report_format.ts",
+  "lib/browser/tracker.ts",
+  "lib/browser/use_confirm_delete.ts",
+  "lib/browser/use_lessons.ts",
+  "lib/browser/use_refund.ts",
+  "lib/comments/comments.ts",
+  "lib/comments/reply_mail.ts",
+  "lib/field_messages.ts",
+  "lib/opportunities/opportunities.ts",
+  "lib/purchases/mails.ts",
+  "lib/purchases/refunds.ts",
+  "lib/purchases/settlement.ts",
+  "lib/push/notification_mail.ts",
+  "lib/reports/reports.ts",
+  "routes/admin/banners.tsx",
+  "routes/admin/comments.tsx",
+  "routes/admin/coupons.tsx",
+  "routes/admin/index.tsx",
+  "routes/admin/internships/index.tsx",
+  "routes/admin/moderation.tsx",
+  "routes/admin/opportunities.tsx",
+  "routes/admin/organizations/[id].tsx",
+  "routes/admin/organizations/index.tsx",
+  "routes/admin/outbox.tsx",
+  "routes/admin/purchases.tsx",
+  "routes/admin/reports/[kind]/[targetId].tsx",
+  "routes/admin/reports/index.tsx",
+  "routes/admin/toolkits/[id].tsx",
+  "routes/admin/toolkits/index.tsx",
+  "routes/admin/toolkits/new.tsx",
+  "routes/admin/ungatekeep/[id].tsx",
+  "routes/admin/ungatekeep/index.tsx",
+  "routes/admin/ungatekeep/new.tsx",
+  "routes/admin/users.tsx",
+  "routes/certificates/[id].tsx",
+  "routes/check-inbox.tsx",
+  "routes/forgot-password.tsx",
+  "routes/index.tsx",
+  "routes/internships/[id]/edit.tsx",
+  "routes/internships/[id]/index.tsx",
+  "routes/internships/index.tsx",
+  "routes/internships/mine.tsx",
+  "routes/internships/new.tsx",
+  "routes/me/alerts.tsx",
+  "routes/me/notifications.tsx",
+  "routes/me/tracker.tsx",
+  "routes/offline.tsx",
+  "routes/onboarding.tsx",
+  "routes/opportunities/[id]/edit.tsx",
+  "routes/opportunities/[id]/index.tsx",
+  "routes/opportunities/index.tsx",
+  "routes/opportunities/mine.tsx",
+  "routes/opportunities/new.tsx",
+  "routes/organizations/[slug].tsx",
+  "routes/organizations/claim/[token].tsx",
+  "routes/profile.tsx",
+  "routes/purchases/[id]/receipt.tsx",
+  "routes/report.tsx",
+  "routes/reset-password.tsx",
+  "routes/sign-in.tsx",
+  "routes/sign-up.tsx",
+  "routes/toolkits/[id]/index.tsx",
+  "routes/toolkits/[id]/learn/[itemId].tsx",
+  "routes/toolkits/index.tsx",
+  "routes/toolkits/mine.tsx",
+  "routes/ungatekeep/[id].tsx",
+  "routes/ungatekeep/index.tsx",
+  "routes/unsubscribe/[token].tsx",
+]);
+
+/** Every scanned source file, relative to the root. */
+export async function scannedFiles(): Promise<string[]> {
+  const files: string[] = [...SCANNED.files];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(join(ROOT, dir))) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name) && !NOT_PAGES.test(path)) {
+        files.push(path);
+      }
+    }
+  };
+  for (const folder of SCANNED.folders) await walk(folder);
+  return files.sort();
+}
+
+/** The findings of every scanned file. */
+export async function findings(): Promise<Literal[]> {
+  const found: Literal[] = [];
+  for (const file of await scannedFiles()) {
+    const path = join(ROOT, file);
+    found.push(...literalsOf(ROOT, path, await Deno.readTextFile(path), ALLOWED));
+  }
+  return found;
+}
+
+Deno.test("no user-facing English outside the catalogues in pages, islands, components and e-mails", async () => {
+  const found = (await findings()).filter((literal) => !PENDING.has(literal.file));
+  assertEquals(found.map((literal) => `${literal.file}:${literal.line} ${literal.text}`), []);
+});
+
+Deno.test("a file leaves the pending list once its words are in the catalogues", async () => {
+  const files = new Set((await findings()).map((literal) => literal.file));
+  assertEquals([...PENDING].filter((file) => !files.has(file)), []);
+});
+
+Deno.test("the scanner finds what it should and leaves what it should", () => {
+  const source = `
+    import x from "Some Module";
+    export function A({ n }: { n: number }) {
+      if (n === "Never Mind") throw new Error("Developer text here");
+      console.log("Also developer text");
+      const label = "Save changes";
+      const hint = \`Showing \${n} results\`;
+      return <p class="text-sm font-medium" aria-label="Close dialog" title={t("x.y")} data-x="Not Read">
+        Hello there {label} <span>{"Career Community"}</span>
+      </p>;
+    }`;
+  const texts = literalsOf(ROOT, join(ROOT, "x.tsx"), source, ALLOWED).map((literal) => literal.text);
+  assertEquals(texts, ["Save changes", "Showing … results", "Close dialog", "Hello there"]);
+});
+
+if (import.meta.main) {
+  const byFile = new Map<string, Literal[]>();
+  for (const literal of await findings()) byFile.set(literal.file, [...byFile.get(literal.file) ?? [], literal]);
+  for (const [file, literals] of byFile) {
+    console.log(`${file} (${literals.length})`);
+    for (const literal of literals) console.log(`  ${literal.line}: ${literal.text}`);
+  }
+  console.log(`${[...byFile.values()].flat().length} findings in ${byFile.size} files`);
+}
