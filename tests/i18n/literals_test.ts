@@ -4,7 +4,7 @@
  * the same in every language (names and symbols). Run it as a script to list every finding:
  * `deno run -A tests/i18n/literals_test.ts`.
  */
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { type Literal, literalsOf } from "./literals.ts";
 
