@@ -24,7 +24,7 @@ import { type NewOpportunities, newOpportunities, OpportunityQuerySchema } from 
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
 import { type AlertRecord, MAX_ALERTS, queryParams } from "./alerts.ts";
-import { digestMail, type DigestSection, internshipItem, type MailItem, opportunityItem } from "./mails.ts";
+import { digestMail, type DigestSection, internshipItem, type MailItem, opportunityItem } from "./mails.tsx";
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
 
 /** 09:00 IST is 03:30 UTC. */

@@ -24,7 +24,7 @@ import type { SavedKind, SavedStatus } from "@/lib/saved/schema.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { DAILY_AT_9_IST } from "./digest.ts";
-import { internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.ts";
+import { internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.tsx";
 import { newUnsubscribeToken } from "./unsubscribe.ts";
 
 /** Saved-by entries read from KV per batch. */

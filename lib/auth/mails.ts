@@ -6,7 +6,7 @@
  * job.
  */
 import type { Services } from "@/lib/platform/state.ts";
-import { passwordResetMail, verificationMail } from "@/lib/mail/templates.ts";
+import { passwordResetMail, verificationMail } from "@/lib/mail/templates.tsx";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getUserByEmail, type User } from "@/lib/users/users.ts";

@@ -12,7 +12,7 @@ import { postTitles, readablePost } from "@/lib/ungatekeep/posts.ts";
 import type { Viewer } from "@/lib/ungatekeep/policy.ts";
 import { getUser, getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
 import { contentHtml } from "./content.ts";
-import { replyMail } from "./reply_mail.ts";
+import { replyMail } from "./reply_mail.tsx";
 import { newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 import { canComment, canDelete, canEdit, canModerate } from "./policy.ts";
 import {

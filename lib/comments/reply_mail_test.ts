@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { replyMail } from "./reply_mail.ts";
+import { replyMail } from "./reply_mail.tsx";
 
 Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links the reply, the settings and the one-click unsubscribe", () => {
   const mail = replyMail({
@@ -15,7 +15,7 @@ Deno.test("replyMail: quotes the reply as text, escapes it in the HTML, links th
   assertEquals(mail.subject, "Ravi <b> replied to your comment on “OA tips”");
   assert(mail.text.includes("> <script>alert(1)</script>\n> second line"));
   assert(!mail.html.includes("<script>") && !mail.html.includes("<b>"));
-  assert(mail.html.includes("&#60;script&#62;alert(1)&#60;/script&#62;"));
+  assert(mail.html.includes("&lt;script>alert(1)&lt;/script>"));
   assert(mail.html.includes('href="https://app.example/me/settings"'));
   assertEquals(mail.link, "https://app.example/ungatekeep/p#comment-c");
   assertEquals(mail.headers, {

@@ -13,7 +13,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.t
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
-import { organizationClaimMail } from "@/lib/mail/templates.ts";
+import { organizationClaimMail } from "@/lib/mail/templates.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { User } from "@/lib/users/users.ts";

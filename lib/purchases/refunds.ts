@@ -20,7 +20,7 @@ import { getUser, type User } from "@/lib/users/users.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
-import { refundMail } from "./mails.ts";
+import { refundMail } from "./mails.tsx";
 import { formatMinorUnits } from "@/lib/money.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";

@@ -35,7 +35,7 @@ import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { CURRENCY } from "./checkout.ts";
-import { receiptMail } from "./mails.ts";
+import { receiptMail } from "./mails.tsx";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
 import {
   type BuyerPurchase,

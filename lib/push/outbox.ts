@@ -25,7 +25,7 @@ import type { Services } from "@/lib/platform/state.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { endpointAllowed } from "./hosts.ts";
-import { notificationMail } from "./notification_mail.ts";
+import { notificationMail } from "./notification_mail.tsx";
 import { removeSubscriptions, subscriptionsOf } from "./subscriptions.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */

@@ -1,10 +1,12 @@
 /**
  * The transactional e-mails (docs/api.md, Authentication, "E-mails"): e-mail verification and password reset, and the
  * organization claim (docs/decisions.md, Trust, "Verification by domain"), each as plain text and HTML, in the
- * recipient's language (`t`, docs/decisions.md, Languages, "E-mails"). Every value placed in the HTML is escaped.
+ * recipient's language (`t`, docs/decisions.md, Languages, "E-mails"), the HTML in the mail layout (`layout.tsx`),
+ * which escapes every value placed in it.
  */
 import type { Translate } from "@/lib/i18n/translator.ts";
 import type { Mail } from "./mailer.ts";
+import { MailButton, mailHtml } from "./layout.tsx";
 
 /** Who a mail goes to, the action link it carries, and the translator of the recipient's language. */
 export interface MailInput {
@@ -14,31 +16,12 @@ export interface MailInput {
   t: Translate;
 }
 
-/** `text` with the five HTML special characters escaped, for element content and attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function html(t: Translate, title: string, paragraphs: string[], button: { label: string; url: string }): string {
-  const url = escapeHtml(button.url);
-  return `<!doctype html>
-<html lang="${t.lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
-${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}
-<p><a href="${url}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">${
-    escapeHtml(button.label)
-  }</a></p>
-<p>${escapeHtml(t("mail.buttonFallback"))}<br><a href="${url}">${url}</a></p>
-<p>${escapeHtml(t("mail.signature"))}</p>
-</body></html>`;
-}
-
 /** What sets one action mail apart from the other, in the recipient's language; the rest of the layout is shared. */
 interface ActionMail {
   subject: string;
   /** The sentence before the bare link in the plain text, ending in a colon. */
   textIntro: string;
-  /** The same sentence in the HTML (escaped), which points at the button instead. */
+  /** The same sentence in the HTML, which points at the button instead. */
   htmlIntro: string;
   /** The closing line for someone who did not ask for the mail. */
   ignore: string;
@@ -69,12 +52,22 @@ ${t("mail.signature")}
     subject: mail.subject,
     text,
     link: url,
-    html: html(t, mail.subject, [
-      escapeHtml(t("mail.greeting", { name })),
-      mail.htmlIntro,
-      escapeHtml(expires),
-      escapeHtml(mail.ignore),
-    ], { label: mail.button, url }),
+    html: mailHtml(
+      mail.subject,
+      <>
+        <p>{t("mail.greeting", { name })}</p>
+        <p>{mail.htmlIntro}</p>
+        <p>{expires}</p>
+        <p>{mail.ignore}</p>
+        <MailButton href={url}>{mail.button}</MailButton>
+        <p>
+          {t("mail.buttonFallback")}
+          <br />
+          <a href={url}>{url}</a>
+        </p>
+      </>,
+      { lang: t.lang, signature: t("mail.signature") },
+    ),
   };
 }
 
@@ -84,7 +77,7 @@ export function verificationMail(input: MailInput): Mail {
   return actionMail(input, {
     subject: t("mail.verify.subject"),
     textIntro: t("mail.verify.textIntro"),
-    htmlIntro: escapeHtml(t("mail.verify.htmlIntro")),
+    htmlIntro: t("mail.verify.htmlIntro"),
     ignore: t("mail.verify.ignore"),
     button: t("mail.verify.button"),
   });
@@ -96,7 +89,7 @@ export function passwordResetMail(input: MailInput): Mail {
   return actionMail(input, {
     subject: t("mail.reset.subject"),
     textIntro: t("mail.reset.textIntro"),
-    htmlIntro: escapeHtml(t("mail.reset.htmlIntro")),
+    htmlIntro: t("mail.reset.htmlIntro"),
     ignore: t("mail.reset.ignore"),
     button: t("mail.reset.button"),
   });
@@ -116,7 +109,7 @@ export function organizationClaimMail(input: MailInput & { organization: string 
   return actionMail(input, {
     subject: t("mail.claim.subject", { organization }),
     textIntro: t("mail.claim.textIntro", { organization }),
-    htmlIntro: t("mail.claim.htmlIntro", { organization: escapeHtml(organization) }),
+    htmlIntro: t("mail.claim.htmlIntro", { organization }),
     ignore: t("mail.claim.ignore"),
     button: t("mail.claim.button", { organization }),
   });

@@ -1,18 +1,19 @@
 /**
  * The alert digest and deadline reminder e-mails (docs/decisions.md, Alerts), each as plain text and HTML, with the
- * one-click unsubscribe headers of RFC 8058 (`List-Unsubscribe`, `List-Unsubscribe-Post`). Every value placed in the
- * HTML is escaped.
+ * one-click unsubscribe headers of RFC 8058 (`List-Unsubscribe`, `List-Unsubscribe-Post`). The HTML is in the mail
+ * layout (`lib/mail/layout.tsx`), which escapes every value placed in it.
  */
 import { formatDate } from "@/lib/dates.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
-import { escapeHtml, unsubscribeHeaders } from "@/lib/mail/templates.ts";
+import { Fragment } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { mailHtml, PLATFORM } from "@/lib/mail/layout.tsx";
+import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
 import type { Alert } from "./alerts.ts";
 import { describeAlert } from "./describe.ts";
-
-const PLATFORM = "Career Community";
 
 /** One listing of a mail: a title, a line of facts, and its page. */
 export interface MailItem {
@@ -52,32 +53,31 @@ function renderItems(items: MailItem[]): { text: string; html: string } {
   if (!done) {
     done = {
       text: items.map((item) => `- ${item.title}\n  ${item.facts}\n  ${item.url}`).join("\n"),
-      html: `<ul>${
-        items.map((item) =>
-          `<li><a href="${escapeHtml(item.url)}">${escapeHtml(item.title)}</a><br>${escapeHtml(item.facts)}</li>`
-        ).join("")
-      }</ul>`,
+      html: renderToString(
+        <>
+          {items.map((item) => (
+            <li key={item.url}>
+              <a href={item.url}>{item.title}</a>
+              <br />
+              {item.facts}
+            </li>
+          ))}
+        </>,
+      ),
     };
     rendered.set(items, done);
   }
   return done;
 }
 
-function htmlItems(items: MailItem[]): string {
-  return renderItems(items).html;
+/** The list of `items`, its `<li>`s rendered once per list (`renderItems`). */
+function HtmlItems({ items }: { items: MailItem[] }) {
+  // deno-lint-ignore react-no-danger
+  return <ul dangerouslySetInnerHTML={{ __html: renderItems(items).html }} />;
 }
 
 function textItems(items: MailItem[]): string {
   return renderItems(items).text;
-}
-
-function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
-${body}
-<p>${PLATFORM}</p>
-</body></html>`;
 }
 
 /** One alert's section of a digest: the alert, its new matches, and the link that stops that alert alone. */
@@ -117,19 +117,24 @@ Stop all the alerts of this e-mail: ${unsubscribeUrl}
 
 ${PLATFORM}
 `;
-  const html = htmlPage(
+  const html = mailHtml(
     subject,
-    `<p>Hi ${escapeHtml(name)},</p>
-<p>New listings match your alerts.</p>
-${
-      sections.map((s) =>
-        `<h2 style="font-size:1.1em">${escapeHtml(describeAlert(s.alert))}</h2>${htmlItems(s.items)}
-<p><a href="${escapeHtml(s.unsubscribeUrl)}">Stop this alert</a></p>`
-      ).join("\n")
-    }
-<p><a href="${escapeHtml(manage)}">Manage your alerts</a> · <a href="${
-      escapeHtml(unsubscribeUrl)
-    }">Stop all the alerts of this e-mail</a></p>`,
+    <>
+      <p>Hi {name},</p>
+      <p>New listings match your alerts.</p>
+      {sections.map((s) => (
+        <Fragment key={s.unsubscribeUrl}>
+          <h2 style="font-size:1.1em">{describeAlert(s.alert)}</h2>
+          <HtmlItems items={s.items} />
+          <p>
+            <a href={s.unsubscribeUrl}>Stop this alert</a>
+          </p>
+        </Fragment>
+      ))}
+      <p>
+        <a href={manage}>Manage your alerts</a> · <a href={unsubscribeUrl}>Stop all the alerts of this e-mail</a>
+      </p>
+    </>,
   );
   return { to, subject, text, html, link: manage, headers: unsubscribeHeaders(unsubscribeUrl) };
 }
@@ -159,14 +164,16 @@ Stop deadline reminders: ${unsubscribeUrl}
 
 ${PLATFORM}
 `;
-  const html = htmlPage(
+  const html = mailHtml(
     subject,
-    `<p>Hi ${escapeHtml(name)},</p>
-<p>These listings you saved close today or tomorrow, or start tomorrow:</p>
-${htmlItems(items)}
-<p><a href="${escapeHtml(tracker)}">Your applications</a> · <a href="${
-      escapeHtml(unsubscribeUrl)
-    }">Stop deadline reminders</a></p>`,
+    <>
+      <p>Hi {name},</p>
+      <p>These listings you saved close today or tomorrow, or start tomorrow:</p>
+      <HtmlItems items={items} />
+      <p>
+        <a href={tracker}>Your applications</a> · <a href={unsubscribeUrl}>Stop deadline reminders</a>
+      </p>
+    </>,
   );
   return { to, subject, text, html, link: tracker, headers: unsubscribeHeaders(unsubscribeUrl) };
 }

@@ -1,11 +1,13 @@
 /**
  * The e-mail that tells someone a comment of theirs got a reply (docs/decisions.md, Comments and reactions, "Reply
- * notifications"), plain text and HTML; every value placed in the HTML is escaped. It links to the reply, to the
+ * notifications"), plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every value placed in
+ * it. It links to the reply, to the
  * settings page, and to its one-click unsubscribe link, which it also names in its `List-Unsubscribe` headers
  * (RFC 8058): that link's `POST` turns e-mails on replies off.
  */
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { escapeHtml, unsubscribeHeaders } from "@/lib/mail/templates.ts";
+import { MailButton, mailHtml, PLATFORM, SmallPrint } from "@/lib/mail/layout.tsx";
+import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 
 /** What the mail says: to whom, who replied under which post, the reply's text and the links. */
 export interface ReplyMailInput {
@@ -40,22 +42,23 @@ Read and answer it here: ${input.url}
 You get this e-mail because someone replied to your comment. Turn these e-mails off: ${input.unsubscribeUrl}
 (or in your settings: ${input.settingsUrl})
 
-Career Community
+${PLATFORM}
 `;
-  const url = escapeHtml(input.url);
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
-<p>Hi ${escapeHtml(input.name)},</p>
-<p>${escapeHtml(input.replier)} replied to your comment on “${escapeHtml(input.postTitle)}”:</p>
-<blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">${
-    escapeHtml(quote)
-  }</blockquote>
-<p><a href="${url}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">Read the reply</a></p>
-<p style="font-size:13px;color:#374151">You get this e-mail because someone replied to your comment.
-<a href="${escapeHtml(input.unsubscribeUrl)}">Turn these e-mails off</a>, or change it in your
-<a href="${escapeHtml(input.settingsUrl)}">settings</a>.</p>
-<p>Career Community</p>
-</body></html>`;
+  const html = mailHtml(
+    subject,
+    <>
+      <p>Hi {input.name},</p>
+      <p>{input.replier} replied to your comment on “{input.postTitle}”:</p>
+      <blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">
+        {quote}
+      </blockquote>
+      <MailButton href={input.url}>Read the reply</MailButton>
+      <SmallPrint>
+        You get this e-mail because someone replied to your comment.{" "}
+        <a href={input.unsubscribeUrl}>Turn these e-mails off</a>, or change it in your{" "}
+        <a href={input.settingsUrl}>settings</a>.
+      </SmallPrint>
+    </>,
+  );
   return { to: input.to, subject, text, html, link: input.url, headers: unsubscribeHeaders(input.unsubscribeUrl) };
 }

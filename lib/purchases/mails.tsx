@@ -1,13 +1,11 @@
 /**
  * The buyer's e-mails about money (docs/decisions.md, Money operations): the receipt when a payment makes a purchase
- * paid, and the refund notice. Plain text and HTML; every value placed in the HTML is escaped. They are queued in the
- * outbox in the same atomic write as the change they announce.
+ * paid, and the refund notice. Plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every
+ * value placed in it. They are queued in the outbox in the same atomic write as the change they announce.
  */
-import { escapeHtml } from "@/lib/mail/templates.ts";
+import { mailHtml, PLATFORM } from "@/lib/mail/layout.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
 import { formatMinorUnits, formatRupees, toRupees } from "@/lib/money.ts";
-
-const PLATFORM = "Career Community";
 
 /** Who the mail goes to, about which toolkit, how much (paise), and the page it links to (absolute URL). */
 export interface MoneyMailInput {
@@ -20,14 +18,15 @@ export interface MoneyMailInput {
 
 function layout(subject: string, lines: string[], link: { label: string; url: string }): Mail {
   const text = `${lines.join("\n\n")}\n\n${link.label}: ${link.url}\n\n${PLATFORM}\n`;
-  const url = escapeHtml(link.url);
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n")}
-<p><a href="${url}" style="color:#1d4ed8">${escapeHtml(link.label)}</a></p>
-<p>${PLATFORM}</p>
-</body></html>`;
+  const html = mailHtml(
+    subject,
+    <>
+      {lines.map((line, i) => <p key={i}>{line}</p>)}
+      <p>
+        <a href={link.url} style="color:#1d4ed8">{link.label}</a>
+      </p>
+    </>,
+  );
   return { to: "", subject, text, html, link: link.url };
 }
 
