@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError, NotFoundError, ValidationError } from "@/lib/errors.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { OpportunityQuerySchema } from "@/lib/opportunities/schema.ts";

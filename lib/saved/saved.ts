@@ -9,7 +9,7 @@
  * A record, its listing index entry and the count change in one checked atomic write, retried at most 100 times.
  */
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { istDayOf } from "@/lib/dates.ts";
 import { publicInternshipsById } from "@/lib/internships/internships.ts";
 import { publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";

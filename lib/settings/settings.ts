@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/chunked/writer.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
 import { DEFAULT_LANG, type Lang, LANGUAGES } from "@/lib/i18n/languages.ts";
 import { updateUserOps, type User, userKey } from "@/lib/users/users.ts";

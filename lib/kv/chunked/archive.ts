@@ -35,7 +35,8 @@ import {
 } from "./archive_block.ts";
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
-import { type ChunkWriter, RETRY_BUDGET_MS, retrying, type Rider, type RiderOutcome } from "./writer.ts";
+import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 100 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;

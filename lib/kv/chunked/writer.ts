@@ -5,10 +5,11 @@
  * of exactly what it read (the chunks it rewrites, the id entry, the open pointer) and bumping the
  * change marker. In this process, writes to one chunk wait for each other (a lock per chunk), and
  * appends wait in one queue before they read the open chunk, so they never race each other; a race
- * lost to another process is retried after a growing random pause for up to `RETRY_BUDGET_MS`, then
- * `BusyError` is thrown with nothing written (docs/decisions.md, Open and closed listings, "Concurrent writers").
+ * lost to another process is retried after a growing random pause for up to `RETRY_BUDGET_MS` (`lib/kv/retry.ts`),
+ * then `BusyError` is thrown with nothing written (docs/decisions.md, Open and closed listings, "Concurrent writers").
  */
-import { BusyError, InvalidInputError } from "@/lib/errors.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import {
   CHUNK_FILL_BYTES,
   CHUNK_MAX_BYTES,
@@ -21,11 +22,6 @@ import {
 } from "./codec.ts";
 import type { ListingEntry } from "./layout.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
-
-/** How long (ms) a write keeps retrying races lost to other processes before it gives up with `BusyError`. */
-export const RETRY_BUDGET_MS = 30_000;
-/** The longest pause (ms) between two attempts of a write. */
-const MAX_PAUSE_MS = 100;
 
 /** A chunk as read for a write: its records and the versionstamps the write must check. */
 interface ReadChunk<R> {
@@ -69,25 +65,6 @@ export type RiderOutcome = (versionstamp: string | null) => void;
  * attempt, while the write holds its chunk locks.
  */
 export type Rider = (op: Deno.AtomicOperation) => Promise<RiderOutcome | false>;
-
-/** Waits a random few milliseconds, more after each lost race (at most `MAX_PAUSE_MS`), so racing processes spread out. */
-function backoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, MAX_PAUSE_MS)));
-}
-
-/**
- * Runs `attempt` until it succeeds (returns true), pausing a little more after each failure, for at most `budgetMs`.
- * @throws BusyError naming `noun` when the budget ran out (the attempts wrote nothing); what `attempt` throws.
- */
-export async function retrying(attempt: () => Promise<boolean>, budgetMs: number, noun: string): Promise<void> {
-  const started = Date.now();
-  for (let i = 1;; i++) {
-    if (await attempt()) return;
-    if (Date.now() - started >= budgetMs) break;
-    await backoff(i);
-  }
-  throw new BusyError(`Too many concurrent writes to ${noun}; nothing was written, try again`);
-}
 
 /** The writer of one chunked store in one KV; applies its commits to `model`. */
 export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C extends Columns<E> = Columns<E>> {

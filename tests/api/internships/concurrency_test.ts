@@ -18,7 +18,7 @@ import {
   updateInternship,
 } from "@/lib/internships/internships.ts";
 import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
-import { RETRY_BUDGET_MS } from "@/lib/kv/chunked/writer.ts";
+import { RETRY_BUDGET_MS } from "@/lib/kv/retry.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 
 /** Two handles on one temp KV file ("two processes"), the file's path, and an owner and an admin. */

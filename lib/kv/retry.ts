@@ -1,0 +1,33 @@
+/**
+ * Retrying a KV write that lost a race (docs/decisions.md, Open and closed listings, "Concurrent writers"): the write
+ * reads, checks what it read in its atomic commit, and when another writer committed first it reads again and tries
+ * again after a growing random pause, for up to `RETRY_BUDGET_MS`, instead of a fixed number of times. A lost race is
+ * never the request's own fault, so it never ends as `409`; only a budget run out ends as `BusyError` (503).
+ */
+import { BusyError } from "@/lib/errors.ts";
+
+/** How long (ms) a write keeps retrying races lost to other writers before it gives up with `BusyError`. */
+export const RETRY_BUDGET_MS = 30_000;
+/** The longest pause (ms) between two attempts of a write. */
+const MAX_PAUSE_MS = 100;
+
+/** Waits a random few milliseconds, more after each lost race (at most `MAX_PAUSE_MS`), so racing writers spread out. */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, MAX_PAUSE_MS)));
+}
+
+/**
+ * Runs `attempt` until it succeeds (returns true; false means it lost a race and wrote nothing), pausing a little more
+ * after each failure, for at most `budgetMs` (ms).
+ * @throws BusyError naming `noun` ("your alerts") when the budget ran out (the attempts wrote nothing); what `attempt`
+ *   throws (a refusal it decided on what it read, such as a limit reached, ends the retries).
+ */
+export async function retrying(attempt: () => Promise<boolean>, budgetMs: number, noun: string): Promise<void> {
+  const started = Date.now();
+  for (let i = 1;; i++) {
+    if (await attempt()) return;
+    if (Date.now() - started >= budgetMs) break;
+    await backoff(i);
+  }
+  throw new BusyError(`Too many concurrent writes to ${noun}; nothing was written, try again`);
+}
