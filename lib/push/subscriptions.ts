@@ -9,7 +9,8 @@
  * - `["push_endpoints", sha256(endpoint)]` → `userId`, whose the endpoint is.
  */
 import { z } from "zod";
-import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { fromBase64Url, importP256 } from "./web_push.ts";
 
@@ -81,8 +82,8 @@ export async function subscriptionsOf(kv: Deno.Kv, userId: string): Promise<Push
  * Adds (or renews the keys of) the subscription `input` for `userId` at `now`, when its endpoint is allowed by `hosts`
  * (`PUSH_HOSTS`); an endpoint another person had is moved from them. One write checked against both people's lists
  * and the endpoint's owner.
- * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY` past `MAX_SUBSCRIPTIONS`; ConflictError after
- *   10 lost races.
+ * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY` past `MAX_SUBSCRIPTIONS`; BusyError when races
+ *   lost to other writers of these keys went on for `RETRY_BUDGET_MS` (a lost race reads again and tries again).
  */
 export async function addSubscription(
   kv: Deno.Kv,
@@ -98,54 +99,68 @@ export async function addSubscription(
   }
   if (!(await keysValid(input.keys))) throw new InvalidInputError(BAD_KEYS);
   const ownerKey = await endpointKey(input.endpoint);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const [mine, owner] = await kv.getMany<[PushSubscriptionRecord[], string]>([listKey(userId), ownerKey]);
-    const list = mine.value ?? [];
-    const existing = list.find((sub) => sub.endpoint === input.endpoint);
-    const record: PushSubscriptionRecord = {
-      endpoint: input.endpoint,
-      keys: input.keys,
-      createdAt: existing?.createdAt ?? now.toISOString(),
-    };
-    if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY);
-    const next = existing ? list.map((sub) => sub === existing ? record : sub) : [...list, record];
-    const op = kv.atomic().check(mine, owner).set(listKey(userId), next).set(ownerKey, userId);
-    if (owner.value && owner.value !== userId) {
-      const theirs = await kv.get<PushSubscriptionRecord[]>(listKey(owner.value));
-      const left = (theirs.value ?? []).filter((sub) => sub.endpoint !== input.endpoint);
-      op.check(theirs);
-      if (left.length > 0) op.set(theirs.key, left);
-      else op.delete(theirs.key);
-    }
-    if ((await op.commit()).ok) return record;
-  }
-  throw new ConflictError("Your subscriptions changed while saving; try again");
+  let saved: PushSubscriptionRecord | undefined;
+  await retrying(
+    async () => {
+      const [mine, owner] = await kv.getMany<[PushSubscriptionRecord[], string]>([listKey(userId), ownerKey]);
+      const list = mine.value ?? [];
+      const existing = list.find((sub) => sub.endpoint === input.endpoint);
+      const record: PushSubscriptionRecord = {
+        endpoint: input.endpoint,
+        keys: input.keys,
+        createdAt: existing?.createdAt ?? now.toISOString(),
+      };
+      if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY);
+      const next = existing ? list.map((sub) => sub === existing ? record : sub) : [...list, record];
+      const op = kv.atomic().check(mine, owner).set(listKey(userId), next).set(ownerKey, userId);
+      if (owner.value && owner.value !== userId) {
+        const theirs = await kv.get<PushSubscriptionRecord[]>(listKey(owner.value));
+        const left = (theirs.value ?? []).filter((sub) => sub.endpoint !== input.endpoint);
+        op.check(theirs);
+        if (left.length > 0) op.set(theirs.key, left);
+        else op.delete(theirs.key);
+      }
+      if (!(await op.commit()).ok) return false;
+      saved = record;
+      return true;
+    },
+    RETRY_BUDGET_MS,
+    "your push subscriptions",
+  );
+  return saved!;
 }
 
 /**
  * Removes `userId`'s subscriptions of `endpoints` (the person unsubscribed, or the push service said they are gone);
  * an endpoint they do not have is skipped. Returns how many were removed.
- * @throws ConflictError after 10 lost races.
+ * @throws BusyError when races lost to other writers of these keys went on for `RETRY_BUDGET_MS` (a lost race reads
+ *   again and tries again).
  */
 export async function removeSubscriptions(kv: Deno.Kv, userId: string, endpoints: string[]): Promise<number> {
   const gone = new Set(endpoints);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
-    const list = entry.value ?? [];
-    const left = list.filter((sub) => !gone.has(sub.endpoint));
-    if (left.length === list.length) return 0;
-    const op = kv.atomic().check(entry);
-    if (left.length > 0) op.set(entry.key, left);
-    else op.delete(entry.key);
-    for (const sub of list) {
-      if (!gone.has(sub.endpoint)) continue;
-      const key = await endpointKey(sub.endpoint);
-      const owner = await kv.get<string>(key);
-      if (owner.value === userId) op.check(owner).delete(key);
-    }
-    if ((await op.commit()).ok) return list.length - left.length;
-  }
-  throw new ConflictError("Your subscriptions changed while saving; try again");
+  let removed = 0;
+  await retrying(
+    async () => {
+      const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
+      const list = entry.value ?? [];
+      const left = list.filter((sub) => !gone.has(sub.endpoint));
+      removed = list.length - left.length;
+      if (removed === 0) return true;
+      const op = kv.atomic().check(entry);
+      if (left.length > 0) op.set(entry.key, left);
+      else op.delete(entry.key);
+      for (const sub of list) {
+        if (!gone.has(sub.endpoint)) continue;
+        const key = await endpointKey(sub.endpoint);
+        const owner = await kv.get<string>(key);
+        if (owner.value === userId) op.check(owner).delete(key);
+      }
+      return (await op.commit()).ok;
+    },
+    RETRY_BUDGET_MS,
+    "your push subscriptions",
+  );
+  return removed;
 }
 
 /** Deletes every subscription of `userId` (account deletion); idempotent. */

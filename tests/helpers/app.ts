@@ -22,6 +22,7 @@ import type { RouteModule } from "@/lib/web/types.ts";
 import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
 import { RateLimits } from "@/lib/platform/rate_limits.ts";
+import { withLatency } from "./kv_latency.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const assetsPromise = loadAssets(`${root}_build`, `${root}static`);
@@ -65,6 +66,8 @@ export interface TestAppOptions {
   oauth?: { timeoutMs?: number };
   /** Collects the app's log lines (JSON, at `LOG_LEVEL`) instead of dropping them. */
   logLines?: string[];
+  /** Every KV read and commit of the app takes this many ms, as far from KV's primary (`withLatency`). */
+  kvLatencyMs?: number;
 }
 
 function freePort(): number {
@@ -79,7 +82,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const port = options.listen ? freePort() : 8000;
   const origin = options.listen ? `http://localhost:${port}` : ORIGIN;
   const config = loadConfig({ APP_URL: origin, KV_PATH: ":memory:", LOG_LEVEL: "error", ...options.env });
-  const kv = await Deno.openKv(":memory:");
+  const memory = await Deno.openKv(":memory:");
+  const kv = options.kvLatencyMs ? withLatency(memory, options.kvLatencyMs) : memory;
   const log = createLogger(config.logLevel, (line) => options.logLines?.push(line));
   const mails: Mail[] = [];
   const mailer: Mailer = config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom, log) : {
