@@ -3,10 +3,20 @@
  * `newUserCallbackURL` and `redirectTo` must be a path on this origin (a single leading `/`) or an absolute URL whose
  * origin is `APP_URL`. Anything else is refused with 400.
  */
+import { z } from "zod";
 import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";
 
 /** Longest accepted redirect target, in characters. */
 export const REDIRECT_MAX = 2048;
+
+/**
+ * A request field that carries a redirect target, as the body and query schemas read it: any text, checked by
+ * `checkRedirect` (whose refusal has its own code), its limits stated for the API description.
+ */
+export const RedirectTargetField = z.string().meta({
+  maxLength: REDIRECT_MAX,
+  description: "A path on this site (`/…`) or a URL of this origin; anything else is refused",
+});
 
 /** The request fields that carry a redirect target, with the error code of a refused one. */
 const REFUSAL_CODES = {

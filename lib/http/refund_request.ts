@@ -1,12 +1,11 @@
 /**
  * The admin's refund requests (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds"):
  * `POST /api/admin/purchases/{id}/refund` and `POST /api/admin/purchases/{id}/extra-payments/{paymentId}/refund`
- * differ only in the payment they name, so both answer through `answerRefund` and document through `refundDocs`.
+ * differ only in the payment they name, so both answer through `answerRefund`.
  */
 import { z } from "zod";
 import { assertSignedIn } from "./guards.ts";
 import { readBody } from "./json.ts";
-import { describeRoute, type RouteDocs } from "@/lib/openapi/describe.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { paymentContext } from "@/lib/purchases/payment_context.ts";
 import { purchaseView } from "@/lib/purchases/purchases.ts";
@@ -16,23 +15,6 @@ import { refundPayment, type RefundTarget } from "@/lib/purchases/refunds.ts";
 export const RefundBodySchema = z.object({
   reason: z.string().trim().max(500).optional().transform((v) => v || undefined),
 });
-
-/** The `apiDocs` of a refund route: its summary and its own answers beside the gateway's 409 and 502. */
-export function refundDocs(summary: string, responses: Record<200 | 400 | 404, string>): RouteDocs {
-  return describeRoute({
-    POST: {
-      summary,
-      access: ["admin"],
-      body: RefundBodySchema,
-      responses: {
-        ...responses,
-        409: "The gateway refused the refund, saying why: The gateway does not know this payment; The gateway has no " +
-          "captured payment for this purchase; The gateway refused the refund: <its reason> (nothing changed)",
-        502: "Payment gateway unavailable (nothing changed)",
-      },
-    },
-  });
-}
 
 /**
  * Refunds `target` for the signed-in admin of `state` (the admin middleware checked the role) with the request's

@@ -39,7 +39,7 @@ export interface Question {
 
 /** Largest page size of the list. */
 export const MAX_LIMIT = 100;
-/** Default page size of the list (docs/api.md, Internships, "List"). */
+/** Default page size of the list (docs/api.md, Internships). */
 export const DEFAULT_LIMIT = 10;
 /** Most items in one create batch (docs/decisions.md, Internships). */
 export const MAX_BATCH = 100;
@@ -117,7 +117,9 @@ const deadline = z.string().trim().refine((v) => {
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
   }
   return z.iso.datetime({ offset: true }).safeParse(v).success;
-}, "Invalid date: expected YYYY-MM-DD or an ISO 8601 timestamp");
+}, "Invalid date: expected YYYY-MM-DD or an ISO 8601 timestamp").meta({
+  anyOf: [{ format: "date" }, { format: "date-time" }],
+});
 
 const fields = {
   title: text(200),
@@ -181,7 +183,8 @@ export type InternshipUpdate = z.infer<typeof InternshipUpdateSchema>;
 
 const integer = (min: number, max: number) =>
   z.string().trim().regex(/^-?\d+$/, "Expected an integer").transform(Number).pipe(z.number().int().min(min).max(max));
-const amount = z.string().trim().regex(/^\d+(\.\d+)?$/, "Expected a non-negative number").transform(Number);
+const amount = z.string().trim().regex(/^\d+(\.\d+)?$/, "Expected a non-negative number").transform(Number)
+  .pipe(z.number().min(0));
 const list = z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 

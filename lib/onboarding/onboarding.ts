@@ -111,7 +111,8 @@ export interface OnboardingProfile {
   updatedAt: string;
 }
 
-const oneOf = (values: readonly string[]) => clearableText(ONBOARDING_TEXT_MAX, (text) => values.includes(text));
+const oneOf = (values: readonly string[]) =>
+  clearableText(ONBOARDING_TEXT_MAX, (text) => values.includes(text), { enum: values });
 
 /** Schema of the student-only fields of `POST /api/onboarding`, in the order errors are reported. */
 export const studentOnboardingSchema = z.object({

@@ -5,6 +5,8 @@
  * objects), so that a field answered but not described fails too.
  */
 import { z } from "zod";
+import { AUTH_ERROR_KINDS, type AuthErrorCode } from "@/lib/errors.ts";
+import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { AuthUserView, SessionView } from "@/lib/auth/views.ts";
 import { APPLY_MODES, INTERNSHIP_TIMINGS, INTERNSHIP_TYPES, type InternshipView } from "@/lib/internships/schema.ts";
 import { OPPORTUNITY_TYPES, type OpportunityView } from "@/lib/opportunities/schema.ts";
@@ -27,6 +29,26 @@ import {
 import type { Settings } from "@/lib/settings/settings.ts";
 import { LANGUAGES } from "@/lib/i18n/languages.ts";
 import { type Alert, ALERT_FREQUENCIES, ALERT_KINDS } from "@/lib/alerts/alerts.ts";
+import { LOCATION_TYPES, type OnboardingProfile, PERSONAS } from "@/lib/onboarding/onboarding.ts";
+import { CONTENT_TYPES, type ContentItem } from "@/lib/toolkits/schema.ts";
+import type { ProgressResult, PurchaseHistoryItem, ToolkitDetail } from "@/lib/toolkits/learning.ts";
+import {
+  EXTRA_PAYMENT_REASONS,
+  PAYMENT_STATUSES,
+  type Purchase,
+  type PurchaseRecord,
+  type RefundRecord,
+} from "@/lib/purchases/purchases.ts";
+import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
+import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
+import type { Certificate } from "@/lib/certificates/certificates.ts";
+import type { Stats } from "@/lib/stats/stats.ts";
+import { type Coupon, DISCOUNT_TYPES } from "@/lib/coupons/coupons.ts";
+import type { Banner } from "@/lib/ungatekeep/banners.ts";
+import type { ApiKey } from "@/lib/api_keys/api_keys.ts";
+import type { AdminUserRow } from "@/lib/users/admin.ts";
+import { MAIL_STATUSES, type OutboxRow } from "@/lib/mail/outbox.ts";
+import type { JobRun } from "@/lib/jobs/registry.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 import { MODERATION_STATUSES, type ModerationView } from "@/lib/moderation/moderation.ts";
@@ -43,18 +65,54 @@ import {
 } from "@/lib/reports/schema.ts";
 
 const timestamp = z.string().describe("ISO 8601");
+
+/** The codes of zod's issues. */
+const ISSUE_CODES = [
+  "invalid_type",
+  "too_big",
+  "too_small",
+  "invalid_format",
+  "not_multiple_of",
+  "unrecognized_keys",
+  "invalid_union",
+  "invalid_key",
+  "invalid_element",
+  "invalid_value",
+  "custom",
+] as const satisfies readonly z.core.$ZodIssue["code"][];
 const nullableText = z.string().nullable();
 
-/** `{error}`: a sentence, or for a body that failed validation the list of issues. */
-export const ErrorSchema = z.strictObject({
-  error: z.union([
-    z.string(),
-    z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })),
-  ]),
-});
+/** One field in error: its JSON name (nested names joined with `.`) and a sentence to show beside it. */
+export const FieldProblemSchema = z.strictObject({ field: z.string(), message: z.string() }).meta({
+  id: "FieldProblem",
+}) satisfies z.ZodType<FieldProblem>;
 
-/** `{error, code, message}` of `/api/auth/*`. */
-export const AuthErrorSchema = z.strictObject({ error: z.string(), code: z.string(), message: z.string() });
+/** One zod issue of a body or query that failed validation. */
+export const IssueSchema = z.strictObject({
+  code: z.enum(ISSUE_CODES),
+  path: z.array(z.string()).describe("The field's path, array indexes as strings"),
+  message: z.string(),
+}).meta({ id: "Issue" });
+
+/** `{error}`: what went wrong, as a sentence. */
+export const ErrorSchema = z.strictObject({ error: z.string() }).meta({ id: "Error" });
+
+/**
+ * The 400 of invalid input: `error` a sentence ("Invalid contactNumber") or the issue list of a failed validation,
+ * and `fields`, a sentence per field in error, when the refusal knows its fields.
+ */
+export const InvalidInputSchema = z.strictObject({
+  error: z.union([z.string(), z.array(IssueSchema)]),
+  fields: z.array(FieldProblemSchema).optional(),
+}).meta({ id: "InvalidInput" });
+
+/** `{error, code, message}` of `/api/auth/*` (`error` and `message` the same text), with `fields` for invalid input. */
+export const AuthErrorSchema = z.strictObject({
+  error: z.string(),
+  code: z.enum(Object.keys(AUTH_ERROR_KINDS) as [AuthErrorCode, ...AuthErrorCode[]]),
+  message: z.string(),
+  fields: z.array(FieldProblemSchema).optional(),
+}).meta({ id: "AuthError" });
 
 /** `{success: true}`. */
 export const SuccessSchema = z.strictObject({ success: z.literal(true) });
@@ -65,7 +123,7 @@ export const PaginationSchema = z.strictObject({
   offset: z.int(),
   total: z.int(),
   hasMore: z.boolean(),
-});
+}).meta({ id: "Pagination" });
 
 /** The user of auth answers. */
 export const AuthUserSchema = z.strictObject({
@@ -77,7 +135,7 @@ export const AuthUserSchema = z.strictObject({
   role: z.enum(ROLES),
   createdAt: timestamp,
   updatedAt: timestamp,
-}) satisfies z.ZodType<AuthUserView>;
+}).meta({ id: "AuthUser" }) satisfies z.ZodType<AuthUserView>;
 
 /** The session of `GET /api/auth/session`. */
 export const SessionSchema = z.strictObject({
@@ -85,7 +143,7 @@ export const SessionSchema = z.strictObject({
   userId: z.string(),
   expiresAt: timestamp,
   createdAt: timestamp,
-}) satisfies z.ZodType<SessionView>;
+}).meta({ id: "Session" }) satisfies z.ZodType<SessionView>;
 
 /** The profile of `GET /api/profile`. */
 export const ProfileSchema = z.strictObject({
@@ -99,13 +157,13 @@ export const ProfileSchema = z.strictObject({
   collegeInstitute: nullableText,
   contactNumber: nullableText,
   currentRole: nullableText,
-}) satisfies z.ZodType<Profile>;
+}).meta({ id: "Profile" }) satisfies z.ZodType<Profile>;
 
 /** A listing's moderation state (`held` and `rejected` listings are out of every public surface). */
 export const ModerationSchema = z.strictObject({
   status: z.enum(MODERATION_STATUSES),
   reasons: z.array(z.string()).describe('Why it is held or was rejected, e.g. "Asks applicants to pay"'),
-}) satisfies z.ZodType<ModerationView>;
+}).meta({ id: "Moderation" }) satisfies z.ZodType<ModerationView>;
 
 /** The organization every internship carries. */
 export const OrganizationSummarySchema = z.strictObject({
@@ -113,7 +171,7 @@ export const OrganizationSummarySchema = z.strictObject({
   slug: z.string(),
   name: z.string(),
   isVerified: z.boolean(),
-}) satisfies z.ZodType<OrganizationSummary>;
+}).meta({ id: "OrganizationSummary" }) satisfies z.ZodType<OrganizationSummary>;
 
 /** An organization (docs/decisions.md, Trust, "Organizations"). */
 export const OrganizationSchema = z.strictObject({
@@ -126,7 +184,7 @@ export const OrganizationSchema = z.strictObject({
   verifiedAt: timestamp.nullable(),
   about: nullableText,
   createdAt: timestamp,
-}) satisfies z.ZodType<Organization>;
+}).meta({ id: "Organization" }) satisfies z.ZodType<Organization>;
 
 /** An organization's track record. */
 export const OrganizationStatsSchema = z.strictObject({
@@ -136,7 +194,7 @@ export const OrganizationStatsSchema = z.strictObject({
   responseRate: z.number().nullable().describe("0 to 1; null below 5 applications"),
   medianDaysToFirstResponse: z.number().nullable().describe("null below 5 applications"),
   stipendReports: z.strictObject({ yes: z.int(), partly: z.int(), no: z.int() }).describe("All 0 below 3 answers"),
-}) satisfies z.ZodType<OrganizationStats>;
+}).meta({ id: "OrganizationStats" }) satisfies z.ZodType<OrganizationStats>;
 
 /** A report as its reporter reads it. */
 export const ReportSchema = z.strictObject({
@@ -197,7 +255,7 @@ export const InternshipSchema = z.strictObject({
   applyMode: z.enum(APPLY_MODES).describe("link: on the organization's site; platform: here, with questions"),
   questions: z.array(z.strictObject({ id: z.string(), text: z.string(), required: z.boolean() }))
     .describe("The screening questions of a platform listing (ids made by the server)"),
-}) satisfies z.ZodType<InternshipView>;
+}).meta({ id: "Internship" }) satisfies z.ZodType<InternshipView>;
 
 /** An opportunity with who posted it (`postedBy` null: a former member). */
 export const OpportunitySchema = z.strictObject({
@@ -220,7 +278,7 @@ export const OpportunitySchema = z.strictObject({
   moderation: ModerationSchema,
   rejection: z.strictObject({ reason: nullableText, at: timestamp }).nullable()
     .describe("The last rejection by review and the reason given; kept while a resubmission awaits review"),
-}) satisfies z.ZodType<OpportunityView>;
+}).meta({ id: "Opportunity" }) satisfies z.ZodType<OpportunityView>;
 
 /** One listing of the moderation queue. */
 export const ModerationItemSchema = z.union([
@@ -236,7 +294,7 @@ export const ModerationItemSchema = z.union([
     moderation: ModerationSchema,
     heldAt: timestamp.nullable(),
   }),
-]) satisfies z.ZodType<ModerationItem>;
+]).meta({ id: "ModerationItem" }) satisfies z.ZodType<ModerationItem>;
 
 /** A saved item with its listing (`listing` null once deleted or hidden). */
 export const SavedItemSchema = z.union([
@@ -250,7 +308,7 @@ export const SavedItemSchema = z.union([
     ...savedFields(),
     listing: OpportunitySchema.nullable(),
   }),
-]) satisfies z.ZodType<SavedItem>;
+]).meta({ id: "SavedItem" }) satisfies z.ZodType<SavedItem>;
 
 /** The fields of a saved item beside its kind and listing. */
 function savedFields() {
@@ -284,14 +342,14 @@ export const ToolkitSchema = z.strictObject({
   creatorName: z.string(),
   createdAt: timestamp,
   updatedAt: timestamp,
-}) satisfies z.ZodType<Toolkit>;
+}).meta({ id: "Toolkit" }) satisfies z.ZodType<Toolkit>;
 
 /** The count of each reaction type on a post. */
 export const ReactionCountsSchema = z.strictObject({
   helpful: z.int(),
   insightful: z.int(),
   celebrate: z.int(),
-}) satisfies z.ZodType<ReactionCounts>;
+}).meta({ id: "ReactionCounts" }) satisfies z.ZodType<ReactionCounts>;
 
 /** An Ungatekeep post with its excerpt, creator (null: a former member) and rendered content. */
 export const PostSchema = z.strictObject({
@@ -315,7 +373,7 @@ export const PostSchema = z.strictObject({
   commentCount: z.int().describe("Comments and replies, deleted placeholders not counted"),
   reactions: ReactionCountsSchema,
   myReactions: z.array(z.enum(REACTION_TYPES)).optional().describe("The caller's reactions (signed in only)"),
-}) satisfies z.ZodType<PostView>;
+}).meta({ id: "Post" }) satisfies z.ZodType<PostView>;
 
 /** An in-app notification. */
 export const NotificationSchema = z.strictObject({
@@ -326,7 +384,7 @@ export const NotificationSchema = z.strictObject({
   url: z.string().describe("A same-origin path"),
   createdAt: timestamp,
   readAt: timestamp.nullable(),
-}) satisfies z.ZodType<NotificationRecord>;
+}).meta({ id: "Notification" }) satisfies z.ZodType<NotificationRecord>;
 
 const ChannelSchema = z.strictObject({ email: z.boolean(), push: z.boolean() });
 
@@ -340,8 +398,8 @@ export const SettingsSchema = z.strictObject({
       typeof ChannelSchema
     >,
   ),
-  language: z.enum(LANGUAGES),
-}) satisfies z.ZodType<Settings>;
+  language: z.enum(LANGUAGES).describe("The language of the person's pages and e-mails"),
+}).meta({ id: "Settings" }) satisfies z.ZodType<Settings>;
 const commentFields = {
   id: z.string(),
   postId: z.string(),
@@ -356,19 +414,19 @@ const commentFields = {
 };
 
 /** A comment or reply. */
-export const CommentSchema = z.strictObject(commentFields) satisfies z.ZodType<CommentView>;
+export const CommentSchema = z.strictObject(commentFields).meta({ id: "Comment" }) satisfies z.ZodType<CommentView>;
 
 /** A top-level comment with its replies. */
 export const CommentThreadSchema = z.strictObject({
   ...commentFields,
   replies: z.array(CommentSchema),
-}) satisfies z.ZodType<CommentThread>;
+}).meta({ id: "CommentThread" }) satisfies z.ZodType<CommentThread>;
 
 /** A comment of the admin list with its post. */
 export const AdminCommentSchema = z.strictObject({
   ...commentFields,
   post: z.strictObject({ id: z.string(), title: z.string() }).nullable(),
-}) satisfies z.ZodType<AdminCommentView>;
+}).meta({ id: "AdminComment" }) satisfies z.ZodType<AdminCommentView>;
 
 /** The answer of the reaction routes. */
 export const ReactionsAnswerSchema = z.strictObject({
@@ -381,7 +439,7 @@ export const RecommendationSchema = z.strictObject({
   listing: z.union([InternshipSchema, OpportunitySchema, ToolkitSchema]),
   score: z.number().min(0).max(1),
   reasons: z.array(z.string()),
-});
+}).meta({ id: "Recommendation" });
 
 /** A search alert. */
 export const AlertSchema = z.strictObject({
@@ -392,4 +450,221 @@ export const AlertSchema = z.strictObject({
   isActive: z.boolean(),
   lastSentAt: timestamp.nullable(),
   createdAt: timestamp,
-}) satisfies z.ZodType<Alert>;
+}).meta({ id: "Alert" }) satisfies z.ZodType<Alert>;
+
+/** The onboarding answers of `GET /api/onboarding` (null until given). */
+export const OnboardingProfileSchema = z.strictObject({
+  id: z.string(),
+  userId: z.string(),
+  persona: z.enum(PERSONAS),
+  locationType: z.enum(LOCATION_TYPES).nullable(),
+  locationValue: nullableText,
+  educationLevel: nullableText,
+  fieldOfStudy: nullableText,
+  fieldOther: nullableText,
+  opportunityInterests: z.array(z.string()),
+  domainPreferences: z.array(z.string()),
+  struggles: z.array(z.string()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: "OnboardingProfile" }) satisfies z.ZodType<OnboardingProfile>;
+
+/** A lesson of a toolkit; a locked one's `content` and `cdnVideoUrl` are null except to buyers and admins. */
+export const ContentItemSchema = z.strictObject({
+  id: z.string(),
+  toolkitId: z.string(),
+  title: z.string(),
+  type: z.enum(CONTENT_TYPES),
+  content: nullableText.describe("Sanitized HTML of an article"),
+  cdnVideoUrl: nullableText,
+  orderIndex: z.int(),
+  isPreview: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: "ContentItem" }) satisfies z.ZodType<ContentItem>;
+
+/** A toolkit with its lessons, whether the caller bought it and the lessons they completed. */
+export const ToolkitDetailSchema = z.strictObject({
+  toolkit: ToolkitSchema,
+  contentItems: z.array(ContentItemSchema),
+  hasPurchased: z.boolean(),
+  completedItemIds: z.array(z.string()),
+}) satisfies z.ZodType<ToolkitDetail>;
+
+/** A refund made through the gateway; `amount` in paise. */
+export const RefundSchema = z.strictObject({
+  id: z.string(),
+  paymentId: z.string(),
+  amount: z.int().describe("In paise"),
+  reason: nullableText,
+  by: z.string().describe("The admin who refunded it"),
+  at: timestamp,
+  status: z.enum(["pending", "processed"]),
+  processedAt: timestamp.nullable(),
+}).meta({ id: "Refund" }) satisfies z.ZodType<RefundRecord>;
+
+const purchaseFields = {
+  id: z.string(),
+  userId: nullableText.describe("Null once the buyer deleted their account"),
+  toolkitId: z.string(),
+  gatewayOrderId: nullableText,
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  amountPaid: z.int().describe("In paise"),
+  couponId: nullableText,
+  refund: RefundSchema.nullable().optional(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+
+/** A purchase; amounts in paise. */
+export const PurchaseSchema = z.strictObject(purchaseFields).meta({ id: "Purchase" }) satisfies z.ZodType<Purchase>;
+
+/** A purchase of the buyer's history, with its toolkit (null once deleted) and receipt page. */
+export const PurchaseHistoryItemSchema = z.strictObject({
+  ...purchaseFields,
+  toolkit: z.strictObject({ id: z.string(), title: z.string() }).nullable(),
+  receiptUrl: nullableText,
+}).meta({ id: "PurchaseHistoryItem" }) satisfies z.ZodType<PurchaseHistoryItem>;
+
+/** A payment that granted nothing, so its money is due back; amounts in paise. */
+export const ExtraPaymentSchema = z.strictObject({
+  orderId: z.string(),
+  paymentId: nullableText,
+  amount: z.int().nullable().describe("In paise"),
+  at: timestamp,
+  reason: z.enum(EXTRA_PAYMENT_REASONS).optional(),
+  refund: RefundSchema.nullable().optional(),
+}).meta({ id: "ExtraPayment" }) satisfies z.ZodType<NonNullable<PurchaseRecord["extraPayments"]>[number]>;
+
+/** A purchase of the admin list, with its buyer, toolkit, payments and receipt. */
+export const AdminPurchaseSchema = z.strictObject({
+  ...purchaseFields,
+  user: z.strictObject({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
+  toolkit: z.strictObject({ id: z.string(), title: z.string() }).nullable(),
+  paymentId: nullableText,
+  extraPayments: z.array(ExtraPaymentSchema),
+  refund: RefundSchema.nullable(),
+  listPricePaise: z.int().nullable(),
+  discountPaise: z.int().nullable(),
+  couponCode: nullableText,
+  receiptNumber: nullableText,
+  receiptUrl: nullableText,
+}).meta({ id: "AdminPurchase" }) satisfies z.ZodType<AdminPurchaseRow>;
+
+/** The answer of starting a checkout: the gateway order (none when free), the key for Checkout.js, the purchase. */
+export const CheckoutSchema = z.strictObject({
+  success: z.literal(true),
+  free: z.boolean(),
+  order: z.strictObject({ id: z.string(), amount: z.int().describe("In paise"), currency: z.string() }).optional(),
+  key: z.string().describe("The gateway's public key id for Checkout.js"),
+  purchase: PurchaseSchema,
+  toolkit: z.strictObject({ id: z.string(), title: z.string(), price: z.number().describe("In rupees") }),
+  discountAmount: z.number().describe("In rupees"),
+  finalPrice: z.number().describe("In rupees"),
+}) satisfies z.ZodType<CheckoutResult>;
+
+/** A certificate of a completed toolkit. */
+export const CertificateSchema = z.strictObject({
+  id: z.string(),
+  serial: z.string(),
+  userName: z.string(),
+  toolkitTitle: z.string(),
+  toolkitId: z.string(),
+  issuedAt: timestamp,
+  revokedAt: timestamp.nullable(),
+}).meta({ id: "Certificate" }) satisfies z.ZodType<Certificate>;
+
+/** The admin dashboard's figures: IST days oldest first, money in rupees. */
+export const StatsSchema = z.strictObject({
+  days: z.array(z.strictObject({
+    date: z.string().describe("YYYY-MM-DD, a day in India"),
+    signups: z.int(),
+    verifiedSignups: z.int(),
+    purchases: z.int(),
+    revenue: z.number(),
+    refunds: z.number(),
+  })),
+  totals: z.strictObject({
+    users: z.int(),
+    verifiedUsers: z.int(),
+    openInternships: z.int(),
+    pendingOpportunities: z.int(),
+    activeToolkits: z.int(),
+    revenue: z.number(),
+    refunds: z.number(),
+  }),
+  topToolkits: z.array(z.strictObject({ id: z.string(), title: z.string(), sales: z.int(), revenue: z.number() })),
+  coupons: z.array(z.strictObject({ code: z.string(), uses: z.int(), discountGiven: z.number() })),
+}).meta({ id: "Stats" }) satisfies z.ZodType<Stats>;
+
+/** A coupon; `discountValue` is percent off (`percentage`) or rupees off (`fixed`). */
+export const CouponSchema = z.strictObject({
+  id: z.string(),
+  code: z.string(),
+  discountType: z.enum(DISCOUNT_TYPES),
+  discountValue: z.number(),
+  isActive: z.boolean(),
+  expiresAt: timestamp.nullable(),
+  perUserLimit: z.int(),
+  usageLimit: z.int().nullable(),
+  toolkitIds: z.array(z.string()).nullable(),
+  usedCount: z.int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: "Coupon" }) satisfies z.ZodType<Coupon>;
+
+/** A banner of the Ungatekeep page. */
+export const BannerSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  imageId: nullableText,
+  linkUrl: nullableText,
+  isActive: z.boolean(),
+  orderIndex: z.int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: "Banner" }) satisfies z.ZodType<Banner>;
+
+/** An ingest API key as listed (never the key itself). */
+export const ApiKeySchema = z.strictObject({ id: z.string(), name: z.string(), createdAt: timestamp }).meta({
+  id: "ApiKey",
+}) satisfies z.ZodType<ApiKey>;
+
+/** A user of the admin list. */
+export const AdminUserSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  image: nullableText,
+  createdAt: timestamp,
+  emailVerified: z.boolean(),
+}).meta({ id: "AdminUser" }) satisfies z.ZodType<AdminUserRow>;
+
+/** A mail of the outbox as the admin sees it (never its body). */
+export const OutboxMailSchema = z.strictObject({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  status: z.enum(MAIL_STATUSES),
+  attempts: z.int(),
+  lastError: nullableText,
+  createdAt: timestamp,
+  dueAt: timestamp.nullable(),
+  sentAt: timestamp.nullable(),
+  canRetry: z.boolean().describe("A failed mail whose content was kept (it held no single-use link)"),
+}).meta({ id: "OutboxMail" }) satisfies z.ZodType<OutboxRow>;
+
+/** What a job run did: its name and its counts (the names depend on the job). */
+export const JobRunSchema = z.object({ job: z.string() }).catchall(
+  z.union([z.string(), z.number()]),
+) satisfies z.ZodType<JobRun>;
+
+/** The lessons a buyer completed, and their certificate's page once every lesson is complete. */
+export const ProgressSchema = z.strictObject({
+  completedItemIds: z.array(z.string()),
+  certificateUrl: nullableText.describe("Null until every lesson is complete"),
+}) satisfies z.ZodType<ProgressResult>;
+
+/** `{status: true}` of the auth routes that accept a request and tell nothing more. */
+export const StatusSchema = z.strictObject({ status: z.literal(true) });

@@ -98,7 +98,7 @@ const optionalText = (max: number) => TextSchema.trim().max(max).nullish().trans
 const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD.").refine((v) => {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-}, "Enter a real date.");
+}, "Enter a real date.").meta({ format: "date" });
 
 /**
  * A submission body. `title`, `type`, `startDate` and `endDate` are required; `endDate` is not

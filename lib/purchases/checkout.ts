@@ -1,5 +1,5 @@
 /**
- * Purchase initiation, `POST /api/toolkits/{id}` (docs/api.md, Toolkits, "Purchases"; docs/api.md,
+ * Purchase initiation, `POST /api/toolkits/{id}` (docs/api.md, Toolkits; docs/api.md,
  * Toolkits, "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments).
  *
  * Checks in the order of "Coupon and purchase errors": the toolkit exists and is active (404), the coupon

@@ -80,7 +80,14 @@ export interface ReceiptRecord {
  * reservation lapsed and the limit was reached meanwhile), the buyer had deleted their account, or the gateway
  * reported an amount or currency other than the order's.
  */
-export type ExtraPaymentReason = "already paid" | "coupon unavailable" | "account deleted" | "amount mismatch";
+export const EXTRA_PAYMENT_REASONS = [
+  "already paid",
+  "coupon unavailable",
+  "account deleted",
+  "amount mismatch",
+] as const;
+/** One of `EXTRA_PAYMENT_REASONS`. */
+export type ExtraPaymentReason = typeof EXTRA_PAYMENT_REASONS[number];
 
 /** A purchase as stored. `amountPaid` is in paise. */
 

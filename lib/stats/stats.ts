@@ -48,7 +48,7 @@ export interface Stats {
 }
 
 /** How many toolkits and coupons are listed. */
-const TOP = 10;
+export const TOP = 10;
 const MONEY = new Set(["revenue", "refunds", "discount"]);
 
 /** The IST day `n` days after `day` (both `YYYY-MM-DD`). */

@@ -32,10 +32,16 @@ export const PROFILE_LIMITS = {
 
 /**
  * Optional clearable text: absent → `undefined` (keep), `null` or blank → `null` (clear),
- * otherwise the trimmed text, at most `max` characters and accepted by `valid`.
+ * otherwise the trimmed text, at most `max` characters and accepted by `valid`. `accepts` states what `valid` accepts
+ * as JSON Schema keywords for the API description (an `enum`, a `pattern`, a `format`); blank stays allowed.
  */
-export function clearableText(max: number, valid: (text: string) => boolean = () => true) {
-  return TextSchema.trim().max(max).refine((text) => text === "" || valid(text))
+export function clearableText(
+  max: number,
+  valid: (text: string) => boolean = () => true,
+  accepts?: Record<string, unknown>,
+) {
+  const text = TextSchema.trim().max(max);
+  return (accepts ? text.meta({ anyOf: [{ const: "" }, accepts] }) : text).refine((text) => text === "" || valid(text))
     .transform((text) => text === "" ? null : text)
     .nullable()
     .optional();
@@ -103,6 +109,9 @@ export function isDateOfBirth(text: string, now = Date.now()): boolean {
   return isCalendarDate(text) && text >= "1900-01-01" && text <= latest;
 }
 
+/** A contact number: exactly 10 digits. */
+const CONTACT_NUMBER = /^\d{10}$/;
+
 const COLLEGE_CHARACTERS = /^[\p{L}\p{M}0-9 .&'()-]+$/u;
 
 /**
@@ -128,12 +137,14 @@ export function isImageReference(text: string): boolean {
 /** Schema of the `POST /api/profile` body; its keys are in the order errors are reported. */
 export const profileUpdateSchema = z.object({
   name: UserNameSchema,
-  image: clearableText(PROFILE_LIMITS.image, isImageReference),
+  image: clearableText(PROFILE_LIMITS.image, isImageReference, { format: "uri-reference", pattern: "^(https?://|/)" }),
   fieldInterests: textList(),
   opportunityInterests: textList(),
-  dateOfBirth: clearableText(10, (text) => isDateOfBirth(text)),
+  dateOfBirth: clearableText(10, (text) => isDateOfBirth(text), { format: "date" }),
   collegeInstitute: clearableText(PROFILE_LIMITS.collegeInstitute, isCollegeInstitute),
-  contactNumber: clearableText(PROFILE_LIMITS.contactNumber, (text) => /^\d{10}$/.test(text)),
+  contactNumber: clearableText(PROFILE_LIMITS.contactNumber, (text) => CONTACT_NUMBER.test(text), {
+    pattern: CONTACT_NUMBER.source,
+  }),
   currentRole: clearableText(PROFILE_LIMITS.currentRole),
 });
 

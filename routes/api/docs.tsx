@@ -1,7 +1,7 @@
 /**
  * `GET /api/docs`: the API reference for people, rendered on the server from the OpenAPI document (no script, no
- * viewer from another origin): the operations by area, each with who may call it, its parameters, request body and
- * responses, schemas shown as JSON Schema.
+ * viewer from another origin): the operations by section, each with who may call it, its parameters, request body and
+ * responses, schemas shown as JSON Schema, and the shared schemas they refer to (docs/api.md, API description).
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -10,8 +10,10 @@ import { type OpenApiDocument, openApiDocument } from "@/lib/openapi/document.ts
 import manifest from "@/routes.gen.ts";
 
 export const apiDocs = describeRoute({
+  section: "API description",
   GET: {
     summary: "This API's reference as a web page",
+    description: "The OpenAPI document rendered on the server, without scripts.",
     responses: { 200: { description: "HTML", mediaType: "text/html" } },
   },
 });
@@ -126,6 +128,9 @@ export default define.page<OpenApiDocument>(function ApiDocsPage({ data }) {
               <a href={`#tag-${tag.replaceAll(" ", "-")}`} class="text-indigo-700 underline">{tag}</a>
             </li>
           ))}
+          <li>
+            <a href="#schemas" class="text-indigo-700 underline">Schemas</a>
+          </li>
         </ul>
       </nav>
       {[...byTag].map(([tag, operations]) => (
@@ -141,6 +146,19 @@ export default define.page<OpenApiDocument>(function ApiDocsPage({ data }) {
           </div>
         </section>
       ))}
+      <section id="schemas" aria-labelledby="schemas-title" class="mt-8">
+        <h2 id="schemas-title" class="text-xl font-semibold text-slate-900">Schemas</h2>
+        <p class="mt-1 text-sm text-slate-700">
+          The shapes the operations refer to as <code>#/components/schemas/Name</code>.
+        </p>
+        <div class="mt-3 space-y-2">
+          {Object.entries(data.components.schemas).map(([name, schema]) => (
+            <div key={name} id={`schema-${name}`}>
+              <SchemaBlock label={name} schema={schema} />
+            </div>
+          ))}
+        </div>
+      </section>
     </article>
   );
 });

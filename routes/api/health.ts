@@ -1,11 +1,16 @@
-/** `GET /api/health`: 200 `{status: "ok"}` once the KV store answers (docs/decisions.md, Running). */
+/**
+ * `GET /api/health`: whether the service is up; its `apiDocs` below are its description (docs/api.md, Health;
+ * docs/decisions.md, Running).
+ */
 import { define } from "@/lib/platform/define.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Health",
   GET: {
-    summary: "Whether the service is up (the KV store answers)",
+    summary: "Whether the service is up",
+    description: "200 once the KV store answers a read.",
     responses: { 200: { description: "Up", schema: z.strictObject({ status: z.literal("ok") }) } },
   },
 });

@@ -1,16 +1,25 @@
 /**
  * `GET /api/openapi.json`: the OpenAPI 3.1 document of every `/api` route, generated from the route files
- * (`lib/openapi/document.ts`) once per process.
+ * (`lib/openapi/document.ts`) once per process; its `apiDocs` below are its description (docs/api.md, API
+ * description).
  */
 import { define } from "@/lib/platform/define.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
 import { openApiDocument } from "@/lib/openapi/document.ts";
 import manifest from "@/routes.gen.ts";
 
 export const apiDocs = describeRoute({
+  section: "API description",
   GET: {
     summary: "This API's OpenAPI 3.1 document",
-    responses: { 200: "The OpenAPI document (JSON)" },
+    description: "Generated from the route files' `apiDocs`; cached for 5 minutes.",
+    responses: {
+      200: {
+        description: "The OpenAPI document",
+        schema: z.looseObject({ openapi: z.literal("3.1.0"), paths: z.record(z.string(), z.unknown()) }),
+      },
+    },
   },
 });
 

@@ -1,7 +1,8 @@
 /**
  * Test harness: the real platform app over a fresh in-memory KV, with a mailer that keeps
  * what it sends, plus factories for users with sessions. Requests go through `app.fetch`
- * in process; `listen()` serves the same app on a random port for tests that need a socket.
+ * in process, and every `/api` answer is checked against the OpenAPI document (`openapi_answers.ts`); `listen()` serves
+ * the same app on a random port for tests that need a socket.
  */
 import { loadConfig } from "@/app.config.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
@@ -23,6 +24,7 @@ import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
 import { RateLimits } from "@/lib/platform/rate_limits.ts";
 import { withLatency } from "./kv_latency.ts";
+import { checkAnswer } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const assetsPromise = loadAssets(`${root}_build`, `${root}static`);
@@ -113,7 +115,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     assets: await assetsPromise,
     forbiddenPage: Forbidden,
   });
-  const fetch = async (path: string, init?: RequestInit) => await app.request(new URL(path, origin).href, init);
+  const fetch = async (path: string, init?: RequestInit) => {
+    const url = new URL(path, origin);
+    return await checkAnswer(init?.method ?? "GET", url, await app.request(url.href, init));
+  };
   const server = options.listen
     ? Deno.serve(
       { hostname: "127.0.0.1", port, automaticCompression: true, onListen: () => {} },

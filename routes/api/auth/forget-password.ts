@@ -1,9 +1,6 @@
 /**
- * `POST /api/auth/forget-password` (docs/api.md, Authentication, "E-mails"; docs/decisions.md, Auth):
- * `{email, redirectTo?}` → always 200 `{status: true}`, answered before any lookup or mail so that its time says
- * nothing about the account; when the e-mail belongs to a user, a reset e-mail then links to
- * `{APP_URL}{redirectTo}?token=…` (default `/reset-password`). 10 requests per minute per IP and 3 per e-mail; a
- * `redirectTo` off this origin: 400.
+ * `POST /api/auth/forget-password`: asks for a password reset e-mail; its `apiDocs` below are its description
+ * (docs/api.md, Authentication, "Password reset"; docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -12,18 +9,29 @@ import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { DEFAULT_RESET_PATH } from "@/lib/auth/mails.ts";
 import { startPasswordReset } from "@/lib/auth/mails.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { checkRedirect } from "@/lib/auth/redirects.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
+import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
+import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
+import { StatusSchema } from "@/lib/openapi/resources.ts";
 
-const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: z.string().optional() });
+const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: RedirectTargetField.optional() });
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   POST: {
     summary: "Ask for a password reset e-mail",
-    description: "Always 200, whether the e-mail belongs to an account or not.",
+    description: "Always 200 `{status: true}`, answered before any lookup or mail so that neither the answer nor its " +
+      "time says whether the e-mail has an account. When it has, a reset e-mail then links to " +
+      `\`{APP_URL}{redirectTo}?token=…\` (default \`${DEFAULT_RESET_PATH}\`), a token that lives ` +
+      `${duration(TOKEN_TTL_MS)} and is spent once. A \`redirectTo\` off this origin: 400 \`INVALID_REDIRECT_TO\`.`,
     body: ForgetPasswordBody,
-    responses: { 200: "`{status: true}`", 429: "Too many requests" },
+    responses: {
+      200: { description: "Accepted", schema: StatusSchema },
+      429: `Over ${perWindow(RATE_LIMITS.passwordResetPerIp)} per IP, or ${
+        perWindow(RATE_LIMITS.passwordResetPerEmail)
+      } per e-mail`,
+    },
   },
 });
 

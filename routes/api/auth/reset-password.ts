@@ -1,24 +1,30 @@
 /**
- * `POST /api/auth/reset-password` (docs/api.md, Authentication, "Password reset"; docs/decisions.md, Auth):
- * `{newPassword, token}` (the token may also come as `?token=`) → 200 `{status: true}`; the password is
- * replaced, the token spent and every session of the user ended. The password is checked first (400
- * `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`), then the token (400 `INVALID_TOKEN` when bad, spent or
- * expired).
+ * `POST /api/auth/reset-password`: sets a new password with a reset e-mail's token; its `apiDocs` below are its
+ * description (docs/api.md, Authentication, "Password reset"; docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/passwords.ts";
+import { checkedLater, describeRoute } from "@/lib/openapi/describe.ts";
+import { StatusSchema } from "@/lib/openapi/resources.ts";
 
-const ResetPasswordBody = z.object({ newPassword: z.string(), token: z.unknown().optional() });
+const ResetPasswordBody = z.object({
+  newPassword: checkedLater(z.string(), { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  token: z.unknown().optional().meta({ type: "string", description: "The reset token (or `?token=`)" }),
+});
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   POST: {
     summary: "Set a new password with a reset token",
-    description: "The token may also come as `?token=`. Every session of the user ends.",
+    description: "The token may also come as `?token=`. The password is replaced, the token spent and every session " +
+      "of the user ended. The password is checked first (400 `PASSWORD_TOO_SHORT` or `PASSWORD_TOO_LONG`), then the " +
+      "token (400 `INVALID_TOKEN` when unknown, spent or expired).",
+    query: z.object({ token: z.string().optional().describe("The reset token, when the body has none") }),
     body: ResetPasswordBody,
-    responses: { 200: "`{status: true}`" },
+    responses: { 200: { description: "The password is changed", schema: StatusSchema } },
   },
 });
 

@@ -1,9 +1,7 @@
 /**
- * `POST /api/auth/send-verification-email` (the Better Auth client's resend path; docs/decisions.md, Auth, "Rate
- * limits of those two"): `{email, callbackURL?}` → always 200 `{status: true}`, answered before any lookup or mail so
- * that its time says nothing about the account. When the e-mail belongs to an unverified user, a fresh verification
- * e-mail is then sent (at most one per 5 minutes per user). 10 requests per minute per IP and 3 per e-mail; a
- * `callbackURL` off this origin: 400.
+ * `POST /api/auth/send-verification-email`: the Better Auth client's path to send the verification e-mail again; its
+ * `apiDocs` below are its description (docs/api.md, Authentication, "E-mail verification"; docs/decisions.md, Auth,
+ * "Rate limits of those two").
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -11,18 +9,31 @@ import { EmailField } from "@/lib/auth/input.ts";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { startVerificationResend } from "@/lib/auth/mails.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { checkRedirect } from "@/lib/auth/redirects.ts";
+import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
+import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
+import { StatusSchema } from "@/lib/openapi/resources.ts";
 
-const SendVerificationBody = z.object({ email: EmailField, callbackURL: z.string().optional() });
+const SendVerificationBody = z.object({ email: EmailField, callbackURL: RedirectTargetField.optional() });
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   POST: {
     summary: "Send the verification e-mail again",
-    description: "Always 200, whether the e-mail belongs to an unverified account or not.",
+    description: "Always 200 `{status: true}`, answered before any lookup or mail so that neither the answer nor its " +
+      "time says whether the e-mail has an account. When it belongs to an unverified user, a fresh verification " +
+      `e-mail linking on to \`callbackURL\` (default \`/\`) is then sent, at most one per ` +
+      `${
+        duration(VERIFICATION_MAIL_GAP_MS)
+      } per user. A \`callbackURL\` off this origin: 400 \`INVALID_CALLBACK_URL\`.`,
     body: SendVerificationBody,
-    responses: { 200: "`{status: true}`", 429: "Too many requests" },
+    responses: {
+      200: { description: "Accepted", schema: StatusSchema },
+      429: `Over ${perWindow(RATE_LIMITS.verificationPerIp)} per IP, or ${
+        perWindow(RATE_LIMITS.verificationPerEmail)
+      } per e-mail`,
+    },
   },
 });
 

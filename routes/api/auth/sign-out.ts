@@ -1,7 +1,6 @@
 /**
- * `POST /api/auth/sign-out` (docs/api.md, Authentication, docs/decisions.md, Auth): any body
- * or none → 200 `{success: true}`, the session deleted and the cookie cleared; without a valid
- * session 401 `UNAUTHORIZED`.
+ * `POST /api/auth/sign-out`: ends the caller's session; its `apiDocs` below are its description (docs/api.md,
+ * Authentication; docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { readSessionCookie, signedOutHeaders } from "@/lib/http/cookies.ts";
@@ -11,10 +10,15 @@ import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   POST: {
     summary: "Sign out",
+    description: "Any body or none. The session is deleted and its cookie cleared.",
     access: ["session"],
-    responses: { 200: { description: "The session ended and its cookie cleared", schema: SuccessSchema } },
+    responses: {
+      200: { description: "The session ended and its cookie cleared", schema: SuccessSchema },
+      401: "`UNAUTHORIZED`: no valid session",
+    },
   },
 });
 

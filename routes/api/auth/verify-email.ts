@@ -1,24 +1,36 @@
 /**
- * `GET /api/auth/verify-email?token=&callbackURL=` (docs/api.md, Authentication, "E-mail verification";
- * docs/decisions.md, Auth): spends the single-use 24-hour token, sets `emailVerified = true` and signs the browser in.
- * Success: 302 to `callbackURL` (an empty one means `/`), or 200 `{status: true, user}` without one. Bad, spent or
- * expired token: 302 to `callbackURL?error=INVALID_TOKEN`, or 400 `INVALID_TOKEN` without one. A `callbackURL` off this
- * origin: 400.
+ * `GET /api/auth/verify-email`: the verification e-mail's link; its `apiDocs` below are its description (docs/api.md,
+ * Authentication, "E-mail verification"; docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { verifyEmail } from "@/lib/auth/email_password.ts";
-import { checkRedirect, withQuery } from "@/lib/auth/redirects.ts";
+import { checkRedirect, RedirectTargetField, withQuery } from "@/lib/auth/redirects.ts";
 import { replaceSession } from "@/lib/auth/sessions.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { AuthError } from "@/lib/errors.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, duration } from "@/lib/openapi/describe.ts";
+import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
+import { z } from "zod";
+import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   GET: {
     summary: "Verify an e-mail address with the link's token, and sign in",
-    description: "Query: `token`, and `callbackURL` (where to go afterwards; without it the answer is JSON).",
-    responses: { 200: "`{status: true, user}`", 302: "To `callbackURL` (with `error=INVALID_TOKEN` on failure)" },
+    description: `Spends the single-use token (it lives ${duration(TOKEN_TTL_MS)}), sets \`emailVerified\` and signs ` +
+      "the browser in (its previous session ends). With `callbackURL` (an empty one means `/`) the answer is a " +
+      "redirect: to it on success, to it with `?error=INVALID_TOKEN` for an unknown, spent or expired token; " +
+      "without it, JSON. A `callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`.",
+    query: z.object({ token: z.string().optional(), callbackURL: RedirectTargetField.optional() }),
+    responses: {
+      200: {
+        description: "Verified and signed in (no `callbackURL`)",
+        schema: z.strictObject({ status: z.literal(true), user: AuthUserSchema }),
+      },
+      302: "To `callbackURL`, signed in, or with `error=INVALID_TOKEN`",
+      400: "`INVALID_TOKEN` (no `callbackURL`) or `INVALID_CALLBACK_URL`",
+    },
   },
 });
 

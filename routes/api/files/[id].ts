@@ -1,7 +1,6 @@
 /**
- * `GET /api/files/{id}` (public): an uploaded file with its content type, `ETag` and a year of
- * immutable caching (an id never changes content); `If-None-Match` with the current tag is 304. A
- * file whose upload never finished is 404. docs/decisions.md, Ungatekeep and banners, "Images".
+ * `GET /api/files/{id}`: an uploaded image; its `apiDocs` below are its description (docs/api.md, Ungatekeep;
+ * docs/decisions.md, Ungatekeep and banners, "Images").
  */
 import { define } from "@/lib/platform/define.ts";
 import { readFile } from "@/lib/files/images.ts";
@@ -16,10 +15,16 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 export const apiDocs = describeRoute({
+  section: "Ungatekeep",
   GET: {
     summary: "An uploaded file",
-    description: "Cached for a year (a file never changes); `If-None-Match` with its `ETag`: 304.",
-    responses: { 200: { description: "The file", mediaType: "image/*" }, 304: "Not modified" },
+    description: "With its content type, `ETag` and a year of immutable caching (an id never changes content); " +
+      "`If-None-Match` with the current tag is 304. A file whose upload never finished is 404.",
+    responses: {
+      200: { description: "The file", mediaType: "image/*" },
+      304: "Not modified",
+      404: "File not found",
+    },
   },
 });
 

@@ -1,8 +1,6 @@
 /**
- * `GET /api/internships/{id}` (public; an inactive one is 404 for every caller but admins, its owner included, who
- * finds it with `mine=true` and on the pages: docs/decisions.md, Internships), `PUT` (owner or admin;
- * `isVerified`/`isActive` admin only) and `DELETE` (owner or admin; soft delete). docs/api.md, Internships;
- * docs/decisions.md, Internships.
+ * `GET`, `PUT` and `DELETE /api/internships/{id}`: one internship; its `apiDocs` below are its description
+ * (docs/api.md, Internships, "Who may do what"; docs/decisions.md, Internships).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -13,39 +11,43 @@ import {
   InternshipUpdateSchema,
   updateInternship,
 } from "@/lib/internships/internships.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { InternshipSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
+const Answer = z.strictObject({ success: z.literal(true), internship: InternshipSchema });
+
 export const apiDocs = describeRoute({
+  section: "Internships",
   GET: {
     summary: "One internship",
-    description: "An inactive one only for admins.",
-    responses: {
-      200: {
-        description: "The internship",
-        schema: z.strictObject({ success: z.literal(true), internship: InternshipSchema }),
-      },
-    },
+    description: "An inactive one is 404 for every caller but admins, its owner included (the owner finds it with " +
+      "`mine=true` and on the pages); a deleted one for everybody.",
+    access: ["public", "session"],
+    responses: { 200: { description: "The internship", schema: Answer }, 404: "Internship not found" },
   },
   PUT: {
     summary: "Change an internship (the fields given)",
-    description: "Its owner or an admin; `isVerified` and `isActive` admins only.",
+    description: "Its owner or an admin; only admins set `isVerified` and `isActive`.",
     access: ["session"],
     body: InternshipUpdateSchema,
     responses: {
-      200: {
-        description: "The internship",
-        schema: z.strictObject({ success: z.literal(true), internship: InternshipSchema }),
-      },
-      403: "Not the owner or an admin",
+      200: { description: "The internship", schema: Answer },
+      403: "Neither the owner nor an admin, or `isVerified`/`isActive` from a non-admin",
+      404: "Internship not found (or deleted)",
+      503: BUSY,
     },
   },
   DELETE: {
-    summary: "Delete an internship (soft delete)",
+    summary: "Delete an internship (soft delete: `deletedAt` is set)",
     description: "Its owner or an admin.",
     access: ["session"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 403: "Not the owner or an admin" },
+    responses: {
+      200: { description: "Deleted", schema: SuccessSchema },
+      403: "Neither the owner nor an admin",
+      404: "Internship not found (or deleted already)",
+      503: BUSY,
+    },
   },
 });
 

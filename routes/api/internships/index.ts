@@ -1,9 +1,6 @@
 /**
- * `GET /api/internships` (public; closed listings only with `includeClosed=true`; admins may add
- * `includeInactive`/`includeDeleted`; `mine=true` lists the signed-in caller's own listings, inactive ones included,
- * and is 401 without a session: docs/decisions.md, Internships) and `POST /api/internships` (ingest user: member or
- * admin session, or an admin-issued API key; one object or a batch of up to 100). docs/api.md, Internships,
- * docs/decisions.md, Auth, "Ingest user"; docs/decisions.md, Internships.
+ * `GET` and `POST /api/internships`: the internship list and ingest; its `apiDocs` below are its description
+ * (docs/api.md, Internships; docs/decisions.md, Auth, "Ingest user"; docs/decisions.md, Internships).
  */
 import { define } from "@/lib/platform/define.ts";
 import { ingestUser } from "@/lib/api_keys/api_keys.ts";
@@ -14,18 +11,24 @@ import {
   InternshipCreateSchema,
   InternshipQuerySchema,
   listInternships,
+  MAX_BATCH,
   publicListBody,
 } from "@/lib/internships/internships.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { InternshipSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Internships",
   GET: {
     summary: "Search internships",
-    description: "Newest first; closed ones only with `includeClosed=true`. " +
-      "`mine=true`: the caller's own, inactive and closed ones included (needs a session); " +
-      "`includeInactive` and `includeDeleted` count for admins only.",
+    description: "Active listings, newest first; closed ones (their deadline's day in India is past) only with " +
+      "`includeClosed=true`. `types` and `tags` are comma-separated (tags in any case), `location` matches part of " +
+      "the location, `minStipend` and `maxStipend` are monthly rupees (inclusive), `search` (or `q`) matches every " +
+      "word in the title, description and organization; `verifiedOnly=true` keeps listings whose internship or " +
+      "organization is verified, `paidOnly=true` those with a stipend of at least ₹1. `mine=true` lists the " +
+      "caller's own listings, inactive and " +
+      "closed ones included, and needs a session (401). `includeInactive` and `includeDeleted` count for admins only.",
     access: ["public", "session"],
     query: InternshipQuerySchema,
     responses: {
@@ -37,11 +40,15 @@ export const apiDocs = describeRoute({
           pagination: PaginationSchema,
         }),
       },
+      401: "`mine=true` without a session",
     },
   },
   POST: {
-    summary: "Post one internship or a batch of up to 100",
-    description: "Members and admins with a session, or an ingest API key. A batch is stored all or nothing.",
+    summary: `Post one internship, or a batch of up to ${MAX_BATCH}`,
+    description: "For the ingest user: a member's or admin's session, or an admin-issued API key " +
+      "(`Authorization: Bearer <key>`, which wins over a session). A listing starts with `isVerified` false and " +
+      "`isActive` true; `isVerified`, `isActive`, `userId`, `id` and times in the body are ignored. A batch is " +
+      "stored all or nothing; an issue's `path` starts with the item's index.",
     access: ["session", "apiKey"],
     body: z.union([InternshipCreateSchema, InternshipBatchSchema]),
     responses: {
@@ -53,7 +60,9 @@ export const apiDocs = describeRoute({
           data: z.union([InternshipSchema, z.array(InternshipSchema)]),
         }),
       },
-      403: "Not a member or an admin",
+      401: "No session and no valid API key",
+      403: "A `user`: only members and admins post internships (or a write from another origin)",
+      503: BUSY,
     },
   },
 });

@@ -1,24 +1,29 @@
 /**
- * `GET /api/me/export` (session): everything kept about the caller as a JSON attachment
- * (`lib/account/export.ts`; docs/decisions.md, Data rights).
+ * `GET /api/me/export`: everything kept about the caller (`lib/account/export.ts`); its `apiDocs` below are its
+ * description (docs/api.md, Data rights; docs/decisions.md, Data rights).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { exportAccount } from "@/lib/account/export.ts";
+import { EXPORT_SECTIONS, exportAccount } from "@/lib/account/export.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { z } from "zod";
 
 /** Every request (it reads everything) falls under the per-person limit `export` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "export" };
 
 export const apiDocs = describeRoute({
+  section: "Data rights",
   GET: {
     summary: "Download everything kept about you",
-    description: "A JSON attachment: user and profile, onboarding, sign-in methods, sessions (times only), " +
-      "purchases, progress, and what you posted.",
+    description: "A JSON attachment (`Content-Disposition: attachment`): `exportedAt`, then one member per kind " +
+      `of record: ${EXPORT_SECTIONS.map((section) => `\`${section.name}\``).join(", ")}.`,
     access: ["session"],
     responses: {
-      200: { description: "The export (`Content-Disposition: attachment`)", mediaType: "application/json" },
+      200: {
+        description: "The export",
+        schema: z.looseObject({ exportedAt: z.string().describe("ISO 8601") }),
+      },
     },
   },
 });

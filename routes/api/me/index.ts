@@ -1,8 +1,6 @@
 /**
- * `DELETE /api/me` (session) `{confirm, password?}`: deletes the caller's account (`lib/account/deletion.ts`;
- * docs/decisions.md, Data rights) → 200 `{success: true}` with the session cookie cleared. `confirm` must be the
- * account's e-mail (400); an account with a password sends it (401 when missing or wrong; 5 tries per session in
- * 10 minutes, then 429); the last admin: 403.
+ * `DELETE /api/me`: deletes the caller's account (`lib/account/deletion.ts`); its `apiDocs` below are its description
+ * (docs/api.md, Data rights; docs/decisions.md, Data rights).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -10,9 +8,9 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { signedOutHeaders } from "@/lib/http/cookies.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
-import { deleteAccount } from "@/lib/account/deletion.ts";
+import { deleteAccount, LAST_ADMIN } from "@/lib/account/deletion.ts";
 import { EMAIL_MAX } from "@/lib/auth/input.ts";
 import { PASSWORD_MAX } from "@/lib/auth/passwords.ts";
 
@@ -22,17 +20,20 @@ const DeleteAccountSchema = z.object({
 });
 
 export const apiDocs = describeRoute({
+  section: "Data rights",
   DELETE: {
     summary: "Delete your account",
-    description: "Deletes the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases " +
-      "(accounting), and what you posted, without your name. The e-mail may sign up again.",
+    description: "`confirm` must be the account's e-mail address; an account with a password also sends it. Deletes " +
+      "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
+      "you posted, without your name. The session cookie is cleared; the e-mail may sign up again.",
     access: ["session"],
     body: DeleteAccountSchema,
     responses: {
       200: { description: "Deleted; the session cookie is cleared", schema: SuccessSchema },
-      401: "Password missing or wrong",
-      403: "Make another admin before deleting the last admin account",
-      429: "Too many tries",
+      400: "`confirm` is not the account's e-mail address",
+      401: "Password missing or wrong (or no session)",
+      403: `${LAST_ADMIN} (or a write from another origin)`,
+      429: `More than ${perWindow(RATE_LIMITS.deleteAccountPerSession)} tries per session`,
     },
   },
 });

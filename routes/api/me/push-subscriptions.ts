@@ -9,15 +9,19 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { ErrorSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
+import { SuccessSchema } from "@/lib/openapi/resources.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import {
   addSubscription,
+  BAD_KEYS,
+  HOST_REFUSED,
+  MAX_SUBSCRIPTIONS,
   PUSH_OFF,
   PushSubscriptionDeleteSchema,
   PushSubscriptionInputSchema,
   removeSubscriptions,
   subscriptionView,
+  TOO_MANY,
 } from "@/lib/push/subscriptions.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -27,19 +31,19 @@ export const routeOptions: RouteOptions = { personLimit: "push" };
 const SubscriptionSchema = z.strictObject({ endpoint: z.string(), createdAt: z.string() });
 
 export const apiDocs = describeRoute({
+  section: "Push",
   POST: {
     summary: "Subscribe this browser to push notifications",
     description: "The body is the browser's `PushSubscription.toJSON()`. Subscribing an endpoint again renews its " +
-      "keys; an endpoint another account had moves to this one. At most 10 per person.",
+      "keys; an endpoint another account had moves to this one. The endpoint's host must be in `PUSH_HOSTS` (and " +
+      `\`https:\` unless loopback). At most ${MAX_SUBSCRIPTIONS} per person.`,
     access: ["session"],
     body: PushSubscriptionInputSchema,
     responses: {
       201: { description: "Subscribed", schema: z.strictObject({ subscription: SubscriptionSchema }) },
-      400: {
-        description: "Not a subscription, a push service not allowed, or 10 subscriptions already",
-        schema: ErrorSchema,
-      },
-      404: { description: "Push is off", schema: ErrorSchema },
+      400: `Not a subscription (with \`fields\`); ${HOST_REFUSED}; ${BAD_KEYS}; ${TOO_MANY}`,
+      404: `${PUSH_OFF} (push is off)`,
+      409: "Your subscriptions changed while saving; try again",
     },
   },
   DELETE: {
@@ -49,7 +53,8 @@ export const apiDocs = describeRoute({
     body: PushSubscriptionDeleteSchema,
     responses: {
       200: { description: "Gone", schema: SuccessSchema },
-      400: { description: "No endpoint", schema: ErrorSchema },
+      400: "No endpoint",
+      409: "Your subscriptions changed while saving; try again",
     },
   },
 });

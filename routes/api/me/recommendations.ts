@@ -1,7 +1,7 @@
 /**
- * `GET /api/me/recommendations?kind=internships|opportunities|toolkits&limit=` (session) → `{items: [{listing, score,
- * reasons}]}`: what fits the caller's onboarding answers and profile, best first (docs/api.md, Recommendations; the
- * scoring in `lib/recommendations/recommendations.ts`, docs/decisions.md, Recommendations).
+ * `GET /api/me/recommendations`: listings ranked for the caller; its `apiDocs` below are its description
+ * (docs/api.md, Recommendations; the scoring in `lib/recommendations/recommendations.ts`, docs/decisions.md,
+ * Recommendations).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -12,16 +12,18 @@ import { RecommendationSchema } from "@/lib/openapi/resources.ts";
 import { recommend, RecommendationQuerySchema } from "@/lib/recommendations/recommendations.ts";
 
 export const apiDocs = describeRoute({
+  section: "Recommendations",
   GET: {
     summary: "Recommendations for you",
-    description:
-      "Open listings (or active toolkits not bought) ranked by how well they match your onboarding answers " +
-      "and profile; never one you saved. `kind` is required; `limit` 1–50 (default 10).",
+    description: "Open listings (or active toolkits not bought) ranked by how well they match your onboarding " +
+      "answers and profile, best first; never one you saved. `listing` is the internship, opportunity or toolkit as " +
+      'the public read answers it; `score` is in [0, 1]; `reasons` are short phrases ("Matches your interest in ' +
+      'Data & AI", "In Pune"), empty when nothing matched.',
     access: ["session"],
     query: RecommendationQuerySchema,
     responses: {
       200: { description: "Best first", schema: z.strictObject({ items: z.array(RecommendationSchema) }) },
-      400: "Missing or unknown kind, or a bad limit",
+      400: "A missing or unknown `kind`, or a bad `limit`",
     },
   },
 });

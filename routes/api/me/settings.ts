@@ -1,16 +1,15 @@
 /**
- * `GET /api/me/settings` and `PATCH /api/me/settings` `{language?, deadlineReminders?, emailOnReply?, channels?}`
- * (session) → `{settings}`: the language of the person's pages and e-mails (docs/decisions.md, Languages) and the
- * e-mail and push channel of every notification type (docs/api.md, Settings; docs/decisions.md, Notifications,
- * "Channels").
+ * `GET` and `PATCH /api/me/settings`: the language of the person's pages and e-mails (docs/decisions.md, Languages)
+ * and the e-mail and push channel of every notification type; its `apiDocs` below are its description (docs/api.md,
+ * Settings; docs/decisions.md, Notifications, "Channels").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { SettingsSchema } from "@/lib/openapi/resources.ts";
-import { getSettings, SettingsChangeSchema, updateSettings } from "@/lib/settings/settings.ts";
+import { ALWAYS_EMAILED, getSettings, SettingsChangeSchema, updateSettings } from "@/lib/settings/settings.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Writes fall under the per-person limit `settings` (docs/decisions.md, Errors and limits, "Per-person limits"). */
@@ -19,21 +18,28 @@ export const routeOptions: RouteOptions = { personLimit: "settings" };
 const Answer = z.strictObject({ settings: SettingsSchema });
 
 export const apiDocs = describeRoute({
+  section: "Settings",
   GET: {
     summary: "Your language and notification settings",
+    description: "`language` (`en` or `hi`), and a channel pair (`email`, `push`) for every notification type: push " +
+      "on; e-mail on for `comment_reply`, `deadline_reminder`, `purchase_paid` and `purchase_refunded`, off for the " +
+      "rest until turned on. `deadlineReminders` is `channels.deadline_reminder.email` and `emailOnReply` is " +
+      "`channels.comment_reply.email`.",
     access: ["session"],
     responses: { 200: { description: "The settings", schema: Answer } },
   },
   PATCH: {
     summary: "Change your language and notification settings",
     description: "Absent fields keep their value. `language` (`en` or `hi`) is the language of your pages and " +
-      "e-mails. `deadlineReminders` and `emailOnReply` are the e-mail channels " +
-      "of `deadline_reminder` and `comment_reply`; receipts and refunds are always e-mailed.",
+      "e-mails; the rest are booleans, no other fields or types. A switch and its channel that disagree, or the " +
+      `e-mail of \`purchase_paid\` or \`purchase_refunded\` turned off: 400 (${ALWAYS_EMAILED}).`,
     access: ["session"],
     body: SettingsChangeSchema,
     responses: {
       200: { description: "The settings afterwards", schema: Answer },
-      400: "Not booleans, an unknown type or language, or receipts' e-mail turned off",
+      400: "Not booleans, an unknown type or language, a switch and its channel that disagree, or receipts' e-mail " +
+        "turned off",
+      503: BUSY,
     },
   },
 });

@@ -1,15 +1,13 @@
 /**
- * `GET /api/opportunities/{id}`: `{success, opportunity}` for a published one; its owner and
- * admins also read it while awaiting review or rejected; else 404 `{error: "Opportunity not found"}`.
- * `PUT /api/opportunities/{id}` (session): the submitter edits a submission awaiting review or rejected by review with
- * the fields of a submission; it awaits review again → 200 `{success, opportunity}`; a published one, or one moderation
- * rejected: 409; another person's: 404. docs/decisions.md, Opportunities, "Reject with a reason, resubmit".
+ * `GET` and `PUT /api/opportunities/{id}`: one opportunity, and its submitter's edit; its `apiDocs` below are its
+ * description (docs/api.md, Opportunities, "Review states"; docs/decisions.md, Opportunities, "Reject with a reason,
+ * resubmit").
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { getOpportunity, OpportunityCreateSchema, resubmitOpportunity } from "@/lib/opportunities/opportunities.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { OpportunitySchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -20,19 +18,25 @@ export const routeOptions: RouteOptions = { personLimit: "submissions" };
 const Answer = z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema });
 
 export const apiDocs = describeRoute({
+  section: "Opportunities",
   GET: {
     summary: "One opportunity",
-    description: "One awaiting review or rejected only for its owner and admins.",
+    description: "A published one for anyone; one awaiting review or rejected only for its owner and admins.",
     access: ["public", "session"],
-    responses: { 200: { description: "The opportunity", schema: Answer } },
+    responses: { 200: { description: "The opportunity", schema: Answer }, 404: "Opportunity not found" },
   },
   PUT: {
     summary: "Edit a submission and send it to review again",
-    description: "Its submitter, while it awaits review or after review rejected it; it then awaits review. " +
-      "409 once published or rejected by moderation.",
+    description: "Its submitter, with the fields of a submission, while it awaits review or after review rejected " +
+      "it; it then awaits review again.",
     access: ["session"],
     body: OpportunityCreateSchema,
-    responses: { 200: { description: "Resubmitted, awaiting review", schema: Answer } },
+    responses: {
+      200: { description: "Resubmitted, awaiting review", schema: Answer },
+      404: "Opportunity not found (also another person's)",
+      409: "Published already, or rejected by moderation",
+      503: BUSY,
+    },
   },
 });
 

@@ -1,8 +1,6 @@
 /**
- * `GET /api/opportunities` (public: published ones, open ones first, `type`, `search`, `includeClosed`, `limit`,
- * `offset`; `mine=true` lists the signed-in caller's own in every state, 401 without a session)
- * and `POST /api/opportunities` (a signed-in user's submission: 201; a `user`'s waits for review,
- * a member's or admin's is published at once). docs/decisions.md, Opportunities.
+ * `GET` and `POST /api/opportunities`: the published opportunities and submissions; its `apiDocs` below are its
+ * description (docs/api.md, Opportunities, "Review states"; docs/decisions.md, Opportunities).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -13,7 +11,7 @@ import {
   OpportunityQuerySchema,
   submitOpportunity,
 } from "@/lib/opportunities/opportunities.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { OpportunitySchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -22,10 +20,13 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "submissions" };
 
 export const apiDocs = describeRoute({
+  section: "Opportunities",
   GET: {
     summary: "Published opportunities, open ones first",
-    description: "Open ones by the soonest end date, then closed ones by the latest (`includeClosed=false` leaves " +
-      "them out). `mine=true`: the caller's own in every review state, newest first (needs a session).",
+    description: "Open ones by the soonest end date, then closed ones (the end date's day in India is past) by the " +
+      "latest; `includeClosed=false` leaves those out. Each carries `isClosed`. `type` is comma-separated; `search` " +
+      "(or `q`) matches every word in the title, description, organizer and location. `mine=true` lists the caller's " +
+      "own in every review state, newest first, and needs a session (401).",
     access: ["public", "session"],
     query: OpportunityQuerySchema,
     responses: {
@@ -37,11 +38,14 @@ export const apiDocs = describeRoute({
           pagination: PaginationSchema,
         }),
       },
+      401: "`mine=true` without a session",
     },
   },
   POST: {
     summary: "Submit an opportunity",
-    description: "A user's waits for review; a member's or admin's is published at once.",
+    description: "A `user`'s submission awaits review (`isVerified` false), seen only by its owner and admins; a " +
+      "member's or admin's is published at once. `isVerified`, `isActive`, `userId`, `id` and times in the body are " +
+      "ignored.",
     access: ["session"],
     body: OpportunityCreateSchema,
     responses: {
@@ -49,6 +53,7 @@ export const apiDocs = describeRoute({
         description: "Submitted",
         schema: z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema }),
       },
+      503: BUSY,
     },
   },
 });

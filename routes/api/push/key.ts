@@ -5,16 +5,17 @@
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { ErrorSchema } from "@/lib/openapi/resources.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { PUSH_OFF } from "@/lib/push/subscriptions.ts";
 
 export const apiDocs = describeRoute({
+  section: "Push",
   GET: {
     summary: "The key to subscribe to push notifications with",
+    description: "The VAPID public key (base64url), a browser's `applicationServerKey`.",
     responses: {
       200: { description: "The VAPID public key (base64url)", schema: z.strictObject({ publicKey: z.string() }) },
-      404: { description: "Push is off", schema: ErrorSchema },
+      404: `${PUSH_OFF} (push is off: no \`VAPID_*\` keys)`,
     },
   },
 });

@@ -1,23 +1,23 @@
 /**
- * `POST /api/reports` (a session with a verified e-mail) `{kind, id, reason, details?}` → 201 `{report}`; a second
- * report of a target while the first is open → 200 with the first; an unknown target 404; `details` plain text of at
- * most 1,000 characters, required for `other` (400); the 21st report of a day 429. Three different people's reports of
- * `asks_for_money` or `fake_or_impersonation` hold a listing. docs/api.md, Trust; docs/decisions.md, Trust, "Reports".
+ * `POST /api/reports`: report a listing, an organization, a post or a comment; its `apiDocs` below are its description
+ * (docs/api.md, Trust; docs/decisions.md, Trust, "Reports").
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { checkReport, createReport, ReportCreateSchema } from "@/lib/reports/reports.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { ReportSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   POST: {
     summary: "Report a listing, an organization, a post or a comment",
-    description: "One open report per person and target; at most 20 reports a day. `id` is an organization's id, " +
-      "not its slug.",
+    description: "For a verified e-mail. One open report per person and target: a second one answers the first. " +
+      "`id` is an organization's id, not its slug; `details` is required for `other`. Three different people's " +
+      "reports of `asks_for_money` or `fake_or_impersonation` hold a listing for moderation.",
     access: ["session"],
     body: ReportCreateSchema,
     responses: {
@@ -27,8 +27,8 @@ export const apiDocs = describeRoute({
         schema: z.strictObject({ report: ReportSchema }),
       },
       403: "The account's e-mail is not verified",
-      404: "Unknown target",
-      429: "More than 20 reports in a day",
+      404: "Unknown target (or one the caller cannot see)",
+      429: `More than ${perWindow(RATE_LIMITS.reportsPerPerson)} per person`,
     },
   },
 });

@@ -1,6 +1,6 @@
 /**
- * `GET /api/toolkits` (public: active toolkits, newest first) and `POST /api/toolkits` (admin:
- * 201 with the bare created Toolkit, inactive). docs/api.md, Toolkits, docs/decisions.md, Toolkits and payments.
+ * `GET` and `POST /api/toolkits`: the toolkit catalogue; its `apiDocs` below are its description (docs/api.md,
+ * Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
@@ -11,12 +11,15 @@ import { ToolkitSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Toolkits",
   GET: {
     summary: "The active toolkits, newest first",
+    description: "A bare array of toolkits, prices in rupees.",
     responses: { 200: { description: "The toolkits", schema: z.array(ToolkitSchema) } },
   },
   POST: {
     summary: "Create a toolkit (inactive)",
+    description: "Answers the bare toolkit. An `originalPrice` below `price`: 400.",
     access: ["admin"],
     body: ToolkitCreateSchema,
     responses: { 201: { description: "The toolkit", schema: ToolkitSchema } },

@@ -1,22 +1,24 @@
 /**
- * `GET /api/ungatekeep/{id}` (public) → `{post}`: 404 "Post not found" for a draft, a post
- * scheduled later or an unknown id; 401 "Sign in to read this post" for a guest asking for a post
- * beyond the preview. docs/decisions.md, Ungatekeep and banners.
+ * `GET /api/ungatekeep/{id}`: one live post; its `apiDocs` below are its description (docs/api.md, Ungatekeep,
+ * "Post states"; docs/decisions.md, Ungatekeep and banners).
  */
 import { define } from "@/lib/platform/define.ts";
 import { getPost } from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { GUEST_PREVIEW } from "@/lib/ungatekeep/tags.ts";
 import { PostSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Ungatekeep",
   GET: {
     summary: "One live post",
-    description: "A guest reads only the posts of the preview (the first 3 of the feed): others are 401.",
+    description: `A guest reads only the posts of the preview (the first ${GUEST_PREVIEW} of the feed).`,
     access: ["public", "session"],
     responses: {
       200: { description: "The post", schema: z.strictObject({ post: PostSchema }) },
-      401: "Sign in to read this post",
+      401: "Sign in to read this post (a guest, beyond the preview)",
+      404: "Post not found (also a draft or a post scheduled later)",
     },
   },
 });

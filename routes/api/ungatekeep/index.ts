@@ -1,19 +1,21 @@
 /**
- * `GET /api/ungatekeep` (public): the feed, `tag`, `limit` (default 20, max 100), `offset` →
- * `{posts, total, hiddenCount}`; a guest gets the first 3 posts and the count of the hidden rest.
- * docs/api.md, Ungatekeep, "Feed", docs/decisions.md, Ungatekeep and banners.
+ * `GET /api/ungatekeep`: the Ungatekeep feed; its `apiDocs` below are its description (docs/api.md, Ungatekeep,
+ * "Feed"; docs/decisions.md, Ungatekeep and banners).
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { GUEST_PREVIEW } from "@/lib/ungatekeep/tags.ts";
 import { PostSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Ungatekeep",
   GET: {
     summary: "The feed of live posts, pinned first, then newest",
-    description: "A guest gets the first 3 and `hiddenCount`, the number of the rest.",
+    description: `A guest gets the first ${GUEST_PREVIEW} posts and \`hiddenCount\`, the number of the others; a ` +
+      "signed-in caller every live post, with `myReactions`.",
     access: ["public", "session"],
     query: FeedQuerySchema,
     responses: {

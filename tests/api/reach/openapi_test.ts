@@ -2,28 +2,33 @@
  * The API description (docs/decisions.md, Search engines and sharing, "API description"): `/api/openapi.json` is a
  * valid OpenAPI 3.1 document (checked by swagger-parser) generated from the route files; every route file under
  * `routes/api` is in it with exactly the methods its handler answers; every documented path and method is served
- * (the router's 405 names them); the documented response schemas parse live answers; `/api/docs` shows it all.
+ * (the router's 405 names them); every response has its schema and the generator refuses a success without one; the
+ * documented response schemas parse live answers; the answer check of the test harness (`openapi_answers.ts`) catches
+ * an answer that drifts from the document; `/api/docs` shows it all.
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
-import type { z } from "zod";
+import { z } from "zod";
 import { scriptsOf } from "@/tests/fixtures/html.ts";
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
-import type { ResponseDoc } from "@/lib/openapi/describe.ts";
+import { describeRoute, type ResponseDoc } from "@/lib/openapi/describe.ts";
+import { answerProblems } from "@/tests/helpers/openapi_answers.ts";
 import {
   apiRouteFiles,
   type DocumentedModule,
   handledMethods,
   type OpenApiDocument,
+  openApiDocument,
   openApiPath,
 } from "@/lib/openapi/document.ts";
 import manifest from "@/routes.gen.ts";
 
 const routes = manifest.routes as Record<string, DocumentedModule>;
+const SuccessSchemaForTest = z.strictObject({ things: z.array(z.string()) });
 
 Deno.test("/api/openapi.json is a valid OpenAPI 3.1 document with the two security schemes", async () => {
   await using t = await createTestApp();
@@ -75,6 +80,75 @@ Deno.test("every documented path and method is served: the router's 405 for OPTI
   const unknown = await t.fetch("/api/no-such-thing", { method: "OPTIONS" });
   assertEquals(unknown.status, 404);
   await unknown.body?.cancel();
+});
+
+Deno.test("every response has a schema: JSON errors the shared ones, 400 with `fields` and the issues' `code`", async () => {
+  await using t = await createTestApp();
+  const document: OpenApiDocument = await (await t.fetch("/api/openapi.json")).json();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      assert(operation.responses.default, `${method} ${path} has a default (unexpected error) response`);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const bodiless = status === "304" || status.startsWith("3");
+        const content = Object.values(response.content ?? {});
+        assert(bodiless || content.length > 0, `${method} ${path} ${status} has a body`);
+        if (response.content?.["application/json"]) {
+          assert(response.content["application/json"].schema, `${method} ${path} ${status} has a schema`);
+        }
+      }
+    }
+  }
+  const invalid = document.components.schemas.InvalidInput as { properties: Record<string, unknown> };
+  assertEquals(Object.keys(invalid.properties).sort(), ["error", "fields"]);
+  const issue = document.components.schemas.Issue as { properties: { code: { enum: string[] } } };
+  assert(issue.properties.code.enum.includes("too_big"), "the issues' code is an enum of zod's codes");
+  const post = document.paths["/api/internships"].post.responses;
+  assertEquals(post["400"].content?.["application/json"].schema, { $ref: "#/components/schemas/InvalidInput" });
+  assertEquals(post["429"], undefined, "no rate limit on this route: no 429");
+  assert(document.paths["/api/auth/sign-in/email"].post.responses["429"].headers?.["Retry-After"]);
+});
+
+Deno.test("the generator refuses an operation that answers a success without a response schema", () => {
+  const handler = { GET: () => new Response() };
+  const routes = {
+    "./routes/api/things.ts": {
+      handler,
+      apiDocs: describeRoute({ section: "Health", GET: { summary: "Things", responses: { 200: "`{things}`" } } }),
+    },
+  };
+  assertThrows(() => openApiDocument(routes, { origin: "http://x", secure: false }), /without a response schema/);
+  const documented = {
+    "./routes/api/things.ts": {
+      handler,
+      apiDocs: describeRoute({
+        section: "Health",
+        GET: { summary: "Things", responses: { 200: { description: "Things", schema: SuccessSchemaForTest } } },
+      }),
+    },
+  };
+  assertEquals(Object.keys(openApiDocument(documented, { origin: "http://x", secure: false }).paths), ["/api/things"]);
+});
+
+Deno.test("the harness's answer check catches a status, type or body the document does not promise", async () => {
+  const url = (path: string) => new URL(path, "http://localhost:8000");
+  const json = (body: unknown, status = 200) => Response.json(body, { status });
+  assertEquals(await answerProblems("GET", url("/api/health"), json({ status: "ok" })), []);
+  assert((await answerProblems("GET", url("/api/health"), json({ status: "down" })))!.length > 0, "a wrong value");
+  assert(
+    (await answerProblems("GET", url("/api/health"), json({ status: "ok", extra: 1 })))!.length > 0,
+    "a new field",
+  );
+  assert(
+    (await answerProblems("GET", url("/api/health"), json({ error: "x" }, 404)))!.length > 0,
+    "an undocumented 404",
+  );
+  const text = new Response("ok", { headers: { "content-type": "text/plain" } });
+  assert((await answerProblems("GET", url("/api/health"), text))!.length > 0, "an undocumented type");
+  const issues = { error: [{ code: "too_big", path: ["title"], message: "Too big" }], fields: [] };
+  assertEquals(await answerProblems("POST", url("/api/internships"), json(issues, 400)), []);
+  const noCode = { error: [{ path: ["title"], message: "Too big" }] };
+  assert((await answerProblems("POST", url("/api/internships"), json(noCode, 400)))!.length > 0, "an issue's code");
+  assertEquals(await answerProblems("GET", url("/elsewhere"), json({})), undefined, "only /api is checked");
 });
 
 /** The documented 200 schema of `method` on the route file `file`. */

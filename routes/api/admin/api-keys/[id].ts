@@ -1,14 +1,19 @@
-/** `DELETE /api/admin/api-keys/{id}` → `{success: true}`; the key fails at once (docs/decisions.md, Auth). */
+/**
+ * `DELETE /api/admin/api-keys/{id}`: revokes an ingest API key; its `apiDocs` below are its description (docs/api.md,
+ * Admin; docs/decisions.md, Auth, "Ingest user").
+ */
 import { define } from "@/lib/platform/define.ts";
 import { revokeApiKey } from "@/lib/api_keys/api_keys.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   DELETE: {
     summary: "Revoke an API key",
+    description: "The key fails at once.",
     access: ["admin"],
-    responses: { 200: { description: "Revoked", schema: SuccessSchema } },
+    responses: { 200: { description: "Revoked", schema: SuccessSchema }, 404: "API key not found" },
   },
 });
 

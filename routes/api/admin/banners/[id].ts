@@ -1,19 +1,30 @@
 /**
- * `PATCH /api/admin/banners/{id}` (admin) partial update → `{banner}`; `DELETE` →
- * `{success: true}`. docs/decisions.md, Ungatekeep and banners, "Banners".
+ * `PATCH` and `DELETE /api/admin/banners/{id}`: change or delete a banner; its `apiDocs` below are its description
+ * (docs/api.md, Admin; docs/decisions.md, Ungatekeep and banners, "Banners").
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerUpdateSchema, deleteBanner, updateBanner } from "@/lib/ungatekeep/banners.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { SuccessSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+import { BannerSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
-  PATCH: { summary: "Change a banner", access: ["admin"], body: BannerUpdateSchema, responses: { 200: "`{banner}`" } },
-  DELETE: {
-    summary: "Delete a banner",
+  section: "Admin",
+  PATCH: {
+    summary: "Change a banner (the fields given)",
+    description: "An `imageId` must name an uploaded image (400 otherwise).",
     access: ["admin"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+    body: BannerUpdateSchema,
+    responses: {
+      200: { description: "The banner", schema: z.strictObject({ banner: BannerSchema }) },
+      404: "Banner not found",
+    },
+  },
+  DELETE: {
+    summary: "Delete a banner and its image",
+    access: ["admin"],
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Banner not found" },
   },
 });
 

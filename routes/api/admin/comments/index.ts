@@ -1,6 +1,6 @@
 /**
- * `GET /api/admin/comments?search=&postId=&limit=&offset=` (admin) → `{comments, pagination}`, newest first, each
- * with its post's id and title. docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
+ * `GET /api/admin/comments`: every comment for moderation; its `apiDocs` below are its description (docs/api.md,
+ * Admin; docs/decisions.md, Comments and reactions).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -11,9 +11,11 @@ import { AdminCommentSchema, PaginationSchema } from "@/lib/openapi/resources.ts
 import { AdminCommentQuerySchema, listCommentsForAdmin } from "@/lib/comments/comments.ts";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   GET: {
-    summary: "Every comment, newest first, for moderation",
-    description: "`search` matches every word in the content or the author's name; `postId` keeps one post's.",
+    summary: "Every live comment, newest first, for moderation",
+    description: "Each with its post's `{id, title}` (null once deleted). `search` matches every word in the content " +
+      "or the author's name; `postId` keeps one post's comments.",
     access: ["admin"],
     query: AdminCommentQuerySchema,
     responses: {

@@ -1,16 +1,30 @@
-/** `PATCH /api/admin/coupons/{id}` (partial) → `{coupon}` and `DELETE` → `{success: true}`. Admins only. docs/decisions.md, Toolkits and payments. */
+/**
+ * `PATCH` and `DELETE /api/admin/coupons/{id}`: change or delete a coupon; its `apiDocs` below are its description
+ * (docs/api.md, Admin; docs/decisions.md, Toolkits and payments).
+ */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "@/lib/coupons/coupons.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { SuccessSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+import { CouponSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
-  PATCH: { summary: "Change a coupon", access: ["admin"], body: CouponUpdateSchema, responses: { 200: "`{coupon}`" } },
+  section: "Admin",
+  PATCH: {
+    summary: "Change a coupon (the fields given)",
+    description: "A percentage above 100, or a code another coupon has: 400.",
+    access: ["admin"],
+    body: CouponUpdateSchema,
+    responses: {
+      200: { description: "The coupon", schema: z.strictObject({ coupon: CouponSchema }) },
+      404: "Coupon not found",
+    },
+  },
   DELETE: {
     summary: "Delete a coupon",
     access: ["admin"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Coupon not found" },
   },
 });
 

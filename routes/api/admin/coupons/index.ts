@@ -1,20 +1,32 @@
 /**
- * `GET /api/admin/coupons` (`search` over the code) → `{coupons}` and `POST` → 201 `{coupon}`
- * (a duplicate code: 400 "Coupon code already exists"). Admins only. docs/decisions.md, Toolkits and payments.
+ * `GET` and `POST /api/admin/coupons`: the coupons; its `apiDocs` below are its description (docs/api.md, Admin;
+ * docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { CouponCreateSchema, CouponSearchSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { CouponSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
-  GET: { summary: "List coupons", access: ["admin"], query: CouponSearchSchema, responses: { 200: "`{coupons}`" } },
+  section: "Admin",
+  GET: {
+    summary: "List coupons, newest first",
+    description: "`search` matches part of the code, in any case.",
+    access: ["admin"],
+    query: CouponSearchSchema,
+    responses: {
+      200: { description: "The coupons", schema: z.strictObject({ coupons: z.array(CouponSchema) }) },
+    },
+  },
   POST: {
     summary: "Create a coupon",
-    description: 'A code that exists already: 400 "Coupon code already exists".',
+    description: 'The code is kept in upper case. A code that exists already: 400 "Coupon code already exists"; an ' +
+      "`expiresAt` in the past: 400.",
     access: ["admin"],
     body: CouponCreateSchema,
-    responses: { 201: "`{coupon}`" },
+    responses: { 201: { description: "The coupon", schema: z.strictObject({ coupon: CouponSchema }) } },
   },
 });
 

@@ -11,9 +11,12 @@ import { ModerationItemSchema, PaginationSchema } from "@/lib/openapi/resources.
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   GET: {
     summary: "The moderation queue: held listings first, then rejected ones",
-    description: "`kind` and `status` narrow it; both kinds and both states (held first) when absent.",
+    description: "Held listings first (the longest waiting on top), then rejected ones, each with its moderation " +
+      "and when it was held; `kind` and `status` narrow it (both when absent). `counts` holds how many are held and " +
+      "rejected.",
     access: ["admin"],
     query: ModerationQuerySchema,
     responses: {

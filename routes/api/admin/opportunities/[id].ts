@@ -1,21 +1,24 @@
 /**
- * `PATCH /api/admin/opportunities/{id}` (admins) `{action: "approve" | "reject", reason?}` → 200
- * `{success: true, opportunity}`; another action: 400 `{error: "Action must be approve or reject"}`; a reason over
- * 1,000 characters: 400 `{error: "Invalid reason"}`; unknown id: 404. The reason of a rejection is shown to the
- * submitter (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"). docs/api.md, Opportunities,
- * "Review states"; review rules in `lib/opportunities/opportunities.ts`.
+ * `PATCH /api/admin/opportunities/{id}`: an admin reviews an opportunity; its `apiDocs` below are its description
+ * (docs/api.md, Opportunities, "Review states"; docs/decisions.md, Opportunities, "Reject with a reason, resubmit";
+ * review rules in `lib/opportunities/opportunities.ts`).
  */
 import { define } from "@/lib/platform/define.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { readJson } from "@/lib/http/json.ts";
 import { REASON_MAX, reviewOpportunity, ReviewSchema } from "@/lib/opportunities/opportunities.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, count, describeRoute } from "@/lib/openapi/describe.ts";
 import { OpportunitySchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   PATCH: {
     summary: "Approve or reject an opportunity",
+    description:
+      "`approve` publishes it (`isVerified` and `isActive` true); `reject` hides it (`isActive` false): it " +
+      "leaves the queue and the record is kept, with the `reason` shown to the submitter, who may edit and " +
+      "resubmit it. The submitter is notified when the state changed.",
     access: ["admin"],
     body: ReviewSchema,
     responses: {
@@ -23,6 +26,9 @@ export const apiDocs = describeRoute({
         description: "Reviewed",
         schema: z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema }),
       },
+      400: `Action must be approve or reject; or Invalid reason (over ${count(REASON_MAX)} characters)`,
+      404: "Opportunity not found",
+      503: BUSY,
     },
   },
 });

@@ -1,8 +1,6 @@
 /**
- * `GET /api/admin/opportunities` (admins, by `_middleware.ts`): the review queue. `status`
- * `pending` (default), `approved`, `rejected` or `all`; `search`; `limit` (default 50, max 100);
- * `offset`. Answers `{opportunities, pagination, counts: {pending, approved, rejected, all}}`.
- * docs/decisions.md, Opportunities; docs/decisions.md, Admin lists.
+ * `GET /api/admin/opportunities`: the review queue; its `apiDocs` below are its description (docs/api.md, Admin;
+ * docs/decisions.md, Opportunities; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
@@ -12,8 +10,11 @@ import { OpportunitySchema, PaginationSchema } from "@/lib/openapi/resources.ts"
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   GET: {
     summary: "The review queue of opportunities",
+    description: "By review state (`status`, `pending` unless given; `all` for every state), newest first; `search` " +
+      "matches every word. `counts` holds the number in each state (the tabs).",
     access: ["admin"],
     query: AdminOpportunityQuerySchema,
     responses: {

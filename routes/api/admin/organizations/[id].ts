@@ -7,19 +7,23 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { AdminPatchSchema, updateAsAdmin } from "@/lib/organizations/organizations.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { OrganizationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   PATCH: {
     summary: "Change an organization: name, website, about text, verified",
+    description: "A new name keeps the slug and the old name (listings posted under it still match); verifying sets " +
+      "`verifiedAt`, un-verifying clears it and `verifiedDomain`.",
     access: ["admin"],
     body: AdminPatchSchema,
     responses: {
       200: { description: "The organization", schema: z.strictObject({ organization: OrganizationSchema }) },
       404: "Unknown organization",
       409: "Another organization has this name",
+      503: BUSY,
     },
   },
 });

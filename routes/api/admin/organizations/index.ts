@@ -12,8 +12,11 @@ import { OrganizationSchema, PaginationSchema } from "@/lib/openapi/resources.ts
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   GET: {
     summary: "Every organization, by name",
+    description: "Each with `internships`, its count of live listings; `search` matches part of the name in any " +
+      "case, `verified` narrows to verified or unverified ones.",
     access: ["admin"],
     query: AdminOrganizationQuerySchema,
     responses: {

@@ -1,19 +1,31 @@
 /**
- * `GET /api/admin/outbox` (admins, by `../_middleware.ts`): `status`, `search`, `limit`, `offset` →
- * `{mails, counts, pagination}`, newest first, never a mail's body (docs/api.md, Background work).
+ * `GET /api/admin/outbox`: the e-mail outbox; its `apiDocs` below are its description (docs/api.md, Background work;
+ * docs/decisions.md, Background work, "The outbox").
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { listOutbox, outboxQuerySchema } from "@/lib/mail/outbox_admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { OutboxMailSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Background work",
   GET: {
     summary: "List the e-mail outbox",
+    description: "Newest first; `status` absent: every status; `search` matches part of the recipient's address. " +
+      "Never a mail's body.",
     access: ["admin"],
     query: outboxQuerySchema,
     responses: {
-      200: "`{mails: [{id, to, subject, status, attempts, lastError, createdAt, dueAt, sentAt}], counts, pagination}`",
+      200: {
+        description: "A page of mails, newest first, and the count of each status",
+        schema: z.strictObject({
+          mails: z.array(OutboxMailSchema),
+          counts: z.strictObject({ pending: z.int(), sent: z.int(), failed: z.int() }),
+          pagination: PaginationSchema,
+        }),
+      },
     },
   },
 });

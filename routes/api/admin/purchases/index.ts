@@ -1,21 +1,32 @@
 /**
- * `GET /api/admin/purchases` (admins, by `../_middleware.ts`): `status`, `search`, `limit`, `offset` →
- * `{purchases, pagination, counts}` newest first (docs/api.md, Money operations).
+ * `GET /api/admin/purchases`: the admin's purchase list; its `apiDocs` below are its description (docs/api.md, Money
+ * operations; docs/decisions.md, Money operations).
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { adminPurchaseQuerySchema, listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { AdminPurchaseSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Money operations",
   GET: {
     summary: "Search purchases",
-    description: "Newest first; `search` over the buyer's name and e-mail, the toolkit's title, order and payment ids.",
+    description: "Newest first; `search` matches the buyer's name or e-mail, the toolkit's title, or an order or " +
+      "payment id. Each purchase comes with its buyer (`user`, null once deleted), `toolkit`, payments, `refund`, " +
+      "prices in paise and receipt; `counts` holds the number in each state and in `all` (the tabs).",
     access: ["admin"],
     query: adminPurchaseQuerySchema,
     responses: {
-      200:
-        "`{purchases, pagination, counts}`: each purchase with `user`, `toolkit`, `paymentId`, `extraPayments`, `refund`",
+      200: {
+        description: "A page of purchases, and the count of each state and of all",
+        schema: z.strictObject({
+          purchases: z.array(AdminPurchaseSchema),
+          pagination: PaginationSchema,
+          counts: z.strictObject({ pending: z.int(), paid: z.int(), failed: z.int(), refunded: z.int(), all: z.int() }),
+        }),
+      },
     },
   },
 });

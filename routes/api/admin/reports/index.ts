@@ -1,7 +1,6 @@
 /**
- * `GET /api/admin/reports?status=open|resolved&kind=&limit=&offset=` (admins) → `{targets: [{kind, targetId, title,
- * openReports, reasons, lastReportedAt}], pagination}`: reports grouped by target, most reported first. docs/api.md,
- * Trust; docs/decisions.md, Trust, "Reports".
+ * `GET /api/admin/reports`: reports grouped by target; its `apiDocs` below are its description (docs/api.md, Trust;
+ * docs/decisions.md, Trust, "Reports").
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
@@ -11,6 +10,7 @@ import { PaginationSchema, ReportedTargetSchema } from "@/lib/openapi/resources.
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   GET: {
     summary: "Reported targets, most reported first",
     description: "`status=open` (default): targets with open reports, counted by reason; `resolved`: targets whose " +

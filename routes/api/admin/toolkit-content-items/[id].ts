@@ -1,24 +1,30 @@
 /**
- * `PATCH /api/admin/toolkit-content-items/{id}` (partial) → `{contentItem}`, and `DELETE` →
- * `{success: true}`. Admins only. docs/decisions.md, Toolkits and payments.
+ * `PATCH` and `DELETE /api/admin/toolkit-content-items/{id}`: change or delete a lesson; its `apiDocs` below are its
+ * description (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { SuccessSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+import { ContentItemSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   PATCH: {
-    summary: "Change a lesson",
+    summary: "Change a lesson (the fields given)",
+    description: "Article HTML is sanitized on save; a video needs `cdnVideoUrl` (400).",
     access: ["admin"],
     body: ContentItemUpdateSchema,
-    responses: { 200: "`{contentItem}`" },
+    responses: {
+      200: { description: "The lesson", schema: z.strictObject({ contentItem: ContentItemSchema }) },
+      404: "Content item not found",
+    },
   },
   DELETE: {
     summary: "Delete a lesson",
     access: ["admin"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Content item not found" },
   },
 });
 

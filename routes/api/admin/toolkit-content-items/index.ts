@@ -1,20 +1,26 @@
 /**
- * `POST /api/admin/toolkit-content-items` `{toolkitId, title, type, content?, cdnVideoUrl?,
- * orderIndex?, isPreview?}` → 201 `{contentItem}` (article HTML sanitized; a video needs
- * `cdnVideoUrl`; unknown toolkit 404). Admins only. docs/decisions.md, Toolkits and payments.
+ * `POST /api/admin/toolkit-content-items`: adds a lesson to a toolkit; its `apiDocs` below are its description
+ * (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemCreateSchema, createContentItem } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { ContentItemSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   POST: {
     summary: "Add a lesson to a toolkit",
-    description: "Article HTML is sanitized; a video needs `cdnVideoUrl`; an unknown toolkit is 404.",
+    description: "Article HTML is sanitized on save; a video needs `cdnVideoUrl` (400). Without `orderIndex` the " +
+      "lesson goes last.",
     access: ["admin"],
     body: ContentItemCreateSchema,
-    responses: { 201: "`{contentItem}`", 404: "Toolkit not found" },
+    responses: {
+      201: { description: "The lesson", schema: z.strictObject({ contentItem: ContentItemSchema }) },
+      404: "Toolkit not found",
+    },
   },
 });
 

@@ -1,6 +1,6 @@
 /**
- * `GET /api/admin/toolkits` (every toolkit, `search` over the title) → `{toolkits}`, and
- * `POST /api/admin/toolkits` → 201 bare Toolkit. Admins only (`_middleware.ts`). docs/decisions.md, Toolkits and payments.
+ * `GET` and `POST /api/admin/toolkits`: every toolkit, and a new one; its `apiDocs` below are its description
+ * (docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -16,14 +16,17 @@ import { ToolkitSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   GET: {
     summary: "Every toolkit, inactive ones included",
+    description: "Newest first; `search` matches every word of the title, in any case.",
     access: ["admin"],
     query: ToolkitSearchSchema,
     responses: { 200: { description: "The toolkits", schema: z.strictObject({ toolkits: z.array(ToolkitSchema) }) } },
   },
   POST: {
     summary: "Create a toolkit (inactive)",
+    description: "Answers the bare toolkit. An `originalPrice` below `price`: 400.",
     access: ["admin"],
     body: ToolkitCreateSchema,
     responses: { 201: { description: "The toolkit", schema: ToolkitSchema } },

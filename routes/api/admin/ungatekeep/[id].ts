@@ -1,7 +1,6 @@
 /**
- * `GET /api/admin/ungatekeep/{id}` (admin) → `{post}` in any state; `PUT` and `PATCH` both apply a
- * partial update → `{post}`; `DELETE` → `{success: true}`, the post's images deleted from the
- * object store. docs/api.md, Ungatekeep, "Post states"; docs/decisions.md, Ungatekeep and banners.
+ * `GET`, `PUT`, `PATCH` and `DELETE /api/admin/ungatekeep/{id}`: one post for the admin; its `apiDocs` below are its
+ * description (docs/api.md, Ungatekeep, "Post states"; docs/decisions.md, Ungatekeep and banners).
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
@@ -16,28 +15,30 @@ const update = define.handlers(async (req, ctx) => {
   return Response.json({ post: await updatePost(kv, { files, id: ctx.params.id, patch }) });
 });
 
+const Answer = z.strictObject({ post: PostSchema });
+
+/** `PUT` and `PATCH` are one operation. */
+const change = {
+  summary: "Change a post (the fields given)",
+  description: "`PUT` and `PATCH` both apply a partial update. Every image must be an upload (400 otherwise).",
+  access: ["admin" as const],
+  body: PostUpdateSchema,
+  responses: { 200: { description: "The post", schema: Answer }, 404: "Post not found" },
+};
+
 export const apiDocs = describeRoute({
+  section: "Admin",
   GET: {
     summary: "A post in any state",
     access: ["admin"],
-    responses: { 200: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },
+    responses: { 200: { description: "The post", schema: Answer }, 404: "Post not found" },
   },
-  PUT: {
-    summary: "Change a post (the fields given)",
-    access: ["admin"],
-    body: PostUpdateSchema,
-    responses: { 200: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },
-  },
-  PATCH: {
-    summary: "Change a post (the fields given)",
-    access: ["admin"],
-    body: PostUpdateSchema,
-    responses: { 200: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },
-  },
+  PUT: change,
+  PATCH: change,
   DELETE: {
-    summary: "Delete a post and its images",
+    summary: "Delete a post for good, with its images, comments and reactions",
     access: ["admin"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Post not found" },
   },
 });
 

@@ -1,19 +1,22 @@
 /**
- * `GET /api/admin/ungatekeep` (admin) → `{posts, pagination}`, drafts and scheduled posts included,
- * with `search`, `tag`, `limit` (default 50, max 100), `offset`; `POST` → 201 `{post}`. docs/api.md,
- * Ungatekeep, docs/decisions.md, Ungatekeep and banners; docs/decisions.md, Admin lists.
+ * `GET` and `POST /api/admin/ungatekeep`: every post, and a new one; its `apiDocs` below are its description
+ * (docs/api.md, Ungatekeep, "Post states"; docs/decisions.md, Ungatekeep and banners; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { AdminPostQuerySchema, createPost, listPostsForAdmin, PostCreateSchema } from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { MAX_POST_IMAGES } from "@/lib/ungatekeep/tags.ts";
 import { PaginationSchema, PostSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   GET: {
     summary: "Every post, drafts and scheduled ones included",
+    description: "Newest (by `publishedAt`, else `createdAt`) first; `tag` filters, `search` matches every word in " +
+      "the title or content.",
     access: ["admin"],
     query: AdminPostQuerySchema,
     responses: {
@@ -25,6 +28,8 @@ export const apiDocs = describeRoute({
   },
   POST: {
     summary: "Create a post",
+    description: `A draft unless \`isPublished\`; a later \`publishedAt\` schedules it. At most ${MAX_POST_IMAGES} ` +
+      "images, each an upload (400 otherwise).",
     access: ["admin"],
     body: PostCreateSchema,
     responses: { 201: { description: "The post", schema: z.strictObject({ post: PostSchema }) } },

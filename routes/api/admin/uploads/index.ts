@@ -1,23 +1,30 @@
 /**
- * `POST /api/admin/uploads` (admin, by `/api/admin`'s middleware): one image in the multipart field `file`, checked by
- * content (PNG, JPEG, WebP, GIF) and at most 5 MB → 201 `{id, url}`. The body may be 5 MB plus the multipart framing.
- * docs/decisions.md, Ungatekeep and banners, "Images"; docs/decisions.md, Errors and limits.
+ * `POST /api/admin/uploads`: an admin uploads an image; its `apiDocs` below are its description (docs/api.md,
+ * Ungatekeep; docs/decisions.md, Ungatekeep and banners, "Images"; docs/decisions.md, Errors and limits).
  */
 import { define } from "@/lib/platform/define.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "@/lib/files/images.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
 
 /** 5 MB of file plus 64 KB for the multipart boundaries and part headers. */
 export const routeOptions: RouteOptions = { bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024 };
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   POST: {
-    summary: "Upload an image (PNG, JPEG, WebP or GIF, at most 5 MB)",
+    summary: `Upload an image (PNG, JPEG, WebP or GIF, at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB)`,
+    description: "The type is checked by the content, not the name. The body may be the image's limit plus the " +
+      "multipart framing. The image is served at the answer's `url`.",
     access: ["admin"],
     rawBody: { mediaType: "multipart/form-data", description: "The image in the field `file`." },
-    responses: { 201: "`{id, url}`", 413: "Over 5 MB" },
+    responses: {
+      201: { description: "Stored", schema: z.strictObject({ id: z.string(), url: z.string() }) },
+      400: "Not a multipart body with a `file`, or not a PNG, JPEG, WebP or GIF image",
+      413: `Over ${MAX_IMAGE_BYTES / 1024 / 1024} MB`,
+    },
   },
 });
 

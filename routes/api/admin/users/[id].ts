@@ -1,20 +1,31 @@
 /**
- * `PATCH /api/admin/users/{id}` `{role}` (admins, by `../_middleware.ts`) → `{user: {id, name,
- * email, role}}`; bad role 400, oneself 403, unknown id 404 (docs/decisions.md, Admin lists).
+ * `PATCH /api/admin/users/{id}`: an admin changes a user's role; its `apiDocs` below are its description (docs/api.md,
+ * Authentication, "Roles"; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
 import { changeUserRole, parseRoleChange, roleChangeSchema } from "@/lib/users/admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { AdminUserSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   PATCH: {
     summary: "Change a user's role",
-    description: "Not one's own (403).",
+    description: "Never one's own; the last admin cannot be demoted.",
     access: ["admin"],
     body: roleChangeSchema,
-    responses: { 200: "`{user: {id, name, email, role}}`" },
+    responses: {
+      200: {
+        description: "The user with the new role",
+        schema: z.strictObject({ user: AdminUserSchema.pick({ id: true, name: true, email: true, role: true }) }),
+      },
+      400: "Role must be one of the roles (with `fields`)",
+      403: "You cannot change your own role (or a write from another origin)",
+      404: "User not found",
+    },
   },
 });
 

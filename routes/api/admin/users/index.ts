@@ -1,18 +1,27 @@
 /**
- * `GET /api/admin/users` (admins, by `../_middleware.ts`): `search`, `role`, `limit`, `offset` →
- * `{users, pagination}`; an invalid query is 400 with the zod issue array (docs/decisions.md, Admin lists).
+ * `GET /api/admin/users`: the admin's user list; its `apiDocs` below are its description (docs/api.md, Admin;
+ * docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { adminUserListQuerySchema, listUsersForAdmin } from "@/lib/users/admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { AdminUserSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   GET: {
     summary: "Search users",
+    description: "Newest first; `search` matches every word in the name or e-mail, in any case; `role` filters.",
     access: ["admin"],
     query: adminUserListQuerySchema,
-    responses: { 200: "`{users, pagination}`" },
+    responses: {
+      200: {
+        description: "A page of users",
+        schema: z.strictObject({ users: z.array(AdminUserSchema), pagination: PaginationSchema }),
+      },
+    },
   },
 });
 

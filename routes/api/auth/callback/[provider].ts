@@ -1,13 +1,7 @@
 /**
- * `GET /api/auth/callback/{provider}?code=&state=` (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md,
- * Social sign-in): finishes a social sign-in. The state must be one this browser started (binding cookie) within 10
- * minutes, and is spent; the code is exchanged with the PKCE verifier; the identity is found, linked or created
- * (`resolveSocialUser`); the browser gets the same session as an e-mail sign-in (its previous one ends). A user created
- * now goes to `newUserCallbackURL`, anyone else to `callbackURL`.
- *
- * Every failure ends on `/sign-in?error=<code>` (never a 500 page): `PROVIDER_NOT_FOUND`,
- * `PROVIDER_NOT_CONFIGURED`, `INVALID_STATE`, `ACCESS_DENIED`, `OAUTH_FAILED`,
- * `PROVIDER_UNAVAILABLE`, `EMAIL_NOT_FOUND`, `ACCOUNT_NOT_LINKED`.
+ * `GET /api/auth/callback/{provider}`: where a social provider sends the browser back to finish a sign-in; its
+ * `apiDocs` below are its description (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Social
+ * sign-in).
  */
 import { define } from "@/lib/platform/define.ts";
 import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
@@ -15,18 +9,34 @@ import { finishSignIn } from "@/lib/auth/oauth/flow.ts";
 import { replaceSession } from "@/lib/auth/sessions.ts";
 import { AuthError, type AuthErrorCode } from "@/lib/errors.ts";
 import { readOAuthBindingCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, duration } from "@/lib/openapi/describe.ts";
+import { STATE_TTL_MS } from "@/lib/auth/oauth/states.ts";
+import { z } from "zod";
+
+/** The provider's answer: its `code` and the `state` we sent (or `error` when the person declined). */
+const CallbackQuerySchema = z.object({
+  code: z.string().optional(),
+  state: z.string().optional(),
+  error: z.string().optional().describe("The provider's refusal, e.g. `access_denied`"),
+});
 
 function toSignIn(code: AuthErrorCode): Response {
   return new Response(null, { status: 302, headers: { location: `/sign-in?error=${code}` } });
 }
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   GET: {
     summary: "Finish a social sign-in (the provider redirects here)",
-    description: "Query: `code` and `state` from the provider. Ends on `callbackURL` (or `newUserCallbackURL` for a " +
-      "new user) signed in, or on `/sign-in?error=<code>`.",
-    responses: { 302: "To the target page, or to `/sign-in?error=<code>`" },
+    description:
+      `The \`state\` must be one this browser started (its binding cookie) within ${duration(STATE_TTL_MS)}, ` +
+      "and is spent; the `code` is exchanged with the PKCE verifier; the identity is found, linked or created; the " +
+      "browser gets the same session as an e-mail sign-in (its previous one ends). A user created now goes to " +
+      "`newUserCallbackURL`, anyone else to `callbackURL`. Every failure ends on `/sign-in?error=<code>`, never on an " +
+      "error page: `PROVIDER_NOT_FOUND`, `PROVIDER_NOT_CONFIGURED`, `INVALID_STATE`, `ACCESS_DENIED`, " +
+      "`OAUTH_FAILED`, `PROVIDER_UNAVAILABLE`, `EMAIL_NOT_FOUND`, `ACCOUNT_NOT_LINKED`.",
+    query: CallbackQuerySchema,
+    responses: { 302: "To the target page signed in, or to `/sign-in?error=<code>`", 400: false, 404: false },
   },
 });
 

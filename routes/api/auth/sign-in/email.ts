@@ -1,10 +1,6 @@
 /**
- * `POST /api/auth/sign-in/email` (docs/api.md, Authentication, docs/decisions.md, Auth):
- * `{email, password, callbackURL?, rememberMe?}` → 200 `{redirect: false, token: null, user}`
- * and the session cookie (`rememberMe: false`: a browser-session cookie). Wrong e-mail or
- * password: 401 `INVALID_EMAIL_OR_PASSWORD`; unverified e-mail: 403 `EMAIL_NOT_VERIFIED` and a
- * fresh verification e-mail (at most one per 5 minutes). Limits: 60 per minute per IP, 5 per
- * 10 seconds per e-mail and IP.
+ * `POST /api/auth/sign-in/email`: signs in with e-mail and password; its `apiDocs` below are its description
+ * (docs/api.md, Authentication; docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -12,29 +8,36 @@ import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { checkRedirect } from "@/lib/auth/redirects.ts";
+import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
+import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
 const SignInBody = SignInFields.extend({
-  callbackURL: z.string().optional(),
+  callbackURL: RedirectTargetField.optional(),
   rememberMe: z.boolean().optional(),
 });
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   POST: {
     summary: "Sign in with e-mail and password",
-    description: "Sets the session cookie. Unverified e-mail: 403 `EMAIL_NOT_VERIFIED` and a new verification e-mail.",
+    description: "Sets the session cookie (`rememberMe: false`: a cookie for this browser session only) and ends the " +
+      "browser's previous session. An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
+      `e-mail linking on to \`callbackURL\` is sent (at most one per ${duration(VERIFICATION_MAIL_GAP_MS)}).`,
     body: SignInBody,
     responses: {
       200: {
         description: "Signed in",
         schema: z.strictObject({ redirect: z.literal(false), token: z.null(), user: AuthUserSchema }),
       },
-      401: "Invalid e-mail or password",
-      403: "E-mail not verified",
-      429: "Too many requests",
+      400: "`VALIDATION_ERROR` (with `fields`), `INVALID_JSON_BODY` or `INVALID_CALLBACK_URL`",
+      401: "`INVALID_EMAIL_OR_PASSWORD`",
+      403: "`EMAIL_NOT_VERIFIED`",
+      429: `Over ${perWindow(RATE_LIMITS.signInPerIp)} per IP, or ${
+        perWindow(RATE_LIMITS.signInPerEmailAndIp)
+      } per e-mail and IP`,
     },
   },
 });

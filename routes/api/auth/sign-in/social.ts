@@ -1,17 +1,6 @@
 /**
- * `GET /api/auth/sign-in/social?provider=&callbackURL=&newUserCallbackURL=` → 302 to the
- * provider; `POST` with the same fields as JSON (the Better Auth client's form) → 200
- * `{url, redirect: true}` (docs/api.md, Authentication, docs/decisions.md, Auth). Both store the
- * state and PKCE verifier for 10 minutes and set the short-lived cookie that binds them to this
- * browser. `callbackURL` defaults to `/`, `newUserCallbackURL` to `callbackURL`; both must stay
- * on this origin.
- *
- * Errors: unknown provider 400 `PROVIDER_NOT_FOUND`, no credentials 400 `PROVIDER_NOT_CONFIGURED`,
- * a foreign target 400 `INVALID_CALLBACK_URL` / `INVALID_NEW_USER_CALLBACK_URL`. A GET opened
- * as a page (`Accept: text/html`) is sent to `/sign-in?error=<code>` instead, which explains it.
- * Starts count against the sign-in limit of 60 per minute per IP. In development, a GET on a
- * loopback alias of a loopback `APP_URL` (`127.0.0.1` for `localhost`) is first sent to the same
- * path on `APP_URL`: the provider comes back there, and the binding cookie must be on that host.
+ * `GET` and `POST /api/auth/sign-in/social`: start a social sign-in; its `apiDocs` below are its description
+ * (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Social sign-in).
  */
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -22,15 +11,15 @@ import { AuthError } from "@/lib/errors.ts";
 import { oauthBindingCookie, readOAuthBindingCookie } from "@/lib/http/cookies.ts";
 import { validate } from "@/lib/http/json.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { checkRedirect } from "@/lib/auth/redirects.ts";
+import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { randomToken } from "@/lib/ids.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 
 const SocialSignIn = z.object({
   provider: z.string().max(64),
-  callbackURL: z.string().optional(),
-  newUserCallbackURL: z.string().optional(),
+  callbackURL: RedirectTargetField.optional(),
+  newUserCallbackURL: RedirectTargetField.optional(),
 });
 
 /** Checks the fields, stores the pending sign-in and returns the provider URL and the binding cookie. */
@@ -55,16 +44,40 @@ async function start(
   return { url, cookie: oauthBindingCookie(config.secure, binding, STATE_TTL_MS) };
 }
 
+const START = "Stores the state and PKCE verifier for " + duration(STATE_TTL_MS) + " and sets the short-lived " +
+  "cookie that binds them to this browser. `callbackURL` defaults to `/`, `newUserCallbackURL` to `callbackURL`; both " +
+  "must stay on this origin. Errors: an unknown provider 400 `PROVIDER_NOT_FOUND`, one without credentials 400 " +
+  "`PROVIDER_NOT_CONFIGURED`, a foreign target 400 `INVALID_CALLBACK_URL` or `INVALID_NEW_USER_CALLBACK_URL`.";
+
+const TOO_MANY = `Over the sign-in limit of ${perWindow(RATE_LIMITS.signInPerIp)} per IP`;
+
 export const apiDocs = describeRoute({
+  section: "Authentication",
   GET: {
     summary: "Start a social sign-in (redirects to the provider)",
+    description: `${START} A GET opened as a page (\`Accept: text/html\`) is sent to \`/sign-in?error=<code>\` ` +
+      "instead of an error, which explains it. In development, a GET on a loopback alias of a loopback `APP_URL` " +
+      "(`127.0.0.1` for `localhost`) is first sent to the same path on `APP_URL`: the provider comes back there, and " +
+      "the binding cookie must be on that host.",
     query: SocialSignIn,
-    responses: { 302: "To the provider" },
+    responses: {
+      302: "To the provider (or `/sign-in?error=<code>` for a page, or to `APP_URL`'s host)",
+      400: "`PROVIDER_NOT_FOUND`, `PROVIDER_NOT_CONFIGURED`, `VALIDATION_ERROR` or a refused target",
+      429: TOO_MANY,
+    },
   },
   POST: {
     summary: "Start a social sign-in (answers the provider's URL)",
+    description: `The Better Auth client's form of the GET, with the same fields as JSON. ${START}`,
     body: SocialSignIn,
-    responses: { 200: "`{url, redirect: true}`" },
+    responses: {
+      200: {
+        description: "Where to send the browser",
+        schema: z.strictObject({ url: z.string(), redirect: z.literal(true) }),
+      },
+      400: "`PROVIDER_NOT_FOUND`, `PROVIDER_NOT_CONFIGURED`, `VALIDATION_ERROR` or a refused target",
+      429: TOO_MANY,
+    },
   },
 });
 

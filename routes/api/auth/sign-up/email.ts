@@ -1,34 +1,38 @@
 /**
- * `POST /api/auth/sign-up/email` (docs/api.md, Authentication, docs/decisions.md, Auth):
- * `{name, email, password, callbackURL?, image?}` → 200 `{token: null, user}`. The user is created
- * unverified (role from `ADMIN_EMAILS`, else `user`; `role`, `emailVerified` and `id` in the body
- * are ignored) and a verification e-mail is sent. 10 sign-ups per minute per IP. The checks run in
- * a fixed order (docs/decisions.md, Auth, "Sign-up checks in a fixed order").
+ * `POST /api/auth/sign-up/email`: creates an account with e-mail and password; its `apiDocs` below are its
+ * description (docs/api.md, Authentication; docs/decisions.md, Auth, "Sign-up checks in a fixed order").
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { checkRedirect, REDIRECT_MAX } from "@/lib/auth/redirects.ts";
+import { checkRedirect, REDIRECT_MAX, RedirectTargetField } from "@/lib/auth/redirects.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/passwords.ts";
 import { authUserView } from "@/lib/auth/views.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { checkedLater, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 
 const SignUpBody = SignUpFields.extend({
-  callbackURL: z.string().optional(),
+  password: checkedLater(SignUpFields.shape.password, { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  callbackURL: RedirectTargetField.optional(),
   image: z.url({ protocol: /^https?$/ }).max(REDIRECT_MAX).nullable().optional(),
 });
 
 export const apiDocs = describeRoute({
+  section: "Authentication",
   POST: {
     summary: "Create an account with e-mail and password",
-    description: "The account starts unverified; a verification e-mail is sent.",
+    description: "The account is created unverified, its role `admin` for an e-mail of `ADMIN_EMAILS`, else `user` " +
+      "(`role`, `emailVerified` and `id` in the body are ignored), and a verification e-mail linking on to " +
+      "`callbackURL` is sent. The checks run in a fixed order: the fields, the password length " +
+      "(`PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG`), the `callbackURL`, then whether the e-mail is taken.",
     body: SignUpBody,
     responses: {
       200: { description: "Created", schema: z.strictObject({ token: z.null(), user: AuthUserSchema }) },
-      422: "User already exists",
-      429: "Too many requests",
+      400: "`VALIDATION_ERROR` (with `fields`), `INVALID_JSON_BODY`, a password length or `INVALID_CALLBACK_URL`",
+      422: "`USER_ALREADY_EXISTS`",
+      429: `Over ${perWindow(RATE_LIMITS.signUpPerIp)} per IP`,
     },
   },
 });

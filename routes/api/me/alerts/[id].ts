@@ -1,6 +1,6 @@
 /**
- * `PATCH /api/me/alerts/{id}` `{query?, frequency?, isActive?}` → `{alert}` and `DELETE` → `{success: true}`
- * (session); another person's or an unknown id: 404 (docs/api.md, Alerts; docs/decisions.md, Alerts).
+ * `PATCH` and `DELETE /api/me/alerts/{id}`: change or delete one of the caller's alerts; its `apiDocs` below are its
+ * description (docs/api.md, Alerts; docs/decisions.md, Alerts).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -15,21 +15,28 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "alerts" };
 
 export const apiDocs = describeRoute({
+  section: "Alerts",
   PATCH: {
     summary: "Change an alert",
-    description: "Pause or resume it (`isActive`), change its `frequency` or its filters (`query`, as on create).",
+    description: "Pause or resume it (`isActive`), change its `frequency` or its filters (`query`, as on create). " +
+      "Absent fields keep their value.",
     access: ["session"],
     body: AlertPatchSchema,
     responses: {
       200: { description: "The alert", schema: z.strictObject({ alert: AlertSchema }) },
-      400: "Bad field",
+      400: "A bad field (the zod issue list)",
       404: "Not one of your alerts",
+      409: "The alert changed while saving; try again",
     },
   },
   DELETE: {
     summary: "Delete an alert",
     access: ["session"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Not one of your alerts" },
+    responses: {
+      200: { description: "Deleted", schema: SuccessSchema },
+      404: "Not one of your alerts",
+      409: "The alert changed while deleting it; try again",
+    },
   },
 });
 

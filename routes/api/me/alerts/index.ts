@@ -1,6 +1,6 @@
 /**
- * `GET /api/me/alerts` → `{alerts}` and `POST /api/me/alerts` `{kind, query, frequency}` → 201 `{alert}` (session):
- * the caller's search alerts, at most 20 (docs/api.md, Alerts; docs/decisions.md, Alerts).
+ * `GET` and `POST /api/me/alerts`: the caller's search alerts; its `apiDocs` below are its description (docs/api.md,
+ * Alerts; docs/decisions.md, Alerts).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -8,13 +8,14 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AlertSchema } from "@/lib/openapi/resources.ts";
-import { AlertCreateSchema, createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
+import { AlertCreateSchema, createAlert, listAlerts, MAX_ALERTS, TOO_MANY_ALERTS } from "@/lib/alerts/alerts.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Writes fall under the per-person limit `alerts` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "alerts" };
 
 export const apiDocs = describeRoute({
+  section: "Alerts",
   GET: {
     summary: "Your alerts",
     access: ["session"],
@@ -22,14 +23,17 @@ export const apiDocs = describeRoute({
   },
   POST: {
     summary: "Create an alert",
-    description: "`query` holds the list's filters in its query-string form (internships: `types`, `tags`, " +
-      "`location`, `search`, `minStipend`, `maxStipend`; opportunities: `type`, `search`), checked as the list " +
-      "checks them. `frequency` daily (default) or weekly. At most 20 alerts.",
+    description: "`query` holds the list's filters in its query-string form (internships: `types`, `tags` " +
+      "comma-separated, `location`, `search`, `minStipend`, `maxStipend`, `verifiedOnly`, `paidOnly`; " +
+      "opportunities: `type` comma-separated, " +
+      `\`search\`), checked as the list checks them. \`frequency\` \`daily\` (default) or \`weekly\`. At most ` +
+      `${MAX_ALERTS} alerts.`,
     access: ["session"],
     body: AlertCreateSchema,
     responses: {
       201: { description: "Created", schema: z.strictObject({ alert: AlertSchema }) },
-      400: "Bad kind, frequency or filters, or 20 alerts already",
+      400: `A bad kind, frequency or filter (the zod issue list), or ${TOO_MANY_ALERTS.toLowerCase()}`,
+      409: "Your alerts changed while saving; try again",
     },
   },
 });

@@ -1,19 +1,21 @@
 /**
- * `GET /api/me/notifications?unread=true&limit=&offset=` (session): the caller's notifications newest first, and the
- * unread count (docs/api.md, Notifications; docs/decisions.md, Notifications).
+ * `GET /api/me/notifications`: the caller's notifications; its `apiDocs` below are its description (docs/api.md,
+ * Notifications; docs/decisions.md, Notifications).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { NotificationSchema } from "@/lib/openapi/resources.ts";
-import { listNotifications, NotificationQuerySchema } from "@/lib/notifications/notifications.ts";
+import { listNotifications, NOTIFICATION_TTL_MS, NotificationQuerySchema } from "@/lib/notifications/notifications.ts";
 
 export const apiDocs = describeRoute({
+  section: "Notifications",
   GET: {
     summary: "Your notifications",
-    description: "Newest first, kept 90 days; `unread=true` lists unread ones only. `limit` 1–100 (default 20).",
+    description: `Newest first, kept ${duration(NOTIFICATION_TTL_MS)}; \`unread=true\` lists unread ones only. ` +
+      "`unreadCount` counts every unread one.",
     access: ["session"],
     query: NotificationQuerySchema,
     responses: {
@@ -21,7 +23,6 @@ export const apiDocs = describeRoute({
         description: "A page of notifications and the unread count",
         schema: z.strictObject({ notifications: z.array(NotificationSchema), unreadCount: z.int() }),
       },
-      400: "Bad query",
     },
   },
 });

@@ -1,6 +1,6 @@
 /**
- * `POST /api/me/notifications/read` `{ids?}` (session): marks the caller's notifications `ids` read, or all of them
- * when `ids` is absent → `{unreadCount}` (docs/api.md, Notifications; docs/decisions.md, Notifications).
+ * `POST /api/me/notifications/read`: marks the caller's notifications read; its `apiDocs` below are its description
+ * (docs/api.md, Notifications; docs/decisions.md, Notifications).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -14,14 +14,14 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "notifications" };
 
 export const apiDocs = describeRoute({
+  section: "Notifications",
   POST: {
     summary: "Mark notifications read",
-    description: "`ids` (at most 100) are marked read; without `ids`, every unread one. Unknown ids are skipped.",
+    description: "`ids` are marked read; without `ids`, every unread one. Unknown and other people's ids are skipped.",
     access: ["session"],
     body: MarkReadSchema,
     responses: {
       200: { description: "The unread count afterwards", schema: z.strictObject({ unreadCount: z.int() }) },
-      400: "Bad body",
     },
   },
 });

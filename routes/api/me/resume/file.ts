@@ -9,6 +9,7 @@ import { NO_RESUME, resumeFile } from "@/lib/resumes/resumes.ts";
 import { pdfResponse } from "@/lib/http/private_files.ts";
 
 export const apiDocs = describeRoute({
+  section: "Applications",
   GET: {
     summary: "Your resume's PDF",
     description: "Served with `Cache-Control: private, no-store` and `X-Content-Type-Options: nosniff`.",

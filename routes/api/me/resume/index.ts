@@ -19,6 +19,7 @@ export const routeOptions: RouteOptions = { bodyLimitBytes: UPLOAD_BODY_LIMIT_BY
 const ResumeAnswer = z.strictObject({ resume: ResumeSchema });
 
 export const apiDocs = describeRoute({
+  section: "Applications",
   GET: {
     summary: "Your resume",
     access: ["session"],

@@ -1,6 +1,7 @@
 /**
- * `GET /api/me/saved/ids` (session): the ids of the caller's saved internships and opportunities, which pages and
- * islands mark saved cards with, so public lists stay the same for everyone (docs/decisions.md, Student space).
+ * `GET /api/me/saved/ids`: the ids of the caller's saved listings, which pages and islands mark saved cards with, so
+ * public lists stay the same for everyone; its `apiDocs` below are its description (docs/api.md, Student space;
+ * docs/decisions.md, Student space).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -9,6 +10,7 @@ import { describeRoute } from "@/lib/openapi/describe.ts";
 import { savedIds } from "@/lib/saved/saved.ts";
 
 export const apiDocs = describeRoute({
+  section: "Student space",
   GET: {
     summary: "The ids of your saved items",
     access: ["session"],

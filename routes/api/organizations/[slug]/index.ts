@@ -7,12 +7,18 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { ManagerPatchSchema, organizationProfile, updateAsManager } from "@/lib/organizations/organizations.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import {
+  ManagerPatchSchema,
+  organizationProfile,
+  updateAsManager,
+  WEBSITE_LOCKED,
+} from "@/lib/organizations/organizations.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { OrganizationSchema, OrganizationStatsSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   GET: {
     summary: "An organization and its track record",
     description: "The application figures are 0 (or null) until the organization has applications here.",
@@ -21,18 +27,20 @@ export const apiDocs = describeRoute({
         description: "The organization",
         schema: z.strictObject({ organization: OrganizationSchema, stats: OrganizationStatsSchema }),
       },
-      404: "Unknown slug",
+      404: "Organization not found",
     },
   },
   PATCH: {
     summary: "Change an organization's website and about text (its managers)",
-    description: "A verified organization's website only an admin changes.",
+    description: "`website` an http(s) URL or null, `about` plain text or null. A verified organization's website " +
+      "only an admin changes.",
     access: ["session"],
     body: ManagerPatchSchema,
     responses: {
       200: { description: "The organization", schema: z.strictObject({ organization: OrganizationSchema }) },
-      403: "Not a manager, or the website of a verified organization",
-      404: "Unknown slug",
+      403: `Not a manager or an admin; or: ${WEBSITE_LOCKED}`,
+      404: "Organization not found",
+      503: BUSY,
     },
   },
 });

@@ -1,7 +1,6 @@
 /**
- * `POST /api/toolkits/{id}/progress` (session, a buyer of the toolkit) `{contentItemId, completed}`
- * → `{completedItemIds, certificateUrl}` (the certificate page once every lesson is complete).
- * docs/decisions.md, Toolkits and payments; docs/decisions.md, Money operations, "Certificates".
+ * `POST /api/toolkits/{id}/progress`: a buyer marks a lesson completed or not; its `apiDocs` below are its
+ * description (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Money operations).
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
@@ -10,6 +9,7 @@ import { readBody } from "@/lib/http/json.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { ProgressSchema } from "@/lib/openapi/resources.ts";
 
 /** Writes fall under the per-person limit `progress` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "progress" };
@@ -17,13 +17,17 @@ export const routeOptions: RouteOptions = { personLimit: "progress" };
 const ProgressBodySchema = z.object({ contentItemId: z.string().min(1).max(100), completed: z.boolean() });
 
 export const apiDocs = describeRoute({
+  section: "Toolkits",
   POST: {
     summary: "Mark a lesson completed or not",
+    description: "For a buyer of the toolkit. `certificateUrl` is the learner's certificate page once every lesson " +
+      "is complete, else null.",
     access: ["session"],
     body: ProgressBodySchema,
     responses: {
-      200: "`{completedItemIds, certificateUrl}`; `certificateUrl` is null until every lesson is complete",
+      200: { description: "The lessons completed", schema: ProgressSchema },
       403: "Not a buyer of the toolkit",
+      404: "Toolkit not found, or the lesson is not one of it",
     },
   },
 });

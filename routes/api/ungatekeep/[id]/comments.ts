@@ -1,21 +1,24 @@
 /**
- * `GET /api/ungatekeep/{id}/comments?limit=&offset=` (whoever may read the post) → `{comments, pagination}`, top-level
- * comments oldest first, each with its `replies`; `POST` `{content, parentId?}` (session, verified e-mail) → 201
- * `{comment}`. docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
+ * `GET` and `POST /api/ungatekeep/{id}/comments`: a post's comments; its `apiDocs` below are its description
+ * (docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { count, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
+import { COMMENT_MAX_LENGTH, COMMENT_RATE_LIMIT, COMMENT_RATE_WINDOW_MS } from "@/lib/comments/limits.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { CommentSchema, CommentThreadSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { CommentCreateSchema, CommentListQuerySchema, createComment, listComments } from "@/lib/comments/comments.ts";
 
 export const apiDocs = describeRoute({
+  section: "Ungatekeep",
   GET: {
     summary: "A post's comments: top-level comments oldest first, each with its replies",
-    description: "`limit` and `offset` count top-level comments. Whoever may read the post may read its comments.",
+    description: "`limit` and `offset` count top-level comments; replies come oldest first. Whoever may read the " +
+      "post may read its comments. A deleted comment with replies stays as a placeholder (`isDeleted`, empty " +
+      "content, `user: null`).",
     access: ["public", "session"],
     query: CommentListQuerySchema,
     responses: {
@@ -23,22 +26,23 @@ export const apiDocs = describeRoute({
         description: "A page of threads",
         schema: z.strictObject({ comments: z.array(CommentThreadSchema), pagination: PaginationSchema }),
       },
-      401: "Sign in to read this post",
-      404: "Post not found",
+      401: "Sign in to read this post (a guest, beyond the preview)",
+      404: "Post not found (or not published)",
     },
   },
   POST: {
     summary: "Comment on a post, or reply to a comment",
-    description: "Plain text, at most 2,000 characters. A reply to a reply attaches to its top-level comment. " +
-      "At most 10 comments per person per minute.",
+    description: `Plain text, at most ${count(COMMENT_MAX_LENGTH)} characters; links become \`nofollow\` links. A ` +
+      "reply to a reply attaches to its top-level comment. The post's author, or the author of the comment replied " +
+      "to, is notified.",
     access: ["session"],
     body: CommentCreateSchema,
     responses: {
       201: { description: "The comment", schema: z.strictObject({ comment: CommentSchema }) },
-      400: "Empty or longer than 2,000 characters",
-      403: "The e-mail address is not verified",
+      400: `Empty or longer than ${count(COMMENT_MAX_LENGTH)} characters`,
+      403: "The e-mail address is not verified (or a write from another origin)",
       404: "Post not found, or the comment replied to is not found",
-      429: "More than 10 comments in a minute (`Retry-After`)",
+      429: `More than ${perWindow({ limit: COMMENT_RATE_LIMIT, windowMs: COMMENT_RATE_WINDOW_MS })} per person`,
     },
   },
 });

@@ -1,13 +1,13 @@
 /**
- * `PATCH /api/ungatekeep/comments/{id}` `{content}` (the author, within 15 minutes) → `{comment}`;
- * `DELETE` (the author or an admin) → `{success: true}`: a comment with replies stays as a placeholder.
- * docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
+ * `PATCH` and `DELETE /api/ungatekeep/comments/{id}`: edit or delete a comment; its `apiDocs` below are its
+ * description (docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { count, describeRoute, duration } from "@/lib/openapi/describe.ts";
+import { COMMENT_EDIT_WINDOW_MS, COMMENT_MAX_LENGTH } from "@/lib/comments/limits.ts";
 import { CommentSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { CommentEditSchema, editComment, removeComment } from "@/lib/comments/comments.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -16,14 +16,15 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "comments" };
 
 export const apiDocs = describeRoute({
+  section: "Ungatekeep",
   PATCH: {
-    summary: "Edit a comment (its author, within 15 minutes of posting)",
+    summary: `Edit a comment (its author, within ${duration(COMMENT_EDIT_WINDOW_MS)} of posting)`,
     access: ["session"],
     body: CommentEditSchema,
     responses: {
       200: { description: "The comment", schema: z.strictObject({ comment: CommentSchema }) },
-      400: "Empty or longer than 2,000 characters",
-      403: "Not the author, or more than 15 minutes after posting",
+      400: `Empty or longer than ${count(COMMENT_MAX_LENGTH)} characters`,
+      403: `Not the author, or more than ${duration(COMMENT_EDIT_WINDOW_MS)} after posting`,
       404: "Comment not found (or deleted)",
     },
   },

@@ -1,18 +1,28 @@
 /**
- * `POST /api/admin/jobs/{name}/run` (admins, by `../../_middleware.ts`) → 200 `{job, ...counts}`: runs a job of the
- * registry now, also with `JOBS=off`; an unknown name is 404 `{error: "Job not found"}` (docs/api.md, Background work).
+ * `POST /api/admin/jobs/{name}/run`: an admin runs a scheduled job now; its `apiDocs` below are its description
+ * (docs/api.md, Background work; docs/decisions.md, Background work).
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { findJob, JOBS, runJob } from "@/lib/jobs/registry.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { JobRunSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Background work",
   POST: {
     summary: "Run a job now",
-    description: "Runs a scheduled job by hand (`outbox`, `account-deletions`, …) and answers what it did.",
+    description: `Runs a scheduled job by hand, also with \`JOBS=off\`: ${
+      JOBS.map((job) => `\`${job.name}\``).join(", ")
+    }. ` +
+      "Answers its name and what it did, e.g. `outbox` `{job, sent, retried, failed, skipped}`, `account-deletions` " +
+      "`{job, resumed}`, `reconcile-payments` `{job, checked, paid, failed}`, `close-listings` `{job, internships, opportunities}` " +
+      "(how many listings it moved to the archive).",
     access: ["admin"],
-    responses: { 200: "`{job, ...counts}`", 404: '`{error: "Job not found"}`' },
+    responses: {
+      200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
+      404: "Job not found",
+    },
   },
 });
 

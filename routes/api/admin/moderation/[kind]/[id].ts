@@ -8,19 +8,23 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { decideListing, ModerationDecisionSchema } from "@/lib/moderation/admin.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { ModerationItemSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   POST: {
     summary: "Approve or reject a held listing",
-    description: "The owner gets a `listing_moderated` notification with the note.",
+    description:
+      "`{kind}` is `internships` or `opportunities`. `approve` lists the listing (`clear`), `reject` keeps " +
+      "it out for good (`rejected`); the owner gets a `listing_moderated` notification with the note.",
     access: ["admin"],
     body: ModerationDecisionSchema,
     responses: {
       200: { description: "The listing after the decision", schema: z.strictObject({ item: ModerationItemSchema }) },
-      404: "Unknown kind or listing",
+      404: "An unknown kind (Not found) or listing (Internship not found, Opportunity not found)",
+      503: BUSY,
     },
   },
 });

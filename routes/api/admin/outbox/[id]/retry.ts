@@ -1,23 +1,29 @@
 /**
- * `POST /api/admin/outbox/{id}/retry` (admins) → `{mail}`: a failed mail is pending again, due now, and its try starts
- * at once; 404 for an unknown id, 409 for a mail that has not failed or whose content was not kept (it held a
- * single-use link; docs/api.md, Background work; docs/decisions.md, Background work, "Bodies dropped").
+ * `POST /api/admin/outbox/{id}/retry`: an admin retries a failed e-mail; its `apiDocs` below are its description
+ * (docs/api.md, Background work; docs/decisions.md, Background work, "Bodies dropped").
  */
 import { define } from "@/lib/platform/define.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { outboxRow } from "@/lib/mail/outbox.ts";
-import { retryMail } from "@/lib/mail/outbox_admin.ts";
+import { NOT_FAILED, retryMail } from "@/lib/mail/outbox_admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { OutboxMailSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Background work",
   POST: {
     summary: "Retry a failed e-mail",
+    description: "The mail becomes pending and due now; its try starts at once.",
     access: ["admin"],
     responses: {
-      200: "`{mail}`, pending and due now",
-      404: '`{error: "Mail not found"}`',
-      409: '`{error: "Only a failed mail can be retried"}`, or the mail held a single-use link and its content ' +
-        "was not kept (`canRetry` false): it cannot be sent again",
+      200: {
+        description: "The mail, pending and due now",
+        schema: z.strictObject({ mail: OutboxMailSchema }),
+      },
+      404: "Mail not found",
+      409: `${NOT_FAILED}; or the mail held a single-use link and its content was not kept (\`canRetry\` false): it ` +
+        "cannot be sent again",
     },
   },
 });

@@ -1,14 +1,35 @@
 /**
- * `POST /api/admin/purchases/{id}/refund` (admins) `{reason?}` → `{purchase}`: a full refund through the gateway
- * (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds").
+ * `POST /api/admin/purchases/{id}/refund`: an admin refunds a purchase in full; its `apiDocs` below are its
+ * description (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds").
  */
 import { define } from "@/lib/platform/define.ts";
-import { answerRefund, refundDocs } from "@/lib/http/refund_request.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { PurchaseSchema } from "@/lib/openapi/resources.ts";
+import { answerRefund, RefundBodySchema } from "@/lib/http/refund_request.ts";
 
-export const apiDocs = refundDocs("Refund a purchase in full", {
-  200: '`{purchase}` with `paymentStatus: "refunded"` and its `refund`',
-  400: "Only a paid purchase can be refunded; A free purchase has no payment to refund",
-  404: "Purchase not found",
+export const apiDocs = describeRoute({
+  section: "Money operations",
+  POST: {
+    summary: "Refund a purchase in full",
+    description: "Through the gateway, with an optional `reason` (blank counts as none). The buyer loses access, " +
+      "and gets the `purchase_refunded` notification and the refund e-mail.",
+    access: ["admin"],
+    body: RefundBodySchema,
+    responses: {
+      200: {
+        description: 'The purchase, `paymentStatus: "refunded"` with its `refund`',
+        schema: z.strictObject({ purchase: PurchaseSchema }),
+      },
+      400: "Only a paid purchase can be refunded (pending, failed, or refunded already); a free purchase has no " +
+        "payment to refund",
+      404: "Purchase not found",
+      409: "The gateway refused the refund, saying why: The gateway does not know this payment; The gateway has no " +
+        "captured payment for this purchase; The gateway refused the refund: <its reason> (nothing changed)",
+      502: "Payment gateway unavailable, an outage (nothing changed)",
+      503: "Payments are not configured",
+    },
+  },
 });
 
 export const handler = define.handlers({

@@ -1,10 +1,26 @@
-/** `GET /api/admin/toolkits/{id}/content` → `{contentItems}` by `orderIndex`, bodies included. Admins only. docs/decisions.md, Toolkits and payments. */
+/**
+ * `GET /api/admin/toolkits/{id}/content`: a toolkit's lessons with their bodies; its `apiDocs` below are its
+ * description (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments).
+ */
 import { define } from "@/lib/platform/define.ts";
 import { listContentItems, readToolkit } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { z } from "zod";
+import { ContentItemSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
-  GET: { summary: "A toolkit's lessons with their bodies", access: ["admin"], responses: { 200: "`{contentItems}`" } },
+  section: "Admin",
+  GET: {
+    summary: "A toolkit's lessons with their bodies",
+    access: ["admin"],
+    responses: {
+      200: {
+        description: "The lessons by `orderIndex`",
+        schema: z.strictObject({ contentItems: z.array(ContentItemSchema) }),
+      },
+      404: "Toolkit not found",
+    },
+  },
 });
 
 export const handler = define.handlers({

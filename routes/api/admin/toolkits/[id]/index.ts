@@ -1,7 +1,6 @@
 /**
- * `PUT /api/admin/toolkits/{id}` (partial update, `isActive` and `showSaleBadge` included) → bare Toolkit,
- * and `DELETE` → `{success: true}` (its lessons and progress go; purchases stay as history). Admins only.
- * docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments.
+ * `PUT` and `DELETE /api/admin/toolkits/{id}`: change or delete a toolkit; its `apiDocs` below are its description
+ * (docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
@@ -10,16 +9,20 @@ import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema, ToolkitSchema } from "@/lib/openapi/resources.ts";
 
 export const apiDocs = describeRoute({
+  section: "Admin",
   PUT: {
-    summary: "Change a toolkit",
+    summary: "Change a toolkit (the fields given)",
+    description: "`isActive` lists it in the marketplace or not; `showSaleBadge` included. Answers the bare toolkit. " +
+      "An `originalPrice` below `price` (as they would be afterwards): 400.",
     access: ["admin"],
     body: ToolkitUpdateSchema,
-    responses: { 200: { description: "The toolkit", schema: ToolkitSchema } },
+    responses: { 200: { description: "The toolkit", schema: ToolkitSchema }, 404: "Toolkit not found" },
   },
   DELETE: {
     summary: "Delete a toolkit, its lessons and its learners' progress",
+    description: "Purchases stay as payment history; its buyers lose access.",
     access: ["admin"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema } },
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Toolkit not found" },
   },
 });
 

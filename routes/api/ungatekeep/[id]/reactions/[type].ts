@@ -1,13 +1,13 @@
 /**
- * `PUT /api/ungatekeep/{id}/reactions/{type}` (session) gives a reaction, `DELETE` takes it back; `type` is `helpful`,
- * `insightful` or `celebrate` (else 404) → `{reactions, mine}`. Both are idempotent. docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions.
+ * `PUT` and `DELETE /api/ungatekeep/{id}/reactions/{type}`: give or take back a reaction; its `apiDocs` below are its
+ * description (docs/api.md, Ungatekeep; docs/decisions.md, Comments and reactions).
  */
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ReactionsAnswerSchema } from "@/lib/openapi/resources.ts";
-import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
+import { REACTION_TYPES, ReactionTypeSchema } from "@/lib/comments/schema.ts";
 import { react } from "@/lib/comments/reactions.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -16,15 +16,17 @@ export const routeOptions: RouteOptions = { personLimit: "reactions" };
 
 const operation = (summary: string) => ({
   summary,
+  description: `\`type\` is ${REACTION_TYPES.map((type) => `\`${type}\``).join(", ")}. Idempotent: the counts ` +
+    "and the caller's reactions afterwards.",
   access: ["session" as const],
   responses: {
     200: { description: "The post's reaction counts and the caller's reactions", schema: ReactionsAnswerSchema },
-    401: "Not signed in",
     404: "Post not found, or an unknown reaction type",
   },
 });
 
 export const apiDocs = describeRoute({
+  section: "Ungatekeep",
   PUT: operation("React to a post (once per type)"),
   DELETE: operation("Take a reaction back"),
 });

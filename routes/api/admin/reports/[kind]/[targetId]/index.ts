@@ -1,7 +1,6 @@
 /**
- * `GET /api/admin/reports/{kind}/{targetId}` (admins) → `{target, reports}`: a reported target (with its page, when it
- * still has one) and every report of it, newest first, with who sent it and how it was resolved; a kind or target
- * nobody reported 404. docs/api.md, Trust; docs/decisions.md, Trust, "Reports".
+ * `GET /api/admin/reports/{kind}/{targetId}`: a reported target and its reports; its `apiDocs` below are its
+ * description (docs/api.md, Trust; docs/decisions.md, Trust, "Reports").
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -11,8 +10,11 @@ import { AdminReportSchema, ReportedTargetSchema } from "@/lib/openapi/resources
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   GET: {
     summary: "A reported target and its reports",
+    description: "The target with its page (`url`, null once it has none) and `status`; every report newest first, " +
+      "with who sent it (null for a deleted account) and how it was resolved.",
     access: ["admin"],
     responses: {
       200: {

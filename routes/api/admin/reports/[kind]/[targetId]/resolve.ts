@@ -1,9 +1,6 @@
 /**
- * `POST /api/admin/reports/{kind}/{targetId}/resolve` (admins) `{action: "dismiss" | "hide" | "delete", note?}` →
- * `{resolved: n}`: every open report of the target resolved with the action (`hide`: a listing rejected, a post
- * unpublished, a comment deleted, an organization's badge taken away; `delete`: a soft delete); each reporter gets
- * `report_resolved`, the owner of what was hidden or deleted `content_removed`. A target nobody reported 404; `delete`
- * of an organization 400. docs/api.md, Trust; docs/decisions.md, Trust, "Reports".
+ * `POST /api/admin/reports/{kind}/{targetId}/resolve`: an admin resolves a target's open reports; its `apiDocs` below
+ * are its description (docs/api.md, Trust; docs/decisions.md, Trust, "Reports").
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -14,8 +11,12 @@ import { describeRoute } from "@/lib/openapi/describe.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
+  section: "Trust",
   POST: {
     summary: "Resolve every open report of a target",
+    description: "With the action: `dismiss`; `hide` (a listing rejected, a post unpublished, a comment deleted, an " +
+      "organization's badge taken away); `delete` (a soft delete). Each reporter gets `report_resolved`, the owner of " +
+      "what was hidden or deleted `content_removed`.",
     access: ["admin"],
     body: ResolveSchema,
     responses: {

@@ -1,0 +1,164 @@
+/**
+ * Every `/api` answer a test gets is checked against the OpenAPI document (docs/decisions.md, Search engines and
+ * sharing, "API description"): the operation must be documented, the status must be one of its responses, the
+ * content type one of that response's media types, and a JSON body must validate against its schema (ajv, JSON Schema
+ * 2020-12, with ajv-formats). `tests/helpers/app.ts` passes every answer through `checkAnswer`; a mismatch throws, so
+ * the test that got the answer fails with the operation, the status and ajv's errors.
+ *
+ * `OPENAPI_ANSWERS_LOG=<file>`: every checked answer is appended to that file as a JSON line with its problems (none
+ * when it matches), and nothing is thrown: to count the mismatches over a whole run.
+ */
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import ajvFormats from "ajv-formats";
+import { type DocumentedModule, type OpenApiDocument, openApiDocument } from "@/lib/openapi/document.ts";
+import manifest from "@/routes.gen.ts";
+
+/** The `$id` the document is registered under in ajv (a name only, never fetched). */
+const DOCUMENT_ID = "https://openapi.test/openapi.json";
+
+/** One operation of the document with the pattern of its path. */
+interface Route {
+  path: string;
+  pattern: RegExp;
+  /** Literal segments count first: `/api/me/saved/ids` wins over `/api/me/saved/{kind}`. */
+  literals: number;
+  methods: Set<string>;
+}
+
+/** The document, its operations and the compiled validators, built on first use (once per test module). */
+let state: { document: OpenApiDocument; routes: Route[]; ajv: Ajv2020; validators: Map<string, ValidateFunction> };
+
+function load() {
+  if (state) return state;
+  const document = openApiDocument(manifest.routes as Record<string, DocumentedModule>, {
+    origin: "http://localhost:8000",
+    secure: false,
+  });
+  const routes = Object.entries(document.paths).map(([path, operations]) => {
+    const segments = path.split("/").slice(1);
+    const source = segments.map((s) => s.startsWith("{") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("/");
+    return {
+      path,
+      pattern: new RegExp(`^/${source}$`),
+      literals: segments.filter((s) => !s.startsWith("{")).length,
+      methods: new Set(Object.keys(operations)),
+    };
+  }).sort((a, b) => b.literals - a.literals);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajvFormats.default(ajv);
+  ajv.addSchema({ ...structuredClone(document), $id: DOCUMENT_ID });
+  state = { document, routes, ajv, validators: new Map() };
+  return state;
+}
+
+/** `~` and `/` escaped for a JSON pointer. */
+function pointer(...parts: string[]): string {
+  return parts.map((part) => part.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+}
+
+/** The media type of a `Content-Type` header, parameters aside. */
+function mediaTypeOf(contentType: string | null): string {
+  return contentType?.split(";")[0].trim().toLowerCase() ?? "";
+}
+
+/** Whether `actual` is one of `documented` (`image/*` covers `image/png`). */
+function documentedType(actual: string, documented: string[]): string | undefined {
+  return documented.find((type) => type === actual || (type.endsWith("/*") && actual.startsWith(type.slice(0, -1))));
+}
+
+/**
+ * The problems of one answer against the document, empty when it matches; undefined when the request is not an
+ * `/api` operation of the document (another path, or a route a test added).
+ */
+export async function answerProblems(
+  method: string,
+  url: URL,
+  response: Response,
+): Promise<string[] | undefined> {
+  if (!url.pathname.startsWith("/api/") && url.pathname !== "/api") return undefined;
+  const { document, routes, ajv, validators } = load();
+  const route = routes.find((r) => r.pattern.test(url.pathname));
+  if (!route) return undefined;
+  const verb = method.toLowerCase() === "head" ? "get" : method.toLowerCase();
+  if (!route.methods.has(verb)) return await refusalProblems(method, response);
+  const operation = document.paths[route.path][verb];
+  const status = String(response.status);
+  // `default` stands for the unexpected errors (5xx) only: every other status must be listed.
+  const documented = operation.responses[status] ?? (response.status >= 500 ? operation.responses.default : undefined);
+  if (!documented) return [`status ${status} is not documented`];
+  const text = method.toUpperCase() === "HEAD" ? "" : await response.clone().text();
+  const content = documented.content ?? {};
+  if (Object.keys(content).length === 0) {
+    return text === "" ? [] : [`status ${status} is documented without a body, but one was sent`];
+  }
+  if (text === "" && (method.toUpperCase() === "HEAD" || response.status === 304)) return [];
+  const actual = mediaTypeOf(response.headers.get("content-type"));
+  const type = documentedType(actual, Object.keys(content));
+  if (!type) return [`content type ${actual || "(none)"} is not documented for ${status}`];
+  if (type !== "application/json" || !content[type].schema) return [];
+  const ref = `${DOCUMENT_ID}#/${
+    pointer(
+      "paths",
+      route.path,
+      verb,
+      "responses",
+      documented === operation.responses.default ? "default" : status,
+      "content",
+      type,
+      "schema",
+    )
+  }`;
+  let validate = validators.get(ref);
+  if (!validate) validators.set(ref, validate = ajv.getSchema(ref)!);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`status ${status}: the body is not JSON`];
+  }
+  if (validate(body)) return [];
+  return (validate.errors ?? []).slice(0, 8).map((error) =>
+    `status ${status}: ${error.instancePath || "(body)"} ${error.message}${
+      error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ""
+    }`
+  );
+}
+
+/**
+ * A method the path does not document is refused by the platform before any route runs: 405 (with `Allow`), or the
+ * refusals of the request limits and the origin check (403, 408, 413, 414), each an `{error}` body.
+ */
+async function refusalProblems(method: string, response: Response): Promise<string[]> {
+  if (![403, 405, 408, 413, 414].includes(response.status)) {
+    return [`${method} is not documented, and the answer is ${response.status}`];
+  }
+  const { ajv } = load();
+  const validate = ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/Error`)!;
+  const text = await response.clone().text();
+  if (method.toUpperCase() === "HEAD" && text === "") return [];
+  try {
+    if (validate(JSON.parse(text))) return [];
+  } catch {
+    // Not JSON: reported below.
+  }
+  return [`${method} is not documented, and its ${response.status} is not an \`{error}\` body`];
+}
+
+/**
+ * Checks an answer of the app against the document (see the module docs) and gives it back unread.
+ * @throws Error naming the operation and the problems, unless `OPENAPI_ANSWERS_LOG` is set.
+ */
+export async function checkAnswer(method: string, url: URL, response: Response): Promise<Response> {
+  const problems = await answerProblems(method, url, response);
+  const log = Deno.env.get("OPENAPI_ANSWERS_LOG");
+  if (log && problems) {
+    const line = { method, path: url.pathname, status: response.status, problems };
+    await Deno.writeTextFile(log, JSON.stringify(line) + "\n", { append: true });
+    return response;
+  }
+  if (!problems || problems.length === 0) return response;
+  const line = `${method} ${url.pathname}${url.search}: ${problems.join("; ")}`;
+  await response.body?.cancel();
+  throw new Error(`The answer does not match /api/openapi.json: ${line}`);
+}
