@@ -6,6 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { checkReport, createReport, ReportCreateSchema } from "@/lib/reports/reports.ts";
+import { HOLD_REASONS, HOLD_REPORTERS } from "@/lib/reports/schema.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { ReportSchema } from "@/lib/openapi/resources.ts";
@@ -16,8 +17,9 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Report a listing, an organization, a post or a comment",
     description: "For a verified e-mail. One open report per person and target: a second one answers the first. " +
-      "`id` is an organization's id, not its slug; `details` is required for `other`. Three different people's " +
-      "reports of `asks_for_money` or `fake_or_impersonation` hold a listing for moderation.",
+      "`id` is an organization's id, not its slug; `details` is required for `other`. Reports of " +
+      `${[...HOLD_REASONS].map((reason) => `\`${reason}\``).join(" or ")} by ${HOLD_REPORTERS} different people ` +
+      "hold a listing for moderation.",
     access: ["session"],
     body: ReportCreateSchema,
     responses: {
