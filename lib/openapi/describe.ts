@@ -15,7 +15,7 @@
  */
 import type { z } from "zod";
 import type { Method } from "@/lib/web/types.ts";
-import { RETRY_BUDGET_MS } from "@/lib/kv/chunked/writer.ts";
+import { RETRY_BUDGET_MS } from "@/lib/kv/retry.ts";
 
 /**
  * The sections of `docs/api.md` an endpoint can belong to, with the one-line description its OpenAPI tag carries. A

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import {
@@ -43,7 +43,7 @@ export const apiDocs = describeRoute({
       201: { description: "Subscribed", schema: z.strictObject({ subscription: SubscriptionSchema }) },
       400: `Not a subscription (with \`fields\`); ${HOST_REFUSED}; ${BAD_KEYS}; ${TOO_MANY}`,
       404: `${PUSH_OFF} (push is off)`,
-      409: "Your subscriptions changed while saving; try again",
+      503: BUSY,
     },
   },
   DELETE: {
@@ -54,7 +54,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "Gone", schema: SuccessSchema },
       400: "No endpoint",
-      409: "Your subscriptions changed while saving; try again",
+      503: BUSY,
     },
   },
 });

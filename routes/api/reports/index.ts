@@ -31,6 +31,7 @@ export const apiDocs = describeRoute({
       403: "The account's e-mail is not verified",
       404: "Unknown target (or one the caller cannot see)",
       429: `More than ${perWindow(RATE_LIMITS.reportsPerPerson)} per person`,
+      503: "Busy: too many reports of this at once; nothing was written, try again after `Retry-After`",
     },
   },
 });

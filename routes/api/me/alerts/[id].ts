@@ -6,7 +6,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { AlertSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { AlertPatchSchema, deleteAlert, updateAlert } from "@/lib/alerts/alerts.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -26,7 +26,7 @@ export const apiDocs = describeRoute({
       200: { description: "The alert", schema: z.strictObject({ alert: AlertSchema }) },
       400: "A bad field (the zod issue list)",
       404: "Not one of your alerts",
-      409: "The alert changed while saving; try again",
+      503: BUSY,
     },
   },
   DELETE: {
@@ -35,7 +35,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "Deleted", schema: SuccessSchema },
       404: "Not one of your alerts",
-      409: "The alert changed while deleting it; try again",
+      503: BUSY,
     },
   },
 });

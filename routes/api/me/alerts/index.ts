@@ -6,7 +6,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { AlertSchema } from "@/lib/openapi/resources.ts";
 import { AlertCreateSchema, createAlert, listAlerts, MAX_ALERTS, TOO_MANY_ALERTS } from "@/lib/alerts/alerts.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -33,7 +33,7 @@ export const apiDocs = describeRoute({
     responses: {
       201: { description: "Created", schema: z.strictObject({ alert: AlertSchema }) },
       400: `A bad kind, frequency or filter (the zod issue list), or ${TOO_MANY_ALERTS.toLowerCase()}`,
-      409: "Your alerts changed while saving; try again",
+      503: BUSY,
     },
   },
 });

@@ -7,7 +7,7 @@ import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { count, describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, count, describeRoute } from "@/lib/openapi/describe.ts";
 import { SavedItemSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { isSavedKind, SavedChangeSchema, saveItem, unsaveItem } from "@/lib/saved/saved.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -29,7 +29,7 @@ export const apiDocs = describeRoute({
       200: { description: "The item", schema: z.strictObject({ item: SavedItemSchema }) },
       400: `A bad field, or ${TOO_MANY_SAVED.toLowerCase()} (the ${count(MAX_SAVED + 1)}st save)`,
       404: "An unknown kind, or a new save of a listing that is unknown, deleted, inactive or unpublished",
-      409: "The item changed while saving; try again",
+      503: BUSY,
     },
   },
   DELETE: {
@@ -39,7 +39,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "Removed (or was not saved)", schema: SuccessSchema },
       404: "An unknown kind",
-      409: "The item changed while removing it; try again",
+      503: BUSY,
     },
   },
 });

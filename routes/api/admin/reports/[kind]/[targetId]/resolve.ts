@@ -23,6 +23,7 @@ export const apiDocs = describeRoute({
       200: { description: "How many reports were resolved", schema: z.strictObject({ resolved: z.int() }) },
       400: "An action the kind does not take (deleting an organization)",
       404: "Nobody reported it",
+      503: "Busy: the target kept changing while it was hidden or deleted; try again after `Retry-After`",
     },
   },
 });
