@@ -110,7 +110,7 @@ function AccountMenu({ user, path }: { user: User; path: string }) {
 }
 
 /**
- * The header of every page: `path` is the page's path (the current link is marked), `pageUrl` its path and query
+ * The header of every page: `path` is the page's path (the current link is marked), `pageUrl` its path and query as `selfLink` hands it on
  * (where the language switch comes back to).
  */
 export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string; pageUrl: string }) {
@@ -120,7 +120,7 @@ export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string;
     <header class="border-b border-slate-200 bg-white">
       <nav
         aria-label={t("layout.nav.main")}
-        class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-3 lg:gap-x-6"
+        class="relative max-w-6xl mx-auto px-4 min-h-16 py-2 flex items-center gap-x-3 lg:gap-x-4 xl:gap-x-6"
       >
         <a href="/" class="min-w-0 font-bold text-lg leading-tight text-indigo-700 sm:shrink-0 sm:whitespace-nowrap">
           {t("layout.siteName")}

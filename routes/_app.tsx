@@ -9,6 +9,7 @@ import { SiteHeader } from "@/components/SiteHeader.tsx";
 import { SiteFooter } from "@/components/SiteFooter.tsx";
 import { SiteContext } from "@/components/PageHead.tsx";
 import { OfflineNotice } from "@/components/OfflineNotice.tsx";
+import { selfLink } from "@/lib/auth/redirects.ts";
 
 export default define.layout(function App({ Component, state, url }) {
   const { config } = state.services;
@@ -33,7 +34,7 @@ export default define.layout(function App({ Component, state, url }) {
             {t("layout.skipToContent")}
           </a>
           <SiteContext.Provider value={{ origin: config.appUrl, path: url.pathname, lang }}>
-            <SiteHeader user={state.user} path={url.pathname} pageUrl={url.pathname + url.search} />
+            <SiteHeader user={state.user} path={url.pathname} pageUrl={selfLink(url, config.appUrl)} />
             <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
               <OfflineNotice />
               <Component />

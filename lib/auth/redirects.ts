@@ -98,3 +98,27 @@ export function returnPage(value: string | null, appUrl: string): string | null 
     return null;
   }
 }
+
+/** Query parameters that carry a redirect target: kept on a page's own link only when `checkRedirect` accepts them. */
+const TARGET_PARAMS = Object.keys(REFUSAL_CODES) as RedirectField[];
+
+/**
+ * The path and query of the page at `url` as its own controls hand it on (the language switch comes back to it): a
+ * one-off notice (`error`) is dropped, and so is a redirect target this origin would refuse, so a page never repeats a
+ * hostile `callbackURL` or an error code it was given.
+ */
+export function selfLink(url: URL, appUrl: string): string {
+  const query = new URLSearchParams(url.search);
+  query.delete("error");
+  for (const field of TARGET_PARAMS) {
+    const value = query.get(field);
+    if (value === null) continue;
+    try {
+      checkRedirect(field, value, appUrl);
+    } catch {
+      query.delete(field);
+    }
+  }
+  const search = query.toString();
+  return url.pathname + (search ? `?${search}` : "");
+}

@@ -22,7 +22,7 @@ async function openBeforeHydration(page: Page, url: string): Promise<() => Promi
     await route.continue();
   });
   await page.goto(url, { waitUntil: "commit" });
-  await page.waitForSelector("form");
+  await page.waitForSelector("main form");
   assertEquals(await page.evaluate(() => document.documentElement.dataset.hydrated), undefined);
   return async () => {
     release();

@@ -179,7 +179,7 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
 
   await openHydrated(page, `${t.origin}/internships/new`);
   await assertAccessible(page, "/internships/new");
-  await page.getByLabel("Application link").fill("not a link");
+  await page.getByLabel("Application link", { exact: true }).fill("not a link");
   await page.getByRole("button", { name: "Post internship" }).click();
   await page.getByText("Please correct the highlighted fields").waitFor();
   for (const field of ["Title", "Hiring organization", "Application link"]) {
@@ -194,7 +194,7 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
 
   await page.getByLabel("Title", { exact: true }).fill("Backend Engineering Intern");
   await page.getByLabel("Hiring organization").fill("Chai Systems");
-  await page.getByLabel("Application link").fill("https://chai.example.com/jobs/backend");
+  await page.getByLabel("Application link", { exact: true }).fill("https://chai.example.com/jobs/backend");
   await page.getByLabel("Work type").selectOption("remote");
   await page.getByLabel("Timing").selectOption("part_time");
   await page.getByLabel("Monthly stipend (₹)").fill("18000");

@@ -43,6 +43,8 @@ interface DemoIds {
   certificate: string;
   organization: string;
   organizationId: string;
+  /** A reported listing or post, as the admin's report list names it. */
+  reported: { kind: string; targetId: string };
 }
 
 /**
@@ -67,6 +69,8 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/admin/organizations/:id": admin(`/admin/organizations/${ids.organizationId}`),
     "/admin/outbox": admin("/admin/outbox"),
     "/admin/purchases": admin("/admin/purchases"),
+    "/admin/reports": admin("/admin/reports"),
+    "/admin/reports/:kind/:targetId": admin(`/admin/reports/${ids.reported.kind}/${ids.reported.targetId}`),
     "/admin/toolkits": admin("/admin/toolkits"),
     "/admin/toolkits/:id": admin(`/admin/toolkits/${ids.toolkit}`),
     "/admin/toolkits/new": admin("/admin/toolkits/new"),
@@ -101,6 +105,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/profile": student("/profile"),
     "/purchases/:id/receipt": { paths: [ids.receipt], by: ["learner"] },
     "/refunds": student("/refunds"),
+    "/report": student(`/report?kind=internship&id=${ids.internship}`),
     "/reset-password": student("/reset-password", "/reset-password?done=1"),
     "/sign-in": student("/sign-in"),
     "/sign-up": student("/sign-up"),
@@ -154,6 +159,7 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
     certificate: (await json(t, "/api/me/certificates", cookies.learner)).certificates[0].id,
     organization: organization.slug,
     organizationId: organization.id,
+    reported: (await json(t, "/api/admin/reports", cookies.admin)).targets[0],
   };
 }
 

@@ -91,7 +91,7 @@ Deno.test("a member posting a listing that asks for a registration fee is told i
   await hydrated(page);
   await page.getByLabel("Title").fill("Data Entry Intern");
   await page.getByLabel("Hiring organization").fill("QuickEarn Solutions");
-  await page.getByLabel("Application link").fill("https://quickearn.example.com/apply");
+  await page.getByLabel("Application link", { exact: true }).fill("https://quickearn.example.com/apply");
   await page.getByLabel("Description").fill("Selected candidates pay a Registration  Fee of ₹499 for the work kit.");
   await page.getByRole("button", { name: "Post internship" }).click();
   await page.getByText("This internship is held for review").waitFor();
