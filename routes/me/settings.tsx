@@ -3,12 +3,26 @@
  * notification settings, each channel of each type switched and saved in place (docs/decisions.md, Notifications,
  * "Channels"), then "Account and data": links to the profile, the data export and account deletion. Guests are sent
  * to sign in and back.
+ *
+ * `POST /me/settings` is the notification form without JavaScript (docs/decisions.md, Islands, "Forms work without
+ * JavaScript"): a ticked box is a channel on, a box not sent is off (the push boxes only while push is configured, as
+ * only then are they shown; receipts' fixed e-mail is left alone), saved with the same `updateSettings` as
+ * `PATCH /api/me/settings`; then 303 to `/me/settings?saved=1`, whose form says it saved.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import SettingsForm, { SETTINGS_FORM_TEXT } from "@/islands/SettingsForm.tsx";
-import { getSettings, type Settings } from "@/lib/settings/settings.ts";
+import {
+  type Channel,
+  getSettings,
+  type Settings,
+  type SettingsChange,
+  updateSettings,
+} from "@/lib/settings/settings.ts";
+import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { LANGUAGE_NAMES, LANGUAGES } from "@/lib/i18n/languages.ts";
@@ -25,16 +39,41 @@ const ACCOUNT_LINKS: { href: string; label: MessageKey; detail: MessageKey; down
   { href: "/profile#your-data", label: "me.settings.delete", detail: "me.settings.deleteDetail" },
 ];
 
+/** The form's saves fall under the per-person limit `settings`, as `PATCH /api/me/settings` does. */
+export const routeOptions: RouteOptions = { personLimit: "settings" };
+
 interface Data {
   settings: Settings;
   pushAvailable: boolean;
+  saved: boolean;
+}
+
+/** The channels the posted switches (`<type>.email`, `<type>.push`) set; push only when `withPush`. */
+function postedChannels(form: FormData, withPush: boolean): SettingsChange["channels"] {
+  const channels: Partial<Record<NotificationType, Partial<Channel>>> = {};
+  for (const type of NOTIFICATION_TYPES) {
+    const channel: Partial<Channel> = {};
+    if (channelRule(type).email !== "always") channel.email = form.has(`${type}.email`);
+    if (withPush) channel.push = form.has(`${type}.push`);
+    channels[type] = channel;
+  }
+  return channels;
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(req, ctx) {
     assertSignedIn(ctx.state);
     const { kv, push } = ctx.state.services;
-    return ctx.render({ settings: await getSettings(kv, ctx.state.user.id), pushAvailable: push !== null });
+    const saved = new URL(req.url).searchParams.get("saved") === "1";
+    return ctx.render({ settings: await getSettings(kv, ctx.state.user.id), pushAvailable: push !== null, saved });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv, push } = ctx.state.services;
+    const channels = postedChannels(await readForm(req), push !== null);
+    await updateSettings(kv, ctx.state.user.id, { channels });
+    return seeOther("/me/settings?saved=1");
   },
 });
 
@@ -80,6 +119,7 @@ export default define.page<Data>(function SettingsPage({ data }) {
       <SettingsForm
         initial={data.settings}
         pushAvailable={data.pushAvailable}
+        saved={data.saved}
         text={t.island(SETTINGS_FORM_TEXT)}
       />
       <section aria-labelledby="account-data" class="mt-10">
