@@ -2,40 +2,69 @@
  * The installable, offline platform in Chromium at 360 px (docs/decisions.md, Installable and offline): Chromium finds
  * nothing stopping an install; with the network gone a page visited before opens with its "may be out of date"
  * notice, the tracker and a lesson kept offline (never visited) open, a page never visited shows the offline page
- * naming what is kept; after signing out nothing of the person is shown.
+ * naming what is kept; after signing out nothing of the person is shown. The module's one Chromium runs on a profile
+ * on disk (Chromium does not offer installing from an incognito context, which every new context is), and each test
+ * opens its page in it on an origin of its own.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
-import { chromium, type Page } from "playwright-core";
+import { assertAccessible, hydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { addCoupon, addToolkitWithLessons, checkout } from "@/tests/fixtures/toolkits.ts";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** A toolkit of two article lessons that `student` owns (a 100 % coupon), and its lesson ids. */
 async function ownedToolkit(t: TestApp, student: TestUser): Promise<{ id: string; lessons: string[] }> {
-  const admin = await createTestUser(t, "admin");
-  const created = await t.json("POST", "/api/admin/toolkits", {
-    body: { title: "Offline Playbook", description: "Read anywhere", price: 199 },
-    headers: admin.headers,
+  const shop = { t, admin: await createTestUser(t, "admin") };
+  const { toolkit, lessons } = await addToolkitWithLessons(shop, {
+    title: "Offline Playbook",
+    description: "Read anywhere",
+    price: 199,
+    lessons: [
+      { title: "First steps", content: "<p>Read me on the train</p>" },
+      { title: "Second wind", content: "<p>Kept</p>" },
+    ],
   });
-  const toolkit = await created.json();
-  await t.json("PUT", `/api/admin/toolkits/${toolkit.id}`, { body: { isActive: true }, headers: admin.headers });
-  const lessons: string[] = [];
-  for (const [title, content] of [["First steps", "<p>Read me on the train</p>"], ["Second wind", "<p>Kept</p>"]]) {
-    const res = await t.json("POST", "/api/admin/toolkit-content-items", {
-      body: { toolkitId: toolkit.id, title, type: "article", content },
-      headers: admin.headers,
-    });
-    assertEquals(res.status, 201, await res.clone().text());
-    lessons.push((await res.json()).contentItem.id);
-  }
-  const coupon = { code: "FREEOFF", discountType: "percentage", discountValue: 100 };
-  assertEquals((await t.json("POST", "/api/admin/coupons", { body: coupon, headers: admin.headers })).status, 201);
-  const bought = await t.json("POST", `/api/toolkits/${toolkit.id}`, {
-    body: { couponCode: "FREEOFF" },
-    headers: student.headers,
-  });
-  assertEquals(bought.status, 200, await bought.clone().text());
-  return { id: toolkit.id, lessons };
+  await addCoupon(shop, { code: "FREEOFF", discountType: "percentage", discountValue: 100 });
+  const bought = await checkout(shop, student, toolkit.id, "FREEOFF");
+  assertEquals(bought.status, 200, JSON.stringify(bought.body));
+  return { id: toolkit.id, lessons: lessons.map((lesson) => lesson.id) };
 }
+
+/** The module's Chromium: one persistent context at 360 px, launched by the first test, closed after the last. */
+let phone: Promise<{ context: BrowserContext; profile: string }> | undefined;
+
+/** A page of its own in the module's Chromium, signed out; closed and back online when disposed. */
+async function phonePage(): Promise<{ context: BrowserContext; page: Page } & AsyncDisposable> {
+  phone ??= (async () => {
+    const profile = await Deno.makeTempDir();
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+    });
+    return { context, profile };
+  })();
+  const { context } = await phone;
+  await context.clearCookies();
+  const page = await context.newPage();
+  return {
+    context,
+    page,
+    async [Symbol.asyncDispose]() {
+      await context.setOffline(false);
+      await page.close();
+    },
+  };
+}
+
+Deno.test.afterAll(async () => {
+  const opened = await phone?.catch(() => undefined);
+  phone = undefined;
+  if (!opened) return;
+  await opened.context.close();
+  await Deno.remove(opened.profile, { recursive: true });
+});
 
 /** Waits until the service worker controls `page`. */
 async function controlled(page: Page): Promise<void> {
@@ -49,35 +78,24 @@ async function saved(page: Page, path: string): Promise<void> {
 
 Deno.test("Chromium finds no installability errors: manifest, icons and service worker pass", async () => {
   await using t = await createTestApp({ listen: true });
-  // A profile on disk: Chromium does not offer installing from an incognito context, which a new context is.
-  const profile = await Deno.makeTempDir();
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
-  try {
-    const page = await context.newPage();
-    await page.goto(`${t.origin}/`);
-    await controlled(page);
-    const cdp = await context.newCDPSession(page);
-    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
-    assertEquals(installabilityErrors, []);
-    const { errors } = await cdp.send("Page.getAppManifest");
-    assertEquals(errors, []);
-  } finally {
-    await context.close();
-    await Deno.remove(profile, { recursive: true });
-  }
+  await using tab = await phonePage();
+  const { context, page } = tab;
+  await page.goto(`${t.origin}/`);
+  await controlled(page);
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  assertEquals(installabilityErrors, []);
+  const { errors } = await cdp.send("Page.getAppManifest");
+  assertEquals(errors, []);
 });
 
 Deno.test("offline: visited pages with a notice, the tracker and kept lessons open, others get the offline page", async () => {
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user", { name: "Meera Offline" });
   const toolkit = await ownedToolkit(t, student);
-  await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
+  await using tab = await phonePage();
+  const { context, page } = tab;
   await signInBrowser(context, t.origin, student);
-  const page = await context.newPage();
 
   await page.goto(`${t.origin}/`);
   await controlled(page);
