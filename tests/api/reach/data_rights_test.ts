@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { internshipBody } from "@/tests/fixtures/internships.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
@@ -87,9 +87,8 @@ async function buildPerson(t: TestApp): Promise<Person> {
     },
     headers: me.headers,
   }));
-  const internship =
-    (await ok(t.json("POST", "/api/internships", { body: internshipBody(), headers: me.headers }), 201)).data;
-  await ok(t.json("PATCH", `/api/admin/organizations/${internship.organization.id}`, {
+  const internship = await postInternship(t, me);
+  await ok(t.json("PATCH", `/api/admin/organizations/${internship.organization!.id}`, {
     body: { website: "https://examplelabs.in" },
     headers: me.headers,
   }));
@@ -317,11 +316,7 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   const me = await buildPerson(t);
   // A saved internship closing tomorrow: the reminders job marks it reminded and mails an unsubscribe link.
   const tomorrow = istToday(new Date(Date.now() + 24 * 60 * 60 * 1000));
-  const closing = await t.json("POST", "/api/internships", {
-    body: internshipBody({ deadline: tomorrow }),
-    headers: me.headers,
-  });
-  const closingId = (await closing.json()).data.id;
+  const closingId = (await postInternship(t, me, { deadline: tomorrow })).id;
   const saved = await t.json("PUT", `/api/me/saved/internships/${closingId}`, { body: {}, headers: me.headers });
   assertEquals(saved.status, 200);
   await saved.body?.cancel();

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { internshipBody, postInternship } from "@/tests/fixtures/internships.ts";
+import { postInternship, postInternships } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
@@ -103,9 +103,7 @@ Deno.test("the sitemap lists the public pages and every open, published, active 
 Deno.test("past the page size the sitemap is an index of files that hold every URL once, in both languages", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
-  const items = Array.from({ length: 30 }, (_, i) => internshipBody({ title: `Role ${i}` }));
-  const res = await t.json("POST", "/api/internships", { body: items, headers: member.headers });
-  assertEquals(res.status, 201);
+  await postInternships(t, member, Array.from({ length: 30 }, (_, i) => ({ title: `Role ${i}` })));
   const built = await sitemap(t.kv, { origin: t.origin, pageSize: 20 });
   assertEquals(built.urlCount, 2 * (9 + 30));
   const index = xmlDocument(built.root.text);
@@ -172,11 +170,14 @@ Deno.test("the posts feed is RSS 2.0 of the 20 newest live posts with title, lin
 Deno.test("the internship feed takes the list's filters and carries the 50 newest open matches", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
-  const batch = Array.from(
-    { length: 55 },
-    (_, i) => internshipBody({ title: `React role ${i}`, tags: ["react"], location: "Pune", stipend: 10000 + i }),
+  await postInternships(
+    t,
+    member,
+    Array.from(
+      { length: 55 },
+      (_, i) => ({ title: `React role ${i}`, tags: ["react"], location: "Pune", stipend: 10000 + i }),
+    ),
   );
-  await t.json("POST", "/api/internships", { body: batch, headers: member.headers });
   const closed = await postInternship(t, member, {
     title: "React closed",
     tags: ["react"],

@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
-import { internshipBody } from "@/tests/fixtures/internships.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
 import { texts, xmlDocument } from "@/tests/fixtures/html.ts";
 
 const COUNT = 100_000;
@@ -45,11 +45,7 @@ Deno.test("the sitemap at 100,000 internships: an index of four files holding ev
   const hindi = new Set(locs.filter((loc) => loc.includes("/internships/") && loc.endsWith("?lang=hi")));
   assert(internships.every((loc) => hindi.has(`${loc}?lang=hi`)), "each in Hindi too");
 
-  const res = await t.json("POST", "/api/internships", {
-    body: internshipBody({ title: "Fresh" }),
-    headers: member.headers,
-  });
-  const created = (await res.json()).data;
+  const created = await postInternship(t, member, { title: "Fresh" });
   const after = await (await t.fetch("/sitemap/1.xml")).text();
   assert(after.includes(`/internships/${created.id}</loc>`), "a new internship is in the next sitemap");
 });

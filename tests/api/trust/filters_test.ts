@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { call, postInternship } from "./helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { call } from "./helpers.ts";
 
 /** Four listings: one of a verified organization, one an admin verified, a paid one and an unpaid one. */
 async function seed(t: TestApp, admin: TestUser) {
@@ -25,7 +26,7 @@ async function seed(t: TestApp, admin: TestUser) {
     stipend: 0,
   });
   const verify = (isVerified: boolean) =>
-    call(t, admin, "PATCH", `/api/admin/organizations/${byOrganization.organization.id}`, { isVerified });
+    call(t, admin, "PATCH", `/api/admin/organizations/${byOrganization.organization!.id}`, { isVerified });
   return { byOrganization, byAdmin, paid, unpaid, verify };
 }
 

@@ -6,7 +6,9 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { call, HELD_TO_PAY, postInternship, postOpportunity } from "./helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { call, HELD_TO_PAY } from "./helpers.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
 
 const HELD = "Scam Analyst Intern";
@@ -25,8 +27,8 @@ async function setUp(t: TestApp) {
   await new Promise((resolve) => setTimeout(resolve, 5));
   const clean = await postInternship(t, member, { title: CLEAN, tags: ["data"] });
   const held = await postInternship(t, member, { title: HELD, tags: ["data"], description: "Pay Rs 499 to join" });
-  const cleanHack = await postOpportunity(t, member, { title: CLEAN_HACK });
-  const heldHack = await postOpportunity(t, member, { title: HELD_HACK, description: "Registration fee ₹99" });
+  const cleanHack = await submitOpportunity(t, member, { title: CLEAN_HACK });
+  const heldHack = await submitOpportunity(t, member, { title: HELD_HACK, description: "Registration fee ₹99" });
   assertEquals([held.moderation, heldHack.moderation], [HELD_TO_PAY, HELD_TO_PAY]);
   return { member, student, admin, clean, held, cleanHack, heldHack };
 }

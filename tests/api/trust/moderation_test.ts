@@ -6,7 +6,9 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { call, CLEAR, HELD_TO_PAY, postInternship, postOpportunity } from "./helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
 
 Deno.test("a listing that asks applicants to pay is held on create, whatever the spacing, case or language", async () => {
   await using t = await createTestApp();
@@ -121,7 +123,7 @@ Deno.test("the moderation queue: admins only, held first (longest waiting on top
   const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
   const first = await postInternship(t, member, { title: "First", description: "processing fee" });
   await tick();
-  const opportunity = await postOpportunity(t, member, { title: "Paid hack", description: "Entry fee ₹100" });
+  const opportunity = await submitOpportunity(t, member, { title: "Paid hack", description: "Entry fee ₹100" });
   await tick();
   const third = await postInternship(t, member, { title: "Third", description: "laptop deposit" });
   await postInternship(t, member, { title: "Clean" });
@@ -231,9 +233,9 @@ Deno.test("an opportunity that asks for money is held even from a member; approv
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user");
   const admin = await createTestUser(t, "admin");
-  const held = await postOpportunity(t, member, { title: "Quiz", description: "Entry fee: ₹50 per team" });
+  const held = await submitOpportunity(t, member, { title: "Quiz", description: "Entry fee: ₹50 per team" });
   assertEquals([held.isVerified, held.moderation], [true, { status: "held", reasons: ["Asks applicants to pay"] }]);
-  assertEquals((await postOpportunity(t, member, { title: "Free hack" })).moderation, CLEAR);
+  assertEquals((await submitOpportunity(t, member, { title: "Free hack" })).moderation, CLEAR);
   assertEquals((await call(t, undefined, "GET", `/api/opportunities/${held.id}`)).status, 404);
   assertEquals((await call(t, student, "GET", `/api/opportunities/${held.id}`)).status, 404);
   assertEquals((await call(t, member, "GET", `/api/opportunities/${held.id}`)).status, 200);
@@ -249,7 +251,7 @@ Deno.test("an opportunity that asks for money is held even from a member; approv
   assert((await titles()).includes("Quiz"), "approving in the review queue clears the hold");
   assertEquals((await call(t, admin, "GET", "/api/admin/moderation")).body.items, []);
 
-  const second = await postOpportunity(t, student, { title: "Deposit hack", description: "security deposit" });
+  const second = await submitOpportunity(t, student, { title: "Deposit hack", description: "security deposit" });
   const decided = await call(t, admin, "POST", `/api/admin/moderation/opportunities/${second.id}`, {
     decision: "approve",
   });
@@ -257,7 +259,7 @@ Deno.test("an opportunity that asks for money is held even from a member; approv
   assert((await titles()).includes("Deposit hack"));
   const note = (await call(t, student, "GET", "/api/me/notifications")).body.notifications[0];
   assertEquals([note.type, note.url], ["listing_moderated", `/opportunities/${second.id}`]);
-  const third = await postOpportunity(t, member, { title: "Fee hack", description: "registration fee" });
+  const third = await submitOpportunity(t, member, { title: "Fee hack", description: "registration fee" });
   await call(t, admin, "POST", `/api/admin/moderation/opportunities/${third.id}`, { decision: "reject" });
   const rejected = await call(t, member, "GET", `/api/opportunities/${third.id}`);
   assertEquals([rejected.body.opportunity.isActive, rejected.body.opportunity.moderation.status], [false, "rejected"]);

@@ -5,7 +5,8 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { call, postInternship } from "./helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { call } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 
 function postForm(t: TestApp, who: TestUser, path: string, fields: Record<string, string>) {
@@ -31,7 +32,7 @@ Deno.test("listing, organization and post pages carry the Report control; commen
   assert(guest.includes(`href="/report?kind=internship&amp;id=${listing.id}`), "a guest gets a link that signs in");
   const own = await (await t.fetch(`/internships/${listing.id}`, { headers: member.headers })).text();
   assert(!own.includes("Report this internship"), "the owner does not report their own listing");
-  const organization = await (await t.fetch(`/organizations/${listing.organization.slug}`, {
+  const organization = await (await t.fetch(`/organizations/${listing.organization!.slug}`, {
     headers: student.headers,
   })).text();
   assert(organization.includes("Report this organization"));

@@ -6,7 +6,9 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { call, CLEAR, postInternship, postOpportunity } from "./helpers.ts";
+import { postInternship, postInternships } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { call, CLEAR } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
 
@@ -101,18 +103,16 @@ Deno.test("the 21st new report in a day is 429; repeating an open one does not c
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user");
-  const listings = await call(
+  const listings = await postInternships(
     t,
     member,
-    "POST",
-    "/api/internships",
     Array.from({ length: 21 }, (_, i) => ({
       title: `Intern ${i}`,
       link: "https://example.com/a",
       hiringOrganization: "Many Co",
     })),
   );
-  const ids: string[] = listings.body.data.map((i: { id: string }) => i.id);
+  const ids = listings.map((i) => i.id);
   for (const id of ids.slice(0, 20)) {
     assertEquals((await report(t, student, { kind: "internship", id, reason: "spam" })).status, 201);
   }
@@ -141,7 +141,7 @@ Deno.test("three different people's money or impersonation reports hold a listin
   const queue = await call(t, admin, "GET", "/api/admin/moderation");
   assertEquals(queue.body.items.map((i: { listing: { id: string } }) => i.listing.id), [listing.id]);
 
-  const hack = await postOpportunity(t, member, { title: "Hack" });
+  const hack = await submitOpportunity(t, member, { title: "Hack" });
   for (const who of [a, b, c]) await report(t, who, { kind: "opportunity", id: hack.id, reason: "asks_for_money" });
   const held = (await call(t, admin, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
   assertEquals(held.moderation, { status: "held", reasons: ["Reported by students"] });
@@ -159,7 +159,7 @@ Deno.test("the admin list groups by target, most reported first, by kind and sta
   for (const [i, who] of people.entries()) {
     await report(t, who, { kind: "internship", id: two.id, reason: i === 0 ? "misleading" : "spam" });
   }
-  await report(t, people[1], { kind: "organization", id: two.organization.id, reason: "fake_or_impersonation" });
+  await report(t, people[1], { kind: "organization", id: two.organization!.id, reason: "fake_or_impersonation" });
 
   assertEquals((await call(t, undefined, "GET", "/api/admin/reports")).status, 401);
   assertEquals((await call(t, people[0], "GET", "/api/admin/reports")).status, 403);
@@ -174,7 +174,7 @@ Deno.test("the admin list groups by target, most reported first, by kind and sta
   assertEquals(list.body.targets[0].reasons, { misleading: 1, spam: 2 });
   assertEquals(list.body.pagination, { limit: 50, offset: 0, total: 3, hasMore: false });
   const organizations = await call(t, admin, "GET", "/api/admin/reports?kind=organization");
-  assertEquals(organizations.body.targets.map((x: { targetId: string }) => x.targetId), [two.organization.id]);
+  assertEquals(organizations.body.targets.map((x: { targetId: string }) => x.targetId), [two.organization!.id]);
   for (const query of ["status=closed", "kind=toolkit", "limit=0", "offset=x", "other=1"]) {
     assertEquals((await call(t, admin, "GET", `/api/admin/reports?${query}`)).status, 400, query);
   }
@@ -262,7 +262,7 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   assertEquals((await call(t, member, "GET", `/api/internships/${deleted.id}`)).status, 404);
   assertEquals((await notificationsOf(t, member))[0].title, "Your internship was removed");
 
-  const hack = await postOpportunity(t, member, { title: "Spam Hack" });
+  const hack = await submitOpportunity(t, member, { title: "Spam Hack" });
   await report(t, student, { kind: "opportunity", id: hack.id, reason: "spam" });
   await resolve("opportunity", hack.id, "delete");
   const rejected = (await call(t, member, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
@@ -283,12 +283,12 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   assert(reporterTold && !reporterTold.body.includes("Buy followers"), "a reporter is not sent the comment again");
 
   const organization = hidden.organization;
-  await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, { isVerified: true });
-  await report(t, student, { kind: "organization", id: organization.id, reason: "fake_or_impersonation" });
-  const refused = await resolve("organization", organization.id, "delete");
+  await call(t, admin, "PATCH", `/api/admin/organizations/${organization!.id}`, { isVerified: true });
+  await report(t, student, { kind: "organization", id: organization!.id, reason: "fake_or_impersonation" });
+  const refused = await resolve("organization", organization!.id, "delete");
   assertEquals(refused.status, 400);
-  assertEquals((await resolve("organization", organization.id, "hide")).body, { resolved: 1 });
-  const profile = await call(t, undefined, "GET", `/api/organizations/${organization.slug}`);
+  assertEquals((await resolve("organization", organization!.id, "hide")).body, { resolved: 1 });
+  const profile = await call(t, undefined, "GET", `/api/organizations/${organization!.slug}`);
   assertEquals(profile.body.organization.isVerified, false, "hiding an organization takes its badge away");
   assertEquals(
     (await notificationsOf(t, student)).filter((n) => n.type === "report_resolved").length,

@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { call, postInternship } from "./helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { call } from "./helpers.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { type Claim, followClaim } from "@/lib/organizations/claims.ts";
 
@@ -18,10 +19,10 @@ async function acme(t: TestApp, admin: TestUser, website: string | null = "https
   const member = await createTestUser(t, "member");
   const listing = await postInternship(t, member, { hiringOrganization: "Acme Labs" });
   if (website) {
-    const res = await call(t, admin, "PATCH", `/api/admin/organizations/${listing.organization.id}`, { website });
+    const res = await call(t, admin, "PATCH", `/api/admin/organizations/${listing.organization!.id}`, { website });
     assertEquals(res.status, 200);
   }
-  return { id: listing.organization.id as string, listing };
+  return { id: listing.organization!.id as string, listing };
 }
 
 /** Claims Acme Labs as `who` with `email`; answers the status and body. */
@@ -191,8 +192,8 @@ Deno.test("admin organizations: list with search and verified, edit name/website
   const renamed = await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { name: "  Acme   Labs India " });
   assertEquals([renamed.body.organization.name, renamed.body.organization.slug], ["Acme Labs India", "acme-labs"]);
   const later = await postInternship(t, member, { hiringOrganization: "acme labs" });
-  assertEquals(later.organization.id, id, "the old name still matches");
-  assertEquals(later.organization.name, "Acme Labs India");
+  assertEquals(later.organization!.id, id, "the old name still matches");
+  assertEquals(later.organization!.name, "Acme Labs India");
   const clash = await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { name: "BETA WORKS" });
   assertEquals(clash, { status: 409, body: { error: "Another organization already has this name" } });
   for (const bad of [{ name: "" }, { website: "javascript:alert(1)" }, { isVerified: "yes" }, { slug: "x" }]) {
