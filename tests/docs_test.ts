@@ -4,7 +4,7 @@
  * the bold lead-in (`- **Item.**`) of an entry under it; a bare `docs/<file>.md` names the whole file. Any other shape
  * (a numbered rule, a heading with words added, a sub-heading that is not a bold lead-in) fails, in the sources and in
  * the docs themselves. Nothing cites documents outside the repository or issue numbers, and `.env.example` lists every
- * variable `app.config.ts` reads.
+ * variable `app.config.ts` reads. The README stays a page that shows the layers of `lib/` and how to add things.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
@@ -190,4 +190,15 @@ Deno.test("test:unit, test:api and test:e2e together run every test file once", 
   const covers = (arg: string, file: string) => arg.endsWith("/") ? file.startsWith(arg) : file === arg;
   const runs = files.map((file) => [file, parts.filter((args) => args.some((arg) => covers(arg, file))).length]);
   assertEquals(runs.filter(([, count]) => count !== 1), []);
+});
+
+Deno.test("the README stays a page: at most 150 lines, with the layers of lib/ and the steps of Adding things", async () => {
+  const readme = await Deno.readTextFile(`${root}README.md`);
+  const lines = readme.trimEnd().split("\n").length;
+  assert(lines <= 150, `README.md has ${lines} lines`);
+  for (const layer of ["web layer", "platform services", "domains"]) assert(readme.includes(`  ${layer} `), layer);
+  const adding = sectionsOf(readme).get("Adding things");
+  for (const step of ["A route", "A domain", "Export and deletion", "A job", "An e-mail", "A notification type"]) {
+    assert(adding?.has(step), `Adding things: ${step}`);
+  }
 });
