@@ -7,7 +7,7 @@
  * Its progress is one record, `["organizations_meta", "link"]`: where it stands and what was done, written after every
  * chunk and block with the lease of the process running it, so a run that stops anywhere is taken up by the next from
  * where it stopped, two processes never run it at once, and a finished link costs one read per run. Between chunks and
- * blocks it gives way to requests.
+ * blocks it lets the server take in requests, and every 200 ms it waits for those in flight (`giveWay`).
  */
 import { claim, type Claimable, type Lease } from "@/lib/jobs/lease.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
@@ -42,6 +42,8 @@ const PROGRESS: Deno.KvKey = ["organizations_meta", "link"];
 const LEASE_MS = 2 * 60 * 1000;
 /** Chunk numbers or archive blocks listed per round trip. */
 const LIST_BATCH = 100;
+/** How often (ms of work) the link waits for the requests in flight. */
+const GIVE_WAY_EVERY_MS = 200;
 /** Archived listings written per commit (each a record and its check, within KV's 100 checks a commit). */
 const ARCHIVE_BATCH = 80;
 
@@ -64,6 +66,21 @@ function linked(record: Internship, ids: ReadonlyMap<string, string>, now: strin
   return moderation === moderationOf(record)
     ? { ...record, organizationId }
     : { ...record, organizationId, moderation };
+}
+
+/** `progress` after a step: `step`'s fields, what it `done`, and the lease renewed. */
+function stepped(
+  progress: LinkProgress,
+  step: Partial<LinkProgress>,
+  done?: { linked?: number; held: number },
+): LinkProgress {
+  return {
+    ...progress,
+    ...step,
+    linked: progress.linked + (done?.linked ?? 0),
+    held: progress.held + (done?.held ?? 0),
+    lease: { holder: progress.lease!.holder, until: Date.now() + LEASE_MS },
+  };
 }
 
 /**
@@ -97,13 +114,7 @@ export async function linkOrganizations(
   /** Records the progress after a step (renewing the lease); false when the link was lost to another process. */
   const advance = async (step: Partial<LinkProgress>, done?: { linked: number; held: number }) => {
     const current = held!;
-    const progress: LinkProgress = {
-      ...current.value,
-      ...step,
-      linked: current.value.linked + (done?.linked ?? 0),
-      held: current.value.held + (done?.held ?? 0),
-      lease: { holder: current.value.lease!.holder, until: Date.now() + LEASE_MS },
-    };
+    const progress = stepped(current.value, step, done);
     const result = await kv.atomic().check(current).set(PROGRESS, progress).commit();
     if (!result.ok) return false;
     held = { key: PROGRESS, value: progress, versionstamp: result.versionstamp };
@@ -111,14 +122,34 @@ export async function linkOrganizations(
       run.linked += done.linked;
       run.held += done.held;
       run.chunks++;
-      await ctx.requests.giveWay();
+      await pause();
     }
     return true;
   };
+  /**
+   * Between steps: a timer turn (the server takes in new connections; a step's synchronous part is a few ms), and
+   * every `GIVE_WAY_EVERY_MS` a full `giveWay`, which waits for the requests in flight (at most 50 ms): steady reads
+   * slow the link by a bounded share instead of 50 ms a chunk.
+   */
+  let gaveWayAt = performance.now();
+  const pause = async () => {
+    if (performance.now() - gaveWayAt < GIVE_WAY_EVERY_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return;
+    }
+    await ctx.requests.giveWay();
+    gaveWayAt = performance.now();
+  };
   /** What a listing's write adds: its organization count and its place in the moderation queue. */
-  const also = (counter: { held: number }) => (op: Deno.AtomicOperation, next: Internship, previous: Internship) => {
+  const also = (counter: { held: number; linked: number }) =>
+  (
+    op: Deno.AtomicOperation,
+    next: Internship,
+    previous: Internship,
+  ) => {
     countOps(op, organizationCounts(previous), organizationCounts(next));
     moderationQueueOps(op, "internships", previous, next);
+    counter.linked++;
     if (moderationOf(next).status === "held" && moderationOf(previous).status !== "held") counter.held++;
   };
   /** The mapper that links the records of `records` without an organization. */
@@ -139,12 +170,31 @@ export async function linkOrganizations(
       break;
     }
     for (const n of numbers) {
-      const counter = { held: 0 };
-      const changed = await store.writer.updateChunk(n, async (records) => {
-        counter.held = 0;
-        return await linker(records);
-      }, also(counter));
-      if (!await advance({ cursor: n + 1 }, { linked: changed, held: counter.held })) return run;
+      // Still the link's holder? (Its lease renews with every chunk, so this fails only after a stall of minutes.)
+      const current = await kv.get<LinkProgress>(PROGRESS);
+      if (current.versionstamp !== held.versionstamp) return run;
+      const counter = { held: 0, linked: 0 };
+      let progress: LinkProgress | null = null;
+      const changed = await store.writer.updateChunk(
+        n,
+        async (records) => {
+          counter.held = counter.linked = 0;
+          return await linker(records);
+        },
+        also(counter),
+        (op) => {
+          // The progress goes in the chunk's own commit (one write a chunk, not two).
+          progress = stepped(held!.value, { cursor: n + 1 }, counter);
+          op.set(PROGRESS, progress);
+        },
+      );
+      if (progress && changed > 0) {
+        held = await kv.get<LinkProgress>(PROGRESS) as Deno.KvEntry<LinkProgress>;
+        run.linked += changed;
+        run.held += counter.held;
+        run.chunks++;
+        await pause();
+      } else if (!await advance({ cursor: n + 1 }, { linked: 0, held: 0 })) return run;
     }
   }
 
@@ -169,9 +219,9 @@ export async function linkOrganizations(
         const mapper = await linker(records);
         const pairs = records.map((record) => [mapper(record), record] as const).filter(([n, p]) => n !== p);
         if (pairs.length === 0) continue;
-        const counter = { held: 0 };
+        const counter = { held: 0, linked: 0 };
         await archive.write({ put: pairs.map(([next]) => next) }, (op) => {
-          counter.held = 0;
+          counter.held = counter.linked = 0;
           for (const [next, previous] of pairs) also(counter)(op, next, previous);
         });
         done.linked += pairs.length;

@@ -191,7 +191,7 @@ async function findOrCreate(kv: Deno.Kv, directory: OrganizationDirectory, name:
 /**
  * The organization id of each of `names` (by `nameKey`), making the organizations that do not exist yet
  * (docs/decisions.md, Trust, "Organizations"). Known names cost nothing (the directory keeps them), unknown ones one
- * read per ten, new ones one write each.
+ * read per ten, new ones one write each, made side by side.
  * @throws BusyError after 20 lost races on one name.
  */
 export async function resolveOrganizations(kv: Deno.Kv, names: readonly string[]): Promise<Map<string, string>> {
@@ -199,9 +199,10 @@ export async function resolveOrganizations(kv: Deno.Kv, names: readonly string[]
   const keys = names.map(nameKey);
   const found = await directory.idsByName(keys);
   const byKey = new Map(names.map((name, i) => [keys[i], name]));
-  for (const [key, name] of byKey) {
-    if (!found.has(key)) found.set(key, await findOrCreate(kv, directory, name));
-  }
+  const missing = [...byKey].filter(([key]) => !found.has(key));
+  // New organizations are made side by side (each its own checked write; a taken slug is retried).
+  const made = await Promise.all(missing.map(([, name]) => findOrCreate(kv, directory, name)));
+  missing.forEach(([key], i) => found.set(key, made[i]));
   return new Map(names.map((name) => [name, found.get(nameKey(name))!]));
 }
 

@@ -160,7 +160,8 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * Rewrites the records of chunk `n` that `prepare(records)`'s mapper changes (a record it returns as the same object
    * is unchanged) in one atomic write checked against the chunk as read, with `also`'s mutations for each changed
    * record; a lost race reads the chunk again. When the rewritten chunk would outgrow a value, each changed record is
-   * written on its own instead (`update`). For bulk rewrites (a migration): one commit per chunk, not per record.
+   * written on its own instead (`update`). For bulk rewrites (a migration): one commit per chunk, not per record;
+   * `once` adds the caller's mutations to that commit once (its progress).
    * @returns how many records changed; 0 for a chunk that does not exist.
    * @throws BusyError after `retryBudgetMs` of lost races; InvalidInputError when a write exceeds KV's limits.
    */
@@ -168,6 +169,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
     n: number,
     prepare: (records: readonly R[]) => Promise<(record: R) => R>,
     also?: (op: Deno.AtomicOperation, next: R, previous: R) => void,
+    once?: (op: Deno.AtomicOperation) => void,
   ): Promise<number> {
     let changed = 0;
     let oneByOne: { mapper: (record: R) => R; ids: string[] } | null = null;
@@ -189,6 +191,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
         }
         const op = this.kv.atomic().check({ key: this.model.keys.chunk(n), versionstamp: chunk.versionstamp });
         for (const [record, previous] of pairs) also?.(op, record, previous);
+        once?.(op);
         return await this.commit(op, new Map([[n, replaced]]));
       } finally {
         release();
