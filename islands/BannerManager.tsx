@@ -64,7 +64,9 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
       check: () => ({}),
       call: async () => {
         const uploaded = await upload();
-        if ("error" in uploaded) return { ok: false as const, status: 400, error: uploaded.error, fields: [] };
+        if ("error" in uploaded) {
+          return { ok: false as const, status: 400, error: uploaded.error, apiError: uploaded.error, fields: [] };
+        }
         const orderIndex = rows.reduce((max, r) => Math.max(max, r.orderIndex + 1), 0);
         return await fetchJson<{ banner: BannerRow }>("/api/admin/banners", {
           body: { title, linkUrl: linkUrl.trim() || null, imageId: uploaded.imageId, orderIndex },

@@ -1,11 +1,18 @@
 import { z } from "zod";
 import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 
-/** The field problems zod's issues for `value` become. */
-function problemsOf(schema: z.ZodType, value: unknown) {
+/** The field problems zod's issues for `value` become, with their catalogue keys. */
+function fullProblemsOf(schema: z.ZodType, value: unknown) {
   const result = schema.safeParse(value, PARSE_WITH_INPUT);
   return result.success ? [] : fieldProblems(result.error.issues);
+}
+
+/** The field problems zod's issues for `value` become, as field and English sentence. */
+function problemsOf(schema: z.ZodType, value: unknown) {
+  return fullProblemsOf(schema, value).map(({ field, message }) => ({ field, message }));
 }
 
 Deno.test("zod issues become one plain sentence per field, never a path or zod's wording", () => {
@@ -74,5 +81,29 @@ Deno.test("issues parsed without their input never claim a value is missing", ()
   assertEquals(result.success ? [] : fieldProblems(result.error.issues), [{
     field: "name",
     message: "Enter text here.",
+    messageKey: "fields.text",
   }]);
+});
+
+Deno.test("a field problem carries its catalogue sentence, which a page shows in its own language", () => {
+  const schema = z.object({
+    title: z.string().max(5),
+    link: z.string().regex(/^\//, "fields.linkOrPath"),
+    code: z.string().regex(/^[A-Z]+$/, "Use capital letters."),
+  });
+  const found = fullProblemsOf(schema, { title: "far too long", link: "x", code: "x" });
+  assertEquals(found, [
+    { field: "title", message: "Use at most 5 characters.", messageKey: "fields.maxChars", values: { max: 5 } },
+    {
+      field: "link",
+      message: "Enter a path on this site, such as /internships, or a full web address starting with https://.",
+      messageKey: "fields.linkOrPath",
+    },
+    { field: "code", message: "Use capital letters." },
+  ]);
+  const hi = translatorFor("hi");
+  const [title, link, code] = found.map((problem) => fieldText(hi, problem));
+  assertEquals(title, hi("fields.maxChars", { max: 5 }));
+  assertEquals(/[\u0900-\u097F]/.test(title) && /[\u0900-\u097F]/.test(link), true, "Hindi in Devanagari");
+  assertEquals(code, "Use capital letters.", "a schema's own English stays as written");
 });

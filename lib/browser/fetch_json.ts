@@ -7,15 +7,19 @@
  * The browser adds the same-origin `Origin` header that the CSRF check wants.
  */
 import type { FieldProblem } from "@/lib/field_messages.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 
 /**
- * A failed call: `status` 0 means the network failed; `code` is set by `/api/auth/*`; `fields`
- * lists the fields in error with their sentences (empty when the server named none).
+ * A failed call: `status` 0 means the network failed; `error` is the refusal in English words, `apiError` the
+ * server's own `{error}` text (empty when it sent none); `code` is set by `/api/auth/*`; `fields` lists the fields in
+ * error with their sentences (empty when the server named none). `failureMessage` says it in the page's language.
  */
 export interface ApiFailure {
   ok: false;
   status: number;
   error: string;
+  apiError: string;
   code?: string;
   fields: FieldProblem[];
 }
@@ -53,22 +57,56 @@ function fieldsOf(value: unknown): FieldProblem[] {
   return value.filter((p): p is FieldProblem => typeof p?.field === "string" && typeof p?.message === "string");
 }
 
-function errorText(body: unknown, status: number): { error: string; code?: string; fields: FieldProblem[] } {
+function errorText(
+  body: unknown,
+  status: number,
+): { error: string; apiError: string; code?: string; fields: FieldProblem[] } {
   const { error: value, code, fields } = (body ?? {}) as { error?: unknown; code?: unknown; fields?: unknown };
   const problems = fieldsOf(fields);
-  const failure = { ok: false as const, status, error: "", fields: problems };
+  const failure = { ok: false as const, status, error: "", apiError: "", fields: problems };
   if (typeof value === "string") {
     return {
       error: failureText({ ...failure, error: value }),
+      apiError: value,
       code: typeof code === "string" ? code : undefined,
       fields: problems,
     };
   }
   if (Array.isArray(value)) {
-    return { error: failureText({ ...failure, error: "The server did not accept these answers." }), fields: problems };
+    return {
+      error: failureText({ ...failure, error: "The server did not accept these answers." }),
+      apiError: "",
+      fields: problems,
+    };
   }
   const error = status === 429 ? "Too many attempts. Wait a moment and try again." : `Request failed (${status})`;
-  return { error, fields: [] };
+  return { error, apiError: "", fields: [] };
+}
+
+/**
+ * A refusal in one paragraph in `t`'s language (docs/decisions.md, Languages, "Field errors"): the network's failure,
+ * each field problem as "Label: sentence" (`labels` names the form's fields, else the JSON name in words), too many
+ * attempts, or the server's own English `{error}` (an API's words stay English, introduced in the page's language).
+ */
+export function failureMessage(
+  t: Translate,
+  failure: ApiFailure,
+  labels: Partial<Record<string, string>> = {},
+): string {
+  if (failure.status === 0) return t("common.errors.network");
+  if (failure.fields.length > 0) {
+    return failure.fields
+      .map((problem) =>
+        t("common.errors.fieldLine", {
+          label: labels[problem.field] ?? words(problem.field),
+          sentence: fieldText(t, problem),
+        })
+      )
+      .join(" ");
+  }
+  if (failure.status === 429) return t("common.errors.tooMany");
+  if (!failure.apiError) return t("common.errors.failed", { status: failure.status });
+  return t("common.errors.refused", { error: failure.apiError });
 }
 
 /**
@@ -90,7 +128,7 @@ export async function fetchJson<T>(path: string, options: { method?: string; bod
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, error: NETWORK_ERROR, fields: [] };
+    return { ok: false, status: 0, error: NETWORK_ERROR, apiError: "", fields: [] };
   }
   let body: unknown = null;
   try {

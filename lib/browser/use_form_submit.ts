@@ -7,7 +7,9 @@
  */
 import type { ComponentChildren, RefObject } from "preact";
 import { type StateUpdater, useRef, useState } from "preact/hooks";
-import { type ApiFailure, type ApiResult, failureText } from "./fetch_json.ts";
+import { type ApiFailure, type ApiResult, failureMessage, failureText } from "./fetch_json.ts";
+import { useOptionalT } from "@/lib/i18n/context.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 
 /** A message per field, keyed by the field's JSON name (also its control's `name`). */
 export type FieldErrors<F extends string> = Partial<Record<F, ComponentChildren>>;
@@ -77,6 +79,7 @@ export function useFormSubmit<F extends string>(
   const [formError, setFormError] = useState(initial?.formError ?? "");
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const t = useOptionalT();
 
   const idOf = (field: F) => `${prefix}${field}`;
   const textField = (name: F, value: string, setValue: (value: string) => void): TextFieldBinding<F> => ({
@@ -96,14 +99,17 @@ export function useFormSubmit<F extends string>(
 
   const showFailure = (failure: ApiFailure, labels: Partial<Record<string, string>> = {}) => {
     const found: FieldErrors<F> = {};
-    const elsewhere = failure.fields.filter(({ field, message }) => {
-      if (!(fields as readonly string[]).includes(field)) return true;
-      found[field as F] ??= message;
+    const elsewhere = failure.fields.filter((problem) => {
+      if (!(fields as readonly string[]).includes(problem.field)) return true;
+      found[problem.field as F] ??= t ? fieldText(t, problem) : problem.message;
       return false;
     });
     showErrors(found);
     const shown = Object.keys(found).length > 0;
-    setFormError(shown && elsewhere.length === 0 ? "" : failureText({ ...failure, fields: elsewhere }, labels));
+    const rest = { ...failure, fields: elsewhere };
+    setFormError(
+      shown && elsewhere.length === 0 ? "" : t ? failureMessage(t, rest, labels) : failureText(rest, labels),
+    );
   };
 
   const send = async <T>(call: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> => {

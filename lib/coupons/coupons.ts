@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
+import { fieldProblem } from "@/lib/field_messages.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "@/lib/money.ts";
 import { deleteSlotsOf, usedCount } from "./reservations.ts";
 
@@ -35,7 +35,7 @@ export const COUPON_ERRORS = {
 export const DUPLICATE_CODE = "Coupon code already exists";
 
 /** The sentence shown at the code field for `DUPLICATE_CODE`. */
-const DUPLICATE_CODE_FIELD = { field: "code", message: "Another coupon has this code: choose a different one." };
+const DUPLICATE_CODE_FIELD = fieldProblem("code", { key: "fields.couponCodeTaken" });
 
 /** A coupon as stored: a percentage, or a fixed amount in paise. */
 export interface CouponRecord {
@@ -78,7 +78,7 @@ const CouponFieldsSchema = z.object({
 
 const percentAtMost100 = (c: { discountType?: DiscountType; discountValue?: number }) =>
   c.discountType !== "percentage" || c.discountValue === undefined || c.discountValue <= 100;
-const PERCENT_MESSAGE = { message: "A percentage is at most 100", path: ["discountValue"] };
+const PERCENT_MESSAGE = { message: "fields.percentMax", path: ["discountValue"] };
 
 /** Body of `POST /api/admin/coupons`. */
 export const CouponCreateSchema = CouponFieldsSchema.extend({
@@ -144,7 +144,7 @@ export const EXPIRED_AT_CREATION = "The expiry date has already passed: a coupon
 export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Coupon> {
   const now = new Date().toISOString();
   if (input.expiresAt !== null && Date.parse(input.expiresAt) <= Date.parse(now)) {
-    throw new InvalidInputError(EXPIRED_AT_CREATION, [{ field: "expiresAt", message: EXPIRY_PASSED }]);
+    throw new InvalidInputError(EXPIRED_AT_CREATION, [fieldProblem("expiresAt", { key: "fields.expiryPassed" })]);
   }
   const { discountValue, ...fields } = input;
   const record: CouponRecord = {

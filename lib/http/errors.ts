@@ -24,7 +24,7 @@ import {
   UpstreamRefusalError,
   ValidationError,
 } from "@/lib/errors.ts";
-import { type FieldProblem, fieldProblems } from "@/lib/field_messages.ts";
+import { type FieldProblem, fieldProblems, issueMessage } from "@/lib/field_messages.ts";
 
 /**
  * Status of each kind of authentication error (docs/decisions.md, Auth): a duplicate e-mail is
@@ -63,7 +63,11 @@ function withFields<T extends object>(body: T, fields: FieldProblem[]): T | T & 
 
 function bodyOf(error: DomainError): unknown {
   if (error instanceof ValidationError) {
-    const issues = error.issues.map(({ code, path, message }) => ({ code, path: path.map(String), message }));
+    const issues = error.issues.map(({ code, path, message }) => ({
+      code,
+      path: path.map(String),
+      message: issueMessage(message),
+    }));
     return withFields({ error: issues }, fieldProblems(error.issues));
   }
   if (error instanceof AuthError) {

@@ -16,9 +16,13 @@ const SAME_IN_BOTH = new Set<MessageKey>([
   "layout.footer.api",
   "layout.footer.rss",
   "mail.signature",
+  "common.errors.fieldLine",
 ]);
 
-/** The placeholders, tags and select choices of a message, as sorted text. */
+/**
+ * The placeholders, tags and select choices of a message, as sorted text. A plural counts as its placeholder: Hindi
+ * may write `{count}` where English needs `{count, plural, one {…} other {…}}`.
+ */
 function shape(elements: MessageFormatElement[], found = new Set<string>()): Set<string> {
   for (const element of elements) {
     if (element.type === TYPE.argument || element.type === TYPE.number || element.type === TYPE.date) {
@@ -33,7 +37,7 @@ function shape(elements: MessageFormatElement[], found = new Set<string>()): Set
       for (const option of Object.values(element.options)) shape(option.value, found);
     }
     if (element.type === TYPE.plural) {
-      found.add(`{${element.value}, plural}`);
+      found.add(`{${element.value}}`);
       for (const option of Object.values(element.options)) shape(option.value, found);
     }
   }

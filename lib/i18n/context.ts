@@ -1,11 +1,13 @@
 /**
  * Browser-safe: how components find their words (docs/decisions.md, Languages). `_app` provides the request's
- * translator to every page and component; an island provides its own, made from its `text` prop (`IslandText`), so a
- * component reads `useT()` the same way on a page and inside an island.
+ * translator to every page and component; an island provides its own, made from its `text` prop (`IslandTextProvider`,
+ * `lib/i18n/island_text.ts`), so a component reads `useT()` the same way on a page and inside an island. Imports the
+ * translator's types only: a shared component that reads `useOptionalT()` adds no formatter to an island that has no
+ * words of its own.
  */
-import { type ComponentChildren, createContext, h } from "preact";
+import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import { type IslandText, type Translate, translatorOf } from "./translator.ts";
+import type { Translate } from "./translator.ts";
 
 /** The translator of what is being rendered; null outside `_app` and islands. */
 export const TextContext = createContext<Translate | null>(null);
@@ -20,7 +22,10 @@ export function useT(): Translate {
   return t;
 }
 
-/** Provides the translator of an island's `text` prop to the island's content. */
-export function IslandTextProvider({ text, children }: { text: IslandText; children?: ComponentChildren }) {
-  return h(TextContext.Provider, { value: translatorOf(text) }, children);
+/**
+ * The translator when something provides one, else null: for the shared components that islands still without their
+ * `text` render in the browser, which then keep their English.
+ */
+export function useOptionalT(): Translate | null {
+  return useContext(TextContext);
 }

@@ -219,7 +219,7 @@ export const InternshipQuerySchema = z.object({
   search: (search ?? q ?? "").toLowerCase().split(/\s+/).filter(Boolean),
 })).refine(
   (query) => query.minStipend === undefined || query.maxStipend === undefined || query.minStipend <= query.maxStipend,
-  { path: ["maxStipend"], message: "The maximum stipend must not be below the minimum." },
+  { path: ["maxStipend"], message: "fields.maxBelowMin" },
 );
 
 /** A parsed list query; `search` holds the lower-case search words. */

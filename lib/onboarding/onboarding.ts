@@ -28,7 +28,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { fieldProblem, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { clearableText, invalidFieldError, textList } from "@/lib/users/profile.ts";
 import { updateUser, updateUserOps, type User, type UserPatch } from "@/lib/users/users.ts";
 
@@ -132,16 +132,16 @@ export const studentOnboardingSchema = z.object({
 const STUDENT_FIELDS = ["persona", ...Object.keys(studentOnboardingSchema.shape)];
 
 /** The sentence beside each onboarding answer that is not valid. */
-const ONBOARDING_MESSAGES: Record<string, string> = {
-  persona: "Choose the option that describes you.",
-  locationType: "Choose city or state.",
-  locationValue: `Enter your city or state, at most ${ONBOARDING_TEXT_MAX} characters.`,
-  educationLevel: "Choose one of the offered education levels.",
-  fieldOfStudy: "Choose one of the offered fields of study.",
-  fieldOther: `Name your field of study, at most ${ONBOARDING_TEXT_MAX} characters.`,
-  opportunityInterests: "Choose at most 20.",
-  domainPreferences: "Choose at most 20.",
-  struggles: "Choose at most 20.",
+const ONBOARDING_MESSAGES: Record<string, Sentence> = {
+  persona: { key: "profile.problem.persona" },
+  locationType: { key: "profile.problem.locationType" },
+  locationValue: { key: "profile.problem.locationValue", values: { max: ONBOARDING_TEXT_MAX } },
+  educationLevel: { key: "profile.problem.educationLevel" },
+  fieldOfStudy: { key: "profile.problem.fieldOfStudy" },
+  fieldOther: { key: "profile.problem.fieldOther", values: { max: ONBOARDING_TEXT_MAX } },
+  opportunityInterests: { key: "profile.problem.chooseAtMost", values: { max: 20 } },
+  domainPreferences: { key: "profile.problem.chooseAtMost", values: { max: 20 } },
+  struggles: { key: "profile.problem.chooseAtMost", values: { max: 20 } },
 };
 
 /** A validated onboarding body. */
@@ -160,7 +160,7 @@ export function parseOnboarding(body: unknown): OnboardingInput {
     : {};
   const persona = z.enum(PERSONAS).safeParse(record.persona);
   if (!persona.success) {
-    throw new InvalidInputError("Invalid persona", [{ field: "persona", message: ONBOARDING_MESSAGES.persona }]);
+    throw new InvalidInputError("Invalid persona", [fieldProblem("persona", ONBOARDING_MESSAGES.persona)]);
   }
   if (persona.data === "society") return { persona: "society" };
   const result = studentOnboardingSchema.safeParse(record, PARSE_WITH_INPUT);

@@ -95,10 +95,10 @@ const text = (max: number) => TextSchema.trim().min(1).max(max);
 const optionalText = (max: number) => TextSchema.trim().max(max).nullish().transform((v) => v || null);
 
 /** A real calendar date written `YYYY-MM-DD`. */
-const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD.").refine((v) => {
+const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "fields.dateFormat").refine((v) => {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-}, "Enter a real date.").meta({ format: "date" });
+}, "fields.realDate").meta({ format: "date" });
 
 /**
  * A submission body. `title`, `type`, `startDate` and `endDate` are required; `endDate` is not
@@ -116,7 +116,7 @@ export const OpportunityCreateSchema = z.object({
   organizer: optionalText(200),
 }).refine((o) => o.endDate >= o.startDate, {
   path: ["endDate"],
-  message: "The end date must not be before the start date.",
+  message: "fields.endBeforeStart",
 });
 export type OpportunityCreate = z.infer<typeof OpportunityCreateSchema>;
 

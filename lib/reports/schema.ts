@@ -89,7 +89,7 @@ export const ReportCreateSchema = z.strictObject({
   details: TextSchema.trim().max(DETAILS_MAX).nullish().transform((text) => text || null),
 }).refine((report) => report.reason !== "other" || report.details !== null, {
   path: ["details"],
-  message: "Tell us what is wrong: details are required for other",
+  message: "fields.reportDetails",
 });
 export type ReportCreate = z.infer<typeof ReportCreateSchema>;
 

@@ -10,7 +10,7 @@ import { isImageReference } from "@/lib/users/profile.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (docs/decisions.md, Toolkits and payments). */
 export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {
-  message: "Use at most 2 decimal places.",
+  message: "fields.twoDecimals",
 });
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -20,14 +20,14 @@ const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
  */
 const videoUrl = z.url({
   protocol: /^https$/,
-  error: "Use an https address: an http video does not play on an https site",
+  error: "fields.httpsVideo",
 })
   .max(2048);
 const text = (max: number) => TextSchema.trim().min(1).max(max);
 /** A cover image: an http(s) URL, or the path of an image uploaded to this site (`/api/files/<id>`). */
 const imageReference = z.string().max(2048).refine(
   isImageReference,
-  "Enter a web address starting with https://, or a path on this site.",
+  "fields.imageReference",
 );
 
 /** Lesson types. */
@@ -43,7 +43,7 @@ export const ARTICLE_MAX = 200_000;
  * charged as ₹1, more than the toolkit costs (docs/decisions.md, Toolkits and payments, "Prices").
  */
 const ToolkitPriceSchema = RupeesSchema.refine((rupees) => rupees === 0 || rupees >= 1, {
-  message: "A price is 0 (free) or at least ₹1",
+  message: "fields.priceMinimum",
 });
 
 /** Body of `POST /api/toolkits` and `POST /api/admin/toolkits`. */

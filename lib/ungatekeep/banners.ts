@@ -35,15 +35,11 @@ const NOT_FOUND = "Banner not found";
 const MAX_RETRIES = 10;
 const bannerKey = (id: string): Deno.KvKey => ["banners", id];
 
-/** The sentence shown at the link field for a link that is neither a path nor a web address. */
-export const BAD_LINK =
-  "Enter a path on this site, such as /internships, or a full web address starting with https://.";
-
 /** A path on this site (one leading slash) or an http(s) URL. */
 const LinkSchema = z.union([
   z.string().regex(/^\/(?![/\\])[^\s\\]*$/, "Must be a path or an http(s) URL").max(2048),
   HttpUrlSchema,
-], { error: BAD_LINK });
+], { error: "fields.linkOrPath" });
 
 const fields = {
   title: TextSchema.trim().min(1).max(200),

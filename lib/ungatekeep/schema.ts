@@ -75,7 +75,7 @@ export const ImageUrlSchema = z.union([
 
 /** An ISO 8601 timestamp, stored normalized (`toISOString`), years 2000 to 9999. */
 const TimestampSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString())
-  .refine((value) => value >= "2000" && value < "9999", "Enter a date between the years 2000 and 9999.");
+  .refine((value) => value >= "2000" && value < "9999", "fields.yearRange");
 
 const fields = {
   title: TextSchema.trim().min(1).max(200),

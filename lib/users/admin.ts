@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
 
@@ -63,7 +63,7 @@ export const INVALID_ROLE_MESSAGE = `Role must be one of: ${ROLES.join(", ")}`;
 export const roleChangeSchema = z.object({ role: z.enum(ROLES) });
 
 /** The sentence shown at the role field for a missing or unknown role. */
-export const ROLE_SENTENCE = `Choose one of the roles: ${ROLES.slice(0, -1).join(", ")} or ${ROLES.at(-1)}.`;
+export const ROLE_SENTENCE = { key: "admin.users.roleProblem" } as const satisfies Sentence;
 
 /**
  * Validates a role-change body.

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
-import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { TextSchema } from "@/lib/text.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
@@ -67,7 +67,7 @@ export function textList() {
 export function invalidFieldError(
   issues: readonly z.core.$ZodIssue[],
   fields: readonly string[],
-  messages: Record<string, string> = {},
+  messages: Record<string, Sentence> = {},
 ): InvalidInputError {
   const rank = (issue: z.core.$ZodIssue) => {
     const index = fields.indexOf(String(issue.path[0]));
@@ -79,16 +79,15 @@ export function invalidFieldError(
 }
 
 /** The sentence beside each profile field that is not valid. */
-export const PROFILE_MESSAGES: Record<string, string> = {
-  name: `Enter your name, at most ${PROFILE_LIMITS.name} characters.`,
-  image: "Enter a web address that starts with https://, or leave it empty.",
-  fieldInterests: `Choose at most ${PROFILE_LIMITS.listItems} interests.`,
-  opportunityInterests: `Choose at most ${PROFILE_LIMITS.listItems} interests.`,
-  dateOfBirth: "Enter a real date from 1900 up to today.",
-  collegeInstitute:
-    `Use letters, digits, spaces and . & ' ( ) - only, with at least one letter, at most ${PROFILE_LIMITS.collegeInstitute} characters.`,
-  contactNumber: "Enter a 10-digit mobile number, like 98765 43210.",
-  currentRole: `Use at most ${PROFILE_LIMITS.currentRole} characters.`,
+export const PROFILE_MESSAGES: Record<string, Sentence> = {
+  name: { key: "profile.problem.name", values: { max: PROFILE_LIMITS.name } },
+  image: { key: "profile.problem.image" },
+  fieldInterests: { key: "profile.problem.interests", values: { max: PROFILE_LIMITS.listItems } },
+  opportunityInterests: { key: "profile.problem.interests", values: { max: PROFILE_LIMITS.listItems } },
+  dateOfBirth: { key: "profile.problem.dateOfBirth" },
+  collegeInstitute: { key: "profile.problem.college", values: { max: PROFILE_LIMITS.collegeInstitute } },
+  contactNumber: { key: "profile.problem.contactNumber" },
+  currentRole: { key: "fields.maxChars", values: { max: PROFILE_LIMITS.currentRole } },
 };
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -222,7 +222,13 @@ Deno.test("a missing or bad role is 400 naming the allowed roles, and nothing ch
     const res = await patch(t, admin, target.user.id, body);
     assertEquals(res.status, 400, JSON.stringify(body));
     assertEquals(res.headers.get("content-type"), "application/json");
-    const fields = Array.isArray(body) || body === null ? {} : { fields: [{ field: "role", message: ROLE_SENTENCE }] };
+    const fields = Array.isArray(body) || body === null ? {} : {
+      fields: [{
+        field: "role",
+        message: "Choose one of the roles: user, member or admin.",
+        messageKey: ROLE_SENTENCE.key,
+      }],
+    };
     assertEquals(await res.json(), { error: "Role must be one of: user, member, admin", ...fields });
   }
   assertEquals((await getUser(t.kv, target.user.id))?.role, "member");

@@ -9,7 +9,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { EXPIRY_PASSED, HTTP_VIDEO } from "@/lib/browser/admin_checks.ts";
-import { BAD_LINK } from "@/lib/ungatekeep/banners.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
 
@@ -71,7 +71,7 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
     const link = page.getByLabel("Link (a path such as /internships, or an https:// URL)");
     await link.fill("internships");
     await page.getByRole("button", { name: "Add banner" }).click();
-    await assertFieldError(link, BAD_LINK);
+    await assertFieldError(link, translatorFor("en")("fields.linkOrPath"));
     await assertPlainWords(page, "banner form");
     await assertAccessible(page, "banner form with an error");
   });
@@ -120,7 +120,7 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
     await role.evaluate((select: HTMLSelectElement) => select.add(new Option("owner", "owner")));
     await role.selectOption("owner");
     await page.getByRole("button", { name: "Make owner" }).click();
-    await assertFieldError(page.getByLabel("Role of Meera Member"), ROLE_SENTENCE);
+    await assertFieldError(page.getByLabel("Role of Meera Member"), translatorFor("en")(ROLE_SENTENCE.key));
     assertEquals(await page.getByRole("dialog").count(), 0, "the dialog closed");
     await assertPlainWords(page, "users table");
     await assertAccessible(page, "users table with an error");

@@ -21,7 +21,7 @@ Deno.test("errors map to their status, JSON body and headers", async () => {
   const issues = [{ code: "custom" as const, path: ["email"], message: "Invalid email", input: "x" }];
   assertEquals((await answerOf(errorResponse(new ValidationError(issues)))).body, {
     error: [{ code: "custom", path: ["email"], message: "Invalid email" }],
-    fields: [{ field: "email", message: "This value is not accepted." }],
+    fields: [{ field: "email", message: "This value is not accepted.", messageKey: "fields.notAccepted" }],
   });
   const contact = [{ field: "contactNumber", message: "Enter exactly 10 digits." }];
   assertEquals((await answerOf(errorResponse(new InvalidInputError("Invalid contactNumber", contact)))).body, {

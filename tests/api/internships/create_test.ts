@@ -87,6 +87,7 @@ Deno.test("POST /api/internships: missing required fields give the zod issue arr
   assertEquals(fields.find((f: { field: string }) => f.field === "title"), {
     field: "title",
     message: "Fill in this field.",
+    messageKey: "fields.required",
   });
 });
 

@@ -4,7 +4,11 @@ import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
 /** The sentence a taken code gets at its field. */
-const CODE_TAKEN = { field: "code", message: "Another coupon has this code: choose a different one." };
+const CODE_TAKEN = {
+  field: "code",
+  message: "Another coupon has this code: choose a different one.",
+  messageKey: "fields.couponCodeTaken",
+};
 
 Deno.test("admin coupons: create stores the code upper case with defaults, search by code, patch, delete", async () => {
   await using shop = await openShop();

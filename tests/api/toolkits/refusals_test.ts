@@ -122,7 +122,7 @@ Deno.test("a coupon that has already expired is refused at creation; a future ex
     },
   });
   assertEquals(await expired.clone().json().then((body) => body.fields), [
-    { field: "expiresAt", message: EXPIRY_PASSED },
+    { field: "expiresAt", message: EXPIRY_PASSED, messageKey: "fields.expiryPassed" },
   ]);
   assertEquals(await refusal(expired), [EXPIRED_AT_CREATION]);
   const list = await (await t.fetch("/api/admin/coupons", { headers: admin.headers })).json();

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { uploadedId } from "@/tests/fixtures/posts.ts";
-import { BAD_LINK } from "@/lib/ungatekeep/banners.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 Deno.test("banners: admin CRUD; GET /api/banners lists only active ones by orderIndex", async () => {
   await using t = await createTestApp();
@@ -48,7 +48,11 @@ Deno.test("banners: javascript:, data: and protocol-relative links, an unknown i
   for (const linkUrl of ["javascript:alert(1)", "data:text/html,x", "//evil.example", "/\\evil.example"]) {
     const res = await t.json("POST", "/api/admin/banners", { body: { title: "x", linkUrl }, headers: admin.headers });
     assertEquals(res.status, 400, linkUrl);
-    assertEquals((await res.json()).fields, [{ field: "linkUrl", message: BAD_LINK }], "a sentence at the link field");
+    assertEquals((await res.json()).fields, [{
+      field: "linkUrl",
+      message: translatorFor("en")("fields.linkOrPath"),
+      messageKey: "fields.linkOrPath",
+    }], "a sentence at the link field");
   }
   const unknown = await t.json(
     "POST",
