@@ -8,6 +8,8 @@ import type { ComponentChildren } from "preact";
 import { Notice, TextField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON, STACKED_TABLE } from "@/lib/browser/styles.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
+import { useOptionalT } from "@/lib/i18n/context.ts";
+import { pageRange } from "@/lib/browser/pagination.ts";
 
 /** What the list parts read of `useAdminList`'s state. */
 type ListState = Pick<
@@ -61,6 +63,7 @@ export interface ListMessagesProps {
 
 /** The status line (announced to screen readers) and the load and row error notices of an admin list. */
 export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle, retry = false }: ListMessagesProps) {
+  const t = useOptionalT();
   return (
     <>
       <p role="status" class="min-h-5 text-sm text-slate-700">
@@ -72,7 +75,9 @@ export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle,
           {retry && (
             <>
               {" "}
-              <button type="button" class="font-medium underline" onClick={list.reload}>Try again</button>
+              <button type="button" class="font-medium underline" onClick={list.reload}>
+                {t ? t("common.tryAgain") : "Try again"}
+              </button>
             </>
           )}
         </Notice>
@@ -99,10 +104,11 @@ export interface ListPagesProps {
 /** "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset. */
 export function ListPages({ label, list, pageSize, shown, total, hasMore, disabled = false }: ListPagesProps) {
   const { offset, setOffset, loading } = list;
+  const t = useOptionalT();
   return (
     <nav aria-label={label} class="flex items-center justify-between gap-4">
       <p class="text-sm text-slate-700">
-        {total > 0 && shown > 0 ? `${offset + 1}–${offset + shown} of ${total}` : ""}
+        {total > 0 && shown > 0 ? pageRange(t, offset, shown, total) : ""}
       </p>
       <div class="flex gap-2">
         <button
@@ -111,7 +117,7 @@ export function ListPages({ label, list, pageSize, shown, total, hasMore, disabl
           disabled={disabled || loading || offset === 0}
           onClick={() => setOffset(Math.max(0, offset - pageSize))}
         >
-          Previous
+          {t ? t("common.pagination.previous") : "Previous"}
         </button>
         <button
           type="button"
@@ -119,7 +125,7 @@ export function ListPages({ label, list, pageSize, shown, total, hasMore, disabl
           disabled={disabled || loading || !hasMore}
           onClick={() => setOffset(offset + pageSize)}
         >
-          Next
+          {t ? t("common.pagination.next") : "Next"}
         </button>
       </div>
     </nav>

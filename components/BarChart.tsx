@@ -3,7 +3,7 @@
  * dates labelled. The SVG is an image with a title and description; the figures are also given as a table for
  * screen readers (`sr-only`), which the chart's description points to.
  */
-import { formatDate } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** One bar: its date (`YYYY-MM-DD`) and value. */
 export interface Bar {
@@ -25,6 +25,7 @@ export function BarChart(
     color?: string;
   },
 ) {
+  const t = useT();
   const max = Math.max(1, ...bars.map((b) => b.value));
   const step = WIDTH / Math.max(1, bars.length);
   const plot = HEIGHT - TOP - BOTTOM;
@@ -35,7 +36,9 @@ export function BarChart(
     <figure class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <figcaption id={`${id}-title`} class="font-semibold text-slate-900">
         {title}
-        <span class="ml-2 text-sm font-normal text-slate-700">{`total ${format(sum)}, highest ${format(max)}`}</span>
+        <span class="ml-2 text-sm font-normal text-slate-700">
+          {t("common.chart.summary", { total: format(sum), highest: format(max) })}
+        </span>
       </figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -59,27 +62,25 @@ export function BarChart(
               fill={color}
               rx="1.5"
             >
-              <title>{`${formatDate(bar.date)}: ${format(bar.value)}`}</title>
+              <title>{`${t.date(bar.date)}: ${format(bar.value)}`}</title>
             </rect>
           );
         })}
-        {first && <text x="0" y={HEIGHT - 6} font-size="11" fill="#334155">{formatDate(first)}</text>}
-        {last && (
-          <text x={WIDTH} y={HEIGHT - 6} font-size="11" fill="#334155" text-anchor="end">{formatDate(last)}</text>
-        )}
+        {first && <text x="0" y={HEIGHT - 6} font-size="11" fill="#334155">{t.date(first)}</text>}
+        {last && <text x={WIDTH} y={HEIGHT - 6} font-size="11" fill="#334155" text-anchor="end">{t.date(last)}</text>}
       </svg>
       <table id={`${id}-table`} class="sr-only">
         <caption>{title}</caption>
         <thead>
           <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Value</th>
+            <th scope="col">{t("common.chart.date")}</th>
+            <th scope="col">{t("common.chart.value")}</th>
           </tr>
         </thead>
         <tbody>
           {bars.map((bar) => (
             <tr key={bar.date}>
-              <th scope="row">{formatDate(bar.date)}</th>
+              <th scope="row">{t.date(bar.date)}</th>
               <td>{format(bar.value)}</td>
             </tr>
           ))}

@@ -7,6 +7,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useId, useRef } from "preact/hooks";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useOptionalT } from "@/lib/i18n/context.ts";
 
 /** Props of `ConfirmDialog`. */
 export interface ConfirmDialogProps {
@@ -34,6 +35,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const { open, title, children, confirmLabel, busyLabel, busy, tone = "primary", notice, onConfirm, onCancel } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
+  const t = useOptionalT();
   useEffect(() => {
     if (open && !dialog.current?.open) dialog.current?.showModal();
     if (!open && dialog.current?.open) dialog.current.close();
@@ -55,7 +57,9 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <p id={`${id}-text`} class="text-slate-700">{children}</p>
           {notice}
           <div class="flex justify-end gap-2">
-            <button type="button" class={SECONDARY_BUTTON} disabled={busy} onClick={onCancel}>Cancel</button>
+            <button type="button" class={SECONDARY_BUTTON} disabled={busy} onClick={onCancel}>
+              {t ? t("common.cancel") : "Cancel"}
+            </button>
             <button
               type="button"
               disabled={busy}

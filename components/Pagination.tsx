@@ -4,6 +4,7 @@
  * without JavaScript; an island may add a click handler that loads the page in place.
  * Free of server-only imports, so islands can use it.
  */
+import { useOptionalT } from "@/lib/i18n/context.ts";
 
 /** Where a page link goes; `onClick` (islands only) replaces the full page load. */
 export interface PageLink {
@@ -15,7 +16,7 @@ export interface PageLink {
 export interface PaginationProps {
   prev: PageLink | null;
   next: PageLink | null;
-  /** Shown between the links, e.g. `pagePosition(…)`; nothing when omitted. */
+  /** Shown between the links, e.g. `pagePosition(t, …)`; nothing when omitted. */
   position?: string;
   /** Extra classes for the `<nav>`, e.g. a top margin. */
   class?: string;
@@ -23,15 +24,18 @@ export interface PaginationProps {
 
 /** The `<nav aria-label="Pagination">`; renders nothing when there is neither a previous nor a next page. */
 export function Pagination({ prev, next, position, class: extra }: PaginationProps) {
+  const t = useOptionalT();
   if (!prev && !next) return null;
   return (
     <nav
-      aria-label="Pagination"
+      aria-label={t ? t("common.pagination.label") : "Pagination"}
       class={extra ? `${extra} flex items-center justify-between gap-4` : "flex items-center justify-between gap-4"}
     >
-      {prev ? <PageLinkButton link={prev} rel="prev" label="Previous" /> : <span />}
+      {prev
+        ? <PageLinkButton link={prev} rel="prev" label={t ? t("common.pagination.previous") : "Previous"} />
+        : <span />}
       {position !== undefined && <span class="text-sm text-slate-700">{position}</span>}
-      {next ? <PageLinkButton link={next} rel="next" label="Next" /> : <span />}
+      {next ? <PageLinkButton link={next} rel="next" label={t ? t("common.pagination.next") : "Next"} /> : <span />}
     </nav>
   );
 }

@@ -10,6 +10,7 @@ import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } f
 import { describedBy } from "@/lib/browser/field_props.ts";
 import { CONTROL, INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { useOptionalT } from "@/lib/i18n/context.ts";
 
 function withClass(base: string, extra?: string): string {
   return extra ? `${base} ${extra}` : base;
@@ -94,11 +95,11 @@ export interface Choice {
 }
 
 /**
- * A `<select>` with its label, hint and error, and a placeholder first option unless
+ * A `<select>` with its label, hint and error, and a placeholder first option ("Choose…" unless given) unless
  * `placeholder` is null (a field that always has a value).
  */
 export function SelectField(
-  { id, name = id, label, hint, error, options, value, placeholder = "Choose…", onChange }: FieldProps & {
+  { id, name = id, label, hint, error, options, value, placeholder, onChange }: FieldProps & {
     name?: string;
     options: Choice[];
     value: string;
@@ -106,6 +107,7 @@ export function SelectField(
     onChange: (value: string) => void;
   },
 ) {
+  const t = useOptionalT();
   return (
     <div>
       <label for={id} class="block text-sm font-medium text-slate-800">{label}</label>
@@ -119,7 +121,7 @@ export function SelectField(
         class={controlClass(error)}
         onChange={(e) => onChange(e.currentTarget.value)}
       >
-        {placeholder !== null && <option value="">{placeholder}</option>}
+        {placeholder !== null && <option value="">{placeholder ?? (t ? t("common.choose") : "Choose…")}</option>}
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
       <FieldError id={id} error={error} />

@@ -184,7 +184,7 @@ export default function AdminOpportunitiesQueue() {
       )}
       {queue && (
         <Pagination
-          position={pagePosition(offset, rows.length, queue.pagination.total)}
+          position={pagePosition(null, offset, rows.length, queue.pagination.total)}
           prev={offset > 0
             ? {
               href: "#",

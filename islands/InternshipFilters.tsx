@@ -370,7 +370,7 @@ export default function InternshipFilters(
         <Pagination
           prev={pageLink(prev)}
           next={pageLink(next)}
-          position={pagePosition(pagination.offset, internships.length, pagination.total)}
+          position={pagePosition(null, pagination.offset, internships.length, pagination.total)}
           class="mt-6"
         />
       </section>

@@ -61,5 +61,5 @@ export { formatDate };
 
 /** The result count sentence of a page of `shown` (at least 1) internships, e.g. "Showing 1–10 of 34 internships". */
 export function showingInternships(offset: number, shown: number, total: number): string {
-  return `Showing ${pageRange(offset, shown, total)} ${total === 1 ? "internship" : "internships"}`;
+  return `Showing ${pageRange(null, offset, shown, total)} ${total === 1 ? "internship" : "internships"}`;
 }

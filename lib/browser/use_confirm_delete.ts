@@ -6,6 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useOptionalT } from "@/lib/i18n/context.ts";
 
 /** Options of `useConfirmDelete`. */
 export interface ConfirmDeleteOptions<T> {
@@ -34,6 +35,7 @@ export interface ConfirmDelete<T> {
 }
 
 export function useConfirmDelete<T>(options: ConfirmDeleteOptions<T>): ConfirmDelete<T> {
+  const t = useOptionalT();
   const [target, setTarget] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -52,8 +54,8 @@ export function useConfirmDelete<T>(options: ConfirmDeleteOptions<T>): ConfirmDe
     dialog: {
       open: target !== null,
       busy,
-      confirmLabel: "Yes, delete",
-      busyLabel: "Deleting…",
+      confirmLabel: t ? t("common.yesDelete") : "Yes, delete",
+      busyLabel: t ? t("common.deleting") : "Deleting…",
       tone: "danger",
       onConfirm: confirm,
       onCancel: () => setTarget(null),

@@ -219,7 +219,7 @@ export default define.page<Data>(function AdminModerationPage({ data }) {
           </ul>
         )}
       <Pagination
-        position={pagePosition(offset, page.items.length, total)}
+        position={pagePosition(null, offset, page.items.length, total)}
         prev={offset > 0 ? { href: href({ status, kind, offset: Math.max(0, offset - PAGE_SIZE) }) } : null}
         next={offset + PAGE_SIZE < total ? { href: href({ status, kind, offset: offset + PAGE_SIZE }) } : null}
       />

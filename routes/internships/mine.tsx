@@ -78,7 +78,7 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
       <Pagination
         prev={prev === null ? null : { href: pageHref(prev) }}
         next={next === null ? null : { href: pageHref(next) }}
-        position={pagePosition(offset, internships.length, total)}
+        position={pagePosition(null, offset, internships.length, total)}
         class="mt-6"
       />
     </section>

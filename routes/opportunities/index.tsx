@@ -142,7 +142,7 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
         )}
       <Pagination
         class="mt-6"
-        position={pagePosition(offset, opportunities.length, total)}
+        position={pagePosition(null, offset, opportunities.length, total)}
         prev={offset > 0 ? { href: href(type, search, Math.max(0, offset - PAGE_SIZE)) } : null}
         next={offset + PAGE_SIZE < total ? { href: href(type, search, offset + PAGE_SIZE) } : null}
       />

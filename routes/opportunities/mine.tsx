@@ -81,7 +81,7 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
         )}
       <Pagination
         class="mt-6"
-        position={pagePosition(offset, opportunities.length, total)}
+        position={pagePosition(null, offset, opportunities.length, total)}
         prev={offset > 0 ? { href: `/opportunities/mine?offset=${Math.max(0, offset - PAGE_SIZE)}` } : null}
         next={offset + PAGE_SIZE < total ? { href: `/opportunities/mine?offset=${offset + PAGE_SIZE}` } : null}
       />

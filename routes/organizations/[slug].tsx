@@ -265,7 +265,7 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
           )}
         <Pagination
           class="mt-6"
-          position={pagePosition(offset, internships.length, stats.openInternships)}
+          position={pagePosition(null, offset, internships.length, stats.openInternships)}
           prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
           next={offset + PAGE_SIZE < stats.openInternships ? { href: href(offset + PAGE_SIZE) } : null}
         />

@@ -127,7 +127,7 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
       {guest && feed.hiddenCount > 0 && <GuestPrompt hidden={feed.hiddenCount} callbackURL={href(tag)} />}
       {!guest && (
         <Pagination
-          position={pagePosition(offset, feed.posts.length, feed.total)}
+          position={pagePosition(null, offset, feed.posts.length, feed.total)}
           prev={offset > 0 ? { href: href(tag, Math.max(0, offset - DEFAULT_FEED_LIMIT)) } : null}
           next={offset + feed.posts.length < feed.total ? { href: href(tag, offset + DEFAULT_FEED_LIMIT) } : null}
         />

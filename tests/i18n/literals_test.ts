@@ -60,7 +60,6 @@ const ALLOWED = new Set([
 export const PENDING = new Set<string>([
   "components/AdminList.tsx",
   "components/AdminNav.tsx",
-  "components/BarChart.tsx",
   "components/ConfirmDialog.tsx",
   "components/ForYou.tsx",
   "components/LegalPage.tsx",
@@ -138,7 +137,6 @@ export const PENDING = new Set<string>([
   "lib/browser/use_refund.ts",
   "lib/comments/comments.ts",
   "lib/comments/reply_mail.tsx",
-  "lib/field_messages.ts",
   "lib/opportunities/opportunities.ts",
   "lib/purchases/mails.tsx",
   "lib/purchases/refunds.ts",

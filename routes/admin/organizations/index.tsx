@@ -125,7 +125,7 @@ export default define.page<Data>(function AdminOrganizationsPage({ data: { page,
         </p>
       )}
       <Pagination
-        position={pagePosition(offset, page.organizations.length, total)}
+        position={pagePosition(null, offset, page.organizations.length, total)}
         prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
         next={offset + PAGE_SIZE < total ? { href: href(offset + PAGE_SIZE) } : null}
       />

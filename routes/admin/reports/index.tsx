@@ -185,7 +185,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
           </ul>
         )}
       <Pagination
-        position={pagePosition(offset, page.targets.length, total)}
+        position={pagePosition(null, offset, page.targets.length, total)}
         prev={offset > 0
           ? { href: href({ status: status === "open" ? undefined : status, kind, offset: offset - PAGE_SIZE }) }
           : null}
