@@ -82,10 +82,18 @@ const ISSUE_CODES = [
 ] as const satisfies readonly z.core.$ZodIssue["code"][];
 const nullableText = z.string().nullable();
 
-/** One field in error: its JSON name (nested names joined with `.`) and a sentence to show beside it. */
-export const FieldProblemSchema = z.strictObject({ field: z.string(), message: z.string() }).meta({
-  id: "FieldProblem",
-}) satisfies z.ZodType<FieldProblem>;
+/**
+ * One field in error: its JSON name (nested names joined with `.`), a sentence to show beside it (English), and the
+ * same sentence as a message of the platform's catalogue with its values, for a page in another language.
+ */
+export const FieldProblemSchema = z.strictObject({
+  field: z.string(),
+  message: z.string(),
+  messageKey: z.string().optional().describe('The sentence in the catalogue, e.g. "fields.required"'),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional().describe(
+    "The values of the sentence's placeholders",
+  ),
+}).meta({ id: "FieldProblem" }) satisfies z.ZodType<FieldProblem>;
 
 /** One zod issue of a body or query that failed validation. */
 export const IssueSchema = z.strictObject({
