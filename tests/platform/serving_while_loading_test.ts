@@ -6,7 +6,8 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
 import { createUser } from "@/lib/users/users.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { createInternships } from "@/lib/internships/internships.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { serveWhileLoading } from "@/lib/platform/server.ts";
 import { loadAssets } from "@/lib/web/assets.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
@@ -37,13 +38,8 @@ function heldLoad(kv: Deno.Kv): { kv: Deno.Kv; release: () => void } {
 Deno.test("the server answers health, assets and pages without listings while the read model loads", async () => {
   await using t = await createTestApp();
   const owner = await createUser(t.kv, { name: "O", email: "o@x.example", emailVerified: true, role: "member" });
-  const item = InternshipCreateSchema.parse({
-    title: "Loaded later",
-    link: "https://x.example/a",
-    hiringOrganization: "X",
-  });
   // Written through the test's handle; the held handle below has no read model yet, as in a fresh process.
-  await createInternships(t.kv, owner, [item]);
+  await createInternships(t.kv, owner, [internshipInput({ title: "Loaded later" })]);
   const { kv, release } = heldLoad(t.kv);
   const port = freePort();
   const services = { ...t.services, kv, config: { ...t.services.config, port, host: "127.0.0.1" } };

@@ -4,13 +4,13 @@
  * in one, and both answer from the archive afterwards.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { openKv } from "@/lib/kv.ts";
 import {
   closeInternships,
   createInternships,
   deleteInternship,
   getInternship,
-  InternshipCreateSchema,
   InternshipQuerySchema,
   listInternships,
   updateInternship,
@@ -41,8 +41,7 @@ async function twoProcesses() {
   };
 }
 
-const item = (title: string, deadline: string | null) =>
-  InternshipCreateSchema.parse({ title, deadline, link: "https://x.example/a", hiringOrganization: "X" });
+const item = (title: string, deadline: string | null) => internshipInput({ title, deadline });
 const waitForSync = () => new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
 const noWait = () => Promise.resolve();
 

@@ -4,6 +4,7 @@
  * process with its own read model.
  */
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { BusyError, NotFoundError } from "@/lib/errors.ts";
 import { openKv } from "@/lib/kv.ts";
 import {
@@ -11,7 +12,6 @@ import {
   deleteInternship,
   getInternship,
   type Internship,
-  InternshipCreateSchema,
   InternshipQuerySchema,
   type InternshipView,
   listInternships,
@@ -46,8 +46,7 @@ async function twoProcesses() {
   };
 }
 
-const item = (title: string) =>
-  InternshipCreateSchema.parse({ title, link: "https://x.example/a", hiringOrganization: "X" });
+const item = (title: string) => internshipInput({ title });
 
 const waitForSync = () => new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
 

@@ -5,7 +5,6 @@
  */
 import {
   createInternships,
-  InternshipCreateSchema,
   InternshipQuerySchema,
   listInternships,
   updateInternship,
@@ -15,15 +14,14 @@ import { typeCode } from "@/lib/internships/columns.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 import { openKv } from "@/lib/kv.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
 
 const TYPES = ["remote", "onsite", "hybrid", null] as const;
 
 /** The `i`th listing: its type, stipend, location and tags cycle at different rates. */
 const listing = (i: number) =>
-  InternshipCreateSchema.parse({
+  internshipInput({
     title: `Listing ${i}`,
-    link: "https://x.example/a",
-    hiringOrganization: "X",
     type: TYPES[i % 4],
     stipend: i % 5 === 0 ? null : (i % 7) * 5_000,
     location: ["Pune", "Bengaluru", "Remote"][i % 3],

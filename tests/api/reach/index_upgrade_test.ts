@@ -5,13 +5,13 @@
  * for a write to the chunk.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { openKv } from "@/lib/kv.ts";
 import { istToday } from "@/lib/dates.ts";
 import { createUser } from "@/lib/users/users.ts";
 import {
   createInternships,
   DEFAULT_QUERY,
-  InternshipCreateSchema,
   listInternships,
   openInternshipStamps,
   updateInternship,
@@ -65,11 +65,10 @@ Deno.test("index chunks written before updatedAt and deadlines were kept are wri
         emailVerified: true,
         role: "admin",
       });
-      const base = { title: "Intern", link: "https://example.com/apply", hiringOrganization: "Acme" };
       const [open, closed, edited] = await createInternships(kv, owner, [
-        InternshipCreateSchema.parse(base),
-        InternshipCreateSchema.parse({ ...base, title: "Closed", deadline: yesterday }),
-        InternshipCreateSchema.parse({ ...base, title: "Edited" }),
+        internshipInput({ title: "Intern" }),
+        internshipInput({ title: "Closed", deadline: yesterday }),
+        internshipInput({ title: "Edited" }),
       ]);
       await new Promise((resolve) => setTimeout(resolve, 5));
       await updateInternship(kv, { id: edited.id, actor: owner, patch: { title: "Edited again" } });
