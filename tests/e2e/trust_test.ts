@@ -14,6 +14,7 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
 
@@ -107,9 +108,7 @@ Deno.test("a member posting a listing that asks for a registration fee is told i
 
 Deno.test("the new pages pass axe: organization, moderation, admin organizations, report form", async () => {
   await using t = await createTestApp({ listen: true });
-  const member = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
+  const { admin, member, student } = await people(t);
   const listing = await postInternship(t, member, { title: "Axe Intern", hiringOrganization: "Axe Labs" });
   const organizationId = listing.organization!.id;
   await postInternship(t, member, { title: "Held Intern", description: "security deposit of Rs 2000" });

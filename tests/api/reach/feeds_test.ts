@@ -12,6 +12,7 @@ import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
 import { texts, xmlDocument } from "@/tests/fixtures/html.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
@@ -42,9 +43,7 @@ Deno.test("robots.txt keeps crawlers out of admin, the API (but files) and accou
 
 Deno.test("the sitemap lists the public pages and every open, published, active or live record with lastmod", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const user = await createTestUser(t, "user");
-  const admin = await createTestUser(t, "admin");
+  const { admin, member, student: user } = await people(t);
   const open = await postInternship(t, member, { title: "Open", deadline: dayFromToday(5) });
   const undated = await postInternship(t, member, { title: "No deadline" });
   const closed = await postInternship(t, member, { title: "Closed", deadline: dayFromToday(-1) });

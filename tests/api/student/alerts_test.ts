@@ -10,6 +10,7 @@ import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 async function call(t: TestApp, who: TestUser | undefined, method: string, path: string, body?: unknown) {
   const res = await t.json(method, path, { body, headers: who?.headers });
@@ -258,9 +259,7 @@ Deno.test("the digest mails exactly the new matches once, and the one-click unsu
 Deno.test("deadline reminders: saved items due today or tomorrow, once; turned off by setting or one-click link", async () => {
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-  const admin = await createTestUser(t, "admin");
-  const member = await createTestUser(t, "member");
-  const student = await createTestUser(t, "user");
+  const { admin, member, student } = await people(t);
   const quiet = await createTestUser(t, "user");
   const day = (n: number) => istToday(new Date(Date.now() + n * 86_400_000));
   const [today, tomorrow, nextWeek, applied] = await postInternships(t, member, [

@@ -7,6 +7,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 async function recommendations(t: TestApp, who: TestUser | undefined, query: string) {
   const res = await t.fetch(`/api/me/recommendations?${query}`, { headers: who?.headers });
@@ -41,9 +42,7 @@ Deno.test("recommendations need a session, a known kind and a limit of 1 to 50",
 
 Deno.test("internships rank by interest and place with reasons; closed, inactive and saved ones are left out", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
+  const { admin, member, student } = await people(t);
   await onboard(t, student, {
     locationType: "city",
     locationValue: "Pune",

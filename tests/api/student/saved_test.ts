@@ -7,6 +7,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 async function put(t: TestApp, who: TestUser | undefined, path: string, body: unknown = {}) {
   const res = await t.json("PUT", `/api/me/saved/${path}`, { body, headers: who?.headers });
@@ -62,9 +63,7 @@ Deno.test("PUT saves with status saved, then changes status and note; absent fie
 
 Deno.test("bad input: unknown kind 404, bad status and long note 400, unknown and hidden listings 404", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
+  const { admin, member, student } = await people(t);
   const [open, inactive, deleted] = await postInternships(t, member, [{}, {}, {}]);
   assertEquals((await put(t, student, `jobs/${open.id}`)).status, 404);
   assertEquals((await t.json("DELETE", `/api/me/saved/jobs/${open.id}`, { headers: student.headers })).status, 404);

@@ -8,6 +8,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { call } from "./helpers.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 /** Four listings: one of a verified organization, one an admin verified, a paid one and an unpaid one. */
 async function seed(t: TestApp, admin: TestUser) {
@@ -116,9 +117,7 @@ Deno.test("cards say the stipend, Unpaid or Stipend not stated, and show the bad
 
 Deno.test("alerts keep verifiedOnly and paidOnly; the digest mails only what matches them", async () => {
   await using t = await createTestApp();
-  const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
-  const member = await createTestUser(t, "member");
+  const { admin, member, student } = await people(t);
   const alert = await call(t, student, "POST", "/api/me/alerts", {
     kind: "internships",
     query: { verifiedOnly: "true", paidOnly: "true", search: "intern" },

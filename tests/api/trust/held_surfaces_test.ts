@@ -10,6 +10,7 @@ import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, HELD_TO_PAY } from "./helpers.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 const HELD = "Scam Analyst Intern";
 const CLEAN = "Real Analyst Intern";
@@ -18,9 +19,7 @@ const CLEAN_HACK = "Real Hack";
 
 /** A member's clear and held internship and opportunity, created after a student's alerts ran once. */
 async function setUp(t: TestApp) {
-  const member = await createTestUser(t, "member");
-  const student = await createTestUser(t, "user");
-  const admin = await createTestUser(t, "admin");
+  const { admin, member, student } = await people(t);
   for (const alert of [{ kind: "internships", query: { search: "analyst" } }, { kind: "opportunities", query: {} }]) {
     assertEquals((await call(t, student, "POST", "/api/me/alerts", alert)).status, 201);
   }

@@ -9,6 +9,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 Deno.test("a listing that asks applicants to pay is held on create, whatever the spacing, case or language", async () => {
   await using t = await createTestApp();
@@ -117,9 +118,7 @@ Deno.test("internships from an ingest API key are held the same way", async () =
 
 Deno.test("the moderation queue: admins only, held first (longest waiting on top), then rejected; bad queries 400", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const student = await createTestUser(t, "user");
-  const admin = await createTestUser(t, "admin");
+  const { admin, member, student } = await people(t);
   const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
   const first = await postInternship(t, member, { title: "First", description: "processing fee" });
   await tick();
@@ -164,9 +163,7 @@ Deno.test("the moderation queue: admins only, held first (longest waiting on top
 
 Deno.test("a decision: admins only; bad decision or note 400; unknown kind or listing 404; the owner is told", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const student = await createTestUser(t, "user");
-  const admin = await createTestUser(t, "admin");
+  const { admin, member, student } = await people(t);
   const listing = await postInternship(t, member, { title: "Sales intern", description: "Registration fee ₹300" });
   const path = `/api/admin/moderation/internships/${listing.id}`;
 
@@ -230,9 +227,7 @@ Deno.test("a decision: admins only; bad decision or note 400; unknown kind or li
 
 Deno.test("an opportunity that asks for money is held even from a member; approving publishes it", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const student = await createTestUser(t, "user");
-  const admin = await createTestUser(t, "admin");
+  const { admin, member, student } = await people(t);
   const held = await submitOpportunity(t, member, { title: "Quiz", description: "Entry fee: ₹50 per team" });
   assertEquals([held.isVerified, held.moderation], [true, { status: "held", reasons: ["Asks applicants to pay"] }]);
   assertEquals((await submitOpportunity(t, member, { title: "Free hack" })).moderation, CLEAR);

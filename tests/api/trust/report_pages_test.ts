@@ -8,6 +8,7 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { call } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 function postForm(t: TestApp, who: TestUser, path: string, fields: Record<string, string>) {
   return t.fetch(path, {
@@ -20,9 +21,7 @@ function postForm(t: TestApp, who: TestUser, path: string, fields: Record<string
 
 Deno.test("listing, organization and post pages carry the Report control; comments a Report link; not the owner's", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
+  const { admin, member, student } = await people(t);
   const listing = await postInternship(t, member, { title: "Reportable Intern" });
   const signedIn = await (await t.fetch(`/internships/${listing.id}`, { headers: student.headers })).text();
   assert(signedIn.includes("<summary") && signedIn.includes("Report this internship"));

@@ -11,6 +11,7 @@ import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, CLEAR } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
+import { people } from "@/tests/fixtures/people.ts";
 
 function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
   return call(t, who, "POST", "/api/reports", body);
@@ -238,9 +239,7 @@ Deno.test("dismiss tells each reporter once, never naming the others, and leaves
 
 Deno.test("hide and delete act on each kind; the owner is told why, the reporters what was done", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
+  const { admin, member, student } = await people(t);
   const resolve = (kind: string, id: string, action: string, note?: string) =>
     call(t, admin, "POST", `/api/admin/reports/${kind}/${id}/resolve`, { action, note });
 
