@@ -79,91 +79,98 @@ import * as $75 from "./routes/api/docs.tsx";
 import * as $76 from "./routes/api/files/[id].ts";
 import * as $77 from "./routes/api/health.ts";
 import * as $78 from "./routes/api/internships/[id].ts";
-import * as $79 from "./routes/api/internships/index.ts";
-import * as $80 from "./routes/api/me/alerts/[id].ts";
-import * as $81 from "./routes/api/me/alerts/index.ts";
-import * as $82 from "./routes/api/me/certificates.ts";
-import * as $83 from "./routes/api/me/export.ts";
-import * as $84 from "./routes/api/me/index.ts";
-import * as $85 from "./routes/api/me/notifications/index.ts";
-import * as $86 from "./routes/api/me/notifications/read.ts";
-import * as $87 from "./routes/api/me/push-subscriptions.ts";
-import * as $88 from "./routes/api/me/recommendations.ts";
-import * as $89 from "./routes/api/me/resume/file.ts";
-import * as $90 from "./routes/api/me/resume/index.ts";
-import * as $91 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $92 from "./routes/api/me/saved/ids.ts";
-import * as $93 from "./routes/api/me/saved/index.ts";
-import * as $94 from "./routes/api/me/settings.ts";
-import * as $95 from "./routes/api/onboarding.ts";
-import * as $96 from "./routes/api/openapi.json.ts";
-import * as $97 from "./routes/api/opportunities/[id].ts";
-import * as $98 from "./routes/api/opportunities/index.ts";
-import * as $99 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $100 from "./routes/api/organizations/[slug]/index.ts";
-import * as $101 from "./routes/api/profile.ts";
-import * as $102 from "./routes/api/purchases.ts";
-import * as $103 from "./routes/api/push/key.ts";
-import * as $104 from "./routes/api/reports/index.ts";
-import * as $105 from "./routes/api/toolkits/[id]/index.ts";
-import * as $106 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $107 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $108 from "./routes/api/toolkits/index.ts";
-import * as $109 from "./routes/api/ungatekeep/[id].ts";
-import * as $110 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $111 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $112 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $113 from "./routes/api/ungatekeep/index.ts";
-import * as $114 from "./routes/api/webhooks/razorpay.ts";
-import * as $115 from "./routes/certificates/[id].tsx";
-import * as $116 from "./routes/check-inbox.tsx";
-import * as $117 from "./routes/contact.tsx";
-import * as $118 from "./routes/forgot-password.tsx";
-import * as $119 from "./routes/index.tsx";
-import * as $120 from "./routes/internships/[id]/edit.tsx";
-import * as $121 from "./routes/internships/[id]/index.tsx";
-import * as $122 from "./routes/internships/index.tsx";
-import * as $123 from "./routes/internships/mine.tsx";
-import * as $124 from "./routes/internships/new.tsx";
-import * as $125 from "./routes/internships/rss.xml.ts";
-import * as $126 from "./routes/language.ts";
-import * as $127 from "./routes/me/alerts.tsx";
-import * as $128 from "./routes/me/notifications.tsx";
-import * as $129 from "./routes/me/settings.tsx";
-import * as $130 from "./routes/me/tracker.tsx";
-import * as $131 from "./routes/offline.tsx";
-import * as $132 from "./routes/onboarding.tsx";
-import * as $133 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $134 from "./routes/opportunities/[id]/edit.tsx";
-import * as $135 from "./routes/opportunities/[id]/index.tsx";
-import * as $136 from "./routes/opportunities/index.tsx";
-import * as $137 from "./routes/opportunities/mine.tsx";
-import * as $138 from "./routes/opportunities/new.tsx";
-import * as $139 from "./routes/organizations/[slug].tsx";
-import * as $140 from "./routes/organizations/claim/[token].tsx";
-import * as $141 from "./routes/privacy.tsx";
-import * as $142 from "./routes/profile.tsx";
-import * as $143 from "./routes/profile/resume.ts";
-import * as $144 from "./routes/purchases/[id]/receipt.tsx";
-import * as $145 from "./routes/refunds.tsx";
-import * as $146 from "./routes/report.tsx";
-import * as $147 from "./routes/reset-password.tsx";
-import * as $148 from "./routes/robots.txt.ts";
-import * as $149 from "./routes/sign-in.tsx";
-import * as $150 from "./routes/sign-out.ts";
-import * as $151 from "./routes/sign-up.tsx";
-import * as $152 from "./routes/sitemap.xml.ts";
-import * as $153 from "./routes/sitemap/[file].ts";
-import * as $154 from "./routes/terms.tsx";
-import * as $155 from "./routes/toolkits/[id]/index.tsx";
-import * as $156 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $157 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $158 from "./routes/toolkits/index.tsx";
-import * as $159 from "./routes/toolkits/mine.tsx";
-import * as $160 from "./routes/ungatekeep/[id].tsx";
-import * as $161 from "./routes/ungatekeep/index.tsx";
-import * as $162 from "./routes/ungatekeep/rss.xml.ts";
-import * as $163 from "./routes/unsubscribe/[token].tsx";
+import * as $79 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $80 from "./routes/api/internships/index.ts";
+import * as $81 from "./routes/api/me/alerts/[id].ts";
+import * as $82 from "./routes/api/me/alerts/index.ts";
+import * as $83 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $84 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $85 from "./routes/api/me/applications/index.ts";
+import * as $86 from "./routes/api/me/certificates.ts";
+import * as $87 from "./routes/api/me/export.ts";
+import * as $88 from "./routes/api/me/index.ts";
+import * as $89 from "./routes/api/me/notifications/index.ts";
+import * as $90 from "./routes/api/me/notifications/read.ts";
+import * as $91 from "./routes/api/me/push-subscriptions.ts";
+import * as $92 from "./routes/api/me/recommendations.ts";
+import * as $93 from "./routes/api/me/resume/file.ts";
+import * as $94 from "./routes/api/me/resume/index.ts";
+import * as $95 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $96 from "./routes/api/me/saved/ids.ts";
+import * as $97 from "./routes/api/me/saved/index.ts";
+import * as $98 from "./routes/api/me/settings.ts";
+import * as $99 from "./routes/api/onboarding.ts";
+import * as $100 from "./routes/api/openapi.json.ts";
+import * as $101 from "./routes/api/opportunities/[id].ts";
+import * as $102 from "./routes/api/opportunities/index.ts";
+import * as $103 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $104 from "./routes/api/organizations/[slug]/index.ts";
+import * as $105 from "./routes/api/profile.ts";
+import * as $106 from "./routes/api/purchases.ts";
+import * as $107 from "./routes/api/push/key.ts";
+import * as $108 from "./routes/api/reports/index.ts";
+import * as $109 from "./routes/api/toolkits/[id]/index.ts";
+import * as $110 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $111 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $112 from "./routes/api/toolkits/index.ts";
+import * as $113 from "./routes/api/ungatekeep/[id].ts";
+import * as $114 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $115 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $116 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $117 from "./routes/api/ungatekeep/index.ts";
+import * as $118 from "./routes/api/webhooks/razorpay.ts";
+import * as $119 from "./routes/certificates/[id].tsx";
+import * as $120 from "./routes/check-inbox.tsx";
+import * as $121 from "./routes/contact.tsx";
+import * as $122 from "./routes/forgot-password.tsx";
+import * as $123 from "./routes/index.tsx";
+import * as $124 from "./routes/internships/[id]/apply.tsx";
+import * as $125 from "./routes/internships/[id]/edit.tsx";
+import * as $126 from "./routes/internships/[id]/index.tsx";
+import * as $127 from "./routes/internships/index.tsx";
+import * as $128 from "./routes/internships/mine.tsx";
+import * as $129 from "./routes/internships/new.tsx";
+import * as $130 from "./routes/internships/rss.xml.ts";
+import * as $131 from "./routes/language.ts";
+import * as $132 from "./routes/me/alerts.tsx";
+import * as $133 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $134 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $135 from "./routes/me/notifications.tsx";
+import * as $136 from "./routes/me/settings.tsx";
+import * as $137 from "./routes/me/tracker.tsx";
+import * as $138 from "./routes/offline.tsx";
+import * as $139 from "./routes/onboarding.tsx";
+import * as $140 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $141 from "./routes/opportunities/[id]/edit.tsx";
+import * as $142 from "./routes/opportunities/[id]/index.tsx";
+import * as $143 from "./routes/opportunities/index.tsx";
+import * as $144 from "./routes/opportunities/mine.tsx";
+import * as $145 from "./routes/opportunities/new.tsx";
+import * as $146 from "./routes/organizations/[slug].tsx";
+import * as $147 from "./routes/organizations/claim/[token].tsx";
+import * as $148 from "./routes/privacy.tsx";
+import * as $149 from "./routes/profile.tsx";
+import * as $150 from "./routes/profile/resume.ts";
+import * as $151 from "./routes/purchases/[id]/receipt.tsx";
+import * as $152 from "./routes/refunds.tsx";
+import * as $153 from "./routes/report.tsx";
+import * as $154 from "./routes/reset-password.tsx";
+import * as $155 from "./routes/robots.txt.ts";
+import * as $156 from "./routes/sign-in.tsx";
+import * as $157 from "./routes/sign-out.ts";
+import * as $158 from "./routes/sign-up.tsx";
+import * as $159 from "./routes/sitemap.xml.ts";
+import * as $160 from "./routes/sitemap/[file].ts";
+import * as $161 from "./routes/terms.tsx";
+import * as $162 from "./routes/toolkits/[id]/index.tsx";
+import * as $163 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $164 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $165 from "./routes/toolkits/index.tsx";
+import * as $166 from "./routes/toolkits/mine.tsx";
+import * as $167 from "./routes/ungatekeep/[id].tsx";
+import * as $168 from "./routes/ungatekeep/index.tsx";
+import * as $169 from "./routes/ungatekeep/rss.xml.ts";
+import * as $170 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -287,91 +294,98 @@ const manifest: Manifest = {
     "./routes/api/files/[id].ts": $76,
     "./routes/api/health.ts": $77,
     "./routes/api/internships/[id].ts": $78,
-    "./routes/api/internships/index.ts": $79,
-    "./routes/api/me/alerts/[id].ts": $80,
-    "./routes/api/me/alerts/index.ts": $81,
-    "./routes/api/me/certificates.ts": $82,
-    "./routes/api/me/export.ts": $83,
-    "./routes/api/me/index.ts": $84,
-    "./routes/api/me/notifications/index.ts": $85,
-    "./routes/api/me/notifications/read.ts": $86,
-    "./routes/api/me/push-subscriptions.ts": $87,
-    "./routes/api/me/recommendations.ts": $88,
-    "./routes/api/me/resume/file.ts": $89,
-    "./routes/api/me/resume/index.ts": $90,
-    "./routes/api/me/saved/[kind]/[id].ts": $91,
-    "./routes/api/me/saved/ids.ts": $92,
-    "./routes/api/me/saved/index.ts": $93,
-    "./routes/api/me/settings.ts": $94,
-    "./routes/api/onboarding.ts": $95,
-    "./routes/api/openapi.json.ts": $96,
-    "./routes/api/opportunities/[id].ts": $97,
-    "./routes/api/opportunities/index.ts": $98,
-    "./routes/api/organizations/[slug]/claim.ts": $99,
-    "./routes/api/organizations/[slug]/index.ts": $100,
-    "./routes/api/profile.ts": $101,
-    "./routes/api/purchases.ts": $102,
-    "./routes/api/push/key.ts": $103,
-    "./routes/api/reports/index.ts": $104,
-    "./routes/api/toolkits/[id]/index.ts": $105,
-    "./routes/api/toolkits/[id]/progress.ts": $106,
-    "./routes/api/toolkits/[id]/verify.ts": $107,
-    "./routes/api/toolkits/index.ts": $108,
-    "./routes/api/ungatekeep/[id].ts": $109,
-    "./routes/api/ungatekeep/[id]/comments.ts": $110,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $111,
-    "./routes/api/ungatekeep/comments/[id].ts": $112,
-    "./routes/api/ungatekeep/index.ts": $113,
-    "./routes/api/webhooks/razorpay.ts": $114,
-    "./routes/certificates/[id].tsx": $115,
-    "./routes/check-inbox.tsx": $116,
-    "./routes/contact.tsx": $117,
-    "./routes/forgot-password.tsx": $118,
-    "./routes/index.tsx": $119,
-    "./routes/internships/[id]/edit.tsx": $120,
-    "./routes/internships/[id]/index.tsx": $121,
-    "./routes/internships/index.tsx": $122,
-    "./routes/internships/mine.tsx": $123,
-    "./routes/internships/new.tsx": $124,
-    "./routes/internships/rss.xml.ts": $125,
-    "./routes/language.ts": $126,
-    "./routes/me/alerts.tsx": $127,
-    "./routes/me/notifications.tsx": $128,
-    "./routes/me/settings.tsx": $129,
-    "./routes/me/tracker.tsx": $130,
-    "./routes/offline.tsx": $131,
-    "./routes/onboarding.tsx": $132,
-    "./routes/opportunities/[id]/calendar.ics.ts": $133,
-    "./routes/opportunities/[id]/edit.tsx": $134,
-    "./routes/opportunities/[id]/index.tsx": $135,
-    "./routes/opportunities/index.tsx": $136,
-    "./routes/opportunities/mine.tsx": $137,
-    "./routes/opportunities/new.tsx": $138,
-    "./routes/organizations/[slug].tsx": $139,
-    "./routes/organizations/claim/[token].tsx": $140,
-    "./routes/privacy.tsx": $141,
-    "./routes/profile.tsx": $142,
-    "./routes/profile/resume.ts": $143,
-    "./routes/purchases/[id]/receipt.tsx": $144,
-    "./routes/refunds.tsx": $145,
-    "./routes/report.tsx": $146,
-    "./routes/reset-password.tsx": $147,
-    "./routes/robots.txt.ts": $148,
-    "./routes/sign-in.tsx": $149,
-    "./routes/sign-out.ts": $150,
-    "./routes/sign-up.tsx": $151,
-    "./routes/sitemap.xml.ts": $152,
-    "./routes/sitemap/[file].ts": $153,
-    "./routes/terms.tsx": $154,
-    "./routes/toolkits/[id]/index.tsx": $155,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $156,
-    "./routes/toolkits/[id]/learn/index.tsx": $157,
-    "./routes/toolkits/index.tsx": $158,
-    "./routes/toolkits/mine.tsx": $159,
-    "./routes/ungatekeep/[id].tsx": $160,
-    "./routes/ungatekeep/index.tsx": $161,
-    "./routes/ungatekeep/rss.xml.ts": $162,
-    "./routes/unsubscribe/[token].tsx": $163,
+    "./routes/api/internships/[id]/applications/index.ts": $79,
+    "./routes/api/internships/index.ts": $80,
+    "./routes/api/me/alerts/[id].ts": $81,
+    "./routes/api/me/alerts/index.ts": $82,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $83,
+    "./routes/api/me/applications/[id]/withdraw.ts": $84,
+    "./routes/api/me/applications/index.ts": $85,
+    "./routes/api/me/certificates.ts": $86,
+    "./routes/api/me/export.ts": $87,
+    "./routes/api/me/index.ts": $88,
+    "./routes/api/me/notifications/index.ts": $89,
+    "./routes/api/me/notifications/read.ts": $90,
+    "./routes/api/me/push-subscriptions.ts": $91,
+    "./routes/api/me/recommendations.ts": $92,
+    "./routes/api/me/resume/file.ts": $93,
+    "./routes/api/me/resume/index.ts": $94,
+    "./routes/api/me/saved/[kind]/[id].ts": $95,
+    "./routes/api/me/saved/ids.ts": $96,
+    "./routes/api/me/saved/index.ts": $97,
+    "./routes/api/me/settings.ts": $98,
+    "./routes/api/onboarding.ts": $99,
+    "./routes/api/openapi.json.ts": $100,
+    "./routes/api/opportunities/[id].ts": $101,
+    "./routes/api/opportunities/index.ts": $102,
+    "./routes/api/organizations/[slug]/claim.ts": $103,
+    "./routes/api/organizations/[slug]/index.ts": $104,
+    "./routes/api/profile.ts": $105,
+    "./routes/api/purchases.ts": $106,
+    "./routes/api/push/key.ts": $107,
+    "./routes/api/reports/index.ts": $108,
+    "./routes/api/toolkits/[id]/index.ts": $109,
+    "./routes/api/toolkits/[id]/progress.ts": $110,
+    "./routes/api/toolkits/[id]/verify.ts": $111,
+    "./routes/api/toolkits/index.ts": $112,
+    "./routes/api/ungatekeep/[id].ts": $113,
+    "./routes/api/ungatekeep/[id]/comments.ts": $114,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $115,
+    "./routes/api/ungatekeep/comments/[id].ts": $116,
+    "./routes/api/ungatekeep/index.ts": $117,
+    "./routes/api/webhooks/razorpay.ts": $118,
+    "./routes/certificates/[id].tsx": $119,
+    "./routes/check-inbox.tsx": $120,
+    "./routes/contact.tsx": $121,
+    "./routes/forgot-password.tsx": $122,
+    "./routes/index.tsx": $123,
+    "./routes/internships/[id]/apply.tsx": $124,
+    "./routes/internships/[id]/edit.tsx": $125,
+    "./routes/internships/[id]/index.tsx": $126,
+    "./routes/internships/index.tsx": $127,
+    "./routes/internships/mine.tsx": $128,
+    "./routes/internships/new.tsx": $129,
+    "./routes/internships/rss.xml.ts": $130,
+    "./routes/language.ts": $131,
+    "./routes/me/alerts.tsx": $132,
+    "./routes/me/applications/[id]/stipend-report.ts": $133,
+    "./routes/me/applications/[id]/withdraw.ts": $134,
+    "./routes/me/notifications.tsx": $135,
+    "./routes/me/settings.tsx": $136,
+    "./routes/me/tracker.tsx": $137,
+    "./routes/offline.tsx": $138,
+    "./routes/onboarding.tsx": $139,
+    "./routes/opportunities/[id]/calendar.ics.ts": $140,
+    "./routes/opportunities/[id]/edit.tsx": $141,
+    "./routes/opportunities/[id]/index.tsx": $142,
+    "./routes/opportunities/index.tsx": $143,
+    "./routes/opportunities/mine.tsx": $144,
+    "./routes/opportunities/new.tsx": $145,
+    "./routes/organizations/[slug].tsx": $146,
+    "./routes/organizations/claim/[token].tsx": $147,
+    "./routes/privacy.tsx": $148,
+    "./routes/profile.tsx": $149,
+    "./routes/profile/resume.ts": $150,
+    "./routes/purchases/[id]/receipt.tsx": $151,
+    "./routes/refunds.tsx": $152,
+    "./routes/report.tsx": $153,
+    "./routes/reset-password.tsx": $154,
+    "./routes/robots.txt.ts": $155,
+    "./routes/sign-in.tsx": $156,
+    "./routes/sign-out.ts": $157,
+    "./routes/sign-up.tsx": $158,
+    "./routes/sitemap.xml.ts": $159,
+    "./routes/sitemap/[file].ts": $160,
+    "./routes/terms.tsx": $161,
+    "./routes/toolkits/[id]/index.tsx": $162,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $163,
+    "./routes/toolkits/[id]/learn/index.tsx": $164,
+    "./routes/toolkits/index.tsx": $165,
+    "./routes/toolkits/mine.tsx": $166,
+    "./routes/ungatekeep/[id].tsx": $167,
+    "./routes/ungatekeep/index.tsx": $168,
+    "./routes/ungatekeep/rss.xml.ts": $169,
+    "./routes/unsubscribe/[token].tsx": $170,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

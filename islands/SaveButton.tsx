@@ -2,11 +2,13 @@
  * The bookmark of an internship or opportunity (docs/decisions.md, Student space): for a signed-in person a toggle
  * button (`aria-pressed`) that saves the listing (`PUT /api/me/saved/{kind}/{id}`) or removes it; for a guest a link
  * to sign in that comes back to this page with `?save=kind:id`, where the button then saves the listing and removes
- * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once per page.
+ * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once per page; an internship the
+ * person applied to here shows "Applied on …" instead (its tracker item follows the application).
  */
 import { useEffect, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
+import { appliedOn, loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
+import { formatDate } from "@/lib/dates.ts";
 import type { SavedKind } from "@/lib/saved/schema.ts";
 
 /** Props: the listing, its title (for the accessible name) and whether someone is signed in. */
@@ -73,6 +75,14 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
         <BookmarkIcon filled={false} />
         Save<span class="sr-only">{` ${title}`}</span>
       </a>
+    );
+  }
+  const applied = kind === "internships" ? appliedOn.value[id] : undefined;
+  if (applied) {
+    return (
+      <span class="inline-flex items-center gap-1.5 rounded-md bg-green-50 px-2.5 py-1 text-sm font-medium text-green-800 ring-1 ring-inset ring-green-300">
+        ✓ Applied on <time datetime={applied}>{formatDate(applied)}</time>
+      </span>
     );
   }
   return (

@@ -27,3 +27,25 @@ export type ResumeOutcome = keyof typeof RESUME_OUTCOMES;
 export function isResumeOutcome(code: string | null): code is ResumeOutcome {
   return code !== null && Object.hasOwn(RESUME_OUTCOMES, code);
 }
+
+/** How each application status reads. */
+export const APPLICATION_STATUS_LABELS = {
+  applied: "Applied",
+  shortlisted: "Shortlisted",
+  interview: "Interview",
+  offer: "Offer",
+  hired: "Hired",
+  rejected: "Not taken further",
+  withdrawn: "Withdrawn",
+} as const;
+
+/** The badge tone of a status: good news indigo, an end red, the rest slate. */
+export function statusTone(status: keyof typeof APPLICATION_STATUS_LABELS): "slate" | "indigo" | "amber" | "red" {
+  if (status === "rejected") return "red";
+  if (status === "withdrawn") return "slate";
+  if (status === "applied") return "amber";
+  return "indigo";
+}
+
+/** The answers of a stipend report, as the form offers them. */
+export const STIPEND_LABELS = { yes: "Yes, as listed", partly: "Partly", no: "No" } as const;

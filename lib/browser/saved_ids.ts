@@ -1,5 +1,6 @@
 /**
- * Browser-safe: which listings the signed-in person saved, shared by every save button of a page. The ids are read
+ * Browser-safe: which listings the signed-in person saved (and when they applied here to internships), shared by
+ * every save button of a page. The ids are read
  * once per page from `GET /api/me/saved/ids` (public lists stay the same for everyone;
  * docs/decisions.md, Student space) into one signal, which each save or removal updates, so two buttons of one
  * listing agree.
@@ -14,6 +15,9 @@ export type SavedKey = `${SavedKind}:${string}`;
 /** The saved listings of the person, or null until read (or when reading failed). */
 export const savedKeys = signal<ReadonlySet<SavedKey> | null>(null);
 
+/** When the person applied here to each internship they applied to (`{internshipId: ISO}`), read with the ids. */
+export const appliedOn = signal<Readonly<Record<string, string>>>({});
+
 let loading: Promise<void> | null = null;
 /** Saves and removals done on this page, applied over the ids read (which may have been answered before them). */
 const changes = new Map<SavedKey, boolean>();
@@ -27,13 +31,16 @@ function withChanges(keys: Iterable<SavedKey>): Set<SavedKey> {
 
 /** Reads the saved ids once per page (later calls share the first read). */
 export function loadSavedKeys(): Promise<void> {
-  loading ??= fetchJson<Record<SavedKind, string[]>>("/api/me/saved/ids").then((res) => {
-    if (!res.ok) return;
-    savedKeys.value = withChanges([
-      ...res.data.internships.map((id): SavedKey => `internships:${id}`),
-      ...res.data.opportunities.map((id): SavedKey => `opportunities:${id}`),
-    ]);
-  });
+  loading ??= fetchJson<Record<SavedKind, string[]> & { applied: Record<string, string> }>("/api/me/saved/ids").then(
+    (res) => {
+      if (!res.ok) return;
+      appliedOn.value = res.data.applied;
+      savedKeys.value = withChanges([
+        ...res.data.internships.map((id): SavedKey => `internships:${id}`),
+        ...res.data.opportunities.map((id): SavedKey => `opportunities:${id}`),
+      ]);
+    },
+  );
   return loading;
 }
 

@@ -676,6 +676,23 @@ export async function holdReportedInternship(kv: Deno.Kv, id: string): Promise<v
   });
 }
 
+/**
+ * The internship `id` as stored, in every state (deleted, inactive, held, closed), with its organization summary, or
+ * null when unknown: what the applications of a listing are checked against (docs/decisions.md, Applications).
+ */
+export async function internshipRecord(
+  kv: Deno.Kv,
+  id: string,
+): Promise<{ record: Internship; view: InternshipView } | null> {
+  const store = await internshipStore(kv);
+  const { model, archive } = store;
+  const slot = model.slotOf(id);
+  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+  if (!record) return null;
+  const [view] = await viewsOf(store, [record], istToday());
+  return { record, view };
+}
+
 /** The internships of `ids` as admins read them (every state but deleted), by id; unknown ids are absent. */
 export async function internshipsForAdmin(kv: Deno.Kv, ids: readonly string[]): Promise<Map<string, InternshipView>> {
   const store = await internshipStore(kv);

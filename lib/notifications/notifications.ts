@@ -123,6 +123,33 @@ export async function redactNotificationOps(
   }
 }
 
+/**
+ * Replaces the title and body of `userId`'s notification `id` (a running count, e.g. "3 new applicants today") and
+ * marks it unread again, checked against the notification as read and retried on a lost race; nothing when it is gone
+ * or expired. Nothing is pushed again: the push went with the notification's first version.
+ */
+export async function reviseNotification(
+  kv: Deno.Kv,
+  { userId, id, title, body, now = new Date() }: {
+    userId: string;
+    id: string;
+    title: string;
+    body: string;
+    now?: Date;
+  },
+): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const entry = await kv.get<NotificationRecord>(recordKey(userId, id));
+    if (!entry.value) return;
+    const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
+    if (left <= 0) return;
+    const next = { ...entry.value, title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX), readAt: null };
+    const op = kv.atomic().check(entry).set(entry.key, next, { expireIn: left })
+      .set(unreadKey(userId, id), true, { expireIn: left });
+    if ((await op.commit()).ok) return;
+  }
+}
+
 /** The smallest id still kept at `now`: anything created before `now - 90 days` is past its time. */
 function oldestKept(now: Date): string {
   return String(now.getTime() - NOTIFICATION_TTL_MS).padStart(13, "0");

@@ -12,7 +12,8 @@
 /**
  * The kinds of notification: an opportunity approved or rejected, a purchase paid or refunded, a reply, an admin's
  * moderation decision on one's listing, the outcome of one's report, one's content removed after reports
- * (docs/decisions.md, Trust), and the reminder of saved listings about to close.
+ * (docs/decisions.md, Trust), the reminder of saved listings about to close, a change of one's application and the day's
+ * new applicants to one's internship (docs/decisions.md, Applications, "Telling people").
  */
 export const NOTIFICATION_TYPES = [
   "opportunity_reviewed",
@@ -23,6 +24,8 @@ export const NOTIFICATION_TYPES = [
   "report_resolved",
   "content_removed",
   "deadline_reminder",
+  "application_status",
+  "new_applicant",
 ] as const;
 export type NotificationType = typeof NOTIFICATION_TYPES[number];
 

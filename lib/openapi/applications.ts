@@ -4,6 +4,15 @@
  */
 import { z } from "zod";
 import type { Resume } from "@/lib/resumes/resumes.ts";
+import {
+  APPLICATION_STATUSES,
+  type ApplicationView,
+  type MyApplication,
+  type PosterApplication,
+  type StatusCounts,
+  STIPEND_PAID,
+} from "@/lib/applications/schema.ts";
+import { InternshipSchema } from "./resources.ts";
 
 const timestamp = z.string().describe("ISO 8601");
 
@@ -13,3 +22,56 @@ export const ResumeSchema = z.strictObject({
   size: z.int().describe("In bytes"),
   uploadedAt: timestamp,
 }) satisfies z.ZodType<Resume>;
+
+const status = z.enum(APPLICATION_STATUSES);
+
+/** An application as its applicant and its poster read it. */
+export const ApplicationSchema = z.strictObject({
+  id: z.string(),
+  internshipId: z.string(),
+  status,
+  answers: z.array(z.strictObject({ questionId: z.string(), question: z.string(), answer: z.string() }))
+    .describe("Each with the question's text as it was asked"),
+  coverNote: z.string(),
+  resume: z.strictObject({ name: z.string(), size: z.int() }).nullable()
+    .describe("The resume copied when applying; null once the applicant deleted their account"),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  history: z.array(z.strictObject({
+    status,
+    at: timestamp,
+    by: z.enum(["applicant", "poster", "system"]),
+    message: z.string().nullable().describe("The poster's (or the system's) message to the applicant"),
+  })),
+  stipendReport: z.strictObject({ paid: z.enum(STIPEND_PAID), at: timestamp }).nullable(),
+}) satisfies z.ZodType<ApplicationView>;
+
+/** An application with its internship, as the applicant lists it. */
+export const MyApplicationSchema = z.strictObject({
+  ...ApplicationSchema.shape,
+  internship: InternshipSchema.nullable().describe("As the public reads it; null once deleted or hidden"),
+}) satisfies z.ZodType<MyApplication>;
+
+/** An application with its applicant, as the poster lists it. */
+export const PosterApplicationSchema = z.strictObject({
+  ...ApplicationSchema.shape,
+  applicant: z.strictObject({
+    id: z.string().nullable(),
+    name: z.string(),
+    image: z.string().nullable(),
+    collegeInstitute: z.string().nullable(),
+    currentRole: z.string().nullable(),
+    fieldOfStudy: z.string().nullable(),
+    fieldInterests: z.array(z.string()),
+    email: z.string().nullable().describe("Null until the application was shortlisted"),
+    contactNumber: z.string().nullable().describe("Null until the application was shortlisted"),
+  }).describe('As they were when they applied; id null and name "Deleted user" once they deleted their account'),
+}) satisfies z.ZodType<PosterApplication>;
+
+/** How many applications of an internship are in each status. */
+export const StatusCountsSchema = z.strictObject(
+  Object.fromEntries(APPLICATION_STATUSES.map((name) => [name, z.int()])) as Record<
+    typeof APPLICATION_STATUSES[number],
+    z.ZodInt
+  >,
+) satisfies z.ZodType<StatusCounts>;

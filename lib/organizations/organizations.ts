@@ -12,6 +12,7 @@ import {
   nameKey,
   type Organization,
 } from "./schema.ts";
+import { trackRecordOf } from "@/lib/applications/track_record.ts";
 import {
   allOrganizations,
   getOrganization,
@@ -30,9 +31,8 @@ export * from "./schema.ts";
 export const NOT_FOUND = "Organization not found";
 
 /**
- * An organization's track record (`GET /api/organizations/{slug}`): its open internships now and its live listings in
- * all; the application figures stay empty (0, or null below 5 applications; stipend reports only from 3 answers) until
- * the organization has applications through the platform.
+ * An organization's track record (`GET /api/organizations/{slug}`): its open internships now, its live listings in
+ * all, and its application figures (0, or null below 5 applications; stipend reports only from 3 answers).
  */
 export interface OrganizationStats {
   openInternships: number;
@@ -50,16 +50,16 @@ export interface OrganizationProfile {
   stats: OrganizationStats;
 }
 
-/** The stats of `organization`, with `openInternships` as counted by the caller. */
+/**
+ * The stats of `organization`, with `openInternships` as counted by the caller, and the application figures from the
+ * track record's counters (docs/decisions.md, Applications, "Track record").
+ */
 async function statsOf(kv: Deno.Kv, organization: Organization, openInternships: number): Promise<OrganizationStats> {
-  return {
-    openInternships,
-    internships: await internshipCount(kv, organization.id),
-    applications: 0,
-    responseRate: null,
-    medianDaysToFirstResponse: null,
-    stipendReports: { yes: 0, partly: 0, no: 0 },
-  };
+  const [internships, record] = await Promise.all([
+    internshipCount(kv, organization.id),
+    trackRecordOf(kv, organization.id),
+  ]);
+  return { openInternships, internships, ...record };
 }
 
 /**

@@ -7,6 +7,8 @@
  * - `["saved_count", userId]` → number of items, checked with every save so the 500 limit holds under races;
  * - `["saved_by_listing", kind, id, userId]` → the item's status, to find who saved a listing (deadline reminders).
  * A record, its listing index entry and the count change in one checked atomic write, retried at most 100 times.
+ * An application here moves the applicant's item of its internship in the application's own write
+ * (`readTrackerEntries`, `followApplicationOps`; docs/decisions.md, Applications, "The tracker follows").
  */
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
@@ -20,6 +22,7 @@ import {
   type SavedKind,
   type SavedQuery,
   type SavedRecord,
+  type SavedStatus,
   TOO_MANY_SAVED,
 } from "./schema.ts";
 
@@ -141,6 +144,53 @@ export async function unsaveItem(kv: Deno.Kv, { userId, kind, id }: SavedRef): P
     RETRY_BUDGET_MS,
     "your saved items",
   );
+}
+
+/** What the tracker item of an internship needs read before an application's write moves it. */
+export type TrackerEntries = [Deno.KvEntryMaybe<SavedRecord>, Deno.KvEntryMaybe<number>];
+
+/** The saved item of internship `internshipId` of `userId` and their item count, as an application's write checks them. */
+export async function readTrackerEntries(kv: Deno.Kv, userId: string, internshipId: string): Promise<TrackerEntries> {
+  return await kv.getMany<[SavedRecord, number]>([recordKey(userId, "internships", internshipId), countKey(userId)]);
+}
+
+/**
+ * Adds to `op` the tracker's following of an application (docs/decisions.md, Applications, "The tracker follows"): the
+ * item `entries` (as read by `readTrackerEntries`) of internship `internshipId` moves to `status` at `now` (ISO), made
+ * when missing and `create` is set (the application itself; not past the 500-item limit), checked against what was
+ * read. Nothing is added when the item already has that status, or is missing and not to be made.
+ */
+export function followApplicationOps(
+  op: Deno.AtomicOperation,
+  { userId, internshipId, entries: [current, count], status, now, create }: {
+    userId: string;
+    internshipId: string;
+    entries: TrackerEntries;
+    status: SavedStatus;
+    now: string;
+    create: boolean;
+  },
+): void {
+  let record: SavedRecord;
+  if (current.value) {
+    if (current.value.status === status) return;
+    record = { ...current.value, status, updatedAt: now, statusChangedAt: now };
+  } else {
+    if (!create || (count.value ?? 0) >= MAX_SAVED) return;
+    record = {
+      kind: "internships",
+      id: internshipId,
+      status,
+      note: "",
+      savedAt: now,
+      updatedAt: now,
+      statusChangedAt: now,
+    };
+    op.check(count).set(countKey(userId), (count.value ?? 0) + 1);
+  }
+  op.check(current)
+    .set(recordKey(userId, "internships", internshipId), record)
+    .set(listingKey("internships", internshipId, userId), status);
 }
 
 /** Every saved record of `userId` (of `kind` when given), without listings, in key order (also the account export). */

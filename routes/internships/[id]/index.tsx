@@ -27,11 +27,17 @@ import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { jobPosting } from "@/lib/seo/json_ld.ts";
 import { istToday } from "@/lib/dates.ts";
+import { applicationTo, isPosterOfInternship } from "@/lib/applications/applications.ts";
 
-/** The internship, and today's IST date, which decides whether it is open (and so has a `JobPosting`). */
+/**
+ * The internship, today's IST date (which decides whether it is open, and so has a `JobPosting`), and for a signed-in
+ * person when they applied here (null: not applied) and whether they are its poster (docs/decisions.md, Applications).
+ */
 interface InternshipPageData {
   internship: InternshipView;
   today: string;
+  appliedAt: string | null;
+  poster: boolean;
 }
 
 export const handler = define.handlers<InternshipPageData>({
@@ -40,11 +46,19 @@ export const handler = define.handlers<InternshipPageData>({
     const today = istToday();
     return servePublicPage(ctx.state, ctx.url, {
       version: () => internshipsVersion(kv, today),
-      render: async () =>
-        ctx.render({
-          internship: await getInternship(kv, { id: ctx.params.id, viewer: ctx.state.user, audience: "owner" }),
-          today,
-        }),
+      render: async () => {
+        const user = ctx.state.user;
+        const internship = await getInternship(kv, { id: ctx.params.id, viewer: user, audience: "owner" });
+        const [application, poster] = user
+          ? await Promise.all([
+            applicationTo(kv, { userId: user.id, internshipId: internship.id }),
+            internship.applyMode === "platform" || canManage(user, internship)
+              ? isPosterOfInternship(kv, user, internship.id)
+              : false,
+          ])
+          : [null, false];
+        return ctx.render({ internship, today, appliedAt: application?.createdAt ?? null, poster });
+      },
     });
   },
 });
@@ -68,7 +82,9 @@ function shareDescription(internship: InternshipView): string {
   return internship.description ?? `${internship.title}: ${facts.join(" · ")}`;
 }
 
-export default define.page<InternshipPageData>(function InternshipPage({ data: { internship, today }, state }) {
+export default define.page<InternshipPageData>(function InternshipPage(
+  { data: { internship, today, appliedAt, poster }, state, url },
+) {
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
   const facts: [string, string][] = [
@@ -113,6 +129,14 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
         </div>
       </header>
 
+      {appliedAt && url.searchParams.get("applied") === "1" && (
+        <div class="mt-4">
+          <Notice kind="success" title="Your application is sent">
+            The organization sees it now. You will hear back here and by e-mail.
+          </Notice>
+        </div>
+      )}
+
       {manage && internship.moderation.status !== "clear" && (
         <div class="mt-4">
           <ModerationNotice moderation={internship.moderation} listing={internship} noun="internship" />
@@ -128,7 +152,14 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
       )}
 
       <div class="mt-6 flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        {internship.isClosed
+        {appliedAt
+          ? (
+            <p class="font-medium text-green-800">
+              ✓ Applied on <time datetime={appliedAt}>{formatDate(appliedAt)}</time>.{" "}
+              <a href="/me/tracker" class="text-indigo-700 underline">Follow it in your tracker</a>
+            </p>
+          )
+          : internship.isClosed
           ? <p class="font-medium text-red-800">Applications are closed.</p>
           : internship.applyMode === "platform"
           ? (
@@ -145,6 +176,14 @@ export default define.page<InternshipPageData>(function InternshipPage({ data: {
         <p class="text-slate-700">
           <Deadline deadline={internship.deadline} />
         </p>
+        {poster && (
+          <a
+            href={`/internships/${internship.id}/applicants`}
+            class="rounded-md border border-indigo-700 px-4 py-2 font-medium text-indigo-800 hover:bg-indigo-50"
+          >
+            Applicants
+          </a>
+        )}
         {internship.applyMode === "platform" && (
           <p class="w-full text-sm text-slate-700">
             Apply here with your resume; the organization answers every applicant, or we tell you after 15 days past the

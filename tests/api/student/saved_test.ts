@@ -153,7 +153,7 @@ Deno.test("each person sees and changes only their own items", async () => {
   const [internship] = await postInternships(t, member, [{}]);
   await put(t, alice, `internships/${internship.id}`, { status: "applied", note: "Alice's" });
   assertEquals((await get(t, bob, "/api/me/saved")).body.items, []);
-  assertEquals((await get(t, bob, "/api/me/saved/ids")).body, { internships: [], opportunities: [] });
+  assertEquals((await get(t, bob, "/api/me/saved/ids")).body, { internships: [], opportunities: [], applied: {} });
   const bobs = await put(t, bob, `internships/${internship.id}`);
   assertEquals([bobs.body.item.status, bobs.body.item.note], ["saved", ""]);
   await t.json("DELETE", `/api/me/saved/internships/${internship.id}`, { headers: bob.headers });

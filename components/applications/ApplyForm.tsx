@@ -1,0 +1,132 @@
+/**
+ * The application form of `/internships/{id}/apply` (docs/decisions.md, Applications, "Applying"): a plain multipart
+ * form that works without JavaScript. The resume (the stored one, or a file to upload with the application), one answer
+ * per screening question, and a cover note; every problem shows beside its field at once, listed with links in a
+ * summary at the top.
+ */
+import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
+import { formatDate } from "@/lib/dates.ts";
+import { formatBytes } from "@/lib/browser/application_format.ts";
+import { INPUT } from "@/lib/browser/styles.ts";
+import type { Question } from "@/lib/internships/schema.ts";
+import type { Resume } from "@/lib/resumes/resumes.ts";
+
+/** What was typed: the answers by question id and the cover note. */
+export interface ApplyValues {
+  answers: Record<string, string>;
+  coverNote: string;
+}
+
+/** Props: where the form posts, the questions, the stored resume, what was typed and what went wrong, by field. */
+export interface ApplyFormProps {
+  action: string;
+  questions: Question[];
+  resume: Resume | null;
+  values: ApplyValues;
+  /** Problems by field: `file`, `answers.{questionId}`, `coverNote`. */
+  errors: Record<string, string>;
+  /** A problem of the whole application (already applied, closed meanwhile). */
+  formError?: string;
+}
+
+/** The control id of a field. */
+function idOf(field: string): string {
+  return `apply-${field.replace(".", "-")}`;
+}
+
+const PRIMARY = "rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hover:bg-indigo-800 focus:outline-none " +
+  "focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2";
+
+export function ApplyForm({ action, questions, resume, values, errors, formError }: ApplyFormProps) {
+  const labels: Record<string, string> = {
+    file: "Resume",
+    coverNote: "Cover note",
+    ...Object.fromEntries(questions.map((q, i) => [`answers.${q.id}`, `Question ${i + 1}`])),
+  };
+  const listed = Object.keys(labels).filter((field) => errors[field]);
+  const fileError = errors.file;
+  const fileHint = resume
+    ? "Your stored resume goes with the application. To send another one, choose a PDF (at most 2 MB): it also " +
+      "replaces your stored resume."
+    : "A PDF of at most 2 MB. It is kept as your resume for later applications too.";
+  return (
+    <form method="post" action={action} enctype="multipart/form-data" noValidate class="space-y-6">
+      {(listed.length > 0 || formError) && (
+        <Notice kind="error" title={listed.length > 0 ? "Please correct the highlighted fields" : undefined}>
+          {formError && <p>{formError}</p>}
+          {listed.length > 0 && (
+            <ul class="list-disc pl-5">
+              {listed.map((field) => (
+                <li key={field}>
+                  <a href={`#${idOf(field)}`} class="underline">{labels[field]}</a>: {errors[field]}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Notice>
+      )}
+      <fieldset class="space-y-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <legend class="px-1 text-lg font-semibold text-slate-900">Resume</legend>
+        {resume && (
+          <p class="text-slate-800 [overflow-wrap:anywhere]">
+            <a href="/api/me/resume/file" target="_blank" class="font-medium text-indigo-700 underline">
+              {resume.name}
+              <span class="sr-only">(opens in a new tab)</span>
+            </a>{" "}
+            ({formatBytes(resume.size)}, uploaded on{" "}
+            <time datetime={resume.uploadedAt}>{formatDate(resume.uploadedAt)}</time>)
+          </p>
+        )}
+        <div>
+          <label for={idOf("file")} class="block text-sm font-medium text-slate-800">
+            {resume ? "Send another resume (optional)" : "Your resume"}
+          </label>
+          <p id={`${idOf("file")}-hint`} class="mt-1 text-sm text-slate-700">{fileHint}</p>
+          <input
+            id={idOf("file")}
+            name="file"
+            type="file"
+            accept="application/pdf,.pdf"
+            aria-invalid={fileError ? "true" : undefined}
+            aria-describedby={`${idOf("file")}-hint${fileError ? ` ${idOf("file")}-error` : ""}`}
+            class={`${INPUT} ${fileError ? "border-red-700" : ""}`}
+          />
+          <FieldError id={idOf("file")} error={fileError} />
+        </div>
+      </fieldset>
+      {questions.length > 0 && (
+        <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <legend class="px-1 text-lg font-semibold text-slate-900">Questions from the organization</legend>
+          {questions.map((question, i) => {
+            const field = `answers.${question.id}`;
+            return (
+              <TextAreaField
+                key={question.id}
+                id={idOf(field)}
+                name={field}
+                label={`${i + 1}. ${question.text}${question.required ? "" : " (optional)"}`}
+                hint={question.required ? "Required. At most 1,000 characters." : "At most 1,000 characters."}
+                rows={4}
+                value={values.answers[question.id] ?? ""}
+                error={errors[field]}
+              />
+            );
+          })}
+        </fieldset>
+      )}
+      <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <legend class="px-1 text-lg font-semibold text-slate-900">Cover note</legend>
+        <TextAreaField
+          id={idOf("coverNote")}
+          name="coverNote"
+          label="Why you, in a few lines (optional)"
+          hint="At most 2,000 characters."
+          rows={6}
+          value={values.coverNote}
+          error={errors.coverNote}
+        />
+      </fieldset>
+      <button type="submit" class={PRIMARY}>Send application</button>
+    </form>
+  );
+}

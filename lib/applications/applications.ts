@@ -1,0 +1,659 @@
+/**
+ * The applications capability (docs/api.md, Applications; docs/decisions.md, Applications): a student applies to a
+ * `platform` internship with their resume (copied at apply time), answers and a cover note; the applicant lists,
+ * withdraws and reports the stipend; the poster (owner, manager of the verified organization, or admin) moves
+ * applications along, one at a time or up to 100 at once, and each move tells the applicant in the app and by e-mail.
+ * Every write is one atomic commit checked against what it read (the record, the one-per-person key, the resume, the
+ * tracker item), retried on a lost race.
+ */
+import { BusyError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import type { FieldProblem } from "@/lib/field_messages.ts";
+import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
+import {
+  type Internship,
+  internshipRecord,
+  type InternshipView,
+  publicInternshipsById,
+} from "@/lib/internships/internships.ts";
+import type { Question } from "@/lib/internships/schema.ts";
+import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { isManager } from "@/lib/organizations/store.ts";
+import { applicationHolder, copiedResumeFile, copyResumeOps, readResumeEntry } from "@/lib/resumes/resumes.ts";
+import { followApplicationOps, readTrackerEntries } from "@/lib/saved/saved.ts";
+import type { SavedStatus } from "@/lib/saved/schema.ts";
+import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
+import { getUser, type User } from "@/lib/users/users.ts";
+import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
+import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
+import { type Recipient, tellApplicantOps, timeoutMessage } from "./notices.ts";
+import {
+  ALREADY_APPLIED,
+  type Answer,
+  ANSWER_REQUIRED,
+  type ApplicantSnapshot,
+  type ApplicantView,
+  type ApplicationRecord,
+  type ApplicationStatus,
+  type ApplicationView,
+  type ApplyBody,
+  CLOSED,
+  type MyApplication,
+  NO_RESUME_YET,
+  NOT_FOUND,
+  type StatusChange,
+  type StipendPaid,
+  TAKES_LINK,
+  UNKNOWN_QUESTION,
+  WAITING,
+} from "./schema.ts";
+import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
+
+export * from "./schema.ts";
+
+/** Attempts of a checked write before it gives up (each lost race means another write went through). */
+const ATTEMPTS = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Days after the deadline (or, without one, after applying) the timeout job rejects a waiting application. */
+export const TIMEOUT_AFTER_DEADLINE_DAYS = 15;
+export const TIMEOUT_WITHOUT_DEADLINE_DAYS = 30;
+/** The statuses from which the poster sees the applicant's e-mail and phone number. */
+const CONTACT_FROM: readonly ApplicationStatus[] = ["shortlisted", "interview", "offer", "hired"];
+
+/** The tracker status an application's status moves the applicant's saved item to (none for a withdrawal). */
+const TRACKER_STATUS: Partial<Record<ApplicationStatus, SavedStatus>> = {
+  applied: "applied",
+  shortlisted: "interviewing",
+  interview: "interviewing",
+  offer: "offer",
+  hired: "offer",
+  rejected: "rejected",
+};
+
+/** `record` as the applicant and the poster read it. */
+export function applicationView(record: ApplicationRecord): ApplicationView {
+  return {
+    id: record.id,
+    internshipId: record.internshipId,
+    status: record.status,
+    answers: record.answers,
+    coverNote: record.coverNote,
+    resume: record.resume && { name: record.resume.name, size: record.resume.size },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    history: record.history,
+    stipendReport: record.stipendReport,
+  };
+}
+
+/** The applicant of `record` as the poster sees them: contact details only once the application was shortlisted. */
+export function applicantView(record: ApplicationRecord): ApplicantView {
+  const a = record.applicant;
+  const contact = record.history.some((entry) => CONTACT_FROM.includes(entry.status));
+  return {
+    id: record.applicantId,
+    name: a?.name ?? "Deleted user",
+    image: a?.image ?? null,
+    collegeInstitute: a?.collegeInstitute ?? null,
+    currentRole: a?.currentRole ?? null,
+    fieldOfStudy: a?.fieldOfStudy ?? null,
+    fieldInterests: a?.fieldInterests ?? [],
+    email: contact ? a?.email ?? null : null,
+    contactNumber: contact ? a?.contactNumber ?? null : null,
+  };
+}
+
+/**
+ * When the timeout job looks at an application sent at `createdAt` (ISO) to an internship with `deadline`: 15 days
+ * after the deadline (the end of its IST day for a calendar date), or 30 days after applying without one.
+ */
+export function timeoutDueAt(deadline: string | null, createdAt: string): string {
+  if (!deadline) return new Date(Date.parse(createdAt) + TIMEOUT_WITHOUT_DEADLINE_DAYS * DAY_MS).toISOString();
+  const end = /^\d{4}-\d{2}-\d{2}$/.test(deadline)
+    ? Date.parse(`${deadline}T00:00:00+05:30`) + DAY_MS
+    : Date.parse(deadline);
+  return new Date(end + TIMEOUT_AFTER_DEADLINE_DAYS * DAY_MS).toISOString();
+}
+
+/**
+ * `given` checked against the internship's `questions`: one answer per known question, every required one answered.
+ * Returns the answers with each question's text as asked, in the questions' order (empty answers left out).
+ * @throws InvalidInputError `UNKNOWN_QUESTION` for an answer to a question the internship does not have (or a second
+ *   answer to one), `ANSWER_REQUIRED` when a required question has no answer; each with the field `answers.{id}`.
+ */
+export function checkAnswers(questions: readonly Question[], given: readonly { questionId: string; answer: string }[]) {
+  const known = new Set(questions.map((question) => question.id));
+  const seen = new Set<string>();
+  const unknown: FieldProblem[] = [];
+  for (const { questionId } of given) {
+    if (!known.has(questionId) || seen.has(questionId)) {
+      unknown.push({ field: `answers.${questionId}`, message: "This question is not asked here." });
+    }
+    seen.add(questionId);
+  }
+  if (unknown.length > 0) throw new InvalidInputError(UNKNOWN_QUESTION, unknown);
+  const byId = new Map(given.map((answer) => [answer.questionId, answer.answer]));
+  const missing = questions.filter((question) => question.required && !byId.get(question.id))
+    .map((question) => ({ field: `answers.${question.id}`, message: "Answer this question." }));
+  if (missing.length > 0) throw new InvalidInputError(ANSWER_REQUIRED, missing);
+  return questions.flatMap((question): Answer[] => {
+    const answer = byId.get(question.id);
+    return answer ? [{ questionId: question.id, question: question.text, answer }] : [];
+  });
+}
+
+/** The applicant's profile as the application sends it. */
+async function snapshotOf(kv: Deno.Kv, user: User): Promise<ApplicantSnapshot> {
+  const onboarding = await getOnboardingProfile(kv, user.id);
+  return {
+    name: user.name,
+    image: user.image,
+    collegeInstitute: user.collegeInstitute,
+    currentRole: user.currentRole,
+    fieldOfStudy: onboarding?.fieldOfStudy === "Other"
+      ? onboarding.fieldOther ?? "Other"
+      : onboarding?.fieldOfStudy ?? null,
+    fieldInterests: user.fieldInterests,
+    email: user.email,
+    contactNumber: user.contactNumber,
+  };
+}
+
+/** An internship as the applications of it need it: the record and its view. */
+interface Listing {
+  record: Internship;
+  view: InternshipView;
+}
+
+/** The internship `id` in any state. @throws NotFoundError "Internship not found". */
+async function listingOf(kv: Deno.Kv, id: string): Promise<Listing> {
+  const found = await internshipRecord(kv, id);
+  if (!found) throw new NotFoundError("Internship not found");
+  return found;
+}
+
+/** Whether `user` is the poster of `listing` (its owner, a manager of its verified organization, or an admin). */
+export async function isPosterOf(kv: Deno.Kv, user: User | null | undefined, listing: Listing): Promise<boolean> {
+  if (!user) return false;
+  const organization = listing.view.organization;
+  const verifiedOrganizationId = organization?.isVerified ? organization.id : null;
+  const access = { ownerId: listing.record.userId, verifiedOrganizationId, manages: false };
+  if (isPoster(user, access)) return true;
+  return verifiedOrganizationId !== null && await isManager(kv, verifiedOrganizationId, user.id) &&
+    isPoster(user, { ...access, manages: true });
+}
+
+/** Whether `user` is the poster of internship `id` (false for an unknown one). */
+export async function isPosterOfInternship(kv: Deno.Kv, user: User, id: string): Promise<boolean> {
+  const listing = await internshipRecord(kv, id);
+  return listing !== null && await isPosterOf(kv, user, listing);
+}
+
+/**
+ * The internship `id` as its poster reads its applications.
+ * @throws NotFoundError for an unknown internship and for anyone but its poster.
+ */
+export async function posterListing(kv: Deno.Kv, id: string, user: User | null | undefined): Promise<Listing> {
+  const listing = await internshipRecord(kv, id);
+  if (!listing || !await isPosterOf(kv, user, listing)) throw new NotFoundError();
+  return listing;
+}
+
+/**
+ * Checks that `applicant` may apply to `listing` now (every refusal but the ones the write finds).
+ * @throws ForbiddenError for an unverified e-mail and for the internship's own poster; NotFoundError for a listing the
+ *   public may not read; InvalidInputError `TAKES_LINK` or `CLOSED`.
+ */
+async function checkCanApply(kv: Deno.Kv, applicant: User, listing: Listing): Promise<void> {
+  if (!applicant.emailVerified) throw new ForbiddenError("Verify your e-mail address to apply");
+  const { record, view } = listing;
+  if (record.deletedAt || !record.isActive || view.moderation.status !== "clear") {
+    throw new NotFoundError("Internship not found");
+  }
+  const own = record.userId === applicant.id ||
+    (view.organization?.isVerified === true && await isManager(kv, view.organization.id, applicant.id));
+  if (own) throw new ForbiddenError("You cannot apply to your own internship");
+  if (view.applyMode !== "platform") throw new InvalidInputError(TAKES_LINK);
+  if (view.isClosed) throw new InvalidInputError(CLOSED);
+}
+
+/**
+ * Checks an application of `applicant` to internship `internshipId` without making it (the apply page shows these
+ * refusals before the form).
+ * @throws what `applyTo` throws before its write: ForbiddenError, NotFoundError, InvalidInputError.
+ */
+export async function checkApplication(
+  kv: Deno.Kv,
+  { internshipId, applicant }: { internshipId: string; applicant: User },
+): Promise<InternshipView> {
+  const listing = await listingOf(kv, internshipId);
+  await checkCanApply(kv, applicant, listing);
+  return listing.view;
+}
+
+/**
+ * Applies `applicant` to internship `internshipId` with `body` (docs/decisions.md, Applications, "Applying"): one
+ * write, checked against the person's key for this internship (so two concurrent applications make one), the resume
+ * as read (copied into the application) and the tracker item (made or moved to `applied`); the poster's `new_applicant`
+ * notice of the day is made in it or counted after it.
+ * @throws ForbiddenError unverified e-mail, or one's own internship; NotFoundError an internship the public may not
+ *   read; InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`;
+ *   ConflictError `ALREADY_APPLIED`; BusyError after 20 lost races.
+ */
+export async function applyTo(
+  kv: Deno.Kv,
+  { internshipId, applicant, body }: { internshipId: string; applicant: User; body: ApplyBody },
+): Promise<ApplicationView> {
+  const listing = await listingOf(kv, internshipId);
+  await checkCanApply(kv, applicant, listing);
+  const answers = checkAnswers(listing.view.questions, body.answers ?? []);
+  const snapshot = await snapshotOf(kv, applicant);
+  const id = crypto.randomUUID();
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const now = new Date();
+    const [person, resume, tracker, daily] = await Promise.all([
+      kv.get(personKey(applicant.id, internshipId)),
+      readResumeEntry(kv, applicant.id),
+      readTrackerEntries(kv, applicant.id, internshipId),
+      readDailyEntry(kv, internshipId, now),
+    ]);
+    if (person.value) throw new ConflictError(ALREADY_APPLIED);
+    if (!resume.value) throw new InvalidInputError(NO_RESUME_YET);
+    const op = kv.atomic().check(person);
+    const at = now.toISOString();
+    const record: ApplicationRecord = {
+      id,
+      internshipId,
+      organizationId: listing.view.organization?.id ?? null,
+      applicantId: applicant.id,
+      applicant: snapshot,
+      status: "applied",
+      answers,
+      coverNote: body.coverNote ?? "",
+      resume: copyResumeOps(op, resume as Deno.KvEntry<typeof resume.value>, applicationHolder(id)),
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: "applied", at, by: "applicant", message: null }],
+      firstResponseAt: null,
+      dueAt: timeoutDueAt(listing.record.deadline, at),
+      stipendReport: null,
+    };
+    applicationOps(op, null, record, now.getTime());
+    followApplicationOps(op, {
+      userId: applicant.id,
+      internshipId,
+      entries: tracker,
+      status: "applied",
+      now: at,
+      create: true,
+    });
+    const first = dailyApplicantOps(op, { entry: daily, listing: listing.view, ownerId: listing.record.userId, now });
+    if ((await op.commit()).ok) {
+      if (!first) await reviseDailyNotice(kv, { internship: listing.view, now });
+      return applicationView(record);
+    }
+  }
+  throw new BusyError("Too many applications at once; try again");
+}
+
+/** The application `id` as stored, or null. */
+async function readOne(kv: Deno.Kv, id: string): Promise<Deno.KvEntry<ApplicationRecord> | null> {
+  if (id.length > 100) return null;
+  const entry = await kv.get<ApplicationRecord>(recordKey(id));
+  return entry.value ? entry as Deno.KvEntry<ApplicationRecord> : null;
+}
+
+/** `userId`'s applications (of `status` when given), newest first, each with its internship as the public reads it. */
+export async function myApplications(
+  kv: Deno.Kv,
+  { userId, status }: { userId: string; status?: ApplicationStatus },
+): Promise<MyApplication[]> {
+  const entries = await personEntries(kv, userId);
+  const records = [...(await readApplications(kv, entries.map(({ entry }) => entry.id))).values()]
+    .map((entry) => entry.value)
+    .filter((record) => !status || record.status === status)
+    .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+  const internships = await publicInternshipsById(kv, records.map((record) => record.internshipId));
+  return records.map((record) => ({
+    ...applicationView(record),
+    internship: internships.get(record.internshipId) ?? null,
+  }));
+}
+
+/** When `userId` applied to each internship they applied to: `{internshipId: createdAt}`. */
+export async function appliedOn(kv: Deno.Kv, userId: string): Promise<Record<string, string>> {
+  const entries = await personEntries(kv, userId);
+  return Object.fromEntries(entries.map(({ internshipId, entry }) => [internshipId, entry.createdAt]));
+}
+
+/** `userId`'s application to internship `internshipId`, or null. */
+export async function applicationTo(
+  kv: Deno.Kv,
+  { userId, internshipId }: { userId: string; internshipId: string },
+): Promise<ApplicationView | null> {
+  const person = await kv.get<{ id: string }>(personKey(userId, internshipId));
+  const entry = person.value && await readOne(kv, person.value.id);
+  return entry ? applicationView(entry.value) : null;
+}
+
+/** Who is told of a move of `record`: its applicant (null when they deleted their account) and their e-mail switch. */
+async function recipientOf(kv: Deno.Kv, record: ApplicationRecord): Promise<Recipient | null> {
+  if (!record.applicantId) return null;
+  const [user, settings] = await Promise.all([getUser(kv, record.applicantId), getSettings(kv, record.applicantId)]);
+  if (!user) return null;
+  return {
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    emailOn: user.emailVerified && emailAllowed(settings, "application_status"),
+  };
+}
+
+/** What a move needs to say who moved what: the internship's title and organization, and the site's origin. */
+interface MoveContext {
+  title: string;
+  organization: string;
+  appUrl: string;
+}
+
+/** One move of an application: to what, by whom, with which message. */
+interface Move {
+  status: ApplicationStatus;
+  by: "applicant" | "poster" | "system";
+  message: string | null;
+}
+
+/** `record` after `move` at `now` (ISO): status, history, first answer, due time. */
+function moved(record: ApplicationRecord, move: Move, now: string): ApplicationRecord {
+  return {
+    ...record,
+    status: move.status,
+    updatedAt: now,
+    history: [...record.history, { status: move.status, at: now, by: move.by, message: move.message }],
+    firstResponseAt: record.firstResponseAt ?? (move.by === "poster" ? now : null),
+    dueAt: WAITING.includes(move.status) ? record.dueAt : null,
+  };
+}
+
+/**
+ * Adds to `op` the move of `entry` (as read, checked) to `next`: the record and its indexes, the applicant's tracker
+ * item (`tracker`, as read; not made again when the applicant removed it) and, for a move by someone else, the
+ * applicant's notification and e-mail. Returns the mail's id, or null.
+ */
+function moveOps(
+  op: Deno.AtomicOperation,
+  { entry, next, tracker, recipient, context, now }: {
+    entry: Deno.KvEntry<ApplicationRecord>;
+    next: ApplicationRecord;
+    tracker: Awaited<ReturnType<typeof readTrackerEntries>> | null;
+    recipient: Recipient | null;
+    context: MoveContext;
+    now: Date;
+  },
+): string | null {
+  op.check(entry);
+  applicationOps(op, entry.value, next, now.getTime());
+  const last = next.history.at(-1)!;
+  const trackerStatus = TRACKER_STATUS[next.status];
+  if (tracker && trackerStatus && next.applicantId) {
+    followApplicationOps(op, {
+      userId: next.applicantId,
+      internshipId: next.internshipId,
+      entries: tracker,
+      status: trackerStatus,
+      now: now.toISOString(),
+      create: false,
+    });
+  }
+  if (!recipient || last.by === "applicant") return null;
+  return tellApplicantOps(op, {
+    recipient,
+    applicationId: next.id,
+    status: next.status,
+    by: last.by,
+    message: last.message,
+    title: context.title,
+    organization: context.organization,
+    appUrl: context.appUrl,
+    now,
+  });
+}
+
+/** The outcome of a write that told the applicant: the record as written and the e-mail to start delivering. */
+export interface MoveResult {
+  application: ApplicationView;
+  mailId: string | null;
+}
+
+/**
+ * Moves the application `id` by `move` after `check(record)` passes, retrying lost races on fresh reads: the record,
+ * the tracker and the applicant's notification and e-mail in one write.
+ * @throws what `check` throws; BusyError after 20 lost races.
+ */
+async function moveOne(
+  kv: Deno.Kv,
+  { id, move, check, context }: {
+    id: string;
+    move: Move;
+    check: (record: ApplicationRecord) => Promise<void> | void;
+    context: (record: ApplicationRecord) => Promise<MoveContext>;
+  },
+): Promise<MoveResult> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const entry = await readOne(kv, id);
+    if (!entry) throw new NotFoundError(NOT_FOUND);
+    await check(entry.value);
+    const now = new Date();
+    const next = moved(entry.value, move, now.toISOString());
+    const [tracker, recipient, said] = await Promise.all([
+      entry.value.applicantId ? readTrackerEntries(kv, entry.value.applicantId, entry.value.internshipId) : null,
+      recipientOf(kv, entry.value),
+      context(entry.value),
+    ]);
+    const op = kv.atomic();
+    const mailId = moveOps(op, { entry, next, tracker, recipient, context: said, now });
+    if ((await op.commit()).ok) return { application: applicationView(next), mailId };
+  }
+  throw new BusyError("The application changed too often at once; try again");
+}
+
+/** What a move tells of `listing`: its title and organization name. */
+function contextOf(listing: Listing, appUrl: string): MoveContext {
+  return {
+    title: listing.view.title,
+    organization: listing.view.organization?.name ?? listing.view.hiringOrganization,
+    appUrl,
+  };
+}
+
+/**
+ * The poster's move of application `id` to `change.status` with `change.message` (docs/decisions.md, Applications,
+ * "Status changes").
+ * @throws NotFoundError `NOT_FOUND` for an unknown id and for anyone but the internship's poster; InvalidInputError
+ *   `INVALID_CHANGE` or `FINAL`; BusyError.
+ */
+export async function changeStatus(
+  kv: Deno.Kv,
+  { id, actor, change, appUrl }: { id: string; actor: User; change: StatusChange; appUrl: string },
+): Promise<MoveResult> {
+  let listing: Listing | null = null;
+  return await moveOne(kv, {
+    id,
+    move: { status: change.status, by: "poster", message: change.message },
+    check: async (record) => {
+      listing ??= await internshipRecord(kv, record.internshipId);
+      if (!listing || !await isPosterOf(kv, actor, listing)) throw new NotFoundError(NOT_FOUND);
+      checkPosterMove(record.status, change.status);
+    },
+    context: () => Promise.resolve(contextOf(listing!, appUrl)),
+  });
+}
+
+/** Most applications moved in one write of a bulk change (each about 25 mutations). */
+const BULK_WRITE = 20;
+
+/**
+ * The poster's move of the applications `ids` of internship `internshipId` to `change.status` (each as
+ * `changeStatus`), in writes of 20: ids of other internships, unknown ids and applications that cannot make that move
+ * are left out. A write that loses a race is done again one application at a time. Returns how many moved and the
+ * e-mails to start delivering.
+ * @throws NotFoundError for anyone but the internship's poster.
+ */
+export async function changeMany(
+  kv: Deno.Kv,
+  { internshipId, actor, change, appUrl }: {
+    internshipId: string;
+    actor: User;
+    change: StatusChange & { ids: string[] };
+    appUrl: string;
+  },
+): Promise<{ updated: number; mailIds: string[] }> {
+  const listing = await posterListing(kv, internshipId, actor);
+  const context = contextOf(listing, appUrl);
+  const move: Move = { status: change.status, by: "poster", message: change.message };
+  const movable = (record: ApplicationRecord) => {
+    if (record.internshipId !== internshipId) return false;
+    try {
+      checkPosterMove(record.status, change.status);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const ids = [...new Set(change.ids)];
+  let updated = 0;
+  const mailIds: string[] = [];
+  for (let i = 0; i < ids.length; i += BULK_WRITE) {
+    const entries = [...(await readApplications(kv, ids.slice(i, i + BULK_WRITE))).values()]
+      .filter((entry) => movable(entry.value));
+    const now = new Date();
+    const prepared = await Promise.all(entries.map(async (entry) => ({
+      entry,
+      next: moved(entry.value, move, now.toISOString()),
+      tracker: entry.value.applicantId
+        ? await readTrackerEntries(kv, entry.value.applicantId, entry.value.internshipId)
+        : null,
+      recipient: await recipientOf(kv, entry.value),
+    })));
+    const op = kv.atomic();
+    const mails = prepared.map((item) => moveOps(op, { ...item, context, now }));
+    if ((await op.commit()).ok) {
+      updated += prepared.length;
+      mailIds.push(...mails.flatMap((mail) => mail ?? []));
+      continue;
+    }
+    for (const { entry } of prepared) {
+      try {
+        const result = await moveOne(kv, {
+          id: entry.value.id,
+          move,
+          check: (record) => {
+            if (!movable(record)) throw new InvalidInputError(record.status);
+          },
+          context: () => Promise.resolve(context),
+        });
+        updated++;
+        if (result.mailId) mailIds.push(result.mailId);
+      } catch (error) {
+        if (!(error instanceof InvalidInputError || error instanceof NotFoundError)) throw error;
+      }
+    }
+  }
+  return { updated, mailIds };
+}
+
+/**
+ * The applicant's withdrawal of their application `id`: only from `applied` or `shortlisted`.
+ * @throws NotFoundError `NOT_FOUND` for an unknown id or another person's; InvalidInputError `INVALID_CHANGE` or
+ *   `FINAL`; BusyError.
+ */
+export async function withdraw(kv: Deno.Kv, { id, userId }: { id: string; userId: string }): Promise<ApplicationView> {
+  const { application } = await moveOne(kv, {
+    id,
+    move: { status: "withdrawn", by: "applicant", message: null },
+    check: (record) => {
+      if (record.applicantId !== userId) throw new NotFoundError(NOT_FOUND);
+      checkWithdrawal(record.status);
+    },
+    context: () => Promise.resolve({ title: "", organization: "", appUrl: "" }),
+  });
+  return application;
+}
+
+/**
+ * The system's rejection of a waiting application `entry` (as read) because its organization did not answer in time,
+ * added to `op` with its notification and e-mail; see `timeout.ts`. Returns the mail's id, or null.
+ */
+export async function timeoutOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { entry, listing, appUrl, now }: {
+    entry: Deno.KvEntry<ApplicationRecord>;
+    listing: InternshipView;
+    appUrl: string;
+    now: Date;
+  },
+): Promise<string | null> {
+  const organization = listing.organization?.name ?? listing.hiringOrganization;
+  const next = moved(
+    entry.value,
+    { status: "rejected", by: "system", message: timeoutMessage(organization) },
+    now.toISOString(),
+  );
+  const [tracker, recipient] = await Promise.all([
+    entry.value.applicantId ? readTrackerEntries(kv, entry.value.applicantId, entry.value.internshipId) : null,
+    recipientOf(kv, entry.value),
+  ]);
+  return moveOps(op, {
+    entry,
+    next,
+    tracker,
+    recipient,
+    context: { title: listing.title, organization, appUrl },
+    now,
+  });
+}
+
+/**
+ * A hired intern's stipend report on their application `id` (docs/decisions.md, Applications, "Stipend reports"): at
+ * least 30 days after hiring, one per application, changeable; it counts toward the organization's track record.
+ * @throws NotFoundError for an unknown id or another person's; InvalidInputError `STIPEND_TOO_EARLY`; BusyError.
+ */
+export async function reportStipend(
+  kv: Deno.Kv,
+  { id, userId, paid }: { id: string; userId: string; paid: StipendPaid },
+): Promise<ApplicationView> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const entry = await readOne(kv, id);
+    if (!entry || entry.value.applicantId !== userId) throw new NotFoundError(NOT_FOUND);
+    const now = Date.now();
+    checkStipendReport(entry.value.status, hiredAt(entry.value.history), now);
+    if (entry.value.stipendReport?.paid === paid) return applicationView(entry.value);
+    const next: ApplicationRecord = { ...entry.value, stipendReport: { paid, at: new Date(now).toISOString() } };
+    const op = kv.atomic().check(entry);
+    applicationOps(op, entry.value, next, now);
+    if ((await op.commit()).ok) return applicationView(next);
+  }
+  throw new BusyError("The application changed too often at once; try again");
+}
+
+/**
+ * The resume copied into application `id`, for `viewer`: its applicant, the internship's poster or an admin.
+ * @throws NotFoundError for anyone else, an unknown id, or a resume no longer kept.
+ */
+export async function applicationResume(
+  kv: Deno.Kv,
+  files: ObjectStore,
+  { id, viewer }: { id: string; viewer: User },
+): Promise<{ name: string; file: StoredObject }> {
+  const entry = await readOne(kv, id);
+  if (!entry) throw new NotFoundError(NOT_FOUND);
+  const record = entry.value;
+  let allowed = record.applicantId === viewer.id || viewer.role === "admin";
+  if (!allowed) {
+    const listing = await internshipRecord(kv, record.internshipId);
+    allowed = listing !== null && await isPosterOf(kv, viewer, listing);
+  }
+  const file = allowed && record.resume ? await copiedResumeFile(files, record.resume) : null;
+  if (!file || !record.resume) throw new NotFoundError(NOT_FOUND);
+  return { name: record.resume.name, file };
+}

@@ -1,0 +1,78 @@
+/**
+ * Who may do what with applications, and how a status moves (docs/decisions.md, Applications, "Status changes"): the
+ * one home of these rules, used by the domain functions and the pages alike.
+ */
+import { InvalidInputError } from "@/lib/errors.ts";
+import type { User } from "@/lib/users/users.ts";
+import { type ApplicationStatus, FINAL, INVALID_CHANGE, WAITING } from "./schema.ts";
+
+/** The course of an application, each step after the one before; a poster may skip steps forwards. */
+const COURSE: readonly ApplicationStatus[] = ["applied", "shortlisted", "interview", "offer", "hired"];
+/** Statuses nothing moves out of. */
+const FINAL_STATUSES: readonly ApplicationStatus[] = ["hired", "rejected", "withdrawn"];
+
+/** Whether nothing moves an application in `status` any more. */
+export function isFinal(status: ApplicationStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/**
+ * Checks a poster's move from `from` to `to`: forwards along applied → shortlisted → interview → offer → hired (steps
+ * may be skipped), or to `rejected` from any status but `hired` and `withdrawn`.
+ * @throws InvalidInputError `FINAL` out of `hired`, `rejected` or `withdrawn`; `INVALID_CHANGE` for any other move.
+ */
+export function checkPosterMove(from: ApplicationStatus, to: ApplicationStatus): void {
+  if (isFinal(from)) throw new InvalidInputError(FINAL);
+  if (to === "rejected") return;
+  const [at, next] = [COURSE.indexOf(from), COURSE.indexOf(to)];
+  if (next <= at || at < 0) throw new InvalidInputError(INVALID_CHANGE, [{ field: "status", message: INVALID_CHANGE }]);
+}
+
+/**
+ * Checks the applicant's withdrawal of an application in `from`: only from `applied` or `shortlisted`.
+ * @throws InvalidInputError `FINAL` out of a final status, `INVALID_CHANGE` from `interview` or `offer`.
+ */
+export function checkWithdrawal(from: ApplicationStatus): void {
+  if (isFinal(from)) throw new InvalidInputError(FINAL);
+  if (!WAITING.includes(from)) throw new InvalidInputError(INVALID_CHANGE);
+}
+
+/** How long after being hired an intern may report the stipend (ms): 30 days. */
+export const STIPEND_REPORT_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** The refusal of a stipend report that comes too early or for an application not hired. */
+export const STIPEND_TOO_EARLY = "You can report the stipend 30 days after you were hired";
+
+/**
+ * Checks that an application in `status`, hired at `hiredAt` (ISO, or null), may carry a stipend report at `now` (ms).
+ * @throws InvalidInputError `STIPEND_TOO_EARLY`.
+ */
+export function checkStipendReport(status: ApplicationStatus, hiredAt: string | null, now: number): void {
+  if (status !== "hired" || !hiredAt || now - Date.parse(hiredAt) < STIPEND_REPORT_AFTER_MS) {
+    throw new InvalidInputError(STIPEND_TOO_EARLY);
+  }
+}
+
+/** What deciding whether someone is an internship's poster needs to know of it. */
+export interface PipelineAccess {
+  /** The internship's owner (null: a former member). */
+  ownerId: string | null;
+  /** Its organization, when it is verified (managers of an unverified one see nothing). */
+  verifiedOrganizationId: string | null;
+  /** Whether the person manages that organization. */
+  manages: boolean;
+}
+
+/**
+ * Whether `user` is the poster of an internship (docs/decisions.md, Applications, "The poster"): its owner, a manager
+ * of its verified organization, or an admin.
+ */
+export function isPoster(user: User | null | undefined, access: PipelineAccess): boolean {
+  if (!user) return false;
+  if (user.role === "admin" || user.id === access.ownerId) return true;
+  return access.verifiedOrganizationId !== null && access.manages;
+}
+
+/** Whether the history says the application was hired, and when. */
+export function hiredAt(history: readonly { status: ApplicationStatus; at: string }[]): string | null {
+  return history.findLast((entry) => entry.status === "hired")?.at ?? null;
+}

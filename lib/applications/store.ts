@@ -1,0 +1,178 @@
+/**
+ * Application storage (docs/decisions.md, Applications, "Storage"): the records and every index they keep, all
+ * changed by one function in the caller's atomic write (`applicationOps`), so a record and its index entries never
+ * drift apart.
+ *
+ * Keys (owned by this module only):
+ * - `["applications", id]` → `ApplicationRecord`
+ * - `["applications_by_person", applicantId, internshipId]` → `{id, createdAt}`: one per person and internship, the
+ *   guard of the one-application rule (a write checks it absent), and the person's list
+ * - `["applications_by_internship", internshipId, status, createdMs, id]` → `{t}`: the per-status secondary index
+ *   the poster's list reads, oldest first, with the applicant's search text
+ * - `["applications_changes", internshipId]` → KvU64, one more at every write of an application of the internship
+ * - `["applications_log", internshipId, atMs, id]` → `PipelineChange`, kept a day: what changed, for the processes
+ *   that keep the poster's list in memory (`pipeline.ts`)
+ * - `["applications_due", dueMs, id]` → true while the application waits (`applied` or `shortlisted`): the timeout
+ *   job's due-time index
+ * - the track record's counters (`track_record.ts`)
+ */
+import { countOps } from "@/lib/stats/counters.ts";
+import { applicationCounts } from "./track_record.ts";
+import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
+
+/** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
+export const LOG_KEPT_MS = 24 * 60 * 60 * 1000;
+
+export const recordKey = (id: string): Deno.KvKey => ["applications", id];
+export const personKey = (applicantId: string, internshipId: string): Deno.KvKey => [
+  "applications_by_person",
+  applicantId,
+  internshipId,
+];
+const statusKey = (record: ApplicationRecord): Deno.KvKey => [
+  "applications_by_internship",
+  record.internshipId,
+  record.status,
+  Date.parse(record.createdAt),
+  record.id,
+];
+export const changesKey = (internshipId: string): Deno.KvKey => ["applications_changes", internshipId];
+const logKey = (internshipId: string, atMs: number, id: string): Deno.KvKey => [
+  "applications_log",
+  internshipId,
+  atMs,
+  id,
+];
+const dueKey = (dueMs: number, id: string): Deno.KvKey => ["applications_due", dueMs, id];
+
+/** An entry of the person's list: which application, and when it was sent. */
+export interface PersonEntry {
+  id: string;
+  createdAt: string;
+}
+
+/** An entry of the per-status index: the applicant's search text. */
+export interface StatusEntry {
+  t: string;
+}
+
+/** A change as the log keeps it: the application's status now, when it was sent, its search text and history length. */
+export interface PipelineChange {
+  status: ApplicationStatus;
+  createdMs: number;
+  t: string;
+  /** The length of its history: a later change has a longer one. */
+  v: number;
+}
+
+/** The text the poster's search matches: the applicant's name, college, role and field, lower case. */
+export function searchTextOf(record: ApplicationRecord): string {
+  const a = record.applicant;
+  if (!a) return "";
+  return [a.name, a.collegeInstitute, a.currentRole, a.fieldOfStudy, ...a.fieldInterests]
+    .filter(Boolean).join(" ").toLowerCase();
+}
+
+/**
+ * Adds to `op` the write of `next` over `previous` (null for a new application) at `now` (ms): the record, its person
+ * entry (when new), its per-status index entry (moved when the status changed, its text refreshed), the due-time
+ * entry, the change marker and log of its internship, and the track record's counters (as `countOps`: the difference).
+ * Up to about 20 mutations.
+ */
+export function applicationOps(
+  op: Deno.AtomicOperation,
+  previous: ApplicationRecord | null,
+  next: ApplicationRecord,
+  now = Date.now(),
+): void {
+  op.set(recordKey(next.id), next);
+  if (!previous && next.applicantId) {
+    op.set(personKey(next.applicantId, next.internshipId), { id: next.id, createdAt: next.createdAt });
+  }
+  if (previous && previous.applicantId && !next.applicantId) {
+    op.delete(personKey(previous.applicantId, previous.internshipId));
+  }
+  if (previous) op.delete(statusKey(previous));
+  const t = searchTextOf(next);
+  op.set(statusKey(next), { t } satisfies StatusEntry);
+  if (previous?.dueAt && previous.dueAt !== next.dueAt) op.delete(dueKey(Date.parse(previous.dueAt), previous.id));
+  if (next.dueAt && next.dueAt !== previous?.dueAt) op.set(dueKey(Date.parse(next.dueAt), next.id), true);
+  const change: PipelineChange = {
+    status: next.status,
+    createdMs: Date.parse(next.createdAt),
+    t,
+    v: next.history.length,
+  };
+  op.set(logKey(next.internshipId, now, next.id), change, { expireIn: LOG_KEPT_MS })
+    .sum(changesKey(next.internshipId), 1n);
+  countOps(op, applicationCounts(previous), applicationCounts(next));
+}
+
+/** The applications of `ids` as stored (read ten at a time), by id; unknown ids are absent. */
+export async function readApplications(
+  kv: Deno.Kv,
+  ids: readonly string[],
+): Promise<Map<string, Deno.KvEntry<ApplicationRecord>>> {
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
+  const results = await Promise.all(batches.map((batch) => kv.getMany<ApplicationRecord[]>(batch.map(recordKey))));
+  const found = new Map<string, Deno.KvEntry<ApplicationRecord>>();
+  for (const entry of results.flat()) {
+    if (entry.value) found.set(entry.value.id, entry as Deno.KvEntry<ApplicationRecord>);
+  }
+  return found;
+}
+
+/** The person entries of `applicantId` (every internship they applied to), in key order. */
+export async function personEntries(
+  kv: Deno.Kv,
+  applicantId: string,
+): Promise<{ internshipId: string; entry: PersonEntry }[]> {
+  const found: { internshipId: string; entry: PersonEntry }[] = [];
+  for await (const item of kv.list<PersonEntry>({ prefix: ["applications_by_person", applicantId] })) {
+    found.push({ internshipId: item.key[2] as string, entry: item.value });
+  }
+  return found;
+}
+
+/** The ids due at or before `now` (ms) in the timeout index, oldest due first, at most `limit`. */
+export async function dueIds(kv: Deno.Kv, now: number, limit: number): Promise<{ id: string; dueMs: number }[]> {
+  const found: { id: string; dueMs: number }[] = [];
+  const iter = kv.list({ start: ["applications_due"], end: ["applications_due", now + 1] }, {
+    limit,
+    batchSize: limit,
+  });
+  for await (const entry of iter) found.push({ id: entry.key[2] as string, dueMs: entry.key[1] as number });
+  return found;
+}
+
+/** One page of the log of `internshipId` from `fromMs` on: the changes in key order, with their ids. */
+export async function logSince(
+  kv: Deno.Kv,
+  internshipId: string,
+  fromMs: number,
+): Promise<{ id: string; change: PipelineChange }[]> {
+  const changes: { id: string; change: PipelineChange }[] = [];
+  const iter = kv.list<PipelineChange>(
+    {
+      start: ["applications_log", internshipId, fromMs],
+      end: ["applications_log", internshipId, Number.MAX_SAFE_INTEGER],
+    },
+    { batchSize: 500 },
+  );
+  for await (const entry of iter) changes.push({ id: entry.key[3] as string, change: entry.value });
+  return changes;
+}
+
+/** Every entry of the per-status index of `internshipId`: status, when sent, id and search text, oldest first by status. */
+export async function* statusIndex(
+  kv: Deno.Kv,
+  internshipId: string,
+): AsyncGenerator<{ status: ApplicationStatus; createdMs: number; id: string; t: string }> {
+  for await (
+    const entry of kv.list<StatusEntry>({ prefix: ["applications_by_internship", internshipId] }, { batchSize: 1000 })
+  ) {
+    const [, , status, createdMs, id] = entry.key as [string, string, ApplicationStatus, number, string];
+    yield { status, createdMs, id, t: entry.value.t };
+  }
+}

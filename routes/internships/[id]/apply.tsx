@@ -1,0 +1,237 @@
+/**
+ * `/internships/{id}/apply`: the application form of an internship that takes applications here (docs/decisions.md,
+ * Applications, "Applying"), a plain multipart form that works without JavaScript. A guest is sent to sign in and
+ * back. `GET` shows the form, or why one cannot apply (a listing taking applications on its own site, closed, one's
+ * own, an unverified e-mail, already applied). `POST` (the resume file, `answers.{questionId}`, `coverNote`) checks
+ * every field at once and renders the form again (400) with each problem beside its field; otherwise it stores a new
+ * resume when one was chosen, applies as `POST /api/internships/{id}/applications` does and answers 303 to the
+ * internship's page, which then says "Applied on …".
+ */
+import { define } from "@/lib/platform/define.ts";
+import { PageHead } from "@/components/PageHead.tsx";
+import { MessagePage } from "@/components/internships/MessagePage.tsx";
+import { ApplyForm, type ApplyValues } from "@/components/applications/ApplyForm.tsx";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readForm, seeOther } from "@/lib/http/form_posts.ts";
+import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import {
+  ANSWER_MAX,
+  applicationTo,
+  applyTo,
+  checkAnswers,
+  checkApplication,
+  COVER_NOTE_MAX,
+  TAKES_LINK,
+} from "@/lib/applications/applications.ts";
+import { checkResume, getResume, type Resume, uploadResume } from "@/lib/resumes/resumes.ts";
+import { formatDate } from "@/lib/dates.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
+import type { SignedInState } from "@/lib/platform/state.ts";
+import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
+
+/** The form takes a resume upload; applying falls under the per-person limit `applications`. */
+export const routeOptions: RouteOptions = { bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES, personLimit: "applications" };
+
+/** The page: the form (with what was typed and what went wrong), or why one cannot apply. */
+type Data =
+  | {
+    kind: "form";
+    internship: InternshipView;
+    resume: Resume | null;
+    values: ApplyValues;
+    errors: Record<string, string>;
+    formError?: string;
+  }
+  | { kind: "refused"; title: string; message: string; internshipId: string | null };
+
+const EMPTY: ApplyValues = { answers: {}, coverNote: "" };
+const NUMBER = new Intl.NumberFormat("en-IN");
+
+/** Why one cannot apply, as the page says it, from what `checkApplication` or `applyTo` threw; null for anything else. */
+function refusalOf(error: unknown, internshipId: string): Data | null {
+  if (error instanceof NotFoundError) {
+    return { kind: "refused", title: "Internship not found", message: "It may have been removed.", internshipId: null };
+  }
+  if (error instanceof ForbiddenError) {
+    return { kind: "refused", title: "You cannot apply here", message: `${error.message}.`, internshipId };
+  }
+  if (error instanceof InvalidInputError && error.fields.length === 0) {
+    const message = error.message === TAKES_LINK
+      ? "This internship takes applications on its own site: follow the link on its page."
+      : `${error.message}.`;
+    return { kind: "refused", title: "You cannot apply here", message, internshipId };
+  }
+  return null;
+}
+
+/** The page of someone who applied already. */
+function alreadyApplied(internshipId: string, createdAt: string): Data {
+  return {
+    kind: "refused",
+    title: "You have already applied",
+    message: `You applied on ${formatDate(createdAt)}. Follow it in your tracker.`,
+    internshipId,
+  };
+}
+
+/** The problems of the posted form, all at once, by field (empty when it can be sent). */
+async function problemsOf(
+  { internship, resume, file, values }: {
+    internship: InternshipView;
+    resume: Resume | null;
+    file: Uint8Array | null;
+    values: ApplyValues;
+  },
+): Promise<Record<string, string>> {
+  const errors: Record<string, string> = {};
+  if (file) {
+    try {
+      await checkResume(file);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      errors.file = "Upload a PDF of at most 2 MB.";
+    }
+  } else if (!resume) errors.file = "Upload your resume first.";
+  for (const question of internship.questions) {
+    if ((values.answers[question.id] ?? "").length > ANSWER_MAX) {
+      errors[`answers.${question.id}`] = `Use at most ${NUMBER.format(ANSWER_MAX)} characters.`;
+    }
+  }
+  try {
+    checkAnswers(
+      internship.questions,
+      internship.questions.map((q) => ({ questionId: q.id, answer: values.answers[q.id] ?? "" })),
+    );
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    for (const { field, message } of error.fields) errors[field] ??= message;
+  }
+  if (values.coverNote.length > COVER_NOTE_MAX) {
+    errors.coverNote = `Use at most ${NUMBER.format(COVER_NOTE_MAX)} characters.`;
+  }
+  return errors;
+}
+
+/** The form's fields as posted: the answers to `internship`'s questions, the cover note and the file (null: none). */
+async function postedOf(form: FormData, internship: InternshipView) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.replaceAll("\r\n", "\n").trim() : "";
+  };
+  const values: ApplyValues = {
+    answers: Object.fromEntries(internship.questions.map((q) => [q.id, text(`answers.${q.id}`)])),
+    coverNote: text("coverNote"),
+  };
+  const chosen = form.get("file");
+  const file = chosen instanceof File && chosen.size > 0
+    ? { name: chosen.name, bytes: new Uint8Array(await chosen.arrayBuffer()) }
+    : null;
+  return { values, file };
+}
+
+/** The form of `internship` for the signed-in person, or why they cannot apply. */
+async function formOf(state: SignedInState, internshipId: string): Promise<Data> {
+  const { kv } = state.services;
+  try {
+    const internship = await checkApplication(kv, { internshipId, applicant: state.user });
+    const applied = await applicationTo(kv, { userId: state.user.id, internshipId });
+    if (applied) return alreadyApplied(internshipId, applied.createdAt);
+    return { kind: "form", internship, resume: await getResume(kv, state.user.id), values: EMPTY, errors: {} };
+  } catch (error) {
+    const refusal = refusalOf(error, internshipId);
+    if (refusal) return refusal;
+    throw error;
+  }
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const data = await formOf(ctx.state, ctx.params.id);
+    return ctx.render(data, { status: data.kind === "refused" && data.internshipId === null ? 404 : 200 });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { kv, files } = ctx.state.services;
+    const page = await formOf(ctx.state, ctx.params.id);
+    if (page.kind !== "form") return ctx.render(page, { status: page.internshipId === null ? 404 : 400 });
+    const { internship, resume } = page;
+    const { values, file } = await postedOf(await readForm(req), internship);
+    const errors = await problemsOf({ internship, resume, file: file?.bytes ?? null, values });
+    if (Object.keys(errors).length > 0) return ctx.render({ ...page, values, errors }, { status: 400 });
+    try {
+      if (file) await uploadResume(kv, files, { userId: ctx.state.user.id, name: file.name, bytes: file.bytes });
+      const answers = Object.entries(values.answers).filter(([, answer]) => answer !== "")
+        .map(([questionId, answer]) => ({ questionId, answer }));
+      await applyTo(kv, {
+        internshipId: internship.id,
+        applicant: ctx.state.user,
+        body: { answers, coverNote: values.coverNote },
+      });
+      return seeOther(`/internships/${internship.id}?applied=1`);
+    } catch (error) {
+      if (error instanceof ConflictError) {
+        return ctx.render(alreadyApplied(internship.id, new Date().toISOString()), { status: 409 });
+      }
+      const refusal = refusalOf(error, internship.id);
+      if (refusal) return ctx.render(refusal, { status: 400 });
+      if (!(error instanceof DomainError)) throw error;
+      return ctx.render({
+        ...page,
+        resume: await getResume(kv, ctx.state.user.id),
+        values,
+        errors: {},
+        formError: error.message,
+      }, { status: 400 });
+    }
+  },
+});
+
+export default define.page<Data>(function ApplyPage({ data }) {
+  if (data.kind === "refused") {
+    return (
+      <MessagePage
+        title={data.title}
+        link={data.internshipId
+          ? { href: `/internships/${data.internshipId}`, label: "Back to the internship" }
+          : { href: "/internships", label: "Browse internships" }}
+      >
+        <p>{data.message}</p>
+        {data.title === "You have already applied" && (
+          <p class="mt-2">
+            <a href="/me/tracker" class="font-medium text-indigo-700 underline">Open your tracker</a>
+          </p>
+        )}
+      </MessagePage>
+    );
+  }
+  const { internship } = data;
+  return (
+    <section aria-labelledby="page-title" class="mx-auto max-w-3xl [overflow-wrap:anywhere]">
+      <PageHead title={`Apply: ${internship.title}`} />
+      <a href={`/internships/${internship.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
+        ← {internship.title}
+      </a>
+      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">
+        Apply to {internship.title}
+      </h1>
+      <p class="mt-2 text-slate-700">
+        {internship.organization?.name ?? internship.hiringOrganization}{" "}
+        sees your resume, your answers, your cover note and your profile (name, college, role and interests); your
+        e-mail and phone number only if they shortlist you. Every applicant hears back: if they do not answer within 15
+        days after the deadline, we tell you.
+      </p>
+      <div class="mt-6">
+        <ApplyForm
+          action={`/internships/${internship.id}/apply`}
+          questions={internship.questions}
+          resume={data.resume}
+          values={data.values}
+          errors={data.errors}
+          formError={data.formError}
+        />
+      </div>
+    </section>
+  );
+});

@@ -1,0 +1,346 @@
+/**
+ * Applying (docs/api.md, Applications; docs/decisions.md, Applications, "Applying"): every refusal per role (guest,
+ * unverified, the poster, another student) and bad input (a missing required answer, answers to unknown questions,
+ * long answers and notes, unknown fields); the resume copied; the tracker item made or moved; exactly one application
+ * under concurrent requests; the applicant's list and withdrawal; "Applied on …" and the ids cards read.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
+import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
+import { updateUser } from "@/lib/users/users.ts";
+import { istToday } from "@/lib/dates.ts";
+
+/** Status and body of `res`. */
+async function answer(res: Response) {
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** GET `path` as `who`; status and body. */
+async function get(t: TestApp, who: TestUser | undefined, path: string) {
+  return await answer(await t.fetch(path, { headers: who?.headers ?? {} }));
+}
+
+Deno.test("refusals: guest, unverified, unknown, hidden, link, closed, own listing, no resume", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member);
+  const body = answersFor(internship);
+  const student = await applicant(t);
+
+  assertEquals((await sendApplication(t, undefined, internship.id, body)).status, 401);
+  const unverified = await createTestUser(t);
+  await updateUser(t.kv, unverified.user.id, { emailVerified: false });
+  assertEquals(await answer(await sendApplication(t, unverified, internship.id, body)), {
+    status: 403,
+    body: { error: "Verify your e-mail address to apply" },
+  });
+  assertEquals((await sendApplication(t, student, "no-such-internship", body)).status, 404);
+
+  const [link] = await addInternships(t, member, [{}]);
+  assertEquals(await answer(await sendApplication(t, student, link.id, {})), {
+    status: 400,
+    body: { error: "This internship takes applications on its own site" },
+  });
+  const yesterday = istToday(new Date(Date.now() - 2 * 24 * 60 * 60 * 1000));
+  const closed = await platformInternship(t, member, { deadline: yesterday });
+  assertEquals(await answer(await sendApplication(t, student, closed.id, answersFor(closed))), {
+    status: 400,
+    body: { error: "This internship is closed" },
+  });
+  const inactive = await platformInternship(t, member);
+  await t.json("PUT", `/api/internships/${inactive.id}`, { body: { isActive: false }, headers: admin.headers });
+  assertEquals((await sendApplication(t, student, inactive.id, answersFor(inactive))).status, 404);
+  const held = await platformInternship(t, member, { description: "A registration fee of ₹500 applies." });
+  assertEquals((await sendApplication(t, student, held.id, answersFor(held))).status, 404);
+
+  await createTestUser(t);
+  const res = await sendApplication(t, member, internship.id, body);
+  assertEquals(res.status, 403, "the poster cannot apply to their own listing");
+  await res.body?.cancel();
+
+  const noResume = await createTestUser(t);
+  assertEquals(await answer(await sendApplication(t, noResume, internship.id, body)), {
+    status: 400,
+    body: { error: "Upload your resume first" },
+  });
+  assertEquals((await get(t, student, "/api/me/applications")).body, { applications: [] }, "nothing was made");
+});
+
+Deno.test("bad input: a missing required answer, unknown questions, long answers, unknown fields", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const [required, optional] = internship.questions;
+  const student = await applicant(t);
+
+  const missing = await answer(
+    await sendApplication(t, student, internship.id, { answers: [{ questionId: optional.id, answer: "x" }] }),
+  );
+  assertEquals(missing, {
+    status: 400,
+    body: {
+      error: "Answer every required question",
+      fields: [{ field: `answers.${required.id}`, message: "Answer this question." }],
+    },
+  });
+  const blank = await sendApplication(t, student, internship.id, {
+    answers: [{ questionId: required.id, answer: "   " }],
+  });
+  assertEquals((await answer(blank)).body.error, "Answer every required question", "blank is no answer");
+  const unknown = await answer(
+    await sendApplication(t, student, internship.id, {
+      answers: [{ questionId: required.id, answer: "x" }, { questionId: "q12345678", answer: "y" }],
+    }),
+  );
+  assertEquals(unknown, {
+    status: 400,
+    body: {
+      error: "Unknown question",
+      fields: [{ field: "answers.q12345678", message: "This question is not asked here." }],
+    },
+  });
+  const twice = await sendApplication(t, student, internship.id, {
+    answers: [{ questionId: required.id, answer: "x" }, { questionId: required.id, answer: "y" }],
+  });
+  assertEquals((await answer(twice)).body.error, "Unknown question", "one answer per question");
+  for (
+    const body of [
+      { answers: [{ questionId: required.id, answer: "x".repeat(1001) }] },
+      { ...answersFor(internship), coverNote: "x".repeat(2001) },
+      { ...answersFor(internship), status: "hired" },
+      { answers: "yes" },
+      { answers: [{ questionId: required.id }] },
+    ]
+  ) {
+    const res = await sendApplication(t, student, internship.id, body);
+    assertEquals(res.status, 400, JSON.stringify(body).slice(0, 80));
+    await res.body?.cancel();
+  }
+  const malformed = await t.fetch(`/api/internships/${internship.id}/applications`, {
+    method: "POST",
+    headers: { ...student.headers, "content-type": "application/json" },
+    body: "{",
+  });
+  assertEquals(malformed.status, 400);
+  await malformed.body?.cancel();
+  const exact = await sendApplication(t, student, internship.id, {
+    answers: [{ questionId: required.id, answer: "x".repeat(1000) }],
+    coverNote: "y".repeat(2000),
+  });
+  assertEquals(exact.status, 201, "1,000 and 2,000 characters are fine");
+  await exact.body?.cancel();
+});
+
+Deno.test("an application copies the resume, makes the tracker item applied, and a second one is 409", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const saver = await applicant(t, "Sara Student");
+  const saved = await t.json("PUT", `/api/me/saved/internships/${internship.id}`, {
+    body: { note: "Dream job" },
+    headers: saver.headers,
+  });
+  assertEquals(saved.status, 200);
+  await saved.body?.cancel();
+
+  const res = await sendApplication(t, saver, internship.id, {
+    answers: [{ questionId: internship.questions[0].id, answer: "  Because I love it.  " }],
+    coverNote: "Line one\nLine two",
+  });
+  assertEquals(res.status, 201);
+  const { application } = await res.json();
+  assertEquals(Object.keys(application).sort(), [
+    "answers",
+    "coverNote",
+    "createdAt",
+    "history",
+    "id",
+    "internshipId",
+    "resume",
+    "status",
+    "stipendReport",
+    "updatedAt",
+  ]);
+  assertEquals([application.internshipId, application.status, application.coverNote], [
+    internship.id,
+    "applied",
+    "Line one\nLine two",
+  ]);
+  assertEquals(application.answers, [{
+    questionId: internship.questions[0].id,
+    question: "Why do you want this internship?",
+    answer: "Because I love it.",
+  }]);
+  assertEquals(application.resume, { name: "resume.pdf", size: 4096 });
+  assertEquals(application.history, [{ status: "applied", at: application.createdAt, by: "applicant", message: null }]);
+
+  const items = (await get(t, saver, "/api/me/saved")).body.items;
+  assertEquals(items.map((i: { id: string; status: string; note: string }) => [i.id, i.status, i.note]), [[
+    internship.id,
+    "applied",
+    "Dream job",
+  ]]);
+
+  const again = await answer(await sendApplication(t, saver, internship.id, answersFor(internship)));
+  assertEquals(again, { status: 409, body: { error: "You have already applied" } });
+
+  // A student who had not saved it gets a tracker item made.
+  const other = await applicant(t);
+  await applyTo(t, other, internship);
+  const made = (await get(t, other, "/api/me/saved")).body.items;
+  assertEquals(made.map((i: { id: string; status: string }) => [i.id, i.status]), [[internship.id, "applied"]]);
+});
+
+Deno.test("two concurrent applications by one person make exactly one", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const student = await applicant(t);
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => sendApplication(t, student, internship.id, answersFor(internship))),
+  );
+  const statuses = await Promise.all(results.map(async (res) => {
+    await res.body?.cancel();
+    return res.status;
+  }));
+  assertEquals(statuses.filter((s) => s === 201).length, 1, statuses.join(","));
+  assertEquals(statuses.filter((s) => s === 409).length, 9);
+  let records = 0;
+  for await (const _ of t.kv.list({ prefix: ["applications"] })) records++;
+  assertEquals(records, 1, "one record");
+  let indexed = 0;
+  for await (const _ of t.kv.list({ prefix: ["applications_by_internship", internship.id] })) indexed++;
+  assertEquals(indexed, 1, "one index entry");
+  assertEquals((await get(t, student, "/api/me/applications")).body.applications.length, 1);
+});
+
+Deno.test("the applicant's list, withdrawal, and the ids that mark cards applied", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const first = await platformInternship(t, member, { title: "First" });
+  const second = await platformInternship(t, member, { title: "Second" });
+  const student = await applicant(t);
+  const a = await applyTo(t, student, first);
+  const b = await applyTo(t, student, second);
+
+  assertEquals((await get(t, undefined, "/api/me/applications")).status, 401);
+  const mine = (await get(t, student, "/api/me/applications")).body.applications;
+  assertEquals(mine.map((x: { id: string; internship: { title: string } }) => [x.id, x.internship.title]), [
+    [b.id, "Second"],
+    [a.id, "First"],
+  ]);
+  assertEquals((await get(t, student, "/api/me/applications?status=withdrawn")).body.applications, []);
+  assertEquals((await get(t, student, "/api/me/applications?status=nope")).status, 400);
+  const other = await createTestUser(t);
+  assertEquals((await get(t, other, "/api/me/applications")).body.applications, [], "only one's own");
+
+  const ids = (await get(t, student, "/api/me/saved/ids")).body;
+  assertEquals(ids.applied, { [first.id]: a.createdAt, [second.id]: b.createdAt });
+
+  const foreign = await answer(
+    await t.json("POST", `/api/me/applications/${a.id}/withdraw`, { headers: other.headers }),
+  );
+  assertEquals(foreign, { status: 404, body: { error: "Application not found" } });
+  const unknown = await t.json("POST", "/api/me/applications/nope/withdraw", { headers: student.headers });
+  assertEquals(unknown.status, 404);
+  await unknown.body?.cancel();
+
+  const withdrawn = await answer(
+    await t.json("POST", `/api/me/applications/${a.id}/withdraw`, { headers: student.headers }),
+  );
+  assertEquals(withdrawn.status, 200);
+  assertEquals(withdrawn.body.application.status, "withdrawn");
+  assertEquals(withdrawn.body.application.history.at(-1).by, "applicant");
+  const twice = await answer(
+    await t.json("POST", `/api/me/applications/${a.id}/withdraw`, { headers: student.headers }),
+  );
+  assertEquals(twice, { status: 400, body: { error: "This application can no longer change" } });
+  const filtered = (await get(t, student, "/api/me/applications?status=withdrawn")).body.applications;
+  assertEquals(filtered.map((x: { id: string }) => x.id), [a.id]);
+  const again = await answer(await sendApplication(t, student, first.id, answersFor(first)));
+  assertEquals(again.status, 409, "a withdrawn application still counts as the one application");
+});
+
+Deno.test("the poster gets one new_applicant notification per internship per day, its count updated", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Design Intern" });
+  const notices = async () =>
+    (await get(t, member, "/api/me/notifications")).body.notifications.filter((n: { type: string }) =>
+      n.type === "new_applicant"
+    );
+  await applyTo(t, await applicant(t), internship);
+  const [first, ...none] = await notices();
+  assertEquals(none, []);
+  assertEquals(first.title, "1 new applicant for Design Intern today");
+  assertEquals(first.url, `/internships/${internship.id}/applicants`);
+  await t.json("POST", "/api/me/notifications/read", { body: {}, headers: member.headers });
+  await Promise.all([applyTo(t, await applicant(t), internship), applyTo(t, await applicant(t), internship)]);
+  const after = await notices();
+  assertEquals(after.length, 1, "never one per application");
+  assertEquals([after[0].id, after[0].title, after[0].readAt], [
+    first.id,
+    "3 new applicants for Design Intern today",
+    null,
+  ]);
+  const other = await platformInternship(t, member, { title: "Other" });
+  await applyTo(t, await applicant(t), other);
+  assertEquals((await notices()).length, 2, "one per internship");
+});
+
+Deno.test("the internship page says Applied on …; the apply form works without JavaScript, errors all at once", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const [required, optional] = internship.questions;
+  const student = await createTestUser(t);
+
+  const guest = await t.fetch(`/internships/${internship.id}/apply`, { redirect: "manual" });
+  assertEquals(guest.status, 302);
+  assert(guest.headers.get("location")!.startsWith("/sign-in"));
+  await guest.body?.cancel();
+
+  const form = await (await t.fetch(`/internships/${internship.id}/apply`, { headers: student.headers })).text();
+  assert(form.includes('enctype="multipart/form-data"'));
+  assert(form.includes(`name="answers.${required.id}"`) && form.includes(`name="answers.${optional.id}"`));
+
+  const post = (body: FormData) =>
+    t.fetch(`/internships/${internship.id}/apply`, {
+      method: "POST",
+      headers: student.headers,
+      body,
+      redirect: "manual",
+    });
+  const bad = new FormData();
+  bad.set(`answers.${optional.id}`, "https://example.com/me");
+  bad.set("coverNote", "x".repeat(2001));
+  const refused = await post(bad);
+  assertEquals(refused.status, 400);
+  const html = await refused.text();
+  for (const id of ["apply-file-error", `apply-answers-${required.id}-error`, "apply-coverNote-error"]) {
+    assert(html.includes(`id="${id}"`), id);
+  }
+  assert(html.includes("Upload your resume first.") && html.includes("Answer this question."));
+  assert(html.includes("Use at most 2,000 characters."));
+  assert(html.includes("https://example.com/me"), "what was typed stays");
+  assertEquals((await get(t, student, "/api/me/applications")).body.applications, [], "nothing was sent");
+
+  const good = new FormData();
+  good.set("file", new File([new TextEncoder().encode("%PDF-1.4\n%%EOF\n")], "cv.pdf", { type: "application/pdf" }));
+  good.set(`answers.${required.id}`, "Because.");
+  const sent = await post(good);
+  assertEquals([sent.status, sent.headers.get("location")], [303, `/internships/${internship.id}?applied=1`]);
+  const pageHtml = await (await t.fetch(`/internships/${internship.id}?applied=1`, { headers: student.headers }))
+    .text();
+  assert(pageHtml.includes("Applied on") && pageHtml.includes("Your application is sent"));
+  assert(!pageHtml.includes(`href="/internships/${internship.id}/apply"`), "no Apply button once applied");
+  assertEquals((await get(t, student, "/api/me/resume")).body.resume.name, "cv.pdf", "the file became the resume");
+
+  const already = await (await t.fetch(`/internships/${internship.id}/apply`, { headers: student.headers })).text();
+  assert(already.includes("You have already applied"));
+  const tracker = await (await t.fetch("/me/tracker", { headers: student.headers })).text();
+  assert(tracker.includes(internship.title) && tracker.includes("Withdraw application"));
+});
