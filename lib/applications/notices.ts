@@ -5,8 +5,7 @@
  */
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
-import { escapeHtml } from "@/lib/mail/templates.ts";
-import type { Mail } from "@/lib/mail/mailer.ts";
+import { statusMail } from "./mails.tsx";
 import type { ApplicationStatus, ChangedBy } from "./schema.ts";
 
 /** The message the timeout job sends with its rejection. */
@@ -42,54 +41,6 @@ export function statusSentence(
     default:
       return `Your application for ${title} at ${organization} was received`;
   }
-}
-
-/** What the e-mail of a status change says. */
-export interface StatusMailInput {
-  to: string;
-  name: string;
-  sentence: string;
-  message: string | null;
-  /** The tracker (absolute). */
-  url: string;
-  /** The settings page (absolute). */
-  settingsUrl: string;
-}
-
-/** The e-mail of a status change, plain text and HTML (every value escaped in the HTML). */
-export function statusMail(input: StatusMailInput): Mail {
-  const message = input.message ? `\n${input.message}\n` : "";
-  const text = `Hi ${input.name},
-
-${input.sentence}.
-${message}
-See your applications: ${input.url}
-
-You get this e-mail because you applied on Career Community. Turn these e-mails off in your settings:
-${input.settingsUrl}
-
-Career Community
-`;
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.sentence)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">
-<p>Hi ${escapeHtml(input.name)},</p>
-<p><strong>${escapeHtml(input.sentence)}.</strong></p>
-${
-    input.message
-      ? `<blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">${
-        escapeHtml(input.message)
-      }</blockquote>`
-      : ""
-  }
-<p><a href="${
-    escapeHtml(input.url)
-  }" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">See your applications</a></p>
-<p style="font-size:13px;color:#374151">You get this e-mail because you applied on Career Community.
-<a href="${escapeHtml(input.settingsUrl)}">Turn these e-mails off in your settings</a>.</p>
-<p>Career Community</p>
-</body></html>`;
-  return { to: input.to, subject: `${input.sentence}`, text, html, link: input.url };
 }
 
 /** Who is told and how: the applicant's id, name and address, and whether their e-mail for this type is on. */
