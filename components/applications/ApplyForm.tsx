@@ -5,11 +5,12 @@
  * summary at the top.
  */
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
-import { formatDate } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { formatBytes } from "@/lib/browser/application_format.ts";
 import { INPUT } from "@/lib/browser/styles.ts";
 import type { Question } from "@/lib/internships/schema.ts";
 import type { Resume } from "@/lib/resumes/resumes.ts";
+import { ANSWER_MAX, COVER_NOTE_MAX } from "@/lib/applications/schema.ts";
 
 /** What was typed: the answers by question id and the cover note. */
 export interface ApplyValues {
@@ -38,21 +39,21 @@ const PRIMARY = "rounded-md bg-indigo-700 px-5 py-2.5 font-medium text-white hov
   "focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2";
 
 export function ApplyForm({ action, questions, resume, values, errors, formError }: ApplyFormProps) {
+  const t = useT();
   const labels: Record<string, string> = {
-    file: "Resume",
-    coverNote: "Cover note",
-    ...Object.fromEntries(questions.map((q, i) => [`answers.${q.id}`, `Question ${i + 1}`])),
+    file: t("applications.form.resume"),
+    ...Object.fromEntries(
+      questions.map((q, i) => [`answers.${q.id}`, t("applications.form.question", { number: i + 1 })]),
+    ),
+    coverNote: t("applications.form.coverNote"),
   };
   const listed = Object.keys(labels).filter((field) => errors[field]);
   const fileError = errors.file;
-  const fileHint = resume
-    ? "Your stored resume goes with the application. To send another one, choose a PDF (at most 2 MB): it also " +
-      "replaces your stored resume."
-    : "A PDF of at most 2 MB. It is kept as your resume for later applications too.";
+  const fileHint = resume ? t("applications.form.storedHint") : t("applications.form.newHint");
   return (
     <form method="post" action={action} enctype="multipart/form-data" noValidate class="space-y-6">
       {(listed.length > 0 || formError) && (
-        <Notice kind="error" title={listed.length > 0 ? "Please correct the highlighted fields" : undefined}>
+        <Notice kind="error" title={listed.length > 0 ? t("applications.form.correct") : undefined}>
           {formError && <p>{formError}</p>}
           {listed.length > 0 && (
             <ul class="list-disc pl-5">
@@ -66,20 +67,23 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
         </Notice>
       )}
       <fieldset class="space-y-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">Resume</legend>
+        <legend class="px-1 text-lg font-semibold text-slate-900">{t("applications.form.resume")}</legend>
         {resume && (
           <p class="text-slate-800 [overflow-wrap:anywhere]">
             <a href="/api/me/resume/file" target="_blank" class="font-medium text-indigo-700 underline">
               {resume.name}
-              <span class="sr-only">(opens in a new tab)</span>
+              <span class="sr-only">{t("applications.form.opensInNewTab")}</span>
             </a>{" "}
-            ({formatBytes(resume.size)}, uploaded on{" "}
-            <time datetime={resume.uploadedAt}>{formatDate(resume.uploadedAt)}</time>)
+            {t.rich("applications.form.resumeMeta", {
+              size: formatBytes(resume.size),
+              date: t.date(resume.uploadedAt),
+              time: (chunks) => <time datetime={resume.uploadedAt}>{chunks}</time>,
+            })}
           </p>
         )}
         <div>
           <label for={idOf("file")} class="block text-sm font-medium text-slate-800">
-            {resume ? "Send another resume (optional)" : "Your resume"}
+            {resume ? t("applications.form.sendAnother") : t("applications.form.yourResume")}
           </label>
           <p id={`${idOf("file")}-hint`} class="mt-1 text-sm text-slate-700">{fileHint}</p>
           <input
@@ -96,7 +100,7 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
       </fieldset>
       {questions.length > 0 && (
         <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-          <legend class="px-1 text-lg font-semibold text-slate-900">Questions from the organization</legend>
+          <legend class="px-1 text-lg font-semibold text-slate-900">{t("applications.form.questions")}</legend>
           {questions.map((question, i) => {
             const field = `answers.${question.id}`;
             return (
@@ -104,8 +108,12 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
                 key={question.id}
                 id={idOf(field)}
                 name={field}
-                label={`${i + 1}. ${question.text}${question.required ? "" : " (optional)"}`}
-                hint={question.required ? "Required. At most 1,000 characters." : "At most 1,000 characters."}
+                label={question.required
+                  ? `${i + 1}. ${question.text}`
+                  : t("applications.form.optional", { label: `${i + 1}. ${question.text}` })}
+                hint={t(question.required ? "applications.form.requiredHint" : "applications.form.maxHint", {
+                  max: t.number(ANSWER_MAX),
+                })}
                 rows={4}
                 value={values.answers[question.id] ?? ""}
                 error={errors[field]}
@@ -115,18 +123,18 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
         </fieldset>
       )}
       <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">Cover note</legend>
+        <legend class="px-1 text-lg font-semibold text-slate-900">{t("applications.form.coverNote")}</legend>
         <TextAreaField
           id={idOf("coverNote")}
           name="coverNote"
-          label="Why you, in a few lines (optional)"
-          hint="At most 2,000 characters."
+          label={t("applications.form.coverNoteLabel")}
+          hint={t("applications.form.maxHint", { max: t.number(COVER_NOTE_MAX) })}
           rows={6}
           value={values.coverNote}
           error={errors.coverNote}
         />
       </fieldset>
-      <button type="submit" class={PRIMARY}>Send application</button>
+      <button type="submit" class={PRIMARY}>{t("applications.form.send")}</button>
     </form>
   );
 }

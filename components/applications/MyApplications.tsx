@@ -5,10 +5,10 @@
  * was paid as listed.
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { formatDate } from "@/lib/dates.ts";
-import { APPLICATION_STATUS_LABELS, statusTone, STIPEND_LABELS } from "@/lib/browser/application_format.ts";
+import { statusTone } from "@/lib/browser/application_format.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import type { MyApplication } from "@/lib/applications/schema.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { type MyApplication, STIPEND_PAID } from "@/lib/applications/schema.ts";
 
 /** Props: the applications, newest first, and the IST moment now (ms), which decides whether a report is due. */
 export interface MyApplicationsProps {
@@ -20,10 +20,8 @@ export interface MyApplicationsProps {
 
 const REPORT_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Who made a change, as the history says it. */
-const BY = { applicant: "You", poster: "The organization", system: "Career Community" } as const;
-
 function Application({ application, now }: { application: MyApplication; now: number }) {
+  const t = useT();
   const { internship } = application;
   const hired = application.history.findLast((entry) => entry.status === "hired")?.at;
   const canReport = hired !== undefined && now - Date.parse(hired) >= REPORT_AFTER_MS;
@@ -39,24 +37,32 @@ function Application({ application, now }: { application: MyApplication; now: nu
                   {internship.title}
                 </a>
               )
-              : "An internship no longer listed"}
+              : t("applications.tracker.gone")}
           </h3>
           {internship && (
             <p class="text-sm text-slate-700">{internship.organization?.name ?? internship.hiringOrganization}</p>
           )}
           <p class="mt-1 text-sm text-slate-700">
-            Applied on <time datetime={application.createdAt}>{formatDate(application.createdAt)}</time>
+            {t.rich("applications.tracker.appliedOn", {
+              date: t.date(application.createdAt),
+              time: (chunks) => <time datetime={application.createdAt}>{chunks}</time>,
+            })}
           </p>
         </div>
-        <Badge tone={statusTone(application.status)}>{APPLICATION_STATUS_LABELS[application.status]}</Badge>
+        <Badge tone={statusTone(application.status)}>
+          {t.dynamic(`applications.status.${application.status}`)}
+        </Badge>
       </div>
-      <ol aria-label="What happened" class="mt-3 space-y-2 border-l-2 border-slate-200 pl-3 text-sm">
+      <ol
+        aria-label={t("applications.tracker.history")}
+        class="mt-3 space-y-2 border-l-2 border-slate-200 pl-3 text-sm"
+      >
         {application.history.map((entry) => (
           <li key={entry.at + entry.status}>
             <p class="text-slate-800">
-              <span class="font-medium">{APPLICATION_STATUS_LABELS[entry.status]}</span>{" "}
+              <span class="font-medium">{t.dynamic(`applications.status.${entry.status}`)}</span>{" "}
               <span class="text-slate-700">
-                · {BY[entry.by]} · <time datetime={entry.at}>{formatDate(entry.at)}</time>
+                · {t.dynamic(`applications.by.${entry.by}`)} · <time datetime={entry.at}>{t.date(entry.at)}</time>
               </span>
             </p>
             {entry.message && (
@@ -68,16 +74,16 @@ function Application({ application, now }: { application: MyApplication; now: nu
       {(application.status === "applied" || application.status === "shortlisted") && (
         <form method="post" action={`/me/applications/${application.id}/withdraw`} class="mt-3">
           <button type="submit" class={SECONDARY_BUTTON} aria-describedby={`${base}-title`}>
-            Withdraw application
+            {t("applications.tracker.withdraw")}
           </button>
         </form>
       )}
       {canReport && (
         <form method="post" action={`/me/applications/${application.id}/stipend-report`} class="mt-3">
           <fieldset>
-            <legend class="text-sm font-medium text-slate-800">Was the stipend paid as listed?</legend>
+            <legend class="text-sm font-medium text-slate-800">{t("applications.tracker.stipendQuestion")}</legend>
             <div class="mt-2 flex flex-wrap gap-2">
-              {(Object.keys(STIPEND_LABELS) as (keyof typeof STIPEND_LABELS)[]).map((paid) => (
+              {STIPEND_PAID.map((paid) => (
                 <button
                   key={paid}
                   type="submit"
@@ -86,7 +92,7 @@ function Application({ application, now }: { application: MyApplication; now: nu
                   aria-pressed={application.stipendReport?.paid === paid ? "true" : "false"}
                   class={`${SECONDARY_BUTTON} aria-pressed:border-indigo-700 aria-pressed:bg-indigo-50`}
                 >
-                  {STIPEND_LABELS[paid]}
+                  {t.dynamic(`applications.stipend.${paid}`)}
                 </button>
               ))}
             </div>
@@ -98,17 +104,17 @@ function Application({ application, now }: { application: MyApplication; now: nu
 }
 
 export function MyApplications({ applications, now, changed }: MyApplicationsProps) {
+  const t = useT();
   return (
     <section aria-labelledby="applications-heading" class="mt-6">
-      <h2 id="applications-heading" class="text-xl font-semibold text-slate-900">Sent here</h2>
-      {changed && <p role="status" class="mt-2 text-sm font-medium text-green-800">Your application is updated.</p>}
+      <h2 id="applications-heading" class="text-xl font-semibold text-slate-900">
+        {t("applications.tracker.heading")}
+      </h2>
+      {changed && (
+        <p role="status" class="mt-2 text-sm font-medium text-green-800">{t("applications.tracker.updated")}</p>
+      )}
       {applications.length === 0
-        ? (
-          <p class="mt-2 text-slate-700">
-            You have not applied to an internship here yet. Internships with an "Apply" button take applications on this
-            site, and you follow them here.
-          </p>
-        )
+        ? <p class="mt-2 text-slate-700">{t("applications.tracker.empty")}</p>
         : (
           <ul class="mt-3 space-y-3">
             {applications.map((application) => (

@@ -23,6 +23,7 @@ import { followApplicationOps, readTrackerEntries } from "@/lib/saved/saved.ts";
 import type { SavedStatus } from "@/lib/saved/schema.ts";
 import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
 import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
 import { type Recipient, tellApplicantOps, timeoutMessage } from "./notices.ts";
@@ -40,10 +41,12 @@ import {
   type MyApplication,
   NO_RESUME_YET,
   NOT_FOUND,
+  OWN_INTERNSHIP,
   type StatusChange,
   type StipendPaid,
   TAKES_LINK,
   UNKNOWN_QUESTION,
+  UNVERIFIED,
   WAITING,
 } from "./schema.ts";
 import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
@@ -204,14 +207,14 @@ export async function posterListing(kv: Deno.Kv, id: string, user: User | null |
  *   public may not read; InvalidInputError `TAKES_LINK` or `CLOSED`.
  */
 async function checkCanApply(kv: Deno.Kv, applicant: User, listing: Listing): Promise<void> {
-  if (!applicant.emailVerified) throw new ForbiddenError("Verify your e-mail address to apply");
+  if (!applicant.emailVerified) throw new ForbiddenError(UNVERIFIED);
   const { record, view } = listing;
   if (record.deletedAt || !record.isActive || view.moderation.status !== "clear") {
     throw new NotFoundError("Internship not found");
   }
   const own = record.userId === applicant.id ||
     (view.organization?.isVerified === true && await isManager(kv, view.organization.id, applicant.id));
-  if (own) throw new ForbiddenError("You cannot apply to your own internship");
+  if (own) throw new ForbiddenError(OWN_INTERNSHIP);
   if (view.applyMode !== "platform") throw new InvalidInputError(TAKES_LINK);
   if (view.isClosed) throw new InvalidInputError(CLOSED);
 }
@@ -246,7 +249,8 @@ export async function applyTo(
   const listing = await listingOf(kv, internshipId);
   await checkCanApply(kv, applicant, listing);
   const answers = checkAnswers(listing.view.questions, body.answers ?? []);
-  const snapshot = await snapshotOf(kv, applicant);
+  const ownerId = listing.record.userId;
+  const [snapshot, owner] = await Promise.all([snapshotOf(kv, applicant), ownerId ? getUser(kv, ownerId) : null]);
   const id = crypto.randomUUID();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = new Date();
@@ -286,7 +290,7 @@ export async function applyTo(
       now: at,
       create: true,
     });
-    const first = dailyApplicantOps(op, { entry: daily, listing: listing.view, ownerId: listing.record.userId, now });
+    const first = dailyApplicantOps(op, { entry: daily, listing: listing.view, owner, now });
     if ((await op.commit()).ok) {
       if (!first) await reviseDailyNotice(kv, { internship: listing.view, now });
       return applicationView(record);
@@ -345,6 +349,7 @@ async function recipientOf(kv: Deno.Kv, record: ApplicationRecord): Promise<Reci
     name: user.name,
     email: user.email,
     emailOn: user.emailVerified && emailAllowed(settings, "application_status"),
+    language: user.language,
   };
 }
 
@@ -594,15 +599,12 @@ export async function timeoutOps(
   },
 ): Promise<string | null> {
   const organization = listing.organization?.name ?? listing.hiringOrganization;
-  const next = moved(
-    entry.value,
-    { status: "rejected", by: "system", message: timeoutMessage(organization) },
-    now.toISOString(),
-  );
   const [tracker, recipient] = await Promise.all([
     entry.value.applicantId ? readTrackerEntries(kv, entry.value.applicantId, entry.value.internshipId) : null,
     recipientOf(kv, entry.value),
   ]);
+  const message = timeoutMessage(translatorOfPerson(recipient ?? {}), organization);
+  const next = moved(entry.value, { status: "rejected", by: "system", message }, now.toISOString());
   return moveOps(op, {
     entry,
     next,

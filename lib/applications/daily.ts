@@ -5,7 +5,7 @@
  * marks it unread again). Never one per application.
  *
  * Keys (owned by this module only):
- * - `["applications_daily", day, internshipId]` → `{notificationId, userId}`, kept 3 days
+ * - `["applications_daily", day, internshipId]` → `{notificationId, userId, language}`, kept 3 days
  * - `["applications_daily_count", day, internshipId]` → KvU64, the day's applications (removed by the timeout job two
  *   days later: `sum` cannot set an expiry)
  */
@@ -13,14 +13,17 @@ import { addNotification, reviseNotification } from "@/lib/notifications/notific
 import { istToday } from "@/lib/dates.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG, type Lang } from "@/lib/i18n/languages.ts";
 
 /** How long a day's notice record is kept (ms): 3 days. */
 const KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 
-/** A day's notice: the notification and whose it is. */
+/** A day's notice: the notification, whose it is and the language they read. */
 interface DailyNotice {
   notificationId: string;
   userId: string;
+  language?: Lang;
 }
 
 const dailyKey = (day: string, internshipId: string): Deno.KvKey => ["applications_daily", day, internshipId];
@@ -35,44 +38,40 @@ export async function readDailyEntry(
   return await kv.get<DailyNotice>(dailyKey(istToday(now), internshipId));
 }
 
-/** The words of the notice of `count` applications to `title` today. */
-function noticeOf(count: number, title: string) {
-  return {
-    title: `${count} new ${count === 1 ? "applicant" : "applicants"} for ${title} today`,
-    body: "See who applied, read their answers and resumes, and answer each of them.",
-  };
+/** The words of the notice of `count` applications to `title` today, in `language`. */
+function noticeOf(count: number, title: string, language: Lang = DEFAULT_LANG) {
+  const t = translatorFor(language);
+  return { title: t("applications.daily.title", { count, title }), body: t("applications.daily.body") };
 }
 
 /**
- * Adds to `op` an application's share of the day's notice of `listing` for its owner `ownerId` at `now`: the count, and
+ * Adds to `op` an application's share of the day's notice of `listing` for its owner `owner` at `now`: the count, and
  * for the day's first (`entry` as read is empty) the notification itself, checked absent. Returns whether the notice
  * is complete (made here, or nobody to tell); false when `reviseDailyNotice` must write the new count after the commit.
  */
 export function dailyApplicantOps(
   op: Deno.AtomicOperation,
-  { entry, listing, ownerId, now }: {
+  { entry, listing, owner, now }: {
     entry: Deno.KvEntryMaybe<DailyNotice>;
     listing: InternshipView;
-    ownerId: string | null;
+    owner: { id: string; language?: Lang } | null;
     now: Date;
   },
 ): boolean {
   const day = istToday(now);
   op.sum(countKey(day, listing.id), 1n);
-  if (!ownerId) return true;
+  if (!owner) return true;
   if (entry.value) return false;
   const notification = addNotification(op, {
-    userId: ownerId,
+    userId: owner.id,
     type: "new_applicant",
-    ...noticeOf(1, listing.title),
+    ...noticeOf(1, listing.title, owner.language),
     url: `/internships/${listing.id}/applicants`,
   }, now);
   op.check(entry).set(
     dailyKey(day, listing.id),
-    { notificationId: notification.id, userId: ownerId } satisfies DailyNotice,
-    {
-      expireIn: KEPT_MS,
-    },
+    { notificationId: notification.id, userId: owner.id, language: owner.language } satisfies DailyNotice,
+    { expireIn: KEPT_MS },
   );
   return true;
 }
@@ -91,7 +90,7 @@ export async function reviseDailyNotice(
   await reviseNotification(kv, {
     userId: entry.value.userId,
     id: entry.value.notificationId,
-    ...noticeOf(Math.max(1, counterValue(count)), internship.title),
+    ...noticeOf(Math.max(1, counterValue(count)), internship.title, entry.value.language),
     now,
   });
 }

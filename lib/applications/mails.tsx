@@ -1,10 +1,12 @@
 /**
- * The e-mail that tells an applicant their application moved (docs/decisions.md, Applications, "Telling people"), plain
- * text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every value placed in it: what happened, the
- * organization's message, and links to the tracker and to the settings that turn these e-mails off.
+ * The e-mail that tells an applicant their application moved (docs/decisions.md, Applications, "Telling people"), in
+ * the applicant's language (`t`), plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every
+ * value placed in it: what happened, the organization's message, and links to the tracker and to the settings that
+ * turn these e-mails off.
  */
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { MailButton, mailHtml, PLATFORM, SmallPrint } from "@/lib/mail/layout.tsx";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import { MailButton, mailHtml, SmallPrint } from "@/lib/mail/layout.tsx";
 
 /** What the e-mail of a status change says. */
 export interface StatusMailInput {
@@ -16,26 +18,28 @@ export interface StatusMailInput {
   url: string;
   /** The settings page (absolute). */
   settingsUrl: string;
+  /** The applicant's translator. */
+  t: Translate;
 }
 
 /** The e-mail of a status change. */
 export function statusMail(input: StatusMailInput): Mail {
+  const { t } = input;
   const message = input.message ? `\n${input.message}\n` : "";
-  const text = `Hi ${input.name},
+  const text = `${t("mail.greeting", { name: input.name })}
 
 ${input.sentence}.
 ${message}
-See your applications: ${input.url}
+${t("applications.mail.textLink", { url: input.url })}
 
-You get this e-mail because you applied on ${PLATFORM}. Turn these e-mails off in your settings:
-${input.settingsUrl}
+${t("applications.mail.why")} ${t("applications.mail.turnOffText", { url: input.settingsUrl })}
 
-${PLATFORM}
+${t("mail.signature")}
 `;
   const html = mailHtml(
     input.sentence,
     <>
-      <p>Hi {input.name},</p>
+      <p>{t("mail.greeting", { name: input.name })}</p>
       <p>
         <strong>{input.sentence}.</strong>
       </p>
@@ -44,12 +48,12 @@ ${PLATFORM}
           {input.message}
         </blockquote>
       )}
-      <MailButton href={input.url}>See your applications</MailButton>
+      <MailButton href={input.url}>{t("applications.mail.button")}</MailButton>
       <SmallPrint>
-        You get this e-mail because you applied on {PLATFORM}.{" "}
-        <a href={input.settingsUrl}>Turn these e-mails off in your settings</a>.
+        {t("applications.mail.why")} <a href={input.settingsUrl}>{t("applications.mail.turnOff")}</a>.
       </SmallPrint>
     </>,
+    { lang: t.lang, signature: t("mail.signature") },
   );
   return { to: input.to, subject: input.sentence, text, html, link: input.url };
 }

@@ -1,21 +1,24 @@
 /**
  * What an applicant is told when their application moves (docs/decisions.md, Applications, "Telling people"): an
  * in-app notification `application_status` and an e-mail through the outbox (unless they turned that e-mail off), both
- * carrying the poster's message, added to the move's own write; and the words of each status.
+ * in their language and carrying the poster's message, added to the move's own write; and the words of each status.
  */
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
 import { statusMail } from "./mails.tsx";
 import type { ApplicationStatus, ChangedBy } from "./schema.ts";
 
-/** The message the timeout job sends with its rejection. */
-export function timeoutMessage(organization: string): string {
-  return `We are sorry: ${organization} did not respond to your application in time, so we have closed it for you. ` +
-    "This says nothing about you. Your resume and answers stay yours; keep applying, new internships open every day.";
+/** The message the timeout job sends with its rejection, in the applicant's language. */
+export function timeoutMessage(t: Translate, organization: string): string {
+  return t("applications.timeout.message", { organization });
 }
 
-/** The sentence that says what happened to an application of `title` at `organization`. */
+/** The sentence that says what happened to an application of `title` at `organization`, in the language of `t`. */
 export function statusSentence(
+  t: Translate,
   { status, by, title, organization }: {
     status: ApplicationStatus;
     by: ChangedBy;
@@ -23,24 +26,8 @@ export function statusSentence(
     organization: string;
   },
 ): string {
-  switch (status) {
-    case "shortlisted":
-      return `You are shortlisted for ${title} at ${organization}`;
-    case "interview":
-      return `${organization} wants to interview you for ${title}`;
-    case "offer":
-      return `${organization} offers you the internship ${title}`;
-    case "hired":
-      return `You are hired: ${title} at ${organization}`;
-    case "rejected":
-      return by === "system"
-        ? `${organization} did not answer your application for ${title}`
-        : `${organization} will not take your application for ${title} further`;
-    case "withdrawn":
-      return `You withdrew your application for ${title} at ${organization}`;
-    default:
-      return `Your application for ${title} at ${organization} was received`;
-  }
+  const key = status === "rejected" && by === "system" ? "timedOut" : status;
+  return t.dynamic(`applications.sentence.${key}`, { title, organization });
 }
 
 /** Who is told and how: the applicant's id, name and address, and whether their e-mail for this type is on. */
@@ -49,6 +36,8 @@ export interface Recipient {
   name: string;
   email: string;
   emailOn: boolean;
+  /** The language they read (absent: English). */
+  language?: Lang;
 }
 
 /**
@@ -70,7 +59,8 @@ export function tellApplicantOps(
     now: Date;
   },
 ): string | null {
-  const sentence = statusSentence({ status, by, title, organization });
+  const t = translatorOfPerson(recipient);
+  const sentence = statusSentence(t, { status, by, title, organization });
   const path = `/me/tracker#application-${applicationId}`;
   addNotification(
     op,
@@ -85,6 +75,7 @@ export function tellApplicantOps(
     message,
     url: `${appUrl}${path}`,
     settingsUrl: `${appUrl}/me/settings`,
+    t,
   });
   return queueMailOps(op, { ...mail, userId: recipient.userId, retryable: true }, now.getTime());
 }

@@ -54,6 +54,8 @@ export const FINAL = "This application can no longer change";
 export const NOT_FOUND = "Application not found";
 export const ANSWER_REQUIRED = "Answer every required question";
 export const UNKNOWN_QUESTION = "Unknown question";
+export const UNVERIFIED = "Verify your e-mail address to apply";
+export const OWN_INTERNSHIP = "You cannot apply to your own internship";
 
 /** An answer to a screening question, with the question's text as it was asked. */
 export interface Answer {

@@ -1,7 +1,8 @@
 /**
  * Browser-safe: how resumes and applications read on the pages (docs/decisions.md, Applications): file sizes, the
- * names of application statuses, and the sentences of the resume form's outcomes.
+ * badge tone of application statuses, and the sentences of the resume form's outcomes.
  */
+import type { ApplicationStatus } from "@/lib/applications/schema.ts";
 
 const NUMBER = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 1 });
 
@@ -28,24 +29,10 @@ export function isResumeOutcome(code: string | null): code is ResumeOutcome {
   return code !== null && Object.hasOwn(RESUME_OUTCOMES, code);
 }
 
-/** How each application status reads. */
-export const APPLICATION_STATUS_LABELS = {
-  applied: "Applied",
-  shortlisted: "Shortlisted",
-  interview: "Interview",
-  offer: "Offer",
-  hired: "Hired",
-  rejected: "Not taken further",
-  withdrawn: "Withdrawn",
-} as const;
-
 /** The badge tone of a status: good news indigo, an end red, the rest slate. */
-export function statusTone(status: keyof typeof APPLICATION_STATUS_LABELS): "slate" | "indigo" | "amber" | "red" {
+export function statusTone(status: ApplicationStatus): "slate" | "indigo" | "amber" | "red" {
   if (status === "rejected") return "red";
   if (status === "withdrawn") return "slate";
   if (status === "applied") return "amber";
   return "indigo";
 }
-
-/** The answers of a stipend report, as the form offers them. */
-export const STIPEND_LABELS = { yes: "Yes, as listed", partly: "Partly", no: "No" } as const;

@@ -9,6 +9,7 @@
  * To add an area: create both files and add them to `EN` and `HI` below.
  */
 import enAdmin from "@/locales/en/admin.json" with { type: "json" };
+import enApplications from "@/locales/en/applications.json" with { type: "json" };
 import enAuth from "@/locales/en/auth.json" with { type: "json" };
 import enCommon from "@/locales/en/common.json" with { type: "json" };
 import enFields from "@/locales/en/fields.json" with { type: "json" };
@@ -25,6 +26,7 @@ import enToolkits from "@/locales/en/toolkits.json" with { type: "json" };
 import enTrust from "@/locales/en/trust.json" with { type: "json" };
 import enUngatekeep from "@/locales/en/ungatekeep.json" with { type: "json" };
 import hiAdmin from "@/locales/hi/admin.json" with { type: "json" };
+import hiApplications from "@/locales/hi/applications.json" with { type: "json" };
 import hiAuth from "@/locales/hi/auth.json" with { type: "json" };
 import hiCommon from "@/locales/hi/common.json" with { type: "json" };
 import hiFields from "@/locales/hi/fields.json" with { type: "json" };
@@ -46,6 +48,7 @@ import { DEFAULT_LANG, type Lang } from "./languages.ts";
 /** The English catalogue by area: the reference every other language follows. */
 const EN = {
   admin: enAdmin,
+  applications: enApplications,
   auth: enAuth,
   common: enCommon,
   fields: enFields,
@@ -75,6 +78,7 @@ export type AreaMessages = Record<string, string>;
 /** The Hindi catalogue by area. */
 const HI: Record<Area, AreaMessages> = {
   admin: hiAdmin,
+  applications: hiApplications,
   auth: hiAuth,
   common: hiCommon,
   fields: hiFields,

@@ -18,13 +18,15 @@ import {
   ANSWER_MAX,
   applicationTo,
   applyTo,
-  checkAnswers,
   checkApplication,
+  CLOSED,
   COVER_NOTE_MAX,
   TAKES_LINK,
+  UNVERIFIED,
 } from "@/lib/applications/applications.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { checkResume, getResume, type Resume, uploadResume } from "@/lib/resumes/resumes.ts";
-import { formatDate } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
@@ -42,45 +44,38 @@ type Data =
     errors: Record<string, string>;
     formError?: string;
   }
-  | { kind: "refused"; title: string; message: string; internshipId: string | null };
+  | { kind: "refused"; reason: Refusal; internshipId: string | null; appliedAt?: string };
+
+/** Why one cannot apply. */
+type Refusal = "notFound" | "unverified" | "own" | "takesLink" | "closed" | "already";
 
 const EMPTY: ApplyValues = { answers: {}, coverNote: "" };
-const NUMBER = new Intl.NumberFormat("en-IN");
 
-/** Why one cannot apply, as the page says it, from what `checkApplication` or `applyTo` threw; null for anything else. */
+/** Why one cannot apply, from what `checkApplication` or `applyTo` threw; null for anything else. */
 function refusalOf(error: unknown, internshipId: string): Data | null {
-  if (error instanceof NotFoundError) {
-    return { kind: "refused", title: "Internship not found", message: "It may have been removed.", internshipId: null };
-  }
+  if (error instanceof NotFoundError) return { kind: "refused", reason: "notFound", internshipId: null };
   if (error instanceof ForbiddenError) {
-    return { kind: "refused", title: "You cannot apply here", message: `${error.message}.`, internshipId };
+    return { kind: "refused", reason: error.message === UNVERIFIED ? "unverified" : "own", internshipId };
   }
-  if (error instanceof InvalidInputError && error.fields.length === 0) {
-    const message = error.message === TAKES_LINK
-      ? "This internship takes applications on its own site: follow the link on its page."
-      : `${error.message}.`;
-    return { kind: "refused", title: "You cannot apply here", message, internshipId };
+  if (error instanceof InvalidInputError && (error.message === TAKES_LINK || error.message === CLOSED)) {
+    return { kind: "refused", reason: error.message === TAKES_LINK ? "takesLink" : "closed", internshipId };
   }
   return null;
 }
 
 /** The page of someone who applied already. */
-function alreadyApplied(internshipId: string, createdAt: string): Data {
-  return {
-    kind: "refused",
-    title: "You have already applied",
-    message: `You applied on ${formatDate(createdAt)}. Follow it in your tracker.`,
-    internshipId,
-  };
+function alreadyApplied(internshipId: string, appliedAt: string): Data {
+  return { kind: "refused", reason: "already", internshipId, appliedAt };
 }
 
 /** The problems of the posted form, all at once, by field (empty when it can be sent). */
 async function problemsOf(
-  { internship, resume, file, values }: {
+  { internship, resume, file, values, t }: {
     internship: InternshipView;
     resume: Resume | null;
     file: Uint8Array | null;
     values: ApplyValues;
+    t: Translate;
   },
 ): Promise<Record<string, string>> {
   const errors: Record<string, string> = {};
@@ -89,25 +84,17 @@ async function problemsOf(
       await checkResume(file);
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
-      errors.file = "Upload a PDF of at most 2 MB.";
+      errors.file = t("applications.apply.fileRefused");
     }
-  } else if (!resume) errors.file = "Upload your resume first.";
+  } else if (!resume) errors.file = t("applications.apply.fileMissing");
   for (const question of internship.questions) {
-    if ((values.answers[question.id] ?? "").length > ANSWER_MAX) {
-      errors[`answers.${question.id}`] = `Use at most ${NUMBER.format(ANSWER_MAX)} characters.`;
-    }
-  }
-  try {
-    checkAnswers(
-      internship.questions,
-      internship.questions.map((q) => ({ questionId: q.id, answer: values.answers[q.id] ?? "" })),
-    );
-  } catch (error) {
-    if (!(error instanceof InvalidInputError)) throw error;
-    for (const { field, message } of error.fields) errors[field] ??= message;
+    const answer = values.answers[question.id] ?? "";
+    const field = `answers.${question.id}`;
+    if (answer.length > ANSWER_MAX) errors[field] = t("applications.apply.tooLong", { max: t.number(ANSWER_MAX) });
+    else if (question.required && answer === "") errors[field] = t("applications.apply.answerRequired");
   }
   if (values.coverNote.length > COVER_NOTE_MAX) {
-    errors.coverNote = `Use at most ${NUMBER.format(COVER_NOTE_MAX)} characters.`;
+    errors.coverNote = t("applications.apply.tooLong", { max: t.number(COVER_NOTE_MAX) });
   }
   return errors;
 }
@@ -158,7 +145,7 @@ export const handler = define.handlers<Data>({
     if (page.kind !== "form") return ctx.render(page, { status: page.internshipId === null ? 404 : 400 });
     const { internship, resume } = page;
     const { values, file } = await postedOf(await readForm(req), internship);
-    const errors = await problemsOf({ internship, resume, file: file?.bytes ?? null, values });
+    const errors = await problemsOf({ internship, resume, file: file?.bytes ?? null, values, t: ctx.state.t });
     if (Object.keys(errors).length > 0) return ctx.render({ ...page, values, errors }, { status: 400 });
     try {
       if (file) await uploadResume(kv, files, { userId: ctx.state.user.id, name: file.name, bytes: file.bytes });
@@ -182,25 +169,44 @@ export const handler = define.handlers<Data>({
         resume: await getResume(kv, ctx.state.user.id),
         values,
         errors: {},
-        formError: error.message,
+        formError: ctx.state.t("applications.apply.tryAgain", { error: error.message }),
       }, { status: 400 });
     }
   },
 });
 
+/** The page's title and sentence of each refusal. */
+function refusalText(t: Translate, data: Extract<Data, { kind: "refused" }>): { title: string; message: string } {
+  switch (data.reason) {
+    case "notFound":
+      return { title: t("applications.apply.notFoundTitle"), message: t("applications.apply.notFoundMessage") };
+    case "already":
+      return {
+        title: t("applications.apply.alreadyTitle"),
+        message: t("applications.apply.alreadyMessage", { date: t.date(data.appliedAt ?? new Date().toISOString()) }),
+      };
+    default:
+      return { title: t("applications.apply.cannotTitle"), message: t.dynamic(`applications.apply.${data.reason}`) };
+  }
+}
+
 export default define.page<Data>(function ApplyPage({ data }) {
+  const t = useT();
   if (data.kind === "refused") {
+    const { title, message } = refusalText(t, data);
     return (
       <MessagePage
-        title={data.title}
+        title={title}
         link={data.internshipId
-          ? { href: `/internships/${data.internshipId}`, label: "Back to the internship" }
-          : { href: "/internships", label: "Browse internships" }}
+          ? { href: `/internships/${data.internshipId}`, label: t("applications.apply.back") }
+          : { href: "/internships", label: t("applications.apply.browse") }}
       >
-        <p>{data.message}</p>
-        {data.title === "You have already applied" && (
+        <p>{message}</p>
+        {data.reason === "already" && (
           <p class="mt-2">
-            <a href="/me/tracker" class="font-medium text-indigo-700 underline">Open your tracker</a>
+            <a href="/me/tracker" class="font-medium text-indigo-700 underline">
+              {t("applications.apply.openTracker")}
+            </a>
           </p>
         )}
       </MessagePage>
@@ -209,18 +215,17 @@ export default define.page<Data>(function ApplyPage({ data }) {
   const { internship } = data;
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl [overflow-wrap:anywhere]">
-      <PageHead title={`Apply: ${internship.title}`} />
+      <PageHead title={t("applications.apply.pageTitle", { title: internship.title })} />
       <a href={`/internships/${internship.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
         ← {internship.title}
       </a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">
-        Apply to {internship.title}
+        {t("applications.apply.heading", { title: internship.title })}
       </h1>
       <p class="mt-2 text-slate-700">
-        {internship.organization?.name ?? internship.hiringOrganization}{" "}
-        sees your resume, your answers, your cover note and your profile (name, college, role and interests); your
-        e-mail and phone number only if they shortlist you. Every applicant hears back: if they do not answer within 15
-        days after the deadline, we tell you.
+        {t("applications.apply.lead", {
+          organization: internship.organization?.name ?? internship.hiringOrganization,
+        })}
       </p>
       <div class="mt-6">
         <ApplyForm
