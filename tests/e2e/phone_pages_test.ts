@@ -18,6 +18,8 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 import { listContentItems } from "@/lib/toolkits/catalog.ts";
 import { routePattern } from "@/lib/web/routes.ts";
 import manifest from "@/routes.gen.ts";
+import { internshipBody } from "@/tests/fixtures/internships.ts";
+import { QUESTIONS } from "@/tests/fixtures/applications.ts";
 
 /** Who opens a page: demo accounts (`lib/demo/accounts.ts`). Rohan bought a toolkit and finished it. */
 const PEOPLE = {
@@ -32,6 +34,8 @@ type Person = keyof typeof PEOPLE;
 interface DemoIds {
   internship: string;
   ownInternship: string;
+  /** The member's internship that takes applications here, with screening questions. */
+  platformInternship: string;
   opportunity: string;
   /** Sara's opportunity that review rejected, with its reason. */
   rejectedOpportunity: string;
@@ -85,6 +89,10 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/forgot-password": student("/forgot-password"),
     "/internships": student("/internships", "/internships?types=remote"),
     "/internships/:id": { paths: [`/internships/${ids.internship}`], by: ["student", "admin"] },
+    "/internships/:id/apply": student(
+      `/internships/${ids.platformInternship}/apply`,
+      `/internships/${ids.internship}/apply`,
+    ),
     "/internships/:id/edit": { paths: [`/internships/${ids.ownInternship}/edit`], by: ["member"] },
     "/internships/mine": { paths: ["/internships/mine"], by: ["member"] },
     "/internships/new": { paths: ["/internships/new"], by: ["student", "member"] },
@@ -145,9 +153,15 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
   const [lesson] = await listContentItems(t.kv, ownedToolkit);
   const toolkits = (await json(t, "/api/admin/toolkits", cookies.admin)).toolkits;
   const [organization] = (await json(t, "/api/admin/organizations?verified=true", cookies.admin)).organizations;
+  const posted = await t.json("POST", "/api/internships", {
+    body: internshipBody({ applyMode: "platform", questions: QUESTIONS }),
+    headers: { cookie: cookies.member },
+  });
+  assertEquals(posted.status, 201, "the member posts an internship taking applications here");
   return {
     internship: (await json(t, "/api/internships?limit=1", cookies.student)).internships[0].id,
     ownInternship: (await json(t, "/api/internships?mine=true&limit=1", cookies.member)).internships[0].id,
+    platformInternship: (await posted.json()).data.id,
     opportunity: (await json(t, "/api/opportunities?limit=1", cookies.student)).opportunities[0].id,
     rejectedOpportunity: (await json(t, "/api/opportunities?mine=true&limit=100", cookies.student)).opportunities
       .find((o: { title: string }) => o.title === "Buy Followers Contest").id,
