@@ -11,6 +11,7 @@ import { MyApplicationSchema } from "@/lib/openapi/applications.ts";
 import { myApplications, MyApplicationsQuerySchema } from "@/lib/applications/applications.ts";
 
 export const apiDocs = describeRoute({
+  section: "Applications",
   GET: {
     summary: "Your applications",
     description: "Newest first; `status` narrows them. Each carries its internship as the public reads it (null " +

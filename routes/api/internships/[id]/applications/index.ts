@@ -25,6 +25,7 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "applications" };
 
 export const apiDocs = describeRoute({
+  section: "Applications",
   POST: {
     summary: "Apply to an internship that takes applications here",
     description: "Needs a verified e-mail and an uploaded resume, which is copied into the application. `answers`: " +

@@ -17,6 +17,7 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "applications" };
 
 export const apiDocs = describeRoute({
+  section: "Applications",
   POST: {
     summary: "Report whether the stipend was paid as listed",
     description: "For a `hired` application at least 30 days after hiring; sending again changes the answer.",

@@ -14,6 +14,7 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 export const routeOptions: RouteOptions = { personLimit: "applications" };
 
 export const apiDocs = describeRoute({
+  section: "Applications",
   POST: {
     summary: "Withdraw your application",
     description: "Only from `applied` or `shortlisted`.",
