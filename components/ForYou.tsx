@@ -9,6 +9,7 @@ import type { Recommendation } from "@/lib/recommendations/recommendations.ts";
 import { W_NEARBY } from "@/lib/recommendations/weights.ts";
 import type { Toolkit } from "@/lib/toolkits/catalog.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Props: the recommendations as `recommend` answers them, best first. */
 export interface ForYouProps {
@@ -17,10 +18,11 @@ export interface ForYouProps {
 }
 
 /** The reasons of one recommendation, as one line. */
-function Reasons({ reasons }: { reasons: string[] }) {
+function Reasons({ reasons, class: extra }: { reasons: string[]; class: string }) {
+  const t = useT();
   return (
-    <p class="mt-3 text-sm text-indigo-900">
-      <span class="font-medium">Why:</span> {reasons.join(" · ")}
+    <p class={`${extra} text-sm text-indigo-900`}>
+      <span class="font-medium">{t("home.forYou.why")}</span> {reasons.join(" · ")}
     </p>
   );
 }
@@ -28,6 +30,7 @@ function Reasons({ reasons }: { reasons: string[] }) {
 export function ForYou({ internships, toolkits = [] }: ForYouProps) {
   const matches = internships.filter((r) => r.score > W_NEARBY);
   const kits = toolkits.filter((r) => r.score > 0);
+  const t = useT();
   return (
     <section
       id="for-you"
@@ -35,27 +38,29 @@ export function ForYou({ internships, toolkits = [] }: ForYouProps) {
       class="scroll-mt-20 rounded-xl border border-indigo-100 bg-indigo-50/50 p-4 sm:p-6"
     >
       <div class="flex flex-wrap items-baseline justify-between gap-3">
-        <h2 id="for-you-heading" class="text-2xl font-bold tracking-tight text-slate-900">For you</h2>
+        <h2 id="for-you-heading" class="text-2xl font-bold tracking-tight text-slate-900">
+          {t("home.forYou.heading")}
+        </h2>
         <a href="/onboarding" class="text-sm font-medium text-indigo-700 underline hover:text-indigo-900">
-          Change what you look for
+          {t("home.forYou.change")}
         </a>
       </div>
       {matches.length === 0 && kits.length === 0
         ? (
           <p class="mt-3 text-slate-700">
-            Nothing matches your answers yet.{" "}
-            <a href="/onboarding" class="text-indigo-700 underline">Tell us your interests and city</a>{" "}
-            and we will pick internships, opportunities and toolkits for you.
+            {t.rich("home.forYou.empty", {
+              link: (chunks) => <a href="/onboarding" class="text-indigo-700 underline">{chunks}</a>,
+            })}
           </p>
         )
         : (
           <>
             {matches.length > 0 && (
-              <ul class="mt-4 grid gap-4 lg:grid-cols-2" aria-label="Internships for you">
+              <ul class="mt-4 grid gap-4 lg:grid-cols-2" aria-label={t("home.forYou.internships")}>
                 {matches.map(({ listing, reasons }) => (
                   <li key={listing.id} class="*:h-full">
                     <InternshipCard internship={listing} signedIn>
-                      <Reasons reasons={reasons} />
+                      <Reasons reasons={reasons} class="mt-3" />
                     </InternshipCard>
                   </li>
                 ))}
@@ -63,7 +68,7 @@ export function ForYou({ internships, toolkits = [] }: ForYouProps) {
             )}
             {kits.length > 0 && (
               <div class="mt-6">
-                <h3 class="font-semibold text-slate-900">Toolkits for you</h3>
+                <h3 class="font-semibold text-slate-900">{t("home.forYou.toolkits")}</h3>
                 <ul class="mt-2 space-y-2">
                   {kits.map(({ listing, reasons }) => (
                     <li
@@ -74,9 +79,7 @@ export function ForYou({ internships, toolkits = [] }: ForYouProps) {
                         {listing.title}
                       </a>
                       {listing.category && <span class="ml-2 text-sm text-slate-700">{listing.category}</span>}
-                      <p class="mt-1 text-sm text-indigo-900">
-                        <span class="font-medium">Why:</span> {reasons.join(" · ")}
-                      </p>
+                      <Reasons reasons={reasons} class="mt-1" />
                     </li>
                   ))}
                 </ul>

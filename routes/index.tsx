@@ -24,6 +24,8 @@ import { StudentNews, type StudentNewsProps } from "@/components/StudentNews.tsx
 import { closingSoon } from "@/lib/saved/saved.ts";
 import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 /** How many of the newest internships the home page shows. */
 const LATEST_COUNT = 6;
@@ -71,48 +73,38 @@ export const handler = define.handlers<HomeData>({
 });
 
 /** The steps of "How it works": title, text, and where to take the step. */
-function steps(signedIn: boolean) {
+function steps(signedIn: boolean): { title: MessageKey; text: MessageKey; href: string; link: MessageKey }[] {
   return [
+    { title: "home.how.find.title", text: "home.how.find.text", href: "/internships", link: "home.how.find.link" },
     {
-      title: "Find opportunities",
-      text: "Browse internships in cities across India and remote ones, filtered by stipend, work type and skills.",
-      href: "/internships",
-      link: "Browse internships",
-    },
-    {
-      title: "Build your profile",
-      text: "Add your college, your current role and the fields and opportunities you are interested in.",
+      title: "home.how.profile.title",
+      text: "home.how.profile.text",
       href: signedIn ? "/profile" : "/sign-up",
-      link: signedIn ? "Edit your profile" : "Create a free account",
+      link: signedIn ? "home.how.profile.edit" : "home.how.profile.create",
     },
-    {
-      title: "Apply",
-      text: "Open a listing, check the stipend and deadline, and apply on the organization’s own page.",
-      href: "/internships",
-      link: "See open roles",
-    },
+    { title: "home.how.apply.title", text: "home.how.apply.text", href: "/internships", link: "home.how.apply.link" },
   ];
 }
 
 export default define.page<HomeData>(function Home({ data, state, url }) {
+  const t = useT();
   return (
     <div class={state.user ? "space-y-10" : "space-y-16"}>
       {url.searchParams.has("accountDeleted") && !state.user && (
-        <Notice kind="success" title="Your account has been deleted">
-          You are signed out. Thank you for having been part of the community.
-        </Notice>
+        <Notice kind="success" title={t("home.deleted.title")}>{t("home.deleted.text")}</Notice>
       )}
-      <PageHead title="Find internships and opportunities" />
+      <PageHead title={t("home.title")} />
       {state.user
         ? (
           <div class="space-y-6">
             <h1 class="text-2xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
-              Welcome back, {state.user.name}
+              {t("home.welcome", { name: state.user.name })}
             </h1>
             {url.searchParams.has("onboarded") && (
-              <Notice kind="success" title="You are all set">
-                Thanks for answering. Below is what we picked for you from your answers; you can{" "}
-                <a href="/profile" class="font-medium underline">complete your profile</a> too.
+              <Notice kind="success" title={t("home.onboarded.title")}>
+                {t.rich("home.onboarded.text", {
+                  profile: (chunks) => <a href="/profile" class="font-medium underline">{chunks}</a>,
+                })}
               </Notice>
             )}
             {data.news && <StudentNews {...data.news} />}
@@ -120,22 +112,20 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
         )
         : (
           <section class="pt-4 text-center sm:pt-8">
-            <h1 class="text-4xl font-bold tracking-tight">Find your next opportunity</h1>
-            <p class="mt-4 text-lg text-slate-700">
-              Internships, hackathons, grants and toolkits for students and early-career builders.
-            </p>
+            <h1 class="text-4xl font-bold tracking-tight">{t("home.hero.title")}</h1>
+            <p class="mt-4 text-lg text-slate-700">{t("home.hero.lead")}</p>
             <div class="mt-8 flex flex-wrap justify-center gap-4">
               <a
                 href="/internships"
                 class="rounded-md bg-indigo-600 px-5 py-3 font-medium text-white hover:bg-indigo-700"
               >
-                Browse internships
+                {t("home.hero.browse")}
               </a>
               <a
                 href="/sign-up"
                 class="rounded-md border border-slate-300 bg-white px-5 py-3 font-medium hover:bg-slate-100"
               >
-                Create an account
+                {t("home.hero.signUp")}
               </a>
             </div>
           </section>
@@ -144,10 +134,12 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
 
       <section aria-labelledby="latest-heading">
         <div class="flex flex-wrap items-baseline justify-between gap-3">
-          <h2 id="latest-heading" class="text-2xl font-bold tracking-tight text-slate-900">Latest internships</h2>
+          <h2 id="latest-heading" class="text-2xl font-bold tracking-tight text-slate-900">
+            {t("home.latest.heading")}
+          </h2>
           {data.latest.length > 0 && (
             <a href="/internships" class="font-medium text-indigo-700 underline hover:text-indigo-900">
-              See all internships
+              {t("home.latest.all")}
             </a>
           )}
         </div>
@@ -163,11 +155,11 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
           )
           : (
             <div class="mt-6 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
-              <p class="font-medium text-slate-900">No internships are listed yet.</p>
-              <p class="mt-1 text-slate-700">New roles are posted by the community; check back soon.</p>
+              <p class="font-medium text-slate-900">{t("home.latest.none")}</p>
+              <p class="mt-1 text-slate-700">{t("home.latest.noneHint")}</p>
               {canPost(state.user) && (
                 <a href="/internships/new" class="mt-3 inline-block text-indigo-700 underline hover:text-indigo-900">
-                  Post the first internship
+                  {t("home.latest.postFirst")}
                 </a>
               )}
             </div>
@@ -175,7 +167,7 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
       </section>
 
       <section aria-labelledby="how-heading">
-        <h2 id="how-heading" class="text-2xl font-bold tracking-tight text-slate-900">How it works</h2>
+        <h2 id="how-heading" class="text-2xl font-bold tracking-tight text-slate-900">{t("home.how.heading")}</h2>
         <ol class="mt-6 grid gap-4 md:grid-cols-3">
           {steps(Boolean(state.user)).map((step, i) => (
             <li key={step.title} class="flex gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
@@ -186,10 +178,10 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
                 {i + 1}
               </span>
               <div>
-                <h3 class="font-semibold text-slate-900">{step.title}</h3>
-                <p class="mt-1 text-sm text-slate-700">{step.text}</p>
+                <h3 class="font-semibold text-slate-900">{t(step.title)}</h3>
+                <p class="mt-1 text-sm text-slate-700">{t(step.text)}</p>
                 <a href={step.href} class="mt-2 inline-block text-sm font-medium text-indigo-700 underline">
-                  {step.link}
+                  {t(step.link)}
                 </a>
               </div>
             </li>

@@ -1,13 +1,22 @@
 /**
  * One internship in a result list: title (linking to its page), organization (linking to its page), type and timing
  * badges, stipend in ₹, location, deadline with the days left, the verified badge and tags.
- * Rendered by the server and by the filter island alike.
+ * Rendered by the server and by the filter island alike: in the page's language on the server, in English inside the
+ * filter island until it has its messages (`useOptionalT`).
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { ComponentChildren } from "preact";
 import SaveButton from "@/islands/SaveButton.tsx";
-import { describeDeadline, TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
-import { formatStipend } from "@/lib/internships/stipend.ts";
+import {
+  deadlineStatus,
+  describeDeadline,
+  TIMING_KEYS,
+  TIMING_LABELS,
+  TYPE_KEYS,
+  TYPE_LABELS,
+} from "@/lib/browser/internship_format.ts";
+import { formatStipend, stipendText } from "@/lib/internships/stipend.ts";
+import { useOptionalT } from "@/lib/i18n/context.ts";
 import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import { isVerifiedListing, verifiedLabel } from "@/lib/browser/organization_format.ts";
 
@@ -48,12 +57,16 @@ export function OrganizationLink(
 
 /** The deadline line: date and days left, or "Closed". */
 export function Deadline({ deadline }: { deadline: string | null }) {
+  const t = useOptionalT();
   const text = describeDeadline(deadline);
-  if (!text) return <span>No deadline</span>;
+  if (!text) return <span>{t ? t("internships.deadline.none") : "No deadline"}</span>;
+  const date = <time datetime={text.iso}>{t ? t.date(text.iso) : text.date}</time>;
   return (
     <span>
-      Apply by <time datetime={text.iso}>{text.date}</time>{" "}
-      <span class={text.closed ? "font-medium text-red-700" : "text-slate-700"}>({text.status})</span>
+      {t ? t.rich("internships.deadline.applyBy", { date }) : <>Apply by {date}</>}{" "}
+      <span class={text.closed ? "font-medium text-red-700" : "text-slate-700"}>
+        ({t ? deadlineStatus(t, text.days) : text.status})
+      </span>
     </span>
   );
 }
@@ -65,24 +78,33 @@ export function Deadline({ deadline }: { deadline: string | null }) {
 export function InternshipBadges(
   { internship, showState = false }: { internship: InternshipView; showState?: boolean },
 ) {
+  const t = useOptionalT();
+  const { type, timing } = internship;
   return (
     <div class="flex flex-wrap gap-2">
-      {internship.isClosed && <Badge tone="red">Closed</Badge>}
-      {internship.type && <Badge tone="indigo">{TYPE_LABELS[internship.type]}</Badge>}
-      {internship.timing && <Badge>{TIMING_LABELS[internship.timing]}</Badge>}
-      {showState && !internship.isActive && <Badge tone="amber">Inactive</Badge>}
-      {showState && internship.deletedAt && <Badge tone="red">Deleted</Badge>}
-      {showState && internship.moderation.status === "held" && <Badge tone="amber">Held for review</Badge>}
-      {showState && internship.moderation.status === "rejected" && <Badge tone="red">Not approved</Badge>}
+      {internship.isClosed && <Badge tone="red">{t ? t("internships.deadline.closed") : "Closed"}</Badge>}
+      {type && <Badge tone="indigo">{t ? t(TYPE_KEYS[type]) : TYPE_LABELS[type]}</Badge>}
+      {timing && <Badge>{t ? t(TIMING_KEYS[timing]) : TIMING_LABELS[timing]}</Badge>}
+      {showState && !internship.isActive && (
+        <Badge tone="amber">{t ? t("internships.badge.inactive") : "Inactive"}</Badge>
+      )}
+      {showState && internship.deletedAt && <Badge tone="red">{t ? t("internships.badge.deleted") : "Deleted"}</Badge>}
+      {showState && internship.moderation.status === "held" && (
+        <Badge tone="amber">{t ? t("internships.badge.held") : "Held for review"}</Badge>
+      )}
+      {showState && internship.moderation.status === "rejected" && (
+        <Badge tone="red">{t ? t("internships.badge.rejected") : "Not approved"}</Badge>
+      )}
     </div>
   );
 }
 
 /** The tags of an internship as a list. */
 export function TagList({ tags }: { tags: string[] }) {
+  const t = useOptionalT();
   if (tags.length === 0) return null;
   return (
-    <ul aria-label="Tags" class="flex flex-wrap gap-1.5">
+    <ul aria-label={t ? t("internships.card.tags") : "Tags"} class="flex flex-wrap gap-1.5">
       {tags.map((tag) => <li key={tag} class="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{tag}</li>)}
     </ul>
   );
@@ -105,6 +127,7 @@ export function InternshipCard(
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const t = useOptionalT();
   return (
     <article
       class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 [overflow-wrap:anywhere]"
@@ -140,15 +163,17 @@ export function InternshipCard(
       </div>
       <dl class="mt-3 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-3">
         <div>
-          <dt class="sr-only">Stipend</dt>
-          <dd class="font-medium text-slate-900">{formatStipend(internship.stipend)}</dd>
+          <dt class="sr-only">{t ? t("internships.card.stipend") : "Stipend"}</dt>
+          <dd class="font-medium text-slate-900">
+            {t ? stipendText(t, internship.stipend) : formatStipend(internship.stipend)}
+          </dd>
         </div>
         <div>
-          <dt class="sr-only">Location</dt>
-          <dd>{internship.location ?? "Location not given"}</dd>
+          <dt class="sr-only">{t ? t("internships.card.location") : "Location"}</dt>
+          <dd>{internship.location ?? (t ? t("internships.card.noLocation") : "Location not given")}</dd>
         </div>
         <div>
-          <dt class="sr-only">Deadline</dt>
+          <dt class="sr-only">{t ? t("internships.card.deadline") : "Deadline"}</dt>
           <dd>
             <Deadline deadline={internship.deadline} />
           </dd>

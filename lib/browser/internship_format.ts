@@ -6,12 +6,26 @@
 import { formatDate, istDayOf, istToday } from "@/lib/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import { pageRange } from "@/lib/browser/pagination.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** Labels of the work-place types, in the order the filters show them. */
 export const TYPE_LABELS: Record<NonNullable<InternshipView["type"]>, string> = {
   remote: "Remote",
   hybrid: "Hybrid",
   onsite: "On-site",
+};
+
+/** The catalogue messages of the work-place types, in the order the filters show them. */
+export const TYPE_KEYS: Record<NonNullable<InternshipView["type"]>, MessageKey> = {
+  remote: "internships.type.remote",
+  hybrid: "internships.type.hybrid",
+  onsite: "internships.type.onsite",
+};
+
+/** The catalogue messages of the timings. */
+export const TIMING_KEYS: Record<NonNullable<InternshipView["timing"]>, MessageKey> = {
+  full_time: "internships.timing.full_time",
+  part_time: "internships.timing.part_time",
 };
 
 /** Labels of the timings. */
@@ -29,6 +43,8 @@ export interface DeadlineText {
   /** `"Closes in 5 days"`, `"Closes tomorrow"`, `"Closes today"` or `"Closed"`. */
   status: string;
   closed: boolean;
+  /** Whole days from today to the deadline, negative once it passed. */
+  days: number;
   /** The day as `YYYY-MM-DD` for a `<time datetime>`. */
   iso: string;
 }
@@ -53,7 +69,14 @@ export function describeDeadline(deadline: string | null | undefined, now = new 
     : days === 1
     ? "Closes tomorrow"
     : `Closes in ${days} days`;
-  return { date: formatDate(day), status, closed: days < 0, iso: day };
+  return { date: formatDate(day), status, closed: days < 0, days, iso: day };
+}
+
+/** `DeadlineText.status` in `t`'s language for a deadline `days` away: "Closes in 5 days", …, "Closed". */
+export function deadlineStatus(t: Translate, days: number): string {
+  if (days < 0) return t("internships.deadline.closed");
+  if (days === 0) return t("internships.deadline.today");
+  return days === 1 ? t("internships.deadline.tomorrow") : t("internships.deadline.inDays", { days });
 }
 
 /** A timestamp as its day in IST, or a calendar date, e.g. `"3 Feb 2026"` (`lib/dates.ts`). */

@@ -4,10 +4,20 @@
  * internship page, the RSS feed and the alert e-mails alike.
  */
 
+import type { Translate } from "@/lib/i18n/translator.ts";
+
 const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
 
 /** A monthly stipend in rupees: `"₹8,000 a month"`, `"Unpaid"` for 0, `"Stipend not stated"` for null. */
 export function formatStipend(stipend: number | null | undefined): string {
   if (stipend === null || stipend === undefined) return "Stipend not stated";
   return stipend > 0 ? `${rupees.format(stipend)} a month` : "Unpaid";
+}
+
+/** `formatStipend` in `t`'s language: "₹8,000 हर महीने", "बिना स्टाइपेंड", "स्टाइपेंड नहीं बताया गया". */
+export function stipendText(t: Translate, stipend: number | null | undefined): string {
+  if (stipend === null || stipend === undefined) return t("internships.stipend.none");
+  return stipend > 0
+    ? t("internships.stipend.monthly", { amount: t.rupees(stipend) })
+    : t("internships.stipend.unpaid");
 }

@@ -5,8 +5,11 @@
  * Fresh does; rendering is synchronous, so one render's records never mix with another's.
  * `children` are props like any other: text passes, JSX children are refused by the
  * serializer (the browser could not rebuild them), so render them inside the island.
+ * An island renders on the server what it renders in the browser: without the page's translator
+ * (`TextContext`), which the browser does not have; an island that has words provides its own.
  */
 import { type ComponentType, Fragment, h, options, type VNode } from "preact";
+import { TextContext } from "@/lib/i18n/context.ts";
 
 interface PreactHooks {
   vnode?: (vnode: VNode) => void;
@@ -35,7 +38,7 @@ function IslandMarker({ island, props }: { island: ComponentType<never>; props: 
   const index = collecting!.length;
   collecting!.push({ name, props });
   creatingInner = true;
-  const inner = h(island as ComponentType<Record<string, unknown>>, props);
+  const inner = h(TextContext.Provider, { value: null }, h(island as ComponentType<Record<string, unknown>>, props));
   creatingInner = false;
   return h(
     Fragment,

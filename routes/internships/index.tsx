@@ -19,6 +19,7 @@ import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 import AlertMe from "@/islands/AlertMe.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** How many recommended internships the page shows above the list. */
 const FOR_YOU_COUNT = 4;
@@ -63,18 +64,19 @@ function canonicalOf({ params, results }: InternshipFiltersProps): string {
 
 export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state, url }) {
   const search = data.params.filters.search.trim();
+  const t = useT();
   return (
     <div>
       <PageHead
-        title={search ? `Internships matching “${search}”` : "Internships"}
-        description="Paid and unpaid internships for students, remote and across India, filtered by stipend, work type and skills."
-        feeds={[{ title: "Internships", href: feedHref(data.params.filters) }]}
+        title={search ? t("internships.list.titleSearch", { search }) : t("internships.list.title")}
+        description={t("internships.list.description")}
+        feeds={[{ title: t("internships.list.feed"), href: feedHref(data.params.filters) }]}
         canonical={canonicalOf(data)}
       />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>
-          <p class="mt-2 text-slate-700">Paid and unpaid internships for students, remote and across India.</p>
+          <h1 class="text-3xl font-bold tracking-tight text-slate-900">{t("internships.list.title")}</h1>
+          <p class="mt-2 text-slate-700">{t("internships.list.lead")}</p>
         </div>
         {state.user && (
           <div class="flex flex-wrap gap-3">
@@ -82,7 +84,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
               href="/internships/mine"
               class="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
             >
-              My internships
+              {t("internships.list.mine")}
             </a>
             {canPost(state.user) && <PostInternshipLink />}
           </div>

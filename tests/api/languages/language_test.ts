@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { page } from "@/tests/fixtures/html.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 
 const htmlLang = (html: string) => /<html lang="(\w+)"/.exec(html)?.[1];
 
@@ -155,4 +156,21 @@ Deno.test("API answers and their {error} texts stay English whatever the languag
   const bad = await t.json("POST", "/api/auth/sign-in/email", { body: { email: "x" }, headers });
   assertEquals(bad.status, 400);
   assertMatch((await bad.json()).error, /^[\x20-\x7e]+$/, "ASCII English");
+});
+
+Deno.test("the home page in Hindi: its words, a card's stipend, deadline and type, and a date in Hindi", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  await addInternships(t, member, [{ stipend: 100000, deadline: "2099-01-31", type: "remote", location: "Pune" }]);
+  const { html } = await page(t, "/?lang=hi");
+  for (const words of ["अपना अगला अवसर खोजें", "नई इंटर्नशिप", "यह कैसे काम करता है", "₹1,00,000 हर महीने", "रिमोट"]) {
+    assert(html.includes(words), words);
+  }
+  assertMatch(html, /<time datetime="2099-01-31">31 जनवरी 2099<\/time> तक आवेदन करें/);
+  assertMatch(html, /\([\d,]+ दिन में बंद होगी\)/);
+  for (const english of ["Find your next opportunity", "Latest internships", "a month", "Apply by", "Remote"]) {
+    assert(!html.includes(english), english);
+  }
+  const signedIn = await page(t, "/?lang=hi", member.cookie);
+  assert(signedIn.html.includes(`फिर से स्वागत है, ${member.user.name}`), "the greeting in Hindi");
 });
