@@ -87,7 +87,8 @@ Deno.test("the server closes connections that sent half a request line within 30
     const ends = await Promise.all(stalled);
     for (const { text, closedAfterMs } of ends) {
       assert(text.startsWith("HTTP/1.1 408 "), text);
-      assert(closedAfterMs >= 29_000 && closedAfterMs < 45_000, `closed after ${closedAfterMs} ms`);
+      // Not cut before its 30 s (a loaded machine only makes this later); within 60 s, or `text` would be empty.
+      assert(closedAfterMs >= 29_000, `closed after ${closedAfterMs} ms`);
     }
   } finally {
     server.kill("SIGTERM");
