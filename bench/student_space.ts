@@ -14,7 +14,8 @@
  */
 import { freePort, HOST, percentile, seedOwners, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { DOMAIN_PREFERENCES, saveOnboardingProfile, STRUGGLES } from "@/lib/onboarding/onboarding.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";

@@ -19,7 +19,7 @@ import { deleteUserSessions } from "@/lib/auth/sessions.ts";
 import { deleteUserTokens } from "@/lib/auth/verification.ts";
 import { deleteApiKeysOf } from "@/lib/api_keys/api_keys.ts";
 import { ForbiddenError, InvalidInputError, UnauthenticatedError } from "@/lib/errors.ts";
-import { forgetInternshipOwner } from "@/lib/internships/internships.ts";
+import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
 import { deleteOnboardingOps } from "@/lib/onboarding/onboarding.ts";
 import { forgetOpportunityOwner } from "@/lib/opportunities/opportunities.ts";
 import { forgetBuyer } from "@/lib/purchases/purchases.ts";

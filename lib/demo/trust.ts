@@ -6,7 +6,8 @@
  */
 import { linkOrganizations } from "@/lib/organizations/link.ts";
 import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization } from "@/lib/organizations/store.ts";
-import { createInternships, listInternships } from "@/lib/internships/internships.ts";
+import { listInternships } from "@/lib/internships/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 import { InternshipCreateSchema, InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { Organization } from "@/lib/organizations/schema.ts";

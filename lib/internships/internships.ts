@@ -1,44 +1,21 @@
 /**
- * The internships capability (docs/api.md, Internships; docs/decisions.md, Internships): list with
- * filters and search, read, create (one or a batch), update and soft delete. Open listings are answered
- * from the read model of `store.ts` (filters in `filters.ts`), closed and deleted ones from its archive, merged into
- * one list where a list includes them (docs/decisions.md, Open and closed listings); writes go through atomic
- * commits that move a listing between the two when it closes, is deleted or opens again; races lost to other
- * processes are retried for up to 30 s (then BusyError).
+ * The internships' reads (docs/api.md, Internships; docs/decisions.md, Internships): list with filters and search,
+ * read one, the newest, the sitemap's stamps, an organization's open listings, a person's own for export. Open
+ * listings are answered from the read model of `store.ts` (filters in `filters.ts`), closed and deleted ones from its
+ * archive, merged into one list where a list includes them (docs/decisions.md, Open and closed listings). The writes
+ * are `writes.ts`'s.
  */
 import { istToday } from "@/lib/dates.ts";
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
-import { mergedPage, updateEither } from "@/lib/kv/chunked/archive.ts";
+import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { mergedPage } from "@/lib/kv/chunked/archive.ts";
 import type { User } from "@/lib/users/users.ts";
-import { canManage, canModerate, canRead, isClosedOn, type ReadAudience, type Viewer } from "./policy.ts";
-import { ACTIVE, dayNumber, DELETED, internshipSearchText, typeCode } from "./columns.ts";
+import { canRead, type ReadAudience, type Viewer } from "./policy.ts";
+import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
 import { blockTest, filterKey, filterSlots, matchList, selectPage, type SlotFilter } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
-import {
-  isWithheld,
-  moderationDecided,
-  type ModerationDecision,
-  moderationOf,
-  moderationOnCreate,
-  moderationOnReports,
-  moderationOnUpdate,
-  moderationView,
-} from "@/lib/moderation/moderation.ts";
-import { moderationQueueOps } from "@/lib/moderation/queue.ts";
-import { addNotification } from "@/lib/notifications/notifications.ts";
-import { moderatedNotification } from "@/lib/moderation/notices.ts";
-import { organizationCounts, resolveOrganizations } from "@/lib/organizations/store.ts";
-import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
-import { countOps } from "@/lib/stats/counters.ts";
-import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
-import type {
-  Internship,
-  InternshipCreate,
-  InternshipOwner,
-  InternshipQuery,
-  InternshipUpdate,
-  InternshipView,
-} from "./schema.ts";
+import { isWithheld } from "@/lib/moderation/moderation.ts";
+import { NOT_FOUND, viewsOf } from "./views.ts";
+import type { Internship, InternshipQuery, InternshipView } from "./schema.ts";
 
 export {
   APPLY_MODES,
@@ -71,58 +48,6 @@ export type {
 export interface InternshipPage {
   internships: InternshipView[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
-}
-
-const NOT_FOUND = "Internship not found";
-
-/** The owner object of a listing: null for a former member (no owner), a placeholder for an owner not found. */
-function ownerOrPlaceholder(
-  owners: ReadonlyMap<string, InternshipOwner>,
-  userId: string | null,
-): InternshipOwner | null {
-  if (userId === null) return null;
-  return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
-}
-
-/** What a view shows beside a record: owner and organization summaries by id. */
-interface ViewContext {
-  owners: ReadonlyMap<string, InternshipOwner>;
-  organizations: ReadonlyMap<string, OrganizationSummary>;
-}
-
-/**
- * `record` as read responses carry it, on IST day `today`: with its owner object, its organization (null only for a
- * listing the one-time link has not reached yet: docs/decisions.md, Trust, "Organizations"), `isClosed` and
- * `moderation`.
- */
-function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
-  const { organizationId, moderation: _, applyMode = "link", questions = [], ...fields } = record;
-  return {
-    ...fields,
-    applyMode,
-    questions,
-    user: ownerOrPlaceholder(owners, record.userId),
-    organization: organizationId ? organizations.get(organizationId) ?? null : null,
-    isClosed: isClosedOn(record.deadline, today),
-    moderation: moderationView(record),
-  };
-}
-
-/** `records` as read responses carry them on IST day `today` (`viewOf`), reading the owners and organizations. */
-async function viewsOf(store: InternshipStore, records: Internship[], today: string): Promise<InternshipView[]> {
-  const [owners, organizations] = await Promise.all([
-    store.owners.of(records.flatMap((record) => record.userId ?? [])),
-    store.organizations.summariesOf(records.flatMap((record) => record.organizationId ?? [])),
-  ]);
-  return records.map((record) => viewOf(record, { owners, organizations }, today));
-}
-
-/**
- * Whether `record` belongs in the read model on IST day `today`: not deleted, and its deadline not before today
- * (docs/decisions.md, Open and closed listings, "Where listings live"); otherwise it belongs in the archive.
- */
-export function isLive(record: Internship, today: string): boolean {
-  return !record.deletedAt && !isClosedOn(record.deadline, today);
 }
 
 /** The smallest monthly stipend (₹) of a paid internship (`paidOnly`). */
@@ -335,52 +260,6 @@ export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<I
   return (await pageOf(store, filter, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 
-/**
- * Keeps the internships `userId` posted without their owner (`userId` null, shown as a former member): account
- * deletion. One checked write per listing in the read model (a listing's chunk is the unit of a write), and per 50
- * archived ones, so any number fit KV's limits.
- * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes).
- */
-export async function forgetInternshipOwner(kv: Deno.Kv, userId: string): Promise<void> {
-  const store = await internshipStore(kv);
-  const forget = (record: Internship) => record.userId === userId ? { ...record, userId: null } : record;
-  const ids = store.model.columns.ownerOrder(userId).map((slot) => store.model.slots.ids[slot]);
-  for (const id of ids) await store.writer.update(id, forget);
-  const archived = (await internshipsOwnedBy(kv, userId)).filter((record) =>
-    store.model.slotOf(record.id) === undefined
-  );
-  for (let i = 0; i < archived.length; i += 50) {
-    await store.archive.write({ put: archived.slice(i, i + 50).map(forget) });
-  }
-}
-
-/**
- * Moves every listing of the read model that is closed on IST day `today` or deleted to the archive (the
- * `close-listings` job; docs/decisions.md, Open and closed listings, "Closing"): found in the columns, then taken out
- * chunk by chunk, each chunk's in one checked write with their archive records and blocks, calling `giveWay` between
- * writes. A listing changed meanwhile is judged as stored; one another process moved first is not there any more.
- * @returns how many listings were moved.
- */
-export async function closeInternships(
-  kv: Deno.Kv,
-  { today, giveWay }: { today: string; giveWay: () => Promise<void> },
-): Promise<number> {
-  const { model, writer, archive } = await internshipStore(kv);
-  const day = dayNumber(today);
-  const { flags, deadlineDays } = model.columns;
-  const chunks = new Set<number>();
-  for (const slot of model.slots.order) {
-    if ((flags[slot] & DELETED) !== 0 || deadlineDays[slot] < day) chunks.add(model.chunkOfSlot(slot));
-  }
-  let moved = 0;
-  for (const n of chunks) {
-    const taken = await writer.take(n, (record) => !isLive(record, today), (taken) => archive.rider({ put: taken }));
-    moved += taken.length;
-    await giveWay();
-  }
-  return moved;
-}
-
 /** How many distinct public list queries keep their serialized body. */
 const PUBLIC_BODY_CACHE_SIZE = 256;
 const publicBodies = new WeakMap<InternshipStore, { version: number; bodies: Map<string, string> }>();
@@ -446,234 +325,6 @@ export async function getInternship(
   }
   const [view] = await viewsOf(store, [record], istToday());
   return view;
-}
-
-/**
- * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
- * active, with fresh ids and timestamps; one whose title or description asks applicants to pay is held for review
- * (docs/decisions.md, Trust, "The never-pay rule") and enters the moderation queue in the same write.
- * @throws BusyError after 30 s of races lost to other processes (nothing is created).
- */
-export async function createInternships(
-  kv: Deno.Kv,
-  owner: User,
-  items: InternshipCreate[],
-): Promise<InternshipView[]> {
-  const now = new Date().toISOString();
-  const organizations = await resolveOrganizations(kv, items.map((item) => item.hiringOrganization));
-  const records: Internship[] = items.map((item) => ({
-    id: crypto.randomUUID(),
-    title: item.title,
-    description: item.description ?? null,
-    type: item.type ?? null,
-    timing: item.timing ?? null,
-    link: item.link,
-    hiringOrganization: item.hiringOrganization,
-    hiringManager: item.hiringManager ?? null,
-    tags: item.tags ?? [],
-    stipend: item.stipend ?? null,
-    duration: item.duration ?? null,
-    experience: item.experience ?? null,
-    location: item.location ?? null,
-    deadline: item.deadline ?? null,
-    isVerified: false,
-    isActive: true,
-    userId: owner.id,
-    createdAt: now,
-    updatedAt: now,
-    deletedAt: null,
-    moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
-    organizationId: organizations.get(item.hiringOrganization)!,
-    applyMode: item.applyMode ?? "link",
-    questions: questionsWithIds(item.questions ?? []),
-  }));
-  const store = await internshipStore(kv);
-  const today = istToday();
-  const also = (op: Deno.AtomicOperation) => {
-    for (const record of records) moderationQueueOps(op, "internships", null, record);
-    countOps(op, [], records.flatMap(organizationCounts));
-  };
-  // An item already closed (a past deadline) goes to the archive, in the same all-or-nothing write.
-  const open = records.filter((record) => isLive(record, today));
-  const closed = records.filter((record) => !isLive(record, today));
-  const rider = closed.length > 0 ? store.archive.rider({ put: closed }) : undefined;
-  if (open.length > 0) await store.writer.insert(open, { also, rider });
-  else await store.archive.write({ put: closed }, also);
-  store.owners.remember(owner);
-  return await viewsOf(store, records, today);
-}
-
-/**
- * Replaces the record `id` with `change(record)` as `actor` (owner or admin), in one atomic write, wherever it is,
- * that also moves the record in the moderation queue: one that closes or is deleted leaves the read model for the
- * archive in that write, an archived one that opens again comes back (docs/decisions.md, Open and closed listings,
- * "Coming back"); `change` runs again on the latest record after a lost race. `also` adds the caller's own mutations
- * to that write.
- * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner or
- * an admin; what `change` throws; BusyError after 30 s of lost races (nothing is changed).
- */
-async function writeInternship(
-  kv: Deno.Kv,
-  { id, actor, change, also }: {
-    id: string;
-    actor: User;
-    change: (record: Internship) => Internship;
-    also?: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
-  },
-): Promise<{ store: InternshipStore; record: Internship }> {
-  const store = await internshipStore(kv);
-  const guarded = (record: Internship) => {
-    if (record.deletedAt) throw new NotFoundError(NOT_FOUND);
-    if (!canManage(actor, record)) throw new ForbiddenError();
-    return change(record);
-  };
-  const record = await updateAnywhere(kv, store, {
-    id,
-    change: guarded,
-    also: (op, next, previous) => {
-      moderationQueueOps(op, "internships", previous, next);
-      countOps(op, organizationCounts(previous), organizationCounts(next));
-      also?.(op, next, previous);
-    },
-  });
-  if (!record) throw new NotFoundError(NOT_FOUND);
-  return { store, record };
-}
-
-/**
- * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write, in the read model or
- * the archive, moving it between them when it closes, is deleted or opens again (`updateEither`).
- * @returns the stored record, or null for an unknown id.
- */
-async function updateAnywhere(
-  kv: Deno.Kv,
-  store: InternshipStore,
-  { id, change, also }: {
-    id: string;
-    change: (record: Internship) => Internship;
-    also: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
-  },
-): Promise<Internship | null> {
-  const today = istToday();
-  return await updateEither(kv, store, { id, change, also, isLive: (record) => isLive(record, today) });
-}
-
-/**
- * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of the title or
- * description that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
- * any change of a listing not linked yet) links it to its organization, made when new.
- * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
- * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
- * BusyError after 30 s of races lost to other processes (nothing is changed).
- */
-export async function updateInternship(
-  kv: Deno.Kv,
-  { id, actor, patch }: { id: string; actor: User; patch: InternshipUpdate },
-): Promise<InternshipView> {
-  const changes: Partial<Internship> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  const name = patch.hiringOrganization ?? await unlinkedName(kv, id);
-  const organizationId = name === undefined ? undefined : (await resolveOrganizations(kv, [name])).get(name);
-  const { store, record } = await writeInternship(kv, {
-    id,
-    actor,
-    change: (record) => {
-      if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
-        throw new ForbiddenError("Only admins can change isVerified or isActive");
-      }
-      const now = new Date().toISOString();
-      const next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
-      if (organizationId && next.hiringOrganization === name) next.organizationId = organizationId;
-      const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
-      return moderation === moderationOf(record) ? next : { ...next, moderation };
-    },
-  });
-  const [view] = await viewsOf(store, [record], istToday());
-  return view;
-}
-
-/** The `hiringOrganization` of internship `id` (live or archived) when it is not linked to its organization yet. */
-async function unlinkedName(kv: Deno.Kv, id: string): Promise<string | undefined> {
-  const { model, archive } = await internshipStore(kv);
-  const slot = model.slotOf(id);
-  const { organizations, organizationCodes } = model.columns;
-  if (slot !== undefined && organizationCodes.names[organizations[slot]] !== "") return undefined;
-  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
-  return !record || record.organizationId ? undefined : record.hiringOrganization;
-}
-
-/**
- * Soft-deletes an internship as owner or admin: sets `deletedAt` (and `updatedAt`).
- * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else;
- * BusyError after 30 s of races lost to other processes (nothing is changed).
- */
-export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Promise<void> {
-  await writeInternship(kv, {
-    id,
-    actor,
-    change: (record) => {
-      const now = new Date().toISOString();
-      return { ...record, deletedAt: now, updatedAt: now };
-    },
-  });
-}
-
-/**
- * An admin's moderation `decision` on internship `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
- * lists it (`clear`), reject keeps it out for good (`rejected`). One write, which also moves it in the queue and, when
- * the state changed and the listing has an owner, tells them (`listing_moderated`, with the note). Returns the
- * internship as admins read it, and when it was held.
- * @throws NotFoundError for an unknown or deleted id; BusyError after 30 s of lost races (nothing changed).
- */
-export async function moderateInternship(
-  kv: Deno.Kv,
-  { id, admin, decision, note, notify = true }: {
-    id: string;
-    admin: User;
-    decision: ModerationDecision;
-    note: string | null;
-    /** False when the caller tells the owner itself (a listing hidden after reports). */
-    notify?: boolean;
-  },
-): Promise<{ internship: InternshipView; heldAt: string | null }> {
-  const { store, record } = await writeInternship(kv, {
-    id,
-    actor: admin,
-    change: (record) => {
-      const current = moderationOf(record);
-      if (decision === "approve" && current.status === "clear") return record;
-      if (decision === "reject" && current.status === "rejected") return record;
-      const now = new Date().toISOString();
-      return { ...record, moderation: moderationDecided(current, { decision, note, now }) };
-    },
-    also: (op, next) => {
-      if (next.userId === null || !notify) return;
-      addNotification(op, moderatedNotification({ kind: "internship", listing: next, userId: next.userId }));
-    },
-  });
-  const [internship] = await viewsOf(store, [record], istToday());
-  return { internship, heldAt: moderationOf(record).heldAt };
-}
-
-/**
- * Holds internship `id` because students reported it (docs/decisions.md, Trust, "Reports"), in one write that also
- * puts it in the moderation queue; nothing for a rejected, deleted or unknown one.
- * @throws BusyError after 30 s of lost races.
- */
-export async function holdReportedInternship(kv: Deno.Kv, id: string): Promise<void> {
-  const store = await internshipStore(kv);
-  await updateAnywhere(kv, store, {
-    id,
-    change: (record) => {
-      if (record.deletedAt) return record;
-      const current = moderationOf(record);
-      const next = moderationOnReports(current, new Date().toISOString());
-      return next === current ? record : { ...record, moderation: next };
-    },
-    also: (op, next, previous) => {
-      moderationQueueOps(op, "internships", previous, next);
-      countOps(op, organizationCounts(previous), organizationCounts(next));
-    },
-  });
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job } from "./job.ts";
-import { closeInternships } from "@/lib/internships/internships.ts";
+import { closeInternships } from "@/lib/internships/writes.ts";
 import { closeOpportunities } from "@/lib/opportunities/opportunities.ts";
 
 export const closeListingsJob: Job = {

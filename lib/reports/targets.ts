@@ -5,12 +5,8 @@
 import { BusyError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { User } from "@/lib/users/users.ts";
-import {
-  deleteInternship,
-  getInternship,
-  holdReportedInternship,
-  moderateInternship,
-} from "@/lib/internships/internships.ts";
+import { getInternship } from "@/lib/internships/internships.ts";
+import { deleteInternship, holdReportedInternship, moderateInternship } from "@/lib/internships/writes.ts";
 import { getOpportunity, holdReportedOpportunity, moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { updateAsAdmin } from "@/lib/organizations/organizations.ts";
 import { getOrganization } from "@/lib/organizations/store.ts";

@@ -4,7 +4,7 @@
  * data version for guests; a write shows at once; signed-in users always get a fresh page.
  */
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
-import { deleteInternship } from "@/lib/internships/internships.ts";
+import { deleteInternship } from "@/lib/internships/writes.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { updateInternship } from "@/lib/internships/internships.ts";
+import { updateInternship } from "@/lib/internships/writes.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { assertHtml, assertRedirect, page, scriptsOf } from "@/tests/fixtures/html.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";

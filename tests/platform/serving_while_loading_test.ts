@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
 import { createUser } from "@/lib/users/users.ts";
-import { createInternships } from "@/lib/internships/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { serveWhileLoading } from "@/lib/platform/server.ts";
 import { loadAssets } from "@/lib/web/assets.ts";

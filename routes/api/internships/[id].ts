@@ -5,12 +5,8 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import {
-  deleteInternship,
-  getInternship,
-  InternshipUpdateSchema,
-  updateInternship,
-} from "@/lib/internships/internships.ts";
+import { getInternship, InternshipUpdateSchema } from "@/lib/internships/internships.ts";
+import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { InternshipSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";

@@ -6,7 +6,6 @@ import { define } from "@/lib/platform/define.ts";
 import { ingestUser } from "@/lib/api_keys/api_keys.ts";
 import { queryOf, readJson, validate } from "@/lib/http/json.ts";
 import {
-  createInternships,
   InternshipBatchSchema,
   InternshipCreateSchema,
   InternshipQuerySchema,
@@ -14,6 +13,7 @@ import {
   MAX_BATCH,
   publicListBody,
 } from "@/lib/internships/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { InternshipSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";

@@ -8,12 +8,12 @@
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import {
-  closeInternships,
   type Internship,
   INTERNSHIP_TYPES,
   InternshipQuerySchema,
   listInternships,
 } from "@/lib/internships/internships.ts";
+import { closeInternships } from "@/lib/internships/writes.ts";
 import { internshipSearchText } from "@/lib/internships/columns.ts";
 import { cityVariants } from "@/lib/internships/cities.ts";
 import { isClosedOn } from "@/lib/internships/policy.ts";

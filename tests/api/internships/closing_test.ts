@@ -6,15 +6,8 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { openKv } from "@/lib/kv.ts";
-import {
-  closeInternships,
-  createInternships,
-  deleteInternship,
-  getInternship,
-  InternshipQuerySchema,
-  listInternships,
-  updateInternship,
-} from "@/lib/internships/internships.ts";
+import { getInternship, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
+import { closeInternships, createInternships, deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
 import { findJob } from "@/lib/jobs/registry.ts";
 import { createUser, type User } from "@/lib/users/users.ts";

@@ -8,15 +8,13 @@ import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { BusyError, NotFoundError } from "@/lib/errors.ts";
 import { openKv } from "@/lib/kv.ts";
 import {
-  createInternships,
-  deleteInternship,
   getInternship,
   type Internship,
   InternshipQuerySchema,
   type InternshipView,
   listInternships,
-  updateInternship,
 } from "@/lib/internships/internships.ts";
+import { createInternships, deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
 import { RETRY_BUDGET_MS } from "@/lib/kv/retry.ts";
 import { createUser, type User } from "@/lib/users/users.ts";

@@ -3,12 +3,8 @@
  * to date with new listings instead of making a new pass, and answers exactly what a fresh read
  * model answers.
  */
-import {
-  createInternships,
-  InternshipQuerySchema,
-  listInternships,
-  updateInternship,
-} from "@/lib/internships/internships.ts";
+import { InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
+import { createInternships, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { typeCode } from "@/lib/internships/columns.ts";
 import { createUser, type User } from "@/lib/users/users.ts";

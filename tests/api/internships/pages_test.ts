@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { deleteInternship, type InternshipView, updateInternship } from "@/lib/internships/internships.ts";
+import { type InternshipView } from "@/lib/internships/internships.ts";
+import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
 import { assertHtml, assertRedirect, page } from "@/tests/fixtures/html.ts";
 

@@ -1,12 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
-import {
-  createInternships,
-  getInternship,
-  InternshipQuerySchema,
-  listInternships,
-  updateInternship,
-} from "@/lib/internships/internships.ts";
+import { getInternship, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
+import { createInternships, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
 import { ACTIVE } from "@/lib/internships/columns.ts";
 import { createUser, type User } from "@/lib/users/users.ts";

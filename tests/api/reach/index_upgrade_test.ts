@@ -9,13 +9,8 @@ import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { openKv } from "@/lib/kv.ts";
 import { istToday } from "@/lib/dates.ts";
 import { createUser } from "@/lib/users/users.ts";
-import {
-  createInternships,
-  DEFAULT_QUERY,
-  listInternships,
-  openInternshipStamps,
-  updateInternship,
-} from "@/lib/internships/internships.ts";
+import { DEFAULT_QUERY, listInternships, openInternshipStamps } from "@/lib/internships/internships.ts";
+import { createInternships, updateInternship } from "@/lib/internships/writes.ts";
 import { publishedOpportunityStamps, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
 

@@ -1,0 +1,63 @@
+/**
+ * Internship records as read responses carry them (docs/api.md, Internships): with their owner, organization,
+ * `isClosed` and `moderation`; and where a record belongs, the read model or the archive (docs/decisions.md, Open and
+ * closed listings). Shared by the reads (`internships.ts`) and the writes (`writes.ts`).
+ */
+import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
+import { moderationView } from "@/lib/moderation/moderation.ts";
+import { isClosedOn } from "./policy.ts";
+import type { InternshipStore } from "./store.ts";
+import type { Internship, InternshipOwner, InternshipView } from "./schema.ts";
+
+/** The message of an internship that is unknown, deleted or hidden from the reader. */
+export const NOT_FOUND = "Internship not found";
+
+/** The owner object of a listing: null for a former member (no owner), a placeholder for an owner not found. */
+function ownerOrPlaceholder(
+  owners: ReadonlyMap<string, InternshipOwner>,
+  userId: string | null,
+): InternshipOwner | null {
+  if (userId === null) return null;
+  return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
+}
+
+/** What a view shows beside a record: owner and organization summaries by id. */
+interface ViewContext {
+  owners: ReadonlyMap<string, InternshipOwner>;
+  organizations: ReadonlyMap<string, OrganizationSummary>;
+}
+
+/**
+ * `record` as read responses carry it, on IST day `today`: with its owner object, its organization (null only for a
+ * listing the one-time link has not reached yet: docs/decisions.md, Trust, "Organizations"), `isClosed` and
+ * `moderation`.
+ */
+function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
+  const { organizationId, moderation: _, applyMode = "link", questions = [], ...fields } = record;
+  return {
+    ...fields,
+    applyMode,
+    questions,
+    user: ownerOrPlaceholder(owners, record.userId),
+    organization: organizationId ? organizations.get(organizationId) ?? null : null,
+    isClosed: isClosedOn(record.deadline, today),
+    moderation: moderationView(record),
+  };
+}
+
+/** `records` as read responses carry them on IST day `today` (`viewOf`), reading the owners and organizations. */
+export async function viewsOf(store: InternshipStore, records: Internship[], today: string): Promise<InternshipView[]> {
+  const [owners, organizations] = await Promise.all([
+    store.owners.of(records.flatMap((record) => record.userId ?? [])),
+    store.organizations.summariesOf(records.flatMap((record) => record.organizationId ?? [])),
+  ]);
+  return records.map((record) => viewOf(record, { owners, organizations }, today));
+}
+
+/**
+ * Whether `record` belongs in the read model on IST day `today`: not deleted, and its deadline not before today
+ * (docs/decisions.md, Open and closed listings, "Where listings live"); otherwise it belongs in the archive.
+ */
+export function isLive(record: Internship, today: string): boolean {
+  return !record.deletedAt && !isClosedOn(record.deadline, today);
+}
