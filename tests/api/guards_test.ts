@@ -9,6 +9,7 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import type { Handlers, RouteModule } from "@/lib/web/types.ts";
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertHtml } from "@/tests/fixtures/html.ts";
 
 /** Route modules that count how often their handlers ran. */
 function spyRoutes() {
@@ -50,8 +51,7 @@ Deno.test("a non-admin GET of an admin page gets the 403 page and never runs the
   for (const role of ["user", "member"] as const) {
     const { cookie } = await createTestUser(t, role);
     const res = await t.fetch("/admin/spy", { headers: { cookie } });
-    assertEquals(res.status, 403);
-    assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+    assertHtml(res, 403);
     const html = await res.text();
     assert(html.includes("You do not have access to this page"), html);
     assert(!html.includes('aria-label="Admin"'), "no admin navigation for a non-admin");

@@ -24,6 +24,7 @@ import type {
 import * as CounterModule from "@/tests/fixtures/web/islands/Counter.tsx";
 import * as DisplayModule from "@/tests/fixtures/web/islands/Display.tsx";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { assertHtml } from "@/tests/fixtures/html.ts";
 
 const Counter = CounterModule.default;
 const Display = DisplayModule.default;
@@ -224,8 +225,7 @@ function islandData(html: string) {
 Deno.test("a page is wrapped in _app, the root layout, then its folder's layout", async () => {
   const app = await createApp();
   const res = await app.request("/admin/users");
-  assertEquals(res.status, 200);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertHtml(res);
   const html = await res.text();
   assert(html.startsWith('<!DOCTYPE html><html lang="en"><head><title>Fixture</title>'), html);
   assert(html.includes('<body><div id="root-layout"><div id="admin-layout"><p>Users</p></div></div>'), html);
@@ -298,8 +298,7 @@ Deno.test("an _app without <head> still gets the stylesheet links", async () => 
 Deno.test("ctx.render renders the page with data, status and extra headers", async () => {
   const app = await createApp();
   const res = await app.request("/created");
-  assertEquals(res.status, 201);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertHtml(res, 201);
   assertEquals(res.headers.get("x-extra"), "yes");
   assert((await res.text()).includes("<p>Hello Asha</p>"));
 });
@@ -432,8 +431,7 @@ Deno.test("the methodNotAllowed option shapes the 405", async () => {
 Deno.test("HEAD of a page answers like GET without a body", async () => {
   const app = await createApp();
   const res = await app.request("/admin/users", { method: "HEAD" });
-  assertEquals(res.status, 200);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertHtml(res);
   assertEquals(await res.text(), "");
 });
 
@@ -452,8 +450,7 @@ Deno.test("HEAD runs the HEAD handler when there is one", async () => {
 Deno.test("an unknown path renders _404 inside _app and the root layout, through middleware", async () => {
   const app = await createApp();
   const res = await app.request("/no/such/page");
-  assertEquals(res.status, 404);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertHtml(res, 404);
   assertEquals(res.headers.get("x-trail"), "root");
   const html = await res.text();
   assert(html.includes('<html lang="en">'), html);
@@ -477,8 +474,7 @@ Deno.test("without _404 an unknown path is a plain 404", async () => {
 Deno.test("a thrown error renders _500 with the error, through middleware", async () => {
   const app = await createApp();
   const res = await app.request("/boom");
-  assertEquals(res.status, 500);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertHtml(res, 500);
   assertEquals(res.headers.get("x-trail"), "root");
   const html = await res.text();
   assert(html.includes('<div id="root-layout"><h1>Broke: kaboom</h1></div>'), html);
@@ -535,8 +531,7 @@ Deno.test("onError can render any component inside _app, without the failed rout
     onError: (_error, { pages }) => pages.render(() => <p>No entry</p>, 403),
   });
   const res = await app.request("/boom");
-  assertEquals(res.status, 403);
-  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertHtml(res, 403);
   const html = await res.text();
   assert(html.includes("<body><p>No entry</p></body>"), html);
   assert(!html.includes("root-layout"), html);
