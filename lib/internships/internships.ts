@@ -14,8 +14,11 @@ import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts"
 import { blockTest, filterKey, filterSlots, matchList, selectPage, type SlotFilter } from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { isWithheld } from "@/lib/moderation/moderation.ts";
-import { NOT_FOUND, viewsOf } from "./views.ts";
+import { viewsOf } from "./views.ts";
 import type { Internship, InternshipQuery, InternshipView } from "./schema.ts";
+
+/** The message of an internship that is unknown, deleted or hidden from the reader. */
+export const NOT_FOUND = "Internship not found";
 
 export {
   APPLY_MODES,

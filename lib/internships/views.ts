@@ -9,9 +9,6 @@ import { isClosedOn } from "./policy.ts";
 import type { InternshipStore } from "./store.ts";
 import type { Internship, InternshipOwner, InternshipView } from "./schema.ts";
 
-/** The message of an internship that is unknown, deleted or hidden from the reader. */
-export const NOT_FOUND = "Internship not found";
-
 /** The owner object of a listing: null for a former member (no owner), a placeholder for an owner not found. */
 function ownerOrPlaceholder(
   owners: ReadonlyMap<string, InternshipOwner>,

@@ -26,8 +26,8 @@ import { canManage, canModerate } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
-import { isLive, NOT_FOUND, viewsOf } from "./views.ts";
-import { internshipsOwnedBy } from "./internships.ts";
+import { isLive, viewsOf } from "./views.ts";
+import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
 
 /**

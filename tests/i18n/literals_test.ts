@@ -30,6 +30,8 @@ const SCANNED = {
     "lib/push/notification_mail.tsx",
     "lib/opportunities/opportunities.ts",
     "lib/internships/internships.ts",
+    "lib/internships/views.ts",
+    "lib/internships/writes.ts",
   ],
 };
 
