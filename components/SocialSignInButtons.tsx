@@ -6,6 +6,7 @@
  * the white "in" mark.
  */
 import { socialSignInHref } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** A provider as the buttons need it. */
 export interface SocialButtonProvider {
@@ -56,6 +57,7 @@ export function SocialSignInButtons(
     newUserCallbackURL: string;
   },
 ) {
+  const t = useT();
   if (providers.length === 0) return null;
   return (
     <div class="space-y-3">
@@ -68,11 +70,13 @@ export function SocialSignInButtons(
           }`}
         >
           {provider.id === "google" ? <GoogleMark /> : <LinkedInMark />}
-          <span>Continue with {provider.name}</span>
+          <span>{t("auth.social.continue", { provider: provider.name })}</span>
         </a>
       ))}
       <p class="flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
-        <span class="h-px flex-1 bg-slate-200" />or<span class="h-px flex-1 bg-slate-200" />
+        <span class="h-px flex-1 bg-slate-200" />
+        {t("auth.social.or")}
+        <span class="h-px flex-1 bg-slate-200" />
       </p>
     </div>
   );

@@ -6,14 +6,34 @@
  * `sentTo` set; `outcome` brings a refused submit's e-mail and sentences.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { forgotProblems, type FormOutcome } from "@/lib/browser/auth_forms.ts";
+import { authTexts, forgotProblems, type FormOutcome } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
 
-export default function ForgotPasswordForm(
-  { sentTo: sentBefore, outcome }: { sentTo?: string; outcome?: FormOutcome<"email"> },
-) {
+/** The messages this island uses (its `text`). */
+export const FORGOT_TEXT = ["auth.forgot.", "auth.field.", "auth.problem.", "common.errors."] as const;
+
+/** Props: the address a plain submit sent the link to, its refusal, and the messages (`FORGOT_TEXT`). */
+interface ForgotPasswordFormProps {
+  sentTo?: string;
+  outcome?: FormOutcome<"email">;
+  text: IslandText;
+}
+
+export default function ForgotPasswordForm({ text, ...props }: ForgotPasswordFormProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Form({ sentTo: sentBefore, outcome }: Omit<ForgotPasswordFormProps, "text">) {
+  const t = useT();
   const [email, setEmail] = useState(outcome?.values.email ?? "");
   const [sentTo, setSentTo] = useState(sentBefore ?? "");
   const { form, formError, setFormError, busy, textField, submit: submitForm } = useFormSubmit(["email"] as const, {
@@ -23,26 +43,35 @@ export default function ForgotPasswordForm(
   const submit = async (event: Event) => {
     const address = email.trim();
     const result = await submitForm(event, {
-      check: () => forgotProblems({ email: address }),
+      check: () => authTexts(t, forgotProblems({ email: address })),
       call: () => fetchJson("/api/auth/forget-password", { body: { email: address, redirectTo: "/reset-password" } }),
     });
     if (!result) return;
     if (result.ok) setSentTo(address);
-    else setFormError(result.error);
+    else setFormError(failureMessage(t, result));
   };
 
   if (sentTo) {
     return (
-      <Notice kind="success" title="Check your inbox">
-        If an account exists for {sentTo}, we sent it a link to reset the password. The link expires in 24 hours.
-      </Notice>
+      <Notice kind="success" title={t("auth.forgot.sentTitle")}>{t("auth.forgot.sent", { email: sentTo })}</Notice>
     );
   }
   return (
     <form ref={form} method="post" action="/forgot-password" noValidate onSubmit={submit} class="space-y-4">
-      {formError && <Notice kind="error" title="We could not send the e-mail">{formError}</Notice>}
-      <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
-      <SubmitButton busy={busy} label="Send reset link" busyLabel="Sending…" worksWithoutScript />
+      {formError && <Notice kind="error" title={t("auth.forgot.errorTitle")}>{formError}</Notice>}
+      <TextField
+        {...textField("email", email, setEmail)}
+        label={t("auth.field.email")}
+        type="email"
+        autoComplete="email"
+        required
+      />
+      <SubmitButton
+        busy={busy}
+        label={t("auth.forgot.submit")}
+        busyLabel={t("auth.forgot.busy")}
+        worksWithoutScript
+      />
     </form>
   );
 }

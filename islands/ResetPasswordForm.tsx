@@ -7,19 +7,47 @@
  * `done`, or with `outcome` carrying its sentences (or the `INVALID_TOKEN` code).
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { authCodeProblem, type FormOutcome, newPasswordProblem, resetProblems } from "@/lib/browser/auth_forms.ts";
+import {
+  authCodeProblem,
+  authText,
+  authTexts,
+  type FormOutcome,
+  newPasswordProblem,
+  resetProblems,
+} from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const RESET_TEXT = ["auth.reset.", "auth.field.", "auth.problem.", "common.errors."] as const;
 
 const FIELDS = ["newPassword", "confirmPassword"] as const;
 
 /** A refused plain HTML reset: its sentences, or the `INVALID_TOKEN` code. */
 export type ResetOutcome = FormOutcome<typeof FIELDS[number]>;
 
-export default function ResetPasswordForm(
-  { token, done = false, outcome: refused }: { token: string; done?: boolean; outcome?: ResetOutcome },
-) {
+/** Props: the link's token, whether the change is done, a plain submit's refusal, the messages (`RESET_TEXT`). */
+interface ResetPasswordFormProps {
+  token: string;
+  done?: boolean;
+  outcome?: ResetOutcome;
+  text: IslandText;
+}
+
+export default function ResetPasswordForm({ text, ...props }: ResetPasswordFormProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Form({ token, done = false, outcome: refused }: Omit<ResetPasswordFormProps, "text">) {
+  const t = useT();
   const [newPassword, setNewPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
   const [outcome, setOutcome] = useState<"done" | "invalid" | null>(
@@ -29,7 +57,7 @@ export default function ResetPasswordForm(
     initial: refused,
   });
 
-  const check = () => resetProblems({ newPassword, confirmPassword });
+  const check = () => authTexts(t, resetProblems({ newPassword, confirmPassword }));
 
   const submit = async (event: Event) => {
     const result = await submitForm(event, {
@@ -40,46 +68,54 @@ export default function ResetPasswordForm(
     if (result.ok) setOutcome("done");
     else if (result.code === "INVALID_TOKEN") setOutcome("invalid");
     else if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
-      setErrors({ newPassword: newPasswordProblem(newPassword) ?? authCodeProblem(result.code)?.message });
-    } else setFormError(result.error);
+      const key = newPasswordProblem(newPassword) ?? authCodeProblem(result.code)?.key;
+      setErrors({ newPassword: key && authText(t, key) });
+    } else setFormError(failureMessage(t, result));
   };
 
   if (outcome === "done") {
     return (
-      <Notice kind="success" title="Your password has been changed">
-        You have been signed out everywhere.{" "}
-        <a href="/sign-in" class="font-medium underline">Sign in with your new password</a>.
+      <Notice kind="success" title={t("auth.reset.doneTitle")}>
+        {t.rich("auth.reset.done", {
+          link: (chunks) => <a href="/sign-in" class="font-medium underline">{chunks}</a>,
+        })}
       </Notice>
     );
   }
   if (outcome === "invalid") {
     return (
-      <Notice kind="error" title="This reset link has expired or was already used">
-        Reset links work once and for 24 hours.{" "}
-        <a href="/forgot-password" class="font-medium underline">Request a new link</a>.
+      <Notice kind="error" title={t("auth.reset.invalidTitle")}>
+        {t.rich("auth.reset.invalid", {
+          link: (chunks) => <a href="/forgot-password" class="font-medium underline">{chunks}</a>,
+        })}
       </Notice>
     );
   }
   return (
     <form ref={form} method="post" action="/reset-password" noValidate onSubmit={submit} class="space-y-4">
       <input type="hidden" name="token" value={token} />
-      {formError && <Notice kind="error" title="We could not change the password">{formError}</Notice>}
+      {formError && <Notice kind="error" title={t("auth.reset.errorTitle")}>{formError}</Notice>}
       <TextField
         {...textField("newPassword", newPassword, setNewPassword)}
-        label="New password"
+        label={t("auth.reset.newPassword")}
         type="password"
         autoComplete="new-password"
         required
-        hint="At least 8 characters."
+        hint={authText(t, "auth.field.passwordHint")}
       />
       <TextField
         {...textField("confirmPassword", confirmPassword, setConfirmPassword)}
-        label="Confirm new password"
+        label={t("auth.reset.confirm")}
         type="password"
         autoComplete="new-password"
         required
       />
-      <SubmitButton busy={busy} label="Change password" busyLabel="Changing password…" worksWithoutScript />
+      <SubmitButton
+        busy={busy}
+        label={t("auth.reset.submit")}
+        busyLabel={t("auth.reset.busy")}
+        worksWithoutScript
+      />
     </form>
   );
 }

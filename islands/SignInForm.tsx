@@ -13,11 +13,14 @@
  * choice and sentences into the form (docs/decisions.md, Auth).
  */
 import { useState } from "preact/hooks";
-import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type ApiResult, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { onboardingPath, sameOriginTarget } from "@/lib/browser/same_origin.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { AUTH_TEXT, authCodeProblem, type FormOutcome, signInProblems } from "@/lib/browser/auth_forms.ts";
+import { authCodeProblem, authText, authTexts, type FormOutcome, signInProblems } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
 import type { AuthUserView } from "@/lib/auth/views.ts";
 import type { OnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
@@ -33,9 +36,26 @@ async function destination(user: AuthUserView, returnTo: string): Promise<string
   return returnTo;
 }
 
-export default function SignInForm(
-  { callbackURL, outcome }: { callbackURL: string | null; outcome?: SignInOutcome },
-) {
+/** The messages this island uses (its `text`). */
+export const SIGN_IN_TEXT = ["auth.signIn.", "auth.field.", "auth.problem.", "common.errors."] as const;
+
+/** Props: the page's checked `callbackURL`, a failed plain submit's outcome, and the messages (`SIGN_IN_TEXT`). */
+interface SignInFormProps {
+  callbackURL: string | null;
+  outcome?: SignInOutcome;
+  text: IslandText;
+}
+
+export default function SignInForm({ text, ...props }: SignInFormProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Form({ callbackURL, outcome }: Omit<SignInFormProps, "text">) {
+  const t = useT();
   const [email, setEmail] = useState(outcome?.values.email ?? "");
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(outcome?.rememberMe ?? true);
@@ -47,7 +67,7 @@ export default function SignInForm(
     { leaves: true, initial: outcome },
   );
 
-  const check = () => signInProblems({ email, password });
+  const check = () => authTexts(t, signInProblems({ email, password }));
 
   const signIn = async (): Promise<ApiResult<{ user: AuthUserView }>> => {
     const returnTo = sameOriginTarget(callbackURL);
@@ -63,42 +83,47 @@ export default function SignInForm(
     const result = await submitForm(event, { check, call: signIn });
     if (!result || result.ok) return;
     if (result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: false });
-    else setFormError(authCodeProblem(result.code)?.message ?? result.error);
+    else {
+      const problem = authCodeProblem(result.code);
+      setFormError(problem ? authText(t, problem.key) : failureMessage(t, result));
+    }
   };
 
   const resend = async () => {
     const result = await send(signIn);
     if (!result.ok && result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: true });
-    else if (!result.ok) setFormError(result.error);
+    else if (!result.ok) setFormError(failureMessage(t, result));
   };
 
   return (
     <form ref={form} method="post" action="/sign-in" noValidate onSubmit={submit} class="space-y-4">
       {callbackURL !== null && <input type="hidden" name="callbackURL" value={callbackURL} />}
-      {formError && <Notice kind="error" title="Sign-in failed">{formError}</Notice>}
+      {formError && <Notice kind="error" title={t("auth.signIn.errorTitle")}>{formError}</Notice>}
       {unverified && (
-        <Notice kind="info" title="Verify your e-mail to sign in">
-          <p>
-            {unverified.resent
-              ? `We sent the link to ${unverified.email} again, unless one went out in the last 5 minutes.`
-              : `Your e-mail address is not verified yet. We sent a verification link to ${unverified.email}; it expires in 24 hours.`}
-          </p>
-          {password === "" ? <p class="mt-2">{AUTH_TEXT.resendHint}</p> : (
+        <Notice kind="info" title={t("auth.signIn.verifyTitle")}>
+          <p>{t(unverified.resent ? "auth.signIn.resent" : "auth.signIn.unverified", { email: unverified.email })}</p>
+          {password === "" ? <p class="mt-2">{t("auth.problem.resendHint")}</p> : (
             <button
               type="button"
               onClick={resend}
               disabled={busy}
               class="mt-2 rounded-md border border-sky-700 px-3 py-1.5 font-medium text-sky-900 hover:bg-sky-100 disabled:opacity-70"
             >
-              {busy ? "Sending…" : "Send the e-mail again"}
+              {t(busy ? "auth.signIn.sending" : "auth.signIn.sendAgain")}
             </button>
           )}
         </Notice>
       )}
-      <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
+      <TextField
+        {...textField("email", email, setEmail)}
+        label={t("auth.field.email")}
+        type="email"
+        autoComplete="email"
+        required
+      />
       <TextField
         {...textField("password", password, setPassword)}
-        label="Password"
+        label={t("auth.field.password")}
         type="password"
         autoComplete="current-password"
         required
@@ -112,11 +137,16 @@ export default function SignInForm(
             class="h-4 w-4 accent-indigo-700"
             onChange={(e) => setRememberMe(e.currentTarget.checked)}
           />
-          Keep me signed in
+          {t("auth.signIn.remember")}
         </label>
-        <a href="/forgot-password" class="font-medium text-indigo-700 underline">Forgot password?</a>
+        <a href="/forgot-password" class="font-medium text-indigo-700 underline">{t("auth.signIn.forgot")}</a>
       </div>
-      <SubmitButton busy={busy} label="Sign in" busyLabel="Signing in…" worksWithoutScript />
+      <SubmitButton
+        busy={busy}
+        label={t("auth.signIn.submit")}
+        busyLabel={t("auth.signIn.busy")}
+        worksWithoutScript
+      />
     </form>
   );
 }

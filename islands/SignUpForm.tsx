@@ -8,11 +8,17 @@
  * and `outcome` brings its values and sentences.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { onboardingPath, sameOriginTarget, withReturnPage } from "@/lib/browser/same_origin.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { authCodeProblem, type FormOutcome, signUpProblems } from "@/lib/browser/auth_forms.ts";
+import { authCodeProblem, authText, authTexts, type FormOutcome, signUpProblems } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const SIGN_UP_TEXT = ["auth.signUp.", "auth.field.", "auth.problem.", "common.errors."] as const;
 
 const FIELDS = ["name", "email", "password"] as const;
 type Field = typeof FIELDS[number];
@@ -22,23 +28,36 @@ type Errors = FieldErrors<Field>;
  * The e-mail's error when it is taken: the sentence and a way to sign in instead, keeping
  * `returnTo` (the page's checked `callbackURL`; the sign-in page checks it again).
  */
-function takenEmail(returnTo: string | null, message: string) {
+function takenEmail(t: Translate, returnTo: string | null, message: string) {
+  return t.rich("auth.signUp.taken", {
+    message,
+    link: (chunks) => <a href={withReturnPage("/sign-in", returnTo)} class="underline">{chunks}</a>,
+  });
+}
+
+/** Props: the page's checked `callbackURL`, a failed plain submit's outcome, and the messages (`SIGN_UP_TEXT`). */
+interface SignUpFormProps {
+  callbackURL?: string | null;
+  outcome?: FormOutcome<Field>;
+  text: IslandText;
+}
+
+export default function SignUpForm({ text, ...props }: SignUpFormProps) {
   return (
-    <>
-      {message} <a href={withReturnPage("/sign-in", returnTo)} class="underline">Sign in instead</a>.
-    </>
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
   );
 }
 
-export default function SignUpForm(
-  { callbackURL = null, outcome }: { callbackURL?: string | null; outcome?: FormOutcome<Field> },
-) {
+function Form({ callbackURL = null, outcome }: Omit<SignUpFormProps, "text">) {
+  const t = useT();
   const [name, setName] = useState(outcome?.values.name ?? "");
   const [email, setEmail] = useState(outcome?.values.email ?? "");
   const [password, setPassword] = useState("");
   const initialErrors: Errors = { ...outcome?.errors };
   if (outcome?.code === "USER_ALREADY_EXISTS" && outcome.errors.email) {
-    initialErrors.email = takenEmail(callbackURL, outcome.errors.email);
+    initialErrors.email = takenEmail(t, callbackURL, outcome.errors.email);
   }
   const { form, formError, setFormError, busy, textField, showErrors, submit: submitForm } = useFormSubmit(FIELDS, {
     leaves: true,
@@ -48,7 +67,7 @@ export default function SignUpForm(
   const submit = async (event: Event) => {
     const returnTo = callbackURL === null ? null : sameOriginTarget(callbackURL);
     const result = await submitForm(event, {
-      check: () => signUpProblems({ name, email, password }),
+      check: () => authTexts(t, signUpProblems({ name, email, password })),
       call: () =>
         fetchJson("/api/auth/sign-up/email", {
           body: { name: name.trim(), email: email.trim(), password, callbackURL: onboardingPath(returnTo) },
@@ -62,29 +81,40 @@ export default function SignUpForm(
       return;
     }
     const problem = authCodeProblem(result.code);
-    if (problem?.field === "email") showErrors({ email: takenEmail(returnTo, problem.message) });
-    else if (problem?.field) showErrors({ [problem.field]: problem.message });
+    if (problem?.field === "email") showErrors({ email: takenEmail(t, returnTo, authText(t, problem.key)) });
+    else if (problem?.field) showErrors({ [problem.field]: authText(t, problem.key) });
     else {
       showErrors({});
-      setFormError(problem?.message ?? result.error);
+      setFormError(problem ? authText(t, problem.key) : failureMessage(t, result));
     }
   };
 
   return (
     <form ref={form} method="post" action="/sign-up" noValidate onSubmit={submit} class="space-y-4">
       {callbackURL !== null && <input type="hidden" name="callbackURL" value={callbackURL} />}
-      {formError && <Notice kind="error" title="We could not create your account">{formError}</Notice>}
-      <TextField {...textField("name", name, setName)} label="Name" autoComplete="name" required />
-      <TextField {...textField("email", email, setEmail)} label="E-mail" type="email" autoComplete="email" required />
+      {formError && <Notice kind="error" title={t("auth.signUp.errorTitle")}>{formError}</Notice>}
+      <TextField {...textField("name", name, setName)} label={t("auth.field.name")} autoComplete="name" required />
+      <TextField
+        {...textField("email", email, setEmail)}
+        label={t("auth.field.email")}
+        type="email"
+        autoComplete="email"
+        required
+      />
       <TextField
         {...textField("password", password, setPassword)}
-        label="Password"
+        label={t("auth.field.password")}
         type="password"
         autoComplete="new-password"
         required
-        hint="At least 8 characters."
+        hint={authText(t, "auth.field.passwordHint")}
       />
-      <SubmitButton busy={busy} label="Create account" busyLabel="Creating account…" worksWithoutScript />
+      <SubmitButton
+        busy={busy}
+        label={t("auth.signUp.submit")}
+        busyLabel={t("auth.signUp.busy")}
+        worksWithoutScript
+      />
     </form>
   );
 }

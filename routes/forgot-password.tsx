@@ -10,14 +10,15 @@ import { define } from "@/lib/platform/define.ts";
 import { RateLimitedError } from "@/lib/errors.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import ForgotPasswordForm from "@/islands/ForgotPasswordForm.tsx";
+import ForgotPasswordForm, { FORGOT_TEXT } from "@/islands/ForgotPasswordForm.tsx";
 import { DEFAULT_RESET_PATH } from "@/lib/auth/mails.ts";
 import { EmailField } from "@/lib/auth/input.ts";
 import { startPasswordReset } from "@/lib/auth/mails.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
-import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { AUTH_TEXT, forgotProblems, type FormOutcome } from "@/lib/browser/auth_forms.ts";
+import { authTexts, forgotProblems, type FormOutcome, tooManyText } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 
 interface Data {
@@ -33,19 +34,22 @@ export const handler = define.handlers<Data>({
     const { config } = services;
     assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, ["email"]);
+    const { t } = ctx.state;
     const again = (status: number, outcome: Omit<FormOutcome<"email">, "values">) =>
       ctx.render({ outcome: { values: { email: form.email }, ...outcome } }, { status });
     try {
       await services.rateLimits.hit(RATE_LIMITS.passwordResetPerIp, ctx.state.clientIp);
       const errors = forgotProblems(form);
       const email = EmailField.safeParse(form.email);
-      if (!email.success) errors.email = AUTH_TEXT.email;
-      if (!email.success || errors.email) return again(400, { errors });
+      if (!email.success) errors.email = "auth.problem.email";
+      if (!email.success || errors.email) return again(400, { errors: authTexts(t, errors) });
       await services.rateLimits.hit(RATE_LIMITS.passwordResetPerEmail, normalizeEmail(email.data));
       startPasswordReset(services, email.data, DEFAULT_RESET_PATH);
       return seeOther(`/forgot-password?${new URLSearchParams({ sent: email.data })}`);
     } catch (error) {
-      if (error instanceof RateLimitedError) return again(429, { errors: {}, formError: rateLimitText(error) });
+      if (error instanceof RateLimitedError) {
+        return again(429, { errors: {}, formError: tooManyText(t, error.retryAfterSeconds) });
+      }
       throw error;
     }
   },
@@ -53,12 +57,15 @@ export const handler = define.handlers<Data>({
 
 export default define.page<Data>(function ForgotPasswordPage({ data, url }) {
   const sent = url.searchParams.get("sent")?.trim().slice(0, 254);
+  const t = useT();
   return (
-    <FormCard title="Reset your password" lead="Enter the e-mail of your account and we will send you a reset link.">
-      <PageHead title="Forgot your password" />
-      <ForgotPasswordForm sentTo={sent || undefined} outcome={data.outcome} />
+    <FormCard title={t("auth.forgot.pageTitle")} lead={t("auth.forgot.lead")}>
+      <PageHead title={t("auth.forgot.title")} />
+      <ForgotPasswordForm sentTo={sent || undefined} outcome={data.outcome} text={t.island(FORGOT_TEXT)} />
       <p class="text-sm text-slate-700">
-        Remembered it? <a href="/sign-in" class="font-medium text-indigo-700 underline">Sign in</a>
+        {t.rich("auth.forgot.remembered", {
+          link: (chunks) => <a href="/sign-in" class="font-medium text-indigo-700 underline">{chunks}</a>,
+        })}
       </p>
     </FormCard>
   );

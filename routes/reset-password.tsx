@@ -12,11 +12,12 @@ import { AuthError } from "@/lib/errors.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import ResetPasswordForm, { type ResetOutcome } from "@/islands/ResetPasswordForm.tsx";
+import ResetPasswordForm, { RESET_TEXT, type ResetOutcome } from "@/islands/ResetPasswordForm.tsx";
 import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { authCodeProblem, resetProblems } from "@/lib/browser/auth_forms.ts";
+import { authCodeProblem, authText, authTexts, resetProblems } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Longest token the page passes on; real ones are far shorter. */
 const TOKEN_MAX = 512;
@@ -35,32 +36,43 @@ export const handler = define.handlers<Data>({
     assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, ["token", "newPassword", "confirmPassword"]);
     const token = form.token.slice(0, TOKEN_MAX);
+    const { t } = ctx.state;
     const again = (outcome: Omit<ResetOutcome, "values">) =>
       ctx.render({ token, outcome: { values: {}, ...outcome } }, { status: 400 });
     const errors = resetProblems(form);
-    if (Object.keys(errors).length > 0) return again({ errors });
+    if (Object.keys(errors).length > 0) return again({ errors: authTexts(t, errors) });
     try {
       await resetPasswordWithToken(kv, token, form.newPassword);
       return seeOther("/reset-password?done=1");
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       if (error.code === "INVALID_TOKEN") return again({ errors: {}, code: error.code });
-      return again({ errors: { newPassword: authCodeProblem(error.code)?.message ?? error.message } });
+      const problem = authCodeProblem(error.code);
+      return again({ errors: { newPassword: problem ? authText(t, problem.key) : error.message } });
     }
   },
 });
 
 export default define.page<Data>(function ResetPasswordPage({ data, url }) {
   const done = url.searchParams.get("done") === "1";
+  const t = useT();
   return (
-    <FormCard title="Choose a new password">
-      <PageHead title="Choose a new password" />
+    <FormCard title={t("auth.reset.title")}>
+      <PageHead title={t("auth.reset.title")} />
       {done || data.token
-        ? <ResetPasswordForm token={data.token ?? ""} done={done} outcome={data.outcome} />
+        ? (
+          <ResetPasswordForm
+            token={data.token ?? ""}
+            done={done}
+            outcome={data.outcome}
+            text={t.island(RESET_TEXT)}
+          />
+        )
         : (
-          <Notice kind="error" title="This reset link is incomplete">
-            Open the link from the e-mail again, or{" "}
-            <a href="/forgot-password" class="font-medium underline">request a new link</a>.
+          <Notice kind="error" title={t("auth.reset.incompleteTitle")}>
+            {t.rich("auth.reset.incomplete", {
+              link: (chunks) => <a href="/forgot-password" class="font-medium underline">{chunks}</a>,
+            })}
           </Notice>
         )}
     </FormCard>

@@ -19,63 +19,34 @@ import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
-import SignInForm, { type SignInOutcome } from "@/islands/SignInForm.tsx";
+import SignInForm, { SIGN_IN_TEXT, type SignInOutcome } from "@/islands/SignInForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
-import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { AUTH_TEXT, authCodeProblem, signInProblems } from "@/lib/browser/auth_forms.ts";
+import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
-const ERRORS: Record<string, { title: string; text: string }> = {
-  INVALID_TOKEN: {
-    title: "This verification link has expired or was already used",
-    text: "Sign in with your e-mail and password: if your e-mail is not verified yet, we will send you a new link.",
-  },
-  ACCOUNT_NOT_LINKED: {
-    title: "We could not link that account",
-    text:
-      "An account with this e-mail already exists, and the provider has not confirmed that the address is yours. Sign in with your e-mail and password instead.",
-  },
-  INVALID_STATE: {
-    title: "That sign-in expired or was started elsewhere",
-    text:
-      "A sign-in with Google or LinkedIn must finish within 10 minutes, in the browser where it started. Please start again below.",
-  },
-  ACCESS_DENIED: {
-    title: "Sign-in cancelled",
-    text: "You did not allow access to your account, so we could not sign you in. Try again, or use your e-mail.",
-  },
-  OAUTH_FAILED: {
-    title: "The provider did not complete the sign-in",
-    text: "Please try again. If it keeps failing, sign in with your e-mail and password.",
-  },
-  PROVIDER_UNAVAILABLE: {
-    title: "We could not reach the sign-in service",
-    text: "Google or LinkedIn did not answer in time. Please try again in a minute, or use your e-mail.",
-  },
-  EMAIL_NOT_FOUND: {
-    title: "We need your e-mail address",
-    text: "Your account did not share an e-mail address with us. Allow access to it and try again, or use your e-mail.",
-  },
-  PROVIDER_NOT_CONFIGURED: {
-    title: "That sign-in option is not available",
-    text: "Sign in with your e-mail and password instead.",
-  },
-  PROVIDER_NOT_FOUND: {
-    title: "That sign-in option is not available",
-    text: "Sign in with your e-mail and password instead.",
-  },
+/** The sign-in error codes a page explains, each by its catalogue messages (`auth.signInCode.<name>.*`). */
+const ERRORS: Record<string, string> = {
+  INVALID_TOKEN: "INVALID_TOKEN",
+  ACCOUNT_NOT_LINKED: "ACCOUNT_NOT_LINKED",
+  INVALID_STATE: "INVALID_STATE",
+  ACCESS_DENIED: "ACCESS_DENIED",
+  OAUTH_FAILED: "OAUTH_FAILED",
+  PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
+  EMAIL_NOT_FOUND: "EMAIL_NOT_FOUND",
+  PROVIDER_NOT_CONFIGURED: "UNAVAILABLE",
+  PROVIDER_NOT_FOUND: "UNAVAILABLE",
 };
 
-const SOCIAL_FAILED = {
-  title: "Sign-in did not complete",
-  text: "The sign-in with your social account was cancelled or failed. Please try again.",
-};
+/** The explanation of any other code. */
+const SOCIAL_FAILED = "FAILED";
 
 interface Data {
   callbackURL: string | null;
@@ -100,6 +71,7 @@ export const handler = define.handlers<Data>({
     const form = await readFormFields(req, FIELDS);
     const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
     const rememberMe = form.rememberMe !== "";
+    const { t } = ctx.state;
     const again = (status: number, outcome: Omit<SignInOutcome, "values" | "rememberMe">) =>
       ctx.render({
         callbackURL,
@@ -110,8 +82,8 @@ export const handler = define.handlers<Data>({
       await services.rateLimits.hit(RATE_LIMITS.signInPerIp, ctx.state.clientIp);
       const errors = signInProblems(form);
       const fields = SignInFields.safeParse(form);
-      if (!fields.success) errors.email ??= AUTH_TEXT.email;
-      if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
+      if (!fields.success) errors.email ??= "auth.problem.email";
+      if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors: authTexts(t, errors) });
       const previous = readSessionCookie(req, config.secure);
       await services.rateLimits.hit(
         RATE_LIMITS.signInPerEmailAndIp,
@@ -125,32 +97,43 @@ export const handler = define.handlers<Data>({
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
       return seeOther(next, { "set-cookie": sessionCookie(config.secure, token, rememberMe) });
     } catch (error) {
-      if (error instanceof RateLimitedError) return again(429, { errors: {}, formError: rateLimitText(error) });
+      if (error instanceof RateLimitedError) {
+        return again(429, { errors: {}, formError: tooManyText(t, error.retryAfterSeconds) });
+      }
       if (!(error instanceof AuthError)) throw error;
       if (error.code === "EMAIL_NOT_VERIFIED") return again(403, { errors: {}, code: error.code });
-      return again(401, { errors: {}, formError: authCodeProblem(error.code)?.message ?? error.message });
+      const problem = authCodeProblem(error.code);
+      return again(401, { errors: {}, formError: problem ? authText(t, problem.key) : error.message });
     }
   },
 });
 
 export default define.page<Data>(function SignInPage({ data, url }) {
+  const t = useT();
   const code = url.searchParams.get("error");
   const error = code ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
   return (
-    <FormCard title="Sign in">
-      <PageHead title="Sign in" />
-      {error && <Notice kind="error" title={error.title}>{error.text}</Notice>}
+    <FormCard title={t("auth.signIn.title")}>
+      <PageHead title={t("auth.signIn.title")} />
+      {error && (
+        <Notice kind="error" title={t.dynamic(`auth.signInCode.${error}.title`)}>
+          {t.dynamic(`auth.signInCode.${error}.text`)}
+        </Notice>
+      )}
       <SocialSignInButtons
         providers={data.providers}
         callbackURL={data.callbackURL ?? "/"}
         newUserCallbackURL={onboardingPath(data.callbackURL)}
       />
-      <SignInForm callbackURL={data.callbackURL} outcome={data.outcome} />
+      <SignInForm callbackURL={data.callbackURL} outcome={data.outcome} text={t.island(SIGN_IN_TEXT)} />
       <p class="text-sm text-slate-700">
-        New here?{" "}
-        <a href={withReturnPage("/sign-up", data.callbackURL)} class="font-medium text-indigo-700 underline">
-          Create an account
-        </a>
+        {t.rich("auth.signIn.newHere", {
+          link: (chunks) => (
+            <a href={withReturnPage("/sign-up", data.callbackURL)} class="font-medium text-indigo-700 underline">
+              {chunks}
+            </a>
+          ),
+        })}
       </p>
     </FormCard>
   );

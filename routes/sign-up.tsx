@@ -15,14 +15,22 @@ import { AuthError, RateLimitedError } from "@/lib/errors.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
-import SignUpForm from "@/islands/SignUpForm.tsx";
+import SignUpForm, { SIGN_UP_TEXT } from "@/islands/SignUpForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { assertLoginOrigin } from "@/lib/http/csrf.ts";
-import { rateLimitText, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { AUTH_TEXT, authCodeProblem, type FormOutcome, signUpProblems } from "@/lib/browser/auth_forms.ts";
+import {
+  authCodeProblem,
+  authText,
+  authTexts,
+  type FormOutcome,
+  signUpProblems,
+  tooManyText,
+} from "@/lib/browser/auth_forms.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
 
 interface Data {
@@ -49,6 +57,7 @@ export const handler = define.handlers<Data>({
     assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, FIELDS);
     const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
+    const { t } = ctx.state;
     const again = (status: number, outcome: Omit<NonNullable<Data["outcome"]>, "values">) =>
       ctx.render({
         callbackURL,
@@ -61,11 +70,11 @@ export const handler = define.handlers<Data>({
       const fields = SignUpFields.safeParse(form);
       if (!fields.success) {
         for (const issue of fields.error.issues) {
-          if (issue.path[0] === "name") errors.name ??= AUTH_TEXT.name;
-          if (issue.path[0] === "email") errors.email ??= AUTH_TEXT.email;
+          if (issue.path[0] === "name") errors.name ??= "auth.problem.name";
+          if (issue.path[0] === "email") errors.email ??= "auth.problem.email";
         }
       }
-      if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors });
+      if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors: authTexts(t, errors) });
       await signUpWithPassword(
         services,
         { ...fields.data, language: ctx.state.lang },
@@ -75,31 +84,38 @@ export const handler = define.handlers<Data>({
       if (callbackURL !== null && callbackURL !== "/") inbox.set("callbackURL", callbackURL);
       return seeOther(`/check-inbox?${inbox}`);
     } catch (error) {
-      if (error instanceof RateLimitedError) return again(429, { errors: {}, formError: rateLimitText(error) });
+      if (error instanceof RateLimitedError) {
+        return again(429, { errors: {}, formError: tooManyText(t, error.retryAfterSeconds) });
+      }
       if (!(error instanceof AuthError)) throw error;
       const problem = authCodeProblem(error.code);
       const status = error.code === "USER_ALREADY_EXISTS" ? 422 : 400;
-      if (problem?.field) return again(status, { errors: { [problem.field]: problem.message }, code: error.code });
-      return again(status, { errors: {}, formError: problem?.message ?? error.message });
+      const message = problem ? authText(t, problem.key) : error.message;
+      if (problem?.field) return again(status, { errors: { [problem.field]: message }, code: error.code });
+      return again(status, { errors: {}, formError: message });
     }
   },
 });
 
 export default define.page<Data>(function SignUpPage({ data }) {
+  const t = useT();
   return (
-    <FormCard title="Create your account" lead="Join to find internships, hackathons, grants and toolkits.">
-      <PageHead title="Create your account" />
+    <FormCard title={t("auth.signUp.title")} lead={t("auth.signUp.lead")}>
+      <PageHead title={t("auth.signUp.title")} />
       <SocialSignInButtons
         providers={data.providers}
         callbackURL={data.callbackURL ?? "/"}
         newUserCallbackURL={onboardingPath(data.callbackURL)}
       />
-      <SignUpForm callbackURL={data.callbackURL} outcome={data.outcome} />
+      <SignUpForm callbackURL={data.callbackURL} outcome={data.outcome} text={t.island(SIGN_UP_TEXT)} />
       <p class="text-sm text-slate-700">
-        Already have an account?{" "}
-        <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium text-indigo-700 underline">
-          Sign in
-        </a>
+        {t.rich("auth.signUp.haveAccount", {
+          link: (chunks) => (
+            <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium text-indigo-700 underline">
+              {chunks}
+            </a>
+          ),
+        })}
       </p>
     </FormCard>
   );

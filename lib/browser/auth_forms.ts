@@ -2,20 +2,28 @@
  * Browser-safe: the rules and sentences of the sign-in, sign-up and password forms, shared by their
  * islands (checked before the API call) and their pages' plain HTML form handlers (checked before
  * the same domain flows run), so a person sees the same words with or without JavaScript
- * (docs/decisions.md, Auth, "The auth forms work without JavaScript").
+ * (docs/decisions.md, Auth, "The auth forms work without JavaScript"). A rule's sentence is a catalogue message
+ * (`auth.problem.*`), told in the page's language by `authText`.
  */
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
-/** A message per field of a form, keyed by the control's `name`. */
-export type FieldMessages<F extends string> = Partial<Record<F, string>>;
+/** The catalogue message of an auth form's problem. */
+export type AuthProblem = Extract<MessageKey, `auth.problem.${string}`>;
+
+/** A problem per field of a form, keyed by the control's `name`. */
+export type FieldMessages<F extends string> = Partial<Record<F, AuthProblem>>;
+
+/** A text per field of a form, keyed by the control's `name`. */
+export type FieldTexts<F extends string> = Partial<Record<F, string>>;
 
 /**
  * What a plain HTML submit that failed leaves for the re-rendered page: the values to show
- * again (never a password), a sentence per field in error, a form-level sentence, and the
- * auth error code when the server refused it (docs/decisions.md, Auth).
+ * again (never a password), a sentence per field in error, a form-level sentence (both in the page's language), and
+ * the auth error code when the server refused it (docs/decisions.md, Auth).
  */
 export interface FormOutcome<F extends string> {
-  values: FieldMessages<F>;
-  errors: FieldMessages<F>;
+  values: FieldTexts<F>;
+  errors: FieldTexts<F>;
   formError?: string;
   code?: string;
 }
@@ -29,41 +37,48 @@ const PASSWORD_MAX = 128;
 const NAME_MIN = 3;
 const NAME_MAX = 100;
 
-/** The sentences the forms show. */
-export const AUTH_TEXT = {
-  email: "Enter a valid e-mail address, like name@example.com.",
-  password: "Enter your password.",
-  name: `Enter a name of ${NAME_MIN} to ${NAME_MAX} characters.`,
-  passwordShort: `Use at least ${PASSWORD_MIN} characters.`,
-  passwordLong: `Use at most ${PASSWORD_MAX} characters.`,
-  mismatch: "The passwords do not match.",
-  wrongCredentials: "The e-mail or password is not right.",
-  exists: "An account with this e-mail already exists.",
-  tooMany: "Too many attempts. Wait a minute and try again.",
-  resendHint: "No e-mail? Enter your password and sign in again to get a new link.",
-} as const;
+/** The limits the sentences name, as the values of every `auth.problem.*` message. */
+export const AUTH_LIMITS = { min: PASSWORD_MIN, max: PASSWORD_MAX, nameMin: NAME_MIN, nameMax: NAME_MAX };
+
+/** The sentence of an auth problem (or a message under `auth.`) in `t`'s language, its limits filled in. */
+export function authText(t: Translate, key: AuthProblem | Extract<MessageKey, `auth.${string}`>): string {
+  return t(key, AUTH_LIMITS);
+}
+
+/** The problems of a form as sentences in `t`'s language. */
+export function authTexts<F extends string>(t: Translate, problems: FieldMessages<F>): FieldTexts<F> {
+  return Object.fromEntries(
+    Object.entries(problems).map(([field, key]) => [field, authText(t, key as AuthProblem)]),
+  ) as FieldTexts<F>;
+}
+
+/** The sentence of a refusal for too many attempts, `retryAfterSeconds` before the next may be made. */
+export function tooManyText(t: Translate, retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return seconds > 60 ? t("auth.problem.tooMany") : t("auth.problem.waitSeconds", { seconds });
+}
 
 function length(text: string): number {
   return [...text].length;
 }
 
 /** The length problem of a new password, if any. */
-export function newPasswordProblem(password: string): string | undefined {
-  if (length(password) < PASSWORD_MIN) return AUTH_TEXT.passwordShort;
-  if (length(password) > PASSWORD_MAX) return AUTH_TEXT.passwordLong;
+export function newPasswordProblem(password: string): AuthProblem | undefined {
+  if (length(password) < PASSWORD_MIN) return "auth.problem.passwordShort";
+  if (length(password) > PASSWORD_MAX) return "auth.problem.passwordLong";
 }
 
-function emailProblem(email: string): string | undefined {
-  return EMAIL.test(email.trim()) ? undefined : AUTH_TEXT.email;
+function emailProblem(email: string): AuthProblem | undefined {
+  return EMAIL.test(email.trim()) ? undefined : "auth.problem.email";
 }
 
-function only<F extends string>(found: Partial<Record<F, string | undefined>>): FieldMessages<F> {
+function only<F extends string>(found: Partial<Record<F, AuthProblem | undefined>>): FieldMessages<F> {
   return Object.fromEntries(Object.entries(found).filter(([, message]) => message)) as FieldMessages<F>;
 }
 
 /** Problems of a sign-in form. */
 export function signInProblems(v: { email: string; password: string }): FieldMessages<"email" | "password"> {
-  return only({ email: emailProblem(v.email), password: v.password === "" ? AUTH_TEXT.password : undefined });
+  return only({ email: emailProblem(v.email), password: v.password === "" ? "auth.problem.password" : undefined });
 }
 
 /** Problems of a sign-up form: name 3–100 characters, a valid e-mail, password 8–128 characters. */
@@ -72,7 +87,7 @@ export function signUpProblems(
 ): FieldMessages<"name" | "email" | "password"> {
   const name = length(v.name.trim());
   return only({
-    name: name < NAME_MIN || name > NAME_MAX ? AUTH_TEXT.name : undefined,
+    name: name < NAME_MIN || name > NAME_MAX ? "auth.problem.name" : undefined,
     email: emailProblem(v.email),
     password: newPasswordProblem(v.password),
   });
@@ -90,7 +105,7 @@ export function resetProblems(
   const newPassword = newPasswordProblem(v.newPassword);
   return only({
     newPassword,
-    confirmPassword: !newPassword && v.confirmPassword !== v.newPassword ? AUTH_TEXT.mismatch : undefined,
+    confirmPassword: !newPassword && v.confirmPassword !== v.newPassword ? "auth.problem.mismatch" : undefined,
   });
 }
 
@@ -98,16 +113,16 @@ export function resetProblems(
  * The sentence for an auth error code of `/api/auth/*` and the field it belongs to (`password`
  * stands for the form's new-password field), or null for a code a form explains otherwise.
  */
-export function authCodeProblem(code: string | undefined): { field?: "email" | "password"; message: string } | null {
+export function authCodeProblem(code: string | undefined): { field?: "email" | "password"; key: AuthProblem } | null {
   switch (code) {
     case "INVALID_EMAIL_OR_PASSWORD":
-      return { message: AUTH_TEXT.wrongCredentials };
+      return { key: "auth.problem.wrongCredentials" };
     case "USER_ALREADY_EXISTS":
-      return { field: "email", message: AUTH_TEXT.exists };
+      return { field: "email", key: "auth.problem.exists" };
     case "PASSWORD_TOO_SHORT":
-      return { field: "password", message: AUTH_TEXT.passwordShort };
+      return { field: "password", key: "auth.problem.passwordShort" };
     case "PASSWORD_TOO_LONG":
-      return { field: "password", message: AUTH_TEXT.passwordLong };
+      return { field: "password", key: "auth.problem.passwordLong" };
     default:
       return null;
   }

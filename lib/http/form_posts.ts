@@ -5,9 +5,7 @@
  * answers 303 See Other to the next page (POST/redirect/GET), or renders the page again with what went wrong beside the
  * fields.
  */
-import { RateLimitedError } from "@/lib/errors.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
-import { AUTH_TEXT } from "@/lib/browser/auth_forms.ts";
 
 /**
  * The text fields `names` of a urlencoded or multipart form body, each `""` when absent (a
@@ -42,10 +40,4 @@ export function formFields<F extends string>(form: FormData, names: readonly F[]
 /** A 303 See Other to `location` (a path on this origin), with extra headers such as `Set-Cookie`. */
 export function seeOther(location: string, headers: Record<string, string> = {}): Response {
   return new Response(null, { status: 303, headers: { location, ...headers } });
-}
-
-/** The sentence a form shows for a refusal of the auth limits. */
-export function rateLimitText(error: RateLimitedError): string {
-  const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
-  return seconds > 60 ? AUTH_TEXT.tooMany : `Too many attempts. Wait ${seconds} seconds and try again.`;
 }

@@ -9,7 +9,8 @@ import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
-import SignInForm from "@/islands/SignInForm.tsx";
+import SignInForm, { SIGN_IN_TEXT } from "@/islands/SignInForm.tsx";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import type { Page } from "playwright-core";
 
 const HOSTILE = [
@@ -55,7 +56,9 @@ Deno.test("signing in from /sign-in?callbackURL=<encoded way off-site> stays on 
     routes: {
       // The island given a foreign target directly, as no page of the platform does.
       "./routes/island-sign-in.tsx": {
-        default: ({ url }: { url: URL }) => <SignInForm callbackURL={url.searchParams.get("to")} />,
+        default: ({ url }: { url: URL }) => (
+          <SignInForm callbackURL={url.searchParams.get("to")} text={translatorFor("en").island(SIGN_IN_TEXT)} />
+        ),
       },
     },
   });

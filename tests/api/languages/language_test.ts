@@ -174,3 +174,23 @@ Deno.test("the home page in Hindi: its words, a card's stipend, deadline and typ
   const signedIn = await page(t, "/?lang=hi", member.cookie);
   assert(signedIn.html.includes(`फिर से स्वागत है, ${member.user.name}`), "the greeting in Hindi");
 });
+
+Deno.test("sign-in and sign-up in Hindi: the pages, and a refused plain sign-up's sentences at their fields", async () => {
+  await using t = await createTestApp();
+  const signIn = await page(t, "/sign-in?lang=hi&error=INVALID_STATE");
+  for (const words of ["साइन इन करें", "पासवर्ड भूल गए?", "यहाँ नए हैं?", "वह साइन इन एक्सपायर हो गया"]) {
+    assert(signIn.html.includes(words), words);
+  }
+  const res = await t.fetch("/sign-up", {
+    method: "POST",
+    headers: { origin: t.origin, cookie: "lang=hi", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ name: "Al", email: "not-an-address", password: "short" }),
+  });
+  assertEquals(res.status, 400);
+  const html = await res.text();
+  assertEquals(htmlLang(html), "hi");
+  for (const words of ["3 से 100 अक्षरों का नाम डालें।", "सही ई-मेल पता डालें", "कम से कम 8 अक्षर का पासवर्ड रखें।"]) {
+    assert(html.includes(words), words);
+  }
+  assert(!html.includes("Enter a valid e-mail address"), "no English sentence");
+});
