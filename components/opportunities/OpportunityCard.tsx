@@ -5,26 +5,28 @@
  */
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import type { ComponentChildren } from "preact";
 import SaveButton from "@/islands/SaveButton.tsx";
-import { formatDay, STATUS_LABELS, timing, TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
+import { STATUS_KEYS, STATUS_LABELS, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
-/** The badge of `timing`: red once closed. */
+/** The badge of `timingOf`: red once closed. */
 export function TimingBadge({ o }: { o: { startDate: string; endDate: string } }) {
-  const text = timing(o);
-  return <Badge tone={text === "Closed" ? "red" : "slate"}>{text}</Badge>;
+  const t = useT();
+  const timing = timingOf(o);
+  return <Badge tone={timing === "closed" ? "red" : "slate"}>{t(TIMING_KEYS[timing])}</Badge>;
 }
 
 /** The dates of an opportunity: one day, or a range. */
 export function DateRange({ o }: { o: { startDate: string; endDate: string } }) {
+  const t = useT();
   return (
     <span>
-      <time datetime={o.startDate}>{formatDay(o.startDate)}</time>
+      <time datetime={o.startDate}>{t.date(o.startDate)}</time>
       {o.endDate !== o.startDate && (
         <>
           {" – "}
-          <time datetime={o.endDate}>{formatDay(o.endDate)}</time>
+          <time datetime={o.endDate}>{t.date(o.endDate)}</time>
         </>
       )}
     </span>
@@ -45,13 +47,14 @@ export function OpportunityCard(
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const t = useT();
   return (
     <article class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm [overflow-wrap:anywhere]">
       <div class="flex flex-wrap items-center justify-between gap-2">
         <div class="flex flex-wrap items-center gap-2">
-          <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
+          <Badge tone="indigo">{t(TYPE_KEYS[o.type].one)}</Badge>
           <TimingBadge o={o} />
-          {status && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
+          {status && <Badge tone={STATUS_LABELS[status].tone}>{t(STATUS_KEYS[status])}</Badge>}
         </div>
         {signedIn !== undefined && <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={signedIn} />}
       </div>
@@ -60,26 +63,26 @@ export function OpportunityCard(
       </Heading>
       <dl class="mt-2 grid gap-1 text-sm text-slate-700">
         <div>
-          <dt class="sr-only">Dates</dt>
+          <dt class="sr-only">{t("opportunities.card.dates")}</dt>
           <dd>
             <DateRange o={o} />
           </dd>
         </div>
         {o.location && (
           <div>
-            <dt class="sr-only">Location</dt>
+            <dt class="sr-only">{t("opportunities.card.location")}</dt>
             <dd>{o.location}</dd>
           </div>
         )}
         {o.organizer && (
           <div>
-            <dt class="sr-only">Organizer</dt>
-            <dd>By {o.organizer}</dd>
+            <dt class="sr-only">{t("opportunities.card.organizer")}</dt>
+            <dd>{t("opportunities.card.by", { organizer: o.organizer })}</dd>
           </div>
         )}
         <div>
-          <dt class="sr-only">Posted by</dt>
-          <dd>Posted by {o.postedBy?.name ?? FORMER_MEMBER}</dd>
+          <dt class="sr-only">{t("opportunities.card.postedBy")}</dt>
+          <dd>{t("opportunities.card.postedByName", { name: o.postedBy?.name ?? t("common.formerMember") })}</dd>
         </div>
       </dl>
       {children}

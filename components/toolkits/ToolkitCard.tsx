@@ -2,20 +2,21 @@
  * A toolkit in the marketplace: cover, category, title, price with the struck-through original
  * price, the Sale badge, lesson count and duration. Presentational only.
  */
-import { formatRupees } from "@/lib/money.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import { type CoverLoading, lessonFacts } from "@/lib/browser/toolkit_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** The price line: the price, and the original price struck through when it is higher. */
 export function PriceTag({ price, originalPrice }: Pick<Toolkit, "price" | "originalPrice">) {
+  const t = useT();
   const discounted = originalPrice !== null && originalPrice > price;
   return (
     <p class="flex items-baseline gap-2">
-      <span class="text-xl font-bold text-slate-900">{price === 0 ? "Free" : formatRupees(price)}</span>
+      <span class="text-xl font-bold text-slate-900">{price === 0 ? t("toolkits.card.free") : t.rupees(price)}</span>
       {discounted && (
         <>
-          <s class="text-sm text-slate-700" aria-hidden="true">{formatRupees(originalPrice)}</s>
-          <span class="sr-only">{`, was ${formatRupees(originalPrice)}`}</span>
+          <s class="text-sm text-slate-700" aria-hidden="true">{t.rupees(originalPrice)}</s>
+          <span class="sr-only">{t("toolkits.card.was", { price: t.rupees(originalPrice) })}</span>
         </>
       )}
     </p>
@@ -24,7 +25,12 @@ export function PriceTag({ price, originalPrice }: Pick<Toolkit, "price" | "orig
 
 /** The Sale badge, shown when the admin turned it on. */
 export function SaleBadge() {
-  return <span class="rounded-full bg-rose-700 px-2.5 py-0.5 text-xs font-semibold text-white">Sale</span>;
+  const t = useT();
+  return (
+    <span class="rounded-full bg-rose-700 px-2.5 py-0.5 text-xs font-semibold text-white">
+      {t("toolkits.card.sale")}
+    </span>
+  );
 }
 
 /** A padlock beside a locked lesson (decorative: the text says "Locked"). */
@@ -37,6 +43,7 @@ export function LockIcon() {
 }
 
 export function ToolkitCard({ toolkit, cover = "lazy" }: { toolkit: Toolkit; cover?: CoverLoading }) {
+  const t = useT();
   return (
     <article class="flex h-full flex-col overflow-hidden [overflow-wrap:anywhere] rounded-lg border border-slate-200 bg-white shadow-sm">
       {toolkit.coverImageUrl
@@ -52,14 +59,16 @@ export function ToolkitCard({ toolkit, cover = "lazy" }: { toolkit: Toolkit; cov
         : <div class="aspect-video w-full bg-gradient-to-br from-indigo-100 to-sky-100" aria-hidden="true" />}
       <div class="flex flex-1 flex-col gap-2 p-4">
         <div class="flex items-center justify-between gap-2">
-          <p class="text-xs font-semibold uppercase tracking-wide text-indigo-800">{toolkit.category ?? "Toolkit"}</p>
+          <p class="text-xs font-semibold uppercase tracking-wide text-indigo-800">
+            {toolkit.category ?? t("toolkits.card.toolkit")}
+          </p>
           {toolkit.showSaleBadge && <SaleBadge />}
         </div>
         <h2 class="text-lg font-semibold text-slate-900">
           <a href={`/toolkits/${toolkit.id}`} class="hover:text-indigo-700 hover:underline">{toolkit.title}</a>
         </h2>
         <p class="line-clamp-3 text-sm text-slate-700">{toolkit.description}</p>
-        <p class="text-sm text-slate-700">{lessonFacts(toolkit)}</p>
+        <p class="text-sm text-slate-700">{lessonFacts(t, toolkit)}</p>
         <div class="mt-auto pt-2">
           <PriceTag price={toolkit.price} originalPrice={toolkit.originalPrice} />
         </div>

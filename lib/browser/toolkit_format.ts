@@ -1,9 +1,10 @@
 /** Browser-safe: how a toolkit's facts read on its card and page, and how the cards' covers load. */
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
-/** "8 lessons · 3 hours". */
-export function lessonFacts(toolkit: Pick<Toolkit, "lessonCount" | "totalDuration">): string {
-  const lessons = `${toolkit.lessonCount} ${toolkit.lessonCount === 1 ? "lesson" : "lessons"}`;
+/** "8 lessons · 3 hours" in `t`'s language (the duration as the admin wrote it). */
+export function lessonFacts(t: Translate, toolkit: Pick<Toolkit, "lessonCount" | "totalDuration">): string {
+  const lessons = t("toolkits.card.lessons", { count: toolkit.lessonCount });
   return toolkit.totalDuration ? `${lessons} · ${toolkit.totalDuration}` : lessons;
 }
 

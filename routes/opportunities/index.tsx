@@ -7,7 +7,8 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
-import { TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
+import { TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
 import { Pagination } from "@/components/Pagination.tsx";
@@ -62,34 +63,35 @@ function href(type: string, search: string, offset = 0): string {
 
 export default define.page<Data>(function OpportunitiesPage({ data: { page, type, search }, state, url }) {
   const { opportunities, pagination: { offset, total } } = page;
+  const t = useT();
   const chips: [string, string][] = [
-    ["", "All"],
-    ...OPPORTUNITY_TYPES.map((t): [string, string] => [t, `${TYPE_LABELS[t]}s`]),
+    ["", t("opportunities.list.all")],
+    ...OPPORTUNITY_TYPES.map((type): [string, string] => [type, t(TYPE_KEYS[type].many)]),
   ];
   return (
     <div>
       <PageHead
-        title="Opportunities"
-        description="Hackathons, grants, competitions and ideathons for students across India."
+        title={t("opportunities.list.title")}
+        description={t("opportunities.list.description")}
         canonical={search ? "/opportunities" : href(type, "", offset)}
       />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 class="text-3xl font-bold tracking-tight text-slate-900">Opportunities</h1>
-          <p class="mt-2 text-slate-700">Hackathons, grants, competitions and ideathons for students.</p>
+          <h1 class="text-3xl font-bold tracking-tight text-slate-900">{t("opportunities.list.title")}</h1>
+          <p class="mt-2 text-slate-700">{t("opportunities.list.lead")}</p>
         </div>
         {state.user && (
           <div class="flex flex-wrap gap-3">
             <a href="/opportunities/mine" class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium">
-              My submissions
+              {t("opportunities.list.mine")}
             </a>
             <a href="/opportunities/new" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">
-              Submit an opportunity
+              {t("opportunities.list.submit")}
             </a>
           </div>
         )}
       </div>
-      <nav aria-label="Opportunity types" class="mt-6">
+      <nav aria-label={t("opportunities.list.types")} class="mt-6">
         <ul class="flex flex-wrap gap-2">
           {chips.map(([value, label]) => (
             <li key={value}>
@@ -111,23 +113,25 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
       </div>
       <form method="get" action="/opportunities" role="search" class="mt-4 flex max-w-xl gap-2">
         {type && <input type="hidden" name="type" value={type} />}
-        <label for="opportunity-search" class="sr-only">Search opportunities</label>
+        <label for="opportunity-search" class="sr-only">{t("opportunities.list.searchLabel")}</label>
         <input
           id="opportunity-search"
           type="search"
           name="search"
           value={search}
-          placeholder="Search by title, organizer or place"
+          placeholder={t("opportunities.list.searchPlaceholder")}
           class={INPUT}
         />
-        <button type="submit" class="mt-1 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">Search</button>
+        <button type="submit" class="mt-1 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">
+          {t("opportunities.list.search")}
+        </button>
       </form>
       {opportunities.length === 0
         ? (
           <div class="mt-8 rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
-            <h2 class="text-lg font-semibold text-slate-900">No opportunities found</h2>
+            <h2 class="text-lg font-semibold text-slate-900">{t("opportunities.list.none")}</h2>
             <p class="mt-2 text-slate-700">
-              {search || type ? "Try another type or search." : "Nothing is listed yet. Check back soon."}
+              {t(search || type ? "opportunities.list.tryAnother" : "opportunities.list.empty")}
             </p>
           </div>
         )

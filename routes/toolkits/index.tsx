@@ -3,6 +3,7 @@
  * The first screen's covers load at once, the first before anything else; the rest when scrolled near.
  */
 import { define } from "@/lib/platform/define.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { ToolkitCard } from "@/components/toolkits/ToolkitCard.tsx";
 import { coverLoadingAt } from "@/lib/browser/toolkit_format.ts";
@@ -18,26 +19,26 @@ export const handler = define.handlers<Toolkit[]>({
 });
 
 export default define.page<Toolkit[]>(function ToolkitsPage({ data: toolkits, state }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead
-        title="Toolkits"
-        description="Self-paced toolkits for resumes, interviews and careers, with free preview lessons."
-      />
+      <PageHead title={t("toolkits.list.title")} description={t("toolkits.list.description")} />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Toolkits</h1>
-          <p class="mt-2 text-slate-700">Short, practical courses for your next career step.</p>
+          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("toolkits.list.title")}</h1>
+          <p class="mt-2 text-slate-700">{t("toolkits.list.lead")}</p>
         </div>
         {state.user && (
-          <a href="/toolkits/mine" class="font-medium text-indigo-700 underline hover:text-indigo-900">My toolkits</a>
+          <a href="/toolkits/mine" class="font-medium text-indigo-700 underline hover:text-indigo-900">
+            {t("toolkits.list.mine")}
+          </a>
         )}
       </div>
       {toolkits.length === 0
         ? (
           <div class="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
-            <h2 class="text-lg font-semibold text-slate-900">No toolkits yet</h2>
-            <p class="mt-1 text-slate-700">New toolkits are on their way. Check back soon.</p>
+            <h2 class="text-lg font-semibold text-slate-900">{t("toolkits.list.none")}</h2>
+            <p class="mt-1 text-slate-700">{t("toolkits.list.noneHint")}</p>
           </div>
         )
         : (

@@ -19,6 +19,7 @@ import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard.tsx";
 import { lessonFacts } from "@/lib/browser/toolkit_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { embedUrlOf } from "@/lib/browser/video_embed.ts";
 import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
 import KeepOffline from "@/islands/KeepOffline.tsx";
@@ -147,6 +148,7 @@ function PromoVideo({ url, title }: { url: string; title: string }) {
 }
 
 export default define.page<Data>(function ToolkitPage({ data, state, url }) {
+  const t = useT();
   const { toolkit, contentItems, hasPurchased, completedItemIds, checkout } = data;
   const learn = `/toolkits/${toolkit.id}/learn`;
   const signIn = `/sign-in?callbackURL=${encodeURIComponent(url.pathname)}`;
@@ -171,7 +173,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
             </div>
             <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
             <p class="whitespace-pre-line text-slate-800">{toolkit.description}</p>
-            <p class="text-sm text-slate-700">{lessonFacts(toolkit)} · by {toolkit.creatorName}</p>
+            <p class="text-sm text-slate-700">{lessonFacts(t, toolkit)} · by {toolkit.creatorName}</p>
             {!toolkit.isActive && (
               <Notice kind="info" title="Draft">This toolkit is inactive, so only admins see it.</Notice>
             )}

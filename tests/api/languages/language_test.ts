@@ -194,3 +194,15 @@ Deno.test("sign-in and sign-up in Hindi: the pages, and a refused plain sign-up'
   }
   assert(!html.includes("Enter a valid e-mail address"), "no English sentence");
 });
+
+Deno.test("/opportunities, /toolkits and /check-inbox in Hindi", async () => {
+  await using t = await createTestApp();
+  const opportunities = await page(t, "/opportunities?lang=hi");
+  for (const words of ["अवसर", "हैकाथॉन", "प्रतियोगिताएँ", "टाइटल, आयोजक या जगह से सर्च करें", "अभी कुछ लिस्ट नहीं है।"]) {
+    assert(opportunities.html.includes(words), words);
+  }
+  const toolkits = await page(t, "/toolkits?lang=hi");
+  assert(toolkits.html.includes("अभी कोई टूलकिट नहीं"), "the empty toolkits page in Hindi");
+  const inbox = await page(t, "/check-inbox?lang=hi&email=asha%40example.com");
+  assertMatch(inbox.html, /हमने <strong[^>]*>asha@example.com<\/strong> पर वेरिफ़िकेशन लिंक भेजा है।/);
+});
