@@ -14,7 +14,7 @@
 import type { User } from "@/lib/users/users.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import NotificationBell from "@/islands/NotificationBell.tsx";
+import NotificationBell, { BELL_TEXT } from "@/islands/NotificationBell.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
 
 const NAV: { href: string; label: MessageKey }[] = [
@@ -127,7 +127,7 @@ export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string;
         </a>
         {user && (
           <div class="ml-auto shrink-0 lg:order-2 lg:ml-0">
-            <NotificationBell />
+            <NotificationBell text={t.island(BELL_TEXT)} />
           </div>
         )}
         <details

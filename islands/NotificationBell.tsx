@@ -6,13 +6,17 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import type { NotificationPage } from "@/lib/notifications/notifications.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const BELL_TEXT = ["notifications.bell."] as const;
 
 /** The least time between two reads that are not asked for by opening the panel, in ms. */
 const REFRESH_MS = 60_000;
 
-export default function NotificationBell() {
+export default function NotificationBell({ text }: { text: IslandText }) {
+  const t = translatorOf(text);
   const [answer, setAnswer] = useState<NotificationPage | null>(null);
   const [open, setOpen] = useState(false);
   const lastRead = useRef(0);
@@ -75,7 +79,9 @@ export default function NotificationBell() {
         <svg aria-hidden="true" viewBox="0 0 20 20" class="h-5 w-5 fill-none stroke-current" stroke-width="1.6">
           <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
         </svg>
-        <span class="sr-only">Notifications{count > 0 ? `, ${count} unread` : ""}</span>
+        <span class="sr-only">
+          {count > 0 ? t("notifications.bell.labelUnread", { count }) : t("notifications.bell.label")}
+        </span>
         {count > 0 && (
           <span
             aria-hidden="true"
@@ -92,31 +98,33 @@ export default function NotificationBell() {
         class="fixed inset-x-4 top-16 z-30 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-2 sm:w-80"
       >
         <div class="flex items-center justify-between gap-2">
-          <h2 class="font-semibold text-slate-900">Notifications</h2>
+          <h2 class="font-semibold text-slate-900">{t("notifications.bell.label")}</h2>
           {count > 0 && (
-            <button type="button" onClick={markAll} class="text-indigo-700 hover:underline">Mark all read</button>
+            <button type="button" onClick={markAll} class="text-indigo-700 hover:underline">
+              {t("notifications.bell.markAll")}
+            </button>
           )}
         </div>
         {answer === null
-          ? <p class="mt-2 text-slate-700">Loading…</p>
+          ? <p class="mt-2 text-slate-700">{t("notifications.bell.loading")}</p>
           : answer.notifications.length === 0
-          ? <p class="mt-2 text-slate-700">Nothing new. We will tell you here when something happens.</p>
+          ? <p class="mt-2 text-slate-700">{t("notifications.bell.empty")}</p>
           : (
             <ul class="mt-2 divide-y divide-slate-100">
               {answer.notifications.map((n) => (
                 <li key={n.id} class="py-2 [overflow-wrap:anywhere]">
                   <a href={n.url} class="block hover:text-indigo-700">
                     <span class={n.readAt ? "text-slate-800" : "font-semibold text-slate-900"}>{n.title}</span>
-                    {!n.readAt && <span class="sr-only">(unread)</span>}
+                    {!n.readAt && <span class="sr-only">{` ${t("notifications.bell.unread")}`}</span>}
                     <span class="block text-slate-700">{n.body}</span>
-                    <span class="block text-xs text-slate-600">{formatDateTime(n.createdAt)}</span>
+                    <span class="block text-xs text-slate-600">{t.dateTime(n.createdAt)}</span>
                   </a>
                 </li>
               ))}
             </ul>
           )}
         <a href="/me/notifications" class="mt-2 block font-medium text-indigo-700 hover:underline">
-          See all notifications
+          {t("notifications.bell.all")}
         </a>
       </div>
     </div>

@@ -3,26 +3,30 @@
  * marked; "Mark all read" (`POST /api/me/notifications/read`), and following an unread one marks it read on the way.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import type { NotificationPage, NotificationRecord } from "@/lib/notifications/notifications.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
-/** Props: a page of notifications, newest first, and the unread count of all of them. */
-export type NotificationListProps = NotificationPage;
+/** The messages this island uses (its `text`). */
+export const NOTIFICATION_LIST_TEXT = ["notifications.list.", "common.errors."] as const;
+
+/** Props: a page of notifications, newest first, the unread count of all of them, and the messages. */
+export type NotificationListProps = NotificationPage & { text: IslandText };
 
 export default function NotificationList(props: NotificationListProps) {
+  const t = translatorOf(props.text);
   const [items, setItems] = useState(props.notifications);
   const [unread, setUnread] = useState(props.unreadCount);
   const [message, setMessage] = useState("");
 
   const markAll = async () => {
     const res = await fetchJson<{ unreadCount: number }>("/api/me/notifications/read", { body: {} });
-    if (!res.ok) return setMessage(res.error);
+    if (!res.ok) return setMessage(failureMessage(t, res));
     const now = new Date().toISOString();
     setItems(items.map((n) => n.readAt ? n : { ...n, readAt: now }));
     setUnread(res.data.unreadCount);
-    setMessage("All notifications marked read.");
+    setMessage(t("notifications.list.allRead"));
   };
 
   /** Marks `n` read without holding up the link it follows (`keepalive` outlives the page). */
@@ -40,15 +44,18 @@ export default function NotificationList(props: NotificationListProps) {
   return (
     <div>
       <div class="flex flex-wrap items-center justify-between gap-3">
-        <p class="text-slate-700">{unread === 0 ? "No unread notifications." : `${unread} unread`}</p>
-        {unread > 0 && <button type="button" class={SECONDARY_BUTTON} onClick={markAll}>Mark all read</button>}
+        <p class="text-slate-700">
+          {unread === 0 ? t("notifications.list.noUnread") : t("notifications.list.unreadCount", { count: unread })}
+        </p>
+        {unread > 0 && (
+          <button type="button" class={SECONDARY_BUTTON} onClick={markAll}>{t("notifications.list.markAll")}</button>
+        )}
       </div>
       <p role="status" class="sr-only">{message}</p>
       {items.length === 0
         ? (
           <p class="mt-6 rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-700">
-            No notifications yet. When an admin reviews an opportunity you posted, or something else happens to your
-            things, you will see it here.
+            {t("notifications.list.empty")}
           </p>
         )
         : (
@@ -65,12 +72,12 @@ export default function NotificationList(props: NotificationListProps) {
                 </a>
                 {!n.readAt && (
                   <span class="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-900">
-                    Unread
+                    {t("notifications.list.unread")}
                   </span>
                 )}
                 <p class="mt-1 text-slate-700">{n.body}</p>
                 <p class="mt-1 text-xs text-slate-600">
-                  <time datetime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
+                  <time datetime={n.createdAt}>{t.dateTime(n.createdAt)}</time>
                 </p>
               </li>
             ))}

@@ -6,7 +6,8 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
-import NotificationList from "@/islands/NotificationList.tsx";
+import NotificationList, { NOTIFICATION_LIST_TEXT } from "@/islands/NotificationList.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 import { listNotifications, type NotificationRecord } from "@/lib/notifications/notifications.ts";
 
 /** Notifications per page. */
@@ -45,15 +46,21 @@ const pageHref = (offset: number) => offset === 0 ? "/me/notifications" : `/me/n
 
 export default define.page<Data>(function NotificationsPage({ data }) {
   const { offset, hasMore } = data;
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
-      <PageHead title="Notifications" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Notifications</h1>
+      <PageHead title={t("notifications.page.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("notifications.page.title")}</h1>
       <p class="mt-2 mb-4 text-slate-700">
-        What happened to the things you posted and bought. Notifications are kept for 90 days.{" "}
-        <a href="/me/settings" class="text-indigo-700 underline">E-mail settings</a>
+        {t.rich("notifications.page.lead", {
+          link: (chunks) => <a href="/me/settings" class="text-indigo-700 underline">{chunks}</a>,
+        })}
       </p>
-      <NotificationList notifications={data.notifications} unreadCount={data.unreadCount} />
+      <NotificationList
+        notifications={data.notifications}
+        unreadCount={data.unreadCount}
+        text={t.island(NOTIFICATION_LIST_TEXT)}
+      />
       <Pagination
         prev={offset > 0 ? { href: pageHref(Math.max(0, offset - PAGE_SIZE)) } : null}
         next={hasMore ? { href: pageHref(offset + PAGE_SIZE) } : null}

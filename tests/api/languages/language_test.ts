@@ -173,6 +173,7 @@ Deno.test("the home page in Hindi: its words, a card's stipend, deadline and typ
   }
   const signedIn = await page(t, "/?lang=hi", member.cookie);
   assert(signedIn.html.includes(`फिर से स्वागत है, ${member.user.name}`), "the greeting in Hindi");
+  assert(signedIn.html.includes("सभी सूचनाएँ देखें"), "the notification bell in Hindi");
 });
 
 Deno.test("sign-in and sign-up in Hindi: the pages, and a refused plain sign-up's sentences at their fields", async () => {
