@@ -157,9 +157,14 @@ try {
     ["types=hybrid,onsite & tags=react & minStipend=15000", "types=hybrid,onsite&tags=react&minStipend=15000"],
     ["search=python & location=pune & maxStipend=20000", "search=python&location=pune&maxStipend=20000"],
     ["limit=100 & types=remote & tags=design", "limit=100&types=remote&tags=design"],
+    ["sort=deadline", "sort=deadline"],
+    ["sort=stipend", "sort=stipend"],
+    ["sort=deadline & types=remote", "sort=deadline&types=remote"],
+    ["sort=stipend & search=data analyst", "sort=stipend&search=data%20analyst"],
   ];
   const deepOpen = Math.floor(OPEN * 0.8);
   combos.push([`offset=${fmt(deepOpen, 0)} (deep page)`, ""]);
+  combos.push([`offset=${fmt(deepOpen, 0)} & sort=stipend (deep page)`, "sort=stipend"]);
   for (const [label, query] of combos) {
     const base = label.startsWith("offset=") ? deepOpen : 0;
     const [p50, p95, first] = await latency((i) => fetch(`${origin}/api/internships?${query}&offset=${base + i + 20}`));

@@ -1,26 +1,22 @@
 /**
  * "Alert me" on `/internships` and `/opportunities` (docs/decisions.md, Alerts): saves the filters the page shows now
  * (read from the address, which the filter island keeps current) as a daily alert with `POST /api/me/alerts`, and says
- * where to manage it. For internships it also links the RSS feed of the same filters. A guest's button is a link to
- * sign in that comes back to this page.
+ * where to manage it. Without JavaScript the button posts the page's address to `/me/alerts`, which saves the same alert
+ * (docs/decisions.md, Islands, "Forms work without JavaScript"). A guest's button is a link to sign in that comes back
+ * to this page. (The list's RSS feed of the
+ * same filters is linked once, under the results.)
  */
 import { useEffect, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { alertQuery } from "@/lib/browser/alert_query.ts";
-import { feedHref, readListParams } from "@/lib/browser/internship_query.ts";
 import type { AlertKind } from "@/lib/alerts/alerts.ts";
 
 /** Props: what the alert watches, whether someone is signed in, and the page's address when it was rendered. */
 export interface AlertMeProps {
   kind: AlertKind;
   signedIn: boolean;
-  /** Path and query of the page as rendered (the sign-in link and the feed link before hydration). */
+  /** Path and query of the page as rendered (the sign-in link before hydration). */
   path: string;
-}
-
-/** The feed of the internships the query string `search` filters. */
-function feedOf(search: string): string {
-  return feedHref(readListParams(new URLSearchParams(search)).filters);
 }
 
 const BUTTON = "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm " +
@@ -30,7 +26,6 @@ export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [here, setHere] = useState(path);
-  const search = here.includes("?") ? here.slice(here.indexOf("?")) : "";
   useEffect(() => setHere(location.pathname + location.search), []);
   const current = () => {
     const now = location.pathname + location.search;
@@ -56,32 +51,29 @@ export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
     <div class="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
       {signedIn
         ? (
-          <button type="button" class={BUTTON} disabled={busy} onClick={save}>
-            <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-none stroke-current" stroke-width="1.6">
-              <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
-            </svg>
-            Alert me about new matches
-          </button>
+          <form
+            method="post"
+            action="/me/alerts"
+            onSubmit={(event) => {
+              event.preventDefault();
+              save();
+            }}
+          >
+            <input type="hidden" name="kind" value={kind} />
+            <input type="hidden" name="from" value={here} />
+            <button type="submit" class={BUTTON} disabled={busy}>
+              <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-none stroke-current" stroke-width="1.6">
+                <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
+              </svg>
+              Alert me about new matches
+            </button>
+          </form>
         )
         : (
           <a href={`/sign-in?${new URLSearchParams({ callbackURL: here })}`} class={BUTTON}>
             Alert me about new matches
           </a>
         )}
-      {kind === "internships" && (
-        <a
-          href={feedOf(search)}
-          onClick={(event) => {
-            const now = current();
-            (event.currentTarget as HTMLAnchorElement).href = feedOf(
-              now.includes("?") ? now.slice(now.indexOf("?")) : "",
-            );
-          }}
-          class="text-indigo-700 underline hover:text-indigo-900"
-        >
-          RSS feed of this search
-        </a>
-      )}
       <p role="status" class={`w-full ${message?.ok === false ? "text-red-700" : "text-slate-700"}`}>
         {message?.text}
         {message?.ok && (

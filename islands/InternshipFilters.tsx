@@ -1,19 +1,23 @@
 /**
- * The `/internships` filter form and results. Server-rendered, the form is a plain GET form
+ * The `/internships` search, filter form and results. Server-rendered, the forms are plain GET forms
  * and the pagination plain links, so the page works without JavaScript. Hydrated, it applies
  * filters as they change (text fields debounced), keeps the URL in step with
  * `history.pushState`/`replaceState` so every result set stays a shareable link, answers the
  * back button, and loads results from `GET /api/internships` without a full reload.
- * The filters sit in a `<details>` whose summary shows the active filter count. It is served
- * folded and the script never changes that, so the page does not move when it hydrates: below
- * the `lg` breakpoint the summary opens it (natively, also without JavaScript) and a phone
- * shows results on its first screen; from `lg` up, CSS shows its content beside the results
- * whether it is open or not (`::details-content`; a browser without it shows the summary).
+ * The search field sits above everything, always visible; the order of the results ("Sort", `sort`: newest, deadline,
+ * stipend; docs/decisions.md, Internships, "Sorting") is chosen beside their count and belongs to the search form
+ * (`form` attribute), so without JavaScript "Search" applies both. Each form carries the other's values as hidden
+ * fields, so submitting one keeps the other. The other filters sit in a `<details>` whose summary shows the active
+ * filter count. It is served folded and the script never changes that, so the page does not move when it hydrates:
+ * below the `lg` breakpoint the summary opens it (natively, also without JavaScript) and a phone shows results on its
+ * first screen; from `lg` up, CSS shows its content beside the results whether it is open or not
+ * (`::details-content`; a browser without it shows the summary). One link under the results follows them as an RSS
+ * feed.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { failureText, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
-import { INPUT } from "@/lib/browser/styles.ts";
+import { INPUT, ROW_INPUT } from "@/lib/browser/styles.ts";
 import { type PageLink, Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
@@ -27,6 +31,7 @@ import {
   listQueryString,
   NO_FILTERS,
   readListParams,
+  SORT_LABELS,
 } from "@/lib/browser/internship_query.ts";
 import type { InternshipPage } from "@/lib/internships/internships.ts";
 
@@ -54,6 +59,7 @@ const FILTER_LABELS = {
   location: "Location",
   minStipend: "Minimum stipend",
   maxStipend: "Maximum stipend",
+  sort: "Sort",
 };
 
 function pageHref(params: ListParams): string {
@@ -61,9 +67,9 @@ function pageHref(params: ListParams): string {
   return query ? `/internships?${query}` : "/internships";
 }
 
-/** How many filters are set: each checked box and each filled-in text field counts once. */
+/** How many of the folded filters are set: each checked box and each filled-in text field counts once. */
 function activeFilterCount(filters: FilterValues): number {
-  const fields = [filters.search, filters.tags, filters.location, filters.minStipend, filters.maxStipend];
+  const fields = [filters.tags, filters.location, filters.minStipend, filters.maxStipend];
   const flags = [filters.includeClosed, filters.verifiedOnly, filters.paidOnly].filter(Boolean).length;
   return filters.types.length + fields.filter((value) => value.trim() !== "").length + flags;
 }
@@ -80,6 +86,7 @@ export default function InternshipFilters(
   { params, results: initialResults, notice, signedIn }: InternshipFiltersProps,
 ) {
   const [filters, setFilters] = useState<FilterValues>(params.filters);
+  const [sort, setSort] = useState(params.sort);
   const [results, setResults] = useState<InternshipPage>(initialResults);
   const [error, setError] = useState<string | undefined>(notice);
   const [loading, setLoading] = useState(false);
@@ -118,6 +125,7 @@ export default function InternshipFilters(
     const onPopState = () => {
       const next = readListParams(new URLSearchParams(location.search));
       setFilters(next.filters);
+      setSort(next.sort);
       load(next, "none");
     };
     addEventListener("popstate", onPopState);
@@ -137,7 +145,7 @@ export default function InternshipFilters(
     clearTimeout(timer.current);
     const run = () =>
       load(
-        { filters: next, offset: "", limit },
+        { filters: next, sort, offset: "", limit },
         field !== null && typing.current === field ? "replace" : "push",
         field,
       );
@@ -147,20 +155,41 @@ export default function InternshipFilters(
 
   const goToOffset = (offset: number) => (event: MouseEvent) => {
     event.preventDefault();
-    load({ filters, offset: String(offset), limit }, "push").then(() => heading.current?.focus());
+    load({ filters, sort, offset: String(offset), limit }, "push").then(() => heading.current?.focus());
   };
 
   /** The link to the page at `offset` (none when null), loaded in place when clicked. */
   const pageLink = (offset: number | null): PageLink | null =>
     offset === null
       ? null
-      : { href: pageHref({ filters, offset: String(offset), limit }), onClick: goToOffset(offset) };
+      : { href: pageHref({ filters, sort, offset: String(offset), limit }), onClick: goToOffset(offset) };
 
   const clear = (event: Event) => {
     event.preventDefault();
     setFilters(NO_FILTERS);
-    load({ filters: NO_FILTERS, offset: "", limit }, "push");
+    load({ filters: NO_FILTERS, sort, offset: "", limit }, "push");
   };
+
+  /** Shows the results in another order, at once and from the first page. */
+  const reorder = (next: string) => {
+    setSort(next);
+    load({ filters, sort: next, offset: "", limit }, "push");
+  };
+
+  /** Hidden fields that carry `names`' current values into a plain form submit (empty ones left out). */
+  const carry = (names: readonly (keyof FilterValues | "sort" | "limit")[]) =>
+    names.flatMap((name) => {
+      const value = name === "sort"
+        ? (sort === "newest" ? "" : sort)
+        : name === "limit"
+        ? (limit === String(DEFAULT_LIMIT) ? "" : limit)
+        : name === "types"
+        ? filters.types.join(",")
+        : typeof filters[name] === "boolean"
+        ? (filters[name] ? "true" : "")
+        : filters[name] as string;
+      return value ? [<input key={name} type="hidden" name={name} value={value} />] : [];
+    });
 
   const { internships, pagination } = results;
   const pageSize = pagination.limit || DEFAULT_LIMIT;
@@ -177,203 +206,249 @@ export default function InternshipFilters(
   const active = activeFilterCount(filters);
 
   return (
-    <div class="grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-8">
-      <section aria-labelledby="filters-heading">
-        <details class="group lg:details-content:[content-visibility:visible]">
-          <summary class="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm lg:pointer-events-none lg:cursor-default lg:rounded lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none [&::-webkit-details-marker]:hidden">
-            <span class="flex items-center gap-2">
-              <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
-              {active > 0 && (
-                <span class="rounded-full bg-indigo-50 px-2.5 py-0.5 text-sm font-medium text-indigo-800 ring-1 ring-inset ring-indigo-200">
-                  {active} active
-                </span>
-              )}
-            </span>
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              class="h-5 w-5 fill-current text-slate-600 group-open:rotate-180 lg:hidden"
+    <div class="space-y-6">
+      <form
+        id="internship-search"
+        method="get"
+        action="/internships"
+        role="search"
+        aria-label="Search internships"
+        class="flex items-start gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          load({ filters, sort, offset: "", limit }, "push");
+        }}
+      >
+        <label for="filter-search" class="sr-only">Search</label>
+        <input type="search" placeholder="Search title, company or keyword" {...text("search")} />
+        {carry([
+          "types",
+          "tags",
+          "location",
+          "minStipend",
+          "maxStipend",
+          "verifiedOnly",
+          "paidOnly",
+          "includeClosed",
+          "limit",
+        ])}
+        <button
+          type="submit"
+          class="mt-1 shrink-0 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+        >
+          Search
+        </button>
+      </form>
+      <div class="grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-8">
+        <section aria-labelledby="filters-heading">
+          <details class="group lg:details-content:[content-visibility:visible]">
+            <summary class="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm lg:pointer-events-none lg:cursor-default lg:rounded lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none [&::-webkit-details-marker]:hidden">
+              <span class="flex items-center gap-2">
+                <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
+                {active > 0 && (
+                  <span class="rounded-full bg-indigo-50 px-2.5 py-0.5 text-sm font-medium text-indigo-800 ring-1 ring-inset ring-indigo-200">
+                    {active} active
+                  </span>
+                )}
+              </span>
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 20 20"
+                class="h-5 w-5 fill-current text-slate-600 group-open:rotate-180 lg:hidden"
+              >
+                <path d="M5.2 7.5 10 12.3l4.8-4.8 1.1 1.1-5.9 5.9-5.9-5.9Z" />
+              </svg>
+            </summary>
+            <form
+              method="get"
+              action="/internships"
+              role="search"
+              aria-label="Filter internships"
+              class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+              onSubmit={(e) => {
+                e.preventDefault();
+                load({ filters, sort, offset: "", limit }, "push");
+              }}
             >
-              <path d="M5.2 7.5 10 12.3l4.8-4.8 1.1 1.1-5.9 5.9-5.9-5.9Z" />
-            </svg>
-          </summary>
-          <form
-            method="get"
-            action="/internships"
-            role="search"
-            aria-label="Filter internships"
-            class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-            onSubmit={(e) => {
-              e.preventDefault();
-              load({ filters, offset: "", limit }, "push");
-            }}
-          >
-            <div>
-              <label for="filter-search" class={LABEL}>Search</label>
-              <input type="search" placeholder="Title, company or keyword" {...text("search")} />
-            </div>
-            <fieldset>
-              <legend class={LABEL}>Work type</legend>
-              <div class="mt-2 space-y-2">
-                {Object.entries(TYPE_LABELS).map(([value, label]) => (
-                  <label key={value} class="flex items-center gap-2 text-slate-800">
+              {carry(["search", "sort"])}
+              <fieldset>
+                <legend class={LABEL}>Work type</legend>
+                <div class="mt-2 space-y-2">
+                  {Object.entries(TYPE_LABELS).map(([value, label]) => (
+                    <label key={value} class="flex items-center gap-2 text-slate-800">
+                      <input
+                        type="checkbox"
+                        name="types"
+                        value={value}
+                        checked={filters.types.includes(value)}
+                        class="h-4 w-4 accent-indigo-700"
+                        onChange={(e) =>
+                          change({
+                            types: e.currentTarget.checked
+                              ? [...filters.types, value]
+                              : filters.types.filter((t) =>
+                                t !== value
+                              ),
+                          }, null)}
+                      />
+                      {label}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              <div>
+                <label for="filter-tags" class={LABEL}>Tags</label>
+                <p id="filter-tags-hint" class="text-sm text-slate-700">Comma-separated, e.g. react, design</p>
+                <input type="text" aria-describedby="filter-tags-hint" {...text("tags")} />
+              </div>
+              <div>
+                <label for="filter-location" class={LABEL}>Location</label>
+                <input type="text" placeholder="e.g. Bengaluru" {...text("location")} />
+              </div>
+              <fieldset>
+                <legend class={LABEL}>Monthly stipend (₹)</legend>
+                <div class="mt-1 grid grid-cols-2 gap-3">
+                  <div>
+                    <label for="filter-minStipend" class="text-sm text-slate-700">Minimum</label>
+                    <input type="text" inputMode="decimal" placeholder="e.g. 10,000" {...text("minStipend")} />
+                  </div>
+                  <div>
+                    <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
+                    <input type="text" inputMode="decimal" {...text("maxStipend")} />
+                  </div>
+                </div>
+              </fieldset>
+              <fieldset>
+                <legend class={LABEL}>Trust</legend>
+                <div class="mt-2 space-y-2">
+                  <label class="flex items-center gap-2 text-slate-800">
                     <input
                       type="checkbox"
-                      name="types"
-                      value={value}
-                      checked={filters.types.includes(value)}
+                      name="verifiedOnly"
+                      value="true"
+                      checked={filters.verifiedOnly}
                       class="h-4 w-4 accent-indigo-700"
-                      onChange={(e) =>
-                        change({
-                          types: e.currentTarget.checked
-                            ? [...filters.types, value]
-                            : filters.types.filter((t) =>
-                              t !== value
-                            ),
-                        }, null)}
+                      onChange={(e) => change({ verifiedOnly: e.currentTarget.checked }, null)}
                     />
-                    {label}
+                    Verified only
                   </label>
-                ))}
-              </div>
-            </fieldset>
-            <div>
-              <label for="filter-tags" class={LABEL}>Tags</label>
-              <p id="filter-tags-hint" class="text-sm text-slate-700">Comma-separated, e.g. react, design</p>
-              <input type="text" aria-describedby="filter-tags-hint" {...text("tags")} />
-            </div>
-            <div>
-              <label for="filter-location" class={LABEL}>Location</label>
-              <input type="text" placeholder="e.g. Bengaluru" {...text("location")} />
-            </div>
-            <fieldset>
-              <legend class={LABEL}>Monthly stipend (₹)</legend>
-              <div class="mt-1 grid grid-cols-2 gap-3">
-                <div>
-                  <label for="filter-minStipend" class="text-sm text-slate-700">Minimum</label>
-                  <input type="number" min="0" step="1" inputMode="numeric" {...text("minStipend")} />
+                  <label class="flex items-center gap-2 text-slate-800">
+                    <input
+                      type="checkbox"
+                      name="paidOnly"
+                      value="true"
+                      checked={filters.paidOnly}
+                      class="h-4 w-4 accent-indigo-700"
+                      onChange={(e) => change({ paidOnly: e.currentTarget.checked }, null)}
+                    />
+                    Paid only
+                  </label>
                 </div>
-                <div>
-                  <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
-                  <input type="number" min="0" step="1" inputMode="numeric" {...text("maxStipend")} />
-                </div>
+              </fieldset>
+              <label class="flex items-center gap-2 text-slate-800">
+                <input
+                  type="checkbox"
+                  name="includeClosed"
+                  value="true"
+                  checked={filters.includeClosed}
+                  class="h-4 w-4 accent-indigo-700"
+                  onChange={(e) => change({ includeClosed: e.currentTarget.checked }, null)}
+                />
+                Show closed internships
+              </label>
+              {carry(["limit"])}
+              <div class="flex flex-wrap items-center gap-3">
+                <button
+                  type="submit"
+                  class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
+                >
+                  Apply filters
+                </button>
+                <a href="/internships" onClick={clear} class="text-indigo-700 underline hover:text-indigo-900">
+                  Clear filters
+                </a>
               </div>
-            </fieldset>
-            <fieldset>
-              <legend class={LABEL}>Trust</legend>
-              <div class="mt-2 space-y-2">
-                <label class="flex items-center gap-2 text-slate-800">
-                  <input
-                    type="checkbox"
-                    name="verifiedOnly"
-                    value="true"
-                    checked={filters.verifiedOnly}
-                    class="h-4 w-4 accent-indigo-700"
-                    onChange={(e) => change({ verifiedOnly: e.currentTarget.checked }, null)}
-                  />
-                  Verified only
-                </label>
-                <label class="flex items-center gap-2 text-slate-800">
-                  <input
-                    type="checkbox"
-                    name="paidOnly"
-                    value="true"
-                    checked={filters.paidOnly}
-                    class="h-4 w-4 accent-indigo-700"
-                    onChange={(e) => change({ paidOnly: e.currentTarget.checked }, null)}
-                  />
-                  Paid only
-                </label>
-              </div>
-            </fieldset>
-            <label class="flex items-center gap-2 text-slate-800">
-              <input
-                type="checkbox"
-                name="includeClosed"
-                value="true"
-                checked={filters.includeClosed}
-                class="h-4 w-4 accent-indigo-700"
-                onChange={(e) => change({ includeClosed: e.currentTarget.checked }, null)}
-              />
-              Show closed internships
-            </label>
-            {limit && limit !== String(DEFAULT_LIMIT) && <input type="hidden" name="limit" value={limit} />}
-            <div class="flex flex-wrap items-center gap-3">
-              <button
-                type="submit"
-                class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
-              >
-                Apply filters
-              </button>
-              <a href="/internships" onClick={clear} class="text-indigo-700 underline hover:text-indigo-900">
-                Clear filters
-              </a>
-            </div>
-          </form>
-        </details>
-      </section>
+            </form>
+          </details>
+        </section>
 
-      <section aria-labelledby="results-heading" aria-busy={loading ? "true" : undefined}>
-        <h2
-          id="results-heading"
-          ref={heading}
-          tabIndex={-1}
-          class="text-lg font-semibold text-slate-900 focus:outline-none"
-        >
-          Results
-        </h2>
-        <div class="mt-1 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-          <p role="status" aria-live="polite" class="text-slate-700">{summary(results)}</p>
-          <a href={feedHref(filters)} class="text-sm text-indigo-700 underline hover:text-indigo-900">
-            RSS feed of these filters
-          </a>
-        </div>
-        {error && (
-          <div class="mt-4">
-            <Notice kind="error">{error}</Notice>
+        <section aria-labelledby="results-heading" aria-busy={loading ? "true" : undefined}>
+          <h2
+            id="results-heading"
+            ref={heading}
+            tabIndex={-1}
+            class="text-lg font-semibold text-slate-900 focus:outline-none"
+          >
+            Results
+          </h2>
+          <div class="mt-1 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+            <p role="status" aria-live="polite" class="text-slate-700">{summary(results)}</p>
+            <div class="flex items-center gap-2">
+              <label for="sort" class="text-sm font-medium text-slate-800">Sort</label>
+              <select
+                id="sort"
+                name="sort"
+                form="internship-search"
+                value={sort || "newest"}
+                onChange={(e) => reorder(e.currentTarget.value)}
+                class={`${ROW_INPUT} py-1.5`}
+              >
+                {Object.entries(SORT_LABELS).map(([value, label]) => <option key={value} value={value}>{label}
+                </option>)}
+              </select>
+            </div>
           </div>
-        )}
-        {internships.length > 0
-          ? (
-            <ul class={`mt-4 space-y-4 ${loading ? "opacity-60" : ""}`}>
-              {internships.map((internship) => (
-                <li key={internship.id}>
-                  <InternshipCard internship={internship} signedIn={signedIn} />
-                </li>
-              ))}
-            </ul>
-          )
-          : (
-            <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
-              <p class="font-medium text-slate-900">
-                {pagination.total > 0
-                  ? "This page is past the end of the results."
-                  : "No internships match these filters."}
-              </p>
-              {pagination.total > 0
-                ? (
-                  <a
-                    href={pageHref({ filters, offset: "", limit })}
-                    onClick={goToOffset(0)}
-                    class="mt-3 inline-block text-indigo-700 underline"
-                  >
-                    Go to the first page
-                  </a>
-                )
-                : hasFilters(filters) && (
-                  <a href="/internships" onClick={clear} class="mt-3 inline-block text-indigo-700 underline">
-                    Clear filters
-                  </a>
-                )}
+          {error && (
+            <div class="mt-4">
+              <Notice kind="error">{error}</Notice>
             </div>
           )}
-        <Pagination
-          prev={pageLink(prev)}
-          next={pageLink(next)}
-          position={pagePosition(null, pagination.offset, internships.length, pagination.total)}
-          class="mt-6"
-        />
-      </section>
+          {internships.length > 0
+            ? (
+              <ul class={`mt-4 space-y-4 ${loading ? "opacity-60" : ""}`}>
+                {internships.map((internship) => (
+                  <li key={internship.id}>
+                    <InternshipCard internship={internship} signedIn={signedIn} />
+                  </li>
+                ))}
+              </ul>
+            )
+            : (
+              <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
+                <p class="font-medium text-slate-900">
+                  {pagination.total > 0
+                    ? "This page is past the end of the results."
+                    : "No internships match these filters."}
+                </p>
+                {pagination.total > 0
+                  ? (
+                    <a
+                      href={pageHref({ filters, sort, offset: "", limit })}
+                      onClick={goToOffset(0)}
+                      class="mt-3 inline-block text-indigo-700 underline"
+                    >
+                      Go to the first page
+                    </a>
+                  )
+                  : hasFilters(filters) && (
+                    <a href="/internships" onClick={clear} class="mt-3 inline-block text-indigo-700 underline">
+                      Clear filters
+                    </a>
+                  )}
+              </div>
+            )}
+          <Pagination
+            prev={pageLink(prev)}
+            next={pageLink(next)}
+            position={pagePosition(null, pagination.offset, internships.length, pagination.total)}
+            class="mt-6"
+          />
+          <p class="mt-4 text-sm text-slate-700">
+            Follow new listings of this search:{" "}
+            <a href={feedHref(filters)} class="text-indigo-700 underline hover:text-indigo-900">RSS feed</a>
+          </p>
+        </section>
+      </div>
     </div>
   );
 }

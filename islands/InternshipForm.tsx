@@ -11,6 +11,7 @@
  */
 import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { plainRupees, withScheme } from "@/lib/browser/input_formats.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { ChoiceGroup, Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
@@ -82,7 +83,8 @@ function jsonValue(field: TextFieldName, raw: string): unknown {
   const value = raw.trim();
   if (field === "tags") return tagsOf(value);
   if (value === "") return null;
-  if (field === "stipend") return Number(value);
+  if (field === "stipend") return Number(plainRupees(value));
+  if (field === "link") return withScheme(value);
   return value;
 }
 
@@ -238,11 +240,9 @@ export default function InternshipForm({ id, values: initial, apply: initialAppl
         <TextField {...input("location")} type="text" maxLength={200} placeholder="e.g. Bengaluru" />
         <TextField
           {...input("stipend")}
-          type="number"
-          min="0"
-          step="any"
-          inputMode="numeric"
-          hint="Per month. Leave empty or 0 for unpaid."
+          type="text"
+          inputMode="decimal"
+          hint="Per month, e.g. 15,000. Leave empty or 0 for unpaid."
         />
         <TextField {...input("duration")} type="text" maxLength={100} placeholder="e.g. 3 months" />
         <TextField {...input("experience")} type="text" maxLength={200} placeholder="e.g. No experience needed" />

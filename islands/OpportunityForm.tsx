@@ -11,6 +11,7 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { withScheme } from "@/lib/browser/input_formats.ts";
 import type { OpportunityFormField, OpportunityView } from "@/lib/opportunities/schema.ts";
 
 const FIELDS: readonly OpportunityFormField[] = [
@@ -57,7 +58,9 @@ export default function OpportunityForm({ reviewed, initial, errors, editing }: 
     else if (values.startDate && values.endDate < values.startDate) {
       found.endDate = "The end cannot be before the start.";
     }
-    if (values.link && !/^https?:\/\/\S+$/.test(values.link)) found.link = "Enter a web address starting with https://";
+    if (values.link && !/^https?:\/\/\S+$/.test(withScheme(values.link))) {
+      found.link = "Enter a web address, like coep.ac.in/hack";
+    }
     return found;
   };
 
@@ -67,7 +70,9 @@ export default function OpportunityForm({ reviewed, initial, errors, editing }: 
       call: () =>
         fetchJson<{ opportunity: OpportunityView }>(editing ? `/api/opportunities/${editing}` : "/api/opportunities", {
           method: editing ? "PUT" : "POST",
-          body: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim() || null])),
+          body: Object.fromEntries(
+            Object.entries(values).map(([k, v]) => [k, (k === "link" ? withScheme(v) : v.trim()) || null]),
+          ),
         }),
     });
     if (result?.ok) {

@@ -14,6 +14,7 @@ import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
 import { nationalNumber } from "@/lib/users/phone.ts";
+import { withScheme } from "@/lib/browser/input_formats.ts";
 
 /** The editable profile fields as the form holds them (unset text is `""`). */
 export interface ProfileValues {
@@ -86,7 +87,7 @@ export default function ProfileForm({ initial, email, options, errors: refused, 
     setSaved(false);
     setFormError("");
     setErrors({});
-    const body = { ...values, contactNumber: nationalNumber(values.contactNumber) };
+    const body = { ...values, image: withScheme(values.image), contactNumber: nationalNumber(values.contactNumber) };
     const result = await send(() => fetchJson<{ user: Profile }>("/api/profile", { body }));
     if (result.ok) {
       setValues((current) => ({ ...current, contactNumber: result.data.user.contactNumber ?? "" }));

@@ -19,6 +19,7 @@ import type { SignedInState } from "@/lib/platform/state.ts";
 import { type SignInMethod, signInMethods } from "@/lib/auth/sign_in_methods.ts";
 import { parseProfileUpdate, PROFILE_LIMITS, updateProfile } from "@/lib/users/profile.ts";
 import { nationalNumber } from "@/lib/users/phone.ts";
+import { withScheme } from "@/lib/browser/input_formats.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
@@ -84,7 +85,11 @@ export const handler = define.handlers<Data>({
     assertSignedIn(ctx.state);
     const values = postedValues(await readForm(req));
     try {
-      const update = parseProfileUpdate({ ...values, contactNumber: nationalNumber(values.contactNumber) });
+      const update = parseProfileUpdate({
+        ...values,
+        image: withScheme(values.image),
+        contactNumber: nationalNumber(values.contactNumber),
+      });
       await updateProfile(ctx.state.services.kv, ctx.state.user.id, update);
       return seeOther("/profile?saved=1");
     } catch (error) {

@@ -5,6 +5,8 @@
  * links are always written in the API's form, so the same query string serves `/internships?…` and
  * `/api/internships?…`.
  */
+import type { InternshipSort } from "@/lib/internships/schema.ts";
+import { plainRupees } from "./input_formats.ts";
 
 /** Default page size of the listing (docs/api.md, Internships). */
 export const DEFAULT_LIMIT = 10;
@@ -25,12 +27,21 @@ export interface FilterValues {
   paidOnly: boolean;
 }
 
-/** The filters, page position and size read from a URL; `limit` and `offset` are raw strings ("" = default). */
+/** The filters, order, page position and size read from a URL; `sort`, `limit` and `offset` are raw strings ("" = default). */
 export interface ListParams {
   filters: FilterValues;
+  /** `deadline` or `stipend`; "" (or `newest`) for newest first. */
+  sort: string;
   offset: string;
   limit: string;
 }
+
+/** The orders the list offers, as the sort menu names them (docs/decisions.md, Internships, "Sorting"). */
+export const SORT_LABELS: Record<InternshipSort, string> = {
+  newest: "Newest first",
+  deadline: "Deadline, soonest first",
+  stipend: "Stipend, highest first",
+};
 
 /** Filters that match everything. */
 export const NO_FILTERS: FilterValues = {
@@ -61,29 +72,34 @@ export function readListParams(params: URLSearchParams): ListParams {
       types: [...new Set(types)],
       tags: first(params, "tags"),
       location: first(params, "location"),
-      minStipend: first(params, "minStipend"),
-      maxStipend: first(params, "maxStipend"),
+      minStipend: plainRupees(first(params, "minStipend")),
+      maxStipend: plainRupees(first(params, "maxStipend")),
       search: first(params, "search", "q"),
       includeClosed: params.getAll("includeClosed").includes("true"),
       verifiedOnly: params.getAll("verifiedOnly").includes("true"),
       paidOnly: params.getAll("paidOnly").includes("true"),
     },
+    sort: first(params, "sort"),
     offset: first(params, "offset"),
     limit: first(params, "limit"),
   };
 }
 
-/** The query string (without `?`) of a listing page; empty fields, offset 0 and the default limit are left out. */
-export function listQueryString({ filters, offset, limit }: ListParams): string {
+/**
+ * The query string (without `?`) of a listing page; empty fields, the default order, offset 0 and the default limit
+ * are left out.
+ */
+export function listQueryString({ filters, sort, offset, limit }: ListParams): string {
   const params = new URLSearchParams();
   if (filters.types.length > 0) params.set("types", filters.types.join(","));
   for (const name of ["tags", "location", "minStipend", "maxStipend", "search"] as const) {
-    const value = filters[name].trim();
+    const value = name === "minStipend" || name === "maxStipend" ? plainRupees(filters[name]) : filters[name].trim();
     if (value) params.set(name, value);
   }
   if (filters.verifiedOnly) params.set("verifiedOnly", "true");
   if (filters.paidOnly) params.set("paidOnly", "true");
   if (filters.includeClosed) params.set("includeClosed", "true");
+  if (sort && sort !== "newest") params.set("sort", sort);
   if (offset && offset !== "0") params.set("offset", offset);
   if (limit && limit !== String(DEFAULT_LIMIT)) params.set("limit", limit);
   return params.toString();
@@ -91,11 +107,11 @@ export function listQueryString({ filters, offset, limit }: ListParams): string 
 
 /** True when any filter is set. */
 export function hasFilters(filters: FilterValues): boolean {
-  return listQueryString({ filters, offset: "", limit: "" }) !== "";
+  return listQueryString({ filters, sort: "", offset: "", limit: "" }) !== "";
 }
 
 /** The RSS feed of the newest open internships matching `filters` (`/internships/rss.xml`, the list's own query). */
 export function feedHref(filters: FilterValues): string {
-  const query = listQueryString({ filters, offset: "", limit: "" });
+  const query = listQueryString({ filters, sort: "", offset: "", limit: "" });
   return query ? `/internships/rss.xml?${query}` : "/internships/rss.xml";
 }

@@ -11,11 +11,19 @@ import { mergedPage } from "@/lib/kv/chunked/archive.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
-import { blockTest, filterKey, filterSlots, matchList, selectPage, type SlotFilter } from "./filters.ts";
+import {
+  blockTest,
+  filterKey,
+  filterSlots,
+  matchList,
+  selectPage,
+  type SlotFilter,
+  sortedMatchList,
+} from "./filters.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { isWithheld } from "@/lib/moderation/moderation.ts";
 import { viewsOf } from "./views.ts";
-import type { Internship, InternshipQuery, InternshipView } from "./schema.ts";
+import type { Internship, InternshipQuery, InternshipSort, InternshipView } from "./schema.ts";
 
 /** The message of an internship that is unknown, deleted or hidden from the reader. */
 export const NOT_FOUND = "Internship not found";
@@ -24,6 +32,7 @@ export {
   APPLY_MODES,
   DEFAULT_LIMIT,
   DEFAULT_QUERY,
+  INTERNSHIP_SORTS,
   INTERNSHIP_TIMINGS,
   INTERNSHIP_TYPES,
   InternshipBatchSchema,
@@ -40,6 +49,7 @@ export type {
   InternshipCreate,
   InternshipOwner,
   InternshipQuery,
+  InternshipSort,
   InternshipTiming,
   InternshipType,
   InternshipUpdate,
@@ -89,7 +99,8 @@ function slotFilterOf(
 }
 
 /**
- * One page of internships, newest first, matching every filter of `query`. Inactive and
+ * One page of internships matching every filter of `query`, newest first or in `query.sort`'s order (with closed
+ * listings included, the open ones in that order and then the closed ones, newest first). Inactive and
  * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
  * `includeDeleted`; for anyone else those flags are ignored. With `mine`, only the viewer's own
  * listings, inactive and closed ones included (deleted ones only for an admin with `includeDeleted`),
@@ -124,16 +135,26 @@ export async function listInternships(
 async function pageOf(
   { model, archive }: InternshipStore,
   filter: SlotFilter,
-  { offset, limit }: { offset: number; limit: number },
+  { offset, limit, sort }: { offset: number; limit: number; sort: InternshipSort },
 ): Promise<{ total: number; records: Internship[] }> {
   // Open listings are all in the read model; deleted ones (for an admin) are archived whatever their deadline.
   if (filter.openOn !== undefined && !filter.includeDeleted) {
-    const { total, slots } = selectPage(model, filter, { offset, limit });
+    const { total, slots } = selectPage(model, filter, { offset, limit, sort });
     return { total, records: await model.recordsOf(slots) };
   }
   const { total, items } = await archive.reading(async () => {
     const archived = await archive.matches(filterKey(filter), blockTest(filter));
-    return await mergedPage({ model, archive, live: matchList(model, filter), archived }, { offset, limit });
+    if (sort === "newest") {
+      return await mergedPage({ model, archive, live: matchList(model, filter), archived }, { offset, limit });
+    }
+    // Sorted: the read model's listings in the order asked, then the archived ones (closed or deleted), newest first.
+    const live = sortedMatchList(model, filter, sort);
+    const items: ({ slot: number } | { id: string })[] = Array.from(live.subarray(offset, offset + limit), (slot) => ({
+      slot,
+    }));
+    const from = Math.max(0, offset - live.length), to = Math.min(archived.refs.length, offset + limit - live.length);
+    if (to > from) { for (const key of await archive.keysOf(archived, from, to)) items.push({ id: key[1] }); }
+    return { total: live.length + archived.refs.length, items };
   });
   const slots = items.flatMap((item) => "slot" in item ? [item.slot] : []);
   const [live, archived] = await Promise.all([
@@ -229,7 +250,11 @@ export async function newestOpenInternships(
 ): Promise<InternshipView[]> {
   return (await listInternships(
     kv,
-    { query: { ...query, mine: false, includeClosed: false, offset: 0, limit: count }, viewer: null, today },
+    {
+      query: { ...query, mine: false, includeClosed: false, sort: "newest", offset: 0, limit: count },
+      viewer: null,
+      today,
+    },
   ))
     .internships;
 }
@@ -260,7 +285,7 @@ export async function publicInternshipsById(
 export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<Internship[]> {
   const store = await internshipStore(kv);
   const filter: SlotFilter = { userId, includeInactive: true, includeDeleted: true };
-  return (await pageOf(store, filter, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
+  return (await pageOf(store, filter, { offset: 0, limit: Number.MAX_SAFE_INTEGER, sort: "newest" })).records;
 }
 
 /** How many distinct public list queries keep their serialized body. */

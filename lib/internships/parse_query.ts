@@ -21,6 +21,7 @@ const NAMES: Record<string, string> = {
   minStipend: "minimum stipend",
   maxStipend: "maximum stipend",
   search: "search",
+  sort: "order",
   offset: "page position",
   limit: "page size",
 };
@@ -39,6 +40,7 @@ export function parseListQuery(params: ListParams, extra: Record<string, string>
   if (filters.includeClosed) input.includeClosed = "true";
   if (filters.verifiedOnly) input.verifiedOnly = "true";
   if (filters.paidOnly) input.paidOnly = "true";
+  if (params.sort) input.sort = params.sort;
   if (params.offset) input.offset = params.offset;
   if (params.limit) input.limit = params.limit;
   const ignored: string[] = [];

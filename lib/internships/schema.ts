@@ -12,6 +12,14 @@ import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
 export const INTERNSHIP_TYPES = ["remote", "hybrid", "onsite"] as const;
 export type InternshipType = typeof INTERNSHIP_TYPES[number];
 
+/**
+ * The orders of the list (docs/decisions.md, Internships, "Sorting"): `newest` first (the default); `deadline`, the
+ * soonest deadline first and listings without one last; `stipend`, the highest monthly stipend first and unstated
+ * ones last. Equal keys keep the newest first.
+ */
+export const INTERNSHIP_SORTS = ["newest", "deadline", "stipend"] as const;
+export type InternshipSort = typeof INTERNSHIP_SORTS[number];
+
 /** Values of `timing`. */
 export const INTERNSHIP_TIMINGS = ["full_time", "part_time"] as const;
 export type InternshipTiming = typeof INTERNSHIP_TIMINGS[number];
@@ -193,9 +201,9 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
  * `offset` ≥ 0 (default 0), `types` and `tags` comma-separated, `location`, `minStipend` and `maxStipend` in rupees
  * (inclusive), `search` (alias `q`), `verifiedOnly` (the internship or its organization verified) and `paidOnly` (a
  * stipend of at least ₹1; docs/decisions.md, Trust, "Trust filters"), `includeClosed` (closed listings are left out
- * unless true), `mine` (the caller's
- * own listings, inactive and closed ones included; needs a session: docs/decisions.md, Internships) and the admin-only
- * flags `includeInactive`, `includeDeleted`. Tags, location and search words come out lower case.
+ * unless true), `mine` (the caller's own listings, inactive and closed ones included; needs a session:
+ * docs/decisions.md, Internships), `sort` (`INTERNSHIP_SORTS`, default `newest`) and the admin-only flags
+ * `includeInactive`, `includeDeleted`. Tags, location and search words come out lower case.
  */
 export const InternshipQuerySchema = z.object({
   limit: integer(1, MAX_LIMIT).default(DEFAULT_LIMIT),
@@ -214,6 +222,8 @@ export const InternshipQuerySchema = z.object({
   includeClosed: flag.default(false),
   includeInactive: flag.default(false),
   includeDeleted: flag.default(false),
+  sort: z.enum(INTERNSHIP_SORTS).default("newest")
+    .describe("newest first (default); deadline: soonest first, none last; stipend: highest first, unstated last"),
 }).transform(({ q, search, ...query }) => ({
   ...query,
   search: (search ?? q ?? "").toLowerCase().split(/\s+/).filter(Boolean),

@@ -1,11 +1,12 @@
 /**
  * `/internships`: the public listing (docs/api.md, Internships, docs/decisions.md, Internships). The query
- * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`,
- * `limit`, `offset`), so a filtered page is a shareable link; a plain GET form's repeated
+ * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`, `sort`,
+ * `limit`, `offset`), so a filtered and sorted page is a shareable link; a plain GET form's repeated
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
  * left out and named in a note. Members and admins see a link to post one. "Alert me" saves the filters shown as an
- * alert, beside the RSS feed of the same filters (docs/decisions.md, Alerts). A signed-in person who is not an admin
- * sees "For you" above the list: their recommended internships with the reasons (docs/decisions.md, Recommendations).
+ * alert (docs/decisions.md, Alerts); the RSS feed of the same filters is linked under the results. A signed-in person
+ * who is not an admin sees "For you" above the list: their recommended internships with the reasons
+ * (docs/decisions.md, Recommendations).
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -58,7 +59,12 @@ export const handler = define.handlers<PageData>({
  */
 function canonicalOf({ params, results }: InternshipFiltersProps): string {
   if (hasFilters(params.filters)) return "/internships";
-  const query = listQueryString({ filters: NO_FILTERS, offset: String(results.pagination.offset), limit: "" });
+  const query = listQueryString({
+    filters: NO_FILTERS,
+    sort: "",
+    offset: String(results.pagination.offset),
+    limit: "",
+  });
   return query ? `/internships?${query}` : "/internships";
 }
 

@@ -25,7 +25,7 @@ export const handler = define.handlers({
           count: INTERNSHIPS_FEED_SIZE,
         });
         const filters = readListParams(ctx.url.searchParams).filters;
-        const feed = internshipsFeed(internships, listQueryString({ filters, offset: "", limit: "" }));
+        const feed = internshipsFeed(internships, listQueryString({ filters, sort: "", offset: "", limit: "" }));
         return new Response(rssDocument(config.appUrl, feed), {
           headers: { "content-type": RSS_CONTENT_TYPE, "cache-control": "public, max-age=300" },
         });

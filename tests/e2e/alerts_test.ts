@@ -21,7 +21,7 @@ Deno.test("a student saves the shown filters as an alert, then pauses and re-tim
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await openHydrated(page, `${t.origin}/internships?search=data&location=Pune`);
-  const feed = await page.getByRole("link", { name: "RSS feed of this search" }).getAttribute("href");
+  const feed = await page.getByRole("main").getByRole("link", { name: "RSS feed" }).getAttribute("href");
   assertEquals(feed, "/internships/rss.xml?location=Pune&search=data");
   await page.getByRole("button", { name: "Alert me about new matches" }).click();
   await page.getByText("Alert saved").waitFor();

@@ -92,7 +92,7 @@ Deno.test("the legal pages, the API reference and the list's feed link are reach
   await openHydrated(page, `${t.origin}/internships`);
   await page.getByLabel("Tags").fill("react");
   await page.waitForURL(`${t.origin}/internships?tags=react`);
-  const feed = page.getByRole("link", { name: "RSS feed of these filters" });
+  const feed = page.getByRole("main").getByRole("link", { name: "RSS feed" });
   assertEquals(await feed.getAttribute("href"), "/internships/rss.xml?tags=react");
 });
 

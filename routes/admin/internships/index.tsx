@@ -46,7 +46,7 @@ export const handler = define.handlers<Data | null>({
     const show: Show = Object.hasOwn(SHOW, requested) ? requested as Show : "live";
     const { filters: { search }, offset } = readListParams(ctx.url.searchParams);
     const { query, ignored } = parseListQuery(
-      { filters: { ...NO_FILTERS, search }, offset, limit: "" },
+      { filters: { ...NO_FILTERS, search }, sort: "", offset, limit: "" },
       SHOW[show].flags,
     );
     const { kv } = ctx.state.services;
