@@ -4,7 +4,10 @@
  * deleting and reacting without a reload. A guest sees the counts and the thread and a sign-in link that returns to
  * the post; a signed-in user with an unverified e-mail is told to verify it. Comment text is rendered as text, link
  * and line-break elements (`contentSegments`), never as HTML. Each comment but the reader's own has a "Report" link to
- * `/report` (docs/decisions.md, Trust, "Reports"), which works without JavaScript.
+ * `/report` (docs/decisions.md, Trust, "Reports"), which works without JavaScript. Without JavaScript the reactions and
+ * the comment and reply forms are plain forms posting to the post's page, and "Reply" is a link that opens the reply
+ * form (`?replyTo=`; docs/decisions.md, Islands, "Forms work without JavaScript"); editing, deleting and "Show more
+ * comments" need JavaScript.
  */
 import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -46,6 +49,17 @@ export interface PostDiscussionProps {
   viewer: DiscussionViewer | null;
   /** Where "Sign in" goes (back to this post afterwards). */
   signInHref: string;
+  /** The comment whose reply form is open when the page loads (`?replyTo=`), if any. */
+  replyTo?: string | null;
+  /** What a refused plain HTML comment left. */
+  draft?: CommentDraft;
+}
+
+/** A comment a plain HTML submit could not post: its text, the comment it replied to (null: top level), and why. */
+export interface CommentDraft {
+  content: string;
+  parentId: string | null;
+  error: string;
 }
 
 /** The name shown for a comment's author. */
@@ -73,16 +87,21 @@ function CommentText({ content }: { content: string }) {
   );
 }
 
-/** The textarea form of a new comment, a reply or an edit. */
+/** The textarea form of a new comment, a reply or an edit; `action` and `parentId` make it a plain form too. */
 function CommentForm(props: {
   id: string;
   label: string;
   submitLabel: string;
   initial?: string;
+  /** The page a plain submit posts to (a new comment or a reply); none for an edit, which needs JavaScript. */
+  action?: string;
+  parentId?: string;
+  /** Text to start from that is not the comment's own (a refused plain submit's). */
+  draft?: string;
   onSubmit: (content: string) => Promise<boolean>;
   onCancel?: () => void;
 }) {
-  const [content, setContent] = useState(props.initial ?? "");
+  const [content, setContent] = useState(props.draft ?? props.initial ?? "");
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -92,7 +111,9 @@ function CommentForm(props: {
     if (ok && props.initial === undefined) setContent("");
   };
   return (
-    <form onSubmit={submit} class="mt-2 space-y-2">
+    <form method="post" action={props.action} onSubmit={submit} class="mt-2 space-y-2">
+      {props.action && <input type="hidden" name="intent" value="comment" />}
+      {props.parentId && <input type="hidden" name="parentId" value={props.parentId} />}
       <label for={props.id} class="block text-sm font-medium text-slate-800">{props.label}</label>
       <textarea
         id={props.id}
@@ -106,7 +127,7 @@ function CommentForm(props: {
         class={INPUT}
       />
       <div class="flex flex-wrap items-center gap-2">
-        <SubmitButton busy={busy} label={props.submitLabel} busyLabel="Saving…" />
+        <SubmitButton busy={busy} label={props.submitLabel} busyLabel="Saving…" worksWithoutScript={!!props.action} />
         {props.onCancel && <button type="button" class={SECONDARY_BUTTON} onClick={props.onCancel}>Cancel</button>}
         <span id={`${props.id}-count`} class="ml-auto text-sm text-slate-700">
           {content.length} / {COMMENT_MAX_LENGTH} characters
@@ -117,18 +138,23 @@ function CommentForm(props: {
 }
 
 export default function PostDiscussion(props: PostDiscussionProps) {
-  const { postId, viewer } = props;
+  const { postId, viewer, draft } = props;
+  const action = `/ungatekeep/${encodeURIComponent(postId)}`;
   const hydrated = useHydrated();
   const [threads, setThreads] = useState(props.comments);
   const [pagination, setPagination] = useState(props.pagination);
   const [reactions, setReactions] = useState(props.reactions);
   const [mine, setMine] = useState(props.myReactions);
-  const [replyTo, setReplyTo] = useState<CommentView | null>(null);
+  const [replyTo, setReplyTo] = useState<CommentView | null>(() => {
+    if (!props.replyTo || !viewer?.canComment) return null;
+    return props.comments.find((t) => t.id === props.replyTo) ??
+      props.comments.flatMap((t) => t.replies).find((r) => r.id === props.replyTo) ?? null;
+  });
   const [editing, setEditing] = useState<string | null>(null);
   const [doomed, setDoomed] = useState<CommentView | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState("");
-  const [error, setError] = useState("");
+  const [error, setError] = useState(draft?.error ?? "");
   const loading = useRef(false);
 
   const fail = (text: string) => {
@@ -254,18 +280,21 @@ export default function PostDiscussion(props: PostDiscussionProps) {
           </a>
         </p>
       )}
-      {hydrated && viewer && editing !== comment.id && !comment.isDeleted && (
+      {viewer && editing !== comment.id && !comment.isDeleted && (
         <div class="mt-1 flex flex-wrap gap-3 text-sm">
           {viewer.canComment && (
-            <button
-              type="button"
+            <a
+              href={`?replyTo=${encodeURIComponent(comment.id)}#reply-${comment.id}`}
               class="font-medium text-indigo-700 underline"
-              onClick={() => setReplyTo(comment)}
+              onClick={(e) => {
+                e.preventDefault();
+                setReplyTo(comment);
+              }}
             >
               Reply<span class="sr-only">{` to ${authorName(comment)}`}</span>
-            </button>
+            </a>
           )}
-          {mayEdit(comment) && (
+          {hydrated && mayEdit(comment) && (
             <button
               type="button"
               class="font-medium text-indigo-700 underline"
@@ -274,7 +303,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
               Edit<span class="sr-only">{` your comment`}</span>
             </button>
           )}
-          {mayDelete(comment) && (
+          {hydrated && mayDelete(comment) && (
             <button
               type="button"
               class="font-medium text-red-700 underline"
@@ -290,6 +319,9 @@ export default function PostDiscussion(props: PostDiscussionProps) {
           id={`reply-${comment.id}`}
           label={`Reply to ${authorName(comment)}`}
           submitLabel="Post reply"
+          action={action}
+          parentId={comment.id}
+          draft={draft?.parentId === comment.id ? draft.content : undefined}
           onSubmit={(content) => write(content, comment.id)}
           onCancel={() =>
             setReplyTo(null)}
@@ -310,7 +342,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const commentCount = threads.reduce((n, t) => n + (t.isDeleted ? 0 : 1) + t.replies.length, 0);
   return (
     <section aria-labelledby="discussion-title" class="mt-10 space-y-6 border-t border-slate-200 pt-6">
-      <div role="group" aria-label="Reactions" class="flex flex-wrap gap-2">
+      <div id="reactions" role="group" aria-label="Reactions" class="flex scroll-mt-20 flex-wrap gap-2">
         {REACTION_TYPES.map((type) => {
           const { label } = REACTION_LABELS[type];
           const text = (
@@ -321,16 +353,26 @@ export default function PostDiscussion(props: PostDiscussionProps) {
           const style = "inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm";
           return viewer
             ? (
-              <button
+              <form
                 key={type}
-                type="button"
-                disabled={!hydrated}
-                aria-pressed={mine.includes(type) ? "true" : "false"}
-                onClick={() => react(type)}
-                class={`${style} border-slate-300 bg-white text-slate-800 hover:bg-slate-100 aria-pressed:border-indigo-700 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-900`}
+                method="post"
+                action={action}
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  react(type);
+                }}
               >
-                {text}
-              </button>
+                <input type="hidden" name="intent" value="react" />
+                <input type="hidden" name="type" value={type} />
+                <input type="hidden" name="on" value={mine.includes(type) ? "0" : "1"} />
+                <button
+                  type="submit"
+                  aria-pressed={mine.includes(type) ? "true" : "false"}
+                  class={`${style} border-slate-300 bg-white text-slate-800 hover:bg-slate-100 aria-pressed:border-indigo-700 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-900`}
+                >
+                  {text}
+                </button>
+              </form>
             )
             : <span key={type} class={`${style} border-slate-200 bg-slate-50 text-slate-800`}>{text}</span>;
         })}
@@ -377,6 +419,8 @@ export default function PostDiscussion(props: PostDiscussionProps) {
           id="new-comment"
           label="Add a comment"
           submitLabel="Post comment"
+          action={action}
+          draft={draft && draft.parentId === null ? draft.content : undefined}
           onSubmit={(c) => write(c)}
         />
       )}

@@ -3,7 +3,9 @@
  * button (`aria-pressed`) that saves the listing (`PUT /api/me/saved/{kind}/{id}`) or removes it; for a guest a link
  * to sign in that comes back to this page with `?save=kind:id`, where the button then saves the listing and removes
  * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once per page; an internship the
- * person applied to here shows "Applied on …" instead (its tracker item follows the application).
+ * person applied to here shows "Applied on …" instead (its tracker item follows the application). Without JavaScript
+ * (or before the script and that read arrive) the button is a plain form posting to `/me/tracker`, which saves the
+ * listing and shows it on the tracker (docs/decisions.md, Islands, "Forms work without JavaScript").
  */
 import { useEffect, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -86,12 +88,23 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
     );
   }
   return (
-    <span class="inline-flex flex-col items-end gap-1">
+    <form
+      method="post"
+      action="/me/tracker"
+      class="inline-flex flex-col items-end gap-1"
+      onSubmit={(event) => {
+        event.preventDefault();
+        change(!saved);
+      }}
+    >
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="save" value={saved ? "0" : "1"} />
       <button
-        type="button"
+        type="submit"
         aria-pressed={saved}
-        disabled={busy || savedKeys.value === null}
-        onClick={() => change(!saved)}
+        disabled={busy}
         class={`${BUTTON} ${
           saved
             ? "border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800"
@@ -103,6 +116,6 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
         <span class="sr-only">{` ${title}`}</span>
       </button>
       {error && <span role="alert" class="text-xs text-red-700">{error}</span>}
-    </span>
+    </form>
   );
 }

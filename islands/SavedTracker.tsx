@@ -2,7 +2,9 @@
  * The application tracker (`/me/tracker`; docs/decisions.md, Student space): the person's saved internships and
  * opportunities grouped by status (saved → applied → interviewing → offer / rejected), each with its last day and a
  * "closes in N days" warning, a status select and a note that are saved in place (`PUT /api/me/saved/{kind}/{id}`),
- * and a remove button (`DELETE`). Outcomes are announced in a live region.
+ * and a remove button (`DELETE`). Outcomes are announced in a live region. Without JavaScript each item is a plain form
+ * posting to `/me/tracker` ("Save" sends the status and the note, "Remove" removes it; docs/decisions.md, Islands,
+ * "Forms work without JavaScript").
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -39,62 +41,83 @@ function Row(
     setBusy(false);
   };
   return (
-    <li class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
-      <div class="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <p class="text-xs font-medium uppercase tracking-wide text-slate-600">{KIND_LABELS[item.kind]}</p>
-          <h3 id={`${base}-title`} class="font-semibold text-slate-900">
-            {row.href ? <a href={row.href} class="hover:text-indigo-700 hover:underline">{row.title}</a> : row.title}
-          </h3>
-          {row.organization && <p class="text-sm text-slate-700">{row.organization}</p>}
-          {row.lastDay && (
-            <p class="mt-1 text-sm text-slate-700">
-              Last day <time datetime={row.lastDay}>{formatDate(row.lastDay)}</time>{" "}
-              <span class={row.warn ? "font-semibold text-amber-900" : row.closing === "Closed" ? "text-red-700" : ""}>
-                ({row.warn ? `⚠ ${row.closing}` : row.closing})
-              </span>
-            </p>
-          )}
-        </div>
-        <div class="flex flex-wrap items-end gap-2">
-          <div>
-            <label for={`${base}-status`} class="block text-xs font-medium text-slate-800">Status</label>
-            <select
-              id={`${base}-status`}
-              value={item.status}
-              disabled={!hydrated || busy}
-              onChange={(e) => save({ status: e.currentTarget.value as SavedStatus })}
-              class={`mt-1 ${ROW_INPUT}`}
-            >
-              {STATUSES.map((status) => <option key={status} value={status}>{STATUS_LABELS[status]}</option>)}
-            </select>
-          </div>
-          <button type="button" disabled={!hydrated || busy} onClick={() => onRemove(item)} class={SECONDARY_BUTTON}>
-            Remove<span class="sr-only">{` ${row.title}`}</span>
-          </button>
-        </div>
-      </div>
+    <li
+      id={base}
+      class="scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]"
+    >
       <form
-        class="mt-3 flex flex-wrap items-end gap-2"
+        method="post"
+        action="/me/tracker"
         onSubmit={(e) => {
           e.preventDefault();
-          save({ note });
+          const intent = (e.submitter as HTMLButtonElement | null)?.value;
+          if (intent === "remove") onRemove(item);
+          else save({ note });
         }}
       >
-        <div class="min-w-0 flex-1">
-          <label for={`${base}-note`} class="block text-xs font-medium text-slate-800">Note</label>
-          <textarea
-            id={`${base}-note`}
-            rows={2}
-            maxLength={NOTE_MAX}
-            value={note}
-            onInput={(e) => setNote(e.currentTarget.value)}
-            class={`mt-1 block w-full ${ROW_INPUT}`}
-          />
+        <input type="hidden" name="kind" value={item.kind} />
+        <input type="hidden" name="id" value={item.id} />
+        <div class="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <p class="text-xs font-medium uppercase tracking-wide text-slate-600">{KIND_LABELS[item.kind]}</p>
+            <h3 id={`${base}-title`} class="font-semibold text-slate-900">
+              {row.href ? <a href={row.href} class="hover:text-indigo-700 hover:underline">{row.title}</a> : row.title}
+            </h3>
+            {row.organization && <p class="text-sm text-slate-700">{row.organization}</p>}
+            {row.lastDay && (
+              <p class="mt-1 text-sm text-slate-700">
+                Last day <time datetime={row.lastDay}>{formatDate(row.lastDay)}</time>{" "}
+                <span
+                  class={row.warn ? "font-semibold text-amber-900" : row.closing === "Closed" ? "text-red-700" : ""}
+                >
+                  ({row.warn ? `⚠ ${row.closing}` : row.closing})
+                </span>
+              </p>
+            )}
+          </div>
+          <div class="flex flex-wrap items-end gap-2">
+            <div>
+              <label for={`${base}-status`} class="block text-xs font-medium text-slate-800">Status</label>
+              <select
+                id={`${base}-status`}
+                name="status"
+                value={item.status}
+                disabled={busy}
+                onChange={(e) => save({ status: e.currentTarget.value as SavedStatus })}
+                class={`mt-1 ${ROW_INPUT}`}
+              >
+                {STATUSES.map((status) => <option key={status} value={status}>{STATUS_LABELS[status]}</option>)}
+              </select>
+            </div>
+            <button type="submit" name="intent" value="remove" disabled={busy} class={SECONDARY_BUTTON}>
+              Remove<span class="sr-only">{` ${row.title}`}</span>
+            </button>
+          </div>
         </div>
-        <button type="submit" disabled={!hydrated || busy || note === item.note} class={SECONDARY_BUTTON}>
-          Save note<span class="sr-only">{` for ${row.title}`}</span>
-        </button>
+        <div class="mt-3 flex flex-wrap items-end gap-2">
+          <div class="min-w-0 flex-1">
+            <label for={`${base}-note`} class="block text-xs font-medium text-slate-800">Note</label>
+            <textarea
+              id={`${base}-note`}
+              name="note"
+              rows={2}
+              maxLength={NOTE_MAX}
+              value={note}
+              onInput={(e) => setNote(e.currentTarget.value)}
+              class={`mt-1 block w-full ${ROW_INPUT}`}
+            />
+          </div>
+          <button
+            type="submit"
+            name="intent"
+            value="update"
+            disabled={busy || (hydrated && note === item.note)}
+            class={SECONDARY_BUTTON}
+          >
+            {hydrated ? "Save note" : "Save"}
+            <span class="sr-only">{` for ${row.title}`}</span>
+          </button>
+        </div>
       </form>
     </li>
   );

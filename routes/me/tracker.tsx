@@ -3,35 +3,91 @@
  * the organization's messages (withdraw and stipend report as plain forms; docs/decisions.md, Applications, "The
  * tracker follows"), then their saved internships and opportunities by status, changeable in place
  * (docs/decisions.md, Student space). Guests are sent to sign in and back.
+ *
+ * `POST /me/tracker` is the tracker and every "Save" button without JavaScript (docs/decisions.md, Islands, "Forms
+ * work without JavaScript"): `intent=save` with `kind`, `id` and `save` (`1` saves, `0` removes) as
+ * `PUT`/`DELETE /api/me/saved/{kind}/{id}`; `intent=update` with `status` and `note`; `intent=remove`. Each answers
+ * 303 to the tracker, which says what was done (`?done=saved|removed|updated`); a refusal (400, 404) renders the
+ * tracker again with the sentence. A guest is sent to sign in.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
 import SavedTracker from "@/islands/SavedTracker.tsx";
 import { MyApplications } from "@/components/applications/MyApplications.tsx";
-import { listSaved, type SavedItem } from "@/lib/saved/saved.ts";
+import { isSavedKind, listSaved, SavedChangeSchema, type SavedItem, saveItem, unsaveItem } from "@/lib/saved/saved.ts";
 import { type MyApplication, myApplications } from "@/lib/applications/applications.ts";
+import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { fieldProblems } from "@/lib/field_messages.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
-/** The applications sent here, the saved items, and the time the page was made (ms). */
+/** Writes fall under the per-person limit `saved` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "saved" };
+
+/** The applications sent here, the saved items, the time the page was made (ms), and why a plain submit was refused. */
 interface Data {
   applications: MyApplication[];
   items: SavedItem[];
   now: number;
+  error?: string;
+}
+
+/** What `?done=` reports, in words. */
+const DONE: Record<string, string> = {
+  saved: "Saved to your tracker.",
+  removed: "Removed from your tracker.",
+  updated: "Your changes are saved.",
+};
+
+const FIELDS = ["intent", "kind", "id", "save", "status", "note"] as const;
+
+/** The page's data for `userId`. */
+async function trackerOf(kv: Deno.Kv, userId: string): Promise<Data> {
+  const [applications, items] = await Promise.all([
+    myApplications(kv, { userId }),
+    listSaved(kv, userId, {}),
+  ]);
+  return { applications, items, now: Date.now() };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    const { kv } = ctx.state.services;
-    const [applications, items] = await Promise.all([
-      myApplications(kv, { userId: ctx.state.user.id }),
-      listSaved(kv, ctx.state.user.id, {}),
-    ]);
-    return ctx.render({ applications, items, now: Date.now() });
+    return ctx.render(await trackerOf(ctx.state.services.kv, ctx.state.user.id));
+  },
+  async POST(req, ctx) {
+    const { user, services: { kv } } = ctx.state;
+    if (!user) return seeOther(`/sign-in?${new URLSearchParams({ callbackURL: "/me/tracker" })}`);
+    const form = await readFormFields(req, FIELDS);
+    if (!isSavedKind(form.kind)) throw new NotFoundError("Not found");
+    const ref = { userId: user.id, kind: form.kind, id: form.id };
+    const again = async (status: number, error: string) =>
+      ctx.render({ ...await trackerOf(kv, user.id), error }, { status });
+    try {
+      if (form.intent === "remove" || (form.intent === "save" && form.save === "0")) {
+        await unsaveItem(kv, ref);
+        return seeOther("/me/tracker?done=removed");
+      }
+      if (form.intent === "save") {
+        await saveItem(kv, { ...ref, change: { note: undefined } });
+        return seeOther(`/me/tracker?done=saved#tracker-${form.kind}-${form.id}`);
+      }
+      const change = SavedChangeSchema.safeParse({ status: form.status || undefined, note: form.note });
+      if (!change.success) return again(400, fieldProblems(change.error.issues)[0]?.message ?? "Check the fields.");
+      await saveItem(kv, { ...ref, change: change.data });
+      return seeOther(`/me/tracker?done=updated#tracker-${form.kind}-${form.id}`);
+    } catch (error) {
+      if (error instanceof DomainError) return again(errorResponse(error).status, error.message);
+      throw error;
+    }
   },
 });
 
 export default define.page<Data>(function TrackerPage({ data, url }) {
+  const done = DONE[url.searchParams.get("done") ?? ""];
   return (
     <section aria-labelledby="page-title">
       <PageHead title="My applications" />
@@ -43,6 +99,11 @@ export default define.page<Data>(function TrackerPage({ data, url }) {
       <MyApplications applications={data.applications} now={data.now} changed={url.searchParams.get("changed")} />
       <h2 class="mt-8 text-xl font-semibold text-slate-900">Saved</h2>
       <p class="mt-1 text-sm text-slate-700">Change a status or a note and it is saved at once.</p>
+      {(data.error || done) && (
+        <div class="mt-4">
+          {data.error ? <Notice kind="error">{data.error}</Notice> : <Notice kind="success">{done}</Notice>}
+        </div>
+      )}
       <div class="mt-4">
         <SavedTracker items={data.items} />
       </div>

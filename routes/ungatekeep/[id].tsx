@@ -4,10 +4,17 @@
  * docs/decisions.md, Comments and reactions).
  * A draft, a post scheduled later or an unknown id is the 404 page (admins see drafts and
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
- * post beyond the preview is sent to sign in and back.
+ * post beyond the preview is sent to sign in and back. `?replyTo={commentId}` opens the reply form of that comment
+ * (the "Reply" link without JavaScript).
+ *
+ * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
+ * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
+ * `POST /api/ungatekeep/{id}/comments` does (303 to it), a refusal renders the page again (400, 403, 404, 429) with
+ * the sentence and the text kept; `intent=react` with `type` and `on` (`1` gives, `0` takes back) reacts as
+ * `PUT`/`DELETE /api/ungatekeep/{id}/reactions/{type}` (303 back to the reactions). A guest is sent to sign in.
  */
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
-import { define } from "@/lib/platform/define.ts";
+import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
@@ -19,30 +26,86 @@ import { postArticle, postImages } from "@/lib/seo/json_ld.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { type CommentPage, listComments } from "@/lib/comments/comments.ts";
 import { canComment, canModerate } from "@/lib/comments/policy.ts";
-import PostDiscussion from "@/islands/PostDiscussion.tsx";
+import PostDiscussion, { type CommentDraft } from "@/islands/PostDiscussion.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { DomainError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { fieldProblems } from "@/lib/field_messages.ts";
+import { CommentCreateSchema, createComment } from "@/lib/comments/comments.ts";
+import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
+import { react } from "@/lib/comments/reactions.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+
+/** The page's writes fall under the per-person limit `reactions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "reactions" };
 
 interface Data {
   post: PostView;
   /** The first page of comments; null for a draft or scheduled post (an admin's preview). */
   discussion: CommentPage | null;
+  /** What a refused plain HTML comment left: its text, the comment it replied to, and why. */
+  draft?: CommentDraft;
 }
+
+/** The post `id` as `state`'s viewer reads it, with the first page of its comments (none for a preview). */
+async function postWithDiscussion(state: RouteContext["state"], id: string): Promise<Data> {
+  const { kv } = state.services;
+  const { user } = state;
+  const post = canManagePosts(user) ? await getPostForAdmin(kv, id, user) : await getPost(kv, { id, viewer: user });
+  const discussion = isLive(post)
+    ? await listComments(kv, { postId: post.id, viewer: user, query: { limit: 20, offset: 0 } })
+    : null;
+  return { post, discussion };
+}
+
+const FIELDS = ["intent", "content", "parentId", "type", "on"] as const;
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const { kv } = ctx.state.services;
-    const { user } = ctx.state;
-    const post = canManagePosts(user)
-      ? await getPostForAdmin(kv, ctx.params.id, user)
-      : await getPost(kv, { id: ctx.params.id, viewer: user });
-    const discussion = isLive(post)
-      ? await listComments(kv, { postId: post.id, viewer: user, query: { limit: 20, offset: 0 } })
-      : null;
-    return ctx.render({ post, discussion });
+    return ctx.render(await postWithDiscussion(ctx.state, ctx.params.id));
+  },
+  async POST(req, ctx) {
+    const { state } = ctx;
+    const here = `/ungatekeep/${encodeURIComponent(ctx.params.id)}`;
+    if (!state.user) return seeOther(`/sign-in?${new URLSearchParams({ callbackURL: here })}`);
+    const user = state.user;
+    const { kv } = state.services;
+    const form = await readFormFields(req, FIELDS);
+    if (form.intent === "react") {
+      const type = ReactionTypeSchema.safeParse(form.type);
+      if (!type.success) throw new NotFoundError("Unknown reaction type");
+      await react(kv, { postId: ctx.params.id, user, type: type.data, on: form.on === "1" });
+      return seeOther(`${here}#reactions`);
+    }
+    const again = async (status: number, error: string) =>
+      ctx.render({
+        ...await postWithDiscussion(state, ctx.params.id),
+        draft: { content: form.content, parentId: form.parentId || null, error },
+      }, { status });
+    const input = CommentCreateSchema.safeParse({ content: form.content, parentId: form.parentId || undefined });
+    if (!input.success) return again(400, fieldProblems(input.error.issues)[0]?.message ?? "Check your comment.");
+    try {
+      const { comment, mailId } = await createComment(kv, {
+        postId: ctx.params.id,
+        author: user,
+        input: input.data,
+        appUrl: state.services.config.appUrl,
+      });
+      if (mailId) deliverSoon(state.services, mailId);
+      return seeOther(`${here}#comment-${comment.id}`);
+    } catch (error) {
+      if (error instanceof RateLimitedError) return again(429, error.message);
+      if (error instanceof DomainError && !(error instanceof NotFoundError && !form.parentId)) {
+        return again(errorResponse(error).status, error.message);
+      }
+      throw error;
+    }
   },
 });
 
-export default define.page<Data>(function PostPage({ data: { post, discussion }, state }) {
+export default define.page<Data>(function PostPage({ data: { post, discussion, draft }, state, url }) {
   const live = isLive(post);
   const { user } = state;
   return (
@@ -116,6 +179,8 @@ export default define.page<Data>(function PostPage({ data: { post, discussion },
           myReactions={post.myReactions ?? []}
           viewer={user ? { id: user.id, isAdmin: canModerate(user), canComment: canComment(user) } : null}
           signInHref={`/sign-in?callbackURL=${encodeURIComponent(`/ungatekeep/${post.id}`)}`}
+          replyTo={draft?.parentId ?? url.searchParams.get("replyTo")}
+          draft={draft}
         />
       )}
     </article>

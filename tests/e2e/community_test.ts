@@ -56,7 +56,7 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   assertEquals(await link.getAttribute("rel"), "nofollow ugc noopener");
   assertEquals(await r.locator('a[href^="javascript:"]').count(), 0);
 
-  await r.getByRole("button", { name: "Reply to Asha Rao" }).first().click();
+  await r.getByRole("link", { name: "Reply to Asha Rao" }).first().click();
   await r.getByLabel("Reply to Asha Rao").fill("Mostly DP, one graph question.");
   await r.getByRole("button", { name: "Post reply" }).click();
   const replies = r.getByRole("list", { name: "Replies" });

@@ -1,0 +1,99 @@
+/**
+ * A student on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"): the
+ * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back; "Save" on an
+ * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
+ * on a filtered list saves the alert.
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
+import { listComments } from "@/lib/comments/comments.ts";
+import { savedRecordsOf } from "@/lib/saved/saved.ts";
+import { listAlerts } from "@/lib/alerts/alerts.ts";
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
+
+Deno.test("without JavaScript a student reacts, comments and replies under a post", async () => {
+  await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
+  const post = await createPost(t, admin, { title: "How I got my first internship" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/ungatekeep/${post.id}`);
+
+  const helpful = page.getByRole("group", { name: "Reactions" }).getByRole("button", { name: /Helpful/ });
+  assertEquals(await helpful.getAttribute("aria-pressed"), "false");
+  await helpful.click();
+  await page.waitForURL((u) => u.hash === "#reactions");
+  assertEquals(await helpful.getAttribute("aria-pressed"), "true");
+  assertEquals((await helpful.innerText()).replace(/\s+/g, " ").trim(), "Helpful 1");
+
+  await page.getByLabel("Add a comment").fill("This helped me a lot, thank you.");
+  await page.getByRole("button", { name: "Post comment" }).click();
+  await page.waitForURL((u) => u.hash.startsWith("#comment-"));
+  await page.getByText("This helped me a lot, thank you.").waitFor();
+
+  await page.getByRole("link", { name: "Reply to Kavya Iyer" }).click();
+  await page.getByLabel("Reply to Kavya Iyer").fill("Adding one more tip: apply early.");
+  await assertAccessibleWithoutScript(page, "a post's reply form without JavaScript at 360 px");
+  await page.getByRole("button", { name: "Post reply" }).click();
+  await page.waitForURL((u) => u.hash.startsWith("#comment-") && !u.searchParams.has("replyTo"));
+  await page.getByRole("list", { name: "Replies" }).getByText("Adding one more tip: apply early.").waitFor();
+  const { comments } = await listComments(t.kv, { postId: post.id, viewer: null, query: { limit: 20, offset: 0 } });
+  assertEquals(comments.map((c) => [c.content, c.replies.map((r) => r.content)]), [
+    ["This helped me a lot, thank you.", ["Adding one more tip: apply early."]],
+  ]);
+  await assertAccessibleWithoutScript(page, "a post with its discussion without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript Save puts an internship on the tracker, where status, note and Remove work", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const [internship] = await addInternships(t, member, [{ title: "Robotics Intern" }]);
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+
+  await page.goto(`${t.origin}/internships/${internship.id}`);
+  await page.getByRole("button", { name: "Save Robotics Intern" }).click();
+  await page.waitForURL((u) => u.pathname === "/me/tracker" && u.searchParams.get("done") === "saved");
+  await page.getByText("Saved to your tracker.").waitFor();
+  assertEquals((await savedRecordsOf(t.kv, student.user.id)).map((r) => [r.id, r.status]), [[internship.id, "saved"]]);
+
+  const item = page.locator(`#tracker-internships-${internship.id}`);
+  await item.getByLabel("Status").selectOption("applied");
+  await item.getByLabel("Note").fill("Applied through the careers page.");
+  await item.getByRole("button", { name: "Save for Robotics Intern" }).click();
+  await page.getByText("Your changes are saved.").waitFor();
+  const [record] = await savedRecordsOf(t.kv, student.user.id);
+  assertEquals([record.status, record.note], ["applied", "Applied through the careers page."]);
+  await assertAccessibleWithoutScript(page, "the tracker without JavaScript at 360 px");
+
+  await page.locator(`#tracker-internships-${internship.id}`).getByRole("button", { name: "Remove Robotics Intern" })
+    .click();
+  await page.getByText("Removed from your tracker.").waitFor();
+  assertEquals(await savedRecordsOf(t.kv, student.user.id), []);
+});
+
+Deno.test("without JavaScript Alert me saves the filters shown as an alert", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/internships?search=data&location=Pune`);
+  await page.getByRole("button", { name: "Alert me about new matches" }).click();
+  await page.waitForURL((u) => u.pathname === "/me/alerts" && u.searchParams.has("created"));
+  await page.getByText("Alert saved: we will e-mail you new matches every morning.").waitFor();
+  const [alert] = await listAlerts(t.kv, student.user.id);
+  assertEquals([alert.kind, alert.query], ["internships", { location: "Pune", search: "data" }]);
+  await assertAccessibleWithoutScript(page, "/me/alerts after Alert me without JavaScript at 360 px");
+});
