@@ -31,19 +31,20 @@ import {
   listQueryString,
   NO_FILTERS,
   readListParams,
-  SORT_LABELS,
 } from "@/lib/browser/internship_query.ts";
 import type { InternshipPage } from "@/lib/internships/internships.ts";
+import type { InternshipSort } from "@/lib/internships/schema.ts";
 
 /**
- * Props: the parameters read from the URL, the first page of results, a note about ignored filters, and whether
- * someone is signed in (the cards' save buttons).
+ * Props: the parameters read from the URL, the first page of results, a note about ignored filters, whether
+ * someone is signed in (the cards' save buttons), and the sort menu's words in the page's language (`SORT_KEYS`).
  */
 export interface InternshipFiltersProps {
   params: ListParams;
   results: InternshipPage;
   notice?: string;
   signedIn: boolean;
+  sortLabels: Record<InternshipSort, string>;
 }
 
 /** Delay before typed filters apply, in milliseconds. */
@@ -83,7 +84,7 @@ function summary({ internships, pagination }: InternshipPage): string {
 }
 
 export default function InternshipFilters(
-  { params, results: initialResults, notice, signedIn }: InternshipFiltersProps,
+  { params, results: initialResults, notice, signedIn, sortLabels }: InternshipFiltersProps,
 ) {
   const [filters, setFilters] = useState<FilterValues>(params.filters);
   const [sort, setSort] = useState(params.sort);
@@ -393,8 +394,7 @@ export default function InternshipFilters(
                 onChange={(e) => reorder(e.currentTarget.value)}
                 class={`${ROW_INPUT} py-1.5`}
               >
-                {Object.entries(SORT_LABELS).map(([value, label]) => <option key={value} value={value}>{label}
-                </option>)}
+                {Object.entries(sortLabels).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
               </select>
             </div>
           </div>

@@ -36,12 +36,12 @@ export interface ListParams {
   limit: string;
 }
 
-/** The orders the list offers, as the sort menu names them (docs/decisions.md, Internships, "Sorting"). */
-export const SORT_LABELS: Record<InternshipSort, string> = {
-  newest: "Newest first",
-  deadline: "Deadline, soonest first",
-  stipend: "Stipend, highest first",
-};
+/** The orders the list offers, in the sort menu's order (docs/decisions.md, Internships, "Sorting"). */
+export const SORT_KEYS = {
+  newest: "internships.sort.newest",
+  deadline: "internships.sort.deadline",
+  stipend: "internships.sort.stipend",
+} as const satisfies Record<InternshipSort, string>;
 
 /** Filters that match everything. */
 export const NO_FILTERS: FilterValues = {

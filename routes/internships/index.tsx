@@ -13,7 +13,14 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { canPost } from "@/lib/internships/policy.ts";
 import { PostInternshipLink } from "@/components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "@/lib/internships/parse_query.ts";
-import { feedHref, hasFilters, listQueryString, NO_FILTERS, readListParams } from "@/lib/browser/internship_query.ts";
+import {
+  feedHref,
+  hasFilters,
+  listQueryString,
+  NO_FILTERS,
+  readListParams,
+  SORT_KEYS,
+} from "@/lib/browser/internship_query.ts";
 import InternshipFilters, { type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
@@ -26,7 +33,7 @@ import { useT } from "@/lib/i18n/context.ts";
 const FOR_YOU_COUNT = 4;
 
 /** The filter island's data, and the recommendations of a signed-in person (null for guests and admins). */
-type PageData = InternshipFiltersProps & { forYou: ForYouProps | null };
+type PageData = Omit<InternshipFiltersProps, "sortLabels"> & { forYou: ForYouProps | null };
 
 export const handler = define.handlers<PageData>({
   GET(_req, ctx) {
@@ -57,7 +64,7 @@ export const handler = define.handlers<PageData>({
  * The canonical path of a list page: the plain list for any filter (a filtered list is the list narrowed), else the
  * page at its offset.
  */
-function canonicalOf({ params, results }: InternshipFiltersProps): string {
+function canonicalOf({ params, results }: Pick<PageData, "params" | "results">): string {
   if (hasFilters(params.filters)) return "/internships";
   const query = listQueryString({
     filters: NO_FILTERS,
@@ -69,8 +76,13 @@ function canonicalOf({ params, results }: InternshipFiltersProps): string {
 }
 
 export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state, url }) {
-  const search = data.params.filters.search.trim();
   const t = useT();
+  const search = data.params.filters.search.trim();
+  const sortLabels = {
+    newest: t(SORT_KEYS.newest),
+    deadline: t(SORT_KEYS.deadline),
+    stipend: t(SORT_KEYS.stipend),
+  };
   return (
     <div>
       <PageHead
@@ -105,7 +117,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
         </div>
       )}
       <div class="mt-8">
-        <InternshipFilters {...data} />
+        <InternshipFilters {...data} sortLabels={sortLabels} />
       </div>
     </div>
   );
