@@ -22,7 +22,7 @@ Deno.test("a stipend with ₹ and commas and a link without https:// are taken a
   await openHydrated(page, `${t.origin}/internships/new`);
   await page.getByLabel("Title", { exact: true }).fill("Backend Engineering Intern");
   await page.getByLabel("Hiring organization").fill("Chai Systems");
-  await page.getByLabel("Application link").fill("chai.example.com/jobs/backend");
+  await page.getByLabel("Application link", { exact: true }).fill("chai.example.com/jobs/backend");
   await page.getByLabel("Monthly stipend (₹)").fill("₹15,000");
   await page.getByRole("button", { name: "Post internship" }).click();
   await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
