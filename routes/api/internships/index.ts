@@ -22,8 +22,10 @@ export const apiDocs = describeRoute({
   section: "Internships",
   GET: {
     summary: "Search internships",
-    description: "Active listings, newest first; closed ones (their deadline's day in India is past) only with " +
-      "`includeClosed=true`. `types` and `tags` are comma-separated (tags in any case), `location` matches part of " +
+    description: "Active listings, in the order `sort` names: `newest` (the default), `deadline` (the soonest " +
+      "first, listings without one last) or `stipend` (the highest first, unstated ones last); equal keys newest " +
+      "first. Closed ones (their deadline's day in India is past) only with `includeClosed=true`, after the open " +
+      'ones, newest first (docs/decisions.md, Internships, "Sorting"). `types` and `tags` are comma-separated (tags in any case), `location` matches part of ' +
       "the location, `minStipend` and `maxStipend` are monthly rupees (inclusive), `search` (or `q`) matches every " +
       "word in the title, description and organization; `verifiedOnly=true` keeps listings whose internship or " +
       "organization is verified, `paidOnly=true` those with a stipend of at least ₹1. `mine=true` lists the " +
