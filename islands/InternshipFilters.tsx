@@ -165,32 +165,32 @@ export default function InternshipFilters(
       ? null
       : { href: pageHref({ filters, sort, offset: String(offset), limit }), onClick: goToOffset(offset) };
 
+  /** Shows the first page of `nextFilters` in the order `nextSort`, with a new history entry. */
+  const apply = (nextFilters: FilterValues, nextSort: string) => {
+    setFilters(nextFilters);
+    setSort(nextSort);
+    load({ filters: nextFilters, sort: nextSort, offset: "", limit }, "push");
+  };
+
   const clear = (event: Event) => {
     event.preventDefault();
-    setFilters(NO_FILTERS);
-    load({ filters: NO_FILTERS, sort, offset: "", limit }, "push");
+    apply(NO_FILTERS, sort);
   };
 
-  /** Shows the results in another order, at once and from the first page. */
-  const reorder = (next: string) => {
-    setSort(next);
-    load({ filters, sort: next, offset: "", limit }, "push");
-  };
+  /**
+   * Hidden fields that carry the list's current query (as links write it) into a plain form submit: the parameters
+   * `names` when `keep`, else all but those.
+   */
+  const carry = (names: string[], keep: boolean) =>
+    [...new URLSearchParams(listQueryString({ filters, sort, offset: "", limit }))]
+      .filter(([name]) => names.includes(name) === keep)
+      .map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
 
-  /** Hidden fields that carry `names`' current values into a plain form submit (empty ones left out). */
-  const carry = (names: readonly (keyof FilterValues | "sort" | "limit")[]) =>
-    names.flatMap((name) => {
-      const value = name === "sort"
-        ? (sort === "newest" ? "" : sort)
-        : name === "limit"
-        ? (limit === String(DEFAULT_LIMIT) ? "" : limit)
-        : name === "types"
-        ? filters.types.join(",")
-        : typeof filters[name] === "boolean"
-        ? (filters[name] ? "true" : "")
-        : filters[name] as string;
-      return value ? [<input key={name} type="hidden" name={name} value={value} />] : [];
-    });
+  /** Applies both forms' values in place of a plain submit. */
+  const submit = (event: Event) => {
+    event.preventDefault();
+    apply(filters, sort);
+  };
 
   const { internships, pagination } = results;
   const pageSize = pagination.limit || DEFAULT_LIMIT;
@@ -204,6 +204,21 @@ export default function InternshipFilters(
     onInput: (e: Event) => change({ [name]: (e.currentTarget as HTMLInputElement).value }, name),
   });
 
+  /** A checkbox of the folded filters that applies at once. */
+  const flag = (name: "verifiedOnly" | "paidOnly" | "includeClosed", label: string) => (
+    <label class="flex items-center gap-2 text-slate-800">
+      <input
+        type="checkbox"
+        name={name}
+        value="true"
+        checked={filters[name]}
+        class="h-4 w-4 accent-indigo-700"
+        onChange={(e) => change({ [name]: e.currentTarget.checked }, null)}
+      />
+      {label}
+    </label>
+  );
+
   const active = activeFilterCount(filters);
 
   return (
@@ -215,24 +230,11 @@ export default function InternshipFilters(
         role="search"
         aria-label="Search internships"
         class="flex items-start gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          load({ filters, sort, offset: "", limit }, "push");
-        }}
+        onSubmit={submit}
       >
         <label for="filter-search" class="sr-only">Search</label>
-        <input type="search" placeholder="Search title, company or keyword" {...text("search")} />
-        {carry([
-          "types",
-          "tags",
-          "location",
-          "minStipend",
-          "maxStipend",
-          "verifiedOnly",
-          "paidOnly",
-          "includeClosed",
-          "limit",
-        ])}
+        <input type="search" placeholder="Title, company or keyword" {...text("search")} />
+        {carry(["search", "sort"], false)}
         <button
           type="submit"
           class="mt-1 shrink-0 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
@@ -266,12 +268,9 @@ export default function InternshipFilters(
               role="search"
               aria-label="Filter internships"
               class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-              onSubmit={(e) => {
-                e.preventDefault();
-                load({ filters, sort, offset: "", limit }, "push");
-              }}
+              onSubmit={submit}
             >
-              {carry(["search", "sort"])}
+              {carry(["search", "sort", "limit"], true)}
               <fieldset>
                 <legend class={LABEL}>Work type</legend>
                 <div class="mt-2 space-y-2">
@@ -322,42 +321,11 @@ export default function InternshipFilters(
               <fieldset>
                 <legend class={LABEL}>Trust</legend>
                 <div class="mt-2 space-y-2">
-                  <label class="flex items-center gap-2 text-slate-800">
-                    <input
-                      type="checkbox"
-                      name="verifiedOnly"
-                      value="true"
-                      checked={filters.verifiedOnly}
-                      class="h-4 w-4 accent-indigo-700"
-                      onChange={(e) => change({ verifiedOnly: e.currentTarget.checked }, null)}
-                    />
-                    Verified only
-                  </label>
-                  <label class="flex items-center gap-2 text-slate-800">
-                    <input
-                      type="checkbox"
-                      name="paidOnly"
-                      value="true"
-                      checked={filters.paidOnly}
-                      class="h-4 w-4 accent-indigo-700"
-                      onChange={(e) => change({ paidOnly: e.currentTarget.checked }, null)}
-                    />
-                    Paid only
-                  </label>
+                  {flag("verifiedOnly", "Verified only")}
+                  {flag("paidOnly", "Paid only")}
                 </div>
               </fieldset>
-              <label class="flex items-center gap-2 text-slate-800">
-                <input
-                  type="checkbox"
-                  name="includeClosed"
-                  value="true"
-                  checked={filters.includeClosed}
-                  class="h-4 w-4 accent-indigo-700"
-                  onChange={(e) => change({ includeClosed: e.currentTarget.checked }, null)}
-                />
-                Show closed internships
-              </label>
-              {carry(["limit"])}
+              {flag("includeClosed", "Show closed internships")}
               <div class="flex flex-wrap items-center gap-3">
                 <button
                   type="submit"
@@ -391,7 +359,7 @@ export default function InternshipFilters(
                 name="sort"
                 form="internship-search"
                 value={sort || "newest"}
-                onChange={(e) => reorder(e.currentTarget.value)}
+                onChange={(e) => apply(filters, e.currentTarget.value)}
                 class={`${ROW_INPUT} py-1.5`}
               >
                 {Object.entries(sortLabels).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
@@ -443,9 +411,10 @@ export default function InternshipFilters(
             position={pagePosition(null, pagination.offset, internships.length, pagination.total)}
             class="mt-6"
           />
-          <p class="mt-4 text-sm text-slate-700">
-            Follow new listings of this search:{" "}
-            <a href={feedHref(filters)} class="text-indigo-700 underline hover:text-indigo-900">RSS feed</a>
+          <p class="mt-4 text-sm">
+            <a href={feedHref(filters)} class="text-indigo-700 underline hover:text-indigo-900">
+              RSS feed of this search
+            </a>
           </p>
         </section>
       </div>
