@@ -21,7 +21,7 @@ import { INPUT, ROW_INPUT } from "@/lib/browser/styles.ts";
 import { type PageLink, Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
-import { showingInternships, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
+import { showingInternships } from "@/lib/browser/internship_format.ts";
 import {
   DEFAULT_LIMIT,
   feedHref,
@@ -33,35 +33,63 @@ import {
   readListParams,
 } from "@/lib/browser/internship_query.ts";
 import type { InternshipPage } from "@/lib/internships/internships.ts";
-import type { InternshipSort } from "@/lib/internships/schema.ts";
+import type { InternshipSort, InternshipType } from "@/lib/internships/schema.ts";
 
 /**
  * Props: the parameters read from the URL, the first page of results, a note about ignored filters, whether
- * someone is signed in (the cards' save buttons), and the sort menu's words in the page's language (`SORT_KEYS`).
+ * someone is signed in (the cards' save buttons), and the form's words in the page's language (`FILTER_WORDS`, the
+ * sort menu's `SORT_KEYS`, the work types), made from the catalogue on the server so the island carries no messages.
  */
 export interface InternshipFiltersProps {
   params: ListParams;
   results: InternshipPage;
   notice?: string;
   signedIn: boolean;
+  words: FilterWords;
   sortLabels: Record<InternshipSort, string>;
+  typeLabels: Record<InternshipType, string>;
 }
+
+/** The island's words, each the catalogue message `internships.filters.<word>`. */
+export const FILTER_WORDS = [
+  "search",
+  "searchForm",
+  "searchPlaceholder",
+  "filters",
+  "active",
+  "filterForm",
+  "types",
+  "tags",
+  "tagsHint",
+  "location",
+  "locationPlaceholder",
+  "stipend",
+  "minimum",
+  "maximum",
+  "minStipend",
+  "maxStipend",
+  "trust",
+  "verifiedOnly",
+  "paidOnly",
+  "includeClosed",
+  "apply",
+  "clear",
+  "results",
+  "sort",
+  "pastEnd",
+  "noMatch",
+  "firstPage",
+  "feed",
+  "invalid",
+] as const;
+
+/** The island's words by name. */
+export type FilterWords = Record<typeof FILTER_WORDS[number], string>;
 
 /** Delay before typed filters apply, in milliseconds. */
 const DEBOUNCE_MS = 300;
 
 const LABEL = "block text-sm font-medium text-slate-800";
-
-/** The filters' labels, for a sentence about one that is not valid. */
-const FILTER_LABELS = {
-  search: "Search",
-  types: "Work type",
-  tags: "Tags",
-  location: "Location",
-  minStipend: "Minimum stipend",
-  maxStipend: "Maximum stipend",
-  sort: "Sort",
-};
 
 function pageHref(params: ListParams): string {
   const query = listQueryString(params);
@@ -84,7 +112,7 @@ function summary({ internships, pagination }: InternshipPage): string {
 }
 
 export default function InternshipFilters(
-  { params, results: initialResults, notice, signedIn, sortLabels }: InternshipFiltersProps,
+  { params, results: initialResults, notice, signedIn, words, sortLabels, typeLabels }: InternshipFiltersProps,
 ) {
   const [filters, setFilters] = useState<FilterValues>(params.filters);
   const [sort, setSort] = useState(params.sort);
@@ -118,7 +146,7 @@ export default function InternshipFilters(
       setResults({ internships: res.data.internships, pagination: res.data.pagination });
       setError(undefined);
     } else {
-      setError(res.status === 400 ? `Some filters are not valid. ${failureText(res, FILTER_LABELS)}` : res.error);
+      setError(res.status === 400 ? `${words.invalid} ${failureText(res, words)}` : res.error);
     }
   };
 
@@ -205,7 +233,7 @@ export default function InternshipFilters(
   });
 
   /** A checkbox of the folded filters that applies at once. */
-  const flag = (name: "verifiedOnly" | "paidOnly" | "includeClosed", label: string) => (
+  const flag = (name: "verifiedOnly" | "paidOnly" | "includeClosed") => (
     <label class="flex items-center gap-2 text-slate-800">
       <input
         type="checkbox"
@@ -215,7 +243,7 @@ export default function InternshipFilters(
         class="h-4 w-4 accent-indigo-700"
         onChange={(e) => change({ [name]: e.currentTarget.checked }, null)}
       />
-      {label}
+      {words[name]}
     </label>
   );
 
@@ -228,18 +256,18 @@ export default function InternshipFilters(
         method="get"
         action="/internships"
         role="search"
-        aria-label="Search internships"
+        aria-label={words.searchForm}
         class="flex items-start gap-2"
         onSubmit={submit}
       >
-        <label for="filter-search" class="sr-only">Search</label>
-        <input type="search" placeholder="Title, company or keyword" {...text("search")} />
+        <label for="filter-search" class="sr-only">{words.search}</label>
+        <input type="search" placeholder={words.searchPlaceholder} {...text("search")} />
         {carry(["search", "sort"], false)}
         <button
           type="submit"
           class="mt-1 shrink-0 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
         >
-          Search
+          {words.search}
         </button>
       </form>
       <div class="grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-8">
@@ -247,10 +275,10 @@ export default function InternshipFilters(
           <details class="group lg:details-content:[content-visibility:visible]">
             <summary class="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm lg:pointer-events-none lg:cursor-default lg:rounded lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none [&::-webkit-details-marker]:hidden">
               <span class="flex items-center gap-2">
-                <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">Filters</h2>
+                <h2 id="filters-heading" class="text-lg font-semibold text-slate-900">{words.filters}</h2>
                 {active > 0 && (
                   <span class="rounded-full bg-indigo-50 px-2.5 py-0.5 text-sm font-medium text-indigo-800 ring-1 ring-inset ring-indigo-200">
-                    {active} active
+                    {active} {words.active}
                   </span>
                 )}
               </span>
@@ -266,15 +294,15 @@ export default function InternshipFilters(
               method="get"
               action="/internships"
               role="search"
-              aria-label="Filter internships"
+              aria-label={words.filterForm}
               class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
               onSubmit={submit}
             >
               {carry(["search", "sort", "limit"], true)}
               <fieldset>
-                <legend class={LABEL}>Work type</legend>
+                <legend class={LABEL}>{words.types}</legend>
                 <div class="mt-2 space-y-2">
-                  {Object.entries(TYPE_LABELS).map(([value, label]) => (
+                  {Object.entries(typeLabels).map(([value, label]) => (
                     <label key={value} class="flex items-center gap-2 text-slate-800">
                       <input
                         type="checkbox"
@@ -297,44 +325,44 @@ export default function InternshipFilters(
                 </div>
               </fieldset>
               <div>
-                <label for="filter-tags" class={LABEL}>Tags</label>
-                <p id="filter-tags-hint" class="text-sm text-slate-700">Comma-separated, e.g. react, design</p>
+                <label for="filter-tags" class={LABEL}>{words.tags}</label>
+                <p id="filter-tags-hint" class="text-sm text-slate-700">{words.tagsHint}</p>
                 <input type="text" aria-describedby="filter-tags-hint" {...text("tags")} />
               </div>
               <div>
-                <label for="filter-location" class={LABEL}>Location</label>
-                <input type="text" placeholder="e.g. Bengaluru" {...text("location")} />
+                <label for="filter-location" class={LABEL}>{words.location}</label>
+                <input type="text" placeholder={words.locationPlaceholder} {...text("location")} />
               </div>
               <fieldset>
-                <legend class={LABEL}>Monthly stipend (₹)</legend>
+                <legend class={LABEL}>{words.stipend}</legend>
                 <div class="mt-1 grid grid-cols-2 gap-3">
                   <div>
-                    <label for="filter-minStipend" class="text-sm text-slate-700">Minimum</label>
-                    <input type="text" inputMode="decimal" placeholder="e.g. 10,000" {...text("minStipend")} />
+                    <label for="filter-minStipend" class="text-sm text-slate-700">{words.minimum}</label>
+                    <input type="number" min="0" step="1" inputMode="numeric" {...text("minStipend")} />
                   </div>
                   <div>
-                    <label for="filter-maxStipend" class="text-sm text-slate-700">Maximum</label>
-                    <input type="text" inputMode="decimal" {...text("maxStipend")} />
+                    <label for="filter-maxStipend" class="text-sm text-slate-700">{words.maximum}</label>
+                    <input type="number" min="0" step="1" inputMode="numeric" {...text("maxStipend")} />
                   </div>
                 </div>
               </fieldset>
               <fieldset>
-                <legend class={LABEL}>Trust</legend>
+                <legend class={LABEL}>{words.trust}</legend>
                 <div class="mt-2 space-y-2">
-                  {flag("verifiedOnly", "Verified only")}
-                  {flag("paidOnly", "Paid only")}
+                  {flag("verifiedOnly")}
+                  {flag("paidOnly")}
                 </div>
               </fieldset>
-              {flag("includeClosed", "Show closed internships")}
+              {flag("includeClosed")}
               <div class="flex flex-wrap items-center gap-3">
                 <button
                   type="submit"
                   class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
                 >
-                  Apply filters
+                  {words.apply}
                 </button>
                 <a href="/internships" onClick={clear} class="text-indigo-700 underline hover:text-indigo-900">
-                  Clear filters
+                  {words.clear}
                 </a>
               </div>
             </form>
@@ -348,12 +376,12 @@ export default function InternshipFilters(
             tabIndex={-1}
             class="text-lg font-semibold text-slate-900 focus:outline-none"
           >
-            Results
+            {words.results}
           </h2>
           <div class="mt-1 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
             <p role="status" aria-live="polite" class="text-slate-700">{summary(results)}</p>
             <div class="flex items-center gap-2">
-              <label for="sort" class="text-sm font-medium text-slate-800">Sort</label>
+              <label for="sort" class="text-sm font-medium text-slate-800">{words.sort}</label>
               <select
                 id="sort"
                 name="sort"
@@ -384,9 +412,7 @@ export default function InternshipFilters(
             : (
               <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
                 <p class="font-medium text-slate-900">
-                  {pagination.total > 0
-                    ? "This page is past the end of the results."
-                    : "No internships match these filters."}
+                  {pagination.total > 0 ? words.pastEnd : words.noMatch}
                 </p>
                 {pagination.total > 0
                   ? (
@@ -395,12 +421,12 @@ export default function InternshipFilters(
                       onClick={goToOffset(0)}
                       class="mt-3 inline-block text-indigo-700 underline"
                     >
-                      Go to the first page
+                      {words.firstPage}
                     </a>
                   )
                   : hasFilters(filters) && (
                     <a href="/internships" onClick={clear} class="mt-3 inline-block text-indigo-700 underline">
-                      Clear filters
+                      {words.clear}
                     </a>
                   )}
               </div>
@@ -413,7 +439,7 @@ export default function InternshipFilters(
           />
           <p class="mt-4 text-sm">
             <a href={feedHref(filters)} class="text-indigo-700 underline hover:text-indigo-900">
-              RSS feed of this search
+              {words.feed}
             </a>
           </p>
         </section>

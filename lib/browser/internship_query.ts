@@ -6,7 +6,6 @@
  * `/api/internships?…`.
  */
 import type { InternshipSort } from "@/lib/internships/schema.ts";
-import { plainRupees } from "./input_formats.ts";
 
 /** Default page size of the listing (docs/api.md, Internships). */
 export const DEFAULT_LIMIT = 10;
@@ -72,8 +71,8 @@ export function readListParams(params: URLSearchParams): ListParams {
       types: [...new Set(types)],
       tags: first(params, "tags"),
       location: first(params, "location"),
-      minStipend: plainRupees(first(params, "minStipend")),
-      maxStipend: plainRupees(first(params, "maxStipend")),
+      minStipend: first(params, "minStipend"),
+      maxStipend: first(params, "maxStipend"),
       search: first(params, "search", "q"),
       includeClosed: params.getAll("includeClosed").includes("true"),
       verifiedOnly: params.getAll("verifiedOnly").includes("true"),
@@ -93,7 +92,7 @@ export function listQueryString({ filters, sort, offset, limit }: ListParams): s
   const params = new URLSearchParams();
   if (filters.types.length > 0) params.set("types", filters.types.join(","));
   for (const name of ["tags", "location", "minStipend", "maxStipend", "search"] as const) {
-    const value = name === "minStipend" || name === "maxStipend" ? plainRupees(filters[name]) : filters[name].trim();
+    const value = filters[name].trim();
     if (value) params.set(name, value);
   }
   if (filters.verifiedOnly) params.set("verifiedOnly", "true");

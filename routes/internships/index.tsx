@@ -21,7 +21,11 @@ import {
   readListParams,
   SORT_KEYS,
 } from "@/lib/browser/internship_query.ts";
-import InternshipFilters, { type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
+import InternshipFilters, {
+  FILTER_WORDS,
+  type FilterWords,
+  type InternshipFiltersProps,
+} from "@/islands/InternshipFilters.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
@@ -33,7 +37,7 @@ import { useT } from "@/lib/i18n/context.ts";
 const FOR_YOU_COUNT = 4;
 
 /** The filter island's data, and the recommendations of a signed-in person (null for guests and admins). */
-type PageData = Omit<InternshipFiltersProps, "sortLabels"> & { forYou: ForYouProps | null };
+type PageData = Omit<InternshipFiltersProps, "words" | "sortLabels" | "typeLabels"> & { forYou: ForYouProps | null };
 
 export const handler = define.handlers<PageData>({
   GET(_req, ctx) {
@@ -83,6 +87,14 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
     deadline: t(SORT_KEYS.deadline),
     stipend: t(SORT_KEYS.stipend),
   };
+  const typeLabels = {
+    remote: t("internships.type.remote"),
+    hybrid: t("internships.type.hybrid"),
+    onsite: t("internships.type.onsite"),
+  };
+  const words = Object.fromEntries(
+    FILTER_WORDS.map((word) => [word, t.dynamic(`internships.filters.${word}`)]),
+  ) as FilterWords;
   return (
     <div>
       <PageHead
@@ -117,7 +129,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
         </div>
       )}
       <div class="mt-8">
-        <InternshipFilters {...data} sortLabels={sortLabels} />
+        <InternshipFilters {...data} words={words} sortLabels={sortLabels} typeLabels={typeLabels} />
       </div>
     </div>
   );

@@ -7,7 +7,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { istToday } from "@/lib/dates.ts";
-import { createInternships, InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { InternshipCreateSchema } from "@/lib/internships/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 import { internshipBody } from "@/tests/fixtures/internships.ts";
 
 const day = (n: number) => istToday(new Date(Date.now() + n * 86_400_000));
