@@ -37,7 +37,7 @@ import type { InternshipSort, InternshipType } from "@/lib/internships/schema.ts
 
 /**
  * Props: the parameters read from the URL, the first page of results, a note about ignored filters, whether
- * someone is signed in (the cards' save buttons), and the form's words in the page's language (`FILTER_WORDS`, the
+ * someone is signed in (the cards' save buttons), and the form's words in the page's language (`FilterWords`, the
  * sort menu's `SORT_KEYS`, the work types), made from the catalogue on the server so the island carries no messages.
  */
 export interface InternshipFiltersProps {
@@ -50,41 +50,39 @@ export interface InternshipFiltersProps {
   typeLabels: Record<InternshipType, string>;
 }
 
-/** The island's words, each the catalogue message `internships.filters.<word>`. */
-export const FILTER_WORDS = [
-  "search",
-  "searchForm",
-  "searchPlaceholder",
-  "filters",
-  "active",
-  "filterForm",
-  "types",
-  "tags",
-  "tagsHint",
-  "location",
-  "locationPlaceholder",
-  "stipend",
-  "minimum",
-  "maximum",
-  "minStipend",
-  "maxStipend",
-  "trust",
-  "verifiedOnly",
-  "paidOnly",
-  "includeClosed",
-  "apply",
-  "clear",
-  "results",
-  "sort",
-  "pastEnd",
-  "noMatch",
-  "firstPage",
-  "feed",
-  "invalid",
-] as const;
-
-/** The island's words by name. */
-export type FilterWords = Record<typeof FILTER_WORDS[number], string>;
+/** The island's words by name, each the catalogue message `internships.filters.<name>`. */
+export type FilterWords = Record<
+  | "search"
+  | "searchForm"
+  | "searchPlaceholder"
+  | "filters"
+  | "active"
+  | "filterForm"
+  | "types"
+  | "tags"
+  | "tagsHint"
+  | "location"
+  | "locationPlaceholder"
+  | "stipend"
+  | "minimum"
+  | "maximum"
+  | "minStipend"
+  | "maxStipend"
+  | "trust"
+  | "verifiedOnly"
+  | "paidOnly"
+  | "includeClosed"
+  | "apply"
+  | "clear"
+  | "results"
+  | "sort"
+  | "pastEnd"
+  | "noMatch"
+  | "firstPage"
+  | "feed"
+  | "invalid",
+  string
+>;
 
 /** Delay before typed filters apply, in milliseconds. */
 const DEBOUNCE_MS = 300;

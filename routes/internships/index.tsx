@@ -21,17 +21,48 @@ import {
   readListParams,
   SORT_KEYS,
 } from "@/lib/browser/internship_query.ts";
-import InternshipFilters, {
-  FILTER_WORDS,
-  type FilterWords,
-  type InternshipFiltersProps,
-} from "@/islands/InternshipFilters.tsx";
+import InternshipFilters, { type FilterWords, type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 import AlertMe from "@/islands/AlertMe.tsx";
 import { useT } from "@/lib/i18n/context.ts";
+
+/** Every word of the filter island (a record, so \`deno check\` finds one missing). */
+const FILTER_WORDS = Object.keys(
+  {
+    search: true,
+    searchForm: true,
+    searchPlaceholder: true,
+    filters: true,
+    active: true,
+    filterForm: true,
+    types: true,
+    tags: true,
+    tagsHint: true,
+    location: true,
+    locationPlaceholder: true,
+    stipend: true,
+    minimum: true,
+    maximum: true,
+    minStipend: true,
+    maxStipend: true,
+    trust: true,
+    verifiedOnly: true,
+    paidOnly: true,
+    includeClosed: true,
+    apply: true,
+    clear: true,
+    results: true,
+    sort: true,
+    pastEnd: true,
+    noMatch: true,
+    firstPage: true,
+    feed: true,
+    invalid: true,
+  } satisfies Record<keyof FilterWords, true>,
+) as (keyof FilterWords)[];
 
 /** How many recommended internships the page shows above the list. */
 const FOR_YOU_COUNT = 4;
