@@ -9,16 +9,16 @@
  * form (`?replyTo=`; docs/decisions.md, Islands, "Forms work without JavaScript"); editing, deleting and "Show more
  * comments" need JavaScript.
  */
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type DiscussionStart, useDiscussion } from "@/lib/browser/use_discussion.ts";
+import { CommentText } from "@/components/ungatekeep/CommentText.tsx";
 import { reportHref } from "@/lib/browser/report_format.ts";
 import { formatDateTime } from "@/lib/dates.ts";
-import { COMMENT_LINK_REL, contentSegments } from "@/lib/comments/content.ts";
 import {
   COMMENT_EDIT_WINDOW_MS,
   COMMENT_MAX_LENGTH,
@@ -26,9 +26,7 @@ import {
   REACTION_TYPES,
   type ReactionType,
 } from "@/lib/comments/limits.ts";
-import type { CommentThread, CommentView, Pagination, ReactionCounts } from "@/lib/comments/schema.ts";
-import type { CommentPage } from "@/lib/comments/comments.ts";
-import type { ReactionsAnswer } from "@/lib/comments/reactions.ts";
+import type { CommentThread, CommentView } from "@/lib/comments/schema.ts";
 
 /** Who is looking: null for a guest. */
 export interface DiscussionViewer {
@@ -39,13 +37,7 @@ export interface DiscussionViewer {
 }
 
 /** Props: the post, the first page of its comments, its reaction counts and the viewer. */
-export interface PostDiscussionProps {
-  postId: string;
-  comments: CommentThread[];
-  pagination: Pagination;
-  reactions: ReactionCounts;
-  /** The viewer's reactions; empty for a guest. */
-  myReactions: ReactionType[];
+export interface PostDiscussionProps extends DiscussionStart {
   viewer: DiscussionViewer | null;
   /** Where "Sign in" goes (back to this post afterwards). */
   signInHref: string;
@@ -66,25 +58,6 @@ export interface CommentDraft {
 function authorName(comment: CommentView): string {
   if (comment.isDeleted) return "Deleted comment";
   return comment.user?.name ?? "Deleted user";
-}
-
-/** A comment's text as elements: text, links (`rel="nofollow ugc noopener"`) and line breaks. */
-function CommentText({ content }: { content: string }) {
-  return (
-    <p class="mt-1 whitespace-normal text-slate-800 [overflow-wrap:anywhere]">
-      {contentSegments(content).map((segment, i) => {
-        if ("br" in segment) return <br key={i} />;
-        if ("href" in segment) {
-          return (
-            <a key={i} href={segment.href} rel={COMMENT_LINK_REL} class="text-indigo-700 underline">
-              {segment.href}
-            </a>
-          );
-        }
-        return segment.text;
-      })}
-    </p>
-  );
 }
 
 /** The textarea form of a new comment, a reply or an edit; `action` and `parentId` make it a plain form too. */
@@ -141,10 +114,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const { postId, viewer, draft } = props;
   const action = `/ungatekeep/${encodeURIComponent(postId)}`;
   const hydrated = useHydrated();
-  const [threads, setThreads] = useState(props.comments);
-  const [pagination, setPagination] = useState(props.pagination);
-  const [reactions, setReactions] = useState(props.reactions);
-  const [mine, setMine] = useState(props.myReactions);
+  const { threads, pagination, reactions, mine, ...discussion } = useDiscussion(props);
   const [replyTo, setReplyTo] = useState<CommentView | null>(() => {
     if (!props.replyTo || !viewer?.canComment) return null;
     return props.comments.find((t) => t.id === props.replyTo) ??
@@ -155,7 +125,6 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState("");
   const [error, setError] = useState(draft?.error ?? "");
-  const loading = useRef(false);
 
   const fail = (text: string) => {
     setError(text);
@@ -163,31 +132,19 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   };
 
   const react = async (type: ReactionType) => {
-    const on = !mine.includes(type);
-    const res = await fetchJson<ReactionsAnswer>(
-      `/api/ungatekeep/${postId}/reactions/${type}`,
-      { method: on ? "PUT" : "DELETE" },
-    );
-    if (!res.ok) return fail(res.error);
-    setReactions(res.data.reactions);
-    setMine(res.data.mine);
-    setMessage(`${REACTION_LABELS[type].label} ${on ? "added" : "removed"}.`);
+    const done = await discussion.react(type);
+    if (!done.ok) return fail(done.error);
+    setMessage(`${REACTION_LABELS[type].label} ${done.on ? "added" : "removed"}.`);
   };
 
   const write = async (content: string, parentId?: string) => {
     setError("");
-    const res = await fetchJson<{ comment: CommentView }>(`/api/ungatekeep/${postId}/comments`, {
-      body: { content, parentId },
-    });
-    if (!res.ok) return fail(res.error);
-    const comment = res.data.comment;
-    if (comment.parentId) {
-      setThreads((all) => all.map((t) => t.id === comment.parentId ? { ...t, replies: [...t.replies, comment] } : t));
+    const done = await discussion.write(content, parentId);
+    if (!done.ok) return fail(done.error);
+    if (done.comment.parentId) {
       setReplyTo(null);
       setMessage("Reply posted.");
     } else {
-      setThreads((all) => [...all, { ...comment, replies: [] }]);
-      setPagination((p) => ({ ...p, total: p.total + 1 }));
       setMessage("Comment posted.");
     }
     return true;
@@ -195,14 +152,8 @@ export default function PostDiscussion(props: PostDiscussionProps) {
 
   const edit = async (comment: CommentView, content: string) => {
     setError("");
-    const res = await fetchJson<{ comment: CommentView }>(`/api/ungatekeep/comments/${comment.id}`, {
-      method: "PATCH",
-      body: { content },
-    });
-    if (!res.ok) return fail(res.error);
-    const next = res.data.comment;
-    const swap = (c: CommentView) => c.id === next.id ? { ...c, ...next } : c;
-    setThreads((all) => all.map((t) => ({ ...swap(t), replies: t.replies.map(swap) })));
+    const done = await discussion.edit(comment, content);
+    if (!done.ok) return fail(done.error);
     setEditing(null);
     setMessage("Comment updated.");
     return true;
@@ -211,32 +162,16 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const remove = async () => {
     if (!doomed) return;
     setDeleting(true);
-    const res = await fetchJson(`/api/ungatekeep/comments/${doomed.id}`, { method: "DELETE" });
+    const done = await discussion.remove(doomed);
     setDeleting(false);
     setDoomed(null);
-    if (!res.ok) return fail(`Not deleted: ${res.error}`);
-    setThreads((all) =>
-      all.flatMap((t) => {
-        if (t.id === doomed.id) {
-          return t.replies.length > 0 ? [{ ...t, isDeleted: true, content: "", user: null, replies: t.replies }] : [];
-        }
-        const replies = t.replies.filter((r) => r.id !== doomed.id);
-        return t.isDeleted && replies.length === 0 ? [] : [{ ...t, replies }];
-      })
-    );
+    if (!done.ok) return fail(`Not deleted: ${done.error}`);
     setMessage("Comment deleted.");
   };
 
   const loadMore = async () => {
-    if (loading.current) return;
-    loading.current = true;
-    const res = await fetchJson<CommentPage>(
-      `/api/ungatekeep/${postId}/comments?offset=${threads.length}`,
-    );
-    loading.current = false;
-    if (!res.ok) return fail(res.error);
-    setThreads((all) => [...all, ...res.data.comments.filter((c) => !all.some((t) => t.id === c.id))]);
-    setPagination(res.data.pagination);
+    const done = await discussion.loadMore();
+    if (!done.ok) fail(done.error);
   };
 
   const mayEdit = (c: CommentView) =>
