@@ -12,6 +12,13 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { sameOriginTarget } from "@/lib/browser/same_origin.ts";
+import { choiceLabel } from "@/lib/browser/choice_labels.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, MessageKey, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ONBOARDING_TEXT = ["profile.onboarding.", "profile.choice.", "common."] as const;
 
 /** The choice lists the wizard offers (from `lib/onboarding/onboarding.ts`). */
 export interface OnboardingChoices {
@@ -42,46 +49,61 @@ type Errors = FieldErrors<Field>;
 type ListField = "opportunityInterests" | "domainPreferences" | "struggles";
 
 interface Step {
-  id: string;
-  title: string;
+  id: "persona" | "location" | "education" | "field" | "interests" | "domains" | "struggles";
   fields: Field[];
 }
 
 const STEPS: Step[] = [
-  { id: "persona", title: "About you", fields: ["persona"] },
-  { id: "location", title: "Location", fields: ["locationType", "locationValue"] },
-  { id: "education", title: "Education level", fields: ["educationLevel"] },
-  { id: "field", title: "Field of study", fields: ["fieldOfStudy", "fieldOther"] },
-  { id: "interests", title: "Opportunities", fields: ["opportunityInterests"] },
-  { id: "domains", title: "Domains", fields: ["domainPreferences"] },
-  { id: "struggles", title: "Challenges", fields: ["struggles"] },
+  { id: "persona", fields: ["persona"] },
+  { id: "location", fields: ["locationType", "locationValue"] },
+  { id: "education", fields: ["educationLevel"] },
+  { id: "field", fields: ["fieldOfStudy", "fieldOther"] },
+  { id: "interests", fields: ["opportunityInterests"] },
+  { id: "domains", fields: ["domainPreferences"] },
+  { id: "struggles", fields: ["struggles"] },
 ];
 const FIELDS = STEPS.flatMap((s) => s.fields);
 
-const capitalized = (value: string): Choice => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) });
-const plain = (value: string): Choice => ({ value, label: value });
+/** The title of a step. */
+const stepTitle = (step: Step): MessageKey => `profile.onboarding.step.${step.id}`;
 
-function checkStep(step: Step, a: OnboardingAnswers): Errors {
+function checkStep(t: Translate, step: Step, a: OnboardingAnswers): Errors {
   const errors: Errors = {};
-  if (step.id === "persona" && !a.persona) errors.persona = "Choose the option that describes you.";
+  if (step.id === "persona" && !a.persona) errors.persona = t("profile.onboarding.problem.persona");
   if (step.id === "location" && !a.locationValue.trim()) {
-    errors.locationValue = `Enter your ${a.locationType === "city" ? "city" : "state"}.`;
+    errors.locationValue = t(
+      a.locationType === "city" ? "profile.onboarding.problem.city" : "profile.onboarding.problem.state",
+    );
   }
-  if (step.id === "education" && !a.educationLevel) errors.educationLevel = "Choose your education level.";
+  if (step.id === "education" && !a.educationLevel) errors.educationLevel = t("profile.onboarding.problem.education");
   if (step.id === "field") {
-    if (!a.fieldOfStudy) errors.fieldOfStudy = "Choose your field of study.";
-    else if (a.fieldOfStudy === "Other" && !a.fieldOther.trim()) errors.fieldOther = "Name your field of study.";
+    if (!a.fieldOfStudy) errors.fieldOfStudy = t("profile.onboarding.problem.field");
+    else if (a.fieldOfStudy === "Other" && !a.fieldOther.trim()) {
+      errors.fieldOther = t("profile.onboarding.problem.fieldOther");
+    }
   }
   return errors;
 }
 
-export default function OnboardingWizard(
-  { choices, initial, callbackURL = null }: {
-    choices: OnboardingChoices;
-    initial: OnboardingAnswers;
-    callbackURL?: string | null;
-  },
-) {
+/** Props: the choice lists, the answers so far, the page to go on to, and the messages (`ONBOARDING_TEXT`). */
+interface OnboardingWizardProps {
+  choices: OnboardingChoices;
+  initial: OnboardingAnswers;
+  callbackURL?: string | null;
+  text: IslandText;
+}
+
+export default function OnboardingWizard({ text, ...props }: OnboardingWizardProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Wizard {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardProps, "text">) {
+  const t = useT();
+  const labelled = (value: string): Choice => ({ value, label: choiceLabel(t, value) });
   const [answers, setAnswers] = useState<OnboardingAnswers>(initial);
   const [stepIndex, setStepIndex] = useState(0);
   const { form, errors, setErrors, formError, setFormError, busy, showErrors, showFailure, send } = useFormSubmit(
@@ -109,7 +131,7 @@ export default function OnboardingWizard(
 
   const list = (field: ListField) => ({
     id: field,
-    hint: "Choose any number, or none.",
+    hint: t("profile.onboarding.anyNumber"),
     multiple: true,
     value: answers[field],
     error: errors[field],
@@ -135,19 +157,24 @@ export default function OnboardingWizard(
 
   const next = (event: Event) => {
     event.preventDefault();
-    if (showErrors(checkStep(step, answers))) return;
+    if (showErrors(checkStep(t, step, answers))) return;
     if (last) submit();
     else setStepIndex(stepIndex + 1);
   };
 
-  const locationLabel = answers.locationType === "city" ? "Your city" : "Your state";
+  const locationLabel = t(
+    answers.locationType === "city" ? "profile.onboarding.yourCity" : "profile.onboarding.yourState",
+  );
   return (
     <form ref={form} method="post" noValidate onSubmit={next} class="space-y-6">
       <div>
         <p class="text-sm font-medium text-slate-700">
-          Step {stepIndex + 1} of {answers.persona === "" ? "…" : steps.length}
+          {t("profile.onboarding.stepOf", {
+            step: stepIndex + 1,
+            count: answers.persona === "" ? "…" : t.number(steps.length),
+          })}
         </p>
-        <ol aria-label="Onboarding steps" class="mt-2 flex flex-wrap gap-2">
+        <ol aria-label={t("profile.onboarding.steps")} class="mt-2 flex flex-wrap gap-2">
           {steps.map((s, i) => (
             <li
               key={s.id}
@@ -160,27 +187,35 @@ export default function OnboardingWizard(
                   : "bg-slate-200 text-slate-800"
               }`}
             >
-              <span class="sr-only">{i < stepIndex ? "Done: " : i === stepIndex ? "Current: " : "Next: "}</span>
-              {s.title}
+              <span class="sr-only">
+                {t(
+                  i < stepIndex
+                    ? "profile.onboarding.done"
+                    : i === stepIndex
+                    ? "profile.onboarding.current"
+                    : "profile.onboarding.next",
+                )}
+              </span>
+              {t(stepTitle(s))}
             </li>
           ))}
         </ol>
       </div>
 
       <h2 ref={heading} tabIndex={-1} class="text-xl font-semibold text-slate-900 focus:outline-none">
-        {step.title}
+        {t(stepTitle(step))}
       </h2>
-      {formError && <Notice kind="error" title="We could not save your answers">{formError}</Notice>}
+      {formError && <Notice kind="error" title={t("profile.onboarding.errorTitle")}>{formError}</Notice>}
 
       {step.id === "persona" && (
         <ChoiceGroup
           id="persona"
-          label="Which describes you best?"
+          label={t("profile.onboarding.personaLabel")}
           multiple={false}
           columns={1}
           options={[
-            { value: "student", label: "I am a student looking for internships and opportunities" },
-            { value: "society", label: "I represent a student society or club" },
+            { value: "student", label: t("profile.onboarding.student") },
+            { value: "society", label: t("profile.onboarding.society") },
           ]}
           value={answers.persona ? [answers.persona] : []}
           error={errors.persona}
@@ -191,9 +226,12 @@ export default function OnboardingWizard(
         <div class="space-y-4">
           <ChoiceGroup
             id="locationType"
-            label="Do you want to give your city or your state?"
+            label={t("profile.onboarding.locationLabel")}
             multiple={false}
-            options={[{ value: "city", label: "City" }, { value: "state", label: "State" }]}
+            options={[
+              { value: "city", label: t("profile.onboarding.city") },
+              { value: "state", label: t("profile.onboarding.state") },
+            ]}
             value={[answers.locationType]}
             error={errors.locationType}
             onChange={(v) => v[0] && set("locationType", v[0] as OnboardingAnswers["locationType"])}
@@ -212,9 +250,9 @@ export default function OnboardingWizard(
       {step.id === "education" && (
         <ChoiceGroup
           id="educationLevel"
-          label="What is your current education level?"
+          label={t("profile.onboarding.educationLabel")}
           multiple={false}
-          options={choices.educationLevels.map(plain)}
+          options={choices.educationLevels.map(labelled)}
           value={answers.educationLevel ? [answers.educationLevel] : []}
           error={errors.educationLevel}
           onChange={(v) => set("educationLevel", v[0] ?? "")}
@@ -224,8 +262,8 @@ export default function OnboardingWizard(
         <div class="space-y-4">
           <SelectField
             id="fieldOfStudy"
-            label="What do you study?"
-            options={choices.fieldsOfStudy.map(plain)}
+            label={t("profile.onboarding.fieldLabel")}
+            options={choices.fieldsOfStudy.map(labelled)}
             value={answers.fieldOfStudy}
             error={errors.fieldOfStudy}
             onChange={(v) => set("fieldOfStudy", v)}
@@ -233,7 +271,7 @@ export default function OnboardingWizard(
           {answers.fieldOfStudy === "Other" && (
             <TextField
               id="fieldOther"
-              label="Your field of study"
+              label={t("profile.onboarding.fieldOther")}
               maxLength={choices.textMax}
               value={answers.fieldOther}
               error={errors.fieldOther}
@@ -245,23 +283,23 @@ export default function OnboardingWizard(
       {step.id === "interests" && (
         <ChoiceGroup
           {...list("opportunityInterests")}
-          label="Which opportunities interest you?"
+          label={t("profile.onboarding.interestsLabel")}
           columns={3}
-          options={choices.opportunityInterests.map(capitalized)}
+          options={choices.opportunityInterests.map(labelled)}
         />
       )}
       {step.id === "domains" && (
         <ChoiceGroup
           {...list("domainPreferences")}
-          label="Which domains would you like to work in?"
-          options={choices.domainPreferences.map(plain)}
+          label={t("profile.onboarding.domainsLabel")}
+          options={choices.domainPreferences.map(labelled)}
         />
       )}
       {step.id === "struggles" && (
         <ChoiceGroup
           {...list("struggles")}
-          label="What do you find hardest right now?"
-          options={choices.struggles.map(plain)}
+          label={t("profile.onboarding.strugglesLabel")}
+          options={choices.struggles.map(labelled)}
         />
       )}
 
@@ -277,11 +315,15 @@ export default function OnboardingWizard(
               }}
               class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 disabled:opacity-70"
             >
-              Back
+              {t("profile.onboarding.back")}
             </button>
           )
           : <span />}
-        <SubmitButton busy={busy} label={last ? "Finish" : "Next"} busyLabel="Saving…" />
+        <SubmitButton
+          busy={busy}
+          label={t(last ? "profile.onboarding.finish" : "profile.onboarding.nextStep")}
+          busyLabel={t("profile.onboarding.saving")}
+        />
       </div>
     </form>
   );

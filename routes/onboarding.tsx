@@ -7,9 +7,14 @@
  * instead of to the profile, and a user who is already onboarded goes there at once (docs/decisions.md, Auth).
  */
 import { define } from "@/lib/platform/define.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import OnboardingWizard, { type OnboardingAnswers, type OnboardingChoices } from "@/islands/OnboardingWizard.tsx";
+import OnboardingWizard, {
+  ONBOARDING_TEXT,
+  type OnboardingAnswers,
+  type OnboardingChoices,
+} from "@/islands/OnboardingWizard.tsx";
 import {
   DOMAIN_PREFERENCES,
   EDUCATION_LEVELS,
@@ -67,26 +72,30 @@ export const handler = define.handlers<Data>({
 
 export default define.page<Data>(function OnboardingPage({ data, url, state }) {
   const invalidToken = url.searchParams.get("error") === "INVALID_TOKEN";
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl">
-      <PageHead title={data.returning ? "Your onboarding answers" : "Get started"} />
+      <PageHead title={t(data.returning ? "profile.onboarding.page.answers" : "profile.onboarding.page.start")} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">
-        {data.returning ? "Your onboarding answers" : `Welcome, ${state.user?.name}`}
+        {data.returning
+          ? t("profile.onboarding.page.answers")
+          : t("profile.onboarding.page.welcome", { name: state.user?.name ?? "" })}
       </h1>
-      <p class="mt-2 text-slate-700">
-        A few questions help us show you the internships and opportunities that fit you.
-      </p>
+      <p class="mt-2 text-slate-700">{t("profile.onboarding.page.lead")}</p>
       {invalidToken && (
         <div class="mt-4">
-          <Notice kind="error" title="That verification link has expired or was already used">
-            {state.user?.emailVerified
-              ? "Your e-mail is already verified, so there is nothing more to do with it."
-              : "Sign out and sign in again to get a new link."}
+          <Notice kind="error" title={t("profile.onboarding.page.invalidTitle")}>
+            {t(state.user?.emailVerified ? "profile.onboarding.page.verified" : "profile.onboarding.page.signAgain")}
           </Notice>
         </div>
       )}
       <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <OnboardingWizard choices={CHOICES} initial={data.initial} callbackURL={data.callbackURL} />
+        <OnboardingWizard
+          choices={CHOICES}
+          initial={data.initial}
+          callbackURL={data.callbackURL}
+          text={t.island(ONBOARDING_TEXT)}
+        />
       </div>
     </section>
   );

@@ -8,6 +8,14 @@ import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messagefor
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { CATALOGUES, type MessageKey, translatorFor } from "./catalogue.ts";
 import { NOTIFICATION_TYPES } from "@/lib/notifications/types.ts";
+import { choiceKey } from "@/lib/browser/choice_labels.ts";
+import {
+  DOMAIN_PREFERENCES,
+  EDUCATION_LEVELS,
+  FIELDS_OF_STUDY,
+  OPPORTUNITY_INTERESTS,
+  STRUGGLES,
+} from "@/lib/onboarding/onboarding.ts";
 
 /** Messages that read the same in both languages on purpose: names, and English terms a Hindi page keeps. */
 const SAME_IN_BOTH = new Set<MessageKey>([
@@ -95,5 +103,21 @@ Deno.test("every notification type has its name and description for the settings
       const t = translatorFor(lang);
       assert(t.has(`notifications.type.${type}`) && t.has(`notifications.typeHint.${type}`), `${lang} ${type}`);
     }
+  }
+});
+
+Deno.test("every onboarding and profile choice has its words, the English one reading as the value", () => {
+  const en = translatorFor("en");
+  const values = [
+    ...EDUCATION_LEVELS,
+    ...FIELDS_OF_STUDY,
+    ...OPPORTUNITY_INTERESTS,
+    ...DOMAIN_PREFERENCES,
+    ...STRUGGLES,
+  ];
+  for (const value of values) {
+    assert(en.has(choiceKey(value)), value);
+    assertEquals(en.dynamic(choiceKey(value)).toLowerCase(), value.toLowerCase());
+    assert(/[\u0900-\u097F]/.test(translatorFor("hi").dynamic(choiceKey(value))), `${value} in Devanagari`);
   }
 });

@@ -207,3 +207,14 @@ Deno.test("/opportunities, /toolkits and /check-inbox in Hindi", async () => {
   const inbox = await page(t, "/check-inbox?lang=hi&email=asha%40example.com");
   assertMatch(inbox.html, /हमने <strong[^>]*>asha@example.com<\/strong> पर वेरिफ़िकेशन लिंक भेजा है।/);
 });
+
+Deno.test("onboarding in Hindi: the page, the wizard's first step and the choices", async () => {
+  await using t = await createTestApp();
+  const person = await createTestUser(t);
+  const { html } = await page(t, "/onboarding?lang=hi", person.cookie);
+  for (const words of [`स्वागत है, ${person.user.name}`, "आपके बारे में", "… में से स्टेप 1", "आगे"]) {
+    assert(html.includes(words), words);
+  }
+  assert(html.includes("मैं छात्र/छात्रा हूँ"), "the persona choice in Hindi");
+  assert(!html.includes("Which describes you best?"), "no English question");
+});
