@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 interface Property {
   name: string;
@@ -45,20 +46,16 @@ Deno.test("the calendar file is one valid all-day event whose text fields round-
   const title = "Hack, Build; Ship \\ Repeat — हैकाथॉन";
   const description = "Line one, with commas; and semicolons.\nLine two: \\backslash\\ and a long tail " +
     "x".repeat(120);
-  const res = await t.json("POST", "/api/opportunities", {
-    body: {
-      title,
-      description,
-      location: "IIT Bombay, Powai; Mumbai",
-      type: "hackathon",
-      startDate: "2099-12-30",
-      endDate: "2099-12-31",
-      link: "https://hack.example.com/register",
-      organizer: "Tech, Inc.",
-    },
-    headers: member.headers,
+  const opportunity = await submitOpportunity(t, member, {
+    title,
+    description,
+    location: "IIT Bombay, Powai; Mumbai",
+    type: "hackathon",
+    startDate: "2099-12-30",
+    endDate: "2099-12-31",
+    link: "https://hack.example.com/register",
+    organizer: "Tech, Inc.",
   });
-  const { opportunity } = await res.json();
 
   const file = await t.fetch(`/opportunities/${opportunity.id}/calendar.ics`);
   assertEquals(file.status, 200);
@@ -95,16 +92,12 @@ Deno.test("the calendar file follows the page's read rule: an unpublished one on
   await using t = await createTestApp();
   const user = await createTestUser(t);
   const other = await createTestUser(t);
-  const res = await t.json("POST", "/api/opportunities", {
-    body: {
-      title: "Pending Ideathon",
-      type: "ideathon",
-      startDate: "2099-01-01",
-      endDate: "2099-01-01",
-    },
-    headers: user.headers,
+  const opportunity = await submitOpportunity(t, user, {
+    title: "Pending Ideathon",
+    type: "ideathon",
+    startDate: "2099-01-01",
+    endDate: "2099-01-01",
   });
-  const { opportunity } = await res.json();
   const path = `/opportunities/${opportunity.id}/calendar.ics`;
   assertEquals((await t.fetch(path)).status, 404);
   assertEquals((await t.fetch(path, { headers: other.headers })).status, 404);

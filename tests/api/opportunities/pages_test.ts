@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 const BASE = { startDate: "2099-03-01", endDate: "2099-03-02" };
 
@@ -12,8 +13,7 @@ Deno.test("/opportunities keeps the type and search filters when the offset is n
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
   for (const [title, type] of [["Seed Grant", "grant"], ["Code Sprint", "hackathon"]]) {
-    const res = await t.json("POST", "/api/opportunities", { body: { ...BASE, title, type }, headers: member.headers });
-    assertEquals(res.status, 201);
+    await submitOpportunity(t, member, { ...BASE, title, type });
   }
   for (const query of ["type=grant", "type=grant&offset=abc", "type=grant&offset=-5", "search=seed&offset=1e3"]) {
     const res = await t.fetch(`/opportunities?${query}`);
@@ -32,11 +32,7 @@ Deno.test("guests are sent to sign in from the submit form and My submissions; u
   }
   const user = await createTestUser(t);
   const other = await createTestUser(t);
-  const res = await t.json("POST", "/api/opportunities", {
-    body: { ...BASE, title: "Pending", type: "ideathon" },
-    headers: user.headers,
-  });
-  const { opportunity } = await res.json();
+  const opportunity = await submitOpportunity(t, user, { ...BASE, title: "Pending", type: "ideathon" });
   const path = `/opportunities/${opportunity.id}`;
   assertEquals((await t.fetch(path)).status, 404);
   assertEquals((await t.fetch(path, { headers: other.headers })).status, 404);

@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 const HACKATHON = {
   title: "Campus Hack",
@@ -25,7 +26,7 @@ Deno.test("a rejection's reason reaches the submitter, who edits and resubmits; 
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
   const other = await createTestUser(t, "user");
-  const { id } = (await call(t, student, "POST", "/api/opportunities", HACKATHON)).body.opportunity;
+  const { id } = await submitOpportunity(t, student, HACKATHON);
 
   const reason = "Add the organizer and a link to the official page.";
   const rejected = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "reject", reason });
@@ -68,7 +69,7 @@ Deno.test("reject without a reason still works; a reason over 1,000 characters i
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
-  const { id } = (await call(t, student, "POST", "/api/opportunities", HACKATHON)).body.opportunity;
+  const { id } = await submitOpportunity(t, student, HACKATHON);
   const long = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, {
     action: "reject",
     reason: "x".repeat(1001),
@@ -88,7 +89,7 @@ Deno.test("a submission moderation rejected for good cannot be resubmitted", asy
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
   const paying = { ...HACKATHON, description: "Pay a registration fee of Rs 500 to take part." };
-  const { id, moderation } = (await call(t, student, "POST", "/api/opportunities", paying)).body.opportunity;
+  const { id, moderation } = await submitOpportunity(t, student, paying);
   assertEquals(moderation.status, "held");
   const decided = await call(t, admin, "POST", `/api/admin/moderation/opportunities/${id}`, {
     decision: "reject",

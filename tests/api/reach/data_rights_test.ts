@@ -24,6 +24,7 @@ import { istToday } from "@/lib/dates.ts";
 import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
 import { uploadResume } from "@/tests/fixtures/resumes.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -103,18 +104,7 @@ async function buildPerson(t: TestApp): Promise<Person> {
   const claimLink = t.mails.at(-1)!.link!;
   const claimed = await t.fetch(new URL(claimLink).pathname);
   assertEquals([claimed.status, (await claimed.text()).includes("Example Labs is verified")], [200, true]);
-  const { opportunity } = await ok(
-    t.json("POST", "/api/opportunities", {
-      body: {
-        title: "Asha's Hack",
-        type: "hackathon",
-        startDate: "2099-01-01",
-        endDate: "2099-01-02",
-      },
-      headers: me.headers,
-    }),
-    201,
-  );
+  const opportunity = await submitOpportunity(t, me, "Asha's Hack");
   for (const action of ["reject", "approve"]) {
     await ok(t.json("PATCH", `/api/admin/opportunities/${opportunity.id}`, { body: { action }, headers: me.headers }));
   }

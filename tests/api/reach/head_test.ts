@@ -11,6 +11,7 @@ import { createPost } from "@/tests/fixtures/posts.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
 import { htmlDocument, jsonLdOf, metaContent } from "@/tests/fixtures/html.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
@@ -154,20 +155,16 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
   const member = await createTestUser(t, "member", { name: "Meera Member" });
   const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
 
-  const res = await t.json("POST", "/api/opportunities", {
-    body: {
-      title: "Smart Hack",
-      description: "36 hours of building.",
-      location: "Bengaluru",
-      type: "hackathon",
-      startDate: "2099-03-01",
-      endDate: "2099-03-02",
-      link: "https://hack.example.org",
-      organizer: "AICTE",
-    },
-    headers: member.headers,
+  const opportunity = await submitOpportunity(t, member, {
+    title: "Smart Hack",
+    description: "36 hours of building.",
+    location: "Bengaluru",
+    type: "hackathon",
+    startDate: "2099-03-01",
+    endDate: "2099-03-02",
+    link: "https://hack.example.org",
+    organizer: "AICTE",
   });
-  const { opportunity } = await res.json();
   const document = await page(t, `/opportunities/${opportunity.id}`);
   assertShareTags(document, t, `/opportunities/${opportunity.id}`, "Smart Hack");
   assertEquals(jsonLdOf(document), [{
@@ -187,17 +184,13 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
     organizer: { "@type": "Organization", name: "AICTE", url: "https://hack.example.org" },
     url: `${t.origin}/opportunities/${opportunity.id}`,
   }]);
-  const online = await t.json("POST", "/api/opportunities", {
-    body: {
-      title: "Online Ideathon",
-      type: "ideathon",
-      location: "Online",
-      startDate: "2099-04-01",
-      endDate: "2099-04-01",
-    },
-    headers: member.headers,
-  });
-  const onlineId = (await online.json()).opportunity.id;
+  const onlineId = (await submitOpportunity(t, member, {
+    title: "Online Ideathon",
+    type: "ideathon",
+    location: "Online",
+    startDate: "2099-04-01",
+    endDate: "2099-04-01",
+  })).id;
   const [event] = jsonLdOf(await page(t, `/opportunities/${onlineId}`));
   assertEquals(event.eventAttendanceMode, "https://schema.org/OnlineEventAttendanceMode");
   assertEquals(event.location, { "@type": "VirtualLocation", url: `${t.origin}/opportunities/${onlineId}` });
