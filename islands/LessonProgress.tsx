@@ -1,12 +1,13 @@
 /**
  * The lesson viewer's progress (`POST /api/toolkits/{id}/progress`; docs/decisions.md, Toolkits and payments): a
  * progress bar over the toolkit's lessons and the "Mark as complete" toggle of the open lesson; marking it moves the
- * bar at once and offers the next lesson.
+ * bar at once and offers the next lesson. Without JavaScript (or before it arrives) the toggle is a plain form posting
+ * `completed` to the lesson's page, which records it and shows the page again (docs/decisions.md, Islands, "Forms work
+ * without JavaScript").
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
-import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { ProgressResult } from "@/lib/toolkits/learning.ts";
 
 /** Props: the lesson, whether it is complete, the toolkit's lesson ids that are, and where "next" goes. */
@@ -23,7 +24,6 @@ export interface LessonProgressProps {
 export default function LessonProgress(
   { toolkitId, itemId, lessonIds, completedItemIds, nextUrl, certificateUrl }: LessonProgressProps,
 ) {
-  const hydrated = useHydrated();
   const [completed, setCompleted] = useState(completedItemIds);
   const [certificate, setCertificate] = useState(certificateUrl);
   const [busy, setBusy] = useState(false);
@@ -63,11 +63,18 @@ export default function LessonProgress(
           <div class="h-full rounded-full bg-green-700 transition-all" style={{ width: `${percent}%` }} />
         </div>
       </div>
-      <div class="flex flex-wrap items-center gap-3">
+      <form
+        method="post"
+        class="flex flex-wrap items-center gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          toggle();
+        }}
+      >
+        <input type="hidden" name="completed" value={done ? "false" : "true"} />
         <button
-          type="button"
-          onClick={toggle}
-          disabled={!hydrated || busy}
+          type="submit"
+          disabled={busy}
           aria-pressed={done ? "true" : "false"}
           class={`rounded-md px-4 py-2 font-medium disabled:opacity-70 ${
             done
@@ -91,7 +98,7 @@ export default function LessonProgress(
             Certificate
           </a>
         )}
-      </div>
+      </form>
       {error && <Notice kind="error">{error}</Notice>}
     </div>
   );

@@ -2,7 +2,7 @@
  * A student on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"): the
  * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back; "Save" on an
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
- * on a filtered list saves the alert.
+ * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -12,6 +12,8 @@ import { addInternships } from "@/tests/fixtures/internships.ts";
 import { listComments } from "@/lib/comments/comments.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -96,4 +98,32 @@ Deno.test("without JavaScript Alert me saves the filters shown as an alert", asy
   const [alert] = await listAlerts(t.kv, student.user.id);
   assertEquals([alert.kind, alert.query], ["internships", { location: "Pune", search: "data" }]);
   await assertAccessibleWithoutScript(page, "/me/alerts after Alert me without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript a buyer marks a lesson complete and then not", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin");
+  const learner = await createTestUser(t, "user", { name: "Sara Khan" });
+  const { toolkit, lessons } = await addToolkitWithLessons({ t, admin }, { lessons: ["Joins", "Window functions"] });
+  await buy({ t, fake }, learner, toolkit.id);
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, learner);
+  const page = await context.newPage();
+  const lesson = `${t.origin}/toolkits/${toolkit.id}/learn/${lessons[0].id}`;
+  await page.goto(lesson);
+  const bar = page.getByRole("progressbar");
+  assertEquals(await bar.getAttribute("aria-valuenow"), "0");
+
+  await page.getByRole("button", { name: "Mark as complete" }).click();
+  await page.waitForURL(lesson);
+  assertEquals(await bar.getAttribute("aria-valuenow"), "50");
+  assertEquals(await page.getByRole("button", { name: "✓ Completed" }).getAttribute("aria-pressed"), "true");
+  await page.getByRole("link", { name: "Next lesson →" }).waitFor();
+  await assertAccessibleWithoutScript(page, "lesson marked complete");
+
+  await page.getByRole("button", { name: "✓ Completed" }).click();
+  await page.waitForURL(lesson);
+  assertEquals(await bar.getAttribute("aria-valuenow"), "0");
 });

@@ -5,6 +5,10 @@
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
  * progress bar with "Mark as complete" and "Keep offline"; for anyone else, a free preview ends with the way to buy
  * the whole toolkit.
+ *
+ * `POST` with `completed` (`true` or `false`) is "Mark as complete" without JavaScript: it records the lesson's
+ * progress as `POST /api/toolkits/{id}/progress` does and answers 303 to the lesson (docs/decisions.md, Islands,
+ * "Forms work without JavaScript"); a guest is sent to sign in.
  */
 import { certificateOf, certificatePath } from "@/lib/certificates/certificates.ts";
 import { define } from "@/lib/platform/define.ts";
@@ -17,8 +21,13 @@ import KeepOffline from "@/islands/KeepOffline.tsx";
 import { offlineLessons } from "@/lib/toolkits/offline.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
-import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
+import { recordProgress, type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canReadLesson } from "@/lib/toolkits/policy.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Writes fall under the per-person limit `progress` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "progress" };
 import type { ContentItem } from "@/lib/toolkits/schema.ts";
 
 interface LessonData extends ToolkitDetail {
@@ -45,6 +54,19 @@ export const handler = define.handlers<LessonData>({
     return ctx.render({ ...detail, item, index, certificateUrl }, {
       headers: { "content-security-policy": documentCsp(LESSON_CSP) },
     });
+  },
+  async POST(req, ctx) {
+    const { user, services: { kv } } = ctx.state;
+    const here = ctx.url.pathname;
+    if (!user) return seeOther(`/sign-in?${new URLSearchParams({ callbackURL: here })}`);
+    const { completed } = await readFormFields(req, ["completed"]);
+    await recordProgress(kv, {
+      toolkitId: ctx.params.id,
+      viewer: user,
+      contentItemId: ctx.params.itemId,
+      completed: completed === "true",
+    });
+    return seeOther(here);
   },
 });
 
