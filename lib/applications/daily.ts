@@ -76,23 +76,30 @@ export function dailyApplicantOps(
   return true;
 }
 
-/** Writes the day's count of applications to `internship` into its notice (see the module docstring). */
+/**
+ * Writes the day's count of applications to `internship` into its notice (see the module docstring). Applications
+ * that arrive together each revise the notice; one whose count was overtaken while it wrote (the count moved since
+ * it read it) writes again, so the last word is the latest count.
+ */
 export async function reviseDailyNotice(
   kv: Deno.Kv,
   { internship, now }: { internship: InternshipView; now: Date },
 ): Promise<void> {
   const day = istToday(now);
-  const [entry, count] = await kv.getMany<[DailyNotice, Deno.KvU64]>([
-    dailyKey(day, internship.id),
-    countKey(day, internship.id),
-  ]);
-  if (!entry.value) return;
-  await reviseNotification(kv, {
-    userId: entry.value.userId,
-    id: entry.value.notificationId,
-    ...noticeOf(Math.max(1, counterValue(count)), internship.title, entry.value.language),
-    now,
-  });
+  for (let round = 0; round < 10; round++) {
+    const [entry, count] = await kv.getMany<[DailyNotice, Deno.KvU64]>([
+      dailyKey(day, internship.id),
+      countKey(day, internship.id),
+    ]);
+    if (!entry.value) return;
+    await reviseNotification(kv, {
+      userId: entry.value.userId,
+      id: entry.value.notificationId,
+      ...noticeOf(Math.max(1, counterValue(count)), internship.title, entry.value.language),
+      now,
+    });
+    if ((await kv.get(countKey(day, internship.id))).versionstamp === count.versionstamp) return;
+  }
 }
 
 /** Removes the day counts of days before `before` (`YYYY-MM-DD`), in bounded writes. Returns how many went. */

@@ -18,7 +18,8 @@ function backoff(attempt: number): Promise<void> {
 
 /**
  * Runs `attempt` until it succeeds (returns true; false means it lost a race and wrote nothing), pausing a little more
- * after each failure, for at most `budgetMs` (ms).
+ * after each failure, for at most `budgetMs` (ms); a lost race is always tried again at least once, however long the
+ * first attempt took.
  * @throws BusyError naming `noun` ("your alerts") when the budget ran out (the attempts wrote nothing); what `attempt`
  *   throws (a refusal it decided on what it read, such as a limit reached, ends the retries).
  */
@@ -26,7 +27,7 @@ export async function retrying(attempt: () => Promise<boolean>, budgetMs: number
   const started = Date.now();
   for (let i = 1;; i++) {
     if (await attempt()) return;
-    if (Date.now() - started >= budgetMs) break;
+    if (i > 1 && Date.now() - started >= budgetMs) break;
     await backoff(i);
   }
   throw new BusyError(`Too many concurrent writes to ${noun}; nothing was written, try again`);

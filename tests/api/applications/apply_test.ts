@@ -278,12 +278,13 @@ Deno.test("the poster gets one new_applicant notification per internship per day
   assertEquals(first.title, "1 new applicant for Design Intern today");
   assertEquals(first.url, `/internships/${internship.id}/applicants`);
   await t.json("POST", "/api/me/notifications/read", { body: {}, headers: member.headers });
-  await Promise.all([applyTo(t, await applicant(t), internship), applyTo(t, await applicant(t), internship)]);
+  const together = await Promise.all(Array.from({ length: 6 }, () => applicant(t)));
+  await Promise.all(together.map((person) => applyTo(t, person, internship)));
   const after = await notices();
   assertEquals(after.length, 1, "never one per application");
   assertEquals([after[0].id, after[0].title, after[0].readAt], [
     first.id,
-    "3 new applicants for Design Intern today",
+    "7 new applicants for Design Intern today",
     null,
   ]);
   const other = await platformInternship(t, member, { title: "Other" });
