@@ -42,7 +42,10 @@ import {
   NO_RESUME_YET,
   NOT_FOUND,
   OWN_INTERNSHIP,
+  type PipelineQuery,
+  type PosterApplication,
   type StatusChange,
+  type StatusCounts,
   type StipendPaid,
   TAKES_LINK,
   UNKNOWN_QUESTION,
@@ -50,6 +53,7 @@ import {
   WAITING,
 } from "./schema.ts";
 import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
+import { pipelinePage } from "./pipeline.ts";
 
 export * from "./schema.ts";
 
@@ -327,6 +331,26 @@ export async function myApplications(
 export async function appliedOn(kv: Deno.Kv, userId: string): Promise<Record<string, string>> {
   const entries = await personEntries(kv, userId);
   return Object.fromEntries(entries.map(({ internshipId, entry }) => [internshipId, entry.createdAt]));
+}
+
+/**
+ * The poster's list of internship `internshipId` for `actor` (docs/decisions.md, Applications, "The poster's list"):
+ * the counts per status and one page of `query` (see `pipeline.ts`), each application with its applicant as the poster
+ * sees them.
+ * @throws NotFoundError for an unknown internship and for anyone but its poster.
+ */
+export async function posterApplications(
+  kv: Deno.Kv,
+  { internshipId, actor, query }: { internshipId: string; actor: User; query: PipelineQuery },
+): Promise<{ applications: PosterApplication[]; counts: StatusCounts; total: number }> {
+  await posterListing(kv, internshipId, actor);
+  const page = await pipelinePage(kv, internshipId, query);
+  const found = await readApplications(kv, page.ids);
+  const applications = page.ids.flatMap((id) => {
+    const entry = found.get(id);
+    return entry ? [{ ...applicationView(entry.value), applicant: applicantView(entry.value) }] : [];
+  });
+  return { applications, counts: page.counts, total: page.total };
 }
 
 /** `userId`'s application to internship `internshipId`, or null. */

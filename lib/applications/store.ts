@@ -43,7 +43,7 @@ const logKey = (internshipId: string, atMs: number, id: string): Deno.KvKey => [
   atMs,
   id,
 ];
-const dueKey = (dueMs: number, id: string): Deno.KvKey => ["applications_due", dueMs, id];
+export const dueKey = (dueMs: number, id: string): Deno.KvKey => ["applications_due", dueMs, id];
 
 /** An entry of the person's list: which application, and when it was sent. */
 export interface PersonEntry {

@@ -11,6 +11,7 @@ import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { closeListingsJob } from "./close_listings.ts";
+import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -24,6 +25,7 @@ export const JOBS: readonly Job[] = [
   reconcilePaymentsJob,
   organizationsLinkJob,
   closeListingsJob,
+  applicationsTimeoutJob,
 ];
 
 /** The job named `name`, or undefined. */

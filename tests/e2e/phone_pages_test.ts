@@ -9,7 +9,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, seriousA11yViolations, signInBrowser } from "@/tests/helpers/browser.ts";
 import { layoutDefects, lazyFirstScreenImages, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
@@ -19,7 +19,8 @@ import { listContentItems } from "@/lib/toolkits/catalog.ts";
 import { routePattern } from "@/lib/web/routes.ts";
 import manifest from "@/routes.gen.ts";
 import { internshipBody } from "@/tests/fixtures/internships.ts";
-import { QUESTIONS } from "@/tests/fixtures/applications.ts";
+import { answersFor, QUESTIONS } from "@/tests/fixtures/applications.ts";
+import { putResume } from "@/tests/fixtures/resumes.ts";
 
 /** Who opens a page: demo accounts (`lib/demo/accounts.ts`). Rohan bought a toolkit and finished it. */
 const PEOPLE = {
@@ -93,6 +94,10 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
       `/internships/${ids.platformInternship}/apply`,
       `/internships/${ids.internship}/apply`,
     ),
+    "/internships/:id/applicants": {
+      paths: [`/internships/${ids.platformInternship}/applicants`],
+      by: ["member", "admin"],
+    },
     "/internships/:id/edit": { paths: [`/internships/${ids.ownInternship}/edit`], by: ["member"] },
     "/internships/mine": { paths: ["/internships/mine"], by: ["member"] },
     "/internships/new": { paths: ["/internships/new"], by: ["student", "member"] },
@@ -158,10 +163,19 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
     headers: { cookie: cookies.member },
   });
   assertEquals(posted.status, 201, "the member posts an internship taking applications here");
+  const platformInternship = (await posted.json()).data;
+  // Sara applies to it, so the applicants page has someone on it.
+  const sara = { cookie: cookies.student, headers: { cookie: cookies.student, origin: t.origin } };
+  assertEquals((await putResume(t, sara as unknown as TestUser)).status, 200);
+  const applied = await t.json("POST", `/api/internships/${platformInternship.id}/applications`, {
+    body: answersFor(platformInternship),
+    headers: { cookie: cookies.student },
+  });
+  assertEquals(applied.status, 201, "Sara applies");
   return {
     internship: (await json(t, "/api/internships?limit=1", cookies.student)).internships[0].id,
     ownInternship: (await json(t, "/api/internships?mine=true&limit=1", cookies.member)).internships[0].id,
-    platformInternship: (await posted.json()).data.id,
+    platformInternship: platformInternship.id,
     opportunity: (await json(t, "/api/opportunities?limit=1", cookies.student)).opportunities[0].id,
     rejectedOpportunity: (await json(t, "/api/opportunities?mine=true&limit=100", cookies.student)).opportunities
       .find((o: { title: string }) => o.title === "Buy Followers Contest").id,

@@ -91,6 +91,7 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     ...orphanInternships.map((i) => `/internships/${i.id}`),
     `/internships/${orphanInternships[0].id}/edit`,
     `/internships/${orphanInternships[0].id}/apply`,
+    `/internships/${orphanInternships[0].id}/applicants`,
     "/internships/mine",
     "/internships/new",
     `/organizations/${orphanInternships[0].organization.slug}`,

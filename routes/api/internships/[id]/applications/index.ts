@@ -1,14 +1,15 @@
 /**
- * `POST /api/internships/{id}/applications` (session, verified e-mail, a resume uploaded) `{answers?, coverNote?}` →
- * 201 `{application}`: applies to a `platform` internship (docs/api.md, Applications; docs/decisions.md, Applications,
- * "Applying").
+ * `/api/internships/{id}/applications` (docs/api.md, Applications): `POST` (session, verified e-mail, a resume
+ * uploaded) `{answers?, coverNote?}` → 201 `{application}` applies to a `platform` internship (docs/decisions.md,
+ * Applications, "Applying"); `GET` → `{applications, counts, total}` is the poster's list (docs/decisions.md,
+ * Applications, "The poster's list").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { readBody } from "@/lib/http/json.ts";
+import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { ApplicationSchema } from "@/lib/openapi/applications.ts";
+import { ApplicationSchema, PosterApplicationSchema, StatusCountsSchema } from "@/lib/openapi/applications.ts";
 import {
   ALREADY_APPLIED,
   ANSWER_REQUIRED,
@@ -16,6 +17,8 @@ import {
   applyTo,
   CLOSED,
   NO_RESUME_YET,
+  PipelineQuerySchema,
+  posterApplications,
   TAKES_LINK,
   UNKNOWN_QUESTION,
 } from "@/lib/applications/applications.ts";
@@ -26,6 +29,26 @@ export const routeOptions: RouteOptions = { personLimit: "applications" };
 
 export const apiDocs = describeRoute({
   section: "Applications",
+  GET: {
+    summary: "The applications of your internship",
+    description: "For the internship's poster: its owner, a manager of its verified organization, or an admin. " +
+      "`counts` per status; one page of `status` (every status, in course order, when absent), oldest first, " +
+      "narrowed by the words of `search` over the applicant's name, college, role and field; `total` is how many " +
+      "match. The applicant's `email` and `contactNumber` are null until the application was shortlisted.",
+    access: ["session"],
+    query: PipelineQuerySchema,
+    responses: {
+      200: {
+        description: "The page and the counts",
+        schema: z.strictObject({
+          applications: z.array(PosterApplicationSchema),
+          counts: StatusCountsSchema,
+          total: z.int().describe("Applications matching status and search"),
+        }),
+      },
+      404: "An unknown internship, or one you do not post",
+    },
+  },
   POST: {
     summary: "Apply to an internship that takes applications here",
     description: "Needs a verified e-mail and an uploaded resume, which is copied into the application. `answers`: " +
@@ -45,6 +68,13 @@ export const apiDocs = describeRoute({
 });
 
 export const handler = define.handlers({
+  async GET(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const query = validate(PipelineQuerySchema, queryOf(ctx.url));
+    return Response.json(
+      await posterApplications(ctx.state.services.kv, { internshipId: ctx.params.id, actor: ctx.state.user, query }),
+    );
+  },
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const body = await readBody(req, ApplyBodySchema);

@@ -1,0 +1,125 @@
+/**
+ * One application in the poster's list (docs/decisions.md, Applications, "The poster's list"): a checkbox that selects
+ * it for the move form, the applicant as they applied (contact details only from shortlisting on), their answers,
+ * cover note and resume, and what happened so far.
+ */
+import { Badge } from "@/components/internships/InternshipCard.tsx";
+import { statusTone } from "@/lib/browser/application_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { PosterApplication } from "@/lib/applications/schema.ts";
+
+/** Props: the application, and the id of the form its checkbox belongs to. */
+export interface ApplicantCardProps {
+  application: PosterApplication;
+  form: string;
+}
+
+export function ApplicantCard({ application, form }: ApplicantCardProps) {
+  const t = useT();
+  const { applicant } = application;
+  const base = `applicant-${application.id}`;
+  const about = [applicant.collegeInstitute, applicant.currentRole, applicant.fieldOfStudy].filter(Boolean).join(" · ");
+  return (
+    <li id={base} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
+      <div class="flex items-start gap-3">
+        <input
+          id={`${base}-select`}
+          type="checkbox"
+          name="ids"
+          value={application.id}
+          form={form}
+          class="mt-1 size-5 shrink-0 rounded border-slate-400 text-indigo-700"
+        />
+        <div class="min-w-0 flex-1">
+          <div class="flex flex-wrap items-start justify-between gap-2">
+            <div>
+              <label for={`${base}-select`} class="font-semibold text-slate-900">
+                <span class="sr-only">{t("applications.pipeline.select", { name: applicant.name })}</span>
+                <span aria-hidden="true">{applicant.name}</span>
+              </label>
+              {about && <p class="text-sm text-slate-700">{about}</p>}
+              <p class="text-sm text-slate-700">
+                {t.rich("applications.pipeline.appliedOn", {
+                  date: t.date(application.createdAt),
+                  time: (chunks) => <time datetime={application.createdAt}>{chunks}</time>,
+                })}
+              </p>
+            </div>
+            <Badge tone={statusTone(application.status)}>
+              {t.dynamic(`applications.status.${application.status}`)}
+            </Badge>
+          </div>
+          <div class="mt-3 space-y-3 text-sm">
+            <div>
+              <h3 class="font-medium text-slate-900">{t("applications.pipeline.contact")}</h3>
+              {applicant.email
+                ? (
+                  <p class="text-slate-800">
+                    <a href={`mailto:${applicant.email}`} class="text-indigo-700 underline">{applicant.email}</a>
+                    {" · "}
+                    {applicant.contactNumber
+                      ? (
+                        <a href={`tel:${applicant.contactNumber}`} class="text-indigo-700 underline">
+                          {applicant.contactNumber}
+                        </a>
+                      )
+                      : t("applications.pipeline.noPhone")}
+                  </p>
+                )
+                : <p class="text-slate-700">{t("applications.pipeline.contactHidden")}</p>}
+            </div>
+            <p>
+              {application.resume
+                ? (
+                  <a
+                    href={`/api/applications/${application.id}/resume`}
+                    target="_blank"
+                    class="font-medium text-indigo-700 underline"
+                  >
+                    {t("applications.pipeline.resume", { name: application.resume.name })}
+                    <span class="sr-only">{t("applications.form.opensInNewTab")}</span>
+                  </a>
+                )
+                : <span class="text-slate-700">{t("applications.pipeline.noResume")}</span>}
+            </p>
+            {application.answers.length > 0 && (
+              <div>
+                <h3 class="font-medium text-slate-900">{t("applications.pipeline.answers")}</h3>
+                <dl class="mt-1 space-y-2">
+                  {application.answers.map((answer) => (
+                    <div key={answer.questionId}>
+                      <dt class="text-slate-700">{answer.question}</dt>
+                      <dd class="whitespace-pre-line text-slate-900">{answer.answer}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </div>
+            )}
+            {application.coverNote && (
+              <div>
+                <h3 class="font-medium text-slate-900">{t("applications.pipeline.coverNote")}</h3>
+                <p class="whitespace-pre-line text-slate-900">{application.coverNote}</p>
+              </div>
+            )}
+            {application.history.length > 1 && (
+              <details>
+                <summary class="cursor-pointer font-medium text-slate-900">
+                  {t("applications.pipeline.history")}
+                </summary>
+                <ol class="mt-2 space-y-2 border-l-2 border-slate-200 pl-3">
+                  {application.history.map((entry) => (
+                    <li key={entry.at + entry.status}>
+                      <span class="font-medium">{t.dynamic(`applications.status.${entry.status}`)}</span> ·{" "}
+                      <time datetime={entry.at}>{t.date(entry.at)}</time>
+                      {entry.message && <p class="mt-1 whitespace-pre-line text-slate-800">{entry.message}</p>}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            )}
+          </div>
+        </div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The poster's pipeline (docs/api.md, Applications; docs/decisions.md, Applications, "The poster"; docs/decisions.md,
+ * Applications, "Status changes"; docs/decisions.md, Applications, "The poster's list"): who sees an internship's applications (owner, manager of its verified organization, admin;
+ * another student, a manager of an unverified organization and a guest do not), tabs, counts, pages and search;
+ * contact details from shortlisting on; single and bulk moves with their refusals (an illegal transition, a final
+ * status, a bulk of 101, a foreign application id); the applicant told in the app and by e-mail; the application's
+ * resume; and the page's plain form.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import { addManagerOps } from "@/lib/organizations/store.ts";
+import { forgetPipelines } from "@/lib/applications/pipeline.ts";
+
+async function answer(res: Response) {
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+const get = async (t: TestApp, who: TestUser | undefined, path: string) =>
+  await answer(await t.fetch(path, { headers: who?.headers ?? {} }));
+
+const move = async (t: TestApp, who: TestUser | undefined, id: string, body: unknown) =>
+  await answer(await t.json("PATCH", `/api/applications/${id}`, { body, headers: who?.headers }));
+
+const bulk = async (t: TestApp, who: TestUser | undefined, internshipId: string, body: unknown) =>
+  await answer(
+    await t.json("POST", `/api/internships/${internshipId}/applications/bulk`, { body, headers: who?.headers }),
+  );
+
+/** The notifications of `who`. */
+async function notifications(t: TestApp, who: TestUser) {
+  return (await get(t, who, "/api/me/notifications")).body.notifications as { type: string; title: string }[];
+}
+
+Deno.test("who sees the applications: owner, verified organization's manager, admin; nobody else", async () => {
+  await using t = await createTestApp();
+  const { member, admin, student } = await people(t);
+  const internship = await platformInternship(t, member, { hiringOrganization: "Pipeline Co" });
+  const sent = await applyTo(t, await applicant(t), internship);
+  const manager = await createTestUser(t);
+  const op = t.kv.atomic();
+  addManagerOps(op, internship.organization!.id, manager.user.id, new Date().toISOString());
+  await op.commit();
+  const path = `/api/internships/${internship.id}/applications`;
+
+  assertEquals((await get(t, undefined, path)).status, 401);
+  assertEquals((await get(t, student, path)).status, 404, "another student");
+  assertEquals((await get(t, manager, path)).status, 404, "a manager of an unverified organization");
+  assertEquals((await move(t, manager, sent.id, { status: "shortlisted" })).status, 404);
+  assertEquals((await get(t, member, `/api/internships/no-such-internship/applications`)).status, 404);
+  for (const who of [member, admin]) {
+    const { status, body } = await get(t, who, path);
+    assertEquals(status, 200);
+    assertEquals(body.applications.map((a: { id: string }) => a.id), [sent.id]);
+  }
+  assertEquals(
+    (await t.json("PATCH", `/api/admin/organizations/${internship.organization!.id}`, {
+      body: { isVerified: true },
+      headers: admin.headers,
+    })).status,
+    200,
+  );
+  assertEquals((await get(t, manager, path)).status, 200, "a manager once the organization is verified");
+  assertEquals((await move(t, manager, sent.id, { status: "shortlisted" })).status, 200);
+  assertEquals((await get(t, student, `/api/applications/${sent.id}/resume`)).status, 404);
+  for (const who of [member, manager, admin]) {
+    const res = await t.fetch(`/api/applications/${sent.id}/resume`, { headers: who.headers });
+    assertEquals([res.status, res.headers.get("content-type")], [200, "application/pdf"]);
+    assertEquals(new TextDecoder().decode((await res.bytes()).slice(0, 5)), "%PDF-");
+  }
+});
+
+Deno.test("tabs, counts, pages and search; contact details only from shortlisting on", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const names = ["Aarav Shah", "Bhavna Rao", "Chetan Iyer", "Divya Nair", "Esha Gupta"];
+  const sent = [];
+  for (const name of names) sent.push(await applyTo(t, await applicant(t, name), internship));
+  const path = `/api/internships/${internship.id}/applications`;
+
+  let { body } = await get(t, member, path);
+  assertEquals(body.counts.applied, 5);
+  assertEquals(body.total, 5);
+  assertEquals(body.applications.map((a: { applicant: { name: string } }) => a.applicant.name), names);
+  assertEquals(body.applications[0].applicant.email, null);
+  assertEquals(body.applications[0].applicant.contactNumber, null);
+
+  assertEquals((await move(t, member, sent[1].id, { status: "shortlisted", message: "See you soon" })).status, 200);
+  assertEquals((await move(t, member, sent[2].id, { status: "rejected" })).status, 200);
+  ({ body } = await get(t, member, `${path}?status=shortlisted`));
+  assertEquals(body.applications.map((a: { id: string }) => a.id), [sent[1].id]);
+  assert(body.applications[0].applicant.email?.includes("@"), "the shortlisted applicant's e-mail shows");
+  assertEquals([body.counts.applied, body.counts.shortlisted, body.counts.rejected], [3, 1, 1]);
+  ({ body } = await get(t, member, `${path}?status=rejected`));
+  assertEquals(body.applications[0].applicant.email, null, "a direct rejection shows no contact details");
+
+  ({ body } = await get(t, member, `${path}?status=applied&limit=2&offset=2`));
+  assertEquals([body.total, body.applications.map((a: { id: string }) => a.id)], [3, [sent[4].id]]);
+  ({ body } = await get(t, member, `${path}?search=divya`));
+  assertEquals(body.applications.map((a: { id: string }) => a.id), [sent[3].id]);
+
+  // Another process with no copy of the list reads it again from KV, and a fresh copy follows later changes.
+  forgetPipelines();
+  ({ body } = await get(t, member, path));
+  assertEquals([body.counts.applied, body.counts.shortlisted, body.counts.rejected], [3, 1, 1]);
+  assertEquals((await move(t, member, sent[0].id, { status: "interview" })).status, 200);
+  ({ body } = await get(t, member, path));
+  assertEquals([body.counts.applied, body.counts.interview], [2, 1]);
+
+  for (const bad of ["?status=nope", "?limit=101", "?limit=0", "?offset=-1", "?other=1"]) {
+    assertEquals((await get(t, member, `${path}${bad}`)).status, 400, bad);
+  }
+});
+
+Deno.test("moves: forwards or rejected; illegal, final, foreign and unknown refused; the applicant told once", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  const other = await platformInternship(t, await createTestUser(t, "member"));
+  const person = await applicant(t, "Farah Khan");
+  const sent = await applyTo(t, person, internship);
+  const foreign = await applyTo(t, await applicant(t), other);
+
+  assertEquals((await move(t, undefined, sent.id, { status: "shortlisted" })).status, 401);
+  assertEquals((await move(t, student, sent.id, { status: "shortlisted" })).status, 404);
+  assertEquals(await move(t, member, foreign.id, { status: "shortlisted" }), {
+    status: 404,
+    body: { error: "Application not found" },
+  });
+  assertEquals((await move(t, member, "no-such-application", { status: "shortlisted" })).status, 404);
+  for (
+    const bad of [{ status: "nope" }, { status: "shortlisted", message: "x".repeat(2001) }, { status: "offer", x: 1 }]
+  ) {
+    assertEquals((await move(t, member, sent.id, bad)).status, 400, JSON.stringify(bad));
+  }
+  for (const status of ["applied", "withdrawn"]) {
+    const refused = await move(t, member, sent.id, { status });
+    assertEquals([refused.status, refused.body.error], [400, "Invalid status change"]);
+  }
+
+  const moved = await move(t, member, sent.id, { status: "interview", message: "Interview on Monday at 11." });
+  assertEquals([moved.status, moved.body.application.status], [200, "interview"]);
+  const backwards = await move(t, member, sent.id, { status: "shortlisted" });
+  assertEquals([backwards.status, backwards.body.error], [400, "Invalid status change"]);
+  await t.settled();
+  const told = (await notifications(t, person)).filter((n) => n.type === "application_status");
+  assertEquals(told.map((n) => n.title), [
+    `${internship.organization?.name ?? internship.hiringOrganization} wants to interview you for Data Intern`,
+  ]);
+  const mails = t.mails.filter((mail) => mail.to === person.user.email);
+  assertEquals(mails.length, 1);
+  assert(mails[0].text.includes("Interview on Monday at 11."));
+  const tracker = (await get(t, person, "/api/me/saved")).body;
+  assertEquals(tracker.items.map((item: { id: string; status: string }) => [item.id, item.status]), [[
+    internship.id,
+    "interviewing",
+  ]]);
+
+  assertEquals((await move(t, member, sent.id, { status: "hired" })).status, 200);
+  assertEquals(await move(t, member, sent.id, { status: "rejected" }), {
+    status: 400,
+    body: { error: "This application can no longer change" },
+  });
+});
+
+Deno.test("bulk: up to 100 ids; other internships' and unmovable ones left; 101 refused", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const internship = await platformInternship(t, member);
+  const other = await platformInternship(t, await createTestUser(t, "member"));
+  const sent = [];
+  for (let i = 0; i < 3; i++) sent.push(await applyTo(t, await applicant(t), internship));
+  const foreign = await applyTo(t, await applicant(t), other);
+  await move(t, member, sent[2].id, { status: "rejected" });
+
+  const ids = Array.from({ length: 101 }, (_, i) => `id-${i}`);
+  assertEquals((await bulk(t, member, internship.id, { ids, status: "shortlisted" })).status, 400);
+  assertEquals((await bulk(t, member, internship.id, { ids: [], status: "shortlisted" })).status, 400);
+  assertEquals((await bulk(t, student, internship.id, { ids: [sent[0].id], status: "shortlisted" })).status, 404);
+  assertEquals((await bulk(t, undefined, internship.id, { ids: [sent[0].id], status: "shortlisted" })).status, 401);
+  const done = await bulk(t, member, internship.id, {
+    ids: [...sent.map((a) => a.id), foreign.id, "no-such-application", sent[0].id],
+    status: "shortlisted",
+    message: "Thanks, you are on the shortlist.",
+  });
+  assertEquals(done, { status: 200, body: { updated: 2 } });
+  const { body } = await get(t, member, `/api/internships/${internship.id}/applications`);
+  assertEquals([body.counts.shortlisted, body.counts.rejected], [2, 1]);
+  const otherList = await get(t, member, `/api/internships/${other.id}/applications`);
+  assertEquals(otherList.status, 404);
+  const foreignNow = (await t.kv.get<{ status: string }>(["applications", foreign.id])).value!;
+  assertEquals(foreignNow.status, "applied");
+});
+
+Deno.test("the applicants page: tabs and counts, and the move form without JavaScript", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Design Intern" });
+  const first = await applyTo(t, await applicant(t, "Gauri Menon"), internship);
+  await applyTo(t, await applicant(t, "Harsh Vora"), internship);
+  const path = `/internships/${internship.id}/applicants`;
+
+  assertEquals((await t.fetch(path, { headers: student.headers })).status, 404);
+  const guest = await t.fetch(path, { redirect: "manual" });
+  await guest.body?.cancel();
+  assert([302, 303].includes(guest.status), "a guest is sent to sign in");
+  let html = await (await t.fetch(path, { headers: member.headers })).text();
+  assert(html.includes("Gauri Menon") && html.includes("Harsh Vora"));
+  assert(html.includes("All (2)") && html.includes("Applied (2)"));
+  assert(html.includes(`href="/api/applications/${first.id}/resume"`));
+
+  const form = (fields: [string, string][]) => {
+    const body = new URLSearchParams(fields);
+    return t.fetch(path, {
+      method: "POST",
+      body,
+      headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
+  };
+  let res = await form([["status", "shortlisted"]]);
+  html = await res.text();
+  assertEquals(res.status, 400);
+  assert(html.includes("Select at least one applicant to move."));
+  res = await form([["ids", first.id], ["status", ""]]);
+  assertEquals(res.status, 400);
+  assert((await res.text()).includes("Choose the new status."));
+  res = await form([["ids", first.id], ["status", "shortlisted"], ["message", "Welcome to round two"]]);
+  await res.body?.cancel();
+  assertEquals(res.status, 303);
+  const location = res.headers.get("location")!;
+  assert(location.includes("moved=1"), location);
+  html = await (await t.fetch(location, { headers: member.headers })).text();
+  assert(html.includes("1 application moved; the applicant is told."));
+  assert(html.includes("Shortlisted (1)"));
+  assertEquals((await t.fetch(path, { headers: student.headers, method: "POST" })).status, 404);
+});

@@ -1,0 +1,104 @@
+/**
+ * Every applicant hears back (docs/decisions.md, Applications, "Telling people"; docs/decisions.md, Applications,
+ * "Every applicant hears back"), against
+ * the real `smtp-server` fake: a status change with a message reaches the applicant once, with the message; the
+ * `applications-timeout` job rejects what waited past its due time (and nothing earlier, nothing answered, nothing
+ * twice) and tells the applicant once in the app and by e-mail.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { istToday } from "@/lib/dates.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const runAt = (t: TestApp, name: string, ms: number) => runJob(findJob(name)!, t.services, new Date(ms));
+
+async function statusOf(t: TestApp, who: TestUser, id: string) {
+  const res = await t.fetch("/api/me/applications", { headers: who.headers });
+  const { applications } = await res.json();
+  return applications.find((a: { id: string }) => a.id === id);
+}
+
+Deno.test("a status change with a message reaches the applicant once by e-mail, with the message", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Research Intern", hiringOrganization: "Lab Co" });
+  const person = await applicant(t, "Isha Paul");
+  const sent = await applyTo(t, person, internship);
+  const res = await t.json("PATCH", `/api/applications/${sent.id}`, {
+    body: { status: "shortlisted", message: "Please bring your <portfolio> & a pen." },
+    headers: member.headers,
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const mail = await smtp.waitFor(person.user.email);
+  await t.settled();
+  await runAt(t, "outbox", Date.now() + 10 * 60 * 1000);
+  assertEquals(smtp.messages.filter((m) => m.to.includes(person.user.email)).length, 1);
+  assertEquals(mail.subject, "You are shortlisted for Research Intern at Lab Co");
+  assert(mail.text.includes("Please bring your <portfolio> & a pen."), mail.text);
+  assert(mail.html.includes("Please bring your &lt;portfolio") && !mail.html.includes("<portfolio>"), mail.html);
+  assert(mail.text.includes("/me/tracker#application-"), "the mail links to the tracker");
+});
+
+Deno.test("the timeout job rejects what waited too long, once, and tells the applicant once", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 2 * DAY));
+  const internship = await platformInternship(t, member, {
+    title: "Ops Intern",
+    hiringOrganization: "Slow Co",
+    deadline,
+  });
+  const waiting = await applicant(t, "Jai Singh");
+  const answered = await applicant(t, "Kavya Das");
+  const waitingApp = await applyTo(t, waiting, internship);
+  const answeredApp = await applyTo(t, answered, internship);
+  const moved = await t.json("PATCH", `/api/applications/${answeredApp.id}`, {
+    body: { status: "interview" },
+    headers: member.headers,
+  });
+  await moved.body?.cancel();
+  await t.settled();
+  const before = smtp.messages.length;
+
+  // Not yet due 15 days after the deadline (its IST day's end); due after.
+  const early = await runAt(t, "applications-timeout", Date.now() + 14 * DAY);
+  assertEquals([early.rejected, early.skipped], [0, 0]);
+  assertEquals((await statusOf(t, waiting, waitingApp.id)).status, "applied");
+  const later = Date.now() + 19 * DAY;
+  const run = await runAt(t, "applications-timeout", later);
+  assertEquals([run.rejected, run.skipped], [1, 0]);
+  const again = await runAt(t, "applications-timeout", later + DAY);
+  assertEquals([again.rejected, again.skipped], [0, 0]);
+
+  const rejected = await statusOf(t, waiting, waitingApp.id);
+  assertEquals(rejected.status, "rejected");
+  assertEquals(rejected.history.at(-1).by, "system");
+  assert(rejected.history.at(-1).message.includes("Slow Co did not respond to your application in time"));
+  assertEquals((await statusOf(t, answered, answeredApp.id)).status, "interview", "an answered one is left");
+
+  await runAt(t, "outbox", later + 60_000);
+  await runAt(t, "outbox", later + 2 * DAY);
+  const mails = smtp.messages.slice(before).filter((m) => m.to.includes(waiting.user.email));
+  assertEquals(mails.map((m) => m.subject), ["Slow Co did not answer your application for Ops Intern"]);
+  assert(mails[0].text.includes("This says nothing about you."));
+  const bell = await (await t.fetch("/api/me/notifications", { headers: waiting.headers })).json();
+  assertEquals(
+    bell.notifications.filter((n: { type: string }) => n.type === "application_status").map((n: { title: string }) =>
+      n.title
+    ),
+    ["Slow Co did not answer your application for Ops Intern"],
+  );
+  const tracker = await (await t.fetch("/api/me/saved", { headers: waiting.headers })).json();
+  assertEquals(tracker.items.map((item: { id: string; status: string }) => [item.id, item.status]), [[
+    internship.id,
+    "rejected",
+  ]]);
+});
