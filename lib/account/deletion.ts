@@ -44,6 +44,7 @@ import type { Job } from "@/lib/jobs/job.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { deleteResume } from "@/lib/resumes/resumes.ts";
+import { forgetApplicant } from "@/lib/applications/applications.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 
 /**
@@ -84,6 +85,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "e-mails", run: deleteMailsOf },
   { name: "organizations managed", run: forgetManager },
   { name: "organization claims", run: deleteClaimsOf },
+  { name: "applications", run: (kv, userId, files) => forgetApplicant(kv, files, userId) },
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
   { name: "reports", run: forgetReporter },
 ];

@@ -27,6 +27,7 @@ import { mailsOfUser } from "@/lib/mail/outbox.ts";
 import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 import { claimsOf } from "@/lib/organizations/claims.ts";
 import { getResume } from "@/lib/resumes/resumes.ts";
+import { myApplications } from "@/lib/applications/applications.ts";
 import { reportsBy } from "@/lib/reports/reports.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
@@ -76,6 +77,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },
   { name: "organizationClaims", collect: (kv, user) => claimsOf(kv, user.id) },
   { name: "resume", collect: (kv, user) => getResume(kv, user.id) },
+  { name: "applications", collect: (kv, user) => myApplications(kv, { userId: user.id }) },
   { name: "reports", collect: (kv, user) => reportsBy(kv, user.id) },
 ];
 

@@ -18,11 +18,18 @@ import {
 import type { Question } from "@/lib/internships/schema.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { isManager } from "@/lib/organizations/store.ts";
-import { applicationHolder, copiedResumeFile, copyResumeOps, readResumeEntry } from "@/lib/resumes/resumes.ts";
+import {
+  applicationHolder,
+  copiedResumeFile,
+  copyResumeOps,
+  dropResumeCopies,
+  readResumeEntry,
+} from "@/lib/resumes/resumes.ts";
 import { followApplicationOps, readTrackerEntries } from "@/lib/saved/saved.ts";
 import type { SavedStatus } from "@/lib/saved/schema.ts";
 import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
 import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
@@ -682,4 +689,46 @@ export async function applicationResume(
   const file = allowed && record.resume ? await copiedResumeFile(files, record.resume) : null;
   if (!file || !record.resume) throw new NotFoundError(NOT_FOUND);
   return { name: record.resume.name, file };
+}
+
+/**
+ * The account deletion step of applications (docs/decisions.md, Data rights): each application of `userId` loses what
+ * is about the person (the applicant's id and profile snapshot, the answers, the cover note and the resume copy, whose
+ * bytes go once nothing else holds them); one still waiting is withdrawn, so nobody is asked to answer a deleted
+ * person. What the poster wrote and the stipend report stay, counted anonymously in the track record. Idempotent: the
+ * person's index entries go with each write, so a second run finds nothing.
+ */
+export async function forgetApplicant(kv: Deno.Kv, files: ObjectStore, userId: string): Promise<void> {
+  for (const { internshipId, entry: person } of await personEntries(kv, userId)) {
+    let dropped: { fileId: string; holder: string } | null = null;
+    await retrying(
+      async () => {
+        const entry = await readOne(kv, person.id);
+        if (!entry || entry.value.applicantId !== userId) {
+          await kv.atomic().delete(personKey(userId, internshipId)).commit();
+          return true;
+        }
+        const now = new Date();
+        const at = now.toISOString();
+        const record = entry.value;
+        const withdrawn = WAITING.includes(record.status);
+        const next: ApplicationRecord = {
+          ...(withdrawn ? moved(record, { status: "withdrawn", by: "applicant", message: null }, at) : record),
+          applicantId: null,
+          applicant: null,
+          answers: [],
+          coverNote: "",
+          resume: null,
+        };
+        const op = kv.atomic().check(entry);
+        applicationOps(op, record, next, now.getTime());
+        if (!(await op.commit()).ok) return false;
+        dropped = record.resume && { fileId: record.resume.fileId, holder: applicationHolder(record.id) };
+        return true;
+      },
+      RETRY_BUDGET_MS,
+      "your applications",
+    );
+    if (dropped) await dropResumeCopies(kv, files, [dropped]);
+  }
 }

@@ -25,14 +25,20 @@ import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
 import { uploadResume } from "@/tests/fixtures/resumes.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 
 const PASSWORD = "correct horse battery";
 
 /** The person of the tests: an admin with a password, a Google link and a record of every kind. */
 interface Person extends TestUser {
   other: string;
+  /** The member whose internship Asha applied to here. */
+  poster: TestUser;
   ids: {
     internship: string;
+    /** The internship taking applications here, and Asha's application to it. */
+    platform: string;
+    application: string;
     opportunity: string;
     toolkit: string;
     post: string;
@@ -150,10 +156,16 @@ async function buildPerson(t: TestApp): Promise<Person> {
     }),
   );
   await uploadResume(t, me, "asha-cv.pdf");
+  const poster = await createTestUser(t, "member");
+  const platform = await platformInternship(t, poster, { hiringOrganization: "Apply Co" });
+  const application = await applyTo(t, me, platform);
   return {
     ...me,
     other,
+    poster,
     ids: {
+      platform: platform.id,
+      application: application.id,
       internship: internship.id,
       opportunity: opportunity.id,
       toolkit: toolkit.id,
@@ -244,8 +256,14 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     [["asha@examplelabs.in", true]],
   );
   assertEquals(
-    data.saved.map((item: { id: string; status: string; note: string }) => [item.id, item.status, item.note]),
-    [[me.ids.internship, "applied", "Sent"]],
+    data.saved.map((item: { id: string; status: string; note: string }) => [item.id, item.status, item.note]).sort(),
+    [[me.ids.internship, "applied", "Sent"], [me.ids.platform, "applied", ""]].sort(),
+  );
+  assertEquals(
+    data.applications.map((
+      a: { id: string; status: string; internshipId: string },
+    ) => [a.id, a.status, a.internshipId]),
+    [[me.ids.application, "applied", me.ids.platform]],
   );
   assertEquals([data.resume.name, data.resume.size], ["asha-cv.pdf", 4096]);
   for (const { name } of EXPORT_SECTIONS) {
@@ -331,6 +349,13 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   }
 
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "no record names the person");
+  // The poster keeps the application, withdrawn and anonymous: no profile, answers, note or resume.
+  const pipeline = await t.fetch(`/api/internships/${me.ids.platform}/applications`, { headers: me.poster.headers });
+  const [kept] = (await pipeline.json()).applications;
+  assertEquals(
+    [kept.id, kept.status, kept.applicant.id, kept.applicant.name, kept.answers, kept.coverNote, kept.resume],
+    [me.ids.application, "withdrawn", null, "Deleted user", [], "", null],
+  );
 
   const purchase =
     (await t.kv.get<{ userId: string | null; history: { source: string }[] }>(["purchases", me.ids.purchase]))
