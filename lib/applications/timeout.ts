@@ -3,8 +3,9 @@
  * 20, it rejects the applications still waiting (`applied` or `shortlisted`) whose due time passed (15 days after the
  * internship's deadline, or 30 after applying without one), on behalf of the organization that did not answer, telling
  * each applicant in the app and by e-mail (queued in the outbox, which the `outbox` job delivers). It reads the due-time
- * index in batches of `BATCH`, writes up to `PER_WRITE` moves per atomic commit, each checked against the record as
- * read (so a poster's move in between wins and the job leaves that one), and gives way to requests between writes.
+ * index in batches of `BATCH`, prepares the batch's writes at once (their reads side by side) and commits them one after
+ * another, up to `PER_WRITE` moves each, each checked against the record as read (so a poster's move in between wins and
+ * the job leaves that one), giving way to requests between writes.
  * It also drops the poster notices' day counters older than two days.
  */
 import { istToday } from "@/lib/dates.ts";
@@ -51,10 +52,12 @@ export async function timeOutApplications(
     const due = (await dueIds(kv, now.getTime(), BATCH + seen.size)).filter((item) => !seen.has(item.id));
     if (due.length === 0) break;
     const records = await readApplications(kv, due.map((item) => item.id));
-    for (let i = 0; i < due.length; i += PER_WRITE) {
+    // Every write of the batch is prepared at once (its reads run side by side), then committed one after another.
+    const groups = [];
+    for (let i = 0; i < due.length; i += PER_WRITE) groups.push(due.slice(i, i + PER_WRITE));
+    const prepared = await Promise.all(groups.map(async (group) => {
       const op = kv.atomic();
       let moves = 0;
-      const group = due.slice(i, i + PER_WRITE);
       await Promise.all(group.map(async ({ id, dueMs }) => {
         const entry = records.get(id);
         if (!entry || !WAITING.includes(entry.value.status) || !entry.value.dueAt) {
@@ -71,6 +74,9 @@ export async function timeOutApplications(
         await timeoutOps(kv, op, { entry, listing, appUrl, now });
         moves++;
       }));
+      return { group, op, moves };
+    }));
+    for (const { group, op, moves } of prepared) {
       if ((await op.commit()).ok) counts.rejected += moves;
       else {
         counts.skipped += moves;
