@@ -1,0 +1,92 @@
+/**
+ * Applying here in Chromium (docs/decisions.md, Applications, "Applying"; docs/decisions.md, Applications, "The
+ * poster's list"): on a 360 px phone without JavaScript a student uploads a resume, applies (a missing answer shown at
+ * its field first), and the internship page says "Applied on …"; the poster shortlists them with a message from the
+ * applicants page; the student's tracker shows the move and the message, and the bell tells them. axe passes on every
+ * page.
+ */
+import { assert } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  hydrated,
+  openBrowser,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
+import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
+import { platformInternship } from "@/tests/fixtures/applications.ts";
+import { pdfBytes } from "@/tests/fixtures/resumes.ts";
+import { Buffer } from "node:buffer";
+
+Deno.test("a student applies on a phone without JavaScript; the poster shortlists them; tracker and bell tell them", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member", { name: "Meera Member" });
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Apply Co" });
+  await using browser = await openBrowser();
+
+  const context = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled: false,
+  });
+  await signInBrowser(context, t.origin, student);
+  const phone = await context.newPage();
+  phone.setDefaultTimeout(30_000);
+  await phone.goto(`${t.origin}/profile#resume`);
+  await phone.getByLabel("Upload your resume").setInputFiles({
+    name: "sara-cv.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(pdfBytes()),
+  });
+  await phone.locator("#resume").getByRole("button", { name: "Upload", exact: true }).click();
+  await phone.getByRole("link", { name: /sara-cv\.pdf/ }).first().waitFor();
+
+  await phone.goto(`${t.origin}/internships/${internship.id}`);
+  await phone.getByRole("link", { name: "Apply to Data Intern" }).click();
+  await phone.getByRole("heading", { name: "Apply to Data Intern" }).waitFor();
+  await assertFitsPhone(phone, "the apply form");
+  await assertAccessibleWithoutScript(phone, "the apply form");
+  await phone.getByRole("button", { name: "Send application" }).click();
+  await phone.getByText("Please correct the highlighted fields").waitFor();
+  const answer = phone.getByLabel("1. Why do you want this internship?");
+  assert(await answer.getAttribute("aria-invalid") === "true", "the missing answer is marked at its field");
+  await assertAccessibleWithoutScript(phone, "the apply form with its errors");
+  await answer.fill("I want to learn how real data teams work.");
+  await phone.getByLabel("Why you, in a few lines (optional)").fill("I built a dashboard for my college fest.");
+  await phone.getByRole("button", { name: "Send application" }).click();
+  await phone.waitForURL(`${t.origin}/internships/${internship.id}?applied=1`);
+  await phone.getByText(/Applied on/).first().waitFor();
+
+  const poster = await browser.newPage();
+  await signInBrowser(poster.context(), t.origin, member);
+  await poster.goto(`${t.origin}/internships/${internship.id}/applicants`);
+  await poster.getByText("I want to learn how real data teams work.").waitFor();
+  await assertAccessible(poster, "the applicants page");
+  await poster.getByLabel("Select Sara Student").check();
+  await poster.getByLabel("New status").selectOption("shortlisted");
+  await poster.getByLabel("Message to the applicants (optional)").fill("Great answers! We will call you on Monday.");
+  await poster.getByRole("button", { name: "Move selected" }).click();
+  await poster.getByText("1 application moved; the applicant is told.").waitFor();
+  await poster.getByRole("link", { name: "Shortlisted (1)" }).waitFor();
+
+  await phone.goto(`${t.origin}/me/tracker`);
+  const sent = phone.getByRole("region", { name: "Sent here" });
+  await sent.getByText("Great answers! We will call you on Monday.").waitFor();
+  assert(await sent.getByText("Shortlisted").first().isVisible(), "the tracker shows the new status");
+  await assertFitsPhone(phone, "the tracker");
+  await assertAccessibleWithoutScript(phone, "the tracker");
+
+  const bell = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(bell.context(), t.origin, student);
+  await bell.goto(`${t.origin}/`);
+  await hydrated(bell);
+  const button = bell.getByRole("button", { name: /Notifications/ });
+  await button.waitFor();
+  assert((await button.textContent())?.includes("1"), "the bell counts one unread notification");
+  await button.click();
+  await bell.getByText("You are shortlisted for Data Intern at Apply Co").waitFor();
+  await assertAccessible(bell, "the bell open");
+});
