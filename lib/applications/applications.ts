@@ -342,14 +342,14 @@ export async function appliedOn(kv: Deno.Kv, userId: string): Promise<Record<str
 
 /**
  * The poster's list of internship `internshipId` for `actor` (docs/decisions.md, Applications, "The poster's list"):
- * the counts per status and one page of `query` (see `pipeline.ts`), each application with its applicant as the poster
- * sees them.
+ * the counts per status, one page of `query` (see `pipeline.ts`), each application with its applicant as the poster
+ * sees them, and the page's `pagination` (`total`: the applications matching status and search).
  * @throws NotFoundError for an unknown internship and for anyone but its poster.
  */
 export async function posterApplications(
   kv: Deno.Kv,
   { internshipId, actor, query }: { internshipId: string; actor: User; query: PipelineQuery },
-): Promise<{ applications: PosterApplication[]; counts: StatusCounts; total: number }> {
+): Promise<{ applications: PosterApplication[]; counts: StatusCounts; pagination: Pagination }> {
   await posterListing(kv, internshipId, actor);
   const page = await pipelinePage(kv, internshipId, query);
   const found = await readApplications(kv, page.ids);
@@ -357,7 +357,9 @@ export async function posterApplications(
     const entry = found.get(id);
     return entry ? [{ ...applicationView(entry.value), applicant: applicantView(entry.value) }] : [];
   });
-  return { applications, counts: page.counts, total: page.total };
+  const { limit, offset } = query;
+  const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };
+  return { applications, counts: page.counts, pagination };
 }
 
 /** `userId`'s application to internship `internshipId`, or null. */
@@ -382,6 +384,14 @@ async function recipientOf(kv: Deno.Kv, record: ApplicationRecord): Promise<Reci
     emailOn: user.emailVerified && emailAllowed(settings, "application_status"),
     language: user.language,
   };
+}
+
+/** Where a page of the poster's list stands. */
+export interface Pagination {
+  limit: number;
+  offset: number;
+  total: number;
+  hasMore: boolean;
 }
 
 /** What a move needs to say who moved what: the internship's title and organization, and the site's origin. */

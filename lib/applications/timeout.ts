@@ -1,6 +1,6 @@
 /**
- * The `applications-timeout` job (docs/decisions.md, Applications, "Every applicant hears back"): every hour, at minute
- * 20, it rejects the applications still waiting (`applied` or `shortlisted`) whose due time passed (15 days after the
+ * The `applications-timeout` job (docs/decisions.md, Applications, "Every applicant hears back"): every day at 09:00
+ * IST, it rejects the applications still waiting (`applied` or `shortlisted`) whose due time passed (15 days after the
  * internship's deadline, or 30 after applying without one), on behalf of the organization that did not answer, telling
  * each applicant in the app and by e-mail (queued in the outbox, which the `outbox` job delivers). It reads the due-time
  * index in batches of `BATCH`, prepares the batch's writes at once (their reads side by side) and commits them one after
@@ -91,7 +91,7 @@ export async function timeOutApplications(
 
 export const applicationsTimeoutJob: Job = {
   name: "applications-timeout",
-  schedule: "20 * * * *",
+  schedule: "30 3 * * *",
   async run(ctx) {
     return await timeOutApplications(ctx.kv, {
       now: ctx.now,

@@ -92,7 +92,9 @@ async function pageData(state: SignedInState, id: string, url: URL, form?: MoveF
   });
   return {
     internship,
-    ...page,
+    applications: page.applications,
+    counts: page.counts,
+    total: page.pagination.total,
     status,
     search,
     offset,

@@ -83,7 +83,7 @@ Deno.test("tabs, counts, pages and search; contact details only from shortlistin
 
   let { body } = await get(t, member, path);
   assertEquals(body.counts.applied, 5);
-  assertEquals(body.total, 5);
+  assertEquals(body.pagination, { limit: 20, offset: 0, total: 5, hasMore: false });
   assertEquals(body.applications.map((a: { applicant: { name: string } }) => a.applicant.name), names);
   assertEquals(body.applications[0].applicant.email, null);
   assertEquals(body.applications[0].applicant.contactNumber, null);
@@ -98,7 +98,7 @@ Deno.test("tabs, counts, pages and search; contact details only from shortlistin
   assertEquals(body.applications[0].applicant.email, null, "a direct rejection shows no contact details");
 
   ({ body } = await get(t, member, `${path}?status=applied&limit=2&offset=2`));
-  assertEquals([body.total, body.applications.map((a: { id: string }) => a.id)], [3, [sent[4].id]]);
+  assertEquals([body.pagination.total, body.applications.map((a: { id: string }) => a.id)], [3, [sent[4].id]]);
   ({ body } = await get(t, member, `${path}?search=divya`));
   assertEquals(body.applications.map((a: { id: string }) => a.id), [sent[3].id]);
 

@@ -1,7 +1,7 @@
 /**
  * `/api/internships/{id}/applications` (docs/api.md, Applications): `POST` (session, verified e-mail, a resume
  * uploaded) `{answers?, coverNote?}` → 201 `{application}` applies to a `platform` internship (docs/decisions.md,
- * Applications, "Applying"); `GET` → `{applications, counts, total}` is the poster's list (docs/decisions.md,
+ * Applications, "Applying"); `GET` → `{applications, counts, pagination}` is the poster's list (docs/decisions.md,
  * Applications, "The poster's list").
  */
 import { z } from "zod";
@@ -10,6 +10,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ApplicationSchema, PosterApplicationSchema, StatusCountsSchema } from "@/lib/openapi/applications.ts";
+import { PaginationSchema } from "@/lib/openapi/resources.ts";
 import {
   ALREADY_APPLIED,
   ANSWER_REQUIRED,
@@ -33,8 +34,8 @@ export const apiDocs = describeRoute({
     summary: "The applications of your internship",
     description: "For the internship's poster: its owner, a manager of its verified organization, or an admin. " +
       "`counts` per status; one page of `status` (every status, in course order, when absent), oldest first, " +
-      "narrowed by the words of `search` over the applicant's name, college, role and field; `total` is how many " +
-      "match. The applicant's `email` and `contactNumber` are null until the application was shortlisted.",
+      "narrowed by the words of `search` over the applicant's name, college, role and field; `pagination.total` is " +
+      "how many match. The applicant's `email` and `contactNumber` are null until the application was shortlisted.",
     access: ["session"],
     query: PipelineQuerySchema,
     responses: {
@@ -43,7 +44,7 @@ export const apiDocs = describeRoute({
         schema: z.strictObject({
           applications: z.array(PosterApplicationSchema),
           counts: StatusCountsSchema,
-          total: z.int().describe("Applications matching status and search"),
+          pagination: PaginationSchema.describe("`total`: the applications matching status and search"),
         }),
       },
       404: "An unknown internship, or one you do not post",
