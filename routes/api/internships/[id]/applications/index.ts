@@ -64,6 +64,7 @@ export const apiDocs = describeRoute({
       403: "An unverified e-mail, or one's own internship",
       404: "An unknown internship, or one the public may not read",
       409: ALREADY_APPLIED,
+      503: "Busy: too many applications at once; nothing was written, try again after `Retry-After`",
     },
   },
 });

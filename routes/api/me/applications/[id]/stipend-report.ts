@@ -27,6 +27,7 @@ export const apiDocs = describeRoute({
       200: { description: "The application", schema: z.strictObject({ application: ApplicationSchema }) },
       400: `${STIPEND_TOO_EARLY}, or a bad field`,
       404: `${NOT_FOUND}: unknown, or another person's`,
+      503: "Busy: the application changed too often at once; nothing was written, try again after `Retry-After`",
     },
   },
 });

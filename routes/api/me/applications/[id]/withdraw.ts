@@ -23,6 +23,7 @@ export const apiDocs = describeRoute({
       200: { description: "The application, withdrawn", schema: z.strictObject({ application: ApplicationSchema }) },
       400: `${INVALID_CHANGE} (from interview or offer); ${FINAL}`,
       404: `${NOT_FOUND}: unknown, or another person's`,
+      503: "Busy: the application changed too often at once; nothing was written, try again after `Retry-After`",
     },
   },
 });
