@@ -7,7 +7,8 @@
  * same filters is linked once, under the results.)
  */
 import { useEffect, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { alertQuery } from "@/lib/browser/alert_query.ts";
 import type { AlertKind } from "@/lib/alerts/alerts.ts";
 
@@ -17,12 +18,18 @@ export interface AlertMeProps {
   signedIn: boolean;
   /** Path and query of the page as rendered (the sign-in link before hydration). */
   path: string;
+  /** The messages (`ALERT_ME_TEXT`). */
+  text: IslandText;
 }
+
+/** The messages this island uses (its `text`). */
+export const ALERT_ME_TEXT = ["me.alertMe.", "common.errors."] as const;
 
 const BUTTON = "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm " +
   "font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
 
-export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
+export default function AlertMe({ kind, signedIn, path, text }: AlertMeProps) {
+  const t = translatorOf(text);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [here, setHere] = useState(path);
@@ -41,9 +48,7 @@ export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
     const res = await fetchJson("/api/me/alerts", { body: { kind, query, frequency: "daily" } });
     setBusy(false);
     setMessage(
-      res.ok
-        ? { ok: true, text: "Alert saved: we will e-mail you new matches every morning." }
-        : { ok: false, text: res.error },
+      res.ok ? { ok: true, text: t("me.alertMe.saved") } : { ok: false, text: failureMessage(t, res) },
     );
   };
 
@@ -65,13 +70,13 @@ export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
               <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-none stroke-current" stroke-width="1.6">
                 <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
               </svg>
-              Alert me about new matches
+              {t("me.alertMe.button")}
             </button>
           </form>
         )
         : (
           <a href={`/sign-in?${new URLSearchParams({ callbackURL: here })}`} class={BUTTON}>
-            Alert me about new matches
+            {t("me.alertMe.button")}
           </a>
         )}
       <p role="status" class={`w-full ${message?.ok === false ? "text-red-700" : "text-slate-700"}`}>
@@ -79,7 +84,7 @@ export default function AlertMe({ kind, signedIn, path }: AlertMeProps) {
         {message?.ok && (
           <>
             {" "}
-            <a href="/me/alerts" class="text-indigo-700 underline">Manage your alerts</a>
+            <a href="/me/alerts" class="text-indigo-700 underline">{t("me.alertMe.manage")}</a>
           </>
         )}
       </p>

@@ -26,7 +26,7 @@ import { internshipsVersion, listInternships } from "@/lib/internships/internshi
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
-import AlertMe from "@/islands/AlertMe.tsx";
+import AlertMe, { ALERT_ME_TEXT } from "@/islands/AlertMe.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 /** Every word of the filter island (a record, so \`deno check\` finds one missing). */
@@ -152,7 +152,12 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
         )}
       </div>
       <div class="mt-4">
-        <AlertMe kind="internships" signedIn={Boolean(state.user)} path={url.pathname + url.search} />
+        <AlertMe
+          kind="internships"
+          signedIn={Boolean(state.user)}
+          path={url.pathname + url.search}
+          text={t.island(ALERT_ME_TEXT)}
+        />
       </div>
       {forYou && (
         <div class="mt-8">

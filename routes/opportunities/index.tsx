@@ -22,7 +22,7 @@ import {
   type OpportunityType,
 } from "@/lib/opportunities/opportunities.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
-import AlertMe from "@/islands/AlertMe.tsx";
+import AlertMe, { ALERT_ME_TEXT } from "@/islands/AlertMe.tsx";
 
 /** Cards per page. */
 const PAGE_SIZE = 12;
@@ -109,7 +109,12 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
         </ul>
       </nav>
       <div class="mt-4">
-        <AlertMe kind="opportunities" signedIn={Boolean(state.user)} path={url.pathname + url.search} />
+        <AlertMe
+          kind="opportunities"
+          signedIn={Boolean(state.user)}
+          path={url.pathname + url.search}
+          text={t.island(ALERT_ME_TEXT)}
+        />
       </div>
       <form method="get" action="/opportunities" role="search" class="mt-4 flex max-w-xl gap-2">
         {type && <input type="hidden" name="type" value={type} />}

@@ -86,7 +86,6 @@ export const PENDING = new Set<string>([
   "islands/AdminPurchasesTable.tsx",
   "islands/AdminToolkitsTable.tsx",
   "islands/AdminUsersTable.tsx",
-  "islands/AlertMe.tsx",
   "islands/AlertsManager.tsx",
   "islands/BannerCarousel.tsx",
   "islands/BannerManager.tsx",
