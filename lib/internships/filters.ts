@@ -329,7 +329,7 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
   const words = (filter.words ?? []).map(cityVariants);
   const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
   // Marks are written to buffers reused from block to block (a scan reads each block's marks before the next).
-  const buffers = Array.from({ length: 10 }, () => new Uint8Array(BLOCK_MAX_ENTRIES));
+  const buffers = Array.from({ length: 12 }, () => new Uint8Array(BLOCK_MAX_ENTRIES));
   return (block) => {
     // Each test in turn, so a block is left at the first field none of its entries passes.
     const masks: Uint8Array[] = [];
@@ -357,13 +357,33 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
       masks.push(itself ?? byOrganization!);
     }
     if (words.length > 0) {
-      const found = block.search(words);
+      const found = block.search(words, buffers[10], buffers[11]);
       if (!found) return null;
       masks.push(found);
     }
     return allOf(masks);
   };
 }
+
+/**
+ * Working buffers of `matchingSlots`, which runs synchronously, so one set serves every call: a pass leaves behind only
+ * the copy of its matches that the match cache keeps, not buffers of the model's size for the garbage collector (at
+ * 1,000,000 listings they were most of what random filters left, and the process's memory grew by it).
+ */
+const scratch = {
+  slots: new Int32Array(0),
+  marks: new Uint8Array(0),
+  /** A buffer for `n` matching slots (contents undefined). */
+  matches(n: number): Int32Array {
+    if (this.slots.length < n) this.slots = new Int32Array(Math.ceil(n * 1.25));
+    return this.slots;
+  },
+  /** `n` marks, all 0. */
+  tags(n: number): Uint8Array {
+    if (this.marks.length < n) this.marks = new Uint8Array(Math.ceil(n * 1.25));
+    return this.marks.fill(0, 0, n);
+  },
+};
 
 /**
  * Every slot matching `filter`, newest first: one pass over the public view (or the filtered
@@ -388,7 +408,7 @@ function matchingSlots(
   const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
   let tagOk: Uint8Array | undefined;
   if (tags) {
-    tagOk = new Uint8Array(model.slots.count);
+    tagOk = scratch.tags(model.slots.count);
     for (const tag of tags) for (const slot of columns.tagSlots.get(tag)) tagOk[slot] = 1;
   }
   const places = location !== undefined ? cityVariants(location) : [];
@@ -398,7 +418,7 @@ function matchingSlots(
   const searchOk = words && words.length > 0 ? searchMarks(model, words) : undefined;
   const { slots: baseSlots, types: typeCodes, stipends, locationCodes, deadlineDays } = base;
   const closing = openOn !== undefined, today = openOn ?? 0;
-  const matches = new Int32Array(baseSlots.length);
+  const matches = scratch.matches(baseSlots.length);
   let total = 0;
   for (let i = 0; i < baseSlots.length; i++) {
     if (closing && deadlineDays[i] < today) continue;

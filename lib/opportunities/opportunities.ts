@@ -301,7 +301,7 @@ export async function adminQueue(
   const archived = await archive.reading(() =>
     Promise.all(OPPORTUNITY_STATUSES.map(async (_, code) => {
       const only = { types: [], status: code, words: [] };
-      return (await archive.matches(`newest\0${selectionKey(only)}`, archivedTest(only))).refs.length;
+      return (await archive.matches(`newest\0${selectionKey(only)}`, archivedTest(only))).count;
     }))
   );
   const [pending, approved, rejected] = model.columns.counts.map((n, code) => n + archived[code]);
@@ -654,7 +654,7 @@ export async function publishedOpportunityStamps(kv: Deno.Kv): Promise<Opportuni
   const selection = { types: [], status: APPROVED, words: [] };
   const archived = await archive.reading(async () => {
     const matches = await archive.matches(`newest\0${selectionKey(selection)}`, archivedTest(selection));
-    return await archive.entriesOf(matches, 0, matches.refs.length);
+    return await archive.entriesOf(matches, 0, matches.count);
   });
   const stamps = [...live, ...archived.map((entry) => ({ id: entry[0], updatedMs: entry[UPDATED] ?? entry[1] }))];
   const created = new Map([

@@ -42,8 +42,8 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
 /** At most this many filters keep their matches per archive. */
 const MATCH_FILTERS = 32;
-/** At most this many matches are kept over all filters (4 bytes each). */
-const MATCH_ENTRIES = 2_000_000;
+/** At most this many bytes of matches are kept over all filters. */
+const MATCH_BYTES = 8 * 1024 * 1024;
 /** Records per commit of a bulk seed (KV allows 1,000 mutations and 800 KiB per commit). */
 const SEED_RECORDS = 400;
 /** Blocks read per round trip when many are missing (a cold scan). */
@@ -97,9 +97,62 @@ export function allOf(masks: (Uint8Array | null)[]): Uint8Array | null {
  */
 export interface ArchiveMatches {
   version: number;
-  refs: Int32Array;
+  /** How many entries match. */
+  count: number;
+  /** The bytes these matches hold in memory. */
+  bytes: number;
+  /** The refs of matches `from` to `to` (exclusive), in order. */
+  refs(from: number, to: number): Int32Array;
   /** Each match's rank when they were ordered by a rank (highest first, ties newest first), else absent. */
   ranks?: Float64Array;
+}
+
+/** Matches held as their list of refs. */
+function listedMatches(version: number, list: Int32Array, ranks?: Float64Array): ArchiveMatches {
+  return {
+    version,
+    count: list.length,
+    bytes: list.byteLength + (ranks?.byteLength ?? 0),
+    refs: (from, to) => list.subarray(from, to),
+    ranks,
+  };
+}
+
+/**
+ * Matches newest first held as one bit per archived entry (`bits`, block `b`'s entries from bit `starts[b]`) and, by
+ * place in list order (the newest block first), how many match in the blocks before (`before`): a filter that matches
+ * many entries costs an eighth of a byte per entry instead of 4 bytes per match.
+ */
+function markedMatches(version: number, bits: Uint8Array, starts: Int32Array, before: Int32Array): ArchiveMatches {
+  const blocks = starts.length - 1, count = before[blocks];
+  return {
+    version,
+    count,
+    bytes: bits.byteLength + starts.byteLength + before.byteLength,
+    refs(from, to) {
+      to = Math.min(to, count);
+      const out = new Int32Array(Math.max(0, to - from));
+      if (out.length === 0) return out;
+      // The place in list order of the block holding match `from`: the last whose matches before are not after it.
+      let lo = 0, hi = blocks;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (before[mid] <= from) lo = mid;
+        else hi = mid - 1;
+      }
+      let place = lo, skip = from - before[place], n = 0;
+      while (n < out.length) {
+        const b = blocks - 1 - place;
+        for (let bit = starts[b]; bit < starts[b + 1] && n < out.length; bit++) {
+          if ((bits[bit >> 3] & (1 << (bit & 7))) === 0) continue;
+          if (skip > 0) skip--;
+          else out[n++] = b * BLOCK_MAX_ENTRIES + bit - starts[b];
+        }
+        place++;
+      }
+      return out;
+    },
+  };
 }
 
 /** A rank of an entry of a block by its position (e.g. a day number): ranked matches come highest first. */
@@ -152,10 +205,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private readonly cache = new Map<string, { stamp: string; block: ArchiveBlock<E> }>();
   private cachedBytes = 0;
   private readonly matchCache = new Map<string, Promise<ArchiveMatches>>();
-  private matchEntries = 0;
+  private matchBytes = 0;
   private readonly lock = new Lock();
   /** Scan buffers not in use (see `scan`). */
-  private readonly buffers: Int32Array[] = [];
+  private readonly buffers: { refs: Int32Array; bits: Uint8Array }[] = [];
   /** How long (ms) an archive-only write retries lost races. */
   retryBudgetMs = RETRY_BUDGET_MS;
 
@@ -190,7 +243,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     if (!before || before.stamps.length !== stamps.length || before.stamps.some((s, i) => s !== stamps[i])) {
       this.version++;
       this.matchCache.clear();
-      this.matchEntries = 0;
+      this.matchBytes = 0;
     }
     this.directory = { keys, stamps, counts };
     this.listedAt = seen;
@@ -284,7 +337,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
 
   /**
    * The matches of the filter `key` (any string naming it exactly, and its order) tested by `test`, newest first or,
-   * with `rank`, highest rank first (ties newest first), kept per archive version (at most `MATCH_FILTERS` filters and `MATCH_ENTRIES` matches; least recently used out first).
+   * with `rank`, highest rank first (ties newest first), kept per archive version (at most `MATCH_FILTERS` filters and `MATCH_BYTES`; least recently used out first).
    */
   async matches(key: string, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
     return await this.fresh(async (directory) => {
@@ -299,12 +352,12 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       this.matchCache.set(cacheKey, found);
       found.catch(() => this.matchCache.delete(cacheKey));
       const matches = await found;
-      this.matchEntries += matches.refs.length;
+      this.matchBytes += matches.bytes;
       for (const [oldest, kept] of this.matchCache) {
-        if (this.matchCache.size <= MATCH_FILTERS && this.matchEntries <= MATCH_ENTRIES) break;
+        if (this.matchCache.size <= MATCH_FILTERS && this.matchBytes <= MATCH_BYTES) break;
         if (kept === found) continue;
         this.matchCache.delete(oldest);
-        this.matchEntries -= (await kept).refs.length;
+        this.matchBytes -= (await kept).bytes;
       }
       return matches;
     });
@@ -315,11 +368,18 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const count = directory.keys.length;
     const uncached = directory.keys.filter((key, i) => this.cache.get(keyString(key))?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
-    const capacity = directory.counts.reduce((sum, n) => sum + n, 0);
-    // Matches are collected in a buffer of this archive's (as many entries as the archive holds), taken from a pool
-    // while the scan runs, so a scan leaves behind only its matches, not a buffer of the archive's size.
-    let refs = this.buffers.pop() ?? new Int32Array(0);
-    if (refs.length < capacity) refs = new Int32Array(capacity);
+    // Where each block's entries start among the archive's (by directory index), and matches before each place in
+    // list order (the newest block first).
+    const starts = new Int32Array(count + 1);
+    for (let b = 0; b < count; b++) starts[b + 1] = starts[b] + directory.counts[b];
+    const capacity = starts[count];
+    const before = new Int32Array(count + 1);
+    // Matches are collected in buffers of this archive's (a ref per entry, and a bit per entry), taken from a pool
+    // while the scan runs, so a scan leaves behind only its matches, not buffers of the archive's size.
+    const buffers = this.buffers.pop() ?? { refs: new Int32Array(0), bits: new Uint8Array(0) };
+    if (buffers.refs.length < capacity) buffers.refs = new Int32Array(capacity);
+    if (buffers.bits.length < (capacity + 7) >> 3) buffers.bits = new Uint8Array((capacity + 7) >> 3);
+    const { refs } = buffers, bits = buffers.bits.fill(0, 0, (capacity + 7) >> 3);
     const ranks = rank ? new Float64Array(capacity) : undefined;
     let found = 0;
     for (let end = count; end > 0; end -= LIST_BATCH) {
@@ -327,27 +387,37 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       for (let i = end - 1; i >= Math.max(0, end - LIST_BATCH); i--) indexes.push(i);
       const read = await this.blocksAt(directory, indexes);
       read.forEach((block, j) => {
+        const index = indexes[j];
+        if (block.count !== directory.counts[index]) throw new StaleDirectory();
         const marks = test(block);
-        if (!marks) return;
-        const base = indexes[j] * BLOCK_MAX_ENTRIES;
-        const rankOf = rank?.(block);
-        for (let i = 0; i < block.count; i++) {
-          if (marks[i] === 0) continue;
-          if (ranks) ranks[found] = rankOf!(i);
-          refs[found++] = base + i;
+        if (marks) {
+          const base = index * BLOCK_MAX_ENTRIES, start = starts[index];
+          const rankOf = rank?.(block);
+          for (let i = 0; i < block.count; i++) {
+            if (marks[i] === 0) continue;
+            if (ranks) ranks[found] = rankOf!(i);
+            refs[found++] = base + i;
+            bits[(start + i) >> 3] |= 1 << ((start + i) & 7);
+          }
         }
+        before[count - index] = found;
       });
     }
     try {
-      if (!ranks) return { version: this.version, refs: refs.slice(0, found) };
-      const order = Array.from({ length: found }, (_, i) => i).sort((a, b) => ranks[b] - ranks[a] || a - b);
-      return {
-        version: this.version,
-        refs: Int32Array.from(order, (i) => refs[i]),
-        ranks: Float64Array.from(order, (i) => ranks[i]),
-      };
+      if (ranks) {
+        const order = Array.from({ length: found }, (_, i) => i).sort((a, b) => ranks[b] - ranks[a] || a - b);
+        return listedMatches(
+          this.version,
+          Int32Array.from(order, (i) => refs[i]),
+          Float64Array.from(order, (i) => ranks[i]),
+        );
+      }
+      // The smaller of the two forms: a list of refs, or the marks.
+      const bitBytes = (capacity + 7) >> 3;
+      if (found * 4 <= bitBytes + 4 * starts.length) return listedMatches(this.version, refs.slice(0, found));
+      return markedMatches(this.version, bits.slice(0, bitBytes), starts, before);
     } finally {
-      this.buffers.push(refs);
+      this.buffers.push(buffers);
     }
   }
 
@@ -358,7 +428,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   async keysOf(matches: ArchiveMatches, from: number, to: number): Promise<BlockKey[]> {
     const directory = this.directory;
     if (!directory || matches.version !== this.version) throw new StaleDirectory();
-    const refs = matches.refs.subarray(from, to);
+    const refs = matches.refs(from, to);
     const indexes = [...new Set(Array.from(refs, (ref) => Math.floor(ref / BLOCK_MAX_ENTRIES)))];
     const blocks = new Map((await this.blocksAt(directory, indexes)).map((block, i) => [indexes[i], block]));
     return Array.from(refs, (ref) => blocks.get(Math.floor(ref / BLOCK_MAX_ENTRIES))!.key(ref % BLOCK_MAX_ENTRIES));
@@ -371,7 +441,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   async entriesOf(matches: ArchiveMatches, from: number, to: number): Promise<E[]> {
     const directory = this.directory;
     if (!directory || matches.version !== this.version) throw new StaleDirectory();
-    const refs = matches.refs.subarray(from, to);
+    const refs = matches.refs(from, to);
     const indexes = [...new Set(Array.from(refs, (ref) => Math.floor(ref / BLOCK_MAX_ENTRIES)))];
     const blocks = new Map((await this.blocksAt(directory, indexes)).map((block, i) => [indexes[i], block]));
     return Array.from(refs, (ref) => blocks.get(Math.floor(ref / BLOCK_MAX_ENTRIES))!.entry(ref % BLOCK_MAX_ENTRIES));
@@ -619,7 +689,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private applyOwn(directory: Directory, blocks: { key: BlockKey; count: number }[], stamp: string): void {
     this.version++;
     this.matchCache.clear();
-    this.matchEntries = 0;
+    this.matchBytes = 0;
     if (this.directory !== directory || this.listedAt === -1) return this.invalidate();
     // A new directory: reads under way keep the one they hold.
     const next: Directory = { keys: [...directory.keys], stamps: [...directory.stamps], counts: [...directory.counts] };
@@ -691,7 +761,7 @@ export async function mergedPage<R extends { id: string }, E extends ListingEntr
   { offset, limit }: { offset: number; limit: number },
 ): Promise<{ total: number; items: PageItem[] }> {
   const { created, ids } = model.slots;
-  const liveCount = live.length, archivedCount = archived.refs.length;
+  const liveCount = live.length, archivedCount = archived.count;
   const total = liveCount + archivedCount;
   if (offset >= total) return { total, items: [] };
   const ranks = archived.ranks;

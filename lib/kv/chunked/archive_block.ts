@@ -68,6 +68,12 @@ interface Header {
 
 const U8_NULL = 255;
 const I32_NULL = -2147483648;
+/**
+ * `mask`'s verdict per distinct value of a coded or byte column (-1: not tested yet), shared by every block: a mask is
+ * synchronous, and one table instead of one per call keeps a scan from leaving a 256-byte or 64 KiB buffer per block
+ * and field behind for the garbage collector.
+ */
+const verdicts = new Int8Array(65536);
 
 /** The distinct, non-empty whitespace-separated tokens of a lower-case search text. */
 export function tokensOf(text: string): string[] {
@@ -333,7 +339,7 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
     if (kind === "d8" || kind === "d16" || kind === "u8") {
       // Each distinct value (a code, or a byte) tested once, when first met.
       const dictionary = kind === "u8" ? null : this.dictionary(field);
-      const known = new Int8Array(kind === "d16" ? 65536 : 256).fill(-1);
+      const known = verdicts.fill(-1, 0, dictionary ? dictionary.length : 256);
       for (let i = 0; i < n; i++) {
         const code = column[i];
         let pass = known[code];
@@ -389,14 +395,20 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
 
   /**
    * Marks, by position, the entries whose search text holds every one of `words`, each given as its variants (a word
-   * matches a token that contains any of them; lower case, no whitespace or `\0`); null when `words` is empty.
+   * matches a token that contains any of them; lower case, no whitespace or `\0`); null when `words` is empty. The
+   * marks are written to `into`, and a second word's to `spare` (each at least `count` long; new arrays without them),
+   * which the caller may change.
    */
-  search(words: readonly (readonly string[])[]): Uint8Array | null {
+  search(words: readonly (readonly string[])[], into?: Uint8Array, spare?: Uint8Array): Uint8Array | null {
     if (words.length === 0) return null;
     const { text, starts } = this.words();
-    let marks: Uint8Array | null = null;
+    const n = this.count;
+    const marks = into ? into.subarray(0, n) : new Uint8Array(n);
+    const other = words.length > 1 ? (spare ? spare.subarray(0, n) : new Uint8Array(n)) : marks;
+    let first = true;
     for (const variants of words) {
-      const hits = new Uint8Array(this.count);
+      const hits = first ? marks : other;
+      hits.fill(0);
       const tokens = new Set<number>();
       for (const variant of variants) {
         let at = text.indexOf(variant);
@@ -413,8 +425,8 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
         }
       }
       for (const t of tokens) this.postings(t, (p) => hits[p] = 1);
-      if (marks) { for (let p = 0; p < this.count; p++) marks[p] &= hits[p]; }
-      else marks = hits;
+      if (!first) { for (let p = 0; p < n; p++) marks[p] &= hits[p]; }
+      first = false;
     }
     return marks;
   }

@@ -74,3 +74,27 @@ Deno.test("an empty block is a valid block", () => {
   assertEquals([block.count, block.lo, block.hi], [0, [0, ""], [5, "b"]]);
   assertEquals(block.content().entries, []);
 });
+
+Deno.test("search and mask write into the buffers they are given, whatever those held before", () => {
+  const written = content(BLOCK_MAX_ENTRIES);
+  const block = new ArchiveBlock<Entry>(encodeBlock(written));
+  const other = new ArchiveBlock<Entry>(encodeBlock(content(40)));
+  const into = new Uint8Array(BLOCK_MAX_ENTRIES).fill(1), spare = new Uint8Array(BLOCK_MAX_ENTRIES).fill(1);
+  for (const words of [[["data"], ["anal"]], [["ytho"]], [["x4"], ["pune", "poona"]]]) {
+    const marks = block.search(words, into, spare)!;
+    assertEquals(marks.buffer, into.buffer);
+    const expected = written.tokens.map((tokens) =>
+      words.every((variants) => variants.some((v) => tokens.some((token) => token.includes(v)))) ? 1 : 0
+    );
+    assertEquals([...marks], expected, JSON.stringify(words));
+    spare.fill(1);
+  }
+  // Masks of coded and byte fields of two blocks in turn: each block's values are tested anew.
+  for (const [field, wanted] of [[5, "pune"], [2, 3], [5, "remote"]] as const) {
+    for (const b of [block, other, block]) {
+      const marks = b.mask(field, (value) => value === wanted, into.fill(1));
+      const expected = Array.from({ length: b.count }, (_, i) => b.value(field, i) === wanted ? 1 : 0);
+      assertEquals(marks ? [...marks] : expected.map(() => 0), expected, `${field} ${wanted}`);
+    }
+  }
+});
