@@ -81,13 +81,11 @@ export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => Uint
 export function allOf(masks: (Uint8Array | null)[]): Uint8Array | null {
   const [first, ...rest] = masks;
   if (!first || rest.some((mask) => !mask)) return null;
+  // One pass per mask: a tight loop over two arrays, not a loop over the masks per entry.
+  const n = first.length;
+  for (const mask of rest as Uint8Array[]) for (let i = 0; i < n; i++) first[i] &= mask[i];
   let any = 0;
-  for (let i = 0; i < first.length; i++) {
-    let pass = first[i];
-    for (const mask of rest) pass &= mask![i];
-    first[i] = pass;
-    any |= pass;
-  }
+  for (let i = 0; i < n && any === 0; i++) any = first[i];
   return any ? first : null;
 }
 
@@ -265,6 +263,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     }
     this.cache.set(id, { stamp, block });
     this.cachedBytes += block.size;
+    if (this.cachedBytes <= this.cacheBytes) return;
     for (const [oldest, { block }] of this.cache) {
       if (this.cachedBytes <= this.cacheBytes) break;
       this.cache.delete(oldest);

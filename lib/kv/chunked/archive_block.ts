@@ -75,6 +75,36 @@ const I32_NULL = -2147483648;
  */
 const verdicts = new Int8Array(65536);
 
+/**
+ * Sets `marks[i]` to the verdict on `codes[i]` for the first `n` codes, testing each distinct code once (`verdicts`
+ * holds -1 for the codes not tested yet); returns 1 when any passed. One function per array type keeps each loop's
+ * element access of one kind.
+ */
+function markBytes(codes: Uint8Array, n: number, marks: Uint8Array, verdict: (code: number) => number): number {
+  let any = 0;
+  for (let i = 0; i < n; i++) {
+    const code = codes[i];
+    let pass = verdicts[code];
+    if (pass === -1) pass = verdicts[code] = verdict(code);
+    marks[i] = pass;
+    any |= pass;
+  }
+  return any;
+}
+
+/** `markBytes` over 16-bit codes. */
+function markShorts(codes: Uint16Array, n: number, marks: Uint8Array, verdict: (code: number) => number): number {
+  let any = 0;
+  for (let i = 0; i < n; i++) {
+    const code = codes[i];
+    let pass = verdicts[code];
+    if (pass === -1) pass = verdicts[code] = verdict(code);
+    marks[i] = pass;
+    any |= pass;
+  }
+  return any;
+}
+
 /** The distinct, non-empty whitespace-separated tokens of a lower-case search text. */
 export function tokensOf(text: string): string[] {
   return [...new Set(text.split(/\s+/).filter(Boolean))];
@@ -236,6 +266,7 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
   private readonly idEnds: Uint32Array;
   private vocabulary: string | undefined;
   private tokenStarts: Int32Array | undefined;
+  private postingStarts: Uint32Array | undefined;
 
   constructor(stored: Uint8Array) {
     // Typed arrays need their element alignment within the buffer.
@@ -339,21 +370,24 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
     if (kind === "d8" || kind === "d16" || kind === "u8") {
       // Each distinct value (a code, or a byte) tested once, when first met.
       const dictionary = kind === "u8" ? null : this.dictionary(field);
-      const known = verdicts.fill(-1, 0, dictionary ? dictionary.length : 256);
+      const verdict = (code: number) => matches(dictionary ? dictionary[code] : code === U8_NULL ? null : code) ? 1 : 0;
+      verdicts.fill(-1, 0, dictionary ? dictionary.length : 256);
+      any = kind === "d16"
+        ? markShorts(column as Uint16Array, n, marks, verdict)
+        : markBytes(column as Uint8Array, n, marks, verdict);
+    } else if (kind === "i32") {
+      const ints = column as Int32Array;
       for (let i = 0; i < n; i++) {
-        const code = column[i];
-        let pass = known[code];
-        if (pass === -1) {
-          pass = known[code] = matches(dictionary ? dictionary[code] : code === U8_NULL ? null : code) ? 1 : 0;
-        }
+        const value = ints[i];
+        const pass = matches(value === I32_NULL ? null : value) ? 1 : 0;
         marks[i] = pass;
         any |= pass;
       }
     } else {
-      const none = kind === "i32" ? I32_NULL : NaN;
+      const floats = column as Float64Array;
       for (let i = 0; i < n; i++) {
-        const value = column[i];
-        const pass = matches(value === none || Number.isNaN(value) ? null : value) ? 1 : 0;
+        const value = floats[i];
+        const pass = matches(Number.isNaN(value) ? null : value) ? 1 : 0;
         marks[i] = pass;
         any |= pass;
       }
@@ -393,6 +427,26 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
     }
   }
 
+  /** Sets `hits[p]` to 1 for every entry `p` that holds token `t` (`postings` without a call per entry). */
+  private mark(t: number, hits: Uint8Array): void {
+    const [count, , , startsAt, kindsAt, postingsAt] = this.header.t;
+    const { buffer, byteOffset } = this.bytes;
+    this.postingStarts ??= new Uint32Array(buffer, this.base + startsAt, count + 1);
+    const from = this.base + postingsAt + this.postingStarts[t],
+      to = this.base + postingsAt + this.postingStarts[t + 1];
+    if (this.bytes[this.base - byteOffset + kindsAt + t] === 1) {
+      const bits = this.bytes, n = this.count;
+      for (let at = from - byteOffset, p = 0; p < n; at++, p += 8) {
+        const byte = bits[at];
+        if (byte === 0) continue;
+        for (let k = 0; k < 8; k++) if (byte & (1 << k)) hits[p + k] = 1;
+      }
+    } else {
+      const list = new Uint16Array(buffer, from, (to - from) / 2);
+      for (let k = 0; k < list.length; k++) hits[list[k]] = 1;
+    }
+  }
+
   /**
    * Marks, by position, the entries whose search text holds every one of `words`, each given as its variants (a word
    * matches a token that contains any of them; lower case, no whitespace or `\0`); null when `words` is empty. The
@@ -424,7 +478,7 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
           at = text.indexOf(variant, starts[lo]);
         }
       }
-      for (const t of tokens) this.postings(t, (p) => hits[p] = 1);
+      for (const t of tokens) this.mark(t, hits);
       if (!first) { for (let p = 0; p < n; p++) marks[p] &= hits[p]; }
       first = false;
     }
