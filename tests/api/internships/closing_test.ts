@@ -10,6 +10,7 @@ import { getInternship, InternshipQuerySchema, listInternships } from "@/lib/int
 import { closeInternships, createInternships, deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
 import { findJob } from "@/lib/jobs/registry.ts";
+import { istToday } from "@/lib/dates.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 
 async function twoProcesses() {
@@ -84,6 +85,50 @@ Deno.test("a listing whose deadline passes leaves the default list and the read 
     assertEquals((await getInternship(kv, { id: closing.id, viewer: null, audience: "api" })).title, "Closing soon");
   }
   assertEquals(await closeInternships(p.b, { today: "2031-03-11", giveWay: noWait }), 0, "the other process too");
+});
+
+/** Runs `args` (a script and its arguments) as a process of its own on the KV file `path`; its last JSON line. */
+async function processOn(path: string, args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...args],
+    cwd: new URL("../../..", import.meta.url).pathname,
+    env: { KV_PATH: path, LOG_LEVEL: "error", JOBS: "off" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
+}
+
+Deno.test("the job in a process of its own closes a listing this process lists; extending it here reopens it there", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "internships-processes-" });
+  const path = `${dir}/kv.sqlite3`;
+  const kv = await openKv(path);
+  try {
+    const owner = await createUser(kv, { name: "o", email: "o@x.example", emailVerified: true, role: "member" });
+    const [ending, lasting] = await createInternships(kv, owner, [item("Ending", "2099-03-10"), item("Lasting", null)]);
+    // Its deadline passed while it was open: it is still in the read model, as on the morning after.
+    const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const { writer } = await internshipStore(kv);
+    await writer.update(ending.id, (record) => ({ ...record, deadline: yesterday }));
+    assertEquals(await inModel(kv, ending.id), true);
+    assertEquals(await ids(kv, {}, istToday()), [lasting.id], "closed by its date before any job");
+
+    assertEquals((await processOn(path, ["scripts/job.ts", "close-listings"])).internships, 1);
+    await waitForSync();
+    assertEquals(await inModel(kv, ending.id), false, "this process learnt that it left");
+    assertEquals(await ids(kv, {}, istToday()), [lasting.id]);
+    assertEquals(await ids(kv, { includeClosed: "true" }, istToday()), order(lasting, ending));
+    assertEquals(await ids(kv, { includeClosed: "true", search: "ending" }, istToday()), [ending.id]);
+
+    await updateInternship(kv, { id: ending.id, actor: owner, patch: { deadline: "2099-04-30" } });
+    const there = await processOn(path, ["tests/fixtures/internship_list_process.ts", "", ending.id]);
+    assertEquals(there, { ids: order(lasting, ending), inModel: [ending.id] }, "back in the other process's model");
+    assertEquals((await processOn(path, ["scripts/job.ts", "close-listings"])).internships, 0);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("extending a closed listing's deadline brings it back into the read models and the default list", async () => {
