@@ -46,6 +46,8 @@ const MATCH_FILTERS = 32;
 const MATCH_BYTES = 8 * 1024 * 1024;
 /** Records per commit of a bulk seed (KV allows 1,000 mutations and 800 KiB per commit). */
 const SEED_RECORDS = 400;
+/** At most this many reads of blocks by key (10 a read) in flight for one request. */
+const READS_AT_ONCE = 4;
 /** Blocks read per round trip when many are missing (a cold scan). */
 const LIST_BATCH = 100;
 
@@ -285,19 +287,25 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         out[i] = held.block;
       } else missing.push(i);
     });
-    for (let from = 0; from < missing.length; from += 10) {
-      const batch = missing.slice(from, from + 10);
-      const entries = await this.kv.getMany<Uint8Array[]>(
-        batch.map((i) => this.keys.block(directory.keys[indexes[i]])),
-      );
-      entries.forEach((entry, j) => {
-        const index = indexes[batch[j]];
-        if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
-        const block = new ArchiveBlock<E>(entry.value);
-        this.keep(directory.keys[index], entry.versionstamp, block);
-        out[batch[j]] = block;
-      });
-    }
+    // Batches of 10 keys (KV's getMany limit), `READS_AT_ONCE` of them in flight.
+    let next = 0;
+    const reader = async () => {
+      for (let from = next; from < missing.length; from = next) {
+        next += 10;
+        const batch = missing.slice(from, from + 10);
+        const entries = await this.kv.getMany<Uint8Array[]>(
+          batch.map((i) => this.keys.block(directory.keys[indexes[i]])),
+        );
+        entries.forEach((entry, j) => {
+          const index = indexes[batch[j]];
+          if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
+          const block = new ArchiveBlock<E>(entry.value);
+          this.keep(directory.keys[index], entry.versionstamp, block);
+          out[batch[j]] = block;
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, Math.ceil(missing.length / 10)) }, reader));
     indexes.forEach((index, i) => {
       if (!fits(directory, index, out[i])) throw new StaleDirectory();
     });
