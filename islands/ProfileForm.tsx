@@ -12,7 +12,14 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ChoiceGroup, Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Profile } from "@/lib/users/profile.ts";
-import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
+import type { FieldTexts } from "@/lib/browser/auth_forms.ts";
+import { choiceLabel } from "@/lib/browser/choice_labels.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const PROFILE_FORM_TEXT = ["profile.form.", "profile.choice.", "common.errors."] as const;
 import { nationalNumber } from "@/lib/users/phone.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
 
@@ -49,10 +56,10 @@ const FIELDS: readonly Field[] = [
 ];
 
 /** The known values first, then any the user already has that the list does not offer. */
-function withExtras(known: string[], chosen: string[]) {
+function withExtras(t: Translate, known: string[], chosen: string[]) {
   return [...known, ...chosen.filter((v) => !known.includes(v))].map((value) => ({
     value,
-    label: value.charAt(0).toUpperCase() + value.slice(1),
+    label: choiceLabel(t, value),
   }));
 }
 
@@ -62,12 +69,23 @@ export interface ProfileFormProps {
   email: string;
   options: ProfileOptions;
   /** The problems of a refused plain HTML submit, at their fields. */
-  errors?: FieldMessages<Field>;
+  errors?: FieldTexts<Field>;
   /** A plain HTML submit just saved the profile. */
   saved?: boolean;
+  /** The messages (`PROFILE_FORM_TEXT`). */
+  text: IslandText;
 }
 
-export default function ProfileForm({ initial, email, options, errors: refused, saved: savedNow }: ProfileFormProps) {
+export default function ProfileForm({ text, ...props }: ProfileFormProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Form({ initial, email, options, errors: refused, saved: savedNow }: Omit<ProfileFormProps, "text">) {
+  const t = useT();
   const [values, setValues] = useState<ProfileValues>(initial);
   const [saved, setSaved] = useState(savedNow ?? false);
   const { form, errors, setErrors, formError, setFormError, busy, textField, showFailure, send } = useFormSubmit(
@@ -79,7 +97,7 @@ export default function ProfileForm({ initial, email, options, errors: refused, 
     setValues((current) => ({ ...current, [field]: value }));
     setSaved(false);
   };
-  const text = (field: Exclude<Field, "fieldInterests" | "opportunityInterests">) =>
+  const textOf = (field: Exclude<Field, "fieldInterests" | "opportunityInterests">) =>
     textField(field, values[field], (value) => set(field, value));
 
   const submit = async (event: Event) => {
@@ -99,62 +117,73 @@ export default function ProfileForm({ initial, email, options, errors: refused, 
 
   return (
     <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-6">
-      {formError && <Notice kind="error" title="We could not save your profile">{formError}</Notice>}
+      {formError && <Notice kind="error" title={t("profile.form.errorTitle")}>{formError}</Notice>}
       <div class="grid gap-6 sm:grid-cols-2">
-        <TextField {...text("name")} label="Name" autoComplete="name" required maxLength={options.limits.name} />
+        <TextField
+          {...textOf("name")}
+          label={t("profile.form.name")}
+          autoComplete="name"
+          required
+          maxLength={options.limits.name}
+        />
         <div>
-          <p class="block text-sm font-medium text-slate-800">E-mail</p>
+          <p class="block text-sm font-medium text-slate-800">{t("profile.form.email")}</p>
           <p class="mt-1 py-2 text-slate-900">{email}</p>
         </div>
         <TextField
-          {...text("image")}
-          label="Profile image URL"
+          {...textOf("image")}
+          label={t("profile.form.image")}
           type="url"
-          hint="A link to a photo of you, starting with https://."
+          hint={t("profile.form.imageHint")}
           maxLength={options.limits.image}
         />
-        <TextField {...text("dateOfBirth")} label="Date of birth" type="date" autoComplete="bday" />
+        <TextField {...textOf("dateOfBirth")} label={t("profile.form.dateOfBirth")} type="date" autoComplete="bday" />
         <TextField
-          {...text("collegeInstitute")}
-          label="College or institute"
+          {...textOf("collegeInstitute")}
+          label={t("profile.form.college")}
           autoComplete="organization"
           maxLength={options.limits.collegeInstitute}
         />
         <TextField
-          {...text("contactNumber")}
-          label="Contact number"
+          {...textOf("contactNumber")}
+          label={t("profile.form.contact")}
           type="tel"
           autoComplete="tel"
-          hint="Your 10-digit mobile number; +91 and spaces are fine."
+          hint={t("profile.form.contactHint")}
         />
         <TextField
-          {...text("currentRole")}
-          label="Current role"
-          hint="For example: Final-year student, Intern at Acme. At most 60 characters."
+          {...textOf("currentRole")}
+          label={t("profile.form.role")}
+          hint={t("profile.form.roleHint", { max: options.limits.currentRole })}
           maxLength={options.limits.currentRole}
         />
       </div>
       <ChoiceGroup
         id="fieldInterests"
-        label="Fields you are interested in"
+        label={t("profile.form.fields")}
         multiple
-        options={withExtras(options.fieldInterests, values.fieldInterests)}
+        options={withExtras(t, options.fieldInterests, values.fieldInterests)}
         value={values.fieldInterests}
         error={errors.fieldInterests}
         onChange={(v) => set("fieldInterests", v)}
       />
       <ChoiceGroup
         id="opportunityInterests"
-        label="Opportunities you are interested in"
+        label={t("profile.form.opportunities")}
         multiple
         columns={3}
-        options={withExtras(options.opportunityInterests, values.opportunityInterests)}
+        options={withExtras(t, options.opportunityInterests, values.opportunityInterests)}
         value={values.opportunityInterests}
         error={errors.opportunityInterests}
         onChange={(v) => set("opportunityInterests", v)}
       />
-      {saved && <Notice kind="success">Your profile has been saved.</Notice>}
-      <SubmitButton busy={busy} label="Save profile" busyLabel="Saving…" worksWithoutScript />
+      {saved && <Notice kind="success">{t("profile.form.saved")}</Notice>}
+      <SubmitButton
+        busy={busy}
+        label={t("profile.form.save")}
+        busyLabel={t("profile.form.saving")}
+        worksWithoutScript
+      />
     </form>
   );
 }

@@ -12,7 +12,9 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import ProfileForm, { type ProfileOptions, type ProfileValues } from "@/islands/ProfileForm.tsx";
+import ProfileForm, { PROFILE_FORM_TEXT, type ProfileOptions, type ProfileValues } from "@/islands/ProfileForm.tsx";
+import { useT } from "@/lib/i18n/context.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onboarding.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
@@ -22,7 +24,7 @@ import { nationalNumber } from "@/lib/users/phone.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
-import type { FieldMessages } from "@/lib/browser/auth_forms.ts";
+import type { FieldTexts } from "@/lib/browser/auth_forms.ts";
 import type { User } from "@/lib/users/users.ts";
 import AccountDataControls from "@/islands/AccountDataControls.tsx";
 import PhoneNotifications from "@/islands/PhoneNotifications.tsx";
@@ -61,7 +63,7 @@ interface Data {
   /** The stored resume, or null (docs/decisions.md, Applications, "Resumes"). */
   resume: Resume | null;
   /** What a refused plain HTML submit typed, with the problems at their fields. */
-  refused?: { values: ProfileValues; errors: FieldMessages<keyof ProfileValues> };
+  refused?: { values: ProfileValues; errors: FieldTexts<keyof ProfileValues> };
 }
 
 const TEXT_FIELDS = ["name", "image", "dateOfBirth", "collegeInstitute", "contactNumber", "currentRole"] as const;
@@ -94,7 +96,9 @@ export const handler = define.handlers<Data>({
       return seeOther("/profile?saved=1");
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
-      const errors = Object.fromEntries(error.fields.map(({ field, message }) => [field, message]));
+      const errors = Object.fromEntries(
+        error.fields.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]),
+      );
       return ctx.render({ ...await methodsOf(ctx.state), refused: { values, errors } }, { status: 400 });
     }
   },
@@ -103,7 +107,8 @@ export const handler = define.handlers<Data>({
 /** The account's sign-in methods as the page names them, and the stored resume. */
 async function methodsOf(state: SignedInState): Promise<Pick<Data, "methods" | "hasPassword" | "resume">> {
   const { kv, oauth } = state.services;
-  const nameOf = (method: SignInMethod) => method === "email" ? "E-mail and password" : oauth.providers[method].name;
+  const nameOf = (method: SignInMethod) =>
+    method === "email" ? state.t("profile.page.emailMethod") : oauth.providers[method].name;
   const [methods, resume] = await Promise.all([signInMethods(kv, state.user.id), getResume(kv, state.user.id)]);
   return { methods: methods.map(nameOf), hasPassword: methods.includes("email"), resume };
 }
@@ -112,11 +117,12 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
   const user = state.user!;
   const pushKey = state.services.push?.publicKey;
   const resumeOutcome = url.searchParams.get("resume");
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
-      <PageHead title="Your profile" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Your profile</h1>
-      <p class="mt-2 text-slate-700">What you share here helps us match you with opportunities.</p>
+      <PageHead title={t("profile.page.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("profile.page.title")}</h1>
+      <p class="mt-2 text-slate-700">{t("profile.page.lead")}</p>
       <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <ProfileForm
           initial={data.refused?.values ?? valuesOf(user)}
@@ -124,16 +130,17 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
           options={OPTIONS}
           errors={data.refused?.errors}
           saved={!data.refused && url.searchParams.get("saved") === "1"}
+          text={t.island(PROFILE_FORM_TEXT)}
         />
       </div>
       <p class="mt-4 text-sm text-slate-700">
-        <a href="/onboarding" class="font-medium text-indigo-700 underline">Change your onboarding answers</a>
+        <a href="/onboarding" class="font-medium text-indigo-700 underline">{t("profile.page.onboarding")}</a>
       </p>
       <ResumeSection resume={data.resume} outcome={isResumeOutcome(resumeOutcome) ? resumeOutcome : null} />
       <section aria-labelledby="sign-in-methods" class="mt-8">
-        <h2 id="sign-in-methods" class="text-lg font-semibold text-slate-900">Sign-in methods</h2>
+        <h2 id="sign-in-methods" class="text-lg font-semibold text-slate-900">{t("profile.page.methods")}</h2>
         {data.methods.length === 0
-          ? <p class="mt-2 text-sm text-slate-700">No sign-in method is set up for this account.</p>
+          ? <p class="mt-2 text-sm text-slate-700">{t("profile.page.noMethods")}</p>
           : (
             <ul class="mt-2 list-inside list-disc text-sm text-slate-700">
               {data.methods.map((method) => <li key={method}>{method}</li>)}
@@ -142,19 +149,21 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
       </section>
       {pushKey && (
         <section aria-labelledby="phone-notifications" class="mt-8">
-          <h2 id="phone-notifications" class="text-lg font-semibold text-slate-900">Notifications on this phone</h2>
+          <h2 id="phone-notifications" class="text-lg font-semibold text-slate-900">{t("profile.page.phone")}</h2>
           <p class="mt-2 text-sm text-slate-700">
-            Get replies, status changes and deadlines as notifications on this phone, even when the site is closed.
-            Choose which ones in <a href="/me/settings" class="font-medium text-indigo-700 underline">Settings</a>.
+            {t.rich("profile.page.phoneText", {
+              link: (chunks) => <a href="/me/settings" class="font-medium text-indigo-700 underline">{chunks}</a>,
+            })}
           </p>
           <PhoneNotifications publicKey={pushKey} />
         </section>
       )}
       <section aria-labelledby="your-data" class="mt-8">
-        <h2 id="your-data" class="text-lg font-semibold text-slate-900">Your data</h2>
+        <h2 id="your-data" class="text-lg font-semibold text-slate-900">{t("profile.page.data")}</h2>
         <p class="mt-2 text-sm text-slate-700">
-          Download everything we keep about you, or delete your account. See the{" "}
-          <a href="/privacy" class="font-medium text-indigo-700 underline">privacy policy</a> for what is kept and why.
+          {t.rich("profile.page.dataText", {
+            link: (chunks) => <a href="/privacy" class="font-medium text-indigo-700 underline">{chunks}</a>,
+          })}
         </p>
         <AccountDataControls hasPassword={data.hasPassword} />
       </section>

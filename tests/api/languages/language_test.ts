@@ -8,6 +8,8 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { page } from "@/tests/fixtures/html.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
 
 const htmlLang = (html: string) => /<html lang="(\w+)"/.exec(html)?.[1];
 
@@ -217,4 +219,27 @@ Deno.test("onboarding in Hindi: the page, the wizard's first step and the choice
   }
   assert(html.includes("मैं छात्र/छात्रा हूँ"), "the persona choice in Hindi");
   assert(!html.includes("Which describes you best?"), "no English question");
+});
+
+Deno.test("the profile page in Hindi, and a refused plain profile submit's sentence at its field in Hindi", async () => {
+  await using t = await createTestApp();
+  const person = await createTestUser(t);
+  const { html } = await page(t, "/profile?lang=hi", person.cookie);
+  for (const words of ["आपकी प्रोफ़ाइल", "प्रोफ़ाइल सेव करें", "साइन इन के तरीके", "डेटा और AI"]) {
+    assert(html.includes(words), words);
+  }
+  const res = await t.fetch("/profile", {
+    method: "POST",
+    headers: {
+      origin: t.origin,
+      cookie: `${person.cookie}; lang=hi`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ name: "", contactNumber: "12" }),
+  });
+  assertEquals(res.status, 400);
+  const refused = await res.text();
+  const sentence = translatorFor("hi")("profile.problem.name", { max: PROFILE_LIMITS.name });
+  assert(refused.includes(sentence), sentence);
+  assert(!refused.includes("Enter your name"), "no English sentence at the name");
 });
