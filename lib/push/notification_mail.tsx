@@ -1,12 +1,14 @@
 /**
  * The e-mail of a notification whose type has no e-mail of its own, for a person who turned its e-mail channel on
- * (docs/decisions.md, Notifications, "Channels"): the notification's title, body and link, and where to turn it off.
+ * (docs/decisions.md, Notifications, "Channels"): the notification's title, body and link, and where to turn it off,
+ * in the recipient's language (`t`; docs/decisions.md, Languages, "E-mails"; the title and body as they were stored).
  * Plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every value placed in it.
  */
-import { MailButton, mailHtml, PLATFORM, SmallPrint } from "@/lib/mail/layout.tsx";
+import { MailButton, mailHtml, SmallPrint } from "@/lib/mail/layout.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
-/** What the mail says: to whom, the notification, and the absolute URLs of its page and of the settings. */
+/** What the mail says: to whom, the notification, the absolute URLs of its page and of the settings, the language. */
 export interface NotificationMailInput {
   to: string;
   name: string;
@@ -14,35 +16,37 @@ export interface NotificationMailInput {
   body: string;
   url: string;
   settingsUrl: string;
+  t: Translate;
 }
 
 /** The mail of one notification. */
 export function notificationMail(input: NotificationMailInput): Mail {
-  const text = `Hi ${input.name},
+  const { t } = input;
+  const text = `${t("mail.greeting", { name: input.name })}
 
 ${input.title}
 ${input.body ? `\n${input.body}\n` : ""}
-Open it here: ${input.url}
+${t("mail.notification.openHere", { url: input.url })}
 
-You get this e-mail because you turned on e-mails of this kind. Turn them off in your settings:
+${t("mail.notification.why")} ${t("mail.notification.off")}:
 ${input.settingsUrl}
 
-${PLATFORM}
+${t("mail.signature")}
 `;
   const html = mailHtml(
     input.title,
     <>
-      <p>Hi {input.name},</p>
+      <p>{t("mail.greeting", { name: input.name })}</p>
       <p>
         <strong>{input.title}</strong>
       </p>
       {input.body && <p style="white-space:pre-line">{input.body}</p>}
-      <MailButton href={input.url}>Open it</MailButton>
+      <MailButton href={input.url}>{t("mail.notification.open")}</MailButton>
       <SmallPrint>
-        You get this e-mail because you turned on e-mails of this kind.{" "}
-        <a href={input.settingsUrl}>Turn them off in your settings</a>.
+        {t("mail.notification.why")} <a href={input.settingsUrl}>{t("mail.notification.off")}</a>.
       </SmallPrint>
     </>,
+    { lang: t.lang, signature: t("mail.signature") },
   );
   return { to: input.to, subject: input.title, text, html, link: input.url };
 }

@@ -26,6 +26,8 @@ import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { notificationMail } from "./notification_mail.tsx";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { removeSubscriptions, subscriptionsOf } from "./subscriptions.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
@@ -203,6 +205,7 @@ async function genericMail(services: Services, message: PushMessage): Promise<Ma
     body: message.notification.body,
     url: `${appUrl}${message.notification.url}`,
     settingsUrl: `${appUrl}/me/settings`,
+    t: translatorFor(user.language ?? DEFAULT_LANG),
   });
   return { ...mail, userId: user.id };
 }

@@ -127,7 +127,6 @@ export const PENDING = new Set<string>([
   "lib/purchases/mails.tsx",
   "lib/purchases/refunds.ts",
   "lib/purchases/settlement.ts",
-  "lib/push/notification_mail.tsx",
   "lib/reports/reports.ts",
   "routes/admin/banners.tsx",
   "routes/admin/comments.tsx",
