@@ -13,6 +13,8 @@ import type { Viewer } from "@/lib/ungatekeep/policy.ts";
 import { getUser, getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
 import { contentHtml } from "./content.ts";
 import { replyMail } from "./reply_mail.tsx";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 import { canComment, canDelete, canEdit, canModerate } from "./policy.ts";
 import {
@@ -193,6 +195,7 @@ async function notifyReply(
     url: `${appUrl}${path}`,
     settingsUrl: `${appUrl}/me/settings`,
     unsubscribeUrl: `${appUrl}/unsubscribe/${unsubscribe.token}`,
+    t: translatorFor(recipient.language ?? DEFAULT_LANG),
   });
   return queueMailOps(op, { ...mail, userId: recipient.id });
 }

@@ -3,10 +3,12 @@
  * notifications"), plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every value placed in
  * it. It links to the reply, to the
  * settings page, and to its one-click unsubscribe link, which it also names in its `List-Unsubscribe` headers
- * (RFC 8058): that link's `POST` turns e-mails on replies off.
+ * (RFC 8058): that link's `POST` turns e-mails on replies off. Written in the recipient's language (`t`;
+ * docs/decisions.md, Languages, "E-mails"); the names, the post's title and the reply stay as written.
  */
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { MailButton, mailHtml, PLATFORM, SmallPrint } from "@/lib/mail/layout.tsx";
+import { MailButton, mailHtml, SmallPrint } from "@/lib/mail/layout.tsx";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 
 /** What the mail says: to whom, who replied under which post, the reply's text and the links. */
@@ -22,6 +24,8 @@ export interface ReplyMailInput {
   settingsUrl: string;
   /** The one-click unsubscribe link (absolute): `/unsubscribe/{token}`. */
   unsubscribeUrl: string;
+  /** The translator of the recipient's language. */
+  t: Translate;
 }
 
 /** Longest part of the reply quoted in the mail, in characters. */
@@ -30,35 +34,38 @@ const QUOTE_MAX = 500;
 /** The reply e-mail. */
 export function replyMail(input: ReplyMailInput): Mail {
   const quote = input.reply.length > QUOTE_MAX ? `${input.reply.slice(0, QUOTE_MAX - 1)}…` : input.reply;
-  const subject = `${input.replier} replied to your comment on “${input.postTitle}”`;
-  const text = `Hi ${input.name},
+  const { t } = input;
+  const who = { replier: input.replier, post: input.postTitle };
+  const subject = t("mail.reply.subject", who);
+  const text = `${t("mail.greeting", { name: input.name })}
 
-${input.replier} replied to your comment on “${input.postTitle}”:
+${t("mail.reply.intro", who)}
 
 ${quote.split("\n").map((line) => `> ${line}`).join("\n")}
 
-Read and answer it here: ${input.url}
+${t("mail.reply.readHere", { url: input.url })}
 
-You get this e-mail because someone replied to your comment. Turn these e-mails off: ${input.unsubscribeUrl}
-(or in your settings: ${input.settingsUrl})
+${t("mail.reply.why")} ${t("mail.reply.offText", { unsubscribe: input.unsubscribeUrl, settings: input.settingsUrl })}
 
-${PLATFORM}
+${t("mail.signature")}
 `;
   const html = mailHtml(
     subject,
     <>
-      <p>Hi {input.name},</p>
-      <p>{input.replier} replied to your comment on “{input.postTitle}”:</p>
+      <p>{t("mail.greeting", { name: input.name })}</p>
+      <p>{t("mail.reply.intro", who)}</p>
       <blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">
         {quote}
       </blockquote>
-      <MailButton href={input.url}>Read the reply</MailButton>
+      <MailButton href={input.url}>{t("mail.reply.read")}</MailButton>
       <SmallPrint>
-        You get this e-mail because someone replied to your comment.{" "}
-        <a href={input.unsubscribeUrl}>Turn these e-mails off</a>, or change it in your{" "}
-        <a href={input.settingsUrl}>settings</a>.
+        {t("mail.reply.why")} {t.rich("mail.reply.offHtml", {
+          off: (chunks) => <a href={input.unsubscribeUrl}>{chunks}</a>,
+          settings: (chunks) => <a href={input.settingsUrl}>{chunks}</a>,
+        })}
       </SmallPrint>
     </>,
+    { lang: t.lang, signature: t("mail.signature") },
   );
   return { to: input.to, subject, text, html, link: input.url, headers: unsubscribeHeaders(input.unsubscribeUrl) };
 }

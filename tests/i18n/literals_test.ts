@@ -122,7 +122,6 @@ export const PENDING = new Set<string>([
   "lib/browser/use_lessons.ts",
   "lib/browser/use_refund.ts",
   "lib/comments/comments.ts",
-  "lib/comments/reply_mail.tsx",
   "lib/opportunities/opportunities.ts",
   "lib/purchases/mails.tsx",
   "lib/purchases/refunds.ts",
