@@ -6,8 +6,11 @@
  * the step of the first field it names (its `fields`) and shows each sentence at its field. Then it goes on to
  * `callbackURL` (the page the person came from, kept when it is on this origin) or the home page's "For you", so the answers visibly matter.
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
+ * Before it hydrates (and without JavaScript) it is a plain form with every step's fields at once, posted to the
+ * page itself (`routes/onboarding.tsx`), which renders it again with `errors` when an answer is wrong.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
@@ -85,11 +88,15 @@ function checkStep(t: Translate, step: Step, a: OnboardingAnswers): Errors {
   return errors;
 }
 
-/** Props: the choice lists, the answers so far, the page to go on to, and the messages (`ONBOARDING_TEXT`). */
+/**
+ * Props: the choice lists, the answers so far, the page to go on to, the problems of a posted form (`errors`, by
+ * field), and the messages (`ONBOARDING_TEXT`).
+ */
 interface OnboardingWizardProps {
   choices: OnboardingChoices;
   initial: OnboardingAnswers;
   callbackURL?: string | null;
+  errors?: Partial<Record<string, string>>;
   text: IslandText;
 }
 
@@ -101,11 +108,14 @@ export default function OnboardingWizard({ text, ...props }: OnboardingWizardPro
   );
 }
 
-function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardProps, "text">) {
+function Wizard({ choices, initial, callbackURL = null, errors: posted = {} }: Omit<OnboardingWizardProps, "text">) {
   const t = useT();
+  const hydrated = useHydrated();
   const labelled = (value: string): Choice => ({ value, label: choiceLabel(t, value) });
   const [answers, setAnswers] = useState<OnboardingAnswers>(initial);
-  const [stepIndex, setStepIndex] = useState(0);
+  const [stepIndex, setStepIndex] = useState(() =>
+    Math.max(0, STEPS.findIndex((s) => s.fields.some((field) => posted[field])))
+  );
   const { form, errors, setErrors, formError, setFormError, busy, showErrors, showFailure, send } = useFormSubmit(
     FIELDS,
     {
@@ -115,6 +125,8 @@ function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardP
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
+  /** The problems beside the fields: the posted form's until the island takes over. */
+  const shown: Errors = hydrated ? errors : posted as Errors;
   const steps = answers.persona === "society" ? STEPS.slice(0, 1) : STEPS;
   const step = steps[stepIndex];
   const last = stepIndex === steps.length - 1 && answers.persona !== "";
@@ -123,6 +135,7 @@ function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardP
     if (moved.current) heading.current?.focus();
     moved.current = true;
   }, [stepIndex]);
+  useEffect(() => setErrors(posted as Errors), []);
 
   const set = <K extends Field>(field: K, value: OnboardingAnswers[K]) => {
     setAnswers((current) => ({ ...current, [field]: value }));
@@ -134,7 +147,7 @@ function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardP
     hint: t("profile.onboarding.anyNumber"),
     multiple: true,
     value: answers[field],
-    error: errors[field],
+    error: shown[field],
     onChange: (v: string[]) => set(field, v),
   });
 
@@ -165,6 +178,136 @@ function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardP
   const locationLabel = t(
     answers.locationType === "city" ? "profile.onboarding.yourCity" : "profile.onboarding.yourState",
   );
+  /** The controls of step `id`; without the island every step's, `fieldOther` always. */
+  const fieldsOf = (id: Step["id"]) => {
+    switch (id) {
+      case "persona":
+        return (
+          <ChoiceGroup
+            id="persona"
+            label={t("profile.onboarding.personaLabel")}
+            multiple={false}
+            columns={1}
+            options={[
+              { value: "student", label: t("profile.onboarding.student") },
+              { value: "society", label: t("profile.onboarding.society") },
+            ]}
+            value={answers.persona ? [answers.persona] : []}
+            error={shown.persona}
+            onChange={(v) => set("persona", (v[0] ?? "") as OnboardingAnswers["persona"])}
+          />
+        );
+      case "location":
+        return (
+          <div class="space-y-4">
+            <ChoiceGroup
+              id="locationType"
+              label={t("profile.onboarding.locationLabel")}
+              multiple={false}
+              options={[
+                { value: "city", label: t("profile.onboarding.city") },
+                { value: "state", label: t("profile.onboarding.state") },
+              ]}
+              value={[answers.locationType]}
+              error={shown.locationType}
+              onChange={(v) => v[0] && set("locationType", v[0] as OnboardingAnswers["locationType"])}
+            />
+            <TextField
+              id="locationValue"
+              label={locationLabel}
+              autoComplete={answers.locationType === "city" ? "address-level2" : "address-level1"}
+              maxLength={choices.textMax}
+              value={answers.locationValue}
+              error={shown.locationValue}
+              onInput={(e) => set("locationValue", e.currentTarget.value)}
+            />
+          </div>
+        );
+      case "education":
+        return (
+          <ChoiceGroup
+            id="educationLevel"
+            label={t("profile.onboarding.educationLabel")}
+            multiple={false}
+            options={choices.educationLevels.map(labelled)}
+            value={answers.educationLevel ? [answers.educationLevel] : []}
+            error={shown.educationLevel}
+            onChange={(v) => set("educationLevel", v[0] ?? "")}
+          />
+        );
+      case "field":
+        return (
+          <div class="space-y-4">
+            <SelectField
+              id="fieldOfStudy"
+              label={t("profile.onboarding.fieldLabel")}
+              options={choices.fieldsOfStudy.map(labelled)}
+              value={answers.fieldOfStudy}
+              error={shown.fieldOfStudy}
+              onChange={(v) => set("fieldOfStudy", v)}
+            />
+            {(!hydrated || answers.fieldOfStudy === "Other") && (
+              <TextField
+                id="fieldOther"
+                label={t("profile.onboarding.fieldOther")}
+                maxLength={choices.textMax}
+                value={answers.fieldOther}
+                error={shown.fieldOther}
+                onInput={(e) => set("fieldOther", e.currentTarget.value)}
+              />
+            )}
+          </div>
+        );
+      case "interests":
+        return (
+          <ChoiceGroup
+            {...list("opportunityInterests")}
+            label={t("profile.onboarding.interestsLabel")}
+            columns={3}
+            options={choices.opportunityInterests.map(labelled)}
+          />
+        );
+      case "domains":
+        return (
+          <ChoiceGroup
+            {...list("domainPreferences")}
+            label={t("profile.onboarding.domainsLabel")}
+            options={choices.domainPreferences.map(labelled)}
+          />
+        );
+      case "struggles":
+        return (
+          <ChoiceGroup
+            {...list("struggles")}
+            label={t("profile.onboarding.strugglesLabel")}
+            options={choices.struggles.map(labelled)}
+          />
+        );
+    }
+  };
+
+  if (!hydrated) {
+    return (
+      <form method="post" noValidate class="space-y-8">
+        {callbackURL && <input type="hidden" name="callbackURL" value={callbackURL} />}
+        {STEPS.map((s) => (
+          <section key={s.id} aria-labelledby={`onboarding-${s.id}`} class="space-y-4">
+            <h2 id={`onboarding-${s.id}`} class="text-xl font-semibold text-slate-900">{t(stepTitle(s))}</h2>
+            {fieldsOf(s.id)}
+          </section>
+        ))}
+        <div class="flex justify-end border-t border-slate-200 pt-4">
+          <SubmitButton
+            busy={false}
+            worksWithoutScript
+            label={t("profile.onboarding.finish")}
+            busyLabel={t("profile.onboarding.saving")}
+          />
+        </div>
+      </form>
+    );
+  }
+
   return (
     <form ref={form} method="post" noValidate onSubmit={next} class="space-y-6">
       <div>
@@ -207,101 +350,7 @@ function Wizard({ choices, initial, callbackURL = null }: Omit<OnboardingWizardP
       </h2>
       {formError && <Notice kind="error" title={t("profile.onboarding.errorTitle")}>{formError}</Notice>}
 
-      {step.id === "persona" && (
-        <ChoiceGroup
-          id="persona"
-          label={t("profile.onboarding.personaLabel")}
-          multiple={false}
-          columns={1}
-          options={[
-            { value: "student", label: t("profile.onboarding.student") },
-            { value: "society", label: t("profile.onboarding.society") },
-          ]}
-          value={answers.persona ? [answers.persona] : []}
-          error={errors.persona}
-          onChange={(v) => set("persona", (v[0] ?? "") as OnboardingAnswers["persona"])}
-        />
-      )}
-      {step.id === "location" && (
-        <div class="space-y-4">
-          <ChoiceGroup
-            id="locationType"
-            label={t("profile.onboarding.locationLabel")}
-            multiple={false}
-            options={[
-              { value: "city", label: t("profile.onboarding.city") },
-              { value: "state", label: t("profile.onboarding.state") },
-            ]}
-            value={[answers.locationType]}
-            error={errors.locationType}
-            onChange={(v) => v[0] && set("locationType", v[0] as OnboardingAnswers["locationType"])}
-          />
-          <TextField
-            id="locationValue"
-            label={locationLabel}
-            autoComplete={answers.locationType === "city" ? "address-level2" : "address-level1"}
-            maxLength={choices.textMax}
-            value={answers.locationValue}
-            error={errors.locationValue}
-            onInput={(e) => set("locationValue", e.currentTarget.value)}
-          />
-        </div>
-      )}
-      {step.id === "education" && (
-        <ChoiceGroup
-          id="educationLevel"
-          label={t("profile.onboarding.educationLabel")}
-          multiple={false}
-          options={choices.educationLevels.map(labelled)}
-          value={answers.educationLevel ? [answers.educationLevel] : []}
-          error={errors.educationLevel}
-          onChange={(v) => set("educationLevel", v[0] ?? "")}
-        />
-      )}
-      {step.id === "field" && (
-        <div class="space-y-4">
-          <SelectField
-            id="fieldOfStudy"
-            label={t("profile.onboarding.fieldLabel")}
-            options={choices.fieldsOfStudy.map(labelled)}
-            value={answers.fieldOfStudy}
-            error={errors.fieldOfStudy}
-            onChange={(v) => set("fieldOfStudy", v)}
-          />
-          {answers.fieldOfStudy === "Other" && (
-            <TextField
-              id="fieldOther"
-              label={t("profile.onboarding.fieldOther")}
-              maxLength={choices.textMax}
-              value={answers.fieldOther}
-              error={errors.fieldOther}
-              onInput={(e) => set("fieldOther", e.currentTarget.value)}
-            />
-          )}
-        </div>
-      )}
-      {step.id === "interests" && (
-        <ChoiceGroup
-          {...list("opportunityInterests")}
-          label={t("profile.onboarding.interestsLabel")}
-          columns={3}
-          options={choices.opportunityInterests.map(labelled)}
-        />
-      )}
-      {step.id === "domains" && (
-        <ChoiceGroup
-          {...list("domainPreferences")}
-          label={t("profile.onboarding.domainsLabel")}
-          options={choices.domainPreferences.map(labelled)}
-        />
-      )}
-      {step.id === "struggles" && (
-        <ChoiceGroup
-          {...list("struggles")}
-          label={t("profile.onboarding.strugglesLabel")}
-          options={choices.struggles.map(labelled)}
-        />
-      )}
+      {fieldsOf(step.id)}
 
       <div class="flex items-center justify-between gap-4 border-t border-slate-200 pt-4">
         {stepIndex > 0

@@ -5,6 +5,10 @@
  * signed in): the page explains it too. An existing onboarding profile fills the wizard, so the page also edits it.
  * `?callbackURL=` (a same-origin path, else dropped) is the page to return to: the wizard goes there when it is done
  * instead of to the profile, and a user who is already onboarded goes there at once (docs/decisions.md, Auth).
+ * `POST` is the wizard's plain form (docs/decisions.md, Islands, "Forms work without JavaScript"): the fields of
+ * `POST /api/onboarding` (lists as repeated fields) and `callbackURL`, checked by the same schema and saved by the same
+ * domain function, then 303 to the return page; invalid answers render the page again (400) with what was given and
+ * every problem beside its field.
  */
 import { define } from "@/lib/platform/define.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -23,16 +27,30 @@ import {
   ONBOARDING_TEXT_MAX,
   type OnboardingProfile,
   OPPORTUNITY_INTERESTS,
+  parseOnboarding,
+  saveOnboardingProfile,
   STRUGGLES,
 } from "@/lib/onboarding/onboarding.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Saving falls under the per-person limit `profile`, as `POST /api/onboarding` does. */
+export const routeOptions: RouteOptions = { personLimit: "profile" };
 
 interface Data {
   initial: OnboardingAnswers;
   returning: boolean;
   callbackURL: string | null;
+  /** The sentence beside each answer the posted form got wrong. */
+  errors?: Record<string, string>;
 }
+
+/** Where the wizard goes when it is done and no `callbackURL` was given. */
+const DONE_PAGE = "/?onboarded=1#for-you";
 
 const CHOICES: OnboardingChoices = {
   educationLevels: [...EDUCATION_LEVELS],
@@ -68,6 +86,53 @@ export const handler = define.handlers<Data>({
     }
     return ctx.render({ initial: answersOf(profile), returning: profile !== null, callbackURL });
   },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { user, services } = ctx.state;
+    const form = await readForm(req);
+    const text = formFields(form, [
+      "persona",
+      "locationType",
+      "locationValue",
+      "educationLevel",
+      "fieldOfStudy",
+      "fieldOther",
+      "callbackURL",
+    ]);
+    const lists = {
+      opportunityInterests: form.getAll("opportunityInterests").filter((v) => typeof v === "string"),
+      domainPreferences: form.getAll("domainPreferences").filter((v) => typeof v === "string"),
+      struggles: form.getAll("struggles").filter((v) => typeof v === "string"),
+    };
+    const callbackURL = returnPage(text.callbackURL || ctx.url.searchParams.get("callbackURL"), services.config.appUrl);
+    try {
+      const input = parseOnboarding({
+        ...text,
+        ...lists,
+        locationValue: text.locationValue.trim(),
+        fieldOther: text.fieldOfStudy === "Other" ? text.fieldOther.trim() : null,
+      });
+      await saveOnboardingProfile(services.kv, user.id, input);
+      return seeOther(callbackURL ?? DONE_PAGE);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      const errors = Object.fromEntries(
+        error.fields.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]),
+      );
+      const initial: OnboardingAnswers = {
+        persona: text.persona === "student" || text.persona === "society" ? text.persona : "",
+        locationType: text.locationType === "state" ? "state" : "city",
+        locationValue: text.locationValue,
+        educationLevel: text.educationLevel,
+        fieldOfStudy: text.fieldOfStudy,
+        fieldOther: text.fieldOther,
+        ...lists,
+      };
+      const returning = await getOnboardingProfile(services.kv, user.id) !== null;
+      return ctx.render({ initial, returning, callbackURL, errors }, { status: 400 });
+    }
+  },
 });
 
 export default define.page<Data>(function OnboardingPage({ data, url, state }) {
@@ -94,6 +159,7 @@ export default define.page<Data>(function OnboardingPage({ data, url, state }) {
           choices={CHOICES}
           initial={data.initial}
           callbackURL={data.callbackURL}
+          errors={data.errors}
           text={t.island(ONBOARDING_TEXT)}
         />
       </div>
