@@ -88,6 +88,27 @@ function checkStep(t: Translate, step: Step, a: OnboardingAnswers): Errors {
   return errors;
 }
 
+/** The answers of the plain form's `data`; `fallback`'s where a field is missing. */
+function answersIn(data: FormData, fallback: OnboardingAnswers): OnboardingAnswers {
+  const text = (name: Field) => {
+    const value = data.get(name);
+    return typeof value === "string" ? value : null;
+  };
+  const persona = text("persona");
+  const strings = (name: ListField) => data.getAll(name).filter((v): v is string => typeof v === "string");
+  return {
+    persona: persona === "student" || persona === "society" ? persona : fallback.persona,
+    locationType: text("locationType") === "state" ? "state" : "city",
+    locationValue: text("locationValue") ?? fallback.locationValue,
+    educationLevel: text("educationLevel") ?? fallback.educationLevel,
+    fieldOfStudy: text("fieldOfStudy") ?? fallback.fieldOfStudy,
+    fieldOther: text("fieldOther") ?? fallback.fieldOther,
+    opportunityInterests: strings("opportunityInterests"),
+    domainPreferences: strings("domainPreferences"),
+    struggles: strings("struggles"),
+  };
+}
+
 /**
  * Props: the choice lists, the answers so far, the page to go on to, the problems of a posted form (`errors`, by
  * field), and the messages (`ONBOARDING_TEXT`).
@@ -135,7 +156,11 @@ function Wizard({ choices, initial, callbackURL = null, errors: posted = {} }: O
     if (moved.current) heading.current?.focus();
     moved.current = true;
   }, [stepIndex]);
-  useEffect(() => setErrors(posted as Errors), []);
+  useEffect(() => {
+    setErrors(posted as Errors);
+    // What was chosen or typed in the plain form before the island hydrated carries over into the wizard.
+    if (form.current) setAnswers(answersIn(new FormData(form.current), initial));
+  }, []);
 
   const set = <K extends Field>(field: K, value: OnboardingAnswers[K]) => {
     setAnswers((current) => ({ ...current, [field]: value }));
@@ -288,7 +313,7 @@ function Wizard({ choices, initial, callbackURL = null, errors: posted = {} }: O
 
   if (!hydrated) {
     return (
-      <form method="post" noValidate class="space-y-8">
+      <form ref={form} method="post" noValidate class="space-y-8">
         {callbackURL && <input type="hidden" name="callbackURL" value={callbackURL} />}
         {STEPS.map((s) => (
           <section key={s.id} aria-labelledby={`onboarding-${s.id}`} class="space-y-4">

@@ -1,16 +1,17 @@
 /**
  * A student on a 360 px phone with JavaScript off finishes onboarding (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): the wizard is one plain form with every step; a wrong answer comes back beside its field with the other
- * answers kept; once fixed, the answers are saved and the page named by `callbackURL` opens.
+ * answers kept; once fixed, the answers are saved and the page named by `callbackURL` opens. On a slow phone whose
+ * script arrives late, what was chosen in the plain form carries over into the wizard.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessibleWithoutScript, hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
-Deno.test("without JavaScript a student finishes onboarding on a phone and goes on to the return page", async () => {
+Deno.test("without JavaScript (or before it) a student finishes onboarding on a phone", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
   await using browser = await openBrowser();
@@ -53,4 +54,24 @@ Deno.test("without JavaScript a student finishes onboarding on a phone and goes 
     ],
     ["student", "state", "Maharashtra", "Undergraduate", "Other", "Agriculture", ["internships"], ["Data & AI"]],
   );
+
+  // JavaScript on, arriving late: the answers given in the plain form are the wizard's.
+  const late = await createTestUser(t, "user", { name: "Rohan Das" });
+  const slow = await browser.newContext({ ...PHONE, javaScriptEnabled: true });
+  await signInBrowser(slow, t.origin, late);
+  const early = await slow.newPage();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => release = resolve);
+  await early.route(/\.js(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await early.goto(`${t.origin}/onboarding`, { waitUntil: "commit" });
+  await early.getByLabel("I am a student").check();
+  await early.getByLabel("Your city").fill("Kochi");
+  release();
+  await hydrated(early);
+  await early.getByRole("button", { name: "Next" }).click();
+  await early.getByRole("heading", { name: "Location" }).waitFor();
+  assertEquals(await early.getByLabel("Your city").inputValue(), "Kochi");
 });
