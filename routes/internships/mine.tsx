@@ -15,6 +15,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 
 /** Listings per page. */
@@ -35,24 +36,26 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
   const { internships, pagination: { offset, total } } = data;
   const prev = offset > 0 && total > 0 ? Math.max(0, Math.min(offset, total) - PAGE_SIZE) : null;
   const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-4xl">
-      <PageHead title="My internships" />
+      <PageHead title={t("internships.list.mine")} />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My internships</h1>
+          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">
+            {t("internships.list.mine")}
+          </h1>
           <p class="mt-2 text-slate-700">
-            {total === 0
-              ? "You have not posted any internships yet."
-              : `You have ${total} ${total === 1 ? "listing" : "listings"}.`}
+            {total === 0 ? t("internships.mine.none") : t("internships.mine.count", { total })}
           </p>
         </div>
         {canPost(state.user) && <PostInternshipLink />}
       </div>
       {!canPost(state.user) && total === 0 && (
         <p class="mt-6 text-slate-700">
-          Posting is open to community members and admins. Meanwhile,{" "}
-          <a href="/internships" class="text-indigo-700 underline">browse the internships</a>.
+          {t.rich("internships.mine.cannotPost", {
+            link: (chunks) => <a href="/internships" class="text-indigo-700 underline">{chunks}</a>,
+          })}
         </p>
       )}
       {internships.length > 0 && (
@@ -62,8 +65,8 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
               <InternshipCard internship={internship} showState headingLevel={2}>
                 {internship.moderation.status !== "clear" && (
                   <p class="mt-3 text-sm text-slate-800">
-                    {internship.moderation.status === "held" ? "Hidden from students until an admin checks it. " : ""}
-                    Why: {moderationReasonText(internship.moderation, internship)}
+                    {internship.moderation.status === "held" ? `${t("internships.mine.held")} ` : ""}
+                    {t("internships.mine.why", { reason: moderationReasonText(internship.moderation, internship) })}
                   </p>
                 )}
               </InternshipCard>
@@ -78,7 +81,7 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
       <Pagination
         prev={prev === null ? null : { href: pageHref(prev) }}
         next={next === null ? null : { href: pageHref(next) }}
-        position={pagePosition(null, offset, internships.length, total)}
+        position={pagePosition(t, offset, internships.length, total)}
         class="mt-6"
       />
     </section>

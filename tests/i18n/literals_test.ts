@@ -150,7 +150,6 @@ export const PENDING = new Set<string>([
   "routes/certificates/[id].tsx",
   "routes/internships/[id]/edit.tsx",
   "routes/internships/[id]/index.tsx",
-  "routes/internships/mine.tsx",
   "routes/internships/new.tsx",
   "routes/me/alerts.tsx",
   "routes/me/tracker.tsx",
