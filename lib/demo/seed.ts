@@ -14,6 +14,7 @@ import { seedOutbox } from "./outbox.ts";
 import { seedMoney } from "./money.ts";
 import { seedMonth } from "./history.ts";
 import { seedTrust } from "./trust.ts";
+import { seedApplications } from "./applications.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
@@ -36,6 +37,12 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const commentLines = await seedDiscussion(kv, accounts, appUrl);
   const alertLines = await seedAlerts(kv, accounts);
   const savedLines = await seedSaved(kv, accounts.get("sara@demo.careers")!);
+  // After the tracker: applying adds to it, and the demo tracker is made only when it is empty.
+  const applicationLines = await seedApplications(kv, {
+    poster: accounts.get("member@demo.careers")!,
+    students: [accounts.get("sara@demo.careers")!, accounts.get("rohan@demo.careers")!],
+    appUrl,
+  });
   const outboxLines = await seedOutbox(kv, accounts, appUrl);
   // The month before the purchases of today, so receipt numbers follow the dates.
   const monthLines = await seedMonth(kv, { appUrl, admin: accounts.get("admin@demo.careers")! });
@@ -48,6 +55,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     `Internships: ${newInternships} added`,
     ...opportunityLines,
     ...trustLines,
+    ...applicationLines,
     ...toolkitLines,
     ...ungatekeepLines,
     ...commentLines,

@@ -63,10 +63,12 @@ export async function seedTrust(
     })]);
     lines.push(`Moderation: "${held.title}" held (${held.moderation.reasons.join(", ")})`);
   }
-  const newest = await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "2" }), viewer: null });
+  // The newest listings that link elsewhere: the demo's listing taking applications here has its own story.
+  const newest = await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "5" }), viewer: null });
+  const reported = newest.internships.filter((internship) => internship.applyMode !== "platform").slice(0, 2);
   const reasons = [["misleading", "The stipend on the company site is half of this."], ["spam", null]] as const;
   let filed = 0;
-  for (const [i, internship] of newest.internships.entries()) {
+  for (const [i, internship] of reported.entries()) {
     for (const student of i === 0 ? students : students.slice(0, 1)) {
       const [reason, details] = reasons[i];
       const { created } = await fileReport(kv, student, { kind: "internship", id: internship.id, reason, details });
