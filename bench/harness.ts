@@ -101,6 +101,38 @@ export async function latencyOf(
   return { p50: percentile(times, 50), p95: percentile(times, 95), body };
 }
 
+/**
+ * p50 and p95 in ms of `samples` sequential requests `request(i)` (i from 0), after 20 warm-ups `request(warmupIndex(n))`
+ * (n from 0; by default i from `samples` on, so a warm-up never repeats a measured request), and the first warm-up's
+ * time in ms.
+ * @throws Error when an answer's status is not `expect`.
+ */
+export async function requestLatency(
+  request: (i: number) => Promise<Response>,
+  { expect = 200, samples = 300, warmupIndex = (n: number) => samples + n }: {
+    expect?: number;
+    samples?: number;
+    warmupIndex?: (n: number) => number;
+  } = {},
+): Promise<[number, number, number]> {
+  const timed = async (i: number) => {
+    const started = performance.now();
+    const res = await request(i);
+    await res.arrayBuffer();
+    if (res.status !== expect) throw new Error(`status ${res.status}, expected ${expect}`);
+    return performance.now() - started;
+  };
+  let first = 0;
+  for (let n = 0; n < 20; n++) {
+    const time = await timed(warmupIndex(n));
+    if (n === 0) first = time;
+  }
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) times.push(await timed(i));
+  times.sort((a, b) => a - b);
+  return [percentile(times, 50), percentile(times, 95), first];
+}
+
 /** Creates the five listing owners a benchmark seed writes (`owner{i}@bench.example`, the first an admin). */
 export async function seedOwners(kv: Deno.Kv): Promise<User[]> {
   const owners: User[] = [];

@@ -16,14 +16,13 @@
  * `BENCH_KV` names a KV file to keep instead: seeded when missing, reused as it is when present (its seed's setup is
  * kept beside it in `<file>.json`), so that a run can be repeated without seeding again.
  */
-import { cpuMs, freePort, HOST, percentile, rssMb, seedOwners, waitFor } from "./harness.ts";
+import { cpuMs, freePort, HOST, percentile, requestLatency, rssMb, seedOwners, waitFor } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
 
 const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
 const CLOSED = Number(Deno.env.get("BENCH_CLOSED") ?? 0);
-const SAMPLES = 300;
 
 const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
@@ -61,26 +60,9 @@ async function seed(path: string) {
 
 const children: Deno.ChildProcess[] = [];
 
-/** p50 and p95 in ms of `SAMPLES` sequential requests `request(i)` after 20 warm-ups, and the first warm-up's time. */
-async function latency(request: (i: number) => Promise<Response>, expect = 200): Promise<[number, number, number]> {
-  let first = 0;
-  for (let i = 0; i < 20; i++) {
-    const t0 = performance.now();
-    const res = await request(-1 - i);
-    await res.arrayBuffer();
-    if (i === 0) first = performance.now() - t0;
-  }
-  const samples: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const res = await request(i);
-    await res.arrayBuffer();
-    samples.push(performance.now() - t0);
-    if (res.status !== expect) throw new Error(`status ${res.status}, expected ${expect}`);
-  }
-  samples.sort((a, b) => a - b);
-  return [percentile(samples, 50), percentile(samples, 95), first];
-}
+/** `requestLatency` with the warm-ups at indices -1 to -20: pages before the measured ones, items of their own. */
+const latency = (request: (i: number) => Promise<Response>, expect = 200) =>
+  requestLatency(request, { expect, warmupIndex: (n) => -1 - n });
 
 const rows: [string, string, string, string][] = [];
 const ok = (met: boolean) => met ? "yes" : "NO";

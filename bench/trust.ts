@@ -11,14 +11,13 @@
  * Prints a table with the targets and the machine's load average (a shared machine), then stops the server and
  * removes the file.
  */
-import { freePort, HOST, percentile, seedOwners, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, requestLatency, seedOwners, waitFor } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 
 const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
 const ORGANIZATIONS = Number(Deno.env.get("BENCH_ORGANIZATIONS") ?? 1_000);
-const SAMPLES = 300;
 const DAY_MS = 86_400_000;
 
 const PREFIXES = [
@@ -147,28 +146,6 @@ const kvPath = `${dir}/kv.sqlite3`;
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 
-/** p50 and p95 in ms of `SAMPLES` sequential requests `request(i)` after 20 warm-ups, and the first warm-up's time. */
-async function latency(request: (i: number) => Promise<Response>, expect = 200): Promise<[number, number, number]> {
-  let first = 0;
-  for (let i = 0; i < 20; i++) {
-    const t0 = performance.now();
-    const res = await request(SAMPLES + i);
-    await res.arrayBuffer();
-    if (i === 0) first = performance.now() - t0;
-    if (res.status !== expect) throw new Error(`status ${res.status}, expected ${expect}`);
-  }
-  const samples: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const res = await request(i);
-    await res.arrayBuffer();
-    samples.push(performance.now() - t0);
-    if (res.status !== expect) throw new Error(`status ${res.status}, expected ${expect}`);
-  }
-  samples.sort((a, b) => a - b);
-  return [percentile(samples, 50), percentile(samples, 95), first];
-}
-
 const rows: [string, string, string, string][] = [];
 const ok = (met: boolean) => met ? "yes" : "NO";
 const ms = (n: number) => `${fmt(n, 2)} ms`;
@@ -282,7 +259,7 @@ try {
   for (const trust of TRUST) {
     for (const filter of FILTERS) {
       const query = [filter, trust].filter(Boolean).join("&");
-      const [p50, p95, first] = await latency((i) =>
+      const [p50, p95, first] = await requestLatency((i) =>
         fetch(`${origin}/api/internships?${query}${query ? "&" : ""}offset=${i * 10}`)
       );
       worst = Math.max(worst, p95);
@@ -295,7 +272,7 @@ try {
     }
   }
 
-  const [c50, c95] = await latency((i) =>
+  const [c50, c95] = await requestLatency((i) =>
     fetch(`${origin}/api/internships`, {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
@@ -306,7 +283,7 @@ try {
         description: i % 20 === 0 ? "Pay Rs 500 to register." : "A real internship with a stipend of ₹10,000.",
         stipend: 10000,
       }),
-    }), 201);
+    }), { expect: 201 });
   row(
     "POST /api/internships (API key; organization link and never-pay check)",
     `p50 ${ms(c50)} / p95 ${ms(c95)}`,
