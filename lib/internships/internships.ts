@@ -152,9 +152,9 @@ async function pageOf(
     const items: ({ slot: number } | { id: string })[] = Array.from(live.subarray(offset, offset + limit), (slot) => ({
       slot,
     }));
-    const from = Math.max(0, offset - live.length), to = Math.min(archived.refs.length, offset + limit - live.length);
+    const from = Math.max(0, offset - live.length), to = Math.min(archived.count, offset + limit - live.length);
     if (to > from) { for (const key of await archive.keysOf(archived, from, to)) items.push({ id: key[1] }); }
-    return { total: live.length + archived.refs.length, items };
+    return { total: live.length + archived.count, items };
   });
   const slots = items.flatMap((item) => "slot" in item ? [item.slot] : []);
   const [live, archived] = await Promise.all([

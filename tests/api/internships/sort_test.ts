@@ -63,6 +63,7 @@ Deno.test("with closed listings included, the open ones come sorted and the clos
     ]);
     await new Promise((resolve) => setTimeout(resolve, 2));
   };
+  await write("Oldest closed", day(-60), 70000);
   await write("Old closed", day(-30), 90000);
   await write("Open cheap", day(10), 1000);
   await write("New closed", day(-2), 80000);
@@ -72,7 +73,18 @@ Deno.test("with closed listings included, the open ones come sorted and the clos
     "Open cheap",
     "New closed",
     "Old closed",
+    "Oldest closed",
   ]);
   assertEquals(await titles(t, "includeClosed=true&sort=deadline&limit=2&offset=1"), ["Open rich", "New closed"]);
-  assertEquals(await titles(t, "includeClosed=true"), ["Open rich", "New closed", "Open cheap", "Old closed"]);
+  // Past the open ones: every closed one is counted and paged (three of them, more than a page of two).
+  const closedPage = await (await t.fetch("/api/internships?includeClosed=true&sort=deadline&limit=2&offset=3")).json();
+  assertEquals(closedPage.pagination, { limit: 2, offset: 3, total: 5, hasMore: false });
+  assertEquals(closedPage.internships.map((i: { title: string }) => i.title), ["Old closed", "Oldest closed"]);
+  assertEquals(await titles(t, "includeClosed=true"), [
+    "Open rich",
+    "New closed",
+    "Open cheap",
+    "Old closed",
+    "Oldest closed",
+  ]);
 });
