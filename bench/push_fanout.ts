@@ -10,7 +10,7 @@
  * service worker's size gzipped.
  */
 import { gzipSync } from "node:zlib";
-import { percentile, seedOwners, startPlatform, waitFor } from "./harness.ts";
+import { cpuMs, percentile, seedOwners, startPlatform, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
@@ -77,6 +77,11 @@ for (let i = 0; i < COUNT; i += 100) {
 }
 kv.close();
 
+/** The machine's load average over the last minute, as /proc/loadavg gives it. */
+function loadAverage(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
+}
+
 /** Latencies (ms) of sequential `GET /api/internships` pages of the server at `origin` until `stop()` says so or `samples` are taken. */
 async function listLatencies(origin: string, samples: number, stop: () => boolean = () => false): Promise<number[]> {
   const times: number[] = [];
@@ -96,6 +101,8 @@ try {
 
   await listLatencies(platform.origin, 50);
   const idle = percentile(await listLatencies(platform.origin, 300), 95);
+  const loadBefore = loadAverage();
+  const cpuBefore = { server: cpuMs(platform.process.pid), service: cpuMs(child.pid) };
   let done = false;
   const started = performance.now();
   const during = listLatencies(platform.origin, Number.MAX_SAFE_INTEGER, () => done);
@@ -113,17 +120,26 @@ try {
     stats = await (await fetch(`${service.origin}/stats`)).json();
   }
   const fanoutMs = performance.now() - started;
+  const cpu = {
+    server: cpuMs(platform.process.pid) - cpuBefore.server,
+    service: cpuMs(child.pid) - cpuBefore.service,
+  };
   done = true;
   const busy = await during;
   const worker = await Deno.readFile(`${root}_build/sw.js`).catch(() => null);
 
   console.log(
-    `Push fan-out to ${fmt(COUNT)} subscriptions (one per person), load average ${
-      Deno.readTextFileSync("/proc/loadavg").split(" ")[0]
-    }`,
+    `Push fan-out to ${
+      fmt(COUNT)
+    } subscriptions (one per person), load average ${loadBefore} before, ${loadAverage()} after`,
   );
   console.log(
     `  fan-out time                ${fmt(fanoutMs / 1000, 2)} s (target ≤ 60 s)`,
+  );
+  console.log(
+    `  CPU during the fan-out       server ${fmt(cpu.server / 1000, 1)} s (${
+      fmt(cpu.server / COUNT, 2)
+    } ms a message), push service ${fmt(cpu.service / 1000, 1)} s`,
   );
   console.log(`  messages taken by service   ${fmt(stats.taken, 0)} (refused ${stats.refused}, posts ${stats.posts})`);
   console.log(

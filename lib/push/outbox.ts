@@ -15,6 +15,7 @@
  * - `["push_outbox_due", dueAtMs, id]` → true, while the message is pending;
  * - `["push_outbox_by_user", userId, id]` → true, the messages of a person (account deletion).
  */
+import pLimit from "p-limit";
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimEach, settle } from "@/lib/jobs/lease.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
@@ -45,8 +46,13 @@ export interface PushMessage extends Claimable {
 
 /** How long a try holds its message (ms): beyond the 15 s a post may take, for every subscription at once. */
 export const PUSH_LEASE_MS = 2 * 60 * 1000;
-/** How many messages one process claims in one write and delivers at once. */
+/** How many messages one process claims in one write. */
 export const PUSH_BATCH = 50;
+/**
+ * How many claimed messages one process delivers at a time; each starts only after the requests waiting meanwhile
+ * were let in (docs/decisions.md, Push, "Fan-out").
+ */
+export const PUSH_AT_ONCE = 16;
 /** How long a message that failed for good is kept (ms): 7 days. */
 export const FAILED_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** The longest body pushed, in characters (a phone shows two or three lines). */
@@ -237,9 +243,13 @@ export async function deliverDuePush(
     const due = entries.filter((entry): entry is Deno.KvEntry<PushMessage> => isDue(entry.value, now));
     counts.skipped += entries.length - due.length;
     const claimed = await claimEach(kv, due, { now, leaseMs: PUSH_LEASE_MS });
-    await Promise.all(
-      claimed.map(async (entry) => tally(entry ? await deliverClaimed(services, entry, now) : "skipped")),
-    );
+    const turn = pLimit(PUSH_AT_ONCE);
+    await Promise.all(claimed.map((entry) =>
+      turn(async () => {
+        await letRequestsIn();
+        tally(entry ? await deliverClaimed(services, entry, now) : "skipped");
+      })
+    ));
   };
   const index = kv.list<true>({ prefix: ["push_outbox_due"], end: ["push_outbox_due", now + 1] }, {
     batchSize: PUSH_BATCH,
@@ -250,6 +260,11 @@ export async function deliverDuePush(
   }
   if (page.length > 0) await work();
   return counts;
+}
+
+/** Resolves after a macrotask, so that requests that arrived meanwhile are handled before the next delivery. */
+function letRequestsIn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Per process (its services): whether a drain runs, and whether another was asked for meanwhile. */

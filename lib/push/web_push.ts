@@ -4,6 +4,7 @@
  * POST of RFC 8030 to a subscription's endpoint. Keys travel as base64url without padding: a subscription's `p256dh`
  * (its 65-byte P-256 public key) and `auth` (16 bytes); the VAPID public key (65 bytes) and private key (32 bytes).
  */
+import pLimit from "p-limit";
 
 /** A subscription as the browser hands it over: where to post, and its keys. */
 export interface PushTarget {
@@ -169,12 +170,21 @@ export interface PushResponse {
 }
 
 /**
+ * How many messages one sender encrypts at a time. Web Crypto runs a message's key agreement and key export on pool
+ * threads; a fan-out that started dozens at once would crowd the thread that answers requests off the CPU
+ * (docs/decisions.md, Push, "Fan-out").
+ */
+export const ENCRYPTIONS_AT_ONCE = 2;
+
+/**
  * Sends encrypted push messages with VAPID. A token is signed per push service origin and reused until it has an
- * hour left, so a fan-out signs a handful of tokens, not one per message.
+ * hour left, so a fan-out signs a handful of tokens, not one per message. Encryption takes turns
+ * (`ENCRYPTIONS_AT_ONCE`); the posts do not wait for each other.
  */
 export class PushSender {
   readonly publicKey: string;
   #key: Promise<CryptoKey>;
+  #encrypting = pLimit(ENCRYPTIONS_AT_ONCE);
   #tokens = new Map<string, { header: string; expires: number }>();
   #vapid: VapidKeys;
   #fetch: typeof fetch;
@@ -223,7 +233,7 @@ export class PushSender {
       timeoutMs?: number;
     } = {},
   ): Promise<PushResponse> {
-    const body = await encryptPayload(encoder.encode(JSON.stringify(payload)), target.keys);
+    const body = await this.#encrypting(() => encryptPayload(encoder.encode(JSON.stringify(payload)), target.keys));
     const headers: Record<string, string> = {
       "content-type": "application/octet-stream",
       "content-encoding": "aes128gcm",

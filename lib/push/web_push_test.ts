@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import {
   decryptPayload,
+  ENCRYPTIONS_AT_ONCE,
   encryptPayload,
   fromBase64Url,
   generateVapidKeys,
@@ -93,4 +94,43 @@ Deno.test("the VAPID header is an ES256 JWT for the push service's origin that t
   assertEquals(await sender.authorization("https://fcm.googleapis.com/other", now + 60), header, "reused");
   assert(await sender.authorization("https://fcm.googleapis.com/x", now + 11.5 * 3600) !== header, "renewed");
   assert(await sender.authorization("https://web.push.apple.com/x", now) !== header, "one per origin");
+});
+
+Deno.test("a sender encrypts at most ENCRYPTIONS_AT_ONCE messages at a time; the posts overlap", async () => {
+  const vapid = { ...await generateVapidKeys(), subject: "mailto:push@example.com" };
+  let posting = 0;
+  let mostPosting = 0;
+  const sender = new PushSender(vapid, async () => {
+    mostPosting = Math.max(mostPosting, ++posting);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    posting--;
+    return new Response(null, { status: 201 });
+  });
+  // An encryption starts with its ephemeral key pair and ends with the AES-GCM record.
+  const subtle = crypto.subtle;
+  const { generateKey, encrypt } = subtle;
+  let encrypting = 0;
+  let mostEncrypting = 0;
+  subtle.generateKey = ((...args: Parameters<typeof generateKey>) => {
+    mostEncrypting = Math.max(mostEncrypting, ++encrypting);
+    return generateKey.apply(subtle, args);
+  }) as typeof generateKey;
+  subtle.encrypt = (async (...args: Parameters<typeof encrypt>) => {
+    try {
+      return await encrypt.apply(subtle, args);
+    } finally {
+      encrypting--;
+    }
+  }) as typeof encrypt;
+  try {
+    const sent = await Promise.all(
+      Array.from({ length: 10 }, () => sender.send({ endpoint: "https://push.example.com/x", keys }, { title: "Hi" })),
+    );
+    assertEquals(sent.map((res) => res.status), Array(10).fill(201));
+  } finally {
+    subtle.generateKey = generateKey;
+    subtle.encrypt = encrypt;
+  }
+  assertEquals(mostEncrypting, ENCRYPTIONS_AT_ONCE);
+  assert(mostPosting > ENCRYPTIONS_AT_ONCE, `the posts overlap (${mostPosting} at most)`);
 });

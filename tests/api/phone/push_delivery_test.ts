@@ -9,7 +9,8 @@ import { type FakePushService, startFakePushService } from "@/tests/fakes/push.t
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import { subscriptionsOf } from "@/lib/push/subscriptions.ts";
-import { deliverDuePush, readPushMessage } from "@/lib/push/outbox.ts";
+import { deliverDuePush, PUSH_AT_ONCE, readPushMessage } from "@/lib/push/outbox.ts";
+import { PushSender } from "@/lib/push/web_push.ts";
 
 /** Subscribes `who` with a new subscription of `push`; returns its endpoint. */
 async function subscribe(t: TestApp, push: FakePushService, who: TestUser): Promise<string> {
@@ -201,4 +202,36 @@ Deno.test("channels: settings stored before channels existed read as the same e-
   assertEquals(settings.channels.deadline_reminder, { email: false, push: true });
   assertEquals(settings.deadlineReminders, false);
   assertEquals(settings.channels.comment_reply, { email: true, push: true });
+});
+
+Deno.test("a fan-out delivers PUSH_AT_ONCE messages at a time, and every one arrives once", async () => {
+  await using push = await startFakePushService();
+  await using t = await createTestApp({ env: push.env });
+  const count = PUSH_AT_ONCE * 2 + 5;
+  const people: TestUser[] = [];
+  for (let i = 0; i < count; i++) {
+    people.push(await createTestUser(t));
+    await subscribe(t, push, people[i]);
+  }
+  await t.settled();
+  for (const [i, person] of people.entries()) {
+    await notify(t, { userId: person.user.id, title: `Hello ${i}`, body: "Body", url: "/me/tracker" });
+  }
+  let posting = 0;
+  let mostPosting = 0;
+  t.services.push = new PushSender(t.services.config.push.vapid!, async (input, init) => {
+    mostPosting = Math.max(mostPosting, ++posting);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return await fetch(input, init);
+    } finally {
+      posting--;
+    }
+  });
+  assertEquals(await deliverDuePush(t.services, Date.now()), { delivered: count, retried: 0, failed: 0, skipped: 0 });
+  assertEquals(mostPosting, PUSH_AT_ONCE);
+  assertEquals(
+    push.messages.map((m) => m.payload.title).toSorted(),
+    Array.from({ length: count }, (_, i) => `Hello ${i}`).toSorted(),
+  );
 });
