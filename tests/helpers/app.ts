@@ -2,7 +2,8 @@
  * Test harness: the real platform app over a fresh in-memory KV, with a mailer that keeps
  * what it sends, plus factories for users with sessions. Requests go through `app.fetch`
  * in process, and every `/api` answer is checked against the OpenAPI document (`openapi_answers.ts`); `listen()` serves
- * the same app on a random port for tests that need a socket.
+ * the same app on a random port for tests that need a socket, and checks every `/api` answer that server sends
+ * (to Chromium, `fetch` or a raw socket): `close()` throws the mismatches.
  */
 import { loadConfig } from "@/app.config.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
@@ -24,7 +25,7 @@ import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
 import { RateLimits } from "@/lib/platform/rate_limits.ts";
 import { withLatency } from "./kv_latency.ts";
-import { checkAnswer } from "@/tests/helpers/openapi_answers.ts";
+import { checkAnswer, mismatchOf } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const assetsPromise = loadAssets(`${root}_build`, `${root}static`);
@@ -119,17 +120,30 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const url = new URL(path, origin);
     return await checkAnswer(init?.method ?? "GET", url, await app.request(url.href, init));
   };
+  // Every `/api` answer the server sends is checked too, beside the sending; the mismatches fail `close`.
+  const checks: Promise<string | undefined>[] = [];
+  const serve = async (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
+    const res = await app.fetch(req, info);
+    const url = new URL(req.url);
+    if (url.pathname.startsWith("/api/")) {
+      checks.push(mismatchOf(req.method, url, res, "http").catch((error) => `${req.method} ${url.pathname}: ${error}`));
+    }
+    return res;
+  };
   const server = options.listen
-    ? Deno.serve(
-      { hostname: "127.0.0.1", port, automaticCompression: true, onListen: () => {} },
-      (req, info) => app.fetch(req, info),
-    )
+    ? Deno.serve({ hostname: "127.0.0.1", port, automaticCompression: true, onListen: () => {} }, serve)
     : undefined;
   const close = async () => {
     await server?.shutdown();
     await services.background.settled();
     services.mailer.close();
     kv.close();
+    const mismatches = (await Promise.all(checks)).filter((mismatch) => mismatch !== undefined);
+    if (mismatches.length > 0) {
+      throw new Error(
+        `${mismatches.length} answers over HTTP do not match /api/openapi.json:\n${mismatches.join("\n")}`,
+      );
+    }
   };
   return {
     origin,

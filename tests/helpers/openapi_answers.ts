@@ -2,11 +2,15 @@
  * Every `/api` answer a test gets is checked against the OpenAPI document (docs/decisions.md, Search engines and
  * sharing, "API description"): the operation must be documented, the status must be one of its responses, the
  * content type one of that response's media types, and a JSON body must validate against its schema (ajv, JSON Schema
- * 2020-12, with ajv-formats). `tests/helpers/app.ts` passes every answer through `checkAnswer`; a mismatch throws, so
- * the test that got the answer fails with the operation, the status and ajv's errors.
+ * 2020-12, with ajv-formats). `tests/helpers/app.ts` passes every answer through `checkAnswer`: in process (`app`)
+ * before the test reads it, and over HTTP (`http`: a `listen` server's answers to Chromium, `fetch` or a raw socket)
+ * through `mismatchOf` as they are sent, the mismatches thrown when the app closes. A test that fetches a server
+ * process (`main.ts`) itself uses `checkedFetch`. A mismatch throws, so the test that got the answer fails with the
+ * operation, the status and ajv's errors.
  *
- * `OPENAPI_ANSWERS_LOG=<file>`: every checked answer is appended to that file as a JSON line with its problems (none
- * when it matches), and nothing is thrown: to count the mismatches over a whole run.
+ * `OPENAPI_ANSWERS_LOG=<file>`: every checked answer is appended to that file as a JSON line with how it came
+ * (`via`: `app` or `http`) and its problems (none when it matches), and nothing is thrown: to count the answers and
+ * mismatches over a whole run.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
@@ -145,20 +149,43 @@ async function refusalProblems(method: string, response: Response): Promise<stri
   return [`${method} is not documented, and its ${response.status} is not an \`{error}\` body`];
 }
 
+/** How an answer reached the test: the app called in process, or a server over real HTTP. */
+export type Via = "app" | "http";
+
 /**
- * Checks an answer of the app against the document (see the module docs) and gives it back unread.
- * @throws Error naming the operation and the problems, unless `OPENAPI_ANSWERS_LOG` is set.
+ * The mismatch of an answer against the document as one line naming the request and its problems, or undefined when
+ * it matches or is not an `/api` operation. With `OPENAPI_ANSWERS_LOG` set the answer is logged instead and undefined
+ * is given. Reads a clone of the body, so `response` stays unread.
  */
-export async function checkAnswer(method: string, url: URL, response: Response): Promise<Response> {
+export async function mismatchOf(method: string, url: URL, response: Response, via: Via): Promise<string | undefined> {
   const problems = await answerProblems(method, url, response);
   const log = Deno.env.get("OPENAPI_ANSWERS_LOG");
   if (log && problems) {
-    const line = { method, path: url.pathname, status: response.status, problems };
+    const line = { via, method, path: url.pathname, status: response.status, problems };
     await Deno.writeTextFile(log, JSON.stringify(line) + "\n", { append: true });
-    return response;
+    return undefined;
   }
-  if (!problems || problems.length === 0) return response;
-  const line = `${method} ${url.pathname}${url.search}: ${problems.join("; ")}`;
+  if (!problems || problems.length === 0) return undefined;
+  return `${method} ${url.pathname}${url.search} (${via}): ${problems.join("; ")}`;
+}
+
+/**
+ * Checks an answer against the document (see the module docs) and gives it back unread.
+ * @throws Error naming the operation and the problems, unless `OPENAPI_ANSWERS_LOG` is set.
+ */
+export async function checkAnswer(method: string, url: URL, response: Response, via: Via = "app"): Promise<Response> {
+  const mismatch = await mismatchOf(method, url, response, via);
+  if (!mismatch) return response;
   await response.body?.cancel();
-  throw new Error(`The answer does not match /api/openapi.json: ${line}`);
+  throw new Error(`The answer does not match /api/openapi.json: ${mismatch}`);
+}
+
+/**
+ * `fetch` whose `/api` answers are checked against the document as they arrive (`via: http`), for tests that call a
+ * server they did not start through `createTestApp` (a `main.ts` process). Same arguments and result as `fetch`.
+ * @throws Error naming the operation and the problems of an answer that does not match.
+ */
+export async function checkedFetch(input: string | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  return await checkAnswer(init?.method ?? "GET", new URL(input), response, "http");
 }

@@ -4,6 +4,7 @@
  * encoding gets the plain body.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { checkedFetch } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -39,7 +40,7 @@ async function waitForHealth(origin: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${origin}/api/health`);
+      const res = await checkedFetch(`${origin}/api/health`);
       await res.body?.cancel();
       if (res.ok) return;
     } catch {

@@ -6,6 +6,7 @@
  */
 import { serveBehindGate } from "@/lib/platform/server.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { checkedFetch } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const encoder = new TextEncoder();
@@ -21,7 +22,7 @@ async function waitForHealth(origin: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${origin}/api/health`);
+      const res = await checkedFetch(`${origin}/api/health`);
       await res.body?.cancel();
       if (res.ok) return;
     } catch {
@@ -81,7 +82,7 @@ Deno.test("the server closes connections that sent half a request line within 30
       }),
     );
     // Meanwhile the server answers a whole request.
-    const health = await fetch(`${origin}/api/health`);
+    const health = await checkedFetch(`${origin}/api/health`);
     assertEquals(health.status, 200);
     await health.body?.cancel();
     const ends = await Promise.all(stalled);

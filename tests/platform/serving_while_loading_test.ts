@@ -12,6 +12,7 @@ import { serveWhileLoading } from "@/lib/platform/server.ts";
 import { loadAssets } from "@/lib/web/assets.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
 import manifest from "@/routes.gen.ts";
+import { checkedFetch } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -50,9 +51,9 @@ Deno.test("the server answers health, assets and pages without listings while th
     let done = false;
     loaded.finally(() => done = true);
     let listed = false;
-    const list = fetch(`${origin}/api/internships`).then((res) => (listed = true, res));
+    const list = checkedFetch(`${origin}/api/internships`).then((res) => (listed = true, res));
 
-    assertEquals((await fetch(`${origin}/api/health`)).status, 200);
+    assertEquals((await checkedFetch(`${origin}/api/health`)).status, 200);
     const page = await fetch(`${origin}/sign-in`);
     assertEquals(page.status, 200);
     const styles = (await page.text()).match(/href="(\/_build\/[^"]+\.css)"/)?.[1];

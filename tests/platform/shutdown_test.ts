@@ -8,6 +8,7 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
+import { checkedFetch } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -22,7 +23,7 @@ async function waitForHealth(origin: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${origin}/api/health`);
+      const res = await checkedFetch(`${origin}/api/health`);
       await res.body?.cancel();
       if (res.ok) return;
     } catch {
@@ -63,7 +64,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     try {
       await waitForHealth(origin);
       const email = `late-${signal.toLowerCase()}@example.com`;
-      const pending = fetch(`${origin}/api/auth/sign-up/email`, {
+      const pending = checkedFetch(`${origin}/api/auth/sign-up/email`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name: "Late Writer", email, password: "a-long-password" }),

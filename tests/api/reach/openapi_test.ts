@@ -4,19 +4,19 @@
  * `routes/api` is in it with exactly the methods its handler answers; every documented path and method is served
  * (the router's 405 names them); every response has its schema and the generator refuses a success without one; the
  * documented response schemas parse live answers; the answer check of the test harness (`openapi_answers.ts`) catches
- * an answer that drifts from the document; `/api/docs` shows it all.
+ * an answer that drifts from the document, in process and over real HTTP; `/api/docs` shows it all.
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { z } from "zod";
 import { scriptsOf } from "@/tests/fixtures/html.ts";
-import { assert, assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { describeRoute, type ResponseDoc } from "@/lib/openapi/describe.ts";
-import { answerProblems } from "@/tests/helpers/openapi_answers.ts";
+import { answerProblems, checkedFetch } from "@/tests/helpers/openapi_answers.ts";
 import {
   apiRouteFiles,
   type DocumentedModule,
@@ -150,6 +150,41 @@ Deno.test("the harness's answer check catches a status, type or body the documen
   assert((await answerProblems("POST", url("/api/internships"), json(noCode, 400)))!.length > 0, "an issue's code");
   assertEquals(await answerProblems("GET", url("/elsewhere"), json({})), undefined, "only /api is checked");
 });
+
+Deno.test("answers over real HTTP are checked too: a listen server's mismatch fails its close, checkedFetch throws", async () => {
+  // The health route answering what the document does not promise, served over a socket.
+  const drifted = {
+    handler: { GET: () => Response.json({ status: "down" }) },
+    apiDocs: routes["./routes/api/health.ts"].apiDocs,
+  };
+  const t = await createTestApp({ listen: true, routes: { "./routes/api/health.ts": drifted } });
+  const res = await fetch(`${t.origin}/api/health`);
+  assertEquals(await res.json(), { status: "down" }, "the client gets the answer as sent");
+  await assertRejects(
+    () => t.close(),
+    Error,
+    "1 answers over HTTP do not match /api/openapi.json:\nGET /api/health (http)",
+  );
+  await assertRejects(
+    async () => await withApp(drifted, (origin) => checkedFetch(`${origin}/api/health`)),
+    Error,
+    "The answer does not match /api/openapi.json: GET /api/health (http)",
+  );
+  // The real route matches: nothing thrown, over either path.
+  await using real = await createTestApp({ listen: true });
+  assertEquals(await (await checkedFetch(`${real.origin}/api/health`)).json(), { status: "ok" });
+  assertEquals((await fetch(`${real.origin}/api/banners`)).status, 200);
+});
+
+/** Runs `use` against a `listen` app serving `health` as its health route, closing it whatever the outcome. */
+async function withApp<T>(health: DocumentedModule, use: (origin: string) => Promise<T>): Promise<T> {
+  const t = await createTestApp({ listen: true, routes: { "./routes/api/health.ts": health } });
+  try {
+    return await use(t.origin);
+  } finally {
+    await t.close().catch(() => {});
+  }
+}
 
 /** The documented 200 schema of `method` on the route file `file`. */
 function documented(file: string, method: "GET" | "POST"): z.ZodType {
