@@ -30,12 +30,15 @@ type Field = TextFieldName | "applyMode" | QuestionField;
 
 /**
  * Props: `id` is set when editing; `values` are the current (edit) or empty (create) values; `apply` the apply mode and
- * the question slots (five, the unused ones empty).
+ * the question slots (five, the unused ones empty); `errors` and `formError` what a plain HTML submit the page refused
+ * left (its values are then `values` and `apply`).
  */
 export interface InternshipFormProps {
   id?: string;
   values: InternshipFormValues;
   apply: ApplyFormValues;
+  errors?: Partial<Record<string, string>>;
+  formError?: string;
 }
 
 /** Messages shown for any problem of these fields; other fields show the server's sentence. */
@@ -138,11 +141,13 @@ function withOwnMessages(failure: ApiFailure): ApiFailure {
   return { ...failure, fields };
 }
 
-export default function InternshipForm({ id, values: initial, apply: initialApply }: InternshipFormProps) {
+export default function InternshipForm(
+  { id, values: initial, apply: initialApply, errors, formError }: InternshipFormProps,
+) {
   const editing = id !== undefined;
   const [values, setValues] = useState(initial);
   const [apply, setApply] = useState(initialApply);
-  const f = useFormSubmit(FIELDS, { leaves: true, prefix: "internship-" });
+  const f = useFormSubmit(FIELDS, { leaves: true, prefix: "internship-", initial: { errors, formError } });
 
   const set = (field: TextFieldName) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const input = (field: TextFieldName) => ({ ...f.textField(field, values[field], set(field)), label: LABELS[field] });
@@ -310,6 +315,7 @@ export default function InternshipForm({ id, values: initial, apply: initialAppl
           busy={f.busy}
           label={editing ? "Save changes" : "Post internship"}
           busyLabel={editing ? "Saving…" : "Posting…"}
+          worksWithoutScript
         />
         <a href={editing ? `/internships/${id}` : "/internships"} class="text-indigo-700 underline">Cancel</a>
       </div>

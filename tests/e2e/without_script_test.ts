@@ -2,7 +2,8 @@
  * A student on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"): the
  * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back; "Save" on an
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
- * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page.
+ * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
+ * posts an internship (a refused field shown at the field) and edits it.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -12,6 +13,7 @@ import { addInternships } from "@/tests/fixtures/internships.ts";
 import { listComments } from "@/lib/comments/comments.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
+import { getInternship } from "@/lib/internships/internships.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 
@@ -126,4 +128,38 @@ Deno.test("without JavaScript a buyer marks a lesson complete and then not", asy
   await page.getByRole("button", { name: "✓ Completed" }).click();
   await page.waitForURL(lesson);
   assertEquals(await bar.getAttribute("aria-valuenow"), "0");
+});
+
+Deno.test("without JavaScript a member posts an internship, fixes what was refused, and edits it", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, member);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/internships/new`);
+  await page.getByLabel("Title").fill("Field Research Intern");
+  await page.getByLabel("Hiring organization").fill("Gram Vikas Trust");
+  await page.getByRole("textbox", { name: "Application link" }).fill("gramvikas.example/jobs");
+  await page.getByLabel("Monthly stipend (₹)").fill("about ten thousand");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  const stipend = page.getByLabel("Monthly stipend (₹)");
+  await page.locator("#internship-stipend-error").waitFor();
+  assertEquals(await stipend.getAttribute("aria-invalid"), "true");
+  assertEquals(await page.getByLabel("Title").inputValue(), "Field Research Intern", "what was typed is kept");
+  await assertAccessibleWithoutScript(page, "a refused internship form without JavaScript at 360 px");
+
+  await stipend.fill("₹10,000");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  await page.waitForURL((u) => /^\/internships\/[^/]+$/.test(u.pathname));
+  await page.getByRole("heading", { level: 1, name: "Field Research Intern" }).waitFor();
+  const id = new URL(page.url()).pathname.split("/")[2];
+  const posted = await getInternship(t.kv, { id, viewer: member.user, audience: "owner" });
+  assertEquals([posted.link, posted.stipend], ["https://gramvikas.example/jobs", 10_000]);
+
+  await page.goto(`${t.origin}/internships/${id}/edit`);
+  await page.getByLabel("Title").fill("Field Research Intern (Odisha)");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(`${t.origin}/internships/${id}`);
+  await page.getByRole("heading", { level: 1, name: "Field Research Intern (Odisha)" }).waitFor();
 });

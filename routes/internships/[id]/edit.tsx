@@ -2,19 +2,36 @@
  * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with
  * `PUT /api/internships/{id}` (docs/api.md, Internships, "Who may do what"). Guests are sent to
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
+ *
+ * `POST /internships/{id}/edit` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
+ * JavaScript"): the changed fields, checked and saved as `PUT /api/internships/{id}` does (`lib/internships/form.ts`);
+ * success (or nothing changed) is 303 to the listing, a refusal renders the page again (400) with what was typed and
+ * a sentence beside each field.
  */
 import { define } from "@/lib/platform/define.ts";
 import { applyValuesOf, formValuesOf } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import InternshipForm from "@/islands/InternshipForm.tsx";
+import InternshipForm, { type InternshipFormProps } from "@/islands/InternshipForm.tsx";
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage } from "@/lib/internships/policy.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readForm, seeOther } from "@/lib/http/form_posts.ts";
+import { InvalidInputError } from "@/lib/errors.ts";
+import { applyOf, checkInternshipEdit, postedInternship } from "@/lib/internships/form.ts";
+import { updateInternship } from "@/lib/internships/writes.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import type { FieldProblem } from "@/lib/field_messages.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** A plain submit falls under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "submissions" };
 
 interface Data {
   internship: InternshipView;
   allowed: boolean;
+  /** What a refused plain HTML submit typed, with the problems at their fields. */
+  refused?: Omit<InternshipFormProps, "id">;
 }
 
 export const handler = define.handlers<Data>({
@@ -29,9 +46,34 @@ export const handler = define.handlers<Data>({
     const allowed = canManage(user, internship);
     return ctx.render({ internship, allowed }, { status: allowed ? 200 : 403 });
   },
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { user } = ctx.state;
+    const { kv } = ctx.state.services;
+    const internship = await getInternship(kv, { id: ctx.params.id, viewer: user, audience: "owner" });
+    if (!canManage(user, internship)) return ctx.render({ internship, allowed: false }, { status: 403 });
+    const start = { values: formValuesOf(internship), apply: applyValuesOf(internship) };
+    const posted = postedInternship(await readForm(req), start.apply);
+    const refuse = (problems: FieldProblem[], formError?: string) => {
+      const errors = Object.fromEntries(problems.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]));
+      const refused = { values: posted.values, apply: applyOf(posted), errors, formError };
+      return ctx.render({ internship, allowed: true, refused }, { status: 400 });
+    };
+    const checked = checkInternshipEdit(posted, start);
+    if (!checked.ok) return refuse(checked.problems);
+    try {
+      if (Object.keys(checked.input).length > 0) {
+        await updateInternship(kv, { id: internship.id, actor: user, patch: checked.input });
+      }
+      return seeOther(`/internships/${internship.id}`);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      return refuse(error.fields, error.fields.length === 0 ? error.message : undefined);
+    }
+  },
 });
 
-export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed } }) {
+export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed, refused } }) {
   if (!allowed) {
     return (
       <MessagePage
@@ -50,7 +92,10 @@ export default define.page<Data>(function EditInternshipPage({ data: { internshi
       </a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Edit “{internship.title}”</h1>
       <div class="mt-6">
-        <InternshipForm id={internship.id} values={formValuesOf(internship)} apply={applyValuesOf(internship)} />
+        <InternshipForm
+          id={internship.id}
+          {...refused ?? { values: formValuesOf(internship), apply: applyValuesOf(internship) }}
+        />
       </div>
     </section>
   );
