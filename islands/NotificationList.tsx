@@ -1,6 +1,7 @@
 /**
  * The list of `/me/notifications` (docs/decisions.md, Notifications): each notification with its time, unread ones
- * marked; "Mark all read" (`POST /api/me/notifications/read`), and following an unread one marks it read on the way.
+ * marked; "Mark all read" (`POST /api/me/notifications/read`; before or without JavaScript a plain form posted to the
+ * page), and following an unread one marks it read on the way.
  */
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -48,7 +49,16 @@ export default function NotificationList(props: NotificationListProps) {
           {unread === 0 ? t("notifications.list.noUnread") : t("notifications.list.unreadCount", { count: unread })}
         </p>
         {unread > 0 && (
-          <button type="button" class={SECONDARY_BUTTON} onClick={markAll}>{t("notifications.list.markAll")}</button>
+          <form
+            method="post"
+            action="/me/notifications"
+            onSubmit={(event) => {
+              event.preventDefault();
+              markAll();
+            }}
+          >
+            <button type="submit" class={SECONDARY_BUTTON}>{t("notifications.list.markAll")}</button>
+          </form>
         )}
       </div>
       <p role="status" class="sr-only">{message}</p>

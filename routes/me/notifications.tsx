@@ -1,6 +1,9 @@
 /**
  * `/me/notifications`: the signed-in person's notifications, newest first, `PAGE_SIZE` a page (`?offset=`; an invalid
  * offset shows the first page), with "Mark all read" (docs/decisions.md, Notifications). Guests are sent to sign in.
+ *
+ * `POST /me/notifications` is "Mark all read" without JavaScript (docs/decisions.md, Islands, "Forms work without
+ * JavaScript"): every unread notification marked read as `POST /api/me/notifications/read` does, then 303 to the page.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -8,7 +11,12 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import NotificationList, { NOTIFICATION_LIST_TEXT } from "@/islands/NotificationList.tsx";
 import { useT } from "@/lib/i18n/context.ts";
-import { listNotifications, type NotificationRecord } from "@/lib/notifications/notifications.ts";
+import { listNotifications, markRead, type NotificationRecord } from "@/lib/notifications/notifications.ts";
+import { seeOther } from "@/lib/http/form_posts.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** Marking read falls under the per-person limit `notifications` (docs/decisions.md, Errors and limits, "Per-person limits"). */
+export const routeOptions: RouteOptions = { personLimit: "notifications" };
 
 /** Notifications per page. */
 const PAGE_SIZE = 20;
@@ -39,6 +47,11 @@ export const handler = define.handlers<Data>({
       offset,
       hasMore: page.notifications.length > PAGE_SIZE,
     });
+  },
+  async POST(_req, ctx) {
+    assertSignedIn(ctx.state);
+    await markRead(ctx.state.services.kv, { userId: ctx.state.user.id, ids: undefined });
+    return seeOther("/me/notifications");
   },
 });
 

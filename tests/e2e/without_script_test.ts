@@ -3,9 +3,9 @@
  * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back; "Save" on an
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
- * posts an internship (a refused field shown at the field) and edits it.
+ * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page.
  */
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
@@ -14,6 +14,7 @@ import { listComments } from "@/lib/comments/comments.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
+import { addNotification, unreadCount } from "@/lib/notifications/notifications.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 
@@ -162,4 +163,25 @@ Deno.test("without JavaScript a member posts an internship, fixes what was refus
   await page.getByRole("button", { name: "Save changes" }).click();
   await page.waitForURL(`${t.origin}/internships/${id}`);
   await page.getByRole("heading", { level: 1, name: "Field Research Intern (Odisha)" }).waitFor();
+});
+
+Deno.test("without JavaScript Mark all read marks every notification read", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  const op = t.kv.atomic();
+  for (const title of ["Your opportunity is live", "A reply to your comment"]) {
+    addNotification(op, { userId: student.user.id, type: "comment_reply", title, body: "Open it.", url: "/" });
+  }
+  assert((await op.commit()).ok);
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/me/notifications`);
+  await page.getByText("2 unread").waitFor();
+  await page.getByRole("button", { name: "Mark all read" }).click();
+  await page.getByText("No unread notifications.").waitFor();
+  assertEquals(page.url(), `${t.origin}/me/notifications`);
+  assertEquals(await unreadCount(t.kv, student.user.id), 0);
+  await assertAccessibleWithoutScript(page, "/me/notifications after Mark all read without JavaScript at 360 px");
 });
