@@ -2,6 +2,8 @@
  * The alerts of `/me/alerts` (docs/decisions.md, Alerts): each alert in words with its last e-mail, a pause/resume
  * switch, the frequency, every filter it holds editable in place (search words and types; for internships also the
  * tags, location and stipend bounds), each refusal shown at its field, and delete after a confirmation. Changes go to `PATCH`/`DELETE /api/me/alerts/{id}`; outcomes are announced in a live region.
+ * Before or without JavaScript each alert is a plain form posted to `/me/alerts` (`id`, the filters by their controls'
+ * names, `frequency`, and `intent`: `filters`, `pause` or `resume`); delete needs the script's confirmation.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -36,18 +38,28 @@ function inputsOf(alert: Alert): AlertFilters {
 /** The on-or-off filters of an internship alert, as the form's choices. */
 const TRUST_CHOICES = [{ value: "verifiedOnly", label: "Verified only" }, { value: "paidOnly", label: "Paid only" }];
 
+/** What a plain HTML submit of one alert's form that the page refused left: the filters as sent, the problems. */
+export interface RefusedAlert {
+  id: string;
+  inputs: AlertFilters;
+  error: string;
+  fieldErrors: Record<string, string>;
+}
+
 function AlertRow(
-  { alert, onSaved, onDelete, hydrated }: {
+  { alert, onSaved, onDelete, hydrated, refused }: {
     alert: Alert;
     onSaved: (alert: Alert, message: string) => void;
     onDelete: (alert: Alert) => void;
     hydrated: boolean;
+    refused?: RefusedAlert;
   },
 ) {
-  const [inputs, setInputs] = useState(() => inputsOf(alert));
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [inputs, setInputs] = useState(() => refused?.inputs ?? inputsOf(alert));
+  const [error, setError] = useState<string | null>(refused?.error ?? null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>(refused?.fieldErrors ?? {});
   const base = `alert-${alert.id}`;
+  const form = `${base}-form`;
   const title = describeAlert(alert);
   const internships = alert.kind === "internships";
   const patch = async (body: Record<string, unknown>, message: string) => {
@@ -88,8 +100,9 @@ function AlertRow(
             <label for={`${base}-frequency`} class="block text-xs font-medium text-slate-800">Frequency</label>
             <select
               id={`${base}-frequency`}
+              name="frequency"
+              form={form}
               value={alert.frequency}
-              disabled={!hydrated}
               onChange={(e) => patch({ frequency: (e.target as HTMLSelectElement).value }, "Frequency saved.")}
               class={`mt-1 ${ROW_INPUT}`}
             >
@@ -98,11 +111,16 @@ function AlertRow(
             </select>
           </div>
           <button
-            type="button"
+            type="submit"
+            form={form}
+            name="intent"
+            value={alert.isActive ? "pause" : "resume"}
             class={SECONDARY_BUTTON}
-            disabled={!hydrated}
             aria-describedby={`${base}-title`}
-            onClick={() => patch({ isActive: !alert.isActive }, alert.isActive ? "Alert paused." : "Alert resumed.")}
+            onClick={(event) => {
+              event.preventDefault();
+              patch({ isActive: !alert.isActive }, alert.isActive ? "Alert paused." : "Alert resumed.");
+            }}
           >
             {alert.isActive ? "Pause" : "Resume"}
           </button>
@@ -117,7 +135,15 @@ function AlertRow(
           </button>
         </div>
       </div>
-      <form onSubmit={saveFilters} class="mt-3 space-y-3" aria-label={`Filters of ${title}`}>
+      <form
+        id={form}
+        method="post"
+        action="/me/alerts"
+        onSubmit={saveFilters}
+        class="mt-3 space-y-3"
+        aria-label={`Filters of ${title}`}
+      >
+        <input type="hidden" name="id" value={alert.id} />
         <TextField
           id={`${base}-search`}
           label="Search words"
@@ -187,7 +213,13 @@ function AlertRow(
             />
           </>
         )}
-        <button type="submit" class={SECONDARY_BUTTON} disabled={!hydrated} aria-describedby={`${base}-title`}>
+        <button
+          type="submit"
+          name="intent"
+          value="filters"
+          class={SECONDARY_BUTTON}
+          aria-describedby={`${base}-title`}
+        >
           Save filters
         </button>
       </form>
@@ -196,7 +228,8 @@ function AlertRow(
   );
 }
 
-export default function AlertsManager({ alerts: initial }: { alerts: Alert[] }) {
+/** Props: the person's alerts, and what a refused plain submit of one of them left (if any). */
+export default function AlertsManager({ alerts: initial, refused }: { alerts: Alert[]; refused?: RefusedAlert }) {
   const [alerts, setAlerts] = useState(initial);
   const [message, setMessage] = useState("");
   const hydrated = useHydrated();
@@ -227,6 +260,7 @@ export default function AlertsManager({ alerts: initial }: { alerts: Alert[] }) 
                 key={alert.id}
                 alert={alert}
                 hydrated={hydrated}
+                refused={refused?.id === alert.id ? refused : undefined}
                 onDelete={remove.ask}
                 onSaved={(next, text) => {
                   setAlerts(alerts.map((a) => a.id === next.id ? next : a));

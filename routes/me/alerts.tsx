@@ -4,18 +4,32 @@
  *
  * `POST /me/alerts` is "Alert me" without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript"):
  * `kind` and `from`, the list page's path and query, whose filters become a daily alert as `POST /api/me/alerts`
- * makes it; 303 to this page, which confirms it (`?created=1`), or the page again with the refusal.
+ * makes it; 303 to this page, which confirms it (`?created=1`), or the page again with the refusal. With `intent` it
+ * is an alert's own form without JavaScript: `filters` saves the filters (by the form's control names) and the
+ * frequency, `pause` and `resume` turn it off and on, as `PATCH /api/me/alerts/{id}` does; 303 to this page
+ * (`?saved=1`), or the page again (400) with the filters as sent and each problem at its field.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import AlertsManager from "@/islands/AlertsManager.tsx";
-import { type Alert, ALERT_KINDS, createAlert, listAlerts, MAX_ALERTS } from "@/lib/alerts/alerts.ts";
-import { alertQuery } from "@/lib/browser/alert_query.ts";
-import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import AlertsManager, { type RefusedAlert } from "@/islands/AlertsManager.tsx";
+import {
+  type Alert,
+  ALERT_FREQUENCIES,
+  ALERT_KINDS,
+  type AlertPatch,
+  createAlert,
+  listAlerts,
+  MAX_ALERTS,
+  updateAlert,
+} from "@/lib/alerts/alerts.ts";
+import { type AlertFilters, alertQuery, alertQueryOf } from "@/lib/browser/alert_query.ts";
+import { DomainError, InvalidInputError, NotFoundError, ValidationError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
-import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
+import { fieldProblems } from "@/lib/field_messages.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Writes fall under the per-person limit `alerts` (docs/decisions.md, Errors and limits, "Per-person limits"). */
@@ -25,6 +39,42 @@ interface Data {
   alerts: Alert[];
   /** Why a plain HTML "Alert me" was refused. */
   error?: string;
+  /** What a refused plain submit of an alert's own form left. */
+  refused?: RefusedAlert;
+}
+
+/** The filters of alert `id`'s form as sent, read by the names of its controls (`alert-{id}-search`, ...). */
+function postedFilters(form: FormData, id: string): AlertFilters {
+  const base = `alert-${id}`;
+  const text = formFields(form, [
+    `${base}-search`,
+    `${base}-tags`,
+    `${base}-location`,
+    `${base}-minStipend`,
+    `${base}-maxStipend`,
+  ]);
+  const trust = form.getAll(`${base}-trust`);
+  return {
+    search: text[`${base}-search`],
+    types: form.getAll(`${base}-types`).filter((v): v is string => typeof v === "string"),
+    tags: text[`${base}-tags`],
+    location: text[`${base}-location`],
+    minStipend: text[`${base}-minStipend`],
+    maxStipend: text[`${base}-maxStipend`],
+    verifiedOnly: trust.includes("verifiedOnly"),
+    paidOnly: trust.includes("paidOnly"),
+  };
+}
+
+/**
+ * The change an alert's own form asks for: its filters and frequency (`filters`), or pause and resume.
+ * @throws InvalidInputError for another intent.
+ */
+function patchOf(alert: Alert, form: FormData, intent: string): AlertPatch {
+  if (intent === "pause" || intent === "resume") return { isActive: intent === "resume" };
+  if (intent !== "filters") throw new InvalidInputError("Unknown intent");
+  const frequency = ALERT_FREQUENCIES.find((f) => f === form.get("frequency"));
+  return { query: alertQueryOf(alert.kind, postedFilters(form, alert.id)), ...frequency ? { frequency } : {} };
 }
 
 export const handler = define.handlers<Data>({
@@ -34,7 +84,26 @@ export const handler = define.handlers<Data>({
   },
   async POST(req, ctx) {
     const { user, services: { kv } } = ctx.state;
-    const { kind, from } = await readFormFields(req, ["kind", "from"]);
+    const form = await readForm(req);
+    const { kind, from, intent } = formFields(form, ["kind", "from", "intent"]);
+    if (intent) {
+      assertSignedIn(ctx.state);
+      const alert = (await listAlerts(kv, ctx.state.user.id)).find((a) => a.id === form.get("id"));
+      if (!alert) throw new NotFoundError("Alert not found");
+      try {
+        await updateAlert(kv, { userId: ctx.state.user.id, id: alert.id, patch: patchOf(alert, form, intent) });
+        return seeOther("/me/alerts?saved=1");
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        const fieldErrors = Object.fromEntries(
+          fieldProblems(error.issues).filter((p) => p.field.startsWith("query."))
+            .map((p) => [p.field.slice("query.".length), fieldText(ctx.state.t, p)]),
+        );
+        const error400 = "Some filters are not valid; see the fields marked.";
+        const refused = { id: alert.id, inputs: postedFilters(form, alert.id), fieldErrors, error: error400 };
+        return ctx.render({ alerts: await listAlerts(kv, ctx.state.user.id), refused }, { status: 400 });
+      }
+    }
     if (!user) return seeOther(`/sign-in?${new URLSearchParams({ callbackURL: from.startsWith("/") ? from : "/" })}`);
     const known = ALERT_KINDS.find((k) => k === kind);
     if (!known) throw new NotFoundError("Unknown alert kind");
@@ -73,7 +142,12 @@ export default define.page<Data>(function AlertsPage({ data, url }) {
           <Notice kind="success">Alert saved: we will e-mail you new matches every morning.</Notice>
         </div>
       )}
-      <AlertsManager alerts={data.alerts} />
+      {!data.refused && url.searchParams.has("saved") && (
+        <div class="mb-6">
+          <Notice kind="success">Your changes are saved.</Notice>
+        </div>
+      )}
+      <AlertsManager alerts={data.alerts} refused={data.refused} />
     </section>
   );
 });

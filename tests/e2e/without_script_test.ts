@@ -3,7 +3,8 @@
  * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back; "Save" on an
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
- * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page.
+ * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page;
+ * an alert's filters, frequency and pause on /me/alerts.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -12,7 +13,7 @@ import { createPost } from "@/tests/fixtures/posts.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { listComments } from "@/lib/comments/comments.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
-import { listAlerts } from "@/lib/alerts/alerts.ts";
+import { createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
 import { addNotification, unreadCount } from "@/lib/notifications/notifications.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
@@ -184,4 +185,36 @@ Deno.test("without JavaScript Mark all read marks every notification read", asyn
   assertEquals(page.url(), `${t.origin}/me/notifications`);
   assertEquals(await unreadCount(t.kv, student.user.id), 0);
   await assertAccessibleWithoutScript(page, "/me/notifications after Mark all read without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript a student edits an alert's filters and pauses it", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  const { id } = await createAlert(t.kv, {
+    userId: student.user.id,
+    input: { kind: "internships", query: { search: "data" }, frequency: "daily" },
+  });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/me/alerts`);
+  const location = page.locator(`#alert-${id}-location`);
+  await location.fill("Bengaluru");
+  await page.getByLabel("Frequency").selectOption("weekly");
+  await page.getByRole("button", { name: "Save filters" }).click();
+  await page.getByText("Your changes are saved.").waitFor();
+  let [alert] = await listAlerts(t.kv, student.user.id);
+  assertEquals([alert.query, alert.frequency], [{ search: "data", location: "Bengaluru" }, "weekly"]);
+  assertEquals(await location.inputValue(), "Bengaluru");
+
+  await page.getByLabel("Minimum stipend (₹ a month)").fill("a lot");
+  await page.getByRole("button", { name: "Save filters" }).click();
+  await page.locator(`#alert-${id}-minStipend-error`).waitFor();
+  await assertAccessibleWithoutScript(page, "a refused alert form without JavaScript at 360 px");
+
+  await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByRole("button", { name: "Resume" }).waitFor();
+  [alert] = await listAlerts(t.kv, student.user.id);
+  assertEquals([alert.isActive, alert.query.minStipend], [false, undefined]);
 });

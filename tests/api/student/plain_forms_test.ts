@@ -1,0 +1,136 @@
+/**
+ * The student's own pages as plain forms (docs/decisions.md, Islands, "Forms work without JavaScript"): an alert on
+ * `/me/alerts` saves its filters and frequency, pauses and resumes as `PATCH /api/me/alerts/{id}` does, each refusal
+ * at its field, another person's alert 404; "Mark all read" on `/me/notifications` marks every notification read.
+ * Another site can post neither.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
+import { createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
+import { addNotification, unreadCount } from "@/lib/notifications/notifications.ts";
+
+/** Posts `fields` (a list as repeated fields) to `path` as a urlencoded form, as `who`. */
+function postForm(
+  t: TestApp,
+  who: TestUser,
+  path: string,
+  fields: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+) {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const one of [value].flat()) body.append(name, one);
+  }
+  return t.fetch(path, {
+    method: "POST",
+    headers: { ...who.headers, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body,
+    redirect: "manual",
+  });
+}
+
+Deno.test("an alert's own form saves filters and frequency, pauses and resumes, with 303 back to the page", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t);
+  const alert = await createAlert(t.kv, {
+    userId: student.user.id,
+    input: { kind: "internships", query: { search: "data" }, frequency: "daily" },
+  });
+  const page = htmlDocument(await (await t.fetch("/me/alerts", { headers: student.headers })).text());
+  const form = page.getElementById(`alert-${alert.id}-form`);
+  assertEquals([form?.getAttribute("method"), form?.getAttribute("action")], ["post", "/me/alerts"]);
+  for (const button of page.querySelectorAll(`button[form="alert-${alert.id}-form"], #alert-${alert.id}-form button`)) {
+    assert(!button.hasAttribute("disabled"), `${button.textContent} works before the script`);
+  }
+
+  const base = `alert-${alert.id}`;
+  const saved = await postForm(t, student, "/me/alerts", {
+    id: alert.id,
+    intent: "filters",
+    frequency: "weekly",
+    [`${base}-search`]: " react ",
+    [`${base}-types`]: ["remote", "hybrid"],
+    [`${base}-location`]: "Pune",
+    [`${base}-tags`]: "",
+    [`${base}-minStipend`]: "5000",
+    [`${base}-maxStipend`]: "",
+    [`${base}-trust`]: ["paidOnly"],
+  });
+  assertEquals([saved.status, saved.headers.get("location")], [303, "/me/alerts?saved=1"]);
+  let [stored] = await listAlerts(t.kv, student.user.id);
+  assertEquals([stored.frequency, stored.query], ["weekly", {
+    search: "react",
+    types: "remote,hybrid",
+    location: "Pune",
+    minStipend: 5000,
+    paidOnly: "true",
+  }]);
+  const confirmed = await (await t.fetch("/me/alerts?saved=1", { headers: student.headers })).text();
+  assert(confirmed.includes("Your changes are saved."));
+
+  const paused = await postForm(t, student, "/me/alerts", { id: alert.id, intent: "pause", frequency: "daily" });
+  assertEquals(paused.status, 303);
+  [stored] = await listAlerts(t.kv, student.user.id);
+  assertEquals([stored.isActive, stored.frequency], [false, "weekly"], "pause changes nothing else");
+  await postForm(t, student, "/me/alerts", { id: alert.id, intent: "resume" });
+  [stored] = await listAlerts(t.kv, student.user.id);
+  assertEquals(stored.isActive, true);
+});
+
+Deno.test("a refused alert form comes back with the filters as sent and the problem at its field", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t);
+  const other = await createTestUser(t);
+  const alert = await createAlert(t.kv, {
+    userId: student.user.id,
+    input: { kind: "internships", query: { search: "data" }, frequency: "daily" },
+  });
+  const base = `alert-${alert.id}`;
+  const res = await postForm(t, student, "/me/alerts", {
+    id: alert.id,
+    intent: "filters",
+    [`${base}-search`]: "design",
+    [`${base}-minStipend`]: "lots",
+  });
+  assertEquals(res.status, 400);
+  const page = htmlDocument(await res.text());
+  assert(page.getElementById(`${base}-minStipend-error`)?.textContent, "the stipend's problem at the stipend");
+  assertEquals(page.getElementById(`${base}-search`)?.getAttribute("value"), "design", "what was sent is kept");
+  assertEquals((await listAlerts(t.kv, student.user.id))[0].query, { search: "data" }, "nothing saved");
+
+  const foreign = await postForm(t, other, "/me/alerts", { id: alert.id, intent: "pause" });
+  assertEquals(foreign.status, 404);
+  await foreign.body?.cancel();
+  const unknown = await postForm(t, student, "/me/alerts", { id: alert.id, intent: "delete" });
+  assertEquals(unknown.status, 400);
+  await unknown.body?.cancel();
+  const crossSite = await postForm(t, student, "/me/alerts", { id: alert.id, intent: "pause" }, {
+    origin: "https://evil.example",
+  });
+  assertEquals(crossSite.status, 403);
+  await crossSite.body?.cancel();
+  assertEquals((await listAlerts(t.kv, student.user.id))[0].isActive, true);
+});
+
+Deno.test("Mark all read is a plain form: every notification read, 303 back; not from another site", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t);
+  const op = t.kv.atomic();
+  for (const title of ["One", "Two", "Three"]) {
+    addNotification(op, { userId: student.user.id, type: "comment_reply", title, body: "Open it.", url: "/" });
+  }
+  assert((await op.commit()).ok);
+  const page = htmlDocument(await (await t.fetch("/me/notifications", { headers: student.headers })).text());
+  const form = page.querySelector('form[action="/me/notifications"]');
+  assertEquals(form?.getAttribute("method"), "post");
+  assertEquals(form?.querySelector("button")?.getAttribute("type"), "submit");
+
+  const crossSite = await postForm(t, student, "/me/notifications", {}, { origin: "https://evil.example" });
+  assertEquals(crossSite.status, 403);
+  await crossSite.body?.cancel();
+  assertEquals(await unreadCount(t.kv, student.user.id), 3);
+  const res = await postForm(t, student, "/me/notifications", {});
+  assertEquals([res.status, res.headers.get("location")], [303, "/me/notifications"]);
+  assertEquals(await unreadCount(t.kv, student.user.id), 0);
+});
