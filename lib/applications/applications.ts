@@ -374,8 +374,12 @@ export async function applicationTo(
 
 /** Who is told of a move of `record`: its applicant (null when they deleted their account) and their e-mail switch. */
 async function recipientOf(kv: Deno.Kv, record: ApplicationRecord): Promise<Recipient | null> {
-  if (!record.applicantId) return null;
-  const [user, settings] = await Promise.all([getUser(kv, record.applicantId), getSettings(kv, record.applicantId)]);
+  return record.applicantId ? await recipientById(kv, record.applicantId) : null;
+}
+
+/** Who `applicantId` is when told of moves (null when they deleted their account), and their e-mail switch. */
+export async function recipientById(kv: Deno.Kv, applicantId: string): Promise<Recipient | null> {
+  const [user, settings] = await Promise.all([getUser(kv, applicantId), getSettings(kv, applicantId)]);
   if (!user) return null;
   return {
     userId: user.id,
@@ -626,34 +630,15 @@ export async function withdraw(kv: Deno.Kv, { id, userId }: { id: string; userId
 }
 
 /**
- * The system's rejection of a waiting application `entry` (as read) because its organization did not answer in time,
- * added to `op` with its notification and e-mail; see `timeout.ts`. Returns the mail's id, or null.
+ * `record` (waiting) as the system rejects it at `now` because its organization (named `organization`) did not answer
+ * in time, with the message in the language of `recipient` (English without one); see `timeout.ts`.
  */
-export async function timeoutOps(
-  kv: Deno.Kv,
-  op: Deno.AtomicOperation,
-  { entry, listing, appUrl, now }: {
-    entry: Deno.KvEntry<ApplicationRecord>;
-    listing: InternshipView;
-    appUrl: string;
-    now: Date;
-  },
-): Promise<string | null> {
-  const organization = listing.organization?.name ?? listing.hiringOrganization;
-  const [tracker, recipient] = await Promise.all([
-    entry.value.applicantId ? readTrackerEntries(kv, entry.value.applicantId, entry.value.internshipId) : null,
-    recipientOf(kv, entry.value),
-  ]);
+export function timedOut(
+  record: ApplicationRecord,
+  { organization, recipient, now }: { organization: string; recipient: Recipient | null; now: Date },
+): ApplicationRecord {
   const message = timeoutMessage(translatorOfPerson(recipient ?? {}), organization);
-  const next = moved(entry.value, { status: "rejected", by: "system", message }, now.toISOString());
-  return moveOps(op, {
-    entry,
-    next,
-    tracker,
-    recipient,
-    context: { title: listing.title, organization, appUrl },
-    now,
-  });
+  return moved(record, { status: "rejected", by: "system", message }, now.toISOString());
 }
 
 /**

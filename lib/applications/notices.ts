@@ -1,7 +1,8 @@
 /**
  * What an applicant is told when their application moves (docs/decisions.md, Applications, "Telling people"): an
  * in-app notification `application_status` and an e-mail through the outbox (unless they turned that e-mail off), both
- * in their language and carrying the poster's message, added to the move's own write; and the words of each status.
+ * in their language and carrying the poster's message, added to the move's own write; the timeout job's one digest per
+ * applicant and run; and the words of each status.
  */
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
@@ -65,6 +66,68 @@ export function tellApplicantOps(
   addNotification(
     op,
     { userId: recipient.userId, type: "application_status", title: sentence, body: message ?? "", url: path },
+    now,
+  );
+  if (!recipient.emailOn) return null;
+  const mail = statusMail({
+    to: recipient.email,
+    name: recipient.name,
+    sentence,
+    message,
+    url: `${appUrl}${path}`,
+    settingsUrl: `${appUrl}/me/settings`,
+    t,
+  });
+  return queueMailOps(op, { ...mail, userId: recipient.userId, retryable: true }, now.getTime());
+}
+
+/** An application the timeout job closed, as its digest names it. */
+export interface TimedOutItem {
+  applicationId: string;
+  title: string;
+  organization: string;
+}
+
+/** How many closed applications a digest names one by one; the rest are counted ("and 12 more"). */
+const DIGEST_NAMED = 25;
+
+/**
+ * Adds to `op` what tells `recipient` that the timeout job closed `items` (at least one) in one run
+ * (docs/decisions.md, Applications, "Every applicant hears back"): for one application, the notification and e-mail
+ * of any move; for more, one digest notification and one e-mail that name them (the first 25, then how many more).
+ * Returns the mail's id, or null.
+ */
+export function tellTimedOutOps(
+  op: Deno.AtomicOperation,
+  { recipient, items, appUrl, now }: { recipient: Recipient; items: TimedOutItem[]; appUrl: string; now: Date },
+): string | null {
+  const t = translatorOfPerson(recipient);
+  if (items.length === 1) {
+    const [{ applicationId, title, organization }] = items;
+    return tellApplicantOps(op, {
+      recipient,
+      applicationId,
+      status: "rejected",
+      by: "system",
+      message: timeoutMessage(t, organization),
+      title,
+      organization,
+      appUrl,
+      now,
+    });
+  }
+  const sentence = t("applications.timeoutDigest.title", { count: items.length });
+  const named = items.slice(0, DIGEST_NAMED).map((item) =>
+    `• ${t("applications.timeoutDigest.item", { title: item.title, organization: item.organization })}`
+  );
+  if (items.length > DIGEST_NAMED) {
+    named.push(t("applications.timeoutDigest.more", { count: items.length - DIGEST_NAMED }));
+  }
+  const message = `${t("applications.timeoutDigest.message")}\n\n${named.join("\n")}`;
+  const path = "/me/tracker";
+  addNotification(
+    op,
+    { userId: recipient.userId, type: "application_status", title: sentence, body: named.join("\n"), url: path },
     now,
   );
   if (!recipient.emailOn) return null;

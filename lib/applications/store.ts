@@ -11,12 +11,13 @@
  *   the poster's list reads, oldest first, with the applicant's search text
  * - `["applications_changes", internshipId]` → KvU64, one more at every write of an application of the internship
  * - `["applications_log", internshipId, atMs, id]` → `PipelineChange`, kept a day: what changed, for the processes
- *   that keep the poster's list in memory (`pipeline.ts`)
+ *   that keep the poster's list in memory (`pipeline.ts`); a batched write (`BatchWrites`) puts one entry
+ *   `["applications_log", internshipId, atMs, "batch-" + uuid]` → `{changes: [id, PipelineChange][]}` for many
  * - `["applications_due", dueMs, id]` → true while the application waits (`applied` or `shortlisted`): the timeout
  *   job's due-time index
  * - the track record's counters (`track_record.ts`)
  */
-import { countOps } from "@/lib/stats/counters.ts";
+import { type Count, countOps } from "@/lib/stats/counters.ts";
 import { applicationCounts } from "./track_record.ts";
 import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
 
@@ -74,16 +75,51 @@ export function searchTextOf(record: ApplicationRecord): string {
 }
 
 /**
+ * What a write of many applications shares, summed once instead of once per application (the timeout job): per
+ * internship its change marker and one log entry with every change, and the track record's counters per key. Filled
+ * by `applicationOps(..., batch)`, written by `batchOps`.
+ */
+export class BatchWrites {
+  readonly changes = new Map<string, [string, PipelineChange][]>();
+  readonly counts: Count[] = [];
+}
+
+/** Most changes in one batched log entry: well under KV's 64 KiB per value with long search texts. */
+const CHANGES_PER_LOG_ENTRY = 100;
+
+/**
+ * Adds to `op` what `batch` gathered at `now` (ms): per internship, one `sum` on its change marker and its changes in
+ * log entries of at most 100; the counters' net changes, one `sum` per key.
+ */
+export function batchOps(op: Deno.AtomicOperation, batch: BatchWrites, now = Date.now()): void {
+  for (const [internshipId, changes] of batch.changes) {
+    for (let i = 0; i < changes.length; i += CHANGES_PER_LOG_ENTRY) {
+      const part: BatchedChanges = { changes: changes.slice(i, i + CHANGES_PER_LOG_ENTRY) };
+      op.set(logKey(internshipId, now, `batch-${crypto.randomUUID()}`), part, { expireIn: LOG_KEPT_MS });
+    }
+    op.sum(changesKey(internshipId), 1n);
+  }
+  countOps(op, [], batch.counts);
+}
+
+/** A batched log entry's value: the changes of many applications of one internship, with their ids. */
+interface BatchedChanges {
+  changes: [string, PipelineChange][];
+}
+
+/**
  * Adds to `op` the write of `next` over `previous` (null for a new application) at `now` (ms): the record, its person
  * entry (when new), its per-status index entry (moved when the status changed, its text refreshed), the due-time
  * entry, the change marker and log of its internship, and the track record's counters (as `countOps`: the difference).
- * Up to about 20 mutations.
+ * Up to about 20 mutations. With `batch`, the marker, the log and the counters go there instead (see `BatchWrites`),
+ * and `batchOps` must add them to the same `op`.
  */
 export function applicationOps(
   op: Deno.AtomicOperation,
   previous: ApplicationRecord | null,
   next: ApplicationRecord,
   now = Date.now(),
+  batch?: BatchWrites,
 ): void {
   op.set(recordKey(next.id), next);
   if (!previous && next.applicantId) {
@@ -103,6 +139,14 @@ export function applicationOps(
     t,
     v: next.history.length,
   };
+  if (batch) {
+    const changes = batch.changes.get(next.internshipId) ?? [];
+    changes.push([next.id, change]);
+    batch.changes.set(next.internshipId, changes);
+    for (const [key, amount] of applicationCounts(previous)) batch.counts.push([key, -amount]);
+    batch.counts.push(...applicationCounts(next));
+    return;
+  }
   op.set(logKey(next.internshipId, now, next.id), change, { expireIn: LOG_KEPT_MS })
     .sum(changesKey(next.internshipId), 1n);
   countOps(op, applicationCounts(previous), applicationCounts(next));
@@ -153,14 +197,18 @@ export async function logSince(
   fromMs: number,
 ): Promise<{ id: string; change: PipelineChange }[]> {
   const changes: { id: string; change: PipelineChange }[] = [];
-  const iter = kv.list<PipelineChange>(
+  const iter = kv.list<PipelineChange | BatchedChanges>(
     {
       start: ["applications_log", internshipId, fromMs],
       end: ["applications_log", internshipId, Number.MAX_SAFE_INTEGER],
     },
     { batchSize: 500 },
   );
-  for await (const entry of iter) changes.push({ id: entry.key[3] as string, change: entry.value });
+  for await (const entry of iter) {
+    const value = entry.value;
+    if ("changes" in value) { for (const [id, change] of value.changes) changes.push({ id, change }); }
+    else changes.push({ id: entry.key[3] as string, change: value });
+  }
   return changes;
 }
 

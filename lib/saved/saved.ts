@@ -155,6 +155,25 @@ export async function readTrackerEntries(kv: Deno.Kv, userId: string, internship
 }
 
 /**
+ * The saved items of internship `internshipId` of each `userId` of `pairs`, ten a read, in the order given, for moves
+ * that never make an item (`create: false`): each as `TrackerEntries` whose count is not read (value null).
+ */
+export async function readTrackerItems(
+  kv: Deno.Kv,
+  pairs: readonly { userId: string; internshipId: string }[],
+): Promise<TrackerEntries[]> {
+  const reads = [];
+  for (let i = 0; i < pairs.length; i += 10) {
+    const keys = pairs.slice(i, i + 10).map((pair) => recordKey(pair.userId, "internships", pair.internshipId));
+    reads.push(kv.getMany<SavedRecord[]>(keys));
+  }
+  return (await Promise.all(reads)).flat().map((item, i): TrackerEntries => [
+    item,
+    { key: countKey(pairs[i].userId), value: null, versionstamp: null },
+  ]);
+}
+
+/**
  * Adds to `op` the tracker's following of an application (docs/decisions.md, Applications, "The tracker follows"): the
  * item `entries` (as read by `readTrackerEntries`) of internship `internshipId` moves to `status` at `now` (ISO), made
  * when missing and `create` is set (the application itself; not past the 500-item limit), checked against what was

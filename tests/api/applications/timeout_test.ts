@@ -3,7 +3,8 @@
  * "Every applicant hears back"), against
  * the real `smtp-server` fake: a status change with a message reaches the applicant once, with the message; the
  * `applications-timeout` job rejects what waited past its due time (and nothing earlier, nothing answered, nothing
- * twice) and tells the applicant once in the app and by e-mail.
+ * twice) and tells the applicant once in the app and by e-mail, one digest per applicant and run naming every
+ * application closed; the poster's list kept in memory and the track record follow the batched writes; the run's lease.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -101,4 +102,108 @@ Deno.test("the timeout job rejects what waited too long, once, and tells the app
     internship.id,
     "rejected",
   ]]);
+});
+
+Deno.test("one run tells each applicant once, naming every closed application; list and track record follow", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 2 * DAY));
+  const design = await platformInternship(t, member, {
+    title: "Design Intern",
+    hiringOrganization: "Quiet Co",
+    deadline,
+  });
+  const sales = await platformInternship(t, member, {
+    title: "Sales Intern",
+    hiringOrganization: "Quiet Co",
+    deadline,
+  });
+  const both = await applicant(t, "Nisha Rao");
+  const one = await applicant(t, "Om Prakash");
+  const sent = [await applyTo(t, both, design), await applyTo(t, both, sales), await applyTo(t, one, design)];
+  const list = `/api/internships/${design.id}/applications`;
+  // The poster's list is kept in memory from here on: it must follow the run's batched change log.
+  const before = await (await t.fetch(list, { headers: member.headers })).json();
+  assertEquals([before.counts.applied, before.counts.rejected], [2, 0]);
+  const organization = `/api/organizations/${design.organization!.slug}`;
+  const stats = (await (await t.fetch(organization)).json()).stats;
+  assertEquals(stats.applications, 3);
+  await t.settled();
+  const mailsBefore = smtp.messages.length;
+
+  const later = Date.now() + 19 * DAY;
+  const run = await runAt(t, "applications-timeout", later);
+  assertEquals([run.rejected, run.told, run.skipped], [3, 2, 0]);
+  const again = await runAt(t, "applications-timeout", later + DAY);
+  assertEquals([again.rejected, again.told, again.skipped], [0, 0, 0]);
+
+  const after = await (await t.fetch(list, { headers: member.headers })).json();
+  assertEquals([after.counts.applied, after.counts.rejected], [0, 2], "the list caught up from the batched log");
+  assertEquals((await (await t.fetch(organization)).json()).stats, stats, "a rejection by nobody counts nothing");
+  for (const application of sent.slice(0, 2)) {
+    assertEquals((await statusOf(t, both, application.id)).status, "rejected");
+  }
+
+  await runAt(t, "outbox", later + 60_000);
+  await runAt(t, "outbox", later + 2 * DAY);
+  const mails = smtp.messages.slice(mailsBefore);
+  const toBoth = mails.filter((m) => m.to.includes(both.user.email));
+  assertEquals(toBoth.map((m) => m.subject), ["2 of your applications got no answer in time"]);
+  for (const line of ["• Design Intern at Quiet Co", "• Sales Intern at Quiet Co", "This says nothing about you."]) {
+    assert(toBoth[0].text.includes(line), toBoth[0].text);
+  }
+  assertEquals(
+    mails.filter((m) => m.to.includes(one.user.email)).map((m) => m.subject),
+    ["Quiet Co did not answer your application for Design Intern"],
+  );
+  const bell = await (await t.fetch("/api/me/notifications", { headers: both.headers })).json();
+  const told = bell.notifications.filter((n: { type: string }) => n.type === "application_status");
+  assertEquals(told.map((n: { title: string }) => n.title), ["2 of your applications got no answer in time"]);
+  assert(told[0].body.includes("Design Intern at Quiet Co") && told[0].body.includes("Sales Intern at Quiet Co"));
+  const tracker = await (await t.fetch("/api/me/saved", { headers: both.headers })).json();
+  assertEquals(
+    tracker.items.map((item: { status: string }) => item.status),
+    ["rejected", "rejected"],
+    "both tracker items follow",
+  );
+});
+
+Deno.test("a run leaves a live lease alone, takes over one that ran out, and tells what a stopped run left", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 2 * DAY));
+  const internship = await platformInternship(t, member, {
+    title: "QA Intern",
+    hiringOrganization: "Busy Co",
+    deadline,
+  });
+  const person = await applicant(t, "Ravi Kumar");
+  const application = await applyTo(t, person, internship);
+  const later = Date.now() + 19 * DAY;
+
+  await t.kv.set(["applications_timeout_lease"], { holder: "another run", until: Date.now() + 60_000 });
+  const held = await runAt(t, "applications-timeout", later);
+  assertEquals([held.rejected, held.told, held.skipped], [0, 0, 0]);
+  assertEquals((await statusOf(t, person, application.id)).status, "applied", "another run holds the lease");
+
+  // What a run that stopped between its two steps leaves: an untold entry, and its lease running out.
+  await t.kv.set(["applications_untold", person.user.id, "an-earlier-application"], {
+    applicationId: "an-earlier-application",
+    title: "Support Intern",
+    organization: "Busy Co",
+  });
+  await t.kv.set(["applications_timeout_lease"], { holder: "another run", until: Date.now() - 1 });
+  const run = await runAt(t, "applications-timeout", later);
+  assertEquals([run.rejected, run.told, run.skipped], [1, 1, 0]);
+  assertEquals((await statusOf(t, person, application.id)).status, "rejected");
+  assertEquals((await t.kv.get(["applications_timeout_lease"])).value, null, "the run let its lease go");
+  const bell = await (await t.fetch("/api/me/notifications", { headers: person.headers })).json();
+  assertEquals(
+    bell.notifications.filter((n: { type: string }) => n.type === "application_status").map((n: { title: string }) =>
+      n.title
+    ),
+    ["2 of your applications got no answer in time"],
+  );
 });

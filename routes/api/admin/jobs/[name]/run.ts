@@ -17,7 +17,9 @@ export const apiDocs = describeRoute({
     }. ` +
       "Answers its name and what it did, e.g. `outbox` `{job, sent, retried, failed, skipped}`, `account-deletions` " +
       "`{job, resumed}`, `reconcile-payments` `{job, checked, paid, failed}`, `close-listings` `{job, internships, opportunities}` " +
-      "(how many listings it moved to the archive).",
+      "(how many listings it moved to the archive), `applications-timeout` `{job, rejected, told, skipped, dayCounts}` " +
+      "(applications rejected, applicants told, applications left for the next run, poster-notice day counters " +
+      "dropped; all 0 while another run holds its lease).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
