@@ -17,8 +17,8 @@
  *   job's due-time index
  * - the track record's counters (`track_record.ts`)
  */
-import { type Count, countOps } from "@/lib/stats/counters.ts";
-import { applicationCounts } from "./track_record.ts";
+import type { Count } from "@/lib/stats/counters.ts";
+import { applicationCounts, trackCountOps } from "./track_record.ts";
 import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
 
 /** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
@@ -99,7 +99,7 @@ export function batchOps(op: Deno.AtomicOperation, batch: BatchWrites, now = Dat
     }
     op.sum(changesKey(internshipId), 1n);
   }
-  countOps(op, [], batch.counts);
+  trackCountOps(op, [], batch.counts);
 }
 
 /** A batched log entry's value: the changes of many applications of one internship, with their ids. */
@@ -110,7 +110,7 @@ interface BatchedChanges {
 /**
  * Adds to `op` the write of `next` over `previous` (null for a new application) at `now` (ms): the record, its person
  * entry (when new), its per-status index entry (moved when the status changed, its text refreshed), the due-time
- * entry, the change marker and log of its internship, and the track record's counters (as `countOps`: the difference).
+ * entry, the change marker and log of its internship, and the track record's counters (as `trackCountOps`: the difference).
  * Up to about 20 mutations. With `batch`, the marker, the log and the counters go there instead (see `BatchWrites`),
  * and `batchOps` must add them to the same `op`.
  */
@@ -149,7 +149,7 @@ export function applicationOps(
   }
   op.set(logKey(next.internshipId, now, next.id), change, { expireIn: LOG_KEPT_MS })
     .sum(changesKey(next.internshipId), 1n);
-  countOps(op, applicationCounts(previous), applicationCounts(next));
+  trackCountOps(op, applicationCounts(previous), applicationCounts(next));
 }
 
 /** The applications of `ids` as stored (read ten at a time), by id; unknown ids are absent. */

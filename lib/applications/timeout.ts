@@ -222,8 +222,9 @@ export async function timeOutApplications(
         tracker,
         item: { applicationId: next.id, title: listing.title, organization },
         checks: 1 + (follows ? 1 : 0),
-        // The record, its status entry moved, its due entry, the untold entry; the tracker item and its listing entry.
-        mutations: 5 + (follows ? 2 : 0) + countChanges(entry.value, next),
+        // The record, its status entry moved, its due entry, the untold entry; the tracker item and its listing entry; the
+        // counters it changes, each with its organization's marker at worst.
+        mutations: 5 + (follows ? 2 : 0) + countChanges(entry.value, next) * 2,
         // Values as UTF-8 at worst three bytes a character, with the tracker item, log change and untold entry.
         bytes: JSON.stringify(next).length * 3 + 2_000,
         keyBytes: 800,

@@ -11,7 +11,12 @@
  * `d` (the last bin holds all later ones); an application younger than 7 days can only have been answered within 6
  * days, so only those bins are kept per day.
  *
+ * A read costs one key when nothing changed: each write that changes an organization's counters also bumps its change
+ * marker, and each process keeps the figures it computed last per organization (up to 1,000), valid while the marker
+ * and the IST day are the same.
+ *
  * Keys (owned by this module only):
+ * - `["track_changes", organizationId]` → KvU64, one more at every write that changes the organization's counters
  * - `["track_totals", organizationId, field]` → KvU64; fields `applications`, `answered14`, `d0` … `d60`,
  *   `stipend_yes`, `stipend_partly`, `stipend_no`
  * - `["track_days", organizationId, dayNumber, field]` → KvU64 (days since the epoch in IST); fields `applications`,
@@ -39,6 +44,7 @@ export function istDayNumber(ms: number): number {
   return Math.floor((ms + IST_OFFSET_MS) / DAY_MS);
 }
 
+const markerKey = (organizationId: string): Deno.KvKey => ["track_changes", organizationId];
 const totalKey = (organizationId: string, field: string): Deno.KvKey => ["track_totals", organizationId, field];
 const dayKey = (organizationId: string, day: number, field: string): Deno.KvKey => [
   "track_days",
@@ -76,6 +82,30 @@ export function applicationCounts(application: CountedApplication | null): Count
   }
   if (application.stipendReport) counts.push([totalKey(org, `stipend_${application.stipendReport.paid}`), 1]);
   return counts;
+}
+
+/**
+ * Adds to `op` the counter changes of applications that counted `before` and now count `after` (lists of
+ * `applicationCounts`, of one application or of many: each key is summed once, by its net change), and one more on the
+ * change marker of each organization whose counters change.
+ */
+export function trackCountOps(op: Deno.AtomicOperation, before: readonly Count[], after: readonly Count[]): void {
+  const net = new Map<string, { key: Deno.KvKey; amount: number }>();
+  for (const [list, sign] of [[before, -1], [after, 1]] as const) {
+    for (const [key, amount] of list) {
+      const id = JSON.stringify(key);
+      const entry = net.get(id) ?? { key, amount: 0 };
+      entry.amount += sign * amount;
+      net.set(id, entry);
+    }
+  }
+  const changed = new Set<string>();
+  for (const { key, amount } of net.values()) {
+    if (amount === 0) continue;
+    op.sum(key, BigInt.asUintN(64, BigInt(amount)));
+    changed.add(key[1] as string);
+  }
+  for (const organizationId of changed) op.sum(markerKey(organizationId), 1n);
 }
 
 /** An organization's application figures (docs/decisions.md, Trust, "Organizations"). */
@@ -117,12 +147,35 @@ function medianOf(bins: number[]): number | null {
   return total % 2 === 1 ? at((total - 1) / 2) : (at(total / 2 - 1) + at(total / 2)) / 2;
 }
 
+/** How many organizations' figures a process keeps. */
+const KEPT = 1000;
+const kept = new Map<string, { marker: number; day: number; record: TrackRecord }>();
+
+/** The change marker of `organizationId`'s counters (0 before any change): pages cached by it follow the figures. */
+export async function trackRecordVersion(kv: Deno.Kv, organizationId: string): Promise<number> {
+  return counterValue(await kv.get<Deno.KvU64>(markerKey(organizationId)));
+}
+
 /**
- * The track record of `organizationId` on the IST day of `now` (ms): two short KV lists (the totals, and the counts of
- * the last 7 days of sending).
+ * The track record of `organizationId` on the IST day of `now` (ms): the figures this process computed last while the
+ * change marker and the day are the same (one key read), else two short KV lists (the totals, and the counts of the
+ * last 7 days of sending).
  */
 export async function trackRecordOf(kv: Deno.Kv, organizationId: string, now = Date.now()): Promise<TrackRecord> {
   const today = istDayNumber(now);
+  const marker = await trackRecordVersion(kv, organizationId);
+  const hit = kept.get(organizationId);
+  if (hit && hit.marker === marker && hit.day === today) return hit.record;
+  // Read after the marker: figures at least as new as it, so keeping them under it is never stale.
+  const record = await computeTrackRecord(kv, organizationId, today);
+  kept.delete(organizationId);
+  kept.set(organizationId, { marker, day: today, record });
+  if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
+  return record;
+}
+
+/** The track record of `organizationId` on IST day number `today`, from its counters. */
+async function computeTrackRecord(kv: Deno.Kv, organizationId: string, today: number): Promise<TrackRecord> {
   const [totals, young] = await Promise.all([
     countersUnder(kv, { prefix: ["track_totals", organizationId] }),
     countersUnder(kv, {

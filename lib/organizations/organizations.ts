@@ -12,7 +12,7 @@ import {
   nameKey,
   type Organization,
 } from "./schema.ts";
-import { trackRecordOf } from "@/lib/applications/track_record.ts";
+import { trackRecordOf, trackRecordVersion } from "@/lib/applications/track_record.ts";
 import {
   allOrganizations,
   getOrganization,
@@ -21,6 +21,7 @@ import {
   managedBy,
   managersOf,
   organizationBySlug,
+  organizationIdBySlug,
   replaceOrganization,
   verifiedOrganizations,
 } from "./store.ts";
@@ -78,6 +79,17 @@ export async function organizationProfile(
     stats: await statsOf(kv, organization, open.total),
     internships: open.internships,
   };
+}
+
+/**
+ * What the page of the organization `slug` is rendered from, as a version for page caches: its record's versionstamp
+ * and its track record's change marker ("none" for an unknown slug). Two key reads.
+ */
+export async function organizationVersion(kv: Deno.Kv, slug: string): Promise<string> {
+  const id = await organizationIdBySlug(kv, slug);
+  if (!id) return "none";
+  const [entry, marker] = await Promise.all([getOrganization(kv, id), trackRecordVersion(kv, id)]);
+  return `${entry.versionstamp}:${marker}`;
 }
 
 /** The sentence of the refusal to change a verified organization's website (docs/decisions.md, Trust). */

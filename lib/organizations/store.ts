@@ -138,10 +138,15 @@ export async function getOrganization(kv: Deno.Kv, id: string): Promise<Deno.KvE
   return await kv.get<Organization>(orgKey(id));
 }
 
+/** The id of the organization whose slug is `slug`, or null. */
+export async function organizationIdBySlug(kv: Deno.Kv, slug: string): Promise<string | null> {
+  if (slug.length > 200) return null;
+  return (await kv.get<string>(slugKey(slug))).value;
+}
+
 /** The organization whose slug is `slug`, or null. */
 export async function organizationBySlug(kv: Deno.Kv, slug: string): Promise<Organization | null> {
-  if (slug.length > 200) return null;
-  const id = (await kv.get<string>(slugKey(slug))).value;
+  const id = await organizationIdBySlug(kv, slug);
   return id ? (await getOrganization(kv, id)).value : null;
 }
 

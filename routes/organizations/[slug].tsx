@@ -20,6 +20,7 @@ import {
   ManagerPatchSchema,
   type OrganizationProfile,
   organizationProfile,
+  organizationVersion,
   updateAsManager,
 } from "@/lib/organizations/organizations.ts";
 import { checkClaim, ClaimSchema, sendClaim } from "@/lib/organizations/claims.ts";
@@ -66,7 +67,9 @@ export const handler = define.handlers<Data>({
     const asked = Number(ctx.url.searchParams.get("offset") ?? "0");
     const offset = Number.isSafeInteger(asked) && asked > 0 ? asked : 0;
     return servePublicPage(ctx.state, ctx.url, {
-      version: () => internshipsVersion(kv),
+      // The open internships, the organization's record and its track record: a change of any renders it again.
+      version: async () =>
+        (await Promise.all([internshipsVersion(kv), organizationVersion(kv, ctx.params.slug)])).join(":"),
       render: async () => ctx.render(await pageData(kv, { slug: ctx.params.slug, offset, user: ctx.state.user })),
     });
   },

@@ -2,7 +2,8 @@
  * Organizations (docs/api.md, Trust; docs/decisions.md, Trust, "Organizations"; docs/decisions.md, Trust, "The
  * organization link"): every internship is linked to the organization its `hiringOrganization` names (matched in any
  * case and spacing, made when new, with a unique slug), on create, on a change of name and by the one-time link of
- * stored listings; the public profile with its stats, the page, and a manager's changes, per role with bad input.
+ * stored listings; the public profile with its stats, the page (a guest's kept copy following the track record), and a
+ * manager's changes, per role with bad input.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
@@ -12,6 +13,9 @@ import { generateInternships, importInternships } from "@/lib/internships/fixtur
 import { linkProgress } from "@/lib/organizations/link.ts";
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { nameKey, slugBase } from "@/lib/organizations/schema.ts";
+import { applicationCounts, trackCountOps } from "@/lib/applications/track_record.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
 
 async function profile(t: TestApp, slug: string) {
   return await call(t, undefined, "GET", `/api/organizations/${slug}`);
@@ -275,4 +279,29 @@ Deno.test("the link reaches archived listings too: closed and deleted ones moved
   }
   assertEquals(counted, records.filter((record) => !record.deletedAt).length);
   assertEquals((await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run")).body.linked, 0);
+});
+
+Deno.test("a guest's kept copy of the page follows the track record", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const { organization } = await postInternship(t, member, { hiringOrganization: "Answering Co" });
+  const page = async () => await (await t.fetch("/organizations/answering-co")).text();
+  assert((await page()).includes("No track record yet"));
+  assert((await page()).includes("No track record yet"), "served from the kept copy");
+  // Five applications a month old, each answered the next day, as their writes count them.
+  const sent = Date.now() - 30 * DAY;
+  const op = t.kv.atomic();
+  trackCountOps(
+    op,
+    [],
+    Array.from({ length: 5 }, () =>
+      applicationCounts({
+        organizationId: organization!.id,
+        createdAt: new Date(sent).toISOString(),
+        firstResponseAt: new Date(sent + DAY).toISOString(),
+        stipendReport: null,
+      })).flat(),
+  );
+  await op.commit();
+  assertMatch(await page(), /Answers 100 % of applicants within 14 days/);
 });
