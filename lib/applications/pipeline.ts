@@ -123,7 +123,22 @@ export async function pipelinePage(
     ApplicationStatus,
     number
   >;
-  let items = status ? lists.get(status)! : APPLICATION_STATUSES.flatMap((name) => lists.get(name)!);
-  if (search.length > 0) items = items.filter((item) => search.every((word) => item.t.includes(word)));
-  return { counts, ids: items.slice(offset, offset + limit).map((item) => item.id), total: items.length };
+  const tabs = status ? [lists.get(status)!] : APPLICATION_STATUSES.map((name) => lists.get(name)!);
+  if (search.length > 0) {
+    const items = tabs.flat().filter((item) => search.every((word) => item.t.includes(word)));
+    return { counts, ids: items.slice(offset, offset + limit).map((item) => item.id), total: items.length };
+  }
+  // Without search, the page is cut from the tabs in place: nothing is copied but the page.
+  const ids: string[] = [];
+  let skip = offset;
+  for (const list of tabs) {
+    if (ids.length >= limit) break;
+    if (skip >= list.length) {
+      skip -= list.length;
+      continue;
+    }
+    for (const item of list.slice(skip, skip + limit - ids.length)) ids.push(item.id);
+    skip = 0;
+  }
+  return { counts, ids, total: tabs.reduce((sum, list) => sum + list.length, 0) };
 }

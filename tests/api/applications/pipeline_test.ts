@@ -109,6 +109,14 @@ Deno.test("tabs, counts, pages and search; contact details only from shortlistin
   assertEquals((await move(t, member, sent[0].id, { status: "interview" })).status, 200);
   ({ body } = await get(t, member, path));
   assertEquals([body.counts.applied, body.counts.interview], [2, 1]);
+  // Every status in course order: a page across the tabs' edges.
+  ({ body } = await get(t, member, `${path}?limit=2&offset=2`));
+  assertEquals([body.pagination.total, body.applications.map((a: { id: string }) => a.id)], [5, [
+    sent[1].id,
+    sent[0].id,
+  ]]);
+  ({ body } = await get(t, member, `${path}?limit=3&offset=4`));
+  assertEquals(body.applications.map((a: { id: string }) => a.id), [sent[2].id]);
 
   for (const bad of ["?status=nope", "?limit=101", "?limit=0", "?offset=-1", "?other=1"]) {
     assertEquals((await get(t, member, `${path}${bad}`)).status, 400, bad);
