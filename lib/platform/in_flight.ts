@@ -45,10 +45,18 @@ export class InFlightRequests {
    * `GIVE_WAY_MAX_MS`.
    */
   async giveWay(): Promise<void> {
+    await this.idle(GIVE_WAY_MAX_MS);
+  }
+
+  /**
+   * Lets the event loop take in requests that arrived meanwhile, then resolves once none is being answered, or after
+   * `maxMs` (ms) of waiting.
+   */
+  async idle(maxMs: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (this.#count === 0) return;
     const { promise, resolve } = Promise.withResolvers<void>();
-    const timer = setTimeout(resolve, GIVE_WAY_MAX_MS);
+    const timer = setTimeout(resolve, maxMs);
     this.#waiting.add(resolve);
     await promise;
     clearTimeout(timer);

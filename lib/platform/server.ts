@@ -47,20 +47,25 @@ export async function createServices(config: Config): Promise<Services> {
   };
 }
 
+/** How long (ms) the collection after the load waits at most for the requests in flight to be answered. */
+const COMPACT_AFTER_MS = 1000;
+
 /**
  * Loads the read models (internships, opportunities), then gives the load's garbage back to the operating system
- * (`compactHeap`). The server listens meanwhile: a request that needs a read model awaits this same load (its store's
- * accessor holds the promise), any other is answered at once (docs/decisions.md, Open and closed listings, "Serving
- * while loading"). Returns the time taken in ms and the bytes read from KV.
+ * (`compactHeap`) once `settled` resolves. The server listens meanwhile: a request that needs a read model awaits this
+ * same load (its store's accessor holds the promise), any other is answered at once (docs/decisions.md, Open and
+ * closed listings, "Serving while loading"). Returns the load's time in ms and the bytes read from KV.
  */
-export async function loadReadModels(kv: Deno.Kv): Promise<{ ms: number; kvBytes: number }> {
+export async function loadReadModels(
+  kv: Deno.Kv,
+  settled: () => Promise<void> = () => Promise.resolve(),
+): Promise<{ ms: number; kvBytes: number }> {
   const started = performance.now();
   const [internships, opportunities] = await Promise.all([internshipStore(kv), opportunityStore(kv)]);
+  const ms = performance.now() - started;
+  await settled();
   compactHeap();
-  return {
-    ms: performance.now() - started,
-    kvBytes: internships.model.loadedBytes + opportunities.model.loadedBytes,
-  };
+  return { ms, kvBytes: internships.model.loadedBytes + opportunities.model.loadedBytes };
 }
 
 /** The built assets; builds `manifest`'s islands first when `_build/` is missing and `buildIfMissing` is set. */
@@ -139,14 +144,17 @@ export function serveBehindGate(
 /**
  * Serves the platform at once and loads the read models meanwhile (`loadReadModels`; docs/decisions.md, Open and
  * closed listings, "Serving while loading"): the load's outcome is logged ("read models loaded" with its time and the
- * bytes it read from KV), and returned for whoever wants to wait for it.
+ * bytes it read from KV) once the requests that waited for it are answered and its garbage collected, and returned for
+ * whoever wants to wait for it.
  */
 export function serveWhileLoading(
   services: Services,
   parts: AppParts,
 ): { server: Deno.HttpServer; loaded: Promise<{ ms: number; kvBytes: number }> } {
   const server = serve(services, parts);
-  const loaded = loadReadModels(services.kv);
+  // The collection blocks the process (a quarter of a second at 100,000 open listings): the requests that waited for
+  // the load are answered first.
+  const loaded = loadReadModels(services.kv, () => services.requests.idle(COMPACT_AFTER_MS));
   loaded.then(
     ({ ms, kvBytes }) => services.log.info("read models loaded", { ms: Math.round(ms), kvBytes }),
     (error) => services.log.error("read models failed to load", { error: String(error) }),
