@@ -38,7 +38,7 @@ import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
-/** At most this many bytes of blocks are kept in memory per archive (about 100 bytes per archived listing). */
+/** At most this many bytes of blocks are kept in memory per archive (about 65 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
 /** At most this many filters keep their matches per archive. */
 const MATCH_FILTERS = 32;
@@ -299,7 +299,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         entries.forEach((entry, j) => {
           const index = indexes[batch[j]];
           if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
-          const block = new ArchiveBlock<E>(entry.value);
+          const block = new ArchiveBlock<E>(entry.value).kept();
           this.keep(directory.keys[index], entry.versionstamp, block);
           out[batch[j]] = block;
         });
@@ -325,7 +325,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       const i = index.get(keyString(key));
       if (i === undefined || directory.stamps[i] !== entry.versionstamp) throw new StaleDirectory();
       if (this.cache.get(keyString(key))?.stamp === entry.versionstamp) continue;
-      this.keep(key, entry.versionstamp, new ArchiveBlock<E>(entry.value));
+      this.keep(key, entry.versionstamp, new ArchiveBlock<E>(entry.value).kept());
     }
   }
 
@@ -684,7 +684,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     }
     return (stamp: string | null) => {
       if (!stamp) return;
-      for (const piece of written) this.keep(piece.key, stamp, new ArchiveBlock<E>(piece.bytes));
+      for (const piece of written) this.keep(piece.key, stamp, new ArchiveBlock<E>(piece.bytes.slice()).kept());
       this.applyOwn(directory, written.map(({ key, block }) => ({ key, count: block.entries.length })), stamp);
     };
   }

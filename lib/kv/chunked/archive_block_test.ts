@@ -98,3 +98,42 @@ Deno.test("search and mask write into the buffers they are given, whatever those
     }
   }
 });
+
+Deno.test("a kept block reads as the stored one, with UUID ids in 16 bytes each; other ids stay as stored", () => {
+  const written = content(BLOCK_MAX_ENTRIES);
+  written.entries.forEach((entry) => entry[0] = crypto.randomUUID());
+  const bytes = encodeBlock(written);
+  const stored = new ArchiveBlock<Entry>(bytes.slice());
+  // Kept in its own buffer, cut to size (as a value read from KV), and from a view into a larger buffer (copied).
+  const inLarger = new Uint8Array(bytes.byteLength + 16);
+  inLarger.set(bytes, 8);
+  for (
+    const kept of [
+      new ArchiveBlock<Entry>(bytes.slice()).kept(),
+      new ArchiveBlock<Entry>(inLarger.subarray(8, 8 + bytes.byteLength)).kept(),
+    ]
+  ) {
+    assert(kept.size < stored.size - 20 * BLOCK_MAX_ENTRIES, `${kept.size} of ${stored.size}`);
+    assertEquals(kept.kept(), kept);
+    assertEquals([kept.count, kept.lo, kept.hi, kept.fields], [stored.count, stored.lo, stored.hi, stored.fields]);
+    for (let i = 0; i < kept.count; i++) assertEquals(kept.entry(i), written.entries[i]);
+    assertEquals(kept.content(), stored.content());
+    for (const words of [[["data"], ["anal"]], [["ytho"]], [["x4"], ["pune", "poona"]], [["nothing"]]]) {
+      assertEquals(kept.search(words), stored.search(words), JSON.stringify(words));
+    }
+    for (const [field, wanted] of [[5, "pune"], [2, 3], [3, 7000], [4, null]] as const) {
+      assertEquals(kept.mask(field, (value) => value === wanted), stored.mask(field, (value) => value === wanted));
+    }
+  }
+
+  // One id that is not a canonical lower-case UUID: the block keeps its ids as stored.
+  for (const odd of ["id-1", crypto.randomUUID().toUpperCase(), crypto.randomUUID().replace("-", "_")]) {
+    const mixed = content(30);
+    mixed.entries.forEach((entry, i) => entry[0] = i === 17 ? odd : crypto.randomUUID());
+    const block = new ArchiveBlock<Entry>(encodeBlock(mixed)).kept();
+    assertEquals(block.id(17), odd);
+    assertEquals(block.content().entries, mixed.entries);
+  }
+  const empty = new ArchiveBlock(encodeBlock({ lo: [0, ""], hi: null, entries: [], tokens: [] })).kept();
+  assertEquals([empty.count, empty.content().entries], [0, []]);
+});
