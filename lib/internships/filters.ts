@@ -6,7 +6,7 @@
  * reference scan of `tests/api/internships/closed_filters_test.ts`, which checks that they agree).
  */
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
-import { allOf, type BlockTest } from "@/lib/kv/chunked/archive.ts";
+import type { BlockTest } from "@/lib/kv/chunked/archive.ts";
 import { BLOCK_MAX_ENTRIES } from "@/lib/kv/chunked/archive_block.ts";
 import {
   ACTIVE,
@@ -318,50 +318,71 @@ const TYPE = 2,
   ORGANIZATION = 10,
   VERIFIED = 11;
 
+/** Every position of a block, in order: a test's first selection, copied. */
+const EVERY_POSITION = Uint16Array.from({ length: BLOCK_MAX_ENTRIES }, (_, i) => i);
+
 /**
  * `filter` as a test of the archive's blocks (`lib/kv/chunked/archive.ts`): the rules of `slotTest` and the search of
- * `searchMarks`, read from the entries a block holds (each distinct location, tag list or owner of a block tested
- * once; a block none of whose values can match is skipped).
+ * `searchMarks`, read from the entries a block holds. The block's positions are narrowed field by field, the fields
+ * that usually leave fewest first (each distinct location, tag list, owner or type of a block tested once, stipends
+ * compared without a call each), so every field costs the positions still left; a block is left at the first field
+ * none of them passes, and the search runs only over a block with positions left.
  */
 export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
   const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
   const places = location === undefined ? [] : cityVariants(location);
   const words = (filter.words ?? []).map(cityVariants);
   const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
-  // Marks are written to buffers reused from block to block (a scan reads each block's marks before the next).
-  const buffers = Array.from({ length: 12 }, () => new Uint8Array(BLOCK_MAX_ENTRIES));
+  // Positions and marks are written to buffers reused from block to block (a scan reads each block's marks before the
+  // next).
+  const selected = new Uint16Array(BLOCK_MAX_ENTRIES);
+  const [marks, found, spare, itself, byOrganization] = Array.from(
+    { length: 5 },
+    () => new Uint8Array(BLOCK_MAX_ENTRIES),
+  );
   return (block) => {
-    // Each test in turn, so a block is left at the first field none of its entries passes.
-    const masks: Uint8Array[] = [];
-    const add = (field: number, matches: (value: unknown) => boolean) => {
-      const mask = block.mask(field, matches, buffers[masks.length]);
-      if (mask) masks.push(mask);
-      return mask !== null;
-    };
-    if (!add(FLAGS, (flags) => stateMatches(filter, flags as number))) return null;
-    if (userId !== undefined && !add(OWNER, (owner) => owner === userId)) return null;
-    if (types && !add(TYPE, (type) => types.has(type as number))) return null;
-    const priced = (stipend: unknown) => stipend !== null && (stipend as number) >= min && (stipend as number) <= max;
-    if ((minStipend !== undefined || maxStipend !== undefined) && !add(STIPEND, priced)) return null;
-    if (location !== undefined && !add(LOCATION, (name) => places.some((place) => (name as string).includes(place)))) {
+    const n = block.count;
+    selected.set(EVERY_POSITION.subarray(0, n));
+    let count = n;
+    const narrow = (field: number, matches: (value: unknown) => boolean) =>
+      count = block.narrow(field, matches, selected, count);
+    if (userId !== undefined && !narrow(OWNER, (owner) => owner === userId)) return null;
+    if (
+      location !== undefined && !narrow(LOCATION, (name) => places.some((place) => (name as string).includes(place)))
+    ) {
       return null;
     }
-    if (tags && !add(TAGS, (list) => (list as string[]).some((tag) => tags.includes(tag)))) return null;
-    if (openOn !== undefined && !add(DEADLINE, (day) => (day ?? Infinity) as number >= openOn)) return null;
+    if (tags && !narrow(TAGS, (list) => (list as string[]).some((tag) => tags.includes(tag)))) return null;
+    if (types && !narrow(TYPE, (type) => types.has(type as number))) return null;
+    if (minStipend !== undefined || maxStipend !== undefined) {
+      if (!(count = block.narrowRange(STIPEND, min, max, selected, count))) return null;
+    }
+    if (openOn !== undefined && !narrow(DEADLINE, (day) => (day ?? Infinity) as number >= openOn)) return null;
+    if (!narrow(FLAGS, (flags) => stateMatches(filter, flags as number))) return null;
     if (filter.verified) {
       const { organizations } = filter.verified;
-      const itself = block.mask(VERIFIED, (flag) => flag === 1, buffers[8]);
-      const byOrganization = block.mask(ORGANIZATION, (id) => organizations.has(id as string), buffers[9]);
-      if (!itself && !byOrganization) return null;
-      if (itself && byOrganization) { for (let i = 0; i < itself.length; i++) itself[i] |= byOrganization[i]; }
-      masks.push(itself ?? byOrganization!);
+      const self = block.mask(VERIFIED, (flag) => flag === 1, itself);
+      const byOrg = block.mask(ORGANIZATION, (id) => organizations.has(id as string), byOrganization);
+      let kept = 0;
+      for (let j = 0; j < count; j++) {
+        const p = selected[j];
+        if ((self && self[p]) || (byOrg && byOrg[p])) selected[kept++] = p;
+      }
+      if (!(count = kept)) return null;
     }
+    const out = marks.subarray(0, n).fill(0);
     if (words.length > 0) {
-      const found = block.search(words, buffers[10], buffers[11]);
-      if (!found) return null;
-      masks.push(found);
+      const hits = block.search(words, found, spare)!;
+      let any = 0;
+      for (let j = 0; j < count; j++) {
+        const p = selected[j];
+        out[p] = hits[p];
+        any |= hits[p];
+      }
+      return any ? out : null;
     }
-    return allOf(masks);
+    for (let j = 0; j < count; j++) out[selected[j]] = 1;
+    return out;
   };
 }
 

@@ -106,6 +106,33 @@ function markShorts(codes: Uint16Array, n: number, marks: Uint8Array, verdict: (
   return any;
 }
 
+/**
+ * Keeps the positions of `selected` (the first `count`) whose code passes, testing each distinct code once (`verdicts`
+ * holds -1 for the codes not tested yet); returns how many are kept. One function per array type, as `markBytes`.
+ */
+function narrowBytes(codes: Uint8Array, selected: Uint16Array, count: number, verdict: (code: number) => number) {
+  let kept = 0;
+  for (let j = 0; j < count; j++) {
+    const p = selected[j], code = codes[p];
+    let pass = verdicts[code];
+    if (pass === -1) pass = verdicts[code] = verdict(code);
+    if (pass) selected[kept++] = p;
+  }
+  return kept;
+}
+
+/** `narrowBytes` over 16-bit codes. */
+function narrowShorts(codes: Uint16Array, selected: Uint16Array, count: number, verdict: (code: number) => number) {
+  let kept = 0;
+  for (let j = 0; j < count; j++) {
+    const p = selected[j], code = codes[p];
+    let pass = verdicts[code];
+    if (pass === -1) pass = verdicts[code] = verdict(code);
+    if (pass) selected[kept++] = p;
+  }
+  return kept;
+}
+
 /** The distinct, non-empty whitespace-separated tokens of a lower-case search text. */
 export function tokensOf(text: string): string[] {
   return [...new Set(text.split(/\s+/).filter(Boolean))];
@@ -471,6 +498,75 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
     if (this.isCoded(field)) return this.dictionary(field)[this.code(field, i)];
     const value = this.number(field, i);
     return Number.isNaN(value) ? null : value;
+  }
+
+  /**
+   * Keeps, of the first `count` entry positions in `selected` (in order), those whose field `field` passes `matches`
+   * (given the value as the entry held it, null for none), moved to the front in the same order; returns how many.
+   * A coded field's distinct values, and a byte column's values, are each tested once; other numbers once per
+   * position. A filter narrows a block's positions field by field, so each field costs the positions still left.
+   */
+  narrow(field: number, matches: (value: unknown) => boolean, selected: Uint16Array, count: number): number {
+    const column = this.columns[field - 1];
+    if (!column) return matches(null) ? count : 0;
+    const kind = this.header.f[field - 1][0];
+    if (kind === "d8" || kind === "d16" || kind === "u8") {
+      const dictionary = kind === "u8" ? null : this.dictionary(field);
+      const verdict = (code: number) => matches(dictionary ? dictionary[code] : code === U8_NULL ? null : code) ? 1 : 0;
+      verdicts.fill(-1, 0, dictionary ? dictionary.length : 256);
+      return kind === "d16"
+        ? narrowShorts(column as Uint16Array, selected, count, verdict)
+        : narrowBytes(column as Uint8Array, selected, count, verdict);
+    }
+    let kept = 0;
+    if (kind === "i32") {
+      const ints = column as Int32Array;
+      for (let j = 0; j < count; j++) {
+        const p = selected[j], value = ints[p];
+        if (matches(value === I32_NULL ? null : value)) selected[kept++] = p;
+      }
+    } else {
+      const floats = column as Float64Array;
+      for (let j = 0; j < count; j++) {
+        const p = selected[j], value = floats[p];
+        if (matches(Number.isNaN(value) ? null : value)) selected[kept++] = p;
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * `narrow` for a numeric field and the rule "present and within `[min, max]`", without a call per position.
+   * A coded field is narrowed by `narrow` with that rule.
+   */
+  narrowRange(field: number, min: number, max: number, selected: Uint16Array, count: number): number {
+    const column = this.columns[field - 1];
+    const kind = this.header.f[field - 1]?.[0];
+    if (!column || (kind !== "i32" && kind !== "f64" && kind !== "u8")) {
+      return this.narrow(field, (v) => typeof v === "number" && v >= min && v <= max, selected, count);
+    }
+    let kept = 0;
+    if (kind === "i32") {
+      const ints = column as Int32Array;
+      for (let j = 0; j < count; j++) {
+        const p = selected[j], value = ints[p];
+        if (value !== I32_NULL && value >= min && value <= max) selected[kept++] = p;
+      }
+    } else if (kind === "u8") {
+      const bytes = column as Uint8Array;
+      for (let j = 0; j < count; j++) {
+        const p = selected[j], value = bytes[p];
+        if (value !== U8_NULL && value >= min && value <= max) selected[kept++] = p;
+      }
+    } else {
+      const floats = column as Float64Array;
+      // NaN (none) fails both comparisons.
+      for (let j = 0; j < count; j++) {
+        const p = selected[j], value = floats[p];
+        if (value >= min && value <= max) selected[kept++] = p;
+      }
+    }
+    return kept;
   }
 
   /**

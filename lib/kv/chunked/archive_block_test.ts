@@ -137,3 +137,33 @@ Deno.test("a kept block reads as the stored one, with UUID ids in 16 bytes each;
   const empty = new ArchiveBlock(encodeBlock({ lo: [0, ""], hi: null, entries: [], tokens: [] })).kept();
   assertEquals([empty.count, empty.content().entries], [0, []]);
 });
+
+Deno.test("narrow keeps, in order, the positions whose field passes; narrowRange the ones present and in range", () => {
+  const written = content(BLOCK_MAX_ENTRIES);
+  const block = new ArchiveBlock<Entry>(encodeBlock(written));
+  const all = () => Uint16Array.from({ length: block.count }, (_, i) => i);
+  const kept = (selected: Uint16Array, count: number) => [...selected.subarray(0, count)];
+  const expected = (test: (entry: Entry) => boolean, from: number[]) => from.filter((i) => test(written.entries[i]));
+  const every = [...all()];
+  // A byte column, an int32 column with nulls, a float column with nulls, a coded column.
+  for (
+    const [field, rule] of [[2, (v: unknown) => v === 1], [3, (v: unknown) => v === null], [
+      4,
+      (v: unknown) => v !== null && (v as number) > 100,
+    ], [5, (v: unknown) => v === "pune"]] as const
+  ) {
+    const selected = all();
+    const count = block.narrow(field, rule, selected, block.count);
+    assertEquals(kept(selected, count), expected((entry) => rule(entry[field] ?? null), every), `field ${field}`);
+    // Narrowed again: only what is left is tested.
+    const left = kept(selected, count);
+    const again = block.narrow(6, (list) => (list as string[]).includes("python"), selected, count);
+    assertEquals(kept(selected, again), expected((entry) => entry[6].includes("python"), left));
+  }
+  for (const [field, min, max] of [[3, 5000, 200000], [4, 10, 50.5], [2, 1, 2], [3, -Infinity, Infinity]] as const) {
+    const selected = all();
+    const count = block.narrowRange(field, min, max, selected, block.count);
+    const within = (v: unknown) => v !== null && (v as number) >= min && (v as number) <= max;
+    assertEquals(kept(selected, count), expected((entry) => within(entry[field] ?? null), every), `${field}`);
+  }
+});
