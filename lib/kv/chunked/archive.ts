@@ -158,11 +158,15 @@ function markedMatches(version: number, bits: Uint8Array, starts: Int32Array, be
 /** A rank of an entry of a block by its position (e.g. a day number): ranked matches come highest first. */
 export type BlockRank<E extends ListingEntry> = (block: ArchiveBlock<E>) => (i: number) => number;
 
-/** The directory as listed: block keys ascending, with the versionstamp each block was written at and its count. */
+/**
+ * The directory as listed: block keys ascending, with the versionstamp each block was written at, its count, and the
+ * key as the block cache names it (`keyString`, made once per listing rather than per block per scan).
+ */
 interface Directory {
   keys: BlockKey[];
   stamps: string[];
   counts: number[];
+  names: string[];
 }
 
 /** Thrown inside a read when a block changed since the directory was listed: the read starts again. */
@@ -202,8 +206,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private directory: Directory | null = null;
   private listedAt = -1;
   private listing: Promise<Directory> | null = null;
-  private readonly cache = new Map<string, { stamp: string; block: ArchiveBlock<E> }>();
+  /** Blocks by `keyString` of their key, each with the versionstamp read and when it was last used (`clock`). */
+  private readonly cache = new Map<string, { stamp: string; block: ArchiveBlock<E>; used: number }>();
   private cachedBytes = 0;
+  private clock = 0;
   private readonly matchCache = new Map<string, Promise<ArchiveMatches>>();
   private matchBytes = 0;
   private readonly lock = new Lock();
@@ -233,11 +239,13 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
 
   private async list(): Promise<Directory> {
     const seen = this.model.foreignChanges;
-    const keys: BlockKey[] = [], stamps: string[] = [], counts: number[] = [];
+    const keys: BlockKey[] = [], stamps: string[] = [], counts: number[] = [], names: string[] = [];
     for await (const entry of this.kv.list<{ n: number }>({ prefix: this.keys.directory }, { batchSize: 1000 })) {
-      keys.push([entry.key[1] as number, entry.key[2] as string]);
+      const key: BlockKey = [entry.key[1] as number, entry.key[2] as string];
+      keys.push(key);
       stamps.push(entry.versionstamp);
       counts.push(entry.value.n);
+      names.push(keyString(key));
     }
     const before = this.directory;
     if (!before || before.stamps.length !== stamps.length || before.stamps.some((s, i) => s !== stamps[i])) {
@@ -245,7 +253,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       this.matchCache.clear();
       this.matchBytes = 0;
     }
-    this.directory = { keys, stamps, counts };
+    this.directory = { keys, stamps, counts, names };
     this.listedAt = seen;
     return this.directory;
   }
@@ -255,21 +263,27 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     this.listedAt = -1;
   }
 
-  /** Keeps `block` (stored at `stamp`) as the most recently used, dropping the least recently used past the bound. */
-  private keep(key: BlockKey, stamp: string, block: ArchiveBlock<E>): void {
-    const id = keyString(key);
-    const old = this.cache.get(id);
-    if (old) {
-      this.cachedBytes -= old.block.size;
-      this.cache.delete(id);
+  /**
+   * Keeps `block` (stored at `stamp`) under `name` (`keyString` of its key) as the most recently used; past the bound,
+   * drops the least recently used until a tenth of the bound is free (a scan of every block then evicts once, not
+   * once per block). A block used again is only marked, so a scan of a cached archive changes no map.
+   */
+  private keep(name: string, stamp: string, block: ArchiveBlock<E>): void {
+    const used = ++this.clock;
+    const old = this.cache.get(name);
+    if (old?.block === block) {
+      old.used = used;
+      return;
     }
-    this.cache.set(id, { stamp, block });
+    if (old) this.cachedBytes -= old.block.size;
+    this.cache.set(name, { stamp, block, used });
     this.cachedBytes += block.size;
     if (this.cachedBytes <= this.cacheBytes) return;
-    for (const [oldest, { block }] of this.cache) {
-      if (this.cachedBytes <= this.cacheBytes) break;
+    const byUse = [...this.cache].sort((a, b) => a[1].used - b[1].used);
+    for (const [oldest, kept] of byUse) {
+      if (this.cachedBytes <= this.cacheBytes * 0.9 || kept.block === block) break;
       this.cache.delete(oldest);
-      this.cachedBytes -= block.size;
+      this.cachedBytes -= kept.block.size;
     }
   }
 
@@ -281,9 +295,9 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const out: ArchiveBlock<E>[] = new Array(indexes.length);
     const missing: number[] = [];
     indexes.forEach((index, i) => {
-      const held = this.cache.get(keyString(directory.keys[index]));
+      const held = this.cache.get(directory.names[index]);
       if (held && held.stamp === directory.stamps[index]) {
-        this.keep(directory.keys[index], held.stamp, held.block);
+        this.keep(directory.names[index], held.stamp, held.block);
         out[i] = held.block;
       } else missing.push(i);
     });
@@ -300,7 +314,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
           const index = indexes[batch[j]];
           if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
           const block = new ArchiveBlock<E>(entry.value).kept();
-          this.keep(directory.keys[index], entry.versionstamp, block);
+          this.keep(directory.names[index], entry.versionstamp, block);
           out[batch[j]] = block;
         });
       }
@@ -317,15 +331,15 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    * against the directory.
    */
   private async readAll(directory: Directory): Promise<void> {
-    const index = new Map(directory.keys.map((key, i) => [keyString(key), i]));
+    const index = new Map(directory.names.map((name, i) => [name, i]));
     for await (
       const entry of this.kv.list<Uint8Array>({ prefix: this.keys.blocks }, { batchSize: LIST_BATCH, reverse: true })
     ) {
       const key: BlockKey = [entry.key[1] as number, entry.key[2] as string];
-      const i = index.get(keyString(key));
+      const name = keyString(key), i = index.get(name);
       if (i === undefined || directory.stamps[i] !== entry.versionstamp) throw new StaleDirectory();
-      if (this.cache.get(keyString(key))?.stamp === entry.versionstamp) continue;
-      this.keep(key, entry.versionstamp, new ArchiveBlock<E>(entry.value).kept());
+      if (this.cache.get(name)?.stamp === entry.versionstamp) continue;
+      this.keep(name, entry.versionstamp, new ArchiveBlock<E>(entry.value).kept());
     }
   }
 
@@ -373,7 +387,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   /** Tests every block of `directory`, newest first; with `rank`, orders the matches by it (highest first, stable). */
   private async scan(directory: Directory, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
     const count = directory.keys.length;
-    const uncached = directory.keys.filter((key, i) => this.cache.get(keyString(key))?.stamp !== directory.stamps[i]);
+    const uncached = directory.names.filter((name, i) => this.cache.get(name)?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
     // Where each block's entries start among the archive's (by directory index), and matches before each place in
     // list order (the newest block first).
@@ -684,7 +698,9 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     }
     return (stamp: string | null) => {
       if (!stamp) return;
-      for (const piece of written) this.keep(piece.key, stamp, new ArchiveBlock<E>(piece.bytes.slice()).kept());
+      for (const piece of written) {
+        this.keep(keyString(piece.key), stamp, new ArchiveBlock<E>(piece.bytes.slice()).kept());
+      }
       this.applyOwn(directory, written.map(({ key, block }) => ({ key, count: block.entries.length })), stamp);
     };
   }
@@ -699,7 +715,12 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     this.matchBytes = 0;
     if (this.directory !== directory || this.listedAt === -1) return this.invalidate();
     // A new directory: reads under way keep the one they hold.
-    const next: Directory = { keys: [...directory.keys], stamps: [...directory.stamps], counts: [...directory.counts] };
+    const next: Directory = {
+      keys: [...directory.keys],
+      stamps: [...directory.stamps],
+      counts: [...directory.counts],
+      names: [...directory.names],
+    };
     for (const { key, count } of blocks) {
       let lo = 0, hi = next.keys.length;
       while (lo < hi) {
@@ -711,6 +732,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       next.keys.splice(lo, known ? 1 : 0, key);
       next.stamps.splice(lo, known ? 1 : 0, stamp);
       next.counts.splice(lo, known ? 1 : 0, count);
+      next.names.splice(lo, known ? 1 : 0, keyString(key));
     }
     this.directory = next;
   }
