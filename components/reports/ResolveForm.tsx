@@ -4,11 +4,12 @@
  * and a submit button; a plain form posting to `/admin/reports`, which answers back to `from`.
  */
 import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
-import { ACTION_LABELS } from "@/lib/browser/report_format.ts";
 import { TextAreaField } from "@/components/forms.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; targetId: string; from: string }) {
   const prefix = `resolve-${kind}-${targetId}`;
+  const t = useT();
   const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
   return (
     <form method="post" action="/admin/reports" class="space-y-3">
@@ -16,12 +17,14 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
       <input type="hidden" name="targetId" value={targetId} />
       <input type="hidden" name="from" value={from} />
       <fieldset>
-        <legend class="text-sm font-medium text-slate-800">Resolve the open reports</legend>
+        <legend class="text-sm font-medium text-slate-800">{t("admin.reports.resolveLegend")}</legend>
         <div class="mt-2 flex flex-wrap gap-x-5 gap-y-2">
           {actions.map((action) => (
             <label key={action} class="flex items-center gap-2 text-sm text-slate-800">
               <input type="radio" name="action" value={action} required class="h-4 w-4 accent-indigo-700" />
-              {kind === "organization" && action === "hide" ? "Take its verified badge away" : ACTION_LABELS[action]}
+              {kind === "organization" && action === "hide"
+                ? t("admin.reports.action.unverify")
+                : t.dynamic(`admin.reports.action.${action}`)}
             </label>
           ))}
         </div>
@@ -29,7 +32,7 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
       <TextAreaField
         id={`${prefix}-note`}
         name="note"
-        label="Note to the reporters and the owner (optional)"
+        label={t("admin.reports.resolveNote")}
         rows={2}
         maxLength={1000}
       />
@@ -37,7 +40,7 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
         type="submit"
         class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800"
       >
-        Resolve
+        {t("admin.reports.resolve")}
       </button>
     </form>
   );

@@ -6,6 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import BannerManager, { type BannerRow } from "@/islands/BannerManager.tsx";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<BannerRow[]>({
   async GET(_req, ctx) {
@@ -22,12 +23,13 @@ export const handler = define.handlers<BannerRow[]>({
 });
 
 export default define.page<BannerRow[]>(function AdminBannersPage({ data }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Banners · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.banners") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Banners</h1>
-        <p class="mt-2 text-slate-700">The carousel at the top of the Ungatekeep feed, in order.</p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.banners")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.banners.lead")}</p>
       </div>
       <BannerManager initial={data} />
     </section>

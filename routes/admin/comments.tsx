@@ -7,6 +7,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import AdminCommentsTable, { type CommentRow } from "@/islands/AdminCommentsTable.tsx";
 import { listCommentsForAdmin, type Pagination } from "@/lib/comments/comments.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 interface Data {
   rows: CommentRow[];
@@ -33,14 +34,13 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function AdminCommentsPage({ data }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Comments · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.comments") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Comments</h1>
-        <p class="mt-2 text-slate-700">
-          Every comment on Ungatekeep posts, newest first. A deleted comment with replies stays as “deleted”.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.comments")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.comments.lead")}</p>
       </div>
       <AdminCommentsTable initial={data.rows} pagination={data.pagination} />
     </section>

@@ -5,8 +5,8 @@
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { BarChart } from "@/components/BarChart.tsx";
-import { formatRupees } from "@/lib/money.ts";
 import { readStats, type Stats } from "@/lib/stats/stats.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Days the charts cover. */
 const DAYS = 30;
@@ -31,59 +31,70 @@ function Tile({ label, value, href }: { label: string; value: string; href?: str
   );
 }
 
-const count = (n: number) => n.toLocaleString("en-IN");
-
 export default define.page<Stats>(function AdminDashboard({ data: stats }) {
   const { totals } = stats;
+  const t = useT();
+  const count = (n: number) => t.number(n);
   return (
     <section aria-labelledby="page-title" class="space-y-8">
-      <PageHead title="Dashboard · Admin" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Dashboard</h1>
-      <ul aria-label="Totals" class="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Tile label="Users" value={count(totals.users)} href="/admin/users" />
-        <Tile label="Verified users" value={count(totals.verifiedUsers)} />
-        <Tile label="Open internships" value={count(totals.openInternships)} href="/admin/internships" />
-        <Tile label="Opportunities to review" value={count(totals.pendingOpportunities)} href="/admin/opportunities" />
-        <Tile label="Active toolkits" value={count(totals.activeToolkits)} href="/admin/toolkits" />
-        <Tile label="Revenue" value={formatRupees(totals.revenue)} href="/admin/purchases" />
-        <Tile label="Refunded" value={formatRupees(totals.refunds)} href="/admin/purchases" />
-        <Tile label="Net" value={formatRupees(Math.round((totals.revenue - totals.refunds) * 100) / 100)} />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.dashboard") })} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.dashboard")}</h1>
+      <ul aria-label={t("admin.dashboard.totals")} class="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Tile label={t("admin.dashboard.users")} value={count(totals.users)} href="/admin/users" />
+        <Tile label={t("admin.dashboard.verifiedUsers")} value={count(totals.verifiedUsers)} />
+        <Tile
+          label={t("admin.dashboard.openInternships")}
+          value={count(totals.openInternships)}
+          href="/admin/internships"
+        />
+        <Tile
+          label={t("admin.dashboard.pendingOpportunities")}
+          value={count(totals.pendingOpportunities)}
+          href="/admin/opportunities"
+        />
+        <Tile label={t("admin.dashboard.activeToolkits")} value={count(totals.activeToolkits)} href="/admin/toolkits" />
+        <Tile label={t("admin.dashboard.revenue")} value={t.rupees(totals.revenue)} href="/admin/purchases" />
+        <Tile label={t("admin.dashboard.refunded")} value={t.rupees(totals.refunds)} href="/admin/purchases" />
+        <Tile
+          label={t("admin.dashboard.net")}
+          value={t.rupees(Math.round((totals.revenue - totals.refunds) * 100) / 100)}
+        />
       </ul>
       <div class="grid gap-4 lg:grid-cols-2">
         <BarChart
           id="signups-chart"
-          title={`Sign-ups per day, last ${DAYS} days`}
+          title={t("admin.dashboard.signupsChart", { days: DAYS })}
           bars={stats.days.map((d) => ({ date: d.date, value: d.signups }))}
           format={count}
         />
         <BarChart
           id="revenue-chart"
-          title={`Revenue per day, last ${DAYS} days`}
+          title={t("admin.dashboard.revenueChart", { days: DAYS })}
           bars={stats.days.map((d) => ({ date: d.date, value: d.revenue }))}
-          format={formatRupees}
+          format={t.rupees}
           color="#15803d"
         />
       </div>
       <div class="grid gap-4 lg:grid-cols-2">
         <section aria-labelledby="top-toolkits" class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-          <h2 id="top-toolkits" class="font-semibold text-slate-900">Top toolkits</h2>
+          <h2 id="top-toolkits" class="font-semibold text-slate-900">{t("admin.dashboard.topToolkits")}</h2>
           {stats.topToolkits.length === 0
-            ? <p class="mt-2 text-slate-700">No sales yet.</p>
+            ? <p class="mt-2 text-slate-700">{t("admin.dashboard.noSales")}</p>
             : (
               <table class="mt-2 w-full text-left text-sm">
                 <thead>
                   <tr class="text-slate-700">
-                    <th scope="col" class="py-1 font-semibold">Toolkit</th>
-                    <th scope="col" class="py-1 text-right font-semibold">Sales</th>
-                    <th scope="col" class="py-1 text-right font-semibold">Revenue</th>
+                    <th scope="col" class="py-1 font-semibold">{t("admin.dashboard.toolkit")}</th>
+                    <th scope="col" class="py-1 text-right font-semibold">{t("admin.dashboard.sales")}</th>
+                    <th scope="col" class="py-1 text-right font-semibold">{t("admin.dashboard.revenue")}</th>
                   </tr>
                 </thead>
                 <tbody class="divide-y divide-slate-200">
-                  {stats.topToolkits.map((t) => (
-                    <tr key={t.id}>
-                      <th scope="row" class="py-1.5 font-normal">{t.title}</th>
-                      <td class="py-1.5 text-right tabular-nums">{count(t.sales)}</td>
-                      <td class="py-1.5 text-right tabular-nums">{formatRupees(t.revenue)}</td>
+                  {stats.topToolkits.map((toolkit) => (
+                    <tr key={toolkit.id}>
+                      <th scope="row" class="py-1.5 font-normal">{toolkit.title}</th>
+                      <td class="py-1.5 text-right tabular-nums">{count(toolkit.sales)}</td>
+                      <td class="py-1.5 text-right tabular-nums">{t.rupees(toolkit.revenue)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -91,16 +102,16 @@ export default define.page<Stats>(function AdminDashboard({ data: stats }) {
             )}
         </section>
         <section aria-labelledby="top-coupons" class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-          <h2 id="top-coupons" class="font-semibold text-slate-900">Coupons used</h2>
+          <h2 id="top-coupons" class="font-semibold text-slate-900">{t("admin.dashboard.couponsUsed")}</h2>
           {stats.coupons.length === 0
-            ? <p class="mt-2 text-slate-700">No coupon has been used yet.</p>
+            ? <p class="mt-2 text-slate-700">{t("admin.dashboard.noCoupons")}</p>
             : (
               <table class="mt-2 w-full text-left text-sm">
                 <thead>
                   <tr class="text-slate-700">
-                    <th scope="col" class="py-1 font-semibold">Code</th>
-                    <th scope="col" class="py-1 text-right font-semibold">Uses</th>
-                    <th scope="col" class="py-1 text-right font-semibold">Discount given</th>
+                    <th scope="col" class="py-1 font-semibold">{t("admin.dashboard.code")}</th>
+                    <th scope="col" class="py-1 text-right font-semibold">{t("admin.dashboard.uses")}</th>
+                    <th scope="col" class="py-1 text-right font-semibold">{t("admin.dashboard.discountGiven")}</th>
                   </tr>
                 </thead>
                 <tbody class="divide-y divide-slate-200">
@@ -108,7 +119,7 @@ export default define.page<Stats>(function AdminDashboard({ data: stats }) {
                     <tr key={c.code}>
                       <th scope="row" class="py-1.5 font-mono font-normal">{c.code}</th>
                       <td class="py-1.5 text-right tabular-nums">{count(c.uses)}</td>
-                      <td class="py-1.5 text-right tabular-nums">{formatRupees(c.discountGiven)}</td>
+                      <td class="py-1.5 text-right tabular-nums">{t.rupees(c.discountGiven)}</td>
                     </tr>
                   ))}
                 </tbody>

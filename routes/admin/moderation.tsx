@@ -15,8 +15,6 @@ import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
-import { formatDate } from "@/lib/dates.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import {
   decideListing,
   ModerationDecisionSchema,
@@ -26,6 +24,8 @@ import {
   moderationQueue,
   NOTE_MAX,
 } from "@/lib/moderation/admin.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** Listings per page. */
 const PAGE_SIZE = 20;
@@ -84,10 +84,10 @@ export const handler = define.handlers<Data>({
   },
 });
 
-/** The owner's name of an item's listing. */
-function ownerOf(item: ModerationItem): string {
+/** The owner's name of an item's listing, with their role. */
+function ownerOf(t: Translate, item: ModerationItem): string {
   const owner = item.kind === "internships" ? item.listing.user : item.listing.postedBy;
-  return owner ? `${owner.name} (${owner.role})` : FORMER_MEMBER;
+  return owner ? `${owner.name} (${t.dynamic(`admin.roles.${owner.role}`)})` : t("common.formerMember");
 }
 
 /** One listing of the queue with its decision form. */
@@ -95,18 +95,22 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
   const { listing, moderation } = item;
   const path = `/${item.kind}/${listing.id}`;
   const noteId = `note-${item.kind}-${listing.id}`;
+  const t = useT();
+  const title = () => <span class="sr-only">{` ${listing.title}`}</span>;
   return (
     <li class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
       <div class="flex flex-wrap items-center gap-2">
-        <Badge tone="indigo">{item.kind === "internships" ? "Internship" : "Opportunity"}</Badge>
+        <Badge tone="indigo">{t.dynamic(`admin.moderation.kind.${item.kind}`)}</Badge>
         {moderation.status === "held"
-          ? <Badge tone="amber">Held for review</Badge>
+          ? <Badge tone="amber">{t("admin.moderation.held")}</Badge>
           : moderation.status === "rejected"
-          ? <Badge tone="red">Rejected</Badge>
-          : <Badge>Approved</Badge>}
+          ? <Badge tone="red">{t("admin.moderation.rejected")}</Badge>
+          : <Badge>{t("admin.moderation.approved")}</Badge>}
         {item.heldAt && (
           <span class="text-sm text-slate-700">
-            held <time datetime={item.heldAt}>{formatDate(item.heldAt)}</time>
+            {t.rich("admin.moderation.heldOn", {
+              time: () => <time datetime={item.heldAt!}>{t.date(item.heldAt!)}</time>,
+            })}
           </span>
         )}
       </div>
@@ -114,13 +118,19 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
         <a href={path} class="underline hover:text-indigo-800">{listing.title}</a>
       </h2>
       <p class="text-sm text-slate-700">
-        Posted by {ownerOf(item)}
-        {item.kind === "internships" ? ` for ${item.listing.hiringOrganization}` : ""}
+        {item.kind === "internships"
+          ? t("admin.moderation.postedFor", {
+            owner: ownerOf(t, item),
+            organization: item.listing.hiringOrganization,
+          })
+          : t("admin.moderation.postedBy", { owner: ownerOf(t, item) })}
       </p>
-      <p class="mt-2 text-sm text-slate-900">Why: {moderationReasonText(moderation, listing)}</p>
+      <p class="mt-2 text-sm text-slate-900">
+        {t("admin.moderation.why", { reason: moderationReasonText(moderation, listing) })}
+      </p>
       {listing.description && (
         <details class="mt-2 text-sm">
-          <summary class="cursor-pointer text-indigo-700 underline">Read the description</summary>
+          <summary class="cursor-pointer text-indigo-700 underline">{t("admin.moderation.readDescription")}</summary>
           <p class="mt-2 whitespace-pre-line text-slate-800">{listing.description}</p>
         </details>
       )}
@@ -129,7 +139,7 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
         <input type="hidden" name="id" value={listing.id} />
         <input type="hidden" name="status" value={status ?? ""} />
         <input type="hidden" name="filter" value={kind ?? ""} />
-        <TextAreaField id={noteId} name="note" label="Note to the owner (optional)" rows={2} maxLength={NOTE_MAX} />
+        <TextAreaField id={noteId} name="note" label={t("admin.moderation.note")} rows={2} maxLength={NOTE_MAX} />
         <div class="flex flex-wrap gap-2">
           {moderation.status !== "clear" && (
             <button
@@ -138,12 +148,12 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
               value="approve"
               class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800"
             >
-              Approve and list<span class="sr-only">{` ${listing.title}`}</span>
+              {t.rich("admin.moderation.approve", { title })}
             </button>
           )}
           {moderation.status !== "rejected" && (
             <button type="submit" name="decision" value="reject" class={SECONDARY_BUTTON}>
-              Reject<span class="sr-only">{` ${listing.title}`}</span>
+              {t.rich("admin.moderation.reject", { title })}
             </button>
           )}
         </div>
@@ -152,7 +162,18 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
   );
 }
 
-const TABS: [Data["status"], string][] = [[undefined, "All"], ["held", "Held"], ["rejected", "Rejected"]];
+const TABS: [Data["status"], MessageKey][] = [
+  [undefined, "admin.moderation.tab.all"],
+  ["held", "admin.moderation.tab.held"],
+  ["rejected", "admin.moderation.tab.rejected"],
+];
+
+/** The kind filters, "both" first. */
+const KINDS: [Data["kind"], MessageKey][] = [
+  [undefined, "admin.moderation.bothKinds"],
+  ["internships", "admin.moderation.internships"],
+  ["opportunities", "admin.moderation.opportunities"],
+];
 
 export default define.page<Data>(function AdminModerationPage({ data }) {
   const { page, status, kind, done, problem } = data;
@@ -161,20 +182,18 @@ export default define.page<Data>(function AdminModerationPage({ data }) {
     tab === "held" ? page.counts.held : tab === "rejected" ? page.counts.rejected : page.counts.held +
       page.counts.rejected;
   const href = (parts: Record<string, string | number | undefined>) => `/admin/moderation${viewQuery(parts)}`;
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Moderation · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.moderation") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Moderation</h1>
-        <p class="mt-2 text-slate-700">
-          Listings that ask applicants for money, or that three students reported, wait here hidden from students.
-          Approve one whose fee is real and disclosed, or that the reports got wrong; reject the rest.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.moderation")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.moderation.lead")}</p>
       </div>
-      {done === "approve" && <Notice kind="success">The listing was approved: students can see it now.</Notice>}
-      {done === "reject" && <Notice kind="success">The listing was rejected: students will not see it.</Notice>}
-      {problem && <Notice kind="error">Choose Approve or Reject.</Notice>}
-      <nav aria-label="Queue views" class="flex flex-wrap gap-2">
+      {done === "approve" && <Notice kind="success">{t("admin.moderation.approvedDone")}</Notice>}
+      {done === "reject" && <Notice kind="success">{t("admin.moderation.rejectedDone")}</Notice>}
+      {problem && <Notice kind="error">{t("admin.moderation.problem")}</Notice>}
+      <nav aria-label={t("admin.moderation.views")} class="flex flex-wrap gap-2">
         {TABS.map(([value, label]) => (
           <a
             key={label}
@@ -184,31 +203,27 @@ export default define.page<Data>(function AdminModerationPage({ data }) {
               status === value ? "bg-indigo-700 text-white ring-indigo-700" : "bg-white text-slate-800 ring-slate-300"
             }`}
           >
-            {label} <span class="tabular-nums">({count(value)})</span>
+            {t(label)} <span class="tabular-nums">({t.number(count(value))})</span>
           </a>
         ))}
         <span class="mx-1 self-center text-slate-400" aria-hidden="true">|</span>
-        {([[undefined, "Both kinds"], ["internships", "Internships"], ["opportunities", "Opportunities"]] as const).map(
-          (
-            [value, label],
-          ) => (
-            <a
-              key={label}
-              href={href({ status, kind: value })}
-              aria-current={kind === value ? "page" : undefined}
-              class={`rounded-full px-4 py-1.5 text-sm font-medium ring-1 ring-inset ${
-                kind === value ? "bg-slate-800 text-white ring-slate-800" : "bg-white text-slate-800 ring-slate-300"
-              }`}
-            >
-              {label}
-            </a>
-          ),
-        )}
+        {KINDS.map(([value, label]) => (
+          <a
+            key={label}
+            href={href({ status, kind: value })}
+            aria-current={kind === value ? "page" : undefined}
+            class={`rounded-full px-4 py-1.5 text-sm font-medium ring-1 ring-inset ${
+              kind === value ? "bg-slate-800 text-white ring-slate-800" : "bg-white text-slate-800 ring-slate-300"
+            }`}
+          >
+            {t(label)}
+          </a>
+        ))}
       </nav>
       {page.items.length === 0
         ? (
           <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
-            {status === "rejected" ? "No rejected listings." : "Nothing waits for review."}
+            {t(status === "rejected" ? "admin.moderation.noneRejected" : "admin.moderation.noneHeld")}
           </p>
         )
         : (
@@ -219,7 +234,7 @@ export default define.page<Data>(function AdminModerationPage({ data }) {
           </ul>
         )}
       <Pagination
-        position={pagePosition(null, offset, page.items.length, total)}
+        position={pagePosition(t, offset, page.items.length, total)}
         prev={offset > 0 ? { href: href({ status, kind, offset: Math.max(0, offset - PAGE_SIZE) }) } : null}
         next={offset + PAGE_SIZE < total ? { href: href({ status, kind, offset: offset + PAGE_SIZE }) } : null}
       />

@@ -6,6 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import AdminOutboxTable from "@/islands/AdminOutboxTable.tsx";
 import { listOutbox, type OutboxPage } from "@/lib/mail/outbox_admin.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<OutboxPage>({
   async GET(_req, ctx) {
@@ -14,16 +15,13 @@ export const handler = define.handlers<OutboxPage>({
 });
 
 export default define.page<OutboxPage>(function AdminOutboxPage({ data }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="E-mail outbox · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.outbox") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">E-mail outbox</h1>
-        <p class="mt-2 text-slate-700">
-          Every e-mail the platform sends, newest first. A refused e-mail is tried again on a schedule; one that failed
-          every try waits here for a retry, unless it held a single-use link (sign-in, reset, unsubscribe): its content
-          is not kept, and the person asks for a new one. Sent e-mails are kept 30 days, without their content.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.outbox")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.outbox.lead")}</p>
       </div>
       <AdminOutboxTable initial={data} />
     </section>

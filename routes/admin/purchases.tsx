@@ -2,16 +2,16 @@
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import AdminPurchasesTable from "@/islands/AdminPurchasesTable.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 export default define.page(function AdminPurchasesPage() {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Purchases · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.purchases") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Purchases</h1>
-        <p class="mt-2 text-slate-700">
-          Every checkout and payment. A refund returns the whole amount through the payment gateway.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.purchases")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.purchases.lead")}</p>
       </div>
       <AdminPurchasesTable />
     </section>

@@ -2,16 +2,16 @@
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import AdminUsersTable from "@/islands/AdminUsersTable.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 export default define.page(function AdminUsersPage({ state }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Manage users · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.users.pageTitle") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Users</h1>
-        <p class="mt-2 text-slate-700">
-          Find people and change their role. Members publish opportunities without review; admins manage everything.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.users")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.users.lead")}</p>
       </div>
       <AdminUsersTable currentUserId={state.user!.id} />
     </section>

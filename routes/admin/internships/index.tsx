@@ -7,9 +7,7 @@
  * many of them are open on the public list.
  */
 import { define } from "@/lib/platform/define.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
-import { showingInternships } from "@/lib/browser/internship_format.ts";
 import { ignoredNote, parseListQuery } from "@/lib/internships/parse_query.ts";
 import { DEFAULT_LIMIT, NO_FILTERS, readListParams } from "@/lib/browser/internship_query.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -18,16 +16,18 @@ import { Pagination } from "@/components/Pagination.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
 import { type InternshipPage, listInternships } from "@/lib/internships/internships.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 /** Which states the list shows; `live` (active and inactive, not deleted) is the default. */
 const SHOW = {
-  public: { label: "Public listings only", flags: { includeClosed: "true" } },
-  live: { label: "Active and inactive", flags: { includeClosed: "true", includeInactive: "true" } },
+  public: { label: "admin.internships.showPublic", flags: { includeClosed: "true" } },
+  live: { label: "admin.internships.showLive", flags: { includeClosed: "true", includeInactive: "true" } },
   all: {
-    label: "Everything, deleted included",
+    label: "admin.internships.showAll",
     flags: { includeClosed: "true", includeInactive: "true", includeDeleted: "true" },
   },
-} as const;
+} as const satisfies Record<string, { label: MessageKey; flags: Record<string, string> }>;
 type Show = keyof typeof SHOW;
 
 interface Data {
@@ -72,26 +72,29 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
   if (!data) return null;
   const { search, show, page: { internships, pagination }, open, notice } = data;
   const limit = pagination.limit || DEFAULT_LIMIT;
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead
-        title={search ? `Moderate internships matching “${search}” · Admin` : "Moderate internships · Admin"}
+        title={t("admin.pageTitle", {
+          page: search ? t("admin.internships.pageTitleSearch", { search }) : t("admin.internships.pageTitle"),
+        })}
       />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Internships</h1>
-        <p class="mt-2 text-slate-700">
-          Verify listings you have checked, and deactivate those that should not be public.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.internships")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.internships.lead")}</p>
       </div>
       <form
         method="get"
         action="/admin/internships"
         role="search"
-        aria-label="Find internships"
+        aria-label={t("admin.internships.find")}
         class="flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       >
         <div class="min-w-56 flex-1">
-          <label for="admin-search" class="block text-sm font-medium text-slate-800">Search titles and companies</label>
+          <label for="admin-search" class="block text-sm font-medium text-slate-800">
+            {t("admin.internships.search")}
+          </label>
           <input
             id="admin-search"
             type="search"
@@ -101,14 +104,14 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
           />
         </div>
         <div>
-          <label for="admin-show" class="block text-sm font-medium text-slate-800">Show</label>
+          <label for="admin-show" class="block text-sm font-medium text-slate-800">{t("admin.internships.show")}</label>
           <select
             id="admin-show"
             name="show"
             class={INPUT}
           >
             {(Object.keys(SHOW) as Show[]).map((key) => (
-              <option key={key} value={key} selected={key === show}>{SHOW[key].label}</option>
+              <option key={key} value={key} selected={key === show}>{t(SHOW[key].label)}</option>
             ))}
           </select>
         </div>
@@ -116,16 +119,19 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
           type="submit"
           class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
         >
-          Find
+          {t("admin.internships.findButton")}
         </button>
       </form>
       {notice && <Notice kind="error">{notice}</Notice>}
       <p role="status" class="text-slate-700">
         {internships.length > 0
-          ? `${showingInternships(pagination.offset, internships.length, pagination.total)}; ${
-            open === 1 ? "1 of them is" : `${open} of them are`
-          } open on the public list.`
-          : "No internships match."}
+          ? t("admin.internships.status", {
+            from: pagination.offset + 1,
+            to: pagination.offset + internships.length,
+            total: pagination.total,
+            open,
+          })
+          : t("admin.internships.none")}
       </p>
       {internships.length > 0 && (
         <ul class="space-y-4">
@@ -133,7 +139,12 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
             <li key={internship.id} class="space-y-2">
               <InternshipCard internship={internship} showState headingLevel={2} linked={!internship.deletedAt} />
               <p class="text-sm text-slate-700">
-                Posted by {internship.user ? `${internship.user.name} (${internship.user.role})` : FORMER_MEMBER}
+                {internship.user
+                  ? t("admin.postedBy", {
+                    name: internship.user.name,
+                    role: t.dynamic(`admin.roles.${internship.user.role}`),
+                  })
+                  : t("admin.postedByFormer", { name: t("common.formerMember") })}
               </p>
               {!internship.deletedAt && (
                 <InternshipAdminControls

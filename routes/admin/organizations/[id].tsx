@@ -8,21 +8,23 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
-import { formatDate } from "@/lib/dates.ts";
 import { AdminPatchSchema, NOT_FOUND, type Organization, updateAsAdmin } from "@/lib/organizations/organizations.ts";
 import { getOrganization, internshipCount, managersOf } from "@/lib/organizations/store.ts";
 import { getUserSummaries } from "@/lib/users/users.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 interface Data {
   organization: Organization;
   internships: number;
-  managers: { name: string; since: string }[];
+  /** Each manager's name (null for an account gone since) and the day they verified. */
+  managers: { name: string | null; since: string }[];
   values: { name: string; website: string; about: string; isVerified: boolean };
-  error: string | null;
+  /** What went wrong with a save: the fields did not pass (`invalid`), or the server's own sentence (a conflict). */
+  error: "invalid" | { refused: string } | null;
 }
 
 /** The page's data for organization `id`, with the form's values (the stored ones unless given). */
-async function pageData(kv: Deno.Kv, id: string, values?: Data["values"], error: string | null = null) {
+async function pageData(kv: Deno.Kv, id: string, values?: Data["values"], error: Data["error"] = null) {
   const organization = (await getOrganization(kv, id)).value;
   if (!organization) throw new NotFoundError(NOT_FOUND);
   const managers = await managersOf(kv, id);
@@ -30,7 +32,7 @@ async function pageData(kv: Deno.Kv, id: string, values?: Data["values"], error:
   return {
     organization,
     internships: await internshipCount(kv, id),
-    managers: managers.map((m) => ({ name: users.get(m.userId)?.name ?? "Unknown user", since: m.since })),
+    managers: managers.map((m) => ({ name: users.get(m.userId)?.name ?? null, since: m.since })),
     values: values ?? {
       name: organization.name,
       website: organization.website ?? "",
@@ -58,14 +60,13 @@ export const handler = define.handlers<Data>({
       isVerified: values.isVerified,
     });
     if (!patch.success) {
-      const error = "Check the fields: a name of 1 to 200 characters and a website starting with https://.";
-      return ctx.render(await pageData(kv, id, values, error), { status: 400 });
+      return ctx.render(await pageData(kv, id, values, "invalid"), { status: 400 });
     }
     try {
       await updateAsAdmin(kv, { id, patch: patch.data });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      return ctx.render(await pageData(kv, id, values, error.message), { status: 409 });
+      return ctx.render(await pageData(kv, id, values, { refused: error.message }), { status: 409 });
     }
     return seeOther(`/admin/organizations/${id}?saved=1`);
   },
@@ -73,40 +74,72 @@ export const handler = define.handlers<Data>({
 
 export default define.page<Data>(function AdminOrganizationPage({ data, url }) {
   const { organization, values } = data;
+  const t = useT();
+  const verifiedOn = () => <time datetime={organization.verifiedAt!}>{t.date(organization.verifiedAt!)}</time>;
   return (
     <section aria-labelledby="page-title" class="max-w-2xl space-y-6">
-      <PageHead title={`${organization.name} · Organizations · Admin`} />
-      <a href="/admin/organizations" class="text-sm text-indigo-700 underline">← All organizations</a>
+      <PageHead
+        title={t("admin.pageTitle", { page: t("admin.organizations.pageTitle", { name: organization.name }) })}
+      />
+      <a href="/admin/organizations" class="text-sm text-indigo-700 underline">
+        {t("admin.organizations.backToAll")}
+      </a>
       <div>
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
           {organization.name}
         </h1>
         <p class="mt-2 text-slate-700">
           <a href={`/organizations/${organization.slug}`} class="text-indigo-700 underline">
-            /organizations/{organization.slug}
+            {`/organizations/${organization.slug}`}
           </a>{" "}
-          · {data.internships === 1 ? "1 listing" : `${data.internships} listings`}
+          · {t("admin.organizations.listingCount", { count: data.internships })}
           {organization.verifiedAt && (
             <>
-              {" "}· verified <time datetime={organization.verifiedAt}>{formatDate(organization.verifiedAt)}</time>
-              {organization.verifiedDomain ? ` by ${organization.verifiedDomain}` : " by an admin"}
+              {" · "}
+              {organization.verifiedDomain
+                ? t.rich("admin.organizations.verifiedByDomain", {
+                  time: verifiedOn,
+                  domain: organization.verifiedDomain,
+                })
+                : t.rich("admin.organizations.verifiedByAdmin", { time: verifiedOn })}
             </>
           )}
         </p>
       </div>
-      {url.searchParams.get("saved") === "1" && !data.error && <Notice kind="success">Saved.</Notice>}
-      {data.error && <Notice kind="error">{data.error}</Notice>}
+      {url.searchParams.get("saved") === "1" && !data.error && (
+        <Notice kind="success">{t("admin.organizations.saved")}</Notice>
+      )}
+      {data.error && (
+        <Notice kind="error">
+          {data.error === "invalid"
+            ? t("admin.organizations.invalid")
+            : t("common.errors.refused", { error: data.error.refused })}
+        </Notice>
+      )}
       <form method="post" class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <TextField id="name" label="Name" type="text" required maxLength={200} value={values.name} />
+        <TextField
+          id="name"
+          label={t("admin.organizations.name")}
+          type="text"
+          required
+          maxLength={200}
+          value={values.name}
+        />
         <TextField
           id="website"
-          label="Website"
+          label={t("admin.organizations.website")}
           type="url"
           maxLength={200}
           value={values.website}
-          hint="People at this domain can verify the organization by e-mail."
+          hint={t("admin.organizations.websiteHint")}
         />
-        <TextAreaField id="about" label="About" rows={4} maxLength={2000} value={values.about} />
+        <TextAreaField
+          id="about"
+          label={t("admin.organizations.about")}
+          rows={4}
+          maxLength={2000}
+          value={values.about}
+        />
         <div class="flex items-center gap-2">
           <input
             id="isVerified"
@@ -115,19 +148,27 @@ export default define.page<Data>(function AdminOrganizationPage({ data, url }) {
             checked={values.isVerified}
             class="h-4 w-4 accent-indigo-700"
           />
-          <label for="isVerified" class="text-slate-800">Verified</label>
+          <label for="isVerified" class="text-slate-800">{t("admin.organizations.verified")}</label>
         </div>
-        <SubmitButton busy={false} label="Save" busyLabel="Saving…" worksWithoutScript />
+        <SubmitButton
+          busy={false}
+          label={t("admin.organizations.save")}
+          busyLabel={t("admin.organizations.saving")}
+          worksWithoutScript
+        />
       </form>
       <section aria-labelledby="managers-heading">
-        <h2 id="managers-heading" class="text-xl font-semibold text-slate-900">Managers</h2>
+        <h2 id="managers-heading" class="text-xl font-semibold text-slate-900">{t("admin.organizations.managers")}</h2>
         {data.managers.length === 0
-          ? <p class="mt-2 text-slate-700">Nobody has verified this organization by e-mail yet.</p>
+          ? <p class="mt-2 text-slate-700">{t("admin.organizations.noManagers")}</p>
           : (
             <ul class="mt-2 list-disc pl-5 text-slate-800">
               {data.managers.map((manager) => (
                 <li key={manager.since + manager.name}>
-                  {manager.name}, since <time datetime={manager.since}>{formatDate(manager.since)}</time>
+                  {t.rich("admin.organizations.manager", {
+                    name: manager.name ?? t("admin.organizations.unknownUser"),
+                    time: () => <time datetime={manager.since}>{t.date(manager.since)}</time>,
+                  })}
                 </li>
               ))}
             </ul>

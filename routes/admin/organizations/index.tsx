@@ -15,6 +15,7 @@ import {
   AdminOrganizationQuerySchema,
   listForAdmin,
 } from "@/lib/organizations/organizations.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Organizations per page. */
 const PAGE_SIZE = 50;
@@ -53,45 +54,47 @@ export default define.page<Data>(function AdminOrganizationsPage({ data: { page,
     const query = params.toString();
     return `/admin/organizations${query ? `?${query}` : ""}`;
   };
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Organizations · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.organizations") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Organizations</h1>
-        <p class="mt-2 text-slate-700">
-          Every organization listings were posted under. Add a website so its people can verify it by e-mail, or verify
-          one you checked yourself.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.organizations")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.organizations.lead")}</p>
       </div>
       <form method="get" role="search" class="flex flex-wrap items-end gap-3">
         <div>
-          <label for="organization-search" class="block text-sm font-medium text-slate-800">Name</label>
+          <label for="organization-search" class="block text-sm font-medium text-slate-800">
+            {t("admin.organizations.name")}
+          </label>
           <input id="organization-search" name="search" type="search" value={search} maxLength={200} class={INPUT} />
         </div>
         <div>
-          <label for="organization-verified" class="block text-sm font-medium text-slate-800">Show</label>
+          <label for="organization-verified" class="block text-sm font-medium text-slate-800">
+            {t("admin.organizations.show")}
+          </label>
           <select id="organization-verified" name="verified" class={INPUT}>
-            <option value="" selected={verified === ""}>All</option>
-            <option value="true" selected={verified === "true"}>Verified</option>
-            <option value="false" selected={verified === "false"}>Not verified</option>
+            <option value="" selected={verified === ""}>{t("admin.organizations.all")}</option>
+            <option value="true" selected={verified === "true"}>{t("admin.organizations.verified")}</option>
+            <option value="false" selected={verified === "false"}>{t("admin.organizations.notVerified")}</option>
           </select>
         </div>
-        <button type="submit" class={SECONDARY_BUTTON}>Search</button>
+        <button type="submit" class={SECONDARY_BUTTON}>{t("admin.organizations.search")}</button>
       </form>
       <p class="text-sm text-slate-700" role="status">
-        {total === 1 ? "1 organization" : `${total} organizations`}
+        {t("admin.organizations.count", { total })}
       </p>
       {page.organizations.length > 0 && (
         <div class="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
           <table class={`min-w-full text-left text-sm ${STACKED_TABLE}`}>
             <thead class="bg-slate-50 text-slate-800">
               <tr>
-                <th scope="col" class="px-4 py-3 font-semibold">Name</th>
-                <th scope="col" class="px-4 py-3 font-semibold">State</th>
-                <th scope="col" class="px-4 py-3 font-semibold">Website</th>
-                <th scope="col" class="px-4 py-3 text-right font-semibold">Listings</th>
+                <th scope="col" class="px-4 py-3 font-semibold">{t("admin.organizations.name")}</th>
+                <th scope="col" class="px-4 py-3 font-semibold">{t("admin.organizations.state")}</th>
+                <th scope="col" class="px-4 py-3 font-semibold">{t("admin.organizations.website")}</th>
+                <th scope="col" class="px-4 py-3 text-right font-semibold">{t("admin.organizations.listings")}</th>
                 <th scope="col" class="px-4 py-3 font-semibold">
-                  <span class="sr-only">Actions</span>
+                  <span class="sr-only">{t("admin.organizations.actions")}</span>
                 </th>
               </tr>
             </thead>
@@ -103,14 +106,18 @@ export default define.page<Data>(function AdminOrganizationsPage({ data: { page,
                       {organization.name}
                     </a>
                   </th>
-                  <Cell label="State">
+                  <Cell label={t("admin.organizations.state")}>
                     <OrganizationBadge organization={organization} />
                   </Cell>
-                  <Cell label="Website">{organization.website ?? "—"}</Cell>
-                  <Cell label="Listings" class="tabular-nums lg:text-right">{organization.internships}</Cell>
+                  <Cell label={t("admin.organizations.website")}>{organization.website ?? "—"}</Cell>
+                  <Cell label={t("admin.organizations.listings")} class="tabular-nums lg:text-right">
+                    {organization.internships}
+                  </Cell>
                   <Cell>
                     <a href={`/admin/organizations/${organization.id}`} class="text-indigo-700 underline">
-                      Edit<span class="sr-only">{` ${organization.name}`}</span>
+                      {t.rich("admin.organizations.edit", {
+                        name: () => <span class="sr-only">{` ${organization.name}`}</span>,
+                      })}
                     </a>
                   </Cell>
                 </tr>
@@ -121,11 +128,11 @@ export default define.page<Data>(function AdminOrganizationsPage({ data: { page,
       )}
       {page.organizations.length === 0 && (
         <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
-          {search ? "No organization has this name." : "No organizations yet."}
+          {t(search ? "admin.organizations.noMatch" : "admin.organizations.none")}
         </p>
       )}
       <Pagination
-        position={pagePosition(null, offset, page.organizations.length, total)}
+        position={pagePosition(t, offset, page.organizations.length, total)}
         prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
         next={offset + PAGE_SIZE < total ? { href: href(offset + PAGE_SIZE) } : null}
       />

@@ -12,8 +12,6 @@ import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { ResolveForm } from "@/components/reports/ResolveForm.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
-import { KIND_LABELS, REASON_SHORT } from "@/lib/browser/report_format.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
@@ -27,6 +25,8 @@ import {
   ResolveSchema,
   resolveTarget,
 } from "@/lib/reports/reports.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** Targets per page. */
 const PAGE_SIZE = 20;
@@ -86,14 +86,16 @@ export const handler = define.handlers<Data>({
 });
 
 /** The reasons of a target in words: "spam 2, misleading 1". */
-function reasonsText(reasons: Partial<Record<ReportReason, number>>): string {
+function reasonsText(t: Translate, reasons: Partial<Record<ReportReason, number>>): string {
   return Object.entries(reasons).sort(([, a], [, b]) => b - a)
-    .map(([reason, count]) => `${REASON_SHORT[reason as ReportReason]} ${count}`).join(", ");
+    .map(([reason, count]) =>
+      t("admin.reports.reasonCount", { reason: t.dynamic(`admin.reports.short.${reason}`), count })
+    ).join(", ");
 }
 
-const PROBLEMS: Record<string, string> = {
-  action: "Choose what to do.",
-  organization: "An organization cannot be deleted; hide takes its verified badge away.",
+const PROBLEMS: Record<string, MessageKey> = {
+  action: "admin.reports.problemAction",
+  organization: "admin.reports.problemOrganization",
 };
 
 export default define.page<Data>(function AdminReportsPage({ data, url }) {
@@ -105,20 +107,18 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
     const query = params.toString();
     return `/admin/reports${query ? `?${query}` : ""}`;
   };
+  const t = useT();
   const here = url.pathname + url.search.replace(/([?&])(done|problem)=[^&]*/g, "$1").replace(/[?&]+$/, "");
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Reports · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.reports") })} />
       <div>
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Reports</h1>
-        <p class="mt-2 text-slate-700">
-          What students reported, most reported first. Resolving tells every reporter what was done (never who else
-          reported) and, when something is hidden or deleted, its owner why.
-        </p>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.reports")}</h1>
+        <p class="mt-2 text-slate-700">{t("admin.reports.lead")}</p>
       </div>
-      {done !== null && <Notice kind="success">{`Resolved ${done === "1" ? "1 report" : `${done} reports`}.`}</Notice>}
-      {problem && <Notice kind="error">{PROBLEMS[problem] ?? PROBLEMS.action}</Notice>}
-      <nav aria-label="Report views" class="flex flex-wrap gap-2">
+      {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
+      {problem && <Notice kind="error">{t(PROBLEMS[problem] ?? PROBLEMS.action)}</Notice>}
+      <nav aria-label={t("admin.reports.views")} class="flex flex-wrap gap-2">
         {(["open", "resolved"] as const).map((value) => (
           <a
             key={value}
@@ -128,7 +128,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
               status === value ? "bg-indigo-700 text-white ring-indigo-700" : "bg-white text-slate-800 ring-slate-300"
             }`}
           >
-            {value === "open" ? "Open" : "Resolved"}
+            {t(value === "open" ? "admin.reports.open" : "admin.reports.resolvedTab")}
           </a>
         ))}
         <span class="mx-1 self-center text-slate-500" aria-hidden="true">|</span>
@@ -141,14 +141,14 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
               kind === value ? "bg-slate-800 text-white ring-slate-800" : "bg-white text-slate-800 ring-slate-300"
             }`}
           >
-            {value ? KIND_LABELS[value] : "All kinds"}
+            {value ? t.dynamic(`admin.reports.kind.${value}`) : t("admin.reports.allKinds")}
           </a>
         ))}
       </nav>
       {page.targets.length === 0
         ? (
           <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
-            {status === "open" ? "No open reports." : "No resolved reports."}
+            {t(status === "open" ? "admin.reports.noneOpen" : "admin.reports.noneResolved")}
           </p>
         )
         : (
@@ -159,14 +159,16 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
                 class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]"
               >
                 <div class="flex flex-wrap items-center gap-2">
-                  <Badge tone="indigo">{KIND_LABELS[target.kind]}</Badge>
+                  <Badge tone="indigo">{t.dynamic(`admin.reports.kind.${target.kind}`)}</Badge>
                   {status === "open" && (
                     <Badge tone="red">
-                      {target.openReports === 1 ? "1 open report" : `${target.openReports} open reports`}
+                      {t("admin.reports.openCount", { count: target.openReports })}
                     </Badge>
                   )}
                   <span class="text-sm text-slate-700">
-                    last <time datetime={target.lastReportedAt}>{formatDateTime(target.lastReportedAt)}</time>
+                    {t.rich("admin.reports.last", {
+                      time: () => <time datetime={target.lastReportedAt}>{t.dateTime(target.lastReportedAt)}</time>,
+                    })}
                   </span>
                 </div>
                 <h2 class="mt-2 font-semibold text-slate-900">
@@ -174,7 +176,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
                     {target.title}
                   </a>
                 </h2>
-                <p class="text-sm text-slate-800">{reasonsText(target.reasons)}</p>
+                <p class="text-sm text-slate-800">{reasonsText(t, target.reasons)}</p>
                 {status === "open" && (
                   <div class="mt-3">
                     <ResolveForm kind={target.kind} targetId={target.targetId} from={here} />
@@ -185,7 +187,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
           </ul>
         )}
       <Pagination
-        position={pagePosition(null, offset, page.targets.length, total)}
+        position={pagePosition(t, offset, page.targets.length, total)}
         prev={offset > 0
           ? { href: href({ status: status === "open" ? undefined : status, kind, offset: offset - PAGE_SIZE }) }
           : null}

@@ -4,6 +4,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import LessonManager from "@/islands/LessonManager.tsx";
 import ToolkitForm from "@/islands/ToolkitForm.tsx";
 import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "@/lib/toolkits/catalog.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 interface EditorData {
   toolkit: Toolkit;
@@ -19,17 +20,20 @@ export const handler = define.handlers<EditorData>({
 });
 
 export default define.page<EditorData>(function ToolkitEditorPage({ data: { toolkit, lessons } }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="max-w-3xl space-y-8">
-      <PageHead title={`Edit ${toolkit.title} · Admin`} />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.toolkits.editTitle", { title: toolkit.title }) })} />
       <div class="flex flex-wrap justify-between gap-4 text-sm">
-        <a href="/admin/toolkits" class="text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
-        <a href={`/toolkits/${toolkit.id}`} class="text-indigo-700 underline hover:text-indigo-900">View its page</a>
+        <a href="/admin/toolkits" class="text-indigo-700 underline hover:text-indigo-900">{t("admin.toolkits.all")}</a>
+        <a href={`/toolkits/${toolkit.id}`} class="text-indigo-700 underline hover:text-indigo-900">
+          {t("admin.toolkits.viewPage")}
+        </a>
       </div>
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
       <ToolkitForm toolkit={toolkit} />
       <section aria-labelledby="lessons-heading" class="space-y-4">
-        <h2 id="lessons-heading" class="text-2xl font-semibold text-slate-900">Lessons</h2>
+        <h2 id="lessons-heading" class="text-2xl font-semibold text-slate-900">{t("admin.toolkits.lessons")}</h2>
         <LessonManager
           toolkitId={toolkit.id}
           lessons={lessons.map(({ id, title, type, content, cdnVideoUrl, orderIndex, isPreview }) => ({

@@ -3,6 +3,7 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";
 import { getPostForAdmin, type PostView } from "@/lib/ungatekeep/posts.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<PostView>({
   async GET(_req, ctx) {
@@ -11,11 +12,14 @@ export const handler = define.handlers<PostView>({
 });
 
 export default define.page<PostView>(function EditPostPage({ data: post }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title={`Edit “${post.title}” · Admin`} />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Edit post</h1>
-      <a href={`/ungatekeep/${post.id}`} class="text-sm text-indigo-700 underline">View the post</a>
+      <PageHead title={t("admin.pageTitle", { page: t("admin.ungatekeep.editTitle", { title: post.title }) })} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.ungatekeep.editPost")}</h1>
+      <a href={`/ungatekeep/${post.id}`} class="text-sm text-indigo-700 underline">
+        {t("admin.ungatekeep.viewPost")}
+      </a>
       <UngatekeepPostEditor
         post={{
           id: post.id,

@@ -7,6 +7,7 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import UngatekeepPostsTable, { type PostRow } from "@/islands/UngatekeepPostsTable.tsx";
 import { listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<PostRow[]>({
   async GET(_req, ctx) {
@@ -23,19 +24,20 @@ export const handler = define.handlers<PostRow[]>({
 });
 
 export default define.page<PostRow[]>(function AdminPostsPage({ data }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="Ungatekeep posts · Admin" />
+      <PageHead title={t("admin.pageTitle", { page: t("admin.nav.ungatekeep") })} />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Ungatekeep posts</h1>
-          <p class="mt-2 text-slate-700">Write, schedule, pin and publish the posts of the feed.</p>
+          <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.ungatekeep")}</h1>
+          <p class="mt-2 text-slate-700">{t("admin.ungatekeep.lead")}</p>
         </div>
         <a
           href="/admin/ungatekeep/new"
           class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
         >
-          New post
+          {t("admin.ungatekeep.newPost")}
         </a>
       </div>
       <UngatekeepPostsTable initial={data} />

@@ -9,9 +9,8 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { ResolveForm } from "@/components/reports/ResolveForm.tsx";
-import { ACTION_LABELS, KIND_LABELS, REASON_LABELS } from "@/lib/browser/report_format.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<TargetReports>({
   async GET(_req, ctx) {
@@ -24,42 +23,48 @@ export const handler = define.handlers<TargetReports>({
 export default define.page<TargetReports>(function AdminTargetReportsPage({ data, url }) {
   const { target, reports } = data;
   const done = url.searchParams.get("done");
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="max-w-3xl space-y-6 [overflow-wrap:anywhere]">
-      <PageHead title={`Reports of ${target.title} · Admin`} />
-      <a href="/admin/reports" class="text-sm text-indigo-700 underline">← All reports</a>
+      <PageHead title={t("admin.pageTitle", { page: t("admin.reports.targetTitle", { title: target.title }) })} />
+      <a href="/admin/reports" class="text-sm text-indigo-700 underline">{t("admin.reports.all")}</a>
       <div>
-        <Badge tone="indigo">{KIND_LABELS[target.kind]}</Badge>
+        <Badge tone="indigo">{t.dynamic(`admin.reports.kind.${target.kind}`)}</Badge>
         <h1 id="page-title" class="mt-2 text-3xl font-bold tracking-tight text-slate-900">{target.title}</h1>
         <p class="mt-2 text-slate-700">
-          {target.url ? <a href={target.url} class="text-indigo-700 underline">Open it</a> : "It has no page any more."}
+          {target.url
+            ? <a href={target.url} class="text-indigo-700 underline">{t("admin.reports.openIt")}</a>
+            : t("admin.reports.noPage")}
           {" · "}
-          {target.openReports === 1 ? "1 open report" : `${target.openReports} open reports`}
+          {t("admin.reports.openCount", { count: target.openReports })}
         </p>
       </div>
-      {done !== null && <Notice kind="success">{`Resolved ${done === "1" ? "1 report" : `${done} reports`}.`}</Notice>}
+      {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
       {target.status === "open" && (
         <div class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
           <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} />
         </div>
       )}
       <section aria-labelledby="reports-heading">
-        <h2 id="reports-heading" class="text-xl font-semibold text-slate-900">Reports</h2>
+        <h2 id="reports-heading" class="text-xl font-semibold text-slate-900">{t("admin.nav.reports")}</h2>
         <ul class="mt-3 space-y-3">
           {reports.map((report) => (
             <li key={report.id} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-              <p class="font-medium text-slate-900">{REASON_LABELS[report.reason]}</p>
+              <p class="font-medium text-slate-900">{t.dynamic(`admin.reports.reason.${report.reason}`)}</p>
               {report.details && <p class="mt-1 whitespace-pre-line text-slate-800">{report.details}</p>}
               <p class="mt-1 text-sm text-slate-700">
-                By {report.reporter?.name ?? "a deleted account"},{" "}
-                <time datetime={report.createdAt}>{formatDateTime(report.createdAt)}</time>
-                {report.resolution && (
-                  <>
-                    {" · resolved: "}
-                    {ACTION_LABELS[report.resolution.action]}
-                    {report.resolution.note ? ` (“${report.resolution.note}”)` : ""}
-                  </>
-                )}
+                {t.rich("admin.reports.by", {
+                  name: report.reporter?.name ?? t("admin.reports.deletedAccount"),
+                  time: () => <time datetime={report.createdAt}>{t.dateTime(report.createdAt)}</time>,
+                })}
+                {report.resolution && (report.resolution.note
+                  ? t("admin.reports.resolutionNote", {
+                    action: t.dynamic(`admin.reports.action.${report.resolution.action}`),
+                    note: report.resolution.note,
+                  })
+                  : t("admin.reports.resolution", {
+                    action: t.dynamic(`admin.reports.action.${report.resolution.action}`),
+                  }))}
               </p>
             </li>
           ))}
