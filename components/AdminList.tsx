@@ -11,6 +11,21 @@ import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import { useOptionalT } from "@/lib/i18n/context.ts";
 import { pageRange } from "@/lib/browser/pagination.ts";
 
+/**
+ * The messages every admin list island passes on to these parts, its dialogs and its forms (an island adds its own
+ * prefix): the list's own words, the shared buttons, pages, request errors and field sentences.
+ */
+export const ADMIN_LIST_TEXT = [
+  "admin.list.",
+  "common.cancel",
+  "common.delete",
+  "common.yesDelete",
+  "common.tryAgain",
+  "common.pagination.",
+  "common.errors.",
+  "fields.",
+] as const;
+
 /** What the list parts read of `useAdminList`'s state. */
 type ListState = Pick<
   AdminList<{ id: string }, unknown>,

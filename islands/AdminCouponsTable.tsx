@@ -8,17 +8,22 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
-import { formatDateTime, fromIstInput } from "@/lib/dates.ts";
+import { fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import type { Coupon } from "@/lib/coupons/coupons.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, MessageKey, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ADMIN_COUPONS_TEXT = ["admin.coupons.", "admin.checks.", ...ADMIN_LIST_TEXT] as const;
 
 const EMPTY = {
   code: "",
@@ -33,16 +38,28 @@ type Field = keyof typeof EMPTY;
 const FIELDS = Object.keys(EMPTY) as Field[];
 
 /** The whole-number limits of the form: field, label. */
-const LIMITS: [Field, string][] = [
-  ["usageLimit", "Usage limit (empty: unlimited)"],
-  ["perUserLimit", "Uses per user"],
+const LIMITS: [Field, MessageKey][] = [
+  ["usageLimit", "admin.coupons.usageLimit"],
+  ["perUserLimit", "admin.coupons.perUser"],
 ];
 
-function discountText(c: Coupon): string {
-  return c.discountType === "percentage" ? `${c.discountValue} % off` : `${formatRupees(c.discountValue)} off`;
+function discountText(t: Translate, c: Coupon): string {
+  return c.discountType === "percentage"
+    ? t("admin.coupons.percentOff", { value: c.discountValue })
+    : t("admin.coupons.rupeesOff", { amount: t.rupees(c.discountValue) });
 }
 
-export default function AdminCouponsTable() {
+/** Props: the messages (`ADMIN_COUPONS_TEXT`). */
+export default function AdminCouponsTable({ text }: { text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <CouponsTable />
+    </IslandTextProvider>
+  );
+}
+
+function CouponsTable() {
+  const t = useT();
   const list = useAdminList<Coupon, { coupons: Coupon[] }>({
     path: ({ query }) => `/api/admin/coupons${query ? `?${new URLSearchParams({ search: query })}` : ""}`,
     rowsOf: (data) => data.coupons,
@@ -51,7 +68,7 @@ export default function AdminCouponsTable() {
     path: (coupon) => `/api/admin/coupons/${coupon.id}`,
     deleted: (coupon) => {
       list.dropRow(coupon.id);
-      list.announce(`Coupon ${coupon.code} deleted.`);
+      list.announce(t("admin.coupons.deleted", { code: coupon.code }));
     },
     failed: (_, error) => list.setRowError(error),
   });
@@ -63,7 +80,7 @@ export default function AdminCouponsTable() {
   const create = async (event: Event) => {
     const expiresAt = fromIstInput(form.expiresAt);
     const result = await submit.submit(event, {
-      check: () => expiresAt !== null && Date.parse(expiresAt) <= Date.now() ? { expiresAt: EXPIRY_PASSED } : {},
+      check: () => expiresAt !== null && Date.parse(expiresAt) <= Date.now() ? { expiresAt: t(EXPIRY_PASSED) } : {},
       call: () =>
         fetchJson<{ coupon: Coupon }>("/api/admin/coupons", {
           body: {
@@ -81,7 +98,7 @@ export default function AdminCouponsTable() {
     const { coupon } = result.data;
     list.setRows((rows) => [coupon, ...(rows ?? [])]);
     setForm(EMPTY);
-    list.announce(`Coupon ${coupon.code} created.`);
+    list.announce(t("admin.coupons.created", { code: coupon.code }));
   };
 
   const setActive = async (coupon: Coupon, isActive: boolean) => {
@@ -90,10 +107,10 @@ export default function AdminCouponsTable() {
     );
     if (!saved) return;
     list.replaceRow(saved.coupon);
-    list.announce(`Coupon ${coupon.code} ${isActive ? "activated" : "deactivated"}.`);
+    list.announce(t(isActive ? "admin.coupons.activated" : "admin.coupons.deactivated", { code: coupon.code }));
   };
 
-  const warnings = couponWarnings({
+  const warnings = couponWarnings(t, {
     discountType: form.discountType,
     discountValue: Number(form.discountValue),
     expiresAt: fromIstInput(form.expiresAt),
@@ -108,22 +125,25 @@ export default function AdminCouponsTable() {
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="new-coupon-heading"
       >
-        <h2 id="new-coupon-heading" class="text-lg font-semibold text-slate-900">New coupon</h2>
-        {submit.formError && <Notice kind="error" title="The coupon was not created">{submit.formError}</Notice>}
+        <h2 id="new-coupon-heading" class="text-lg font-semibold text-slate-900">{t("admin.coupons.new")}</h2>
+        {submit.formError && <Notice kind="error" title={t("admin.coupons.notCreated")}>{submit.formError}</Notice>}
         <div class="grid gap-4 sm:grid-cols-3">
-          <TextField label="Code" {...bound("code")} maxLength={40} required class="uppercase" />
+          <TextField label={t("admin.coupons.code")} {...bound("code")} maxLength={40} required class="uppercase" />
           <SelectField
             id={submit.idOf("discountType")}
             name="discountType"
-            label="Discount type"
+            label={t("admin.coupons.discountType")}
             placeholder={null}
-            options={[{ value: "percentage", label: "Percentage" }, { value: "fixed", label: "Fixed amount (₹)" }]}
+            options={[
+              { value: "percentage", label: t("admin.coupons.percentage") },
+              { value: "fixed", label: t("admin.coupons.fixed") },
+            ]}
             value={form.discountType}
             error={submit.errors.discountType}
             onChange={set("discountType")}
           />
           <TextField
-            label={form.discountType === "percentage" ? "Percent off" : "Rupees off"}
+            label={t(form.discountType === "percentage" ? "admin.coupons.percentLabel" : "admin.coupons.rupeesLabel")}
             type="number"
             min={0}
             step="0.01"
@@ -131,46 +151,54 @@ export default function AdminCouponsTable() {
             {...bound("discountValue")}
           />
           {LIMITS.map(([field, label]) => (
-            <TextField key={field} label={label} type="number" min={1} step={1} {...bound(field)} />
+            <TextField key={field} label={t(label)} type="number" min={1} step={1} {...bound(field)} />
           ))}
-          <TextField label="Expires (IST, optional)" type="datetime-local" {...bound("expiresAt")} />
+          <TextField label={t("admin.coupons.expires")} type="datetime-local" {...bound("expiresAt")} />
         </div>
         {warnings.length > 0 && (
-          <Notice kind="info" title="Check before creating">
+          <Notice kind="info" title={t("admin.coupons.checkFirst")}>
             <ul class="list-disc pl-5">{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
           </Notice>
         )}
-        <SubmitButton busy={submit.busy} label="Create coupon" busyLabel="Creating…" />
+        <SubmitButton busy={submit.busy} label={t("admin.coupons.create")} busyLabel={t("admin.coupons.creating")} />
       </form>
 
       <div role="search" class="max-w-md">
-        <ListSearch id="coupon-search" label="Search by code" list={list} maxLength={40} />
+        <ListSearch id="coupon-search" label={t("admin.coupons.search")} list={list} maxLength={40} />
       </div>
       <AdminTable
         list={list}
-        loadingText="Loading coupons…"
-        loadErrorTitle="We could not load the coupons"
-        rowErrorTitle="That did not work"
-        label="Coupons"
-        caption="Coupons, newest first"
+        loadingText={t("admin.coupons.loading")}
+        loadErrorTitle={t("admin.coupons.loadError")}
+        rowErrorTitle={t("admin.list.rowFailed")}
+        label={t("admin.coupons.label")}
+        caption={t("admin.coupons.caption")}
         columns={[
-          { label: "Code" },
-          { label: "Discount" },
-          { label: "Uses" },
-          { label: "Expires" },
-          { label: "Active" },
-          { label: "Actions", hidden: true },
+          { label: t("admin.coupons.code") },
+          { label: t("admin.coupons.discount") },
+          { label: t("admin.coupons.uses") },
+          { label: t("admin.coupons.expiresColumn") },
+          { label: t("admin.list.active") },
+          { label: t("admin.list.actions"), hidden: true },
         ]}
-        empty={list.query ? "No coupons match this code." : "There are no coupons yet."}
+        empty={t(list.query ? "admin.coupons.noMatch" : "admin.coupons.none")}
       >
         {(list.rows ?? []).map((c) => (
           <tr key={c.id}>
             <th scope="row" class="px-4 py-3 font-mono font-medium">{c.code}</th>
-            <Cell label="Discount">{discountText(c)}</Cell>
-            <Cell label="Uses" class="whitespace-nowrap">{`${c.usedCount} / ${c.usageLimit ?? "∞"}`}</Cell>
-            <Cell label="Expires">{c.expiresAt ? formatDateTime(c.expiresAt) : "Never"}</Cell>
-            <Cell label="Active">
-              <Switch label={`Active: ${c.code}`} checked={c.isActive} onChange={(on) => setActive(c, on)} />
+            <Cell label={t("admin.coupons.discount")}>{discountText(t, c)}</Cell>
+            <Cell label={t("admin.coupons.uses")} class="whitespace-nowrap">
+              {`${t.number(c.usedCount)} / ${c.usageLimit === null ? "∞" : t.number(c.usageLimit)}`}
+            </Cell>
+            <Cell label={t("admin.coupons.expiresColumn")}>
+              {c.expiresAt ? t.dateTime(c.expiresAt) : t("admin.coupons.never")}
+            </Cell>
+            <Cell label={t("admin.list.active")}>
+              <Switch
+                label={t("admin.list.activeSwitch", { name: c.code })}
+                checked={c.isActive}
+                onChange={(on) => setActive(c, on)}
+              />
             </Cell>
             <Cell class="lg:text-right">
               <RowDeleteButton name={c.code} onClick={() => remove.ask(c)} />
@@ -178,8 +206,8 @@ export default function AdminCouponsTable() {
           </tr>
         ))}
       </AdminTable>
-      <ConfirmDialog {...remove.dialog} title="Delete this coupon?">
-        The coupon {remove.target?.code} will be removed for good. Purchases that used it keep their history.
+      <ConfirmDialog {...remove.dialog} title={t("admin.coupons.deleteTitle")}>
+        {t("admin.coupons.deleteText", { code: remove.target?.code ?? "" })}
       </ConfirmDialog>
     </div>
   );

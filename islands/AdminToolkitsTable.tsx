@@ -8,13 +8,28 @@ import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
-import { formatRupees } from "@/lib/money.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
 
-export default function AdminToolkitsTable() {
+/** The messages this island uses (its `text`). */
+export const ADMIN_TOOLKITS_TEXT = ["admin.toolkits.", ...ADMIN_LIST_TEXT] as const;
+
+/** Props: the messages (`ADMIN_TOOLKITS_TEXT`). */
+export default function AdminToolkitsTable({ text }: { text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <ToolkitsTable />
+    </IslandTextProvider>
+  );
+}
+
+function ToolkitsTable() {
+  const t = useT();
   const list = useAdminList<Toolkit, { toolkits: Toolkit[] }>({
     path: ({ query }) => `/api/admin/toolkits${query ? `?${new URLSearchParams({ search: query })}` : ""}`,
     rowsOf: (data) => data.toolkits,
@@ -23,7 +38,7 @@ export default function AdminToolkitsTable() {
     path: (toolkit) => `/api/admin/toolkits/${toolkit.id}`,
     deleted: (toolkit) => {
       list.dropRow(toolkit.id);
-      list.announce(`${toolkit.title} was deleted.`);
+      list.announce(t("admin.toolkits.deleted", { title: toolkit.title }));
     },
     failed: (_, error) => list.setRowError(error),
   });
@@ -31,37 +46,37 @@ export default function AdminToolkitsTable() {
   const toggle = async (row: Toolkit, field: "isActive" | "showSaleBadge", value: boolean) => {
     const saved = await list.run(
       fetchJson<Toolkit>(`/api/admin/toolkits/${row.id}`, { method: "PUT", body: { [field]: value } }),
-      (error) => `${row.title}: ${error}`,
+      (error) => t("common.errors.fieldLine", { label: row.title, sentence: error }),
     );
     if (!saved) return;
     list.replaceRow(saved);
     const what = field === "isActive"
-      ? (value ? "is now active" : "is now inactive")
-      : (value ? "shows the Sale badge" : "hides the Sale badge");
-    list.announce(`${row.title} ${what}.`);
+      ? (value ? "admin.toolkits.nowActive" : "admin.toolkits.nowInactive")
+      : (value ? "admin.toolkits.showsSale" : "admin.toolkits.hidesSale");
+    list.announce(t(what, { title: row.title }));
   };
 
   return (
     <div class="space-y-4">
       <div role="search" class="max-w-md">
-        <ListSearch id="toolkit-search" label="Search by title" list={list} maxLength={100} />
+        <ListSearch id="toolkit-search" label={t("admin.toolkits.search")} list={list} maxLength={100} />
       </div>
       <AdminTable
         list={list}
-        loadingText="Loading toolkits…"
-        loadErrorTitle="We could not load the toolkits"
-        rowErrorTitle="The change was not saved"
-        label="Toolkits"
-        caption="Toolkits, newest first"
+        loadingText={t("admin.toolkits.loading")}
+        loadErrorTitle={t("admin.toolkits.loadError")}
+        rowErrorTitle={t("admin.list.changeNotSaved")}
+        label={t("admin.toolkits.label")}
+        caption={t("admin.toolkits.caption")}
         columns={[
-          { label: "Title" },
-          { label: "Price" },
-          { label: "Lessons" },
-          { label: "Active" },
-          { label: "Sale badge" },
-          { label: "Actions", hidden: true },
+          { label: t("admin.toolkits.title") },
+          { label: t("admin.toolkits.price") },
+          { label: t("admin.toolkits.lessons") },
+          { label: t("admin.list.active") },
+          { label: t("admin.toolkits.saleBadge") },
+          { label: t("admin.list.actions"), hidden: true },
         ]}
-        empty={list.query ? "No toolkits match this search." : "There are no toolkits yet."}
+        empty={t(list.query ? "admin.toolkits.noMatch" : "admin.toolkits.none")}
       >
         {(list.rows ?? []).map((row) => (
           <tr key={row.id}>
@@ -69,18 +84,18 @@ export default function AdminToolkitsTable() {
               <a href={`/admin/toolkits/${row.id}`} class="text-indigo-700 underline">{row.title}</a>
               {row.category && <span class="block font-normal text-slate-700">{row.category}</span>}
             </th>
-            <Cell label="Price" class="whitespace-nowrap">{formatRupees(row.price)}</Cell>
-            <Cell label="Lessons">{row.lessonCount}</Cell>
-            <Cell label="Active">
+            <Cell label={t("admin.toolkits.price")} class="whitespace-nowrap">{t.rupees(row.price)}</Cell>
+            <Cell label={t("admin.toolkits.lessons")}>{t.number(row.lessonCount)}</Cell>
+            <Cell label={t("admin.list.active")}>
               <Switch
-                label={`Active: ${row.title}`}
+                label={t("admin.list.activeSwitch", { name: row.title })}
                 checked={row.isActive}
                 onChange={(on) => toggle(row, "isActive", on)}
               />
             </Cell>
-            <Cell label="Sale badge">
+            <Cell label={t("admin.toolkits.saleBadge")}>
               <Switch
-                label={`Sale badge: ${row.title}`}
+                label={t("admin.toolkits.saleBadgeSwitch", { title: row.title })}
                 checked={row.showSaleBadge === true}
                 onChange={(on) => toggle(row, "showSaleBadge", on)}
               />
@@ -91,9 +106,8 @@ export default function AdminToolkitsTable() {
           </tr>
         ))}
       </AdminTable>
-      <ConfirmDialog {...remove.dialog} title="Delete this toolkit?">
-        “{remove.target?.title}” and all its lessons and learners' progress will be removed for good. Purchase records
-        stay as payment history.
+      <ConfirmDialog {...remove.dialog} title={t("admin.toolkits.deleteTitle")}>
+        {t("admin.toolkits.deleteText", { title: remove.target?.title ?? "" })}
       </ConfirmDialog>
     </div>
   );

@@ -7,22 +7,44 @@
  * stale answer never overwrites a newer one.
  */
 import { useState } from "preact/hooks";
-import { formatDate } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { FieldError, Notice } from "@/components/forms.tsx";
 import { invalidProps } from "@/lib/browser/field_props.ts";
 import { INPUT, ROW_INPUT } from "@/lib/browser/styles.ts";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow, RoleChanged } from "@/lib/users/admin.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ADMIN_USERS_TEXT = ["admin.users.", "admin.roles.", ...ADMIN_LIST_TEXT] as const;
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
 
-export default function AdminUsersTable({ currentUserId }: { currentUserId: string }) {
+/** Props: the signed-in admin (whose own row cannot be changed) and the messages (`ADMIN_USERS_TEXT`). */
+export interface AdminUsersTableProps {
+  currentUserId: string;
+  text: IslandText;
+}
+
+export default function AdminUsersTable({ text, currentUserId }: AdminUsersTableProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <UsersTable currentUserId={currentUserId} />
+    </IslandTextProvider>
+  );
+}
+
+function UsersTable({ currentUserId }: { currentUserId: string }) {
+  const t = useT();
+  const roleName = (role: Role) => t.dynamic(`admin.roles.${role}`);
   const [role, setRole] = useState<Role | "">("");
   const list = useAdminList<AdminUserRow, AdminUserPage>({
     path: ({ query, offset }) => {
@@ -60,7 +82,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
     const refused = result.ok ? undefined : result.fields.find(({ field }) => field === "role");
     if (refused) {
       cancel();
-      setRoleError({ userId: pending.user.id, message: refused.message });
+      setRoleError({ userId: pending.user.id, message: fieldText(t, refused) });
       return;
     }
     if (!result.ok) {
@@ -70,7 +92,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
     setRoleError(null);
     const changed = result.data.user;
     list.replaceRow({ id: changed.id, role: changed.role });
-    list.announce(`${pending.user.name} is now ${changed.role === "admin" ? "an" : "a"} ${changed.role}.`);
+    list.announce(t("admin.users.changed", { name: pending.user.name, role: changed.role }));
     setPending(null);
   };
 
@@ -82,58 +104,58 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
     <div class="space-y-4">
       <div class="flex flex-col gap-3 sm:flex-row sm:items-end" role="search">
         <div class="flex-1">
-          <ListSearch id="user-search" label="Search by name or e-mail" list={list} maxLength={100} />
+          <ListSearch id="user-search" label={t("admin.users.search")} list={list} maxLength={100} />
         </div>
         <div>
-          <label for="role-filter" class="block text-sm font-medium text-slate-800">Role</label>
+          <label for="role-filter" class="block text-sm font-medium text-slate-800">{t("admin.users.role")}</label>
           <select
             id="role-filter"
             value={role}
             onChange={(e) => setRole(e.currentTarget.value as Role | "")}
             class={INPUT}
           >
-            <option value="">All roles</option>
-            {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+            <option value="">{t("admin.users.allRoles")}</option>
+            {ROLES.map((r) => <option key={r} value={r}>{roleName(r)}</option>)}
           </select>
         </div>
       </div>
 
       <AdminTable
         list={list}
-        loadingText="Loading users…"
-        loadErrorTitle="We could not load the users"
+        loadingText={t("admin.users.loading")}
+        loadErrorTitle={t("admin.users.loadError")}
         retry
-        label="Users"
-        caption="Users, newest first"
+        label={t("admin.users.label")}
+        caption={t("admin.users.caption")}
         columns={[
-          { label: "Name" },
-          { label: "E-mail" },
-          { label: "Verified" },
-          { label: "Joined" },
-          { label: "Role" },
+          { label: t("admin.users.name") },
+          { label: t("admin.users.email") },
+          { label: t("admin.users.verified") },
+          { label: t("admin.users.joined") },
+          { label: t("admin.users.role") },
         ]}
-        empty={filtered ? "No users match this search." : "There are no users yet."}
+        empty={t(filtered ? "admin.users.noMatch" : "admin.users.none")}
       >
         {users.map((u) => (
           <tr key={u.id}>
             <th scope="row" class="px-4 py-3 font-medium text-slate-900">{u.name}</th>
-            <Cell label="E-mail">{u.email}</Cell>
-            <Cell label="Verified">{u.emailVerified ? "Yes" : "No"}</Cell>
-            <Cell label="Joined" class="whitespace-nowrap">{formatDate(u.createdAt)}</Cell>
-            <Cell label="Role">
-              {u.id === currentUserId ? <span>{u.role} (you)</span> : (
+            <Cell label={t("admin.users.email")}>{u.email}</Cell>
+            <Cell label={t("admin.users.verified")}>{t(u.emailVerified ? "admin.users.yes" : "admin.users.no")}</Cell>
+            <Cell label={t("admin.users.joined")} class="whitespace-nowrap">{t.date(u.createdAt)}</Cell>
+            <Cell label={t("admin.users.role")}>
+              {u.id === currentUserId ? <span>{t("admin.users.you", { role: roleName(u.role) })}</span> : (
                 <>
                   <select
                     key={`${u.id}-${revision}`}
                     id={`role-${u.id}`}
-                    aria-label={`Role of ${u.name}`}
+                    aria-label={t("admin.users.roleOf", { name: u.name })}
                     value={u.role}
                     disabled={saving}
                     onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
                     class={ROW_INPUT}
                     {...invalidProps(`role-${u.id}`, roleError?.userId === u.id && roleError.message)}
                   >
-                    {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                    {ROLES.map((r) => <option key={r} value={r}>{roleName(r)}</option>)}
                   </select>
                   <FieldError id={`role-${u.id}`} error={roleError?.userId === u.id && roleError.message} />
                 </>
@@ -144,7 +166,7 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
       </AdminTable>
 
       <ListPages
-        label="Pages of users"
+        label={t("admin.users.pages")}
         list={list}
         pageSize={PAGE_SIZE}
         shown={users.length}
@@ -154,21 +176,21 @@ export default function AdminUsersTable({ currentUserId }: { currentUserId: stri
 
       <ConfirmDialog
         open={pending !== null}
-        title="Change role?"
-        confirmLabel={pending ? `Make ${pending.role}` : ""}
-        busyLabel="Changing…"
+        title={t("admin.users.changeTitle")}
+        confirmLabel={pending ? t("admin.users.make", { role: roleName(pending.role) }) : ""}
+        busyLabel={t("admin.users.changing")}
         busy={saving}
-        notice={changeError && <Notice kind="error" title="The role was not changed">{changeError}</Notice>}
+        notice={changeError && <Notice kind="error" title={t("admin.users.notChanged")}>{changeError}</Notice>}
         onConfirm={confirm}
         onCancel={cancel}
       >
-        {pending && (
-          <>
-            Change the role of <strong>{pending.user.name}</strong> ({pending.user.email}) from{" "}
-            <strong>{pending.user.role}</strong> to{" "}
-            <strong>{pending.role}</strong>? It applies from their next page load.
-          </>
-        )}
+        {pending && t.rich("admin.users.changeText", {
+          b: (chunks) => <strong>{chunks}</strong>,
+          name: pending.user.name,
+          email: pending.user.email,
+          from: roleName(pending.user.role),
+          to: roleName(pending.role),
+        })}
       </ConfirmDialog>
     </div>
   );

@@ -13,16 +13,46 @@ import { Notice } from "@/components/forms.tsx";
 import { LessonFields } from "@/components/toolkits/LessonFields.tsx";
 import { LessonRow } from "@/components/toolkits/LessonRow.tsx";
 import { PRIMARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
 
-export default function LessonManager({ toolkitId, lessons: initial }: { toolkitId: string; lessons: Lesson[] }) {
+/** The messages this island uses (its `text`). */
+export const LESSON_MANAGER_TEXT = [
+  "admin.lessons.",
+  "admin.checks.httpVideo",
+  "common.cancel",
+  "common.delete",
+  "common.yesDelete",
+  "common.errors.",
+  "fields.",
+] as const;
+
+/** Props: the toolkit, its lessons in order, and the messages (`LESSON_MANAGER_TEXT`). */
+export interface LessonManagerProps {
+  toolkitId: string;
+  lessons: Lesson[];
+  text: IslandText;
+}
+
+export default function LessonManager({ text, ...props }: LessonManagerProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Lessons {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Lessons({ toolkitId, lessons: initial }: Omit<LessonManagerProps, "text">) {
+  const t = useT();
   const lessons = useLessons(toolkitId, initial);
   const { addForm, busy, remove } = lessons;
   return (
     <div class="space-y-6">
       <p role="status" class="min-h-5 text-sm text-slate-700">{lessons.status}</p>
-      {lessons.error && <Notice kind="error" title="That did not work">{lessons.error}</Notice>}
+      {lessons.error && <Notice kind="error" title={t("admin.lessons.failed")}>{lessons.error}</Notice>}
       {lessons.lessons.length === 0
-        ? <p class="text-slate-700">No lessons yet. Add the first one below.</p>
+        ? <p class="text-slate-700">{t("admin.lessons.none")}</p>
         : (
           <ol ref={lessons.list} class="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
             {lessons.lessons.map((lesson, index) => (
@@ -37,13 +67,15 @@ export default function LessonManager({ toolkitId, lessons: initial }: { toolkit
         class="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="add-lesson-heading"
       >
-        <h3 id="add-lesson-heading" class="text-lg font-semibold text-slate-900">Add a lesson</h3>
-        {addForm.formError && <Notice kind="error" title="The lesson was not added">{addForm.formError}</Notice>}
+        <h3 id="add-lesson-heading" class="text-lg font-semibold text-slate-900">{t("admin.lessons.addHeading")}</h3>
+        {addForm.formError && <Notice kind="error" title={t("admin.lessons.notAdded")}>{addForm.formError}</Notice>}
         <LessonFields form={addForm} draft={lessons.draft} onChange={lessons.setDraft} />
-        <button type="submit" class={PRIMARY_BUTTON} disabled={busy}>{busy ? "Saving…" : "Add lesson"}</button>
+        <button type="submit" class={PRIMARY_BUTTON} disabled={busy}>
+          {t(busy ? "admin.lessons.saving" : "admin.lessons.add")}
+        </button>
       </form>
-      <ConfirmDialog {...remove.dialog} title="Delete this lesson?">
-        The lesson “{remove.target?.title}” will be removed for good.
+      <ConfirmDialog {...remove.dialog} title={t("admin.lessons.deleteTitle")}>
+        {t("admin.lessons.deleteText", { title: remove.target?.title ?? "" })}
       </ConfirmDialog>
     </div>
   );

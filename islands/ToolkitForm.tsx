@@ -11,6 +11,12 @@ import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/for
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import { HTTP_VIDEO, isHttpAddress, ORIGINAL_BELOW_PRICE, toolkitWarnings } from "@/lib/browser/admin_checks.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const TOOLKIT_FORM_TEXT = ["admin.toolkitForm.", "admin.checks.", "common.errors.", "fields."] as const;
 
 /** The toolkit fields the form edits. */
 export interface ToolkitFormValues {
@@ -43,7 +49,17 @@ type Field = typeof FIELDS[number];
 
 const orNull = (text: string) => text.trim() === "" ? null : text.trim();
 
-export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }) {
+/** Props: the toolkit to edit (none: a new one) and the messages (`TOOLKIT_FORM_TEXT`). */
+export default function ToolkitForm({ text, toolkit }: { toolkit?: ToolkitFormValues; text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form toolkit={toolkit} />
+    </IslandTextProvider>
+  );
+}
+
+function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
+  const t = useT();
   const [values, setValues] = useState<Record<Field, string>>({
     title: toolkit?.title ?? "",
     description: toolkit?.description ?? "",
@@ -64,17 +80,17 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
 
   const check = () => {
     const errors: Partial<Record<Field, string>> = {};
-    if (!values.title.trim()) errors.title = "Enter a title.";
-    if (!values.description.trim()) errors.description = "Enter a description.";
+    if (!values.title.trim()) errors.title = t("admin.toolkitForm.titleRequired");
+    if (!values.description.trim()) errors.description = t("admin.toolkitForm.descriptionRequired");
     if (values.price.trim() === "" || !(Number(values.price) >= 0)) {
-      errors.price = "Enter a price in rupees, 0 or more.";
+      errors.price = t("admin.toolkitForm.priceInvalid");
     }
     if (values.originalPrice.trim() !== "" && !(Number(values.originalPrice) >= 0)) {
-      errors.originalPrice = "Enter a price in rupees, or leave it empty.";
+      errors.originalPrice = t("admin.toolkitForm.originalInvalid");
     } else if (values.originalPrice.trim() !== "" && Number(values.originalPrice) < Number(values.price)) {
-      errors.originalPrice = ORIGINAL_BELOW_PRICE;
+      errors.originalPrice = t(ORIGINAL_BELOW_PRICE);
     }
-    if (isHttpAddress(values.videoUrl)) errors.videoUrl = HTTP_VIDEO;
+    if (isHttpAddress(values.videoUrl)) errors.videoUrl = t(HTTP_VIDEO);
     return errors;
   };
 
@@ -112,23 +128,23 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
     });
     if (!result) return;
     if (!result.ok) form.showFailure(result);
-    else if (toolkit?.id) setSaved("The toolkit was saved.");
+    else if (toolkit?.id) setSaved(t("admin.toolkitForm.saved"));
     else location.assign(`/admin/toolkits/${result.data.id}`);
   };
 
   const price = Number(values.price);
   const warnings = values.price.trim() === "" || !(price >= 0)
     ? []
-    : toolkitWarnings(price, values.originalPrice.trim() === "" ? null : Number(values.originalPrice));
+    : toolkitWarnings(t, price, values.originalPrice.trim() === "" ? null : Number(values.originalPrice));
 
   return (
     <form ref={form.form} onSubmit={onSubmit} noValidate class="space-y-4">
-      {form.formError && <Notice kind="error" title="The toolkit was not saved">{form.formError}</Notice>}
+      {form.formError && <Notice kind="error" title={t("admin.toolkitForm.notSaved")}>{form.formError}</Notice>}
       {saved && <Notice kind="success">{saved}</Notice>}
-      <TextField label="Title" maxLength={200} required {...bind("title")} />
+      <TextField label={t("admin.toolkitForm.title")} maxLength={200} required {...bind("title")} />
       <TextAreaField
         id="description"
-        label="Description"
+        label={t("admin.toolkitForm.description")}
         rows={4}
         maxLength={10000}
         required
@@ -138,7 +154,7 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
       />
       <div class="grid gap-4 sm:grid-cols-2">
         <TextField
-          label="Price (₹)"
+          label={t("admin.toolkitForm.price")}
           type="number"
           min={0}
           step="0.01"
@@ -147,26 +163,26 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
           {...bind("price")}
         />
         <TextField
-          label="Original price (₹, optional)"
+          label={t("admin.toolkitForm.originalPrice")}
           type="number"
           min={0}
           step="0.01"
           inputMode="decimal"
           {...bind("originalPrice")}
         />
-        <TextField label="Category (optional)" maxLength={100} {...bind("category")} />
+        <TextField label={t("admin.toolkitForm.category")} maxLength={100} {...bind("category")} />
         <TextField
-          label="Total duration (optional)"
-          hint="For example “3 hours”"
+          label={t("admin.toolkitForm.duration")}
+          hint={t("admin.toolkitForm.durationHint")}
           maxLength={100}
           {...bind("totalDuration")}
         />
-        <TextField label="Cover image URL (optional)" type="url" {...bind("coverImageUrl")} />
-        <TextField label="Promo video URL (optional)" type="url" {...bind("videoUrl")} />
+        <TextField label={t("admin.toolkitForm.cover")} type="url" {...bind("coverImageUrl")} />
+        <TextField label={t("admin.toolkitForm.video")} type="url" {...bind("videoUrl")} />
       </div>
       <TextAreaField
         id="highlights"
-        label="Highlights (one per line)"
+        label={t("admin.toolkitForm.highlights")}
         rows={4}
         value={values.highlights}
         onInput={(e) => set("highlights")(e.currentTarget.value)}
@@ -180,7 +196,7 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
             onChange={(e) => setActive(e.currentTarget.checked)}
             class="h-4 w-4 accent-indigo-700"
           />
-          Active (shown in the marketplace)
+          {t("admin.toolkitForm.active")}
         </label>
         <label class="flex items-center gap-2 text-slate-800">
           <input
@@ -190,18 +206,18 @@ export default function ToolkitForm({ toolkit }: { toolkit?: ToolkitFormValues }
             onChange={(e) => setSale(e.currentTarget.checked)}
             class="h-4 w-4 accent-indigo-700"
           />
-          Show the Sale badge
+          {t("admin.toolkitForm.sale")}
         </label>
       </div>
       {warnings.length > 0 && (
-        <Notice kind="info" title="Check before saving">
+        <Notice kind="info" title={t("admin.toolkitForm.checkFirst")}>
           <ul class="list-disc pl-5">{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
         </Notice>
       )}
       <SubmitButton
         busy={form.busy}
-        label={toolkit?.id ? "Save toolkit" : "Create toolkit"}
-        busyLabel={toolkit?.id ? "Saving…" : "Creating…"}
+        label={t(toolkit?.id ? "admin.toolkitForm.save" : "admin.toolkitForm.create")}
+        busyLabel={t(toolkit?.id ? "admin.toolkitForm.saving" : "admin.toolkitForm.creating")}
       />
     </form>
   );

@@ -6,22 +6,27 @@ import { SelectField, TextAreaField, TextField } from "@/components/forms.tsx";
 import type { LessonDraft, LessonField } from "@/lib/browser/lesson_draft.ts";
 import type { FormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { ContentType } from "@/lib/toolkits/schema.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** The fields of `draft`; every change goes to `onChange` as a new draft. */
 export function LessonFields(
   { form, draft, onChange }: { form: FormSubmit<LessonField>; draft: LessonDraft; onChange: (d: LessonDraft) => void },
 ) {
+  const t = useT();
   const text = (field: "title" | "cdnVideoUrl") =>
     form.textField(field, draft[field], (value) => onChange({ ...draft, [field]: value }));
   return (
     <div class="space-y-3">
-      <TextField label="Lesson title" maxLength={200} required {...text("title")} />
+      <TextField label={t("admin.lessons.lessonTitle")} maxLength={200} required {...text("title")} />
       <SelectField
         id={form.idOf("type")}
         name="type"
-        label="Type"
+        label={t("admin.lessons.type")}
         placeholder={null}
-        options={[{ value: "article", label: "Article" }, { value: "video", label: "Video" }]}
+        options={[
+          { value: "article", label: t("admin.lessons.article") },
+          { value: "video", label: t("admin.lessons.video") },
+        ]}
         value={draft.type}
         error={form.errors.type}
         onChange={(type) => onChange({ ...draft, type: type as ContentType })}
@@ -31,7 +36,7 @@ export function LessonFields(
           <TextAreaField
             id={form.idOf("content")}
             name="content"
-            label="Article (HTML)"
+            label={t("admin.lessons.html")}
             rows={6}
             value={draft.content}
             error={form.errors.content}
@@ -39,7 +44,7 @@ export function LessonFields(
             class="font-mono text-sm"
           />
         )
-        : <TextField label="Video URL" type="url" {...text("cdnVideoUrl")} />}
+        : <TextField label={t("admin.lessons.videoUrl")} type="url" {...text("cdnVideoUrl")} />}
       <label class="flex items-center gap-2 text-slate-800">
         <input
           type="checkbox"
@@ -48,7 +53,7 @@ export function LessonFields(
           onChange={(e) => onChange({ ...draft, isPreview: e.currentTarget.checked })}
           class="h-4 w-4 accent-indigo-700"
         />
-        Free preview (anyone may read it)
+        {t("admin.lessons.preview")}
       </label>
     </div>
   );

@@ -1,10 +1,12 @@
 /**
  * Browser-safe: a toolkit lesson as the admin editor's forms hold it (docs/api.md, Toolkits): its draft, the check
- * made before sending (an http video address is refused), and the body the admin API takes.
+ * made before sending (an http video address is refused, in the language of its `t`), and the body the admin API
+ * takes.
  */
 import type { ContentItem, ContentType } from "@/lib/toolkits/schema.ts";
 import { HTTP_VIDEO, isHttpAddress } from "./admin_checks.ts";
 import type { FieldErrors } from "./use_form_submit.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** A lesson as the admin page passes it and the admin API returns it (extra fields of the API kept as they come). */
 export type Lesson = Pick<
@@ -30,9 +32,9 @@ export const LESSON_FIELDS = ["title", "type", "content", "cdnVideoUrl", "isPrev
 export type LessonField = typeof LESSON_FIELDS[number];
 
 /** What cannot work, found before sending: no title, or an http video address. */
-export function checkLesson(draft: LessonDraft): FieldErrors<LessonField> {
-  if (!draft.title.trim()) return { title: "Enter a lesson title." };
-  return draft.type === "video" && isHttpAddress(draft.cdnVideoUrl) ? { cdnVideoUrl: HTTP_VIDEO } : {};
+export function checkLesson(t: Translate, draft: LessonDraft): FieldErrors<LessonField> {
+  if (!draft.title.trim()) return { title: t("admin.lessons.titleRequired") };
+  return draft.type === "video" && isHttpAddress(draft.cdnVideoUrl) ? { cdnVideoUrl: t(HTTP_VIDEO) } : {};
 }
 
 /** The body of `POST`/`PATCH /api/admin/toolkit-content-items` for `draft`: only its type's content. */

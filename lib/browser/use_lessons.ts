@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { type ApiResult, fetchJson } from "./fetch_json.ts";
 import { type ConfirmDelete, useConfirmDelete } from "./use_confirm_delete.ts";
 import { type FormSubmit, useFormSubmit } from "./use_form_submit.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import {
   checkLesson,
   draftOf,
@@ -46,6 +47,7 @@ export interface Lessons {
 
 /** The lessons of toolkit `toolkitId`, starting from `initial`. */
 export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
+  const t = useT();
   const [lessons, setLessons] = useState(initial);
   const [draft, setDraft] = useState<LessonDraft>(EMPTY_LESSON);
   const [editing, setEditing] = useState<{ id: string; draft: LessonDraft } | null>(null);
@@ -94,7 +96,7 @@ export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
   ) => {
     setError("");
     setBusy(true);
-    const result = await form.submit(event, { check: () => checkLesson(lesson), call });
+    const result = await form.submit(event, { check: () => checkLesson(t, lesson), call });
     setBusy(false);
     if (!result) return null;
     if (!result.ok) {
@@ -116,7 +118,7 @@ export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
     if (!created) return;
     setLessons([...lessons, created]);
     setDraft(EMPTY_LESSON);
-    setStatus(`Lesson “${created.title}” added.`);
+    setStatus(t("admin.lessons.added", { title: created.title }));
   };
 
   const edit = (lesson: Lesson) => {
@@ -135,7 +137,7 @@ export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
     if (!saved) return;
     setLessons(lessons.map((l) => l.id === editing.id ? saved : l));
     setEditing(null);
-    setStatus(`Lesson “${saved.title}” saved.`);
+    setStatus(t("admin.lessons.saved", { title: saved.title }));
   };
 
   const togglePreview = async (lesson: Lesson) => {
@@ -160,7 +162,7 @@ export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
     if (results) {
       refocus.current = { id: moved.id, direction: to < from ? "up" : "down" };
       setLessons(order.map((l, i) => ({ ...l, orderIndex: i })));
-      setStatus(`“${moved.title}” moved to position ${to + 1}.`);
+      setStatus(t("admin.lessons.moved", { title: moved.title, position: to + 1 }));
     }
   };
 
@@ -168,7 +170,7 @@ export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
     path: (lesson) => `/api/admin/toolkit-content-items/${lesson.id}`,
     deleted: (lesson) => {
       setLessons((all) => all.filter((l) => l.id !== lesson.id));
-      setStatus(`Lesson “${lesson.title}” deleted.`);
+      setStatus(t("admin.lessons.deleted", { title: lesson.title }));
     },
     failed: (_, error) => setError(error),
   });

@@ -1,7 +1,7 @@
 /** `/admin/users`: the user table with search, role filter, pages and role changes (admins only, by `_middleware.ts`). */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import AdminUsersTable from "@/islands/AdminUsersTable.tsx";
+import AdminUsersTable, { ADMIN_USERS_TEXT } from "@/islands/AdminUsersTable.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 export default define.page(function AdminUsersPage({ state }) {
@@ -13,7 +13,7 @@ export default define.page(function AdminUsersPage({ state }) {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.users")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.users.lead")}</p>
       </div>
-      <AdminUsersTable currentUserId={state.user!.id} />
+      <AdminUsersTable currentUserId={state.user!.id} text={t.island(ADMIN_USERS_TEXT)} />
     </section>
   );
 });

@@ -8,10 +8,14 @@ import type { Locator, Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { EXPIRY_PASSED, HTTP_VIDEO } from "@/lib/browser/admin_checks.ts";
+import { EXPIRY_PASSED as EXPIRY_PASSED_KEY, HTTP_VIDEO as HTTP_VIDEO_KEY } from "@/lib/browser/admin_checks.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
+
+/** The sentences the coupon and lesson forms say before sending, in English. */
+const EXPIRY_PASSED = translatorFor("en")(EXPIRY_PASSED_KEY);
+const HTTP_VIDEO = translatorFor("en")(HTTP_VIDEO_KEY);
 
 /** Developer wording: a camelCase name before a colon, zod's default messages, or a "Label: sentence" line. */
 const DEVELOPER_WORDING =

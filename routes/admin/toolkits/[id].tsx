@@ -1,8 +1,8 @@
 /** `/admin/toolkits/{id}`: the toolkit editor, its fields and its lessons (admins only). Unknown ids render the 404 page. */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import LessonManager from "@/islands/LessonManager.tsx";
-import ToolkitForm from "@/islands/ToolkitForm.tsx";
+import LessonManager, { LESSON_MANAGER_TEXT } from "@/islands/LessonManager.tsx";
+import ToolkitForm, { TOOLKIT_FORM_TEXT } from "@/islands/ToolkitForm.tsx";
 import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "@/lib/toolkits/catalog.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -31,10 +31,11 @@ export default define.page<EditorData>(function ToolkitEditorPage({ data: { tool
         </a>
       </div>
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
-      <ToolkitForm toolkit={toolkit} />
+      <ToolkitForm toolkit={toolkit} text={t.island(TOOLKIT_FORM_TEXT)} />
       <section aria-labelledby="lessons-heading" class="space-y-4">
         <h2 id="lessons-heading" class="text-2xl font-semibold text-slate-900">{t("admin.toolkits.lessons")}</h2>
         <LessonManager
+          text={t.island(LESSON_MANAGER_TEXT)}
           toolkitId={toolkit.id}
           lessons={lessons.map(({ id, title, type, content, cdnVideoUrl, orderIndex, isPreview }) => ({
             id,

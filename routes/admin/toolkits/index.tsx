@@ -1,6 +1,6 @@
 /** `/admin/toolkits`: the toolkits table with search, active and Sale-badge switches and delete (admins only, by `_middleware.ts`). */
 import { PageHead } from "@/components/PageHead.tsx";
-import AdminToolkitsTable from "@/islands/AdminToolkitsTable.tsx";
+import AdminToolkitsTable, { ADMIN_TOOLKITS_TEXT } from "@/islands/AdminToolkitsTable.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 export default function AdminToolkitsPage() {
@@ -20,7 +20,7 @@ export default function AdminToolkitsPage() {
           {t("admin.toolkits.new")}
         </a>
       </div>
-      <AdminToolkitsTable />
+      <AdminToolkitsTable text={t.island(ADMIN_TOOLKITS_TEXT)} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 /** `/admin/toolkits/new`: create a toolkit, then add its lessons in its editor (admins only). */
 import { PageHead } from "@/components/PageHead.tsx";
-import ToolkitForm from "@/islands/ToolkitForm.tsx";
+import ToolkitForm, { TOOLKIT_FORM_TEXT } from "@/islands/ToolkitForm.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 export default function NewToolkitPage() {
@@ -12,7 +12,7 @@ export default function NewToolkitPage() {
         {t("admin.toolkits.all")}
       </a>
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.toolkits.new")}</h1>
-      <ToolkitForm />
+      <ToolkitForm text={t.island(TOOLKIT_FORM_TEXT)} />
     </section>
   );
 }

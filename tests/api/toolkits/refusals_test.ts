@@ -6,10 +6,13 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { EXPIRED_AT_CREATION } from "@/lib/coupons/coupons.ts";
-import { EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
+import { EXPIRY_PASSED as EXPIRY_PASSED_KEY } from "@/lib/browser/admin_checks.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ORIGINAL_PRICE_BELOW_PRICE } from "@/lib/toolkits/catalog.ts";
 
 const HTTP_VIDEO = "Use an https address: an http video does not play on an https site";
+/** The server's sentence for an expiry that has passed: the same the coupon form says before sending. */
+const EXPIRY_PASSED = translatorFor("en")(EXPIRY_PASSED_KEY);
 
 async function createToolkit(t: TestApp, admin: TestUser, fields: Record<string, unknown> = {}): Promise<Response> {
   return await t.json(
