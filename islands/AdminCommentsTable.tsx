@@ -4,16 +4,21 @@
  * with a link to it on its post and Delete after a confirmation dialog; pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import type { AdminCommentView, Pagination } from "@/lib/comments/schema.ts";
 import type { AdminCommentPage } from "@/lib/comments/comments.ts";
 import type { UserSummary } from "@/lib/users/users.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ADMIN_COMMENTS_TEXT = ["admin.comments.", ...ADMIN_LIST_TEXT] as const;
 
 /** One row of the table: the author's name only (null when the account is gone). */
 export type CommentRow = Pick<AdminCommentView, "id" | "postId" | "parentId" | "content" | "createdAt" | "post"> & {
@@ -28,12 +33,28 @@ function clip(text: string): string {
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
-/** How the table names a comment: by its author. */
-function nameOf(row: CommentRow): string {
-  return `the comment by ${row.user?.name ?? "a deleted user"}`;
+/** The comment's author as the table names them in sentences. */
+function authorOf(t: Translate, row: CommentRow): string {
+  return row.user?.name ?? t("admin.comments.deletedUserLower");
 }
 
-export default function AdminCommentsTable({ initial, pagination }: { initial: CommentRow[]; pagination: Pagination }) {
+/** Props: the first page as the server read it, and the messages (`ADMIN_COMMENTS_TEXT`). */
+export interface AdminCommentsTableProps {
+  initial: CommentRow[];
+  pagination: Pagination;
+  text: IslandText;
+}
+
+export default function AdminCommentsTable({ text, ...props }: AdminCommentsTableProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <CommentsTable {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "text">) {
+  const t = useT();
   const hydrated = useHydrated();
   const list = useAdminList<CommentRow, AdminCommentPage>({
     path: ({ query, offset }) => {
@@ -43,15 +64,15 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
     },
     rowsOf: (data) => data.comments,
     initial,
-    loaded: (data) => `${data.pagination.total} comments match.`,
+    loaded: (data) => t("admin.comments.match", { total: data.pagination.total }),
   });
   const remove = useConfirmDelete<CommentRow>({
     path: (row) => `/api/ungatekeep/comments/${row.id}`,
     deleted: (row) => {
       list.dropRow(row.id);
-      list.announce(`${nameOf(row).replace(/^t/, "T")} was deleted.`);
+      list.announce(t("admin.comments.deleted", { name: authorOf(t, row) }));
     },
-    failed: (_, error) => list.setRowError(`Not deleted: ${error}`),
+    failed: (_, error) => list.setRowError(t("admin.comments.notDeleted", { error })),
   });
 
   const rows = list.rows ?? [];
@@ -59,49 +80,55 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
   return (
     <div class="space-y-4">
       <div role="search" class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <ListSearch id="comment-search" label="Search comments and authors" list={list} maxLength={200} />
+        <ListSearch id="comment-search" label={t("admin.comments.search")} list={list} maxLength={200} />
       </div>
       <AdminTable
         list={list}
-        loadingText="Loading comments…"
-        loadErrorTitle="We could not load the comments"
+        loadingText={t("admin.comments.loading")}
+        loadErrorTitle={t("admin.comments.loadError")}
         retry
-        label="Comments"
-        caption="Comments, newest first"
+        label={t("admin.comments.label")}
+        caption={t("admin.comments.caption")}
         columns={[
-          { label: "Comment" },
-          { label: "Author" },
-          { label: "Post" },
-          { label: "Posted" },
-          { label: "Actions", hidden: true },
+          { label: t("admin.comments.comment") },
+          { label: t("admin.comments.author") },
+          { label: t("admin.comments.post") },
+          { label: t("admin.comments.posted") },
+          { label: t("admin.list.actions"), hidden: true },
         ]}
-        empty="No comments match."
+        empty={t("admin.comments.none")}
       >
         {rows.map((row) => (
           <tr key={row.id} class="align-top">
             <Cell class="min-w-48 max-w-md text-slate-900 [overflow-wrap:anywhere] max-lg:min-w-0">
-              {row.parentId && <span class="mr-1 text-xs font-semibold text-slate-700">Reply:</span>}
+              {row.parentId && (
+                <span class="mr-1 text-xs font-semibold text-slate-700">{t("admin.comments.reply")}</span>
+              )}
               {clip(row.content)}
             </Cell>
-            <Cell label="Author">{row.user?.name ?? "Deleted user"}</Cell>
-            <Cell label="Post">
+            <Cell label={t("admin.comments.author")}>{row.user?.name ?? t("admin.comments.deletedUser")}</Cell>
+            <Cell label={t("admin.comments.post")}>
               {row.post
                 ? (
                   <a href={`/ungatekeep/${row.postId}#comment-${row.id}`} class="text-indigo-700 underline">
                     {row.post.title}
                   </a>
                 )
-                : "Deleted post"}
+                : t("admin.comments.deletedPost")}
             </Cell>
-            <Cell label="Posted" class="whitespace-nowrap">{formatDateTime(row.createdAt)}</Cell>
+            <Cell label={t("admin.comments.posted")} class="whitespace-nowrap">{t.dateTime(row.createdAt)}</Cell>
             <Cell>
-              <RowDeleteButton name={nameOf(row)} disabled={!hydrated} onClick={() => remove.ask(row)} />
+              <RowDeleteButton
+                name={t("admin.comments.nameOf", { name: authorOf(t, row) })}
+                disabled={!hydrated}
+                onClick={() => remove.ask(row)}
+              />
             </Cell>
           </tr>
         ))}
       </AdminTable>
       <ListPages
-        label="Pages of comments"
+        label={t("admin.comments.pages")}
         list={list}
         pageSize={PAGE_SIZE}
         shown={rows.length}
@@ -109,9 +136,8 @@ export default function AdminCommentsTable({ initial, pagination }: { initial: C
         hasMore={page.hasMore}
         disabled={!hydrated}
       />
-      <ConfirmDialog {...remove.dialog} title="Delete this comment?">
-        “{remove.target ? clip(remove.target.content) : ""}” will be removed; if it has replies, they stay under a
-        deleted comment.
+      <ConfirmDialog {...remove.dialog} title={t("admin.comments.deleteTitle")}>
+        {t("admin.comments.deleteText", { content: remove.target ? clip(remove.target.content) : "" })}
       </ConfirmDialog>
     </div>
   );

@@ -9,21 +9,29 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, ListMessages, ListSearch } from "@/components/AdminList.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import type { OpportunityPage, StatusCounts } from "@/lib/opportunities/opportunities.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ADMIN_OPPORTUNITIES_TEXT = [
+  "admin.opportunities.",
+  "admin.roles.",
+  "opportunities.type.",
+  "common.formerMember",
+  ...ADMIN_LIST_TEXT,
+] as const;
 
 type Status = OpportunityStatus | "all";
 type Queue = OpportunityPage & { counts: StatusCounts };
 
-const TABS: [Status, string][] = [["pending", "Awaiting review"], ["approved", "Published"], [
-  "rejected",
-  "Rejected",
-], ["all", "All"]];
+const TABS: Status[] = ["pending", "approved", "rejected", "all"];
 const PAGE_SIZE = 20;
 
 /** The review state of a row, as the server's `statusOf`: one held by moderation awaits review. */
@@ -32,7 +40,17 @@ function stateOf(row: OpportunityView): OpportunityStatus {
   return row.isVerified && row.moderation.status === "clear" ? "approved" : "pending";
 }
 
-export default function AdminOpportunitiesQueue() {
+/** Props: the messages (`ADMIN_OPPORTUNITIES_TEXT`). */
+export default function AdminOpportunitiesQueue({ text }: { text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <Queue />
+    </IslandTextProvider>
+  );
+}
+
+function Queue() {
+  const t = useT();
   const [status, setStatus] = useState<Status>("pending");
   const [busyId, setBusyId] = useState("");
   /** The row whose reject form is open, and the reason typed there. */
@@ -52,20 +70,24 @@ export default function AdminOpportunitiesQueue() {
     setBusyId(row.id);
     const done = await list.run(
       fetchJson(`/api/admin/opportunities/${row.id}`, { method: "PATCH", body: { action, reason } }),
-      (error) => `${row.title}: ${error}`,
+      (error) => t("common.errors.fieldLine", { label: row.title, sentence: error }),
     );
     setBusyId("");
     if (done === null) return;
     setRejecting(null);
-    list.announce(`${row.title} ${action === "approve" ? "approved and published" : "rejected"}.`);
+    list.announce(
+      t(action === "approve" ? "admin.opportunities.approvedDone" : "admin.opportunities.rejectedDone", {
+        title: row.title,
+      }),
+    );
     list.reload();
   };
 
   const rows = list.rows ?? [];
   return (
     <div class="space-y-4">
-      <div role="tablist" aria-label="Review state" class="flex flex-wrap gap-2">
-        {TABS.map(([value, label]) => (
+      <div role="tablist" aria-label={t("admin.opportunities.states")} class="flex flex-wrap gap-2">
+        {TABS.map((value) => (
           <button
             key={value}
             type="button"
@@ -76,41 +98,61 @@ export default function AdminOpportunitiesQueue() {
               status === value ? "bg-indigo-700 text-white ring-indigo-700" : "bg-white text-slate-800 ring-slate-300"
             }`}
           >
-            {label} <span class="tabular-nums">({queue ? queue.counts[value] : "…"})</span>
+            {t.dynamic(`admin.opportunities.tab.${value}`)}{" "}
+            <span class="tabular-nums">({queue ? t.number(queue.counts[value]) : "…"})</span>
           </button>
         ))}
       </div>
       <div role="search" class="max-w-md">
-        <ListSearch id="opportunity-queue-search" label="Search by title, organizer or place" list={list} />
+        <ListSearch id="opportunity-queue-search" label={t("admin.opportunities.search")} list={list} />
       </div>
-      <ListMessages list={list} loadErrorTitle="The queue did not load" rowErrorTitle="The review was not saved" />
-      <div role="tabpanel" aria-label="Opportunities">
+      <ListMessages
+        list={list}
+        loadErrorTitle={t("admin.opportunities.loadError")}
+        rowErrorTitle={t("admin.opportunities.notSaved")}
+      />
+      <div role="tabpanel" aria-label={t("admin.opportunities.panel")}>
         <ul class="space-y-3">
           {rows.map((row) => (
             <li key={row.id} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
               <div class="flex flex-wrap items-start justify-between gap-3">
                 <div>
                   <p class="text-sm text-slate-700">
-                    {row.type} · {row.startDate} to {row.endDate}
+                    {t.dynamic(`opportunities.type.${row.type}`)} ·{" "}
+                    {t("admin.opportunities.dates", { start: t.date(row.startDate), end: t.date(row.endDate) })}
                     {row.location ? ` · ${row.location}` : ""}
                   </p>
                   <h2 class="font-semibold text-slate-900">
                     <a href={`/opportunities/${row.id}`} class="hover:underline">{row.title}</a>
                   </h2>
                   <p class="text-sm text-slate-700">
-                    By {row.postedBy ? `${row.postedBy.name} (${row.postedBy.role})` : FORMER_MEMBER}
-                    {row.organizer ? ` for ${row.organizer}` : ""}
+                    {t(row.organizer ? "admin.opportunities.byFor" : "admin.opportunities.by", {
+                      name: row.postedBy
+                        ? `${row.postedBy.name} (${t.dynamic(`admin.roles.${row.postedBy.role}`)})`
+                        : t("common.formerMember"),
+                      organizer: row.organizer,
+                    })}
                   </p>
                   {row.rejection && (
                     <p class="mt-1 text-sm text-slate-800">
-                      {stateOf(row) === "rejected" ? "Reason given: " : "Resubmitted after rejection: "}
-                      {row.rejection.reason ?? "no reason given"}
+                      {t(
+                        stateOf(row) === "rejected"
+                          ? "admin.opportunities.reasonGiven"
+                          : "admin.opportunities.resubmitted",
+                        { reason: row.rejection.reason ?? t("admin.opportunities.noReason") },
+                      )}
                     </p>
                   )}
                   {row.moderation.reasons.length > 0 && (
                     <p class="mt-1 text-sm font-medium text-amber-900">
-                      {row.moderation.status === "held" ? "Held: " : "Moderation: "}
-                      {row.moderation.reasons.join("; ")}
+                      {t(
+                        row.moderation.status === "held"
+                          ? "admin.opportunities.held"
+                          : "admin.opportunities.moderation",
+                        {
+                          reasons: row.moderation.reasons.join("; "),
+                        },
+                      )}
                     </p>
                   )}
                 </div>
@@ -122,7 +164,9 @@ export default function AdminOpportunitiesQueue() {
                       onClick={() => review(row, "approve")}
                       class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
                     >
-                      Approve<span class="sr-only">{` ${row.title}`}</span>
+                      {t.rich("admin.opportunities.approve", {
+                        title: () => <span class="sr-only">{` ${row.title}`}</span>,
+                      })}
                     </button>
                   )}
                   {stateOf(row) !== "rejected" && rejecting?.id !== row.id && (
@@ -132,7 +176,9 @@ export default function AdminOpportunitiesQueue() {
                       onClick={() => setRejecting({ id: row.id, reason: "" })}
                       class={SECONDARY_BUTTON}
                     >
-                      Reject<span class="sr-only">{` ${row.title}`}</span>
+                      {t.rich("admin.opportunities.reject", {
+                        title: () => <span class="sr-only">{` ${row.title}`}</span>,
+                      })}
                     </button>
                   )}
                 </div>
@@ -146,10 +192,14 @@ export default function AdminOpportunitiesQueue() {
                   }}
                 >
                   <label for={`reason-${row.id}`} class="block text-sm font-medium text-slate-800">
-                    Reason for the submitter<span class="sr-only">{` of ${row.title}`}</span>
+                    {t.rich("admin.opportunities.reasonLabel", {
+                      title: () => (
+                        <span class="sr-only">{t("admin.opportunities.reasonOf", { title: row.title })}</span>
+                      ),
+                    })}
                   </label>
                   <p id={`reason-${row.id}-hint`} class="text-sm text-slate-700">
-                    They read it with the notification and can edit the submission and send it again.
+                    {t("admin.opportunities.reasonHint")}
                   </p>
                   <textarea
                     id={`reason-${row.id}`}
@@ -166,10 +216,16 @@ export default function AdminOpportunitiesQueue() {
                       disabled={busyId === row.id}
                       class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
                     >
-                      {rejecting.reason.trim() ? "Reject with this reason" : "Reject without a reason"}
-                      <span class="sr-only">{`: ${row.title}`}</span>
+                      {t.rich(
+                        rejecting.reason.trim()
+                          ? "admin.opportunities.rejectWith"
+                          : "admin.opportunities.rejectWithout",
+                        { title: () => <span class="sr-only">{`: ${row.title}`}</span> },
+                      )}
                     </button>
-                    <button type="button" class={SECONDARY_BUTTON} onClick={() => setRejecting(null)}>Cancel</button>
+                    <button type="button" class={SECONDARY_BUTTON} onClick={() => setRejecting(null)}>
+                      {t("common.cancel")}
+                    </button>
                   </div>
                 </form>
               )}
@@ -179,12 +235,12 @@ export default function AdminOpportunitiesQueue() {
       </div>
       {queue && rows.length === 0 && (
         <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
-          {query ? "No opportunities match this search." : "Nothing here."}
+          {t(query ? "admin.opportunities.noMatch" : "admin.opportunities.none")}
         </p>
       )}
       {queue && (
         <Pagination
-          position={pagePosition(null, offset, rows.length, queue.pagination.total)}
+          position={pagePosition(t, offset, rows.length, queue.pagination.total)}
           prev={offset > 0
             ? {
               href: "#",

@@ -7,24 +7,29 @@
  * mail's body, so neither does this table.
  */
 import { useRef, useState } from "preact/hooks";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import type { MailStatus, OutboxRow } from "@/lib/mail/outbox.ts";
 import type { OutboxPage } from "@/lib/mail/outbox_admin.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, MessageKey } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ADMIN_OUTBOX_TEXT = ["admin.outbox.", ...ADMIN_LIST_TEXT] as const;
 
 const PAGE_SIZE = 50;
 
 /** The tabs: every status, then each one. */
-const TABS: { status: MailStatus | null; label: string }[] = [
-  { status: null, label: "All" },
-  { status: "pending", label: "Pending" },
-  { status: "sent", label: "Sent" },
-  { status: "failed", label: "Failed" },
+const TABS: { status: MailStatus | null; label: MessageKey }[] = [
+  { status: null, label: "admin.outbox.all" },
+  { status: "pending", label: "admin.outbox.status.pending" },
+  { status: "sent", label: "admin.outbox.status.sent" },
+  { status: "failed", label: "admin.outbox.status.failed" },
 ];
 
 const BADGE: Record<MailStatus, string> = {
@@ -38,7 +43,17 @@ function countOf(counts: OutboxPage["counts"], status: MailStatus | null): numbe
   return status ? counts[status] : counts.pending + counts.sent + counts.failed;
 }
 
-export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
+/** Props: the first page as the server read it, and the messages (`ADMIN_OUTBOX_TEXT`). */
+export default function AdminOutboxTable({ text, initial }: { initial: OutboxPage; text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <OutboxTable initial={initial} />
+    </IslandTextProvider>
+  );
+}
+
+function OutboxTable({ initial }: { initial: OutboxPage }) {
+  const t = useT();
   const hydrated = useHydrated();
   const [status, setStatus] = useState<MailStatus | null>(null);
   // What the next answer announces instead of the match count (the outcome of a retry, which reloads the counts).
@@ -54,7 +69,7 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
     filters: [status],
     initial: initial.mails,
     loaded: (data) => {
-      const text = nextAnnouncement.current ?? `${data.pagination.total} e-mails match.`;
+      const text = nextAnnouncement.current ?? t("admin.outbox.match", { total: data.pagination.total });
       nextAnnouncement.current = null;
       return text;
     },
@@ -65,12 +80,12 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
     setRetrying(row.id);
     const data = await list.run(
       fetchJson<{ mail: OutboxRow }>(`/api/admin/outbox/${row.id}/retry`, { method: "POST" }),
-      (error) => `Not retried: ${error}`,
+      (error) => t("admin.outbox.notRetried", { error }),
     );
     setRetrying(null);
     if (!data) return;
     list.replaceRow(data.mail);
-    nextAnnouncement.current = `The e-mail to ${row.to} is queued again and being sent.`;
+    nextAnnouncement.current = t("admin.outbox.queued", { to: row.to });
     list.reload();
   };
 
@@ -79,7 +94,7 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
   return (
     <div class="space-y-4">
       <div class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <div role="group" aria-label="Status" class="flex flex-wrap gap-2">
+        <div role="group" aria-label={t("admin.outbox.statusLabel")} class="flex flex-wrap gap-2">
           {TABS.map((tab) => {
             const current = tab.status === status;
             return (
@@ -93,30 +108,30 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
                   current ? "bg-indigo-700 text-white" : "border border-slate-400 bg-white text-slate-800"
                 } disabled:cursor-not-allowed`}
               >
-                {tab.label} <span class="tabular-nums">({countOf(page.counts, tab.status)})</span>
+                {t(tab.label)} <span class="tabular-nums">({t.number(countOf(page.counts, tab.status))})</span>
               </button>
             );
           })}
         </div>
         <div role="search">
-          <ListSearch id="outbox-search" label="Search by recipient" list={list} maxLength={100} />
+          <ListSearch id="outbox-search" label={t("admin.outbox.search")} list={list} maxLength={100} />
         </div>
       </div>
       <AdminTable
         list={list}
-        loadingText="Loading e-mails…"
-        loadErrorTitle="We could not load the outbox"
-        rowErrorTitle="The e-mail was not retried"
+        loadingText={t("admin.outbox.loading")}
+        loadErrorTitle={t("admin.outbox.loadError")}
+        rowErrorTitle={t("admin.outbox.notRetriedTitle")}
         retry
-        label="E-mails"
-        caption="E-mails in the outbox, newest first"
+        label={t("admin.outbox.label")}
+        caption={t("admin.outbox.caption")}
         columns={[
-          { label: "E-mail" },
-          { label: "Status" },
-          { label: "Last error" },
-          { label: "Actions", hidden: true },
+          { label: t("admin.outbox.email") },
+          { label: t("admin.outbox.statusLabel") },
+          { label: t("admin.outbox.lastError") },
+          { label: t("admin.list.actions"), hidden: true },
         ]}
-        empty="No e-mails match."
+        empty={t("admin.outbox.none")}
       >
         {rows.map((row) => (
           <tr key={row.id} class="align-top">
@@ -124,22 +139,28 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
               <span class="block font-medium text-slate-900">{row.to}</span>
               {row.subject}
             </th>
-            <Cell label="Status" class="min-w-44">
-              <span class={`rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[row.status]}`}>{row.status}</span>
+            <Cell label={t("admin.outbox.statusLabel")} class="min-w-44">
+              <span class={`rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[row.status]}`}>
+                {t.dynamic(`admin.outbox.badge.${row.status}`)}
+              </span>
               <span class="mt-1 block text-xs text-slate-700">
-                {`queued ${formatDateTime(row.createdAt)} · `}
-                {row.attempts === 1 ? "1 try" : `${row.attempts} tries`}
-                {row.sentAt ? ` · sent ${formatDateTime(row.sentAt)}` : ""}
-                {row.status === "pending" && row.dueAt ? ` · next ${formatDateTime(row.dueAt)}` : ""}
+                {[
+                  t("admin.outbox.queuedAt", { time: t.dateTime(row.createdAt) }),
+                  t("admin.outbox.tries", { count: row.attempts }),
+                  ...row.sentAt ? [t("admin.outbox.sentAt", { time: t.dateTime(row.sentAt) })] : [],
+                  ...row.status === "pending" && row.dueAt
+                    ? [t("admin.outbox.nextAt", { time: t.dateTime(row.dueAt) })]
+                    : [],
+                ].join(" · ")}
               </span>
             </Cell>
-            <Cell label="Last error" class="max-w-xs text-slate-700">
+            <Cell label={t("admin.outbox.lastError")} class="max-w-xs text-slate-700">
               {row.lastError ?? "—"}
             </Cell>
             <Cell>
               {row.status === "failed" && !row.canRetry && (
                 <span class="block max-w-40 text-xs text-slate-700 max-lg:max-w-none">
-                  Held a single-use link: not kept, so it cannot be sent again
+                  {t("admin.outbox.singleUse")}
                 </span>
               )}
               {row.canRetry && (
@@ -147,10 +168,10 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
                   type="button"
                   class={SECONDARY_BUTTON}
                   disabled={!hydrated || retrying !== null}
-                  aria-label={`Retry the e-mail to ${row.to}`}
+                  aria-label={t("admin.outbox.retryLabel", { to: row.to })}
                   onClick={() => retry(row)}
                 >
-                  {retrying === row.id ? "Retrying…" : "Retry"}
+                  {t(retrying === row.id ? "admin.outbox.retrying" : "admin.outbox.retry")}
                 </button>
               )}
             </Cell>
@@ -158,7 +179,7 @@ export default function AdminOutboxTable({ initial }: { initial: OutboxPage }) {
         ))}
       </AdminTable>
       <ListPages
-        label="Pages of e-mails"
+        label={t("admin.outbox.pages")}
         list={list}
         pageSize={PAGE_SIZE}
         shown={rows.length}

@@ -7,23 +7,33 @@
 import { useState } from "preact/hooks";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useRefund } from "@/lib/browser/use_refund.ts";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { PurchaseRow } from "@/components/purchases/PurchaseRow.tsx";
 import { RefundDialog } from "@/components/purchases/RefundDialog.tsx";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const ADMIN_PURCHASES_TEXT = ["admin.purchases.", "admin.refund.", ...ADMIN_LIST_TEXT] as const;
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
-const TABS = [
-  ["all", "All"],
-  ["paid", "Paid"],
-  ["pending", "Pending"],
-  ["failed", "Failed"],
-  ["refunded", "Refunded"],
-] as const;
-type Tab = typeof TABS[number][0];
+const TABS = ["all", "paid", "pending", "failed", "refunded"] as const;
+type Tab = typeof TABS[number];
 
-export default function AdminPurchasesTable() {
+/** Props: the messages (`ADMIN_PURCHASES_TEXT`). */
+export default function AdminPurchasesTable({ text }: { text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <PurchasesTable />
+    </IslandTextProvider>
+  );
+}
+
+function PurchasesTable() {
+  const t = useT();
   const [tab, setTab] = useState<Tab>("all");
   const list = useAdminList<AdminPurchaseRow, AdminPurchasePage>({
     path: ({ query, offset }) => {
@@ -46,13 +56,13 @@ export default function AdminPurchasesTable() {
       <div class="flex flex-col gap-3" role="search">
         <ListSearch
           id="purchase-search"
-          label="Search by buyer, toolkit, order or payment id"
+          label={t("admin.purchases.search")}
           list={list}
           maxLength={100}
         />
       </div>
-      <div role="group" aria-label="Payment status" class="flex flex-wrap gap-2">
-        {TABS.map(([value, label]) => (
+      <div role="group" aria-label={t("admin.purchases.statusGroup")} class="flex flex-wrap gap-2">
+        {TABS.map((value) => (
           <button
             key={value}
             type="button"
@@ -62,34 +72,34 @@ export default function AdminPurchasesTable() {
               tab === value ? "bg-indigo-700 text-white" : "border border-slate-400 bg-white text-slate-800"
             }`}
           >
-            {label}
-            {page && ` (${page.counts[value]})`}
+            {t.dynamic(`admin.purchases.tab.${value}`)}
+            {page && ` (${t.number(page.counts[value])})`}
           </button>
         ))}
       </div>
 
       <AdminTable
         list={list}
-        loadingText="Loading purchases…"
-        loadErrorTitle="We could not load the purchases"
+        loadingText={t("admin.purchases.loading")}
+        loadErrorTitle={t("admin.purchases.loadError")}
         retry
-        label="Purchases"
-        caption="Purchases, newest first"
+        label={t("admin.purchases.label")}
+        caption={t("admin.purchases.caption")}
         columns={[
-          { label: "Buyer" },
-          { label: "Date" },
-          { label: "Toolkit" },
-          { label: "Amount" },
-          { label: "Status" },
-          { label: "Actions" },
+          { label: t("admin.purchases.buyer") },
+          { label: t("admin.purchases.date") },
+          { label: t("admin.purchases.toolkit") },
+          { label: t("admin.purchases.amount") },
+          { label: t("admin.purchases.status") },
+          { label: t("admin.list.actions") },
         ]}
-        empty={list.query !== "" || tab !== "all" ? "No purchases match." : "There are no purchases yet."}
+        empty={t(list.query !== "" || tab !== "all" ? "admin.purchases.noMatch" : "admin.purchases.none")}
       >
         {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={refund.saving} onRefund={refund.pick} />)}
       </AdminTable>
 
       <ListPages
-        label="Pages of purchases"
+        label={t("admin.purchases.pages")}
         list={list}
         pageSize={PAGE_SIZE}
         shown={purchases.length}

@@ -2,19 +2,12 @@
  * One purchase in the admin purchase table (a row of a `STACKED_TABLE`): the buyer, date, toolkit and coupon, amount,
  * status with its refund, and the actions: refund the purchase or an extra payment not refunded yet, and the receipt.
  */
-import { formatDate } from "@/lib/dates.ts";
-import { formatMinorUnits } from "@/lib/money.ts";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { PendingRefund } from "@/lib/browser/use_refund.ts";
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
-const LABELS: Record<AdminPurchaseRow["paymentStatus"], string> = {
-  pending: "Pending",
-  paid: "Paid",
-  failed: "Failed",
-  refunded: "Refunded",
-};
 const STATUS_STYLE: Record<AdminPurchaseRow["paymentStatus"], string> = {
   pending: "bg-amber-100 text-amber-900",
   paid: "bg-green-100 text-green-900",
@@ -28,25 +21,32 @@ export function PurchaseRow({ p, busy, onRefund }: {
   busy: boolean;
   onRefund: (refund: PendingRefund) => void;
 }) {
+  const t = useT();
   return (
     <tr>
       <th scope="row" class="px-4 py-3 font-medium text-slate-900">
-        {p.user?.name ?? "Deleted user"}
+        {p.user?.name ?? t("admin.purchases.deletedUser")}
         {p.user && <span class="block font-normal text-slate-700">{p.user.email}</span>}
       </th>
-      <Cell label="Date" class="whitespace-nowrap">{formatDate(p.createdAt)}</Cell>
-      <Cell label="Toolkit">
-        {p.toolkit?.title ?? "Removed toolkit"}
-        {p.couponCode && <span class="block text-xs text-slate-700">{`Coupon ${p.couponCode}`}</span>}
+      <Cell label={t("admin.purchases.date")} class="whitespace-nowrap">{t.date(p.createdAt)}</Cell>
+      <Cell label={t("admin.purchases.toolkit")}>
+        {p.toolkit?.title ?? t("admin.purchases.removedToolkit")}
+        {p.couponCode && (
+          <span class="block text-xs text-slate-700">{t("admin.purchases.coupon", { code: p.couponCode })}</span>
+        )}
       </Cell>
-      <Cell label="Amount" class="whitespace-nowrap">{formatMinorUnits(p.amountPaid)}</Cell>
-      <Cell label="Status">
+      <Cell label={t("admin.purchases.amount")} class="whitespace-nowrap">{t.minorUnits(p.amountPaid)}</Cell>
+      <Cell label={t("admin.purchases.status")}>
         <span class={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.paymentStatus]}`}>
-          {LABELS[p.paymentStatus]}
+          {t.dynamic(`admin.purchases.tab.${p.paymentStatus}`)}
         </span>
         {p.refund && (
           <span class="block text-xs text-slate-700">
-            {`${formatMinorUnits(p.refund.amount)} on ${formatDate(p.refund.at)} (${p.refund.status})`}
+            {t("admin.purchases.refundLine", {
+              amount: t.minorUnits(p.refund.amount),
+              date: t.date(p.refund.at),
+              status: t.dynamic(`admin.purchases.refundStatus.${p.refund.status}`),
+            })}
           </span>
         )}
       </Cell>
@@ -59,7 +59,13 @@ export function PurchaseRow({ p, busy, onRefund }: {
               disabled={busy}
               onClick={() => onRefund({ row: p, amount: p.amountPaid, extraPaymentId: null })}
             >
-              Refund<span class="sr-only">{` ${p.user?.name ?? "deleted user"}'s purchase`}</span>
+              {t.rich("admin.purchases.refund", {
+                who: () => (
+                  <span class="sr-only">
+                    {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}
+                  </span>
+                ),
+              })}
             </button>
           )}
           {p.extraPayments.map((extra) =>
@@ -78,14 +84,16 @@ export function PurchaseRow({ p, busy, onRefund }: {
                       extraPaymentId: extra.paymentId,
                     })}
                 >
-                  {`Refund extra ${formatMinorUnits(extra.amount, extra.currency)}`}
+                  {t("admin.purchases.refundExtra", { amount: t.minorUnits(extra.amount, extra.currency) })}
                 </button>
               )
               : null
           )}
           {p.receiptUrl && (
             <a href={p.receiptUrl} class="px-1 py-1.5 text-sm text-indigo-700 underline">
-              Receipt<span class="sr-only">{` ${p.receiptNumber}`}</span>
+              {t.rich("admin.purchases.receipt", {
+                number: () => <span class="sr-only">{` ${p.receiptNumber}`}</span>,
+              })}
             </a>
           )}
         </div>

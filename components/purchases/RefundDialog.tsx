@@ -4,25 +4,26 @@
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice } from "@/components/forms.tsx";
-import { formatMinorUnits } from "@/lib/money.ts";
 import { INPUT } from "@/lib/browser/styles.ts";
 import type { Refund } from "@/lib/browser/use_refund.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** The dialog of `refund`, open while a payment is picked. */
 export function RefundDialog({ refund }: { refund: Refund }) {
   const { pending } = refund;
-  const amount = pending ? formatMinorUnits(pending.amount, pending.currency) : "";
+  const t = useT();
+  const amount = pending ? t.minorUnits(pending.amount, pending.currency) : "";
   return (
     <ConfirmDialog
       open={pending !== null}
-      title="Refund this payment?"
-      confirmLabel={pending ? `Refund ${amount}` : ""}
-      busyLabel="Refunding…"
+      title={t("admin.refund.title")}
+      confirmLabel={pending ? t("admin.refund.confirm", { amount }) : ""}
+      busyLabel={t("admin.refund.busy")}
       busy={refund.saving}
       tone="danger"
       notice={
         <>
-          <label for="refund-reason" class="block text-sm font-medium text-slate-800">Reason (optional)</label>
+          <label for="refund-reason" class="block text-sm font-medium text-slate-800">{t("admin.refund.reason")}</label>
           <textarea
             id="refund-reason"
             maxLength={500}
@@ -31,7 +32,7 @@ export function RefundDialog({ refund }: { refund: Refund }) {
             onInput={(e) => refund.setReason(e.currentTarget.value)}
             class={INPUT}
           />
-          {refund.error && <Notice kind="error" title="Nothing was refunded">{refund.error}</Notice>}
+          {refund.error && <Notice kind="error" title={t("admin.refund.failed")}>{refund.error}</Notice>}
         </>
       }
       onConfirm={refund.confirm}
@@ -39,10 +40,12 @@ export function RefundDialog({ refund }: { refund: Refund }) {
     >
       {pending && (
         <>
-          Refund <strong>{amount}</strong> to <strong>{pending.row.user?.name ?? "a deleted user"}</strong> for{" "}
-          <strong>{pending.row.toolkit?.title ?? "a removed toolkit"}</strong>? {pending.extraPaymentId
-            ? "This extra payment goes back; the purchase stays paid."
-            : "The buyer loses access to the toolkit and any coupon use is given back."}
+          {t.rich("admin.refund.text", {
+            b: (chunks) => <strong>{chunks}</strong>,
+            amount,
+            name: pending.row.user?.name ?? t("admin.refund.deletedUser"),
+            toolkit: pending.row.toolkit?.title ?? t("admin.refund.removedToolkit"),
+          })} {t(pending.extraPaymentId ? "admin.refund.extra" : "admin.refund.whole")}
         </>
       )}
     </ConfirmDialog>

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { formatMinorUnits } from "@/lib/money.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 
@@ -33,6 +33,7 @@ export interface Refund {
 
 /** The refund of a row of `list`: `POST /api/admin/purchases/{id}/refund` or its extra payment's. */
 export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>): Refund {
+  const t = useT();
   const [pending, setPending] = useState<PendingRefund | null>(null);
   const [reason, setReason] = useState("");
   const [saving, setSaving] = useState(false);
@@ -61,11 +62,10 @@ export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>):
       setError(result.error);
       return;
     }
-    list.announce(
-      `Refunded ${formatMinorUnits(pending.amount, pending.currency)} to ${
-        pending.row.user?.name ?? "a deleted user"
-      }.`,
-    );
+    list.announce(t("admin.refund.done", {
+      amount: t.minorUnits(pending.amount, pending.currency),
+      name: pending.row.user?.name ?? t("admin.refund.deletedUser"),
+    }));
     cancel();
     list.reload();
   };

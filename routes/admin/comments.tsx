@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import AdminCommentsTable, { type CommentRow } from "@/islands/AdminCommentsTable.tsx";
+import AdminCommentsTable, { ADMIN_COMMENTS_TEXT, type CommentRow } from "@/islands/AdminCommentsTable.tsx";
 import { listCommentsForAdmin, type Pagination } from "@/lib/comments/comments.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -42,7 +42,7 @@ export default define.page<Data>(function AdminCommentsPage({ data }) {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.comments")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.comments.lead")}</p>
       </div>
-      <AdminCommentsTable initial={data.rows} pagination={data.pagination} />
+      <AdminCommentsTable initial={data.rows} pagination={data.pagination} text={t.island(ADMIN_COMMENTS_TEXT)} />
     </section>
   );
 });

@@ -1,6 +1,6 @@
 /** `/admin/opportunities`: the review queue (admins only, by `_middleware.ts`): tabs per state with counts, search, approve and reject. */
 import { PageHead } from "@/components/PageHead.tsx";
-import AdminOpportunitiesQueue from "@/islands/AdminOpportunitiesQueue.tsx";
+import AdminOpportunitiesQueue, { ADMIN_OPPORTUNITIES_TEXT } from "@/islands/AdminOpportunitiesQueue.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 export default function AdminOpportunitiesPage() {
@@ -12,7 +12,7 @@ export default function AdminOpportunitiesPage() {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.opportunities")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.opportunities.lead")}</p>
       </div>
-      <AdminOpportunitiesQueue />
+      <AdminOpportunitiesQueue text={t.island(ADMIN_OPPORTUNITIES_TEXT)} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 /** `/admin/purchases`: every purchase with status tabs, search and refunds (admins only, by `_middleware.ts`). */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import AdminPurchasesTable from "@/islands/AdminPurchasesTable.tsx";
+import AdminPurchasesTable, { ADMIN_PURCHASES_TEXT } from "@/islands/AdminPurchasesTable.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 export default define.page(function AdminPurchasesPage() {
@@ -13,7 +13,7 @@ export default define.page(function AdminPurchasesPage() {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.purchases")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.purchases.lead")}</p>
       </div>
-      <AdminPurchasesTable />
+      <AdminPurchasesTable text={t.island(ADMIN_PURCHASES_TEXT)} />
     </section>
   );
 });

@@ -98,7 +98,7 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   assertEquals(await m.locator("tbody tr").count(), 3);
   await assertAccessible(m, "/admin/comments");
   await m.getByLabel("Search comments and authors").fill("graph question");
-  await m.getByText("1 comments match.").waitFor();
+  await m.getByText("1 comment matches.").waitFor();
   assertEquals(await m.locator("tbody tr").count(), 1);
   await m.getByRole("button", { name: "Delete the comment by Ravi Kumar" }).click();
   await m.getByRole("dialog").getByRole("button", { name: "Yes, delete" }).click();

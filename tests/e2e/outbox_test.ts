@@ -46,7 +46,7 @@ Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is se
   assertEquals(await dropped.getByRole("button").count(), 0);
 
   await page.getByLabel("Search by recipient").fill("stuck");
-  await page.getByText("1 e-mails match.").waitFor();
+  await page.getByText("1 e-mail matches.").waitFor();
   await page.getByRole("button", { name: "Retry the e-mail to stuck@example.com" }).click();
   await page.getByText("The e-mail to stuck@example.com is queued again and being sent.").waitFor();
   const received = await smtp.waitFor("stuck@example.com");
