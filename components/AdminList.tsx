@@ -20,6 +20,7 @@ export const ADMIN_LIST_TEXT = [
   "common.cancel",
   "common.delete",
   "common.yesDelete",
+  "common.deleting",
   "common.tryAgain",
   "common.pagination.",
   "common.errors.",

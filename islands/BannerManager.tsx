@@ -13,6 +13,20 @@ import { ROW_INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const BANNER_MANAGER_TEXT = [
+  "admin.banners.",
+  "common.cancel",
+  "common.delete",
+  "common.yesDelete",
+  "common.deleting",
+  "common.errors.",
+  "fields.",
+] as const;
 
 /** A banner as the admin API returns it (a type-only import: nothing of the domain reaches the bundle). */
 export type BannerRow = Omit<Banner, "createdAt" | "updatedAt">;
@@ -22,7 +36,17 @@ const sorted = (rows: BannerRow[]) => [...rows].sort((a, b) => a.orderIndex - b.
 /** The fields of the new banner form (the image is uploaded before, its refusal is the form's). */
 const FIELDS = ["title", "linkUrl"] as const;
 
-export default function BannerManager({ initial }: { initial: BannerRow[] }) {
+/** Props: the banners as the server read them, and the messages (`BANNER_MANAGER_TEXT`). */
+export default function BannerManager({ text, initial }: { initial: BannerRow[]; text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <Banners initial={initial} />
+    </IslandTextProvider>
+  );
+}
+
+function Banners({ initial }: { initial: BannerRow[] }) {
+  const t = useT();
   const hydrated = useHydrated();
   const [rows, setRows] = useState(sorted(initial));
   const [title, setTitle] = useState("");
@@ -35,16 +59,16 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
     path: (row) => `/api/admin/banners/${row.id}`,
     deleted: (row) => {
       setRows((all) => all.filter((r) => r.id !== row.id));
-      setMessage(`“${row.title}” deleted.`);
+      setMessage(t("admin.banners.deleted", { title: row.title }));
     },
-    failed: (_, error) => setError(`Not deleted: ${error}`),
+    failed: (_, error) => setError(t("admin.banners.notDeleted", { error })),
   });
 
   const patch = async (row: BannerRow, body: Partial<BannerRow>) => {
     const res = await fetchJson<{ banner: BannerRow }>(`/api/admin/banners/${row.id}`, { method: "PATCH", body });
-    if (!res.ok) return setError(`Not saved: ${res.error}`);
+    if (!res.ok) return setError(t("admin.banners.notSaved", { error: res.error }));
     setRows((all) => sorted(all.map((r) => r.id === row.id ? res.data.banner : r)));
-    setMessage(`“${row.title}” saved.`);
+    setMessage(t("admin.banners.saved", { title: row.title }));
   };
 
   /** Uploads the chosen image, if any: its id, or the refusal to show. */
@@ -55,7 +79,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
     const res = await fetch("/api/admin/uploads", { method: "POST", body: data });
     const body = await res.json().catch(() => null);
     if (res.status === 201) return { imageId: body.id };
-    return { error: typeof body?.error === "string" ? body.error : "Upload failed" };
+    return { error: typeof body?.error === "string" ? body.error : t("admin.banners.uploadFailed") };
   };
 
   const add = async (e: Event) => {
@@ -79,14 +103,14 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
     setTitle("");
     setLinkUrl("");
     setFile(null);
-    setMessage(`“${res.data.banner.title}” added.`);
+    setMessage(t("admin.banners.added", { title: res.data.banner.title }));
   };
 
   return (
     <div class="space-y-6">
       {error && <Notice kind="error">{error}</Notice>}
       <p role="status" aria-live="polite" class="min-h-5 text-sm text-slate-800">{message}</p>
-      {rows.length === 0 ? <p class="text-slate-700">No banners yet.</p> : (
+      {rows.length === 0 ? <p class="text-slate-700">{t("admin.banners.none")}</p> : (
         <ul class="space-y-3">
           {rows.map((row) => (
             <li key={row.id} class="flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-3">
@@ -95,10 +119,10 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
                 : <span class="h-12 w-20 rounded bg-indigo-900" />}
               <span class="min-w-40 flex-1">
                 <span class="block font-medium text-slate-900">{row.title}</span>
-                <span class="block text-sm text-slate-700">{row.linkUrl ?? "No link"}</span>
+                <span class="block text-sm text-slate-700">{row.linkUrl ?? t("admin.banners.noLink")}</span>
               </span>
               <label class="flex items-center gap-2 text-sm text-slate-900">
-                Order
+                {t("admin.banners.order")}
                 <input
                   type="number"
                   min={0}
@@ -118,7 +142,7 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
                     patch(row, { isActive: e.currentTarget.checked })}
                   class="h-4 w-4 accent-indigo-700"
                 />
-                Active
+                {t("admin.banners.active")}
               </label>
               <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => remove.ask(row)} />
             </li>
@@ -131,15 +155,15 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="add-banner-heading"
       >
-        <h2 id="add-banner-heading" class="text-lg font-semibold text-slate-900">Add a banner</h2>
-        {form.formError && <Notice kind="error" title="The banner was not added">{form.formError}</Notice>}
-        <TextField label="Title" required {...form.textField("title", title, setTitle)} />
+        <h2 id="add-banner-heading" class="text-lg font-semibold text-slate-900">{t("admin.banners.addHeading")}</h2>
+        {form.formError && <Notice kind="error" title={t("admin.banners.notAdded")}>{form.formError}</Notice>}
+        <TextField label={t("admin.banners.title")} required {...form.textField("title", title, setTitle)} />
         <TextField
-          label="Link (a path such as /internships, or an https:// URL)"
+          label={t("admin.banners.link")}
           {...form.textField("linkUrl", linkUrl, setLinkUrl)}
         />
         <div>
-          <label for="banner-image" class="block text-sm font-medium text-slate-800">Image (optional)</label>
+          <label for="banner-image" class="block text-sm font-medium text-slate-800">{t("admin.banners.image")}</label>
           <input
             id="banner-image"
             type="file"
@@ -148,10 +172,10 @@ export default function BannerManager({ initial }: { initial: BannerRow[] }) {
             class="mt-1 block text-sm text-slate-800"
           />
         </div>
-        <SubmitButton busy={form.busy} label="Add banner" busyLabel="Adding…" />
+        <SubmitButton busy={form.busy} label={t("admin.banners.add")} busyLabel={t("admin.banners.adding")} />
       </form>
-      <ConfirmDialog {...remove.dialog} title="Delete this banner?">
-        “{remove.target?.title}” and its image will be removed from the carousel for good.
+      <ConfirmDialog {...remove.dialog} title={t("admin.banners.deleteTitle")}>
+        {t("admin.banners.deleteText", { title: remove.target?.title ?? "" })}
       </ConfirmDialog>
     </div>
   );

@@ -24,6 +24,7 @@ export const LESSON_MANAGER_TEXT = [
   "common.cancel",
   "common.delete",
   "common.yesDelete",
+  "common.deleting",
   "common.errors.",
   "fields.",
 ] as const;

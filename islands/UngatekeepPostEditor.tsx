@@ -13,7 +13,19 @@ import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { MAX_POST_IMAGES, POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { MAX_POST_IMAGES, POST_TAGS, type PostTag } from "@/lib/ungatekeep/tags.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const POST_EDITOR_TEXT = [
+  "admin.editor.",
+  "admin.posts.tag.",
+  "common.choose",
+  "common.errors.",
+  "fields.",
+] as const;
 
 /** The editable fields of a post (`id` null for a new one). */
 export interface EditablePost {
@@ -42,7 +54,11 @@ interface Upload {
   error?: string;
 }
 
-function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<{ id?: string; error?: string }> {
+function uploadFile(
+  t: Translate,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<{ id?: string; error?: string }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/admin/uploads");
@@ -51,16 +67,28 @@ function uploadFile(file: File, onProgress: (fraction: number) => void): Promise
     xhr.onload = () => {
       const body = xhr.response as { id?: string; error?: unknown } | null;
       if (xhr.status === 201 && body?.id) resolve({ id: body.id });
-      else resolve({ error: typeof body?.error === "string" ? body.error : `Upload failed (${xhr.status})` });
+      else {resolve({
+          error: typeof body?.error === "string" ? body.error : t("admin.editor.uploadFailed", { status: xhr.status }),
+        });}
     };
-    xhr.onerror = () => resolve({ error: "Upload failed: network error" });
+    xhr.onerror = () => resolve({ error: t("admin.editor.uploadNetwork") });
     const form = new FormData();
     form.set("file", file);
     xhr.send(form);
   });
 }
 
-export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
+/** Props: the post to edit (`id` null: a new one) and the messages (`POST_EDITOR_TEXT`). */
+export default function UngatekeepPostEditor({ text, post }: { post: EditablePost; text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <Editor post={post} />
+    </IslandTextProvider>
+  );
+}
+
+function Editor({ post }: { post: EditablePost }) {
+  const t = useT();
   const hydrated = useHydrated();
   const [values, setValues] = useState({ ...post, publishedAt: toIstInput(post.publishedAt) });
   const [uploads, setUploads] = useState<Upload[]>(post.images.map((id) => ({ key: id, name: id, progress: 1, id })));
@@ -83,13 +111,13 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
   const addFiles = (files: FileList | null) => {
     const room = MAX_POST_IMAGES - uploads.length;
     const chosen = [...files ?? []];
-    if (chosen.length > room) form.setFormError(`A post may have at most ${MAX_POST_IMAGES} images.`);
+    if (chosen.length > room) form.setFormError(t("admin.editor.tooMany", { max: MAX_POST_IMAGES }));
     for (const file of chosen.slice(0, Math.max(0, room))) {
       const key = crypto.randomUUID();
       setUploads((all) => [...all, { key, name: file.name, progress: 0 }]);
       const update = (patch: Partial<Upload>) =>
         setUploads((all) => all.map((u) => u.key === key ? { ...u, ...patch } : u));
-      uploadFile(file, (progress) => update({ progress })).then((result) => update({ ...result, progress: 1 }));
+      uploadFile(t, file, (progress) => update({ progress })).then((result) => update({ ...result, progress: 1 }));
     }
   };
 
@@ -115,7 +143,7 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
     });
     if (!res) return;
     if (res.ok) return location.assign("/admin/ungatekeep");
-    form.showFailure(res, { images: "Images" });
+    form.showFailure(res, { images: t("admin.editor.images") });
   };
 
   const pending = uploads.some((u) => !u.id && !u.error);
@@ -126,20 +154,20 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
       class="space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
       noValidate
     >
-      {form.formError && <Notice kind="error" title="The post was not saved">{form.formError}</Notice>}
-      <TextField label="Title" required {...text("title")} />
+      {form.formError && <Notice kind="error" title={t("admin.editor.notSaved")}>{form.formError}</Notice>}
+      <TextField label={t("admin.editor.title")} required {...text("title")} />
       <SelectField
         id="tag"
-        label="Tag"
+        label={t("admin.editor.tag")}
         value={values.tag}
         error={form.errors.tag}
-        options={POST_TAGS.map((t) => ({ value: t, label: TAG_LABELS[t] }))}
+        options={POST_TAGS.map((tag) => ({ value: tag, label: t.dynamic(`admin.posts.tag.${tag}`) }))}
         onChange={(v) => set("tag", v as PostTag | "")}
       />
       <div class="grid gap-4 lg:grid-cols-2">
         <TextAreaField
           id="content"
-          label="Content (markdown)"
+          label={t("admin.editor.content")}
           rows={14}
           value={values.content}
           error={form.errors.content}
@@ -147,20 +175,22 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
           class="font-mono text-sm"
         />
         <section aria-labelledby="preview-title">
-          <h2 id="preview-title" class="text-sm font-medium text-slate-800">Preview</h2>
+          <h2 id="preview-title" class="text-sm font-medium text-slate-800">{t("admin.editor.preview")}</h2>
           <div class="mt-1 min-h-40 rounded-md border border-slate-200 bg-white p-3">
             <PostBody html={preview} />
           </div>
         </section>
       </div>
       <fieldset>
-        <legend class="text-sm font-medium text-slate-800">Images ({uploads.length} of {MAX_POST_IMAGES})</legend>
+        <legend class="text-sm font-medium text-slate-800">
+          {t("admin.editor.imagesLegend", { count: uploads.length, max: MAX_POST_IMAGES })}
+        </legend>
         <input
           id="images"
           type="file"
           accept="image/png,image/jpeg,image/webp,image/gif"
           multiple
-          aria-label="Add images"
+          aria-label={t("admin.editor.addImages")}
           disabled={!hydrated || uploads.length >= MAX_POST_IMAGES}
           onChange={(e) => {
             addFiles(e.currentTarget.files);
@@ -175,12 +205,17 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
                 ? (
                   <img
                     src={`/api/files/${u.id}`}
-                    alt={`Uploaded image ${u.name}`}
+                    alt={t("admin.editor.uploaded", { name: u.name })}
                     class="h-20 w-full rounded object-cover"
                   />
                 )
                 : (
-                  <progress value={u.progress} max={1} aria-label={`Uploading ${u.name}`} class="w-full">
+                  <progress
+                    value={u.progress}
+                    max={1}
+                    aria-label={t("admin.editor.uploading", { name: u.name })}
+                    class="w-full"
+                  >
                     {Math.round(u.progress * 100)}%
                   </progress>
                 )}
@@ -193,21 +228,21 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
                   )}
                 class="mt-1 text-red-700 underline"
               >
-                Remove<span class="sr-only">{` ${u.name}`}</span>
+                {t.rich("admin.editor.remove", { name: () => <span class="sr-only">{` ${u.name}`}</span> })}
               </button>
             </li>
           ))}
         </ul>
       </fieldset>
       <div class="grid gap-4 sm:grid-cols-3">
-        <TextField label="Link URL" type="url" {...text("linkUrl")} />
-        <TextField label="Link title" {...text("linkTitle")} />
-        <TextField label="Link image URL" type="url" {...text("linkImage")} />
+        <TextField label={t("admin.editor.linkUrl")} type="url" {...text("linkUrl")} />
+        <TextField label={t("admin.editor.linkTitle")} {...text("linkTitle")} />
+        <TextField label={t("admin.editor.linkImage")} type="url" {...text("linkImage")} />
       </div>
       <TextField
-        label="Publish at (IST)"
+        label={t("admin.editor.publishAt")}
         type="datetime-local"
-        hint="Leave empty to publish now. A future date schedules the post."
+        hint={t("admin.editor.publishHint")}
         {...text("publishedAt")}
       />
       <div class="flex flex-wrap gap-6">
@@ -221,14 +256,14 @@ export default function UngatekeepPostEditor({ post }: { post: EditablePost }) {
                 set(field, e.currentTarget.checked)}
               class="h-4 w-4 accent-indigo-700"
             />
-            {field === "isPublished" ? "Published (not a draft)" : "Pinned to the top"}
+            {t(field === "isPublished" ? "admin.editor.published" : "admin.editor.pinned")}
           </label>
         ))}
       </div>
       <SubmitButton
         busy={form.busy || pending}
-        label={post.id ? "Save post" : "Create post"}
-        busyLabel={pending ? "Uploading…" : "Saving…"}
+        label={t(post.id ? "admin.editor.save" : "admin.editor.create")}
+        busyLabel={t(pending ? "admin.editor.uploadingBusy" : "admin.editor.saving")}
       />
     </form>
   );

@@ -5,30 +5,49 @@
  * listed and marked.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
-import { formatDateTime } from "@/lib/dates.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { POST_TAGS, type PostTag } from "@/lib/ungatekeep/tags.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Post } from "@/lib/ungatekeep/schema.ts";
 import { useState } from "preact/hooks";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, MessageKey } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const POSTS_TABLE_TEXT = ["admin.posts.", ...ADMIN_LIST_TEXT] as const;
 
 /** One row of the table. */
 export type PostRow = Pick<Post, "id" | "title" | "tag" | "isPublished" | "isPinned" | "publishedAt">;
 
-function statusOf(row: PostRow): string {
-  if (!row.isPublished) return "Draft";
-  return row.publishedAt && row.publishedAt > new Date().toISOString() ? "Scheduled" : "Published";
+/** The key of a post's state: a draft, scheduled (published from a later moment), or published. */
+function statusOf(row: PostRow): MessageKey {
+  if (!row.isPublished) return "admin.posts.draft";
+  return row.publishedAt && row.publishedAt > new Date().toISOString()
+    ? "admin.posts.scheduled"
+    : "admin.posts.published";
 }
 
 type Switch = "isPublished" | "isPinned";
 
-export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }) {
+/** Props: the posts as the server read them, and the messages (`POSTS_TABLE_TEXT`). */
+export default function UngatekeepPostsTable({ text, initial }: { initial: PostRow[]; text: IslandText }) {
+  return (
+    <IslandTextProvider text={text}>
+      <PostsTable initial={initial} />
+    </IslandTextProvider>
+  );
+}
+
+function PostsTable({ initial }: { initial: PostRow[] }) {
+  const t = useT();
+  const column = (field: Switch) => t(field === "isPublished" ? "admin.posts.publishedColumn" : "admin.posts.pinned");
   const hydrated = useHydrated();
   const [tag, setTag] = useState<PostTag | "">("");
   const list = useAdminList<PostRow, { posts: PostRow[] }>({
@@ -41,27 +60,29 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
     rowsOf: (data) => data.posts,
     filters: [tag],
     initial,
-    loaded: (data) => `${data.posts.length} posts shown.`,
+    loaded: (data) => t("admin.posts.shown", { count: data.posts.length }),
   });
   const remove = useConfirmDelete<PostRow>({
     path: (post) => `/api/admin/ungatekeep/${post.id}`,
     deleted: (post) => {
       list.dropRow(post.id);
-      list.announce(`“${post.title}” deleted.`);
+      list.announce(t("admin.posts.deleted", { title: post.title }));
     },
-    failed: (_, error) => list.setRowError(`Not deleted: ${error}`),
+    failed: (_, error) => list.setRowError(t("admin.posts.notDeleted", { error })),
   });
 
   const toggle = async (row: PostRow, field: Switch) => {
     const value = !row[field];
     const saved = await list.run(
       fetchJson<{ post: PostRow }>(`/api/admin/ungatekeep/${row.id}`, { method: "PATCH", body: { [field]: value } }),
-      (error) => `Not saved: ${error}`,
+      (error) => t("admin.posts.notSaved", { error }),
     );
     if (!saved) return;
     list.replaceRow(saved.post);
-    const done = field === "isPublished" ? (value ? "published" : "back to draft") : (value ? "pinned" : "unpinned");
-    list.announce(`“${row.title}” ${done}.`);
+    const done = field === "isPublished"
+      ? (value ? "admin.posts.nowPublished" : "admin.posts.nowDraft")
+      : (value ? "admin.posts.nowPinned" : "admin.posts.nowUnpinned");
+    list.announce(t(done, { title: row.title }));
   };
 
   const rows = list.rows ?? [];
@@ -69,10 +90,10 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
     <div class="space-y-4">
       <div role="search" class="flex flex-wrap gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <div class="min-w-56 flex-1">
-          <ListSearch id="post-search" label="Search titles and content" list={list} disabled={!hydrated} />
+          <ListSearch id="post-search" label={t("admin.posts.search")} list={list} disabled={!hydrated} />
         </div>
         <div>
-          <label for="post-tag" class="block text-sm font-medium text-slate-800">Tag</label>
+          <label for="post-tag" class="block text-sm font-medium text-slate-800">{t("admin.posts.tagLabel")}</label>
           <select
             id="post-tag"
             value={tag}
@@ -80,46 +101,46 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
             onChange={(e) => setTag(e.currentTarget.value as PostTag | "")}
             class={INPUT}
           >
-            <option value="">All tags</option>
-            {POST_TAGS.map((t) => <option key={t} value={t}>{TAG_LABELS[t]}</option>)}
+            <option value="">{t("admin.posts.allTags")}</option>
+            {POST_TAGS.map((value) => <option key={value} value={value}>{t.dynamic(`admin.posts.tag.${value}`)}
+            </option>)}
           </select>
         </div>
       </div>
       <AdminTable
         list={list}
-        loadErrorTitle="We could not load the posts"
-        rowErrorTitle="That did not work"
-        label="Posts"
-        caption="Ungatekeep posts"
+        loadErrorTitle={t("admin.posts.loadError")}
+        rowErrorTitle={t("admin.posts.rowFailed")}
+        label={t("admin.posts.label")}
+        caption={t("admin.posts.caption")}
         columns={[
-          { label: "Title" },
-          { label: "Tag" },
-          { label: "Status" },
-          { label: "Published" },
-          { label: "Pinned" },
-          { label: "Actions", hidden: true },
+          { label: t("admin.posts.title") },
+          { label: t("admin.posts.tagLabel") },
+          { label: t("admin.posts.status") },
+          { label: column("isPublished") },
+          { label: column("isPinned") },
+          { label: t("admin.list.actions"), hidden: true },
         ]}
-        empty="No posts match."
+        empty={t("admin.posts.none")}
       >
         {rows.map((row) => (
           <tr key={row.id}>
             <th scope="row" class="px-4 py-3 font-medium text-slate-900">
               <a href={`/admin/ungatekeep/${row.id}`} class="hover:underline">{row.title}</a>
             </th>
-            <Cell label="Tag">{TAG_LABELS[row.tag]}</Cell>
-            <Cell label="Status">
-              {statusOf(row)}
-              {row.publishedAt && <span class="block text-xs text-slate-700">{formatDateTime(row.publishedAt)}</span>}
+            <Cell label={t("admin.posts.tagLabel")}>{t.dynamic(`admin.posts.tag.${row.tag}`)}</Cell>
+            <Cell label={t("admin.posts.status")}>
+              {t(statusOf(row))}
+              {row.publishedAt && <span class="block text-xs text-slate-700">{t.dateTime(row.publishedAt)}</span>}
             </Cell>
             {(["isPublished", "isPinned"] as Switch[]).map((field) => (
-              <Cell key={field} label={field === "isPublished" ? "Published" : "Pinned"}>
+              <Cell key={field} label={column(field)}>
                 <input
                   type="checkbox"
                   checked={row[field]}
                   disabled={!hydrated}
-                  aria-label={`${field === "isPublished" ? "Published" : "Pinned"}: ${row.title}`}
-                  onChange={() =>
-                    toggle(row, field)}
+                  aria-label={t("common.errors.fieldLine", { label: column(field), sentence: row.title })}
+                  onChange={() => toggle(row, field)}
                   class="h-4 w-4 accent-indigo-700"
                 />
               </Cell>
@@ -130,8 +151,8 @@ export default function UngatekeepPostsTable({ initial }: { initial: PostRow[] }
           </tr>
         ))}
       </AdminTable>
-      <ConfirmDialog {...remove.dialog} title="Delete this post?">
-        “{remove.target?.title}” and its images will be removed for good.
+      <ConfirmDialog {...remove.dialog} title={t("admin.posts.deleteTitle")}>
+        {t("admin.posts.deleteText", { title: remove.target?.title ?? "" })}
       </ConfirmDialog>
     </div>
   );

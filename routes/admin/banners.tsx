@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import BannerManager, { type BannerRow } from "@/islands/BannerManager.tsx";
+import BannerManager, { BANNER_MANAGER_TEXT, type BannerRow } from "@/islands/BannerManager.tsx";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -31,7 +31,7 @@ export default define.page<BannerRow[]>(function AdminBannersPage({ data }) {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.banners")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.banners.lead")}</p>
       </div>
-      <BannerManager initial={data} />
+      <BannerManager initial={data} text={t.island(BANNER_MANAGER_TEXT)} />
     </section>
   );
 });

@@ -1,7 +1,7 @@
 /** `/admin/ungatekeep/{id}`: the post editor for an existing post, in any state (admins only). docs/decisions.md, Ungatekeep and banners. */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import UngatekeepPostEditor from "@/islands/UngatekeepPostEditor.tsx";
+import UngatekeepPostEditor, { POST_EDITOR_TEXT } from "@/islands/UngatekeepPostEditor.tsx";
 import { getPostForAdmin, type PostView } from "@/lib/ungatekeep/posts.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -21,6 +21,7 @@ export default define.page<PostView>(function EditPostPage({ data: post }) {
         {t("admin.ungatekeep.viewPost")}
       </a>
       <UngatekeepPostEditor
+        text={t.island(POST_EDITOR_TEXT)}
         post={{
           id: post.id,
           title: post.title,

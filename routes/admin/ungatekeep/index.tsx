@@ -5,7 +5,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import UngatekeepPostsTable, { type PostRow } from "@/islands/UngatekeepPostsTable.tsx";
+import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
 import { listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -40,7 +40,7 @@ export default define.page<PostRow[]>(function AdminPostsPage({ data }) {
           {t("admin.ungatekeep.newPost")}
         </a>
       </div>
-      <UngatekeepPostsTable initial={data} />
+      <UngatekeepPostsTable initial={data} text={t.island(POSTS_TABLE_TEXT)} />
     </section>
   );
 });
