@@ -44,7 +44,8 @@ export default function AdminUsersTable({ text, currentUserId }: AdminUsersTable
 
 function UsersTable({ currentUserId }: { currentUserId: string }) {
   const t = useT();
-  const roleName = (role: Role) => t.dynamic(`admin.roles.${role}`);
+  /** A role's name; a role the list does not know (a tampered page's) as it came. */
+  const roleName = (role: Role) => t.has(`admin.roles.${role}`) ? t.dynamic(`admin.roles.${role}`) : role;
   const [role, setRole] = useState<Role | "">("");
   const list = useAdminList<AdminUserRow, AdminUserPage>({
     path: ({ query, offset }) => {
