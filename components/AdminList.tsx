@@ -8,7 +8,7 @@ import type { ComponentChildren } from "preact";
 import { Notice, TextField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON, STACKED_TABLE } from "@/lib/browser/styles.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { pageRange } from "@/lib/browser/pagination.ts";
 
 /**
@@ -79,7 +79,7 @@ export interface ListMessagesProps {
 
 /** The status line (announced to screen readers) and the load and row error notices of an admin list. */
 export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle, retry = false }: ListMessagesProps) {
-  const t = useOptionalT();
+  const t = useT();
   return (
     <>
       <p role="status" class="min-h-5 text-sm text-slate-700">
@@ -92,7 +92,7 @@ export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle,
             <>
               {" "}
               <button type="button" class="font-medium underline" onClick={list.reload}>
-                {t ? t("common.tryAgain") : "Try again"}
+                {t("common.tryAgain")}
               </button>
             </>
           )}
@@ -120,7 +120,7 @@ export interface ListPagesProps {
 /** "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset. */
 export function ListPages({ label, list, pageSize, shown, total, hasMore, disabled = false }: ListPagesProps) {
   const { offset, setOffset, loading } = list;
-  const t = useOptionalT();
+  const t = useT();
   return (
     <nav aria-label={label} class="flex items-center justify-between gap-4">
       <p class="text-sm text-slate-700">
@@ -133,7 +133,7 @@ export function ListPages({ label, list, pageSize, shown, total, hasMore, disabl
           disabled={disabled || loading || offset === 0}
           onClick={() => setOffset(Math.max(0, offset - pageSize))}
         >
-          {t ? t("common.pagination.previous") : "Previous"}
+          {t("common.pagination.previous")}
         </button>
         <button
           type="button"
@@ -141,7 +141,7 @@ export function ListPages({ label, list, pageSize, shown, total, hasMore, disabl
           disabled={disabled || loading || !hasMore}
           onClick={() => setOffset(offset + pageSize)}
         >
-          {t ? t("common.pagination.next") : "Next"}
+          {t("common.pagination.next")}
         </button>
       </div>
     </nav>

@@ -3,7 +3,7 @@
  * role, named for its row, e.g. "Active: SAVE20") and the Delete button that opens the row's
  * confirmation (its accessible name says which row: "Delete SAVE20").
  */
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** An on/off switch named `label` (e.g. "Active: SAVE20"). */
 export function Switch(
@@ -25,7 +25,7 @@ export function Switch(
 export function RowDeleteButton(
   { name, onClick, disabled = false }: { name: string; onClick: () => void; disabled?: boolean },
 ) {
-  const t = useOptionalT();
+  const t = useT();
   return (
     <button
       type="button"
@@ -33,9 +33,7 @@ export function RowDeleteButton(
       onClick={onClick}
       class="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60"
     >
-      {t
-        ? t.rich("common.deleteNamed", { name: () => <span class="sr-only">{` ${name} `}</span> })
-        : ["Delete", <span key="name" class="sr-only">{` ${name}`}</span>]}
+      {t.rich("common.deleteNamed", { name: () => <span class="sr-only">{` ${name} `}</span> })}
     </button>
   );
 }

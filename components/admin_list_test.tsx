@@ -1,6 +1,8 @@
 import { renderToString } from "preact-render-to-string";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { AdminTable, type AdminTableProps } from "./AdminList.tsx";
+import { TextContext } from "@/lib/i18n/context.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 type ListState = AdminTableProps["list"];
 
@@ -23,22 +25,24 @@ function listOf(changes: Partial<ListState>): ListState {
 
 function table(list: ListState): string {
   return renderToString(
-    <AdminTable
-      list={list}
-      loadingText="Loading coupons…"
-      loadErrorTitle="We could not load the coupons"
-      retry
-      label="Coupons"
-      caption="Coupons, newest first"
-      columns={[{ label: "Code" }]}
-      empty="No coupons match."
-    >
-      {(list.rows ?? []).map((row) => (
-        <tr key={row.id}>
-          <td>{row.id}</td>
-        </tr>
-      ))}
-    </AdminTable>,
+    <TextContext.Provider value={translatorFor("en")}>
+      <AdminTable
+        list={list}
+        loadingText="Loading coupons…"
+        loadErrorTitle="We could not load the coupons"
+        retry
+        label="Coupons"
+        caption="Coupons, newest first"
+        columns={[{ label: "Code" }]}
+        empty="No coupons match."
+      >
+        {(list.rows ?? []).map((row) => (
+          <tr key={row.id}>
+            <td>{row.id}</td>
+          </tr>
+        ))}
+      </AdminTable>
+    </TextContext.Provider>,
   );
 }
 
