@@ -7,18 +7,33 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
+import { type IslandText, type MessageKey, translatorOf } from "@/lib/i18n/translator.ts";
 
-/** Props: the internship's id, title (for labels) and current moderation state. */
-export type InternshipAdminControlsProps = Pick<InternshipView, "id" | "title" | "isVerified" | "isActive">;
+/** The messages this island uses (its `text`). */
+export const INTERNSHIP_ADMIN_TEXT = ["admin.internshipControls."] as const;
+
+/** Props: the internship's id, title (for labels) and current moderation state, and the messages. */
+export type InternshipAdminControlsProps = Pick<InternshipView, "id" | "title" | "isVerified" | "isActive"> & {
+  text: IslandText;
+};
 
 type Field = "isVerified" | "isActive";
 
-const LABELS: Record<Field, { label: string; on: string; off: string }> = {
-  isVerified: { label: "Verified", on: "Marked as verified.", off: "Verified mark removed." },
-  isActive: { label: "Active (listed publicly)", on: "Listing is active again.", off: "Listing deactivated." },
+const LABELS: Record<Field, { label: MessageKey; on: MessageKey; off: MessageKey }> = {
+  isVerified: {
+    label: "admin.internshipControls.verified",
+    on: "admin.internshipControls.verifiedOn",
+    off: "admin.internshipControls.verifiedOff",
+  },
+  isActive: {
+    label: "admin.internshipControls.active",
+    on: "admin.internshipControls.activeOn",
+    off: "admin.internshipControls.activeOff",
+  },
 };
 
-export default function InternshipAdminControls({ id, title, ...initial }: InternshipAdminControlsProps) {
+export default function InternshipAdminControls({ id, title, text, ...initial }: InternshipAdminControlsProps) {
+  const t = translatorOf(text);
   const hydrated = useHydrated();
   const [state, setState] = useState<Record<Field, boolean>>(initial);
   const [busy, setBusy] = useState<Field | null>(null);
@@ -29,16 +44,18 @@ export default function InternshipAdminControls({ id, title, ...initial }: Inter
     setState((s) => ({ ...s, [field]: value }));
     const res = await fetchJson(`/api/internships/${id}`, { method: "PUT", body: { [field]: value } });
     setBusy(null);
-    if (res.ok) setMessage(value ? LABELS[field].on : LABELS[field].off);
+    if (res.ok) setMessage(t(value ? LABELS[field].on : LABELS[field].off));
     else {
       setState((s) => ({ ...s, [field]: !value }));
-      setMessage(`Not saved: ${res.error}`);
+      setMessage(t("admin.internshipControls.notSaved", { error: res.error }));
     }
   };
 
   return (
     <fieldset class="rounded-lg border border-amber-300 bg-amber-50 p-4">
-      <legend class="px-1 text-sm font-semibold text-amber-900">Admin: moderate “{title}”</legend>
+      <legend class="px-1 text-sm font-semibold text-amber-900">
+        {t("admin.internshipControls.legend", { title })}
+      </legend>
       <div class="flex flex-wrap gap-6">
         {(Object.keys(LABELS) as Field[]).map((field) => (
           <label key={field} class="flex items-center gap-2 text-slate-900">
@@ -51,7 +68,7 @@ export default function InternshipAdminControls({ id, title, ...initial }: Inter
                 toggle(field, e.currentTarget.checked)}
               class="h-4 w-4 accent-indigo-700"
             />
-            {LABELS[field].label}
+            {t(LABELS[field].label)}
           </label>
         ))}
       </div>

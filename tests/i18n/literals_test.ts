@@ -73,7 +73,6 @@ export const PENDING = new Set<string>([
   "islands/AccountDataControls.tsx",
   "islands/AlertsManager.tsx",
   "islands/BannerCarousel.tsx",
-  "islands/InternshipAdminControls.tsx",
   "islands/InternshipDeleteButton.tsx",
   "islands/InternshipFilters.tsx",
   "islands/InternshipForm.tsx",

@@ -14,7 +14,7 @@ import { Notice } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
+import InternshipAdminControls, { INTERNSHIP_ADMIN_TEXT } from "@/islands/InternshipAdminControls.tsx";
 import { type InternshipPage, listInternships } from "@/lib/internships/internships.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
@@ -148,6 +148,7 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
               </p>
               {!internship.deletedAt && (
                 <InternshipAdminControls
+                  text={t.island(INTERNSHIP_ADMIN_TEXT)}
                   id={internship.id}
                   title={internship.title}
                   isVerified={internship.isVerified}

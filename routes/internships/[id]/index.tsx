@@ -19,7 +19,7 @@ import { Notice } from "@/components/forms.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import InternshipAdminControls from "@/islands/InternshipAdminControls.tsx";
+import InternshipAdminControls, { INTERNSHIP_ADMIN_TEXT } from "@/islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
 import SaveButton from "@/islands/SaveButton.tsx";
 import { getInternship, internshipsVersion, type InternshipView } from "@/lib/internships/internships.ts";
@@ -28,6 +28,7 @@ import { servePublicPage } from "@/lib/platform/state.ts";
 import { jobPosting } from "@/lib/seo/json_ld.ts";
 import { istToday } from "@/lib/dates.ts";
 import { applicationTo, isPosterOfInternship } from "@/lib/applications/applications.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /**
  * The internship, today's IST date (which decides whether it is open, and so has a `JobPosting`), and for a signed-in
@@ -85,6 +86,7 @@ function shareDescription(internship: InternshipView): string {
 export default define.page<InternshipPageData>(function InternshipPage(
   { data: { internship, today, appliedAt, poster }, state, url },
 ) {
+  const t = useT();
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
   const facts: [string, string][] = [
@@ -272,6 +274,7 @@ export default define.page<InternshipPageData>(function InternshipPage(
           </div>
           {isAdmin && (
             <InternshipAdminControls
+              text={t.island(INTERNSHIP_ADMIN_TEXT)}
               id={internship.id}
               title={internship.title}
               isVerified={internship.isVerified}
