@@ -5,6 +5,7 @@
  * comments a minute. The KV layout is `store.ts`.
  */
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
@@ -43,7 +44,6 @@ import {
 export * from "./schema.ts";
 
 const NOT_FOUND = "Comment not found";
-const MAX_RETRIES = 32;
 
 let lastIdMs = 0;
 let idSequence = 0;
@@ -213,75 +213,95 @@ export interface NewComment {
  * the app, and by e-mail through the outbox unless they turned it off. `appUrl` is the origin of the e-mail's links;
  * the caller starts the delivery of `mailId` (`deliverSoon`) once this returns.
  * @throws ForbiddenError when the author's e-mail is unverified; NotFoundError "Post not found" or "Comment not found"
- *   (the parent); UnauthenticatedError for a post the author may not read; RateLimitedError past 10 comments a minute.
+ *   (the parent); UnauthenticatedError for a post the author may not read; RateLimitedError past 10 comments a minute;
+ *   BusyError after 30 s of races lost to other writers (a lost race reads again and tries again; nothing is written).
  */
 export async function createComment(
   kv: Deno.Kv,
   { postId, author, input, appUrl }: { postId: string; author: User; input: CommentCreate; appUrl: string },
 ): Promise<NewComment> {
   if (!canComment(author)) throw new ForbiddenError("Verify your e-mail address to comment");
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const post = await readablePost(kv, { id: postId, viewer: author });
-    const target = input.parentId ? await replyTarget(kv, postId, input.parentId) : null;
-    const now = Date.now();
-    const rate = await readRate(kv, author.id, now);
-    if (rate.retryAfterSeconds > 0) {
-      throw new RateLimitedError(rate.retryAfterSeconds, "You are commenting too fast. Try again in a minute.");
-    }
-    const at = new Date(now).toISOString();
-    const comment: Comment = {
-      id: commentId(now),
-      postId,
-      parentId: target?.parent.value.id ?? null,
-      content: input.content,
-      userId: author.id,
-      createdAt: at,
-      updatedAt: at,
-      isDeleted: false,
-    };
-    const notice = target ? await replyNotice(kv, target.answered.userId, author) : null;
-    const op = kv.atomic();
-    newCommentOps(op, { comment, checks: { post, rate, parent: target?.parent ?? null }, now });
-    const mailId = notice
-      ? await notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
-      : null;
-    if ((await op.commit()).ok) return { comment: viewOf(comment, summaryOf(author)), mailId };
-  }
-  throw new Error("Comment write lost too many races");
+  let written: NewComment | undefined;
+  await retrying(
+    async () => {
+      const post = await readablePost(kv, { id: postId, viewer: author });
+      const target = input.parentId ? await replyTarget(kv, postId, input.parentId) : null;
+      const now = Date.now();
+      const rate = await readRate(kv, author.id, now);
+      if (rate.retryAfterSeconds > 0) {
+        throw new RateLimitedError(rate.retryAfterSeconds, "You are commenting too fast. Try again in a minute.");
+      }
+      const at = new Date(now).toISOString();
+      const comment: Comment = {
+        id: commentId(now),
+        postId,
+        parentId: target?.parent.value.id ?? null,
+        content: input.content,
+        userId: author.id,
+        createdAt: at,
+        updatedAt: at,
+        isDeleted: false,
+      };
+      const notice = target ? await replyNotice(kv, target.answered.userId, author) : null;
+      const op = kv.atomic();
+      newCommentOps(op, { comment, checks: { post, rate, parent: target?.parent ?? null }, now });
+      const mailId = notice
+        ? await notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
+        : null;
+      if (!(await op.commit()).ok) return false;
+      written = { comment: viewOf(comment, summaryOf(author)), mailId };
+      return true;
+    },
+    RETRY_BUDGET_MS,
+    "the comments",
+  );
+  return written!;
 }
 
 /**
  * Replaces the content of a comment: its author only, within 15 minutes of writing it.
- * @throws NotFoundError "Comment not found" (also a deleted one); ForbiddenError for anyone else, or after the window.
+ * @throws NotFoundError "Comment not found" (also a deleted one); ForbiddenError for anyone else, or after the window;
+ *   BusyError after 30 s of lost races.
  */
 export async function editComment(
   kv: Deno.Kv,
   { id, editor, input }: { id: string; editor: User; input: CommentEdit },
 ): Promise<CommentView> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const entry = await liveComment(kv, id);
-    if (entry.value.userId !== editor.id) throw new ForbiddenError("You can edit only your own comments");
-    if (!canEdit(editor, entry.value)) {
-      throw new ForbiddenError("A comment can be edited only within 15 minutes of posting it");
-    }
-    const after: Comment = { ...entry.value, content: input.content, updatedAt: new Date().toISOString() };
-    if (await replaceComment(kv, entry, after)) return viewOf(after, summaryOf(editor));
-  }
-  throw new Error("Comment edit lost too many races");
+  let edited: CommentView | undefined;
+  await retrying(
+    async () => {
+      const entry = await liveComment(kv, id);
+      if (entry.value.userId !== editor.id) throw new ForbiddenError("You can edit only your own comments");
+      if (!canEdit(editor, entry.value)) {
+        throw new ForbiddenError("A comment can be edited only within 15 minutes of posting it");
+      }
+      const after: Comment = { ...entry.value, content: input.content, updatedAt: new Date().toISOString() };
+      if (!await replaceComment(kv, entry, after)) return false;
+      edited = viewOf(after, summaryOf(editor));
+      return true;
+    },
+    RETRY_BUDGET_MS,
+    "the comment",
+  );
+  return edited!;
 }
 
 /**
  * Deletes a comment: its author or an admin. One with replies stays as a placeholder (`isDeleted`, no content, no
  * author); one without is removed.
- * @throws NotFoundError "Comment not found" (also an already deleted one); ForbiddenError for anyone else.
+ * @throws NotFoundError "Comment not found" (also an already deleted one); ForbiddenError for anyone else;
+ *   BusyError after 30 s of lost races.
  */
 export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promise<void> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const entry = await liveComment(kv, id);
-    if (!canDelete(actor, entry.value)) throw new ForbiddenError("You can delete only your own comments");
-    if (await deleteComment(kv, entry, new Date().toISOString())) return;
-  }
-  throw new Error("Comment delete lost too many races");
+  await retrying(
+    async () => {
+      const entry = await liveComment(kv, id);
+      if (!canDelete(actor, entry.value)) throw new ForbiddenError("You can delete only your own comments");
+      return await deleteComment(kv, entry, new Date().toISOString());
+    },
+    RETRY_BUDGET_MS,
+    "the comment",
+  );
 }
 
 /**

@@ -9,6 +9,8 @@ import { createSession } from "@/lib/auth/sessions.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
+import { editComment } from "@/lib/comments/comments.ts";
+import { react } from "@/lib/comments/reactions.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -499,4 +501,34 @@ Deno.test("a reply e-mail carries a one-click unsubscribe (RFC 8058) whose POST 
   await written(t, ravi, post.id, "One more thing", top.id);
   await t.settled();
   assertEquals(t.mails.filter((m) => m.to === asha.user.email).length, 1, "no more reply e-mails");
+});
+
+Deno.test("comments and reactions written at once: each lost race is tried again, none refused", async () => {
+  // Every KV call takes a few ms, as far from KV's primary: writers that start together read the same version, and
+  // each round only one of them wins; the others read again (more rounds than any fixed count of tries).
+  await using t = await createTestApp({ kvLatencyMs: 5 });
+  const { post } = await setup(t);
+  const author = await createTestUser(t);
+  const mine = await written(t, author, post.id, "First draft");
+  const edits = await Promise.allSettled(
+    Array.from(
+      { length: 60 },
+      (_, i) => editComment(t.kv, { id: mine.id, editor: author.user, input: { content: `Draft ${i}` } }),
+    ),
+  );
+  assertEquals(edits.filter((edit) => edit.status === "rejected"), []);
+  const [stored] = (await thread(t, post.id, author)).comments;
+  assert(/^Draft \d+$/.test(stored.content), "one of the edits is stored");
+
+  const types = ["helpful", "insightful", "celebrate"] as const;
+  const react_ = (on: boolean) =>
+    Promise.allSettled(
+      types.flatMap((type) =>
+        Array.from({ length: 20 }, () => react(t.kv, { postId: post.id, user: author.user, type, on }))
+      ),
+    );
+  assertEquals((await react_(true)).filter((r) => r.status === "rejected"), []);
+  assertEquals((await readPost(t, post.id, author)).reactions, { helpful: 1, insightful: 1, celebrate: 1 });
+  assertEquals((await react_(false)).filter((r) => r.status === "rejected"), []);
+  assertEquals((await readPost(t, post.id, author)).reactions, { helpful: 0, insightful: 0, celebrate: 0 });
 });

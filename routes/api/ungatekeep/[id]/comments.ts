@@ -6,7 +6,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
-import { count, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
+import { BUSY, count, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { COMMENT_MAX_LENGTH, COMMENT_RATE_LIMIT, COMMENT_RATE_WINDOW_MS } from "@/lib/comments/limits.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { CommentSchema, CommentThreadSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
@@ -43,6 +43,7 @@ export const apiDocs = describeRoute({
       403: "The e-mail address is not verified (or a write from another origin)",
       404: "Post not found, or the comment replied to is not found",
       429: `More than ${perWindow({ limit: COMMENT_RATE_LIMIT, windowMs: COMMENT_RATE_WINDOW_MS })} per person`,
+      503: BUSY,
     },
   },
 });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { count, describeRoute, duration } from "@/lib/openapi/describe.ts";
+import { BUSY, count, describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { COMMENT_EDIT_WINDOW_MS, COMMENT_MAX_LENGTH } from "@/lib/comments/limits.ts";
 import { CommentSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 import { CommentEditSchema, editComment, removeComment } from "@/lib/comments/comments.ts";
@@ -26,6 +26,7 @@ export const apiDocs = describeRoute({
       400: `Empty or longer than ${count(COMMENT_MAX_LENGTH)} characters`,
       403: `Not the author, or more than ${duration(COMMENT_EDIT_WINDOW_MS)} after posting`,
       404: "Comment not found (or deleted)",
+      503: BUSY,
     },
   },
   DELETE: {
@@ -36,6 +37,7 @@ export const apiDocs = describeRoute({
       200: { description: "Deleted", schema: SuccessSchema },
       403: "Neither the author nor an admin",
       404: "Comment not found (or deleted)",
+      503: BUSY,
     },
   },
 });

@@ -5,7 +5,7 @@
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { ReactionsAnswerSchema } from "@/lib/openapi/resources.ts";
 import { REACTION_TYPES, ReactionTypeSchema } from "@/lib/comments/schema.ts";
 import { react } from "@/lib/comments/reactions.ts";
@@ -22,6 +22,7 @@ const operation = (summary: string) => ({
   responses: {
     200: { description: "The post's reaction counts and the caller's reactions", schema: ReactionsAnswerSchema },
     404: "Post not found, or an unknown reaction type",
+    503: BUSY,
   },
 });
 
