@@ -7,6 +7,12 @@
  */
 import type { InternshipSort } from "@/lib/internships/schema.ts";
 
+/** The id of the `/internships` page's `<section>` of results, which the filter island renders loaded results into. */
+export const RESULTS_ID = "internship-results";
+
+/** The id of the results' heading, focused after a page link loads in place. */
+export const RESULTS_HEADING_ID = "results-heading";
+
 /** Default page size of the listing (docs/api.md, Internships). */
 export const DEFAULT_LIMIT = 10;
 
@@ -102,6 +108,12 @@ export function listQueryString({ filters, sort, offset, limit }: ListParams): s
   if (offset && offset !== "0") params.set("offset", offset);
   if (limit && limit !== String(DEFAULT_LIMIT)) params.set("limit", limit);
   return params.toString();
+}
+
+/** The `/internships` page of `params`, as links write it. */
+export function listPageHref(params: ListParams): string {
+  const query = listQueryString(params);
+  return query ? `/internships?${query}` : "/internships";
 }
 
 /** True when any filter is set. */

@@ -27,8 +27,9 @@ export interface BuildOptions {
   outDir: string;
   minify?: boolean;
   /**
-   * Largest gzipped size in bytes of one island: its module plus every chunk it imports,
-   * transitively (what the browser fetches to hydrate it, beyond the boot module).
+   * Largest gzipped size in bytes of one island: its module plus every chunk it imports, transitively (what the
+   * browser fetches to hydrate it, beyond the boot module); and apart, as `<island> (on demand)`, what its `import()`s
+   * fetch beyond that.
    */
   islandBudgetBytes?: number;
   /** A service worker to build, if any (see `ServiceWorkerOptions`). */
@@ -62,7 +63,10 @@ export interface IslandSize {
   gzipBytes: number;
 }
 
-/** What `buildAssets` wrote, with the size of each island and of the service worker (when there is one). */
+/**
+ * What `buildAssets` wrote, with the size of each island (and, as `<island> (on demand)`, of what its `import()`s
+ * fetch beyond it) and of the service worker (when there is one).
+ */
 export interface BuildResult extends BuildManifest {
   islandSizes: Record<string, IslandSize>;
   serviceWorkerSize?: IslandSize;
@@ -92,14 +96,18 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
   return `/_build/${name}`;
 }
 
-/** Each island's module and the chunks it imports statically, transitively, as esbuild output paths. */
-function islandClosure(outputs: esbuild.Metafile["outputs"], entry: string): string[] {
+/**
+ * Each island's module and the chunks it imports statically, transitively, as esbuild output paths; with `onDemand`
+ * also those it imports with `import()` (what it may fetch later).
+ */
+function islandClosure(outputs: esbuild.Metafile["outputs"], entry: string, { onDemand = false } = {}): string[] {
   const seen = new Set<string>();
   const visit = (output: string) => {
     if (seen.has(output)) return;
     seen.add(output);
     for (const imported of outputs[output]?.imports ?? []) {
-      if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+      const followed = imported.kind === "import-statement" || (onDemand && imported.kind === "dynamic-import");
+      if (followed && !imported.external) visit(imported.path);
     }
   };
   visit(entry);
@@ -220,7 +228,8 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   let boot = "";
   let register = "";
   for (const [output, meta] of Object.entries(outputs)) {
-    if (!meta.entryPoint) continue;
+    // A module an island imports with `import()` is an entry point of esbuild's too, written as a chunk.
+    if (!meta.entryPoint || basename(output).startsWith("chunk-")) continue;
     const url = urlOf(output);
     const name = basename(output).replace(/-[A-Z0-9]+\.js$/i, "");
     if (name === "boot") {
@@ -235,6 +244,10 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     islands[island] = url;
     closures[island] = islandClosure(outputs, output);
     islandSizes[island] = await sizeOf(options.root, closures[island]);
+    const onDemand = islandClosure(outputs, output, { onDemand: true }).filter((file) =>
+      !closures[island].includes(file)
+    );
+    if (onDemand.length > 0) islandSizes[`${island} (on demand)`] = await sizeOf(options.root, onDemand);
   }
   const budget = options.islandBudgetBytes;
   const over = Object.entries(islandSizes).filter(([, size]) => budget !== undefined && size.gzipBytes > budget);

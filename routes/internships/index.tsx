@@ -19,9 +19,11 @@ import {
   listQueryString,
   NO_FILTERS,
   readListParams,
-  SORT_KEYS,
+  RESULTS_HEADING_ID,
+  RESULTS_ID,
 } from "@/lib/browser/internship_query.ts";
-import InternshipFilters, { type FilterWords, type InternshipFiltersProps } from "@/islands/InternshipFilters.tsx";
+import InternshipFilters, { INTERNSHIP_FILTERS_TEXT } from "@/islands/InternshipFilters.tsx";
+import { InternshipResults, type InternshipResultsProps } from "@/components/internships/InternshipResults.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
@@ -29,46 +31,11 @@ import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 import AlertMe, { ALERT_ME_TEXT } from "@/islands/AlertMe.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
-/** Every word of the filter island (a record, so \`deno check\` finds one missing). */
-const FILTER_WORDS = Object.keys(
-  {
-    search: true,
-    searchForm: true,
-    searchPlaceholder: true,
-    filters: true,
-    active: true,
-    filterForm: true,
-    types: true,
-    tags: true,
-    tagsHint: true,
-    location: true,
-    locationPlaceholder: true,
-    stipend: true,
-    minimum: true,
-    maximum: true,
-    minStipend: true,
-    maxStipend: true,
-    trust: true,
-    verifiedOnly: true,
-    paidOnly: true,
-    includeClosed: true,
-    apply: true,
-    clear: true,
-    results: true,
-    sort: true,
-    pastEnd: true,
-    noMatch: true,
-    firstPage: true,
-    feed: true,
-    invalid: true,
-  } satisfies Record<keyof FilterWords, true>,
-) as (keyof FilterWords)[];
-
 /** How many recommended internships the page shows above the list. */
 const FOR_YOU_COUNT = 4;
 
-/** The filter island's data, and the recommendations of a signed-in person (null for guests and admins). */
-type PageData = Omit<InternshipFiltersProps, "words" | "sortLabels" | "typeLabels"> & { forYou: ForYouProps | null };
+/** The list's parameters and first page, and the recommendations of a signed-in person (null for guests and admins). */
+type PageData = InternshipResultsProps & { forYou: ForYouProps | null };
 
 export const handler = define.handlers<PageData>({
   GET(_req, ctx) {
@@ -113,19 +80,6 @@ function canonicalOf({ params, results }: Pick<PageData, "params" | "results">):
 export default define.page<PageData>(function InternshipsPage({ data: { forYou, ...data }, state, url }) {
   const t = useT();
   const search = data.params.filters.search.trim();
-  const sortLabels = {
-    newest: t(SORT_KEYS.newest),
-    deadline: t(SORT_KEYS.deadline),
-    stipend: t(SORT_KEYS.stipend),
-  };
-  const typeLabels = {
-    remote: t("internships.type.remote"),
-    hybrid: t("internships.type.hybrid"),
-    onsite: t("internships.type.onsite"),
-  };
-  const words = Object.fromEntries(
-    FILTER_WORDS.map((word) => [word, t.dynamic(`internships.filters.${word}`)]),
-  ) as FilterWords;
   return (
     <div>
       <PageHead
@@ -164,8 +118,20 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
           <ForYou {...forYou} />
         </div>
       )}
-      <div class="mt-8">
-        <InternshipFilters {...data} words={words} sortLabels={sortLabels} typeLabels={typeLabels} />
+      <div class="mt-8 grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-x-8">
+        <InternshipFilters
+          params={data.params}
+          results={data.results}
+          signedIn={data.signedIn}
+          text={t.island(INTERNSHIP_FILTERS_TEXT)}
+        />
+        <section
+          id={RESULTS_ID}
+          aria-labelledby={RESULTS_HEADING_ID}
+          class="aria-busy:[&_ul]:opacity-60 lg:col-start-2"
+        >
+          <InternshipResults {...data} />
+        </section>
       </div>
     </div>
   );

@@ -74,7 +74,6 @@ export const PENDING = new Set<string>([
   "islands/AlertsManager.tsx",
   "islands/BannerCarousel.tsx",
   "islands/InternshipDeleteButton.tsx",
-  "islands/InternshipFilters.tsx",
   "islands/InternshipForm.tsx",
   "islands/KeepOffline.tsx",
   "islands/LessonProgress.tsx",
