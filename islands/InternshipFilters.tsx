@@ -12,9 +12,10 @@
  *
  * The results are not part of the island (docs/decisions.md, Islands, "Hydration kept cheap"): the page renders them
  * in `#internship-results` (`components/internships/InternshipResults.tsx`), and the island renders them there again,
- * through a module it loads on demand (`lib/browser/internship_results.tsx`), only once it has loaded new ones. It
+ * with that component, which it imports on demand, only once it has loaded new ones. It
  * also answers their order menu and their links to other pages of the list (paging, "Clear filters") in place.
  */
+import { h, render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { INPUT } from "@/lib/browser/styles.ts";
@@ -29,6 +30,7 @@ import {
   RESULTS_ID,
 } from "@/lib/browser/internship_query.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { InternshipPage } from "@/lib/internships/internships.ts";
 import type { InternshipType } from "@/lib/internships/schema.ts";
 
@@ -63,8 +65,11 @@ const DEBOUNCE_MS = 300;
 
 const LABEL = "block text-sm font-medium text-slate-800";
 
-/** The module that renders loaded results (fetched the first time it is needed, or when the person starts to act). */
-const resultsView = () => import("@/lib/browser/internship_results.tsx");
+/** The results' component, fetched the first time results are loaded, or when the person starts to act. */
+const resultsView = () => import("@/components/internships/InternshipResults.tsx");
+
+/** The sections whose server-rendered content was replaced by a render here. */
+const rendered = new WeakSet<HTMLElement>();
 
 /** How many of the folded filters are set: each checked box and each filled-in text field counts once. */
 function activeFilterCount(filters: FilterValues): number {
@@ -122,8 +127,17 @@ export default function InternshipFilters({ params, results: initialResults, sig
       const message = failureMessage(t, res, labels);
       notice = res.status === 400 ? `${t("internships.filters.invalid")} ${message}` : message;
     }
-    view.showResults(section, { params: next, results: shown.current, notice, signedIn }, text);
-    if (focus) document.getElementById(RESULTS_HEADING_ID)?.focus();
+    // The first render replaces the server's content (and the islands in it) whole; a control that had the focus in
+    // it (the order menu) keeps it.
+    const focused = section.contains(document.activeElement) ? document.activeElement?.id : undefined;
+    if (!rendered.has(section)) {
+      section.textContent = "";
+      rendered.add(section);
+    }
+    const props = { params: next, results: shown.current, notice, signedIn };
+    render(h(IslandTextProvider, { text }, h(view.InternshipResults, props)), section);
+    const focusOn = focus ? RESULTS_HEADING_ID : focused;
+    if (focusOn) document.getElementById(focusOn)?.focus();
   };
 
   /** Shows the first page of `nextFilters` in the order `nextSort`, with a new history entry. */

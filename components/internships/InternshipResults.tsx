@@ -2,8 +2,8 @@
  * The results of `/internships` (docs/decisions.md, Internships, "The list page on a phone"): the heading, the count
  * sentence, the order menu beside it (it belongs to the search form through its `form` attribute, so without
  * JavaScript "Search" applies it), a note or error, the cards or an empty state, the page links and the RSS link of the
- * same filters. The page renders it in its language inside `#internship-results`; the filter island renders it there
- * again for the results it loads in place (`lib/browser/internship_results.tsx`), with its own messages. It has no
+ * same filters. The page renders it in its language inside `#internship-results`; the filter island imports it on
+ * demand and renders it there again for the results it loads in place, with its own messages. It has no
  * handlers: its links are plain links to list pages, which the island loads in place when it runs, so the markup works
  * the same before, without and after JavaScript. Browser-safe.
  */

@@ -24,10 +24,19 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 const PHONE = { width: 360, height: 740 };
 
 /** The pages walked, in Hindi. */
-const PAGES = ["/", "/opportunities", "/toolkits", "/sign-in", "/sign-up", "/forgot-password", "/check-inbox"];
+const PAGES = [
+  "/",
+  "/internships",
+  "/opportunities",
+  "/toolkits",
+  "/sign-in",
+  "/sign-up",
+  "/forgot-password",
+  "/check-inbox",
+];
 
 /** Latin-letter words a Hindi page keeps on purpose: names, and what the page quotes as an example. */
-const KEPT = new Set(["Career", "Community", "Google", "LinkedIn", "name", "example", "com", "UG", "PG", "AI"]);
+const KEPT = new Set(["Career", "Community", "Google", "LinkedIn", "RSS", "name", "example", "com", "UG", "PG", "AI"]);
 
 /** The Latin-letter words of the page's main content that are not kept on purpose. */
 async function englishIn(page: Page): Promise<string[]> {
