@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "@/lib/money.ts";
 import { deleteSlotsOf, usedCount } from "./reservations.ts";
 
@@ -97,9 +98,6 @@ export type CouponUpdate = z.infer<typeof CouponUpdateSchema>;
 /** Query of `GET /api/admin/coupons`. */
 export const CouponSearchSchema = z.object({ search: z.string().trim().max(100).optional() });
 
-/** Lost races retried before giving up. */
-const MAX_ATTEMPTS = 10;
-
 const couponKey = (id: string) => ["coupons", id];
 const codeKey = (code: string) => ["coupons_by_code", code];
 
@@ -166,51 +164,65 @@ export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Co
 /**
  * Applies the given fields of `patch`; a new code moves the uniqueness guard in the same write.
  * @throws NotFoundError "Coupon not found"; InvalidInputError "Coupon code already exists" or
- *   for a percentage over 100.
+ *   for a percentage over 100; BusyError after 30 s of races lost to other writers (a lost race reads again).
  */
 export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate): Promise<Coupon> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await kv.get<CouponRecord>(couponKey(id));
-    if (!entry.value) throw new NotFoundError("Coupon not found");
-    const current = entry.value;
-    const { discountValue, ...fields } = Object.fromEntries(
-      Object.entries(patch).filter(([, v]) => v !== undefined),
-    ) as CouponUpdate;
-    const discountType = fields.discountType ?? current.discountType;
-    const value = discountValue ?? couponView(current, 0).discountValue;
-    if (!percentAtMost100({ discountType, discountValue: value })) throw new InvalidInputError(PERCENT_MESSAGE.message);
-    const record: CouponRecord = {
-      ...current,
-      ...fields,
-      discountAmount: amountOf(discountType, value),
-      updatedAt: new Date().toISOString(),
-    };
-    const op = kv.atomic().check(entry).set(couponKey(id), record);
-    if (record.code !== current.code) {
-      op.check({ key: codeKey(record.code), versionstamp: null }).set(codeKey(record.code), id)
-        .delete(codeKey(current.code));
-    }
-    if ((await op.commit()).ok) return await view(kv, record);
-    const owner = await kv.get<string>(codeKey(record.code));
-    if (record.code !== current.code && owner.value && owner.value !== id) {
-      throw new InvalidInputError(DUPLICATE_CODE, [DUPLICATE_CODE_FIELD]);
-    }
-  }
-  throw new Error("Coupon update lost too many races");
+  let stored: CouponRecord | undefined;
+  await retrying(
+    async () => {
+      const entry = await kv.get<CouponRecord>(couponKey(id));
+      if (!entry.value) throw new NotFoundError("Coupon not found");
+      const current = entry.value;
+      const { discountValue, ...fields } = Object.fromEntries(
+        Object.entries(patch).filter(([, v]) => v !== undefined),
+      ) as CouponUpdate;
+      const discountType = fields.discountType ?? current.discountType;
+      const value = discountValue ?? couponView(current, 0).discountValue;
+      if (!percentAtMost100({ discountType, discountValue: value })) {
+        throw new InvalidInputError(PERCENT_MESSAGE.message);
+      }
+      const record: CouponRecord = {
+        ...current,
+        ...fields,
+        discountAmount: amountOf(discountType, value),
+        updatedAt: new Date().toISOString(),
+      };
+      const op = kv.atomic().check(entry).set(couponKey(id), record);
+      if (record.code !== current.code) {
+        op.check({ key: codeKey(record.code), versionstamp: null }).set(codeKey(record.code), id)
+          .delete(codeKey(current.code));
+      }
+      if ((await op.commit()).ok) {
+        stored = record;
+        return true;
+      }
+      const owner = await kv.get<string>(codeKey(record.code));
+      if (record.code !== current.code && owner.value && owner.value !== id) {
+        throw new InvalidInputError(DUPLICATE_CODE, [DUPLICATE_CODE_FIELD]);
+      }
+      return false;
+    },
+    RETRY_BUDGET_MS,
+    "the coupon",
+  );
+  return await view(kv, stored!);
 }
 
 /**
  * Deletes a coupon, its code and its slots. Purchases that used it keep its id as history.
- * @throws NotFoundError "Coupon not found".
+ * @throws NotFoundError "Coupon not found"; BusyError after 30 s of races lost to other writers.
  */
 export async function deleteCoupon(kv: Deno.Kv, id: string): Promise<void> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await kv.get<CouponRecord>(couponKey(id));
-    if (!entry.value) throw new NotFoundError("Coupon not found");
-    const result = await kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code)).commit();
-    if (result.ok) return await deleteSlotsOf(kv, id);
-  }
-  throw new Error("Coupon deletion lost too many races");
+  await retrying(
+    async () => {
+      const entry = await kv.get<CouponRecord>(couponKey(id));
+      if (!entry.value) throw new NotFoundError("Coupon not found");
+      return (await kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code)).commit()).ok;
+    },
+    RETRY_BUDGET_MS,
+    "the coupon",
+  );
+  await deleteSlotsOf(kv, id);
 }
 
 /** The stored coupon, or null (a deleted one). */

@@ -1,5 +1,12 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import {
+  CouponCreateSchema,
+  createCoupon,
+  deleteCoupon,
+  getCouponRecord,
+  updateCoupon,
+} from "@/lib/coupons/coupons.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
@@ -189,4 +196,26 @@ Deno.test("free purchases work without gateway keys; paid checkout then answers 
   assertEquals([free.status, free.body.free, free.body.key], [200, true, ""]);
   const { purchases } = await (await shop.t.fetch("/api/purchases", { headers: user.headers })).json();
   assertEquals(purchases.map((p: { paymentStatus: string }) => p.paymentStatus), ["paid"]);
+});
+
+Deno.test("coupon edits at once: each lost race is tried again, none refused, and a delete after them goes through", async () => {
+  // Every KV call takes a few ms, as far from KV's primary: edits that start together read the same version.
+  await using t = await createTestApp({ kvLatencyMs: 5 });
+  const coupon = await createCoupon(
+    t.kv,
+    CouponCreateSchema.parse({ code: "RACE10", discountType: "percentage", discountValue: 10 }),
+  );
+  const edits = await Promise.allSettled(
+    Array.from({ length: 30 }, (_, i) => updateCoupon(t.kv, coupon.id, { discountValue: 10 + i })),
+  );
+  assertEquals(edits.filter((edit) => edit.status === "rejected"), []);
+  const stored = await getCouponRecord(t.kv, coupon.id);
+  assert(stored && stored.discountAmount >= 10 && stored.discountAmount < 40, "one of the edits is stored");
+  const both = await Promise.allSettled([
+    ...Array.from({ length: 15 }, () => updateCoupon(t.kv, coupon.id, { isActive: false })),
+    deleteCoupon(t.kv, coupon.id),
+  ]);
+  const refusals = both.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+  assert(refusals.every((reason) => reason.includes("Coupon not found")), refusals.join("; "));
+  assertEquals(await getCouponRecord(t.kv, coupon.id), null);
 });

@@ -5,7 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "@/lib/coupons/coupons.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { z } from "zod";
 import { CouponSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 
@@ -19,12 +19,13 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "The coupon", schema: z.strictObject({ coupon: CouponSchema }) },
       404: "Coupon not found",
+      503: BUSY,
     },
   },
   DELETE: {
     summary: "Delete a coupon",
     access: ["admin"],
-    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Coupon not found" },
+    responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Coupon not found", 503: BUSY },
   },
 });
 
