@@ -12,8 +12,8 @@ import { useT } from "@/lib/i18n/context.ts";
 import { pageRange } from "@/lib/browser/pagination.ts";
 
 /**
- * The messages every admin list island passes on to these parts, its dialogs and its forms (an island adds its own
- * prefix): the list's own words, the shared buttons, pages, request errors and field sentences.
+ * The messages every admin list island passes on to these parts and its dialogs (an island adds its own prefix, and
+ * `fields.` when it has a form): the list's own words, the shared buttons, pages and request errors.
  */
 export const ADMIN_LIST_TEXT = [
   "admin.list.",
@@ -24,7 +24,6 @@ export const ADMIN_LIST_TEXT = [
   "common.tryAgain",
   "common.pagination.",
   "common.errors.",
-  "fields.",
 ] as const;
 
 /** What the list parts read of `useAdminList`'s state. */

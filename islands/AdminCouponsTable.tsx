@@ -23,7 +23,7 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_COUPONS_TEXT = ["admin.coupons.", "admin.checks.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_COUPONS_TEXT = ["admin.coupons.", "admin.checks.", "fields.", ...ADMIN_LIST_TEXT] as const;
 
 const EMPTY = {
   code: "",
