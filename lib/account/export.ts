@@ -70,7 +70,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
     collect: async (kv, user) => (await subscriptionsOf(kv, user.id)).map(subscriptionView),
   },
   { name: "alerts", collect: (kv, user) => listAlerts(kv, user.id) },
-  { name: "notifications", collect: (kv, user) => notificationsOf(kv, user.id) },
+  { name: "notifications", collect: (kv, user) => notificationsOf(kv, user) },
   { name: "comments", collect: (kv, user) => commentsOf(kv, user.id) },
   { name: "reactions", collect: (kv, user) => reactionsOf(kv, user.id) },
   { name: "mails", collect: (kv, user) => mailsOfUser(kv, user.id) },

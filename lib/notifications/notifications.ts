@@ -3,7 +3,7 @@
  * own things (an opportunity reviewed, a purchase paid or refunded, a reply to a comment), kept 90 days.
  *
  * Keys (owned by this module only):
- * - `["notifications", userId, id]` → `NotificationRecord`; `id` sorts by creation time, so a reverse list is
+ * - `["notifications", userId, id]` → `StoredNotification`; `id` sorts by creation time, so a reverse list is
  *   newest first;
  * - `["notifications_unread", userId, id]` → `true` while the notification is unread (the bell counts these);
  * - `["notification_subjects", subject, userId, id]` → `true` for a notification that names another person's
@@ -14,25 +14,29 @@
  */
 import { z } from "zod";
 
+import { translatorFor, translatorOfPerson } from "@/lib/i18n/catalogue.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { queuePushOps } from "@/lib/push/outbox.ts";
+import { BODY_MAX, clip, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
 import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
 
 export { NOTIFICATION_TYPES, type NotificationType };
+export { BODY_MAX, type MessageRef, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
 
 /** How long a notification is kept, in ms (90 days). */
 export const NOTIFICATION_TTL_MS = 90 * 24 * 60 * 60 * 1000;
-/** Longest title and body kept, in characters (longer ones are cut with an ellipsis). */
-export const TITLE_MAX = 200;
-export const BODY_MAX = 1000;
 /** Notifications read or marked per atomic write (two mutations each, well under KV's 1,000). */
 const BATCH = 200;
 
-/** What a caller announces: to whom, what kind, a title and body of plain text, and the same-origin path it links to. */
+/**
+ * What a caller announces: to whom, what kind, its words, and the same-origin path it links to. The words are either
+ * `message` (catalogue keys, written in the reader's language when read) or a `title` and `body` of plain text, kept
+ * as they are (what a person wrote, or words already in the recipient's language).
+ */
 export interface NotificationInput {
   userId: string;
   type: NotificationType;
-  title: string;
-  body: string;
   /** A same-origin path such as `/opportunities/{id}`. */
   url: string;
   /**
@@ -40,9 +44,14 @@ export interface NotificationInput {
    * notification is redacted when that goes (`redactNotificationOps`).
    */
   subject?: string;
+  /** The words as plain text, when there is no `message`. */
+  title?: string;
+  body?: string;
+  /** The words as catalogue messages: `title` and `body` are then made from it. */
+  message?: NotificationMessage;
 }
 
-/** A notification as stored and answered; `readAt` is null while unread. */
+/** A notification as answered, its words in the reader's language; `readAt` is null while unread. */
 export interface NotificationRecord {
   id: string;
   type: NotificationType;
@@ -53,6 +62,20 @@ export interface NotificationRecord {
   readAt: string | null;
 }
 
+/**
+ * A notification as stored: with `message`, its words by key, and `title` and `body` in English for a reader whose
+ * language lacks the message; without (older records, words kept as written), `title` and `body` are its words.
+ */
+export interface StoredNotification extends NotificationRecord {
+  message?: NotificationMessage;
+}
+
+/** `stored` as a reader in `t`'s language gets it: its words written (`notificationWords`), without `message`. */
+export function readableNotification(stored: StoredNotification, t: Translate): NotificationRecord {
+  const { message: _message, ...record } = stored;
+  return { ...record, ...notificationWords(stored, t) };
+}
+
 const recordKey = (userId: string, id: string): Deno.KvKey => ["notifications", userId, id];
 const unreadKey = (userId: string, id: string): Deno.KvKey => ["notifications_unread", userId, id];
 const subjectKey = (subject: string, userId: string, id: string): Deno.KvKey => [
@@ -61,11 +84,6 @@ const subjectKey = (subject: string, userId: string, id: string): Deno.KvKey => 
   userId,
   id,
 ];
-
-/** `text` of at most `max` characters, cut with an ellipsis. */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 /** A new notification id: creation time in ms (13 digits, zero padded) and a random tail, so ids sort by time. */
 function notificationId(now: Date): string {
@@ -82,14 +100,18 @@ export function addNotification(
   input: NotificationInput,
   now = new Date(),
 ): NotificationRecord {
-  const record: NotificationRecord = {
+  const words = input.message
+    ? notificationWords({ title: "", body: "", message: input.message }, translatorFor("en"))
+    : { title: input.title ?? "", body: input.body ?? "" };
+  const record: StoredNotification = {
     id: notificationId(now),
     type: input.type,
-    title: clip(input.title, TITLE_MAX),
-    body: clip(input.body, BODY_MAX),
+    title: clip(words.title, TITLE_MAX),
+    body: clip(words.body, BODY_MAX),
     url: input.url,
     createdAt: now.toISOString(),
     readAt: null,
+    ...input.message ? { message: input.message } : {},
   };
   op.set(recordKey(input.userId, record.id), record, { expireIn: NOTIFICATION_TTL_MS })
     .set(unreadKey(input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
@@ -114,12 +136,13 @@ export async function redactNotificationOps(
 ): Promise<void> {
   for await (const index of kv.list({ prefix: ["notification_subjects", subject] })) {
     const [, , userId, id] = index.key as [string, string, string, string];
-    const entry = await kv.get<NotificationRecord>(recordKey(userId, id));
+    const entry = await kv.get<StoredNotification>(recordKey(userId, id));
     op.check(index).delete(index.key);
     if (!entry.value) continue;
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
     if (left <= 0) continue;
-    op.check(entry).set(entry.key, { ...entry.value, ...redacted }, { expireIn: left });
+    const { message: _message, ...kept } = entry.value as StoredNotification;
+    op.check(entry).set(entry.key, { ...kept, ...redacted }, { expireIn: left });
   }
 }
 
@@ -139,11 +162,12 @@ export async function reviseNotification(
   },
 ): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv.get<NotificationRecord>(recordKey(userId, id));
+    const entry = await kv.get<StoredNotification>(recordKey(userId, id));
     if (!entry.value) return;
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
     if (left <= 0) return;
-    const next = { ...entry.value, title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX), readAt: null };
+    const { message: _message, ...kept } = entry.value as StoredNotification;
+    const next = { ...kept, title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX), readAt: null };
     const op = kv.atomic().check(entry).set(entry.key, next, { expireIn: left })
       .set(unreadKey(userId, id), true, { expireIn: left });
     if ((await op.commit()).ok) return;
@@ -181,11 +205,17 @@ export interface NotificationPage {
 }
 
 /**
- * A page of `userId`'s notifications newest first (unread ones only with `query.unread`), and the unread count.
+ * A page of `userId`'s notifications newest first (unread ones only with `query.unread`), their words in `t`'s
+ * language (English unless given; `readableNotification`), and the unread count.
  */
 export async function listNotifications(
   kv: Deno.Kv,
-  { userId, query, now = new Date() }: { userId: string; query: NotificationQuery; now?: Date },
+  { userId, query, now = new Date(), t = translatorFor("en") }: {
+    userId: string;
+    query: NotificationQuery;
+    now?: Date;
+    t?: Translate;
+  },
 ): Promise<NotificationPage> {
   const oldest = oldestKept(now);
   const notifications: NotificationRecord[] = [];
@@ -201,18 +231,18 @@ export async function listNotifications(
     for await (const entry of iter) ids.push(entry.key[2] as string);
     const page = ids.slice(query.offset);
     for (let i = 0; i < page.length; i += 10) {
-      const entries = await kv.getMany<NotificationRecord[]>(page.slice(i, i + 10).map((id) => recordKey(userId, id)));
-      for (const entry of entries) if (entry.value) notifications.push(entry.value);
+      const entries = await kv.getMany<StoredNotification[]>(page.slice(i, i + 10).map((id) => recordKey(userId, id)));
+      for (const entry of entries) if (entry.value) notifications.push(readableNotification(entry.value, t));
     }
   } else {
-    const iter = kv.list<NotificationRecord>(
+    const iter = kv.list<StoredNotification>(
       { start: ["notifications", userId, oldest], end: ["notifications", userId, "\uffff"] },
       { reverse: true, limit: query.offset + query.limit },
     );
     let skipped = 0;
     for await (const entry of iter) {
       if (skipped++ < query.offset) continue;
-      notifications.push(entry.value);
+      notifications.push(readableNotification(entry.value, t));
     }
   }
   return { notifications, unreadCount: await unreadCount(kv, userId, now) };
@@ -258,12 +288,17 @@ export async function markRead(
   return await unreadCount(kv, userId, now);
 }
 
-/** Every notification of `userId` still kept, newest first (the account export). */
-export async function notificationsOf(kv: Deno.Kv, userId: string, now = new Date()): Promise<NotificationRecord[]> {
+/** Every notification of `userId` still kept, newest first, its words in the person's language (the account export). */
+export async function notificationsOf(
+  kv: Deno.Kv,
+  user: { id: string; language?: Lang },
+  now = new Date(),
+): Promise<NotificationRecord[]> {
   const all: NotificationRecord[] = [];
   const oldest = oldestKept(now);
-  for await (const entry of kv.list<NotificationRecord>({ prefix: ["notifications", userId] }, { reverse: true })) {
-    if (entry.value.id >= oldest) all.push(entry.value);
+  const t = translatorOfPerson(user);
+  for await (const entry of kv.list<StoredNotification>({ prefix: ["notifications", user.id] }, { reverse: true })) {
+    if (entry.value.id >= oldest) all.push(readableNotification(entry.value, t));
   }
   return all;
 }

@@ -1,23 +1,25 @@
 /**
  * The buyer's e-mails about money (docs/decisions.md, Money operations): the receipt when a payment makes a purchase
- * paid, and the refund notice. Plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every
- * value placed in it. They are queued in the outbox in the same atomic write as the change they announce.
+ * paid, and the refund notice, in the buyer's language (`t`; docs/decisions.md, Languages, "E-mails"; the toolkit's
+ * title as written). Plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every value placed
+ * in it. They are queued in the outbox in the same atomic write as the change they announce.
  */
-import { mailHtml, PLATFORM } from "@/lib/mail/layout.tsx";
+import { mailHtml } from "@/lib/mail/layout.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { formatMinorUnits, formatRupees, toRupees } from "@/lib/money.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
-/** Who the mail goes to, about which toolkit, how much (paise), and the page it links to (absolute URL). */
+/** Who the mail goes to, about which toolkit, how much (paise), the page it links to (absolute URL), the language. */
 export interface MoneyMailInput {
   to: string;
   name: string;
   toolkitTitle: string;
   amountPaise: number;
   url: string;
+  t: Translate;
 }
 
-function layout(subject: string, lines: string[], link: { label: string; url: string }): Mail {
-  const text = `${lines.join("\n\n")}\n\n${link.label}: ${link.url}\n\n${PLATFORM}\n`;
+function layout(t: Translate, subject: string, lines: string[], link: { label: string; url: string }): Mail {
+  const text = `${lines.join("\n\n")}\n\n${link.label}: ${link.url}\n\n${t("mail.signature")}\n`;
   const html = mailHtml(
     subject,
     <>
@@ -26,19 +28,21 @@ function layout(subject: string, lines: string[], link: { label: string; url: st
         <a href={link.url} style="color:#1d4ed8">{link.label}</a>
       </p>
     </>,
+    { lang: t.lang, signature: t("mail.signature") },
   );
   return { to: "", subject, text, html, link: link.url };
 }
 
 /** The receipt e-mail: the amount, the toolkit and the receipt number, linking the printable receipt. */
 export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): Mail {
-  const subject = `Your receipt ${input.receiptNumber} for ${input.toolkitTitle}`;
+  const { t } = input;
+  const values = { toolkit: input.toolkitTitle, number: input.receiptNumber };
   return {
-    ...layout(subject, [
-      `Hi ${input.name},`,
-      `Thank you for buying ${input.toolkitTitle}. We received ${formatRupees(toRupees(input.amountPaise))}.`,
-      `Your receipt number is ${input.receiptNumber}.`,
-    ], { label: "View or print your receipt", url: input.url }),
+    ...layout(t, t("mail.receipt.subject", values), [
+      t("mail.greeting", { name: input.name }),
+      t("mail.receipt.thanks", { toolkit: input.toolkitTitle, amount: t.minorUnits(input.amountPaise) }),
+      t("mail.receipt.number", values),
+    ], { label: t("mail.receipt.link"), url: input.url }),
     to: input.to,
   };
 }
@@ -49,15 +53,14 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
  * else the payment granted nothing and the access stays.
  */
 export function refundMail(input: MoneyMailInput & { accessEnded: boolean; currency?: string }): Mail {
-  const amount = formatMinorUnits(input.amountPaise, input.currency);
+  const { t } = input;
+  const amount = t.minorUnits(input.amountPaise, input.currency);
   return {
-    ...layout(`Your refund for ${input.toolkitTitle}`, [
-      `Hi ${input.name},`,
-      `We refunded ${amount} for ${input.toolkitTitle}. Banks usually take 5 to 7 working days to show it.`,
-      input.accessEnded
-        ? "Your access to the toolkit has ended."
-        : "This payment was one your purchase did not need; anything you have access to stays as it is.",
-    ], { label: "See your purchases", url: input.url }),
+    ...layout(t, t("mail.refund.subject", { toolkit: input.toolkitTitle }), [
+      t("mail.greeting", { name: input.name }),
+      t("mail.refund.sent", { toolkit: input.toolkitTitle, amount }),
+      input.accessEnded ? t("mail.refund.accessEnded") : t("mail.refund.accessStays"),
+    ], { label: t("mail.refund.link"), url: input.url }),
     to: input.to,
   };
 }

@@ -21,6 +21,7 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { refundMail } from "./mails.tsx";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { formatMinorUnits } from "@/lib/money.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
@@ -150,22 +151,27 @@ async function tellBuyerOps(
     getToolkitRecord(ctx.kv, purchase.toolkitId),
     getUser(ctx.kv, purchase.userId),
   ]);
-  const title = toolkit?.title ?? purchase.receipt?.toolkitTitle ?? "your toolkit";
+  const title = toolkit?.title ?? purchase.receipt?.toolkitTitle;
+  const amount = formatMinorUnits(refund.amount, currency);
   addNotification(op, {
     userId: purchase.userId,
     type: "purchase_refunded",
-    title: "Refund issued",
-    body: `${
-      formatMinorUnits(refund.amount, currency)
-    } for ${title} is on its way back to you. Banks take 5–7 working days.`,
+    message: {
+      title: { key: "notifications.text.refunded.title" },
+      body: title
+        ? { key: "notifications.text.refunded.body", values: { amount, toolkit: title } }
+        : { key: "notifications.text.refunded.bodyUntitled", values: { amount } },
+    },
     url: "/toolkits/mine",
   }, new Date(refund.at));
   if (!buyer) return [];
+  const t = translatorOfPerson(buyer);
   const mail = refundMail({
     to: buyer.email,
     name: buyer.name,
-    toolkitTitle: title,
+    toolkitTitle: title ?? t("mail.receipt.item"),
     amountPaise: refund.amount,
+    t,
     currency,
     url: `${ctx.appUrl}/toolkits/mine`,
     accessEnded,

@@ -36,6 +36,7 @@ import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { CURRENCY } from "./checkout.ts";
 import { receiptMail } from "./mails.tsx";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
 import {
   type BuyerPurchase,
@@ -269,8 +270,12 @@ async function paidOps(
   addNotification(op, {
     userId: paid.userId,
     type: "purchase_paid",
-    title: "Payment received",
-    body: `Your payment for ${toolkit?.title ?? "your toolkit"} is confirmed. Happy learning!`,
+    message: {
+      title: { key: "notifications.text.paid.title" },
+      body: toolkit
+        ? { key: "notifications.text.paid.body", values: { toolkit: toolkit.title } }
+        : { key: "notifications.text.paid.bodyUntitled" },
+    },
     url: toolkit ? `/toolkits/${toolkit.id}/learn` : "/toolkits/mine",
   }, new Date(at));
   if (paid.amountPaid === 0 || paid.receipt) return paid;
@@ -284,7 +289,7 @@ async function paidOps(
         name: buyer?.name ?? "",
         email: buyer?.email ?? "",
       },
-      toolkitTitle: toolkit?.title ?? "Toolkit",
+      toolkitTitle: toolkit?.title ?? translatorOfPerson(buyer ?? {})("mail.receipt.item"),
       at,
       seller: ctx.seller,
       checkoutState: paid.buyerState,
@@ -298,6 +303,7 @@ async function paidOps(
       amountPaise: paid.amountPaid,
       receiptNumber: receipt.number,
       url: `${appUrl}${receiptPath(paid.id)}`,
+      t: translatorOfPerson(buyer),
     });
     mails.push(queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(at)));
   }
@@ -360,7 +366,7 @@ async function settle(
       ...current,
       paymentStatus: "failed",
       extraPayments,
-      history: history("failed", `${change.source}: coupon unavailable, payment owed back`),
+      history: history("failed", `${change.source}: ${owed.reason} (owed back)`),
       updatedAt: change.at,
     };
   }

@@ -20,22 +20,22 @@ import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimEach, settle } from "@/lib/jobs/lease.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
-import type { NotificationRecord } from "@/lib/notifications/notifications.ts";
+import type { StoredNotification } from "@/lib/notifications/notifications.ts";
+import { notificationWords } from "@/lib/notifications/words.ts";
 import { channelRule } from "@/lib/notifications/types.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { notificationMail } from "./notification_mail.tsx";
-import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { removeSubscriptions, subscriptionsOf } from "./subscriptions.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
 export interface PushMessage extends Claimable {
   id: string;
   userId: string;
-  notification: Pick<NotificationRecord, "type" | "title" | "body" | "url">;
+  notification: Pick<StoredNotification, "type" | "title" | "body" | "url" | "message">;
   status: "pending" | "failed";
   attempts: number;
   dueAt: string | null;
@@ -68,14 +68,14 @@ const userKey = (userId: string, id: string): Deno.KvKey => ["push_outbox_by_use
  */
 export function queuePushOps(
   op: Deno.AtomicOperation,
-  { userId, notification }: { userId: string; notification: NotificationRecord },
+  { userId, notification }: { userId: string; notification: StoredNotification },
   now: number,
 ): void {
-  const { id, type, title, body, url } = notification;
+  const { id, type, title, body, url, message: words } = notification;
   const message: PushMessage = {
     id,
     userId,
-    notification: { type, title, body, url },
+    notification: { type, title, body, url, ...words ? { message: words } : {} },
     status: "pending",
     attempts: 0,
     dueAt: new Date(now).toISOString(),
@@ -126,11 +126,13 @@ async function deliverClaimed(
 ): Promise<PushOutcome> {
   const { kv, config, log, push } = services;
   const message = claimed.value;
-  const { type, title, body, url } = message.notification;
-  const [settings, subscriptions] = await Promise.all([
+  const { type, url } = message.notification;
+  const [settings, subscriptions, reader] = await Promise.all([
     getSettings(kv, message.userId),
     subscriptionsOf(kv, message.userId),
+    message.notification.message ? getUser(kv, message.userId) : null,
   ]);
+  const { title, body } = notificationWords(message.notification, translatorOfPerson(reader ?? {}));
   const channel = settings.channels[type as keyof typeof settings.channels] ?? { email: false, push: true };
   const targets = !push || !channel.push
     ? []
@@ -204,14 +206,14 @@ async function genericMail(services: Services, message: PushMessage): Promise<Ma
   const user = await getUser(services.kv, message.userId);
   if (!user || !user.emailVerified) return null;
   const { appUrl } = services.config;
+  const t = translatorOfPerson(user);
   const mail = notificationMail({
     to: user.email,
     name: user.name,
-    title: message.notification.title,
-    body: message.notification.body,
+    ...notificationWords(message.notification, t),
     url: `${appUrl}${message.notification.url}`,
     settingsUrl: `${appUrl}/me/settings`,
-    t: translatorFor(user.language ?? DEFAULT_LANG),
+    t,
   });
   return { ...mail, userId: user.id };
 }

@@ -35,6 +35,7 @@ export const handler = define.handlers<Data>({
     const offset = Number.isSafeInteger(given) && given >= 0 ? given : 0;
     const page = await listNotifications(ctx.state.services.kv, {
       userId: ctx.state.user.id,
+      t: ctx.state.t,
       query: {
         unread: false,
         limit: PAGE_SIZE + 1,

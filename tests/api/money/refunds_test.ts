@@ -249,3 +249,54 @@ Deno.test("refund: a refunded purchase stays refunded when its payment's events 
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals([detail.hasPurchased, detail.contentItems[0].content], [false, null]);
 });
+
+Deno.test("a Hindi buyer gets the receipt and refund e-mails and notifications in Hindi; an older English one stays", async () => {
+  await using smtp = await startFakeSmtp();
+  await using shop = await openShop({ smtpUrl: smtp.url });
+  const buyer = await createTestUser(shop.t, "user", { name: "Asha" });
+  const setting = await shop.t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: buyer.headers });
+  assertEquals(setting.status, 200);
+  // A notification stored before its words became catalogue keys: plain English, shown as it is.
+  const oldId = `${String(Date.now() - 60_000).padStart(13, "0")}-old00000`;
+  await shop.t.kv.set(["notifications", buyer.user.id, oldId], {
+    id: oldId,
+    type: "purchase_paid",
+    title: "Payment received",
+    body: "Your payment for Old Kit is confirmed. Happy learning!",
+    url: "/toolkits/mine",
+    createdAt: new Date().toISOString(),
+    readAt: null,
+  });
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const res = await refund(shop, purchaseId, "Asked within 7 days");
+  assertEquals(res.status, 200, JSON.stringify(res.body));
+  await shop.t.settled();
+  const mails = smtp.messages.filter((m) => m.to.includes(buyer.user.email));
+  assertEquals(mails.length, 2);
+  const [receipt, refunded] = [
+    mails.find((m) => m.subject.includes("रसीद"))!,
+    mails.find((m) => m.subject.includes("रिफ़ंड"))!,
+  ];
+  assert(/^Resume Toolkit की आपकी रसीद RCPT-/.test(receipt.subject), receipt.subject);
+  assert(receipt.text.startsWith("नमस्ते Asha,"), receipt.text);
+  assert(receipt.text.includes("Resume Toolkit खरीदने के लिए धन्यवाद। हमें ₹500 मिल गए हैं।"), receipt.text);
+  assert(receipt.html.includes('<html lang="hi">') && receipt.html.includes("अपनी रसीद देखें या प्रिंट करें"));
+  assertEquals(refunded.subject, "Resume Toolkit का आपका रिफ़ंड");
+  assert(refunded.text.includes("हमने Resume Toolkit के ₹500 रिफ़ंड कर दिए हैं।"), refunded.text);
+  assert(refunded.text.includes("अब यह टूलकिट आपके लिए नहीं खुलेगा।"), refunded.text);
+  assert(!/Your |We refunded|Thank you/.test(receipt.text + refunded.text + refunded.html), "no English of ours");
+  // The bell reads the person's language; the same notifications in English for an English page (`?lang=en`).
+  const words = async (query = "") =>
+    (await (await shop.t.fetch(`/api/me/notifications${query}`, { headers: buyer.headers })).json()).notifications
+      .map((n: { title: string; body: string }) => [n.title, n.body]);
+  assertEquals(await words(), [
+    ["रिफ़ंड भेज दिया गया", "Resume Toolkit के ₹500 आपको वापस भेजे जा रहे हैं। बैंक में आने में 5–7 कामकाजी दिन लगते हैं।"],
+    ["पेमेंट मिल गया", "Resume Toolkit के लिए आपका पेमेंट पक्का हो गया है। अब पढ़ाई शुरू करें!"],
+    ["Payment received", "Your payment for Old Kit is confirmed. Happy learning!"],
+  ]);
+  assertEquals((await words("?lang=en")).slice(0, 2), [
+    ["Refund issued", "₹500 for Resume Toolkit is on its way back to you. Banks take 5–7 working days."],
+    ["Payment received", "Your payment for Resume Toolkit is confirmed. Happy learning!"],
+  ]);
+});

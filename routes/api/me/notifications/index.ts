@@ -15,7 +15,8 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "Your notifications",
     description: `Newest first, kept ${duration(NOTIFICATION_TTL_MS)}; \`unread=true\` lists unread ones only. ` +
-      "`unreadCount` counts every unread one.",
+      "`unreadCount` counts every unread one. Titles and bodies are in the request's language (`?lang=`, the " +
+      "person's setting, the `lang` cookie, `Accept-Language`); what a person wrote stays as written.",
     access: ["session"],
     query: NotificationQuerySchema,
     responses: {
@@ -31,6 +32,8 @@ export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const query = validate(NotificationQuerySchema, queryOf(ctx.url));
-    return Response.json(await listNotifications(ctx.state.services.kv, { userId: ctx.state.user.id, query }));
+    // A notification's words are what the person reads: in the request's language (docs/decisions.md, Languages).
+    const page = await listNotifications(ctx.state.services.kv, { userId: ctx.state.user.id, query, t: ctx.state.t });
+    return Response.json(page);
   },
 });
