@@ -26,6 +26,8 @@ import { type User, userKey } from "@/lib/users/users.ts";
 import { type AlertRecord, MAX_ALERTS, queryParams } from "./alerts.ts";
 import { digestMail, type DigestSection, internshipItem, type MailItem, opportunityItem } from "./mails.tsx";
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** 09:00 IST is 03:30 UTC. */
 export const DAILY_AT_9_IST = "30 3 * * *";
@@ -76,10 +78,13 @@ class RunState {
     return found;
   }
 
-  /** The new listings matching `alert` in its window, newest first, at most `MAX_PER_ALERT` (shared, do not change). */
-  async matches(alert: AlertRecord): Promise<MailItem[]> {
+  /**
+   * The new listings matching `alert` in its window, newest first, at most `MAX_PER_ALERT`, their facts in `t`'s
+   * language (shared, do not change).
+   */
+  async matches(alert: AlertRecord, t: Translate): Promise<MailItem[]> {
     const since = windowStart(alert, this.ctx.now.getTime());
-    const key = `${alert.kind}\0${since}\0${JSON.stringify(alert.query)}`;
+    const key = `${alert.kind}\0${since}\0${JSON.stringify(alert.query)}\0${t.lang}`;
     let found = this.#matches.get(key);
     if (found) return found;
     const listings = await this.listings(alert.kind, since);
@@ -88,11 +93,11 @@ class RunState {
     if (alert.kind === "internships") {
       const query = InternshipQuerySchema.parse(params);
       found = (listings as NewInternships).matching(query).slice(0, MAX_PER_ALERT)
-        .map((i) => internshipItem(appUrl, i));
+        .map((i) => internshipItem(appUrl, i, t));
     } else {
       const query = OpportunityQuerySchema.parse(params);
       found = (listings as NewOpportunities).matching(query).slice(0, MAX_PER_ALERT)
-        .map((o) => opportunityItem(appUrl, o));
+        .map((o) => opportunityItem(appUrl, o, t));
     }
     this.#matches.set(key, found);
     return found;
@@ -163,7 +168,8 @@ interface Plan {
 async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Promise<Plan> {
   const { ctx } = run;
   const until = ctx.now.toISOString();
-  const found = await Promise.all(claimed.map((entry) => run.matches(entry.value)));
+  const t = translatorOfPerson(user);
+  const found = await Promise.all(claimed.map((entry) => run.matches(entry.value, t)));
   const listed = claimed.filter((_, i) => found[i].length > 0);
   const tokens: NewUnsubscribeToken[] = [];
   const link = async (alertIds: string[]) => {
@@ -184,6 +190,7 @@ async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Pr
     name: user.name,
     appUrl: ctx.config.appUrl,
     sections,
+    t,
     // One alert: its own link stops everything the e-mail was sent for.
     unsubscribeUrl: listed.length === 1 ? sections[0].unsubscribeUrl : await link(listed.map((e) => e.value.id)),
   });

@@ -1,15 +1,16 @@
 /**
  * The alert digest and deadline reminder e-mails (docs/decisions.md, Alerts), each as plain text and HTML, with the
- * one-click unsubscribe headers of RFC 8058 (`List-Unsubscribe`, `List-Unsubscribe-Post`). The HTML is in the mail
- * layout (`lib/mail/layout.tsx`), which escapes every value placed in it.
+ * one-click unsubscribe headers of RFC 8058 (`List-Unsubscribe`, `List-Unsubscribe-Post`), in the recipient's
+ * language (`t`; docs/decisions.md, Languages, "E-mails"; titles and names as written). The HTML is in the mail layout
+ * (`lib/mail/layout.tsx`), which escapes every value placed in it.
  */
-import { formatDate } from "@/lib/dates.ts";
-import { formatStipend } from "@/lib/internships/stipend.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import { stipendText } from "@/lib/internships/stipend.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Fragment } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { mailHtml, PLATFORM } from "@/lib/mail/layout.tsx";
+import { mailHtml } from "@/lib/mail/layout.tsx";
 import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
 import type { Alert } from "./alerts.ts";
@@ -22,22 +23,22 @@ export interface MailItem {
   url: string;
 }
 
-/** An internship as a mail item: organization, stipend and deadline. */
-export function internshipItem(appUrl: string, internship: InternshipView): MailItem {
-  const deadline = internship.deadline ? ` · apply by ${formatDate(internship.deadline)}` : "";
+/** An internship as a mail item in `t`'s language: organization, stipend and deadline. */
+export function internshipItem(appUrl: string, internship: InternshipView, t: Translate): MailItem {
+  const deadline = internship.deadline ? ` · ${t("mail.item.applyBy", { date: t.date(internship.deadline) })}` : "";
   return {
     title: internship.title,
-    facts: `${internship.hiringOrganization} · ${formatStipend(internship.stipend)}${deadline}`,
+    facts: `${internship.hiringOrganization} · ${stipendText(t, internship.stipend)}${deadline}`,
     url: `${appUrl}/internships/${internship.id}`,
   };
 }
 
-/** An opportunity as a mail item: organizer and dates. */
-export function opportunityItem(appUrl: string, opportunity: OpportunityView): MailItem {
+/** An opportunity as a mail item in `t`'s language: organizer and dates. */
+export function opportunityItem(appUrl: string, opportunity: OpportunityView, t: Translate): MailItem {
   const by = opportunity.organizer ? `${opportunity.organizer} · ` : "";
   return {
     title: opportunity.title,
-    facts: `${by}${formatDate(opportunity.startDate)} – ${formatDate(opportunity.endDate)}`,
+    facts: `${by}${t.date(opportunity.startDate)} – ${t.date(opportunity.endDate)}`,
     url: `${appUrl}/opportunities/${opportunity.id}`,
   };
 }
@@ -92,88 +93,95 @@ export interface DigestSection {
  * (`unsubscribeUrl`) stops every alert it lists.
  */
 export function digestMail(
-  { to, name, appUrl, sections, unsubscribeUrl }: {
+  { to, name, appUrl, sections, unsubscribeUrl, t }: {
     to: string;
     name: string;
     appUrl: string;
     sections: DigestSection[];
     unsubscribeUrl: string;
+    t: Translate;
   },
 ): Mail {
   const count = sections.reduce((n, s) => n + s.items.length, 0);
-  const subject = `${count} new ${count === 1 ? "listing matches" : "listings match"} your alerts`;
+  const subject = t("mail.digest.subject", { count });
   const manage = `${appUrl}/me/alerts`;
-  const text = `Hi ${name},
+  const text = `${t("mail.greeting", { name })}
 
-New listings match your alerts.
+${t("mail.digest.intro")}
 
 ${
-    sections.map((s) => `${describeAlert(s.alert)}\n\n${textItems(s.items)}\n\nStop this alert: ${s.unsubscribeUrl}`)
-      .join("\n\n")
+    sections.map((s) =>
+      `${describeAlert(s.alert, t)}\n\n${textItems(s.items)}\n\n${
+        t("mail.digest.stopThisText", { url: s.unsubscribeUrl })
+      }`
+    ).join("\n\n")
   }
 
-Manage your alerts: ${manage}
-Stop all the alerts of this e-mail: ${unsubscribeUrl}
+${t("mail.digest.manageText", { url: manage })}
+${t("mail.digest.stopAllText", { url: unsubscribeUrl })}
 
-${PLATFORM}
+${t("mail.signature")}
 `;
   const html = mailHtml(
     subject,
     <>
-      <p>Hi {name},</p>
-      <p>New listings match your alerts.</p>
+      <p>{t("mail.greeting", { name })}</p>
+      <p>{t("mail.digest.intro")}</p>
       {sections.map((s) => (
         <Fragment key={s.unsubscribeUrl}>
-          <h2 style="font-size:1.1em">{describeAlert(s.alert)}</h2>
+          <h2 style="font-size:1.1em">{describeAlert(s.alert, t)}</h2>
           <HtmlItems items={s.items} />
           <p>
-            <a href={s.unsubscribeUrl}>Stop this alert</a>
+            <a href={s.unsubscribeUrl}>{t("mail.digest.stopThis")}</a>
           </p>
         </Fragment>
       ))}
       <p>
-        <a href={manage}>Manage your alerts</a> · <a href={unsubscribeUrl}>Stop all the alerts of this e-mail</a>
+        <a href={manage}>{t("mail.digest.manage")}</a> · <a href={unsubscribeUrl}>{t("mail.digest.stopAll")}</a>
       </p>
     </>,
+    { lang: t.lang, signature: t("mail.signature") },
   );
   return { to, subject, text, html, link: manage, headers: unsubscribeHeaders(unsubscribeUrl) };
 }
 
 /** The deadline reminder to `to`: saved internships closing today or tomorrow, saved opportunities starting tomorrow. */
 export function reminderMail(
-  { to, name, appUrl, items, unsubscribeUrl }: {
+  { to, name, appUrl, items, unsubscribeUrl, t }: {
     to: string;
     name: string;
     appUrl: string;
     items: MailItem[];
     unsubscribeUrl: string;
+    t: Translate;
   },
 ): Mail {
   const subject = items.length === 1
-    ? `Reminder: "${items[0].title}" is due soon`
-    : `Reminder: ${items.length} saved listings are due soon`;
+    ? t("mail.reminder.subjectOne", { title: items[0].title })
+    : t("mail.reminder.subjectMany", { count: items.length });
   const tracker = `${appUrl}/me/tracker`;
-  const text = `Hi ${name},
+  const text = `${t("mail.greeting", { name })}
 
-These listings you saved close today or tomorrow, or start tomorrow:
+${t("mail.reminder.intro")}
 
 ${textItems(items)}
 
-Your applications: ${tracker}
-Stop deadline reminders: ${unsubscribeUrl}
+${t("mail.reminder.trackerText", { url: tracker })}
+${t("mail.reminder.stopText", { url: unsubscribeUrl })}
 
-${PLATFORM}
+${t("mail.signature")}
 `;
   const html = mailHtml(
     subject,
     <>
-      <p>Hi {name},</p>
-      <p>These listings you saved close today or tomorrow, or start tomorrow:</p>
+      <p>{t("mail.greeting", { name })}</p>
+      <p>{t("mail.reminder.intro")}</p>
       <HtmlItems items={items} />
       <p>
-        <a href={tracker}>Your applications</a> · <a href={unsubscribeUrl}>Stop deadline reminders</a>
+        <a href={tracker}>{t("mail.reminder.tracker")}</a> · <a href={unsubscribeUrl}>{t("mail.reminder.stop")}</a>
       </p>
     </>,
+    { lang: t.lang, signature: t("mail.signature") },
   );
   return { to, subject, text, html, link: tracker, headers: unsubscribeHeaders(unsubscribeUrl) };
 }

@@ -26,6 +26,7 @@ import { getUser } from "@/lib/users/users.ts";
 import { DAILY_AT_9_IST } from "./digest.ts";
 import { internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.tsx";
 import { newUnsubscribeToken } from "./unsubscribe.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 
 /** Saved-by entries read from KV per batch. */
 const BATCH = 500;
@@ -85,11 +86,12 @@ async function remind(
     publicInternshipsById(kv, ids("internships"), istToday(ctx.now)),
     publishedOpportunitiesById(kv, ids("opportunities")),
   ]);
+  const t = translatorOfPerson(user);
   const mailItems: MailItem[] = fresh.flatMap((item) => {
     const internship = item.kind === "internships" ? internships.get(item.id) : undefined;
-    if (internship) return [internshipItem(config.appUrl, internship)];
+    if (internship) return [internshipItem(config.appUrl, internship, t)];
     const opportunity = item.kind === "opportunities" ? opportunities.get(item.id) : undefined;
-    return opportunity ? [opportunityItem(config.appUrl, opportunity)] : [];
+    return opportunity ? [opportunityItem(config.appUrl, opportunity, t)] : [];
   });
   if (mailItems.length === 0) return;
   const op = kv.atomic();
@@ -106,6 +108,7 @@ async function remind(
       appUrl: config.appUrl,
       items: mailItems,
       unsubscribeUrl: `${config.appUrl}/unsubscribe/${token.token}`,
+      t,
     });
     token.write(op);
     queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
@@ -119,14 +122,23 @@ async function remind(
   counts.items += mailItems.length;
 }
 
-/** The in-app (and pushed) reminder of `items`, linking to the tracker. */
+/**
+ * The in-app (and pushed) reminder of `items`, linking to the tracker: its title by key, its body the items' lines
+ * (their facts in the person's language, as the e-mail's).
+ */
 function reminderNotification(userId: string, items: MailItem[]): NotificationInput {
-  const title = items.length === 1 ? `“${items[0].title}” closes soon` : `${items.length} saved listings close soon`;
   return {
     userId,
     type: "deadline_reminder",
-    title,
-    body: items.map((item) => `${item.title}: ${item.facts}`).join("\n"),
+    message: {
+      title: items.length === 1
+        ? { key: "notifications.text.reminder.titleOne", values: { title: items[0].title } }
+        : { key: "notifications.text.reminder.titleMany", values: { count: items.length } },
+      body: {
+        key: "notifications.text.reminder.body",
+        values: { lines: items.map((item) => `${item.title}: ${item.facts}`).join("\n") },
+      },
+    },
     url: "/me/tracker",
   };
 }

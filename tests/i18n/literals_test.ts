@@ -85,8 +85,6 @@ export const PENDING = new Set<string>([
   "islands/SaveButton.tsx",
   "islands/SavedTracker.tsx",
   "islands/ToolkitCheckout.tsx",
-  "lib/alerts/mails.tsx",
-  "lib/alerts/reminders.ts",
   "lib/browser/application_format.ts",
   "lib/browser/fetch_json.ts",
   "lib/browser/internship_format.ts",

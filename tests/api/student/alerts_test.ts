@@ -332,3 +332,40 @@ Deno.test("25 alerts created at once: a lost race retries, so the first 20 succe
   assertEquals(mixed.map((a) => a.status).filter((s) => s >= 300), []);
   assertEquals((await call(t, me, "GET", "/api/me/alerts")).body.alerts.length, 20);
 });
+
+Deno.test("a Hindi student gets the digest, the reminder and its bell notification in Hindi", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { admin, member } = await people(t);
+  const student = await createTestUser(t, "user", { name: "Asha" });
+  assertEquals((await call(t, student, "PATCH", "/api/me/settings", { language: "hi" })).status, 200);
+  await call(t, student, "POST", "/api/me/alerts", { kind: "internships", query: { location: "Pune" } });
+  await later();
+  const tomorrow = istToday(new Date(Date.now() + 86_400_000));
+  const [intern] = await postInternships(t, member, [
+    { title: "Data Intern", location: "Pune", stipend: 12000, deadline: tomorrow },
+  ]);
+  await call(t, student, "PUT", `/api/me/saved/internships/${intern.id}`);
+  await later();
+  for (const job of ["alerts-digest", "deadline-reminders", "outbox"]) {
+    assertEquals((await call(t, admin, "POST", `/api/admin/jobs/${job}/run`)).status, 200);
+  }
+  assertEquals(smtp.messages.length, 2);
+  const digest = smtp.messages.find((m) => m.subject.includes("अलर्ट"))!;
+  assertEquals(digest.subject, "आपके अलर्ट से मेल खाता 1 नया मौका");
+  assert(digest.text.startsWith("नमस्ते Asha,"), digest.text);
+  assert(digest.text.includes("इंटर्नशिप: जगह Pune"), digest.text);
+  assert(digest.text.includes("₹12,000 महीना") || digest.text.includes("₹12,000"), digest.text);
+  assert(digest.text.includes("तक आवेदन करें") && digest.text.includes("यह अलर्ट बंद करें: "), digest.text);
+  assert(digest.html.includes('<html lang="hi">') && digest.html.includes("इस ई-मेल के सभी अलर्ट बंद करें"));
+  const reminder = smtp.messages.find((m) => m.subject.startsWith("रिमाइंडर"))!;
+  assertEquals(reminder.subject, "रिमाइंडर: “Data Intern” की डेडलाइन पास है");
+  assert(reminder.text.includes("आपके सेव किए ये मौके आज या कल बंद हो रहे हैं"), reminder.text);
+  assert(reminder.html.includes(">डेडलाइन रिमाइंडर बंद करें</a>"), reminder.html);
+  for (const mail of [digest, reminder]) {
+    assert(!/Hi |match your|Stop |Your applications|apply by/.test(mail.text + mail.html), mail.text);
+  }
+  const bell = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
+  assertEquals(bell.map((n: { title: string }) => n.title), ["“Data Intern” जल्द बंद हो रहा है"]);
+  assert(bell[0].body.startsWith("आपके सेव किए:\nData Intern: ") && bell[0].body.includes("तक आवेदन करें"), bell[0].body);
+});
