@@ -52,9 +52,10 @@ const COMPACT_AFTER_MS = 1000;
 
 /**
  * Loads the read models (internships, opportunities), then gives the load's garbage back to the operating system
- * (`compactHeap`) once `settled` resolves. The server listens meanwhile: a request that needs a read model awaits this
- * same load (its store's accessor holds the promise), any other is answered at once (docs/decisions.md, Open and
- * closed listings, "Serving while loading"). Returns the load's time in ms and the bytes read from KV.
+ * (`compactHeap`) once `settled` resolves; so too after the first read of either archive as a whole (the first list
+ * with closed listings). The server listens meanwhile: a request that needs a read model awaits this same load (its
+ * store's accessor holds the promise), any other is answered at once (docs/decisions.md, Open and closed listings,
+ * "Serving while loading"). Returns the load's time in ms and the bytes read from KV.
  */
 export async function loadReadModels(
   kv: Deno.Kv,
@@ -63,6 +64,9 @@ export async function loadReadModels(
   const started = performance.now();
   const [internships, opportunities] = await Promise.all([internshipStore(kv), opportunityStore(kv)]);
   const ms = performance.now() - started;
+  for (const { archive } of [internships, opportunities]) {
+    archive.onBulkRead = () => void settled().then(() => compactHeap());
+  }
   await settled();
   compactHeap();
   return { ms, kvBytes: internships.model.loadedBytes + opportunities.model.loadedBytes };

@@ -38,7 +38,7 @@ import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
-/** At most this many bytes of blocks are kept in memory per archive (about 65 bytes per archived listing). */
+/** At most this many bytes of blocks are kept in memory per archive (about 70 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
 /** At most this many filters keep their matches per archive. */
 const MATCH_FILTERS = 32;
@@ -217,6 +217,13 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private readonly buffers: { refs: Int32Array; bits: Uint8Array }[] = [];
   /** How long (ms) an archive-only write retries lost races. */
   retryBudgetMs = RETRY_BUDGET_MS;
+  /**
+   * Called once, after the first scan that read most of the archive from KV (the first list with closed listings of a
+   * process): the read leaves much garbage behind, as the read model's load does, and the process may give it back
+   * (`lib/platform/server.ts`).
+   */
+  onBulkRead: (() => void) | null = null;
+  private bulkRead = false;
 
   constructor(
     private readonly kv: Deno.Kv,
@@ -389,6 +396,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const count = directory.keys.length;
     const uncached = directory.names.filter((name, i) => this.cache.get(name)?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
+    const bulk = !this.bulkRead && uncached.length > count / 2;
     // Where each block's entries start among the archive's (by directory index), and matches before each place in
     // list order (the newest block first).
     const starts = new Int32Array(count + 1);
@@ -423,6 +431,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         }
         before[count - index] = found;
       });
+    }
+    if (bulk) {
+      this.bulkRead = true;
+      this.onBulkRead?.();
     }
     try {
       if (ranks) {

@@ -83,6 +83,14 @@ Deno.test("a seeded archive answers a filter and its pages as a plain scan does,
   }
   assertEquals((await archive.records(["note-00042", "missing"])).get("note-00042"), all[42]);
   await assertRejects(() => archive.seed([note(5000)]), Error, "not empty");
+
+  // A process that reads the archive as a whole (cold) says so once; scans of the blocks it holds then do not.
+  const cold = new Archive(kv, layout, model);
+  let bulkReads = 0;
+  cold.onBulkRead = () => bulkReads++;
+  await cold.reading(() => cold.matches("todo", todo));
+  await cold.reading(() => cold.matches("owls", owls));
+  assertEquals(bulkReads, 1);
 });
 
 Deno.test("writes that grow blocks split them; moves out of and back into the read model; another process sees all", async () => {
