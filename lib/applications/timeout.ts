@@ -8,7 +8,7 @@
  * checks, so two runs never work at once and a run that lost it (its process stalled) stops; a run whose process died
  * is taken over once the lease runs out, and it finds its work where the last one left it. It then works in two steps:
  * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in as few atomic writes as KV's
- *    limits allow (about 90 moves each), every move checked against the record as read, so a poster's move in between
+ *    limits allow (up to 80 moves each), every move checked against the record as read, so a poster's move in between
  *    wins and the job leaves that one. A move writes the record and its indexes, the applicant's tracker item, and an
  *    "untold" entry (`["applications_untold", applicantId, applicationId]`); what applications of one write share
  *    (each internship's change marker and change log, the track record's counters) is written once per write
