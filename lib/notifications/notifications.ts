@@ -13,6 +13,7 @@
  * exactly when the change it announces does.
  */
 import { z } from "zod";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
 import { translatorFor, translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
@@ -150,6 +151,7 @@ export async function redactNotificationOps(
  * Replaces the title and body of `userId`'s notification `id` (a running count, e.g. "3 new applicants today") and
  * marks it unread again, checked against the notification as read and retried on a lost race; nothing when it is gone
  * or expired. Nothing is pushed again: the push went with the notification's first version.
+ * @throws BusyError after 30 s of races lost to other writers (`lib/kv/retry.ts`; nothing is changed).
  */
 export async function reviseNotification(
   kv: Deno.Kv,
@@ -161,17 +163,21 @@ export async function reviseNotification(
     now?: Date;
   },
 ): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv.get<StoredNotification>(recordKey(userId, id));
-    if (!entry.value) return;
-    const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
-    if (left <= 0) return;
-    const { message: _message, ...kept } = entry.value as StoredNotification;
-    const next = { ...kept, title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX), readAt: null };
-    const op = kv.atomic().check(entry).set(entry.key, next, { expireIn: left })
-      .set(unreadKey(userId, id), true, { expireIn: left });
-    if ((await op.commit()).ok) return;
-  }
+  await retrying(
+    async () => {
+      const entry = await kv.get<StoredNotification>(recordKey(userId, id));
+      if (!entry.value) return true;
+      const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
+      if (left <= 0) return true;
+      const { message: _message, ...kept } = entry.value as StoredNotification;
+      const next = { ...kept, title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX), readAt: null };
+      const op = kv.atomic().check(entry).set(entry.key, next, { expireIn: left })
+        .set(unreadKey(userId, id), true, { expireIn: left });
+      return (await op.commit()).ok;
+    },
+    RETRY_BUDGET_MS,
+    "the notification",
+  );
 }
 
 /** The smallest id still kept at `now`: anything created before `now - 90 days` is past its time. */
@@ -250,7 +256,9 @@ export async function listNotifications(
 
 /**
  * Marks `userId`'s notifications `ids` read (all unread ones when `ids` is absent) at `now`; ids that are unknown,
- * another person's or read already are skipped. Returns the unread count afterwards.
+ * another person's or read already are skipped; a lost race reads again and tries again (`lib/kv/retry.ts`). Returns the
+ * unread count afterwards.
+ * @throws BusyError after 30 s of races lost to other writers (batches written before stay read).
  */
 export async function markRead(
   kv: Deno.Kv,
@@ -267,23 +275,27 @@ export async function markRead(
   const readAt = now.toISOString();
   for (let i = 0; i < targets.length; i += BATCH) {
     const batch = targets.slice(i, i + BATCH);
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const entries: Deno.KvEntryMaybe<NotificationRecord>[] = [];
-      for (let j = 0; j < batch.length; j += 10) {
-        entries.push(
-          ...await kv.getMany<NotificationRecord[]>(batch.slice(j, j + 10).map((id) => recordKey(userId, id))),
-        );
-      }
-      const op = kv.atomic();
-      for (const entry of entries) {
-        if (!entry.value || entry.value.readAt !== null) continue;
-        const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
-        if (left <= 0) continue;
-        op.check(entry).set(entry.key, { ...entry.value, readAt }, { expireIn: left })
-          .delete(unreadKey(userId, entry.value.id));
-      }
-      if ((await op.commit()).ok) break;
-    }
+    await retrying(
+      async () => {
+        const entries: Deno.KvEntryMaybe<NotificationRecord>[] = [];
+        for (let j = 0; j < batch.length; j += 10) {
+          entries.push(
+            ...await kv.getMany<NotificationRecord[]>(batch.slice(j, j + 10).map((id) => recordKey(userId, id))),
+          );
+        }
+        const op = kv.atomic();
+        for (const entry of entries) {
+          if (!entry.value || entry.value.readAt !== null) continue;
+          const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
+          if (left <= 0) continue;
+          op.check(entry).set(entry.key, { ...entry.value, readAt }, { expireIn: left })
+            .delete(unreadKey(userId, entry.value.id));
+        }
+        return (await op.commit()).ok;
+      },
+      RETRY_BUDGET_MS,
+      "your notifications",
+    );
   }
   return await unreadCount(kv, userId, now);
 }

@@ -5,7 +5,14 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { addNotification, NOTIFICATION_TTL_MS, type NotificationInput } from "@/lib/notifications/notifications.ts";
+import {
+  addNotification,
+  markRead,
+  NOTIFICATION_TTL_MS,
+  type NotificationInput,
+  notificationsOf,
+  reviseNotification,
+} from "@/lib/notifications/notifications.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 async function get(t: TestApp, who: TestUser | undefined, path: string) {
@@ -187,4 +194,49 @@ Deno.test("settings default to on, PATCH changes only what it names, per person;
     assertEquals(bad.status, 400, JSON.stringify(body));
   }
   assertEquals((await get(t, student, "/api/me/settings")).body.settings.emailOnReply, false);
+});
+
+/** `kv` whose first `lost` atomic commits lose their race (answer `{ok: false}` without writing), as under contention. */
+function losingRaces(kv: Deno.Kv, lost: number): Deno.Kv {
+  let left = lost;
+  return new Proxy(kv, {
+    get(target, property) {
+      if (property !== "atomic") {
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        return new Proxy(op, {
+          get(inner, name) {
+            const value = Reflect.get(inner, name);
+            if (name === "commit") return () => left-- > 0 ? Promise.resolve({ ok: false }) : inner.commit();
+            return typeof value === "function"
+              ? (...args: unknown[]) => {
+                value.apply(inner, args);
+                return new Proxy(inner, this);
+              }
+              : value;
+          },
+        });
+      };
+    },
+  });
+}
+
+Deno.test("marking read and revising a notification retry every lost race: nothing is left undone", async () => {
+  await using t = await createTestApp();
+  const me = await createTestUser(t);
+  const first = await notify(t, { userId: me.user.id, type: "comment_reply", title: "One", body: "b", url: "/" });
+  await notify(t, { userId: me.user.id, type: "comment_reply", title: "Two", body: "b", url: "/" });
+  // More lost races in a row than the old fixed count of ten tries.
+  assertEquals(await markRead(losingRaces(t.kv, 15), { userId: me.user.id, ids: undefined }), 0);
+  await reviseNotification(losingRaces(t.kv, 15), {
+    userId: me.user.id,
+    id: first.id,
+    title: "One, revised",
+    body: "b",
+  });
+  const [revised] = (await notificationsOf(t.kv, me.user)).filter((n) => n.id === first.id);
+  assertEquals([revised.title, revised.readAt], ["One, revised", null]);
 });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { markRead, MarkReadSchema } from "@/lib/notifications/notifications.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -22,6 +22,7 @@ export const apiDocs = describeRoute({
     body: MarkReadSchema,
     responses: {
       200: { description: "The unread count afterwards", schema: z.strictObject({ unreadCount: z.int() }) },
+      503: BUSY,
     },
   },
 });
