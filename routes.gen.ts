@@ -154,27 +154,28 @@ import * as $150 from "./routes/organizations/[slug].tsx";
 import * as $151 from "./routes/organizations/claim/[token].tsx";
 import * as $152 from "./routes/privacy.tsx";
 import * as $153 from "./routes/profile.tsx";
-import * as $154 from "./routes/profile/resume.ts";
-import * as $155 from "./routes/purchases/[id]/receipt.tsx";
-import * as $156 from "./routes/refunds.tsx";
-import * as $157 from "./routes/report.tsx";
-import * as $158 from "./routes/reset-password.tsx";
-import * as $159 from "./routes/robots.txt.ts";
-import * as $160 from "./routes/sign-in.tsx";
-import * as $161 from "./routes/sign-out.ts";
-import * as $162 from "./routes/sign-up.tsx";
-import * as $163 from "./routes/sitemap.xml.ts";
-import * as $164 from "./routes/sitemap/[file].ts";
-import * as $165 from "./routes/terms.tsx";
-import * as $166 from "./routes/toolkits/[id]/index.tsx";
-import * as $167 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $168 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $169 from "./routes/toolkits/index.tsx";
-import * as $170 from "./routes/toolkits/mine.tsx";
-import * as $171 from "./routes/ungatekeep/[id].tsx";
-import * as $172 from "./routes/ungatekeep/index.tsx";
-import * as $173 from "./routes/ungatekeep/rss.xml.ts";
-import * as $174 from "./routes/unsubscribe/[token].tsx";
+import * as $154 from "./routes/profile/delete.tsx";
+import * as $155 from "./routes/profile/resume.ts";
+import * as $156 from "./routes/purchases/[id]/receipt.tsx";
+import * as $157 from "./routes/refunds.tsx";
+import * as $158 from "./routes/report.tsx";
+import * as $159 from "./routes/reset-password.tsx";
+import * as $160 from "./routes/robots.txt.ts";
+import * as $161 from "./routes/sign-in.tsx";
+import * as $162 from "./routes/sign-out.ts";
+import * as $163 from "./routes/sign-up.tsx";
+import * as $164 from "./routes/sitemap.xml.ts";
+import * as $165 from "./routes/sitemap/[file].ts";
+import * as $166 from "./routes/terms.tsx";
+import * as $167 from "./routes/toolkits/[id]/index.tsx";
+import * as $168 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $169 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $170 from "./routes/toolkits/index.tsx";
+import * as $171 from "./routes/toolkits/mine.tsx";
+import * as $172 from "./routes/ungatekeep/[id].tsx";
+import * as $173 from "./routes/ungatekeep/index.tsx";
+import * as $174 from "./routes/ungatekeep/rss.xml.ts";
+import * as $175 from "./routes/unsubscribe/[token].tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -373,27 +374,28 @@ const manifest: Manifest = {
     "./routes/organizations/claim/[token].tsx": $151,
     "./routes/privacy.tsx": $152,
     "./routes/profile.tsx": $153,
-    "./routes/profile/resume.ts": $154,
-    "./routes/purchases/[id]/receipt.tsx": $155,
-    "./routes/refunds.tsx": $156,
-    "./routes/report.tsx": $157,
-    "./routes/reset-password.tsx": $158,
-    "./routes/robots.txt.ts": $159,
-    "./routes/sign-in.tsx": $160,
-    "./routes/sign-out.ts": $161,
-    "./routes/sign-up.tsx": $162,
-    "./routes/sitemap.xml.ts": $163,
-    "./routes/sitemap/[file].ts": $164,
-    "./routes/terms.tsx": $165,
-    "./routes/toolkits/[id]/index.tsx": $166,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $167,
-    "./routes/toolkits/[id]/learn/index.tsx": $168,
-    "./routes/toolkits/index.tsx": $169,
-    "./routes/toolkits/mine.tsx": $170,
-    "./routes/ungatekeep/[id].tsx": $171,
-    "./routes/ungatekeep/index.tsx": $172,
-    "./routes/ungatekeep/rss.xml.ts": $173,
-    "./routes/unsubscribe/[token].tsx": $174,
+    "./routes/profile/delete.tsx": $154,
+    "./routes/profile/resume.ts": $155,
+    "./routes/purchases/[id]/receipt.tsx": $156,
+    "./routes/refunds.tsx": $157,
+    "./routes/report.tsx": $158,
+    "./routes/reset-password.tsx": $159,
+    "./routes/robots.txt.ts": $160,
+    "./routes/sign-in.tsx": $161,
+    "./routes/sign-out.ts": $162,
+    "./routes/sign-up.tsx": $163,
+    "./routes/sitemap.xml.ts": $164,
+    "./routes/sitemap/[file].ts": $165,
+    "./routes/terms.tsx": $166,
+    "./routes/toolkits/[id]/index.tsx": $167,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $168,
+    "./routes/toolkits/[id]/learn/index.tsx": $169,
+    "./routes/toolkits/index.tsx": $170,
+    "./routes/toolkits/mine.tsx": $171,
+    "./routes/ungatekeep/[id].tsx": $172,
+    "./routes/ungatekeep/index.tsx": $173,
+    "./routes/ungatekeep/rss.xml.ts": $174,
+    "./routes/unsubscribe/[token].tsx": $175,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

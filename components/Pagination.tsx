@@ -29,7 +29,7 @@ export function Pagination({ prev, next, position, class: extra }: PaginationPro
   return (
     <nav
       aria-label={t ? t("common.pagination.label") : "Pagination"}
-      class={extra ? `${extra} flex items-center justify-between gap-4` : "flex items-center justify-between gap-4"}
+      class={`flex items-center justify-between gap-4 ${extra ?? ""}`}
     >
       {prev
         ? <PageLinkButton link={prev} rel="prev" label={t ? t("common.pagination.previous") : "Previous"} />

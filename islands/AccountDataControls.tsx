@@ -1,22 +1,30 @@
 /**
  * The profile page's data rights (docs/decisions.md, Data rights): "Download my data" (`GET /api/me/export`, a file)
  * and "Delete my account", which opens a confirmation asking for the account's e-mail address and, for an account
- * with a password, the password, then calls `DELETE /api/me` and goes to the home page, signed out.
+ * with a password, the password, then calls `DELETE /api/me` and goes to the home page, signed out. Before the script
+ * runs (or without it) the button is a plain form that leads to `/profile/delete`, the same confirmation as a page
+ * (docs/decisions.md, Islands, "Forms work without JavaScript").
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, TextField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 
-/** Props: whether the account has a password (else only the e-mail confirms). */
+/** The messages this island uses (its `text`). */
+export const ACCOUNT_DATA_TEXT = ["profile.delete.", "common.cancel", "common.errors."] as const;
+
+/** Props: whether the account has a password (else only the e-mail confirms), and the island's messages. */
 export interface AccountDataControlsProps {
   hasPassword: boolean;
+  text: IslandText;
 }
 
-export default function AccountDataControls({ hasPassword }: AccountDataControlsProps) {
-  const hydrated = useHydrated();
+export default function AccountDataControls({ hasPassword, text }: AccountDataControlsProps) {
+  const t = translatorOf(text);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState("");
@@ -35,59 +43,65 @@ export default function AccountDataControls({ hasPassword }: AccountDataControls
       return;
     }
     setBusy(false);
-    setError(res.error);
+    setError(failureMessage(t, res));
   };
 
   return (
-    <div class="mt-3 flex flex-wrap gap-3">
-      <a href="/api/me/export" download class={SECONDARY_BUTTON}>Download my data</a>
-      <button
-        type="button"
-        disabled={!hydrated}
-        onClick={() => {
-          setError(undefined);
-          setOpen(true);
-        }}
-        class="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-70"
-      >
-        Delete my account
-      </button>
-      <ConfirmDialog
-        open={open}
-        title="Delete your account?"
-        confirmLabel="Delete my account"
-        busyLabel="Deleting…"
-        busy={busy}
-        tone="danger"
-        onConfirm={remove}
-        onCancel={() => setOpen(false)}
-        notice={
-          <div class="space-y-3">
-            <TextField
-              id="delete-confirm"
-              label="Your e-mail address"
-              type="email"
-              autocomplete="email"
-              value={confirm}
-              onInput={(e) => setConfirm(e.currentTarget.value)}
-            />
-            {hasPassword && (
+    <IslandTextProvider text={text}>
+      <div class="mt-3 flex flex-wrap gap-3">
+        <a href="/api/me/export" download class={SECONDARY_BUTTON}>{t("profile.delete.download")}</a>
+        <form
+          method="get"
+          action="/profile/delete"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setError(undefined);
+            setOpen(true);
+          }}
+        >
+          <button
+            type="submit"
+            class="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+          >
+            {t("profile.delete.button")}
+          </button>
+        </form>
+        <ConfirmDialog
+          open={open}
+          title={t("profile.delete.title")}
+          confirmLabel={t("profile.delete.button")}
+          busyLabel={t("profile.delete.deleting")}
+          busy={busy}
+          tone="danger"
+          onConfirm={remove}
+          onCancel={() => setOpen(false)}
+          notice={
+            <div class="space-y-3">
               <TextField
-                id="delete-password"
-                label="Your password"
-                type="password"
-                autocomplete="current-password"
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
+                id="delete-confirm"
+                label={t("profile.delete.email")}
+                type="email"
+                autocomplete="email"
+                value={confirm}
+                onInput={(e) => setConfirm(e.currentTarget.value)}
               />
-            )}
-            {error && <Notice kind="error">{error}</Notice>}
-          </div>
-        }
-      >
-        Your account, sign-in methods, profile and progress are deleted and you are signed out. Purchases are kept for
-        accounting, and what you posted stays as posted by a former member. This cannot be undone.
-      </ConfirmDialog>
-    </div>
+              {hasPassword && (
+                <TextField
+                  id="delete-password"
+                  label={t("profile.delete.password")}
+                  type="password"
+                  autocomplete="current-password"
+                  value={password}
+                  onInput={(e) => setPassword(e.currentTarget.value)}
+                />
+              )}
+              {error && <Notice kind="error">{error}</Notice>}
+            </div>
+          }
+        >
+          {t("profile.delete.body")}
+        </ConfirmDialog>
+      </div>
+    </IslandTextProvider>
   );
 }

@@ -7,7 +7,8 @@
  * same filters is linked once, under the results.)
  */
 import { useEffect, useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage } from "@/lib/browser/failure_message.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { alertQuery } from "@/lib/browser/alert_query.ts";
 import type { AlertKind } from "@/lib/alerts/alerts.ts";

@@ -5,17 +5,30 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage } from "@/lib/browser/failure_message.ts";
 import { Notice } from "@/components/forms.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
-/** Props: the internship and where to go after deleting it. */
+/** The messages this island uses (its `text`). */
+export const INTERNSHIP_DELETE_TEXT = [
+  "internships.delete.",
+  "common.cancel",
+  "common.yesDelete",
+  "common.deleting",
+  "common.errors.",
+] as const;
+
+/** Props: the internship, where to go after deleting it, and its messages. */
 export interface InternshipDeleteButtonProps {
   id: string;
   title: string;
   redirectTo: string;
+  text: IslandText;
 }
 
-export default function InternshipDeleteButton({ id, title, redirectTo }: InternshipDeleteButtonProps) {
+export default function InternshipDeleteButton({ id, title, redirectTo, text }: InternshipDeleteButtonProps) {
+  const t = translatorOf(text);
   const hydrated = useHydrated();
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +44,7 @@ export default function InternshipDeleteButton({ id, title, redirectTo }: Intern
       return;
     }
     setBusy(false);
-    setError(res.error);
+    setError(failureMessage(t, res));
   };
 
   return (
@@ -45,17 +58,18 @@ export default function InternshipDeleteButton({ id, title, redirectTo }: Intern
         }}
         class="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-70"
       >
-        Delete<span class="sr-only">{` ${title}`}</span>
+        {t.rich("internships.delete.button", {
+          title,
+          sr: (chunks: unknown[]) => <span class="sr-only">{chunks}</span>,
+        })}
       </button>
       <dialog
         ref={dialog}
         aria-labelledby={headingId}
         class="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-6 text-left shadow-xl backdrop:bg-slate-900/50"
       >
-        <h2 id={headingId} class="text-lg font-semibold text-slate-900">Delete this internship?</h2>
-        <p class="mt-2 text-slate-700">
-          “{title}” will be removed from the listings and from your internships. This cannot be undone here.
-        </p>
+        <h2 id={headingId} class="text-lg font-semibold text-slate-900">{t("internships.delete.title")}</h2>
+        <p class="mt-2 text-slate-700">{t("internships.delete.body", { title })}</p>
         {error && (
           <div class="mt-4">
             <Notice kind="error">{error}</Notice>
@@ -68,7 +82,7 @@ export default function InternshipDeleteButton({ id, title, redirectTo }: Intern
             onClick={() => dialog.current?.close()}
             class="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
           >
-            Cancel
+            {t("common.cancel")}
           </button>
           <button
             type="button"
@@ -77,7 +91,7 @@ export default function InternshipDeleteButton({ id, title, redirectTo }: Intern
             onClick={confirm}
             class="rounded-md bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-70"
           >
-            {busy ? "Deleting…" : "Yes, delete"}
+            {t(busy ? "common.deleting" : "common.yesDelete")}
           </button>
         </div>
       </dialog>

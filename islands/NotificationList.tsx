@@ -4,7 +4,8 @@
  * page), and following an unread one marks it read on the way.
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage } from "@/lib/browser/failure_message.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { NotificationPage, NotificationRecord } from "@/lib/notifications/notifications.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";

@@ -13,20 +13,36 @@ import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import type { ApiFailure } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
 import { type DiscussionStart, useDiscussion } from "@/lib/browser/use_discussion.ts";
 import { CommentText } from "@/components/ungatekeep/CommentText.tsx";
 import { reportHref } from "@/lib/browser/report_format.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import {
   COMMENT_EDIT_WINDOW_MS,
   COMMENT_MAX_LENGTH,
-  REACTION_LABELS,
   REACTION_TYPES,
   type ReactionType,
 } from "@/lib/comments/limits.ts";
 import type { CommentThread, CommentView } from "@/lib/comments/schema.ts";
+import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { failureMessage } from "@/lib/browser/failure_message.ts";
+
+/** The messages this island uses (its `text`). */
+export const POST_DISCUSSION_TEXT = [
+  "ungatekeep.discussion.",
+  "ungatekeep.reaction.",
+  "common.cancel",
+  "common.yesDelete",
+  "common.deleting",
+  "common.errors.",
+] as const;
+
+/** Screen-reader-only words inside a message (`<sr>…</sr>`). */
+const sr = (chunks: unknown[]) => <span class="sr-only">{chunks}</span>;
 
 /** Who is looking: null for a guest. */
 export interface DiscussionViewer {
@@ -45,6 +61,8 @@ export interface PostDiscussionProps extends DiscussionStart {
   replyTo?: string | null;
   /** What a refused plain HTML comment left. */
   draft?: CommentDraft;
+  /** The island's messages (`POST_DISCUSSION_TEXT`). */
+  text: IslandText;
 }
 
 /** A comment a plain HTML submit could not post: its text, the comment it replied to (null: top level), and why. */
@@ -55,9 +73,9 @@ export interface CommentDraft {
 }
 
 /** The name shown for a comment's author. */
-function authorName(comment: CommentView): string {
-  if (comment.isDeleted) return "Deleted comment";
-  return comment.user?.name ?? "Deleted user";
+function authorName(t: Translate, comment: CommentView): string {
+  if (comment.isDeleted) return t("ungatekeep.discussion.deletedComment");
+  return comment.user?.name ?? t("ungatekeep.discussion.deletedUser");
 }
 
 /** The textarea form of a new comment, a reply or an edit; `action` and `parentId` make it a plain form too. */
@@ -74,6 +92,7 @@ function CommentForm(props: {
   onSubmit: (content: string) => Promise<boolean>;
   onCancel?: () => void;
 }) {
+  const t = useT();
   const [content, setContent] = useState(props.draft ?? props.initial ?? "");
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -100,10 +119,17 @@ function CommentForm(props: {
         class={INPUT}
       />
       <div class="flex flex-wrap items-center gap-2">
-        <SubmitButton busy={busy} label={props.submitLabel} busyLabel="Saving…" worksWithoutScript={!!props.action} />
-        {props.onCancel && <button type="button" class={SECONDARY_BUTTON} onClick={props.onCancel}>Cancel</button>}
+        <SubmitButton
+          busy={busy}
+          label={props.submitLabel}
+          busyLabel={t("ungatekeep.discussion.saving")}
+          worksWithoutScript={!!props.action}
+        />
+        {props.onCancel && (
+          <button type="button" class={SECONDARY_BUTTON} onClick={props.onCancel}>{t("common.cancel")}</button>
+        )}
         <span id={`${props.id}-count`} class="ml-auto text-sm text-slate-700">
-          {content.length} / {COMMENT_MAX_LENGTH} characters
+          {t("ungatekeep.discussion.count", { count: content.length, max: COMMENT_MAX_LENGTH })}
         </span>
       </div>
     </form>
@@ -111,7 +137,19 @@ function CommentForm(props: {
 }
 
 export default function PostDiscussion(props: PostDiscussionProps) {
+  return (
+    <IslandTextProvider text={props.text}>
+      <Discussion {...props} />
+    </IslandTextProvider>
+  );
+}
+
+/** The discussion inside its messages' provider. */
+function Discussion(props: PostDiscussionProps) {
+  const t = translatorOf(props.text);
   const { postId, viewer, draft } = props;
+  const name = (comment: CommentView) => authorName(t, comment);
+  const reactionName = (type: ReactionType) => t.dynamic(`ungatekeep.reaction.${type}`);
   const action = `/ungatekeep/${encodeURIComponent(postId)}`;
   const hydrated = useHydrated();
   const { threads, pagination, reactions, mine, ...discussion } = useDiscussion(props);
@@ -126,26 +164,30 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const [message, setMessage] = useState("");
   const [error, setError] = useState(draft?.error ?? "");
 
-  const fail = (text: string) => {
-    setError(text);
+  const fail = (failure: ApiFailure) => {
+    setError(failureMessage(t, failure));
     return false;
   };
 
   const react = async (type: ReactionType) => {
     const done = await discussion.react(type);
-    if (!done.ok) return fail(done.error);
-    setMessage(`${REACTION_LABELS[type].label} ${done.on ? "added" : "removed"}.`);
+    if (!done.ok) return fail(done.failure);
+    setMessage(
+      t(done.on ? "ungatekeep.discussion.reacted" : "ungatekeep.discussion.unreacted", {
+        reaction: reactionName(type),
+      }),
+    );
   };
 
   const write = async (content: string, parentId?: string) => {
     setError("");
     const done = await discussion.write(content, parentId);
-    if (!done.ok) return fail(done.error);
+    if (!done.ok) return fail(done.failure);
     if (done.comment.parentId) {
       setReplyTo(null);
-      setMessage("Reply posted.");
+      setMessage(t("ungatekeep.discussion.replyPosted"));
     } else {
-      setMessage("Comment posted.");
+      setMessage(t("ungatekeep.discussion.commentPosted"));
     }
     return true;
   };
@@ -153,9 +195,9 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const edit = async (comment: CommentView, content: string) => {
     setError("");
     const done = await discussion.edit(comment, content);
-    if (!done.ok) return fail(done.error);
+    if (!done.ok) return fail(done.failure);
     setEditing(null);
-    setMessage("Comment updated.");
+    setMessage(t("ungatekeep.discussion.commentUpdated"));
     return true;
   };
 
@@ -165,13 +207,16 @@ export default function PostDiscussion(props: PostDiscussionProps) {
     const done = await discussion.remove(doomed);
     setDeleting(false);
     setDoomed(null);
-    if (!done.ok) return fail(`Not deleted: ${done.error}`);
-    setMessage("Comment deleted.");
+    if (!done.ok) {
+      setError(t("ungatekeep.discussion.notDeleted", { error: failureMessage(t, done.failure) }));
+      return;
+    }
+    setMessage(t("ungatekeep.discussion.commentDeleted"));
   };
 
   const loadMore = async () => {
     const done = await discussion.loadMore();
-    if (!done.ok) fail(done.error);
+    if (!done.ok) fail(done.failure);
   };
 
   const mayEdit = (c: CommentView) =>
@@ -179,29 +224,32 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const mayDelete = (c: CommentView) => !c.isDeleted && (viewer?.isAdmin || viewer?.id === c.user?.id);
 
   const renderComment = (comment: CommentView, thread: CommentThread) => (
-    <article id={`comment-${comment.id}`} aria-label={`Comment by ${authorName(comment)}`} class="scroll-mt-20">
+    <article
+      id={`comment-${comment.id}`}
+      aria-label={t("ungatekeep.discussion.commentBy", { name: name(comment) })}
+      class="scroll-mt-20"
+    >
       <p class="text-sm text-slate-700">
-        <span class="font-semibold text-slate-900">{authorName(comment)}</span>
+        <span class="font-semibold text-slate-900">{name(comment)}</span>
         {!comment.isDeleted && (
           <>
             {" · "}
-            <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
-            {comment.updatedAt !== comment.createdAt && " · edited"}
+            <time dateTime={comment.createdAt}>{t.dateTime(comment.createdAt)}</time>
+            {comment.updatedAt !== comment.createdAt && t("ungatekeep.discussion.edited")}
           </>
         )}
       </p>
       {comment.isDeleted
-        ? <p class="mt-1 italic text-slate-700">This comment was deleted.</p>
+        ? <p class="mt-1 italic text-slate-700">{t("ungatekeep.discussion.wasDeleted")}</p>
         : editing === comment.id
         ? (
           <CommentForm
             id={`edit-${comment.id}`}
-            label="Edit your comment"
-            submitLabel="Save"
+            label={t("ungatekeep.discussion.editLabel")}
+            submitLabel={t("ungatekeep.discussion.save")}
             initial={comment.content}
             onSubmit={(content) => edit(comment, content)}
-            onCancel={() =>
-              setEditing(null)}
+            onCancel={() => setEditing(null)}
           />
         )
         : <CommentText content={comment.content} />}
@@ -211,7 +259,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
             href={reportHref("comment", comment.id, `/ungatekeep/${postId}#comment-${comment.id}`)}
             class="text-slate-700 underline decoration-slate-400 underline-offset-2 hover:text-red-800"
           >
-            Report<span class="sr-only">{` the comment by ${authorName(comment)}`}</span>
+            {t.rich("ungatekeep.discussion.report", { name: name(comment), sr })}
           </a>
         </p>
       )}
@@ -226,7 +274,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
                 setReplyTo(comment);
               }}
             >
-              Reply<span class="sr-only">{` to ${authorName(comment)}`}</span>
+              {t.rich("ungatekeep.discussion.reply", { name: name(comment), sr })}
             </a>
           )}
           {hydrated && mayEdit(comment) && (
@@ -235,7 +283,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
               class="font-medium text-indigo-700 underline"
               onClick={() => setEditing(comment.id)}
             >
-              Edit<span class="sr-only">{` your comment`}</span>
+              {t.rich("ungatekeep.discussion.edit", { sr })}
             </button>
           )}
           {hydrated && mayDelete(comment) && (
@@ -244,7 +292,7 @@ export default function PostDiscussion(props: PostDiscussionProps) {
               class="font-medium text-red-700 underline"
               onClick={() => setDoomed(comment)}
             >
-              Delete<span class="sr-only">{` the comment by ${authorName(comment)}`}</span>
+              {t.rich("ungatekeep.discussion.delete", { name: name(comment), sr })}
             </button>
           )}
         </div>
@@ -252,18 +300,17 @@ export default function PostDiscussion(props: PostDiscussionProps) {
       {replyTo?.id === comment.id && (
         <CommentForm
           id={`reply-${comment.id}`}
-          label={`Reply to ${authorName(comment)}`}
-          submitLabel="Post reply"
+          label={t("ungatekeep.discussion.replyTo", { name: name(comment) })}
+          submitLabel={t("ungatekeep.discussion.postReply")}
           action={action}
           parentId={comment.id}
           draft={draft?.parentId === comment.id ? draft.content : undefined}
           onSubmit={(content) => write(content, comment.id)}
-          onCancel={() =>
-            setReplyTo(null)}
+          onCancel={() => setReplyTo(null)}
         />
       )}
       {thread.id === comment.id && thread.replies.length > 0 && (
-        <ul class="mt-3 space-y-3 border-l-2 border-slate-200 pl-4" aria-label="Replies">
+        <ul class="mt-3 space-y-3 border-l-2 border-slate-200 pl-4" aria-label={t("ungatekeep.discussion.replies")}>
           {thread.replies.map((reply) => (
             <li key={reply.id}>
               {renderComment(reply, thread)}
@@ -277,9 +324,14 @@ export default function PostDiscussion(props: PostDiscussionProps) {
   const commentCount = threads.reduce((n, t) => n + (t.isDeleted ? 0 : 1) + t.replies.length, 0);
   return (
     <section aria-labelledby="discussion-title" class="mt-10 space-y-6 border-t border-slate-200 pt-6">
-      <div id="reactions" role="group" aria-label="Reactions" class="flex scroll-mt-20 flex-wrap gap-2">
+      <div
+        id="reactions"
+        role="group"
+        aria-label={t("ungatekeep.discussion.reactions")}
+        class="flex scroll-mt-20 flex-wrap gap-2"
+      >
         {REACTION_TYPES.map((type) => {
-          const { label } = REACTION_LABELS[type];
+          const label = reactionName(type);
           const text = (
             <>
               <ReactionIcon type={type} /> {label} <span class="font-semibold">{reactions[type]}</span>
@@ -313,14 +365,19 @@ export default function PostDiscussion(props: PostDiscussionProps) {
         })}
       </div>
       <h2 id="discussion-title" class="text-xl font-semibold text-slate-900">
-        Discussion{commentCount > 0 && ` (${commentCount}${pagination.hasMore ? "+" : ""})`}
+        {t("ungatekeep.discussion.title")}
+        {commentCount > 0 && ` (${commentCount}${pagination.hasMore ? "+" : ""})`}
       </h2>
       <p role="status" aria-live="polite" class="sr-only">{message}</p>
       {error && <Notice kind="error">{error}</Notice>}
       {threads.length === 0
-        ? <p class="text-slate-700">No comments yet. {viewer?.canComment ? "Start the discussion." : ""}</p>
+        ? (
+          <p class="text-slate-700">
+            {t("ungatekeep.discussion.none")} {viewer?.canComment && t("ungatekeep.discussion.start")}
+          </p>
+        )
         : (
-          <ol class="space-y-6" aria-label="Comments">
+          <ol class="space-y-6" aria-label={t("ungatekeep.discussion.comments")}>
             {threads.map((thread) => (
               <li key={thread.id}>
                 {renderComment(thread, thread)}
@@ -330,30 +387,26 @@ export default function PostDiscussion(props: PostDiscussionProps) {
         )}
       {threads.length < pagination.total && (
         <button type="button" class={SECONDARY_BUTTON} disabled={!hydrated} onClick={loadMore}>
-          Show more comments
+          {t("ungatekeep.discussion.more")}
         </button>
       )}
       {!viewer && (
         <div class="rounded-lg border border-indigo-200 bg-indigo-50 p-4">
-          <p class="text-slate-800">Sign in to comment, reply and react.</p>
+          <p class="text-slate-800">{t("ungatekeep.discussion.signInText")}</p>
           <a
             href={props.signInHref}
             class="mt-3 inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
           >
-            Sign in to join the discussion
+            {t("ungatekeep.discussion.signIn")}
           </a>
         </div>
       )}
-      {viewer && !viewer.canComment && (
-        <Notice kind="info">
-          Verify your e-mail address to comment: open the link we sent you when you signed up.
-        </Notice>
-      )}
+      {viewer && !viewer.canComment && <Notice kind="info">{t("ungatekeep.discussion.verify")}</Notice>}
       {viewer?.canComment && (
         <CommentForm
           id="new-comment"
-          label="Add a comment"
-          submitLabel="Post comment"
+          label={t("ungatekeep.discussion.add")}
+          submitLabel={t("ungatekeep.discussion.post")}
           action={action}
           draft={draft && draft.parentId === null ? draft.content : undefined}
           onSubmit={(c) => write(c)}
@@ -361,17 +414,17 @@ export default function PostDiscussion(props: PostDiscussionProps) {
       )}
       <ConfirmDialog
         open={doomed !== null}
-        title="Delete this comment?"
-        confirmLabel="Yes, delete"
-        busyLabel="Deleting…"
+        title={t("ungatekeep.discussion.deleteTitle")}
+        confirmLabel={t("common.yesDelete")}
+        busyLabel={t("common.deleting")}
         busy={deleting}
         tone="danger"
         onConfirm={remove}
         onCancel={() => setDoomed(null)}
       >
         {doomed && doomed.parentId === null && threads.find((t) => t.id === doomed.id)?.replies.length
-          ? "Its replies stay; the comment shows as deleted."
-          : "The comment will be removed for good."}
+          ? t("ungatekeep.discussion.repliesStay")
+          : t("ungatekeep.discussion.removedForGood")}
       </ConfirmDialog>
     </section>
   );

@@ -8,17 +8,25 @@
  * listing and shows it on the tracker (docs/decisions.md, Islands, "Forms work without JavaScript").
  */
 import { useEffect, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { appliedOn, loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
-import { formatDate } from "@/lib/dates.ts";
 import type { SavedKind } from "@/lib/saved/schema.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
+import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { formatDate } from "@/lib/dates.ts";
 
-/** Props: the listing, its title (for the accessible name) and whether someone is signed in. */
+/**
+ * Props: the listing, its title (for the accessible name), whether someone is signed in, and its words in the page's
+ * language (save, saved, applied on, not saved) with that language, as `components/SaveListing.tsx` gives them: plain
+ * strings, as the filter island that renders this button on every card has no room for the message formatter. Without
+ * them (the cards of the filter island, until it has its messages) the button speaks English.
+ */
 export interface SaveButtonProps {
   kind: SavedKind;
   id: string;
   title: string;
   signedIn: boolean;
+  words?: string[];
+  lang?: Lang;
 }
 
 /** `path` (this page) with the save parameter for `key`, as the sign-in page's `callbackURL`. */
@@ -39,12 +47,13 @@ function BookmarkIcon({ filled }: { filled: boolean }) {
 const BUTTON = "inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1 text-sm font-medium " +
   "focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 disabled:opacity-70";
 
-export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProps) {
+export default function SaveButton({ kind, id, title, signedIn, words, lang }: SaveButtonProps) {
   const key: SavedKey = `${kind}:${id}`;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [href, setHref] = useState(signInHref(`/${kind}/${id}`, key));
   const saved = savedKeys.value?.has(key) ?? false;
+  const [saveWord, savedWord, appliedWord, notSaved] = words ?? ["Save", "Saved", "✓ Applied on"];
 
   const change = async (save: boolean) => {
     setBusy(true);
@@ -55,7 +64,7 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
     );
     setBusy(false);
     if (res.ok) markSaved(key, save);
-    else setError(res.error);
+    else setError(notSaved ?? res.error);
   };
 
   useEffect(() => {
@@ -75,7 +84,8 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
     return (
       <a href={href} class={`${BUTTON} border-slate-300 bg-white text-slate-800 hover:bg-slate-100`}>
         <BookmarkIcon filled={false} />
-        Save<span class="sr-only">{` ${title}`}</span>
+        {saveWord}
+        <span class="sr-only">{` ${title}`}</span>
       </a>
     );
   }
@@ -83,7 +93,7 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
   if (applied) {
     return (
       <span class="inline-flex items-center gap-1.5 rounded-md bg-green-50 px-2.5 py-1 text-sm font-medium text-green-800 ring-1 ring-inset ring-green-300">
-        ✓ Applied on <time datetime={applied}>{formatDate(applied)}</time>
+        {appliedWord} <time datetime={applied}>{formatDate(applied, lang)}</time>
       </span>
     );
   }
@@ -112,7 +122,7 @@ export default function SaveButton({ kind, id, title, signedIn }: SaveButtonProp
         }`}
       >
         <BookmarkIcon filled={saved} />
-        {saved ? "Saved" : "Save"}
+        {saved ? savedWord : saveWord}
         <span class="sr-only">{` ${title}`}</span>
       </button>
       {error && <span role="alert" class="text-xs text-red-700">{error}</span>}

@@ -7,24 +7,39 @@
  * "Forms work without JavaScript").
  */
 import { useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { formatDate } from "@/lib/dates.ts";
-import { STATUS_LABELS, trackerRow } from "@/lib/browser/tracker.ts";
+import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { STATUS_KEYS, trackerRow } from "@/lib/browser/tracker.ts";
+import { deadlineStatus } from "@/lib/browser/internship_format.ts";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
+import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 
-/** Props: the saved items, newest change first, as `GET /api/me/saved` answers them. */
+/** The messages this island uses (its `text`). */
+export const SAVED_TRACKER_TEXT = ["me.tracker.", "internships.deadline.", "common.errors."] as const;
+
+/** Props: the saved items, newest change first, as `GET /api/me/saved` answers them, and the island's messages. */
 export interface SavedTrackerProps {
   items: SavedItem[];
+  text: IslandText;
 }
 
-const STATUSES = Object.keys(STATUS_LABELS) as SavedStatus[];
+const STATUSES = Object.keys(STATUS_KEYS) as SavedStatus[];
 const NOTE_MAX = 500;
-const KIND_LABELS = { internships: "Internship", opportunities: "Opportunity" } as const;
+
+/** Screen-reader-only words inside a message (`<sr>…</sr>`). */
+const sr = (chunks: ComponentChildren[]) => <span class="sr-only">{chunks}</span>;
+
+/** The title of a saved item's listing, or words for one that was removed. */
+function titleOf(t: Translate, item: SavedItem): string {
+  return trackerRow(item).title ?? t("me.tracker.removedListing");
+}
 
 function Row(
-  { item, onChange, onRemove, hydrated }: {
+  { t, item, onChange, onRemove, hydrated }: {
+    t: Translate;
     item: SavedItem;
     onChange: (item: SavedItem, change: { status?: SavedStatus; note?: string }) => Promise<boolean>;
     onRemove: (item: SavedItem) => void;
@@ -32,6 +47,8 @@ function Row(
   },
 ) {
   const row = trackerRow(item);
+  const title = titleOf(t, item);
+  const closing = row.days === null ? null : deadlineStatus(t, row.days);
   const [note, setNote] = useState(item.note);
   const [busy, setBusy] = useState(false);
   const base = `tracker-${item.kind}-${item.id}`;
@@ -59,25 +76,33 @@ function Row(
         <input type="hidden" name="id" value={item.id} />
         <div class="flex flex-wrap items-start justify-between gap-3">
           <div>
-            <p class="text-xs font-medium uppercase tracking-wide text-slate-600">{KIND_LABELS[item.kind]}</p>
+            <p class="text-xs font-medium uppercase tracking-wide text-slate-600">
+              {t.dynamic(`me.tracker.kind.${item.kind}`)}
+            </p>
             <h3 id={`${base}-title`} class="font-semibold text-slate-900">
-              {row.href ? <a href={row.href} class="hover:text-indigo-700 hover:underline">{row.title}</a> : row.title}
+              {row.href ? <a href={row.href} class="hover:text-indigo-700 hover:underline">{title}</a> : title}
             </h3>
             {row.organization && <p class="text-sm text-slate-700">{row.organization}</p>}
             {row.lastDay && (
               <p class="mt-1 text-sm text-slate-700">
-                Last day <time datetime={row.lastDay}>{formatDate(row.lastDay)}</time>{" "}
+                {t.rich("me.tracker.lastDay", { date: <time datetime={row.lastDay}>{t.date(row.lastDay)}</time> })}{" "}
                 <span
-                  class={row.warn ? "font-semibold text-amber-900" : row.closing === "Closed" ? "text-red-700" : ""}
+                  class={row.warn
+                    ? "font-semibold text-amber-900"
+                    : row.days !== null && row.days < 0
+                    ? "text-red-700"
+                    : ""}
                 >
-                  ({row.warn ? `⚠ ${row.closing}` : row.closing})
+                  ({row.warn ? `⚠ ${closing}` : closing})
                 </span>
               </p>
             )}
           </div>
           <div class="flex flex-wrap items-end gap-2">
             <div>
-              <label for={`${base}-status`} class="block text-xs font-medium text-slate-800">Status</label>
+              <label for={`${base}-status`} class="block text-xs font-medium text-slate-800">
+                {t("me.tracker.statusLabel")}
+              </label>
               <select
                 id={`${base}-status`}
                 name="status"
@@ -86,17 +111,17 @@ function Row(
                 onChange={(e) => save({ status: e.currentTarget.value as SavedStatus })}
                 class={`mt-1 ${ROW_INPUT}`}
               >
-                {STATUSES.map((status) => <option key={status} value={status}>{STATUS_LABELS[status]}</option>)}
+                {STATUSES.map((status) => <option key={status} value={status}>{t(STATUS_KEYS[status])}</option>)}
               </select>
             </div>
             <button type="submit" name="intent" value="remove" disabled={busy} class={SECONDARY_BUTTON}>
-              Remove<span class="sr-only">{` ${row.title}`}</span>
+              {t.rich("me.tracker.remove", { title, sr })}
             </button>
           </div>
         </div>
         <div class="mt-3 flex flex-wrap items-end gap-2">
           <div class="min-w-0 flex-1">
-            <label for={`${base}-note`} class="block text-xs font-medium text-slate-800">Note</label>
+            <label for={`${base}-note`} class="block text-xs font-medium text-slate-800">{t("me.tracker.note")}</label>
             <textarea
               id={`${base}-note`}
               name="note"
@@ -114,8 +139,7 @@ function Row(
             disabled={busy || (hydrated && note === item.note)}
             class={SECONDARY_BUTTON}
           >
-            {hydrated ? "Save note" : "Save"}
-            <span class="sr-only">{` for ${row.title}`}</span>
+            {t.rich(hydrated ? "me.tracker.saveNote" : "me.tracker.save", { title, sr })}
           </button>
         </div>
       </form>
@@ -123,7 +147,8 @@ function Row(
   );
 }
 
-export default function SavedTracker({ items: initial }: SavedTrackerProps) {
+export default function SavedTracker({ items: initial, text }: SavedTrackerProps) {
+  const t = translatorOf(text);
   const hydrated = useHydrated();
   const [items, setItems] = useState(initial);
   const [message, setMessage] = useState("");
@@ -134,24 +159,28 @@ export default function SavedTracker({ items: initial }: SavedTrackerProps) {
       body: change,
     });
     if (!res.ok) {
-      setMessage(`Could not save: ${res.error}`);
+      setMessage(t("me.tracker.notSaved", { error: failureMessage(t, res) }));
       return false;
     }
     const next = res.data.item;
     setItems((all) => [next, ...all.filter((other) => other.kind !== next.kind || other.id !== next.id)]);
-    const title = trackerRow(next).title;
-    setMessage(change.status ? `Moved “${title}” to ${STATUS_LABELS[next.status]}.` : `Saved the note for “${title}”.`);
+    const title = titleOf(t, next);
+    setMessage(
+      change.status
+        ? t("me.tracker.moved", { title, status: t(STATUS_KEYS[next.status]) })
+        : t("me.tracker.noteSaved", { title }),
+    );
     return true;
   };
 
   const onRemove = async (item: SavedItem) => {
     const res = await fetchJson(`/api/me/saved/${item.kind}/${item.id}`, { method: "DELETE" });
     if (!res.ok) {
-      setMessage(`Could not remove: ${res.error}`);
+      setMessage(t("me.tracker.notRemoved", { error: failureMessage(t, res) }));
       return;
     }
     setItems((all) => all.filter((other) => other.kind !== item.kind || other.id !== item.id));
-    setMessage(`Removed “${trackerRow(item).title}”.`);
+    setMessage(t("me.tracker.removed", { title: titleOf(t, item) }));
   };
 
   return (
@@ -160,10 +189,12 @@ export default function SavedTracker({ items: initial }: SavedTrackerProps) {
       {items.length === 0
         ? (
           <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
-            <p class="font-medium text-slate-900">Nothing saved yet.</p>
+            <p class="font-medium text-slate-900">{t("me.tracker.empty")}</p>
             <p class="mt-1 text-slate-700">
-              Use “Save” on an <a href="/internships" class="text-indigo-700 underline">internship</a> or an{" "}
-              <a href="/opportunities" class="text-indigo-700 underline">opportunity</a> to track it here.
+              {t.rich("me.tracker.emptyHint", {
+                internship: (chunks) => <a href="/internships" class="text-indigo-700 underline">{chunks}</a>,
+                opportunity: (chunks) => <a href="/opportunities" class="text-indigo-700 underline">{chunks}</a>,
+              })}
             </p>
           </div>
         )
@@ -174,7 +205,7 @@ export default function SavedTracker({ items: initial }: SavedTrackerProps) {
               return (
                 <section key={status} aria-labelledby={`tracker-${status}`}>
                   <h2 id={`tracker-${status}`} class="text-lg font-semibold text-slate-900">
-                    {STATUS_LABELS[status]} <span class="font-normal text-slate-700">({group.length})</span>
+                    {t(STATUS_KEYS[status])} <span class="font-normal text-slate-700">({group.length})</span>
                   </h2>
                   {group.length > 0
                     ? (
@@ -182,6 +213,7 @@ export default function SavedTracker({ items: initial }: SavedTrackerProps) {
                         {group.map((item) => (
                           <Row
                             key={`${item.kind}:${item.id}`}
+                            t={t}
                             item={item}
                             onChange={onChange}
                             onRemove={onRemove}
@@ -190,7 +222,7 @@ export default function SavedTracker({ items: initial }: SavedTrackerProps) {
                         ))}
                       </ul>
                     )
-                    : <p class="mt-2 text-sm text-slate-700">None.</p>}
+                    : <p class="mt-2 text-sm text-slate-700">{t("me.tracker.none")}</p>}
                 </section>
               );
             })}

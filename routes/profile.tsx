@@ -26,7 +26,7 @@ import { InvalidInputError } from "@/lib/errors.ts";
 import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import type { FieldTexts } from "@/lib/browser/auth_forms.ts";
 import type { User } from "@/lib/users/users.ts";
-import AccountDataControls from "@/islands/AccountDataControls.tsx";
+import AccountDataControls, { ACCOUNT_DATA_TEXT } from "@/islands/AccountDataControls.tsx";
 import PhoneNotifications from "@/islands/PhoneNotifications.tsx";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { ResumeSection } from "@/components/applications/ResumeSection.tsx";
@@ -165,7 +165,7 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
             link: (chunks) => <a href="/privacy" class="font-medium text-indigo-700 underline">{chunks}</a>,
           })}
         </p>
-        <AccountDataControls hasPassword={data.hasPassword} />
+        <AccountDataControls hasPassword={data.hasPassword} text={t.island(ACCOUNT_DATA_TEXT)} />
       </section>
     </section>
   );

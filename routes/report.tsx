@@ -5,6 +5,7 @@
  * itself) files the report as `POST /api/reports` does and answers 303 to `?sent=1&back=`, which thanks the person and
  * links back; a refusal renders the form again with what went wrong (400, 403, 404, 429).
  */
+import { useT } from "@/lib/i18n/context.ts";
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
@@ -50,7 +51,7 @@ export const handler = define.handlers<Data>({
       return ctx.render({ sent: false, back, target: { kind, id, title: target.title } });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return ctx.render({ sent: false, back, target: null, error: "There is nothing to report here." }, {
+      return ctx.render({ sent: false, back, target: null, error: ctx.state.t("trust.reportPage.nothing") }, {
         status: 404,
       });
     }
@@ -62,6 +63,7 @@ export const handler = define.handlers<Data>({
     const form = await readFormFields(req, ["kind", "id", "back", "reason", "details"]);
     const back = returnPage(form.back, config.appUrl) ?? "/";
     const kind = kindOf(form.kind);
+    const { t } = ctx.state;
     let title = "";
     const again = (status: number, problem: { error?: string; detailsError?: string }) =>
       ctx.render({
@@ -83,11 +85,9 @@ export const handler = define.handlers<Data>({
       });
       if (!body.success) {
         const fields = new Set(body.error.issues.map((issue) => String(issue.path[0])));
-        if (fields.has("reason")) return again(400, { error: "Choose what is wrong." });
+        if (fields.has("reason")) return again(400, { error: t("trust.reportPage.chooseReason") });
         return again(400, {
-          detailsError: form.details.length > 1000
-            ? "Write at most 1,000 characters."
-            : "Tell us what is wrong in a few words.",
+          detailsError: t(form.details.length > 1000 ? "trust.reportPage.tooLong" : "trust.reportPage.tellUs"),
         });
       }
       const check = await checkReport(kv, ctx.state.user, body.data);
@@ -97,10 +97,10 @@ export const handler = define.handlers<Data>({
       }
       return seeOther(`/report?${new URLSearchParams({ sent: "1", back })}`);
     } catch (error) {
-      if (error instanceof NotFoundError) return again(404, { error: "There is nothing to report here." });
+      if (error instanceof NotFoundError) return again(404, { error: t("trust.reportPage.nothing") });
       if (error instanceof ForbiddenError) return again(403, { error: error.message });
       if (error instanceof RateLimitedError) {
-        return again(429, { error: "You have sent 20 reports today. Try again tomorrow." });
+        return again(429, { error: t("trust.reportPage.limit", { limit: RATE_LIMITS.reportsPerPerson.limit }) });
       }
       throw error;
     }
@@ -108,15 +108,13 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function ReportPage({ data }) {
+  const t = useT();
   if (data.sent) {
     return (
-      <FormCard
-        title="Thank you for reporting"
-        lead="An admin will look at it. You will get a notification when they have decided; nobody is told who reported."
-      >
-        <PageHead title="Report sent" />
+      <FormCard title={t("trust.reportPage.thanks")} lead={t("trust.reportPage.thanksLead")}>
+        <PageHead title={t("trust.reportPage.sent")} />
         <p>
-          <a href={data.back} class="font-medium text-indigo-700 underline">Go back</a>
+          <a href={data.back} class="font-medium text-indigo-700 underline">{t("trust.reportPage.back")}</a>
         </p>
       </FormCard>
     );
@@ -124,10 +122,10 @@ export default define.page<Data>(function ReportPage({ data }) {
   const { target } = data;
   return (
     <FormCard
-      title="Report a problem"
-      lead={target ? `You are reporting: ${target.title}` : undefined}
+      title={t("trust.reportPage.title")}
+      lead={target ? t("trust.reportPage.target", { title: target.title }) : undefined}
     >
-      <PageHead title="Report a problem" />
+      <PageHead title={t("trust.reportPage.title")} />
       {data.error && <Notice kind="error">{data.error}</Notice>}
       {target && (
         <ReportForm
@@ -140,7 +138,7 @@ export default define.page<Data>(function ReportPage({ data }) {
         />
       )}
       <p class="text-sm">
-        <a href={data.back} class="text-indigo-700 underline">Cancel</a>
+        <a href={data.back} class="text-indigo-700 underline">{t("trust.reportPage.cancel")}</a>
       </p>
     </FormCard>
   );

@@ -4,7 +4,7 @@
  * JavaScript, and the outcome shows beside the file field after the redirect.
  */
 import { FieldError } from "@/components/forms.tsx";
-import { formatDate } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { formatBytes, RESUME_OUTCOMES, type ResumeOutcome } from "@/lib/browser/application_format.ts";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { Resume } from "@/lib/resumes/resumes.ts";
@@ -19,26 +19,29 @@ const PRIMARY = "rounded-md bg-indigo-700 px-4 py-2 text-sm font-medium text-whi
   "focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2";
 
 export function ResumeSection({ resume, outcome }: ResumeSectionProps) {
+  const t = useT();
   const said = outcome ? RESUME_OUTCOMES[outcome] : null;
-  const error = said?.kind === "error" ? said.text : undefined;
-  const hint = "A PDF of at most 2 MB. Organizations you apply to here see the resume you applied with.";
+  const error = said?.kind === "error" ? t(said.key) : undefined;
+  const hint = t("applications.resume.hint");
   return (
     <section id="resume" aria-labelledby="resume-heading" class="mt-8">
-      <h2 id="resume-heading" class="text-lg font-semibold text-slate-900">Resume</h2>
+      <h2 id="resume-heading" class="text-lg font-semibold text-slate-900">{t("applications.resume.heading")}</h2>
       {resume
         ? (
           <p class="mt-2 text-sm text-slate-700 [overflow-wrap:anywhere]">
-            Your resume:{" "}
-            <a href="/api/me/resume/file" target="_blank" class="font-medium text-indigo-700 underline">
-              {resume.name}
-              <span class="sr-only">(opens in a new tab)</span>
-            </a>{" "}
-            ({formatBytes(resume.size)}, uploaded on{" "}
-            <time datetime={resume.uploadedAt}>{formatDate(resume.uploadedAt)}</time>)
+            {t.rich("applications.resume.yours", {
+              file: (
+                <a href="/api/me/resume/file" target="_blank" class="font-medium text-indigo-700 underline">
+                  {resume.name} <span class="sr-only">{t("common.newTab")}</span>
+                </a>
+              ),
+              size: formatBytes(resume.size),
+              date: <time datetime={resume.uploadedAt}>{t.date(resume.uploadedAt)}</time>,
+            })}
           </p>
         )
-        : <p class="mt-2 text-sm text-slate-700">You have not uploaded a resume yet. You need one to apply here.</p>}
-      {said?.kind === "success" && <p role="status" class="mt-2 text-sm font-medium text-green-800">{said.text}</p>}
+        : <p class="mt-2 text-sm text-slate-700">{t("applications.resume.none")}</p>}
+      {said?.kind === "success" && <p role="status" class="mt-2 text-sm font-medium text-green-800">{t(said.key)}</p>}
       <form
         method="post"
         action="/profile/resume"
@@ -48,7 +51,7 @@ export function ResumeSection({ resume, outcome }: ResumeSectionProps) {
       >
         <div class="min-w-0 flex-1">
           <label for="resume-file" class="block text-sm font-medium text-slate-800">
-            {resume ? "Replace your resume" : "Upload your resume"}
+            {t(resume ? "applications.resume.replaceLabel" : "applications.resume.uploadLabel")}
           </label>
           <p id="resume-file-hint" class="mt-1 text-sm text-slate-700">{hint}</p>
           <input
@@ -62,12 +65,14 @@ export function ResumeSection({ resume, outcome }: ResumeSectionProps) {
           />
           <FieldError id="resume-file" error={error} />
         </div>
-        <button type="submit" class={PRIMARY}>{resume ? "Replace" : "Upload"}</button>
+        <button type="submit" class={PRIMARY}>
+          {t(resume ? "applications.resume.replace" : "applications.resume.upload")}
+        </button>
       </form>
       {resume && (
         <form method="post" action="/profile/resume" class="mt-3">
           <input type="hidden" name="intent" value="delete" />
-          <button type="submit" class={SECONDARY_BUTTON}>Delete resume</button>
+          <button type="submit" class={SECONDARY_BUTTON}>{t("applications.resume.delete")}</button>
         </form>
       )}
     </section>

@@ -18,7 +18,7 @@ import {
 import { formatStipend, stipendText } from "@/lib/internships/stipend.ts";
 import { useOptionalT } from "@/lib/i18n/context.ts";
 import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
-import { isVerifiedListing, verifiedLabel } from "@/lib/browser/organization_format.ts";
+import { isVerifiedListing } from "@/lib/browser/organization_format.ts";
 
 /** A small pill for type, timing and state badges. */
 export function Badge({ children, tone = "slate" }: { children: string; tone?: "slate" | "indigo" | "amber" | "red" }) {
@@ -128,6 +128,7 @@ export function InternshipCard(
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const t = useOptionalT();
+  const byOrganization = internship.organization?.isVerified;
   return (
     <article
       class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 [overflow-wrap:anywhere]"
@@ -152,9 +153,23 @@ export function InternshipCard(
           </p>
         </div>
         <div class="flex flex-wrap items-center gap-3">
-          {isVerifiedListing(internship) && <VerifiedBadge label={verifiedLabel(internship)} />}
+          {isVerifiedListing(internship) && (
+            <VerifiedBadge
+              word={t ? t("trust.verified.word") : "Verified"}
+              label={t
+                ? t(byOrganization ? "trust.verified.organization" : "trust.verified.listing")
+                : byOrganization
+                ? "the organization is verified"
+                : "an admin checked this listing"}
+            />
+          )}
           {signedIn !== undefined && (
-            <SaveButton kind="internships" id={internship.id} title={internship.title} signedIn={signedIn} />
+            <SaveButton
+              kind="internships"
+              id={internship.id}
+              title={internship.title}
+              signedIn={signedIn}
+            />
           )}
         </div>
       </div>

@@ -5,6 +5,7 @@
  */
 import type { ModerationView } from "@/lib/moderation/moderation.ts";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** The notice on a withheld listing's own page, for its owner and admins. */
 export function ModerationNotice(
@@ -14,6 +15,7 @@ export function ModerationNotice(
     noun: "internship" | "opportunity";
   },
 ) {
+  const t = useT();
   if (moderation.status === "clear") return null;
   const held = moderation.status === "held";
   return (
@@ -24,15 +26,10 @@ export function ModerationNotice(
       }`}
     >
       <p class="font-semibold">
-        {held ? `This ${noun} is held for review` : `This ${noun} was not approved`}
+        {t(held ? "trust.moderation.held" : "trust.moderation.rejected", { noun })}
       </p>
-      <p class="mt-1">Why: {moderationReasonText(moderation, listing)}</p>
-      <p class="mt-1">
-        {held
-          ? "Students cannot see it until an admin has checked it. Listings here never ask applicants for money: " +
-            "if yours mentions a fee by mistake, edit it. An admin reviews it either way, usually within a day."
-          : "Students will not see it. The notification you received has the admin's note."}
-      </p>
+      <p class="mt-1">{t("trust.moderation.why", { reason: moderationReasonText(moderation, listing) })}</p>
+      <p class="mt-1">{t(held ? "trust.moderation.heldBody" : "trust.moderation.rejectedBody")}</p>
     </div>
   );
 }

@@ -6,7 +6,7 @@
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import type { ComponentChildren } from "preact";
-import SaveButton from "@/islands/SaveButton.tsx";
+import { SaveListing } from "@/components/SaveListing.tsx";
 import { STATUS_KEYS, STATUS_LABELS, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -56,7 +56,14 @@ export function OpportunityCard(
           <TimingBadge o={o} />
           {status && <Badge tone={STATUS_LABELS[status].tone}>{t(STATUS_KEYS[status])}</Badge>}
         </div>
-        {signedIn !== undefined && <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={signedIn} />}
+        {signedIn !== undefined && (
+          <SaveListing
+            kind="opportunities"
+            id={o.id}
+            title={o.title}
+            signedIn={signedIn}
+          />
+        )}
       </div>
       <Heading class="mt-3 text-lg font-semibold text-slate-900">
         <a href={`/opportunities/${o.id}`} class="hover:text-indigo-700 hover:underline">{o.title}</a>

@@ -4,8 +4,9 @@
  * "Report" summary on listing and post pages.
  */
 import { REPORT_REASONS, type ReportKind } from "@/lib/reports/schema.ts";
-import { REASON_LABELS, reportHref } from "@/lib/browser/report_format.ts";
+import { REASON_KEYS, reportHref } from "@/lib/browser/report_format.ts";
 import { TextAreaField } from "@/components/forms.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** What is reported, where to come back, and (when the form is sent back) what was chosen and what went wrong. */
 export interface ReportFormProps {
@@ -21,13 +22,14 @@ export interface ReportFormProps {
 }
 
 export function ReportForm({ kind, id, back, prefix = "report", reason, details, error }: ReportFormProps) {
+  const t = useT();
   return (
     <form method="post" action="/report" class="space-y-3">
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="back" value={back} />
       <fieldset>
-        <legend class="text-sm font-medium text-slate-800">What is wrong?</legend>
+        <legend class="text-sm font-medium text-slate-800">{t("trust.report.reasons")}</legend>
         <div class="mt-2 space-y-2">
           {REPORT_REASONS.map((value) => (
             <label key={value} class="flex items-start gap-2 text-sm text-slate-800">
@@ -39,7 +41,7 @@ export function ReportForm({ kind, id, back, prefix = "report", reason, details,
                 checked={reason === value}
                 class="mt-0.5 h-4 w-4 accent-indigo-700"
               />
-              <span>{REASON_LABELS[value]}</span>
+              <span>{t(REASON_KEYS[value])}</span>
             </label>
           ))}
         </div>
@@ -47,18 +49,18 @@ export function ReportForm({ kind, id, back, prefix = "report", reason, details,
       <TextAreaField
         id={`${prefix}-details`}
         name="details"
-        label="Details (needed for Something else)"
+        label={t("trust.report.details")}
         rows={3}
         maxLength={1000}
         value={details ?? ""}
         error={error}
-        hint="What happened? At most 1,000 characters. Admins read it; the owner does not see who reported."
+        hint={t("trust.report.detailsHint")}
       />
       <button
         type="submit"
         class="rounded-md bg-indigo-700 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-offset-2"
       >
-        Send report
+        {t("trust.report.send")}
       </button>
     </form>
   );
@@ -69,20 +71,22 @@ export function ReportForm({ kind, id, back, prefix = "report", reason, details,
  * link to `/report`, which asks them to sign in first and comes back to the form.
  */
 export function ReportControl(props: ReportFormProps & { label?: string; signedIn: boolean }) {
+  const t = useT();
+  const label = props.label ?? t("trust.report.report");
   if (!props.signedIn) {
     return (
       <a
         href={reportHref(props.kind, props.id, props.back)}
         class="text-sm text-slate-700 underline decoration-slate-400 underline-offset-2 hover:text-red-800"
       >
-        {props.label ?? "Report"}
+        {label}
       </a>
     );
   }
   return (
     <details class="group text-sm">
       <summary class="cursor-pointer text-slate-700 underline decoration-slate-400 underline-offset-2 hover:text-red-800">
-        {props.label ?? "Report"}
+        {label}
       </summary>
       <div class="mt-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <ReportForm

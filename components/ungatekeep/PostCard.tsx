@@ -4,51 +4,60 @@
  * marker, and the comment and reaction counts (the same for every reader: nothing personal).
  */
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
-import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { relativeTime } from "@/lib/browser/post_format.ts";
-import { formatDateTime } from "@/lib/dates.ts";
-import { REACTION_LABELS, REACTION_TYPES } from "@/lib/comments/limits.ts";
+import { REACTION_TYPES } from "@/lib/comments/limits.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { ReactionIcon } from "./ReactionIcon.tsx";
 import { thumbnailOf } from "@/lib/browser/post_format.ts";
 
 /** The comment count and reaction counts of a post, linking to its discussion. */
 export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "commentCount" | "reactions"> }) {
+  const t = useT();
   return (
     <p class="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
       <a href={`/ungatekeep/${post.id}#discussion-title`} class="underline hover:text-indigo-700">
-        {post.commentCount === 1 ? "1 comment" : `${post.commentCount} comments`}
+        {t("ungatekeep.card.comments", { count: post.commentCount })}
       </a>
-      {REACTION_TYPES.map((type) => (
-        <span key={type} class="inline-flex items-center gap-1" title={REACTION_LABELS[type].label}>
-          <ReactionIcon type={type} /> {post.reactions[type]}
-          <span class="sr-only">{` ${REACTION_LABELS[type].label}`}</span>
-        </span>
-      ))}
+      {REACTION_TYPES.map((type) => {
+        const name = t.dynamic(`ungatekeep.reaction.${type}`);
+        return (
+          <span key={type} class="inline-flex items-center gap-1" title={name}>
+            <ReactionIcon type={type} /> {post.reactions[type]}
+            <span class="sr-only">{` ${name}`}</span>
+          </span>
+        );
+      })}
     </p>
   );
 }
 
 /** The post's date: relative, with the exact one in `title` and `datetime`. */
 export function PostDate({ iso, now }: { iso: string; now?: Date }) {
-  return <time dateTime={iso} title={formatDateTime(iso)}>{relativeTime(iso, now)}</time>;
+  const t = useT();
+  return (
+    <time dateTime={iso} title={t.dateTime(iso)}>
+      {relativeTime(iso, now, t.lang) ?? t("ungatekeep.card.justNow")}
+    </time>
+  );
 }
 
 /** The pin marker of a pinned post. */
 export function PinMarker() {
+  const t = useT();
   return (
     <span class="inline-flex items-center gap-1 text-xs font-semibold text-amber-900">
       <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 fill-current">
         <path d="M12.5 2 18 7.5l-1.4 1.4-1-1-3.2 3.2.6 3.9-1.4 1.4-3-3L4 17.1 2.9 16l3.7-3.6-3-3 1.4-1.4 3.9.6 3.2-3.2-1-1Z" />
       </svg>
-      Pinned
+      {t("ungatekeep.card.pinned")}
     </span>
   );
 }
 
 /** A post in the feed; `firstScreen`: it shows without scrolling, so its thumbnail loads at once (else when near). */
 export function PostCard({ post, now, firstScreen = false }: { post: PostView; now?: Date; firstScreen?: boolean }) {
+  const t = useT();
   const thumbnail = thumbnailOf(post);
   return (
     <article class="flex gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
@@ -62,7 +71,7 @@ export function PostCard({ post, now, firstScreen = false }: { post: PostView; n
       )}
       <div class="min-w-0 flex-1">
         <div class="flex flex-wrap items-center gap-2">
-          <Badge tone="indigo">{TAG_LABELS[post.tag]}</Badge>
+          <Badge tone="indigo">{t.dynamic(`ungatekeep.tag.${post.tag}`)}</Badge>
           {post.isPinned && <PinMarker />}
         </div>
         <h2 class="mt-1 text-lg font-semibold text-slate-900">
@@ -70,7 +79,8 @@ export function PostCard({ post, now, firstScreen = false }: { post: PostView; n
         </h2>
         <p class="mt-1 line-clamp-2 whitespace-pre-line text-slate-700">{post.excerpt}</p>
         <p class="mt-2 text-sm text-slate-700">
-          {post.creator?.name ?? FORMER_MEMBER} · <PostDate iso={post.publishedAt ?? post.createdAt} now={now} />
+          {post.creator?.name ?? t("common.formerMember")} ·{" "}
+          <PostDate iso={post.publishedAt ?? post.createdAt} now={now} />
         </p>
         <EngagementSummary post={post} />
       </div>
@@ -80,6 +90,7 @@ export function PostCard({ post, now, firstScreen = false }: { post: PostView; n
 
 /** The link preview of a post: a card with its image, title and host, opening in a new tab. */
 export function LinkCard({ url, title, image }: { url: string; title: string | null; image: string | null }) {
+  const t = useT();
   let host = url;
   try {
     host = new URL(url).hostname;
@@ -96,7 +107,7 @@ export function LinkCard({ url, title, image }: { url: string; title: string | n
       {image && <img src={image} alt="" class="h-16 w-16 shrink-0 rounded object-cover bg-slate-100" />}
       <span class="min-w-0">
         <span class="block font-medium text-slate-900">{title ?? host}</span>
-        <span class="block truncate text-sm text-slate-700">{host} (opens in a new tab)</span>
+        <span class="block truncate text-sm text-slate-700">{t("ungatekeep.card.newTab", { host })}</span>
       </span>
     </a>
   );

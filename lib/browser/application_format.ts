@@ -3,6 +3,7 @@
  * badge tone of application statuses, and the sentences of the resume form's outcomes.
  */
 import type { ApplicationStatus } from "@/lib/applications/schema.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 const NUMBER = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 1 });
 
@@ -13,13 +14,13 @@ export function formatBytes(bytes: number): string {
   return `${NUMBER.format(bytes / (1024 * 1024))} MB`;
 }
 
-/** What the resume form's outcome codes (`?resume=` after a plain post) say. */
+/** What the resume form's outcome codes (`?resume=` after a plain post) say: their kind and catalogue message. */
 export const RESUME_OUTCOMES = {
-  saved: { kind: "success", text: "Your resume is saved." },
-  deleted: { kind: "success", text: "Your resume is deleted." },
-  refused: { kind: "error", text: "Upload a PDF of at most 2 MB." },
-  missing: { kind: "error", text: "Choose a PDF file to upload." },
-} as const;
+  saved: { kind: "success", key: "applications.resume.saved" },
+  deleted: { kind: "success", key: "applications.resume.deleted" },
+  refused: { kind: "error", key: "applications.resume.refused" },
+  missing: { kind: "error", key: "applications.resume.missing" },
+} as const satisfies Record<string, { kind: "success" | "error"; key: MessageKey }>;
 
 /** An outcome code of the resume form. */
 export type ResumeOutcome = keyof typeof RESUME_OUTCOMES;

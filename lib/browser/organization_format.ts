@@ -4,6 +4,7 @@
  * posted), and whether and why a listing shows the verified badge.
  */
 import type { OrganizationStats } from "@/lib/organizations/organizations.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** Below this many applications the answer figures say nothing (they are null). */
 const MIN_APPLICATIONS = 5;
@@ -11,34 +12,30 @@ const MIN_APPLICATIONS = 5;
 const MIN_STIPEND_ANSWERS = 3;
 
 /**
- * The sentences of `name`'s track record: "Answers 80 % of applicants within 14 days", "Stipend paid as listed: 9 of
- * 10 interns", "12 internships posted here", or, before any figures exist, what the record will show.
+ * The sentences of `name`'s track record in `t`'s language: "Answers 80 % of applicants within 14 days", "Stipend paid
+ * as listed: 9 of 10 interns", "12 internships posted here", or, before any figures exist, what the record will show.
  */
-export function trackRecord(name: string, stats: OrganizationStats): string[] {
+export function trackRecord(t: Translate, name: string, stats: OrganizationStats): string[] {
   const sentences: string[] = [];
   if (stats.applications >= MIN_APPLICATIONS && stats.responseRate !== null) {
+    const rate = Math.round(stats.responseRate * 100);
     const days = stats.medianDaysToFirstResponse;
     sentences.push(
-      `Answers ${Math.round(stats.responseRate * 100)} % of applicants within 14 days` +
-        (days !== null ? `, usually in ${days === 1 ? "1 day" : `${Math.round(days)} days`}` : ""),
+      days === null
+        ? t("trust.record.answers", { rate })
+        : t("trust.record.answersUsually", { rate, days: Math.round(days) }),
     );
   }
   const { yes, partly, no } = stats.stipendReports;
   const answers = yes + partly + no;
-  if (answers >= MIN_STIPEND_ANSWERS) {
-    sentences.push(`Stipend paid as listed: ${yes} of ${answers} ${answers === 1 ? "intern" : "interns"}`);
-  }
-  if (sentences.length === 0) {
-    sentences.push(
-      `No track record yet: once students apply to ${name} here, this shows how often and how fast it answers, ` +
-        "and whether interns were paid as listed.",
-    );
-  }
-  sentences.push(
-    stats.internships === 1 ? "1 internship posted here" : `${stats.internships} internships posted here`,
-  );
+  if (answers >= MIN_STIPEND_ANSWERS) sentences.push(t("trust.record.stipend", { yes, answers }));
+  if (sentences.length === 0) sentences.push(t("trust.record.none", { name }));
+  sentences.push(t("trust.record.posted", { count: stats.internships }));
   return sentences;
 }
+
+/** What a verified listing's badge says was verified: its organization, or the listing itself by an admin. */
+export type VerifiedBy = "organization" | "listing";
 
 /** Whether a listing shows the badge: the internship itself or its organization is verified. */
 export function isVerifiedListing(
@@ -47,7 +44,7 @@ export function isVerifiedListing(
   return internship.isVerified || internship.organization?.isVerified === true;
 }
 
-/** What the badge of a verified listing says. */
-export function verifiedLabel(internship: { isVerified: boolean; organization: { isVerified: boolean } | null }) {
-  return internship.organization?.isVerified ? "the organization is verified" : "an admin checked this listing";
+/** What the badge of a verified listing says was verified; its words are the message `trust.verified.<it>`. */
+export function verifiedBy(internship: { organization: { isVerified: boolean } | null }): VerifiedBy {
+  return internship.organization?.isVerified ? "organization" : "listing";
 }

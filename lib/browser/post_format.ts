@@ -3,6 +3,7 @@
  * `formatDateTime` of `lib/dates.ts`), and its thumbnail.
  */
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
+import { type Lang, LOCALES } from "@/lib/i18n/languages.ts";
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 365 * 24 * 3600],
@@ -13,15 +14,17 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60],
 ];
 
-const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-
-/** "3 days ago", "in 2 hours", "just now" for the ISO timestamp `iso` seen at `now`. */
-export function relativeTime(iso: string, now = new Date()): string {
+/**
+ * "3 days ago", "in 2 hours" ("3 दिन पहले", "2 घंटे में" in Hindi) for the ISO timestamp `iso` seen at `now`; null for
+ * less than a minute, which the page says as "just now" from its catalogue.
+ */
+export function relativeTime(iso: string, now = new Date(), lang: Lang = "en"): string | null {
+  const relative = new Intl.RelativeTimeFormat(LOCALES[lang], { numeric: "auto" });
   const seconds = (new Date(iso).getTime() - now.getTime()) / 1000;
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
   }
-  return "just now";
+  return null;
 }
 
 /** The thumbnail's source: the first image, else the link's preview image, else none. */

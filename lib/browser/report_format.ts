@@ -3,6 +3,7 @@
  * admin action as the admin pages name it, and the link to report something from where it is shown.
  */
 import type { ReportKind, ReportReason, ResolveAction } from "@/lib/reports/schema.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 /** The reasons as the report form lists them, in order. */
 export const REASON_LABELS: Record<ReportReason, string> = {
@@ -14,6 +15,18 @@ export const REASON_LABELS: Record<ReportReason, string> = {
   offensive: "It is offensive",
   spam: "It is spam",
   other: "Something else (tell us below)",
+};
+
+/** The catalogue messages of the reasons as the report form lists them. */
+export const REASON_KEYS: Record<ReportReason, MessageKey> = {
+  asks_for_money: "trust.report.reason.asks_for_money",
+  fake_or_impersonation: "trust.report.reason.fake_or_impersonation",
+  stipend_not_paid: "trust.report.reason.stipend_not_paid",
+  closed_or_broken_link: "trust.report.reason.closed_or_broken_link",
+  misleading: "trust.report.reason.misleading",
+  offensive: "trust.report.reason.offensive",
+  spam: "trust.report.reason.spam",
+  other: "trust.report.reason.other",
 };
 
 /** The reasons in a few words, for the admin lists. */

@@ -3,16 +3,17 @@
  * organization, page and last day, and the "closes in N days" warning, in India's days.
  */
 import { istDayOf, istToday } from "@/lib/dates.ts";
-import { daysUntil, describeDeadline } from "@/lib/browser/internship_format.ts";
+import { daysUntil } from "@/lib/browser/internship_format.ts";
 import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
-/** Labels of the tracker's statuses, in their order. */
-export const STATUS_LABELS: Record<SavedStatus, string> = {
-  saved: "Saved",
-  applied: "Applied",
-  interviewing: "Interviewing",
-  offer: "Offer",
-  rejected: "Rejected",
+/** The catalogue messages of the tracker's statuses, in their order. */
+export const STATUS_KEYS: Record<SavedStatus, MessageKey> = {
+  saved: "me.tracker.status.saved",
+  applied: "me.tracker.status.applied",
+  interviewing: "me.tracker.status.interviewing",
+  offer: "me.tracker.status.offer",
+  rejected: "me.tracker.status.rejected",
 };
 
 /** A warning shows while this many days or fewer are left. */
@@ -20,13 +21,14 @@ export const WARN_DAYS = 7;
 
 /** What a tracker row shows of `item`. */
 export interface TrackerRow {
-  title: string;
+  /** The listing's title; null once the listing was removed. */
+  title: string | null;
   organization: string | null;
   href: string | null;
   /** The last day (`YYYY-MM-DD`): an internship's deadline, an opportunity's end date; null for none. */
   lastDay: string | null;
-  /** "Closes today", "Closes in 3 days", "Closed"…; null when there is no last day. */
-  closing: string | null;
+  /** Whole days from today to the last day (negative once it passed, `deadlineStatus` words it); null for none. */
+  days: number | null;
   /** Whether `closing` is a warning: closing within `WARN_DAYS` while the item is still only saved or applied. */
   warn: boolean;
 }
@@ -36,11 +38,11 @@ export function trackerRow(item: SavedItem, now = new Date()): TrackerRow {
   const listing = item.listing;
   if (!listing) {
     return {
-      title: "A listing that was removed",
+      title: null,
       organization: null,
       href: null,
       lastDay: null,
-      closing: null,
+      days: null,
       warn: false,
     };
   }
@@ -48,13 +50,12 @@ export function trackerRow(item: SavedItem, now = new Date()): TrackerRow {
   const opportunity = item.kind === "opportunities" ? item.listing : null;
   const lastDay = internship ? (internship.deadline ? istDayOf(internship.deadline) : null) : opportunity!.endDate;
   const days = lastDay === null ? null : daysUntil(lastDay, istToday(now));
-  const closing = describeDeadline(lastDay, now)?.status ?? null;
   return {
     title: listing.title,
     organization: internship ? internship.hiringOrganization : opportunity!.organizer,
     href: `/${item.kind}/${item.id}`,
     lastDay,
-    closing,
+    days,
     warn: days !== null && days >= 0 && days <= WARN_DAYS && (item.status === "saved" || item.status === "applied"),
   };
 }

@@ -2,18 +2,18 @@
  * The state of a post's discussion in the browser and its writes through the API (docs/decisions.md, Comments and
  * reactions): the comment threads loaded so far, their pagination, the reaction counts and the viewer's own
  * reactions, with react, write, edit, delete and load-more. Each write answers `{ok: true, …}` once the state follows
- * the server's answer, or `{ok: false, error}` with the API's message and nothing changed; what to tell the reader is
- * the island's.
+ * the server's answer, or `{ok: false, failure}` with the API's refusal and nothing changed; what to tell the reader
+ * (in the page's language, `failureMessage`) is the island's.
  */
 import { useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
 import type { ReactionType } from "@/lib/comments/limits.ts";
 import type { CommentThread, CommentView, Pagination, ReactionCounts } from "@/lib/comments/schema.ts";
 import type { CommentPage } from "@/lib/comments/comments.ts";
 import type { ReactionsAnswer } from "@/lib/comments/reactions.ts";
 
-/** A write's outcome: done (with what it made), or refused with the API's message. */
-export type Outcome<T = Record<never, never>> = ({ ok: true } & T) | { ok: false; error: string };
+/** A write's outcome: done (with what it made), or refused with the API's answer. */
+export type Outcome<T = Record<never, never>> = ({ ok: true } & T) | { ok: false; failure: ApiFailure };
 
 /** The discussion as the page rendered it: the first page of threads and the reactions. */
 export interface DiscussionStart {
@@ -52,7 +52,7 @@ export function useDiscussion(start: DiscussionStart) {
       `/api/ungatekeep/${postId}/reactions/${type}`,
       { method: on ? "PUT" : "DELETE" },
     );
-    if (!res.ok) return { ok: false, error: res.error };
+    if (!res.ok) return { ok: false, failure: res };
     setReactions(res.data.reactions);
     setMine(res.data.mine);
     return { ok: true, on };
@@ -63,7 +63,7 @@ export function useDiscussion(start: DiscussionStart) {
     const res = await fetchJson<{ comment: CommentView }>(`/api/ungatekeep/${postId}/comments`, {
       body: { content, parentId },
     });
-    if (!res.ok) return { ok: false, error: res.error };
+    if (!res.ok) return { ok: false, failure: res };
     const comment = res.data.comment;
     if (comment.parentId) {
       setThreads((all) => all.map((t) => t.id === comment.parentId ? { ...t, replies: [...t.replies, comment] } : t));
@@ -80,7 +80,7 @@ export function useDiscussion(start: DiscussionStart) {
       method: "PATCH",
       body: { content },
     });
-    if (!res.ok) return { ok: false, error: res.error };
+    if (!res.ok) return { ok: false, failure: res };
     const next = res.data.comment;
     const swap = (c: CommentView) => c.id === next.id ? { ...c, ...next } : c;
     setThreads((all) => all.map((t) => ({ ...swap(t), replies: t.replies.map(swap) })));
@@ -90,7 +90,7 @@ export function useDiscussion(start: DiscussionStart) {
   /** Deletes `comment`. */
   const remove = async (comment: CommentView): Promise<Outcome> => {
     const res = await fetchJson(`/api/ungatekeep/comments/${comment.id}`, { method: "DELETE" });
-    if (!res.ok) return { ok: false, error: res.error };
+    if (!res.ok) return { ok: false, failure: res };
     setThreads((all) => withoutComment(all, comment));
     return { ok: true };
   };
@@ -101,7 +101,7 @@ export function useDiscussion(start: DiscussionStart) {
     loading.current = true;
     const res = await fetchJson<CommentPage>(`/api/ungatekeep/${postId}/comments?offset=${threads.length}`);
     loading.current = false;
-    if (!res.ok) return { ok: false, error: res.error };
+    if (!res.ok) return { ok: false, failure: res };
     setThreads((all) => [...all, ...res.data.comments.filter((c) => !all.some((t) => t.id === c.id))]);
     setPagination(res.data.pagination);
     return { ok: true };

@@ -13,7 +13,7 @@ import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
-import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
+import InternshipDeleteButton, { INTERNSHIP_DELETE_TEXT } from "@/islands/InternshipDeleteButton.tsx";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
@@ -72,7 +72,12 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
               </InternshipCard>
               <div class="flex gap-3">
                 <EditInternshipLink id={internship.id} title={internship.title} />
-                <InternshipDeleteButton id={internship.id} title={internship.title} redirectTo="/internships/mine" />
+                <InternshipDeleteButton
+                  id={internship.id}
+                  title={internship.title}
+                  redirectTo="/internships/mine"
+                  text={t.island(INTERNSHIP_DELETE_TEXT)}
+                />
               </div>
             </li>
           ))}

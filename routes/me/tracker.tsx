@@ -14,7 +14,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import SavedTracker from "@/islands/SavedTracker.tsx";
+import SavedTracker, { SAVED_TRACKER_TEXT } from "@/islands/SavedTracker.tsx";
 import { MyApplications } from "@/components/applications/MyApplications.tsx";
 import { isSavedKind, listSaved, SavedChangeSchema, type SavedItem, saveItem, unsaveItem } from "@/lib/saved/saved.ts";
 import { type MyApplication, myApplications } from "@/lib/applications/applications.ts";
@@ -22,7 +22,10 @@ import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { fieldProblems } from "@/lib/field_messages.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 /** Writes fall under the per-person limit `saved` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "saved" };
@@ -35,11 +38,11 @@ interface Data {
   error?: string;
 }
 
-/** What `?done=` reports, in words. */
-const DONE: Record<string, string> = {
-  saved: "Saved to your tracker.",
-  removed: "Removed from your tracker.",
-  updated: "Your changes are saved.",
+/** What `?done=` reports, as catalogue messages. */
+const DONE: Record<string, MessageKey> = {
+  saved: "me.tracker.done.saved",
+  removed: "me.tracker.done.removed",
+  updated: "me.tracker.done.updated",
 };
 
 const FIELDS = ["intent", "kind", "id", "save", "status", "note"] as const;
@@ -76,7 +79,10 @@ export const handler = define.handlers<Data>({
         return seeOther(`/me/tracker?done=saved#tracker-${form.kind}-${form.id}`);
       }
       const change = SavedChangeSchema.safeParse({ status: form.status || undefined, note: form.note });
-      if (!change.success) return again(400, fieldProblems(change.error.issues)[0]?.message ?? "Check the fields.");
+      if (!change.success) {
+        const problem = fieldProblems(change.error.issues)[0];
+        return again(400, problem ? fieldText(ctx.state.t, problem) : ctx.state.t("me.tracker.checkFields"));
+      }
       await saveItem(kv, { ...ref, change: change.data });
       return seeOther(`/me/tracker?done=updated#tracker-${form.kind}-${form.id}`);
     } catch (error) {
@@ -87,25 +93,24 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function TrackerPage({ data, url }) {
-  const done = DONE[url.searchParams.get("done") ?? ""];
+  const t = useT();
+  const doneKey = DONE[url.searchParams.get("done") ?? ""];
+  const done = doneKey ? t(doneKey) : undefined;
   return (
     <section aria-labelledby="page-title">
-      <PageHead title="My applications" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My applications</h1>
-      <p class="mt-2 text-slate-700">
-        The applications you sent here, with every answer from the organizations; then everything you saved, by where
-        your application stands.
-      </p>
+      <PageHead title={t("me.tracker.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("me.tracker.title")}</h1>
+      <p class="mt-2 text-slate-700">{t("me.tracker.lead")}</p>
       <MyApplications applications={data.applications} now={data.now} changed={url.searchParams.get("changed")} />
-      <h2 class="mt-8 text-xl font-semibold text-slate-900">Saved</h2>
-      <p class="mt-1 text-sm text-slate-700">Change a status or a note and it is saved at once.</p>
+      <h2 class="mt-8 text-xl font-semibold text-slate-900">{t("me.tracker.saved")}</h2>
+      <p class="mt-1 text-sm text-slate-700">{t("me.tracker.savedLead")}</p>
       {(data.error || done) && (
         <div class="mt-4">
           {data.error ? <Notice kind="error">{data.error}</Notice> : <Notice kind="success">{done}</Notice>}
         </div>
       )}
       <div class="mt-4">
-        <SavedTracker items={data.items} />
+        <SavedTracker items={data.items} text={t.island(SAVED_TRACKER_TEXT)} />
       </div>
     </section>
   );

@@ -30,7 +30,7 @@ import { servePublicPage } from "@/lib/platform/state.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { ForbiddenError, InvalidInputError, RateLimitedError } from "@/lib/errors.ts";
-import { formatDate } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import type { User } from "@/lib/users/users.ts";
 
 /** Open internships per page. */
@@ -88,21 +88,21 @@ export const handler = define.handlers<Data>({
     try {
       if (intent === "claim") {
         const body = ClaimSchema.safeParse({ email: form.email.trim() });
-        if (!body.success) return await again(400, "Enter your work e-mail address, like name@company.com.");
+        if (!body.success) return await again(400, ctx.state.t("trust.org.errorEmail"));
         const claim = await checkClaim(services.kv, { slug, user, email: body.data.email });
         await services.rateLimits.hit(RATE_LIMITS.organizationClaimsPerPerson, user.id);
         await sendClaim(services, claim);
         return seeOther(`/organizations/${slug}?claim=sent`);
       }
       const patch = ManagerPatchSchema.safeParse({ website: form.website.trim() || null, about: form.about });
-      if (!patch.success) return await again(400, "Enter the website as a full address starting with https://.");
+      if (!patch.success) return await again(400, ctx.state.t("trust.org.errorWebsite"));
       await updateAsManager(services.kv, { slug, user, patch: patch.data });
       return seeOther(`/organizations/${slug}?saved=1`);
     } catch (error) {
       if (error instanceof RateLimitedError) {
         return await again(
           429,
-          `You can ask for ${RATE_LIMITS.organizationClaimsPerPerson.limit} links a day. Try again tomorrow.`,
+          ctx.state.t("trust.org.errorLimit", { limit: RATE_LIMITS.organizationClaimsPerPerson.limit }),
         );
       }
       if (error instanceof InvalidInputError) return await again(400, error.message);
@@ -119,44 +119,47 @@ function shownWebsite(website: string): string {
 
 /** The verify form: a signed-in person's work e-mail, for an organization with a website. */
 function ClaimForm({ data, user }: { data: Data; user: User }) {
+  const t = useT();
   const { organization, problem } = data;
   const error = problem?.intent === "claim" ? problem.error : undefined;
   if (!organization.website) {
     return (
       <p class="text-slate-700">
-        This organization has no website on its page yet, so nobody can verify it by e-mail. If you work here,{" "}
-        <a href="/contact" class="text-indigo-700 underline">write to us</a>{" "}
-        with its website; an admin adds it, then you verify with your work e-mail.
+        {t.rich("trust.org.noWebsite", {
+          link: (chunks) => <a href="/contact" class="text-indigo-700 underline">{chunks}</a>,
+        })}
       </p>
     );
   }
-  if (!user.emailVerified) {
-    return (
-      <p class="text-slate-700">Verify your own e-mail address first, then come back to verify this organization.</p>
-    );
-  }
+  if (!user.emailVerified) return <p class="text-slate-700">{t("trust.org.verifyOwnFirst")}</p>;
   return (
     <form method="post" class="space-y-3" noValidate>
       <input type="hidden" name="intent" value="claim" />
       <TextField
         id="claim-email"
         name="email"
-        label="Your work e-mail"
+        label={t("trust.org.workEmail")}
         type="email"
         autoComplete="email"
         required
         maxLength={254}
         value={problem?.intent === "claim" ? problem.values.email : ""}
-        hint={`An address at ${new URL(organization.website).hostname.replace(/^www\./, "")}; we send it a link.`}
+        hint={t("trust.org.workEmailHint", { domain: new URL(organization.website).hostname.replace(/^www\./, "") })}
         error={error}
       />
-      <SubmitButton busy={false} label="Send the link" busyLabel="Sending…" worksWithoutScript />
+      <SubmitButton
+        busy={false}
+        label={t("trust.org.sendLink")}
+        busyLabel={t("trust.org.sending")}
+        worksWithoutScript
+      />
     </form>
   );
 }
 
 /** The managers' form: the website (until verified) and the about text. */
 function EditForm({ data }: { data: Data }) {
+  const t = useT();
   const { organization, problem } = data;
   const values = problem?.intent === "edit"
     ? problem.values
@@ -168,31 +171,42 @@ function EditForm({ data }: { data: Data }) {
       <TextField
         id="edit-website"
         name="website"
-        label="Website"
+        label={t("trust.org.website")}
         type="url"
         maxLength={200}
         value={values.website}
         readOnly={organization.isVerified}
-        hint={organization.isVerified ? "Verified: only an admin changes the website now." : "e.g. https://example.com"}
+        hint={t(organization.isVerified ? "trust.org.websiteLocked" : "trust.org.websiteHint")}
       />
-      <TextAreaField id="edit-about" name="about" label="About" rows={4} maxLength={2000} value={values.about} />
-      <SubmitButton busy={false} label="Save" busyLabel="Saving…" worksWithoutScript />
+      <TextAreaField
+        id="edit-about"
+        name="about"
+        label={t("trust.org.about")}
+        rows={4}
+        maxLength={2000}
+        value={values.about}
+      />
+      <SubmitButton busy={false} label={t("trust.org.save")} busyLabel={t("trust.org.saving")} worksWithoutScript />
     </form>
   );
 }
 
 export default define.page<Data>(function OrganizationPage({ data, state, url }) {
   const { organization, stats, internships, offset } = data;
-  const sentences = trackRecord(organization.name, stats);
+  const t = useT();
+  const sentences = trackRecord(t, organization.name, stats);
+  const name = organization.name;
+  const date = (iso: string) => <time datetime={iso}>{t.date(iso)}</time>;
   const href = (at: number) => `/organizations/${organization.slug}${at > 0 ? `?offset=${at}` : ""}`;
   return (
     <article aria-labelledby="page-title" class="mx-auto max-w-3xl [overflow-wrap:anywhere]">
       <PageHead
         title={organization.name}
-        description={organization.about ??
-          `${organization.name}: ${stats.openInternships} open internships for students, and its track record.`}
+        description={organization.about ?? t("trust.org.description", { name, count: stats.openInternships })}
       />
-      <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All internships</a>
+      <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">
+        {t("internships.detail.all")}
+      </a>
       <header class="mt-4 space-y-2">
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{organization.name}</h1>
         <OrganizationBadge organization={organization} />
@@ -200,21 +214,18 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
           ? (
             <p class="text-sm text-slate-700">
               {organization.verifiedDomain
-                ? `Someone at ${organization.verifiedDomain} proved this organization's e-mail domain`
-                : "An admin of this platform checked this organization"}
-              {organization.verifiedAt && (
-                <>
-                  {" on "}
-                  <time datetime={organization.verifiedAt}>{formatDate(organization.verifiedAt)}</time>
-                </>
-              )}.
+                ? organization.verifiedAt
+                  ? t.rich("trust.org.domainProvedOn", {
+                    domain: organization.verifiedDomain,
+                    date: date(organization.verifiedAt),
+                  })
+                  : t("trust.org.domainProved", { domain: organization.verifiedDomain })
+                : organization.verifiedAt
+                ? t.rich("trust.org.adminCheckedOn", { date: date(organization.verifiedAt) })
+                : t("trust.org.adminChecked")}
             </p>
           )
-          : (
-            <p class="text-sm text-slate-700">
-              Not verified yet: nobody has proved they speak for this organization. Check its listings with care.
-            </p>
-          )}
+          : <p class="text-sm text-slate-700">{t("trust.org.notVerified")}</p>}
         {organization.website && (
           <p>
             <a
@@ -223,8 +234,7 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
               rel="noopener noreferrer nofollow"
               class="text-indigo-700 underline hover:text-indigo-900"
             >
-              {shownWebsite(organization.website)}
-              <span class="sr-only">(opens in a new tab)</span>
+              {shownWebsite(organization.website)} <span class="sr-only">{t("common.newTab")}</span>
             </a>
           </p>
         )}
@@ -233,19 +243,17 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
 
       {url.searchParams.get("claim") === "sent" && (
         <div class="mt-6">
-          <Notice kind="success" title="Check your work inbox">
-            We sent a link to the address you gave. Open it within 24 hours to verify {organization.name}.
-          </Notice>
+          <Notice kind="success" title={t("trust.org.claimSentTitle")}>{t("trust.org.claimSent", { name })}</Notice>
         </div>
       )}
       {url.searchParams.get("saved") === "1" && (
         <div class="mt-6">
-          <Notice kind="success">Saved.</Notice>
+          <Notice kind="success">{t("trust.org.saved")}</Notice>
         </div>
       )}
 
       <section aria-labelledby="record-heading" class="mt-8 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <h2 id="record-heading" class="text-xl font-semibold text-slate-900">Track record</h2>
+        <h2 id="record-heading" class="text-xl font-semibold text-slate-900">{t("trust.org.record")}</h2>
         <ul class="mt-3 list-disc space-y-1 pl-5 text-slate-800">
           {sentences.map((sentence) => <li key={sentence}>{sentence}</li>)}
         </ul>
@@ -253,10 +261,10 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
 
       <section aria-labelledby="open-heading" class="mt-8">
         <h2 id="open-heading" class="text-xl font-semibold text-slate-900">
-          {stats.openInternships === 1 ? "1 open internship" : `${stats.openInternships} open internships`}
+          {t("trust.org.open", { count: stats.openInternships })}
         </h2>
         {internships.length === 0
-          ? <p class="mt-3 text-slate-700">No open internships right now.</p>
+          ? <p class="mt-3 text-slate-700">{t("trust.org.noneOpen")}</p>
           : (
             <ul class="mt-4 space-y-4">
               {internships.map((internship) => (
@@ -276,27 +284,28 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
 
       <section aria-labelledby="work-heading" class="mt-8 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="work-heading" class="text-xl font-semibold text-slate-900">
-          {data.manages ? `Manage ${organization.name}` : `Do you work at ${organization.name}?`}
+          {t(data.manages ? "trust.org.manage" : "trust.org.workHere", { name })}
         </h2>
         <div class="mt-3">
           {data.manages ? <EditForm data={data} /> : state.user
             ? (
               <>
-                <p class="mb-3 text-slate-700">
-                  Verify it with your work e-mail: its listings then show the verified badge, and you manage this page.
-                </p>
+                <p class="mb-3 text-slate-700">{t("trust.org.verifyWith")}</p>
                 <ClaimForm data={data} user={state.user} />
               </>
             )
             : (
               <p class="text-slate-700">
-                <a
-                  href={`/sign-in?callbackURL=${encodeURIComponent(`/organizations/${organization.slug}`)}`}
-                  class="text-indigo-700 underline"
-                >
-                  Sign in
-                </a>{" "}
-                to verify it with your work e-mail.
+                {t.rich("trust.org.signInToVerify", {
+                  link: (chunks) => (
+                    <a
+                      href={`/sign-in?callbackURL=${encodeURIComponent(`/organizations/${organization.slug}`)}`}
+                      class="text-indigo-700 underline"
+                    >
+                      {chunks}
+                    </a>
+                  ),
+                })}
               </p>
             )}
         </div>
@@ -307,7 +316,7 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
             kind="organization"
             id={organization.id}
             back={`/organizations/${organization.slug}`}
-            label="Report this organization"
+            label={t("trust.org.report")}
             signedIn={Boolean(state.user)}
           />
         </div>

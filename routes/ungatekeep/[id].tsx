@@ -21,12 +21,12 @@ import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { LinkCard, PinMarker, PostDate } from "@/components/ungatekeep/PostCard.tsx";
 import { canManagePosts } from "@/lib/ungatekeep/policy.ts";
 import { getPost, getPostForAdmin, isLive, type PostView } from "@/lib/ungatekeep/posts.ts";
-import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { postArticle, postImages } from "@/lib/seo/json_ld.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import { type CommentPage, listComments } from "@/lib/comments/comments.ts";
 import { canComment, canModerate } from "@/lib/comments/policy.ts";
-import PostDiscussion, { type CommentDraft } from "@/islands/PostDiscussion.tsx";
+import PostDiscussion, { type CommentDraft, POST_DISCUSSION_TEXT } from "@/islands/PostDiscussion.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { DomainError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
@@ -85,7 +85,10 @@ export const handler = define.handlers<Data>({
         draft: { content: form.content, parentId: form.parentId || null, error },
       }, { status });
     const input = CommentCreateSchema.safeParse({ content: form.content, parentId: form.parentId || undefined });
-    if (!input.success) return again(400, fieldProblems(input.error.issues)[0]?.message ?? "Check your comment.");
+    if (!input.success) {
+      const problem = fieldProblems(input.error.issues)[0];
+      return again(400, problem ? fieldText(state.t, problem) : state.t("ungatekeep.post.checkComment"));
+    }
     try {
       const { comment, mailId } = await createComment(kv, {
         postId: ctx.params.id,
@@ -106,6 +109,7 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function PostPage({ data: { post, discussion, draft }, state, url }) {
+  const t = useT();
   const live = isLive(post);
   const { user } = state;
   return (
@@ -116,28 +120,33 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
         image={postImages(post, state.services.config.appUrl)[0]}
         type="article"
         jsonLd={live ? postArticle(post, state.services.config.appUrl) : null}
-        feeds={[{ title: "Ungatekeep posts", href: "/ungatekeep/rss.xml" }]}
+        feeds={[{ title: t("ungatekeep.feed.rss"), href: "/ungatekeep/rss.xml" }]}
       />
-      <a href="/ungatekeep" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All posts</a>
+      <a href="/ungatekeep" class="text-sm text-indigo-700 underline hover:text-indigo-900">
+        {t("ungatekeep.post.all")}
+      </a>
       {!live && (
         <div class="mt-4">
-          <Notice kind="info" title={post.isPublished ? "Scheduled" : "Draft"}>
-            Only admins see this post until it is published.
+          <Notice kind="info" title={t(post.isPublished ? "ungatekeep.post.scheduled" : "ungatekeep.post.draft")}>
+            {t("ungatekeep.post.adminsOnly")}
           </Notice>
         </div>
       )}
       <header class="mt-4">
         <div class="flex flex-wrap items-center gap-2">
-          <Badge tone="indigo">{TAG_LABELS[post.tag]}</Badge>
+          <Badge tone="indigo">{t.dynamic(`ungatekeep.tag.${post.tag}`)}</Badge>
           {post.isPinned && <PinMarker />}
         </div>
         <h1 id="page-title" class="mt-2 text-3xl font-bold tracking-tight text-slate-900">{post.title}</h1>
         <p class="mt-1 text-slate-700">
-          By {post.creator?.name ?? FORMER_MEMBER} · <PostDate iso={post.publishedAt ?? post.createdAt} />
+          {t.rich("ungatekeep.post.by", {
+            name: post.creator?.name ?? t("common.formerMember"),
+            date: <PostDate iso={post.publishedAt ?? post.createdAt} />,
+          })}
         </p>
         {canManagePosts(user) && (
           <a href={`/admin/ungatekeep/${post.id}`} class="mt-2 inline-block text-sm text-indigo-700 underline">
-            Edit post
+            {t("ungatekeep.post.edit")}
           </a>
         )}
       </header>
@@ -147,7 +156,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
             <img
               key={id}
               src={`/api/files/${id}`}
-              alt={`Image ${i + 1} of ${post.images.length} for “${post.title}”`}
+              alt={t("ungatekeep.post.image", { n: i + 1, count: post.images.length, title: post.title })}
               class="w-full rounded-lg border border-slate-200 bg-slate-100 object-cover"
             />
           ))}
@@ -165,7 +174,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
             kind="post"
             id={post.id}
             back={`/ungatekeep/${post.id}`}
-            label="Report this post"
+            label={t("ungatekeep.post.report")}
             signedIn={Boolean(user)}
           />
         </div>
@@ -181,6 +190,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
           signInHref={`/sign-in?callbackURL=${encodeURIComponent(`/ungatekeep/${post.id}`)}`}
           replyTo={draft?.parentId ?? url.searchParams.get("replyTo")}
           draft={draft}
+          text={t.island(POST_DISCUSSION_TEXT)}
         />
       )}
     </article>

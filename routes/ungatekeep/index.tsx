@@ -13,7 +13,8 @@ import BannerCarousel from "@/islands/BannerCarousel.tsx";
 import { type BannerSlide, bannerSlide, listBanners } from "@/lib/ungatekeep/banners.ts";
 import { isPreviewOnly } from "@/lib/ungatekeep/policy.ts";
 import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
-import { POST_TAGS, type PostTag, TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
+import { POST_TAGS, type PostTag } from "@/lib/ungatekeep/tags.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Posts that can show in the first screen (on a wide screen without banners), whose thumbnails load at once. */
 const FIRST_SCREEN_POSTS = 3;
@@ -53,6 +54,7 @@ function href(tag: PostTag | undefined, offset = 0): string {
 }
 
 function GuestPrompt({ hidden, callbackURL }: { hidden: number; callbackURL: string }) {
+  const t = useT();
   const back = encodeURIComponent(callbackURL);
   return (
     <section
@@ -60,21 +62,21 @@ function GuestPrompt({ hidden, callbackURL }: { hidden: number; callbackURL: str
       class="rounded-lg border border-indigo-200 bg-indigo-50 p-6 text-center"
     >
       <h2 id="guest-prompt" class="text-lg font-semibold text-slate-900">
-        {hidden === 1 ? "1 more post is hidden" : `${hidden} more posts are hidden`}
+        {t("ungatekeep.feed.hidden", { count: hidden })}
       </h2>
-      <p class="mt-1 text-slate-700">Sign in to read every post in the feed.</p>
+      <p class="mt-1 text-slate-700">{t("ungatekeep.feed.signInToRead")}</p>
       <div class="mt-4 flex justify-center gap-3">
         <a
           href={`/sign-in?callbackURL=${back}`}
           class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
         >
-          Sign in
+          {t("ungatekeep.feed.signIn")}
         </a>
         <a
           href="/sign-up"
           class="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
         >
-          Create an account
+          {t("ungatekeep.feed.signUp")}
         </a>
       </div>
     </section>
@@ -82,23 +84,25 @@ function GuestPrompt({ hidden, callbackURL }: { hidden: number; callbackURL: str
 }
 
 export default define.page<Data>(function UngatekeepPage({ data, state }) {
+  const t = useT();
   const { tag, offset, feed, banners } = data;
+  const tagName = (value: PostTag) => t.dynamic(`ungatekeep.tag.${value}`);
   const guest = isPreviewOnly(state.user);
   const now = new Date();
   return (
     <div class="space-y-6">
       <PageHead
-        title={tag ? `Ungatekeep: ${TAG_LABELS[tag]}` : "Ungatekeep"}
-        description="Career advice, resources and stories shared openly by people who have been there."
-        feeds={[{ title: "Ungatekeep posts", href: "/ungatekeep/rss.xml" }]}
+        title={tag ? `Ungatekeep: ${tagName(tag)}` : "Ungatekeep"}
+        description={t("ungatekeep.feed.description")}
+        feeds={[{ title: t("ungatekeep.feed.rss"), href: "/ungatekeep/rss.xml" }]}
         canonical={href(tag, offset)}
       />
       {banners.length > 0 && <BannerCarousel banners={banners} />}
       <div>
         <h1 class="text-3xl font-bold tracking-tight text-slate-900">Ungatekeep</h1>
-        <p class="mt-2 text-slate-700">Announcements, company experiences and resources, shared openly.</p>
+        <p class="mt-2 text-slate-700">{t("ungatekeep.feed.lead")}</p>
       </div>
-      <nav aria-label="Filter by tag">
+      <nav aria-label={t("ungatekeep.feed.byTag")}>
         <ul class="flex flex-wrap gap-2">
           {[undefined, ...POST_TAGS].map((value) => (
             <li key={value ?? "all"}>
@@ -107,16 +111,20 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
                 aria-current={value === tag ? "page" : undefined}
                 class="block rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-100 aria-[current=page]:border-indigo-700 aria-[current=page]:bg-indigo-700 aria-[current=page]:text-white"
               >
-                {value ? TAG_LABELS[value] : "All posts"}
+                {value ? tagName(value) : t("ungatekeep.feed.all")}
               </a>
             </li>
           ))}
         </ul>
       </nav>
       {feed.posts.length === 0
-        ? <p class="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-700">No posts yet.</p>
+        ? (
+          <p class="rounded-lg border border-dashed border-slate-300 p-8 text-center text-slate-700">
+            {t("ungatekeep.feed.none")}
+          </p>
+        )
         : (
-          <ul class="space-y-4" aria-label="Posts">
+          <ul class="space-y-4" aria-label={t("ungatekeep.feed.posts")}>
             {feed.posts.map((post, index) => (
               <li key={post.id}>
                 <PostCard post={post} now={now} firstScreen={index < FIRST_SCREEN_POSTS} />

@@ -4,11 +4,12 @@
  * Devanagari is drawn with Debian's Noto Sans Devanagari, nothing runs off the screen, and axe finds nothing serious.
  * Pages whose words are still being moved to the catalogues are not walked here yet. An admin reads every admin page
  * in Hindi over the demo data, its tables stacked on the phone: the admin menu in Hindi, nothing off the screen, axe
- * clean.
+ * clean. A student who chose Hindi reads an internship's and an opportunity's page, the Ungatekeep feed and a post with
+ * its discussion, and their tracker the same way.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
   openBrowser,
@@ -20,6 +21,9 @@ import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 
 const PHONE = { width: 360, height: 740 };
 
@@ -36,7 +40,21 @@ const PAGES = [
 ];
 
 /** Latin-letter words a Hindi page keeps on purpose: names, and what the page quotes as an example. */
-const KEPT = new Set(["Career", "Community", "Google", "LinkedIn", "RSS", "name", "example", "com", "UG", "PG", "AI"]);
+const KEPT = new Set([
+  "Career",
+  "Community",
+  "Ungatekeep",
+  "Google",
+  "LinkedIn",
+  "RSS",
+  "name",
+  "example",
+  "com",
+  "careers",
+  "UG",
+  "PG",
+  "AI",
+]);
 
 /** The Latin-letter words of the page's main content that are not kept on purpose. */
 async function englishIn(page: Page): Promise<string[]> {
@@ -136,4 +154,69 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     found.push(...(await seriousA11yViolations(page)).map((line) => `${path}: ${line}`));
   }
   assertEquals(found, [], "admin pages in Hindi on a phone");
+});
+
+/** The page reads in Hindi: no English of the platform's own, Devanagari in Noto, nothing off a 360 px screen, axe. */
+async function assertHindiPage(page: Page, path: string): Promise<void> {
+  assertEquals(await englishIn(page), [], `${path}: English in the main content`);
+  const fonts = await fontsOf(page, "main h1");
+  assert(fonts.includes("Noto Sans Devanagari"), `${path}: the heading is drawn in ${fonts.join(", ")}`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= PHONE.width, `${path} is ${width} px wide`);
+  await assertAccessible(page, `${path} in Hindi`);
+}
+
+Deno.test("a student who chose Hindi reads listings, Ungatekeep and their tracker in Hindi on a phone", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin", { name: "प्रिया शर्मा" });
+  const member = await createTestUser(t, "member", { name: "अमित वर्मा" });
+  const student = await createTestUser(t, "user", { name: "कविता अय्यर" });
+  const internship = await postInternship(t, member, {
+    title: "डेटा विश्लेषण इंटर्न",
+    hiringOrganization: "नवाचार लैब्स",
+    location: "पुणे",
+    stipend: 15000,
+    deadline: "2099-03-31",
+    description: "डेटा साफ़ करना और रिपोर्ट बनाना।",
+  });
+  const opportunity = await submitOpportunity(t, admin, {
+    title: "कैंपस हैकाथॉन",
+    organizer: "छात्र परिषद",
+    location: "दिल्ली",
+    description: "दो दिन का हैकाथॉन।",
+  });
+  const post = await createPost(t, admin, {
+    title: "मेरी पहली इंटर्नशिप कैसे मिली",
+    content: "जल्दी आवेदन करें।\n\nहर दिन थोड़ा सीखें।",
+  });
+  const language = await t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: student.headers });
+  assertEquals(language.status, 200);
+  const comment = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, {
+    body: { content: "बहुत काम की बात, धन्यवाद।" },
+    headers: student.headers,
+  });
+  assertEquals(comment.status, 201);
+  const saved = await t.json("PUT", `/api/me/saved/internships/${internship.id}`, {
+    body: {},
+    headers: student.headers,
+  });
+  assertEquals(saved.status, 200);
+
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  for (
+    const path of [
+      `/internships/${internship.id}`,
+      `/opportunities/${opportunity.id}`,
+      "/ungatekeep",
+      `/ungatekeep/${post.id}`,
+      "/me/tracker",
+    ]
+  ) {
+    await openHydrated(page, `${t.origin}${path}`);
+    assertEquals(await page.locator("html").getAttribute("lang"), "hi", `${path} follows the setting`);
+    await assertHindiPage(page, path);
+  }
 });

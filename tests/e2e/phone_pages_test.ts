@@ -116,6 +116,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/organizations/claim/:token": student("/organizations/claim/an-unknown-token"),
     "/privacy": student("/privacy"),
     "/profile": student("/profile"),
+    "/profile/delete": student("/profile/delete"),
     "/purchases/:id/receipt": { paths: [ids.receipt], by: ["learner"] },
     "/refunds": student("/refunds"),
     "/report": student(`/report?kind=internship&id=${ids.internship}`),

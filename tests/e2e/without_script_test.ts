@@ -4,8 +4,12 @@
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
  * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page;
- * an alert's filters, frequency and pause on /me/alerts.
+ * an alert's filters, frequency and pause on /me/alerts; "Delete my account" leads to a confirmation page that refuses
+ * a wrong password and then deletes the account, signed out.
  */
+import { createSession } from "@/lib/auth/sessions.ts";
+import { hashPassword } from "@/lib/auth/passwords.ts";
+import { createUser, getUser } from "@/lib/users/users.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
@@ -217,4 +221,39 @@ Deno.test("without JavaScript a student edits an alert's filters and pauses it",
   await page.getByRole("button", { name: "Resume" }).waitFor();
   [alert] = await listAlerts(t.kv, student.user.id);
   assertEquals([alert.isActive, alert.query.minStipend], [false, undefined]);
+});
+
+Deno.test("without JavaScript Delete my account confirms on its own page, refuses a wrong password, then deletes", async () => {
+  await using t = await createTestApp({ listen: true });
+  const email = "meera@example.com";
+  const user = await createUser(t.kv, {
+    name: "Meera",
+    email,
+    emailVerified: true,
+    role: "user",
+    passwordHash: await hashPassword("meera password 1"),
+  });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, { cookie: `session=${(await createSession(t.kv, user.id)).token}` });
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/profile`);
+
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await page.waitForURL((u) => u.pathname === "/profile/delete");
+  await page.getByRole("heading", { name: "Delete your account?" }).waitFor();
+  await assertAccessibleWithoutScript(page, "the account deletion page without JavaScript at 360 px");
+  await page.getByLabel("Your e-mail address").fill(email);
+  await page.getByLabel("Your password").fill("not my password");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await page.getByText("Wrong password.").waitFor();
+  assertEquals(await page.getByLabel("Your e-mail address").inputValue(), email, "the e-mail stays typed");
+  assertEquals((await getUser(t.kv, user.id))?.email, email, "a wrong password deletes nothing");
+
+  await page.getByLabel("Your password").fill("meera password 1");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await page.waitForURL(`${t.origin}/?accountDeleted=1`);
+  await page.getByText("Your account has been deleted").waitFor();
+  assertEquals((await context.cookies()).filter((c) => c.name === "session").length, 0);
+  assertEquals(await getUser(t.kv, user.id), null);
 });

@@ -8,20 +8,20 @@
  * the verified/active switches.
  */
 import { define } from "@/lib/platform/define.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
+import type { ComponentChildren } from "preact";
 import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/components/internships/InternshipCard.tsx";
 import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
-import { isVerifiedListing, verifiedLabel } from "@/lib/browser/organization_format.ts";
+import { isVerifiedListing, verifiedBy } from "@/lib/browser/organization_format.ts";
 import { EditInternshipLink } from "@/components/internships/links.tsx";
-import { formatDate, TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
-import { formatStipend } from "@/lib/internships/stipend.ts";
+import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
+import { stipendText } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls, { INTERNSHIP_ADMIN_TEXT } from "@/islands/InternshipAdminControls.tsx";
-import InternshipDeleteButton from "@/islands/InternshipDeleteButton.tsx";
-import SaveButton from "@/islands/SaveButton.tsx";
+import InternshipDeleteButton, { INTERNSHIP_DELETE_TEXT } from "@/islands/InternshipDeleteButton.tsx";
+import { SaveListing } from "@/components/SaveListing.tsx";
 import { getInternship, internshipsVersion, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
@@ -29,6 +29,7 @@ import { jobPosting } from "@/lib/seo/json_ld.ts";
 import { istToday } from "@/lib/dates.ts";
 import { applicationTo, isPosterOfInternship } from "@/lib/applications/applications.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /**
  * The internship, today's IST date (which decides whether it is open, and so has a `JobPosting`), and for a signed-in
@@ -78,8 +79,10 @@ function hostOf(link: string): string {
 }
 
 /** The description a search result or a link preview shows: the listing's own, or its main facts. */
-function shareDescription(internship: InternshipView): string {
-  const facts = [internship.hiringOrganization, formatStipend(internship.stipend), internship.location].filter(Boolean);
+function shareDescription(t: Translate, internship: InternshipView): string {
+  const facts = [internship.hiringOrganization, stipendText(t, internship.stipend), internship.location].filter(
+    Boolean,
+  );
   return internship.description ?? `${internship.title}: ${facts.join(" · ")}`;
 }
 
@@ -89,23 +92,32 @@ export default define.page<InternshipPageData>(function InternshipPage(
   const t = useT();
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
-  const facts: [string, string][] = [
-    ["Stipend", formatStipend(internship.stipend)],
-    ["Location", internship.location ?? "Not given"],
-    ["Work type", internship.type ? TYPE_LABELS[internship.type] : "Not given"],
-    ["Timing", internship.timing ? TIMING_LABELS[internship.timing] : "Not given"],
-    ["Duration", internship.duration ?? "Not given"],
-    ["Experience", internship.experience ?? "Not given"],
-    ["Hiring manager", internship.hiringManager ?? "Not given"],
+  const notGiven = t("internships.detail.notGiven");
+  const facts: [MessageKey, string][] = [
+    ["internships.detail.stipend", stipendText(t, internship.stipend)],
+    ["internships.detail.location", internship.location ?? notGiven],
+    ["internships.detail.type", internship.type ? t(TYPE_KEYS[internship.type]) : notGiven],
+    ["internships.detail.timing", internship.timing ? t(TIMING_KEYS[internship.timing]) : notGiven],
+    ["internships.detail.duration", internship.duration ?? notGiven],
+    ["internships.detail.experience", internship.experience ?? notGiven],
+    ["internships.detail.manager", internship.hiringManager ?? notGiven],
   ];
+  const newTab = <span class="sr-only">{t("common.newTab")}</span>;
+  const sr = (chunks: ComponentChildren[]) => <span class="sr-only">{chunks}</span>;
+  const time = (iso: string) => <time datetime={iso}>{t.date(iso)}</time>;
+  const role = internship.user && internship.user.role !== "user"
+    ? ` (${t.dynamic(`common.role.${internship.user.role}`)})`
+    : "";
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
       <PageHead
         title={internship.title}
-        description={shareDescription(internship)}
+        description={shareDescription(t, internship)}
         jsonLd={jobPosting(internship, state.services.config.appUrl, today)}
       />
-      <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All internships</a>
+      <a href="/internships" class="text-sm text-indigo-700 underline hover:text-indigo-900">
+        {t("internships.detail.all")}
+      </a>
       <header class="mt-4">
         <div class="flex flex-wrap items-start justify-between gap-3">
           <div>
@@ -115,9 +127,14 @@ export default define.page<InternshipPageData>(function InternshipPage(
             </p>
           </div>
           <div class="flex flex-wrap items-center gap-3">
-            {isVerifiedListing(internship) && <VerifiedBadge label={verifiedLabel(internship)} />}
+            {isVerifiedListing(internship) && (
+              <VerifiedBadge
+                word={t("trust.verified.word")}
+                label={t.dynamic(`trust.verified.${verifiedBy(internship)}`)}
+              />
+            )}
             {!internship.deletedAt && internship.isActive && internship.moderation.status === "clear" && (
-              <SaveButton
+              <SaveListing
                 kind="internships"
                 id={internship.id}
                 title={internship.title}
@@ -133,8 +150,8 @@ export default define.page<InternshipPageData>(function InternshipPage(
 
       {appliedAt && url.searchParams.get("applied") === "1" && (
         <div class="mt-4">
-          <Notice kind="success" title="Your application is sent">
-            The organization sees it now. You will hear back here and by e-mail.
+          <Notice kind="success" title={t("internships.detail.appliedTitle")}>
+            {t("internships.detail.appliedBody")}
           </Notice>
         </div>
       )}
@@ -147,8 +164,8 @@ export default define.page<InternshipPageData>(function InternshipPage(
 
       {!internship.isActive && (
         <div class="mt-4">
-          <Notice kind="info" title="This listing is inactive">
-            An admin has deactivated it, so it is hidden from the public listings.
+          <Notice kind="info" title={t("internships.detail.inactiveTitle")}>
+            {t("internships.detail.inactiveBody")}
           </Notice>
         </div>
       )}
@@ -157,22 +174,21 @@ export default define.page<InternshipPageData>(function InternshipPage(
         {appliedAt
           ? (
             <p class="font-medium text-green-800">
-              ✓ Applied on <time datetime={appliedAt}>{formatDate(appliedAt)}</time>.{" "}
-              <a href="/me/tracker" class="text-indigo-700 underline">Follow it in your tracker</a>
+              {t.rich("internships.detail.appliedOn", { date: time(appliedAt) })}{" "}
+              <a href="/me/tracker" class="text-indigo-700 underline">{t("internships.detail.follow")}</a>
             </p>
           )
           : internship.isClosed
-          ? <p class="font-medium text-red-800">Applications are closed.</p>
+          ? <p class="font-medium text-red-800">{t("internships.detail.closed")}</p>
           : internship.applyMode === "platform"
           ? (
             <a href={`/internships/${internship.id}/apply`} class={APPLY_BUTTON}>
-              Apply<span class="sr-only">{` to ${internship.title}`}</span>
+              {t.rich("internships.detail.apply", { title: internship.title, sr })}
             </a>
           )
           : (
             <a href={internship.link} target="_blank" rel="noopener noreferrer nofollow" class={APPLY_BUTTON}>
-              Apply on {hostOf(internship.link)}
-              <span class="sr-only">(opens in a new tab)</span>
+              {t("internships.detail.applyOn", { host: hostOf(internship.link) })} {newTab}
             </a>
           )}
         <p class="text-slate-700">
@@ -183,32 +199,30 @@ export default define.page<InternshipPageData>(function InternshipPage(
             href={`/internships/${internship.id}/applicants`}
             class="rounded-md border border-indigo-700 px-4 py-2 font-medium text-indigo-800 hover:bg-indigo-50"
           >
-            Applicants
+            {t("internships.detail.applicants")}
           </a>
         )}
         {internship.applyMode === "platform" && (
           <p class="w-full text-sm text-slate-700">
-            Apply here with your resume; the organization answers every applicant, or we tell you after 15 days past the
-            deadline. The role on the organization's own site:{" "}
+            {t("internships.detail.applyHere")}{" "}
             <a
               href={internship.link}
               target="_blank"
               rel="noopener noreferrer nofollow"
               class="font-medium text-indigo-700 underline [overflow-wrap:anywhere]"
             >
-              {hostOf(internship.link)}
-              <span class="sr-only">(opens in a new tab)</span>
+              {hostOf(internship.link)} {newTab}
             </a>
           </p>
         )}
       </div>
 
       <section aria-labelledby="details-heading" class="mt-8">
-        <h2 id="details-heading" class="text-xl font-semibold text-slate-900">Details</h2>
+        <h2 id="details-heading" class="text-xl font-semibold text-slate-900">{t("internships.detail.details")}</h2>
         <dl class="mt-3 grid gap-x-8 gap-y-3 sm:grid-cols-2">
           {facts.map(([term, value]) => (
             <div key={term}>
-              <dt class="text-sm font-medium text-slate-700">{term}</dt>
+              <dt class="text-sm font-medium text-slate-700">{t(term)}</dt>
               <dd class="text-slate-900">{value}</dd>
             </div>
           ))}
@@ -220,11 +234,14 @@ export default define.page<InternshipPageData>(function InternshipPage(
 
       {internship.questions.length > 0 && (
         <section aria-labelledby="questions-heading" class="mt-8">
-          <h2 id="questions-heading" class="text-xl font-semibold text-slate-900">Questions when you apply</h2>
+          <h2 id="questions-heading" class="text-xl font-semibold text-slate-900">
+            {t("internships.detail.questions")}
+          </h2>
           <ol class="mt-3 list-decimal space-y-1 pl-6 text-slate-800">
             {internship.questions.map((question) => (
               <li key={question.id}>
-                {question.text} {!question.required && <span class="text-sm text-slate-700">(optional)</span>}
+                {question.text}{" "}
+                {!question.required && <span class="text-sm text-slate-700">{t("common.optional")}</span>}
               </li>
             ))}
           </ol>
@@ -232,9 +249,9 @@ export default define.page<InternshipPageData>(function InternshipPage(
       )}
 
       <section aria-labelledby="description-heading" class="mt-8">
-        <h2 id="description-heading" class="text-xl font-semibold text-slate-900">About the internship</h2>
+        <h2 id="description-heading" class="text-xl font-semibold text-slate-900">{t("internships.detail.about")}</h2>
         <p class="mt-3 whitespace-pre-line text-slate-800">
-          {internship.description ?? "The organization has not added a description."}
+          {internship.description ?? t("internships.detail.noDescription")}
         </p>
       </section>
 
@@ -244,32 +261,32 @@ export default define.page<InternshipPageData>(function InternshipPage(
             kind="internship"
             id={internship.id}
             back={`/internships/${internship.id}`}
-            label="Report this internship"
+            label={t("internships.detail.report")}
             signedIn={Boolean(state.user)}
           />
         </div>
       )}
 
       <footer class="mt-8 border-t border-slate-200 pt-4 text-sm text-slate-700">
-        Posted by <span class="font-medium text-slate-900">{internship.user?.name ?? FORMER_MEMBER}</span>
-        {internship.user && internship.user.role !== "user" && ` (${internship.user.role})`} on{" "}
-        <time datetime={internship.createdAt}>{formatDate(internship.createdAt)}</time>
-        {internship.updatedAt !== internship.createdAt && (
-          <>
-            , updated <time datetime={internship.updatedAt}>{formatDate(internship.updatedAt)}</time>
-          </>
-        )}
+        {t.rich("internships.detail.posted", {
+          name: <span class="font-medium text-slate-900">{internship.user?.name ?? t("common.formerMember")}</span>,
+          role,
+          date: time(internship.createdAt),
+        })}
+        {internship.updatedAt !== internship.createdAt &&
+          t.rich("internships.detail.updated", { date: time(internship.updatedAt) })}
       </footer>
 
       {manage && (
         <section aria-labelledby="manage-heading" class="mt-8 space-y-4">
-          <h2 id="manage-heading" class="text-xl font-semibold text-slate-900">Manage</h2>
+          <h2 id="manage-heading" class="text-xl font-semibold text-slate-900">{t("internships.detail.manage")}</h2>
           <div class="flex flex-wrap items-center gap-3">
             <EditInternshipLink id={internship.id} title={internship.title} />
             <InternshipDeleteButton
               id={internship.id}
               title={internship.title}
               redirectTo={isAdmin && state.user?.id !== internship.userId ? "/internships" : "/internships/mine"}
+              text={t.island(INTERNSHIP_DELETE_TEXT)}
             />
           </div>
           {isAdmin && (

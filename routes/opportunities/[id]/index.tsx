@@ -6,18 +6,18 @@
  * resubmit"); `?resubmitted=1` (after that form) confirms it.
  */
 import { define } from "@/lib/platform/define.ts";
-import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { DateRange, TimingBadge } from "@/components/opportunities/OpportunityCard.tsx";
-import { STATUS_LABELS, timing, TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
+import { STATUS_KEYS, STATUS_LABELS, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
-import SaveButton from "@/islands/SaveButton.tsx";
+import { SaveListing } from "@/components/SaveListing.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
 import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
 import { canResubmit } from "@/lib/opportunities/policy.ts";
 import { Notice } from "@/components/forms.tsx";
+import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<OpportunityView>({
   async GET(_req, ctx) {
@@ -27,50 +27,63 @@ export const handler = define.handlers<OpportunityView>({
 
 /** What the submitter reads about the review of their submission, with the way to edit it and submit it again. */
 function ReviewNotice({ o, resubmitted }: { o: OpportunityView; resubmitted: boolean }) {
+  const t = useT();
   const edit = (
     <a href={`/opportunities/${o.id}/edit`} class="mt-2 inline-block font-medium underline">
-      {o.isActive ? "Edit it" : "Edit it and submit it again"}
+      {t(o.isActive ? "opportunities.detail.edit" : "opportunities.detail.editAgain")}
     </a>
   );
   if (!o.isActive) {
     return (
-      <Notice kind="error" title="This opportunity was not approved">
-        <p>{o.rejection?.reason ? `The reviewer's reason: ${o.rejection.reason}` : "The reviewer gave no reason."}</p>
+      <Notice kind="error" title={t("opportunities.detail.rejected")}>
+        <p>
+          {o.rejection?.reason
+            ? t("opportunities.detail.reason", { reason: o.rejection.reason })
+            : t("opportunities.detail.noReason")}
+        </p>
         {edit}
       </Notice>
     );
   }
   return (
-    <Notice kind={resubmitted ? "success" : "info"} title={resubmitted ? "Submitted again" : "Awaiting review"}>
-      <p>
-        {o.rejection
-          ? "An admin reviews your changes; you will be told the outcome."
-          : "An admin reviews it before it is published; you will be told the outcome."}
-      </p>
+    <Notice
+      kind={resubmitted ? "success" : "info"}
+      title={t(resubmitted ? "opportunities.detail.resubmitted" : "opportunities.detail.awaiting")}
+    >
+      <p>{t(o.rejection ? "opportunities.detail.reviewsChanges" : "opportunities.detail.reviewsFirst")}</p>
       {edit}
     </Notice>
   );
 }
 
 export default define.page<OpportunityView>(function OpportunityPage({ data: o, state, url }) {
+  const t = useT();
   const status = statusOf(o);
+  const type = t(TYPE_KEYS[o.type].one);
+  const when = t(TIMING_KEYS[timingOf(o)]);
+  const notGiven = t("opportunities.detail.notGiven");
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">
       <PageHead
         title={o.title}
-        description={o.description ?? `${TYPE_LABELS[o.type]}: ${timing(o)}${o.location ? `, ${o.location}` : ""}`}
+        description={o.description ?? `${type}: ${when}${o.location ? `, ${o.location}` : ""}`}
         jsonLd={status === "approved" ? opportunityEvent(o, state.services.config.appUrl) : null}
       />
-      <a href="/opportunities" class="text-sm text-indigo-700 underline">← All opportunities</a>
+      <a href="/opportunities" class="text-sm text-indigo-700 underline">{t("opportunities.detail.all")}</a>
       <div class="mt-4 flex flex-wrap gap-2">
-        <Badge tone="indigo">{TYPE_LABELS[o.type]}</Badge>
+        <Badge tone="indigo">{type}</Badge>
         <TimingBadge o={o} />
-        {status !== "approved" && <Badge tone={STATUS_LABELS[status].tone}>{STATUS_LABELS[status].label}</Badge>}
+        {status !== "approved" && <Badge tone={STATUS_LABELS[status].tone}>{t(STATUS_KEYS[status])}</Badge>}
       </div>
       <div class="mt-3 flex flex-wrap items-start justify-between gap-3">
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{o.title}</h1>
         {status === "approved" && (
-          <SaveButton kind="opportunities" id={o.id} title={o.title} signedIn={Boolean(state.user)} />
+          <SaveListing
+            kind="opportunities"
+            id={o.id}
+            title={o.title}
+            signedIn={Boolean(state.user)}
+          />
         )}
       </div>
       {canResubmit(state.user, o) && o.moderation.status !== "held" && (
@@ -85,22 +98,22 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
       )}
       <dl class="mt-6 grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
         <div>
-          <dt class="text-sm font-medium text-slate-700">Dates</dt>
+          <dt class="text-sm font-medium text-slate-700">{t("opportunities.detail.dates")}</dt>
           <dd class="mt-1 text-slate-900">
             <DateRange o={o} />
           </dd>
         </div>
         <div>
-          <dt class="text-sm font-medium text-slate-700">Location</dt>
-          <dd class="mt-1 text-slate-900">{o.location ?? "Not given"}</dd>
+          <dt class="text-sm font-medium text-slate-700">{t("opportunities.detail.location")}</dt>
+          <dd class="mt-1 text-slate-900">{o.location ?? notGiven}</dd>
         </div>
         <div>
-          <dt class="text-sm font-medium text-slate-700">Organizer</dt>
-          <dd class="mt-1 text-slate-900">{o.organizer ?? "Not given"}</dd>
+          <dt class="text-sm font-medium text-slate-700">{t("opportunities.detail.organizer")}</dt>
+          <dd class="mt-1 text-slate-900">{o.organizer ?? notGiven}</dd>
         </div>
         <div>
-          <dt class="text-sm font-medium text-slate-700">Posted by</dt>
-          <dd class="mt-1 text-slate-900">{o.postedBy?.name ?? FORMER_MEMBER}</dd>
+          <dt class="text-sm font-medium text-slate-700">{t("opportunities.detail.postedBy")}</dt>
+          <dd class="mt-1 text-slate-900">{o.postedBy?.name ?? t("common.formerMember")}</dd>
         </div>
       </dl>
       {o.description && <p class="mt-6 whitespace-pre-line text-slate-800">{o.description}</p>}
@@ -112,7 +125,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
             rel="noopener noreferrer nofollow"
             class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
           >
-            Apply or learn more<span class="sr-only">(opens in a new tab)</span>
+            {t("opportunities.detail.apply")} <span class="sr-only">{t("common.newTab")}</span>
           </a>
         )}
         <a
@@ -120,7 +133,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
           download
           class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
         >
-          Add to calendar
+          {t("opportunities.detail.calendar")}
         </a>
       </div>
       {state.user?.id !== o.userId && (
@@ -129,7 +142,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
             kind="opportunity"
             id={o.id}
             back={`/opportunities/${o.id}`}
-            label="Report this opportunity"
+            label={t("opportunities.detail.report")}
             signedIn={Boolean(state.user)}
           />
         </div>
