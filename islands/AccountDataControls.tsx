@@ -9,8 +9,7 @@ import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, TextField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 

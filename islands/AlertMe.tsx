@@ -7,8 +7,7 @@
  * same filters is linked once, under the results.)
  */
 import { useEffect, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { alertQuery } from "@/lib/browser/alert_query.ts";
 import type { AlertKind } from "@/lib/alerts/alerts.ts";

@@ -6,8 +6,7 @@
  * `sentTo` set; `outcome` brings a refused submit's e-mail and sentences.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { authTexts, forgotProblems, type FormOutcome } from "@/lib/browser/auth_forms.ts";

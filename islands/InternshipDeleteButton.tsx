@@ -4,8 +4,7 @@
  * to `redirectTo`. Failures are shown inside the dialog.
  */
 import { useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";

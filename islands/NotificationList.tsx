@@ -4,8 +4,7 @@
  * page), and following an unread one marks it read on the way.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { NotificationPage, NotificationRecord } from "@/lib/notifications/notifications.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";

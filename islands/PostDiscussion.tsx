@@ -9,6 +9,7 @@
  * form (`?replyTo=`; docs/decisions.md, Islands, "Forms work without JavaScript"); editing, deleting and "Show more
  * comments" need JavaScript.
  */
+import { failureMessage } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
@@ -29,7 +30,6 @@ import type { CommentThread, CommentView } from "@/lib/comments/schema.ts";
 import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
 
 /** The messages this island uses (its `text`). */
 export const POST_DISCUSSION_TEXT = [

@@ -7,8 +7,7 @@
  * `done`, or with `outcome` carrying its sentences (or the `INVALID_TOKEN` code).
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import {

@@ -8,8 +8,7 @@
  */
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { STATUS_KEYS, trackerRow } from "@/lib/browser/tracker.ts";
 import { deadlineStatus } from "@/lib/browser/internship_format.ts";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";

@@ -13,8 +13,7 @@
  * choice and sentences into the form (docs/decisions.md, Auth).
  */
 import { useState } from "preact/hooks";
-import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { type ApiResult, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { onboardingPath, sameOriginTarget } from "@/lib/browser/same_origin.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";

@@ -8,8 +8,7 @@
  * and `outcome` brings its values and sentences.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { failureMessage } from "@/lib/browser/failure_message.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { onboardingPath, sameOriginTarget, withReturnPage } from "@/lib/browser/same_origin.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";

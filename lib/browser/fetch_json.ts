@@ -7,12 +7,13 @@
  * The browser adds the same-origin `Origin` header that the CSRF check wants.
  */
 import type { FieldProblem } from "@/lib/field_messages.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 
 /**
  * A failed call: `status` 0 means the network failed; `error` is the refusal in English words, `apiError` the
  * server's own `{error}` text (empty when it sent none); `code` is set by `/api/auth/*`; `fields` lists the fields in
- * error with their sentences (empty when the server named none). `failureMessage` (`lib/browser/failure_message.ts`)
- * says it in the page's language.
+ * error with their sentences (empty when the server named none). `failureMessage` says it in the page's language.
  */
 export interface ApiFailure {
   ok: false;
@@ -37,7 +38,7 @@ export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
 export const NETWORK_ERROR = "We could not reach the server. Check your connection and try again.";
 
 /** A JSON field name in words for a sentence that names it: `maxStipend` → "Max stipend". */
-export function fieldWords(field: string): string {
+function words(field: string): string {
   const spaced = field.split(".").pop()!.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
@@ -48,7 +49,7 @@ export function fieldWords(field: string): string {
  */
 export function failureText(failure: ApiFailure, labels: Partial<Record<string, string>> = {}): string {
   if (failure.fields.length === 0) return failure.error;
-  return failure.fields.map(({ field, message }) => `${labels[field] ?? fieldWords(field)}: ${message}`).join(" ");
+  return failure.fields.map(({ field, message }) => `${labels[field] ?? words(field)}: ${message}`).join(" ");
 }
 
 function fieldsOf(value: unknown): FieldProblem[] {
@@ -80,6 +81,32 @@ function errorText(
   }
   const error = status === 429 ? "Too many attempts. Wait a moment and try again." : `Request failed (${status})`;
   return { error, apiError: "", fields: [] };
+}
+
+/**
+ * A refusal in one paragraph in `t`'s language (docs/decisions.md, Languages, "Field errors"): the network's failure,
+ * each field problem as "Label: sentence" (`labels` names the form's fields, else the JSON name in words), too many
+ * attempts, or the server's own English `{error}` (an API's words stay English, introduced in the page's language).
+ */
+export function failureMessage(
+  t: Translate,
+  failure: ApiFailure,
+  labels: Partial<Record<string, string>> = {},
+): string {
+  if (failure.status === 0) return t("common.errors.network");
+  if (failure.fields.length > 0) {
+    return failure.fields
+      .map((problem) =>
+        t("common.errors.fieldLine", {
+          label: labels[problem.field] ?? words(problem.field),
+          sentence: fieldText(t, problem),
+        })
+      )
+      .join(" ");
+  }
+  if (failure.status === 429) return t("common.errors.tooMany");
+  if (!failure.apiError) return t("common.errors.failed", { status: failure.status });
+  return t("common.errors.refused", { error: failure.apiError });
 }
 
 /**

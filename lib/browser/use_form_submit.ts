@@ -7,8 +7,7 @@
  */
 import type { ComponentChildren, RefObject } from "preact";
 import { type StateUpdater, useRef, useState } from "preact/hooks";
-import { type ApiFailure, type ApiResult, failureText } from "./fetch_json.ts";
-import { failureMessage } from "./failure_message.ts";
+import { type ApiFailure, type ApiResult, failureMessage, failureText } from "./fetch_json.ts";
 import { useOptionalT } from "@/lib/i18n/context.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 
