@@ -167,15 +167,16 @@ async function notifyReply(
   },
 ): Promise<string | null> {
   const path = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
-  const title = `${author.name} replied to your comment on “${postTitle}”`;
   const { recipient } = notice;
   addNotification(
     op,
     {
       userId: recipient.id,
       type: "comment_reply",
-      title,
-      body: reply.content,
+      message: {
+        title: { key: "notifications.text.reply.title", values: { replier: author.name, post: postTitle } },
+        body: reply.content,
+      },
       url: path,
       subject: replySubject(reply.id),
     },

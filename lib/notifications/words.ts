@@ -27,7 +27,8 @@ export interface MessageRef {
  */
 export interface NotificationMessage {
   title: MessageRef;
-  body?: MessageRef;
+  /** The body's message, or its text as a person wrote it (a reply), the same in every language. */
+  body?: MessageRef | string;
 }
 
 /** `ref` in `t`'s language, or null when `t` lacks its message or a value. */
@@ -51,7 +52,7 @@ export function notificationWords(
   const { message } = stored;
   if (!message) return { title: stored.title, body: stored.body };
   const title = wordsOf(t, message.title);
-  const body = message.body ? wordsOf(t, message.body) : "";
+  const body = typeof message.body === "string" ? message.body : message.body ? wordsOf(t, message.body) : "";
   return title === null || body === null
     ? { title: stored.title, body: stored.body }
     : { title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX) };

@@ -594,24 +594,24 @@ export async function closeOpportunities(
   return moved;
 }
 
-/** The notification telling `userId` that their opportunity `record` was approved or rejected. */
+/** The notification telling `userId` that their opportunity `record` was approved or rejected (words by key). */
 function reviewNotification(record: Opportunity, userId: string): NotificationInput {
-  if (record.isActive) {
-    return {
-      userId,
-      type: "opportunity_reviewed",
-      title: "Your opportunity was approved",
-      body: `"${record.title}" is now published for everyone to see.`,
-      url: `/opportunities/${record.id}`,
-    };
-  }
   const reason = record.rejection?.reason;
+  const title = { title: record.title };
   return {
     userId,
     type: "opportunity_reviewed",
-    title: "Your opportunity was not approved",
-    body: `"${record.title}" was not published.${reason ? ` Reason: “${reason}”.` : ""} ` +
-      "You can edit it and submit it again.",
+    message: record.isActive
+      ? {
+        title: { key: "notifications.text.opportunityApproved.title" },
+        body: { key: "notifications.text.opportunityApproved.body", values: title },
+      }
+      : {
+        title: { key: "notifications.text.opportunityRejected.title" },
+        body: reason
+          ? { key: "notifications.text.opportunityRejected.bodyReason", values: { ...title, reason } }
+          : { key: "notifications.text.opportunityRejected.body", values: title },
+      },
     url: `/opportunities/${record.id}`,
   };
 }

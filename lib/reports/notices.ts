@@ -6,39 +6,31 @@
 import type { NotificationInput } from "@/lib/notifications/notifications.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
 
-/** The kinds as the notifications name them. */
-const NOUNS: Record<ReportKind, string> = {
-  internship: "internship",
-  opportunity: "opportunity",
-  organization: "organization",
-  post: "post",
-  comment: "comment",
-};
-
-/** " The admin wrote: …" for a note, else nothing. */
-function said(note: string | null): string {
-  return note ? ` The admin wrote: ${note}` : "";
-}
-
-/** `title` in quotes, or as it is when it is already words ("the comment you reported"). */
-function quoted(title: string): string {
-  return title.startsWith("the ") ? title : `"${title}"`;
-}
-
-/** The notification telling a reporter what was done about `title`. */
+/** The notification telling a reporter what was done about `title` (null: a comment, never quoted to them). */
 export function resolvedNotification(
-  { userId, title, action, note }: { userId: string; title: string; action: ResolveAction; note: string | null },
+  { userId, title, action, note }: {
+    userId: string;
+    title: string | null;
+    action: ResolveAction;
+    note: string | null;
+  },
 ): NotificationInput {
-  const done = {
-    dismiss: `An admin looked at ${quoted(title)} and found nothing against our rules, so it stays up.`,
-    hide: `An admin looked at ${quoted(title)} and hid it: students no longer see it.`,
-    delete: `An admin looked at ${quoted(title)} and removed it.`,
-  }[action];
   return {
     userId,
     type: "report_resolved",
-    title: "Your report was reviewed",
-    body: `Thank you for reporting. ${done}${said(note)}`,
+    message: {
+      title: { key: "notifications.text.reportResolved.title" },
+      body: {
+        key: "notifications.text.reportResolved.body",
+        values: {
+          action,
+          title: title ?? "",
+          quoted: title === null ? "no" : "yes",
+          hasNote: note ? "yes" : "no",
+          note: note ?? "",
+        },
+      },
+    },
     url: "/me/notifications",
   };
 }
@@ -53,12 +45,14 @@ export function removedNotification(
     note: string | null;
   },
 ): NotificationInput {
-  const noun = NOUNS[kind];
+  const values = { kind, action, title, hasNote: note ? "yes" : "no", note: note ?? "" };
   return {
     userId,
     type: "content_removed",
-    title: `Your ${noun} was ${action === "delete" ? "removed" : "hidden"}`,
-    body: `After reports from students, an admin ${action === "delete" ? "removed" : "hid"} "${title}".${said(note)}`,
+    message: {
+      title: { key: "notifications.text.contentRemoved.title", values },
+      body: { key: "notifications.text.contentRemoved.body", values },
+    },
     url: kind === "internship" ? "/internships/mine" : kind === "opportunity" ? "/opportunities/mine" : "/",
   };
 }

@@ -291,8 +291,8 @@ export async function resolveTarget(
   if (open.length === 0) return 0;
   await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
   const title = target?.title ?? summaryEntry.value.title;
-  // A comment's title quotes another person: reporters read "the comment you reported" instead.
-  const reported = kind === "comment" ? "the comment you reported" : title;
+  // A comment's title quotes another person: reporters read "the comment you reported" instead (`title` null).
+  const reported = kind === "comment" ? null : title;
   const now = new Date().toISOString();
   const resolution = { action: body.action, note: body.note, at: now };
   let resolved = 0;

@@ -1,0 +1,49 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { removedNotification, resolvedNotification } from "@/lib/reports/notices.ts";
+import { notificationWords } from "./words.ts";
+
+const [en, hi] = [translatorFor("en"), translatorFor("hi")];
+const words = (input: ReturnType<typeof removedNotification>, t = hi) =>
+  notificationWords({ title: "", body: "", message: input.message }, t);
+
+Deno.test("report notices in both languages: a comment is never quoted to its reporter, a note only when written", () => {
+  const resolved = resolvedNotification({ userId: "u", title: null, action: "hide", note: null });
+  assertEquals(words(resolved, en), {
+    title: "Your report was reviewed",
+    body: "Thank you for reporting. An admin looked at the comment you reported and hid it: students no longer see it.",
+  });
+  assertEquals(words(resolved), {
+    title: "आपकी रिपोर्ट देख ली गई",
+    body: "रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने आपका रिपोर्ट किया कमेंट देखा और उसे छिपा दिया: अब स्टूडेंट उसे नहीं देखेंगे।",
+  });
+  const removed = removedNotification({
+    userId: "u",
+    kind: "internship",
+    title: "Data Intern",
+    action: "delete",
+    note: "Fake",
+  });
+  assertEquals(words(removed, en), {
+    title: "Your internship was removed",
+    body: 'After reports from students, an admin removed "Data Intern". The admin wrote: Fake',
+  });
+  assertEquals(words(removed), {
+    title: "आपकी इंटर्नशिप हटा दी गई",
+    body: 'स्टूडेंट्स की रिपोर्ट के बाद एक एडमिन ने "Data Intern" को हटा दिया। एडमिन ने लिखा: Fake',
+  });
+});
+
+Deno.test("words kept as written, or a message the catalogue no longer has, show as stored", () => {
+  const stored = { title: "Payment received", body: "Old words" };
+  assertEquals(notificationWords(stored, hi), stored);
+  assertEquals(notificationWords({ ...stored, message: { title: { key: "notifications.text.gone" } } }, hi), stored);
+  const reply = {
+    title: { key: "notifications.text.reply.title", values: { replier: "Ravi", post: "OA" } },
+    body: "Thanks!",
+  };
+  assertEquals(notificationWords({ ...stored, message: reply }, hi), {
+    title: "Ravi ने “OA” पर आपके कमेंट का जवाब दिया",
+    body: "Thanks!",
+  });
+});
