@@ -55,6 +55,15 @@ export const INTERNSHIP_FILTERS_TEXT = [
   "internships.card.",
   "common.pagination.",
   "common.errors.",
+  // The field sentences a refused list query can carry (a stipend, a long search, an unknown type or order).
+  "fields.format",
+  "fields.number",
+  "fields.wholeNumber",
+  "fields.minNumber",
+  "fields.maxChars",
+  "fields.maxItems",
+  "fields.option",
+  "fields.fromList",
 ] as const;
 
 /** The work types, in the order the form shows them. */
