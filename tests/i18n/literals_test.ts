@@ -89,7 +89,6 @@ export const PENDING = new Set<string>([
   "routes/opportunities/[id]/edit.tsx",
   "routes/opportunities/mine.tsx",
   "routes/opportunities/new.tsx",
-  "routes/organizations/claim/[token].tsx",
   "routes/purchases/[id]/receipt.tsx",
   "routes/toolkits/[id]/index.tsx",
   "routes/toolkits/[id]/learn/[itemId].tsx",

@@ -7,6 +7,8 @@ import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type ClaimOutcome, followClaim } from "@/lib/organizations/claims.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 export const handler = define.handlers<ClaimOutcome>({
   async GET(_req, ctx) {
@@ -15,39 +17,31 @@ export const handler = define.handlers<ClaimOutcome>({
   },
 });
 
-/** What each outcome says: a title and a sentence. */
-function wordsOf(outcome: ClaimOutcome): { title: string; lead: string } {
-  const name = outcome.organization?.name ?? "the organization";
+/** What each outcome says in `t`'s language: a title and a sentence. */
+function wordsOf(t: Translate, outcome: ClaimOutcome): { title: string; lead: string } {
+  const name = outcome.organization?.name ?? t("trust.claim.theOrganization");
   switch (outcome.status) {
     case "verified":
-      return {
-        title: `${name} is verified`,
-        lead: `You now manage ${name}'s page, and its listings show the verified badge to students.`,
-      };
+      return { title: t("trust.claim.verifiedTitle", { name }), lead: t("trust.claim.verifiedLead", { name }) };
     case "used":
-      return {
-        title: "This link was already used",
-        lead: `Each link works once. ${name} was verified with it; nothing changed now.`,
-      };
+      return { title: t("trust.claim.usedTitle"), lead: t("trust.claim.usedLead", { name }) };
     case "expired":
-      return {
-        title: "This link has expired",
-        lead: `Links work for 24 hours. Ask for a new one on ${name}'s page; nothing changed.`,
-      };
+      return { title: t("trust.claim.expiredTitle"), lead: t("trust.claim.expiredLead", { name }) };
     default:
-      return { title: "This link is not valid", lead: "Check that you copied the whole link from the e-mail." };
+      return { title: t("trust.claim.invalidTitle"), lead: t("trust.claim.invalidLead") };
   }
 }
 
 export default define.page<ClaimOutcome>(function ClaimPage({ data }) {
-  const { title, lead } = wordsOf(data);
+  const t = useT();
+  const { title, lead } = wordsOf(t, data);
   return (
     <FormCard title={title} lead={lead}>
       <PageHead title={title} />
       {data.organization && (
         <p>
           <a href={`/organizations/${data.organization.slug}`} class="font-medium text-indigo-700 underline">
-            Go to {data.organization.name}'s page
+            {t("trust.claim.goTo", { name: data.organization.name })}
           </a>
         </p>
       )}
