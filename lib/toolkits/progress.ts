@@ -5,14 +5,12 @@
  * Keys (owned by this module only):
  * - `["toolkit_progress", toolkitId, userId]` → `{completedItemIds, updatedAt}`
  */
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
 interface ProgressRecord {
   completedItemIds: string[];
   updatedAt: string;
 }
-
-/** Lost races retried before giving up. */
-const MAX_ATTEMPTS = 10;
 
 const progressKey = (toolkitId: string, userId: string) => ["toolkit_progress", toolkitId, userId];
 
@@ -48,7 +46,8 @@ export async function completedByToolkit(
  * Marks lesson `itemId` complete (or not) for `userId`; lessons no longer in `itemIds` are
  * dropped. Returns the completed lesson ids. The caller checks ownership and that the lesson
  * belongs to the toolkit (`policy.ts`); `extend` adds its own writes to the same atomic operation,
- * given the completed ids it will record (the certificate of the last lesson).
+ * given the completed ids it will record (the certificate of the last lesson). A lost race reads again and tries again.
+ * @throws BusyError after 30 s of races lost to other writers (`lib/kv/retry.ts`; nothing is written).
  */
 export async function setLessonCompleted(
   kv: Deno.Kv,
@@ -58,20 +57,26 @@ export async function setLessonCompleted(
     extend?: (op: Deno.AtomicOperation, completedIds: string[]) => Promise<void>;
   },
 ): Promise<string[]> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await kv.get<ProgressRecord>(progressKey(toolkitId, userId));
-    const current = new Set((entry.value?.completedItemIds ?? []).filter((id) => itemIds.includes(id)));
-    if (completed) current.add(itemId);
-    else current.delete(itemId);
-    const ids = itemIds.filter((id) => current.has(id));
-    const op = kv.atomic()
-      .check(entry)
-      .set(entry.key, { completedItemIds: ids, updatedAt: new Date().toISOString() });
-    await extend?.(op, ids);
-    const result = await op.commit();
-    if (result.ok) return ids;
-  }
-  throw new Error("Progress update lost too many races");
+  let recorded: string[] = [];
+  await retrying(
+    async () => {
+      const entry = await kv.get<ProgressRecord>(progressKey(toolkitId, userId));
+      const current = new Set((entry.value?.completedItemIds ?? []).filter((id) => itemIds.includes(id)));
+      if (completed) current.add(itemId);
+      else current.delete(itemId);
+      const ids = itemIds.filter((id) => current.has(id));
+      const op = kv.atomic()
+        .check(entry)
+        .set(entry.key, { completedItemIds: ids, updatedAt: new Date().toISOString() });
+      await extend?.(op, ids);
+      if (!(await op.commit()).ok) return false;
+      recorded = ids;
+      return true;
+    },
+    RETRY_BUDGET_MS,
+    "your progress",
+  );
+  return recorded;
 }
 
 /** Deletes the progress of learner `userId` in every toolkit of `toolkitIds` (account deletion). */

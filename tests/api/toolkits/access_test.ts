@@ -1,5 +1,6 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { setLessonCompleted } from "@/lib/toolkits/progress.ts";
 import { addCoupon, addLesson, addToolkit, openShop } from "@/tests/fixtures/toolkits.ts";
 
 Deno.test("every admin toolkit and coupon endpoint: 401 for guests, 403 for users and members, nothing changed", async () => {
@@ -63,4 +64,24 @@ Deno.test("session endpoints: guests get 401 on checkout, verify, progress and p
   const res = await shop.t.json("DELETE", `/api/toolkits/${kit.id}`, { headers: shop.admin.headers });
   assertEquals(res.status, 405);
   assertEquals((await shop.t.fetch("/api/webhooks/razorpay")).status, 405);
+});
+
+Deno.test("lessons marked complete at once: each lost race is tried again, every lesson recorded", async () => {
+  // Every KV call takes a few ms, as far from KV's primary: marks that start together read the same progress.
+  await using t = await createTestApp({ kvLatencyMs: 5 });
+  const itemIds = Array.from({ length: 20 }, (_, i) => `lesson-${i}`);
+  const marks = await Promise.allSettled(
+    itemIds.map((itemId) =>
+      setLessonCompleted(t.kv, { toolkitId: "kit", userId: "learner", itemId, completed: true, itemIds })
+    ),
+  );
+  assertEquals(marks.filter((mark) => mark.status === "rejected"), []);
+  const last = await setLessonCompleted(t.kv, {
+    toolkitId: "kit",
+    userId: "learner",
+    itemId: "lesson-0",
+    completed: true,
+    itemIds,
+  });
+  assertEquals(last, itemIds);
 });

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
-import { describeRoute } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { ProgressSchema } from "@/lib/openapi/resources.ts";
 
@@ -28,6 +28,7 @@ export const apiDocs = describeRoute({
       200: { description: "The lessons completed", schema: ProgressSchema },
       403: "Not a buyer of the toolkit",
       404: "Toolkit not found, or the lesson is not one of it",
+      503: BUSY,
     },
   },
 });
