@@ -11,13 +11,13 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import {
   readUnsubscribeToken,
-  SETTING_OF,
   unsubscribe,
   type UnsubscribeSubject,
   unsubscribeSubject,
 } from "@/lib/alerts/unsubscribe.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
-import { SETTING_LABELS } from "@/lib/settings/labels.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import type { ComponentChildren } from "preact";
 
 export const routeOptions: RouteOptions = { originCheck: false, personLimit: "unsubscribe" };
 
@@ -43,26 +43,36 @@ export const handler = define.handlers<Data>({
   },
 });
 
+/** The notification type whose e-mail a setting's link turns off: the setting's name is the type's. */
+const TYPE_OF = { reminders: "deadline_reminder", replies: "comment_reply" } as const;
+
 /** What the link turns off: each alert in words, or the setting with what it sends. */
 function Subject({ subject, done }: { subject: UnsubscribeSubject; done: boolean }) {
+  const t = useT();
   const { target, alerts } = subject;
   if (target.kind !== "alerts") {
-    const { label, hint } = SETTING_LABELS[SETTING_OF[target.kind]];
+    const type = TYPE_OF[target.kind];
     return (
       <p class="mt-2 text-slate-800">
-        The setting <strong>{label}</strong>: {hint.charAt(0).toLowerCase() + hint.slice(1)}
+        {t.rich("me.unsubscribe.setting", {
+          label: <strong>{t.dynamic(`notifications.type.${type}`)}</strong>,
+          hint: t.dynamic(`me.unsubscribe.hint.${target.kind}`),
+        })}
       </p>
     );
   }
   if (alerts.length === 0) {
-    return <p class="mt-2 text-slate-800">The search alerts of this e-mail, which have since been deleted.</p>;
+    return <p class="mt-2 text-slate-800">{t("me.unsubscribe.alertsGone")}</p>;
   }
   return (
     <ul class="mt-2 list-disc space-y-1 pl-5 text-slate-800">
       {alerts.map((alert) => (
         <li key={alert.id}>
-          The {alert.frequency} search alert <strong>{describeAlert(alert)}</strong>
-          {!done && !alert.isActive && " (already off)"}
+          {t.rich("me.unsubscribe.alert", {
+            frequency: alert.frequency,
+            alert: <strong>{describeAlert(alert, t)}</strong>,
+          })}
+          {!done && !alert.isActive && ` ${t("me.unsubscribe.alreadyOff")}`}
         </li>
       ))}
     </ul>
@@ -70,42 +80,41 @@ function Subject({ subject, done }: { subject: UnsubscribeSubject; done: boolean
 }
 
 export default define.page<Data>(function UnsubscribePage({ data: { subject, done } }) {
+  const t = useT();
   const setting = subject !== null && subject.target.kind !== "alerts";
-  const manage = setting ? { href: "/me/settings", name: "Settings" } : { href: "/me/alerts", name: "My alerts" };
+  const link = (href: string) => (chunks: ComponentChildren[]) => <a href={href} class="underline">{chunks}</a>;
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-xl [overflow-wrap:anywhere]">
-      <PageHead title="Unsubscribe" />
+      <PageHead title={t("me.unsubscribe.title")} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">
-        {!subject ? "This link does not work" : done ? "You are unsubscribed" : "Unsubscribe"}
+        {!subject ? t("me.unsubscribe.broken") : done ? t("me.unsubscribe.done") : t("me.unsubscribe.title")}
       </h1>
       {!subject
         ? (
           <p class="mt-3 text-slate-700">
-            It is unknown or has expired. Sign in to manage your <a href="/me/alerts" class="underline">alerts</a> and
-            {" "}
-            <a href="/me/settings" class="underline">e-mail settings</a>.
+            {t.rich("me.unsubscribe.brokenLead", { alerts: link("/me/alerts"), settings: link("/me/settings") })}
           </p>
         )
         : (
           <div class="mt-3 space-y-4">
             <div role={done ? "status" : undefined}>
               <p class="text-slate-700">
-                {done ? "We turned off" : "This link turns off"}
                 {subject.account
-                  ? (
-                    <>
-                      {" "}e-mails to the account <strong>{subject.account}</strong> for:
-                    </>
-                  )
-                  : ":"}
+                  ? t.rich("me.unsubscribe.offAccount", {
+                    done: done ? "yes" : "no",
+                    account: <strong>{subject.account}</strong>,
+                  })
+                  : t("me.unsubscribe.off", { done: done ? "yes" : "no" })}
               </p>
               <Subject subject={subject} done={done} />
             </div>
             {done
               ? (
                 <p class="text-slate-700">
-                  You can turn {setting ? "them" : "alerts"} on again in{" "}
-                  <a href={manage.href} class="underline">{manage.name}</a> after signing in.
+                  {t.rich("me.unsubscribe.again", {
+                    setting: setting ? "yes" : "no",
+                    manage: link(setting ? "/me/settings" : "/me/alerts"),
+                  })}
                 </p>
               )
               : (
@@ -114,7 +123,7 @@ export default define.page<Data>(function UnsubscribePage({ data: { subject, don
                     type="submit"
                     class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
                   >
-                    Turn off
+                    {t("me.unsubscribe.turnOff")}
                   </button>
                 </form>
               )}

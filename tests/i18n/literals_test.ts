@@ -93,7 +93,6 @@ export const PENDING = new Set<string>([
   "routes/toolkits/[id]/index.tsx",
   "routes/toolkits/[id]/learn/[itemId].tsx",
   "routes/toolkits/mine.tsx",
-  "routes/unsubscribe/[token].tsx",
 ]);
 
 /** Every scanned source file, relative to the root. */

@@ -367,5 +367,10 @@ Deno.test("a Hindi student gets the digest, the reminder and its bell notificati
   }
   const bell = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
   assertEquals(bell.map((n: { title: string }) => n.title), ["“Data Intern” जल्द बंद हो रहा है"]);
+  // The reminder's one-click page, opened in Hindi, names the setting it turns off in Hindi.
+  const stop = new URL(reminder.headers.get("list-unsubscribe")!.slice(1, -1));
+  const page = await (await t.fetch(`${stop.pathname}?lang=hi`)).text();
+  assert(page.includes('<html lang="hi"') && page.includes("यह लिंक ये ई-मेल बंद करता है"), page);
+  assert(page.includes("एक दिन पहले एक ई-मेल।") && page.includes(">बंद करें</button>"), page);
   assert(bell[0].body.startsWith("आपके सेव किए:\nData Intern: ") && bell[0].body.includes("तक आवेदन करें"), bell[0].body);
 });
