@@ -25,6 +25,7 @@ const SAME_IN_BOTH = new Set<MessageKey>([
   "layout.footer.rss",
   "mail.signature",
   "common.errors.fieldLine",
+  "applications.pipeline.tab",
 ]);
 
 /**
