@@ -11,21 +11,6 @@ import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { pageRange } from "@/lib/browser/pagination.ts";
 
-/**
- * The messages every admin list island passes on to these parts and its dialogs (an island adds its own prefix, and
- * `fields.` when it has a form): the list's own words, the shared buttons, pages and request errors.
- */
-export const ADMIN_LIST_TEXT = [
-  "admin.list.",
-  "common.cancel",
-  "common.delete",
-  "common.yesDelete",
-  "common.deleting",
-  "common.tryAgain",
-  "common.pagination.",
-  "common.errors.",
-] as const;
-
 /** What the list parts read of `useAdminList`'s state. */
 type ListState = Pick<
   AdminList<{ id: string }, unknown>,

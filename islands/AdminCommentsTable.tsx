@@ -4,11 +4,11 @@
  * with a link to it on its post and Delete after a confirmation dialog; pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
-import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import type { AdminCommentView, Pagination } from "@/lib/comments/schema.ts";
 import type { AdminCommentPage } from "@/lib/comments/comments.ts";

@@ -8,12 +8,12 @@
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { ADMIN_LIST_TEXT, AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
-import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";

@@ -8,8 +8,8 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { ADMIN_LIST_TEXT, ListMessages, ListSearch } from "@/components/AdminList.tsx";
+import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ListMessages, ListSearch } from "@/components/AdminList.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";

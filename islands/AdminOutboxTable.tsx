@@ -7,12 +7,12 @@
  * mail's body, so neither does this table.
  */
 import { useRef, useState } from "preact/hooks";
-import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import type { MailStatus, OutboxRow } from "@/lib/mail/outbox.ts";
 import type { OutboxPage } from "@/lib/mail/outbox_admin.ts";
 import { useT } from "@/lib/i18n/context.ts";

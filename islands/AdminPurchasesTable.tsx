@@ -5,9 +5,9 @@
  * (`useRefund`, `RefundDialog`); each purchase is a `PurchaseRow`.
  */
 import { useState } from "preact/hooks";
-import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useRefund } from "@/lib/browser/use_refund.ts";
-import { ADMIN_LIST_TEXT, AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { PurchaseRow } from "@/components/purchases/PurchaseRow.tsx";
 import { RefundDialog } from "@/components/purchases/RefundDialog.tsx";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";

@@ -5,10 +5,10 @@
  * are announced.
  */
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useAdminList } from "@/lib/browser/use_admin_list.ts";
+import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { ADMIN_LIST_TEXT, AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";

@@ -10,6 +10,21 @@ import { type Dispatch, type StateUpdater, useEffect, useRef, useState } from "p
 import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 
+/**
+ * The messages every admin list island passes on to the list parts of `components/AdminList.tsx` and its dialogs (an island adds its own prefix, and
+ * `fields.` when it has a form): the list's own words, the shared buttons, pages and request errors.
+ */
+export const ADMIN_LIST_TEXT = [
+  "admin.list.",
+  "common.cancel",
+  "common.delete",
+  "common.yesDelete",
+  "common.deleting",
+  "common.tryAgain",
+  "common.pagination.",
+  "common.errors.",
+] as const;
+
 /** Wait after the last keystroke before searching, in ms. */
 export const SEARCH_DELAY_MS = 300;
 
