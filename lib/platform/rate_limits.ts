@@ -76,11 +76,16 @@ export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: bo
 export class RateLimits {
   #kv: Deno.Kv;
   #enabled: boolean;
+  #now: () => number;
 
-  /** Limits kept in `kv`; with `enabled` false (`RATE_LIMITS=off`) a hit of a rule not marked `always` passes uncounted. */
-  constructor(kv: Deno.Kv, enabled: boolean) {
+  /**
+   * Limits kept in `kv`; with `enabled` false (`RATE_LIMITS=off`) a hit of a rule not marked `always` passes uncounted.
+   * `now` is the clock that places a hit in its window, in ms since the epoch (tests hold it still).
+   */
+  constructor(kv: Deno.Kv, enabled: boolean, now: () => number = Date.now) {
     this.#kv = kv;
     this.#enabled = enabled;
+    this.#now = now;
   }
 
   /**
@@ -92,7 +97,7 @@ export class RateLimits {
     if (!this.#enabled && !rule.always) return;
     const keyPart = await sha256Hex(subject);
     for (;;) {
-      const now = Date.now();
+      const now = this.#now();
       const windowStart = now - (now % rule.windowMs);
       const resetsInMs = windowStart + rule.windowMs - now;
       const key = ["rate_limits", rule.name, keyPart, windowStart];

@@ -71,6 +71,8 @@ export interface TestAppOptions {
   logLines?: string[];
   /** Every KV read and commit of the app takes this many ms, as far from KV's primary (`withLatency`). */
   kvLatencyMs?: number;
+  /** The rate limits' clock in ms since the epoch (default `Date.now`): a still clock keeps every hit in one window. */
+  rateLimitClock?: () => number;
 }
 
 function freePort(): number {
@@ -108,7 +110,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     files: new KvObjectStore(kv),
     background: new BackgroundWork(),
     requests: new InFlightRequests(),
-    rateLimits: new RateLimits(kv, config.rateLimits),
+    rateLimits: new RateLimits(kv, config.rateLimits, options.rateLimitClock),
   };
   const routes = { ...manifest.routes, ...options.routes };
   const app = createApp(services, {
