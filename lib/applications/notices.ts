@@ -63,11 +63,27 @@ export function tellApplicantOps(
   const t = translatorOfPerson(recipient);
   const sentence = statusSentence(t, { status, by, title, organization });
   const path = `/me/tracker#application-${applicationId}`;
-  addNotification(
-    op,
-    { userId: recipient.userId, type: "application_status", title: sentence, body: message ?? "", url: path },
-    now,
-  );
+  return tellOps(op, { recipient, t, sentence, body: message ?? "", message, path, appUrl, now });
+}
+
+/**
+ * Adds to `op` the notification (`sentence` as its title, `body`, linking to `path`) and, when `recipient`'s e-mail for
+ * it is on, the retryable e-mail (`sentence` and `message`, in the language of `t`). Returns the mail's id, or null.
+ */
+function tellOps(
+  op: Deno.AtomicOperation,
+  { recipient, t, sentence, body, message, path, appUrl, now }: {
+    recipient: Recipient;
+    t: Translate;
+    sentence: string;
+    body: string;
+    message: string | null;
+    path: string;
+    appUrl: string;
+    now: Date;
+  },
+): string | null {
+  addNotification(op, { userId: recipient.userId, type: "application_status", title: sentence, body, url: path }, now);
   if (!recipient.emailOn) return null;
   const mail = statusMail({
     to: recipient.email,
@@ -124,21 +140,5 @@ export function tellTimedOutOps(
     named.push(t("applications.timeoutDigest.more", { count: items.length - DIGEST_NAMED }));
   }
   const message = `${t("applications.timeoutDigest.message")}\n\n${named.join("\n")}`;
-  const path = "/me/tracker";
-  addNotification(
-    op,
-    { userId: recipient.userId, type: "application_status", title: sentence, body: named.join("\n"), url: path },
-    now,
-  );
-  if (!recipient.emailOn) return null;
-  const mail = statusMail({
-    to: recipient.email,
-    name: recipient.name,
-    sentence,
-    message,
-    url: `${appUrl}${path}`,
-    settingsUrl: `${appUrl}/me/settings`,
-    t,
-  });
-  return queueMailOps(op, { ...mail, userId: recipient.userId, retryable: true }, now.getTime());
+  return tellOps(op, { recipient, t, sentence, body: named.join("\n"), message, path: "/me/tracker", appUrl, now });
 }
