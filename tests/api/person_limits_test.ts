@@ -21,6 +21,7 @@ const EXEMPT: Record<string, string> = {
   "./routes/api/webhooks/razorpay.ts": "the gateway, by its signature",
   "./routes/api/ungatekeep/[id]/comments.ts": "its own limit, 10 a minute, in the comment's own write",
   "./routes/api/me/index.ts": "account deletion: its own limit per session",
+  "./routes/profile/delete.tsx": "account deletion: the same limit per session as the API's",
   "./routes/api/internships/": "members and admins only (and ingest keys)",
   "./routes/api/organizations/": "an organization's own admins only",
   "./routes/organizations/": "claims have their own limits; edits by the organization's managers only",
