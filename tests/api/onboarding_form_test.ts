@@ -5,26 +5,17 @@
  * cannot post it.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 
-/** Posts `fields` (a list value as repeated fields) to `path` as a urlencoded form. */
-function postForm(
+/** Posts `fields` to `/onboarding` (or `path`) as a urlencoded form, as `who`. */
+function postOnboarding(
   t: TestApp,
   who: TestUser,
   fields: Record<string, string | string[]>,
   { path = "/onboarding", headers = {} }: { path?: string; headers?: Record<string, string> } = {},
 ) {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) {
-    for (const one of [value].flat()) body.append(name, one);
-  }
-  return t.fetch(path, {
-    method: "POST",
-    headers: { ...who.headers, "content-type": "application/x-www-form-urlencoded", ...headers },
-    body,
-    redirect: "manual",
-  });
+  return postForm(t, who, path, fields, headers);
 }
 
 const STUDENT = {
@@ -49,7 +40,7 @@ Deno.test("the onboarding page is a plain form that saves the answers and goes o
   assert(page.includes('name="callbackURL" value="/internships"'), "the return page goes along");
   assert(/<button type="submit" class=/.test(page), "the submit button works without JavaScript");
 
-  const done = await postForm(t, student, STUDENT);
+  const done = await postOnboarding(t, student, STUDENT);
   assertEquals(done.status, 303);
   assertEquals(done.headers.get("location"), "/?onboarded=1#for-you");
   const profile = await getOnboardingProfile(t.kv, student.user.id);
@@ -69,17 +60,17 @@ Deno.test("the onboarding page is a plain form that saves the answers and goes o
     struggles: ["Networking"],
   });
 
-  const back = await postForm(t, student, { persona: "society", callbackURL: "/internships?types=remote" });
+  const back = await postOnboarding(t, student, { persona: "society", callbackURL: "/internships?types=remote" });
   assertEquals([back.status, back.headers.get("location")], [303, "/internships?types=remote"]);
   assertEquals((await getOnboardingProfile(t.kv, student.user.id))?.persona, "society");
-  const fromQuery = await postForm(t, student, { persona: "society" }, { path: "/onboarding?callbackURL=%2Fme" });
+  const fromQuery = await postOnboarding(t, student, { persona: "society" }, { path: "/onboarding?callbackURL=%2Fme" });
   assertEquals(fromQuery.headers.get("location"), "/me", "the page's own ?callbackURL= when the form has none");
 });
 
 Deno.test("wrong onboarding answers come back 400 with every problem and the answers kept", async () => {
   await using t = await createTestApp();
   const student = await createTestUser(t);
-  const res = await postForm(t, student, {
+  const res = await postOnboarding(t, student, {
     ...STUDENT,
     locationValue: "Pune",
     locationType: "village",
@@ -105,7 +96,7 @@ Deno.test("wrong onboarding answers come back 400 with every problem and the ans
   assert(html.includes('name="callbackURL" value="/internships"'), "the return page is kept");
   assertEquals(await getOnboardingProfile(t.kv, student.user.id), null, "nothing is saved");
 
-  const noPersona = await postForm(t, student, {});
+  const noPersona = await postOnboarding(t, student, {});
   assertEquals(noPersona.status, 400);
   assert((await noPersona.text()).includes("Choose the option that describes you."));
 });
@@ -113,7 +104,9 @@ Deno.test("wrong onboarding answers come back 400 with every problem and the ans
 Deno.test("the onboarding form in Hindi shows its problems in Hindi", async () => {
   await using t = await createTestApp();
   const student = await createTestUser(t);
-  const res = await postForm(t, student, { persona: "nobody" }, { headers: { cookie: `${student.cookie}; lang=hi` } });
+  const res = await postOnboarding(t, student, { persona: "nobody" }, {
+    headers: { cookie: `${student.cookie}; lang=hi` },
+  });
   assertEquals(res.status, 400);
   const html = await res.text();
   assert(!html.includes("Choose the option that describes you."), "not the English sentence");
@@ -124,10 +117,10 @@ Deno.test("a foreign callbackURL on the onboarding form stays on this origin", a
   await using t = await createTestApp();
   const student = await createTestUser(t);
   for (const callbackURL of ["https://evil.example/x", "//evil.example", "/\\evil.example", "/..//evil.example"]) {
-    const res = await postForm(t, student, { persona: "society", callbackURL });
+    const res = await postOnboarding(t, student, { persona: "society", callbackURL });
     assertEquals([res.status, res.headers.get("location")], [303, "/?onboarded=1#for-you"], callbackURL);
   }
-  const query = await postForm(t, student, { persona: "society" }, {
+  const query = await postOnboarding(t, student, { persona: "society" }, {
     path: `/onboarding?callbackURL=${encodeURIComponent("https://evil.example")}`,
   });
   assertEquals(query.headers.get("location"), "/?onboarded=1#for-you");
@@ -138,7 +131,7 @@ Deno.test("another site cannot post the onboarding form; a guest is not saved", 
   const student = await createTestUser(t);
   const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }];
   for (const headers of foreign) {
-    const res = await postForm(t, student, STUDENT, { headers });
+    const res = await postOnboarding(t, student, STUDENT, { headers });
     assertEquals(res.status, 403, JSON.stringify(headers));
   }
   assertEquals(await getOnboardingProfile(t.kv, student.user.id), null);

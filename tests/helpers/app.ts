@@ -193,3 +193,23 @@ export async function createTestUser(
   const cookie = `session=${token}`;
   return { user, cookie, headers: { cookie, origin: t.origin } };
 }
+
+/** Posts `fields` (a list as repeated fields) to `path` as a urlencoded form, as `who`. */
+export function postForm(
+  t: TestApp,
+  who: TestUser,
+  path: string,
+  fields: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+) {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const one of [value].flat()) body.append(name, one);
+  }
+  return t.fetch(path, {
+    method: "POST",
+    headers: { ...who.headers, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body,
+    redirect: "manual",
+  });
+}

@@ -5,30 +5,10 @@
  * Another site can post neither.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm } from "@/tests/helpers/app.ts";
 import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
 import { addNotification, unreadCount } from "@/lib/notifications/notifications.ts";
-
-/** Posts `fields` (a list as repeated fields) to `path` as a urlencoded form, as `who`. */
-function postForm(
-  t: TestApp,
-  who: TestUser,
-  path: string,
-  fields: Record<string, string | string[]>,
-  headers: Record<string, string> = {},
-) {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) {
-    for (const one of [value].flat()) body.append(name, one);
-  }
-  return t.fetch(path, {
-    method: "POST",
-    headers: { ...who.headers, "content-type": "application/x-www-form-urlencoded", ...headers },
-    body,
-    redirect: "manual",
-  });
-}
 
 Deno.test("an alert's own form saves filters and frequency, pauses and resumes, with 303 back to the page", async () => {
   await using t = await createTestApp();
