@@ -15,7 +15,7 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   });
   assertEquals(words(resolved), {
     title: "आपकी रिपोर्ट देख ली गई",
-    body: "रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने आपका रिपोर्ट किया कमेंट देखा और उसे छिपा दिया: अब स्टूडेंट उसे नहीं देखेंगे।",
+    body: "रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने आपका रिपोर्ट किया कमेंट देखा और उसे छिपा दिया: अब छात्र उसे नहीं देखेंगे।",
   });
   const removed = removedNotification({
     userId: "u",
@@ -30,7 +30,7 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   });
   assertEquals(words(removed), {
     title: "आपकी इंटर्नशिप हटा दी गई",
-    body: 'स्टूडेंट्स की रिपोर्ट के बाद एक एडमिन ने "Data Intern" को हटा दिया। एडमिन ने लिखा: Fake',
+    body: 'छात्रों की रिपोर्ट के बाद एक एडमिन ने "Data Intern" को हटा दिया। एडमिन ने लिखा: Fake',
   });
 });
 
