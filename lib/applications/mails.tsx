@@ -28,7 +28,7 @@ export function statusMail(input: StatusMailInput): Mail {
   const message = input.message ? `\n${input.message}\n` : "";
   const text = `${t("mail.greeting", { name: input.name })}
 
-${input.sentence}.
+${t("applications.mail.headline", { sentence: input.sentence })}
 ${message}
 ${t("applications.mail.textLink", { url: input.url })}
 
@@ -41,7 +41,7 @@ ${t("mail.signature")}
     <>
       <p>{t("mail.greeting", { name: input.name })}</p>
       <p>
-        <strong>{input.sentence}.</strong>
+        <strong>{t("applications.mail.headline", { sentence: input.sentence })}</strong>
       </p>
       {input.message && (
         <blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">
@@ -50,7 +50,9 @@ ${t("mail.signature")}
       )}
       <MailButton href={input.url}>{t("applications.mail.button")}</MailButton>
       <SmallPrint>
-        {t("applications.mail.why")} <a href={input.settingsUrl}>{t("applications.mail.turnOff")}</a>.
+        {t("applications.mail.why")} {t.rich("applications.mail.turnOffHtml", {
+          off: (chunks) => <a href={input.settingsUrl}>{chunks}</a>,
+        })}
       </SmallPrint>
     </>,
     { lang: t.lang, signature: t("mail.signature") },

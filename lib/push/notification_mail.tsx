@@ -43,7 +43,9 @@ ${t("mail.signature")}
       {input.body && <p style="white-space:pre-line">{input.body}</p>}
       <MailButton href={input.url}>{t("mail.notification.open")}</MailButton>
       <SmallPrint>
-        {t("mail.notification.why")} <a href={input.settingsUrl}>{t("mail.notification.off")}</a>.
+        {t("mail.notification.why")} {t.rich("mail.notification.offHtml", {
+          off: (chunks) => <a href={input.settingsUrl}>{chunks}</a>,
+        })}
       </SmallPrint>
     </>,
     { lang: t.lang, signature: t("mail.signature") },

@@ -19,7 +19,9 @@ Deno.test("a notification e-mail is written in its recipient's language; the sto
   assert(hi.text.includes(`इन्हें अपनी सेटिंग में बंद करें:\n${input.settingsUrl}`));
   assert(hi.html.includes('<html lang="hi">') && hi.html.includes("नमस्ते Asha &lt;Rao>,"), hi.html);
   assert(!/Open it|Turn them off/.test(hi.text + hi.html), "no English of the platform's own");
+  assert(hi.html.includes(`>इन्हें अपनी सेटिंग में बंद करें</a>।`), "a Hindi sentence ends in its own full stop");
   const en = notificationMail({ ...input, t: translatorFor("en") });
   assert(en.text.startsWith("Hi Asha <Rao>,") && en.text.includes(`Open it here: ${input.url}`), en.text);
   assert(en.html.includes('<html lang="en">') && en.html.includes(">Open it</a>"), en.html);
+  assert(en.html.includes(`>Turn them off in your settings</a>.`), en.html);
 });
