@@ -201,7 +201,7 @@ Deno.test("sign-in and sign-up in Hindi: the pages, and a refused plain sign-up'
 Deno.test("/opportunities, /toolkits and /check-inbox in Hindi", async () => {
   await using t = await createTestApp();
   const opportunities = await page(t, "/opportunities?lang=hi");
-  for (const words of ["अवसर", "हैकाथॉन", "प्रतियोगिताएँ", "टाइटल, आयोजक या जगह से सर्च करें", "अभी कुछ लिस्ट नहीं है।"]) {
+  for (const words of ["अवसर", "हैकाथॉन", "प्रतियोगिताएँ", "टाइटल, आयोजक या जगह से सर्च करें", "अभी यहाँ कुछ नहीं है।"]) {
     assert(opportunities.html.includes(words), words);
   }
   const toolkits = await page(t, "/toolkits?lang=hi");
