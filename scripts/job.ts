@@ -18,6 +18,7 @@ try {
   console.log(JSON.stringify(await runJob(job, services)));
   await services.background.settled();
   services.mailer.close();
+  services.push?.close();
   services.kv.close();
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);

@@ -171,7 +171,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Stops `server` gracefully on SIGINT or SIGTERM: stops accepting connections, lets requests in
- * flight and the work they started (`BackgroundWork`) finish (at most `graceMs`), closes the SMTP connections and KV, and exits with 0 (1 when the grace ran out).
+ * flight and the work they started (`BackgroundWork`) finish (at most `graceMs`), closes the SMTP connections, the push encryption worker and KV, and exits with 0 (1 when the grace ran out).
  * Where signals cannot be listened to (Deno Deploy ends isolates itself), it does nothing.
  */
 export function stopOnSignals(server: Deno.HttpServer, services: Services, graceMs = SHUTDOWN_GRACE_MS): void {
@@ -188,6 +188,7 @@ export function stopOnSignals(server: Deno.HttpServer, services: Services, grace
     ]);
     clearTimeout(timer);
     services.mailer.close();
+    services.push?.close();
     services.kv.close();
     services.log.info("stopped", { signal, inFlightFinished: finished });
     Deno.exit(finished ? 0 : 1);

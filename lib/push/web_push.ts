@@ -5,6 +5,7 @@
  * (its 65-byte P-256 public key) and `auth` (16 bytes); the VAPID public key (65 bytes) and private key (32 bytes).
  */
 import pLimit from "p-limit";
+import type { EncryptReply, EncryptRequest } from "./encryption_worker.ts";
 
 /** A subscription as the browser hands it over: where to post, and its keys. */
 export interface PushTarget {
@@ -170,21 +171,94 @@ export interface PushResponse {
 }
 
 /**
- * How many messages one sender encrypts at a time. Web Crypto runs a message's key agreement and key export on pool
- * threads; a fan-out that started dozens at once would crowd the thread that answers requests off the CPU
- * (docs/decisions.md, Push, "Fan-out").
+ * How many messages one sender has its encryption worker hold at a time: one being encrypted, one waiting, so the
+ * worker never idles between two and the messages queued behind them wait on this side (docs/decisions.md, Push,
+ * "Fan-out").
  */
 export const ENCRYPTIONS_AT_ONCE = 2;
 
+/** How long an idle encryption worker is kept (ms) before it is stopped to free its memory. */
+export const WORKER_IDLE_MS = 30_000;
+
+/**
+ * `encryptPayload` on a Web Worker (`encryption_worker.ts`), so that a fan-out's encryption never holds the thread
+ * that answers requests (docs/decisions.md, Push, "Fan-out"). The worker starts with the first message and stops after
+ * `WORKER_IDLE_MS` without one, or at `close`. At most `ENCRYPTIONS_AT_ONCE` messages are with it at a time; the
+ * others wait here, in order. A worker that fails (an uncaught error) is stopped, every message it held is rejected,
+ * and the next message starts a new one; the push outbox keeps those messages pending and tries them again.
+ */
+export class EncryptionWorker {
+  #worker: Worker | null = null;
+  #waiting = new Map<number, { resolve: (body: Uint8Array<ArrayBuffer>) => void; reject: (error: Error) => void }>();
+  #nextId = 0;
+  #turn = pLimit(ENCRYPTIONS_AT_ONCE);
+  #idle: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * The body to post for `plaintext` and the subscription keys `keys` (see `encryptPayload`).
+   * @throws Error when the keys or the payload cannot be encrypted, or the worker failed meanwhile.
+   */
+  encrypt(plaintext: Uint8Array, keys: PushTarget["keys"]): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#turn(() =>
+      new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+        const id = this.#nextId++;
+        this.#waiting.set(id, { resolve, reject });
+        if (this.#idle !== null) clearTimeout(this.#idle);
+        this.#idle = null;
+        const request: EncryptRequest = { id, plaintext, keys };
+        this.#started().postMessage(request);
+      })
+    );
+  }
+
+  /** Stops the worker; a message it still held is rejected. */
+  close(): void {
+    this.#stop(new Error("the push encryption worker was closed"));
+  }
+
+  #started(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(new URL("./encryption_worker.ts", import.meta.url), { type: "module" });
+    worker.onmessage = ({ data }: MessageEvent<EncryptReply>) => {
+      const waiter = this.#waiting.get(data.id);
+      this.#waiting.delete(data.id);
+      if ("error" in data) waiter?.reject(new Error(data.error));
+      else waiter?.resolve(data.body as Uint8Array<ArrayBuffer>);
+      if (this.#waiting.size === 0 && this.#turn.pendingCount === 0) this.#idleSoon();
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#stop(new Error(`the push encryption worker failed: ${event.message}`));
+    };
+    this.#worker = worker;
+    return worker;
+  }
+
+  #idleSoon(): void {
+    const idle = setTimeout(() => this.#stop(new Error("the push encryption worker was idle")), WORKER_IDLE_MS);
+    Deno.unrefTimer(idle);
+    this.#idle = idle;
+  }
+
+  #stop(error: Error): void {
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
+    this.#worker?.terminate();
+    this.#worker = null;
+    for (const { reject } of this.#waiting.values()) reject(error);
+    this.#waiting.clear();
+  }
+}
+
 /**
  * Sends encrypted push messages with VAPID. A token is signed per push service origin and reused until it has an
- * hour left, so a fan-out signs a handful of tokens, not one per message. Encryption takes turns
- * (`ENCRYPTIONS_AT_ONCE`); the posts do not wait for each other.
+ * hour left, so a fan-out signs a handful of tokens, not one per message. Messages are encrypted by an
+ * `EncryptionWorker`; the posts do not wait for each other.
  */
 export class PushSender {
   readonly publicKey: string;
   #key: Promise<CryptoKey>;
-  #encrypting = pLimit(ENCRYPTIONS_AT_ONCE);
+  #encryption = new EncryptionWorker();
   #tokens = new Map<string, { header: string; expires: number }>();
   #vapid: VapidKeys;
   #fetch: typeof fetch;
@@ -196,6 +270,11 @@ export class PushSender {
     this.#key = signingKey(vapid);
     this.#key.catch(() => {});
     this.#fetch = fetcher;
+  }
+
+  /** Stops the encryption worker (at shutdown). */
+  close(): void {
+    this.#encryption.close();
   }
 
   /** The `Authorization` header for `endpoint`'s push service at `nowS` (seconds since the epoch). */
@@ -233,7 +312,7 @@ export class PushSender {
       timeoutMs?: number;
     } = {},
   ): Promise<PushResponse> {
-    const body = await this.#encrypting(() => encryptPayload(encoder.encode(JSON.stringify(payload)), target.keys));
+    const body = await this.#encryption.encrypt(encoder.encode(JSON.stringify(payload)), target.keys);
     const headers: Record<string, string> = {
       "content-type": "application/octet-stream",
       "content-encoding": "aes128gcm",

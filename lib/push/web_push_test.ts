@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import {
   decryptPayload,
+  EncryptionWorker,
   ENCRYPTIONS_AT_ONCE,
   encryptPayload,
   fromBase64Url,
@@ -96,8 +97,38 @@ Deno.test("the VAPID header is an ES256 JWT for the push service's origin that t
   assert(await sender.authorization("https://web.push.apple.com/x", now) !== header, "one per origin");
 });
 
-Deno.test("a sender encrypts at most ENCRYPTIONS_AT_ONCE messages at a time; the posts overlap", async () => {
+/**
+ * Replaces `Worker` while `run` runs with one that counts the messages it holds (posted, not yet answered) and hands
+ * each worker started to `started`.
+ */
+async function withCountedWorkers(
+  run: (count: { holding: number; most: number }) => Promise<void>,
+  started: (worker: Worker) => void = () => {},
+): Promise<void> {
+  const count = { holding: 0, most: 0 };
+  const Original = globalThis.Worker;
+  globalThis.Worker = function (specifier: string | URL, options?: WorkerOptions) {
+    const worker = new Original(specifier, options);
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (message: unknown) => {
+      count.most = Math.max(count.most, ++count.holding);
+      post(message);
+    };
+    // Registered before the sender's own handler, so it runs first.
+    worker.addEventListener("message", () => count.holding--);
+    started(worker);
+    return worker;
+  } as unknown as typeof Worker;
+  try {
+    await run(count);
+  } finally {
+    globalThis.Worker = Original;
+  }
+}
+
+Deno.test("a sender encrypts on its worker, ENCRYPTIONS_AT_ONCE messages at a time; the posts overlap", async () => {
   const vapid = { ...await generateVapidKeys(), subject: "mailto:push@example.com" };
+  const ua = await ecdhPair(RFC.uaPublic, RFC.uaPrivate);
   let posting = 0;
   let mostPosting = 0;
   // Posts wait until more of them are under way than encryptions may run (however slowly a loaded machine encrypts);
@@ -105,39 +136,54 @@ Deno.test("a sender encrypts at most ENCRYPTIONS_AT_ONCE messages at a time; the
   let overlapping!: () => void;
   const overlap = new Promise<void>((resolve) => overlapping = resolve);
   const giveUp = setTimeout(overlapping, 10_000);
-  const sender = new PushSender(vapid, async () => {
+  const bodies: Uint8Array<ArrayBuffer>[] = [];
+  const sender = new PushSender(vapid, async (_input, init) => {
+    bodies.push(init!.body as Uint8Array<ArrayBuffer>);
     mostPosting = Math.max(mostPosting, ++posting);
     if (posting > ENCRYPTIONS_AT_ONCE) overlapping();
     await overlap;
     posting--;
     return new Response(null, { status: 201 });
   });
-  // An encryption starts with its ephemeral key pair and ends with the AES-GCM record.
-  const subtle = crypto.subtle;
-  const { generateKey, encrypt } = subtle;
-  let encrypting = 0;
-  let mostEncrypting = 0;
-  subtle.generateKey = ((...args: Parameters<typeof generateKey>) => {
-    mostEncrypting = Math.max(mostEncrypting, ++encrypting);
-    return generateKey.apply(subtle, args);
-  }) as typeof generateKey;
-  subtle.encrypt = (async (...args: Parameters<typeof encrypt>) => {
-    try {
-      return await encrypt.apply(subtle, args);
-    } finally {
-      encrypting--;
-    }
-  }) as typeof encrypt;
+  let workers = 0;
   try {
-    const sent = await Promise.all(
-      Array.from({ length: 10 }, () => sender.send({ endpoint: "https://push.example.com/x", keys }, { title: "Hi" })),
-    );
-    assertEquals(sent.map((res) => res.status), Array(10).fill(201));
+    await withCountedWorkers(async (count) => {
+      const sent = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          sender.send({ endpoint: "https://push.example.com/x", keys }, { title: `Hi ${i}` })),
+      );
+      assertEquals(sent.map((res) => res.status), Array(10).fill(201));
+      assertEquals(count.most, ENCRYPTIONS_AT_ONCE);
+    }, () => workers++);
   } finally {
     clearTimeout(giveUp);
-    subtle.generateKey = generateKey;
-    subtle.encrypt = encrypt;
+    sender.close();
   }
-  assertEquals(mostEncrypting, ENCRYPTIONS_AT_ONCE);
+  assertEquals(workers, 1);
   assert(mostPosting > ENCRYPTIONS_AT_ONCE, `the posts overlap (${mostPosting} at most)`);
+  const titles = await Promise.all(bodies.map(async (body) => {
+    const plain = await decryptPayload(body, { uaPrivate: ua.privateKey, keys });
+    return JSON.parse(new TextDecoder().decode(plain)).title;
+  }));
+  assertEquals(titles.toSorted(), Array.from({ length: 10 }, (_, i) => `Hi ${i}`).toSorted());
+});
+
+Deno.test("the encryption worker answers a malformed key with its error, and a failed worker is replaced", async () => {
+  const encryption = new EncryptionWorker();
+  const started: Worker[] = [];
+  try {
+    await withCountedWorkers(async (count) => {
+      const bad = { ...keys, auth: "AAAA" };
+      await assertRejects(() => encryption.encrypt(new Uint8Array(1), bad), Error, "16 bytes");
+      // A failure of the worker itself rejects what it held, and the next message starts a new worker.
+      const held = encryption.encrypt(new Uint8Array(1), keys);
+      while (count.holding === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      started[0].dispatchEvent(new ErrorEvent("error", { message: "out of memory", cancelable: true }));
+      await assertRejects(() => held, Error, "out of memory");
+      assertEquals((await encryption.encrypt(new Uint8Array(1), keys)).length, 21 + 65 + 1 + 1 + 16);
+    }, (worker) => started.push(worker));
+  } finally {
+    encryption.close();
+  }
+  assertEquals(started.length, 2);
 });

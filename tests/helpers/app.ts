@@ -139,6 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     await server?.shutdown();
     await services.background.settled();
     services.mailer.close();
+    services.push?.close();
     kv.close();
     const mismatches = (await Promise.all(checks)).filter((mismatch) => mismatch !== undefined);
     if (mismatches.length > 0) {

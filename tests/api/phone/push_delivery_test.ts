@@ -224,6 +224,7 @@ Deno.test("a fan-out delivers PUSH_AT_ONCE messages at a time, and every one arr
   let full!: () => void;
   const wide = new Promise<void>((resolve) => full = resolve);
   const giveUp = setTimeout(full, 10_000);
+  t.services.push?.close();
   t.services.push = new PushSender(t.services.config.push.vapid!, async (input, init) => {
     mostPosting = Math.max(mostPosting, ++posting);
     if (posting >= PUSH_AT_ONCE) full();
