@@ -93,3 +93,23 @@ export async function settle<T extends Claimable>(
   write(op);
   return (await op.commit()).ok;
 }
+
+/**
+ * Records what was done with each of `settlements` (claimed records, at most 100, each with the mutations `settle`
+ * would add) in one atomic write checked against every claim; when that write fails (a claim was lost), each is
+ * settled on its own, so only the lost ones are not written. Returns, in the order given, whether each was recorded.
+ */
+export async function settleEach<T extends Claimable>(
+  kv: Deno.Kv,
+  settlements: { claimed: Deno.KvEntry<T>; write: (op: Deno.AtomicOperation) => void }[],
+): Promise<boolean[]> {
+  const op = kv.atomic();
+  for (const { claimed, write } of settlements) {
+    op.check(claimed);
+    write(op);
+  }
+  if ((await op.commit()).ok) return settlements.map(() => true);
+  const recorded: boolean[] = [];
+  for (const { claimed, write } of settlements) recorded.push(await settle(kv, claimed, write));
+  return recorded;
+}

@@ -1,5 +1,5 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { claimEach, HOLDER } from "./lease.ts";
+import { claimEach, HOLDER, settleEach } from "./lease.ts";
 import type { Lease } from "./lease.ts";
 
 type Task = { name: string; lease: Lease | null };
@@ -31,4 +31,22 @@ Deno.test("claimEach: after a lost race each record is claimed on its own, the c
   const claimed = await claimEach(kv, read, LEASE);
   assertEquals(claimed.map((entry) => entry?.value.name ?? null), ["t0", null, "t2"]);
   assertEquals((await kv.get<Task>(read[1].key)).value!.lease?.holder, "other");
+});
+
+Deno.test("settleEach: one write records every claim; after a lost claim the others are recorded on their own", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const claimed = (await claimEach(kv, await tasks(kv, [null, null, null]), LEASE)) as Deno.KvEntry<Task>[];
+  const done = (entry: Deno.KvEntry<Task>) => ({
+    claimed: entry,
+    write: (op: Deno.AtomicOperation) =>
+      op.set(entry.key, { ...entry.value, name: `${entry.value.name} done`, lease: null }),
+  });
+  assertEquals(await settleEach(kv, claimed.slice(0, 2).map(done)), [true, true]);
+  const stored = await kv.getMany<Task[]>(claimed.map((entry) => entry.key));
+  assertEquals(stored.map((entry) => entry.value!.name), ["t0 done", "t1 done", "t2"]);
+  assertEquals(stored[0].versionstamp, stored[1].versionstamp, "recorded in one write");
+  // t0 was settled already: its claim is stale, so only t2 is recorded.
+  assertEquals(await settleEach(kv, [done(claimed[0]), done(claimed[2])]), [false, true]);
+  const after = await kv.getMany<Task[]>(claimed.map((entry) => entry.key));
+  assertEquals(after.map((entry) => entry.value!.name), ["t0 done", "t1 done", "t2 done"]);
 });

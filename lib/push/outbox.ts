@@ -4,7 +4,8 @@
  * it exists exactly when the notification does. Delivering one reads the person's settings: with the push channel on
  * (and push configured) the message is posted, encrypted, to each of their subscriptions; with the e-mail channel on
  * for a type without an e-mail of its own, the notification is e-mailed through the e-mail outbox. A try claims the
- * message with a lease (`lib/jobs/lease.ts`) and records its outcome in one write checked against the claim. A
+ * message with a lease (`lib/jobs/lease.ts`) and records its outcome in a write checked against the claim (a drain
+ * claims a page of messages in one write, and records ten outcomes a write). A
  * subscription whose push service answers 404 or 410 is deleted; one that fails (a network error, 429, a 5xx) is
  * tried again after each wait of `OUTBOX_RETRY_MS`, the others not; after the last wait the message is kept as
  * `failed` for 7 days. Other refusals (400, 403, 413) are not retried. A request that wrote something starts a drain
@@ -17,19 +18,19 @@
  */
 import pLimit from "p-limit";
 import type { Job } from "@/lib/jobs/job.ts";
-import { claim, type Claimable, claimEach, settle } from "@/lib/jobs/lease.ts";
+import { claim, type Claimable, claimEach, settleEach } from "@/lib/jobs/lease.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
 import type { StoredNotification } from "@/lib/notifications/notifications.ts";
 import { notificationWords } from "@/lib/notifications/words.ts";
 import { channelRule } from "@/lib/notifications/types.ts";
 import type { Services } from "@/lib/platform/state.ts";
-import { getSettings } from "@/lib/settings/settings.ts";
-import { getUser } from "@/lib/users/users.ts";
+import { getSettingsOfMany, type Settings } from "@/lib/settings/settings.ts";
+import type { User } from "@/lib/users/users.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { notificationMail } from "./notification_mail.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
-import { removeSubscriptions, subscriptionsOf } from "./subscriptions.ts";
+import { type PushSubscriptionRecord, removeSubscriptions, subscriptionsOfMany } from "./subscriptions.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
 export interface PushMessage extends Claimable {
@@ -53,6 +54,11 @@ export const PUSH_BATCH = 50;
  * were let in (docs/decisions.md, Push, "Fan-out").
  */
 export const PUSH_AT_ONCE = 16;
+/**
+ * How many tries' outcomes one write records (`settleEach`): with a first try's e-mail each, well within KV's 800 KiB
+ * and 1,000 mutations a write.
+ */
+export const PUSH_SETTLE_AT_ONCE = 10;
 /** How long a message that failed for good is kept (ms): 7 days. */
 export const FAILED_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** The longest body pushed, in characters (a phone shows two or three lines). */
@@ -110,7 +116,7 @@ export async function deliverPush(
 ): Promise<PushOutcome> {
   if (!isDue(entry.value, now)) return "skipped";
   const claimed = await claim(services.kv, entry as Deno.KvEntry<PushMessage>, { now, leaseMs: PUSH_LEASE_MS });
-  return claimed ? await deliverClaimed(services, claimed, now) : "skipped";
+  return claimed ? (await deliverClaimed(services, [claimed], now))[0] : "skipped";
 }
 
 /** Whether `message` is pending and due at `now` (ms). */
@@ -118,21 +124,73 @@ function isDue(message: PushMessage | null, now: number): message is PushMessage
   return message !== null && message.status === "pending" && message.dueAt !== null && Date.parse(message.dueAt) <= now;
 }
 
-/** The try of a message this process claimed (`claimed`, as claimed), at `now` (ms); see `deliverPush`. */
+/** What a delivery reads of a person: their settings, their record (null when gone) and their subscriptions. */
+interface Recipient {
+  settings: Settings;
+  user: User | null;
+  subscriptions: PushSubscriptionRecord[];
+}
+
+/** The recipients `userIds`, read together (a few KV round trips for a page of messages, not three a message). */
+async function readRecipients(kv: Deno.Kv, userIds: string[]): Promise<Map<string, Recipient>> {
+  const [people, subscriptions] = await Promise.all([getSettingsOfMany(kv, userIds), subscriptionsOfMany(kv, userIds)]);
+  return new Map(
+    [...people].map(([id, { settings, user }]) => [id, { settings, user, subscriptions: subscriptions.get(id) ?? [] }]),
+  );
+}
+
+/** A try's outcome, the mutations that record it (`settle`), and what follows once they are written. */
+interface Tried {
+  outcome: Exclude<PushOutcome, "skipped">;
+  write: (op: Deno.AtomicOperation) => void;
+  after: () => Promise<void>;
+}
+
+/**
+ * The tries of messages this process claimed (`claimed`, as claimed), at `now` (ms); see `deliverPush`. The recipients
+ * are read together, `PUSH_AT_ONCE` messages are sent at a time, each after the requests waiting meanwhile were let in,
+ * and the outcomes are recorded `PUSH_SETTLE_AT_ONCE` a write (`settleEach`). Returns each message's outcome, in order.
+ */
 async function deliverClaimed(
   services: Services,
-  claimed: Deno.KvEntry<PushMessage>,
+  claimed: Deno.KvEntry<PushMessage>[],
   now: number,
-): Promise<PushOutcome> {
+): Promise<PushOutcome[]> {
+  const recipients = await readRecipients(services.kv, claimed.map((entry) => entry.value.userId));
+  const turn = pLimit(PUSH_AT_ONCE);
+  const tries = await Promise.all(claimed.map((entry) =>
+    turn(async () => {
+      await letRequestsIn();
+      return await tryMessage(services, entry.value, recipients.get(entry.value.userId)!, now);
+    })
+  ));
+  const recorded: boolean[] = [];
+  for (let i = 0; i < claimed.length; i += PUSH_SETTLE_AT_ONCE) {
+    const settlements = claimed.slice(i, i + PUSH_SETTLE_AT_ONCE).map((entry, j) => ({
+      claimed: entry,
+      write: tries[i + j].write,
+    }));
+    recorded.push(...await settleEach(services.kv, settlements));
+  }
+  return await Promise.all(claimed.map(async (entry, i): Promise<PushOutcome> => {
+    if (!recorded[i]) {
+      services.log.warn("push outcome not recorded: the claim was taken over", {
+        id: entry.value.id,
+        outcome: tries[i].outcome,
+      });
+      return "skipped";
+    }
+    await tries[i].after();
+    return tries[i].outcome;
+  }));
+}
+
+/** Sends `message` to `recipient` as their settings allow, at `now` (ms); see `deliverClaimed`. */
+async function tryMessage(services: Services, message: PushMessage, recipient: Recipient, now: number): Promise<Tried> {
   const { kv, config, log, push } = services;
-  const message = claimed.value;
+  const { settings, user, subscriptions } = recipient;
   const { type, url } = message.notification;
-  const [settings, subscriptions, reader] = await Promise.all([
-    getSettings(kv, message.userId),
-    subscriptionsOf(kv, message.userId),
-    message.notification.message ? getUser(kv, message.userId) : null,
-  ]);
-  const { title, body } = notificationWords(message.notification, translatorOfPerson(reader ?? {}));
+  const { title, body } = notificationWords(message.notification, translatorOfPerson(user ?? {}));
   const channel = settings.channels[type as keyof typeof settings.channels] ?? { email: false, push: true };
   const targets = !push || !channel.push
     ? []
@@ -163,12 +221,12 @@ async function deliverClaimed(
   const at = Math.max(now, Date.now());
   const attempts = message.attempts + 1;
   const wait = config.outboxRetryMs[attempts - 1];
-  const outcome: PushOutcome = again.length === 0 ? "delivered" : wait === undefined ? "failed" : "retry";
-  const mail = message.attempts === 0 && channelRule(type).email === "generic" && channel.email
-    ? await genericMail(services, message)
+  const outcome = again.length === 0 ? "delivered" : wait === undefined ? "failed" : "retry";
+  const mail = message.attempts === 0 && channelRule(type).email === "generic" && channel.email && user
+    ? genericMail(services, message, user)
     : null;
   let mailId: string | null = null;
-  const recorded = await settle(kv, claimed, (op) => {
+  const write = (op: Deno.AtomicOperation) => {
     op.delete(dueKey(Date.parse(message.dueAt!), message.id));
     if (mail) mailId = queueMailOps(op, mail);
     if (outcome === "delivered") {
@@ -190,21 +248,18 @@ async function deliverClaimed(
     }
     op.set(messageKey(message.id), next, { expireIn: FAILED_KEPT_MS })
       .set(userKey(message.userId, message.id), true, { expireIn: FAILED_KEPT_MS });
-  });
-  if (!recorded) {
-    log.warn("push outcome not recorded: the claim was taken over", { id: message.id, outcome });
-    return "skipped";
-  }
-  if (mailId) deliverSoon(services, mailId);
-  if (gone.length > 0) await removeSubscriptions(kv, message.userId, gone);
-  if (outcome !== "delivered") log.warn("push not delivered", { id: message.id, attempts, outcome, errors });
-  return outcome;
+  };
+  const after = async () => {
+    if (mailId) deliverSoon(services, mailId);
+    if (gone.length > 0) await removeSubscriptions(kv, message.userId, gone);
+    if (outcome !== "delivered") log.warn("push not delivered", { id: message.id, attempts, outcome, errors });
+  };
+  return { outcome, write, after };
 }
 
-/** The e-mail of `message` for its person, or null when they have no verified address. */
-async function genericMail(services: Services, message: PushMessage): Promise<MailToQueue | null> {
-  const user = await getUser(services.kv, message.userId);
-  if (!user || !user.emailVerified) return null;
+/** The e-mail of `message` for its person `user`, or null when they have no verified address. */
+function genericMail(services: Services, message: PushMessage, user: User): MailToQueue | null {
+  if (!user.emailVerified) return null;
   const { appUrl } = services.config;
   const t = translatorOfPerson(user);
   const mail = notificationMail({
@@ -245,13 +300,9 @@ export async function deliverDuePush(
     const due = entries.filter((entry): entry is Deno.KvEntry<PushMessage> => isDue(entry.value, now));
     counts.skipped += entries.length - due.length;
     const claimed = await claimEach(kv, due, { now, leaseMs: PUSH_LEASE_MS });
-    const turn = pLimit(PUSH_AT_ONCE);
-    await Promise.all(claimed.map((entry) =>
-      turn(async () => {
-        await letRequestsIn();
-        tally(entry ? await deliverClaimed(services, entry, now) : "skipped");
-      })
-    ));
+    const held = claimed.filter((entry) => entry !== null);
+    counts.skipped += claimed.length - held.length;
+    for (const outcome of await deliverClaimed(services, held, now)) tally(outcome);
   };
   const index = kv.list<true>({ prefix: ["push_outbox_due"], end: ["push_outbox_due", now + 1] }, {
     batchSize: PUSH_BATCH,

@@ -78,6 +78,26 @@ export async function subscriptionsOf(kv: Deno.Kv, userId: string): Promise<Push
   return (await kv.get<PushSubscriptionRecord[]>(listKey(userId))).value ?? [];
 }
 
+/** The subscriptions of each of `userIds` (ten people a KV round trip, the round trips at once). */
+export async function subscriptionsOfMany(
+  kv: Deno.Kv,
+  userIds: string[],
+): Promise<Map<string, PushSubscriptionRecord[]>> {
+  const lists = new Map<string, PushSubscriptionRecord[]>();
+  const ids = [...new Set(userIds)];
+  const reads = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const chunk = ids.slice(i, i + 10);
+    reads.push(
+      kv.getMany<PushSubscriptionRecord[][]>(chunk.map(listKey)).then((entries) => {
+        for (const [j, id] of chunk.entries()) lists.set(id, entries[j].value ?? []);
+      }),
+    );
+  }
+  await Promise.all(reads);
+  return lists;
+}
+
 /**
  * Adds (or renews the keys of) the subscription `input` for `userId` at `now`, when its endpoint is allowed by `hosts`
  * (`PUSH_HOSTS`); an endpoint another person had is moved from them. One write checked against both people's lists

@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import {
   decryptPayload,
-  EncryptionWorker,
   ENCRYPTIONS_AT_ONCE,
+  EncryptionWorker,
   encryptPayload,
   fromBase64Url,
   generateVapidKeys,
@@ -149,8 +149,10 @@ Deno.test("a sender encrypts on its worker, ENCRYPTIONS_AT_ONCE messages at a ti
   try {
     await withCountedWorkers(async (count) => {
       const sent = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          sender.send({ endpoint: "https://push.example.com/x", keys }, { title: `Hi ${i}` })),
+        Array.from(
+          { length: 10 },
+          (_, i) => sender.send({ endpoint: "https://push.example.com/x", keys }, { title: `Hi ${i}` }),
+        ),
       );
       assertEquals(sent.map((res) => res.status), Array(10).fill(201));
       assertEquals(count.most, ENCRYPTIONS_AT_ONCE);

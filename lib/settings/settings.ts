@@ -97,6 +97,33 @@ function settingsOf(stored: StoredSettings, language: Lang): Settings {
   };
 }
 
+/**
+ * The settings of each of `userIds` as `getSettings` reads them, with the person's record (null when gone): five people
+ * a KV round trip, the round trips at once. For a delivery that reads many people (the push outbox).
+ */
+export async function getSettingsOfMany(
+  kv: Deno.Kv,
+  userIds: string[],
+): Promise<Map<string, { settings: Settings; user: User | null }>> {
+  const people = new Map<string, { settings: Settings; user: User | null }>();
+  const ids = [...new Set(userIds)];
+  const reads = [];
+  for (let i = 0; i < ids.length; i += 5) {
+    const chunk = ids.slice(i, i + 5);
+    reads.push(
+      kv.getMany<unknown[]>(chunk.flatMap((id) => [settingsKey(id), userKey(id)])).then((entries) => {
+        for (const [j, id] of chunk.entries()) {
+          const user = entries[2 * j + 1].value as User | null;
+          const stored = (entries[2 * j].value ?? {}) as StoredSettings;
+          people.set(id, { settings: settingsOf(stored, user?.language ?? DEFAULT_LANG), user });
+        }
+      }),
+    );
+  }
+  await Promise.all(reads);
+  return people;
+}
+
 /** `userId`'s settings, defaults filled in (one KV round trip: the settings and the user's language). */
 export async function getSettings(kv: Deno.Kv, userId: string): Promise<Settings> {
   const [settings, user] = await kv.getMany<[StoredSettings, User]>([settingsKey(userId), userKey(userId)]);
