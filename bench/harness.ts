@@ -1,9 +1,16 @@
 /**
  * What the benchmark scripts share: the loopback host they serve on, a free port, waiting for a
  * server to answer, percentiles of latency samples, a process's resident memory, the platform
- * started on a KV file, and the listing owners the seeds write.
+ * started on a KV file as `deno task start` starts it, and the listing owners the seeds write.
  */
 import { createUser, type User } from "@/lib/users/users.ts";
+import config from "../deno.json" with { type: "json" };
+
+/**
+ * The arguments of `deno` that start the server, as the `start` task gives them (`run`, its flags, `main.ts`): a
+ * benchmark measures the server with the V8 flags production runs with (docs/performance.md, Scale, "Heap growth").
+ */
+export const SERVER_ARGS: string[] = config.tasks.start.split(/\s+/).slice(1);
 
 /** Every benchmark server listens here (loopback only). */
 export const HOST = "127.0.0.1";
@@ -69,7 +76,7 @@ export interface Platform {
 export function startPlatform(kvPath: string, env: Record<string, string> = {}): Platform {
   const origin = `http://${HOST}:${freePort()}`;
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: SERVER_ARGS,
     cwd: new URL("..", import.meta.url).pathname,
     env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, LOG_LEVEL: "error", ...env },
     stdout: "null",

@@ -6,7 +6,7 @@
  * total and overall, every answer other than 201 (a 409 or a 503 would be a lost race the service gave up on), the
  * server's RSS at the end and the load average.
  */
-import { freePort, HOST, rssMb, waitFor } from "./harness.ts";
+import { freePort, HOST, rssMb, SERVER_ARGS, waitFor } from "./harness.ts";
 import { random } from "./listings.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createUser } from "@/lib/users/users.ts";
@@ -61,7 +61,7 @@ try {
 
   const origin = `http://${HOST}:${freePort()}`;
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: SERVER_ARGS,
     cwd: root,
     env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
     stdout: "null",

@@ -16,7 +16,17 @@
  * `BENCH_KV` names a KV file to keep instead: seeded when missing, reused as it is when present (its seed's setup is
  * kept beside it in `<file>.json`), so that a run can be repeated without seeding again.
  */
-import { cpuMs, freePort, HOST, percentile, requestLatency, rssMb, seedOwners, waitFor } from "./harness.ts";
+import {
+  cpuMs,
+  freePort,
+  HOST,
+  percentile,
+  requestLatency,
+  rssMb,
+  seedOwners,
+  SERVER_ARGS,
+  waitFor,
+} from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
@@ -93,7 +103,7 @@ try {
   const origin = `http://${HOST}:${freePort()}`;
   const startedAt = performance.now();
   const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: SERVER_ARGS,
     cwd: root,
     env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "info" },
     stdout: "piped",

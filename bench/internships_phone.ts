@@ -15,7 +15,7 @@
  * Run with `deno run -A bench/internships_phone.ts` after `deno task build`.
  */
 import { chromium } from "playwright-core";
-import { freePort, HOST, waitFor } from "./harness.ts";
+import { freePort, HOST, SERVER_ARGS, waitFor } from "./harness.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 3);
@@ -81,7 +81,7 @@ const seeded = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", "sc
   .output();
 if (!seeded.success) throw new Error(new TextDecoder().decode(seeded.stderr));
 const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
+  args: SERVER_ARGS,
   cwd: root,
   env,
   stdout: "null",

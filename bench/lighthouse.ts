@@ -11,7 +11,7 @@
  * the scores: the load average is printed with them. Run with `deno task bench:lighthouse` (it builds first).
  */
 import lighthouse from "lighthouse";
-import { freePort, HOST, waitFor } from "./harness.ts";
+import { freePort, HOST, SERVER_ARGS, waitFor } from "./harness.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 3);
@@ -53,7 +53,7 @@ const seeded = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", "sc
   .output();
 if (!seeded.success) throw new Error(new TextDecoder().decode(seeded.stderr));
 const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
+  args: SERVER_ARGS,
   cwd: root,
   env,
   stdout: "null",

@@ -12,7 +12,7 @@
  * Targets: recommendations p95 ≤ 20 ms; the digest ≤ 60 s with the list's p95 during it ≤ 2× idle. `BENCH_COUNT`
  * and `BENCH_STUDENTS` override the sizes. Prints a table, then removes the files.
  */
-import { freePort, HOST, percentile, seedOwners, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, seedOwners, SERVER_ARGS, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { InternshipCreateSchema } from "@/lib/internships/internships.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
@@ -148,7 +148,7 @@ try {
   const port = freePort();
   const origin = `http://${HOST}:${port}`;
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: SERVER_ARGS,
     cwd: root,
     env: {
       KV_PATH: kvPath,

@@ -13,7 +13,7 @@
  * students are added), so the 1,000,000-listing file serves both.
  */
 import autocannon from "autocannon";
-import { freePort, HOST, percentile, rssMb, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, rssMb, SERVER_ARGS, waitFor } from "./harness.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
@@ -151,7 +151,7 @@ try {
 
   const origin = `http://${HOST}:${freePort()}`;
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: SERVER_ARGS,
     cwd: root,
     env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
     stdout: "null",

@@ -11,7 +11,7 @@
  * Prints a table with the targets and the machine's load average (a shared machine), then stops the server and
  * removes the file.
  */
-import { freePort, HOST, percentile, requestLatency, seedOwners, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, requestLatency, seedOwners, SERVER_ARGS, waitFor } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
@@ -165,7 +165,7 @@ try {
 
   const origin = `http://${HOST}:${freePort()}`;
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: SERVER_ARGS,
     cwd: root,
     env: {
       KV_PATH: kvPath,
