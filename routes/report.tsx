@@ -17,7 +17,7 @@ import { returnPage } from "@/lib/auth/redirects.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { checkReport, createReport, REPORT_KINDS, ReportCreateSchema, type ReportKind } from "@/lib/reports/reports.ts";
-import { findTarget } from "@/lib/reports/targets.ts";
+import { findTarget, targetTitle } from "@/lib/reports/targets.ts";
 
 /** The page: sent (thanks), or the form for a target with what went wrong. */
 type Data =
@@ -48,7 +48,7 @@ export const handler = define.handlers<Data>({
     try {
       if (!kind || !id) throw new NotFoundError();
       const target = await findTarget(ctx.state.services.kv, kind, id, ctx.state.user);
-      return ctx.render({ sent: false, back, target: { kind, id, title: target.title } });
+      return ctx.render({ sent: false, back, target: { kind, id, title: targetTitle(target, ctx.state.t) } });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       return ctx.render({ sent: false, back, target: null, error: ctx.state.t("trust.reportPage.nothing") }, {
@@ -76,7 +76,7 @@ export const handler = define.handlers<Data>({
       }, { status });
     try {
       if (!kind) throw new NotFoundError();
-      title = (await findTarget(kv, kind, form.id, ctx.state.user)).title;
+      title = targetTitle(await findTarget(kv, kind, form.id, ctx.state.user), t);
       const body = ReportCreateSchema.safeParse({
         kind,
         id: form.id,

@@ -13,13 +13,17 @@ import { getOrganization } from "@/lib/organizations/store.ts";
 import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ungatekeep/posts.ts";
 import { getComment } from "@/lib/comments/store.ts";
 import { removeComment } from "@/lib/comments/comments.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
 
 /** A reported thing as reports show it. */
 export interface Target {
   kind: ReportKind;
   id: string;
+  /** Its title as reports keep it and admins list it, in English ("Data Intern at Acme", "Comment: “…”"). */
   title: string;
+  /** What the title is made of: the thing's own title (a comment's excerpt), and an internship's organization. */
+  words: { name: string; organization?: string };
   /** Its page (a same-origin path), or null when it has none any more. */
   url: string | null;
   /** Who posted it (told when it is hidden or deleted), or null. */
@@ -32,6 +36,14 @@ export interface Target {
 function excerpt(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** `target`'s title in the language of `t`, as the report form names what is reported. */
+export function targetTitle(target: Pick<Target, "kind" | "words">, t: Translate): string {
+  const { name, organization } = target.words;
+  if (target.kind === "comment") return t("trust.reportPage.targetComment", { excerpt: name });
+  if (organization) return t("trust.reportPage.targetInternship", { title: name, organization });
+  return name;
 }
 
 /**
@@ -47,6 +59,7 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
           kind,
           id,
           title: `${internship.title} at ${internship.hiringOrganization}`,
+          words: { name: internship.title, organization: internship.hiringOrganization },
           url: `/internships/${id}`,
           ownerId: internship.userId,
           holdable: true,
@@ -58,6 +71,7 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
           kind,
           id,
           title: opportunity.title,
+          words: { name: opportunity.title },
           url: `/opportunities/${id}`,
           ownerId: opportunity.userId,
           holdable: true,
@@ -70,6 +84,7 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
           kind,
           id,
           title: organization.name,
+          words: { name: organization.name },
           url: `/organizations/${organization.slug}`,
           ownerId: null,
           holdable: false,
@@ -77,7 +92,15 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
       }
       case "post": {
         const post = viewer ? (await readablePost(kv, { id, viewer })).value : await getPostForAdmin(kv, id);
-        return { kind, id, title: post.title, url: `/ungatekeep/${id}`, ownerId: post.userId, holdable: false };
+        return {
+          kind,
+          id,
+          title: post.title,
+          words: { name: post.title },
+          url: `/ungatekeep/${id}`,
+          ownerId: post.userId,
+          holdable: false,
+        };
       }
       case "comment": {
         const comment = (await getComment(kv, id))?.value;
@@ -86,6 +109,7 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
           kind,
           id,
           title: `Comment: “${excerpt(comment.content)}”`,
+          words: { name: excerpt(comment.content) },
           url: `/ungatekeep/${comment.postId}#comment-${id}`,
           ownerId: comment.userId,
           holdable: false,

@@ -5,7 +5,7 @@
  * Pages whose words are still being moved to the catalogues are not walked here yet. An admin reads every admin page
  * in Hindi over the demo data, its tables stacked on the phone: the admin menu in Hindi, nothing off the screen, axe
  * clean. A student who chose Hindi reads an internship's and an opportunity's page, the Ungatekeep feed and a post with
- * its discussion, and their tracker the same way.
+ * its discussion, their tracker, the report form and their notifications the same way.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -178,7 +178,7 @@ async function assertHindiPage(page: Page, path: string): Promise<void> {
   await assertAccessible(page, `${path} in Hindi`);
 }
 
-Deno.test("a student who chose Hindi reads listings, Ungatekeep and their tracker in Hindi on a phone", async () => {
+Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, a report form and their notifications in Hindi on a phone", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin", { name: "प्रिया शर्मा" });
   const member = await createTestUser(t, "member", { name: "अमित वर्मा" });
@@ -225,6 +225,8 @@ Deno.test("a student who chose Hindi reads listings, Ungatekeep and their tracke
       "/ungatekeep",
       `/ungatekeep/${post.id}`,
       "/me/tracker",
+      `/report?kind=internship&id=${internship.id}&back=%2Finternships`,
+      "/me/notifications",
     ]
   ) {
     await openHydrated(page, `${t.origin}${path}`);

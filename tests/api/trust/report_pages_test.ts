@@ -55,6 +55,8 @@ Deno.test("/report: a guest signs in first; the form, its refusals and the thank
   const html = await form.text();
   assertEquals(form.status, 200);
   assert(html.includes("You are reporting: Scammy Intern at Example Labs"));
+  const hindi = await (await t.fetch(`/report?${query}&lang=hi`, { headers: student.headers })).text();
+  assert(hindi.includes("आप इसकी रिपोर्ट कर रहे हैं: Example Labs में Scammy Intern"), "the target named in Hindi");
   const unknown = await t.fetch(`/report?kind=internship&id=${crypto.randomUUID()}`, { headers: student.headers });
   assertEquals(unknown.status, 404);
   assert((await unknown.text()).includes("There is nothing to report here."));
