@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { indianState, stateOfCode } from "@/lib/purchases/indian_states.ts";
+import { HEADER_TIMEOUT_MS } from "@/lib/platform/header_gate.ts";
 
 const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
 /** A GSTIN: state code, PAN, entity number, `Z`, check character. */
@@ -30,6 +31,7 @@ function base64UrlBytes(bytes: number, message: string) {
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HEADER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(HEADER_TIMEOUT_MS),
   HOST: z.string().min(1).optional(),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   KV_PATH: z.string().min(1).optional(),
@@ -93,6 +95,11 @@ export interface OAuthProviderConfig {
 export interface Config {
   port: number;
   host: string;
+  /**
+   * How long (ms) a connection to a self-hosted server may take to send its request headers (docs/decisions.md, Errors
+   * and limits, "Header deadline"); 30 s unless `HEADER_TIMEOUT_MS` says otherwise (tests shorten it).
+   */
+  headerTimeoutMs: number;
   /** Public origin without trailing slash, e.g. `http://localhost:8000`. */
   appUrl: string;
   secure: boolean;
@@ -169,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   });
   return {
     port: e.PORT,
+    headerTimeoutMs: e.HEADER_TIMEOUT_MS,
     host: e.HOST ?? (secure ? "0.0.0.0" : "127.0.0.1"),
     appUrl,
     secure,

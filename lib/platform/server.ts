@@ -104,7 +104,11 @@ export function serve(services: Services, parts: AppParts, onListen?: (addr: Den
       (req, info) => app.fetch(req, info),
     );
   }
-  return serveBehindGate(app, { port: config.port, hostname: config.host }, listening);
+  return serveBehindGate(
+    app,
+    { port: config.port, hostname: config.host, headerTimeoutMs: config.headerTimeoutMs },
+    listening,
+  );
 }
 
 /**
