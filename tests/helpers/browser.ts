@@ -70,10 +70,13 @@ export async function openBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Violations of impact `serious` or `critical` that axe-core finds on the page, as short lines. */
+/**
+ * Violations of impact `serious` or `critical` that axe-core finds on the page, as short lines. axe-core (560 KB) is
+ * put into a document once, by its first check; later checks of the same document reuse it.
+ */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the page's CSP does not block it.
-  await page.evaluate(`${axeSource}\n;undefined`);
+  if (!await page.evaluate(() => "axe" in globalThis)) await page.evaluate(`${axeSource}\n;undefined`);
   const violations = await page.evaluate(async () => {
     // deno-lint-ignore no-explicit-any
     const result = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
