@@ -1,6 +1,6 @@
 /**
  * The `listing_moderated` notification (docs/decisions.md, Trust, "Moderation"): what an admin decided on a listing,
- * with their note, for its owner.
+ * with their note, for its owner, its words kept as catalogue messages (docs/decisions.md, Languages, "Stored words").
  */
 import type { NotificationInput } from "@/lib/notifications/notifications.ts";
 import { type Moderation, moderationOf } from "./moderation.ts";
@@ -21,20 +21,15 @@ export function moderatedNotification(
 ): NotificationInput {
   const { status, note } = moderationOf(listing);
   const url = `/${kind === "internship" ? "internships" : "opportunities"}/${listing.id}`;
-  const said = note ? ` The admin wrote: ${note}` : "";
-  return status === "clear"
-    ? {
-      userId,
-      type: "listing_moderated",
-      title: `Your ${kind} was approved`,
-      body: `"${listing.title}" passed review and is now listed for everyone.${said}`,
-      url,
-    }
-    : {
-      userId,
-      type: "listing_moderated",
-      title: `Your ${kind} was not approved`,
-      body: `"${listing.title}" stays hidden from students.${said}`,
-      url,
-    };
+  const values = { kind, title: listing.title, hasNote: note ? "yes" : "no", note: note ?? "" };
+  const words = status === "clear" ? "listingApproved" : "listingRejected";
+  return {
+    userId,
+    type: "listing_moderated",
+    message: {
+      title: { key: `notifications.text.${words}.title`, values },
+      body: { key: `notifications.text.${words}.body`, values },
+    },
+    url,
+  };
 }

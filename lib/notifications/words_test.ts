@@ -1,6 +1,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { removedNotification, resolvedNotification } from "@/lib/reports/notices.ts";
+import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import { notificationWords } from "./words.ts";
 
 const [en, hi] = [translatorFor("en"), translatorFor("hi")];
@@ -31,6 +32,36 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   assertEquals(words(removed), {
     title: "आपकी इंटर्नशिप हटा दी गई",
     body: 'छात्रों की रिपोर्ट के बाद एक एडमिन ने "Data Intern" को हटा दिया। एडमिन ने लिखा: Fake',
+  });
+});
+
+Deno.test("a listing's review notice in both languages, the admin's note only when written", () => {
+  const decided = { heldAt: null, decidedAt: "2026-11-27T01:00:00.000Z", reasons: [] };
+  const approved = moderatedNotification({
+    kind: "internship",
+    listing: { id: "i", title: "Sales intern", moderation: { ...decided, status: "clear", note: null } },
+    userId: "u",
+  });
+  assertEquals(words(approved, en), {
+    title: "Your internship was approved",
+    body: '"Sales intern" passed review and is now listed for everyone.',
+  });
+  assertEquals(words(approved), {
+    title: "आपकी इंटर्नशिप मंज़ूर हो गई",
+    body: '"Sales intern" जाँच में पास होकर अब सबके लिए लिस्ट है।',
+  });
+  const rejected = moderatedNotification({
+    kind: "opportunity",
+    listing: { id: "o", title: "Hack", moderation: { ...decided, status: "rejected", note: "Asks for a fee" } },
+    userId: "u",
+  });
+  assertEquals(words(rejected, en), {
+    title: "Your opportunity was not approved",
+    body: '"Hack" stays hidden from students. The admin wrote: Asks for a fee',
+  });
+  assertEquals(words(rejected), {
+    title: "आपका अवसर मंज़ूर नहीं हुआ",
+    body: 'छात्र "Hack" को नहीं देख पाएँगे। एडमिन ने लिखा: Asks for a fee',
   });
 });
 
