@@ -63,6 +63,28 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * The CPU time in ms each kind of thread of a process has used so far (from /proc): `request` for its main thread (the
+ * one that runs the server's JavaScript and answers requests), the others by their thread name without its number
+ * (`worker` for Web Workers, `tokio-runtime-w` for the runtime's pool, `sw` for the KV store's writer, …).
+ */
+export function threadCpuMs(pid: number): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const { name: tid } of Deno.readDirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${pid}/task/${tid}/stat`);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const kind = tid === String(pid) ? "request" : comm.replace(/-?\d+$/, "");
+    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    kinds[kind] = (kinds[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return kinds;
+}
+
 /** The platform started by `startPlatform`: its origin (`http://127.0.0.1:{port}`) and its process. */
 export interface Platform {
   origin: string;

@@ -6,11 +6,12 @@
  * server (`main.ts`, `JOBS=off`) starts on it. It measures `GET /api/internships` p95 idle, then starts the drain as a
  * request does (any successful write: here `POST /api/me/notifications/read`) and, while one client keeps asking for
  * internship pages, waits until the service has taken every message; it prints the fan-out's time, the messages the
- * service took, and the list's p95 during it against idle (target: within 60 s, p95 at most 2× idle). Also prints the
- * service worker's size gzipped.
+ * service took, the server's CPU by thread (the request thread, the encryption worker, the runtime's pool threads; a
+ * thread that ended meanwhile is missing there, not from the process's total), and the list's p95 during it against
+ * idle (target: within 60 s, p95 at most 2× idle). Also prints the service worker's size gzipped.
  */
 import { gzipSync } from "node:zlib";
-import { cpuMs, percentile, seedOwners, startPlatform, waitFor } from "./harness.ts";
+import { cpuMs, percentile, seedOwners, startPlatform, threadCpuMs, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
@@ -100,9 +101,12 @@ try {
   await waitFor(`${platform.origin}/api/health`, 60_000);
 
   await listLatencies(platform.origin, 50);
+  const idleThreads = threadCpuMs(platform.process.pid).request;
   const idle = percentile(await listLatencies(platform.origin, 300), 95);
+  const listCpuMs = (threadCpuMs(platform.process.pid).request - idleThreads) / 300;
   const loadBefore = loadAverage();
   const cpuBefore = { server: cpuMs(platform.process.pid), service: cpuMs(child.pid) };
+  const threadsBefore = threadCpuMs(platform.process.pid);
   let done = false;
   const started = performance.now();
   const during = listLatencies(platform.origin, Number.MAX_SAFE_INTEGER, () => done);
@@ -124,6 +128,10 @@ try {
     server: cpuMs(platform.process.pid) - cpuBefore.server,
     service: cpuMs(child.pid) - cpuBefore.service,
   };
+  const threads = Object.entries(threadCpuMs(platform.process.pid))
+    .map(([kind, ms]) => [kind, ms - (threadsBefore[kind] ?? 0)] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1]);
   done = true;
   const busy = await during;
   const worker = await Deno.readFile(`${root}_build/sw.js`).catch(() => null);
@@ -140,6 +148,11 @@ try {
     `  CPU during the fan-out       server ${fmt(cpu.server / 1000, 1)} s (${
       fmt(cpu.server / COUNT, 2)
     } ms a message), push service ${fmt(cpu.service / 1000, 1)} s`,
+  );
+  console.log(
+    `  server threads               ${
+      threads.map(([kind, ms]) => `${kind} ${fmt(ms / 1000, 1)} s`).join(", ")
+    } (the ${busy.length} list requests included; ${fmt(listCpuMs, 2)} ms of the request thread each when idle)`,
   );
   console.log(`  messages taken by service   ${fmt(stats.taken, 0)} (refused ${stats.refused}, posts ${stats.posts})`);
   console.log(
