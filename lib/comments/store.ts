@@ -283,7 +283,11 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
   op.check(entry, parent, replies).sum(repliesKey(c.parentId), MINUS_ONE);
   await redactNotificationOps(kv, op, {
     subject: replySubject(c.id),
-    redacted: { title: "A reply to your comment was deleted", body: "" },
+    redacted: {
+      title: "A reply to your comment was deleted",
+      body: "",
+      message: { title: { key: "notifications.text.redacted.replyDeleted" } },
+    },
   });
   if (parent.value?.isDeleted && countValue(replies) <= 1) {
     removeOps(op, parent as Deno.KvEntry<Comment>);
@@ -337,7 +341,12 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
 }
 
 /** What a reply's notification says once the post it was on is deleted. */
-const POST_GONE = { title: "A post you commented on was deleted", body: "", url: "/ungatekeep" };
+const POST_GONE = {
+  title: "A post you commented on was deleted",
+  body: "",
+  url: "/ungatekeep",
+  message: { title: { key: "notifications.text.redacted.postDeleted" } },
+};
 
 /** Every comment `userId` wrote that is still theirs, oldest first. */
 export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]> {
@@ -360,7 +369,11 @@ export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<
       if (entry.value?.parentId) {
         await redactNotificationOps(kv, op, {
           subject: replySubject(entry.value.id),
-          redacted: { title: "A deleted user replied to your comment", body: entry.value.content },
+          redacted: {
+            title: "A deleted user replied to your comment",
+            body: entry.value.content,
+            message: { title: { key: "notifications.text.redacted.authorDeleted" }, body: entry.value.content },
+          },
         });
       }
       if ((await op.commit()).ok) break;

@@ -125,15 +125,18 @@ export function addNotification(
 
 /**
  * Adds to `op` (the caller's atomic write, which removes `subject`) the redaction of every kept notification that
- * names `subject`: its title and body become `redacted`'s (and its link too when `redacted` has a `url`, for a
- * subject whose page is gone), each checked as read here, and the subject's index
+ * names `subject`: its title and body become `redacted`'s, written in the reader's language from its `message` (and its
+ * link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, and the subject's index
  * entries go (docs/decisions.md, Notifications, "Redaction"). A subject is named by one notification or a few, so
  * this adds a handful of mutations.
  */
 export async function redactNotificationOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { subject, redacted }: { subject: string; redacted: { title: string; body: string; url?: string } },
+  { subject, redacted }: {
+    subject: string;
+    redacted: { title: string; body: string; url?: string; message?: NotificationMessage };
+  },
 ): Promise<void> {
   for await (const index of kv.list({ prefix: ["notification_subjects", subject] })) {
     const [, , userId, id] = index.key as [string, string, string, string];

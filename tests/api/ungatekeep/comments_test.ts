@@ -416,8 +416,8 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   const { post } = await setup(t);
   const asha = await createTestUser(t, "user", { name: "Asha" });
   const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const inbox = async () => {
-    const res = await t.fetch("/api/me/notifications", { headers: asha.headers });
+  const inbox = async (lang = "en") => {
+    const res = await t.fetch(`/api/me/notifications?lang=${lang}`, { headers: asha.headers });
     assertEquals(res.status, 200);
     return ((await res.json()).notifications as { title: string; body: string }[]).map((n) => [n.title, n.body]);
   };
@@ -436,6 +436,10 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
     ["A reply to your comment was deleted", ""],
     ["A deleted user replied to your comment", "Practise DP"],
   ]);
+  assertEquals(await inbox("hi"), [
+    ["आपके कमेंट का एक जवाब डिलीट हो गया", ""],
+    ["एक डिलीट किए गए यूज़र ने आपके कमेंट का जवाब दिया", "Practise DP"],
+  ]);
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
@@ -453,6 +457,8 @@ Deno.test("deleting a post takes its replies' words out of their notifications a
   assertEquals(notifications.map((n) => [n.title, n.body, n.url]), [
     ["A post you commented on was deleted", "", "/ungatekeep"],
   ]);
+  const hindi = await (await t.fetch("/api/me/notifications?lang=hi", { headers: asha.headers })).json();
+  assertEquals(hindi.notifications[0].title, "जिस पोस्ट पर आपने कमेंट किया था, वह डिलीट हो गई");
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
