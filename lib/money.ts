@@ -51,10 +51,21 @@ export function formatMinorUnits(minor: number, currency = "INR", lang: "en" | "
   return `${currency} ${amount}`;
 }
 
+/**
+ * The formatters of `formatRupees` by language and whether the amount is whole, made once: `toLocaleString` with
+ * options builds a new formatter on every call, which cost about 3 % of the server's CPU under mixed traffic (a list
+ * page writes a stipend per listing).
+ */
+const rupeeFormats = new Map<string, Intl.NumberFormat>();
+
 /** "₹399.20", "₹499" (whole rupees without decimals), "₹1,00,000": Indian digit grouping in both languages. */
 export function formatRupees(rupees: number, lang: "en" | "hi" = "en"): string {
   const whole = Number.isInteger(rupees);
-  return `₹${
-    rupees.toLocaleString(localeOf(lang), { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })
-  }`;
+  const key = `${lang}${whole ? 0 : 2}`;
+  let format = rupeeFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(localeOf(lang), { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 });
+    rupeeFormats.set(key, format);
+  }
+  return `₹${format.format(rupees)}`;
 }
