@@ -177,3 +177,72 @@ export async function seedOwners(kv: Deno.Kv): Promise<User[]> {
   }
   return owners;
 }
+
+/** A CPU profile being taken of a process started with `--inspect=HOST:port`, over the inspector's WebSocket. */
+export interface CpuProfiler {
+  /** Stops the profile; writes it (Chrome's `.cpuprofile` JSON) to `path`; returns the top functions by self time. */
+  stop(path: string, top?: number): Promise<string[]>;
+}
+
+/**
+ * Starts V8's sampling profiler in the process whose inspector listens at `HOST:port` (started with
+ * `--inspect=127.0.0.1:port`; waits up to 30 s for it).
+ * @throws Error when the inspector does not answer.
+ */
+export async function startCpuProfile(port: number): Promise<CpuProfiler> {
+  let targets: { webSocketDebuggerUrl: string }[] = [];
+  for (let i = 0; i < 300 && targets.length === 0; i++) {
+    targets = await fetch(`http://${HOST}:${port}/json/list`).then((res) => res.json(), () => []);
+    if (targets.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (targets.length === 0) throw new Error(`No inspector at ${HOST}:${port}`);
+  const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  const pending = new Map<number, (result: unknown) => void>();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    pending.get(message.id)?.(message.result);
+  };
+  let id = 0;
+  const send = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve) => {
+      pending.set(++id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 1000 });
+  await send("Profiler.start");
+  return {
+    async stop(path, top = 15) {
+      const { profile } = await send("Profiler.stop") as { profile: CpuProfile };
+      socket.close();
+      await Deno.writeTextFile(path, JSON.stringify(profile));
+      return topFunctions(profile, top);
+    },
+  };
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The `top` functions of `profile` by self time: `share % ms function file:line`. */
+function topFunctions(profile: CpuProfile, top: number): string[] {
+  const self = new Map<number, number>();
+  profile.samples.forEach((node, i) => self.set(node, (self.get(node) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byFunction = new Map<string, number>();
+  for (const { id, callFrame } of profile.nodes) {
+    const where = callFrame.url ? ` ${callFrame.url.split("/").slice(-2).join("/")}:${callFrame.lineNumber + 1}` : "";
+    const name = `${callFrame.functionName || "(anonymous)"}${where}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + (self.get(id) ?? 0));
+  }
+  const total = [...byFunction.values()].reduce((sum, us) => sum + us, 0) || 1;
+  return [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) =>
+    `${(100 * us / total).toFixed(1).padStart(5)} % ${(us / 1000).toFixed(0).padStart(6)} ms ${name}`
+  );
+}

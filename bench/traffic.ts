@@ -2,18 +2,22 @@
  * Mixed traffic (docs/performance.md, Scale): `BENCH_OPEN` open (default 100,000) and `BENCH_CLOSED` closed (default
  * 0) internships and 1,000 students with sessions (three saved items each) are seeded through the store in a child
  * process; the real server (`main.ts`) starts on the file; then `autocannon` drives 200 concurrent simulated students
- * (`BENCH_CONNECTIONS`) for 60 s (`BENCH_SECONDS`) from this process, beside the server on the same machine, through a
- * realistic mix, API and HTML alike:
+ * (`BENCH_CONNECTIONS`) for 60 s (`BENCH_SECONDS`) from this process, beside the server on the same machine, each
+ * sending one request a second (`BENCH_RATE`; a student reads between clicks; 0 sends each next request as soon as
+ * the last is answered, a stress test whose latencies are the queue of 200 waiting requests), through a realistic mix,
+ * API and HTML alike:
  * - half list pages with random filters and pages (a tenth with `includeClosed=true`),
  * - a quarter internship pages (HTML and API, open ones and some closed ones),
  * - the rest the home page, sign-in, saves (`PUT /api/me/saved/...`), the saved ids and the tracker;
  * about a third of the requests carry a student's session. Prints p50/p95/p99 overall and per kind, the request
- * rate and every error (a status other than the one expected, a socket error, a timeout), with the load average.
- * `BENCH_KV` keeps the seeded file to repeat a run; a file `bench/internships.ts` seeded keeps its listings (only the
+ * rate, the server's CPU time per request and every error (a status other than the one expected, a socket error, a
+ * timeout), with the load average.
+ * `BENCH_PROFILE=<file>` takes a CPU profile of the server while the traffic runs (written as a `.cpuprofile`) and
+ * prints the functions with the most self time. `BENCH_KV` keeps the seeded file to repeat a run; a file `bench/internships.ts` seeded keeps its listings (only the
  * students are added), so the 1,000,000-listing file serves both.
  */
 import autocannon from "autocannon";
-import { freePort, HOST, percentile, rssMb, SERVER_ARGS, waitFor } from "./harness.ts";
+import { cpuMs, freePort, HOST, percentile, rssMb, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
@@ -25,7 +29,10 @@ const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
 const CLOSED = Number(Deno.env.get("BENCH_CLOSED") ?? 0);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 200);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 60);
+/** Requests a second per simulated student (0: no pause, the next request once the last is answered). */
+const RATE = Number(Deno.env.get("BENCH_RATE") ?? 1);
 const STUDENTS = 1000;
+const PROFILE = Deno.env.get("BENCH_PROFILE");
 
 const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
@@ -150,8 +157,9 @@ try {
   }
 
   const origin = `http://${HOST}:${freePort()}`;
+  const inspectPort = freePort();
   server = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
+    args: PROFILE ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
     cwd: root,
     env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
     stdout: "null",
@@ -170,9 +178,12 @@ try {
   const countError = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   const loadBefore = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
   console.error(`Driving ${CONNECTIONS} simulated students for ${SECONDS} s ...`);
+  const profiler = PROFILE ? await startCpuProfile(inspectPort) : null;
+  const cpuBefore = cpuMs(server.pid);
   const instance = autocannon({
     url: origin,
     connections: CONNECTIONS,
+    connectionRate: RATE > 0 ? RATE : undefined,
     duration: SECONDS,
     timeout: 10,
     requests: [{
@@ -201,6 +212,8 @@ try {
     }],
   });
   const result = await instance;
+  const serverCpu = cpuMs(server.pid) - cpuBefore;
+  const hot = profiler ? await profiler.stop(PROFILE!) : [];
   const loadAfter = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
   if (result.errors > 0) errors.set("socket errors", result.errors);
   if (result.timeouts > 0) errors.set("timeouts (10 s)", result.timeouts);
@@ -214,17 +227,21 @@ try {
     } | ${fmt(percentile(sorted, 99), 1)} |`;
   };
   console.log(
-    `\nMixed traffic: ${CONNECTIONS} connections for ${SECONDS} s against ${fmt(OPEN, 0)} open + ${fmt(CLOSED, 0)} ` +
+    `\nMixed traffic: ${CONNECTIONS} simulated students (${
+      RATE > 0 ? `${fmt(RATE)} request/s each` : "no pause between requests"
+    }) for ${SECONDS} s against ${fmt(OPEN, 0)} open + ${fmt(CLOSED, 0)} ` +
       `closed internships, ${navigator.hardwareConcurrency} CPUs, load average ${loadBefore} before, ${loadAfter} after\n`,
   );
   console.log("| Requests | count | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|");
   console.log(line("all", all));
   for (const [kind, list] of [...samples].sort((a, b) => b[1].length - a[1].length)) console.log(line(kind, list));
   console.log(
-    `\n${fmt(all.length / SECONDS, 0)} requests/s; server peak RSS ${fmt(rss, 0)} MB; errors: ${
-      errors.size === 0 ? "none" : [...errors].map(([what, n]) => `${what} × ${n}`).join(", ")
-    }`,
+    `\n${fmt(all.length / SECONDS, 0)} requests/s; server CPU ${fmt(serverCpu / Math.max(1, all.length), 2)} ms a ` +
+      `request (${fmt(serverCpu / 10 / SECONDS, 0)} % of one CPU); server peak RSS ${fmt(rss, 0)} MB; errors: ${
+        errors.size === 0 ? "none" : [...errors].map(([what, n]) => `${what} × ${n}`).join(", ")
+      }`,
   );
+  if (profiler) console.log(`\nServer CPU profile (${PROFILE}), most self time:\n${hot.join("\n")}`);
   console.log(
     `Targets: p95 ≤ 50 ms ${percentile(all, 95) <= 50 ? "met" : "NOT met"}, p99 ≤ 150 ms ${
       percentile(all, 99) <= 150 ? "met" : "NOT met"
