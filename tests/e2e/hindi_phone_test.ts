@@ -5,7 +5,7 @@
  * Pages whose words are still being moved to the catalogues are not walked here yet. An admin reads every admin page
  * in Hindi over the demo data, its tables stacked on the phone: the admin menu in Hindi, nothing off the screen, axe
  * clean. A student who chose Hindi reads an internship's and an opportunity's page, the Ungatekeep feed and a post with
- * its discussion, their tracker, the report form and their notifications the same way.
+ * its discussion, their tracker, the report form, their notifications and their settings the same way.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -40,8 +40,8 @@ const PAGES = [
 ];
 
 /**
- * Latin-letter words a Hindi page keeps on purpose: names, what the page quotes as an example, and a time as Hindi's
- * own locale writes it ("10:30 am IST").
+ * Latin-letter words a Hindi page keeps on purpose: names (a file format, English named in itself in the language
+ * choice), what the page quotes as an example, and a time as Hindi's own locale writes it ("10:30 am IST").
  */
 const KEPT = new Set([
   "Career",
@@ -50,6 +50,8 @@ const KEPT = new Set([
   "Google",
   "LinkedIn",
   "RSS",
+  "JSON",
+  "English",
   "name",
   "example",
   "com",
@@ -178,7 +180,7 @@ async function assertHindiPage(page: Page, path: string): Promise<void> {
   await assertAccessible(page, `${path} in Hindi`);
 }
 
-Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, a report form and their notifications in Hindi on a phone", async () => {
+Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, a report form, their notifications and settings in Hindi on a phone", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin", { name: "प्रिया शर्मा" });
   const member = await createTestUser(t, "member", { name: "अमित वर्मा" });
@@ -227,6 +229,7 @@ Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, 
       "/me/tracker",
       `/report?kind=internship&id=${internship.id}&back=%2Finternships`,
       "/me/notifications",
+      "/me/settings",
     ]
   ) {
     await openHydrated(page, `${t.origin}${path}`);
