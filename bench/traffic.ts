@@ -222,6 +222,7 @@ try {
   const all = [...samples.values()].flat().sort((a, b) => a - b);
   const line = (label: string, list: number[]) => {
     const sorted = list.toSorted((a, b) => a - b);
+    if (sorted.length === 0) return `| ${label} | 0 | – | – | – |`;
     return `| ${label} | ${fmt(sorted.length, 0)} | ${fmt(percentile(sorted, 50), 1)} | ${
       fmt(percentile(sorted, 95), 1)
     } | ${fmt(percentile(sorted, 99), 1)} |`;
@@ -242,6 +243,7 @@ try {
       }`,
   );
   if (profiler) console.log(`\nServer CPU profile (${PROFILE}), most self time:\n${hot.join("\n")}`);
+  if (all.length === 0) throw new Error("No request was answered");
   console.log(
     `Targets: p95 ≤ 50 ms ${percentile(all, 95) <= 50 ? "met" : "NOT met"}, p99 ≤ 150 ms ${
       percentile(all, 99) <= 150 ? "met" : "NOT met"
