@@ -32,6 +32,8 @@ function base64UrlBytes(bytes: number, message: string) {
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HEADER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(HEADER_TIMEOUT_MS),
+  // `BODY_IDLE_MS` of lib/http/limits.ts (tests/api/request_guards_test.ts holds them equal).
+  BODY_IDLE_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   HOST: z.string().min(1).optional(),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   KV_PATH: z.string().min(1).optional(),
@@ -100,6 +102,11 @@ export interface Config {
    * and limits, "Header deadline"); 30 s unless `HEADER_TIMEOUT_MS` says otherwise (tests shorten it).
    */
   headerTimeoutMs: number;
+  /**
+   * How long (ms) a request body may send nothing before its read fails with 408 (docs/decisions.md, Running); 15 s
+   * unless `BODY_IDLE_MS` says otherwise (tests shorten it).
+   */
+  bodyIdleMs: number;
   /** Public origin without trailing slash, e.g. `http://localhost:8000`. */
   appUrl: string;
   secure: boolean;
@@ -177,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   return {
     port: e.PORT,
     headerTimeoutMs: e.HEADER_TIMEOUT_MS,
+    bodyIdleMs: e.BODY_IDLE_MS,
     host: e.HOST ?? (secure ? "0.0.0.0" : "127.0.0.1"),
     appUrl,
     secure,

@@ -4,7 +4,7 @@
  *   within KV's key size);
  * - `bodyLimits`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the route
  *   declares more) is 413 `{error}` (Hono's `bodyLimit`), and one that stalls, no bytes for
- *   `BODY_IDLE_MS`, fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
+ *   `config.bodyIdleMs` (`BODY_IDLE_MS` by default), fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
  *   request open by trickling its body. Headers that trickle are bounded before the app, by the
  *   header gate of a self-hosted server (`lib/platform/header_gate.ts`).
  */
@@ -18,7 +18,7 @@ import type { MiddlewareHandler } from "@/lib/web/types.ts";
 /** Longest URL path in characters. */
 export const PATH_LIMIT = 1024;
 
-/** Longest wait for the next bytes of a request body, in ms. */
+/** Longest wait for the next bytes of a request body, in ms, unless the `BODY_IDLE_MS` setting says otherwise. */
 export const BODY_IDLE_MS = 15_000;
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -58,10 +58,14 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number
   });
 }
 
-/** The body limits of one size (the stall guard, then Hono's size limit), made once per size the routes declare. */
-const limitsBySize = new Map<number, MiddlewareHandler<AppState>>();
-function limitsFor(bytes: number): MiddlewareHandler<AppState> {
-  let limits = limitsBySize.get(bytes);
+/**
+ * The body limits of one size and stall bound (the stall guard, then Hono's size limit), made once per size the routes
+ * declare.
+ */
+const limitsBySize = new Map<string, MiddlewareHandler<AppState>>();
+function limitsFor(bytes: number, idleMs: number): MiddlewareHandler<AppState> {
+  const key = `${bytes}:${idleMs}`;
+  let limits = limitsBySize.get(key);
   if (!limits) {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
     const sizeLimit = honoBodyLimit({
@@ -71,11 +75,11 @@ function limitsFor(bytes: number): MiddlewareHandler<AppState> {
     limits = fromHonoMiddleware(async (c, next) => {
       const { raw } = c.req;
       if (raw.body) {
-        c.req.raw = new Request(raw, { body: withIdleTimeout(raw.body, BODY_IDLE_MS), duplex: "half" } as RequestInit);
+        c.req.raw = new Request(raw, { body: withIdleTimeout(raw.body, idleMs), duplex: "half" } as RequestInit);
       }
       return await sizeLimit(c, next);
     });
-    limitsBySize.set(bytes, limits);
+    limitsBySize.set(key, limits);
   }
   return limits;
 }
@@ -85,4 +89,6 @@ function limitsFor(bytes: number): MiddlewareHandler<AppState> {
  * most the route's `bodyLimitBytes` (413 `{error}`); reads pass untouched.
  */
 export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) =>
-  WRITE_METHODS.has(req.method) ? limitsFor(readRouteOptions(ctx).bodyLimitBytes)(req, ctx) : ctx.next();
+  WRITE_METHODS.has(req.method)
+    ? limitsFor(readRouteOptions(ctx).bodyLimitBytes, ctx.state.services.config.bodyIdleMs)(req, ctx)
+    : ctx.next();

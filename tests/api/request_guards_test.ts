@@ -4,7 +4,8 @@
  * a person, a client that goes away mid-body, a body that stalls, and the loopback aliases of a
  * development `APP_URL`.
  */
-import { withIdleTimeout } from "@/lib/http/limits.ts";
+import { BODY_IDLE_MS, withIdleTimeout } from "@/lib/http/limits.ts";
+import { loadConfig } from "@/app.config.ts";
 import { ClientAbortError, RequestTimeoutError } from "@/lib/errors.ts";
 import { assert, assertEquals, assertRejects, settlesWithin } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -117,8 +118,15 @@ Deno.test("a body stream that stalls fails with RequestTimeoutError, a failing o
   assertEquals(await new Response(withIdleTimeout(flowing, 50)).text(), "abc");
 });
 
+Deno.test("a body may stall 15 s unless BODY_IDLE_MS says otherwise", () => {
+  assertEquals(BODY_IDLE_MS, 15_000);
+  assertEquals(loadConfig({}).bodyIdleMs, 15_000);
+  assertEquals(loadConfig({ BODY_IDLE_MS: "1000" }).bodyIdleMs, 1_000);
+});
+
 Deno.test("a write whose body stalls is answered 408 and its connection freed", async () => {
-  await using t = await createTestApp({ listen: true });
+  // The stall bound shortened to 1 s, so the test does not wait 15.
+  await using t = await createTestApp({ listen: true, env: { BODY_IDLE_MS: "1000" } });
   const { cookie } = await createTestUser(t);
   const { hostname, port } = new URL(t.origin);
   const conn = await Deno.connect({ hostname: hostname === "localhost" ? "127.0.0.1" : hostname, port: Number(port) });
