@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, CHROMIUM, hydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { addCoupon, addToolkitWithLessons, checkout } from "@/tests/fixtures/toolkits.ts";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
@@ -38,7 +38,7 @@ async function phonePage(): Promise<{ context: BrowserContext; page: Page } & As
   phone ??= (async () => {
     const profile = await Deno.makeTempDir();
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
       viewport: { width: 360, height: 740 },
       isMobile: true,
