@@ -18,7 +18,7 @@
  * - the track record's counters (`track_record.ts`)
  */
 import type { Count } from "@/lib/stats/counters.ts";
-import { applicationCounts, trackCountOps } from "./track_record.ts";
+import { applicationCounts, countChanges, trackCountOps } from "./track_record.ts";
 import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
 
 /** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
@@ -143,8 +143,7 @@ export function applicationOps(
     const changes = batch.changes.get(next.internshipId) ?? [];
     changes.push([next.id, change]);
     batch.changes.set(next.internshipId, changes);
-    for (const [key, amount] of applicationCounts(previous)) batch.counts.push([key, -amount]);
-    batch.counts.push(...applicationCounts(next));
+    for (const count of countChanges(previous, next)) batch.counts.push(count);
     return;
   }
   op.set(logKey(next.internshipId, now, next.id), change, { expireIn: LOG_KEPT_MS })

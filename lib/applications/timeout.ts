@@ -12,7 +12,8 @@
  *    wins and the job leaves that one. A move writes the record and its indexes, the applicant's tracker item, and an
  *    "untold" entry (`["applications_untold", applicantId, applicationId]`); what applications of one write share
  *    (each internship's change marker and change log, the track record's counters) is written once per write
- *    (`BatchWrites`). It gives way to requests between batches.
+ *    (`BatchWrites`). It gives way to requests between batches, and lets the event loop take in requests every 100
+ *    moves prepared and before each commit (a local KV commits on the event loop's thread).
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
  *    e-mail naming every application closed (`tellTimedOutOps`). Untold entries a stopped run left are told by the next.
  * It also drops the poster notices' day counters older than two days.
@@ -26,7 +27,7 @@ import { recipientById, timedOut } from "./applications.ts";
 import { dropDayCounts } from "./daily.ts";
 import { type Recipient, tellTimedOutOps, type TimedOutItem } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
-import { applicationCounts } from "./track_record.ts";
+import { countChanges } from "./track_record.ts";
 import { applicationOps, batchOps, BatchWrites, dueIds, dueKey, readApplications, recordKey } from "./store.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -135,16 +136,11 @@ class Write {
   }
 }
 
-/** The net counter changes of `previous` → `next` (none for a rejection by the system, which answers nobody). */
-function countChanges(previous: ApplicationRecord, next: ApplicationRecord): number {
-  const net = new Map<string, number>();
-  for (const [key, amount] of applicationCounts(previous)) net.set(JSON.stringify(key), -amount);
-  for (const [key, amount] of applicationCounts(next)) {
-    const id = JSON.stringify(key);
-    net.set(id, (net.get(id) ?? 0) + amount);
-  }
-  return [...net.values()].filter((amount) => amount !== 0).length;
-}
+/** Lets the event loop take in what arrived meanwhile (requests), between two pieces of a batch. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Plans prepared between two turns of the event loop. */
+const PLANS_PER_TURN = 100;
 
 /**
  * Rejects every waiting application due at or before `now` and tells their applicants. `giveWay` is awaited between
@@ -206,7 +202,8 @@ export async function timeOutApplications(
     ]);
     const trackerOf = new Map(withApplicant.map((entry, i) => [entry.value.id, trackers[i]]));
     const plans: Plan[] = [];
-    for (const { entry, listing, recipient } of prepared) {
+    for (const [i, { entry, listing, recipient }] of prepared.entries()) {
+      if (i > 0 && i % PLANS_PER_TURN === 0) await nextTurn();
       if (!listing) {
         counts.skipped++;
         seen.add(entry.value.id);
@@ -224,14 +221,16 @@ export async function timeOutApplications(
         checks: 1 + (follows ? 1 : 0),
         // The record, its status entry moved, its due entry, the untold entry; the tracker item and its listing entry; the
         // counters it changes, each with its organization's marker at worst.
-        mutations: 5 + (follows ? 2 : 0) + countChanges(entry.value, next) * 2,
+        mutations: 5 + (follows ? 2 : 0) + countChanges(entry.value, next).length * 2,
         // Values as UTF-8 at worst three bytes a character, with the tracker item, log change and untold entry.
         bytes: JSON.stringify(next).length * 3 + 2_000,
         keyBytes: 800,
       });
     }
 
-    // Pack the batch into writes within the limits; they touch different records and share only sums: sent together.
+    // Pack the batch into writes within the limits; they touch different records and share only sums. Each is sent
+    // on its own turn of the event loop: a local KV's commit works on the event loop's thread, so requests that came
+    // in meanwhile are served between two commits rather than after the whole batch.
     const writes: { write: Write; ids: string[] }[] = [];
     const held = lease!;
     const room = (piece: Parameters<Write["fits"]>[0], internshipId?: string) => {
@@ -249,7 +248,8 @@ export async function timeOutApplications(
       target.write.op.check(entry ?? { key: recordKey(id), versionstamp: null }).delete(dueKey(dueMs, id));
       target.ids.push(id);
     }
-    for (const plan of plans) {
+    for (const [i, plan] of plans.entries()) {
+      if (i > 0 && i % PLANS_PER_TURN === 0) await nextTurn();
       const target = room(plan, plan.next.internshipId);
       const { op, batch } = target.write;
       op.check(plan.entry);
@@ -269,10 +269,12 @@ export async function timeOutApplications(
       target.write.moves++;
       target.ids.push(plan.next.id);
     }
-    const results = await Promise.all(writes.map(({ write }) => {
+    const results: (Deno.KvCommitResult | Deno.KvCommitError)[] = [];
+    for (const { write } of writes) {
+      await nextTurn();
       batchOps(write.op, write.batch, now.getTime());
-      return write.op.commit();
-    }));
+      results.push(await write.op.commit());
+    }
     const failed = writes.filter((_, i) => !results[i].ok);
     for (const { write } of writes.filter((_, i) => results[i].ok)) counts.rejected += write.moves;
     if (failed.length > 0) {

@@ -85,6 +85,23 @@ export function applicationCounts(application: CountedApplication | null): Count
 }
 
 /**
+ * The counter changes of one application going from `previous` to `next` (`applicationCounts` of each; null: none):
+ * nothing when both count the same keys (most moves, such as a rejection by the system, which answers nobody),
+ * otherwise the previous counts negated and the next ones, for `trackCountOps` to net.
+ */
+export function countChanges(previous: CountedApplication | null, next: CountedApplication | null): Count[] {
+  const before = applicationCounts(previous);
+  const after = applicationCounts(next);
+  if (before.length === after.length && before.every(([key, amount], i) => sameCount(key, amount, after[i]))) return [];
+  return [...before.map(([key, amount]): Count => [key, -amount]), ...after];
+}
+
+/** Whether `key` and `amount` are the count `other`. */
+function sameCount(key: Deno.KvKey, amount: number, [otherKey, otherAmount]: Count): boolean {
+  return amount === otherAmount && key.length === otherKey.length && key.every((part, i) => part === otherKey[i]);
+}
+
+/**
  * Adds to `op` the counter changes of applications that counted `before` and now count `after` (lists of
  * `applicationCounts`, of one application or of many: each key is summed once, by its net change), and one more on the
  * change marker of each organization whose counters change.
