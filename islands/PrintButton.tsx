@@ -1,5 +1,8 @@
-/** A button that opens the browser's print dialog (receipts and certificates print as one page). */
-export default function PrintButton({ label = "Print" }: { label?: string }) {
+/**
+ * A button that opens the browser's print dialog (receipts and certificates print as one page). The page passes its
+ * `label` in the page's language.
+ */
+export default function PrintButton({ label }: { label: string }) {
   return (
     <button
       type="button"

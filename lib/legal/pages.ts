@@ -6,22 +6,14 @@
  */
 import { renderMarkdown } from "@/lib/ungatekeep/markdown.ts";
 
-/** The legal pages by path segment, with the title and description each is shown with. */
-export const LEGAL_PAGES = {
-  privacy: {
-    title: "Privacy policy",
-    description: "What we keep about you and why, your rights over your data, and whom to write to with a grievance.",
-  },
-  terms: { title: "Terms of use", description: "The terms on which you use the platform and buy toolkits." },
-  refunds: {
-    title: "Cancellation and refunds",
-    description: "How to cancel a toolkit purchase and when and how money is refunded.",
-  },
-  contact: { title: "Contact us", description: "How to reach the people who run the platform." },
-} as const;
+/**
+ * The legal pages by path segment; each is shown with its title and description from the catalogue
+ * (`legal.page.<name>.title`, `legal.page.<name>.description`).
+ */
+export const LEGAL_PAGES = ["privacy", "terms", "refunds", "contact"] as const;
 
 /** One of the legal pages. */
-export type LegalPageName = keyof typeof LEGAL_PAGES;
+export type LegalPageName = typeof LEGAL_PAGES[number];
 
 /** Where the Markdown files are. */
 const CONTENT_DIR = new URL("../../content/legal/", import.meta.url);

@@ -142,7 +142,7 @@ async function collect(kv: Deno.Kv, today: string, now: Date): Promise<{ urls: S
   const english: SitemapUrl[] = [
     { path: "/", lastmod: newest(lists) },
     ...lists,
-    ...Object.keys(LEGAL_PAGES).map((page) => ({ path: `/${page}` })),
+    ...LEGAL_PAGES.map((page) => ({ path: `/${page}` })),
     ...internshipUrls,
     ...opportunityUrls,
     ...toolkitUrls,

@@ -6,7 +6,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { formatDate } from "@/lib/dates.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { type Certificate, certificatePath, findCertificate } from "@/lib/certificates/certificates.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
 
@@ -54,34 +54,40 @@ function withBreaksAfterSlashes(url: string) {
 
 /** The page of an address that holds no certificate (any more). */
 function NoCertificate({ missing }: { missing: "removed" | "unknown" }) {
-  const title = missing === "removed" ? "This certificate is no longer available" : "Certificate not found";
+  const t = useT();
+  const title = t(missing === "removed" ? "toolkits.certificate.removedTitle" : "toolkits.certificate.unknownTitle");
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-2xl py-12 text-center">
       <PageHead title={title} />
       <h1 id="page-title" class="text-3xl font-bold text-slate-900">{title}</h1>
       <p class="mt-3 text-slate-700">
-        {missing === "removed"
-          ? "Its record has been removed, so it can no longer be viewed or verified here. If you need proof of this course, ask the person who shared the link."
-          : "No certificate has this address. Check that the link was copied in full."}
+        {t(missing === "removed" ? "toolkits.certificate.removedText" : "toolkits.certificate.unknownText")}
       </p>
-      <a href="/toolkits" class="mt-6 inline-block font-medium text-indigo-700 underline">Browse toolkits</a>
+      <a href="/toolkits" class="mt-6 inline-block font-medium text-indigo-700 underline">
+        {t("toolkits.certificate.browse")}
+      </a>
     </section>
   );
 }
 
 export default define.page<Data>(function CertificatePage({ data }) {
+  const t = useT();
   if ("missing" in data) return <NoCertificate missing={data.missing} />;
   const { certificate: c, url, linkedIn, organization } = data;
   const revoked = c.revokedAt !== null;
   return (
     <div class="mx-auto max-w-4xl space-y-4">
       <PageHead
-        title={`${c.userName}: ${c.toolkitTitle} certificate`}
-        description={`${c.userName} completed ${c.toolkitTitle} on ${organization}.`}
+        title={t("toolkits.certificate.pageTitle", { name: c.userName, toolkit: c.toolkitTitle })}
+        description={t("toolkits.certificate.description", {
+          name: c.userName,
+          toolkit: c.toolkitTitle,
+          organization,
+        })}
       />
       {revoked && (
         <p role="status" class="rounded-md border border-red-300 bg-red-50 p-3 font-semibold text-red-900">
-          {`Revoked on ${formatDate(c.revokedAt!)}: this certificate is no longer valid.`}
+          {t("toolkits.certificate.revoked", { date: t.date(c.revokedAt!) })}
         </p>
       )}
       <article
@@ -90,25 +96,27 @@ export default define.page<Data>(function CertificatePage({ data }) {
       >
         <p class="text-sm font-semibold uppercase tracking-[0.3em] text-indigo-800">{organization}</p>
         <h1 id="page-title" class="mt-4 text-3xl font-bold text-slate-900 sm:text-4xl">
-          Certificate of completion{revoked && " (revoked)"}
+          {t(revoked ? "toolkits.certificate.headingRevoked" : "toolkits.certificate.heading")}
         </h1>
-        <p class="mt-8 text-slate-700">This certifies that</p>
+        <p class="mt-8 text-slate-700">{t("toolkits.certificate.certifies")}</p>
         <p class="mt-2 text-3xl font-semibold text-slate-900 sm:text-4xl">{c.userName}</p>
-        <p class="mt-6 text-slate-700">has completed every lesson of</p>
+        <p class="mt-6 text-slate-700">{t("toolkits.certificate.completed")}</p>
         <p class="mt-2 text-2xl font-semibold text-slate-900">{c.toolkitTitle}</p>
         <dl class="mt-10 grid gap-4 text-sm text-slate-800 sm:grid-cols-2">
           <div>
-            <dt class="font-semibold">Issued</dt>
+            <dt class="font-semibold">{t("toolkits.certificate.issued")}</dt>
             <dd>
-              <time datetime={c.issuedAt}>{formatDate(c.issuedAt)}</time>
+              <time datetime={c.issuedAt}>{t.date(c.issuedAt)}</time>
             </dd>
           </div>
           <div>
-            <dt class="font-semibold">Serial</dt>
+            <dt class="font-semibold">{t("toolkits.certificate.serial")}</dt>
             <dd class="font-mono">{c.serial}</dd>
           </div>
         </dl>
-        <p class="mt-8 text-xs text-slate-700 [overflow-wrap:anywhere]">Verify at {withBreaksAfterSlashes(url)}</p>
+        <p class="mt-8 text-xs text-slate-700 [overflow-wrap:anywhere]">
+          {t.rich("toolkits.certificate.verify", { url: () => withBreaksAfterSlashes(url) })}
+        </p>
       </article>
       <div class="flex flex-wrap gap-3 print:hidden">
         {!revoked && (
@@ -118,10 +126,12 @@ export default define.page<Data>(function CertificatePage({ data }) {
             rel="noopener noreferrer"
             class="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900"
           >
-            Add to LinkedIn<span class="sr-only">(opens in a new tab)</span>
+            {t.rich("toolkits.certificate.linkedIn", {
+              newTab: (chunks) => <span class="sr-only">{chunks}</span>,
+            })}
           </a>
         )}
-        <PrintButton label="Print certificate" />
+        <PrintButton label={t("toolkits.certificate.print")} />
       </div>
     </div>
   );

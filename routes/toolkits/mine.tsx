@@ -7,9 +7,9 @@ import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { STACKED_TABLE } from "@/lib/browser/styles.ts";
-import { formatDate } from "@/lib/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { formatRupees, toRupees } from "@/lib/money.ts";
+import { toRupees } from "@/lib/money.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import {
   type OwnedToolkit,
   ownedToolkits,
@@ -40,12 +40,14 @@ export const handler = define.handlers<MyToolkitsData>({
   },
 });
 
-const STATUS_LABELS = { pending: "Not completed", paid: "Paid", failed: "Failed", refunded: "Refunded" } as const;
-
 function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
+  const t = useT();
+  const money = (paise: number) => t.rupees(toRupees(paise));
   return (
     <section class="space-y-3">
-      <h2 id="payments-heading" class="text-xl font-semibold text-slate-900">Payment history</h2>
+      <h2 id="payments-heading" class="text-xl font-semibold text-slate-900">
+        {t("toolkits.mine.payments")}
+      </h2>
       {/* On a phone the rows stack; on a wide screen too narrow for the table, it scrolls inside this region. */}
       <div
         role="region"
@@ -56,36 +58,39 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
         <table class={`min-w-full divide-y divide-slate-200 text-left text-sm ${STACKED_TABLE}`}>
           <thead class="bg-slate-100 text-slate-800">
             <tr>
-              <th scope="col" class="px-4 py-3 font-semibold">Toolkit</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Date</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Amount</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Status</th>
-              <th scope="col" class="px-4 py-3 font-semibold">Receipt</th>
+              <th scope="col" class="px-4 py-3 font-semibold">{t("toolkits.mine.toolkit")}</th>
+              <th scope="col" class="px-4 py-3 font-semibold">{t("toolkits.mine.date")}</th>
+              <th scope="col" class="px-4 py-3 font-semibold">{t("toolkits.mine.amount")}</th>
+              <th scope="col" class="px-4 py-3 font-semibold">{t("toolkits.mine.status")}</th>
+              <th scope="col" class="px-4 py-3 font-semibold">{t("toolkits.mine.receipt")}</th>
             </tr>
           </thead>
           <tbody class="divide-y divide-slate-200 text-slate-800">
             {purchases.map((p) => (
               <tr key={p.id}>
                 <th scope="row" class="px-4 py-3 font-medium text-slate-900">
-                  {p.toolkit?.title ?? "A toolkit that was removed"}
+                  {p.toolkit?.title ?? t("toolkits.mine.removedToolkit")}
                 </th>
-                <Cell label="Date" class="whitespace-nowrap">
-                  <time datetime={p.createdAt}>{formatDate(p.createdAt)}</time>
+                <Cell label={t("toolkits.mine.date")} class="whitespace-nowrap">
+                  <time datetime={p.createdAt}>{t.date(p.createdAt)}</time>
                 </Cell>
-                <Cell label="Amount" class="whitespace-nowrap">{formatRupees(toRupees(p.amountPaid))}</Cell>
-                <Cell label="Status">
-                  {STATUS_LABELS[p.paymentStatus]}
+                <Cell label={t("toolkits.mine.amount")} class="whitespace-nowrap">{money(p.amountPaid)}</Cell>
+                <Cell label={t("toolkits.mine.status")}>
+                  {t(`toolkits.mine.status.${p.paymentStatus}`)}
                   {p.refund && (
                     <span class="block text-xs text-slate-700">
-                      {`${formatRupees(toRupees(p.refund.amount))} refunded on ${formatDate(p.refund.at)}`}
+                      {t("toolkits.mine.refunded", { amount: money(p.refund.amount), date: t.date(p.refund.at) })}
                     </span>
                   )}
                 </Cell>
-                <Cell label="Receipt" class="whitespace-nowrap">
+                <Cell label={t("toolkits.mine.receipt")} class="whitespace-nowrap">
                   {p.receiptUrl
                     ? (
                       <a href={p.receiptUrl} class="text-indigo-700 underline">
-                        Receipt<span class="sr-only">{` for ${p.toolkit?.title ?? "a removed toolkit"}`}</span>
+                        {t.rich("toolkits.mine.receiptFor", {
+                          toolkit: p.toolkit?.title ?? t("toolkits.mine.removedToolkitLower"),
+                          for: (chunks) => <span class="sr-only">{chunks}</span>,
+                        })}
                       </a>
                     )
                     : <span class="text-slate-600">—</span>}
@@ -100,16 +105,19 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
 }
 
 export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { owned, purchases, certificates } }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
-      <PageHead title="My toolkits" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My toolkits</h1>
+      <PageHead title={t("toolkits.mine.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("toolkits.mine.title")}</h1>
       {owned.length === 0
         ? (
           <div class="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
-            <h2 class="text-lg font-semibold text-slate-900">You have no toolkits yet</h2>
+            <h2 class="text-lg font-semibold text-slate-900">{t("toolkits.mine.none")}</h2>
             <p class="mt-1 text-slate-700">
-              <a href="/toolkits" class="text-indigo-700 underline">Browse the toolkits</a> to start learning.
+              {t.rich("toolkits.mine.noneHint", {
+                link: (chunks) => <a href="/toolkits" class="text-indigo-700 underline">{chunks}</a>,
+              })}
             </p>
           </div>
         )
@@ -121,7 +129,7 @@ export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { own
                 <li key={toolkit.id} class="space-y-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
                   <h2 class="text-lg font-semibold text-slate-900">{toolkit.title}</h2>
                   <p id={`progress-${toolkit.id}`} class="text-sm text-slate-700">
-                    {`${completedCount} of ${toolkit.lessonCount} lessons complete`}
+                    {t("toolkits.mine.progress", { done: completedCount, count: toolkit.lessonCount })}
                   </p>
                   <div
                     role="progressbar"
@@ -137,7 +145,7 @@ export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { own
                     href={`/toolkits/${toolkit.id}/learn`}
                     class="inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
                   >
-                    {completedCount > 0 ? "Resume" : "Start"}
+                    {t(completedCount > 0 ? "toolkits.mine.resume" : "toolkits.mine.start")}
                     <span class="sr-only">{` ${toolkit.title}`}</span>
                   </a>
                   {certificates[toolkit.id] && (
@@ -145,7 +153,10 @@ export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { own
                       href={certificates[toolkit.id]}
                       class="ml-3 inline-block rounded-md border border-indigo-700 px-4 py-2 font-medium text-indigo-800 hover:bg-indigo-50"
                     >
-                      Certificate<span class="sr-only">{` for ${toolkit.title}`}</span>
+                      {t.rich("toolkits.mine.certificate", {
+                        toolkit: toolkit.title,
+                        for: (chunks) => <span class="sr-only">{chunks}</span>,
+                      })}
                     </a>
                   )}
                 </li>

@@ -6,9 +6,9 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { formatDate } from "@/lib/dates.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { formatRupees, toRupees } from "@/lib/money.ts";
+import { toRupees } from "@/lib/money.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
 import { placeOfSupplyLabel } from "@/lib/purchases/place_of_supply.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
@@ -23,8 +23,6 @@ export const handler = define.handlers<ReceiptView>({
   },
 });
 
-const money = (paise: number) => formatRupees(toRupees(paise));
-
 function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
     <tr class={strong ? "font-semibold" : ""}>
@@ -35,7 +33,9 @@ function Row({ label, value, strong }: { label: string; value: string; strong?: 
 }
 
 export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
-  const title = r.gst ? "Tax invoice" : "Receipt";
+  const t = useT();
+  const money = (paise: number) => t.rupees(toRupees(paise));
+  const title = t(r.gst ? "toolkits.receipt.taxInvoice" : "toolkits.receipt.receipt");
   const { seller, receipt, gst } = r;
   const half = GST_RATE_PERCENT / 2;
   return (
@@ -48,79 +48,109 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
         <div>
           <h1 id="page-title" class="text-2xl font-bold text-slate-900">{title}</h1>
           <p class="text-slate-700">
-            No. <span class="font-mono font-semibold text-slate-900">{receipt.number}</span>
+            {t.rich("toolkits.receipt.number", {
+              number: receipt.number,
+              mono: (chunks) => <span class="font-mono font-semibold text-slate-900">{chunks}</span>,
+            })}
           </p>
           <p class="text-slate-700">
-            Date: <time datetime={receipt.issuedAt}>{formatDate(receipt.issuedAt)}</time>
+            {t.rich("toolkits.receipt.date", {
+              date: t.date(receipt.issuedAt),
+              time: (chunks) => <time datetime={receipt.issuedAt}>{chunks}</time>,
+            })}
           </p>
-          {r.placeOfSupply && <p class="text-slate-700">Place of supply: {placeOfSupplyLabel(r.placeOfSupply)}</p>}
+          {r.placeOfSupply && (
+            <p class="text-slate-700">
+              {t("toolkits.receipt.placeOfSupply", { place: placeOfSupplyLabel(r.placeOfSupply) })}
+            </p>
+          )}
         </div>
-        <PrintButton label={`Print ${title.toLowerCase()}`} />
+        <PrintButton label={t(gst ? "toolkits.receipt.printInvoice" : "toolkits.receipt.printReceipt")} />
       </header>
       <div class="grid gap-6 sm:grid-cols-2 print:grid-cols-2">
         <section aria-labelledby="seller-heading">
-          <h2 id="seller-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Seller</h2>
+          <h2 id="seller-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
+            {t("toolkits.receipt.seller")}
+          </h2>
           <p class="font-semibold text-slate-900">{seller.name ?? "Career Community"}</p>
           {seller.address && <p class="text-slate-800">{seller.address}</p>}
-          {seller.state && <p class="text-slate-800">State: {seller.state}</p>}
+          {seller.state && <p class="text-slate-800">{t("toolkits.receipt.state", { state: seller.state })}</p>}
           {seller.gstin && (
             <p class="text-slate-800">
-              GSTIN: <span class="font-mono">{seller.gstin}</span>
+              {"GSTIN"}: <span class="font-mono">{seller.gstin}</span>
             </p>
           )}
         </section>
         <section aria-labelledby="buyer-heading">
-          <h2 id="buyer-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Billed to</h2>
-          <p class="font-semibold text-slate-900">{receipt.name || "Deleted user"}</p>
+          <h2 id="buyer-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
+            {t("toolkits.receipt.billedTo")}
+          </h2>
+          <p class="font-semibold text-slate-900">{receipt.name || t("toolkits.receipt.deletedUser")}</p>
           {receipt.email && <p class="text-slate-800">{receipt.email}</p>}
-          {receipt.buyerState && <p class="text-slate-800">State: {receipt.buyerState}</p>}
+          {receipt.buyerState && (
+            <p class="text-slate-800">{t("toolkits.receipt.state", { state: receipt.buyerState })}</p>
+          )}
         </section>
       </div>
       <section aria-labelledby="items-heading" class="space-y-2">
-        <h2 id="items-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Item</h2>
+        <h2 id="items-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
+          {t("toolkits.receipt.item")}
+        </h2>
         <p class="text-slate-900">
           {receipt.toolkitTitle}
           {gst && <span class="text-slate-700">{` (SAC ${seller.sac})`}</span>}
         </p>
         <table class="w-full text-sm">
           <tbody class="divide-y divide-slate-200">
-            <Row label="List price" value={money(r.listPricePaise)} />
+            <Row label={t("toolkits.receipt.listPrice")} value={money(r.listPricePaise)} />
             {r.discountPaise > 0 && (
               <Row
-                label={r.couponCode ? `Discount (coupon ${r.couponCode})` : "Discount"}
+                label={r.couponCode
+                  ? t("toolkits.receipt.discountCoupon", { code: r.couponCode })
+                  : t("toolkits.receipt.discount")}
                 value={`− ${money(r.discountPaise)}`}
               />
             )}
-            {gst && <Row label="Taxable value" value={money(gst.taxable)} />}
+            {gst && <Row label={t("toolkits.receipt.taxable")} value={money(gst.taxable)} />}
             {gst && !gst.interState && <Row label={`CGST ${half} %`} value={money(gst.cgst)} />}
             {gst && !gst.interState && <Row label={`SGST ${half} %`} value={money(gst.sgst)} />}
             {gst?.interState && <Row label={`IGST ${GST_RATE_PERCENT} %`} value={money(gst.igst)} />}
-            <Row label={gst ? "Amount paid (GST included)" : "Amount paid"} value={money(r.amountPaid)} strong />
+            <Row
+              label={t(gst ? "toolkits.receipt.amountPaidGst" : "toolkits.receipt.amountPaid")}
+              value={money(r.amountPaid)}
+              strong
+            />
           </tbody>
         </table>
       </section>
       <section aria-labelledby="payment-heading" class="text-sm text-slate-800">
-        <h2 id="payment-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">Payment</h2>
+        <h2 id="payment-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
+          {t("toolkits.receipt.payment")}
+        </h2>
         {r.paymentId && (
           <p>
-            Payment id: <span class="font-mono">{r.paymentId}</span>
+            {t.rich("toolkits.receipt.paymentId", {
+              id: r.paymentId,
+              mono: (chunks) => <span class="font-mono">{chunks}</span>,
+            })}
           </p>
         )}
         {r.orderId && (
           <p>
-            Order id: <span class="font-mono">{r.orderId}</span>
+            {t.rich("toolkits.receipt.orderId", {
+              id: r.orderId,
+              mono: (chunks) => <span class="font-mono">{chunks}</span>,
+            })}
           </p>
         )}
         {r.refund && (
           <p class="mt-2 font-semibold text-amber-900">
-            {`Refunded: ${money(r.refund.amount)} on ${formatDate(r.refund.at)}`}
+            {t("toolkits.receipt.refunded", { amount: money(r.refund.amount), date: t.date(r.refund.at) })}
           </p>
         )}
       </section>
       <p class="text-xs text-slate-700">
-        {gst
-          ? "This is a computer-generated tax invoice and needs no signature."
-          : "This is a computer-generated receipt and needs no signature."}
+        {t(gst ? "toolkits.receipt.noSignatureInvoice" : "toolkits.receipt.noSignatureReceipt")}
       </p>
     </article>
   );

@@ -243,3 +243,16 @@ Deno.test("the profile page in Hindi, and a refused plain profile submit's sente
   assert(refused.includes(sentence), sentence);
   assert(!refused.includes("Enter your name"), "no English sentence at the name");
 });
+
+Deno.test("legal pages and a missing certificate's page in Hindi", async () => {
+  await using t = await createTestApp();
+  t.services.config.grievanceEmail = "grievance@example.com";
+  const privacy = (await page(t, "/privacy?lang=hi")).html;
+  for (const words of ["<title>गोपनीयता नीति", "शिकायत अधिकारी", "grievance@example.com</a> पर लिखें"]) {
+    assert(privacy.includes(words), words);
+  }
+  assert((await page(t, "/refunds?lang=hi")).html.includes("कैंसिल करना और रिफ़ंड"));
+  const missing = await page(t, `/certificates/${crypto.randomUUID()}?lang=hi`);
+  assertEquals(missing.res.status, 404);
+  assert(missing.html.includes("प्रमाणपत्र नहीं मिला") && missing.html.includes("टूलकिट देखें"));
+});

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
@@ -98,8 +98,9 @@ Deno.test("tax invoice: the place of supply is the checkout's state, else the on
   await using shop = await openShop();
   const config = shop.t.services.config;
   config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
-  const invoice = async (purchaseId: string, buyer: { headers: Record<string, string> }) => {
-    const html = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
+  const invoice = async (purchaseId: string, buyer: { headers: Record<string, string> }, query = "") => {
+    const path = `/purchases/${purchaseId}/receipt${query}`;
+    const html = await (await shop.t.fetch(path, { headers: buyer.headers })).text();
     return html.slice(html.indexOf("<article"), html.indexOf("</article>"));
   };
   const onboard = async (buyer: { headers: Record<string, string> }, locationType: string, locationValue: string) => {
@@ -113,9 +114,16 @@ Deno.test("tax invoice: the place of supply is the checkout's state, else the on
   const fromPune = await createTestUser(shop.t);
   await onboard(fromPune, "city", "Pune");
   const kit = await addToolkit(shop);
-  const pune = await invoice((await buy(shop, fromPune, kit.id)).purchaseId, fromPune);
+  const punePurchase = (await buy(shop, fromPune, kit.id)).purchaseId;
+  const pune = await invoice(punePurchase, fromPune);
   assert(pune.includes("Place of supply: Maharashtra (27)"), pune);
   assert(pune.includes("IGST 18 %") && !pune.includes("CGST"), pune);
+  // The same invoice in Hindi: its words in Hindi, the state, identifiers and amounts as they are.
+  const hindi = await invoice(punePurchase, fromPune, "?lang=hi");
+  for (const words of ["टैक्स इनवॉइस", "सप्लाई की जगह: Maharashtra (27)", "29ABCDE1234F1Z5", "IGST 18 %", "चुकाई गई रकम"]) {
+    assert(hindi.includes(words), words);
+  }
+  assertMatch(hindi, /तारीख़: <time datetime="[^"]+">\d{1,2} (जनवरी|फ़रवरी|मार्च|अप्रैल|मई|जून|जुलाई|अगस्त|सितंबर|अक्टूबर|नवंबर|दिसंबर) \d{4}</);
   // The state named at checkout wins over onboarding.
   const named = await createTestUser(shop.t);
   await onboard(named, "city", "Pune");

@@ -87,6 +87,10 @@ Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyer
   const mine = await (await shop.t.fetch("/toolkits/mine", { headers: user.headers })).text();
   assert(mine.includes("1 of 2 lessons complete"));
   assert(mine.includes("Payment history") && mine.includes("₹499") && mine.includes("Paid"));
+  const hindi = await (await shop.t.fetch("/toolkits/mine?lang=hi", { headers: user.headers })).text();
+  for (const words of ["मेरे टूलकिट", "2 में से 1 लेसन पूरे", "पेमेंट की हिस्ट्री", "₹499", "पेमेंट हो गया", "आगे पढ़ें"]) {
+    assert(hindi.includes(words), words);
+  }
   assertEquals((await shop.t.fetch(`/toolkits/${kit.id}/learn/nope`, { headers: user.headers })).status, 404);
 });
 
