@@ -26,6 +26,7 @@ const SAME_IN_BOTH = new Set<MessageKey>([
   "mail.signature",
   "common.errors.fieldLine",
   "applications.pipeline.tab",
+  "toolkits.receipt.gstin",
 ]);
 
 /**

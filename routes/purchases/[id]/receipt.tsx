@@ -77,7 +77,10 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
           {seller.state && <p class="text-slate-800">{t("toolkits.receipt.state", { state: seller.state })}</p>}
           {seller.gstin && (
             <p class="text-slate-800">
-              {"GSTIN"}: <span class="font-mono">{seller.gstin}</span>
+              {t.rich("toolkits.receipt.gstin", {
+                id: seller.gstin,
+                mono: (chunks) => <span class="font-mono">{chunks}</span>,
+              })}
             </p>
           )}
         </section>

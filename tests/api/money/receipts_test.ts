@@ -123,7 +123,10 @@ Deno.test("tax invoice: the place of supply is the checkout's state, else the on
   for (const words of ["टैक्स इनवॉइस", "सप्लाई की जगह: Maharashtra (27)", "29ABCDE1234F1Z5", "IGST 18 %", "चुकाई गई रकम"]) {
     assert(hindi.includes(words), words);
   }
-  assertMatch(hindi, /तारीख़: <time datetime="[^"]+">\d{1,2} (जनवरी|फ़रवरी|मार्च|अप्रैल|मई|जून|जुलाई|अगस्त|सितंबर|अक्टूबर|नवंबर|दिसंबर) \d{4}</);
+  assertMatch(
+    hindi,
+    /तारीख़: <time datetime="[^"]+">\d{1,2} (जनवरी|फ़रवरी|मार्च|अप्रैल|मई|जून|जुलाई|अगस्त|सितंबर|अक्टूबर|नवंबर|दिसंबर) \d{4}</,
+  );
   // The state named at checkout wins over onboarding.
   const named = await createTestUser(shop.t);
   await onboard(named, "city", "Pune");
