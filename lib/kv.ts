@@ -1,8 +1,11 @@
 /** Opening the Deno KV store (`KV_PATH`; docs/decisions.md, Running). */
 import { dirname } from "node:path";
 
-/** How many times a commit refused with "database is locked" is tried in all. */
-export const BUSY_COMMIT_ATTEMPTS = 20;
+/** How long (ms) a commit refused with "database is locked" keeps being tried before the error is thrown. */
+export const BUSY_COMMIT_BUDGET_MS = 30_000;
+
+/** The longest pause (ms) between two tries of a refused commit. */
+const BUSY_PAUSE_MAX_MS = 250;
 
 let busyRetryInstalled = false;
 
@@ -12,8 +15,10 @@ let busyRetryInstalled = false;
  * itself, except inside its batched atomic writes: when another connection to the same file
  * (a second process, or the cleanup task every connection runs) commits between the write's
  * read and its first write, the write fails at once with SQLITE_BUSY_SNAPSHOT. Nothing of it was
- * written, so trying it again is safe; its checks are evaluated afresh. Gives up after
- * {@link BUSY_COMMIT_ATTEMPTS} attempts and throws the last error. Installed once per process.
+ * written, so trying it again is safe; its checks are evaluated afresh. The pauses grow with a
+ * random spread up to {@link BUSY_PAUSE_MAX_MS}, so a machine under heavy load (where the other
+ * connection holds the file longer) still gets through; after {@link BUSY_COMMIT_BUDGET_MS} of
+ * refusals the last error is thrown. Installed once per process.
  */
 function retryBusyCommits(kv: Deno.Kv): void {
   if (busyRetryInstalled) return;
@@ -21,13 +26,15 @@ function retryBusyCommits(kv: Deno.Kv): void {
   const prototype = Object.getPrototypeOf(kv.atomic()) as Deno.AtomicOperation;
   const commit = prototype.commit;
   prototype.commit = async function (this: Deno.AtomicOperation) {
+    const giveUpAt = Date.now() + BUSY_COMMIT_BUDGET_MS;
     for (let attempt = 1;; attempt++) {
       try {
         return await commit.call(this);
       } catch (error) {
         const busy = error instanceof TypeError && error.message === "database is locked";
-        if (!busy || attempt >= BUSY_COMMIT_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        if (!busy || Date.now() >= giveUpAt) throw error;
+        const pause = Math.min(BUSY_PAUSE_MAX_MS, 5 * attempt) * Math.random();
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   };
