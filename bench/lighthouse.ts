@@ -15,12 +15,17 @@ import { freePort, HOST, SERVER_ARGS, waitFor } from "./harness.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 3);
-const PAGES = [
+const ALL_PAGES = [
   { path: "/", lang: "English" },
   { path: "/?lang=hi", lang: "Hindi" },
   { path: "/internships", lang: "English" },
   { path: "/internships?lang=hi", lang: "Hindi" },
 ];
+/** `BENCH_PAGES=/internships` audits only the pages whose path starts with one of these (comma-separated). */
+const only = Deno.env.get("BENCH_PAGES")?.split(",").filter(Boolean);
+const PAGES = only ? ALL_PAGES.filter((page) => only.some((path) => page.path.split("?")[0] === path)) : ALL_PAGES;
+/** `BENCH_DETAIL=1` also prints where the median run's main thread went and its long tasks. */
+const DETAIL = Deno.env.get("BENCH_DETAIL") === "1";
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
 /** One Lighthouse run: category scores (0–100) and the metrics in ms (CLS unitless). */
@@ -33,6 +38,8 @@ interface Run {
   speedIndex: number;
   /** The audits of the categories other than performance that did not pass. */
   failed: string[];
+  /** Main-thread time by kind of work (ms, Lighthouse's `mainthread-work-breakdown`) and the long tasks. */
+  detail: string[];
 }
 
 /** The machine's 1-minute load average, from /proc. */
@@ -93,6 +100,19 @@ async function startChromium(profile: string): Promise<{ port: number } & AsyncD
   return { port, [Symbol.asyncDispose]: stop };
 }
 
+type Items = { details?: { items?: Record<string, unknown>[] } };
+
+/** The main thread's work by kind (ms) and the long tasks (start, duration, script) of one run's audits. */
+function detailOf(audits: Record<string, Items>): string[] {
+  const items = (id: string) => audits[id]?.details?.items ?? [];
+  const ms = (value: unknown) => `${Math.round(Number(value))} ms`;
+  return [
+    "main thread: " + items("mainthread-work-breakdown").map((item) => `${item.groupLabel} ${ms(item.duration)}`)
+      .join(", "),
+    ...items("long-tasks").map((task) => `long task at ${ms(task.startTime)}: ${ms(task.duration)} (${task.url})`),
+  ];
+}
+
 /** One audit of `url`: the categories' scores and the metrics. @throws Error when Lighthouse reports a runtime error. */
 async function audit(url: string): Promise<Run> {
   await using chromium = await startChromium(await Deno.makeTempDir({ dir, prefix: "chromium-" }));
@@ -119,6 +139,7 @@ async function audit(url: string): Promise<Run> {
         .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
         .map((ref) => `${id}: ${ref.id}`)
     ),
+    detail: detailOf(lhr.audits),
   };
 }
 
@@ -138,6 +159,7 @@ try {
     for (const [i, page] of PAGES.entries()) runsOf[i].push(await audit(`${origin}${page.path}`));
   }
   const failed: string[] = [];
+  const details: string[] = [];
   for (const [i, page] of PAGES.entries()) {
     const runs = runsOf[i];
     const each = runs.map((run) => run.scores.performance).join(", ");
@@ -150,7 +172,9 @@ try {
         `${ms(median.tbt)} | ${median.cls.toFixed(3)} | ${ms(median.speedIndex)} |`,
     );
     for (const audit of median.failed) failed.push(`${page.path}: ${audit}`);
+    if (DETAIL) details.push(`${page.path}:`, ...median.detail.map((line) => `  ${line}`));
   }
+  if (details.length > 0) console.log(`\nThe median runs' main thread:\n${details.join("\n")}`);
   if (failed.length > 0) console.log(`\nAudits that did not pass:\n${failed.map((line) => `- ${line}`).join("\n")}`);
   console.log("");
   console.log(`load average at the end ${loadAverage()}`);

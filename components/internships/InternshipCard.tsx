@@ -111,17 +111,27 @@ export function TagList({ tags }: { tags: string[] }) {
 }
 
 /**
+ * Which a long list's card gets: the browser skips its style, layout and paint while it is off screen
+ * (`content-visibility: auto`), holding its place at a card's usual height until then (docs/performance.md,
+ * Lighthouse, "Cards off screen").
+ */
+const OFF_SCREEN =
+  "[content-visibility:auto] [contain-intrinsic-size:auto_15rem] sm:[contain-intrinsic-size:auto_11rem]";
+
+/**
  * A result card; `headingLevel` keeps the page's heading order, `showState` adds the inactive and deleted badges;
- * with `signedIn` given, a save button (for a guest, one that leads to sign in).
+ * with `signedIn` given, a save button (for a guest, one that leads to sign in); `inList` for a card of a long list,
+ * whose rendering waits until it comes near the screen.
  */
 export function InternshipCard(
-  { internship, showState = false, headingLevel = 3, linked = true, signedIn, children }: {
+  { internship, showState = false, headingLevel = 3, linked = true, signedIn, inList = false, children }: {
     internship: InternshipView;
     showState?: boolean;
     headingLevel?: 2 | 3;
     /** False for a deleted internship, whose page is gone. */
     linked?: boolean;
     signedIn?: boolean;
+    inList?: boolean;
     /** Shown at the card's foot (e.g. why it is recommended). */
     children?: ComponentChildren;
   },
@@ -131,7 +141,8 @@ export function InternshipCard(
   const byOrganization = internship.organization?.isVerified;
   return (
     <article
-      class="rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 [overflow-wrap:anywhere]"
+      class={"rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 " +
+        `[overflow-wrap:anywhere]${inList ? ` ${OFF_SCREEN}` : ""}`}
       aria-labelledby={`internship-${internship.id}`}
     >
       <div class="flex flex-wrap items-start justify-between gap-3">

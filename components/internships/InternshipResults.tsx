@@ -76,7 +76,7 @@ export function InternshipResults({ params, results, notice, signedIn }: Interns
           <ul class="mt-4 space-y-4">
             {internships.map((internship) => (
               <li key={internship.id}>
-                <InternshipCard internship={internship} signedIn={signedIn} />
+                <InternshipCard internship={internship} signedIn={signedIn} inList />
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 /**
  * Long unbroken text (a pasted URL, a word of 190 letters) wraps instead of widening the page:
- * the internship list and detail pages at 390 px scroll only vertically.
+ * the internship list and detail pages at 390 px scroll only vertically, and nothing sticks out of a card (the list's
+ * cards clip what overflows them, so the page's width alone would not show it).
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -28,5 +29,13 @@ Deno.test("long unbroken text wraps on the internship pages at 390 px", async ()
     await page.goto(`${t.origin}${path}`);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assertEquals(width, 390, `${path} is ${width} px wide`);
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll("article")].flatMap((card) => {
+        const right = card.getBoundingClientRect().right;
+        return [...card.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > right + 0.5)
+          .map((e) => e.tagName);
+      })
+    );
+    assertEquals(outside, [], `${path}: these stick out of their card`);
   }
 });
