@@ -100,11 +100,9 @@ async function startChromium(profile: string): Promise<{ port: number } & AsyncD
   return { port, [Symbol.asyncDispose]: stop };
 }
 
-type Items = { details?: { items?: Record<string, unknown>[] } };
-
 /** The main thread's work by kind (ms) and the long tasks (start, duration, script) of one run's audits. */
-function detailOf(audits: Record<string, Items>): string[] {
-  const items = (id: string) => audits[id]?.details?.items ?? [];
+function detailOf(audits: Record<string, { details?: unknown }>): string[] {
+  const items = (id: string) => ((audits[id]?.details ?? {}) as { items?: Record<string, unknown>[] }).items ?? [];
   const ms = (value: unknown) => `${Math.round(Number(value))} ms`;
   return [
     "main thread: " + items("mainthread-work-breakdown").map((item) => `${item.groupLabel} ${ms(item.duration)}`)
