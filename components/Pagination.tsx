@@ -2,9 +2,10 @@
  * Previous/next links of a paged list, with an optional position text between them
  * ("11–20 of 34"), as the internship pages show them. They are plain links, so paging works
  * without JavaScript; an island may add a click handler that loads the page in place.
- * Free of server-only imports, so islands can use it.
+ * Free of server-only imports, so islands can use it; an island that renders it passes `common.pagination.` in
+ * its `text`.
  */
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Where a page link goes; `onClick` (islands only) replaces the full page load. */
 export interface PageLink {
@@ -22,20 +23,18 @@ export interface PaginationProps {
   class?: string;
 }
 
-/** The `<nav aria-label="Pagination">`; renders nothing when there is neither a previous nor a next page. */
+/** The labelled `<nav>`; renders nothing when there is neither a previous nor a next page. */
 export function Pagination({ prev, next, position, class: extra }: PaginationProps) {
-  const t = useOptionalT();
+  const t = useT();
   if (!prev && !next) return null;
   return (
     <nav
-      aria-label={t ? t("common.pagination.label") : "Pagination"}
+      aria-label={t("common.pagination.label")}
       class={`flex items-center justify-between gap-4 ${extra ?? ""}`}
     >
-      {prev
-        ? <PageLinkButton link={prev} rel="prev" label={t ? t("common.pagination.previous") : "Previous"} />
-        : <span />}
+      {prev ? <PageLinkButton link={prev} rel="prev" label={t("common.pagination.previous")} /> : <span />}
       {position !== undefined && <span class="text-sm text-slate-700">{position}</span>}
-      {next ? <PageLinkButton link={next} rel="next" label={t ? t("common.pagination.next") : "Next"} /> : <span />}
+      {next ? <PageLinkButton link={next} rel="next" label={t("common.pagination.next")} /> : <span />}
     </nav>
   );
 }

@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { ROW_INPUT } from "@/lib/browser/styles.ts";
@@ -20,10 +20,7 @@ import type { IslandText } from "@/lib/i18n/translator.ts";
 /** The messages this island uses (its `text`). */
 export const BANNER_MANAGER_TEXT = [
   "admin.banners.",
-  "common.cancel",
-  "common.delete",
-  "common.yesDelete",
-  "common.deleting",
+  ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
 ] as const;

@@ -8,13 +8,12 @@ import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
 /** The messages this island uses (its `text`). */
 export const INTERNSHIP_DELETE_TEXT = [
   "internships.delete.",
-  "common.cancel",
-  "common.yesDelete",
-  "common.deleting",
+  ...DELETE_DIALOG_TEXT,
   "common.errors.",
 ] as const;
 

@@ -16,15 +16,13 @@ import { PRIMARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
+import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
 /** The messages this island uses (its `text`). */
 export const LESSON_MANAGER_TEXT = [
   "admin.lessons.",
   "admin.checks.httpVideo",
-  "common.cancel",
-  "common.delete",
-  "common.yesDelete",
-  "common.deleting",
+  ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
 ] as const;

@@ -30,14 +30,13 @@ import type { CommentThread, CommentView } from "@/lib/comments/schema.ts";
 import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
 /** The messages this island uses (its `text`). */
 export const POST_DISCUSSION_TEXT = [
   "ungatekeep.discussion.",
   "ungatekeep.reaction.",
-  "common.cancel",
-  "common.yesDelete",
-  "common.deleting",
+  ...DELETE_DIALOG_TEXT,
   "common.errors.",
 ] as const;
 

@@ -9,6 +9,7 @@
 import { type Dispatch, type StateUpdater, useEffect, useRef, useState } from "preact/hooks";
 import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
+import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
 /**
  * The messages every admin list island passes on to the list parts of `components/AdminList.tsx` and its dialogs (an island adds its own prefix, and
@@ -16,10 +17,7 @@ import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
  */
 export const ADMIN_LIST_TEXT = [
   "admin.list.",
-  "common.cancel",
-  "common.delete",
-  "common.yesDelete",
-  "common.deleting",
+  ...DELETE_DIALOG_TEXT,
   "common.tryAgain",
   "common.pagination.",
   "common.errors.",

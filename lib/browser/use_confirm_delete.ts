@@ -8,6 +8,12 @@ import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useOptionalT } from "@/lib/i18n/context.ts";
 
+/**
+ * The messages of a delete button and its confirmation (`ConfirmDialog` with this hook's labels): an island that
+ * deletes something spreads them into its `text`.
+ */
+export const DELETE_DIALOG_TEXT = ["common.cancel", "common.delete", "common.yesDelete", "common.deleting"] as const;
+
 /** Options of `useConfirmDelete`. */
 export interface ConfirmDeleteOptions<T> {
   /** The API path that deletes `row`. */
