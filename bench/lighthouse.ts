@@ -111,17 +111,34 @@ function detailOf(audits: Record<string, { details?: unknown }>): string[] {
   ];
 }
 
-/** One audit of `url`: the categories' scores and the metrics. @throws Error when Lighthouse reports a runtime error. */
+/** How many times an audit whose trace Lighthouse could not record (`NO_NAVSTART`: "run Lighthouse again") is tried. */
+const TRACE_ATTEMPTS = 3;
+
+/**
+ * One audit of `url`: the categories' scores and the metrics. An audit whose trace went unrecorded is run again, in a
+ * fresh Chromium, up to {@link TRACE_ATTEMPTS} times. @throws Error when Lighthouse reports another runtime error.
+ */
 async function audit(url: string): Promise<Run> {
-  await using chromium = await startChromium(await Deno.makeTempDir({ dir, prefix: "chromium-" }));
-  const result = await lighthouse(url, {
-    port: chromium.port,
-    output: "json",
-    logLevel: "error",
-    onlyCategories: [...CATEGORIES],
-  });
-  const lhr = result?.lhr;
-  if (!lhr || lhr.runtimeError) throw new Error(`${url}: ${lhr?.runtimeError?.message ?? "no result"}`);
+  for (let attempt = 1;; attempt++) {
+    await using chromium = await startChromium(await Deno.makeTempDir({ dir, prefix: "chromium-" }));
+    const result = await lighthouse(url, {
+      port: chromium.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: [...CATEGORIES],
+    });
+    const lhr = result?.lhr;
+    if (lhr?.runtimeError?.code === "NO_NAVSTART" && attempt < TRACE_ATTEMPTS) continue;
+    if (!lhr || lhr.runtimeError) throw new Error(`${url}: ${lhr?.runtimeError?.message ?? "no result"}`);
+    return runOf(lhr);
+  }
+}
+
+/** One Lighthouse result. */
+type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
+
+/** The scores, metrics, failed audits and main-thread detail of one Lighthouse result. */
+function runOf(lhr: Result): Run {
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     scores: Object.fromEntries(
