@@ -14,6 +14,7 @@ import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ung
 import { getComment } from "@/lib/comments/store.ts";
 import { removeComment } from "@/lib/comments/comments.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
 
 /** A reported thing as reports show it. */
@@ -46,11 +47,26 @@ export function targetTitle(target: Pick<Target, "kind" | "words">, t: Translate
   return name;
 }
 
+/** The English of the titles reports keep and admins list. */
+const english = translatorFor("en");
+
 /**
- * The target `kind`/`id` as `viewer` may see it (to report it), or as admins see it when `viewer` is null.
+ * The target `kind`/`id` as `viewer` may see it (to report it), or as admins see it when `viewer` is null; its `title`
+ * is `targetTitle` in English.
  * @throws NotFoundError "Not found" when it does not exist or is hidden from `viewer`.
  */
 export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, viewer: User | null): Promise<Target> {
+  const target = await locateTarget(kv, kind, id, viewer);
+  return { ...target, title: targetTitle(target, english) };
+}
+
+/** `findTarget` without the title. */
+async function locateTarget(
+  kv: Deno.Kv,
+  kind: ReportKind,
+  id: string,
+  viewer: User | null,
+): Promise<Omit<Target, "title">> {
   try {
     switch (kind) {
       case "internship": {
@@ -58,7 +74,6 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
         return {
           kind,
           id,
-          title: `${internship.title} at ${internship.hiringOrganization}`,
           words: { name: internship.title, organization: internship.hiringOrganization },
           url: `/internships/${id}`,
           ownerId: internship.userId,
@@ -70,7 +85,6 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
         return {
           kind,
           id,
-          title: opportunity.title,
           words: { name: opportunity.title },
           url: `/opportunities/${id}`,
           ownerId: opportunity.userId,
@@ -83,7 +97,6 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
         return {
           kind,
           id,
-          title: organization.name,
           words: { name: organization.name },
           url: `/organizations/${organization.slug}`,
           ownerId: null,
@@ -95,7 +108,6 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
         return {
           kind,
           id,
-          title: post.title,
           words: { name: post.title },
           url: `/ungatekeep/${id}`,
           ownerId: post.userId,
@@ -108,7 +120,6 @@ export async function findTarget(kv: Deno.Kv, kind: ReportKind, id: string, view
         return {
           kind,
           id,
-          title: `Comment: “${excerpt(comment.content)}”`,
           words: { name: excerpt(comment.content) },
           url: `/ungatekeep/${comment.postId}#comment-${id}`,
           ownerId: comment.userId,
