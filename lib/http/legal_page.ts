@@ -1,7 +1,7 @@
 /**
  * The route handler of the legal pages (`/privacy`, `/terms`, `/refunds`, `/contact`; docs/decisions.md, Data rights):
- * renders the deployer's Markdown of page `name` (`lib/legal/pages.ts`) for `components/LegalPage.tsx`, with the
- * grievance contact when one is configured.
+ * renders the deployer's Markdown of page `name` in the request's language (`lib/legal/pages.ts`) for
+ * `components/LegalPage.tsx`, with the grievance contact when one is configured.
  */
 import { legalPageHtml, type LegalPageName } from "@/lib/legal/pages.ts";
 import { SITE_NAME } from "@/lib/seo/json_ld.ts";
@@ -19,7 +19,7 @@ export function legalPageHandler(name: LegalPageName) {
   return define.handlers<LegalPageData>({
     async GET(_req, ctx) {
       const { config } = ctx.state.services;
-      const html = await legalPageHtml(name, { siteName: SITE_NAME, siteUrl: config.appUrl });
+      const html = await legalPageHtml(name, ctx.state.lang, { siteName: SITE_NAME, siteUrl: config.appUrl });
       return ctx.render({ name, html, grievanceEmail: config.grievanceEmail });
     },
   });

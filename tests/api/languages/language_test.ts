@@ -248,10 +248,13 @@ Deno.test("legal pages and a missing certificate's page in Hindi", async () => {
   await using t = await createTestApp();
   t.services.config.grievanceEmail = "grievance@example.com";
   const privacy = (await page(t, "/privacy?lang=hi")).html;
-  for (const words of ["<title>गोपनीयता नीति", "शिकायत अधिकारी", "grievance@example.com</a> पर लिखें"]) {
+  for (const words of ["<title>गोपनीयता नीति", "शिकायत अधिकारी", "grievance@example.com</a> पर लिखें", "आपके अधिकार"]) {
     assert(privacy.includes(words), words);
   }
-  assert((await page(t, "/refunds?lang=hi")).html.includes("कैंसिल करना और रिफ़ंड"));
+  assert(!privacy.includes("Your rights"), "the policy's body in Hindi");
+  const refunds = (await page(t, "/refunds?lang=hi")).html;
+  assert(refunds.includes("कैंसिल करना और रिफ़ंड") && refunds.includes("मुफ़्त टूलकिट"));
+  assert((await page(t, "/refunds")).html.includes("Free toolkits"), "English readers keep the English body");
   const missing = await page(t, `/certificates/${crypto.randomUUID()}?lang=hi`);
   assertEquals(missing.res.status, 404);
   assert(missing.html.includes("प्रमाणपत्र नहीं मिला") && missing.html.includes("टूलकिट देखें"));
