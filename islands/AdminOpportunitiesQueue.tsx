@@ -15,6 +15,7 @@ import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import type { OpportunityPage, StatusCounts } from "@/lib/opportunities/opportunities.ts";
 import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/schema.ts";
+import { MODERATION_REASON_TEXT, moderationReasons } from "@/lib/browser/moderation_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
@@ -25,6 +26,7 @@ export const ADMIN_OPPORTUNITIES_TEXT = [
   "admin.roles.",
   "opportunities.type.",
   "common.formerMember",
+  ...MODERATION_REASON_TEXT,
   ...ADMIN_LIST_TEXT,
 ] as const;
 
@@ -150,7 +152,7 @@ function Queue() {
                           ? "admin.opportunities.held"
                           : "admin.opportunities.moderation",
                         {
-                          reasons: row.moderation.reasons.join("; "),
+                          reasons: moderationReasons(t, row.moderation.reasons),
                         },
                       )}
                     </p>

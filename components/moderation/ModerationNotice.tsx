@@ -28,7 +28,7 @@ export function ModerationNotice(
       <p class="font-semibold">
         {t(held ? "trust.moderation.held" : "trust.moderation.rejected", { noun })}
       </p>
-      <p class="mt-1">{t("trust.moderation.why", { reason: moderationReasonText(moderation, listing) })}</p>
+      <p class="mt-1">{t("trust.moderation.why", { reason: moderationReasonText(t, moderation, listing) })}</p>
       <p class="mt-1">{t(held ? "trust.moderation.heldBody" : "trust.moderation.rejectedBody")}</p>
     </div>
   );

@@ -1,13 +1,47 @@
 /**
- * Browser-safe: why moderation withholds a listing, in one sentence for its owner and the admins (docs/decisions.md,
- * Trust, "Moderation").
+ * Browser-safe: why moderation withholds a listing, in one sentence for its owner and the admins, in the reader's
+ * language (docs/decisions.md, Trust, "Moderation"). A listing stores its reasons as fixed English codes
+ * (`ASKS_TO_PAY`, `REPORTED_BY_STUDENTS`, `REJECTED_BY_ADMIN`), which the API answers as they are; the words are chosen
+ * here when shown. A reason this module does not know is shown as stored.
  */
-import type { ModerationView } from "@/lib/moderation/moderation.ts";
-import { ASKS_TO_PAY, moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import { type ModerationView, REJECTED_BY_ADMIN, REPORTED_BY_STUDENTS } from "@/lib/moderation/moderation.ts";
+import { AMOUNT_SUFFIX, ASKS_TO_PAY, moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
+
+/** The key prefix of the reasons' messages, for an island that shows them (its `text` prop). */
+export const MODERATION_REASON_TEXT = ["trust.moderation.reason."] as const;
+
+/** The catalogue message of each stored reason. */
+const REASON_KEYS = {
+  [ASKS_TO_PAY]: "trust.moderation.reason.asksToPay",
+  [REPORTED_BY_STUDENTS]: "trust.moderation.reason.reported",
+  [REJECTED_BY_ADMIN]: "trust.moderation.reason.rejectedByAdmin",
+} as const;
+
+/** Stored `reasons` in words, separated by semicolons ("Asks applicants to pay; Reported by students"). */
+export function moderationReasons(t: Translate, reasons: readonly string[]): string {
+  return reasons.map((reason) => {
+    const key = REASON_KEYS[reason as keyof typeof REASON_KEYS];
+    return key ? t(key) : reason;
+  }).join("; ");
+}
+
+/** A never-pay phrase's label in words: its amount placeholder ("(an amount)") in the reader's language. */
+function phraseText(t: Translate, label: string): string {
+  return label.endsWith(AMOUNT_SUFFIX)
+    ? t("trust.moderation.reason.withAmount", { phrase: label.slice(0, -AMOUNT_SUFFIX.length) })
+    : label;
+}
 
 /** The reasons in one sentence, naming the phrases found when the listing asks applicants to pay. */
-export function moderationReasonText(moderation: ModerationView, text: { title: string; description: string | null }) {
+export function moderationReasonText(
+  t: Translate,
+  moderation: ModerationView,
+  text: { title: string; description: string | null },
+): string {
+  const reasons = moderationReasons(t, moderation.reasons);
   const phrases = moderation.reasons.includes(ASKS_TO_PAY) ? moneyPhrasesIn(text.title, text.description) : [];
-  const found = phrases.length > 0 ? ` (it mentions ${phrases.map((p) => `“${p}”`).join(", ")})` : "";
-  return `${moderation.reasons.join("; ")}${found}.`;
+  if (phrases.length === 0) return t("trust.moderation.reason.sentence", { reasons });
+  const quoted = phrases.map((phrase) => `“${phraseText(t, phrase)}”`).join(", ");
+  return t("trust.moderation.reason.mentions", { reasons, phrases: quoted });
 }

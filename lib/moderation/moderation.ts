@@ -13,6 +13,9 @@ export type ModerationStatus = typeof MODERATION_STATUSES[number];
 /** The reason of a listing held by three students' reports (docs/decisions.md, Trust, "Reports"). */
 export const REPORTED_BY_STUDENTS = "Reported by students";
 
+/** The reason of a listing an admin rejected without its being held. */
+export const REJECTED_BY_ADMIN = "Rejected by an admin";
+
 /** An admin's decision on a held listing: `approve` lists it (`clear`), `reject` keeps it out for good (`rejected`). */
 export const MODERATION_DECISIONS = ["approve", "reject"] as const;
 export type ModerationDecision = typeof MODERATION_DECISIONS[number];
@@ -20,7 +23,11 @@ export type ModerationDecision = typeof MODERATION_DECISIONS[number];
 /** The moderation state as a listing record stores it. Times are ISO 8601. */
 export interface Moderation {
   status: ModerationStatus;
-  /** Why it is held or was rejected ("Asks applicants to pay", "Reported by students"); empty when clear. */
+  /**
+   * Why it is held or was rejected, as fixed English codes (`ASKS_TO_PAY`, `REPORTED_BY_STUDENTS`,
+   * `REJECTED_BY_ADMIN`) that a page words in its reader's language (`lib/browser/moderation_format.ts`); empty when
+   * clear.
+   */
   reasons: string[];
   /** When it was last held; null when it never was. */
   heldAt: string | null;
@@ -103,13 +110,13 @@ export function moderationOnReports(current: Moderation, now: string): Moderatio
 
 /**
  * The state after an admin's `decision` at `now` with `note` (null for none): approve → `clear` without reasons;
- * reject → `rejected`, keeping the reasons it was held for (or "Rejected by an admin" when it was not held).
+ * reject → `rejected`, keeping the reasons it was held for (or `REJECTED_BY_ADMIN` when it was not held).
  */
 export function moderationDecided(
   current: Moderation,
   { decision, note, now }: { decision: ModerationDecision; note: string | null; now: string },
 ): Moderation {
   if (decision === "approve") return { status: "clear", reasons: [], heldAt: current.heldAt, decidedAt: now, note };
-  const reasons = current.reasons.length > 0 ? current.reasons : ["Rejected by an admin"];
+  const reasons = current.reasons.length > 0 ? current.reasons : [REJECTED_BY_ADMIN];
   return { status: "rejected", reasons, heldAt: current.heldAt, decidedAt: now, note };
 }

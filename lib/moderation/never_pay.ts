@@ -21,6 +21,11 @@ export interface NeverPayPhrase {
 
 /** A fee word in English: "fee" or "fees", "charge" or "charges". */
 const FEE = "(?:fees?|charges?)";
+/**
+ * How a label ends whose phrase holds an amount ("pay ₹ (an amount)"); a page writes it in its reader's language
+ * (`lib/browser/moderation_format.ts`).
+ */
+export const AMOUNT_SUFFIX = " (an amount)";
 /** An amount after a currency: digits, possibly grouped ("1 500" once the comma is folded to a space). */
 const AMOUNT = "\\d[\\d ]*";
 /**
@@ -47,9 +52,9 @@ export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
   { label: "onboarding fee", pattern: `onboarding ${FEE}` },
   { label: "certificate fee", pattern: `certificat(?:e|ion) ${FEE}` },
   { label: "entry fee", pattern: `entry ${FEE}` },
-  { label: "pay ₹ (an amount)", pattern: `${APPLICANT_PAYS} ₹ ?${AMOUNT}` },
-  { label: "pay Rs (an amount)", pattern: `${APPLICANT_PAYS} (?:rs|inr|rupees) ?${AMOUNT}` },
-  { label: "a fee of ₹/Rs (an amount)", pattern: `${FEE} of (?:₹|rs|inr|rupees) ?${AMOUNT}` },
+  { label: `pay ₹${AMOUNT_SUFFIX}`, pattern: `${APPLICANT_PAYS} ₹ ?${AMOUNT}` },
+  { label: `pay Rs${AMOUNT_SUFFIX}`, pattern: `${APPLICANT_PAYS} (?:rs|inr|rupees) ?${AMOUNT}` },
+  { label: `a fee of ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${FEE} of (?:₹|rs|inr|rupees) ?${AMOUNT}` },
   { label: "पंजीकरण शुल्क", pattern: "पंजीकरण शुल्क" },
   { label: "सुरक्षा जमा", pattern: "सुरक्षा (?:जमा|राशि)" },
   { label: "प्रशिक्षण शुल्क", pattern: "प्रशिक्षण शुल्क" },

@@ -126,7 +126,7 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
           : t("admin.moderation.postedBy", { owner: ownerOf(t, item) })}
       </p>
       <p class="mt-2 text-sm text-slate-900">
-        {t("admin.moderation.why", { reason: moderationReasonText(moderation, listing) })}
+        {t("admin.moderation.why", { reason: moderationReasonText(t, moderation, listing) })}
       </p>
       {listing.description && (
         <details class="mt-2 text-sm">

@@ -66,7 +66,7 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
                 {internship.moderation.status !== "clear" && (
                   <p class="mt-3 text-sm text-slate-800">
                     {internship.moderation.status === "held" ? `${t("internships.mine.held")} ` : ""}
-                    {t("internships.mine.why", { reason: moderationReasonText(internship.moderation, internship) })}
+                    {t("internships.mine.why", { reason: moderationReasonText(t, internship.moderation, internship) })}
                   </p>
                 )}
               </InternshipCard>

@@ -58,7 +58,7 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
               <li key={o.id}>
                 <OpportunityCard o={o} status={statusOf(o)}>
                   {o.moderation.status !== "clear" && (
-                    <p class="mt-3 text-sm text-slate-800">Why: {moderationReasonText(o.moderation, o)}</p>
+                    <p class="mt-3 text-sm text-slate-800">Why: {moderationReasonText(state.t, o.moderation, o)}</p>
                   )}
                   {!o.isActive && o.moderation.status === "clear" && (
                     <p class="mt-3 text-sm text-slate-800">

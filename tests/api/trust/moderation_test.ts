@@ -10,6 +10,7 @@ import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { page } from "@/tests/fixtures/html.ts";
 
 Deno.test("a listing that asks applicants to pay is held on create, whatever the spacing, case or language", async () => {
   await using t = await createTestApp();
@@ -258,4 +259,31 @@ Deno.test("an opportunity that asks for money is held even from a member; approv
   await call(t, admin, "POST", `/api/admin/moderation/opportunities/${third.id}`, { decision: "reject" });
   const rejected = await call(t, member, "GET", `/api/opportunities/${third.id}`);
   assertEquals([rejected.body.opportunity.isActive, rejected.body.opportunity.moderation.status], [false, "rejected"]);
+});
+
+Deno.test("the reasons in the reader's language: the owner's pages and the admin queues in Hindi", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const held = await postInternship(t, member, { title: "Data intern", description: "Training fee, pay ₹499 first" });
+  const clean = await postInternship(t, member, { title: "Design intern" });
+  await call(t, admin, "POST", `/api/admin/moderation/internships/${clean.id}`, { decision: "reject" });
+  const opportunity = await submitOpportunity(t, member, { title: "Paid hack", description: "Entry fee ₹100" });
+
+  const why = "आवेदन करने वालों से पैसे माँगे गए हैं (इसमें “training fee”, “pay ₹ (कोई रक़म)” लिखा है)।";
+  const own = (await page(t, `/internships/${held.id}?lang=hi`, member)).html;
+  assert(own.includes("यह इंटर्नशिप जाँच के लिए रोकी गई है") && own.includes(why), "the owner's page says why");
+  assert(!own.includes("Asks applicants to pay") && !own.includes("an amount"), "no English reason");
+  const mine = (await page(t, "/internships/mine?lang=hi", member)).html;
+  assert(mine.includes(why) && mine.includes("एडमिन ने इसे नामंज़ूर किया।"), "My internships says why");
+  assert(
+    (await page(t, "/opportunities/mine?lang=hi", member)).html.includes("(इसमें “entry fee” लिखा है)।"),
+    "My submissions says why",
+  );
+  const queue = (await page(t, "/admin/moderation?lang=hi", admin)).html;
+  assert(queue.includes(why) && queue.includes("एडमिन ने इसे नामंज़ूर किया।"), "the admin queue in Hindi");
+  const english = (await page(t, "/admin/moderation?lang=en", admin)).html;
+  assert(english.includes("Asks applicants to pay (it mentions “training fee”, “pay ₹ (an amount)”)."));
+  const review = (await page(t, "/admin/opportunities?lang=hi", admin)).html;
+  assert(review.includes("आवेदन करने वालों से पैसे माँगे गए हैं"), "the review queue island gets the reasons' words");
+  assertEquals(opportunity.moderation.reasons, ["Asks applicants to pay"], "the API keeps the reason's code");
 });
