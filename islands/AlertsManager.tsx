@@ -6,18 +6,35 @@
  * names, `frequency`, and `intent`: `filters`, `pause` or `resume`); delete needs the script's confirmation.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { type AlertFilters, alertQueryOf } from "@/lib/browser/alert_query.ts";
-import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { ChoiceGroup, TextField } from "@/components/forms.tsx";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { TYPE_LABELS as INTERNSHIP_TYPE_LABELS } from "@/lib/browser/internship_format.ts";
-import { TYPE_LABELS as OPPORTUNITY_TYPE_LABELS } from "@/lib/browser/opportunity_format.ts";
-import { formatDateTime } from "@/lib/dates.ts";
+import { TYPE_KEYS as INTERNSHIP_TYPE_KEYS } from "@/lib/browser/internship_format.ts";
+import { TYPE_KEYS as OPPORTUNITY_TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
 import type { Alert } from "@/lib/alerts/alerts.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+
+/**
+ * The messages this island uses (its `text`): its own, an alert in words, the types, the delete dialog's, refusals and
+ * field sentences.
+ */
+export const ALERTS_MANAGER_TEXT = [
+  "me.alerts.",
+  "me.alertWords.",
+  "internships.type.",
+  "opportunities.type.",
+  ...DELETE_DIALOG_TEXT,
+  "common.errors.",
+  "fields.",
+] as const;
 
 /** `query` (an alert's stored filters) as the form's inputs; `types` holds internship types or opportunity types. */
 function inputsOf(alert: Alert): AlertFilters {
@@ -36,7 +53,17 @@ function inputsOf(alert: Alert): AlertFilters {
 }
 
 /** The on-or-off filters of an internship alert, as the form's choices. */
-const TRUST_CHOICES = [{ value: "verifiedOnly", label: "Verified only" }, { value: "paidOnly", label: "Paid only" }];
+const trustChoices = (t: Translate) => [
+  { value: "verifiedOnly", label: t("me.alerts.verifiedOnly") },
+  { value: "paidOnly", label: t("me.alerts.paidOnly") },
+];
+
+/** The type choices of an alert of `kind`, in the order the list pages show them. */
+function typeChoices(t: Translate, kind: Alert["kind"]) {
+  return kind === "internships"
+    ? Object.entries(INTERNSHIP_TYPE_KEYS).map(([value, key]) => ({ value, label: t(key) }))
+    : Object.entries(OPPORTUNITY_TYPE_KEYS).map(([value, keys]) => ({ value, label: t(keys.one) }));
+}
 
 /** What a plain HTML submit of one alert's form that the page refused left: the filters as sent, the problems. */
 export interface RefusedAlert {
@@ -55,12 +82,13 @@ function AlertRow(
     refused?: RefusedAlert;
   },
 ) {
+  const t = useT();
   const [inputs, setInputs] = useState(() => refused?.inputs ?? inputsOf(alert));
   const [error, setError] = useState<string | null>(refused?.error ?? null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>(refused?.fieldErrors ?? {});
   const base = `alert-${alert.id}`;
   const form = `${base}-form`;
-  const title = describeAlert(alert);
+  const title = describeAlert(alert, t);
   const internships = alert.kind === "internships";
   const patch = async (body: Record<string, unknown>, message: string) => {
     setError(null);
@@ -71,19 +99,18 @@ function AlertRow(
       return;
     }
     const byField = Object.fromEntries(
-      res.fields.filter((f) => f.field.startsWith("query.")).map((f) => [f.field.slice(6), f.message]),
+      res.fields.filter((f) => f.field.startsWith("query.")).map((f) => [f.field.slice(6), fieldText(t, f)]),
     );
     setFieldErrors(byField);
-    setError(Object.keys(byField).length > 0 ? "Some filters are not valid; see the fields marked." : res.error);
+    setError(Object.keys(byField).length > 0 ? t("me.alerts.invalidFilters") : failureMessage(t, res));
   };
   const saveFilters = (event: Event) => {
     event.preventDefault();
-    patch({ query: alertQueryOf(alert.kind, inputs) }, "Filters saved.");
+    patch({ query: alertQueryOf(alert.kind, inputs) }, t("me.alerts.filtersSaved"));
   };
   const set = (name: Exclude<keyof AlertFilters, "types" | "verifiedOnly" | "paidOnly">) => (e: Event) =>
     setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value });
-  const typeChoices = Object.entries(internships ? INTERNSHIP_TYPE_LABELS : OPPORTUNITY_TYPE_LABELS)
-    .map(([value, label]) => ({ value, label }));
+  const trust = trustChoices(t);
   const typesField = internships ? "types" : "type";
   return (
     <li class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
@@ -91,23 +118,27 @@ function AlertRow(
         <div>
           <h2 id={`${base}-title`} class="font-semibold text-slate-900">{title}</h2>
           <p class="text-sm text-slate-700">
-            {alert.isActive ? "On" : "Paused"} · {alert.frequency === "daily" ? "Daily" : "Weekly"} ·{" "}
-            {alert.lastSentAt ? `last e-mail ${formatDateTime(alert.lastSentAt)}` : "no e-mail yet"}
+            {t(alert.isActive ? "me.alerts.on" : "me.alerts.paused")} ·{" "}
+            {t(alert.frequency === "daily" ? "me.alerts.daily" : "me.alerts.weekly")} ·{" "}
+            {alert.lastSentAt ? t("me.alerts.lastSent", { at: t.dateTime(alert.lastSentAt) }) : t("me.alerts.noneSent")}
           </p>
         </div>
         <div class="flex flex-wrap items-end gap-2">
           <div>
-            <label for={`${base}-frequency`} class="block text-xs font-medium text-slate-800">Frequency</label>
+            <label for={`${base}-frequency`} class="block text-xs font-medium text-slate-800">
+              {t("me.alerts.frequency")}
+            </label>
             <select
               id={`${base}-frequency`}
               name="frequency"
               form={form}
               value={alert.frequency}
-              onChange={(e) => patch({ frequency: (e.target as HTMLSelectElement).value }, "Frequency saved.")}
+              onChange={(e) =>
+                patch({ frequency: (e.target as HTMLSelectElement).value }, t("me.alerts.frequencySaved"))}
               class={`mt-1 ${ROW_INPUT}`}
             >
-              <option value="daily">Daily</option>
-              <option value="weekly">Weekly</option>
+              <option value="daily">{t("me.alerts.daily")}</option>
+              <option value="weekly">{t("me.alerts.weekly")}</option>
             </select>
           </div>
           <button
@@ -119,10 +150,10 @@ function AlertRow(
             aria-describedby={`${base}-title`}
             onClick={(event) => {
               event.preventDefault();
-              patch({ isActive: !alert.isActive }, alert.isActive ? "Alert paused." : "Alert resumed.");
+              patch({ isActive: !alert.isActive }, t(alert.isActive ? "me.alerts.pausedNow" : "me.alerts.resumedNow"));
             }}
           >
-            {alert.isActive ? "Pause" : "Resume"}
+            {t(alert.isActive ? "me.alerts.pause" : "me.alerts.resume")}
           </button>
           <button
             type="button"
@@ -131,7 +162,7 @@ function AlertRow(
             aria-describedby={`${base}-title`}
             onClick={() => onDelete(alert)}
           >
-            Delete
+            {t("common.delete")}
           </button>
         </div>
       </div>
@@ -141,12 +172,12 @@ function AlertRow(
         action="/me/alerts"
         onSubmit={saveFilters}
         class="mt-3 space-y-3"
-        aria-label={`Filters of ${title}`}
+        aria-label={t("me.alerts.filtersOf", { title })}
       >
         <input type="hidden" name="id" value={alert.id} />
         <TextField
           id={`${base}-search`}
-          label="Search words"
+          label={t("me.alerts.search")}
           value={inputs.search}
           maxLength={200}
           error={fieldErrors.search}
@@ -154,8 +185,8 @@ function AlertRow(
         />
         <ChoiceGroup
           id={`${base}-types`}
-          label={internships ? "Work type" : "Kind"}
-          options={typeChoices}
+          label={t(internships ? "me.alerts.workType" : "me.alerts.kind")}
+          options={typeChoices(t, alert.kind)}
           value={inputs.types}
           multiple
           columns={internships ? 3 : 2}
@@ -167,7 +198,7 @@ function AlertRow(
             <div class="grid gap-3 sm:grid-cols-2">
               <TextField
                 id={`${base}-location`}
-                label="Location"
+                label={t("me.alerts.location")}
                 value={inputs.location}
                 maxLength={200}
                 error={fieldErrors.location}
@@ -175,8 +206,8 @@ function AlertRow(
               />
               <TextField
                 id={`${base}-tags`}
-                label="Tags"
-                hint="Comma-separated, e.g. react, design"
+                label={t("me.alerts.tags")}
+                hint={t("me.alerts.tagsHint")}
                 value={inputs.tags}
                 error={fieldErrors.tags}
                 onInput={set("tags")}
@@ -185,7 +216,7 @@ function AlertRow(
             <div class="grid grid-cols-2 gap-3">
               <TextField
                 id={`${base}-minStipend`}
-                label="Minimum stipend (₹ a month)"
+                label={t("me.alerts.minStipend")}
                 inputMode="numeric"
                 value={inputs.minStipend}
                 error={fieldErrors.minStipend}
@@ -193,7 +224,7 @@ function AlertRow(
               />
               <TextField
                 id={`${base}-maxStipend`}
-                label="Maximum stipend (₹ a month)"
+                label={t("me.alerts.maxStipend")}
                 inputMode="numeric"
                 value={inputs.maxStipend}
                 error={fieldErrors.maxStipend}
@@ -202,11 +233,9 @@ function AlertRow(
             </div>
             <ChoiceGroup
               id={`${base}-trust`}
-              label="Trust"
-              options={TRUST_CHOICES}
-              value={TRUST_CHOICES.map((choice) => choice.value).filter((name) =>
-                inputs[name as "verifiedOnly" | "paidOnly"]
-              )}
+              label={t("me.alerts.trust")}
+              options={trust}
+              value={trust.map((choice) => choice.value).filter((name) => inputs[name as "verifiedOnly" | "paidOnly"])}
               multiple
               onChange={(on) =>
                 setInputs({ ...inputs, verifiedOnly: on.includes("verifiedOnly"), paidOnly: on.includes("paidOnly") })}
@@ -220,7 +249,7 @@ function AlertRow(
           class={SECONDARY_BUTTON}
           aria-describedby={`${base}-title`}
         >
-          Save filters
+          {t("me.alerts.saveFilters")}
         </button>
       </form>
       {error && <p role="alert" class="mt-2 text-sm text-red-700">{error}</p>}
@@ -228,8 +257,22 @@ function AlertRow(
   );
 }
 
-/** Props: the person's alerts, and what a refused plain submit of one of them left (if any). */
-export default function AlertsManager({ alerts: initial, refused }: { alerts: Alert[]; refused?: RefusedAlert }) {
+/**
+ * Props: the person's alerts, what a refused plain submit of one of them left (if any; its sentences in the page's
+ * language), and the messages (`ALERTS_MANAGER_TEXT`).
+ */
+export default function AlertsManager(
+  { text, ...props }: { alerts: Alert[]; refused?: RefusedAlert; text: IslandText },
+) {
+  return (
+    <IslandTextProvider text={text}>
+      <Alerts {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Alerts({ alerts: initial, refused }: { alerts: Alert[]; refused?: RefusedAlert }) {
+  const t = useT();
   const [alerts, setAlerts] = useState(initial);
   const [message, setMessage] = useState("");
   const hydrated = useHydrated();
@@ -237,9 +280,9 @@ export default function AlertsManager({ alerts: initial, refused }: { alerts: Al
     path: (alert) => `/api/me/alerts/${alert.id}`,
     deleted: (alert) => {
       setAlerts(alerts.filter((a) => a.id !== alert.id));
-      setMessage("Alert deleted.");
+      setMessage(t("me.alerts.deleted"));
     },
-    failed: (_alert, error) => setMessage(error),
+    failed: (_alert, error) => setMessage(t("common.errors.refused", { error })),
   });
   return (
     <div>
@@ -247,10 +290,10 @@ export default function AlertsManager({ alerts: initial, refused }: { alerts: Al
       {alerts.length === 0
         ? (
           <p class="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-700">
-            You have no alerts yet. Filter the <a href="/internships" class="text-indigo-700 underline">internships</a>
-            {" "}
-            or <a href="/opportunities" class="text-indigo-700 underline">opportunities</a>{" "}
-            and choose "Alert me about new matches": we e-mail you new listings that match.
+            {t.rich("me.alerts.empty", {
+              internships: (chunks) => <a href="/internships" class="text-indigo-700 underline">{chunks}</a>,
+              opportunities: (chunks) => <a href="/opportunities" class="text-indigo-700 underline">{chunks}</a>,
+            })}
           </p>
         )
         : (
@@ -270,8 +313,8 @@ export default function AlertsManager({ alerts: initial, refused }: { alerts: Al
             ))}
           </ul>
         )}
-      <ConfirmDialog {...remove.dialog} title="Delete this alert?">
-        {remove.target ? `“${describeAlert(remove.target)}” will no longer be e-mailed.` : ""}
+      <ConfirmDialog {...remove.dialog} title={t("me.alerts.deleteTitle")}>
+        {remove.target ? t("me.alerts.deleteText", { alert: describeAlert(remove.target, t) }) : ""}
       </ConfirmDialog>
     </div>
   );

@@ -13,6 +13,19 @@ import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/c
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
 import type { OpportunityFormField, OpportunityView } from "@/lib/opportunities/schema.ts";
+import { TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`): its own, the types, the select's placeholder, refusals, field sentences. */
+export const OPPORTUNITY_FORM_TEXT = [
+  "opportunities.form.",
+  "opportunities.type.",
+  "common.choose",
+  "common.errors.",
+  "fields.",
+] as const;
 
 const FIELDS: readonly OpportunityFormField[] = [
   "title",
@@ -26,8 +39,15 @@ const FIELDS: readonly OpportunityFormField[] = [
 ];
 type Field = OpportunityFormField;
 
-/** Props: who reviews it, the values and problems to start from, and the submission being edited (if any). */
+/** The types in the order the select lists them. */
+const TYPES = Object.keys(TYPE_KEYS) as (keyof typeof TYPE_KEYS)[];
+
+/**
+ * Props: who reviews it, the values and problems (sentences in the page's language) to start from, the submission
+ * being edited (if any), and the messages (`OPPORTUNITY_FORM_TEXT`).
+ */
 export interface OpportunityFormProps {
+  text: IslandText;
   reviewed: boolean;
   initial?: Record<Field, string>;
   errors?: Partial<Record<Field, string>>;
@@ -35,14 +55,16 @@ export interface OpportunityFormProps {
   editing?: string;
 }
 
-const TYPES = [
-  { value: "hackathon", label: "Hackathon" },
-  { value: "grant", label: "Grant" },
-  { value: "competition", label: "Competition" },
-  { value: "ideathon", label: "Ideathon" },
-];
+export default function OpportunityForm({ text, ...props }: OpportunityFormProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
+  );
+}
 
-export default function OpportunityForm({ reviewed, initial, errors, editing }: OpportunityFormProps) {
+function Form({ reviewed, initial, errors, editing }: Omit<OpportunityFormProps, "text">) {
+  const t = useT();
   const [values, setValues] = useState<Record<Field, string>>(
     initial ?? Object.fromEntries(FIELDS.map((f) => [f, ""])) as Record<Field, string>,
   );
@@ -51,15 +73,13 @@ export default function OpportunityForm({ reviewed, initial, errors, editing }: 
 
   const check = () => {
     const found: Partial<Record<Field, string>> = {};
-    if (!values.title.trim()) found.title = "Enter a title.";
-    if (!values.type) found.type = "Choose a type.";
-    if (!values.startDate) found.startDate = "Enter the start date.";
-    if (!values.endDate) found.endDate = "Enter the end date.";
-    else if (values.startDate && values.endDate < values.startDate) {
-      found.endDate = "The end cannot be before the start.";
-    }
+    if (!values.title.trim()) found.title = t("opportunities.form.titleRequired");
+    if (!values.type) found.type = t("opportunities.form.typeRequired");
+    if (!values.startDate) found.startDate = t("opportunities.form.startRequired");
+    if (!values.endDate) found.endDate = t("opportunities.form.endRequired");
+    else if (values.startDate && values.endDate < values.startDate) found.endDate = t("fields.endBeforeStart");
     if (values.link && !/^https?:\/\/\S+$/.test(withScheme(values.link))) {
-      found.link = "Enter a web address, like coep.ac.in/hack";
+      found.link = t("opportunities.form.linkInvalid");
     }
     return found;
   };
@@ -83,43 +103,61 @@ export default function OpportunityForm({ reviewed, initial, errors, editing }: 
   return (
     <form ref={f.form} method="post" noValidate onSubmit={onSubmit} class="space-y-5">
       {reviewed && (
-        <Notice kind="info" title="An admin reviews it first">
-          Your submission is published once an admin approves it. You can follow it under My submissions.
+        <Notice kind="info" title={t("opportunities.form.reviewedTitle")}>
+          {t("opportunities.form.reviewedText")}
         </Notice>
       )}
-      {f.formError && <Notice kind="error" title="The opportunity was not submitted">{f.formError}</Notice>}
+      {f.formError && <Notice kind="error" title={t("opportunities.form.notSubmitted")}>{f.formError}</Notice>}
       {!f.formError && Object.values(f.errors).some(Boolean) && (
-        <Notice kind="error" title="The opportunity was not submitted">Check the fields marked below.</Notice>
+        <Notice kind="error" title={t("opportunities.form.notSubmitted")}>{t("opportunities.form.checkFields")}</Notice>
       )}
-      <TextField {...f.textField("title", values.title, set("title"))} label="Title" required maxLength={200} />
+      <TextField
+        {...f.textField("title", values.title, set("title"))}
+        label={t("opportunities.form.title")}
+        required
+        maxLength={200}
+      />
       <SelectField
         id="type"
-        label="Type"
+        label={t("opportunities.form.type")}
         value={values.type}
         error={f.errors.type}
-        options={TYPES}
+        options={TYPES.map((type) => ({ value: type, label: t(TYPE_KEYS[type].one) }))}
+        placeholder={t("common.choose")}
         onChange={set("type")}
       />
       <div class="grid gap-4 sm:grid-cols-2">
-        <TextField {...f.textField("startDate", values.startDate, set("startDate"))} label="Starts" type="date" />
-        <TextField {...f.textField("endDate", values.endDate, set("endDate"))} label="Ends" type="date" />
+        <TextField
+          {...f.textField("startDate", values.startDate, set("startDate"))}
+          label={t("opportunities.form.starts")}
+          type="date"
+        />
+        <TextField
+          {...f.textField("endDate", values.endDate, set("endDate"))}
+          label={t("opportunities.form.ends")}
+          type="date"
+        />
       </div>
       <TextField
         {...f.textField("location", values.location, set("location"))}
-        label="Location"
-        hint="A city, or Online"
+        label={t("opportunities.form.location")}
+        hint={t("opportunities.form.locationHint")}
         maxLength={200}
       />
-      <TextField {...f.textField("organizer", values.organizer, set("organizer"))} label="Organizer" maxLength={200} />
+      <TextField
+        {...f.textField("organizer", values.organizer, set("organizer"))}
+        label={t("opportunities.form.organizer")}
+        maxLength={200}
+      />
       <TextField
         {...f.textField("link", values.link, set("link"))}
-        label="Link to apply or learn more"
+        label={t("opportunities.form.link")}
         type="url"
         maxLength={2000}
       />
       <TextAreaField
         id="description"
-        label="Description"
+        label={t("opportunities.form.description")}
         rows={5}
         maxLength={5000}
         value={values.description}
@@ -128,8 +166,8 @@ export default function OpportunityForm({ reviewed, initial, errors, editing }: 
       />
       <SubmitButton
         busy={f.busy}
-        label={editing ? "Submit for review again" : "Submit opportunity"}
-        busyLabel="Submitting…"
+        label={t(editing ? "opportunities.form.submitAgain" : "opportunities.form.submit")}
+        busyLabel={t("opportunities.form.submitting")}
         worksWithoutScript
       />
     </form>

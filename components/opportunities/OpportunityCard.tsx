@@ -7,7 +7,7 @@ import type { OpportunityStatus, OpportunityView } from "@/lib/opportunities/sch
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import type { ComponentChildren } from "preact";
 import { SaveListing } from "@/components/SaveListing.tsx";
-import { STATUS_KEYS, STATUS_LABELS, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
+import { STATUS_KEYS, STATUS_TONES, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
 /** The badge of `timingOf`: red once closed. */
@@ -54,7 +54,7 @@ export function OpportunityCard(
         <div class="flex flex-wrap items-center gap-2">
           <Badge tone="indigo">{t(TYPE_KEYS[o.type].one)}</Badge>
           <TimingBadge o={o} />
-          {status && <Badge tone={STATUS_LABELS[status].tone}>{t(STATUS_KEYS[status])}</Badge>}
+          {status && <Badge tone={STATUS_TONES[status]}>{t(STATUS_KEYS[status])}</Badge>}
         </div>
         {signedIn !== undefined && (
           <SaveListing

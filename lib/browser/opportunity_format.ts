@@ -1,6 +1,6 @@
 /**
- * Browser-safe: how an opportunity reads on its card, its page and in the islands: type and review-state labels, its
- * days, and whether it is upcoming, ongoing or closed.
+ * Browser-safe: how an opportunity reads on its card, its page and in the islands: the catalogue messages of its type,
+ * review state and timing, the review state's badge tone, and whether it is upcoming, ongoing or closed.
  */
 import { istToday } from "@/lib/dates.ts";
 import type { OpportunityStatus } from "@/lib/opportunities/schema.ts";
@@ -28,19 +28,11 @@ export const TIMING_KEYS = {
   ongoing: "opportunities.timing.ongoing",
 } as const satisfies Record<string, MessageKey>;
 
-/** Labels of the opportunity types. */
-export const TYPE_LABELS = {
-  hackathon: "Hackathon",
-  grant: "Grant",
-  competition: "Competition",
-  ideathon: "Ideathon",
-} as const;
-
-/** Labels and badge tones of the review states, as the submitter reads them. */
-export const STATUS_LABELS: Record<OpportunityStatus, { label: string; tone: "amber" | "indigo" | "red" }> = {
-  pending: { label: "Awaiting review", tone: "amber" },
-  approved: { label: "Published", tone: "indigo" },
-  rejected: { label: "Rejected", tone: "red" },
+/** The badge tones of the review states. */
+export const STATUS_TONES: Record<OpportunityStatus, "amber" | "indigo" | "red"> = {
+  pending: "amber",
+  approved: "indigo",
+  rejected: "red",
 };
 
 /** Whether the dates are ahead, today or behind, by the calendar date in India. */
@@ -48,11 +40,4 @@ export function timingOf(o: { startDate: string; endDate: string }, now = new Da
   const today = istToday(now);
   if (o.endDate < today) return "closed";
   return o.startDate > today ? "upcoming" : "ongoing";
-}
-
-/** Whether the dates are ahead, today or behind ("Closed"), by the calendar date in India. */
-export function timing(o: { startDate: string; endDate: string }, now = new Date()): string {
-  const today = istToday(now);
-  if (o.endDate < today) return "Closed";
-  return o.startDate > today ? "Upcoming" : "Ongoing";
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
-import { fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { type FieldProblem, fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
 import type { Role } from "@/lib/users/roles.ts";
 import {
@@ -136,18 +136,18 @@ export type OpportunityFormField = typeof OPPORTUNITY_FORM_FIELDS[number];
 
 /**
  * The opportunity form's text fields (blank ones unset; a link typed without `https://` gets it, docs/decisions.md,
- * Islands, "Input as people type it") as a submission, or a sentence per field in error: the page's plain HTML form
- * (docs/decisions.md, Islands, "Forms work without JavaScript") checks what `POST /api/opportunities` checks.
+ * Islands, "Input as people type it") as a submission, or the problems of the fields in error: the page's plain HTML
+ * form (docs/decisions.md, Islands, "Forms work without JavaScript") checks what `POST /api/opportunities` checks.
  */
 export function parseOpportunityForm(
   fields: Record<OpportunityFormField, string>,
-): { ok: true; input: OpportunityCreate } | { ok: false; errors: Partial<Record<OpportunityFormField, string>> } {
+): { ok: true; input: OpportunityCreate } | { ok: false; problems: FieldProblem[] } {
   const body = Object.fromEntries(
     Object.entries(fields).map(([name, value]) => [name, (name === "link" ? withScheme(value) : value.trim()) || null]),
   );
   const parsed = OpportunityCreateSchema.safeParse(body, PARSE_WITH_INPUT);
   if (parsed.success) return { ok: true, input: parsed.data };
-  return { ok: false, errors: Object.fromEntries(fieldProblems(parsed.error.issues).map((p) => [p.field, p.message])) };
+  return { ok: false, problems: fieldProblems(parsed.error.issues) };
 }
 
 const integer = (min: number, max: number) =>

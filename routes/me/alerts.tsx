@@ -13,7 +13,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import AlertsManager, { type RefusedAlert } from "@/islands/AlertsManager.tsx";
+import AlertsManager, { ALERTS_MANAGER_TEXT, type RefusedAlert } from "@/islands/AlertsManager.tsx";
 import {
   type Alert,
   ALERT_FREQUENCIES,
@@ -22,6 +22,7 @@ import {
   createAlert,
   listAlerts,
   MAX_ALERTS,
+  TOO_MANY_ALERTS,
   updateAlert,
 } from "@/lib/alerts/alerts.ts";
 import { type AlertFilters, alertQuery, alertQueryOf } from "@/lib/browser/alert_query.ts";
@@ -30,6 +31,7 @@ import { errorResponse } from "@/lib/http/errors.ts";
 import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { fieldProblems } from "@/lib/field_messages.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Writes fall under the per-person limit `alerts` (docs/decisions.md, Errors and limits, "Per-person limits"). */
@@ -37,7 +39,7 @@ export const routeOptions: RouteOptions = { personLimit: "alerts" };
 
 interface Data {
   alerts: Alert[];
-  /** Why a plain HTML "Alert me" was refused. */
+  /** Why a plain HTML "Alert me" was refused, in the page's language. */
   error?: string;
   /** What a refused plain submit of an alert's own form left. */
   refused?: RefusedAlert;
@@ -99,7 +101,7 @@ export const handler = define.handlers<Data>({
           fieldProblems(error.issues).filter((p) => p.field.startsWith("query."))
             .map((p) => [p.field.slice("query.".length), fieldText(ctx.state.t, p)]),
         );
-        const error400 = "Some filters are not valid; see the fields marked.";
+        const error400 = ctx.state.t("me.alerts.invalidFilters");
         const refused = { id: alert.id, inputs: postedFilters(form, alert.id), fieldErrors, error: error400 };
         return ctx.render({ alerts: await listAlerts(kv, ctx.state.user.id), refused }, { status: 400 });
       }
@@ -116,7 +118,11 @@ export const handler = define.handlers<Data>({
       return seeOther("/me/alerts?created=1");
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return ctx.render({ alerts: await listAlerts(kv, user.id), error: error.message }, {
+      const { t } = ctx.state;
+      const words = error.message === TOO_MANY_ALERTS
+        ? t("me.alertsPage.tooMany", { max: MAX_ALERTS })
+        : t("common.errors.refused", { error: error.message });
+      return ctx.render({ alerts: await listAlerts(kv, user.id), error: words }, {
         status: errorResponse(error).status,
       });
     }
@@ -124,30 +130,33 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function AlertsPage({ data, url }) {
+  const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
-      <PageHead title="My alerts" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My alerts</h1>
+      <PageHead title={t("me.alertsPage.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("me.alertsPage.title")}</h1>
       <p class="mt-2 mb-6 text-slate-700">
-        We e-mail you at 9 am when new listings match an alert (up to {MAX_ALERTS}{" "}
-        alerts). Deadline reminders are set in <a href="/me/settings" class="text-indigo-700 underline">Settings</a>.
+        {t.rich("me.alertsPage.lead", {
+          max: MAX_ALERTS,
+          settings: (chunks) => <a href="/me/settings" class="text-indigo-700 underline">{chunks}</a>,
+        })}
       </p>
       {data.error && (
         <div class="mb-6">
-          <Notice kind="error" title="The alert was not saved">{data.error}</Notice>
+          <Notice kind="error" title={t("me.alertsPage.notSaved")}>{data.error}</Notice>
         </div>
       )}
       {!data.error && url.searchParams.has("created") && (
         <div class="mb-6">
-          <Notice kind="success">Alert saved: we will e-mail you new matches every morning.</Notice>
+          <Notice kind="success">{t("me.alertMe.saved")}</Notice>
         </div>
       )}
       {!data.refused && url.searchParams.has("saved") && (
         <div class="mb-6">
-          <Notice kind="success">Your changes are saved.</Notice>
+          <Notice kind="success">{t("me.alertsPage.saved")}</Notice>
         </div>
       )}
-      <AlertsManager alerts={data.alerts} refused={data.refused} />
+      <AlertsManager alerts={data.alerts} refused={data.refused} text={t.island(ALERTS_MANAGER_TEXT)} />
     </section>
   );
 });

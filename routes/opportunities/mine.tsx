@@ -5,6 +5,7 @@
  * (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"). Guests are sent to sign in.
  * `?submitted=1` (after the submit form) adds a confirmation.
  */
+import type { ComponentChildren } from "preact";
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { OpportunityCard } from "@/components/opportunities/OpportunityCard.tsx";
@@ -20,6 +21,7 @@ import {
   OpportunityQuerySchema,
   statusOf,
 } from "@/lib/opportunities/opportunities.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 const PAGE_SIZE = 20;
 
@@ -34,35 +36,41 @@ export const handler = define.handlers<OpportunityPage>({
 });
 
 export default define.page<OpportunityPage>(function MySubmissionsPage({ data, url, state }) {
+  const t = useT();
   const user = state.user;
   const { opportunities, pagination: { offset, total } } = data;
+  const sr = (chunks: ComponentChildren[]) => <span class="sr-only">{chunks}</span>;
   return (
     <section aria-labelledby="page-title">
-      <PageHead title="My submissions" />
+      <PageHead title={t("opportunities.list.mine")} />
       <div class="flex flex-wrap items-end justify-between gap-4">
-        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">My submissions</h1>
+        <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("opportunities.list.mine")}</h1>
         <a href="/opportunities/new" class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white">
-          Submit an opportunity
+          {t("opportunities.list.submit")}
         </a>
       </div>
       {url.searchParams.has("submitted") && (
         <div class="mt-4">
-          <Notice kind="success" title="Thanks for sharing">Your opportunity was submitted.</Notice>
+          <Notice kind="success" title={t("opportunities.mine.thanks")}>{t("opportunities.mine.submitted")}</Notice>
         </div>
       )}
       {opportunities.length === 0
-        ? <p class="mt-8 text-slate-700">You have not submitted any opportunities yet.</p>
+        ? <p class="mt-8 text-slate-700">{t("opportunities.mine.empty")}</p>
         : (
           <ul class="mt-6 grid gap-4 md:grid-cols-2">
             {opportunities.map((o) => (
               <li key={o.id}>
                 <OpportunityCard o={o} status={statusOf(o)}>
                   {o.moderation.status !== "clear" && (
-                    <p class="mt-3 text-sm text-slate-800">Why: {moderationReasonText(state.t, o.moderation, o)}</p>
+                    <p class="mt-3 text-sm text-slate-800">
+                      {t("opportunities.mine.why", { reason: moderationReasonText(t, o.moderation, o) })}
+                    </p>
                   )}
                   {!o.isActive && o.moderation.status === "clear" && (
                     <p class="mt-3 text-sm text-slate-800">
-                      {o.rejection?.reason ? `Reason: ${o.rejection.reason}` : "The reviewer gave no reason."}
+                      {o.rejection?.reason
+                        ? t("opportunities.mine.reason", { reason: o.rejection.reason })
+                        : t("opportunities.detail.noReason")}
                     </p>
                   )}
                   {canResubmit(user, o) && (
@@ -70,8 +78,10 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
                       href={`/opportunities/${o.id}/edit`}
                       class="mt-2 inline-block text-sm font-medium text-indigo-700 underline"
                     >
-                      {o.isActive ? "Edit" : "Edit and submit again"}
-                      <span class="sr-only">{` ${o.title}`}</span>
+                      {t.rich(o.isActive ? "opportunities.mine.edit" : "opportunities.mine.editAgain", {
+                        title: o.title,
+                        sr,
+                      })}
                     </a>
                   )}
                 </OpportunityCard>

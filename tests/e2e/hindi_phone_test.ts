@@ -5,7 +5,8 @@
  * Pages whose words are still being moved to the catalogues are not walked here yet. An admin reads every admin page
  * in Hindi over the demo data, its tables stacked on the phone: the admin menu in Hindi, nothing off the screen, axe
  * clean. A student who chose Hindi reads an internship's and an opportunity's page, the Ungatekeep feed and a post with
- * its discussion, their tracker, the report form, their notifications and their settings the same way.
+ * its discussion, their tracker, the report form, their notifications and their settings the same way, and submits an
+ * opportunity (its field errors in Hindi), reads their submissions and the edit form, and manages their alerts.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -41,7 +42,8 @@ const PAGES = [
 
 /**
  * Latin-letter words a Hindi page keeps on purpose: names (a file format, English named in itself in the language
- * choice), what the page quotes as an example, and a time as Hindi's own locale writes it ("10:30 am IST").
+ * choice), what the page quotes as an example (an e-mail address, tags as listings write them), and a time as Hindi's
+ * own locale writes it ("10:30 am IST").
  */
 const KEPT = new Set([
   "Career",
@@ -55,6 +57,8 @@ const KEPT = new Set([
   "name",
   "example",
   "com",
+  "react",
+  "design",
   "careers",
   "UG",
   "PG",
@@ -236,4 +240,46 @@ Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, 
     assertEquals(await page.locator("html").getAttribute("lang"), "hi", `${path} follows the setting`);
     await assertHindiPage(page, path);
   }
+});
+
+Deno.test("a student who chose Hindi submits an opportunity, reads their submissions and manages alerts in Hindi on a phone", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "कविता अय्यर" });
+  const language = await t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: student.headers });
+  assertEquals(language.status, 200);
+  const own = await submitOpportunity(t, student, { title: "नवाचार आइडियाथॉन", type: "ideathon", location: "पुणे" });
+  const alerts = [{ kind: "internships", query: { location: "पुणे" } }, {
+    kind: "opportunities",
+    query: { search: "रोबोटिक्स" },
+  }];
+  for (const body of alerts) {
+    assertEquals((await t.json("POST", "/api/me/alerts", { body, headers: student.headers })).status, 201);
+  }
+
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+
+  await openHydrated(page, `${t.origin}/opportunities/new`);
+  await page.getByRole("button", { name: "अवसर सबमिट करें" }).click();
+  await page.getByText("टाइटल लिखें।").waitFor();
+  assertEquals(await page.locator("#endDate-error").innerText(), "ख़त्म होने की तारीख़ डालें।");
+  await assertHindiPage(page, "/opportunities/new with its field errors");
+
+  for (const path of ["/opportunities/mine", `/opportunities/${own.id}/edit`]) {
+    await openHydrated(page, `${t.origin}${path}`);
+    await assertHindiPage(page, path);
+  }
+
+  await openHydrated(page, `${t.origin}/me/alerts`);
+  await page.getByRole("heading", { name: "इंटर्नशिप: जगह पुणे" }).waitFor();
+  await assertHindiPage(page, "/me/alerts");
+  await page.getByRole("button", { name: "डिलीट करें" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "यह अलर्ट डिलीट करें?" });
+  await dialog.getByRole("button", { name: "हाँ, डिलीट करें" }).waitFor();
+  await dialog.getByRole("button", { name: "रद्द करें" }).click();
+  await page.getByRole("button", { name: "रोकें" }).first().click();
+  await page.getByRole("button", { name: "फिर से चालू करें" }).waitFor();
+  await page.getByText("रुका हुआ · रोज़").waitFor();
 });

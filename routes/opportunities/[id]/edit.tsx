@@ -11,7 +11,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import OpportunityForm, { type OpportunityFormProps } from "@/islands/OpportunityForm.tsx";
+import OpportunityForm, { OPPORTUNITY_FORM_TEXT, type OpportunityFormProps } from "@/islands/OpportunityForm.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { canResubmit } from "@/lib/opportunities/policy.ts";
@@ -23,6 +23,8 @@ import {
   parseOpportunityForm,
   resubmitOpportunity,
 } from "@/lib/opportunities/opportunities.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Edits and submissions fall under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
@@ -55,31 +57,44 @@ export const handler = define.handlers<Data>({
     if (!canResubmit(ctx.state.user, opportunity)) return seeOther(`/opportunities/${opportunity.id}`);
     const fields = await readFormFields(req, OPPORTUNITY_FORM_FIELDS);
     const parsed = parseOpportunityForm(fields);
-    if (!parsed.ok) return ctx.render({ opportunity, initial: fields, errors: parsed.errors }, { status: 400 });
+    if (!parsed.ok) {
+      const errors = Object.fromEntries(
+        parsed.problems.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]),
+      );
+      return ctx.render({ opportunity, initial: fields, errors }, { status: 400 });
+    }
     await resubmitOpportunity(kv, { user: ctx.state.user, id: opportunity.id, input: parsed.input });
     return seeOther(`/opportunities/${opportunity.id}?resubmitted=1`);
   },
 });
 
 export default define.page<Data>(function EditOpportunityPage({ data: { opportunity: o, initial, errors } }) {
+  const t = useT();
   const rejected = !o.isActive;
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-2xl [overflow-wrap:anywhere]">
-      <PageHead title={`Edit ${o.title}`} />
-      <a href={`/opportunities/${o.id}`} class="text-sm text-indigo-700 underline">← Back to the opportunity</a>
-      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Edit and submit again</h1>
+      <PageHead title={t("opportunities.edit.pageTitle", { title: o.title })} />
+      <a href={`/opportunities/${o.id}`} class="text-sm text-indigo-700 underline">{t("opportunities.edit.back")}</a>
+      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">
+        {t("opportunities.edit.title")}
+      </h1>
       <div class="mt-4">
         {rejected
           ? (
-            <Notice kind="info" title="Why it was not approved">
-              {o.rejection?.reason ?? "The reviewer gave no reason."}{" "}
-              Change what is needed and submit it again; an admin reviews it once more.
+            <Notice kind="info" title={t("opportunities.edit.whyTitle")}>
+              {o.rejection?.reason ?? t("opportunities.detail.noReason")} {t("opportunities.edit.changeAndResubmit")}
             </Notice>
           )
-          : <p class="text-slate-700">It awaits review. Your changes are reviewed before it is published.</p>}
+          : <p class="text-slate-700">{t("opportunities.edit.awaiting")}</p>}
       </div>
       <div class="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <OpportunityForm reviewed={false} initial={initial} errors={errors} editing={o.id} />
+        <OpportunityForm
+          reviewed={false}
+          initial={initial}
+          errors={errors}
+          editing={o.id}
+          text={t.island(OPPORTUNITY_FORM_TEXT)}
+        />
       </div>
     </section>
   );

@@ -8,7 +8,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { DateRange, TimingBadge } from "@/components/opportunities/OpportunityCard.tsx";
-import { STATUS_KEYS, STATUS_LABELS, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
+import { STATUS_KEYS, STATUS_TONES, TIMING_KEYS, timingOf, TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
@@ -73,7 +73,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
       <div class="mt-4 flex flex-wrap gap-2">
         <Badge tone="indigo">{type}</Badge>
         <TimingBadge o={o} />
-        {status !== "approved" && <Badge tone={STATUS_LABELS[status].tone}>{t(STATUS_KEYS[status])}</Badge>}
+        {status !== "approved" && <Badge tone={STATUS_TONES[status]}>{t(STATUS_KEYS[status])}</Badge>}
       </div>
       <div class="mt-3 flex flex-wrap items-start justify-between gap-3">
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{o.title}</h1>

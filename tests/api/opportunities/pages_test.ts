@@ -65,3 +65,32 @@ Deno.test("the submit form works without JavaScript: refusals at their fields, t
   const mine = await (await t.fetch("/api/opportunities?mine=true", { headers: student.headers })).json();
   assertEquals(mine.opportunities.map((o: { title: string }) => o.title), ["Campus Hack"]);
 });
+
+Deno.test("in Hindi the submit form, its refusals, My submissions and the edit page read in Hindi", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const hindi = { ...student.headers, cookie: `${student.cookie}; lang=hi` };
+  const form = await (await t.fetch("/opportunities/new", { headers: hindi })).text();
+  assert(form.includes("अवसर सबमिट करें") && form.includes("आवेदन करने या ज़्यादा जानने का लिंक"), "the form");
+  assert(form.includes("पहले एक एडमिन इसे जाँचेगा"), "a user is told an admin reviews it");
+  const refused = await t.fetch("/opportunities/new", {
+    method: "POST",
+    headers: { ...hindi, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ title: "", type: "hackathon", startDate: "2099-03-02", endDate: "2099-03-01" }),
+  });
+  assertEquals(refused.status, 400);
+  const html = await refused.text();
+  assert(html.includes("ख़त्म होने की तारीख़ शुरू होने की तारीख़ से पहले नहीं हो सकती।"), "the end date's sentence");
+  assert(html.includes("यह जानकारी भरें।"), "the title's sentence");
+  assert(!html.includes("The end date must not be before the start date."), "not the English sentence");
+
+  const opportunity = await submitOpportunity(t, student, { ...BASE, title: "Campus Hack", type: "hackathon" });
+  const mine = await (await t.fetch("/opportunities/mine?submitted=1", { headers: hindi })).text();
+  for (
+    const words of ["मेरे सबमिशन", "आपका अवसर सबमिट हो गया।", "जाँच बाकी है", 'बदलें<span class="sr-only">: Campus Hack']
+  ) {
+    assert(mine.includes(words), `My submissions: ${words}`);
+  }
+  const edit = await (await t.fetch(`/opportunities/${opportunity.id}/edit`, { headers: hindi })).text();
+  assert(edit.includes("बदलें और फिर से भेजें") && edit.includes("फिर से जाँच के लिए भेजें"), "the edit page");
+});
