@@ -112,12 +112,48 @@ export function criticalCss(index: CssIndex, classes: Set<string>): string {
 /** Stylesheets already made, per index, by the page's sorted classes; at most `CACHED_PAGES` each. */
 const made = new WeakMap<CssIndex, Map<string, string>>();
 const CACHED_PAGES = 256;
+/** A stylesheet made for pages of one shape, and its `<style>` element (`criticalStyleOf`) once asked for. */
+interface Made {
+  css: string;
+  style?: string;
+}
 
 /**
- * The critical CSS of the page `html` (`classesOf`, `criticalCss`), kept per set of classes: pages of one kind share
- * a set, so most renders only read their classes.
+ * Stylesheets already made, per index, by the page's distinct `class` attribute values in the order they first
+ * appear (what a page of one shape repeats exactly); at most `CACHED_SHAPES` each.
  */
-export function criticalCssOf(index: CssIndex, html: string): string {
+const byShape = new WeakMap<CssIndex, Map<string, Made>>();
+const CACHED_SHAPES = 1024;
+
+/** Whitespace before an attribute, as `classesOf`'s `\s` matches it. */
+const SPACES = new Set([" ", "\n", "\t", "\r", "\f", "\v"]);
+
+/**
+ * The distinct values of the `class` attributes in `html`, in the order they first appear, as written (entities not
+ * decoded): the scan of `classesOf` without its regular expression, splitting or decoding.
+ */
+function classAttributes(html: string): Set<string> {
+  const values = new Set<string>();
+  for (let at = html.indexOf('class="'); at !== -1; at = html.indexOf('class="', at)) {
+    if (at === 0 || !SPACES.has(html[at - 1])) {
+      at++;
+      continue;
+    }
+    const end = html.indexOf('"', at + 7);
+    if (end === -1) break;
+    values.add(html.slice(at + 7, end));
+    at = end + 1;
+  }
+  return values;
+}
+
+/** The kept stylesheet of the shape of `html` (see `criticalCssOf`). */
+function madeFor(index: CssIndex, html: string): Made {
+  const shape = [...classAttributes(html)].join("\0");
+  let shapes = byShape.get(index);
+  if (!shapes) byShape.set(index, shapes = new Map());
+  let found = shapes.get(shape);
+  if (found) return found;
   const classes = classesOf(html);
   const key = [...classes].sort().join(" ");
   let cache = made.get(index);
@@ -127,5 +163,22 @@ export function criticalCssOf(index: CssIndex, html: string): string {
     if (cache.size >= CACHED_PAGES) cache.delete(cache.keys().next().value!);
     cache.set(key, css = criticalCss(index, classes));
   }
-  return css;
+  if (shapes.size >= CACHED_SHAPES) shapes.delete(shapes.keys().next().value!);
+  shapes.set(shape, found = { css });
+  return found;
+}
+
+/**
+ * The critical CSS of the page `html` (`classesOf`, `criticalCss`). Pages of one shape repeat the same `class`
+ * attributes, so a stylesheet is kept by the page's distinct attribute values (found without decoding or splitting),
+ * and, when those are new, by its sorted classes: most renders only scan their attributes.
+ */
+export function criticalCssOf(index: CssIndex, html: string): string {
+  return madeFor(index, html).css;
+}
+
+/** `criticalCssOf` as the `<style>` element of the page's head (`</` escaped), kept with it. */
+export function criticalStyleOf(index: CssIndex, html: string): string {
+  const found = madeFor(index, html);
+  return found.style ??= `<style>${found.css.replaceAll("</", "<\\/")}</style>`;
 }

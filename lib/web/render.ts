@@ -9,7 +9,7 @@
 import { type ComponentType, h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { Assets } from "./assets.ts";
-import { criticalCssOf } from "./critical_css.ts";
+import { criticalStyleOf } from "./critical_css.ts";
 import { collectHead } from "./head.ts";
 import { collectIslands } from "./islands.ts";
 import { serialize, stringifyForHtml } from "./serializer.ts";
@@ -21,6 +21,9 @@ export interface PageTree {
   layouts: ComponentType<AppProps>[];
   page: ComponentType<PageProps>;
 }
+
+/** The last `</body>` of a document. */
+const LAST_BODY_END = /<\/body>(?![\s\S]*<\/body>)/;
 
 function escapeAttr(value: string): string {
   return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
@@ -49,7 +52,7 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
   // applied last in the body, where it does not hold up the first paint.
   const head = assets.cssIndex
     ? [
-      `<style>${criticalCssOf(assets.cssIndex, body).replaceAll("</", "<\\/")}</style>`,
+      criticalStyleOf(assets.cssIndex, body),
       ...manifest.css.map((href) => `<link rel="preload" as="style" fetchpriority="low" href="${escapeAttr(href)}">`),
     ]
     : links;
@@ -72,13 +75,23 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
     const end = html.indexOf("</head>");
     if (end > 0) html = html.slice(0, end).replace(/<title>[\s\S]*?<\/title>/, "") + html.slice(end);
   }
-  // Replacer functions, so that `$&` and the like in props are not replacement patterns.
-  html = html.includes("</head>")
-    ? html.replace("</head>", () => `${head.join("")}</head>`)
-    : html.replace(/^<html[^>]*>/, (open) => `${open}<head>${head.join("")}</head>`);
   if (manifest.serviceWorker) {
     tail += `<script type="module" src="${escapeAttr(manifest.serviceWorker.register)}"></script>`;
   }
-  html = tail ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${tail}</body>`) : html;
-  return `<!DOCTYPE html>${html}`;
+  // The head goes before the first `</head>` (or into a new head after `<html …>`), the tail before the last
+  // `</body>`: the rendered text's pieces joined once, instead of the whole document copied by each insertion.
+  let headAt = html.indexOf("</head>");
+  let headPart = head.join("");
+  if (headAt === -1) {
+    const open = /^<html[^>]*>/.exec(html);
+    headAt = open ? open[0].length : 0;
+    headPart = open ? `<head>${headPart}</head>` : "";
+  }
+  const bodyAt = tail ? html.lastIndexOf("</body>") : -1;
+  if (bodyAt < headAt) {
+    // No tail, no `</body>`, or one before the head: the insertions one after the other.
+    const withHead = html.slice(0, headAt) + headPart + html.slice(headAt);
+    return `<!DOCTYPE html>${tail ? withHead.replace(LAST_BODY_END, () => `${tail}</body>`) : withHead}`;
+  }
+  return `<!DOCTYPE html>${html.slice(0, headAt)}${headPart}${html.slice(headAt, bodyAt)}${tail}${html.slice(bodyAt)}`;
 }

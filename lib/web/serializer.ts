@@ -31,6 +31,12 @@ function isSignal(value: object): value is SignalLike {
 }
 
 /**
+ * Encodings of deeply frozen plain objects and arrays (nothing inside them can change, e.g. the messages of an
+ * island's `text` prop, kept by the translator and passed on every render), made once and shared by every envelope.
+ */
+const frozenEncodings = new WeakMap<object, Encoded>();
+
+/**
  * Serializes `value` (the array of island props of a page) into an envelope.
  * @throws TypeError for a function, symbol, JSX element or cycle, naming its path.
  */
@@ -38,8 +44,20 @@ export function serialize(value: unknown): SerializedProps {
   const signals: unknown[] = [];
   const signalIndex = new Map<object, number>();
   const seen = new Set<object>();
+  // The path of the value being encoded, as segments after "props" (`[0]`, `.text`), joined only for an error.
+  const trail: string[] = [];
+  const path = () => `props${trail.join("")}`;
+  // How many values met so far whose encoding may change between calls (anything but a frozen object or a primitive).
+  let changeable = 0;
 
-  function encode(v: unknown, path: string): Encoded {
+  function at(segment: string, v: unknown): Encoded {
+    trail.push(segment);
+    const encoded = encode(v);
+    trail.pop();
+    return encoded;
+  }
+
+  function encode(v: unknown): Encoded {
     switch (typeof v) {
       case "string":
       case "boolean":
@@ -51,51 +69,73 @@ export function serialize(value: unknown): SerializedProps {
       case "bigint":
         return { $: "b", v: v.toString() };
       case "function":
-        throw new TypeError(`Cannot serialize a function at ${path}: island props must be data`);
+        throw new TypeError(`Cannot serialize a function at ${path()}: island props must be data`);
       case "symbol":
-        throw new TypeError(`Cannot serialize a symbol at ${path}: island props must be data`);
+        throw new TypeError(`Cannot serialize a symbol at ${path()}: island props must be data`);
     }
     if (v === null) return null;
     const obj = v as object;
     if (isSignal(obj)) {
+      changeable++;
       let index = signalIndex.get(obj);
       if (index === undefined) {
         index = signals.length;
         signalIndex.set(obj, index);
         signals.push(null);
-        signals[index] = encode(obj.peek(), `${path}.value`);
+        signals[index] = at(".value", obj.peek());
       }
       return { $: "sig", v: index };
     }
-    if (obj instanceof Date) return { $: "d", v: obj.toISOString() };
-    if (obj instanceof URL) return { $: "url", v: obj.href };
-    if ("__v" in obj || ("props" in obj && "type" in obj && obj.constructor === undefined)) {
-      throw new TypeError(`Cannot serialize a JSX element at ${path}: islands take data props, not children`);
+    if (obj instanceof Date) {
+      changeable++;
+      return { $: "d", v: obj.toISOString() };
     }
-    if (seen.has(obj)) throw new TypeError(`Cannot serialize a cycle at ${path}`);
+    if (obj instanceof URL) {
+      changeable++;
+      return { $: "url", v: obj.href };
+    }
+    if ("__v" in obj || ("props" in obj && "type" in obj && obj.constructor === undefined)) {
+      throw new TypeError(`Cannot serialize a JSX element at ${path()}: islands take data props, not children`);
+    }
+    const frozen = Object.isFrozen(obj);
+    if (frozen) {
+      const kept = frozenEncodings.get(obj);
+      if (kept !== undefined) return kept;
+    } else changeable++;
+    if (seen.has(obj)) throw new TypeError(`Cannot serialize a cycle at ${path()}`);
     seen.add(obj);
+    const before = changeable;
     try {
+      let encoded: Encoded;
       if (obj instanceof Map) {
-        return {
-          $: "m",
-          v: [...obj].map(([k, val], i) => [encode(k, `${path}<key ${i}>`), encode(val, `${path}[${i}]`)]),
-        };
+        changeable++;
+        encoded = { $: "m", v: Array.from(obj, ([k, val], i) => [at(`<key ${i}>`, k), at(`[${i}]`, val)]) };
+      } else if (obj instanceof Set) {
+        changeable++;
+        encoded = { $: "s", v: Array.from(obj, (item, i) => at(`[${i}]`, item)) };
+      } else if (Array.isArray(obj)) encoded = Array.from(obj, (item, i) => at(`[${i}]`, item));
+      else {
+        const proto = Object.getPrototypeOf(obj);
+        if (proto !== Object.prototype && proto !== null) {
+          throw new TypeError(`Cannot serialize a ${obj.constructor?.name ?? "class instance"} at ${path()}`);
+        }
+        // A `__proto__` key is defined as an own property, so it stays data.
+        const out: Record<string, Encoded> = {};
+        for (const k of Object.keys(obj)) {
+          const item = at(`.${k}`, (obj as Record<string, unknown>)[k]);
+          if (k === "__proto__") Object.defineProperty(out, k, { value: item, enumerable: true, writable: true });
+          else out[k] = item;
+        }
+        encoded = Object.hasOwn(out, "$") ? { $: "o", v: out } : out;
       }
-      if (obj instanceof Set) return { $: "s", v: [...obj].map((item, i) => encode(item, `${path}[${i}]`)) };
-      if (Array.isArray(obj)) return Array.from(obj, (item, i) => encode(item, `${path}[${i}]`));
-      const proto = Object.getPrototypeOf(obj);
-      if (proto !== Object.prototype && proto !== null) {
-        throw new TypeError(`Cannot serialize a ${obj.constructor?.name ?? "class instance"} at ${path}`);
-      }
-      // fromEntries defines own properties, so a `__proto__` key stays data.
-      const out = Object.fromEntries(Object.entries(obj).map(([k, val]) => [k, encode(val, `${path}.${k}`)]));
-      return Object.hasOwn(out, "$") ? { $: "o", v: out } : out;
+      if (frozen && changeable === before) frozenEncodings.set(obj, encoded);
+      return encoded;
     } finally {
       seen.delete(obj);
     }
   }
 
-  const v = encode(value, "props");
+  const v = encode(value);
   return { v, signals };
 }
 

@@ -77,3 +77,19 @@ Deno.test("criticalCssOf gives a page the same stylesheet however often it is as
   assertEquals(criticalCssOf(index, html), expected);
   assertEquals(criticalCssOf(index, '<p class="flex text-red">b</p>'), expected);
 });
+
+Deno.test("criticalCssOf keeps one stylesheet per set of classes, whatever order or attributes they come in", () => {
+  const index = indexStylesheet(CSS);
+  const pages = [
+    '<p class="text-red flex">a</p><p class="gap">b</p>',
+    '<p class="gap">b</p><p class="flex text-red">a</p>',
+    '<p class="gap">b</p><p data-class="text-blue" class="flex">a</p><i class="text-red">c</i>',
+    '<p class="gap"></p><p\nclass="flex text-red  gap">a</p><span class="gap"></span>',
+    '<p class="gap">class="sm:flex"</p><p class="flex text-red">a</p>',
+  ];
+  for (const html of pages) assertEquals(criticalCssOf(index, html), criticalCss(index, classesOf(html)));
+  assertEquals(new Set(pages.map((html) => criticalCssOf(index, html))).size, 1);
+  const other = '<p class="gap"></p><p class="flex text-blue">a</p>';
+  assertEquals(criticalCssOf(index, other), criticalCss(index, classesOf(other)));
+  assert(criticalCssOf(index, other) !== criticalCssOf(index, pages[0]));
+});

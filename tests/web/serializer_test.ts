@@ -181,3 +181,15 @@ Deno.test("stringifyForHtml output is valid JSON that parses to the same value",
   const value = { a: "<b>&amp;</b>", n: [1, 2], s: "$& $' $$ $`" };
   assertEquals(JSON.parse(stringifyForHtml(value)), value);
 });
+
+Deno.test("a deeply frozen value is encoded once and kept; a frozen one holding a changeable value is not", () => {
+  const inner = { label: "a" };
+  const mixed = Object.freeze({ inner });
+  const constant = Object.freeze({ words: Object.freeze(["x", "y"]) });
+  const first = serialize([{ text: constant, mixed }]);
+  inner.label = "b";
+  const second = serialize([{ text: constant, mixed }]);
+  assertEquals((second.v as { text: unknown }[])[0].text, (first.v as { text: unknown }[])[0].text);
+  assert((second.v as { text: unknown }[])[0].text === (first.v as { text: unknown }[])[0].text);
+  assertEquals((second.v as { mixed: { inner: { label: string } } }[])[0].mixed.inner.label, "b");
+});
