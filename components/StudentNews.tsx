@@ -5,6 +5,7 @@
  */
 import type { ClosingSoon } from "@/lib/saved/saved.ts";
 import type { AlertNews } from "@/lib/alerts/news.ts";
+import { describeAlert } from "@/lib/alerts/describe.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 
@@ -68,7 +69,7 @@ export function StudentNews({ closing, alerts, today }: StudentNewsProps) {
                     {t("home.news.newMatches", {
                       count: news.count,
                       more: String(news.more),
-                      description: news.description,
+                      description: describeAlert(news.alert, t),
                     })}
                   </a>
                 </p>

@@ -8,7 +8,6 @@ import { istToday } from "@/lib/dates.ts";
 import { InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 import { newOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
 import { type Alert, listAlerts, queryParams } from "./alerts.ts";
-import { describeAlert } from "./describe.ts";
 
 /** How far back a listing counts as new (days). */
 export const NEWS_DAYS = 7;
@@ -28,10 +27,12 @@ export interface NewsItem {
   by: string | null;
 }
 
-/** One alert's news: the alert in words, its list page, the newest matches and how many there are. */
+/**
+ * One alert's news: the alert (a page words it in its reader's language, `describeAlert`), its list page, the newest
+ * matches and how many there are.
+ */
 export interface AlertNews {
   alert: Alert;
-  description: string;
   /** The list page with the alert's filters. */
   href: string;
   items: NewsItem[];
@@ -62,7 +63,6 @@ export async function alertNews(kv: Deno.Kv, { userId, now = new Date() }: { use
     if (found.length === 0) return null;
     return {
       alert,
-      description: describeAlert(alert),
       href,
       items: found.slice(0, PER_ALERT),
       count: found.length,

@@ -6,25 +6,13 @@
  */
 import { type InternshipQuery, InternshipQuerySchema } from "@/lib/internships/internships.ts";
 import type { ListParams } from "@/lib/browser/internship_query.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** The parsed query and the names of the parameters that were ignored because they were invalid. */
 export interface ParsedListQuery {
   query: InternshipQuery;
   ignored: string[];
 }
-
-/** Human names of the parameters, for the note about ignored ones. */
-const NAMES: Record<string, string> = {
-  types: "work type",
-  tags: "tags",
-  location: "location",
-  minStipend: "minimum stipend",
-  maxStipend: "maximum stipend",
-  search: "search",
-  sort: "order",
-  offset: "page position",
-  limit: "page size",
-};
 
 /**
  * Parses `params` (plus `extra` string parameters such as the admin flags) into a query,
@@ -57,10 +45,15 @@ export function parseListQuery(params: ListParams, extra: Record<string, string>
   }
 }
 
-/** The friendly note for ignored parameters, or undefined when none were. */
-export function ignoredNote(ignored: string[]): string | undefined {
+/**
+ * The friendly note for ignored parameters in `t`'s language, naming each by its catalogue name
+ * (`internships.ignored.param.<name>`, the parameter itself when it has none), or undefined when none were ignored.
+ */
+export function ignoredNote(t: Translate, ignored: string[]): string | undefined {
   if (ignored.length === 0) return undefined;
-  const names = ignored.map((name) => NAMES[name] ?? name).join(", ");
-  return `Some filters in this link were not valid and were left out (${names}). ` +
-    "The results below use the remaining filters.";
+  const names = ignored.map((name) => {
+    const key = `internships.ignored.param.${name}`;
+    return t.has(key) ? t.dynamic(key) : name;
+  }).join(", ");
+  return t("internships.ignored.note", { names });
 }

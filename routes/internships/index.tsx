@@ -53,7 +53,7 @@ export const handler = define.handlers<PageData>({
         return ctx.render({
           params,
           results,
-          notice: ignoredNote(ignored),
+          notice: ignoredNote(ctx.state.t, ignored),
           signedIn: Boolean(user),
           forYou: forYou && { internships: forYou },
         });

@@ -55,7 +55,13 @@ export const handler = define.handlers<Data | null>({
       query: { ...query, includeClosed: false, offset: 0, limit: 1 },
       viewer: null,
     });
-    return ctx.render({ search, show, page, open: publicList.pagination.total, notice: ignoredNote(ignored) });
+    return ctx.render({
+      search,
+      show,
+      page,
+      open: publicList.pagination.total,
+      notice: ignoredNote(ctx.state.t, ignored),
+    });
   },
 });
 

@@ -148,6 +148,12 @@ Deno.test("invalid query parameters render the page with a note instead of an er
   assertHtml(crossed.res);
   assertMatch(crossed.html, /left out \(maximum stipend\)/);
   assertEquals(cardIds(crossed.html).sort(), idsOf(seeded, "react", "marketing"));
+  const hindi = await page(t, "/internships?types=remote&minStipend=oops&limit=abc&lang=hi");
+  assert(
+    hindi.html.includes("उन्हें छोड़ दिया गया (हर पेज पर नतीजों की गिनती, कम से कम स्टाइपेंड)। नीचे के नतीजे"),
+    "the note in Hindi",
+  );
+  assert(!hindi.html.includes("were not valid"), "no English note on a Hindi page");
 });
 
 Deno.test("pagination shows the range and links to the previous and next pages with the filters kept", async () => {
@@ -361,6 +367,8 @@ Deno.test("the admin list shows inactive listings by default and deleted ones on
   const bad = await page(t, "/admin/internships?offset=-4&show=nonsense", admin.cookie);
   assertHtml(bad.res);
   assert(bad.html.includes("were not valid"));
+  const badHindi = await page(t, "/admin/internships?offset=-4&lang=hi", admin.cookie);
+  assert(badHindi.html.includes("इस लिंक के कुछ फ़िल्टर सही नहीं थे, इसलिए उन्हें छोड़ दिया गया (पेज)।"));
   for (const show of ["__proto__", "constructor", "toString"]) {
     const inherited = await page(t, `/admin/internships?show=${show}`, admin.cookie);
     assertHtml(inherited.res);

@@ -8,6 +8,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { page } from "@/tests/fixtures/html.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
+import { createAlert } from "@/lib/alerts/alerts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
 
@@ -176,6 +177,19 @@ Deno.test("the home page in Hindi: its words, a card's stipend, deadline and typ
   const signedIn = await page(t, "/?lang=hi", member.cookie);
   assert(signedIn.html.includes(`फिर से स्वागत है, ${member.user.name}`), "the greeting in Hindi");
   assert(signedIn.html.includes("सभी सूचनाएँ देखें"), "the notification bell in Hindi");
+});
+
+Deno.test("the home page's news of an alert names the alert in the reader's language", async () => {
+  await using t = await createTestApp();
+  const [member, student] = [await createTestUser(t, "member"), await createTestUser(t)];
+  await createAlert(t.kv, {
+    userId: student.user.id,
+    input: { kind: "internships", query: { search: "robotics", paidOnly: "true" }, frequency: "daily" },
+  });
+  await addInternships(t, member, [{ title: "Robotics Intern", stipend: 10000 }]);
+  const hindi = (await page(t, "/?lang=hi", student)).html;
+  assert(hindi.includes("1 नए: इंटर्नशिप: सर्च robotics, सिर्फ़ पेड"), "the alert in Hindi");
+  assert((await page(t, "/?lang=en", student)).html.includes("1 new: Internships: search robotics, paid only"));
 });
 
 Deno.test("sign-in and sign-up in Hindi: the pages, and a refused plain sign-up's sentences at their fields", async () => {
