@@ -7,10 +7,20 @@
 import { useEffect, useState } from "preact/hooks";
 import { askServiceWorker, offlineSupported } from "@/lib/browser/offline.ts";
 import type { OfflineLessons } from "@/lib/toolkits/offline.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const KEEP_OFFLINE_TEXT = ["toolkits.keep."] as const;
 
 type State = "unknown" | "kept" | "not-kept" | "working";
 
-export default function KeepOffline({ toolkitId, lessonUrls, videoLessons }: OfflineLessons) {
+/** Props: the toolkit's lessons to keep (`offlineLessons`) and the messages (`KEEP_OFFLINE_TEXT`). */
+export interface KeepOfflineProps extends OfflineLessons {
+  text: IslandText;
+}
+
+export default function KeepOffline({ toolkitId, lessonUrls, videoLessons, text }: KeepOfflineProps) {
+  const t = translatorOf(text);
   const [supported, setSupported] = useState(false);
   const [state, setState] = useState<State>("unknown");
   const [message, setMessage] = useState("");
@@ -28,25 +38,26 @@ export default function KeepOffline({ toolkitId, lessonUrls, videoLessons }: Off
 
   const keep = async () => {
     setState("working");
-    setMessage("Saving the lessons on this device…");
+    setMessage(t("toolkits.keep.saving"));
     const reply = await askServiceWorker({ type: "keep", group: toolkitId, urls: lessonUrls });
     if (!reply || reply.failed || reply.kept === 0) {
       setState("not-kept");
-      setMessage("Could not save the lessons. Check your connection and try again.");
+      setMessage(t("toolkits.keep.failed"));
       return;
     }
     setState("kept");
     const missed = lessonUrls.length - reply.kept;
     setMessage(
-      `${reply.kept} ${reply.kept === 1 ? "lesson" : "lessons"} saved on this device` +
-        (missed > 0 ? `; ${missed} could not be saved.` : ". They open without a connection."),
+      missed > 0
+        ? t("toolkits.keep.savedSome", { count: reply.kept, missed })
+        : t("toolkits.keep.saved", { count: reply.kept }),
     );
   };
   const drop = async () => {
     setState("working");
     const reply = await askServiceWorker({ type: "unkeep", group: toolkitId });
     setState(reply && !reply.failed ? "not-kept" : "kept");
-    setMessage(reply && !reply.failed ? "Removed from this device." : "Could not remove the lessons; try again.");
+    setMessage(t(reply && !reply.failed ? "toolkits.keep.removed" : "toolkits.keep.removeFailed"));
   };
 
   return (
@@ -54,9 +65,9 @@ export default function KeepOffline({ toolkitId, lessonUrls, videoLessons }: Off
       {state === "kept"
         ? (
           <div class="flex flex-wrap items-center gap-3">
-            <p class="font-medium text-slate-900">Kept offline on this device</p>
+            <p class="font-medium text-slate-900">{t("toolkits.keep.kept")}</p>
             <button type="button" onClick={drop} class="text-indigo-700 underline hover:text-indigo-900">
-              Remove from this device
+              {t("toolkits.keep.remove")}
             </button>
           </div>
         )
@@ -68,13 +79,11 @@ export default function KeepOffline({ toolkitId, lessonUrls, videoLessons }: Off
             aria-busy={state === "working"}
             class="rounded-md border border-indigo-700 bg-white px-3 py-1.5 font-medium text-indigo-700 hover:bg-indigo-50 disabled:opacity-60"
           >
-            {state === "working" ? "Saving…" : "Keep offline"}
+            {t(state === "working" ? "toolkits.keep.savingButton" : "toolkits.keep.button")}
           </button>
         )}
       <p class="text-slate-700">
-        {videoLessons > 0
-          ? "Read the lessons without a connection. Videos still need one."
-          : "Read the lessons without a connection."}
+        {t(videoLessons > 0 ? "toolkits.keep.hintVideos" : "toolkits.keep.hint")}
       </p>
       <p role="status" class="text-slate-700">{message}</p>
     </div>

@@ -6,11 +6,18 @@
  * without JavaScript").
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import type { ProgressResult } from "@/lib/toolkits/learning.ts";
 
-/** Props: the lesson, whether it is complete, the toolkit's lesson ids that are, and where "next" goes. */
+/** The messages this island uses (its `text`). */
+export const LESSON_PROGRESS_TEXT = ["toolkits.progress.", "common.errors."] as const;
+
+/**
+ * Props: the lesson, whether it is complete, the toolkit's lesson ids that are, where "next" goes, and the messages
+ * (`LESSON_PROGRESS_TEXT`).
+ */
 export interface LessonProgressProps {
   toolkitId: string;
   itemId: string;
@@ -19,11 +26,13 @@ export interface LessonProgressProps {
   nextUrl: string | null;
   /** The learner's certificate page, once every lesson is complete (the last lesson's completion issues it). */
   certificateUrl: string | null;
+  text: IslandText;
 }
 
 export default function LessonProgress(
-  { toolkitId, itemId, lessonIds, completedItemIds, nextUrl, certificateUrl }: LessonProgressProps,
+  { toolkitId, itemId, lessonIds, completedItemIds, nextUrl, certificateUrl, text }: LessonProgressProps,
 ) {
+  const t = translatorOf(text);
   const [completed, setCompleted] = useState(completedItemIds);
   const [certificate, setCertificate] = useState(certificateUrl);
   const [busy, setBusy] = useState(false);
@@ -43,14 +52,14 @@ export default function LessonProgress(
     if (result.ok) {
       setCompleted(result.data.completedItemIds);
       setCertificate(result.data.certificateUrl);
-    } else setError(result.error);
+    } else setError(failureMessage(t, result));
   };
 
   return (
     <div class="space-y-3">
       <div>
         <p id="progress-label" class="text-sm font-medium text-slate-800">
-          {`${count} of ${lessonIds.length} lessons complete (${percent} %)`}
+          {t("toolkits.progress.count", { done: count, count: lessonIds.length, percent })}
         </p>
         <div
           role="progressbar"
@@ -82,10 +91,12 @@ export default function LessonProgress(
               : "bg-green-700 text-white hover:bg-green-800"
           }`}
         >
-          {done ? "✓ Completed" : "Mark as complete"}
+          {t(done ? "toolkits.progress.completed" : "toolkits.progress.mark")}
         </button>
         {done && nextUrl && (
-          <a href={nextUrl} class="font-medium text-indigo-700 underline hover:text-indigo-900">Next lesson →</a>
+          <a href={nextUrl} class="font-medium text-indigo-700 underline hover:text-indigo-900">
+            {t("toolkits.progress.next")}
+          </a>
         )}
         {certificate && (
           <a
@@ -95,7 +106,7 @@ export default function LessonProgress(
             <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current">
               <path d="M10 1a6 6 0 1 1 0 12 6 6 0 0 1 0-12Zm0 2.5a3.5 3.5 0 1 0 0 7 3.5 3.5 0 0 0 0-7ZM6.2 13.4l-1.7 5.4 2.9-1.2 1.9 2.2.9-4.6a7.5 7.5 0 0 1-4-1.8Zm7.6 0a7.5 7.5 0 0 1-4 1.8l.9 4.6 1.9-2.2 2.9 1.2-1.7-5.4Z" />
             </svg>
-            Certificate
+            {t("toolkits.progress.certificate")}
           </a>
         )}
       </form>

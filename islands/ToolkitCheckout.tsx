@@ -15,16 +15,24 @@
  * reload").
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { formatRupees } from "@/lib/money.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
 import type { PendingCheckout } from "@/lib/purchases/pending_checkout.ts";
-import { BUYER_STATE_MESSAGE, INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
+import { INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
 
 const STATE_CHOICES = INDIAN_STATES.map((state) => ({ value: state.name, label: state.name }));
+
+/** The messages this island uses (its `text`). */
+export const TOOLKIT_CHECKOUT_TEXT = [
+  "toolkits.checkout.",
+  "common.choose",
+  "common.tryAgain",
+  "common.errors.",
+] as const;
 
 /** Where Razorpay's Checkout.js comes from (the default of `RAZORPAY_CHECKOUT_URL`). */
 export const CHECKOUT_SCRIPT = "https://checkout.razorpay.com/v1/checkout.js";
@@ -66,8 +74,8 @@ function loadCheckout(src: string): Promise<RazorpayConstructor> {
 /**
  * Props: the toolkit, its price in rupees, the buyer for the payment form's prefill, whether the
  * site takes payments (gateway keys configured), the Checkout.js to load (the toolkit page's
- * CSP allows its origin), whether to ask the buyer's state for the tax invoice, and the state
- * and its problem as the page's form post left them.
+ * CSP allows its origin), whether to ask the buyer's state for the tax invoice, the state
+ * and its problem as the page's form post left them, and the messages (`TOOLKIT_CHECKOUT_TEXT`).
  */
 export interface ToolkitCheckoutProps {
   toolkitId: string;
@@ -81,13 +89,8 @@ export interface ToolkitCheckoutProps {
   buyerStateError?: string;
   /** The buyer's unfinished checkout with a coupon, found again after a reload. */
   resume?: PendingCheckout | null;
+  text: IslandText;
 }
-
-/** Why a coupon applied before is no longer held, in words. */
-const RELEASED = {
-  lapsed: "was held for 30 minutes and has been released",
-  failed: "was released when the payment did not go through",
-} as const;
 
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 font-medium " +
   "disabled:cursor-not-allowed disabled:opacity-70";
@@ -104,8 +107,10 @@ export default function ToolkitCheckout(
     buyerState = "",
     buyerStateError = "",
     resume = null,
+    text,
   }: ToolkitCheckoutProps,
 ) {
+  const t = translatorOf(text);
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
   const [code, setCode] = useState(resume?.code ?? "");
@@ -114,7 +119,7 @@ export default function ToolkitCheckout(
   );
   const [couponError, setCouponError] = useState("");
   const [couponNote, setCouponNote] = useState(
-    resume && !resume.quote ? `Your coupon ${resume.code} ${RELEASED[resume.released]}. Apply it again to use it.` : "",
+    resume && !resume.quote ? t(`toolkits.checkout.released.${resume.released}`, { code: resume.code }) : "",
   );
   const [phase, setPhase] = useState<Phase>("ready");
   const [error, setError] = useState("");
@@ -143,7 +148,7 @@ export default function ToolkitCheckout(
     event.preventDefault();
     const wanted = code.trim();
     if (!wanted) {
-      setCouponError("Enter a coupon code.");
+      setCouponError(t("toolkits.checkout.enterCoupon"));
       return;
     }
     setPhase("starting");
@@ -152,7 +157,7 @@ export default function ToolkitCheckout(
     const result = await start(wanted);
     setPhase("ready");
     if (!result.ok) {
-      setCouponError(result.error);
+      setCouponError(failureMessage(t, result));
       setApplied(null);
       return;
     }
@@ -165,7 +170,7 @@ export default function ToolkitCheckout(
     event?.preventDefault();
     setError("");
     if (askState && !state) {
-      setStateError(BUYER_STATE_MESSAGE);
+      setStateError(t("toolkits.checkout.stateMissing"));
       document.getElementById("buyer-state")?.focus();
       return;
     }
@@ -183,7 +188,7 @@ export default function ToolkitCheckout(
       }
       if (!result.ok) {
         setPhase("failed");
-        setError(result.error);
+        setError(failureMessage(t, result));
         return;
       }
       quote = result.data;
@@ -199,7 +204,7 @@ export default function ToolkitCheckout(
       Razorpay = await loadCheckout(checkoutScript);
     } catch {
       setPhase("failed");
-      setError("The payment window could not be loaded. Check your connection and try again.");
+      setError(t("toolkits.checkout.scriptFailed"));
       return;
     }
     const checkout = new Razorpay({
@@ -216,14 +221,14 @@ export default function ToolkitCheckout(
         if (verified.ok) setPhase("paid");
         else {
           setPhase("failed");
-          setError(verified.error);
+          setError(failureMessage(t, verified));
         }
       },
       modal: { ondismiss: () => setPhase((p) => (p === "paying" ? "ready" : p)) },
     });
     checkout.on("payment.failed", (response) => {
       setPhase("failed");
-      setError(response.error?.description ?? "The payment did not go through.");
+      setError(response.error?.description ?? t("toolkits.checkout.notThrough"));
     });
     setPhase("paying");
     checkout.open();
@@ -240,8 +245,10 @@ export default function ToolkitCheckout(
   if (phase === "paid") {
     return (
       <div ref={status} tabIndex={-1} class="space-y-3">
-        <Notice kind="success" title="Payment received">The toolkit is yours. Opening your first lesson…</Notice>
-        <a href={learnUrl} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>Start learning</a>
+        <Notice kind="success" title={t("toolkits.checkout.paidTitle")}>{t("toolkits.checkout.paidText")}</Notice>
+        <a href={learnUrl} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>
+          {t("toolkits.checkout.startLearning")}
+        </a>
       </div>
     );
   }
@@ -256,7 +263,9 @@ export default function ToolkitCheckout(
         noValidate
       >
         <input type="hidden" name="apply" value="1" />
-        <label for="coupon-code" class="block text-sm font-medium text-slate-800">Coupon code (optional)</label>
+        <label for="coupon-code" class="block text-sm font-medium text-slate-800">
+          {t("toolkits.checkout.couponLabel")}
+        </label>
         <div class="flex gap-2">
           <input
             id="coupon-code"
@@ -274,7 +283,7 @@ export default function ToolkitCheckout(
             disabled={hydrated && busy}
             class={`${BUTTON} mt-1 border border-slate-400 bg-white text-slate-800 hover:bg-slate-100`}
           >
-            Apply
+            {t("toolkits.checkout.apply")}
           </button>
         </div>
         {couponError && <p id="coupon-code-error" class="text-sm font-medium text-red-700">{couponError}</p>}
@@ -287,39 +296,38 @@ export default function ToolkitCheckout(
           aria-live="polite"
         >
           <div class="flex justify-between">
-            <dt>Price</dt>
-            <dd>{formatRupees(price)}</dd>
+            <dt>{t("toolkits.checkout.price")}</dt>
+            <dd>{t.rupees(price)}</dd>
           </div>
           <div class="flex justify-between">
-            <dt>Coupon {applied!.code}</dt>
-            <dd>−{formatRupees(quote.discountAmount)}</dd>
+            <dt>{t("toolkits.checkout.coupon", { code: applied!.code })}</dt>
+            <dd>−{t.rupees(quote.discountAmount)}</dd>
           </div>
           <div class="flex justify-between font-semibold">
-            <dt>You pay</dt>
-            <dd>{formatRupees(quote.finalPrice)}</dd>
+            <dt>{t("toolkits.checkout.youPay")}</dt>
+            <dd>{t.rupees(quote.finalPrice)}</dd>
           </div>
         </dl>
       )}
 
       <div ref={status} tabIndex={-1} role="status" aria-live="polite" class="text-sm text-slate-800">
-        {phase === "starting" && "Preparing your order…"}
-        {phase === "paying" && "Complete the payment in the Razorpay window."}
-        {phase === "confirming" && "Confirming your payment… Please keep this page open."}
+        {phase === "starting" && t("toolkits.checkout.preparing")}
+        {phase === "paying" && t("toolkits.checkout.paying")}
+        {phase === "confirming" && t("toolkits.checkout.confirming")}
       </div>
 
       {!payments && toPay > 0
         ? (
-          <Notice kind="info" title="Payments are not available">
-            This site cannot take payments at the moment, so the toolkit cannot be bought here yet. A coupon that makes
-            it free still works.
+          <Notice kind="info" title={t("toolkits.checkout.unavailableTitle")}>
+            {t("toolkits.checkout.unavailableText")}
           </Notice>
         )
         : phase === "failed"
         ? (
           <div class="space-y-3">
-            <Notice kind="error" title="The payment did not go through">{error}</Notice>
+            <Notice kind="error" title={t("toolkits.checkout.failedTitle")}>{error}</Notice>
             <button type="button" onClick={retry} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>
-              Try again
+              {t("common.tryAgain")}
             </button>
           </div>
         )
@@ -330,8 +338,9 @@ export default function ToolkitCheckout(
               <SelectField
                 id="buyer-state"
                 name="buyerState"
-                label="Your state (for the GST invoice)"
-                hint="Where you are decides the tax on your invoice."
+                label={t("toolkits.checkout.stateLabel")}
+                hint={t("toolkits.checkout.stateHint")}
+                placeholder={t("common.choose")}
                 options={STATE_CHOICES}
                 value={state}
                 error={stateError}
@@ -347,11 +356,13 @@ export default function ToolkitCheckout(
               aria-busy={busy && hydrated ? "true" : undefined}
               class={`${BUTTON} w-full bg-indigo-700 text-white hover:bg-indigo-800`}
             >
-              {phase === "confirming" ? "Confirming…" : `Buy for ${formatRupees(toPay)}`}
+              {phase === "confirming"
+                ? t("toolkits.checkout.confirmingButton")
+                : t("toolkits.checkout.buy", { price: t.rupees(toPay) })}
             </button>
           </form>
         )}
-      {payments && <p class="text-xs text-slate-700">Payments are processed securely by Razorpay.</p>}
+      {payments && <p class="text-xs text-slate-700">{t("toolkits.checkout.secure")}</p>}
     </div>
   );
 }

@@ -65,20 +65,15 @@ export const PENDING = new Set<string>([
   "components/internships/InternshipCard.tsx",
   "islands/BannerCarousel.tsx",
   "islands/InternshipForm.tsx",
-  "islands/KeepOffline.tsx",
-  "islands/LessonProgress.tsx",
   "islands/OfflineContents.tsx",
   "islands/PhoneNotifications.tsx",
   "islands/SaveButton.tsx",
-  "islands/ToolkitCheckout.tsx",
   "lib/browser/fetch_json.ts",
   "lib/browser/internship_format.ts",
   "lib/browser/use_confirm_delete.ts",
   "routes/internships/[id]/edit.tsx",
   "routes/internships/new.tsx",
   "routes/offline.tsx",
-  "routes/toolkits/[id]/index.tsx",
-  "routes/toolkits/[id]/learn/[itemId].tsx",
 ]);
 
 /** Every scanned source file, relative to the root. */

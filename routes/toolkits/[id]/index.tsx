@@ -21,8 +21,8 @@ import { LockIcon, PriceTag, SaleBadge } from "@/components/toolkits/ToolkitCard
 import { lessonFacts } from "@/lib/browser/toolkit_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { embedUrlOf } from "@/lib/browser/video_embed.ts";
-import ToolkitCheckout from "@/islands/ToolkitCheckout.tsx";
-import KeepOffline from "@/islands/KeepOffline.tsx";
+import ToolkitCheckout, { TOOLKIT_CHECKOUT_TEXT } from "@/islands/ToolkitCheckout.tsx";
+import KeepOffline, { KEEP_OFFLINE_TEXT } from "@/islands/KeepOffline.tsx";
 import { offlineLessons } from "@/lib/toolkits/offline.ts";
 import { checkoutCsp, documentCsp } from "@/lib/platform/csp.ts";
 import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
@@ -34,7 +34,6 @@ import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { type PendingCheckout, pendingCheckout } from "@/lib/purchases/pending_checkout.ts";
-import { BUYER_STATE_MESSAGE } from "@/lib/purchases/indian_states.ts";
 import { buyerStateOf } from "@/lib/purchases/place_of_supply.ts";
 import type { User } from "@/lib/users/users.ts";
 import { toolkitCourse } from "@/lib/seo/json_ld.ts";
@@ -48,9 +47,13 @@ interface Data extends ToolkitDetail {
   checkout: {
     askState: boolean;
     buyerState?: string;
-    buyerStateError?: string;
-    /** A sentence above the checkout after the form was posted without JavaScript. */
-    notice?: { kind: "info" | "error"; text: string };
+    /** Whether the post named no state (or one that is not India's) when the checkout asks for it. */
+    buyerStateMissing?: boolean;
+    /**
+     * What the form post without JavaScript came to, shown above the checkout: the order is ready (paying needs
+     * JavaScript), or the checkout's refusal in the server's words.
+     */
+    notice?: { kind: "info" } | { kind: "error"; error: string };
     /** The buyer's unfinished checkout with a coupon (see the module docstring). */
     resume?: PendingCheckout | null;
   };
@@ -75,10 +78,6 @@ async function asksState(
   if (!user || detail.hasPurchased || !services.config.seller.gstin) return false;
   return buyerStateOf({ onboarding: await getOnboardingProfile(services.kv, user.id) }) === null;
 }
-
-/** Paying needs Razorpay's window, which needs JavaScript. */
-const NEEDS_JAVASCRIPT = "Your order is ready. Paying opens Razorpay's payment window, which needs JavaScript: " +
-  "turn JavaScript on and press Buy again.";
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
@@ -105,7 +104,7 @@ export const handler = define.handlers<Data>({
         checkout: { askState, buyerState, resume: await resumed(services, user, detail), ...checkout },
       }, { status, headers });
     // Applying a coupon prices the order; the state is asked when buying (which prices it again with the state).
-    if (askState && !buyerState && !apply) return again(400, { buyerStateError: BUYER_STATE_MESSAGE });
+    if (askState && !buyerState && !apply) return again(400, { buyerStateMissing: true });
     try {
       const result = await initiatePurchase(services.kv, {
         payments: services.payments,
@@ -115,13 +114,13 @@ export const handler = define.handlers<Data>({
         couponCode,
       });
       if (result.free) return seeOther(`/toolkits/${id}/learn`);
-      return again(200, { notice: { kind: "info", text: NEEDS_JAVASCRIPT } });
+      return again(200, { notice: { kind: "info" } });
     } catch (error) {
       if (error instanceof InvalidInputError && error.fields.some((f) => f.field === "buyerState")) {
-        return again(400, { buyerStateError: BUYER_STATE_MESSAGE });
+        return again(400, { buyerStateMissing: true });
       }
       if (error instanceof DomainError && !(error instanceof NotFoundError)) {
-        return again(errorResponse(error).status, { notice: { kind: "error", text: error.message } });
+        return again(errorResponse(error).status, { notice: { kind: "error", error: error.message } });
       }
       throw error;
     }
@@ -129,12 +128,13 @@ export const handler = define.handlers<Data>({
 });
 
 function PromoVideo({ url, title }: { url: string; title: string }) {
+  const t = useT();
   const embed = embedUrlOf(url);
   return embed
     ? (
       <iframe
         src={embed}
-        title={`Promo video: ${title}`}
+        title={t("toolkits.page.promoTitle", { title })}
         class="aspect-video w-full rounded-lg"
         allow="fullscreen; picture-in-picture"
         loading="lazy"
@@ -142,7 +142,7 @@ function PromoVideo({ url, title }: { url: string; title: string }) {
     )
     : (
       <a href={url} rel="noopener noreferrer" target="_blank" class="text-indigo-700 underline">
-        Watch the promo video<span class="sr-only">(opens in a new tab)</span>
+        {t("toolkits.page.watchPromo")} <span class="sr-only">{t("common.newTab")}</span>
       </a>
     );
 }
@@ -161,7 +161,9 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
         image={toolkit.coverImageUrl}
         jsonLd={toolkitCourse(toolkit, state.services.config.appUrl)}
       />
-      <a href="/toolkits" class="text-sm text-indigo-700 underline hover:text-indigo-900">← All toolkits</a>
+      <a href="/toolkits" class="text-sm text-indigo-700 underline hover:text-indigo-900">
+        {t("toolkits.page.allToolkits")}
+      </a>
       <div class="mt-4 grid gap-8 lg:grid-cols-3">
         <div class="space-y-8 [overflow-wrap:anywhere] lg:col-span-2">
           <header class="space-y-3">
@@ -173,22 +175,26 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
             </div>
             <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
             <p class="whitespace-pre-line text-slate-800">{toolkit.description}</p>
-            <p class="text-sm text-slate-700">{lessonFacts(t, toolkit)} · by {toolkit.creatorName}</p>
+            <p class="text-sm text-slate-700">
+              {t("toolkits.page.byline", { facts: lessonFacts(t, toolkit), name: toolkit.creatorName })}
+            </p>
             {!toolkit.isActive && (
-              <Notice kind="info" title="Draft">This toolkit is inactive, so only admins see it.</Notice>
+              <Notice kind="info" title={t("toolkits.page.draftTitle")}>{t("toolkits.page.draftText")}</Notice>
             )}
           </header>
 
           {toolkit.videoUrl && (
             <section aria-labelledby="promo-heading">
-              <h2 id="promo-heading" class="sr-only">Promo video</h2>
+              <h2 id="promo-heading" class="sr-only">{t("toolkits.page.promoHeading")}</h2>
               <PromoVideo url={toolkit.videoUrl} title={toolkit.title} />
             </section>
           )}
 
           {toolkit.highlights && toolkit.highlights.length > 0 && (
             <section aria-labelledby="highlights-heading">
-              <h2 id="highlights-heading" class="text-xl font-semibold text-slate-900">What you get</h2>
+              <h2 id="highlights-heading" class="text-xl font-semibold text-slate-900">
+                {t("toolkits.page.highlights")}
+              </h2>
               <ul class="mt-3 grid gap-2 sm:grid-cols-2">
                 {toolkit.highlights.map((highlight) => (
                   <li key={highlight} class="flex gap-2 text-slate-800">
@@ -201,9 +207,11 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
           )}
 
           <section aria-labelledby="syllabus-heading">
-            <h2 id="syllabus-heading" class="text-xl font-semibold text-slate-900">Syllabus</h2>
+            <h2 id="syllabus-heading" class="text-xl font-semibold text-slate-900">
+              {t("toolkits.page.syllabus")}
+            </h2>
             {contentItems.length === 0
-              ? <p class="mt-3 text-slate-700">The lessons are being prepared.</p>
+              ? <p class="mt-3 text-slate-700">{t("toolkits.page.preparing")}</p>
               : (
                 <ol class="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
                   {contentItems.map((item, index) => (
@@ -217,17 +225,23 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                             </a>
                           )
                           : <span class="font-medium text-slate-900">{item.title}</span>}
-                        <span class="block text-xs text-slate-700">{item.type === "video" ? "Video" : "Article"}</span>
+                        <span class="block text-xs text-slate-700">
+                          {t(item.type === "video" ? "toolkits.page.video" : "toolkits.page.article")}
+                        </span>
                       </span>
                       <span class="shrink-0 whitespace-nowrap text-xs font-medium leading-6">
                         {completedItemIds.includes(item.id)
-                          ? <span class="text-green-800">Completed</span>
+                          ? <span class="text-green-800">{t("toolkits.page.completed")}</span>
                           : item.isPreview && !hasPurchased
-                          ? <span class="rounded bg-sky-100 px-2 py-0.5 text-sky-900">Free preview</span>
+                          ? (
+                            <span class="rounded bg-sky-100 px-2 py-0.5 text-sky-900">
+                              {t("toolkits.page.freePreview")}
+                            </span>
+                          )
                           : !canOpen(item)
                           ? (
                             <span class="inline-flex items-center gap-1 text-slate-700">
-                              <LockIcon /> Locked
+                              <LockIcon /> {t("toolkits.page.locked")}
                             </span>
                           )
                           : null}
@@ -242,7 +256,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
         <aside aria-labelledby="buy-heading" class="lg:sticky lg:top-4 lg:self-start">
           <div class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
             <h2 id="buy-heading" class="text-lg font-semibold text-slate-900">
-              {hasPurchased ? "You own this toolkit" : "Get this toolkit"}
+              {t(hasPurchased ? "toolkits.page.owned" : "toolkits.page.get")}
             </h2>
             {toolkit.coverImageUrl && <img src={toolkit.coverImageUrl} alt="" class="w-full rounded-md" />}
             <PriceTag price={toolkit.price} originalPrice={toolkit.originalPrice} />
@@ -253,9 +267,9 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                     href={learn}
                     class="block rounded-md bg-indigo-700 px-4 py-2 text-center font-medium text-white hover:bg-indigo-800"
                   >
-                    {completedItemIds.length > 0 ? "Continue learning" : "Start learning"}
+                    {t(completedItemIds.length > 0 ? "toolkits.page.continue" : "toolkits.page.start")}
                   </a>
-                  <KeepOffline {...offlineLessons(data)} />
+                  <KeepOffline {...offlineLessons(data)} text={t.island(KEEP_OFFLINE_TEXT)} />
                 </>
               )
               : state.user
@@ -264,9 +278,13 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                   {checkout.notice && (
                     <Notice
                       kind={checkout.notice.kind}
-                      title={checkout.notice.kind === "error" ? "Not bought" : "Almost there"}
+                      title={t(
+                        checkout.notice.kind === "error" ? "toolkits.page.notBought" : "toolkits.page.almostThere",
+                      )}
                     >
-                      {checkout.notice.text}
+                      {checkout.notice.kind === "error"
+                        ? t("common.errors.refused", { error: checkout.notice.error })
+                        : t("toolkits.page.needsJavaScript")}
                     </Notice>
                   )}
                   <ToolkitCheckout
@@ -278,8 +296,9 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                     checkoutScript={state.services.config.razorpay.checkoutUrl}
                     askState={checkout.askState}
                     buyerState={checkout.buyerState}
-                    buyerStateError={checkout.buyerStateError}
+                    buyerStateError={checkout.buyerStateMissing ? t("toolkits.checkout.stateMissing") : undefined}
                     resume={checkout.resume}
+                    text={t.island(TOOLKIT_CHECKOUT_TEXT)}
                   />
                 </>
               )
@@ -288,7 +307,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                   href={signIn}
                   class="block rounded-md bg-indigo-700 px-4 py-2 text-center font-medium text-white hover:bg-indigo-800"
                 >
-                  Sign in to buy
+                  {t("toolkits.page.signInToBuy")}
                 </a>
               )}
           </div>

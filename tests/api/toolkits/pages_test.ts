@@ -2,7 +2,7 @@ import { scriptsOf } from "@/tests/fixtures/html.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
-import { addLesson, addToolkit, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import { addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
 Deno.test("/toolkits: an empty state without toolkits; cards with price, struck original price, Sale badge and lesson count", async () => {
   await using shop = await openShop();
@@ -92,6 +92,66 @@ Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyer
     assert(hindi.includes(words), words);
   }
   assertEquals((await shop.t.fetch(`/toolkits/${kit.id}/learn/nope`, { headers: user.headers })).status, 404);
+});
+
+Deno.test("toolkit and lesson pages in Hindi: syllabus, checkout, the no-JavaScript buy form, preview offer and progress", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop, { title: "Salary Negotiation", price: 1499 });
+  const preview = await addLesson(shop, kit.id, { title: "Open", content: "<p>Preview words</p>", isPreview: true });
+  await addLesson(shop, kit.id, { title: "Closed", content: "<p>Paid secret words</p>" });
+  const buyer = await createTestUser(shop.t);
+  const hindi = { ...buyer.headers, cookie: `${buyer.headers.cookie}; lang=hi` };
+  const page = async (path: string, headers?: Record<string, string>) => {
+    const res = await shop.t.fetch(path, { headers });
+    assertEquals(res.status, 200, path);
+    return await res.text();
+  };
+  const has = (html: string, words: string[], where: string) => {
+    for (const text of words) assert(html.includes(text), `${where}: ${text}`);
+  };
+
+  has(await page(`/toolkits/${kit.id}?lang=hi`), [
+    "सिलेबस",
+    "मुफ़्त प्रीव्यू",
+    "लॉक है",
+    "यह टूलकिट लें",
+    "ख़रीदने के लिए साइन इन करें",
+    "लेख",
+  ], "guest");
+  has(await page(`/toolkits/${kit.id}/learn/${preview.id}?lang=hi`), [
+    "लेसन 1 / 2",
+    "यह Salary Negotiation का मुफ़्त प्रीव्यू था",
+    "इसके सभी 2 लेसन ₹1,499 में पाएँ",
+    "टूलकिट लें",
+  ], "preview lesson");
+
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  has(await page(`/toolkits/${kit.id}`, hindi), [
+    "कूपन कोड (ज़रूरी नहीं)",
+    "आपका राज्य (GST इनवॉइस के लिए)",
+    "चुनें…",
+    "₹1,499 में ख़रीदें",
+    "पेमेंट Razorpay के ज़रिए सुरक्षित तरीक़े से होता है।",
+  ], "checkout");
+  const post = (fields: Record<string, string>) =>
+    shop.t.fetch(`/toolkits/${kit.id}`, { method: "POST", body: new URLSearchParams(fields), headers: hindi });
+  const missing = await post({});
+  assertEquals(missing.status, 400);
+  has(await missing.text(), ["अपना राज्य या केंद्र शासित प्रदेश चुनें।"], "state missing");
+  const refused = await post({ apply: "1", couponCode: "NOPE" });
+  assertEquals(refused.status, 400);
+  has(await refused.text(), ["ख़रीदा नहीं गया", "यह नहीं हो पाया: Invalid coupon code"], "coupon refused");
+  const made = await post({ buyerState: "Kerala" });
+  assertEquals(made.status, 200);
+  has(await made.text(), ["बस एक कदम बाकी", "पेमेंट के लिए Razorpay की पेमेंट विंडो खुलती है"], "order made");
+
+  await buy(shop, buyer, kit.id);
+  has(await page(`/toolkits/${kit.id}`, hindi), ["यह टूलकिट आपका है", "सीखना शुरू करें"], "owner");
+  has(await page(`/toolkits/${kit.id}/learn/${preview.id}`, hindi), [
+    "2 में से कोई लेसन पूरा नहीं (0 %)",
+    "पूरा हुआ मार्क करें",
+  ], "lesson");
 });
 
 Deno.test("admin toolkit pages: admins only; the editor of an unknown toolkit is 404", async () => {

@@ -14,10 +14,10 @@ import { certificateOf, certificatePath } from "@/lib/certificates/certificates.
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
-import { formatRupees } from "@/lib/money.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { embedUrlOf } from "@/lib/browser/video_embed.ts";
-import LessonProgress from "@/islands/LessonProgress.tsx";
-import KeepOffline from "@/islands/KeepOffline.tsx";
+import LessonProgress, { LESSON_PROGRESS_TEXT } from "@/islands/LessonProgress.tsx";
+import KeepOffline, { KEEP_OFFLINE_TEXT } from "@/islands/KeepOffline.tsx";
 import { offlineLessons } from "@/lib/toolkits/offline.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
@@ -71,17 +71,19 @@ export const handler = define.handlers<LessonData>({
 });
 
 function Video({ url, title }: { url: string; title: string }) {
+  const t = useT();
   const embed = embedUrlOf(url);
   return embed
     ? <iframe src={embed} title={title} class="aspect-video w-full rounded-lg" allow="fullscreen; picture-in-picture" />
     : (
       <video controls preload="metadata" class="aspect-video w-full rounded-lg bg-black" src={url}>
-        <a href={url}>Download the video</a>
+        <a href={url}>{t("toolkits.lesson.downloadVideo")}</a>
       </video>
     );
 }
 
 export default define.page<LessonData>(function LessonPage({ data }) {
+  const t = useT();
   const { toolkit, contentItems, hasPurchased, completedItemIds, item, index, certificateUrl } = data;
   const base = `/toolkits/${toolkit.id}/learn`;
   const prev = contentItems[index - 1];
@@ -90,7 +92,7 @@ export default define.page<LessonData>(function LessonPage({ data }) {
   return (
     <div class="grid gap-8 lg:grid-cols-4">
       <PageHead title={`${item.title} · ${toolkit.title}`} />
-      <nav aria-label="Lessons" class="lg:col-span-1">
+      <nav aria-label={t("toolkits.lesson.nav")} class="lg:col-span-1">
         <a href={`/toolkits/${toolkit.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
           ← {toolkit.title}
         </a>
@@ -106,7 +108,9 @@ export default define.page<LessonData>(function LessonPage({ data }) {
                   >
                     <span aria-hidden="true" class="w-4">{completedItemIds.includes(lesson.id) ? "✓" : i + 1}</span>
                     {lesson.title}
-                    {completedItemIds.includes(lesson.id) && <span class="sr-only">(completed)</span>}
+                    {completedItemIds.includes(lesson.id) && (
+                      <span class="sr-only">{t("toolkits.lesson.completedSr")}</span>
+                    )}
                   </a>
                 )
                 : (
@@ -115,7 +119,7 @@ export default define.page<LessonData>(function LessonPage({ data }) {
                       <LockIcon />
                     </span>
                     {lesson.title}
-                    <span class="sr-only">(locked)</span>
+                    <span class="sr-only">{t("toolkits.lesson.lockedSr")}</span>
                   </span>
                 )}
             </li>
@@ -125,7 +129,9 @@ export default define.page<LessonData>(function LessonPage({ data }) {
 
       <article aria-labelledby="page-title" class="space-y-6 lg:col-span-3">
         <header>
-          <p class="text-sm text-slate-700">Lesson {index + 1} of {contentItems.length}</p>
+          <p class="text-sm text-slate-700">
+            {t("toolkits.lesson.position", { number: index + 1, count: contentItems.length })}
+          </p>
           <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{item.title}</h1>
         </header>
         {hasPurchased && (
@@ -136,9 +142,10 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             completedItemIds={completedItemIds}
             nextUrl={next && visible(next) ? `${base}/${next.id}` : null}
             certificateUrl={certificateUrl}
+            text={t.island(LESSON_PROGRESS_TEXT)}
           />
         )}
-        {hasPurchased && <KeepOffline {...offlineLessons(data)} />}
+        {hasPurchased && <KeepOffline {...offlineLessons(data)} text={t.island(KEEP_OFFLINE_TEXT)} />}
         {item.type === "video" && item.cdnVideoUrl ? <Video url={item.cdnVideoUrl} title={item.title} /> : (
           <div
             class="lesson-body space-y-4 leading-relaxed text-slate-800"
@@ -152,22 +159,25 @@ export default define.page<LessonData>(function LessonPage({ data }) {
             class="space-y-2 rounded-lg border border-indigo-200 bg-indigo-50 p-5"
           >
             <h2 id="buy-toolkit-heading" class="text-lg font-semibold text-slate-900">
-              That was a free preview of {toolkit.title}
+              {t("toolkits.lesson.previewOf", { toolkit: toolkit.title })}
             </h2>
             <p class="text-slate-800">
-              Get all {contentItems.length} lessons {toolkit.price > 0 ? `for ${formatRupees(toolkit.price)}` : "free"}
-              {" "}
-              and keep your progress as you learn.
+              {toolkit.price > 0
+                ? t("toolkits.lesson.getAllPaid", { count: contentItems.length, price: t.rupees(toolkit.price) })
+                : t("toolkits.lesson.getAllFree", { count: contentItems.length })}
             </p>
             <a
               href={`/toolkits/${toolkit.id}#buy-heading`}
               class="inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
             >
-              Get the toolkit
+              {t("toolkits.lesson.getToolkit")}
             </a>
           </aside>
         )}
-        <nav aria-label="Previous and next lesson" class="flex justify-between gap-4 border-t border-slate-200 pt-4">
+        <nav
+          aria-label={t("toolkits.lesson.prevNext")}
+          class="flex justify-between gap-4 border-t border-slate-200 pt-4"
+        >
           {prev && visible(prev)
             ? <a href={`${base}/${prev.id}`} rel="prev" class="text-indigo-700 underline">← {prev.title}</a>
             : <span />}
