@@ -42,7 +42,7 @@ import hiProfile from "@/locales/hi/profile.json" with { type: "json" };
 import hiToolkits from "@/locales/hi/toolkits.json" with { type: "json" };
 import hiTrust from "@/locales/hi/trust.json" with { type: "json" };
 import hiUngatekeep from "@/locales/hi/ungatekeep.json" with { type: "json" };
-import { createTranslator, type Translate } from "./translator.ts";
+import { createTranslator, type IslandText, type Translate } from "./translator.ts";
 import { DEFAULT_LANG, type Lang } from "./languages.ts";
 
 /** The English catalogue by area: the reference every other language follows. */
@@ -117,14 +117,33 @@ export function translatorOfPerson(person: { language?: Lang }): Translate {
 
 /**
  * The server's translator of `lang`: every message of the catalogue, each parsed once on first use and kept for the
- * life of the process.
+ * life of the process. Its islands' text (`Translate.island`) is made once per set of prefixes and kept, frozen: a
+ * page renders its islands on every request, and the same object keeps each island's translator (`translatorOf`) and
+ * its encoding in the page (`serialize`).
  */
 export function translatorFor(lang: Lang): Translate {
   let found = translators.get(lang);
   if (!found) {
     const messages = flatten(lang);
     found = createTranslator(lang, { get: (key) => messages.get(key), keys: () => messages.keys() });
+    const island = found.island;
+    const islandTexts = new Map<string, IslandText>();
+    found.island = (prefixes) => {
+      const key = prefixes.join("\0");
+      let text = islandTexts.get(key);
+      if (!text) islandTexts.set(key, text = deepFreeze(structuredClone(island(prefixes))));
+      return text;
+    };
     translators.set(lang, found);
   }
   return found;
+}
+
+/** `value` with every object in it frozen (the serializer keeps the encoding of such a value, `serialize`). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -117,30 +117,6 @@ export function createTranslator(lang: Lang, source: MessageSource, { literal = 
     return Array.isArray(text) ? text.join("") : text;
   }) as Translate;
 
-  /**
-   * The messages under `prefixes`, built once per set of prefixes and kept with the translator, frozen (a page renders
-   * its islands' text on every request: the same object keeps each island's translator, `translatorOf`, and its
-   * encoding in the page, `serialize`).
-   */
-  const islandTexts = new Map<string, IslandText>();
-  const islandText = (prefixes: readonly string[]): IslandText => {
-    const messages: Record<string, Message> = {};
-    for (const key of source.keys()) {
-      if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
-      const found = formatOf(key);
-      if (typeof found === "string") messages[key] = found;
-      else {
-        const ast = found.getAst();
-        messages[key] = ast.length === 0
-          ? ""
-          : ast.length === 1 && ast[0].type === 0
-          ? ast[0].value
-          : deepFreeze(structuredClone(ast));
-      }
-    }
-    return Object.freeze({ lang, messages: Object.freeze(messages) });
-  };
-
   return Object.assign(translate, {
     lang,
     locale,
@@ -148,10 +124,17 @@ export function createTranslator(lang: Lang, source: MessageSource, { literal = 
     rich: (key: MessageKey, values: RichValues): ComponentChildren => format(key, values) as ComponentChildren,
     dynamic: (key: string, values?: Values) => translate(key as MessageKey, values),
     island(prefixes: readonly string[]): IslandText {
-      const key = prefixes.join("\0");
-      let text = islandTexts.get(key);
-      if (!text) islandTexts.set(key, text = islandText(prefixes));
-      return text;
+      const messages: Record<string, Message> = {};
+      for (const key of source.keys()) {
+        if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
+        const found = formatOf(key);
+        if (typeof found === "string") messages[key] = found;
+        else {
+          const ast = found.getAst();
+          messages[key] = ast.length === 0 ? "" : ast.length === 1 && ast[0].type === 0 ? ast[0].value : ast;
+        }
+      }
+      return { lang, messages };
     },
     date: (value: string) => formatDate(value, lang),
     dateTime: (value: string) => formatDateTime(value, lang),
@@ -159,15 +142,6 @@ export function createTranslator(lang: Lang, source: MessageSource, { literal = 
     rupees: (rupees: number) => formatRupees(rupees, lang),
     minorUnits: (minor: number, currency?: string) => formatMinorUnits(minor, currency, lang),
   });
-}
-
-/** `value` with every object in it frozen (the serializer keeps the encoding of such a value, `serialize`). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** Translators of islands' `text` props, one per prop object, so an island's re-renders reuse its parsed messages. */
