@@ -88,7 +88,9 @@ function isPlain(source: string): boolean {
 export function createTranslator(lang: Lang, source: MessageSource, { literal = false } = {}): Translate {
   const locale = LOCALES[lang];
   const formats = new Map<string, IntlMessageFormat | string>();
-  const numbers = new Intl.NumberFormat(locale);
+  // Made on first use: the first `Intl` formatter of a locale loads its data, which costs a page's hydration tens of
+  // ms on a phone when no island writes a number (docs/performance.md, Lighthouse, "Hydration").
+  let numbers: Intl.NumberFormat | undefined;
 
   const formatOf = (key: string): IntlMessageFormat | string => {
     let format = formats.get(key);
@@ -138,7 +140,7 @@ export function createTranslator(lang: Lang, source: MessageSource, { literal = 
     },
     date: (value: string) => formatDate(value, lang),
     dateTime: (value: string) => formatDateTime(value, lang),
-    number: (value: number) => numbers.format(value),
+    number: (value: number) => (numbers ??= new Intl.NumberFormat(locale)).format(value),
     rupees: (rupees: number) => formatRupees(rupees, lang),
     minorUnits: (minor: number, currency?: string) => formatMinorUnits(minor, currency, lang),
   });
