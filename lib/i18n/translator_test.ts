@@ -67,3 +67,25 @@ Deno.test("an island's text holds only its prefixes, parsed, and formats the sam
   assertThrows(() => island(key("u.other")), /No message "u.other"/);
   assertEquals(island.island(["t.hello"]).messages, { "t.hello": text.messages["t.hello"] }, "a nested island's part");
 });
+
+Deno.test("an island's translator makes no Intl format before one is used (its locale data costs the hydration)", () => {
+  const made: string[] = [];
+  const Original = Intl.NumberFormat;
+  Intl.NumberFormat = new Proxy(Original, {
+    construct(target, args) {
+      made.push(String(args[0]));
+      return Reflect.construct(target, args);
+    },
+  });
+  try {
+    const island = translatorOf({ lang: "hi", messages: { "t.plain": "फ़िल्टर" } });
+    assertEquals(island(key("t.plain")), "फ़िल्टर");
+    assertEquals(made, [], "created and used for a plain message");
+    assertEquals(island.number(100000), "1,00,000");
+    assertEquals(made, ["hi-IN"], "made on first use");
+    island.number(5);
+    assertEquals(made.length, 1, "and kept");
+  } finally {
+    Intl.NumberFormat = Original;
+  }
+});
