@@ -1,6 +1,7 @@
 /**
- * Server-only: the save button of a listing (`islands/SaveButton.tsx`) with its words in the page's language
- * (docs/decisions.md, Languages, "Islands"), given as plain strings so the button carries no message formatter.
+ * Browser-safe: the save button of a listing (`islands/SaveButton.tsx`) with its words in the language of what renders
+ * it (a page, or the filter island's cards; docs/decisions.md, Languages, "Islands"), given as plain strings so the
+ * button carries no message formatter.
  */
 import SaveButton, { type SaveButtonProps } from "@/islands/SaveButton.tsx";
 import { useT } from "@/lib/i18n/context.ts";
@@ -14,7 +15,7 @@ const WORDS: MessageKey[] = [
   "internships.save.notSaved",
 ];
 
-/** The save button of a page or server-rendered card, in the page's language. */
+/** The save button of a page or a card, in its language. */
 export function SaveListing(props: Omit<SaveButtonProps, "words" | "lang">) {
   const t = useT();
   return <SaveButton {...props} words={WORDS.map((key) => t(key))} lang={t.lang} />;

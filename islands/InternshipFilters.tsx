@@ -53,6 +53,10 @@ export const INTERNSHIP_FILTERS_TEXT = [
   "internships.stipend.",
   "internships.deadline.",
   "internships.card.",
+  "internships.save.",
+  "trust.verified.word",
+  "trust.verified.organization",
+  "trust.verified.listing",
   "common.pagination.",
   "common.errors.",
   // The field sentences a refused list query can carry (a stipend, a long search, an unknown type or order).

@@ -7,21 +7,38 @@
  * each. The call and its refusals go through `fetchJson` and `useFormSubmit` as every form's do.
  * Success goes to the internship's page. "How students apply" chooses the organization's site (`link`) or this
  * platform (`platform`) with up to five screening questions, each kept with its server-made id when edited
- * (docs/decisions.md, Applications, "Apply mode").
+ * (docs/decisions.md, Applications, "Apply mode"). Its words come in the page's language as its `text`
+ * (`INTERNSHIP_FORM_TEXT`), field sentences included (docs/decisions.md, Languages, "Field errors").
  */
 import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { plainRupees, withScheme } from "@/lib/browser/input_formats.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { ChoiceGroup, Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
-import { TIMING_LABELS, TYPE_LABELS } from "@/lib/browser/internship_format.ts";
+import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import {
   type ApplyFormValues,
+  EMPTY_FORM,
   type InternshipFormValues,
   QUESTION_SLOTS,
   type QuestionSlot,
 } from "@/lib/browser/internship_form.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
+import type { FieldProblem } from "@/lib/field_messages.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import type { IslandText, MessageKey, Translate } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`), the sentences of any field the API refuses included. */
+export const INTERNSHIP_FORM_TEXT = [
+  "internships.form.",
+  "internships.type.",
+  "internships.timing.",
+  "common.choose",
+  "common.cancel",
+  "common.errors.",
+  "fields.",
+] as const;
 
 type TextFieldName = keyof InternshipFormValues;
 /** The question slots' fields: `question0` … `question4`. */
@@ -31,7 +48,7 @@ type Field = TextFieldName | "applyMode" | QuestionField;
 /**
  * Props: `id` is set when editing; `values` are the current (edit) or empty (create) values; `apply` the apply mode and
  * the question slots (five, the unused ones empty); `errors` and `formError` what a plain HTML submit the page refused
- * left (its values are then `values` and `apply`).
+ * left (its values are then `values` and `apply`); `text` the messages (`INTERNSHIP_FORM_TEXT`).
  */
 export interface InternshipFormProps {
   id?: string;
@@ -39,43 +56,43 @@ export interface InternshipFormProps {
   apply: ApplyFormValues;
   errors?: Partial<Record<string, string>>;
   formError?: string;
+  text: IslandText;
 }
 
-/** Messages shown for any problem of these fields; other fields show the server's sentence. */
-const MESSAGES: Partial<Record<TextFieldName, string>> = {
-  title: "Enter a title of at most 200 characters.",
-  hiringOrganization: "Enter the hiring organization, at most 200 characters.",
-  link: "Enter the application link as a full web address starting with https:// or http://.",
-  stipend: "Enter the monthly stipend in rupees: a number from 0 to 1,00,00,000.",
-  deadline: "Enter a valid date.",
-  tags: "Use at most 20 tags of at most 50 characters each.",
+/** The form's own sentence for any problem of these fields; other fields show the server's sentence. */
+const SENTENCES: Partial<Record<TextFieldName, MessageKey>> = {
+  title: "internships.form.error.title",
+  hiringOrganization: "internships.form.error.hiringOrganization",
+  link: "internships.form.error.link",
+  stipend: "internships.form.error.stipend",
+  deadline: "internships.form.error.deadline",
+  tags: "internships.form.error.tags",
 };
 
-/** Field labels, also used in the error summary. */
-const LABELS: Record<TextFieldName, string> = {
-  title: "Title",
-  hiringOrganization: "Hiring organization",
-  link: "Application link",
-  description: "Description",
-  type: "Work type",
-  timing: "Timing",
-  location: "Location",
-  stipend: "Monthly stipend (₹)",
-  duration: "Duration",
-  experience: "Experience",
-  deadline: "Application deadline",
-  hiringManager: "Hiring manager",
-  tags: "Tags",
-};
+/**
+ * `problem` as this form says it: the form's own sentence (a catalogue key, read with `fieldText`) for the fields of
+ * `SENTENCES`, else the problem as it came.
+ */
+function formProblem(problem: FieldProblem): FieldProblem {
+  const key = SENTENCES[problem.field as TextFieldName];
+  return key ? { field: problem.field, message: problem.message, messageKey: key } : problem;
+}
 
-const TEXT_FIELDS = Object.keys(LABELS) as TextFieldName[];
+/** The text fields in page order (each is labelled by `internships.form.<field>`). */
+const TEXT_FIELDS = Object.keys(EMPTY_FORM) as TextFieldName[];
 const QUESTION_FIELDS = QUESTION_SLOTS.map((i): QuestionField => `question${i}`);
 const FIELDS: Field[] = [...TEXT_FIELDS, "applyMode", ...QUESTION_FIELDS];
-const FIELD_LABELS: Record<string, string> = {
-  ...LABELS,
-  applyMode: "How students apply",
-  ...Object.fromEntries(QUESTION_SLOTS.map((i) => [`question${i}`, `Question ${i + 1}`])),
-};
+
+/** The label of every field, also used in the error summary. */
+function fieldLabels(t: Translate): Record<string, string> {
+  return {
+    ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, t.dynamic(`internships.form.${field}`)])),
+    applyMode: t("internships.form.applyMode"),
+    ...Object.fromEntries(
+      QUESTION_SLOTS.map((i) => [`question${i}`, t("internships.form.question", { number: i + 1 })]),
+    ),
+  };
+}
 
 function tagsOf(text: string): string[] {
   return text.split(",").map((t) => t.trim()).filter(Boolean);
@@ -129,28 +146,34 @@ function bodyOf(
 type Saved = { data: InternshipView } | { internship: InternshipView };
 
 /**
- * `failure` with this form's own sentence for the fields of `MESSAGES`, and a problem of the questions (the form sends
- * only filled-in slots of at most 300 characters, so rarely one) beside the apply mode.
+ * `failure` with this form's own sentences (`formProblem`), and a problem of the questions (the form sends only
+ * filled-in slots of at most 300 characters, so rarely one) beside the apply mode.
  */
 function withOwnMessages(failure: ApiFailure): ApiFailure {
-  const fields = failure.fields.map(({ field, message }) =>
-    field.startsWith("questions")
-      ? { field: "applyMode", message }
-      : { field, message: MESSAGES[field as TextFieldName] ?? message }
+  const fields = failure.fields.map((problem) =>
+    problem.field.startsWith("questions") ? { ...problem, field: "applyMode" } : formProblem(problem)
   );
   return { ...failure, fields };
 }
 
-export default function InternshipForm(
-  { id, values: initial, apply: initialApply, errors, formError }: InternshipFormProps,
-) {
+export default function InternshipForm({ text, ...props }: InternshipFormProps) {
+  return (
+    <IslandTextProvider text={text}>
+      <Form {...props} />
+    </IslandTextProvider>
+  );
+}
+
+function Form({ id, values: initial, apply: initialApply, errors, formError }: Omit<InternshipFormProps, "text">) {
+  const t = useT();
+  const labels = fieldLabels(t);
   const editing = id !== undefined;
   const [values, setValues] = useState(initial);
   const [apply, setApply] = useState(initialApply);
   const f = useFormSubmit(FIELDS, { leaves: true, prefix: "internship-", initial: { errors, formError } });
 
   const set = (field: TextFieldName) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
-  const input = (field: TextFieldName) => ({ ...f.textField(field, values[field], set(field)), label: LABELS[field] });
+  const input = (field: TextFieldName) => ({ ...f.textField(field, values[field], set(field)), label: labels[field] });
   const setQuestion = (slot: number, change: Partial<QuestionSlot>) =>
     setApply((a) => ({ ...a, questions: a.questions.map((q, i) => i === slot ? { ...q, ...change } : q) }));
 
@@ -159,11 +182,11 @@ export default function InternshipForm(
     if (editing && Object.keys(body).length === 0) {
       event.preventDefault();
       f.setErrors({});
-      f.setFormError("Nothing has changed.");
+      f.setFormError(t("internships.form.unchanged"));
       return;
     }
     const result = await f.submit(event, {
-      check: () => Number.isNaN(body.stipend) ? { stipend: MESSAGES.stipend } : {},
+      check: () => Number.isNaN(body.stipend) ? { stipend: t("internships.form.error.stipend") } : {},
       call: () =>
         fetchJson<Saved>(editing ? `/api/internships/${id}` : "/api/internships", {
           method: editing ? "PUT" : "POST",
@@ -172,21 +195,21 @@ export default function InternshipForm(
     });
     if (result?.ok) {
       location.assign(`/internships/${("data" in result.data ? result.data.data : result.data.internship).id}`);
-    } else if (result?.status === 401) f.setFormError("Your session has ended. Sign in again, then resubmit.");
-    else if (result) f.showFailure(withOwnMessages(result), FIELD_LABELS);
+    } else if (result?.status === 401) f.setFormError(t("internships.form.sessionEnded"));
+    else if (result) f.showFailure(withOwnMessages(result), labels);
   };
 
   const listed = FIELDS.filter((field) => f.errors[field]);
   return (
     <form ref={f.form} method="post" noValidate onSubmit={submit} class="space-y-6">
       {(listed.length > 0 || f.formError) && (
-        <Notice kind="error" title={listed.length > 0 ? "Please correct the highlighted fields" : undefined}>
+        <Notice kind="error" title={listed.length > 0 ? t("internships.form.correct") : undefined}>
           {f.formError && <p>{f.formError}</p>}
           {listed.length > 0 && (
             <ul class="list-disc pl-5">
               {listed.map((field) => (
                 <li key={field}>
-                  <a href={`#${f.idOf(field)}`} class="underline">{FIELD_LABELS[field]}</a>: {f.errors[field]}
+                  <a href={`#${f.idOf(field)}`} class="underline">{labels[field]}</a>: {f.errors[field]}
                 </li>
               ))}
             </ul>
@@ -194,25 +217,25 @@ export default function InternshipForm(
         </Notice>
       )}
       <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">The role</legend>
+        <legend class="px-1 text-lg font-semibold text-slate-900">{t("internships.form.role")}</legend>
         <TextField
           {...input("title")}
           type="text"
           required
           maxLength={200}
-          placeholder="e.g. Frontend Developer Intern"
+          placeholder={t("internships.form.titlePlaceholder")}
         />
         <TextField {...input("hiringOrganization")} type="text" required maxLength={200} />
         <TextField
           {...input("link")}
           type="url"
           required
-          hint="Where students apply, e.g. https://careers.example.com/intern"
+          hint={t("internships.form.linkHint")}
         />
         <TextAreaField
           id={f.idOf("description")}
           name="description"
-          label={LABELS.description}
+          label={labels.description}
           rows={6}
           maxLength={5000}
           value={values.description}
@@ -221,50 +244,65 @@ export default function InternshipForm(
         />
       </fieldset>
       <fieldset class="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
-        <legend class="px-1 text-lg font-semibold text-slate-900">Terms</legend>
+        <legend class="px-1 text-lg font-semibold text-slate-900">{t("internships.form.terms")}</legend>
         <SelectField
           id={f.idOf("type")}
           name="type"
-          label={LABELS.type}
-          options={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+          label={labels.type}
+          options={Object.entries(TYPE_KEYS).map(([value, key]) => ({ value, label: t(key) }))}
           value={values.type}
-          placeholder="Not specified"
+          placeholder={t("internships.form.notSpecified")}
           error={f.errors.type}
           onChange={set("type")}
         />
         <SelectField
           id={f.idOf("timing")}
           name="timing"
-          label={LABELS.timing}
-          options={Object.entries(TIMING_LABELS).map(([value, label]) => ({ value, label }))}
+          label={labels.timing}
+          options={Object.entries(TIMING_KEYS).map(([value, key]) => ({ value, label: t(key) }))}
           value={values.timing}
-          placeholder="Not specified"
+          placeholder={t("internships.form.notSpecified")}
           error={f.errors.timing}
           onChange={set("timing")}
         />
-        <TextField {...input("location")} type="text" maxLength={200} placeholder="e.g. Bengaluru" />
+        <TextField
+          {...input("location")}
+          type="text"
+          maxLength={200}
+          placeholder={t("internships.form.locationPlaceholder")}
+        />
         <TextField
           {...input("stipend")}
           type="text"
           inputMode="decimal"
-          hint="Per month, e.g. 15,000. Leave empty or 0 for unpaid."
+          hint={t("internships.form.stipendHint")}
         />
-        <TextField {...input("duration")} type="text" maxLength={100} placeholder="e.g. 3 months" />
-        <TextField {...input("experience")} type="text" maxLength={200} placeholder="e.g. No experience needed" />
+        <TextField
+          {...input("duration")}
+          type="text"
+          maxLength={100}
+          placeholder={t("internships.form.durationPlaceholder")}
+        />
+        <TextField
+          {...input("experience")}
+          type="text"
+          maxLength={200}
+          placeholder={t("internships.form.experiencePlaceholder")}
+        />
         <TextField {...input("deadline")} type="date" />
         <TextField {...input("hiringManager")} type="text" maxLength={200} />
         <div class="sm:col-span-2">
-          <TextField {...input("tags")} type="text" hint="Comma-separated, e.g. react, design, marketing" />
+          <TextField {...input("tags")} type="text" hint={t("internships.form.tagsHint")} />
         </div>
       </fieldset>
       <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">How students apply</legend>
+        <legend class="px-1 text-lg font-semibold text-slate-900">{labels.applyMode}</legend>
         <ChoiceGroup
           id={f.idOf("applyMode")}
-          label="Where do students send their application?"
+          label={t("internships.form.applyWhere")}
           options={[
-            { value: "link", label: "On our own site, at the application link" },
-            { value: "platform", label: "Here on Career Community, with screening questions" },
+            { value: "link", label: t("internships.form.applyLink") },
+            { value: "platform", label: t("internships.form.applyPlatform") },
           ]}
           value={[apply.mode]}
           multiple={false}
@@ -274,11 +312,7 @@ export default function InternshipForm(
         />
         {apply.mode === "platform" && (
           <div class="space-y-4">
-            <p class="text-sm text-slate-700">
-              Students apply with their resume and a cover note. Add up to five questions they answer when applying
-              (each at most 300 characters); leave a slot empty for none. You see applicants at "Applicants" on the
-              internship's page, and each hears back from you, or is told after 15 days past the deadline.
-            </p>
+            <p class="text-sm text-slate-700">{t("internships.form.questionsHelp")}</p>
             {QUESTION_SLOTS.map((slot) => {
               const question = apply.questions[slot];
               const field: QuestionField = `question${slot}`;
@@ -287,7 +321,7 @@ export default function InternshipForm(
                   <TextField
                     id={f.idOf(field)}
                     name={field}
-                    label={`Question ${slot + 1}`}
+                    label={labels[field]}
                     type="text"
                     maxLength={300}
                     value={question.text}
@@ -302,7 +336,7 @@ export default function InternshipForm(
                       class="h-4 w-4 accent-indigo-700"
                       onChange={(e) => setQuestion(slot, { required: e.currentTarget.checked })}
                     />
-                    An answer is required
+                    {t("internships.form.required")}
                   </label>
                 </div>
               );
@@ -313,11 +347,13 @@ export default function InternshipForm(
       <div class="flex flex-wrap items-center gap-4">
         <SubmitButton
           busy={f.busy}
-          label={editing ? "Save changes" : "Post internship"}
-          busyLabel={editing ? "Saving…" : "Posting…"}
+          label={t(editing ? "internships.form.save" : "internships.form.post")}
+          busyLabel={t(editing ? "internships.form.saving" : "internships.form.posting")}
           worksWithoutScript
         />
-        <a href={editing ? `/internships/${id}` : "/internships"} class="text-indigo-700 underline">Cancel</a>
+        <a href={editing ? `/internships/${id}` : "/internships"} class="text-indigo-700 underline">
+          {t("common.cancel")}
+        </a>
       </div>
     </form>
   );

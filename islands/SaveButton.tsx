@@ -17,16 +17,15 @@ import { formatDate } from "@/lib/dates.ts";
 /**
  * Props: the listing, its title (for the accessible name), whether someone is signed in, and its words in the page's
  * language (save, saved, applied on, not saved) with that language, as `components/SaveListing.tsx` gives them: plain
- * strings, as the filter island that renders this button on every card has no room for the message formatter. Without
- * them (the cards of the filter island, until it has its messages) the button speaks English.
+ * strings, as the filter island that renders this button on every card has no room for the message formatter.
  */
 export interface SaveButtonProps {
   kind: SavedKind;
   id: string;
   title: string;
   signedIn: boolean;
-  words?: string[];
-  lang?: Lang;
+  words: string[];
+  lang: Lang;
 }
 
 /** `path` (this page) with the save parameter for `key`, as the sign-in page's `callbackURL`. */
@@ -53,7 +52,7 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
   const [error, setError] = useState<string | null>(null);
   const [href, setHref] = useState(signInHref(`/${kind}/${id}`, key));
   const saved = savedKeys.value?.has(key) ?? false;
-  const [saveWord, savedWord, appliedWord, notSaved] = words ?? ["Save", "Saved", "✓ Applied on"];
+  const [saveWord, savedWord, appliedWord, notSaved] = words;
 
   const change = async (save: boolean) => {
     setBusy(true);
@@ -64,7 +63,7 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
     );
     setBusy(false);
     if (res.ok) markSaved(key, save);
-    else setError(notSaved ?? res.error);
+    else setError(notSaved);
   };
 
   useEffect(() => {

@@ -1,22 +1,15 @@
 /**
  * One internship in a result list: title (linking to its page), organization (linking to its page), type and timing
  * badges, stipend in ₹, location, deadline with the days left, the verified badge and tags.
- * Rendered by the server and by the filter island alike: in the page's language on the server, in English inside the
- * filter island until it has its messages (`useOptionalT`).
+ * Rendered by the server and by the filter island alike, in the page's language (`useT`: inside the island, the
+ * island's messages, `INTERNSHIP_FILTERS_TEXT`).
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { ComponentChildren } from "preact";
-import SaveButton from "@/islands/SaveButton.tsx";
-import {
-  deadlineStatus,
-  describeDeadline,
-  TIMING_KEYS,
-  TIMING_LABELS,
-  TYPE_KEYS,
-  TYPE_LABELS,
-} from "@/lib/browser/internship_format.ts";
-import { formatStipend, stipendText } from "@/lib/internships/stipend.ts";
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { SaveListing } from "@/components/SaveListing.tsx";
+import { deadlineStatus, describeDeadline, TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
+import { stipendText } from "@/lib/internships/stipend.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import { isVerifiedListing } from "@/lib/browser/organization_format.ts";
 
@@ -57,15 +50,15 @@ export function OrganizationLink(
 
 /** The deadline line: date and days left, or "Closed". */
 export function Deadline({ deadline }: { deadline: string | null }) {
-  const t = useOptionalT();
+  const t = useT();
   const text = describeDeadline(deadline);
-  if (!text) return <span>{t ? t("internships.deadline.none") : "No deadline"}</span>;
-  const date = <time datetime={text.iso}>{t ? t.date(text.iso) : text.date}</time>;
+  if (!text) return <span>{t("internships.deadline.none")}</span>;
+  const date = <time datetime={text.iso}>{t.date(text.iso)}</time>;
   return (
     <span>
-      {t ? t.rich("internships.deadline.applyBy", { date }) : <>Apply by {date}</>}{" "}
+      {t.rich("internships.deadline.applyBy", { date })}{" "}
       <span class={text.closed ? "font-medium text-red-700" : "text-slate-700"}>
-        ({t ? deadlineStatus(t, text.days) : text.status})
+        ({deadlineStatus(t, text.days)})
       </span>
     </span>
   );
@@ -78,22 +71,19 @@ export function Deadline({ deadline }: { deadline: string | null }) {
 export function InternshipBadges(
   { internship, showState = false }: { internship: InternshipView; showState?: boolean },
 ) {
-  const t = useOptionalT();
+  const t = useT();
   const { type, timing } = internship;
   return (
     <div class="flex flex-wrap gap-2">
-      {internship.isClosed && <Badge tone="red">{t ? t("internships.deadline.closed") : "Closed"}</Badge>}
-      {type && <Badge tone="indigo">{t ? t(TYPE_KEYS[type]) : TYPE_LABELS[type]}</Badge>}
-      {timing && <Badge>{t ? t(TIMING_KEYS[timing]) : TIMING_LABELS[timing]}</Badge>}
-      {showState && !internship.isActive && (
-        <Badge tone="amber">{t ? t("internships.badge.inactive") : "Inactive"}</Badge>
-      )}
-      {showState && internship.deletedAt && <Badge tone="red">{t ? t("internships.badge.deleted") : "Deleted"}</Badge>}
-      {showState && internship.moderation.status === "held" && (
-        <Badge tone="amber">{t ? t("internships.badge.held") : "Held for review"}</Badge>
-      )}
+      {internship.isClosed && <Badge tone="red">{t("internships.deadline.closed")}</Badge>}
+      {type && <Badge tone="indigo">{t(TYPE_KEYS[type])}</Badge>}
+      {timing && <Badge>{t(TIMING_KEYS[timing])}</Badge>}
+      {showState && !internship.isActive && <Badge tone="amber">{t("internships.badge.inactive")}</Badge>}
+      {showState && internship.deletedAt && <Badge tone="red">{t("internships.badge.deleted")}</Badge>}
+      {showState && internship.moderation.status === "held" && <Badge tone="amber">{t("internships.badge.held")}
+      </Badge>}
       {showState && internship.moderation.status === "rejected" && (
-        <Badge tone="red">{t ? t("internships.badge.rejected") : "Not approved"}</Badge>
+        <Badge tone="red">{t("internships.badge.rejected")}</Badge>
       )}
     </div>
   );
@@ -101,10 +91,10 @@ export function InternshipBadges(
 
 /** The tags of an internship as a list. */
 export function TagList({ tags }: { tags: string[] }) {
-  const t = useOptionalT();
+  const t = useT();
   if (tags.length === 0) return null;
   return (
-    <ul aria-label={t ? t("internships.card.tags") : "Tags"} class="flex flex-wrap gap-1.5">
+    <ul aria-label={t("internships.card.tags")} class="flex flex-wrap gap-1.5">
       {tags.map((tag) => <li key={tag} class="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{tag}</li>)}
     </ul>
   );
@@ -137,7 +127,7 @@ export function InternshipCard(
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
-  const t = useOptionalT();
+  const t = useT();
   const byOrganization = internship.organization?.isVerified;
   return (
     <article
@@ -166,21 +156,12 @@ export function InternshipCard(
         <div class="flex flex-wrap items-center gap-3">
           {isVerifiedListing(internship) && (
             <VerifiedBadge
-              word={t ? t("trust.verified.word") : "Verified"}
-              label={t
-                ? t(byOrganization ? "trust.verified.organization" : "trust.verified.listing")
-                : byOrganization
-                ? "the organization is verified"
-                : "an admin checked this listing"}
+              word={t("trust.verified.word")}
+              label={t(byOrganization ? "trust.verified.organization" : "trust.verified.listing")}
             />
           )}
           {signedIn !== undefined && (
-            <SaveButton
-              kind="internships"
-              id={internship.id}
-              title={internship.title}
-              signedIn={signedIn}
-            />
+            <SaveListing kind="internships" id={internship.id} title={internship.title} signedIn={signedIn} />
           )}
         </div>
       </div>
@@ -189,17 +170,15 @@ export function InternshipCard(
       </div>
       <dl class="mt-3 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-3">
         <div>
-          <dt class="sr-only">{t ? t("internships.card.stipend") : "Stipend"}</dt>
-          <dd class="font-medium text-slate-900">
-            {t ? stipendText(t, internship.stipend) : formatStipend(internship.stipend)}
-          </dd>
+          <dt class="sr-only">{t("internships.card.stipend")}</dt>
+          <dd class="font-medium text-slate-900">{stipendText(t, internship.stipend)}</dd>
         </div>
         <div>
-          <dt class="sr-only">{t ? t("internships.card.location") : "Location"}</dt>
-          <dd>{internship.location ?? (t ? t("internships.card.noLocation") : "Location not given")}</dd>
+          <dt class="sr-only">{t("internships.card.location")}</dt>
+          <dd>{internship.location ?? t("internships.card.noLocation")}</dd>
         </div>
         <div>
-          <dt class="sr-only">{t ? t("internships.card.deadline") : "Deadline"}</dt>
+          <dt class="sr-only">{t("internships.card.deadline")}</dt>
           <dd>
             <Deadline deadline={internship.deadline} />
           </dd>

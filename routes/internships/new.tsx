@@ -13,7 +13,7 @@ import { canPost } from "@/lib/internships/policy.ts";
 import { applyValuesOf, EMPTY_FORM } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import InternshipForm, { type InternshipFormProps } from "@/islands/InternshipForm.tsx";
+import InternshipForm, { INTERNSHIP_FORM_TEXT, type InternshipFormProps } from "@/islands/InternshipForm.tsx";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { applyOf, checkInternshipCreate, postedInternship } from "@/lib/internships/form.ts";
@@ -21,6 +21,7 @@ import { createInternships } from "@/lib/internships/writes.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** A plain submit falls under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "submissions" };
@@ -28,7 +29,7 @@ export const routeOptions: RouteOptions = { personLimit: "submissions" };
 interface Data {
   allowed: boolean;
   /** What a refused plain HTML submit typed, with the problems at their fields. */
-  refused?: Omit<InternshipFormProps, "id">;
+  refused?: Omit<InternshipFormProps, "id" | "text">;
 }
 
 export const handler = define.handlers<Data>({
@@ -59,28 +60,27 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function NewInternshipPage({ data }) {
+  const t = useT();
   if (!data.allowed) {
     return (
       <MessagePage
-        title="Only members can post internships"
-        link={{ href: "/internships", label: "Browse internships" }}
+        title={t("internships.new.membersOnly")}
+        link={{ href: "/internships", label: t("internships.new.browse") }}
       >
-        <p>
-          Posting is open to community members and admins, so every listing comes from someone we know. If your
-          organization is hiring interns, ask an admin to make your account a member.
-        </p>
+        <p>{t("internships.new.membersOnlyBody")}</p>
       </MessagePage>
     );
   }
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
-      <PageHead title="Post an internship" />
-      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">Post an internship</h1>
-      <p class="mt-2 text-slate-700">
-        Fields marked as required are title, organization and application link. Everything else helps students decide.
-      </p>
+      <PageHead title={t("internships.new.title")} />
+      <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("internships.new.title")}</h1>
+      <p class="mt-2 text-slate-700">{t("internships.new.lead")}</p>
       <div class="mt-6">
-        <InternshipForm {...data.refused ?? { values: EMPTY_FORM, apply: applyValuesOf() }} />
+        <InternshipForm
+          {...data.refused ?? { values: EMPTY_FORM, apply: applyValuesOf() }}
+          text={t.island(INTERNSHIP_FORM_TEXT)}
+        />
       </div>
     </section>
   );

@@ -6,7 +6,10 @@
  * in Hindi over the demo data, its tables stacked on the phone: the admin menu in Hindi, nothing off the screen, axe
  * clean. A student who chose Hindi reads an internship's and an opportunity's page, the Ungatekeep feed and a post with
  * its discussion, their tracker, the report form, their notifications and their settings the same way, and submits an
- * opportunity (its field errors in Hindi), reads their submissions and the edit form, and manages their alerts.
+ * opportunity (its field errors in Hindi), reads their submissions and the edit form, and manages their alerts. A
+ * member who chose Hindi posts an internship (its form and its field errors in Hindi), edits it, and finds its card
+ * (verified by an admin) in Hindi on their list and on `/internships`, also once the filter island has loaded the
+ * results again.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -60,6 +63,10 @@ const KEPT = new Set([
   "react",
   "design",
   "careers",
+  "intern",
+  "https",
+  "http",
+  "marketing",
   "UG",
   "PG",
   "AI",
@@ -282,4 +289,68 @@ Deno.test("a student who chose Hindi submits an opportunity, reads their submiss
   await page.getByRole("button", { name: "रोकें" }).first().click();
   await page.getByRole("button", { name: "फिर से चालू करें" }).waitFor();
   await page.getByText("रुका हुआ · रोज़").waitFor();
+});
+
+Deno.test("a member who chose Hindi posts and edits an internship on a phone, and its card reads in Hindi", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member", { name: "अमित वर्मा" });
+  const language = await t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: member.headers });
+  assertEquals(language.status, 200);
+
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, member);
+  const page = await context.newPage();
+
+  await openHydrated(page, `${t.origin}/internships/new`);
+  await assertHindiPage(page, "/internships/new");
+  await page.getByLabel("आवेदन का लिंक", { exact: true }).fill("not a link");
+  await page.getByRole("button", { name: "इंटर्नशिप पोस्ट करें" }).click();
+  await page.getByText("कृपया हाइलाइट किए गए फ़ील्ड ठीक करें").waitFor();
+  assertEquals(
+    await page.locator("#internship-link-error").innerText(),
+    "आवेदन का लिंक पूरे वेब पते के रूप में डालें, जो https:// या http:// से शुरू हो।",
+  );
+  await assertHindiPage(page, "/internships/new with errors");
+
+  await page.getByLabel("टाइटल", { exact: true }).fill("डेटा विश्लेषण इंटर्न");
+  await page.getByLabel("भर्ती करने वाली संस्था").fill("नवाचार लैब्स");
+  await page.getByLabel("आवेदन का लिंक", { exact: true }).fill("https://navachar.example.com/intern");
+  await page.getByLabel("काम की जगह").selectOption("remote");
+  await page.getByLabel("हर महीने का स्टाइपेंड (₹)").fill("15000");
+  await page.getByLabel("जगह", { exact: true }).fill("पुणे");
+  await page.getByLabel("आवेदन की डेडलाइन").fill("2099-03-31");
+  await page.getByRole("button", { name: "इंटर्नशिप पोस्ट करें" }).click();
+  await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").pop()!;
+  const admin = await createTestUser(t, "admin");
+  const verified = await t.json("PUT", `/api/internships/${id}`, {
+    body: { isVerified: true },
+    headers: admin.headers,
+  });
+  assertEquals(verified.status, 200);
+
+  await openHydrated(page, `${t.origin}/internships/${id}/edit`);
+  await page.getByRole("heading", { level: 1, name: "“डेटा विश्लेषण इंटर्न” बदलें" }).waitFor();
+  await assertHindiPage(page, "/internships/{id}/edit");
+
+  for (const path of ["/internships/mine", "/internships"]) {
+    await openHydrated(page, `${t.origin}${path}`);
+    const card = page.getByRole("article", { name: "डेटा विश्लेषण इंटर्न" });
+    await card.getByText("₹15,000 हर महीने").waitFor();
+    await assertHindiPage(page, path);
+  }
+  const save = page.getByRole("button", { name: "सेव करें डेटा विश्लेषण इंटर्न" });
+  await save.click();
+  await page.getByRole("button", { name: "सेव है डेटा विश्लेषण इंटर्न", pressed: true }).waitFor();
+
+  // The filter island renders the cards itself once it loads results (a new order here), with its own messages.
+  await page.getByLabel("क्रम").selectOption("stipend");
+  await page.waitForURL(/sort=stipend/);
+  await page.locator("#internship-results:not([aria-busy])").waitFor();
+  const card = page.getByRole("article", { name: "डेटा विश्लेषण इंटर्न" });
+  await card.getByText("रिमोट").waitFor();
+  const badge = card.getByTitle("एक एडमिन ने यह लिस्टिंग जाँची है");
+  assert((await badge.innerText()).startsWith("वेरिफ़ाइड"), "the verified badge in Hindi");
+  await assertHindiPage(page, "/internships after the island loaded results");
 });

@@ -62,17 +62,12 @@ const ALLOWED = new Set([
 export const PENDING = new Set<string>([
   "components/ConfirmDialog.tsx",
   "components/forms.tsx",
-  "components/internships/InternshipCard.tsx",
   "islands/BannerCarousel.tsx",
-  "islands/InternshipForm.tsx",
   "islands/OfflineContents.tsx",
   "islands/PhoneNotifications.tsx",
-  "islands/SaveButton.tsx",
   "lib/browser/fetch_json.ts",
   "lib/browser/internship_format.ts",
   "lib/browser/use_confirm_delete.ts",
-  "routes/internships/[id]/edit.tsx",
-  "routes/internships/new.tsx",
   "routes/offline.tsx",
 ]);
 

@@ -12,7 +12,7 @@ import { define } from "@/lib/platform/define.ts";
 import { applyValuesOf, formValuesOf } from "@/lib/browser/internship_form.ts";
 import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import InternshipForm, { type InternshipFormProps } from "@/islands/InternshipForm.tsx";
+import InternshipForm, { INTERNSHIP_FORM_TEXT, type InternshipFormProps } from "@/islands/InternshipForm.tsx";
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage } from "@/lib/internships/policy.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -23,6 +23,7 @@ import { updateInternship } from "@/lib/internships/writes.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** A plain submit falls under the per-person limit `submissions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "submissions" };
@@ -31,7 +32,7 @@ interface Data {
   internship: InternshipView;
   allowed: boolean;
   /** What a refused plain HTML submit typed, with the problems at their fields. */
-  refused?: Omit<InternshipFormProps, "id">;
+  refused?: Omit<InternshipFormProps, "id" | "text">;
 }
 
 export const handler = define.handlers<Data>({
@@ -74,27 +75,30 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed, refused } }) {
+  const t = useT();
   if (!allowed) {
     return (
       <MessagePage
-        title="You cannot edit this internship"
-        link={{ href: `/internships/${internship.id}`, label: "Back to the internship" }}
+        title={t("internships.edit.notAllowed")}
+        link={{ href: `/internships/${internship.id}`, label: t("internships.edit.backLink") }}
       >
-        <p>Only the member who posted it and admins can change a listing.</p>
+        <p>{t("internships.edit.notAllowedBody")}</p>
       </MessagePage>
     );
   }
+  const title = t("internships.edit.title", { title: internship.title });
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-3xl">
-      <PageHead title={`Edit “${internship.title}”`} />
+      <PageHead title={title} />
       <a href={`/internships/${internship.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
-        ← Back to the internship
+        {t("internships.edit.back")}
       </a>
-      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">Edit “{internship.title}”</h1>
+      <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
       <div class="mt-6">
         <InternshipForm
           id={internship.id}
           {...refused ?? { values: formValuesOf(internship), apply: applyValuesOf(internship) }}
+          text={t.island(INTERNSHIP_FORM_TEXT)}
         />
       </div>
     </section>
