@@ -7,13 +7,6 @@ import { istDayOf, istToday } from "@/lib/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
-/** Labels of the work-place types, in the order the filters show them. */
-export const TYPE_LABELS: Record<NonNullable<InternshipView["type"]>, string> = {
-  remote: "Remote",
-  hybrid: "Hybrid",
-  onsite: "On-site",
-};
-
 /** The catalogue messages of the work-place types, in the order the filters show them. */
 export const TYPE_KEYS: Record<NonNullable<InternshipView["type"]>, MessageKey> = {
   remote: "internships.type.remote",

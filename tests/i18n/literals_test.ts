@@ -66,7 +66,6 @@ export const PENDING = new Set<string>([
   "islands/OfflineContents.tsx",
   "islands/PhoneNotifications.tsx",
   "lib/browser/fetch_json.ts",
-  "lib/browser/internship_format.ts",
   "lib/browser/use_confirm_delete.ts",
   "routes/offline.tsx",
 ]);
