@@ -2,28 +2,26 @@
  * The poster's `new_applicant` notification (docs/decisions.md, Applications, "Telling people"): one per internship
  * per IST day that had applications, made by the day's first application (in its own write, checked absent, so two
  * first applications make one) and counted by the later ones, whose count is written into it after their write (and
- * marks it unread again). Never one per application.
+ * marks it unread again). Never one per application. Its words are catalogue messages, written in the reader's language
+ * when read (docs/decisions.md, Languages, "Stored words").
  *
  * Keys (owned by this module only):
- * - `["applications_daily", day, internshipId]` → `{notificationId, userId, language}`, kept 3 days
+ * - `["applications_daily", day, internshipId]` → `{notificationId, userId}`, kept 3 days
  * - `["applications_daily_count", day, internshipId]` → KvU64, the day's applications (removed by the timeout job two
  *   days later: `sum` cannot set an expiry)
  */
-import { addNotification, reviseNotification } from "@/lib/notifications/notifications.ts";
+import { addNotification, type NotificationMessage, reviseNotification } from "@/lib/notifications/notifications.ts";
 import { istToday } from "@/lib/dates.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
-import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { DEFAULT_LANG, type Lang } from "@/lib/i18n/languages.ts";
 
 /** How long a day's notice record is kept (ms): 3 days. */
 const KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 
-/** A day's notice: the notification, whose it is and the language they read. */
+/** A day's notice: the notification and whose it is. */
 interface DailyNotice {
   notificationId: string;
   userId: string;
-  language?: Lang;
 }
 
 const dailyKey = (day: string, internshipId: string): Deno.KvKey => ["applications_daily", day, internshipId];
@@ -38,10 +36,12 @@ export async function readDailyEntry(
   return await kv.get<DailyNotice>(dailyKey(istToday(now), internshipId));
 }
 
-/** The words of the notice of `count` applications to `title` today, in `language`. */
-function noticeOf(count: number, title: string, language: Lang = DEFAULT_LANG) {
-  const t = translatorFor(language);
-  return { title: t("applications.daily.title", { count, title }), body: t("applications.daily.body") };
+/** The words of the notice of `count` applications to `title` today, as catalogue messages. */
+function noticeOf(count: number, title: string): NotificationMessage {
+  return {
+    title: { key: "applications.daily.title", values: { count, title } },
+    body: { key: "applications.daily.body" },
+  };
 }
 
 /**
@@ -54,7 +54,7 @@ export function dailyApplicantOps(
   { entry, listing, owner, now }: {
     entry: Deno.KvEntryMaybe<DailyNotice>;
     listing: InternshipView;
-    owner: { id: string; language?: Lang } | null;
+    owner: { id: string } | null;
     now: Date;
   },
 ): boolean {
@@ -65,12 +65,12 @@ export function dailyApplicantOps(
   const notification = addNotification(op, {
     userId: owner.id,
     type: "new_applicant",
-    ...noticeOf(1, listing.title, owner.language),
+    message: noticeOf(1, listing.title),
     url: `/internships/${listing.id}/applicants`,
   }, now);
   op.check(entry).set(
     dailyKey(day, listing.id),
-    { notificationId: notification.id, userId: owner.id, language: owner.language } satisfies DailyNotice,
+    { notificationId: notification.id, userId: owner.id } satisfies DailyNotice,
     { expireIn: KEPT_MS },
   );
   return true;
@@ -95,7 +95,7 @@ export async function reviseDailyNotice(
     await reviseNotification(kv, {
       userId: entry.value.userId,
       id: entry.value.notificationId,
-      ...noticeOf(Math.max(1, counterValue(count)), internship.title, entry.value.language),
+      message: noticeOf(Math.max(1, counterValue(count)), internship.title),
       now,
     });
     if ((await kv.get(countKey(day, internship.id))).versionstamp === count.versionstamp) return;

@@ -1,10 +1,11 @@
 /**
  * What an applicant is told when their application moves (docs/decisions.md, Applications, "Telling people"): an
- * in-app notification `application_status` and an e-mail through the outbox (unless they turned that e-mail off), both
- * in their language and carrying the poster's message, added to the move's own write; the timeout job's one digest per
- * applicant and run; and the words of each status.
+ * in-app notification `application_status` and an e-mail through the outbox (unless they turned that e-mail off),
+ * carrying the poster's message, added to the move's own write; the timeout job's one digest per applicant and run; and
+ * the words of each status. The e-mail is written in the applicant's language; the notification keeps its words as
+ * catalogue messages, written in the reader's language when read (docs/decisions.md, Languages, "Stored words").
  */
-import { addNotification } from "@/lib/notifications/notifications.ts";
+import { addNotification, type MessageRef, type NotificationMessage } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -17,18 +18,26 @@ export function timeoutMessage(t: Translate, organization: string): string {
   return t("applications.timeout.message", { organization });
 }
 
-/** The sentence that says what happened to an application of `title` at `organization`, in the language of `t`. */
-export function statusSentence(
-  t: Translate,
+/** What happened to an application of `title` at `organization`, as a catalogue message and its values. */
+function statusRef(
   { status, by, title, organization }: {
     status: ApplicationStatus;
     by: ChangedBy;
     title: string;
     organization: string;
   },
-): string {
+): MessageRef {
   const key = status === "rejected" && by === "system" ? "timedOut" : status;
-  return t.dynamic(`applications.sentence.${key}`, { title, organization });
+  return { key: `applications.sentence.${key}`, values: { title, organization } };
+}
+
+/** The sentence that says what happened to an application of `title` at `organization`, in the language of `t`. */
+export function statusSentence(
+  t: Translate,
+  move: { status: ApplicationStatus; by: ChangedBy; title: string; organization: string },
+): string {
+  const { key, values } = statusRef(move);
+  return t.dynamic(key, values);
 }
 
 /** Who is told and how: the applicant's id, name and address, and whether their e-mail for this type is on. */
@@ -61,29 +70,34 @@ export function tellApplicantOps(
   },
 ): string | null {
   const t = translatorOfPerson(recipient);
-  const sentence = statusSentence(t, { status, by, title, organization });
+  const move = { status, by, title, organization };
   const path = `/me/tracker#application-${applicationId}`;
-  return tellOps(op, { recipient, t, sentence, body: message ?? "", message, path, appUrl, now });
+  // The timeout job's message is the platform's own words; a poster's is kept as they wrote it.
+  const body = by === "system" && status === "rejected"
+    ? { key: "applications.timeout.message", values: { organization } }
+    : message ?? "";
+  const words = { title: statusRef(move), body };
+  return tellOps(op, { recipient, t, words, sentence: statusSentence(t, move), message, path, appUrl, now });
 }
 
 /**
- * Adds to `op` the notification (`sentence` as its title, `body`, linking to `path`) and, when `recipient`'s e-mail for
- * it is on, the retryable e-mail (`sentence` and `message`, in the language of `t`). Returns the mail's id, or null.
+ * Adds to `op` the notification (`words`, linking to `path`) and, when `recipient`'s e-mail for it is on, the retryable
+ * e-mail (`sentence` and `message`, in the language of `t`). Returns the mail's id, or null.
  */
 function tellOps(
   op: Deno.AtomicOperation,
-  { recipient, t, sentence, body, message, path, appUrl, now }: {
+  { recipient, t, words, sentence, message, path, appUrl, now }: {
     recipient: Recipient;
     t: Translate;
+    words: NotificationMessage;
     sentence: string;
-    body: string;
     message: string | null;
     path: string;
     appUrl: string;
     now: Date;
   },
 ): string | null {
-  addNotification(op, { userId: recipient.userId, type: "application_status", title: sentence, body, url: path }, now);
+  addNotification(op, { userId: recipient.userId, type: "application_status", message: words, url: path }, now);
   if (!recipient.emailOn) return null;
   const mail = statusMail({
     to: recipient.email,
@@ -132,13 +146,24 @@ export function tellTimedOutOps(
       now,
     });
   }
-  const sentence = t("applications.timeoutDigest.title", { count: items.length });
-  const named = items.slice(0, DIGEST_NAMED).map((item) =>
-    `• ${t("applications.timeoutDigest.item", { title: item.title, organization: item.organization })}`
-  );
+  const title = { key: "applications.timeoutDigest.title", values: { count: items.length } };
+  const lines: MessageRef[] = items.slice(0, DIGEST_NAMED).map((item) => ({
+    key: "applications.timeoutDigest.item",
+    values: { title: item.title, organization: item.organization },
+  }));
   if (items.length > DIGEST_NAMED) {
-    named.push(t("applications.timeoutDigest.more", { count: items.length - DIGEST_NAMED }));
+    lines.push({ key: "applications.timeoutDigest.more", values: { count: items.length - DIGEST_NAMED } });
   }
-  const message = `${t("applications.timeoutDigest.message")}\n\n${named.join("\n")}`;
-  return tellOps(op, { recipient, t, sentence, body: named.join("\n"), message, path: "/me/tracker", appUrl, now });
+  const named = lines.map((line) => t.dynamic(line.key, line.values)).join("\n");
+  const message = `${t("applications.timeoutDigest.message")}\n\n${named}`;
+  return tellOps(op, {
+    recipient,
+    t,
+    words: { title, body: lines },
+    sentence: t.dynamic(title.key, title.values),
+    message,
+    path: "/me/tracker",
+    appUrl,
+    now,
+  });
 }

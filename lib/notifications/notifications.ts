@@ -151,21 +151,26 @@ export async function redactNotificationOps(
 }
 
 /**
- * Replaces the title and body of `userId`'s notification `id` (a running count, e.g. "3 new applicants today") and
- * marks it unread again, checked against the notification as read and retried on a lost race; nothing when it is gone
- * or expired. Nothing is pushed again: the push went with the notification's first version.
+ * Replaces the words of `userId`'s notification `id` (a running count, e.g. "3 new applicants today") with `message`
+ * (catalogue keys, as `NotificationInput` has them) or a plain `title` and `body`, and marks it unread again, checked
+ * against the notification as read and retried on a lost race; nothing when it is gone or expired. Nothing is pushed
+ * again: the push went with the notification's first version.
  * @throws BusyError after 30 s of races lost to other writers (`lib/kv/retry.ts`; nothing is changed).
  */
 export async function reviseNotification(
   kv: Deno.Kv,
-  { userId, id, title, body, now = new Date() }: {
+  { userId, id, title, body, message, now = new Date() }: {
     userId: string;
     id: string;
-    title: string;
-    body: string;
+    title?: string;
+    body?: string;
+    message?: NotificationMessage;
     now?: Date;
   },
 ): Promise<void> {
+  const words = message
+    ? notificationWords({ title: "", body: "", message }, translatorFor("en"))
+    : { title: title ?? "", body: body ?? "" };
   await retrying(
     async () => {
       const entry = await kv.get<StoredNotification>(recordKey(userId, id));
@@ -173,7 +178,13 @@ export async function reviseNotification(
       const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - now.getTime();
       if (left <= 0) return true;
       const { message: _message, ...kept } = entry.value as StoredNotification;
-      const next = { ...kept, title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX), readAt: null };
+      const next: StoredNotification = {
+        ...kept,
+        title: clip(words.title, TITLE_MAX),
+        body: clip(words.body, BODY_MAX),
+        readAt: null,
+        ...message ? { message } : {},
+      };
       const op = kv.atomic().check(entry).set(entry.key, next, { expireIn: left })
         .set(unreadKey(userId, id), true, { expireIn: left });
       return (await op.commit()).ok;

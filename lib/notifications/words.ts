@@ -27,8 +27,11 @@ export interface MessageRef {
  */
 export interface NotificationMessage {
   title: MessageRef;
-  /** The body's message, or its text as a person wrote it (a reply), the same in every language. */
-  body?: MessageRef | string;
+  /**
+   * The body's message, its lines' messages (written one a line), or its text as a person wrote it (a reply), the
+   * same in every language.
+   */
+  body?: MessageRef | MessageRef[] | string;
 }
 
 /** `ref` in `t`'s language, or null when `t` lacks its message or a value. */
@@ -39,6 +42,15 @@ function wordsOf(t: Translate, ref: MessageRef): string | null {
   } catch {
     return null;
   }
+}
+
+/** A body of `NotificationMessage` in `t`'s language, or null when `t` lacks a message or a value of it. */
+function bodyOf(t: Translate, body: NotificationMessage["body"]): string | null {
+  if (body === undefined) return "";
+  if (typeof body === "string") return body;
+  if (!Array.isArray(body)) return wordsOf(t, body);
+  const lines = body.map((line) => wordsOf(t, line));
+  return lines.includes(null) ? null : lines.join("\n");
 }
 
 /**
@@ -52,7 +64,7 @@ export function notificationWords(
   const { message } = stored;
   if (!message) return { title: stored.title, body: stored.body };
   const title = wordsOf(t, message.title);
-  const body = typeof message.body === "string" ? message.body : message.body ? wordsOf(t, message.body) : "";
+  const body = bodyOf(t, message.body);
   return title === null || body === null
     ? { title: stored.title, body: stored.body }
     : { title: clip(title, TITLE_MAX), body: clip(body, BODY_MAX) };

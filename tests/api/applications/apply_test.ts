@@ -287,6 +287,8 @@ Deno.test("the poster gets one new_applicant notification per internship per day
     "7 new applicants for Design Intern today",
     null,
   ]);
+  const hindi = (await get(t, member, "/api/me/notifications?lang=hi")).body.notifications[0];
+  assertEquals(hindi.title, "आज Design Intern के लिए 7 नए आवेदक", "the revised count in the reader's language");
   const other = await platformInternship(t, member, { title: "Other" });
   await applyTo(t, await applicant(t), other);
   assertEquals((await notices()).length, 2, "one per internship");

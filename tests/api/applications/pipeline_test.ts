@@ -12,6 +12,7 @@ import { people } from "@/tests/fixtures/people.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
 
 async function answer(res: Response) {
   const text = await res.text();
@@ -172,6 +173,36 @@ Deno.test("moves: forwards or rejected; illegal, final, foreign and unknown refu
     status: 400,
     body: { error: "This application can no longer change" },
   });
+});
+
+Deno.test("the applicant's notification is written in the reader's language; an older worded one shows as kept", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Acme" });
+  const person = await applicant(t, "Farah Khan");
+  const sent = await applyTo(t, person, internship);
+  const organization = internship.organization?.name ?? internship.hiringOrganization;
+  assertEquals((await move(t, member, sent.id, { status: "shortlisted", message: "Call me at 5." })).status, 200);
+  const old = t.kv.atomic();
+  addNotification(old, {
+    userId: person.user.id,
+    type: "application_status",
+    title: "Old words",
+    body: "As kept",
+    url: "/",
+  });
+  assert((await old.commit()).ok);
+  const read = async (path: string) =>
+    (await get(t, person, path)).body.notifications.filter((n: { type: string }) => n.type === "application_status")
+      .map((n: { title: string; body: string }) => [n.title, n.body]);
+  assertEquals(await read("/api/me/notifications?lang=hi"), [
+    ["Old words", "As kept"],
+    [`${organization} में Data Intern के लिए आप शॉर्टलिस्ट हुए हैं`, "Call me at 5."],
+  ]);
+  assertEquals(await read("/api/me/notifications"), [
+    ["Old words", "As kept"],
+    [`You are shortlisted for Data Intern at ${organization}`, "Call me at 5."],
+  ]);
 });
 
 Deno.test("bulk: up to 100 ids; other internships' and unmovable ones left; 101 refused", async () => {

@@ -162,6 +162,10 @@ Deno.test("one run tells each applicant once, naming every closed application; l
   const told = bell.notifications.filter((n: { type: string }) => n.type === "application_status");
   assertEquals(told.map((n: { title: string }) => n.title), ["2 of your applications got no answer in time"]);
   assert(told[0].body.includes("Design Intern at Quiet Co") && told[0].body.includes("Sales Intern at Quiet Co"));
+  const hindi = await (await t.fetch("/api/me/notifications?lang=hi", { headers: both.headers })).json();
+  const digest = hindi.notifications.find((n: { type: string }) => n.type === "application_status");
+  assertEquals(digest.title, "आपके 2 आवेदनों का समय पर जवाब नहीं आया", "the digest in the reader's language");
+  assert(digest.body.includes("• Quiet Co में Design Intern"), digest.body);
   const tracker = await (await t.fetch("/api/me/saved", { headers: both.headers })).json();
   assertEquals(
     tracker.items.map((item: { status: string }) => item.status),
