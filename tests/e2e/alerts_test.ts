@@ -54,7 +54,7 @@ Deno.test("a student saves the shown filters as an alert, then pauses and re-tim
   assertEquals((await listAlerts(t.kv, student.user.id))[0].query, { location: "Pune", search: "data" });
   await maximum.fill("30000");
   await page.getByRole("button", { name: "Save filters" }).click();
-  await page.getByRole("heading", { name: /work type hybrid/ }).waitFor();
+  await page.getByRole("heading", { name: /work type Hybrid/ }).waitFor();
   assertEquals(await maximum.getAttribute("aria-invalid"), null);
   const [edited] = await listAlerts(t.kv, student.user.id);
   assertEquals(edited.query, {

@@ -255,7 +255,7 @@ Deno.test("a student who chose Hindi submits an opportunity, reads their submiss
   const language = await t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: student.headers });
   assertEquals(language.status, 200);
   const own = await submitOpportunity(t, student, { title: "नवाचार आइडियाथॉन", type: "ideathon", location: "पुणे" });
-  const alerts = [{ kind: "internships", query: { location: "पुणे" } }, {
+  const alerts = [{ kind: "internships", query: { location: "पुणे", types: "remote,hybrid" } }, {
     kind: "opportunities",
     query: { search: "रोबोटिक्स" },
   }];
@@ -280,7 +280,7 @@ Deno.test("a student who chose Hindi submits an opportunity, reads their submiss
   }
 
   await openHydrated(page, `${t.origin}/me/alerts`);
-  await page.getByRole("heading", { name: "इंटर्नशिप: जगह पुणे" }).waitFor();
+  await page.getByRole("heading", { name: "इंटर्नशिप: काम की जगह रिमोट या हाइब्रिड, जगह पुणे" }).waitFor();
   await assertHindiPage(page, "/me/alerts");
   await page.getByRole("button", { name: "डिलीट करें" }).first().click();
   const dialog = page.getByRole("dialog", { name: "यह अलर्ट डिलीट करें?" });
