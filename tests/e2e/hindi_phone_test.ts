@@ -16,10 +16,12 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
+  fetchesDrawn,
   openBrowser,
   openHydrated,
   seriousA11yViolations,
   signInBrowser,
+  trackFetches,
 } from "@/tests/helpers/browser.ts";
 import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
@@ -160,13 +162,14 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
 
   await using browser = await openBrowser();
   const context = await phoneContext(browser);
+  await trackFetches(context);
   await signInBrowser(context, t.origin, { cookie });
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin?lang=hi`);
   const found: string[] = [];
   for (const path of paths) {
     await openHydrated(page, `${t.origin}${path}`);
-    await page.waitForLoadState("networkidle");
+    await fetchesDrawn(page);
     if (await page.locator("html").getAttribute("lang") !== "hi") found.push(`${path}: not in Hindi`);
     if (!await page.getByText("एडमिन मेन्यू").isVisible()) found.push(`${path}: the admin menu is not in Hindi`);
     found.push(...(await layoutDefects(page)).map((line) => `${path}: ${line}`));

@@ -10,7 +10,13 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { openBrowser, seriousA11yViolations, signInBrowser } from "@/tests/helpers/browser.ts";
+import {
+  fetchesDrawn,
+  openBrowser,
+  seriousA11yViolations,
+  signInBrowser,
+  trackFetches,
+} from "@/tests/helpers/browser.ts";
 import { layoutDefects, lazyFirstScreenImages, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
@@ -192,14 +198,8 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
   };
 }
 
-/** Waits until the page has loaded, its islands are hydrated and what they fetch has arrived. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("load");
-  if (await page.locator("#__islands").count()) {
-    await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 10_000 });
-  }
-  await page.waitForLoadState("networkidle");
-}
+/** Waits until the page has loaded, its islands are hydrated and what they fetch has arrived and been drawn. */
+const settle = (page: Page) => fetchesDrawn(page);
 
 /** The defects and accessibility violations of the page as shown, each line prefixed with `label`. */
 async function problems(page: Page, label: string): Promise<string[]> {
@@ -226,6 +226,7 @@ Deno.test("every signed-in page fits a 360 px phone, with the menu, the bell and
   const contexts = {} as Record<Person, BrowserContext>;
   for (const person of Object.keys(PEOPLE) as Person[]) {
     contexts[person] = await phoneContext(browser);
+    await trackFetches(contexts[person]);
     await signInBrowser(contexts[person], app.origin, { cookie: cookies[person] });
   }
   const tabs = {} as Record<Person, Page>;
@@ -254,6 +255,7 @@ Deno.test("every signed-in page fits a 360 px phone, with the menu, the bell and
 
   await t.step("the admin pages at 1024 px, where tables stop stacking", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+    await trackFetches(context);
     await signInBrowser(context, app.origin, { cookie: cookies.admin });
     const page = await context.newPage();
     const found: string[] = [];
@@ -331,7 +333,7 @@ Deno.test("every signed-in page fits a 360 px phone, with the menu, the bell and
     await page.getByRole("button", { name: /^Notifications/ }).click();
     const panel = page.locator("#notification-panel");
     await panel.getByText("See all notifications").waitFor();
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     assertEquals(await problems(page, "bell open"), []);
     const box = await panel.boundingBox();
     assert(box && box.x >= 0 && box.x + box.width <= 360, `the panel is on the screen: ${JSON.stringify(box)}`);

@@ -147,6 +147,105 @@ export async function openHydrated(page: Page, url: string): Promise<void> {
   await hydrated(page);
 }
 
+/**
+ * Counts the page's own `fetch` calls from the call until the answer's body has been read (or the call failed), and
+ * the calls started so far, on `globalThis.__fetches`. Installed by `trackFetches`; read by `fetchesDrawn`.
+ */
+const FETCH_TRACKER = `(() => {
+  const state = { pending: 0, started: 0, waiters: [] };
+  const done = () => {
+    state.pending--;
+    if (state.pending === 0) for (const wake of state.waiters.splice(0)) wake();
+  };
+  const original = globalThis.fetch;
+  globalThis.fetch = function (...args) {
+    state.pending++;
+    state.started++;
+    return original.apply(this, args).then((response) => {
+      for (const read of ["json", "text", "arrayBuffer", "blob", "formData"]) {
+        const method = response[read];
+        let counted = false;
+        response[read] = function () {
+          const body = method.call(this);
+          if (counted) return body;
+          counted = true;
+          return body.finally(done);
+        };
+      }
+      return response;
+    }, (error) => {
+      done();
+      throw error;
+    });
+  };
+  Object.defineProperty(globalThis, "__fetches", { value: state });
+})();`;
+
+/** Islands that talk to the service worker rather than fetch: their pages wait for the network to go idle instead. */
+const SERVICE_WORKER_ISLANDS = ["KeepOffline", "OfflineContents"];
+
+/**
+ * Makes `fetchesDrawn` work in every page of `context` opened from now on (an init script that counts the page's
+ * `fetch` calls until their answers are read).
+ */
+export async function trackFetches(context: BrowserContext): Promise<void> {
+  await context.addInitScript(FETCH_TRACKER);
+}
+
+/**
+ * Waits until the page has loaded, its islands are hydrated, everything they fetched (on their own, after hydration,
+ * one fetch leading to the next) has arrived and been drawn, its images and fonts are in, and nothing is busy: the page
+ * as a person sees it once it is done. The page's context must have `trackFetches`. Unlike Playwright's `networkidle`
+ * (500 ms without a request, waited after every page) it waits for exactly that work: after each round of answers read,
+ * one animation frame and one task (where Preact runs its effects, which may start the next fetch), until a round
+ * starts no fetch. A page with an island that asks the service worker (`SERVICE_WORKER_ISLANDS`) waits for the network
+ * to go idle as well. Fails after `timeoutMs` (generous, for a loaded machine) with what is still pending.
+ */
+export async function fetchesDrawn(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.waitForLoadState("load");
+  const islands = page.locator("#__islands");
+  if (await islands.count()) {
+    await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: timeoutMs });
+    const { modules } = JSON.parse(await islands.textContent() ?? "{}") as { modules?: Record<string, string> };
+    if (SERVICE_WORKER_ISLANDS.some((name) => modules && name in modules)) await page.waitForLoadState("networkidle");
+  }
+  const problem = await page.evaluate(async (timeoutMs) => {
+    type Tracker = { pending: number; started: number; waiters: (() => void)[] };
+    const state = (globalThis as unknown as { __fetches?: Tracker }).__fetches;
+    if (!state) return "fetches are not tracked in this context (trackFetches)";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`${state.pending} fetches still pending after ${timeoutMs} ms`), timeoutMs);
+    });
+    // One frame and then one task: Preact runs effects (which may fetch) in a task after the next frame.
+    const turn = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    const idle = () => state.pending === 0 ? Promise.resolve() : new Promise<void>((wake) => state.waiters.push(wake));
+    const settled = (async () => {
+      for (;;) {
+        await idle();
+        const started = state.started;
+        await turn();
+        await turn();
+        if (state.pending === 0 && state.started === started) break;
+      }
+      const images = [...document.images].filter((image) => image.loading !== "lazy" && !image.complete);
+      await Promise.all(images.map((image) =>
+        new Promise((resolve) => {
+          image.addEventListener("load", resolve);
+          image.addEventListener("error", resolve);
+        })
+      ));
+      await document.fonts.ready;
+      return "";
+    })();
+    const outcome = await Promise.race([settled, timedOut]);
+    clearTimeout(timer);
+    return outcome;
+  }, timeoutMs);
+  if (problem) throw new Error(`${page.url()}: ${problem}`);
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: "detached", timeout: timeoutMs });
+}
+
 /** Signs the browser context in as `user` (a `createTestUser` cookie `session=<value>`) on `origin`. */
 export async function signInBrowser(context: BrowserContext, origin: string, user: { cookie: string }): Promise<void> {
   const value = user.cookie.slice(user.cookie.indexOf("=") + 1);
