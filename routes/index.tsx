@@ -45,9 +45,9 @@ interface HomeData {
 }
 
 export const handler = define.handlers<HomeData>({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv } = ctx.state.services;
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       version: () => internshipsVersion(kv),
       render: async () => {
         const { user } = ctx.state;

@@ -10,11 +10,87 @@
  * `maxKeyLength` characters (a made-up query) is rendered but not kept.
  */
 
+import { onFirstUse } from "@/lib/lazy.ts";
+
+/** `node:zlib`, imported by the first page compressed (not at start). */
+const zlib = onFirstUse(() => import("node:zlib"));
+
+/** A content encoding a kept page is compressed to. */
+type Encoding = "br" | "gzip";
+
+/**
+ * The encoding `Deno.serve` picks for a request's `Accept-Encoding`, for the values browsers send (which it reads
+ * without parsing); null for any other value, whose answer `Deno.serve` then compresses as it does every answer.
+ */
+export function encodingFor(acceptEncoding: string | null | undefined): Encoding | null {
+  switch (acceptEncoding) {
+    case "gzip, deflate, br":
+    case "gzip, deflate, br, zstd":
+    case "br":
+      return "br";
+    case "gzip":
+      return "gzip";
+  }
+  return null;
+}
+
+/** Answers shorter than this many bytes are not compressed (as `Deno.serve` does). */
+const COMPRESS_FROM = 64;
+
+/** A kept page compressed to one encoding: its bytes and headers. */
+interface EncodedPage {
+  body: Uint8Array<ArrayBuffer>;
+  headers: [string, string][];
+}
+
 interface CachedPage {
   version: string;
   status: number;
   headers: [string, string][];
-  body: string;
+  /** The page's bytes (UTF-8), encoded once. */
+  body: Uint8Array<ArrayBuffer>;
+  /** Whether the page is compressed here (an HTML page): once per encoding, when a request first accepts it. */
+  compressible: boolean;
+  encoded: Partial<Record<Encoding, EncodedPage>>;
+}
+
+/**
+ * `page` compressed to `encoding` as `Deno.serve` compresses an answer (brotli at quality 6 with a 4 MB window, or
+ * gzip), with the headers it would send: `Content-Encoding`, and `Accept-Encoding` first in `Vary`.
+ */
+async function encode(page: CachedPage, encoding: Encoding): Promise<EncodedPage> {
+  const { brotliCompressSync, constants, gzipSync } = await zlib();
+  const body = encoding === "br"
+    ? brotliCompressSync(page.body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 6,
+        [constants.BROTLI_PARAM_LGWIN]: 22,
+        [constants.BROTLI_PARAM_SIZE_HINT]: page.body.length,
+      },
+    })
+    : gzipSync(page.body);
+  const headers = page.headers.filter(([name]) => name !== "content-length");
+  const vary = headers.findIndex(([name]) => name === "vary");
+  if (vary === -1) headers.push(["vary", "Accept-Encoding"]);
+  else if (!/accept-encoding/i.test(headers[vary][1])) {
+    headers[vary] = ["vary", `Accept-Encoding, ${headers[vary][1]}`];
+  }
+  headers.push(["content-encoding", encoding]);
+  return { body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), headers };
+}
+
+/**
+ * The answer of a kept page to a request that accepts `acceptEncoding`. The page's first answer is left to
+ * `Deno.serve` to compress (its compression costs less than `node:zlib`'s, and most pages are never asked for
+ * again before the data changes); a page asked for again is compressed here, once per encoding.
+ */
+async function answer(page: CachedPage, acceptEncoding: string | null | undefined, first: boolean): Promise<Response> {
+  const encoding = page.compressible ? encodingFor(acceptEncoding) : null;
+  if (!encoding || (first && !page.encoded[encoding])) {
+    return new Response(page.body, { status: page.status, headers: page.headers });
+  }
+  const encoded = page.encoded[encoding] ??= await encode(page, encoding);
+  return new Response(encoded.body, { status: page.status, headers: encoded.headers });
 }
 
 /** The guest page cache of one platform instance. */
@@ -25,26 +101,30 @@ export class GuestPageCache {
 
   /**
    * The page for `url` in language `lang` rendered from data at `version`: the kept copy when there is one for
-   * this version, else `render()`'s answer, kept when it is a 200.
+   * this version, else `render()`'s answer, kept when it is a 200. A kept HTML page is sent compressed for a request
+   * that accepts `acceptEncoding` (its `Accept-Encoding`), compressed once per page and encoding (`answer`).
    */
   async serve(
     url: URL,
     lang: string,
     version: string,
     render: () => Response | Promise<Response>,
+    acceptEncoding?: string | null,
   ): Promise<Response> {
     const key = `${lang}:${url.pathname}${url.search}`;
     const kept = this.#pages.get(key);
-    if (kept && kept.version === version) {
-      return new Response(kept.body, { status: kept.status, headers: kept.headers });
-    }
+    if (kept && kept.version === version) return await answer(kept, acceptEncoding, false);
     const res = await render();
     if (res.status !== 200 || key.length > this.maxKeyLength || res.headers.has("set-cookie")) return res;
-    const body = await res.text();
+    const body = new Uint8Array(await res.arrayBuffer());
     if (this.#pages.size >= this.maxEntries) this.#pages.clear();
     const headers = [...res.headers];
-    this.#pages.set(key, { version, status: res.status, headers, body });
-    return new Response(body, { status: res.status, headers });
+    const compressible = body.length >= COMPRESS_FROM && !res.headers.has("content-encoding") &&
+      (res.headers.get("content-type") ?? "").startsWith("text/html") &&
+      !/no-transform/i.test(res.headers.get("cache-control") ?? "");
+    const page: CachedPage = { version, status: res.status, headers, body, compressible, encoded: {} };
+    this.#pages.set(key, page);
+    return await answer(page, acceptEncoding, true);
   }
 
   /** How many pages are kept (for tests). */

@@ -65,15 +65,22 @@ export interface SignedInState extends AppState {
 }
 
 /**
- * Answers a public page: for a guest from the guest page cache (per language) while `version` (the version of
- * the data the page shows) is unchanged, else `render()` afresh; a signed-in user always gets
- * `render()`. Only for pages that show a guest nothing of their own (no CSRF-bound form).
+ * Answers a public page: for a guest from the guest page cache (per language, compressed once for the encoding `req`
+ * accepts) while `version` (the version of the data the page shows) is unchanged, else `render()` afresh; a signed-in
+ * user always gets `render()`. Only for pages that show a guest nothing of their own (no CSRF-bound form).
  */
 export async function servePublicPage(
+  req: Request,
   state: AppState,
   url: URL,
   { version, render }: { version: () => Promise<string>; render: () => Response | Promise<Response> },
 ): Promise<Response> {
   if (state.user) return await render();
-  return await state.services.guestPages.serve(url, state.lang, await version(), render);
+  return await state.services.guestPages.serve(
+    url,
+    state.lang,
+    await version(),
+    render,
+    req.headers.get("accept-encoding"),
+  );
 }

@@ -38,9 +38,9 @@ const FOR_YOU_COUNT = 4;
 type PageData = InternshipResultsProps & { forYou: ForYouProps | null };
 
 export const handler = define.handlers<PageData>({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv } = ctx.state.services;
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       version: () => internshipsVersion(kv),
       render: async () => {
         const params = readListParams(ctx.url.searchParams);

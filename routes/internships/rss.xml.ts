@@ -12,11 +12,11 @@ import { InternshipQuerySchema, internshipsVersion, newestOpenInternships } from
 import { INTERNSHIPS_FEED_SIZE, internshipsFeed, RSS_CONTENT_TYPE, rssDocument } from "@/lib/seo/rss.ts";
 
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv, config } = ctx.state.services;
     const query = validate(InternshipQuerySchema, queryOf(ctx.url));
     const today = istToday();
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       version: () => internshipsVersion(kv, today),
       render: async () => {
         const internships = await newestOpenInternships(kv, {

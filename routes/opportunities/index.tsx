@@ -34,9 +34,9 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv } = ctx.state.services;
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       version: () => opportunitiesVersion(kv),
       render: async () => {
         const params = ctx.url.searchParams;

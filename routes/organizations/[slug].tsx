@@ -62,11 +62,11 @@ async function pageData(
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv } = ctx.state.services;
     const asked = Number(ctx.url.searchParams.get("offset") ?? "0");
     const offset = Number.isSafeInteger(asked) && asked > 0 ? asked : 0;
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       // The open internships, the organization's record and its track record: a change of any renders it again.
       version: async () =>
         (await Promise.all([internshipsVersion(kv), organizationVersion(kv, ctx.params.slug)])).join(":"),

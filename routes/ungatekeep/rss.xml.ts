@@ -11,11 +11,11 @@ import { latestPosts, postsVersion } from "@/lib/ungatekeep/posts.ts";
 const MAX_AGE_S = 300;
 
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv, config } = ctx.state.services;
     // The kept feed is also renewed every `MAX_AGE_S`, when a scheduled post may have gone live.
     const slot = Math.floor(Date.now() / (MAX_AGE_S * 1000));
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       version: async () => `${await postsVersion(kv)}:${slot}`,
       render: async () => {
         const feed = postsFeed(await latestPosts(kv, POSTS_FEED_SIZE));

@@ -3,6 +3,7 @@
  * `/internships` with any query and an internship page are kept per path, query and internship
  * data version for guests; a write shows at once; signed-in users always get a fresh page.
  */
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import { deleteInternship } from "@/lib/internships/writes.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
@@ -81,4 +82,31 @@ Deno.test("GuestPageCache keeps only 200 answers with short keys and starts over
   assertEquals(cache.size, 1, "full: started over with the newest page");
   const kept = await cache.serve(url("/e"), "en", "v1", render());
   assertEquals(kept.headers.get("content-type"), "text/html");
+});
+
+Deno.test("GuestPageCache sends a kept HTML page compressed for the encodings browsers ask for, as Deno.serve would", async () => {
+  const cache = new GuestPageCache();
+  const html = `<!DOCTYPE html><html><body>${"<p>kept page</p>".repeat(200)}</body></html>`;
+  let renders = 0;
+  const render = (type = "text/html; charset=utf-8") => () => {
+    renders++;
+    return new Response(html, { headers: { "content-type": type, vary: "Accept-Language" } });
+  };
+  const url = new URL("http://localhost/page");
+  const plain = await cache.serve(url, "en", "v1", render());
+  assertEquals([plain.headers.get("content-encoding"), await plain.text()], [null, html]);
+  for (const [accept, encoding] of [["gzip, deflate, br, zstd", "br"], ["gzip, deflate, br", "br"], ["gzip", "gzip"]]) {
+    for (let i = 0; i < 2; i++) {
+      const res = await cache.serve(url, "en", "v1", render(), accept);
+      assertEquals(res.headers.get("content-encoding"), encoding, accept);
+      assertEquals(res.headers.get("vary"), "Accept-Encoding, Accept-Language");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      assertEquals(new TextDecoder().decode(encoding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes)), html);
+    }
+  }
+  const other = await cache.serve(url, "en", "v1", render(), "deflate");
+  assertEquals([other.headers.get("content-encoding"), await other.text()], [null, html], "left to Deno.serve");
+  assertEquals(renders, 1);
+  const feed = await cache.serve(new URL("http://localhost/feed"), "en", "v1", render("application/rss+xml"), "br");
+  assertEquals([feed.headers.get("content-encoding"), await feed.text()], [null, html], "only HTML is compressed here");
 });

@@ -43,10 +43,10 @@ interface InternshipPageData {
 }
 
 export const handler = define.handlers<InternshipPageData>({
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const { kv } = ctx.state.services;
     const today = istToday();
-    return servePublicPage(ctx.state, ctx.url, {
+    return servePublicPage(req, ctx.state, ctx.url, {
       version: () => internshipsVersion(kv, today),
       render: async () => {
         const user = ctx.state.user;
