@@ -12,6 +12,9 @@
  * about a third of the requests carry a student's session. Prints p50/p95/p99 overall and per kind, the request
  * rate, the server's CPU time per request and every error (a status other than the one expected, a socket error, a
  * timeout), with the load average.
+ * Requests carry no `Accept-Encoding` (answers go uncompressed) unless `BENCH_ENCODING` gives one, e.g.
+ * `BENCH_ENCODING="gzip, deflate, br, zstd"` as Chrome sends it: then `Deno.serve` compresses the answers, as it does
+ * for every browser, and the server's CPU per request includes that.
  * `BENCH_PROFILE=<file>` takes a CPU profile of the server while the traffic runs (written as a `.cpuprofile`) and
  * prints the functions with the most self time. `BENCH_KV` keeps the seeded file to repeat a run; a file `bench/internships.ts` seeded keeps its listings (only the
  * students are added), so the 1,000,000-listing file serves both.
@@ -33,6 +36,8 @@ const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 60);
 const RATE = Number(Deno.env.get("BENCH_RATE") ?? 1);
 const STUDENTS = 1000;
 const PROFILE = Deno.env.get("BENCH_PROFILE");
+/** The `Accept-Encoding` of every request (none by default). */
+const ENCODING = Deno.env.get("BENCH_ENCODING");
 
 const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
@@ -195,6 +200,7 @@ try {
           accept: planned.path.startsWith("/api") ? "application/json" : "text/html",
         };
         if (planned.cookie) headers.cookie = planned.cookie;
+        if (ENCODING) headers["accept-encoding"] = ENCODING;
         if (planned.method === "PUT") {
           headers.origin = origin;
           headers["content-type"] = "application/json";
@@ -230,7 +236,9 @@ try {
   console.log(
     `\nMixed traffic: ${CONNECTIONS} simulated students (${
       RATE > 0 ? `${fmt(RATE)} request/s each` : "no pause between requests"
-    }) for ${SECONDS} s against ${fmt(OPEN, 0)} open + ${fmt(CLOSED, 0)} ` +
+    }${ENCODING ? `, Accept-Encoding "${ENCODING}"` : ""}) for ${SECONDS} s against ${fmt(OPEN, 0)} open + ${
+      fmt(CLOSED, 0)
+    } ` +
       `closed internships, ${navigator.hardwareConcurrency} CPUs, load average ${loadBefore} before, ${loadAfter} after\n`,
   );
   console.log("| Requests | count | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|");
