@@ -7,10 +7,21 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import type { BannerSlide } from "@/lib/ungatekeep/banners.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+
+/** The messages this island uses (its `text`). */
+export const BANNER_CAROUSEL_TEXT = ["ungatekeep.carousel."] as const;
 
 const INTERVAL_MS = 6000;
 
-export default function BannerCarousel({ banners }: { banners: BannerSlide[] }) {
+/** Props: the banners in their order, and the messages (`BANNER_CAROUSEL_TEXT`). */
+export interface BannerCarouselProps {
+  banners: BannerSlide[];
+  text: IslandText;
+}
+
+export default function BannerCarousel({ banners, text }: BannerCarouselProps) {
+  const t = translatorOf(text);
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -43,7 +54,7 @@ export default function BannerCarousel({ banners }: { banners: BannerSlide[] }) 
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Highlights"
+      aria-label={t("ungatekeep.carousel.label")}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocusIn={() => setFocused(true)}
@@ -56,7 +67,7 @@ export default function BannerCarousel({ banners }: { banners: BannerSlide[] }) 
       <div
         role="group"
         aria-roledescription="slide"
-        aria-label={`${index + 1} of ${count}: ${banner.title}`}
+        aria-label={t("ungatekeep.carousel.slide", { number: index + 1, count, title: banner.title })}
         aria-live={rotating ? "off" : "polite"}
       >
         {banner.linkUrl
@@ -75,17 +86,22 @@ export default function BannerCarousel({ banners }: { banners: BannerSlide[] }) 
       {count > 1 && (
         <div class="mt-2 flex flex-wrap items-center gap-2">
           <button type="button" class={button} onClick={() => setStopped(!stopped)}>
-            {stopped ? "Play" : "Pause"}
-            <span class="sr-only">slide rotation</span>
+            {t.rich(stopped ? "ungatekeep.carousel.play" : "ungatekeep.carousel.pause", {
+              sr: (chunks) => <span class="sr-only">{chunks}</span>,
+            })}
           </button>
-          <button type="button" class={button} onClick={() => go(index - 1)}>Previous</button>
-          <button type="button" class={button} onClick={() => go(index + 1)}>Next</button>
+          <button type="button" class={button} onClick={() => go(index - 1)}>
+            {t("ungatekeep.carousel.previous")}
+          </button>
+          <button type="button" class={button} onClick={() => go(index + 1)}>
+            {t("ungatekeep.carousel.next")}
+          </button>
           <span class="ml-auto flex gap-1">
             {banners.map((b, i) => (
               <button
                 key={b.id}
                 type="button"
-                aria-label={`Show slide ${i + 1}: ${b.title}`}
+                aria-label={t("ungatekeep.carousel.show", { number: i + 1, title: b.title })}
                 aria-current={i === index ? "true" : undefined}
                 onClick={() => go(i)}
                 class="h-6 w-6 rounded-full border-2 border-indigo-700 aria-[current=true]:bg-indigo-700"

@@ -5,11 +5,16 @@
  * says so where the browser has no push or the person blocked notifications.
  */
 import { useEffect, useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
-/** Props: the VAPID public key (base64url) a subscription is made for. */
+/** The messages this island uses (its `text`). */
+export const PHONE_NOTIFICATIONS_TEXT = ["profile.phone.", "common.errors."] as const;
+
+/** Props: the VAPID public key (base64url) a subscription is made for, and the messages (`PHONE_NOTIFICATIONS_TEXT`). */
 export interface PhoneNotificationsProps {
   publicKey: string;
+  text: IslandText;
 }
 
 type State = "checking" | "unsupported" | "blocked" | "off" | "on" | "working";
@@ -19,7 +24,8 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-export default function PhoneNotifications({ publicKey }: PhoneNotificationsProps) {
+export default function PhoneNotifications({ publicKey, text }: PhoneNotificationsProps) {
+  const t = translatorOf(text);
   const [state, setState] = useState<State>("checking");
   const [message, setMessage] = useState("");
 
@@ -45,14 +51,14 @@ export default function PhoneNotifications({ publicKey }: PhoneNotificationsProp
       if (!res.ok) {
         await subscription.unsubscribe();
         setState("off");
-        setMessage(`Not turned on: ${res.error}`);
+        setMessage(t("profile.phone.notOn", { reason: failureMessage(t, res) }));
         return;
       }
       setState("on");
-      setMessage("Notifications are on for this phone.");
+      setMessage(t("profile.phone.on"));
     } catch {
       setState(Notification.permission === "denied" ? "blocked" : "off");
-      setMessage("Not turned on: the browser did not allow notifications.");
+      setMessage(t("profile.phone.denied"));
     }
   };
 
@@ -65,16 +71,14 @@ export default function PhoneNotifications({ publicKey }: PhoneNotificationsProp
       await subscription.unsubscribe();
     }
     setState("off");
-    setMessage("Notifications are off for this phone.");
+    setMessage(t("profile.phone.off"));
   };
 
   const button = "rounded-md px-4 py-2 font-medium disabled:opacity-60";
   return (
     <div class="mt-2 space-y-2 text-sm text-slate-700">
-      {state === "unsupported" && <p>This browser cannot show notifications from the site.</p>}
-      {state === "blocked" && (
-        <p>Notifications are blocked for this site. Allow them in the browser's site settings, then come back here.</p>
-      )}
+      {state === "unsupported" && <p>{t("profile.phone.unsupported")}</p>}
+      {state === "blocked" && <p>{t("profile.phone.blocked")}</p>}
       {(state === "off" || state === "checking" || (state === "working" && !message)) && (
         <button
           type="button"
@@ -82,7 +86,7 @@ export default function PhoneNotifications({ publicKey }: PhoneNotificationsProp
           disabled={state !== "off"}
           class={`${button} bg-indigo-700 text-white hover:bg-indigo-800`}
         >
-          Turn on notifications on this phone
+          {t("profile.phone.turnOn")}
         </button>
       )}
       {state === "on" && (
@@ -91,7 +95,7 @@ export default function PhoneNotifications({ publicKey }: PhoneNotificationsProp
           onClick={turnOff}
           class={`${button} border border-slate-300 text-slate-900 hover:bg-slate-100`}
         >
-          Turn off notifications on this phone
+          {t("profile.phone.turnOff")}
         </button>
       )}
       <p role="status">{message}</p>

@@ -14,7 +14,7 @@
  * applied, or a sentence that it was released (docs/decisions.md, Toolkits and payments, "A coupon survives a
  * reload").
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
@@ -24,11 +24,10 @@ import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
 import type { PendingCheckout } from "@/lib/purchases/pending_checkout.ts";
 import { INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
 
-const STATE_CHOICES = INDIAN_STATES.map((state) => ({ value: state.name, label: state.name }));
-
 /** The messages this island uses (its `text`). */
 export const TOOLKIT_CHECKOUT_TEXT = [
   "toolkits.checkout.",
+  "toolkits.state.",
   "common.choose",
   "common.tryAgain",
   "common.errors.",
@@ -111,6 +110,13 @@ export default function ToolkitCheckout(
   }: ToolkitCheckoutProps,
 ) {
   const t = translatorOf(text);
+  // Each state named in the page's language (the value is its name as the GST portal writes it), in that order.
+  const stateChoices = useMemo(
+    () =>
+      INDIAN_STATES.map((state) => ({ value: state.name, label: t.dynamic(`toolkits.state.${state.code}`) }))
+        .sort((a, b) => a.label.localeCompare(b.label, t.locale)),
+    [t],
+  );
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
   const [code, setCode] = useState(resume?.code ?? "");
@@ -341,7 +347,7 @@ export default function ToolkitCheckout(
                 label={t("toolkits.checkout.stateLabel")}
                 hint={t("toolkits.checkout.stateHint")}
                 placeholder={t("common.choose")}
-                options={STATE_CHOICES}
+                options={stateChoices}
                 value={state}
                 error={stateError}
                 onChange={(value) => {

@@ -27,7 +27,7 @@ import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import type { FieldTexts } from "@/lib/browser/auth_forms.ts";
 import type { User } from "@/lib/users/users.ts";
 import AccountDataControls, { ACCOUNT_DATA_TEXT } from "@/islands/AccountDataControls.tsx";
-import PhoneNotifications from "@/islands/PhoneNotifications.tsx";
+import PhoneNotifications, { PHONE_NOTIFICATIONS_TEXT } from "@/islands/PhoneNotifications.tsx";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { ResumeSection } from "@/components/applications/ResumeSection.tsx";
 import { getResume, type Resume } from "@/lib/resumes/resumes.ts";
@@ -155,7 +155,7 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
               link: (chunks) => <a href="/me/settings" class="font-medium text-indigo-700 underline">{chunks}</a>,
             })}
           </p>
-          <PhoneNotifications publicKey={pushKey} />
+          <PhoneNotifications publicKey={pushKey} text={t.island(PHONE_NOTIFICATIONS_TEXT)} />
         </section>
       )}
       <section aria-labelledby="your-data" class="mt-8">

@@ -9,7 +9,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { PostCard } from "@/components/ungatekeep/PostCard.tsx";
-import BannerCarousel from "@/islands/BannerCarousel.tsx";
+import BannerCarousel, { BANNER_CAROUSEL_TEXT } from "@/islands/BannerCarousel.tsx";
 import { type BannerSlide, bannerSlide, listBanners } from "@/lib/ungatekeep/banners.ts";
 import { isPreviewOnly } from "@/lib/ungatekeep/policy.ts";
 import { DEFAULT_FEED_LIMIT, type FeedPage, FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
@@ -97,7 +97,7 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
         feeds={[{ title: t("ungatekeep.feed.rss"), href: "/ungatekeep/rss.xml" }]}
         canonical={href(tag, offset)}
       />
-      {banners.length > 0 && <BannerCarousel banners={banners} />}
+      {banners.length > 0 && <BannerCarousel banners={banners} text={t.island(BANNER_CAROUSEL_TEXT)} />}
       <div>
         <h1 class="text-3xl font-bold tracking-tight text-slate-900">Ungatekeep</h1>
         <p class="mt-2 text-slate-700">{t("ungatekeep.feed.lead")}</p>

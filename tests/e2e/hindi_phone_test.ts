@@ -6,7 +6,8 @@
  * in Hindi over the demo data, its tables stacked on the phone: the admin menu in Hindi, nothing off the screen, axe
  * clean. A student who chose Hindi reads an internship's and an opportunity's page, the Ungatekeep feed and a post with
  * its discussion, their tracker, the report form, their notifications and their settings the same way, and submits an
- * opportunity (its field errors in Hindi), reads their submissions and the edit form, and manages their alerts. A
+ * opportunity (its field errors in Hindi), reads their submissions and the edit form, and manages their alerts; buys a
+ * toolkit with a coupon (the checkout asking their state), marks a lesson complete and reads the Ungatekeep banners. A
  * member who chose Hindi posts an internship (its form and its field errors in Hindi), edits it, and finds its card
  * (verified by an admin) in Hindi on their list and on `/internships`, also once the filter island has loaded the
  * results again.
@@ -17,6 +18,7 @@ import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app
 import {
   assertAccessible,
   fetchesDrawn,
+  hydrated,
   openBrowser,
   openHydrated,
   seriousA11yViolations,
@@ -30,6 +32,8 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
+import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 
 const PHONE = { width: 360, height: 740 };
 
@@ -77,10 +81,10 @@ const KEPT = new Set([
   "IST",
 ]);
 
-/** The Latin-letter words of the page's main content that are not kept on purpose. */
-async function englishIn(page: Page): Promise<string[]> {
+/** The Latin-letter words of the page's main content that are neither kept on purpose nor among `also`. */
+async function englishIn(page: Page, also: readonly string[] = []): Promise<string[]> {
   const text = await page.locator("main").innerText();
-  return (text.match(/[A-Za-z]{2,}/g) ?? []).filter((word) => !KEPT.has(word));
+  return (text.match(/[A-Za-z]{2,}/g) ?? []).filter((word) => !KEPT.has(word) && !also.includes(word));
 }
 
 /** The fonts Chromium drew the text of `selector`'s first match with. */
@@ -179,11 +183,11 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
 });
 
 /**
- * The page reads in Hindi: no English of the platform's own, a Devanagari heading in Noto, nothing off a 360 px screen,
- * axe.
+ * The page reads in Hindi: no English of the platform's own (`also`: Latin words this page shows on purpose), a
+ * Devanagari heading in Noto, nothing off a 360 px screen, axe.
  */
-async function assertHindiPage(page: Page, path: string): Promise<void> {
-  assertEquals(await englishIn(page), [], `${path}: English in the main content`);
+async function assertHindiPage(page: Page, path: string, also: readonly string[] = []): Promise<void> {
+  assertEquals(await englishIn(page, also), [], `${path}: English in the main content`);
   // A heading that is a name ("Ungatekeep") is in Latin letters; every other is drawn in Noto's Devanagari.
   if (/[\u0900-\u097F]/.test(await page.locator("main h1").innerText())) {
     const fonts = await fontsOf(page, "main h1");
@@ -356,4 +360,68 @@ Deno.test("a member who chose Hindi posts and edits an internship on a phone, an
   const badge = card.getByTitle("एक एडमिन ने यह लिस्टिंग जाँची है");
   assert((await badge.innerText()).startsWith("वेरिफ़ाइड"), "the verified badge in Hindi");
   await assertHindiPage(page, "/internships after the island loaded results");
+});
+
+Deno.test("a student who chose Hindi buys a toolkit with a coupon, learns, and reads the Ungatekeep banners in Hindi on a phone", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({
+    listen: true,
+    env: {
+      ...fake.env,
+      RAZORPAY_CHECKOUT_URL: fake.checkoutUrl,
+      SELLER_STATE: "Karnataka",
+      SELLER_GSTIN: "29ABCDE1234F1Z5",
+    },
+  });
+  const admin = await createTestUser(t, "admin", { name: "प्रिया शर्मा" });
+  const student = await createTestUser(t, "user", { name: "कविता अय्यर" });
+  const language = await t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: student.headers });
+  assertEquals(language.status, 200);
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
+    title: "वेतन पर बातचीत",
+    description: "सही आँकड़े और सही शब्द।",
+    price: 1499,
+    highlights: ["बातचीत की स्क्रिप्ट", "अभ्यास के सवाल"],
+    lessons: [
+      { title: "बात क्यों करें", content: "<p>पहला ऑफ़र आख़िरी नहीं होता।</p>", isPreview: true },
+      { title: "बातचीत की स्क्रिप्ट", content: "<p>पहले सुनें, फिर बोलें।</p>" },
+    ],
+  });
+  await addCoupon({ t, admin }, { code: "NAYA20", discountType: "percentage", discountValue: 20 });
+  for (const [orderIndex, title] of ["इंटर्नशिप मेला 2026", "रिज़्यूमे की मुफ़्त जाँच"].entries()) {
+    const banner = await t.json("POST", "/api/admin/banners", {
+      body: { title, linkUrl: "/internships", orderIndex },
+      headers: admin.headers,
+    });
+    assertEquals(banner.status, 201);
+  }
+
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  page.on("dialog", (dialog) => dialog.accept(""));
+
+  await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await page.getByLabel("कूपन कोड (ज़रूरी नहीं)").fill("naya20");
+  await page.getByRole("button", { name: "लगाएँ" }).click();
+  await page.getByText("आप देंगे").waitFor();
+  const buy = page.getByRole("button", { name: "₹1,199.20 में ख़रीदें" });
+  await buy.click();
+  await page.getByText("अपना राज्य या केंद्र शासित प्रदेश चुनें।").waitFor();
+  await assertHindiPage(page, "the toolkit page with its checkout", ["GST", "NAYA", "Razorpay"]);
+  await page.getByLabel("आपका राज्य (GST इनवॉइस के लिए)").selectOption({ label: "केरल" });
+  await buy.click();
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  await page.getByRole("button", { name: "पूरा हुआ मार्क करें" }).click();
+  await page.getByText("2 में से 1 लेसन पूरा (50 %)").waitFor();
+  await page.getByRole("link", { name: "अगला लेसन →" }).waitFor();
+  await assertHindiPage(page, "a lesson with its progress");
+
+  await openHydrated(page, `${t.origin}/ungatekeep`);
+  await page.getByRole("group", { name: "2 में से 1: इंटर्नशिप मेला 2026" }).waitFor();
+  await page.getByRole("button", { name: "अगली" }).click();
+  await page.getByRole("group", { name: "2 में से 2: रिज़्यूमे की मुफ़्त जाँच" }).waitFor();
+  await assertHindiPage(page, "/ungatekeep with its banners", ["Ungatekeep"]);
 });

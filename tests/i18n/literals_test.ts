@@ -62,9 +62,7 @@ const ALLOWED = new Set([
 export const PENDING = new Set<string>([
   "components/ConfirmDialog.tsx",
   "components/forms.tsx",
-  "islands/BannerCarousel.tsx",
   "islands/OfflineContents.tsx",
-  "islands/PhoneNotifications.tsx",
   "lib/browser/fetch_json.ts",
   "lib/browser/use_confirm_delete.ts",
   "routes/offline.tsx",

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
 import { addSubscription, subscriptionsOf, TOO_MANY } from "@/lib/push/subscriptions.ts";
@@ -151,7 +151,7 @@ Deno.test("DELETE /api/me/push-subscriptions removes the caller's endpoint only;
   assertEquals(await subscriptionsOf(t.kv, ana.user.id), []);
 });
 
-Deno.test("the profile page has 'Notifications on this phone' with the VAPID key only while push is on", async () => {
+Deno.test("the profile page has 'Notifications on this phone' (in the page's language) with the VAPID key only while push is on", async () => {
   await using push = await startFakePushService();
   await using on = await createTestApp({ env: push.env });
   const me = await createTestUser(on);
@@ -159,6 +159,10 @@ Deno.test("the profile page has 'Notifications on this phone' with the VAPID key
   assertMatch(html, /<h2 id="phone-notifications"[^>]*>Notifications on this phone<\/h2>/);
   assertMatch(html, /<!--island:PhoneNotifications:\d+-->/);
   assertMatch(html, new RegExp(push.env.VAPID_PUBLIC_KEY));
+  assert(html.includes("Turn on notifications on this phone"));
+  const hindi = await (await on.fetch("/profile?lang=hi", { headers: me.headers })).text();
+  assertMatch(hindi, /<h2 id="phone-notifications"[^>]*>इस फ़ोन पर सूचनाएँ<\/h2>/);
+  assert(hindi.includes("इस फ़ोन पर सूचनाएँ चालू करें"), "the island's button in Hindi");
   await using off = await createTestApp();
   const other = await createTestUser(off);
   const plain = await (await off.fetch("/profile", { headers: other.headers })).text();
