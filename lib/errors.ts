@@ -6,6 +6,9 @@
 import type { z } from "zod";
 import type { FieldProblem } from "./field_messages.ts";
 
+/** The refusal of a write that needs a verified e-mail address (a report, an organization claim). */
+export const VERIFY_FIRST = "Verify your e-mail address first";
+
 /** Base class of every error the platform expects; anything else is a server error. */
 export class DomainError extends Error {
   override name = "DomainError";

@@ -6,6 +6,7 @@
  * links back; a refusal renders the form again with what went wrong (400, 403, 404, 429).
  */
 import { useT } from "@/lib/i18n/context.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
@@ -98,7 +99,7 @@ export const handler = define.handlers<Data>({
       return seeOther(`/report?${new URLSearchParams({ sent: "1", back })}`);
     } catch (error) {
       if (error instanceof NotFoundError) return again(404, { error: t("trust.reportPage.nothing") });
-      if (error instanceof ForbiddenError) return again(403, { error: error.message });
+      if (error instanceof ForbiddenError) return again(403, { error: refusalText(t, error) });
       if (error instanceof RateLimitedError) {
         return again(429, { error: t("trust.reportPage.limit", { limit: RATE_LIMITS.reportsPerPerson.limit }) });
       }

@@ -59,6 +59,13 @@ function commentId(ms: number): string {
   return `${hex(ms, 12)}-${hex(idSequence, 4)}-${crypto.randomUUID().slice(0, 18)}`;
 }
 
+/** The refusals of comment writes, as the API says them (a page words them, `lib/http/refusal_text.ts`). */
+export const VERIFY_TO_COMMENT = "Verify your e-mail address to comment";
+export const COMMENTING_TOO_FAST = "You are commenting too fast. Try again in a minute.";
+export const EDIT_OTHERS = "You can edit only your own comments";
+export const EDIT_LATE = "A comment can be edited only within 15 minutes of posting it";
+export const DELETE_OTHERS = "You can delete only your own comments";
+
 /** A page of a post's comments. */
 export interface CommentPage {
   comments: CommentThread[];
@@ -221,7 +228,7 @@ export async function createComment(
   kv: Deno.Kv,
   { postId, author, input, appUrl }: { postId: string; author: User; input: CommentCreate; appUrl: string },
 ): Promise<NewComment> {
-  if (!canComment(author)) throw new ForbiddenError("Verify your e-mail address to comment");
+  if (!canComment(author)) throw new ForbiddenError(VERIFY_TO_COMMENT);
   let written: NewComment | undefined;
   await retrying(
     async () => {
@@ -230,7 +237,7 @@ export async function createComment(
       const now = Date.now();
       const rate = await readRate(kv, author.id, now);
       if (rate.retryAfterSeconds > 0) {
-        throw new RateLimitedError(rate.retryAfterSeconds, "You are commenting too fast. Try again in a minute.");
+        throw new RateLimitedError(rate.retryAfterSeconds, COMMENTING_TOO_FAST);
       }
       const at = new Date(now).toISOString();
       const comment: Comment = {
@@ -272,9 +279,9 @@ export async function editComment(
   await retrying(
     async () => {
       const entry = await liveComment(kv, id);
-      if (entry.value.userId !== editor.id) throw new ForbiddenError("You can edit only your own comments");
+      if (entry.value.userId !== editor.id) throw new ForbiddenError(EDIT_OTHERS);
       if (!canEdit(editor, entry.value)) {
-        throw new ForbiddenError("A comment can be edited only within 15 minutes of posting it");
+        throw new ForbiddenError(EDIT_LATE);
       }
       const after: Comment = { ...entry.value, content: input.content, updatedAt: new Date().toISOString() };
       if (!await replaceComment(kv, entry, after)) return false;
@@ -297,7 +304,7 @@ export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promi
   await retrying(
     async () => {
       const entry = await liveComment(kv, id);
-      if (!canDelete(actor, entry.value)) throw new ForbiddenError("You can delete only your own comments");
+      if (!canDelete(actor, entry.value)) throw new ForbiddenError(DELETE_OTHERS);
       return await deleteComment(kv, entry, new Date().toISOString());
     },
     RETRY_BUDGET_MS,

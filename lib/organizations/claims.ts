@@ -9,7 +9,7 @@
  * - `["organization_claims_by_user", userId, tokenHash]` → true, the same 7 days (account deletion).
  */
 import { z } from "zod";
-import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { ForbiddenError, InvalidInputError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
@@ -75,7 +75,7 @@ export async function checkClaim(
   kv: Deno.Kv,
   { slug, user, email }: { slug: string; user: User; email: string },
 ): Promise<CheckedClaim> {
-  if (!user.emailVerified) throw new ForbiddenError("Verify your e-mail address first");
+  if (!user.emailVerified) throw new ForbiddenError(VERIFY_FIRST);
   const organization = await organizationBySlug(kv, slug);
   if (!organization) throw new NotFoundError("Organization not found");
   const host = websiteHost(organization.website);

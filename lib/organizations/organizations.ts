@@ -92,6 +92,9 @@ export async function organizationVersion(kv: Deno.Kv, slug: string): Promise<st
   return `${entry.versionstamp}:${marker}`;
 }
 
+/** The refusal of a name another organization already has. */
+export const NAME_TAKEN = "Another organization already has this name";
+
 /** The sentence of the refusal to change a verified organization's website (docs/decisions.md, Trust). */
 export const WEBSITE_LOCKED = "A verified organization's website can be changed only by an admin";
 
@@ -148,7 +151,7 @@ async function change(kv: Deno.Kv, id: string, edit: (current: Organization) => 
     const next = edit(entry.value);
     if (JSON.stringify(next) === JSON.stringify(entry.value)) return entry.value;
     const outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, next);
-    if (outcome === "taken") throw new ConflictError("Another organization already has this name");
+    if (outcome === "taken") throw new ConflictError(NAME_TAKEN);
     if (outcome === "ok") return next;
   }
   throw new BusyError("The organization changed too often at once; try again");

@@ -13,7 +13,7 @@
  * - `["reports_open", userId, kind, targetId]` → id, while that person's report of that target is open (one at a time)
  * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list)
  */
-import { BusyError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { BusyError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
@@ -93,7 +93,7 @@ export type ReportCheck = { open: ReportView } | { target: Target };
  * @throws ForbiddenError for an unverified e-mail; NotFoundError for an unknown target (or one hidden from `user`).
  */
 export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate): Promise<ReportCheck> {
-  if (!user.emailVerified) throw new ForbiddenError("Verify your e-mail address first");
+  if (!user.emailVerified) throw new ForbiddenError(VERIFY_FIRST);
   const target = await findTarget(kv, input.kind, input.id, user);
   const mine = await kv.get<string>(openKey(user.id, input.kind, input.id));
   const first = mine.value ? (await kv.get<Report>(reportKey(mine.value))).value : null;

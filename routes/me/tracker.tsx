@@ -11,6 +11,7 @@
  * tracker again with the sentence. A guest is sent to sign in.
  */
 import { define } from "@/lib/platform/define.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
@@ -86,7 +87,7 @@ export const handler = define.handlers<Data>({
       await saveItem(kv, { ...ref, change: change.data });
       return seeOther(`/me/tracker?done=updated#tracker-${form.kind}-${form.id}`);
     } catch (error) {
-      if (error instanceof DomainError) return again(errorResponse(error).status, error.message);
+      if (error instanceof DomainError) return again(errorResponse(error).status, refusalText(ctx.state.t, error));
       throw error;
     }
   },

@@ -7,6 +7,7 @@
  * went wrong (400, 403, 429).
  */
 import { define } from "@/lib/platform/define.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
@@ -105,8 +106,8 @@ export const handler = define.handlers<Data>({
           ctx.state.t("trust.org.errorLimit", { limit: RATE_LIMITS.organizationClaimsPerPerson.limit }),
         );
       }
-      if (error instanceof InvalidInputError) return await again(400, error.message);
-      if (error instanceof ForbiddenError) return await again(403, error.message);
+      if (error instanceof InvalidInputError) return await again(400, refusalText(ctx.state.t, error));
+      if (error instanceof ForbiddenError) return await again(403, refusalText(ctx.state.t, error));
       throw error;
     }
   },

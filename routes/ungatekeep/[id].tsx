@@ -14,6 +14,7 @@
  * `PUT`/`DELETE /api/ungatekeep/{id}/reactions/{type}` (303 back to the reactions). A guest is sent to sign in.
  */
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -99,9 +100,9 @@ export const handler = define.handlers<Data>({
       if (mailId) deliverSoon(state.services, mailId);
       return seeOther(`${here}#comment-${comment.id}`);
     } catch (error) {
-      if (error instanceof RateLimitedError) return again(429, error.message);
+      if (error instanceof RateLimitedError) return again(429, refusalText(state.t, error));
       if (error instanceof DomainError && !(error instanceof NotFoundError && !form.parentId)) {
-        return again(errorResponse(error).status, error.message);
+        return again(errorResponse(error).status, refusalText(state.t, error));
       }
       throw error;
     }

@@ -4,6 +4,7 @@
  * page: 303 back with `?saved=1`, or the page again with what went wrong (400, 409). Unknown ids render the 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
@@ -66,7 +67,7 @@ export const handler = define.handlers<Data>({
       await updateAsAdmin(kv, { id, patch: patch.data });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      return ctx.render(await pageData(kv, id, values, { refused: error.message }), { status: 409 });
+      return ctx.render(await pageData(kv, id, values, { refused: refusalText(ctx.state.t, error) }), { status: 409 });
     }
     return seeOther(`/admin/organizations/${id}?saved=1`);
   },

@@ -6,8 +6,10 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { page } from "@/tests/fixtures/html.ts";
-import { getUserByEmail } from "@/lib/users/users.ts";
-import { addInternships } from "@/tests/fixtures/internships.ts";
+import { getUserByEmail, updateUser } from "@/lib/users/users.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { addInternships, postInternship } from "@/tests/fixtures/internships.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
@@ -272,4 +274,33 @@ Deno.test("legal pages and a missing certificate's page in Hindi", async () => {
   const missing = await page(t, `/certificates/${crypto.randomUUID()}?lang=hi`);
   assertEquals(missing.res.status, 404);
   assert(missing.html.includes("प्रमाणपत्र नहीं मिला") && missing.html.includes("टूलकिट देखें"));
+});
+
+Deno.test("a domain's refusal on a page is worded in the reader's language; the API keeps its English", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const person = await createTestUser(t);
+  await updateUser(t.kv, person.user.id, { emailVerified: false });
+  const listing = await postInternship(t, member, { title: "Data Intern" });
+  const post = await createPost(t, admin);
+  const form = (path: string, fields: Record<string, string>) =>
+    t.fetch(path, {
+      method: "POST",
+      headers: { ...person.headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
+  const report = await form("/report?lang=hi", { kind: "internship", id: listing.id, reason: "spam" });
+  assertEquals(report.status, 403);
+  assert((await report.text()).includes("पहले अपना ई-मेल पता वेरिफ़ाई करें।"), "the report page in Hindi");
+  const comment = await form(`/ungatekeep/${post.id}?lang=hi`, { content: "Nice post" });
+  assertEquals(comment.status, 403);
+  const html = await comment.text();
+  assert(html.includes("कमेंट करने के लिए अपना ई-मेल पता वेरिफ़ाई करें।"), "the post page in Hindi");
+  assert(!html.includes("Verify your e-mail address"), "no English refusal on a Hindi page");
+  const api = await t.json("POST", "/api/reports?lang=hi", {
+    body: { kind: "internship", id: listing.id, reason: "spam" },
+    headers: person.headers,
+  });
+  assertEquals([api.status, await api.json()], [403, { error: "Verify your e-mail address first" }]);
 });
