@@ -77,7 +77,29 @@ async function hashOf(text: string): Promise<string> {
   return Array.from(digest.slice(0, 6), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function buildStylesheet(options: BuildOptions, assetsDir: string): Promise<string> {
+/**
+ * The classes of `index` that the text of `files` names (the words of its strings: a class an island draws is written
+ * out in its source, as Tailwind requires to build it, and minifying keeps strings).
+ */
+async function classesNamedIn(root: string, files: string[], known: Set<string>): Promise<string[]> {
+  const found = new Set<string>();
+  for (const file of files) {
+    const text = await Deno.readTextFile(resolve(root, file));
+    for (const word of text.split(/[\s"'`{}]+/)) if (known.has(word)) found.add(word);
+    for (const word of text.split(/\s+/)) if (known.has(word)) found.add(word);
+  }
+  return [...found].sort();
+}
+
+/**
+ * Builds the stylesheet into `assetsDir` and writes its index (`CRITICAL_CSS_INDEX`) with the classes each island's
+ * files (`islandFiles`, by island name) name; returns the stylesheet's URL path.
+ */
+async function buildStylesheet(
+  options: BuildOptions,
+  assetsDir: string,
+  islandFiles: Record<string, string[]>,
+): Promise<string> {
   const temp = join(assetsDir, "styles.tmp.css");
   const args = ["run", "-A", "npm:@tailwindcss/cli@4.3.3", "-i", join(options.root, options.stylesheet), "-o", temp];
   if (options.minify !== false) args.push("--minify");
@@ -92,7 +114,13 @@ async function buildStylesheet(options: BuildOptions, assetsDir: string): Promis
   const css = await Deno.readTextFile(temp);
   const name = `styles-${await hashOf(css)}.css`;
   await Deno.rename(temp, join(assetsDir, name));
-  await Deno.writeTextFile(join(assetsDir, "..", CRITICAL_CSS_INDEX), JSON.stringify(indexStylesheet(css)));
+  const index = indexStylesheet(css);
+  const known = new Set(index.entries.flatMap((entry) => entry.selectors?.flatMap((s) => s.classes) ?? []));
+  index.islands = {};
+  for (const [island, files] of Object.entries(islandFiles)) {
+    index.islands[island] = await classesNamedIn(options.root, files, known);
+  }
+  await Deno.writeTextFile(join(assetsDir, "..", CRITICAL_CSS_INDEX), JSON.stringify(index));
   return `/_build/${name}`;
 }
 
@@ -224,6 +252,8 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   const islands: Record<string, string> = {};
   const islandSizes: Record<string, IslandSize> = {};
   const closures: Record<string, string[]> = {};
+  /** Each island's files with those it imports on demand. */
+  const everything: Record<string, string[]> = {};
   const urlOf = (output: string) => `/_build/${relative(assetsDir, resolve(options.root, output))}`;
   let boot = "";
   let register = "";
@@ -244,9 +274,8 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     islands[island] = url;
     closures[island] = islandClosure(outputs, output);
     islandSizes[island] = await sizeOf(options.root, closures[island]);
-    const onDemand = islandClosure(outputs, output, { onDemand: true }).filter((file) =>
-      !closures[island].includes(file)
-    );
+    everything[island] = islandClosure(outputs, output, { onDemand: true });
+    const onDemand = everything[island].filter((file) => !closures[island].includes(file));
     if (onDemand.length > 0) islandSizes[`${island} (on demand)`] = await sizeOf(options.root, onDemand);
   }
   const budget = options.islandBudgetBytes;
@@ -255,7 +284,7 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     const list = over.map(([name, size]) => `${name} ${size.gzipBytes} bytes`).join(", ");
     throw new Error(`Islands over the budget of ${budget} gzipped bytes: ${list}`);
   }
-  const css = [await buildStylesheet(options, assetsDir)];
+  const css = [await buildStylesheet(options, assetsDir, everything)];
   const buildId = await hashOf(JSON.stringify({ boot, islands, css }));
   const manifest: BuildManifest = { buildId, boot, islands, css, criticalCss: CRITICAL_CSS_INDEX };
   let serviceWorkerSize: IslandSize | undefined;

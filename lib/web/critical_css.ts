@@ -1,12 +1,14 @@
 /**
  * The critical CSS of a page (docs/performance.md, Phone page load, "Critical CSS"): the rules of the built stylesheet
- * that the page's server-rendered HTML uses, inlined in its `<head>` so that the first screen paints without waiting
- * for the stylesheet; the whole stylesheet then loads without blocking the paint (for what islands draw later).
+ * that the page's server-rendered HTML and its islands use, inlined in its `<head>`, so that the first screen paints
+ * without waiting for a stylesheet and nothing is styled twice: the page links no stylesheet.
  *
  * The stylesheet is indexed once at build time (`indexStylesheet` in `build.ts`, with postcss): each style rule with
  * its selectors and, per selector, the classes it needs; the at-rules around it; and what needs no class (the layer
- * order, the theme's variables, the base styles, `@property` and `@keyframes`), which is always kept. A page keeps a
- * rule when every class of one of its selectors is in one of the page's `class` attributes, in the stylesheet's order.
+ * order, the theme's variables, the base styles, `@property` and `@keyframes`), which is always kept. The build adds
+ * the stylesheet's classes each island's modules name (`CssIndex.islands`): what the island may draw in the browser. A
+ * page keeps a rule when every class of one of its selectors is in one of the page's `class` attributes or among the
+ * classes of an island on the page, in the stylesheet's order.
  */
 
 /** One piece of the stylesheet, in order. */
@@ -39,6 +41,11 @@ export interface CssIndex {
   /** The cascade layers in the order the stylesheet first names them. */
   layers: string[];
   entries: CssEntry[];
+  /**
+   * Per island (by name), the classes of the stylesheet that its modules and the modules they import, at once or on
+   * demand, name: a page with the island keeps their rules.
+   */
+  islands?: Record<string, string[]>;
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", quot: '"', lt: "<", gt: ">", "#39": "'", "#x27": "'" };
@@ -147,14 +154,15 @@ function classAttributes(html: string): Set<string> {
   return values;
 }
 
-/** The kept stylesheet of the shape of `html` (see `criticalCssOf`). */
-function madeFor(index: CssIndex, html: string): Made {
-  const shape = [...classAttributes(html)].join("\0");
+/** The kept stylesheet of the shape of `html` with `islands` (see `criticalCssOf`). */
+function madeFor(index: CssIndex, html: string, islands: readonly string[]): Made {
+  const shape = [...classAttributes(html), ...islands.map((name) => `\u0001${name}`)].join("\0");
   let shapes = byShape.get(index);
   if (!shapes) byShape.set(index, shapes = new Map());
   let found = shapes.get(shape);
   if (found) return found;
   const classes = classesOf(html);
+  for (const name of islands) for (const found of index.islands?.[name] ?? []) classes.add(found);
   const key = [...classes].sort().join(" ");
   let cache = made.get(index);
   if (!cache) made.set(index, cache = new Map());
@@ -169,16 +177,17 @@ function madeFor(index: CssIndex, html: string): Made {
 }
 
 /**
- * The critical CSS of the page `html` (`classesOf`, `criticalCss`). Pages of one shape repeat the same `class`
- * attributes, so a stylesheet is kept by the page's distinct attribute values (found without decoding or splitting),
- * and, when those are new, by its sorted classes: most renders only scan their attributes.
+ * The critical CSS of the page `html` with the islands named `islands` (`classesOf`, the islands' classes,
+ * `criticalCss`). Pages of one shape repeat the same `class` attributes and islands, so a stylesheet is kept by the
+ * page's distinct attribute values (found without decoding or splitting) and islands, and, when those are new, by its
+ * sorted classes: most renders only scan their attributes.
  */
-export function criticalCssOf(index: CssIndex, html: string): string {
-  return madeFor(index, html).css;
+export function criticalCssOf(index: CssIndex, html: string, islands: readonly string[] = []): string {
+  return madeFor(index, html, islands).css;
 }
 
 /** `criticalCssOf` as the `<style>` element of the page's head (`</` escaped), kept with it. */
-export function criticalStyleOf(index: CssIndex, html: string): string {
-  const found = madeFor(index, html);
+export function criticalStyleOf(index: CssIndex, html: string, islands: readonly string[] = []): string {
+  const found = madeFor(index, html, islands);
   return found.style ??= `<style>${found.css.replaceAll("</", "<\\/")}</style>`;
 }

@@ -2,8 +2,8 @@
  * Indexes a built stylesheet for the critical CSS of pages (`critical_css.ts`), at build time: postcss parses it, and
  * each style rule becomes an entry with its selectors and the classes each needs; a rule that only defines custom
  * properties (the theme's variables) an entry by property, as `@property` rules are; the rest, which names no class
- * (base styles, `@keyframes`), is kept whole. Pointer and focus states and printing are left out: they do not change
- * the first paint, and the full stylesheet follows.
+ * (base styles, `@keyframes`, `@page`), is kept whole. Pointer and focus states and printing are indexed like the rest:
+ * a page's inlined rules are all the styles it gets (docs/performance.md, Phone page load, "Critical CSS").
  */
 import postcss, { type AtRule, type ChildNode, type Container, type Declaration, type Rule } from "postcss";
 import { type CssEntry, type CssIndex, referencesOf } from "./critical_css.ts";
@@ -22,10 +22,6 @@ export function selectorClasses(selector: string): string[] {
   }
   return [...names];
 }
-
-/** What only matters after the first paint (pointer and focus states, printing): left to the full stylesheet. */
-const LATER_SELECTOR = /:(hover|focus|focus-visible|focus-within|active|visited)\b/;
-const LATER_AT_RULE = /^@(media (print|\(hover:hover\))|page\b)/;
 
 /** Whether a rule holds only declarations (no nested rules or at-rules). */
 function isFlat(rule: Rule): boolean {
@@ -50,7 +46,6 @@ export function indexStylesheet(css: string): CssIndex {
             if (name && !layers.includes(name)) layers.push(name);
           }
         }
-        if (LATER_AT_RULE.test(`@${rule.name} ${rule.params}`)) continue;
         if (rule.name === "property") {
           entries.push({ at, property: rule.params.trim(), css: rule.toString(), refers: [] });
           continue;
@@ -65,9 +60,7 @@ export function indexStylesheet(css: string): CssIndex {
         continue;
       }
       const rule = node as Rule;
-      const selectors = rule.selectors.filter((text) => !LATER_SELECTOR.test(text))
-        .map((text) => ({ text, classes: selectorClasses(text) }));
-      if (selectors.length === 0) continue;
+      const selectors = rule.selectors.map((text) => ({ text, classes: selectorClasses(text) }));
       if (!isFlat(rule)) {
         const css = rule.toString();
         const conditional = selectors.every((s) => s.classes.length > 0);

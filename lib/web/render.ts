@@ -1,8 +1,8 @@
 /**
  * Page rendering: `_app` wraps the layouts, which wrap the page; the HTML is rendered on
- * the server with island markers, then the stylesheet (when the build indexed it, the page's
- * critical CSS inlined in the head, the stylesheet preloaded at low priority there and linked at
- * the end of the body; else linked in the head) and, only when the page has islands, the props envelope and the boot module are
+ * the server with island markers, then the styles (when the build indexed the stylesheet, the
+ * rules the page and its islands use inlined in the head, and no stylesheet linked; else the
+ * stylesheet linked in the head) and, only when the page has islands, the props envelope and the boot module are
  * added to the document. A build with a service worker adds its registering module (a deferred
  * module script) to every page.
  */
@@ -47,19 +47,15 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
   );
 
   const { manifest } = assets;
-  const links = manifest.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`);
-  // With the critical CSS inlined, the stylesheet is fetched early at low priority (the page's own bytes first) and
-  // applied last in the body, where it does not hold up the first paint.
+  const used = [...new Set(islands.map((island) => island.name))];
+  // With the stylesheet indexed, the page's rules and its islands' are inlined and the stylesheet is not linked: it
+  // would hold up the first paint in the head, and restyle the whole page when it arrived later.
   const head = assets.cssIndex
-    ? [
-      criticalStyleOf(assets.cssIndex, body),
-      ...manifest.css.map((href) => `<link rel="preload" as="style" fetchpriority="low" href="${escapeAttr(href)}">`),
-    ]
-    : links;
+    ? [criticalStyleOf(assets.cssIndex, body, used)]
+    : manifest.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`);
   if (pageHead) head.push(pageHead);
-  let tail = assets.cssIndex ? links.join("") : "";
+  let tail = "";
   if (islands.length > 0) {
-    const used = [...new Set(islands.map((island) => island.name))];
     const modules = Object.fromEntries(used.map((name) => {
       const url = manifest.islands[name];
       if (!url) throw new Error(`Island "${name}" is not in the build: run \`deno task build\``);

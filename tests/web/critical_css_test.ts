@@ -1,7 +1,7 @@
 /**
  * Critical CSS (`lib/web/critical_css.ts`, `lib/web/css_index.ts`): a page keeps the rules its classes need, in the
  * stylesheet's order and at-rules, the layer order first, the custom properties those rules refer to, and what needs
- * no class; pointer, focus and print styles are left to the full stylesheet.
+ * no class; pointer, focus and print styles with the rest, and the classes of the page's islands as well.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { classesOf, criticalCss, criticalCssOf } from "@/lib/web/critical_css.ts";
@@ -43,6 +43,7 @@ Deno.test("a page keeps the rules of its classes, in order and inside their at-r
       "@layer utilities{.flex{display:flex}.text-red{color:var(--color-red)}" +
       ".md\\:grid{@media (min-width:48rem){display:grid}}.max-lg\\:\\[\\&_td\\]\\:block td{display:block}" +
       "@media (min-width:40rem){.sm\\:flex{display:flex}}}" +
+      "@media print{body>header{display:none}}" +
       '@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 transparent}' +
       ".shadow{box-shadow:var(--tw-shadow)}",
   );
@@ -54,15 +55,30 @@ Deno.test("custom properties are kept through the properties that refer to them"
   assert(!css.includes("--color-red"), css);
 });
 
-Deno.test("pointer, focus and print styles wait for the stylesheet; a selector needs all of its classes", () => {
-  const css = criticalCss(
-    indexStylesheet(CSS),
-    new Set(["hover:text-red", "hover:underline", "group-open:rotate-180"]),
-  );
-  assert(!css.includes("hover"), css);
-  assert(!css.includes("print"), css);
+Deno.test("pointer, focus and print styles come with their classes; a selector needs all of its classes", () => {
+  const index = indexStylesheet(CSS);
+  const css = criticalCss(index, new Set(["hover:text-red", "hover:underline", "group-open:rotate-180"]));
+  assert(css.includes(".hover\\:text-red:hover{color:var(--color-red)}"), css);
+  assert(css.includes("@media (hover:hover){.hover\\:underline:hover{text-decoration-line:underline}}"), css);
+  assert(css.includes("@media print{body>header{display:none}}"), "print styles that need no class are kept");
   assert(!css.includes("rotate-180"), "the group is not on the page");
-  assert(criticalCss(indexStylesheet(CSS), new Set(["group", "group-open:rotate-180"])).includes("rotate-180"));
+  assert(criticalCss(index, new Set(["group", "group-open:rotate-180"])).includes("rotate-180"));
+  assert(!criticalCss(index, new Set(["flex"])).includes("hover"), "not without their classes");
+});
+
+Deno.test("a page keeps the rules of the classes its islands name, kept apart per set of islands", () => {
+  const index = { ...indexStylesheet(CSS), islands: { Saver: ["text-blue", "hover:underline"], Other: ["gap"] } };
+  const html = '<p class="flex">a</p>';
+  const alone = criticalCssOf(index, html);
+  assert(!alone.includes("text-blue") && !alone.includes("hover"), alone);
+  const withSaver = criticalCssOf(index, html, ["Saver"]);
+  assertEquals(withSaver, criticalCss(index, new Set(["flex", "text-blue", "hover:underline"])));
+  assertEquals(criticalCssOf(index, html), alone, "the page without the island keeps its own stylesheet");
+  assertEquals(
+    criticalCssOf(index, html, ["Saver", "Other"]),
+    criticalCss(index, new Set(["flex", "text-blue", "hover:underline", "gap"])),
+  );
+  assertEquals(criticalCssOf(index, html, ["Unknown"]), alone, "an island the index does not know adds nothing");
 });
 
 Deno.test("the classes of a page are read from its class attributes, entities decoded", () => {

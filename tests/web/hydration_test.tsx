@@ -68,6 +68,11 @@ Deno.test("islands hydrate in Chromium and share one Preact and one signal", asy
       );
       const css = await Deno.readTextFile(`${outDir}/assets/${manifest.css[0].slice("/_build/".length)}`);
       assert(css.includes(".font-bold") && css.includes(".p-4"), "Tailwind picked up the islands' classes");
+      const index = JSON.parse(await Deno.readTextFile(`${outDir}/critical.json`));
+      assert(index.islands.Display.includes("font-bold"), "the index knows the classes each island draws");
+      assert(index.islands.Counter.includes("p-4"), JSON.stringify(index.islands));
+      assert(index.islands.Counter.includes("font-bold"), "with those of the modules it imports");
+      assert(!index.islands.Display.includes("p-4"), JSON.stringify(index.islands));
     });
 
     await t.step("every island imports shared chunks and Preact is bundled once", async () => {
