@@ -455,24 +455,43 @@ function matchingSlots(
   return matches.slice(0, total);
 }
 
+/** Marks of single search words kept per model, for its version: at most `WORD_MARKS_KEPT` words. */
+const wordMarkCaches = new WeakMap<object, { version: number; marks: Map<string, Uint8Array> }>();
+const WORD_MARKS_KEPT = 32;
+
+/**
+ * Marks, by slot, of the records whose search text contains `word`, a word naming a city under any of that city's
+ * names (the union of a pass per name). Kept for the model's version: people search for the same few words, and a
+ * filter that adds a field to a word asked before needs no scan of the token index (not to be changed).
+ */
+function wordMarks(model: InternshipModel, word: string): Uint8Array {
+  let cache = wordMarkCaches.get(model);
+  if (!cache || cache.version !== model.version) {
+    wordMarkCaches.set(model, cache = { version: model.version, marks: new Map() });
+  }
+  let marks = cache.marks.get(word);
+  if (marks) return marks;
+  const variants = cityVariants(word);
+  marks = model.searchMarks([variants[0]]);
+  for (const variant of variants.slice(1)) {
+    const found = model.searchMarks([variant]);
+    for (let slot = 0; slot < marks.length; slot++) marks[slot] |= found[slot];
+  }
+  if (cache.marks.size >= WORD_MARKS_KEPT) cache.marks.delete(cache.marks.keys().next().value!);
+  cache.marks.set(word, marks);
+  return marks;
+}
+
 /**
  * Marks of the slots whose search text contains every word of `words`, a word naming a city
- * under any of that city's names: the other words in one pass, each city word as the union of
- * a pass per name.
+ * under any of that city's names (`wordMarks`; not to be changed).
  */
 function searchMarks(model: InternshipModel, words: string[]): Uint8Array {
-  const plain = words.filter((word) => cityVariants(word).length === 1);
-  let marks = plain.length > 0 ? model.searchMarks(plain) : undefined;
-  for (const word of words) {
-    const variants = cityVariants(word);
-    if (variants.length === 1) continue;
-    const any = new Uint8Array(model.slots.count);
-    for (const variant of variants) {
-      const found = model.searchMarks([variant]);
-      for (let slot = 0; slot < any.length; slot++) any[slot] |= found[slot];
-    }
-    if (marks) { for (let slot = 0; slot < any.length; slot++) marks[slot] &= any[slot]; }
-    else marks = any;
+  if (words.length === 1) return wordMarks(model, words[0]);
+  const marks = wordMarks(model, words[0]).slice();
+  for (const word of words.slice(1)) {
+    const found = wordMarks(model, word);
+    for (let slot = 0; slot < marks.length; slot++) marks[slot] &= found[slot];
   }
-  return marks!;
+  return marks;
 }
