@@ -28,6 +28,8 @@ export interface AppParts {
 }
 
 const isApi = (url: URL) => url.pathname.startsWith("/api/");
+/** The content types of a browser's plain form post. */
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
 /** The platform app for `services`, serving `parts.manifest`'s routes and `parts.assets`. */
 export function createApp(services: Services, parts: AppParts): Hono<Env> {
@@ -45,9 +47,11 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
     onError(error, { req, state, pages }) {
       const url = new URL(req.url);
       const isPageRead = !isApi(url) && (req.method === "GET" || req.method === "HEAD");
+      // A page's plain form refused for want of a right or a thing gets that page in the reader's language, not JSON.
+      const isPageForm = !isApi(url) && FORM_TYPES.test(req.headers.get("content-type") ?? "");
       if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
-      if (isPageRead && error instanceof ForbiddenError) return pages.render(parts.forbiddenPage, 403);
-      if (isPageRead && error instanceof NotFoundError) return pages.renderNotFound();
+      if ((isPageRead || isPageForm) && error instanceof ForbiddenError) return pages.render(parts.forbiddenPage, 403);
+      if ((isPageRead || isPageForm) && error instanceof NotFoundError) return pages.renderNotFound();
       if (error instanceof ClientAbortError) {
         log.info("client went away", { requestId: state.requestId, method: req.method, path: url.pathname });
       }

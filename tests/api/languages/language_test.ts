@@ -304,3 +304,27 @@ Deno.test("a domain's refusal on a page is worded in the reader's language; the 
   });
   assertEquals([api.status, await api.json()], [403, { error: "Verify your e-mail address first" }]);
 });
+
+Deno.test("a page's form refused as not found or forbidden gets that page in the reader's language, not JSON", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const listing = await postInternship(t, member, { title: "Data Intern" });
+  const post = (path: string) =>
+    t.fetch(path, {
+      method: "POST",
+      headers: { ...student.headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ids: "x", status: "shortlisted" }),
+      redirect: "manual",
+    });
+  const hidden = await post(`/internships/${listing.id}/applicants?lang=hi`);
+  assertEquals([hidden.status, hidden.headers.get("content-type")], [404, "text/html; charset=utf-8"]);
+  assert((await hidden.text()).includes("पेज नहीं मिला"), "the not-found page in Hindi");
+  const admin = await post("/admin/users?lang=hi");
+  assertEquals(admin.status, 403);
+  assert((await admin.text()).includes("आपको यह पेज देखने की अनुमति नहीं है"), "the forbidden page in Hindi");
+  const api = await t.json("PATCH", `/api/applications/${crypto.randomUUID()}?lang=hi`, {
+    body: { status: "shortlisted" },
+    headers: student.headers,
+  });
+  assertEquals([api.status, await api.json()], [404, { error: "Application not found" }], "the API answers JSON");
+});
