@@ -75,7 +75,8 @@ export interface ArchiveChange<R> {
 
 /**
  * A filter's test of one block: null when no entry of the block can match (it is skipped), else marks by entry
- * position (1: matches), built from the block's columns (`ArchiveBlock.mask`, `ArchiveBlock.search`).
+ * position (1: matches; only the block's `count` first are read, and only before the next test), built from the
+ * block's columns (`ArchiveBlock.mask`, `ArchiveBlock.search`).
  */
 export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => Uint8Array | null;
 

@@ -107,27 +107,43 @@ function markShorts(codes: Uint16Array, n: number, marks: Uint8Array, verdict: (
 }
 
 /**
- * Keeps the positions of `selected` (the first `count`) whose code passes, testing each distinct code once (`verdicts`
- * holds -1 for the codes not tested yet); returns how many are kept. One function per array type, as `markBytes`.
+ * Keeps the positions of `selected` (the first `count`) whose value passes `matches`, testing each distinct code once
+ * (`verdicts` holds -1 for the codes not tested yet): a code's value is `dictionary[code]`, or without a dictionary the
+ * byte itself (`U8_NULL`: null). Returns how many are kept. One function per array type, as `markBytes`; no closure
+ * per call (a scan narrows some 1,800 blocks a field).
  */
-function narrowBytes(codes: Uint8Array, selected: Uint16Array, count: number, verdict: (code: number) => number) {
+function narrowBytes(
+  codes: Uint8Array,
+  selected: Uint16Array,
+  count: number,
+  matches: (value: unknown) => boolean,
+  dictionary: readonly unknown[] | null,
+) {
   let kept = 0;
   for (let j = 0; j < count; j++) {
     const p = selected[j], code = codes[p];
     let pass = verdicts[code];
-    if (pass === -1) pass = verdicts[code] = verdict(code);
+    if (pass === -1) {
+      pass = verdicts[code] = matches(dictionary ? dictionary[code] : code === U8_NULL ? null : code) ? 1 : 0;
+    }
     if (pass) selected[kept++] = p;
   }
   return kept;
 }
 
-/** `narrowBytes` over 16-bit codes. */
-function narrowShorts(codes: Uint16Array, selected: Uint16Array, count: number, verdict: (code: number) => number) {
+/** `narrowBytes` over 16-bit codes (always with a dictionary). */
+function narrowShorts(
+  codes: Uint16Array,
+  selected: Uint16Array,
+  count: number,
+  matches: (value: unknown) => boolean,
+  dictionary: readonly unknown[],
+) {
   let kept = 0;
   for (let j = 0; j < count; j++) {
     const p = selected[j], code = codes[p];
     let pass = verdicts[code];
-    if (pass === -1) pass = verdicts[code] = verdict(code);
+    if (pass === -1) pass = verdicts[code] = matches(dictionary[code]) ? 1 : 0;
     if (pass) selected[kept++] = p;
   }
   return kept;
@@ -512,11 +528,10 @@ export class ArchiveBlock<E extends ListingEntry = ListingEntry> {
     const kind = this.header.f[field - 1][0];
     if (kind === "d8" || kind === "d16" || kind === "u8") {
       const dictionary = kind === "u8" ? null : this.dictionary(field);
-      const verdict = (code: number) => matches(dictionary ? dictionary[code] : code === U8_NULL ? null : code) ? 1 : 0;
       verdicts.fill(-1, 0, dictionary ? dictionary.length : 256);
       return kind === "d16"
-        ? narrowShorts(column as Uint16Array, selected, count, verdict)
-        : narrowBytes(column as Uint8Array, selected, count, verdict);
+        ? narrowShorts(column as Uint16Array, selected, count, matches, dictionary!)
+        : narrowBytes(column as Uint8Array, selected, count, matches, dictionary);
     }
     let kept = 0;
     if (kind === "i32") {
