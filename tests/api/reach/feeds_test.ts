@@ -192,6 +192,9 @@ Deno.test("the internship feed takes the list's filters and carries the 50 newes
   assertEquals(channelLink, `${t.origin}/internships?tags=react&location=pune`);
   const all = await xml(t, "/internships/rss.xml", "application/rss+xml; charset=utf-8");
   assert(texts(all, "title").some((title) => title.startsWith("Design role")));
+  const hindi = await xml(t, "/internships/rss.xml?tags=react&lang=hi", "application/rss+xml; charset=utf-8");
+  assertEquals(texts(hindi, "language"), ["en-IN"], "a feed stays English for a Hindi reader");
+  assert(texts(hindi, "title")[0].startsWith("Internships matching your filters"));
   const bad = await t.fetch("/internships/rss.xml?minStipend=abc");
   assertEquals(bad.status, 400);
   await bad.body?.cancel();
