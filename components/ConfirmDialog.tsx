@@ -2,12 +2,13 @@
  * A modal confirmation for a consequential action in an island (changing a role, deleting a
  * toolkit or a coupon): the native `<dialog>` (focus kept inside, Escape cancels unless busy),
  * a title and a description it is labelled by, an error slot, Cancel and a confirm button that
- * shows `busyLabel` while the action runs. Open while `open` is true.
+ * shows `busyLabel` while the action runs. Open while `open` is true. Its Cancel is the message `common.cancel` of the
+ * island that renders it (`DELETE_DIALOG_TEXT` holds it).
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useId, useRef } from "preact/hooks";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /** Props of `ConfirmDialog`. */
 export interface ConfirmDialogProps {
@@ -35,7 +36,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const { open, title, children, confirmLabel, busyLabel, busy, tone = "primary", notice, onConfirm, onCancel } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const t = useOptionalT();
+  const t = useT();
   useEffect(() => {
     if (open && !dialog.current?.open) dialog.current?.showModal();
     if (!open && dialog.current?.open) dialog.current.close();
@@ -58,7 +59,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           {notice}
           <div class="flex justify-end gap-2">
             <button type="button" class={SECONDARY_BUTTON} disabled={busy} onClick={onCancel}>
-              {t ? t("common.cancel") : "Cancel"}
+              {t("common.cancel")}
             </button>
             <button
               type="button"

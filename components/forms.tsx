@@ -10,7 +10,7 @@ import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } f
 import { describedBy } from "@/lib/browser/field_props.ts";
 import { CONTROL, INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 function withClass(base: string, extra?: string): string {
   return extra ? `${base} ${extra}` : base;
@@ -95,8 +95,8 @@ export interface Choice {
 }
 
 /**
- * A `<select>` with its label, hint and error, and a placeholder first option ("Choose…" unless given) unless
- * `placeholder` is null (a field that always has a value).
+ * A `<select>` with its label, hint and error, and a placeholder first option (the message `common.choose` unless
+ * given) unless `placeholder` is null (a field that always has a value).
  */
 export function SelectField(
   { id, name = id, label, hint, error, options, value, placeholder, onChange }: FieldProps & {
@@ -107,7 +107,7 @@ export function SelectField(
     onChange: (value: string) => void;
   },
 ) {
-  const t = useOptionalT();
+  const t = useT();
   return (
     <div>
       <label for={id} class="block text-sm font-medium text-slate-800">{label}</label>
@@ -121,7 +121,7 @@ export function SelectField(
         class={controlClass(error)}
         onChange={(e) => onChange(e.currentTarget.value)}
       >
-        {placeholder !== null && <option value="">{placeholder ?? (t ? t("common.choose") : "Choose…")}</option>}
+        {placeholder !== null && <option value="">{placeholder ?? t("common.choose")}</option>}
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
       <FieldError id={id} error={error} />

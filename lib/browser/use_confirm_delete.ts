@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { useT } from "@/lib/i18n/context.ts";
 
 /**
  * The messages of a delete button and its confirmation (`ConfirmDialog` with this hook's labels): an island that
@@ -41,7 +41,7 @@ export interface ConfirmDelete<T> {
 }
 
 export function useConfirmDelete<T>(options: ConfirmDeleteOptions<T>): ConfirmDelete<T> {
-  const t = useOptionalT();
+  const t = useT();
   const [target, setTarget] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -60,8 +60,8 @@ export function useConfirmDelete<T>(options: ConfirmDeleteOptions<T>): ConfirmDe
     dialog: {
       open: target !== null,
       busy,
-      confirmLabel: t ? t("common.yesDelete") : "Yes, delete",
-      busyLabel: t ? t("common.deleting") : "Deleting…",
+      confirmLabel: t("common.yesDelete"),
+      busyLabel: t("common.deleting"),
       tone: "danger",
       onConfirm: confirm,
       onCancel: () => setTarget(null),

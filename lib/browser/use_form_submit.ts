@@ -7,8 +7,8 @@
  */
 import type { ComponentChildren, RefObject } from "preact";
 import { type StateUpdater, useRef, useState } from "preact/hooks";
-import { type ApiFailure, type ApiResult, failureMessage, failureText } from "./fetch_json.ts";
-import { useOptionalT } from "@/lib/i18n/context.ts";
+import { type ApiFailure, type ApiResult, failureMessage } from "./fetch_json.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 
 /** A message per field, keyed by the field's JSON name (also its control's `name`). */
@@ -44,8 +44,8 @@ export interface FormSubmit<F extends string> {
   /**
    * Shows a refused call: every field problem the server listed beside its field at once (the
    * first focused), a problem of a field the form does not have in the form-level error with
-   * its label from `labels` ("Label: sentence", `failureText`), and the call's `error` when it
-   * listed none.
+   * its label from `labels` ("Label: sentence"), and the call's refusal when it listed none, in
+   * the island's language (`failureMessage`).
    */
   showFailure: (failure: ApiFailure, labels?: Partial<Record<string, string>>) => void;
   /** Runs `call` with `busy` set; resolves to its result. */
@@ -79,7 +79,7 @@ export function useFormSubmit<F extends string>(
   const [formError, setFormError] = useState(initial?.formError ?? "");
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
-  const t = useOptionalT();
+  const t = useT();
 
   const idOf = (field: F) => `${prefix}${field}`;
   const textField = (name: F, value: string, setValue: (value: string) => void): TextFieldBinding<F> => ({
@@ -101,15 +101,13 @@ export function useFormSubmit<F extends string>(
     const found: FieldErrors<F> = {};
     const elsewhere = failure.fields.filter((problem) => {
       if (!(fields as readonly string[]).includes(problem.field)) return true;
-      found[problem.field as F] ??= t ? fieldText(t, problem) : problem.message;
+      found[problem.field as F] ??= fieldText(t, problem);
       return false;
     });
     showErrors(found);
     const shown = Object.keys(found).length > 0;
     const rest = { ...failure, fields: elsewhere };
-    setFormError(
-      shown && elsewhere.length === 0 ? "" : t ? failureMessage(t, rest, labels) : failureText(rest, labels),
-    );
+    setFormError(shown && elsewhere.length === 0 ? "" : failureMessage(t, rest, labels));
   };
 
   const send = async <T>(call: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> => {

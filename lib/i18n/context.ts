@@ -2,8 +2,7 @@
  * Browser-safe: how components find their words (docs/decisions.md, Languages). `_app` provides the request's
  * translator to every page and component; an island provides its own, made from its `text` prop (`IslandTextProvider`,
  * `lib/i18n/island_text.ts`), so a component reads `useT()` the same way on a page and inside an island. Imports the
- * translator's types only: a shared component that reads `useOptionalT()` adds no formatter to an island that has no
- * words of its own.
+ * translator's types only.
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
@@ -20,12 +19,4 @@ export function useT(): Translate {
   const t = useContext(TextContext);
   if (!t) throw new Error("No translator: render inside _app or an island's IslandTextProvider");
   return t;
-}
-
-/**
- * The translator when something provides one, else null: for the shared components that islands still without their
- * `text` render in the browser, which then keep their English.
- */
-export function useOptionalT(): Translate | null {
-  return useContext(TextContext);
 }
