@@ -20,6 +20,7 @@ import { Notice, SelectField } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
+import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
 import type { PendingCheckout } from "@/lib/purchases/pending_checkout.ts";
 import { INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
@@ -341,20 +342,22 @@ export default function ToolkitCheckout(
           <form method="post" action={`/toolkits/${encodeURIComponent(toolkitId)}`} onSubmit={pay} class="space-y-3">
             {applied && <input type="hidden" name="couponCode" value={applied.code} />}
             {askState && (
-              <SelectField
-                id="buyer-state"
-                name="buyerState"
-                label={t("toolkits.checkout.stateLabel")}
-                hint={t("toolkits.checkout.stateHint")}
-                placeholder={t("common.choose")}
-                options={stateChoices}
-                value={state}
-                error={stateError}
-                onChange={(value) => {
-                  setState(value);
-                  setStateError("");
-                }}
-              />
+              // The shared field reads its words (its "Choose…") from the island's messages.
+              <IslandTextProvider text={text}>
+                <SelectField
+                  id="buyer-state"
+                  name="buyerState"
+                  label={t("toolkits.checkout.stateLabel")}
+                  hint={t("toolkits.checkout.stateHint")}
+                  options={stateChoices}
+                  value={state}
+                  error={stateError}
+                  onChange={(value) => {
+                    setState(value);
+                    setStateError("");
+                  }}
+                />
+              </IslandTextProvider>
             )}
             <button
               type="submit"
