@@ -1,6 +1,9 @@
-import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { getPost, listFeed } from "@/lib/ungatekeep/posts.ts";
+import { FeedQuerySchema } from "@/lib/ungatekeep/schema.ts";
 import { createPost, postBody, uploadedId } from "@/tests/fixtures/posts.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -107,10 +110,19 @@ Deno.test("a scheduled post appears by itself once its time has come, with no jo
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const user = await createTestUser(t, "user");
-  const soon = await createPost(t, admin, { title: "Soon", publishedAt: new Date(Date.now() + 300).toISOString() });
-  assertEquals((await t.fetch(`/api/ungatekeep/${soon.id}`, { headers: user.headers })).status, 404);
-  assertEquals((await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json()).total, 0);
-  await new Promise((r) => setTimeout(r, 400));
+  const at = new Date(Date.now() + 200);
+  const soon = await createPost(t, admin, { title: "Soon", publishedAt: at.toISOString() });
+  // Read at explicit times around its moment, so a slow machine cannot pass the moment before the first read.
+  const before = new Date(at.getTime() - 1);
+  const viewer = user.user;
+  const query = FeedQuerySchema.parse({});
+  assertEquals(await listFeed(t.kv, { query, viewer, now: before }), { posts: [], total: 0, hiddenCount: 0 });
+  await assertRejects(() => getPost(t.kv, { id: soon.id, viewer, now: before }), NotFoundError);
+  const atFeed = await listFeed(t.kv, { query, viewer, now: at });
+  assertEquals([atFeed.posts.map((p) => p.title), atFeed.total], [["Soon"], 1]);
+  assertEquals((await getPost(t.kv, { id: soon.id, viewer, now: at })).title, "Soon");
+  // And over HTTP, at the service's own clock, once that clock has passed the moment.
+  while (Date.now() <= at.getTime()) await new Promise((r) => setTimeout(r, at.getTime() + 1 - Date.now()));
   const body = await (await t.fetch("/api/ungatekeep", { headers: user.headers })).json();
   assertEquals(body.posts.map((p: { title: string }) => p.title), ["Soon"]);
   assertEquals(body.total, 1);
