@@ -6,7 +6,7 @@
  */
 import { assert } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { hydrated, openBrowser } from "@/tests/helpers/browser.ts";
+import { fetchesDrawn, hydrated, openBrowser, trackFetches } from "@/tests/helpers/browser.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -38,6 +38,7 @@ Deno.test("/internships on a phone: no layout shift on hydration and a result ca
   await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   await context.addInitScript(RECORD_SHIFTS);
+  await trackFetches(context);
   const page = await context.newPage();
   // Holds the islands' scripts back, so the page is seen as served before it hydrates.
   const release = Promise.withResolvers<void>();
@@ -58,7 +59,8 @@ Deno.test("/internships on a phone: no layout shift on hydration and a result ca
 
   release.resolve();
   await hydrated(page);
-  await page.waitForTimeout(300);
+  // Whatever the islands fetch and draw after hydrating has been drawn (and its shifts recorded).
+  await fetchesDrawn(page);
   const after = await firstCard.boundingBox();
   assert(after && after.y + after.height <= PHONE.height, `first card after hydration at ${JSON.stringify(after)}`);
   assert(after.y === before.y, `the first card moved from ${before.y} to ${after.y}`);
