@@ -5,10 +5,13 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { askServiceWorker } from "@/lib/browser/offline.ts";
-import { formatDateTime } from "@/lib/dates.ts";
 import type { OfflineContents as Contents, OfflinePage } from "@/lib/offline/messages.ts";
+import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 
-function PageList({ pages }: { pages: OfflinePage[] }) {
+/** The messages this island uses (its `text`). */
+export const OFFLINE_CONTENTS_TEXT = ["layout.offlinePage.list.", "common.tryAgain"] as const;
+
+function PageList({ t, pages }: { t: Translate; pages: OfflinePage[] }) {
   return (
     <ul class="mt-2 space-y-2">
       {pages.map((page) => (
@@ -16,14 +19,24 @@ function PageList({ pages }: { pages: OfflinePage[] }) {
           <a href={page.url} class="font-medium text-indigo-700 underline hover:text-indigo-900">
             {page.title || page.url}
           </a>
-          {page.savedAt && <span class="block text-sm text-slate-700">Saved {formatDateTime(page.savedAt)}</span>}
+          {page.savedAt && (
+            <span class="block text-sm text-slate-700">
+              {t("layout.offlinePage.list.saved", { time: t.dateTime(page.savedAt) })}
+            </span>
+          )}
         </li>
       ))}
     </ul>
   );
 }
 
-export default function OfflineContents() {
+/** Props: the messages (`OFFLINE_CONTENTS_TEXT`). */
+export interface OfflineContentsProps {
+  text: IslandText;
+}
+
+export default function OfflineContents({ text }: OfflineContentsProps) {
+  const t = translatorOf(text);
   const [contents, setContents] = useState<Contents | null>(null);
   useEffect(() => {
     askServiceWorker({ type: "contents" }, 3000).then(setContents);
@@ -37,21 +50,25 @@ export default function OfflineContents() {
         onClick={() => location.reload()}
         class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
       >
-        Try again
+        {t("common.tryAgain")}
       </button>
       {contents && kept.length === 0 && pages.length === 0 && (
-        <p class="text-slate-700">Nothing is saved on this device yet.</p>
+        <p class="text-slate-700">{t("layout.offlinePage.list.nothing")}</p>
       )}
       {kept.length > 0 && (
         <section aria-labelledby="kept-heading">
-          <h2 id="kept-heading" class="text-lg font-semibold text-slate-900">Lessons kept offline</h2>
-          <PageList pages={kept} />
+          <h2 id="kept-heading" class="text-lg font-semibold text-slate-900">
+            {t("layout.offlinePage.list.kept")}
+          </h2>
+          <PageList t={t} pages={kept} />
         </section>
       )}
       {pages.length > 0 && (
         <section aria-labelledby="visited-heading">
-          <h2 id="visited-heading" class="text-lg font-semibold text-slate-900">Pages you opened before</h2>
-          <PageList pages={pages} />
+          <h2 id="visited-heading" class="text-lg font-semibold text-slate-900">
+            {t("layout.offlinePage.list.visited")}
+          </h2>
+          <PageList t={t} pages={pages} />
         </section>
       )}
     </div>

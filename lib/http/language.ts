@@ -3,7 +3,8 @@
  * request which language the answer is written in and puts it on the request state (`lang`, and `t`, its translator).
  * In order: `?lang=en|hi` on the URL (which also sets the `lang` cookie for a year), the signed-in person's `language`
  * setting, the `lang` cookie, `Accept-Language` (Hindi when `hi` is preferred over `en`), else English. Pages answer
- * with `Vary: Accept-Language, Cookie`, since the same URL reads differently by those. API answers keep their English.
+ * with `Vary: Accept-Language, Cookie`, since the same URL reads differently by those, and name their language in
+ * `Content-Language` (the service worker's offline page follows it). API answers keep their English.
  */
 import { serialize } from "hono/utils/cookie";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -68,6 +69,9 @@ export const language: MiddlewareHandler<AppState> = async (req, ctx) => {
   ctx.state.t = translatorFor(lang);
   const res = await ctx.next();
   if (asked && asked !== cookie) res.headers.append("set-cookie", langCookie(asked, ctx.state.services.config.secure));
-  if (res.headers.get("content-type")?.startsWith("text/html")) res.headers.append("vary", "Accept-Language, Cookie");
+  if (res.headers.get("content-type")?.startsWith("text/html")) {
+    res.headers.append("vary", "Accept-Language, Cookie");
+    res.headers.set("content-language", lang);
+  }
   return res;
 };

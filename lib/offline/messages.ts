@@ -1,7 +1,17 @@
 /**
  * What pages ask the service worker and what it answers (docs/decisions.md, Installable and offline, "Keep offline"),
- * through `postMessage` with a reply port (`askServiceWorker` of `lib/browser/offline.ts`). Browser-safe types only.
+ * through `postMessage` with a reply port (`askServiceWorker` of `lib/browser/offline.ts`), and where the offline page
+ * of each language is. Browser-safe.
  */
+import { type Lang, LANG_PARAM } from "@/lib/i18n/languages.ts";
+
+/**
+ * The offline page in `lang` (`/offline?lang=hi`), as the service worker precaches and shows it (docs/decisions.md,
+ * Languages, "The offline page").
+ */
+export function offlinePagePath(lang: Lang): string {
+  return `/offline?${LANG_PARAM}=${lang}`;
+}
 
 /** Keep the pages `urls` offline as the group `group` (a toolkit's id); drop a group; or list what is offline. */
 export type OfflineRequest =

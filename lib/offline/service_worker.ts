@@ -2,8 +2,8 @@
  * The service worker at `/sw.js` (docs/decisions.md, Installable and offline, "Service worker"), bundled alone by the
  * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: the build id as cache version, the shell to
  * precache). What it keeps, in the Cache Storage of the origin:
- * - `shell-<version>`: the offline page (fetched as a guest), the stylesheet, the boot module, the offline page's
- *   island and the icons, precached when it installs;
+ * - `shell-<version>`: the offline page in each language (fetched as a guest), the stylesheet, the boot module, the
+ *   offline page's island and the icons, precached when it installs;
  * - `pages-<version>`: pages visited, network first, only pages the server marked with `Offline-Scope` (no `/api/`,
  *   no admin area, no sign-in or token pages), at most `PAGES_KEPT`; and `assets-<version>`: the built modules they
  *   used, cache first (their names carry a hash);
@@ -11,11 +11,14 @@
  * Caches of another version are deleted when a new worker activates; `kept` stays. Pages and kept lessons belong to
  * the person whose `Offline-Scope` they were saved under: a page answered under another scope (someone else signed
  * in, or nobody) deletes them first. With no network a visited or kept page opens with its "may be out of date"
- * notice shown; any other page gets the offline page. It also shows push notifications and opens their page.
+ * notice shown; any other page gets the offline page, in the language the pages last came in (their `Content-Language`,
+ * remembered), else the browser's, else English (docs/decisions.md, Languages, "The offline page"). It also shows push
+ * notifications and opens their page.
  */
 import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
-import type { KeepReply, OfflineContents, OfflineRequest } from "./messages.ts";
+import { DEFAULT_LANG, isLang, type Lang } from "@/lib/i18n/languages.ts";
+import { type KeepReply, type OfflineContents, offlinePagePath, type OfflineRequest } from "./messages.ts";
 
 declare const SERVICE_WORKER: ServiceWorkerBuild;
 
@@ -43,6 +46,7 @@ interface WindowClientOfWorker {
 }
 interface WorkerScope {
   location: Location;
+  navigator: { languages: readonly string[] };
   registration: { showNotification(title: string, options: Record<string, unknown>): Promise<void> };
   clients: {
     claim(): Promise<void>;
@@ -62,7 +66,8 @@ const KEPT = "kept";
 /** Where the scope the cached pages belong to is remembered. */
 const STATE = "offline-state";
 const SCOPE_KEY = "/offline-state/scope";
-const OFFLINE_PAGE = "/offline";
+/** Where the language the pages last came in is remembered. */
+const LANG_KEY = "/offline-state/lang";
 /** The person's own pages kept offline whenever they are signed in, visited or not. */
 const ALWAYS_OFFLINE = ["/me/tracker"];
 /** Visited pages kept, the newest. */
@@ -142,12 +147,38 @@ async function navigate(event: FetchEvent): Promise<Response> {
   const slow = saved.then((copy) =>
     copy ? new Promise<null>((resolve) => setTimeout(() => resolve(null), NETWORK_WAIT_MS)) : network
   );
-  event.waitUntil(network.then((res) => remember(request.url, res.clone())).catch(() => {}));
+  event.waitUntil(
+    network.then((res) => Promise.all([noteLanguage(res), remember(request.url, res.clone())])).catch(() => {}),
+  );
   const res = await Promise.race([network, slow]).catch(() => null);
   if (res) return res;
   const copy = await saved;
   if (copy) return await withNotice(copy);
-  return (await caches.match(OFFLINE_PAGE, { cacheName: SHELL })) ?? Response.error();
+  return (await caches.match(offlinePagePath(await readerLanguage()), { cacheName: SHELL })) ?? Response.error();
+}
+
+/** The language the pages last came in, as remembered (null before any); read from `STATE` once per worker start. */
+let lastLanguage: Promise<Lang | null> | null = null;
+
+function rememberedLanguage(): Promise<Lang | null> {
+  lastLanguage ??= caches.match(LANG_KEY, { cacheName: STATE })
+    .then((res) => res?.text() ?? null)
+    .then((value) => isLang(value) ? value : null);
+  return lastLanguage;
+}
+
+/** Remembers the language of the page `res` (its `Content-Language`) when it differs from the one remembered. */
+async function noteLanguage(res: Response): Promise<void> {
+  const lang = res.headers.get("content-language");
+  if (!isLang(lang) || (await rememberedLanguage()) === lang) return;
+  lastLanguage = Promise.resolve(lang);
+  await (await caches.open(STATE)).put(LANG_KEY, new Response(lang));
+}
+
+/** The language of the offline page: the pages' last, else the first of the browser's languages we write, else English. */
+async function readerLanguage(): Promise<Lang> {
+  const browser = worker.navigator.languages.map((tag) => tag.toLowerCase().split("-")[0]).find(isLang);
+  return (await rememberedLanguage()) ?? browser ?? DEFAULT_LANG;
 }
 
 /** The saved copy of the page at `url`: visited or kept. */

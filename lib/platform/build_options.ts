@@ -5,11 +5,21 @@
  */
 import type { BuildOptions } from "@/lib/web/build.ts";
 import type { Manifest } from "@/lib/web/types.ts";
+import { LANGUAGES } from "@/lib/i18n/languages.ts";
+import { offlinePagePath } from "@/lib/offline/messages.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** The shell the service worker precaches, besides the stylesheet and the boot module. */
-export const OFFLINE_SHELL = ["/offline", "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png"];
+/**
+ * The shell the service worker precaches, besides the stylesheet and the boot module: the offline page in each language
+ * (docs/decisions.md, Languages, "The offline page"), the manifest and the icons.
+ */
+export const OFFLINE_SHELL = [
+  ...LANGUAGES.map(offlinePagePath),
+  "/manifest.webmanifest",
+  "/favicon.svg",
+  "/icons/icon-192.png",
+];
 
 /**
  * Islands get their messages already parsed (docs/decisions.md, Languages, "The library"), so their bundles take

@@ -41,7 +41,7 @@ export interface BuildOptions {
 /**
  * A service worker: its source, bundled alone (no shared chunks, classic script), which reads
  * `SERVICE_WORKER: {version, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the stylesheet, the
- * boot module, and the module of each of `islands` with every chunk it imports.
+ * boot module and each of `islands`, each module with every chunk it imports (a page hydrates offline from them alone).
  */
 export interface ServiceWorkerOptions {
   entry: string;
@@ -256,6 +256,7 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   const everything: Record<string, string[]> = {};
   const urlOf = (output: string) => `/_build/${relative(assetsDir, resolve(options.root, output))}`;
   let boot = "";
+  let bootClosure: string[] = [];
   let register = "";
   for (const [output, meta] of Object.entries(outputs)) {
     // A module an island imports with `import()` is an entry point of esbuild's too, written as a chunk.
@@ -264,6 +265,7 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     const name = basename(output).replace(/-[A-Z0-9]+\.js$/i, "");
     if (name === "boot") {
       boot = url;
+      bootClosure = islandClosure(outputs, output).map(urlOf);
       continue;
     }
     if (name === "register-sw") {
@@ -293,7 +295,12 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     const unknown = worker.islands.filter((name) => !closures[name]);
     if (unknown.length > 0) throw new Error(`Service worker precaches unknown islands: ${unknown.join(", ")}`);
     const precache = [
-      ...new Set([...worker.precache, ...css, boot, ...worker.islands.flatMap((name) => closures[name].map(urlOf))]),
+      ...new Set([
+        ...worker.precache,
+        ...css,
+        ...bootClosure,
+        ...worker.islands.flatMap((name) => closures[name].map(urlOf)),
+      ]),
     ];
     const file = join(outDir, "sw.js");
     await bundleServiceWorker({

@@ -2,7 +2,8 @@
  * The installable, offline platform in Chromium at 360 px (docs/decisions.md, Installable and offline): Chromium finds
  * nothing stopping an install; with the network gone a page visited before opens with its "may be out of date"
  * notice, the tracker and a lesson kept offline (never visited) open, a page never visited shows the offline page
- * naming what is kept; after signing out nothing of the person is shown. The module's one Chromium runs on a profile
+ * naming what is kept, in the language the pages last came in (Hindi after a Hindi page); after signing out nothing of
+ * the person is shown. The module's one Chromium runs on a profile
  * on disk (Chromium does not offer installing from an incognito context, which every new context is), and each test
  * opens its page in it on an origin of its own.
  */
@@ -89,7 +90,7 @@ Deno.test("Chromium finds no installability errors: manifest, icons and service 
   assertEquals(errors, []);
 });
 
-Deno.test("offline: visited pages with a notice, the tracker and kept lessons open, others get the offline page", async () => {
+Deno.test("offline: visited pages with a notice, the tracker and kept lessons open, others get the offline page in the reader's language", async () => {
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user", { name: "Meera Offline" });
   const toolkit = await ownedToolkit(t, student);
@@ -144,4 +145,17 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await page.getByRole("heading", { name: "You are offline" }).waitFor();
   const text = await page.locator("body").innerText();
   assert(!text.includes("Meera Offline") && !text.includes("Second wind"), text);
+
+  // Someone who reads in Hindi gets the offline page in Hindi: the worker follows the language pages last came in.
+  await context.setOffline(false);
+  await page.goto(`${t.origin}/privacy?lang=hi`);
+  await page.waitForFunction(async () => await (await caches.match("/offline-state/lang"))?.text() === "hi");
+  await saved(page, "/privacy?lang=hi");
+  await context.setOffline(true);
+  await page.goto(`${t.origin}/opportunities`);
+  await page.getByRole("heading", { name: "आप ऑफ़लाइन हैं" }).waitFor();
+  assertEquals(await page.locator("html").getAttribute("lang"), "hi");
+  await page.getByRole("region", { name: "पहले खोले गए पेज" }).getByRole("link").first().waitFor();
+  await page.getByText(/^सेव किया गया: \d+ [\u0900-\u097F]+ \d{4}/).first().waitFor();
+  await assertAccessible(page, "the offline page in Hindi");
 });

@@ -72,8 +72,15 @@ Deno.test("/sw.js is the built service worker, scope /, revalidated on every vis
   assertEquals(res.headers.get("content-type"), "text/javascript; charset=utf-8");
   assertEquals(res.headers.get("cache-control"), "no-cache");
   const body = await res.text();
-  assertMatch(body, /"\/offline"/, "the offline page is in its shell");
+  for (const lang of ["en", "hi"]) {
+    assertMatch(body, new RegExp(`"/offline\\?lang=${lang}"`), `the offline page in ${lang} is in its shell`);
+  }
   assertMatch(body, /styles-[0-9a-f]+\.css/, "so is the stylesheet");
+  // The boot module and every chunk it imports, so the offline page's island hydrates from the shell alone.
+  const boot = (await (await t.fetch("/offline")).text()).match(/src="(\/_build\/boot-[A-Z0-9]+\.js)"/)![1];
+  const chunks = [...(await (await t.fetch(boot)).text()).matchAll(/["']\.\/(chunk-[A-Z0-9]+\.js)["']/g)];
+  assert(chunks.length > 0, "the boot module imports chunks");
+  for (const path of [boot, ...chunks.map((m) => `/_build/${m[1]}`)]) assert(body.includes(`"${path}"`), path);
   const again = await t.fetch("/sw.js", { headers: { "if-none-match": res.headers.get("etag")! } });
   assertEquals(again.status, 304);
 });
