@@ -7,19 +7,24 @@
  * A run holds a lease (`["applications_timeout_lease"]`, 2 minutes, renewed as it goes) that every one of its writes
  * checks, so two runs never work at once and a run that lost it (its process stalled) stops; a run whose process died
  * is taken over once the lease runs out, and it finds its work where the last one left it. It then works in two steps:
- * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in as few atomic writes as KV's
- *    limits allow (up to 80 moves each), every move checked against the record as read, so a poster's move in between
- *    wins and the job leaves that one. A move writes the record and its indexes, the applicant's tracker item, and an
- *    "untold" entry (`["applications_untold", applicantId, applicationId]`); what applications of one write share
+ * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in atomic writes of up to 50
+ *    moves (fewer when KV's limits bind first), every move checked against the record as read, so a poster's move in
+ *    between wins and the job leaves that one. A move writes the record and its indexes and the applicant's tracker
+ *    item; an applicant's moves of a batch go to one write where they fit, with one "untold" entry naming them all
+ *    (`["applications_untold", applicantId, firstApplicationId]` → `TimedOutItem[]`); what the moves of one write share
  *    (each internship's change marker and change log, the track record's counters) is written once per write
- *    (`BatchWrites`). It gives way to requests between batches, and lets the event loop take in requests every 100
- *    moves prepared and before each commit (a local KV commits on the event loop's thread).
+ *    (`BatchWrites`). A write's size is estimated from the records' texts (`valueBytes`), never by serialising them
+ *    twice. The next write is prepared while KV commits the last one (a local KV commits on a thread of its own, after
+ *    converting the write on the event loop's thread), and records are read 50 at a time: a local KV answers reads
+ *    and writes in turn, so a request's own reads wait for one write and a few reads of the job at most. It gives way
+ *    to requests between batches, and lets the event loop take in requests every 25 moves prepared and before sending
+ *    each write (`setImmediate`: a turn costs microseconds, where `setTimeout(0)` waits a millisecond or more).
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
  *    e-mail naming every application closed (`tellTimedOutOps`). Untold entries a stopped run left are told by the next.
  * It also drops the poster notices' day counters older than two days.
  */
+import { setImmediate } from "node:timers";
 import { istToday } from "@/lib/dates.ts";
-import type { InternshipView } from "@/lib/internships/schema.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { followApplicationOps, readTrackerItems, type TrackerEntries } from "@/lib/saved/saved.ts";
@@ -40,6 +45,11 @@ const MAX_CHECKS = 95;
 const MAX_MUTATIONS = 900;
 const MAX_BYTES = 500_000;
 const MAX_KEY_BYTES = 64_000;
+/**
+ * Most moves one write holds: a local KV commits on the event loop's thread, so a request that arrives meanwhile waits
+ * for the whole write (about 0.1 ms a move).
+ */
+const MOVES_PER_WRITE = 50;
 /** Applicants told per write of the second step (each one notification, one e-mail of up to 60 KB). */
 const TOLD_PER_WRITE = 8;
 /** Most untold entries one digest removes (its write stays under KV's 1,000 mutations). */
@@ -86,42 +96,101 @@ async function leaseRun(
   return result.ok ? { key: leaseKey, value, versionstamp: result.versionstamp } : null;
 }
 
-/** One rejection as prepared: the record as read, as it becomes, its tracker item and what it costs a write. */
-interface Plan {
-  entry: Deno.KvEntry<ApplicationRecord>;
-  next: ApplicationRecord;
-  tracker: TrackerEntries | null;
-  item: TimedOutItem;
+/** What a piece of an atomic write costs against KV's limits: checks, mutations, bytes of values and of keys. */
+interface Cost {
   checks: number;
   mutations: number;
   bytes: number;
   keyBytes: number;
 }
 
-/** An atomic write being filled, with what it holds against the limits. */
+/** One rejection as prepared: the record as read, as it becomes, its tracker item (when it follows), what it costs. */
+interface Move {
+  entry: Deno.KvEntry<ApplicationRecord>;
+  next: ApplicationRecord;
+  /** The applicant's tracker item as read, when it moves too (null: no item, or one already `rejected`). */
+  tracker: TrackerEntries | null;
+  item: TimedOutItem;
+  cost: Cost;
+}
+
+/**
+ * An upper bound of the bytes `value` (a record as stored) takes in a KV write, without serialising it: every text at
+ * three bytes a character (UTF-8 at worst; V8's own format takes at most two), every property name likewise, and eight
+ * bytes for each other value and each container.
+ */
+function valueBytes(value: unknown): number {
+  if (typeof value === "string") return value.length * 3 + 8;
+  if (Array.isArray(value)) {
+    let bytes = 8;
+    for (const part of value) bytes += valueBytes(part);
+    return bytes;
+  }
+  if (value && typeof value === "object") {
+    let bytes = 8;
+    for (const name in value) bytes += name.length * 3 + valueBytes((value as Record<string, unknown>)[name]);
+    return bytes;
+  }
+  return 8;
+}
+
+/**
+ * What the move of `next` costs a write: the record (checked and written), its status entry moved, its due entry, its
+ * share of the untold entry (its item) and, when `follows`, the tracker item (checked and written) and its listing
+ * entry; `counters` the track record's counters it changes (each with its organization's marker at worst). Key bytes
+ * count the ids (ASCII) where they appear and 40 bytes of each key's names and numbers.
+ */
+function moveCost(next: ApplicationRecord, item: TimedOutItem, follows: boolean, counters: number): Cost {
+  const ids = next.id.length + 40;
+  const tracker = next.internshipId.length + (next.applicantId?.length ?? 0) + 40;
+  return {
+    checks: 1 + (follows ? 1 : 0),
+    mutations: 4 + (follows ? 2 : 0) + counters * 2,
+    // The record, the search text in its status entry and in the change log, its item and the tracker item.
+    bytes: valueBytes(next) + 2 * valueBytes(next.applicant) + valueBytes(item) + (follows ? 1_000 : 0),
+    keyBytes: 5 * ids + 2 * (next.internshipId.length + 20) + (follows ? 3 * tracker : 0),
+  };
+}
+
+/** What an untold entry costs besides its items: one mutation, and its key. */
+const untoldCost = (applicantId: string, applicationId: string): Cost => ({
+  checks: 0,
+  mutations: 1,
+  bytes: 16,
+  keyBytes: applicantId.length + applicationId.length + 60,
+});
+
+/**
+ * An atomic write being filled, with what it holds against the limits, and the untold entry it is filling for one
+ * applicant (the items of that applicant's moves in this write).
+ */
 class Write {
   readonly op: Deno.AtomicOperation;
   readonly batch = new BatchWrites();
   /** Moves per internship in this write. */
   readonly internships = new Map<string, number>();
+  /** The ids of the applications whose moves it holds, and of the due entries it removes. */
+  readonly ids: string[] = [];
   moves = 0;
   checks = 1;
   mutations = 0;
   bytes = 0;
   keyBytes = 0;
+  untold: { applicantId: string; items: TimedOutItem[] } | null = null;
 
   constructor(kv: Deno.Kv, lease: Deno.KvEntry<RunLease>) {
     this.op = kv.atomic().check(lease);
   }
 
-  /** Whether a piece costing these (and, for a new internship, its marker and log entry) still fits. */
-  fits(piece: { checks: number; mutations: number; bytes: number; keyBytes: number }, internshipId?: string): boolean {
+  /** Whether a piece costing `cost` (and, for a new internship, its marker and log entry) still fits. */
+  fits(cost: Cost, internshipId?: string): boolean {
     const extra = internshipId && (this.internships.get(internshipId) ?? 0) % 100 === 0 ? 2 : 0;
-    return this.checks + piece.checks <= MAX_CHECKS && this.mutations + piece.mutations + extra <= MAX_MUTATIONS &&
-      this.bytes + piece.bytes <= MAX_BYTES && this.keyBytes + piece.keyBytes <= MAX_KEY_BYTES;
+    return this.moves < MOVES_PER_WRITE && this.checks + cost.checks <= MAX_CHECKS &&
+      this.mutations + cost.mutations + extra <= MAX_MUTATIONS && this.bytes + cost.bytes <= MAX_BYTES &&
+      this.keyBytes + cost.keyBytes <= MAX_KEY_BYTES;
   }
 
-  take(piece: { checks: number; mutations: number; bytes: number; keyBytes: number }, internshipId?: string): void {
+  take(cost: Cost, internshipId?: string): void {
     if (internshipId) {
       // Per internship its marker, and a log entry every 100 changes.
       const moves = this.internships.get(internshipId) ?? 0;
@@ -129,22 +198,41 @@ class Write {
       if (moves % 100 === 0) this.mutations++;
       this.internships.set(internshipId, moves + 1);
     }
-    this.checks += piece.checks;
-    this.mutations += piece.mutations;
-    this.bytes += piece.bytes;
-    this.keyBytes += piece.keyBytes;
+    this.checks += cost.checks;
+    this.mutations += cost.mutations;
+    this.bytes += cost.bytes;
+    this.keyBytes += cost.keyBytes;
+  }
+
+  /** Writes the untold entry being filled: keyed by its first application, holding every item of its applicant here. */
+  closeUntold(): void {
+    if (!this.untold) return;
+    const { applicantId, items } = this.untold;
+    this.op.set(untoldKey(applicantId, items[0].applicationId), items);
+    this.untold = null;
   }
 }
 
-/** Lets the event loop take in what arrived meanwhile (requests), between two pieces of a batch. */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets the event loop take in what arrived meanwhile (requests), between two pieces of a batch. `setImmediate` rather
+ * than `setTimeout(0)`, which waits at least a millisecond (four when nested): thousands of turns a run would otherwise
+ * leave the thread idle for seconds.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Plans prepared between two turns of the event loop. */
-const PLANS_PER_TURN = 100;
+/** Moves prepared between two turns of the event loop. */
+const MOVES_PER_TURN = 25;
+/**
+ * Writes sent and not yet answered at once: the next write is prepared while KV commits the last one. One, because a
+ * local KV answers reads and writes in turn: a request's reads wait for every write already sent.
+ */
+const WRITES_IN_FLIGHT = 1;
+/** Records read at once (in `getMany`s of ten), so that a request's own reads wait for few of the job's. */
+const READ_WAVE = 50;
 
 /**
  * Rejects every waiting application due at or before `now` and tells their applicants. `giveWay` is awaited between
- * batches and writes. Another run holding the lease: does nothing (every count 0).
+ * batches. Another run holding the lease: does nothing (every count 0).
  * @returns the counts of `TimeoutCounts`.
  */
 export async function timeOutApplications(
@@ -163,133 +251,161 @@ export async function timeOutApplications(
     renewedAt = Date.now();
     return lease !== null;
   };
-  const listings = new Map<string, Promise<InternshipView | null>>();
-  const listingOf = (id: string) => {
-    if (!listings.has(id)) listings.set(id, internshipRecord(kv, id).then((found) => found?.view ?? null));
-    return listings.get(id)!;
-  };
-  const recipients = new Map<string, Promise<Recipient | null>>();
-  const recipientOf = (id: string) => {
-    if (!recipients.has(id)) recipients.set(id, recipientById(kv, id));
+  // Each internship's title and organization, and each applicant, read once per run.
+  const listings = new Map<string, { title: string; organization: string } | null>();
+  const recipients = new Map<string, Recipient | null>();
+  const recipientOf = async (id: string) => {
+    if (!recipients.has(id)) recipients.set(id, await recipientById(kv, id));
     return recipients.get(id)!;
   };
+  const readListings = (ids: Iterable<string>) =>
+    Promise.all(
+      [...new Set(ids)].filter((id) => !listings.has(id)).map(async (id) => {
+        const view = (await internshipRecord(kv, id))?.view;
+        listings.set(
+          id,
+          view ? { title: view.title, organization: view.organization?.name ?? view.hiringOrganization } : null,
+        );
+      }),
+    );
 
   const seen = new Set<string>();
   for (let round = 0; round < MAX_BATCHES && await keepLease(); round++) {
     const due = (await dueIds(kv, now.getTime(), BATCH + seen.size)).filter((item) => !seen.has(item.id));
     if (due.length === 0) break;
-    const records = await readApplications(kv, due.map((item) => item.id));
+    // The moves, by applicant (first due first): an applicant's moves of a batch go to as few writes as they fit in,
+    // with one untold entry per write naming them all. Read 50 at a time, so that a request's own KV reads never queue
+    // behind hundreds of the job's.
+    const records = new Map<string, Deno.KvEntry<ApplicationRecord>>();
     const stale: { id: string; dueMs: number; entry: Deno.KvEntry<ApplicationRecord> | undefined }[] = [];
-    const waiting: Deno.KvEntry<ApplicationRecord>[] = [];
-    for (const { id, dueMs } of due) {
-      const entry = records.get(id);
-      if (!entry || !WAITING.includes(entry.value.status) || !entry.value.dueAt) stale.push({ id, dueMs, entry });
-      else waiting.push(entry);
-    }
-    const withApplicant = waiting.filter((entry) => entry.value.applicantId);
-    const [trackers, prepared] = await Promise.all([
-      readTrackerItems(
-        kv,
-        withApplicant.map((entry) => ({ userId: entry.value.applicantId!, internshipId: entry.value.internshipId })),
-      ),
-      Promise.all(waiting.map(async (entry) => {
-        const [listing, recipient] = await Promise.all([
-          listingOf(entry.value.internshipId),
-          entry.value.applicantId ? recipientOf(entry.value.applicantId) : null,
-        ]);
-        return { entry, listing, recipient };
-      })),
-    ]);
-    const trackerOf = new Map(withApplicant.map((entry, i) => [entry.value.id, trackers[i]]));
-    const plans: Plan[] = [];
-    for (const [i, { entry, listing, recipient }] of prepared.entries()) {
-      if (i > 0 && i % PLANS_PER_TURN === 0) await nextTurn();
-      if (!listing) {
-        counts.skipped++;
-        seen.add(entry.value.id);
-        continue;
+    const byApplicant = new Map<string, Move[]>();
+    for (let from = 0; from < due.length; from += READ_WAVE) {
+      const wave = due.slice(from, from + READ_WAVE);
+      const read = await readApplications(kv, wave.map((item) => item.id));
+      const waiting: Deno.KvEntry<ApplicationRecord>[] = [];
+      for (const { id, dueMs } of wave) {
+        const entry = read.get(id);
+        if (entry) records.set(id, entry);
+        if (!entry || !WAITING.includes(entry.value.status) || !entry.value.dueAt) stale.push({ id, dueMs, entry });
+        else waiting.push(entry);
       }
-      const organization = listing.organization?.name ?? listing.hiringOrganization;
-      const next = timedOut(entry.value, { organization, recipient, now });
-      const tracker = trackerOf.get(entry.value.id) ?? null;
-      const follows = tracker?.[0].value != null && tracker[0].value.status !== "rejected";
-      plans.push({
-        entry,
-        next,
-        tracker,
-        item: { applicationId: next.id, title: listing.title, organization },
-        checks: 1 + (follows ? 1 : 0),
-        // The record, its status entry moved, its due entry, the untold entry; the tracker item and its listing entry; the
-        // counters it changes, each with its organization's marker at worst.
-        mutations: 5 + (follows ? 2 : 0) + countChanges(entry.value, next).length * 2,
-        // Values as UTF-8 at worst three bytes a character, with the tracker item, log change and untold entry.
-        bytes: JSON.stringify(next).length * 3 + 2_000,
-        keyBytes: 800,
-      });
+      const withApplicant = waiting.filter((entry) => entry.value.applicantId);
+      const [trackers] = await Promise.all([
+        readTrackerItems(
+          kv,
+          withApplicant.map((entry) => ({ userId: entry.value.applicantId!, internshipId: entry.value.internshipId })),
+        ),
+        readListings(waiting.map((entry) => entry.value.internshipId)),
+        Promise.all([...new Set(withApplicant.map((entry) => entry.value.applicantId!))].map(recipientOf)),
+      ]);
+      const trackerOf = new Map(withApplicant.map((entry, i) => [entry.value.id, trackers[i]]));
+      for (const [i, entry] of waiting.entries()) {
+        if (i > 0 && i % MOVES_PER_TURN === 0) await nextTurn();
+        const listing = listings.get(entry.value.internshipId);
+        if (!listing) {
+          counts.skipped++;
+          seen.add(entry.value.id);
+          continue;
+        }
+        const applicantId = entry.value.applicantId;
+        const recipient = applicantId ? recipients.get(applicantId) ?? null : null;
+        const next = timedOut(entry.value, { organization: listing.organization, recipient, now });
+        const found = trackerOf.get(entry.value.id) ?? null;
+        const tracker = found?.[0].value != null && found[0].value.status !== "rejected" ? found : null;
+        const item = { applicationId: next.id, title: listing.title, organization: listing.organization };
+        const counters = countChanges(entry.value, next).length;
+        const move = { entry, next, tracker, item, cost: moveCost(next, item, tracker !== null, counters) };
+        const group = applicantId ?? `none:${next.id}`;
+        const moves = byApplicant.get(group) ?? [];
+        moves.push(move);
+        byApplicant.set(group, moves);
+      }
     }
 
     // Pack the batch into writes within the limits; they touch different records and share only sums. Each is sent
     // on its own turn of the event loop: a local KV's commit works on the event loop's thread, so requests that came
     // in meanwhile are served between two commits rather than after the whole batch.
-    const writes: { write: Write; ids: string[] }[] = [];
+    const writes: Write[] = [];
+    const commits: Promise<Deno.KvCommitResult | Deno.KvCommitError>[] = [];
     const held = lease!;
-    const room = (piece: Parameters<Write["fits"]>[0], internshipId?: string) => {
+    /** Sends the last write, on a turn of its own, once at most `WRITES_IN_FLIGHT - 1` others are unanswered. */
+    const send = async () => {
+      const last = writes.at(-1);
+      if (!last || commits.length === writes.length) return;
+      last.closeUntold();
+      batchOps(last.op, last.batch, now.getTime());
+      await nextTurn();
+      if (commits.length >= WRITES_IN_FLIGHT) await commits[commits.length - WRITES_IN_FLIGHT];
+      commits.push(last.op.commit());
+    };
+    /** The write `cost` goes to: the last one while it fits, else a new one (the last one is sent). */
+    const writeFor = async (cost: Cost, internshipId?: string) => {
       let last = writes.at(-1);
-      if (!last || !last.write.fits(piece, internshipId)) {
-        last = { write: new Write(kv, held), ids: [] };
+      if (!last || !last.fits(cost, internshipId)) {
+        await send();
+        last = new Write(kv, held);
         writes.push(last);
       }
-      last.write.take(piece, internshipId);
+      last.take(cost, internshipId);
       return last;
     };
     for (const { id, dueMs, entry } of stale) {
       // A due entry its record no longer has: removed, checked against the record as read.
-      const target = room({ checks: 1, mutations: 1, bytes: 200, keyBytes: 200 });
-      target.write.op.check(entry ?? { key: recordKey(id), versionstamp: null }).delete(dueKey(dueMs, id));
-      target.ids.push(id);
+      const write = await writeFor({ checks: 1, mutations: 1, bytes: 200, keyBytes: 200 });
+      write.op.check(entry ?? { key: recordKey(id), versionstamp: null }).delete(dueKey(dueMs, id));
+      write.ids.push(id);
     }
-    for (const [i, plan] of plans.entries()) {
-      if (i > 0 && i % PLANS_PER_TURN === 0) await nextTurn();
-      const target = room(plan, plan.next.internshipId);
-      const { op, batch } = target.write;
-      op.check(plan.entry);
-      applicationOps(op, plan.entry.value, plan.next, now.getTime(), batch);
-      const applicantId = plan.next.applicantId;
-      if (applicantId && plan.tracker) {
-        followApplicationOps(op, {
-          userId: applicantId,
-          internshipId: plan.next.internshipId,
-          entries: plan.tracker,
-          status: "rejected",
-          now: now.toISOString(),
-          create: false,
-        });
+    const moved = new Set<string>();
+    for (const moves of byApplicant.values()) {
+      for (const { entry, next, tracker, item, cost } of moves) {
+        if (moved.size > 0 && moved.size % MOVES_PER_TURN === 0) await nextTurn();
+        const applicantId = next.applicantId;
+        // A move opens an untold entry unless the write it goes to holds one of its applicant already.
+        const joins = applicantId !== null && writes.at(-1)?.untold?.applicantId === applicantId &&
+          writes.at(-1)!.fits(cost, next.internshipId);
+        const write = await writeFor(
+          applicantId && !joins ? plus(cost, untoldCost(applicantId, next.id)) : cost,
+          next.internshipId,
+        );
+        if (applicantId && !joins) {
+          write.closeUntold();
+          write.untold = { applicantId, items: [] };
+        }
+        write.op.check(entry);
+        applicationOps(write.op, entry.value, next, now.getTime(), write.batch);
+        if (applicantId && tracker) {
+          followApplicationOps(write.op, {
+            userId: applicantId,
+            internshipId: next.internshipId,
+            entries: tracker,
+            status: "rejected",
+            now: now.toISOString(),
+            create: false,
+          });
+        }
+        write.untold?.items.push(item);
+        write.moves++;
+        write.ids.push(next.id);
+        moved.add(next.id);
       }
-      if (applicantId) op.set(untoldKey(applicantId, plan.next.id), plan.item);
-      target.write.moves++;
-      target.ids.push(plan.next.id);
     }
-    const results: (Deno.KvCommitResult | Deno.KvCommitError)[] = [];
-    for (const { write } of writes) {
-      await nextTurn();
-      batchOps(write.op, write.batch, now.getTime());
-      results.push(await write.op.commit());
-    }
+    await send();
+    const results = await Promise.all(commits);
     const failed = writes.filter((_, i) => !results[i].ok);
-    for (const { write } of writes.filter((_, i) => results[i].ok)) counts.rejected += write.moves;
+    for (const write of writes.filter((_, i) => results[i].ok)) counts.rejected += write.moves;
     if (failed.length > 0) {
       // A write fails when one of its records changed meanwhile (or the lease was lost): the records that changed are
       // left to the next run (the poster's move wins); the others are done again with the next batch.
-      const ids = failed.flatMap(({ ids }) => ids);
+      const ids = failed.flatMap((write) => write.ids);
       const [again, leaseNow] = await Promise.all([readApplications(kv, ids), kv.get(leaseKey)]);
       if (leaseNow.versionstamp !== lease.versionstamp) {
         lease = null;
         break;
       }
-      for (const plan of plans) {
-        if (ids.includes(plan.next.id) && again.get(plan.next.id)?.versionstamp !== plan.entry.versionstamp) {
+      for (const id of ids) {
+        if (moved.has(id) && again.get(id)?.versionstamp !== records.get(id)!.versionstamp) {
           counts.skipped++;
-          seen.add(plan.next.id);
+          seen.add(id);
         }
       }
     }
@@ -311,6 +427,14 @@ export async function timeOutApplications(
   if (lease) await kv.atomic().check(lease).delete(leaseKey).commit();
   return counts;
 }
+
+/** The sum of two costs. */
+const plus = (a: Cost, b: Cost): Cost => ({
+  checks: a.checks + b.checks,
+  mutations: a.mutations + b.mutations,
+  bytes: a.bytes + b.bytes,
+  keyBytes: a.keyBytes + b.keyBytes,
+});
 
 /**
  * The second step: one notification and e-mail per applicant for every untold entry, in writes of 8 applicants, each
@@ -346,14 +470,17 @@ async function tellUntold(
     return ok;
   };
   let last: (typeof group)[number] | null = null;
-  for await (const entry of kv.list<TimedOutItem>({ prefix: ["applications_untold"] }, { batchSize: 1000 })) {
+  const entries = kv.list<TimedOutItem[] | TimedOutItem>({ prefix: ["applications_untold"] }, { batchSize: 1000 });
+  for await (const entry of entries) {
     const applicantId = entry.key[1] as string;
     if (!last || last.applicantId !== applicantId || last.keys.length >= UNTOLD_PER_DIGEST) {
       if (group.length >= TOLD_PER_WRITE && !await flush()) return told;
       last = { applicantId, items: [], keys: [] };
       group.push(last);
     }
-    last.items.push(entry.value);
+    // An entry names the moves of one write; one left by an earlier version of the job names a single application.
+    if (Array.isArray(entry.value)) last.items.push(...entry.value);
+    else last.items.push(entry.value);
     last.keys.push(entry.key);
   }
   await flush();
