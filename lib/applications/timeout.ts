@@ -119,7 +119,7 @@ interface Move {
  * three bytes a character (UTF-8 at worst; V8's own format takes at most two), every property name likewise, and eight
  * bytes for each other value and each container.
  */
-function valueBytes(value: unknown): number {
+export function valueBytes(value: unknown): number {
   if (typeof value === "string") return value.length * 3 + 8;
   if (Array.isArray(value)) {
     let bytes = 8;
