@@ -17,8 +17,9 @@
  *    twice. The next write is prepared while KV commits the last one (a local KV commits on a thread of its own, after
  *    converting the write on the event loop's thread), and records are read 50 at a time: a local KV answers reads
  *    and writes in turn, so a request's own reads wait for one write and a few reads of the job at most. It gives way
- *    to requests between batches, and lets the event loop take in requests every 25 moves prepared and before sending
- *    each write (`setImmediate`: a turn costs microseconds, where `setTimeout(0)` waits a millisecond or more).
+ *    to requests between batches, and every 25 moves prepared and before sending each write it lets the event loop
+ *    take in requests (`setImmediate`: a turn costs microseconds, where `setTimeout(0)` waits a millisecond or more)
+ *    or, while requests are being answered, waits for them.
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
  *    e-mail naming every application closed (`tellTimedOutOps`). Untold entries a stopped run left are told by the next.
  * It also drops the poster notices' day counters older than two days.
@@ -232,13 +233,21 @@ const READ_WAVE = 50;
 
 /**
  * Rejects every waiting application due at or before `now` and tells their applicants. `giveWay` is awaited between
- * batches. Another run holding the lease: does nothing (every count 0).
+ * batches, and between two pieces of a batch while `busy()` (requests are being answered); otherwise a piece is
+ * followed by one turn of the event loop. Another run holding the lease: does nothing (every count 0).
  * @returns the counts of `TimeoutCounts`.
  */
 export async function timeOutApplications(
   kv: Deno.Kv,
-  { now, appUrl, giveWay }: { now: Date; appUrl: string; giveWay: () => Promise<void> },
+  { now, appUrl, giveWay, busy = () => false }: {
+    now: Date;
+    appUrl: string;
+    giveWay: () => Promise<void>;
+    busy?: () => boolean;
+  },
 ): Promise<TimeoutCounts> {
+  /** Between two pieces: requests first. */
+  const turn = () => busy() ? giveWay() : nextTurn();
   const counts: TimeoutCounts = { rejected: 0, told: 0, skipped: 0, dayCounts: 0 };
   const holder = crypto.randomUUID();
   let lease = await leaseRun(kv, holder, null);
@@ -300,7 +309,7 @@ export async function timeOutApplications(
       ]);
       const trackerOf = new Map(withApplicant.map((entry, i) => [entry.value.id, trackers[i]]));
       for (const [i, entry] of waiting.entries()) {
-        if (i > 0 && i % MOVES_PER_TURN === 0) await nextTurn();
+        if (i > 0 && i % MOVES_PER_TURN === 0) await turn();
         const listing = listings.get(entry.value.internshipId);
         if (!listing) {
           counts.skipped++;
@@ -334,7 +343,7 @@ export async function timeOutApplications(
       if (!last || commits.length === writes.length) return;
       last.closeUntold();
       batchOps(last.op, last.batch, now.getTime());
-      await nextTurn();
+      await turn();
       if (commits.length >= WRITES_IN_FLIGHT) await commits[commits.length - WRITES_IN_FLIGHT];
       commits.push(last.op.commit());
     };
@@ -358,7 +367,7 @@ export async function timeOutApplications(
     const moved = new Set<string>();
     for (const moves of byApplicant.values()) {
       for (const { entry, next, tracker, item, cost } of moves) {
-        if (moved.size > 0 && moved.size % MOVES_PER_TURN === 0) await nextTurn();
+        if (moved.size > 0 && moved.size % MOVES_PER_TURN === 0) await turn();
         const applicantId = next.applicantId;
         // A move opens an untold entry unless the write it goes to holds one of its applicant already.
         const joins = applicantId !== null && writes.at(-1)?.untold?.applicantId === applicantId &&
@@ -495,6 +504,7 @@ export const applicationsTimeoutJob: Job = {
       now: ctx.now,
       appUrl: ctx.config.appUrl,
       giveWay: () => ctx.requests.giveWay(),
+      busy: () => ctx.requests.count > 0,
     });
   },
 };
