@@ -181,7 +181,8 @@ export function ChoiceGroup(
 }
 
 /**
- * The primary button of a form: disabled while `busy`, then shows `busyLabel`. A form that
+ * The primary button of a form: disabled while `busy`, then shows `busyLabel` (with a spinner that turns only for
+ * a person who has not asked for reduced motion). A form that
  * also works as plain HTML (its page handles the POST or GET) sets `worksWithoutScript`; any
  * other form's button stays disabled until hydrated, when its handlers exist.
  */
@@ -207,7 +208,7 @@ export function SubmitButton(
       {busy && (
         <span
           aria-hidden="true"
-          class="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent"
+          class="h-4 w-4 motion-safe:animate-spin rounded-full border-2 border-white border-t-transparent"
         />
       )}
       {busy ? busyLabel : label}
