@@ -90,7 +90,9 @@ export async function openBrowser(): Promise<TestBrowser> {
 
 /**
  * Violations of impact `serious` or `critical` that axe-core finds on the page, as short lines. axe-core (560 KB) is
- * put into a document once, by its first check; later checks of the same document reuse it.
+ * put into a document once, by its first check; later checks of the same document reuse it. A check is most of what a
+ * page's renderer spends in these tests (about 0.5 s of its main thread per document, half of it the contrast rule;
+ * docs/decisions.md, Tests, "Where a run's time goes").
  */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the page's CSP does not block it.
