@@ -7,7 +7,7 @@
  * stale answer never overwrites a newer one.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
@@ -87,7 +87,7 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
       return;
     }
     if (!result.ok) {
-      setChangeError(result.error);
+      setChangeError(failureMessage(t, result));
       return;
     }
     setRoleError(null);

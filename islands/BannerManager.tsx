@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
@@ -63,7 +63,7 @@ function Banners({ initial }: { initial: BannerRow[] }) {
 
   const patch = async (row: BannerRow, body: Partial<BannerRow>) => {
     const res = await fetchJson<{ banner: BannerRow }>(`/api/admin/banners/${row.id}`, { method: "PATCH", body });
-    if (!res.ok) return setError(t("admin.banners.notSaved", { error: res.error }));
+    if (!res.ok) return setError(t("admin.banners.notSaved", { error: failureMessage(t, res) }));
     setRows((all) => sorted(all.map((r) => r.id === row.id ? res.data.banner : r)));
     setMessage(t("admin.banners.saved", { title: row.title }));
   };
@@ -86,7 +86,7 @@ function Banners({ initial }: { initial: BannerRow[] }) {
       call: async () => {
         const uploaded = await upload();
         if ("error" in uploaded) {
-          return { ok: false as const, status: 400, error: uploaded.error, apiError: uploaded.error, fields: [] };
+          return { ok: false as const, status: 400, apiError: uploaded.error, fields: [] };
         }
         const orderIndex = rows.reduce((max, r) => Math.max(max, r.orderIndex + 1), 0);
         return await fetchJson<{ banner: BannerRow }>("/api/admin/banners", {

@@ -4,7 +4,7 @@
  * A failed save puts the switch back and says why; the outcome is announced politely.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import { type IslandText, type MessageKey, translatorOf } from "@/lib/i18n/translator.ts";
@@ -47,7 +47,7 @@ export default function InternshipAdminControls({ id, title, text, ...initial }:
     if (res.ok) setMessage(t(value ? LABELS[field].on : LABELS[field].off));
     else {
       setState((s) => ({ ...s, [field]: !value }));
-      setMessage(t("admin.internshipControls.notSaved", { error: res.error }));
+      setMessage(t("admin.internshipControls.notSaved", { error: failureMessage(t, res) }));
     }
   };
 

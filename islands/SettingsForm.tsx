@@ -7,7 +7,7 @@
  * switch back. Receipts and refunds are always e-mailed: that switch is shown on and fixed.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { Channel, Settings } from "@/lib/settings/settings.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
@@ -49,7 +49,7 @@ export default function SettingsForm({ initial, pushAvailable, saved, text }: Se
       setMessage(t("me.channels.saved", { ...names, state: value ? "on" : "off" }));
     } else {
       setChannels(before);
-      setMessage(t("me.channels.notSaved", { error: res.error }));
+      setMessage(t("me.channels.notSaved", { error: failureMessage(t, res) }));
     }
   };
 

@@ -3,7 +3,8 @@
  * bodies are read as the platform writes them: `{error}` (docs/decisions.md, Errors and limits), `{error, code,
  * message}` on `/api/auth/*` (docs/decisions.md, Auth), or `{error: [{path, message}]}` for zod issues,
  * each with `fields` (a sentence per field in error) when the server knows them: forms show
- * those beside their fields and never the issue array's developer wording.
+ * those beside their fields and never the issue array's developer wording. A refusal is said in the island's language
+ * with `failureMessage` (docs/decisions.md, Languages, "Field errors").
  * The browser adds the same-origin `Origin` header that the CSRF check wants.
  */
 import type { FieldProblem } from "@/lib/field_messages.ts";
@@ -11,14 +12,13 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 
 /**
- * A failed call: `status` 0 means the network failed; `error` is the refusal in English words, `apiError` the
- * server's own `{error}` text (empty when it sent none); `code` is set by `/api/auth/*`; `fields` lists the fields in
- * error with their sentences (empty when the server named none). `failureMessage` says it in the page's language.
+ * A failed call: `status` 0 means the network failed; `apiError` is the server's own `{error}` text (empty when it sent
+ * none); `code` is set by `/api/auth/*`; `fields` lists the fields in error with their sentences (empty when the server
+ * named none). `failureMessage` says it in the page's language.
  */
 export interface ApiFailure {
   ok: false;
   status: number;
-  error: string;
   apiError: string;
   code?: string;
   fields: FieldProblem[];
@@ -34,22 +34,10 @@ export interface ApiSuccess<T> {
 /** What `fetchJson` resolves to. */
 export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
 
-/** The message shown when the request never got an answer. */
-export const NETWORK_ERROR = "We could not reach the server. Check your connection and try again.";
-
 /** A JSON field name in words for a sentence that names it: `maxStipend` → "Max stipend". */
 function words(field: string): string {
   const spaced = field.split(".").pop()!.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
-
-/**
- * A refusal in one paragraph: each field problem as "Label: sentence" (`labels` names the
- * form's fields, else the JSON name in words), or the answer's `error` when it named no field.
- */
-export function failureText(failure: ApiFailure, labels: Partial<Record<string, string>> = {}): string {
-  if (failure.fields.length === 0) return failure.error;
-  return failure.fields.map(({ field, message }) => `${labels[field] ?? words(field)}: ${message}`).join(" ");
 }
 
 function fieldsOf(value: unknown): FieldProblem[] {
@@ -57,36 +45,20 @@ function fieldsOf(value: unknown): FieldProblem[] {
   return value.filter((p): p is FieldProblem => typeof p?.field === "string" && typeof p?.message === "string");
 }
 
-function errorText(
-  body: unknown,
-  status: number,
-): { error: string; apiError: string; code?: string; fields: FieldProblem[] } {
+/** What an error body says: the server's `{error}` text and `code`, and the fields it named (with an `{error}`). */
+function errorText(body: unknown): { apiError: string; code?: string; fields: FieldProblem[] } {
   const { error: value, code, fields } = (body ?? {}) as { error?: unknown; code?: unknown; fields?: unknown };
-  const problems = fieldsOf(fields);
-  const failure = { ok: false as const, status, error: "", apiError: "", fields: problems };
   if (typeof value === "string") {
-    return {
-      error: failureText({ ...failure, error: value }),
-      apiError: value,
-      code: typeof code === "string" ? code : undefined,
-      fields: problems,
-    };
+    return { apiError: value, code: typeof code === "string" ? code : undefined, fields: fieldsOf(fields) };
   }
-  if (Array.isArray(value)) {
-    return {
-      error: failureText({ ...failure, error: "The server did not accept these answers." }),
-      apiError: "",
-      fields: problems,
-    };
-  }
-  const error = status === 429 ? "Too many attempts. Wait a moment and try again." : `Request failed (${status})`;
-  return { error, apiError: "", fields: [] };
+  return { apiError: "", fields: Array.isArray(value) ? fieldsOf(fields) : [] };
 }
 
 /**
  * A refusal in one paragraph in `t`'s language (docs/decisions.md, Languages, "Field errors"): the network's failure,
  * each field problem as "Label: sentence" (`labels` names the form's fields, else the JSON name in words), too many
- * attempts, or the server's own English `{error}` (an API's words stay English, introduced in the page's language).
+ * attempts, the server's own English `{error}` (an API's words stay English, introduced in the page's language), or,
+ * without one, that the answers were not accepted (400) or the status.
  */
 export function failureMessage(
   t: Translate,
@@ -105,7 +77,11 @@ export function failureMessage(
       .join(" ");
   }
   if (failure.status === 429) return t("common.errors.tooMany");
-  if (!failure.apiError) return t("common.errors.failed", { status: failure.status });
+  if (!failure.apiError) {
+    return failure.status === 400
+      ? t("common.errors.notAccepted")
+      : t("common.errors.failed", { status: failure.status });
+  }
   return t("common.errors.refused", { error: failure.apiError });
 }
 
@@ -128,7 +104,7 @@ export async function fetchJson<T>(path: string, options: { method?: string; bod
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, error: NETWORK_ERROR, apiError: "", fields: [] };
+    return { ok: false, status: 0, apiError: "", fields: [] };
   }
   let body: unknown = null;
   try {
@@ -137,5 +113,5 @@ export async function fetchJson<T>(path: string, options: { method?: string; bod
     body = null;
   }
   if (res.ok) return { ok: true, status: res.status, data: body as T };
-  return { ok: false, status: res.status, ...errorText(body, res.status) };
+  return { ok: false, status: res.status, ...errorText(body) };
 }

@@ -7,7 +7,8 @@
  * and one announcement line for screen readers (`role="status"`).
  */
 import { type Dispatch, type StateUpdater, useEffect, useRef, useState } from "preact/hooks";
-import { type ApiResult, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type ApiResult, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useT } from "@/lib/i18n/context.ts";
 import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
 import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
@@ -75,7 +76,8 @@ export interface AdminList<Row extends { id: string }, Data> {
   dropRow: (id: string) => void;
   /**
    * Runs a row action: clears the row error, awaits `call`, and returns its data, or null after
-   * setting the row error to `failure(error)` (the error itself when absent).
+   * setting the row error to `failure(error)` (the error itself when absent), `error` the refusal in the island's
+   * language (`failureMessage`).
    */
   run: <T>(call: Promise<ApiResult<T>>, failure?: (error: string) => string) => Promise<T | null>;
 }
@@ -84,6 +86,7 @@ export function useAdminList<Row extends { id: string }, Data>(
   options: AdminListOptions<Row, Data>,
 ): AdminList<Row, Data> {
   const { path, rowsOf, filters = [], initial, loaded } = options;
+  const t = useT();
   const [search, setSearch] = useState("");
   const query = useDebouncedValue(search, SEARCH_DELAY_MS);
   const [offset, setOffset] = useState(0);
@@ -113,7 +116,7 @@ export function useAdminList<Row extends { id: string }, Data>(
     fetchJson<Data>(path({ query, offset })).then((result) => {
       if (request !== latest.current) return;
       setLoading(false);
-      if (!result.ok) return setLoadError(result.error);
+      if (!result.ok) return setLoadError(failureMessage(t, result));
       setData(result.data);
       setRows(rowsOf(result.data));
       setLoadError("");
@@ -125,7 +128,7 @@ export function useAdminList<Row extends { id: string }, Data>(
     setRowError("");
     const result = await call;
     if (result.ok) return result.data;
-    setRowError(failure(result.error));
+    setRowError(failure(failureMessage(t, result)));
     return null;
   };
 

@@ -5,7 +5,7 @@
  * `ConfirmDialog` (`components/ConfirmDialog.tsx`) with the island's own title and text.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
 /**
@@ -20,7 +20,7 @@ export interface ConfirmDeleteOptions<T> {
   path: (row: T) => string;
   /** Called once the server deleted `row`. */
   deleted: (row: T) => void;
-  /** Called with the server's error when `row` was not deleted. */
+  /** Called with the refusal, in the island's language (`failureMessage`), when `row` was not deleted. */
   failed: (row: T, error: string) => void;
 }
 
@@ -52,7 +52,7 @@ export function useConfirmDelete<T>(options: ConfirmDeleteOptions<T>): ConfirmDe
     setBusy(false);
     setTarget(null);
     if (result.ok) options.deleted(row);
-    else options.failed(row, result.error);
+    else options.failed(row, failureMessage(t, result));
   };
   return {
     target,

@@ -6,7 +6,7 @@
  * page announces is in `status`, what failed outside a form in `error`.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { type ApiResult, fetchJson } from "./fetch_json.ts";
+import { type ApiFailure, type ApiResult, failureMessage, fetchJson } from "./fetch_json.ts";
 import { type ConfirmDelete, useConfirmDelete } from "./use_confirm_delete.ts";
 import { type FormSubmit, useFormSubmit } from "./use_form_submit.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -70,13 +70,13 @@ export function useLessons(toolkitId: string, initial: Lesson[]): Lessons {
     (same && !same.disabled ? same : button(wanted.direction === "up" ? "down" : "up"))?.focus();
   }, [lessons]);
 
-  const run = async <T>(call: () => Promise<{ ok: true; data: T } | { ok: false; error: string }>) => {
+  const run = async <T>(call: () => Promise<{ ok: true; data: T } | ApiFailure>) => {
     setBusy(true);
     setError("");
     const result = await call();
     setBusy(false);
     if (!result.ok) {
-      setError(result.error);
+      setError(failureMessage(t, result));
       return null;
     }
     return result.data;

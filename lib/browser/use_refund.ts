@@ -4,7 +4,7 @@
  * list announces it and reloads.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
@@ -59,7 +59,7 @@ export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>):
     });
     setSaving(false);
     if (!result.ok) {
-      setError(result.error);
+      setError(failureMessage(t, result));
       return;
     }
     list.announce(t("admin.refund.done", {
