@@ -1,0 +1,31 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { type ApiFailure, failureMessage } from "./fetch_json.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+
+const failure = (status: number, apiError = "", fields: ApiFailure["fields"] = []): ApiFailure => ({
+  ok: false,
+  status,
+  apiError,
+  fields,
+});
+
+Deno.test("failureMessage says a refusal in the page's language, the server's own {error} quoted as it came", () => {
+  const hi = translatorFor("hi");
+  const en = translatorFor("en");
+  assertEquals(failureMessage(hi, failure(0)), hi("common.errors.network"));
+  assertEquals(failureMessage(hi, failure(429)), hi("common.errors.tooMany"));
+  assertEquals(failureMessage(hi, failure(400)), hi("common.errors.notAccepted"), "a 400 without an {error}");
+  assertEquals(failureMessage(en, failure(502)), "Request failed (502)");
+  assertEquals(failureMessage(hi, failure(409, "Already saved")), "यह नहीं हो पाया: Already saved");
+  const problem = {
+    field: "maxStipend",
+    message: "Enter 5 or more.",
+    messageKey: "fields.minNumber",
+    values: { min: 5 },
+  };
+  assertEquals(failureMessage(hi, failure(400, "Invalid input", [problem])), "Max stipend: 5 या उससे ज़्यादा लिखें।");
+  assertEquals(
+    failureMessage(hi, failure(400, "", [problem]), { maxStipend: "ज़्यादा से ज़्यादा स्टाइपेंड" }),
+    "ज़्यादा से ज़्यादा स्टाइपेंड: 5 या उससे ज़्यादा लिखें।",
+  );
+});
