@@ -2,7 +2,7 @@
  * The service worker at `/sw.js` (docs/decisions.md, Installable and offline, "Service worker"), bundled alone by the
  * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: the build id as cache version, the shell to
  * precache). What it keeps, in the Cache Storage of the origin:
- * - `shell-<version>`: the offline page in each language (fetched as a guest), the stylesheet, the boot module, the
+ * - `shell-<version>`: the offline page in each language (fetched as a guest), the boot module, the
  *   offline page's island and the icons, precached when it installs;
  * - `pages-<version>`: pages visited, network first, only pages the server marked with `Offline-Scope` (no `/api/`,
  *   no admin area, no sign-in or token pages), at most `PAGES_KEPT`; and `assets-<version>`: the built modules they
@@ -272,7 +272,7 @@ async function save(cache: Cache, url: string, scope: string, group: string | nu
   return html;
 }
 
-/** Built files a page or module names: its stylesheet, boot module, islands and the chunks they import. */
+/** Built files a page or module names: its boot module, islands and the chunks they import. */
 function referencedAssets(text: string, base: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/\/_build\/[\w.-]+\.(?:js|css)/g)) found.add(new URL(m[0], origin).href);

@@ -40,8 +40,9 @@ export interface BuildOptions {
 
 /**
  * A service worker: its source, bundled alone (no shared chunks, classic script), which reads
- * `SERVICE_WORKER: {version, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the stylesheet, the
- * boot module and each of `islands`, each module with every chunk it imports (a page hydrates offline from them alone).
+ * `SERVICE_WORKER: {version, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the boot module and
+ * each of `islands`, each module with every chunk it imports (a page hydrates offline from them alone). Not the
+ * stylesheet: pages inline their rules and link none.
  */
 export interface ServiceWorkerOptions {
   entry: string;
@@ -297,7 +298,6 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     const precache = [
       ...new Set([
         ...worker.precache,
-        ...css,
         ...bootClosure,
         ...worker.islands.flatMap((name) => closures[name].map(urlOf)),
       ]),

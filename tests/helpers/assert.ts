@@ -1,6 +1,7 @@
 /** Assertions for tests, from `node:assert/strict` under the names Deno tests usually use. */
 export {
   deepStrictEqual as assertEquals,
+  doesNotMatch as assertNotMatch,
   match as assertMatch,
   notDeepStrictEqual as assertNotEquals,
   ok as assert,

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 interface ManifestIcon {
@@ -75,7 +75,7 @@ Deno.test("/sw.js is the built service worker, scope /, revalidated on every vis
   for (const lang of ["en", "hi"]) {
     assertMatch(body, new RegExp(`"/offline\\?lang=${lang}"`), `the offline page in ${lang} is in its shell`);
   }
-  assertMatch(body, /styles-[0-9a-f]+\.css/, "so is the stylesheet");
+  assertNotMatch(body, /styles-[0-9a-f]+\.css/, "not the stylesheet: pages inline their rules and link none");
   // The boot module and every chunk it imports, so the offline page's island hydrates from the shell alone.
   const boot = (await (await t.fetch("/offline")).text()).match(/src="(\/_build\/boot-[A-Z0-9]+\.js)"/)![1];
   const chunks = [...(await (await t.fetch(boot)).text()).matchAll(/["']\.\/(chunk-[A-Z0-9]+\.js)["']/g)];
