@@ -92,5 +92,5 @@ Deno.test("in Hindi the submit form, its refusals, My submissions and the edit p
     assert(mine.includes(words), `My submissions: ${words}`);
   }
   const edit = await (await t.fetch(`/opportunities/${opportunity.id}/edit`, { headers: hindi })).text();
-  assert(edit.includes("बदलें और फिर से भेजें") && edit.includes("फिर से जाँच के लिए भेजें"), "the edit page");
+  assert(edit.includes("बदलें और फिर से सबमिट करें") && edit.includes("फिर से जाँच के लिए सबमिट करें"), "the edit page");
 });

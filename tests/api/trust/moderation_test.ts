@@ -269,7 +269,7 @@ Deno.test("the reasons in the reader's language: the owner's pages and the admin
   await call(t, admin, "POST", `/api/admin/moderation/internships/${clean.id}`, { decision: "reject" });
   const opportunity = await submitOpportunity(t, member, { title: "Paid hack", description: "Entry fee ₹100" });
 
-  const why = "आवेदन करने वालों से पैसे माँगे गए हैं (इसमें “training fee”, “pay ₹ (कोई रक़म)” लिखा है)।";
+  const why = "आवेदन करने वालों से पैसे माँगे गए हैं (इसमें “training fee”, “pay ₹ (कोई रकम)” लिखा है)।";
   const own = (await page(t, `/internships/${held.id}?lang=hi`, member)).html;
   assert(own.includes("यह इंटर्नशिप जाँच के लिए रोकी गई है") && own.includes(why), "the owner's page says why");
   assert(!own.includes("Asks applicants to pay") && !own.includes("an amount"), "no English reason");
