@@ -56,9 +56,10 @@ Deno.test("the server answers health, assets and pages without listings while th
     assertEquals((await checkedFetch(`${origin}/api/health`)).status, 200);
     const page = await fetch(`${origin}/sign-in`);
     assertEquals(page.status, 200);
-    const styles = (await page.text()).match(/href="(\/_build\/[^"]+\.css)"/)?.[1];
-    assert(styles, "the page links its stylesheet");
-    const asset = await fetch(`${origin}${styles}`);
+    // Pages inline their CSS rules; the built asset a page names is its boot module.
+    const module = (await page.text()).match(/src="(\/_build\/[^"]+\.js)"/)?.[1];
+    assert(module, "the page loads a built module");
+    const asset = await fetch(`${origin}${module}`);
     assertEquals(asset.status, 200);
     await asset.body?.cancel();
     assertEquals([done, listed], [false, false], "the list waits for the load");
