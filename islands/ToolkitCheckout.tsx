@@ -16,6 +16,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { couponRefusalKey } from "@/lib/coupons/errors.ts";
 import { Notice, SelectField } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
@@ -164,7 +165,8 @@ export default function ToolkitCheckout(
     const result = await start(wanted);
     setPhase("ready");
     if (!result.ok) {
-      setCouponError(failureMessage(t, result));
+      const refusal = couponRefusalKey(result.apiError);
+      setCouponError(refusal ? t(refusal) : failureMessage(t, result));
       setApplied(null);
       return;
     }

@@ -8,6 +8,7 @@
  * - `["coupons_by_code", CODE]` → id (uniqueness guard, codes upper case)
  */
 import { z } from "zod";
+import { COUPON_ERRORS } from "./errors.ts";
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
@@ -18,19 +19,6 @@ import { deleteSlotsOf, usedCount } from "./reservations.ts";
 export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
 /** One of `DISCOUNT_TYPES`. */
 export type DiscountType = typeof DISCOUNT_TYPES[number];
-
-/**
- * The coupon and purchase errors of `POST /api/toolkits/{id}`, each 400 (docs/api.md, Toolkits, "Coupon and purchase
- * errors").
- */
-export const COUPON_ERRORS = {
-  invalid: "Invalid coupon code",
-  inactive: "Coupon is not active",
-  expired: "Coupon has expired",
-  perUserLimit: "You have already used this coupon",
-  usageLimit: "Coupon usage limit reached",
-  purchased: "Toolkit already purchased",
-} as const;
 
 /** The message of a code that another coupon has. */
 export const DUPLICATE_CODE = "Coupon code already exists";

@@ -5,6 +5,7 @@
  */
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 import { VERIFY_FIRST } from "@/lib/errors.ts";
+import { couponRefusalKey } from "@/lib/coupons/errors.ts";
 import {
   COMMENTING_TOO_FAST,
   DELETE_OTHERS,
@@ -31,7 +32,7 @@ import {
 /** The rate limit's sentence when a rule names none (`RateLimitedError`). */
 const TOO_MANY = "Too many requests, try again later";
 
-/** The catalogue message of each refusal sentence a page may show. */
+/** The catalogue message of each refusal sentence a page may show; coupon refusals through `couponRefusalKey`. */
 export const REFUSAL_KEYS: ReadonlyMap<string, MessageKey> = new Map<string, MessageKey>([
   [TOO_MANY, "common.errors.tooMany"],
   [VERIFY_FIRST, "common.refusal.verifyFirst"],
@@ -61,6 +62,6 @@ export const REFUSAL_KEYS: ReadonlyMap<string, MessageKey> = new Map<string, Mes
 /** The refusal `error` (an error or its message) in `t`'s language; a sentence not listed is shown as it is. */
 export function refusalText(t: Translate, error: Error | string): string {
   const message = typeof error === "string" ? error : error.message;
-  const key = REFUSAL_KEYS.get(message);
+  const key = REFUSAL_KEYS.get(message) ?? couponRefusalKey(message);
   return key ? t(key) : message;
 }

@@ -13,7 +13,8 @@
  * same coupon again takes the same slots), or given up when the new checkout is free and so
  * paid at once (docs/decisions.md, Toolkits and payments).
  */
-import { COUPON_ERRORS, type CouponRecord, usableCoupon } from "@/lib/coupons/coupons.ts";
+import { type CouponRecord, usableCoupon } from "@/lib/coupons/coupons.ts";
+import { COUPON_ERRORS } from "@/lib/coupons/errors.ts";
 import { discountPaise } from "@/lib/coupons/discounts.ts";
 import { heldSlots, planReservation, releaseOps, reserveOps } from "@/lib/coupons/reservations.ts";
 import { ConflictError, InvalidInputError, NotConfiguredError, NotFoundError } from "@/lib/errors.ts";

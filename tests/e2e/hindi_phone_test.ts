@@ -403,6 +403,9 @@ Deno.test("a student who chose Hindi buys a toolkit with a coupon, learns, and r
   page.on("dialog", (dialog) => dialog.accept(""));
 
   await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
+  await page.getByLabel("कूपन कोड (ज़रूरी नहीं)").fill("purana");
+  await page.getByRole("button", { name: "लगाएँ" }).click();
+  await page.getByText("यह कूपन कोड मौजूद नहीं है। इसे जाँचकर फिर से कोशिश करें।").waitFor();
   await page.getByLabel("कूपन कोड (ज़रूरी नहीं)").fill("naya20");
   await page.getByRole("button", { name: "लगाएँ" }).click();
   await page.getByText("आप देंगे").waitFor();

@@ -29,6 +29,7 @@ import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
 import { DomainError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -283,7 +284,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                       )}
                     >
                       {checkout.notice.kind === "error"
-                        ? t("common.errors.refused", { error: checkout.notice.error })
+                        ? t("common.errors.refused", { error: refusalText(t, checkout.notice.error) })
                         : t("toolkits.page.needsJavaScript")}
                     </Notice>
                   )}

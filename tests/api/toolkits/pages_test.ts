@@ -141,7 +141,9 @@ Deno.test("toolkit and lesson pages in Hindi: syllabus, checkout, the no-JavaScr
   has(await missing.text(), ["अपना राज्य या केंद्र शासित प्रदेश चुनें।"], "state missing");
   const refused = await post({ apply: "1", couponCode: "NOPE" });
   assertEquals(refused.status, 400);
-  has(await refused.text(), ["ख़रीदा नहीं गया", "यह नहीं हो पाया: Invalid coupon code"], "coupon refused");
+  const refusedPage = await refused.text();
+  has(refusedPage, ["ख़रीदा नहीं गया", "यह नहीं हो पाया: यह कूपन कोड मौजूद नहीं है।"], "coupon refused");
+  assert(!refusedPage.includes("Invalid coupon code"), "the refusal in Hindi, not the API's English");
   const made = await post({ buyerState: "Kerala" });
   assertEquals(made.status, 200);
   has(await made.text(), ["बस एक कदम बाकी", "पेमेंट के लिए Razorpay की पेमेंट विंडो खुलती है"], "order made");
