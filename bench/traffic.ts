@@ -2,10 +2,12 @@
  * Mixed traffic (docs/performance.md, Scale): `BENCH_OPEN` open (default 100,000) and `BENCH_CLOSED` closed (default
  * 0) internships and 1,000 students with sessions (three saved items each) are seeded through the store in a child
  * process; the real server (`main.ts`) starts on the file; then `autocannon` drives 200 concurrent simulated students
- * (`BENCH_CONNECTIONS`) for 60 s (`BENCH_SECONDS`) from this process, beside the server on the same machine, each
- * sending one request a second (`BENCH_RATE`; a student reads between clicks; 0 sends each next request as soon as
- * the last is answered, a stress test whose latencies are the queue of 200 waiting requests), through a realistic mix,
- * API and HTML alike:
+ * (`BENCH_CONNECTIONS`) from this process, beside the server on the same machine, for 10 s of warm-up
+ * (`BENCH_WARMUP`: connections opened, code compiled; its answers are reported apart) and then 60 s measured
+ * (`BENCH_SECONDS`), each student sending one request a second (`BENCH_RATE`; a student reads between clicks; 0 sends
+ * each next request as soon as the last is answered, a stress test whose latencies are the queue of 200 waiting
+ * requests). Students click independently: each starts at a random moment of the first second, so requests arrive
+ * spread over each second rather than all 200 at once. The mix is realistic, API and HTML alike:
  * - half list pages with random filters and pages (a tenth with `includeClosed=true`),
  * - a quarter internship pages (HTML and API, open ones and some closed ones),
  * - the rest the home page, sign-in, saves (`PUT /api/me/saved/...`), the saved ids and the tracker;
@@ -16,8 +18,9 @@
  * `BENCH_ENCODING="gzip, deflate, br, zstd"` as Chrome sends it: then `Deno.serve` compresses the answers, as it does
  * for every browser, and the server's CPU per request includes that.
  * `BENCH_PROFILE=<file>` takes a CPU profile of the server while the traffic runs (written as a `.cpuprofile`) and
- * prints the functions with the most self time. `BENCH_KV` keeps the seeded file to repeat a run; a file `bench/internships.ts` seeded keeps its listings (only the
- * students are added), so the 1,000,000-listing file serves both.
+ * prints the functions with the most self time. `BENCH_KV` keeps the seeded file to repeat a run; a file
+ * `bench/internships.ts` seeded keeps its listings (only the students are added), so the 1,000,000-listing file
+ * serves both.
  */
 import autocannon from "autocannon";
 import { cpuMs, freePort, HOST, percentile, rssMb, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
@@ -32,6 +35,8 @@ const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
 const CLOSED = Number(Deno.env.get("BENCH_CLOSED") ?? 0);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 200);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 60);
+/** Seconds of the same traffic before the measured ones (connections opened, code compiled); reported apart. */
+const WARMUP = Number(Deno.env.get("BENCH_WARMUP") ?? 10);
 /** Requests a second per simulated student (0: no pause, the next request once the last is answered). */
 const RATE = Number(Deno.env.get("BENCH_RATE") ?? 1);
 const STUDENTS = 1000;
@@ -182,47 +187,78 @@ try {
   const errors = new Map<string, number>();
   const countError = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   const loadBefore = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
-  console.error(`Driving ${CONNECTIONS} simulated students for ${SECONDS} s ...`);
+  console.error(`Driving ${CONNECTIONS} simulated students for ${WARMUP} s of warm-up and ${SECONDS} s measured ...`);
+  const warmup: number[] = [];
+  /** Answers to requests sent in [measuredFrom, measuredUntil) (`performance.now()` ms) are the measured ones. */
+  let measuredFrom = Infinity;
+  let measuredUntil = Infinity;
+  /** What a simulated student sends next, and what is recorded of its answer. */
+  const request = {
+    setupRequest(request: Record<string, unknown>, context: Record<string, unknown>) {
+      const planned = plan();
+      context.planned = planned;
+      context.started = performance.now();
+      const headers: Record<string, string> = {
+        accept: planned.path.startsWith("/api") ? "application/json" : "text/html",
+      };
+      if (planned.cookie) headers.cookie = planned.cookie;
+      if (ENCODING) headers["accept-encoding"] = ENCODING;
+      if (planned.method === "PUT") {
+        headers.origin = origin;
+        headers["content-type"] = "application/json";
+      }
+      return { ...request, method: planned.method, path: planned.path, headers, body: planned.body };
+    },
+    onResponse(status: number, _body: string, context: Record<string, unknown>) {
+      const planned = context.planned as Planned;
+      const started = context.started as number;
+      const ms = performance.now() - started;
+      if (status !== 200) countError(`${planned.kind}: status ${status}`);
+      if (started < measuredFrom) warmup.push(ms);
+      if (started < measuredFrom || started >= measuredUntil) return;
+      let list = samples.get(planned.kind);
+      if (!list) samples.set(planned.kind, list = []);
+      list.push(ms);
+    },
+  };
+  // With a rate, each simulated student is an autocannon instance of its own connection, started at a random moment
+  // of the first period: students click independently of each other. (One instance of 200 connections starts every
+  // connection's one-second timer in the same millisecond, so the 200 requests of each second arrived together.)
+  const runs = RATE > 0
+    ? Array.from({ length: CONNECTIONS }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, next() * 1000 / RATE));
+      return await autocannon({
+        url: origin,
+        connections: 1,
+        connectionRate: RATE,
+        duration: WARMUP + SECONDS + 1 / RATE,
+        timeout: 10,
+        requests: [request],
+      });
+    })
+    : [
+      autocannon({
+        url: origin,
+        connections: CONNECTIONS,
+        duration: WARMUP + SECONDS + 1,
+        timeout: 10,
+        requests: [request],
+      }),
+    ];
+  await new Promise((resolve) => setTimeout(resolve, WARMUP * 1000));
+  measuredFrom = performance.now();
   const profiler = PROFILE ? await startCpuProfile(inspectPort) : null;
   const cpuBefore = cpuMs(server.pid);
-  const instance = autocannon({
-    url: origin,
-    connections: CONNECTIONS,
-    connectionRate: RATE > 0 ? RATE : undefined,
-    duration: SECONDS,
-    timeout: 10,
-    requests: [{
-      setupRequest(request: Record<string, unknown>, context: Record<string, unknown>) {
-        const planned = plan();
-        context.planned = planned;
-        context.started = performance.now();
-        const headers: Record<string, string> = {
-          accept: planned.path.startsWith("/api") ? "application/json" : "text/html",
-        };
-        if (planned.cookie) headers.cookie = planned.cookie;
-        if (ENCODING) headers["accept-encoding"] = ENCODING;
-        if (planned.method === "PUT") {
-          headers.origin = origin;
-          headers["content-type"] = "application/json";
-        }
-        return { ...request, method: planned.method, path: planned.path, headers, body: planned.body };
-      },
-      onResponse(status: number, _body: string, context: Record<string, unknown>) {
-        const planned = context.planned as Planned;
-        const ms = performance.now() - (context.started as number);
-        let list = samples.get(planned.kind);
-        if (!list) samples.set(planned.kind, list = []);
-        list.push(ms);
-        if (status !== 200) countError(`${planned.kind}: status ${status}`);
-      },
-    }],
-  });
-  const result = await instance;
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  measuredUntil = performance.now();
   const serverCpu = cpuMs(server.pid) - cpuBefore;
   const hot = profiler ? await profiler.stop(PROFILE!) : [];
+  const results: { errors: number; timeouts: number }[] = await Promise.all(runs);
   const loadAfter = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
-  if (result.errors > 0) errors.set("socket errors", result.errors);
-  if (result.timeouts > 0) errors.set("timeouts (10 s)", result.timeouts);
+  const socketErrors = results.reduce((sum, result) => sum + result.errors, 0);
+  const timeouts = results.reduce((sum, result) => sum + result.timeouts, 0);
+  if (socketErrors > 0) errors.set("socket errors", socketErrors);
+  if (timeouts > 0) errors.set("timeouts (10 s)", timeouts);
   const rss = rssMb(server.pid, "VmHWM");
 
   const all = [...samples.values()].flat().sort((a, b) => a - b);
@@ -236,14 +272,15 @@ try {
   console.log(
     `\nMixed traffic: ${CONNECTIONS} simulated students (${
       RATE > 0 ? `${fmt(RATE)} request/s each` : "no pause between requests"
-    }${ENCODING ? `, Accept-Encoding "${ENCODING}"` : ""}) for ${SECONDS} s against ${fmt(OPEN, 0)} open + ${
-      fmt(CLOSED, 0)
-    } ` +
+    }${ENCODING ? `, Accept-Encoding "${ENCODING}"` : ""}) for ${SECONDS} s after ${WARMUP} s of warm-up, against ${
+      fmt(OPEN, 0)
+    } open + ${fmt(CLOSED, 0)} ` +
       `closed internships, ${navigator.hardwareConcurrency} CPUs, load average ${loadBefore} before, ${loadAfter} after\n`,
   );
   console.log("| Requests | count | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|");
   console.log(line("all", all));
   for (const [kind, list] of [...samples].sort((a, b) => b[1].length - a[1].length)) console.log(line(kind, list));
+  console.log(line(`warm-up (first ${WARMUP} s, not counted above)`, warmup));
   console.log(
     `\n${fmt(all.length / SECONDS, 0)} requests/s; server CPU ${fmt(serverCpu / Math.max(1, all.length), 2)} ms a ` +
       `request (${fmt(serverCpu / 10 / SECONDS, 0)} % of one CPU); server peak RSS ${fmt(rss, 0)} MB; errors: ${
