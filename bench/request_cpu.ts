@@ -1,0 +1,153 @@
+/**
+ * The server's CPU time per request, by kind of request (docs/performance.md, Scale): the
+ * real server (`main.ts`) on a KV file seeded as `bench/traffic.ts` seeds it (100,000 open internships and 1,000
+ * students with sessions by default; `BENCH_KV` keeps the file to repeat a run, a file `bench/traffic.ts` kept serves
+ * as it is), then for each kind `BENCH_REQUESTS` requests (default 400, after 40 warm-up ones), 8 at a time, and the
+ * CPU time the server process used meanwhile (user and system, from /proc). On a machine shared with other work a
+ * request's CPU time moves much less than its latency does, so old and new code compare by this figure run one after
+ * the other on the same file. The list pages ask the random filters of the traffic mix (`randomFilter`, an offset for
+ * two in five); requests carry no `Accept-Encoding` unless the row says so. Prints one row per kind with the load
+ * average. `BENCH_ONLY=<text>` runs only the kinds whose label contains it; `BENCH_PROFILE=<file>` takes a CPU profile
+ * of the server over the measured requests (a `.cpuprofile`) and prints the functions with the most self time.
+ */
+import { cpuMs, freePort, HOST, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
+import { random, randomFilter } from "./listings.ts";
+
+const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 400);
+const WARMUP = 40;
+const PARALLEL = 8;
+const CHROME_ENCODING = "gzip, deflate, br, zstd";
+const ONLY = Deno.env.get("BENCH_ONLY");
+const PROFILE = Deno.env.get("BENCH_PROFILE");
+
+/** What `bench/traffic.ts --seed-into` writes: listing ids and students' session cookies. */
+interface Seeded {
+  openIds: string[];
+  closedIds: string[];
+  cookies: string[];
+}
+
+/** One kind of request: its label and the `i`th request's path and headers. */
+interface Kind {
+  label: string;
+  request: (i: number) => { path: string; headers?: Record<string, string> };
+}
+
+const kept = Deno.env.get("BENCH_KV");
+const dir = kept ? null : await Deno.makeTempDir({ prefix: "request-cpu-" });
+const kvPath = kept ?? `${dir}/kv.sqlite3`;
+let server: Deno.ChildProcess | undefined;
+
+try {
+  const setup = `${kvPath}.traffic.json`;
+  let seeded: Seeded;
+  if (await Deno.stat(setup).then(() => true, () => false)) seeded = JSON.parse(await Deno.readTextFile(setup));
+  else {
+    console.error("Seeding through bench/traffic.ts ...");
+    const seeding = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("./traffic.ts", import.meta.url).pathname, "--seed-into", kvPath],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!seeding.success) throw new Error("Seeding failed");
+    seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
+    if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
+  }
+
+  const filters = (seed: number) => {
+    const next = random(seed);
+    return (_i: number) => {
+      const params = randomFilter(next);
+      if (next() < 0.4) params.set("offset", String(Math.floor(next() * 20) * 10));
+      return `?${params}`;
+    };
+  };
+  const cookie = (i: number) => ({ cookie: seeded.cookies[i % seeded.cookies.length] });
+  const listPage = filters(1), listPageSignedIn = filters(2), apiList = filters(3), apiListSignedIn = filters(4);
+  const id = (i: number) => seeded.openIds[(i * 7) % seeded.openIds.length];
+  const kinds: Kind[] = [
+    { label: "GET /internships?<random filter>, guest", request: (i) => ({ path: `/internships${listPage(i)}` }) },
+    {
+      label: "GET /internships?<random filter>, signed in",
+      request: (i) => ({ path: `/internships${listPageSignedIn(i)}`, headers: cookie(i) }),
+    },
+    {
+      label: "GET /api/internships?<random filter>, guest",
+      request: (i) => ({ path: `/api/internships${apiList(i)}` }),
+    },
+    {
+      label: "GET /api/internships?<random filter>, signed in",
+      request: (i) => ({ path: `/api/internships${apiListSignedIn(i)}`, headers: cookie(i) }),
+    },
+    { label: "GET /internships/{id}, guest", request: (i) => ({ path: `/internships/${id(i)}` }) },
+    {
+      label: "GET /internships/{id}, signed in",
+      request: (i) => ({ path: `/internships/${id(i)}`, headers: cookie(i) }),
+    },
+    { label: "GET /, signed in", request: (i) => ({ path: "/", headers: cookie(i) }) },
+    { label: "GET /sign-in", request: () => ({ path: "/sign-in" }) },
+    { label: "GET /me/tracker", request: (i) => ({ path: "/me/tracker", headers: cookie(i) }) },
+    {
+      label: `GET / as a guest, Accept-Encoding "${CHROME_ENCODING}"`,
+      request: () => ({ path: "/", headers: { "accept-encoding": CHROME_ENCODING } }),
+    },
+  ];
+
+  const origin = `http://${HOST}:${freePort()}`;
+  const inspectPort = freePort();
+  server = new Deno.Command(Deno.execPath(), {
+    args: PROFILE ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
+    cwd: new URL("..", import.meta.url).pathname,
+    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  await waitFor(`${origin}/api/internships`, 120_000);
+  const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  console.log(
+    `\nServer CPU per request (${SERVER_ARGS.join(" ")}), ${REQUESTS} requests of each kind, ${PARALLEL} at a time`,
+  );
+  console.log(`load average before: ${load()}\n`);
+  console.log("| Request | server CPU ms | wall ms per request |\n|---|---|---|");
+  const send = async (kind: Kind, i: number) => {
+    const { path, headers = {} } = kind.request(i);
+    // `fetch` would send an `Accept-Encoding` of its own: `identity` asks for the answer as it is.
+    const accept = {
+      accept: path.startsWith("/api") ? "application/json" : "text/html",
+      "accept-encoding": "identity",
+    };
+    const res = await fetch(`${origin}${path}`, { headers: { ...accept, ...headers } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+  };
+  const run = async (kind: Kind, from: number, count: number) => {
+    let at = from;
+    await Promise.all(Array.from({ length: PARALLEL }, async () => {
+      while (at < from + count) await send(kind, at++);
+    }));
+  };
+  for (const kind of kinds.filter(({ label }) => !ONLY || label.includes(ONLY))) {
+    await run(kind, REQUESTS, WARMUP);
+    const profiler = PROFILE ? await startCpuProfile(inspectPort) : null;
+    const cpuBefore = cpuMs(server.pid), started = performance.now();
+    await run(kind, 0, REQUESTS);
+    const cpu = cpuMs(server.pid) - cpuBefore, wall = performance.now() - started;
+    console.log(`| ${kind.label} | ${(cpu / REQUESTS).toFixed(2)} | ${(wall / REQUESTS).toFixed(2)} |`);
+    if (profiler) {
+      console.log(
+        `\nServer CPU profile (${PROFILE}), most self time:\n${(await profiler.stop(PROFILE!, 40)).join("\n")}\n`,
+      );
+    }
+  }
+  console.log(`\nload average after: ${load()}`);
+} finally {
+  if (server) {
+    try {
+      server.kill("SIGTERM");
+      await server.status;
+    } catch {
+      // already gone
+    }
+  }
+  if (dir) await Deno.remove(dir, { recursive: true });
+}
