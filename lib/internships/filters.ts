@@ -8,17 +8,10 @@
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
 import type { BlockTest } from "@/lib/kv/chunked/archive.ts";
 import { BLOCK_MAX_ENTRIES } from "@/lib/kv/chunked/archive_block.ts";
-import {
-  ACTIVE,
-  DELETED,
-  type FilterView,
-  GONE,
-  type InternshipColumns,
-  type InternshipEntry,
-  WITHHELD,
-} from "./columns.ts";
+import { ACTIVE, DELETED, GONE, type InternshipColumns, type InternshipEntry, WITHHELD } from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES, type InternshipSort as Sort } from "./schema.ts";
 import { cityVariants } from "./cities.ts";
+import { PublicBits } from "./public_bits.ts";
 
 /** The filters of one list pass, already resolved to codes. */
 export interface SlotFilter {
@@ -403,10 +396,16 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
 const scratch = {
   slots: new Int32Array(0),
   marks: new Uint8Array(0),
+  words: new Uint32Array(0),
   /** A buffer for `n` matching slots (contents undefined). */
   matches(n: number): Int32Array {
     if (this.slots.length < n) this.slots = new Int32Array(Math.ceil(n * 1.25));
     return this.slots;
+  },
+  /** A bitset of exactly `n` words (contents undefined). */
+  bits(n: number): Uint32Array {
+    if (this.words.length < n) this.words = new Uint32Array(Math.ceil(n * 1.25));
+    return this.words.subarray(0, n);
   },
   /** `n` marks, all 0. */
   tags(n: number): Uint8Array {
@@ -415,9 +414,75 @@ const scratch = {
   },
 };
 
+const publicBitsOf = new WeakMap<object, PublicBits>();
+
 /**
- * Every slot matching `filter`, newest first: one pass over the public view (or the filtered
- * whole order, or one owner's order, whose cost then follows the owner's listing count).
+ * Every public slot matching `filter` (no owner, no admin flags), newest first: the AND of the kept bitsets of its
+ * fields over the public view (`public_bits.ts`), then the slots at the positions left; the verified test is made on
+ * those slots alone.
+ */
+function publicMatches(model: InternshipModel, filter: SlotFilter): Int32Array {
+  const columns = model.columns;
+  const view = columns.publicView();
+  let bits = publicBitsOf.get(model);
+  if (!bits) publicBitsOf.set(model, bits = new PublicBits());
+  bits.use(model.version, view);
+  const { types, minStipend, maxStipend, tags, location, words, openOn, verified } = filter;
+  const fields: Uint32Array[] = [];
+  if (openOn !== undefined) fields.push(bits.of(`open\0${openOn}`, (i) => view.deadlineDays[i] >= openOn));
+  if (types) {
+    const typeOk = new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);
+    fields.push(bits.of(`types\0${typeOk.join()}`, (i) => typeOk[view.types[i]] === 1));
+  }
+  if (minStipend !== undefined || maxStipend !== undefined) {
+    const min = minStipend ?? -Infinity, max = maxStipend ?? Infinity;
+    fields.push(bits.of(`stipend\0${min}\0${max}`, (i) => view.stipends[i] >= min && view.stipends[i] <= max));
+  }
+  if (location !== undefined) {
+    const places = cityVariants(location);
+    const locationOk = columns.locations.marks((name) => places.some((place) => name.includes(place)));
+    fields.push(bits.of(`location\0${location}`, (i) => locationOk[view.locationCodes[i]] === 1));
+  }
+  if (tags) {
+    const key = `tags\0${[...tags].sort().join("\0")}`;
+    fields.push(bits.ofSlots(key, () => tags.map((tag) => columns.tagSlots.get(tag))));
+  }
+  for (const word of words ?? []) {
+    const marks = wordMarks(model, word);
+    fields.push(bits.of(`word\0${word}`, (i) => marks[view.slots[i]] === 1));
+  }
+  const n = view.slots.length, size = bits.words;
+  const all = scratch.bits(size);
+  if (fields.length === 0) {
+    all.fill(0xffffffff);
+    if (n & 31) all[size - 1] = (1 << (n & 31)) - 1;
+  } else {
+    all.set(fields[0]);
+    for (let f = 1; f < fields.length; f++) {
+      const field = fields[f];
+      for (let w = 0; w < size; w++) all[w] &= field[w];
+    }
+  }
+  const verifiedOk = verified && columns.organizationCodes.marks((id) => verified.organizations.has(id));
+  const slots = view.slots;
+  const matches = scratch.matches(n);
+  let total = 0;
+  for (let w = 0; w < size; w++) {
+    let left = all[w];
+    while (left !== 0) {
+      const low = left & -left;
+      left ^= low;
+      const slot = slots[(w << 5) + 31 - Math.clz32(low)];
+      if (verifiedOk && columns.verified[slot] === 0 && verifiedOk[columns.organizations[slot]] === 0) continue;
+      matches[total++] = slot;
+    }
+  }
+  return matches.slice(0, total);
+}
+
+/**
+ * Every slot matching `filter`, newest first: for the public listings the bitsets of `publicMatches`, else one pass over
+ * the filtered whole order, or one owner's order, whose cost then follows the owner's listing count.
  */
 function matchingSlots(
   model: InternshipModel,
@@ -425,12 +490,12 @@ function matchingSlots(
 ): Int32Array {
   const columns = model.columns;
   const { includeInactive, includeDeleted, userId } = filter;
+  if (userId === undefined && !includeInactive && !includeDeleted) return publicMatches(model, filter);
   const { flags } = columns;
   const stateOk = (slot: number) => stateMatches(filter, flags[slot]);
-  let base: FilterView;
-  if (userId !== undefined) base = columns.view(columns.ownerOrder(userId).filter(stateOk));
-  else if (!includeInactive && !includeDeleted) base = columns.publicView();
-  else base = columns.view(model.slots.order.filter(stateOk));
+  const base = userId !== undefined
+    ? columns.view(columns.ownerOrder(userId).filter(stateOk))
+    : columns.view(model.slots.order.filter(stateOk));
   const { types, minStipend, maxStipend, tags, location, words, openOn, verified } = filter;
   const verifiedOk = verified && columns.organizationCodes.marks((id) => verified.organizations.has(id));
   const typeOk = types && new Uint8Array(INTERNSHIP_TYPES.length + 1).map((_, code) => types.has(code) ? 1 : 0);
