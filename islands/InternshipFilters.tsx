@@ -28,16 +28,20 @@ import {
   readListParams,
   RESULTS_HEADING_ID,
   RESULTS_ID,
+  RESULTS_NOTICE_ID,
 } from "@/lib/browser/internship_query.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { InternshipPage } from "@/lib/internships/internships.ts";
 import type { InternshipType } from "@/lib/internships/schema.ts";
 
-/** Props: the parameters read from the URL, the first page of results, whether someone is signed in, the messages. */
+/**
+ * Props: the parameters read from the URL, whether someone is signed in, the messages. Not the page's results: the page
+ * renders them, and the island's props would only carry them again (docs/decisions.md, Islands, "Hydration kept
+ * cheap").
+ */
 export interface InternshipFiltersProps {
   params: ListParams;
-  results: InternshipPage;
   signedIn: boolean;
   /** The messages (`INTERNSHIP_FILTERS_TEXT`): the forms' and those of the results it renders. */
   text: IslandText;
@@ -91,14 +95,15 @@ function activeFilterCount(filters: FilterValues): number {
   return filters.types.length + fields.filter((value) => value.trim() !== "").length + flags;
 }
 
-export default function InternshipFilters({ params, results: initialResults, signedIn, text }: InternshipFiltersProps) {
+export default function InternshipFilters({ params, signedIn, text }: InternshipFiltersProps) {
   const t = translatorOf(text);
   const [filters, setFilters] = useState<FilterValues>(params.filters);
   const [sort, setSort] = useState(params.sort);
   const latest = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const typing = useRef<keyof FilterValues | null>(null);
-  const shown = useRef<InternshipPage>(initialResults);
+  /** The results last loaded in place (null while the section shows the page's own). */
+  const shown = useRef<InternshipPage | null>(null);
   /** The state the results' own controls act on (their listeners are added once). */
   const current = useRef({ filters, sort });
   current.current = { filters, sort };
@@ -139,6 +144,12 @@ export default function InternshipFilters({ params, results: initialResults, sig
       );
       const message = failureMessage(t, res, labels);
       notice = res.status === 400 ? `${t("internships.filters.invalid")} ${message}` : message;
+    }
+    // A load that failed while the section shows the page's own results shows its error among them.
+    if (!shown.current) {
+      const slot = document.getElementById(RESULTS_NOTICE_ID);
+      if (slot) render(h(IslandTextProvider, { text }, h(view.ResultsNotice, { notice })), slot);
+      return;
     }
     // The first render replaces the server's content (and the islands in it) whole; a control that had the focus in
     // it (the order menu) keeps it.

@@ -20,6 +20,7 @@ import {
   type ListParams,
   NO_FILTERS,
   RESULTS_HEADING_ID,
+  RESULTS_NOTICE_ID,
   SORT_KEYS,
 } from "@/lib/browser/internship_query.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -40,6 +41,17 @@ function summary(t: Translate, { internships, pagination }: InternshipPage): str
   if (total === 0) return t("internships.results.none");
   if (internships.length === 0) return t("internships.results.pastEnd", { total });
   return t("internships.results.showing", { from: offset + 1, to: offset + internships.length, total });
+}
+
+/** The results' note or error, if any (the content of `#results-notice`). */
+export function ResultsNotice({ notice }: { notice?: string }) {
+  return notice
+    ? (
+      <div class="mt-4">
+        <Notice kind="error">{notice}</Notice>
+      </div>
+    )
+    : null;
 }
 
 /** The results as described in the module docstring (the content of `#internship-results`). */
@@ -66,11 +78,9 @@ export function InternshipResults({ params, results, notice, signedIn }: Interns
           </select>
         </div>
       </div>
-      {notice && (
-        <div class="mt-4">
-          <Notice kind="error">{notice}</Notice>
-        </div>
-      )}
+      <div id={RESULTS_NOTICE_ID}>
+        <ResultsNotice notice={notice} />
+      </div>
       {internships.length > 0
         ? (
           <ul class="mt-4 space-y-4">

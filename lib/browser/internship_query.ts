@@ -10,6 +10,12 @@ import type { InternshipSort } from "@/lib/internships/schema.ts";
 /** The id of the `/internships` page's `<section>` of results, which the filter island renders loaded results into. */
 export const RESULTS_ID = "internship-results";
 
+/**
+ * The id of the results' note or error (empty when none), where the filter island shows a failed load's error while
+ * the results are still the page's own.
+ */
+export const RESULTS_NOTICE_ID = "results-notice";
+
 /** The id of the results' heading, focused after a page link loads in place. */
 export const RESULTS_HEADING_ID = "results-heading";
 

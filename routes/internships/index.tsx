@@ -121,7 +121,6 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
       <div class="mt-8 grid gap-6 lg:grid-cols-[18rem_1fr] lg:gap-x-8">
         <InternshipFilters
           params={data.params}
-          results={data.results}
           signedIn={data.signedIn}
           text={t.island(INTERNSHIP_FILTERS_TEXT)}
         />

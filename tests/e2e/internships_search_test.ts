@@ -87,3 +87,22 @@ Deno.test("without JavaScript the search form keeps the filters and the order, t
     "Data Intern Remote",
   ]);
 });
+
+Deno.test("a load that fails before any other shows its error among the page's own results; the next load replaces them", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  await addInternships(t, member, [{ title: "Data Intern" }, { title: "Design Intern" }]);
+  await using browser = await openBrowser();
+  const page = await browser.newPage(PHONE);
+  const titles = async () => await page.locator("#results-heading ~ ul article h3").allInnerTexts();
+  await openHydrated(page, `${t.origin}/internships`);
+  await page.route(/\/api\/internships\?/, (route) => route.abort());
+  await page.getByRole("searchbox", { name: "Search" }).fill("data");
+  await page.locator("#results-notice").getByText(/could not reach the server/).waitFor();
+  assertEquals((await titles()).toSorted(), ["Data Intern", "Design Intern"], "the page's own results stay");
+  await page.unroute(/\/api\/internships\?/);
+  await page.getByRole("searchbox", { name: "Search" }).fill("design");
+  await page.getByText("Showing 1–1 of 1 internship").waitFor();
+  assertEquals(await titles(), ["Design Intern"]);
+  assertEquals(await page.locator("#results-notice").innerText(), "");
+});
