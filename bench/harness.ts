@@ -4,6 +4,7 @@
  * started on a KV file as `deno task start` starts it, and the listing owners the seeds write.
  */
 import { createUser, type User } from "@/lib/users/users.ts";
+import { linkProgress } from "@/lib/organizations/link.ts";
 import config from "../deno.json" with { type: "json" };
 
 /**
@@ -11,6 +12,24 @@ import config from "../deno.json" with { type: "json" };
  * benchmark measures the server with the V8 flags production runs with (docs/performance.md, Scale, "Heap growth").
  */
 export const SERVER_ARGS: string[] = config.tasks.start.split(/\s+/).slice(1);
+
+/**
+ * The `JOBS` setting a benchmark server on the KV file `kvPath` runs with: "on", as in production, unless the one-time
+ * organization link is not done in the file (one seeded before `bench/listings.ts` stored its listings linked): then
+ * "off", said on stderr, since the link would walk every listing from the server's first minute boundary on and its
+ * writes would slow the requests measured at random moments of the run (docs/performance.md, Scale, "Jobs during a
+ * run").
+ */
+export async function jobsSetting(kvPath: string): Promise<"on" | "off"> {
+  const kv = await Deno.openKv(kvPath);
+  try {
+    if ((await linkProgress(kv))?.done) return "on";
+  } finally {
+    kv.close();
+  }
+  console.error(`The organization link is not done in ${kvPath}: the server runs with JOBS=off`);
+  return "off";
+}
 
 /** Every benchmark server listens here (loopback only). */
 export const HOST = "127.0.0.1";

@@ -12,7 +12,9 @@
  *   deep pages, filtered pages, and 200 random filters each asked once (their archive matches not kept yet), then
  *   the RSS after those;
  * - p50/p95 of a create (API key) and an update (session), and the peak RSS.
- * Prints a table with the targets and the machine's load average, then stops the server and removes the file.
+ * The server runs with its scheduled jobs, or with `JOBS=off` on a file whose one-time organization link is not done
+ * (`jobsSetting`). Prints a table with the targets and the machine's load average, then stops the server and removes
+ * the file.
  * `BENCH_KV` names a KV file to keep instead: seeded when missing, reused as it is when present (its seed's setup is
  * kept beside it in `<file>.json`), so that a run can be repeated without seeding again.
  */
@@ -20,6 +22,7 @@ import {
   cpuMs,
   freePort,
   HOST,
+  jobsSetting,
   percentile,
   requestLatency,
   rssMb,
@@ -100,12 +103,21 @@ try {
   const kvMb = (await Deno.stat(kvPath)).size / 1e6;
   console.error(`Seeded in ${fmt(seeded.seedMs / 1000, 1)} s (KV file ${fmt(kvMb, 0)} MB)`);
 
+  const jobs = await jobsSetting(kvPath);
   const origin = `http://${HOST}:${freePort()}`;
   const startedAt = performance.now();
   const server = new Deno.Command(Deno.execPath(), {
     args: SERVER_ARGS,
     cwd: root,
-    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "info" },
+    env: {
+      KV_PATH: kvPath,
+      PORT: new URL(origin).port,
+      HOST,
+      APP_URL: origin,
+      RATE_LIMITS: "off",
+      LOG_LEVEL: "info",
+      JOBS: jobs,
+    },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -249,7 +261,7 @@ try {
     `\nInternship benchmark: ${fmt(OPEN, 0)} open + ${fmt(CLOSED, 0)} closed internships (${
       fmt(total, 0)
     } listed with ` +
-      `includeClosed), ${navigator.hardwareConcurrency} CPUs, Deno ${Deno.version.deno}, load average at the end ${load()}\n`,
+      `includeClosed), ${navigator.hardwareConcurrency} CPUs, Deno ${Deno.version.deno}, JOBS=${jobs}, load average at the end ${load()}\n`,
   );
   console.log("| Measure | Result | Target | Met |\n|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);

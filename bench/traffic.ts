@@ -13,7 +13,8 @@
  * - the rest the home page, sign-in, saves (`PUT /api/me/saved/...`), the saved ids and the tracker;
  * about a third of the requests carry a student's session. Prints p50/p95/p99 overall and per kind, the request
  * rate, the server's CPU time per request and every error (a status other than the one expected, a socket error, a
- * timeout), with the load average.
+ * timeout), with the load average. The server runs with its scheduled jobs, or with `JOBS=off` on a file whose one-time
+ * organization link is not done (`jobsSetting`).
  * Requests carry no `Accept-Encoding` (answers go uncompressed) unless `BENCH_ENCODING` gives one, e.g.
  * `BENCH_ENCODING="gzip, deflate, br, zstd"` as Chrome sends it: then `Deno.serve` compresses the answers, as it does
  * for every browser, and the server's CPU per request includes that.
@@ -23,7 +24,17 @@
  * serves both.
  */
 import autocannon from "autocannon";
-import { cpuMs, freePort, HOST, percentile, rssMb, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
+import {
+  cpuMs,
+  freePort,
+  HOST,
+  jobsSetting,
+  percentile,
+  rssMb,
+  SERVER_ARGS,
+  startCpuProfile,
+  waitFor,
+} from "./harness.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
@@ -166,12 +177,21 @@ try {
     if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
   }
 
+  const jobs = await jobsSetting(kvPath);
   const origin = `http://${HOST}:${freePort()}`;
   const inspectPort = freePort();
   server = new Deno.Command(Deno.execPath(), {
     args: PROFILE ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
     cwd: root,
-    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
+    env: {
+      KV_PATH: kvPath,
+      PORT: new URL(origin).port,
+      HOST,
+      APP_URL: origin,
+      RATE_LIMITS: "off",
+      LOG_LEVEL: "error",
+      JOBS: jobs,
+    },
     stdout: "null",
     stderr: "inherit",
   }).spawn();
@@ -275,7 +295,7 @@ try {
     }${ENCODING ? `, Accept-Encoding "${ENCODING}"` : ""}) for ${SECONDS} s after ${WARMUP} s of warm-up, against ${
       fmt(OPEN, 0)
     } open + ${fmt(CLOSED, 0)} ` +
-      `closed internships, ${navigator.hardwareConcurrency} CPUs, load average ${loadBefore} before, ${loadAfter} after\n`,
+      `closed internships, ${navigator.hardwareConcurrency} CPUs, JOBS=${jobs}, load average ${loadBefore} before, ${loadAfter} after\n`,
   );
   console.log("| Requests | count | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|");
   console.log(line("all", all));

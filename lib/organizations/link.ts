@@ -235,6 +235,26 @@ export async function linkOrganizations(
   return run;
 }
 
+/**
+ * Records the link as done without walking the listings, for data stored linked from the start (every listing with its
+ * `organizationId` and counted; a benchmark's seed): the job then costs one read a run, as after a finished link.
+ */
+export async function markLinked(kv: Deno.Kv, { linked, now }: { linked: number; now: Date }): Promise<void> {
+  const at = now.toISOString();
+  const done: LinkProgress = {
+    cursor: 0,
+    phase: "archive",
+    archiveCursor: null,
+    linked,
+    held: 0,
+    done: true,
+    startedAt: at,
+    finishedAt: at,
+    lease: null,
+  };
+  await kv.set(PROGRESS, done);
+}
+
 /** The link's progress as stored, or null before the first run. */
 export async function linkProgress(kv: Deno.Kv): Promise<LinkProgress | null> {
   return (await kv.get<LinkProgress>(PROGRESS)).value;
