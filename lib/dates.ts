@@ -37,14 +37,29 @@ function formatsOf(lang: "en" | "hi"): DayFormats {
 }
 
 /**
+ * Days `formatDate` wrote, by language and value: a page writes the same few days (deadlines) many times, and an `Intl`
+ * format costs microseconds each. At most `WRITTEN_KEPT`, then started afresh.
+ */
+const written = new Map<string, string>();
+const WRITTEN_KEPT = 4096;
+
+/**
  * The day of `value` in `lang`, e.g. "24 Nov 2026" or "24 नवंबर 2026": a calendar date as it is, a timestamp
  * (ISO 8601) as its day in IST. Anything unreadable is returned as given.
  */
 export function formatDate(value: string, lang: "en" | "hi" = "en"): string {
+  const key = `${lang}${value}`;
+  let text = written.get(key);
+  if (text !== undefined) return text;
   const { utcDay, istDay } = formatsOf(lang);
-  if (CALENDAR_DATE.test(value)) return utcDay.format(new Date(`${value}T00:00:00Z`));
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? value : istDay.format(time);
+  if (CALENDAR_DATE.test(value)) text = utcDay.format(new Date(`${value}T00:00:00Z`));
+  else {
+    const time = Date.parse(value);
+    text = Number.isNaN(time) ? value : istDay.format(time);
+  }
+  if (written.size >= WRITTEN_KEPT) written.clear();
+  written.set(key, text);
+  return text;
 }
 
 /** The moment `iso` (ISO 8601) in IST in `lang`, e.g. "24 Nov 2026, 7:31 pm IST"; unreadable input as given. */
@@ -78,7 +93,21 @@ export function istDayOf(value: string): string | null {
   return Number.isNaN(time) ? null : new Date(time + IST_OFFSET_MS).toISOString().slice(0, 10);
 }
 
-/** Today's date in IST (`YYYY-MM-DD`), the day closing rules count in (docs/decisions.md, Dates). */
+const DAY_MS = 86_400_000;
+
+/** The last IST day `istToday` wrote, and the span of IST-shifted times (ms) that fall on it. */
+let lastDay = { from: 0, until: 0, day: "" };
+
+/**
+ * Today's date in IST (`YYYY-MM-DD`), the day closing rules count in (docs/decisions.md, Dates). The day last written is
+ * kept with its span, so the many calls of one page (a card's deadline each) cost a comparison, not a date string.
+ * @throws RangeError for an invalid `now`.
+ */
 export function istToday(now = new Date()): string {
-  return new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+  const shifted = now.getTime() + IST_OFFSET_MS;
+  if (shifted >= lastDay.from && shifted < lastDay.until) return lastDay.day;
+  const day = new Date(shifted).toISOString().slice(0, 10);
+  const from = Math.floor(shifted / DAY_MS) * DAY_MS;
+  lastDay = { from, until: from + DAY_MS, day };
+  return day;
 }

@@ -1,4 +1,4 @@
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
 import { formatDate, formatDateTime, fromIstInput, istDayOf, istToday, toIstInput } from "./dates.ts";
 
 Deno.test("timestamps show in IST: 20:00 UTC is the next day at 1:30 am", () => {
@@ -11,6 +11,8 @@ Deno.test("a calendar date is the day it names, and unreadable input is returned
   assertEquals(formatDate("2099-12-31"), "31 Dec 2099");
   assertEquals(formatDate("soon"), "soon");
   assertEquals(formatDateTime("soon"), "soon");
+  // A day written once in one language is written in the other language's words there.
+  assertEquals([formatDate("2099-12-31", "hi"), formatDate("2099-12-31")], ["31 दिसंबर 2099", "31 Dec 2099"]);
 });
 
 Deno.test("datetime-local values are read and filled in IST", () => {
@@ -24,4 +26,13 @@ Deno.test("the IST day of a moment, and today in IST, roll over at 18:30 UTC", (
   assertEquals(istDayOf("2026-11-24T18:30:00Z"), "2026-11-25");
   assertEquals([istDayOf("2026-02-03"), istDayOf("soon")], ["2026-02-03", null]);
   assertEquals(istToday(new Date("2026-11-24T18:30:00Z")), "2026-11-25");
+  // The day kept from one call never answers a moment outside it.
+  const moments = ["2026-11-24T18:29:59.999Z", "2026-11-24T18:30:00Z", "2026-11-24T18:29:59Z", "2019-01-01T00:00:00Z"];
+  assertEquals(moments.map((moment) => istToday(new Date(moment))), [
+    "2026-11-24",
+    "2026-11-25",
+    "2026-11-24",
+    "2019-01-01",
+  ]);
+  assertThrows(() => istToday(new Date("soon")), RangeError);
 });

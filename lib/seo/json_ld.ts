@@ -111,8 +111,26 @@ export type JsonLd = JobPosting | Event | Course | Article;
 /** Longest `headline` Google shows for an article. */
 const HEADLINE_MAX = 110;
 
-/** `path` (an absolute path or a URL) as an absolute URL on `origin`. */
+/**
+ * A path `URL` writes as it stands: from "/", no "//" start, no "." or ".." segment, only characters a path and query
+ * keep as they are (percent escapes only in the query, where they are never read as dots).
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
+
+/** Each origin as `URL` writes it (scheme and host in lower case, no default port), by the text given. */
+const origins = new Map<string, string>();
+
+/**
+ * `path` (an absolute path or a URL) as an absolute URL on `origin`, as `new URL(path, origin + "/").href` writes it;
+ * a plain path (most of them: a page writes several per render) is joined to the origin without parsing it.
+ */
 export function absoluteUrl(origin: string, path: string): string {
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
+    let base = origins.get(origin);
+    if (base === undefined) origins.set(origin, base = new URL(origin + "/").origin);
+    if (base !== "null") return base + path;
+  }
   return new URL(path, origin + "/").href;
 }
 
