@@ -50,7 +50,8 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
   const key: SavedKey = `${kind}:${id}`;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [href, setHref] = useState(signInHref(`/${kind}/${id}`, key));
+  // The sign-in link is a guest's only (made once, not on every render).
+  const [href, setHref] = useState(() => signedIn ? "" : signInHref(`/${kind}/${id}`, key));
   const saved = savedKeys.value?.has(key) ?? false;
   const [saveWord, savedWord, appliedWord, notSaved] = words;
 
