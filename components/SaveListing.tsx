@@ -5,7 +5,7 @@
  */
 import SaveButton, { type SaveButtonProps } from "@/islands/SaveButton.tsx";
 import { useT } from "@/lib/i18n/context.ts";
-import type { MessageKey } from "@/lib/i18n/translator.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** The catalogue messages of the button's words, in the order of `SaveButtonProps.words`. */
 const WORDS: MessageKey[] = [
@@ -15,8 +15,16 @@ const WORDS: MessageKey[] = [
   "internships.save.notSaved",
 ];
 
+/**
+ * The words of each translator, frozen: a list page renders a button per card, and the island props serializer encodes
+ * a frozen array once.
+ */
+const wordsOf = new WeakMap<Translate, readonly string[]>();
+
 /** The save button of a page or a card, in its language. */
 export function SaveListing(props: Omit<SaveButtonProps, "words" | "lang">) {
   const t = useT();
-  return <SaveButton {...props} words={WORDS.map((key) => t(key))} lang={t.lang} />;
+  let words = wordsOf.get(t);
+  if (!words) wordsOf.set(t, words = Object.freeze(WORDS.map((key) => t(key))));
+  return <SaveButton {...props} words={words} lang={t.lang} />;
 }

@@ -24,7 +24,7 @@ export interface SaveButtonProps {
   id: string;
   title: string;
   signedIn: boolean;
-  words: string[];
+  words: readonly string[];
   lang: Lang;
 }
 

@@ -2,7 +2,12 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import { absoluteUrl } from "./json_ld.ts";
 
 Deno.test("absoluteUrl writes every path as URL does, plain paths without parsing them", () => {
-  const origins = ["http://127.0.0.1:8000", "https://Example.COM", "https://example.com:443", "https://careers.example"];
+  const origins = [
+    "http://127.0.0.1:8000",
+    "https://Example.COM",
+    "https://example.com:443",
+    "https://careers.example",
+  ];
   const paths = [
     "/",
     "/share.png",
