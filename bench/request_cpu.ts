@@ -1,16 +1,17 @@
 /**
- * The server's CPU time per request, by kind of request (docs/performance.md, Scale): the
- * real server (`main.ts`) on a KV file seeded as `bench/traffic.ts` seeds it (100,000 open internships and 1,000
- * students with sessions by default; `BENCH_KV` keeps the file to repeat a run, a file `bench/traffic.ts` kept serves
- * as it is), then for each kind `BENCH_REQUESTS` requests (default 400, after 40 warm-up ones), 8 at a time, and the
- * CPU time the server process used meanwhile (user and system, from /proc). On a machine shared with other work a
- * request's CPU time moves much less than its latency does, so old and new code compare by this figure run one after
- * the other on the same file. The list pages ask the random filters of the traffic mix (`randomFilter`, an offset for
- * two in five); requests carry no `Accept-Encoding` unless the row says so. Prints one row per kind with the load
- * average. `BENCH_ONLY=<text>` runs only the kinds whose label contains it; `BENCH_PROFILE=<file>` takes a CPU profile
- * of the server over the measured requests (a `.cpuprofile`) and prints the functions with the most self time.
+ * The server's CPU time per request, by kind of request (docs/performance.md, Scale): the real server (`main.ts`) on a
+ * KV file seeded as `bench/traffic.ts` seeds it (100,000 open internships and 1,000 students with sessions by default;
+ * `BENCH_KV` keeps the file to repeat a run, a file `bench/traffic.ts` kept serves as it is), then for each kind
+ * `BENCH_REQUESTS` requests (default 400, after 40 warm-up ones), 8 at a time, and the CPU time the server process used
+ * meanwhile (user and system, from /proc). On a machine shared with other work a request's CPU time moves much less
+ * than its latency does, so old and new code compare by this figure, run one after the other on the same file. The list
+ * pages ask the random filters of the traffic mix (`randomFilter`, an offset for two in five); requests ask for
+ * `Accept-Encoding: identity` unless the row names another. Prints one row per kind with the load average. The server
+ * runs with its scheduled jobs, or with `JOBS=off` on a file whose one-time organization link is not done
+ * (`jobsSetting`). `BENCH_ONLY=<text>` runs only the kinds whose label contains it; `BENCH_PROFILE=<file>` takes a CPU
+ * profile of the server over the measured requests (a `.cpuprofile`) and prints the functions with the most self time.
  */
-import { cpuMs, freePort, HOST, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
+import { cpuMs, freePort, HOST, jobsSetting, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
 import { random, randomFilter } from "./listings.ts";
 
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 400);
@@ -98,7 +99,15 @@ try {
   server = new Deno.Command(Deno.execPath(), {
     args: PROFILE ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
     cwd: new URL("..", import.meta.url).pathname,
-    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
+    env: {
+      KV_PATH: kvPath,
+      PORT: new URL(origin).port,
+      HOST,
+      APP_URL: origin,
+      RATE_LIMITS: "off",
+      LOG_LEVEL: "error",
+      JOBS: await jobsSetting(kvPath),
+    },
     stdout: "null",
     stderr: "inherit",
   }).spawn();
