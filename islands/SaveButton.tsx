@@ -28,11 +28,19 @@ export interface SaveButtonProps {
   lang: Lang;
 }
 
+/** A path `URL` writes as it stands, without a query (the listing's own page, `/{kind}/{id}`). */
+const PLAIN_PATH = /^(\/[A-Za-z0-9_-]+)+$/;
+
 /** `path` (this page) with the save parameter for `key`, as the sign-in page's `callbackURL`. */
 function signInHref(path: string, key: SavedKey): string {
-  const url = new URL(path, "http://localhost");
-  url.searchParams.set(SAVE_PARAM, key);
-  return `/sign-in?${new URLSearchParams({ callbackURL: url.pathname + url.search })}`;
+  let callback: string;
+  if (PLAIN_PATH.test(path)) callback = `${path}?${new URLSearchParams({ [SAVE_PARAM]: key })}`;
+  else {
+    const url = new URL(path, "http://localhost");
+    url.searchParams.set(SAVE_PARAM, key);
+    callback = url.pathname + url.search;
+  }
+  return `/sign-in?${new URLSearchParams({ callbackURL: callback })}`;
 }
 
 function BookmarkIcon({ filled }: { filled: boolean }) {
