@@ -94,22 +94,49 @@ const COMPONENTS = "#/components/schemas/";
  * @throws Error when two different schemas share an id, or a schema without id needs a `$defs` entry (recursion).
  */
 function jsonSchema(schema: z.ZodType, io: "input" | "output", components: Record<string, JsonSchema>): JsonSchema {
+  const { json, definitions } = converted(schema, io);
+  for (const [id, text] of definitions) {
+    const known = components[id];
+    if (known && JSON.stringify(known) !== text) {
+      throw new Error(`Two different schemas have the id ${id} (the ${io} of one differs)`);
+    }
+    components[id] = JSON.parse(text);
+  }
+  return JSON.parse(json);
+}
+
+/** A schema converted by zod, as JSON text with its `$defs` pointing into `components`. */
+interface Converted {
+  json: string;
+  definitions: [id: string, text: string][];
+}
+
+/**
+ * The conversions made so far, by schema and direction: the shared error schemas answer in most operations, and zod's
+ * conversion is most of what building the document costs.
+ */
+const conversions = new WeakMap<z.ZodType, { input?: Converted; output?: Converted }>();
+
+/**
+ * `schema` converted by zod once per direction (`jsonSchema` parses a fresh copy each time).
+ * @throws Error when a schema without id needs a `$defs` entry (recursion).
+ */
+function converted(schema: z.ZodType, io: "input" | "output"): Converted {
+  let known = conversions.get(schema);
+  if (!known) conversions.set(schema, known = {});
+  const cached = known[io];
+  if (cached) return cached;
   const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
     unrepresentable: "any",
     override: ({ zodSchema, jsonSchema }) => urlScheme(zodSchema, jsonSchema),
   });
-  for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+  const definitions = Object.entries(($defs ?? {}) as Record<string, JsonSchema>).map(([id, definition]) => {
     if (id.startsWith("__")) throw new Error(`A recursive schema needs an id: .meta({ id: "..." })`);
-    const moved = JSON.parse(JSON.stringify(definition).replaceAll('"#/$defs/', `"${COMPONENTS}`));
-    const known = components[id];
-    if (known && JSON.stringify(known) !== JSON.stringify(moved)) {
-      throw new Error(`Two different schemas have the id ${id} (the ${io} of one differs)`);
-    }
-    components[id] = moved;
-  }
-  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`));
+    return [id, JSON.stringify(definition).replaceAll('"#/$defs/', `"${COMPONENTS}`)] as [string, string];
+  });
+  return known[io] = { json: JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`), definitions };
 }
 
 /** A URL schema limited to some schemes (`z.url({ protocol: /^https?$/ })`) says so as a `pattern`. */

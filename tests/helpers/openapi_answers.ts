@@ -14,7 +14,12 @@
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
-import { type DocumentedModule, type OpenApiDocument, openApiDocument } from "@/lib/openapi/document.ts";
+import {
+  type DocumentedModule,
+  type JsonSchema,
+  type OpenApiDocument,
+  openApiDocument,
+} from "@/lib/openapi/document.ts";
 import manifest from "@/routes.gen.ts";
 
 /** The `$id` the document is registered under in ajv (a name only, never fetched). */
@@ -29,8 +34,21 @@ interface Route {
   methods: Set<string>;
 }
 
-/** The document, its operations and the compiled validators, built on first use (once per test module). */
-let state: { document: OpenApiDocument; routes: Route[]; ajv: Ajv2020; validators: Map<string, ValidateFunction> };
+/**
+ * The document, its operations and the compiled validators, built on first use (once per test module). ajv holds the
+ * document's `components` only; a response's schema is compiled when an answer first needs it, its `$ref`s pointing
+ * into those components (`validatorOf`): registering the whole document (half a megabyte, the shared error schemas
+ * written out in every operation) cost a test module about 70 ms of CPU before its first check.
+ */
+let state: {
+  document: OpenApiDocument;
+  routes: Route[];
+  ajv: Ajv2020;
+  /** By the response's JSON pointer in the document. */
+  validators: Map<string, ValidateFunction>;
+  /** By the schema's text (its `$ref`s made absolute): most operations share their error schemas. */
+  compiled: Map<string, ValidateFunction>;
+};
 
 function load() {
   if (state) return state;
@@ -51,9 +69,24 @@ function load() {
   }).sort((a, b) => b.literals - a.literals);
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajvFormats.default(ajv);
-  ajv.addSchema({ ...structuredClone(document), $id: DOCUMENT_ID });
-  state = { document, routes, ajv, validators: new Map() };
+  ajv.addSchema({ $id: DOCUMENT_ID, components: structuredClone(document.components) });
+  state = { document, routes, ajv, validators: new Map(), compiled: new Map() };
   return state;
+}
+
+/**
+ * The validator of the response schema at `key` (its JSON pointer in the document): the schema as the document holds
+ * it, with its references to `#/components/...` resolved against the document's components in ajv.
+ */
+function validatorOf(key: string, schema: JsonSchema): ValidateFunction {
+  const { ajv, validators, compiled } = load();
+  let validate = validators.get(key);
+  if (validate) return validate;
+  const text = JSON.stringify(schema).replaceAll('"$ref":"#/components/', `"$ref":"${DOCUMENT_ID}#/components/`);
+  validate = compiled.get(text);
+  if (!validate) compiled.set(text, validate = ajv.compile(JSON.parse(text)));
+  validators.set(key, validate);
+  return validate;
 }
 
 /** `~` and `/` escaped for a JSON pointer. */
@@ -81,7 +114,7 @@ export async function answerProblems(
   response: Response,
 ): Promise<string[] | undefined> {
   if (!url.pathname.startsWith("/api/") && url.pathname !== "/api") return undefined;
-  const { document, routes, ajv, validators } = load();
+  const { document, routes } = load();
   const route = routes.find((r) => r.pattern.test(url.pathname));
   if (!route) return undefined;
   const verb = method.toLowerCase() === "head" ? "get" : method.toLowerCase();
@@ -101,20 +134,8 @@ export async function answerProblems(
   const type = documentedType(actual, Object.keys(content));
   if (!type) return [`content type ${actual || "(none)"} is not documented for ${status}`];
   if (type !== "application/json" || !content[type].schema) return [];
-  const ref = `${DOCUMENT_ID}#/${
-    pointer(
-      "paths",
-      route.path,
-      verb,
-      "responses",
-      documented === operation.responses.default ? "default" : status,
-      "content",
-      type,
-      "schema",
-    )
-  }`;
-  let validate = validators.get(ref);
-  if (!validate) validators.set(ref, validate = ajv.getSchema(ref)!);
+  const key = pointer(route.path, verb, documented === operation.responses.default ? "default" : status, type);
+  const validate = validatorOf(key, content[type].schema);
   let body: unknown;
   try {
     body = JSON.parse(text);
