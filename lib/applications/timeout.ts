@@ -7,7 +7,7 @@
  * A run holds a lease (`["applications_timeout_lease"]`, 2 minutes, renewed as it goes) that every one of its writes
  * checks, so two runs never work at once and a run that lost it (its process stalled) stops; a run whose process died
  * is taken over once the lease runs out, and it finds its work where the last one left it. It then works in two steps:
- * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in atomic writes of up to 50
+ * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in atomic writes of up to 30
  *    moves (fewer when KV's limits bind first), every move checked against the record as read, so a poster's move in
  *    between wins and the job leaves that one. A move writes the record and its indexes and the applicant's tracker
  *    item; an applicant's moves of a batch go to one write where they fit, with one "untold" entry naming them all
@@ -15,13 +15,15 @@
  *    (each internship's change marker and change log, the track record's counters) is written once per write
  *    (`BatchWrites`). A write's size is estimated from the records' texts (`valueBytes`), never by serialising them
  *    twice. The next write is prepared while KV commits the last one (a local KV commits on a thread of its own, after
- *    converting the write on the event loop's thread), and records are read 50 at a time: a local KV answers reads
+ *    converting the write on the event loop's thread), and records are read 20 at a time: a local KV answers reads
  *    and writes in turn, so a request's own reads wait for one write and a few reads of the job at most. It gives way
- *    to requests between batches, and every 25 moves prepared and before sending each write it lets the event loop
- *    take in requests (`setImmediate`: a turn costs microseconds, where `setTimeout(0)` waits a millisecond or more)
- *    or, while requests are being answered, waits for them.
+ *    to requests between batches, and after decoding each read, every 5 moves prepared and around sending each write
+ *    it lets the event loop take in requests (`setImmediate`: a turn costs microseconds, where `setTimeout(0)` waits a
+ *    millisecond or more) or, while requests are being answered, waits for them: a request waits for a piece of the
+ *    job, most well under a millisecond of CPU, never for a batch (`bench/applications_job.ts` measures them).
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
- *    e-mail naming every application closed (`tellTimedOutOps`). Untold entries a stopped run left are told by the next.
+ *    e-mail naming every application closed (`tellTimedOutOps`), four applicants a write, each on a turn of its own.
+ *    Untold entries a stopped run left are told by the next.
  * It also drops the poster notices' day counters older than two days.
  */
 import { setImmediate } from "node:timers";
@@ -47,12 +49,13 @@ const MAX_MUTATIONS = 900;
 const MAX_BYTES = 500_000;
 const MAX_KEY_BYTES = 64_000;
 /**
- * Most moves one write holds: a local KV commits on the event loop's thread, so a request that arrives meanwhile waits
- * for the whole write (about 0.1 ms a move).
+ * Most moves one write holds: sending a write converts every mutation on the event loop's thread (about 25 µs of CPU a
+ * move), so a request that arrives meanwhile waits for that: 30 moves, under a millisecond. Each write also costs KV
+ * about 0.7 ms of CPU whatever it holds, so fewer moves a write would make the run longer.
  */
-const MOVES_PER_WRITE = 50;
+const MOVES_PER_WRITE = 30;
 /** Applicants told per write of the second step (each one notification, one e-mail of up to 60 KB). */
-const TOLD_PER_WRITE = 8;
+const TOLD_PER_WRITE = 4;
 /** Most untold entries one digest removes (its write stays under KV's 1,000 mutations). */
 const UNTOLD_PER_DIGEST = 800;
 /** How long (ms) a run's lease lasts, and after how long it is renewed. */
@@ -221,15 +224,18 @@ class Write {
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Moves prepared between two turns of the event loop. */
-const MOVES_PER_TURN = 25;
+/** Moves prepared (written into their write: about 50 µs of CPU each) between two turns of the event loop. */
+const MOVES_PER_TURN = 5;
 /**
  * Writes sent and not yet answered at once: the next write is prepared while KV commits the last one. One, because a
  * local KV answers reads and writes in turn: a request's reads wait for every write already sent.
  */
 const WRITES_IN_FLIGHT = 1;
-/** Records read at once (in `getMany`s of ten), so that a request's own reads wait for few of the job's. */
-const READ_WAVE = 50;
+/**
+ * Records read at once (in `getMany`s of ten), so that a request's own reads wait for few of the job's, and decoding
+ * the answers (with their tracker items) takes under a millisecond.
+ */
+const READ_WAVE = 20;
 
 /**
  * Rejects every waiting application due at or before `now` and tells their applicants. `giveWay` is awaited between
@@ -283,7 +289,7 @@ export async function timeOutApplications(
     const due = (await dueIds(kv, now.getTime(), BATCH + seen.size)).filter((item) => !seen.has(item.id));
     if (due.length === 0) break;
     // The moves, by applicant (first due first): an applicant's moves of a batch go to as few writes as they fit in,
-    // with one untold entry per write naming them all. Read 50 at a time, so that a request's own KV reads never queue
+    // with one untold entry per write naming them all. Read 20 at a time, so that a request's own KV reads never queue
     // behind hundreds of the job's.
     const records = new Map<string, Deno.KvEntry<ApplicationRecord>>();
     const stale: { id: string; dueMs: number; entry: Deno.KvEntry<ApplicationRecord> | undefined }[] = [];
@@ -308,6 +314,8 @@ export async function timeOutApplications(
         Promise.all([...new Set(withApplicant.map((entry) => entry.value.applicantId!))].map(recipientOf)),
       ]);
       const trackerOf = new Map(withApplicant.map((entry, i) => [entry.value.id, trackers[i]]));
+      // The reads' answers were decoded on a turn of their own; the moves start on the next.
+      await turn();
       for (const [i, entry] of waiting.entries()) {
         if (i > 0 && i % MOVES_PER_TURN === 0) await turn();
         const listing = listings.get(entry.value.internshipId);
@@ -337,15 +345,19 @@ export async function timeOutApplications(
     const writes: Write[] = [];
     const commits: Promise<Deno.KvCommitResult | Deno.KvCommitError>[] = [];
     const held = lease!;
-    /** Sends the last write, on a turn of its own, once at most `WRITES_IN_FLIGHT - 1` others are unanswered. */
+    /**
+     * Sends the last write once at most `WRITES_IN_FLIGHT - 1` others are unanswered, on a turn of its own: converting
+     * it for KV (about 25 µs of CPU a move) is a piece of its own.
+     */
     const send = async () => {
       const last = writes.at(-1);
       if (!last || commits.length === writes.length) return;
       last.closeUntold();
       batchOps(last.op, last.batch, now.getTime());
-      await turn();
       if (commits.length >= WRITES_IN_FLIGHT) await commits[commits.length - WRITES_IN_FLIGHT];
+      await turn();
       commits.push(last.op.commit());
+      await turn();
     };
     /** The write `cost` goes to: the last one while it fits, else a new one (the last one is sent). */
     const writeFor = async (cost: Cost, internshipId?: string) => {
@@ -429,6 +441,7 @@ export async function timeOutApplications(
       appUrl,
       now,
       giveWay,
+      turn,
     });
     counts.told = told;
   }
@@ -446,18 +459,20 @@ const plus = (a: Cost, b: Cost): Cost => ({
 });
 
 /**
- * The second step: one notification and e-mail per applicant for every untold entry, in writes of 8 applicants, each
- * removing what it tells, checked against the lease. Returns how many applicants were told.
+ * The second step: one notification and e-mail per applicant for every untold entry, in writes of 4 applicants, each
+ * removing what it tells, checked against the lease; each applicant's notice is written on a turn of its own (`turn`).
+ * Returns how many applicants were told.
  */
 async function tellUntold(
   kv: Deno.Kv,
-  { lease, keepLease, recipientOf, appUrl, now, giveWay }: {
+  { lease, keepLease, recipientOf, appUrl, now, giveWay, turn }: {
     lease: () => Deno.KvEntry<RunLease> | null;
     keepLease: () => Promise<boolean>;
     recipientOf: (id: string) => Promise<Recipient | null>;
     appUrl: string;
     now: Date;
     giveWay: () => Promise<void>;
+    turn: () => Promise<void>;
   },
 ): Promise<number> {
   let told = 0;
@@ -467,11 +482,13 @@ async function tellUntold(
     if (!await keepLease()) return false;
     const op = kv.atomic().check(lease()!);
     const found = await Promise.all(group.map(({ applicantId }) => recipientOf(applicantId)));
-    group.forEach(({ items, keys }, i) => {
+    for (const [i, { items, keys }] of group.entries()) {
+      await turn();
       for (const key of keys) op.delete(key);
       // A person who deleted their account meanwhile is told nothing.
       if (found[i]) tellTimedOutOps(op, { recipient: found[i]!, items, appUrl, now });
-    });
+    }
+    await turn();
     const { ok } = await op.commit();
     if (ok) told += found.filter(Boolean).length;
     group = [];
@@ -479,7 +496,7 @@ async function tellUntold(
     return ok;
   };
   let last: (typeof group)[number] | null = null;
-  const entries = kv.list<TimedOutItem[] | TimedOutItem>({ prefix: ["applications_untold"] }, { batchSize: 1000 });
+  const entries = kv.list<TimedOutItem[] | TimedOutItem>({ prefix: ["applications_untold"] }, { batchSize: 200 });
   for await (const entry of entries) {
     const applicantId = entry.key[1] as string;
     if (!last || last.applicantId !== applicantId || last.keys.length >= UNTOLD_PER_DIGEST) {

@@ -12,6 +12,8 @@ import { people } from "@/tests/fixtures/people.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { timeOutApplications } from "@/lib/applications/timeout.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
 import { istToday } from "@/lib/dates.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -211,4 +213,70 @@ Deno.test("a run leaves a live lease alone, takes over one that ran out, and tel
     ),
     ["2 of your applications got no answer in time"],
   );
+});
+
+Deno.test("a run killed between two of its writes is finished by the next; each applicant is told once", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 2 * DAY));
+  const internships: InternshipView[] = [];
+  for (const title of ["Art", "Blog", "Code", "Data", "Edit"]) {
+    internships.push(
+      await platformInternship(t, member, { title: `${title} Intern`, hiringOrganization: "Lost Co", deadline }),
+    );
+  }
+  // 35 applications: more than one write of the job holds.
+  const students: TestUser[] = [];
+  for (let i = 0; i < 7; i++) {
+    const student = await applicant(t, `Student ${i}`);
+    for (const internship of internships) await applyTo(t, student, internship);
+    students.push(student);
+  }
+  await t.settled();
+  const mailsBefore = smtp.messages.length;
+  const later = Date.now() + 19 * DAY;
+
+  // The run dies at its first turn after a write of its moves reached KV (a local KV answers in the order asked, so
+  // the untold entries are read after that write), with its later writes not sent and nobody told yet.
+  const killed = timeOutApplications(t.kv, {
+    now: new Date(later),
+    appUrl: "http://localhost",
+    busy: () => true,
+    giveWay: async () => {
+      for await (const _ of t.kv.list({ prefix: ["applications_untold"] }, { limit: 1 })) throw new Error("killed");
+    },
+  });
+  let error: unknown = null;
+  await killed.catch((caught) => error = caught);
+  assertEquals((error as Error | null)?.message, "killed");
+  const statuses = async () => {
+    const found: string[] = [];
+    for (const student of students) {
+      const { applications } = await (await t.fetch("/api/me/applications", { headers: student.headers })).json();
+      found.push(...applications.map((a: { status: string }) => a.status));
+    }
+    return found;
+  };
+  const halfway = await statuses();
+  const done = halfway.filter((status) => status === "rejected").length;
+  assert(done > 0 && done < 35, `${done} of 35 rejected when the run died`);
+
+  // Its lease runs out; the next run does the rest and tells everyone once, naming all five.
+  const lease = await t.kv.get<{ holder: string }>(["applications_timeout_lease"]);
+  assert(lease.value, "the killed run still holds its lease");
+  await t.kv.set(["applications_timeout_lease"], { ...lease.value, until: Date.now() - 1 });
+  const run = await runAt(t, "applications-timeout", later);
+  assertEquals([run.rejected, run.told, run.skipped], [35 - done, 7, 0]);
+  assertEquals((await statuses()).filter((status) => status === "rejected").length, 35);
+  await runAt(t, "outbox", later + 60_000);
+  const mails = smtp.messages.slice(mailsBefore);
+  for (const student of students) {
+    assertEquals(
+      mails.filter((m) => m.to.includes(student.user.email)).map((m) => m.subject),
+      ["5 of your applications got no answer in time"],
+    );
+    const bell = await (await t.fetch("/api/me/notifications", { headers: student.headers })).json();
+    assertEquals(bell.notifications.filter((n: { type: string }) => n.type === "application_status").length, 1);
+  }
 });
