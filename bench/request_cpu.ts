@@ -5,13 +5,15 @@
  * `BENCH_REQUESTS` requests (default 400, after 40 warm-up ones), 8 at a time, and the CPU time the server process used
  * meanwhile (user and system, from /proc). On a machine shared with other work a request's CPU time moves much less
  * than its latency does, so old and new code compare by this figure, run one after the other on the same file. The list
- * pages ask the random filters of the traffic mix (`randomFilter`, an offset for two in five); requests ask for
- * `Accept-Encoding: identity` unless the row names another. Prints one row per kind with the load average. The server
- * runs with its scheduled jobs, or with `JOBS=off` on a file whose one-time organization link is not done
- * (`jobsSetting`). `BENCH_ONLY=<text>` runs only the kinds whose label contains it; `BENCH_PROFILE=<file>` takes a CPU
- * profile of the server over the measured requests (a `.cpuprofile`) and prints the functions with the most self time.
+ * pages ask the random filters of the traffic mix (`randomFilter`, an offset for two in five); its `includeClosed=true`
+ * lists (which read the archive of closed listings; no search for three in ten) are kinds of their own. Requests ask
+ * for `Accept-Encoding: identity` unless the row names another. Prints one row per kind, with the server's RSS after
+ * it and at its peak so far, and the load average. The server runs with its scheduled jobs, or with `JOBS=off` on a
+ * file whose one-time organization link is not done (`jobsSetting`). `BENCH_ONLY=<text>` runs only the kinds whose
+ * label contains it; `BENCH_PROFILE=<file>` takes a CPU profile of the server over the measured requests (a
+ * `.cpuprofile`) and prints the functions with the most self time.
  */
-import { cpuMs, freePort, HOST, jobsSetting, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
+import { cpuMs, freePort, HOST, jobsSetting, rssMb, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
 import { random, randomFilter } from "./listings.ts";
 
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 400);
@@ -63,8 +65,20 @@ try {
       return `?${params}`;
     };
   };
+  /** The traffic mix's `includeClosed=true` lists: a random filter, an offset for two in five, no search for three in ten. */
+  const closedFilters = (seed: number) => {
+    const next = random(seed);
+    return (_i: number) => {
+      const params = randomFilter(next);
+      params.set("includeClosed", "true");
+      if (next() < 0.4) params.set("offset", String(Math.floor(next() * 20) * 10));
+      if (next() < 0.3) params.delete("search");
+      return `?${params}`;
+    };
+  };
   const cookie = (i: number) => ({ cookie: seeded.cookies[i % seeded.cookies.length] });
   const listPage = filters(1), listPageSignedIn = filters(2), apiList = filters(3), apiListSignedIn = filters(4);
+  const closedPage = closedFilters(5), closedApi = closedFilters(6);
   const id = (i: number) => seeded.openIds[(i * 7) % seeded.openIds.length];
   const kinds: Kind[] = [
     { label: "GET /internships?<random filter>, guest", request: (i) => ({ path: `/internships${listPage(i)}` }) },
@@ -79,6 +93,14 @@ try {
     {
       label: "GET /api/internships?<random filter>, signed in",
       request: (i) => ({ path: `/api/internships${apiListSignedIn(i)}`, headers: cookie(i) }),
+    },
+    {
+      label: "GET /internships?includeClosed=true&<random filter>, guest",
+      request: (i) => ({ path: `/internships${closedPage(i)}` }),
+    },
+    {
+      label: "GET /api/internships?includeClosed=true&<random filter>, guest",
+      request: (i) => ({ path: `/api/internships${closedApi(i)}` }),
     },
     { label: "GET /internships/{id}, guest", request: (i) => ({ path: `/internships/${id(i)}` }) },
     {
@@ -117,7 +139,7 @@ try {
     `\nServer CPU per request (${SERVER_ARGS.join(" ")}), ${REQUESTS} requests of each kind, ${PARALLEL} at a time`,
   );
   console.log(`load average before: ${load()}\n`);
-  console.log("| Request | server CPU ms | wall ms per request |\n|---|---|---|");
+  console.log("| Request | server CPU ms | wall ms per request | server RSS after / peak MB |\n|---|---|---|---|");
   const send = async (kind: Kind, i: number) => {
     const { path, headers = {} } = kind.request(i);
     // `fetch` would send an `Accept-Encoding` of its own: `identity` asks for the answer as it is.
@@ -141,7 +163,8 @@ try {
     const cpuBefore = cpuMs(server.pid), started = performance.now();
     await run(kind, 0, REQUESTS);
     const cpu = cpuMs(server.pid) - cpuBefore, wall = performance.now() - started;
-    console.log(`| ${kind.label} | ${(cpu / REQUESTS).toFixed(2)} | ${(wall / REQUESTS).toFixed(2)} |`);
+    const rss = `${rssMb(server.pid, "VmRSS").toFixed(0)} / ${rssMb(server.pid, "VmHWM").toFixed(0)}`;
+    console.log(`| ${kind.label} | ${(cpu / REQUESTS).toFixed(2)} | ${(wall / REQUESTS).toFixed(2)} | ${rss} |`);
     if (profiler) {
       console.log(
         `\nServer CPU profile (${PROFILE}), most self time:\n${(await profiler.stop(PROFILE!, 40)).join("\n")}\n`,
