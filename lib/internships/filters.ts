@@ -6,7 +6,7 @@
  * reference scan of `tests/api/internships/closed_filters_test.ts`, which checks that they agree).
  */
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
-import type { BlockTest } from "@/lib/kv/chunked/archive.ts";
+import type { ArchiveClause, BlockTest } from "@/lib/kv/chunked/archive.ts";
 import { BLOCK_MAX_ENTRIES } from "@/lib/kv/chunked/archive_block.ts";
 import { ACTIVE, DELETED, GONE, type InternshipColumns, type InternshipEntry, WITHHELD } from "./columns.ts";
 import { type Internship, INTERNSHIP_TYPES, type InternshipSort as Sort } from "./schema.ts";
@@ -319,9 +319,10 @@ const EVERY_POSITION = Uint16Array.from({ length: BLOCK_MAX_ENTRIES }, (_, i) =>
  * `searchMarks`, read from the entries a block holds. The block's positions are narrowed field by field, the fields
  * that usually leave fewest first (each distinct location, tag list, owner or type of a block tested once, stipends
  * compared without a call each), so every field costs the positions still left; a block is left at the first field
- * none of them passes, and the search runs only over a block with positions left.
+ * none of them passes, and the search runs only over a block with positions left. Without `state`, the state test
+ * (active, not deleted, not withheld) is left out (a clause of `blockClauses`).
  */
-export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
+export function blockTest(filter: SlotFilter, { state = true }: { state?: boolean } = {}): BlockTest<InternshipEntry> {
   const { userId, types, minStipend, maxStipend, tags, location, openOn } = filter;
   const places = location === undefined ? [] : cityVariants(location);
   const words = (filter.words ?? []).map(cityVariants);
@@ -360,7 +361,7 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
       if (!(count = block.narrowRange(STIPEND, min, max, selected, count))) return null;
     }
     if (openOn !== undefined && !(count = block.narrow(DEADLINE, openUntil, selected, count))) return null;
-    if (!(count = block.narrow(FLAGS, stateOk, selected, count))) return null;
+    if (state && !(count = block.narrow(FLAGS, stateOk, selected, count))) return null;
     if (filter.verified) {
       const self = block.mask(VERIFIED, verifiedSelf, itself);
       const byOrg = block.mask(ORGANIZATION, verifiedOrganization, byOrganization);
@@ -386,6 +387,38 @@ export function blockTest(filter: SlotFilter): BlockTest<InternshipEntry> {
     for (let j = 0; j < count; j++) marks[selected[j]] = 1;
     return marks;
   };
+}
+
+/**
+ * `filter` as the AND of clauses of the archive (`Archive.matchesOfAll`): its state test, and each of its fields (the
+ * types, the stipend range, the location, the tags, the deadline, the verified test) and search words on its own, so
+ * that random filters, which combine a few values of each field, share the marks of their clauses over the archive.
+ * Null for a filter of one owner's listings (`userId`), which `blockTest` narrows to a few positions per block at once.
+ */
+export function blockClauses(filter: SlotFilter): ArchiveClause<InternshipEntry>[] | null {
+  if (filter.userId !== undefined) return null;
+  const { includeInactive, includeDeleted } = filter;
+  const clause = (part: Partial<SlotFilter>, state = false): ArchiveClause<InternshipEntry> => {
+    // The state clause reads the state flags; the others do not, so public and admin lists share them.
+    const partial: SlotFilter = state
+      ? { includeInactive, includeDeleted }
+      : { includeInactive: false, includeDeleted: false, ...part };
+    return {
+      key: `${state ? "state" : "field"}\0${filterKey(partial)}`,
+      makeTest: () => blockTest(partial, { state }),
+    };
+  };
+  const clauses = [clause({}, true)];
+  if (filter.types) clauses.push(clause({ types: filter.types }));
+  if (filter.minStipend !== undefined || filter.maxStipend !== undefined) {
+    clauses.push(clause({ minStipend: filter.minStipend, maxStipend: filter.maxStipend }));
+  }
+  if (filter.location !== undefined) clauses.push(clause({ location: filter.location }));
+  if (filter.tags) clauses.push(clause({ tags: filter.tags }));
+  if (filter.openOn !== undefined) clauses.push(clause({ openOn: filter.openOn }));
+  if (filter.verified) clauses.push(clause({ verified: filter.verified }));
+  for (const word of new Set(filter.words ?? [])) clauses.push(clause({ words: [word] }));
+  return clauses;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { User } from "@/lib/users/users.ts";
 import { canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
 import {
+  blockClauses,
   blockTest,
   filterKey,
   filterSlots,
@@ -143,7 +144,10 @@ async function pageOf(
     return { total, records: await model.recordsOf(slots) };
   }
   const { total, items } = await archive.reading(async () => {
-    const archived = await archive.matches(filterKey(filter), blockTest(filter));
+    const clauses = blockClauses(filter);
+    const archived = clauses
+      ? await archive.matchesOfAll(filterKey(filter), clauses)
+      : await archive.matches(filterKey(filter), blockTest(filter));
     if (sort === "newest") {
       return await mergedPage({ model, archive, live: matchList(model, filter), archived }, { offset, limit });
     }

@@ -44,6 +44,10 @@ export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
 const MATCH_FILTERS = 32;
 /** At most this many bytes of matches are kept over all filters. */
 const MATCH_BYTES = 8 * 1024 * 1024;
+/** At most this many clauses keep their marks per archive (an eighth of a byte per archived entry each). */
+const CLAUSES = 64;
+/** At most this many bytes of clause marks are kept. */
+const CLAUSE_BYTES = 8 * 1024 * 1024;
 /** Records per commit of a bulk seed (KV allows 1,000 mutations and 800 KiB per commit). */
 const SEED_RECORDS = 400;
 /** At most this many reads of blocks by key (10 a read) in flight for one request. */
@@ -79,6 +83,33 @@ export interface ArchiveChange<R> {
  * block's columns (`ArchiveBlock.mask`, `ArchiveBlock.search`).
  */
 export type BlockTest<E extends ListingEntry> = (block: ArchiveBlock<E>) => Uint8Array | null;
+
+/**
+ * One condition of a filter that is the AND of several (`Archive.matchesOfAll`): `key` names it exactly (equal keys,
+ * equal tests), `makeTest` makes the test that marks the entries of a block that pass it. Its marks over the whole archive are kept per archive
+ * version, so another filter that shares the condition reads them instead of testing every block again.
+ */
+export interface ArchiveClause<E extends ListingEntry> {
+  key: string;
+  /** Makes the clause's test (only when its marks are not kept). */
+  makeTest: () => BlockTest<E>;
+}
+
+/** How many bits of a byte are set, by byte. */
+const BITS_SET = Uint8Array.from({ length: 256 }, (_, byte) => {
+  let n = 0;
+  for (let b = byte; b; b >>= 1) n += b & 1;
+  return n;
+});
+
+/** How many bits of `bits` are set from bit `from` to bit `to` (exclusive). */
+function bitsSet(bits: Uint8Array, from: number, to: number): number {
+  let n = 0, bit = from;
+  for (; bit < to && (bit & 7) !== 0; bit++) n += (bits[bit >> 3] >> (bit & 7)) & 1;
+  for (; bit + 8 <= to; bit += 8) n += BITS_SET[bits[bit >> 3]];
+  for (; bit < to; bit++) n += (bits[bit >> 3] >> (bit & 7)) & 1;
+  return n;
+}
 
 /** `masks` ANDed into the first (which is changed); null when any is null or nothing is left. */
 export function allOf(masks: (Uint8Array | null)[]): Uint8Array | null {
@@ -213,6 +244,9 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private clock = 0;
   private readonly matchCache = new Map<string, Promise<ArchiveMatches>>();
   private matchBytes = 0;
+  /** Clause marks (one bit per archived entry, as `markedMatches` holds them) by version and clause key. */
+  private readonly clauseCache = new Map<string, Promise<Uint8Array>>();
+  private clauseBytes = 0;
   private readonly lock = new Lock();
   /** Scan buffers not in use (see `scan`). */
   private readonly buffers: { refs: Int32Array; bits: Uint8Array }[] = [];
@@ -260,6 +294,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       this.version++;
       this.matchCache.clear();
       this.matchBytes = 0;
+      this.clauseCache.clear();
+      this.clauseBytes = 0;
     }
     this.directory = { keys, stamps, counts, names };
     this.listedAt = seen;
@@ -366,9 +402,25 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
 
   /**
    * The matches of the filter `key` (any string naming it exactly, and its order) tested by `test`, newest first or,
-   * with `rank`, highest rank first (ties newest first), kept per archive version (at most `MATCH_FILTERS` filters and `MATCH_BYTES`; least recently used out first).
+   * with `rank`, highest rank first (ties newest first), kept per archive version (at most `MATCH_FILTERS` filters and
+   * `MATCH_BYTES`; least recently used out first).
    */
   async matches(key: string, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
+    return await this.kept(key, (directory) => this.scan(directory, test, rank));
+  }
+
+  /**
+   * The matches, newest first, of the filter `key` (as for `matches`) that is the AND of `clauses`: the same matches as
+   * `matches` with a test ANDing theirs, from each clause's marks over the archive, kept per archive version (at most
+   * `CLAUSES` of them and `CLAUSE_BYTES`; least recently used out first), so a filter whose clauses other filters
+   * asked before costs a pass over one bit per archived entry, not a test of every block.
+   */
+  async matchesOfAll(key: string, clauses: readonly ArchiveClause<E>[]): Promise<ArchiveMatches> {
+    return await this.kept(`all\0${key}`, (directory) => this.combine(directory, clauses));
+  }
+
+  /** The matches of the filter `key` from the match cache, else found by `find` and kept. */
+  private async kept(key: string, find: (directory: Directory) => Promise<ArchiveMatches>): Promise<ArchiveMatches> {
     return await this.fresh(async (directory) => {
       const cacheKey = `${this.version}\0${key}`;
       let found = this.matchCache.get(cacheKey);
@@ -377,7 +429,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         this.matchCache.set(cacheKey, found);
         return await found;
       }
-      found = this.scan(directory, test, rank);
+      found = find(directory);
       this.matchCache.set(cacheKey, found);
       found.catch(() => this.matchCache.delete(cacheKey));
       const matches = await found;
@@ -392,17 +444,117 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     });
   }
 
-  /** Tests every block of `directory`, newest first; with `rank`, orders the matches by it (highest first, stable). */
-  private async scan(directory: Directory, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
+  /**
+   * Where each block's entries start among the archive's (by directory index; the last value is their count), as
+   * `markedMatches` reads its bits.
+   */
+  private startsOf(directory: Directory): Int32Array {
+    const count = directory.keys.length;
+    const starts = new Int32Array(count + 1);
+    for (let b = 0; b < count; b++) starts[b + 1] = starts[b] + directory.counts[b];
+    return starts;
+  }
+
+  /**
+   * Calls `visit` with every block of `directory` and its index, newest first, reading the blocks not cached (every
+   * missing one with one scan of the block keys when most are, a cold archive).
+   * @throws StaleDirectory when a block read is not the version the directory lists.
+   */
+  private async eachBlock(
+    directory: Directory,
+    visit: (block: ArchiveBlock<E>, index: number) => void,
+  ): Promise<void> {
     const count = directory.keys.length;
     const uncached = directory.names.filter((name, i) => this.cache.get(name)?.stamp !== directory.stamps[i]);
     if (uncached.length > count / 2 && uncached.length > 20) await this.readAll(directory);
     const bulk = !this.bulkRead && uncached.length > count / 2;
-    // Where each block's entries start among the archive's (by directory index), and matches before each place in
-    // list order (the newest block first).
-    const starts = new Int32Array(count + 1);
-    for (let b = 0; b < count; b++) starts[b + 1] = starts[b] + directory.counts[b];
+    for (let end = count; end > 0; end -= LIST_BATCH) {
+      const indexes: number[] = [];
+      for (let i = end - 1; i >= Math.max(0, end - LIST_BATCH); i--) indexes.push(i);
+      const read = await this.blocksAt(directory, indexes);
+      read.forEach((block, j) => {
+        if (block.count !== directory.counts[indexes[j]]) throw new StaleDirectory();
+        visit(block, indexes[j]);
+      });
+    }
+    if (bulk) {
+      this.bulkRead = true;
+      this.onBulkRead?.();
+    }
+  }
+
+  /**
+   * The marks of `clause` over the archive of `directory` (version `version`): from the clause cache, else from a test
+   * of every block, then kept.
+   */
+  private async clauseMarks(directory: Directory, version: number, clause: ArchiveClause<E>): Promise<Uint8Array> {
+    const cacheKey = `${version}\0${clause.key}`;
+    let found = this.clauseCache.get(cacheKey);
+    if (found) {
+      this.clauseCache.delete(cacheKey);
+      this.clauseCache.set(cacheKey, found);
+      return await found;
+    }
+    found = (async () => {
+      const starts = this.startsOf(directory);
+      // Whole 32-bit words, so that marks are ANDed a word at a time.
+      const bits = new Uint8Array(((starts[starts.length - 1] + 31) >> 5) << 2);
+      const test = clause.makeTest();
+      await this.eachBlock(directory, (block, index) => {
+        const marks = test(block);
+        if (!marks) return;
+        const start = starts[index];
+        for (let i = 0; i < block.count; i++) if (marks[i]) bits[(start + i) >> 3] |= 1 << ((start + i) & 7);
+      });
+      return bits;
+    })();
+    this.clauseCache.set(cacheKey, found);
+    found.catch(() => this.clauseCache.delete(cacheKey));
+    const bits = await found;
+    if (this.clauseCache.get(cacheKey) !== found) return bits; // the version moved on meanwhile
+    this.clauseBytes += bits.byteLength;
+    for (const [oldest, kept] of this.clauseCache) {
+      if (this.clauseCache.size <= CLAUSES && this.clauseBytes <= CLAUSE_BYTES) break;
+      if (kept === found) continue;
+      this.clauseCache.delete(oldest);
+      this.clauseBytes -= (await kept).byteLength;
+    }
+    return bits;
+  }
+
+  /** The matches of the AND of `clauses` over `directory`, newest first (see `matchesOfAll`). */
+  private async combine(directory: Directory, clauses: readonly ArchiveClause<E>[]): Promise<ArchiveMatches> {
+    const version = this.version;
+    const marks: Uint8Array[] = [];
+    for (const clause of clauses) marks.push(await this.clauseMarks(directory, version, clause));
+    if (this.version !== version) throw new StaleDirectory();
+    const starts = this.startsOf(directory), count = directory.keys.length;
+    const bits = marks[0].slice();
+    const words = new Uint32Array(bits.buffer);
+    for (const other of marks.slice(1)) {
+      const with32 = new Uint32Array(other.buffer, other.byteOffset, words.length);
+      for (let w = 0; w < words.length; w++) words[w] &= with32[w];
+    }
+    // Matches before each place in list order (the newest block first).
+    const before = new Int32Array(count + 1);
+    for (let place = 0; place < count; place++) {
+      const b = count - 1 - place;
+      before[place + 1] = before[place] + bitsSet(bits, starts[b], starts[b + 1]);
+    }
+    const marked = markedMatches(version, bits, starts, before);
+    // The smaller of the two forms, as `scan` chooses.
+    if (marked.count * 4 <= bits.byteLength + 4 * starts.length) {
+      return listedMatches(version, marked.refs(0, marked.count));
+    }
+    return marked;
+  }
+
+  /** Tests every block of `directory`, newest first; with `rank`, orders the matches by it (highest first, stable). */
+  private async scan(directory: Directory, test: BlockTest<E>, rank?: BlockRank<E>): Promise<ArchiveMatches> {
+    const count = directory.keys.length;
+    const starts = this.startsOf(directory);
     const capacity = starts[count];
+    // Matches before each place in list order (the newest block first).
     const before = new Int32Array(count + 1);
     // Matches are collected in buffers of this archive's (a ref per entry, and a bit per entry), taken from a pool
     // while the scan runs, so a scan leaves behind only its matches, not buffers of the archive's size.
@@ -412,13 +564,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const { refs } = buffers, bits = buffers.bits.fill(0, 0, (capacity + 7) >> 3);
     const ranks = rank ? new Float64Array(capacity) : undefined;
     let found = 0;
-    for (let end = count; end > 0; end -= LIST_BATCH) {
-      const indexes: number[] = [];
-      for (let i = end - 1; i >= Math.max(0, end - LIST_BATCH); i--) indexes.push(i);
-      const read = await this.blocksAt(directory, indexes);
-      read.forEach((block, j) => {
-        const index = indexes[j];
-        if (block.count !== directory.counts[index]) throw new StaleDirectory();
+    try {
+      await this.eachBlock(directory, (block, index) => {
         const marks = test(block);
         if (marks) {
           const base = index * BLOCK_MAX_ENTRIES, start = starts[index];
@@ -432,12 +579,6 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         }
         before[count - index] = found;
       });
-    }
-    if (bulk) {
-      this.bulkRead = true;
-      this.onBulkRead?.();
-    }
-    try {
       if (ranks) {
         const order = Array.from({ length: found }, (_, i) => i).sort((a, b) => ranks[b] - ranks[a] || a - b);
         return listedMatches(
