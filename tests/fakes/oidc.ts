@@ -69,15 +69,24 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 }
 
+/**
+ * The RS256 key pair the fake providers of a test module sign their ID tokens with, made by the first one started.
+ * An RSA-2048 pair costs Deno about 0.2 s of CPU or more to make, and the social sign-in tests start two providers a
+ * test; no provider publishes its keys (the app takes the ID token from the token endpoint and does not check its
+ * signature), so one pair serves them all.
+ */
+let signingKeys: Promise<CryptoKeyPair> | undefined;
+
 /** Starts a fake provider that writes `issuer` into its ID tokens and authorization responses. */
 export async function startFakeOidcProvider(
   options: { issuer: string; clientId?: string; clientSecret?: string },
 ): Promise<FakeOidcProvider> {
-  const keys = await crypto.subtle.generateKey(
+  signingKeys ??= crypto.subtle.generateKey(
     { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
     true,
     ["sign", "verify"],
   );
+  const keys = await signingKeys;
   const grants = new Map<string, Grant>();
   const accessTokens = new Map<string, FakeIdentity>();
   const closing = new AbortController();
