@@ -5,6 +5,7 @@
  * is answered (`services.requests`).
  */
 import { Hono } from "hono";
+import { GrowthCollection, type GrowthOptions } from "./heap.ts";
 import type { ComponentType } from "preact";
 import { registerRoutes } from "@/lib/web/app.ts";
 import type { Assets } from "@/lib/web/assets.ts";
@@ -28,6 +29,11 @@ export interface AppParts {
 }
 
 const isApi = (url: URL) => url.pathname.startsWith("/api/");
+/**
+ * A full collection once the heap and buffers in use grew by 48 MB since the last one, looked at no more than every
+ * 250 ms and run no more than every 5 s (docs/performance.md, Scale, "Collection on growth").
+ */
+const GROWTH: GrowthOptions = { growthBytes: 48_000_000, lookEveryMs: 250, collectEveryMs: 5_000 };
 /** The content types of a browser's plain form post. */
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
@@ -35,8 +41,18 @@ const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b
 export function createApp(services: Services, parts: AppParts): Hono<Env> {
   const { log } = services;
   const app = new Hono<Env>();
-  // Counted while answered, so long jobs in this process give way (`InFlightRequests`).
-  app.use(async (_c, next) => await services.requests.track(next));
+  const collection = new GrowthCollection(GROWTH);
+  // Counted while answered, so long jobs in this process give way (`InFlightRequests`); once none is in flight, the
+  // memory in use is looked at (`GrowthCollection`).
+  app.use(async (_c, next) => {
+    await services.requests.track(next);
+    if (services.requests.count === 0) {
+      collection.afterRequests(
+        () => services.requests.count === 0,
+        (work) => services.background.start(log, "collection on growth failed", work),
+      );
+    }
+  });
   registerRoutes(app, parts.manifest, {
     assets: parts.assets,
     initialState: () => ({ services, lang: DEFAULT_LANG, t: translatorFor(DEFAULT_LANG) } as Partial<AppState>),

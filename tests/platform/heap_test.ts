@@ -1,9 +1,9 @@
 /**
  * `compactHeap` gives the heap a bulk load grew to back, and does not leave a `gc` in the
- * platform's global scope.
+ * platform's global scope; `GrowthCollection` collects after growth, while idle, not too often.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { compactHeap } from "@/lib/platform/heap.ts";
+import { collectGarbage, compactHeap, GrowthCollection } from "@/lib/platform/heap.ts";
 
 Deno.test("compactHeap shrinks the heap a load left behind, without exposing gc globally", async () => {
   let load: { id: string; tags: string[] }[] | null = [];
@@ -18,5 +18,53 @@ Deno.test("compactHeap shrinks the heap a load left behind, without exposing gc 
 
   const after = Deno.memoryUsage().heapTotal;
   assert(after < before - 20_000_000, `heap ${before} → ${after} bytes`);
+  assertEquals("gc" in globalThis, false);
+});
+
+Deno.test("GrowthCollection collects once the memory in use grew past its bound, only while idle, not too often", async () => {
+  let used = 100, now = 0, collections = 0, idle = true;
+  const collection = new GrowthCollection(
+    { growthBytes: 50, lookEveryMs: 10, collectEveryMs: 1_000 },
+    () => used,
+    () => {
+      collections++;
+      used -= 40;
+      return true;
+    },
+    () => now,
+  );
+  const started: Promise<void>[] = [];
+  const start = (work: () => Promise<void>) => void started.push(work());
+  const after = () => collection.afterRequests(() => idle, start);
+
+  assertEquals(after(), false, "the first look sets the baseline");
+  used = 149;
+  now = 20;
+  assertEquals(after(), false, "grown by less than the bound");
+  used = 160;
+  now = 25;
+  assertEquals(after(), false, "looked less than lookEveryMs ago");
+  now = 40;
+  assertEquals(after(), true, "grown past the bound");
+  await Promise.all(started);
+  assertEquals([collections, used], [1, 120]);
+
+  used = 200;
+  now = 500;
+  assertEquals(after(), false, "a collection ran less than collectEveryMs ago");
+  now = 1_100;
+  idle = false;
+  assertEquals(after(), true);
+  await Promise.all(started);
+  assertEquals(collections, 1, "a request came in meanwhile: no collection");
+  idle = true;
+  now = 1_200;
+  assertEquals(after(), true, "still grown from the last collection's baseline");
+  await Promise.all(started);
+  assertEquals(collections, 2);
+});
+
+Deno.test("collectGarbage runs a full collection where compactHeap can, without exposing gc globally", () => {
+  assert(collectGarbage(), "the runtime allows a collection");
   assertEquals("gc" in globalThis, false);
 });
