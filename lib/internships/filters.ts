@@ -393,7 +393,8 @@ export function blockTest(filter: SlotFilter, { state = true }: { state?: boolea
  * `filter` as the AND of clauses of the archive (`Archive.matchesOfAll`): its state test, and each of its fields (the
  * types, the stipend range, the location, the tags, the deadline, the verified test) and search words on its own, so
  * that random filters, which combine a few values of each field, share the marks of their clauses over the archive.
- * Null for a filter of one owner's listings (`userId`), which `blockTest` narrows to a few positions per block at once.
+ * Null for a filter of one owner's listings (`userId`), which `blockTest` narrows to a few positions per block at once
+ * (docs/decisions.md, Open and closed listings, "Reading closed listings").
  */
 export function blockClauses(filter: SlotFilter): ArchiveClause<InternshipEntry>[] | null {
   if (filter.userId !== undefined) return null;

@@ -18,8 +18,9 @@
  * writes take one lock, after any chunk lock they hold, so they queue instead of racing.
  *
  * Reads list the directory again once the marker showed another process's commit (or after one of this process),
- * keep blocks in a cache bounded by `ARCHIVE_CACHE_BYTES` (least recently used out first), and keep each filter's
- * matches per directory version, so the next pages of a filter are slices.
+ * keep blocks in a cache bounded by `ARCHIVE_CACHE_BYTES` (least recently used out first), keep each filter's
+ * matches per directory version, so the next pages of a filter are slices, and, for a filter read as the AND of
+ * clauses (`matchesOfAll`), each clause's marks over the archive, so filters that share a clause share its test.
  */
 import {
   ArchiveBlock,
@@ -413,7 +414,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    * The matches, newest first, of the filter `key` (as for `matches`) that is the AND of `clauses`: the same matches as
    * `matches` with a test ANDing theirs, from each clause's marks over the archive, kept per archive version (at most
    * `CLAUSES` of them and `CLAUSE_BYTES`; least recently used out first), so a filter whose clauses other filters
-   * asked before costs a pass over one bit per archived entry, not a test of every block.
+   * asked before costs a pass over one bit per archived entry, not a test of every block (docs/decisions.md, Open and
+   * closed listings, "Reading closed listings").
    */
   async matchesOfAll(key: string, clauses: readonly ArchiveClause<E>[]): Promise<ArchiveMatches> {
     return await this.kept(`all\0${key}`, (directory) => this.combine(directory, clauses));
