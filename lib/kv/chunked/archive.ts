@@ -96,19 +96,19 @@ export interface ArchiveClause<E extends ListingEntry> {
   makeTest: () => BlockTest<E>;
 }
 
-/** How many bits of a byte are set, by byte. */
-const BITS_SET = Uint8Array.from({ length: 256 }, (_, byte) => {
-  let n = 0;
-  for (let b = byte; b; b >>= 1) n += b & 1;
-  return n;
-});
+/** How many bits of the 32-bit `x` are set. */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
 
-/** How many bits of `bits` are set from bit `from` to bit `to` (exclusive). */
-function bitsSet(bits: Uint8Array, from: number, to: number): number {
+/** How many bits of `words` are set from bit `from` to bit `to` (exclusive; bit `i` is bit `i % 32` of word `i / 32`). */
+function bitsSet(words: Uint32Array, from: number, to: number): number {
   let n = 0, bit = from;
-  for (; bit < to && (bit & 7) !== 0; bit++) n += (bits[bit >> 3] >> (bit & 7)) & 1;
-  for (; bit + 8 <= to; bit += 8) n += BITS_SET[bits[bit >> 3]];
-  for (; bit < to; bit++) n += (bits[bit >> 3] >> (bit & 7)) & 1;
+  for (; bit < to && (bit & 31) !== 0; bit++) n += (words[bit >> 5] >>> (bit & 31)) & 1;
+  for (; bit + 32 <= to; bit += 32) n += popcount(words[bit >> 5]);
+  for (; bit < to; bit++) n += (words[bit >> 5] >>> (bit & 31)) & 1;
   return n;
 }
 
@@ -248,6 +248,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   /** Clause marks (one bit per archived entry, as `markedMatches` holds them) by version and clause key. */
   private readonly clauseCache = new Map<string, Promise<Uint8Array>>();
   private clauseBytes = 0;
+  /** The AND of a filter's clause marks (see `combine`). */
+  private andWords = new Uint32Array(0);
   private readonly lock = new Lock();
   /** Scan buffers not in use (see `scan`). */
   private readonly buffers: { refs: Int32Array; bits: Uint8Array }[] = [];
@@ -531,24 +533,42 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     for (const clause of clauses) marks.push(await this.clauseMarks(directory, version, clause));
     if (this.version !== version) throw new StaleDirectory();
     const starts = this.startsOf(directory), count = directory.keys.length;
-    const bits = marks[0].slice();
-    const words = new Uint32Array(bits.buffer);
+    // The AND, a word at a time, in a buffer reused from filter to filter (nothing below awaits); bit `i` of the
+    // archive is bit `i % 32` of word `i / 32`, as the bytes of `markedMatches` hold it on a little-endian machine.
+    const n = marks[0].byteLength >> 2;
+    if (this.andWords.length < n) this.andWords = new Uint32Array(n);
+    const words = this.andWords.subarray(0, n);
+    words.set(new Uint32Array(marks[0].buffer, marks[0].byteOffset, n));
     for (const other of marks.slice(1)) {
-      const with32 = new Uint32Array(other.buffer, other.byteOffset, words.length);
-      for (let w = 0; w < words.length; w++) words[w] &= with32[w];
+      const with32 = new Uint32Array(other.buffer, other.byteOffset, n);
+      for (let w = 0; w < n; w++) words[w] &= with32[w];
     }
     // Matches before each place in list order (the newest block first).
     const before = new Int32Array(count + 1);
     for (let place = 0; place < count; place++) {
       const b = count - 1 - place;
-      before[place + 1] = before[place] + bitsSet(bits, starts[b], starts[b + 1]);
+      before[place + 1] = before[place] + bitsSet(words, starts[b], starts[b + 1]);
     }
-    const marked = markedMatches(version, bits, starts, before);
+    const total = before[count];
     // The smaller of the two forms, as `scan` chooses.
-    if (marked.count * 4 <= bits.byteLength + 4 * starts.length) {
-      return listedMatches(version, marked.refs(0, marked.count));
+    if (total * 4 > n * 4 + 4 * starts.length) {
+      return markedMatches(version, new Uint8Array(words.slice().buffer), starts, before);
     }
-    return marked;
+    const refs = new Int32Array(total);
+    let k = 0;
+    for (let b = count - 1; b >= 0; b--) {
+      const to = starts[b + 1], base = b * BLOCK_MAX_ENTRIES - starts[b];
+      for (let bit = starts[b]; bit < to;) {
+        const word = words[bit >> 5];
+        if (word === 0) {
+          bit = (bit | 31) + 1;
+          continue;
+        }
+        if ((word >>> (bit & 31)) & 1) refs[k++] = base + bit;
+        bit++;
+      }
+    }
+    return listedMatches(version, refs);
   }
 
   /** Tests every block of `directory`, newest first; with `rank`, orders the matches by it (highest first, stable). */
