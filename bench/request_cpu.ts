@@ -13,7 +13,18 @@
  * label contains it; `BENCH_PROFILE=<file>` takes a CPU profile of the server over the measured requests (a
  * `.cpuprofile`) and prints the functions with the most self time.
  */
-import { cpuMs, freePort, HOST, jobsSetting, rssMb, SERVER_ARGS, startCpuProfile, waitFor } from "./harness.ts";
+import {
+  cpuMs,
+  freePort,
+  jobsSetting,
+  type Platform,
+  rssMb,
+  SERVER_ARGS,
+  startCpuProfile,
+  startPlatform,
+  stopPlatform,
+  waitFor,
+} from "./harness.ts";
 import { random, randomFilter } from "./listings.ts";
 
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 400);
@@ -39,7 +50,7 @@ interface Kind {
 const kept = Deno.env.get("BENCH_KV");
 const dir = kept ? null : await Deno.makeTempDir({ prefix: "request-cpu-" });
 const kvPath = kept ?? `${dir}/kv.sqlite3`;
-let server: Deno.ChildProcess | undefined;
+let server: Platform | undefined;
 
 try {
   const setup = `${kvPath}.traffic.json`;
@@ -116,23 +127,11 @@ try {
     },
   ];
 
-  const origin = `http://${HOST}:${freePort()}`;
   const inspectPort = freePort();
-  server = new Deno.Command(Deno.execPath(), {
-    args: PROFILE ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
-    cwd: new URL("..", import.meta.url).pathname,
-    env: {
-      KV_PATH: kvPath,
-      PORT: new URL(origin).port,
-      HOST,
-      APP_URL: origin,
-      RATE_LIMITS: "off",
-      LOG_LEVEL: "error",
-      JOBS: await jobsSetting(kvPath),
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  server = startPlatform(kvPath, { RATE_LIMITS: "off", JOBS: await jobsSetting(kvPath) }, {
+    inspectPort: PROFILE ? inspectPort : undefined,
+  });
+  const { origin } = server;
   await waitFor(`${origin}/api/internships`, 120_000);
   const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
   console.log(
@@ -160,10 +159,10 @@ try {
   for (const kind of kinds.filter(({ label }) => !ONLY || label.includes(ONLY))) {
     await run(kind, REQUESTS, WARMUP);
     const profiler = PROFILE ? await startCpuProfile(inspectPort) : null;
-    const cpuBefore = cpuMs(server.pid), started = performance.now();
+    const cpuBefore = cpuMs(server.process.pid), started = performance.now();
     await run(kind, 0, REQUESTS);
-    const cpu = cpuMs(server.pid) - cpuBefore, wall = performance.now() - started;
-    const rss = `${rssMb(server.pid, "VmRSS").toFixed(0)} / ${rssMb(server.pid, "VmHWM").toFixed(0)}`;
+    const cpu = cpuMs(server.process.pid) - cpuBefore, wall = performance.now() - started;
+    const rss = `${rssMb(server.process.pid, "VmRSS").toFixed(0)} / ${rssMb(server.process.pid, "VmHWM").toFixed(0)}`;
     console.log(`| ${kind.label} | ${(cpu / REQUESTS).toFixed(2)} | ${(wall / REQUESTS).toFixed(2)} | ${rss} |`);
     if (profiler) {
       console.log(
@@ -173,13 +172,6 @@ try {
   }
   console.log(`\nload average after: ${load()}`);
 } finally {
-  if (server) {
-    try {
-      server.kill("SIGTERM");
-      await server.status;
-    } catch {
-      // already gone
-    }
-  }
+  await stopPlatform(server);
   if (dir) await Deno.remove(dir, { recursive: true });
 }

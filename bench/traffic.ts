@@ -27,12 +27,13 @@ import autocannon from "autocannon";
 import {
   cpuMs,
   freePort,
-  HOST,
   jobsSetting,
   percentile,
+  type Platform,
   rssMb,
-  SERVER_ARGS,
   startCpuProfile,
+  startPlatform,
+  stopPlatform,
   waitFor,
 } from "./harness.ts";
 import { random, randomFilter, seedListings } from "./listings.ts";
@@ -153,12 +154,11 @@ function planner(next: () => number, seeded: Awaited<ReturnType<typeof seed>>): 
   };
 }
 
-const root = new URL("..", import.meta.url).pathname;
 const kept = Deno.env.get("BENCH_KV");
 const dir = kept ? null : await Deno.makeTempDir({ prefix: "traffic-bench-" });
 const kvPath = kept ?? `${dir}/kv.sqlite3`;
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
-let server: Deno.ChildProcess | undefined;
+let server: Platform | undefined;
 
 try {
   let seeded: Awaited<ReturnType<typeof seed>>;
@@ -178,23 +178,11 @@ try {
   }
 
   const jobs = await jobsSetting(kvPath);
-  const origin = `http://${HOST}:${freePort()}`;
   const inspectPort = freePort();
-  server = new Deno.Command(Deno.execPath(), {
-    args: PROFILE ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
-    cwd: root,
-    env: {
-      KV_PATH: kvPath,
-      PORT: new URL(origin).port,
-      HOST,
-      APP_URL: origin,
-      RATE_LIMITS: "off",
-      LOG_LEVEL: "error",
-      JOBS: jobs,
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  server = startPlatform(kvPath, { RATE_LIMITS: "off", JOBS: jobs }, {
+    inspectPort: PROFILE ? inspectPort : undefined,
+  });
+  const { origin } = server;
   await waitFor(`${origin}/api/internships`, 120_000);
   // Warm the pages once (the first request of each kind builds what later ones reuse).
   for (const path of ["/", "/internships", "/sign-in", `/internships/${seeded.openIds[0]}`]) {
@@ -268,10 +256,10 @@ try {
   await new Promise((resolve) => setTimeout(resolve, WARMUP * 1000));
   measuredFrom = performance.now();
   const profiler = PROFILE ? await startCpuProfile(inspectPort) : null;
-  const cpuBefore = cpuMs(server.pid);
+  const cpuBefore = cpuMs(server.process.pid);
   await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
   measuredUntil = performance.now();
-  const serverCpu = cpuMs(server.pid) - cpuBefore;
+  const serverCpu = cpuMs(server.process.pid) - cpuBefore;
   const hot = profiler ? await profiler.stop(PROFILE!) : [];
   const results: { errors: number; timeouts: number }[] = await Promise.all(runs);
   const loadAfter = Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
@@ -279,7 +267,7 @@ try {
   const timeouts = results.reduce((sum, result) => sum + result.timeouts, 0);
   if (socketErrors > 0) errors.set("socket errors", socketErrors);
   if (timeouts > 0) errors.set("timeouts (10 s)", timeouts);
-  const rss = rssMb(server.pid, "VmHWM");
+  const rss = rssMb(server.process.pid, "VmHWM");
 
   const all = [...samples.values()].flat().sort((a, b) => a - b);
   const line = (label: string, list: number[]) => {
@@ -315,13 +303,6 @@ try {
     }, no errors ${errors.size === 0 ? "met" : "NOT met"}`,
   );
 } finally {
-  if (server) {
-    try {
-      server.kill("SIGTERM");
-      await server.status;
-    } catch {
-      // already gone
-    }
-  }
+  await stopPlatform(server);
   if (dir) await Deno.remove(dir, { recursive: true });
 }
