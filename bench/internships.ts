@@ -10,7 +10,7 @@
  *   time of each filter's first request;
  * - with `includeClosed=true`: the first answer of a fresh process, the first page (each sample another page size),
  *   deep pages, filtered pages, and 200 random filters each asked once (their archive matches not kept yet), then
- *   the RSS after those;
+ *   the RSS right after those and 2 s later (the server collects its garbage after a quiet second);
  * - p50/p95 of a create (API key) and an update (session), and the peak RSS.
  * The server runs with its scheduled jobs, or with `JOBS=off` on a file whose one-time organization link is not done
  * (`jobsSetting`). Prints a table with the targets and the machine's load average, then stops the server and removes
@@ -219,8 +219,11 @@ try {
     "p95 ≤ 150 ms",
     ok(percentile(fresh, 95) <= 150),
   );
+  row("Server RSS right after 200 such queries", `${fmt(rssMb(server.pid, "VmRSS"), 0)} MB`);
+  // The server gives garbage back once no request came for a second (`GrowthCollection`, lib/platform/heap.ts).
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
   const afterRss = rssMb(server.pid, "VmRSS");
-  row("Server RSS after 200 such queries", `${fmt(afterRss, 0)} MB`, "≤ 400 MB", ok(afterRss <= 400));
+  row("Server RSS after 200 such queries, 2 s later", `${fmt(afterRss, 0)} MB`, "≤ 400 MB", ok(afterRss <= 400));
 
   console.error("Writes ...");
   const item = (i: number) => ({

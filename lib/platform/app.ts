@@ -30,10 +30,11 @@ export interface AppParts {
 
 const isApi = (url: URL) => url.pathname.startsWith("/api/");
 /**
- * A full collection once the heap and buffers in use grew by 48 MB since the last one, looked at no more than every
- * 250 ms and run no more than every 5 s (docs/performance.md, Scale, "Collection on growth").
+ * A full collection once the heap and buffers in use grew by 48 MB since the last one and no request came for 1 s,
+ * looked at no more than every 250 ms and run no more than every 5 s (docs/performance.md, Scale, "Collection on
+ * growth").
  */
-const GROWTH: GrowthOptions = { growthBytes: 48_000_000, lookEveryMs: 250, collectEveryMs: 5_000 };
+const GROWTH: GrowthOptions = { growthBytes: 48_000_000, lookEveryMs: 250, collectEveryMs: 5_000, quietMs: 1_000 };
 /** The content types of a browser's plain form post. */
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 

@@ -1,6 +1,6 @@
 /**
  * `compactHeap` gives the heap a bulk load grew to back, and does not leave a `gc` in the
- * platform's global scope; `GrowthCollection` collects after growth, while idle, not too often.
+ * platform's global scope; `GrowthCollection` collects after growth, after a quiet while, not too often.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { collectGarbage, compactHeap, GrowthCollection } from "@/lib/platform/heap.ts";
@@ -21,10 +21,12 @@ Deno.test("compactHeap shrinks the heap a load left behind, without exposing gc 
   assertEquals("gc" in globalThis, false);
 });
 
-Deno.test("GrowthCollection collects once the memory in use grew past its bound, only while idle, not too often", async () => {
+Deno.test("GrowthCollection collects once the memory in use grew past its bound, after a quiet while, not too often", async () => {
   let used = 100, now = 0, collections = 0, idle = true;
+  /** What happens while a wait of the collection runs (time passes, requests come). */
+  let meanwhile = (_ms: number) => {};
   const collection = new GrowthCollection(
-    { growthBytes: 50, lookEveryMs: 10, collectEveryMs: 1_000 },
+    { growthBytes: 50, lookEveryMs: 10, collectEveryMs: 1_000, quietMs: 300 },
     () => used,
     () => {
       collections++;
@@ -32,11 +34,17 @@ Deno.test("GrowthCollection collects once the memory in use grew past its bound,
       return true;
     },
     () => now,
+    (ms) => {
+      meanwhile(ms);
+      return Promise.resolve();
+    },
   );
   const started: Promise<void>[] = [];
   const start = (work: () => Promise<void>) => void started.push(work());
   const after = () => collection.afterRequests(() => idle, start);
+  const quiet = (ms: number) => void (now += ms);
 
+  meanwhile = quiet;
   assertEquals(after(), false, "the first look sets the baseline");
   used = 149;
   now = 20;
@@ -47,18 +55,33 @@ Deno.test("GrowthCollection collects once the memory in use grew past its bound,
   now = 40;
   assertEquals(after(), true, "grown past the bound");
   await Promise.all(started);
-  assertEquals([collections, used], [1, 120]);
+  assertEquals([collections, used], [1, 120], "collected after a quiet while");
 
   used = 200;
   now = 500;
   assertEquals(after(), false, "a collection ran less than collectEveryMs ago");
-  now = 1_100;
-  idle = false;
+  now = 1_400;
+  meanwhile = (ms) => {
+    now += ms / 2;
+    assertEquals(after(), false, "a request answered during the wait: no second wait");
+    now += ms / 2;
+  };
   assertEquals(after(), true);
   await Promise.all(started);
-  assertEquals(collections, 1, "a request came in meanwhile: no collection");
+  assertEquals(collections, 1, "a request was answered during the quiet while: no collection");
+
+  now = 2_000;
+  meanwhile = (ms) => {
+    now += ms;
+    idle = false;
+  };
+  assertEquals(after(), true);
+  await Promise.all(started);
+  assertEquals(collections, 1, "a request was in flight when the wait ended: no collection");
+
   idle = true;
-  now = 1_200;
+  now = 2_500;
+  meanwhile = quiet;
   assertEquals(after(), true, "still grown from the last collection's baseline");
   await Promise.all(started);
   assertEquals(collections, 2);
