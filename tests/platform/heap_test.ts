@@ -23,7 +23,7 @@ Deno.test("compactHeap shrinks the heap a load left behind, without exposing gc 
 
 Deno.test("GrowthCollection collects once the memory in use grew past its bound, after a quiet while, not too often", async () => {
   let used = 100, now = 0, collections = 0, idle = true;
-  /** What happens while a wait of the collection runs (time passes, requests come). */
+  /** What happens while the collection's wait sleeps `ms` (time passes, requests come). */
   let meanwhile = (_ms: number) => {};
   const collection = new GrowthCollection(
     { growthBytes: 50, lookEveryMs: 10, collectEveryMs: 1_000, quietMs: 300 },
@@ -55,36 +55,37 @@ Deno.test("GrowthCollection collects once the memory in use grew past its bound,
   now = 40;
   assertEquals(after(), true, "grown past the bound");
   await Promise.all(started);
-  assertEquals([collections, used], [1, 120], "collected after a quiet while");
+  assertEquals([collections, used, now], [1, 120, 340], "collected after a quiet while");
 
   used = 200;
   now = 500;
   assertEquals(after(), false, "a collection ran less than collectEveryMs ago");
   now = 1_400;
+  const waits: number[] = [];
   meanwhile = (ms) => {
-    now += ms / 2;
-    assertEquals(after(), false, "a request answered during the wait: no second wait");
-    now += ms / 2;
+    waits.push(ms);
+    if (waits.length === 1) {
+      now += 200;
+      assertEquals(after(), false, "a request answered during the wait: no second wait");
+      assertEquals(collections, 1);
+    }
+    now += ms - (waits.length === 1 ? 200 : 0);
   };
   assertEquals(after(), true);
   await Promise.all(started);
-  assertEquals(collections, 1, "a request was answered during the quiet while: no collection");
+  assertEquals([collections, waits], [2, [300, 200]], "the wait went on until 300 ms passed without an answer");
 
-  now = 2_000;
+  used = 220;
+  now = 3_000;
+  waits.length = 0;
   meanwhile = (ms) => {
+    waits.push(ms);
+    idle = waits.length > 2;
     now += ms;
-    idle = false;
   };
   assertEquals(after(), true);
   await Promise.all(started);
-  assertEquals(collections, 1, "a request was in flight when the wait ended: no collection");
-
-  idle = true;
-  now = 2_500;
-  meanwhile = quiet;
-  assertEquals(after(), true, "still grown from the last collection's baseline");
-  await Promise.all(started);
-  assertEquals(collections, 2);
+  assertEquals([collections, waits], [3, [300, 30, 30]], "a request in flight kept it waiting");
 });
 
 Deno.test("collectGarbage runs a full collection where compactHeap can, without exposing gc globally", () => {
