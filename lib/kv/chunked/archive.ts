@@ -243,11 +243,9 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private readonly cache = new Map<string, { stamp: string; block: ArchiveBlock<E>; used: number }>();
   private cachedBytes = 0;
   private clock = 0;
-  private readonly matchCache = new Map<string, Promise<ArchiveMatches>>();
-  private matchBytes = 0;
+  private readonly matchCache = new KeptPromises<ArchiveMatches>(MATCH_FILTERS, MATCH_BYTES, (m) => m.bytes);
   /** Clause marks (one bit per archived entry, as `markedMatches` holds them) by version and clause key. */
-  private readonly clauseCache = new Map<string, Promise<Uint8Array>>();
-  private clauseBytes = 0;
+  private readonly clauseCache = new KeptPromises<Uint8Array>(CLAUSES, CLAUSE_BYTES, (bits) => bits.byteLength);
   /** The AND of a filter's clause marks (see `combine`). */
   private andWords = new Uint32Array(0);
   private readonly lock = new Lock();
@@ -296,9 +294,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     if (!before || before.stamps.length !== stamps.length || before.stamps.some((s, i) => s !== stamps[i])) {
       this.version++;
       this.matchCache.clear();
-      this.matchBytes = 0;
       this.clauseCache.clear();
-      this.clauseBytes = 0;
     }
     this.directory = { keys, stamps, counts, names };
     this.listedAt = seen;
@@ -426,25 +422,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   /** The matches of the filter `key` from the match cache, else found by `find` and kept. */
   private async kept(key: string, find: (directory: Directory) => Promise<ArchiveMatches>): Promise<ArchiveMatches> {
     return await this.fresh(async (directory) => {
-      const cacheKey = `${this.version}\0${key}`;
-      let found = this.matchCache.get(cacheKey);
-      if (found) {
-        this.matchCache.delete(cacheKey);
-        this.matchCache.set(cacheKey, found);
-        return await found;
-      }
-      found = find(directory);
-      this.matchCache.set(cacheKey, found);
-      found.catch(() => this.matchCache.delete(cacheKey));
-      const matches = await found;
-      this.matchBytes += matches.bytes;
-      for (const [oldest, kept] of this.matchCache) {
-        if (this.matchCache.size <= MATCH_FILTERS && this.matchBytes <= MATCH_BYTES) break;
-        if (kept === found) continue;
-        this.matchCache.delete(oldest);
-        this.matchBytes -= (await kept).bytes;
-      }
-      return matches;
+      return await this.matchCache.get(`${this.version}\0${key}`, () => find(directory));
     });
   }
 
@@ -492,14 +470,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    * of every block, then kept.
    */
   private async clauseMarks(directory: Directory, version: number, clause: ArchiveClause<E>): Promise<Uint8Array> {
-    const cacheKey = `${version}\0${clause.key}`;
-    let found = this.clauseCache.get(cacheKey);
-    if (found) {
-      this.clauseCache.delete(cacheKey);
-      this.clauseCache.set(cacheKey, found);
-      return await found;
-    }
-    found = (async () => {
+    return await this.clauseCache.get(`${version}\0${clause.key}`, async () => {
       const starts = this.startsOf(directory);
       // Whole 32-bit words, so that marks are ANDed a word at a time.
       const bits = new Uint8Array(((starts[starts.length - 1] + 31) >> 5) << 2);
@@ -511,19 +482,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         for (let i = 0; i < block.count; i++) if (marks[i]) bits[(start + i) >> 3] |= 1 << ((start + i) & 7);
       });
       return bits;
-    })();
-    this.clauseCache.set(cacheKey, found);
-    found.catch(() => this.clauseCache.delete(cacheKey));
-    const bits = await found;
-    if (this.clauseCache.get(cacheKey) !== found) return bits; // the version moved on meanwhile
-    this.clauseBytes += bits.byteLength;
-    for (const [oldest, kept] of this.clauseCache) {
-      if (this.clauseCache.size <= CLAUSES && this.clauseBytes <= CLAUSE_BYTES) break;
-      if (kept === found) continue;
-      this.clauseCache.delete(oldest);
-      this.clauseBytes -= (await kept).byteLength;
-    }
-    return bits;
+    });
   }
 
   /** The matches of the AND of `clauses` over `directory`, newest first (see `matchesOfAll`). */
@@ -888,7 +847,6 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private applyOwn(directory: Directory, blocks: { key: BlockKey; count: number }[], stamp: string): void {
     this.version++;
     this.matchCache.clear();
-    this.matchBytes = 0;
     if (this.directory !== directory || this.listedAt === -1) return this.invalidate();
     // A new directory: reads under way keep the one they hold.
     const next: Directory = {
@@ -1048,4 +1006,50 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
     if ((await kv.get(model.keys.id(id))).value === null) break;
   }
   return null;
+}
+
+/**
+ * Values made asynchronously and kept by key, least recently used out first, at most `maxEntries` of them and
+ * `maxBytes` in all (`bytesOf` each value): callers asking for a key while its value is being made share it; a value
+ * whose making fails is not kept, nor one made across a `clear` (a new archive version).
+ */
+class KeptPromises<T> {
+  private readonly kept = new Map<string, { value: Promise<T>; bytes: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+    private readonly bytesOf: (value: T) => number,
+  ) {}
+
+  /** The value kept for `key`, else the one `make` makes, then kept. */
+  async get(key: string, make: () => Promise<T>): Promise<T> {
+    const hit = this.kept.get(key);
+    if (hit) {
+      this.kept.delete(key);
+      this.kept.set(key, hit);
+      return await hit.value;
+    }
+    const entry = { value: make(), bytes: 0 };
+    this.kept.set(key, entry);
+    entry.value.catch(() => this.kept.get(key) === entry && this.kept.delete(key));
+    const value = await entry.value;
+    if (this.kept.get(key) !== entry) return value;
+    entry.bytes = this.bytesOf(value);
+    this.bytes += entry.bytes;
+    for (const [oldest, other] of this.kept) {
+      if (this.kept.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      if (other === entry) continue;
+      this.kept.delete(oldest);
+      this.bytes -= other.bytes;
+    }
+    return value;
+  }
+
+  /** Drops every value kept (values being made are not kept when done). */
+  clear(): void {
+    this.kept.clear();
+    this.bytes = 0;
+  }
 }
