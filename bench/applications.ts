@@ -14,7 +14,18 @@
  * Prints a table with the targets and the machine's load average (a shared machine), then stops the server and
  * removes the file.
  */
-import { cpuMs, HOST, latencyOf, percentile, seedOwners, startPlatform, threadCpuMs, waitFor } from "./harness.ts";
+import {
+  cpuMs,
+  HOST,
+  latencyOf,
+  percentile,
+  SEED_INTO,
+  seedInChild,
+  seedOwners,
+  startPlatform,
+  threadCpuMs,
+  waitFor,
+} from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { createUser } from "@/lib/users/users.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
@@ -122,7 +133,6 @@ async function writeAll(kv: Deno.Kv, records: ApplicationRecord[]): Promise<void
   }
 }
 
-const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
   console.log(JSON.stringify(await seed(Deno.args[1])));
   Deno.exit(0);
@@ -227,13 +237,7 @@ let loadBefore = load();
 
 try {
   console.error(`Seeding ${fmt(PIPELINE, 0)} + ${fmt(RECORD, 0)} applications into ${kvPath} ...`);
-  const seeding = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!seeding.success) throw new Error("Seeding failed");
-  const seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
+  const seeded = await seedInChild<Awaited<ReturnType<typeof seed>>>(new URL(import.meta.url), kvPath);
   console.error(`Seeded in ${fmt(seeded.seedMs / 1000)} s`);
 
   const platform = startPlatform(kvPath, { JOBS: "off", RATE_LIMITS: "off" });

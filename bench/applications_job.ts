@@ -11,7 +11,7 @@
  */
 import { setImmediate } from "node:timers";
 import { timeOutApplications } from "@/lib/applications/timeout.ts";
-import { threadCpuMs } from "./harness.ts";
+import { seedInChild, threadCpuMs } from "./harness.ts";
 
 const RECORD = Number(Deno.env.get("BENCH_RECORD") ?? 100_000);
 const CLOCK_THREAD_CPUTIME_ID = 3;
@@ -67,13 +67,10 @@ try {
     await Deno.copyFile(seedFile, kvPath);
   } else {
     console.error(`Seeding ${RECORD.toLocaleString("en-US")} waiting applications into ${kvPath} ...`);
-    const seeding = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("./applications.ts", import.meta.url).pathname, "--seed-into", kvPath],
-      env: { BENCH_PIPELINE: "0", BENCH_RECORD: String(RECORD) },
-      stdout: "null",
-      stderr: "inherit",
-    }).output();
-    if (!seeding.success) throw new Error("Seeding failed");
+    await seedInChild(new URL("./applications.ts", import.meta.url), kvPath, {
+      BENCH_PIPELINE: "0",
+      BENCH_RECORD: String(RECORD),
+    });
   }
   const loadBefore = load();
   await Deno.copyFile(kvPath, `${dir}/probed.sqlite3`);

@@ -104,6 +104,39 @@ export function threadCpuMs(pid: number): Record<string, number> {
   return kinds;
 }
 
+/** The argument a benchmark script takes to seed a KV file in a child process: `<script> --seed-into <kv path>`. */
+export const SEED_INTO = "--seed-into";
+
+/**
+ * Runs `script` with `SEED_INTO kvPath` in a child process (`env` on top of this process's environment) and returns
+ * what it printed, parsed as JSON (what it seeded).
+ * @throws Error when the child fails.
+ */
+export async function seedInChild<T>(script: URL, kvPath: string, env: Record<string, string> = {}): Promise<T> {
+  const seeding = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script.pathname, SEED_INTO, kvPath],
+    env,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!seeding.success) throw new Error(`Seeding with ${script.pathname} failed`);
+  return JSON.parse(new TextDecoder().decode(seeding.stdout));
+}
+
+/**
+ * What was seeded into a kept KV file, read from the JSON file `setup` beside it; else what `seed` seeds, written to
+ * `setup` when `keep` (a temporary KV file is seeded afresh every run).
+ */
+export async function seededOnce<T>(setup: string, keep: boolean, seed: () => Promise<T>): Promise<T> {
+  if (keep && await Deno.stat(setup).then(() => true, () => false)) {
+    console.error(`Reusing the seed recorded in ${setup}`);
+    return JSON.parse(await Deno.readTextFile(setup));
+  }
+  const seeded = await seed();
+  if (keep) await Deno.writeTextFile(setup, JSON.stringify(seeded));
+  return seeded;
+}
+
 /** The platform started by `startPlatform`: its origin (`http://127.0.0.1:{port}`) and its process. */
 export interface Platform {
   origin: string;

@@ -26,6 +26,9 @@ import {
   percentile,
   requestLatency,
   rssMb,
+  SEED_INTO,
+  seededOnce,
+  seedInChild,
   seedOwners,
   SERVER_ARGS,
   waitFor,
@@ -37,7 +40,6 @@ import { random, randomFilter, seedListings } from "./listings.ts";
 const OPEN = Number(Deno.env.get("BENCH_OPEN") ?? 100_000);
 const CLOSED = Number(Deno.env.get("BENCH_CLOSED") ?? 0);
 
-const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
   console.log(JSON.stringify(await seed(Deno.args[1])));
   Deno.exit(0);
@@ -83,22 +85,10 @@ const ms = (n: number) => `${fmt(n, 2)} ms`;
 const row = (measure: string, result: string, target = "", met = "") => rows.push([measure, result, target, met]);
 
 try {
-  let seeded: Awaited<ReturnType<typeof seed>>;
-  const setup = `${kvPath}.json`;
-  if (kept && await Deno.stat(setup).then(() => true, () => false)) {
-    seeded = JSON.parse(await Deno.readTextFile(setup));
-    console.error(`Reusing ${kvPath}`);
-  } else {
+  const seeded = await seededOnce(`${kvPath}.json`, Boolean(kept), () => {
     console.error(`Seeding ${fmt(OPEN, 0)} open and ${fmt(CLOSED, 0)} closed internships into ${kvPath} ...`);
-    const seeding = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!seeding.success) throw new Error("Seeding failed");
-    seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
-    if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
-  }
+    return seedInChild<Awaited<ReturnType<typeof seed>>>(new URL(import.meta.url), kvPath);
+  });
   const { apiKey, cookie, someId } = seeded;
   const kvMb = (await Deno.stat(kvPath)).size / 1e6;
   console.error(`Seeded in ${fmt(seeded.seedMs / 1000, 1)} s (KV file ${fmt(kvMb, 0)} MB)`);

@@ -19,6 +19,8 @@ import {
   jobsSetting,
   type Platform,
   rssMb,
+  seededOnce,
+  seedInChild,
   SERVER_ARGS,
   startCpuProfile,
   startPlatform,
@@ -53,20 +55,10 @@ const kvPath = kept ?? `${dir}/kv.sqlite3`;
 let server: Platform | undefined;
 
 try {
-  const setup = `${kvPath}.traffic.json`;
-  let seeded: Seeded;
-  if (await Deno.stat(setup).then(() => true, () => false)) seeded = JSON.parse(await Deno.readTextFile(setup));
-  else {
+  const seeded = await seededOnce(`${kvPath}.traffic.json`, Boolean(kept), () => {
     console.error("Seeding through bench/traffic.ts ...");
-    const seeding = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("./traffic.ts", import.meta.url).pathname, "--seed-into", kvPath],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!seeding.success) throw new Error("Seeding failed");
-    seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
-    if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
-  }
+    return seedInChild<Seeded>(new URL("./traffic.ts", import.meta.url), kvPath);
+  });
 
   const filters = (seed: number) => {
     const next = random(seed);

@@ -12,7 +12,7 @@
  * Targets: recommendations p95 ≤ 20 ms; the digest ≤ 60 s with the list's p95 during it ≤ 2× idle. `BENCH_COUNT`
  * and `BENCH_STUDENTS` override the sizes. Prints a table, then removes the files.
  */
-import { freePort, HOST, percentile, seedOwners, SERVER_ARGS, waitFor } from "./harness.ts";
+import { freePort, HOST, percentile, SEED_INTO, seedInChild, seedOwners, SERVER_ARGS, waitFor } from "./harness.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { InternshipCreateSchema } from "@/lib/internships/internships.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
@@ -27,7 +27,6 @@ const STUDENTS = Number(Deno.env.get("BENCH_STUDENTS") ?? 10_000);
 const SAMPLES = 300;
 const CITIES = ["Bengaluru", "Mumbai", "Pune", "Hyderabad", "Chennai", "New Delhi", "Kolkata", "Remote"];
 const SEARCHES = ["data", "software", "design", "marketing", "finance", "research", "product", "content"];
-const SEED_INTO = "--seed-into";
 
 /** Seeds everything into `path`; returns the admin's session cookie and the students' ids. */
 async function seed(path: string) {
@@ -106,15 +105,9 @@ function stats(samples: number[]) {
 
 try {
   const started = performance.now();
-  const seeding = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "bench/student_space.ts", SEED_INTO, kvPath],
-    cwd: root,
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!seeding.success) throw new Error("seeding failed");
-  const { cookie, students }: { cookie: string; students: string[] } = JSON.parse(
-    new TextDecoder().decode(seeding.stdout),
+  const { cookie, students } = await seedInChild<{ cookie: string; students: string[] }>(
+    new URL(import.meta.url),
+    kvPath,
   );
   console.error(
     `Seeded ${fmt(COUNT, 0)} internships and ${fmt(STUDENTS, 0)} students in ${

@@ -31,6 +31,9 @@ import {
   percentile,
   type Platform,
   rssMb,
+  SEED_INTO,
+  seededOnce,
+  seedInChild,
   startCpuProfile,
   startPlatform,
   stopPlatform,
@@ -56,7 +59,6 @@ const PROFILE = Deno.env.get("BENCH_PROFILE");
 /** The `Accept-Encoding` of every request (none by default). */
 const ENCODING = Deno.env.get("BENCH_ENCODING");
 
-const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
   console.log(JSON.stringify(await seed(Deno.args[1])));
   Deno.exit(0);
@@ -161,21 +163,10 @@ const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFracti
 let server: Platform | undefined;
 
 try {
-  let seeded: Awaited<ReturnType<typeof seed>>;
-  const setup = `${kvPath}.traffic.json`;
-  if (kept && await Deno.stat(setup).then(() => true, () => false)) {
-    seeded = JSON.parse(await Deno.readTextFile(setup));
-  } else {
+  const seeded = await seededOnce(`${kvPath}.traffic.json`, Boolean(kept), () => {
     console.error(`Seeding ${fmt(OPEN, 0)} open and ${fmt(CLOSED, 0)} closed internships, ${STUDENTS} students ...`);
-    const seeding = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!seeding.success) throw new Error("Seeding failed");
-    seeded = JSON.parse(new TextDecoder().decode(seeding.stdout));
-    if (kept) await Deno.writeTextFile(setup, JSON.stringify(seeded));
-  }
+    return seedInChild<Awaited<ReturnType<typeof seed>>>(new URL(import.meta.url), kvPath);
+  });
 
   const jobs = await jobsSetting(kvPath);
   const inspectPort = freePort();
