@@ -145,21 +145,22 @@ export interface Platform {
 
 /**
  * Starts the real server (`main.ts`, a separate process) on the KV file `kvPath` at a free port of `HOST`, with
- * `LOG_LEVEL=error` and `env` on top; its output is dropped but for errors. With `inspectPort` its V8 inspector listens
- * there (for `startCpuProfile`). Wait for it with `waitFor`; end it with `stopPlatform`.
+ * `LOG_LEVEL=error` and `env` on top; its output is dropped but for errors, or piped with `stdout: "piped"` (read
+ * `process.stdout`). With `inspectPort` its V8 inspector listens there (for `startCpuProfile`). Wait for it with
+ * `waitFor`; end it with `stopPlatform`.
  */
 export function startPlatform(
   kvPath: string,
   env: Record<string, string> = {},
-  options: { inspectPort?: number } = {},
+  options: { inspectPort?: number; stdout?: "piped" } = {},
 ): Platform {
   const origin = `http://${HOST}:${freePort()}`;
-  const { inspectPort } = options;
+  const { inspectPort, stdout = "null" } = options;
   const process = new Deno.Command(Deno.execPath(), {
     args: inspectPort ? [SERVER_ARGS[0], `--inspect=${HOST}:${inspectPort}`, ...SERVER_ARGS.slice(1)] : SERVER_ARGS,
     cwd: new URL("..", import.meta.url).pathname,
     env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, LOG_LEVEL: "error", ...env },
-    stdout: "null",
+    stdout,
     stderr: "inherit",
   }).spawn();
   return { origin, process };

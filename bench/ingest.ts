@@ -6,7 +6,7 @@
  * total and overall, every answer other than 201 (a 409 or a 503 would be a lost race the service gave up on), the
  * server's RSS at the end and the load average.
  */
-import { freePort, HOST, rssMb, SERVER_ARGS, waitFor } from "./harness.ts";
+import { type Platform, rssMb, startPlatform, stopPlatform, waitFor } from "./harness.ts";
 import { random } from "./listings.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createUser } from "@/lib/users/users.ts";
@@ -42,11 +42,10 @@ function batch(next: () => number, n: number): unknown[] {
   });
 }
 
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "ingest-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
-let server: Deno.ChildProcess | undefined;
+let platform: Platform | undefined;
 
 try {
   const kv = await Deno.openKv(kvPath);
@@ -59,14 +58,8 @@ try {
   const { key } = await createApiKey(kv, admin, "ingest");
   kv.close();
 
-  const origin = `http://${HOST}:${freePort()}`;
-  server = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
-    cwd: root,
-    env: { KV_PATH: kvPath, PORT: new URL(origin).port, HOST, APP_URL: origin, RATE_LIMITS: "off", LOG_LEVEL: "error" },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  platform = startPlatform(kvPath, { RATE_LIMITS: "off" });
+  const { origin } = platform;
   await waitFor(`${origin}/api/health`, 60_000);
 
   const answers = new Map<number, number>();
@@ -100,7 +93,7 @@ try {
     }
   }));
   const seconds = (performance.now() - started) / 1000;
-  const rss = rssMb(server.pid, "VmRSS");
+  const rss = rssMb(platform.process.pid, "VmRSS");
   const others = [...answers].filter(([status]) => status !== 201);
   console.log(
     `\nIngest: ${CLIENTS} API-key clients posting batches of ${BATCH} to ${fmt(TOTAL)} internships (a tenth open), ` +
@@ -111,13 +104,6 @@ try {
   console.log(`Answers: 201 × ${fmt(answers.get(201) ?? 0)}${others.map(([s, n]) => `, ${s} × ${fmt(n)}`).join("")}`);
   console.log(`409 answers: ${fmt(answers.get(409) ?? 0)}; server RSS at the end ${fmt(rss)} MB`);
 } finally {
-  if (server) {
-    try {
-      server.kill("SIGTERM");
-      await server.status;
-    } catch {
-      // already gone
-    }
-  }
+  await stopPlatform(platform);
   await Deno.remove(dir, { recursive: true });
 }

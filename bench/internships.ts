@@ -20,17 +20,17 @@
  */
 import {
   cpuMs,
-  freePort,
-  HOST,
   jobsSetting,
   percentile,
+  type Platform,
   requestLatency,
   rssMb,
   SEED_INTO,
   seededOnce,
   seedInChild,
   seedOwners,
-  SERVER_ARGS,
+  startPlatform,
+  stopPlatform,
   waitFor,
 } from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
@@ -45,7 +45,6 @@ if (Deno.args[0] === SEED_INTO) {
   Deno.exit(0);
 }
 
-const root = new URL("..", import.meta.url).pathname;
 const kept = Deno.env.get("BENCH_KV");
 const dir = kept ? null : await Deno.makeTempDir({ prefix: "internships-bench-" });
 const kvPath = kept ?? `${dir}/kv.sqlite3`;
@@ -73,7 +72,7 @@ async function seed(path: string) {
   };
 }
 
-const children: Deno.ChildProcess[] = [];
+let platform: Platform | undefined;
 
 /** `requestLatency` with the warm-ups at indices -1 to -20: pages before the measured ones, items of their own. */
 const latency = (request: (i: number) => Promise<Response>, expect = 200) =>
@@ -94,24 +93,9 @@ try {
   console.error(`Seeded in ${fmt(seeded.seedMs / 1000, 1)} s (KV file ${fmt(kvMb, 0)} MB)`);
 
   const jobs = await jobsSetting(kvPath);
-  const origin = `http://${HOST}:${freePort()}`;
   const startedAt = performance.now();
-  const server = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
-    cwd: root,
-    env: {
-      KV_PATH: kvPath,
-      PORT: new URL(origin).port,
-      HOST,
-      APP_URL: origin,
-      RATE_LIMITS: "off",
-      LOG_LEVEL: "info",
-      JOBS: jobs,
-    },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  children.push(server);
+  platform = startPlatform(kvPath, { RATE_LIMITS: "off", LOG_LEVEL: "info", JOBS: jobs }, { stdout: "piped" });
+  const { origin, process: server } = platform;
   const loaded = (async () => {
     let text = "";
     for await (const part of server.stdout.pipeThrough(new TextDecoderStream())) {
@@ -259,13 +243,6 @@ try {
   console.log("| Measure | Result | Target | Met |\n|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
 } finally {
-  for (const child of children) {
-    try {
-      child.kill("SIGTERM");
-      await child.status;
-    } catch {
-      // already gone
-    }
-  }
+  await stopPlatform(platform);
   if (dir) await Deno.remove(dir, { recursive: true });
 }

@@ -11,7 +11,17 @@
  * Prints a table with the targets and the machine's load average (a shared machine), then stops the server and
  * removes the file.
  */
-import { freePort, HOST, percentile, requestLatency, seedOwners, SERVER_ARGS, waitFor } from "./harness.ts";
+import {
+  percentile,
+  type Platform,
+  requestLatency,
+  SEED_INTO,
+  seedInChild,
+  seedOwners,
+  startPlatform,
+  stopPlatform,
+  waitFor,
+} from "./harness.ts";
 import { createApiKey } from "@/lib/api_keys/api_keys.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
@@ -97,7 +107,6 @@ function organizationName(i: number): string {
   return round === 0 ? base : `${base} ${round + 1}`;
 }
 
-const SEED_INTO = "--seed-into";
 if (Deno.args[0] === SEED_INTO) {
   console.log(JSON.stringify(await seed(Deno.args[1])));
   Deno.exit(0);
@@ -140,7 +149,6 @@ async function seed(path: string) {
   return { seedMs: performance.now() - started, apiKey: key, cookie: `session=${token}` };
 }
 
-const root = new URL("..", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "trust-bench-" });
 const kvPath = `${dir}/kv.sqlite3`;
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -150,35 +158,18 @@ const rows: [string, string, string, string][] = [];
 const ok = (met: boolean) => met ? "yes" : "NO";
 const ms = (n: number) => `${fmt(n, 2)} ms`;
 const row = (measure: string, result: string, target = "", met = "") => rows.push([measure, result, target, met]);
-let server: Deno.ChildProcess | undefined;
+let platform: Platform | undefined;
 
 try {
   console.error(`Seeding ${fmt(OPEN, 0)} internships over ${fmt(ORGANIZATIONS, 0)} organizations into ${kvPath} ...`);
-  const seeding = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, SEED_INTO, kvPath],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!seeding.success) throw new Error("Seeding failed");
-  const { seedMs, apiKey, cookie } = JSON.parse(new TextDecoder().decode(seeding.stdout));
+  const { seedMs, apiKey, cookie } = await seedInChild<Awaited<ReturnType<typeof seed>>>(
+    new URL(import.meta.url),
+    kvPath,
+  );
   console.error(`Seeded in ${fmt(seedMs / 1000)} s`);
 
-  const origin = `http://${HOST}:${freePort()}`;
-  server = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
-    cwd: root,
-    env: {
-      KV_PATH: kvPath,
-      PORT: new URL(origin).port,
-      HOST,
-      APP_URL: origin,
-      RATE_LIMITS: "off",
-      JOBS: "off",
-      LOG_LEVEL: "error",
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  platform = startPlatform(kvPath, { RATE_LIMITS: "off", JOBS: "off" });
+  const { origin } = platform;
   await waitFor(`${origin}/api/health`, 120_000);
   await waitFor(`${origin}/api/internships?search=intern`, 120_000);
   const admin = { cookie, origin };
@@ -301,11 +292,6 @@ try {
   }
   console.log(`\nWorst list filter p95: ${ms(worst)}`);
 } finally {
-  try {
-    server?.kill("SIGTERM");
-    await server?.status;
-  } catch {
-    // already stopped
-  }
+  await stopPlatform(platform);
   await Deno.remove(dir, { recursive: true }).catch(() => {});
 }
