@@ -33,9 +33,12 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** The input is larger than the limit of what it is (e.g. an upload over 5 MB). */
+/** The input is larger than the limit of what it is (e.g. an upload over 5 MB); `limitBytes` is that limit, if known. */
 export class TooLargeError extends DomainError {
   override name = "TooLargeError";
+  constructor(message: string, readonly limitBytes?: number) {
+    super(message);
+  }
 }
 
 /** A request body that stalled: no bytes arrived for longer than the server waits. */

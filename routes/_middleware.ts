@@ -1,8 +1,9 @@
 /**
  * The platform's steps for every request, in order (each in its own module under `lib/http/`):
  * request id and client address, security headers, the path limit, the CSRF origin check, the
- * body limits (size and stall), the session, the language of the answer, the per-person limit of the route, the mark of pages a phone may keep
- * offline, then the push outbox's drain after a write.
+ * session, the language of the answer, the body limits (size and stall; after the session and the language, so that a
+ * plain form refused as too large gets its page in the person's language), the per-person limit of the route, the mark
+ * of pages a phone may keep offline, then the push outbox's drain after a write.
  * Folder middleware below (`admin/`, `api/admin/`, `api/auth/`) runs after these, then the route.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -21,9 +22,9 @@ export const handler = define.middleware([
   securityHeaders,
   pathLimit,
   originCheck,
-  bodyLimits,
   session,
   language,
+  bodyLimits,
   personLimits,
   offlineScope,
   pushDelivery,

@@ -23,7 +23,7 @@ export function fileUrl(id: string): string {
  *   when the bytes are not one of those formats (whatever the declared type).
  */
 export async function storeImage(store: ObjectStore, bytes: Uint8Array): Promise<FileMetadata> {
-  if (bytes.length > MAX_IMAGE_BYTES) throw new TooLargeError("File is larger than 5 MB");
+  if (bytes.length > MAX_IMAGE_BYTES) throw new TooLargeError("File is larger than 5 MB", MAX_IMAGE_BYTES);
   // file-type (~4 MB of memory) is loaded with the first upload, not with the server.
   const { fileTypeFromBuffer } = await import("file-type");
   const detected = await fileTypeFromBuffer(bytes);

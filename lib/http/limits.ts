@@ -3,13 +3,13 @@
  * - `pathLimit`: a URL path longer than `PATH_LIMIT` characters is 414 `{error}` (ids must stay
  *   within KV's key size);
  * - `bodyLimits`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the route
- *   declares more) is 413 `{error}` (Hono's `bodyLimit`), and one that stalls, no bytes for
+ *   declares more) fails with `TooLargeError` (413 `{error}`; Hono's `bodyLimit`), and one that stalls, no bytes for
  *   `config.bodyIdleMs` (`BODY_IDLE_MS` by default), fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
  *   request open by trickling its body. Headers that trickle are bounded before the app, by the
  *   header gate of a self-hosted server (`lib/platform/header_gate.ts`).
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { ClientAbortError, RequestTimeoutError } from "@/lib/errors.ts";
+import { ClientAbortError, RequestTimeoutError, TooLargeError } from "@/lib/errors.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { fromHonoMiddleware } from "@/lib/web/app.ts";
@@ -58,6 +58,31 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number
   });
 }
 
+/** A body refused for its declared size is still read, and dropped, when it is at most this many times the limit. */
+const DRAIN_FACTOR = 4;
+
+/**
+ * Reads and drops the body of `req` when its `Content-Length` declares at most `maxBytes` and nothing has read it yet:
+ * a browser still sending a form's file does not read the answer until it has sent all of it, so a refusal answered
+ * before the body has arrived waits for the connection to give up (tens of seconds) before the person sees it. A larger
+ * body is left unread: the answer goes out and the connection closes.
+ */
+async function drainDeclared(req: Request, maxBytes: number): Promise<void> {
+  const declared = Number(req.headers.get("content-length"));
+  if (!req.body || req.bodyUsed || req.body.locked || !(declared <= maxBytes)) return;
+  const reader = req.body.getReader();
+  try {
+    for (let read = 0; read <= maxBytes;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // A stalled or closed body ends the draining; the refusal is answered all the same.
+  }
+}
+
 /**
  * The body limits of one size and stall bound (the stall guard, then Hono's size limit), made once per size the routes
  * declare.
@@ -70,7 +95,10 @@ function limitsFor(bytes: number, idleMs: number): MiddlewareHandler<AppState> {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
     const sizeLimit = honoBodyLimit({
       maxSize: bytes,
-      onError: (c) => c.json({ error: `Request body is larger than ${megabytes} MB` }, 413),
+      onError: async (c) => {
+        await drainDeclared(c.req.raw, bytes * DRAIN_FACTOR);
+        throw new TooLargeError(`Request body is larger than ${megabytes} MB`, bytes);
+      },
     });
     limits = fromHonoMiddleware(async (c, next) => {
       const { raw } = c.req;

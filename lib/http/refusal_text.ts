@@ -59,9 +59,14 @@ export const REFUSAL_KEYS: ReadonlyMap<string, MessageKey> = new Map<string, Mes
   [OWN_INTERNSHIP, "common.refusal.ownInternship"],
 ]);
 
+/** The catalogue message of a refusal sentence pages word, or undefined for a sentence not listed. */
+export function refusalKey(message: string): MessageKey | undefined {
+  return REFUSAL_KEYS.get(message) ?? couponRefusalKey(message);
+}
+
 /** The refusal `error` (an error or its message) in `t`'s language; a sentence not listed is shown as it is. */
 export function refusalText(t: Translate, error: Error | string): string {
   const message = typeof error === "string" ? error : error.message;
-  const key = REFUSAL_KEYS.get(message) ?? couponRefusalKey(message);
+  const key = refusalKey(message);
   return key ? t(key) : message;
 }

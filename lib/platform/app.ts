@@ -6,12 +6,14 @@
  */
 import { Hono } from "hono";
 import { GrowthCollection, type GrowthOptions } from "./heap.ts";
-import type { ComponentType } from "preact";
+import { type ComponentType, h } from "preact";
 import { registerRoutes } from "@/lib/web/app.ts";
 import type { Assets } from "@/lib/web/assets.ts";
 import type { Manifest, State } from "@/lib/web/types.ts";
-import { ClientAbortError, ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { ClientAbortError, DomainError, ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
+import { isPlainFormPost, postsForm } from "@/lib/http/form_posts.ts";
+import { formPage, type PlainFormRefusal, plainFormRefusal } from "@/lib/http/refusal_page.ts";
 import { signInRedirect } from "@/lib/auth/redirects.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
@@ -26,6 +28,8 @@ export interface AppParts {
   assets: Assets;
   /** The page a signed-in reader without the right gets, with status 403. */
   forbiddenPage: ComponentType;
+  /** The page a refused plain form gets, with the refusal's status (docs/decisions.md, Errors and limits). */
+  refusalPage: ComponentType<{ refusal: PlainFormRefusal }>;
 }
 
 const isApi = (url: URL) => url.pathname.startsWith("/api/");
@@ -35,8 +39,6 @@ const isApi = (url: URL) => url.pathname.startsWith("/api/");
  * growth").
  */
 const GROWTH: GrowthOptions = { growthBytes: 48_000_000, lookEveryMs: 250, collectEveryMs: 5_000, quietMs: 1_000 };
-/** The content types of a browser's plain form post. */
-const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
 /** The platform app for `services`, serving `parts.manifest`'s routes and `parts.assets`. */
 export function createApp(services: Services, parts: AppParts): Hono<Env> {
@@ -65,12 +67,32 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
       const url = new URL(req.url);
       const isPageRead = !isApi(url) && (req.method === "GET" || req.method === "HEAD");
       // A page's plain form refused for want of a right or a thing gets that page in the reader's language, not JSON.
-      const isPageForm = !isApi(url) && FORM_TYPES.test(req.headers.get("content-type") ?? "");
+      const isPageForm = !isApi(url) && postsForm(req);
+      // Any other refusal of a form a browser posted without JavaScript gets a page, not JSON (sign-in for a guest).
+      const isPlainForm = isPlainFormPost(req, url);
+      const { appUrl } = services.config;
       if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
+      if (isPlainForm && error instanceof UnauthenticatedError) {
+        return signInRedirect(new URL(formPage(req, appUrl), url));
+      }
       if ((isPageRead || isPageForm) && error instanceof ForbiddenError) return pages.render(parts.forbiddenPage, 403);
       if ((isPageRead || isPageForm) && error instanceof NotFoundError) return pages.renderNotFound();
       if (error instanceof ClientAbortError) {
         log.info("client went away", { requestId: state.requestId, method: req.method, path: url.pathname });
+      }
+      if (isPlainForm && error instanceof DomainError) {
+        const { status, headers } = errorResponse(error);
+        const retryAfter = headers.get("retry-after");
+        const refusal = plainFormRefusal({
+          error,
+          status,
+          req,
+          appUrl,
+          ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
+        });
+        const page = pages.render(() => h(parts.refusalPage, { refusal }), status);
+        if (retryAfter) page.headers.set("retry-after", retryAfter);
+        return page;
       }
       const known = errorResponse(error);
       if (known) return known;

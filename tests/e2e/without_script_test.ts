@@ -5,11 +5,13 @@
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
  * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page;
  * an alert's filters, frequency and pause on /me/alerts; "Delete my account" leads to a confirmation page that refuses
- * a wrong password and then deletes the account, signed out.
+ * a wrong password and then deletes the account, signed out; a resume over the upload limit and a form sent too often
+ * get a page in the student's language that leads back to the form.
  */
+import { Buffer } from "node:buffer";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { hashPassword } from "@/lib/auth/passwords.ts";
-import { createUser, getUser } from "@/lib/users/users.ts";
+import { createUser, getUser, updateUser } from "@/lib/users/users.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
@@ -22,6 +24,9 @@ import { getInternship } from "@/lib/internships/internships.ts";
 import { addNotification, unreadCount } from "@/lib/notifications/notifications.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
+import { pdfBytes } from "@/tests/fixtures/resumes.ts";
+import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -256,4 +261,39 @@ Deno.test("without JavaScript Delete my account confirms on its own page, refuse
   await page.getByText("Your account has been deleted").waitFor();
   assertEquals((await context.cookies()).filter((c) => c.name === "session").length, 0);
   assertEquals(await getUser(t.kv, user.id), null);
+});
+
+Deno.test("without JavaScript a refused form gets a page in the student's language with the way back", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
+  await updateUser(t.kv, student.user.id, { language: "hi" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const fitsThePhone = () => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+
+  await page.goto(`${t.origin}/profile`);
+  await page.getByLabel("अपना रिज़्यूमे अपलोड करें").setInputFiles({
+    name: "resume.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(pdfBytes(UPLOAD_BODY_LIMIT_BYTES + 1024)),
+  });
+  await page.getByRole("button", { name: "अपलोड करें", exact: true }).click();
+  await page.getByRole("heading", { name: "यह बहुत बड़ा है" }).waitFor();
+  await page.getByText("आपने जो भेजा वह 5 MB से बड़ा है।", { exact: false }).waitFor();
+  assert(await fitsThePhone(), "no sideways scroll at 360 px");
+  await assertAccessibleWithoutScript(page, "the page of a form refused as too large, without JavaScript at 360 px");
+  await page.getByRole("link", { name: "फ़ॉर्म पर वापस जाएँ" }).click();
+  await page.waitForURL((u) => u.pathname === "/profile");
+
+  const rule = PERSON_LIMITS.settings;
+  for (let i = 0; i < rule.limit; i++) await t.services.rateLimits.hit(rule, `user:${student.user.id}`);
+  await page.goto(`${t.origin}/me/settings`);
+  await page.getByRole("button", { name: "भाषा सेव करें" }).click();
+  await page.getByRole("heading", { name: "बहुत ज़्यादा कोशिशें" }).waitFor();
+  assert(await fitsThePhone(), "no sideways scroll at 360 px");
+  await assertAccessibleWithoutScript(page, "the page of a form sent too often, without JavaScript at 360 px");
+  await page.getByRole("link", { name: "फ़ॉर्म पर वापस जाएँ" }).click();
+  await page.waitForURL((u) => u.pathname === "/me/settings");
 });

@@ -23,6 +23,7 @@ import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { RouteModule } from "@/lib/web/types.ts";
 import manifest from "@/routes.gen.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
+import { RefusalPage } from "@/components/RefusalPage.tsx";
 import { RateLimits } from "@/lib/platform/rate_limits.ts";
 import { withLatency } from "./kv_latency.ts";
 import { checkAnswer, mismatchOf } from "@/tests/helpers/openapi_answers.ts";
@@ -117,6 +118,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     manifest: { ...manifest, routes },
     assets: await assetsPromise,
     forbiddenPage: Forbidden,
+    refusalPage: RefusalPage,
   });
   const fetch = async (path: string, init?: RequestInit) => {
     const url = new URL(path, origin);

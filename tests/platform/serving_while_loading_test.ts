@@ -11,6 +11,7 @@ import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { serveWhileLoading } from "@/lib/platform/server.ts";
 import { loadAssets } from "@/lib/web/assets.ts";
 import { Forbidden } from "@/components/Forbidden.tsx";
+import { RefusalPage } from "@/components/RefusalPage.tsx";
 import manifest from "@/routes.gen.ts";
 import { checkedFetch } from "@/tests/helpers/openapi_answers.ts";
 
@@ -45,7 +46,12 @@ Deno.test("the server answers health, assets and pages without listings while th
   const port = freePort();
   const services = { ...t.services, kv, config: { ...t.services.config, port, host: "127.0.0.1" } };
   const assets = await loadAssets(`${root}_build`, `${root}static`);
-  const { server, loaded } = serveWhileLoading(services, { manifest, assets, forbiddenPage: Forbidden });
+  const { server, loaded } = serveWhileLoading(services, {
+    manifest,
+    assets,
+    forbiddenPage: Forbidden,
+    refusalPage: RefusalPage,
+  });
   try {
     const origin = `http://127.0.0.1:${port}`;
     let done = false;

@@ -1,0 +1,32 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { isPlainFormPost, prefersHtml } from "./form_posts.ts";
+
+Deno.test("prefersHtml: a browser's navigation prefers a page; fetch, JSON clients and no header do not", () => {
+  const cases: [string | null, boolean][] = [
+    ["text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8", true],
+    ["text/html", true],
+    ["text/*", true],
+    ["*/*", false],
+    [null, false],
+    ["", false],
+    ["application/json", false],
+    ["application/json, text/plain, */*", false],
+    ["text/html;q=0.5, application/json", false],
+    ["text/html;q=0, */*", false],
+    ["application/json;q=0.5, text/html", true],
+  ];
+  for (const [accept, expected] of cases) assertEquals(prefersHtml(accept), expected, String(accept));
+});
+
+Deno.test("isPlainFormPost: a form body outside /api/ from a client that prefers a page", () => {
+  const post = (path: string, type: string, accept = "text/html,*/*;q=0.8") =>
+    isPlainFormPost(
+      new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": type, accept } }),
+      new URL(`http://localhost${path}`),
+    );
+  assertEquals(post("/language", "application/x-www-form-urlencoded"), true);
+  assertEquals(post("/profile/resume", "multipart/form-data; boundary=x"), true);
+  assertEquals(post("/api/me/resume", "multipart/form-data; boundary=x"), false);
+  assertEquals(post("/language", "application/json"), false);
+  assertEquals(post("/language", "application/x-www-form-urlencoded", "*/*"), false);
+});

@@ -1,0 +1,216 @@
+/**
+ * Plain forms refused (docs/decisions.md, Errors and limits, "Plain forms refused"), over real HTTP: a form a browser
+ * posts without JavaScript and a route refuses without its own page gets a page in the person's language with the
+ * refusal's status and a link back to the form; `fetch` and JSON clients keep the API's `{error}`.
+ */
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { pdfBytes, resumeForm } from "@/tests/fixtures/resumes.ts";
+import { answersFor, applicant, platformInternship } from "@/tests/fixtures/applications.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { updateUser } from "@/lib/users/users.ts";
+import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { ConflictError } from "@/lib/errors.ts";
+import { NAME_TAKEN } from "@/lib/organizations/organizations.ts";
+import { define } from "@/lib/platform/define.ts";
+import { readForm } from "@/lib/http/form_posts.ts";
+import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
+
+/** What Chromium sends as `Accept` when it follows a link or posts a form. */
+const BROWSER_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";
+
+/** A rate-limit clock held 1 s into the current minute, so every hit of a test falls in one window. */
+function stillClock(): () => number {
+  const at = Date.now() - (Date.now() % 60_000) + 1_000;
+  return () => at;
+}
+
+/** Posts `body` over HTTP to `path` as a browser's form on `from` does (`Accept` a page), as `who` if given. */
+function browserPost(
+  t: TestApp,
+  path: string,
+  body: BodyInit,
+  { who, from = "/", headers = {} }: { who?: TestUser; from?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(`${t.origin}${path}`, {
+    method: "POST",
+    headers: {
+      accept: BROWSER_ACCEPT,
+      origin: t.origin,
+      referer: `${t.origin}${from}`,
+      ...(who ? { cookie: who.cookie } : {}),
+      ...(body instanceof URLSearchParams ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      ...headers,
+    },
+    body,
+    redirect: "manual",
+  });
+}
+
+/** Asserts an HTML page of `status` in `lang` whose way back leads to `back`; answers its text. */
+async function refusalPage(res: Response, status: number, lang: string, back: string): Promise<string> {
+  const html = await res.text();
+  assertEquals([res.status, res.headers.get("content-type")], [status, "text/html; charset=utf-8"], html.slice(0, 300));
+  assertEquals(/<html lang="(\w+)"/.exec(html)?.[1], lang);
+  assert(html.includes(`href="${back.replaceAll("&", "&amp;")}"`), `a link back to ${back}`);
+  return html;
+}
+
+Deno.test("a per-person limit refusing a plain form is a 429 page in the person's language; fetch gets JSON", async () => {
+  await using t = await createTestApp({ listen: true, rateLimitClock: stillClock() });
+  const student = await createTestUser(t);
+  await updateUser(t.kv, student.user.id, { language: "hi" });
+  const rule = PERSON_LIMITS.settings;
+  for (let i = 0; i < rule.limit; i++) await t.services.rateLimits.hit(rule, `user:${student.user.id}`);
+  const form = () => new URLSearchParams({ lang: "en", back: "/me/settings" });
+
+  const res = await browserPost(t, "/language", form(), { who: student, from: "/me/settings?saved=1" });
+  const html = await refusalPage(res, 429, "hi", "/me/settings?saved=1");
+  assert(html.includes("बहुत ज़्यादा कोशिशें"), "the title in Hindi");
+  assertMatch(html, /\d+ मिनट बाद फिर से कोशिश करें।|एक मिनट बाद फिर से कोशिश करें।/);
+  assert(Number(res.headers.get("retry-after")) >= 1, "Retry-After kept");
+  assert(!html.includes("Too many requests"), "no English refusal");
+
+  const script = await browserPost(t, "/language", form(), { who: student, headers: { accept: "*/*" } });
+  assertEquals([script.status, await script.json()], [429, { error: "Too many requests, try again later" }]);
+});
+
+Deno.test("an upload over the limit is a 413 page naming the limit; the API and fetch keep JSON", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t);
+  const big = () => resumeForm(pdfBytes(UPLOAD_BODY_LIMIT_BYTES + 1024));
+
+  const declared = await browserPost(t, "/profile/resume?lang=hi", big(), { who: student, from: "/profile#resume" });
+  const html = await refusalPage(declared, 413, "hi", "/profile");
+  assert(html.includes("यह बहुत बड़ा है") && html.includes("5 MB से बड़ा है"), "the title and the limit in Hindi");
+
+  // A body without Content-Length is counted as it comes, and refused the same way.
+  const bytes = new Uint8Array(await new Response(big()).arrayBuffer());
+  const type = new Response(big()).headers.get("content-type")!;
+  const streamed = await browserPost(t, "/profile/resume", ReadableStream.from([bytes]), {
+    who: student,
+    from: "/profile",
+    headers: { "content-type": type },
+  });
+  assert((await refusalPage(streamed, 413, "en", "/profile")).includes("larger than 5 MB"), "the limit in English");
+
+  const script = await browserPost(t, "/profile/resume", big(), { who: student, headers: { accept: "*/*" } });
+  assertEquals([script.status, (await script.json()).error], [413, "Request body is larger than 5.1 MB"]);
+  const api = await fetch(`${t.origin}/api/me/resume`, {
+    method: "PUT",
+    headers: { ...student.headers, accept: BROWSER_ACCEPT },
+    body: big(),
+  });
+  assertEquals([api.status, (await api.json()).error], [413, "Request body is larger than 5.1 MB"]);
+});
+
+Deno.test("a refused plain sign-in is the sign-in page again, 429, never JSON", async () => {
+  await using t = await createTestApp({ listen: true, rateLimitClock: stillClock() });
+  const user = await passwordUser(t);
+  const attempt = (password: string) =>
+    browserPost(t, "/sign-in?lang=hi", new URLSearchParams({ email: user.email, password }), { from: "/sign-in" });
+  for (let i = 0; i < 5; i++) assertEquals((await attempt("not the password")).status, 401);
+  const limited = await attempt(PASSWORD);
+  const html = await limited.text();
+  assertEquals([limited.status, limited.headers.get("content-type")], [429, "text/html; charset=utf-8"]);
+  assert(html.includes('<html lang="hi"'), "in Hindi");
+});
+
+Deno.test("a conflict refusing a plain form is a 409 page with the refusal in the person's language", async () => {
+  const conflict = define.handlers({
+    async POST(req) {
+      await readForm(req);
+      throw new ConflictError(NAME_TAKEN);
+    },
+  });
+  await using t = await createTestApp({
+    listen: true,
+    routes: { "./routes/test-conflict.ts": { handler: conflict } },
+  });
+  const person = await createTestUser(t);
+  const body = () => new URLSearchParams({ name: "Acme" });
+  const html = await refusalPage(
+    await browserPost(t, "/test-conflict?lang=hi", body(), { who: person, from: "/organizations/acme" }),
+    409,
+    "hi",
+    "/organizations/acme",
+  );
+  assert(html.includes("इस नाम की एक संस्था पहले से है।") && html.includes("यह नहीं हो पाया"), "the refusal in Hindi");
+  const script = await browserPost(t, "/test-conflict", body(), { who: person, headers: { accept: "*/*" } });
+  assertEquals([script.status, await script.json()], [409, { error: NAME_TAKEN }]);
+
+  // A duplicate application sent as a plain form is the apply page's own answer, in the person's language.
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const student = await applicant(t);
+  const apply = () => {
+    const form = new FormData();
+    for (const { questionId, answer } of answersFor(internship).answers) form.set(`answers.${questionId}`, answer);
+    return browserPost(t, `/internships/${internship.id}/apply?lang=hi`, form, { who: student });
+  };
+  assertEquals((await apply()).status, 303);
+  const again = await apply();
+  assertEquals(again.headers.get("content-type"), "text/html; charset=utf-8");
+  assert((await again.text()).includes("आप पहले ही आवेदन कर चुके हैं"), "already applied, in Hindi");
+});
+
+Deno.test("a plain form with a value no route takes is a 400 page; a guest's is sent to sign in and back", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t);
+  const html = await refusalPage(
+    await browserPost(t, "/language?lang=hi", new URLSearchParams({ lang: "fr" }), { who: student, from: "/toolkits" }),
+    400,
+    "hi",
+    "/toolkits",
+  );
+  assert(html.includes("फ़ॉर्म नहीं भेजा गया"), "the title in Hindi");
+  const elsewhere = await browserPost(t, "/language", new URLSearchParams({ lang: "fr" }), {
+    who: student,
+    headers: { referer: "https://example.com/page" },
+  });
+  await refusalPage(elsewhere, 400, "en", "/");
+
+  const guest = await browserPost(t, "/me/settings", new URLSearchParams({ "email.reply": "on" }), {
+    from: "/me/settings",
+  });
+  assertEquals([guest.status, guest.headers.get("location")], [302, "/sign-in?callbackURL=%2Fme%2Fsettings"]);
+  const script = await browserPost(t, "/me/settings", new URLSearchParams(), { headers: { accept: "*/*" } });
+  assertEquals([script.status, await script.json()], [401, { error: "Unauthorized" }]);
+});
+
+Deno.test("a body refused for its size is still read, so a client sending it gets the answer and keeps its connection", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t);
+  const { hostname, port, host } = new URL(t.origin);
+  using conn = await Deno.connect({ hostname, port: Number(port) });
+  const size = 2 * 1024 * 1024;
+  const encoder = new TextEncoder();
+  const head = [
+    "POST /language HTTP/1.1",
+    `host: ${host}`,
+    `cookie: ${student.cookie}`,
+    `origin: ${t.origin}`,
+    "content-type: application/x-www-form-urlencoded",
+    `content-length: ${size}`,
+    `accept: ${BROWSER_ACCEPT}`,
+  ].join("\r\n");
+  // As a browser does: the whole body, then (on the same connection) the next request.
+  const sending = (async () => {
+    await conn.write(encoder.encode(`${head}\r\n\r\n`));
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    for (let sent = 0; sent < size; sent += chunk.length) await conn.write(chunk);
+    await conn.write(encoder.encode(`GET /api/health HTTP/1.1\r\nhost: ${host}\r\n\r\n`));
+  })();
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(64 * 1024);
+  let received = "";
+  while ((received.match(/HTTP\/1\.1 \d+/g) ?? []).length < 2) {
+    const read = await conn.read(buffer);
+    if (read === null) break;
+    received += decoder.decode(buffer.subarray(0, read), { stream: true });
+  }
+  await sending;
+  assertEquals(received.match(/HTTP\/1\.1 \d+/g), ["HTTP/1.1 413", "HTTP/1.1 200"]);
+});
