@@ -1,7 +1,8 @@
 /**
  * Plain forms refused (docs/decisions.md, Errors and limits, "Plain forms refused"), over real HTTP: a form a browser
  * posts without JavaScript and a route refuses without its own page gets a page in the person's language with the
- * refusal's status and a link back to the form; `fetch` and JSON clients keep the API's `{error}`.
+ * refusal's status and a link back to the form; `fetch` and JSON clients keep the API's `{error}`. The apply page's
+ * reasons one cannot apply are the refusal sentences every page words (`refusalText`).
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -16,6 +17,10 @@ import { NAME_TAKEN } from "@/lib/organizations/organizations.ts";
 import { define } from "@/lib/platform/define.ts";
 import { readForm } from "@/lib/http/form_posts.ts";
 import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
+import { CLOSED, OWN_INTERNSHIP, TAKES_LINK, UNVERIFIED } from "@/lib/applications/schema.ts";
 
 /** What Chromium sends as `Accept` when it follows a link or posts a form. */
 const BROWSER_ACCEPT =
@@ -213,4 +218,32 @@ Deno.test("a body refused for its size is still read, so a client sending it get
   }
   await sending;
   assertEquals(received.match(/HTTP\/1\.1 \d+/g), ["HTTP/1.1 413", "HTTP/1.1 200"]);
+});
+
+Deno.test("the apply page says why one cannot apply with the refusal sentences every page uses, in the reader's language", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const unverified = await createTestUser(t);
+  await updateUser(t.kv, unverified.user.id, { emailVerified: false });
+  const open = await platformInternship(t, member);
+  const yesterday = new Date(Date.now() - 24 * 60 * 60_000).toISOString().slice(0, 10);
+  const closed = await platformInternship(t, member, { deadline: yesterday });
+  const [linked] = await postInternships(t, member, [{ title: "Linked Intern" }]);
+  const refused = async (who: TestUser, id: string, lang: "en" | "hi") => {
+    const res = await t.fetch(`/internships/${id}/apply?lang=${lang}`, { headers: who.headers });
+    assertEquals(res.status, 200);
+    return await res.text();
+  };
+  const [en, hi] = [translatorFor("en"), translatorFor("hi")];
+  const cases: [TestUser, string, string][] = [
+    [member, open.id, OWN_INTERNSHIP],
+    [unverified, open.id, UNVERIFIED],
+    [student, closed.id, CLOSED],
+    [student, linked.id, TAKES_LINK],
+  ];
+  for (const [who, id, sentence] of cases) {
+    assert((await refused(who, id, "en")).includes(refusalText(en, sentence)), sentence);
+    const html = await refused(who, id, "hi");
+    assert(html.includes(refusalText(hi, sentence)) && html.includes(hi("applications.apply.cannotTitle")), sentence);
+  }
 });

@@ -15,6 +15,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import {
+  ALREADY_APPLIED,
   ANSWER_MAX,
   applicationTo,
   applyTo,
@@ -22,8 +23,8 @@ import {
   CLOSED,
   COVER_NOTE_MAX,
   TAKES_LINK,
-  UNVERIFIED,
 } from "@/lib/applications/applications.ts";
+import { refusalText } from "@/lib/http/refusal_text.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { checkResume, getResume, type Resume, uploadResume } from "@/lib/resumes/resumes.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -44,28 +45,32 @@ type Data =
     errors: Record<string, string>;
     formError?: string;
   }
-  | { kind: "refused"; reason: Refusal; internshipId: string | null; appliedAt?: string };
-
-/** Why one cannot apply. */
-type Refusal = "notFound" | "unverified" | "own" | "takesLink" | "closed" | "already";
+  | {
+    kind: "refused";
+    /** The domain's sentence of why one cannot apply, worded for the reader by `refusalText`. */
+    refusal: string;
+    /** Null when the internship is not found. */
+    internshipId: string | null;
+    appliedAt?: string;
+  };
 
 const EMPTY: ApplyValues = { answers: {}, coverNote: "" };
 
 /** Why one cannot apply, from what `checkApplication` or `applyTo` threw; null for anything else. */
 function refusalOf(error: unknown, internshipId: string): Data | null {
-  if (error instanceof NotFoundError) return { kind: "refused", reason: "notFound", internshipId: null };
-  if (error instanceof ForbiddenError) {
-    return { kind: "refused", reason: error.message === UNVERIFIED ? "unverified" : "own", internshipId };
-  }
-  if (error instanceof InvalidInputError && (error.message === TAKES_LINK || error.message === CLOSED)) {
-    return { kind: "refused", reason: error.message === TAKES_LINK ? "takesLink" : "closed", internshipId };
+  if (error instanceof NotFoundError) return { kind: "refused", refusal: error.message, internshipId: null };
+  if (
+    error instanceof ForbiddenError ||
+    (error instanceof InvalidInputError && (error.message === TAKES_LINK || error.message === CLOSED))
+  ) {
+    return { kind: "refused", refusal: error.message, internshipId };
   }
   return null;
 }
 
 /** The page of someone who applied already. */
 function alreadyApplied(internshipId: string, appliedAt: string): Data {
-  return { kind: "refused", reason: "already", internshipId, appliedAt };
+  return { kind: "refused", refusal: ALREADY_APPLIED, internshipId, appliedAt };
 }
 
 /** The problems of the posted form, all at once, by field (empty when it can be sent). */
@@ -169,31 +174,33 @@ export const handler = define.handlers<Data>({
         resume: await getResume(kv, ctx.state.user.id),
         values,
         errors: {},
-        formError: ctx.state.t("applications.apply.tryAgain", { error: error.message }),
+        // The sentence ends where the message goes on ("…: {error}. Please try again.").
+        formError: ctx.state.t("applications.apply.tryAgain", {
+          error: refusalText(ctx.state.t, error).replace(/[.।]$/, ""),
+        }),
       }, { status: 400 });
     }
   },
 });
 
-/** The page's title and sentence of each refusal. */
-function refusalText(t: Translate, data: Extract<Data, { kind: "refused" }>): { title: string; message: string } {
-  switch (data.reason) {
-    case "notFound":
-      return { title: t("applications.apply.notFoundTitle"), message: t("applications.apply.notFoundMessage") };
-    case "already":
-      return {
-        title: t("applications.apply.alreadyTitle"),
-        message: t("applications.apply.alreadyMessage", { date: t.date(data.appliedAt ?? new Date().toISOString()) }),
-      };
-    default:
-      return { title: t("applications.apply.cannotTitle"), message: t.dynamic(`applications.apply.${data.reason}`) };
+/** The page's title and sentence of a refusal; the domain's sentence in the reader's language (`refusalText`). */
+function refusedPage(t: Translate, data: Extract<Data, { kind: "refused" }>): { title: string; message: string } {
+  if (data.internshipId === null) {
+    return { title: t("applications.apply.notFoundTitle"), message: t("applications.apply.notFoundMessage") };
   }
+  if (data.refusal === ALREADY_APPLIED) {
+    return {
+      title: t("applications.apply.alreadyTitle"),
+      message: t("applications.apply.alreadyMessage", { date: t.date(data.appliedAt ?? new Date().toISOString()) }),
+    };
+  }
+  return { title: t("applications.apply.cannotTitle"), message: refusalText(t, data.refusal) };
 }
 
 export default define.page<Data>(function ApplyPage({ data }) {
   const t = useT();
   if (data.kind === "refused") {
-    const { title, message } = refusalText(t, data);
+    const { title, message } = refusedPage(t, data);
     return (
       <MessagePage
         title={title}
@@ -202,7 +209,7 @@ export default define.page<Data>(function ApplyPage({ data }) {
           : { href: "/internships", label: t("applications.apply.browse") }}
       >
         <p>{message}</p>
-        {data.reason === "already" && (
+        {data.refusal === ALREADY_APPLIED && (
           <p class="mt-2">
             <a href="/me/tracker" class="font-medium text-indigo-700 underline">
               {t("applications.apply.openTracker")}
