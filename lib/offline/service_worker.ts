@@ -1,7 +1,7 @@
 /**
  * The service worker at `/sw.js` (docs/decisions.md, Installable and offline, "Service worker"), bundled alone by the
- * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: the build id as cache version, the shell to
- * precache). What it keeps, in the Cache Storage of the origin:
+ * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: the cache version, a hash of everything it precaches,
+ * and the shell to precache). What it keeps, in the Cache Storage of the origin:
  * - `shell-<version>`: the offline page in each language (fetched as a guest), the boot module, the
  *   offline page's island and the icons, precached when it installs;
  * - `pages-<version>`: pages visited, network first, only pages the server marked with `Offline-Scope` (no `/api/`,

@@ -22,6 +22,18 @@ export const OFFLINE_SHELL = [
 ];
 
 /**
+ * What the offline page is rendered from: its route, `_app` (header, footer), the document around them and the
+ * catalogues' words; with the modules they import, what the service worker's cache version follows besides the files
+ * it precaches (docs/decisions.md, Installable and offline, "Service worker").
+ */
+export const OFFLINE_PAGE_MODULES = [
+  "routes/offline.tsx",
+  "routes/_app.tsx",
+  "lib/web/render.ts",
+  "lib/i18n/catalogue.ts",
+];
+
+/**
  * Islands get their messages already parsed (docs/decisions.md, Languages, "The library"), so their bundles take
  * `intl-messageformat`'s parser from its stand-in that only refuses to parse.
  */
@@ -37,6 +49,12 @@ export function platformBuildOptions(manifest: Manifest): BuildOptions {
     stylesheet: "static/styles.css",
     outDir: "_build",
     alias: ISLAND_ALIAS,
-    serviceWorker: { entry: "lib/offline/service_worker.ts", precache: OFFLINE_SHELL, islands: ["OfflineContents"] },
+    serviceWorker: {
+      entry: "lib/offline/service_worker.ts",
+      precache: OFFLINE_SHELL,
+      islands: ["OfflineContents"],
+      staticDir: "static",
+      pageModules: OFFLINE_PAGE_MODULES,
+    },
   };
 }

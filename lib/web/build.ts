@@ -3,7 +3,8 @@
  * (ESM, code splitting so all islands share one copy of Preact, minified, content-hashed
  * names), and the Tailwind CLI builds the stylesheet, indexed for pages' critical CSS (`css_index.ts`, written to
  * `<outDir>/critical.json`). With a service worker, a second run bundles it alone into
- * `<outDir>/sw.js` with its precache list and version (the build id) defined as `SERVICE_WORKER`, and the first adds
+ * `<outDir>/sw.js` with its precache list and version (a hash of what it precaches) defined as `SERVICE_WORKER`, and
+ * the first adds
  * the small module that registers it on every page. Writes `<outDir>/assets/*` and `<outDir>/manifest.json` (see
  * `BuildManifest`). Deno Deploy runs it as `deno task build`.
  */
@@ -42,17 +43,22 @@ export interface BuildOptions {
  * A service worker: its source, bundled alone (no shared chunks, classic script), which reads
  * `SERVICE_WORKER: {version, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the boot module and
  * each of `islands`, each module with every chunk it imports (a page hydrates offline from them alone). Not the
- * stylesheet: pages inline their rules and link none.
+ * stylesheet: pages inline their rules and link none. A precached path is a built file (`/_build/…`), a file of
+ * `staticDir`, or else a page the server renders from `pageModules` (see `serviceWorkerVersion`).
  */
 export interface ServiceWorkerOptions {
   entry: string;
   precache: string[];
   islands: string[];
+  /** The folder (relative to the root) whose files the server serves at their path, e.g. `static`. */
+  staticDir: string;
+  /** The server modules the precached pages are rendered from (route, `_app`, document), relative to the root. */
+  pageModules: string[];
 }
 
 /** What a service worker built by `buildAssets` finds in its `SERVICE_WORKER` constant. */
 export interface ServiceWorkerBuild {
-  /** The build id: a new build gets new cache names. */
+  /** The version of what it precaches (`serviceWorkerVersion`): new content gets new cache names. */
   version: string;
   /** URL paths to fetch and keep when it installs. */
   precache: string[];
@@ -73,9 +79,97 @@ export interface BuildResult extends BuildManifest {
   serviceWorkerSize?: IslandSize;
 }
 
-async function hashOf(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+async function hashOf(text: string | Uint8Array): Promise<string> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return Array.from(digest.slice(0, 6), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Every file under `dir`, recursively, as paths relative to it, sorted. */
+async function filesUnder(dir: string, prefix = ""): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(join(dir, prefix))) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory) found.push(...await filesUnder(dir, path));
+    else if (entry.isFile) found.push(path);
+  }
+  return found.sort();
+}
+
+/** Whether `path` is a file. */
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * The project files (relative to `root`, outside `node_modules/`) that `modules` import, transitively, themselves
+ * included: the text the server renders a page from. npm packages are left out (the lockfile pins them).
+ */
+async function moduleGraph(root: string, modules: string[]): Promise<string[]> {
+  try {
+    const result = await esbuild.build({
+      entryPoints: modules.map((module) => resolve(root, module)),
+      absWorkingDir: root,
+      bundle: true,
+      write: false,
+      outdir: "graph",
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      metafile: true,
+      logLevel: "silent",
+      plugins: [projectAlias(root)],
+    });
+    return Object.keys(result.metafile.inputs).filter((path) => !path.includes("node_modules/")).sort();
+  } finally {
+    await esbuild.stop();
+  }
+}
+
+/**
+ * The cache version of a service worker that precaches `precache` (docs/decisions.md, Installable and offline,
+ * "Service worker"): a hash of everything it keeps, so that a deploy that changes any of it installs a new worker and
+ * fills new caches, and one that changes none of it keeps them: every file of the build's output in `outDir` (the built
+ * modules and the stylesheet's index, which pages inline), each precached file of `staticDir` by its bytes, and, for
+ * the precached paths that are pages (neither built nor static), the text of every project module `pageModules` import.
+ * @throws Error when a page is precached and `pageModules` is empty.
+ */
+export async function serviceWorkerVersion(
+  { root, outDir, precache, staticDir, pageModules }: {
+    root: string;
+    outDir: string;
+    precache: readonly string[];
+    staticDir: string;
+    pageModules: readonly string[];
+  },
+): Promise<string> {
+  const parts: string[] = [];
+  const built = resolve(root, outDir);
+  for (const file of await filesUnder(built)) {
+    parts.push(`build ${file} ${await hashOf(await Deno.readFile(join(built, file)))}`);
+  }
+  const pages: string[] = [];
+  for (const path of [...precache].sort()) {
+    if (path.startsWith("/_build/")) continue;
+    const file = resolve(root, staticDir, new URL(path, "http://localhost").pathname.slice(1));
+    if (await isFile(file)) parts.push(`static ${path} ${await hashOf(await Deno.readFile(file))}`);
+    else pages.push(path);
+  }
+  if (pages.length > 0) {
+    if (pageModules.length === 0) throw new Error(`Service worker precaches pages but names no modules: ${pages}`);
+    parts.push(`pages ${pages.join(" ")}`);
+    for (const module of await moduleGraph(root, [...pageModules])) {
+      parts.push(`module ${module} ${await hashOf(await Deno.readFile(resolve(root, module)))}`);
+    }
+  }
+  return await hashOf(parts.join("\n"));
 }
 
 /**
@@ -302,15 +396,17 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
         ...worker.islands.flatMap((name) => closures[name].map(urlOf)),
       ]),
     ];
+    const { staticDir, pageModules } = worker;
+    const version = await serviceWorkerVersion({ root: options.root, outDir, precache, staticDir, pageModules });
     const file = join(outDir, "sw.js");
     await bundleServiceWorker({
       root: options.root,
       entry: worker.entry,
       outfile: file,
-      build: { version: buildId, precache },
+      build: { version, precache },
       minify: options.minify !== false,
     });
-    manifest.serviceWorker = { register, version: buildId };
+    manifest.serviceWorker = { register, version };
     serviceWorkerSize = await sizeOf(options.root, [file]);
   }
   await Deno.writeTextFile(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
