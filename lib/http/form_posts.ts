@@ -5,40 +5,20 @@
  * answers 303 See Other to the next page (POST/redirect/GET), or renders the page again with what went wrong beside the
  * fields.
  */
+import Negotiator from "negotiator";
 import { InvalidInputError } from "@/lib/errors.ts";
 
 /** The content types of a browser's plain form post. */
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
 /**
- * How much an `Accept` header wants `type` (e.g. `text/html`): the quality of the most specific range naming it, and
- * how specific that range is (2 the type itself, 1 `text/*`, 0 `*\/*`); quality 0 when no range names it.
- */
-function acceptance(accept: string, type: string): { q: number; specificity: number } {
-  const [major] = type.split("/");
-  let found = { q: 0, specificity: -1 };
-  for (const part of accept.split(",")) {
-    const [range, ...params] = part.trim().toLowerCase().split(";");
-    const name = range.trim();
-    const specificity = name === type ? 2 : name === `${major}/*` ? 1 : name === "*/*" ? 0 : -1;
-    if (specificity <= found.specificity) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    found = { q: Number.isFinite(q) ? q : 0, specificity };
-  }
-  return found;
-}
-
-/**
- * Whether an `Accept` header prefers a page to JSON: `text/html` at a higher quality than `application/json`, or at the
- * same quality but named more specifically (a browser's navigation names `text/html`; `fetch` sends `*\/*`, which
- * prefers neither, and an absent header prefers neither).
+ * Whether an `Accept` header prefers a page to JSON, by the `negotiator` package's content negotiation (quality, then
+ * specificity, then order): a browser's navigation names `text/html`; `fetch` sends `*\/*`, which prefers neither and
+ * so gets JSON, the first offered; an absent or empty header prefers neither.
  */
 export function prefersHtml(accept: string | null): boolean {
   if (!accept) return false;
-  const html = acceptance(accept, "text/html");
-  const json = acceptance(accept, "application/json");
-  return html.q > 0 && (html.q > json.q || (html.q === json.q && html.specificity > json.specificity));
+  return new Negotiator({ headers: { accept } }).mediaType(["application/json", "text/html"]) === "text/html";
 }
 
 /** Whether `req` posts a form body (urlencoded or multipart), as a browser's plain `<form>` does. */
