@@ -12,6 +12,7 @@ import { MessagePage } from "./internships/MessagePage.tsx";
 /** The title and the sentence of each kind of refusal. */
 const WORDS: Record<RefusalKind, { title: MessageKey; text: MessageKey }> = {
   invalid: { title: "common.refusalPage.invalid.title", text: "common.refusalPage.invalid.text" },
+  crossSite: { title: "common.refusalPage.crossSite.title", text: "common.refusalPage.crossSite.text" },
   timeout: { title: "common.refusalPage.timeout.title", text: "common.refusalPage.timeout.text" },
   conflict: { title: "common.refusalPage.conflict.title", text: "common.refusalPage.conflict.text" },
   tooLarge: { title: "common.refusalPage.tooLarge.title", text: "common.refusalPage.tooLarge.text" },
@@ -34,7 +35,7 @@ export function RefusalPage({ refusal }: { refusal: PlainFormRefusal }) {
   return (
     <MessagePage
       title={t(WORDS[kind].title)}
-      link={{ href: back, label: t("common.refusalPage.back") }}
+      link={{ href: back, label: back === "/" ? t("layout.home") : t("common.refusalPage.back") }}
     >
       <p>{sentence}</p>
       {problems.length > 0 && (

@@ -78,6 +78,17 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/**
+ * A write refused by the CSRF origin check: from another site, or naming no origin of ours (docs/decisions.md,
+ * Security). Answered 403 `{error: "Invalid origin"}`; a page's form gets a page saying so.
+ */
+export class CrossSiteError extends ForbiddenError {
+  override name = "CrossSiteError";
+  constructor() {
+    super("Invalid origin");
+  }
+}
+
 /** The named resource does not exist, or is hidden from the caller. */
 export class NotFoundError extends DomainError {
   override name = "NotFoundError";

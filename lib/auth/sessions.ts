@@ -61,23 +61,44 @@ export async function createSession(
 /** A cookie value: the user id (as `createUser` makes them), a dot, and 32 random bytes in base64url. */
 const TOKEN_PATTERN = /^([A-Za-z0-9-]{1,64})\.[A-Za-z0-9_-]{43}$/;
 
-/**
- * The live session of a cookie token with its user, read in one KV round trip and renewed when
- * it is past its first day; null when the token is malformed, unknown or expired, or its user is
- * gone. `renewed` tells the caller to send the cookie again.
- */
-export async function readSession(
+/** A cookie token's stored session entry and its user, read in one KV round trip; null as `peekSession` says. */
+async function findSession(
   kv: Deno.Kv,
   token: string,
-): Promise<{ session: Session; user: User; renewed: boolean } | null> {
+): Promise<{ entry: Deno.KvEntry<Session>; user: User; hash: string } | null> {
   const userId = TOKEN_PATTERN.exec(token)?.[1];
   if (!userId) return null;
   const hash = await sha256Hex(token);
   const [entry, userEntry] = await kv.getMany<[Session, User]>([["sessions", hash], userKey(userId)]);
   const session = entry.value;
   const user = userEntry.value;
+  if (!session || !user || session.userId !== userId || Date.parse(session.expiresAt) <= Date.now()) return null;
+  return { entry: entry as Deno.KvEntry<Session>, user, hash };
+}
+
+/**
+ * The live session of a cookie token with its user, read in one KV round trip and never renewed (nothing is written);
+ * null when the token is malformed, unknown or expired, or its user is gone. For answers that must not extend a session,
+ * such as the refusal of a write from another site.
+ */
+export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session: Session; user: User } | null> {
+  const found = await findSession(kv, token);
+  return found && { session: found.entry.value, user: found.user };
+}
+
+/**
+ * The live session of a cookie token with its user, read in one KV round trip and renewed when
+ * it is past its first day; null as `peekSession` says. `renewed` tells the caller to send the cookie again.
+ */
+export async function readSession(
+  kv: Deno.Kv,
+  token: string,
+): Promise<{ session: Session; user: User; renewed: boolean } | null> {
+  const found = await findSession(kv, token);
+  if (!found) return null;
+  const { entry, user, hash } = found;
+  const session = entry.value;
   const now = Date.now();
-  if (!session || !user || session.userId !== userId || Date.parse(session.expiresAt) <= now) return null;
   if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false };
   const renewed: Session = { ...session, expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
   await kv.atomic()

@@ -16,10 +16,17 @@
  * - Where `APP_URL` is a loopback address (development), `localhost`, `127.0.0.1` and `[::1]` on
  *   its port are one origin, so the demo works whichever of them the browser opened.
  *
- * A refusal is 403 `{error: "Invalid origin"}`.
+ * A refusal is 403 `{error: "Invalid origin"}` (`CrossSiteError`), thrown before the session step and any handler,
+ * so a refused write changes nothing: no handler runs, no session is renewed, no cookie is set. A page's form refused
+ * here gets a page saying so (docs/decisions.md, Errors and limits, "Plain forms refused"), written to the person
+ * their session names (read, never renewed) in their language.
  */
-import { ForbiddenError } from "@/lib/errors.ts";
+import { CrossSiteError } from "@/lib/errors.ts";
+import { peekSession } from "@/lib/auth/sessions.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { readSessionCookie } from "@/lib/http/cookies.ts";
+import { postsForm } from "@/lib/http/form_posts.ts";
+import { requestLanguage } from "@/lib/http/language.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import type { MiddlewareHandler } from "@/lib/web/types.ts";
@@ -60,25 +67,38 @@ export function passesOriginCheck(req: Request, appUrl: string, hasSessionCookie
   return isAppOrigin(originOf(req.headers.get("referer")), appUrl);
 }
 
-/** The origin check of every route's writes (unless its options exempt it). */
-export const originCheck: MiddlewareHandler<AppState> = (req, ctx) => {
-  const { config } = ctx.state.services;
-  if (readRouteOptions(ctx).originCheck) {
-    const hasSession = readSessionCookie(req, config.secure) !== undefined;
-    if (!passesOriginCheck(req, config.appUrl, hasSession)) throw new ForbiddenError("Invalid origin");
+/**
+ * The origin check of every route's writes (unless its options exempt it).
+ * @throws CrossSiteError when the rules above refuse the write; for a page's form, with the reader (`user`, `session`,
+ *   never renewed) and their language (`lang`, `t`) put on the state first, for the refusal's page.
+ */
+export const originCheck: MiddlewareHandler<AppState> = async (req, ctx) => {
+  const { config, kv } = ctx.state.services;
+  if (!readRouteOptions(ctx).originCheck) return ctx.next();
+  const token = readSessionCookie(req, config.secure);
+  if (passesOriginCheck(req, config.appUrl, token !== undefined)) return ctx.next();
+  if (!ctx.url.pathname.startsWith("/api/") && postsForm(req)) {
+    const found = token ? await peekSession(kv, token) : null;
+    if (found) {
+      ctx.state.user = found.user;
+      ctx.state.session = found.session;
+    }
+    const { lang } = requestLanguage(req, ctx.url, found?.user);
+    ctx.state.lang = lang;
+    ctx.state.t = translatorFor(lang);
   }
-  return ctx.next();
+  throw new CrossSiteError();
 };
 
 /**
  * The login-CSRF rule of the auth endpoints and the pages' sign-in, sign-up and password forms:
  * a write naming another origin is refused, session or not.
- * @throws ForbiddenError "Invalid origin".
+ * @throws CrossSiteError "Invalid origin".
  */
 export function assertLoginOrigin(req: Request, appUrl: string): void {
   const origin = req.headers.get("origin");
   if (!SAFE_METHODS.has(req.method) && origin !== null && !isAppOrigin(originOf(origin), appUrl)) {
-    throw new ForbiddenError("Invalid origin");
+    throw new CrossSiteError();
   }
 }
 

@@ -4,15 +4,33 @@
  * language with the refusal's status, instead of the API's `{error}`. This module decides what the page holds; the
  * component the composition root hands the app (`AppParts.refusalPage`) words it.
  */
-import { AuthError, DomainError, InvalidInputError, TooLargeError, ValidationError } from "@/lib/errors.ts";
+import {
+  AuthError,
+  CrossSiteError,
+  DomainError,
+  InvalidInputError,
+  TooLargeError,
+  ValidationError,
+} from "@/lib/errors.ts";
 import { fieldProblems } from "@/lib/field_messages.ts";
 import type { ProblemText } from "@/lib/i18n/field_text.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { refusalKey } from "@/lib/http/refusal_text.ts";
 
-/** What kind of refusal a page explains, by status; each has a title and a sentence (`common.refusalPage.<kind>.*`). */
-export type RefusalKind = "invalid" | "timeout" | "conflict" | "tooLarge" | "unreadable" | "tooMany" | "unavailable";
+/**
+ * What kind of refusal a page explains, by status (`crossSite`: the origin check's 403); each has a title and a
+ * sentence (`common.refusalPage.<kind>.*`).
+ */
+export type RefusalKind =
+  | "invalid"
+  | "crossSite"
+  | "timeout"
+  | "conflict"
+  | "tooLarge"
+  | "unreadable"
+  | "tooMany"
+  | "unavailable";
 
 /** The page of one refused plain form. */
 export interface PlainFormRefusal {
@@ -63,7 +81,7 @@ export function plainFormRefusal(
   const reason = error instanceof ValidationError ? undefined : refusalKey(error.message);
   const limitBytes = error instanceof TooLargeError ? error.limitBytes : undefined;
   return {
-    kind: kindOf(status),
+    kind: error instanceof CrossSiteError ? "crossSite" : kindOf(status),
     ...(reason ? { reason } : {}),
     problems: problemsOf(error),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),

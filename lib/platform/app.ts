@@ -10,7 +10,14 @@ import { type ComponentType, h } from "preact";
 import { registerRoutes } from "@/lib/web/app.ts";
 import type { Assets } from "@/lib/web/assets.ts";
 import type { Manifest, State } from "@/lib/web/types.ts";
-import { ClientAbortError, DomainError, ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import {
+  ClientAbortError,
+  CrossSiteError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthenticatedError,
+} from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { isPlainFormPost, postsForm } from "@/lib/http/form_posts.ts";
 import { formPage, type PlainFormRefusal, plainFormRefusal } from "@/lib/http/refusal_page.ts";
@@ -70,17 +77,21 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
       const isPageForm = !isApi(url) && postsForm(req);
       // Any other refusal of a form a browser posted without JavaScript gets a page, not JSON (sign-in for a guest).
       const isPlainForm = isPlainFormPost(req, url);
+      // A page's form refused by the origin check gets that page too, whatever it accepts: it was not what it seemed.
+      const isCrossSite = isPageForm && error instanceof CrossSiteError;
       const { appUrl } = services.config;
       if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
       if (isPlainForm && error instanceof UnauthenticatedError) {
         return signInRedirect(new URL(formPage(req, appUrl), url));
       }
-      if ((isPageRead || isPageForm) && error instanceof ForbiddenError) return pages.render(parts.forbiddenPage, 403);
+      if ((isPageRead || isPageForm) && error instanceof ForbiddenError && !isCrossSite) {
+        return pages.render(parts.forbiddenPage, 403);
+      }
       if ((isPageRead || isPageForm) && error instanceof NotFoundError) return pages.renderNotFound();
       if (error instanceof ClientAbortError) {
         log.info("client went away", { requestId: state.requestId, method: req.method, path: url.pathname });
       }
-      if (isPlainForm && error instanceof DomainError) {
+      if ((isPlainForm || isCrossSite) && error instanceof DomainError) {
         const { status, headers } = errorResponse(error);
         const retryAfter = headers.get("retry-after");
         const refusal = plainFormRefusal({
@@ -92,6 +103,8 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
         });
         const page = pages.render(() => h(parts.refusalPage, { refusal }), status);
         if (retryAfter) page.headers.set("retry-after", retryAfter);
+        // The origin check refuses before the session step, which marks a person's answers so.
+        if (state.user && !page.headers.has("cache-control")) page.headers.set("cache-control", "private, no-store");
         return page;
       }
       const known = errorResponse(error);

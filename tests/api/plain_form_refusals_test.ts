@@ -10,7 +10,9 @@ import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { pdfBytes, resumeForm } from "@/tests/fixtures/resumes.ts";
 import { answersFor, applicant, platformInternship } from "@/tests/fixtures/applications.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { updateUser } from "@/lib/users/users.ts";
+import { getUser, updateUser } from "@/lib/users/users.ts";
+import { sha256Hex } from "@/lib/ids.ts";
+import { type Session, SESSION_RENEW_BELOW_MS } from "@/lib/auth/sessions.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { ConflictError } from "@/lib/errors.ts";
 import { NAME_TAKEN } from "@/lib/organizations/organizations.ts";
@@ -246,4 +248,56 @@ Deno.test("the apply page says why one cannot apply with the refusal sentences e
     const html = await refused(who, id, "hi");
     assert(html.includes(refusalText(hi, sentence)) && html.includes(hi("applications.apply.cannotTitle")), sentence);
   }
+});
+
+Deno.test("a form from another site is a 403 page saying so, to the person in their language; nothing is written", async () => {
+  await using t = await createTestApp({ listen: true });
+  const reader = await createTestUser(t, "user", { name: "Asha Verma" });
+  await updateUser(t.kv, reader.user.id, { language: "hi" });
+  // A session due for renewal: reading it as the session step does would extend it (a write).
+  const sessionKey = ["sessions", await sha256Hex(reader.cookie.slice("session=".length))];
+  const stored = await t.kv.get<Session>(sessionKey);
+  const dueAt = new Date(Date.now() + SESSION_RENEW_BELOW_MS - 60 * 60_000).toISOString();
+  await t.kv.set(sessionKey, { ...stored.value!, expiresAt: dueAt });
+  const before = await t.kv.get<Session>(sessionKey);
+  const switchForm = () => new URLSearchParams({ lang: "en", back: "/toolkits" });
+  const foreign = { origin: "https://elsewhere.example", referer: "https://elsewhere.example/page" };
+
+  const res = await browserPost(t, "/language", switchForm(), { who: reader, headers: foreign });
+  const html = await refusalPage(res, 403, "hi", "/");
+  assert(html.includes("फ़ॉर्म इस साइट से नहीं भेजा गया"), "the title in Hindi");
+  assert(html.includes("पेज इसी साइट पर खोलें और फ़ॉर्म फिर से भेजें।"), "what to do, in Hindi");
+  assert(html.includes("Asha Verma") && html.includes('action="/sign-out"'), "the person's header");
+  assert(!html.includes("एडमिन"), "not the page of an area for admins");
+  assertEquals([res.headers.get("set-cookie"), res.headers.get("cache-control")], [null, "private, no-store"]);
+  const after = await t.kv.get<Session>(sessionKey);
+  assertEquals([after.versionstamp, after.value?.expiresAt], [before.versionstamp, dueAt], "the session not renewed");
+  assertEquals((await getUser(t.kv, reader.user.id))?.language, "hi", "the form's handler did not run");
+
+  // In English for a person without a setting; `Origin: null` (a sandboxed page) is refused the same way.
+  const other = await createTestUser(t, "user", { name: "Ravi Kumar" });
+  const english = await browserPost(t, "/language", switchForm(), {
+    who: other,
+    from: "/me/settings",
+    headers: { origin: "null" },
+  });
+  const text = await refusalPage(english, 403, "en", "/me/settings");
+  assert(text.includes("The form was not sent from this site") && text.includes("Ravi Kumar"), "in English, signed in");
+  assert(text.includes("Open the page on this site and send the form again."), "what to do");
+
+  // A cross-site post carries no cookie of ours (SameSite=Lax): the browser's languages decide, with a guest header.
+  const guest = await browserPost(t, "/language", switchForm(), {
+    headers: { ...foreign, "sec-fetch-site": "cross-site", "accept-language": "hi-IN,hi;q=0.9,en;q=0.8" },
+  });
+  const guestHtml = await refusalPage(guest, 403, "hi", "/");
+  assert(guestHtml.includes("फ़ॉर्म इस साइट से नहीं भेजा गया") && guestHtml.includes('href="/sign-in'), "a guest's page");
+  assertEquals(guest.headers.get("set-cookie"), null);
+
+  // fetch, JSON and the API keep the API's answer.
+  const script = await fetch(`${t.origin}/api/me/settings`, {
+    method: "PATCH",
+    headers: { ...foreign, cookie: reader.cookie, accept: BROWSER_ACCEPT, "content-type": "application/json" },
+    body: JSON.stringify({ language: "en" }),
+  });
+  assertEquals([script.status, await script.json()], [403, { error: "Invalid origin" }]);
 });
