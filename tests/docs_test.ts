@@ -167,31 +167,6 @@ Deno.test(".env.example lists every variable app.config.ts reads", async () => {
   assertEquals([...read].filter((name) => !listed.has(name)), []);
 });
 
-/** The folders and files a `deno test` task names (its arguments after the flags). */
-function testPathsOf(task: string): string[] {
-  const command = task.split("&&").map((part) => part.trim()).find((part) => part.startsWith("deno test"));
-  assert(command, `a deno test task: ${task}`);
-  return command.split(/\s+/).slice(2).filter((arg) => !arg.startsWith("-"));
-}
-
-Deno.test("test:unit, test:api and test:e2e together run every test file once", async () => {
-  const { tasks } = JSON.parse(await Deno.readTextFile(`${root}deno.json`)) as { tasks: Record<string, string> };
-  const parts = ["test:unit", "test:api", "test:e2e"].map((name) => testPathsOf(tasks[name]));
-  const files: string[] = [];
-  async function walk(dir: string): Promise<void> {
-    for await (const entry of Deno.readDir(`${root}${dir}`)) {
-      const path = dir ? `${dir}/${entry.name}` : entry.name;
-      if (entry.isDirectory && !["node_modules", "_build", "data", ".git"].includes(entry.name)) await walk(path);
-      else if (/_test\.tsx?$/.test(entry.name)) files.push(path);
-    }
-  }
-  await walk("");
-  assert(files.length > 100, `${files.length} test files`);
-  const covers = (arg: string, file: string) => arg.endsWith("/") ? file.startsWith(arg) : file === arg;
-  const runs = files.map((file) => [file, parts.filter((args) => args.some((arg) => covers(arg, file))).length]);
-  assertEquals(runs.filter(([, count]) => count !== 1), []);
-});
-
 Deno.test("the README stays a page: at most 150 lines, with the layers of lib/ and the steps of Adding things", async () => {
   const readme = await Deno.readTextFile(`${root}README.md`);
   const lines = readme.trimEnd().split("\n").length;

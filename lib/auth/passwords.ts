@@ -2,9 +2,9 @@
  * Password hashing (docs/api.md, Authentication, "Passwords"): argon2id with OWASP's parameters (m
  * = 19 MiB, t = 2, p = 1), stored as the standard encoded string. Uses the native `@node-rs/argon2`
  * (off the event loop); where a native addon cannot load (Deno Deploy) `hash-wasm` makes and checks
- * the same strings.
+ * the same strings. Either is loaded on the first hash or check, not on import (about 20 ms of CPU that a start-up
+ * or a test module which never signs anyone in does not spend).
  */
-import { argon2id, argon2Verify } from "hash-wasm";
 
 /** Shortest and longest accepted passwords, in characters. */
 export const PASSWORD_MIN = 8;
@@ -17,19 +17,22 @@ interface Argon2Impl {
   verify(encoded: string, password: string): Promise<boolean>;
 }
 
-const wasm: Argon2Impl = {
-  hash: (password) =>
-    argon2id({
-      password,
-      salt: crypto.getRandomValues(new Uint8Array(16)),
-      parallelism: PARAMS.parallelism,
-      iterations: PARAMS.timeCost,
-      memorySize: PARAMS.memoryCost,
-      hashLength: PARAMS.outputLen,
-      outputType: "encoded",
-    }),
-  verify: (encoded, password) => argon2Verify({ password, hash: encoded }),
-};
+async function loadWasm(): Promise<Argon2Impl> {
+  const { argon2id, argon2Verify } = await import("hash-wasm");
+  return {
+    hash: (password) =>
+      argon2id({
+        password,
+        salt: crypto.getRandomValues(new Uint8Array(16)),
+        parallelism: PARAMS.parallelism,
+        iterations: PARAMS.timeCost,
+        memorySize: PARAMS.memoryCost,
+        hashLength: PARAMS.outputLen,
+        outputType: "encoded",
+      }),
+    verify: (encoded, password) => argon2Verify({ password, hash: encoded }),
+  };
+}
 
 async function loadNative(): Promise<Argon2Impl | null> {
   try {
@@ -44,17 +47,22 @@ async function loadNative(): Promise<Argon2Impl | null> {
   }
 }
 
-const impl: Promise<Argon2Impl> = loadNative().then((native) => native ?? wasm);
+let loaded: Promise<Argon2Impl> | undefined;
+
+/** The native implementation, else the wasm one; loaded once, on first use. */
+function implementation(): Promise<Argon2Impl> {
+  return loaded ??= loadNative().then((native) => native ?? loadWasm());
+}
 
 /** Hashes a password into an encoded argon2id string. */
 export async function hashPassword(password: string): Promise<string> {
-  return await (await impl).hash(password);
+  return await (await implementation()).hash(password);
 }
 
 /** True when `password` matches `encoded`; false for a malformed hash. */
 export async function verifyPassword(encoded: string, password: string): Promise<boolean> {
   try {
-    return await (await impl).verify(encoded, password);
+    return await (await implementation()).verify(encoded, password);
   } catch {
     return false;
   }

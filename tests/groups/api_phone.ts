@@ -1,0 +1,4 @@
+/** The test modules of `tests/api/phone/` as one module (`tests/helpers/test_groups.ts`). */
+import { importTests } from "@/tests/helpers/test_groups.ts";
+
+await importTests(new URL("../api/phone/", import.meta.url));

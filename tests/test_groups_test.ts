@@ -1,0 +1,102 @@
+/**
+ * `deno task test` runs every test module of the repository exactly once (docs/decisions.md, Tests, "Test groups"):
+ * the task names its roots (folders, files, globs) instead of letting `deno test` find everything, because the
+ * folders run through a test group (`tests/groups/`) must not run file by file as well. A module that no root and no
+ * group reaches, or that two reach, fails here. `test:unit`, `test:api` and `test:e2e` together run the same modules.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { testFilesIn } from "@/tests/helpers/test_groups.ts";
+
+const ROOT = new URL("..", import.meta.url);
+const TEST_FILE = /_test\.tsx?$/;
+const SKIPPED = new Set(["node_modules", "_build", "data", ".git"]);
+
+/** Every test module under `dir` (relative to the repository, ending in `/`), as repository paths. */
+function testFilesUnder(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(dir || ".", ROOT))) {
+    if (entry.isDirectory && !SKIPPED.has(entry.name)) found.push(...testFilesUnder(`${dir}${entry.name}/`));
+    else if (entry.isFile && TEST_FILE.test(entry.name)) found.push(`${dir}${entry.name}`);
+  }
+  return found;
+}
+
+/** The paths a `deno test` root names: a folder's test modules, a glob's matches (`*` within a name) or one file. */
+function expandRoot(root: string): string[] {
+  if (root.endsWith("/")) return testFilesUnder(root);
+  if (!root.includes("*")) return [root];
+  const slash = root.lastIndexOf("/");
+  const dir = root.slice(0, slash + 1);
+  const name = new RegExp(`^${root.slice(slash + 1).replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*")}$`);
+  return [...Deno.readDirSync(new URL(dir, ROOT))].filter((entry) => entry.isFile && name.test(entry.name))
+    .map((entry) => `${dir}${entry.name}`).sort();
+}
+
+/** The test modules a module given to `deno test` runs: a group's folder's (`importTests`), else the module itself. */
+function modulesRun(path: string, readText: (path: string) => string): string[] {
+  if (!path.startsWith("tests/groups/")) return [path];
+  const folder = readText(path).match(/importTests\(new URL\("([^"]+)", import\.meta\.url\)\)/)?.[1];
+  if (folder === undefined) return [path];
+  const url = new URL(folder, new URL(path, ROOT));
+  const dir = url.pathname.slice(ROOT.pathname.length);
+  return testFilesIn(url).map((name) => `${dir}${name}`);
+}
+
+/** The roots a task's `deno test` (or `scripts/test.ts`, which passes its arguments on) is given. */
+function rootsOf(task: string): string[] {
+  const run = task.split("&&").map((part) => part.trim().split(/\s+/)).find((words) =>
+    words[1] === "test" || words.includes("scripts/test.ts")
+  );
+  if (run === undefined) return [];
+  const start = run[1] === "test" ? 2 : run.indexOf("scripts/test.ts") + 1;
+  return run.slice(start).filter((word) => !word.startsWith("-"));
+}
+
+/** Test modules that `tasks` run other than exactly once, as `path: n times`, against `all`. */
+function coverageOf(tasks: string[], all: string[], readText: (path: string) => string): string[] {
+  const runs = new Map<string, number>(all.map((path) => [path, 0]));
+  for (const task of tasks) {
+    for (const root of rootsOf(task)) {
+      for (const path of expandRoot(root).flatMap((file) => modulesRun(file, readText))) {
+        runs.set(path, (runs.get(path) ?? 0) + 1);
+      }
+    }
+  }
+  const known = new Set(all);
+  return [...runs].filter(([path, n]) => n !== 1 || !known.has(path))
+    .map(([path, n]) => known.has(path) ? `${path}: ${n} times` : `${path}: not a test module`).sort();
+}
+
+const tasks: Record<string, string> = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT))).tasks;
+const readText = (path: string) => Deno.readTextFileSync(new URL(path, ROOT));
+
+Deno.test("deno task test runs every test module of the repository once", () => {
+  const all = testFilesUnder("");
+  assert(all.length > 200, `${all.length} test modules found`);
+  assertEquals(coverageOf([tasks.test], all, readText), []);
+});
+
+Deno.test("test:unit, test:api and test:e2e together run every test module once", () => {
+  assertEquals(
+    coverageOf([tasks["test:unit"], tasks["test:api"], tasks["test:e2e"]], testFilesUnder(""), readText),
+    [],
+  );
+});
+
+Deno.test("a module no root reaches, one run twice and a group without its folder are caught", () => {
+  const auth = testFilesIn(new URL("tests/api/auth/", ROOT)).map((name) => `tests/api/auth/${name}`);
+  const all = [...auth, "tests/web/routes_test.ts"];
+  const group = (text: string) => (path: string) => path === "tests/groups/api_auth.ts" ? text : readText(path);
+  const importing = group('await importTests(new URL("../api/auth/", import.meta.url));');
+  assertEquals(coverageOf(["deno test tests/groups/api_auth.ts tests/web/routes_test.ts"], all, importing), []);
+  assertEquals(
+    coverageOf(["deno test -A tests/web/routes_test.ts"], all, importing),
+    auth.map((path) => `${path}: 0 times`),
+  );
+  const twice = `deno test -A tests/groups/api_auth.ts ${auth[0]} tests/web/routes_test.ts`;
+  assertEquals(coverageOf([twice], all, importing), [`${auth[0]}: 2 times`]);
+  assertEquals(coverageOf(["deno test tests/groups/api_auth.ts tests/web/routes_test.ts"], all, group("// none")), [
+    ...auth.map((path) => `${path}: 0 times`),
+    "tests/groups/api_auth.ts: not a test module",
+  ]);
+});
