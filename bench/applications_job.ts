@@ -3,14 +3,19 @@
  * process over the applications benchmark's waiting applications (`BENCH_RECORD`, default 100,000, seeded by
  * `bench/applications.ts` into a temporary file, or copied from `BENCH_SEED_FILE`), with no requests beside it. It
  * prints what depends little on the machine's load, as the run of `bench/applications.ts` prints what a reader feels:
- * - the CPU the job used (in a first run), per thread (the event loop, KV's writer `sw`, V8's helpers), in s;
- * - its synchronous stretches (in a second run over a copy): the event loop's CPU between two turns of a probe that takes every turn it can
- *   (`setImmediate`), so each stretch is what a request arriving then would have waited for at most, measured in CPU
- *   time of the thread (`CLOCK_THREAD_CPUTIME_ID`), which a busy machine does not stretch as it stretches wall time;
+ * - the CPU the job used (in a first run, taking its turns as the server's job does: `InFlightRequests.turns`), per
+ *   thread (the event loop, KV's writer `sw`, V8's helpers), in s;
+ * - its stretches between two looks of the event loop at its sockets (in a run over a copy, and in one more per
+ *   `BENCH_TURNS` kind of turn: `io` as the server takes them, `immediate` as `setImmediate`, the job's turns before
+ *   27 Nov 2026): a probe writes one byte on a loopback connection and reads it back, over and over, and notes the
+ *   event loop's CPU between two of its reads, so each stretch is what a request arriving then would have waited for
+ *   before the server read it, measured in CPU time of the thread (`CLOCK_THREAD_CPUTIME_ID`), which a busy machine
+ *   does not stretch as it stretches wall time;
  * - the wall time and the load average, for reference.
  */
 import { setImmediate } from "node:timers";
 import { timeOutApplications } from "@/lib/applications/timeout.ts";
+import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import { seedInChild, threadCpuMs } from "./harness.ts";
 
 const RECORD = Number(Deno.env.get("BENCH_RECORD") ?? 100_000);
@@ -25,37 +30,64 @@ function threadCpu(): number {
   return Number(clock[0]) * 1000 + Number(clock[1]) / 1e6;
 }
 
+/** A loopback connection: what is written on the first end is read on the second. */
+async function loopback(): Promise<[Deno.Conn, Deno.Conn]> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const pair = await Promise.all([
+    Deno.connect({ hostname: "127.0.0.1", port: (listener.addr as Deno.NetAddr).port }),
+    listener.accept(),
+  ]);
+  listener.close();
+  pair[0].setNoDelay(true);
+  return pair;
+}
+
+/** How the job's pieces yield: as the server's job does (`io`), or by `setImmediate` (`immediate`). */
+type TurnKind = "io" | "immediate";
+
 /**
- * Runs the job once over the KV file at `path`; with `probe`, a probe takes every turn of the event loop it can and
- * notes the thread's CPU between two of its turns (a stretch of other work) when over 0.1 ms.
+ * Runs the job once over the KV file at `path`, its pieces yielding by `turns`; with `probe`, a probe notes the event
+ * loop's CPU between two looks at its sockets when over 0.1 ms (a stretch of other work).
  */
-async function runJob(path: string, probe: boolean) {
+async function runJob(path: string, turns: TurnKind, probe: boolean) {
   const kv = await Deno.openKv(path);
   const stretches: number[] = [];
-  let turns = 0;
+  let looks = 0;
   let running = true;
-  let ended = threadCpu();
-  const tick = () => {
-    const started = threadCpu();
-    turns++;
-    if (started - ended > 0.1) stretches.push(started - ended);
-    if (running) setImmediate(tick);
-    ended = threadCpu();
-  };
-  if (probe) setImmediate(tick);
+  const probing = probe
+    ? (async () => {
+      const [writer, reader] = await loopback();
+      const one = new Uint8Array(1);
+      const buffer = new Uint8Array(64);
+      let ended = threadCpu();
+      while (running) {
+        await writer.write(one);
+        await reader.read(buffer);
+        const started = threadCpu();
+        looks++;
+        if (started - ended > 0.1) stretches.push(started - ended);
+        ended = threadCpu();
+      }
+      writer.close();
+      reader.close();
+    })()
+    : Promise.resolve();
+  await using requests = new InFlightRequests().turns();
   const before = threadCpuMs(Deno.pid);
   const started = performance.now();
   const counts = await timeOutApplications(kv, {
     now: new Date(),
     appUrl: "http://localhost",
-    giveWay: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    giveWay: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+    turn: turns === "io" ? () => requests.next() : () => new Promise<void>((resolve) => setImmediate(resolve)),
   });
   const wallMs = performance.now() - started;
   running = false;
+  await probing;
   const after = threadCpuMs(Deno.pid);
   kv.close();
   const cpu = Object.fromEntries(Object.keys(after).map((kind) => [kind, after[kind] - (before[kind] ?? 0)]));
-  return { counts, wallMs, cpu, stretches, turns };
+  return { counts, wallMs, cpu, stretches, looks };
 }
 
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
@@ -73,32 +105,36 @@ try {
     });
   }
   const loadBefore = load();
-  await Deno.copyFile(kvPath, `${dir}/probed.sqlite3`);
-  const plain = await runJob(kvPath, false);
-  const probed = await runJob(`${dir}/probed.sqlite3`, true);
-
+  const kinds = (Deno.env.get("BENCH_TURNS") ?? "io").split(",") as TurnKind[];
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const stretches = probed.stretches.sort((a, b) => a - b);
-  const longer = (ms: number) => stretches.filter((stretch) => stretch > ms);
-  const sum = (list: number[]) => list.reduce((total, stretch) => total + stretch, 0);
-  const at = (share: number) => (stretches.at(Math.floor(probed.turns * (1 - share)) * -1 - 1) ?? 0).toFixed(3);
+  const cpuOf = (cpu: Record<string, number>) =>
+    `event loop ${seconds(cpu.request ?? 0)}, KV writer ${seconds(cpu.sw ?? 0)}, V8 helpers ${
+      seconds(cpu["V8 DefaultWorke"] ?? 0)
+    }`;
+  const lines: string[] = [];
+  await Deno.copyFile(kvPath, `${dir}/plain.sqlite3`);
+  const plain = await runJob(`${dir}/plain.sqlite3`, "io", false);
+  lines.push(`Answer: ${JSON.stringify(plain.counts)}`);
+  lines.push(`Wall time: ${seconds(plain.wallMs)}; CPU: ${cpuOf(plain.cpu)}`);
+  for (const kind of kinds) {
+    await Deno.copyFile(kvPath, `${dir}/probed.sqlite3`);
+    const probed = await runJob(`${dir}/probed.sqlite3`, kind, true);
+    const stretches = probed.stretches.sort((a, b) => a - b);
+    const longer = (ms: number) => stretches.filter((stretch) => stretch > ms);
+    const sum = (list: number[]) => list.reduce((total, stretch) => total + stretch, 0);
+    const at = (share: number) => (stretches.at(Math.floor(probed.looks * (1 - share)) * -1 - 1) ?? 0).toFixed(3);
+    lines.push(
+      `Turns by ${kind}: stretches between two looks at the sockets (${
+        probed.looks.toLocaleString("en-US")
+      } looks): p99 ${at(0.99)} ms, p99.9 ${at(0.999)} ms, longest ${
+        (stretches.at(-1) ?? 0).toFixed(3)
+      } ms; over 0.5 ms: ${longer(0.5).length}, over 1 ms: ${longer(1).length} (${
+        seconds(sum(longer(1)))
+      } in all), over 2 ms: ${longer(2).length}, over 5 ms: ${longer(5).length}; wall time ${seconds(probed.wallMs)}`,
+    );
+  }
   console.log(`\nTimeout job benchmark (load average ${loadBefore} before, ${load()} after)\n`);
-  console.log(`Answer: ${JSON.stringify(plain.counts)}`);
-  console.log(`Wall time: ${seconds(plain.wallMs)} (with the probe ${seconds(probed.wallMs)})`);
-  console.log(
-    `CPU: event loop ${seconds(plain.cpu.request ?? 0)}, KV writer ${seconds(plain.cpu.sw ?? 0)}, V8 helpers ${
-      seconds(plain.cpu["V8 DefaultWorke"] ?? 0)
-    }`,
-  );
-  console.log(
-    `Synchronous stretches (event loop CPU between two turns, ${probed.turns.toLocaleString("en-US")} turns): p99.9 ${
-      at(0.999)
-    } ms, p99.99 ${at(0.9999)} ms, longest ${(stretches.at(-1) ?? 0).toFixed(3)} ms; over 0.5 ms: ${
-      longer(0.5).length
-    }, over 1 ms: ${longer(1).length} (${seconds(sum(longer(1)))} in all), over 2 ms: ${longer(2).length}, over 5 ms: ${
-      longer(5).length
-    }`,
-  );
+  for (const line of lines) console.log(line);
 } finally {
   libc.close();
   await Deno.remove(dir, { recursive: true });

@@ -18,9 +18,10 @@
  *    converting the write on the event loop's thread), and records are read 20 at a time: a local KV answers reads
  *    and writes in turn, so a request's own reads wait for one write and a few reads of the job at most. It gives way
  *    to requests between batches, and after decoding each read, every 5 moves prepared and around sending each write
- *    it lets the event loop take in requests (`setImmediate`: a turn costs microseconds, where `setTimeout(0)` waits a
- *    millisecond or more) or, while requests are being answered, waits for them: a request waits for a piece of the
- *    job, most well under a millisecond of CPU, never for a batch (`bench/applications_job.ts` measures them).
+ *    it takes a turn (`InFlightRequests.turns`): the event loop takes in the requests that arrived (a turn through its
+ *    sockets; `setImmediate` would not take them in, and `setTimeout(0)` waits a millisecond or more), and the job
+ *    waits while requests are being answered: a request waits for the piece of the job running when it arrives, most
+ *    well under a millisecond of CPU, never for a batch (`bench/applications_job.ts` measures the pieces).
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
  *    e-mail naming every application closed (`tellTimedOutOps`), four applicants a write, each on a turn of its own.
  *    Untold entries a stopped run left are told by the next.
@@ -218,9 +219,8 @@ class Write {
 }
 
 /**
- * Lets the event loop take in what arrived meanwhile (requests), between two pieces of a batch. `setImmediate` rather
- * than `setTimeout(0)`, which waits at least a millisecond (four when nested): thousands of turns a run would otherwise
- * leave the thread idle for seconds.
+ * A turn of the event loop between two pieces of a batch when the run is given no `turn` (no server beside it: tests,
+ * `bench/applications_job.ts`): other work of the process runs, but network I/O is not taken in (`IoTurns`).
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -239,21 +239,21 @@ const READ_WAVE = 20;
 
 /**
  * Rejects every waiting application due at or before `now` and tells their applicants. `giveWay` is awaited between
- * batches, and between two pieces of a batch while `busy()` (requests are being answered); otherwise a piece is
- * followed by one turn of the event loop. Another run holding the lease: does nothing (every count 0).
+ * batches; between two pieces of a batch, `turn` (the server's `InFlightRequests.turns`: the requests that arrived are
+ * taken in, and those in flight answered first), or without it `giveWay` while `busy()` and else one turn of the event
+ * loop. Another run holding the lease: does nothing (every count 0).
  * @returns the counts of `TimeoutCounts`.
  */
 export async function timeOutApplications(
   kv: Deno.Kv,
-  { now, appUrl, giveWay, busy = () => false }: {
+  { now, appUrl, giveWay, busy = () => false, turn = () => busy() ? giveWay() : nextTurn() }: {
     now: Date;
     appUrl: string;
     giveWay: () => Promise<void>;
     busy?: () => boolean;
+    turn?: () => Promise<void>;
   },
 ): Promise<TimeoutCounts> {
-  /** Between two pieces: requests first. */
-  const turn = () => busy() ? giveWay() : nextTurn();
   const counts: TimeoutCounts = { rejected: 0, told: 0, skipped: 0, dayCounts: 0 };
   const holder = crypto.randomUUID();
   let lease = await leaseRun(kv, holder, null);
@@ -517,11 +517,12 @@ export const applicationsTimeoutJob: Job = {
   name: "applications-timeout",
   schedule: "30 3 * * *",
   async run(ctx) {
+    await using turns = ctx.requests.turns();
     return await timeOutApplications(ctx.kv, {
       now: ctx.now,
       appUrl: ctx.config.appUrl,
       giveWay: () => ctx.requests.giveWay(),
-      busy: () => ctx.requests.count > 0,
+      turn: () => turns.next(),
     });
   },
 };

@@ -1,8 +1,11 @@
 /**
  * The requests this process is answering, so that work sharing the process gives way to them (docs/decisions.md,
- * Background work): the app counts each request while it is answered, and a long job (the alerts digest) calls
- * `giveWay` between small pieces of its work, which waits while requests are being answered.
+ * Background work, "Giving way"): the app counts each request while it is answered, and a long job calls `giveWay`
+ * between pieces of its work (the alerts digest: a few milliseconds each), or takes `turns` (the applications timeout:
+ * thousands of pieces under a millisecond), which let the server take in the requests that arrived and wait while
+ * requests are being answered.
  */
+import { IoTurns } from "./io_turn.ts";
 
 /** How long (ms) `giveWay` waits at most for the requests in flight, so that steady traffic cannot stop a job. */
 export const GIVE_WAY_MAX_MS = 50;
@@ -49,11 +52,33 @@ export class InFlightRequests {
   }
 
   /**
-   * Lets the event loop take in requests that arrived meanwhile, then resolves once none is being answered, or after
-   * `maxMs` (ms) of waiting.
+   * Lets the event loop take in requests that arrived meanwhile (a timer: a millisecond or more), then resolves once
+   * none is being answered, or after `maxMs` (ms) of waiting.
    */
   async idle(maxMs: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
+    await this.#quiet(maxMs);
+  }
+
+  /**
+   * Turns for a job that yields thousands of times a run: each `next()` lets the event loop take in the requests that
+   * arrived (a turn through its sockets, `IoTurns`: about 0.05 ms, where the timer of `giveWay` takes a millisecond or
+   * more), then waits while requests are being answered, at most `GIVE_WAY_MAX_MS`. Dispose of it (`await using`) when
+   * the run ends: it holds a loopback connection.
+   */
+  turns(): JobTurns {
+    const io = new IoTurns();
+    return {
+      next: async () => {
+        await io.next();
+        await this.#quiet(GIVE_WAY_MAX_MS);
+      },
+      [Symbol.asyncDispose]: () => io.close(),
+    };
+  }
+
+  /** Resolves once no request is being answered, or after `maxMs`. */
+  async #quiet(maxMs: number): Promise<void> {
     if (this.#count === 0) return;
     const { promise, resolve } = Promise.withResolvers<void>();
     const timer = setTimeout(resolve, maxMs);
@@ -68,4 +93,9 @@ export class InFlightRequests {
     for (const resolve of this.#waiting) resolve();
     this.#waiting.clear();
   }
+}
+
+/** A job's turns (`InFlightRequests.turns`): `next()` between two pieces of its work. */
+export interface JobTurns extends AsyncDisposable {
+  next(): Promise<void>;
 }

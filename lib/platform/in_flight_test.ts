@@ -1,4 +1,4 @@
-import { GIVE_WAY_MAX_MS, InFlightRequests } from "./in_flight.ts";
+import { GIVE_WAY_MAX_MS, InFlightRequests, type JobTurns } from "./in_flight.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 Deno.test("giveWay waits while a request is answered, and not for the request a job runs in", async () => {
@@ -36,4 +36,38 @@ Deno.test("giveWay waits at most GIVE_WAY_MAX_MS for steady traffic", async () =
   assert(performance.now() - started >= GIVE_WAY_MAX_MS - 1);
   answer.resolve();
   await answered;
+});
+
+/**
+ * A job's pieces separated by `turns().next()`, with a request sent to a server of this process as the job starts:
+ * how many pieces ran before the answer came.
+ */
+async function piecesUntilAnswered(turn: (turns: JobTurns) => Promise<void>): Promise<number> {
+  const requests = new InFlightRequests();
+  await using turns = requests.turns();
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => requests.track(() => Promise.resolve(new Response("answered"))),
+  );
+  let answered = false;
+  const asked = fetch(`http://127.0.0.1:${server.addr.port}/`).then(async (res) => {
+    answered = (await res.text()) === "answered";
+  });
+  let pieces = 0;
+  for (; !answered && pieces < 5_000; pieces++) {
+    // A piece of work: about 0.1 ms of CPU.
+    let sum = 0;
+    for (let i = 0; i < 100_000; i++) sum += i % 7;
+    if (sum < 0) throw new Error("unreachable");
+    await turn(turns);
+  }
+  await asked;
+  return pieces;
+}
+
+Deno.test("a job's turns let the server take in a request between two pieces", async () => {
+  // Each turn looks at the sockets: the request, its answer and the client's reading of it take a few turns. Turns
+  // that do not (setImmediate) leave the sockets unread for dozens of pieces at a time.
+  const pieces = await piecesUntilAnswered((turns) => turns.next());
+  assert(pieces <= 30, `${pieces} pieces ran before the request was answered`);
 });
