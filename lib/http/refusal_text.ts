@@ -16,6 +16,8 @@ import {
 import { NAME_TAKEN, NOT_FOUND as ORGANIZATION_NOT_FOUND, WEBSITE_LOCKED } from "@/lib/organizations/organizations.ts";
 import { NO_WEBSITE, WRONG_DOMAIN } from "@/lib/organizations/claims.ts";
 import { NOT_FOUND as INTERNSHIP_NOT_FOUND } from "@/lib/internships/internships.ts";
+import { NOT_EDITABLE as OPPORTUNITY_NOT_EDITABLE } from "@/lib/opportunities/opportunities.ts";
+import { RESUME_CHANGED } from "@/lib/resumes/resumes.ts";
 import {
   ALREADY_APPLIED,
   ANSWER_REQUIRED,
@@ -57,6 +59,8 @@ export const REFUSAL_KEYS: ReadonlyMap<string, MessageKey> = new Map<string, Mes
   [ANSWER_REQUIRED, "common.refusal.answerRequired"],
   [UNVERIFIED, "common.refusal.verifyToApply"],
   [OWN_INTERNSHIP, "common.refusal.ownInternship"],
+  [OPPORTUNITY_NOT_EDITABLE, "common.refusal.opportunityReviewed"],
+  [RESUME_CHANGED, "common.refusal.resumeChanged"],
 ]);
 
 /** The catalogue message of a refusal sentence pages word, or undefined for a sentence not listed. */

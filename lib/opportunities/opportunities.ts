@@ -51,7 +51,8 @@ import { allOf, type BlockTest, mergedPage, type PageItem, updateEither } from "
 export * from "./schema.ts";
 
 const NOT_FOUND = "Opportunity not found";
-const NOT_EDITABLE = "Only a submission awaiting review or not approved can be edited";
+/** The refusal of an edit to an opportunity published or rejected by moderation (meanwhile, on a page: an admin's review). */
+export const NOT_EDITABLE = "Only a submission awaiting review or not approved can be edited";
 const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
 
 /** A page of a list with the internships' pagination object. */

@@ -20,6 +20,8 @@ import { stripInvisible } from "@/lib/text.ts";
 export const MAX_RESUME_BYTES = 2 * 1024 * 1024;
 /** The answer to a file that is not a PDF or is larger than `MAX_RESUME_BYTES`. */
 export const RESUME_REFUSED = "Upload a PDF of at most 2 MB";
+/** The refusal of a resume save that kept losing to concurrent changes of the person's resume. */
+export const RESUME_CHANGED = "Your resume changed while saving; try again";
 /** The answer to a request for a resume that is not there. */
 export const NO_RESUME = "No resume uploaded";
 /** The content type resumes are stored and served with. */
@@ -118,7 +120,7 @@ async function replaceResume(
     else op.delete(resumeKey(userId));
     if ((await op.commit()).ok) return current.value;
   }
-  throw new ConflictError("Your resume changed while saving; try again");
+  throw new ConflictError(RESUME_CHANGED);
 }
 
 /**

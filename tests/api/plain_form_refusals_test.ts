@@ -23,6 +23,8 @@ import { postInternships } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { refusalText } from "@/lib/http/refusal_text.ts";
 import { CLOSED, OWN_INTERNSHIP, TAKES_LINK, UNVERIFIED } from "@/lib/applications/schema.ts";
+import { NOT_EDITABLE } from "@/lib/opportunities/opportunities.ts";
+import { getResume, RESUME_CHANGED } from "@/lib/resumes/resumes.ts";
 
 /** What Chromium sends as `Accept` when it follows a link or posts a form. */
 const BROWSER_ACCEPT =
@@ -300,4 +302,84 @@ Deno.test("a form from another site is a 403 page saying so, to the person in th
     body: JSON.stringify({ language: "en" }),
   });
   assertEquals([script.status, await script.json()], [403, { error: "Invalid origin" }]);
+});
+
+/**
+ * Makes every write of a person's resume through `kv` lose its race, as if another tab saved one at each turn; answers
+ * a function that puts `kv` back.
+ */
+function resumeWritesLose(kv: Deno.Kv): () => void {
+  const atomic = kv.atomic;
+  kv.atomic = function () {
+    const op = atomic.call(kv);
+    const [set, commit] = [op.set, op.commit];
+    let touchesResume = false;
+    op.set = (key, value, options) => {
+      touchesResume ||= key[0] === "resumes";
+      return set.call(op, key, value, options);
+    };
+    op.commit = () => touchesResume ? Promise.resolve({ ok: false }) : commit.call(op);
+    return op;
+  };
+  return () => void (kv.atomic = atomic);
+}
+
+Deno.test("a resume replaced during a concurrent save is said so, on the profile's form and the apply page", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await applicant(t, "Meera Nair");
+  await updateUser(t.kv, student.user.id, { language: "hi" });
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const [en, hi] = [translatorFor("en"), translatorFor("hi")];
+  const kept = await getResume(t.kv, student.user.id);
+  const restore = resumeWritesLose(t.kv);
+  try {
+    const profile = await browserPost(t, "/profile/resume", resumeForm(pdfBytes()), { who: student, from: "/profile" });
+    const html = await refusalPage(profile, 409, "hi", "/profile");
+    assert(
+      html.includes(hi("common.refusal.resumeChanged")) && html.includes("यह नहीं हो पाया"),
+      "the refusal in Hindi",
+    );
+    assert(!html.includes(hi("common.refusalPage.conflict.text")), "not the generic conflict sentence");
+
+    // The apply page sending a new resume with the application: not "already applied", and nothing applied.
+    const form = resumeForm(pdfBytes());
+    for (const { questionId, answer } of answersFor(internship).answers) form.set(`answers.${questionId}`, answer);
+    const apply = await browserPost(t, `/internships/${internship.id}/apply?lang=en`, form, { who: student });
+    const text = await apply.text();
+    assertEquals(apply.status, 400, text.slice(0, 300));
+    assert(text.includes(refusalText(en, RESUME_CHANGED).replace(/\.$/, "")), "said");
+    assert(!text.includes(en("applications.apply.alreadyTitle")), "not already applied");
+  } finally {
+    restore();
+  }
+  assertEquals(await getResume(t.kv, student.user.id), kept, "the earlier resume kept");
+  const again = await t.fetch(`/internships/${internship.id}/apply`, { headers: student.headers });
+  assertEquals(again.status, 200);
+  assert(!(await again.text()).includes(hi("applications.apply.alreadyTitle")), "no application made");
+});
+
+Deno.test("an opportunity reviewed while its submitter edited it is said so, in the person's language", async () => {
+  const reviewedMeanwhile = define.handlers({
+    async POST(req) {
+      await readForm(req);
+      throw new ConflictError(NOT_EDITABLE);
+    },
+  });
+  await using t = await createTestApp({
+    listen: true,
+    routes: { "./routes/test-reviewed.ts": { handler: reviewedMeanwhile } },
+  });
+  const person = await createTestUser(t);
+  const body = () => new URLSearchParams({ title: "Hackathon" });
+  for (const lang of ["en", "hi"] as const) {
+    const t2 = translatorFor(lang);
+    const res = await browserPost(t, `/test-reviewed?lang=${lang}`, body(), {
+      who: person,
+      from: "/opportunities/x/edit",
+    });
+    const html = await refusalPage(res, 409, lang, "/opportunities/x/edit");
+    assert(html.includes(t2("common.refusal.opportunityReviewed")), `the refusal in ${lang}`);
+    assert(!html.includes(t2("common.refusalPage.conflict.text")), "not the generic conflict sentence");
+  }
 });

@@ -163,7 +163,7 @@ export const handler = define.handlers<Data>({
       });
       return seeOther(`/internships/${internship.id}?applied=1`);
     } catch (error) {
-      if (error instanceof ConflictError) {
+      if (error instanceof ConflictError && error.message === ALREADY_APPLIED) {
         return ctx.render(alreadyApplied(internship.id, new Date().toISOString()), { status: 409 });
       }
       const refusal = refusalOf(error, internship.id);
