@@ -1,14 +1,16 @@
 /**
  * The service worker at `/sw.js` (docs/decisions.md, Installable and offline, "Service worker"), bundled alone by the
- * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: the cache version, a hash of everything it precaches,
- * and the shell to precache). What it keeps, in the Cache Storage of the origin:
+ * build with its `SERVICE_WORKER` constant (`ServiceWorkerBuild`: its version, a hash of everything it precaches; the
+ * version of the build's output; the shell to precache). What it keeps, in the Cache Storage of the origin, named by
+ * what each depends on (`cacheNames`):
  * - `shell-<version>`: the offline page in each language (fetched as a guest), the boot module, the
  *   offline page's island and the icons, precached when it installs;
- * - `pages-<version>`: pages visited, network first, only pages the server marked with `Offline-Scope` (no `/api/`,
- *   no admin area, no sign-in or token pages), at most `PAGES_KEPT`; and `assets-<version>`: the built modules they
- *   used, cache first (their names carry a hash);
+ * - `pages-<buildVersion>`: pages visited, network first, only pages the server marked with `Offline-Scope` (no
+ *   `/api/`, no admin area, no sign-in or token pages), at most `PAGES_KEPT`; and `assets-<buildVersion>`: the built
+ *   modules they used, cache first (their names carry a hash);
  * - `kept`: the lessons a person chose to "Keep offline", with every built file they need, until they drop them.
- * Caches of another version are deleted when a new worker activates; `kept` stays. Pages and kept lessons belong to
+ * Versioned caches a new worker does not name are deleted when it activates, so new words or a new offline page renew
+ * the shell and keep the visited pages, and a new build output renews all three; `kept` stays. Pages and kept lessons belong to
  * the person whose `Offline-Scope` they were saved under: a page answered under another scope (someone else signed
  * in, or nobody) deletes them first. With no network a visited or kept page opens with its "may be out of date"
  * notice shown; any other page gets the offline page, in the language the pages last came in (their `Content-Language`,
@@ -18,6 +20,7 @@
 import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { DEFAULT_LANG, isLang, type Lang } from "@/lib/i18n/languages.ts";
+import { cacheNames, isVersionedCache } from "./caches.ts";
 import { type KeepReply, type OfflineContents, offlinePagePath, type OfflineRequest } from "./messages.ts";
 
 declare const SERVICE_WORKER: ServiceWorkerBuild;
@@ -58,11 +61,8 @@ interface WorkerScope {
 }
 
 const worker = globalThis as unknown as WorkerScope;
-const { version, precache } = SERVICE_WORKER;
-const SHELL = `shell-${version}`;
-const PAGES = `pages-${version}`;
-const ASSETS = `assets-${version}`;
-const KEPT = "kept";
+const { precache } = SERVICE_WORKER;
+const { shell: SHELL, pages: PAGES, assets: ASSETS, kept: KEPT } = cacheNames(SERVICE_WORKER);
 /** Where the scope the cached pages belong to is remembered. */
 const STATE = "offline-state";
 const SCOPE_KEY = "/offline-state/scope";
@@ -107,7 +107,7 @@ worker.addEventListener("activate", (event: ExtendableEvent) => {
     caches.keys()
       .then((names) =>
         Promise.all(
-          names.filter((name) => /^(shell|pages|assets)-/.test(name) && ![SHELL, PAGES, ASSETS].includes(name))
+          names.filter((name) => isVersionedCache(name) && ![SHELL, PAGES, ASSETS].includes(name))
             .map((name) => caches.delete(name)),
         )
       )

@@ -3,8 +3,8 @@
  * (ESM, code splitting so all islands share one copy of Preact, minified, content-hashed
  * names), and the Tailwind CLI builds the stylesheet, indexed for pages' critical CSS (`css_index.ts`, written to
  * `<outDir>/critical.json`). With a service worker, a second run bundles it alone into
- * `<outDir>/sw.js` with its precache list and version (a hash of what it precaches) defined as `SERVICE_WORKER`, and
- * the first adds
+ * `<outDir>/sw.js` with its precache list and versions (of what it precaches, and of the built files) defined as
+ * `SERVICE_WORKER`, and the first adds
  * the small module that registers it on every page. Writes `<outDir>/assets/*` and `<outDir>/manifest.json` (see
  * `BuildManifest`). Deno Deploy runs it as `deno task build`.
  */
@@ -41,7 +41,7 @@ export interface BuildOptions {
 
 /**
  * A service worker: its source, bundled alone (no shared chunks, classic script), which reads
- * `SERVICE_WORKER: {version, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the boot module and
+ * `SERVICE_WORKER: {version, buildVersion, precache}` (`ServiceWorkerBuild`). `precache` is `precache` here plus the boot module and
  * each of `islands`, each module with every chunk it imports (a page hydrates offline from them alone). Not the
  * stylesheet: pages inline their rules and link none. A precached path is a built file (`/_build/…`), a file of
  * `staticDir`, or else a page the server renders from `pageModules` (see `serviceWorkerVersion`).
@@ -56,10 +56,18 @@ export interface ServiceWorkerOptions {
   pageModules: string[];
 }
 
-/** What a service worker built by `buildAssets` finds in its `SERVICE_WORKER` constant. */
+/**
+ * What a service worker built by `buildAssets` finds in its `SERVICE_WORKER` constant; its caches are named by the two
+ * versions (`cacheNames`, `lib/offline/caches.ts`).
+ */
 export interface ServiceWorkerBuild {
-  /** The version of what it precaches (`serviceWorkerVersion`): new content gets new cache names. */
+  /** The version of what it precaches (`serviceWorkerVersion`): new content gets a new worker and a new shell cache. */
   version: string;
+  /**
+   * The version of the build's output (`builtFilesVersion`), which the pages a phone visited and the built files they
+   * use depend on: only a new build output drops them.
+   */
+  buildVersion: string;
   /** URL paths to fetch and keep when it installs. */
   precache: string[];
 }
@@ -134,11 +142,26 @@ async function moduleGraph(root: string, modules: string[]): Promise<string[]> {
 }
 
 /**
- * The cache version of a service worker that precaches `precache` (docs/decisions.md, Installable and offline,
- * "Service worker"): a hash of everything it keeps, so that a deploy that changes any of it installs a new worker and
- * fills new caches, and one that changes none of it keeps them: every file of the build's output in `outDir` (the built
- * modules and the stylesheet's index, which pages inline), each precached file of `staticDir` by its bytes, and, for
- * the precached paths that are pages (neither built nor static), the text of every project module `pageModules` import.
+ * The version of the build's output in `outDir` (relative to `root`): a hash of every file in it by path and bytes (the
+ * built modules and the stylesheet's index, which pages inline). The pages a phone visited name these built files and
+ * inline those rules, so the caches of visited pages and built files are named by it (docs/decisions.md, Installable
+ * and offline, "Service worker"): a deploy that changes only words, the offline page or an icon keeps them.
+ */
+export async function builtFilesVersion({ root, outDir }: { root: string; outDir: string }): Promise<string> {
+  const parts: string[] = [];
+  const built = resolve(root, outDir);
+  for (const file of await filesUnder(built)) {
+    parts.push(`build ${file} ${await hashOf(await Deno.readFile(join(built, file)))}`);
+  }
+  return await hashOf(parts.join("\n"));
+}
+
+/**
+ * The version of a service worker that precaches `precache` (docs/decisions.md, Installable and offline, "Service
+ * worker"), which names its shell cache: a hash of everything it keeps, so that a deploy that changes any of it installs
+ * a new worker and fills a new shell cache, and one that changes none of it keeps the worker: the build's output in
+ * `outDir` (`builtFilesVersion`), each precached file of `staticDir` by its bytes, and, for the precached paths that are
+ * pages (neither built nor static), the text of every project module `pageModules` import.
  * @throws Error when a page is precached and `pageModules` is empty.
  */
 export async function serviceWorkerVersion(
@@ -150,11 +173,7 @@ export async function serviceWorkerVersion(
     pageModules: readonly string[];
   },
 ): Promise<string> {
-  const parts: string[] = [];
-  const built = resolve(root, outDir);
-  for (const file of await filesUnder(built)) {
-    parts.push(`build ${file} ${await hashOf(await Deno.readFile(join(built, file)))}`);
-  }
+  const parts = [`build ${await builtFilesVersion({ root, outDir })}`];
   const pages: string[] = [];
   for (const path of [...precache].sort()) {
     if (path.startsWith("/_build/")) continue;
@@ -398,12 +417,13 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
     ];
     const { staticDir, pageModules } = worker;
     const version = await serviceWorkerVersion({ root: options.root, outDir, precache, staticDir, pageModules });
+    const buildVersion = await builtFilesVersion({ root: options.root, outDir });
     const file = join(outDir, "sw.js");
     await bundleServiceWorker({
       root: options.root,
       entry: worker.entry,
       outfile: file,
-      build: { version, precache },
+      build: { version, buildVersion, precache },
       minify: options.minify !== false,
     });
     manifest.serviceWorker = { register, version };

@@ -1,9 +1,11 @@
 /**
- * The service worker's cache version follows everything it precaches (docs/decisions.md, Installable and offline,
- * "Service worker"): a change to a built file, a precached static file or a module a precached page is rendered from
- * (down to a catalogue it imports) gives a new version; a change to anything else keeps it.
+ * The service worker's version follows everything it precaches (docs/decisions.md, Installable and offline, "Service
+ * worker"): a change to a built file, a precached static file or a module a precached page is rendered from (down to a
+ * catalogue it imports) gives a new version; a change to anything else keeps it. Its caches are named by what they hold
+ * depends on: a change of words renames the shell cache alone, so a phone keeps the pages it visited.
  */
-import { serviceWorkerVersion } from "@/lib/web/build.ts";
+import { builtFilesVersion, serviceWorkerVersion } from "@/lib/web/build.ts";
+import { cacheNames } from "@/lib/offline/caches.ts";
 import { assertEquals, assertNotEquals, assertRejects } from "@/tests/helpers/assert.ts";
 
 const FILES: Record<string, string> = {
@@ -20,13 +22,19 @@ const FILES: Record<string, string> = {
 
 const PRECACHE = ["/offline?lang=en", "/favicon.svg", "/_build/assets/boot-AAAA.js"];
 
-Deno.test("the service worker's version changes with any file it precaches, and only then", async () => {
+/** A temporary folder holding `FILES`; answers its path. */
+async function projectTree(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "sw-version-" });
+  for (const [file, text] of Object.entries(FILES)) {
+    await Deno.mkdir(`${root}/${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${root}/${file}`, text);
+  }
+  return root;
+}
+
+Deno.test("the service worker's version changes with any file it precaches, and only then", async () => {
+  const root = await projectTree();
   try {
-    for (const [file, text] of Object.entries(FILES)) {
-      await Deno.mkdir(`${root}/${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
-      await Deno.writeTextFile(`${root}/${file}`, text);
-    }
     const version = () =>
       serviceWorkerVersion({
         root,
@@ -62,6 +70,33 @@ Deno.test("the service worker's version changes with any file it precaches, and 
       Error,
       "Service worker precaches pages but names no modules: /offline?lang=en",
     );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a catalogue-only change renames the shell cache and keeps the visited pages' and built files' caches", async () => {
+  const root = await projectTree();
+  try {
+    const names = async () => {
+      const options = { root, outDir: "_build", precache: PRECACHE, staticDir: "static" };
+      return cacheNames({
+        version: await serviceWorkerVersion({ ...options, pageModules: ["routes/offline.tsx"] }),
+        buildVersion: await builtFilesVersion(options),
+      });
+    };
+    const before = await names();
+    await Deno.writeTextFile(`${root}/locales/en/layout.json`, '{"offline":"You are offline now"}\n');
+    const reworded = await names();
+    assertNotEquals(reworded.shell, before.shell, "the offline page's words are new: a new shell");
+    assertEquals([reworded.pages, reworded.assets, reworded.kept], [before.pages, before.assets, "kept"]);
+
+    await Deno.writeTextFile(`${root}/_build/assets/boot-AAAA.js`, "export const boot = 2;\n");
+    const rebuilt = await names();
+    assertNotEquals(rebuilt.shell, reworded.shell);
+    assertNotEquals(rebuilt.pages, reworded.pages, "pages naming the old built files go with them");
+    assertNotEquals(rebuilt.assets, reworded.assets);
+    assertEquals(rebuilt.kept, "kept");
   } finally {
     await Deno.remove(root, { recursive: true });
   }
