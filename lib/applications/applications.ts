@@ -30,10 +30,9 @@ import type { SavedStatus } from "@/lib/saved/schema.ts";
 import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
-import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
 import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
-import { type Recipient, tellApplicantOps, timeoutMessage } from "./notices.ts";
+import { type Recipient, tellApplicantOps } from "./notices.ts";
 import {
   ALREADY_APPLIED,
   type Answer,
@@ -630,15 +629,14 @@ export async function withdraw(kv: Deno.Kv, { id, userId }: { id: string; userId
 }
 
 /**
- * `record` (waiting) as the system rejects it at `now` because its organization (named `organization`) did not answer
- * in time, with the message in the language of `recipient` (English without one); see `timeout.ts`.
+ * `record` (waiting) as the system rejects it at `now` (ISO) because its organization did not answer in time, with
+ * `message` (`timeoutMessage` in the applicant's language, English without one); see `timeout.ts`.
  */
 export function timedOut(
   record: ApplicationRecord,
-  { organization, recipient, now }: { organization: string; recipient: Recipient | null; now: Date },
+  { message, now }: { message: string; now: string },
 ): ApplicationRecord {
-  const message = timeoutMessage(translatorOfPerson(recipient ?? {}), organization);
-  return moved(record, { status: "rejected", by: "system", message }, now.toISOString());
+  return moved(record, { status: "rejected", by: "system", message }, now);
 }
 
 /**

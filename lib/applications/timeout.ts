@@ -29,12 +29,14 @@
  */
 import { setImmediate } from "node:timers";
 import { istToday } from "@/lib/dates.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { followApplicationOps, readTrackerItems, type TrackerEntries } from "@/lib/saved/saved.ts";
 import { recipientById, timedOut } from "./applications.ts";
 import { dropDayCounts } from "./daily.ts";
-import { type Recipient, tellTimedOutOps, type TimedOutItem } from "./notices.ts";
+import { type Recipient, tellTimedOutOps, type TimedOutItem, timeoutMessage } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
 import { countChanges } from "./track_record.ts";
 import { applicationOps, batchOps, BatchWrites, dueIds, dueKey, readApplications, recordKey } from "./store.ts";
@@ -269,6 +271,18 @@ export async function timeOutApplications(
   // Each internship's title and organization, and each applicant, read once per run.
   const listings = new Map<string, { title: string; organization: string } | null>();
   const recipients = new Map<string, Recipient | null>();
+  // The rejection's message per language and organization, formatted once per run.
+  const messages = new Map<string, string>();
+  const messageOf = (recipient: Recipient | null, organization: string) => {
+    const key = `${recipient?.language ?? DEFAULT_LANG} ${organization}`;
+    let message = messages.get(key);
+    if (message === undefined) {
+      message = timeoutMessage(translatorOfPerson(recipient ?? {}), organization);
+      messages.set(key, message);
+    }
+    return message;
+  };
+  const at = now.toISOString();
   const recipientOf = async (id: string) => {
     if (!recipients.has(id)) recipients.set(id, await recipientById(kv, id));
     return recipients.get(id)!;
@@ -326,7 +340,7 @@ export async function timeOutApplications(
         }
         const applicantId = entry.value.applicantId;
         const recipient = applicantId ? recipients.get(applicantId) ?? null : null;
-        const next = timedOut(entry.value, { organization: listing.organization, recipient, now });
+        const next = timedOut(entry.value, { message: messageOf(recipient, listing.organization), now: at });
         const found = trackerOf.get(entry.value.id) ?? null;
         const tracker = found?.[0].value != null && found[0].value.status !== "rejected" ? found : null;
         const item = { applicationId: next.id, title: listing.title, organization: listing.organization };

@@ -90,6 +90,11 @@ export function applicationCounts(application: CountedApplication | null): Count
  * otherwise the previous counts negated and the next ones, for `trackCountOps` to net.
  */
 export function countChanges(previous: CountedApplication | null, next: CountedApplication | null): Count[] {
+  // The counts read these four fields only: when none changed, neither did the counts.
+  if (
+    previous && next && previous.organizationId === next.organizationId && previous.createdAt === next.createdAt &&
+    previous.firstResponseAt === next.firstResponseAt && previous.stipendReport?.paid === next.stipendReport?.paid
+  ) return [];
   const before = applicationCounts(previous);
   const after = applicationCounts(next);
   if (before.length === after.length && before.every(([key, amount], i) => sameCount(key, amount, after[i]))) return [];
