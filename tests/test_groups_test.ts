@@ -1,11 +1,11 @@
 /**
  * `deno task test` runs every test module of the repository exactly once (docs/decisions.md, Tests, "Test groups"):
  * the task names its roots (folders, files, globs) instead of letting `deno test` find everything, because the
- * folders run through a test group (`tests/groups/`) must not run file by file as well. A module that no root and no
+ * modules a test group (`tests/groups/`) runs must not also run file by file. A module that no root and no
  * group reaches, or that two reach, fails here. `test:unit`, `test:api` and `test:e2e` together run the same modules.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { testFilesIn } from "@/tests/helpers/test_groups.ts";
+import { groupFiles, TEST_GROUPS, type TestGroup } from "@/tests/helpers/test_groups.ts";
 
 const ROOT = new URL("..", import.meta.url);
 const TEST_FILE = /_test\.tsx?$/;
@@ -32,14 +32,11 @@ function expandRoot(root: string): string[] {
     .map((entry) => `${dir}${entry.name}`).sort();
 }
 
-/** The test modules a module given to `deno test` runs: a group's folder's (`importTests`), else the module itself. */
-function modulesRun(path: string, readText: (path: string) => string): string[] {
-  if (!path.startsWith("tests/groups/")) return [path];
-  const folder = readText(path).match(/importTests\(new URL\("([^"]+)", import\.meta\.url\)\)/)?.[1];
-  if (folder === undefined) return [path];
-  const url = new URL(folder, new URL(path, ROOT));
-  const dir = url.pathname.slice(ROOT.pathname.length);
-  return testFilesIn(url).map((name) => `${dir}${name}`);
+/** The test modules a module given to `deno test` runs: a group's (`tests/groups/<name>.ts`), else the module itself. */
+function modulesRun(path: string, groups: Record<string, TestGroup>): string[] {
+  const name = path.match(/^tests\/groups\/(\w+)\.ts$/)?.[1];
+  if (name === undefined || !Object.hasOwn(groups, name)) return [path];
+  return groupFiles(groups[name]);
 }
 
 /** The roots a task's `deno test` (or `scripts/test.ts`, which passes its arguments on) is given. */
@@ -53,11 +50,11 @@ function rootsOf(task: string): string[] {
 }
 
 /** Test modules that `tasks` run other than exactly once, as `path: n times`, against `all`. */
-function coverageOf(tasks: string[], all: string[], readText: (path: string) => string): string[] {
+function coverageOf(tasks: string[], all: string[], groups: Record<string, TestGroup> = TEST_GROUPS): string[] {
   const runs = new Map<string, number>(all.map((path) => [path, 0]));
   for (const task of tasks) {
     for (const root of rootsOf(task)) {
-      for (const path of expandRoot(root).flatMap((file) => modulesRun(file, readText))) {
+      for (const path of expandRoot(root).flatMap((file) => modulesRun(file, groups))) {
         runs.set(path, (runs.get(path) ?? 0) + 1);
       }
     }
@@ -68,35 +65,43 @@ function coverageOf(tasks: string[], all: string[], readText: (path: string) => 
 }
 
 const tasks: Record<string, string> = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT))).tasks;
-const readText = (path: string) => Deno.readTextFileSync(new URL(path, ROOT));
 
 Deno.test("deno task test runs every test module of the repository once", () => {
   const all = testFilesUnder("");
   assert(all.length > 200, `${all.length} test modules found`);
-  assertEquals(coverageOf([tasks.test], all, readText), []);
+  assertEquals(coverageOf([tasks.test], all), []);
 });
 
 Deno.test("test:unit, test:api and test:e2e together run every test module once", () => {
   assertEquals(
-    coverageOf([tasks["test:unit"], tasks["test:api"], tasks["test:e2e"]], testFilesUnder(""), readText),
+    coverageOf([tasks["test:unit"], tasks["test:api"], tasks["test:e2e"]], testFilesUnder("")),
     [],
   );
 });
 
-Deno.test("a module no root reaches, one run twice and a group without its folder are caught", () => {
-  const auth = testFilesIn(new URL("tests/api/auth/", ROOT)).map((name) => `tests/api/auth/${name}`);
+Deno.test("every group has its module, and every module in tests/groups/ is a group", () => {
+  const modules = [...Deno.readDirSync(new URL("tests/groups/", ROOT))].map((entry) => entry.name.replace(/\.ts$/, ""));
+  assertEquals(modules.sort(), Object.keys(TEST_GROUPS).sort());
+});
+
+Deno.test("a module no root reaches, one run twice, a slice gap and a module that is no group are caught", () => {
+  const auth = groupFiles({ folder: "tests/api/auth/" });
   const all = [...auth, "tests/web/routes_test.ts"];
-  const group = (text: string) => (path: string) => path === "tests/groups/api_auth.ts" ? text : readText(path);
-  const importing = group('await importTests(new URL("../api/auth/", import.meta.url));');
-  assertEquals(coverageOf(["deno test tests/groups/api_auth.ts tests/web/routes_test.ts"], all, importing), []);
-  assertEquals(
-    coverageOf(["deno test -A tests/web/routes_test.ts"], all, importing),
-    auth.map((path) => `${path}: 0 times`),
-  );
-  const twice = `deno test -A tests/groups/api_auth.ts ${auth[0]} tests/web/routes_test.ts`;
-  assertEquals(coverageOf([twice], all, importing), [`${auth[0]}: 2 times`]);
-  assertEquals(coverageOf(["deno test tests/groups/api_auth.ts tests/web/routes_test.ts"], all, group("// none")), [
+  const split = (to: string, from: string) => ({
+    api_auth: { folder: "tests/api/auth/", to },
+    api_auth_2: { folder: "tests/api/auth/", from },
+  });
+  const both = "deno test tests/groups/api_auth.ts tests/groups/api_auth_2.ts tests/web/routes_test.ts";
+  assertEquals(coverageOf([both], all, split("p", "p")), []);
+  assertEquals(coverageOf(["deno test -A tests/web/routes_test.ts"], all), auth.map((path) => `${path}: 0 times`));
+  assertEquals(coverageOf([`deno test -A tests/groups/api_auth.ts ${auth[0]} tests/web/routes_test.ts`], all), [
+    `${auth[0]}: 2 times`,
+  ]);
+  const gap = auth.filter((path) => path >= "tests/api/auth/p" && path < "tests/api/auth/s");
+  assert(gap.length > 0, "the slice gap leaves modules out");
+  assertEquals(coverageOf([both], all, split("p", "s")), gap.map((path) => `${path}: 0 times`));
+  assertEquals(coverageOf(["deno test tests/groups/api_none.ts tests/web/routes_test.ts"], all, {}), [
     ...auth.map((path) => `${path}: 0 times`),
-    "tests/groups/api_auth.ts: not a test module",
+    "tests/groups/api_none.ts: not a test module",
   ]);
 });

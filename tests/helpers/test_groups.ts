@@ -1,26 +1,78 @@
 /**
- * Test groups (docs/decisions.md, Tests, "Test groups"): one `deno test` module that runs the test modules of a
- * folder, so that `deno task test` loads the app's module graph and warms its caches once per folder instead of once
- * per file. `deno test` gives every test module a fresh isolate, without V8's code cache: a module that imports the
- * app and answers its first `/api` request costs about 0.8 s of CPU before its own tests start.
+ * Test groups (docs/decisions.md, Tests, "Test groups"): one `deno test` module that runs several test modules, so
+ * that `deno task test` loads the app's module graph (and playwright-core) and warms its caches once per group instead
+ * of once per file. `deno test` gives every test module a fresh isolate, without V8's code cache: a module that imports
+ * the app and answers its first `/api` request costs about 0.8 s of CPU before its own tests start, a browser test
+ * module about 1 s more than its tests.
  *
  * A group module (`tests/groups/<name>.ts`, named without `_test` so that a plain `deno test` does not find it) calls
- * `importTests` with its folder: every `*_test.ts`/`*_test.tsx` directly in that folder is imported, in name order, and
- * its `Deno.test` calls register in the group's module. Each file keeps its own module scope; what files may share is
- * what the tests of one file already share: the modules of `lib/` (whose caches are keyed by the KV or app that made
- * them), so a test builds its own app, KV and people. A file runs alone as before: `deno test -A tests/api/x_test.ts`.
+ * `importGroup(import.meta.url)`: the test modules `TEST_GROUPS[name]` names are imported, in name order, and their
+ * `Deno.test` calls register in the group's module. Each file keeps its own module scope; what the files of a group
+ * share is what the tests of one file already share: the modules of `lib/` (whose caches are keyed by the KV or app
+ * that made them) and the helpers (one Chromium), so a test builds its own app, KV, people and browser context. A file
+ * runs alone as before: `deno test -A tests/api/x_test.ts`.
  */
 
-/** Names of the test modules directly in `folder` (`*_test.ts`, `*_test.tsx`), sorted. */
-export function testFilesIn(folder: URL): string[] {
-  const names: string[] = [];
-  for (const entry of Deno.readDirSync(folder)) {
-    if (entry.isFile && /_test\.tsx?$/.test(entry.name)) names.push(entry.name);
-  }
-  return names.sort();
+/** The test modules directly in `folder` (from the repository's root, ending in `/`) whose names sort in [from, to). */
+export interface TestGroup {
+  folder: string;
+  from?: string;
+  to?: string;
 }
 
-/** Imports every test module directly in `folder` (a directory URL ending in `/`), in name order. */
-export async function importTests(folder: URL): Promise<void> {
-  for (const name of testFilesIn(folder)) await import(new URL(name, folder).href);
+/**
+ * The groups, by the name of their module in `tests/groups/`: each folder of `tests/api/`, and `tests/e2e/` in slices
+ * of its file names (a new file falls into the slice its name sorts into; a heavy module may stand alone).
+ */
+export const TEST_GROUPS: Record<string, TestGroup> = {
+  api: { folder: "tests/api/" },
+  api_applications: { folder: "tests/api/applications/" },
+  api_auth: { folder: "tests/api/auth/" },
+  api_internships: { folder: "tests/api/internships/" },
+  api_jobs: { folder: "tests/api/jobs/" },
+  api_languages: { folder: "tests/api/languages/" },
+  api_money: { folder: "tests/api/money/" },
+  api_opportunities: { folder: "tests/api/opportunities/" },
+  api_phone: { folder: "tests/api/phone/" },
+  api_reach: { folder: "tests/api/reach/" },
+  api_student: { folder: "tests/api/student/" },
+  api_toolkits: { folder: "tests/api/toolkits/" },
+  api_trust: { folder: "tests/api/trust/" },
+  api_ungatekeep: { folder: "tests/api/ungatekeep/" },
+  e2e_0: { folder: "tests/e2e/", to: "c" },
+  e2e_1: { folder: "tests/e2e/", from: "c", to: "fo" },
+  e2e_2: { folder: "tests/e2e/", from: "fo", to: "hi" },
+  e2e_3: { folder: "tests/e2e/", from: "hi", to: "internships_t" },
+  e2e_4: { folder: "tests/e2e/", from: "internships_t", to: "o" },
+  e2e_5: { folder: "tests/e2e/", from: "o", to: "phone" },
+  e2e_6: { folder: "tests/e2e/", from: "phone", to: "po" },
+  e2e_7: { folder: "tests/e2e/", from: "po", to: "s" },
+  e2e_8: { folder: "tests/e2e/", from: "s", to: "toolkits" },
+  e2e_9: { folder: "tests/e2e/", from: "toolkits" },
+};
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** The repository paths of `group`'s test modules (`*_test.ts`, `*_test.tsx`), sorted. */
+export function groupFiles(group: TestGroup): string[] {
+  const names: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(group.folder, ROOT))) {
+    const name = entry.name;
+    if (!entry.isFile || !/_test\.tsx?$/.test(name)) continue;
+    if ((group.from === undefined || name >= group.from) && (group.to === undefined || name < group.to)) {
+      names.push(name);
+    }
+  }
+  return names.sort().map((name) => `${group.folder}${name}`);
+}
+
+/**
+ * Imports the test modules of the group whose module is `moduleUrl` (`tests/groups/<name>.ts`), in name order.
+ * @throws Error when `TEST_GROUPS` has no group of that name.
+ */
+export async function importGroup(moduleUrl: string): Promise<void> {
+  const name = new URL(moduleUrl).pathname.split("/").pop()!.replace(/\.ts$/, "");
+  const group = TEST_GROUPS[name];
+  if (group === undefined) throw new Error(`tests/groups/${name}.ts: no such group in TEST_GROUPS`);
+  for (const path of groupFiles(group)) await import(new URL(path, ROOT).href);
 }
