@@ -6,7 +6,8 @@
  * within `HEADER_TIMEOUT_MS`; a connection that has not sent them by then is answered 408 and closed. After that the
  * bytes flow both ways as they come, and a connection silent both ways for `IDLE_TIMEOUT_MS` is closed (a kept-alive
  * connection nobody uses, or a later request whose headers stall). The server learns each client's address from the
- * gate (`clientOf`), by the port of the gate's own connection to it. Deno Deploy runs its own front, so the gate is
+ * gate (`clientOf`), by the port of the gate's own connection to it, and the process's jobs learn that requests are
+ * moving (`onBytes`; docs/decisions.md, Background work, "Giving way"). Deno Deploy runs its own front, so the gate is
  * for self-hosting only.
  */
 
@@ -64,12 +65,14 @@ interface Passage {
  * `target` (a loopback address). `onListen` is called with the public address.
  */
 export function startHeaderGate(
-  { hostname, port, target, headerTimeoutMs = HEADER_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS }: {
+  { hostname, port, target, headerTimeoutMs = HEADER_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, onBytes }: {
     hostname: string;
     port: number;
     target: Deno.NetAddr;
     headerTimeoutMs?: number;
     idleTimeoutMs?: number;
+    /** Called whenever bytes come in from either side (`InFlightRequests.moved`). */
+    onBytes?: () => void;
   },
 ): HeaderGate {
   const listener = Deno.listen({ hostname, port, transport: "tcp" });
@@ -97,6 +100,7 @@ export function startHeaderGate(
     for (;;) {
       const n = await from.read(buffer);
       if (n === null) break;
+      onBytes?.();
       passage.lastActive = Date.now();
       await writeAll(to, buffer.subarray(0, n));
     }
@@ -110,6 +114,7 @@ export function startHeaderGate(
       const chunk = new Uint8Array(16 * 1024);
       const n = await client.read(chunk);
       if (n === null || passage.closed) return close(passage);
+      onBytes?.();
       const grown = new Uint8Array(head.length + n);
       grown.set(head);
       grown.set(chunk.subarray(0, n), head.length);

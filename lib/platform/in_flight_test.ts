@@ -1,4 +1,5 @@
 import { GIVE_WAY_MAX_MS, InFlightRequests, type JobTurns } from "./in_flight.ts";
+import { serveBehindGate } from "./server.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 
 Deno.test("giveWay waits while a request is answered, and not for the request a job runs in", async () => {
@@ -42,15 +43,21 @@ Deno.test("giveWay waits at most GIVE_WAY_MAX_MS for steady traffic", async () =
  * A job's pieces separated by `turns().next()`, with a request sent to a server of this process as the job starts:
  * how many pieces ran before the answer came.
  */
-async function piecesUntilAnswered(turn: (turns: JobTurns) => Promise<void>): Promise<number> {
+async function piecesUntilAnswered(
+  turn: (turns: JobTurns) => Promise<void>,
+  { gate = false } = {},
+): Promise<number> {
   const requests = new InFlightRequests();
   await using turns = requests.turns();
-  await using server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    () => requests.track(() => Promise.resolve(new Response("answered"))),
-  );
+  const app = { fetch: () => requests.track(() => Promise.resolve(new Response("answered"))) };
+  await using server = gate
+    ? serveBehindGate(app, { hostname: "127.0.0.1", port: 0, onBytes: () => requests.moved() }, () => {})
+    : Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
+  const url = `http://127.0.0.1:${server.addr.port}/`;
+  // The client's connection is open and kept alive: the request measured is a kept-alive connection's next one.
+  await (await fetch(url)).text();
   let answered = false;
-  const asked = fetch(`http://127.0.0.1:${server.addr.port}/`).then(async (res) => {
+  const asked = fetch(url).then(async (res) => {
     answered = (await res.text()) === "answered";
   });
   let pieces = 0;
@@ -70,4 +77,11 @@ Deno.test("a job's turns let the server take in a request between two pieces", a
   // that do not (setImmediate) leave the sockets unread for dozens of pieces at a time.
   const pieces = await piecesUntilAnswered((turns) => turns.next());
   assert(pieces <= 30, `${pieces} pieces ran before the request was answered`);
+});
+
+Deno.test("through the header gate, a request passes between two pieces of a job", async () => {
+  // The client's request, the gate passing it on, the answer and the gate passing it back each need a look at the
+  // sockets; while each look brings the request on, the next is taken before the job's next piece (5 pieces before).
+  const pieces = await piecesUntilAnswered((turns) => turns.next(), { gate: true });
+  assert(pieces <= 3, `${pieces} pieces ran before the request was answered`);
 });

@@ -106,7 +106,12 @@ export function serve(services: Services, parts: AppParts, onListen?: (addr: Den
   }
   return serveBehindGate(
     app,
-    { port: config.port, hostname: config.host, headerTimeoutMs: config.headerTimeoutMs },
+    {
+      port: config.port,
+      hostname: config.host,
+      headerTimeoutMs: config.headerTimeoutMs,
+      onBytes: () => services.requests.moved(),
+    },
     listening,
   );
 }
@@ -117,12 +122,14 @@ export function serve(services: Services, parts: AppParts, onListen?: (addr: Den
  */
 export function serveBehindGate(
   app: { fetch(req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> },
-  { hostname, port, headerTimeoutMs, idleTimeoutMs }: {
+  { hostname, port, headerTimeoutMs, idleTimeoutMs, onBytes }: {
     hostname: string;
     port: number;
     /** The gate's deadlines in ms (tests shorten them). */
     headerTimeoutMs?: number;
     idleTimeoutMs?: number;
+    /** Called whenever the gate takes in bytes (`InFlightRequests.moved`). */
+    onBytes?: () => void;
   },
   onListen: (addr: Deno.NetAddr) => void,
 ): Deno.HttpServer<Deno.NetAddr> {
@@ -131,7 +138,7 @@ export function serveBehindGate(
     { hostname: "127.0.0.1", port: 0, automaticCompression: true, onListen: () => {} },
     (req, info) => app.fetch(req, { ...info, remoteAddr: gate?.clientOf(info.remoteAddr) ?? info.remoteAddr }),
   );
-  gate = startHeaderGate({ hostname, port, target: inner.addr, headerTimeoutMs, idleTimeoutMs });
+  gate = startHeaderGate({ hostname, port, target: inner.addr, headerTimeoutMs, idleTimeoutMs, onBytes });
   onListen(gate.addr);
   const opened = gate;
   const shutdown = async () => {
