@@ -16,6 +16,7 @@
 import { setImmediate } from "node:timers";
 import { timeOutApplications } from "@/lib/applications/timeout.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
+import { openLoopback } from "@/lib/platform/io_turn.ts";
 import { seedInChild, threadCpuMs } from "./harness.ts";
 
 const RECORD = Number(Deno.env.get("BENCH_RECORD") ?? 100_000);
@@ -28,18 +29,6 @@ const clockBytes = new Uint8Array(clock.buffer);
 function threadCpu(): number {
   libc.symbols.clock_gettime(CLOCK_THREAD_CPUTIME_ID, clockBytes);
   return Number(clock[0]) * 1000 + Number(clock[1]) / 1e6;
-}
-
-/** A loopback connection: what is written on the first end is read on the second. */
-async function loopback(): Promise<[Deno.Conn, Deno.Conn]> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const pair = await Promise.all([
-    Deno.connect({ hostname: "127.0.0.1", port: (listener.addr as Deno.NetAddr).port }),
-    listener.accept(),
-  ]);
-  listener.close();
-  pair[0].setNoDelay(true);
-  return pair;
 }
 
 /** How the job's pieces yield: as the server's job does (`io`), or by `setImmediate` (`immediate`). */
@@ -56,7 +45,9 @@ async function runJob(path: string, turns: TurnKind, probe: boolean) {
   let running = true;
   const probing = probe
     ? (async () => {
-      const [writer, reader] = await loopback();
+      const pair = await openLoopback();
+      if (!pair) throw new Error("the probe needs a loopback connection");
+      const [writer, reader] = pair;
       const one = new Uint8Array(1);
       const buffer = new Uint8Array(64);
       let ended = threadCpu();
