@@ -13,18 +13,24 @@
  * runs alone as before: `deno test -A tests/api/x_test.ts`.
  */
 
-/** The test modules directly in `folder` (from the repository's root, ending in `/`) whose names sort in [from, to). */
+/**
+ * The test modules directly in `folder` (from the repository's root, ending in `/`) whose names sort in [from, to), or
+ * with `below`, every test module in `folder` and its subfolders.
+ */
 export interface TestGroup {
   folder: string;
   from?: string;
   to?: string;
+  below?: boolean;
 }
 
 /**
- * The groups, by the name of their module in `tests/groups/`: each folder of `tests/api/`, and `tests/e2e/` in slices
- * of its file names (a new file falls into the slice its name sorts into; a heavy module may stand alone).
+ * The groups, by the name of their module in `tests/groups/`: the unit tests beside the code in `lib/`, each folder of
+ * `tests/api/`, and `tests/e2e/` in slices of its file names (a new file falls into the slice its name sorts into; a
+ * heavy module may stand alone).
  */
 export const TEST_GROUPS: Record<string, TestGroup> = {
+  lib: { folder: "lib/", below: true },
   api: { folder: "tests/api/" },
   api_applications: { folder: "tests/api/applications/" },
   api_auth: { folder: "tests/api/auth/" },
@@ -55,15 +61,16 @@ const ROOT = new URL("../../", import.meta.url);
 
 /** The repository paths of `group`'s test modules (`*_test.ts`, `*_test.tsx`), sorted. */
 export function groupFiles(group: TestGroup): string[] {
-  const names: string[] = [];
+  const paths: string[] = [];
   for (const entry of Deno.readDirSync(new URL(group.folder, ROOT))) {
     const name = entry.name;
+    if (entry.isDirectory && group.below) paths.push(...groupFiles({ folder: `${group.folder}${name}/`, below: true }));
     if (!entry.isFile || !/_test\.tsx?$/.test(name)) continue;
     if ((group.from === undefined || name >= group.from) && (group.to === undefined || name < group.to)) {
-      names.push(name);
+      paths.push(`${group.folder}${name}`);
     }
   }
-  return names.sort().map((name) => `${group.folder}${name}`);
+  return paths.sort();
 }
 
 /**

@@ -1,0 +1,4 @@
+/** The test modules of `TEST_GROUPS.lib` as one module (`tests/helpers/test_groups.ts`). */
+import { importGroup } from "@/tests/helpers/test_groups.ts";
+
+await importGroup(import.meta.url);
