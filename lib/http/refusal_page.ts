@@ -17,6 +17,7 @@ import type { ProblemText } from "@/lib/i18n/field_text.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { refusalKey } from "@/lib/http/refusal_text.ts";
+import { returnPage } from "@/lib/auth/redirects.ts";
 
 /**
  * What kind of refusal a page explains, by status (`crossSite`: the origin check's 403); each has a title and a
@@ -90,13 +91,17 @@ export function plainFormRefusal(
   };
 }
 
-/** The form's page a request came from: its same-origin `Referer`'s path and query, else `/`. */
+/**
+ * The form's page a request came from: its same-origin `Referer`'s path and query, else `/`. The path is checked as
+ * every redirect target is (`returnPage`), so a Referer whose path a browser reads as another host (`//evil.example`,
+ * `/\evil.example`, `/%2e%2e//evil.example`) links home, not away.
+ */
 export function formPage(req: Request, appUrl: string): string {
   const referer = req.headers.get("referer");
   if (!referer) return "/";
   try {
     const url = new URL(referer);
-    return isAppOrigin(url.origin, appUrl) ? url.pathname + url.search : "/";
+    return isAppOrigin(url.origin, appUrl) ? returnPage(url.pathname + url.search, appUrl) ?? "/" : "/";
   } catch {
     return "/";
   }

@@ -180,6 +180,15 @@ Deno.test("a plain form with a value no route takes is a 400 page; a guest's is 
     headers: { referer: "https://example.com/page" },
   });
   await refusalPage(elsewhere, 400, "en", "/");
+  // A same-origin Referer whose path a browser reads as another host links home, never away.
+  for (const from of ["//evil.example/x", "/\\evil.example/x", "/%2e%2e//evil.example/x", "/..//evil.example/x"]) {
+    const hostile = await browserPost(t, "/language", new URLSearchParams({ lang: "fr" }), {
+      who: student,
+      headers: { referer: `${t.origin}${from}` },
+    });
+    const page = await refusalPage(hostile, 400, "en", "/");
+    assert(!/href="[\/\\]{2}|href="\/\.\.|evil\.example/.test(page), `no link away for a Referer of ${from}`);
+  }
 
   const guest = await browserPost(t, "/me/settings", new URLSearchParams({ "email.reply": "on" }), {
     from: "/me/settings",
