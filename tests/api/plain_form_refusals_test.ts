@@ -356,7 +356,7 @@ Deno.test("a resume replaced during a concurrent save is said so, on the profile
     for (const { questionId, answer } of answersFor(internship).answers) form.set(`answers.${questionId}`, answer);
     const apply = await browserPost(t, `/internships/${internship.id}/apply?lang=en`, form, { who: student });
     const text = await apply.text();
-    assertEquals(apply.status, 400, text.slice(0, 300));
+    assertEquals(apply.status, 409, text.slice(0, 300));
     assert(text.includes(refusalText(en, RESUME_CHANGED).replace(/\.$/, "")), "said");
     assert(!text.includes(en("applications.apply.alreadyTitle")), "not already applied");
   } finally {

@@ -25,6 +25,7 @@ import {
   TAKES_LINK,
 } from "@/lib/applications/applications.ts";
 import { refusalText } from "@/lib/http/refusal_text.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { checkResume, getResume, type Resume, uploadResume } from "@/lib/resumes/resumes.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -178,7 +179,7 @@ export const handler = define.handlers<Data>({
         formError: ctx.state.t("applications.apply.tryAgain", {
           error: refusalText(ctx.state.t, error).replace(/[.।]$/, ""),
         }),
-      }, { status: 400 });
+      }, { status: errorResponse(error).status });
     }
   },
 });
