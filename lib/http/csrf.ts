@@ -16,10 +16,13 @@
  * - Where `APP_URL` is a loopback address (development), `localhost`, `127.0.0.1` and `[::1]` on
  *   its port are one origin, so the demo works whichever of them the browser opened.
  *
- * A refusal is 403 `{error: "Invalid origin"}` (`CrossSiteError`), thrown before the session step and any handler,
- * so a refused write changes nothing: no handler runs, no session is renewed, no cookie is set. A page's form refused
- * here gets a page saying so (docs/decisions.md, Errors and limits, "Plain forms refused"), written to the person
- * their session names (read, never renewed) in their language.
+ * A refusal is 403 `{error: "Invalid origin"}` (`CrossSiteError`). `originCheck` throws it before the session step
+ * and any handler: no handler runs, no session is renewed, no cookie is set. The login-CSRF rule (`assertLoginOrigin`)
+ * runs later, after the session step: in `routes/api/auth/_middleware.ts` before the auth endpoint, and as the first
+ * step of the sign-in, sign-up and password pages' handlers, before they read the body; it refuses only writes
+ * without a session cookie (`originCheck` refused the others), so there too no session is renewed and nothing is
+ * written. A page's form refused by either gets a page saying so (docs/decisions.md, Errors and limits, "Plain
+ * forms refused"), written to the person their session names (read, never renewed) in their language.
  */
 import { CrossSiteError } from "@/lib/errors.ts";
 import { peekSession } from "@/lib/auth/sessions.ts";

@@ -11,7 +11,7 @@ import { offlinePagePath } from "@/lib/offline/messages.ts";
 const root = new URL("../..", import.meta.url).pathname;
 
 /**
- * The shell the service worker precaches, besides the stylesheet and the boot module: the offline page in each language
+ * The shell the service worker precaches, besides the boot module: the offline page in each language
  * (docs/decisions.md, Languages, "The offline page"), the manifest and the icons.
  */
 export const OFFLINE_SHELL = [
