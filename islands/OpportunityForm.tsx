@@ -5,7 +5,8 @@
  * fields, end not before start) and by the server; a new one then goes to "My submissions", an edited one to its page.
  * `reviewed` tells a `user` that an admin reviews the submission before it is published. Without JavaScript it is a
  * plain form posting to its page, which does the same (docs/decisions.md, Islands, "Forms work without JavaScript");
- * `initial` and `errors` carry what such a submit left.
+ * `initial`, `errors` and `formError` carry what such a submit left. An edit refused because an admin reviewed the
+ * submission meanwhile (409) is said in the reader's words (`common.refusal.opportunityReviewed`), as the page says it.
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -24,6 +25,7 @@ export const OPPORTUNITY_FORM_TEXT = [
   "opportunities.type.",
   "common.choose",
   "common.errors.",
+  "common.refusal.opportunityReviewed",
   "fields.",
 ] as const;
 
@@ -43,14 +45,15 @@ type Field = OpportunityFormField;
 const TYPES = Object.keys(TYPE_KEYS) as (keyof typeof TYPE_KEYS)[];
 
 /**
- * Props: who reviews it, the values and problems (sentences in the page's language) to start from, the submission
- * being edited (if any), and the messages (`OPPORTUNITY_FORM_TEXT`).
+ * Props: who reviews it, the values, problems and form-level refusal (sentences in the page's language) to start from,
+ * the submission being edited (if any), and the messages (`OPPORTUNITY_FORM_TEXT`).
  */
 export interface OpportunityFormProps {
   text: IslandText;
   reviewed: boolean;
   initial?: Record<Field, string>;
   errors?: Partial<Record<Field, string>>;
+  formError?: string;
   /** The id of the submission this form edits and sends to review again. */
   editing?: string;
 }
@@ -63,12 +66,12 @@ export default function OpportunityForm({ text, ...props }: OpportunityFormProps
   );
 }
 
-function Form({ reviewed, initial, errors, editing }: Omit<OpportunityFormProps, "text">) {
+function Form({ reviewed, initial, errors, formError, editing }: Omit<OpportunityFormProps, "text">) {
   const t = useT();
   const [values, setValues] = useState<Record<Field, string>>(
     initial ?? Object.fromEntries(FIELDS.map((f) => [f, ""])) as Record<Field, string>,
   );
-  const f = useFormSubmit(FIELDS, { leaves: true, initial: { errors } });
+  const f = useFormSubmit(FIELDS, { leaves: true, initial: { errors, formError } });
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   const check = () => {
@@ -97,6 +100,9 @@ function Form({ reviewed, initial, errors, editing }: Omit<OpportunityFormProps,
     });
     if (result?.ok) {
       location.assign(editing ? `/opportunities/${editing}?resubmitted=1` : "/opportunities/mine?submitted=1");
+    } else if (result && editing && result.status === 409) {
+      // The edit's one conflict: an admin reviewed it (or moderation rejected it) since the page was opened.
+      f.setFormError(t("common.refusal.opportunityReviewed"));
     } else if (result) f.showFailure(result);
   };
 

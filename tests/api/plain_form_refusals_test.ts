@@ -23,7 +23,6 @@ import { postInternships } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { refusalText } from "@/lib/http/refusal_text.ts";
 import { CLOSED, OWN_INTERNSHIP, TAKES_LINK, UNVERIFIED } from "@/lib/applications/schema.ts";
-import { NOT_EDITABLE } from "@/lib/opportunities/opportunities.ts";
 import { getResume, RESUME_CHANGED } from "@/lib/resumes/resumes.ts";
 
 /** What Chromium sends as `Accept` when it follows a link or posts a form. */
@@ -366,29 +365,4 @@ Deno.test("a resume replaced during a concurrent save is said so, on the profile
   const again = await t.fetch(`/internships/${internship.id}/apply`, { headers: student.headers });
   assertEquals(again.status, 200);
   assert(!(await again.text()).includes(hi("applications.apply.alreadyTitle")), "no application made");
-});
-
-Deno.test("an opportunity reviewed while its submitter edited it is said so, in the person's language", async () => {
-  const reviewedMeanwhile = define.handlers({
-    async POST(req) {
-      await readForm(req);
-      throw new ConflictError(NOT_EDITABLE);
-    },
-  });
-  await using t = await createTestApp({
-    listen: true,
-    routes: { "./routes/test-reviewed.ts": { handler: reviewedMeanwhile } },
-  });
-  const person = await createTestUser(t);
-  const body = () => new URLSearchParams({ title: "Hackathon" });
-  for (const lang of ["en", "hi"] as const) {
-    const t2 = translatorFor(lang);
-    const res = await browserPost(t, `/test-reviewed?lang=${lang}`, body(), {
-      who: person,
-      from: "/opportunities/x/edit",
-    });
-    const html = await refusalPage(res, 409, lang, "/opportunities/x/edit");
-    assert(html.includes(t2("common.refusal.opportunityReviewed")), `the refusal in ${lang}`);
-    assert(!html.includes(t2("common.refusalPage.conflict.text")), "not the generic conflict sentence");
-  }
 });

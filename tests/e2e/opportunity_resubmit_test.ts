@@ -2,7 +2,7 @@
  * Reject with a reason, resubmit (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"), at 360 px: an
  * admin rejects a student's opportunity with a reason in the queue; the student reads the reason on the
  * opportunity's page, edits it without JavaScript and submits it again; it is back in the admin's queue, marked as a
- * resubmission.
+ * resubmission. With JavaScript, an edit sent after an admin approved it meanwhile says so in words.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -64,4 +64,20 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
 
   await queue.reload();
   await queue.getByText(`Resubmitted after rejection: ${REASON}`).waitFor();
+
+  // With JavaScript, an edit sent after an admin approved it meanwhile is refused in words, what was typed kept.
+  const scripted = await browser.newContext(PHONE);
+  await signInBrowser(scripted, t.origin, student);
+  const editing = await scripted.newPage();
+  await openHydrated(editing, `${t.origin}/opportunities/${id}/edit`);
+  const approved = await t.json("PATCH", `/api/admin/opportunities/${id}`, {
+    body: { action: "approve" },
+    headers: admin.headers,
+  });
+  assertEquals(approved.status, 200);
+  await editing.getByLabel("Organizer").fill("COEP Technological University");
+  await editing.getByRole("button", { name: "Submit for review again" }).click();
+  await editing.getByText("An admin reviewed this opportunity while you were editing it").waitFor();
+  assertEquals(await editing.getByLabel("Organizer").inputValue(), "COEP Technological University");
+  assertEquals((await getOpportunity(t.kv, id, admin.user)).organizer, "COEP Tech", "nothing saved");
 });

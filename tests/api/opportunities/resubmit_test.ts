@@ -2,11 +2,13 @@
  * Rejecting with a reason and resubmitting (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"): the
  * admin's reason reaches the submitter (the opportunity's `rejection` and the notification); the submitter edits a
  * rejected or waiting submission and it awaits review again; approval clears the rejection; a published one, another
- * person's and one moderation rejected for good cannot be edited; `{action}` alone still works.
+ * person's and one moderation rejected for good cannot be edited (an edit sent as a plain form after the review is
+ * refused in the reader's words, what was typed kept); `{action}` alone still works.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 const HACKATHON = {
   title: "Campus Hack",
@@ -98,4 +100,31 @@ Deno.test("a submission moderation rejected for good cannot be resubmitted", asy
   assertEquals(decided.status, 200, JSON.stringify(decided.body));
   const edit = await call(t, student, "PUT", `/api/opportunities/${id}`, HACKATHON);
   assertEquals(edit.status, 409);
+});
+
+Deno.test("an edit sent as a plain form after an admin reviewed it is refused in words, with what was typed kept", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const { id } = await submitOpportunity(t, student, HACKATHON);
+  const approved = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "approve" });
+  assertEquals(approved.status, 200);
+  for (const lang of ["en", "hi"] as const) {
+    const t2 = translatorFor(lang);
+    const res = await postForm(t, student, `/opportunities/${id}/edit?lang=${lang}`, {
+      ...HACKATHON,
+      organizer: "Typed Before Review",
+    });
+    const html = await res.text();
+    assertEquals([res.status, res.headers.get("content-type")], [409, "text/html; charset=utf-8"], html.slice(0, 300));
+    assert(html.includes(`<html lang="${lang}"`), lang);
+    assert(html.includes(t2("common.refusal.opportunityReviewed")), `the refusal in ${lang}`);
+    assert(html.includes('value="Typed Before Review"'), "what was typed is kept");
+  }
+  const stored = (await call(t, student, "GET", `/api/opportunities/${id}`)).body.opportunity;
+  assertEquals([stored.isVerified, stored.organizer ?? null], [true, null], "nothing saved");
+  // Another person's is sent to its page, as before.
+  const other = await createTestUser(t, "user");
+  const theirs = await postForm(t, other, `/opportunities/${id}/edit`, HACKATHON);
+  assertEquals([theirs.status, theirs.headers.get("location")], [303, `/opportunities/${id}`]);
 });
