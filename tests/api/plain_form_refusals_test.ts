@@ -5,6 +5,7 @@
  * reasons one cannot apply are the refusal sentences every page words (`refusalText`).
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { stillClock } from "@/tests/helpers/clock.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { pdfBytes, resumeForm } from "@/tests/fixtures/resumes.ts";
@@ -28,12 +29,6 @@ import { getResume, RESUME_CHANGED } from "@/lib/resumes/resumes.ts";
 /** What Chromium sends as `Accept` when it follows a link or posts a form. */
 const BROWSER_ACCEPT =
   "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";
-
-/** A rate-limit clock held 1 s into the current minute, so every hit of a test falls in one window. */
-function stillClock(): () => number {
-  const at = Date.now() - (Date.now() % 60_000) + 1_000;
-  return () => at;
-}
 
 /** Posts `body` over HTTP to `path` as a browser's form on `from` does (`Accept` a page), as `who` if given. */
 function browserPost(

@@ -1,15 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { stillClock } from "@/tests/helpers/clock.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
-
-/**
- * A rate-limit clock held 1 s into the current minute (so 1 s into a 10-second window too): every hit of a test falls
- * in one window however slowly a loaded machine runs it, and a refusal's Retry-After is the window's rest.
- */
-function stillClock(): () => number {
-  const at = Date.now() - (Date.now() % 60_000) + 1_000;
-  return () => at;
-}
 
 async function post(t: TestApp, path: string, body: unknown, ip?: string): Promise<Response> {
   const res = await t.json("POST", path, { body, headers: ip ? { "x-forwarded-for": ip } : {} });
