@@ -5,7 +5,7 @@
  */
 import { useT } from "@/lib/i18n/context.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
-import type { MessageKey } from "@/lib/i18n/translator.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 import type { PlainFormRefusal, RefusalKind } from "@/lib/http/refusal_page.ts";
 import { MessagePage } from "./internships/MessagePage.tsx";
 
@@ -21,17 +21,25 @@ const WORDS: Record<RefusalKind, { title: MessageKey; text: MessageKey }> = {
   unavailable: { title: "common.refusalPage.unavailable.title", text: "common.refusalPage.unavailable.text" },
 };
 
+/**
+ * Why a form was too large and what to do: choose a smaller file for a form that sends files, else shorten what was
+ * written; with the limit in MB when known.
+ */
+function tooLargeText(t: Translate, { limitBytes, sendsFiles }: PlainFormRefusal): string {
+  // Whole tenths of a megabyte, down: an upload limit leaves room for the form around the file (5 MB + 64 KB is 5).
+  const megabytes = limitBytes === undefined ? undefined : Math.floor(limitBytes / 1024 / 1024 * 10) / 10;
+  if (megabytes === undefined) {
+    return t(sendsFiles ? "common.refusalPage.tooLarge.text" : "common.refusalPage.tooLarge.textWritten");
+  }
+  const key = sendsFiles ? "common.refusalPage.tooLarge.textLimit" : "common.refusalPage.tooLarge.textLimitWritten";
+  return t(key, { size: t.number(megabytes) });
+}
+
 /** One refused form's page. */
 export function RefusalPage({ refusal }: { refusal: PlainFormRefusal }) {
   const t = useT();
-  const { kind, reason, problems, retryAfterSeconds, limitBytes, back } = refusal;
-  // Whole tenths of a megabyte, down: an upload limit leaves room for the form around the file (5 MB + 64 KB is 5).
-  const megabytes = limitBytes === undefined ? undefined : Math.floor(limitBytes / 1024 / 1024 * 10) / 10;
-  const sentence = reason
-    ? t(reason)
-    : kind === "tooLarge" && megabytes !== undefined
-    ? t("common.refusalPage.tooLarge.textLimit", { size: t.number(megabytes) })
-    : t(WORDS[kind].text);
+  const { kind, reason, problems, retryAfterSeconds, back } = refusal;
+  const sentence = reason ? t(reason) : kind === "tooLarge" ? tooLargeText(t, refusal) : t(WORDS[kind].text);
   return (
     <MessagePage
       title={t(WORDS[kind].title)}

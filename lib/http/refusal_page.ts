@@ -44,6 +44,11 @@ export interface PlainFormRefusal {
   retryAfterSeconds?: number;
   /** The size a too-large body or file may have, in bytes, when known. */
   limitBytes?: number;
+  /**
+   * Whether the refused form sends files (a multipart body): one too large is told to choose a smaller file, any other
+   * to shorten what was written.
+   */
+  sendsFiles: boolean;
   /** The path (and query) of the form's page, to go back to: the same-origin `Referer`, else `/`. */
   back: string;
 }
@@ -87,6 +92,7 @@ export function plainFormRefusal(
     problems: problemsOf(error),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     ...(limitBytes !== undefined ? { limitBytes } : {}),
+    sendsFiles: /^multipart\/form-data\b/i.test(req.headers.get("content-type") ?? ""),
     back: formPage(req, appUrl),
   };
 }

@@ -109,6 +109,19 @@ Deno.test("an upload over the limit is a 413 page naming the limit; the API and 
   assertEquals([api.status, (await api.json()).error], [413, "Request body is larger than 5.1 MB"]);
 });
 
+Deno.test("a text-only form over the limit is told to shorten what was written, not to choose a smaller file", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t);
+  const long = () => new URLSearchParams({ lang: "en", back: "/toolkits", note: "a".repeat(2 * 1024 * 1024) });
+  for (const lang of ["en", "hi"] as const) {
+    const tr = translatorFor(lang);
+    const res = await browserPost(t, `/language?lang=${lang}`, long(), { who: student, from: "/me/settings" });
+    const html = await refusalPage(res, 413, lang, "/me/settings");
+    assert(html.includes(tr("common.refusalPage.tooLarge.textLimitWritten", { size: tr.number(1) })), lang);
+    assert(!html.includes(tr("common.refusalPage.tooLarge.textLimit", { size: tr.number(1) })), "no file in sight");
+  }
+});
+
 Deno.test("a refused plain sign-in is the sign-in page again, 429, never JSON", async () => {
   await using t = await createTestApp({ listen: true, rateLimitClock: stillClock() });
   const user = await passwordUser(t);
