@@ -242,17 +242,16 @@ const READ_WAVE = 20;
 /**
  * Rejects every waiting application due at or before `now` and tells their applicants. `giveWay` is awaited between
  * batches; between two pieces of a batch, `turn` (the server's `InFlightRequests.turns`: the requests that arrived are
- * taken in, and those in flight answered first), or without it `giveWay` while `busy()` and else one turn of the event
- * loop. Another run holding the lease: does nothing (every count 0).
+ * taken in, and those in flight answered first), or without it one turn of the event loop. Another run holding the
+ * lease: does nothing (every count 0).
  * @returns the counts of `TimeoutCounts`.
  */
 export async function timeOutApplications(
   kv: Deno.Kv,
-  { now, appUrl, giveWay, busy = () => false, turn = () => busy() ? giveWay() : nextTurn() }: {
+  { now, appUrl, giveWay, turn = nextTurn }: {
     now: Date;
     appUrl: string;
     giveWay: () => Promise<void>;
-    busy?: () => boolean;
     turn?: () => Promise<void>;
   },
 ): Promise<TimeoutCounts> {

@@ -239,13 +239,14 @@ Deno.test("a run killed between two of its writes is finished by the next; each 
 
   // The run dies at its first turn after a write of its moves reached KV (a local KV answers in the order asked, so
   // the untold entries are read after that write), with its later writes not sent and nobody told yet.
+  const dieOnceWritten = async () => {
+    for await (const _ of t.kv.list({ prefix: ["applications_untold"] }, { limit: 1 })) throw new Error("killed");
+  };
   const killed = timeOutApplications(t.kv, {
     now: new Date(later),
     appUrl: "http://localhost",
-    busy: () => true,
-    giveWay: async () => {
-      for await (const _ of t.kv.list({ prefix: ["applications_untold"] }, { limit: 1 })) throw new Error("killed");
-    },
+    giveWay: dieOnceWritten,
+    turn: dieOnceWritten,
   });
   let error: unknown = null;
   await killed.catch((caught) => error = caught);
