@@ -1,7 +1,8 @@
 /**
  * `GET /api/docs`: the API reference for people, rendered on the server from the OpenAPI document (no script, no
  * viewer from another origin): the operations by section, each with who may call it, its parameters, request body and
- * responses, schemas shown as JSON Schema, and the shared schemas they refer to (docs/api.md, API description).
+ * responses, schemas shown as JSON Schema (folded; a body that is one of the shared schemas links to it), and the
+ * shared schemas they refer to (docs/api.md, API description).
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -35,8 +36,32 @@ const METHOD_STYLE: Record<string, string> = {
 
 type Operation = OpenApiDocument["paths"][string][string];
 
-/** A JSON Schema shown folded. */
+/** Where the shared schemas live in the document; a reference `#/components/schemas/Name` names one of them. */
+const COMPONENTS = "#/components/schemas/";
+
+/** The shared schema's name when `schema` is nothing but a reference to it (`{ "$ref": "#/components/schemas/Name" }`). */
+function referencedName(schema: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null) return undefined;
+  const keys = Object.keys(schema);
+  const ref = (schema as { $ref?: unknown }).$ref;
+  return keys.length === 1 && typeof ref === "string" && ref.startsWith(COMPONENTS)
+    ? ref.slice(COMPONENTS.length)
+    : undefined;
+}
+
+/**
+ * A body's JSON Schema shown folded; a body that is one of the shared schemas (most error answers: `Error`) links to it
+ * in the Schemas section instead of folding away a one-line reference.
+ */
 function SchemaBlock({ label, schema }: { label: string; schema: unknown }) {
+  const name = referencedName(schema);
+  if (name) {
+    return (
+      <a href={`#schema-${name}`} class="mt-2 block w-fit text-sm text-indigo-800 underline">
+        {label}: {name}
+      </a>
+    );
+  }
   return (
     <details class="mt-2">
       <summary class="cursor-pointer text-sm text-indigo-800 underline">{label}</summary>

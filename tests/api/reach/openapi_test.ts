@@ -225,7 +225,7 @@ Deno.test("the documented response schemas parse what the API answers", async ()
   }
 });
 
-Deno.test("/api/docs renders every operation of the document on the server, without scripts", async () => {
+Deno.test("/api/docs renders every operation of the document on the server, without scripts, linking shared schemas", async () => {
   await using t = await createTestApp();
   const res = await t.fetch("/api/docs");
   assertEquals([res.status, res.headers.get("content-type")], [200, "text/html; charset=utf-8"]);
@@ -237,4 +237,7 @@ Deno.test("/api/docs renders every operation of the document on the server, with
     }
   }
   assertEquals(scriptsOf(html), [], "the reference page ships no script but the service worker's registration");
+  const linked = [...html.matchAll(/href="#schema-([^"]+)"/g)].map(([, name]) => name);
+  assert(linked.includes("Error"), "error answers link to the shared Error schema");
+  for (const name of new Set(linked)) assert(html.includes(`id="schema-${name}"`), `a link to schema ${name}`);
 });
