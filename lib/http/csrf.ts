@@ -28,7 +28,7 @@ import { CrossSiteError } from "@/lib/errors.ts";
 import { peekSession } from "@/lib/auth/sessions.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { readSessionCookie } from "@/lib/http/cookies.ts";
-import { postsForm } from "@/lib/http/form_posts.ts";
+import { isPageFormPost } from "@/lib/http/form_posts.ts";
 import { requestLanguage } from "@/lib/http/language.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
@@ -80,7 +80,7 @@ export const originCheck: MiddlewareHandler<AppState> = async (req, ctx) => {
   if (!readRouteOptions(ctx).originCheck) return ctx.next();
   const token = readSessionCookie(req, config.secure);
   if (passesOriginCheck(req, config.appUrl, token !== undefined)) return ctx.next();
-  if (!ctx.url.pathname.startsWith("/api/") && postsForm(req)) {
+  if (isPageFormPost(req, ctx.url)) {
     const found = token ? await peekSession(kv, token) : null;
     if (found) {
       ctx.state.user = found.user;

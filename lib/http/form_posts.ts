@@ -21,18 +21,22 @@ export function prefersHtml(accept: string | null): boolean {
   return new Negotiator({ headers: { accept } }).mediaType(["application/json", "text/html"]) === "text/html";
 }
 
-/** Whether `req` posts a form body (urlencoded or multipart), as a browser's plain `<form>` does. */
-export function postsForm(req: Request): boolean {
-  return FORM_TYPES.test(req.headers.get("content-type") ?? "");
+/**
+ * Whether `req`, for `url`, posts a page's form: a form body (urlencoded or multipart, as a browser's `<form>` sends)
+ * to a path outside `/api/`, whatever the client accepts. Such a form refused by the origin check, or for want of a
+ * right or a thing, gets a page (docs/decisions.md, Errors and limits, "Plain forms refused").
+ */
+export function isPageFormPost(req: Request, url: URL): boolean {
+  return !url.pathname.startsWith("/api/") && FORM_TYPES.test(req.headers.get("content-type") ?? "");
 }
 
 /**
  * Whether `req` is a plain form post from a page, as a browser sends it without JavaScript (docs/decisions.md, Errors
- * and limits, "Plain forms refused"): a form body to a path outside `/api/` from a client that prefers a page to JSON.
+ * and limits, "Plain forms refused"): a page's form (`isPageFormPost`) from a client that prefers a page to JSON.
  * Such a request's refusal is answered with a page, not the API's `{error}`.
  */
 export function isPlainFormPost(req: Request, url: URL): boolean {
-  return !url.pathname.startsWith("/api/") && postsForm(req) && prefersHtml(req.headers.get("accept"));
+  return isPageFormPost(req, url) && prefersHtml(req.headers.get("accept"));
 }
 
 /**

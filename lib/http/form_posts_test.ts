@@ -1,5 +1,5 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { isPlainFormPost, prefersHtml } from "./form_posts.ts";
+import { isPageFormPost, isPlainFormPost, prefersHtml } from "./form_posts.ts";
 
 Deno.test("prefersHtml: a browser's navigation prefers a page; fetch, JSON clients and no header do not", () => {
   const cases: [string | null, boolean][] = [
@@ -29,4 +29,17 @@ Deno.test("isPlainFormPost: a form body outside /api/ from a client that prefers
   assertEquals(post("/api/me/resume", "multipart/form-data; boundary=x"), false);
   assertEquals(post("/language", "application/json"), false);
   assertEquals(post("/language", "application/x-www-form-urlencoded", "*/*"), false);
+});
+
+Deno.test("isPageFormPost: a form body outside /api/, whatever the client accepts", () => {
+  const post = (path: string, type: string) =>
+    isPageFormPost(
+      new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": type, accept: "*/*" } }),
+      new URL(`http://localhost${path}`),
+    );
+  assertEquals(post("/language", "application/x-www-form-urlencoded"), true);
+  assertEquals(post("/profile/resume", "Multipart/Form-Data; boundary=x"), true);
+  assertEquals(post("/api/me/settings", "application/x-www-form-urlencoded"), false);
+  assertEquals(post("/language", "application/json"), false);
+  assertEquals(post("/language", "text/plain"), false);
 });

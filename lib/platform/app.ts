@@ -19,7 +19,7 @@ import {
   UnauthenticatedError,
 } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
-import { isPlainFormPost, postsForm } from "@/lib/http/form_posts.ts";
+import { isPageFormPost, isPlainFormPost } from "@/lib/http/form_posts.ts";
 import { formPage, type PlainFormRefusal, plainFormRefusal } from "@/lib/http/refusal_page.ts";
 import { signInRedirect } from "@/lib/auth/redirects.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -74,7 +74,7 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
       const url = new URL(req.url);
       const isPageRead = !isApi(url) && (req.method === "GET" || req.method === "HEAD");
       // A page's plain form refused for want of a right or a thing gets that page in the reader's language, not JSON.
-      const isPageForm = !isApi(url) && postsForm(req);
+      const isPageForm = isPageFormPost(req, url);
       // Any other refusal of a form a browser posted without JavaScript gets a page, not JSON (sign-in for a guest).
       const isPlainForm = isPlainFormPost(req, url);
       // A page's form refused by the origin check gets that page too, whatever it accepts: it was not what it seemed.
