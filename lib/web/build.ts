@@ -159,21 +159,21 @@ export async function builtFilesVersion({ root, outDir }: { root: string; outDir
 /**
  * The version of a service worker that precaches `precache` (docs/decisions.md, Installable and offline, "Service
  * worker"), which names its shell cache: a hash of everything it keeps, so that a deploy that changes any of it installs
- * a new worker and fills a new shell cache, and one that changes none of it keeps the worker: the build's output in
- * `outDir` (`builtFilesVersion`), each precached file of `staticDir` by its bytes, and, for the precached paths that are
- * pages (neither built nor static), the text of every project module `pageModules` import.
+ * a new worker and fills a new shell cache, and one that changes none of it keeps the worker: the build's output (its
+ * version `buildVersion`, from `builtFilesVersion`), each precached file of `staticDir` by its bytes, and, for the
+ * precached paths that are pages (neither built nor static), the text of every project module `pageModules` import.
  * @throws Error when a page is precached and `pageModules` is empty.
  */
 export async function serviceWorkerVersion(
-  { root, outDir, precache, staticDir, pageModules }: {
+  { root, buildVersion, precache, staticDir, pageModules }: {
     root: string;
-    outDir: string;
+    buildVersion: string;
     precache: readonly string[];
     staticDir: string;
     pageModules: readonly string[];
   },
 ): Promise<string> {
-  const parts = [`build ${await builtFilesVersion({ root, outDir })}`];
+  const parts = [`build ${buildVersion}`];
   const pages: string[] = [];
   for (const path of [...precache].sort()) {
     if (path.startsWith("/_build/")) continue;
@@ -416,8 +416,8 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
       ]),
     ];
     const { staticDir, pageModules } = worker;
-    const version = await serviceWorkerVersion({ root: options.root, outDir, precache, staticDir, pageModules });
     const buildVersion = await builtFilesVersion({ root: options.root, outDir });
+    const version = await serviceWorkerVersion({ root: options.root, buildVersion, precache, staticDir, pageModules });
     const file = join(outDir, "sw.js");
     await bundleServiceWorker({
       root: options.root,

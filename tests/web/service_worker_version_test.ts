@@ -35,10 +35,10 @@ async function projectTree(): Promise<string> {
 Deno.test("the service worker's version changes with any file it precaches, and only then", async () => {
   const root = await projectTree();
   try {
-    const version = () =>
+    const version = async () =>
       serviceWorkerVersion({
         root,
-        outDir: "_build",
+        buildVersion: await builtFilesVersion({ root, outDir: "_build" }),
         precache: PRECACHE,
         staticDir: "static",
         pageModules: ["routes/offline.tsx"],
@@ -66,7 +66,7 @@ Deno.test("the service worker's version changes with any file it precaches, and 
     assertEquals(await version(), first);
 
     await assertRejects(
-      () => serviceWorkerVersion({ root, outDir: "_build", precache: PRECACHE, staticDir: "static", pageModules: [] }),
+      () => serviceWorkerVersion({ root, buildVersion: "b", precache: PRECACHE, staticDir: "static", pageModules: [] }),
       Error,
       "Service worker precaches pages but names no modules: /offline?lang=en",
     );
@@ -79,10 +79,11 @@ Deno.test("a catalogue-only change renames the shell cache and keeps the visited
   const root = await projectTree();
   try {
     const names = async () => {
-      const options = { root, outDir: "_build", precache: PRECACHE, staticDir: "static" };
+      const buildVersion = await builtFilesVersion({ root, outDir: "_build" });
+      const options = { root, buildVersion, precache: PRECACHE, staticDir: "static" };
       return cacheNames({
         version: await serviceWorkerVersion({ ...options, pageModules: ["routes/offline.tsx"] }),
-        buildVersion: await builtFilesVersion(options),
+        buildVersion,
       });
     };
     const before = await names();
