@@ -1,13 +1,13 @@
 /**
  * A cache of pages as a guest sees them: the pages guests open most, served without loading data or rendering
- * again (docs/decisions.md, Guest pages). An entry is the status, headers and HTML of one GET, keyed by the
- * language it is written in, path and query (docs/decisions.md, Languages), and valid while the version of the data it was rendered from is unchanged (e.g. the internship
- * read model's version, which every write moves on).
+ * again (docs/decisions.md, Guest pages), and the public list of `GET /api/internships`, the same for every reader
+ * who sees only public listings. An entry is the status, headers and body of one GET, keyed by the language it is
+ * written in (`api` for the list), path and query (docs/decisions.md, Languages), and valid while the version of the
+ * data it was rendered from is unchanged (e.g. the internship read model's version, which every write moves on).
  *
- * Only for requests without a signed-in user, and only for pages that show nothing of the
- * visitor (no user data, no CSRF-bound form): the caller decides that, through `servePage`.
- * At most `maxEntries` pages are kept (then the cache starts over); a key longer than
- * `maxKeyLength` characters (a made-up query) is rendered but not kept.
+ * Only for answers that show nothing of the visitor (no user data, no CSRF-bound form): the caller decides that,
+ * through `servePublicPage` or the list's route. At most `maxEntries` answers are kept (then the cache starts over); a
+ * key longer than `maxKeyLength` characters (a made-up query) is rendered but not kept.
  */
 
 import { onFirstUse } from "@/lib/lazy.ts";
@@ -19,13 +19,15 @@ const zlib = onFirstUse(() => import("node:zlib"));
 type Encoding = "br" | "gzip";
 
 /**
- * The encoding `Deno.serve` picks for a request's `Accept-Encoding`, for the values browsers send (which it reads
- * without parsing); null for any other value, whose answer `Deno.serve` then compresses as it does every answer.
+ * The encoding `Deno.serve` picks for a request's `Accept-Encoding`, for the values browsers and Deno's `fetch` send
+ * (which it reads without parsing); null for any other value, whose answer `Deno.serve` then compresses as it does
+ * every answer.
  */
 export function encodingFor(acceptEncoding: string | null | undefined): Encoding | null {
   switch (acceptEncoding) {
     case "gzip, deflate, br":
     case "gzip, deflate, br, zstd":
+    case "gzip,br": // Deno's fetch
     case "br":
       return "br";
     case "gzip":
@@ -49,7 +51,7 @@ interface CachedPage {
   headers: [string, string][];
   /** The page's bytes (UTF-8), encoded once. */
   body: Uint8Array<ArrayBuffer>;
-  /** Whether the page is compressed here (an HTML page): once per encoding, when a request first accepts it. */
+  /** Whether the page is compressed here (HTML or JSON): once per encoding, when a request first accepts it. */
   compressible: boolean;
   encoded: Partial<Record<Encoding, EncodedPage>>;
 }
@@ -101,8 +103,8 @@ export class GuestPageCache {
 
   /**
    * The page for `url` in language `lang` rendered from data at `version`: the kept copy when there is one for
-   * this version, else `render()`'s answer, kept when it is a 200. A kept HTML page is sent compressed for a request
-   * that accepts `acceptEncoding` (its `Accept-Encoding`), compressed once per page and encoding (`answer`).
+   * this version, else `render()`'s answer, kept when it is a 200. A kept HTML or JSON answer is sent compressed for a
+   * request that accepts `acceptEncoding` (its `Accept-Encoding`), compressed once per page and encoding (`answer`).
    */
   async serve(
     url: URL,
@@ -120,7 +122,7 @@ export class GuestPageCache {
     if (this.#pages.size >= this.maxEntries) this.#pages.clear();
     const headers = [...res.headers];
     const compressible = body.length >= COMPRESS_FROM && !res.headers.has("content-encoding") &&
-      (res.headers.get("content-type") ?? "").startsWith("text/html") &&
+      /^(text\/html|application\/json)\b/.test(res.headers.get("content-type") ?? "") &&
       !/no-transform/i.test(res.headers.get("cache-control") ?? "");
     const page: CachedPage = { version, status: res.status, headers, body, compressible, encoded: {} };
     this.#pages.set(key, page);

@@ -84,7 +84,7 @@ Deno.test("GuestPageCache keeps only 200 answers with short keys and starts over
   assertEquals(kept.headers.get("content-type"), "text/html");
 });
 
-Deno.test("GuestPageCache sends a kept HTML page compressed for the encodings browsers ask for, as Deno.serve would", async () => {
+Deno.test("GuestPageCache sends a kept HTML or JSON answer compressed for the encodings browsers ask for, as Deno.serve would", async () => {
   const cache = new GuestPageCache();
   const html = `<!DOCTYPE html><html><body>${"<p>kept page</p>".repeat(200)}</body></html>`;
   let renders = 0;
@@ -107,6 +107,35 @@ Deno.test("GuestPageCache sends a kept HTML page compressed for the encodings br
   const other = await cache.serve(url, "en", "v1", render(), "deflate");
   assertEquals([other.headers.get("content-encoding"), await other.text()], [null, html], "left to Deno.serve");
   assertEquals(renders, 1);
+  const list = new URL("http://localhost/api/list");
+  await cache.serve(list, "api", "v1", render("application/json"), "gzip,br");
+  const json = await cache.serve(list, "api", "v1", render("application/json"), "gzip,br");
+  assertEquals(json.headers.get("content-encoding"), "br", "JSON too, for Deno's fetch");
+  await json.body?.cancel();
   const feed = await cache.serve(new URL("http://localhost/feed"), "en", "v1", render("application/rss+xml"), "br");
-  assertEquals([feed.headers.get("content-encoding"), await feed.text()], [null, html], "only HTML is compressed here");
+  assertEquals([feed.headers.get("content-encoding"), await feed.text()], [null, html], "only HTML and JSON here");
+});
+
+Deno.test("GET /api/internships: the public list is kept and sent compressed once asked again; an admin's is not", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  await post(t, member, "Kept List Intern");
+  const path = "/api/internships?search=kept";
+  const before = t.services.guestPages.size;
+  const first = await t.fetch(path, { headers: { "accept-encoding": "gzip,br" } });
+  const json = await first.text();
+  assert(json.includes("Kept List Intern"));
+  assertEquals(t.services.guestPages.size, before + 1, "kept");
+  for (const headers of [{}, { cookie: member.cookie }] as Record<string, string>[]) {
+    const again = await t.fetch(path, { headers: { ...headers, "accept-encoding": "gzip,br" } });
+    assertEquals(again.headers.get("content-encoding"), "br", "compressed here, once");
+    assertEquals(new TextDecoder().decode(brotliDecompressSync(new Uint8Array(await again.arrayBuffer()))), json);
+  }
+  const adminList = await t.fetch(path, { headers: { cookie: admin.cookie } });
+  assertEquals(adminList.status, 200);
+  await adminList.body?.cancel();
+  assertEquals(t.services.guestPages.size, before + 1, "an admin's list is not kept");
+  await post(t, member, "Kept List Intern Two");
+  assert((await (await t.fetch(path)).text()).includes("Kept List Intern Two"), "a create shows at once");
 });

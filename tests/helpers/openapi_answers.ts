@@ -12,6 +12,7 @@
  * (`via`: `app` or `http`) and its problems (none when it matches), and nothing is thrown: to count the answers and
  * mismatches over a whole run.
  */
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import {
@@ -170,6 +171,20 @@ async function refusalProblems(method: string, response: Response): Promise<stri
   return [`${method} is not documented, and its ${response.status} is not an \`{error}\` body`];
 }
 
+/**
+ * A copy of an answer the app compressed itself (a kept answer, `lib/http/guest_pages.ts`) with its body decoded, as
+ * `fetch` decodes one that came over HTTP; any other answer as it is.
+ */
+async function decoded(response: Response): Promise<Response> {
+  const encoding = response.headers.get("content-encoding");
+  if (encoding !== "br" && encoding !== "gzip") return response;
+  const bytes = new Uint8Array(await response.clone().arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.delete("content-encoding");
+  const body = encoding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes);
+  return new Response(new Uint8Array(body), { status: response.status, headers });
+}
+
 /** How an answer reached the test: the app called in process, or a server over real HTTP. */
 export type Via = "app" | "http";
 
@@ -179,7 +194,7 @@ export type Via = "app" | "http";
  * is given. Reads a clone of the body, so `response` stays unread.
  */
 export async function mismatchOf(method: string, url: URL, response: Response, via: Via): Promise<string | undefined> {
-  const problems = await answerProblems(method, url, response);
+  const problems = await answerProblems(method, url, via === "app" ? await decoded(response) : response);
   const log = Deno.env.get("OPENAPI_ANSWERS_LOG");
   if (log && problems) {
     const line = { via, method, path: url.pathname, status: response.status, problems };

@@ -9,6 +9,7 @@ import {
   InternshipBatchSchema,
   InternshipCreateSchema,
   InternshipQuerySchema,
+  internshipsVersion,
   listInternships,
   MAX_BATCH,
   publicListBody,
@@ -70,12 +71,19 @@ export const apiDocs = describeRoute({
 });
 
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(req, ctx) {
     const query = validate(InternshipQuerySchema, queryOf(ctx.url));
-    const { kv } = ctx.state.services;
+    const { kv, guestPages } = ctx.state.services;
     const viewer = ctx.state.user ?? null;
     if (!query.mine && viewer?.role !== "admin") {
-      return new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } });
+      // The same answer for every reader of public listings: kept, and compressed once per encoding when asked again.
+      return await guestPages.serve(
+        ctx.url,
+        "api",
+        await internshipsVersion(kv),
+        async () => new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } }),
+        req.headers.get("accept-encoding"),
+      );
     }
     return Response.json({ success: true, ...await listInternships(kv, { query, viewer }) });
   },
