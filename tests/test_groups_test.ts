@@ -5,7 +5,7 @@
  * group reaches, or that two reach, fails here. `test:unit`, `test:api` and `test:e2e` together run the same modules.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { groupFiles, TEST_GROUPS, type TestGroup } from "@/tests/helpers/test_groups.ts";
+import { groupFiles, importTestModules, TEST_GROUPS, type TestGroup } from "@/tests/helpers/test_groups.ts";
 
 const ROOT = new URL("..", import.meta.url);
 const TEST_FILE = /_test\.tsx?$/;
@@ -104,4 +104,22 @@ Deno.test("a module no root reaches, one run twice, a slice gap and a module tha
     ...auth.map((path) => `${path}: 0 times`),
     "tests/groups/api_none.ts: not a test module",
   ]);
+});
+
+Deno.test("a group module that fails to load is reported, and the modules after it still load", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const loaded = `test-groups-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(`${dir}/a_test.ts`, `throw new Error("broken at load");`);
+    await Deno.writeTextFile(`${dir}/b_test.ts`, `(globalThis as Record<string, unknown>)["${loaded}"] = true;`);
+    const failures: [string, string][] = [];
+    await importTestModules(
+      ["a_test.ts", "b_test.ts"].map((name) => new URL(`file://${dir}/${name}`).href),
+      (url, error) => failures.push([url.split("/").pop()!, (error as Error).message]),
+    );
+    assertEquals(failures, [["a_test.ts", "broken at load"]]);
+    assertEquals((globalThis as Record<string, unknown>)[loaded], true, "the module after the broken one loaded");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -74,12 +74,34 @@ export function groupFiles(group: TestGroup): string[] {
 }
 
 /**
- * Imports the test modules of the group whose module is `moduleUrl` (`tests/groups/<name>.ts`), in name order.
+ * Imports the test modules of the group whose module is `moduleUrl` (`tests/groups/<name>.ts`), in name order
+ * (`importTestModules`).
  * @throws Error when `TEST_GROUPS` has no group of that name.
  */
 export async function importGroup(moduleUrl: string): Promise<void> {
   const name = new URL(moduleUrl).pathname.split("/").pop()!.replace(/\.ts$/, "");
   const group = TEST_GROUPS[name];
   if (group === undefined) throw new Error(`tests/groups/${name}.ts: no such group in TEST_GROUPS`);
-  for (const path of groupFiles(group)) await import(new URL(path, ROOT).href);
+  await importTestModules(groupFiles(group).map((path) => new URL(path, ROOT).href));
+}
+
+/**
+ * Imports the test modules at `urls` in turn. One that fails to load (a syntax error, a throw at its top level) does
+ * not stop the others: `failed` is told its URL and error, and the next is imported; by default it registers a test
+ * `<url> loads` that fails with that error, so the run reports it.
+ */
+export async function importTestModules(
+  urls: string[],
+  failed: (url: string, error: unknown) => void = (url, error) =>
+    Deno.test(`${url} loads`, () => {
+      throw error;
+    }),
+): Promise<void> {
+  for (const url of urls) {
+    try {
+      await import(url);
+    } catch (error) {
+      failed(url, error);
+    }
+  }
 }
