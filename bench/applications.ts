@@ -7,11 +7,12 @@
  *   page, and of the applicants page;
  * - p50/p95 of the organization's page and of `GET /api/organizations/{slug}`, whose track record counts every
  *   application;
- * - the `applications-timeout` job over every waiting application (run by hand), while one client keeps reading
- *   `GET /api/internships`: the whole run's time (its moves and then its messages to the applicants), the server's
- *   CPU time meanwhile (per thread: the event loop and KV's writer), the job's own CPU (less the reads, at what a read
- *   cost idle), and the reads' p95 over the whole run against their p95 idle (3,000 reads by the same client, every
- *   page read once before, as the reads during the job find every page's body kept).
+ * - the `applications-timeout` job over every waiting application (run by hand), while a client reads
+ *   `GET /api/internships` at `BENCH_READ_RATE` reads a second (default 200, each sent on time whatever the answers'
+ *   speed; 0: one at a time, back to back): the whole run's time (its moves and then its messages to the applicants),
+ *   the server's CPU time meanwhile (per thread: the event loop and KV's writer), the job's own CPU (less the reads, at
+ *   what a read cost idle), and the reads' p95 over the whole run against their p95 idle (3,000 reads by the same
+ *   client at the same rate, every page read once before, as the reads during the job find every page's body kept).
  * Prints a table with the targets and the machine's load average (a shared machine), then stops the server and
  * removes the file.
  */
@@ -40,6 +41,11 @@ const RECORD = Number(Deno.env.get("BENCH_RECORD") ?? 100_000);
 const STUDENTS = 1_000;
 /** Reads of the public list idle, against which the reads during the timeout job are set. */
 const IDLE_READS = 3_000;
+/**
+ * Reads a second of the public list, idle and during the job (the traffic benchmark's rate: 200 students, a request a
+ * second each); 0 for one read at a time, back to back.
+ */
+const READ_RATE = Number(Deno.env.get("BENCH_READ_RATE") ?? 200);
 const ORGANIZATION_INTERNSHIPS = 1_000;
 const DAY_MS = 86_400_000;
 /** Applications per atomic write of the seed (each about 25 mutations with the track record's counters). */
@@ -311,24 +317,39 @@ try {
     ok(orgPage <= 30),
   );
 
-  // The timeout job over every waiting application, while a client reads the public list: 200 pages, one read at a
-  // time. Idle, the same client reads them the same way first: once each (the server keeps each page's body until the
-  // listings change), then `IDLE_READS` times, so that both p95s are of reads of kept pages.
+  // The timeout job over every waiting application, while a client reads the public list (200 pages) at `READ_RATE`
+  // reads a second, each sent on time whether the last was answered or not, as independent students send theirs; with
+  // `READ_RATE` 0, one read at a time, the next sent when the last is answered. Idle, the same client reads them the
+  // same way first: once each (the server keeps each page's body until the listings change), then `IDLE_READS` times,
+  // so that both p95s are of reads of kept pages.
   const read = (i: number) => `${origin}/api/internships?offset=${(i * 10) % 2000}`;
   let readErrors = 0;
-  /** Reads the list while `more(i)`, adding each read's time (ms) to `times`. */
-  const readWhile = async (more: (i: number) => boolean, times: number[]) => {
-    for (let i = 0; more(i); i++) {
-      const started = performance.now();
-      try {
-        const res = await fetch(read(i));
-        await res.arrayBuffer();
-        if (res.status !== 200) readErrors++;
-      } catch {
-        readErrors++;
-      }
-      times.push(performance.now() - started);
+  /** One read of page `i`: its time (ms) from sending to the body read is added to `times`. */
+  const readOnce = async (i: number, times: number[]) => {
+    const started = performance.now();
+    try {
+      const res = await fetch(read(i));
+      await res.arrayBuffer();
+      if (res.status !== 200) readErrors++;
+    } catch {
+      readErrors++;
     }
+    times.push(performance.now() - started);
+  };
+  /** Reads the list while `more(i)`, at `READ_RATE` reads a second (or one at a time), into `times`. */
+  const readWhile = async (more: (i: number) => boolean, times: number[]) => {
+    if (READ_RATE === 0) {
+      for (let i = 0; more(i); i++) await readOnce(i, times);
+      return;
+    }
+    const sent: Promise<void>[] = [];
+    const start = performance.now();
+    for (let i = 0; more(i); i++) {
+      const wait = start + (i * 1000) / READ_RATE - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sent.push(readOnce(i, times));
+    }
+    await Promise.all(sent);
   };
   await readWhile((i) => i < 200, []);
   const idleReads: number[] = [];
@@ -399,7 +420,9 @@ try {
   );
   row(
     "GET /api/internships p95 idle / during the whole job",
-    `${ms(idle.p95)} / ${ms(busy)} (${fmt(IDLE_READS, 0)} / ${fmt(reads.length, 0)} reads, ${readErrors} errors)`,
+    `${ms(idle.p95)} / ${ms(busy)} (${fmt(IDLE_READS, 0)} / ${fmt(reads.length, 0)} reads, ${
+      READ_RATE ? `${READ_RATE} a second` : "back to back"
+    }, ${readErrors} errors)`,
     "≤ 2× idle",
     ok(busy <= 2 * idle.p95 && readErrors === 0),
   );
