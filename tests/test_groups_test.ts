@@ -39,13 +39,13 @@ function modulesRun(path: string, groups: Record<string, TestGroup>): string[] {
   return groupFiles(groups[name]);
 }
 
-/** The roots a task's `deno test` (or `scripts/test.ts`, which passes its arguments on) is given. */
+/** The roots a task's `deno test` (or `scripts/run_tests.ts`, which passes its arguments on) is given. */
 function rootsOf(task: string): string[] {
   const run = task.split("&&").map((part) => part.trim().split(/\s+/)).find((words) =>
-    words[1] === "test" || words.includes("scripts/test.ts")
+    words[1] === "test" || words.includes("scripts/run_tests.ts")
   );
   if (run === undefined) return [];
-  const start = run[1] === "test" ? 2 : run.indexOf("scripts/test.ts") + 1;
+  const start = run[1] === "test" ? 2 : run.indexOf("scripts/run_tests.ts") + 1;
   return run.slice(start).filter((word) => !word.startsWith("-"));
 }
 

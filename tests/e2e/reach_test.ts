@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessible, downloadedText, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
@@ -121,7 +121,7 @@ Deno.test("a person downloads their data, then deletes their account and is sign
     page.getByRole("link", { name: "Download my data" }).click(),
   ]);
   assert(/^career-community-data-\d{4}-\d{2}-\d{2}\.json$/.test(download.suggestedFilename()));
-  const exported = JSON.parse(await Deno.readTextFile(await download.path()));
+  const exported = JSON.parse(await downloadedText(download));
   assertEquals(exported.user.email, email);
 
   await page.getByRole("button", { name: "Delete my account" }).click();

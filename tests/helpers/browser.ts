@@ -1,11 +1,22 @@
 /**
- * Browser tests (docs/decisions.md, Tests, "One Chromium per module"): Debian's Chromium driven by playwright-core,
- * and an axe-core check. A test module launches one Chromium (on its first `openBrowser`) and closes it after its
- * last test; each test opens its own contexts on it. The executable is `CHROMIUM`: `CHROMIUM_PATH` when set, else
- * Debian's Chromium headless shell (`chromium-headless-shell`, the same Blink without the desktop browser around it,
- * which spends a third less CPU on the same test) when it is installed, else `/usr/bin/chromium`.
+ * Browser tests (docs/decisions.md, Tests, "One Chromium per run"): Debian's Chromium driven by playwright-core, and an
+ * axe-core check. `deno task test` and `test:e2e` start one Chromium for the whole run (`scripts/run_tests.ts`, a
+ * Playwright browser server whose address is in `SHARED_CHROMIUM_ENV`); a test module connects to it on its first
+ * `openBrowser` and disconnects after its last test, and each test opens contexts of its own on it (what the test
+ * opened is closed when it ends). A module run without that variable (`deno test tests/e2e/x_test.ts` by hand)
+ * launches a Chromium of its own instead. The executable is `CHROMIUM`: `CHROMIUM_PATH` when set, else Debian's
+ * Chromium headless shell (`chromium-headless-shell`, the same Blink without the desktop browser around it, which
+ * spends a third less CPU on the same test) when it is installed, else `/usr/bin/chromium`.
  */
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type BrowserServer,
+  chromium,
+  type Download,
+  type Page,
+} from "playwright-core";
 import { assertEquals } from "./assert.ts";
 
 const axeSource = Deno.readTextFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
@@ -26,28 +37,62 @@ function existsSync(path: string): boolean {
   }
 }
 
+/** The flags every Chromium of the tests runs with, beside Playwright's own. */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/**
+ * The environment variable holding the WebSocket address of the run's shared Chromium (`launchBrowserServer`), set by
+ * `scripts/run_tests.ts` for the `deno test` it runs.
+ */
+export const SHARED_CHROMIUM_ENV = "TEST_CHROMIUM_WS";
+
 /**
  * Launches a headless Chromium of its own with the flags this workplace needs. Close it with `await using`. Tests take
- * the module's shared one through `openBrowser` instead.
+ * the run's shared one (or the module's) through `openBrowser` instead.
  */
 export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
 }
 
-/** This test module's Chromium, launched by the first `openBrowser` (again if it went away). */
+/**
+ * Launches the Chromium a whole test run shares, as a Playwright browser server on localhost (`wsEndpoint()` is its
+ * address; a client sees only the contexts it opened, and they are closed when it disconnects). Close it with
+ * `close()` after the run.
+ */
+export function launchBrowserServer(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * This module's browser: the run's shared Chromium when `SHARED_CHROMIUM_ENV` names one, else a Chromium of its own.
+ * @throws Error naming the address when the shared Chromium cannot be reached (it crashed or the run ended), within
+ * 30 s.
+ */
+async function connectOrLaunch(): Promise<Browser> {
+  const endpoint = Deno.env.get(SHARED_CHROMIUM_ENV);
+  if (!endpoint) return await launchBrowser();
+  try {
+    return await chromium.connect(endpoint, { timeout: 30_000 });
+  } catch (error) {
+    throw new Error(
+      `the run's shared Chromium (${SHARED_CHROMIUM_ENV}=${endpoint}) cannot be reached, it may have crashed: ${
+        error instanceof Error ? error.message : error
+      }`,
+    );
+  }
+}
+
+/** This test module's Chromium, connected (or launched) by the first `openBrowser`, again if it went away. */
 let moduleBrowser: Promise<Browser> | undefined;
 
 Deno.test.afterAll(async () => {
@@ -56,7 +101,7 @@ Deno.test.afterAll(async () => {
   await browser?.close();
 });
 
-/** A test's share of the module's Chromium: what it opens is its own, and closed when it is disposed. */
+/** A test's share of the Chromium: what it opens is its own, and closed when it is disposed. */
 export interface TestBrowser extends AsyncDisposable {
   /** A new context (its own cookies and storage). */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
@@ -65,13 +110,13 @@ export interface TestBrowser extends AsyncDisposable {
 }
 
 /**
- * The module's Chromium for one test (launched on first use, closed after the module's last test, so a module
- * starts one Chromium however many tests it has). Dispose it with `await using`: it closes every context the test
- * opened.
+ * The Chromium for one test: the run's shared one (connected on first use, disconnected after the module's last test)
+ * or, without `SHARED_CHROMIUM_ENV`, the module's own (launched on first use, closed after its last test). Dispose it
+ * with `await using`: it closes every context the test opened.
  */
 export async function openBrowser(): Promise<TestBrowser> {
   const launched = moduleBrowser && await moduleBrowser.catch(() => undefined);
-  if (!launched?.isConnected()) moduleBrowser = launchBrowser();
+  if (!launched?.isConnected()) moduleBrowser = connectOrLaunch();
   const browser = await moduleBrowser!;
   const contexts: BrowserContext[] = [];
   const newContext = async (options?: BrowserContextOptions) => {
@@ -274,6 +319,17 @@ export async function fetchesDrawn(page: Page, timeoutMs = 30_000): Promise<void
   }, timeoutMs);
   if (problem) throw new Error(`${page.url()}: ${problem}`);
   await page.locator('[aria-busy="true"]').first().waitFor({ state: "detached", timeout: timeoutMs });
+}
+
+/**
+ * The text of a finished download. Read through Playwright's stream, since a download of the run's shared Chromium
+ * (a browser Playwright connected to) has no local path.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of await download.createReadStream()) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }
 
 /** Signs the browser context in as `user` (a `createTestUser` cookie `session=<value>`) on `origin`. */

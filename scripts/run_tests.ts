@@ -1,0 +1,34 @@
+/**
+ * Runs `deno test -A --no-check --parallel` with this script's arguments beside one Chromium for the whole run
+ * (docs/decisions.md, Tests, "One Chromium per run"): the browser server of `launchBrowserServer`, whose address the
+ * test modules find in `SHARED_CHROMIUM_ENV`. Exits with the tests' exit code after closing the browser. When Chromium
+ * goes away during the run it says so; the browser tests after that fail, naming the address they could not reach.
+ *
+ * Usage: `deno run -A scripts/run_tests.ts [deno test arguments]` (`deno task test` and `deno task test:e2e` run it).
+ */
+import { launchBrowserServer, SHARED_CHROMIUM_ENV } from "@/tests/helpers/browser.ts";
+
+if (Deno.env.get(SHARED_CHROMIUM_ENV)) {
+  throw new Error(
+    `scripts/run_tests.ts runs inside a test run (${SHARED_CHROMIUM_ENV} is set); it starts runs, not tests`,
+  );
+}
+const server = await launchBrowserServer();
+let closing = false;
+server.process().on("exit", (code: number | null, signal: string | null) => {
+  if (!closing) {
+    console.error(`scripts/run_tests.ts: the shared Chromium exited during the run (code ${code}, ${signal})`);
+  }
+});
+
+const tests = new Deno.Command(Deno.execPath(), {
+  args: ["test", "-A", "--no-check", "--parallel", ...Deno.args],
+  env: { [SHARED_CHROMIUM_ENV]: server.wsEndpoint() },
+}).spawn();
+// Ctrl-C reaches `deno test` itself (the same process group); this process waits for it to end, then closes Chromium.
+Deno.addSignalListener("SIGINT", () => {});
+Deno.addSignalListener("SIGTERM", () => tests.kill("SIGTERM"));
+const { code } = await tests.status;
+closing = true;
+await server.close();
+Deno.exit(code);
