@@ -130,7 +130,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const res = await app.fetch(req, info);
     const url = new URL(req.url);
     if (url.pathname.startsWith("/api/")) {
-      checks.push(mismatchOf(req.method, url, res, "http").catch((error) => `${req.method} ${url.pathname}: ${error}`));
+      checks.push(
+        mismatchOf(req.method, url, res, "served").catch((error) => `${req.method} ${url.pathname}: ${error}`),
+      );
     }
     return res;
   };

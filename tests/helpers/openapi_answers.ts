@@ -172,8 +172,8 @@ async function refusalProblems(method: string, response: Response): Promise<stri
 }
 
 /**
- * A copy of an answer the app compressed itself (a kept answer, `lib/http/guest_pages.ts`) with its body decoded, as
- * `fetch` decodes one that came over HTTP; any other answer as it is.
+ * A copy of an answer as the app made it, compressed by the app itself (a kept answer, `lib/http/guest_pages.ts`), with
+ * its body decoded, as `fetch` decodes one that came over HTTP; any other answer as it is.
  */
 async function decoded(response: Response): Promise<Response> {
   const encoding = response.headers.get("content-encoding");
@@ -185,8 +185,12 @@ async function decoded(response: Response): Promise<Response> {
   return new Response(new Uint8Array(body), { status: response.status, headers });
 }
 
-/** How an answer reached the test: the app called in process, or a server over real HTTP. */
-export type Via = "app" | "http";
+/**
+ * How an answer reached the check: the app called in process (`app`), as the test's server sends it over HTTP
+ * (`served`: both are the app's own answer, its body as the app encoded it), or read by `fetch` over real HTTP
+ * (`http`: the body decoded).
+ */
+export type Via = "app" | "served" | "http";
 
 /**
  * The mismatch of an answer against the document as one line naming the request and its problems, or undefined when
@@ -194,7 +198,7 @@ export type Via = "app" | "http";
  * is given. Reads a clone of the body, so `response` stays unread.
  */
 export async function mismatchOf(method: string, url: URL, response: Response, via: Via): Promise<string | undefined> {
-  const problems = await answerProblems(method, url, via === "app" ? await decoded(response) : response);
+  const problems = await answerProblems(method, url, via === "http" ? response : await decoded(response));
   const log = Deno.env.get("OPENAPI_ANSWERS_LOG");
   if (log && problems) {
     const line = { via, method, path: url.pathname, status: response.status, problems };
