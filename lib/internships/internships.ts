@@ -292,50 +292,16 @@ export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<I
   return (await pageOf(store, filter, { offset: 0, limit: Number.MAX_SAFE_INTEGER, sort: "newest" })).records;
 }
 
-/** How many distinct public list queries keep their serialized body. */
-const PUBLIC_BODY_CACHE_SIZE = 256;
-const publicBodies = new WeakMap<InternshipStore, { version: number; bodies: Map<string, string> }>();
-
-/** The key of a public list query in the body cache (the viewer-dependent flags do not count). */
-function publicBodyKey(query: InternshipQuery, today: string): string {
-  return JSON.stringify({ ...query, includeInactive: false, includeDeleted: false, mine: false, today });
-}
-
-/** The public list bodies kept for `store`'s current version. */
-function publicBodiesOf(store: InternshipStore): Map<string, string> {
-  let cache = publicBodies.get(store);
-  if (!cache || cache.version !== store.version) {
-    cache = { version: store.version, bodies: new Map() };
-    publicBodies.set(store, cache);
-  }
-  return cache.bodies;
-}
-
 /**
- * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a
- * viewer who sees only public listings (a guest, or a non-admin without `mine`): the same for
- * every such viewer, so it is serialized once per query, IST day and read-model version (serializing a
- * page is the largest cost of a list request). Up to 256 queries are kept; then the cache starts
- * over.
+ * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a viewer who sees only
+ * public listings (a guest, or a non-admin without `mine`): the same for every such viewer, so the route keeps it in
+ * the guest page cache per URL and read-model version (docs/decisions.md, Guest pages) and calls this on a miss.
  */
 export async function publicListBody(kv: Deno.Kv, query: InternshipQuery): Promise<string> {
-  const today = istToday();
-  const key = publicBodyKey(query, today);
-  const store = await internshipStore(kv);
-  const bodies = publicBodiesOf(store);
-  let body = bodies.get(key);
-  if (body === undefined) {
-    const version = store.version;
-    body = JSON.stringify({
-      success: true,
-      ...await listInternships(kv, { query: { ...query, mine: false }, viewer: null, today }),
-    });
-    if (store.version === version) {
-      if (bodies.size >= PUBLIC_BODY_CACHE_SIZE) bodies.clear();
-      bodies.set(key, body);
-    }
-  }
-  return body;
+  return JSON.stringify({
+    success: true,
+    ...await listInternships(kv, { query: { ...query, mine: false }, viewer: null }),
+  });
 }
 
 /**

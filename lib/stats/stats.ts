@@ -9,7 +9,7 @@ import { z } from "zod";
 import { istToday } from "@/lib/dates.ts";
 import { toRupees } from "@/lib/money.ts";
 import { getCouponRecord } from "@/lib/coupons/coupons.ts";
-import { publicListBody } from "@/lib/internships/internships.ts";
+import { listInternships } from "@/lib/internships/internships.ts";
 import { DEFAULT_QUERY } from "@/lib/internships/schema.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
@@ -82,7 +82,7 @@ export async function readStats(kv: Deno.Kv, days: number, today = istToday()): 
     kv.getMany<Deno.KvU64[]>(TOTAL_FIELDS.map((field) => ["stats_totals", field])),
     grouped(kv, ["stats_toolkits"]),
     grouped(kv, ["stats_coupons"]),
-    publicListBody(kv, { ...DEFAULT_QUERY, limit: 1 }),
+    listInternships(kv, { query: { ...DEFAULT_QUERY, limit: 1 }, viewer: null }),
     opportunityStore(kv),
   ]);
   for (const entry of dayEntries) {
@@ -116,7 +116,7 @@ export async function readStats(kv: Deno.Kv, days: number, today = istToday()): 
     totals: {
       users: total.users,
       verifiedUsers: total.verifiedUsers,
-      openInternships: JSON.parse(internships).pagination.total,
+      openInternships: internships.pagination.total,
       pendingOpportunities: opportunities.model.columns.counts[0],
       activeToolkits: total.activeToolkits,
       revenue: toRupees(total.revenue),
