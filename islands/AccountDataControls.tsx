@@ -9,12 +9,17 @@ import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, TextField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 
 /** The messages this island uses (its `text`). */
-export const ACCOUNT_DATA_TEXT = ["profile.delete.", "common.cancel", "common.errors."] as const;
+export const ACCOUNT_DATA_TEXT = [
+  "profile.delete.",
+  "common.cancel",
+  "common.errors.",
+  ...refusalPrefixes("lastAdmin"),
+] as const;
 
 /** Props: whether the account has a password (else only the e-mail confirms), and the island's messages. */
 export interface AccountDataControlsProps {

@@ -16,9 +16,14 @@ import type { UserSummary } from "@/lib/users/users.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+import { refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_COMMENTS_TEXT = ["admin.comments.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_COMMENTS_TEXT = [
+  "admin.comments.",
+  ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("commentNotFound"),
+] as const;
 
 /** One row of the table: the author's name only (null when the account is gone). */
 export type CommentRow = Pick<AdminCommentView, "id" | "postId" | "parentId" | "content" | "createdAt" | "post"> & {

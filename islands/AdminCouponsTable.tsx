@@ -6,7 +6,7 @@
  * sending, the server's refusals from its `fields`).
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
@@ -23,7 +23,13 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_COUPONS_TEXT = ["admin.coupons.", "admin.checks.", "fields.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_COUPONS_TEXT = [
+  "admin.coupons.",
+  "admin.checks.",
+  "fields.",
+  ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("duplicateCode", "expiredAtCreation"),
+] as const;
 
 const EMPTY = {
   code: "",

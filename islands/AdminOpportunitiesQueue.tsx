@@ -7,7 +7,7 @@
  * "Reject with a reason, resubmit"); a rejected row shows its reason, a resubmitted one the reason it answers.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ListMessages, ListSearch } from "@/components/AdminList.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -28,6 +28,7 @@ export const ADMIN_OPPORTUNITIES_TEXT = [
   "common.formerMember",
   ...MODERATION_REASON_TEXT,
   ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("opportunityNotFound"),
 ] as const;
 
 type Status = OpportunityStatus | "all";

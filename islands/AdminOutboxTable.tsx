@@ -11,7 +11,7 @@ import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import type { MailStatus, OutboxRow } from "@/lib/mail/outbox.ts";
 import type { OutboxPage } from "@/lib/mail/outbox_admin.ts";
@@ -20,7 +20,11 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, MessageKey } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_OUTBOX_TEXT = ["admin.outbox.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_OUTBOX_TEXT = [
+  "admin.outbox.",
+  ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("mailNotFailed", "mailBodyDropped"),
+] as const;
 
 const PAGE_SIZE = 50;
 

@@ -14,9 +14,15 @@ import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
+import { refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_PURCHASES_TEXT = ["admin.purchases.", "admin.refund.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_PURCHASES_TEXT = [
+  "admin.purchases.",
+  "admin.refund.",
+  ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("onlyPaidRefundable", "freeNotRefundable", "alreadyRefunded"),
+] as const;
 
 /** Rows per page. */
 const PAGE_SIZE = 20;

@@ -4,7 +4,7 @@
  * delete after a confirmation dialog (its lessons and progress go; purchases stay). Loading, changes and errors
  * are announced.
  */
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -17,7 +17,11 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_TOOLKITS_TEXT = ["admin.toolkits.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_TOOLKITS_TEXT = [
+  "admin.toolkits.",
+  ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice"),
+] as const;
 
 /** Props: the messages (`ADMIN_TOOLKITS_TEXT`). */
 export default function AdminToolkitsTable({ text }: { text: IslandText }) {

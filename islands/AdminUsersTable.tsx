@@ -7,7 +7,7 @@
  * stale answer never overwrites a newer one.
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
@@ -23,7 +23,12 @@ import { fieldText } from "@/lib/i18n/field_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const ADMIN_USERS_TEXT = ["admin.users.", "admin.roles.", ...ADMIN_LIST_TEXT] as const;
+export const ADMIN_USERS_TEXT = [
+  "admin.users.",
+  "admin.roles.",
+  ...ADMIN_LIST_TEXT,
+  ...refusalPrefixes("lastAdmin"),
+] as const;
 
 /** Rows per page. */
 const PAGE_SIZE = 20;

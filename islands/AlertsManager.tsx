@@ -6,7 +6,7 @@
  * names, `frequency`, and `intent`: `filters`, `pause` or `resume`); delete needs the script's confirmation.
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { type AlertFilters, alertQueryOf } from "@/lib/browser/alert_query.ts";
 import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -34,6 +34,7 @@ export const ALERTS_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
+  ...refusalPrefixes("alertNotFound"),
 ] as const;
 
 /** `query` (an alert's stored filters) as the form's inputs; `types` holds internship types or opportunity types. */

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
@@ -23,6 +23,7 @@ export const BANNER_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
+  ...refusalPrefixes("bannerNotFound"),
 ] as const;
 
 /** A banner as the admin API returns it (a type-only import: nothing of the domain reaches the bundle). */

@@ -4,13 +4,17 @@
  * A failed save puts the switch back and says why; the outcome is announced politely.
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import { type IslandText, type MessageKey, translatorOf } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const INTERNSHIP_ADMIN_TEXT = ["admin.internshipControls."] as const;
+export const INTERNSHIP_ADMIN_TEXT = [
+  "admin.internshipControls.",
+  "common.errors.",
+  ...refusalPrefixes("internshipNotFound"),
+] as const;
 
 /** Props: the internship's id, title (for labels) and current moderation state, and the messages. */
 export type InternshipAdminControlsProps = Pick<InternshipView, "id" | "title" | "isVerified" | "isActive"> & {

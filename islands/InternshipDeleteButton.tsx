@@ -4,7 +4,7 @@
  * to `redirectTo`. Failures are shown inside the dialog.
  */
 import { useRef, useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
@@ -15,6 +15,7 @@ export const INTERNSHIP_DELETE_TEXT = [
   "internships.delete.",
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
+  ...refusalPrefixes("internshipNotFound"),
 ] as const;
 
 /** Props: the internship, where to go after deleting it, and its messages. */

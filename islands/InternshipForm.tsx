@@ -11,7 +11,7 @@
  * (`INTERNSHIP_FORM_TEXT`), field sentences included (docs/decisions.md, Languages, "Field errors").
  */
 import { useState } from "preact/hooks";
-import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type ApiFailure, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { plainRupees, withScheme } from "@/lib/browser/input_formats.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { ChoiceGroup, Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
@@ -38,6 +38,7 @@ export const INTERNSHIP_FORM_TEXT = [
   "common.cancel",
   "common.errors.",
   "fields.",
+  ...refusalPrefixes("internshipNotFound", "questionsNeedPlatform"),
 ] as const;
 
 type TextFieldName = keyof InternshipFormValues;

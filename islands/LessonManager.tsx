@@ -17,6 +17,7 @@ import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
 import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
+import { refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 
 /** The messages this island uses (its `text`). */
 export const LESSON_MANAGER_TEXT = [
@@ -25,6 +26,7 @@ export const LESSON_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
+  ...refusalPrefixes("toolkitNotFound", "lessonNotFound"),
 ] as const;
 
 /** Props: the toolkit, its lessons in order, and the messages (`LESSON_MANAGER_TEXT`). */

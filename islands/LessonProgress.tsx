@@ -6,13 +6,17 @@
  * without JavaScript").
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { Notice } from "@/components/forms.tsx";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import type { ProgressResult } from "@/lib/toolkits/learning.ts";
 
 /** The messages this island uses (its `text`). */
-export const LESSON_PROGRESS_TEXT = ["toolkits.progress.", "common.errors."] as const;
+export const LESSON_PROGRESS_TEXT = [
+  "toolkits.progress.",
+  "common.errors.",
+  ...refusalPrefixes("toolkitNotFound", "lessonNotFound"),
+] as const;
 
 /**
  * Props: the lesson, whether it is complete, the toolkit's lesson ids that are, where "next" goes, and the messages

@@ -9,7 +9,7 @@
  * submission meanwhile (409) is said in the reader's words (`common.refusal.opportunityReviewed`), as the page says it.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
@@ -27,6 +27,7 @@ export const OPPORTUNITY_FORM_TEXT = [
   "common.errors.",
   "common.refusal.opportunityReviewed",
   "fields.",
+  ...refusalPrefixes("opportunityNotFound"),
 ] as const;
 
 const FIELDS: readonly OpportunityFormField[] = [

@@ -5,11 +5,15 @@
  * says so where the browser has no push or the person blocked notifications.
  */
 import { useEffect, useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const PHONE_NOTIFICATIONS_TEXT = ["profile.phone.", "common.errors."] as const;
+export const PHONE_NOTIFICATIONS_TEXT = [
+  "profile.phone.",
+  "common.errors.",
+  ...refusalPrefixes("pushOff", "pushTooMany", "pushHostRefused", "pushBadKeys"),
+] as const;
 
 /** Props: the VAPID public key (base64url) a subscription is made for, and the messages (`PHONE_NOTIFICATIONS_TEXT`). */
 export interface PhoneNotificationsProps {

@@ -9,12 +9,11 @@
  * form (`?replyTo=`; docs/decisions.md, Islands, "Forms work without JavaScript"); editing, deleting and "Show more
  * comments" need JavaScript.
  */
-import { failureMessage } from "@/lib/browser/fetch_json.ts";
+import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import type { ApiFailure } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
 import { type DiscussionStart, useDiscussion } from "@/lib/browser/use_discussion.ts";
@@ -38,6 +37,15 @@ export const POST_DISCUSSION_TEXT = [
   "ungatekeep.reaction.",
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
+  ...refusalPrefixes(
+    "verifyToComment",
+    "commentTooFast",
+    "editOthers",
+    "editLate",
+    "deleteOthers",
+    "commentNotFound",
+    "postNotFound",
+  ),
 ] as const;
 
 /** Screen-reader-only words inside a message (`<sr>…</sr>`). */

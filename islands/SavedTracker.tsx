@@ -8,7 +8,7 @@
  */
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { STATUS_KEYS, trackerRow } from "@/lib/browser/tracker.ts";
 import { deadlineStatus } from "@/lib/browser/internship_format.ts";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -17,7 +17,12 @@ import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
 import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const SAVED_TRACKER_TEXT = ["me.tracker.", "internships.deadline.", "common.errors."] as const;
+export const SAVED_TRACKER_TEXT = [
+  "me.tracker.",
+  "internships.deadline.",
+  "common.errors.",
+  ...refusalPrefixes("internshipNotFound", "opportunityNotFound"),
+] as const;
 
 /** Props: the saved items, newest change first, as `GET /api/me/saved` answers them, and the island's messages. */
 export interface SavedTrackerProps {

@@ -7,14 +7,19 @@
  * switch back. Receipts and refunds are always e-mailed: that switch is shown on and fixed.
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { Channel, Settings } from "@/lib/settings/settings.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const SETTINGS_FORM_TEXT = ["me.channels.", "notifications.type"] as const;
+export const SETTINGS_FORM_TEXT = [
+  "me.channels.",
+  "notifications.type",
+  "common.errors.",
+  ...refusalPrefixes("alwaysEmailed"),
+] as const;
 
 /**
  * Props: the settings as read, whether push is configured (else only e-mail switches show), whether the page follows a

@@ -15,7 +15,7 @@
  * reload").
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { couponRefusalKey } from "@/lib/coupons/errors.ts";
 import { Notice, SelectField } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
@@ -33,6 +33,13 @@ export const TOOLKIT_CHECKOUT_TEXT = [
   "common.choose",
   "common.tryAgain",
   "common.errors.",
+  ...refusalPrefixes(
+    "toolkitNotFound",
+    "invalidBuyerState",
+    "invalidPaymentSignature",
+    "couponUnavailable",
+    "amountMismatch",
+  ),
 ] as const;
 
 /** Where Razorpay's Checkout.js comes from (the default of `RAZORPAY_CHECKOUT_URL`). */

@@ -6,7 +6,7 @@
  * (a free toolkit, a very high price, an original price equal to the price) are pointed out.
  */
 import { useState } from "preact/hooks";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -16,7 +16,13 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const TOOLKIT_FORM_TEXT = ["admin.toolkitForm.", "admin.checks.", "common.errors.", "fields."] as const;
+export const TOOLKIT_FORM_TEXT = [
+  "admin.toolkitForm.",
+  "admin.checks.",
+  "common.errors.",
+  "fields.",
+  ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice"),
+] as const;
 
 /** The toolkit fields the form edits. */
 export interface ToolkitFormValues {

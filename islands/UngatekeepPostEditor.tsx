@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/lib/dates.ts";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
@@ -25,6 +25,7 @@ export const POST_EDITOR_TEXT = [
   "common.choose",
   "common.errors.",
   "fields.",
+  ...refusalPrefixes("postNotFound"),
 ] as const;
 
 /** The editable fields of a post (`id` null for a new one). */

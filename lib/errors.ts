@@ -5,9 +5,10 @@
  */
 import type { z } from "zod";
 import type { FieldProblem } from "./field_messages.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The refusal of a write that needs a verified e-mail address (a report, an organization claim). */
-export const VERIFY_FIRST = "Verify your e-mail address first";
+export const VERIFY_FIRST = REFUSALS.verifyFirst;
 
 /** Base class of every error the platform expects; anything else is a server error. */
 export class DomainError extends Error {

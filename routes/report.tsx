@@ -6,7 +6,7 @@
  * links back; a refusal renders the form again with what went wrong (400, 403, 404, 429).
  */
 import { useT } from "@/lib/i18n/context.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";

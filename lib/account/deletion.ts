@@ -46,6 +46,7 @@ import type { Services } from "@/lib/platform/state.ts";
 import { deleteResume } from "@/lib/resumes/resumes.ts";
 import { forgetApplicant } from "@/lib/applications/applications.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /**
  * One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id, with
@@ -103,7 +104,7 @@ export interface DeletionJob {
 export const DELETION_LEASE_MS = 2 * 60 * 1000;
 
 /** The message of a deletion refused because the caller is the last admin. */
-export const LAST_ADMIN = "Make another admin before deleting the last admin account";
+export const LAST_ADMIN = REFUSALS.lastAdmin;
 
 const jobKey = (userId: string): Deno.KvKey => ["account_deletions", userId];
 

@@ -14,6 +14,7 @@ import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
 import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { OpportunityQuerySchema } from "@/lib/opportunities/schema.ts";
 import type { Claimable } from "@/lib/jobs/lease.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** What an alert watches. */
 export const ALERT_KINDS = ["internships", "opportunities"] as const;
@@ -27,7 +28,7 @@ export type AlertFrequency = typeof ALERT_FREQUENCIES[number];
 export const MAX_ALERTS = 20;
 /** The error of the 21st alert. */
 export const TOO_MANY_ALERTS = `You can keep at most ${MAX_ALERTS} alerts`;
-const NOT_FOUND = "Alert not found";
+const NOT_FOUND = REFUSALS.alertNotFound;
 
 /** The filters of an alert, as the list's query string has them (numbers for the stipends). */
 export type AlertQuery = Record<string, string | number>;

@@ -5,6 +5,7 @@
 import { InvalidInputError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { type ApplicationStatus, FINAL, INVALID_CHANGE, WAITING } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The course of an application, each step after the one before; a poster may skip steps forwards. */
 const COURSE: readonly ApplicationStatus[] = ["applied", "shortlisted", "interview", "offer", "hired"];
@@ -40,7 +41,7 @@ export function checkWithdrawal(from: ApplicationStatus): void {
 /** How long after being hired an intern may report the stipend (ms): 30 days. */
 export const STIPEND_REPORT_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 /** The refusal of a stipend report that comes too early or for an application not hired. */
-export const STIPEND_TOO_EARLY = "You can report the stipend 30 days after you were hired";
+export const STIPEND_TOO_EARLY = REFUSALS.stipendTooEarly;
 
 /**
  * Checks that an application in `status`, hired at `hiredAt` (ISO, or null), may carry a stipend report at `now` (ms).

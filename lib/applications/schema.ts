@@ -6,6 +6,7 @@ import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { ResumeCopy } from "@/lib/resumes/resumes.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Where an application stands, in the order of its course (`rejected` and `withdrawn` end it anywhere). */
 export const APPLICATION_STATUSES = [
@@ -45,17 +46,17 @@ export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;
 
 /** The refusals of §Applications, word for word. */
-export const TAKES_LINK = "This internship takes applications on its own site";
-export const CLOSED = "This internship is closed";
-export const NO_RESUME_YET = "Upload your resume first";
-export const ALREADY_APPLIED = "You have already applied";
-export const INVALID_CHANGE = "Invalid status change";
-export const FINAL = "This application can no longer change";
-export const NOT_FOUND = "Application not found";
-export const ANSWER_REQUIRED = "Answer every required question";
-export const UNKNOWN_QUESTION = "Unknown question";
-export const UNVERIFIED = "Verify your e-mail address to apply";
-export const OWN_INTERNSHIP = "You cannot apply to your own internship";
+export const TAKES_LINK = REFUSALS.takesLink;
+export const CLOSED = REFUSALS.closed;
+export const NO_RESUME_YET = REFUSALS.noResume;
+export const ALREADY_APPLIED = REFUSALS.alreadyApplied;
+export const INVALID_CHANGE = REFUSALS.invalidChange;
+export const FINAL = REFUSALS.final;
+export const NOT_FOUND = REFUSALS.applicationNotFound;
+export const ANSWER_REQUIRED = REFUSALS.answerRequired;
+export const UNKNOWN_QUESTION = REFUSALS.unknownQuestion;
+export const UNVERIFIED = REFUSALS.verifyToApply;
+export const OWN_INTERNSHIP = REFUSALS.ownInternship;
 
 /** An answer to a screening question, with the question's text as it was asked. */
 export interface Answer {

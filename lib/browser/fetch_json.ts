@@ -10,6 +10,7 @@
 import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
+import type { RefusalName } from "@/lib/refusals.ts";
 
 /**
  * A failed call: `status` 0 means the network failed; `apiError` is the server's own `{error}` text (empty when it sent
@@ -57,8 +58,9 @@ function errorText(body: unknown): { apiError: string; code?: string; fields: Fi
 /**
  * A refusal in one paragraph in `t`'s language (docs/decisions.md, Languages, "Field errors"): the network's failure,
  * each field problem as "Label: sentence" (`labels` names the form's fields, else the JSON name in words), too many
- * attempts, the server's own English `{error}` (an API's words stay English, introduced in the page's language), or,
- * without one, that the answers were not accepted (400) or the status.
+ * attempts, a domain's refusal in the reader's words when `t` carries them (`Translate.refusal`: an island lists the
+ * refusals it can meet with `refusalPrefixes`), else the server's own English `{error}` (introduced in the page's
+ * language), or, without one, that the answers were not accepted (400) or the status.
  */
 export function failureMessage(
   t: Translate,
@@ -82,7 +84,15 @@ export function failureMessage(
       ? t("common.errors.notAccepted")
       : t("common.errors.failed", { status: failure.status });
   }
-  return t("common.errors.refused", { error: failure.apiError });
+  return t.refusal(failure.apiError) ?? t("common.errors.refused", { error: failure.apiError });
+}
+
+/**
+ * The catalogue messages of the domain refusals `names` (`lib/refusals.ts`), as an island lists those it can meet among
+ * the prefixes of its `text`: the page then sends their words and sentences with it, and `failureMessage` words them.
+ */
+export function refusalPrefixes(...names: RefusalName[]): `common.refusal.${RefusalName}`[] {
+  return names.map((name) => `common.refusal.${name}` as const);
 }
 
 /**

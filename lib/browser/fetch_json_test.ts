@@ -1,6 +1,8 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { type ApiFailure, failureMessage } from "./fetch_json.ts";
+import { type ApiFailure, failureMessage, refusalPrefixes } from "./fetch_json.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { translatorOf } from "@/lib/i18n/translator.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 const failure = (status: number, apiError = "", fields: ApiFailure["fields"] = []): ApiFailure => ({
   ok: false,
@@ -28,4 +30,16 @@ Deno.test("failureMessage says a refusal in the page's language, the server's ow
     failureMessage(hi, failure(400, "", [problem]), { maxStipend: "ज़्यादा से ज़्यादा स्टाइपेंड" }),
     "ज़्यादा से ज़्यादा स्टाइपेंड: 5 या उससे ज़्यादा लिखें।",
   );
+});
+
+Deno.test("failureMessage says a domain's refusal in the island's language when its text carries the refusal", () => {
+  const page = translatorFor("hi");
+  const island = translatorOf(page.island(["common.errors.", ...refusalPrefixes("editLate")]));
+  assertEquals(failureMessage(island, failure(403, REFUSALS.editLate)), page("common.refusal.editLate"));
+  assertEquals(
+    failureMessage(island, failure(404, REFUSALS.postNotFound)),
+    `यह नहीं हो पाया: ${REFUSALS.postNotFound}`,
+    "a refusal the island does not carry is quoted as it came",
+  );
+  assertEquals(failureMessage(translatorFor("en"), failure(403, REFUSALS.editLate)), `${REFUSALS.editLate}.`);
 });

@@ -40,10 +40,11 @@ import {
   replySubject,
   scanComments,
 } from "./store.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
-const NOT_FOUND = "Comment not found";
+const NOT_FOUND = REFUSALS.commentNotFound;
 
 let lastIdMs = 0;
 let idSequence = 0;
@@ -59,12 +60,12 @@ function commentId(ms: number): string {
   return `${hex(ms, 12)}-${hex(idSequence, 4)}-${crypto.randomUUID().slice(0, 18)}`;
 }
 
-/** The refusals of comment writes, as the API says them (a page words them, `lib/http/refusal_text.ts`). */
-export const VERIFY_TO_COMMENT = "Verify your e-mail address to comment";
-export const COMMENTING_TOO_FAST = "You are commenting too fast. Try again in a minute.";
-export const EDIT_OTHERS = "You can edit only your own comments";
-export const EDIT_LATE = "A comment can be edited only within 15 minutes of posting it";
-export const DELETE_OTHERS = "You can delete only your own comments";
+/** The refusals of comment writes, as the API says them (a page or island words them, `lib/refusals.ts`). */
+export const VERIFY_TO_COMMENT = REFUSALS.verifyToComment;
+export const COMMENTING_TOO_FAST = REFUSALS.commentTooFast;
+export const EDIT_OTHERS = REFUSALS.editOthers;
+export const EDIT_LATE = REFUSALS.editLate;
+export const DELETE_OTHERS = REFUSALS.deleteOthers;
 
 /** A page of a post's comments. */
 export interface CommentPage {

@@ -14,6 +14,7 @@ import { fieldProblem } from "@/lib/field_messages.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "@/lib/money.ts";
 import { deleteSlotsOf, usedCount } from "./reservations.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Discount kinds. */
 export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
@@ -21,7 +22,7 @@ export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
 export type DiscountType = typeof DISCOUNT_TYPES[number];
 
 /** The message of a code that another coupon has. */
-export const DUPLICATE_CODE = "Coupon code already exists";
+export const DUPLICATE_CODE = REFUSALS.duplicateCode;
 
 /** The sentence shown at the code field for `DUPLICATE_CODE`. */
 const DUPLICATE_CODE_FIELD = fieldProblem("code", { key: "fields.couponCodeTaken" });
@@ -119,7 +120,7 @@ export async function listCoupons(kv: Deno.Kv, search = ""): Promise<Coupon[]> {
 }
 
 /** The message of a coupon created with an expiry that has already passed. */
-export const EXPIRED_AT_CREATION = "The expiry date has already passed: a coupon that has expired cannot be used";
+export const EXPIRED_AT_CREATION = REFUSALS.expiredAtCreation;
 
 /**
  * Creates a coupon; the code's uniqueness is checked in the same atomic write. A coupon that

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { COUPON_ERRORS, couponRefusalKey } from "./errors.ts";
 
 Deno.test("every coupon refusal has words in both languages; any other sentence has none", () => {

@@ -16,7 +16,7 @@ import { fieldProblems } from "@/lib/field_messages.ts";
 import type { ProblemText } from "@/lib/i18n/field_text.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
-import { refusalKey } from "@/lib/http/refusal_text.ts";
+import { refusalKey } from "@/lib/refusals.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 
 /**

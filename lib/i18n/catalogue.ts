@@ -44,6 +44,7 @@ import hiTrust from "@/locales/hi/trust.json" with { type: "json" };
 import hiUngatekeep from "@/locales/hi/ungatekeep.json" with { type: "json" };
 import { createTranslator, type IslandText, type Translate } from "./translator.ts";
 import { DEFAULT_LANG, type Lang } from "./languages.ts";
+import { REFUSAL_KEYS } from "@/lib/refusals.ts";
 
 /** The English catalogue by area: the reference every other language follows. */
 const EN = {
@@ -125,7 +126,9 @@ export function translatorFor(lang: Lang): Translate {
   let found = translators.get(lang);
   if (!found) {
     const messages = flatten(lang);
-    found = createTranslator(lang, { get: (key) => messages.get(key), keys: () => messages.keys() });
+    found = createTranslator(lang, { get: (key) => messages.get(key), keys: () => messages.keys() }, {
+      refusals: REFUSAL_KEYS,
+    });
     const island = found.island;
     const islandTexts = new Map<string, IslandText>();
     found.island = (prefixes) => {

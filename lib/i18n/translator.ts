@@ -23,10 +23,15 @@ export type { MessageKey };
 /** A message as it travels: ICU source (server), plain text, or a parsed syntax tree (islands). */
 export type Message = string | MessageFormatElement[];
 
-/** What an island receives as its `text` prop: its language and the messages of the prefixes it uses, by key. */
+/**
+ * What an island receives as its `text` prop: its language and the messages of the prefixes it uses, by key; with
+ * `refusals`, the API's English sentence of each domain refusal among them, mapped to its message's key (so the island
+ * words a refusal without bundling every sentence; docs/decisions.md, Languages, "Refusals on pages").
+ */
 export interface IslandText {
   lang: Lang;
   messages: Record<string, Message>;
+  refusals?: Record<string, string>;
 }
 
 /** Values of a message's placeholders. */
@@ -57,6 +62,8 @@ export interface Translate {
   readonly locale: string;
   /** Whether the message `key` is known. */
   has(key: string): boolean;
+  /** A domain's refusal, the API's English sentence, in this language; undefined when its words are not carried. */
+  refusal(sentence: string): string | undefined;
   /** The message `key` as children: tags become what their functions return, element values stay elements. */
   rich(key: MessageKey, values: RichValues): ComponentChildren;
   /** A message whose key is made at run time (a label by value): `key` must name a message. */
@@ -83,9 +90,17 @@ function isPlain(source: string): boolean {
 /**
  * A translator over `source` in `lang`. Messages are parsed the first time they are used and kept with this
  * translator, so a long-lived one (the server's, per language) parses each message once. With `literal` (an island's
- * messages), a string message is plain text as it stands and never parsed.
+ * messages), a string message is plain text as it stands and never parsed. `refusals` maps the API's English sentence
+ * of each domain refusal to its message's key (`Translate.refusal`; an island's text carries those of its messages).
  */
-export function createTranslator(lang: Lang, source: MessageSource, { literal = false } = {}): Translate {
+export function createTranslator(
+  lang: Lang,
+  source: MessageSource,
+  { literal = false, refusals = new Map<string, string>() }: {
+    literal?: boolean;
+    refusals?: ReadonlyMap<string, string>;
+  } = {},
+): Translate {
   const locale = LOCALES[lang];
   const formats = new Map<string, IntlMessageFormat | string>();
   // Made on first use: the first `Intl` formatter of a locale loads its data, which costs a page's hydration tens of
@@ -123,10 +138,18 @@ export function createTranslator(lang: Lang, source: MessageSource, { literal = 
     lang,
     locale,
     has: (key: string) => formats.has(key) || source.get(key) !== undefined,
+    refusal(sentence: string): string | undefined {
+      const key = refusals.get(sentence);
+      return key !== undefined && source.get(key) !== undefined ? translate(key as MessageKey) : undefined;
+    },
     rich: (key: MessageKey, values: RichValues): ComponentChildren => format(key, values) as ComponentChildren,
     dynamic: (key: string, values?: Values) => translate(key as MessageKey, values),
     island(prefixes: readonly string[]): IslandText {
       const messages: Record<string, Message> = {};
+      const carried: Record<string, string> = {};
+      for (const [sentence, key] of refusals) {
+        if (prefixes.some((prefix) => key.startsWith(prefix))) carried[sentence] = key;
+      }
       for (const key of source.keys()) {
         if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
         const found = formatOf(key);
@@ -136,7 +159,7 @@ export function createTranslator(lang: Lang, source: MessageSource, { literal = 
           messages[key] = ast.length === 0 ? "" : ast.length === 1 && ast[0].type === 0 ? ast[0].value : ast;
         }
       }
-      return { lang, messages };
+      return Object.keys(carried).length > 0 ? { lang, messages, refusals: carried } : { lang, messages };
     },
     date: (value: string) => formatDate(value, lang),
     dateTime: (value: string) => formatDateTime(value, lang),
@@ -156,6 +179,7 @@ export function translatorOf(text: IslandText): Translate {
     const { messages } = text;
     found = createTranslator(text.lang, { get: (key) => messages[key], keys: () => Object.keys(messages) }, {
       literal: true,
+      refusals: new Map(Object.entries(text.refusals ?? {})),
     });
     islandTranslators.set(text, found);
   }

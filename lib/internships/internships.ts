@@ -25,9 +25,10 @@ import { type InternshipStore, internshipStore } from "./store.ts";
 import { isWithheld } from "@/lib/moderation/moderation.ts";
 import { viewsOf } from "./views.ts";
 import type { Internship, InternshipQuery, InternshipSort, InternshipView } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The message of an internship that is unknown, deleted or hidden from the reader. */
-export const NOT_FOUND = "Internship not found";
+export const NOT_FOUND = REFUSALS.internshipNotFound;
 
 export {
   APPLY_MODES,

@@ -7,6 +7,7 @@ import { TextSchema } from "@/lib/text.ts";
 import type { Role } from "@/lib/users/users.ts";
 import type { Moderation, ModerationView } from "@/lib/moderation/moderation.ts";
 import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Values of `type`. */
 export const INTERNSHIP_TYPES = ["remote", "hybrid", "onsite"] as const;
@@ -36,7 +37,7 @@ export const MAX_QUESTIONS = 5;
 /** Longest screening question, in characters. */
 export const QUESTION_MAX = 300;
 /** The refusal of screening questions on a listing that takes applications on its own site. */
-export const QUESTIONS_NEED_PLATFORM = 'Screening questions need applyMode "platform"';
+export const QUESTIONS_NEED_PLATFORM = REFUSALS.questionsNeedPlatform;
 
 /** A screening question: its id (made by the server), its text, and whether an answer is required. */
 export interface Question {

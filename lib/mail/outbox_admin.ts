@@ -13,6 +13,7 @@ import {
   type OutboxRow,
   outboxRow,
 } from "./outbox.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 const { mail: mailKey, due: dueKey, status: statusKey } = outboxKeys;
 
@@ -73,10 +74,9 @@ export async function listOutbox(kv: Deno.Kv, query: OutboxQuery): Promise<Outbo
 }
 
 /** The message of a retry of a mail that has not failed. */
-export const NOT_FAILED = "Only a failed mail can be retried";
+export const NOT_FAILED = REFUSALS.mailNotFailed;
 /** The message of a retry of a failed mail whose body was dropped. */
-export const BODY_DROPPED = "This e-mail held a single-use link, so its content was not kept after its last try " +
-  "and it cannot be sent again; the person can ask for a new one";
+export const BODY_DROPPED = REFUSALS.mailBodyDropped;
 
 /**
  * An admin's retry of a failed mail: pending again and due now (one more try, then failed again if it fails), in a

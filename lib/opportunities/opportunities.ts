@@ -47,12 +47,13 @@ import {
 import { type OpportunityColumns, type OpportunityEntry, opportunityStore } from "./store.ts";
 import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { allOf, type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
-const NOT_FOUND = "Opportunity not found";
+const NOT_FOUND = REFUSALS.opportunityNotFound;
 /** The refusal of an edit to an opportunity published or rejected by moderation (meanwhile, on a page: an admin's review). */
-export const NOT_EDITABLE = "Only a submission awaiting review or not approved can be edited";
+export const NOT_EDITABLE = REFUSALS.opportunityReviewed;
 const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
 
 /** A page of a list with the internships' pagination object. */

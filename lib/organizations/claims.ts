@@ -20,6 +20,7 @@ import type { User } from "@/lib/users/users.ts";
 import { isFreeMail } from "./free_mail.ts";
 import { type Organization, websiteHost } from "./schema.ts";
 import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization } from "./store.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** How long a claim link works (ms): 24 hours. */
 export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
@@ -27,9 +28,9 @@ export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 const CLAIM_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The refusal of an address outside the organization's domain, or at a free-mail domain. */
-export const WRONG_DOMAIN = "Use an e-mail address at the organization's domain";
+export const WRONG_DOMAIN = REFUSALS.wrongDomain;
 /** The refusal of a claim on an organization without a website. */
-export const NO_WEBSITE = "This organization has no website yet";
+export const NO_WEBSITE = REFUSALS.noWebsite;
 
 /** A claim as stored. Times are ISO 8601. */
 export interface Claim {

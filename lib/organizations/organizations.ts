@@ -25,11 +25,12 @@ import {
   replaceOrganization,
   verifiedOrganizations,
 } from "./store.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
 /** The answer of an unknown slug or id. */
-export const NOT_FOUND = "Organization not found";
+export const NOT_FOUND = REFUSALS.organizationNotFound;
 
 /**
  * An organization's track record (`GET /api/organizations/{slug}`): its open internships now, its live listings in
@@ -93,10 +94,10 @@ export async function organizationVersion(kv: Deno.Kv, slug: string): Promise<st
 }
 
 /** The refusal of a name another organization already has. */
-export const NAME_TAKEN = "Another organization already has this name";
+export const NAME_TAKEN = REFUSALS.nameTaken;
 
 /** The sentence of the refusal to change a verified organization's website (docs/decisions.md, Trust). */
-export const WEBSITE_LOCKED = "A verified organization's website can be changed only by an admin";
+export const WEBSITE_LOCKED = REFUSALS.websiteLocked;
 
 /**
  * `user`'s change of the organization `slug` as its manager (an admin may too): `about`, and `website` until the

@@ -31,6 +31,7 @@ import {
   reservationsOf,
   writePurchaseOps,
 } from "./purchases.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Currency of every order (docs/decisions.md, Toolkits and payments). */
 export const CURRENCY = "INR";
@@ -71,7 +72,7 @@ export function priceAfterDiscount(pricePaise: number, coupon: CouponRecord | nu
 }
 
 /** The refusal of a `buyerState` that names no Indian state or union territory. */
-export const INVALID_BUYER_STATE = "Invalid buyerState";
+export const INVALID_BUYER_STATE = REFUSALS.invalidBuyerState;
 
 /**
  * The state `buyerState` names (its name as `indianState` gives it), or null without one.

@@ -37,13 +37,14 @@ import {
   reservationsOf,
   writePurchaseOps,
 } from "./purchases.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
-export const ONLY_PAID_REFUNDABLE = "Only a paid purchase can be refunded";
+export const ONLY_PAID_REFUNDABLE = REFUSALS.onlyPaidRefundable;
 /** The refusal of a free purchase. */
-export const FREE_NOT_REFUNDABLE = "A free purchase has no payment to refund";
+export const FREE_NOT_REFUNDABLE = REFUSALS.freeNotRefundable;
 /** The refusal of an extra payment refunded already. */
-export const ALREADY_REFUNDED = "This payment has already been refunded";
+export const ALREADY_REFUNDED = REFUSALS.alreadyRefunded;
 
 const MAX_ATTEMPTS = 50;
 /** How long a `refund.processed` that came before its refund's write is kept for that write, in ms. */

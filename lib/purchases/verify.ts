@@ -10,13 +10,14 @@ import { PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import type { PaymentContext } from "./payment_context.ts";
 import { getPurchaseEntry, type Purchase, purchaseIdByOrder, type PurchaseRecord, purchaseView } from "./purchases.ts";
 import { applyOutcome } from "./settlement.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The message of a verify call whose signature does not match. */
-export const INVALID_PAYMENT_SIGNATURE = "Invalid payment signature";
+export const INVALID_PAYMENT_SIGNATURE = REFUSALS.invalidPaymentSignature;
 /** The message of a verified payment whose coupon use could no longer be had (it is owed back). */
-export const COUPON_UNAVAILABLE = "This payment's coupon is no longer available: the payment will be refunded";
+export const COUPON_UNAVAILABLE = REFUSALS.couponUnavailable;
 /** The message of a payment the gateway reported with another amount than its order's (it is owed back). */
-export const AMOUNT_MISMATCH = "This payment's amount does not match its order: the payment will be refunded";
+export const AMOUNT_MISMATCH = REFUSALS.amountMismatch;
 
 /**
  * Confirms a payment from Checkout.js for the caller's own purchase of `toolkitId`.

@@ -16,9 +16,10 @@ import type { PaymentContext } from "./payment_context.ts";
 import { getPurchaseEntry, purchaseIdByOrder } from "./purchases.ts";
 import { refundProcessedOps } from "./refunds.ts";
 import { applyOutcome, type Outcome } from "./settlement.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The message of a webhook delivery whose signature does not match. */
-export const INVALID_WEBHOOK_SIGNATURE = "Invalid webhook signature";
+export const INVALID_WEBHOOK_SIGNATURE = REFUSALS.invalidWebhookSignature;
 /** How long a webhook event id is remembered, in ms. */
 const EVENT_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
 /** Attempts of applying one event: each lost race means another delivery or change came first. */

@@ -13,17 +13,18 @@ import { InvalidInputError } from "@/lib/errors.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { fromBase64Url, importP256 } from "./web_push.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** How many subscriptions one person may have. */
 export const MAX_SUBSCRIPTIONS = 10;
 
 /** The answer of push routes when the deployment has no VAPID keys. */
-export const PUSH_OFF = "Push notifications are not configured";
+export const PUSH_OFF = REFUSALS.pushOff;
 
 /** The answers of refused subscriptions. */
-export const TOO_MANY = "Too many push subscriptions";
-export const HOST_REFUSED = "This push service is not allowed";
-export const BAD_KEYS = "Invalid push subscription keys";
+export const TOO_MANY_SUBSCRIPTIONS = REFUSALS.pushTooMany;
+export const HOST_REFUSED = REFUSALS.pushHostRefused;
+export const BAD_KEYS = REFUSALS.pushBadKeys;
 
 const base64Url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/, "Expected base64url");
 
@@ -102,7 +103,7 @@ export async function subscriptionsOfMany(
  * Adds (or renews the keys of) the subscription `input` for `userId` at `now`, when its endpoint is allowed by `hosts`
  * (`PUSH_HOSTS`); an endpoint another person had is moved from them. One write checked against both people's lists
  * and the endpoint's owner.
- * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY` past `MAX_SUBSCRIPTIONS`; BusyError when races
+ * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY_SUBSCRIPTIONS` past `MAX_SUBSCRIPTIONS`; BusyError when races
  *   lost to other writers of these keys went on for `RETRY_BUDGET_MS` (a lost race reads again and tries again).
  */
 export async function addSubscription(
@@ -130,7 +131,7 @@ export async function addSubscription(
         keys: input.keys,
         createdAt: existing?.createdAt ?? now.toISOString(),
       };
-      if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY);
+      if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY_SUBSCRIPTIONS);
       const next = existing ? list.map((sub) => sub === existing ? record : sub) : [...list, record];
       const op = kv.atomic().check(mine, owner).set(listKey(userId), next).set(ownerKey, userId);
       if (owner.value && owner.value !== userId) {

@@ -15,15 +15,16 @@
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
 import { stripInvisible } from "@/lib/text.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Largest resume, in bytes (2 MB). */
 export const MAX_RESUME_BYTES = 2 * 1024 * 1024;
 /** The answer to a file that is not a PDF or is larger than `MAX_RESUME_BYTES`. */
-export const RESUME_REFUSED = "Upload a PDF of at most 2 MB";
+export const RESUME_REFUSED = REFUSALS.resumeRefused;
 /** The refusal of a resume save that kept losing to concurrent changes of the person's resume. */
-export const RESUME_CHANGED = "Your resume changed while saving; try again";
+export const RESUME_CHANGED = REFUSALS.resumeChanged;
 /** The answer to a request for a resume that is not there. */
-export const NO_RESUME = "No resume uploaded";
+export const NO_RESUME = REFUSALS.noResumeUploaded;
 /** The content type resumes are stored and served with. */
 export const PDF = "application/pdf";
 /** Longest file name kept, in characters. */

@@ -25,6 +25,7 @@ import {
   type SavedStatus,
   TOO_MANY_SAVED,
 } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
@@ -33,8 +34,8 @@ const countKey = (userId: string): Deno.KvKey => ["saved_count", userId];
 const listingKey = (kind: SavedKind, id: string, userId: string): Deno.KvKey => ["saved_by_listing", kind, id, userId];
 
 const NOT_FOUND: Record<SavedKind, string> = {
-  internships: "Internship not found",
-  opportunities: "Opportunity not found",
+  internships: REFUSALS.internshipNotFound,
+  opportunities: REFUSALS.opportunityNotFound,
 };
 
 /** The listings of `kind` with `ids` as the public read answers them, by id (hidden and unknown ones absent). */

@@ -18,6 +18,7 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { channelRule, NOTIFICATION_TYPES, type NotificationType } from "@/lib/notifications/types.ts";
 import { DEFAULT_LANG, type Lang, LANGUAGES } from "@/lib/i18n/languages.ts";
 import { updateUserOps, type User, userKey } from "@/lib/users/users.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Whether a type is e-mailed and pushed. */
 export interface Channel {
@@ -48,7 +49,7 @@ interface StoredSettings {
 const ALIASES = { deadlineReminders: "deadline_reminder", emailOnReply: "comment_reply" } as const;
 
 /** The answer to turning off the e-mail of a type that is always e-mailed. */
-export const ALWAYS_EMAILED = "Receipts and refunds are always e-mailed";
+export const ALWAYS_EMAILED = REFUSALS.alwaysEmailed;
 
 /** The channels as they are before the person changes anything. */
 export function defaultChannels(): Channels {

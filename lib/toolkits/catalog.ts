@@ -31,12 +31,13 @@ import type {
   ToolkitRecord,
   ToolkitUpdate,
 } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
 /** The message of an unknown, deleted or hidden toolkit. */
-export const TOOLKIT_NOT_FOUND = "Toolkit not found";
-const ITEM_NOT_FOUND = "Content item not found";
+export const TOOLKIT_NOT_FOUND = REFUSALS.toolkitNotFound;
+const ITEM_NOT_FOUND = REFUSALS.lessonNotFound;
 /** Lost races retried before giving up. */
 const MAX_ATTEMPTS = 10;
 /** Keys deleted per atomic operation when a toolkit's items go. */
@@ -148,7 +149,7 @@ export async function forgetToolkitCreator(kv: Deno.Kv, userId: string): Promise
 }
 
 /** The message of an original price below the price (a "discount" that raises the price). */
-export const ORIGINAL_PRICE_BELOW_PRICE = "The original price must not be below the price";
+export const ORIGINAL_PRICE_BELOW_PRICE = REFUSALS.originalPriceBelowPrice;
 
 /** @throws InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE` when the record's original price is below its price. */
 function assertPrices(record: Pick<ToolkitRecord, "pricePaise" | "originalPricePaise">): void {

@@ -10,6 +10,7 @@ import { NotFoundError } from "@/lib/errors.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import { HttpUrlSchema } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** A banner as stored and returned. */
 export interface Banner {
@@ -31,7 +32,7 @@ export function bannerSlide({ id, title, imageId, linkUrl }: Banner): BannerSlid
   return { id, title, imageUrl: imageId ? `/api/files/${imageId}` : null, linkUrl };
 }
 
-const NOT_FOUND = "Banner not found";
+const NOT_FOUND = REFUSALS.bannerNotFound;
 const MAX_RETRIES = 10;
 const bannerKey = (id: string): Deno.KvKey => ["banners", id];
 

@@ -25,6 +25,7 @@ import { excerptOf, renderMarkdown } from "./markdown.ts";
 import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./policy.ts";
 import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpdate, PostView } from "./schema.ts";
 import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
@@ -41,7 +42,7 @@ export interface AdminPostPage {
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
 }
 
-const NOT_FOUND = "Post not found";
+const NOT_FOUND = REFUSALS.postNotFound;
 const MAX_RETRIES = 10;
 const ONE = 1n;
 /** −1 as KV's wrapping 64-bit sum sees it. */

@@ -11,7 +11,7 @@
  * tracker again with the sentence. A guest is sent to sign in.
  */
 import { define } from "@/lib/platform/define.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";

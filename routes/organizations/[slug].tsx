@@ -7,7 +7,7 @@
  * went wrong (400, 403, 429).
  */
 import { define } from "@/lib/platform/define.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";

@@ -14,7 +14,7 @@
  * `PUT`/`DELETE /api/ungatekeep/{id}/reactions/{type}` (303 back to the reactions). A guest is sent to sign in.
  */
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";

@@ -22,7 +22,7 @@ import { readForm } from "@/lib/http/form_posts.ts";
 import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { CLOSED, OWN_INTERNSHIP, TAKES_LINK, UNVERIFIED } from "@/lib/applications/schema.ts";
 import { getResume, RESUME_CHANGED } from "@/lib/resumes/resumes.ts";
 

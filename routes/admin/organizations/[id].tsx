@@ -4,7 +4,7 @@
  * page: 303 back with `?saved=1`, or the page again with what went wrong (400, 409). Unknown ids render the 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";

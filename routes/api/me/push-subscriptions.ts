@@ -21,7 +21,7 @@ import {
   PushSubscriptionInputSchema,
   removeSubscriptions,
   subscriptionView,
-  TOO_MANY,
+  TOO_MANY_SUBSCRIPTIONS,
 } from "@/lib/push/subscriptions.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -41,7 +41,7 @@ export const apiDocs = describeRoute({
     body: PushSubscriptionInputSchema,
     responses: {
       201: { description: "Subscribed", schema: z.strictObject({ subscription: SubscriptionSchema }) },
-      400: `Not a subscription (with \`fields\`); ${HOST_REFUSED}; ${BAD_KEYS}; ${TOO_MANY}`,
+      400: `Not a subscription (with \`fields\`); ${HOST_REFUSED}; ${BAD_KEYS}; ${TOO_MANY_SUBSCRIPTIONS}`,
       404: `${PUSH_OFF} (push is off)`,
       503: BUSY,
     },

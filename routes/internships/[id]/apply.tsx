@@ -24,7 +24,7 @@ import {
   COVER_NOTE_MAX,
   TAKES_LINK,
 } from "@/lib/applications/applications.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { checkResume, getResume, type Resume, uploadResume } from "@/lib/resumes/resumes.ts";

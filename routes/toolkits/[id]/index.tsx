@@ -29,7 +29,7 @@ import { type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canManageCatalog } from "@/lib/toolkits/policy.ts";
 import { DomainError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
-import { refusalText } from "@/lib/http/refusal_text.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import type { Services } from "@/lib/platform/state.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
-import { addSubscription, subscriptionsOf, TOO_MANY } from "@/lib/push/subscriptions.ts";
+import { addSubscription, subscriptionsOf, TOO_MANY_SUBSCRIPTIONS } from "@/lib/push/subscriptions.ts";
 import { withLatency } from "@/tests/helpers/kv_latency.ts";
 
 Deno.test("GET /api/push/key: the VAPID public key, or 404 while push is off", async () => {
@@ -96,7 +96,7 @@ Deno.test("POST /api/me/push-subscriptions: the 11th is refused, also when 15 ar
   );
   const statuses = await Promise.all(answers.map(async (res) => [res.status, (await res.json()).error]));
   assertEquals(statuses.filter(([status]) => status === 201).length, 10, JSON.stringify(statuses));
-  assertEquals(statuses.filter(([status]) => status !== 201), Array(5).fill([400, TOO_MANY]));
+  assertEquals(statuses.filter(([status]) => status !== 201), Array(5).fill([400, TOO_MANY_SUBSCRIPTIONS]));
   const kept = await subscriptionsOf(t.kv, me.user.id);
   assertEquals(kept.length, 10);
   const again = await t.json("POST", "/api/me/push-subscriptions", {
@@ -121,7 +121,7 @@ Deno.test("subscriptions racing in step for one person's list: a lost race reads
   );
   const refusals = outcomes.flatMap((outcome) => outcome.status === "rejected" ? [String(outcome.reason)] : []);
   assertEquals(outcomes.length - refusals.length, 10, refusals.join("; "));
-  assertEquals(refusals, Array(5).fill(`InvalidInputError: ${TOO_MANY}`));
+  assertEquals(refusals, Array(5).fill(`InvalidInputError: ${TOO_MANY_SUBSCRIPTIONS}`));
   assertEquals((await subscriptionsOf(t.kv, me.user.id)).length, 10);
 });
 

@@ -1,0 +1,99 @@
+/**
+ * Browser-safe: the sentences domains refuse with, each defined once here (docs/decisions.md, Languages, "Refusals on
+ * pages"). The API answers a refusal's English sentence as `{error}`; a page (`refusalText`) or an island
+ * (`failureMessage`, `lib/browser/fetch_json.ts`) words it in its reader's language from the catalogue message
+ * `common.refusal.<name>` (coupon refusals through `couponRefusalKey`). Domain modules throw these constants; a sentence
+ * not listed is shown as the domain wrote it. Islands import no value of this module: an island's `text` carries the
+ * sentences of the refusals it lists (`refusalPrefixes`) with their words, so no bundle holds every sentence.
+ */
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
+import { couponRefusalKey } from "@/lib/coupons/errors.ts";
+
+/** Each refusal's English sentence, by the name of its catalogue message (`common.refusal.<name>`). */
+export const REFUSALS = {
+  verifyFirst: "Verify your e-mail address first",
+  verifyToComment: "Verify your e-mail address to comment",
+  commentTooFast: "You are commenting too fast. Try again in a minute.",
+  editOthers: "You can edit only your own comments",
+  editLate: "A comment can be edited only within 15 minutes of posting it",
+  deleteOthers: "You can delete only your own comments",
+  commentNotFound: "Comment not found",
+  postNotFound: "Post not found",
+  bannerNotFound: "Banner not found",
+  organizationNotFound: "Organization not found",
+  nameTaken: "Another organization already has this name",
+  websiteLocked: "A verified organization's website can be changed only by an admin",
+  noWebsite: "This organization has no website yet",
+  wrongDomain: "Use an e-mail address at the organization's domain",
+  internshipNotFound: "Internship not found",
+  questionsNeedPlatform: 'Screening questions need applyMode "platform"',
+  opportunityNotFound: "Opportunity not found",
+  opportunityReviewed: "Only a submission awaiting review or not approved can be edited",
+  alertNotFound: "Alert not found",
+  takesLink: "This internship takes applications on its own site",
+  closed: "This internship is closed",
+  noResume: "Upload your resume first",
+  alreadyApplied: "You have already applied",
+  invalidChange: "Invalid status change",
+  final: "This application can no longer change",
+  applicationNotFound: "Application not found",
+  answerRequired: "Answer every required question",
+  unknownQuestion: "Unknown question",
+  verifyToApply: "Verify your e-mail address to apply",
+  ownInternship: "You cannot apply to your own internship",
+  stipendTooEarly: "You can report the stipend 30 days after you were hired",
+  resumeRefused: "Upload a PDF of at most 2 MB",
+  resumeChanged: "Your resume changed while saving; try again",
+  noResumeUploaded: "No resume uploaded",
+  lastAdmin: "Make another admin before deleting the last admin account",
+  toolkitNotFound: "Toolkit not found",
+  lessonNotFound: "Content item not found",
+  originalPriceBelowPrice: "The original price must not be below the price",
+  duplicateCode: "Coupon code already exists",
+  expiredAtCreation: "The expiry date has already passed: a coupon that has expired cannot be used",
+  invalidBuyerState: "Invalid buyerState",
+  invalidPaymentSignature: "Invalid payment signature",
+  invalidWebhookSignature: "Invalid webhook signature",
+  couponUnavailable: "This payment's coupon is no longer available: the payment will be refunded",
+  amountMismatch: "This payment's amount does not match its order: the payment will be refunded",
+  onlyPaidRefundable: "Only a paid purchase can be refunded",
+  freeNotRefundable: "A free purchase has no payment to refund",
+  alreadyRefunded: "This payment has already been refunded",
+  mailNotFailed: "Only a failed mail can be retried",
+  mailBodyDropped: "This e-mail held a single-use link, so its content was not kept after its last try " +
+    "and it cannot be sent again; the person can ask for a new one",
+  alwaysEmailed: "Receipts and refunds are always e-mailed",
+  pushOff: "Push notifications are not configured",
+  pushTooMany: "Too many push subscriptions",
+  pushHostRefused: "This push service is not allowed",
+  pushBadKeys: "Invalid push subscription keys",
+} as const;
+
+/** The name of a refusal, as its catalogue message is named. */
+export type RefusalName = keyof typeof REFUSALS;
+
+/** The rate limit's sentence when a rule names none (`RateLimitedError`). */
+const TOO_MANY = "Too many requests, try again later";
+
+const KEYS = new Map<string, MessageKey>([
+  [TOO_MANY, "common.errors.tooMany"],
+  ...(Object.keys(REFUSALS) as RefusalName[]).map((name): [string, MessageKey] => [
+    REFUSALS[name],
+    `common.refusal.${name}`,
+  ]),
+]);
+
+/** The catalogue message of each refusal sentence, by sentence (coupon refusals aside). */
+export const REFUSAL_KEYS: ReadonlyMap<string, MessageKey> = KEYS;
+
+/** The catalogue message of a refusal sentence, or undefined for a sentence not listed. */
+export function refusalKey(message: string): MessageKey | undefined {
+  return KEYS.get(message) ?? couponRefusalKey(message);
+}
+
+/** The refusal `error` (an error or its message) in `t`'s language; a sentence not listed is shown as it is. */
+export function refusalText(t: Translate, error: Error | string): string {
+  const message = typeof error === "string" ? error : error.message;
+  const key = refusalKey(message);
+  return key ? t(key) : message;
+}

@@ -1,0 +1,67 @@
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { REFUSAL_KEYS, REFUSALS, refusalText } from "./refusals.ts";
+
+const [en, hi] = [translatorFor("en"), translatorFor("hi")];
+/** Sentences whose English words on a page differ from the API's (the API's would not tell a reader what happened). */
+const REWORDED = new Set<string>([
+  "Too many requests, try again later",
+  REFUSALS.invalidChange,
+  REFUSALS.opportunityReviewed,
+  REFUSALS.resumeChanged,
+  REFUSALS.questionsNeedPlatform,
+  REFUSALS.unknownQuestion,
+  REFUSALS.lessonNotFound,
+  REFUSALS.invalidBuyerState,
+  REFUSALS.invalidPaymentSignature,
+  REFUSALS.pushOff,
+  REFUSALS.pushTooMany,
+  REFUSALS.pushBadKeys,
+]);
+
+Deno.test("every refusal has words in both catalogues: the API's sentence in English, Hindi for a Hindi reader", () => {
+  for (const [sentence, key] of REFUSAL_KEYS) {
+    assert(en.has(key) && hi.has(key), `${key} in both catalogues`);
+    if (!REWORDED.has(sentence)) assertEquals(refusalText(en, sentence), `${sentence.replace(/\.$/, "")}.`);
+    const hindi = refusalText(hi, new Error(sentence));
+    assert(/[\u0900-\u097F]/.test(hindi) && hindi !== refusalText(en, sentence), `${sentence} in Hindi: ${hindi}`);
+  }
+});
+
+Deno.test("a refusal not listed is shown as the domain wrote it", () => {
+  assertEquals(refusalText(hi, new Error("Something new went wrong")), "Something new went wrong");
+});
+
+/** A domain error thrown with a sentence as its first argument: `new NotFoundError(NOT_FOUND)`. */
+const THROWN =
+  /new (?:Conflict|Forbidden|NotFound|InvalidInput|UnsupportedMediaType|TooLarge)Error\(\s*([A-Z][A-Z_]+)\b/g;
+/** A sentence written into a constant of its own: `const NOT_FOUND = "…"`. */
+const WRITTEN = /\bconst ([A-Z][A-Z_]+)(?:: string)? = ["'`]/g;
+/** Sentences built from a limit or a list, shown as written. */
+const BUILT = new Set(["TOO_MANY_ALERTS", "TOO_MANY_SAVED", "INVALID_ROLE_MESSAGE"]);
+
+/** The source files under `dir`, tests aside. */
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* sources(path);
+    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+Deno.test("a refusal a domain or route throws by name is defined in lib/refusals.ts, so pages and islands word it", async () => {
+  const thrown = new Set<string>();
+  const written = new Map<string, string>();
+  const root = new URL("..", import.meta.url).pathname;
+  for (const folder of ["lib", "routes"]) {
+    for await (const path of sources(`${root}${folder}`)) {
+      const file = path.slice(root.length);
+      const source = await Deno.readTextFile(path);
+      for (const [, name] of source.matchAll(THROWN)) thrown.add(name);
+      if (file === "lib/refusals.ts") continue;
+      for (const [, name] of source.matchAll(WRITTEN)) written.set(`${file}: ${name}`, name);
+    }
+  }
+  const own = [...written].filter(([, name]) => thrown.has(name) && !BUILT.has(name)).map(([place]) => place);
+  assertEquals(own, [], "refusal sentences written outside lib/refusals.ts");
+});
