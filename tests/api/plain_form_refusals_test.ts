@@ -9,7 +9,7 @@ import { stillClock } from "@/tests/helpers/clock.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { pdfBytes, resumeForm } from "@/tests/fixtures/resumes.ts";
-import { answersFor, applicant, platformInternship } from "@/tests/fixtures/applications.ts";
+import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { getUser, updateUser } from "@/lib/users/users.ts";
 import { sha256Hex } from "@/lib/ids.ts";
@@ -265,6 +265,38 @@ Deno.test("the apply page says why one cannot apply with the refusal sentences e
     assert((await refused(who, id, "en")).includes(refusalText(en, sentence)), sentence);
     const html = await refused(who, id, "hi");
     assert(html.includes(refusalText(hi, sentence)) && html.includes(hi("applications.apply.cannotTitle")), sentence);
+  }
+});
+
+Deno.test("a post the apply page refuses answers its API twin's status, with the page in the reader's language", async () => {
+  await using t = await createTestApp({ listen: true });
+  const { member } = await people(t);
+  const [student, done] = [await applicant(t), await applicant(t)];
+  const unverified = await createTestUser(t);
+  await updateUser(t.kv, unverified.user.id, { emailVerified: false });
+  for (const who of [member, student, done, unverified]) await updateUser(t.kv, who.user.id, { language: "hi" });
+  const open = await platformInternship(t, member);
+  await applyTo(t, done, open);
+  const yesterday = new Date(Date.now() - 24 * 60 * 60_000).toISOString().slice(0, 10);
+  const closed = await platformInternship(t, member, { deadline: yesterday });
+  const [linked] = await postInternships(t, member, [{ title: "Linked Intern" }]);
+  const hi = translatorFor("hi");
+  const cases: [TestUser, string, number, string][] = [
+    [member, open.id, 403, refusalText(hi, OWN_INTERNSHIP)],
+    [unverified, open.id, 403, refusalText(hi, UNVERIFIED)],
+    [student, closed.id, 400, refusalText(hi, CLOSED)],
+    [student, linked.id, 400, refusalText(hi, TAKES_LINK)],
+    [student, "no-such-internship", 404, hi("applications.apply.notFoundTitle")],
+    [done, open.id, 409, hi("applications.apply.alreadyTitle")],
+  ];
+  for (const [who, id, status, words] of cases) {
+    const path = `/internships/${id}/apply`;
+    const res = await browserPost(t, path, resumeForm(pdfBytes()), { who, from: path });
+    const html = await res.text();
+    assertEquals([res.status, /<html lang="(\w+)"/.exec(html)?.[1]], [status, "hi"], `${id}: ${words}`);
+    assert(html.includes(words), `${id}: ${words}`);
+    const api = await sendApplication(t, who, id, answersFor(open));
+    assertEquals(api.status, status, `the API's twin: ${await api.text()}`);
   }
 });
 

@@ -5,7 +5,9 @@
  * own, an unverified e-mail, already applied). `POST` (the resume file, `answers.{questionId}`, `coverNote`) checks
  * every field at once and renders the form again (400) with each problem beside its field; otherwise it stores a new
  * resume when one was chosen, applies as `POST /api/internships/{id}/applications` does and answers 303 to the
- * internship's page, which then says "Applied on …".
+ * internship's page, which then says "Applied on …". A post one cannot make gets the page saying why with the status
+ * its API twin answers (docs/api.md, Applications): 404 not found, 403 one's own or an unverified e-mail, 400 closed
+ * or applications on its own site, 409 applied already.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -52,26 +54,28 @@ type Data =
     refusal: string;
     /** Null when the internship is not found. */
     internshipId: string | null;
+    /** The status a post answers with, as the API's twin does: 404, 403, 400 (closed, applications elsewhere), 409. */
+    status: number;
     appliedAt?: string;
   };
 
 const EMPTY: ApplyValues = { answers: {}, coverNote: "" };
 
 /** Why one cannot apply, from what `checkApplication` or `applyTo` threw; null for anything else. */
-function refusalOf(error: unknown, internshipId: string): Data | null {
-  if (error instanceof NotFoundError) return { kind: "refused", refusal: error.message, internshipId: null };
-  if (
-    error instanceof ForbiddenError ||
-    (error instanceof InvalidInputError && (error.message === TAKES_LINK || error.message === CLOSED))
-  ) {
-    return { kind: "refused", refusal: error.message, internshipId };
+function refusalOf(error: unknown, internshipId: string): Extract<Data, { kind: "refused" }> | null {
+  if (error instanceof NotFoundError) {
+    return { kind: "refused", refusal: error.message, internshipId: null, status: 404 };
+  }
+  if (error instanceof ForbiddenError) return { kind: "refused", refusal: error.message, internshipId, status: 403 };
+  if (error instanceof InvalidInputError && (error.message === TAKES_LINK || error.message === CLOSED)) {
+    return { kind: "refused", refusal: error.message, internshipId, status: 400 };
   }
   return null;
 }
 
 /** The page of someone who applied already. */
 function alreadyApplied(internshipId: string, appliedAt: string): Data {
-  return { kind: "refused", refusal: ALREADY_APPLIED, internshipId, appliedAt };
+  return { kind: "refused", refusal: ALREADY_APPLIED, internshipId, status: 409, appliedAt };
 }
 
 /** The problems of the posted form, all at once, by field (empty when it can be sent). */
@@ -141,14 +145,14 @@ export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const data = await formOf(ctx.state, ctx.params.id);
-    return ctx.render(data, { status: data.kind === "refused" && data.internshipId === null ? 404 : 200 });
+    return ctx.render(data, { status: data.kind === "refused" && data.status === 404 ? 404 : 200 });
   },
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { kv, files } = ctx.state.services;
     const page = await formOf(ctx.state, ctx.params.id);
-    if (page.kind !== "form") return ctx.render(page, { status: page.internshipId === null ? 404 : 400 });
+    if (page.kind !== "form") return ctx.render(page, { status: page.status });
     const { internship, resume } = page;
     const { values, file } = await postedOf(await readForm(req), internship);
     const errors = await problemsOf({ internship, resume, file: file?.bytes ?? null, values, t: ctx.state.t });
@@ -168,7 +172,7 @@ export const handler = define.handlers<Data>({
         return ctx.render(alreadyApplied(internship.id, new Date().toISOString()), { status: 409 });
       }
       const refusal = refusalOf(error, internship.id);
-      if (refusal) return ctx.render(refusal, { status: 400 });
+      if (refusal) return ctx.render(refusal, { status: refusal.status });
       if (!(error instanceof DomainError)) throw error;
       return ctx.render({
         ...page,
