@@ -428,15 +428,17 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
  * are, since review rejected it or has not decided yet): the same fields as a submission, moderation checked again on
  * the new text (`moderationOnUpdate`), the last rejection kept for the admin to compare. One checked write, which also
  * moves it in the moderation queue.
- * @throws NotFoundError when unknown or hidden from `user`; ConflictError when it is published or moderation rejected
- *   it (only a submission awaiting review or rejected by review is edited); BusyError after 30 s of lost races.
+ * @throws NotFoundError when unknown, hidden from `user` or another person's; ConflictError when it is published or
+ *   moderation rejected it (only a submission awaiting review or rejected by review is edited); BusyError after 30 s of
+ *   lost races.
  */
 export async function resubmitOpportunity(
   kv: Deno.Kv,
   { user, id, input }: { user: User; id: string; input: OpportunityCreate },
 ): Promise<OpportunityView> {
   const record = await updateOpportunity(kv, id, (current) => {
-    if (!canRead(user, current)) throw new NotFoundError(NOT_FOUND);
+    // Another person's, whatever its state, is hidden as one they cannot read is (docs/api.md, Opportunities).
+    if (!canRead(user, current) || current.userId !== user.id) throw new NotFoundError(NOT_FOUND);
     if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
     const now = new Date().toISOString();
     const moderation = moderationOnUpdate(moderationOf(current), { before: current, after: input }, now);

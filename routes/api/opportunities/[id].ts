@@ -34,7 +34,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "Resubmitted, awaiting review", schema: Answer },
       404: "Opportunity not found (also another person's)",
-      409: "Published already, or rejected by moderation",
+      409: "Your submission is published already, or rejected by moderation",
       503: BUSY,
     },
   },

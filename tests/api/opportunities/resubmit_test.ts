@@ -65,6 +65,13 @@ Deno.test("a rejection's reason reaches the submitter, who edits and resubmits; 
     409,
     "Only a submission awaiting review or not approved can be edited",
   ]);
+  // Another person's published one is hidden as another's pending one is: 404, not the submitter's 409.
+  for (const who of [other, admin]) {
+    assertEquals(await call(t, who, "PUT", `/api/opportunities/${id}`, edited), {
+      status: 404,
+      body: { error: "Opportunity not found" },
+    });
+  }
 });
 
 Deno.test("reject without a reason still works; a reason over 1,000 characters is refused", async () => {
