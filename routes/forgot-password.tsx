@@ -14,12 +14,15 @@ import ForgotPasswordForm, { FORGOT_TEXT } from "@/islands/ForgotPasswordForm.ts
 import { DEFAULT_RESET_PATH } from "@/lib/auth/mails.ts";
 import { EmailField } from "@/lib/auth/input.ts";
 import { startPasswordReset } from "@/lib/auth/mails.ts";
-import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { authTexts, forgotProblems, type FormOutcome, tooManyText } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 interface Data {
   outcome?: FormOutcome<"email">;
@@ -31,8 +34,6 @@ export const handler = define.handlers<Data>({
   },
   async POST(req, ctx) {
     const services = ctx.state.services;
-    const { config } = services;
-    assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, ["email"]);
     const { t } = ctx.state;
     const again = (status: number, outcome: Omit<FormOutcome<"email">, "values">) =>

@@ -14,10 +14,13 @@ import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import ResetPasswordForm, { RESET_TEXT, type ResetOutcome } from "@/islands/ResetPasswordForm.tsx";
 import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
-import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { authCodeProblem, authText, authTexts, resetProblems } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 /** Longest token the page passes on; real ones are far shorter. */
 const TOKEN_MAX = 512;
@@ -32,8 +35,7 @@ export const handler = define.handlers<Data>({
     return ctx.render({ token: ctx.url.searchParams.get("token")?.slice(0, TOKEN_MAX) });
   },
   async POST(req, ctx) {
-    const { kv, config } = ctx.state.services;
-    assertLoginOrigin(req, config.appUrl);
+    const { kv } = ctx.state.services;
     const form = await readFormFields(req, ["token", "newPassword", "confirmPassword"]);
     const token = form.token.slice(0, TOKEN_MAX);
     const { t } = ctx.state;

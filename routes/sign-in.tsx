@@ -24,13 +24,16 @@ import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
-import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 /** The sign-in error codes a page explains, each by its catalogue messages (`auth.signInCode.<name>.*`). */
 const ERRORS: Record<string, string> = {
@@ -67,7 +70,6 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { kv, config } = services;
-    assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, FIELDS);
     const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
     const rememberMe = form.rememberMe !== "";

@@ -19,7 +19,6 @@ import SignUpForm, { SIGN_UP_TEXT } from "@/islands/SignUpForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
-import { assertLoginOrigin } from "@/lib/http/csrf.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import {
@@ -32,6 +31,10 @@ import {
 } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 interface Data {
   callbackURL: string | null;
@@ -54,7 +57,6 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     const services = ctx.state.services;
     const { config } = services;
-    assertLoginOrigin(req, config.appUrl);
     const form = await readFormFields(req, FIELDS);
     const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
     const { t } = ctx.state;

@@ -1,27 +1,23 @@
 /**
- * Every CSRF rule of the platform (docs/decisions.md, Security), as the two middlewares that
- * apply them: `originCheck` for every route (`routes/_middleware.ts`) and `loginOriginCheck` for
- * the auth endpoints (`routes/api/auth/_middleware.ts`). Reads (GET, HEAD, OPTIONS) always pass.
+ * Every CSRF rule of the platform (docs/decisions.md, Security), as the middleware that applies them to every route
+ * (`originCheck`, `routes/_middleware.ts`). Reads (GET, HEAD, OPTIONS) always pass.
  *
  * - A write marked `Sec-Fetch-Site: cross-site` is refused.
  * - A write that carries the session cookie must name the platform's origin in `Origin`, or,
  *   lacking `Origin`, in `Referer`; `Origin: null` (a sandboxed or privacy-redirected page) is
  *   refused, never replaced by `Referer`.
- * - An auth write (the `/api/auth/*` endpoints and the pages' sign-in, sign-up and password
- *   forms) that names any other origin is refused even without a session cookie, so another
- *   site cannot sign a browser in to an account of its choosing (login CSRF); clients that send
- *   no `Origin` (non-browser clients) pass.
+ * - An auth write (a route whose options say `originCheck: "login"`: the `/api/auth/*` endpoints and the pages'
+ *   sign-in, sign-up and password forms) that names any other origin is refused even without a session cookie, so
+ *   another site cannot sign a browser in to an account of its choosing (login CSRF); clients that send no `Origin`
+ *   (non-browser clients) pass.
  * - A route whose options say `originCheck: false` (the payment webhook, which verifies its own
  *   signature) is exempt.
  * - Where `APP_URL` is a loopback address (development), `localhost`, `127.0.0.1` and `[::1]` on
  *   its port are one origin, so the demo works whichever of them the browser opened.
  *
- * A refusal is 403 `{error: "Invalid origin"}` (`CrossSiteError`). `originCheck` throws it before the session step
- * and any handler: no handler runs, no session is renewed, no cookie is set. The login-CSRF rule (`assertLoginOrigin`)
- * runs later, after the session step: in `routes/api/auth/_middleware.ts` before the auth endpoint, and as the first
- * step of the sign-in, sign-up and password pages' handlers, before they read the body; it refuses only writes
- * without a session cookie (`originCheck` refused the others), so there too no session is renewed and nothing is
- * written. A page's form refused by either gets a page saying so (docs/decisions.md, Errors and limits, "Plain
+ * A refusal is 403 `{error: "Invalid origin"}` (`CrossSiteError`). `originCheck` throws it before the session step,
+ * the body limits and any handler, the login-CSRF rule included: no handler runs, no body is read, no session is
+ * renewed, no cookie is set. A page's form refused gets a page saying so (docs/decisions.md, Errors and limits, "Plain
  * forms refused"), written to the person their session names (read, never renewed) in their language.
  */
 import { CrossSiteError } from "@/lib/errors.ts";
@@ -59,11 +55,19 @@ export function isAppOrigin(origin: string | null, appUrl: string): boolean {
 
 /**
  * True when a request may proceed under the rules above; `hasSessionCookie` says whether it
- * carries the session cookie.
+ * carries the session cookie, `login` whether the login-CSRF rule applies (an auth write).
  */
-export function passesOriginCheck(req: Request, appUrl: string, hasSessionCookie: boolean): boolean {
+export function passesOriginCheck(
+  req: Request,
+  appUrl: string,
+  hasSessionCookie: boolean,
+  { login = false }: { login?: boolean } = {},
+): boolean {
   if (SAFE_METHODS.has(req.method)) return true;
   if (req.headers.get("sec-fetch-site") === "cross-site") return false;
+  if (login && req.headers.get("origin") !== null && !isAppOrigin(originOf(req.headers.get("origin")), appUrl)) {
+    return false;
+  }
   if (!hasSessionCookie) return true;
   const origin = req.headers.get("origin");
   if (origin !== null) return isAppOrigin(originOf(origin), appUrl);
@@ -77,9 +81,10 @@ export function passesOriginCheck(req: Request, appUrl: string, hasSessionCookie
  */
 export const originCheck: MiddlewareHandler<AppState> = async (req, ctx) => {
   const { config, kv } = ctx.state.services;
-  if (!readRouteOptions(ctx).originCheck) return ctx.next();
+  const options = readRouteOptions(ctx);
+  if (!options.originCheck) return ctx.next();
   const token = readSessionCookie(req, config.secure);
-  if (passesOriginCheck(req, config.appUrl, token !== undefined)) return ctx.next();
+  if (passesOriginCheck(req, config.appUrl, token !== undefined, { login: options.loginOrigin })) return ctx.next();
   if (isPageFormPost(req, ctx.url)) {
     const found = token ? await peekSession(kv, token) : null;
     if (found) {
@@ -91,22 +96,4 @@ export const originCheck: MiddlewareHandler<AppState> = async (req, ctx) => {
     ctx.state.t = translatorFor(lang);
   }
   throw new CrossSiteError();
-};
-
-/**
- * The login-CSRF rule of the auth endpoints and the pages' sign-in, sign-up and password forms:
- * a write naming another origin is refused, session or not.
- * @throws CrossSiteError "Invalid origin".
- */
-export function assertLoginOrigin(req: Request, appUrl: string): void {
-  const origin = req.headers.get("origin");
-  if (!SAFE_METHODS.has(req.method) && origin !== null && !isAppOrigin(originOf(origin), appUrl)) {
-    throw new CrossSiteError();
-  }
-}
-
-/** The auth endpoints' login-CSRF rule (`assertLoginOrigin`) as a middleware. */
-export const loginOriginCheck: MiddlewareHandler<AppState> = (req, ctx) => {
-  assertLoginOrigin(req, ctx.state.services.config.appUrl);
-  return ctx.next();
 };

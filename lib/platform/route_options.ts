@@ -9,6 +9,8 @@
  *   route that authenticates every request by its own signature (a payment gateway's webhook,
  *   which verifies the HMAC of the raw body before it reads anything), or by a secret token in its path (the
  *   one-click unsubscribe link, which a mail client posts from no origin at all), may declare it.
+ * - `originCheck: "login"`: the login-CSRF rule too, in the same check: a write naming another origin is refused even
+ *   without a session cookie (the `/api/auth/*` endpoints and the sign-in, sign-up and password pages).
  * - `personLimit`: the per-person limit the route's writes fall under (`PERSON_LIMITS`, `lib/http/person_limits.ts`).
  */
 import { z } from "zod";
@@ -41,7 +43,7 @@ export const PERSON_LIMIT_NAMES = [
 
 const RouteOptionsSchema = z.strictObject({
   bodyLimitBytes: z.int().positive().optional(),
-  originCheck: z.literal(false).optional(),
+  originCheck: z.union([z.literal(false), z.literal("login")]).optional(),
   personLimit: z.enum(PERSON_LIMIT_NAMES).optional(),
 });
 
@@ -52,6 +54,8 @@ export type RouteOptions = z.infer<typeof RouteOptionsSchema>;
 export interface ResolvedRouteOptions {
   bodyLimitBytes: number;
   originCheck: boolean;
+  /** Whether the login-CSRF rule applies as well (`originCheck: "login"`). */
+  loginOrigin: boolean;
   personLimit: typeof PERSON_LIMIT_NAMES[number] | undefined;
 }
 
@@ -67,6 +71,7 @@ export function resolveRouteOptions(options: unknown, route: string): ResolvedRo
   return {
     bodyLimitBytes: result.data.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     originCheck: result.data.originCheck !== false,
+    loginOrigin: result.data.originCheck === "login",
     personLimit: result.data.personLimit,
   };
 }

@@ -11,7 +11,7 @@ import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { pdfBytes, resumeForm } from "@/tests/fixtures/resumes.ts";
 import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { getUser, updateUser } from "@/lib/users/users.ts";
+import { getUser, getUserByEmail, updateUser } from "@/lib/users/users.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { type Session, SESSION_RENEW_BELOW_MS } from "@/lib/auth/sessions.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
@@ -350,6 +350,49 @@ Deno.test("a form from another site is a 403 page saying so, to the person in th
     body: JSON.stringify({ language: "en" }),
   });
   assertEquals([script.status, await script.json()], [403, { error: "Invalid origin" }]);
+});
+
+/** How many sessions `kv` holds. */
+async function sessionCount(kv: Deno.Kv): Promise<number> {
+  let count = 0;
+  for await (const _ of kv.list({ prefix: ["sessions"] })) count++;
+  return count;
+}
+
+Deno.test("a cross-site post to the sign-in, sign-up and password forms is refused before the session step", async () => {
+  await using t = await createTestApp({ listen: true });
+  const person = await passwordUser(t, { email: "asha@example.com" });
+  const reader = await createTestUser(t, "user", { name: "Ravi Kumar" });
+  // A session due for renewal: reading it as the session step does would extend it (a write).
+  const sessionKey = ["sessions", await sha256Hex(reader.cookie.slice("session=".length))];
+  const stored = await t.kv.get<Session>(sessionKey);
+  const dueAt = new Date(Date.now() + SESSION_RENEW_BELOW_MS - 60 * 60_000).toISOString();
+  await t.kv.set(sessionKey, { ...stored.value!, expiresAt: dueAt });
+  const before = await t.kv.get<Session>(sessionKey);
+  const sessions = await sessionCount(t.kv);
+  const forms: [string, Record<string, string>][] = [
+    ["/sign-in", { email: person.email, password: PASSWORD }],
+    ["/sign-up", { name: "Mallory", email: "mallory@example.com", password: PASSWORD }],
+    ["/forgot-password", { email: person.email }],
+    ["/reset-password", { token: "x".repeat(32), newPassword: PASSWORD, confirmPassword: PASSWORD }],
+  ];
+  const foreign = { origin: "https://elsewhere.example", referer: "https://elsewhere.example/page" };
+  for (const [path, fields] of forms) {
+    // A guest's post (a cross-site form carries no cookie of ours) asking for Hindi on its URL: nothing runs, not even
+    // the language step that would keep `lang` in a cookie.
+    const guest = await browserPost(t, `${path}?lang=hi`, new URLSearchParams(fields), { headers: foreign });
+    const html = await refusalPage(guest, 403, "hi", "/");
+    assert(html.includes("फ़ॉर्म इस साइट से नहीं भेजा गया"), `${path}: the cross-site page`);
+    assertEquals(guest.headers.get("set-cookie"), null, `${path}: no cookie`);
+    // A signed-in person's: their session is read for the page, never renewed.
+    const signedIn = await browserPost(t, path, new URLSearchParams(fields), { who: reader, headers: foreign });
+    await refusalPage(signedIn, 403, "en", "/");
+    assertEquals(signedIn.headers.get("set-cookie"), null, `${path}: no cookie`);
+  }
+  assertEquals(await sessionCount(t.kv), sessions, "nobody was signed in");
+  const after = await t.kv.get<Session>(sessionKey);
+  assertEquals([after.versionstamp, after.value?.expiresAt], [before.versionstamp, dueAt], "the session not renewed");
+  assertEquals(await getUserByEmail(t.kv, "mallory@example.com"), null, "no account made");
 });
 
 /**

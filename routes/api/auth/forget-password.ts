@@ -14,6 +14,10 @@ import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
 import { StatusSchema } from "@/lib/openapi/resources.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 const ForgetPasswordBody = z.object({ email: EmailField, redirectTo: RedirectTargetField.optional() });
 

@@ -4,6 +4,10 @@
  */
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { apiDocs as forgetDocs } from "./forget-password.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 export { handler } from "./forget-password.ts";
 

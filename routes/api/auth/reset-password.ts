@@ -9,6 +9,10 @@ import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/passwords.ts";
 import { checkedLater, describeRoute } from "@/lib/openapi/describe.ts";
 import { StatusSchema } from "@/lib/openapi/resources.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 const ResetPasswordBody = z.object({
   newPassword: checkedLater(z.string(), { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),

@@ -8,6 +8,10 @@ import { deleteSession } from "@/lib/auth/sessions.ts";
 import { AuthError } from "@/lib/errors.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 export const apiDocs = describeRoute({
   section: "Authentication",

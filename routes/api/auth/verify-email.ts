@@ -13,6 +13,10 @@ import { describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
 import { z } from "zod";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 export const apiDocs = describeRoute({
   section: "Authentication",

@@ -13,6 +13,10 @@ import { authUserView } from "@/lib/auth/views.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 const SignInBody = SignInFields.extend({
   callbackURL: RedirectTargetField.optional(),

@@ -15,6 +15,10 @@ import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { randomToken } from "@/lib/ids.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 const SocialSignIn = z.object({
   provider: z.string().max(64),

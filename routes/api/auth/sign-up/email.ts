@@ -12,6 +12,10 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/passwords.ts";
 import { authUserView } from "@/lib/auth/views.ts";
 import { checkedLater, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
 
 const SignUpBody = SignUpFields.extend({
   password: checkedLater(SignUpFields.shape.password, { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
