@@ -178,14 +178,28 @@ export async function personEntries(
   return found;
 }
 
-/** The ids due at or before `now` (ms) in the timeout index, oldest due first, at most `limit`. */
-export async function dueIds(kv: Deno.Kv, now: number, limit: number): Promise<{ id: string; dueMs: number }[]> {
+/** Due entries decoded between two of `dueIds`'s turns. */
+const DUE_PAGE = 50;
+
+/**
+ * The ids due at or before `now` (ms) in the timeout index, oldest due first, at most `limit`, read 50 at a time with
+ * `turn` awaited after each 50 (a job's turn, so that decoding hundreds of keys is not one piece of work).
+ */
+export async function dueIds(
+  kv: Deno.Kv,
+  now: number,
+  limit: number,
+  turn: () => Promise<void> = () => Promise.resolve(),
+): Promise<{ id: string; dueMs: number }[]> {
   const found: { id: string; dueMs: number }[] = [];
   const iter = kv.list({ start: ["applications_due"], end: ["applications_due", now + 1] }, {
     limit,
-    batchSize: limit,
+    batchSize: Math.min(limit, DUE_PAGE),
   });
-  for await (const entry of iter) found.push({ id: entry.key[2] as string, dueMs: entry.key[1] as number });
+  for await (const entry of iter) {
+    found.push({ id: entry.key[2] as string, dueMs: entry.key[1] as number });
+    if (found.length % DUE_PAGE === 0) await turn();
+  }
   return found;
 }
 

@@ -7,21 +7,24 @@
  * A run holds a lease (`["applications_timeout_lease"]`, 2 minutes, renewed as it goes) that every one of its writes
  * checks, so two runs never work at once and a run that lost it (its process stalled) stops; a run whose process died
  * is taken over once the lease runs out, and it finds its work where the last one left it. It then works in two steps:
- * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in atomic writes of up to 30
+ * 1. The moves: it reads the due-time index 500 entries at a time and writes each batch in atomic writes of up to 15
  *    moves (fewer when KV's limits bind first), every move checked against the record as read, so a poster's move in
  *    between wins and the job leaves that one. A move writes the record and its indexes and the applicant's tracker
  *    item; an applicant's moves of a batch go to one write where they fit, with one "untold" entry naming them all
  *    (`["applications_untold", applicantId, firstApplicationId]` → `TimedOutItem[]`); what the moves of one write share
  *    (each internship's change marker and change log, the track record's counters) is written once per write
  *    (`BatchWrites`). A write's size is estimated from the records' texts (`valueBytes`), never by serialising them
- *    twice. The next write is prepared while KV commits the last one (a local KV commits on a thread of its own, after
+ *    twice. The next write is prepared while KV commits the last two (a local KV commits on a thread of its own, after
  *    converting the write on the event loop's thread), and records are read 20 at a time: a local KV answers reads
- *    and writes in turn, so a request's own reads wait for one write and a few reads of the job at most. It gives way
- *    to requests between batches, and after decoding each read, every 5 moves prepared and around sending each write
- *    it takes a turn (`InFlightRequests.turns`): the event loop takes in the requests that arrived (a turn through its
- *    sockets; `setImmediate` would not take them in, and `setTimeout(0)` waits a millisecond or more), and the job
- *    waits while requests are being answered: a request waits for the piece of the job running when it arrives, most
- *    well under a millisecond of CPU, never for a batch (`bench/applications_job.ts` measures the pieces).
+ *    and writes in turn, so a request's own reads wait for two small writes and a few reads of the job at most. A
+ *    batch keeps only what it still needs (a move is prepared when packed, a write let go once sent), so the young
+ *    generation's collections, which copy whatever is still reachable, stay short. It gives way to requests between
+ *    batches, and after each 50 due entries decoded, after the records and again the tracker items of each read,
+ *    every 5 moves packed and around sending each write it takes a turn (`InFlightRequests.turns`): the event loop
+ *    takes in the requests that arrived (a turn through its sockets; `setImmediate` would not take them in, and
+ *    `setTimeout(0)` waits a millisecond or more), and the job waits while requests are being answered: a request
+ *    waits for the piece of the job running when it arrives, most well under a millisecond of CPU, never for a batch
+ *    (`bench/applications_job.ts` measures the pieces).
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
  *    e-mail naming every application closed (`tellTimedOutOps`), four applicants a write, each on a turn of its own.
  *    Untold entries a stopped run left are told by the next.
@@ -53,14 +56,17 @@ const MAX_BYTES = 500_000;
 const MAX_KEY_BYTES = 64_000;
 /**
  * Most moves one write holds: sending a write converts every mutation on the event loop's thread (about 25 µs of CPU a
- * move), so a request that arrives meanwhile waits for that: 30 moves, under a millisecond. Each write also costs KV
- * about 0.7 ms of CPU whatever it holds, so fewer moves a write would make the run longer.
+ * move), so a request that arrives meanwhile waits for that: 15 moves, about half a millisecond (30 took one to two).
+ * Each write also costs KV about 0.7 ms of its writer's CPU whatever it holds; with two in flight
+ * (`WRITES_IN_FLIGHT`) that writer stays busy while the next is prepared, so the smaller writes do not lengthen the run.
  */
-const MOVES_PER_WRITE = 30;
+const MOVES_PER_WRITE = 15;
 /** Applicants told per write of the second step (each one notification, one e-mail of up to 60 KB). */
 const TOLD_PER_WRITE = 4;
 /** Most untold entries one digest removes (its write stays under KV's 1,000 mutations). */
 const UNTOLD_PER_DIGEST = 800;
+/** Untold entries read at once by the second step (each names up to 15 applications): 50 decode in well under 1 ms. */
+const UNTOLD_PAGE = 50;
 /** How long (ms) a run's lease lasts, and after how long it is renewed. */
 const LEASE_MS = 2 * 60_000;
 const RENEW_AFTER_MS = 20_000;
@@ -111,14 +117,22 @@ interface Cost {
   keyBytes: number;
 }
 
-/** One rejection as prepared: the record as read, as it becomes, its tracker item (when it follows), what it costs. */
-interface Move {
+/**
+ * One rejection as read, to be prepared when packed: the record as read, its tracker item (when it follows), its
+ * internship's title and organization.
+ */
+interface Pending {
   entry: Deno.KvEntry<ApplicationRecord>;
-  next: ApplicationRecord;
   /** The applicant's tracker item as read, when it moves too (null: no item, or one already `rejected`). */
   tracker: TrackerEntries | null;
-  item: TimedOutItem;
-  cost: Cost;
+  listing: { title: string; organization: string };
+}
+
+/** A write sent to KV: the ids of the applications (and due entries) it holds, its moves, and KV's answer. */
+interface Sent {
+  ids: string[];
+  moves: number;
+  commit: Promise<Deno.KvCommitResult | Deno.KvCommitError>;
 }
 
 /**
@@ -229,10 +243,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Moves prepared (written into their write: about 50 µs of CPU each) between two turns of the event loop. */
 const MOVES_PER_TURN = 5;
 /**
- * Writes sent and not yet answered at once: the next write is prepared while KV commits the last one. One, because a
- * local KV answers reads and writes in turn: a request's reads wait for every write already sent.
+ * Writes sent and not yet answered at once: the next write is prepared and converted while KV commits the last ones.
+ * Two: with one, the event loop waited for each commit before sending the next, and writes of 10 moves made a run over
+ * 100,000 take 61 s instead of 41 s; a local KV answers reads and writes in turn, so a request's own reads wait for the
+ * writes already sent (two of 15 moves: about what one of 30 took).
  */
-const WRITES_IN_FLIGHT = 1;
+const WRITES_IN_FLIGHT = 2;
 /**
  * Records read at once (in `getMany`s of ten), so that a request's own reads wait for few of the job's, and decoding
  * the answers (with their tracker items) takes under a millisecond.
@@ -299,25 +315,30 @@ export async function timeOutApplications(
 
   const seen = new Set<string>();
   for (let round = 0; round < MAX_BATCHES && await keepLease(); round++) {
-    const due = (await dueIds(kv, now.getTime(), BATCH + seen.size)).filter((item) => !seen.has(item.id));
+    const due = (await dueIds(kv, now.getTime(), BATCH + seen.size, turn)).filter((item) => !seen.has(item.id));
     if (due.length === 0) break;
     // The moves, by applicant (first due first): an applicant's moves of a batch go to as few writes as they fit in,
     // with one untold entry per write naming them all. Read 20 at a time, so that a request's own KV reads never queue
     // behind hundreds of the job's.
-    const records = new Map<string, Deno.KvEntry<ApplicationRecord>>();
+    // Only what the batch still needs is kept: each record's versionstamp as read, the moves not yet packed, and the
+    // write being filled; a write's mutations go with it once sent, a move's once packed (a collection of the young
+    // generation copies whatever is still reachable, so a batch kept whole to its end costs every one of them).
+    const versions = new Map<string, string>();
     const stale: { id: string; dueMs: number; entry: Deno.KvEntry<ApplicationRecord> | undefined }[] = [];
-    const byApplicant = new Map<string, Move[]>();
+    const byApplicant = new Map<string, Pending[]>();
     for (let from = 0; from < due.length; from += READ_WAVE) {
       const wave = due.slice(from, from + READ_WAVE);
       const read = await readApplications(kv, wave.map((item) => item.id));
       const waiting: Deno.KvEntry<ApplicationRecord>[] = [];
       for (const { id, dueMs } of wave) {
         const entry = read.get(id);
-        if (entry) records.set(id, entry);
+        if (entry) versions.set(id, entry.versionstamp);
         if (!entry || !WAITING.includes(entry.value.status) || !entry.value.dueAt) stale.push({ id, dueMs, entry });
         else waiting.push(entry);
       }
       const withApplicant = waiting.filter((entry) => entry.value.applicantId);
+      // The records were decoded on a turn of their own; the tracker items, listings and applicants on the next.
+      await turn();
       const [trackers] = await Promise.all([
         readTrackerItems(
           kv,
@@ -327,61 +348,51 @@ export async function timeOutApplications(
         Promise.all([...new Set(withApplicant.map((entry) => entry.value.applicantId!))].map(recipientOf)),
       ]);
       const trackerOf = new Map(withApplicant.map((entry, i) => [entry.value.id, trackers[i]]));
-      // The reads' answers were decoded on a turn of their own; the moves start on the next.
-      await turn();
-      for (const [i, entry] of waiting.entries()) {
-        if (i > 0 && i % MOVES_PER_TURN === 0) await turn();
+      for (const entry of waiting) {
         const listing = listings.get(entry.value.internshipId);
         if (!listing) {
           counts.skipped++;
           seen.add(entry.value.id);
           continue;
         }
-        const applicantId = entry.value.applicantId;
-        const recipient = applicantId ? recipients.get(applicantId) ?? null : null;
-        const next = timedOut(entry.value, { message: messageOf(recipient, listing.organization), now: at });
         const found = trackerOf.get(entry.value.id) ?? null;
         const tracker = found?.[0].value != null && found[0].value.status !== "rejected" ? found : null;
-        const item = { applicationId: next.id, title: listing.title, organization: listing.organization };
-        const counters = countChanges(entry.value, next).length;
-        const move = { entry, next, tracker, item, cost: moveCost(next, item, tracker !== null, counters) };
-        const group = applicantId ?? `none:${next.id}`;
-        const moves = byApplicant.get(group) ?? [];
-        moves.push(move);
-        byApplicant.set(group, moves);
+        const group = entry.value.applicantId ?? `none:${entry.value.id}`;
+        const pending = byApplicant.get(group) ?? [];
+        pending.push({ entry, tracker, listing });
+        byApplicant.set(group, pending);
       }
+      // The reads' answers were decoded on a turn of their own; the next reads start on the next.
+      await turn();
     }
 
     // Pack the batch into writes within the limits; they touch different records and share only sums. Each is sent
-    // on its own turn of the event loop: a local KV's commit works on the event loop's thread, so requests that came
-    // in meanwhile are served between two commits rather than after the whole batch.
-    const writes: Write[] = [];
-    const commits: Promise<Deno.KvCommitResult | Deno.KvCommitError>[] = [];
+    // on its own turn of the event loop: converting a write for KV takes the event loop's thread, so requests that
+    // came in meanwhile are served between two writes rather than after the whole batch.
+    const sent: Sent[] = [];
+    let open = null as Write | null;
     const held = lease!;
     /**
-     * Sends the last write once at most `WRITES_IN_FLIGHT - 1` others are unanswered, on a turn of its own: converting
-     * it for KV (about 25 µs of CPU a move) is a piece of its own.
+     * Sends the write being filled once at most `WRITES_IN_FLIGHT - 1` others are unanswered, on a turn of its own:
+     * converting it for KV (about 25 µs of CPU a move) is a piece of its own.
      */
     const send = async () => {
-      const last = writes.at(-1);
-      if (!last || commits.length === writes.length) return;
-      last.closeUntold();
-      batchOps(last.op, last.batch, now.getTime());
-      if (commits.length >= WRITES_IN_FLIGHT) await commits[commits.length - WRITES_IN_FLIGHT];
+      const write = open;
+      if (!write) return;
+      open = null;
+      write.closeUntold();
+      batchOps(write.op, write.batch, now.getTime());
+      if (sent.length >= WRITES_IN_FLIGHT) await sent[sent.length - WRITES_IN_FLIGHT].commit;
       await turn();
-      commits.push(last.op.commit());
+      sent.push({ ids: write.ids, moves: write.moves, commit: write.op.commit() });
       await turn();
     };
-    /** The write `cost` goes to: the last one while it fits, else a new one (the last one is sent). */
+    /** The write `cost` goes to: the one being filled while it fits, else a new one (the last one is sent). */
     const writeFor = async (cost: Cost, internshipId?: string) => {
-      let last = writes.at(-1);
-      if (!last || !last.fits(cost, internshipId)) {
-        await send();
-        last = new Write(kv, held);
-        writes.push(last);
-      }
-      last.take(cost, internshipId);
-      return last;
+      if (open && !open.fits(cost, internshipId)) await send();
+      open ??= new Write(kv, held);
+      open.take(cost, internshipId);
+      return open;
     };
     for (const { id, dueMs, entry } of stale) {
       // A due entry its record no longer has: removed, checked against the record as read.
@@ -390,13 +401,18 @@ export async function timeOutApplications(
       write.ids.push(id);
     }
     const moved = new Set<string>();
-    for (const moves of byApplicant.values()) {
-      for (const { entry, next, tracker, item, cost } of moves) {
+    for (const [group, pending] of byApplicant) {
+      byApplicant.delete(group);
+      for (const { entry, tracker, listing } of pending) {
         if (moved.size > 0 && moved.size % MOVES_PER_TURN === 0) await turn();
-        const applicantId = next.applicantId;
+        const applicantId = entry.value.applicantId;
+        const recipient = applicantId ? recipients.get(applicantId) ?? null : null;
+        const next = timedOut(entry.value, { message: messageOf(recipient, listing.organization), now: at });
+        const item = { applicationId: next.id, title: listing.title, organization: listing.organization };
+        const cost = moveCost(next, item, tracker !== null, countChanges(entry.value, next).length);
         // A move opens an untold entry unless the write it goes to holds one of its applicant already.
-        const joins = applicantId !== null && writes.at(-1)?.untold?.applicantId === applicantId &&
-          writes.at(-1)!.fits(cost, next.internshipId);
+        const joins = applicantId !== null && open?.untold?.applicantId === applicantId &&
+          open.fits(cost, next.internshipId);
         const write = await writeFor(
           applicantId && !joins ? plus(cost, untoldCost(applicantId, next.id)) : cost,
           next.internshipId,
@@ -413,7 +429,7 @@ export async function timeOutApplications(
             internshipId: next.internshipId,
             entries: tracker,
             status: "rejected",
-            now: now.toISOString(),
+            now: at,
             create: false,
           });
         }
@@ -424,9 +440,9 @@ export async function timeOutApplications(
       }
     }
     await send();
-    const results = await Promise.all(commits);
-    const failed = writes.filter((_, i) => !results[i].ok);
-    for (const write of writes.filter((_, i) => results[i].ok)) counts.rejected += write.moves;
+    const results = await Promise.all(sent.map((write) => write.commit));
+    const failed = sent.filter((_, i) => !results[i].ok);
+    for (const [i, write] of sent.entries()) if (results[i].ok) counts.rejected += write.moves;
     if (failed.length > 0) {
       // A write fails when one of its records changed meanwhile (or the lease was lost): the records that changed are
       // left to the next run (the poster's move wins); the others are done again with the next batch.
@@ -437,7 +453,7 @@ export async function timeOutApplications(
         break;
       }
       for (const id of ids) {
-        if (moved.has(id) && again.get(id)?.versionstamp !== records.get(id)!.versionstamp) {
+        if (moved.has(id) && again.get(id)?.versionstamp !== versions.get(id)) {
           counts.skipped++;
           seen.add(id);
         }
@@ -509,7 +525,9 @@ async function tellUntold(
     return ok;
   };
   let last: (typeof group)[number] | null = null;
-  const entries = kv.list<TimedOutItem[] | TimedOutItem>({ prefix: ["applications_untold"] }, { batchSize: 200 });
+  const entries = kv.list<TimedOutItem[] | TimedOutItem>({ prefix: ["applications_untold"] }, {
+    batchSize: UNTOLD_PAGE,
+  });
   for await (const entry of entries) {
     const applicantId = entry.key[1] as string;
     if (!last || last.applicantId !== applicantId || last.keys.length >= UNTOLD_PER_DIGEST) {
