@@ -8,8 +8,21 @@
 import Negotiator from "negotiator";
 import { InvalidInputError } from "@/lib/errors.ts";
 
-/** The content types of a browser's plain form post. */
-const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+/** The media types of a browser's plain form post, by the kind of body each is. */
+const FORM_TYPES: Readonly<Record<string, "urlencoded" | "multipart">> = {
+  "application/x-www-form-urlencoded": "urlencoded",
+  "multipart/form-data": "multipart",
+};
+
+/**
+ * The kind of form body `req` sends, by its `Content-Type`'s media type (its parameters, such as the multipart
+ * boundary, aside; any case): `urlencoded` or `multipart` (a form that sends files), else undefined. The one definition
+ * of a form post's types, for the pages' form posts and their refusal pages (`lib/http/refusal_page.ts`).
+ */
+export function formBodyKind(req: Request): "urlencoded" | "multipart" | undefined {
+  const type = (req.headers.get("content-type") ?? "").split(";", 1)[0].trim().toLowerCase();
+  return Object.hasOwn(FORM_TYPES, type) ? FORM_TYPES[type] : undefined;
+}
 
 /**
  * Whether an `Accept` header prefers a page to JSON, by the `negotiator` package's content negotiation (quality, then
@@ -27,7 +40,7 @@ export function prefersHtml(accept: string | null): boolean {
  * right or a thing, gets a page (docs/decisions.md, Errors and limits, "Plain forms refused").
  */
 export function isPageFormPost(req: Request, url: URL): boolean {
-  return !url.pathname.startsWith("/api/") && FORM_TYPES.test(req.headers.get("content-type") ?? "");
+  return !url.pathname.startsWith("/api/") && formBodyKind(req) !== undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { ProblemText } from "@/lib/i18n/field_text.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { isAppOrigin } from "@/lib/http/csrf.ts";
 import { refusalKey } from "@/lib/refusals.ts";
+import { formBodyKind } from "@/lib/http/form_posts.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 
 /**
@@ -92,7 +93,7 @@ export function plainFormRefusal(
     problems: problemsOf(error),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     ...(limitBytes !== undefined ? { limitBytes } : {}),
-    sendsFiles: /^multipart\/form-data\b/i.test(req.headers.get("content-type") ?? ""),
+    sendsFiles: formBodyKind(req) === "multipart",
     back: formPage(req, appUrl),
   };
 }
