@@ -18,7 +18,7 @@ export const ACCOUNT_DATA_TEXT = [
   "profile.delete.",
   "common.cancel",
   "common.errors.",
-  ...refusalPrefixes("lastAdmin"),
+  ...refusalPrefixes("lastAdmin", "confirmEmail", "wrongPassword"),
 ] as const;
 
 /** Props: whether the account has a password (else only the e-mail confirms), and the island's messages. */

@@ -28,7 +28,7 @@ export const ADMIN_COUPONS_TEXT = [
   "admin.checks.",
   "fields.",
   ...ADMIN_LIST_TEXT,
-  ...refusalPrefixes("duplicateCode", "expiredAtCreation"),
+  ...refusalPrefixes("duplicateCode", "expiredAtCreation", "couponNotFound"),
 ] as const;
 
 const EMPTY = {

@@ -23,7 +23,7 @@ import type { IslandText, MessageKey } from "@/lib/i18n/translator.ts";
 export const ADMIN_OUTBOX_TEXT = [
   "admin.outbox.",
   ...ADMIN_LIST_TEXT,
-  ...refusalPrefixes("mailNotFailed", "mailBodyDropped"),
+  ...refusalPrefixes("mailNotFailed", "mailBodyDropped", "mailNotFound"),
 ] as const;
 
 const PAGE_SIZE = 50;

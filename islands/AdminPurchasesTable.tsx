@@ -21,7 +21,13 @@ export const ADMIN_PURCHASES_TEXT = [
   "admin.purchases.",
   "admin.refund.",
   ...ADMIN_LIST_TEXT,
-  ...refusalPrefixes("onlyPaidRefundable", "freeNotRefundable", "alreadyRefunded"),
+  ...refusalPrefixes(
+    "onlyPaidRefundable",
+    "freeNotRefundable",
+    "alreadyRefunded",
+    "purchaseNotFound",
+    "paymentNotFound",
+  ),
 ] as const;
 
 /** Rows per page. */

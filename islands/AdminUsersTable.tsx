@@ -27,7 +27,7 @@ export const ADMIN_USERS_TEXT = [
   "admin.users.",
   "admin.roles.",
   ...ADMIN_LIST_TEXT,
-  ...refusalPrefixes("lastAdmin"),
+  ...refusalPrefixes("lastAdmin", "userNotFound", "ownRole"),
 ] as const;
 
 /** Rows per page. */

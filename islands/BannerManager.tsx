@@ -23,7 +23,7 @@ export const BANNER_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("bannerNotFound"),
+  ...refusalPrefixes("bannerNotFound", "imageTooLarge", "imageType"),
 ] as const;
 
 /** A banner as the admin API returns it (a type-only import: nothing of the domain reaches the bundle). */

@@ -38,7 +38,7 @@ export const INTERNSHIP_FORM_TEXT = [
   "common.cancel",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("internshipNotFound", "questionsNeedPlatform"),
+  ...refusalPrefixes("internshipNotFound", "questionsNeedPlatform", "postingNeedsMember"),
 ] as const;
 
 type TextFieldName = keyof InternshipFormValues;

@@ -15,7 +15,7 @@ import type { ProgressResult } from "@/lib/toolkits/learning.ts";
 export const LESSON_PROGRESS_TEXT = [
   "toolkits.progress.",
   "common.errors.",
-  ...refusalPrefixes("toolkitNotFound", "lessonNotFound"),
+  ...refusalPrefixes("toolkitNotFound", "lessonNotFound", "buyToTrack"),
 ] as const;
 
 /**

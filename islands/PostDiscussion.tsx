@@ -45,6 +45,7 @@ export const POST_DISCUSSION_TEXT = [
     "deleteOthers",
     "commentNotFound",
     "postNotFound",
+    "signInToRead",
   ),
 ] as const;
 

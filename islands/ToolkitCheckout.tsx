@@ -39,6 +39,9 @@ export const TOOLKIT_CHECKOUT_TEXT = [
     "invalidPaymentSignature",
     "couponUnavailable",
     "amountMismatch",
+    "checkoutBusy",
+    "purchaseNotFound",
+    "notYourPurchase",
   ),
 ] as const;
 

@@ -25,7 +25,7 @@ export const POST_EDITOR_TEXT = [
   "common.choose",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("postNotFound"),
+  ...refusalPrefixes("postNotFound", "imageTooLarge", "imageType"),
 ] as const;
 
 /** The editable fields of a post (`id` null for a new one). */
@@ -69,7 +69,9 @@ function uploadFile(
       const body = xhr.response as { id?: string; error?: unknown } | null;
       if (xhr.status === 201 && body?.id) resolve({ id: body.id });
       else {resolve({
-          error: typeof body?.error === "string" ? body.error : t("admin.editor.uploadFailed", { status: xhr.status }),
+          error: typeof body?.error === "string"
+            ? t.refusal(body.error) ?? body.error
+            : t("admin.editor.uploadFailed", { status: xhr.status }),
         });}
     };
     xhr.onerror = () => resolve({ error: t("admin.editor.uploadNetwork") });

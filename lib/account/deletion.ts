@@ -126,7 +126,7 @@ export async function deleteAccount(
 ): Promise<void> {
   const { kv } = services;
   if (normalizeEmail(confirmation.confirm) !== normalizeEmail(user.email)) {
-    throw new InvalidInputError("Type your account's e-mail address to confirm");
+    throw new InvalidInputError(REFUSALS.confirmEmail);
   }
   for (;;) {
     const [entry, password] = await Promise.all([kv.get<User>(userKey(user.id)), getPasswordEntry(kv, user.id)]);
@@ -134,7 +134,7 @@ export async function deleteAccount(
     if (password.value !== null) {
       const given = confirmation.password ?? "";
       if (given === "" || !await verifyPassword(password.value, given)) {
-        throw new UnauthenticatedError("Wrong password");
+        throw new UnauthenticatedError(REFUSALS.wrongPassword);
       }
     }
     const op = kv.atomic().check(password);

@@ -17,6 +17,7 @@ import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/error
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { canPost } from "@/lib/internships/policy.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** An API key as listed: never the key itself. */
 export interface ApiKey {
@@ -156,6 +157,6 @@ export async function ingestUser(kv: Deno.Kv, authorization: string | null, sess
     return await userOfApiKey(kv, key);
   }
   if (!sessionUser) throw new UnauthenticatedError();
-  if (!canPost(sessionUser)) throw new ForbiddenError("Only members and admins can post internships");
+  if (!canPost(sessionUser)) throw new ForbiddenError(REFUSALS.postingNeedsMember);
   return sessionUser;
 }

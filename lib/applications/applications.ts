@@ -60,6 +60,7 @@ import {
 } from "./schema.ts";
 import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
 import { pipelinePage } from "./pipeline.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
@@ -180,7 +181,7 @@ interface Listing {
 /** The internship `id` in any state. @throws NotFoundError "Internship not found". */
 async function listingOf(kv: Deno.Kv, id: string): Promise<Listing> {
   const found = await internshipRecord(kv, id);
-  if (!found) throw new NotFoundError("Internship not found");
+  if (!found) throw new NotFoundError(REFUSALS.internshipNotFound);
   return found;
 }
 
@@ -220,7 +221,7 @@ async function checkCanApply(kv: Deno.Kv, applicant: User, listing: Listing): Pr
   if (!applicant.emailVerified) throw new ForbiddenError(UNVERIFIED);
   const { record, view } = listing;
   if (record.deletedAt || !record.isActive || view.moderation.status !== "clear") {
-    throw new NotFoundError("Internship not found");
+    throw new NotFoundError(REFUSALS.internshipNotFound);
   }
   const own = record.userId === applicant.id ||
     (view.organization?.isVerified === true && await isManager(kv, view.organization.id, applicant.id));
@@ -306,7 +307,7 @@ export async function applyTo(
       return applicationView(record);
     }
   }
-  throw new BusyError("Too many applications at once; try again");
+  throw new BusyError(REFUSALS.applicationsBusy);
 }
 
 /** The application `id` as stored, or null. */
@@ -502,7 +503,7 @@ async function moveOne(
     const mailId = moveOps(op, { entry, next, tracker, recipient, context: said, now });
     if ((await op.commit()).ok) return { application: applicationView(next), mailId };
   }
-  throw new BusyError("The application changed too often at once; try again");
+  throw new BusyError(REFUSALS.applicationBusy);
 }
 
 /** What a move tells of `listing`: its title and organization name. */
@@ -659,7 +660,7 @@ export async function reportStipend(
     applicationOps(op, entry.value, next, now);
     if ((await op.commit()).ok) return applicationView(next);
   }
-  throw new BusyError("The application changed too often at once; try again");
+  throw new BusyError(REFUSALS.applicationBusy);
 }
 
 /**

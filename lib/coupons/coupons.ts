@@ -160,7 +160,7 @@ export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate)
   await retrying(
     async () => {
       const entry = await kv.get<CouponRecord>(couponKey(id));
-      if (!entry.value) throw new NotFoundError("Coupon not found");
+      if (!entry.value) throw new NotFoundError(REFUSALS.couponNotFound);
       const current = entry.value;
       const { discountValue, ...fields } = Object.fromEntries(
         Object.entries(patch).filter(([, v]) => v !== undefined),
@@ -205,7 +205,7 @@ export async function deleteCoupon(kv: Deno.Kv, id: string): Promise<void> {
   await retrying(
     async () => {
       const entry = await kv.get<CouponRecord>(couponKey(id));
-      if (!entry.value) throw new NotFoundError("Coupon not found");
+      if (!entry.value) throw new NotFoundError(REFUSALS.couponNotFound);
       return (await kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code)).commit()).ok;
     },
     RETRY_BUDGET_MS,

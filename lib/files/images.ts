@@ -5,6 +5,7 @@
  */
 import { InvalidInputError, NotFoundError, TooLargeError } from "@/lib/errors.ts";
 import type { FileMetadata, ObjectStore } from "./object_store.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Largest image in bytes: 5 MB. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -23,12 +24,12 @@ export function fileUrl(id: string): string {
  *   when the bytes are not one of those formats (whatever the declared type).
  */
 export async function storeImage(store: ObjectStore, bytes: Uint8Array): Promise<FileMetadata> {
-  if (bytes.length > MAX_IMAGE_BYTES) throw new TooLargeError("File is larger than 5 MB", MAX_IMAGE_BYTES);
+  if (bytes.length > MAX_IMAGE_BYTES) throw new TooLargeError(REFUSALS.imageTooLarge, MAX_IMAGE_BYTES);
   // file-type (~4 MB of memory) is loaded with the first upload, not with the server.
   const { fileTypeFromBuffer } = await import("file-type");
   const detected = await fileTypeFromBuffer(bytes);
   if (!detected || !IMAGE_TYPES.includes(detected.mime)) {
-    throw new InvalidInputError("File must be a PNG, JPEG, WebP or GIF image");
+    throw new InvalidInputError(REFUSALS.imageType);
   }
   return await store.put(bytes, detected.mime);
 }
@@ -51,6 +52,6 @@ export async function assertUploaded(store: ObjectStore, ids: readonly string[])
 export async function readFile(store: ObjectStore, id: string) {
   const metadata = /^[0-9a-f-]{36}$/.test(id) ? await store.metadata(id) : null;
   const file = metadata && IMAGE_TYPES.includes(metadata.contentType) ? await store.get(id) : null;
-  if (!file) throw new NotFoundError("File not found");
+  if (!file) throw new NotFoundError(REFUSALS.imageNotFound);
   return file;
 }

@@ -29,6 +29,7 @@ import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
 import { isLive, viewsOf } from "./views.ts";
 import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
@@ -160,7 +161,7 @@ export async function updateInternship(
     actor,
     change: (record) => {
       if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
-        throw new ForbiddenError("Only admins can change isVerified or isActive");
+        throw new ForbiddenError(REFUSALS.adminOnlyFlags);
       }
       const now = new Date().toISOString();
       const next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };

@@ -87,7 +87,7 @@ export const BODY_DROPPED = REFUSALS.mailBodyDropped;
 export async function retryMail(kv: Deno.Kv, id: string, now = Date.now()): Promise<OutboxMail> {
   for (;;) {
     const entry = id.length <= 100 ? await kv.get<OutboxMail>(mailKey(id)) : { value: null };
-    if (!entry.value) throw new NotFoundError("Mail not found");
+    if (!entry.value) throw new NotFoundError(REFUSALS.mailNotFound);
     const mail = entry.value;
     if (mail.status !== "failed") throw new ConflictError(NOT_FAILED);
     if (mail.bodyDropped) throw new ConflictError(BODY_DROPPED);

@@ -31,6 +31,7 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblem, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { clearableText, invalidFieldError, textList } from "@/lib/users/profile.ts";
 import { updateUser, updateUserOps, type User, type UserPatch } from "@/lib/users/users.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The personas onboarding offers (docs/api.md, Profile and onboarding). */
 export const PERSONAS = ["student", "society"] as const;
@@ -234,7 +235,7 @@ export async function saveOnboardingProfile(
       ["onboarding_profiles", userId],
       ["users", userId],
     ]);
-    if (!userEntry.value) throw new NotFoundError("User not found");
+    if (!userEntry.value) throw new NotFoundError(REFUSALS.userNotFound);
     const now = new Date().toISOString();
     const profile: OnboardingProfile = {
       id: entry.value?.id ?? crypto.randomUUID(),

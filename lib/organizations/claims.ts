@@ -78,7 +78,7 @@ export async function checkClaim(
 ): Promise<CheckedClaim> {
   if (!user.emailVerified) throw new ForbiddenError(VERIFY_FIRST);
   const organization = await organizationBySlug(kv, slug);
-  if (!organization) throw new NotFoundError("Organization not found");
+  if (!organization) throw new NotFoundError(REFUSALS.organizationNotFound);
   const host = websiteHost(organization.website);
   if (!host) throw new InvalidInputError(NO_WEBSITE);
   if (!domainMatches(email, host)) {

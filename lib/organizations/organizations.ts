@@ -155,7 +155,7 @@ async function change(kv: Deno.Kv, id: string, edit: (current: Organization) => 
     if (outcome === "taken") throw new ConflictError(NAME_TAKEN);
     if (outcome === "ok") return next;
   }
-  throw new BusyError("The organization changed too often at once; try again");
+  throw new BusyError(REFUSALS.organizationBusy);
 }
 
 /** A page of the admin list, each organization with its live listing count. */

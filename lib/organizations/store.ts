@@ -17,6 +17,7 @@
 import { BusyError } from "@/lib/errors.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import { nameKey, type Organization, type OrganizationSummary, slugBase, slugCandidates, summaryOf } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export const orgKey = (id: string): Deno.KvKey => ["organizations", id];
 const nameIndexKey = (key: string): Deno.KvKey => ["organizations_by_name", key];
@@ -190,7 +191,7 @@ async function findOrCreate(kv: Deno.Kv, directory: OrganizationDirectory, name:
       return organization.id;
     }
   }
-  throw new BusyError("Too many organizations were named at once; try again");
+  throw new BusyError(REFUSALS.organizationsBusy);
 }
 
 /**

@@ -184,5 +184,5 @@ export async function initiatePurchase(
       finalPrice: toRupees(final),
     };
   }
-  throw new ConflictError("Checkout is busy, try again");
+  throw new ConflictError(REFUSALS.checkoutBusy);
 }

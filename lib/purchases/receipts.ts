@@ -22,6 +22,7 @@ import type { User } from "@/lib/users/users.ts";
 import type { IndianState } from "./indian_states.ts";
 import { buyerStateOf, sellerStateOf, stateOfPlace } from "./place_of_supply.ts";
 import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord } from "./purchases.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The GST rate included in every price, in percent. */
 export const GST_RATE_PERCENT = 18;
@@ -127,7 +128,7 @@ export async function receiptFor(
 ): Promise<ReceiptView> {
   const record = purchaseId.length <= 100 ? (await getPurchaseEntry(kv, purchaseId)).value : null;
   if (!record?.receipt || (record.userId !== viewer.id && viewer.role !== "admin")) {
-    throw new NotFoundError("Receipt not found");
+    throw new NotFoundError(REFUSALS.receiptNotFound);
   }
   const discountPaise = record.discountPaise ?? 0;
   const issuer = record.receipt.seller ?? seller;

@@ -90,7 +90,7 @@ function refundable(
     return { paymentId: record.paymentId, amount: record.amountPaid, currency: CURRENCY };
   }
   const extra = record.extraPayments?.find((p) => p.paymentId === target.paymentId);
-  if (!extra || extra.amount === null) throw new NotFoundError("Payment not found");
+  if (!extra || extra.amount === null) throw new NotFoundError(REFUSALS.paymentNotFound);
   if (extra.refund) throw new InvalidInputError(ALREADY_REFUNDED);
   return { paymentId: target.paymentId, amount: extra.amount, currency: extra.currency ?? CURRENCY };
 }
@@ -194,7 +194,7 @@ export async function refundPayment(
 ): Promise<PurchaseRecord> {
   const { kv, payments } = ctx;
   const found = (await getPurchaseEntry(kv, target.purchaseId)).value;
-  if (!found) throw new NotFoundError("Purchase not found");
+  if (!found) throw new NotFoundError(REFUSALS.purchaseNotFound);
   const due = refundable(found, target);
   if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
   const paymentId = due.paymentId ?? await capturedPayment(payments, found.gatewayOrderId!);

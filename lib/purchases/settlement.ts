@@ -51,6 +51,7 @@ import {
   writePurchaseOps,
 } from "./purchases.ts";
 import { issueReceiptOps } from "./receipts.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Attempts of a confirmation's write: every confirmation at once takes the same receipt sequence. */
 const MAX_ATTEMPTS = 200;
@@ -196,7 +197,7 @@ export async function applyOutcome(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (event && attempt > 0 && (await kv.get(event.entry.key)).value !== null) return false;
     const entry = await getPurchaseEntry(kv, purchaseId);
-    if (!entry.value) throw new NotFoundError("Purchase not found");
+    if (!entry.value) throw new NotFoundError(REFUSALS.purchaseNotFound);
     const current = entry.value;
     const now = nowOf(ctx);
     const op = kv.atomic().check(entry);

@@ -34,8 +34,8 @@ export async function verifyPayment(
   if (!payments.verifyPaymentSignature(proof)) throw new InvalidInputError(INVALID_PAYMENT_SIGNATURE);
   const purchaseId = await purchaseIdByOrder(kv, proof.orderId);
   const found = purchaseId ? (await getPurchaseEntry(kv, purchaseId)).value : null;
-  if (!found || found.toolkitId !== toolkitId) throw new NotFoundError("Purchase not found");
-  if (!canConfirmPurchase(user, found)) throw new ForbiddenError("This is not your purchase");
+  if (!found || found.toolkitId !== toolkitId) throw new NotFoundError(REFUSALS.purchaseNotFound);
+  if (!canConfirmPurchase(user, found)) throw new ForbiddenError(REFUSALS.notYourPurchase);
   const record = (await applyOutcome(ctx, {
     purchaseId: found.id,
     outcome: "paid",

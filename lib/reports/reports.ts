@@ -33,6 +33,7 @@ import {
 } from "./schema.ts";
 import { actOn, findTarget, holdTarget, type Target } from "./targets.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
 
@@ -162,7 +163,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
     }
     return { report: reportView(report), created: true };
   }
-  throw new BusyError("Too many reports at once; try again");
+  throw new BusyError(REFUSALS.reportsBusy);
 }
 
 /** `checkReport` then `createReport`, without the routes' daily limit (the demo's reports). */
@@ -243,7 +244,7 @@ export interface TargetReports {
  */
 export async function targetReports(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<TargetReports> {
   const summary = (await kv.get<TargetSummary>(summaryKey(kind, targetId))).value;
-  if (!summary) throw new NotFoundError("No reports of this");
+  if (!summary) throw new NotFoundError(REFUSALS.noReports);
   const entries = await reportsOfTarget(kv, kind, targetId);
   const reporters = await getUserSummaries(kv, entries.flatMap((entry) => entry.value.userId ?? []));
   let url: string | null = null;
@@ -280,7 +281,7 @@ export async function resolveTarget(
 ): Promise<number> {
   const { kv } = services;
   const summaryEntry = await kv.get<TargetSummary>(summaryKey(kind, targetId));
-  if (!summaryEntry.value) throw new NotFoundError("No reports of this");
+  if (!summaryEntry.value) throw new NotFoundError(REFUSALS.noReports);
   let target: Target | null = null;
   try {
     target = await findTarget(kv, kind, targetId, null);

@@ -16,6 +16,7 @@ import { removeComment } from "@/lib/comments/comments.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** A reported thing as reports show it. */
 export interface Target {
@@ -172,7 +173,7 @@ export async function actOn(
         return;
       case "organization":
         if (action === "delete") {
-          throw new InvalidInputError("An organization cannot be deleted; hide takes its verified badge away");
+          throw new InvalidInputError(REFUSALS.organizationNotDeleted);
         }
         await updateAsAdmin(kv, { id, patch: { isVerified: false } });
         return;

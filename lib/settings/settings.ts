@@ -166,7 +166,7 @@ export async function updateSettings(kv: Deno.Kv, userId: string, change: Settin
   await retrying(
     async () => {
       const [entry, user] = await kv.getMany<[StoredSettings, User]>([settingsKey(userId), userKey(userId)]);
-      if (!user.value) throw new NotFoundError("User not found");
+      if (!user.value) throw new NotFoundError(REFUSALS.userNotFound);
       const current = settingsOf(entry.value ?? {}, user.value.language ?? DEFAULT_LANG);
       const op = kv.atomic();
       let next = entry.value ?? {};

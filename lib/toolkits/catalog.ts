@@ -252,7 +252,7 @@ export async function listContentItems(kv: Deno.Kv, toolkitId: string): Promise<
 /** The item's body fields after a type and body change: sanitized HTML for an article, a video URL for a video. */
 async function bodyOf(type: ContentItem["type"], content: string | null, cdnVideoUrl: string | null) {
   if (type === "video") {
-    if (!cdnVideoUrl) throw new InvalidInputError("A video needs cdnVideoUrl");
+    if (!cdnVideoUrl) throw new InvalidInputError(REFUSALS.videoNeedsUrl);
     return { content: null, cdnVideoUrl };
   }
   return { content: await sanitizeArticle(content ?? ""), cdnVideoUrl: null };

@@ -24,6 +24,7 @@ import { getToolkitsByIds, listContentItems, readToolkit } from "./catalog.ts";
 import { canReadLesson, canReadToolkit, canTrackProgress, type Viewer } from "./policy.ts";
 import { completedByToolkit, completedItemIds, setLessonCompleted } from "./progress.ts";
 import type { ContentItem, Toolkit } from "./schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** The body of `GET /api/toolkits/{id}`. */
 export interface ToolkitDetail {
@@ -76,9 +77,9 @@ export async function recordProgress(
 ): Promise<ProgressResult> {
   const toolkit = await readToolkit(kv, toolkitId, viewer);
   const purchased = await hasPurchased(kv, viewer.id, toolkitId);
-  if (!canTrackProgress(viewer, purchased)) throw new ForbiddenError("Buy this toolkit to track your progress");
+  if (!canTrackProgress(viewer, purchased)) throw new ForbiddenError(REFUSALS.buyToTrack);
   const itemIds = (await listContentItems(kv, toolkitId)).map((item) => item.id);
-  if (!itemIds.includes(contentItemId)) throw new NotFoundError("Content item not found");
+  if (!itemIds.includes(contentItemId)) throw new NotFoundError(REFUSALS.lessonNotFound);
   let issued: Certificate | null = null;
   const completedItemIds = await setLessonCompleted(kv, {
     toolkitId,

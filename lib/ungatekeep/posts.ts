@@ -313,7 +313,7 @@ export async function readablePost(
     const ranks = [all.indexOf(id), tagged.indexOf(id)].filter((r) => r >= 0);
     rank = ranks.length > 0 ? Math.min(...ranks) : undefined;
   }
-  if (!canReadPublished(viewer, rank)) throw new UnauthenticatedError("Sign in to read this post");
+  if (!canReadPublished(viewer, rank)) throw new UnauthenticatedError(REFUSALS.signInToRead);
   return entry as Deno.KvEntry<Post>;
 }
 

@@ -7,6 +7,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.t
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
@@ -100,12 +101,12 @@ export async function changeUserRole(
   kv: Deno.Kv,
   { actorId, targetId, role }: { actorId: string; targetId: string; role: Role },
 ): Promise<RoleChanged> {
-  if (actorId === targetId) throw new ForbiddenError("You cannot change your own role");
-  if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError("User not found");
+  if (actorId === targetId) throw new ForbiddenError(REFUSALS.ownRole);
+  if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError(REFUSALS.userNotFound);
   for (;;) {
     const [actor, target] = await kv.getMany<[User, User]>([userKey(actorId), userKey(targetId)]);
     if (actor.value?.role !== "admin") throw new ForbiddenError();
-    if (!target.value) throw new NotFoundError("User not found");
+    if (!target.value) throw new NotFoundError(REFUSALS.userNotFound);
     const demoted = target.value.role === "admin" && role !== "admin";
     const keys = demoted ? await apiKeysOf(kv, targetId) : null;
     const op = kv.atomic().check(actor);

@@ -12,6 +12,7 @@ import { TextSchema } from "@/lib/text.ts";
 
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { type Role, ROLES } from "./roles.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export { type Role, ROLES };
 
@@ -150,7 +151,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExt
   countOps(op, [], userCounts(user));
   extend?.(op, user);
   const result = await op.commit();
-  if (!result.ok) throw new ConflictError("User already exists");
+  if (!result.ok) throw new ConflictError(REFUSALS.userExists);
   return user;
 }
 
@@ -161,7 +162,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExt
 export async function updateUser(kv: Deno.Kv, id: string, patch: UserPatch): Promise<User> {
   for (;;) {
     const entry = await kv.get<User>(["users", id]);
-    if (!entry.value) throw new NotFoundError("User not found");
+    if (!entry.value) throw new NotFoundError(REFUSALS.userNotFound);
     const op = kv.atomic();
     const user = updateUserOps(op, entry as Deno.KvEntry<User>, patch);
     if ((await op.commit()).ok) return user;

@@ -33,6 +33,7 @@ import { fieldProblems } from "@/lib/field_messages.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Writes fall under the per-person limit `alerts` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "alerts" };
@@ -91,7 +92,7 @@ export const handler = define.handlers<Data>({
     if (intent) {
       assertSignedIn(ctx.state);
       const alert = (await listAlerts(kv, ctx.state.user.id)).find((a) => a.id === form.get("id"));
-      if (!alert) throw new NotFoundError("Alert not found");
+      if (!alert) throw new NotFoundError(REFUSALS.alertNotFound);
       try {
         await updateAlert(kv, { userId: ctx.state.user.id, id: alert.id, patch: patchOf(alert, form, intent) });
         return seeOther("/me/alerts?saved=1");

@@ -29,6 +29,7 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 /** Writes fall under the per-person limit `progress` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "progress" };
 import type { ContentItem } from "@/lib/toolkits/schema.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 interface LessonData extends ToolkitDetail {
   item: ContentItem;
@@ -43,7 +44,7 @@ export const handler = define.handlers<LessonData>({
     const { kv } = ctx.state.services;
     const detail = await toolkitDetail(kv, ctx.params.id, viewer);
     const index = detail.contentItems.findIndex((item) => item.id === ctx.params.itemId);
-    if (index < 0) throw new NotFoundError("Content item not found");
+    if (index < 0) throw new NotFoundError(REFUSALS.lessonNotFound);
     const item = detail.contentItems[index];
     if (!canReadLesson(viewer, detail.hasPurchased, item)) {
       if (!viewer) throw new UnauthenticatedError();

@@ -8,6 +8,7 @@ import { REPORT_KINDS, type ReportKind, targetReports } from "@/lib/reports/repo
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AdminReportSchema, ReportedTargetSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export const apiDocs = describeRoute({
   section: "Trust",
@@ -32,7 +33,7 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async GET(_req, ctx) {
     const kind = ctx.params.kind;
-    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError("No reports of this");
+    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError(REFUSALS.noReports);
     return Response.json(await targetReports(ctx.state.services.kv, kind as ReportKind, ctx.params.targetId));
   },
 });

@@ -9,6 +9,7 @@ import { readBody } from "@/lib/http/json.ts";
 import { REPORT_KINDS, type ReportKind, ResolveSchema, resolveTarget } from "@/lib/reports/reports.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { z } from "zod";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 export const apiDocs = describeRoute({
   section: "Trust",
@@ -32,7 +33,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const kind = ctx.params.kind;
-    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError("No reports of this");
+    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError(REFUSALS.noReports);
     const body = await readBody(req, ResolveSchema);
     const resolved = await resolveTarget(ctx.state.services, {
       kind: kind as ReportKind,
