@@ -7,7 +7,7 @@
  * same filters is linked once, under the results.)
  */
 import { useEffect, useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { alertQuery } from "@/lib/browser/alert_query.ts";
 import type { AlertKind } from "@/lib/alerts/alerts.ts";
@@ -23,7 +23,7 @@ export interface AlertMeProps {
 }
 
 /** The messages this island uses (its `text`). */
-export const ALERT_ME_TEXT = ["me.alertMe.", "common.errors."] as const;
+export const ALERT_ME_TEXT = ["me.alertMe.", "common.errors.", ...refusalPrefixes("tooManyAlerts")] as const;
 
 const BUTTON = "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm " +
   "font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";

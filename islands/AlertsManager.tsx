@@ -34,7 +34,7 @@ export const ALERTS_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("alertNotFound"),
+  ...refusalPrefixes("alertNotFound", "tooManyAlerts"),
 ] as const;
 
 /** `query` (an alert's stored filters) as the form's inputs; `types` holds internship types or opportunity types. */

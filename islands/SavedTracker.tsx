@@ -21,7 +21,7 @@ export const SAVED_TRACKER_TEXT = [
   "me.tracker.",
   "internships.deadline.",
   "common.errors.",
-  ...refusalPrefixes("internshipNotFound", "opportunityNotFound"),
+  ...refusalPrefixes("internshipNotFound", "opportunityNotFound", "tooManySaved"),
 ] as const;
 
 /** Props: the saved items, newest change first, as `GET /api/me/saved` answers them, and the island's messages. */

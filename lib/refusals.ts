@@ -94,6 +94,10 @@ export const REFUSALS = {
   buyToTrack: "Buy this toolkit to track your progress",
   videoNeedsUrl: "A video needs cdnVideoUrl",
   signInToRead: "Sign in to read this post",
+  /** Past `MAX_ALERTS` (`lib/alerts/alerts.ts`; a test holds the number to it). */
+  tooManyAlerts: "You can keep at most 20 alerts",
+  /** Past `MAX_SAVED` (`lib/saved/schema.ts`; a test holds the number to it). */
+  tooManySaved: "You can save at most 500 items",
 } as const;
 
 /** The name of a refusal, as its catalogue message is named. */

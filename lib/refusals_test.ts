@@ -1,6 +1,8 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { REFUSAL_KEYS, REFUSALS, refusalText } from "./refusals.ts";
+import { MAX_ALERTS } from "@/lib/alerts/alerts.ts";
+import { MAX_SAVED } from "@/lib/saved/schema.ts";
 
 const [en, hi] = [translatorFor("en"), translatorFor("hi")];
 /** Sentences whose English words on a page differ from the API's (the API's would not tell a reader what happened). */
@@ -31,6 +33,16 @@ Deno.test("every refusal has words in both catalogues: the API's sentence in Eng
   }
 });
 
+Deno.test("a refusal's numbers are the limits the code enforces, and its words in both languages say them", () => {
+  assertEquals(REFUSALS.tooManyAlerts, `You can keep at most ${MAX_ALERTS} alerts`);
+  assertEquals(REFUSALS.tooManySaved, `You can save at most ${MAX_SAVED} items`);
+  for (const [sentence, key] of REFUSAL_KEYS) {
+    const numbers = sentence.match(/\d+/g) ?? [];
+    assertEquals(en(key).match(/\d+/g) ?? [], numbers, `${key} in English`);
+    assertEquals(hi(key).match(/\d+/g) ?? [], numbers, `${key} in Hindi`);
+  }
+});
+
 Deno.test("a refusal not listed is shown as the domain wrote it", () => {
   assertEquals(refusalText(hi, new Error("Something new went wrong")), "Something new went wrong");
 });
@@ -41,7 +53,7 @@ const THROWN =
 /** A sentence written into a constant of its own: `const NOT_FOUND = "…"`. */
 const WRITTEN = /\bconst ([A-Z][A-Z_]+)(?:: string)? = ["'`]/g;
 /** Sentences built from a limit or a list, shown as written. */
-const BUILT = new Set(["TOO_MANY_ALERTS", "TOO_MANY_SAVED", "INVALID_ROLE_MESSAGE"]);
+const BUILT = new Set(["INVALID_ROLE_MESSAGE"]);
 /** A domain error thrown with a sentence written in place: `new NotFoundError("…")`. */
 const THROWN_AS_WRITTEN =
   /new (?:Conflict|Forbidden|NotFound|InvalidInput|UnsupportedMediaType|TooLarge|Busy)Error\(\s*(["'])(.*?)\1/g;

@@ -27,7 +27,7 @@ export type AlertFrequency = typeof ALERT_FREQUENCIES[number];
 /** Most alerts one person may keep. */
 export const MAX_ALERTS = 20;
 /** The error of the 21st alert. */
-export const TOO_MANY_ALERTS = `You can keep at most ${MAX_ALERTS} alerts`;
+export const TOO_MANY_ALERTS = REFUSALS.tooManyAlerts;
 const NOT_FOUND = REFUSALS.alertNotFound;
 
 /** The filters of an alert, as the list's query string has them (numbers for the stipends). */

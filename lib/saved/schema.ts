@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 
@@ -20,7 +21,7 @@ export const MAX_SAVED = 500;
 /** Longest note, in characters. */
 export const NOTE_MAX = 500;
 /** The error of the save past `MAX_SAVED`. */
-export const TOO_MANY_SAVED = `You can save at most ${MAX_SAVED} items`;
+export const TOO_MANY_SAVED = REFUSALS.tooManySaved;
 
 /** A saved item as stored: which listing, its tracker status and note, and when it was saved and changed. */
 export interface SavedRecord {
