@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { sentenceId } from "@/lib/i18n/translator.ts";
 import { REFUSAL_KEYS, REFUSALS, refusalText } from "./refusals.ts";
 import { MAX_ALERTS } from "@/lib/alerts/alerts.ts";
 import { MAX_SAVED } from "@/lib/saved/schema.ts";
@@ -41,6 +42,11 @@ Deno.test("a refusal's numbers are the limits the code enforces, and its words i
     assertEquals(en(key).match(/\d+/g) ?? [], numbers, `${key} in English`);
     assertEquals(hi(key).match(/\d+/g) ?? [], numbers, `${key} in Hindi`);
   }
+});
+
+Deno.test("each refusal has its own sentenceId, the name an island's text gives it", () => {
+  const ids = new Set([...REFUSAL_KEYS.keys()].map(sentenceId));
+  assertEquals(ids.size, REFUSAL_KEYS.size);
 });
 
 Deno.test("a refusal not listed is shown as the domain wrote it", () => {

@@ -25,13 +25,21 @@ export type Message = string | MessageFormatElement[];
 
 /**
  * What an island receives as its `text` prop: its language and the messages of the prefixes it uses, by key; with
- * `refusals`, the API's English sentence of each domain refusal among them, mapped to its message's key (so the island
- * words a refusal without bundling every sentence; docs/decisions.md, Languages, "Refusals on pages").
+ * `refusals`, each domain refusal among them as its message's key by the `sentenceId` of the API's English sentence (so
+ * the island words a refusal without bundling every sentence or carrying English; docs/decisions.md, Languages,
+ * "Refusals on pages").
  */
 export interface IslandText {
   lang: Lang;
   messages: Record<string, Message>;
   refusals?: Record<string, string>;
+}
+
+/** A short name of a sentence (FNV-1a, 32 bits, base 36): how an island's text names the refusals it words. */
+export function sentenceId(sentence: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < sentence.length; i++) hash = Math.imul(hash ^ sentence.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
 /** Values of a message's placeholders. */
@@ -91,14 +99,16 @@ function isPlain(source: string): boolean {
  * A translator over `source` in `lang`. Messages are parsed the first time they are used and kept with this
  * translator, so a long-lived one (the server's, per language) parses each message once. With `literal` (an island's
  * messages), a string message is plain text as it stands and never parsed. `refusals` maps the API's English sentence
- * of each domain refusal to its message's key (`Translate.refusal`; an island's text carries those of its messages).
+ * of each domain refusal to its message's key (`Translate.refusal`; an island's text carries those of its messages, by
+ * `sentenceId`, which `byId` says).
  */
 export function createTranslator(
   lang: Lang,
   source: MessageSource,
-  { literal = false, refusals = new Map<string, string>() }: {
+  { literal = false, refusals = new Map<string, string>(), byId = false }: {
     literal?: boolean;
     refusals?: ReadonlyMap<string, string>;
+    byId?: boolean;
   } = {},
 ): Translate {
   const locale = LOCALES[lang];
@@ -139,7 +149,7 @@ export function createTranslator(
     locale,
     has: (key: string) => formats.has(key) || source.get(key) !== undefined,
     refusal(sentence: string): string | undefined {
-      const key = refusals.get(sentence);
+      const key = refusals.get(byId ? sentenceId(sentence) : sentence);
       return key !== undefined && source.get(key) !== undefined ? translate(key as MessageKey) : undefined;
     },
     rich: (key: MessageKey, values: RichValues): ComponentChildren => format(key, values) as ComponentChildren,
@@ -148,7 +158,7 @@ export function createTranslator(
       const messages: Record<string, Message> = {};
       const carried: Record<string, string> = {};
       for (const [sentence, key] of refusals) {
-        if (prefixes.some((prefix) => key.startsWith(prefix))) carried[sentence] = key;
+        if (prefixes.some((prefix) => key.startsWith(prefix))) carried[sentenceId(sentence)] = key;
       }
       for (const key of source.keys()) {
         if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
@@ -180,6 +190,7 @@ export function translatorOf(text: IslandText): Translate {
     found = createTranslator(text.lang, { get: (key) => messages[key], keys: () => Object.keys(messages) }, {
       literal: true,
       refusals: new Map(Object.entries(text.refusals ?? {})),
+      byId: true,
     });
     islandTranslators.set(text, found);
   }
