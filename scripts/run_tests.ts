@@ -3,10 +3,12 @@
  * (docs/decisions.md, Tests, "One Chromium per run"): the browser server of `launchBrowserServer`, whose address the
  * test modules find in `SHARED_CHROMIUM_ENV`. Exits with the tests' exit code after closing the browser. When Chromium
  * goes away during the run it says so; the browser tests after that fail, naming the address they could not reach.
+ * The test groups start longest first (`byLongestFirst`, docs/decisions.md, Tests, "Test groups").
  *
  * Usage: `deno run -A scripts/run_tests.ts [deno test arguments]` (`deno task test` and `deno task test:e2e` run it).
  */
 import { launchBrowserServer, SHARED_CHROMIUM_ENV } from "@/tests/helpers/browser.ts";
+import { byLongestFirst } from "@/tests/helpers/test_groups.ts";
 
 if (Deno.env.get(SHARED_CHROMIUM_ENV)) {
   throw new Error(
@@ -22,7 +24,7 @@ server.process().on("exit", (code: number | null, signal: string | null) => {
 });
 
 const tests = new Deno.Command(Deno.execPath(), {
-  args: ["test", "-A", "--no-check", "--parallel", ...Deno.args],
+  args: ["test", "-A", "--no-check", "--parallel", ...byLongestFirst(Deno.args)],
   env: { [SHARED_CHROMIUM_ENV]: server.wsEndpoint() },
 }).spawn();
 // Ctrl-C reaches `deno test` itself (the same process group); this process waits for it to end, then closes Chromium.

@@ -5,7 +5,13 @@
  * group reaches, or that two reach, fails here. `test:unit`, `test:api` and `test:e2e` together run the same modules.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { groupFiles, importTestModules, TEST_GROUPS, type TestGroup } from "@/tests/helpers/test_groups.ts";
+import {
+  byLongestFirst,
+  groupFiles,
+  importTestModules,
+  TEST_GROUPS,
+  type TestGroup,
+} from "@/tests/helpers/test_groups.ts";
 
 const ROOT = new URL("..", import.meta.url);
 const TEST_FILE = /_test\.tsx?$/;
@@ -122,4 +128,11 @@ Deno.test("a group module that fails to load is reported, and the modules after 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("scripts/run_tests.ts starts the groups longest first (TEST_GROUPS' order), then the other roots as given", () => {
+  const names = Object.keys(TEST_GROUPS);
+  const groups = names.map((name) => `tests/groups/${name}.ts`);
+  const given = ["components/", "tests/web/", ...[...groups].sort(), "tests/platform/"];
+  assertEquals(byLongestFirst(given), [...groups, "components/", "tests/web/", "tests/platform/"]);
 });

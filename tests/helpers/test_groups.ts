@@ -27,35 +27,54 @@ export interface TestGroup {
 /**
  * The groups, by the name of their module in `tests/groups/`: the unit tests beside the code in `lib/`, each folder of
  * `tests/api/`, and `tests/e2e/` in slices of its file names (a new file falls into the slice its name sorts into; a
- * heavy module may stand alone).
+ * heavy module may stand alone). Listed longest first, the order in which `scripts/run_tests.ts` starts them
+ * (`byLongestFirst`): with two at a time, the last minutes then hold small modules on both cores instead of one long
+ * group alone on one (docs/decisions.md, Tests, "Test groups").
  */
 export const TEST_GROUPS: Record<string, TestGroup> = {
-  lib: { folder: "lib/", below: true },
-  api: { folder: "tests/api/" },
-  api_applications: { folder: "tests/api/applications/" },
-  api_auth: { folder: "tests/api/auth/" },
+  e2e_6: { folder: "tests/e2e/", from: "phone", to: "po" },
+  e2e_9: { folder: "tests/e2e/", from: "toolkits" },
+  e2e_3: { folder: "tests/e2e/", from: "hi", to: "internships_t" },
+  e2e_8: { folder: "tests/e2e/", from: "s", to: "toolkits" },
+  e2e_2: { folder: "tests/e2e/", from: "fo", to: "hi" },
   api_internships: { folder: "tests/api/internships/" },
-  api_jobs: { folder: "tests/api/jobs/" },
-  api_languages: { folder: "tests/api/languages/" },
-  api_money: { folder: "tests/api/money/" },
-  api_opportunities: { folder: "tests/api/opportunities/" },
-  api_phone: { folder: "tests/api/phone/" },
+  e2e_4: { folder: "tests/e2e/", from: "internships_t", to: "o" },
+  e2e_7: { folder: "tests/e2e/", from: "po", to: "s" },
   api_reach: { folder: "tests/api/reach/" },
+  e2e_5: { folder: "tests/e2e/", from: "o", to: "phone" },
+  e2e_1: { folder: "tests/e2e/", from: "c", to: "fo" },
+  e2e_0: { folder: "tests/e2e/", to: "c" },
+  api: { folder: "tests/api/" },
+  api_auth: { folder: "tests/api/auth/" },
+  api_applications: { folder: "tests/api/applications/" },
+  api_opportunities: { folder: "tests/api/opportunities/" },
   api_student: { folder: "tests/api/student/" },
+  lib: { folder: "lib/", below: true },
+  api_ungatekeep: { folder: "tests/api/ungatekeep/" },
+  api_jobs: { folder: "tests/api/jobs/" },
   api_toolkits: { folder: "tests/api/toolkits/" },
   api_trust: { folder: "tests/api/trust/" },
-  api_ungatekeep: { folder: "tests/api/ungatekeep/" },
-  e2e_0: { folder: "tests/e2e/", to: "c" },
-  e2e_1: { folder: "tests/e2e/", from: "c", to: "fo" },
-  e2e_2: { folder: "tests/e2e/", from: "fo", to: "hi" },
-  e2e_3: { folder: "tests/e2e/", from: "hi", to: "internships_t" },
-  e2e_4: { folder: "tests/e2e/", from: "internships_t", to: "o" },
-  e2e_5: { folder: "tests/e2e/", from: "o", to: "phone" },
-  e2e_6: { folder: "tests/e2e/", from: "phone", to: "po" },
-  e2e_7: { folder: "tests/e2e/", from: "po", to: "s" },
-  e2e_8: { folder: "tests/e2e/", from: "s", to: "toolkits" },
-  e2e_9: { folder: "tests/e2e/", from: "toolkits" },
+  api_phone: { folder: "tests/api/phone/" },
+  api_money: { folder: "tests/api/money/" },
+  api_languages: { folder: "tests/api/languages/" },
 };
+
+/**
+ * `paths` (arguments of `deno test`) with the group modules (`tests/groups/<name>.ts`) first, in `TEST_GROUPS`' order
+ * (longest first), then the others as given. `deno test --parallel` starts the modules named as files in the order
+ * given, before those it finds in folders.
+ */
+export function byLongestFirst(paths: string[]): string[] {
+  const names = Object.keys(TEST_GROUPS);
+  const rank = (path: string) => {
+    const name = path.match(/(?:^|\/)tests\/groups\/(\w+)\.ts$/)?.[1];
+    const index = name === undefined ? -1 : names.indexOf(name);
+    return index === -1 ? names.length : index;
+  };
+  return paths.map((path, index) => ({ path, index, rank: rank(path) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ path }) => path);
+}
 
 const ROOT = new URL("../../", import.meta.url);
 
