@@ -384,7 +384,11 @@ export async function timeOutApplications(
       batchOps(write.op, write.batch, now.getTime());
       if (sent.length >= WRITES_IN_FLIGHT) await sent[sent.length - WRITES_IN_FLIGHT].commit;
       await turn();
-      sent.push({ ids: write.ids, moves: write.moves, commit: write.op.commit() });
+      const commit = write.op.commit();
+      // Awaited later (before a later send, or with the batch's others): a KV error there ends the run with that error,
+      // while this handler keeps it from counting as unhandled in the meantime (which would end the process).
+      commit.catch(() => {});
+      sent.push({ ids: write.ids, moves: write.moves, commit });
       await turn();
     };
     /** The write `cost` goes to: the one being filled while it fits, else a new one (the last one is sent). */

@@ -4,9 +4,10 @@
  * the real `smtp-server` fake: a status change with a message reaches the applicant once, with the message; the
  * `applications-timeout` job rejects what waited past its due time (and nothing earlier, nothing answered, nothing
  * twice) and tells the applicant once in the app and by e-mail, one digest per applicant and run naming every
- * application closed; the poster's list kept in memory and the track record follow the batched writes; the run's lease.
+ * application closed; the poster's list kept in memory and the track record follow the batched writes; the run's lease;
+ * with two writes in flight, a poster's move or a lost lease before the second commits, and a KV error on a commit.
  */
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
@@ -215,9 +216,8 @@ Deno.test("a run leaves a live lease alone, takes over one that ran out, and tel
   );
 });
 
-Deno.test("a run killed between two of its writes is finished by the next; each applicant is told once", async () => {
-  await using smtp = await startFakeSmtp();
-  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+/** Seven students who each applied to five platform internships of one poster: 35 applications, several writes. */
+async function fiveEach(t: TestApp): Promise<{ member: TestUser; students: TestUser[] }> {
   const { member } = await people(t);
   const deadline = istToday(new Date(Date.now() + 2 * DAY));
   const internships: InternshipView[] = [];
@@ -226,7 +226,6 @@ Deno.test("a run killed between two of its writes is finished by the next; each 
       await platformInternship(t, member, { title: `${title} Intern`, hiringOrganization: "Lost Co", deadline }),
     );
   }
-  // 35 applications: more than one write of the job holds.
   const students: TestUser[] = [];
   for (let i = 0; i < 7; i++) {
     const student = await applicant(t, `Student ${i}`);
@@ -234,6 +233,41 @@ Deno.test("a run killed between two of its writes is finished by the next; each 
     students.push(student);
   }
   await t.settled();
+  return { member, students };
+}
+
+/** Every application of `students` by id, with its status. */
+async function statuses(t: TestApp, students: TestUser[]): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for (const student of students) {
+    const { applications } = await (await t.fetch("/api/me/applications", { headers: student.headers })).json();
+    for (const application of applications) found[application.id] = application.status;
+  }
+  return found;
+}
+
+const rejectedOf = (found: Record<string, string>) => Object.values(found).filter((status) => status === "rejected");
+
+/** A timeout digest's subject and notification title. */
+const DIGEST = /of your applications got no answer in time/;
+
+/** Each of `students` got exactly one timeout digest among `mails` and one in the app. */
+async function assertToldOnce(t: TestApp, mails: { to: string[]; subject: string }[], students: TestUser[]) {
+  for (const student of students) {
+    const digests = mails.filter((m) => m.to.includes(student.user.email) && DIGEST.test(m.subject));
+    assertEquals(digests.length, 1, `${student.user.email}: ${mails.map((m) => m.subject)}`);
+    const bell = await (await t.fetch("/api/me/notifications", { headers: student.headers })).json();
+    const told = bell.notifications.filter((n: { type: string; title: string }) =>
+      n.type === "application_status" && DIGEST.test(n.title)
+    );
+    assertEquals(told.length, 1, `${student.user.email} in the app`);
+  }
+}
+
+Deno.test("a run killed between two of its writes is finished by the next; each applicant is told once", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { students } = await fiveEach(t);
   const mailsBefore = smtp.messages.length;
   const later = Date.now() + 19 * DAY;
 
@@ -251,16 +285,7 @@ Deno.test("a run killed between two of its writes is finished by the next; each 
   let error: unknown = null;
   await killed.catch((caught) => error = caught);
   assertEquals((error as Error | null)?.message, "killed");
-  const statuses = async () => {
-    const found: string[] = [];
-    for (const student of students) {
-      const { applications } = await (await t.fetch("/api/me/applications", { headers: student.headers })).json();
-      found.push(...applications.map((a: { status: string }) => a.status));
-    }
-    return found;
-  };
-  const halfway = await statuses();
-  const done = halfway.filter((status) => status === "rejected").length;
+  const done = rejectedOf(await statuses(t, students)).length;
   assert(done > 0 && done < 35, `${done} of 35 rejected when the run died`);
 
   // Its lease runs out; the next run does the rest and tells everyone once, naming all five.
@@ -269,15 +294,120 @@ Deno.test("a run killed between two of its writes is finished by the next; each 
   await t.kv.set(["applications_timeout_lease"], { ...lease.value, until: Date.now() - 1 });
   const run = await runAt(t, "applications-timeout", later);
   assertEquals([run.rejected, run.told, run.skipped], [35 - done, 7, 0]);
-  assertEquals((await statuses()).filter((status) => status === "rejected").length, 35);
+  assertEquals(rejectedOf(await statuses(t, students)).length, 35);
   await runAt(t, "outbox", later + 60_000);
-  const mails = smtp.messages.slice(mailsBefore);
-  for (const student of students) {
-    assertEquals(
-      mails.filter((m) => m.to.includes(student.user.email)).map((m) => m.subject),
-      ["5 of your applications got no answer in time"],
-    );
-    const bell = await (await t.fetch("/api/me/notifications", { headers: student.headers })).json();
-    assertEquals(bell.notifications.filter((n: { type: string }) => n.type === "application_status").length, 1);
-  }
+  await assertToldOnce(t, smtp.messages.slice(mailsBefore), students);
+});
+
+/**
+ * `kv` whose atomic writes that check an application record (the timeout job's writes) call `before(n, keys)` just
+ * before the n-th of them commits, `keys` being the keys it checks; `before` may throw to make that commit fail.
+ */
+function hooked(kv: Deno.Kv, before: (n: number, keys: Deno.KvKey[]) => Promise<void>): Deno.Kv {
+  let n = 0;
+  const wrapOp = (op: Deno.AtomicOperation) => {
+    const keys: Deno.KvKey[] = [];
+    const proxy: Deno.AtomicOperation = new Proxy(op, {
+      get(target, prop) {
+        if (prop === "check") {
+          return (...checks: Deno.AtomicCheck[]) => {
+            for (const check of checks) keys.push(check.key);
+            target.check(...checks);
+            return proxy;
+          };
+        }
+        if (prop === "commit") {
+          return async () => {
+            if (keys.some((key) => key[0] === "applications" && key.length === 2)) await before(++n, keys);
+            return await target.commit();
+          };
+        }
+        const value = Reflect.get(target, prop);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          const result = value.apply(target, args);
+          return result === target ? proxy : result;
+        };
+      },
+    });
+    return proxy;
+  };
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "atomic") return () => wrapOp(target.atomic());
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+Deno.test("a poster's move lands while the job's second write is in flight: that write fails, the others stand", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member, students } = await fiveEach(t);
+  const mailsBefore = smtp.messages.length;
+  const later = Date.now() + 19 * DAY;
+  let movedId = "";
+  const kv = hooked(t.kv, async (n, keys) => {
+    if (n !== 2) return;
+    movedId = keys.find((key) => key[0] === "applications" && key.length === 2)![1] as string;
+    const res = await t.json("PATCH", `/api/applications/${movedId}`, {
+      body: { status: "shortlisted" },
+      headers: member.headers,
+    });
+    assertEquals(res.status, 200, await res.text());
+  });
+  const run = await timeOutApplications(kv, {
+    now: new Date(later),
+    appUrl: "http://localhost",
+    giveWay: async () => {},
+  });
+  assertEquals([run.rejected, run.skipped, run.told], [34, 1, 7]);
+  const found = await statuses(t, students);
+  assertEquals(found[movedId], "shortlisted", "the poster's move wins");
+  assertEquals(rejectedOf(found).length, 34);
+  assertEquals((await t.kv.get(["applications_timeout_lease"])).value, null, "the lease is let go");
+  assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["applications_untold"] }))).length, 0);
+  await t.settled();
+  await runAt(t, "outbox", later + 60_000);
+  await assertToldOnce(t, smtp.messages.slice(mailsBefore), students);
+});
+
+Deno.test("the lease taken over while the job's second write is in flight: the run stops, the next tells once", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { students } = await fiveEach(t);
+  const mailsBefore = smtp.messages.length;
+  const later = Date.now() + 19 * DAY;
+  const kv = hooked(t.kv, async (n) => {
+    if (n === 2) await t.kv.set(["applications_timeout_lease"], { holder: "another run", until: Date.now() - 1 });
+  });
+  const run = await timeOutApplications(kv, {
+    now: new Date(later),
+    appUrl: "http://localhost",
+    giveWay: async () => {},
+  });
+  assert(run.rejected > 0 && run.rejected < 35, `${run.rejected} of 35 rejected before the lease was lost`);
+  assertEquals(rejectedOf(await statuses(t, students)).length, run.rejected);
+  const next = await runAt(t, "applications-timeout", later);
+  assertEquals([run.rejected + Number(next.rejected), run.told + Number(next.told)], [35, 7]);
+  await runAt(t, "outbox", later + 60_000);
+  await assertToldOnce(t, smtp.messages.slice(mailsBefore), students);
+});
+
+Deno.test("a KV error on a commit while another write is in flight ends the run with that error, handled", async () => {
+  await using t = await createTestApp();
+  await fiveEach(t);
+  const kv = hooked(t.kv, (n) => n === 2 ? Promise.reject(new Error("KV unavailable")) : Promise.resolve());
+  // An unhandled rejection of the failed commit would fail this test (Deno's test runner reports it) and, in the
+  // server, end the process.
+  await assertRejects(
+    () =>
+      timeOutApplications(kv, {
+        now: new Date(Date.now() + 19 * DAY),
+        appUrl: "http://localhost",
+        giveWay: async () => {},
+      }),
+    { message: "KV unavailable" },
+  );
 });
