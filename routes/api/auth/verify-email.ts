@@ -13,26 +13,24 @@ import { describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
 import { z } from "zod";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
-import type { RouteOptions } from "@/lib/platform/route_options.ts";
-
-/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
-export const routeOptions: RouteOptions = { originCheck: "login" };
 
 export const apiDocs = describeRoute({
   section: "Authentication",
   GET: {
     summary: "Verify an e-mail address with the link's token, and sign in",
     description: `Spends the single-use token (it lives ${duration(TOKEN_TTL_MS)}), sets \`emailVerified\` and signs ` +
-      "the browser in (its previous session ends). With `callbackURL` (an empty one means `/`) the answer is a " +
+      "the browser in (its previous session ends), unless the browser is signed in as another person: then the " +
+      "address is verified and that session is kept, with no new cookie (a link opened in someone else's browser " +
+      "never signs them in as its owner). With `callbackURL` (an empty one means `/`) the answer is a " +
       "redirect: to it on success, to it with `?error=INVALID_TOKEN` for an unknown, spent or expired token; " +
       "without it, JSON. A `callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`.",
     query: z.object({ token: z.string().optional(), callbackURL: RedirectTargetField.optional() }),
     responses: {
       200: {
-        description: "Verified and signed in (no `callbackURL`)",
+        description: "Verified, and signed in unless another person's session was kept (no `callbackURL`)",
         schema: z.strictObject({ status: z.literal(true), user: AuthUserSchema }),
       },
-      302: "To `callbackURL`, signed in, or with `error=INVALID_TOKEN`",
+      302: "To `callbackURL` (signed in unless another person's session was kept), or with `error=INVALID_TOKEN`",
       400: "`INVALID_TOKEN` (no `callbackURL`) or `INVALID_CALLBACK_URL`",
     },
   },
@@ -50,6 +48,12 @@ export const handler = define.handlers({
         status: 302,
         headers: { location: withQuery(callbackURL, config.appUrl, { error: "INVALID_TOKEN" }) },
       });
+    }
+    if (ctx.state.user && ctx.state.user.id !== user.id) {
+      // Someone else's session: verify the address but keep the browser's session, so a link to an attacker's own
+      // token opened in a victim's browser cannot sign the victim in as the attacker (login CSRF through GET).
+      if (callbackURL) return new Response(null, { status: 302, headers: { location: callbackURL } });
+      return Response.json({ status: true, user: authUserView(user) });
     }
     const { token } = await replaceSession(kv, {
       userId: user.id,

@@ -1,5 +1,6 @@
 import { TOKEN_TTL_MS, type TokenRecord } from "@/lib/auth/verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
@@ -145,16 +146,43 @@ Deno.test("verify-email accepts an absolute callbackURL on the platform's own or
   assertEquals(res.headers.get("location"), `${t.origin}/dashboard`);
 });
 
-Deno.test("verify-email while signed in as someone else switches the browser to the verified user", async () => {
+Deno.test("verify-email while signed in as someone else verifies the address and keeps that session", async () => {
   await using t = await createTestApp();
-  const other = await createTestUser(t);
+  const victim = await createTestUser(t);
+  const link = await signUpLink(t, "attacker@example.com");
+  const res = await t.fetch(withoutCallback(link), { headers: { cookie: victim.cookie } });
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("set-cookie"), null);
+  const body = await res.json();
+  assertEquals(body.status, true);
+  assertEquals(body.user.emailVerified, true);
+  assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
+  const kept = await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json();
+  assertEquals(kept.user.id, victim.user.id);
+  const again = await signUpLink(t, "attacker2@example.com", "/onboarding");
+  const redirect = await t.fetch(pathOf(again), { headers: { cookie: victim.cookie } });
+  assertEquals(redirect.status, 302);
+  assertEquals(redirect.headers.get("location"), "/onboarding");
+  assertEquals(redirect.headers.get("set-cookie"), null);
+  assertEquals((await getUserByEmail(t.kv, "attacker2@example.com"))?.emailVerified, true);
+  const still = await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json();
+  assertEquals(still.user.id, victim.user.id);
+});
+
+Deno.test("verify-email with the same user's session renews it as a signed-in verification", async () => {
+  await using t = await createTestApp();
   const link = await signUpLink(t);
-  const res = await t.fetch(withoutCallback(link), { headers: { cookie: other.cookie } });
+  const user = (await getUserByEmail(t.kv, "new@example.com"))!;
+  const { token } = await createSession(t.kv, user.id);
+  const res = await t.fetch(withoutCallback(link), { headers: { cookie: `session=${token}` } });
   assertEquals(res.status, 200);
   await res.body?.cancel();
-  assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie: other.cookie } })).json(), null);
-  const session = await (await t.fetch("/api/auth/session", { headers: { cookie: cookieOf(res)! } })).json();
+  const cookie = cookieOf(res)!;
+  assert(cookie && cookie !== `session=${token}`);
+  assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie: `session=${token}` } })).json(), null);
+  const session = await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
   assertEquals(session.user.email, "new@example.com");
+  assertEquals(session.user.emailVerified, true);
 });
 
 Deno.test("send-verification-email answers {status: true} always and mails only unverified users, once per 5 minutes", async () => {
