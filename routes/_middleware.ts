@@ -4,7 +4,7 @@
  * session, the language of the answer, the body limits (size and stall; after the session and the language, so that a
  * plain form refused as too large gets its page in the person's language), the per-person limit of the route, the mark
  * of pages a phone may keep offline, then the push outbox's drain after a write.
- * Folder middleware below (`admin/`, `api/admin/`, `api/auth/`) runs after these, then the route.
+ * Folder middleware below (`admin/`, `api/admin/`) runs after these, then the route.
  */
 import { define } from "@/lib/platform/define.ts";
 import { requestState } from "@/lib/http/request_state.ts";

@@ -8,10 +8,6 @@ import { describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
 import { AuthUserSchema, SessionSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
-import type { RouteOptions } from "@/lib/platform/route_options.ts";
-
-/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
-export const routeOptions: RouteOptions = { originCheck: "login" };
 
 export const apiDocs = describeRoute({
   section: "Authentication",

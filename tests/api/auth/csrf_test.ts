@@ -1,5 +1,6 @@
 import { getUserByEmail } from "@/lib/users/users.ts";
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import manifest from "@/routes.gen.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
@@ -41,4 +42,53 @@ Deno.test("auth requests without Origin (non-browser clients) are served", async
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
+});
+
+/** The auth forms' pages, which post to themselves under the login-CSRF rule (docs/decisions.md, Auth). */
+const AUTH_FORM_PAGES = [
+  "./routes/sign-in.tsx",
+  "./routes/sign-up.tsx",
+  "./routes/forgot-password.tsx",
+  "./routes/reset-password.tsx",
+];
+
+/** Every route module of the manifest that takes a POST under the login-CSRF rule: `/api/auth/**` and the form pages. */
+function loginWrites(): { file: string; path: string; options: unknown }[] {
+  return Object.entries(manifest.routes).flatMap(([file, mod]) => {
+    const inAuth = file.startsWith("./routes/api/auth/") || AUTH_FORM_PAGES.includes(file);
+    const handler = (mod as { handler?: Record<string, unknown> }).handler;
+    if (!inAuth || typeof handler?.POST !== "function") return [];
+    const path = file.slice("./routes".length).replace(/\.tsx?$/, "");
+    return [{ file, path, options: (mod as { routeOptions?: unknown }).routeOptions }];
+  });
+}
+
+Deno.test('every auth module with a POST, and each auth form page, declares originCheck: "login"', () => {
+  const writes = loginWrites();
+  for (const page of AUTH_FORM_PAGES) assert(writes.some((w) => w.file === page), `${page} takes no POST`);
+  assert(writes.length >= AUTH_FORM_PAGES.length + 8, `only ${writes.length} auth writes found`);
+  for (const { file, options } of writes) {
+    assertEquals((options as { originCheck?: unknown } | undefined)?.originCheck, "login", file);
+  }
+  for (const [file, mod] of Object.entries(manifest.routes)) {
+    const declared = (mod as { routeOptions?: { originCheck?: unknown } }).routeOptions?.originCheck === "login";
+    if (declared) assert(writes.some((w) => w.file === file), `${file} declares the login rule but takes no auth POST`);
+  }
+});
+
+Deno.test("a foreign-Origin POST to every auth write is 403 with no Set-Cookie", async () => {
+  await using t = await createTestApp();
+  for (const { path } of loginWrites()) {
+    const page = !path.startsWith("/api/");
+    const res = await t.fetch(path, {
+      method: "POST",
+      headers: page
+        ? { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }
+        : { ...json, origin: "https://evil.example" },
+      body: page ? "email=a%40example.com&password=x" : JSON.stringify({ email: "a@example.com", password: PASSWORD }),
+    });
+    assertEquals(res.status, 403, path);
+    assertEquals(res.headers.get("set-cookie"), null, path);
+    await res.body?.cancel();
+  }
 });

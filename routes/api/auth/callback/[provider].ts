@@ -12,10 +12,6 @@ import { readOAuthBindingCookie, readSessionCookie, sessionCookie } from "@/lib/
 import { describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { STATE_TTL_MS } from "@/lib/auth/oauth/states.ts";
 import { z } from "zod";
-import type { RouteOptions } from "@/lib/platform/route_options.ts";
-
-/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
-export const routeOptions: RouteOptions = { originCheck: "login" };
 
 /** The provider's answer: its `code` and the `state` we sent (or `error` when the person declined). */
 const CallbackQuerySchema = z.object({
