@@ -25,9 +25,8 @@ export const OPPORTUNITY_FORM_TEXT = [
   "opportunities.type.",
   "common.choose",
   "common.errors.",
-  "common.refusal.opportunityReviewed",
   "fields.",
-  ...refusalPrefixes("opportunityNotFound"),
+  ...refusalPrefixes("opportunityNotFound", "opportunityReviewed"),
 ] as const;
 
 const FIELDS: readonly OpportunityFormField[] = [
