@@ -82,7 +82,7 @@ export async function readStats(kv: Deno.Kv, days: number, today = istToday()): 
     kv.getMany<Deno.KvU64[]>(TOTAL_FIELDS.map((field) => ["stats_totals", field])),
     grouped(kv, ["stats_toolkits"]),
     grouped(kv, ["stats_coupons"]),
-    listInternships(kv, { query: { ...DEFAULT_QUERY, limit: 1 }, viewer: null }),
+    listInternships(kv, { query: { ...DEFAULT_QUERY, limit: 1 }, viewer: null, today }),
     opportunityStore(kv),
   ]);
   for (const entry of dayEntries) {

@@ -2,7 +2,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestUser } from "@/tests/helpers/app.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { toRupees } from "@/lib/money.ts";
-import type { Stats } from "@/lib/stats/stats.ts";
+import { readStats, type Stats } from "@/lib/stats/stats.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -232,4 +233,17 @@ Deno.test("stats: a payment the gateway reports in another currency is owed back
   const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
   assert(notes[0].body.startsWith("USD 6.00 for Resume Toolkit"), notes[0].body);
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+});
+
+/** The IST day `n` days after `day` (`YYYY-MM-DD`). */
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+Deno.test("stats: open internships are counted as of the day asked for, not the clock's", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  await addInternships(t, member, [{ deadline: addDays(istToday(), 3) }, {}]);
+  assertEquals((await readStats(t.kv, 7)).totals.openInternships, 2);
+  assertEquals((await readStats(t.kv, 7, addDays(istToday(), 10))).totals.openInternships, 1, "the deadline passed");
 });
