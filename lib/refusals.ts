@@ -98,6 +98,14 @@ export const REFUSALS = {
   tooManyAlerts: "You can keep at most 20 alerts",
   /** Past `MAX_SAVED` (`lib/saved/schema.ts`; a test holds the number to it). */
   tooManySaved: "You can save at most 500 items",
+  /** Paid checkout, verification or a refund without the gateway's keys (503). */
+  paymentsNotConfigured: "Payments are not configured",
+  /** The payment gateway failed, refused or timed out (502). */
+  gatewayUnavailable: "Payment gateway unavailable",
+  /** An image id that names no upload (an upload removed meanwhile, or a hand-made id). */
+  unknownImage: "Unknown image",
+  /** A settings change naming two different addresses for one e-mail channel. */
+  emailsDisagree: "Two different addresses were given for one e-mail channel",
 } as const;
 
 /** The name of a refusal, as its catalogue message is named. */

@@ -36,12 +36,12 @@ export async function storeImage(store: ObjectStore, bytes: Uint8Array): Promise
 
 /**
  * Checks that every id names a stored file.
- * @throws InvalidInputError "Unknown image: <id>" for the first id that is not an upload.
+ * @throws InvalidInputError "Unknown image" (`REFUSALS.unknownImage`) when an id is not an upload.
  */
 export async function assertUploaded(store: ObjectStore, ids: readonly string[]): Promise<void> {
   const found = await Promise.all(ids.map((id) => store.metadata(id)));
   const missing = ids.find((_, i) => !found[i]);
-  if (missing !== undefined) throw new InvalidInputError(`Unknown image: ${missing}`);
+  if (missing !== undefined) throw new InvalidInputError(REFUSALS.unknownImage);
 }
 
 /**

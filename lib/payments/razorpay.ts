@@ -8,6 +8,7 @@
  */
 import type RazorpayClient from "razorpay";
 import { UpstreamError, UpstreamRefusalError } from "@/lib/errors.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import { onFirstUse } from "@/lib/lazy.ts";
 import type { Logger } from "@/lib/log.ts";
 import {
@@ -78,7 +79,7 @@ function paymentOf(entity: PaymentEntity): GatewayPayment {
 }
 
 /** The message every gateway failure is answered with (502). */
-export const GATEWAY_UNAVAILABLE = "Payment gateway unavailable";
+export const GATEWAY_UNAVAILABLE = REFUSALS.gatewayUnavailable;
 /** The refusal of a payment id the gateway has no record of (409). */
 export const UNKNOWN_PAYMENT = "The gateway does not know this payment";
 /** The refusal of an order id the gateway has no record of (409). */

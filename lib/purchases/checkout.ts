@@ -36,7 +36,7 @@ import { REFUSALS } from "@/lib/refusals.ts";
 /** Currency of every order (docs/decisions.md, Toolkits and payments). */
 export const CURRENCY = "INR";
 /** The message when paid checkout is needed and the gateway keys are unset (docs/decisions.md, Running). */
-export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
+export const PAYMENTS_NOT_CONFIGURED = REFUSALS.paymentsNotConfigured;
 /** Attempts of the atomic write: each lost race means another checkout took a slot or changed the guards. */
 const MAX_ATTEMPTS = 100;
 

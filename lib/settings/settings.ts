@@ -142,7 +142,7 @@ function channelChanges(change: SettingsChange): Partial<Record<NotificationType
     if (value === undefined) continue;
     const given = changes[type]?.email;
     if (given !== undefined && given !== value) {
-      throw new InvalidInputError(`${alias} and channels.${type}.email disagree`);
+      throw new InvalidInputError(REFUSALS.emailsDisagree);
     }
     changes[type] = { ...changes[type], email: value };
   }

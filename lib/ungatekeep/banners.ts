@@ -75,7 +75,7 @@ export async function listBanners(kv: Deno.Kv, activeOnly: boolean): Promise<Ban
 
 /**
  * Creates a banner.
- * @throws InvalidInputError "Unknown image: <id>" when `imageId` is not an upload.
+ * @throws InvalidInputError "Unknown image" when `imageId` is not an upload.
  */
 export async function createBanner(kv: Deno.Kv, files: ObjectStore, input: BannerCreate): Promise<Banner> {
   if (input.imageId) await assertUploaded(files, [input.imageId]);

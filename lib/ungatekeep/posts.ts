@@ -379,7 +379,7 @@ function publishedAtOf(
 
 /**
  * Creates a post by `author` (an admin).
- * @throws InvalidInputError "Unknown image: <id>" when an image id is not an upload.
+ * @throws InvalidInputError "Unknown image" when an image id is not an upload.
  */
 export async function createPost(
   kv: Deno.Kv,
