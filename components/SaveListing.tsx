@@ -13,6 +13,7 @@ const WORDS: MessageKey[] = [
   "internships.save.saved",
   "internships.save.appliedOn",
   "internships.save.notSaved",
+  "common.refusal.tooManySaved",
 ];
 
 /**

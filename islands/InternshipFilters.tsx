@@ -17,7 +17,7 @@
  */
 import { h, render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { INPUT } from "@/lib/browser/styles.ts";
 import {
   type FilterValues,
@@ -58,6 +58,7 @@ export const INTERNSHIP_FILTERS_TEXT = [
   "internships.deadline.",
   "internships.card.",
   "internships.save.",
+  ...refusalPrefixes("tooManySaved"),
   "trust.verified.word",
   "trust.verified.organization",
   "trust.verified.listing",

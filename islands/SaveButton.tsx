@@ -16,8 +16,9 @@ import { formatDate } from "@/lib/dates.ts";
 
 /**
  * Props: the listing, its title (for the accessible name), whether someone is signed in, and its words in the page's
- * language (save, saved, applied on, not saved) with that language, as `components/SaveListing.tsx` gives them: plain
- * strings, as the filter island that renders this button on every card has no room for the message formatter.
+ * language (save, saved, applied on, not saved, the save limit's refusal) with that language, as
+ * `components/SaveListing.tsx` gives them: plain strings, as the filter island that renders this button on every card
+ * has no room for the message formatter.
  */
 export interface SaveButtonProps {
   kind: SavedKind;
@@ -61,7 +62,7 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
   // The sign-in link is a guest's only (made once, not on every render).
   const [href, setHref] = useState(() => signedIn ? "" : signInHref(`/${kind}/${id}`, key));
   const saved = savedKeys.value?.has(key) ?? false;
-  const [saveWord, savedWord, appliedWord, notSaved] = words;
+  const [saveWord, savedWord, appliedWord, notSaved, tooManySaved] = words;
 
   const change = async (save: boolean) => {
     setBusy(true);
@@ -72,7 +73,8 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
     );
     setBusy(false);
     if (res.ok) markSaved(key, save);
-    else setError(notSaved);
+    // The button's save sends `{}`, so its one 400 is the save limit (`TOO_MANY_SAVED`, the first save past it).
+    else setError(save && res.status === 400 ? tooManySaved : notSaved);
   };
 
   useEffect(() => {

@@ -15,6 +15,10 @@ import {
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { listSaved } from "@/lib/saved/saved.ts";
 import { istToday } from "@/lib/dates.ts";
+import { MAX_SAVED } from "@/lib/saved/schema.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+
+const hi = translatorFor("hi");
 
 const listing = (title: string, deadline: string) => ({
   title,
@@ -107,4 +111,20 @@ Deno.test("a guest's Save leads to sign in and back, where the listing is saved"
   await page.getByRole("button", { name: "Saved Cloud Intern" }).waitFor();
   assertEquals(new URL(page.url()).search, "");
   assertEquals((await listSaved(t.kv, student.user.id, {})).map((item) => item.id), [internship.id]);
+});
+
+Deno.test("a save past the limit says why in the button's place, in Hindi", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  await addInternships(t, member, [listing("Data Intern", "2099-12-31")]);
+  await t.kv.set(["saved_count", student.user.id], MAX_SAVED);
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/internships?lang=hi`);
+  await page.getByRole("button", { name: `${hi("internships.save.save")} Data Intern` }).click();
+  await page.getByRole("alert").getByText(hi("common.refusal.tooManySaved"), { exact: true }).waitFor();
+  assertEquals(await listSaved(t.kv, student.user.id, {}), []);
 });
