@@ -95,8 +95,9 @@ const MACHINE_ONLY = new Set([
 const BUILT_IN_PLACE = new Map([
   // The profile's fields say the refusal at each field; this sentence only heads the `fields`.
   ["Invalid ${fields[rank(ordered[0])]}", "said at each field"],
-  // The size limit's 413: a page's plain form words it from the status (the refusal page), an island from the status.
-  ["Request body is larger than ${megabytes} MB", "worded from the 413 status"],
+  // The size limit's 413 for a body no form sends at that size; the image upload names its refusal instead
+  // (`bodyLimitRefusal`), and a page's plain form gets the refusal page for the status.
+  ["Request body is larger than ${megabytes} MB", "the body's size; uploads name their own refusal"],
   // 30 s of lost races on one record: rare, and names what was contended.
   ["Too many concurrent writes to ${noun}; nothing was written, try again", "names the contended record"],
   // A chunked import past the commit limits: only the bulk API meets it.

@@ -88,8 +88,8 @@ async function drainDeclared(req: Request, maxBytes: number): Promise<void> {
  * declare.
  */
 const limitsBySize = new Map<string, MiddlewareHandler<AppState>>();
-function limitsFor(bytes: number, idleMs: number): MiddlewareHandler<AppState> {
-  const key = `${bytes}:${idleMs}`;
+function limitsFor(bytes: number, idleMs: number, refusal: string | undefined): MiddlewareHandler<AppState> {
+  const key = `${bytes}:${idleMs}:${refusal ?? ""}`;
   let limits = limitsBySize.get(key);
   if (!limits) {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
@@ -97,7 +97,7 @@ function limitsFor(bytes: number, idleMs: number): MiddlewareHandler<AppState> {
       maxSize: bytes,
       onError: async (c) => {
         await drainDeclared(c.req.raw, bytes * DRAIN_FACTOR);
-        throw new TooLargeError(`Request body is larger than ${megabytes} MB`, bytes);
+        throw new TooLargeError(refusal ?? `Request body is larger than ${megabytes} MB`, bytes);
       },
     });
     limits = fromHonoMiddleware(async (c, next) => {
@@ -114,9 +114,10 @@ function limitsFor(bytes: number, idleMs: number): MiddlewareHandler<AppState> {
 
 /**
  * A write's body is read through `withIdleTimeout` (a stalled body fails with 408) and may be at
- * most the route's `bodyLimitBytes` (413 `{error}`); reads pass untouched.
+ * most the route's `bodyLimitBytes` (413 `{error}`, its `bodyLimitRefusal` when it names one); reads pass untouched.
  */
-export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) =>
-  WRITE_METHODS.has(req.method)
-    ? limitsFor(readRouteOptions(ctx).bodyLimitBytes, ctx.state.services.config.bodyIdleMs)(req, ctx)
-    : ctx.next();
+export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) => {
+  if (!WRITE_METHODS.has(req.method)) return ctx.next();
+  const { bodyLimitBytes, bodyLimitRefusal } = readRouteOptions(ctx);
+  return limitsFor(bodyLimitBytes, ctx.state.services.config.bodyIdleMs, bodyLimitRefusal)(req, ctx);
+};

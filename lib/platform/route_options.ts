@@ -5,6 +5,8 @@
  * - `bodyLimitBytes`: the largest request body the route accepts (default 1 MB, docs/decisions.md,
  *   Errors and limits; uploads declare 5 MB plus multipart overhead). A larger body is 413 `{error}`
  *   before the handler runs (`lib/http/limits.ts`).
+ * - `bodyLimitRefusal`: the sentence a body over `bodyLimitBytes` is refused with, instead of the body's size in MB
+ *   (an upload route says its file's limit, as its form states it: `REFUSALS.imageTooLarge`).
  * - `originCheck: false`: the route is exempt from the CSRF origin check (`lib/http/csrf.ts`). Only a
  *   route that authenticates every request by its own signature (a payment gateway's webhook,
  *   which verifies the HMAC of the raw body before it reads anything), or by a secret token in its path (the
@@ -44,6 +46,7 @@ export const PERSON_LIMIT_NAMES = [
 
 const RouteOptionsSchema = z.strictObject({
   bodyLimitBytes: z.int().positive().optional(),
+  bodyLimitRefusal: z.string().min(1).optional(),
   originCheck: z.union([z.literal(false), z.literal("login")]).optional(),
   personLimit: z.enum(PERSON_LIMIT_NAMES).optional(),
 });
@@ -54,6 +57,8 @@ export type RouteOptions = z.infer<typeof RouteOptionsSchema>;
 /** A route's options with defaults applied, as middleware reads them (`readRouteOptions`). */
 export interface ResolvedRouteOptions {
   bodyLimitBytes: number;
+  /** The 413's sentence, when the route names one (`bodyLimitRefusal`). */
+  bodyLimitRefusal: string | undefined;
   originCheck: boolean;
   /** Whether the login-CSRF rule applies as well (`originCheck: "login"`). */
   loginOrigin: boolean;
@@ -71,6 +76,7 @@ export function resolveRouteOptions(options: unknown, route: string): ResolvedRo
   if (!result.success) throw new Error(`Invalid route options of ${route}: ${z.prettifyError(result.error)}`);
   return {
     bodyLimitBytes: result.data.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    bodyLimitRefusal: result.data.bodyLimitRefusal,
     originCheck: result.data.originCheck !== false,
     loginOrigin: result.data.originCheck === "login",
     personLimit: result.data.personLimit,

@@ -3,6 +3,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { paddedPng } from "@/lib/demo/images.ts";
 import { PNG, upload } from "@/tests/fixtures/posts.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 const FIVE_MB = 5 * 1024 * 1024;
 
@@ -80,7 +81,7 @@ Deno.test("POST /api/admin/uploads: exactly 5 MB is accepted, 5 MB + 1 byte is 4
   assertEquals((await t.fetch(url)).headers.get("content-length"), String(FIVE_MB));
   const tooBig = await upload(t, admin, paddedPng(PNG, FIVE_MB + 1));
   assertEquals(tooBig.status, 413);
-  assertEquals(typeof (await tooBig.json()).error, "string");
+  assertEquals(await tooBig.json(), { error: REFUSALS.imageTooLarge });
 });
 
 Deno.test("POST /api/admin/uploads: a body far over the limit is 413 before the handler reads it", async () => {
@@ -88,6 +89,7 @@ Deno.test("POST /api/admin/uploads: a body far over the limit is 413 before the 
   const admin = await createTestUser(t, "admin");
   const res = await upload(t, admin, paddedPng(PNG, FIVE_MB + 200 * 1024));
   assertEquals(res.status, 413);
+  assertEquals(await res.json(), { error: REFUSALS.imageTooLarge }, "the file's limit, as the form states it");
 });
 
 Deno.test("POST /api/admin/uploads: without a file field 400; guest 401; user and member 403", async () => {

@@ -7,10 +7,17 @@ import { InvalidInputError } from "@/lib/errors.ts";
 import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "@/lib/files/images.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import { z } from "zod";
 
-/** 5 MB of file plus 64 KB for the multipart boundaries and part headers. */
-export const routeOptions: RouteOptions = { bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024 };
+/**
+ * 5 MB of file plus 64 KB for the multipart boundaries and part headers; a body over it is refused as the image being
+ * over 5 MB, as the form says, not as the body's size.
+ */
+export const routeOptions: RouteOptions = {
+  bodyLimitBytes: MAX_IMAGE_BYTES + 64 * 1024,
+  bodyLimitRefusal: REFUSALS.imageTooLarge,
+};
 
 export const apiDocs = describeRoute({
   section: "Admin",
