@@ -58,7 +58,8 @@ const MAX_KEY_BYTES = 64_000;
  * Most moves one write holds: sending a write converts every mutation on the event loop's thread (about 25 µs of CPU a
  * move), so a request that arrives meanwhile waits for that: 15 moves, about half a millisecond (30 took one to two).
  * Each write also costs KV about 0.7 ms of its writer's CPU whatever it holds; with two in flight
- * (`WRITES_IN_FLIGHT`) that writer stays busy while the next is prepared, so the smaller writes do not lengthen the run.
+ * (`WRITES_IN_FLIGHT`) that writer stays busy while the next is prepared: over 100,000 moves, quiet, 40–47 s with writes
+ * of 15 against 40–41 s with writes of 30 one at a time (docs/performance.md, Applications benchmark).
  */
 const MOVES_PER_WRITE = 15;
 /** Applicants told per write of the second step (each one notification, one e-mail of up to 60 KB). */
