@@ -7,6 +7,7 @@
  */
 import Negotiator from "negotiator";
 import { InvalidInputError } from "@/lib/errors.ts";
+import { mediaTypeOf } from "@/lib/http/media_type.ts";
 
 /** The media types of a browser's plain form post, by the kind of body each is. */
 const FORM_TYPES: Readonly<Record<string, "urlencoded" | "multipart">> = {
@@ -20,7 +21,7 @@ const FORM_TYPES: Readonly<Record<string, "urlencoded" | "multipart">> = {
  * of a form post's types, for the pages' form posts and their refusal pages (`lib/http/refusal_page.ts`).
  */
 export function formBodyKind(req: Request): "urlencoded" | "multipart" | undefined {
-  const type = (req.headers.get("content-type") ?? "").split(";", 1)[0].trim().toLowerCase();
+  const type = mediaTypeOf(req.headers.get("content-type"));
   return Object.hasOwn(FORM_TYPES, type) ? FORM_TYPES[type] : undefined;
 }
 

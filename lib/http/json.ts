@@ -2,10 +2,11 @@
 import type { z } from "zod";
 import { InvalidInputError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors.ts";
 import { PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { mediaTypeOf } from "@/lib/http/media_type.ts";
 
 /** `application/json` or a `+json` type, parameters aside. */
 function isJsonType(contentType: string | null): boolean {
-  const type = contentType?.split(";")[0].trim().toLowerCase() ?? "";
+  const type = mediaTypeOf(contentType);
   return type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
