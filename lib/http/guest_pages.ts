@@ -6,10 +6,13 @@
  * data it was rendered from is unchanged (e.g. the internship read model's version, which every write moves on).
  *
  * Only for answers that show nothing of the visitor (no user data, no CSRF-bound form): the caller decides that,
- * through `servePublicPage` or the list's route. At most `maxEntries` answers are kept (then the cache starts over); a
- * key longer than `maxKeyLength` characters (a made-up query) is rendered but not kept.
+ * through `servePublicPage` or the list's route. The kept answers' bytes (bodies, their compressed copies, headers and
+ * keys) stay within `maxBytes`, 32 MB by default: past it the least recently used answers are dropped, one by one
+ * (docs/decisions.md, Guest pages); a key longer than `maxKeyLength` characters (a made-up query) is rendered but not
+ * kept.
  */
 
+import { LRUCache } from "lru-cache";
 import { onFirstUse } from "@/lib/lazy.ts";
 
 /** `node:zlib`, imported by the first page compressed (not at start). */
@@ -81,56 +84,87 @@ async function encode(page: CachedPage, encoding: Encoding): Promise<EncodedPage
   return { body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), headers };
 }
 
-/**
- * The answer of a kept page to a request that accepts `acceptEncoding`. The page's first answer is left to
- * `Deno.serve` to compress (its compression costs less than `node:zlib`'s, and most pages are never asked for
- * again before the data changes); a page asked for again is compressed here, once per encoding.
- */
-async function answer(page: CachedPage, acceptEncoding: string | null | undefined, first: boolean): Promise<Response> {
-  const encoding = page.compressible ? encodingFor(acceptEncoding) : null;
-  if (!encoding || (first && !page.encoded[encoding])) {
-    return new Response(page.body, { status: page.status, headers: page.headers });
-  }
-  const encoded = page.encoded[encoding] ??= await encode(page, encoding);
-  return new Response(encoded.body, { status: page.status, headers: encoded.headers });
+/** The bytes `page` holds under `key`: its key, headers, body and compressed copies. */
+function bytesOf(page: CachedPage, key: string): number {
+  let bytes = key.length + page.body.byteLength;
+  for (const [name, value] of page.headers) bytes += name.length + value.length;
+  for (const encoded of Object.values(page.encoded)) bytes += encoded.body.byteLength;
+  return bytes;
 }
+
+/** The default bound of a cache's kept bytes: 32 MB (docs/decisions.md, Guest pages). */
+export const GUEST_PAGE_BYTES = 32 * 1024 * 1024;
 
 /** The guest page cache of one platform instance. */
 export class GuestPageCache {
-  #pages = new Map<string, CachedPage>();
+  #pages: LRUCache<string, CachedPage>;
 
-  constructor(readonly maxEntries = 1000, readonly maxKeyLength = 512) {}
+  constructor(readonly maxBytes = GUEST_PAGE_BYTES, readonly maxKeyLength = 512) {
+    this.#pages = new LRUCache({ maxSize: maxBytes, sizeCalculation: bytesOf });
+  }
 
   /**
-   * The page for `url` in language `lang` rendered from data at `version`: the kept copy when there is one for
-   * this version, else `render()`'s answer, kept when it is a 200. A kept HTML or JSON answer is sent compressed for a
-   * request that accepts `acceptEncoding` (its `Accept-Encoding`), compressed once per page and encoding (`answer`).
+   * The page at `place` (its path and query, or another string that names the answer, such as the API list's
+   * validated query) in language `lang` rendered from data at `version`: the kept copy when there is one for this
+   * version, else `render()`'s answer, kept when it is a 200. A kept HTML or JSON answer is sent compressed for a
+   * request that accepts `acceptEncoding` (its `Accept-Encoding`), compressed once per page and encoding (`#answer`).
    */
   async serve(
-    url: URL,
+    place: string,
     lang: string,
     version: string,
     render: () => Response | Promise<Response>,
     acceptEncoding?: string | null,
   ): Promise<Response> {
-    const key = `${lang}:${url.pathname}${url.search}`;
+    const key = `${lang}:${place}`;
     const kept = this.#pages.get(key);
-    if (kept && kept.version === version) return await answer(kept, acceptEncoding, false);
+    if (kept && kept.version === version) return await this.#answer(key, kept, acceptEncoding, false);
     const res = await render();
     if (res.status !== 200 || key.length > this.maxKeyLength || res.headers.has("set-cookie")) return res;
     const body = new Uint8Array(await res.arrayBuffer());
-    if (this.#pages.size >= this.maxEntries) this.#pages.clear();
     const headers = [...res.headers];
     const compressible = body.length >= COMPRESS_FROM && !res.headers.has("content-encoding") &&
       /^(text\/html|application\/json)\b/.test(res.headers.get("content-type") ?? "") &&
       !/no-transform/i.test(res.headers.get("cache-control") ?? "");
     const page: CachedPage = { version, status: res.status, headers, body, compressible, encoded: {} };
     this.#pages.set(key, page);
-    return await answer(page, acceptEncoding, true);
+    return await this.#answer(key, page, acceptEncoding, true);
+  }
+
+  /**
+   * The answer of `page`, kept under `key`, to a request that accepts `acceptEncoding`. The page's first answer is left
+   * to `Deno.serve` to compress (its compression costs less than `node:zlib`'s, and most pages are never asked for
+   * again before the data changes); a page asked for again is compressed here, once per encoding, and kept with its
+   * compressed copy (which counts toward `maxBytes`) while it is still the kept page.
+   */
+  async #answer(
+    key: string,
+    page: CachedPage,
+    acceptEncoding: string | null | undefined,
+    first: boolean,
+  ): Promise<Response> {
+    const encoding = page.compressible ? encodingFor(acceptEncoding) : null;
+    if (!encoding || (first && !page.encoded[encoding])) {
+      return new Response(page.body, { status: page.status, headers: page.headers });
+    }
+    let encoded = page.encoded[encoding];
+    if (!encoded) {
+      encoded = await encode(page, encoding);
+      const current = this.#pages.peek(key);
+      if (current?.body === page.body) {
+        this.#pages.set(key, { ...current, encoded: { ...current.encoded, [encoding]: encoded } });
+      }
+    }
+    return new Response(encoded.body, { status: page.status, headers: encoded.headers });
   }
 
   /** How many pages are kept (for tests). */
   get size(): number {
     return this.#pages.size;
+  }
+
+  /** How many bytes the kept pages hold, as counted against `maxBytes` (for tests). */
+  get bytes(): number {
+    return this.#pages.calculatedSize;
   }
 }

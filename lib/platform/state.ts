@@ -77,7 +77,7 @@ export async function servePublicPage(
 ): Promise<Response> {
   if (state.user) return await render();
   return await state.services.guestPages.serve(
-    url,
+    url.pathname + url.search,
     state.lang,
     await version(),
     render,

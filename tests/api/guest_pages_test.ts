@@ -58,30 +58,35 @@ Deno.test("a signed-in user never gets a guest's copy, and their page is never k
   assert(!(await html(t, "/internships")).includes(profileLink), "the member's page is not served to guests");
 });
 
-Deno.test("GuestPageCache keeps only 200 answers with short keys and starts over when full", async () => {
-  const cache = new GuestPageCache(2, 40);
+Deno.test("GuestPageCache keeps only 200 answers with short keys, within its bytes, dropping the least recently used", async () => {
+  const cache = new GuestPageCache(2500, 40);
   let renders = 0;
   const render = (status = 200) => () => {
     renders++;
-    return new Response(`page ${renders}`, { status, headers: { "content-type": "text/html" } });
+    return new Response(`page ${renders}:${".".repeat(990)}`, { status, headers: { "content-type": "text/html" } });
   };
-  const url = (path: string) => new URL(path, "http://localhost");
-  assertEquals(await (await cache.serve(url("/a"), "en", "v1", render())).text(), "page 1");
-  assertEquals(await (await cache.serve(url("/a"), "en", "v1", render())).text(), "page 1");
-  assertEquals(
-    await (await cache.serve(url("/a"), "en", "v2", render())).text(),
-    "page 2",
-    "a new version renders again",
-  );
-  const missing = await cache.serve(url("/b"), "en", "v1", render(404));
+  const text = async (place: string, version = "v1") =>
+    (await (await cache.serve(place, "en", version, render())).text()).split(":")[0];
+  assertEquals(await text("/a"), "page 1");
+  assertEquals(await text("/a"), "page 1");
+  assertEquals(await text("/a", "v2"), "page 2", "a new version renders again");
+  const missing = await cache.serve("/b", "en", "v1", render(404));
+  await missing.body?.cancel();
   assertEquals([missing.status, cache.size], [404, 1]);
-  await cache.serve(url(`/c?${"x".repeat(40)}`), "en", "v1", render());
+  await text(`/c?${"x".repeat(40)}`);
   assertEquals(cache.size, 1, "a long key is not kept");
-  await cache.serve(url("/d"), "en", "v1", render());
-  await cache.serve(url("/e"), "en", "v1", render());
-  assertEquals(cache.size, 1, "full: started over with the newest page");
-  const kept = await cache.serve(url("/e"), "en", "v1", render());
+  await text("/d");
+  assertEquals(cache.size, 2);
+  assertEquals(await text("/a", "v2"), "page 2", "/a kept, and now the most recently used");
+  await text("/e");
+  assertEquals(cache.size, 2, "past 2500 bytes, one page is dropped");
+  assert(cache.bytes <= 2500, `${cache.bytes} bytes kept`);
+  assertEquals(await text("/a", "v2"), "page 2", "not the least recently used");
+  assertEquals(await text("/e"), "page 6");
+  assertEquals(await text("/d"), "page 7", "the least recently used was dropped");
+  const kept = await cache.serve("/d", "en", "v1", render());
   assertEquals(kept.headers.get("content-type"), "text/html");
+  await kept.body?.cancel();
 });
 
 Deno.test("GuestPageCache sends a kept HTML or JSON answer compressed for the encodings browsers ask for, as Deno.serve would", async () => {
@@ -92,7 +97,7 @@ Deno.test("GuestPageCache sends a kept HTML or JSON answer compressed for the en
     renders++;
     return new Response(html, { headers: { "content-type": type, vary: "Accept-Language" } });
   };
-  const url = new URL("http://localhost/page");
+  const url = "/page";
   const plain = await cache.serve(url, "en", "v1", render());
   assertEquals([plain.headers.get("content-encoding"), await plain.text()], [null, html]);
   for (const [accept, encoding] of [["gzip, deflate, br, zstd", "br"], ["gzip, deflate, br", "br"], ["gzip", "gzip"]]) {
@@ -107,12 +112,12 @@ Deno.test("GuestPageCache sends a kept HTML or JSON answer compressed for the en
   const other = await cache.serve(url, "en", "v1", render(), "deflate");
   assertEquals([other.headers.get("content-encoding"), await other.text()], [null, html], "left to Deno.serve");
   assertEquals(renders, 1);
-  const list = new URL("http://localhost/api/list");
+  const list = "/api/list";
   await cache.serve(list, "api", "v1", render("application/json"), "gzip,br");
   const json = await cache.serve(list, "api", "v1", render("application/json"), "gzip,br");
   assertEquals(json.headers.get("content-encoding"), "br", "JSON too, for Deno's fetch");
   await json.body?.cancel();
-  const feed = await cache.serve(new URL("http://localhost/feed"), "en", "v1", render("application/rss+xml"), "br");
+  const feed = await cache.serve("/feed", "en", "v1", render("application/rss+xml"), "br");
   assertEquals([feed.headers.get("content-encoding"), await feed.text()], [null, html], "only HTML and JSON here");
 });
 
@@ -138,4 +143,39 @@ Deno.test("GET /api/internships: the public list is kept and sent compressed onc
   assertEquals(t.services.guestPages.size, before + 1, "an admin's list is not kept");
   await post(t, member, "Kept List Intern Two");
   assert((await (await t.fetch(path)).text()).includes("Kept List Intern Two"), "a create shows at once");
+});
+
+Deno.test("GET /api/internships: made-up parameters share the list's entry, and a flood of queries stays within the bound", async () => {
+  const bound = 256 * 1024;
+  await using t = await createTestApp({ guestPageBytes: bound });
+  const member = await createTestUser(t, "member");
+  await addInternships(
+    t,
+    member,
+    Array.from({ length: 30 }, (_, i) => ({ title: `Flood Intern ${i}`, description: "d".repeat(2000) })),
+  );
+  const read = async (path: string) => {
+    const res = await t.fetch(path, { headers: { "accept-encoding": "gzip,br" } });
+    assertEquals(res.status, 200, path);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const json = res.headers.get("content-encoding") === "br" ? brotliDecompressSync(bytes) : bytes;
+    return JSON.parse(new TextDecoder().decode(json));
+  };
+  const titles = (list: { internships: { title: string }[] }) => list.internships.map(({ title }) => title);
+  const before = t.services.guestPages.size;
+  const all = titles(await read("/api/internships?limit=30"));
+  assertEquals(all.length, 30);
+  for (let i = 0; i < 200; i++) {
+    assertEquals(titles(await read(`/api/internships?limit=30&junk=${i}`)), all);
+  }
+  assertEquals(t.services.guestPages.size, before + 1, "one entry for every made-up parameter");
+  for (let offset = 0; offset < 30; offset++) {
+    for (let i = 0; i < 2; i++) {
+      const list = await read(`/api/internships?limit=30&offset=${offset}`);
+      assertEquals([titles(list), list.pagination.offset], [all.slice(offset), offset]);
+      assert(t.services.guestPages.bytes <= bound, `${t.services.guestPages.bytes} bytes kept`);
+    }
+  }
+  assert(t.services.guestPages.size < 30, "the least recently used lists were dropped");
+  assertEquals(titles(await read("/api/internships?limit=30")), all, "a dropped list is read again");
 });

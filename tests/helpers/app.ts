@@ -74,6 +74,8 @@ export interface TestAppOptions {
   kvLatencyMs?: number;
   /** The rate limits' clock in ms since the epoch (default `Date.now`): a still clock keeps every hit in one window. */
   rateLimitClock?: () => number;
+  /** The guest page cache's bound in bytes (default the platform's, `GUEST_PAGE_BYTES`). */
+  guestPageBytes?: number;
 }
 
 function freePort(): number {
@@ -105,7 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     log,
     mailer,
     oauth: createOAuthService(config, options.oauth),
-    guestPages: new GuestPageCache(),
+    guestPages: new GuestPageCache(options.guestPageBytes),
     payments: createRazorpayGateway(config.razorpay, log, options.gatewayTimeoutMs),
     push: config.push.vapid ? new PushSender(config.push.vapid) : null,
     files: new KvObjectStore(kv),

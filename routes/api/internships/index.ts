@@ -76,9 +76,10 @@ export const handler = define.handlers({
     const { kv, guestPages } = ctx.state.services;
     const viewer = ctx.state.user ?? null;
     if (!query.mine && viewer?.role !== "admin") {
-      // The same answer for every reader of public listings: kept, and compressed once per encoding when asked again.
+      // The same answer for every reader of public listings: kept under its validated query (so parameters the
+      // query does not know share its entry), and compressed once per encoding when asked again.
       return await guestPages.serve(
-        ctx.url,
+        `${ctx.url.pathname}?${JSON.stringify(query)}`,
         "api",
         await internshipsVersion(kv),
         async () => new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } }),
