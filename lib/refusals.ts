@@ -42,6 +42,10 @@ export const REFUSALS = {
   verifyToApply: "Verify your e-mail address to apply",
   ownInternship: "You cannot apply to your own internship",
   stipendTooEarly: "You can report the stipend 30 days after you were hired",
+  /**
+   * A file not a PDF or over `MAX_RESUME_BYTES` (`lib/resumes/resumes.ts`; a test holds the number to it), and the
+   * 413 of a resume upload's body (`bodyLimitRefusal`).
+   */
   resumeRefused: "Upload a PDF of at most 2 MB",
   resumeChanged: "Your resume changed while saving; try again",
   noResumeUploaded: "No resume uploaded",

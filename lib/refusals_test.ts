@@ -4,6 +4,7 @@ import { sentenceId } from "@/lib/i18n/translator.ts";
 import { REFUSAL_KEYS, REFUSALS, refusalText } from "./refusals.ts";
 import { MAX_ALERTS } from "@/lib/alerts/alerts.ts";
 import { MAX_SAVED } from "@/lib/saved/schema.ts";
+import { MAX_RESUME_BYTES } from "@/lib/resumes/resumes.ts";
 
 const [en, hi] = [translatorFor("en"), translatorFor("hi")];
 /** Sentences whose English words on a page differ from the API's (the API's would not tell a reader what happened). */
@@ -40,6 +41,7 @@ Deno.test("every refusal has words in both catalogues: the API's sentence in Eng
 Deno.test("a refusal's numbers are the limits the code enforces, and its words in both languages say them", () => {
   assertEquals(REFUSALS.tooManyAlerts, `You can keep at most ${MAX_ALERTS} alerts`);
   assertEquals(REFUSALS.tooManySaved, `You can save at most ${MAX_SAVED} items`);
+  assertEquals(REFUSALS.resumeRefused, `Upload a PDF of at most ${MAX_RESUME_BYTES / 1024 / 1024} MB`);
   for (const [sentence, key] of REFUSAL_KEYS) {
     const numbers = sentence.match(/\d+/g) ?? [];
     assertEquals(en(key).match(/\d+/g) ?? [], numbers, `${key} in English`);

@@ -8,12 +8,19 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
-import { deleteResume, uploadResume } from "@/lib/resumes/resumes.ts";
+import { deleteResume, RESUME_REFUSED, uploadResume } from "@/lib/resumes/resumes.ts";
 import type { ResumeOutcome } from "@/lib/browser/application_format.ts";
 import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 
-/** Uploads take the platform's upload body limit; writes fall under the per-person limit `resume`. */
-export const routeOptions: RouteOptions = { bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES, personLimit: "resume" };
+/**
+ * Uploads take the platform's upload body limit, and a body over it is refused as a resume over its own limit (the
+ * refusal page words it), not as the body's size; writes fall under the per-person limit `resume`.
+ */
+export const routeOptions: RouteOptions = {
+  bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
+  bodyLimitRefusal: RESUME_REFUSED,
+  personLimit: "resume",
+};
 
 /** The redirect back to the profile's resume section with `outcome`. */
 const back = (outcome: ResumeOutcome) => seeOther(`/profile?resume=${outcome}#resume`);

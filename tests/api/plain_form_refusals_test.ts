@@ -19,10 +19,10 @@ import { ConflictError } from "@/lib/errors.ts";
 import { NAME_TAKEN } from "@/lib/organizations/organizations.ts";
 import { define } from "@/lib/platform/define.ts";
 import { readForm } from "@/lib/http/form_posts.ts";
-import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
+import { DEFAULT_BODY_LIMIT_BYTES, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { refusalText } from "@/lib/refusals.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 import { CLOSED, OWN_INTERNSHIP, TAKES_LINK, UNVERIFIED } from "@/lib/applications/schema.ts";
 import { getResume, RESUME_CHANGED } from "@/lib/resumes/resumes.ts";
 
@@ -80,14 +80,18 @@ Deno.test("a per-person limit refusing a plain form is a 429 page in the person'
   assertEquals([script.status, await script.json()], [429, { error: "Too many requests, try again later" }]);
 });
 
-Deno.test("an upload over the limit is a 413 page naming the limit; the API and fetch keep JSON", async () => {
+Deno.test("a resume over the upload limit is a 413 page saying the resume's limit; the API and fetch keep JSON", async () => {
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t);
+  const member = await createTestUser(t, "member");
+  const internship = await platformInternship(t, member);
   const big = () => resumeForm(pdfBytes(UPLOAD_BODY_LIMIT_BYTES + 1024));
+  const [en, hi] = [translatorFor("en"), translatorFor("hi")];
 
   const declared = await browserPost(t, "/profile/resume?lang=hi", big(), { who: student, from: "/profile#resume" });
   const html = await refusalPage(declared, 413, "hi", "/profile");
-  assert(html.includes("यह बहुत बड़ा है") && html.includes("5 MB से बड़ा है"), "the title and the limit in Hindi");
+  assert(html.includes("यह बहुत बड़ा है"), "the title in Hindi");
+  assert(html.includes(hi("common.refusal.resumeRefused")) && !html.includes("5 MB"), "the resume's 2 MB, in Hindi");
 
   // A body without Content-Length is counted as it comes, and refused the same way.
   const bytes = new Uint8Array(await new Response(big()).arrayBuffer());
@@ -97,16 +101,41 @@ Deno.test("an upload over the limit is a 413 page naming the limit; the API and 
     from: "/profile",
     headers: { "content-type": type },
   });
-  assert((await refusalPage(streamed, 413, "en", "/profile")).includes("larger than 5 MB"), "the limit in English");
+  const english = await refusalPage(streamed, 413, "en", "/profile");
+  assert(english.includes(en("common.refusal.resumeRefused")) && !english.includes("5 MB"), "the limit in English");
+
+  const apply = await browserPost(t, `/internships/${internship.id}/apply?lang=hi`, big(), {
+    who: student,
+    from: `/internships/${internship.id}/apply`,
+  });
+  const applyPage = await refusalPage(apply, 413, "hi", `/internships/${internship.id}/apply`);
+  assert(applyPage.includes(hi("common.refusal.resumeRefused")), "the apply form's resume, in Hindi");
 
   const script = await browserPost(t, "/profile/resume", big(), { who: student, headers: { accept: "*/*" } });
-  assertEquals([script.status, (await script.json()).error], [413, "Request body is larger than 5.1 MB"]);
+  assertEquals([script.status, await script.json()], [413, { error: REFUSALS.resumeRefused }]);
   const api = await fetch(`${t.origin}/api/me/resume`, {
     method: "PUT",
     headers: { ...student.headers, accept: BROWSER_ACCEPT },
     body: big(),
   });
-  assertEquals([api.status, (await api.json()).error], [413, "Request body is larger than 5.1 MB"]);
+  assertEquals([api.status, await api.json()], [413, { error: REFUSALS.resumeRefused }]);
+});
+
+Deno.test("a form with a file over a limit its route names no refusal for is told the size and a smaller file", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t);
+  const form = () => {
+    const body = new FormData();
+    body.set("lang", "en");
+    body.set("file", new File([new Uint8Array(DEFAULT_BODY_LIMIT_BYTES + 1024)], "big.bin"));
+    return body;
+  };
+  for (const lang of ["en", "hi"] as const) {
+    const tr = translatorFor(lang);
+    const res = await browserPost(t, `/language?lang=${lang}`, form(), { who: student, from: "/me/settings" });
+    const html = await refusalPage(res, 413, lang, "/me/settings");
+    assert(html.includes(tr("common.refusalPage.tooLarge.textLimit", { size: tr.number(1) })), lang);
+  }
 });
 
 Deno.test("a text-only form over the limit is told to shorten what was written, not to choose a smaller file", async () => {

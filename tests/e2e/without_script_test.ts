@@ -28,6 +28,7 @@ import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 import { pdfBytes } from "@/tests/fixtures/resumes.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -283,7 +284,7 @@ Deno.test("without JavaScript a refused form gets a page in the student's langua
   });
   await page.getByRole("button", { name: "अपलोड करें", exact: true }).click();
   await page.getByRole("heading", { name: "यह बहुत बड़ा है" }).waitFor();
-  await page.getByText("आपने जो भेजा वह 5 MB से बड़ा है।", { exact: false }).waitFor();
+  await page.getByText(translatorFor("hi")("common.refusal.resumeRefused"), { exact: true }).waitFor();
   assert(await fitsThePhone(), "no sideways scroll at 360 px");
   await assertAccessibleWithoutScript(page, "the page of a form refused as too large, without JavaScript at 360 px");
   await page.getByRole("link", { name: "फ़ॉर्म पर वापस जाएँ" }).click();

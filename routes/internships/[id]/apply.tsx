@@ -29,14 +29,21 @@ import {
 import { refusalText } from "@/lib/refusals.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { checkResume, getResume, type Resume, uploadResume } from "@/lib/resumes/resumes.ts";
+import { checkResume, getResume, type Resume, RESUME_REFUSED, uploadResume } from "@/lib/resumes/resumes.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 
-/** The form takes a resume upload; applying falls under the per-person limit `applications`. */
-export const routeOptions: RouteOptions = { bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES, personLimit: "applications" };
+/**
+ * The form takes a resume upload, so a body over the upload limit is refused as a resume over its own limit (the
+ * refusal page words it); applying falls under the per-person limit `applications`.
+ */
+export const routeOptions: RouteOptions = {
+  bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
+  bodyLimitRefusal: RESUME_REFUSED,
+  personLimit: "applications",
+};
 
 /** The page: the form (with what was typed and what went wrong), or why one cannot apply. */
 type Data =

@@ -13,8 +13,15 @@ import { ResumeSchema } from "@/lib/openapi/applications.ts";
 import { deleteResume, getResume, NO_RESUME, RESUME_REFUSED, uploadResume } from "@/lib/resumes/resumes.ts";
 import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 
-/** Uploads take the platform's upload body limit; writes fall under the per-person limit `resume`. */
-export const routeOptions: RouteOptions = { bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES, personLimit: "resume" };
+/**
+ * Uploads take the platform's upload body limit, and a body over it is refused as a resume over its own limit (the form
+ * says 2 MB), not as the body's size; writes fall under the per-person limit `resume`.
+ */
+export const routeOptions: RouteOptions = {
+  bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
+  bodyLimitRefusal: RESUME_REFUSED,
+  personLimit: "resume",
+};
 
 const ResumeAnswer = z.strictObject({ resume: ResumeSchema });
 
@@ -34,7 +41,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "The resume", schema: ResumeAnswer },
       400: `${RESUME_REFUSED}, or no file in the field file`,
-      413: "Over the upload limit of 5 MB",
+      413: `A body over the upload limit of 5 MB, refused as "${RESUME_REFUSED}"`,
     },
   },
   DELETE: {
