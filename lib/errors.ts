@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { FieldProblem } from "./field_messages.ts";
-import { REFUSALS } from "@/lib/refusals.ts";
+import { PLATFORM_REFUSALS, REFUSALS } from "@/lib/refusals.ts";
 
 /** The refusal of a write that needs a verified e-mail address (a report, an organization claim). */
 export const VERIFY_FIRST = REFUSALS.verifyFirst;
@@ -93,7 +93,7 @@ export class CrossSiteError extends ForbiddenError {
 /** The named resource does not exist, or is hidden from the caller. */
 export class NotFoundError extends DomainError {
   override name = "NotFoundError";
-  constructor(message = "Not found") {
+  constructor(message: string = PLATFORM_REFUSALS.notFound) {
     super(message);
   }
 }
@@ -106,7 +106,7 @@ export class ConflictError extends DomainError {
 /** Too many attempts; `retryAfterSeconds` says when to try again. */
 export class RateLimitedError extends DomainError {
   override name = "RateLimitedError";
-  constructor(readonly retryAfterSeconds: number, message = "Too many requests, try again later") {
+  constructor(readonly retryAfterSeconds: number, message: string = PLATFORM_REFUSALS.tooMany) {
     super(message);
   }
 }

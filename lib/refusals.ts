@@ -2,9 +2,10 @@
  * Browser-safe: the sentences domains refuse with, each defined once here (docs/decisions.md, Languages, "Refusals on
  * pages"). The API answers a refusal's English sentence as `{error}`; a page (`refusalText`) or an island
  * (`failureMessage`, `lib/browser/fetch_json.ts`) words it in its reader's language from the catalogue message
- * `common.refusal.<name>` (coupon refusals through `couponRefusalKey`). Domain modules throw these constants; a sentence
- * not listed is shown as the domain wrote it. Islands import no value of this module: an island's `text` carries the
- * sentences of the refusals it lists (`refusalPrefixes`) with their words, so no bundle holds every sentence.
+ * `common.refusal.<name>` (coupon refusals through `couponRefusalKey`; the platform's own, `PLATFORM_REFUSALS`, from
+ * `common.errors.<name>`). Domain modules throw these constants; a sentence not listed is shown as the domain wrote it.
+ * Islands import no value of this module: an island's `text` carries the refusals it lists (`refusalPrefixes`) with
+ * their words, by a short id of each sentence, so no bundle holds every sentence.
  */
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 import { couponRefusalKey } from "@/lib/coupons/errors.ts";
@@ -115,11 +116,25 @@ export const REFUSALS = {
 /** The name of a refusal, as its catalogue message is named. */
 export type RefusalName = keyof typeof REFUSALS;
 
-/** The rate limit's sentence when a rule names none (`RateLimitedError`). */
-const TOO_MANY = "Too many requests, try again later";
+/**
+ * The platform's own refusals, which any route may answer and so any island may meet, by the name of their catalogue
+ * message (`common.errors.<name>`): every island that words failures lists `common.errors.` among its `text` prefixes,
+ * so each carries these without listing them one by one (and without a byte more in its bundle).
+ */
+export const PLATFORM_REFUSALS = {
+  /** The rate limit's sentence when a rule names none (`RateLimitedError`, 429). */
+  tooMany: "Too many requests, try again later",
+  /** A write that kept losing races to other writers for its whole budget (`BusyError`, 503; `lib/kv/retry.ts`). */
+  busy: "Too many concurrent writes; nothing was written, try again",
+  /** `NotFoundError` without a sentence of its own, and an unknown `/api/` path (404). */
+  notFound: "Not found",
+} as const;
 
 const KEYS = new Map<string, MessageKey>([
-  [TOO_MANY, "common.errors.tooMany"],
+  ...(Object.keys(PLATFORM_REFUSALS) as (keyof typeof PLATFORM_REFUSALS)[]).map((name): [string, MessageKey] => [
+    PLATFORM_REFUSALS[name],
+    `common.errors.${name}`,
+  ]),
   ...(Object.keys(REFUSALS) as RefusalName[]).map((name): [string, MessageKey] => [
     REFUSALS[name],
     `common.refusal.${name}`,

@@ -1,7 +1,9 @@
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { sentenceId } from "@/lib/i18n/translator.ts";
-import { REFUSAL_KEYS, REFUSALS, refusalText } from "./refusals.ts";
+import { PLATFORM_REFUSALS, REFUSAL_KEYS, refusalKey, REFUSALS, refusalText } from "./refusals.ts";
+import { BusyError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { retrying } from "@/lib/kv/retry.ts";
 import { MAX_ALERTS } from "@/lib/alerts/alerts.ts";
 import { MAX_SAVED } from "@/lib/saved/schema.ts";
 import { MAX_RESUME_BYTES } from "@/lib/resumes/resumes.ts";
@@ -9,7 +11,8 @@ import { MAX_RESUME_BYTES } from "@/lib/resumes/resumes.ts";
 const [en, hi] = [translatorFor("en"), translatorFor("hi")];
 /** Sentences whose English words on a page differ from the API's (the API's would not tell a reader what happened). */
 const REWORDED = new Set<string>([
-  "Too many requests, try again later",
+  PLATFORM_REFUSALS.tooMany,
+  PLATFORM_REFUSALS.busy,
   REFUSALS.invalidChange,
   REFUSALS.opportunityReviewed,
   REFUSALS.resumeChanged,
@@ -54,6 +57,15 @@ Deno.test("each refusal has its own sentenceId, the name an island's text gives 
   assertEquals(ids.size, REFUSAL_KEYS.size);
 });
 
+Deno.test("the platform's own refusals are what its errors say, worded as common.errors.<name>", async () => {
+  assertEquals(new NotFoundError().message, PLATFORM_REFUSALS.notFound);
+  assertEquals(new RateLimitedError(1).message, PLATFORM_REFUSALS.tooMany);
+  await assertRejects(() => retrying(() => Promise.resolve(false), 0), BusyError, PLATFORM_REFUSALS.busy);
+  for (const [name, sentence] of Object.entries(PLATFORM_REFUSALS)) {
+    assertEquals(refusalKey(sentence), `common.errors.${name}`);
+  }
+});
+
 Deno.test("a refusal not listed is shown as the domain wrote it", () => {
   assertEquals(refusalText(hi, new Error("Something new went wrong")), "Something new went wrong");
 });
@@ -90,7 +102,6 @@ const MACHINE_ONLY = new Set([
   "Invalid lang",
   "Unknown alert kind",
   "Unknown intent",
-  "Not found",
 ]);
 
 /** Sentences built in place from what the request sent or a limit, each with why it stays as written. */
@@ -100,8 +111,6 @@ const BUILT_IN_PLACE = new Map([
   // The size limit's 413 for a body no form sends at that size; the image upload names its refusal instead
   // (`bodyLimitRefusal`), and a page's plain form gets the refusal page for the status.
   ["Request body is larger than ${megabytes} MB", "the body's size; uploads name their own refusal"],
-  // 30 s of lost races on one record: rare, and names what was contended.
-  ["Too many concurrent writes to ${noun}; nothing was written, try again", "names the contended record"],
   // A chunked import past the commit limits: only the bulk API meets it.
   ["Request too large: send fewer or smaller ${this.model.layout.noun}", "bulk API only"],
 ]);

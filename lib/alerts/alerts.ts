@@ -162,7 +162,6 @@ export async function createAlert(
       return result.ok;
     },
     RETRY_BUDGET_MS,
-    "your alerts",
   );
   return created!;
 }
@@ -215,7 +214,6 @@ export async function updateAlert(
       return ok;
     },
     RETRY_BUDGET_MS,
-    "the alert",
   );
   return changed!;
 }
@@ -255,7 +253,6 @@ export async function deleteAlert(kv: Deno.Kv, userId: string, id: string): Prom
       return (await op.commit()).ok;
     },
     RETRY_BUDGET_MS,
-    "the alert",
   );
 }
 

@@ -721,7 +721,6 @@ export async function forgetApplicant(kv: Deno.Kv, files: ObjectStore, userId: s
         return true;
       },
       RETRY_BUDGET_MS,
-      "your applications",
     );
     if (dropped) await dropResumeCopies(kv, files, [dropped]);
   }

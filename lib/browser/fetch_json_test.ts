@@ -2,7 +2,7 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import { type ApiFailure, failureMessage, refusalPrefixes } from "./fetch_json.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { translatorOf } from "@/lib/i18n/translator.ts";
-import { REFUSALS } from "@/lib/refusals.ts";
+import { PLATFORM_REFUSALS, REFUSALS } from "@/lib/refusals.ts";
 
 const failure = (status: number, apiError = "", fields: ApiFailure["fields"] = []): ApiFailure => ({
   ok: false,
@@ -42,4 +42,17 @@ Deno.test("failureMessage says a domain's refusal in the island's language when 
     "a refusal the island does not carry is quoted as it came",
   );
   assertEquals(failureMessage(translatorFor("en"), failure(403, REFUSALS.editLate)), `${REFUSALS.editLate}.`);
+});
+
+Deno.test("failureMessage says the platform's busy and not-found refusals in every island that words failures", () => {
+  for (const lang of ["hi", "en"] as const) {
+    const page = translatorFor(lang);
+    const island = translatorOf(page.island(["me.channels.", "common.errors."]));
+    assertEquals(failureMessage(island, failure(503, PLATFORM_REFUSALS.busy)), page("common.errors.busy"), lang);
+    assertEquals(
+      failureMessage(island, failure(404, PLATFORM_REFUSALS.notFound)),
+      page("common.errors.notFound"),
+      lang,
+    );
+  }
 });

@@ -262,7 +262,6 @@ export async function createComment(
       return true;
     },
     RETRY_BUDGET_MS,
-    "the comments",
   );
   return written!;
 }
@@ -290,7 +289,6 @@ export async function editComment(
       return true;
     },
     RETRY_BUDGET_MS,
-    "the comment",
   );
   return edited!;
 }
@@ -309,7 +307,6 @@ export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promi
       return await deleteComment(kv, entry, new Date().toISOString());
     },
     RETRY_BUDGET_MS,
-    "the comment",
   );
 }
 

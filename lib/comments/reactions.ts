@@ -34,7 +34,6 @@ export async function react(
       return await setReactions(kv, { post, userId: user.id, postId, before, types });
     },
     RETRY_BUDGET_MS,
-    "the reactions",
   );
   const engagement = (await engagementOf(kv, [postId], user.id)).get(postId)!;
   return { reactions: engagement.reactions, mine: engagement.myReactions ?? [] };

@@ -192,7 +192,6 @@ export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate)
       return false;
     },
     RETRY_BUDGET_MS,
-    "the coupon",
   );
   return await view(kv, stored!);
 }
@@ -209,7 +208,6 @@ export async function deleteCoupon(kv: Deno.Kv, id: string): Promise<void> {
       return (await kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code)).commit()).ok;
     },
     RETRY_BUDGET_MS,
-    "the coupon",
   );
   await deleteSlotsOf(kv, id);
 }

@@ -5,6 +5,7 @@
  * never the request's own fault, so it never ends as `409`; only a budget run out ends as `BusyError` (503).
  */
 import { BusyError } from "@/lib/errors.ts";
+import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
 
 /** How long (ms) a write keeps retrying races lost to other writers before it gives up with `BusyError`. */
 export const RETRY_BUDGET_MS = 30_000;
@@ -20,15 +21,16 @@ function backoff(attempt: number): Promise<void> {
  * Runs `attempt` until it succeeds (returns true; false means it lost a race and wrote nothing), pausing a little more
  * after each failure, for at most `budgetMs` (ms); a lost race is always tried again at least once, however long the
  * first attempt took.
- * @throws BusyError naming `noun` ("your alerts") when the budget ran out (the attempts wrote nothing); what `attempt`
- *   throws (a refusal it decided on what it read, such as a limit reached, ends the retries).
+ * @throws BusyError `PLATFORM_REFUSALS.busy` when the budget ran out (the attempts wrote nothing): one sentence for
+ *   every record, so islands word it in the page's language (docs/decisions.md, Languages, "Refusals on pages"); what
+ *   `attempt` throws (a refusal it decided on what it read, such as a limit reached, ends the retries).
  */
-export async function retrying(attempt: () => Promise<boolean>, budgetMs: number, noun: string): Promise<void> {
+export async function retrying(attempt: () => Promise<boolean>, budgetMs: number): Promise<void> {
   const started = Date.now();
   for (let i = 1;; i++) {
     if (await attempt()) return;
     if (i > 1 && Date.now() - started >= budgetMs) break;
     await backoff(i);
   }
-  throw new BusyError(`Too many concurrent writes to ${noun}; nothing was written, try again`);
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }

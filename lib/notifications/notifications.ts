@@ -190,7 +190,6 @@ export async function reviseNotification(
       return (await op.commit()).ok;
     },
     RETRY_BUDGET_MS,
-    "the notification",
   );
 }
 
@@ -308,7 +307,6 @@ export async function markRead(
         return (await op.commit()).ok;
       },
       RETRY_BUDGET_MS,
-      "your notifications",
     );
   }
   return await unreadCount(kv, userId, now);

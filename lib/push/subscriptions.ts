@@ -146,7 +146,6 @@ export async function addSubscription(
       return true;
     },
     RETRY_BUDGET_MS,
-    "your push subscriptions",
   );
   return saved!;
 }
@@ -179,7 +178,6 @@ export async function removeSubscriptions(kv: Deno.Kv, userId: string, endpoints
       return (await op.commit()).ok;
     },
     RETRY_BUDGET_MS,
-    "your push subscriptions",
   );
   return removed;
 }

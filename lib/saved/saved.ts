@@ -119,7 +119,6 @@ export async function saveItem(
       return ok;
     },
     RETRY_BUDGET_MS,
-    "your saved items",
   );
   return (await withListings(kv, [saved!]))[0];
 }
@@ -143,7 +142,6 @@ export async function unsaveItem(kv: Deno.Kv, { userId, kind, id }: SavedRef): P
       return (await op.commit()).ok;
     },
     RETRY_BUDGET_MS,
-    "your saved items",
   );
 }
 

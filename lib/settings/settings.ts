@@ -183,7 +183,6 @@ export async function updateSettings(kv: Deno.Kv, userId: string, change: Settin
       return ok;
     },
     RETRY_BUDGET_MS,
-    "your settings",
   );
   return saved!;
 }

@@ -74,7 +74,6 @@ export async function setLessonCompleted(
       return true;
     },
     RETRY_BUDGET_MS,
-    "your progress",
   );
   return recorded;
 }

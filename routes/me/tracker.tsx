@@ -66,7 +66,7 @@ export const handler = define.handlers<Data>({
     const { user, services: { kv } } = ctx.state;
     if (!user) return seeOther(`/sign-in?${new URLSearchParams({ callbackURL: "/me/tracker" })}`);
     const form = await readFormFields(req, FIELDS);
-    if (!isSavedKind(form.kind)) throw new NotFoundError("Not found");
+    if (!isSavedKind(form.kind)) throw new NotFoundError();
     const ref = { userId: user.id, kind: form.kind, id: form.id };
     const again = async (status: number, error: string) =>
       ctx.render({ ...await trackerOf(kv, user.id), error }, { status });

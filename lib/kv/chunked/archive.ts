@@ -640,7 +640,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    * @throws BusyError after `retryBudgetMs` of lost races (nothing written).
    */
   async write(change: ArchiveChange<R>, also?: (op: Deno.AtomicOperation) => void): Promise<void> {
-    await retrying(() => this.tryWrite(change, also), this.retryBudgetMs, this.layout.noun);
+    await retrying(() => this.tryWrite(change, also), this.retryBudgetMs);
   }
 
   /**
@@ -1000,7 +1000,6 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
           : await archive.tryWrite({ put: [next], expected }, mutations);
       },
       RETRY_BUDGET_MS,
-      archive.layout.noun,
     );
     if (stored) return stored;
     if ((await kv.get(model.keys.id(id))).value === null) break;

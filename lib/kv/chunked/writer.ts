@@ -246,7 +246,7 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
 
   /** Runs `attempt` until it succeeds, for at most `retryBudgetMs` (`retrying`). */
   private async retry(attempt: () => Promise<boolean>): Promise<void> {
-    await retrying(attempt, this.retryBudgetMs, this.model.layout.noun);
+    await retrying(attempt, this.retryBudgetMs);
   }
 
   /** Replaces a record in its chunk, or moves it to the open chunk when the chunk would outgrow the limit. */
