@@ -14,6 +14,7 @@ const WORDS: MessageKey[] = [
   "internships.save.appliedOn",
   "internships.save.notSaved",
   "common.refusal.tooManySaved",
+  "internships.save.gone",
 ];
 
 /**

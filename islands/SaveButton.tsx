@@ -16,7 +16,7 @@ import { formatDate } from "@/lib/dates.ts";
 
 /**
  * Props: the listing, its title (for the accessible name), whether someone is signed in, and its words in the page's
- * language (save, saved, applied on, not saved, the save limit's refusal) with that language, as
+ * language (save, saved, applied on, not saved, the save limit's refusal, the listing gone) with that language, as
  * `components/SaveListing.tsx` gives them: plain strings, as the filter island that renders this button on every card
  * has no room for the message formatter.
  */
@@ -62,7 +62,7 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
   // The sign-in link is a guest's only (made once, not on every render).
   const [href, setHref] = useState(() => signedIn ? "" : signInHref(`/${kind}/${id}`, key));
   const saved = savedKeys.value?.has(key) ?? false;
-  const [saveWord, savedWord, appliedWord, notSaved, tooManySaved] = words;
+  const [saveWord, savedWord, appliedWord, notSaved, tooManySaved, gone] = words;
 
   const change = async (save: boolean) => {
     setBusy(true);
@@ -73,8 +73,9 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
     );
     setBusy(false);
     if (res.ok) markSaved(key, save);
-    // The button's save sends `{}`, so its one 400 is the save limit (`TOO_MANY_SAVED`, the first save past it).
-    else setError(save && res.status === 400 ? tooManySaved : notSaved);
+    // The button's save sends `{}`, so its one 400 is the save limit (`TOO_MANY_SAVED`, the first save past it), and its
+    // one 404 a listing deleted, closed to view or hidden since the page was drawn.
+    else setError(save && res.status === 400 ? tooManySaved : save && res.status === 404 ? gone : notSaved);
   };
 
   useEffect(() => {

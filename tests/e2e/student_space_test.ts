@@ -1,7 +1,8 @@
 /**
  * The student space in Chromium (docs/decisions.md, Student space): a student saves two internships from the list,
  * moves one to "applied" on the tracker and sees both there (also after a reload); a guest's "Save" leads to sign in
- * and, back on the page signed in, saves the listing. Every page passes the axe-core check.
+ * and, back on the page signed in, saves the listing; a save past the limit, or of a listing deleted meanwhile, says why.
+ * Every page passes the axe-core check.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -126,5 +127,29 @@ Deno.test("a save past the limit says why in the button's place, in Hindi", asyn
   await openHydrated(page, `${t.origin}/internships?lang=hi`);
   await page.getByRole("button", { name: `${hi("internships.save.save")} Data Intern` }).click();
   await page.getByRole("alert").getByText(hi("common.refusal.tooManySaved"), { exact: true }).waitFor();
+  assertEquals(await listSaved(t.kv, student.user.id, {}), []);
+});
+
+Deno.test("a save of a listing deleted meanwhile says it is no longer available, in both languages", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const internships = await addInternships(t, member, [
+    listing("Data Intern", "2099-12-31"),
+    listing("Design Intern", "2099-12-31"),
+  ]);
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  for (const [lang, internship] of [["hi", internships[0]], ["en", internships[1]]] as const) {
+    const tr = translatorFor(lang);
+    await openHydrated(page, `${t.origin}/internships?lang=${lang}`);
+    const gone = await t.fetch(`/api/internships/${internship.id}`, { method: "DELETE", headers: member.headers });
+    assert(gone.ok, `deleted in another tab: ${gone.status}`);
+    await gone.body?.cancel();
+    await page.getByRole("button", { name: `${tr("internships.save.save")} ${internship.title}` }).click();
+    await page.getByRole("alert").getByText(tr("internships.save.gone"), { exact: true }).waitFor();
+  }
   assertEquals(await listSaved(t.kv, student.user.id, {}), []);
 });
