@@ -382,7 +382,9 @@ export async function timeOutApplications(
       if (!write) return;
       open = null;
       write.closeUntold();
-      batchOps(write.op, write.batch, now.getTime());
+      // The change log is stamped now, when it is sent, not at the run's start: a poster's list catches up from
+      // shortly before its last read, and a run can reach this write minutes after it began.
+      batchOps(write.op, write.batch, Date.now());
       if (sent.length >= WRITES_IN_FLIGHT) await sent[sent.length - WRITES_IN_FLIGHT].commit;
       await turn();
       const commit = write.op.commit();

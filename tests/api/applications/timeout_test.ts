@@ -14,6 +14,7 @@ import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applica
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { timeOutApplications } from "@/lib/applications/timeout.ts";
+import { dueKey } from "@/lib/applications/store.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import { istToday } from "@/lib/dates.ts";
 
@@ -175,6 +176,31 @@ Deno.test("one run tells each applicant once, naming every closed application; l
     ["rejected", "rejected"],
     "both tracker items follow",
   );
+});
+
+Deno.test("a run longer than the catch-up's 60 s stamps its change log when it writes: the poster's list follows", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co" });
+  const person = await applicant(t, "Jai Singh");
+  const sent = await applyTo(t, person, internship);
+  // Due 10 minutes ago: its due entry moved back (a listing cannot be posted with a past deadline).
+  const [due] = await Array.fromAsync(t.kv.list({ prefix: ["applications_due"] }));
+  await t.kv.atomic().delete(due.key).set(dueKey(Date.now() - 10 * 60_000, sent.id), due.value).commit();
+  const list = `/api/internships/${internship.id}/applications`;
+  const before = await (await t.fetch(list, { headers: member.headers })).json();
+  assertEquals([before.counts.applied, before.counts.rejected], [1, 0], "kept in memory from here on");
+
+  // A run that began 2 minutes ago reaches this batch only now.
+  const run = await timeOutApplications(t.kv, {
+    now: new Date(Date.now() - 2 * 60_000),
+    appUrl: t.origin,
+    giveWay: () => Promise.resolve(),
+  });
+  assertEquals(run.rejected, 1);
+  const after = await (await t.fetch(list, { headers: member.headers })).json();
+  assertEquals([after.counts.applied, after.counts.rejected], [0, 1], "the list caught up from the batched log");
+  assertEquals(after.applications.map((a: { status: string }) => a.status), ["rejected"]);
 });
 
 Deno.test("a run leaves a live lease alone, takes over one that ran out, and tells what a stopped run left", async () => {
