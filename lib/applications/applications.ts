@@ -28,7 +28,7 @@ import {
 import { followApplicationOps, readTrackerEntries } from "@/lib/saved/saved.ts";
 import type { SavedStatus } from "@/lib/saved/schema.ts";
 import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
-import { getUser, type User } from "@/lib/users/users.ts";
+import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
 import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
@@ -379,14 +379,28 @@ async function recipientOf(kv: Deno.Kv, record: ApplicationRecord): Promise<Reci
 
 /** Who `applicantId` is when told of moves (null when they deleted their account), and their e-mail switch. */
 export async function recipientById(kv: Deno.Kv, applicantId: string): Promise<Recipient | null> {
-  const [user, settings] = await Promise.all([getUser(kv, applicantId), getSettings(kv, applicantId)]);
-  if (!user) return null;
+  return (await recipientEntry(kv, applicantId)).recipient;
+}
+
+/**
+ * `recipientById` with the user record's entry as read, for a write that tells them to check: a person who deleted
+ * their account after this read makes that write fail (`user.value` is null once they have).
+ */
+export async function recipientEntry(
+  kv: Deno.Kv,
+  applicantId: string,
+): Promise<{ user: Deno.KvEntryMaybe<User>; recipient: Recipient | null }> {
+  const [user, settings] = await Promise.all([kv.get<User>(userKey(applicantId)), getSettings(kv, applicantId)]);
+  if (!user.value) return { user, recipient: null };
   return {
-    userId: user.id,
-    name: user.name,
-    email: user.email,
-    emailOn: user.emailVerified && emailAllowed(settings, "application_status"),
-    language: user.language,
+    user,
+    recipient: {
+      userId: user.value.id,
+      name: user.value.name,
+      email: user.value.email,
+      emailOn: user.value.emailVerified && emailAllowed(settings, "application_status"),
+      language: user.value.language,
+    },
   };
 }
 

@@ -26,7 +26,8 @@
  *    waits for the piece of the job running when it arrives, most well under a millisecond of CPU, never for a batch
  *    (`bench/applications_job.ts` measures the pieces).
  * 2. The telling: for each applicant with untold entries, one write removes them and adds one notification and one
- *    e-mail naming every application closed (`tellTimedOutOps`), four applicants a write, each on a turn of its own.
+ *    e-mail naming every application closed (`tellTimedOutOps`), four applicants a write, each on a turn of its own,
+ *    each applicant read afresh and their user record checked (one who deleted their account is told nothing).
  *    Untold entries a stopped run left are told by the next.
  * It also drops the poster notices' day counters older than two days.
  */
@@ -37,7 +38,7 @@ import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { followApplicationOps, readTrackerItems, type TrackerEntries } from "@/lib/saved/saved.ts";
-import { recipientById, timedOut } from "./applications.ts";
+import { recipientById, recipientEntry, timedOut } from "./applications.ts";
 import { dropDayCounts } from "./daily.ts";
 import { type Recipient, tellTimedOutOps, type TimedOutItem, timeoutMessage } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
@@ -473,7 +474,6 @@ export async function timeOutApplications(
     const told = await tellUntold(kv, {
       lease: () => lease,
       keepLease,
-      recipientOf,
       appUrl,
       now,
       giveWay,
@@ -494,17 +494,20 @@ const plus = (a: Cost, b: Cost): Cost => ({
   keyBytes: a.keyBytes + b.keyBytes,
 });
 
+/** How often a write of `tellUntold` is tried when a person it tells changed meanwhile; then the next run goes on. */
+const TELL_TRIES = 3;
+
 /**
  * The second step: one notification and e-mail per applicant for every untold entry, in writes of 4 applicants, each
- * removing what it tells, checked against the lease; each applicant's notice is written on a turn of its own (`turn`).
- * Returns how many applicants were told.
+ * removing what it tells, checked against the lease and each applicant's user record, read afresh for the write (a
+ * person who deleted their account meanwhile is told nothing); each applicant's notice is written on a turn of its own
+ * (`turn`). Returns how many applicants were told.
  */
 async function tellUntold(
   kv: Deno.Kv,
-  { lease, keepLease, recipientOf, appUrl, now, giveWay, turn }: {
+  { lease, keepLease, appUrl, now, giveWay, turn }: {
     lease: () => Deno.KvEntry<RunLease> | null;
     keepLease: () => Promise<boolean>;
-    recipientOf: (id: string) => Promise<Recipient | null>;
     appUrl: string;
     now: Date;
     giveWay: () => Promise<void>;
@@ -515,21 +518,30 @@ async function tellUntold(
   let group: { applicantId: string; items: TimedOutItem[]; keys: Deno.KvKey[] }[] = [];
   const flush = async () => {
     if (group.length === 0) return true;
-    if (!await keepLease()) return false;
-    const op = kv.atomic().check(lease()!);
-    const found = await Promise.all(group.map(({ applicantId }) => recipientOf(applicantId)));
-    for (const [i, { items, keys }] of group.entries()) {
+    for (let tries = 0; tries < TELL_TRIES; tries++) {
+      if (!await keepLease()) return false;
+      const held = lease()!;
+      const op = kv.atomic().check(held);
+      const found = await Promise.all(group.map(({ applicantId }) => recipientEntry(kv, applicantId)));
+      for (const [i, { items, keys }] of group.entries()) {
+        await turn();
+        for (const key of keys) op.delete(key);
+        op.check(found[i].user);
+        const recipient = found[i].recipient;
+        if (recipient) tellTimedOutOps(op, { recipient, items, appUrl, now });
+      }
       await turn();
-      for (const key of keys) op.delete(key);
-      // A person who deleted their account meanwhile is told nothing.
-      if (found[i]) tellTimedOutOps(op, { recipient: found[i]!, items, appUrl, now });
+      const { ok } = await op.commit();
+      if (ok) {
+        told += found.filter(({ recipient }) => recipient).length;
+        group = [];
+        await giveWay();
+        return true;
+      }
+      // A person's record changed (or went) since it was read: read again; the lease lost: the run stops.
+      if ((await kv.get(leaseKey)).versionstamp !== held.versionstamp) return false;
     }
-    await turn();
-    const { ok } = await op.commit();
-    if (ok) told += found.filter(Boolean).length;
-    group = [];
-    await giveWay();
-    return ok;
+    return false;
   };
   let last: (typeof group)[number] | null = null;
   const entries = kv.list<TimedOutItem[] | TimedOutItem>({ prefix: ["applications_untold"] }, {

@@ -9,7 +9,8 @@
  */
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { people } from "@/tests/fixtures/people.ts";
+import { PASSWORD, people } from "@/tests/fixtures/people.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
@@ -201,6 +202,38 @@ Deno.test("a run longer than the catch-up's 60 s stamps its change log when it w
   const after = await (await t.fetch(list, { headers: member.headers })).json();
   assertEquals([after.counts.applied, after.counts.rejected], [0, 1], "the list caught up from the batched log");
   assertEquals(after.applications.map((a: { status: string }) => a.status), ["rejected"]);
+});
+
+Deno.test("a person who deletes their account while a run tells them is told nothing: no notice, no e-mail", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co" });
+  const person = await applicant(t, "Jai Singh");
+  await applyTo(t, person, internship);
+  await t.settled();
+  let telling = false;
+  let deleted = false;
+  const run = await timeOutApplications(t.kv, {
+    now: new Date(Date.now() + 31 * DAY),
+    appUrl: t.origin,
+    // After the moves the run tells; the person deletes their account between its read of them and its write.
+    giveWay: () => {
+      telling = true;
+      return Promise.resolve();
+    },
+    turn: async () => {
+      if (!telling || deleted) return;
+      deleted = true;
+      await deleteAccount(t.services, person.user, { confirm: person.user.email, password: PASSWORD });
+    },
+  });
+  assertEquals([deleted, run.rejected, run.told], [true, 1, 0]);
+  const traces: string[] = [];
+  for await (const entry of t.kv.list({ prefix: [] })) {
+    const text = JSON.stringify([entry.key, entry.value], (_, v) => typeof v === "bigint" ? String(v) : v);
+    if (text.includes(person.user.id) || text.includes(person.user.email)) traces.push(JSON.stringify(entry.key));
+  }
+  assertEquals(traces, [], "nothing under their id or address: no notification, e-mail or push message");
 });
 
 Deno.test("a run leaves a live lease alone, takes over one that ran out, and tells what a stopped run left", async () => {
