@@ -75,14 +75,14 @@ Deno.test("a save lost to busy writers, or sent to a path that is gone, says so 
       (route) =>
         route.fulfill({ status: 503, headers: { "retry-after": "1" }, json: { error: PLATFORM_REFUSALS.busy } }),
     );
-    await reminders.uncheck();
+    await reminders.click(); // not `uncheck`: the refused switch may turn back before a check of its state
     await status.getByText(tr("me.channels.notSaved", { error: tr("common.errors.busy") }), { exact: true }).waitFor();
     assert(await reminders.isChecked(), "the switch turned back");
     await page.unroute(api);
 
     // A path the server no longer has (a page older than a deploy), answered by the server itself.
     await page.route(api, (route) => route.continue({ url: `${api}-gone` }));
-    await reminders.uncheck();
+    await reminders.click();
     await status.getByText(tr("me.channels.notSaved", { error: tr("common.errors.notFound") }), { exact: true })
       .waitFor();
     await page.unroute(api);
