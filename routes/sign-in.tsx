@@ -1,11 +1,12 @@
 /**
- * `/sign-in?callbackURL=&error=`: "Continue with Google / LinkedIn" for the configured providers
+ * `/sign-in?callbackURL=&error=&verified=`: "Continue with Google / LinkedIn" for the configured providers
  * (a new social user goes on to `/onboarding`, a returning one to `callbackURL`) and the e-mail
  * sign-in form. `callbackURL` is kept only when it is a path on this origin (no open redirects);
  * onboarding and "Create an account" carry it along, so the page a person came from survives
  * every way in (docs/decisions.md, Auth). `error` carries a code from a failed verification link
  * (`INVALID_TOKEN`) or a social sign-in (`lib/auth/oauth/flow.ts`); only known codes are
- * explained, the text is never echoed. A signed-in user goes straight on to `callbackURL` or `/`.
+ * explained, the text is never echoed. `verified=1` says a verification link verified the address without signing
+ * this browser in (it did not ask for the link). A signed-in user goes straight on to `callbackURL` or `/`.
  *
  * `POST /sign-in` is the form without JavaScript (docs/decisions.md, Auth): the fields `email`,
  * `password`, `rememberMe` and `callbackURL`, the auth origin rule and limits, the same sign-in
@@ -24,7 +25,7 @@ import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
-import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
@@ -95,6 +96,7 @@ export const handler = define.handlers<Data>({
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),
         previousCookie: previous,
+        binding: readVerifyBindingCookie(req, config.secure),
       });
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
       return seeOther(next, { "set-cookie": sessionCookie(config.secure, token, rememberMe) });
@@ -121,6 +123,9 @@ export default define.page<Data>(function SignInPage({ data, url }) {
         <Notice kind="error" title={t.dynamic(`auth.signInCode.${error}.title`)}>
           {t.dynamic(`auth.signInCode.${error}.text`)}
         </Notice>
+      )}
+      {!error && url.searchParams.get("verified") === "1" && (
+        <Notice kind="success" title={t("auth.signIn.verifiedTitle")}>{t("auth.signIn.verifiedText")}</Notice>
       )}
       <SocialSignInButtons
         providers={data.providers}

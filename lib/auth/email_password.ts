@@ -18,6 +18,7 @@ import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import { deleteUserSessions, type SessionGuard } from "./sessions.ts";
 import { consumeToken } from "./verification.ts";
+import { sha256Hex } from "@/lib/ids.ts";
 
 /** Input of `signUp`; the password has already passed the length rule. */
 export interface SignUpInput {
@@ -84,15 +85,21 @@ export async function checkCredentials(kv: Deno.Kv, email: string, password: str
 }
 
 /**
- * Spends a verification token and marks the user's e-mail verified.
- * @returns the user, or null for a bad, spent or expired token (or one issued for an
- *   address the user no longer has).
+ * Spends a verification token and marks the user's e-mail verified. `binding` is the verification binding cookie's
+ * value of the browser following the link (docs/decisions.md, Auth).
+ * @returns the user, and whether that browser is the one that asked for the link (`sameBrowser`: its binding is the
+ *   token's); null for a bad, spent or expired token (or one issued for an address the user no longer has).
  */
-export async function verifyEmail(kv: Deno.Kv, token: string): Promise<User | null> {
+export async function verifyEmail(
+  kv: Deno.Kv,
+  token: string,
+  binding: string | undefined,
+): Promise<{ user: User; sameBrowser: boolean } | null> {
   const record = await consumeToken(kv, "verify-email", token);
   const user = record && await getUser(kv, record.userId);
   if (!record || !user || user.email !== record.email) return null;
-  return user.emailVerified ? user : await updateUser(kv, user.id, { emailVerified: true });
+  const sameBrowser = binding !== undefined && record.bindingHash === await sha256Hex(binding);
+  return { user: user.emailVerified ? user : await updateUser(kv, user.id, { emailVerified: true }), sameBrowser };
 }
 
 /**

@@ -19,13 +19,18 @@ export const DEFAULT_RESET_PATH = "/reset-password";
 
 /**
  * Queues a verification link `{APP_URL}/api/auth/verify-email?token=…&callbackURL=…` for `user`, unless one was
- * queued in the last 5 minutes. `callbackURL` is a checked redirect target.
+ * queued in the last 5 minutes. `callbackURL` is a checked redirect target; the link signs in only the browser whose
+ * verification binding cookie value is `binding` (none without it; docs/decisions.md, Auth).
  */
-export async function sendVerificationMail(services: Services, user: User, callbackURL: string): Promise<void> {
+export async function sendVerificationMail(
+  services: Services,
+  user: User,
+  { callbackURL, binding }: { callbackURL: string; binding: string | undefined },
+): Promise<void> {
   const { kv, config } = services;
   if (!await claimVerificationMail(kv, user.id)) return;
   const op = kv.atomic();
-  const token = await issueTokenOps(op, "verify-email", user);
+  const token = await issueTokenOps(op, "verify-email", user, binding);
   const url = `${config.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
   const id = queueMailOps(op, {
     ...verificationMail({ to: user.email, name: user.name, url, t: translatorOfPerson(user) }),
@@ -50,12 +55,16 @@ export function startPasswordReset(services: Services, email: string, redirectTo
 /**
  * Starts queueing a fresh verification link to `email` and returns at once (as `startPasswordReset`): only when the
  * address belongs to a user who has not verified it, at most once per 5 minutes. `callbackURL` is a checked redirect
- * target.
+ * target; `binding` the asking browser's verification binding cookie value (`sendVerificationMail`).
  */
-export function startVerificationResend(services: Services, email: string, callbackURL: string): void {
+export function startVerificationResend(
+  services: Services,
+  email: string,
+  target: { callbackURL: string; binding: string },
+): void {
   services.background.start(services.log, "verification mail not started", async () => {
     const user = await getUserByEmail(services.kv, email);
-    if (user && !user.emailVerified) await sendVerificationMail(services, user, callbackURL);
+    if (user && !user.emailVerified) await sendVerificationMail(services, user, target);
   });
 }
 

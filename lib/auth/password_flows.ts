@@ -24,23 +24,25 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
 
 /**
  * Signs `email` in: the password check, and for an unverified e-mail a fresh verification link
- * to `verifyTarget` (at most one per 5 minutes). The browser's previous session
- * (`previousCookie`) ends. The caller has counted the try (`signInSubject`).
+ * to `verifyTarget` (at most one per 5 minutes), bound to the browser's verification binding
+ * cookie value `binding` when it has one. The browser's previous session (`previousCookie`)
+ * ends. The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
  * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
  */
 export async function signInWithPassword(
   services: Services,
-  { input, verifyTarget, previousCookie }: {
+  { input, verifyTarget, previousCookie, binding }: {
     input: z.infer<typeof SignInFields>;
     verifyTarget: string;
     previousCookie: string | undefined;
+    binding: string | undefined;
   },
 ): Promise<{ user: User; token: string }> {
   const { kv } = services;
   const { user, guard } = await checkCredentials(kv, input.email, input.password);
   if (!user.emailVerified) {
-    await sendVerificationMail(services, user, verifyTarget);
+    await sendVerificationMail(services, user, { callbackURL: verifyTarget, binding });
     throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
   }
   const { token } = await replaceSession(kv, { userId: user.id, previousToken: previousCookie, guard });
@@ -49,21 +51,22 @@ export async function signInWithPassword(
 
 /**
  * Creates an unverified account and mails its verification link to the target `verifyTarget`
- * gives. The checks run in a fixed order (docs/decisions.md, Auth, "Sign-up checks in a fixed
- * order"): the password length, then the target (`verifyTarget` may throw its refusal), then
- * whether the e-mail is taken.
+ * gives, bound to the browser whose verification binding cookie value is `binding` (the caller
+ * sets that cookie). The checks run in a fixed order (docs/decisions.md, Auth, "Sign-up checks
+ * in a fixed order"): the password length, then the target (`verifyTarget` may throw its
+ * refusal), then whether the e-mail is taken.
  * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG` (400), what `verifyTarget` throws,
  *   `USER_ALREADY_EXISTS` (422).
  */
 export async function signUpWithPassword(
   services: Services,
   input: z.infer<typeof SignUpFields> & { image?: string | null; language?: Lang },
-  verifyTarget: () => string,
+  { verifyTarget, binding }: { verifyTarget: () => string; binding: string },
 ): Promise<User> {
   checkPasswordLength(input.password);
-  const target = verifyTarget();
+  const callbackURL = verifyTarget();
   const user = await signUp(services.kv, input, services.config.adminEmails);
-  await sendVerificationMail(services, user, target);
+  await sendVerificationMail(services, user, { callbackURL, binding });
   return user;
 }
 

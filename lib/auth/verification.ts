@@ -28,16 +28,22 @@ export interface TokenRecord {
   email: string;
   createdAt: string;
   expiresAt: string;
+  /**
+   * SHA-256 of the verification binding cookie of the browser that asked for a verification link (sign-up, resend):
+   * the link signs in only that browser. Absent: the link signs in no browser.
+   */
+  bindingHash?: string;
 }
 
 /**
- * Adds a fresh token of `purpose` for a user to `op` (so the mail carrying it is written in the same commit); returns
- * the token for the link.
+ * Adds a fresh token of `purpose` for a user to `op` (so the mail carrying it is written in the same commit), bound to
+ * the browser whose binding cookie value is `binding` when given; returns the token for the link.
  */
 export async function issueTokenOps(
   op: Deno.AtomicOperation,
   purpose: TokenPurpose,
   user: { id: string; email: string },
+  binding?: string,
 ): Promise<string> {
   const token = randomToken();
   const hash = await sha256Hex(token);
@@ -48,6 +54,7 @@ export async function issueTokenOps(
     email: user.email,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + TOKEN_TTL_MS).toISOString(),
+    ...(binding ? { bindingHash: await sha256Hex(binding) } : {}),
   };
   op.set(["auth_tokens", hash], record, { expireIn: TOKEN_TTL_MS })
     .set(["auth_tokens_by_user", user.id, purpose, hash], true, { expireIn: TOKEN_TTL_MS });

@@ -58,8 +58,7 @@ export function oauthBindingCookieName(secure: boolean): string {
 
 /** The browser binding value of a request, when it is a well-formed token; else undefined. */
 export function readOAuthBindingCookie(req: Request, secure: boolean): string | undefined {
-  const value = readCookie(req, oauthBindingCookieName(secure));
-  return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+  return readToken(req, oauthBindingCookieName(secure));
 }
 
 /**
@@ -67,7 +66,39 @@ export function readOAuthBindingCookie(req: Request, secure: boolean): string | 
  * (the provider's redirect back is a top-level navigation, so the cookie comes along).
  */
 export function oauthBindingCookie(secure: boolean, value: string, maxAgeMs: number): string {
-  return serialize(oauthBindingCookieName(secure), value, {
+  return bindingCookie(oauthBindingCookieName(secure), secure, value, maxAgeMs);
+}
+
+/**
+ * The name of the cookie that binds e-mail verification links to the browser that asked for them, at sign-up or a
+ * resend (docs/decisions.md, Auth): only that browser is signed in by the link. `__Host-` prefixed on https.
+ */
+export function verifyBindingCookieName(secure: boolean): string {
+  return secure ? "__Host-verify_binding" : "verify_binding";
+}
+
+/** The verification binding value of a request, when it is a well-formed token; else undefined. */
+export function readVerifyBindingCookie(req: Request, secure: boolean): string | undefined {
+  return readToken(req, verifyBindingCookieName(secure));
+}
+
+/**
+ * A `Set-Cookie` value carrying the verification binding for `maxAgeMs` (a link's lifetime): HTTP-only,
+ * `SameSite=Lax` (following the link from a mail is a top-level navigation, so the cookie comes along).
+ */
+export function verifyBindingCookie(secure: boolean, value: string, maxAgeMs: number): string {
+  return bindingCookie(verifyBindingCookieName(secure), secure, value, maxAgeMs);
+}
+
+/** The value of cookie `name` in a request when it is a well-formed random token (`randomToken`); else undefined. */
+function readToken(req: Request, name: string): string | undefined {
+  const value = readCookie(req, name);
+  return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+}
+
+/** A `Set-Cookie` value of a binding cookie `name`: HTTP-only, `SameSite=Lax`, `Path=/`, for `maxAgeMs`. */
+function bindingCookie(name: string, secure: boolean, value: string, maxAgeMs: number): string {
+  return serialize(name, value, {
     httpOnly: true,
     sameSite: "Lax",
     path: "/",

@@ -12,7 +12,9 @@ import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
-import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
+import { TOKEN_TTL_MS, VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
+import { readVerifyBindingCookie, verifyBindingCookie } from "@/lib/http/cookies.ts";
+import { randomToken } from "@/lib/ids.ts";
 import { StatusSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -30,7 +32,9 @@ export const apiDocs = describeRoute({
       `e-mail linking on to \`callbackURL\` (default \`/\`) is then sent, at most one per ` +
       `${
         duration(VERIFICATION_MAIL_GAP_MS)
-      } per user. A \`callbackURL\` off this origin: 400 \`INVALID_CALLBACK_URL\`.`,
+      } per user. The answer sets the HTTP-only verification binding cookie (reused when the browser has one), so ` +
+      "that link signs in only this browser, as at sign-up. A `callbackURL` off this origin: 400 " +
+      "`INVALID_CALLBACK_URL`.",
     body: SendVerificationBody,
     responses: {
       200: { description: "Accepted", schema: StatusSchema },
@@ -49,7 +53,10 @@ export const handler = define.handlers({
     const body = await readAuthBody(req, SendVerificationBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     await services.rateLimits.hit(RATE_LIMITS.verificationPerEmail, normalizeEmail(body.email));
-    startVerificationResend(services, body.email, callbackURL);
-    return Response.json({ status: true });
+    const binding = readVerifyBindingCookie(req, config.secure) ?? randomToken();
+    startVerificationResend(services, body.email, { callbackURL, binding });
+    return Response.json({ status: true }, {
+      headers: { "set-cookie": verifyBindingCookie(config.secure, binding, TOKEN_TTL_MS) },
+    });
   },
 });

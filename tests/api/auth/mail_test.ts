@@ -39,7 +39,7 @@ Deno.test("the verification e-mail arrives over SMTP with subject, greeting, lin
   const link = linkIn(mail.text);
   assertMatch(link, /^http:\/\/localhost:8000\/api\/auth\/verify-email\?token=[\w-]{43}&callbackURL=%2Fonboarding$/);
   assert(mail.html.includes(`href="${link.replace(/&/g, "&amp;")}"`));
-  const follow = await t.fetch(pathOf(link));
+  const follow = await t.fetch(pathOf(link), { headers: { cookie: cookieOf(res)! } });
   assertEquals(follow.status, 302);
   assertEquals(follow.headers.get("location"), "/onboarding");
   assert(cookieOf(follow));

@@ -142,7 +142,7 @@ Deno.test("a verification link sent on through /sign-in?callbackURL=<hostile> en
     });
     assertEquals(res.status, 200);
     await res.body?.cancel();
-    const verify = await t.fetch(pathOf((await lastMailTo(t, email)).link));
+    const verify = await t.fetch(pathOf((await lastMailTo(t, email)).link), { headers: { cookie: cookieOf(res)! } });
     await verify.body?.cancel();
     assertEquals(verify.status, 302);
     const locations = await follow(t, verify.headers.get("location")!, cookieOf(verify)!);

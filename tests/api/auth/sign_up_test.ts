@@ -12,7 +12,11 @@ Deno.test("sign-up creates an unverified user, answers {token: null, user} and s
   const res = await t.json("POST", PATH, { body: { name: "Asha Rao", email: "Asha@Example.com", password: PASSWORD } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
-  assertEquals(res.headers.get("set-cookie"), null);
+  assertMatch(
+    res.headers.get("set-cookie") ?? "",
+    /^verify_binding=[A-Za-z0-9_-]{43}; Max-Age=86400; Path=\/; HttpOnly; SameSite=Lax$/,
+    "no session: only the cookie that lets the link sign this browser in",
+  );
   const body = await res.json();
   assertEquals(body.token, null);
   assertEquals(Object.keys(body.user).sort(), [

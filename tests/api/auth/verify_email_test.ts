@@ -7,8 +7,15 @@ import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app
 import { cookieOf, lastMailTo, pathOf, tokenOf, waitForMail } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
-/** Signs up `email` and returns the verification link from the mail. */
-async function signUpLink(t: TestApp, email = "new@example.com", callbackURL?: string): Promise<string> {
+/**
+ * Signs up `email` and returns the verification link from the mail, and the `Cookie` header of the browser that signed
+ * up (its verification binding cookie), for following the link in that browser.
+ */
+async function signUpLink(
+  t: TestApp,
+  email = "new@example.com",
+  callbackURL?: string,
+): Promise<{ link: string; cookie: string }> {
   const res = await t.json("POST", "/api/auth/sign-up/email", {
     body: {
       name: "New User",
@@ -19,7 +26,7 @@ async function signUpLink(t: TestApp, email = "new@example.com", callbackURL?: s
   });
   if (res.status !== 200) throw new Error(`sign-up ${res.status}`);
   await res.body?.cancel();
-  return (await lastMailTo(t, email)).link;
+  return { link: (await lastMailTo(t, email)).link, cookie: cookieOf(res)! };
 }
 
 function withoutCallback(link: string): string {
@@ -28,8 +35,8 @@ function withoutCallback(link: string): string {
 
 Deno.test("following the verification link verifies the e-mail, signs in and redirects to callbackURL", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t, "new@example.com", "/onboarding");
-  const res = await t.fetch(pathOf(link));
+  const { link, cookie: browser } = await signUpLink(t, "new@example.com", "/onboarding");
+  const res = await t.fetch(pathOf(link), { headers: { cookie: browser } });
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), "/onboarding");
   const cookie = cookieOf(res)!;
@@ -47,8 +54,8 @@ Deno.test("following the verification link verifies the e-mail, signs in and red
 
 Deno.test("verify-email without callbackURL answers 200 {status: true, user} with the cookie", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
-  const res = await t.fetch(withoutCallback(link));
+  const { link, cookie: browser } = await signUpLink(t);
+  const res = await t.fetch(withoutCallback(link), { headers: { cookie: browser } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
   assert(cookieOf(res));
@@ -60,15 +67,15 @@ Deno.test("verify-email without callbackURL answers 200 {status: true, user} wit
 
 Deno.test("verify-email with an empty callbackURL redirects to /", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
-  const res = await t.fetch(`${withoutCallback(link)}&callbackURL=`);
+  const { link, cookie: browser } = await signUpLink(t);
+  const res = await t.fetch(`${withoutCallback(link)}&callbackURL=`, { headers: { cookie: browser } });
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), "/");
 });
 
 Deno.test("a verification token is single use: the second use is INVALID_TOKEN", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t, "new@example.com", "/welcome?from=mail");
+  const { link } = await signUpLink(t, "new@example.com", "/welcome?from=mail");
   assertEquals((await t.fetch(pathOf(link))).status, 302);
   const again = await t.fetch(pathOf(link));
   assertEquals(again.status, 302);
@@ -82,7 +89,7 @@ Deno.test("a verification token is single use: the second use is INVALID_TOKEN",
 
 Deno.test("of 20 concurrent uses of one verification token exactly one wins", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
+  const { link } = await signUpLink(t);
   const responses = await Promise.all(Array.from({ length: 20 }, () => t.fetch(withoutCallback(link))));
   const statuses = responses.map((r) => r.status);
   await Promise.all(responses.map((r) => r.body?.cancel()));
@@ -92,7 +99,7 @@ Deno.test("of 20 concurrent uses of one verification token exactly one wins", as
 
 Deno.test("an expired verification token is INVALID_TOKEN and leaves the e-mail unverified", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
+  const { link } = await signUpLink(t);
   const key = ["auth_tokens", await sha256Hex(tokenOf(link))];
   const record = (await t.kv.get<TokenRecord>(key)).value!;
   assertEquals(Date.parse(record.expiresAt) - Date.parse(record.createdAt), TOKEN_TTL_MS);
@@ -128,7 +135,7 @@ Deno.test("verify-email refuses missing, malformed, unknown, huge and reset toke
 
 Deno.test("verify-email with a foreign callbackURL is refused with 400 and does not spend the token", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
+  const { link } = await signUpLink(t);
   for (const callbackURL of ["https://evil.example/", "//evil.example/", "/\\evil.example", "http://localhost:8001/"]) {
     const res = await t.fetch(`${withoutCallback(link)}&callbackURL=${encodeURIComponent(callbackURL)}`);
     assertEquals(res.status, 400, callbackURL);
@@ -140,8 +147,10 @@ Deno.test("verify-email with a foreign callbackURL is refused with 400 and does 
 
 Deno.test("verify-email accepts an absolute callbackURL on the platform's own origin", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
-  const res = await t.fetch(`${withoutCallback(link)}&callbackURL=${encodeURIComponent(`${t.origin}/dashboard`)}`);
+  const { link, cookie: browser } = await signUpLink(t);
+  const res = await t.fetch(`${withoutCallback(link)}&callbackURL=${encodeURIComponent(`${t.origin}/dashboard`)}`, {
+    headers: { cookie: browser },
+  });
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), `${t.origin}/dashboard`);
 });
@@ -149,7 +158,7 @@ Deno.test("verify-email accepts an absolute callbackURL on the platform's own or
 Deno.test("verify-email while signed in as someone else verifies the address and keeps that session", async () => {
   await using t = await createTestApp();
   const victim = await createTestUser(t);
-  const link = await signUpLink(t, "attacker@example.com");
+  const { link } = await signUpLink(t, "attacker@example.com");
   const res = await t.fetch(withoutCallback(link), { headers: { cookie: victim.cookie } });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("set-cookie"), null);
@@ -159,7 +168,7 @@ Deno.test("verify-email while signed in as someone else verifies the address and
   assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
   const kept = await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json();
   assertEquals(kept.user.id, victim.user.id);
-  const again = await signUpLink(t, "attacker2@example.com", "/onboarding");
+  const { link: again } = await signUpLink(t, "attacker2@example.com", "/onboarding");
   const redirect = await t.fetch(pathOf(again), { headers: { cookie: victim.cookie } });
   assertEquals(redirect.status, 302);
   assertEquals(redirect.headers.get("location"), "/onboarding");
@@ -169,9 +178,34 @@ Deno.test("verify-email while signed in as someone else verifies the address and
   assertEquals(still.user.id, victim.user.id);
 });
 
+Deno.test("a signed-out browser that did not ask for the link is not signed in: verified, and sent to sign in", async () => {
+  await using t = await createTestApp();
+  // An attacker signs up and sends their link to a signed-out victim, whose browser has no binding or its own.
+  const attacker = await signUpLink(t, "attacker@example.com");
+  const victim = await signUpLink(t, "victim@example.com");
+  const res = await t.fetch(`${withoutCallback(attacker.link)}&callbackURL=%2Fme%2Fresume`, {
+    headers: { "sec-fetch-site": "cross-site", referer: "https://evil.example/" },
+  });
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "/sign-in?callbackURL=%2Fme%2Fresume&verified=1");
+  assertEquals(res.headers.get("set-cookie"), null, "no session");
+  assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
+  const english = await (await t.fetch(res.headers.get("location")!)).text();
+  assert(english.includes("Your e-mail is verified") && english.includes("did not sign you in"), "says so");
+  const hindi = await (await t.fetch(`${res.headers.get("location")}&lang=hi`)).text();
+  assert(hindi.includes("आपका ई-मेल वेरिफ़ाई हो गया है"), "in the page's language");
+
+  const second = await signUpLink(t, "attacker2@example.com");
+  const json = await t.fetch(withoutCallback(second.link), { headers: { cookie: victim.cookie } });
+  assertEquals(json.status, 200);
+  assertEquals(json.headers.get("set-cookie"), null, "no session for a browser bound to another sign-up");
+  assertEquals((await json.json()).user.email, "attacker2@example.com");
+  assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json(), null);
+});
+
 Deno.test("verify-email with the same user's session renews it as a signed-in verification", async () => {
   await using t = await createTestApp();
-  const link = await signUpLink(t);
+  const { link } = await signUpLink(t);
   const user = (await getUserByEmail(t.kv, "new@example.com"))!;
   const { token } = await createSession(t.kv, user.id);
   const res = await t.fetch(withoutCallback(link), { headers: { cookie: `session=${token}` } });
@@ -189,15 +223,17 @@ Deno.test("send-verification-email answers {status: true} always and mails only 
   await using t = await createTestApp();
   await passwordUser(t, { email: "pending@example.com", verified: false });
   await passwordUser(t, { email: "done@example.com" });
+  const browsers: string[] = [];
   for (const email of ["pending@example.com", "PENDING@example.com", "done@example.com", "nobody@example.com"]) {
     const res = await t.json("POST", "/api/auth/send-verification-email", { body: { email, callbackURL: "/welcome" } });
     assertEquals(res.status, 200, email);
     assertEquals(res.headers.get("content-type"), "application/json");
     assertEquals(await res.json(), { status: true });
+    browsers.push(cookieOf(res)!);
   }
   await waitForMail(t, "pending@example.com");
   assertEquals(t.mails.map((m) => m.to), ["pending@example.com"]);
-  const res = await t.fetch(pathOf(t.mails[0].link));
+  const res = await t.fetch(pathOf(t.mails[0].link), { headers: { cookie: browsers[0] } });
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), "/welcome");
 });

@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
@@ -60,6 +60,7 @@ export const handler = define.handlers({
       input: body,
       verifyTarget: callbackURL,
       previousCookie: previous,
+      binding: readVerifyBindingCookie(req, config.secure),
     });
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
       headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },

@@ -10,6 +10,9 @@ import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, REDIRECT_MAX, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/passwords.ts";
 import { authUserView } from "@/lib/auth/views.ts";
+import { readVerifyBindingCookie, verifyBindingCookie } from "@/lib/http/cookies.ts";
+import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
+import { randomToken } from "@/lib/ids.ts";
 import { checkedLater, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -29,7 +32,8 @@ export const apiDocs = describeRoute({
     summary: "Create an account with e-mail and password",
     description: "The account is created unverified, its role `admin` for an e-mail of `ADMIN_EMAILS`, else `user` " +
       "(`role`, `emailVerified` and `id` in the body are ignored), and a verification e-mail linking on to " +
-      "`callbackURL` is sent. The checks run in a fixed order: the fields, the password length " +
+      "`callbackURL` is sent. The answer sets no session, only the HTTP-only verification binding cookie (kept while " +
+      "the link lives, reused when the browser has one): the link signs in only this browser. The checks run in a fixed order: the fields, the password length " +
       "(`PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG`), the `callbackURL`, then whether the e-mail is taken.",
     body: SignUpBody,
     responses: {
@@ -47,11 +51,13 @@ export const handler = define.handlers({
     const { config } = services;
     await services.rateLimits.hit(RATE_LIMITS.signUpPerIp, ctx.state.clientIp);
     const body = await readAuthBody(req, SignUpBody);
-    const user = await signUpWithPassword(
-      services,
-      { ...body, language: ctx.state.lang },
-      () => checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/",
-    );
-    return Response.json({ token: null, user: authUserView(user) });
+    const binding = readVerifyBindingCookie(req, config.secure) ?? randomToken();
+    const user = await signUpWithPassword(services, { ...body, language: ctx.state.lang }, {
+      verifyTarget: () => checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/",
+      binding,
+    });
+    return Response.json({ token: null, user: authUserView(user) }, {
+      headers: { "set-cookie": verifyBindingCookie(config.secure, binding, TOKEN_TTL_MS) },
+    });
   },
 });
