@@ -6,10 +6,13 @@
  *   declares more) fails with `TooLargeError` (413 `{error}`; Hono's `bodyLimit`), and one that stalls, no bytes for
  *   `config.bodyIdleMs` (`BODY_IDLE_MS` by default), fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
  *   request open by trickling its body. Headers that trickle are bounded before the app, by the
- *   header gate of a self-hosted server (`lib/platform/header_gate.ts`).
+ *   header gate of a self-hosted server (`lib/platform/header_gate.ts`);
+ * - `unreadFormDrain`: a page's form post answered without reading its body has it read and dropped, so a browser
+ *   still sending it sees the answer.
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import { ClientAbortError, RequestTimeoutError, TooLargeError } from "@/lib/errors.ts";
+import { isPageFormPost } from "@/lib/http/form_posts.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { fromHonoMiddleware } from "@/lib/web/app.ts";
@@ -32,12 +35,14 @@ export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) =>
 /**
  * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`, and with
  * `ClientAbortError` when `body` itself fails (the client closed its connection mid-body);
- * cancelling it cancels `body`.
+ * cancelling it cancels `body`. `body` is locked only once this is first read, so whether anything read the request's
+ * body shows on `body` itself (`unreadFormDrain`).
  */
 export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      reader ??= body.getReader();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const stalled = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new RequestTimeoutError()), idleMs);
@@ -48,14 +53,15 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number
         else controller.enqueue(value);
       } catch (error) {
         const reason = error instanceof RequestTimeoutError ? error : new ClientAbortError();
-        reader.cancel(reason).catch(() => {});
+        reader!.cancel(reason).catch(() => {});
         controller.error(reason);
       } finally {
         clearTimeout(timer);
       }
     },
-    cancel: (reason) => reader.cancel(reason),
-  });
+    cancel: (reason) => reader ? reader.cancel(reason) : body.cancel(reason),
+    // No chunk is fetched ahead of a read, so `body` stays unread (and unlocked) until something reads this.
+  }, { highWaterMark: 0 });
 }
 
 /** A body refused for its declared size is still read, and dropped, when it is at most this many times the limit. */
@@ -65,12 +71,13 @@ const DRAIN_FACTOR = 4;
  * Reads and drops the body of `req` when its `Content-Length` declares at most `maxBytes` and nothing has read it yet:
  * a browser still sending a form's file does not read the answer until it has sent all of it, so a refusal answered
  * before the body has arrived waits for the connection to give up (tens of seconds) before the person sees it. A larger
- * body is left unread: the answer goes out and the connection closes.
+ * body is left unread: the answer goes out and the connection closes. With `idleMs`, a body that sends nothing for that
+ * long ends the draining (`withIdleTimeout`).
  */
-async function drainDeclared(req: Request, maxBytes: number): Promise<void> {
+async function drainDeclared(req: Request, maxBytes: number, idleMs?: number): Promise<void> {
   const declared = Number(req.headers.get("content-length"));
   if (!req.body || req.bodyUsed || req.body.locked || !(declared <= maxBytes)) return;
-  const reader = req.body.getReader();
+  const reader = (idleMs === undefined ? req.body : withIdleTimeout(req.body, idleMs)).getReader();
   try {
     for (let read = 0; read <= maxBytes;) {
       const { done, value } = await reader.read();
@@ -111,6 +118,22 @@ function limitsFor(bytes: number, idleMs: number, refusal: string | undefined): 
   }
   return limits;
 }
+
+/**
+ * After the answer to a page's form post (`isPageFormPost`): a body nobody read, because the post was refused or
+ * redirected before its body was needed (the origin check, sign-in for a guest, the per-person limit, a page that
+ * refuses at once, such as applying where one cannot), is read and dropped as one refused for its size is
+ * (`drainDeclared`, up to 4 times the route's `bodyLimitBytes`), so a browser still sending its file gets the answer
+ * page instead of a reset connection.
+ */
+export const unreadFormDrain: MiddlewareHandler<AppState> = async (req, ctx) => {
+  const res = await ctx.next();
+  if (WRITE_METHODS.has(req.method) && isPageFormPost(req, ctx.url)) {
+    const { bodyLimitBytes } = readRouteOptions(ctx);
+    await drainDeclared(req, bodyLimitBytes * DRAIN_FACTOR, ctx.state.services.config.bodyIdleMs);
+  }
+  return res;
+};
 
 /**
  * A write's body is read through `withIdleTimeout` (a stalled body fails with 408) and may be at

@@ -269,6 +269,65 @@ Deno.test("a body refused for its size is still read, so a client sending it get
   assertEquals(received.match(/HTTP\/1\.1 \d+/g), ["HTTP/1.1 413", "HTTP/1.1 200"]);
 });
 
+/**
+ * Posts `body` over a raw connection as a browser does (the whole body, then the next request on the same connection)
+ * and answers the status lines read back; a connection the server resets mid-body fails the write or the read.
+ */
+async function postWhole(
+  t: TestApp,
+  path: string,
+  { body, type, headers }: { body: Uint8Array; type: string; headers: Record<string, string> },
+): Promise<string[]> {
+  const { hostname, port, host } = new URL(t.origin);
+  using conn = await Deno.connect({ hostname, port: Number(port) });
+  const encoder = new TextEncoder();
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `host: ${host}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `content-type: ${type}`,
+    `content-length: ${body.length}`,
+    `accept: ${BROWSER_ACCEPT}`,
+  ].join("\r\n");
+  const sending = (async () => {
+    await conn.write(encoder.encode(`${head}\r\n\r\n`));
+    for (let sent = 0; sent < body.length; sent += 64 * 1024) await conn.write(body.subarray(sent, sent + 64 * 1024));
+    await conn.write(encoder.encode(`GET /api/health HTTP/1.1\r\nhost: ${host}\r\n\r\n`));
+  })();
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(64 * 1024);
+  let received = "";
+  while ((received.match(/HTTP\/1\.1 \d+/g) ?? []).length < 2) {
+    const read = await conn.read(buffer);
+    if (read === null) break;
+    received += decoder.decode(buffer.subarray(0, read), { stream: true });
+  }
+  await sending;
+  return received.match(/HTTP\/1\.1 \d+/g) ?? [];
+}
+
+Deno.test("a form refused before its body is read still has it read, so a browser sending a file gets the answer", async () => {
+  await using t = await createTestApp({ listen: true });
+  const { member, student } = await people(t);
+  const [linked] = await postInternships(t, member, [{ title: "Linked Intern" }]);
+  const upload = new Request(t.origin, { method: "POST", body: resumeForm(pdfBytes(1_900_000)) });
+  const resume = { body: new Uint8Array(await upload.arrayBuffer()), type: upload.headers.get("content-type")! };
+  const form = { body: new Uint8Array(512 * 1024).fill(0x61), type: "application/x-www-form-urlencoded" };
+  // The apply page refuses a listing that takes applications elsewhere without reading the resume.
+  const apply = await postWhole(t, `/internships/${linked.id}/apply`, {
+    ...resume,
+    headers: { cookie: student.cookie, origin: t.origin },
+  });
+  assertEquals(apply, ["HTTP/1.1 400", "HTTP/1.1 200"], "the apply page's refusal");
+  const foreign = await postWhole(t, "/me/settings", {
+    ...form,
+    headers: { cookie: student.cookie, origin: "https://evil.example" },
+  });
+  assertEquals(foreign, ["HTTP/1.1 403", "HTTP/1.1 200"], "the origin check's refusal");
+  const guest = await postWhole(t, "/me/settings", { ...form, headers: { origin: t.origin } });
+  assertEquals(guest, ["HTTP/1.1 302", "HTTP/1.1 200"], "a guest sent to sign in");
+});
+
 Deno.test("the apply page says why one cannot apply with the refusal sentences every page uses, in the reader's language", async () => {
   await using t = await createTestApp();
   const { member, student } = await people(t);
