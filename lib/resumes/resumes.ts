@@ -115,13 +115,21 @@ async function replaceResume(
 ): Promise<ResumeRecord | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await readResumeEntry(kv, userId);
-    const op = kv.atomic().check(current);
-    if (current.value) op.delete(refKey(current.value.fileId, personHolder(userId)));
-    if (next) op.set(resumeKey(userId), next).set(refKey(next.fileId, personHolder(userId)), true);
-    else op.delete(resumeKey(userId));
-    if ((await op.commit()).ok) return current.value;
+    if ((await replaceOps(kv.atomic(), { userId, current, next }).commit()).ok) return current.value;
   }
   throw new ConflictError(RESUME_CHANGED);
+}
+
+/** Adds to `op` what makes `next` `userId`'s resume (null: none) in place of `current` (as read; checked). */
+function replaceOps(
+  op: Deno.AtomicOperation,
+  { userId, current, next }: { userId: string; current: Deno.KvEntryMaybe<ResumeRecord>; next: ResumeRecord | null },
+): Deno.AtomicOperation {
+  op.check(current);
+  if (current.value) op.delete(refKey(current.value.fileId, personHolder(userId)));
+  if (next) op.set(resumeKey(userId), next).set(refKey(next.fileId, personHolder(userId)), true);
+  else op.delete(resumeKey(userId));
+  return op;
 }
 
 /**
@@ -132,8 +140,25 @@ async function replaceResume(
 export async function uploadResume(
   kv: Deno.Kv,
   files: ObjectStore,
-  { userId, name, bytes }: { userId: string; name: string; bytes: Uint8Array },
+  upload: { userId: string; name: string; bytes: Uint8Array },
 ): Promise<Resume> {
+  const { resume, settle } = await stageResume(kv, files, upload);
+  await settle(true);
+  return resume;
+}
+
+/**
+ * `uploadResume` for a resume sent with something that may still be refused (an application): the upload is made the
+ * person's resume, but the earlier resume's bytes are kept until `settle(made)` says whether that something was made.
+ * `settle(true)` lets them go as `uploadResume` does; `settle(false)` puts the earlier resume back (unless the person's
+ * resume changed again meanwhile) and lets the upload's bytes go, so a refused application leaves the resume as it was.
+ * @throws as `uploadResume`.
+ */
+export async function stageResume(
+  kv: Deno.Kv,
+  files: ObjectStore,
+  { userId, name, bytes }: { userId: string; name: string; bytes: Uint8Array },
+): Promise<{ resume: Resume; settle: (made: boolean) => Promise<void> }> {
   await checkResume(bytes);
   const stored = await files.put(bytes, PDF);
   const record: ResumeRecord = {
@@ -149,8 +174,18 @@ export async function uploadResume(
     await files.delete(stored.id);
     throw error;
   }
-  if (previous) await releaseFile(kv, files, previous.fileId);
-  return viewOf(record);
+  const settle = async (made: boolean) => {
+    if (!made) {
+      const current = await readResumeEntry(kv, userId);
+      // Put back only over this upload: a resume saved meanwhile (another tab) stays.
+      if (current.value?.fileId === record.fileId) {
+        await replaceOps(kv.atomic(), { userId, current, next: previous }).commit();
+      }
+      await releaseFile(kv, files, record.fileId);
+    }
+    if (previous) await releaseFile(kv, files, previous.fileId);
+  };
+  return { resume: viewOf(record), settle };
 }
 
 /**

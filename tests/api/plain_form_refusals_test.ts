@@ -484,24 +484,50 @@ Deno.test("a cross-site post to the sign-in, sign-up and password forms is refus
 });
 
 /**
- * Makes every write of a person's resume through `kv` lose its race, as if another tab saved one at each turn; answers
- * a function that puts `kv` back.
+ * Makes every write through `kv` that sets a key under `table` (`resumes`: a person's resume) lose its race, as if
+ * another tab wrote one at each turn; answers a function that puts `kv` back.
  */
-function resumeWritesLose(kv: Deno.Kv): () => void {
+function writesLose(kv: Deno.Kv, table: string): () => void {
   const atomic = kv.atomic;
   kv.atomic = function () {
     const op = atomic.call(kv);
     const [set, commit] = [op.set, op.commit];
-    let touchesResume = false;
+    let touchesTable = false;
     op.set = (key, value, options) => {
-      touchesResume ||= key[0] === "resumes";
+      touchesTable ||= key[0] === table;
       return set.call(op, key, value, options);
     };
-    op.commit = () => touchesResume ? Promise.resolve({ ok: false }) : commit.call(op);
+    op.commit = () => touchesTable ? Promise.resolve({ ok: false }) : commit.call(op);
     return op;
   };
   return () => void (kv.atomic = atomic);
 }
+
+Deno.test("the apply page keeps the stored resume when the application sent with a new one is not made", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await applicant(t, "Meera Nair");
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const kept = await getResume(t.kv, student.user.id);
+  const form = resumeForm(pdfBytes(8192), "new-resume.pdf");
+  for (const { questionId, answer } of answersFor(internship).answers) form.set(`answers.${questionId}`, answer);
+  // Every write of an application loses its race: the application is not made after the new resume was stored.
+  const restore = writesLose(t.kv, "applications");
+  try {
+    const apply = await browserPost(t, `/internships/${internship.id}/apply`, form, { who: student });
+    assertEquals(apply.status, 503);
+    await apply.body?.cancel();
+  } finally {
+    restore();
+  }
+  assertEquals(await getResume(t.kv, student.user.id), kept, "the earlier resume kept");
+  const served = await t.fetch("/api/me/resume/file", { headers: student.headers });
+  assertEquals([served.status, (await served.arrayBuffer()).byteLength], [200, kept!.size], "with its bytes");
+  const made = await browserPost(t, `/internships/${internship.id}/apply`, form, { who: student });
+  assertEquals(made.status, 303, "applied once the writes go through");
+  await made.body?.cancel();
+  assertEquals((await getResume(t.kv, student.user.id))?.name, "new-resume.pdf", "then the new resume is kept");
+});
 
 Deno.test("a resume replaced during a concurrent save is said so, on the profile's form and the apply page", async () => {
   await using t = await createTestApp({ listen: true });
@@ -511,7 +537,7 @@ Deno.test("a resume replaced during a concurrent save is said so, on the profile
   const internship = await platformInternship(t, member);
   const [en, hi] = [translatorFor("en"), translatorFor("hi")];
   const kept = await getResume(t.kv, student.user.id);
-  const restore = resumeWritesLose(t.kv);
+  const restore = writesLose(t.kv, "resumes");
   try {
     const profile = await browserPost(t, "/profile/resume", resumeForm(pdfBytes()), { who: student, from: "/profile" });
     const html = await refusalPage(profile, 409, "hi", "/profile");

@@ -3,8 +3,9 @@
  * Applications, "Applying"), a plain multipart form that works without JavaScript. A guest is sent to sign in and
  * back. `GET` shows the form, or why one cannot apply (a listing taking applications on its own site, closed, one's
  * own, an unverified e-mail, already applied). `POST` (the resume file, `answers.{questionId}`, `coverNote`) checks
- * every field at once and renders the form again (400) with each problem beside its field; otherwise it stores a new
- * resume when one was chosen, applies as `POST /api/internships/{id}/applications` does and answers 303 to the
+ * every field at once and renders the form again (400) with each problem beside its field; otherwise it applies as
+ * `POST /api/internships/{id}/applications` does, with a new resume when one was chosen (it replaces the stored one
+ * only when the application is made: `stageResume`), and answers 303 to the
  * internship's page, which then says "Applied on …". A post one cannot make gets the page saying why with the status
  * its API twin answers (docs/api.md, Applications): 404 not found, 403 one's own or an unverified e-mail, 400 closed
  * or applications on its own site, 409 applied already.
@@ -29,7 +30,7 @@ import {
 import { refusalText } from "@/lib/refusals.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { checkResume, getResume, type Resume, RESUME_REFUSED, uploadResume } from "@/lib/resumes/resumes.ts";
+import { checkResume, getResume, type Resume, RESUME_REFUSED, stageResume } from "@/lib/resumes/resumes.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
@@ -165,14 +166,23 @@ export const handler = define.handlers<Data>({
     const errors = await problemsOf({ internship, resume, file: file?.bytes ?? null, values, t: ctx.state.t });
     if (Object.keys(errors).length > 0) return ctx.render({ ...page, values, errors }, { status: 400 });
     try {
-      if (file) await uploadResume(kv, files, { userId: ctx.state.user.id, name: file.name, bytes: file.bytes });
+      // A resume sent with the application replaces the stored one only when the application is made.
+      const staged = file
+        ? await stageResume(kv, files, { userId: ctx.state.user.id, name: file.name, bytes: file.bytes })
+        : null;
       const answers = Object.entries(values.answers).filter(([, answer]) => answer !== "")
         .map(([questionId, answer]) => ({ questionId, answer }));
-      await applyTo(kv, {
-        internshipId: internship.id,
-        applicant: ctx.state.user,
-        body: { answers, coverNote: values.coverNote },
-      });
+      try {
+        await applyTo(kv, {
+          internshipId: internship.id,
+          applicant: ctx.state.user,
+          body: { answers, coverNote: values.coverNote },
+        });
+      } catch (error) {
+        await staged?.settle(false);
+        throw error;
+      }
+      await staged?.settle(true);
       return seeOther(`/internships/${internship.id}?applied=1`);
     } catch (error) {
       if (error instanceof ConflictError && error.message === ALREADY_APPLIED) {
