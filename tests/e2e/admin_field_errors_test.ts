@@ -125,6 +125,8 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
     await role.selectOption("owner");
     await page.getByRole("button", { name: "Make owner" }).click();
     await assertFieldError(page.getByLabel("Role of Meera Member"), translatorFor("en")(ROLE_SENTENCE.key));
+    // The error is drawn first; the dialog closes in the effect that follows.
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
     assertEquals(await page.getByRole("dialog").count(), 0, "the dialog closed");
     await assertPlainWords(page, "users table");
     await assertAccessible(page, "users table with an error");

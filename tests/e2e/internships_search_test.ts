@@ -39,6 +39,8 @@ Deno.test("on a phone the search field is above the results; they sort by deadli
   await page.waitForURL((u) => u.searchParams.get("search") === "data");
   await page.getByLabel("Sort").selectOption("deadline");
   await page.waitForURL((u) => u.searchParams.get("sort") === "deadline");
+  // The results are marked busy with the new address until the new order is drawn.
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: "detached" });
   await page.getByText("Showing 1–3 of 3 internships").waitFor();
   assertEquals(await titles(), ["Data Intern Soon", "Data Intern Rich", "Data Intern Late"]);
   await page.getByLabel("Sort").selectOption("stipend");
