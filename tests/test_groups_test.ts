@@ -100,7 +100,8 @@ Deno.test("a module no root reaches, one run twice, a slice gap and a module tha
   const both = "deno test tests/groups/api_auth.ts tests/groups/api_auth_2.ts tests/web/routes_test.ts";
   assertEquals(coverageOf([both], all, split("p", "p")), []);
   assertEquals(coverageOf(["deno test -A tests/web/routes_test.ts"], all), auth.map((path) => `${path}: 0 times`));
-  assertEquals(coverageOf([`deno test -A tests/groups/api_auth.ts ${auth[0]} tests/web/routes_test.ts`], all), [
+  const whole = { api_auth: { folder: "tests/api/auth/" } };
+  assertEquals(coverageOf([`deno test -A tests/groups/api_auth.ts ${auth[0]} tests/web/routes_test.ts`], all, whole), [
     `${auth[0]}: 2 times`,
   ]);
   const gap = auth.filter((path) => path >= "tests/api/auth/p" && path < "tests/api/auth/s");
@@ -110,6 +111,15 @@ Deno.test("a module no root reaches, one run twice, a slice gap and a module tha
     ...auth.map((path) => `${path}: 0 times`),
     "tests/groups/api_none.ts: not a test module",
   ]);
+});
+
+Deno.test("a slice below a folder takes the paths from it that sort in [from, to), subfolders included", () => {
+  const api = (from?: string, to?: string) => groupFiles({ folder: "tests/api/", below: true, from, to });
+  assertEquals(api("auth/", "b"), groupFiles({ folder: "tests/api/auth/" }));
+  const halves = [...api(undefined, "m"), ...api("m")];
+  assertEquals(halves, api());
+  assert(halves.some((path) => path.split("/").length > 3), "subfolders are included");
+  assert(halves.some((path) => path.split("/").length === 3), "files of the folder itself are included");
 });
 
 Deno.test("a group module that fails to load is reported, and the modules after it still load", async () => {

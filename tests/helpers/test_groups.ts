@@ -14,8 +14,8 @@
  */
 
 /**
- * The test modules directly in `folder` (from the repository's root, ending in `/`) whose names sort in [from, to), or
- * with `below`, every test module in `folder` and its subfolders.
+ * The test modules directly in `folder` (from the repository's root, ending in `/`), or with `below`, in `folder` and
+ * its subfolders, whose paths from `folder` sort in [from, to) (`auth/sign_in_test.ts` sorts between `auth/` and `b`).
  */
 export interface TestGroup {
   folder: string;
@@ -25,38 +25,29 @@ export interface TestGroup {
 }
 
 /**
- * The groups, by the name of their module in `tests/groups/`: the unit tests beside the code in `lib/`, each folder of
- * `tests/api/`, and `tests/e2e/` in slices of its file names (a new file falls into the slice its name sorts into; a
- * heavy module may stand alone). Listed longest first, the order in which `scripts/run_tests.ts` starts them
- * (`byLongestFirst`): with two at a time, the last minutes then hold small modules on both cores instead of one long
- * group alone on one (docs/decisions.md, Tests, "Test groups").
+ * The groups, by the name of their module in `tests/groups/`: the unit tests beside the code in `lib/`, `tests/api/` in
+ * four slices of its paths, and `tests/e2e/` in slices of its file names (a new file or folder falls into the slice its
+ * path sorts into; a heavy module may stand alone). Fewer, larger groups cost less: each group's isolate compiles and
+ * warms the app, its OpenAPI document and its validators anew (docs/decisions.md, Tests, "Test groups"). Listed longest
+ * first, the order in which `scripts/run_tests.ts` starts them (`byLongestFirst`): with two at a time, the last minutes
+ * then hold small modules on both cores instead of one long group alone on one.
  */
 export const TEST_GROUPS: Record<string, TestGroup> = {
   e2e_6: { folder: "tests/e2e/", from: "phone", to: "po" },
   e2e_9: { folder: "tests/e2e/", from: "toolkits" },
   e2e_3: { folder: "tests/e2e/", from: "hi", to: "internships_t" },
+  api_2: { folder: "tests/api/", below: true, from: "reach/", to: "s" },
   e2e_8: { folder: "tests/e2e/", from: "s", to: "toolkits" },
+  api_1: { folder: "tests/api/", below: true, from: "internships/", to: "reach/" },
   e2e_2: { folder: "tests/e2e/", from: "fo", to: "hi" },
-  api_internships: { folder: "tests/api/internships/" },
+  api_0: { folder: "tests/api/", below: true, to: "internships/" },
   e2e_4: { folder: "tests/e2e/", from: "internships_t", to: "o" },
   e2e_7: { folder: "tests/e2e/", from: "po", to: "s" },
-  api_reach: { folder: "tests/api/reach/" },
+  api_3: { folder: "tests/api/", below: true, from: "s" },
   e2e_5: { folder: "tests/e2e/", from: "o", to: "phone" },
   e2e_1: { folder: "tests/e2e/", from: "c", to: "fo" },
   e2e_0: { folder: "tests/e2e/", to: "c" },
-  api: { folder: "tests/api/" },
-  api_auth: { folder: "tests/api/auth/" },
-  api_applications: { folder: "tests/api/applications/" },
-  api_opportunities: { folder: "tests/api/opportunities/" },
-  api_student: { folder: "tests/api/student/" },
   lib: { folder: "lib/", below: true },
-  api_ungatekeep: { folder: "tests/api/ungatekeep/" },
-  api_jobs: { folder: "tests/api/jobs/" },
-  api_toolkits: { folder: "tests/api/toolkits/" },
-  api_trust: { folder: "tests/api/trust/" },
-  api_phone: { folder: "tests/api/phone/" },
-  api_money: { folder: "tests/api/money/" },
-  api_languages: { folder: "tests/api/languages/" },
 };
 
 /**
@@ -81,14 +72,17 @@ const ROOT = new URL("../../", import.meta.url);
 /** The repository paths of `group`'s test modules (`*_test.ts`, `*_test.tsx`), sorted. */
 export function groupFiles(group: TestGroup): string[] {
   const paths: string[] = [];
-  for (const entry of Deno.readDirSync(new URL(group.folder, ROOT))) {
-    const name = entry.name;
-    if (entry.isDirectory && group.below) paths.push(...groupFiles({ folder: `${group.folder}${name}/`, below: true }));
-    if (!entry.isFile || !/_test\.tsx?$/.test(name)) continue;
-    if ((group.from === undefined || name >= group.from) && (group.to === undefined || name < group.to)) {
-      paths.push(`${group.folder}${name}`);
+  const visit = (folder: string) => {
+    for (const entry of Deno.readDirSync(new URL(folder, ROOT))) {
+      if (entry.isDirectory && group.below) visit(`${folder}${entry.name}/`);
+      if (!entry.isFile || !/_test\.tsx?$/.test(entry.name)) continue;
+      const path = `${folder}${entry.name}`.slice(group.folder.length);
+      if ((group.from === undefined || path >= group.from) && (group.to === undefined || path < group.to)) {
+        paths.push(`${group.folder}${path}`);
+      }
     }
-  }
+  };
+  visit(group.folder);
   return paths.sort();
 }
 

@@ -1,4 +1,4 @@
-/** The test modules of `TEST_GROUPS.api_money` as one module (`tests/helpers/test_groups.ts`). */
+/** The test modules of `TEST_GROUPS.api_0` as one module (`tests/helpers/test_groups.ts`). */
 import { importGroup } from "@/tests/helpers/test_groups.ts";
 
 await importGroup(import.meta.url);

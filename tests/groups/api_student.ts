@@ -1,4 +1,0 @@
-/** The test modules of `TEST_GROUPS.api_student` as one module (`tests/helpers/test_groups.ts`). */
-import { importGroup } from "@/tests/helpers/test_groups.ts";
-
-await importGroup(import.meta.url);
