@@ -41,9 +41,11 @@ Deno.test("on a phone the signed-in home shows closing saved items, alert matche
     assertEquals(saved.status, 200);
     await saved.body?.cancel();
   }
+  // Made a minute before the listings: news counts listings created after the alert, not in its millisecond.
   await createAlert(t.kv, {
     userId: student.user.id,
     input: { kind: "internships", query: { search: "robotics" }, frequency: "daily" },
+    now: new Date(Date.now() - 60_000),
   });
   await postInternships(t, member, [
     { title: "Robotics Intern", hiringOrganization: "Ather Energy" },
