@@ -45,6 +45,7 @@ Deno.test("on a phone the search field is above the results; they sort by deadli
   assertEquals(await titles(), ["Data Intern Soon", "Data Intern Rich", "Data Intern Late"]);
   await page.getByLabel("Sort").selectOption("stipend");
   await page.waitForURL((u) => u.searchParams.get("sort") === "stipend");
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: "detached" });
   await page.locator("#results-heading ~ ul article h3").first().getByText("Data Intern Rich").waitFor();
   assertEquals(await titles(), ["Data Intern Rich", "Data Intern Late", "Data Intern Soon"]);
   assertEquals(
