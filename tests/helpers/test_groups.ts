@@ -25,11 +25,11 @@ export interface TestGroup {
 }
 
 /**
- * The groups, by the name of their module in `tests/groups/`: the unit tests beside the code in `lib/`, `tests/api/` in
- * four slices of its paths, and `tests/e2e/` in slices of its file names (a new file or folder falls into the slice its
- * path sorts into; a heavy module may stand alone). Fewer, larger groups cost less: each group's isolate compiles and
- * warms the app, its OpenAPI document and its validators anew (docs/decisions.md, Tests, "Test groups"). Listed longest
- * first, the order in which `scripts/run_tests.ts` starts them (`byLongestFirst`): with two at a time, the last minutes
+ * The groups, by the name of their module in `tests/groups/`: the unit tests beside the code in `lib/`, the web layer's
+ * tests (`tests/web/`), `tests/api/` in four slices of its paths, and `tests/e2e/` in slices of its file names (`e2e_0`
+ * took in `e2e_1`'s; a new file or folder falls into the slice its path sorts into; a heavy module may stand alone).
+ * Fewer, larger groups cost less: each group's isolate compiles and warms the app, its OpenAPI document and its
+ * validators anew (docs/decisions.md, Tests, "Test groups"). Listed longest first, the order in which `scripts/run_tests.ts` starts them (`byLongestFirst`): with two at a time, the last minutes
  * then hold small modules on both cores instead of one long group alone on one.
  */
 export const TEST_GROUPS: Record<string, TestGroup> = {
@@ -45,9 +45,9 @@ export const TEST_GROUPS: Record<string, TestGroup> = {
   e2e_7: { folder: "tests/e2e/", from: "po", to: "s" },
   api_3: { folder: "tests/api/", below: true, from: "s" },
   e2e_5: { folder: "tests/e2e/", from: "o", to: "phone" },
-  e2e_1: { folder: "tests/e2e/", from: "c", to: "fo" },
-  e2e_0: { folder: "tests/e2e/", to: "c" },
+  e2e_0: { folder: "tests/e2e/", to: "fo" },
   lib: { folder: "lib/", below: true },
+  web: { folder: "tests/web/" },
 };
 
 /**

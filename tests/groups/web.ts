@@ -1,4 +1,4 @@
-/** The test modules of `TEST_GROUPS.e2e_1` as one module (`tests/helpers/test_groups.ts`). */
+/** The test modules of `TEST_GROUPS.web` as one module (`tests/helpers/test_groups.ts`). */
 import { importGroup } from "@/tests/helpers/test_groups.ts";
 
 await importGroup(import.meta.url);
