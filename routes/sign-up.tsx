@@ -20,9 +20,7 @@ import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignUpFields, signUpWithPassword } from "@/lib/auth/password_flows.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { readVerifyBindingCookie, verifyBindingCookie } from "@/lib/http/cookies.ts";
-import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
-import { randomToken } from "@/lib/ids.ts";
+import { askingBrowserBinding } from "@/lib/http/cookies.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import {
   authCodeProblem,
@@ -80,7 +78,7 @@ export const handler = define.handlers<Data>({
         }
       }
       if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors: authTexts(t, errors) });
-      const binding = readVerifyBindingCookie(req, config.secure) ?? randomToken();
+      const { binding, setCookie } = askingBrowserBinding(req, config.secure);
       await signUpWithPassword(
         services,
         { ...fields.data, language: ctx.state.lang },
@@ -89,7 +87,7 @@ export const handler = define.handlers<Data>({
       const inbox = new URLSearchParams({ email: fields.data.email });
       if (callbackURL !== null && callbackURL !== "/") inbox.set("callbackURL", callbackURL);
       return seeOther(`/check-inbox?${inbox}`, {
-        "set-cookie": verifyBindingCookie(config.secure, binding, TOKEN_TTL_MS),
+        "set-cookie": setCookie,
       });
     } catch (error) {
       if (error instanceof RateLimitedError) {

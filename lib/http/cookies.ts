@@ -5,6 +5,8 @@
  */
 import { parse, serialize } from "hono/utils/cookie";
 import { SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
+import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
+import { randomToken } from "@/lib/ids.ts";
 
 /** The cookie's name for an origin. */
 export function sessionCookieName(secure: boolean): string {
@@ -83,11 +85,13 @@ export function readVerifyBindingCookie(req: Request, secure: boolean): string |
 }
 
 /**
- * A `Set-Cookie` value carrying the verification binding for `maxAgeMs` (a link's lifetime): HTTP-only,
+ * The verification binding of a browser asking for a link (sign-up, a resend): its cookie's value when it has one,
+ * else a new random token; and the `Set-Cookie` value that keeps it while a link lives (`TOKEN_TTL_MS`): HTTP-only,
  * `SameSite=Lax` (following the link from a mail is a top-level navigation, so the cookie comes along).
  */
-export function verifyBindingCookie(secure: boolean, value: string, maxAgeMs: number): string {
-  return bindingCookie(verifyBindingCookieName(secure), secure, value, maxAgeMs);
+export function askingBrowserBinding(req: Request, secure: boolean): { binding: string; setCookie: string } {
+  const binding = readVerifyBindingCookie(req, secure) ?? randomToken();
+  return { binding, setCookie: bindingCookie(verifyBindingCookieName(secure), secure, binding, TOKEN_TTL_MS) };
 }
 
 /** The value of cookie `name` in a request when it is a well-formed random token (`randomToken`); else undefined. */

@@ -12,9 +12,8 @@ import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
-import { TOKEN_TTL_MS, VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
-import { readVerifyBindingCookie, verifyBindingCookie } from "@/lib/http/cookies.ts";
-import { randomToken } from "@/lib/ids.ts";
+import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
+import { askingBrowserBinding } from "@/lib/http/cookies.ts";
 import { StatusSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -53,10 +52,10 @@ export const handler = define.handlers({
     const body = await readAuthBody(req, SendVerificationBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     await services.rateLimits.hit(RATE_LIMITS.verificationPerEmail, normalizeEmail(body.email));
-    const binding = readVerifyBindingCookie(req, config.secure) ?? randomToken();
+    const { binding, setCookie } = askingBrowserBinding(req, config.secure);
     startVerificationResend(services, body.email, { callbackURL, binding });
     return Response.json({ status: true }, {
-      headers: { "set-cookie": verifyBindingCookie(config.secure, binding, TOKEN_TTL_MS) },
+      headers: { "set-cookie": setCookie },
     });
   },
 });

@@ -10,9 +10,7 @@ import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, REDIRECT_MAX, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/passwords.ts";
 import { authUserView } from "@/lib/auth/views.ts";
-import { readVerifyBindingCookie, verifyBindingCookie } from "@/lib/http/cookies.ts";
-import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
-import { randomToken } from "@/lib/ids.ts";
+import { askingBrowserBinding } from "@/lib/http/cookies.ts";
 import { checkedLater, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -51,13 +49,13 @@ export const handler = define.handlers({
     const { config } = services;
     await services.rateLimits.hit(RATE_LIMITS.signUpPerIp, ctx.state.clientIp);
     const body = await readAuthBody(req, SignUpBody);
-    const binding = readVerifyBindingCookie(req, config.secure) ?? randomToken();
+    const { binding, setCookie } = askingBrowserBinding(req, config.secure);
     const user = await signUpWithPassword(services, { ...body, language: ctx.state.lang }, {
       verifyTarget: () => checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/",
       binding,
     });
     return Response.json({ token: null, user: authUserView(user) }, {
-      headers: { "set-cookie": verifyBindingCookie(config.secure, binding, TOKEN_TTL_MS) },
+      headers: { "set-cookie": setCookie },
     });
   },
 });
