@@ -13,6 +13,11 @@ export interface BuildManifest {
   buildId: string;
   boot: string;
   islands: Record<string, string>;
+  /**
+   * The chunks each entry module (the boot module and every island, by URL) imports statically, transitively, as URLs:
+   * a page preloads them with the entry (docs/decisions.md, Islands, "Preloaded chunks"). Builds before it lack it.
+   */
+  chunks?: Record<string, string[]>;
   css: string[];
   /** The service worker, when the build has one: served at `/sw.js`, registered by the module `register`. */
   serviceWorker?: { register: string; version: string };

@@ -402,7 +402,11 @@ export async function buildAssets(options: BuildOptions): Promise<BuildResult> {
   }
   const css = [await buildStylesheet(options, assetsDir, everything)];
   const buildId = await hashOf(JSON.stringify({ boot, islands, css }));
-  const manifest: BuildManifest = { buildId, boot, islands, css, criticalCss: CRITICAL_CSS_INDEX };
+  const chunks: Record<string, string[]> = { [boot]: bootClosure.filter((url) => url !== boot) };
+  for (const [island, url] of Object.entries(islands)) {
+    chunks[url] = closures[island].map(urlOf).filter((chunk) => chunk !== url);
+  }
+  const manifest: BuildManifest = { buildId, boot, islands, chunks, css, criticalCss: CRITICAL_CSS_INDEX };
   let serviceWorkerSize: IslandSize | undefined;
   const worker = options.serviceWorker;
   if (worker) {

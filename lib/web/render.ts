@@ -61,7 +61,13 @@ export function renderDocument(tree: PageTree, props: PageProps & Record<string,
       if (!url) throw new Error(`Island "${name}" is not in the build: run \`deno task build\``);
       return [name, url];
     }));
-    for (const url of Object.values(modules)) head.push(`<link rel="modulepreload" href="${escapeAttr(url)}">`);
+    // Every module the page runs at once, chunks included: the browser fetches them together with the page instead of
+    // finding each chunk only after the module that imports it has arrived, one round trip per level.
+    const preloads = new Set(Object.values(modules));
+    for (const url of [manifest.boot, ...Object.values(modules)]) {
+      for (const chunk of manifest.chunks?.[url] ?? []) preloads.add(chunk);
+    }
+    for (const url of preloads) head.push(`<link rel="modulepreload" href="${escapeAttr(url)}">`);
     const data = stringifyForHtml({ modules, props: serialize(islands.map((island) => island.props)) });
     tail += `<script type="application/json" id="__islands">${data}</script>` +
       `<script type="module" src="${escapeAttr(manifest.boot)}"></script>`;

@@ -153,6 +153,16 @@ Deno.test("islands hydrate in Chromium and share one Preact and one signal", asy
       for (const url of Object.values(manifest.islands)) {
         assert(scripts.includes(url), `${url} in ${scripts.join(" ")}`);
       }
+      assert(scripts.some((url) => url.includes("/chunk-")), scripts.join(" "));
+      // Every module the page runs is announced in its head, chunks too, so none waits for the one importing it.
+      const preloaded = await page.$$eval(
+        'link[rel="modulepreload"]',
+        (links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname),
+      );
+      assertEquals(
+        [...new Set(preloaded)].sort(),
+        [...new Set(scripts.filter((url) => url !== manifest.boot))].sort(),
+      );
       assertEquals(problems, []);
     });
 
