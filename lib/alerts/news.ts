@@ -1,8 +1,9 @@
 /**
  * What is new for a person's alerts, for the signed-in home page (docs/decisions.md, Student space, "The home page"):
- * the listings created in the last `NEWS_DAYS` days (and since the alert was made) that match each of their active
- * alerts, newest first, as the list pages find them. The newest `ALERTS_SHOWN` active alerts are read (a filtered list
- * page each: a few milliseconds), each with at most `PER_ALERT` listings shown and a count up to `COUNTED`.
+ * the listings created in the last `NEWS_DAYS` days, and at or after the alert's creation (its own millisecond
+ * included, each listing counted once), that match each of their active alerts, newest first, as the list pages find
+ * them. The newest `ALERTS_SHOWN` active alerts are read (a filtered list page each: a few milliseconds), each with at
+ * most `PER_ALERT` listings shown and a count up to `COUNTED`.
  */
 import { istToday } from "@/lib/dates.ts";
 import { InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
@@ -46,7 +47,9 @@ export async function alertNews(kv: Deno.Kv, { userId, now = new Date() }: { use
   const alerts = (await listAlerts(kv, userId)).filter((alert) => alert.isActive).slice(0, ALERTS_SHOWN);
   const today = istToday(now);
   const news = await Promise.all(alerts.map(async (alert): Promise<AlertNews | null> => {
-    const after = Math.max(Date.parse(alert.createdAt), now.getTime() - NEWS_DAYS * DAY_MS);
+    // Windows are open at their start (`newOpportunities`' `after`, as the digest tiles them): one ms before the alert's
+    // own counts a listing made in its millisecond, which its page could not have shown; one made earlier stays out.
+    const after = Math.max(Date.parse(alert.createdAt) - 1, now.getTime() - NEWS_DAYS * DAY_MS);
     const params = queryParams(alert.query);
     const href = `/${alert.kind}?${new URLSearchParams(params)}`.replace(/\?$/, "");
     let found: NewsItem[];

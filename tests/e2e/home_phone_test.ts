@@ -41,7 +41,7 @@ Deno.test("on a phone the signed-in home shows closing saved items, alert matche
     assertEquals(saved.status, 200);
     await saved.body?.cancel();
   }
-  // Made a minute before the listings: news counts listings created after the alert, not in its millisecond.
+  // Made a minute before the listings: news counts the listings made at or after the alert.
   await createAlert(t.kv, {
     userId: student.user.id,
     input: { kind: "internships", query: { search: "robotics" }, frequency: "daily" },

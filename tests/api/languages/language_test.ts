@@ -184,7 +184,7 @@ Deno.test("the home page in Hindi: its words, a card's stipend, deadline and typ
 Deno.test("the home page's news of an alert names the alert in the reader's language", async () => {
   await using t = await createTestApp();
   const [member, student] = [await createTestUser(t, "member"), await createTestUser(t)];
-  // Made a minute before the listing: news counts listings created after the alert, not in its millisecond.
+  // Made a minute before the listing: news counts the listings made at or after the alert.
   await createAlert(t.kv, {
     userId: student.user.id,
     input: { kind: "internships", query: { search: "robotics", paidOnly: "true" }, frequency: "daily" },

@@ -2,12 +2,16 @@
  * Alerts (docs/api.md, Alerts; docs/decisions.md, Alerts): the `/api/me/alerts` endpoints per role with bad input (a
  * kind, frequency or filters the list would refuse, the 21st alert, another person's id), and the `alerts-digest`
  * and `deadline-reminders` jobs against the real SMTP server fake: exactly the new matches, nothing twice, the
- * one-click unsubscribe without a session, unverified people and turned-off reminders skipped.
+ * one-click unsubscribe without a session, unverified people and turned-off reminders skipped. The home page's news
+ * of an alert at its boundary: a listing made in the alert's millisecond counts once, one made before it does not.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { createAlert } from "@/lib/alerts/alerts.ts";
+import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
@@ -373,4 +377,28 @@ Deno.test("a Hindi student gets the digest, the reminder and its bell notificati
   assert(page.includes('<html lang="hi"') && page.includes("यह लिंक ये ई-मेल बंद करता है"), page);
   assert(page.includes("एक दिन पहले एक ई-मेल।") && page.includes(">बंद करें</button>"), page);
   assert(bell[0].body.startsWith("आपके सेव किए:\nData Intern: ") && bell[0].body.includes("तक आवेदन करें"), bell[0].body);
+});
+
+Deno.test("an alert's news counts a listing made in the alert's millisecond, once, and none made before it", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const [internship] = await postInternships(t, member, [{ title: "Robotics Intern" }]);
+  const opportunity = await submitOpportunity(t, member, "Robotics Hackathon");
+  for (const [kind, listing] of [["internships", internship], ["opportunities", opportunity]] as const) {
+    const made = Date.parse(listing.createdAt);
+    // A fixed clock: the alert made at `alertAt`, the home page read a minute after the listing.
+    const news = async (alertAt: number) => {
+      const student = await createTestUser(t);
+      await createAlert(t.kv, {
+        userId: student.user.id,
+        input: { kind, query: { search: "robotics" }, frequency: "daily" },
+        now: new Date(alertAt),
+      });
+      const found = await alertNews(t.kv, { userId: student.user.id, now: new Date(made + 60_000) });
+      return found.map((news) => ({ count: news.count, ids: news.items.map((item) => item.id) }));
+    };
+    assertEquals(await news(made), [{ count: 1, ids: [listing.id] }], `${kind}: made in the alert's millisecond`);
+    assertEquals(await news(made - 1), [{ count: 1, ids: [listing.id] }], `${kind}: made after the alert`);
+    assertEquals(await news(made + 1), [], `${kind}: made before the alert, as the person could have seen it`);
+  }
 });
