@@ -6,10 +6,10 @@
  * - A write that carries the session cookie must name the platform's origin in `Origin`, or,
  *   lacking `Origin`, in `Referer`; `Origin: null` (a sandboxed or privacy-redirected page) is
  *   refused, never replaced by `Referer`.
- * - An auth write (a route whose options say `originCheck: "login"`: the `/api/auth/*` endpoints that take a POST
- *   and the pages' sign-in, sign-up and password forms) that names any other origin is refused even without a session
- *   cookie, so another site cannot sign a browser in to an account of its choosing (login CSRF); clients that send no
- *   `Origin` (non-browser clients) pass.
+ * - An auth write (a route whose options say `originCheck: "login"`: the `/api/auth/*` endpoints that take a POST,
+ *   the pages' sign-in, sign-up and password forms, and the language switch) that names any other origin is refused
+ *   even without a session cookie, so another site cannot sign a browser in to an account of its choosing (login CSRF)
+ *   or set a guest's language; clients that send no `Origin` (non-browser clients) pass.
  * - A route whose options say `originCheck: false` (the payment webhook, which verifies its own
  *   signature) is exempt.
  * - Where `APP_URL` is a loopback address (development), `localhost`, `127.0.0.1` and `[::1]` on

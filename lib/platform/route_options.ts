@@ -12,8 +12,8 @@
  *   which verifies the HMAC of the raw body before it reads anything), or by a secret token in its path (the
  *   one-click unsubscribe link, which a mail client posts from no origin at all), may declare it.
  * - `originCheck: "login"`: the login-CSRF rule too, in the same check: a write naming another origin is refused even
- *   without a session cookie (the `/api/auth/*` endpoints that take a POST and the sign-in, sign-up and password pages;
- *   `tests/api/auth/csrf_test.ts` holds every one to it).
+ *   without a session cookie (the `/api/auth/*` endpoints that take a POST, the sign-in, sign-up and password pages, and
+ *   the language switch, which keeps a guest's cookie; `tests/api/auth/csrf_test.ts` holds every one to it).
  * - `personLimit`: the per-person limit the route's writes fall under (`PERSON_LIMITS`, `lib/http/person_limits.ts`).
  */
 import { z } from "zod";

@@ -44,39 +44,43 @@ Deno.test("auth requests without Origin (non-browser clients) are served", async
   await res.body?.cancel();
 });
 
-/** The auth forms' pages, which post to themselves under the login-CSRF rule (docs/decisions.md, Auth). */
-const AUTH_FORM_PAGES = [
+/**
+ * The pages' forms under the login-CSRF rule (docs/decisions.md, Security): the auth forms, which post to themselves,
+ * and the language switch, which a guest posts without a session cookie yet keeps a cookie.
+ */
+const LOGIN_RULE_PAGES = [
   "./routes/sign-in.tsx",
   "./routes/sign-up.tsx",
   "./routes/forgot-password.tsx",
   "./routes/reset-password.tsx",
+  "./routes/language.ts",
 ];
 
-/** Every route module of the manifest that takes a POST under the login-CSRF rule: `/api/auth/**` and the form pages. */
+/** Every route module of the manifest that takes a POST under the login-CSRF rule: `/api/auth/**` and those pages. */
 function loginWrites(): { file: string; path: string; options: unknown }[] {
   return Object.entries(manifest.routes).flatMap(([file, mod]) => {
-    const inAuth = file.startsWith("./routes/api/auth/") || AUTH_FORM_PAGES.includes(file);
+    const listed = file.startsWith("./routes/api/auth/") || LOGIN_RULE_PAGES.includes(file);
     const handler = (mod as { handler?: Record<string, unknown> }).handler;
-    if (!inAuth || typeof handler?.POST !== "function") return [];
+    if (!listed || typeof handler?.POST !== "function") return [];
     const path = file.slice("./routes".length).replace(/\.tsx?$/, "");
     return [{ file, path, options: (mod as { routeOptions?: unknown }).routeOptions }];
   });
 }
 
-Deno.test('every auth module with a POST, and each auth form page, declares originCheck: "login"', () => {
+Deno.test('every auth module with a POST, each auth form page and the language switch declare originCheck: "login"', () => {
   const writes = loginWrites();
-  for (const page of AUTH_FORM_PAGES) assert(writes.some((w) => w.file === page), `${page} takes no POST`);
-  assert(writes.length >= AUTH_FORM_PAGES.length + 8, `only ${writes.length} auth writes found`);
+  for (const page of LOGIN_RULE_PAGES) assert(writes.some((w) => w.file === page), `${page} takes no POST`);
+  assert(writes.length >= LOGIN_RULE_PAGES.length + 8, `only ${writes.length} auth writes found`);
   for (const { file, options } of writes) {
     assertEquals((options as { originCheck?: unknown } | undefined)?.originCheck, "login", file);
   }
   for (const [file, mod] of Object.entries(manifest.routes)) {
     const declared = (mod as { routeOptions?: { originCheck?: unknown } }).routeOptions?.originCheck === "login";
-    if (declared) assert(writes.some((w) => w.file === file), `${file} declares the login rule but takes no auth POST`);
+    if (declared) assert(writes.some((w) => w.file === file), `${file} declares the login rule but is not listed`);
   }
 });
 
-Deno.test("a foreign-Origin POST to every auth write is 403 with no Set-Cookie", async () => {
+Deno.test("a foreign-Origin POST to every write under the login rule is 403 with no Set-Cookie", async () => {
   await using t = await createTestApp();
   for (const { path } of loginWrites()) {
     const page = !path.startsWith("/api/");

@@ -91,6 +91,33 @@ Deno.test("the switch keeps the page and its query, sets the cookie, and a signe
   assert(settings.html.includes('value="hi" checked'), "the setting is shown chosen");
 });
 
+Deno.test("a guest's switch naming another site is a 403 page in the page's language; the form works from ours", async () => {
+  await using t = await createTestApp();
+  // A browser's plain form post (`Accept` a page) without a session cookie or `Sec-Fetch-Site`.
+  const post = (lang: string, headers: Record<string, string>) =>
+    t.fetch("/language", {
+      method: "POST",
+      body: new URLSearchParams({ lang, back: "/toolkits" }),
+      headers: { accept: "text/html", "content-type": "application/x-www-form-urlencoded", ...headers },
+      redirect: "manual",
+    });
+  const foreign = { origin: "https://evil.example", referer: "https://evil.example/page" };
+  for (const [lang, accept] of [["hi", "hi-IN,hi;q=0.9"], ["en", "en-IN,en;q=0.9"]] as const) {
+    const tr = translatorFor(lang);
+    for (const asked of ["hi", "en", "fr"]) {
+      const res = await post(asked, { ...foreign, "accept-language": accept });
+      const html = await res.text();
+      assertEquals([res.status, htmlLang(html)], [403, lang], `${asked} from another site, read in ${lang}`);
+      assert(html.includes(tr("common.refusalPage.crossSite.title")), `the refusal in ${lang}`);
+      assertEquals(res.headers.get("set-cookie"), null, "no language cookie");
+    }
+  }
+  const ours = await post("hi", { origin: t.origin });
+  assertEquals([ours.status, ours.headers.get("location")], [303, "/toolkits?lang=hi"]);
+  assertMatch(ours.headers.get("set-cookie") ?? "", /^lang=hi; Max-Age=31536000/);
+  await ours.body?.cancel();
+});
+
 Deno.test("public pages name both languages with hreflang; a Hindi page's canonical URL is its own", async () => {
   await using t = await createTestApp();
   const links = (html: string) =>
