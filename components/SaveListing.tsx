@@ -7,7 +7,11 @@ import SaveButton, { type SaveButtonProps } from "@/islands/SaveButton.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
-/** The catalogue messages of the button's words, in the order of `SaveButtonProps.words`. */
+/**
+ * The catalogue messages of the button's words, in the order of `SaveButtonProps.words`: its own, and the platform's
+ * refusals it meets (a write lost to busy writers, the per-person limit). The last, the limit's with when to try again,
+ * keeps its `{when}` for the button to fill (`WHEN`).
+ */
 const WORDS: MessageKey[] = [
   "internships.save.save",
   "internships.save.saved",
@@ -15,7 +19,13 @@ const WORDS: MessageKey[] = [
   "internships.save.notSaved",
   "common.refusal.tooManySaved",
   "internships.save.gone",
+  "common.errors.busy",
+  "common.errors.tooMany",
+  "internships.save.wait",
 ];
+
+/** The placeholder of the last word, left in it for the button (which has no message formatter). */
+const WHEN = { when: "{when}" };
 
 /**
  * The words of each translator, frozen: a list page renders a button per card, and the island props serializer encodes
@@ -27,6 +37,6 @@ const wordsOf = new WeakMap<Translate, readonly string[]>();
 export function SaveListing(props: Omit<SaveButtonProps, "words" | "lang">) {
   const t = useT();
   let words = wordsOf.get(t);
-  if (!words) wordsOf.set(t, words = Object.freeze(WORDS.map((key) => t(key))));
+  if (!words) wordsOf.set(t, words = Object.freeze(WORDS.map((key) => t(key, WHEN))));
   return <SaveButton {...props} words={words} lang={t.lang} />;
 }

@@ -10,13 +10,14 @@
 import { useEffect, useState } from "preact/hooks";
 import { appliedOn, loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
 import type { SavedKind } from "@/lib/saved/schema.ts";
-import type { Lang } from "@/lib/i18n/languages.ts";
-import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type Lang, LOCALES } from "@/lib/i18n/languages.ts";
+import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { formatDate } from "@/lib/dates.ts";
 
 /**
  * Props: the listing, its title (for the accessible name), whether someone is signed in, and its words in the page's
- * language (save, saved, applied on, not saved, the save limit's refusal, the listing gone) with that language, as
+ * language (save, saved, applied on, not saved, the save limit's refusal, the listing gone, a write lost to busy
+ * writers, too many attempts, and too many with `{when}` to try again) with that language, as
  * `components/SaveListing.tsx` gives them: plain strings, as the filter island that renders this button on every card
  * has no room for the message formatter.
  */
@@ -52,6 +53,14 @@ function BookmarkIcon({ filled }: { filled: boolean }) {
   );
 }
 
+/**
+ * When to try again, `seconds` from now, in `lang` as the browser's `Intl` writes it ("in 5 minutes", "5 मिनट में"):
+ * whole minutes, rounded up, at least one (as the refusal page says it).
+ */
+function tryAgainIn(seconds: number, lang: Lang): string {
+  return new Intl.RelativeTimeFormat(LOCALES[lang]).format(Math.max(1, Math.ceil(seconds / 60)), "minute");
+}
+
 const BUTTON = "inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1 text-sm font-medium " +
   "focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 disabled:opacity-70";
 
@@ -62,7 +71,7 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
   // The sign-in link is a guest's only (made once, not on every render).
   const [href, setHref] = useState(() => signedIn ? "" : signInHref(`/${kind}/${id}`, key));
   const saved = savedKeys.value?.has(key) ?? false;
-  const [saveWord, savedWord, appliedWord, notSaved, tooManySaved, gone] = words;
+  const [saveWord, savedWord, appliedWord, notSaved, tooManySaved, gone, busyWords, tooMany, wait] = words;
 
   const change = async (save: boolean) => {
     setBusy(true);
@@ -73,9 +82,22 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
     );
     setBusy(false);
     if (res.ok) markSaved(key, save);
-    // The button's save sends `{}`, so its one 400 is the save limit (`TOO_MANY_SAVED`, the first save past it), and its
-    // one 404 a listing deleted, closed to view or hidden since the page was drawn.
-    else setError(save && res.status === 400 ? tooManySaved : save && res.status === 404 ? gone : notSaved);
+    else setError(failure(save, res));
+  };
+
+  // What a refused save or removal says. The button's save sends `{}`, so its one 400 is the save limit
+  // (`TOO_MANY_SAVED`, the first save past it), and its one 404 a listing deleted, closed to view or hidden since the
+  // page was drawn. The route's one 503 is the platform's refusal of a write lost to busy writers, and its one 429 the
+  // per-person limit, said with when to try again when its `Retry-After` gives it. A failed fetch (offline), or any
+  // other answer, asks to check the connection.
+  const failure = (save: boolean, res: ApiFailure): string => {
+    if (save && res.status === 400) return tooManySaved;
+    if (save && res.status === 404) return gone;
+    if (res.status === 503) return busyWords;
+    if (res.status !== 429) return notSaved;
+    return res.retryAfterSeconds === undefined
+      ? tooMany
+      : wait.replace("{when}", tryAgainIn(res.retryAfterSeconds, lang));
   };
 
   useEffect(() => {

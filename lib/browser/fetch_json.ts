@@ -15,7 +15,8 @@ import type { RefusalName } from "@/lib/refusals.ts";
 /**
  * A failed call: `status` 0 means the network failed; `apiError` is the server's own `{error}` text (empty when it sent
  * none); `code` is set by `/api/auth/*`; `fields` lists the fields in error with their sentences (empty when the server
- * named none). `failureMessage` says it in the page's language.
+ * named none); `retryAfterSeconds`, the answer's `Retry-After` in seconds when it gave one (a rate limit, a busy write).
+ * `failureMessage` says it in the page's language.
  */
 export interface ApiFailure {
   ok: false;
@@ -23,6 +24,7 @@ export interface ApiFailure {
   apiError: string;
   code?: string;
   fields: FieldProblem[];
+  retryAfterSeconds?: number;
 }
 
 /** A successful call with its parsed body. */
@@ -123,5 +125,13 @@ export async function fetchJson<T>(path: string, options: { method?: string; bod
     body = null;
   }
   if (res.ok) return { ok: true, status: res.status, data: body as T };
-  return { ok: false, status: res.status, ...errorText(body) };
+  // The platform writes `Retry-After` in whole seconds (`lib/http/errors.ts`); a date or anything else is left out.
+  const retryAfter = res.headers.get("retry-after");
+  const seconds = retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  return {
+    ok: false,
+    status: res.status,
+    ...errorText(body),
+    ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
+  };
 }

@@ -1,5 +1,5 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { type ApiFailure, failureMessage, refusalPrefixes } from "./fetch_json.ts";
+import { type ApiFailure, failureMessage, fetchJson, refusalPrefixes } from "./fetch_json.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { translatorOf } from "@/lib/i18n/translator.ts";
 import { PLATFORM_REFUSALS, REFUSALS } from "@/lib/refusals.ts";
@@ -55,4 +55,27 @@ Deno.test("failureMessage says the platform's busy and not-found refusals in eve
       lang,
     );
   }
+});
+
+Deno.test("fetchJson keeps an answer's Retry-After in whole seconds, and leaves a date or none out", async () => {
+  const answers: Record<string, HeadersInit> = {
+    "/seconds": { "retry-after": "270" },
+    "/date": { "retry-after": "Fri, 27 Nov 2026 18:30:00 GMT" },
+    "/none": {},
+  };
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    (req) =>
+      Response.json({ error: PLATFORM_REFUSALS.tooMany }, {
+        status: 429,
+        headers: answers[new URL(req.url).pathname],
+      }),
+  );
+  const retryAfter = async (path: string) => {
+    const answer = await fetchJson(`http://127.0.0.1:${server.addr.port}${path}`);
+    return answer.ok ? "ok" : [answer.status, answer.apiError, answer.retryAfterSeconds];
+  };
+  assertEquals(await retryAfter("/seconds"), [429, PLATFORM_REFUSALS.tooMany, 270]);
+  assertEquals(await retryAfter("/date"), [429, PLATFORM_REFUSALS.tooMany, undefined]);
+  assertEquals(await retryAfter("/none"), [429, PLATFORM_REFUSALS.tooMany, undefined]);
 });

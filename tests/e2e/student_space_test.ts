@@ -1,8 +1,9 @@
 /**
  * The student space in Chromium (docs/decisions.md, Student space): a student saves two internships from the list,
  * moves one to "applied" on the tracker and sees both there (also after a reload); a guest's "Save" leads to sign in
- * and, back on the page signed in, saves the listing; a save past the limit, or of a listing deleted meanwhile, says why.
- * Every page passes the axe-core check.
+ * and, back on the page signed in, saves the listing; a save past the limit, of a listing deleted meanwhile, lost to busy
+ * writers or past the per-person limit (with when to try again) says why, and only a failed fetch asks to check the
+ * connection. Every page passes the axe-core check.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -18,6 +19,8 @@ import { listSaved } from "@/lib/saved/saved.ts";
 import { istToday } from "@/lib/dates.ts";
 import { MAX_SAVED } from "@/lib/saved/schema.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
 
 const hi = translatorFor("hi");
 
@@ -150,6 +153,49 @@ Deno.test("a save of a listing deleted meanwhile says it is no longer available,
     await gone.body?.cancel();
     await page.getByRole("button", { name: `${tr("internships.save.save")} ${internship.title}` }).click();
     await page.getByRole("alert").getByText(tr("internships.save.gone"), { exact: true }).waitFor();
+  }
+  assertEquals(await listSaved(t.kv, student.user.id, {}), []);
+});
+
+Deno.test("a save refused as busy or too many says so and when to try again; only a failed fetch blames the connection", async () => {
+  // A fixed rate-limit clock 5.5 minutes into a window of the `saved` limit: its refusals say 270 s, "in 5 minutes".
+  const rule = PERSON_LIMITS.saved;
+  const at = Date.now() - (Date.now() % rule.windowMs) + 330_000;
+  await using t = await createTestApp({ listen: true, rateLimitClock: () => at });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const [internship] = await addInternships(t, member, [listing("Data Intern", "2099-12-31")]);
+  for (let i = 0; i < rule.limit; i++) await t.services.rateLimits.hit(rule, `user:${student.user.id}`);
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const api = `${t.origin}/api/me/saved/internships/${internship.id}`;
+  const inFiveMinutes = { hi: "5 मिनट में", en: "in 5 minutes" };
+  for (const lang of ["hi", "en"] as const) {
+    const tr = translatorFor(lang);
+    await openHydrated(page, `${t.origin}/internships?lang=${lang}`);
+    const save = page.getByRole("button", { name: `${tr("internships.save.save")} ${internship.title}` });
+    const says = (words: string) => page.getByRole("alert").getByText(words, { exact: true }).waitFor();
+
+    // What the server answers after 30 s of races lost to other writers, too long to wait for here.
+    await page.route(api, (route) => route.fulfill({ status: 503, json: { error: PLATFORM_REFUSALS.busy } }));
+    await save.click();
+    await says(tr("common.errors.busy"));
+    await page.unroute(api);
+    // A limit that names no time (no `Retry-After`), and a fetch that fails (offline).
+    await page.route(api, (route) => route.fulfill({ status: 429, json: { error: PLATFORM_REFUSALS.tooMany } }));
+    await save.click();
+    await says(tr("common.errors.tooMany"));
+    await page.unroute(api);
+    await page.route(api, (route) => route.abort("internetdisconnected"));
+    await save.click();
+    await says(tr("internships.save.notSaved"));
+    await page.unroute(api);
+
+    // The server's own refusal past the per-person limit.
+    await save.click();
+    await says(tr("internships.save.wait", { when: inFiveMinutes[lang] }));
   }
   assertEquals(await listSaved(t.kv, student.user.id, {}), []);
 });
