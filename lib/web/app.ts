@@ -5,9 +5,10 @@
  * Generic: it knows nothing of the platform that uses it.
  *
  * A request goes through one async pipeline (`handle`): a built asset is answered at once;
- * otherwise the `_middleware` files whose folder holds the path run, outer folders first, and the
- * last one's `next()` runs the route (or the 405 or the 404). An error thrown anywhere is answered
- * by `onError` right where it was thrown, so the middleware around it gets that response.
+ * otherwise the `_middleware` files whose folder holds the path (the path the router matched,
+ * percent-escapes decoded) run, outer folders first, and the last one's `next()` runs the route
+ * (or the 405 or the 404). An error thrown anywhere is answered by `onError` right where it was
+ * thrown, so the middleware around it gets that response.
  *
  * - `_middleware` applies to every URL under its folder's path, as in Fresh 1.x: a `[param]`
  *   folder's middleware also runs for a static sibling (`items/[id]/` for `/items/new`), and
@@ -283,7 +284,9 @@ export function registerRoutes(app: Hono<Env>, manifest: Manifest, options: WebO
     }
     c.set("state", options.initialState?.(req) ?? {});
     const url = new URL(req.url);
-    const chain = folders.filter((folder) => folder.matches(url.pathname)).flatMap((folder) => folder.handlers);
+    // The folders of the path the router matched (decoded: `/%61dmin` is `/admin`), never of the path as sent, so a
+    // route is never reached around its folder's middleware.
+    const chain = folders.filter((folder) => folder.matches(c.req.path)).flatMap((folder) => folder.handlers);
     const ctx = new WebContext(c, { url, endpoint, renderer });
     // Each step gets the request as it is now: a middleware may have replaced it (a body limit).
     const run = (step: number): Promise<Response> => {

@@ -71,6 +71,46 @@ Deno.test("a non-admin GET of an admin page gets the 403 page and never runs the
   assertEquals(runs, ["GET admin"]);
 });
 
+Deno.test("a path that escapes a plain character is sent to its plain spelling before any step or handler", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes });
+  const student = await createTestUser(t);
+  const sent = [
+    { path: "/api/%61dmin/users", to: "/api/admin/users" },
+    { path: "/%61dmin/spy?tab=2&q=%61", to: "/admin/spy?tab=2&q=%61" },
+    { path: "/admin/%73py", to: "/admin/spy" },
+    { path: "/api/internships/%2E%2E/%61dmin/users", to: "/api/admin/users" },
+  ];
+  for (const { path, to } of sent) {
+    for (const headers of [{}, student.headers]) {
+      const res = await t.fetch(path, { headers });
+      assertEquals([res.status, res.headers.get("location")], [308, to], path);
+      assertEquals(await res.text(), "");
+    }
+  }
+  const write = await t.fetch("/api/%61dmin/coupons", {
+    method: "POST",
+    headers: { ...student.headers, "content-type": "application/json" },
+    body: JSON.stringify({ code: "FREE", discountType: "percentage", discountValue: 100 }),
+  });
+  assertEquals([write.status, write.headers.get("location")], [308, "/api/admin/coupons"]);
+  const written = await t.fetch("/admin/%73py", { method: "POST", headers: student.headers, body: "{}" });
+  assertEquals(written.status, 308);
+  assertEquals(runs, [], "no handler ran");
+  const admin = await createTestUser(t, "admin");
+  const coupons = await (await t.fetch("/api/admin/coupons", { headers: admin.headers })).json();
+  assertEquals(coupons.coupons, [], "the escaped write created nothing");
+  // Escapes of characters that need them stay: no redirect, the route answers as before.
+  for (const path of ["/api/internships/a%2Fb", "/api/internships/%E0%A4%95", "/api/internships/a%20b"]) {
+    const res = await t.fetch(path);
+    assertEquals(res.status, 404, path);
+    await res.body?.cancel();
+  }
+  // The plain spelling is guarded as ever.
+  assertEquals((await t.fetch("/api/admin/users")).status, 401);
+  assertEquals((await t.fetch("/api/admin/users", { headers: student.headers })).status, 403);
+});
+
 Deno.test("a page that asserts a session sends a guest to sign in and back, keeping the query", async () => {
   const { runs, routes } = spyRoutes();
   await using t = await createTestApp({ routes });

@@ -384,6 +384,17 @@ Deno.test("middleware can answer without calling next(), and outer middleware st
   assertEquals(await res.json(), { error: "Unauthorized" });
 });
 
+Deno.test("a route reached by a percent-escaped path still runs its folder's middleware", async () => {
+  const app = await createApp();
+  // The router decodes `%67` to `g`: the folder's guard must run for the route it matched.
+  for (const path of ["/api/%67uarded/secret", "/%61pi/guarded/secret", "/api/guarded/%73ecret"]) {
+    const res = await app.request(path);
+    assertEquals(res.status, 401, path);
+    assertEquals(res.headers.get("x-trail"), "root,api-a,api-b,guarded", path);
+    assertEquals(await res.json(), { error: "Unauthorized" });
+  }
+});
+
 Deno.test("middleware does not run for paths outside its folder", async () => {
   const app = await createApp();
   const res = await app.request("/admin/users");
