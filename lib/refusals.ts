@@ -24,6 +24,7 @@ export const REFUSALS = {
   organizationNotFound: "Organization not found",
   nameTaken: "Another organization already has this name",
   websiteLocked: "A verified organization's website can be changed only by an admin",
+  verificationRemoved: "An admin took this organization's verification away; only an admin can verify it again",
   noWebsite: "This organization has no website yet",
   wrongDomain: "Use an e-mail address at the organization's domain",
   internshipNotFound: "Internship not found",

@@ -190,6 +190,10 @@ export const OrganizationSchema = z.strictObject({
   isVerified: z.boolean(),
   verifiedDomain: nullableText,
   verifiedAt: timestamp.nullable(),
+  verificationRemovedAt: timestamp.optional().describe(
+    "When an admin took the verification away; absent when never or verified again. While set, claims are refused " +
+      "and only an admin changes the website",
+  ),
   about: nullableText,
   createdAt: timestamp,
 }).meta({ id: "Organization" }) satisfies z.ZodType<Organization>;

@@ -31,6 +31,8 @@ const CLAIM_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 export const WRONG_DOMAIN = REFUSALS.wrongDomain;
 /** The refusal of a claim on an organization without a website. */
 export const NO_WEBSITE = REFUSALS.noWebsite;
+/** The refusal of a claim on an organization an admin took the verification from (only an admin verifies it). */
+export const VERIFICATION_REMOVED = REFUSALS.verificationRemoved;
 
 /** A claim as stored. Times are ISO 8601. */
 export interface Claim {
@@ -69,8 +71,8 @@ export interface CheckedClaim {
 /**
  * Checks that `user` may ask to verify the organization `slug` with `email`. The route then counts the claim
  * (`RATE_LIMITS.organizationClaimsPerPerson`, 5 a day) and sends it (`sendClaim`), so a refused claim is not counted.
- * @throws ForbiddenError for an unverified account e-mail; NotFoundError for an unknown slug; InvalidInputError
- * `NO_WEBSITE` or `WRONG_DOMAIN`.
+ * @throws ForbiddenError for an unverified account e-mail, or `VERIFICATION_REMOVED` for an organization an admin
+ * un-verified; NotFoundError for an unknown slug; InvalidInputError `NO_WEBSITE` or `WRONG_DOMAIN`.
  */
 export async function checkClaim(
   kv: Deno.Kv,
@@ -79,6 +81,7 @@ export async function checkClaim(
   if (!user.emailVerified) throw new ForbiddenError(VERIFY_FIRST);
   const organization = await organizationBySlug(kv, slug);
   if (!organization) throw new NotFoundError(REFUSALS.organizationNotFound);
+  if (organization.verificationRemovedAt) throw new ForbiddenError(VERIFICATION_REMOVED);
   const host = websiteHost(organization.website);
   if (!host) throw new InvalidInputError(NO_WEBSITE);
   if (!domainMatches(email, host)) {
@@ -120,16 +123,20 @@ export async function sendClaim(services: Services, { organization, user, email 
   deliverSoon(services, id);
 }
 
-/** What following a claim link did. */
+/**
+ * What following a claim link did: `removed` when an admin took the organization's verification away, `moved` when
+ * the claim's domain is no longer at the organization's website.
+ */
 export type ClaimOutcome =
   | { status: "verified"; organization: Organization }
-  | { status: "used" | "expired" | "unknown"; organization: Organization | null };
+  | { status: "used" | "expired" | "removed" | "moved" | "unknown"; organization: Organization | null };
 
 /**
- * Follows the claim link of `token` at `now`: within 24 hours and the first time, one write (checked against the claim
+ * Follows the claim link of `token` at `now`: within 24 hours and the first time, while the claim's address is at the
+ * organization's website as it is now and no admin took its verification away, one write (checked against the claim
  * and the organization) marks the organization verified by the claim's domain (an organization verified before keeps
- * its first verification), makes the claimer a manager and spends the claim. A used, expired or unknown link changes
- * nothing and says which.
+ * its first verification), makes the claimer a manager and spends the claim. Any other link changes nothing and says
+ * why.
  */
 export async function followClaim(kv: Deno.Kv, token: string, now = new Date()): Promise<ClaimOutcome> {
   if (!/^[\w-]{20,100}$/.test(token)) return { status: "unknown", organization: null };
@@ -142,6 +149,9 @@ export async function followClaim(kv: Deno.Kv, token: string, now = new Date()):
     if (!organization) return { status: "unknown", organization: null };
     if (claim.value.usedAt) return { status: "used", organization };
     if (claim.value.expiresAt <= now.toISOString()) return { status: "expired", organization };
+    if (organization.verificationRemovedAt) return { status: "removed", organization };
+    const host = websiteHost(organization.website);
+    if (!host || !domainMatches(claim.value.email, host)) return { status: "moved", organization };
     const at = now.toISOString();
     const verified: Organization = organization.isVerified
       ? organization

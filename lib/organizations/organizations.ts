@@ -99,11 +99,15 @@ export const NAME_TAKEN = REFUSALS.nameTaken;
 /** The sentence of the refusal to change a verified organization's website (docs/decisions.md, Trust). */
 export const WEBSITE_LOCKED = REFUSALS.websiteLocked;
 
+/** The refusal of a claim, or a manager's website change, after an admin took the verification away. */
+export const VERIFICATION_REMOVED = REFUSALS.verificationRemoved;
+
 /**
  * `user`'s change of the organization `slug` as its manager (an admin may too): `about`, and `website` until the
- * organization is verified.
- * @throws NotFoundError for an unknown slug; ForbiddenError for anyone but its managers and admins, and for a website
- * change of a verified organization; BusyError after lost races.
+ * organization is verified or an admin took its verification away (docs/decisions.md, Trust, "Verification by
+ * domain").
+ * @throws NotFoundError for an unknown slug; ForbiddenError for anyone but its managers and admins, and for a
+ * website change of a verified organization or of one an admin un-verified (admins change it as admins); BusyError after lost races.
  */
 export async function updateAsManager(
   kv: Deno.Kv,
@@ -113,8 +117,9 @@ export async function updateAsManager(
   if (!found) throw new NotFoundError(NOT_FOUND);
   if (user.role !== "admin" && !await isManager(kv, found.id, user.id)) throw new ForbiddenError();
   return await change(kv, found.id, (current) => {
-    if (patch.website !== undefined && patch.website !== current.website && current.isVerified) {
-      throw new ForbiddenError(WEBSITE_LOCKED);
+    if (patch.website !== undefined && patch.website !== current.website) {
+      if (current.isVerified) throw new ForbiddenError(WEBSITE_LOCKED);
+      if (current.verificationRemovedAt) throw new ForbiddenError(VERIFICATION_REMOVED);
     }
     return { ...current, ...defined(patch) };
   });
@@ -122,17 +127,42 @@ export async function updateAsManager(
 
 /**
  * An admin's change of organization `id`: name (its slug stays; the old name keeps matching), website, about text,
- * and the verified state (verifying sets `verifiedAt`; un-verifying clears `verifiedAt` and `verifiedDomain`).
+ * and the verified state (verifying sets `verifiedAt` and lifts `verificationRemovedAt`; un-verifying a verified one
+ * is `removeVerification`'s).
  * @throws NotFoundError for an unknown id; ConflictError when another organization has the name; BusyError.
  */
 export async function updateAsAdmin(kv: Deno.Kv, { id, patch }: { id: string; patch: AdminPatch }) {
   return await change(kv, id, (current) => {
-    const next: Organization = { ...current, ...defined(patch) };
+    let next: Organization = { ...current, ...defined(patch) };
     if (patch.name !== undefined) next.name = patch.name.replace(/\s+/g, " ");
-    if (patch.isVerified === true && !current.isVerified) next.verifiedAt = new Date().toISOString();
-    if (patch.isVerified === false) Object.assign(next, { verifiedAt: null, verifiedDomain: null });
+    if (patch.isVerified === true) {
+      if (!current.isVerified) next.verifiedAt = new Date().toISOString();
+      delete next.verificationRemovedAt;
+    }
+    if (patch.isVerified === false && current.isVerified) next = removed(next);
     return next;
   });
+}
+
+/**
+ * An admin takes organization `id`'s verification away (a report resolved with `hide`; docs/decisions.md, Trust,
+ * "Verification by domain"), verified or not: unverified, without `verifiedAt` and `verifiedDomain`, and marked
+ * `verificationRemovedAt`, so no claim verifies it and only an admin changes its website until an admin verifies it.
+ * @throws NotFoundError for an unknown id; BusyError.
+ */
+export async function removeVerification(kv: Deno.Kv, id: string): Promise<Organization> {
+  return await change(kv, id, removed);
+}
+
+/** `organization` with its verification taken away by an admin (the first time kept). */
+function removed(organization: Organization): Organization {
+  return {
+    ...organization,
+    isVerified: false,
+    verifiedAt: null,
+    verifiedDomain: null,
+    verificationRemovedAt: organization.verificationRemovedAt ?? new Date().toISOString(),
+  };
 }
 
 /** The fields of `patch` that were given. */

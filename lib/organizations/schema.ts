@@ -17,6 +17,11 @@ export interface Organization {
   /** The domain of the e-mail that verified it (a claim), or null (none, or verified by an admin). */
   verifiedDomain: string | null;
   verifiedAt: string | null;
+  /**
+   * When an admin took the verification away (un-verified it, or hid it on reports); absent when never, or once an
+   * admin verified it again. While set, claims are refused and only an admin changes the website.
+   */
+  verificationRemovedAt?: string;
   /** A few words about it, plain text, set by an admin or a manager. */
   about: string | null;
   createdAt: string;

@@ -8,7 +8,7 @@ import type { User } from "@/lib/users/users.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
 import { deleteInternship, holdReportedInternship, moderateInternship } from "@/lib/internships/writes.ts";
 import { getOpportunity, holdReportedOpportunity, moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
-import { updateAsAdmin } from "@/lib/organizations/organizations.ts";
+import { removeVerification } from "@/lib/organizations/organizations.ts";
 import { getOrganization } from "@/lib/organizations/store.ts";
 import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ungatekeep/posts.ts";
 import { getComment } from "@/lib/comments/store.ts";
@@ -175,7 +175,7 @@ export async function actOn(
         if (action === "delete") {
           throw new InvalidInputError(REFUSALS.organizationNotDeleted);
         }
-        await updateAsAdmin(kv, { id, patch: { isVerified: false } });
+        await removeVerification(kv, id);
         return;
       case "post":
         if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false } });

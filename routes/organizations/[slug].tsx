@@ -132,6 +132,9 @@ function ClaimForm({ data, user }: { data: Data; user: User }) {
       </p>
     );
   }
+  if (organization.verificationRemovedAt) {
+    return <p class="text-slate-700">{t("common.refusal.verificationRemoved")}</p>;
+  }
   if (!user.emailVerified) return <p class="text-slate-700">{t("trust.org.verifyOwnFirst")}</p>;
   return (
     <form method="post" class="space-y-3" noValidate>
@@ -158,7 +161,7 @@ function ClaimForm({ data, user }: { data: Data; user: User }) {
   );
 }
 
-/** The managers' form: the website (until verified) and the about text. */
+/** The managers' form: the website (until verified, or un-verified by an admin) and the about text. */
 function EditForm({ data }: { data: Data }) {
   const t = useT();
   const { organization, problem } = data;
@@ -176,8 +179,14 @@ function EditForm({ data }: { data: Data }) {
         type="url"
         maxLength={200}
         value={values.website}
-        readOnly={organization.isVerified}
-        hint={t(organization.isVerified ? "trust.org.websiteLocked" : "trust.org.websiteHint")}
+        readOnly={organization.isVerified || !!organization.verificationRemovedAt}
+        hint={t(
+          organization.isVerified
+            ? "trust.org.websiteLocked"
+            : organization.verificationRemovedAt
+            ? "common.refusal.verificationRemoved"
+            : "trust.org.websiteHint",
+        )}
       />
       <TextAreaField
         id="edit-about"

@@ -27,6 +27,10 @@ function wordsOf(t: Translate, outcome: ClaimOutcome): { title: string; lead: st
       return { title: t("trust.claim.usedTitle"), lead: t("trust.claim.usedLead", { name }) };
     case "expired":
       return { title: t("trust.claim.expiredTitle"), lead: t("trust.claim.expiredLead", { name }) };
+    case "removed":
+      return { title: t("trust.claim.removedTitle"), lead: t("trust.claim.removedLead", { name }) };
+    case "moved":
+      return { title: t("trust.claim.movedTitle"), lead: t("trust.claim.movedLead", { name }) };
     default:
       return { title: t("trust.claim.invalidTitle"), lead: t("trust.claim.invalidLead") };
   }

@@ -1,8 +1,9 @@
 /**
  * `PATCH /api/admin/organizations/{id}` (admins) `{name?, website?, about?, isVerified?}` → `{organization}`: a new name
  * keeps the slug and the old name (listings posted under it still match); another organization's name 409; verifying
- * sets `verifiedAt`, un-verifying clears it and `verifiedDomain`; unknown id 404. docs/api.md, Trust;
- * docs/decisions.md, Trust, "Organizations".
+ * sets `verifiedAt` and lifts `verificationRemovedAt`; un-verifying a verified one clears `verifiedAt` and
+ * `verifiedDomain` and sets `verificationRemovedAt`; unknown id 404. docs/api.md, Trust; docs/decisions.md, Trust,
+ * "Organizations".
  */
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
@@ -16,7 +17,9 @@ export const apiDocs = describeRoute({
   PATCH: {
     summary: "Change an organization: name, website, about text, verified",
     description: "A new name keeps the slug and the old name (listings posted under it still match); verifying sets " +
-      "`verifiedAt`, un-verifying clears it and `verifiedDomain`.",
+      "`verifiedAt` and lifts `verificationRemovedAt`; un-verifying a verified one clears `verifiedAt` and " +
+      "`verifiedDomain` and sets `verificationRemovedAt`: until an admin verifies it again, no claim verifies it and " +
+      "only an admin changes its website.",
     access: ["admin"],
     body: AdminPatchSchema,
     responses: {

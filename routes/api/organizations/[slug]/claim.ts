@@ -11,6 +11,7 @@ import {
   ClaimSchema,
   NO_WEBSITE,
   sendClaim,
+  VERIFICATION_REMOVED,
   WRONG_DOMAIN,
 } from "@/lib/organizations/claims.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
@@ -24,13 +25,14 @@ export const apiDocs = describeRoute({
     description: `Mails a one-time link, valid ${duration(CLAIM_TTL_MS)}, to \`email\`, which must be at the ` +
       "organization's website domain or a subdomain of it, and never at a free-mail domain. Following it " +
       "(`/organizations/claim/{token}`, a page) verifies the organization and makes the caller a manager of it; a " +
-      "used or expired link says so and changes nothing.",
+      "used or expired link says so and changes nothing, and so does a link whose address is no longer at the " +
+      "organization's website.",
     access: ["session"],
     body: ClaimSchema,
     responses: {
       202: { description: "The link is on its way", schema: SuccessSchema },
       400: `${WRONG_DOMAIN}; ${NO_WEBSITE}`,
-      403: "The account's e-mail is not verified",
+      403: `The account's e-mail is not verified; or: ${VERIFICATION_REMOVED}`,
       404: "Unknown slug",
       429: `More than ${perWindow(RATE_LIMITS.organizationClaimsPerPerson)} per person`,
     },

@@ -1,7 +1,8 @@
 /**
  * `GET /api/organizations/{slug}` (public) → `{organization, stats}`: the organization and its track record; unknown
  * slug 404 `{error: "Organization not found"}`. `PATCH` (a manager of it, or an admin) `{website?, about?}` →
- * `{organization}`; the website of a verified organization only an admin changes (403). docs/api.md, Trust;
+ * `{organization}`; the website of a verified organization, or of one an admin un-verified, only an admin changes
+ * (403). docs/api.md, Trust;
  * docs/decisions.md, Trust, "Organizations".
  */
 import { define } from "@/lib/platform/define.ts";
@@ -11,6 +12,7 @@ import {
   ManagerPatchSchema,
   organizationProfile,
   updateAsManager,
+  VERIFICATION_REMOVED,
   WEBSITE_LOCKED,
 } from "@/lib/organizations/organizations.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
@@ -32,13 +34,13 @@ export const apiDocs = describeRoute({
   },
   PATCH: {
     summary: "Change an organization's website and about text (its managers)",
-    description: "`website` an http(s) URL or null, `about` plain text or null. A verified organization's website " +
-      "only an admin changes.",
+    description: "`website` an http(s) URL or null, `about` plain text or null. Only an admin changes the " +
+      "website of a verified organization, or of one an admin took the verification from.",
     access: ["session"],
     body: ManagerPatchSchema,
     responses: {
       200: { description: "The organization", schema: z.strictObject({ organization: OrganizationSchema }) },
-      403: `Not a manager or an admin; or: ${WEBSITE_LOCKED}`,
+      403: `Not a manager or an admin; or: ${WEBSITE_LOCKED}; or: ${VERIFICATION_REMOVED}`,
       404: "Organization not found",
       503: BUSY,
     },
