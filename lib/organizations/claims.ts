@@ -1,7 +1,8 @@
 /**
  * Verification by the organization's own domain (docs/decisions.md, Trust, "Verification by domain"): a signed-in
  * person with a verified e-mail gives an address at the organization's website domain; a one-time link goes there
- * through the outbox, and following it within 24 hours verifies the organization and makes that person a manager.
+ * through the outbox, and that person, signed in, opening it and pressing "Verify" within 24 hours verifies the
+ * organization and makes them a manager.
  *
  * Keys (owned by this module only):
  * - `["organization_claims", tokenHash]` → `Claim`, kept 7 days (so a used or expired link can say so); the token
@@ -124,52 +125,90 @@ export async function sendClaim(services: Services, { organization, user, email 
 }
 
 /**
- * What following a claim link did: `removed` when an admin took the organization's verification away, `moved` when
- * the claim's domain is no longer at the organization's website.
+ * A claim link as its page shows it before anything changes: `pending` (the claim may be confirmed, by `userId`), or
+ * why it cannot verify: `used`, `expired`, `removed` (an admin took the organization's verification away), `moved`
+ * (the claim's address is no longer at the organization's website), `unknown`.
  */
-export type ClaimOutcome =
-  | { status: "verified"; organization: Organization }
+export type ClaimState =
+  | { status: "pending"; organization: Organization; email: string; userId: string }
   | { status: "used" | "expired" | "removed" | "moved" | "unknown"; organization: Organization | null };
 
 /**
- * Follows the claim link of `token` at `now`: within 24 hours and the first time, while the claim's address is at the
- * organization's website as it is now and no admin took its verification away, one write (checked against the claim
- * and the organization) marks the organization verified by the claim's domain (an organization verified before keeps
- * its first verification), makes the claimer a manager and spends the claim. Any other link changes nothing and says
- * why.
+ * What confirming a claim did: `verified`, `notYours` (the presser is not the person who asked; nothing changed), or
+ * why the link cannot verify, as in `ClaimState`.
  */
-export async function followClaim(kv: Deno.Kv, token: string, now = new Date()): Promise<ClaimOutcome> {
-  if (!/^[\w-]{20,100}$/.test(token)) return { status: "unknown", organization: null };
-  const hash = await sha256Hex(token);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const claim = await kv.get<Claim>(claimKey(hash));
-    if (!claim.value) return { status: "unknown", organization: null };
-    const entry = await getOrganization(kv, claim.value.organizationId);
-    const organization = entry.value;
-    if (!organization) return { status: "unknown", organization: null };
+export type ClaimOutcome =
+  | { status: "verified"; organization: Organization }
+  | { status: "notYours"; organization: Organization; email: string }
+  | Exclude<ClaimState, { status: "pending" }>;
+
+const UNKNOWN = { status: "unknown", organization: null } as const;
+
+/** The claim of `hash` and its organization as read, and their state at `now`. */
+async function look(kv: Deno.Kv, hash: string, now: Date) {
+  const claim = await kv.get<Claim>(claimKey(hash));
+  const entry = claim.value ? await getOrganization(kv, claim.value.organizationId) : null;
+  const organization = entry?.value;
+  const state = (): ClaimState => {
+    if (!claim.value || !organization) return UNKNOWN;
     if (claim.value.usedAt) return { status: "used", organization };
     if (claim.value.expiresAt <= now.toISOString()) return { status: "expired", organization };
     if (organization.verificationRemovedAt) return { status: "removed", organization };
     const host = websiteHost(organization.website);
     if (!host || !domainMatches(claim.value.email, host)) return { status: "moved", organization };
+    return { status: "pending", organization, email: claim.value.email, userId: claim.value.userId };
+  };
+  return { claim, entry, state: state() };
+}
+
+/** The SHA-256 of a well-formed token, or null for anything else. */
+async function hashOf(token: string): Promise<string | null> {
+  return /^[\w-]{20,100}$/.test(token) ? await sha256Hex(token) : null;
+}
+
+/** The state of the claim link of `token` at `now` (its page, before anything changes); reads only. */
+export async function claimState(kv: Deno.Kv, token: string, now = new Date()): Promise<ClaimState> {
+  const hash = await hashOf(token);
+  return hash ? (await look(kv, hash, now)).state : UNKNOWN;
+}
+
+/**
+ * Confirms the claim of `token` as `userId` (null: a guest) at `now` (docs/decisions.md, Trust, "Verification by
+ * domain"): only the person who asked confirms, within 24 hours and the first time, while the claim's address is at
+ * the organization's website as it is now and no admin took its verification away. One write (checked against the
+ * claim and the organization) then marks the organization verified by the claim's domain (an organization verified
+ * before keeps its first verification), makes the claimer a manager and spends the claim. Anything else changes
+ * nothing and says why.
+ */
+export async function followClaim(
+  kv: Deno.Kv,
+  { token, userId, now = new Date() }: { token: string; userId: string | null; now?: Date },
+): Promise<ClaimOutcome> {
+  const hash = await hashOf(token);
+  if (!hash) return UNKNOWN;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const { claim, entry, state } = await look(kv, hash, now);
+    if (state.status !== "pending") return state;
+    const { organization, email } = state;
+    if (state.userId !== userId) return { status: "notYours", organization, email };
     const at = now.toISOString();
     const verified: Organization = organization.isVerified
       ? organization
-      : { ...organization, isVerified: true, verifiedDomain: claim.value.domain, verifiedAt: at };
-    const left = Date.parse(claim.value.createdAt) + CLAIM_KEPT_MS - now.getTime();
+      : { ...organization, isVerified: true, verifiedDomain: claim.value!.domain, verifiedAt: at };
+    const left = Date.parse(claim.value!.createdAt) + CLAIM_KEPT_MS - now.getTime();
     const spend = (op: Deno.AtomicOperation) => {
       op.check(claim).set(claim.key, { ...claim.value!, usedAt: at }, { expireIn: Math.max(left, 1000) });
-      addManagerOps(op, organization.id, claim.value!.userId, at);
+      addManagerOps(op, organization.id, state.userId, at);
     };
     let outcome: string;
     if (organization.isVerified) {
-      const op = kv.atomic().check(entry);
+      const op = kv.atomic().check(entry!);
       spend(op);
       outcome = (await op.commit()).ok ? "ok" : "lost";
     } else outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, verified, spend);
     if (outcome === "ok") return { status: "verified", organization: verified };
   }
-  return { status: "unknown", organization: null };
+  return UNKNOWN;
 }
 
 /** The claims `userId` made in the last 7 days (the account export): to which organization, the address, the times. */

@@ -1,26 +1,69 @@
 /**
  * `/organizations/claim/{token}`: the link of a claim e-mail (docs/decisions.md, Trust, "Verification by domain").
- * Following it within 24 hours, the first time, verifies the organization and makes the person who asked a manager of
- * it; a used, expired or unknown link changes nothing and the page says which (an unknown one with status 404).
+ * Opening it changes nothing (mail scanners open links): `GET` shows what is claimed, and to the person who asked,
+ * signed in, a "Verify" button: a plain form posting here (origin-checked with the session), whose `POST` verifies the
+ * organization and makes that person a manager. Anyone else is told to sign in as the account that asked (a `POST` of
+ * theirs changes nothing: 403). A used, expired, un-verified by an admin, moved or unknown link changes nothing and the
+ * page says which (an unknown one with status 404).
  */
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import { type ClaimOutcome, followClaim } from "@/lib/organizations/claims.ts";
+import { SubmitButton } from "@/components/forms.tsx";
+import { type ClaimOutcome, claimState, followClaim } from "@/lib/organizations/claims.ts";
+import type { Organization } from "@/lib/organizations/schema.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 
-export const handler = define.handlers<ClaimOutcome>({
+/** What the page shows: a claim to confirm (`mine`: by the person signed in), or what confirming did or why not. */
+type Shown =
+  | { status: "pending"; organization: Organization; email: string; mine: boolean }
+  | ClaimOutcome;
+
+interface Data {
+  shown: Shown;
+  signedIn: boolean;
+}
+
+/** The status a page of `shown` is answered with. */
+function statusOf(shown: Shown): number {
+  if (shown.status === "unknown") return 404;
+  return shown.status === "notYours" ? 403 : 200;
+}
+
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const outcome = await followClaim(ctx.state.services.kv, ctx.params.token);
-    return ctx.render(outcome, { status: outcome.status === "unknown" ? 404 : 200 });
+    const state = await claimState(ctx.state.services.kv, ctx.params.token);
+    const shown: Shown = state.status === "pending"
+      ? {
+        status: "pending",
+        organization: state.organization,
+        email: state.email,
+        mine: state.userId === ctx.state.user?.id,
+      }
+      : state;
+    return ctx.render({ shown, signedIn: !!ctx.state.user }, { status: statusOf(shown) });
+  },
+
+  async POST(_req, ctx) {
+    const userId = ctx.state.user?.id ?? null;
+    const shown = await followClaim(ctx.state.services.kv, { token: ctx.params.token, userId });
+    return ctx.render({ shown, signedIn: !!ctx.state.user }, { status: statusOf(shown) });
   },
 });
 
-/** What each outcome says in `t`'s language: a title and a sentence. */
-function wordsOf(t: Translate, outcome: ClaimOutcome): { title: string; lead: string } {
-  const name = outcome.organization?.name ?? t("trust.claim.theOrganization");
-  switch (outcome.status) {
+/** What each state says in `t`'s language: a title and a sentence. */
+function wordsOf(t: Translate, shown: Shown): { title: string; lead: string } {
+  const name = shown.organization?.name ?? t("trust.claim.theOrganization");
+  switch (shown.status) {
+    case "pending":
+    case "notYours":
+      return {
+        title: t("trust.claim.confirmTitle", { name }),
+        lead: shown.status === "pending" && shown.mine
+          ? t("trust.claim.confirmMine", { name, email: shown.email })
+          : t("trust.claim.confirmOthers", { name, email: shown.email }),
+      };
     case "verified":
       return { title: t("trust.claim.verifiedTitle", { name }), lead: t("trust.claim.verifiedLead", { name }) };
     case "used":
@@ -36,16 +79,42 @@ function wordsOf(t: Translate, outcome: ClaimOutcome): { title: string; lead: st
   }
 }
 
-export default define.page<ClaimOutcome>(function ClaimPage({ data }) {
+export default define.page<Data>(function ClaimPage({ data, url }) {
   const t = useT();
-  const { title, lead } = wordsOf(t, data);
+  const { shown } = data;
+  const { title, lead } = wordsOf(t, shown);
+  const waiting = shown.status === "pending" || shown.status === "notYours";
   return (
     <FormCard title={title} lead={lead}>
       <PageHead title={title} />
-      {data.organization && (
+      {shown.status === "pending" && shown.mine && (
+        <form method="post" action={url.pathname}>
+          <SubmitButton
+            busy={false}
+            label={t("trust.claim.verify", { name: shown.organization.name })}
+            busyLabel={t("trust.claim.verifying")}
+            worksWithoutScript
+          />
+        </form>
+      )}
+      {waiting && !(shown.status === "pending" && shown.mine) && (
+        <p class="text-slate-700">
+          {data.signedIn ? t("trust.claim.otherAccount") : t.rich("trust.claim.signIn", {
+            link: (chunks) => (
+              <a
+                href={`/sign-in?${new URLSearchParams({ callbackURL: url.pathname })}`}
+                class="font-medium text-indigo-700 underline"
+              >
+                {chunks}
+              </a>
+            ),
+          })}
+        </p>
+      )}
+      {shown.organization && (
         <p>
-          <a href={`/organizations/${data.organization.slug}`} class="font-medium text-indigo-700 underline">
-            {t("trust.claim.goTo", { name: data.organization.name })}
+          <a href={`/organizations/${shown.organization.slug}`} class="font-medium text-indigo-700 underline">
+            {t("trust.claim.goTo", { name: shown.organization.name })}
           </a>
         </p>
       )}

@@ -26,6 +26,7 @@ import { startFakePushService } from "@/tests/fakes/push.ts";
 import { uploadResume } from "@/tests/fixtures/resumes.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import { confirmClaim } from "@/tests/api/trust/helpers.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -108,8 +109,8 @@ async function buildPerson(t: TestApp): Promise<Person> {
   );
   await t.settled();
   const claimLink = t.mails.at(-1)!.link!;
-  const claimed = await t.fetch(new URL(claimLink).pathname);
-  assertEquals([claimed.status, (await claimed.text()).includes("Example Labs is verified")], [200, true]);
+  const claimed = await confirmClaim(t, me, new URL(claimLink).pathname);
+  assertEquals([claimed.status, claimed.html.includes("Example Labs is verified")], [200, true]);
   const opportunity = await submitOpportunity(t, me, "Asha's Hack");
   for (const action of ["reject", "approve"]) {
     await ok(t.json("PATCH", `/api/admin/opportunities/${opportunity.id}`, { body: { action }, headers: me.headers }));

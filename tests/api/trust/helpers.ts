@@ -19,3 +19,13 @@ export async function call(
 export const HELD_TO_PAY = { status: "held", reasons: ["Asks applicants to pay"] };
 /** The moderation state of a listing nothing holds. */
 export const CLEAR = { status: "clear", reasons: [] };
+
+/** Presses "Verify" on the claim link page `path` as `who` (a guest when undefined); answers the status and page. */
+export async function confirmClaim(t: TestApp, who: TestUser | undefined, path: string) {
+  const res = await t.fetch(path, {
+    method: "POST",
+    headers: { ...who?.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: "",
+  });
+  return { status: res.status, html: await res.text() };
+}

@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
-import { call } from "./helpers.ts";
+import { call, confirmClaim } from "./helpers.ts";
 
 const REMOVED = "An admin took this organization's verification away; only an admin can verify it again";
 
@@ -16,12 +16,6 @@ async function claimLink(t: TestApp, who: TestUser, email: string): Promise<stri
   assertEquals((await call(t, who, "POST", "/api/organizations/acme-labs/claim", { email })).status, 202);
   await t.settled();
   return new URL(t.mails.at(-1)!.link).pathname;
-}
-
-/** Follows a claim link as `who`. Answers the status and the page's text. */
-async function follow(t: TestApp, who: TestUser, path: string) {
-  const res = await t.fetch(path, { headers: who.headers });
-  return { status: res.status, html: await res.text() };
 }
 
 const organization = async (t: TestApp) =>
@@ -35,7 +29,7 @@ for (const how of ["a report resolved with hide", "an admin un-verifies it"]) {
     const listing = await postInternship(t, manager, { hiringOrganization: "Acme Labs" });
     const id = listing.organization!.id as string;
     await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { website: "https://acme.in" });
-    assertEquals((await follow(t, manager, await claimLink(t, manager, "x@acme.in"))).status, 200);
+    assertEquals((await confirmClaim(t, manager, await claimLink(t, manager, "x@acme.in"))).status, 200);
     assertEquals((await organization(t)).isVerified, true);
     const early = await claimLink(t, manager, "y@acme.in");
 
@@ -64,7 +58,7 @@ for (const how of ["a report resolved with hide", "an admin un-verifies it"]) {
     assertEquals((await call(t, manager, "PATCH", "/api/organizations/acme-labs", { about: "Still us." })).status, 200);
     const asked = await call(t, manager, "POST", "/api/organizations/acme-labs/claim", { email: "z@acme.in" });
     assertEquals(asked, { status: 403, body: { error: REMOVED } });
-    const late = await follow(t, manager, early);
+    const late = await confirmClaim(t, manager, early);
     assert(late.html.includes("An admin must verify this organization"), "a link sent before changes nothing");
     assertEquals((await organization(t)).isVerified, false);
     const shown = await (await t.fetch("/organizations/acme-labs", { headers: manager.headers })).text();
@@ -86,7 +80,7 @@ Deno.test("a link verifies only while its address is at the organization's websi
   await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { website: "https://acme.in" });
   const link = await claimLink(t, student, "jo@acme.in");
   await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { website: "https://acme-group.com" });
-  const followed = await follow(t, student, link);
+  const followed = await confirmClaim(t, student, link);
   assertEquals(followed.status, 200);
   assert(followed.html.includes("This link no longer fits"), "the website moved since the link was sent");
   assertEquals((await organization(t)).isVerified, false);

@@ -23,10 +23,10 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Verify an organization by an e-mail at its domain",
     description: `Mails a one-time link, valid ${duration(CLAIM_TTL_MS)}, to \`email\`, which must be at the ` +
-      "organization's website domain or a subdomain of it, and never at a free-mail domain. Following it " +
-      "(`/organizations/claim/{token}`, a page) verifies the organization and makes the caller a manager of it; a " +
-      "used or expired link says so and changes nothing, and so does a link whose address is no longer at the " +
-      "organization's website.",
+      "organization's website domain or a subdomain of it, and never at a free-mail domain. Its page " +
+      "(`/organizations/claim/{token}`) changes nothing when opened; the caller, signed in, pressing its Verify " +
+      "button verifies the organization and becomes a manager of it. A used or expired link says so and changes " +
+      "nothing, and so does a link whose address is no longer at the organization's website.",
     access: ["session"],
     body: ClaimSchema,
     responses: {
