@@ -57,8 +57,8 @@ export interface DeletionStep {
   run(kv: Deno.Kv, userId: string, files: ObjectStore): Promise<void>;
 }
 
-/** What a deletion works with: the platform's KV store and its object store. */
-export type DeletionServices = Pick<Services, "kv" | "files">;
+/** What a deletion works with: the platform's KV store, its object store and the log. */
+export type DeletionServices = Pick<Services, "kv" | "files" | "log">;
 
 /** The cascade after the user record is gone, in order. Every step must be idempotent. */
 export const DELETION_STEPS: DeletionStep[] = [
@@ -115,7 +115,8 @@ export interface DeletionConfirmation {
 }
 
 /**
- * Deletes the account of `user` (see the module docstring) and runs its cascade.
+ * Deletes the account of `user` (see the module docstring) and runs its cascade. Once the account is gone this
+ * returns normally: a step that throws is logged and the `account-deletions` cron finishes the job.
  * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
  *   password and `password` is missing or wrong; ForbiddenError `LAST_ADMIN` for the only admin.
  */
@@ -155,8 +156,13 @@ export async function deleteAccount(
     op.set(jobKey(user.id), job);
     if ((await op.commit()).ok) break;
   }
-  const job = await kv.get<DeletionJob>(jobKey(user.id));
-  if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);
+  try {
+    const job = await kv.get<DeletionJob>(jobKey(user.id));
+    if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);
+  } catch (error) {
+    // The account is gone and the request still succeeds: the cron finishes the job once its lease runs out.
+    services.log.error("account deletion left to its job", { userId: user.id, error: String(error) });
+  }
 }
 
 /**

@@ -25,7 +25,8 @@ export const apiDocs = describeRoute({
     summary: "Delete your account",
     description: "`confirm` must be the account's e-mail address; an account with a password also sends it. Deletes " +
       "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
-      "you posted, without your name. The session cookie is cleared; the e-mail may sign up again.",
+      "you posted, without your name. The session cookie is cleared; the e-mail may sign up again. Once the account " +
+      "is gone the answer is success, even when a cleanup step fails: the account-deletions job finishes it.",
     access: ["session"],
     body: DeleteAccountSchema,
     responses: {

@@ -7,7 +7,7 @@
  * a deletion whose process died is finished by the resume job.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
@@ -401,19 +401,44 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   assert(user.id !== me.user.id);
 });
 
-Deno.test("a deletion whose process died is finished by the resume job, and the person is gone meanwhile", async () => {
-  await using t = await createTestApp();
+Deno.test("the deletion form cut off midway still ends signed out on the home page", async () => {
+  await using t = await createTestApp({ logLines: [] });
   await createTestUser(t, "admin");
   const me = await buildPerson(t);
-  const crash = { name: "crash", run: () => Promise.reject(new Error("process died")) };
+  const crash = { name: "crash", run: () => Promise.reject(new Error("object store down")) };
+  DELETION_STEPS.splice(3, 0, crash);
+  try {
+    const res = await postForm(t, me, "/profile/delete", { confirm: me.user.email, password: PASSWORD });
+    await res.body?.cancel();
+    assertEquals([res.status, res.headers.get("location")], [303, "/?accountDeleted=1"]);
+    assertEquals(res.headers.get("clear-site-data"), '"cache", "storage"');
+    assert(res.headers.get("set-cookie")?.includes("Max-Age=0"), "the session cookie is cleared");
+  } finally {
+    DELETION_STEPS.splice(DELETION_STEPS.indexOf(crash), 1);
+  }
+  assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null);
+  const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
+  assertEquals(await resumeAccountDeletions(t.services, new Date(Date.parse(job.leaseUntil) + 1)), 1);
+  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
+});
+
+Deno.test("a deletion cut off midway answers success, signs out, and is finished by the resume job", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  await createTestUser(t, "admin");
+  const me = await buildPerson(t);
+  const crash = { name: "crash", run: () => Promise.reject(new Error("object store down")) };
   DELETION_STEPS.splice(3, 0, crash);
   try {
     const res = await t.json("DELETE", "/api/me", {
       body: { confirm: me.user.email, password: PASSWORD },
       headers: me.headers,
     });
-    assertEquals(res.status, 500);
-    await res.body?.cancel();
+    assertEquals(await res.json(), { success: true }, "the account is gone: the person is told so");
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("clear-site-data"), '"cache", "storage"');
+    assert(res.headers.get("set-cookie")?.includes("Max-Age=0"), "the session cookie is cleared");
+    assert(logLines.some((line) => line.includes("object store down")), "the failed step is logged");
   } finally {
     DELETION_STEPS.splice(DELETION_STEPS.indexOf(crash), 1);
   }
