@@ -238,18 +238,19 @@ export async function moderateInternship(
 }
 
 /**
- * Holds internship `id` because students reported it (docs/decisions.md, Trust, "Reports"), in one write that also
- * puts it in the moderation queue; nothing for a rejected, deleted or unknown one.
+ * Holds internship `id` because students' reports reached the threshold at `since` (ISO; docs/decisions.md, Trust,
+ * "Reports"), in one write that also puts it in the moderation queue; nothing for a rejected, deleted or unknown one,
+ * one held for it already, or one an admin decided on since (`moderationOnReports`).
  * @throws BusyError after 30 s of lost races.
  */
-export async function holdReportedInternship(kv: Deno.Kv, id: string): Promise<void> {
+export async function holdReportedInternship(kv: Deno.Kv, id: string, since: string): Promise<void> {
   const store = await internshipStore(kv);
   await updateAnywhere(kv, store, {
     id,
     change: (record) => {
       if (record.deletedAt) return record;
       const current = moderationOf(record);
-      const next = moderationOnReports(current, new Date().toISOString());
+      const next = moderationOnReports(current, { since, now: new Date().toISOString() });
       return next === current ? record : { ...record, moderation: next };
     },
     also: (op, next, previous) => {

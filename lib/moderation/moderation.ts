@@ -103,9 +103,14 @@ export function moderationOnUpdate(
   return added.length > 0 ? holdWith(current, ASKS_TO_PAY, now) : current;
 }
 
-/** The state after students' reports reached the hold threshold at `now`: held "Reported by students", unless rejected. */
-export function moderationOnReports(current: Moderation, now: string): Moderation {
-  return current.status === "rejected" ? current : holdWith(current, REPORTED_BY_STUDENTS, now);
+/**
+ * The state after students' reports reached the hold threshold at `since` (ISO), held at `now`: held "Reported by
+ * students", unless rejected, or decided by an admin at or after `since` (those reports were before them); otherwise
+ * `current` unchanged (the same object), so holding again is harmless.
+ */
+export function moderationOnReports(current: Moderation, { since, now }: { since: string; now: string }): Moderation {
+  if (current.status === "rejected" || (current.decidedAt !== null && current.decidedAt >= since)) return current;
+  return holdWith(current, REPORTED_BY_STUDENTS, now);
 }
 
 /**

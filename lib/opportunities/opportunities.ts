@@ -524,14 +524,15 @@ export async function moderateOpportunity(
 }
 
 /**
- * Holds opportunity `id` because students reported it (docs/decisions.md, Trust, "Reports"): it leaves the public
- * lists until an admin decides; nothing for a rejected or unknown one.
+ * Holds opportunity `id` because students' reports reached the threshold at `since` (ISO; docs/decisions.md, Trust,
+ * "Reports"): it leaves the public lists until an admin decides; nothing for a rejected or unknown one, one held for
+ * it already, or one an admin decided on since (`moderationOnReports`).
  * @throws BusyError after 30 s of lost races.
  */
-export async function holdReportedOpportunity(kv: Deno.Kv, id: string): Promise<void> {
+export async function holdReportedOpportunity(kv: Deno.Kv, id: string, since: string): Promise<void> {
   await updateOpportunity(kv, id, (record) => {
     const current = moderationOf(record);
-    const next = moderationOnReports(current, new Date().toISOString());
+    const next = moderationOnReports(current, { since, now: new Date().toISOString() });
     return next === current ? record : { ...record, moderation: next };
   }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
 }

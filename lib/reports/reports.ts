@@ -46,6 +46,11 @@ interface TargetSummary {
   openReasons: Partial<Record<ReportReason, number>>;
   /** Open reports of `HOLD_REASONS` (one per person, so the people who sent them). */
   holdReports: number;
+  /**
+   * When `holdReports` last reached `HOLD_REPORTERS`; absent below it (and in summaries written before it was kept).
+   * While set, every report of the listing holds it again unless an admin decided on it since (a lost hold is redone).
+   */
+  thresholdAt?: string;
   resolved: number;
   resolvedReasons: Partial<Record<ReportReason, number>>;
   lastReportedAt: string;
@@ -104,7 +109,8 @@ export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate):
 /**
  * Files `user`'s report of `target` (as `checkReport` found it): the report, its indexes and the target's summary are
  * one write (another report of theirs made meanwhile is answered instead); when it makes three different people's
- * open reports of money or impersonation on a listing, the listing is held.
+ * open reports of money or impersonation on a listing, the listing is held, and so is it by every later report while
+ * they stay three unless an admin decided on it since (so a hold lost to a crash after the report's write is redone).
  * @throws BusyError after lost races.
  */
 export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate, target: Target): Promise<Filed> {
@@ -150,6 +156,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       holdReports: before.holdReports + (holds ? 1 : 0),
       lastReportedAt: now,
     };
+    if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
     const result = await kv.atomic().check(open, summaryEntry)
       .set(reportKey(report.id), report)
       .set(byTargetKey(report.kind, report.targetId, report.id), true)
@@ -158,9 +165,9 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       .set(summaryKey(report.kind, report.targetId), summary)
       .commit();
     if (!result.ok) continue;
-    if (holds && target.holdable && before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) {
-      await holdTarget(kv, target.kind, target.id);
-    }
+    // The hold is a write of its own (a listing is written by its store), so a hold lost after this commit is redone
+    // by the next report; holding is idempotent and gives way to an admin's decision since the threshold.
+    if (target.holdable && summary.thresholdAt) await holdTarget(kv, target.kind, target.id, summary.thresholdAt);
     return { report: reportView(report), created: true };
   }
   throw new BusyError(REFUSALS.reportsBusy);
@@ -323,6 +330,7 @@ export async function resolveTarget(
           resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
         };
       }
+      if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
       op.set(summaryKey(kind, targetId), next);
       if (!ownerTold) {
         addNotification(

@@ -139,10 +139,13 @@ async function locateTarget(
 /** Who reads a target as admins do (the reads of `findTarget` without a viewer). */
 const ADMIN = { id: "", role: "admin" } as User;
 
-/** Holds a reported listing (docs/decisions.md, Trust, "Reports"); nothing for other kinds. */
-export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise<void> {
-  if (kind === "internship") await holdReportedInternship(kv, id);
-  if (kind === "opportunity") await holdReportedOpportunity(kv, id);
+/**
+ * Holds a listing whose reports reached the threshold at `since` (ISO; docs/decisions.md, Trust, "Reports"), unless an
+ * admin decided on it since; nothing for other kinds. Idempotent.
+ */
+export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string, since: string): Promise<void> {
+  if (kind === "internship") await holdReportedInternship(kv, id, since);
+  if (kind === "opportunity") await holdReportedOpportunity(kv, id, since);
 }
 
 /**

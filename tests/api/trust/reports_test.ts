@@ -12,6 +12,7 @@ import { call, CLEAR } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { checkReport, createReport } from "@/lib/reports/reports.ts";
 
 function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
   return call(t, who, "POST", "/api/reports", body);
@@ -147,6 +148,31 @@ Deno.test("three different people's money or impersonation reports hold a listin
   const held = (await call(t, admin, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
   assertEquals(held.moderation, { status: "held", reasons: ["Reported by students"] });
   assertEquals((await call(t, undefined, "GET", `/api/opportunities/${hack.id}`)).status, 404);
+});
+
+Deno.test("a hold lost after the third report's write is redone by the next report, unless an admin decided since", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const [a, b, c, d, e] = await Promise.all([1, 2, 3, 4, 5].map(() => createTestUser(t, "user")));
+  const listing = await postInternship(t, member, { title: "Too Good Intern" });
+  const state = async () => (await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship.moderation;
+  await report(t, a, { kind: "internship", id: listing.id, reason: "asks_for_money" });
+  await report(t, b, { kind: "internship", id: listing.id, reason: "asks_for_money" });
+  // The third report's write commits, and the process dies before the hold (as a target that holds nothing).
+  const third = { kind: "internship", id: listing.id, reason: "fake_or_impersonation", details: null } as const;
+  const check = await checkReport(t.kv, c.user, third);
+  assert("target" in check);
+  assertEquals((await createReport(t.kv, c.user, third, { ...check.target, holdable: false })).created, true);
+  assertEquals(await state(), CLEAR, "the hold was lost");
+
+  assertEquals((await report(t, d, { kind: "internship", id: listing.id, reason: "spam" })).status, 201);
+  assertEquals(await state(), { status: "held", reasons: ["Reported by students"] }, "the next report holds it");
+
+  const path = `/api/admin/moderation/internships/${listing.id}`;
+  assertEquals((await call(t, admin, "POST", path, { decision: "approve" })).status, 200);
+  assertEquals((await report(t, e, { kind: "internship", id: listing.id, reason: "asks_for_money" })).status, 201);
+  assertEquals(await state(), CLEAR, "a report after an admin approved it does not hold it again");
 });
 
 Deno.test("the admin list groups by target, most reported first, by kind and state; the detail names the reporters", async () => {
