@@ -1,7 +1,8 @@
 /**
  * Trust in the browser (docs/decisions.md, Trust): a student reports a listing on a 360 px phone with JavaScript off;
  * the admin resolves it on the reports page and the student's bell shows the outcome; a member posting a listing that
- * asks for a "registration fee" is told on its page that it is held, and why; the new pages pass axe.
+ * asks for a "registration fee" is told on its page that it is held, and why; the new pages pass axe, and the
+ * claimer verifies an organization with the claim link page's Verify button.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -106,7 +107,7 @@ Deno.test("a member posting a listing that asks for a registration fee is told i
   await assertAccessible(page, "My internships with a held listing");
 });
 
-Deno.test("the new pages pass axe: organization, moderation, admin organizations, report form", async () => {
+Deno.test("the new pages pass axe: organization, claim link, moderation, admin organizations, report form", async () => {
   await using t = await createTestApp({ listen: true });
   const { admin, member, student } = await people(t);
   const listing = await postInternship(t, member, { title: "Axe Intern", hiringOrganization: "Axe Labs" });
@@ -124,7 +125,21 @@ Deno.test("the new pages pass axe: organization, moderation, admin organizations
     await assertNoSidewaysScroll(studentPage);
     await assertAccessible(studentPage, path);
   }
+  const claimed = await t.json("POST", "/api/organizations/axe-labs/claim", {
+    body: { email: "hr@axelabs.in" },
+    headers: student.headers,
+  });
+  assertEquals(claimed.status, 202);
+  await t.settled();
+  const link = new URL(t.mails.at(-1)!.link).pathname;
+  await studentPage.goto(`${t.origin}${link}`);
+  await assertNoSidewaysScroll(studentPage);
+  await assertAccessible(studentPage, "the claim link's page with its Verify button");
+  await studentPage.getByRole("button", { name: "Verify Axe Labs" }).click();
+  await studentPage.getByRole("heading", { name: "Axe Labs is verified" }).waitFor();
   const guest = await browser.newPage(PHONE);
+  await guest.goto(`${t.origin}${link}`);
+  await assertAccessible(guest, "a used claim link's page");
   await guest.goto(`${t.origin}/internships?verifiedOnly=true&paidOnly=true`);
   await hydrated(guest);
   await assertAccessible(guest, "/internships with the trust filters");
