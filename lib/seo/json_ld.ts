@@ -117,13 +117,16 @@ const HEADLINE_MAX = 110;
  */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
+/** Two slashes or backslashes first: what `URL` would read as another host. */
+const HOST_RELATIVE = /^[/\\][/\\]/;
 
 /** Each origin as `URL` writes it (scheme and host in lower case, no default port), by the text given. */
 const origins = new Map<string, string>();
 
 /**
- * `path` (an absolute path or a URL) as an absolute URL on `origin`, as `new URL(path, origin + "/").href` writes it;
- * a plain path (most of them: a page writes several per render) is joined to the origin without parsing it.
+ * `path` (an absolute path or a URL) as an absolute URL on `origin`, as `new URL(path, origin + "/").href` writes it,
+ * except that a path starting with `//` stays on `origin` (a page at `//elsewhere.example/x` names its own origin); a
+ * plain path (most of them: a page writes several per render) is joined to the origin without parsing it.
  */
 export function absoluteUrl(origin: string, path: string): string {
   if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
@@ -131,7 +134,8 @@ export function absoluteUrl(origin: string, path: string): string {
     if (base === undefined) origins.set(origin, base = new URL(origin + "/").origin);
     if (base !== "null") return base + path;
   }
-  return new URL(path, origin + "/").href;
+  // A path starting with two slashes (or backslashes) is a path of this origin, never a URL naming another host.
+  return (HOST_RELATIVE.test(path) ? new URL(origin + path) : new URL(path, origin + "/")).href;
 }
 
 /** The site as the `Organization` that publishes: name, home page and logo. */

@@ -111,6 +111,32 @@ Deno.test("a path that escapes a plain character is sent to its plain spelling b
   assertEquals((await t.fetch("/api/admin/users", { headers: student.headers })).status, 403);
 });
 
+/** Sends `GET path` over a raw connection exactly as written (no URL parsing) and answers its status and `Location`. */
+async function getAsSent(t: { origin: string }, path: string): Promise<[number, string | null]> {
+  const { hostname, port, host } = new URL(t.origin);
+  using conn = await Deno.connect({ hostname, port: Number(port) });
+  await conn.write(new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`));
+  const head = new TextDecoder().decode((await new Response(conn.readable).bytes()).subarray(0, 4096));
+  const status = Number(head.match(/^HTTP\/1\.1 (\d+)/)?.[1]);
+  return [status, head.match(/\r\nlocation: ([^\r]*)/i)?.[1] ?? null];
+}
+
+Deno.test("dot segments in a path as sent are resolved by a 308 before any route sees them", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes, listen: true });
+  const sent: [string, string][] = [
+    ["/admin/%2e/spy", "/admin/spy"],
+    ["/spy-private/%2e%2e/admin/spy?x=1", "/admin/spy?x=1"],
+    ["/api/internships/%2E%2E", "/api/"],
+    ["/api/internships/..", "/api/"],
+    ["//evil.example/x", "/evil.example/x"],
+    ["/.//evil.example", "/evil.example"],
+  ];
+  for (const [path, location] of sent) assertEquals(await getAsSent(t, path), [308, location], path);
+  assertEquals(await getAsSent(t, "/api/health"), [200, null]);
+  assertEquals(runs, []);
+});
+
 Deno.test("a page that asserts a session sends a guest to sign in and back, keeping the query", async () => {
   const { runs, routes } = spyRoutes();
   await using t = await createTestApp({ routes });
