@@ -4,11 +4,18 @@
  * answer about a person (a signed-in request's, or one that sets a cookie) `Cache-Control:
  * private, no-store` unless the route set its own, so neither a shared cache nor the browser's
  * Back button after signing out shows one person's page to another (docs/decisions.md, Sessions).
+ * An answer that sets a cookie is never left shareable: a `Cache-Control` of the route's that is
+ * neither `private` nor `no-store` (`public` on robots.txt, the feeds, files) becomes `private, no-store`.
  */
 import { readSession } from "@/lib/auth/sessions.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import type { MiddlewareHandler } from "@/lib/web/types.ts";
+
+/** Whether a `Cache-Control` value keeps the answer out of shared caches: it says `private` or `no-store`. */
+function keptFromSharedCaches(cacheControl: string): boolean {
+  return /(^|,)\s*(private|no-store)\b/i.test(cacheControl);
+}
 
 /** Loads the session, renews its cookie, and keeps personal answers out of caches. */
 export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
@@ -23,7 +30,11 @@ export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
   if (found?.renewed && !res.headers.has("set-cookie")) {
     res.headers.append("set-cookie", sessionCookie(config.secure, token!));
   }
-  if ((ctx.state.user || res.headers.has("set-cookie")) && !res.headers.has("cache-control")) {
+  const cacheControl = res.headers.get("cache-control");
+  const setsCookie = res.headers.has("set-cookie");
+  if (
+    cacheControl === null ? ctx.state.user || setsCookie : setsCookie && !keptFromSharedCaches(cacheControl)
+  ) {
     res.headers.set("cache-control", "private, no-store");
   }
   return res;

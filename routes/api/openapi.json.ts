@@ -13,7 +13,8 @@ export const apiDocs = describeRoute({
   section: "API description",
   GET: {
     summary: "This API's OpenAPI 3.1 document",
-    description: "Generated from the route files' `apiDocs`; cached for 5 minutes.",
+    description: "Generated from the route files' `apiDocs`; cached for 5 minutes (not an answer that also renews " +
+      "the session cookie: that one is `private, no-store`).",
     responses: {
       200: {
         description: "The OpenAPI document",

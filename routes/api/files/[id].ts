@@ -18,8 +18,9 @@ export const apiDocs = describeRoute({
   section: "Ungatekeep",
   GET: {
     summary: "An uploaded file",
-    description: "With its content type, `ETag` and a year of immutable caching (an id never changes content); " +
-      "`If-None-Match` with the current tag is 304. A file whose upload never finished is 404.",
+    description: "With its content type, `ETag` and a year of immutable caching (an id never changes content; an " +
+      "answer that also renews the session cookie is `private, no-store`); `If-None-Match` with the current tag is " +
+      "304. A file whose upload never finished is 404.",
     responses: {
       200: { description: "The file", mediaType: "image/*" },
       304: "Not modified",

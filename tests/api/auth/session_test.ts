@@ -2,9 +2,17 @@ import { type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "@/lib/auth
 import { sha256Hex } from "@/lib/ids.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, signIn } from "./helpers.ts";
 import { passwordUser } from "@/tests/fixtures/people.ts";
+import { uploadedId } from "@/tests/fixtures/posts.ts";
+
+/** Ages the stored session of `cookie` to a day and a bit after its last renewal, so that the next read renews it. */
+async function ageSession(t: TestApp, cookie: string): Promise<void> {
+  const key = ["sessions", await sha256Hex(cookie.slice(cookie.indexOf("=") + 1))];
+  const stored = (await t.kv.get<Session>(key)).value!;
+  await t.kv.set(key, { ...stored, expiresAt: new Date(Date.now() + SESSION_RENEW_BELOW_MS - 60_000).toISOString() });
+}
 
 for (const path of ["/api/auth/session", "/api/auth/get-session"]) {
   Deno.test(`GET ${path} as a guest answers 200 null`, async () => {
@@ -87,6 +95,33 @@ Deno.test("the session slides: a read with less than 6 days left renews it to 7 
   const left = Date.parse(body.session.expiresAt) - Date.now();
   assert(left > SESSION_TTL_MS - 60_000 && left <= SESSION_TTL_MS, `${left} ms left`);
   assertEquals((await t.kv.get<Session>(key)).value?.expiresAt, body.session.expiresAt);
+});
+
+Deno.test("a renewal on an answer the route marked public makes it private, no-store", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const file = `/api/files/${await uploadedId(t, admin)}`;
+  for (const path of ["/robots.txt", "/internships/rss.xml", "/ungatekeep/rss.xml", "/api/openapi.json", file]) {
+    const { cookie } = await createTestUser(t);
+    const plain = await t.fetch(path, { headers: { cookie } });
+    await plain.body?.cancel();
+    assertEquals(plain.headers.get("set-cookie"), null, path);
+    assertMatch(plain.headers.get("cache-control") ?? "", /^public/, path);
+    await ageSession(t, cookie);
+    const res = await t.fetch(path, { headers: { cookie } });
+    await res.body?.cancel();
+    assertEquals(res.status, 200, path);
+    assertEquals(res.headers.get("set-cookie")?.split(";")[0], cookie, path);
+    assertEquals(res.headers.get("cache-control"), "private, no-store", path);
+  }
+});
+
+Deno.test("any cookie on an answer the route marked public makes it private, no-store", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/robots.txt?lang=hi");
+  await res.body?.cancel();
+  assertMatch(res.headers.get("set-cookie") ?? "", /^lang=hi;/);
+  assertEquals(res.headers.get("cache-control"), "private, no-store");
 });
 
 Deno.test("an expired session reads as null", async () => {
