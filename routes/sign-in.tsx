@@ -97,6 +97,7 @@ export const handler = define.handlers<Data>({
         verifyTarget: onboardingPath(callbackURL),
         previousCookie: previous,
         binding: readVerifyBindingCookie(req, config.secure),
+        persistent: rememberMe,
       });
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
       return seeOther(next, { "set-cookie": sessionCookie(config.secure, token, rememberMe) });

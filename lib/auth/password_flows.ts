@@ -26,17 +26,19 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
  * Signs `email` in: the password check, and for an unverified e-mail a fresh verification link
  * to `verifyTarget` (at most one per 5 minutes), bound to the browser's verification binding
  * cookie value `binding` when it has one. The browser's previous session (`previousCookie`)
- * ends. The caller has counted the try (`signInSubject`).
+ * ends; the new one is `persistent` ("Remember me", default true) or lasts the browser session
+ * through its renewals too. The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
  * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
  */
 export async function signInWithPassword(
   services: Services,
-  { input, verifyTarget, previousCookie, binding }: {
+  { input, verifyTarget, previousCookie, binding, persistent }: {
     input: z.infer<typeof SignInFields>;
     verifyTarget: string;
     previousCookie: string | undefined;
     binding: string | undefined;
+    persistent?: boolean;
   },
 ): Promise<{ user: User; token: string }> {
   const { kv } = services;
@@ -45,7 +47,7 @@ export async function signInWithPassword(
     await sendVerificationMail(services, user, { callbackURL: verifyTarget, binding });
     throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
   }
-  const { token } = await replaceSession(kv, { userId: user.id, previousToken: previousCookie, guard });
+  const { token } = await replaceSession(kv, { userId: user.id, previousToken: previousCookie, guard, persistent });
   return { user, token };
 }
 

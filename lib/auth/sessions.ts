@@ -23,6 +23,11 @@ export interface Session {
   userId: string;
   expiresAt: string;
   createdAt: string;
+  /**
+   * Whether the cookie outlives the browser session ("Remember me"); false keeps every renewal a browser-session
+   * cookie. Absent on sessions made before it was kept: those are persistent.
+   */
+  persistent?: boolean;
 }
 
 /**
@@ -35,11 +40,15 @@ export interface SessionGuard {
   error: Error;
 }
 
-/** Creates a session for `userId`; returns the record and the token for the cookie. */
+/**
+ * Creates a session for `userId`, written only while `guard` holds; `persistent` (default true) is whether its cookie
+ * outlives the browser session. Returns the record and the token for the cookie.
+ * @throws `guard.error` when the guard's check fails.
+ */
 export async function createSession(
   kv: Deno.Kv,
   userId: string,
-  guard?: SessionGuard,
+  { guard, persistent = true }: { guard?: SessionGuard; persistent?: boolean } = {},
 ): Promise<{ session: Session; token: string }> {
   const token = `${userId}.${randomToken()}`;
   const hash = await sha256Hex(token);
@@ -49,6 +58,7 @@ export async function createSession(
     userId,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+    persistent,
   };
   const op = kv.atomic()
     .set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
@@ -110,16 +120,21 @@ export async function readSession(
 }
 
 /**
- * Signs a browser in as `userId`: creates a session (subject to `guard`) and ends the one of
- * `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old
- * session behind.
+ * Signs a browser in as `userId`: creates a session (subject to `guard`; `persistent` as `createSession` takes it) and
+ * ends the one of `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old session
+ * behind.
  */
 export async function replaceSession(
   kv: Deno.Kv,
-  { userId, previousToken, guard }: { userId: string; previousToken: string | undefined; guard?: SessionGuard },
+  { userId, previousToken, guard, persistent }: {
+    userId: string;
+    previousToken: string | undefined;
+    guard?: SessionGuard;
+    persistent?: boolean;
+  },
 ): Promise<{ session: Session; token: string }> {
   if (previousToken) await deleteSession(kv, previousToken);
-  return await createSession(kv, userId, guard);
+  return await createSession(kv, userId, { guard, persistent });
 }
 
 /** Ends the session of a cookie token (no error when it does not exist). */

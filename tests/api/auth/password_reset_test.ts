@@ -225,7 +225,7 @@ Deno.test("a sign-in whose password check came before a reset gets no session af
   assertEquals(reset.status, 200);
   await reset.body?.cancel();
   await assertRejects(
-    () => createSession(t.kv, user.id, guard),
+    () => createSession(t.kv, user.id, { guard }),
     (error) => error instanceof AuthError && error.code === "INVALID_EMAIL_OR_PASSWORD",
   );
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", user.id] })), []);

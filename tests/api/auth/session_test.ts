@@ -4,7 +4,7 @@ import { updateUser } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, signIn } from "./helpers.ts";
-import { passwordUser } from "@/tests/fixtures/people.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { uploadedId } from "@/tests/fixtures/posts.ts";
 
 /** Ages the stored session of `cookie` to a day and a bit after its last renewal, so that the next read renews it. */
@@ -122,6 +122,58 @@ Deno.test("any cookie on an answer the route marked public makes it private, no-
   await res.body?.cancel();
   assertMatch(res.headers.get("set-cookie") ?? "", /^lang=hi;/);
   assertEquals(res.headers.get("cache-control"), "private, no-store");
+});
+
+Deno.test("a session signed in without Remember me stays a browser-session cookie through its renewals", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "kiosk@example.com" });
+  const api = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "kiosk@example.com", password: PASSWORD, rememberMe: false },
+  });
+  await api.body?.cancel();
+  const page = await t.fetch("/sign-in", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: "kiosk@example.com", password: PASSWORD }),
+    redirect: "manual",
+  });
+  await page.body?.cancel();
+  for (const [edge, res] of [["the API", api], ["the page", page]] as const) {
+    assertEquals(res.headers.get("set-cookie")?.includes("Max-Age"), false, edge);
+    const cookie = cookieOf(res)!;
+    await ageSession(t, cookie);
+    const renewal = await t.fetch("/api/auth/session", { headers: { cookie } });
+    await renewal.body?.cancel();
+    assertMatch(renewal.headers.get("set-cookie") ?? "", /^session=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/, edge);
+    assertEquals(cookieOf(renewal), cookie, edge);
+  }
+});
+
+Deno.test("a session stored before it kept Remember me renews as a persistent cookie", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  const key = ["sessions", await sha256Hex(cookie.slice("session=".length))];
+  const { persistent: _, ...older } = (await t.kv.get<Session>(key)).value!;
+  await t.kv.set(key, older);
+  await ageSession(t, cookie);
+  const res = await t.fetch("/api/auth/session", { headers: { cookie } });
+  await res.body?.cancel();
+  assertMatch(res.headers.get("set-cookie") ?? "", /^session=[^;]+; Max-Age=604800;/);
+});
+
+Deno.test("a renewal goes out beside another cookie of the answer, never over the session cookie it sets", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await createTestUser(t);
+  await ageSession(t, cookie);
+  const res = await t.fetch("/api/auth/session?lang=hi", { headers: { cookie } });
+  await res.body?.cancel();
+  const cookies = res.headers.getSetCookie().map((line) => line.split(";")[0]);
+  assertEquals(cookies.sort(), ["lang=hi", cookie].sort());
+  const other = await createTestUser(t);
+  await ageSession(t, other.cookie);
+  const signOut = await t.json("POST", "/api/auth/sign-out", { headers: { cookie: other.cookie } });
+  await signOut.body?.cancel();
+  assertEquals(signOut.headers.getSetCookie().map((line) => line.split(";")[0]), ["session="]);
 });
 
 Deno.test("an expired session reads as null", async () => {

@@ -27,7 +27,9 @@ export const apiDocs = describeRoute({
   section: "Authentication",
   POST: {
     summary: "Sign in with e-mail and password",
-    description: "Sets the session cookie (`rememberMe: false`: a cookie for this browser session only) and ends the " +
+    description:
+      "Sets the session cookie (`rememberMe: false`: a cookie for this browser session only, renewals too) " +
+      "and ends the " +
       "browser's previous session. An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
       `e-mail linking on to \`callbackURL\` is sent (at most one per ${duration(VERIFICATION_MAIL_GAP_MS)}).`,
     body: SignInBody,
@@ -56,14 +58,16 @@ export const handler = define.handlers({
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const previous = readSessionCookie(req, config.secure);
     await services.rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(body.email, ip));
+    const persistent = body.rememberMe !== false;
     const { user, token } = await signInWithPassword(services, {
       input: body,
       verifyTarget: callbackURL,
       previousCookie: previous,
       binding: readVerifyBindingCookie(req, config.secure),
+      persistent,
     });
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
-      headers: { "set-cookie": sessionCookie(config.secure, token, body.rememberMe !== false) },
+      headers: { "set-cookie": sessionCookie(config.secure, token, persistent) },
     });
   },
 });
