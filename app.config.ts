@@ -6,7 +6,6 @@ import { z } from "zod";
 import { indianState, stateOfCode } from "@/lib/purchases/indian_states.ts";
 import { HEADER_TIMEOUT_MS } from "@/lib/platform/header_gate.ts";
 
-const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
 /** A GSTIN: state code, PAN, entity number, `Z`, check character. */
 const GSTIN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
@@ -58,7 +57,11 @@ const EnvSchema = z.object({
   OAUTH_LINKEDIN_TOKEN_URL: z.url().default("https://www.linkedin.com/oauth/v2/accessToken"),
   OAUTH_LINKEDIN_USERINFO_URL: z.url().default("https://api.linkedin.com/v2/userinfo"),
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
-  TRUST_PROXY: booleanText.default(false),
+  // How many reverse proxies in front append to `X-Forwarded-For`: `true` is one (docs/decisions.md, Running).
+  TRUST_PROXY: z.string().trim()
+    .regex(/^(true|false|[1-9]|10)$/, "must be true, false or the number of proxies in front (1-10)")
+    .transform((text) => text === "true" ? 1 : text === "false" ? 0 : Number(text))
+    .default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   GRIEVANCE_EMAIL: z.email().optional(),
   JOBS: z.enum(["on", "off"]).default("on"),
@@ -119,7 +122,11 @@ export interface Config {
   razorpay: { keyId?: string; keySecret?: string; webhookSecret?: string; apiUrl: string; checkoutUrl: string };
   oauth: { google: OAuthProviderConfig; linkedin: OAuthProviderConfig };
   rateLimits: boolean;
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies in front append the peer they saw to `X-Forwarded-For` (`TRUST_PROXY`); 0: none, the
+   * client's address is the connection's peer.
+   */
+  proxyHops: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** The grievance contact shown on `/privacy` and in every page's footer (docs/decisions.md, Data rights). */
   grievanceEmail?: string;
@@ -202,7 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     },
     oauth: { google: provider("GOOGLE"), linkedin: provider("LINKEDIN") },
     rateLimits: e.RATE_LIMITS === "on",
-    trustProxy: e.TRUST_PROXY,
+    proxyHops: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     grievanceEmail: e.GRIEVANCE_EMAIL,
     jobs: e.JOBS === "on",

@@ -28,6 +28,7 @@ import { returnPage } from "@/lib/auth/redirects.ts";
 import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
@@ -92,6 +93,7 @@ export const handler = define.handlers<Data>({
         RATE_LIMITS.signInPerEmailAndIp,
         signInSubject(fields.data.email, ctx.state.clientIp),
       );
+      await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(fields.data.email));
       const { user, token } = await signInWithPassword(services, {
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),

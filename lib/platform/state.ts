@@ -51,6 +51,7 @@ export interface AppState {
   [key: string]: unknown;
   services: Services;
   requestId: string;
+  /** The client's address as per-address limits count it: IPv4 as it is, IPv6 as its /64 (`lib/http/request_state.ts`). */
   clientIp: string;
   lang: Lang;
   t: Translate;

@@ -1,4 +1,5 @@
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertThrows } from "@/tests/helpers/assert.ts";
+import { loadConfig } from "@/app.config.ts";
 import { stillClock } from "@/tests/helpers/clock.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
@@ -52,6 +53,84 @@ Deno.test("sign-in: the 61st attempt in a minute from one IP is 429, other IPs g
   await assertLimited(over, 60);
   assertEquals(
     (await post(t, "/api/auth/sign-in/email", { email: "x@example.com", password: "w" }, "10.0.1.1")).status,
+    401,
+  );
+});
+
+Deno.test("behind a proxy that appends, the address is the hop it appended: a forged first hop changes nothing", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
+  await passwordUser(t, { email: "asha@example.com" });
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    // What nginx's `$proxy_add_x_forwarded_for` forwards: the client's own header, then the peer it saw.
+    const body = { email: "asha@example.com", password: `guess-${i}` };
+    const res = await post(t, "/api/auth/sign-in/email", body, `10.66.${i}.1, 203.0.113.7`);
+    statuses.push(res.status);
+  }
+  assertEquals(statuses, [401, 401, 401, 401, 401, 429]);
+  const right = { email: "asha@example.com", password: PASSWORD };
+  assertEquals((await post(t, "/api/auth/sign-in/email", right, "203.0.113.7, 203.0.113.8")).status, 200);
+});
+
+Deno.test("TRUST_PROXY=2 takes the hop the outer of two proxies appended", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "2" }, rateLimitClock: stillClock() });
+  await passwordUser(t, { email: "asha@example.com" });
+  const guess = (i: number, xff: string) =>
+    post(t, "/api/auth/sign-in/email", { email: "asha@example.com", password: `guess-${i}` }, xff);
+  for (let i = 0; i < 5; i++) assertEquals((await guess(i, `10.66.${i}.1, 203.0.113.7, 10.0.0.2`)).status, 401);
+  assertEquals((await guess(5, "203.0.113.7, 10.0.0.3")).status, 429);
+  assertEquals((await guess(6, "198.51.100.1, 203.0.113.7, 10.0.0.2")).status, 429);
+  assertEquals((await guess(7, "203.0.113.9, 10.0.0.2")).status, 401);
+});
+
+Deno.test("TRUST_PROXY is false, true (one proxy) or how many proxies, 1 to 10; anything else stops the start", () => {
+  assertEquals(loadConfig({}).proxyHops, 0);
+  const hops = ["false", "true", "1", "3", "10"].map((value) => loadConfig({ TRUST_PROXY: value }).proxyHops);
+  assertEquals(hops, [0, 1, 1, 3, 10]);
+  for (const value of ["yes", "0", "11", "1.5", "-1"]) {
+    assertThrows(() => loadConfig({ TRUST_PROXY: value }), /TRUST_PROXY/, value);
+  }
+});
+
+Deno.test("an IPv6 client is limited by its /64: other addresses of the same /64 share its count", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
+  await passwordUser(t, { email: "asha@example.com" });
+  const guess = (i: number, ip: string) =>
+    post(t, "/api/auth/sign-in/email", { email: "asha@example.com", password: `guess-${i}` }, ip);
+  for (let i = 0; i < 5; i++) assertEquals((await guess(i, `2001:db8:1:2::${i + 1}`)).status, 401);
+  assertEquals((await guess(5, "2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).status, 429);
+  assertEquals((await guess(6, "2001:db8:1:3::1")).status, 401);
+  // An IPv4 client reached over IPv6 (`::ffff:a.b.c.d`) is its IPv4 address, not the /64 of every such client.
+  for (let i = 7; i < 12; i++) assertEquals((await guess(i, `::ffff:198.51.100.${i}`)).status, 401);
+});
+
+Deno.test("sign-in: the 21st try for one e-mail in 10 minutes is 429 from any address, on the API and the page", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
+  await passwordUser(t, { email: "asha@example.com" });
+  for (let i = 0; i < 20; i++) {
+    const res = await post(
+      t,
+      "/api/auth/sign-in/email",
+      { email: "asha@example.com", password: "wrong" },
+      `10.1.${i}.1`,
+    );
+    assertEquals(res.status, 401);
+  }
+  const right = { email: "Asha@Example.com", password: PASSWORD };
+  await assertLimited(
+    await t.json("POST", "/api/auth/sign-in/email", { body: right, headers: { "x-forwarded-for": "10.2.0.1" } }),
+    600,
+  );
+  const page = await t.fetch("/sign-in", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "10.2.0.2" },
+    body: new URLSearchParams({ email: "asha@example.com", password: PASSWORD }),
+    redirect: "manual",
+  });
+  await page.body?.cancel();
+  assertEquals(page.status, 429);
+  assertEquals(
+    (await post(t, "/api/auth/sign-in/email", { email: "other@example.com", password: "w" }, "10.2.0.3")).status,
     401,
   );
 });

@@ -10,6 +10,7 @@ import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/pass
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
@@ -41,9 +42,9 @@ export const apiDocs = describeRoute({
       400: "`VALIDATION_ERROR` (with `fields`), `INVALID_JSON_BODY` or `INVALID_CALLBACK_URL`",
       401: "`INVALID_EMAIL_OR_PASSWORD`",
       403: "`EMAIL_NOT_VERIFIED`",
-      429: `Over ${perWindow(RATE_LIMITS.signInPerIp)} per IP, or ${
+      429: `Over ${perWindow(RATE_LIMITS.signInPerIp)} per IP, ${
         perWindow(RATE_LIMITS.signInPerEmailAndIp)
-      } per e-mail and IP`,
+      } per e-mail and IP, or ${perWindow(RATE_LIMITS.signInPerEmail)} per e-mail`,
     },
   },
 });
@@ -58,6 +59,7 @@ export const handler = define.handlers({
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const previous = readSessionCookie(req, config.secure);
     await services.rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(body.email, ip));
+    await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(body.email));
     const persistent = body.rememberMe !== false;
     const { user, token } = await signInWithPassword(services, {
       input: body,
