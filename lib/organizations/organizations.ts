@@ -107,7 +107,8 @@ export const VERIFICATION_REMOVED = REFUSALS.verificationRemoved;
  * organization is verified or an admin took its verification away (docs/decisions.md, Trust, "Verification by
  * domain").
  * @throws NotFoundError for an unknown slug; ForbiddenError for anyone but its managers and admins, and for a
- * website change of a verified organization or of one an admin un-verified (admins change it as admins); BusyError after lost races.
+ * website change of a verified organization or of one an admin un-verified (admins change it as admins); BusyError
+ * after lost races.
  */
 export async function updateAsManager(
   kv: Deno.Kv,
