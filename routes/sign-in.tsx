@@ -22,12 +22,13 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm, { SIGN_IN_TEXT, type SignInOutcome } from "@/islands/SignInForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
-import { countSignInTry, SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
@@ -88,7 +89,11 @@ export const handler = define.handlers<Data>({
       if (!fields.success) errors.email ??= "auth.problem.email";
       if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors: authTexts(t, errors) });
       const previous = readSessionCookie(req, config.secure);
-      await countSignInTry(services.rateLimits, fields.data.email, ctx.state.clientIp);
+      await services.rateLimits.hit(
+        RATE_LIMITS.signInPerEmailAndIp,
+        signInSubject(fields.data.email, ctx.state.clientIp),
+      );
+      await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(fields.data.email));
       const { user, token } = await signInWithPassword(services, {
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),

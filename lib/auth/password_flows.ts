@@ -10,7 +10,6 @@ import { z } from "zod";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { AuthError } from "@/lib/errors.ts";
 import type { Services } from "@/lib/platform/state.ts";
-import { RATE_LIMITS, type RateLimits } from "@/lib/platform/rate_limits.ts";
 import { normalizeEmail, type User, UserNameSchema } from "@/lib/users/users.ts";
 import { checkCredentials, resetPassword, signUp } from "./email_password.ts";
 import { checkPasswordLength, EmailField } from "./input.ts";
@@ -28,7 +27,7 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
  * to `verifyTarget` (at most one per 5 minutes), bound to the browser's verification binding
  * cookie value `binding` when it has one. The browser's previous session (`previousCookie`)
  * ends; the new one is `persistent` ("Remember me", default true) or lasts the browser session
- * through its renewals too. The caller has counted the try (`countSignInTry`).
+ * through its renewals too. The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
  * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
  */
@@ -73,16 +72,9 @@ export async function signUpWithPassword(
   return user;
 }
 
-/**
- * Counts a sign-in try for `email` from `ip` against the per-e-mail limits: per e-mail and address
- * (`RATE_LIMITS.signInPerEmailAndIp`) and per e-mail from any address (`RATE_LIMITS.signInPerEmail`). The caller has
- * counted the address's own limit (`RATE_LIMITS.signInPerIp`) before reading the form.
- * @throws RateLimitedError past either limit (a try refused by the first is not counted by the second).
- */
-export async function countSignInTry(rateLimits: RateLimits, email: string, ip: string): Promise<void> {
-  const normalized = normalizeEmail(email);
-  await rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, `${normalized} ${ip}`);
-  await rateLimits.hit(RATE_LIMITS.signInPerEmail, normalized);
+/** The subject of the per-e-mail-and-IP sign-in limit (`RATE_LIMITS.signInPerEmailAndIp`). */
+export function signInSubject(email: string, ip: string): string {
+  return `${normalizeEmail(email)} ${ip}`;
 }
 
 /**

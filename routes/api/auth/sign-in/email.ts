@@ -6,10 +6,11 @@ import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
 import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
-import { countSignInTry, SignInFields, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
+import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
@@ -27,8 +28,10 @@ export const apiDocs = describeRoute({
   section: "Authentication",
   POST: {
     summary: "Sign in with e-mail and password",
-    description: "Sets the session cookie (`rememberMe: false`: a cookie for this browser session only, renewals " +
-      "too) and ends the browser's previous session. An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
+    description:
+      "Sets the session cookie (`rememberMe: false`: a cookie for this browser session only, renewals too) " +
+      "and ends the " +
+      "browser's previous session. An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
       `e-mail linking on to \`callbackURL\` is sent (at most one per ${duration(VERIFICATION_MAIL_GAP_MS)}).`,
     body: SignInBody,
     responses: {
@@ -55,7 +58,8 @@ export const handler = define.handlers({
     const body = await readAuthBody(req, SignInBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const previous = readSessionCookie(req, config.secure);
-    await countSignInTry(services.rateLimits, body.email, ip);
+    await services.rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(body.email, ip));
+    await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(body.email));
     const persistent = body.rememberMe !== false;
     const { user, token } = await signInWithPassword(services, {
       input: body,
