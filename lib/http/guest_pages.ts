@@ -8,8 +8,9 @@
  * Only for answers that show nothing of the visitor (no user data, no CSRF-bound form): the caller decides that,
  * through `servePublicPage` or the list's route. The kept answers' bytes (bodies, their compressed copies, headers and
  * keys) stay within `maxBytes`, 32 MB by default: past it the least recently used answers are dropped, one by one
- * (docs/decisions.md, Guest pages); a key longer than `maxKeyLength` characters (a made-up query) is rendered but not
- * kept.
+ * (docs/decisions.md, Guest pages). Answers to a place with a query (`?` in it) have a quarter of the bytes to
+ * themselves and pages without one the rest, so a flood of made-up queries pushes out only other queried answers; a
+ * key longer than `maxKeyLength` characters (a made-up query) is rendered but not kept.
  */
 
 import { LRUCache } from "lru-cache";
@@ -97,10 +98,20 @@ export const GUEST_PAGE_BYTES = 32 * 1024 * 1024;
 
 /** The guest page cache of one platform instance. */
 export class GuestPageCache {
-  #pages: LRUCache<string, CachedPage>;
+  /** Answers to places without a query: three quarters of `maxBytes`. */
+  #plain: LRUCache<string, CachedPage>;
+  /** Answers to places with a query (any string a client can vary at will): the other quarter. */
+  #queried: LRUCache<string, CachedPage>;
 
   constructor(readonly maxBytes = GUEST_PAGE_BYTES, readonly maxKeyLength = 512) {
-    this.#pages = new LRUCache({ maxSize: maxBytes, sizeCalculation: bytesOf });
+    const queryBytes = Math.floor(maxBytes / 4);
+    this.#plain = new LRUCache({ maxSize: maxBytes - queryBytes, sizeCalculation: bytesOf });
+    this.#queried = new LRUCache({ maxSize: queryBytes, sizeCalculation: bytesOf });
+  }
+
+  /** The part of the cache that keeps the answers to `place`. */
+  #part(place: string): LRUCache<string, CachedPage> {
+    return place.includes("?") ? this.#queried : this.#plain;
   }
 
   /**
@@ -117,8 +128,9 @@ export class GuestPageCache {
     acceptEncoding?: string | null,
   ): Promise<Response> {
     const key = `${lang}:${place}`;
-    const kept = this.#pages.get(key);
-    if (kept && kept.version === version) return await this.#answer(key, kept, acceptEncoding, false);
+    const pages = this.#part(place);
+    const kept = pages.get(key);
+    if (kept && kept.version === version) return await this.#answer(pages, key, kept, acceptEncoding, false);
     const res = await render();
     if (res.status !== 200 || key.length > this.maxKeyLength || res.headers.has("set-cookie")) return res;
     const body = new Uint8Array(await res.arrayBuffer());
@@ -127,17 +139,18 @@ export class GuestPageCache {
       /^(text\/html|application\/json)\b/.test(res.headers.get("content-type") ?? "") &&
       !/no-transform/i.test(res.headers.get("cache-control") ?? "");
     const page: CachedPage = { version, status: res.status, headers, body, compressible, encoded: {} };
-    this.#pages.set(key, page);
-    return await this.#answer(key, page, acceptEncoding, true);
+    pages.set(key, page);
+    return await this.#answer(pages, key, page, acceptEncoding, true);
   }
 
   /**
-   * The answer of `page`, kept under `key`, to a request that accepts `acceptEncoding`. The page's first answer is left
+   * The answer of `page`, kept in `pages` under `key`, to a request that accepts `acceptEncoding`. The page's first answer is left
    * to `Deno.serve` to compress (its compression costs less than `node:zlib`'s, and most pages are never asked for
    * again before the data changes); a page asked for again is compressed here, once per encoding, and kept with its
    * compressed copy (which counts toward `maxBytes`) while it is still the kept page.
    */
   async #answer(
+    pages: LRUCache<string, CachedPage>,
     key: string,
     page: CachedPage,
     acceptEncoding: string | null | undefined,
@@ -150,9 +163,9 @@ export class GuestPageCache {
     let encoded = page.encoded[encoding];
     if (!encoded) {
       encoded = await encode(page, encoding);
-      const current = this.#pages.peek(key);
+      const current = pages.peek(key);
       if (current?.body === page.body) {
-        this.#pages.set(key, { ...current, encoded: { ...current.encoded, [encoding]: encoded } });
+        pages.set(key, { ...current, encoded: { ...current.encoded, [encoding]: encoded } });
       }
     }
     return new Response(encoded.body, { status: page.status, headers: encoded.headers });
@@ -160,11 +173,11 @@ export class GuestPageCache {
 
   /** How many pages are kept (for tests). */
   get size(): number {
-    return this.#pages.size;
+    return this.#plain.size + this.#queried.size;
   }
 
   /** How many bytes the kept pages hold, as counted against `maxBytes` (for tests). */
   get bytes(): number {
-    return this.#pages.calculatedSize;
+    return this.#plain.calculatedSize + this.#queried.calculatedSize;
   }
 }

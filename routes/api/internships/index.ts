@@ -77,9 +77,10 @@ export const handler = define.handlers({
     const viewer = ctx.state.user ?? null;
     if (!query.mine && viewer?.role !== "admin") {
       // The same answer for every reader of public listings: kept under its validated query (so parameters the
-      // query does not know share its entry), and compressed once per encoding when asked again.
+      // query does not know share its entry), or its path when the URL has no query, and compressed once per
+      // encoding when asked again.
       return await guestPages.serve(
-        `${ctx.url.pathname}?${JSON.stringify(query)}`,
+        ctx.url.search ? `${ctx.url.pathname}?${JSON.stringify(query)}` : ctx.url.pathname,
         "api",
         await internshipsVersion(kv),
         async () => new Response(await publicListBody(kv, query), { headers: { "content-type": "application/json" } }),
