@@ -4,9 +4,9 @@
  *   within KV's key size);
  * - `bodyLimits`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the route
  *   declares more) fails with `TooLargeError` (413 `{error}`; Hono's `bodyLimit`), and one that stalls, no bytes for
- *   `config.bodyIdleMs` (`BODY_IDLE_MS` by default), fails its read with `RequestTimeoutError` (408), so a slow client cannot hold a
- *   request open by trickling its body. Headers that trickle are bounded before the app, by the
- *   header gate of a self-hosted server (`lib/platform/header_gate.ts`);
+ *   `config.bodyIdleMs` (`BODY_IDLE_MS` by default), fails its read with `RequestTimeoutError` (408). Headers, and bodies
+ *   that trickle a few bytes at a time without stalling, are bounded before the app, by the header gate of a
+ *   self-hosted server (`lib/platform/header_gate.ts`);
  * - `unreadFormDrain`: a page's form post answered without reading its body has it read and dropped, so a browser
  *   still sending it sees the answer.
  */

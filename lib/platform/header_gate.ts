@@ -5,7 +5,9 @@
  * which listens on a loopback port, once the headers of its first request have arrived (the blank line that ends them)
  * within `HEADER_TIMEOUT_MS`; a connection that has not sent them by then is answered 408 and closed. After that the
  * bytes flow both ways as they come, and a connection silent both ways for `IDLE_TIMEOUT_MS` is closed (a kept-alive
- * connection nobody uses, or a later request whose headers stall). The server learns each client's address from the
+ * connection nobody uses, or a later request whose headers stall). A client that keeps sending, with no answer in
+ * between, for longer than the header deadline at under `MIN_SEND_RATE` bytes a second on average is closed too (a
+ * later request's headers or a body trickled a byte at a time, which the idle bound never catches). The server learns each client's address from the
  * gate (`clientOf`), by the port of the gate's own connection to it, and the process's jobs learn that requests are
  * moving (`onBytes`; docs/decisions.md, Background work, "Giving way"). Deno Deploy runs its own front, so the gate is
  * for self-hosting only.
@@ -15,6 +17,11 @@
 export const HEADER_TIMEOUT_MS = 30_000;
 /** How long (ms) a handed-on connection may stay silent both ways before it is closed. */
 export const IDLE_TIMEOUT_MS = 75_000;
+/**
+ * The slowest a handed-on client may send (bytes/s, averaged) once it has been sending for longer than the header
+ * deadline with no answer from the server in between: a phone uploading a résumé over 2G sends several times as much.
+ */
+export const MIN_SEND_RATE = 512;
 /** Headers longer than this (bytes) are handed on as they are: the server refuses them (431) itself. */
 const MAX_HEAD_BYTES = 64 * 1024;
 /** How often (ms) the deadlines are checked. */
@@ -51,13 +58,29 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   for (let written = 0; written < bytes.length;) written += await conn.write(bytes.subarray(written));
 }
 
-/** A connection through the gate: when it started, when bytes last moved, and whether it was handed on yet. */
+/**
+ * A connection through the gate: when it started, when bytes last moved, whether it was handed on yet, and, after
+ * that, the client's current stretch of sending (since the server last sent anything): when it began, how many bytes
+ * it holds and when the last of them came.
+ */
 interface Passage {
   client: Deno.Conn;
   server: Deno.Conn | null;
   startedAt: number;
   lastActive: number;
   closed: boolean;
+  sending: { since: number; bytes: number; last: number } | null;
+}
+
+/**
+ * Whether `passage`'s client has been sending for longer than `headerTimeoutMs` without an answer, at under
+ * `MIN_SEND_RATE` on average.
+ */
+function trickling(passage: Passage, headerTimeoutMs: number): boolean {
+  const { sending } = passage;
+  if (!sending) return false;
+  const span = sending.last - sending.since;
+  return span > headerTimeoutMs && sending.bytes < MIN_SEND_RATE * span / 1000;
 }
 
 /**
@@ -101,7 +124,13 @@ export function startHeaderGate(
       const n = await from.read(buffer);
       if (n === null) break;
       onBytes?.();
-      passage.lastActive = Date.now();
+      const now = Date.now();
+      passage.lastActive = now;
+      if (from === passage.client) {
+        passage.sending ??= { since: now, bytes: 0, last: now };
+        passage.sending.bytes += n;
+        passage.sending.last = now;
+      } else passage.sending = null;
       await writeAll(to, buffer.subarray(0, n));
     }
     await to.closeWrite();
@@ -141,7 +170,9 @@ export function startHeaderGate(
       if (passage.server === null && now - passage.startedAt > headerTimeoutMs) {
         passages.delete(passage);
         passage.client.write(TIMED_OUT).catch(() => {}).finally(() => close(passage));
-      } else if (passage.server !== null && now - passage.lastActive > idleTimeoutMs) {
+      } else if (
+        passage.server !== null && (now - passage.lastActive > idleTimeoutMs || trickling(passage, headerTimeoutMs))
+      ) {
         close(passage);
       }
     }
@@ -151,7 +182,14 @@ export function startHeaderGate(
   (async () => {
     for await (const client of listener) {
       const now = Date.now();
-      const passage: Passage = { client, server: null, startedAt: now, lastActive: now, closed: false };
+      const passage: Passage = {
+        client,
+        server: null,
+        startedAt: now,
+        lastActive: now,
+        closed: false,
+        sending: null,
+      };
       passages.add(passage);
       pass(passage).catch(() => close(passage));
     }

@@ -3,7 +3,8 @@
  * `HEADER_TIMEOUT_MS` says otherwise, and the real server process (`main.ts`, its deadline shortened to 3 s so the test
  * does not wait half a minute) answers 408 and closes every connection that sent half a request line and nothing more
  * within the deadline, not before it, while it serves other clients meanwhile; behind the gate the app sees each client's own address, a request
- * sent whole is answered at once, and a kept-alive connection silent both ways is closed after the idle bound.
+ * sent whole is answered at once, a kept-alive connection silent both ways is closed after the idle bound, and one
+ * trickling a later request a byte at a time is closed while one sending at a phone's pace is served.
  */
 import { loadConfig } from "@/app.config.ts";
 import { HEADER_TIMEOUT_MS } from "@/lib/platform/header_gate.ts";
@@ -143,4 +144,54 @@ Deno.test("behind the gate the app sees the client's own address; a silent kept-
   const { text, closedAfterMs } = await readToEnd(conn, since);
   assertEquals(text, "");
   assert(closedAfterMs >= 1_900, `closed after ${closedAfterMs} ms`);
+});
+
+Deno.test("a later request trickled a byte at a time is cut off; one sent at a phone's pace, answered, is not", async () => {
+  const app = {
+    fetch: async (req: Request) => new Response(`read ${(await req.arrayBuffer()).byteLength} bytes`),
+  };
+  await using server = serveBehindGate(
+    app,
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 500, idleTimeoutMs: 60_000 },
+    () => {},
+  );
+  const buffer = new Uint8Array(4096);
+  const answer = async (conn: Deno.Conn) => new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer))!));
+
+  // A body of 24 KB sent in pieces over more than the deadline, far above MIN_SEND_RATE, then two more requests on
+  // the same connection, each answered: all answered, the connection kept.
+  const steady = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+  await steady.write(encoder.encode("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 24576\r\n\r\n"));
+  for (let i = 0; i < 6; i++) {
+    await steady.write(new Uint8Array(4096));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert((await answer(steady)).endsWith("read 24576 bytes"));
+  for (let i = 0; i < 2; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await steady.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    assert((await answer(steady)).endsWith("read 0 bytes"));
+  }
+  steady.close();
+
+  // After a quick first request, a second one's headers a byte every 200 ms: closed, long before the 60 s idle bound.
+  const slow = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+  await slow.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  assert((await answer(slow)).startsWith("HTTP/1.1 200 "));
+  const since = Date.now();
+  const ended = readToEnd(slow, since);
+  let writes = 0;
+  for (const byte of encoder.encode(`GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ${"a".repeat(200)}`)) {
+    try {
+      await slow.write(Uint8Array.of(byte));
+      writes++;
+    } catch {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const { text, closedAfterMs } = await ended;
+  assertEquals(text, "");
+  assert(closedAfterMs < 30_000, `closed after ${closedAfterMs} ms`);
+  assert(writes < 200, `the gate took ${writes} bytes of a head that never ends`);
 });
