@@ -49,6 +49,8 @@ export interface AlertRecord extends Alert, Claimable {
   userId: string;
   /** When the digest last ran it, sent or not (null: never). */
   lastRunAt: string | null;
+  /** Runs in a row whose digest of this alert failed (absent: none); at 3 its window is passed over. */
+  failedRuns?: number;
 }
 
 const text = (max: number) => z.string().trim().max(max);

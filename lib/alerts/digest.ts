@@ -15,16 +15,30 @@
  * or overlapping, finds the alerts claimed or their windows empty: it sends nothing twice. The run shares the server
  * process with requests: after every `SLICE_MS` of work it gives way to the requests being answered
  * (`InFlightRequests.giveWay`).
+ *
+ * An e-mail fits the outbox (`fitMail`): past `MAIL_BUDGET` the matches left out are counted in a line linking to
+ * the list with the alert's filters. One person's digest cannot stop the run: an error planning or writing it is
+ * logged with the person's id and counted as `failed`, and their claims are released with the alerts' `failedRuns`
+ * raised, so the next run tries the same window again; after `MAX_FAILED_RUNS` in a row the window is passed over
+ * (`lastRunAt` moves), so a digest that always fails does not fail for ever.
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { claimEach, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { claimEach, isLeased, settle, settleEach } from "@/lib/jobs/lease.ts";
 import { InternshipQuerySchema, type NewInternships, newInternships } from "@/lib/internships/internships.ts";
 import { type NewOpportunities, newOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
 import { type AlertRecord, MAX_ALERTS, queryParams } from "./alerts.ts";
-import { digestMail, type DigestSection, internshipItem, type MailItem, opportunityItem } from "./mails.tsx";
+import {
+  digestMail,
+  type DigestSection,
+  fitMail,
+  internshipItem,
+  mailBytes,
+  type MailItem,
+  opportunityItem,
+} from "./mails.tsx";
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -43,10 +57,15 @@ const SLICE_MS = 1;
 const LEASE_MS = 5 * 60 * 1000;
 /** Most listings of one alert in one digest. */
 export const MAX_PER_ALERT = 20;
+/** Runs in a row an alert's digest may fail before its window is passed over. */
+export const MAX_FAILED_RUNS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What a run did: people e-mailed, alerts listed in those e-mails, people skipped (unverified, claimed, nothing due). */
-type DigestCounts = { sent: number; alerts: number; skipped: number };
+/**
+ * What a run did: people e-mailed, alerts listed in those e-mails, people skipped (unverified, claimed, nothing due),
+ * people whose digest failed (logged with their id).
+ */
+type DigestCounts = { sent: number; alerts: number; skipped: number; failed: number };
 
 /** Whether `alert` is due at `now`: active, and daily, or weekly and not sent in the last 7 days. */
 function isDue(alert: AlertRecord, now: number): boolean {
@@ -157,6 +176,7 @@ async function claimDue(
 
 /** What one person's digest writes: checked against their claims, it settles them and queues the e-mail (if any). */
 interface Plan {
+  userId: string;
   claimed: Deno.KvEntry<AlertRecord>[];
   write: (op: Deno.AtomicOperation) => void;
   /** How many alerts the e-mail lists (0: no e-mail), and its size in bytes. */
@@ -185,23 +205,31 @@ async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Pr
       unsubscribeUrl: await link([entry.value.id]),
     });
   }
-  const mail = listed.length === 0 ? null : digestMail({
-    to: user.email,
-    name: user.name,
-    appUrl: ctx.config.appUrl,
-    sections,
-    t,
-    // One alert: its own link stops everything the e-mail was sent for.
-    unsubscribeUrl: listed.length === 1 ? sections[0].unsubscribeUrl : await link(listed.map((e) => e.value.id)),
-  });
+  // One alert: its own link stops everything the e-mail was sent for.
+  const unsubscribeUrl = listed.length > 1 ? await link(listed.map((e) => e.value.id)) : sections[0]?.unsubscribeUrl;
+  // The first `kept` matches, in the order of the sections; each section counts the ones it leaves out.
+  const cut = (kept: number) =>
+    sections.map((section) => {
+      const shown = Math.min(kept, section.items.length);
+      kept -= shown;
+      const more = section.items.length - shown;
+      return more === 0 ? section : { ...section, items: section.items.slice(0, shown), more };
+    });
+  const total = sections.reduce((n, section) => n + section.items.length, 0);
+  const { appUrl } = ctx.config;
+  const mail = listed.length === 0 ? null : fitMail(
+    total,
+    (kept) => digestMail({ to: user.email, name: user.name, appUrl, sections: cut(kept), t, unsubscribeUrl }),
+  ).mail;
   return {
+    userId: user.id,
     claimed,
     listed: listed.length,
-    bytes: mail ? mail.text.length + mail.html.length : 0,
+    bytes: mail ? mailBytes(mail) : 0,
     write(op) {
       for (const entry of claimed) {
         const lastSentAt = listed.includes(entry) ? until : entry.value.lastSentAt;
-        op.check(entry).set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt });
+        op.check(entry).set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt, failedRuns: 0 });
       }
       for (const token of tokens) token.write(op);
       if (mail) queueMailOps(op, { ...mail, userId: user.id }, ctx.now.getTime());
@@ -210,14 +238,48 @@ async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Pr
 }
 
 /**
+ * Records that the digest of `userId` failed with `error` (see the module docstring): logs it, counts it, and releases
+ * the person's `claimed` alerts with `failedRuns` raised, or, at `MAX_FAILED_RUNS`, with the window passed over. When
+ * that write fails too, the leases run out and the next run tries again.
+ */
+async function recordFailure(
+  ctx: JobContext,
+  { userId, claimed, error, counts }: {
+    userId: string;
+    claimed: Deno.KvEntry<AlertRecord>[];
+    error: unknown;
+    counts: DigestCounts;
+  },
+): Promise<void> {
+  counts.failed++;
+  ctx.log.error("alerts digest of a person failed", { userId, error: String(error) });
+  const until = ctx.now.toISOString();
+  const release = (entry: Deno.KvEntry<AlertRecord>) => (op: Deno.AtomicOperation) => {
+    const failedRuns = (entry.value.failedRuns ?? 0) + 1;
+    op.set(
+      entry.key,
+      failedRuns < MAX_FAILED_RUNS
+        ? { ...entry.value, lease: null, failedRuns }
+        : { ...entry.value, lease: null, failedRuns: 0, lastRunAt: until },
+    );
+  };
+  try {
+    await settleEach(ctx.kv, claimed.map((entry) => ({ claimed: entry, write: release(entry) })));
+  } catch (releaseError) {
+    ctx.log.error("alerts digest claims left to run out", { userId, error: String(releaseError) });
+  }
+}
+
+/**
  * Commits `plans` in writes of at most `BYTES_PER_WRITE` of e-mail, each checked against every claim it settles, giving
- * way to requests between writes; when such a write fails (a claim was lost), each of its plans is settled on its own
- * (`settle`), so only the lost ones are skipped.
+ * way to requests between writes; when such a write fails (a claim was lost, or it threw), each of its plans is settled
+ * on its own (`settle`), so only the lost ones are skipped and only the failing ones recorded as failed.
  */
 async function commitPlans(
-  kv: Deno.Kv,
+  ctx: JobContext,
   { plans, counts, pause }: { plans: Plan[]; counts: DigestCounts; pause: () => Promise<void> },
 ): Promise<void> {
+  const { kv } = ctx;
   const done = (plan: Plan) => {
     if (plan.listed === 0) return;
     counts.sent++;
@@ -230,13 +292,20 @@ async function commitPlans(
       bytes += plans[i].bytes;
       group.push(plans[i++]);
     }
-    const op = kv.atomic();
-    for (const plan of group) plan.write(op);
-    if ((await op.commit()).ok) group.forEach(done);
+    const together = async () => {
+      const op = kv.atomic();
+      for (const plan of group) plan.write(op);
+      return (await op.commit()).ok;
+    };
+    if (await together().catch(() => false)) group.forEach(done);
     else {
       for (const plan of group) {
-        if (await settle(kv, plan.claimed[0], plan.write)) done(plan);
-        else counts.skipped++;
+        try {
+          if (await settle(kv, plan.claimed[0], plan.write)) done(plan);
+          else counts.skipped++;
+        } catch (error) {
+          await recordFailure(ctx, { userId: plan.userId, claimed: plan.claimed, error, counts });
+        }
       }
     }
     await pause();
@@ -255,16 +324,20 @@ function slicer(ctx: JobContext): () => Promise<void> {
 
 /** One run of the digest at `ctx.now` (see the module docstring). */
 export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
-  const counts: DigestCounts = { sent: 0, alerts: 0, skipped: 0 };
+  const counts: DigestCounts = { sent: 0, alerts: 0, skipped: 0, failed: 0 };
   const run = new RunState(ctx);
   const pause = slicer(ctx);
   const work = async (people: Deno.KvEntry<AlertRecord>[][]) => {
     const plans: Plan[] = [];
     for (const person of await claimDue(run, people, counts)) {
-      plans.push(await planDigest(run, person));
+      try {
+        plans.push(await planDigest(run, person));
+      } catch (error) {
+        await recordFailure(ctx, { userId: person.user.id, claimed: person.alerts, error, counts });
+      }
       await pause();
     }
-    await commitPlans(ctx.kv, { plans, counts, pause });
+    await commitPlans(ctx, { plans, counts, pause });
   };
   let people: Deno.KvEntry<AlertRecord>[][] = [];
   let size = 0;

@@ -13,7 +13,8 @@ import { renderToString } from "preact-render-to-string";
 import { mailHtml } from "@/lib/mail/layout.tsx";
 import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
-import type { Alert } from "./alerts.ts";
+import { MAX_MAIL_BYTES } from "@/lib/mail/outbox.ts";
+import { type Alert, queryParams } from "./alerts.ts";
 import { describeAlert } from "./describe.ts";
 
 /** One listing of a mail: a title, a line of facts, and its page. */
@@ -71,8 +72,9 @@ function renderItems(items: MailItem[]): { text: string; html: string } {
   return done;
 }
 
-/** The list of `items`, its `<li>`s rendered once per list (`renderItems`). */
+/** The list of `items` (nothing when empty), its `<li>`s rendered once per list (`renderItems`). */
 function HtmlItems({ items }: { items: MailItem[] }) {
+  if (items.length === 0) return null;
   // deno-lint-ignore react-no-danger
   return <ul dangerouslySetInnerHTML={{ __html: renderItems(items).html }} />;
 }
@@ -81,16 +83,72 @@ function textItems(items: MailItem[]): string {
   return renderItems(items).text;
 }
 
-/** One alert's section of a digest: the alert, its new matches, and the link that stops that alert alone. */
+/** The most a digest or reminder e-mail weighs (UTF-8 bytes of its text and HTML), under the outbox's limit. */
+export const MAIL_BUDGET = MAX_MAIL_BYTES - 5_000;
+
+/** The UTF-8 bytes of `mail`'s text and HTML, as the outbox counts them. */
+export function mailBytes(mail: Pick<Mail, "text" | "html">): number {
+  return new TextEncoder().encode(mail.text + mail.html).length;
+}
+
+/**
+ * The e-mail of the most items that fits `MAIL_BUDGET`: `make(kept)` writes the e-mail of the first `kept` of `total`
+ * items (the others counted in an "and N more" line); the largest fitting `kept` is found by halving, so an e-mail
+ * that fits whole is written once. Returns the e-mail and how many items it names.
+ * @throws Error when even the e-mail of no item is over the budget.
+ */
+export function fitMail(total: number, make: (kept: number) => Mail): { mail: Mail; kept: number } {
+  const whole = make(total);
+  if (mailBytes(whole) <= MAIL_BUDGET) return { mail: whole, kept: total };
+  let best: { mail: Mail; kept: number } | null = null;
+  for (let low = 0, high = total - 1; low <= high;) {
+    const kept = Math.floor((low + high) / 2);
+    const mail = make(kept);
+    if (mailBytes(mail) <= MAIL_BUDGET) {
+      best = { mail, kept };
+      low = kept + 1;
+    } else high = kept - 1;
+  }
+  if (!best) throw new Error(`an e-mail of no item is over ${MAIL_BUDGET} bytes`);
+  return best;
+}
+
+/** The text of a list of `items` and, when `more` were left out, the "and N more" line linking to them all at `url`. */
+function textList(t: Translate, items: MailItem[], more: number, url: string): string {
+  return [textItems(items), more > 0 ? t("mail.moreText", { count: more, url }) : ""].filter(Boolean).join("\n\n");
+}
+
+/** The HTML of the "and N more" line (nothing when `count` is 0). */
+function MoreHtml({ t, count, url }: { t: Translate; count: number; url: string }) {
+  return count > 0
+    ? (
+      <p>
+        <a href={url}>{t("mail.more", { count })}</a>
+      </p>
+    )
+    : null;
+}
+
+/**
+ * One alert's section of a digest: the alert, its new matches, the link that stops that alert alone, and how many
+ * further matches the e-mail leaves out (`more`, counted in a line linking to the list with the alert's filters).
+ */
 export interface DigestSection {
   alert: Pick<Alert, "kind" | "query">;
   items: MailItem[];
   unsubscribeUrl: string;
+  more?: number;
+}
+
+/** The list page of `alert`'s kind with its filters: every listing it matches, newest first. */
+function alertListUrl(appUrl: string, alert: Pick<Alert, "kind" | "query">): string {
+  const query = new URLSearchParams(queryParams(alert.query)).toString();
+  return `${appUrl}/${alert.kind}${query ? `?${query}` : ""}`;
 }
 
 /**
- * The digest to `to`: per alert its new matches, each with its own stop link; the mail's one-click link
- * (`unsubscribeUrl`) stops every alert it lists.
+ * The digest to `to`: per alert its new matches (and the count of those left out, with a link to them all), each with
+ * its own stop link; the mail's one-click link (`unsubscribeUrl`) stops every alert it lists.
  */
 export function digestMail(
   { to, name, appUrl, sections, unsubscribeUrl, t }: {
@@ -102,7 +160,7 @@ export function digestMail(
     t: Translate;
   },
 ): Mail {
-  const count = sections.reduce((n, s) => n + s.items.length, 0);
+  const count = sections.reduce((n, s) => n + s.items.length + (s.more ?? 0), 0);
   const subject = t("mail.digest.subject", { count });
   const manage = `${appUrl}/me/alerts`;
   const text = `${t("mail.greeting", { name })}
@@ -111,7 +169,7 @@ ${t("mail.digest.intro")}
 
 ${
     sections.map((s) =>
-      `${describeAlert(s.alert, t)}\n\n${textItems(s.items)}\n\n${
+      `${describeAlert(s.alert, t)}\n\n${textList(t, s.items, s.more ?? 0, alertListUrl(appUrl, s.alert))}\n\n${
         t("mail.digest.stopThisText", { url: s.unsubscribeUrl })
       }`
     ).join("\n\n")
@@ -131,6 +189,7 @@ ${t("mail.signature")}
         <Fragment key={s.unsubscribeUrl}>
           <h2 style="font-size:1.1em">{describeAlert(s.alert, t)}</h2>
           <HtmlItems items={s.items} />
+          <MoreHtml t={t} count={s.more ?? 0} url={alertListUrl(appUrl, s.alert)} />
           <p>
             <a href={s.unsubscribeUrl}>{t("mail.digest.stopThis")}</a>
           </p>
@@ -145,26 +204,30 @@ ${t("mail.signature")}
   return { to, subject, text, html, link: manage, headers: unsubscribeHeaders(unsubscribeUrl) };
 }
 
-/** The deadline reminder to `to`: saved internships closing today or tomorrow, saved opportunities starting tomorrow. */
+/**
+ * The deadline reminder to `to`: saved internships closing today or tomorrow, saved opportunities starting tomorrow
+ * (`items`, and the count of those left out, `more`, with a link to the tracker that lists them all).
+ */
 export function reminderMail(
-  { to, name, appUrl, items, unsubscribeUrl, t }: {
+  { to, name, appUrl, items, more = 0, unsubscribeUrl, t }: {
     to: string;
     name: string;
     appUrl: string;
     items: MailItem[];
+    more?: number;
     unsubscribeUrl: string;
     t: Translate;
   },
 ): Mail {
-  const subject = items.length === 1
+  const subject = items.length === 1 && more === 0
     ? t("mail.reminder.subjectOne", { title: items[0].title })
-    : t("mail.reminder.subjectMany", { count: items.length });
+    : t("mail.reminder.subjectMany", { count: items.length + more });
   const tracker = `${appUrl}/me/tracker`;
   const text = `${t("mail.greeting", { name })}
 
 ${t("mail.reminder.intro")}
 
-${textItems(items)}
+${textList(t, items, more, tracker)}
 
 ${t("mail.reminder.trackerText", { url: tracker })}
 ${t("mail.reminder.stopText", { url: unsubscribeUrl })}
@@ -177,6 +240,7 @@ ${t("mail.signature")}
       <p>{t("mail.greeting", { name })}</p>
       <p>{t("mail.reminder.intro")}</p>
       <HtmlItems items={items} />
+      <MoreHtml t={t} count={more} url={tracker} />
       <p>
         <a href={tracker}>{t("mail.reminder.tracker")}</a> · <a href={unsubscribeUrl}>{t("mail.reminder.stop")}</a>
       </p>

@@ -6,10 +6,16 @@
  * reminder e-mails off (`deadlineReminders`) or their address is unverified.
  *
  * It finds the listings due from the read models' columns (deadline days, start dates), then who saved them from
- * `["saved_by_listing", kind, id]`, read in batches of `BATCH`. Per person, one write queues the e-mail and marks each
- * item reminded (`["reminded", userId, kind, id]`, kept 14 days), checked against those marks being absent: the work
- * is only KV writes, so that checked write is the claim, and a second run (at once or overlapping) sends nothing twice.
- * The outbox job (every minute) delivers the e-mails.
+ * `["saved_by_listing", kind, id]`, read in batches of `BATCH`. A reminder names at most `MAX_NAMED` items, fewer when
+ * its e-mail would pass `MAIL_BUDGET` (`fitMail`); the others are counted in a line linking to the tracker. Per person,
+ * one write queues the e-mail and the notification and marks each named item reminded (`["reminded", userId, kind,
+ * id]`, kept 14 days), checked against those marks being absent: the work is only KV writes, so that checked write is
+ * the claim, and a second run (at once or overlapping) sends nothing twice. The items only counted are marked after
+ * it, in writes of at most `MARKS_PER_WRITE`. The outbox job (every minute) delivers the e-mails.
+ *
+ * One person's reminder cannot stop the run: an error is logged with the person's id and counted as `failed`, and the
+ * others are reminded. Nothing of theirs was marked, so the next run tries again while the items are due (two days at
+ * most: then they are past their deadline or start).
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
@@ -19,12 +25,13 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import { OPPORTUNITY_STATUSES, publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
-import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
+import { addNotification, BODY_MAX, type NotificationInput } from "@/lib/notifications/notifications.ts";
+import { clip } from "@/lib/notifications/words.ts";
 import type { SavedKind, SavedStatus } from "@/lib/saved/schema.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { DAILY_AT_9_IST } from "./digest.ts";
-import { internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.tsx";
+import { fitMail, internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.tsx";
 import { newUnsubscribeToken } from "./unsubscribe.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 
@@ -32,13 +39,20 @@ import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 const BATCH = 500;
 /** People whose reminder is made at once. */
 const CONCURRENCY = 4;
+/** Most items one reminder names (each a check of the claiming write: KV allows 100). */
+export const MAX_NAMED = 50;
+/** Marks of items only counted, set per write after the claim (KV allows 1,000 mutations). */
+const MARKS_PER_WRITE = 500;
 /** How long an item stays marked reminded (ms): past its deadline, so it is never reminded again. */
 const REMINDED_KEPT_MS = 14 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const APPROVED = OPPORTUNITY_STATUSES.indexOf("approved");
 
-/** People e-mailed, people notified (in the app and by push), items they were told of, people skipped. */
-type ReminderCounts = { sent: number; notified: number; items: number; skipped: number };
+/**
+ * People e-mailed, people notified (in the app and by push), items named to them, people skipped, people whose
+ * reminder failed (logged with their id).
+ */
+type ReminderCounts = { sent: number; notified: number; items: number; skipped: number; failed: number };
 type Due = { kind: SavedKind; id: string };
 
 const remindedKey = (userId: string, { kind, id }: Due): Deno.KvKey => ["reminded", userId, kind, id];
@@ -87,44 +101,56 @@ async function remind(
     publishedOpportunitiesById(kv, ids("opportunities")),
   ]);
   const t = translatorOfPerson(user);
-  const mailItems: MailItem[] = fresh.flatMap((item) => {
+  const listed = fresh.flatMap((item) => {
     const internship = item.kind === "internships" ? internships.get(item.id) : undefined;
-    if (internship) return [internshipItem(config.appUrl, internship, t)];
+    if (internship) return [{ item, mail: internshipItem(config.appUrl, internship, t) }];
     const opportunity = item.kind === "opportunities" ? opportunities.get(item.id) : undefined;
-    return opportunity ? [opportunityItem(config.appUrl, opportunity, t)] : [];
+    return opportunity ? [{ item, mail: opportunityItem(config.appUrl, opportunity, t) }] : [];
   });
-  if (mailItems.length === 0) return;
+  if (listed.length === 0) return;
+  let named = listed.slice(0, MAX_NAMED);
   const op = kv.atomic();
-  for (const item of fresh) {
-    op.check({ key: remindedKey(userId, item), versionstamp: null })
-      .set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
-  }
-  addNotification(op, reminderNotification(userId, mailItems), ctx.now);
   if (email) {
     const token = await newUnsubscribeToken({ userId, kind: "reminders" });
-    const mail = reminderMail({
-      to: user.email,
-      name: user.name,
-      appUrl: config.appUrl,
-      items: mailItems,
-      unsubscribeUrl: `${config.appUrl}/unsubscribe/${token.token}`,
-      t,
-    });
+    const { mail, kept } = fitMail(named.length, (kept) =>
+      reminderMail({
+        to: user.email,
+        name: user.name,
+        appUrl: config.appUrl,
+        items: named.slice(0, kept).map((entry) => entry.mail),
+        more: listed.length - kept,
+        unsubscribeUrl: `${config.appUrl}/unsubscribe/${token.token}`,
+        t,
+      }));
+    named = named.slice(0, kept);
     token.write(op);
     queueMailOps(op, { ...mail, userId }, ctx.now.getTime());
   }
+  for (const { item } of named) {
+    op.check({ key: remindedKey(userId, item), versionstamp: null })
+      .set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
+  }
+  addNotification(op, reminderNotification(userId, named.map((entry) => entry.mail)), ctx.now);
   if (!(await op.commit()).ok) {
     counts.skipped++;
     return;
   }
   if (email) counts.sent++;
   counts.notified++;
-  counts.items += mailItems.length;
+  counts.items += named.length;
+  const counted = fresh.filter((item) => !named.some((entry) => entry.item === item));
+  for (let i = 0; i < counted.length; i += MARKS_PER_WRITE) {
+    const marks = kv.atomic();
+    for (const item of counted.slice(i, i + MARKS_PER_WRITE)) {
+      marks.set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
+    }
+    await marks.commit();
+  }
 }
 
 /**
  * The in-app (and pushed) reminder of `items`, linking to the tracker: its title by key, its body the items' lines
- * (their facts in the person's language, as the e-mail's).
+ * (their facts in the person's language, as the e-mail's), cut at `BODY_MAX` characters as a body is shown.
  */
 function reminderNotification(userId: string, items: MailItem[]): NotificationInput {
   return {
@@ -136,7 +162,7 @@ function reminderNotification(userId: string, items: MailItem[]): NotificationIn
         : { key: "notifications.text.reminder.titleMany", values: { count: items.length } },
       body: {
         key: "notifications.text.reminder.body",
-        values: { lines: items.map((item) => `${item.title}: ${item.facts}`).join("\n") },
+        values: { lines: clip(items.map((item) => `${item.title}: ${item.facts}`).join("\n"), BODY_MAX) },
       },
     },
     url: "/me/tracker",
@@ -145,7 +171,7 @@ function reminderNotification(userId: string, items: MailItem[]): NotificationIn
 
 /** One run of the reminders at `ctx.now` (see the module docstring). */
 export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCounts> {
-  const counts: ReminderCounts = { sent: 0, notified: 0, items: 0, skipped: 0 };
+  const counts: ReminderCounts = { sent: 0, notified: 0, items: 0, skipped: 0, failed: 0 };
   const byUser = new Map<string, Due[]>();
   for (const due of await dueListings(ctx.kv, ctx.now)) {
     const prefix = ["saved_by_listing", due.kind, due.id];
@@ -156,8 +182,14 @@ export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCou
     }
   }
   const running = new Set<Promise<void>>();
+  const { log } = ctx;
   for (const [userId, items] of byUser) {
-    const work = remind(ctx, { userId, items, counts }).finally(() => running.delete(work));
+    const work = remind(ctx, { userId, items, counts })
+      .catch((error) => {
+        counts.failed++;
+        log.error("deadline reminder of a person failed", { userId, error: String(error) });
+      })
+      .finally(() => running.delete(work));
     running.add(work);
     if (running.size >= CONCURRENCY) await Promise.race(running);
   }

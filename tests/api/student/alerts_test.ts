@@ -2,7 +2,9 @@
  * Alerts (docs/api.md, Alerts; docs/decisions.md, Alerts): the `/api/me/alerts` endpoints per role with bad input (a
  * kind, frequency or filters the list would refuse, the 21st alert, another person's id), and the `alerts-digest`
  * and `deadline-reminders` jobs against the real SMTP server fake: exactly the new matches, nothing twice, the
- * one-click unsubscribe without a session, unverified people and turned-off reminders skipped. The home page's news
+ * one-click unsubscribe without a session, unverified people and turned-off reminders skipped; e-mails cut to the
+ * outbox's bound with an "And N more" line, and one person's failure logged and passed over while everyone else is
+ * sent. The home page's news
  * of an alert at its boundary: a listing made in the alert's millisecond counts once, one made before it does not.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
@@ -10,7 +12,7 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
-import { createAlert } from "@/lib/alerts/alerts.ts";
+import { type AlertRecord, createAlert } from "@/lib/alerts/alerts.ts";
 import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
@@ -309,6 +311,160 @@ Deno.test("deadline reminders: saved items due today or tomorrow, once; turned o
   assertEquals(post.status, 200);
   await post.body?.cancel();
   assertEquals((await call(t, student, "GET", "/api/me/settings")).body.settings.deadlineReminders, false);
+});
+
+Deno.test("a digest over the outbox's bound is cut with an \"and N more\" line; everyone else's goes out", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const heavy = await createTestUser(t, "user", { name: "Many Alerts" });
+  const others: TestUser[] = [];
+  for (let i = 0; i < 3; i++) others.push(await createTestUser(t, "user", { name: `Bystander ${i}` }));
+  for (const search of ["", "intern", "remote", "paid"]) {
+    const query = search ? { search } : {};
+    assertEquals((await call(t, heavy, "POST", "/api/me/alerts", { kind: "internships", query })).status, 201);
+  }
+  for (const who of others) {
+    assertEquals((await call(t, who, "POST", "/api/me/alerts", { kind: "internships", query: {} })).status, 201);
+  }
+  // 20 listings with titles and organizations of the longest kind: 4 alerts of 20 matches are about 84 KB of e-mail.
+  const long = (head: string) => (head + " intern remote paid " + "x".repeat(200)).slice(0, 200);
+  await postInternships(
+    t,
+    member,
+    Array.from({ length: 20 }, (_, i) => ({ title: long(`Role ${i}`), hiringOrganization: long(`Org ${i}`) })),
+  );
+  await later();
+  const digest = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
+  assertEquals(digest.status, 200, JSON.stringify(digest.body));
+  assertEquals([digest.body.sent, digest.body.alerts, digest.body.failed], [4, 7, 0]);
+  assertEquals((await call(t, admin, "POST", "/api/admin/jobs/outbox/run")).status, 200);
+  assertEquals(
+    smtp.messages.map((m) => m.to[0]).toSorted(),
+    [heavy, ...others].map((who) => who.user.email).toSorted(),
+  );
+  const mail = smtp.messages.find((m) => m.to[0] === heavy.user.email)!;
+  assert(new TextEncoder().encode(mail.text + mail.html).length <= 60_000);
+  assertEquals(mail.subject, "80 new listings match your alerts");
+  const shown = mail.text.split("\n").filter((line) => line.startsWith("- Role ")).length;
+  const more = [...mail.text.matchAll(/And (\d+) more: (\S+)/g)];
+  assert(shown >= 20 && shown < 80, `${shown} shown`);
+  assertEquals(shown + more.reduce((n, m) => n + Number(m[1]), 0), 80);
+  // Each cut section links to the list with its alert's filters (the sections' order is the alerts' keys').
+  for (const [, , url] of more) {
+    assertMatch(url, new RegExp(`^${t.origin}/internships(\\?search=(intern|remote|paid))?$`));
+  }
+  assert(mail.html.includes(`>And ${more.at(-1)![1]} more</a>`));
+  assertEquals((await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run")).body.sent, 0);
+});
+
+Deno.test("a person whose digest fails is logged and skipped, tried again next run, and passed over after 3 runs", async () => {
+  await using smtp = await startFakeSmtp();
+  const logLines: string[] = [];
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url }, logLines });
+  const { admin, member } = await people(t);
+  const [broken, flaky, fine] = [
+    await createTestUser(t, "user"),
+    await createTestUser(t, "user"),
+    await createTestUser(t, "user"),
+  ];
+  const alertOf = async (who: TestUser) =>
+    (await call(t, who, "POST", "/api/me/alerts", { kind: "internships", query: {} })).body.alert.id as string;
+  const key = (who: TestUser, id: string) => ["alerts", who.user.id, id];
+  const ids = { broken: await alertOf(broken), flaky: await alertOf(flaky) };
+  await alertOf(fine);
+  // A record the digest cannot read: its filters are ones the list refuses.
+  const corrupt = async (who: TestUser, id: string) => {
+    const entry = await t.kv.get<AlertRecord>(key(who, id));
+    await t.kv.set(key(who, id), { ...entry.value!, query: { types: "nonsense" } });
+    return entry.value!;
+  };
+  await corrupt(broken, ids.broken);
+  const flakyAlert = await corrupt(flaky, ids.flaky);
+  await postInternships(t, member, [{ title: "Data Intern" }]);
+  await later();
+  const run = async () => {
+    const res = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
+    assertEquals(res.status, 200, JSON.stringify(res.body));
+    return res.body;
+  };
+  const record = async (who: TestUser, id: string) => (await t.kv.get<AlertRecord>(key(who, id))).value!;
+
+  const first = await run();
+  assertEquals([first.sent, first.failed], [1, 2]);
+  const logged = logLines.filter((line) => line.includes("alerts digest of a person failed"));
+  assertEquals(logged.length, 2);
+  assert(logged.some((line) => line.includes(broken.user.id)) && logged.some((line) => line.includes(flaky.user.id)));
+  let held = await record(broken, ids.broken);
+  assertEquals([held.failedRuns, held.lastRunAt, held.lease], [1, null, null]);
+
+  // The flaky record is mended: the next run sends its digest; the broken one fails again.
+  await t.kv.set(key(flaky, ids.flaky), { ...await record(flaky, ids.flaky), query: flakyAlert.query });
+  const second = await run();
+  assertEquals([second.sent, second.failed], [1, 1]);
+  assertEquals((await record(flaky, ids.flaky)).failedRuns, 0);
+  assertEquals((await run()).failed, 1);
+  held = await record(broken, ids.broken);
+  assertEquals(held.failedRuns, 0);
+  assert(held.lastRunAt !== null, "the third failed run passes the window over");
+  assertEquals([(await run()).failed, (await run()).sent], [0, 0]);
+  await call(t, admin, "POST", "/api/admin/jobs/outbox/run");
+  assertEquals(smtp.messages.map((m) => m.to[0]).toSorted(), [fine, flaky].map((w) => w.user.email).toSorted());
+});
+
+Deno.test("a reminder of many saved listings names 50 within the outbox's bound; one that fails stops nobody else's", async () => {
+  await using smtp = await startFakeSmtp();
+  const logLines: string[] = [];
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url }, logLines });
+  const { admin, member } = await people(t);
+  const heavy = await createTestUser(t, "user");
+  const broken = await createTestUser(t, "user");
+  const others = [await createTestUser(t, "user"), await createTestUser(t, "user")];
+  const tomorrow = istToday(new Date(Date.now() + 86_400_000));
+  const long = (head: string) => (head + " " + "x".repeat(200)).slice(0, 200);
+  // 120 due items: more than KV's 100 checks in one write; the 70 long ones alone are over 60,000 bytes of e-mail.
+  const made = [];
+  for (let batch = 0; batch < 4; batch++) {
+    made.push(
+      ...await postInternships(
+        t,
+        member,
+        Array.from({ length: 30 }, (_, i) => {
+          const n = batch * 30 + i;
+          return n < 70
+            ? { title: long(`Due ${n}`), hiringOrganization: long(`Org ${n}`), deadline: tomorrow }
+            : { title: `Due ${n}`, deadline: tomorrow };
+        }),
+      ),
+    );
+  }
+  for (const item of made) {
+    assertEquals((await call(t, heavy, "PUT", `/api/me/saved/internships/${item.id}`)).status < 300, true);
+  }
+  for (const who of [broken, ...others]) await call(t, who, "PUT", `/api/me/saved/internships/${made[0].id}`);
+  // A person record no reminder can be written for: a language the catalogues do not have.
+  const record = (await t.kv.get<Record<string, unknown>>(["users", broken.user.id])).value!;
+  await t.kv.set(["users", broken.user.id], { ...record, language: "xx" });
+  const run = await call(t, admin, "POST", "/api/admin/jobs/deadline-reminders/run");
+  assertEquals(run.status, 200, JSON.stringify(run.body));
+  assertEquals([run.body.sent, run.body.failed], [3, 1]);
+  const logged = logLines.filter((line) => line.includes("deadline reminder of a person failed"));
+  assertEquals(logged.length, 1);
+  assert(logged[0].includes(broken.user.id));
+  await call(t, admin, "POST", "/api/admin/jobs/outbox/run");
+  assertEquals(smtp.messages.length, 3);
+  const mail = smtp.messages.find((m) => m.to[0] === heavy.user.email)!;
+  assert(new TextEncoder().encode(mail.text + mail.html).length <= 60_000);
+  assertEquals(mail.subject, "Reminder: 120 saved listings are due soon");
+  const shown = mail.text.split("\n").filter((line) => line.startsWith("- Due ")).length;
+  assert(shown > 0 && shown <= 50, `${shown} shown`);
+  assert(mail.text.includes(`And ${120 - shown} more: ${t.origin}/me/tracker`), mail.text.slice(-600));
+  const told = (await call(t, heavy, "GET", "/api/me/notifications")).body.notifications;
+  assertEquals(told[0].title, `${shown} saved listings close soon`);
+  // Every item is marked: a second run tells nobody again.
+  const again = (await call(t, admin, "POST", "/api/admin/jobs/deadline-reminders/run")).body;
+  assertEquals([again.sent, again.notified, again.failed], [0, 0, 1]);
 });
 
 Deno.test("25 alerts created at once: a lost race retries, so the first 20 succeed and only those past the limit get 400", async () => {
