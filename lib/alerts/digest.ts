@@ -24,7 +24,7 @@
  */
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { claimEach, isLeased, settle, settleEach } from "@/lib/jobs/lease.ts";
+import { claimEach, claimTime, isLeased, settle, settleEach } from "@/lib/jobs/lease.ts";
 import { InternshipQuerySchema, type NewInternships, newInternships } from "@/lib/internships/internships.ts";
 import { type NewOpportunities, newOpportunities, OpportunityQuerySchema } from "@/lib/opportunities/opportunities.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
@@ -163,7 +163,7 @@ async function claimDue(
     return [];
   });
   if (wanted.length === 0) return [];
-  const taken = await claimEach(kv, wanted.flatMap(({ alerts }) => alerts), { now, leaseMs: LEASE_MS });
+  const taken = await claimEach(kv, wanted.flatMap(({ alerts }) => alerts), { now: claimTime(now), leaseMs: LEASE_MS });
   let next = 0;
   const claimed: Claimed[] = [];
   for (const { user, alerts } of wanted) {

@@ -29,7 +29,20 @@ export function isLeased(record: Claimable, now: number): boolean {
   return record.lease != null && record.lease.until > now;
 }
 
-/** Options of `claim`: the time it is (ms since the epoch) and how long the lease lasts (ms). */
+/**
+ * The time a claim taken now counts from (ms since the epoch): the clock, or `now` when that is later (a run at a time
+ * of the caller's choosing, as tests make). A run's own time only chooses what is due; its claims count from the moment
+ * they are taken, so a lease lasts its full length however late in a long run it is taken, and a second runner never
+ * finds it already run out while the first still works on the record.
+ */
+export function claimTime(now: number): number {
+  return Math.max(now, Date.now());
+}
+
+/**
+ * Options of `claim`: the time it is (ms since the epoch; `claimTime(now)` in a run, read as the claim is taken) and
+ * how long the lease lasts (ms).
+ */
 export interface ClaimOptions {
   now: number;
   leaseMs: number;

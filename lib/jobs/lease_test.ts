@@ -1,5 +1,5 @@
-import { assertEquals } from "@/tests/helpers/assert.ts";
-import { claimEach, HOLDER, settleEach } from "./lease.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { claimEach, claimTime, HOLDER, settleEach } from "./lease.ts";
 import type { Lease } from "./lease.ts";
 
 type Task = { name: string; lease: Lease | null };
@@ -49,4 +49,11 @@ Deno.test("settleEach: one write records every claim; after a lost claim the oth
   assertEquals(await settleEach(kv, [done(claimed[0]), done(claimed[2])]), [false, true]);
   const after = await kv.getMany<Task[]>(claimed.map((entry) => entry.key));
   assertEquals(after.map((entry) => entry.value!.name), ["t0 done", "t1 done", "t2 done"]);
+});
+
+Deno.test("claimTime: a claim counts from the clock, not from a run's earlier time; a later run's time is kept", () => {
+  const clock = Date.now();
+  assert(claimTime(clock - 6 * 60_000) >= clock, "a run that began 6 minutes ago claims at the clock");
+  const later = clock + 60 * 60_000;
+  assertEquals(claimTime(later), later);
 });

@@ -7,7 +7,7 @@
  * 30 days; a mail's body is dropped as it is settled (docs/decisions.md, Background work, "Bodies dropped").
  */
 import type { Job } from "@/lib/jobs/job.ts";
-import { claim, isLeased, settle } from "@/lib/jobs/lease.ts";
+import { claim, claimTime, isLeased, settle } from "@/lib/jobs/lease.ts";
 import { workDue } from "@/lib/jobs/due.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import {
@@ -54,8 +54,9 @@ export function deliverSoon(services: Services, id: string): void {
 export type DeliveryOutcome = "sent" | "retry" | "failed" | "skipped";
 
 /**
- * One delivery try of the mail `entry` as read, at `now` (ms): claims it when it is pending, due and not held, sends
- * it, and records the outcome checked against the claim: `sent` (kept 30 days without its body), `retry` (due again
+ * One delivery try of the mail `entry` as read, at `now` (ms): claims it when it is pending, due and not held (for
+ * `DELIVERY_LEASE_MS` from the moment of the claim, `claimTime`), sends it, and records the outcome checked against
+ * the claim: `sent` (kept 30 days without its body), `retry` (due again
  * after the next wait of `OUTBOX_RETRY_MS`) or `failed` (that was the last try; the body is kept only when the mail is
  * `retryable`).
  */
@@ -67,7 +68,10 @@ export async function deliverMail(
   const { kv, mailer, config, log } = services;
   const mail = entry.value;
   if (!mail || mail.status !== "pending" || mail.dueAt === null || Date.parse(mail.dueAt) > now) return "skipped";
-  const claimed = await claim(kv, entry as Deno.KvEntry<OutboxMail>, { now, leaseMs: DELIVERY_LEASE_MS });
+  const claimed = await claim(kv, entry as Deno.KvEntry<OutboxMail>, {
+    now: claimTime(now),
+    leaseMs: DELIVERY_LEASE_MS,
+  });
   if (!claimed) return "skipped";
   let error: string | null = null;
   try {
@@ -118,7 +122,8 @@ export async function deliverMail(
 }
 
 /**
- * Delivers every mail due at `now` (ms), `DELIVERY_CONCURRENCY` at a time, walking the due-time index in pages.
+ * Delivers every mail due at `now` (ms), `DELIVERY_CONCURRENCY` at a time, walking the due-time index in pages; each
+ * claim counts from the moment it is taken (`claimTime`), not from `now`.
  * Returns how many were sent, put back for a retry, failed for good, and skipped (held by another process).
  */
 export async function deliverDue(
@@ -128,7 +133,7 @@ export async function deliverDue(
   const { kv } = services;
   const outcomes = await workDue(kv, { prefix: "outbox_due", now, concurrency: DELIVERY_CONCURRENCY }, async (id) => {
     const entry = await kv.get<OutboxMail>(mailKey(id));
-    return entry.value && isLeased(entry.value, now) ? "skipped" : await deliverMail(services, entry, now);
+    return entry.value && isLeased(entry.value, claimTime(now)) ? "skipped" : await deliverMail(services, entry, now);
   });
   return {
     sent: outcomes.get("sent") ?? 0,

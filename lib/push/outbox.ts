@@ -18,7 +18,7 @@
  */
 import pLimit from "p-limit";
 import type { Job } from "@/lib/jobs/job.ts";
-import { claim, type Claimable, claimEach, settleEach } from "@/lib/jobs/lease.ts";
+import { claim, type Claimable, claimEach, claimTime, settleEach } from "@/lib/jobs/lease.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { type MailToQueue, queueMailOps } from "@/lib/mail/outbox.ts";
 import type { StoredNotification } from "@/lib/notifications/notifications.ts";
@@ -115,7 +115,10 @@ export async function deliverPush(
   now: number,
 ): Promise<PushOutcome> {
   if (!isDue(entry.value, now)) return "skipped";
-  const claimed = await claim(services.kv, entry as Deno.KvEntry<PushMessage>, { now, leaseMs: PUSH_LEASE_MS });
+  const claimed = await claim(services.kv, entry as Deno.KvEntry<PushMessage>, {
+    now: claimTime(now),
+    leaseMs: PUSH_LEASE_MS,
+  });
   return claimed ? (await deliverClaimed(services, [claimed], now))[0] : "skipped";
 }
 
@@ -275,8 +278,9 @@ function genericMail(services: Services, message: PushMessage, user: User): Mail
 
 /**
  * Delivers every message due at `now` (ms), walking the due-time index in pages of `PUSH_BATCH`: each page's messages
- * are claimed in one write (`claimEach`) and tried at once. Returns how many were delivered, put back for a retry,
- * failed for good, and skipped (not due, or held by another process).
+ * are claimed in one write (`claimEach`, for `PUSH_LEASE_MS` from the moment of the claim, `claimTime`, so the
+ * `push-outbox` job and a drain of the same messages never both send one) and tried at once. Returns how many were
+ * delivered, put back for a retry, failed for good, and skipped (not due, or held by another process).
  */
 export async function deliverDuePush(
   services: Services,
@@ -299,7 +303,7 @@ export async function deliverDuePush(
     page = [];
     const due = entries.filter((entry): entry is Deno.KvEntry<PushMessage> => isDue(entry.value, now));
     counts.skipped += entries.length - due.length;
-    const claimed = await claimEach(kv, due, { now, leaseMs: PUSH_LEASE_MS });
+    const claimed = await claimEach(kv, due, { now: claimTime(now), leaseMs: PUSH_LEASE_MS });
     const held = claimed.filter((entry) => entry !== null);
     counts.skipped += claimed.length - held.length;
     for (const outcome of await deliverClaimed(services, held, now)) tally(outcome);

@@ -1,12 +1,13 @@
 /**
  * The outbox against the real `smtp-server` fake: refusals retried on `OUTBOX_RETRY_MS`, a mail that fails every try
- * kept as failed and sent by an admin retry, requests that never wait for SMTP, `JOBS=off`, and bodies (with the
- * tokens their links hold) dropped once a mail is sent or failed for good.
+ * kept as failed and sent by an admin retry, requests that never wait for SMTP, `JOBS=off`, a run older than the lease
+ * whose claims still hold against a second runner, and bodies (with the tokens their links hold) dropped once a mail
+ * is sent or failed for good.
  */
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { findJob, runJob, runScheduled } from "@/lib/jobs/registry.ts";
-import { dropKeptBodies, queueMail } from "@/lib/mail/delivery.ts";
-import { type OutboxMail, queueMailOps } from "@/lib/mail/outbox.ts";
+import { deliverDue, DELIVERY_LEASE_MS, dropKeptBodies, queueMail } from "@/lib/mail/delivery.ts";
+import { type OutboxMail, queueMailOps, readMail } from "@/lib/mail/outbox.ts";
 import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { assert, assertEquals, assertMatch, settlesWithin } from "@/tests/helpers/assert.ts";
@@ -157,6 +158,38 @@ Deno.test("sign-up answers while the SMTP server holds its mail; the mail arrive
   await t.settled();
   assertEquals((await recordTo(t, "patient@example.com")).status, "sent");
   assertEquals((await getUserByEmail(t.kv, "patient@example.com"))?.emailVerified, false);
+});
+
+Deno.test("a run that began minutes ago claims for a full lease from the claim: a second runner does not send again", async () => {
+  const arrived = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  // The server takes the message and answers only when the test releases it: the first run's send is under way.
+  await using smtp = await startFakeSmtp({
+    onMessage: () => {
+      arrived.resolve();
+      return release.promise;
+    },
+  });
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  // A run that began 6 minutes ago (a backlog, a slow SMTP server) reaches a mail queued before it began.
+  const began = Date.now() - 6 * MINUTE;
+  const op = t.kv.atomic();
+  const id = queueMailOps(op, mailTo("once@example.com"), began - 1000);
+  assert((await op.commit()).ok);
+  const claimedFrom = Date.now();
+  const first = deliverDue(t.services, began);
+  try {
+    await settlesWithin(arrived.promise, 30_000, "the first run's mail at the server");
+    const lease = (await readMail(t.kv, id)).value!.lease!;
+    assert(lease.until >= claimedFrom + DELIVERY_LEASE_MS, "the lease counts from the claim, not the run's start");
+    // A second runner at the real time (an admin's "run now", another process's cron).
+    const second = await runJob(findJob("outbox")!, t.services);
+    assertEquals([second.sent, second.skipped], [0, 1]);
+  } finally {
+    release.resolve();
+  }
+  assertEquals(await first, { sent: 1, retried: 0, failed: 0, skipped: 0 });
+  assertEquals(smtp.messages.map((m) => m.to), [["once@example.com"]]);
 });
 
 Deno.test("POST /api/admin/jobs/{name}/run runs a job for an admin only; an unknown job is 404", async () => {

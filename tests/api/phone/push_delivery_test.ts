@@ -9,7 +9,8 @@ import { type FakePushService, startFakePushService } from "@/tests/fakes/push.t
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import { subscriptionsOf } from "@/lib/push/subscriptions.ts";
-import { deliverDuePush, PUSH_AT_ONCE, readPushMessage } from "@/lib/push/outbox.ts";
+import { deliverDuePush, PUSH_AT_ONCE, PUSH_LEASE_MS, pushOutboxJob, readPushMessage } from "@/lib/push/outbox.ts";
+import { runJob } from "@/lib/jobs/registry.ts";
 import { PushSender } from "@/lib/push/web_push.ts";
 
 /** Subscribes `who` with a new subscription of `push`; returns its endpoint. */
@@ -253,4 +254,43 @@ Deno.test("a fan-out delivers PUSH_AT_ONCE messages at a time, and every one arr
     push.messages.map((m) => m.payload.title).toSorted(),
     Array.from({ length: count }, (_, i) => `Hello ${i}`).toSorted(),
   );
+});
+
+Deno.test("a drain that began minutes ago claims for a full lease from the claim: the push cron does not send again", async () => {
+  await using push = await startFakePushService();
+  await using t = await createTestApp({ env: push.env });
+  const student = await createTestUser(t);
+  await subscribe(t, push, student);
+  // A drain that began 3 minutes ago (a backlog, a slow push service) reaches a message due 4 minutes ago.
+  const began = Date.now() - 3 * 60_000;
+  const op = t.kv.atomic();
+  const { id } = addNotification(
+    op,
+    { type: "opportunity_reviewed", userId: student.user.id, title: "Once", body: "Body", url: "/me/tracker" },
+    new Date(began - 60_000),
+  );
+  assert((await op.commit()).ok);
+  const arrived = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  const slow = new PushSender(t.services.config.push.vapid!, async (input, init) => {
+    arrived.resolve();
+    await release.promise;
+    return await fetch(input, init);
+  });
+  const claimedFrom = Date.now();
+  const drain = deliverDuePush({ ...t.services, push: slow }, began);
+  try {
+    await arrived.promise;
+    const lease = (await readPushMessage(t.kv, id))!.lease!;
+    assert(lease.until >= claimedFrom + PUSH_LEASE_MS, "the lease counts from the claim, not the drain's start");
+    // The push cron of the same process, at the real time, while the drain's post is under way.
+    const cron = await runJob(pushOutboxJob, t.services);
+    assertEquals([cron.delivered, cron.skipped], [0, 1]);
+  } finally {
+    release.resolve();
+    slow.close();
+  }
+  assertEquals(await drain, { delivered: 1, retried: 0, failed: 0, skipped: 0 });
+  await t.settled();
+  assertEquals(push.messages.map((m) => m.payload.title), ["Once"]);
 });
