@@ -39,6 +39,7 @@ export const TOOLKIT_CHECKOUT_TEXT = [
     "invalidPaymentSignature",
     "couponUnavailable",
     "amountMismatch",
+    "alreadyOwned",
     "checkoutBusy",
     "purchaseNotFound",
     "notYourPurchase",

@@ -62,6 +62,7 @@ export const REFUSALS = {
   invalidWebhookSignature: "Invalid webhook signature",
   couponUnavailable: "This payment's coupon is no longer available: the payment will be refunded",
   amountMismatch: "This payment's amount does not match its order: the payment will be refunded",
+  alreadyOwned: "You already own this toolkit: this payment will be refunded",
   onlyPaidRefundable: "Only a paid purchase can be refunded",
   freeNotRefundable: "A free purchase has no payment to refund",
   alreadyRefunded: "This payment has already been refunded",

@@ -75,13 +75,14 @@ export interface ReceiptRecord {
 }
 
 /**
- * Why a payment grants nothing and is due back: the purchase was already paid by another order,
- * the coupon the order was priced with could no longer be used when the payment arrived (its
- * reservation lapsed and the limit was reached meanwhile), the buyer had deleted their account, or the gateway
- * reported an amount or currency other than the order's.
+ * Why a payment grants nothing and is due back: the purchase was already paid by another order, the buyer already
+ * owned the toolkit through another paid purchase, the coupon the order was priced with could no longer be used when
+ * the payment arrived (its reservation lapsed and the limit was reached meanwhile), the buyer had deleted their
+ * account, or the gateway reported an amount or currency other than the order's.
  */
 export const EXTRA_PAYMENT_REASONS = [
   "already paid",
+  "already owned",
   "coupon unavailable",
   "account deleted",
   "amount mismatch",
@@ -111,7 +112,8 @@ export interface PurchaseRecord {
   history: { status: PaymentStatus; at: string; source: string }[];
   /**
    * Payments that grant nothing, so the money is due back (refunded by an admin): received after
-   * the purchase was already paid (an earlier order of a replaced or free checkout paid too), or
+   * the purchase was already paid (an earlier order of a replaced or free checkout paid too), or after another
+   * purchase of the same toolkit by the same buyer was paid (an order of a failed checkout paid late), or
    * priced with a coupon whose use could no longer be had. Once per order; amounts in the smallest unit of
    * `currency` (paise for INR, the currency when absent), as the gateway reported them or else as the order offered
    * them; `reason` is absent on entries written before it was kept.
@@ -230,6 +232,30 @@ export async function ownedEntry(kv: Deno.Kv, userId: string, toolkitId: string)
   return await kv.get<string>(ownedKey(userId, toolkitId));
 }
 
+/**
+ * A paid purchase of `record`'s toolkit by its buyer other than `record`, with its entry for a check, or null. There
+ * is one only in data from before a payment of a toolkit the buyer owned already was owed back (docs/decisions.md,
+ * Toolkits and payments, "One paid purchase per toolkit and buyer"): a refund of one of the two then leaves the
+ * toolkit to the other.
+ */
+export async function otherPaidPurchase(
+  kv: Deno.Kv,
+  record: BuyerPurchase,
+): Promise<Deno.KvEntry<PurchaseRecord> | null> {
+  const ids: string[] = [];
+  for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", record.userId] })) {
+    if (entry.value !== record.id) ids.push(entry.value);
+  }
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<PurchaseRecord[]>(ids.slice(i, i + 10).map(purchaseKey));
+    const found = entries.find((entry) =>
+      entry.value?.toolkitId === record.toolkitId && entry.value.paymentStatus === "paid"
+    );
+    if (found) return found as Deno.KvEntry<PurchaseRecord>;
+  }
+  return null;
+}
+
 /** True when `userId` has a paid purchase of `toolkitId`. */
 export async function hasPurchased(kv: Deno.Kv, userId: string, toolkitId: string): Promise<boolean> {
   return (await kv.get(ownedKey(userId, toolkitId))).value !== null;
@@ -305,15 +331,17 @@ async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<v
  * Adds the writes of `record` (read as `before`) and its indexes to `op`: a pending purchase holds
  * the pending marker; a paid one takes the owned marker unless `owned` (the marker as read) already
  * grants the toolkit, and releases `pending` when it points here; a failed one releases `pending`;
- * a refunded one gives up the owned marker when it held it.
+ * a refunded one gives up the owned marker when it held it, to `heir` (the id of another paid purchase of the same
+ * toolkit by the same buyer, `otherPaidPurchase`) when there is one.
  * The caller has checked the entries it passes.
  */
 export function writePurchaseOps(
   op: Deno.AtomicOperation,
-  { before, record, guards }: {
+  { before, record, guards, heir = null }: {
     before: PurchaseRecord | null;
     record: BuyerPurchase;
     guards: { pending: Deno.KvEntryMaybe<string>; owned: Deno.KvEntryMaybe<string> };
+    heir?: string | null;
   },
 ): void {
   putPurchaseOps(op, before, record);
@@ -326,7 +354,8 @@ export function writePurchaseOps(
     op.set(ownedKey(record.userId, record.toolkitId), record.id);
   }
   if (record.paymentStatus === "refunded" && guards.owned.value === record.id) {
-    op.delete(ownedKey(record.userId, record.toolkitId));
+    if (heir) op.set(ownedKey(record.userId, record.toolkitId), heir);
+    else op.delete(ownedKey(record.userId, record.toolkitId));
   }
   if (record.paymentStatus === "pending" && record.gatewayOrderId) {
     op.set(unsettledKey(record.id), { orderId: record.gatewayOrderId, orderedAt: record.updatedAt });

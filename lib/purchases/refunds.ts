@@ -4,7 +4,8 @@
  * An admin refunds a paid purchase in full (`refundPayment`): the gateway is asked first (with one idempotency key
  * per payment, so a retry never refunds twice), and only once it accepted does one atomic write, checked against the
  * purchase as read, mark the purchase `refunded` with the refund, give up the toolkit (the owned marker), give the
- * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit, notify the buyer
+ * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit (the toolkit and certificate stay
+ * when another paid purchase of it by the same buyer, from older data, grants it: `otherPaidPurchase`), notify the buyer
  * (`purchase_refunded` and an e-mail through the outbox) and move the dashboard's counters. A gateway failure
  * (502) or refusal (409, saying what the gateway said) changes nothing. A payment kept as extra (money due back) is
  * refunded the same way, notification and e-mail included, and the purchase stays as it is. `refund.processed` from
@@ -31,6 +32,7 @@ import {
   checkoutGuards,
   getPurchaseEntry,
   hasBuyer,
+  otherPaidPurchase,
   type PurchaseRecord,
   putPurchaseOps,
   type RefundRecord,
@@ -115,22 +117,29 @@ function withRefund(current: PurchaseRecord, target: RefundTarget, refund: Refun
 }
 
 /**
- * Adds to `op` what a refund of the purchase's own payment takes from its buyer: the owned marker (through
- * `writePurchaseOps`, which also writes `record`), the coupon slots and the certificate of the toolkit.
+ * Adds to `op` what a refund of the purchase's own payment takes from its buyer: its coupon slots, and the toolkit
+ * (the owned marker, through `writePurchaseOps`, which also writes `record`) with its certificate, unless another paid
+ * purchase of the toolkit by the same buyer exists (`otherPaidPurchase`, checked in `op`): that one then grants the
+ * toolkit, and the certificate stays. Returns whether the buyer's access ended.
  */
 async function giveUpOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
   { current, record }: { current: BuyerPurchase; record: BuyerPurchase },
-): Promise<void> {
+): Promise<boolean> {
   const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
   op.check(guards.pending).check(guards.owned);
   const held = await Promise.all(
     reservationsOf(current).map((ref) => heldSlots(kv, { ref, userId: record.userId, purchaseId: record.id })),
   );
   releaseOps(op, held.flat());
-  await revokeCertificateOps(kv, op, { userId: current.userId, toolkitId: current.toolkitId, at: record.updatedAt });
-  writePurchaseOps(op, { before: current, record, guards });
+  const heir = await otherPaidPurchase(kv, current);
+  if (heir) op.check(heir);
+  else {
+    await revokeCertificateOps(kv, op, { userId: current.userId, toolkitId: current.toolkitId, at: record.updatedAt });
+  }
+  writePurchaseOps(op, { before: current, record, guards, heir: heir?.value.id ?? null });
+  return heir === null;
 }
 
 /**
@@ -212,11 +221,10 @@ export async function refundPayment(
     if (early.value !== null) op.delete(early.key);
     const mails: string[] = [];
     if (hasBuyer(current) && hasBuyer(record)) {
-      if (ownPayment) await giveUpOps(kv, op, { current, record });
+      let accessEnded = false;
+      if (ownPayment) accessEnded = await giveUpOps(kv, op, { current, record });
       else putPurchaseOps(op, current, record);
-      mails.push(
-        ...await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded: ownPayment, currency: due.currency }),
-      );
+      mails.push(...await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded, currency: due.currency }));
     } else {
       putPurchaseOps(op, current, record);
     }

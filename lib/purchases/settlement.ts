@@ -17,6 +17,10 @@
  *   409 (docs/decisions.md, Toolkits and payments). So paid uses never exceed `usageLimit` nor `perUserLimit`.
  * - A second payment of a purchase already paid (an earlier order of a replaced or free checkout
  *   paid too) grants nothing more but is kept in `extraPayments`, once per order, as money due back.
+ * - A payment of a purchase not paid while the buyer owns the toolkit through another paid purchase (the order of a
+ *   failed checkout paid late, after a new checkout was paid) grants nothing: kept in `extraPayments` with reason
+ *   `already owned`, the purchase fails when that order was its current one, and verify answers 409. So one buyer
+ *   never holds two paid purchases of one toolkit.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,
  *   only when the failed order is its current one (a failure of a replaced order changes nothing).
  */
@@ -238,7 +242,8 @@ export async function applyOutcome(
     const guards = await checkoutGuards(kv, current.userId, current.toolkitId);
     op.check(guards.pending).check(guards.owned);
     const mails: string[] = [];
-    let record = await settle(kv, op, { current, outcome, payment, change: { source, at: now } });
+    const ownedElsewhere = guards.owned.value !== null && guards.owned.value !== current.id;
+    let record = await settle(kv, op, { current, outcome, payment, change: { source, at: now }, ownedElsewhere });
     if (record.paymentStatus === "paid") record = await paidOps(ctx, op, { record, at: now, mails });
     writePurchaseOps(op, { before: current, record, guards });
     if ((await op.commit()).ok) {
@@ -316,61 +321,36 @@ async function paidOps(
  * the purchase as it ends up.
  * - Failed: its current reservation is released (earlier orders keep theirs until they lapse).
  * - Paid: the paid order's terms apply (amount and coupon); its coupon use is kept for good
- *   (`takeUse`) and every other reservation of the purchase is released. When the use can no
- *   longer be had, the payment grants nothing and is recorded as owed back: the purchase fails
- *   when it was its current order, and is otherwise left as it is.
+ *   (`takeUse`) and every other reservation of the purchase is released. When the buyer owns the
+ *   toolkit already through another purchase (`ownedElsewhere`), or the coupon use can no longer
+ *   be had, the payment grants nothing and is recorded as owed back (`owedBack`).
  */
 async function settle(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { current, outcome, payment, change }: Pick<OutcomeReport, "outcome" | "payment"> & {
+  { current, outcome, payment, change, ownedElsewhere }: Pick<OutcomeReport, "outcome" | "payment"> & {
     current: BuyerPurchase;
     change: { source: string; at: string };
+    ownedElsewhere: boolean;
   },
 ): Promise<BuyerPurchase> {
-  const history = (status: Outcome, source = change.source) => [
-    ...current.history,
-    { status, at: change.at, source },
-  ];
   if (outcome === "failed") {
-    releaseOps(
-      op,
-      current.reservation
-        ? await heldSlots(kv, { ref: current.reservation, userId: current.userId, purchaseId: current.id })
-        : [],
-    );
-    return { ...current, paymentStatus: "failed", history: history("failed"), updatedAt: change.at };
+    await releaseCurrent(kv, op, current);
+    return {
+      ...current,
+      paymentStatus: "failed",
+      history: [...current.history, { status: "failed", at: change.at, source: change.source }],
+      updatedAt: change.at,
+    };
   }
+  if (ownedElsewhere) return await owedBack(kv, op, { current, payment, change, reason: "already owned" });
   const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
   const couponId = terms ? terms.couponId : current.couponId;
   const ref = terms?.reservation ?? (couponId === current.couponId ? current.reservation : null);
   const use: UseTaken = couponId
     ? await takeUse(kv, op, { purchase: current, couponId, ref })
     : { ok: true, reservation: null, keys: [] };
-  if (!use.ok) {
-    const owed = {
-      orderId: payment.orderId,
-      paymentId: payment.paymentId,
-      amount: terms?.amountPaid ?? null,
-      at: change.at,
-      reason: "coupon unavailable" as const,
-    };
-    const extraPayments = [...current.extraPayments ?? [], owed];
-    if (payment.orderId !== current.gatewayOrderId) return { ...current, extraPayments, updatedAt: change.at };
-    releaseOps(
-      op,
-      current.reservation
-        ? await heldSlots(kv, { ref: current.reservation, userId: current.userId, purchaseId: current.id })
-        : [],
-    );
-    return {
-      ...current,
-      paymentStatus: "failed",
-      extraPayments,
-      history: history("failed", `${change.source}: ${owed.reason} (owed back)`),
-      updatedAt: change.at,
-    };
-  }
+  if (!use.ok) return await owedBack(kv, op, { current, payment, change, reason: "coupon unavailable" });
   await releaseOthers(kv, op, { purchase: current, keep: use.keys });
   return {
     ...current,
@@ -379,7 +359,53 @@ async function settle(
     paymentStatus: "paid",
     paymentId: payment.paymentId ?? current.paymentId,
     ...(terms ? { gatewayOrderId: payment.orderId, amountPaid: terms.amountPaid, ...priceTerms(terms) } : {}),
-    history: history("paid"),
+    history: [...current.history, { status: "paid", at: change.at, source: change.source }],
+    updatedAt: change.at,
+  };
+}
+
+/** Adds to `op` the release of the coupon reservation `purchase`'s current order holds. */
+async function releaseCurrent(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: BuyerPurchase): Promise<void> {
+  const ref = purchase.reservation;
+  releaseOps(op, ref ? await heldSlots(kv, { ref, userId: purchase.userId, purchaseId: purchase.id }) : []);
+}
+
+/**
+ * `current` (not paid) with `payment`, which grants nothing for `reason`, kept in `extraPayments` as money due back
+ * (its amount the gateway's, else the order's, in paise): the purchase fails when the payment was of its current
+ * order (its reservation released; the buyer checks out again when they still need to), and is otherwise left as it
+ * is.
+ */
+async function owedBack(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { current, payment, change, reason }: Pick<OutcomeReport, "payment"> & {
+    current: BuyerPurchase;
+    change: { source: string; at: string };
+    reason: "already owned" | "coupon unavailable";
+  },
+): Promise<BuyerPurchase> {
+  const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
+  const owed = {
+    orderId: payment.orderId,
+    paymentId: payment.paymentId,
+    amount: payment.amount ?? terms?.amountPaid ?? null,
+    ...currencyOf(payment),
+    at: change.at,
+    reason,
+  };
+  const extraPayments = [...current.extraPayments ?? [], owed];
+  if (payment.orderId !== current.gatewayOrderId) return { ...current, extraPayments, updatedAt: change.at };
+  await releaseCurrent(kv, op, current);
+  return {
+    ...current,
+    paymentStatus: "failed",
+    extraPayments,
+    history: [...current.history, {
+      status: "failed",
+      at: change.at,
+      source: `${change.source}: ${reason} (owed back)`,
+    }],
     updatedAt: change.at,
   };
 }

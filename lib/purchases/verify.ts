@@ -18,12 +18,15 @@ export const INVALID_PAYMENT_SIGNATURE = REFUSALS.invalidPaymentSignature;
 export const COUPON_UNAVAILABLE = REFUSALS.couponUnavailable;
 /** The message of a payment the gateway reported with another amount than its order's (it is owed back). */
 export const AMOUNT_MISMATCH = REFUSALS.amountMismatch;
+/** The message of a payment of a toolkit the buyer owns already through another purchase (it is owed back). */
+export const ALREADY_OWNED = REFUSALS.alreadyOwned;
 
 /**
  * Confirms a payment from Checkout.js for the caller's own purchase of `toolkitId`.
  * @throws NotConfiguredError without gateway keys; InvalidInputError "Invalid payment signature"
  *   (nothing changed); NotFoundError "Purchase not found" for an order of no purchase of this
- *   toolkit; ForbiddenError for another user's order.
+ *   toolkit; ForbiddenError for another user's order; ConflictError `COUPON_UNAVAILABLE`, `AMOUNT_MISMATCH` or
+ *   `ALREADY_OWNED` for a payment that granted nothing and is owed back.
  */
 export async function verifyPayment(
   ctx: PaymentContext,
@@ -45,5 +48,6 @@ export async function verifyPayment(
   const owed = record.extraPayments?.find((p) => p.orderId === proof.orderId)?.reason;
   if (owed === "coupon unavailable") throw new ConflictError(COUPON_UNAVAILABLE);
   if (owed === "amount mismatch") throw new ConflictError(AMOUNT_MISMATCH);
+  if (owed === "already owned") throw new ConflictError(ALREADY_OWNED);
   return purchaseView(record);
 }

@@ -5,6 +5,8 @@ import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, refund } from "./helpers.ts";
+import { recordProgress } from "@/lib/toolkits/learning.ts";
+import { certificatesOf } from "@/lib/certificates/certificates.ts";
 
 Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
   await using shop = await openShop();
@@ -299,4 +301,49 @@ Deno.test("a Hindi buyer gets the receipt and refund e-mails and notifications i
     ["Refund issued", "₹500 for Resume Toolkit is on its way back to you. Banks take 5–7 working days."],
     ["Payment received", "Your payment for Resume Toolkit is confirmed. Happy learning!"],
   ]);
+});
+
+Deno.test("refund: of one of two paid purchases of a toolkit (older data) leaves the toolkit and certificate to the other", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 300 });
+  const lesson = await addLesson(shop, kit.id);
+  // A failed checkout, then a new one: its order B is paid, then the failed checkout's order A too.
+  const first = await checkout(shop, buyer, kit.id);
+  const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
+  await (await deliver(shop, failed)).body?.cancel();
+  const second = await checkout(shop, buyer, kit.id);
+  const [a, b] = [first, second].map((c) => shop.fake.addPayment(c.body.order.id, "captured"));
+  const verify = (orderId: string, paymentId: string) =>
+    shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+      body: signedPayment(orderId, paymentId),
+      headers: buyer.headers,
+    });
+  assertEquals((await verify(second.body.order.id, b.id)).status, 200);
+  assertEquals((await verify(first.body.order.id, a.id)).status, 409);
+  await recordProgress(shop.t.kv, { toolkitId: kit.id, viewer: buyer.user, contentItemId: lesson.id, completed: true });
+  // Before such a payment was owed back, it made its purchase paid too: the record as that code wrote it.
+  const older = await purchaseRecord(shop, first.body.purchase.id);
+  await shop.t.kv.set(["purchases", older.id], {
+    ...older,
+    paymentStatus: "paid",
+    paymentId: a.id,
+    extraPayments: [],
+    history: [...older.history, { status: "paid", at: older.updatedAt, source: "verify" }],
+  });
+  const owned = async () => (await shop.t.kv.get(["purchase_owned", buyer.user.id, kit.id])).value;
+  const access = async () =>
+    (await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json()).hasPurchased;
+  const valid = async () => (await certificatesOf(shop.t.kv, buyer.user.id)).filter((c) => c.revokedAt === null);
+  assertEquals([await owned(), await access(), (await valid()).length], [second.body.purchase.id, true, 1]);
+
+  // Refunding the purchase that holds the toolkit hands it to the other paid one.
+  assertEquals((await refund(shop, second.body.purchase.id, "Paid twice")).status, 200);
+  assertEquals([await owned(), await access(), (await valid()).length], [first.body.purchase.id, true, 1]);
+  await shop.t.settled();
+  const told = shop.t.mails.filter((m) => m.subject === "Your refund for Resume Toolkit");
+  assertEquals(told.map((m) => m.text.includes("stays as it is")), [true]);
+  // Refunding the other one too ends the access.
+  assertEquals((await refund(shop, first.body.purchase.id)).status, 200);
+  assertEquals([await owned(), await access(), (await valid()).length], [null, false, 0]);
 });

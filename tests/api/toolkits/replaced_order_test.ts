@@ -2,14 +2,16 @@
  * Checkout started again replaces the pending purchase, but the earlier gateway order can still
  * be paid (Checkout.js was open in another tab). Paying it applies that order's own terms: its
  * amount and its coupon, whose use is counted, so no coupon limit can be slipped past that way;
- * a failure of a replaced order leaves the current checkout as it is; and a second payment of a
- * purchase already paid is recorded as money due back.
+ * a failure of a replaced order leaves the current checkout as it is; a second payment of a
+ * purchase already paid is recorded as money due back; and so is the payment of a failed checkout's order once a new
+ * checkout of the toolkit was paid.
  */
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 async function usedCount(shop: Shop, code: string): Promise<number> {
   const res = await shop.t.fetch(`/api/admin/coupons?search=${code}`, { headers: shop.admin.headers });
@@ -125,4 +127,53 @@ Deno.test("paying the earlier full-price order after checking out again with a c
   assertEquals([purchase.amountPaid, purchase.couponId], [49900, null]);
   assertEquals(purchase.id, discounted.body.purchase.id);
   assertEquals(await usedCount(shop, "SAVE20"), 0, "the full price was paid: the coupon's use is given back");
+});
+
+Deno.test("a failed checkout's order paid late and a new checkout's order paid too: one purchase paid, one owed back", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "SAVE20" });
+  const first = await checkout(shop, user, kit.id);
+  // The first try of order A is declined: the purchase fails, so the next checkout is a new purchase.
+  const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
+  await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: failed.body, headers: failed.headers }))
+    .body?.cancel();
+  const second = await checkout(shop, user, kit.id, "SAVE20");
+  assertEquals(second.status, 200);
+  assert(second.body.purchase.id !== first.body.purchase.id);
+  assertEquals(await usedCount(shop, "SAVE20"), 1);
+  const record = async (id: string) => (await shop.t.kv.get<PurchaseRecord>(["purchases", id])).value!;
+  const verify = (orderId: string) =>
+    shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, { body: signedPayment(orderId), headers: user.headers });
+
+  // Order A is tried again in its still open window and paid: the failed purchase becomes paid.
+  const paidA = await verify(first.body.order.id);
+  assertEquals([paidA.status, (await paidA.json()).purchase.paymentStatus], [200, "paid"]);
+  // Order B is paid too: the toolkit is owned already, so it grants nothing and is owed back.
+  const paidB = await verify(second.body.order.id);
+  assertEquals([paidB.status, await paidB.json()], [409, { error: REFUSALS.alreadyOwned }]);
+  const [p1, p2] = [await record(first.body.purchase.id), await record(second.body.purchase.id)];
+  assertEquals([p1.paymentStatus, p1.extraPayments ?? []], ["paid", []]);
+  assertEquals(p2.paymentStatus, "failed");
+  assertEquals(p2.extraPayments?.map((p) => [p.orderId, p.amount, p.reason]), [
+    [second.body.order.id, 39920, "already owned"],
+  ]);
+  assertEquals(await usedCount(shop, "SAVE20"), 0, "the owed-back order takes no coupon use");
+  assertEquals((await shop.t.kv.get(["purchase_owned", user.user.id, kit.id])).value, p1.id);
+  // The webhook of the same payment changes nothing more.
+  const captured = webhookDelivery({ event: "payment.captured", orderId: second.body.order.id });
+  await (await shop.t.fetch("/api/webhooks/razorpay", {
+    method: "POST",
+    body: captured.body,
+    headers: captured.headers,
+  }))
+    .body?.cancel();
+  assertEquals((await record(second.body.purchase.id)).extraPayments?.length, 1);
+  // The admin's list shows it as a payment to give back.
+  const list = await (await shop.t.fetch("/api/admin/purchases", { headers: shop.admin.headers })).json();
+  const row = list.purchases.find((p: { id: string }) => p.id === p2.id);
+  assertEquals(row.extraPayments.map((p: { reason: string; refund?: unknown }) => [p.reason, p.refund ?? null]), [
+    ["already owned", null],
+  ]);
 });

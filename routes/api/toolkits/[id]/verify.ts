@@ -34,7 +34,8 @@ export const apiDocs = describeRoute({
       400: "Invalid payment signature (nothing changed)",
       403: "Another user's order",
       404: "Purchase not found",
-      409: "The coupon could no longer be used, or the gateway reported another amount: the payment is owed back",
+      409: "The coupon could no longer be used, the gateway reported another amount, or the buyer owns the toolkit " +
+        "already through another purchase: the payment is owed back",
       503: "Payments are not configured",
     },
   },
