@@ -343,7 +343,8 @@ export async function appliedOn(kv: Deno.Kv, userId: string): Promise<Record<str
 /**
  * The poster's list of internship `internshipId` for `actor` (docs/decisions.md, Applications, "The poster's list"):
  * the counts per status, one page of `query` (see `pipeline.ts`), each application with its applicant as the poster
- * sees them, and the page's `pagination` (`total`: the applications matching status and search).
+ * sees them, and the page's `pagination` (`total`: the applications matching status and search). The actor's own
+ * application, if they sent one, is not in the list nor in its counts: nobody is the poster of their own application.
  * @throws NotFoundError for an unknown internship and for anyone but its poster.
  */
 export async function posterApplications(
@@ -351,7 +352,8 @@ export async function posterApplications(
   { internshipId, actor, query }: { internshipId: string; actor: User; query: PipelineQuery },
 ): Promise<{ applications: PosterApplication[]; counts: StatusCounts; pagination: Pagination }> {
   await posterListing(kv, internshipId, actor);
-  const page = await pipelinePage(kv, internshipId, query);
+  const own = await kv.get<{ id: string }>(personKey(actor.id, internshipId));
+  const page = await pipelinePage(kv, internshipId, { ...query, without: own.value?.id ?? null });
   const found = await readApplications(kv, page.ids);
   const applications = page.ids.flatMap((id) => {
     const entry = found.get(id);
@@ -532,8 +534,8 @@ function contextOf(listing: Listing, appUrl: string): MoveContext {
 /**
  * The poster's move of application `id` to `change.status` with `change.message` (docs/decisions.md, Applications,
  * "Status changes").
- * @throws NotFoundError `NOT_FOUND` for an unknown id and for anyone but the internship's poster; InvalidInputError
- *   `INVALID_CHANGE` or `FINAL`; BusyError.
+ * @throws NotFoundError `NOT_FOUND` for an unknown id and for anyone but the internship's poster (its own applicant is
+ *   never its poster); InvalidInputError `INVALID_CHANGE` or `FINAL`; BusyError.
  */
 export async function changeStatus(
   kv: Deno.Kv,
@@ -545,7 +547,8 @@ export async function changeStatus(
     move: { status: change.status, by: "poster", message: change.message },
     check: async (record) => {
       listing ??= await internshipRecord(kv, record.internshipId);
-      if (!listing || !await isPosterOf(kv, actor, listing)) throw new NotFoundError(NOT_FOUND);
+      const poster = record.applicantId !== actor.id && listing !== null && await isPosterOf(kv, actor, listing);
+      if (!poster) throw new NotFoundError(NOT_FOUND);
       checkPosterMove(record.status, change.status);
     },
     context: () => Promise.resolve(contextOf(listing!, appUrl)),
@@ -557,8 +560,8 @@ const BULK_WRITE = 20;
 
 /**
  * The poster's move of the applications `ids` of internship `internshipId` to `change.status` (each as
- * `changeStatus`), in writes of 20: ids of other internships, unknown ids and applications that cannot make that move
- * are left out. A write that loses a race is done again one application at a time. Returns how many moved and the
+ * `changeStatus`), in writes of 20: ids of other internships, unknown ids, the actor's own application and
+ * applications that cannot make that move are left out. A write that loses a race is done again one application at a time. Returns how many moved and the
  * e-mails to start delivering.
  * @throws NotFoundError for anyone but the internship's poster.
  */
@@ -575,7 +578,7 @@ export async function changeMany(
   const context = contextOf(listing, appUrl);
   const move: Move = { status: change.status, by: "poster", message: change.message };
   const movable = (record: ApplicationRecord) => {
-    if (record.internshipId !== internshipId) return false;
+    if (record.internshipId !== internshipId || record.applicantId === actor.id) return false;
     try {
       checkPosterMove(record.status, change.status);
       return true;

@@ -111,14 +111,24 @@ export interface PipelinePage {
 
 /**
  * The counts and one page of internship `internshipId`'s applications: in `status` (every status, in course order,
- * when absent), matching every word of `search`, from `offset`, at most `limit`.
+ * when absent), matching every word of `search`, from `offset`, at most `limit`; the application `without` (the
+ * reader's own) is left out of the page and the counts.
  */
 export async function pipelinePage(
   kv: Deno.Kv,
   internshipId: string,
-  { status, search, limit, offset }: { status?: ApplicationStatus; search: string[]; limit: number; offset: number },
+  { status, search, limit, offset, without = null }: {
+    status?: ApplicationStatus;
+    search: string[];
+    limit: number;
+    offset: number;
+    without?: string | null;
+  },
 ): Promise<PipelinePage> {
-  const lists = listsOf(await current(kv, internshipId));
+  const copy = await current(kv, internshipId);
+  const left = without === null ? undefined : copy.byId.get(without);
+  const lists = left ? new Map(listsOf(copy)) : listsOf(copy);
+  if (left) lists.set(left.status, lists.get(left.status)!.filter((item) => item !== left));
   const counts = Object.fromEntries(APPLICATION_STATUSES.map((name) => [name, lists.get(name)!.length])) as Record<
     ApplicationStatus,
     number

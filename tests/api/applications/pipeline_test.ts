@@ -73,6 +73,52 @@ Deno.test("who sees the applications: owner, verified organization's manager, ad
   }
 });
 
+Deno.test("an applicant made a manager later is never the poster of their own application", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member, { hiringOrganization: "Acme Labs" });
+  const organizationId = internship.organization!.id;
+  const verified = await t.json("PATCH", `/api/admin/organizations/${organizationId}`, {
+    body: { isVerified: true },
+    headers: admin.headers,
+  });
+  assertEquals(verified.status, 200);
+  await verified.body?.cancel();
+  const rival = await applyTo(t, await applicant(t, "Rita Rival"), internship);
+  const me = await applicant(t, "Ishan Intern");
+  const mine = await applyTo(t, me, internship);
+  const op = t.kv.atomic();
+  addManagerOps(op, organizationId, me.user.id, new Date().toISOString());
+  assert((await op.commit()).ok);
+  const path = `/api/internships/${internship.id}/applications`;
+
+  for (const query of ["", "?status=applied", "?search=ishan"]) {
+    const { status, body } = await get(t, me, `${path}${query}`);
+    assertEquals(status, 200, query);
+    assertEquals(body.applications.map((a: { id: string }) => a.id), query.includes("ishan") ? [] : [rival.id], query);
+    assertEquals([body.counts.applied, body.pagination.total], [1, query.includes("ishan") ? 0 : 1], query);
+  }
+  assertEquals(await move(t, me, mine.id, { status: "hired" }), {
+    status: 404,
+    body: { error: "Application not found" },
+  });
+  assertEquals(await bulk(t, me, internship.id, { ids: [mine.id], status: "offer" }), {
+    status: 200,
+    body: { updated: 0 },
+  });
+  assertEquals((await t.kv.get<{ status: string }>(["applications", mine.id])).value!.status, "applied");
+  assertEquals(await bulk(t, me, internship.id, { ids: [mine.id, rival.id], status: "shortlisted" }), {
+    status: 200,
+    body: { updated: 1 },
+  });
+  const own = await t.fetch(`/api/applications/${mine.id}/resume`, { headers: me.headers });
+  assertEquals(own.status, 200, "the applicant still reads the resume they sent");
+  await own.body?.cancel();
+  const list = (await get(t, member, path)).body;
+  assertEquals(list.applications.map((a: { id: string }) => a.id).sort(), [rival.id, mine.id].sort());
+  assertEquals([list.counts.applied, list.counts.shortlisted], [1, 1], "the owner sees both");
+});
+
 Deno.test("tabs, counts, pages and search; contact details only from shortlisting on", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);

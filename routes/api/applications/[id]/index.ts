@@ -20,7 +20,8 @@ export const apiDocs = describeRoute({
   section: "Applications",
   PATCH: {
     summary: "Move an application",
-    description: "For the internship's poster. Forwards along applied → shortlisted → interview → offer → hired " +
+    description:
+      "For the internship's poster (never of their own application: 404). Forwards along applied → shortlisted → interview → offer → hired " +
       "(steps may be skipped), or to `rejected` from anything but `hired` and `withdrawn`. `message` (plain text, at " +
       "most 2,000 characters) goes to the applicant with the notification and the e-mail.",
     access: ["session"],

@@ -20,7 +20,8 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Move many applications at once",
     description: "For the internship's poster: 1 to 100 `ids`, each moved as `PATCH /api/applications/{id}` moves " +
-      "one. Ids of other internships, unknown ids and applications that cannot make the move are left as they are.",
+      "one. Ids of other internships, unknown ids, your own application and applications that cannot make the move " +
+      "are left as they are.",
     access: ["session"],
     body: BulkChangeSchema,
     responses: {

@@ -35,7 +35,8 @@ export const apiDocs = describeRoute({
     description: "For the internship's poster: its owner, a manager of its verified organization, or an admin. " +
       "`counts` per status; one page of `status` (every status, in course order, when absent), oldest first, " +
       "narrowed by the words of `search` over the applicant's name, college, role and field; `pagination.total` is " +
-      "how many match. The applicant's `email` and `contactNumber` are null until the application was shortlisted.",
+      "how many match. The applicant's `email` and `contactNumber` are null until the application was shortlisted. " +
+      "Your own application, if you sent one, is left out of the list and the counts.",
     access: ["session"],
     query: PipelineQuerySchema,
     responses: {
