@@ -27,6 +27,7 @@ export const REFUSALS = {
   verificationRemoved: "An admin took this organization's verification away; only an admin can verify it again",
   noWebsite: "This organization has no website yet",
   wrongDomain: "Use an e-mail address at the organization's domain",
+  organizationHasManager: "This organization already has a manager; ask a manager or the team",
   internshipNotFound: "Internship not found",
   questionsNeedPlatform: 'Screening questions need applyMode "platform"',
   opportunityNotFound: "Opportunity not found",

@@ -1,8 +1,10 @@
 /**
  * Verification by the organization's own domain (docs/decisions.md, Trust, "Verification by domain"): a signed-in
- * person with a verified e-mail gives an address at the organization's website domain; a one-time link goes there
- * through the outbox, and that person, signed in, opening it and pressing "Verify" within 24 hours verifies the
- * organization and makes them a manager.
+ * person with a verified e-mail gives an address at the organization's website host (exactly, "www." dropped); a
+ * one-time link goes there through the outbox, and that person, signed in, opening it and pressing "Verify" within 24
+ * hours verifies the organization and makes them a manager. Only the first manager comes this way: a claim of an
+ * organization that already has a manager is refused (a mailbox at the domain proves employment, not the
+ * organization's consent).
  *
  * Keys (owned by this module only):
  * - `["organization_claims", tokenHash]` → `Claim`, kept 7 days (so a used or expired link can say so); the token
@@ -10,7 +12,7 @@
  * - `["organization_claims_by_user", userId, tokenHash]` → true, the same 7 days (account deletion).
  */
 import { z } from "zod";
-import { ForbiddenError, InvalidInputError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
@@ -20,7 +22,13 @@ import type { Services } from "@/lib/platform/state.ts";
 import type { User } from "@/lib/users/users.ts";
 import { isFreeMail } from "./free_mail.ts";
 import { type Organization, websiteHost } from "./schema.ts";
-import { addManagerOps, getOrganization, organizationBySlug, replaceOrganization } from "./store.ts";
+import {
+  addManagerOps,
+  getOrganization,
+  hasManagerOtherThan,
+  organizationBySlug,
+  replaceOrganization,
+} from "./store.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** How long a claim link works (ms): 24 hours. */
@@ -34,6 +42,8 @@ export const WRONG_DOMAIN = REFUSALS.wrongDomain;
 export const NO_WEBSITE = REFUSALS.noWebsite;
 /** The refusal of a claim on an organization an admin took the verification from (only an admin verifies it). */
 export const VERIFICATION_REMOVED = REFUSALS.verificationRemoved;
+/** The refusal of a claim on an organization that already has a manager (they, or the team, decide who joins). */
+export const HAS_MANAGER = REFUSALS.organizationHasManager;
 
 /** A claim as stored. Times are ISO 8601. */
 export interface Claim {
@@ -53,13 +63,13 @@ const byUserKey = (userId: string, hash: string): Deno.KvKey => ["organization_c
 export const ClaimSchema = z.strictObject({ email: z.email().max(254).transform((email) => email.toLowerCase()) });
 
 /**
- * Whether `email`'s domain may verify an organization whose website host is `host`: the host itself or a subdomain
- * of it, never a free-mail domain.
+ * Whether `email`'s domain may verify an organization whose website host is `host` (`websiteHost`: lower case,
+ * "www." dropped): that host exactly, never a subdomain of it (a student's `cse.iitb.ac.in` does not speak for
+ * `iitb.ac.in`), never a free-mail domain.
  */
 export function domainMatches(email: string, host: string): boolean {
   const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-  if (isFreeMail(domain)) return false;
-  return domain === host || domain.endsWith(`.${host}`);
+  return !isFreeMail(domain) && domain === host;
 }
 
 /** A claim that passed its checks, to send (`sendClaim`): the organization, who asks, and the work e-mail. */
@@ -73,7 +83,8 @@ export interface CheckedClaim {
  * Checks that `user` may ask to verify the organization `slug` with `email`. The route then counts the claim
  * (`RATE_LIMITS.organizationClaimsPerPerson`, 5 a day) and sends it (`sendClaim`), so a refused claim is not counted.
  * @throws ForbiddenError for an unverified account e-mail, or `VERIFICATION_REMOVED` for an organization an admin
- * un-verified; NotFoundError for an unknown slug; InvalidInputError `NO_WEBSITE` or `WRONG_DOMAIN`.
+ * un-verified; NotFoundError for an unknown slug; InvalidInputError `NO_WEBSITE` or `WRONG_DOMAIN`; ConflictError
+ * `HAS_MANAGER` for an organization someone else already manages.
  */
 export async function checkClaim(
   kv: Deno.Kv,
@@ -88,6 +99,7 @@ export async function checkClaim(
   if (!domainMatches(email, host)) {
     throw new InvalidInputError(WRONG_DOMAIN, [{ field: "email", message: WRONG_DOMAIN }]);
   }
+  if (await hasManagerOtherThan(kv, organization.id, user.id)) throw new ConflictError(HAS_MANAGER);
   return { organization, user, email };
 }
 
@@ -127,11 +139,12 @@ export async function sendClaim(services: Services, { organization, user, email 
 /**
  * A claim link as its page shows it before anything changes: `pending` (the claim may be confirmed, by `userId`), or
  * why it cannot verify: `used`, `expired`, `removed` (an admin took the organization's verification away), `moved`
- * (the claim's address is no longer at the organization's website), `unknown`.
+ * (the claim's address is no longer at the organization's website), `managed` (someone else became its manager since
+ * the link was sent), `unknown`.
  */
 export type ClaimState =
   | { status: "pending"; organization: Organization; email: string; userId: string }
-  | { status: "used" | "expired" | "removed" | "moved" | "unknown"; organization: Organization | null };
+  | { status: "used" | "expired" | "removed" | "moved" | "managed" | "unknown"; organization: Organization | null };
 
 /**
  * What confirming a claim did: `verified`, `notYours` (the presser is not the person who asked; nothing changed), or
@@ -147,7 +160,12 @@ const UNKNOWN = { status: "unknown", organization: null } as const;
 /** The claim of `hash` and its organization as read, and their state at `now`. */
 async function look(kv: Deno.Kv, hash: string, now: Date) {
   const claim = await kv.get<Claim>(claimKey(hash));
-  const entry = claim.value ? await getOrganization(kv, claim.value.organizationId) : null;
+  const [entry, managed] = claim.value
+    ? await Promise.all([
+      getOrganization(kv, claim.value.organizationId),
+      hasManagerOtherThan(kv, claim.value.organizationId, claim.value.userId),
+    ])
+    : [null, false];
   const organization = entry?.value;
   const state = (): ClaimState => {
     if (!claim.value || !organization) return UNKNOWN;
@@ -156,6 +174,7 @@ async function look(kv: Deno.Kv, hash: string, now: Date) {
     if (organization.verificationRemovedAt) return { status: "removed", organization };
     const host = websiteHost(organization.website);
     if (!host || !domainMatches(claim.value.email, host)) return { status: "moved", organization };
+    if (managed) return { status: "managed", organization };
     return { status: "pending", organization, email: claim.value.email, userId: claim.value.userId };
   };
   return { claim, entry, state: state() };
@@ -175,10 +194,11 @@ export async function claimState(kv: Deno.Kv, token: string, now = new Date()): 
 /**
  * Confirms the claim of `token` as `userId` (null: a guest) at `now` (docs/decisions.md, Trust, "Verification by
  * domain"): only the person who asked confirms, within 24 hours and the first time, while the claim's address is at
- * the organization's website as it is now and no admin took its verification away. One write (checked against the
- * claim and the organization) then marks the organization verified by the claim's domain (an organization verified
- * before keeps its first verification), makes the claimer a manager and spends the claim. Anything else changes
- * nothing and says why.
+ * the organization's website as it is now, no admin took its verification away and nobody else manages it. One write
+ * (checked against the claim and the organization, whose record it writes, so two first claims confirmed at once make
+ * one manager and the other is `managed` on its retry) then marks the organization verified by the claim's domain (an
+ * organization verified before keeps its first verification), makes the claimer a manager and spends the claim.
+ * Anything else changes nothing and says why.
  */
 export async function followClaim(
   kv: Deno.Kv,
@@ -202,7 +222,8 @@ export async function followClaim(
     };
     let outcome: string;
     if (organization.isVerified) {
-      const op = kv.atomic().check(entry!);
+      // The record written as it is: its new versionstamp fails a concurrent claim's check.
+      const op = kv.atomic().check(entry!).set(entry!.key, organization);
       spend(op);
       outcome = (await op.commit()).ok ? "ok" : "lost";
     } else outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, verified, spend);

@@ -264,6 +264,14 @@ export async function isManager(kv: Deno.Kv, id: string, userId: string): Promis
   return (await kv.get(managerKey(id, userId))).value !== null;
 }
 
+/** Whether organization `id` has a manager other than `userId`. */
+export async function hasManagerOtherThan(kv: Deno.Kv, id: string, userId: string): Promise<boolean> {
+  for await (const entry of kv.list({ prefix: ["organization_managers", id] }, { limit: 2 })) {
+    if (entry.key[2] !== userId) return true;
+  }
+  return false;
+}
+
 /** The ids of the organizations `userId` manages. */
 export async function managedBy(kv: Deno.Kv, userId: string): Promise<string[]> {
   const ids: string[] = [];

@@ -30,7 +30,7 @@ import { isManager } from "@/lib/organizations/store.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { ForbiddenError, InvalidInputError, RateLimitedError } from "@/lib/errors.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, RateLimitedError } from "@/lib/errors.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { User } from "@/lib/users/users.ts";
 
@@ -108,6 +108,7 @@ export const handler = define.handlers<Data>({
       }
       if (error instanceof InvalidInputError) return await again(400, refusalText(ctx.state.t, error));
       if (error instanceof ForbiddenError) return await again(403, refusalText(ctx.state.t, error));
+      if (error instanceof ConflictError) return await again(409, refusalText(ctx.state.t, error));
       throw error;
     }
   },

@@ -3,8 +3,8 @@
  * Opening it changes nothing (mail scanners open links): `GET` shows what is claimed, and to the person who asked,
  * signed in, a "Verify" button: a plain form posting here (origin-checked with the session), whose `POST` verifies the
  * organization and makes that person a manager. Anyone else is told to sign in as the account that asked (a `POST` of
- * theirs changes nothing: 403). A used, expired, un-verified by an admin, moved or unknown link changes nothing and the
- * page says which (an unknown one with status 404).
+ * theirs changes nothing: 403). A used, expired, un-verified by an admin, moved, already managed by someone else or
+ * unknown link changes nothing and the page says which (an unknown one with status 404, a managed one 409).
  */
 import { define } from "@/lib/platform/define.ts";
 import { FormCard } from "@/components/FormCard.tsx";
@@ -28,6 +28,7 @@ interface Data {
 /** The status a page of `shown` is answered with. */
 function statusOf(shown: Shown): number {
   if (shown.status === "unknown") return 404;
+  if (shown.status === "managed") return 409;
   return shown.status === "notYours" ? 403 : 200;
 }
 
@@ -74,6 +75,8 @@ function wordsOf(t: Translate, shown: Shown): { title: string; lead: string } {
       return { title: t("trust.claim.removedTitle"), lead: t("trust.claim.removedLead", { name }) };
     case "moved":
       return { title: t("trust.claim.movedTitle"), lead: t("trust.claim.movedLead", { name }) };
+    case "managed":
+      return { title: t("trust.claim.managedTitle", { name }), lead: t("trust.claim.managedLead", { name }) };
     default:
       return { title: t("trust.claim.invalidTitle"), lead: t("trust.claim.invalidLead") };
   }

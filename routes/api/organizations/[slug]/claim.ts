@@ -9,6 +9,7 @@ import {
   checkClaim,
   CLAIM_TTL_MS,
   ClaimSchema,
+  HAS_MANAGER,
   NO_WEBSITE,
   sendClaim,
   VERIFICATION_REMOVED,
@@ -23,10 +24,11 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Verify an organization by an e-mail at its domain",
     description: `Mails a one-time link, valid ${duration(CLAIM_TTL_MS)}, to \`email\`, which must be at the ` +
-      "organization's website domain or a subdomain of it, and never at a free-mail domain. Its page " +
-      "(`/organizations/claim/{token}`) changes nothing when opened; the caller, signed in, pressing its Verify " +
-      "button verifies the organization and becomes a manager of it. A used or expired link says so and changes " +
-      "nothing, and so does a link whose address is no longer at the organization's website.",
+      "organization's website host exactly (without `www.`; not a subdomain of it), and never at a free-mail domain. " +
+      "Only an organization nobody else manages can be claimed. Its page (`/organizations/claim/{token}`) changes " +
+      "nothing when opened; the caller, signed in, pressing its Verify button verifies the organization and becomes " +
+      "a manager of it. A used or expired link says so and changes nothing, and so does a link whose address is no " +
+      "longer at the organization's website or whose organization got another manager meanwhile.",
     access: ["session"],
     body: ClaimSchema,
     responses: {
@@ -34,6 +36,7 @@ export const apiDocs = describeRoute({
       400: `${WRONG_DOMAIN}; ${NO_WEBSITE}`,
       403: `The account's e-mail is not verified; or: ${VERIFICATION_REMOVED}`,
       404: "Unknown slug",
+      409: HAS_MANAGER,
       429: `More than ${perWindow(RATE_LIMITS.organizationClaimsPerPerson)} per person`,
     },
   },
