@@ -297,47 +297,69 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
 }
 
 /**
- * Deletes every comment, reaction and counter of a deleted post, in commits of at most `BATCH` mutations (the post
- * record is gone first, so no comment or reaction can be added meanwhile), then redacts the notifications of its
- * replies, one checked write each: they keep no words of a deleted reply and link to the feed instead of the post
- * (docs/decisions.md, Notifications, "Redaction").
+ * Deletes every comment, reaction and counter of a deleted post (the post record is gone first, so no comment or
+ * reaction can be added meanwhile) in commits of at most `BATCH` mutations. Each commit moves the counters (the post's
+ * and the live comment total) by what it deletes, and before it the notifications of the replies it deletes are
+ * redacted, one checked write each: they keep no words of a deleted reply and link to the feed instead of the post
+ * (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that count what is left and
+ * no notification quoting a reply that is gone, and running it again finishes the work.
  */
 export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
   let op = kv.atomic();
   let size = 0;
-  const add = async (keys: Deno.KvKey[]) => {
-    for (const key of keys) op.delete(key);
-    size += keys.length;
-    if (size >= BATCH) {
-      await op.commit();
-      op = kv.atomic();
-      size = 0;
-    }
-  };
   let live = 0n;
-  const replyIds: string[] = [];
+  const moved = new Map<CountName, bigint>();
+  let replyIds: string[] = [];
+  const minus = (n: bigint) => (1n << 64n) - n;
+  const commit = async () => {
+    for (const id of replyIds) {
+      for (;;) {
+        const redaction = kv.atomic();
+        await redactNotificationOps(kv, redaction, { subject: replySubject(id), redacted: POST_GONE });
+        if ((await redaction.commit()).ok) break;
+      }
+    }
+    for (const [name, n] of moved) op.sum(countKey(postId, name), minus(n));
+    if (live > 0n) op.sum(LIVE_KEY, minus(live));
+    await op.commit();
+    op = kv.atomic();
+    size = 0;
+    live = 0n;
+    moved.clear();
+    replyIds = [];
+  };
+  const add = async (keys: Deno.KvKey[], counted: CountName[]) => {
+    for (const key of keys) op.delete(key);
+    for (const name of counted) moved.set(name, (moved.get(name) ?? 0n) + ONE);
+    size += keys.length;
+    if (size >= BATCH) await commit();
+  };
   for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
     const c = entry.value;
-    if (!c.isDeleted) live++;
+    const counted: CountName[] = [];
+    if (!c.isDeleted) {
+      live++;
+      counted.push("comments");
+    }
     if (c.parentId !== null) replyIds.push(c.id);
     const keys = [entry.key, idKey(c.id), timeKey(c)];
     if (c.userId) keys.push(userIndexKey(c.userId, c));
-    if (c.parentId === null) keys.push(topsKey(c), repliesKey(c.id));
-    await add(keys);
+    if (c.parentId === null) {
+      keys.push(topsKey(c), repliesKey(c.id));
+      counted.push("threads");
+    }
+    await add(keys, counted);
   }
   for await (const entry of kv.list({ prefix: ["post_reactors", postId] }, { batchSize: 500 })) {
-    await add([entry.key, reactionsKey(entry.key[2] as string, postId)]);
+    const userId = entry.key[2] as string;
+    const types = (await kv.get<ReactionType[]>(reactionsKey(userId, postId))).value ?? [];
+    await add([entry.key, reactionsKey(userId, postId)], types);
   }
-  await add((["comments", "threads", ...REACTION_TYPES] as CountName[]).map((name) => countKey(postId, name)));
-  if (live > 0n) op.sum(LIVE_KEY, (1n << 64n) - live);
-  await op.commit();
-  for (const id of replyIds) {
-    for (;;) {
-      const redaction = kv.atomic();
-      await redactNotificationOps(kv, redaction, { subject: replySubject(id), redacted: POST_GONE });
-      if ((await redaction.commit()).ok) break;
-    }
-  }
+  await commit();
+  // The counters, at 0 now, go.
+  const counters = kv.atomic();
+  for (const name of ["comments", "threads", ...REACTION_TYPES] as CountName[]) counters.delete(countKey(postId, name));
+  await counters.commit();
 }
 
 /** What a reply's notification says once the post it was on is deleted. */

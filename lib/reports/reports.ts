@@ -16,6 +16,7 @@
 import { BusyError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import {
   type AdminReportQuery,
@@ -283,7 +284,7 @@ export async function targetReports(kv: Deno.Kv, kind: ReportKind, targetId: str
  * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take.
  */
 export async function resolveTarget(
-  services: { kv: Deno.Kv; files: ObjectStore },
+  services: { kv: Deno.Kv; files: ObjectStore; log: Logger },
   { kind, targetId, admin, body }: { kind: ReportKind; targetId: string; admin: User; body: ResolveBody },
 ): Promise<number> {
   const { kv } = services;

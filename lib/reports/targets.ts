@@ -4,6 +4,7 @@
  */
 import { BusyError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
 import type { User } from "@/lib/users/users.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
 import { deleteInternship, holdReportedInternship, moderateInternship } from "@/lib/internships/writes.ts";
@@ -155,7 +156,7 @@ export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string, sinc
  * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races.
  */
 export async function actOn(
-  { kv, files }: { kv: Deno.Kv; files: ObjectStore },
+  { kv, files, log }: { kv: Deno.Kv; files: ObjectStore; log: Logger },
   { kind, id, action, admin, note }: {
     kind: ReportKind;
     id: string;
@@ -182,7 +183,7 @@ export async function actOn(
         return;
       case "post":
         if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false } });
-        else await deletePost(kv, files, id);
+        else await deletePost(kv, { files, log, id });
         return;
       case "comment":
         await removeComment(kv, id, admin);

@@ -13,12 +13,14 @@
  *   that count minus the few entries still scheduled after now (a short range read);
  * - `["ungatekeep_meta", "changes"]` a `Deno.KvU64` count of writes: its versionstamp is the version of the posts
  *   (`postsVersion`), which the feed and the sitemap are cached by.
+ * - `["post_deletions", id]` → `{images}` while a post's deletion is under way (see `deletePost`).
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
 import { deleteConversation, engagementOf } from "@/lib/comments/store.ts";
 import { excerptOf, renderMarkdown } from "./markdown.ts";
@@ -75,6 +77,11 @@ export function isLive(post: Post, now = new Date()): boolean {
 
 /** Writes `after` (or deletes, when null) over the record read as `before`; false on a lost race. */
 async function commitPost(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | null): Promise<boolean> {
+  return (await postOps(kv, before, after).commit()).ok;
+}
+
+/** The write of `after` (or the deletion, when null) over the record read as `before`, checked against it. */
+function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | null): Deno.AtomicOperation {
   const id = before.key[1] as string;
   const op = kv.atomic().check(before).sum(CHANGES_KEY, ONE);
   if (after) op.set(recordKey(id), after);
@@ -88,7 +95,7 @@ async function commitPost(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: P
   for (const key of oldKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) - 1);
   for (const key of newKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) + 1);
   for (const [scope, n] of delta) if (n !== 0) op.sum(countKey(scope), n > 0 ? ONE : MINUS_ONE);
-  return (await op.commit()).ok;
+  return op;
 }
 
 async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
@@ -433,19 +440,43 @@ export async function updatePost(
   throw new Error("Post update lost too many races");
 }
 
+/** A post's deletion under way: the images still to delete. */
+interface PostDeletion {
+  images: string[];
+}
+
+const deletionKey = (id: string): Deno.KvKey => ["post_deletions", id];
+
 /**
- * Deletes a post for good, then its images from the object store and its comments and reactions.
- * @throws NotFoundError "Post not found".
+ * Deletes a post for good (docs/decisions.md, Ungatekeep and banners, "Deleting a post"). The write that removes the
+ * post also writes its deletion record (`["post_deletions", id]`, naming its images); then its comments, reactions,
+ * counters and reply notifications go (`deleteConversation`, in bounded writes), then its images, each on its own
+ * (`Promise.allSettled`: one the object store fails to delete is logged with `log` and left stored), and last the
+ * deletion record. A deletion stopped midway (the process gone, a KV error) keeps its record, and deleting the post
+ * again finishes it.
+ * @throws NotFoundError "Post not found" (no post, and no deletion of it under way).
  */
-export async function deletePost(kv: Deno.Kv, files: ObjectStore, id: string): Promise<void> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const entry = await kv.get<Post>(recordKey(id));
-    if (!entry.value) throw new NotFoundError(NOT_FOUND);
-    if (await commitPost(kv, entry, null)) {
-      await Promise.all(entry.value.images.map((image) => files.delete(image)));
-      await deleteConversation(kv, id);
-      return;
-    }
+export async function deletePost(
+  kv: Deno.Kv,
+  { files, log, id }: { files: ObjectStore; log: Logger; id: string },
+): Promise<void> {
+  let images: string[] | null = null;
+  for (let attempt = 0; attempt < MAX_RETRIES && images === null; attempt++) {
+    const [entry, pending] = await kv.getMany<[Post, PostDeletion]>([recordKey(id), deletionKey(id)]);
+    if (entry.value) {
+      const deletion: PostDeletion = { images: entry.value.images };
+      if ((await postOps(kv, entry, null).set(deletionKey(id), deletion).commit()).ok) images = deletion.images;
+    } else if (pending.value) images = pending.value.images;
+    else throw new NotFoundError(NOT_FOUND);
   }
-  throw new Error("Post delete lost too many races");
+  if (images === null) throw new Error("Post delete lost too many races");
+  await deleteConversation(kv, id);
+  const stored = images;
+  const deleted = await Promise.allSettled(stored.map((image) => files.delete(image)));
+  deleted.forEach((result, i) => {
+    if (result.status === "rejected") {
+      log.error("post image not deleted", { postId: id, imageId: stored[i], error: String(result.reason) });
+    }
+  });
+  await kv.delete(deletionKey(id));
 }

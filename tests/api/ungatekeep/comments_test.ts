@@ -2,13 +2,14 @@
  * Comments, replies and reactions on Ungatekeep posts (docs/api.md, Ungatekeep): every rule per role,
  * through the real app over a real (in-memory) KV.
  */
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { createUser } from "@/lib/users/users.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
-import { createPost } from "@/tests/fixtures/posts.ts";
+import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
+import { deletePost } from "@/lib/ungatekeep/posts.ts";
 import { editComment } from "@/lib/comments/comments.ts";
 import { react } from "@/lib/comments/reactions.ts";
 
@@ -371,6 +372,74 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
   }
   assertEquals(left, []);
   assertEquals((await t.fetch(`/api/admin/comments`, { headers: admin.headers }).then((r) => r.json())).comments, []);
+});
+
+Deno.test("deleting a post whose images the object store cannot delete still removes its conversation, logged", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const admin = await createTestUser(t, "admin");
+  const image = await uploadedId(t, admin);
+  const post = await createPost(t, admin, { title: "With an image", images: [image] });
+  const [asha, ravi] = [await createTestUser(t), await createTestUser(t)];
+  const top = await written(t, asha, post.id, "Top");
+  await written(t, ravi, post.id, "Reply", top.id);
+  await t.json("PUT", `/api/ungatekeep/${post.id}/reactions/helpful`, { headers: asha.headers });
+  // The object store is down: every delete throws.
+  t.services.files.delete = () => Promise.reject(new Error("object store down"));
+  const del = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers });
+  assertEquals(del.status, 200);
+  const left: unknown[] = [];
+  for await (const entry of t.kv.list({ prefix: [] })) {
+    if (JSON.stringify(entry.key).includes(post.id) || JSON.stringify(entry.key).includes(top.id)) left.push(entry.key);
+  }
+  assertEquals(left, []);
+  const admins = await (await t.fetch("/api/admin/comments", { headers: admin.headers })).json();
+  assertEquals([admins.comments, admins.pagination.total], [[], 0]);
+  const told = await (await t.fetch("/api/me/notifications", { headers: asha.headers })).json();
+  assertEquals(told.notifications.map((n: { title: string }) => n.title), ["A post you commented on was deleted"]);
+  const logged = logLines.filter((line) => line.includes("post image not deleted"));
+  assertEquals(logged.length, 1);
+  assert(logged[0].includes(image) && logged[0].includes("object store down"), logged[0]);
+});
+
+Deno.test("a post deletion stopped midway leaves counters matching what is left; deleting again finishes it", async () => {
+  await using t = await createTestApp();
+  const { admin, post } = await setup(t);
+  // 150 comments, 10 per author (the rate limit): more than one cascade write holds (800 mutations).
+  for (let i = 0; i < 15; i++) {
+    const who = await createTestUser(t);
+    for (let j = 0; j < 10; j++) await written(t, who, post.id, `Comment ${i}.${j}`);
+  }
+  // KV fails on the third write of the deletion (the post's, the first batch's, then this one): a process gone.
+  let commits = 0;
+  const failing = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => ++commits === 3 ? Promise.reject(new Error("KV went away")) : commit();
+          return op;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await assertRejects(() => deletePost(failing, { files: t.services.files, log: t.services.log, id: post.id }));
+  const left = (await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] }))).length;
+  assert(left > 0 && left < 150, `${left} comments left`);
+  const total = async () =>
+    (await (await t.fetch("/api/admin/comments", { headers: admin.headers })).json()).pagination.total;
+  assertEquals(await total(), left, "the admin comment total counts what is left");
+  assertEquals(Number((await t.kv.get<Deno.KvU64>(["post_counts", post.id, "comments"])).value?.value), left);
+  const again = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers });
+  assertEquals(again.status, 200);
+  await again.body?.cancel();
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] })), []);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["post_counts", post.id] })), []);
+  assertEquals(await total(), 0);
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 404);
 });
 
 Deno.test("reply notifications: the author of the comment answered is notified in the app and by e-mail unless off; nobody of their own reply", async () => {

@@ -37,6 +37,9 @@ export const apiDocs = describeRoute({
   PATCH: change,
   DELETE: {
     summary: "Delete a post for good, with its images, comments and reactions",
+    description: "Its comments, reactions, counters and reply notifications go first, then its images (one the file " +
+      "store fails to delete is logged and left stored). A deletion stopped midway (an error answered 500) is " +
+      "finished by deleting the post again, which answers 200.",
     access: ["admin"],
     responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Post not found" },
   },
@@ -49,8 +52,8 @@ export const handler = define.handlers({
   PUT: update,
   PATCH: update,
   async DELETE(_req, ctx) {
-    const { kv, files } = ctx.state.services;
-    await deletePost(kv, files, ctx.params.id);
+    const { kv, files, log } = ctx.state.services;
+    await deletePost(kv, { files, log, id: ctx.params.id });
     return Response.json({ success: true });
   },
 });
