@@ -58,7 +58,7 @@ import {
   UNVERIFIED,
   WAITING,
 } from "./schema.ts";
-import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
+import { applicationOps, personEntries, personKey, readApplications, recordKey, valueBytes } from "./store.ts";
 import { pipelinePage } from "./pipeline.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -555,14 +555,47 @@ export async function changeStatus(
   });
 }
 
-/** Most applications moved in one write of a bulk change (each about 25 mutations). */
+/** Most applications read at once, and moved in one write, by a bulk change (each move about 25 mutations). */
 const BULK_WRITE = 20;
+/** Most estimated bytes of one write of a bulk change: well under KV's 800 KiB a commit, as the timeout job's. */
+const BULK_BYTES = 500_000;
+/**
+ * What a move writes besides its record, search texts and message (bytes, generously): the e-mail's words and layout
+ * (under 3 KB without a message), the notification, the tracker item and the index entries.
+ */
+const MOVE_OVERHEAD_BYTES = 8_000;
+
+/**
+ * An upper bound of the bytes the move to `next` with `message` adds to a write (see `valueBytes`): the record, its
+ * applicant's search text in the status entry and the change log, and the message in the notification and in the
+ * e-mail's text and HTML.
+ */
+function moveBytes(next: ApplicationRecord, message: string | null): number {
+  return valueBytes(next) + 2 * valueBytes(next.applicant) + 3 * valueBytes(message) + MOVE_OVERHEAD_BYTES;
+}
+
+/** `items` cut, in order, into runs whose `bytes` add up to at most `limit` each (an item over it alone). */
+function byBytes<T>(items: readonly T[], bytes: (item: T) => number, limit: number): T[][] {
+  const runs: T[][] = [];
+  let size = Infinity;
+  for (const item of items) {
+    const cost = bytes(item);
+    if (size + cost > limit) {
+      runs.push([]);
+      size = 0;
+    }
+    runs.at(-1)!.push(item);
+    size += cost;
+  }
+  return runs;
+}
 
 /**
  * The poster's move of the applications `ids` of internship `internshipId` to `change.status` (each as
- * `changeStatus`), in writes of 20: ids of other internships, unknown ids, the actor's own application and
- * applications that cannot make that move are left out. A write that loses a race is done again one application at a time. Returns how many moved and the
- * e-mails to start delivering.
+ * `changeStatus`), in writes of at most 20 moves and 500 KB by estimate (long answers and messages fill KV's 800 KiB
+ * a commit before 20 moves do): ids of other internships, unknown ids, the actor's own application and applications
+ * that cannot make that move are left out. A write that loses a race is done again one application at a time. Returns
+ * how many moved and the e-mails to start delivering.
  * @throws NotFoundError for anyone but the internship's poster.
  */
 export async function changeMany(
@@ -601,27 +634,29 @@ export async function changeMany(
         : null,
       recipient: await recipientOf(kv, entry.value),
     })));
-    const op = kv.atomic();
-    const mails = prepared.map((item) => moveOps(op, { ...item, context, now }));
-    if ((await op.commit()).ok) {
-      updated += prepared.length;
-      mailIds.push(...mails.flatMap((mail) => mail ?? []));
-      continue;
-    }
-    for (const { entry } of prepared) {
-      try {
-        const result = await moveOne(kv, {
-          id: entry.value.id,
-          move,
-          check: (record) => {
-            if (!movable(record)) throw new InvalidInputError(record.status);
-          },
-          context: () => Promise.resolve(context),
-        });
-        updated++;
-        if (result.mailId) mailIds.push(result.mailId);
-      } catch (error) {
-        if (!(error instanceof InvalidInputError || error instanceof NotFoundError)) throw error;
+    for (const write of byBytes(prepared, (item) => moveBytes(item.next, move.message), BULK_BYTES)) {
+      const op = kv.atomic();
+      const mails = write.map((item) => moveOps(op, { ...item, context, now }));
+      if ((await op.commit()).ok) {
+        updated += write.length;
+        mailIds.push(...mails.flatMap((mail) => mail ?? []));
+        continue;
+      }
+      for (const { entry } of write) {
+        try {
+          const result = await moveOne(kv, {
+            id: entry.value.id,
+            move,
+            check: (record) => {
+              if (!movable(record)) throw new InvalidInputError(record.status);
+            },
+            context: () => Promise.resolve(context),
+          });
+          updated++;
+          if (result.mailId) mailIds.push(result.mailId);
+        } catch (error) {
+          if (!(error instanceof InvalidInputError || error instanceof NotFoundError)) throw error;
+        }
       }
     }
   }

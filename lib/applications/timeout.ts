@@ -43,7 +43,16 @@ import { dropDayCounts } from "./daily.ts";
 import { type Recipient, tellTimedOutOps, type TimedOutItem, timeoutMessage } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
 import { countChanges } from "./track_record.ts";
-import { applicationOps, batchOps, BatchWrites, dueIds, dueKey, readApplications, recordKey } from "./store.ts";
+import {
+  applicationOps,
+  batchOps,
+  BatchWrites,
+  dueIds,
+  dueKey,
+  readApplications,
+  recordKey,
+  valueBytes,
+} from "./store.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Due entries read per batch. */
@@ -135,26 +144,6 @@ interface Sent {
   ids: string[];
   moves: number;
   commit: Promise<Deno.KvCommitResult | Deno.KvCommitError>;
-}
-
-/**
- * An upper bound of the bytes `value` (a record as stored) takes in a KV write, without serialising it: every text at
- * three bytes a character (UTF-8 at worst; V8's own format takes at most two), every property name likewise, and eight
- * bytes for each other value and each container.
- */
-export function valueBytes(value: unknown): number {
-  if (typeof value === "string") return value.length * 3 + 8;
-  if (Array.isArray(value)) {
-    let bytes = 8;
-    for (const part of value) bytes += valueBytes(part);
-    return bytes;
-  }
-  if (value && typeof value === "object") {
-    let bytes = 8;
-    for (const name in value) bytes += name.length * 3 + valueBytes((value as Record<string, unknown>)[name]);
-    return bytes;
-  }
-  return 8;
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
- * The poster's pipeline (docs/api.md, Applications; docs/decisions.md, Applications, "The poster"; docs/decisions.md,
- * Applications, "Status changes"; docs/decisions.md, Applications, "The poster's list"): who sees an internship's applications (owner, manager of its verified organization, admin;
- * another student, a manager of an unverified organization and a guest do not), tabs, counts, pages and search;
- * contact details from shortlisting on; single and bulk moves with their refusals (an illegal transition, a final
- * status, a bulk of 101, a foreign application id); the applicant told in the app and by e-mail; the application's
- * resume; and the page's plain form.
+ * The poster's pipeline (docs/api.md, Applications; docs/decisions.md, Applications, "The poster", "Status changes"
+ * and "The poster's list"): who sees an internship's applications (owner, manager of its verified organization,
+ * admin; another student, a manager of an unverified organization and a guest do not; nobody their own application),
+ * tabs, counts, pages and search; contact details from shortlisting on; single and bulk moves with their refusals (an
+ * illegal transition, a final status, a bulk of 101, a foreign application id; 20 long applications moved at once);
+ * the applicant told in the app and by e-mail; the application's resume; and the page's plain form.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import { applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
@@ -278,6 +278,35 @@ Deno.test("bulk: up to 100 ids; other internships' and unmovable ones left; 101 
   assertEquals(otherList.status, 404);
   const foreignNow = (await t.kv.get<{ status: string }>(["applications", foreign.id])).value!;
   assertEquals(foreignNow.status, "applied");
+});
+
+Deno.test("bulk: 20 long applications and a long message move, past KV's 800 KiB a commit", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const hindi = (n: number) => "क".repeat(n);
+  const questions = Array.from({ length: 5 }, (_, i) => ({ text: `Question ${i + 1}?`, required: true }));
+  const internship = await platformInternship(t, member, { questions });
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const res = await sendApplication(t, await applicant(t), internship.id, {
+      answers: internship.questions.map((q) => ({ questionId: q.id, answer: hindi(1000) })),
+      coverNote: hindi(2000),
+    });
+    assertEquals(res.status, 201, await res.clone().text());
+    ids.push((await res.json()).application.id);
+  }
+  const message = hindi(2000);
+  assertEquals(await bulk(t, member, internship.id, { ids, status: "interview", message }), {
+    status: 200,
+    body: { updated: 20 },
+  });
+  for (const id of ids) {
+    const record = (await t.kv.get<{ status: string; history: { message: string | null }[] }>(["applications", id]))
+      .value!;
+    assertEquals([record.status, record.history.at(-1)!.message], ["interview", message]);
+  }
+  await t.settled();
+  assertEquals(t.mails.filter((mail) => mail.text.includes(message)).length, 20);
 });
 
 Deno.test("the applicants page: tabs and counts, and the move form without JavaScript", async () => {

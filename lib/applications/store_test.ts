@@ -1,6 +1,6 @@
 import { serialize } from "node:v8";
 import { assert } from "@/tests/helpers/assert.ts";
-import { valueBytes } from "./timeout.ts";
+import { valueBytes } from "./store.ts";
 
 Deno.test("valueBytes bounds what a record takes once serialised, in Latin and in Devanagari script", () => {
   const answer = (text: string) => ({ questionId: "q1", question: text, answer: text.repeat(40) });
