@@ -8,7 +8,8 @@
  * that fails or times out leaves nothing behind (502). Then one atomic write, checked against
  * everything it read, records the purchase (pending, or paid when free) and the coupon
  * reservation; a lost race reads again and checks again. A caller's earlier pending checkout of
- * the same toolkit is replaced: the same purchase record takes the new order. The earlier
+ * the same toolkit is replaced: the same purchase record takes the new order (it keeps the latest `ORDERS_KEPT`;
+ * older ones move to their own keys, `keptOrders`). The earlier
  * orders' coupon reservations are kept until they lapse (their orders can still be paid; the
  * same coupon again takes the same slots), or given up when the new checkout is free and so
  * paid at once (docs/decisions.md, Toolkits and payments).
@@ -26,6 +27,7 @@ import { BUYER_STATE_MESSAGE, indianState } from "./indian_states.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
+  keptOrders,
   type Purchase,
   purchaseView,
   reservationsOf,
@@ -163,9 +165,12 @@ export async function initiatePurchase(
       ...terms,
       reservation,
       paymentId: null,
-      orders: free
-        ? { ...previous?.orders }
-        : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId, reservation, ...terms } },
+      orders: keptOrders(op, {
+        id: purchaseId,
+        orders: free
+          ? { ...previous?.orders }
+          : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId, reservation, ...terms } },
+      }),
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
       ...(previous?.extraPayments ? { extraPayments: previous.extraPayments } : {}),
       paidAt: free ? now : null,

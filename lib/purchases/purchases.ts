@@ -12,6 +12,7 @@
  * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
  * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` while its latest order is unpaid (reconciliation)
+ * - `["purchase_orders", id, gatewayOrderId]` → `OrderTerms` of an order no longer kept on the record (`ORDERS_KEPT`)
  */
 import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
@@ -104,11 +105,13 @@ export interface PurchaseRecord {
   reservation: ReservationRef | null;
   paymentId: string | null;
   /**
-   * Every gateway order this purchase was offered with (checkout started again adds one), with
-   * its terms: the amount in paise and the coupon it was priced with. Paying an order applies its
-   * own terms, so an earlier, cheaper order cannot be paid under a later checkout's coupon count.
+   * The latest `ORDERS_KEPT` gateway orders this purchase was offered with (checkout started again adds one), oldest
+   * first, with their terms: the amount in paise and the coupon it was priced with (older ones are kept under their
+   * own keys: `orderTermsOf`). Paying an order applies its own terms, so an earlier, cheaper order cannot be paid
+   * under a later checkout's coupon count.
    */
   orders: Record<string, OrderTerms>;
+  /** Its latest `HISTORY_KEPT` status changes, oldest first. */
   history: { status: PaymentStatus; at: string; source: string }[];
   /**
    * Payments that grant nothing, so the money is due back (refunded by an admin): received after
@@ -205,6 +208,38 @@ const byOrderKey = (orderId: string) => ["purchases_by_order", orderId];
 const pendingKey = (userId: string, toolkitId: string) => ["purchase_pending", userId, toolkitId];
 const ownedKey = (userId: string, toolkitId: string) => ["purchase_owned", userId, toolkitId];
 const unsettledKey = (id: string) => ["purchases_unsettled", id];
+const orderKey = (id: string, orderId: string) => ["purchase_orders", id, orderId];
+
+/**
+ * Orders kept on a purchase record (docs/decisions.md, Toolkits and payments, "A purchase record stays small"): each
+ * checkout started again adds one, and KV refuses a value over 64 KiB; 20 orders with their history are about 5 KB.
+ */
+export const ORDERS_KEPT = 20;
+/** History entries kept on a purchase record, the latest: a checkout started again adds one (about 70 bytes). */
+export const HISTORY_KEPT = 50;
+
+/**
+ * `orders` of purchase `id` with the latest `ORDERS_KEPT` kept (the order of the object's keys: oldest first); adds to
+ * `op` the writes of the older ones under their own keys, where `orderTermsOf` finds them when such an order is paid.
+ */
+export function keptOrders(
+  op: Deno.AtomicOperation,
+  { id, orders }: { id: string; orders: Record<string, OrderTerms> },
+): Record<string, OrderTerms> {
+  const entries = Object.entries(orders);
+  for (const [orderId, terms] of entries.slice(0, -ORDERS_KEPT)) op.set(orderKey(id, orderId), terms);
+  return Object.fromEntries(entries.slice(-ORDERS_KEPT));
+}
+
+/** The terms `record` offered gateway order `orderId` with (on the record, else kept apart); undefined when none. */
+export async function orderTermsOf(
+  kv: Deno.Kv,
+  record: PurchaseRecord,
+  orderId: string,
+): Promise<OrderTerms | undefined> {
+  if (Object.hasOwn(record.orders, orderId)) return record.orders[orderId];
+  return (await kv.get<OrderTerms>(orderKey(record.id, orderId))).value ?? undefined;
+}
 
 /** A purchase by id with its entry for an atomic check. */
 export async function getPurchaseEntry(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<PurchaseRecord>> {
@@ -393,10 +428,10 @@ export async function forgetUnsettled(kv: Deno.Kv, item: UnsettledPurchase): Pro
 }
 
 /**
- * Adds to `op` the write of `record` (read as `before`, null when new) and the dashboard counters'
- * change; the caller checks the entry it read.
+ * Adds to `op` the write of `record` (read as `before`, null when new), with its latest `HISTORY_KEPT` history
+ * entries, and the dashboard counters' change; the caller checks the entry it read.
  */
 export function putPurchaseOps(op: Deno.AtomicOperation, before: PurchaseRecord | null, record: PurchaseRecord): void {
-  op.set(purchaseKey(record.id), record);
+  op.set(purchaseKey(record.id), { ...record, history: record.history.slice(-HISTORY_KEPT) });
   countOps(op, purchaseCounts(before), purchaseCounts(record));
 }

@@ -48,6 +48,7 @@ import {
   getPurchaseEntry,
   hasBuyer,
   type OrderTerms,
+  orderTermsOf,
   type PurchaseRecord,
   putPurchaseOps,
   receiptPath,
@@ -122,12 +123,12 @@ function settledPaid(record: PurchaseRecord): boolean {
  */
 function extraPayment(
   current: PurchaseRecord,
-  { outcome, payment, at }: { outcome: Outcome; payment: OutcomeReport["payment"]; at: string },
+  { outcome, payment, terms, at }: { outcome: Outcome; payment: OutcomeReport["payment"]; terms: Terms; at: string },
 ): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
   const { orderId, paymentId } = payment;
   if (outcome !== "paid" || !settledPaid(current) || orderId === current.gatewayOrderId) return null;
   if (current.extraPayments?.some((p) => p.orderId === orderId)) return null;
-  const amount = payment.amount ?? (Object.hasOwn(current.orders, orderId) ? current.orders[orderId].amountPaid : null);
+  const amount = payment.amount ?? terms?.amountPaid ?? null;
   return { orderId, paymentId, amount, ...currencyOf(payment), at, reason: "already paid" };
 }
 
@@ -137,14 +138,18 @@ function extraPayment(
  */
 function withoutBuyer(
   current: PurchaseRecord,
-  { outcome, payment, at }: { outcome: Outcome; payment: { orderId: string; paymentId: string | null }; at: string },
+  { outcome, payment, terms, at }: {
+    outcome: Outcome;
+    payment: { orderId: string; paymentId: string | null };
+    terms: Terms;
+    at: string;
+  },
 ): PurchaseRecord {
   if (outcome !== "paid" || current.extraPayments?.some((p) => p.orderId === payment.orderId)) return current;
-  const amount = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId].amountPaid : null;
   const owed = {
     orderId: payment.orderId,
     paymentId: payment.paymentId,
-    amount,
+    amount: terms?.amountPaid ?? null,
     at,
     reason: "account deleted" as const,
   };
@@ -163,15 +168,17 @@ export interface OutcomeReport {
   payment: { orderId: string; paymentId: string | null; amount?: number; currency?: string };
 }
 
+/** The terms the purchase offered the paid order with (`orderTermsOf`); undefined for an order it never had. */
+type Terms = OrderTerms | undefined;
+
 /**
  * The payment of `payment`, owed back because the gateway reported another amount or currency than its order's
  * (docs/decisions.md, Money operations), when `current` is not paid yet; else null.
  */
 function mismatchedPayment(
   current: PurchaseRecord,
-  { payment, at }: { payment: OutcomeReport["payment"]; at: string },
+  { payment, terms, at }: { payment: OutcomeReport["payment"]; terms: Terms; at: string },
 ): NonNullable<PurchaseRecord["extraPayments"]>[number] | null {
-  const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
   if (!terms || settledPaid(current) || payment.amount === undefined) return null;
   if (payment.amount === terms.amountPaid && (payment.currency ?? CURRENCY) === CURRENCY) return null;
   const { orderId, paymentId, amount } = payment;
@@ -203,6 +210,7 @@ export async function applyOutcome(
     const entry = await getPurchaseEntry(kv, purchaseId);
     if (!entry.value) throw new NotFoundError(REFUSALS.purchaseNotFound);
     const current = entry.value;
+    const terms = await orderTermsOf(kv, current, payment.orderId);
     const now = nowOf(ctx);
     const op = kv.atomic().check(entry);
     if (event) op.check(event.entry).set(event.entry.key, event.value, { expireIn: event.expireIn });
@@ -210,7 +218,9 @@ export async function applyOutcome(
     const owedAlready = outcome === "paid" && current.extraPayments?.some((p) => p.orderId === payment.orderId);
     const unchanged = settledPaid(current) || replacedOrderFailed || owedAlready ||
       (outcome === "failed" && current.paymentStatus === "failed");
-    const mismatch = outcome === "paid" && !owedAlready ? mismatchedPayment(current, { payment, at: now }) : null;
+    const mismatch = outcome === "paid" && !owedAlready
+      ? mismatchedPayment(current, { payment, terms, at: now })
+      : null;
     if (mismatch) {
       const record: PurchaseRecord = {
         ...current,
@@ -222,7 +232,7 @@ export async function applyOutcome(
       continue;
     }
     if (unchanged) {
-      const extra = extraPayment(current, { outcome, payment, at: now });
+      const extra = extraPayment(current, { outcome, payment, terms, at: now });
       if (extra) {
         const record: PurchaseRecord = { ...current, extraPayments: [...current.extraPayments ?? [], extra] };
         putPurchaseOps(op, current, record);
@@ -234,7 +244,7 @@ export async function applyOutcome(
       continue;
     }
     if (!hasBuyer(current)) {
-      const record = withoutBuyer(current, { outcome, payment, at: now });
+      const record = withoutBuyer(current, { outcome, payment, terms, at: now });
       if (record !== current) putPurchaseOps(op, current, record);
       if ((await op.commit()).ok) return record;
       continue;
@@ -243,7 +253,14 @@ export async function applyOutcome(
     op.check(guards.pending).check(guards.owned);
     const mails: string[] = [];
     const ownedElsewhere = guards.owned.value !== null && guards.owned.value !== current.id;
-    let record = await settle(kv, op, { current, outcome, payment, change: { source, at: now }, ownedElsewhere });
+    let record = await settle(kv, op, {
+      current,
+      outcome,
+      payment,
+      terms,
+      change: { source, at: now },
+      ownedElsewhere,
+    });
     if (record.paymentStatus === "paid") record = await paidOps(ctx, op, { record, at: now, mails });
     writePurchaseOps(op, { before: current, record, guards });
     if ((await op.commit()).ok) {
@@ -328,8 +345,9 @@ async function paidOps(
 async function settle(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { current, outcome, payment, change, ownedElsewhere }: Pick<OutcomeReport, "outcome" | "payment"> & {
+  { current, outcome, payment, terms, change, ownedElsewhere }: Pick<OutcomeReport, "outcome" | "payment"> & {
     current: BuyerPurchase;
+    terms: Terms;
     change: { source: string; at: string };
     ownedElsewhere: boolean;
   },
@@ -343,14 +361,13 @@ async function settle(
       updatedAt: change.at,
     };
   }
-  if (ownedElsewhere) return await owedBack(kv, op, { current, payment, change, reason: "already owned" });
-  const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
+  if (ownedElsewhere) return await owedBack(kv, op, { current, payment, terms, change, reason: "already owned" });
   const couponId = terms ? terms.couponId : current.couponId;
   const ref = terms?.reservation ?? (couponId === current.couponId ? current.reservation : null);
   const use: UseTaken = couponId
     ? await takeUse(kv, op, { purchase: current, couponId, ref })
     : { ok: true, reservation: null, keys: [] };
-  if (!use.ok) return await owedBack(kv, op, { current, payment, change, reason: "coupon unavailable" });
+  if (!use.ok) return await owedBack(kv, op, { current, payment, terms, change, reason: "coupon unavailable" });
   await releaseOthers(kv, op, { purchase: current, keep: use.keys });
   return {
     ...current,
@@ -379,13 +396,13 @@ async function releaseCurrent(kv: Deno.Kv, op: Deno.AtomicOperation, purchase: B
 async function owedBack(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { current, payment, change, reason }: Pick<OutcomeReport, "payment"> & {
+  { current, payment, terms, change, reason }: Pick<OutcomeReport, "payment"> & {
     current: BuyerPurchase;
+    terms: Terms;
     change: { source: string; at: string };
     reason: "already owned" | "coupon unavailable";
   },
 ): Promise<BuyerPurchase> {
-  const terms = Object.hasOwn(current.orders, payment.orderId) ? current.orders[payment.orderId] : undefined;
   const owed = {
     orderId: payment.orderId,
     paymentId: payment.paymentId,

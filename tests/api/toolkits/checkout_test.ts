@@ -1,7 +1,9 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { FAKE_KEYS } from "@/tests/fakes/razorpay.ts";
+import { FAKE_KEYS, signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { HISTORY_KEPT, ORDERS_KEPT, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
 async function storedKeys(shop: Shop, prefixes: string[]): Promise<Deno.KvKey[]> {
   const keys: Deno.KvKey[] = [];
@@ -137,4 +139,57 @@ Deno.test("GET /api/purchases: 401 for guests; the caller's own purchases only, 
     title: "A",
   }]);
   assert(purchases.every((p: { userId: string }) => p.userId === user.user.id));
+});
+
+Deno.test("checkout started again hundreds of times keeps the purchase record small; its first order's payment settles", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "HALF", discountValue: 50 });
+  // The route allows 60 checkouts per 10 minutes per person: the function itself is called, as the route does.
+  const { payments } = shop.t.services;
+  const start = (couponCode?: string) =>
+    initiatePurchase(shop.t.kv, {
+      payments,
+      user: user.user,
+      toolkitId: kit.id,
+      couponCode,
+      buyerState: "Andaman and Nicobar Islands",
+    });
+  const first = await start("HALF");
+  // About 230 bytes an order with its history entry: 300 orders on one record would pass KV's 64 KiB (a write of it
+  // throws "Value too large").
+  for (let i = 0; i < 300; i++) await start();
+  const stored = await shop.t.kv.get<PurchaseRecord>(["purchases", first.purchase.id]);
+  assert(new TextEncoder().encode(JSON.stringify(stored.value)).length < 16 * 1024);
+  assertEquals(Object.keys(stored.value!.orders).length, ORDERS_KEPT);
+  assert(stored.value!.history.length <= HISTORY_KEPT);
+  const again = await checkout(shop, user, kit.id);
+  assertEquals(again.status, 200);
+  assertEquals(again.body.purchase.id, first.purchase.id);
+
+  // The first order, long off the record, is paid: it settles with its own terms (the coupon's half price).
+  const verify = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(first.order!.id),
+    headers: user.headers,
+  });
+  assertEquals(verify.status, 200);
+  const { purchase } = await verify.json();
+  assertEquals([purchase.paymentStatus, purchase.amountPaid, purchase.gatewayOrderId], [
+    "paid",
+    24950,
+    first.order!.id,
+  ]);
+  assertEquals(purchase.couponId, first.purchase.couponId);
+  // The latest order paid too is owed back, with its own amount.
+  const latest = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(again.body.order.id),
+    headers: user.headers,
+  });
+  assertEquals(latest.status, 200);
+  await latest.body?.cancel();
+  const after = (await shop.t.kv.get<PurchaseRecord>(["purchases", first.purchase.id])).value!;
+  assertEquals(after.extraPayments?.map((p) => [p.orderId, p.amount, p.reason]), [
+    [again.body.order.id, 49900, "already paid"],
+  ]);
 });
