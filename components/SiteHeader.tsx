@@ -30,6 +30,7 @@ const LINK = "block py-2 text-slate-700 hover:text-indigo-700 aria-[current=page
 const OWN: { href: string; label: MessageKey }[] = [
   { href: "/profile", label: "layout.own.profile" },
   { href: "/me/tracker", label: "layout.own.tracker" },
+  { href: "/toolkits/mine", label: "layout.own.toolkits" },
   { href: "/me/alerts", label: "layout.own.alerts" },
   { href: "/me/notifications", label: "layout.own.notifications" },
   { href: "/me/settings", label: "layout.own.settings" },

@@ -149,7 +149,7 @@ export default function ToolkitCheckout(
   const learnUrl = `/toolkits/${encodeURIComponent(toolkitId)}/learn`;
 
   useEffect(() => {
-    if (phase === "paid") setTimeout(() => location.assign(learnUrl), 1200);
+    if (phase === "paid") setTimeout(() => location.assign(`${learnUrl}?paid=1`), 1200);
     if (phase !== "ready") status.current?.focus();
   }, [phase]);
 

@@ -55,7 +55,7 @@ Deno.test("a coupon survives a reload, and Try again after a declined card pays 
   await page.getByText("Your card was declined.").waitFor();
   await assertAccessible(page, "a declined payment at 360 px");
   await page.getByRole("button", { name: "Try again" }).click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await page.getByText("The script body").waitFor();
 
   assertEquals(dialogs.length, 2, "Try again opened the payment window");

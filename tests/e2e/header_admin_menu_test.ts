@@ -53,7 +53,7 @@ Deno.test("the bell before the account links, the admin menu in one row on a pho
     assert(bell > await leftOf(page, "link", "Admin"), "the bell is right of the main links");
     assert(!(await nav.getByRole("button", { name: "Sign out" }).isVisible()), "sign-out waits behind the menu");
     await openAccountMenu(page);
-    for (const name of ["Profile", "My applications", "Alerts", "Notifications", "Settings"]) {
+    for (const name of ["Profile", "My applications", "My toolkits", "Alerts", "Notifications", "Settings"]) {
       assert(await nav.getByRole("link", { name, exact: true }).isVisible(), `${name} is in the open menu`);
     }
     assert(await nav.getByRole("button", { name: "Sign out" }).isVisible(), "sign-out is in the open menu");

@@ -55,7 +55,7 @@ Deno.test("without payment keys the toolkit page says payments are not available
 
   await page.getByLabel("Coupon code (optional)").fill("gift100");
   await page.getByRole("button", { name: "Apply" }).click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await hydrated(page);
   await page.getByText("Why negotiate body").waitFor();
 });
@@ -76,8 +76,10 @@ Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pa
   });
   await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}`);
   await page.getByRole("button", { name: "Buy for ₹249" }).click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await page.getByText("Why negotiate body").waitFor();
+  await page.getByRole("status").filter({ hasText: "Payment received" }).getByRole("link", { name: "My toolkits" })
+    .waitFor();
   assertEquals(dialogs.length, 1);
   assert(dialogs[0].startsWith("Fake Razorpay (local demo): pay ₹249.00 for Salary Negotiation?"), dialogs[0]);
   assertEquals(fake.orders.map((o) => o.amount), [24900]);
@@ -118,7 +120,7 @@ Deno.test("on a phone, a site that issues tax invoices asks the buyer's state be
   await assertAccessible(page, "toolkit page asking the buyer's state");
   await page.getByLabel("Your state (for the GST invoice)").selectOption("Kerala");
   await buy.click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   const { purchases } = await (await t.fetch("/api/purchases", { headers: student.headers })).json();
   const invoice = await (await t.fetch(purchases[0].receiptUrl, { headers: student.headers })).text();
   assert(invoice.includes("Place of supply: Kerala (32)") && invoice.includes("IGST 18 %"), invoice);

@@ -74,6 +74,21 @@ Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyer
   });
   const resume = await shop.t.fetch(`/toolkits/${kit.id}/learn`, { headers: user.headers });
   assertEquals(resume.headers.get("location"), `/toolkits/${kit.id}/learn/${preview.id}`);
+  // The checkout's way in once paid: the first lesson says the payment went through and where the receipt is.
+  const paid = await shop.t.fetch(`/toolkits/${kit.id}/learn?paid=1`, { headers: user.headers });
+  assertEquals(paid.headers.get("location"), `/toolkits/${kit.id}/learn/${preview.id}?paid=1`);
+  const welcome = await (await shop.t.fetch(paid.headers.get("location")!, { headers: user.headers })).text();
+  assert(welcome.includes("Payment received") && welcome.includes('<a href="/toolkits/mine"'), "paid notice");
+  assert(
+    !(await (await shop.t.fetch(`/toolkits/${kit.id}/learn/${preview.id}?paid=1`)).text()).includes(
+      "Payment received",
+    ),
+    "not for a guest reading the preview",
+  );
+  const hindiWelcome = await (await shop.t.fetch(`/toolkits/${kit.id}/learn/${preview.id}?paid=1&lang=hi`, {
+    headers: user.headers,
+  })).text();
+  assert(hindiWelcome.includes("पेमेंट मिल गया") && hindiWelcome.includes(">मेरे टूलकिट</a>"), "paid notice in Hindi");
   await shop.t.json(
     "POST",
     `/api/toolkits/${kit.id}/progress`,
@@ -86,6 +101,7 @@ Deno.test("lesson viewer: a preview lesson is open; a locked one sends non-buyer
   assert((await read.text()).includes("Paid secret words"));
   const mine = await (await shop.t.fetch("/toolkits/mine", { headers: user.headers })).text();
   assert(mine.includes("1 of 2 lessons complete"));
+  assert(mine.includes('<a href="/toolkits/mine" aria-current="page"'), "My toolkits is in the account menu");
   assert(mine.includes("Payment history") && mine.includes("₹499") && mine.includes("Paid"));
   const hindi = await (await shop.t.fetch("/toolkits/mine?lang=hi", { headers: user.headers })).text();
   for (const words of ["मेरे टूलकिट", "2 में से 1 लेसन पूरा", "पेमेंट की हिस्ट्री", "₹499", "पेमेंट हो गया", "आगे पढ़ें"]) {

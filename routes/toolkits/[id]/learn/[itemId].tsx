@@ -4,7 +4,8 @@
  * HTML was sanitized when it was written; a video plays from its CDN (the page's CSP allows https
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
  * progress bar with "Mark as complete" and "Keep offline"; for anyone else, a free preview ends with the way to buy
- * the whole toolkit.
+ * the whole toolkit. A buyer sent here by the checkout (`?paid=1`) is told the payment went through and where the
+ * receipt is ("My toolkits").
  *
  * `POST` with `completed` (`true` or `false`) is "Mark as complete" without JavaScript: it records the lesson's
  * progress as `POST /api/toolkits/{id}/progress` does and answers 303 to the lesson (docs/decisions.md, Islands,
@@ -13,6 +14,7 @@
 import { certificateOf, certificatePath } from "@/lib/certificates/certificates.ts";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
 import { LockIcon } from "@/components/toolkits/ToolkitCard.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 import { embedUrlOf } from "@/lib/browser/video_embed.ts";
@@ -83,7 +85,7 @@ function Video({ url, title }: { url: string; title: string }) {
     );
 }
 
-export default define.page<LessonData>(function LessonPage({ data }) {
+export default define.page<LessonData>(function LessonPage({ data, url }) {
   const t = useT();
   const { toolkit, contentItems, hasPurchased, completedItemIds, item, index, certificateUrl } = data;
   const base = `/toolkits/${toolkit.id}/learn`;
@@ -93,6 +95,15 @@ export default define.page<LessonData>(function LessonPage({ data }) {
   return (
     <div class="grid gap-8 lg:grid-cols-4">
       <PageHead title={`${item.title} · ${toolkit.title}`} />
+      {hasPurchased && url.searchParams.get("paid") === "1" && (
+        <div class="lg:col-span-4">
+          <Notice kind="success" title={t("toolkits.checkout.paidTitle")}>
+            {t.rich("toolkits.lesson.paidText", {
+              mine: (chunks) => <a href="/toolkits/mine" class="font-medium underline">{chunks}</a>,
+            })}
+          </Notice>
+        </div>
+      )}
       <nav aria-label={t("toolkits.lesson.nav")} class="lg:col-span-1">
         <a href={`/toolkits/${toolkit.id}`} class="text-sm text-indigo-700 underline hover:text-indigo-900">
           ← {toolkit.title}

@@ -1,7 +1,8 @@
 /**
  * `/toolkits/{id}/learn`: resumes where the student left off, the first lesson they have not
  * completed (the first lesson when all are done). Anyone who has not bought the toolkit goes to
- * its page; a guest signs in first.
+ * its page; a guest signs in first. `?paid=1` (the checkout's way in, once paid) goes on to the lesson, which then
+ * confirms the payment.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -18,7 +19,8 @@ export const handler = define.handlers({
     );
     const next = contentItems.find((item) => !completedItemIds.includes(item.id)) ?? contentItems[0];
     const owner = hasPurchased || canManageCatalog(ctx.state.user);
-    const location = owner && next ? `/toolkits/${toolkit.id}/learn/${next.id}` : `/toolkits/${toolkit.id}`;
+    const paid = hasPurchased && ctx.url.searchParams.get("paid") === "1" ? "?paid=1" : "";
+    const location = owner && next ? `/toolkits/${toolkit.id}/learn/${next.id}${paid}` : `/toolkits/${toolkit.id}`;
     return new Response(null, { status: 302, headers: { location } });
   },
 });
