@@ -18,6 +18,7 @@ export function ApplicantCard({ application, form }: ApplicantCardProps) {
   const t = useT();
   const { applicant } = application;
   const base = `applicant-${application.id}`;
+  const name = applicant.name ?? t("applications.pipeline.deletedUser");
   const about = [applicant.collegeInstitute, applicant.currentRole, applicant.fieldOfStudy].filter(Boolean).join(" · ");
   return (
     <li id={base} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
@@ -34,8 +35,8 @@ export function ApplicantCard({ application, form }: ApplicantCardProps) {
           <div class="flex flex-wrap items-start justify-between gap-2">
             <div>
               <label for={`${base}-select`} class="font-semibold text-slate-900">
-                <span class="sr-only">{t("applications.pipeline.select", { name: applicant.name })}</span>
-                <span aria-hidden="true">{applicant.name}</span>
+                <span class="sr-only">{t("applications.pipeline.select", { name })}</span>
+                <span aria-hidden="true">{name}</span>
               </label>
               {about && <p class="text-sm text-slate-700">{about}</p>}
               <p class="text-sm text-slate-700">

@@ -99,13 +99,16 @@ export function applicationView(record: ApplicationRecord): ApplicationView {
   };
 }
 
-/** The applicant of `record` as the poster sees them: contact details only once the application was shortlisted. */
+/**
+ * The applicant of `record` as the poster sees them: contact details only once the application was shortlisted; no
+ * name (null) once they deleted their account.
+ */
 export function applicantView(record: ApplicationRecord): ApplicantView {
   const a = record.applicant;
   const contact = record.history.some((entry) => CONTACT_FROM.includes(entry.status));
   return {
     id: record.applicantId,
-    name: a?.name ?? "Deleted user",
+    name: a?.name ?? null,
     image: a?.image ?? null,
     collegeInstitute: a?.collegeInstitute ?? null,
     currentRole: a?.currentRole ?? null,

@@ -129,10 +129,13 @@ export interface ApplicationView {
   stipendReport: StipendReport | null;
 }
 
-/** The applicant as the poster sees them: `email` and `contactNumber` null until the application was shortlisted. */
+/**
+ * The applicant as the poster sees them: `email` and `contactNumber` null until the application was shortlisted; `id`
+ * and `name` null once they deleted their account (a page words that in its reader's language).
+ */
 export interface ApplicantView {
   id: string | null;
-  name: string;
+  name: string | null;
   image: string | null;
   collegeInstitute: string | null;
   currentRole: string | null;

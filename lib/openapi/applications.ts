@@ -57,7 +57,7 @@ export const PosterApplicationSchema = z.strictObject({
   ...ApplicationSchema.shape,
   applicant: z.strictObject({
     id: z.string().nullable(),
-    name: z.string(),
+    name: z.string().nullable(),
     image: z.string().nullable(),
     collegeInstitute: z.string().nullable(),
     currentRole: z.string().nullable(),
@@ -65,7 +65,7 @@ export const PosterApplicationSchema = z.strictObject({
     fieldInterests: z.array(z.string()),
     email: z.string().nullable().describe("Null until the application was shortlisted"),
     contactNumber: z.string().nullable().describe("Null until the application was shortlisted"),
-  }).describe('As they were when they applied; id null and name "Deleted user" once they deleted their account'),
+  }).describe("As they were when they applied; id and name null once they deleted their account"),
 }) satisfies z.ZodType<PosterApplication>;
 
 /** How many applications of an internship are in each status. */

@@ -1,10 +1,11 @@
 /**
- * The poster's pipeline (docs/api.md, Applications; docs/decisions.md, Applications, "The poster", "Status changes"
- * and "The poster's list"): who sees an internship's applications (owner, manager of its verified organization,
- * admin; another student, a manager of an unverified organization and a guest do not; nobody their own application),
- * tabs, counts, pages and search; contact details from shortlisting on; single and bulk moves with their refusals (an
- * illegal transition, a final status, a bulk of 101, a foreign application id; 20 long applications moved at once);
- * the applicant told in the app and by e-mail; the application's resume; and the page's plain form.
+ * The poster's pipeline (docs/api.md, Applications; docs/decisions.md, Applications, "The poster"; docs/decisions.md,
+ * Applications, "Status changes"; docs/decisions.md, Applications, "The poster's list"): who sees an internship's
+ * applications (owner, manager of its verified organization, admin; another student, a manager of an unverified
+ * organization and a guest do not; nobody their own application), tabs, counts, pages and search; contact details from
+ * shortlisting on; single and bulk moves with their refusals (an illegal transition, a final status, a bulk of 101, a
+ * foreign application id; 20 long applications moved at once); the applicant told in the app and by e-mail; an
+ * applicant who deleted their account; the application's resume; and the page's plain form.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -307,6 +308,33 @@ Deno.test("bulk: 20 long applications and a long message move, past KV's 800 KiB
   }
   await t.settled();
   assertEquals(t.mails.filter((mail) => mail.text.includes(message)).length, 20);
+});
+
+Deno.test("an applicant who deleted their account: no name in the API, the page's words in its language", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const who = await applicant(t);
+  const sent = await applyTo(t, who, internship);
+  assertEquals((await move(t, member, sent.id, { status: "interview", message: "See you" })).status, 200);
+  const gone = await t.json("DELETE", "/api/me", { body: { confirm: who.user.email }, headers: who.headers });
+  assertEquals(gone.status, 200, await gone.text());
+  const list = await get(t, member, `/api/internships/${internship.id}/applications`);
+  assertEquals([list.body.applications[0].applicant.id, list.body.applications[0].applicant.name], [null, null]);
+  const pages: [string, string, string | null][] = [["hi", "डिलीट किया गया यूज़र", "Deleted user"], [
+    "en",
+    "Deleted user",
+    null,
+  ]];
+  for (const [lang, words, not] of pages) {
+    const res = await t.fetch(`/internships/${internship.id}/applicants?lang=${lang}&status=interview`, {
+      headers: member.headers,
+    });
+    const html = await res.text();
+    assertEquals(res.status, 200);
+    assert(html.includes(`lang="${lang}"`) && html.includes(words), lang);
+    if (not) assert(!html.includes(not), `no English on the ${lang} page`);
+  }
 });
 
 Deno.test("the applicants page: tabs and counts, and the move form without JavaScript", async () => {

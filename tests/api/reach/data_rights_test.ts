@@ -355,7 +355,7 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   const [kept] = (await pipeline.json()).applications;
   assertEquals(
     [kept.id, kept.status, kept.applicant.id, kept.applicant.name, kept.answers, kept.coverNote, kept.resume],
-    [me.ids.application, "withdrawn", null, "Deleted user", [], "", null],
+    [me.ids.application, "withdrawn", null, null, [], "", null],
   );
 
   const purchase =
