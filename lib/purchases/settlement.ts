@@ -72,8 +72,9 @@ type UseTaken =
 /**
  * Adds to `op` the writes that make `purchase`'s use of `couponId` a paid use kept for good: the
  * slots `ref` still holds for it, else slots taken again (the ones still held count as its own),
- * so the paid use counts toward both limits. A coupon deleted meanwhile has no limits left to
- * keep: nothing is taken and the payment stands. `ok: false` when the limits were reached
+ * so the paid use counts toward both limits. A coupon deactivated or expired since the order was priced is honoured
+ * (docs/decisions.md, Toolkits and payments, "An order priced while its coupon was valid is honoured"). A coupon
+ * deleted meanwhile has no limits left to keep: nothing is taken and the payment stands. `ok: false` when the limits were reached
  * meanwhile (the reservation lapsed or was released and its slots went to other buyers).
  */
 async function takeUse(

@@ -3,7 +3,8 @@
  * Toolkits and payments): paid purchases with a coupon never exceed its `usageLimit` in total nor its
  * `perUserLimit` per user, and `usedCount` always equals paid uses plus live reservations. A
  * reservation is kept while an order priced with it can still be paid; a payment whose coupon use
- * can no longer be had is recorded as owed back instead of granting the discount.
+ * can no longer be had is recorded as owed back instead of granting the discount; an order priced while its coupon
+ * was valid is honoured after the coupon was deactivated or expired.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser, type TestUser } from "@/tests/helpers/app.ts";
@@ -182,4 +183,41 @@ Deno.test("checking out again for free gives up the earlier orders' reservations
   assertEquals([after.paymentStatus, after.amountPaid], ["paid", 0]);
   assertEquals(after.extraPayments?.map((p) => [p.orderId, p.reason]), [[half.body.order.id, "already paid"]]);
   assertEquals([await usedCount(shop, "HALF"), await usedCount(shop, "GIFT")], [0, 1]);
+});
+
+Deno.test("an order priced while its coupon was valid is honoured after the coupon was deactivated or expired", async () => {
+  await using shop = await openShop();
+  const [ana, ben] = [await createTestUser(shop.t), await createTestUser(shop.t)];
+  const kit = await addToolkit(shop, { price: 499 });
+  const leaked = await addCoupon(shop, { code: "LEAKED90", discountValue: 90 });
+  const ending = await addCoupon(shop, { code: "ENDING10", discountValue: 10 });
+  const [a, b] = [await checkout(shop, ana, kit.id, "LEAKED90"), await checkout(shop, ben, kit.id, "ENDING10")];
+  assertEquals([a.body.finalPrice, b.body.finalPrice], [49.9, 449.1]);
+
+  // The admin deactivates one; the other's expiry passes. New checkouts with them are refused.
+  const off = await shop.t.json("PATCH", `/api/admin/coupons/${leaked.id}`, {
+    body: { isActive: false },
+    headers: shop.admin.headers,
+  });
+  assertEquals(off.status, 200);
+  await off.body?.cancel();
+  const stored = await shop.t.kv.get<{ expiresAt: string | null }>(["coupons", ending.id]);
+  await shop.t.kv.set(stored.key, { ...stored.value, expiresAt: new Date(Date.now() - 1000).toISOString() });
+  const refused = [await checkout(shop, ben, kit.id, "LEAKED90"), await checkout(shop, ana, kit.id, "ENDING10")];
+  assertEquals(refused.map((r) => [r.status, r.body.error]), [
+    [400, "Coupon is not active"],
+    [400, "Coupon has expired"],
+  ]);
+  // Ana's reservation lapses too before she pays: the use is taken again, as the limits still allow.
+  await lapse(shop, a.body.purchase.id);
+
+  // Each buyer paid what the order showed them: the purchase is paid at that price, and the use counts.
+  for (const [user, started] of [[ana, a], [ben, b]] as const) {
+    const paid = await verify(shop, user, kit.id, started.body.order.id);
+    assertEquals(paid.status, 200, JSON.stringify(paid.body));
+  }
+  const [pa, pb] = [await record(shop, a.body.purchase.id), await record(shop, b.body.purchase.id)];
+  assertEquals([pa.paymentStatus, pa.amountPaid, pa.couponId], ["paid", 4990, leaked.id]);
+  assertEquals([pb.paymentStatus, pb.amountPaid, pb.couponId], ["paid", 44910, ending.id]);
+  assertEquals([await usedCount(shop, "LEAKED90"), await usedCount(shop, "ENDING10")], [1, 1]);
 });
