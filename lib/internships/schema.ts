@@ -82,7 +82,8 @@ export interface Internship {
   moderation?: Moderation;
   /**
    * The organization named by `hiringOrganization` (docs/decisions.md, Trust, "Organizations"); absent on a listing
-   * stored before organizations until the one-time link reaches it.
+   * stored before organizations until the one-time link reaches it, and on one posted under a verified organization's
+   * name by someone who does not manage it (docs/decisions.md, Trust, "Who lists under a verified name").
    */
   organizationId?: string;
   /** How students apply; absent on a listing stored before apply modes: `link`. */

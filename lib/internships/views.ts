@@ -25,8 +25,9 @@ interface ViewContext {
 }
 
 /**
- * `record` as read responses carry it, on IST day `today`: with its owner object, its organization (null only for a
- * listing the one-time link has not reached yet: docs/decisions.md, Trust, "Organizations"), `isClosed` and
+ * `record` as read responses carry it, on IST day `today`: with its owner object, its organization (null for a listing
+ * the one-time link has not reached yet or one not linked to a verified organization: docs/decisions.md, Trust,
+ * "Organizations"), `isClosed` and
  * `moderation`.
  */
 function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {

@@ -20,7 +20,7 @@ import {
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
-import { organizationCounts, resolveOrganizations } from "@/lib/organizations/store.ts";
+import { organizationCounts, organizationsForPoster } from "@/lib/organizations/store.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { canManage, canModerate } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
@@ -34,7 +34,9 @@ import { REFUSALS } from "@/lib/refusals.ts";
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
  * active, with fresh ids and timestamps; one whose title or description asks applicants to pay is held for review
- * (docs/decisions.md, Trust, "The never-pay rule") and enters the moderation queue in the same write.
+ * (docs/decisions.md, Trust, "The never-pay rule") and enters the moderation queue in the same write. Each is linked
+ * to the organization it names, a verified one only when `owner` manages it or is an admin (docs/decisions.md, Trust,
+ * "Who lists under a verified name").
  * @throws BusyError after 30 s of races lost to other processes (nothing is created).
  */
 export async function createInternships(
@@ -43,33 +45,37 @@ export async function createInternships(
   items: InternshipCreate[],
 ): Promise<InternshipView[]> {
   const now = new Date().toISOString();
-  const organizations = await resolveOrganizations(kv, items.map((item) => item.hiringOrganization));
-  const records: Internship[] = items.map((item) => ({
-    id: crypto.randomUUID(),
-    title: item.title,
-    description: item.description ?? null,
-    type: item.type ?? null,
-    timing: item.timing ?? null,
-    link: item.link,
-    hiringOrganization: item.hiringOrganization,
-    hiringManager: item.hiringManager ?? null,
-    tags: item.tags ?? [],
-    stipend: item.stipend ?? null,
-    duration: item.duration ?? null,
-    experience: item.experience ?? null,
-    location: item.location ?? null,
-    deadline: item.deadline ?? null,
-    isVerified: false,
-    isActive: true,
-    userId: owner.id,
-    createdAt: now,
-    updatedAt: now,
-    deletedAt: null,
-    moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
-    organizationId: organizations.get(item.hiringOrganization)!,
-    applyMode: item.applyMode ?? "link",
-    questions: questionsWithIds(item.questions ?? []),
-  }));
+  const organizations = await organizationsForPoster(kv, {
+    names: items.map((item) => item.hiringOrganization),
+    poster: { userId: owner.id, trusted: canModerate(owner) },
+  });
+  const records: Internship[] = items.map((item) =>
+    withOrganization({
+      id: crypto.randomUUID(),
+      title: item.title,
+      description: item.description ?? null,
+      type: item.type ?? null,
+      timing: item.timing ?? null,
+      link: item.link,
+      hiringOrganization: item.hiringOrganization,
+      hiringManager: item.hiringManager ?? null,
+      tags: item.tags ?? [],
+      stipend: item.stipend ?? null,
+      duration: item.duration ?? null,
+      experience: item.experience ?? null,
+      location: item.location ?? null,
+      deadline: item.deadline ?? null,
+      isVerified: false,
+      isActive: true,
+      userId: owner.id,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
+      applyMode: item.applyMode ?? "link",
+      questions: questionsWithIds(item.questions ?? []),
+    }, organizations.get(item.hiringOrganization)!)
+  );
   const store = await internshipStore(kv);
   const today = istToday();
   const also = (op: Deno.AtomicOperation) => {
@@ -144,7 +150,9 @@ async function updateAnywhere(
 /**
  * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of the title or
  * description that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
- * any change of a listing not linked yet) links it to its organization, made when new.
+ * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when
+ * `actor` manages it or is an admin, else the listing is left unlinked (docs/decisions.md, Trust, "Who lists under a
+ * verified name").
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
  * BusyError after 30 s of races lost to other processes (nothing is changed).
@@ -155,7 +163,10 @@ export async function updateInternship(
 ): Promise<InternshipView> {
   const changes: Partial<Internship> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   const name = patch.hiringOrganization ?? await unlinkedName(kv, id);
-  const organizationId = name === undefined ? undefined : (await resolveOrganizations(kv, [name])).get(name);
+  const organizationId = name === undefined ? undefined : (await organizationsForPoster(kv, {
+    names: [name],
+    poster: { userId: actor.id, trusted: canModerate(actor) },
+  })).get(name);
   const { store, record } = await writeInternship(kv, {
     id,
     actor,
@@ -164,14 +175,22 @@ export async function updateInternship(
         throw new ForbiddenError(REFUSALS.adminOnlyFlags);
       }
       const now = new Date().toISOString();
-      const next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
-      if (organizationId && next.hiringOrganization === name) next.organizationId = organizationId;
+      let next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
+      if (organizationId !== undefined && next.hiringOrganization === name) {
+        next = withOrganization(next, organizationId);
+      }
       const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
       return moderation === moderationOf(record) ? next : { ...next, moderation };
     },
   });
   const [view] = await viewsOf(store, [record], istToday());
   return view;
+}
+
+/** `record` linked to organization `id`, or not linked to any for null (docs/decisions.md, Trust). */
+function withOrganization(record: Internship, id: string | null): Internship {
+  const { organizationId: _, ...rest } = record;
+  return id === null ? rest : { ...rest, organizationId: id };
 }
 
 /** The `hiringOrganization` of internship `id` (live or archived) when it is not linked to its organization yet. */

@@ -260,7 +260,8 @@ export const InternshipSchema = z.strictObject({
   deletedAt: timestamp.nullable(),
   user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable(),
   organization: OrganizationSummarySchema.nullable().describe(
-    "The organization named by hiringOrganization; null only for an older listing the one-time link has not reached",
+    "The organization named by hiringOrganization; null for an older listing the one-time link has not reached, " +
+      "and for one posted under a verified organization's name by someone who does not manage it",
   ),
   isClosed: z.boolean().describe("The deadline's day in India is before today"),
   moderation: ModerationSchema,

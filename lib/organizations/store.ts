@@ -212,6 +212,28 @@ export async function resolveOrganizations(kv: Deno.Kv, names: readonly string[]
   return new Map(names.map((name) => [name, found.get(nameKey(name))!]));
 }
 
+/**
+ * The organization a listing posted by `poster` under each of `names` is linked to (docs/decisions.md, Trust, "Who
+ * lists under a verified name"): `resolveOrganizations`, except that a verified organization is given only to an admin
+ * (`trusted`) or one of its managers; anyone else's listing under its name is left unlinked (null), so it carries no
+ * badge and stays out of `verifiedOnly`. One read per verified organization named, for a poster not trusted.
+ * @throws BusyError after 20 lost races on one name.
+ */
+export async function organizationsForPoster(
+  kv: Deno.Kv,
+  { names, poster }: { names: readonly string[]; poster: { userId: string; trusted: boolean } },
+): Promise<Map<string, string | null>> {
+  const ids = await resolveOrganizations(kv, names);
+  if (poster.trusted) return ids;
+  const verified = await (await organizationDirectory(kv)).verifiedIds();
+  const named = [...new Set(ids.values())].filter((id) => verified.has(id));
+  const managed = new Set<string>();
+  await Promise.all(named.map(async (id) => {
+    if (await isManager(kv, id, poster.userId)) managed.add(id);
+  }));
+  return new Map([...ids].map(([name, id]) => [name, verified.has(id) && !managed.has(id) ? null : id]));
+}
+
 /** What a listing counts toward its organization's counter: one while it is linked, not deleted and not rejected. */
 export function organizationCounts(
   listing: { organizationId?: string | null; deletedAt: string | null; moderation?: { status: string } } | null,

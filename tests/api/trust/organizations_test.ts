@@ -118,6 +118,45 @@ Deno.test("a change of hiringOrganization moves the listing and its count to the
   assertEquals(other.body.internship.organization.slug, "new-name-co");
 });
 
+Deno.test("only a manager or an admin lists under a verified name; anyone else's listing is unlinked, no badge", async () => {
+  await using t = await createTestApp();
+  const [admin, manager, stranger] = [
+    await createTestUser(t, "admin"),
+    await createTestUser(t, "member"),
+    await createTestUser(t, "member"),
+  ];
+  const first = await postInternship(t, manager, { hiringOrganization: "Zeta Fintech", title: "Real Intern" });
+  const id = first.organization!.id;
+  const ops = t.kv.atomic();
+  addManagerOps(ops, id, manager.user.id, new Date().toISOString());
+  assert((await ops.commit()).ok);
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { isVerified: true })).status, 200);
+
+  const fake = await postInternship(t, stranger, { hiringOrganization: "ZETA FINTECH", title: "Instant Offer Intern" });
+  assertEquals([fake.organization, fake.hiringOrganization], [null, "ZETA FINTECH"], "not linked: no badge");
+  const byManager = await postInternship(t, manager, { hiringOrganization: "zeta fintech", title: "Second Intern" });
+  const byAdmin = await postInternship(t, admin, { hiringOrganization: "Zeta  Fintech", title: "Admin Intern" });
+  assertEquals([byManager.organization?.isVerified, byAdmin.organization?.id], [true, id]);
+
+  // A change of name to the verified one, or any change of the unlinked listing, does not link it either.
+  const other = await postInternship(t, stranger, { hiringOrganization: "Plain Co", title: "Renamed Intern" });
+  const renamed = await call(t, stranger, "PUT", `/api/internships/${other.id}`, {
+    hiringOrganization: "Zeta Fintech",
+  });
+  assertEquals([renamed.status, renamed.body.internship.organization], [200, null]);
+  const edited = await call(t, stranger, "PUT", `/api/internships/${fake.id}`, { stipend: 5000 });
+  assertEquals([edited.status, edited.body.internship.organization], [200, null]);
+
+  const listed = await call(t, undefined, "GET", "/api/internships?verifiedOnly=true");
+  assertEquals(
+    listed.body.internships.map((i: { title: string }) => i.title).sort(),
+    ["Admin Intern", "Real Intern", "Second Intern"],
+  );
+  assertEquals((await profile(t, "zeta-fintech")).body.stats.internships, 3, "the organization counts its own only");
+  const page = await (await t.fetch(`/internships/${fake.id}`)).text();
+  assert(page.includes("Instant Offer Intern") && !page.includes("the organization is verified"), "no badge");
+});
+
 Deno.test("the page shows the name, the badge, the track record and the open internships; cards link to it", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");

@@ -222,7 +222,8 @@ Deno.test("admin organizations: list with search and verified, edit name/website
 
   const renamed = await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { name: "  Acme   Labs India " });
   assertEquals([renamed.body.organization.name, renamed.body.organization.slug], ["Acme Labs India", "acme-labs"]);
-  const later = await postInternship(t, member, { hiringOrganization: "acme labs" });
+  // An admin posts it: Acme Labs is verified, and a listing links to it only for a manager or an admin.
+  const later = await postInternship(t, admin, { hiringOrganization: "acme labs" });
   assertEquals(later.organization!.id, id, "the old name still matches");
   assertEquals(later.organization!.name, "Acme Labs India");
   const clash = await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { name: "BETA WORKS" });
