@@ -30,15 +30,7 @@ import { type NewOpportunities, newOpportunities, OpportunityQuerySchema } from 
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
 import { type AlertRecord, MAX_ALERTS, queryParams } from "./alerts.ts";
-import {
-  digestMail,
-  type DigestSection,
-  fitMail,
-  internshipItem,
-  mailBytes,
-  type MailItem,
-  opportunityItem,
-} from "./mails.tsx";
+import { digestMail, type DigestSection, fitMail, internshipItem, type MailItem, opportunityItem } from "./mails.tsx";
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -225,7 +217,7 @@ async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Pr
     userId: user.id,
     claimed,
     listed: listed.length,
-    bytes: mail ? mailBytes(mail) : 0,
+    bytes: mail ? mail.text.length + mail.html.length : 0,
     write(op) {
       for (const entry of claimed) {
         const lastSentAt = listed.includes(entry) ? until : entry.value.lastSentAt;

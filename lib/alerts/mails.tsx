@@ -87,8 +87,13 @@ function textItems(items: MailItem[]): string {
 export const MAIL_BUDGET = MAX_MAIL_BYTES - 5_000;
 
 /** The UTF-8 bytes of `mail`'s text and HTML, as the outbox counts them. */
-export function mailBytes(mail: Pick<Mail, "text" | "html">): number {
+function mailBytes(mail: Pick<Mail, "text" | "html">): number {
   return new TextEncoder().encode(mail.text + mail.html).length;
+}
+
+/** Whether `mail` is within `MAIL_BUDGET`; encoded only when its length could pass it (3 bytes a UTF-16 unit at most). */
+function fits(mail: Mail): boolean {
+  return (mail.text.length + mail.html.length) * 3 <= MAIL_BUDGET || mailBytes(mail) <= MAIL_BUDGET;
 }
 
 /**
@@ -99,12 +104,12 @@ export function mailBytes(mail: Pick<Mail, "text" | "html">): number {
  */
 export function fitMail(total: number, make: (kept: number) => Mail): { mail: Mail; kept: number } {
   const whole = make(total);
-  if (mailBytes(whole) <= MAIL_BUDGET) return { mail: whole, kept: total };
+  if (fits(whole)) return { mail: whole, kept: total };
   let best: { mail: Mail; kept: number } | null = null;
   for (let low = 0, high = total - 1; low <= high;) {
     const kept = Math.floor((low + high) / 2);
     const mail = make(kept);
-    if (mailBytes(mail) <= MAIL_BUDGET) {
+    if (fits(mail)) {
       best = { mail, kept };
       low = kept + 1;
     } else high = kept - 1;
