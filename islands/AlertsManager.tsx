@@ -1,9 +1,10 @@
 /**
  * The alerts of `/me/alerts` (docs/decisions.md, Alerts): each alert in words with its last e-mail, a pause/resume
  * switch, the frequency, every filter it holds editable in place (search words and types; for internships also the
- * tags, location and stipend bounds), each refusal shown at its field, and delete after a confirmation. Changes go to `PATCH`/`DELETE /api/me/alerts/{id}`; outcomes are announced in a live region.
- * Before or without JavaScript each alert is a plain form posted to `/me/alerts` (`id`, the filters by their controls'
- * names, `frequency`, and `intent`: `filters`, `pause` or `resume`); delete needs the script's confirmation.
+ * tags, location and stipend bounds), each refusal shown at its field, and delete after a confirmation. Changes go to `PATCH`/`DELETE /api/me/alerts/{id}`; outcomes
+ * are announced in a live region. Before or without JavaScript each alert is a plain form posted to `/me/alerts` (`id`,
+ * the filters by their controls' names, `frequency`, and `intent`: `filters`, `pause` or `resume`), and "Delete" is a
+ * link to the page's own confirmation (`?delete={id}`); hydrated, the link opens the island's dialog.
  */
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -12,7 +13,6 @@ import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { ChoiceGroup, TextField } from "@/components/forms.tsx";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { TYPE_KEYS as INTERNSHIP_TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import { TYPE_KEYS as OPPORTUNITY_TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
@@ -75,11 +75,10 @@ export interface RefusedAlert {
 }
 
 function AlertRow(
-  { alert, onSaved, onDelete, hydrated, refused }: {
+  { alert, onSaved, onDelete, refused }: {
     alert: Alert;
     onSaved: (alert: Alert, message: string) => void;
     onDelete: (alert: Alert) => void;
-    hydrated: boolean;
     refused?: RefusedAlert;
   },
 ) {
@@ -156,15 +155,17 @@ function AlertRow(
           >
             {t(alert.isActive ? "me.alerts.pause" : "me.alerts.resume")}
           </button>
-          <button
-            type="button"
+          <a
+            href={`?delete=${encodeURIComponent(alert.id)}#delete-alert`}
             class={`${SECONDARY_BUTTON} text-red-800`}
-            disabled={!hydrated}
             aria-describedby={`${base}-title`}
-            onClick={() => onDelete(alert)}
+            onClick={(event) => {
+              event.preventDefault();
+              onDelete(alert);
+            }}
           >
             {t("common.delete")}
-          </button>
+          </a>
         </div>
       </div>
       <form
@@ -276,7 +277,6 @@ function Alerts({ alerts: initial, refused }: { alerts: Alert[]; refused?: Refus
   const t = useT();
   const [alerts, setAlerts] = useState(initial);
   const [message, setMessage] = useState("");
-  const hydrated = useHydrated();
   const remove = useConfirmDelete<Alert>({
     path: (alert) => `/api/me/alerts/${alert.id}`,
     deleted: (alert) => {
@@ -303,7 +303,6 @@ function Alerts({ alerts: initial, refused }: { alerts: Alert[]; refused?: Refus
               <AlertRow
                 key={alert.id}
                 alert={alert}
-                hydrated={hydrated}
                 refused={refused?.id === alert.id ? refused : undefined}
                 onDelete={remove.ask}
                 onSaved={(next, text) => {

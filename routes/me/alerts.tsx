@@ -7,12 +7,15 @@
  * makes it; 303 to this page, which confirms it (`?created=1`), or the page again with the refusal. With `intent` it
  * is an alert's own form without JavaScript: `filters` saves the filters (by the form's control names) and the
  * frequency, `pause` and `resume` turn it off and on, as `PATCH /api/me/alerts/{id}` does; 303 to this page
- * (`?saved=1`), or the page again (400) with the filters as sent and each problem at its field.
+ * (`?saved=1`), or the page again (400) with the filters as sent and each problem at its field; `delete` deletes it
+ * as `DELETE /api/me/alerts/{id}` does, 303 to `?deleted=1`. Another person's alert is 404. Without JavaScript an
+ * alert's "Delete" is a link to `?delete={id}`, this page with a confirmation naming that alert.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
+import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import AlertsManager, { ALERTS_MANAGER_TEXT, type RefusedAlert } from "@/islands/AlertsManager.tsx";
 import {
   type Alert,
@@ -20,12 +23,14 @@ import {
   ALERT_KINDS,
   type AlertPatch,
   createAlert,
+  deleteAlert,
   listAlerts,
   MAX_ALERTS,
   TOO_MANY_ALERTS,
   updateAlert,
 } from "@/lib/alerts/alerts.ts";
 import { type AlertFilters, alertQuery, alertQueryOf } from "@/lib/browser/alert_query.ts";
+import { describeAlert } from "@/lib/alerts/describe.ts";
 import { DomainError, InvalidInputError, NotFoundError, ValidationError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
@@ -44,6 +49,8 @@ interface Data {
   error?: string;
   /** What a refused plain submit of an alert's own form left. */
   refused?: RefusedAlert;
+  /** The alert whose "Delete" link was followed (`?delete={id}`), to confirm without JavaScript. */
+  doomed?: Alert;
 }
 
 /** The filters of alert `id`'s form as sent, read by the names of its controls (`alert-{id}-search`, ...). */
@@ -83,7 +90,9 @@ function patchOf(alert: Alert, form: FormData, intent: string): AlertPatch {
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    return ctx.render({ alerts: await listAlerts(ctx.state.services.kv, ctx.state.user.id) });
+    const alerts = await listAlerts(ctx.state.services.kv, ctx.state.user.id);
+    const doomed = alerts.find((a) => a.id === ctx.url.searchParams.get("delete"));
+    return ctx.render({ alerts, doomed });
   },
   async POST(req, ctx) {
     const { user, services: { kv } } = ctx.state;
@@ -93,6 +102,10 @@ export const handler = define.handlers<Data>({
       assertSignedIn(ctx.state);
       const alert = (await listAlerts(kv, ctx.state.user.id)).find((a) => a.id === form.get("id"));
       if (!alert) throw new NotFoundError(REFUSALS.alertNotFound);
+      if (intent === "delete") {
+        await deleteAlert(kv, ctx.state.user.id, alert.id);
+        return seeOther("/me/alerts?deleted=1");
+      }
       try {
         await updateAlert(kv, { userId: ctx.state.user.id, id: alert.id, patch: patchOf(alert, form, intent) });
         return seeOther("/me/alerts?saved=1");
@@ -155,6 +168,23 @@ export default define.page<Data>(function AlertsPage({ data, url }) {
       {!data.refused && url.searchParams.has("saved") && (
         <div class="mb-6">
           <Notice kind="success">{t("me.alertsPage.saved")}</Notice>
+        </div>
+      )}
+      {!data.doomed && url.searchParams.has("deleted") && (
+        <div class="mb-6">
+          <Notice kind="success">{t("me.alerts.deleted")}</Notice>
+        </div>
+      )}
+      {data.doomed && (
+        <div class="mb-6">
+          <DeleteConfirmation
+            id="delete-alert"
+            title={t("me.alerts.deleteTitle")}
+            text={t("me.alerts.deleteText", { alert: describeAlert(data.doomed, t) })}
+            action="/me/alerts"
+            fields={{ intent: "delete", id: data.doomed.id }}
+            cancelHref="/me/alerts"
+          />
         </div>
       )}
       <AlertsManager alerts={data.alerts} refused={data.refused} text={t.island(ALERTS_MANAGER_TEXT)} />

@@ -1,6 +1,6 @@
 /**
  * Alerts in Chromium (docs/decisions.md, Alerts): a student filters the internships, chooses "Alert me", finds the
- * alert on `/me/alerts` in words, pauses it, changes its frequency and edits its filters (a refused one at its field); the feed link carries the same filters; a
+ * alert on `/me/alerts` in words, pauses it, changes its frequency and edits its filters (a refused one at its field), then deletes it in the island's dialog; the feed link carries the same filters; a
  * guest's "Alert me" leads to sign in. Every page passes the axe-core check, on a 360 px phone.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -68,4 +68,14 @@ Deno.test("a student saves the shown filters as an alert, then pauses and re-tim
   await assertAccessible(page, "/me/alerts after editing the filters");
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert(width <= 360, `the page fits the phone: ${width}`);
+
+  // Hydrated, the Delete link opens the island's dialog instead of the page's confirmation.
+  const before = page.url();
+  await page.getByRole("link", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this alert?" });
+  await dialog.waitFor();
+  assertEquals(page.url(), before, "the link's page is not opened");
+  await dialog.getByRole("button", { name: "Yes, delete" }).click();
+  await page.getByText("You have no alerts", { exact: false }).waitFor();
+  assertEquals(await listAlerts(t.kv, student.user.id), []);
 });

@@ -4,7 +4,7 @@
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
  * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page;
- * an alert's filters, frequency and pause on /me/alerts; "Delete my account" leads to a confirmation page that refuses
+ * an alert's filters, frequency, pause and delete (confirmed on the page) on /me/alerts; "Delete my account" leads to a confirmation page that refuses
  * a wrong password and then deletes the account, signed out; a resume over the upload limit and a form sent too often
  * get a page in the student's language that leads back to the form.
  */
@@ -228,6 +228,35 @@ Deno.test("without JavaScript a student edits an alert's filters and pauses it",
   await page.getByRole("button", { name: "Resume" }).waitFor();
   [alert] = await listAlerts(t.kv, student.user.id);
   assertEquals([alert.isActive, alert.query.minStipend], [false, undefined]);
+});
+
+Deno.test("without JavaScript Delete on /me/alerts confirms on the page, Cancel keeps the alert, Delete deletes it", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  await createAlert(t.kv, {
+    userId: student.user.id,
+    input: { kind: "internships", query: { search: "data" }, frequency: "daily" },
+  });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/me/alerts`);
+  await page.getByRole("link", { name: "Delete" }).click();
+  const box = page.getByRole("region", { name: "Delete this alert?" });
+  await box.getByText("“Internships: search data” will no longer be e-mailed.").waitFor();
+  await assertAccessibleWithoutScript(page, "an alert's delete confirmation without JavaScript at 360 px");
+  await box.getByRole("link", { name: "Cancel" }).click();
+  await page.waitForURL(`${t.origin}/me/alerts`);
+  assertEquals(await box.count(), 0);
+  assertEquals((await listAlerts(t.kv, student.user.id)).length, 1, "Cancel deletes nothing");
+
+  await page.getByRole("link", { name: "Delete" }).click();
+  await box.getByRole("button", { name: "Delete" }).click();
+  await page.waitForURL(`${t.origin}/me/alerts?deleted=1`);
+  await page.getByText("Alert deleted.").waitFor();
+  assertEquals(await listAlerts(t.kv, student.user.id), []);
+  await assertAccessibleWithoutScript(page, "/me/alerts after deleting an alert without JavaScript at 360 px");
 });
 
 Deno.test("without JavaScript Delete my account confirms on its own page, refuses a wrong password, then deletes", async () => {
