@@ -5,9 +5,10 @@
  * the post; a signed-in user with an unverified e-mail is told to verify it. Comment text is rendered as text, link
  * and line-break elements (`contentSegments`), never as HTML. Each comment but the reader's own has a "Report" link to
  * `/report` (docs/decisions.md, Trust, "Reports"), which works without JavaScript. Without JavaScript the reactions and
- * the comment and reply forms are plain forms posting to the post's page, and "Reply" is a link that opens the reply
- * form (`?replyTo=`; docs/decisions.md, Islands, "Forms work without JavaScript"); editing, deleting and "Show more
- * comments" need JavaScript.
+ * the comment, reply and edit forms are plain forms posting to the post's page, and "Reply", "Edit" and "Delete" are
+ * links to the page with the reply form (`?replyTo=`), the edit form (`?editComment=`) or the page's own confirmation
+ * (`?deleteComment=`) open (docs/decisions.md, Islands, "Forms work without JavaScript"); hydrated, each opens in place
+ * (delete in a dialog). "Show more comments" needs JavaScript.
  */
 import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
@@ -67,16 +68,22 @@ export interface PostDiscussionProps extends DiscussionStart {
   signInHref: string;
   /** The comment whose reply form is open when the page loads (`?replyTo=`), if any. */
   replyTo?: string | null;
-  /** What a refused plain HTML comment left. */
+  /** The reader's own comment whose edit form is open when the page loads (`?editComment=`, a refused edit), if any. */
+  editComment?: string | null;
+  /** What a refused plain HTML comment or edit left. */
   draft?: CommentDraft;
   /** The island's messages (`POST_DISCUSSION_TEXT`). */
   text: IslandText;
 }
 
-/** A comment a plain HTML submit could not post: its text, the comment it replied to (null: top level), and why. */
+/**
+ * A comment a plain HTML submit could not post or edit: its text, the comment it replied to (null: top level), the
+ * comment it edits (an edit's), and why.
+ */
 export interface CommentDraft {
   content: string;
   parentId: string | null;
+  commentId?: string;
   error: string;
 }
 
@@ -86,19 +93,27 @@ function authorName(t: Translate, comment: CommentView): string {
   return comment.user?.name ?? t("ungatekeep.discussion.deletedUser");
 }
 
-/** The textarea form of a new comment, a reply or an edit; `action` and `parentId` make it a plain form too. */
+/**
+ * The textarea form of a new comment, a reply or an edit, a plain form too: it posts to `action` with `intent=comment`
+ * (and `parentId` for a reply), or `intent=editComment` and `id` for an edit of `commentId`.
+ */
 function CommentForm(props: {
   id: string;
   label: string;
   submitLabel: string;
   initial?: string;
-  /** The page a plain submit posts to (a new comment or a reply); none for an edit, which needs JavaScript. */
-  action?: string;
+  /** The page a plain submit posts to. */
+  action: string;
   parentId?: string;
+  commentId?: string;
   /** Text to start from that is not the comment's own (a refused plain submit's). */
   draft?: string;
+  /** Why a plain submit of this form was refused, shown at the field. */
+  error?: string;
   onSubmit: (content: string) => Promise<boolean>;
+  /** Closes the form; its link (`cancelHref`, back to the comment) does without JavaScript. */
   onCancel?: () => void;
+  cancelHref?: string;
 }) {
   const t = useT();
   const [content, setContent] = useState(props.draft ?? props.initial ?? "");
@@ -112,7 +127,8 @@ function CommentForm(props: {
   };
   return (
     <form method="post" action={props.action} onSubmit={submit} class="mt-2 space-y-2">
-      {props.action && <input type="hidden" name="intent" value="comment" />}
+      <input type="hidden" name="intent" value={props.commentId ? "editComment" : "comment"} />
+      {props.commentId && <input type="hidden" name="id" value={props.commentId} />}
       {props.parentId && <input type="hidden" name="parentId" value={props.parentId} />}
       <label for={props.id} class="block text-sm font-medium text-slate-800">{props.label}</label>
       <textarea
@@ -123,18 +139,29 @@ function CommentForm(props: {
         maxLength={COMMENT_MAX_LENGTH}
         value={content}
         onInput={(e) => setContent(e.currentTarget.value)}
-        aria-describedby={`${props.id}-count`}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={`${props.error ? `${props.id}-error ` : ""}${props.id}-count`}
         class={INPUT}
       />
+      {props.error && <p id={`${props.id}-error`} class="text-sm text-red-700">{props.error}</p>}
       <div class="flex flex-wrap items-center gap-2">
         <SubmitButton
           busy={busy}
           label={props.submitLabel}
           busyLabel={t("ungatekeep.discussion.saving")}
-          worksWithoutScript={!!props.action}
+          worksWithoutScript
         />
         {props.onCancel && (
-          <button type="button" class={SECONDARY_BUTTON} onClick={props.onCancel}>{t("common.cancel")}</button>
+          <a
+            href={props.cancelHref}
+            class={SECONDARY_BUTTON}
+            onClick={(e) => {
+              e.preventDefault();
+              props.onCancel!();
+            }}
+          >
+            {t("common.cancel")}
+          </a>
         )}
         <span id={`${props.id}-count`} class="ml-auto text-sm text-slate-700">
           {t("ungatekeep.discussion.count", { count: content.length, max: COMMENT_MAX_LENGTH })}
@@ -166,11 +193,11 @@ function Discussion(props: PostDiscussionProps) {
     return props.comments.find((t) => t.id === props.replyTo) ??
       props.comments.flatMap((t) => t.replies).find((r) => r.id === props.replyTo) ?? null;
   });
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing] = useState(props.editComment ?? null);
   const [doomed, setDoomed] = useState<CommentView | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState("");
-  const [error, setError] = useState(draft?.error ?? "");
+  const [error, setError] = useState(draft?.commentId ? "" : draft?.error ?? "");
 
   const fail = (failure: ApiFailure) => {
     setError(failureMessage(t, failure));
@@ -256,8 +283,13 @@ function Discussion(props: PostDiscussionProps) {
             label={t("ungatekeep.discussion.editLabel")}
             submitLabel={t("ungatekeep.discussion.save")}
             initial={comment.content}
+            action={action}
+            commentId={comment.id}
+            draft={draft?.commentId === comment.id ? draft.content : undefined}
+            error={draft?.commentId === comment.id ? draft.error : undefined}
             onSubmit={(content) => edit(comment, content)}
             onCancel={() => setEditing(null)}
+            cancelHref={`${action}#comment-${comment.id}`}
           />
         )
         : <CommentText content={comment.content} />}
@@ -285,23 +317,29 @@ function Discussion(props: PostDiscussionProps) {
               {t.rich("ungatekeep.discussion.reply", { name: name(comment), sr })}
             </a>
           )}
-          {hydrated && mayEdit(comment) && (
-            <button
-              type="button"
+          {mayEdit(comment) && (
+            <a
+              href={`?editComment=${encodeURIComponent(comment.id)}#edit-${comment.id}`}
               class="font-medium text-indigo-700 underline"
-              onClick={() => setEditing(comment.id)}
+              onClick={(e) => {
+                e.preventDefault();
+                setEditing(comment.id);
+              }}
             >
               {t.rich("ungatekeep.discussion.edit", { sr })}
-            </button>
+            </a>
           )}
-          {hydrated && mayDelete(comment) && (
-            <button
-              type="button"
+          {mayDelete(comment) && (
+            <a
+              href={`?deleteComment=${encodeURIComponent(comment.id)}#delete-comment`}
               class="font-medium text-red-700 underline"
-              onClick={() => setDoomed(comment)}
+              onClick={(e) => {
+                e.preventDefault();
+                setDoomed(comment);
+              }}
             >
               {t.rich("ungatekeep.discussion.delete", { name: name(comment), sr })}
-            </button>
+            </a>
           )}
         </div>
       )}
@@ -315,6 +353,7 @@ function Discussion(props: PostDiscussionProps) {
           draft={draft?.parentId === comment.id ? draft.content : undefined}
           onSubmit={(content) => write(content, comment.id)}
           onCancel={() => setReplyTo(null)}
+          cancelHref={`${action}#comment-${comment.id}`}
         />
       )}
       {thread.id === comment.id && thread.replies.length > 0 && (
@@ -416,7 +455,7 @@ function Discussion(props: PostDiscussionProps) {
           label={t("ungatekeep.discussion.add")}
           submitLabel={t("ungatekeep.discussion.post")}
           action={action}
-          draft={draft && draft.parentId === null ? draft.content : undefined}
+          draft={draft && !draft.commentId && draft.parentId === null ? draft.content : undefined}
           onSubmit={(c) => write(c)}
         />
       )}

@@ -130,6 +130,17 @@ async function liveComment(kv: Deno.Kv, id: string): Promise<Deno.KvEntry<Commen
   return entry;
 }
 
+/**
+ * The live comment `id` under post `postId`, as answers carry it (a page's plain form names a comment of the post it
+ * is on).
+ * @throws NotFoundError "Comment not found" for an unknown or deleted id, or a comment under another post.
+ */
+export async function commentOnPost(kv: Deno.Kv, { postId, id }: { postId: string; id: string }): Promise<CommentView> {
+  const entry = await liveComment(kv, id);
+  if (entry.value.postId !== postId) throw new NotFoundError(NOT_FOUND);
+  return viewOf(entry.value, await authorsOf(kv, [entry.value]));
+}
+
 /** Who a new reply answers: the top-level comment it attaches to (as read), and the comment it answered. */
 interface ReplyTarget {
   parent: Deno.KvEntry<Comment>;

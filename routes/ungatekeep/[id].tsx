@@ -4,14 +4,20 @@
  * docs/decisions.md, Comments and reactions).
  * A draft, a post scheduled later or an unknown id is the 404 page (admins see drafts and
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
- * post beyond the preview is sent to sign in and back. `?replyTo={commentId}` opens the reply form of that comment
- * (the "Reply" link without JavaScript).
+ * post beyond the preview is sent to sign in and back. Links that work without JavaScript: `?replyTo={commentId}`
+ * opens the reply form of that comment ("Reply"), `?editComment={commentId}` the edit form of the reader's own comment
+ * within its edit window ("Edit"), `?deleteComment={commentId}` a confirmation naming a comment the reader may delete
+ * ("Delete"); the island intercepts each.
  *
  * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
  * `POST /api/ungatekeep/{id}/comments` does (303 to it), a refusal renders the page again (400, 403, 404, 429) with
  * the sentence and the text kept; `intent=react` with `type` and `on` (`1` gives, `0` takes back) reacts as
- * `PUT`/`DELETE /api/ungatekeep/{id}/reactions/{type}` (303 back to the reactions). A guest is sent to sign in.
+ * `PUT`/`DELETE /api/ungatekeep/{id}/reactions/{type}` (303 back to the reactions); `intent=editComment` with `id` and
+ * `content` edits as `PATCH /api/ungatekeep/comments/{id}` does (303 to it), an empty or too long text or one past the
+ * edit window renders the page again (400, 403) with the refusal at the field and the text kept; `intent=deleteComment`
+ * with `id` deletes as `DELETE /api/ungatekeep/comments/{id}` does (the author or an admin; 303 to `?commentDeleted=1`).
+ * A comment of another post is 404, another person's comment 403, and nothing changes. A guest is sent to sign in.
  */
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { refusalText } from "@/lib/refusals.ts";
@@ -25,16 +31,28 @@ import { getPost, getPostForAdmin, isLive, type PostView } from "@/lib/ungatekee
 import { postArticle, postImages } from "@/lib/seo/json_ld.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { type CommentPage, listComments } from "@/lib/comments/comments.ts";
-import { canComment, canModerate } from "@/lib/comments/policy.ts";
+import { canComment, canDelete, canEdit, canModerate } from "@/lib/comments/policy.ts";
+import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import PostDiscussion, { type CommentDraft, POST_DISCUSSION_TEXT } from "@/islands/PostDiscussion.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
-import { DomainError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
+import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { fieldProblems } from "@/lib/field_messages.ts";
-import { CommentCreateSchema, createComment } from "@/lib/comments/comments.ts";
+import {
+  CommentCreateSchema,
+  CommentEditSchema,
+  commentOnPost,
+  type CommentView,
+  createComment,
+  EDIT_LATE,
+  EDIT_OTHERS,
+  editComment,
+  removeComment,
+} from "@/lib/comments/comments.ts";
 import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
 import { react } from "@/lib/comments/reactions.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
@@ -46,9 +64,22 @@ interface Data {
   post: PostView;
   /** The first page of comments; null for a draft or scheduled post (an admin's preview). */
   discussion: CommentPage | null;
-  /** What a refused plain HTML comment left: its text, the comment it replied to, and why. */
+  /** What a refused plain HTML comment or edit left: its text, the comment it replied to or edits, and why. */
   draft?: CommentDraft;
+  /** The reader's own comment whose edit form is open (`?editComment=`, within its edit window). */
+  editComment?: string;
+  /** The comment whose "Delete" link was followed (`?deleteComment=`) and the reader may delete, to confirm. */
+  doomed?: CommentView;
 }
+
+/** The comment `id` among the threads of `discussion` (a top-level comment or a reply), if there. */
+function commentIn(discussion: CommentPage | null, id: string | null): CommentView | undefined {
+  const threads = discussion?.comments ?? [];
+  return [...threads, ...threads.flatMap((thread) => thread.replies)].find((c) => c.id === id);
+}
+
+/** What the policy reads of a comment as answers carry it. */
+const factsOf = (comment: CommentView) => ({ ...comment, userId: comment.user?.id ?? null });
 
 /** The post `id` as `state`'s viewer reads it, with the first page of its comments (none for a preview). */
 async function postWithDiscussion(state: RouteContext["state"], id: string): Promise<Data> {
@@ -61,11 +92,20 @@ async function postWithDiscussion(state: RouteContext["state"], id: string): Pro
   return { post, discussion };
 }
 
-const FIELDS = ["intent", "content", "parentId", "type", "on"] as const;
+const FIELDS = ["intent", "content", "parentId", "type", "on", "id"] as const;
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    return ctx.render(await postWithDiscussion(ctx.state, ctx.params.id));
+    const data = await postWithDiscussion(ctx.state, ctx.params.id);
+    const { user } = ctx.state;
+    const params = ctx.url.searchParams;
+    const editing = commentIn(data.discussion, params.get("editComment"));
+    const doomed = commentIn(data.discussion, params.get("deleteComment"));
+    return ctx.render({
+      ...data,
+      editComment: user && editing && canEdit(user, factsOf(editing)) ? editing.id : undefined,
+      doomed: user && doomed && canDelete(user, factsOf(doomed)) ? doomed : undefined,
+    });
   },
   async POST(req, ctx) {
     const { state } = ctx;
@@ -80,11 +120,34 @@ export const handler = define.handlers<Data>({
       await react(kv, { postId: ctx.params.id, user, type: type.data, on: form.on === "1" });
       return seeOther(`${here}#reactions`);
     }
-    const again = async (status: number, error: string) =>
+    const again = async (status: number, error: string, commentId?: string) =>
       ctx.render({
         ...await postWithDiscussion(state, ctx.params.id),
-        draft: { content: form.content, parentId: form.parentId || null, error },
+        draft: { content: form.content, parentId: form.parentId || null, error, ...commentId ? { commentId } : {} },
       }, { status });
+    if (form.intent === "deleteComment") {
+      await commentOnPost(kv, { postId: ctx.params.id, id: form.id });
+      await removeComment(kv, form.id, user);
+      return seeOther(`${here}?commentDeleted=1#discussion-notice`);
+    }
+    if (form.intent === "editComment") {
+      const comment = await commentOnPost(kv, { postId: ctx.params.id, id: form.id });
+      if (comment.user?.id !== user.id) throw new ForbiddenError(EDIT_OTHERS);
+      const input = CommentEditSchema.safeParse({ content: form.content });
+      if (!input.success) {
+        const problem = fieldProblems(input.error.issues)[0];
+        return again(400, problem ? fieldText(state.t, problem) : state.t("ungatekeep.post.checkComment"), form.id);
+      }
+      try {
+        await editComment(kv, { id: form.id, editor: user, input: input.data });
+        return seeOther(`${here}#comment-${form.id}`);
+      } catch (error) {
+        if (error instanceof ForbiddenError && error.message === EDIT_LATE) {
+          return again(403, refusalText(state.t, error), form.id);
+        }
+        throw error;
+      }
+    }
     const input = CommentCreateSchema.safeParse({ content: form.content, parentId: form.parentId || undefined });
     if (!input.success) {
       const problem = fieldProblems(input.error.issues)[0];
@@ -109,7 +172,19 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function PostPage({ data: { post, discussion, draft }, state, url }) {
+/**
+ * The sentence of a delete confirmation: whose comment, its start, and what stays (a top-level comment's replies stay
+ * under a placeholder; otherwise the comment is removed for good).
+ */
+function deletionText(t: Translate, comment: CommentView, discussion: CommentPage): string {
+  const name = comment.user?.name ?? t("ungatekeep.discussion.deletedUser");
+  const excerpt = comment.content.length > 80 ? `${comment.content.slice(0, 80)}…` : comment.content;
+  const replies = discussion.comments.find((thread) => thread.id === comment.id)?.replies.length ?? 0;
+  const outcome = replies > 0 ? "ungatekeep.discussion.repliesStay" : "ungatekeep.discussion.removedForGood";
+  return `${t("ungatekeep.post.deleteWhich", { name, excerpt })} ${t(outcome)}`;
+}
+
+export default define.page<Data>(function PostPage({ data: { post, discussion, draft, ...data }, state, url }) {
   const t = useT();
   const live = isLive(post);
   const { user } = state;
@@ -180,6 +255,23 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
           />
         </div>
       )}
+      {discussion && data.doomed && (
+        <div class="mt-10">
+          <DeleteConfirmation
+            id="delete-comment"
+            title={t("ungatekeep.discussion.deleteTitle")}
+            text={deletionText(t, data.doomed, discussion)}
+            action={`/ungatekeep/${post.id}`}
+            fields={{ intent: "deleteComment", id: data.doomed.id }}
+            cancelHref={`/ungatekeep/${post.id}#comment-${data.doomed.id}`}
+          />
+        </div>
+      )}
+      {discussion && !data.doomed && url.searchParams.has("commentDeleted") && (
+        <div id="discussion-notice" class="mt-10 scroll-mt-20">
+          <Notice kind="success">{t("ungatekeep.discussion.commentDeleted")}</Notice>
+        </div>
+      )}
       {discussion && (
         <PostDiscussion
           postId={post.id}
@@ -190,6 +282,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
           viewer={user ? { id: user.id, isAdmin: canModerate(user), canComment: canComment(user) } : null}
           signInHref={`/sign-in?callbackURL=${encodeURIComponent(`/ungatekeep/${post.id}`)}`}
           replyTo={draft?.parentId ?? url.searchParams.get("replyTo")}
+          editComment={draft?.commentId ?? data.editComment}
           draft={draft}
           text={t.island(POST_DISCUSSION_TEXT)}
         />

@@ -106,6 +106,6 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   await m.getByText("No comments match.").waitFor();
   await openHydrated(m, url);
   assertEquals(await m.getByText("Mostly DP, one graph question.").count(), 0);
-  await m.getByRole("button", { name: "Delete the comment by Asha Rao" }).first().waitFor();
+  await m.getByRole("link", { name: "Delete the comment by Asha Rao" }).first().waitFor();
   assertEquals(dialogs, [], "no script opened a dialog");
 });

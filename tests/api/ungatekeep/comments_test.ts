@@ -1,9 +1,10 @@
 /**
  * Comments, replies and reactions on Ungatekeep posts (docs/api.md, Ungatekeep): every rule per role,
- * through the real app over a real (in-memory) KV.
+ * through the real app over a real (in-memory) KV; the post page's plain forms that edit and delete a comment.
  */
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { createUser } from "@/lib/users/users.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
@@ -224,6 +225,93 @@ Deno.test("comments: author and admin delete; a comment with replies stays as a 
   assertEquals(page.comments, [], "a placeholder goes with its last reply");
   assertEquals(page.pagination.total, 0);
   assertEquals((await readPost(t, post.id)).commentCount, 0);
+});
+
+Deno.test("the post page edits and deletes a comment as plain forms: links, confirmation, refusals, 303", async () => {
+  await using t = await createTestApp();
+  const { post, admin, hidden } = await setup(t);
+  const [author, other] = [await createTestUser(t), await createTestUser(t)];
+  const mine = await written(t, author, post.id, "Typo hre");
+  const here = `/ungatekeep/${post.id}`;
+  const pageOf = async (who: TestUser, query = "") =>
+    htmlDocument(await (await t.fetch(`${here}${query}`, { headers: who.headers })).text());
+  const refused = async (res: Response, status: number) => {
+    assertEquals(res.status, status);
+    await res.body?.cancel();
+  };
+
+  let page = await pageOf(author);
+  const links = [...page.querySelectorAll(`#comment-${mine.id} a`)].map((a) => a.getAttribute("href"));
+  assert(links.includes(`?editComment=${mine.id}#edit-${mine.id}`), links.join(" "));
+  assert(links.includes(`?deleteComment=${mine.id}#delete-comment`), links.join(" "));
+  assertEquals(page.getElementById(`edit-${mine.id}`), null);
+  page = await pageOf(author, `?editComment=${mine.id}`);
+  assertEquals(page.getElementById(`edit-${mine.id}`)?.textContent, "Typo hre");
+  const fields = (form: Element | null | undefined) =>
+    [...form?.querySelectorAll("input") ?? []].map((i) => [i.getAttribute("name"), i.getAttribute("value")]);
+  assertEquals(fields(page.getElementById(`edit-${mine.id}`)?.closest("form")), [
+    ["intent", "editComment"],
+    ["id", mine.id],
+  ]);
+  assertEquals((await pageOf(other, `?editComment=${mine.id}`)).getElementById(`edit-${mine.id}`), null);
+
+  // Edits: another person's 403, through another post's page 404, from another site 403; nothing changes.
+  const edit = (who: TestUser, content: string, path = here, headers = {}) =>
+    postForm(t, who, path, { intent: "editComment", id: mine.id, content }, headers);
+  await refused(await edit(other, "Hijack"), 403);
+  await refused(await edit(admin, "Admins delete, they do not edit"), 403);
+  await refused(await edit(author, "Elsewhere", `/ungatekeep/${hidden.id}`), 404);
+  await refused(await edit(author, "Cross", here, { origin: "https://evil.example" }), 403);
+  const tooLong = await edit(author, "x".repeat(2001));
+  assertEquals(tooLong.status, 400);
+  page = htmlDocument(await tooLong.text());
+  const textarea = page.getElementById(`edit-${mine.id}`);
+  assertEquals([textarea?.textContent, textarea?.getAttribute("aria-invalid")], ["x".repeat(2001), "true"]);
+  assert(page.getElementById(`edit-${mine.id}-error`)?.textContent, "the refusal at the field");
+  const realNow = Date.now;
+  Date.now = () => realNow() + 16 * 60 * 1000;
+  try {
+    const late = await edit(author, "Too late");
+    assertEquals(late.status, 403);
+    page = htmlDocument(await late.text());
+    assertEquals(page.getElementById(`edit-${mine.id}`)?.textContent, "Too late", "the text is kept");
+    assertEquals(
+      page.getElementById(`edit-${mine.id}-error`)?.textContent,
+      "A comment can be edited only within 15 minutes of posting it.",
+    );
+  } finally {
+    Date.now = realNow;
+  }
+  assertEquals((await thread(t, post.id)).comments[0].content, "Typo hre", "no refused edit was saved");
+  const saved = await edit(author, "Typo here");
+  assertEquals([saved.status, saved.headers.get("location")], [303, `${here}#comment-${mine.id}`]);
+  assertEquals((await thread(t, post.id)).comments[0].content, "Typo here");
+
+  // Deletes: a confirmation for who may delete; another person's 403, another post's 404, another site's 403.
+  page = await pageOf(author, `?deleteComment=${mine.id}`);
+  const box = page.getElementById("delete-comment");
+  assert(box?.textContent?.includes("“Typo here”. The comment will be removed for good."), box?.textContent ?? "");
+  assertEquals(fields(box?.querySelector("form")), [["intent", "deleteComment"], ["id", mine.id]]);
+  assertEquals((await pageOf(other, `?deleteComment=${mine.id}`)).getElementById("delete-comment"), null);
+  assert((await pageOf(admin, `?deleteComment=${mine.id}`)).getElementById("delete-comment"), "an admin may delete");
+  const del = (who: TestUser, path = here, headers = {}) =>
+    postForm(t, who, path, { intent: "deleteComment", id: mine.id }, headers);
+  await refused(await del(other), 403);
+  await refused(await del(author, `/ungatekeep/${hidden.id}`), 404);
+  await refused(await del(author, here, { origin: "https://evil.example" }), 403);
+  assertEquals((await thread(t, post.id)).comments.length, 1, "nothing deleted");
+  const deleted = await del(author);
+  assertEquals([deleted.status, deleted.headers.get("location")], [303, `${here}?commentDeleted=1#discussion-notice`]);
+  assertEquals((await thread(t, post.id)).comments, []);
+  assert(
+    (await pageOf(author, "?commentDeleted=1")).getElementById("discussion-notice")?.textContent,
+    "Comment deleted.",
+  );
+  await refused(await del(author), 404);
+  const theirs = await written(t, other, post.id, "Spam");
+  const byAdmin = await postForm(t, admin, here, { intent: "deleteComment", id: theirs.id });
+  assertEquals(byAdmin.status, 303, "an admin deletes anyone's comment");
+  assertEquals((await thread(t, post.id)).comments, []);
 });
 
 Deno.test("comments: the 11th comment in a minute gets 429 with Retry-After, also with RATE_LIMITS=off", async () => {
