@@ -2,7 +2,8 @@
  * The conversation under an Ungatekeep post in Chromium (docs/decisions.md, Comments and reactions): two students
  * discuss under a post (comment, reply, react) without a reload, the first gets a notification in the header bell,
  * a stored script payload in a comment shows as text and never runs, a guest reads the thread and is offered sign-in
- * back to the post, and an admin deletes a comment from `/admin/comments`. Every page passes the axe-core check.
+ * back to the post, and an admin deletes a comment from `/admin/comments`; hydrated, a comment's Edit and Delete links
+ * open the edit form and the dialog in place. Every page passes the axe-core check.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -108,4 +109,36 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   assertEquals(await m.getByText("Mostly DP, one graph question.").count(), 0);
   await m.getByRole("link", { name: "Delete the comment by Asha Rao" }).first().waitFor();
   assertEquals(dialogs, [], "no script opened a dialog");
+});
+
+Deno.test("hydrated, a comment's Edit and Delete links open in place: the edit form, then the dialog", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, asha);
+  const page = await context.newPage();
+  const url = `${t.origin}/ungatekeep/${post.id}`;
+  await openHydrated(page, url);
+  await page.getByLabel("Add a comment").fill("DP or grahps?");
+  await page.getByRole("button", { name: "Post comment" }).click();
+  const comment = page.getByRole("article", { name: "Comment by Asha Rao" });
+  await comment.getByText("DP or grahps?").waitFor();
+
+  await comment.getByRole("link", { name: "Edit your comment" }).click();
+  await comment.getByRole("textbox", { name: "Edit your comment" }).fill("DP or graphs?");
+  assertEquals(page.url(), url, "the link's page is not opened");
+  await comment.getByRole("button", { name: "Save" }).click();
+  await comment.getByText("DP or graphs?").waitFor();
+  await page.getByText("Comment updated.").waitFor();
+
+  await comment.getByRole("link", { name: "Delete the comment by Asha Rao" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this comment?" });
+  await dialog.waitFor();
+  assertEquals(page.url(), url, "the link's page is not opened");
+  await dialog.getByRole("button", { name: "Yes, delete" }).click();
+  await page.getByText("Comment deleted.").waitFor();
+  assertEquals(await comment.count(), 0);
 });

@@ -1,6 +1,7 @@
 /**
  * A student on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"): the
- * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back; "Save" on an
+ * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back, and editing and
+ * deleting one's comment (a confirmation on the page) too; "Save" on an
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
  * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page;
@@ -66,6 +67,56 @@ Deno.test("without JavaScript a student reacts, comments and replies under a pos
     ["This helped me a lot, thank you.", ["Adding one more tip: apply early."]],
   ]);
   await assertAccessibleWithoutScript(page, "a post with its discussion without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript a student edits a comment, a refusal at the field, then deletes it after a confirmation", async () => {
+  await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
+  const post = await createPost(t, admin, { title: "How I got my first internship" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/ungatekeep/${post.id}`);
+  await page.getByLabel("Add a comment").fill("Apply erly.");
+  await page.getByRole("button", { name: "Post comment" }).click();
+  await page.waitForURL((u) => u.hash.startsWith("#comment-"));
+  const comment = page.getByRole("article", { name: "Comment by Kavya Iyer" });
+
+  await comment.getByRole("link", { name: "Edit your comment" }).click();
+  await page.waitForURL((u) => u.searchParams.has("editComment"));
+  const text = comment.getByRole("textbox", { name: "Edit your comment" });
+  assertEquals(await text.inputValue(), "Apply erly.");
+  await text.fill("   ");
+  await comment.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL((u) => !u.searchParams.has("editComment"));
+  assertEquals(await text.getAttribute("aria-invalid"), "true");
+  await comment.getByText("Fill in this field.").waitFor();
+  await assertAccessibleWithoutScript(page, "a refused comment edit without JavaScript at 360 px");
+  await text.fill("Apply early.");
+  await comment.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL((u) => u.hash.startsWith("#comment-"));
+  await comment.getByText("Apply early.").waitFor();
+  assertEquals(await text.count(), 0);
+
+  await comment.getByRole("link", { name: "Delete the comment by Kavya Iyer" }).click();
+  const box = page.getByRole("region", { name: "Delete this comment?" });
+  await box.getByText("The comment by Kavya Iyer: “Apply early.”. The comment will be removed for good.").waitFor();
+  await assertAccessibleWithoutScript(page, "a comment's delete confirmation without JavaScript at 360 px");
+  await box.getByRole("link", { name: "Cancel" }).click();
+  await page.waitForURL((u) => !u.searchParams.has("deleteComment"));
+  assertEquals(await box.count(), 0);
+  await comment.getByText("Apply early.").waitFor();
+
+  await comment.getByRole("link", { name: "Delete the comment by Kavya Iyer" }).click();
+  await box.getByRole("button", { name: "Delete" }).click();
+  await page.waitForURL((u) => u.searchParams.has("commentDeleted"));
+  await page.getByText("Comment deleted.").waitFor();
+  assertEquals(await comment.count(), 0);
+  const { comments } = await listComments(t.kv, { postId: post.id, viewer: null, query: { limit: 20, offset: 0 } });
+  assertEquals(comments, []);
+  await assertAccessibleWithoutScript(page, "a post after deleting a comment without JavaScript at 360 px");
 });
 
 Deno.test("without JavaScript Save puts an internship on the tracker, where status, note and Remove work", async () => {
