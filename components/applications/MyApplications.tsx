@@ -1,8 +1,8 @@
 /**
  * The applicant's applications in the tracker (docs/decisions.md, Applications, "The tracker follows"): each with its
  * internship, where it stands, every change with the organization's message, and the plain forms (no JavaScript
- * needed) to withdraw it (from `applied` or `shortlisted`) and, 30 days after being hired, to say whether the stipend
- * was paid as listed.
+ * needed) to withdraw it (from `applied` or `shortlisted`; a `<details>` asks first, as a withdrawal cannot be undone)
+ * and, 30 days after being hired, to say whether the stipend was paid as listed.
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { statusTone } from "@/lib/browser/application_format.ts";
@@ -72,11 +72,25 @@ function Application({ application, now }: { application: MyApplication; now: nu
         ))}
       </ol>
       {(application.status === "applied" || application.status === "shortlisted") && (
-        <form method="post" action={`/me/applications/${application.id}/withdraw`} class="mt-3">
-          <button type="submit" class={SECONDARY_BUTTON} aria-describedby={`${base}-title`}>
+        <details class="mt-3">
+          <summary class={`${SECONDARY_BUTTON} inline-block cursor-pointer`} aria-describedby={`${base}-title`}>
             {t("applications.tracker.withdraw")}
-          </button>
-        </form>
+          </summary>
+          <form
+            method="post"
+            action={`/me/applications/${application.id}/withdraw`}
+            class="mt-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm"
+          >
+            <p id={`${base}-withdraw-warning`} class="text-slate-900">{t("applications.tracker.withdrawWarning")}</p>
+            <button
+              type="submit"
+              class="mt-2 rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+              aria-describedby={`${base}-title ${base}-withdraw-warning`}
+            >
+              {t("applications.tracker.withdrawConfirm")}
+            </button>
+          </form>
+        </details>
       )}
       {canReport && (
         <form method="post" action={`/me/applications/${application.id}/stipend-report`} class="mt-3">

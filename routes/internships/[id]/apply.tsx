@@ -2,7 +2,7 @@
  * `/internships/{id}/apply`: the application form of an internship that takes applications here (docs/decisions.md,
  * Applications, "Applying"), a plain multipart form that works without JavaScript. A guest is sent to sign in and
  * back. `GET` shows the form, or why one cannot apply (a listing taking applications on its own site, closed, one's
- * own, an unverified e-mail, already applied). `POST` (the resume file, `answers.{questionId}`, `coverNote`) checks
+ * own, an unverified e-mail, already applied or withdrawn). `POST` (the resume file, `answers.{questionId}`, `coverNote`) checks
  * every field at once and renders the form again (400) with each problem beside its field; otherwise it applies as
  * `POST /api/internships/{id}/applications` does, with a new resume when one was chosen (it replaces the stored one
  * only when the application is made: `stageResume`), and answers 303 to the
@@ -65,6 +65,8 @@ type Data =
     /** The status a post answers with, as the API's twin does: 404, 403, 400 (closed, applications elsewhere), 409. */
     status: number;
     appliedAt?: string;
+    /** When the application was withdrawn (ISO): such an application cannot be sent again. */
+    withdrawnAt?: string;
   };
 
 const EMPTY: ApplyValues = { answers: {}, coverNote: "" };
@@ -81,9 +83,9 @@ function refusalOf(error: unknown, internshipId: string): Extract<Data, { kind: 
   return null;
 }
 
-/** The page of someone who applied already. */
-function alreadyApplied(internshipId: string, appliedAt: string): Data {
-  return { kind: "refused", refusal: ALREADY_APPLIED, internshipId, status: 409, appliedAt };
+/** The page of someone who applied already, or withdrew their application at `withdrawnAt`. */
+function alreadyApplied(internshipId: string, appliedAt: string, withdrawnAt?: string): Data {
+  return { kind: "refused", refusal: ALREADY_APPLIED, internshipId, status: 409, appliedAt, withdrawnAt };
 }
 
 /** The problems of the posted form, all at once, by field (empty when it can be sent). */
@@ -140,7 +142,10 @@ async function formOf(state: SignedInState, internshipId: string): Promise<Data>
   try {
     const internship = await checkApplication(kv, { internshipId, applicant: state.user });
     const applied = await applicationTo(kv, { userId: state.user.id, internshipId });
-    if (applied) return alreadyApplied(internshipId, applied.createdAt);
+    if (applied) {
+      const withdrawn = applied.status === "withdrawn" ? applied.history.at(-1)?.at : undefined;
+      return alreadyApplied(internshipId, applied.createdAt, withdrawn);
+    }
     return { kind: "form", internship, resume: await getResume(kv, state.user.id), values: EMPTY, errors: {} };
   } catch (error) {
     const refusal = refusalOf(error, internshipId);
@@ -209,6 +214,12 @@ export const handler = define.handlers<Data>({
 function refusedPage(t: Translate, data: Extract<Data, { kind: "refused" }>): { title: string; message: string } {
   if (data.internshipId === null) {
     return { title: t("applications.apply.notFoundTitle"), message: t("applications.apply.notFoundMessage") };
+  }
+  if (data.refusal === ALREADY_APPLIED && data.withdrawnAt) {
+    return {
+      title: t("applications.apply.withdrawnTitle"),
+      message: t("applications.apply.withdrawnMessage", { date: t.date(data.withdrawnAt) }),
+    };
   }
   if (data.refusal === ALREADY_APPLIED) {
     return {

@@ -5,7 +5,7 @@
  * under concurrent requests; the applicant's list and withdrawal; "Applied on …" and the ids cards read.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
@@ -346,4 +346,16 @@ Deno.test("the internship page says Applied on …; the apply form works without
   assert(already.includes("You have already applied"));
   const tracker = await (await t.fetch("/me/tracker", { headers: student.headers })).text();
   assert(tracker.includes(internship.title) && tracker.includes("Withdraw application"));
+  // Withdrawing asks first, without JavaScript too: the form's button sits inside a closed <details> with the warning.
+  const [application] = (await get(t, student, "/api/me/applications")).body.applications;
+  const action = `action="/me/applications/${application.id}/withdraw"`;
+  const asks = tracker.match(/<details[^>]*>\s*<summary[^>]*>Withdraw application<\/summary>([\s\S]*?)<\/details>/);
+  assert(asks && asks[1].includes(action), "the withdraw form is inside the <details>");
+  assert(asks[1].includes("be undone: you cannot apply to this internship again") && asks[1].includes("Yes, withdraw"));
+  const withdrawn = await postForm(t, student, `/me/applications/${application.id}/withdraw`, {});
+  assertEquals(withdrawn.status, 303);
+  await withdrawn.body?.cancel();
+  const after = await (await t.fetch(`/internships/${internship.id}/apply`, { headers: student.headers })).text();
+  assert(after.includes("You withdrew this application") && after.includes("be sent again"));
+  assert(!after.includes("You have already applied"), "a withdrawn application is not called sent");
 });
