@@ -5,11 +5,13 @@
  * match nothing yet is pointed to onboarding, where they can say what they look for.
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
-import type { Recommendation } from "@/lib/recommendations/recommendations.ts";
+import type { Recommendation, RecommendationReason } from "@/lib/recommendations/recommendations.ts";
 import { W_NEARBY } from "@/lib/recommendations/weights.ts";
 import type { Toolkit } from "@/lib/toolkits/catalog.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { useT } from "@/lib/i18n/context.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import { choiceLabel } from "@/lib/browser/choice_labels.ts";
 
 /** Props: the recommendations as `recommend` answers them, best first. */
 export interface ForYouProps {
@@ -17,12 +19,37 @@ export interface ForYouProps {
   toolkits?: Recommendation<Toolkit>[];
 }
 
+/**
+ * A reason in the reader's language: the stored choices (interests, field, struggles) through the catalogue
+ * (`choiceLabel`), the person's place and state as written.
+ */
+function reasonText(t: Translate, reason: RecommendationReason): string {
+  switch (reason.code) {
+    case "interest":
+      return t("home.forYou.reason.interest", { label: choiceLabel(t, reason.label) });
+    case "field":
+      return t("home.forYou.reason.field", { label: choiceLabel(t, reason.label) });
+    case "place":
+      return t("home.forYou.reason.place", { place: reason.place });
+    case "state":
+      return t("home.forYou.reason.state", { state: reason.state });
+    case "remote":
+      return t("home.forYou.reason.remote");
+    case "helpsWith": {
+      // The choice sits inside a sentence: its first letter in lower case (Devanagari has none, so Hindi is as is).
+      const label = choiceLabel(t, reason.label);
+      return t("home.forYou.reason.helpsWith", { label: label.charAt(0).toLowerCase() + label.slice(1) });
+    }
+  }
+}
+
 /** The reasons of one recommendation, as one line. */
-function Reasons({ reasons, class: extra }: { reasons: string[]; class: string }) {
+function Reasons({ reasons, class: extra }: { reasons: RecommendationReason[]; class: string }) {
   const t = useT();
   return (
     <p class={`${extra} text-sm text-indigo-900`}>
-      <span class="font-medium">{t("home.forYou.why")}</span> {reasons.join(" · ")}
+      <span class="font-medium">{t("home.forYou.why")}</span>{" "}
+      {reasons.map((reason) => reasonText(t, reason)).join(" · ")}
     </p>
   );
 }

@@ -50,6 +50,7 @@ import type { AdminUserRow } from "@/lib/users/admin.ts";
 import { MAIL_STATUSES, type OutboxRow } from "@/lib/mail/outbox.ts";
 import type { JobRun } from "@/lib/jobs/registry.ts";
 import type { Profile } from "@/lib/users/profile.ts";
+import type { RecommendationReason } from "@/lib/recommendations/recommendations.ts";
 import { ROLES } from "@/lib/users/roles.ts";
 import { MODERATION_STATUSES, type ModerationView } from "@/lib/moderation/moderation.ts";
 import type { ModerationItem } from "@/lib/moderation/admin.ts";
@@ -447,11 +448,21 @@ export const ReactionsAnswerSchema = z.strictObject({
   mine: z.array(z.enum(REACTION_TYPES)),
 });
 
+/** Why a listing was recommended: a code with its values (the page words it in the reader's language). */
+export const RecommendationReasonSchema = z.discriminatedUnion("code", [
+  z.strictObject({ code: z.literal("interest"), label: z.string().describe('As stored, e.g. "Data & AI"') }),
+  z.strictObject({ code: z.literal("field"), label: z.string().describe("The field of study") }),
+  z.strictObject({ code: z.literal("place"), place: z.string().describe("The person's place as they wrote it") }),
+  z.strictObject({ code: z.literal("state"), state: z.string().describe("Elsewhere in this state") }),
+  z.strictObject({ code: z.literal("remote") }),
+  z.strictObject({ code: z.literal("helpsWith"), label: z.string().describe('A struggle, e.g. "Building a resume"') }),
+]).meta({ id: "RecommendationReason" }) satisfies z.ZodType<RecommendationReason>;
+
 /** A recommendation: the listing (an internship, opportunity or toolkit, by the query's `kind`), score and reasons. */
 export const RecommendationSchema = z.strictObject({
   listing: z.union([InternshipSchema, OpportunitySchema, ToolkitSchema]),
   score: z.number().min(0).max(1),
-  reasons: z.array(z.string()),
+  reasons: z.array(RecommendationReasonSchema),
 }).meta({ id: "Recommendation" });
 
 /** A search alert. */

@@ -1,8 +1,8 @@
 /**
  * Recommendations (docs/decisions.md, Recommendations; docs/api.md, Recommendations): the open internships and
  * opportunities and the toolkits that fit what a person declared in onboarding and on their profile, each with a
- * score in [0, 1] and the reasons, short phrases naming what matched. Only declared answers are used, never what the
- * person viewed or clicked.
+ * score in [0, 1] and the reasons, codes naming what matched with their values (`RecommendationReason`; the page words
+ * them in the reader's language). Only declared answers are used, never what the person viewed or clicked.
  *
  * Signals: interests (`domainPreferences`, the profile's `fieldInterests`, `fieldOfStudy` or `fieldOther`), each with
  * keywords (`INTEREST_KEYWORDS`, or the words of the interest itself); the location (`locationValue`); the
@@ -64,11 +64,26 @@ export const RecommendationQuerySchema = z.object({
 });
 export type RecommendationQuery = z.infer<typeof RecommendationQuerySchema>;
 
+/**
+ * Why a listing was picked, a code with its values, worded for the reader by the page (`components/ForYou.tsx`):
+ * `interest` one of the person's interests or opportunity types (`label` as stored: "Data & AI", "hackathons"),
+ * `field` their field of study (`label`), `place` their place as they wrote it, `state` elsewhere in their state (its
+ * name), `remote` remote or online (open wherever they are), `helpsWith` one of their struggles (`label` as stored:
+ * "Building a resume").
+ */
+export type RecommendationReason =
+  | { code: "interest"; label: string }
+  | { code: "field"; label: string }
+  | { code: "place"; place: string }
+  | { code: "state"; state: string }
+  | { code: "remote" }
+  | { code: "helpsWith"; label: string };
+
 /** One recommendation: the listing as the public read answers it, its score and why. */
 export interface Recommendation<L> {
   listing: L;
   score: number;
-  reasons: string[];
+  reasons: RecommendationReason[];
 }
 
 /** Recommendations of each kind. */
@@ -111,16 +126,13 @@ export const STRUGGLE_KEYWORDS: Record<string, string[]> = {
   "getting referrals": ["referral", "network", "cold email"],
 };
 
-/** The reason of a remote or online listing for a person who gave a location. */
-const REMOTE_REASON = "Remote, open wherever you are";
-
 /** At most this many interests count (a person's lists hold at most 20 each). */
 const MAX_INTERESTS = 30;
 const STOP_WORDS = new Set(["and", "the", "for", "with", "other"]);
 
-/** Something a person declared, with the words that find it in a listing and the phrase that names it. */
+/** Something a person declared, with the words that find it in a listing and the reason that names it. */
 interface Signal {
-  reason: string;
+  reason: RecommendationReason;
   /** 1 for what the person chose, `W_FIELD_FACTOR` for their field of study. */
   weight: number;
   keywords: string[];
@@ -139,7 +151,7 @@ interface Signals {
   /** As the person wrote it, for the reason; null when not given. */
   place: string | null;
   /** Opportunity types (singular, lower case) the person is interested in, with the reason. */
-  types: Map<string, string>;
+  types: Map<string, RecommendationReason>;
   struggles: Signal[];
 }
 
@@ -159,7 +171,7 @@ function keywordsOf(label: string, known: Record<string, string[]>): string[] {
   return known[key] ?? key.split(/[^a-z0-9+#]+/).filter((word) => word.length >= 3 && !STOP_WORDS.has(word));
 }
 
-function signal(reason: string, label: string, known: Record<string, string[]>, weight = 1): Signal {
+function signal(reason: RecommendationReason, label: string, known: Record<string, string[]>, weight = 1): Signal {
   const keywords = keywordsOf(label, known);
   return { reason, weight, keywords, test: keywordTest(keywords) };
 }
@@ -187,18 +199,18 @@ function placeOf(value: string): { places: string[]; state: IndianState | null }
 async function signalsOf(kv: Deno.Kv, user: User): Promise<Signals> {
   const onboarding = await getOnboardingProfile(kv, user.id);
   const interests = new Map<string, Signal>();
-  const add = (label: string, reason: string, weight = 1) => {
+  const add = (label: string, reason: RecommendationReason, weight = 1) => {
     const key = label.trim().toLowerCase();
     if (key && !interests.has(key)) interests.set(key, signal(reason, label, INTEREST_KEYWORDS, weight));
   };
-  for (const label of onboarding?.domainPreferences ?? []) add(label, `Matches your interest in ${label}`);
-  for (const label of user.fieldInterests) add(label, `Matches your interest in ${label}`);
+  for (const label of onboarding?.domainPreferences ?? []) add(label, { code: "interest", label });
+  for (const label of user.fieldInterests) add(label, { code: "interest", label });
   const field = onboarding?.fieldOfStudy === "Other" ? onboarding.fieldOther : onboarding?.fieldOfStudy;
-  if (field) add(field, `Fits your field, ${field}`, W_FIELD_FACTOR);
-  const types = new Map<string, string>();
+  if (field) add(field, { code: "field", label: field }, W_FIELD_FACTOR);
+  const types = new Map<string, RecommendationReason>();
   for (const label of [...onboarding?.opportunityInterests ?? [], ...user.opportunityInterests]) {
     const type = label.trim().toLowerCase().replace(/s$/, "");
-    if (type && !types.has(type)) types.set(type, `Matches your interest in ${label.trim().toLowerCase()}`);
+    if (type && !types.has(type)) types.set(type, { code: "interest", label: label.trim().toLowerCase() });
   }
   const place = onboarding?.locationValue?.trim() || null;
   return {
@@ -207,7 +219,7 @@ async function signalsOf(kv: Deno.Kv, user: User): Promise<Signals> {
     place,
     types,
     struggles: (onboarding?.struggles ?? []).map((label) =>
-      signal(`Helps with ${label.trim().charAt(0).toLowerCase()}${label.trim().slice(1)}`, label, STRUGGLE_KEYWORDS)
+      signal({ code: "helpsWith", label: label.trim() }, label, STRUGGLE_KEYWORDS)
     ).filter((s) => s.keywords.length > 0),
   };
 }
@@ -245,9 +257,9 @@ function placeFit(location: string, remote: boolean, { places, state, place }: S
 const PLACE_WEIGHT = { place: W_LOCATION, state: W_NEARBY, remote: W_NEARBY } as const;
 
 /** The reason of a place fit. */
-function placeReason(fit: Exclude<PlaceFit, null>, signals: Signals): string {
-  if (fit === "place") return `In ${signals.place}`;
-  return fit === "state" ? `Elsewhere in ${signals.state!.name}` : REMOTE_REASON;
+function placeReason(fit: Exclude<PlaceFit, null>, signals: Signals): RecommendationReason {
+  if (fit === "place") return { code: "place", place: signals.place! };
+  return fit === "state" ? { code: "state", state: signals.state!.name } : { code: "remote" };
 }
 
 /** Keeps the `limit` best of what it is offered: higher scores first, and of equal ones those offered first. */
@@ -351,7 +363,7 @@ async function recommendInternships(
   return top.items.flatMap(({ item: slot, score }, i) => {
     const listing = listings.get(ids[i]);
     if (!listing) return [];
-    const reasons: string[] = [];
+    const reasons: RecommendationReason[] = [];
     const tag = interests.length > 0 ? tagInterest(columns.tags[slot]) : -1;
     const text = interests.length > 0 ? textInterest[slot] - 1 : -1;
     const matched = tag === -1 ? text : text === -1 ? tag : Math.min(tag, text);
@@ -370,7 +382,7 @@ async function recommendOpportunities(
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const top = new TopK<Recommendation<OpportunityView>>(limit);
   for (const listing of open) {
-    const reasons: string[] = [];
+    const reasons: RecommendationReason[] = [];
     let score = 0;
     const typeReason = signals.types.get(listing.type);
     if (typeReason) {
@@ -401,7 +413,7 @@ async function recommendToolkits(
   const top = new TopK<Recommendation<Toolkit>>(limit);
   for (const listing of await listActiveToolkits(kv)) {
     if (owned.has(listing.id)) continue;
-    const reasons: string[] = [];
+    const reasons: RecommendationReason[] = [];
     let score = 0;
     const heading = `${listing.category ?? ""}\n${listing.title}`.toLowerCase();
     const struggle = signals.struggles.find((s) => s.test(heading));

@@ -17,8 +17,8 @@ export const apiDocs = describeRoute({
     summary: "Recommendations for you",
     description: "Open listings (or active toolkits not bought) ranked by how well they match your onboarding " +
       "answers and profile, best first; never one you saved. `listing` is the internship, opportunity or toolkit as " +
-      'the public read answers it; `score` is in [0, 1]; `reasons` are short phrases ("Matches your interest in ' +
-      'Data & AI", "In Pune"), empty when nothing matched.',
+      "the public read answers it; `score` is in [0, 1]; `reasons` say what matched as codes with their values " +
+      '(`{code: "interest", label: "Data & AI"}`, `{code: "place", place: "Pune"}`), empty when nothing matched.',
     access: ["session"],
     query: RecommendationQuerySchema,
     responses: {

@@ -8,6 +8,7 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { postInternships } from "@/tests/fixtures/internships.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import type { RecommendationReason } from "@/lib/recommendations/recommendations.ts";
 
 async function recommendations(t: TestApp, who: TestUser | undefined, query: string) {
   const res = await t.fetch(`/api/me/recommendations?${query}`, { headers: who?.headers });
@@ -23,7 +24,7 @@ async function onboard(t: TestApp, who: TestUser, fields: Record<string, unknown
   await res.body?.cancel();
 }
 
-type Item = { listing: { id: string; title: string }; score: number; reasons: string[] };
+type Item = { listing: { id: string; title: string }; score: number; reasons: RecommendationReason[] };
 const titles = (items: Item[]) => items.map((item) => item.listing.title);
 
 Deno.test("recommendations need a session, a known kind and a limit of 1 to 50", async () => {
@@ -87,16 +88,16 @@ Deno.test("internships rank by interest and place with reasons; closed, inactive
     "Mumbai Sales Intern",
     "Newest Plain Intern",
   ]);
-  assertEquals(items[0].reasons, ["Matches your interest in Data & AI", "In Pune"]);
+  assertEquals(items[0].reasons, [{ code: "interest", label: "Data & AI" }, { code: "place", place: "Pune" }]);
   assertEquals(items[0].score, 1);
   // The chosen interest, remote, ranks above the field of study alone, which counts half.
   assertEquals([items[1].score, items[1].reasons], [0.55, [
-    "Matches your interest in Data & AI",
-    "Remote, open wherever you are",
+    { code: "interest", label: "Data & AI" },
+    { code: "remote" },
   ]]);
-  assertEquals([items[2].score, items[2].reasons], [0.35, ["Fits your field, Design"]]);
-  assertEquals([items[3].score, items[3].reasons], [0.3, ["In Pune"]]);
-  assertEquals([items[4].score, items[4].reasons], [0.15, ["Elsewhere in Maharashtra"]]);
+  assertEquals([items[2].score, items[2].reasons], [0.35, [{ code: "field", label: "Design" }]]);
+  assertEquals([items[3].score, items[3].reasons], [0.3, [{ code: "place", place: "Pune" }]]);
+  assertEquals([items[4].score, items[4].reasons], [0.15, [{ code: "state", state: "Maharashtra" }]]);
   assertEquals([items[5].score, items[5].reasons], [0, []]);
   for (const item of items) assert(item.score >= 0 && item.score <= 1);
   for (let i = 1; i < items.length; i++) assert(items[i - 1].score >= items[i].score);
@@ -133,9 +134,12 @@ Deno.test("the declared place wins over remote: a city written with its state, a
     "Nagpur Finance Intern",
     "Puneet's Finance Intern",
   ]);
-  assertEquals([pune[0].score, pune[0].reasons], [1, ["Matches your interest in Finance", "In Pune, Maharashtra"]]);
+  assertEquals([pune[0].score, pune[0].reasons], [1, [{ code: "interest", label: "Finance" }, {
+    code: "place",
+    place: "Pune, Maharashtra",
+  }]]);
   assertEquals([pune[1].score, pune[2].score, pune[3].score], [0.85, 0.85, 0.7]);
-  assertEquals(pune[2].reasons, ["Matches your interest in Finance", "Elsewhere in Maharashtra"]);
+  assertEquals(pune[2].reasons, [{ code: "interest", label: "Finance" }, { code: "state", state: "Maharashtra" }]);
 
   const state: Item[] = (await recommendations(t, inState, "kind=internships")).body.items;
   assertEquals(titles(state), [
@@ -145,9 +149,9 @@ Deno.test("the declared place wins over remote: a city written with its state, a
     "Puneet's Finance Intern",
   ]);
   assertEquals(state.map((item) => [item.score, item.reasons]), [
-    [0.3, ["In Maharashtra"]],
-    [0.3, ["In Maharashtra"]],
-    [0.15, ["Remote, open wherever you are"]],
+    [0.3, [{ code: "place", place: "Maharashtra" }]],
+    [0.3, [{ code: "place", place: "Maharashtra" }]],
+    [0.15, [{ code: "remote" }]],
     [0, []],
   ]);
 });
@@ -197,13 +201,13 @@ Deno.test("profile interests count too; opportunities rank by type, interest and
   const { body } = await recommendations(t, student, "kind=opportunities");
   assertEquals(titles(body.items), ["Fintech Hackathon", "Online Hack", "Finance Grant", "Art Grant"]);
   assertEquals(body.items[0].reasons, [
-    "Matches your interest in hackathons",
-    "Matches your interest in Finance",
-    "In Bengaluru",
+    { code: "interest", label: "hackathons" },
+    { code: "interest", label: "Finance" },
+    { code: "place", place: "Bengaluru" },
   ]);
   assertEquals(body.items[0].score, 1);
-  assertEquals(body.items[1].reasons, ["Matches your interest in hackathons", "Remote, open wherever you are"]);
-  assertEquals(body.items[2].reasons, ["Matches your interest in Finance"]);
+  assertEquals(body.items[1].reasons, [{ code: "interest", label: "hackathons" }, { code: "remote" }]);
+  assertEquals(body.items[2].reasons, [{ code: "interest", label: "Finance" }]);
 });
 
 Deno.test("toolkits match the struggles by category and title; bought and inactive ones are left out", async () => {
@@ -226,8 +230,32 @@ Deno.test("toolkits match the struggles by category and title; bought and inacti
   await buy.body?.cancel();
   const { body } = await recommendations(t, student, "kind=toolkits");
   assertEquals(titles(body.items), ["Crack the Interview", "Resume Clinic", "Pitch Deck Basics"]);
-  assertEquals(body.items[0].reasons, ["Helps with preparing for interviews", "Matches your interest in Design"]);
+  assertEquals(body.items[0].reasons, [{ code: "helpsWith", label: "Preparing for interviews" }, {
+    code: "interest",
+    label: "Design",
+  }]);
   assertEquals(body.items[0].score, 1);
-  assertEquals(body.items[1].reasons, ["Helps with building a resume"]);
+  assertEquals(body.items[1].reasons, [{ code: "helpsWith", label: "Building a resume" }]);
   assertEquals(body.items[2].score, 0);
+});
+
+Deno.test("the home page words the reasons in the reader's language, English and Hindi", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  await onboard(t, student, {
+    locationType: "city",
+    locationValue: "Pune",
+    domainPreferences: ["Data & AI"],
+    struggles: ["Building a resume"],
+  });
+  await postInternships(t, member, [{ title: "Pune Data Intern", tags: ["data"], location: "Pune, Maharashtra" }]);
+  await addToolkit({ t, admin }, { title: "Resume Clinic", category: "Careers", description: "D", price: 0 });
+  const home = async (lang: string) => await (await t.fetch(`/?lang=${lang}`, { headers: student.headers })).text();
+  const english = await home("en");
+  assert(english.includes("Matches your interest in Data &amp; AI · In Pune"), "the internship's reasons");
+  assert(english.includes("Helps with building a resume"), "the toolkit's reason");
+  const hindi = await home("hi");
+  assert(hindi.includes("डेटा और AI में आपकी रुचि से मेल खाता है · Pune में"), "the internship's reasons in Hindi");
+  assert(hindi.includes("इसमें मदद करता है: रिज़्यूमे बनाना"), "the toolkit's reason in Hindi");
+  assert(!hindi.includes("Matches your interest") && !hindi.includes("Helps with"), "no English reason");
 });
