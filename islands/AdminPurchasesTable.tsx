@@ -27,6 +27,11 @@ export const ADMIN_PURCHASES_TEXT = [
     "alreadyRefunded",
     "purchaseNotFound",
     "paymentNotFound",
+    "gatewayUnknownPayment",
+    "gatewayUnknownOrder",
+    "noCapturedPayment",
+    "gatewayRefusedRefund",
+    "gatewayRefusedOrderPayments",
   ),
 ] as const;
 

@@ -8,6 +8,7 @@
  * their words, by a short id of each sentence, so no bundle holds every sentence.
  */
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
+import { quotedRefusal, REFUSAL_DETAIL } from "@/lib/i18n/refusal_detail.ts";
 import { couponRefusalKey } from "@/lib/coupons/errors.ts";
 
 /** Each refusal's English sentence, by the name of its catalogue message (`common.refusal.<name>`). */
@@ -110,6 +111,18 @@ export const REFUSALS = {
   paymentsNotConfigured: "Payments are not configured",
   /** The payment gateway failed, refused or timed out (502). */
   gatewayUnavailable: "Payment gateway unavailable",
+  /** The gateway has no record of a payment id (409; `lib/payments/razorpay.ts`). */
+  gatewayUnknownPayment: "The gateway does not know this payment",
+  /** The gateway has no record of an order id (409). */
+  gatewayUnknownOrder: "The gateway does not know this order",
+  /** A refund of a purchase paid by an event without a payment id, whose order the gateway lists no capture of (409). */
+  noCapturedPayment: "The gateway has no captured payment for this purchase",
+  /** The gateway refused a refund, in its own words (`refusalWith`; 409). */
+  gatewayRefusedRefund: "The gateway refused the refund: {detail}",
+  /** The gateway refused a capture, in its own words (reconciliation logs it). */
+  gatewayRefusedCapture: "The gateway refused the capture: {detail}",
+  /** The gateway refused to list an order's payments, in its own words (409). */
+  gatewayRefusedOrderPayments: "The gateway refused the order payments: {detail}",
   /** An image id that names no upload (an upload removed meanwhile, or a hand-made id). */
   unknownImage: "Unknown image",
   /** A settings change naming two different addresses for one e-mail channel. */
@@ -152,9 +165,20 @@ export function refusalKey(message: string): MessageKey | undefined {
   return KEYS.get(message) ?? couponRefusalKey(message);
 }
 
-/** The refusal `error` (an error or its message) in `t`'s language; a sentence not listed is shown as it is. */
+/**
+ * The refusal `error` (an error or its message) in `t`'s language, another service's words in it as they came
+ * (`quotedRefusal`); a sentence not listed is shown as it is.
+ */
 export function refusalText(t: Translate, error: Error | string): string {
   const message = typeof error === "string" ? error : error.message;
+  const quoted = quotedRefusal(message);
+  const template = quoted && KEYS.get(quoted.template);
+  if (template) return t(template, { detail: quoted.detail });
   const key = refusalKey(message);
   return key ? t(key) : message;
+}
+
+/** `template`, a refusal of `REFUSALS` ending in `REFUSAL_DETAIL`, with another service's words `detail` in it. */
+export function refusalWith(template: string, detail: string): string {
+  return template.replace(REFUSAL_DETAIL, detail);
 }

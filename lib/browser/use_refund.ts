@@ -4,8 +4,10 @@
  * list announces it and reloads.
  */
 import { useState } from "preact/hooks";
-import { failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import { type ApiFailure, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { quotedRefusal } from "@/lib/i18n/refusal_detail.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 
@@ -29,6 +31,15 @@ export interface Refund {
   setReason(reason: string): void;
   cancel(): void;
   confirm(): Promise<void>;
+}
+
+/**
+ * A refund's refusal in `t`'s language: a gateway refusal that quotes the gateway's words (`quotedRefusal`) worded
+ * with them, any other as `failureMessage` words it.
+ */
+export function refundFailure(t: Translate, failure: ApiFailure): string {
+  const quoted = quotedRefusal(failure.apiError);
+  return (quoted && t.refusal(quoted.template, { detail: quoted.detail })) || failureMessage(t, failure);
 }
 
 /** The refund of a row of `list`: `POST /api/admin/purchases/{id}/refund` or its extra payment's. */
@@ -59,7 +70,7 @@ export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>):
     });
     setSaving(false);
     if (!result.ok) {
-      setError(failureMessage(t, result));
+      setError(refundFailure(t, result));
       return;
     }
     list.announce(t("admin.refund.done", {

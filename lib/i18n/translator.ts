@@ -70,8 +70,11 @@ export interface Translate {
   readonly locale: string;
   /** Whether the message `key` is known. */
   has(key: string): boolean;
-  /** A domain's refusal, the API's English sentence, in this language; undefined when its words are not carried. */
-  refusal(sentence: string): string | undefined;
+  /**
+   * A domain's refusal, the API's English sentence, in this language, with `values` (a refusal that quotes another
+   * service: `lib/i18n/refusal_detail.ts`); undefined when its words are not carried.
+   */
+  refusal(sentence: string, values?: Values): string | undefined;
   /** The message `key` as children: tags become what their functions return, element values stay elements. */
   rich(key: MessageKey, values: RichValues): ComponentChildren;
   /** A message whose key is made at run time (a label by value): `key` must name a message. */
@@ -148,9 +151,9 @@ export function createTranslator(
     lang,
     locale,
     has: (key: string) => formats.has(key) || source.get(key) !== undefined,
-    refusal(sentence: string): string | undefined {
+    refusal(sentence: string, values?: Values): string | undefined {
       const key = refusals.get(byId ? sentenceId(sentence) : sentence);
-      return key !== undefined && source.get(key) !== undefined ? translate(key as MessageKey) : undefined;
+      return key !== undefined && source.get(key) !== undefined ? translate(key as MessageKey, values) : undefined;
     },
     rich: (key: MessageKey, values: RichValues): ComponentChildren => format(key, values) as ComponentChildren,
     dynamic: (key: string, values?: Values) => translate(key as MessageKey, values),

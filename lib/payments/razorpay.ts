@@ -8,7 +8,7 @@
  */
 import type RazorpayClient from "razorpay";
 import { UpstreamError, UpstreamRefusalError } from "@/lib/errors.ts";
-import { REFUSALS } from "@/lib/refusals.ts";
+import { REFUSALS, refusalWith } from "@/lib/refusals.ts";
 import { onFirstUse } from "@/lib/lazy.ts";
 import type { Logger } from "@/lib/log.ts";
 import {
@@ -81,9 +81,9 @@ function paymentOf(entity: PaymentEntity): GatewayPayment {
 /** The message every gateway failure is answered with (502). */
 export const GATEWAY_UNAVAILABLE = REFUSALS.gatewayUnavailable;
 /** The refusal of a payment id the gateway has no record of (409). */
-export const UNKNOWN_PAYMENT = "The gateway does not know this payment";
+export const UNKNOWN_PAYMENT = REFUSALS.gatewayUnknownPayment;
 /** The refusal of an order id the gateway has no record of (409). */
-export const UNKNOWN_ORDER = "The gateway does not know this order";
+export const UNKNOWN_ORDER = REFUSALS.gatewayUnknownOrder;
 /** Razorpay's description of an id it has no record of. */
 const UNKNOWN_ID = "The id provided does not exist";
 
@@ -130,13 +130,13 @@ export function createRazorpayGateway(
     return client;
   });
   /**
-   * Runs one SDK call about the payment or order `about`. A refusal becomes UpstreamRefusalError saying what the
-   * gateway said (`unknown` for an id it does not know); any other failure (error, timeout, odd answer) is logged and
-   * becomes UpstreamError.
+   * Runs one SDK call, `what` (for the log). A refusal becomes UpstreamRefusalError saying what the gateway said:
+   * `unknown` for an id it does not know, else `refused` (a template of `REFUSALS`) with its words; any other failure
+   * (error, timeout, odd answer) is logged and becomes UpstreamError.
    */
   async function call<T>(
     what: string,
-    unknown: string,
+    { unknown, refused }: { unknown: string; refused: string },
     run: (client: RazorpayClient) => Promise<T>,
   ): Promise<T> {
     const client = await sdk();
@@ -146,9 +146,7 @@ export function createRazorpayGateway(
       const refusal = refusalOf(error);
       if (refusal !== null) {
         log.info(`payment gateway refused ${what}`, { detail: refusal });
-        throw new UpstreamRefusalError(
-          refusal === UNKNOWN_ID ? unknown : `The gateway refused the ${what}: ${refusal}`,
-        );
+        throw new UpstreamRefusalError(refusal === UNKNOWN_ID ? unknown : refusalWith(refused, refusal));
       }
       const detail = error instanceof Error ? error.message : JSON.stringify(error);
       log.warn(`payment gateway ${what} failed`, { detail });
@@ -176,19 +174,21 @@ export function createRazorpayGateway(
       return { id: order.id, amount: Number(order.amount), currency: order.currency };
     },
     orderPayments(orderId) {
-      return call("order payments", UNKNOWN_ORDER, async (client) => {
+      const refused = REFUSALS.gatewayRefusedOrderPayments;
+      return call("order payments", { unknown: UNKNOWN_ORDER, refused }, async (client) => {
         const answer = await client.orders.fetchPayments(orderId) as unknown as { items: PaymentEntity[] };
         if (!Array.isArray(answer?.items)) throw new TypeError("unexpected payment collection");
         return answer.items.map(paymentOf);
       });
     },
     capture(paymentId, amountPaise, currency) {
-      return call("capture", UNKNOWN_PAYMENT, async (client) => {
+      return call("capture", { unknown: UNKNOWN_PAYMENT, refused: REFUSALS.gatewayRefusedCapture }, async (client) => {
         return paymentOf(await client.payments.capture(paymentId, amountPaise, currency) as unknown as PaymentEntity);
       });
     },
     refund(paymentId, amountPaise, notes) {
-      return call("refund", UNKNOWN_PAYMENT, async (client): Promise<GatewayRefund> => {
+      const refused = REFUSALS.gatewayRefusedRefund;
+      return call("refund", { unknown: UNKNOWN_PAYMENT, refused }, async (client): Promise<GatewayRefund> => {
         const refund = await client.payments.refund(paymentId, {
           amount: amountPaise,
           notes,

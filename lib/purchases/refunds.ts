@@ -55,7 +55,7 @@ const EARLY_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
 const earlyKey = (refundId: string): Deno.KvKey => ["refunds_processed_early", refundId];
 
 /** The refusal of a purchase whose order the gateway lists no captured payment for. */
-export const NO_CAPTURED_PAYMENT = "The gateway has no captured payment for this purchase";
+export const NO_CAPTURED_PAYMENT = REFUSALS.noCapturedPayment;
 
 /**
  * The id of the captured payment of `orderId`, asked of the gateway (a purchase paid by an event without one).

@@ -6,6 +6,11 @@ import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, refund } from "./helpers.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { translatorOf } from "@/lib/i18n/translator.ts";
+import { refundFailure } from "@/lib/browser/use_refund.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
+import { ADMIN_PURCHASES_TEXT } from "@/islands/AdminPurchasesTable.tsx";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 
 Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
@@ -128,7 +133,30 @@ Deno.test("refund: a gateway refusal is 409 saying what the gateway said, not an
     body: { error: "The gateway refused the refund: The payment has not been captured" },
   });
   assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
+  // Paid by an event that carried no payment id, while the gateway lists no captured payment for its order.
+  const third = await addToolkit(shop, { title: "Salary Toolkit" });
+  const bought = await checkout(shop, buyer, third.id);
+  await (await shop.t.json("POST", `/api/toolkits/${third.id}/verify`, {
+    body: signedPayment(bought.body.order.id),
+    headers: buyer.headers,
+  })).body?.cancel();
+  const paid = await purchaseRecord(shop, bought.body.purchase.id);
+  await shop.t.kv.set(["purchases", paid.id], { ...paid, paymentId: null });
+  const none = await refund(shop, paid.id);
+  assertEquals(none, { status: 409, body: { error: "The gateway has no captured payment for this purchase" } });
   assertEquals(shop.fake.refunds.length, 0);
+
+  // The admin's refund dialog says each refusal in Hindi on a Hindi page, with the gateway's own words inserted.
+  const page = translatorFor("hi");
+  const island = translatorOf(page.island(ADMIN_PURCHASES_TEXT));
+  const worded = (error: string) => refundFailure(island, { ok: false, status: 409, apiError: error, fields: [] });
+  assertEquals(worded("The gateway does not know this payment"), page("common.refusal.gatewayUnknownPayment"));
+  assertEquals(none.body.error, REFUSALS.noCapturedPayment);
+  assertEquals(worded(none.body.error), page("common.refusal.noCapturedPayment"));
+  assertEquals(
+    worded("The gateway refused the refund: The payment has not been captured"),
+    "पेमेंट गेटवे ने रिफ़ंड मना कर दिया: The payment has not been captured।",
+  );
 });
 
 Deno.test("refund.processed marks the refund processed once; a replay changes nothing", async () => {
