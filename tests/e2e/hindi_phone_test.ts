@@ -289,7 +289,7 @@ Deno.test("a student who chose Hindi submits an opportunity, reads their submiss
   await openHydrated(page, `${t.origin}/me/alerts`);
   await page.getByRole("heading", { name: "इंटर्नशिप: काम की जगह रिमोट या हाइब्रिड, जगह पुणे" }).waitFor();
   await assertHindiPage(page, "/me/alerts");
-  await page.getByRole("button", { name: "डिलीट करें" }).first().click();
+  await page.getByRole("link", { name: "डिलीट करें" }).first().click();
   const dialog = page.getByRole("dialog", { name: "यह अलर्ट डिलीट करें?" });
   await dialog.getByRole("button", { name: "हाँ, डिलीट करें" }).waitFor();
   await dialog.getByRole("button", { name: "रद्द करें" }).click();
@@ -415,7 +415,7 @@ Deno.test("a student who chose Hindi buys a toolkit with a coupon, learns, and r
   await assertHindiPage(page, "the toolkit page with its checkout", ["GST", "NAYA", "Razorpay"]);
   await page.getByLabel("आपका राज्य (GST इनवॉइस के लिए)").selectOption({ label: "केरल" });
   await buy.click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await hydrated(page);
   await page.getByRole("button", { name: "पूरा हुआ मार्क करें" }).click();
   await page.getByText("2 में से 1 लेसन पूरा (50 %)").waitFor();

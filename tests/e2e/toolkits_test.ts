@@ -100,7 +100,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   assert(await page.getByText("₹399.20", { exact: true }).isVisible());
   await assertAccessible(page, "toolkit page with coupon");
   await page.getByRole("button", { name: "Buy for ₹399.20" }).click();
-  await page.waitForURL(/\/toolkits\/[0-9a-f-]{36}\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/toolkits\/[0-9a-f-]{36}\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await hydrated(page);
   assertEquals(paidOrders.map((o) => o.amount), [39920]);
   await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
@@ -152,7 +152,7 @@ Deno.test("a declined payment shows the failure with a retry; Try again reopens 
   assert(await page.getByText("Your card was declined.").isVisible());
   await assertAccessible(page, "toolkit page, payment failed");
   await page.getByRole("button", { name: "Try again" }).click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await page.getByText("Question 1").waitFor();
   assertEquals(attempts, 2);
   assertEquals(fake.orders.length, 1, "the retry pays the same order");
