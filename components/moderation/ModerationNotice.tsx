@@ -3,7 +3,7 @@
  * students cannot see it, why (the reasons, and the never-pay phrases its text holds), and what happens next. Nothing
  * for a clear listing.
  */
-import type { ModerationView } from "@/lib/moderation/moderation.ts";
+import type { ListingText, ModerationView } from "@/lib/moderation/moderation.ts";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -11,7 +11,7 @@ import { useT } from "@/lib/i18n/context.ts";
 export function ModerationNotice(
   { moderation, listing, noun }: {
     moderation: ModerationView;
-    listing: { title: string; description: string | null };
+    listing: ListingText;
     noun: "internship" | "opportunity";
   },
 ) {

@@ -5,7 +5,13 @@
  * here when shown. A reason this module does not know is shown as stored.
  */
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { type ModerationView, REJECTED_BY_ADMIN, REPORTED_BY_STUDENTS } from "@/lib/moderation/moderation.ts";
+import {
+  type ListingText,
+  listingTexts,
+  type ModerationView,
+  REJECTED_BY_ADMIN,
+  REPORTED_BY_STUDENTS,
+} from "@/lib/moderation/moderation.ts";
 import { AMOUNT_SUFFIX, ASKS_TO_PAY, moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
 
 /** The key prefix of the reasons' messages, for an island that shows them (its `text` prop). */
@@ -33,14 +39,13 @@ function phraseText(t: Translate, label: string): string {
     : label;
 }
 
-/** The reasons in one sentence, naming the phrases found when the listing asks applicants to pay. */
-export function moderationReasonText(
-  t: Translate,
-  moderation: ModerationView,
-  text: { title: string; description: string | null },
-): string {
+/**
+ * The reasons in one sentence, naming the phrases found in any of the listing's texts (`listingTexts`) when it asks
+ * applicants to pay.
+ */
+export function moderationReasonText(t: Translate, moderation: ModerationView, text: ListingText): string {
   const reasons = moderationReasons(t, moderation.reasons);
-  const phrases = moderation.reasons.includes(ASKS_TO_PAY) ? moneyPhrasesIn(text.title, text.description) : [];
+  const phrases = moderation.reasons.includes(ASKS_TO_PAY) ? moneyPhrasesIn(...listingTexts(text)) : [];
   if (phrases.length === 0) return t("trust.moderation.reason.sentence", { reasons });
   const quoted = phrases.map((phrase) => `“${phraseText(t, phrase)}”`).join(", ");
   return t("trust.moderation.reason.mentions", { reasons, phrases: quoted });

@@ -33,7 +33,7 @@ import { REFUSALS } from "@/lib/refusals.ts";
 
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
- * active, with fresh ids and timestamps; one whose title or description asks applicants to pay is held for review
+ * active, with fresh ids and timestamps; one whose texts (any a student reads) ask applicants to pay is held for review
  * (docs/decisions.md, Trust, "The never-pay rule") and enters the moderation queue in the same write. Each is linked
  * to the organization it names, a verified one only when `owner` manages it or is an admin (docs/decisions.md, Trust,
  * "Who lists under a verified name").
@@ -71,11 +71,10 @@ export async function createInternships(
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
-      moderation: moderationOnCreate({ title: item.title, description: item.description ?? null }, now),
       applyMode: item.applyMode ?? "link",
       questions: questionsWithIds(item.questions ?? []),
     }, organizations.get(item.hiringOrganization)!)
-  );
+  ).map((record) => ({ ...record, moderation: moderationOnCreate(record, now) }));
   const store = await internshipStore(kv);
   const today = istToday();
   const also = (op: Deno.AtomicOperation) => {
@@ -148,8 +147,8 @@ async function updateAnywhere(
 }
 
 /**
- * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of the title or
- * description that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
+ * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of any text a student
+ * reads that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
  * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when
  * `actor` manages it or is an admin, else the listing is left unlinked (docs/decisions.md, Trust, "Who lists under a
  * verified name").

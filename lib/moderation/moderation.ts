@@ -67,10 +67,40 @@ export function isWithheld(record: { moderation?: { status: ModerationStatus } |
   return (record.moderation?.status ?? "clear") !== "clear";
 }
 
-/** The texts of a listing the never-pay rule reads: its title and description. */
+/**
+ * The texts of a listing the never-pay rule reads: every free text a student reads of it (docs/decisions.md, Trust,
+ * "The never-pay rule"). An internship has the title, description, location, organization, hiring manager, experience,
+ * duration, tags and screening questions; an opportunity the title, description, location and organizer. A field a
+ * kind of listing lacks is absent.
+ */
 export interface ListingText {
   title: string;
   description: string | null;
+  location?: string | null;
+  hiringOrganization?: string;
+  hiringManager?: string | null;
+  experience?: string | null;
+  duration?: string | null;
+  tags?: readonly string[];
+  questions?: readonly { text: string }[];
+  organizer?: string | null;
+}
+
+/** The free texts of `listing` the never-pay rule reads, in a fixed order (absent and empty fields left out). */
+export function listingTexts(listing: ListingText): string[] {
+  const { title, description, location, hiringOrganization, hiringManager, experience, duration, organizer } = listing;
+  return [
+    title,
+    description,
+    location,
+    hiringOrganization,
+    hiringManager,
+    experience,
+    duration,
+    organizer,
+    ...(listing.tags ?? []),
+    ...(listing.questions ?? []).map((question) => question.text),
+  ].filter((text): text is string => Boolean(text));
 }
 
 /** `current` held at `now` with `reason` added (a held one keeps its time and its other reasons). */
@@ -81,14 +111,17 @@ function holdWith(current: Moderation, reason: string, now: string): Moderation 
   return { status: "held", reasons: [reason], heldAt: now, decidedAt: current.decidedAt, note: current.note };
 }
 
-/** The state of a new listing with `text` at `now` (ISO): held when it asks applicants to pay, else clear. */
+/**
+ * The state of a new listing with `text` at `now` (ISO): held when any of its texts (`listingTexts`) asks applicants to
+ * pay, else clear.
+ */
 export function moderationOnCreate(text: ListingText, now: string): Moderation {
-  return moneyPhrasesIn(text.title, text.description).length > 0 ? holdWith(CLEAR, ASKS_TO_PAY, now) : CLEAR;
+  return moneyPhrasesIn(...listingTexts(text)).length > 0 ? holdWith(CLEAR, ASKS_TO_PAY, now) : CLEAR;
 }
 
 /**
- * The state after an update from `before` to `after` at `now`: held when the new text holds a never-pay phrase the
- * old one did not (so a listing an admin approved with a disclosed fee is held again only for a phrase it did not
+ * The state after an update from `before` to `after` at `now`: held when the new texts (`listingTexts`, every field a
+ * student reads) hold a never-pay phrase the old ones did not (so a listing an admin approved with a disclosed fee is held again only for a phrase it did not
  * have); a rejected listing stays rejected; otherwise `current` unchanged (the same object).
  */
 export function moderationOnUpdate(
@@ -97,9 +130,10 @@ export function moderationOnUpdate(
   now: string,
 ): Moderation {
   if (current.status === "rejected") return current;
-  if (before.title === after.title && before.description === after.description) return current;
-  const had = new Set(moneyPhrasesIn(before.title, before.description));
-  const added = moneyPhrasesIn(after.title, after.description).filter((phrase) => !had.has(phrase));
+  const [old, next] = [listingTexts(before), listingTexts(after)];
+  if (old.length === next.length && old.every((text, i) => text === next[i])) return current;
+  const had = new Set(moneyPhrasesIn(...old));
+  const added = moneyPhrasesIn(...next).filter((phrase) => !had.has(phrase));
   return added.length > 0 ? holdWith(current, ASKS_TO_PAY, now) : current;
 }
 

@@ -392,8 +392,8 @@ export async function publishedOpportunitiesById(
 }
 
 /**
- * Records a submission by `user`: awaiting review, or published at once for members and admins, unless its title or
- * description asks for money (docs/decisions.md, Trust, "The never-pay rule"): then it is held for review whoever
+ * Records a submission by `user`: awaiting review, or published at once for members and admins, unless any of its
+ * texts (title, description, location, organizer) asks for money (docs/decisions.md, Trust, "The never-pay rule"): then it is held for review whoever
  * submitted it, and enters the moderation queue in the same write.
  */
 export async function submitOpportunity(kv: Deno.Kv, user: User, input: OpportunityCreate): Promise<OpportunityView> {

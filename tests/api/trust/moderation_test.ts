@@ -33,6 +33,54 @@ Deno.test("a listing that asks applicants to pay is held on create, whatever the
   assertEquals(clean.moderation, CLEAR);
 });
 
+Deno.test("every text a student reads is checked: an internship's fields and questions, an opportunity's organizer", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const fee = "Remote. Selected candidates: pay Rs 499 registration fee to UPI acme@upi";
+  const fields = [
+    { location: fee },
+    { experience: "Freshers; a training fee applies" },
+    { duration: "3 months after the joining fee" },
+    { hiringManager: "Ravi (collects the security deposit)" },
+    { hiringOrganization: "Registration Fee Pvt Ltd" },
+    { tags: ["remote", "processing fee"] },
+    {
+      applyMode: "platform",
+      questions: [{ text: "Have you paid the Rs 499 registration fee to acme@upi? Paste the UPI reference." }],
+    },
+  ];
+  for (const field of fields) {
+    assertEquals((await postInternship(t, member, field)).moderation, HELD_TO_PAY, JSON.stringify(field));
+  }
+  const listing = await postInternship(t, member, { location: "Remote" });
+  assertEquals(listing.moderation, CLEAR);
+  const put = (body: unknown) => call(t, member, "PUT", `/api/internships/${listing.id}`, body);
+  assertEquals((await put({ location: "Pune" })).body.internship.moderation, CLEAR);
+  assertEquals((await put({ location: fee })).body.internship.moderation, HELD_TO_PAY, "an update of the location");
+  const own = (await page(t, `/internships/${listing.id}`, member)).html;
+  assert(own.includes("“registration fee”"), "the owner's page names the phrase found in the location");
+  const other = await postInternship(t, member, { applyMode: "platform", questions: [{ text: "Why this role?" }] });
+  const asked = await call(t, member, "PUT", `/api/internships/${other.id}`, {
+    questions: [{ text: "Why this role?" }, { text: "Have you paid the security deposit?" }],
+  });
+  assertEquals([asked.status, asked.body.internship.moderation], [200, HELD_TO_PAY], "an update of the questions");
+
+  const organizer = await submitOpportunity(t, member, { organizer: "Pay Rs 299 registration fee at hack.example" });
+  assertEquals(organizer.moderation, HELD_TO_PAY);
+  const located = await submitOpportunity(t, member, { location: "Delhi; refundable deposit at the gate" });
+  assertEquals(located.moderation, HELD_TO_PAY);
+  const pending = await submitOpportunity(t, student, { organizer: "Campus Club", location: "Online" });
+  assertEquals(pending.moderation, CLEAR);
+  const resubmitted = await call(t, student, "PUT", `/api/opportunities/${pending.id}`, {
+    title: pending.title,
+    type: pending.type,
+    startDate: pending.startDate,
+    endDate: pending.endDate,
+    organizer: "Campus Club (entry fee of Rs 100 per team)",
+  });
+  assertEquals([resubmitted.status, resubmitted.body.opportunity.moderation], [200, HELD_TO_PAY], "on resubmission");
+});
+
 Deno.test("a held internship: only its owner and admins read it; the public list and the page leave it out", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
