@@ -37,6 +37,7 @@ import {
   readRecentComments,
   readThreadPage,
   replaceComment,
+  replyMailOps,
   replySubject,
   scanComments,
 } from "./store.ts";
@@ -217,7 +218,9 @@ async function notifyReply(
     unsubscribeUrl: `${appUrl}/unsubscribe/${unsubscribe.token}`,
     t: translatorFor(recipient.language ?? DEFAULT_LANG),
   });
-  return queueMailOps(op, { ...mail, userId: recipient.id });
+  const mailId = queueMailOps(op, { ...mail, userId: recipient.id });
+  replyMailOps(op, reply.id, mailId);
+  return mailId;
 }
 
 /** A new comment, and the id of the reply e-mail it queued (null when none). */

@@ -19,10 +19,12 @@
  *   (placeholders not counted), top-level entries (placeholders counted, the pages' total), reactions of each type;
  * - `["reactions", userId, postId]` → the person's reaction types on the post, and `["post_reactors", postId, userId]`
  *   → null, to find them when the post is deleted.
+ * - `["comment_reply_mail", replyId]` → the id of the e-mail that quotes the reply (`lib/mail/outbox.ts`), for 30 days.
  * Every change is one atomic commit that writes the record, its indexes and the counters together. A reply's
- * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted in the commit that deletes the reply
- * or forgets its author.
+ * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted, and its e-mail and push message still
+ * pending are deleted, in the commit that deletes the reply or forgets its author.
  */
+import { dropPendingMailOps } from "@/lib/mail/outbox.ts";
 import { redactNotificationOps } from "@/lib/notifications/notifications.ts";
 import {
   type Comment,
@@ -55,6 +57,27 @@ const timeKey = (c: Comment): Deno.KvKey => ["comment_times", c.createdAt, c.id]
 const LIVE_KEY: Deno.KvKey = ["comment_stats", "live"];
 const reactionsKey = (userId: string, postId: string): Deno.KvKey => ["reactions", userId, postId];
 const reactorKey = (postId: string, userId: string): Deno.KvKey => ["post_reactors", postId, userId];
+const replyMailKey = (replyId: string): Deno.KvKey => ["comment_reply_mail", replyId];
+
+/** How long a reply's e-mail id is kept (ms): 30 days, far beyond the outbox's last retry of a mail. */
+const REPLY_MAIL_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Adds to `op` (the reply's own commit) that the e-mail `mailId` quotes reply `replyId`. */
+export function replyMailOps(op: Deno.AtomicOperation, replyId: string, mailId: string): void {
+  op.set(replyMailKey(replyId), mailId, { expireIn: REPLY_MAIL_KEPT_MS });
+}
+
+/**
+ * Adds to `op` the deletion of the e-mail that quotes reply `replyId` while it is still pending (`dropPendingMailOps`),
+ * and of the reference to it, checked as read here.
+ */
+async function dropReplyMailOps(kv: Deno.Kv, op: Deno.AtomicOperation, replyId: string): Promise<void> {
+  const entry = await kv.get<string>(replyMailKey(replyId));
+  op.check(entry);
+  if (!entry.value) return;
+  await dropPendingMailOps(kv, op, entry.value);
+  op.delete(entry.key);
+}
 
 /** The thread key of a top-level comment. */
 function topKey(c: Comment): Deno.KvKey {
@@ -254,8 +277,8 @@ function removeOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<Comment>): void
 /**
  * Deletes the comment `entry` (docs/decisions.md, Comments and reactions): a top-level comment with replies becomes
  * a placeholder (`isDeleted`, empty content, no author); anything else is removed, and a placeholder whose last reply
- * this was goes with it. A reply's notification loses its content in the same commit. False on a lost race (read
- * again and retry).
+ * this was goes with it. A reply's notification loses its content in the same commit, and its e-mail and push message
+ * still pending are deleted. False on a lost race (read again and retry).
  */
 export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, now: string): Promise<boolean> {
   const c = entry.value;
@@ -281,6 +304,7 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
   ]);
   removeOps(op, entry);
   op.check(entry, parent, replies).sum(repliesKey(c.parentId), MINUS_ONE);
+  await dropReplyMailOps(kv, op, c.id);
   await redactNotificationOps(kv, op, {
     subject: replySubject(c.id),
     redacted: {
@@ -300,7 +324,7 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
  * Deletes every comment, reaction and counter of a deleted post (the post record is gone first, so no comment or
  * reaction can be added meanwhile) in commits of at most `BATCH` mutations. Each commit moves the counters (the post's
  * and the live comment total) by what it deletes, and before it the notifications of the replies it deletes are
- * redacted, one checked write each: they keep no words of a deleted reply and link to the feed instead of the post
+ * redacted and their pending e-mails and push messages deleted, one checked write each: they keep no words of a deleted reply and link to the feed instead of the post
  * (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that count what is left and
  * no notification quoting a reply that is gone, and running it again finishes the work.
  */
@@ -315,6 +339,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     for (const id of replyIds) {
       for (;;) {
         const redaction = kv.atomic();
+        await dropReplyMailOps(kv, redaction, id);
         await redactNotificationOps(kv, redaction, { subject: replySubject(id), redacted: POST_GONE });
         if ((await redaction.commit()).ok) break;
       }
@@ -379,7 +404,8 @@ export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]
 
 /**
  * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user), takes their name
- * out of the notifications of their replies, and drops their rate window: account deletion. Each comment is one
+ * out of the notifications of their replies (and deletes those replies' e-mails and push messages still pending, which
+ * name them), and drops their rate window: account deletion. Each comment is one
  * checked write; one changed meanwhile is read again.
  */
 export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<void> {
@@ -389,6 +415,7 @@ export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<
       const op = kv.atomic().check(entry).delete(index.key);
       if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
       if (entry.value?.parentId) {
+        await dropReplyMailOps(kv, op, entry.value.id);
         await redactNotificationOps(kv, op, {
           subject: replySubject(entry.value.id),
           redacted: {

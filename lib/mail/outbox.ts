@@ -109,6 +109,22 @@ export function queueMailOps(op: Deno.AtomicOperation, mail: MailToQueue, now = 
   return id;
 }
 
+/**
+ * Adds to `op` the deletion of mail `id` while it is pending, with its index entries, checked as read here, so what was
+ * taken back never reaches an inbox (docs/decisions.md, Comments and reactions, "Reply notifications"); nothing for a
+ * mail sent, failed for good (its body is dropped already) or gone. A try already sending it is not stopped: its
+ * outcome's write then fails.
+ */
+export async function dropPendingMailOps(kv: Deno.Kv, op: Deno.AtomicOperation, id: string): Promise<void> {
+  const entry = await kv.get<OutboxMail>(mailKey(id));
+  op.check(entry);
+  const mail = entry.value;
+  if (mail?.status !== "pending") return;
+  op.delete(entry.key).delete(statusKey(mail));
+  if (mail.dueAt) op.delete(dueKey(Date.parse(mail.dueAt), id));
+  if (mail.userId) op.delete(userMailKey(mail.userId, id));
+}
+
 /** The mail `id` as stored (value null when there is none), to hand to `deliverMail`. */
 export async function readMail(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<OutboxMail>> {
   return await kv.get<OutboxMail>(mailKey(id));

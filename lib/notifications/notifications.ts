@@ -18,7 +18,7 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { translatorFor, translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { queuePushOps } from "@/lib/push/outbox.ts";
+import { dropPushMessageOps, queuePushOps } from "@/lib/push/outbox.ts";
 import { BODY_MAX, clip, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
 import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
 
@@ -126,9 +126,9 @@ export function addNotification(
 /**
  * Adds to `op` (the caller's atomic write, which removes `subject`) the redaction of every kept notification that
  * names `subject`: its title and body become `redacted`'s, written in the reader's language from its `message` (and its
- * link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, and the subject's index
- * entries go (docs/decisions.md, Notifications, "Redaction"). A subject is named by one notification or a few, so
- * this adds a handful of mutations.
+ * link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, its push message
+ * not delivered yet goes (`dropPushMessageOps`), and the subject's index entries go (docs/decisions.md, Notifications,
+ * "Redaction"). A subject is named by one notification or a few, so this adds a handful of mutations.
  */
 export async function redactNotificationOps(
   kv: Deno.Kv,
@@ -142,6 +142,7 @@ export async function redactNotificationOps(
     const [, , userId, id] = index.key as [string, string, string, string];
     const entry = await kv.get<StoredNotification>(recordKey(userId, id));
     op.check(index).delete(index.key);
+    await dropPushMessageOps(kv, op, id);
     if (!entry.value) continue;
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
     if (left <= 0) continue;

@@ -358,6 +358,19 @@ export const pushOutboxJob: Job = {
   run: (ctx) => deliverDuePush(ctx, ctx.now.getTime()),
 };
 
+/**
+ * Adds to `op` the deletion of message `id` (the notification's id) with its index entries, checked as read here, so
+ * words that were taken back are never pushed (docs/decisions.md, Notifications, "Redaction"); nothing when there is
+ * none. A try already posting it is not stopped: its outcome's write then fails.
+ */
+export async function dropPushMessageOps(kv: Deno.Kv, op: Deno.AtomicOperation, id: string): Promise<void> {
+  const entry = await kv.get<PushMessage>(messageKey(id));
+  op.check(entry);
+  if (!entry.value) return;
+  op.delete(entry.key).delete(userKey(entry.value.userId, id));
+  if (entry.value.dueAt) op.delete(dueKey(Date.parse(entry.value.dueAt), id));
+}
+
 /** The message `id` as stored (tests and the admin's look). */
 export async function readPushMessage(kv: Deno.Kv, id: string): Promise<PushMessage | null> {
   return (await kv.get<PushMessage>(messageKey(id))).value;

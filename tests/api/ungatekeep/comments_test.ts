@@ -11,7 +11,12 @@ import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
-import { editComment } from "@/lib/comments/comments.ts";
+import { createComment, editComment, removeComment } from "@/lib/comments/comments.ts";
+import { deleteConversation, forgetCommentAuthor } from "@/lib/comments/store.ts";
+import { readMail } from "@/lib/mail/outbox.ts";
+import { readPushMessage } from "@/lib/push/outbox.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { react } from "@/lib/comments/reactions.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -598,6 +603,57 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
     ["एक डिलीट किए गए यूज़र ने आपके कमेंट का जवाब दिया", "Practise DP"],
   ]);
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
+});
+
+Deno.test("a deleted reply's e-mail waiting for a retry is never sent", async () => {
+  let refusals = 0;
+  await using smtp = await startFakeSmtp({
+    onMessage: () => refusals++ < 1 ? Promise.reject(smtpRefusal(451, "Try again later")) : Promise.resolve(),
+  });
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url, OUTBOX_RETRY_MS: "60000" } });
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const abusive = await written(t, ravi, post.id, "Abusive text with your home address", top.id);
+  await t.settled();
+  assertEquals([refusals, smtp.messages.length], [1, 0], "the first try was refused; the mail waits for its retry");
+  const del = await t.json("DELETE", `/api/ungatekeep/comments/${abusive.id}`, { headers: ravi.headers });
+  assertEquals(del.status, 200);
+  await runJob(findJob("outbox")!, t.services, new Date(Date.now() + 61_000));
+  await t.settled();
+  assertEquals(smtp.messages.filter((m) => m.text.includes("Abusive text")), [], "the deleted text reached no inbox");
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["outbox_due"] })), [], "nothing left to send");
+});
+
+Deno.test("a reply's pending e-mail and push message go with the reply, its post, or its author's account", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  // Written through the domain, so no delivery starts: the e-mail and the push message stay pending.
+  const reply = (content: string) =>
+    createComment(t.kv, { postId: post.id, author: ravi.user, input: { content, parentId: top.id }, appUrl: t.origin });
+  const pending = async (mailId: string | null) => {
+    const notices = await Array.fromAsync(t.kv.list<{ id: string }>({ prefix: ["notifications", asha.user.id] }));
+    const pushes = await Promise.all(notices.map((n) => readPushMessage(t.kv, n.value.id)));
+    return { mail: (await readMail(t.kv, mailId!)).value?.status ?? null, pushes: pushes.filter(Boolean).length };
+  };
+  const deleted = await reply("Call me on 98765 43210");
+  assertEquals(await pending(deleted.mailId), { mail: "pending", pushes: 1 });
+  await removeComment(t.kv, deleted.comment.id, ravi.user);
+  assertEquals(await pending(deleted.mailId), { mail: null, pushes: 0 }, "deleting the reply");
+
+  const named = await reply("Practise DP");
+  assertEquals(await pending(named.mailId), { mail: "pending", pushes: 1 });
+  await forgetCommentAuthor(t.kv, ravi.user.id);
+  assertEquals(await pending(named.mailId), { mail: null, pushes: 0 }, "forgetting its author");
+
+  const onPost = await reply("See the pinned guide");
+  assertEquals(await pending(onPost.mailId), { mail: "pending", pushes: 1 });
+  await deleteConversation(t.kv, post.id);
+  assertEquals(await pending(onPost.mailId), { mail: null, pushes: 0 }, "deleting the post's conversation");
 });
 
 Deno.test("deleting a post takes its replies' words out of their notifications and links them to the feed", async () => {
