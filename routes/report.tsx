@@ -1,9 +1,11 @@
 /**
  * `/report`: report a listing, an organization, a post or a comment (docs/decisions.md, Trust, "Reports") without
- * JavaScript. `GET ?kind=&id=&back=` shows what is reported and the form (a guest is sent to sign in and back);
- * `POST` (the form's fields `kind`, `id`, `back`, `reason`, `details`, from here or from a "Report" control on the page
- * itself) files the report as `POST /api/reports` does and answers 303 to `?sent=1&back=`, which thanks the person and
- * links back; a refusal renders the form again with what went wrong (400, 403, 404, 429).
+ * JavaScript. `GET ?kind=&id=&back=` shows what is reported and the form (a guest is sent to sign in and back), or,
+ * when the person's report of it is open, "You reported this on …" (one report is open at a time); `POST` (the form's
+ * fields `kind`, `id`, `back`, `reason`, `details`, from here or from a "Report" control on the page itself) files the
+ * report as `POST /api/reports` does and answers 303 to `?sent=1&back=`, which thanks the person and links back, or,
+ * when their report is open already, 303 to `?kind=&id=&back=`, which says so; a refusal renders the form again with
+ * what went wrong (400, 403, 404, 429).
  */
 import { useT } from "@/lib/i18n/context.ts";
 import { refusalText } from "@/lib/refusals.ts";
@@ -17,12 +19,20 @@ import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
-import { checkReport, createReport, REPORT_KINDS, ReportCreateSchema, type ReportKind } from "@/lib/reports/reports.ts";
+import {
+  checkReport,
+  createReport,
+  openReportOf,
+  REPORT_KINDS,
+  ReportCreateSchema,
+  type ReportKind,
+} from "@/lib/reports/reports.ts";
 import { findTarget, targetTitle } from "@/lib/reports/targets.ts";
 
 /** The page: sent (thanks), or the form for a target with what went wrong. */
 type Data =
   | { sent: true; back: string }
+  | { sent: false; back: string; reportedAt: string }
   | {
     sent: false;
     back: string;
@@ -49,6 +59,8 @@ export const handler = define.handlers<Data>({
     try {
       if (!kind || !id) throw new NotFoundError();
       const target = await findTarget(ctx.state.services.kv, kind, id, ctx.state.user);
+      const open = await openReportOf(ctx.state.services.kv, { userId: ctx.state.user.id, kind, targetId: id });
+      if (open) return ctx.render({ sent: false, back, reportedAt: open.createdAt });
       return ctx.render({ sent: false, back, target: { kind, id, title: targetTitle(target, ctx.state.t) } });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
@@ -92,11 +104,11 @@ export const handler = define.handlers<Data>({
         });
       }
       const check = await checkReport(kv, ctx.state.user, body.data);
-      if ("target" in check) {
-        await ctx.state.services.rateLimits.hit(RATE_LIMITS.reportsPerPerson, ctx.state.user.id);
-        await createReport(kv, ctx.state.user, body.data, check.target);
-      }
-      return seeOther(`/report?${new URLSearchParams({ sent: "1", back })}`);
+      if ("open" in check) return seeOther(`/report?${new URLSearchParams({ kind, id: form.id, back })}`);
+      await ctx.state.services.rateLimits.hit(RATE_LIMITS.reportsPerPerson, ctx.state.user.id);
+      const filed = await createReport(kv, ctx.state.user, body.data, check.target);
+      const sent: Record<string, string> = filed.created ? { sent: "1", back } : { kind, id: form.id, back };
+      return seeOther(`/report?${new URLSearchParams(sent)}`);
     } catch (error) {
       if (error instanceof NotFoundError) return again(404, { error: t("trust.reportPage.nothing") });
       if (error instanceof ForbiddenError) return again(403, { error: refusalText(t, error) });
@@ -114,6 +126,19 @@ export default define.page<Data>(function ReportPage({ data }) {
     return (
       <FormCard title={t("trust.reportPage.thanks")} lead={t("trust.reportPage.thanksLead")}>
         <PageHead title={t("trust.reportPage.sent")} />
+        <p>
+          <a href={data.back} class="font-medium text-indigo-700 underline">{t("trust.reportPage.back")}</a>
+        </p>
+      </FormCard>
+    );
+  }
+  if ("reportedAt" in data) {
+    return (
+      <FormCard
+        title={t("trust.reportPage.already")}
+        lead={t("trust.reportPage.alreadyLead", { date: t.date(data.reportedAt) })}
+      >
+        <PageHead title={t("trust.reportPage.already")} />
         <p>
           <a href={data.back} class="font-medium text-indigo-700 underline">{t("trust.reportPage.back")}</a>
         </p>

@@ -1,7 +1,7 @@
 /**
  * The report form (docs/decisions.md, Trust, "Reports"): the reasons as radio buttons, the details, and a submit
  * button; a plain form posting to `/report`, so it works without JavaScript. `ReportControl` folds it under a
- * "Report" summary on listing and post pages.
+ * "Report" summary on listing and post pages, or says when the person reported it (one report is open at a time).
  */
 import { REPORT_REASONS, type ReportKind } from "@/lib/reports/schema.ts";
 import { REASON_KEYS, reportHref } from "@/lib/browser/report_format.ts";
@@ -68,11 +68,24 @@ export function ReportForm({ kind, id, back, prefix = "report", reason, details,
 
 /**
  * "Report" folded open into the form, for listing pages, posts and organizations; for a guest (`signedIn` false) a
- * link to `/report`, which asks them to sign in first and comes back to the form.
+ * link to `/report`, which asks them to sign in first and comes back to the form; for someone whose report of it is
+ * open (`reportedAt`, ISO), "You reported this on …" instead of the form.
  */
-export function ReportControl(props: ReportFormProps & { label?: string; signedIn: boolean }) {
+export function ReportControl(
+  props: ReportFormProps & { label?: string; signedIn: boolean; reportedAt?: string | null },
+) {
   const t = useT();
   const label = props.label ?? t("trust.report.report");
+  if (props.signedIn && props.reportedAt) {
+    return (
+      <p class="text-sm text-slate-700">
+        {t.rich("trust.report.reportedOn", {
+          date: t.date(props.reportedAt),
+          time: (chunks) => <time datetime={props.reportedAt!}>{chunks}</time>,
+        })}
+      </p>
+    );
+  }
   if (!props.signedIn) {
     return (
       <a

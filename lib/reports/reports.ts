@@ -95,6 +95,19 @@ export interface Filed {
 export type ReportCheck = { open: ReportView } | { target: Target };
 
 /**
+ * `userId`'s open report of `kind`/`targetId`, or null (none, or resolved): a page shows "You reported this on …" in
+ * place of the report form (docs/decisions.md, Trust, "Reports").
+ */
+export async function openReportOf(
+  kv: Deno.Kv,
+  { userId, kind, targetId }: { userId: string; kind: ReportKind; targetId: string },
+): Promise<ReportView | null> {
+  const mine = await kv.get<string>(openKey(userId, kind, targetId));
+  const first = mine.value ? (await kv.get<Report>(reportKey(mine.value))).value : null;
+  return first ? reportView(first) : null;
+}
+
+/**
  * Checks that `user` may report `input.kind`/`input.id`, before the route counts a new report against the person's
  * daily limit: answers their open report of it when there is one.
  * @throws ForbiddenError for an unverified e-mail; NotFoundError for an unknown target (or one hidden from `user`).
@@ -102,9 +115,8 @@ export type ReportCheck = { open: ReportView } | { target: Target };
 export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate): Promise<ReportCheck> {
   if (!user.emailVerified) throw new ForbiddenError(VERIFY_FIRST);
   const target = await findTarget(kv, input.kind, input.id, user);
-  const mine = await kv.get<string>(openKey(user.id, input.kind, input.id));
-  const first = mine.value ? (await kv.get<Report>(reportKey(mine.value))).value : null;
-  return first ? { open: reportView(first) } : { target };
+  const open = await openReportOf(kv, { userId: user.id, kind: input.kind, targetId: input.id });
+  return open ? { open } : { target };
 }
 
 /**

@@ -28,18 +28,21 @@ import { servePublicPage } from "@/lib/platform/state.ts";
 import { jobPosting } from "@/lib/seo/json_ld.ts";
 import { istToday } from "@/lib/dates.ts";
 import { applicationTo, isPosterOfInternship } from "@/lib/applications/applications.ts";
+import { openReportOf } from "@/lib/reports/reports.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /**
  * The internship, today's IST date (which decides whether it is open, and so has a `JobPosting`), and for a signed-in
- * person when they applied here (null: not applied) and whether they are its poster (docs/decisions.md, Applications).
+ * person when they applied here (null: not applied), whether they are its poster (docs/decisions.md, Applications),
+ * and when they reported it if their report is open (null: none; docs/decisions.md, Trust, "Reports").
  */
 interface InternshipPageData {
   internship: InternshipView;
   today: string;
   appliedAt: string | null;
   poster: boolean;
+  reportedAt: string | null;
 }
 
 export const handler = define.handlers<InternshipPageData>({
@@ -51,15 +54,17 @@ export const handler = define.handlers<InternshipPageData>({
       render: async () => {
         const user = ctx.state.user;
         const internship = await getInternship(kv, { id: ctx.params.id, viewer: user, audience: "owner" });
-        const [application, poster] = user
+        const [application, poster, report] = user
           ? await Promise.all([
             applicationTo(kv, { userId: user.id, internshipId: internship.id }),
             internship.applyMode === "platform" || canManage(user, internship)
               ? isPosterOfInternship(kv, user, internship.id)
               : false,
+            openReportOf(kv, { userId: user.id, kind: "internship", targetId: internship.id }),
           ])
-          : [null, false];
-        return ctx.render({ internship, today, appliedAt: application?.createdAt ?? null, poster });
+          : [null, false, null];
+        const reportedAt = report?.createdAt ?? null;
+        return ctx.render({ internship, today, appliedAt: application?.createdAt ?? null, poster, reportedAt });
       },
     });
   },
@@ -87,7 +92,7 @@ function shareDescription(t: Translate, internship: InternshipView): string {
 }
 
 export default define.page<InternshipPageData>(function InternshipPage(
-  { data: { internship, today, appliedAt, poster }, state, url },
+  { data: { internship, today, appliedAt, poster, reportedAt }, state, url },
 ) {
   const t = useT();
   const manage = canManage(state.user, internship);
@@ -263,6 +268,7 @@ export default define.page<InternshipPageData>(function InternshipPage(
             back={`/internships/${internship.id}`}
             label={t("internships.detail.report")}
             signedIn={Boolean(state.user)}
+            reportedAt={reportedAt}
           />
         </div>
       )}

@@ -79,12 +79,27 @@ Deno.test("/report: a guest signs in first; the form, its refusals and the thank
   assert(thanks.includes("Thank you for reporting") && thanks.includes(`href="/internships/${listing.id}"`));
   const mine = await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "spam" });
   assertEquals([mine.status, mine.body.report.details], [200, "Asked ₹500"], "the form filed the report");
+  // One report is open at a time: the listing and /report say when it was sent instead of showing the form again.
+  const listingPage = await (await t.fetch(`/internships/${listing.id}`, { headers: student.headers })).text();
+  assert(listingPage.includes("You reported this on"), "the listing says it was reported");
+  assert(!listingPage.includes('action="/report"'), "no second report form on the listing");
+  const again = await postForm(t, student, "/report", { ...fields, reason: "spam", details: "More evidence" });
+  assertEquals(again.headers.get("location"), `/report?${query}`, "a second report is not thanked for");
+  const already = await (await t.fetch(`/report?${query}`, { headers: student.headers })).text();
+  assert(already.includes("You reported this already") && already.includes("You reported this on"));
+  assert(!already.includes("Thank you for reporting") && !already.includes('action="/report"'));
+  const alreadyHindi = await (await t.fetch(`/report?${query}&lang=hi`, { headers: student.headers })).text();
+  assert(alreadyHindi.includes("आप इसे पहले ही रिपोर्ट कर चुके हैं"), "said in Hindi too");
   const foreign = await postForm(t, student, "/report", {
     ...fields,
     back: "https://evil.example.com/",
     reason: "spam",
   });
-  assertEquals(foreign.headers.get("location"), "/report?sent=1&back=%2F", "a foreign back goes home");
+  assertEquals(
+    foreign.headers.get("location"),
+    `/report?kind=internship&id=${listing.id}&back=%2F`,
+    "a foreign back goes home",
+  );
 });
 
 Deno.test("the admin reports pages list, show and resolve with plain forms", async () => {
