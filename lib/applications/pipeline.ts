@@ -102,6 +102,14 @@ function listsOf(copy: Copy): Map<ApplicationStatus, Item[]> {
   return lists;
 }
 
+/**
+ * How many applications internship `internshipId` has, in every status, as the poster's list counts them ("All"):
+ * "Applicants (n)" beside a listing on "My internships". One read of the change marker when the index is in memory.
+ */
+export async function applicationCount(kv: Deno.Kv, internshipId: string): Promise<number> {
+  return (await current(kv, internshipId)).byId.size;
+}
+
 /** What a page of the poster's list is: the counts per status, the ids of the page, and how many match in all. */
 export interface PipelinePage {
   counts: Record<ApplicationStatus, number>;

@@ -1,7 +1,8 @@
 /**
  * `/internships/mine` ("My internships"): the signed-in user's own live listings, active or
  * not, newest first, `PAGE_SIZE` a page (`?offset=`; an invalid offset shows the first page),
- * each with edit and delete (a soft delete after confirmation) and, for one that moderation withholds, why
+ * each with edit and delete (a soft delete after confirmation), "Applicants (n)" for one that takes applications here
+ * (docs/decisions.md, Applications, "The poster's list") and, for one that moderation withholds, why
  * (docs/decisions.md, Trust, "Moderation"). Answered by the domain's owner filter (`mine`), so the cost follows the
  * user's listing count. Guests are sent to sign in and back.
  */
@@ -17,22 +18,33 @@ import InternshipDeleteButton, { INTERNSHIP_DELETE_TEXT } from "@/islands/Intern
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
+import { applicationCount } from "@/lib/applications/pipeline.ts";
 
 /** Listings per page. */
 const PAGE_SIZE = 20;
 
-export const handler = define.handlers<InternshipPage>({
+/** The page of listings, and the number of applications of each that takes applications here, by id. */
+type Data = InternshipPage & { applicants: Record<string, number> };
+
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { user } = ctx.state;
     const own = { mine: "true", limit: String(PAGE_SIZE) };
     const parsed = InternshipQuerySchema.safeParse({ ...own, offset: ctx.url.searchParams.get("offset") ?? "0" });
     const query = parsed.success ? parsed.data : InternshipQuerySchema.parse(own);
-    return ctx.render(await listInternships(ctx.state.services.kv, { query, viewer: user }));
+    const { kv } = ctx.state.services;
+    const page = await listInternships(kv, { query, viewer: user });
+    const here = page.internships.filter((internship) => internship.applyMode === "platform");
+    const counts = await Promise.all(here.map((internship) => applicationCount(kv, internship.id)));
+    return ctx.render({
+      ...page,
+      applicants: Object.fromEntries(here.map((internship, i) => [internship.id, counts[i]])),
+    });
   },
 });
 
-export default define.page<InternshipPage>(function MyInternshipsPage({ data, state }) {
+export default define.page<Data>(function MyInternshipsPage({ data, state }) {
   const { internships, pagination: { offset, total } } = data;
   const prev = offset > 0 && total > 0 ? Math.max(0, Math.min(offset, total) - PAGE_SIZE) : null;
   const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
@@ -70,8 +82,19 @@ export default define.page<InternshipPage>(function MyInternshipsPage({ data, st
                   </p>
                 )}
               </InternshipCard>
-              <div class="flex gap-3">
+              <div class="flex flex-wrap gap-3">
                 <EditInternshipLink id={internship.id} title={internship.title} />
+                {data.applicants[internship.id] !== undefined && (
+                  <a
+                    href={`/internships/${internship.id}/applicants`}
+                    class="rounded-md border border-indigo-700 bg-white px-3 py-1.5 text-sm font-medium text-indigo-800 hover:bg-indigo-50"
+                  >
+                    {t.rich("applications.pipeline.open", {
+                      count: t.number(data.applicants[internship.id]),
+                      title: <span class="sr-only">{` ${internship.title} `}</span>,
+                    })}
+                  </a>
+                )}
                 <InternshipDeleteButton
                   id={internship.id}
                   title={internship.title}

@@ -380,3 +380,18 @@ Deno.test("the applicants page: tabs and counts, and the move form without JavaS
   assert(html.includes("Shortlisted (1)"));
   assertEquals((await t.fetch(path, { headers: student.headers, method: "POST" })).status, 404);
 });
+
+Deno.test("My internships links each listing taking applications here to its applicants, with their count", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const here = await platformInternship(t, member, { title: "Apply Here Intern" });
+  const elsewhere = await platformInternship(t, member, { title: "Own Site Intern", applyMode: "link", questions: [] });
+  for (const name of ["Asha", "Ravi"]) await applyTo(t, await applicant(t, name), here);
+  const mine = await (await t.fetch("/internships/mine", { headers: member.headers })).text();
+  const link = mine.match(new RegExp(`<a href="/internships/${here.id}/applicants"[^>]*>([\\s\\S]*?)</a>`));
+  assert(link, "an Applicants link beside Edit");
+  assertEquals(link[1].replace(/<[^>]+>/g, "").replace(/\s+/g, " "), "Applicants Apply Here Intern (2)");
+  assert(!mine.includes(`/internships/${elsewhere.id}/applicants`), "none for a listing taking applications elsewhere");
+  const hindi = await (await t.fetch("/internships/mine?lang=hi", { headers: member.headers })).text();
+  assert(hindi.includes("आवेदक (2)"), "the link in Hindi");
+});
