@@ -7,15 +7,15 @@
  * `/report` (docs/decisions.md, Trust, "Reports"), which works without JavaScript. Without JavaScript the reactions and
  * the comment, reply and edit forms are plain forms posting to the post's page, and "Reply", "Edit" and "Delete" are
  * links to the page with the reply form (`?replyTo=`), the edit form (`?editComment=`) or the page's own confirmation
- * (`?deleteComment=`) open (docs/decisions.md, Islands, "Forms work without JavaScript"); hydrated, each opens in place
- * (delete in a dialog). "Show more comments" needs JavaScript.
+ * (`?deleteComment=`) open, and "Show more comments" a link to the page with a page more (`?comments=`, which the links
+ * and forms then keep) (docs/decisions.md, Islands, "Forms work without JavaScript"); hydrated, each opens in place
+ * (delete in a dialog, more comments loaded below).
  */
 import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
 import { type DiscussionStart, useDiscussion } from "@/lib/browser/use_discussion.ts";
 import { CommentText } from "@/components/ungatekeep/CommentText.tsx";
@@ -72,6 +72,8 @@ export interface PostDiscussionProps extends DiscussionStart {
   editComment?: string | null;
   /** What a refused plain HTML comment or edit left. */
   draft?: CommentDraft;
+  /** Threads shown before the last page (`?comments=`; 0: the first page only), kept by the links and forms. */
+  shown?: number;
   /** The island's messages (`POST_DISCUSSION_TEXT`). */
   text: IslandText;
 }
@@ -106,6 +108,8 @@ function CommentForm(props: {
   action: string;
   parentId?: string;
   commentId?: string;
+  /** The page's `?comments=`, kept by a plain submit. */
+  shown?: number;
   /** Text to start from that is not the comment's own (a refused plain submit's). */
   draft?: string;
   /** Why a plain submit of this form was refused, shown at the field. */
@@ -130,6 +134,7 @@ function CommentForm(props: {
       <input type="hidden" name="intent" value={props.commentId ? "editComment" : "comment"} />
       {props.commentId && <input type="hidden" name="id" value={props.commentId} />}
       {props.parentId && <input type="hidden" name="parentId" value={props.parentId} />}
+      {props.shown ? <input type="hidden" name="comments" value={props.shown} /> : null}
       <label for={props.id} class="block text-sm font-medium text-slate-800">{props.label}</label>
       <textarea
         id={props.id}
@@ -186,7 +191,9 @@ function Discussion(props: PostDiscussionProps) {
   const name = (comment: CommentView) => authorName(t, comment);
   const reactionName = (type: ReactionType) => t.dynamic(`ungatekeep.reaction.${type}`);
   const action = `/ungatekeep/${encodeURIComponent(postId)}`;
-  const hydrated = useHydrated();
+  const shown = props.shown ?? 0;
+  /** The query that keeps how many threads are shown, after a link's own (`&`) or alone (`?`). */
+  const keep = (sep: string) => shown ? `${sep}comments=${shown}` : "";
   const { threads, pagination, reactions, mine, ...discussion } = useDiscussion(props);
   const [replyTo, setReplyTo] = useState<CommentView | null>(() => {
     if (!props.replyTo || !viewer?.canComment) return null;
@@ -285,11 +292,12 @@ function Discussion(props: PostDiscussionProps) {
             initial={comment.content}
             action={action}
             commentId={comment.id}
+            shown={shown}
             draft={draft?.commentId === comment.id ? draft.content : undefined}
             error={draft?.commentId === comment.id ? draft.error : undefined}
             onSubmit={(content) => edit(comment, content)}
             onCancel={() => setEditing(null)}
-            cancelHref={`${action}#comment-${comment.id}`}
+            cancelHref={`${action}${keep("?")}#comment-${comment.id}`}
           />
         )
         : <CommentText content={comment.content} />}
@@ -307,7 +315,7 @@ function Discussion(props: PostDiscussionProps) {
         <div class="mt-1 flex flex-wrap gap-3 text-sm">
           {viewer.canComment && (
             <a
-              href={`?replyTo=${encodeURIComponent(comment.id)}#reply-${comment.id}`}
+              href={`?replyTo=${encodeURIComponent(comment.id)}${keep("&")}#reply-${comment.id}`}
               class="font-medium text-indigo-700 underline"
               onClick={(e) => {
                 e.preventDefault();
@@ -319,7 +327,7 @@ function Discussion(props: PostDiscussionProps) {
           )}
           {mayEdit(comment) && (
             <a
-              href={`?editComment=${encodeURIComponent(comment.id)}#edit-${comment.id}`}
+              href={`?editComment=${encodeURIComponent(comment.id)}${keep("&")}#edit-${comment.id}`}
               class="font-medium text-indigo-700 underline"
               onClick={(e) => {
                 e.preventDefault();
@@ -331,7 +339,7 @@ function Discussion(props: PostDiscussionProps) {
           )}
           {mayDelete(comment) && (
             <a
-              href={`?deleteComment=${encodeURIComponent(comment.id)}#delete-comment`}
+              href={`?deleteComment=${encodeURIComponent(comment.id)}${keep("&")}#delete-comment`}
               class="font-medium text-red-700 underline"
               onClick={(e) => {
                 e.preventDefault();
@@ -350,10 +358,11 @@ function Discussion(props: PostDiscussionProps) {
           submitLabel={t("ungatekeep.discussion.postReply")}
           action={action}
           parentId={comment.id}
+          shown={shown}
           draft={draft?.parentId === comment.id ? draft.content : undefined}
           onSubmit={(content) => write(content, comment.id)}
           onCancel={() => setReplyTo(null)}
-          cancelHref={`${action}#comment-${comment.id}`}
+          cancelHref={`${action}${keep("?")}#comment-${comment.id}`}
         />
       )}
       {thread.id === comment.id && thread.replies.length > 0 && (
@@ -399,6 +408,7 @@ function Discussion(props: PostDiscussionProps) {
                 <input type="hidden" name="intent" value="react" />
                 <input type="hidden" name="type" value={type} />
                 <input type="hidden" name="on" value={mine.includes(type) ? "0" : "1"} />
+                {shown ? <input type="hidden" name="comments" value={shown} /> : null}
                 <button
                   type="submit"
                   aria-pressed={mine.includes(type) ? "true" : "false"}
@@ -433,9 +443,18 @@ function Discussion(props: PostDiscussionProps) {
           </ol>
         )}
       {threads.length < pagination.total && (
-        <button type="button" class={SECONDARY_BUTTON} disabled={!hydrated} onClick={loadMore}>
+        <a
+          href={`?comments=${threads.length}#${
+            threads.length ? `comment-${threads[threads.length - 1].id}` : "discussion-title"
+          }`}
+          class={`inline-block ${SECONDARY_BUTTON}`}
+          onClick={(e) => {
+            e.preventDefault();
+            loadMore();
+          }}
+        >
           {t("ungatekeep.discussion.more")}
-        </button>
+        </a>
       )}
       {!viewer && (
         <div class="rounded-lg border border-indigo-200 bg-indigo-50 p-4">
@@ -455,6 +474,7 @@ function Discussion(props: PostDiscussionProps) {
           label={t("ungatekeep.discussion.add")}
           submitLabel={t("ungatekeep.discussion.post")}
           action={action}
+          shown={shown}
           draft={draft && !draft.commentId && draft.parentId === null ? draft.content : undefined}
           onSubmit={(c) => write(c)}
         />

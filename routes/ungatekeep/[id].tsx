@@ -7,7 +7,8 @@
  * post beyond the preview is sent to sign in and back. Links that work without JavaScript: `?replyTo={commentId}`
  * opens the reply form of that comment ("Reply"), `?editComment={commentId}` the edit form of the reader's own comment
  * within its edit window ("Edit"), `?deleteComment={commentId}` a confirmation naming a comment the reader may delete
- * ("Delete"); the island intercepts each.
+ * ("Delete"), `?comments={n}` the first `n` threads and a page more ("Show more comments", which the links and forms
+ * then keep); the island intercepts each.
  *
  * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
@@ -21,6 +22,7 @@
  */
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
 import { refusalText } from "@/lib/refusals.ts";
+import { z } from "zod";
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -60,10 +62,24 @@ import { deliverSoon } from "@/lib/mail/delivery.ts";
 /** The page's writes fall under the per-person limit `reactions` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "reactions" };
 
+/** Threads the page shows at first, and adds with each "Show more comments". */
+const THREADS_PAGE = 20;
+
+/** `?comments=` and the forms' `comments` field: threads shown before the last page shown, at most 1,000. */
+const ShownSchema = z.coerce.number().int().min(0).max(1000);
+
+/** Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`); 0 when absent or invalid. */
+function shownOf(value: string | null): number {
+  const shown = ShownSchema.safeParse(value || 0);
+  return shown.success ? shown.data : 0;
+}
+
 interface Data {
   post: PostView;
-  /** The first page of comments; null for a draft or scheduled post (an admin's preview). */
+  /** The comments up to `shown` and a page more; null for a draft or scheduled post (an admin's preview). */
   discussion: CommentPage | null;
+  /** Threads shown before the last page (`?comments=`), kept by the discussion's links and forms. */
+  shown: number;
   /** What a refused plain HTML comment or edit left: its text, the comment it replied to or edits, and why. */
   draft?: CommentDraft;
   /** The reader's own comment whose edit form is open (`?editComment=`, within its edit window). */
@@ -81,24 +97,26 @@ function commentIn(discussion: CommentPage | null, id: string | null): CommentVi
 /** What the policy reads of a comment as answers carry it. */
 const factsOf = (comment: CommentView) => ({ ...comment, userId: comment.user?.id ?? null });
 
-/** The post `id` as `state`'s viewer reads it, with the first page of its comments (none for a preview). */
-async function postWithDiscussion(state: RouteContext["state"], id: string): Promise<Data> {
+/**
+ * The post `id` as `state`'s viewer reads it, with its first `shown` threads and a page more (none for a preview).
+ */
+async function postWithDiscussion(state: RouteContext["state"], id: string, shown: number): Promise<Data> {
   const { kv } = state.services;
   const { user } = state;
   const post = canManagePosts(user) ? await getPostForAdmin(kv, id, user) : await getPost(kv, { id, viewer: user });
   const discussion = isLive(post)
-    ? await listComments(kv, { postId: post.id, viewer: user, query: { limit: 20, offset: 0 } })
+    ? await listComments(kv, { postId: post.id, viewer: user, query: { limit: shown + THREADS_PAGE, offset: 0 } })
     : null;
-  return { post, discussion };
+  return { post, discussion, shown };
 }
 
-const FIELDS = ["intent", "content", "parentId", "type", "on", "id"] as const;
+const FIELDS = ["intent", "content", "parentId", "type", "on", "id", "comments"] as const;
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const data = await postWithDiscussion(ctx.state, ctx.params.id);
-    const { user } = ctx.state;
     const params = ctx.url.searchParams;
+    const data = await postWithDiscussion(ctx.state, ctx.params.id, shownOf(params.get("comments")));
+    const { user } = ctx.state;
     const editing = commentIn(data.discussion, params.get("editComment"));
     const doomed = commentIn(data.discussion, params.get("deleteComment"));
     return ctx.render({
@@ -114,21 +132,23 @@ export const handler = define.handlers<Data>({
     const user = state.user;
     const { kv } = state.services;
     const form = await readFormFields(req, FIELDS);
+    const shown = shownOf(form.comments);
+    const view = shown ? `?comments=${shown}` : "";
     if (form.intent === "react") {
       const type = ReactionTypeSchema.safeParse(form.type);
       if (!type.success) throw new NotFoundError("Unknown reaction type");
       await react(kv, { postId: ctx.params.id, user, type: type.data, on: form.on === "1" });
-      return seeOther(`${here}#reactions`);
+      return seeOther(`${here}${view}#reactions`);
     }
     const again = async (status: number, error: string, commentId?: string) =>
       ctx.render({
-        ...await postWithDiscussion(state, ctx.params.id),
+        ...await postWithDiscussion(state, ctx.params.id, shown),
         draft: { content: form.content, parentId: form.parentId || null, error, ...commentId ? { commentId } : {} },
       }, { status });
     if (form.intent === "deleteComment") {
       await commentOnPost(kv, { postId: ctx.params.id, id: form.id });
       await removeComment(kv, form.id, user);
-      return seeOther(`${here}?commentDeleted=1#discussion-notice`);
+      return seeOther(`${here}?commentDeleted=1${shown ? `&comments=${shown}` : ""}#discussion-notice`);
     }
     if (form.intent === "editComment") {
       const comment = await commentOnPost(kv, { postId: ctx.params.id, id: form.id });
@@ -140,7 +160,7 @@ export const handler = define.handlers<Data>({
       }
       try {
         await editComment(kv, { id: form.id, editor: user, input: input.data });
-        return seeOther(`${here}#comment-${form.id}`);
+        return seeOther(`${here}${view}#comment-${form.id}`);
       } catch (error) {
         if (error instanceof ForbiddenError && error.message === EDIT_LATE) {
           return again(403, refusalText(state.t, error), form.id);
@@ -161,7 +181,7 @@ export const handler = define.handlers<Data>({
         appUrl: state.services.config.appUrl,
       });
       if (mailId) deliverSoon(state.services, mailId);
-      return seeOther(`${here}#comment-${comment.id}`);
+      return seeOther(`${here}${view}#comment-${comment.id}`);
     } catch (error) {
       if (error instanceof RateLimitedError) return again(429, refusalText(state.t, error));
       if (error instanceof DomainError && !(error instanceof NotFoundError && !form.parentId)) {
@@ -262,8 +282,10 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
             title={t("ungatekeep.discussion.deleteTitle")}
             text={deletionText(t, data.doomed, discussion)}
             action={`/ungatekeep/${post.id}`}
-            fields={{ intent: "deleteComment", id: data.doomed.id }}
-            cancelHref={`/ungatekeep/${post.id}#comment-${data.doomed.id}`}
+            fields={{ intent: "deleteComment", id: data.doomed.id, ...data.shown ? { comments: `${data.shown}` } : {} }}
+            cancelHref={`/ungatekeep/${post.id}${
+              data.shown ? `?comments=${data.shown}` : ""
+            }#comment-${data.doomed.id}`}
           />
         </div>
       )}
@@ -283,6 +305,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
           signInHref={`/sign-in?callbackURL=${encodeURIComponent(`/ungatekeep/${post.id}`)}`}
           replyTo={draft?.parentId ?? url.searchParams.get("replyTo")}
           editComment={draft?.commentId ?? data.editComment}
+          shown={data.shown}
           draft={draft}
           text={t.island(POST_DISCUSSION_TEXT)}
         />

@@ -3,12 +3,14 @@
  * discuss under a post (comment, reply, react) without a reload, the first gets a notification in the header bell,
  * a stored script payload in a comment shows as text and never runs, a guest reads the thread and is offered sign-in
  * back to the post, and an admin deletes a comment from `/admin/comments`; hydrated, a comment's Edit and Delete links
- * open the edit form and the dialog in place. Every page passes the axe-core check.
+ * open the edit form and the dialog in place, and "Show more comments" loads below. Every page passes the axe-core
+ * check.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
+import { createComment } from "@/lib/comments/comments.ts";
 
 const XSS = `<img src=x onerror="window.__xss='img'"><script>window.__xss='script'</script> ` +
   `javascript:window.__xss='link' https://example.com/ok`;
@@ -111,7 +113,7 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   assertEquals(dialogs, [], "no script opened a dialog");
 });
 
-Deno.test("hydrated, a comment's Edit and Delete links open in place: the edit form, then the dialog", async () => {
+Deno.test("hydrated, a comment's Edit and Delete links and Show more comments open in place", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
@@ -141,4 +143,18 @@ Deno.test("hydrated, a comment's Edit and Delete links open in place: the edit f
   await dialog.getByRole("button", { name: "Yes, delete" }).click();
   await page.getByText("Comment deleted.").waitFor();
   assertEquals(await comment.count(), 0);
+  // Show more comments loads the next page below, the link's page not opened.
+  const names = ["Ravi Kumar", "Meera Nair", "Dev Shah"];
+  const writers = await Promise.all(names.map((name) => createTestUser(t, "user", { name })));
+  for (let i = 0; i < 22; i++) {
+    const author = writers[i % 3].user;
+    const input = { content: `Tip ${i + 1}` };
+    await createComment(t.kv, { postId: post.id, author, input, appUrl: t.services.config.appUrl });
+  }
+  await openHydrated(page, url);
+  const threads = page.getByRole("list", { name: "Comments" }).locator(":scope > li");
+  assertEquals(await threads.count(), 20);
+  await page.getByRole("link", { name: "Show more comments" }).click();
+  await page.getByText("Tip 22", { exact: true }).waitFor();
+  assertEquals([await threads.count(), page.url()], [22, url]);
 });

@@ -1,7 +1,7 @@
 /**
  * A student on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"): the
  * reactions, a comment and a reply under an Ungatekeep post are plain forms that post and come back, and editing and
- * deleting one's comment (a confirmation on the page) too; "Save" on an
+ * deleting one's comment (a confirmation on the page) and "Show more comments" too; "Save" on an
  * internship saves it and shows it on the tracker, whose status, note and "Remove" work as plain forms too; "Alert me"
  * on a filtered list saves the alert; a buyer marks a lesson complete, and then not, from the lesson's page; a member
  * posts an internship (a refused field shown at the field) and edits it; "Mark all read" on the notifications page;
@@ -19,7 +19,7 @@ import { stillClock } from "@/tests/helpers/clock.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
-import { listComments } from "@/lib/comments/comments.ts";
+import { createComment, listComments } from "@/lib/comments/comments.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
@@ -117,6 +117,42 @@ Deno.test("without JavaScript a student edits a comment, a refusal at the field,
   const { comments } = await listComments(t.kv, { postId: post.id, viewer: null, query: { limit: 20, offset: 0 } });
   assertEquals(comments, []);
   await assertAccessibleWithoutScript(page, "a post after deleting a comment without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript Show more comments shows a page more, and a reply there comes back to it", async () => {
+  await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "How I got my first internship" });
+  const writers = await Promise.all(
+    ["Asha Rao", "Ravi Kumar", "Kavya Iyer"].map((name) => createTestUser(t, "user", { name })),
+  );
+  for (let i = 0; i < 23; i++) {
+    await createComment(t.kv, {
+      postId: post.id,
+      author: writers[i % 3].user,
+      input: { content: `Tip number ${i + 1}` },
+      appUrl: t.services.config.appUrl,
+    });
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, writers[0]);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/ungatekeep/${post.id}`);
+  const comments = page.getByRole("list", { name: "Comments" }).locator(":scope > li");
+  assertEquals(await comments.count(), 20);
+  await page.getByRole("link", { name: "Show more comments" }).click();
+  await page.waitForURL((u) => u.searchParams.get("comments") === "20");
+  assertEquals(await comments.count(), 23);
+  assertEquals(await page.getByRole("link", { name: "Show more comments" }).count(), 0);
+  await assertAccessibleWithoutScript(page, "a post's comments after Show more without JavaScript at 360 px");
+
+  const last = page.getByRole("article", { name: "Comment by Ravi Kumar" }).filter({ hasText: "Tip number 23" });
+  await last.getByRole("link", { name: "Reply to Ravi Kumar" }).click();
+  await page.getByLabel("Reply to Ravi Kumar").fill("Thanks, this one worked.");
+  await page.getByRole("button", { name: "Post reply" }).click();
+  await page.waitForURL((u) => u.searchParams.get("comments") === "20" && u.hash.startsWith("#comment-"));
+  await last.getByText("Thanks, this one worked.").waitFor();
 });
 
 Deno.test("without JavaScript Save puts an internship on the tracker, where status, note and Remove work", async () => {

@@ -319,6 +319,47 @@ Deno.test("the post page edits and deletes a comment as plain forms: links, conf
   assertEquals((await thread(t, post.id)).comments, []);
 });
 
+Deno.test("the post page's Show more comments is a link: ?comments= shows a page more, kept by links and forms", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const writers = await Promise.all(Array.from({ length: 3 }, () => createTestUser(t)));
+  const tops: Thread[] = [];
+  for (let i = 0; i < 25; i++) tops.push(await written(t, writers[i % 3], post.id, `Comment ${i}`));
+  const here = `/ungatekeep/${post.id}`;
+  const articles = (page: Document) =>
+    [...page.querySelectorAll("ol > li > article")].map((a) => a.getAttribute("id")?.slice("comment-".length));
+  const pageOf = async (query: string) =>
+    htmlDocument(await (await t.fetch(`${here}${query}`, { headers: writers[0].headers })).text());
+  const more = (page: Document) =>
+    [...page.querySelectorAll("a")].find((a) => a.textContent === "Show more comments")?.getAttribute("href");
+
+  let page = await pageOf("");
+  assertEquals(articles(page), tops.slice(0, 20).map((c) => c.id));
+  assertEquals(more(page), `?comments=20#comment-${tops[19].id}`);
+  for (const invalid of ["abc", "-1", "2.5", "1001"]) {
+    assertEquals(articles(await pageOf(`?comments=${invalid}`)).length, 20, `?comments=${invalid} is the first page`);
+  }
+  page = await pageOf(`?comments=20&replyTo=${tops[24].id}`);
+  assertEquals(articles(page), tops.map((c) => c.id), "a page more");
+  assertEquals(more(page), undefined, "no more to show");
+  const reply = page.getElementById(`reply-${tops[24].id}`)?.closest("form");
+  assertEquals(reply?.querySelector('input[name="comments"]')?.getAttribute("value"), "20", "the reply form keeps it");
+  const links = [...page.querySelectorAll(`#comment-${tops[21].id} a`)].map((a) => a.getAttribute("href"));
+  assert(links.includes(`?replyTo=${tops[21].id}&comments=20#reply-${tops[21].id}`), links.join(" "));
+
+  const res = await postForm(t, writers[1], here, {
+    intent: "comment",
+    parentId: tops[24].id,
+    content: "A reply far down",
+    comments: "20",
+  });
+  assertEquals(res.status, 303);
+  const location = new URL(res.headers.get("location")!, t.origin);
+  assertEquals([location.pathname, location.search], [here, "?comments=20"]);
+  page = await pageOf(location.search);
+  assert(page.getElementById(location.hash.slice(1))?.textContent?.includes("A reply far down"));
+});
+
 Deno.test("comments: the 11th comment in a minute gets 429 with Retry-After, also with RATE_LIMITS=off", async () => {
   await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
   const { post } = await setup(t);
