@@ -13,6 +13,7 @@ import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { type Alert, alertsByIds, pauseAlerts } from "./alerts.ts";
 import { updateSettings } from "@/lib/settings/settings.ts";
 import { getUser } from "@/lib/users/users.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
 
 /** What a link turns off: alerts by id, the deadline reminders, or the e-mails on replies to one's comments. */
 export type UnsubscribeTarget =
@@ -58,6 +59,8 @@ export interface UnsubscribeSubject {
   alerts: Alert[];
   /** The account's e-mail address masked as `s•••@example.com`; null once the account is gone. */
   account: string | null;
+  /** The account's language (the page is in it: docs/decisions.md, Languages); null once gone or never chosen. */
+  language: Lang | null;
 }
 
 /** `email` with its local part cut to its first character: `sara@demo.careers` → `s•••@demo.careers`. */
@@ -72,7 +75,7 @@ export async function unsubscribeSubject(kv: Deno.Kv, target: UnsubscribeTarget)
     target.kind === "alerts" ? alertsByIds(kv, target.userId, target.alertIds) : [],
     getUser(kv, target.userId),
   ]);
-  return { target, alerts, account: user ? maskEmail(user.email) : null };
+  return { target, alerts, account: user ? maskEmail(user.email) : null, language: user?.language ?? null };
 }
 
 /** Turns off what `token` names; idempotent. Returns the target, or null for an unknown or expired token. */

@@ -4,7 +4,8 @@
  * In order: `?lang=en|hi` on the URL (which also sets the `lang` cookie for a year), the signed-in person's `language`
  * setting, the `lang` cookie, `Accept-Language` (Hindi when `hi` is preferred over `en`), else English. Pages answer
  * with `Vary: Accept-Language, Cookie`, since the same URL reads differently by those, and name their language in
- * `Content-Language` (the service worker's offline page follows it). API answers keep their English.
+ * `Content-Language` (the service worker's offline page follows it): the one they were written in, which a page about
+ * another person may have changed (the unsubscribe page is in its token's person's language). API answers keep their English.
  */
 import { serialize } from "hono/utils/cookie";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -71,7 +72,7 @@ export const language: MiddlewareHandler<AppState> = async (req, ctx) => {
   if (asked && asked !== cookie) res.headers.append("set-cookie", langCookie(asked, ctx.state.services.config.secure));
   if (res.headers.get("content-type")?.startsWith("text/html")) {
     res.headers.append("vary", "Accept-Language, Cookie");
-    res.headers.set("content-language", lang);
+    res.headers.set("content-language", ctx.state.lang);
   }
   return res;
 };

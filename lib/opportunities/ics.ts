@@ -2,8 +2,10 @@
  * An opportunity as an iCalendar file (RFC 5545) for "Add to calendar": one all-day `VEVENT`
  * from `startDate` to `endDate` inclusive (`DTEND` is the day after, as RFC 5545 §3.6.1 makes
  * an all-day end exclusive), with the title, description, location and link. Text values are
- * escaped (`\`, `;`, `,`, line breaks), lines end with CRLF and are folded at 75 octets.
+ * escaped (`\`, `;`, `,`, line breaks), lines end with CRLF and are folded at 75 octets. The words the file adds of
+ * its own (the organizer's label) are in the reader's language (docs/decisions.md, Languages).
  */
+import type { Translate } from "@/lib/i18n/translator.ts";
 import type { Opportunity } from "./schema.ts";
 
 const encoder = new TextEncoder();
@@ -40,13 +42,17 @@ function icsDate(date: string, days = 0): string {
 }
 
 /**
- * The `.ics` text of `opportunity`; `pageUrl` is its page on the platform (the event's URL when
- * it has no application link), `now` the moment the file is made (`DTSTAMP`).
+ * The `.ics` text of `opportunity` for a reader of `t`'s language; `pageUrl` is its page on the platform (the event's
+ * URL when it has no application link), `now` the moment the file is made (`DTSTAMP`).
  */
-export function calendarFile(opportunity: Omit<Opportunity, "moderation">, pageUrl: string, now = new Date()): string {
+export function calendarFile(
+  opportunity: Omit<Opportunity, "moderation">,
+  { pageUrl, t, now = new Date() }: { pageUrl: string; t: Translate; now?: Date },
+): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
-  const description = [opportunity.description, opportunity.organizer && `Organizer: ${opportunity.organizer}`, pageUrl]
-    .filter(Boolean).join("\n\n");
+  const organizer = opportunity.organizer &&
+    t("opportunities.detail.calendarOrganizer", { organizer: opportunity.organizer });
+  const description = [opportunity.description, organizer, pageUrl].filter(Boolean).join("\n\n");
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",

@@ -3,8 +3,9 @@
  * (docs/decisions.md, Alerts). `GET` says what the link turns off, each search alert in words or the account setting,
  * and the account by its masked e-mail address, and offers a button; it changes nothing (mail scanners open links).
  * `POST` (that button, or a mail client's RFC 8058 one-click request) turns it off and says what it turned off. The
- * token in the path authenticates the request, so the route is exempt from the origin check. An unknown or expired
- * token: 404 with a page saying so.
+ * token in the path authenticates the request, so the route is exempt from the origin check. The page is in the
+ * language of the person the token names (the link carries none and the browser has no session; docs/decisions.md,
+ * Languages), unless `?lang=` asks for another. An unknown or expired token: 404 with a page saying so.
  */
 import { define } from "@/lib/platform/define.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -17,6 +18,9 @@ import {
 } from "@/lib/alerts/unsubscribe.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { isLang, LANG_PARAM } from "@/lib/i18n/languages.ts";
+import type { AppState } from "@/lib/platform/state.ts";
 import type { ComponentChildren } from "preact";
 
 export const routeOptions: RouteOptions = { originCheck: false, personLimit: "unsubscribe" };
@@ -26,11 +30,19 @@ interface Data {
   done: boolean;
 }
 
+/** Writes the page in `subject`'s person's language, unless the URL asked for one (`?lang=`). */
+function speakTo(ctx: { state: AppState; url: URL }, subject: UnsubscribeSubject | null): void {
+  if (!subject?.language || isLang(ctx.url.searchParams.get(LANG_PARAM))) return;
+  ctx.state.lang = subject.language;
+  ctx.state.t = translatorFor(subject.language);
+}
+
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv } = ctx.state.services;
     const target = await readUnsubscribeToken(kv, ctx.params.token);
     const subject = target && await unsubscribeSubject(kv, target);
+    speakTo(ctx, subject);
     return ctx.render({ subject, done: false }, { status: subject ? 200 : 404 });
   },
 
@@ -39,6 +51,7 @@ export const handler = define.handlers<Data>({
     const { kv } = ctx.state.services;
     const target = await unsubscribe(kv, ctx.params.token);
     const subject = target && await unsubscribeSubject(kv, target);
+    speakTo(ctx, subject);
     return ctx.render({ subject, done: true }, { status: subject ? 200 : 404 });
   },
 });

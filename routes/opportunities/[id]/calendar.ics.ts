@@ -1,7 +1,8 @@
 /**
  * `GET /opportunities/{id}/calendar.ics`: the opportunity as an iCalendar event to add to a
  * calendar (`lib/opportunities/ics.ts`), downloaded as `<title>.ics`. The same read rule as its
- * page: a published one for anyone, an unpublished one for its owner and admins; else 404.
+ * page: a published one for anyone, an unpublished one for its owner and admins; else 404. Its own words are in the
+ * request's language, so it varies as a page does.
  */
 import { define } from "@/lib/platform/define.ts";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
@@ -12,9 +13,11 @@ export const handler = define.handlers({
     const opportunity = await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user);
     const pageUrl = `${ctx.state.services.config.appUrl}/opportunities/${opportunity.id}`;
     const name = opportunity.title.replace(/[^\w -]+/g, "").trim().replace(/\s+/g, "-").slice(0, 60) || "opportunity";
-    return new Response(calendarFile(opportunity, pageUrl), {
+    return new Response(calendarFile(opportunity, { pageUrl, t: ctx.state.t }), {
       headers: {
         "content-type": "text/calendar; charset=utf-8",
+        "content-language": ctx.state.lang,
+        "vary": "Accept-Language, Cookie",
         "content-disposition": `attachment; filename="${name}.ics"`,
       },
     });

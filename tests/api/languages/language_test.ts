@@ -11,6 +11,7 @@ import { people } from "@/tests/fixtures/people.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addInternships, postInternship } from "@/tests/fixtures/internships.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";
+import { newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
 
@@ -175,6 +176,26 @@ Deno.test("sign-up keeps the page's language, and the verification e-mail is in 
     t.mails.find((m) => m.to === "ben@example.com")?.subject,
     "Verify your email address for Career Community",
   );
+});
+
+Deno.test("the unsubscribe page is in the language of the person its token names, unless ?lang= asks", async () => {
+  await using t = await createTestApp();
+  const hindi = await createTestUser(t, "user");
+  await updateUser(t.kv, hindi.user.id, { language: "hi" });
+  const token = await newUnsubscribeToken({ userId: hindi.user.id, kind: "replies" });
+  const op = t.kv.atomic();
+  token.write(op);
+  assert((await op.commit()).ok);
+  const english = { headers: { "accept-language": "en-IN,en;q=0.9" } };
+  const opened = await t.fetch(`/unsubscribe/${token.token}`, english);
+  const html = await opened.text();
+  assertEquals([opened.status, htmlLang(html)], [200, "hi"], "a phone in English opening a Hindi e-mail");
+  assertEquals(opened.headers.get("content-language"), "hi");
+  assert(html.includes(translatorFor("hi")("me.unsubscribe.turnOff")));
+  const asked = await t.fetch(`/unsubscribe/${token.token}?lang=en`, english);
+  assertEquals(htmlLang(await asked.text()), "en", "the URL's choice stands");
+  const done = await t.fetch(`/unsubscribe/${token.token}`, { method: "POST", ...english });
+  assertEquals([done.status, htmlLang(await done.text())], [200, "hi"]);
 });
 
 Deno.test("API answers and their {error} texts stay English whatever the language", async () => {

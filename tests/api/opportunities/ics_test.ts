@@ -88,6 +88,21 @@ Deno.test("the calendar file is one valid all-day event whose text fields round-
   }
 });
 
+Deno.test("the calendar file's own words are in the reader's language", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const opportunity = await submitOpportunity(t, member, { organizer: "Tech, Inc." });
+  const description = async (query: string, headers: Record<string, string> = {}) => {
+    const file = await t.fetch(`/opportunities/${opportunity.id}/calendar.ics${query}`, { headers });
+    assertEquals(file.headers.get("vary"), "Accept-Language, Cookie");
+    return unescapeText(parseIcs(await file.text()).find((p) => p.name === "DESCRIPTION")!.value);
+  };
+  const hindi = await description("?lang=hi");
+  assert(hindi.includes("आयोजक: Tech, Inc.") && !hindi.includes("Organizer"), hindi);
+  assert((await description("", { "accept-language": "hi-IN,hi;q=0.9" })).includes("आयोजक: Tech, Inc."));
+  assert((await description("?lang=en")).includes("Organizer: Tech, Inc."));
+});
+
 Deno.test("the calendar file follows the page's read rule: an unpublished one only for its owner and admins", async () => {
   await using t = await createTestApp();
   const user = await createTestUser(t);
