@@ -21,7 +21,7 @@
  * A comment of another post is 404, another person's comment 403, and nothing changes. A guest is sent to sign in.
  */
 import { PostBody } from "@/components/ungatekeep/PostBody.tsx";
-import { refusalText } from "@/lib/refusals.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 import { z } from "zod";
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -110,6 +110,16 @@ async function postWithDiscussion(state: RouteContext["state"], id: string, show
   return { post, discussion, shown };
 }
 
+/** The `id` of an edit or delete: a comment's id, as the API's `parentId` takes one. */
+const CommentIdSchema = z.string().min(1).max(100);
+
+/** The posted `id` of the comment to edit or delete. @throws NotFoundError for one no comment has. */
+function postedCommentId(id: string): string {
+  const parsed = CommentIdSchema.safeParse(id);
+  if (!parsed.success) throw new NotFoundError(REFUSALS.commentNotFound);
+  return parsed.data;
+}
+
 const FIELDS = ["intent", "content", "parentId", "type", "on", "id", "comments"] as const;
 
 export const handler = define.handlers<Data>({
@@ -146,24 +156,26 @@ export const handler = define.handlers<Data>({
         draft: { content: form.content, parentId: form.parentId || null, error, ...commentId ? { commentId } : {} },
       }, { status });
     if (form.intent === "deleteComment") {
-      await commentOnPost(kv, { postId: ctx.params.id, id: form.id });
-      await removeComment(kv, form.id, user);
+      const id = postedCommentId(form.id);
+      await commentOnPost(kv, { postId: ctx.params.id, id });
+      await removeComment(kv, id, user);
       return seeOther(`${here}?commentDeleted=1${shown ? `&comments=${shown}` : ""}#discussion-notice`);
     }
     if (form.intent === "editComment") {
-      const comment = await commentOnPost(kv, { postId: ctx.params.id, id: form.id });
+      const id = postedCommentId(form.id);
+      const comment = await commentOnPost(kv, { postId: ctx.params.id, id });
       if (comment.user?.id !== user.id) throw new ForbiddenError(EDIT_OTHERS);
       const input = CommentEditSchema.safeParse({ content: form.content });
       if (!input.success) {
         const problem = fieldProblems(input.error.issues)[0];
-        return again(400, problem ? fieldText(state.t, problem) : state.t("ungatekeep.post.checkComment"), form.id);
+        return again(400, problem ? fieldText(state.t, problem) : state.t("ungatekeep.post.checkComment"), id);
       }
       try {
-        await editComment(kv, { id: form.id, editor: user, input: input.data });
-        return seeOther(`${here}${view}#comment-${form.id}`);
+        await editComment(kv, { id, editor: user, input: input.data });
+        return seeOther(`${here}${view}#comment-${id}`);
       } catch (error) {
         if (error instanceof ForbiddenError && error.message === EDIT_LATE) {
-          return again(403, refusalText(state.t, error), form.id);
+          return again(403, refusalText(state.t, error), id);
         }
         throw error;
       }

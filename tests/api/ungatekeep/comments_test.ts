@@ -304,6 +304,10 @@ Deno.test("the post page edits and deletes a comment as plain forms: links, conf
   await refused(await del(other), 403);
   await refused(await del(author, `/ungatekeep/${hidden.id}`), 404);
   await refused(await del(author, here, { origin: "https://evil.example" }), 403);
+  for (const id of ["", "x".repeat(3000)]) {
+    await refused(await postForm(t, author, here, { intent: "deleteComment", id }), 404);
+    await refused(await postForm(t, author, here, { intent: "editComment", id, content: "x" }), 404);
+  }
   assertEquals((await thread(t, post.id)).comments.length, 1, "nothing deleted");
   const deleted = await del(author);
   assertEquals([deleted.status, deleted.headers.get("location")], [303, `${here}?commentDeleted=1#discussion-notice`]);
