@@ -2,9 +2,10 @@
  * The `/internships` search and filter forms (docs/decisions.md, Internships, "The list page on a phone"). Served as
  * plain GET forms, so the page works without JavaScript. Hydrated, it applies filters as they change (text fields
  * debounced), keeps the URL in step with `history.pushState`/`replaceState` so every result set stays a shareable link,
- * answers the back button, and loads results from `GET /api/internships` without a full reload. The search field sits
- * above everything, always visible; each form carries the other's values as hidden fields, so submitting one keeps the
- * other. The other filters sit in a `<details>` whose summary shows the active filter count. It is served folded and
+ * answers the back button, and loads results from `GET /api/internships` without a full reload, hiding "For you" while
+ * the results are narrowed, ordered or paged (it shows above the plain list only). The search field sits above
+ * everything, always visible; each form carries the other's values as hidden fields, so submitting one keeps the other.
+ * The other filters sit in a `<details>` whose summary shows the active filter count. It is served folded and
  * the script never changes that, so the page does not move when it hydrates: below the `lg` breakpoint the summary
  * opens it (natively, also without JavaScript) and a phone shows results on its first screen; from `lg` up, CSS shows
  * its content beside the results whether it is open or not (`::details-content`; a browser without it shows the
@@ -21,6 +22,8 @@ import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_
 import { INPUT } from "@/lib/browser/styles.ts";
 import {
   type FilterValues,
+  FOR_YOU_SLOT_ID,
+  isPlainList,
   listPageHref,
   type ListParams,
   listQueryString,
@@ -128,6 +131,9 @@ export default function InternshipFilters({ params, signedIn, text }: Internship
     const id = ++latest.current;
     const section = document.getElementById(RESULTS_ID);
     section?.setAttribute("aria-busy", "true");
+    // "For you" sits above the plain list only: a search, filter, order or later page shows its results first.
+    const forYou = document.getElementById(FOR_YOU_SLOT_ID);
+    if (forYou) forYou.hidden = !isPlainList(next);
     const [res, view] = await Promise.all([
       fetchJson<InternshipPage>(`/api/internships${query ? `?${query}` : ""}`),
       resultsView(),

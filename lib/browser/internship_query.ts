@@ -10,6 +10,9 @@ import type { InternshipSort } from "@/lib/internships/schema.ts";
 /** The id of the `/internships` page's `<section>` of results, which the filter island renders loaded results into. */
 export const RESULTS_ID = "internship-results";
 
+/** The id of the `/internships` page's "For you" block, which the filter island hides once results are narrowed. */
+export const FOR_YOU_SLOT_ID = "internships-for-you";
+
 /**
  * The id of the results' note or error (empty when none), where the filter island shows a failed load's error while
  * the results are still the page's own.
@@ -120,6 +123,14 @@ export function listQueryString({ filters, sort, offset, limit }: ListParams): s
 export function listPageHref(params: ListParams): string {
   const query = listQueryString(params);
   return query ? `/internships?${query}` : "/internships";
+}
+
+/**
+ * True for the plain list's first page (no filter, the default order, offset and limit), the only page that shows "For
+ * you" above the results: a search or a later page shows the results first.
+ */
+export function isPlainList(params: ListParams): boolean {
+  return listQueryString(params) === "";
 }
 
 /** True when any filter is set. */

@@ -5,8 +5,8 @@
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
  * left out and named in a note. Members and admins see a link to post one. "Alert me" saves the filters shown as an
  * alert (docs/decisions.md, Alerts); the RSS feed of the same filters is linked under the results. A signed-in person
- * who is not an admin sees "For you" above the list: their recommended internships with the reasons
- * (docs/decisions.md, Recommendations).
+ * who is not an admin sees "For you" above the plain list's first page (not above a search, a filter, an order or a
+ * later page): their recommended internships with the reasons (docs/decisions.md, Recommendations).
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -15,7 +15,9 @@ import { PostInternshipLink } from "@/components/internships/links.tsx";
 import { ignoredNote, parseListQuery } from "@/lib/internships/parse_query.ts";
 import {
   feedHref,
+  FOR_YOU_SLOT_ID,
   hasFilters,
+  isPlainList,
   listQueryString,
   NO_FILTERS,
   readListParams,
@@ -34,7 +36,10 @@ import { useT } from "@/lib/i18n/context.ts";
 /** How many recommended internships the page shows above the list. */
 const FOR_YOU_COUNT = 4;
 
-/** The list's parameters and first page, and the recommendations of a signed-in person (null for guests and admins). */
+/**
+ * The list's parameters and first page, and the recommendations of a signed-in person (null for guests, admins, and
+ * any page but the plain list's first).
+ */
 type PageData = InternshipResultsProps & { forYou: ForYouProps | null };
 
 export const handler = define.handlers<PageData>({
@@ -48,7 +53,9 @@ export const handler = define.handlers<PageData>({
         const { user } = ctx.state;
         const [results, forYou] = await Promise.all([
           listInternships(kv, { query, viewer: user ?? null }),
-          user && user.role !== "admin" ? recommend(kv, { user, kind: "internships", limit: FOR_YOU_COUNT }) : null,
+          user && user.role !== "admin" && isPlainList(params)
+            ? recommend(kv, { user, kind: "internships", limit: FOR_YOU_COUNT })
+            : null,
         ]);
         return ctx.render({
           params,
@@ -114,7 +121,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
         />
       </div>
       {forYou && (
-        <div class="mt-8">
+        <div id={FOR_YOU_SLOT_ID} class="mt-8">
           <ForYou {...forYou} />
         </div>
       )}

@@ -1,9 +1,9 @@
 /**
  * Recommendations and notifications in Chromium (docs/decisions.md, Recommendations; docs/decisions.md,
  * Notifications): a student whose onboarding says "Data & AI" in Pune sees a Pune data internship first under "For
- * you", with its reason, on the home page and on `/internships`; the header bell shows 1 after an admin approves the
- * student's opportunity, and the panel and `/me/notifications` list it. Every page passes the axe-core check, on a
- * phone too.
+ * you", with its reason, on the home page and on `/internships` (not while a search is on); the header bell shows 1
+ * after an admin approves the student's opportunity, and the panel and `/me/notifications` list it. Every page passes
+ * the axe-core check, on a phone too.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -56,6 +56,14 @@ Deno.test("a Data & AI student in Pune sees a Pune data internship first under F
     assertEquals(await forYou.getByRole("article").count(), 1, "only matches are shown");
     await assertAccessible(page, `${path} with For you`);
   }
+  // A search loaded in place shows its results first: For you goes while it is on, and comes back with the plain list.
+  const forYou = page.getByRole("region", { name: "For you" });
+  await page.getByRole("searchbox", { name: "Search" }).fill("sales");
+  await page.waitForURL(/search=sales/);
+  await forYou.waitFor({ state: "hidden" });
+  await page.getByRole("searchbox", { name: "Search" }).fill("");
+  await page.waitForURL(/\/internships$/);
+  await forYou.waitFor({ state: "visible" });
 });
 
 Deno.test("the bell shows 1 after an admin approves the student's opportunity, and lists it", async () => {

@@ -259,3 +259,16 @@ Deno.test("the home page words the reasons in the reader's language, English and
   assert(hindi.includes("इसमें मदद करता है: रिज़्यूमे बनाना"), "the toolkit's reason in Hindi");
   assert(!hindi.includes("Matches your interest") && !hindi.includes("Helps with"), "no English reason");
 });
+
+Deno.test("/internships shows For you above the plain list's first page only, not above a search or a later page", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  await onboard(t, student, { locationType: "city", locationValue: "Pune", domainPreferences: ["Data & AI"] });
+  await postInternships(t, member, [{ title: "Pune Data Intern", tags: ["data"], location: "Pune, Maharashtra" }]);
+  const page = async (query: string) =>
+    await (await t.fetch(`/internships${query}`, { headers: student.headers })).text();
+  assert((await page("")).includes('id="for-you"'), "the plain list shows For you");
+  for (const query of ["?search=zzzqqq&minStipend=90000", "?types=remote", "?sort=deadline", "?offset=20"]) {
+    assert(!(await page(query)).includes('id="for-you"'), `no For you at ${query}`);
+  }
+});
