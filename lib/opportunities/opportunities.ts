@@ -599,9 +599,12 @@ export async function closeOpportunities(
   return moved;
 }
 
-/** The notification telling `userId` that their opportunity `record` was approved or rejected (words by key). */
+/**
+ * The notification telling `userId` that their opportunity `record` was approved or rejected (words by key); the
+ * reason's own final full stop is left out, as the sentence quoting it ends with one.
+ */
 function reviewNotification(record: Opportunity, userId: string): NotificationInput {
-  const reason = record.rejection?.reason;
+  const reason = record.rejection?.reason?.replace(/\s*[.।]+$/, "");
   const title = { title: record.title };
   return {
     userId,

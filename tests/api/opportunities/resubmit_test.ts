@@ -38,7 +38,12 @@ Deno.test("a rejection's reason reaches the submitter, who edits and resubmits; 
   assertEquals([own.isActive, own.rejection.reason], [false, reason]);
   const [note] = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
   assertEquals(note.title, "Your opportunity was not approved");
-  assert(note.body.includes(reason) && note.body.includes("submit it again"), note.body);
+  // The sentence quoting the reason ends with one full stop, not the reason's own and another.
+  assertEquals(
+    note.body,
+    '"Campus Hack" was not published. Reason: “Add the organizer and a link to the official page”. You can edit it ' +
+      "and submit it again.",
+  );
   assertEquals(note.url, `/opportunities/${id}`);
 
   const edited = { ...HACKATHON, organizer: "COEP Tech", link: "https://coep.example.org/hack" };
