@@ -98,7 +98,8 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
         ? (
           <div class="space-y-6">
             <h1 class="text-2xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
-              {t("home.welcome", { name: state.user.name })}
+              {/* Someone who just finished onboarding is new here: a plain welcome, not "Welcome back". */}
+              {t(url.searchParams.has("onboarded") ? "home.welcomeNew" : "home.welcome", { name: state.user.name })}
             </h1>
             {url.searchParams.has("onboarded") && (
               <Notice kind="success" title={t("home.onboarded.title")}>

@@ -43,6 +43,10 @@ Deno.test("the onboarding page is a plain form that saves the answers and goes o
   const done = await postOnboarding(t, student, STUDENT);
   assertEquals(done.status, 303);
   assertEquals(done.headers.get("location"), "/?onboarded=1#for-you");
+  const welcome = await (await t.fetch("/?onboarded=1", { headers: student.headers })).text();
+  assert(welcome.includes("Welcome, ") && !welcome.includes("Welcome back"), "a new person gets a plain welcome");
+  const hindi = await (await t.fetch("/?onboarded=1&lang=hi", { headers: student.headers })).text();
+  assert(hindi.includes("स्वागत है, ") && !hindi.includes("फिर से स्वागत है"), "in Hindi too");
   const profile = await getOnboardingProfile(t.kv, student.user.id);
   assertEquals({ ...profile, id: undefined, userId: undefined, createdAt: undefined, updatedAt: undefined }, {
     id: undefined,
