@@ -30,13 +30,16 @@ import {
   type Pagination,
 } from "./schema.ts";
 import {
+  closeReplyMailGateOps,
   deleteComment,
   getComment,
   newCommentOps,
   readRate,
   readRecentComments,
+  readReplyMailGate,
   readThreadPage,
   replaceComment,
+  type ReplyMailGate,
   replyMailOps,
   replySubject,
   scanComments,
@@ -157,24 +160,36 @@ async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promi
   return { parent, answered: answered.value };
 }
 
-/** Who a reply notifies: the author of the comment answered, their settings, and the link to the reply. */
+/**
+ * Who a reply notifies: the author of the comment answered, and, when they take reply e-mails (`emailOnReply`), the
+ * gate that lets one through an hour per post (`readReplyMailGate`).
+ */
 interface ReplyNotice {
   recipient: User;
-  emailOnReply: boolean;
+  mailGate: ReplyMailGate | null;
 }
 
-/** The notice of a reply by `author` to a comment of `answeredUserId`, or null for one's own reply or a deleted author. */
-async function replyNotice(kv: Deno.Kv, answeredUserId: string | null, author: User): Promise<ReplyNotice | null> {
+/**
+ * The notice of a reply by `author` under post `postId` at `now` (ms) to a comment of `answeredUserId`, or null for
+ * one's own reply or a deleted author.
+ */
+async function replyNotice(
+  kv: Deno.Kv,
+  { answeredUserId, author, postId, now }: { answeredUserId: string | null; author: User; postId: string; now: number },
+): Promise<ReplyNotice | null> {
   if (!answeredUserId || answeredUserId === author.id) return null;
   const [recipient, settings] = await Promise.all([getUser(kv, answeredUserId), getSettings(kv, answeredUserId)]);
-  return recipient ? { recipient, emailOnReply: settings.emailOnReply } : null;
+  if (!recipient) return null;
+  const mailGate = settings.emailOnReply ? await readReplyMailGate(kv, recipient.id, postId, now) : null;
+  return { recipient, mailGate };
 }
 
 /**
  * Adds to `op` what tells `notice.recipient` that `author` replied to their comment under the post titled
  * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, and the
- * e-mail in the outbox unless they turned `emailOnReply` off, with its one-click unsubscribe link (its token written in
- * `op` too). Returns the mail's id, or null when none is sent.
+ * e-mail in the outbox unless they turned `emailOnReply` off or were e-mailed a reply under this post within the hour,
+ * with its one-click unsubscribe link (its token written in `op` too). Returns the mail's id, or null when none is
+ * sent.
  */
 async function notifyReply(
   op: Deno.AtomicOperation,
@@ -204,7 +219,13 @@ async function notifyReply(
       reply.createdAt,
     ),
   );
-  if (!notice.emailOnReply) return null;
+  if (!notice.mailGate?.open) return null;
+  closeReplyMailGateOps(op, {
+    gate: notice.mailGate,
+    recipientId: recipient.id,
+    postId: reply.postId,
+    now: Date.parse(reply.createdAt),
+  });
   const unsubscribe = await newUnsubscribeToken({ userId: recipient.id, kind: "replies" });
   unsubscribe.write(op);
   const mail = replyMail({
@@ -265,7 +286,9 @@ export async function createComment(
         updatedAt: at,
         isDeleted: false,
       };
-      const notice = target ? await replyNotice(kv, target.answered.userId, author) : null;
+      const notice = target
+        ? await replyNotice(kv, { answeredUserId: target.answered.userId, author, postId, now })
+        : null;
       const op = kv.atomic();
       newCommentOps(op, { comment, checks: { post, rate, parent: target?.parent ?? null }, now });
       const mailId = notice

@@ -20,6 +20,8 @@
  * - `["reactions", userId, postId]` → the person's reaction types on the post, and `["post_reactors", postId, userId]`
  *   → null, to find them when the post is deleted.
  * - `["comment_reply_mail", replyId]` → the id of the e-mail that quotes the reply (`lib/mail/outbox.ts`), for 30 days.
+ * - `["reply_mail_sent", recipientId, postId]` → when (ms) the person was last e-mailed a reply under the post, for
+ *   `REPLY_MAIL_GAP_MS`: within it, further replies to them there notify in the app only.
  * Every change is one atomic commit that writes the record, its indexes and the counters together. A reply's
  * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted, and its e-mail and push message still
  * pending are deleted, in the commit that deletes the reply or forgets its author.
@@ -59,6 +61,42 @@ const reactionsKey = (userId: string, postId: string): Deno.KvKey => ["reactions
 const reactorKey = (postId: string, userId: string): Deno.KvKey => ["post_reactors", postId, userId];
 const replyMailKey = (replyId: string): Deno.KvKey => ["comment_reply_mail", replyId];
 
+const replyMailSentKey = (recipientId: string, postId: string): Deno.KvKey => ["reply_mail_sent", recipientId, postId];
+
+/**
+ * The least time (ms) between two reply e-mails to one person about one post: an hour. Replies within it still
+ * notify in the app; only the e-mail waits, so a flood of replies is one e-mail, not one each.
+ */
+export const REPLY_MAIL_GAP_MS = 60 * 60 * 1000;
+
+/** Whether a reply under `postId` may e-mail `recipientId` at `now` (ms), and the entry to check in its commit. */
+export interface ReplyMailGate {
+  entry: Deno.KvEntryMaybe<number>;
+  open: boolean;
+}
+
+/** The reply e-mail gate of `recipientId` under `postId` at `now` (ms since the epoch). */
+export async function readReplyMailGate(
+  kv: Deno.Kv,
+  recipientId: string,
+  postId: string,
+  now: number,
+): Promise<ReplyMailGate> {
+  const entry = await kv.get<number>(replyMailSentKey(recipientId, postId));
+  return { entry, open: entry.value === null || now - entry.value >= REPLY_MAIL_GAP_MS };
+}
+
+/**
+ * Adds to `op` (a reply's commit that e-mails `recipientId`) the check of `gate` as read and its closing at `now` (ms)
+ * for `REPLY_MAIL_GAP_MS`.
+ */
+export function closeReplyMailGateOps(
+  op: Deno.AtomicOperation,
+  { gate, recipientId, postId, now }: { gate: ReplyMailGate; recipientId: string; postId: string; now: number },
+): void {
+  op.check(gate.entry).set(replyMailSentKey(recipientId, postId), now, { expireIn: REPLY_MAIL_GAP_MS });
+}
+
 /** How long a reply's e-mail id is kept (ms): 30 days, far beyond the outbox's last retry of a mail. */
 const REPLY_MAIL_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -68,14 +106,20 @@ export function replyMailOps(op: Deno.AtomicOperation, replyId: string, mailId: 
 }
 
 /**
- * Adds to `op` the deletion of the e-mail that quotes reply `replyId` while it is still pending (`dropPendingMailOps`),
- * and of the reference to it, checked as read here.
+ * Adds to `op` the deletion of the e-mail that quotes `reply` while it is still pending (`dropPendingMailOps`), and of
+ * the reference to it, checked as read here. A mail dropped reopens its recipient's reply e-mail gate under the post:
+ * no e-mail went out.
  */
-async function dropReplyMailOps(kv: Deno.Kv, op: Deno.AtomicOperation, replyId: string): Promise<void> {
-  const entry = await kv.get<string>(replyMailKey(replyId));
+async function dropReplyMailOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  reply: Pick<Comment, "id" | "postId">,
+): Promise<void> {
+  const entry = await kv.get<string>(replyMailKey(reply.id));
   op.check(entry);
   if (!entry.value) return;
-  await dropPendingMailOps(kv, op, entry.value);
+  const dropped = await dropPendingMailOps(kv, op, entry.value);
+  if (dropped?.userId) op.delete(replyMailSentKey(dropped.userId, reply.postId));
   op.delete(entry.key);
 }
 
@@ -304,7 +348,7 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
   ]);
   removeOps(op, entry);
   op.check(entry, parent, replies).sum(repliesKey(c.parentId), MINUS_ONE);
-  await dropReplyMailOps(kv, op, c.id);
+  await dropReplyMailOps(kv, op, c);
   await redactNotificationOps(kv, op, {
     subject: replySubject(c.id),
     redacted: {
@@ -339,7 +383,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     for (const id of replyIds) {
       for (;;) {
         const redaction = kv.atomic();
-        await dropReplyMailOps(kv, redaction, id);
+        await dropReplyMailOps(kv, redaction, { id, postId });
         await redactNotificationOps(kv, redaction, { subject: replySubject(id), redacted: POST_GONE });
         if ((await redaction.commit()).ok) break;
       }
@@ -359,6 +403,8 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     size += keys.length;
     if (size >= BATCH) await commit();
   };
+  // Every recipient of a reply under the post wrote a comment there: their reply e-mail gates go with their comments.
+  const gated = new Set<string>();
   for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
     const c = entry.value;
     const counted: CountName[] = [];
@@ -369,6 +415,10 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     if (c.parentId !== null) replyIds.push(c.id);
     const keys = [entry.key, idKey(c.id), timeKey(c)];
     if (c.userId) keys.push(userIndexKey(c.userId, c));
+    if (c.userId && !gated.has(c.userId)) {
+      gated.add(c.userId);
+      keys.push(replyMailSentKey(c.userId, postId));
+    }
     if (c.parentId === null) {
       keys.push(topsKey(c), repliesKey(c.id));
       counted.push("threads");
@@ -415,7 +465,7 @@ export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<
       const op = kv.atomic().check(entry).delete(index.key);
       if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
       if (entry.value?.parentId) {
-        await dropReplyMailOps(kv, op, entry.value.id);
+        await dropReplyMailOps(kv, op, entry.value);
         await redactNotificationOps(kv, op, {
           subject: replySubject(entry.value.id),
           redacted: {
@@ -429,6 +479,8 @@ export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<
     }
   }
   await kv.delete(rateKey(userId));
+  // The reply e-mail gates of the person as a recipient: at most one a post, each gone within the hour anyway.
+  for await (const entry of kv.list({ prefix: ["reply_mail_sent", userId] })) await kv.delete(entry.key);
 }
 
 /** The reaction types `userId` gave each post: `{postId, types}` per post. */

@@ -113,16 +113,21 @@ export function queueMailOps(op: Deno.AtomicOperation, mail: MailToQueue, now = 
  * Adds to `op` the deletion of mail `id` while it is pending, with its index entries, checked as read here, so what was
  * taken back never reaches an inbox (docs/decisions.md, Comments and reactions, "Reply notifications"); nothing for a
  * mail sent, failed for good (its body is dropped already) or gone. A try already sending it is not stopped: its
- * outcome's write then fails.
+ * outcome's write then fails. Returns the mail dropped, or null when it was not pending.
  */
-export async function dropPendingMailOps(kv: Deno.Kv, op: Deno.AtomicOperation, id: string): Promise<void> {
+export async function dropPendingMailOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  id: string,
+): Promise<OutboxMail | null> {
   const entry = await kv.get<OutboxMail>(mailKey(id));
   op.check(entry);
   const mail = entry.value;
-  if (mail?.status !== "pending") return;
+  if (mail?.status !== "pending") return null;
   op.delete(entry.key).delete(statusKey(mail));
   if (mail.dueAt) op.delete(dueKey(Date.parse(mail.dueAt), id));
   if (mail.userId) op.delete(userMailKey(mail.userId, id));
+  return mail;
 }
 
 /** The mail `id` as stored (value null when there is none), to hand to `deliverMail`. */

@@ -12,7 +12,7 @@ import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
 import { createComment, editComment, removeComment } from "@/lib/comments/comments.ts";
-import { deleteConversation, forgetCommentAuthor } from "@/lib/comments/store.ts";
+import { deleteConversation, forgetCommentAuthor, readReplyMailGate, REPLY_MAIL_GAP_MS } from "@/lib/comments/store.ts";
 import { readMail } from "@/lib/mail/outbox.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
@@ -613,9 +613,41 @@ Deno.test("reply notifications: the author of the comment answered is notified i
   assertEquals((await outbox()).length, 2);
   const off = await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: asha.headers });
   assertEquals(off.status, 200);
-  await written(t, ravi, post.id, "One more thing", top.id);
+  // Under another post, where no reply e-mail has reached Asha within the hour.
+  const other = await createPost(t, admin, { title: "Other", publishedAt: new Date(Date.now() - DAY).toISOString() });
+  const otherTop = await written(t, asha, other.id, "Which cohort?");
+  await written(t, ravi, other.id, "The spring one", otherTop.id);
   assertEquals((await inbox(asha)).length, 2, "still told in the app");
   assertEquals((await outbox()).length, 2, "no e-mail with emailOnReply off");
+});
+
+Deno.test("reply e-mails: a flood of replies to one person under one post is one e-mail an hour; each still notifies in the app", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const other = await createPost(t, admin, { title: "Other", publishedAt: new Date(Date.now() - DAY).toISOString() });
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const otherTop = await written(t, asha, other.id, "Which cohort?");
+  const reply = (postId: string, parentId: string, content: string) =>
+    createComment(t.kv, { postId, author: ravi.user, input: { content, parentId }, appUrl: t.origin });
+  const mails: (string | null)[] = [];
+  for (let i = 0; i < 5; i++) mails.push((await reply(post.id, top.id, `Visit spam.example/${i}`)).mailId);
+  assert(mails[0] !== null, "the first reply e-mails");
+  assertEquals(mails.slice(1), [null, null, null, null], "the next four within the hour do not");
+  const notices = await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }));
+  assertEquals(notices.length, 5, "each reply is in the app");
+  assert((await reply(other.id, otherTop.id, "The spring one")).mailId !== null, "another post has its own hour");
+  const gate = await readReplyMailGate(t.kv, asha.user.id, post.id, Date.now());
+  assertEquals(gate.open, false);
+  assert((await readReplyMailGate(t.kv, asha.user.id, post.id, Date.now() + REPLY_MAIL_GAP_MS)).open, "after an hour");
+  // A reply deleted before its e-mail went out reopens the gate: nobody was e-mailed.
+  const third = await createPost(t, admin, { title: "Third", publishedAt: new Date(Date.now() - DAY).toISOString() });
+  const thirdTop = await written(t, asha, third.id, "Anyone?");
+  const taken = await reply(third.id, thirdTop.id, "Call 98765 43210");
+  assert(taken.mailId !== null);
+  await removeComment(t.kv, taken.comment.id, ravi.user);
+  assert((await reply(third.id, thirdTop.id, "Sorry, see the guide")).mailId !== null, "reopened");
 });
 
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
