@@ -34,13 +34,15 @@ import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /**
  * The internship, today's IST date (which decides whether it is open, and so has a `JobPosting`), and for a signed-in
- * person when they applied here (null: not applied), whether they are its poster (docs/decisions.md, Applications),
+ * person when they applied here (null: not applied) and when they withdrew that application (null: not withdrawn),
+ * whether they are its poster (docs/decisions.md, Applications),
  * and when they reported it if their report is open (null: none; docs/decisions.md, Trust, "Reports").
  */
 interface InternshipPageData {
   internship: InternshipView;
   today: string;
   appliedAt: string | null;
+  withdrawnAt: string | null;
   poster: boolean;
   reportedAt: string | null;
 }
@@ -64,7 +66,9 @@ export const handler = define.handlers<InternshipPageData>({
           ])
           : [null, false, null];
         const reportedAt = report?.createdAt ?? null;
-        return ctx.render({ internship, today, appliedAt: application?.createdAt ?? null, poster, reportedAt });
+        const withdrawnAt = application?.status === "withdrawn" ? application.history.at(-1)?.at ?? null : null;
+        const appliedAt = application?.createdAt ?? null;
+        return ctx.render({ internship, today, appliedAt, withdrawnAt, poster, reportedAt });
       },
     });
   },
@@ -92,7 +96,7 @@ function shareDescription(t: Translate, internship: InternshipView): string {
 }
 
 export default define.page<InternshipPageData>(function InternshipPage(
-  { data: { internship, today, appliedAt, poster, reportedAt }, state, url },
+  { data: { internship, today, appliedAt, withdrawnAt, poster, reportedAt }, state, url },
 ) {
   const t = useT();
   const manage = canManage(state.user, internship);
@@ -176,7 +180,13 @@ export default define.page<InternshipPageData>(function InternshipPage(
       )}
 
       <div class="mt-6 flex flex-wrap items-center gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        {appliedAt
+        {withdrawnAt
+          ? (
+            <p class="font-medium text-slate-800">
+              {t("applications.apply.withdrawnMessage", { date: t.date(withdrawnAt) })}
+            </p>
+          )
+          : appliedAt
           ? (
             <p class="font-medium text-green-800">
               {t.rich("internships.detail.appliedOn", { date: time(appliedAt) })}{" "}

@@ -358,4 +358,7 @@ Deno.test("the internship page says Applied on …; the apply form works without
   const after = await (await t.fetch(`/internships/${internship.id}/apply`, { headers: student.headers })).text();
   assert(after.includes("You withdrew this application") && after.includes("be sent again"));
   assert(!after.includes("You have already applied"), "a withdrawn application is not called sent");
+  const listing = await (await t.fetch(`/internships/${internship.id}`, { headers: student.headers })).text();
+  assert(listing.includes("You withdrew your application on"), "nor on its page");
+  assert(!/>✓ Applied on /.test(listing), "which does not say Applied on");
 });
