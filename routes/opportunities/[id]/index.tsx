@@ -3,7 +3,8 @@
  * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`).
  * Unpublished ones only for their owner and admins, with the review state shown; else 404. Its submitter reads why
  * review rejected it and may edit it and submit it again (docs/decisions.md, Opportunities, "Reject with a reason,
- * resubmit"); `?resubmitted=1` (after that form) confirms it.
+ * resubmit"); `?resubmitted=1` (after that form) confirms it. A signed-in person whose report of it is open reads when
+ * they sent it in place of the report form (docs/decisions.md, Trust, "Reports").
  */
 import { define } from "@/lib/platform/define.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
@@ -18,10 +19,23 @@ import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunit
 import { canResubmit } from "@/lib/opportunities/policy.ts";
 import { Notice } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
+import { openReportOf } from "@/lib/reports/reports.ts";
 
-export const handler = define.handlers<OpportunityView>({
+/** The opportunity, and when the signed-in reader reported it if their report is open (null: none). */
+interface OpportunityPageData {
+  opportunity: OpportunityView;
+  reportedAt: string | null;
+}
+
+export const handler = define.handlers<OpportunityPageData>({
   async GET(_req, ctx) {
-    return ctx.render(await getOpportunity(ctx.state.services.kv, ctx.params.id, ctx.state.user));
+    const { kv } = ctx.state.services;
+    const { user } = ctx.state;
+    const opportunity = await getOpportunity(kv, ctx.params.id, user);
+    const report = user
+      ? await openReportOf(kv, { userId: user.id, kind: "opportunity", targetId: opportunity.id })
+      : null;
+    return ctx.render({ opportunity, reportedAt: report?.createdAt ?? null });
   },
 });
 
@@ -56,7 +70,8 @@ function ReviewNotice({ o, resubmitted }: { o: OpportunityView; resubmitted: boo
   );
 }
 
-export default define.page<OpportunityView>(function OpportunityPage({ data: o, state, url }) {
+export default define.page<OpportunityPageData>(function OpportunityPage({ data, state, url }) {
+  const { opportunity: o, reportedAt } = data;
   const t = useT();
   const status = statusOf(o);
   const type = t(TYPE_KEYS[o.type].one);
@@ -144,6 +159,7 @@ export default define.page<OpportunityView>(function OpportunityPage({ data: o, 
             back={`/opportunities/${o.id}`}
             label={t("opportunities.detail.report")}
             signedIn={Boolean(state.user)}
+            reportedAt={reportedAt}
           />
         </div>
       )}

@@ -9,6 +9,7 @@ import { postInternship } from "@/tests/fixtures/internships.ts";
 import { call } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 function postForm(t: TestApp, who: TestUser, path: string, fields: Record<string, string>) {
   return t.fetch(path, {
@@ -100,6 +101,17 @@ Deno.test("/report: a guest signs in first; the form, its refusals and the thank
     `/report?kind=internship&id=${listing.id}&back=%2F`,
     "a foreign back goes home",
   );
+});
+
+Deno.test("an opportunity page says when the reader reported it, in place of the form", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const hack = await submitOpportunity(t, member, { title: "Campus Hack" });
+  const page = async () => await (await t.fetch(`/opportunities/${hack.id}`, { headers: student.headers })).text();
+  assert((await page()).includes('action="/report"'), "the form before reporting");
+  await call(t, student, "POST", "/api/reports", { kind: "opportunity", id: hack.id, reason: "asks_for_money" });
+  const reported = await page();
+  assert(reported.includes("You reported this on") && !reported.includes('action="/report"'));
 });
 
 Deno.test("the admin reports pages list, show and resolve with plain forms", async () => {
