@@ -7,7 +7,7 @@
  * language of the person the token names (the link carries none and the browser has no session; docs/decisions.md,
  * Languages), unless `?lang=` asks for another. An unknown or expired token: 404 with a page saying so.
  */
-import { define } from "@/lib/platform/define.ts";
+import { define, type RouteContext } from "@/lib/platform/define.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import {
@@ -20,7 +20,6 @@ import { describeAlert } from "@/lib/alerts/describe.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { isLang, LANG_PARAM } from "@/lib/i18n/languages.ts";
-import type { AppState } from "@/lib/platform/state.ts";
 import type { ComponentChildren } from "preact";
 
 export const routeOptions: RouteOptions = { originCheck: false, personLimit: "unsubscribe" };
@@ -31,7 +30,7 @@ interface Data {
 }
 
 /** Writes the page in `subject`'s person's language, unless the URL asked for one (`?lang=`). */
-function speakTo(ctx: { state: AppState; url: URL }, subject: UnsubscribeSubject | null): void {
+function speakTo(ctx: RouteContext<Data>, subject: UnsubscribeSubject | null): void {
   if (!subject?.language || isLang(ctx.url.searchParams.get(LANG_PARAM))) return;
   ctx.state.lang = subject.language;
   ctx.state.t = translatorFor(subject.language);
