@@ -1,8 +1,9 @@
 /**
  * `/me/tracker`: the signed-in person's application tracker: the applications they sent here, with every change and
  * the organization's messages (withdraw and stipend report as plain forms; docs/decisions.md, Applications, "The
- * tracker follows"), then their saved internships and opportunities by status, changeable in place
- * (docs/decisions.md, Student space). Guests are sent to sign in and back.
+ * tracker follows"), then their other saved internships and opportunities by status, changeable in place
+ * (docs/decisions.md, Student space): an internship applied to here shows only among the applications, with the
+ * organization's word for its status. Guests are sent to sign in and back.
  *
  * `POST /me/tracker` is the tracker and every "Save" button without JavaScript (docs/decisions.md, Islands, "Forms
  * work without JavaScript"): `intent=save` with `kind`, `id` and `save` (`1` saves, `0` removes) as
@@ -48,12 +49,14 @@ const DONE: Record<string, MessageKey> = {
 
 const FIELDS = ["intent", "kind", "id", "save", "status", "note"] as const;
 
-/** The page's data for `userId`. */
+/** The page's data for `userId`: the saved items without the internships applied to here. */
 async function trackerOf(kv: Deno.Kv, userId: string): Promise<Data> {
-  const [applications, items] = await Promise.all([
+  const [applications, saved] = await Promise.all([
     myApplications(kv, { userId }),
     listSaved(kv, userId, {}),
   ]);
+  const sent = new Set(applications.map((application) => application.internshipId));
+  const items = saved.filter((item) => item.kind !== "internships" || !sent.has(item.id));
   return { applications, items, now: Date.now() };
 }
 

@@ -346,6 +346,11 @@ Deno.test("the internship page says Applied on …; the apply form works without
   assert(already.includes("You have already applied"));
   const tracker = await (await t.fetch("/me/tracker", { headers: student.headers })).text();
   assert(tracker.includes(internship.title) && tracker.includes("Withdraw application"));
+  // One application, one status: the saved board leaves out the item the application moves (kept for the API).
+  assertEquals((await get(t, student, "/api/me/saved")).body.items.map((item: { id: string }) => item.id), [
+    internship.id,
+  ]);
+  assert(!tracker.includes(`id="tracker-internships-${internship.id}"`), "the saved board leaves it out");
   // Withdrawing asks first, without JavaScript too: the form's button sits inside a closed <details> with the warning.
   const [application] = (await get(t, student, "/api/me/applications")).body.applications;
   const action = `action="/me/applications/${application.id}/withdraw"`;
