@@ -3,20 +3,28 @@
  * of the five newest notifications with "Mark all read" and a link to `/me/notifications`. It reads
  * `GET /api/me/notifications` when the page loads and each time the panel opens; when the tab comes back into view it
  * reads again only if the last read is at least a minute old (no polling loop). Escape or a click outside closes it.
+ * Until it hydrates (and without JavaScript) the bell is a plain link to `/me/notifications` (docs/decisions.md,
+ * Islands, "Forms work without JavaScript"); once it knows the unread count, the count is in its accessible name.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import type { NotificationPage } from "@/lib/notifications/notifications.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
 export const BELL_TEXT = ["notifications.bell."] as const;
 
+/** The bell's look, as a link and as a button. */
+const BELL =
+  "relative flex h-9 w-9 items-center justify-center rounded-md border border-slate-300 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
+
 /** The least time between two reads that are not asked for by opening the panel, in ms. */
 const REFRESH_MS = 60_000;
 
 export default function NotificationBell({ text }: { text: IslandText }) {
   const t = translatorOf(text);
+  const hydrated = useHydrated();
   const [answer, setAnswer] = useState<NotificationPage | null>(null);
   const [open, setOpen] = useState(false);
   const lastRead = useRef(0);
@@ -67,31 +75,34 @@ export default function NotificationBell({ text }: { text: IslandText }) {
   };
 
   const count = answer?.unreadCount ?? 0;
+  const face = (
+    <>
+      <svg aria-hidden="true" viewBox="0 0 20 20" class="h-5 w-5 fill-none stroke-current" stroke-width="1.6">
+        <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
+      </svg>
+      <span class="sr-only">
+        {count > 0 ? t("notifications.bell.labelUnread", { count }) : t("notifications.bell.label")}
+      </span>
+      {count > 0 && (
+        <span
+          aria-hidden="true"
+          data-testid="unread-count"
+          class="absolute -right-1.5 -top-1.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs font-semibold leading-5 text-white"
+        >
+          {count > 99 ? "99+" : count}
+        </span>
+      )}
+    </>
+  );
   return (
     <div ref={root} class="relative">
-      <button
-        type="button"
-        aria-expanded={open}
-        aria-controls="notification-panel"
-        onClick={toggle}
-        class="relative flex h-9 w-9 items-center justify-center rounded-md border border-slate-300 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
-      >
-        <svg aria-hidden="true" viewBox="0 0 20 20" class="h-5 w-5 fill-none stroke-current" stroke-width="1.6">
-          <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
-        </svg>
-        <span class="sr-only">
-          {count > 0 ? t("notifications.bell.labelUnread", { count }) : t("notifications.bell.label")}
-        </span>
-        {count > 0 && (
-          <span
-            aria-hidden="true"
-            data-testid="unread-count"
-            class="absolute -right-1.5 -top-1.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs font-semibold leading-5 text-white"
-          >
-            {count > 99 ? "99+" : count}
-          </span>
-        )}
-      </button>
+      {hydrated
+        ? (
+          <button type="button" aria-expanded={open} aria-controls="notification-panel" onClick={toggle} class={BELL}>
+            {face}
+          </button>
+        )
+        : <a href="/me/notifications" class={BELL}>{face}</a>}
       <div
         id="notification-panel"
         hidden={!open}

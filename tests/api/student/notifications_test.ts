@@ -40,6 +40,15 @@ Deno.test("a guest gets 401 from the notification and settings endpoints", async
   assertEquals((await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false } })).status, 401);
 });
 
+Deno.test("the header's bell is a link to the notifications page until it hydrates", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const html = await (await t.fetch("/me/tracker", { headers: student.headers })).text();
+  const bell = html.match(/<a href="\/me\/notifications"[^>]*><svg aria-hidden="true"[\s\S]*?<\/a>/);
+  assert(bell && bell[0].includes('<span class="sr-only">Notifications</span>'), "the bell is a named link");
+  assert(!html.includes('aria-controls="notification-panel"'), "no toggle that does nothing without JavaScript");
+});
+
 Deno.test("approve and reject notify the submitter once per change; a repeated review adds nothing", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
