@@ -7,7 +7,7 @@
  * `callbackURL` (the page the person came from, kept when it is on this origin) or the home page's "For you", so the answers visibly matter.
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
  * Before it hydrates (and without JavaScript) it is a plain form with every step's fields at once, posted to the
- * page itself (`routes/onboarding.tsx`), which renders it again with `errors` when an answer is wrong.
+ * page itself (`routes/onboarding.tsx`), which renders it again with `errors` when an answer is wrong or missing.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
@@ -86,6 +86,15 @@ function checkStep(t: Translate, step: Step, a: OnboardingAnswers): Errors {
     }
   }
   return errors;
+}
+
+/**
+ * What `answers` still lack, step by step as the wizard checks them (a society member's only step is the persona):
+ * the sentence beside each field, in `t`'s language. `routes/onboarding.tsx` checks a plain post with it too.
+ */
+export function missingAnswers(t: Translate, answers: OnboardingAnswers): Partial<Record<Field, string>> {
+  const steps = answers.persona === "society" ? STEPS.slice(0, 1) : STEPS;
+  return Object.assign({}, ...steps.map((step) => checkStep(t, step, answers)));
 }
 
 /** The answers of the plain form's `data`; `fallback`'s where a field is missing. */

@@ -7,14 +7,16 @@
  * instead of to the profile, and a user who is already onboarded goes there at once (docs/decisions.md, Auth).
  * `POST` is the wizard's plain form (docs/decisions.md, Islands, "Forms work without JavaScript"): the fields of
  * `POST /api/onboarding` (lists as repeated fields) and `callbackURL`, checked by the same schema and saved by the same
- * domain function, then 303 to the return page; invalid answers render the page again (400) with what was given and
- * every problem beside its field.
+ * domain function, then 303 to the return page; invalid answers, and the ones the wizard asks for that are missing
+ * (a student's city or state, education level and field of study, in the wizard's words), render the page again (400)
+ * with what was given and every problem beside its field.
  */
 import { define } from "@/lib/platform/define.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import OnboardingWizard, {
+  missingAnswers,
   ONBOARDING_TEXT,
   type OnboardingAnswers,
   type OnboardingChoices,
@@ -106,6 +108,20 @@ export const handler = define.handlers<Data>({
       struggles: form.getAll("struggles").filter((v) => typeof v === "string"),
     };
     const callbackURL = returnPage(text.callbackURL || ctx.url.searchParams.get("callbackURL"), services.config.appUrl);
+    const initial: OnboardingAnswers = {
+      persona: text.persona === "student" || text.persona === "society" ? text.persona : "",
+      locationType: text.locationType === "state" ? "state" : "city",
+      locationValue: text.locationValue,
+      educationLevel: text.educationLevel,
+      fieldOfStudy: text.fieldOfStudy,
+      fieldOther: text.fieldOther,
+      ...lists,
+    };
+    const again = async (errors: Record<string, string>) => {
+      const returning = await getOnboardingProfile(services.kv, user.id) !== null;
+      return ctx.render({ initial, returning, callbackURL, errors }, { status: 400 });
+    };
+    const missing = missingAnswers(ctx.state.t, initial);
     try {
       const input = parseOnboarding({
         ...text,
@@ -113,6 +129,7 @@ export const handler = define.handlers<Data>({
         locationValue: text.locationValue.trim(),
         fieldOther: text.fieldOfStudy === "Other" ? text.fieldOther.trim() : null,
       });
+      if (Object.keys(missing).length > 0) return again(missing);
       await saveOnboardingProfile(services.kv, user.id, input);
       return seeOther(callbackURL ?? DONE_PAGE);
     } catch (error) {
@@ -120,17 +137,7 @@ export const handler = define.handlers<Data>({
       const errors = Object.fromEntries(
         error.fields.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]),
       );
-      const initial: OnboardingAnswers = {
-        persona: text.persona === "student" || text.persona === "society" ? text.persona : "",
-        locationType: text.locationType === "state" ? "state" : "city",
-        locationValue: text.locationValue,
-        educationLevel: text.educationLevel,
-        fieldOfStudy: text.fieldOfStudy,
-        fieldOther: text.fieldOther,
-        ...lists,
-      };
-      const returning = await getOnboardingProfile(services.kv, user.id) !== null;
-      return ctx.render({ initial, returning, callbackURL, errors }, { status: 400 });
+      return again({ ...missing, ...errors });
     }
   },
 });

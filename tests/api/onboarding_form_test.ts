@@ -105,6 +105,29 @@ Deno.test("wrong onboarding answers come back 400 with every problem and the ans
   assert((await noPersona.text()).includes("Choose the option that describes you."));
 });
 
+Deno.test("a student's missing city, education and field come back 400 in the wizard's words, in Hindi too", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t);
+  const res = await postOnboarding(t, student, {
+    ...STUDENT,
+    locationValue: " ",
+    educationLevel: "",
+    fieldOfStudy: "",
+  });
+  assertEquals(res.status, 400);
+  const html = await res.text();
+  for (const sentence of ["Enter your city.", "Choose your education level.", "Choose your field of study."]) {
+    assert(html.includes(sentence), sentence);
+  }
+  assertEquals(await getOnboardingProfile(t.kv, student.user.id), null, "nothing is saved");
+  const state = await postOnboarding(t, student, { persona: "student", locationType: "state" }, {
+    headers: { cookie: `${student.cookie}; lang=hi` },
+  });
+  assertEquals(state.status, 400);
+  assert((await state.text()).includes("अपना राज्य लिखें।"), "the state's sentence, in Hindi");
+  assertEquals(await getOnboardingProfile(t.kv, student.user.id), null, "nothing is saved");
+});
+
 Deno.test("the onboarding form in Hindi shows its problems in Hindi", async () => {
   await using t = await createTestApp();
   const student = await createTestUser(t);
