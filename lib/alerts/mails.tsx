@@ -13,7 +13,7 @@ import { renderToString } from "preact-render-to-string";
 import { mailHtml } from "@/lib/mail/layout.tsx";
 import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { MAX_MAIL_BYTES } from "@/lib/mail/outbox.ts";
+import { MAX_MAIL_BYTES, storedBytes } from "@/lib/mail/outbox.ts";
 import { type Alert, queryParams } from "./alerts.ts";
 import { describeAlert } from "./describe.ts";
 
@@ -83,17 +83,12 @@ function textItems(items: MailItem[]): string {
   return renderItems(items).text;
 }
 
-/** The most a digest or reminder e-mail weighs (UTF-8 bytes of its text and HTML), under the outbox's limit. */
+/** The most a digest or reminder e-mail weighs (its text and HTML as the outbox counts them), under its limit. */
 export const MAIL_BUDGET = MAX_MAIL_BYTES - 5_000;
 
-/** The UTF-8 bytes of `mail`'s text and HTML, as the outbox counts them. */
-function mailBytes(mail: Pick<Mail, "text" | "html">): number {
-  return new TextEncoder().encode(mail.text + mail.html).length;
-}
-
-/** Whether `mail` is within `MAIL_BUDGET`; encoded only when its length could pass it (3 bytes a UTF-16 unit at most). */
+/** Whether `mail`'s text and HTML are within `MAIL_BUDGET`, counted as the outbox counts them (`storedBytes`). */
 function fits(mail: Mail): boolean {
-  return (mail.text.length + mail.html.length) * 3 <= MAIL_BUDGET || mailBytes(mail) <= MAIL_BUDGET;
+  return storedBytes(mail.text) + storedBytes(mail.html) <= MAIL_BUDGET;
 }
 
 /**
