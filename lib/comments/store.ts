@@ -107,19 +107,22 @@ export function replyMailOps(op: Deno.AtomicOperation, replyId: string, mailId: 
 
 /**
  * Adds to `op` the deletion of the e-mail that quotes `reply` while it is still pending (`dropPendingMailOps`), and of
- * the reference to it, checked as read here. A mail dropped reopens its recipient's reply e-mail gate under the post:
- * no e-mail went out.
+ * the reference to it, checked as read here. A mail dropped reopens its recipient's reply e-mail gate under the post
+ * when the gate is still the one this reply's e-mail closed (no e-mail went out), checked in the same commit.
  */
 async function dropReplyMailOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  reply: Pick<Comment, "id" | "postId">,
+  reply: Pick<Comment, "id" | "postId" | "createdAt">,
 ): Promise<void> {
   const entry = await kv.get<string>(replyMailKey(reply.id));
   op.check(entry);
   if (!entry.value) return;
   const dropped = await dropPendingMailOps(kv, op, entry.value);
-  if (dropped?.userId) op.delete(replyMailSentKey(dropped.userId, reply.postId));
+  if (dropped?.userId) {
+    const gate = await kv.get<number>(replyMailSentKey(dropped.userId, reply.postId));
+    if (gate.value === Date.parse(reply.createdAt)) op.check(gate).delete(gate.key);
+  }
   op.delete(entry.key);
 }
 
@@ -377,14 +380,14 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
   let size = 0;
   let live = 0n;
   const moved = new Map<CountName, bigint>();
-  let replyIds: string[] = [];
+  let replies: Comment[] = [];
   const minus = (n: bigint) => (1n << 64n) - n;
   const commit = async () => {
-    for (const id of replyIds) {
+    for (const reply of replies) {
       for (;;) {
         const redaction = kv.atomic();
-        await dropReplyMailOps(kv, redaction, { id, postId });
-        await redactNotificationOps(kv, redaction, { subject: replySubject(id), redacted: POST_GONE });
+        await dropReplyMailOps(kv, redaction, reply);
+        await redactNotificationOps(kv, redaction, { subject: replySubject(reply.id), redacted: POST_GONE });
         if ((await redaction.commit()).ok) break;
       }
     }
@@ -395,7 +398,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     size = 0;
     live = 0n;
     moved.clear();
-    replyIds = [];
+    replies = [];
   };
   const add = async (keys: Deno.KvKey[], counted: CountName[]) => {
     for (const key of keys) op.delete(key);
@@ -412,7 +415,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
       live++;
       counted.push("comments");
     }
-    if (c.parentId !== null) replyIds.push(c.id);
+    if (c.parentId !== null) replies.push(c);
     const keys = [entry.key, idKey(c.id), timeKey(c)];
     if (c.userId) keys.push(userIndexKey(c.userId, c));
     if (c.userId && !gated.has(c.userId)) {

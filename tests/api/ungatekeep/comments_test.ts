@@ -647,7 +647,13 @@ Deno.test("reply e-mails: a flood of replies to one person under one post is one
   const taken = await reply(third.id, thirdTop.id, "Call 98765 43210");
   assert(taken.mailId !== null);
   await removeComment(t.kv, taken.comment.id, ravi.user);
-  assert((await reply(third.id, thirdTop.id, "Sorry, see the guide")).mailId !== null, "reopened");
+  const sorry = await reply(third.id, thirdTop.id, "Sorry, see the guide");
+  assert(sorry.mailId !== null, "reopened");
+  // Unless the gate is no longer the one this reply's e-mail closed (a newer e-mail, an hour on, closed it again).
+  const newer = Date.now() + REPLY_MAIL_GAP_MS;
+  await t.kv.set(["reply_mail_sent", asha.user.id, third.id], newer);
+  await removeComment(t.kv, sorry.comment.id, ravi.user);
+  assertEquals((await t.kv.get(["reply_mail_sent", asha.user.id, third.id])).value, newer, "the newer gate stays");
 });
 
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
