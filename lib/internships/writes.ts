@@ -8,7 +8,7 @@
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
-import type { User } from "@/lib/users/users.ts";
+import { getUser, type User } from "@/lib/users/users.ts";
 import {
   moderationDecided,
   type ModerationDecision,
@@ -149,9 +149,9 @@ async function updateAnywhere(
 /**
  * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of any text a student
  * reads that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
- * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when
- * `actor` manages it or is an admin, else the listing is left unlinked (docs/decisions.md, Trust, "Who lists under a
- * verified name").
+ * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when the
+ * listing's owner (whoever edits it) manages it or is an admin, else the listing is left unlinked (docs/decisions.md,
+ * Trust, "Who lists under a verified name").
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
  * BusyError after 30 s of races lost to other processes (nothing is changed).
@@ -161,10 +161,11 @@ export async function updateInternship(
   { id, actor, patch }: { id: string; actor: User; patch: InternshipUpdate },
 ): Promise<InternshipView> {
   const changes: Partial<Internship> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  const name = patch.hiringOrganization ?? await unlinkedName(kv, id);
-  const organizationId = name === undefined ? undefined : (await organizationsForPoster(kv, {
+  const stored = await storedInternship(kv, id);
+  const name = patch.hiringOrganization ?? (stored?.organizationId ? undefined : stored?.hiringOrganization);
+  const organizationId = name === undefined || !stored ? undefined : (await organizationsForPoster(kv, {
     names: [name],
-    poster: { userId: actor.id, trusted: canModerate(actor) },
+    poster: await ownerAsPoster(kv, stored.userId, actor),
   })).get(name);
   const { store, record } = await writeInternship(kv, {
     id,
@@ -192,14 +193,24 @@ function withOrganization(record: Internship, id: string | null): Internship {
   return id === null ? rest : { ...rest, organizationId: id };
 }
 
-/** The `hiringOrganization` of internship `id` (live or archived) when it is not linked to its organization yet. */
-async function unlinkedName(kv: Deno.Kv, id: string): Promise<string | undefined> {
+/** Internship `id` as stored (live or archived), deleted ones included; undefined for an unknown id. */
+async function storedInternship(kv: Deno.Kv, id: string): Promise<Internship | undefined> {
   const { model, archive } = await internshipStore(kv);
   const slot = model.slotOf(id);
-  const { organizations, organizationCodes } = model.columns;
-  if (slot !== undefined && organizationCodes.names[organizations[slot]] !== "") return undefined;
-  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
-  return !record || record.organizationId ? undefined : record.hiringOrganization;
+  return slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+}
+
+/**
+ * The owner `ownerId` of a listing as `organizationsForPoster` judges them: trusted when an admin; `actor` is read
+ * instead of the store when it is the owner. A forgotten (null) or unknown owner manages nothing and is not trusted.
+ */
+async function ownerAsPoster(
+  kv: Deno.Kv,
+  ownerId: string | null,
+  actor: User,
+): Promise<{ userId: string | null; trusted: boolean }> {
+  const owner = ownerId === null ? null : ownerId === actor.id ? actor : await getUser(kv, ownerId);
+  return { userId: owner?.id ?? null, trusted: canModerate(owner) };
 }
 
 /**

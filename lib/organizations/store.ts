@@ -215,13 +215,14 @@ export async function resolveOrganizations(kv: Deno.Kv, names: readonly string[]
 /**
  * The organization a listing posted by `poster` under each of `names` is linked to (docs/decisions.md, Trust, "Who
  * lists under a verified name"): `resolveOrganizations`, except that a verified organization is given only to an admin
- * (`trusted`) or one of its managers; anyone else's listing under its name is left unlinked (null), so it carries no
- * badge and stays out of `verifiedOnly`. One read per verified organization named, for a poster not trusted.
+ * (`trusted`) or one of its managers (none for a null `userId`, a forgotten owner); anyone else's listing under its
+ * name is left unlinked (null), so it carries no badge and stays out of `verifiedOnly`. One read per verified
+ * organization named, for a poster not trusted.
  * @throws BusyError after 20 lost races on one name.
  */
 export async function organizationsForPoster(
   kv: Deno.Kv,
-  { names, poster }: { names: readonly string[]; poster: { userId: string; trusted: boolean } },
+  { names, poster }: { names: readonly string[]; poster: { userId: string | null; trusted: boolean } },
 ): Promise<Map<string, string | null>> {
   const ids = await resolveOrganizations(kv, names);
   if (poster.trusted) return ids;
@@ -229,7 +230,7 @@ export async function organizationsForPoster(
   const named = [...new Set(ids.values())].filter((id) => verified.has(id));
   const managed = new Set<string>();
   await Promise.all(named.map(async (id) => {
-    if (await isManager(kv, id, poster.userId)) managed.add(id);
+    if (poster.userId !== null && await isManager(kv, id, poster.userId)) managed.add(id);
   }));
   return new Map([...ids].map(([name, id]) => [name, verified.has(id) && !managed.has(id) ? null : id]));
 }

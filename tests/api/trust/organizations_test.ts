@@ -138,7 +138,7 @@ Deno.test("only a manager or an admin lists under a verified name; anyone else's
   const byAdmin = await postInternship(t, admin, { hiringOrganization: "Zeta  Fintech", title: "Admin Intern" });
   assertEquals([byManager.organization?.isVerified, byAdmin.organization?.id], [true, id]);
 
-  // A change of name to the verified one, or any change of the unlinked listing, does not link it either.
+  // A change of name to the verified one, or any change of the unlinked listing (an admin's too), does not link it.
   const other = await postInternship(t, stranger, { hiringOrganization: "Plain Co", title: "Renamed Intern" });
   const renamed = await call(t, stranger, "PUT", `/api/internships/${other.id}`, {
     hiringOrganization: "Zeta Fintech",
@@ -146,6 +146,9 @@ Deno.test("only a manager or an admin lists under a verified name; anyone else's
   assertEquals([renamed.status, renamed.body.internship.organization], [200, null]);
   const edited = await call(t, stranger, "PUT", `/api/internships/${fake.id}`, { stipend: 5000 });
   assertEquals([edited.status, edited.body.internship.organization], [200, null]);
+  // An admin's edit judges the listing's owner, not the admin: the stranger's listing stays unlinked.
+  const byAdminEdit = await call(t, admin, "PUT", `/api/internships/${fake.id}`, { isActive: true });
+  assertEquals([byAdminEdit.status, byAdminEdit.body.internship.organization], [200, null]);
 
   const listed = await call(t, undefined, "GET", "/api/internships?verifiedOnly=true");
   assertEquals(
