@@ -7,6 +7,8 @@
 export const COMMENT_MAX_LENGTH = 2000;
 /** How long after writing it the author may edit a comment (ms). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60 * 1000;
+/** Most top-level comments (threads) one answer or page holds: the API's `limit` and the post page's `?comments=`. */
+export const THREADS_MAX = 100;
 /** At most this many comments per user within `COMMENT_RATE_WINDOW_MS`. */
 export const COMMENT_RATE_LIMIT = 10;
 /** The sliding window of the comment rate limit (ms). */

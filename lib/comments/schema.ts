@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { UserSummary } from "@/lib/users/users.ts";
-import { COMMENT_MAX_LENGTH, REACTION_TYPES, type ReactionType } from "./limits.ts";
+import { COMMENT_MAX_LENGTH, REACTION_TYPES, type ReactionType, THREADS_MAX } from "./limits.ts";
 
 export * from "./limits.ts";
 
@@ -77,7 +77,7 @@ const intParam = (min: number, max: number) => z.coerce.number().int().min(min).
 
 /** Query of `GET /api/ungatekeep/{id}/comments`: `limit` top-level comments (1 to 100, default 20), `offset`. */
 export const CommentListQuerySchema = z.object({
-  limit: intParam(1, 100).default(20),
+  limit: intParam(1, THREADS_MAX).default(20),
   offset: intParam(0, Number.MAX_SAFE_INTEGER).default(0),
 });
 export type CommentListQuery = z.infer<typeof CommentListQuerySchema>;

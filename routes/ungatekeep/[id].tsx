@@ -8,7 +8,7 @@
  * opens the reply form of that comment ("Reply"), `?editComment={commentId}` the edit form of the reader's own comment
  * within its edit window ("Edit"), `?deleteComment={commentId}` a confirmation naming a comment the reader may delete
  * ("Delete"), `?comments={n}` the first `n` threads and a page more ("Show more comments", which the links and forms
- * then keep); the island intercepts each.
+ * then keep; at most 100 threads in all, as the API's page); the island intercepts each.
  *
  * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
@@ -55,7 +55,7 @@ import {
   editComment,
   removeComment,
 } from "@/lib/comments/comments.ts";
-import { ReactionTypeSchema } from "@/lib/comments/schema.ts";
+import { ReactionTypeSchema, THREADS_MAX } from "@/lib/comments/schema.ts";
 import { react } from "@/lib/comments/reactions.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 
@@ -65,10 +65,16 @@ export const routeOptions: RouteOptions = { personLimit: "reactions" };
 /** Threads the page shows at first, and adds with each "Show more comments". */
 const THREADS_PAGE = 20;
 
-/** `?comments=` and the forms' `comments` field: threads shown before the last page shown, at most 1,000. */
-const ShownSchema = z.coerce.number().int().min(0).max(1000);
+/**
+ * `?comments=` and the forms' `comments` field: threads shown before the last page shown, a whole number from 0; one
+ * beyond `THREADS_MAX - THREADS_PAGE` counts as that, so one render holds at most the API's `THREADS_MAX` threads.
+ */
+const ShownSchema = z.coerce.number().int().min(0).transform((shown) => Math.min(shown, THREADS_MAX - THREADS_PAGE));
 
-/** Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`); 0 when absent or invalid. */
+/**
+ * Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`), capped by `ShownSchema`;
+ * 0 when absent or invalid.
+ */
 function shownOf(value: string | null): number {
   const shown = ShownSchema.safeParse(value || 0);
   return shown.success ? shown.data : 0;

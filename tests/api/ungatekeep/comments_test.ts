@@ -340,7 +340,7 @@ Deno.test("the post page's Show more comments is a link: ?comments= shows a page
   let page = await pageOf("");
   assertEquals(articles(page), tops.slice(0, 20).map((c) => c.id));
   assertEquals(more(page), `?comments=20#comment-${tops[19].id}`);
-  for (const invalid of ["abc", "-1", "2.5", "1001"]) {
+  for (const invalid of ["abc", "-1", "2.5", "Infinity"]) {
     assertEquals(articles(await pageOf(`?comments=${invalid}`)).length, 20, `?comments=${invalid} is the first page`);
   }
   page = await pageOf(`?comments=20&replyTo=${tops[24].id}`);
@@ -362,6 +362,27 @@ Deno.test("the post page's Show more comments is a link: ?comments= shows a page
   assertEquals([location.pathname, location.search], [here, "?comments=20"]);
   page = await pageOf(location.search);
   assert(page.getElementById(location.hash.slice(1))?.textContent?.includes("A reply far down"));
+});
+
+Deno.test("the post page renders at most the API's 100 threads: ?comments= beyond 80 counts as 80", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const writers = await Promise.all(Array.from({ length: 11 }, () => createTestUser(t)));
+  for (let i = 0; i < 105; i++) {
+    const input = { content: `Comment ${i}` };
+    await createComment(t.kv, { postId: post.id, author: writers[i % 11].user, input, appUrl: t.origin });
+  }
+  const here = `/ungatekeep/${post.id}`;
+  const count = async (query: string) => {
+    const res = await t.fetch(`${here}${query}`, { headers: writers[0].headers });
+    assertEquals(res.status, 200);
+    return htmlDocument(await res.text()).querySelectorAll("ol > li > article").length;
+  };
+  assertEquals(await count("?comments=80"), 100);
+  for (const beyond of ["81", "1000", "1001", "1e9"]) assertEquals(await count(`?comments=${beyond}`), 100, beyond);
+  const res = await postForm(t, writers[10], here, { intent: "comment", content: "Last", comments: "1000" });
+  assertEquals(res.status, 303);
+  assertEquals(new URL(res.headers.get("location")!, t.origin).search, "?comments=80", "a form's value is capped too");
 });
 
 Deno.test("comments: the 11th comment in a minute gets 429 with Retry-After, also with RATE_LIMITS=off", async () => {
