@@ -12,6 +12,7 @@ import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
+import { postDeletionsJob } from "@/lib/ungatekeep/posts.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -26,6 +27,7 @@ export const JOBS: readonly Job[] = [
   organizationsLinkJob,
   closeListingsJob,
   applicationsTimeoutJob,
+  postDeletionsJob,
 ];
 
 /** The job named `name`, or undefined. */

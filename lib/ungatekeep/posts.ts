@@ -13,7 +13,8 @@
  *   that count minus the few entries still scheduled after now (a short range read);
  * - `["ungatekeep_meta", "changes"]` a `Deno.KvU64` count of writes: its versionstamp is the version of the posts
  *   (`postsVersion`), which the feed and the sitemap are cached by.
- * - `["post_deletions", id]` → `{images}` while a post's deletion is under way (see `deletePost`).
+ * - `["post_deletions", id]` → `{images, lease}` while a post's deletion is under way (see `deletePost`; the
+ *   `post-deletions` job finishes one that stopped).
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
@@ -28,6 +29,8 @@ import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./po
 import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpdate, PostView } from "./schema.ts";
 import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import type { Job } from "@/lib/jobs/job.ts";
+import { claim, type Claimable, claimTime, HOLDER } from "@/lib/jobs/lease.ts";
 
 export * from "./schema.ts";
 
@@ -440,20 +443,29 @@ export async function updatePost(
   throw new Error("Post update lost too many races");
 }
 
-/** A post's deletion under way: the images still to delete. */
-interface PostDeletion {
+/**
+ * A post's deletion under way: the images still to delete, and the lease of the process finishing it (`Claimable`:
+ * the request that started it, or the `post-deletions` job once that lease ran out).
+ */
+interface PostDeletion extends Claimable {
   images: string[];
 }
 
 const deletionKey = (id: string): Deno.KvKey => ["post_deletions", id];
 
+/** How long a process finishing a post's deletion holds it (ms): far beyond the few seconds a large one takes. */
+const DELETION_LEASE_MS = 10 * 60 * 1000;
+
+/** At most this many stopped deletions are finished per run of the `post-deletions` job. */
+const DELETIONS_PER_RUN = 20;
+
 /**
  * Deletes a post for good (docs/decisions.md, Ungatekeep and banners, "Deleting a post"). The write that removes the
- * post also writes its deletion record (`["post_deletions", id]`, naming its images); then its comments, reactions,
- * counters and reply notifications go (`deleteConversation`, in bounded writes), then its images, each on its own
- * (`Promise.allSettled`: one the object store fails to delete is logged with `log` and left stored), and last the
- * deletion record. A deletion stopped midway (the process gone, a KV error) keeps its record, and deleting the post
- * again finishes it.
+ * post also writes its deletion record (`["post_deletions", id]`, naming its images, leased for `DELETION_LEASE_MS`);
+ * then its comments, reactions, counters and reply notifications go (`deleteConversation`, in bounded writes), then
+ * its images, each on its own (`Promise.allSettled`: one the object store fails to delete is logged with `log` and
+ * left stored), and last the deletion record. A deletion stopped midway (the process gone, a KV error) keeps its
+ * record: deleting the post again finishes it, and so does the `post-deletions` job once the lease ran out.
  * @throws NotFoundError "Post not found" (no post, and no deletion of it under way).
  */
 export async function deletePost(
@@ -464,19 +476,54 @@ export async function deletePost(
   for (let attempt = 0; attempt < MAX_RETRIES && images === null; attempt++) {
     const [entry, pending] = await kv.getMany<[Post, PostDeletion]>([recordKey(id), deletionKey(id)]);
     if (entry.value) {
-      const deletion: PostDeletion = { images: entry.value.images };
+      const lease = { holder: HOLDER, until: claimTime(Date.now()) + DELETION_LEASE_MS };
+      const deletion: PostDeletion = { images: entry.value.images, lease };
       if ((await postOps(kv, entry, null).set(deletionKey(id), deletion).commit()).ok) images = deletion.images;
     } else if (pending.value) images = pending.value.images;
     else throw new NotFoundError(NOT_FOUND);
   }
   if (images === null) throw new Error("Post delete lost too many races");
+  await finishDeletion(kv, { files, log, id, images });
+}
+
+/** The rest of post `id`'s deletion after its record is gone: conversation, `images`, then the deletion record. */
+async function finishDeletion(
+  kv: Deno.Kv,
+  { files, log, id, images }: { files: ObjectStore; log: Logger; id: string; images: string[] },
+): Promise<void> {
   await deleteConversation(kv, id);
-  const stored = images;
-  const deleted = await Promise.allSettled(stored.map((image) => files.delete(image)));
+  const deleted = await Promise.allSettled(images.map((image) => files.delete(image)));
   deleted.forEach((result, i) => {
     if (result.status === "rejected") {
-      log.error("post image not deleted", { postId: id, imageId: stored[i], error: String(result.reason) });
+      log.error("post image not deleted", { postId: id, imageId: images[i], error: String(result.reason) });
     }
   });
   await kv.delete(deletionKey(id));
 }
+
+/**
+ * Finishes the post deletions that stopped midway (docs/decisions.md, Ungatekeep and banners, "Deleting a post"): of
+ * the first `DELETIONS_PER_RUN` records under `["post_deletions"]`, each whose lease ran out at `now` is claimed
+ * (`claim`, so two runners never work on one) and finished as `deletePost` does. Returns how many it finished.
+ * @throws what a KV write throws (a deletion then stays, for the next run).
+ */
+export async function finishPostDeletions(
+  { kv, files, log }: { kv: Deno.Kv; files: ObjectStore; log: Logger },
+  now: Date,
+): Promise<number> {
+  let finished = 0;
+  for await (const entry of kv.list<PostDeletion>({ prefix: ["post_deletions"] }, { limit: DELETIONS_PER_RUN })) {
+    const claimed = await claim(kv, entry, { now: claimTime(now.getTime()), leaseMs: DELETION_LEASE_MS });
+    if (!claimed) continue;
+    await finishDeletion(kv, { files, log, id: entry.key[1] as string, images: claimed.value.images });
+    finished++;
+  }
+  return finished;
+}
+
+/** The `post-deletions` job: every 5 minutes, finishes the post deletions that stopped midway (`finishPostDeletions`). */
+export const postDeletionsJob: Job = {
+  name: "post-deletions",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ finished: await finishPostDeletions(ctx, ctx.now) }),
+};

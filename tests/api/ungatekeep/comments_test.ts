@@ -601,6 +601,43 @@ Deno.test("a post deletion stopped midway leaves counters matching what is left;
   assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 404);
 });
 
+Deno.test("the post-deletions job finishes a deletion stopped midway once its lease ran out, nobody asking", async () => {
+  await using t = await createTestApp();
+  const { admin, post } = await setup(t);
+  const who = await createTestUser(t);
+  for (let i = 0; i < 3; i++) await written(t, who, post.id, `Comment ${i}`);
+  // KV fails on the deletion's second write (the conversation's first batch): the post is gone, its comments stay.
+  let commits = 0;
+  const failing = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => ++commits === 2 ? Promise.reject(new Error("KV went away")) : commit();
+          return op;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await assertRejects(() => deletePost(failing, { files: t.services.files, log: t.services.log, id: post.id }));
+  const comments = async () => (await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] }))).length;
+  assertEquals(await comments(), 3);
+  const job = findJob("post-deletions")!;
+  assertEquals(await runJob(job, t.services), { job: "post-deletions", finished: 0 }, "its lease still lives");
+  assertEquals(await comments(), 3);
+  const later = new Date(Date.now() + 11 * 60 * 1000);
+  assertEquals(await runJob(job, t.services, later), { job: "post-deletions", finished: 1 });
+  assertEquals(await comments(), 0);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["post_counts", post.id] })), []);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["post_deletions"] })), []);
+  const total = await (await t.fetch("/api/admin/comments", { headers: admin.headers })).json();
+  assertEquals(total.pagination.total, 0);
+  assertEquals(await runJob(job, t.services, later), { job: "post-deletions", finished: 0 }, "nothing twice");
+});
+
 Deno.test("reply notifications: the author of the comment answered is notified in the app and by e-mail unless off; nobody of their own reply", async () => {
   await using t = await createTestApp();
   const { post, admin } = await setup(t);

@@ -19,7 +19,8 @@ export const apiDocs = describeRoute({
       "`{job, resumed}`, `reconcile-payments` `{job, checked, paid, failed}`, `close-listings` `{job, internships, opportunities}` " +
       "(how many listings it moved to the archive), `applications-timeout` `{job, rejected, told, skipped, dayCounts}` " +
       "(applications rejected, applicants told, applications left for the next run, poster-notice day counters " +
-      "dropped; all 0 while another run holds its lease).",
+      "dropped; all 0 while another run holds its lease), `post-deletions` `{job, finished}` (post deletions that " +
+      "had stopped midway, finished).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
