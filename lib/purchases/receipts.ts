@@ -99,6 +99,8 @@ export function gstSplit(amountPaise: number, sellerState: string | null, buyerS
 /** A purchase's receipt as its page shows it; money in paise. */
 export interface ReceiptView {
   purchaseId: string;
+  /** The toolkit bought (its page is linked from the receipt's). */
+  toolkitId: string;
   receipt: ReceiptRecord;
   /** A tax invoice (the seller has a GSTIN), with its split; else a plain receipt. */
   gst: GstSplit | null;
@@ -136,6 +138,7 @@ export async function receiptFor(
   const placeOfSupply = issuer.gstin ? stateOfPlace(record.receipt.buyerState) ?? sellerState : null;
   return {
     purchaseId: record.id,
+    toolkitId: record.toolkitId,
     receipt: record.receipt,
     gst: issuer.gstin ? gstSplit(record.amountPaid, sellerState?.name ?? null, placeOfSupply?.name ?? null) : null,
     placeOfSupply,

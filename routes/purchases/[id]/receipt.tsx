@@ -1,6 +1,6 @@
 /**
  * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
- * guest is sent to sign in). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
+ * guest is sent to sign in), with links back to "My toolkits" and to the toolkit (not printed). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
  * the place of supply (docs/decisions.md, Money operations, "Receipts"; docs/decisions.md, Money
  * operations, "Place of supply").
  */
@@ -44,6 +44,14 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
       class="receipt mx-auto max-w-3xl space-y-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm print:border-0 print:p-0 print:shadow-none"
     >
       <PageHead title={`${title} ${receipt.number}`} />
+      <nav aria-label={t("toolkits.receipt.links")} class="flex flex-wrap gap-x-6 gap-y-1 text-sm print:hidden">
+        <a href="/toolkits/mine" class="text-indigo-700 underline hover:text-indigo-900">
+          ← {t("toolkits.mine.title")}
+        </a>
+        <a href={`/toolkits/${r.toolkitId}`} class="text-indigo-700 underline hover:text-indigo-900">
+          ← {receipt.toolkitTitle}
+        </a>
+      </nav>
       <header class="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-2xl font-bold text-slate-900">{title}</h1>

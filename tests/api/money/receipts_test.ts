@@ -41,7 +41,13 @@ Deno.test("receipts and refunds: only the buyer and admins see a receipt; ids of
   const { purchaseId, payment } = await buy(shop, buyer, kit.id);
   const page = (id: string, headers: Record<string, string> = {}) =>
     shop.t.fetch(`/purchases/${id}/receipt`, { headers, redirect: "manual" });
-  assertEquals((await page(purchaseId, buyer.headers)).status, 200);
+  const own = await page(purchaseId, buyer.headers);
+  assertEquals(own.status, 200);
+  // Not a dead end: links back to "My toolkits" and to the toolkit, left out of the print.
+  const links = (await own.text()).match(/<nav aria-label="Back from the receipt" class="([^"]*)">([\s\S]*?)<\/nav>/);
+  assert(links && links[1].split(" ").includes("print:hidden"), "the links are not printed");
+  assert(links[2].includes('href="/toolkits/mine"') && links[2].includes("My toolkits"));
+  assert(links[2].includes(`href="/toolkits/${kit.id}"`), "the toolkit is linked");
   assertEquals((await page(purchaseId, shop.admin.headers)).status, 200);
   assertEquals((await page(purchaseId, other.headers)).status, 404);
   assertEquals((await page("not-a-purchase", buyer.headers)).status, 404);
