@@ -3,8 +3,9 @@
  * in a new tab without referrer or opener, and `nofollow` since anyone may post links; none once it is closed); a
  * listing that takes applications here has "Apply" (`/internships/{id}/apply`) and lists its screening questions
  * (docs/decisions.md, Applications, "Apply mode").
- * Unknown, deleted and (for anyone but admins and the owner) inactive or withheld ids render the 404
- * page; the owner and admins read why a withheld one is held. The owner and admins get edit and delete; admins also
+ * Unknown, deleted and (for anyone but admins and the owner) inactive or held ids render the 404 page; one an admin
+ * rejected (in review, or hidden after reports) answers 410 with a page saying an admin removed it (docs/decisions.md,
+ * Trust). The owner and admins read why a withheld one is held. The owner and admins get edit and delete; admins also
  * the verified/active switches.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -22,7 +23,14 @@ import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls, { INTERNSHIP_ADMIN_TEXT } from "@/islands/InternshipAdminControls.tsx";
 import InternshipDeleteButton, { INTERNSHIP_DELETE_TEXT } from "@/islands/InternshipDeleteButton.tsx";
 import { SaveListing } from "@/components/SaveListing.tsx";
-import { getInternship, internshipsVersion, type InternshipView } from "@/lib/internships/internships.ts";
+import {
+  getInternship,
+  internshipRecord,
+  internshipsVersion,
+  type InternshipView,
+} from "@/lib/internships/internships.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { jobPosting } from "@/lib/seo/json_ld.ts";
@@ -47,7 +55,31 @@ interface InternshipPageData {
   reportedAt: string | null;
 }
 
-export const handler = define.handlers<InternshipPageData>({
+/** The page of a listing an admin removed (410). */
+interface RemovedPageData {
+  removed: true;
+}
+
+/**
+ * The internship `id` as `viewer` may read it, or `removed` when it is hidden from them because an admin rejected it.
+ * @throws NotFoundError when unknown, deleted, or hidden from `viewer` for another reason.
+ */
+async function readableInternship(
+  kv: Deno.Kv,
+  id: string,
+  viewer: User | undefined,
+): Promise<InternshipView | "removed"> {
+  try {
+    return await getInternship(kv, { id, viewer, audience: "owner" });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const stored = await internshipRecord(kv, id);
+    if (stored && !stored.record.deletedAt && stored.record.moderation?.status === "rejected") return "removed";
+    throw error;
+  }
+}
+
+export const handler = define.handlers<InternshipPageData | RemovedPageData>({
   GET(req, ctx) {
     const { kv } = ctx.state.services;
     const today = istToday();
@@ -55,7 +87,8 @@ export const handler = define.handlers<InternshipPageData>({
       version: () => internshipsVersion(kv, today),
       render: async () => {
         const user = ctx.state.user;
-        const internship = await getInternship(kv, { id: ctx.params.id, viewer: user, audience: "owner" });
+        const internship = await readableInternship(kv, ctx.params.id, user);
+        if (internship === "removed") return ctx.render({ removed: true }, { status: 410 });
         const [application, poster, report] = user
           ? await Promise.all([
             applicationTo(kv, { userId: user.id, internshipId: internship.id }),
@@ -95,9 +128,24 @@ function shareDescription(t: Translate, internship: InternshipView): string {
   return internship.description ?? `${internship.title}: ${facts.join(" · ")}`;
 }
 
-export default define.page<InternshipPageData>(function InternshipPage(
-  { data: { internship, today, appliedAt, withdrawnAt, poster, reportedAt }, state, url },
-) {
+/** What a listing an admin removed shows instead of itself. */
+function RemovedListing() {
+  const t = useT();
+  return (
+    <section aria-labelledby="page-title" class="mx-auto max-w-2xl py-12 text-center">
+      <PageHead title={t("internships.removed.title")} />
+      <h1 id="page-title" class="text-3xl font-bold text-slate-900">{t("internships.removed.title")}</h1>
+      <p class="mt-3 text-slate-700">{t("internships.removed.text")}</p>
+      <a href="/internships" class="mt-6 inline-block font-medium text-indigo-700 underline">
+        {t("internships.removed.browse")}
+      </a>
+    </section>
+  );
+}
+
+export default define.page<InternshipPageData | RemovedPageData>(function InternshipPage({ data, state, url }) {
+  if ("removed" in data) return <RemovedListing />;
+  const { internship, today, appliedAt, withdrawnAt, poster, reportedAt } = data;
   const t = useT();
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);

@@ -277,6 +277,17 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   const read = await call(t, member, "GET", `/api/internships/${hidden.id}`);
   assertEquals(read.body.internship.moderation.status, "rejected");
   assertEquals((await call(t, undefined, "GET", `/api/internships/${hidden.id}`)).status, 404);
+  // Its page says an admin removed it (410), in the reader's language, to the reporter and to a guest alike.
+  const pages: [string, Record<string, string>, string][] = [
+    ["", student.headers, "This listing was removed by an admin"],
+    ["?lang=hi", {}, "इस लिस्टिंग को एक एडमिन ने हटा दिया है"],
+  ];
+  for (const [query, headers, sentence] of pages) {
+    const page = await t.fetch(`/internships/${hidden.id}${query}`, { headers });
+    assertEquals(page.status, 410);
+    const html = await page.text();
+    assert(html.includes(sentence) && !html.includes("Hidden Intern"), sentence);
+  }
   const owner = await notificationsOf(t, member);
   assertEquals(owner.map((n) => [n.type, n.title]), [["content_removed", "Your internship was hidden"]]);
   assert(owner[0].body.includes("It asks for a deposit on the call."));
@@ -286,6 +297,9 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   await resolve("internship", deleted.id, "delete");
   assertEquals((await call(t, member, "GET", `/api/internships/${deleted.id}`)).status, 404);
   assertEquals((await notificationsOf(t, member))[0].title, "Your internship was removed");
+  const gone = await t.fetch(`/internships/${deleted.id}`, { headers: student.headers });
+  assertEquals(gone.status, 404, "a deleted listing is not found");
+  await gone.body?.cancel();
 
   const hack = await submitOpportunity(t, member, { title: "Spam Hack" });
   await report(t, student, { kind: "opportunity", id: hack.id, reason: "spam" });
