@@ -3,7 +3,7 @@
  * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`, `sort`,
  * `limit`, `offset`), so a filtered and sorted page is a shareable link; a plain GET form's repeated
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
- * left out and named in a note. Members and admins see a link to post one. "Alert me" saves the filters shown as an
+ * left out and named in a note. Members and admins (only they) see links to their own listings and to post one. "Alert me" saves the filters shown as an
  * alert (docs/decisions.md, Alerts); the RSS feed of the same filters is linked under the results. A signed-in person
  * who is not an admin sees "For you" above the plain list's first page (not above a search, a filter, an order or a
  * later page): their recommended internships with the reasons (docs/decisions.md, Recommendations).
@@ -100,7 +100,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
           <h1 class="text-3xl font-bold tracking-tight text-slate-900">{t("internships.list.title")}</h1>
           <p class="mt-2 text-slate-700">{t("internships.list.lead")}</p>
         </div>
-        {state.user && (
+        {canPost(state.user) && (
           <div class="flex flex-wrap gap-3">
             <a
               href="/internships/mine"
@@ -108,7 +108,7 @@ export default define.page<PageData>(function InternshipsPage({ data: { forYou, 
             >
               {t("internships.list.mine")}
             </a>
-            {canPost(state.user) && <PostInternshipLink />}
+            <PostInternshipLink />
           </div>
         )}
       </div>

@@ -248,6 +248,17 @@ Deno.test("unknown, malformed, deleted and (for the public) inactive internships
   assertHtml((await page(t, `/internships/${seeded.marketing.id}/edit`, owner.cookie)).res, 404);
 });
 
+Deno.test("the list's My internships and Post buttons show only to people who can post", async () => {
+  await using t = await createTestApp();
+  for (const [role, shown] of [["user", false], ["member", true], ["admin", true]] as const) {
+    const { html } = await page(t, "/internships", await createTestUser(t, role));
+    assertEquals(html.includes('href="/internships/mine"'), shown, role);
+    assertEquals(html.includes('href="/internships/new"'), shown, role);
+  }
+  const guest = await page(t, "/internships");
+  assert(!guest.html.includes('href="/internships/mine"'), "not to a guest");
+});
+
 Deno.test("guests are sent to sign in from the new, edit and mine pages", async () => {
   await using t = await createTestApp();
   const seeded = await seed(t, await createTestUser(t, "member"));
