@@ -75,7 +75,7 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
               <span class="sr-only">{t("applications.form.opensInNewTab")}</span>
             </a>{" "}
             {t.rich("applications.form.resumeMeta", {
-              size: formatBytes(resume.size),
+              size: formatBytes(t, resume.size),
               date: t.date(resume.uploadedAt),
               time: (chunks) => <time datetime={resume.uploadedAt}>{chunks}</time>,
             })}

@@ -35,7 +35,7 @@ export function ResumeSection({ resume, outcome }: ResumeSectionProps) {
                   {resume.name} <span class="sr-only">{t("common.newTab")}</span>
                 </a>
               ),
-              size: formatBytes(resume.size),
+              size: formatBytes(t, resume.size),
               date: <time datetime={resume.uploadedAt}>{t.date(resume.uploadedAt)}</time>,
             })}
           </p>

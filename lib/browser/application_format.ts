@@ -3,15 +3,13 @@
  * badge tone of application statuses, and the sentences of the resume form's outcomes.
  */
 import type { ApplicationStatus } from "@/lib/applications/schema.ts";
-import type { MessageKey } from "@/lib/i18n/translator.ts";
+import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
-const NUMBER = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 1 });
-
-/** A size in bytes as people read it: "820 bytes", "230 KB", "1.8 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${NUMBER.format(bytes)} bytes`;
-  if (bytes < 1024 * 1024) return `${NUMBER.format(Math.round(bytes / 1024))} KB`;
-  return `${NUMBER.format(bytes / (1024 * 1024))} MB`;
+/** A size in bytes as people read it in `t`'s language: "820 bytes", "230 KB", "1.8 MB" ("820 बाइट" in Hindi). */
+export function formatBytes(t: Translate, bytes: number): string {
+  if (bytes < 1024) return t("applications.size.bytes", { size: bytes });
+  if (bytes < 1024 * 1024) return t("applications.size.kb", { size: Math.round(bytes / 1024) });
+  return t("applications.size.mb", { size: Math.round(bytes / (1024 * 1024) * 10) / 10 });
 }
 
 /** What the resume form's outcome codes (`?resume=` after a plain post) say: their kind and catalogue message. */

@@ -131,11 +131,14 @@ Deno.test("the profile's resume forms work without JavaScript", async () => {
   const missing = await post(new FormData());
   assertEquals(missing.headers.get("location"), "/profile?resume=missing#resume");
 
-  const saved = await post(resumeForm(pdfBytes(), "Sara CV.pdf"));
+  const saved = await post(resumeForm(pdfBytes(900), "Sara CV.pdf"));
   assertEquals([saved.status, saved.headers.get("location")], [303, "/profile?resume=saved#resume"]);
   const shown = await (await t.fetch("/profile?resume=saved", { headers: student.headers })).text();
   assert(shown.includes("Sara CV.pdf") && shown.includes("Your resume is saved."));
   assert(shown.includes('href="/api/me/resume/file"'));
+  assert(shown.includes("(900 bytes, uploaded on"), "the size in English");
+  const hindi = await (await t.fetch("/profile?lang=hi", { headers: student.headers })).text();
+  assert(hindi.includes("(900 बाइट, ") && !hindi.includes("bytes"), "the size's unit in Hindi");
 
   const form = new FormData();
   form.set("intent", "delete");
