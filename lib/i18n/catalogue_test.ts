@@ -27,6 +27,8 @@ const SAME_IN_BOTH = new Set<MessageKey>([
   "common.errors.fieldLine",
   "applications.pipeline.tab",
   "toolkits.receipt.gstin",
+  "applications.size.kb",
+  "applications.size.mb",
 ]);
 
 /**
@@ -86,6 +88,18 @@ Deno.test("a Hindi message the same as its English one is on the list of names k
     }
   }
   assertEquals(same, []);
+});
+
+Deno.test("Hindi words one idea one way: optional is ज़रूरी नहीं, a receipt रसीद (a tax invoice named inside it)", () => {
+  const twice: string[] = [];
+  for (const [area, hindi] of Object.entries(CATALOGUES.hi)) {
+    for (const [key, text] of Object.entries(hindi as Record<string, string>)) {
+      if (text.includes("वैकल्पिक") || text.replaceAll("रसीद (टैक्स इनवॉइस)", "").includes("इनवॉइस")) {
+        twice.push(`${area}.${key}`);
+      }
+    }
+  }
+  assertEquals(twice, []);
 });
 
 Deno.test("the server's translators format every message that needs no values", () => {

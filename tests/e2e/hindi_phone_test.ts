@@ -413,7 +413,7 @@ Deno.test("a student who chose Hindi buys a toolkit with a coupon, learns, and r
   await buy.click();
   await page.getByText("अपना राज्य या केंद्र शासित प्रदेश चुनें।").waitFor();
   await assertHindiPage(page, "the toolkit page with its checkout", ["GST", "NAYA", "Razorpay"]);
-  await page.getByLabel("आपका राज्य (GST इनवॉइस के लिए)").selectOption({ label: "केरल" });
+  await page.getByLabel("आपका राज्य (GST वाली रसीद के लिए)").selectOption({ label: "केरल" });
   await buy.click();
   await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
   await hydrated(page);

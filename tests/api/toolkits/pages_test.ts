@@ -145,7 +145,7 @@ Deno.test("toolkit and lesson pages in Hindi: syllabus, checkout, the no-JavaScr
   config.seller = { ...config.seller, state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
   has(await page(`/toolkits/${kit.id}`, hindi), [
     "कूपन कोड (ज़रूरी नहीं)",
-    "आपका राज्य (GST इनवॉइस के लिए)",
+    "आपका राज्य (GST वाली रसीद के लिए)",
     "चुनें…",
     "₹1,499 में ख़रीदें",
     "पेमेंट Razorpay के ज़रिए सुरक्षित तरीक़े से होता है।",
