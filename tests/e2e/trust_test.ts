@@ -79,7 +79,11 @@ Deno.test("a student reports a listing on a phone without JavaScript; the admin 
   await bell.getByText("Your report was reviewed").waitFor();
   assert(await bell.getByText(/hid it: students no longer see it/).first().isVisible());
   const gone = await phone.goto(`${t.origin}/internships/${listing.id}`);
-  assertEquals(gone?.status(), 404, "the hidden listing is gone for the student");
+  assertEquals(gone?.status(), 410, "the hidden listing is gone for the student");
+  assert(
+    await phone.getByRole("heading", { name: "This listing was removed by an admin" }).isVisible(),
+    "and says why",
+  );
 });
 
 Deno.test("a member posting a listing that asks for a registration fee is told it is held, and why", async () => {
