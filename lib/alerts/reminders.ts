@@ -10,8 +10,10 @@
  * its e-mail would pass `MAIL_BUDGET` (`fitMail`); the others are counted in a line linking to the tracker. Per person,
  * one write queues the e-mail and the notification and marks each named item reminded (`["reminded", userId, kind,
  * id]`, kept 14 days), checked against those marks being absent: the work is only KV writes, so that checked write is
- * the claim, and a second run (at once or overlapping) sends nothing twice. The items only counted are marked after
- * it, in writes of at most `MARKS_PER_WRITE`. The outbox job (every minute) delivers the e-mails.
+ * the claim, and a second run (at once or overlapping) sends nothing twice. The same write marks the items only
+ * counted (up to `MARKS_IN_CLAIM`; any beyond in later writes of at most `MARKS_PER_WRITE`, each tried `MARK_TRIES`
+ * times, a failure logged but not the person's), so no second reminder follows one that went out. The outbox job
+ * (every minute) delivers the e-mails.
  *
  * One person's reminder cannot stop the run: an error is logged with the person's id and counted as `failed`, and the
  * others are reminded. Nothing of theirs was marked, so the next run tries again while the items are due (two days at
@@ -41,8 +43,15 @@ const BATCH = 500;
 const CONCURRENCY = 4;
 /** Most items one reminder names (each a check of the claiming write: KV allows 100). */
 export const MAX_NAMED = 50;
-/** Marks of items only counted, set per write after the claim (KV allows 1,000 mutations). */
+/**
+ * Marks of items only counted that the claiming write sets too (unchecked; beside at most `MAX_NAMED` checked marks,
+ * the e-mail, its token and the notification, under KV's 1,000 mutations a write).
+ */
+const MARKS_IN_CLAIM = 800;
+/** Marks of items only counted beyond `MARKS_IN_CLAIM`, set per write after the claim. */
 const MARKS_PER_WRITE = 500;
+/** Tries of one such write of marks. */
+const MARK_TRIES = 3;
 /** How long an item stays marked reminded (ms): past its deadline, so it is never reminded again. */
 const REMINDED_KEPT_MS = 14 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -130,6 +139,10 @@ async function remind(
     op.check({ key: remindedKey(userId, item), versionstamp: null })
       .set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
   }
+  const counted = fresh.filter((item) => !named.some((entry) => entry.item === item));
+  for (const item of counted.slice(0, MARKS_IN_CLAIM)) {
+    op.set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
+  }
   addNotification(op, reminderNotification(userId, named.map((entry) => entry.mail)), ctx.now);
   if (!(await op.commit()).ok) {
     counts.skipped++;
@@ -138,14 +151,30 @@ async function remind(
   if (email) counts.sent++;
   counts.notified++;
   counts.items += named.length;
-  const counted = fresh.filter((item) => !named.some((entry) => entry.item === item));
-  for (let i = 0; i < counted.length; i += MARKS_PER_WRITE) {
-    const marks = kv.atomic();
-    for (const item of counted.slice(i, i + MARKS_PER_WRITE)) {
-      marks.set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
-    }
-    await marks.commit();
+  const rest = counted.slice(MARKS_IN_CLAIM);
+  for (let i = 0; i < rest.length; i += MARKS_PER_WRITE) {
+    await markCounted(ctx, userId, rest.slice(i, i + MARKS_PER_WRITE));
   }
+}
+
+/**
+ * Marks `items` (only counted in `userId`'s reminder, which went out) reminded in one write, tried up to
+ * `MARK_TRIES` times; a write that still fails is logged, not thrown: the reminder is not the person's failure, and
+ * those items may be counted again in the next run's reminder.
+ */
+async function markCounted({ kv, log }: JobContext, userId: string, items: Due[]): Promise<void> {
+  let error: unknown;
+  for (let attempt = 0; attempt < MARK_TRIES; attempt++) {
+    const marks = kv.atomic();
+    for (const item of items) marks.set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
+    try {
+      await marks.commit();
+      return;
+    } catch (thrown) {
+      error = thrown;
+    }
+  }
+  log.error("deadline reminder marks not written", { userId, items: items.length, error: String(error) });
 }
 
 /**

@@ -17,6 +17,7 @@ import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
 
 async function call(t: TestApp, who: TestUser | undefined, method: string, path: string, body?: unknown) {
   const res = await t.json(method, path, { body, headers: who?.headers });
@@ -466,6 +467,42 @@ Deno.test("a reminder of many saved listings names 50 within the outbox's bound;
   // Every item is marked: a second run tells nobody again.
   const again = (await call(t, admin, "POST", "/api/admin/jobs/deadline-reminders/run")).body;
   assertEquals([again.sent, again.notified, again.failed], [0, 0, 1]);
+});
+
+Deno.test("a reminder that went out marks the items it only counted in its own write: no second reminder", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const reader = await createTestUser(t, "user");
+  const tomorrow = istToday(new Date(Date.now() + 86_400_000));
+  const made = await postInternships(
+    t,
+    member,
+    Array.from({ length: 55 }, (_, i) => ({ title: `Due ${i}`, deadline: tomorrow })),
+  );
+  for (const item of made) {
+    assertEquals((await call(t, reader, "PUT", `/api/me/saved/internships/${item.id}`)).status < 300, true);
+  }
+  // KV fails every write after the first of the run (the claiming write, which queues the e-mail).
+  let commits = 0;
+  const failing = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => ++commits > 1 ? Promise.reject(new Error("KV went away")) : commit();
+          return op;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const job = findJob("deadline-reminders")!;
+  const first = await runJob(job, { ...t.services, kv: failing });
+  assertEquals([first.sent, first.items, first.failed], [1, 50, 0]);
+  const again = await runJob(job, t.services);
+  assertEquals([again.sent, again.notified, again.failed], [0, 0, 0], "the 5 only counted are marked");
 });
 
 Deno.test("25 alerts created at once: a lost race retries, so the first 20 succeed and only those past the limit get 400", async () => {
