@@ -44,10 +44,11 @@ const CONCURRENCY = 4;
 /** Most items one reminder names (each a check of the claiming write: KV allows 100). */
 export const MAX_NAMED = 50;
 /**
- * Marks of items only counted that the claiming write sets too (unchecked; beside at most `MAX_NAMED` checked marks,
- * the e-mail, its token and the notification, under KV's 1,000 mutations a write).
+ * Marks of items only counted that the claiming write sets too (unchecked). Beside at most `MAX_NAMED` checked marks,
+ * the e-mail, its token and the notification, its keys stay under KV's 80 KiB of keys a write (a mark's key is about
+ * 100 bytes: 850 marks in one write failed "Total key size too large").
  */
-const MARKS_IN_CLAIM = 800;
+const MARKS_IN_CLAIM = 500;
 /** Marks of items only counted beyond `MARKS_IN_CLAIM`, set per write after the claim. */
 const MARKS_PER_WRITE = 500;
 /** Tries of one such write of marks. */

@@ -18,6 +18,7 @@ import { istToday } from "@/lib/dates.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 
 async function call(t: TestApp, who: TestUser | undefined, method: string, path: string, body?: unknown) {
   const res = await t.json(method, path, { body, headers: who?.headers });
@@ -503,6 +504,51 @@ Deno.test("a reminder that went out marks the items it only counted in its own w
   assertEquals([first.sent, first.items, first.failed], [1, 50, 0]);
   const again = await runJob(job, t.services);
   assertEquals([again.sent, again.notified, again.failed], [0, 0, 0], "the 5 only counted are marked");
+});
+
+Deno.test("past 500 counted items the rest of the marks are written after the claim, retried when a write fails", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const { member } = await people(t);
+  const reader = await createTestUser(t, "user");
+  const tomorrow = istToday(new Date(Date.now() + 86_400_000));
+  const records = generateInternships(900, [member.user.id]).map((record) => ({
+    ...record,
+    deadline: tomorrow,
+    isActive: true,
+    deletedAt: null,
+  }));
+  await importInternships(t.kv, records);
+  for (let i = 0; i < records.length; i += 300) {
+    const op = t.kv.atomic();
+    for (const { id } of records.slice(i, i + 300)) {
+      op.set(["saved_by_listing", "internships", id, reader.user.id], "saved");
+    }
+    assert((await op.commit()).ok);
+  }
+  // The claiming write goes through (50 named, 500 counted marked in it, under KV's 80 KiB of keys); the next two
+  // (the first tries of the write marking the other 350) fail.
+  let commits = 0;
+  const failing = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => [2, 3].includes(++commits) ? Promise.reject(new Error("KV went away")) : commit();
+          return op;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const job = findJob("deadline-reminders")!;
+  const first = await runJob(job, { ...t.services, kv: failing });
+  assertEquals([first.notified, first.items, first.failed, commits], [1, 50, 0, 4], logLines.join("\n"));
+  assertEquals(logLines.filter((line) => line.includes("marks not written")), []);
+  const again = await runJob(job, t.services);
+  assertEquals([again.notified, again.failed], [0, 0], "all 900 are marked");
 });
 
 Deno.test("25 alerts created at once: a lost race retries, so the first 20 succeed and only those past the limit get 400", async () => {
