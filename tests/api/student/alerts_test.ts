@@ -7,6 +7,7 @@
  * sent. The home page's news
  * of an alert at its boundary: a listing made in the alert's millisecond counts once, one made before it does not.
  */
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
@@ -484,21 +485,7 @@ Deno.test("a reminder that went out marks the items it only counted in its own w
     assertEquals((await call(t, reader, "PUT", `/api/me/saved/internships/${item.id}`)).status < 300, true);
   }
   // KV fails every write after the first of the run (the claiming write, which queues the e-mail).
-  let commits = 0;
-  const failing = new Proxy(t.kv, {
-    get(target, name) {
-      if (name === "atomic") {
-        return () => {
-          const op = target.atomic();
-          const commit = op.commit.bind(op);
-          op.commit = () => ++commits > 1 ? Promise.reject(new Error("KV went away")) : commit();
-          return op;
-        };
-      }
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const { kv: failing } = kvFailingCommits(t.kv, (n) => n > 1);
   const job = findJob("deadline-reminders")!;
   const first = await runJob(job, { ...t.services, kv: failing });
   assertEquals([first.sent, first.items, first.failed], [1, 50, 0]);
@@ -528,24 +515,10 @@ Deno.test("past 500 counted items the rest of the marks are written after the cl
   }
   // The claiming write goes through (50 named, 500 counted marked in it, under KV's 80 KiB of keys); the next two
   // (the first tries of the write marking the other 350) fail.
-  let commits = 0;
-  const failing = new Proxy(t.kv, {
-    get(target, name) {
-      if (name === "atomic") {
-        return () => {
-          const op = target.atomic();
-          const commit = op.commit.bind(op);
-          op.commit = () => [2, 3].includes(++commits) ? Promise.reject(new Error("KV went away")) : commit();
-          return op;
-        };
-      }
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const { kv: failing, commits } = kvFailingCommits(t.kv, (n) => [2, 3].includes(n));
   const job = findJob("deadline-reminders")!;
   const first = await runJob(job, { ...t.services, kv: failing });
-  assertEquals([first.notified, first.items, first.failed, commits], [1, 50, 0, 4], logLines.join("\n"));
+  assertEquals([first.notified, first.items, first.failed, commits()], [1, 50, 0, 4], logLines.join("\n"));
   assertEquals(logLines.filter((line) => line.includes("marks not written")), []);
   const again = await runJob(job, t.services);
   assertEquals([again.notified, again.failed], [0, 0], "all 900 are marked");

@@ -2,6 +2,7 @@
  * Comments, replies and reactions on Ungatekeep posts (docs/api.md, Ungatekeep): every rule per role,
  * through the real app over a real (in-memory) KV; the post page's plain forms that edit and delete a comment.
  */
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { htmlDocument } from "@/tests/fixtures/html.ts";
@@ -570,21 +571,7 @@ Deno.test("a post deletion stopped midway leaves counters matching what is left;
     for (let j = 0; j < 10; j++) await written(t, who, post.id, `Comment ${i}.${j}`);
   }
   // KV fails on the third write of the deletion (the post's, the first batch's, then this one): a process gone.
-  let commits = 0;
-  const failing = new Proxy(t.kv, {
-    get(target, name) {
-      if (name === "atomic") {
-        return () => {
-          const op = target.atomic();
-          const commit = op.commit.bind(op);
-          op.commit = () => ++commits === 3 ? Promise.reject(new Error("KV went away")) : commit();
-          return op;
-        };
-      }
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const { kv: failing } = kvFailingCommits(t.kv, (n) => n === 3);
   await assertRejects(() => deletePost(failing, { files: t.services.files, log: t.services.log, id: post.id }));
   const left = (await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] }))).length;
   assert(left > 0 && left < 150, `${left} comments left`);
@@ -607,21 +594,7 @@ Deno.test("the post-deletions job finishes a deletion stopped midway once its le
   const who = await createTestUser(t);
   for (let i = 0; i < 3; i++) await written(t, who, post.id, `Comment ${i}`);
   // KV fails on the deletion's second write (the conversation's first batch): the post is gone, its comments stay.
-  let commits = 0;
-  const failing = new Proxy(t.kv, {
-    get(target, name) {
-      if (name === "atomic") {
-        return () => {
-          const op = target.atomic();
-          const commit = op.commit.bind(op);
-          op.commit = () => ++commits === 2 ? Promise.reject(new Error("KV went away")) : commit();
-          return op;
-        };
-      }
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const { kv: failing } = kvFailingCommits(t.kv, (n) => n === 2);
   await assertRejects(() => deletePost(failing, { files: t.services.files, log: t.services.log, id: post.id }));
   const comments = async () => (await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] }))).length;
   assertEquals(await comments(), 3);
