@@ -2,7 +2,7 @@
  * The never-pay rule's phrase list (docs/decisions.md, Trust, "The never-pay rule"): the words of a listing that asks
  * applicants for money. A real employer never charges an intern to apply, join, train or hold a place, so a listing
  * any of whose texts a student reads (`listingTexts`) holds one of these is held for an admin's review. Browser-safe
- * (no imports): the internship form shows the same check before it sends.
+ * (no imports): the admin review queue's island words the phrases a listing was held for.
  *
  * Matching is case-insensitive and ignores extra spaces and punctuation between words: the text is folded with NFKC
  * (full-width and other compatibility forms become plain letters), lower-cased, invisible format characters are
