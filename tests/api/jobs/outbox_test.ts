@@ -127,16 +127,24 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
   t.services.mailer.close();
 });
 
-Deno.test("sign-up answers while the SMTP server holds its mail; the mail arrives after", async () => {
+/**
+ * A fake SMTP server that takes each message and answers only once the test calls `release()`; `arrived` settles when
+ * the first message reached it.
+ */
+async function heldSmtp() {
   const arrived = Promise.withResolvers<void>();
   const release = Promise.withResolvers<void>();
-  // The server takes the message and answers only when the test releases it.
-  await using smtp = await startFakeSmtp({
+  const smtp = await startFakeSmtp({
     onMessage: () => {
       arrived.resolve();
       return release.promise;
     },
   });
+  return Object.assign(smtp, { arrived: arrived.promise, release: () => release.resolve() });
+}
+
+Deno.test("sign-up answers while the SMTP server holds its mail; the mail arrives after", async () => {
+  await using smtp = await heldSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   const res = await settlesWithin(
     t.json("POST", "/api/auth/sign-up/email", {
@@ -152,8 +160,8 @@ Deno.test("sign-up answers while the SMTP server holds its mail; the mail arrive
   assertEquals(res.status, 200);
   await res.body?.cancel();
   // The mail reaches the server after the answer, and waits there until the test lets the server answer.
-  await settlesWithin(arrived.promise, 30_000, "the mail's arrival at the server");
-  release.resolve();
+  await settlesWithin(smtp.arrived, 30_000, "the mail's arrival at the server");
+  smtp.release();
   await smtp.waitFor("patient@example.com", 30_000);
   await t.settled();
   assertEquals((await recordTo(t, "patient@example.com")).status, "sent");
@@ -161,15 +169,8 @@ Deno.test("sign-up answers while the SMTP server holds its mail; the mail arrive
 });
 
 Deno.test("a run that began minutes ago claims for a full lease from the claim: a second runner does not send again", async () => {
-  const arrived = Promise.withResolvers<void>();
-  const release = Promise.withResolvers<void>();
-  // The server takes the message and answers only when the test releases it: the first run's send is under way.
-  await using smtp = await startFakeSmtp({
-    onMessage: () => {
-      arrived.resolve();
-      return release.promise;
-    },
-  });
+  // The first run's send is under way while the server holds the message.
+  await using smtp = await heldSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   // A run that began 6 minutes ago (a backlog, a slow SMTP server) reaches a mail queued before it began.
   const began = Date.now() - 6 * MINUTE;
@@ -179,14 +180,14 @@ Deno.test("a run that began minutes ago claims for a full lease from the claim: 
   const claimedFrom = Date.now();
   const first = deliverDue(t.services, began);
   try {
-    await settlesWithin(arrived.promise, 30_000, "the first run's mail at the server");
+    await settlesWithin(smtp.arrived, 30_000, "the first run's mail at the server");
     const lease = (await readMail(t.kv, id)).value!.lease!;
     assert(lease.until >= claimedFrom + DELIVERY_LEASE_MS, "the lease counts from the claim, not the run's start");
     // A second runner at the real time (an admin's "run now", another process's cron).
     const second = await runJob(findJob("outbox")!, t.services);
     assertEquals([second.sent, second.skipped], [0, 1]);
   } finally {
-    release.resolve();
+    smtp.release();
   }
   assertEquals(await first, { sent: 1, retried: 0, failed: 0, skipped: 0 });
   assertEquals(smtp.messages.map((m) => m.to), [["once@example.com"]]);
