@@ -318,11 +318,25 @@ export async function adminQueue(
  * @throws NotFoundError "Opportunity not found" when unknown or hidden from `viewer`.
  */
 export async function getOpportunity(kv: Deno.Kv, id: string, viewer: Viewer): Promise<OpportunityView> {
-  const { model, archive } = await opportunityStore(kv);
-  const slot = model.slotOf(id);
-  const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+  const record = await opportunityRecord(kv, id);
   if (!record || !canRead(viewer, record)) throw new NotFoundError(NOT_FOUND);
   return (await withPostedBy(kv, [record]))[0];
+}
+
+/**
+ * True when opportunity `id` exists and an admin took it off the site: review rejected it, or a report's resolution
+ * hid or removed it (docs/decisions.md, Trust, "Reports"). Its page says so (410) to those who may not read it.
+ */
+export async function isOpportunityRemoved(kv: Deno.Kv, id: string): Promise<boolean> {
+  const record = await opportunityRecord(kv, id);
+  return !!record && (!record.isActive || record.moderation?.status === "rejected");
+}
+
+/** The stored opportunity `id`, live or archived, or undefined. */
+async function opportunityRecord(kv: Deno.Kv, id: string): Promise<Opportunity | undefined> {
+  const { model, archive } = await opportunityStore(kv);
+  const slot = model.slotOf(id);
+  return slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
 }
 
 /**

@@ -18,6 +18,7 @@ import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import { stipendText } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
 import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
+import { RemovedListing } from "@/components/moderation/RemovedListing.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipAdminControls, { INTERNSHIP_ADMIN_TEXT } from "@/islands/InternshipAdminControls.tsx";
@@ -128,23 +129,8 @@ function shareDescription(t: Translate, internship: InternshipView): string {
   return internship.description ?? `${internship.title}: ${facts.join(" · ")}`;
 }
 
-/** What a listing an admin removed shows instead of itself. */
-function RemovedListing() {
-  const t = useT();
-  return (
-    <section aria-labelledby="page-title" class="mx-auto max-w-2xl py-12 text-center">
-      <PageHead title={t("internships.removed.title")} />
-      <h1 id="page-title" class="text-3xl font-bold text-slate-900">{t("internships.removed.title")}</h1>
-      <p class="mt-3 text-slate-700">{t("internships.removed.text")}</p>
-      <a href="/internships" class="mt-6 inline-block font-medium text-indigo-700 underline">
-        {t("internships.removed.browse")}
-      </a>
-    </section>
-  );
-}
-
 export default define.page<InternshipPageData | RemovedPageData>(function InternshipPage({ data, state, url }) {
-  if ("removed" in data) return <RemovedListing />;
+  if ("removed" in data) return <RemovedListing kind="internships" />;
   const { internship, today, appliedAt, withdrawnAt, poster, reportedAt } = data;
   const t = useT();
   const manage = canManage(state.user, internship);

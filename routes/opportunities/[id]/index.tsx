@@ -1,7 +1,8 @@
 /**
  * `/opportunities/{id}`: one opportunity with its dates, place, organizer, who posted it, the
  * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`).
- * Unpublished ones only for their owner and admins, with the review state shown; else 404. Its submitter reads why
+ * Unpublished ones only for their owner and admins, with the review state shown; else 404, or 410 with a page saying
+ * an admin removed it when review rejected it or a report's resolution took it down. Its submitter reads why
  * review rejected it and may edit it and submit it again (docs/decisions.md, Opportunities, "Reject with a reason,
  * resubmit"); `?resubmitted=1` (after that form) confirms it. A signed-in person whose report of it is open reads when
  * they sent it in place of the report form (docs/decisions.md, Trust, "Reports").
@@ -15,7 +16,14 @@ import { ModerationNotice } from "@/components/moderation/ModerationNotice.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
 import { SaveListing } from "@/components/SaveListing.tsx";
 import { opportunityEvent } from "@/lib/seo/json_ld.ts";
-import { getOpportunity, type OpportunityView, statusOf } from "@/lib/opportunities/opportunities.ts";
+import {
+  getOpportunity,
+  isOpportunityRemoved,
+  type OpportunityView,
+  statusOf,
+} from "@/lib/opportunities/opportunities.ts";
+import { RemovedListing } from "@/components/moderation/RemovedListing.tsx";
+import { NotFoundError } from "@/lib/errors.ts";
 import { canResubmit } from "@/lib/opportunities/policy.ts";
 import { Notice } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
@@ -27,11 +35,20 @@ interface OpportunityPageData {
   reportedAt: string | null;
 }
 
-export const handler = define.handlers<OpportunityPageData>({
+/** The page of an opportunity an admin removed (410). */
+interface RemovedPageData {
+  removed: true;
+}
+
+export const handler = define.handlers<OpportunityPageData | RemovedPageData>({
   async GET(_req, ctx) {
     const { kv } = ctx.state.services;
     const { user } = ctx.state;
-    const opportunity = await getOpportunity(kv, ctx.params.id, user);
+    const opportunity = await getOpportunity(kv, ctx.params.id, user).catch(async (error) => {
+      if (error instanceof NotFoundError && await isOpportunityRemoved(kv, ctx.params.id)) return null;
+      throw error;
+    });
+    if (!opportunity) return ctx.render({ removed: true }, { status: 410 });
     const report = user
       ? await openReportOf(kv, { userId: user.id, kind: "opportunity", targetId: opportunity.id })
       : null;
@@ -70,7 +87,8 @@ function ReviewNotice({ o, resubmitted }: { o: OpportunityView; resubmitted: boo
   );
 }
 
-export default define.page<OpportunityPageData>(function OpportunityPage({ data, state, url }) {
+export default define.page<OpportunityPageData | RemovedPageData>(function OpportunityPage({ data, state, url }) {
+  if ("removed" in data) return <RemovedListing kind="opportunities" />;
   const { opportunity: o, reportedAt } = data;
   const t = useT();
   const status = statusOf(o);

@@ -306,6 +306,23 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   await resolve("opportunity", hack.id, "delete");
   const rejected = (await call(t, member, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
   assertEquals([rejected.isActive, rejected.moderation.status], [false, "rejected"]);
+  // Like a hidden internship, its page says an admin removed it (410); its submitter still reads it.
+  const opportunityPages: [string, Record<string, string>, string][] = [
+    ["", student.headers, "This opportunity was removed by an admin"],
+    ["?lang=hi", {}, "इस अवसर को एक एडमिन ने हटा दिया है"],
+  ];
+  for (const [query, headers, sentence] of opportunityPages) {
+    const page = await t.fetch(`/opportunities/${hack.id}${query}`, { headers });
+    assertEquals(page.status, 410);
+    const html = await page.text();
+    assert(html.includes(sentence) && !html.includes("Spam Hack"), sentence);
+  }
+  const own = await t.fetch(`/opportunities/${hack.id}`, { headers: member.headers });
+  assertEquals(own.status, 200);
+  assert((await own.text()).includes("Spam Hack"));
+  const unknown = await t.fetch(`/opportunities/${crypto.randomUUID()}`);
+  assertEquals(unknown.status, 404, "an unknown opportunity is not found");
+  await unknown.body?.cancel();
 
   const post = await createPost(t, admin, { title: "Reported post" });
   await report(t, student, { kind: "post", id: post.id, reason: "offensive" });
