@@ -4,7 +4,8 @@
  * (`?offset=`). Unknown slugs render the 404 page. A signed-in person may verify it with an e-mail at its domain
  * (docs/decisions.md, Trust, "Verification by domain"), and its managers (and admins) edit its website and about text:
  * plain forms that post to this page (`intent` `claim` or `edit`) and answer 303 back here, or the page again with what
- * went wrong (400, 403, 429).
+ * went wrong (400, 403, 429). A signed-in person reads instead of the claim form that someone else manages it, when
+ * so, and when they reported it while their report is open.
  */
 import { define } from "@/lib/platform/define.ts";
 import { refusalText } from "@/lib/refusals.ts";
@@ -26,7 +27,8 @@ import {
 } from "@/lib/organizations/organizations.ts";
 import { checkClaim, ClaimSchema, sendClaim } from "@/lib/organizations/claims.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { isManager } from "@/lib/organizations/store.ts";
+import { hasManagerOtherThan, isManager } from "@/lib/organizations/store.ts";
+import { openReportOf } from "@/lib/reports/reports.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -49,6 +51,10 @@ type Data = OrganizationProfile & {
   offset: number;
   /** Whether the viewer may edit the page (a manager or an admin). */
   manages: boolean;
+  /** Whether someone else manages it, so a claim by the signed-in viewer would be refused (false for guests). */
+  managedByOthers: boolean;
+  /** When the signed-in viewer sent their open report of it (null: none). */
+  reportedAt: string | null;
   problem: FormProblem | null;
 };
 
@@ -58,8 +64,15 @@ async function pageData(
   { slug, offset, user, problem = null }: { slug: string; offset: number; user?: User; problem?: FormProblem | null },
 ): Promise<Data> {
   const profile = await organizationProfile(kv, { slug, offset, limit: PAGE_SIZE });
-  const manages = !!user && (user.role === "admin" || await isManager(kv, profile.organization.id, user.id));
-  return { ...profile, offset, manages, problem };
+  const { id } = profile.organization;
+  if (!user) return { ...profile, offset, manages: false, managedByOthers: false, reportedAt: null, problem };
+  const [manager, managedByOthers, report] = await Promise.all([
+    isManager(kv, id, user.id),
+    hasManagerOtherThan(kv, id, user.id),
+    openReportOf(kv, { userId: user.id, kind: "organization", targetId: id }),
+  ]);
+  const manages = manager || user.role === "admin";
+  return { ...profile, offset, manages, managedByOthers, reportedAt: report?.createdAt ?? null, problem };
 }
 
 export const handler = define.handlers<Data>({
@@ -298,7 +311,11 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
           {t(data.manages ? "trust.org.manage" : "trust.org.workHere", { name })}
         </h2>
         <div class="mt-3">
-          {data.manages ? <EditForm data={data} /> : state.user
+          {data.manages
+            ? <EditForm data={data} />
+            : state.user && data.managedByOthers
+            ? <p class="text-slate-700">{t("common.refusal.organizationHasManager")}</p>
+            : state.user
             ? (
               <>
                 <p class="mb-3 text-slate-700">{t("trust.org.verifyWith")}</p>
@@ -329,6 +346,7 @@ export default define.page<Data>(function OrganizationPage({ data, state, url })
             back={`/organizations/${organization.slug}`}
             label={t("trust.org.report")}
             signedIn={Boolean(state.user)}
+            reportedAt={data.reportedAt}
           />
         </div>
       )}

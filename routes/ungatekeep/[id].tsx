@@ -1,7 +1,8 @@
 /**
  * `/ungatekeep/{id}`: one post with its rendered content, images and link card (docs/decisions.md, Ungatekeep and banners),
  * then its reactions and comment thread (the `PostDiscussion` island, rendered here for readers and search engines;
- * docs/decisions.md, Comments and reactions).
+ * docs/decisions.md, Comments and reactions). A signed-in reader whose report of it is open reads when they sent it in
+ * place of the report form.
  * A draft, a post scheduled later or an unknown id is the 404 page (admins see drafts and
  * scheduled posts here, marked as such, to check them before publishing); a guest asking for a
  * post beyond the preview is sent to sign in and back. Links that work without JavaScript: `?replyTo={commentId}`
@@ -39,6 +40,7 @@ import { canComment, canDelete, canEdit, canModerate } from "@/lib/comments/poli
 import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import PostDiscussion, { type CommentDraft, POST_DISCUSSION_TEXT } from "@/islands/PostDiscussion.tsx";
 import { ReportControl } from "@/components/reports/ReportForm.tsx";
+import { openReportOf } from "@/lib/reports/reports.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -92,6 +94,8 @@ interface Data {
   editComment?: string;
   /** The comment whose "Delete" link was followed (`?deleteComment=`) and the reader may delete, to confirm. */
   doomed?: CommentView;
+  /** When the signed-in reader sent their open report of the post (null: none). */
+  reportedAt: string | null;
 }
 
 /** The comment `id` among the threads of `discussion` (a top-level comment or a reply), if there. */
@@ -110,10 +114,13 @@ async function postWithDiscussion(state: RouteContext["state"], id: string, show
   const { kv } = state.services;
   const { user } = state;
   const post = canManagePosts(user) ? await getPostForAdmin(kv, id, user) : await getPost(kv, { id, viewer: user });
-  const discussion = isLive(post)
-    ? await listComments(kv, { postId: post.id, viewer: user, query: { limit: shown + THREADS_PAGE, offset: 0 } })
-    : null;
-  return { post, discussion, shown };
+  const [discussion, report] = await Promise.all([
+    isLive(post)
+      ? listComments(kv, { postId: post.id, viewer: user, query: { limit: shown + THREADS_PAGE, offset: 0 } })
+      : null,
+    user ? openReportOf(kv, { userId: user.id, kind: "post", targetId: post.id }) : null,
+  ]);
+  return { post, discussion, shown, reportedAt: report?.createdAt ?? null };
 }
 
 /** The `id` of an edit or delete: a comment's id, as the API's `parentId` takes one. */
@@ -290,6 +297,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
             back={`/ungatekeep/${post.id}`}
             label={t("ungatekeep.post.report")}
             signedIn={Boolean(user)}
+            reportedAt={data.reportedAt}
           />
         </div>
       )}

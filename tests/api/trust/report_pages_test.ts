@@ -103,15 +103,25 @@ Deno.test("/report: a guest signs in first; the form, its refusals and the thank
   );
 });
 
-Deno.test("an opportunity page says when the reader reported it, in place of the form", async () => {
+Deno.test("opportunity, organization and post pages say when the reader reported them, in place of the form", async () => {
   await using t = await createTestApp();
-  const { member, student } = await people(t);
+  const { admin, member, student } = await people(t);
   const hack = await submitOpportunity(t, member, { title: "Campus Hack" });
-  const page = async () => await (await t.fetch(`/opportunities/${hack.id}`, { headers: student.headers })).text();
-  assert((await page()).includes('action="/report"'), "the form before reporting");
-  await call(t, student, "POST", "/api/reports", { kind: "opportunity", id: hack.id, reason: "asks_for_money" });
-  const reported = await page();
-  assert(reported.includes("You reported this on") && !reported.includes('action="/report"'));
+  const listing = await postInternship(t, member, { title: "Org Intern" });
+  const post = await createPost(t, admin, { title: "A post to report" });
+  const targets = [
+    { kind: "opportunity", id: hack.id, path: `/opportunities/${hack.id}` },
+    { kind: "organization", id: listing.organization!.id, path: `/organizations/${listing.organization!.slug}` },
+    { kind: "post", id: post.id, path: `/ungatekeep/${post.id}` },
+  ];
+  for (const { kind, id, path } of targets) {
+    const page = async () => await (await t.fetch(path, { headers: student.headers })).text();
+    assert((await page()).includes('action="/report"'), `the form before reporting the ${kind}`);
+    const sent = await call(t, student, "POST", "/api/reports", { kind, id, reason: "misleading" });
+    assertEquals(sent.status, 201);
+    const reported = await page();
+    assert(reported.includes("You reported this on") && !reported.includes('action="/report"'), kind);
+  }
 });
 
 Deno.test("the admin reports pages list, show and resolve with plain forms", async () => {

@@ -278,6 +278,10 @@ Deno.test("the page forms work without JavaScript: claim, and a manager's edit",
   });
   assertEquals(hindi.status, 409);
   assert((await hindi.text()).includes("इस संस्था का पहले से एक मैनेजर है"));
+  // Once someone manages it, others read so in place of a claim form they could only be refused by.
+  const managed = await (await t.fetch("/organizations/acme-labs", { headers: colleague.headers })).text();
+  assert(managed.includes("This organization already has a manager; ask a manager or the team."), "said on the page");
+  assert(!managed.includes('name="intent" value="claim"'), "no claim form for an organization someone manages");
   const notManager = await post(colleague, { intent: "edit", website: "", about: "Hi" });
   assertEquals(notManager.status, 403);
   await notManager.body?.cancel();
