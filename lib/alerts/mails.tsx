@@ -13,7 +13,7 @@ import { renderToString } from "preact-render-to-string";
 import { mailHtml } from "@/lib/mail/layout.tsx";
 import { unsubscribeHeaders } from "@/lib/mail/templates.tsx";
 import type { Mail } from "@/lib/mail/mailer.ts";
-import { MAX_MAIL_BYTES, storedBytes } from "@/lib/mail/outbox.ts";
+import { mailBytes, MAX_MAIL_BYTES } from "@/lib/mail/outbox.ts";
 import { type Alert, queryParams } from "./alerts.ts";
 import { describeAlert } from "./describe.ts";
 
@@ -86,9 +86,9 @@ function textItems(items: MailItem[]): string {
 /** The most a digest or reminder e-mail weighs (its text and HTML as the outbox counts them), under its limit. */
 export const MAIL_BUDGET = MAX_MAIL_BYTES - 5_000;
 
-/** Whether `mail`'s text and HTML are within `MAIL_BUDGET`, counted as the outbox counts them (`storedBytes`). */
+/** Whether `mail`'s text and HTML are within `MAIL_BUDGET`, counted as the outbox counts them (`mailBytes`). */
 function fits(mail: Mail): boolean {
-  return storedBytes(mail.text) + storedBytes(mail.html) <= MAIL_BUDGET;
+  return mailBytes(mail) <= MAIL_BUDGET;
 }
 
 /**

@@ -58,7 +58,8 @@ import {
   UNVERIFIED,
   WAITING,
 } from "./schema.ts";
-import { applicationOps, personEntries, personKey, readApplications, recordKey, valueBytes } from "./store.ts";
+import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
+import { valueBytes } from "@/lib/kv/value_size.ts";
 import { pipelinePage } from "./pipeline.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 

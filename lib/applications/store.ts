@@ -24,26 +24,6 @@ import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
 /** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
 export const LOG_KEPT_MS = 24 * 60 * 60 * 1000;
 
-/**
- * An upper bound of the bytes `value` (a record as stored) takes in a KV write, without serialising it: every text at
- * three bytes a character (UTF-8 at worst; V8's own format takes at most two), every property name likewise, and eight
- * bytes for each other value and each container.
- */
-export function valueBytes(value: unknown): number {
-  if (typeof value === "string") return value.length * 3 + 8;
-  if (Array.isArray(value)) {
-    let bytes = 8;
-    for (const part of value) bytes += valueBytes(part);
-    return bytes;
-  }
-  if (value && typeof value === "object") {
-    let bytes = 8;
-    for (const name in value) bytes += name.length * 3 + valueBytes((value as Record<string, unknown>)[name]);
-    return bytes;
-  }
-  return 8;
-}
-
 export const recordKey = (id: string): Deno.KvKey => ["applications", id];
 export const personKey = (applicantId: string, internshipId: string): Deno.KvKey => [
   "applications_by_person",

@@ -43,16 +43,8 @@ import { dropDayCounts } from "./daily.ts";
 import { type Recipient, tellTimedOutOps, type TimedOutItem, timeoutMessage } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
 import { countChanges } from "./track_record.ts";
-import {
-  applicationOps,
-  batchOps,
-  BatchWrites,
-  dueIds,
-  dueKey,
-  readApplications,
-  recordKey,
-  valueBytes,
-} from "./store.ts";
+import { applicationOps, batchOps, BatchWrites, dueIds, dueKey, readApplications, recordKey } from "./store.ts";
+import { valueBytes } from "@/lib/kv/value_size.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Due entries read per batch. */

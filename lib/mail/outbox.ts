@@ -23,6 +23,7 @@
 
 import type { Claimable } from "@/lib/jobs/lease.ts";
 import type { Mail } from "./mailer.ts";
+import { valueBytes } from "@/lib/kv/value_size.ts";
 
 /** Where a mail stands: `pending` (due at `dueAt`), `sent`, or `failed` after its last try. */
 export type MailStatus = "pending" | "sent" | "failed";
@@ -64,15 +65,12 @@ export function withoutBody(mail: OutboxMail): OutboxMail {
 /** How long sent mails are kept (ms): 30 days. */
 export const SENT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The largest mail (text and HTML, in `storedBytes`) the outbox takes: a KV value holds at most 64 KiB. */
+/** The largest mail (text and HTML, in `mailBytes`) the outbox takes: a KV value holds at most 64 KiB. */
 export const MAX_MAIL_BYTES = 60_000;
 
-/**
- * The bytes a KV value may take to hold `text`: two a UTF-16 unit, as V8's serialization stores any string holding a
- * character past U+00FF (a `₹`, any Hindi); counting UTF-8 bytes would pass a Hindi mail of twice the room.
- */
-export function storedBytes(text: string): number {
-  return text.length * 2;
+/** The bytes `mail`'s text and HTML take in its outbox record (`valueBytes`: two bytes a character at most). */
+export function mailBytes(mail: Pick<MailToQueue, "text" | "html">): number {
+  return valueBytes(mail.text) + valueBytes(mail.html);
 }
 
 /** The outbox's keys (see the module docstring), for `delivery.ts` and `outbox_admin.ts`. */
@@ -96,7 +94,7 @@ const { mail: mailKey, due: dueKey, status: statusKey, byUser: userMailKey } = o
  * @throws Error when the mail is larger than `MAX_MAIL_BYTES`.
  */
 export function queueMailOps(op: Deno.AtomicOperation, mail: MailToQueue, now = Date.now()): string {
-  const bytes = storedBytes(mail.text) + storedBytes(mail.html);
+  const bytes = mailBytes(mail);
   if (bytes > MAX_MAIL_BYTES) throw new Error(`mail of ${bytes} bytes is over the outbox's ${MAX_MAIL_BYTES}`);
   const id = crypto.randomUUID();
   const record: OutboxMail = {
