@@ -2,8 +2,9 @@
  * Social accounts (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Social sign-in): one record per
  * (provider, provider account id), linked to a user. A callback's identity is resolved by account, else by a user
  * with the same e-mail when the provider says the e-mail is verified (linking the account; a user whose own e-mail
- * was never verified is taken over safely: the password and sessions go), else a new user is created with the
- * account, in one atomic write, so concurrent callbacks for one new identity create one user.
+ * was never verified is taken over safely: the password, the sessions and every provider link made before go, as
+ * whoever made them never proved the address), else a new user is created with the account, in one atomic write, so
+ * concurrent callbacks for one new identity create one user.
  *
  * Keys (owned by this module only):
  * - `["oauth_accounts", provider, accountId]` → `SocialAccount`
@@ -56,6 +57,33 @@ function linkInto(
     .set(["oauth_accounts_by_user", userId, identity.provider, identity.accountId], account);
 }
 
+/** A user's link as read: its by-user entry and its account entry (for checks), as `linksOf` returns them. */
+interface LinkEntries {
+  byUser: Deno.KvEntry<SocialAccount>;
+  account: Deno.KvEntryMaybe<SocialAccount>;
+}
+
+/** Every link of a user, read for `unlinkInto`. */
+async function linksOf(kv: Deno.Kv, userId: string): Promise<LinkEntries[]> {
+  const links: LinkEntries[] = [];
+  for await (const byUser of kv.list<SocialAccount>({ prefix: ["oauth_accounts_by_user", userId] })) {
+    const account = await kv.get<SocialAccount>(accountKey(byUser.value.provider, byUser.value.accountId));
+    links.push({ byUser, account });
+  }
+  return links;
+}
+
+/**
+ * Adds to `op` the removal of `links`, each only while it is as read: the by-user key, and the account key while it
+ * still names that user (a later sign-in may have relinked it to someone else).
+ */
+function unlinkInto(op: Deno.AtomicOperation, links: LinkEntries[]) {
+  for (const { byUser, account } of links) {
+    op.check(byUser, account).delete(byUser.key);
+    if (account.value?.userId === byUser.value.userId) op.delete(account.key);
+  }
+}
+
 /**
  * A user name from the provider's: invisible characters stripped as in every text field
  * (`stripInvisible`), other control characters become spaces, trimmed, at most `USER_NAME_MAX`
@@ -98,10 +126,14 @@ export async function resolveSocialUser(
       continue;
     }
     if (existing) {
+      const unproven = await linksOf(kv, existing.id);
       const user = await takeOverUnverifiedUser(kv, {
         id: existing.id,
         patch: { name, image: identity.picture },
-        extend: (op, user) => linkInto(op, { seen, identity, userId: user.id }),
+        extend: (op, user) => {
+          unlinkInto(op, unproven);
+          linkInto(op, { seen, identity, userId: user.id });
+        },
       });
       if (!user) continue;
       await deleteUserSessions(kv, user.id);

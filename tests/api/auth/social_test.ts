@@ -189,6 +189,22 @@ Deno.test("an unverified pre-registered account is taken over safely: password a
   await password.body?.cancel();
 });
 
+Deno.test("taking over an account made from an unverified provider e-mail removes that provider's link", async () => {
+  await using s = await socialSetup();
+  const email = "victim@example.com";
+  s.linkedin.identity = { sub: "li-stranger", email, email_verified: false, name: "Stranger" };
+  const stranger = await sessionUser(s.t, await signInSocially(s.t, "linkedin"));
+  assertEquals(stranger.emailVerified, false);
+  s.google.identity = { sub: "g-owner", email, email_verified: true, name: "Owner" };
+  const owner = await sessionUser(s.t, await signInSocially(s.t, "google"));
+  assertEquals(owner.id, stranger.id);
+  assertEquals(owner.emailVerified, true);
+  assertEquals(await linkedProviders(s.t.kv, owner.id), ["google"]);
+  assertEquals((await s.t.kv.get(["oauth_accounts", "linkedin", "li-stranger"])).value, null);
+  assertSignInError(await signInSocially(s.t, "linkedin"), "ACCOUNT_NOT_LINKED");
+  assertEquals((await sessionUser(s.t, await signInSocially(s.t, "google"))).id, owner.id);
+});
+
 Deno.test("an e-mail the provider has not verified is never linked to an existing user: ACCOUNT_NOT_LINKED", async () => {
   await using s = await socialSetup();
   for (const verified of [true, false]) {
