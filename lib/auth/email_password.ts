@@ -6,18 +6,21 @@
 import { AuthError, ConflictError } from "@/lib/errors.ts";
 import {
   createUser,
+  endSessionsPatch,
   getPasswordEntry,
   getUser,
   getUserByEmail,
   normalizeEmail,
-  setPasswordHash,
+  setPasswordHashOps,
   updateUser,
+  updateUserOps,
   type User,
+  userKey,
 } from "@/lib/users/users.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
-import { deleteUserSessions, type SessionGuard } from "./sessions.ts";
-import { consumeToken } from "./verification.ts";
+import type { SessionGuard } from "./sessions.ts";
+import { consumeToken, findToken, spendTokenOps, voidTokens } from "./verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 
 /** Input of `signUp`; the password has already passed the length rule. */
@@ -103,14 +106,28 @@ export async function verifyEmail(
 }
 
 /**
- * Spends a reset token, replaces the user's password and ends every session of the user.
- * @returns false for a bad, spent or expired token.
+ * Spends a reset token, replaces the user's password and ends every session of the user, all in one atomic write
+ * checked against the token and the user as read (docs/decisions.md, Sessions, "Ending sessions"): it happens whole or
+ * not at all. The user's other reset links are voided after it.
+ * @returns false for a bad, spent or expired token, or one whose user is gone.
  */
 export async function resetPassword(kv: Deno.Kv, token: string, newPassword: string): Promise<boolean> {
-  const record = await consumeToken(kv, "reset-password", token);
-  const user = record && await getUser(kv, record.userId);
-  if (!record || !user) return false;
-  await setPasswordHash(kv, user.id, await hashPassword(newPassword));
-  await deleteUserSessions(kv, user.id);
+  let entry = await findToken(kv, "reset-password", token);
+  if (!entry) return false;
+  const { userId } = entry.value;
+  const passwordHash = await hashPassword(newPassword);
+  for (;;) {
+    const user = await kv.get<User>(userKey(userId));
+    if (!user.value) return false;
+    const op = kv.atomic();
+    spendTokenOps(op, entry);
+    updateUserOps(op, user as Deno.KvEntry<User>, endSessionsPatch(user.value));
+    setPasswordHashOps(op, userId, passwordHash);
+    if ((await op.commit()).ok) break;
+    // Either the token was spent meanwhile (false) or the user record changed (try again).
+    entry = await findToken(kv, "reset-password", token);
+    if (!entry) return false;
+  }
+  await voidTokens(kv, userId, "reset-password");
   return true;
 }

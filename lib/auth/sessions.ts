@@ -8,6 +8,10 @@
  *
  * Keys: `["sessions", tokenHash]` → `Session`, `["sessions_by_user", userId, tokenHash]` → id,
  * both with `expireIn`.
+ *
+ * Ending every session of a user is one change of the user record (docs/decisions.md, Sessions, "Ending sessions"): a
+ * session carries the user's session epoch (`User.sessionEpoch`) of when it was made, and one of an earlier epoch is
+ * void; the read that finds it deletes it, and `expireIn` removes the ones nobody reads.
  */
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
@@ -28,6 +32,8 @@ export interface Session {
    * cookie. Absent on sessions made before it was kept: those are persistent.
    */
   persistent?: boolean;
+  /** The user's session epoch when the session was made; absent: 0. Void once the user's epoch is past it. */
+  epoch?: number;
 }
 
 /**
@@ -41,8 +47,9 @@ export interface SessionGuard {
 }
 
 /**
- * Creates a session for `userId`, written only while `guard` holds; `persistent` (default true) is whether its cookie
- * outlives the browser session. Returns the record and the token for the cookie.
+ * Creates a session for `userId` in the user's current session epoch, written only while `guard` holds; `persistent`
+ * (default true) is whether its cookie outlives the browser session. Returns the record and the token for the cookie.
+ * A session made while the epoch moves on (a reset landing meanwhile) is void at once.
  * @throws `guard.error` when the guard's check fails.
  */
 export async function createSession(
@@ -51,7 +58,7 @@ export async function createSession(
   { guard, persistent = true }: { guard?: SessionGuard; persistent?: boolean } = {},
 ): Promise<{ session: Session; token: string }> {
   const token = `${userId}.${randomToken()}`;
-  const hash = await sha256Hex(token);
+  const [hash, user] = await Promise.all([sha256Hex(token), kv.get<User>(userKey(userId))]);
   const now = Date.now();
   const session: Session = {
     id: crypto.randomUUID(),
@@ -59,6 +66,7 @@ export async function createSession(
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
     persistent,
+    epoch: user.value?.sessionEpoch ?? 0,
   };
   const op = kv.atomic()
     .set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
@@ -71,11 +79,19 @@ export async function createSession(
 /** A cookie value: the user id (as `createUser` makes them), a dot, and 32 random bytes in base64url. */
 const TOKEN_PATTERN = /^([A-Za-z0-9-]{1,64})\.[A-Za-z0-9_-]{43}$/;
 
-/** A cookie token's stored session entry and its user, read in one KV round trip; null as `peekSession` says. */
+/** Whether `session` belongs to an earlier session epoch than its user's, so it is void. */
+function ended(session: Session, user: User): boolean {
+  return (session.epoch ?? 0) < (user.sessionEpoch ?? 0);
+}
+
+/**
+ * A cookie token's stored session entry and its user, read in one KV round trip; null as `peekSession` says, except
+ * that a session of an earlier epoch is returned with `ended` true, for the caller to delete.
+ */
 async function findSession(
   kv: Deno.Kv,
   token: string,
-): Promise<{ entry: Deno.KvEntry<Session>; user: User; hash: string } | null> {
+): Promise<{ entry: Deno.KvEntry<Session>; user: Deno.KvEntry<User>; hash: string; ended: boolean } | null> {
   const userId = TOKEN_PATTERN.exec(token)?.[1];
   if (!userId) return null;
   const hash = await sha256Hex(token);
@@ -83,22 +99,29 @@ async function findSession(
   const session = entry.value;
   const user = userEntry.value;
   if (!session || !user || session.userId !== userId || Date.parse(session.expiresAt) <= Date.now()) return null;
-  return { entry: entry as Deno.KvEntry<Session>, user, hash };
+  return {
+    entry: entry as Deno.KvEntry<Session>,
+    user: userEntry as Deno.KvEntry<User>,
+    hash,
+    ended: ended(session, user),
+  };
 }
 
 /**
  * The live session of a cookie token with its user, read in one KV round trip and never renewed (nothing is written);
- * null when the token is malformed, unknown or expired, or its user is gone. For answers that must not extend a session,
- * such as the refusal of a write from another site.
+ * null when the token is malformed, unknown or expired, its user is gone, or it was ended with the others of its user
+ * (an earlier session epoch). For answers that must not extend a session, such as the refusal of a write from another
+ * site.
  */
 export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session: Session; user: User } | null> {
   const found = await findSession(kv, token);
-  return found && { session: found.entry.value, user: found.user };
+  return found && !found.ended ? { session: found.entry.value, user: found.user.value } : null;
 }
 
 /**
  * The live session of a cookie token with its user, read in one KV round trip and renewed when
- * it is past its first day; null as `peekSession` says. `renewed` tells the caller to send the cookie again.
+ * it is past its first day; null as `peekSession` says (a session of an earlier epoch is deleted then).
+ * `renewed` tells the caller to send the cookie again.
  */
 export async function readSession(
   kv: Deno.Kv,
@@ -106,8 +129,13 @@ export async function readSession(
 ): Promise<{ session: Session; user: User; renewed: boolean } | null> {
   const found = await findSession(kv, token);
   if (!found) return null;
-  const { entry, user, hash } = found;
+  const { entry, hash } = found;
   const session = entry.value;
+  const user = found.user.value;
+  if (found.ended) {
+    await kv.atomic().check(entry).delete(entry.key).delete(["sessions_by_user", session.userId, hash]).commit();
+    return null;
+  }
   const now = Date.now();
   if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false };
   const renewed: Session = { ...session, expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
@@ -152,21 +180,26 @@ export interface SessionTimes {
   expiresAt: string;
 }
 
-/** The live sessions of a user, oldest first. */
+/** The live sessions of a user (of the user's current epoch), oldest first. */
 export async function sessionsOf(kv: Deno.Kv, userId: string): Promise<SessionTimes[]> {
+  const user = (await kv.get<User>(userKey(userId))).value;
   const hashes: string[] = [];
   for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) hashes.push(entry.key[2] as string);
   const sessions: SessionTimes[] = [];
   for (let i = 0; i < hashes.length; i += 10) {
     const entries = await kv.getMany<Session[]>(hashes.slice(i, i + 10).map((hash) => ["sessions", hash]));
     for (const { value } of entries) {
-      if (value) sessions.push({ createdAt: value.createdAt, expiresAt: value.expiresAt });
+      if (value && !(user && ended(value, user))) {
+        sessions.push({ createdAt: value.createdAt, expiresAt: value.expiresAt });
+      }
     }
   }
   return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** Ends every session of a user (password reset, account takeover protection, account deletion). */
+/**
+ * Deletes every session of a user (account deletion; after a takeover, the sessions its write made void).
+ */
 export async function deleteUserSessions(kv: Deno.Kv, userId: string): Promise<void> {
   let op = kv.atomic();
   let count = 0;

@@ -62,26 +62,52 @@ export async function issueTokenOps(
 }
 
 /**
+ * The stored entry of a live token of `purpose`, for a caller that spends it in its own atomic write
+ * (`spendTokenOps`); null when the token is malformed, unknown, of another purpose, expired or spent.
+ */
+export async function findToken(
+  kv: Deno.Kv,
+  purpose: TokenPurpose,
+  token: string,
+): Promise<Deno.KvEntry<TokenRecord> | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const entry = await kv.get<TokenRecord>(["auth_tokens", await sha256Hex(token)]);
+  const record = entry.value;
+  if (!record || record.purpose !== purpose || Date.parse(record.expiresAt) <= Date.now()) return null;
+  return entry as Deno.KvEntry<TokenRecord>;
+}
+
+/**
+ * Adds to `op` the spending of the token of `entry` (as `findToken` read it), checked against that entry, so of two
+ * concurrent writes spending one token exactly one commits.
+ */
+export function spendTokenOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<TokenRecord>): void {
+  const { userId, purpose } = entry.value;
+  op.check(entry)
+    .delete(entry.key)
+    .delete(["auth_tokens_by_user", userId, purpose, entry.key[1] as string]);
+}
+
+/** Voids every token of `purpose` a user still has (after one of them was spent). */
+export async function voidTokens(kv: Deno.Kv, userId: string, purpose: TokenPurpose): Promise<void> {
+  for await (const other of kv.list({ prefix: ["auth_tokens_by_user", userId, purpose] })) {
+    await kv.atomic().delete(other.key).delete(["auth_tokens", other.key[3] as string]).commit();
+  }
+}
+
+/**
  * Spends a token of `purpose`: returns its record, or null when the token is malformed,
  * unknown, of another purpose, expired or already spent (also by a concurrent call).
  * The user's other tokens of the same purpose are voided too.
  */
 export async function consumeToken(kv: Deno.Kv, purpose: TokenPurpose, token: string): Promise<TokenRecord | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const hash = await sha256Hex(token);
-  const entry = await kv.get<TokenRecord>(["auth_tokens", hash]);
-  const record = entry.value;
-  if (!record || record.purpose !== purpose || Date.parse(record.expiresAt) <= Date.now()) return null;
-  const result = await kv.atomic()
-    .check(entry)
-    .delete(["auth_tokens", hash])
-    .delete(["auth_tokens_by_user", record.userId, purpose, hash])
-    .commit();
-  if (!result.ok) return null;
-  for await (const other of kv.list({ prefix: ["auth_tokens_by_user", record.userId, purpose] })) {
-    await kv.atomic().delete(other.key).delete(["auth_tokens", other.key[3] as string]).commit();
-  }
-  return record;
+  const entry = await findToken(kv, purpose, token);
+  if (!entry) return null;
+  const op = kv.atomic();
+  spendTokenOps(op, entry);
+  if (!(await op.commit()).ok) return null;
+  await voidTokens(kv, entry.value.userId, purpose);
+  return entry.value;
 }
 
 /**

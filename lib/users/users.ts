@@ -37,6 +37,11 @@ export interface User {
    * page they signed up on, then their choice. Absent on records older than languages: English.
    */
   language?: Lang;
+  /**
+   * The user's session epoch (docs/decisions.md, Sessions, "Ending sessions"): a session made in an earlier one is void.
+   * A password reset, a takeover of the account and "Sign out everywhere else" move it on. Absent: 0.
+   */
+  sessionEpoch?: number;
 }
 
 /** Fields a caller may change with `updateUser`. */
@@ -182,11 +187,19 @@ export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
 }
 
 /**
+ * The patch that voids every session of `user` made so far: the next session epoch (docs/decisions.md, Sessions,
+ * "Ending sessions").
+ */
+export function endSessionsPatch(user: User): Required<Pick<UserPatch, "sessionEpoch">> {
+  return { sessionEpoch: (user.sessionEpoch ?? 0) + 1 };
+}
+
+/**
  * Takes over a user whose e-mail is still unverified for the proven owner of the address
  * (docs/decisions.md, Social sign-in): in one atomic write, while the record is as read and still
  * unverified, marks the e-mail verified, applies `patch` (the provider's name and picture), removes
- * the password (whoever set it never proved the address) and runs `extend`. The caller ends the
- * user's sessions afterwards.
+ * the password (whoever set it never proved the address), ends every session of the user (`endSessionsPatch`) and
+ * runs `extend`. The caller may delete the void sessions afterwards.
  * @returns the updated user, or null when the record changed meanwhile or is already verified.
  */
 export async function takeOverUnverifiedUser(
@@ -195,7 +208,13 @@ export async function takeOverUnverifiedUser(
 ): Promise<User | null> {
   const entry = await kv.get<User>(["users", id]);
   if (!entry.value || entry.value.emailVerified) return null;
-  const user: User = { ...entry.value, ...patch, emailVerified: true, updatedAt: new Date().toISOString() };
+  const user: User = {
+    ...entry.value,
+    ...patch,
+    ...endSessionsPatch(entry.value),
+    emailVerified: true,
+    updatedAt: new Date().toISOString(),
+  };
   const op = kv.atomic().check(entry).set(["users", id], user).delete(["user_passwords", id]);
   countOps(op, userCounts(entry.value), userCounts(user));
   extend(op, user);
@@ -212,10 +231,9 @@ export async function getPasswordEntry(kv: Deno.Kv, userId: string): Promise<Den
   return await kv.get<string>(["user_passwords", userId]);
 }
 
-/** Replaces (or with `null` removes) a user's password hash. */
-export async function setPasswordHash(kv: Deno.Kv, userId: string, hash: string | null): Promise<void> {
-  if (hash === null) await kv.delete(["user_passwords", userId]);
-  else await kv.set(["user_passwords", userId], hash);
+/** Adds to `op` the replacement of a user's password hash (an argon2id encoded hash), for a caller's atomic write. */
+export function setPasswordHashOps(op: Deno.AtomicOperation, userId: string, hash: string): void {
+  op.set(["user_passwords", userId], hash);
 }
 
 /**

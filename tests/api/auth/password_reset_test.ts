@@ -1,4 +1,4 @@
-import { checkCredentials } from "@/lib/auth/email_password.ts";
+import { checkCredentials, resetPassword } from "@/lib/auth/email_password.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import type { TokenRecord } from "@/lib/auth/verification.ts";
 import { AuthError } from "@/lib/errors.ts";
@@ -7,6 +7,7 @@ import { assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { lastMailTo, signIn, tokenOf, waitForMail } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const INVALID_TOKEN = { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" };
@@ -229,4 +230,32 @@ Deno.test("a sign-in whose password check came before a reset gets no session af
     (error) => error instanceof AuthError && error.code === "INVALID_EMAIL_OR_PASSWORD",
   );
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", user.id] })), []);
+});
+
+/** Whether `cookie` is a live session now (`GET /api/auth/session` names a user). */
+async function signedIn(t: TestApp, cookie: string): Promise<boolean> {
+  return (await (await t.fetch("/api/auth/session", { headers: { cookie } })).json()) !== null;
+}
+
+Deno.test("a reset is all or nothing: cut off at its write nothing changed, cut off after it the old sessions are void", async () => {
+  await using t = await createTestApp();
+  const user = await passwordUser(t, { email: "asha@example.com" });
+  const stolen = await signIn(t, "asha@example.com");
+  const older = await resetToken(t);
+  const token = await resetToken(t);
+  // The reset's one write fails: the password, the sessions and the link are as they were.
+  const atWrite = kvFailingCommits(t.kv, (n) => n === 1);
+  await assertRejects(() => resetPassword(atWrite.kv, token, NEW_PASSWORD), Error, "KV went away");
+  assertEquals(await signedIn(t, stolen), true);
+  const own = await signIn(t, "asha@example.com", PASSWORD);
+  // Every commit after that write fails (the process died): the write alone ended the sessions.
+  const afterWrite = kvFailingCommits(t.kv, (n) => n > 1);
+  await assertRejects(() => resetPassword(afterWrite.kv, token, NEW_PASSWORD), Error, "KV went away");
+  assertEquals(afterWrite.commits(), 2, "the reset's write and the voiding of the older link");
+  assertEquals([await signedIn(t, stolen), await signedIn(t, own)], [false, false]);
+  assertEquals(await signedIn(t, await signIn(t, "asha@example.com", NEW_PASSWORD)), true);
+  assertEquals(await resetPassword(t.kv, token, "yet another one!"), false);
+  // The refused sessions were deleted by the reads that refused them.
+  assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", user.id] }))).length, 1);
+  assertEquals(await resetPassword(t.kv, older, "yet another one!"), true, "the older link outlives a cut-off reset");
 });
