@@ -38,11 +38,11 @@ function alreadyExists(): AuthError {
 }
 
 /**
- * Creates an unverified user with a password. The role is `admin` when the e-mail is in
- * `adminEmails` (lower case), else `user`. Uniqueness is one atomic check in `createUser`.
+ * Creates an unverified user with a password, role `user`: an `ADMIN_EMAILS` address becomes `admin` only once it is
+ * verified (`verifyEmail`; docs/decisions.md, Auth). Uniqueness is one atomic check in `createUser`.
  * @throws AuthError 422 `USER_ALREADY_EXISTS` when the e-mail is taken in any case.
  */
-export async function signUp(kv: Deno.Kv, input: SignUpInput, adminEmails: Set<string>): Promise<User> {
+export async function signUp(kv: Deno.Kv, input: SignUpInput): Promise<User> {
   const email = normalizeEmail(input.email);
   if (await getUserByEmail(kv, email)) throw alreadyExists();
   const passwordHash = await hashPassword(input.password);
@@ -52,7 +52,7 @@ export async function signUp(kv: Deno.Kv, input: SignUpInput, adminEmails: Set<s
       email,
       emailVerified: false,
       image: input.image ?? null,
-      role: adminEmails.has(email) ? "admin" : "user",
+      role: "user",
       passwordHash,
       language: input.language,
     });
@@ -88,21 +88,24 @@ export async function checkCredentials(kv: Deno.Kv, email: string, password: str
 }
 
 /**
- * Spends a verification token and marks the user's e-mail verified. `binding` is the verification binding cookie's
- * value of the browser following the link (docs/decisions.md, Auth).
+ * Spends a verification token and marks the user's e-mail verified; an address of `adminEmails` (lower case) verified
+ * now makes the user `admin` (docs/decisions.md, Auth). `binding` is the verification binding cookie's value of the
+ * browser following the link (docs/decisions.md, Auth).
  * @returns the user, and whether that browser is the one that asked for the link (`sameBrowser`: its binding is the
  *   token's); null for a bad, spent or expired token (or one issued for an address the user no longer has).
  */
 export async function verifyEmail(
   kv: Deno.Kv,
   token: string,
-  binding: string | undefined,
+  { binding, adminEmails }: { binding: string | undefined; adminEmails: Set<string> },
 ): Promise<{ user: User; sameBrowser: boolean } | null> {
   const record = await consumeToken(kv, "verify-email", token);
   const user = record && await getUser(kv, record.userId);
   if (!record || !user || user.email !== record.email) return null;
   const sameBrowser = binding !== undefined && record.bindingHash === await sha256Hex(binding);
-  return { user: user.emailVerified ? user : await updateUser(kv, user.id, { emailVerified: true }), sameBrowser };
+  if (user.emailVerified) return { user, sameBrowser };
+  const patch = { emailVerified: true, ...(adminEmails.has(user.email) ? { role: "admin" as const } : {}) };
+  return { user: await updateUser(kv, user.id, patch), sameBrowser };
 }
 
 /**

@@ -67,7 +67,7 @@ export async function signUpWithPassword(
 ): Promise<User> {
   checkPasswordLength(input.password);
   const callbackURL = verifyTarget();
-  const user = await signUp(services.kv, input, services.config.adminEmails);
+  const user = await signUp(services.kv, input);
   await sendVerificationMail(services, user, { callbackURL, binding });
   return user;
 }

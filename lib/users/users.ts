@@ -197,14 +197,14 @@ export function endSessionsPatch(user: User): Required<Pick<UserPatch, "sessionE
 /**
  * Takes over a user whose e-mail is still unverified for the proven owner of the address
  * (docs/decisions.md, Social sign-in): in one atomic write, while the record is as read and still
- * unverified, marks the e-mail verified, applies `patch` (the provider's name and picture), removes
+ * unverified, marks the e-mail verified, applies `patch` (the provider's name and picture, a role), removes
  * the password (whoever set it never proved the address), ends every session of the user (`endSessionsPatch`) and
  * runs `extend`. The caller may delete the void sessions afterwards.
  * @returns the updated user, or null when the record changed meanwhile or is already verified.
  */
 export async function takeOverUnverifiedUser(
   kv: Deno.Kv,
-  { id, patch, extend }: { id: string; patch: Pick<UserPatch, "name" | "image">; extend: AtomicExtension },
+  { id, patch, extend }: { id: string; patch: Pick<UserPatch, "name" | "image" | "role">; extend: AtomicExtension },
 ): Promise<User | null> {
   const entry = await kv.get<User>(["users", id]);
   if (!entry.value || entry.value.emailVerified) return null;

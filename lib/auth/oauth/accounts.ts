@@ -96,8 +96,8 @@ export function nameFromProvider(name: string | null, email: string): string {
 }
 
 /**
- * The user of a provider identity, found, linked or created as the module doc says. A new
- * user's role is `admin` when its provider-verified e-mail is in `adminEmails`, else `user`; its language is
+ * The user of a provider identity, found, linked or created as the module doc says. A new user, or one taken over,
+ * whose provider-verified e-mail is in `adminEmails` becomes `admin` (a new one else `user`); a new user's language is
  * `language`, the one of the page the sign-in started from (docs/decisions.md, Languages).
  * @returns the user and whether it was created now (for `newUserCallbackURL`).
  * @throws AuthError 403 `ACCOUNT_NOT_LINKED` when the e-mail is unverified at the provider and
@@ -129,7 +129,11 @@ export async function resolveSocialUser(
       const unproven = await linksOf(kv, existing.id);
       const user = await takeOverUnverifiedUser(kv, {
         id: existing.id,
-        patch: { name, image: identity.picture },
+        patch: {
+          name,
+          image: identity.picture,
+          ...(adminEmails.has(existing.email) ? { role: "admin" as const } : {}),
+        },
         extend: (op, user) => {
           unlinkInto(op, unproven);
           linkInto(op, { seen, identity, userId: user.id });

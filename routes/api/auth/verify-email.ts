@@ -49,7 +49,7 @@ export const handler = define.handlers({
     const verified = await verifyEmail(
       kv,
       ctx.url.searchParams.get("token") ?? "",
-      readVerifyBindingCookie(req, config.secure),
+      { binding: readVerifyBindingCookie(req, config.secure), adminEmails: config.adminEmails },
     );
     if (!verified) {
       if (!callbackURL) throw new AuthError("INVALID_TOKEN", "Invalid token");

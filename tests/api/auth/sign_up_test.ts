@@ -2,7 +2,7 @@ import { verifyPassword } from "@/lib/auth/passwords.ts";
 import { getPasswordHash, getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { lastMailTo } from "./helpers.ts";
+import { cookieOf, lastMailTo, pathOf } from "./helpers.ts";
 import { PASSWORD } from "@/tests/fixtures/people.ts";
 
 const PATH = "/api/auth/sign-up/email";
@@ -62,15 +62,24 @@ Deno.test("sign-up ignores role, emailVerified and id in the body", async () => 
   assert(user.id !== "00000000-0000-0000-0000-000000000000");
 });
 
-Deno.test("sign-up with an ADMIN_EMAILS address creates an admin, in any case", async () => {
+Deno.test("an ADMIN_EMAILS address (in any case) signs up as a user and becomes admin when its link verifies it", async () => {
   await using t = await createTestApp({ env: { ADMIN_EMAILS: "boss@example.com, other@example.com" } });
   const res = await t.json("POST", PATH, { body: { name: "Boss", email: "BOSS@example.com", password: PASSWORD } });
   assertEquals(res.status, 200);
-  assertEquals((await res.json()).user.role, "admin");
+  assertEquals((await res.json()).user.role, "user");
+  assertEquals((await getUserByEmail(t.kv, "boss@example.com"))?.role, "user");
+  const verified = await t.fetch(pathOf((await lastMailTo(t, "boss@example.com")).link), {
+    headers: { cookie: cookieOf(res)! },
+  });
+  assertEquals(verified.status, 302);
+  assertEquals((await getUserByEmail(t.kv, "boss@example.com"))?.role, "admin");
   const other = await t.json("POST", PATH, {
     body: { name: "Not boss", email: "someone@example.com", password: PASSWORD },
   });
   assertEquals((await other.json()).user.role, "user");
+  const link = (await lastMailTo(t, "someone@example.com")).link;
+  assertEquals((await t.fetch(pathOf(link), { headers: { cookie: cookieOf(other)! } })).status, 302);
+  assertEquals((await getUserByEmail(t.kv, "someone@example.com"))?.role, "user");
 });
 
 Deno.test("sign-up with a taken e-mail in another case is 422 USER_ALREADY_EXISTS", async () => {

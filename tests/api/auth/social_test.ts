@@ -205,6 +205,18 @@ Deno.test("taking over an account made from an unverified provider e-mail remove
   assertEquals((await sessionUser(s.t, await signInSocially(s.t, "google"))).id, owner.id);
 });
 
+Deno.test("a verified provider taking over an unverified ADMIN_EMAILS account makes it admin", async () => {
+  await using s = await socialSetup({ env: { ADMIN_EMAILS: "boss@example.com" } });
+  const signUp = await s.t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "Stranger", email: "boss@example.com", password: PASSWORD },
+  });
+  assertEquals((await signUp.json()).user.role, "user");
+  s.google.identity = { sub: "g-boss", email: "boss@example.com", email_verified: true, name: "Boss" };
+  const boss = await sessionUser(s.t, await signInSocially(s.t, "google"));
+  assertEquals(boss.emailVerified, true);
+  assertEquals(boss.role, "admin");
+});
+
 Deno.test("an e-mail the provider has not verified is never linked to an existing user: ACCOUNT_NOT_LINKED", async () => {
   await using s = await socialSetup();
   for (const verified of [true, false]) {

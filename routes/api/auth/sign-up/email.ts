@@ -28,8 +28,8 @@ export const apiDocs = describeRoute({
   section: "Authentication",
   POST: {
     summary: "Create an account with e-mail and password",
-    description: "The account is created unverified, its role `admin` for an e-mail of `ADMIN_EMAILS`, else `user` " +
-      "(`role`, `emailVerified` and `id` in the body are ignored), and a verification e-mail linking on to " +
+    description: "The account is created unverified with role `user` (an e-mail of `ADMIN_EMAILS` becomes `admin` " +
+      "once verified; `role`, `emailVerified` and `id` in the body are ignored), and a verification e-mail linking on to " +
       "`callbackURL` is sent. The answer sets no session, only the HTTP-only verification binding cookie (kept while " +
       "the link lives, reused when the browser has one): the link signs in only this browser. The checks run in a fixed order: the fields, the password length " +
       "(`PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG`), the `callbackURL`, then whether the e-mail is taken.",
