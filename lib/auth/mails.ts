@@ -33,7 +33,7 @@ export async function sendVerificationMail(
   const token = await issueTokenOps(op, "verify-email", user, binding);
   const url = `${config.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
   const id = queueMailOps(op, {
-    ...verificationMail({ to: user.email, name: user.name, url, t: translatorOfPerson(user) }),
+    ...verificationMail({ to: user.email, url, t: translatorOfPerson(user) }),
     userId: user.id,
   });
   await op.commit();
@@ -75,7 +75,12 @@ export async function sendPasswordResetMail(services: Services, user: User, redi
   const token = await issueTokenOps(op, "reset-password", user);
   const url = new URL(withQuery(redirectTo, config.appUrl, { token }), config.appUrl).href;
   const id = queueMailOps(op, {
-    ...passwordResetMail({ to: user.email, name: user.name, url, t: translatorOfPerson(user) }),
+    ...passwordResetMail({
+      to: user.email,
+      name: user.emailVerified ? user.name : null,
+      url,
+      t: translatorOfPerson(user),
+    }),
     userId: user.id,
   });
   await op.commit();

@@ -8,13 +8,20 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 import type { Mail } from "./mailer.ts";
 import { MailButton, mailHtml } from "./layout.tsx";
 
-/** Who a mail goes to, the action link it carries, and the translator of the recipient's language. */
+/**
+ * Who a mail goes to, the name it greets (null: none), the action link it carries, and the translator of the
+ * recipient's language. A mail to an address not yet proven greets without a name (docs/decisions.md, Auth, "A mail to
+ * an unproven address carries no typed name"): whoever typed the name may not own the address.
+ */
 export interface MailInput {
   to: string;
-  name: string;
+  name: string | null;
   url: string;
   t: Translate;
 }
+
+/** A mail to an address not yet proven: greets without a name. */
+export type UnprovenMailInput = Omit<MailInput, "name">;
 
 /** What sets one action mail apart from the other, in the recipient's language; the rest of the layout is shared. */
 interface ActionMail {
@@ -30,12 +37,13 @@ interface ActionMail {
 }
 
 /**
- * One action mail in the shared layout: greeting by name, the intro, the link (bare in the text,
- * a button plus the bare link in the HTML), its 24-hour life, the closing line and the platform.
+ * One action mail in the shared layout: the greeting (by name when `name` is given), the intro, the link (bare in the
+ * text, a button plus the bare link in the HTML), its 24-hour life, the closing line and the platform.
  */
 function actionMail({ to, name, url, t }: MailInput, mail: ActionMail): Mail {
   const expires = t("mail.linkExpires");
-  const text = `${t("mail.greeting", { name })}
+  const greeting = name === null ? t("mail.greetingUnproven") : t("mail.greeting", { name });
+  const text = `${greeting}
 
 ${mail.textIntro}
 
@@ -55,7 +63,7 @@ ${t("mail.signature")}
     html: mailHtml(
       mail.subject,
       <>
-        <p>{t("mail.greeting", { name })}</p>
+        <p>{greeting}</p>
         <p>{mail.htmlIntro}</p>
         <p>{expires}</p>
         <p>{mail.ignore}</p>
@@ -71,10 +79,13 @@ ${t("mail.signature")}
   };
 }
 
-/** The verification e-mail sent at sign-up: greets by name, carries the link, states its 24-hour life. */
-export function verificationMail(input: MailInput): Mail {
+/**
+ * The verification e-mail sent at sign-up: greets without a name (the address is not proven yet), carries the link,
+ * states its 24-hour life.
+ */
+export function verificationMail(input: UnprovenMailInput): Mail {
   const { t } = input;
-  return actionMail(input, {
+  return actionMail({ ...input, name: null }, {
     subject: t("mail.verify.subject"),
     textIntro: t("mail.verify.textIntro"),
     htmlIntro: t("mail.verify.htmlIntro"),
@@ -83,7 +94,10 @@ export function verificationMail(input: MailInput): Mail {
   });
 }
 
-/** The password-reset e-mail: greets by name, carries the link, says to ignore it if not requested. */
+/**
+ * The password-reset e-mail: greets by `name` (null for an account whose address is not verified), carries the link,
+ * says to ignore it if not requested.
+ */
 export function passwordResetMail(input: MailInput): Mail {
   const { t } = input;
   return actionMail(input, {
@@ -101,12 +115,12 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
 }
 
 /**
- * The organization claim e-mail (docs/decisions.md, Trust, "Verification by domain"): sent to the work address given,
- * it names the organization and the person who asked, and carries the one-time link (24 hours).
+ * The organization claim e-mail (docs/decisions.md, Trust, "Verification by domain"): sent to the work address given
+ * (not proven yet, so it greets without a name), it names the organization and carries the one-time link (24 hours).
  */
-export function organizationClaimMail(input: MailInput & { organization: string }): Mail {
+export function organizationClaimMail(input: UnprovenMailInput & { organization: string }): Mail {
   const { organization, t } = input;
-  return actionMail(input, {
+  return actionMail({ ...input, name: null }, {
     subject: t("mail.claim.subject", { organization }),
     textIntro: t("mail.claim.textIntro", { organization }),
     htmlIntro: t("mail.claim.htmlIntro", { organization }),

@@ -125,7 +125,6 @@ export async function sendClaim(services: Services, { organization, user, email 
   const id = queueMailOps(op, {
     ...organizationClaimMail({
       to: email,
-      name: user.name,
       url,
       organization: organization.name,
       t: translatorOfPerson(user),
