@@ -14,6 +14,7 @@ import {
   type ModerationDecision,
   moderationOf,
   moderationOnCreate,
+  moderationOnDismissal,
   moderationOnReports,
   moderationOnUpdate,
 } from "@/lib/moderation/moderation.ts";
@@ -280,6 +281,30 @@ export async function holdReportedInternship(kv: Deno.Kv, id: string, since: str
       if (record.deletedAt) return record;
       const current = moderationOf(record);
       const next = moderationOnReports(current, { since, now: new Date().toISOString() });
+      return next === current ? record : { ...record, moderation: next };
+    },
+    also: (op, next, previous) => {
+      moderationQueueOps(op, "internships", previous, next);
+      countOps(op, organizationCounts(previous), organizationCounts(next));
+    },
+  });
+}
+
+/**
+ * Releases internship `id` from a hold by students' reports after an admin dismissed them (`moderationOnDismissal`,
+ * docs/decisions.md, Trust, "Reports"): listed again unless the never-pay rule holds it too. One write, which also moves
+ * it in the moderation queue and the organization's counts; nothing for a deleted or unknown one or one reports do not
+ * hold. Its owner is not told (a hold by reports never told them either).
+ * @throws BusyError after 30 s of lost races.
+ */
+export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promise<void> {
+  const store = await internshipStore(kv);
+  await updateAnywhere(kv, store, {
+    id,
+    change: (record) => {
+      if (record.deletedAt) return record;
+      const current = moderationOf(record);
+      const next = moderationOnDismissal(current, new Date().toISOString());
       return next === current ? record : { ...record, moderation: next };
     },
     also: (op, next, previous) => {

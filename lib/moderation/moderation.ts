@@ -148,6 +148,18 @@ export function moderationOnReports(current: Moderation, { since, now }: { since
 }
 
 /**
+ * The state after an admin dismissed the students' reports of a listing at `now` (docs/decisions.md, Trust, "Reports"):
+ * the `REPORTED_BY_STUDENTS` reason goes, so a listing held only for it is `clear` (listed again) and one also held for
+ * another reason (the never-pay rule) stays held for that one; `decidedAt` becomes `now`, so reports sent before it do
+ * not hold it again. Otherwise (not held by reports) `current` unchanged (the same object), so releasing is idempotent.
+ */
+export function moderationOnDismissal(current: Moderation, now: string): Moderation {
+  if (current.status !== "held" || !current.reasons.includes(REPORTED_BY_STUDENTS)) return current;
+  const reasons = current.reasons.filter((reason) => reason !== REPORTED_BY_STUDENTS);
+  return { ...current, status: reasons.length > 0 ? "held" : "clear", reasons, decidedAt: now };
+}
+
+/**
  * The state after an admin's `decision` at `now` with `note` (null for none): approve → `clear` without reasons;
  * reject → `rejected`, keeping the reasons it was held for (or `REJECTED_BY_ADMIN` when it was not held).
  */

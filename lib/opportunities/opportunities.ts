@@ -24,6 +24,7 @@ import {
   type ModerationDecision,
   moderationOf,
   moderationOnCreate,
+  moderationOnDismissal,
   moderationOnReports,
   moderationOnUpdate,
   moderationView,
@@ -547,6 +548,21 @@ export async function holdReportedOpportunity(kv: Deno.Kv, id: string, since: st
   await updateOpportunity(kv, id, (record) => {
     const current = moderationOf(record);
     const next = moderationOnReports(current, { since, now: new Date().toISOString() });
+    return next === current ? record : { ...record, moderation: next };
+  }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+}
+
+/**
+ * Releases opportunity `id` from a hold by students' reports after an admin dismissed them (`moderationOnDismissal`,
+ * docs/decisions.md, Trust, "Reports"): listed again unless the never-pay rule holds it too. One write, which also moves
+ * it in the moderation queue; nothing for an unknown one or one reports do not hold. Its submitter is not told (a hold
+ * by reports never told them either).
+ * @throws BusyError after 30 s of lost races.
+ */
+export async function releaseReportedOpportunity(kv: Deno.Kv, id: string): Promise<void> {
+  await updateOpportunity(kv, id, (record) => {
+    const current = moderationOf(record);
+    const next = moderationOnDismissal(current, new Date().toISOString());
     return next === current ? record : { ...record, moderation: next };
   }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
 }

@@ -7,8 +7,18 @@ import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import type { User } from "@/lib/users/users.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
-import { deleteInternship, holdReportedInternship, moderateInternship } from "@/lib/internships/writes.ts";
-import { getOpportunity, holdReportedOpportunity, moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
+import {
+  deleteInternship,
+  holdReportedInternship,
+  moderateInternship,
+  releaseReportedInternship,
+} from "@/lib/internships/writes.ts";
+import {
+  getOpportunity,
+  holdReportedOpportunity,
+  moderateOpportunity,
+  releaseReportedOpportunity,
+} from "@/lib/opportunities/opportunities.ts";
 import { removeVerification } from "@/lib/organizations/organizations.ts";
 import { getOrganization } from "@/lib/organizations/store.ts";
 import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ungatekeep/posts.ts";
@@ -150,9 +160,20 @@ export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string, sinc
 }
 
 /**
+ * Releases a listing held by reports an admin dismissed (docs/decisions.md, Trust, "Reports"): listed again unless the
+ * never-pay rule holds it too; nothing for other kinds, an unknown listing or one reports do not hold. Idempotent.
+ * @throws BusyError after 30 s of lost races.
+ */
+async function releaseTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise<void> {
+  if (kind === "internship") await releaseReportedInternship(kv, id);
+  if (kind === "opportunity") await releaseReportedOpportunity(kv, id);
+}
+
+/**
  * Does `action` to the target as `admin`: `hide` rejects a listing (moderation), unpublishes a post, deletes a comment
  * and takes an organization's verified badge away; `delete` soft-deletes an internship, deletes a post or a comment,
- * and rejects an opportunity (which has no deletion). `dismiss` changes nothing. A target already gone counts as done.
+ * and rejects an opportunity (which has no deletion). `dismiss` releases a listing the reports held (listed again
+ * unless the never-pay rule holds it too) and changes nothing else. A target already gone counts as done.
  * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races.
  */
 export async function actOn(
@@ -165,8 +186,8 @@ export async function actOn(
     note: string | null;
   },
 ): Promise<void> {
-  if (action === "dismiss") return;
   try {
+    if (action === "dismiss") return await releaseTarget(kv, kind, id);
     switch (kind) {
       case "internship":
         if (action === "hide") await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false });

@@ -6,9 +6,9 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternship, postInternships } from "@/tests/fixtures/internships.ts";
+import { internshipBody, postInternship, postInternships } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
-import { call, CLEAR } from "./helpers.ts";
+import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
@@ -261,6 +261,56 @@ Deno.test("dismiss tells each reporter once, never naming the others, and leaves
     })).status,
     404,
   );
+});
+
+Deno.test("dismiss releases a listing the reports held; a listing the never-pay rule holds too stays held", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const reporters = await Promise.all([1, 2, 3].map(() => createTestUser(t, "user")));
+  const dismiss = (kind: string, id: string) =>
+    call(t, admin, "POST", `/api/admin/reports/${kind}/${id}/resolve`, { action: "dismiss" });
+  const hack = await submitOpportunity(t, member, { title: "Real Hackathon" });
+  const listing = await postInternship(t, member, { title: "Real Intern" });
+  for (const [kind, id] of [["opportunity", hack.id], ["internship", listing.id]]) {
+    for (const who of reporters) await report(t, who, { kind, id, reason: "asks_for_money" });
+    assertEquals(
+      (await call(t, undefined, "GET", `/api/${kind === "internship" ? "internships" : "opportunities"}/${id}`)).status,
+      404,
+    );
+  }
+  assertEquals((await call(t, admin, "GET", "/api/admin/moderation")).body.pagination.total, 2);
+  for (const [kind, id] of [["opportunity", hack.id], ["internship", listing.id]]) {
+    assertEquals((await dismiss(kind, id)).body, { resolved: 3 });
+    const path = `/api/${kind === "internship" ? "internships" : "opportunities"}/${id}`;
+    assertEquals((await call(t, undefined, "GET", path)).status, 200, `${kind}: public again, as reporters are told`);
+    assertEquals((await call(t, member, "GET", path)).body[kind].moderation, CLEAR);
+  }
+  assertEquals((await call(t, admin, "GET", "/api/admin/moderation")).body.pagination.total, 0);
+  assertEquals((await call(t, undefined, "GET", "/api/opportunities")).body.pagination.total, 1);
+  assertEquals((await notificationsOf(t, member)).length, 0, "the owner is told nothing new");
+  for (const who of reporters) {
+    const told = (await notificationsOf(t, who)).filter((n) => n.type === "report_resolved");
+    assert(told.length === 2 && told.every((n) => n.body.includes("stays up")));
+  }
+
+  // Held by reports, then edited to ask for a fee: dismissing the reports leaves the never-pay hold for its review.
+  const again = await postInternship(t, member, { title: "Fee Intern" });
+  for (const who of reporters) await report(t, who, { kind: "internship", id: again.id, reason: "asks_for_money" });
+  const edit = await call(
+    t,
+    member,
+    "PUT",
+    `/api/internships/${again.id}`,
+    internshipBody({ title: "Fee Intern", description: "Pay a registration fee of Rs 500 to join." }),
+  );
+  assertEquals(edit.status, 200, JSON.stringify(edit.body));
+  const held = async () => (await call(t, member, "GET", `/api/internships/${again.id}`)).body.internship.moderation;
+  assertEquals(await held(), { status: "held", reasons: ["Reported by students", "Asks applicants to pay"] });
+  assertEquals((await dismiss("internship", again.id)).body, { resolved: 3 });
+  assertEquals(await held(), HELD_TO_PAY);
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${again.id}`)).status, 404);
+  assertEquals((await call(t, admin, "GET", "/api/admin/moderation")).body.pagination.total, 1);
 });
 
 Deno.test("hide and delete act on each kind; the owner is told why, the reporters what was done", async () => {

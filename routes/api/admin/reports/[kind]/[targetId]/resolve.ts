@@ -15,7 +15,8 @@ export const apiDocs = describeRoute({
   section: "Trust",
   POST: {
     summary: "Resolve every open report of a target",
-    description: "With the action: `dismiss`; `hide` (a listing rejected, a post unpublished, a comment deleted, an " +
+    description: "With the action: `dismiss` (a listing the reports held is listed again, unless the never-pay rule " +
+      "holds it too); `hide` (a listing rejected, a post unpublished, a comment deleted, an " +
       "organization's badge taken away); `delete` (a soft delete). Each reporter gets `report_resolved`, the owner of " +
       "what was hidden or deleted `content_removed`.",
     access: ["admin"],
