@@ -25,7 +25,14 @@ import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
-import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import {
+  readKnownDeviceCookie,
+  readSessionCookie,
+  readVerifyBindingCookie,
+  sessionCookie,
+  signedInDevice,
+} from "@/lib/http/cookies.ts";
+import { isKnownDevice, rememberDevice } from "@/lib/auth/known_devices.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
@@ -93,7 +100,10 @@ export const handler = define.handlers<Data>({
         RATE_LIMITS.signInPerEmailAndIp,
         signInSubject(fields.data.email, ctx.state.clientIp),
       );
-      await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(fields.data.email));
+      const device = readKnownDeviceCookie(req, config.secure);
+      if (await isKnownDevice(kv, fields.data.email, device)) {
+        await services.rateLimits.hit(RATE_LIMITS.signInPerKnownDevice, device!);
+      } else await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(fields.data.email));
       const { user, token } = await signInWithPassword(services, {
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),
@@ -102,7 +112,12 @@ export const handler = define.handlers<Data>({
         persistent: rememberMe,
       });
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
-      return seeOther(next, { "set-cookie": sessionCookie(config.secure, token, rememberMe) });
+      const { deviceId, setCookie } = signedInDevice(req, config.secure);
+      await rememberDevice(kv, { userId: user.id, email: user.email, deviceId });
+      return seeOther(next, [["set-cookie", sessionCookie(config.secure, token, rememberMe)], [
+        "set-cookie",
+        setCookie,
+      ]]);
     } catch (error) {
       if (error instanceof RateLimitedError) {
         return again(429, { errors: {}, formError: tooManyText(t, error.retryAfterSeconds) });

@@ -13,6 +13,7 @@
  * A domain that keeps records about a person adds its step here (the deletion test scans all of KV for the
  * person's id and e-mail afterwards, so a forgotten step fails it).
  */
+import { forgetKnownDevices } from "@/lib/auth/known_devices.ts";
 import { unlinkAccounts } from "@/lib/auth/oauth/accounts.ts";
 import { verifyPassword } from "@/lib/auth/passwords.ts";
 import { deleteUserSessions } from "@/lib/auth/sessions.ts";
@@ -89,6 +90,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "applications", run: (kv, userId, files) => forgetApplicant(kv, files, userId) },
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
   { name: "reports", run: forgetReporter },
+  { name: "known devices", run: forgetKnownDevices },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

@@ -5,6 +5,7 @@
  * Never exported: password hashes, session and e-mail tokens, API keys themselves, payment gateway secrets.
  */
 import { sessionsOf } from "@/lib/auth/sessions.ts";
+import { knownDevicesOf } from "@/lib/auth/known_devices.ts";
 import { signInMethods } from "@/lib/auth/sign_in_methods.ts";
 import { apiKeysCreatedBy } from "@/lib/api_keys/api_keys.ts";
 import { internshipsOwnedBy } from "@/lib/internships/internships.ts";
@@ -42,6 +43,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "onboarding", collect: (kv, user) => getOnboardingProfile(kv, user.id) },
   { name: "signInMethods", collect: (kv, user) => signInMethods(kv, user.id) },
   { name: "sessions", collect: (kv, user) => sessionsOf(kv, user.id) },
+  { name: "knownDevices", collect: (kv, user) => knownDevicesOf(kv, user.id) },
   {
     name: "purchases",
     async collect(kv, user) {

@@ -6,6 +6,7 @@
 import { parse, serialize } from "hono/utils/cookie";
 import { SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
 import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
+import { KNOWN_DEVICE_TTL_MS } from "@/lib/auth/known_devices.ts";
 import { randomToken } from "@/lib/ids.ts";
 
 /** The cookie's name for an origin. */
@@ -92,6 +93,32 @@ export function readVerifyBindingCookie(req: Request, secure: boolean): string |
 export function askingBrowserBinding(req: Request, secure: boolean): { binding: string; setCookie: string } {
   const binding = readVerifyBindingCookie(req, secure) ?? randomToken();
   return { binding, setCookie: bindingCookie(verifyBindingCookieName(secure), secure, binding, TOKEN_TTL_MS) };
+}
+
+/**
+ * The name of the cookie that marks a browser as a known device of the accounts that signed in on it with a password
+ * (docs/decisions.md, Auth, "Sign-in limits"). `__Host-` prefixed on https.
+ */
+export function knownDeviceCookieName(secure: boolean): string {
+  return secure ? "__Host-known_device" : "known_device";
+}
+
+/** The known-device id of a request, when it is a well-formed token; else undefined. */
+export function readKnownDeviceCookie(req: Request, secure: boolean): string | undefined {
+  return readToken(req, knownDeviceCookieName(secure));
+}
+
+/**
+ * The device id of a browser that just signed in with a password: its cookie's value when it has one, else a new
+ * random token; and the `Set-Cookie` value that keeps it for `KNOWN_DEVICE_TTL_MS` (HTTP-only, `SameSite=Lax`).
+ * Signing out leaves it: it names the browser, not a session.
+ */
+export function signedInDevice(req: Request, secure: boolean): { deviceId: string; setCookie: string } {
+  const deviceId = readKnownDeviceCookie(req, secure) ?? randomToken();
+  return {
+    deviceId,
+    setCookie: bindingCookie(knownDeviceCookieName(secure), secure, deviceId, KNOWN_DEVICE_TTL_MS),
+  };
 }
 
 /** The value of cookie `name` in a request when it is a well-formed random token (`randomToken`); else undefined. */

@@ -84,6 +84,8 @@ export function formFields<F extends string>(form: FormData, names: readonly F[]
 }
 
 /** A 303 See Other to `location` (a path on this origin), with extra headers such as `Set-Cookie`. */
-export function seeOther(location: string, headers: Record<string, string> = {}): Response {
-  return new Response(null, { status: 303, headers: { location, ...headers } });
+export function seeOther(location: string, headers: HeadersInit = {}): Response {
+  const all = new Headers(headers);
+  all.set("location", location);
+  return new Response(null, { status: 303, headers: all });
 }

@@ -1,7 +1,7 @@
 /**
  * The rate-limit service (`services.rateLimits`) and every rule it counts, in fixed windows kept in Deno KV:
  * - `RATE_LIMITS` (docs/decisions.md, Auth): sign-in 5 per 10 s per e-mail and client IP, 20 per 10 minutes per e-mail
- *   whatever the address, and 60 per minute per IP;
+ *   whatever the address (per device instead, from a device known to the account), and 60 per minute per IP;
  *   sign-up 10 per minute per IP; password-reset and verification e-mails 3 per minute per e-mail, requests for either
  *   also 10 per minute per IP; account deletion 5 password tries per session and 10 minutes; 5 organization claims
  *   per person and day; 20 new reports per person and day;
@@ -33,6 +33,8 @@ export const RATE_LIMITS = {
   signInPerEmailAndIp: { name: "sign_in_email_ip", limit: 5, windowMs: 10_000 },
   /** Sign-in tries per e-mail from any address: bounds guessing one password from many addresses. */
   signInPerEmail: { name: "sign_in_email", limit: 20, windowMs: 10 * 60_000 },
+  /** In place of `signInPerEmail` for a browser that signed in to the account before (`lib/auth/known_devices.ts`). */
+  signInPerKnownDevice: { name: "sign_in_device", limit: 20, windowMs: 10 * 60_000 },
   signInPerIp: { name: "sign_in_ip", limit: 60, windowMs: 60_000 },
   signUpPerIp: { name: "sign_up_ip", limit: 10, windowMs: 60_000 },
   passwordResetPerEmail: { name: "password_reset_email", limit: 3, windowMs: 60_000 },

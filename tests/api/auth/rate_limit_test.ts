@@ -135,6 +135,68 @@ Deno.test("sign-in: the 21st try for one e-mail in 10 minutes is 429 from any ad
   );
 });
 
+Deno.test("a browser that signed in before still signs in while a stranger spends the e-mail's tries", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
+  await passwordUser(t, { email: "asha@example.com" });
+  await passwordUser(t, { email: "ravi@example.com" });
+  const signIn = (email: string, password: string, ip: string, cookie?: string) =>
+    t.json("POST", "/api/auth/sign-in/email", {
+      body: { email, password },
+      headers: { "x-forwarded-for": ip, ...cookie ? { cookie } : {} },
+    });
+  const first = await signIn("asha@example.com", PASSWORD, "10.3.0.1");
+  assertEquals(first.status, 200);
+  await first.body?.cancel();
+  const device = first.headers.getSetCookie().find((line) => line.startsWith("known_device="))!;
+  assert(/HttpOnly/i.test(device) && /Max-Age=15552000/.test(device), device);
+  const phone = device.split(";")[0];
+  const other = await signIn("ravi@example.com", PASSWORD, "10.3.0.2");
+  await other.body?.cancel();
+  const raviPhone = other.headers.getSetCookie().find((line) => line.startsWith("known_device="))!.split(";")[0];
+  // The first sign-in counted once against the e-mail: 19 more spend its 20.
+  for (let i = 0; i < 19; i++) {
+    const res = await signIn("asha@example.com", "wrong", `10.4.${i}.1`);
+    await res.body?.cancel();
+    assertEquals(res.status, 401);
+  }
+  const stranger = await signIn("asha@example.com", PASSWORD, "10.5.0.1");
+  await stranger.body?.cancel();
+  assertEquals(stranger.status, 429, "a browser that never signed in to the account waits");
+  const forged = await signIn("asha@example.com", PASSWORD, "10.5.0.2", `known_device=${"A".repeat(43)}`);
+  await forged.body?.cancel();
+  assertEquals(forged.status, 429, "a made-up device id is no known device");
+  const elsewhere = await signIn("asha@example.com", PASSWORD, "10.5.0.3", raviPhone);
+  await elsewhere.body?.cancel();
+  assertEquals(elsewhere.status, 429, "a device known to another account is not known to this one");
+  const own = await signIn("asha@example.com", PASSWORD, "10.6.0.1", phone);
+  await own.body?.cancel();
+  assertEquals(own.status, 200, "the owner's phone signs in");
+  const page = await t.fetch("/sign-in", {
+    method: "POST",
+    headers: {
+      origin: t.origin,
+      cookie: phone,
+      "content-type": "application/x-www-form-urlencoded",
+      "x-forwarded-for": "10.6.0.2",
+    },
+    body: new URLSearchParams({ email: "asha@example.com", password: PASSWORD }),
+    redirect: "manual",
+  });
+  await page.body?.cancel();
+  assertEquals(page.status, 303, "and the plain form too");
+  assert(page.headers.getSetCookie().some((line) => line.startsWith("session=")));
+  assert(page.headers.getSetCookie().some((line) => line.startsWith(phone)), "the same device id, kept longer");
+  // Its two sign-ins above counted against the device: 18 more spend its 20.
+  for (let i = 0; i < 18; i++) {
+    const res = await signIn("asha@example.com", "wrong", `10.7.${i}.1`, phone);
+    await res.body?.cancel();
+    assertEquals(res.status, 401);
+  }
+  const spent = await signIn("asha@example.com", PASSWORD, "10.8.0.1", phone);
+  await spent.body?.cancel();
+  assertEquals(spent.status, 429, "a known device has its own 20 tries, not unlimited ones");
+});
+
 Deno.test("sign-up: the 11th sign-up in a minute from one IP is 429 and creates nothing", async () => {
   await using t = await createTestApp({ rateLimitClock: stillClock() });
   for (let i = 0; i < 10; i++) {

@@ -23,8 +23,9 @@ Deno.test("sign-in answers {redirect: false, token: null, user} and sets an HTTP
   assertEquals(body.user.id, user.id);
   assertEquals(body.user.createdAt, user.createdAt);
   assertEquals(body.user.updatedAt, user.updatedAt);
-  const setCookie = res.headers.get("set-cookie") ?? "";
+  const setCookie = res.headers.getSetCookie().find((line) => line.startsWith("session=")) ?? "";
   assertMatch(setCookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+  assertEquals(res.headers.getSetCookie().length, 2, "the session and the known-device cookie");
   assert(!JSON.stringify(body).includes(cookieOf(res)!.slice("session=".length)));
   const session = await t.fetch("/api/auth/session", { headers: { cookie: cookieOf(res)! } });
   assertEquals((await session.json()).user.id, user.id);
@@ -38,7 +39,7 @@ Deno.test("sign-in with rememberMe: false sets a browser-session cookie (no Max-
   });
   assertEquals(res.status, 200);
   await res.body?.cancel();
-  const setCookie = res.headers.get("set-cookie") ?? "";
+  const setCookie = res.headers.getSetCookie().find((line) => line.startsWith("session=")) ?? "";
   assertMatch(setCookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
 });
 

@@ -32,7 +32,9 @@ const PASSWORD = "correct horse battery";
 
 /** The person of the tests: an admin with a password, a Google link and a record of every kind. */
 interface Person extends TestUser {
+  /** A second session, signed in with the password through the API, and the browser's known-device id. */
   other: string;
+  device: string;
   /** The member whose internship Asha applied to here. */
   poster: TestUser;
   ids: {
@@ -59,7 +61,12 @@ async function buildPerson(t: TestApp): Promise<Person> {
     passwordHash: await hashPassword(PASSWORD),
   });
   const cookie = `session=${(await createSession(t.kv, user.id)).token}`;
-  const other = `session=${(await createSession(t.kv, user.id)).token}`;
+  const signedIn = await t.json("POST", "/api/auth/sign-in/email", { body: { email, password: PASSWORD } });
+  assertEquals(signedIn.status, 200);
+  await signedIn.body?.cancel();
+  const cookies = signedIn.headers.getSetCookie().map((line) => line.split(";")[0]);
+  const other = cookies.find((pair) => pair.startsWith("session="))!;
+  const device = cookies.find((pair) => pair.startsWith("known_device="))!.split("=")[1];
   const me: TestUser = { user, cookie, headers: { cookie, origin: t.origin } };
   await using push = await startFakePushService();
   await addSubscription(t.kv, { userId: user.id, input: await push.subscribe(), hosts: [push.origin.slice(7)] });
@@ -163,6 +170,7 @@ async function buildPerson(t: TestApp): Promise<Person> {
   return {
     ...me,
     other,
+    device,
     poster,
     ids: {
       platform: platform.id,
@@ -211,6 +219,8 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   assertEquals(data.onboarding.locationValue, "Chennai");
   assertEquals(data.signInMethods, ["email", "google"]);
   assertEquals(data.sessions.length, 2);
+  assertEquals(data.knownDevices.length, 1, "the browser that signed in with the password");
+  assertEquals(Object.keys(data.knownDevices[0]).sort(), ["lastSignInAt", "since"]);
   assertEquals(Object.keys(data.sessions[0]).sort(), ["createdAt", "expiresAt"]);
   assertEquals(data.purchases.map((p: { id: string; toolkit: { title: string } }) => [p.id, p.toolkit.title]), [[
     me.ids.purchase,
@@ -271,7 +281,7 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     const value = data[name];
     assert(value !== null && value !== undefined && (!Array.isArray(value) || value.length > 0), `${name} is filled`);
   }
-  for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1]]) {
+  for (const secret of ["$argon2", "keyHash", "ck_", me.cookie.split("=")[1], me.other.split("=")[1], me.device]) {
     assert(!text.includes(secret), `the export carries no ${secret}`);
   }
   const guest = await t.fetch("/api/me/export");

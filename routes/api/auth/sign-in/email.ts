@@ -4,7 +4,13 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
+import {
+  readKnownDeviceCookie,
+  readSessionCookie,
+  readVerifyBindingCookie,
+  sessionCookie,
+  signedInDevice,
+} from "@/lib/http/cookies.ts";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
 import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
@@ -13,6 +19,7 @@ import { authUserView } from "@/lib/auth/views.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
+import { isKnownDevice, KNOWN_DEVICE_TTL_MS, rememberDevice } from "@/lib/auth/known_devices.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -31,7 +38,9 @@ export const apiDocs = describeRoute({
     description:
       "Sets the session cookie (`rememberMe: false`: a cookie for this browser session only, renewals too) " +
       "and ends the " +
-      "browser's previous session. An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
+      "browser's previous session, and marks the browser a known device of the account (the `known_device` cookie, " +
+      `${duration(KNOWN_DEVICE_TTL_MS)}): its later tries count against the device's limit, not the e-mail's. ` +
+      "An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
       `e-mail linking on to \`callbackURL\` is sent (at most one per ${duration(VERIFICATION_MAIL_GAP_MS)}).`,
     body: SignInBody,
     responses: {
@@ -44,7 +53,9 @@ export const apiDocs = describeRoute({
       403: "`EMAIL_NOT_VERIFIED`",
       429: `Over ${perWindow(RATE_LIMITS.signInPerIp)} per IP, ${
         perWindow(RATE_LIMITS.signInPerEmailAndIp)
-      } per e-mail and IP, or ${perWindow(RATE_LIMITS.signInPerEmail)} per e-mail`,
+      } per e-mail and IP, or ${perWindow(RATE_LIMITS.signInPerEmail)} per e-mail (${
+        perWindow(RATE_LIMITS.signInPerKnownDevice)
+      } per device from a known device)`,
     },
   },
 });
@@ -59,7 +70,10 @@ export const handler = define.handlers({
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
     const previous = readSessionCookie(req, config.secure);
     await services.rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(body.email, ip));
-    await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(body.email));
+    const device = readKnownDeviceCookie(req, config.secure);
+    if (await isKnownDevice(services.kv, body.email, device)) {
+      await services.rateLimits.hit(RATE_LIMITS.signInPerKnownDevice, device!);
+    } else await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(body.email));
     const persistent = body.rememberMe !== false;
     const { user, token } = await signInWithPassword(services, {
       input: body,
@@ -68,8 +82,10 @@ export const handler = define.handlers({
       binding: readVerifyBindingCookie(req, config.secure),
       persistent,
     });
+    const { deviceId, setCookie } = signedInDevice(req, config.secure);
+    await rememberDevice(services.kv, { userId: user.id, email: user.email, deviceId });
     return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
-      headers: { "set-cookie": sessionCookie(config.secure, token, persistent) },
+      headers: [["set-cookie", sessionCookie(config.secure, token, persistent)], ["set-cookie", setCookie]],
     });
   },
 });
