@@ -1,6 +1,6 @@
 /**
- * What a value weighs in a KV write, estimated without serialising it (docs/decisions.md, Background work, "Outbox";
- * Applications, "Timeouts"): KV stores a value in V8's serialization, which keeps a string at one byte a character
+ * What a value weighs in a KV write, estimated without serialising it (docs/decisions.md, Background work, "The
+ * outbox"; Applications, "Every applicant hears back"): KV stores a value in V8's serialization, which keeps a string at one byte a character
  * when every character is within U+00FF and at two bytes a UTF-16 unit otherwise (a `₹`, any Hindi). Counting UTF-8
  * bytes would pass Hindi texts of twice the room; counting two bytes a unit never does.
  */
