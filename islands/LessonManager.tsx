@@ -26,7 +26,7 @@ export const LESSON_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("toolkitNotFound", "lessonNotFound", "videoNeedsUrl"),
+  ...refusalPrefixes("toolkitNotFound", "lessonNotFound", "videoNeedsUrl", "lessonTooLong"),
 ] as const;
 
 /** Props: the toolkit, its lessons in order, and the messages (`LESSON_MANAGER_TEXT`). */

@@ -1,11 +1,13 @@
 /**
- * The fields of a lesson form in the admin toolkit editor: title, type, the article's HTML or the video's address, and
- * whether it is a free preview; each problem shown at its field (`useFormSubmit`).
+ * The fields of a lesson form in the admin toolkit editor: title, type, the article's HTML (its hint says the most
+ * characters, `ARTICLE_MAX`) or the video's address, and whether it is a free preview; each problem shown at its field
+ * (`useFormSubmit`).
  */
 import { SelectField, TextAreaField, TextField } from "@/components/forms.tsx";
 import type { LessonDraft, LessonField } from "@/lib/browser/lesson_draft.ts";
 import type { FormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { ContentType } from "@/lib/toolkits/schema.ts";
+import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
 /** The fields of `draft`; every change goes to `onChange` as a new draft. */
@@ -37,6 +39,7 @@ export function LessonFields(
             id={form.idOf("content")}
             name="content"
             label={t("admin.lessons.html")}
+            hint={t("admin.lessons.htmlHint", { max: ARTICLE_MAX })}
             rows={6}
             value={draft.content}
             error={form.errors.content}

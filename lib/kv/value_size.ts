@@ -5,6 +5,9 @@
  * bytes would pass Hindi texts of twice the room; counting two bytes a unit never does.
  */
 
+/** The most bytes one KV value takes once serialised: a write of a larger one throws "Value too large". */
+export const KV_VALUE_MAX_BYTES = 65_536;
+
 /**
  * An upper bound of the bytes `value` (a record as stored, or one string) takes once serialised for KV: every string
  * and property name at two bytes a UTF-16 unit, and eight bytes for each string's header, each other value and each

@@ -32,6 +32,8 @@ import type {
   ToolkitUpdate,
 } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
+import { fieldProblem } from "@/lib/field_messages.ts";
 
 export * from "./schema.ts";
 
@@ -259,9 +261,19 @@ async function bodyOf(type: ContentItem["type"], content: string | null, cdnVide
 }
 
 /**
+ * Refuses a lesson whose record would not fit one KV value, counted by `valueBytes` (docs/decisions.md, Toolkits and
+ * payments, "Lesson size"): sanitizing may lengthen an article within `ARTICLE_MAX` (an `&` becomes `&amp;`).
+ * @throws InvalidInputError `REFUSALS.lessonTooLong`, at `content`.
+ */
+function assertFits(item: ContentItem): void {
+  if (valueBytes(item) <= KV_VALUE_MAX_BYTES) return;
+  throw new InvalidInputError(REFUSALS.lessonTooLong, [fieldProblem("content", { key: "fields.lessonTooLong" })]);
+}
+
+/**
  * Adds a content item to a toolkit (at the end unless `orderIndex` is given) and sets the
  * toolkit's `lessonCount` to its number of items, in one atomic write.
- * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl".
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`.
  */
 export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): Promise<ContentItem> {
   const body = await bodyOf(input.type, input.content ?? null, input.cdnVideoUrl ?? null);
@@ -280,6 +292,7 @@ export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): 
       createdAt: now,
       updatedAt: now,
     };
+    assertFits(item);
     const itemCount = entry.value.itemCount + 1;
     const toolkit = { ...entry.value, itemCount, lessonCount: itemCount, updatedAt: now };
     const result = await markChanged(
@@ -302,8 +315,9 @@ async function readItem(kv: Deno.Kv, id: string) {
 }
 
 /**
- * Applies the given fields of `patch` to a content item; an article body is sanitized again.
- * @throws NotFoundError "Content item not found"; InvalidInputError "A video needs cdnVideoUrl".
+ * Applies the given fields of `patch` to a content item; an article body is sanitized again, and the lesson then
+ * checked to fit its KV value (a lesson stored before that bound can still be renamed, moved or made a preview).
+ * @throws NotFoundError "Content item not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`.
  */
 export async function updateContentItem(kv: Deno.Kv, id: string, patch: ContentItemUpdate): Promise<ContentItem> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -312,17 +326,17 @@ export async function updateContentItem(kv: Deno.Kv, id: string, patch: ContentI
     const type = patch.type ?? current.type;
     const content = patch.content !== undefined ? patch.content : current.content;
     const cdnVideoUrl = patch.cdnVideoUrl !== undefined ? patch.cdnVideoUrl : current.cdnVideoUrl;
+    const newBody = patch.content !== undefined || patch.cdnVideoUrl !== undefined || patch.type !== undefined;
     const item: ContentItem = {
       ...current,
       title: patch.title ?? current.title,
       type,
-      ...(patch.content !== undefined || patch.cdnVideoUrl !== undefined || patch.type !== undefined
-        ? await bodyOf(type, content, cdnVideoUrl)
-        : {}),
+      ...(newBody ? await bodyOf(type, content, cdnVideoUrl) : {}),
       orderIndex: patch.orderIndex ?? current.orderIndex,
       isPreview: patch.isPreview ?? current.isPreview,
       updatedAt: new Date().toISOString(),
     };
+    if (newBody) assertFits(item);
     const result = await kv.atomic().check(entry).set(entry.key, item).commit();
     if (result.ok) return item;
   }

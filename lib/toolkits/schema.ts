@@ -7,6 +7,7 @@ import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "@/lib/money.ts";
 import { isImageReference } from "@/lib/users/profile.ts";
+import { ARTICLE_MAX, ARTICLE_MAX_BYTES } from "./limits.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (docs/decisions.md, Toolkits and payments). */
 export const RupeesSchema = z.number().min(0).max(MAX_PRICE_RUPEES).refine(hasAtMostTwoDecimals, {
@@ -34,9 +35,6 @@ const imageReference = z.string().max(2048).refine(
 export const CONTENT_TYPES = ["article", "video"] as const;
 /** One of `CONTENT_TYPES`. */
 export type ContentType = typeof CONTENT_TYPES[number];
-
-/** Longest article body in characters (before sanitizing). */
-export const ARTICLE_MAX = 200_000;
 
 /**
  * A toolkit's price: free (0) or at least ₹1, the gateway's minimum charge. A price between would be
@@ -123,7 +121,10 @@ export const ContentItemCreateSchema = z.object({
   toolkitId: z.string().min(1).max(100),
   title: text(200),
   type: z.enum(CONTENT_TYPES),
-  content: TextSchema.max(ARTICLE_MAX).nullable().optional(),
+  content: TextSchema.max(ARTICLE_MAX).describe(
+    `An article's HTML: at most ${ARTICLE_MAX} characters, ${ARTICLE_MAX_BYTES} bytes at two bytes a character ` +
+      "(what one KV value leaves it)",
+  ).nullable().optional(),
   cdnVideoUrl: videoUrl.nullable().optional(),
   orderIndex: z.int().min(0).max(100_000).optional(),
   isPreview: z.boolean().optional(),

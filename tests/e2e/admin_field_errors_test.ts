@@ -2,7 +2,8 @@
  * The admin forms show each problem of a submit at the field it concerns, in plain words: the
  * control marked `aria-invalid` and described by its sentence, never one "Label: sentence" line
  * above the form, a field path or zod's wording. Covers the coupon, banner, lesson and post
- * forms and the users table's role control, each refused by the browser check or the server.
+ * forms and the users table's role control, each refused by the browser check or the server; an article too long to
+ * store is refused at its field in English and in Hindi, and the form keeps what was typed.
  */
 import type { Locator, Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -12,6 +13,7 @@ import { EXPIRY_PASSED as EXPIRY_PASSED_KEY, HTTP_VIDEO as HTTP_VIDEO_KEY } from
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
+import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
 
 /** The sentences the coupon and lesson forms say before sending, in English. */
 const EXPIRY_PASSED = translatorFor("en")(EXPIRY_PASSED_KEY);
@@ -80,6 +82,7 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
     await assertAccessible(page, "banner form with an error");
   });
 
+  let toolkitId = "";
   await t.step("lesson: an http video, then an address the server refuses", async () => {
     const { id } = await addToolkit({ t: app, admin }, {
       title: "Interview Playbook",
@@ -103,6 +106,22 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
     );
     await assertPlainWords(page, "lesson form");
     await assertAccessible(page, "lesson form with an error");
+    toolkitId = id;
+  });
+
+  await t.step("lesson: an article too long to store, in English and in Hindi; the form keeps it", async () => {
+    const article = "<p>" + "न".repeat(ARTICLE_MAX) + "</p>";
+    // English last: `?lang=` stays the choice of the pages that follow.
+    for (const lang of ["hi", "en"] as const) {
+      const words = translatorFor(lang);
+      await openHydrated(page, `${app.origin}/admin/toolkits/${toolkitId}?lang=${lang}`);
+      await page.locator("#new-lesson-title").fill("लंबा पाठ");
+      const content = page.locator("#new-lesson-content");
+      await content.fill(article);
+      await page.getByRole("button", { name: words("admin.lessons.add") }).click();
+      await assertFieldError(content, words("fields.maxChars", { max: ARTICLE_MAX }));
+      assertEquals(await content.inputValue(), article, `${lang}: what was typed stays`);
+    }
   });
 
   await t.step("post: an empty title and content, every error at once", async () => {

@@ -1,7 +1,8 @@
 /**
  * Admin content that cannot work is refused with a sentence in `{error}`: an http video (blocked
- * on the https site), a coupon that has expired before it was created, and an original price
- * below the price (on create, and on an update that leaves the two so).
+ * on the https site), a coupon that has expired before it was created, an original price
+ * below the price (on create, and on an update that leaves the two so), and a lesson too long
+ * for its KV value (at `content`, never a 500).
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -9,6 +10,8 @@ import { EXPIRED_AT_CREATION } from "@/lib/coupons/coupons.ts";
 import { EXPIRY_PASSED as EXPIRY_PASSED_KEY } from "@/lib/browser/admin_checks.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ORIGINAL_PRICE_BELOW_PRICE } from "@/lib/toolkits/catalog.ts";
+import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 const HTTP_VIDEO = "Use an https address: an http video does not play on an https site";
 /** The server's sentence for an expiry that has passed: the same the coupon form says before sending. */
@@ -136,4 +139,44 @@ Deno.test("a coupon that has already expired is refused at creation; a future ex
     headers: admin.headers,
   });
   assertEquals(ok.status, 201);
+});
+
+Deno.test("a lesson too long for its KV value is 400 at content, in any script; the longest one fits and can be edited", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const toolkit = await (await createToolkit(t, admin)).json();
+  const add = (content: string) =>
+    t.json("POST", "/api/admin/toolkit-content-items", {
+      body: { toolkitId: toolkit.id, title: "पाठ", type: "article", content },
+      headers: admin.headers,
+    });
+  const en = translatorFor("en");
+  const tooMany = { field: "content", message: en("fields.maxChars", { max: ARTICLE_MAX }) };
+  for (const content of ["<p>" + "a".repeat(70_000) + "</p>", "<p>" + "नमस्ते ".repeat(5_000) + "</p>"]) {
+    const res = await add(content);
+    assertEquals(res.status, 400, content.slice(0, 10));
+    const body = await res.json();
+    assertEquals(body.fields.map(({ field, message }: { field: string; message: string }) => ({ field, message })), [
+      tooMany,
+    ]);
+  }
+  const tooLong = [{ field: "content", message: en("fields.lessonTooLong"), messageKey: "fields.lessonTooLong" }];
+  // Within ARTICLE_MAX, but sanitizing writes each "&" as "&amp;": the stored lesson would not fit.
+  const grows = await add("&".repeat(ARTICLE_MAX));
+  assertEquals((await grows.clone().json()).fields, tooLong);
+  assertEquals(await refusal(grows), [REFUSALS.lessonTooLong]);
+
+  const longest = await add("न".repeat(ARTICLE_MAX));
+  assertEquals(longest.status, 201);
+  const { contentItem } = await longest.json();
+  assertEquals(contentItem.content.length, ARTICLE_MAX);
+  const patch = (body: Record<string, unknown>) =>
+    t.json("PATCH", `/api/admin/toolkit-content-items/${contentItem.id}`, { body, headers: admin.headers });
+  assertEquals((await patch({ title: "न".repeat(200), isPreview: true })).status, 200);
+  const edit = await patch({ content: "&".repeat(ARTICLE_MAX) });
+  assertEquals((await edit.clone().json()).fields, tooLong);
+  assertEquals(edit.status, 400);
+  const kept = await (await t.fetch(`/api/admin/toolkits/${toolkit.id}/content`, { headers: admin.headers }))
+    .json();
+  assertEquals(kept.contentItems.map((item: { content: string }) => item.content), ["न".repeat(ARTICLE_MAX)]);
 });

@@ -6,6 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
 import { z } from "zod";
 import { ContentItemSchema, SuccessSchema } from "@/lib/openapi/resources.ts";
 
@@ -13,7 +14,8 @@ export const apiDocs = describeRoute({
   section: "Admin",
   PATCH: {
     summary: "Change a lesson (the fields given)",
-    description: "Article HTML is sanitized on save; a video needs `cdnVideoUrl` (400).",
+    description: `Article HTML (\`content\`) is at most ${ARTICLE_MAX} characters and is sanitized on save; a ` +
+      "lesson that would then not fit one KV value is 400 at `content`. A video needs `cdnVideoUrl` (400).",
     access: ["admin"],
     body: ContentItemUpdateSchema,
     responses: {

@@ -6,6 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemCreateSchema, createContentItem } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
+import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
 import { z } from "zod";
 import { ContentItemSchema } from "@/lib/openapi/resources.ts";
 
@@ -13,8 +14,9 @@ export const apiDocs = describeRoute({
   section: "Admin",
   POST: {
     summary: "Add a lesson to a toolkit",
-    description: "Article HTML is sanitized on save; a video needs `cdnVideoUrl` (400). Without `orderIndex` the " +
-      "lesson goes last.",
+    description: `Article HTML (\`content\`) is at most ${ARTICLE_MAX} characters and is sanitized on save; a ` +
+      "lesson that would then not fit one KV value is 400 at `content`. A video needs `cdnVideoUrl` (400)." +
+      " Without `orderIndex` the lesson goes last.",
     access: ["admin"],
     body: ContentItemCreateSchema,
     responses: {
