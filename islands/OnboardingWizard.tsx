@@ -21,7 +21,13 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const ONBOARDING_TEXT = ["profile.onboarding.", "profile.choice.", "common."] as const;
+export const ONBOARDING_TEXT = [
+  "profile.onboarding.",
+  "profile.choice.",
+  "profile.problem.",
+  "fields.",
+  "common.",
+] as const;
 
 /** The choice lists the wizard offers (from `lib/onboarding/onboarding.ts`). */
 export interface OnboardingChoices {

@@ -19,7 +19,13 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const PROFILE_FORM_TEXT = ["profile.form.", "profile.choice.", "common.errors."] as const;
+export const PROFILE_FORM_TEXT = [
+  "profile.form.",
+  "profile.choice.",
+  "profile.problem.",
+  "fields.",
+  "common.errors.",
+] as const;
 import { nationalNumber } from "@/lib/users/phone.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
 

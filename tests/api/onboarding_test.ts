@@ -2,6 +2,10 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { getUser } from "@/lib/users/users.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { translatorOf } from "@/lib/i18n/translator.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import { ONBOARDING_TEXT } from "@/islands/OnboardingWizard.tsx";
 
 const PROFILE_KEYS = [
   "createdAt",
@@ -311,4 +315,36 @@ Deno.test("onboarding fills the profile's empty interests from its answers and k
   const user = await getUser(t.kv, chosen.user.id);
   assertEquals([user?.opportunityInterests, user?.fieldInterests], [["internships", "hackathons"], ["Finance"]]);
   assert(user!.updatedAt !== user!.createdAt);
+});
+
+Deno.test("every problem the onboarding API answers is worded in Hindi by the wizard's own text", async () => {
+  await using t = await createTestApp();
+  const who = await createTestUser(t);
+  const page = translatorFor("hi");
+  const island = translatorOf(page.island(ONBOARDING_TEXT));
+  const bodies = [
+    { persona: "teacher" },
+    {
+      ...STUDENT,
+      locationType: "village",
+      locationValue: "p".repeat(101),
+      educationLevel: "Kindergarten",
+      fieldOfStudy: "Astrology",
+      opportunityInterests: Array(21).fill("x"),
+      domainPreferences: Array(21).fill("x"),
+      struggles: Array(21).fill("x"),
+    },
+    { ...STUDENT, fieldOfStudy: "Other", fieldOther: "f".repeat(101) },
+  ];
+  const seen = new Set<string>();
+  for (const body of bodies) {
+    const { fields } = await (await post(t, who, body)).json();
+    for (const problem of fields) {
+      seen.add(problem.field);
+      const hindi = fieldText(page, problem);
+      assert(hindi !== problem.message, `${problem.field} has a Hindi sentence`);
+      assertEquals(fieldText(island, problem), hindi, problem.field);
+    }
+  }
+  assertEquals(seen.size, 9, [...seen].join());
 });

@@ -1,6 +1,10 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { getUser } from "@/lib/users/users.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { translatorOf } from "@/lib/i18n/translator.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
+import { PROFILE_FORM_TEXT } from "@/islands/ProfileForm.tsx";
 
 const PROFILE_KEYS = [
   "collegeInstitute",
@@ -344,4 +348,33 @@ Deno.test("a profile change from a foreign origin with the session cookie is ref
   assertEquals(res.status, 403);
   assertEquals(await res.json(), { error: "Invalid origin" });
   assertEquals((await getUser(t.kv, who.user.id))?.name, who.user.name);
+});
+
+Deno.test("every problem the profile API answers is worded in Hindi by the profile form's own text", async () => {
+  await using t = await createTestApp();
+  const who = await createTestUser(t);
+  const res = await post(t, who, {
+    name: "",
+    image: "not a url",
+    fieldInterests: Array(21).fill("x"),
+    dateOfBirth: "2023-02-30",
+    collegeInstitute: "1234",
+    contactNumber: "98765",
+    currentRole: "r".repeat(61),
+  });
+  const { fields } = await res.json();
+  assertEquals(fields.length, 7, JSON.stringify(fields));
+  const page = translatorFor("hi");
+  const island = translatorOf(page.island(PROFILE_FORM_TEXT));
+  for (const problem of fields) {
+    const hindi = fieldText(page, problem);
+    assert(hindi !== problem.message, `${problem.field} has a Hindi sentence`);
+    assertEquals(fieldText(island, problem), hindi, problem.field);
+  }
+  const plain = await postForm(t, who, "/profile?lang=hi", { name: "A", contactNumber: "98765", image: "not a url" });
+  assertEquals(plain.status, 400);
+  const html = await plain.text();
+  for (const key of ["profile.problem.contactNumber", "profile.problem.image"] as const) {
+    assert(html.includes(page(key)), `${key} in Hindi without JavaScript`);
+  }
 });
