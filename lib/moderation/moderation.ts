@@ -138,6 +138,26 @@ export function moderationOnUpdate(
 }
 
 /**
+ * The state of a submission sent to review again with `text` at `now` (an opportunity's resubmission): every text is
+ * read again, since no admin approved this text yet, so it is held when any asks applicants to pay (a held one keeps its
+ * reasons); a rejected one stays rejected; otherwise `current` unchanged (the same object).
+ */
+export function moderationOnResubmit(current: Moderation, text: ListingText, now: string): Moderation {
+  if (current.status === "rejected") return current;
+  return moneyPhrasesIn(...listingTexts(text)).length > 0 ? holdWith(current, ASKS_TO_PAY, now) : current;
+}
+
+/**
+ * The state after review rejected a submission at `now` (docs/decisions.md, Opportunities, "Reject with a reason,
+ * resubmit"): a held one is no longer held (review decided, and its submitter may edit it and send it again, when the
+ * never-pay rule reads it again: `moderationOnResubmit`); otherwise `current` unchanged (the same object).
+ */
+export function moderationOnReviewRejection(current: Moderation, now: string): Moderation {
+  if (current.status !== "held") return current;
+  return { ...current, status: "clear", reasons: [], decidedAt: now };
+}
+
+/**
  * The state after students' reports reached the hold threshold at `since` (ISO), held at `now`: held "Reported by
  * students", unless rejected, or decided by an admin at or after `since` (those reports were before them); otherwise
  * `current` unchanged (the same object), so holding again is harmless.

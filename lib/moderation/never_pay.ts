@@ -9,6 +9,13 @@
  * removed, and every run of characters that is neither a letter, a mark (Devanagari vowel signs are marks), a digit
  * nor the rupee sign becomes one space. A phrase then matches as whole words of that text, so "Registration-Fee",
  * "registration   fees" and "REGISTRATION, FEE" all match, while "preregistration feedback" does not.
+ *
+ * A phrase that is negated does not count, so a listing that reassures students ("No registration fee", "We never
+ * charge a registration fee", "कोई पंजीकरण शुल्क नहीं") is not held: a negating word ("no", "zero", "never", "not", "n't",
+ * "without", "free of", "बिना") before it in the same clause, with only the words of `NEGATION_SCOPE` between (so "There
+ * is no registration fee or training fee" negates both, and "we do not ask you to pay ₹500" the payment), or "नहीं"
+ * ("nahi") after it with only the words of `HINDI_AFTER` between ("शुल्क नहीं लिया जाता"; never "नहीं तो", otherwise).
+ * A clause ends at sentence punctuation, a comma or a dash, so "No hidden charges, pay ₹500 to join" still matches.
  */
 
 /** One entry of the list: what people read, and its pattern over the folded text (words joined by one space). */
@@ -80,14 +87,107 @@ export function foldForMatching(text: string): string {
   return ` ${folded} `;
 }
 
-/** Each phrase's pattern between word boundaries of folded text (a space on each side). */
+/** Each phrase's pattern between word boundaries of folded text (every occurrence, each with a space either side). */
 const MATCHERS = NEVER_PAY_PHRASES.map((phrase) => ({
   phrase,
-  regex: new RegExp(` (?:${phrase.pattern.normalize("NFKC")}) `, "u"),
+  regex: new RegExp(`(?<= )(?:${phrase.pattern.normalize("NFKC")})(?= )`, "gu"),
 }));
 
-/** The labels of the phrases of `NEVER_PAY_PHRASES` that `texts` hold (any of them), in list order; empty when none. */
+/** Words that negate a phrase after them in the same clause (with `NEGATION_SCOPE` words between). */
+const NEGATORS = new Set(["no", "zero", "never", "not", "without", "बिना", "bina"]);
+/** Words before "t" that make "n't" ("don't" folds to "don t"). */
+const NOT_CONTRACTED = new Set(["don", "doesn", "didn", "won", "isn", "aren", "wasn", "can", "shan", "shouldn"]);
+/**
+ * The words that may stand between a negating word and the phrase it negates: articles and quantifiers, the verbs of
+ * asking and paying, who pays, "or"/"and"/"nor" and the words of the phrases themselves (so one negation covers a list
+ * of them), amounts. Any other word ends the negation ("No worries: registration fee ₹500" still matches).
+ */
+const NEGATION_SCOPE = new Set([
+  ..."a an any the such hidden extra additional other kind kinds type types sort of for from in as or and nor".split(
+    " ",
+  ),
+  ..."is are was be will there we do does did you us to ask asks asked asking charge charges charged charging".split(
+    " ",
+  ),
+  ..."collect collects collected take takes taken require requires required need needs needed demand demands".split(
+    " ",
+  ),
+  ..."pay paying paid upfront applicants candidates interns students anyone anybody money".split(" "),
+  ..."registration training processing joining security refundable laptop kit enrolment enrollment onboarding".split(
+    " ",
+  ),
+  ..."certificate certification entry fee fees deposit deposits amount ₹ rs inr rupees".split(" "),
+  ..."कोई किसी भी प्रकार का की के और या पंजीकरण शुल्क सुरक्षा जमा राशि प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग फीस".split(" "),
+  ..."koi kisi bhi".split(" "),
+]);
+/** "नहीं" (or "nahi") after a phrase negates it, with at most three words of `HINDI_AFTER` between. */
+const HINDI_NOT = new Set(["नहीं", "nahi", "nahin"]);
+/** After "नहीं", the word that makes it "otherwise" ("नहीं तो"), not a negation. */
+const OTHERWISE = new Set(["तो", "to"]);
+/** The words that may stand between a phrase and the "नहीं" after it: verbs of paying and taking, "है", "भी". */
+const HINDI_AFTER = new Set(
+  "है हैं था देना देने देनी देते लिया ली लेते लेगा लेगी जाता जाती जाएगा जाएगी लगता लगती लगेगा लगेगी होगा होगी भी कोई hai lena dena"
+    .split(" "),
+);
+/** Punctuation that ends a clause: the words on either side are not negated across it. */
+const CLAUSE_END = /[.,;:!?।॥|\n\u2013\u2014]/u;
+
+/** A folded text's words, each with whether a clause ends before it (from the text's punctuation). */
+interface Words {
+  words: string[];
+  clauseStart: boolean[];
+}
+
+/** `text` as `foldForMatching` splits it into words, with the clause ends between them. */
+function wordsOf(text: string): Words {
+  const prepared = text.normalize("NFKC").toLowerCase().replace(FORMAT, "").replaceAll("₹", " ₹ ");
+  const words: string[] = [];
+  const clauseStart: boolean[] = [];
+  let pendingEnd = false;
+  for (const [run] of prepared.matchAll(/[\p{L}\p{M}\p{N}₹]+|[^\p{L}\p{M}\p{N}₹]+/gu)) {
+    if (/^[\p{L}\p{M}\p{N}₹]/u.test(run)) {
+      words.push(run);
+      clauseStart.push(pendingEnd);
+      pendingEnd = false;
+    } else if (CLAUSE_END.test(run)) pendingEnd = true;
+  }
+  return { words, clauseStart };
+}
+
+/** Whether the phrase at words `start` to `end` (exclusive) of `text` is negated (see the module's docstring). */
+function isNegated({ words, clauseStart }: Words, start: number, end: number): boolean {
+  for (let i = start - 1; i >= 0 && !clauseStart[i + 1]; i--) {
+    const word = words[i];
+    if (NEGATORS.has(word) || (word === "t" && NOT_CONTRACTED.has(words[i - 1]))) return true;
+    if (word === "of" && words[i - 1] === "free") return true;
+    if (!NEGATION_SCOPE.has(word) && !/^\d+$/.test(word)) break;
+  }
+  for (let i = end; i < words.length && i < end + 4 && !clauseStart[i]; i++) {
+    if (HINDI_NOT.has(words[i])) return clauseStart[i + 1] || !OTHERWISE.has(words[i + 1]);
+    if (!HINDI_AFTER.has(words[i]) && !/^\d+$/.test(words[i]) && words[i] !== "₹") break;
+  }
+  return false;
+}
+
+/** Whether `regex` finds an occurrence in `folded` (the text `words` splits) that is not negated. */
+function assertedIn(regex: RegExp, folded: string, words: Words): boolean {
+  for (const match of folded.matchAll(regex)) {
+    const start = folded.slice(0, match.index).split(" ").length - 2;
+    const end = start + match[0].split(" ").length;
+    if (!isNegated(words, start, end)) return true;
+  }
+  return false;
+}
+
+/**
+ * The labels of the phrases of `NEVER_PAY_PHRASES` that `texts` hold (any of them) and do not negate, in list order;
+ * empty when none.
+ */
 export function moneyPhrasesIn(...texts: (string | null | undefined)[]): string[] {
-  const folded = texts.filter((text): text is string => Boolean(text)).map(foldForMatching);
-  return MATCHERS.filter(({ regex }) => folded.some((text) => regex.test(text))).map(({ phrase }) => phrase.label);
+  const read = texts.filter((text): text is string => Boolean(text)).map((text) => ({
+    folded: foldForMatching(text),
+    words: wordsOf(text),
+  }));
+  return MATCHERS.filter(({ regex }) => read.some(({ folded, words }) => assertedIn(regex, folded, words)))
+    .map(({ phrase }) => phrase.label);
 }

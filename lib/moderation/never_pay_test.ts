@@ -76,3 +76,38 @@ Deno.test("folding keeps letters, marks, digits and the rupee sign, one space be
   assertEquals(foldForMatching("प्रशिक्षण—शुल्क"), " प्रशिक्षण शुल्क ");
   assertEquals(NEVER_PAY_PHRASES.every((p) => p.label.length > 0), true);
 });
+
+Deno.test("a phrase negated before it (or by नहीं after it) in the same clause does not count", () => {
+  for (
+    const text of [
+      "No registration fee. No security deposit.",
+      "There is no registration fee or training fee.",
+      "We never charge a registration fee",
+      "We don't charge any registration fee",
+      "Zero joining fee",
+      "Free of any processing fee",
+      "Apply without any security deposit",
+      "Beware of fraud: we do not ask you to pay ₹500",
+      "कोई पंजीकरण शुल्क नहीं",
+      "पंजीकरण शुल्क नहीं लिया जाता",
+      "बिना किसी पंजीकरण शुल्क के आवेदन करें",
+      "koi registration fee nahi hai",
+    ]
+  ) assertEquals(moneyPhrasesIn(text), [], text);
+});
+
+Deno.test("a real ask still matches beside a negation elsewhere, or with other words between", () => {
+  const cases: [string, string[]][] = [
+    ["pay ₹500 registration fee", ["registration fee", "pay ₹ (an amount)"]],
+    ["registration fee of ₹999 — no refunds", ["registration fee", "a fee of ₹/Rs (an amount)"]],
+    ["No hidden charges, pay ₹500 to join", ["pay ₹ (an amount)"]],
+    ["No worries: registration fee ₹500", ["registration fee"]],
+    ["No experience needed registration fee ₹500", ["registration fee"]],
+    ["Stipend: no. Registration fee ₹500", ["registration fee"]],
+    ["No registration fee; a security deposit of Rs 2000", ["security deposit"]],
+    ["No registration fee. Registration fee ₹500 after selection", ["registration fee"]],
+    ["पंजीकरण शुल्क ₹500 देना होगा नहीं तो सीट नहीं मिलेगी", ["पंजीकरण शुल्क"]],
+    ["पंजीकरण शुल्क नहीं तो सीट नहीं", ["पंजीकरण शुल्क"]],
+  ];
+  for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
+});

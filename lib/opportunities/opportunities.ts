@@ -26,7 +26,8 @@ import {
   moderationOnCreate,
   moderationOnDismissal,
   moderationOnReports,
-  moderationOnUpdate,
+  moderationOnResubmit,
+  moderationOnReviewRejection,
   moderationView,
 } from "@/lib/moderation/moderation.ts";
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
@@ -440,8 +441,8 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
 
 /**
  * The submitter's edit of opportunity `id` to `input`, which sends it back to review (awaiting review whoever they
- * are, since review rejected it or has not decided yet): the same fields as a submission, moderation checked again on
- * the new text (`moderationOnUpdate`), the last rejection kept for the admin to compare. One checked write, which also
+ * are, since review rejected it or has not decided yet): the same fields as a submission, every text read again by
+ * the never-pay rule (`moderationOnResubmit`), the last rejection kept for the admin to compare. One checked write, which also
  * moves it in the moderation queue.
  * @throws NotFoundError when unknown, hidden from `user` or another person's; ConflictError when it is published or
  *   moderation rejected it (only a submission awaiting review or rejected by review is edited); BusyError after 30 s of
@@ -456,7 +457,7 @@ export async function resubmitOpportunity(
     if (!canRead(user, current) || current.userId !== user.id) throw new NotFoundError(NOT_FOUND);
     if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
     const now = new Date().toISOString();
-    const moderation = moderationOnUpdate(moderationOf(current), { before: current, after: input }, now);
+    const moderation = moderationOnResubmit(moderationOf(current), input, now);
     return { ...current, ...input, isVerified: false, isActive: true, moderation, updatedAt: now };
   }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
   if (!record) throw new NotFoundError(NOT_FOUND);
@@ -465,8 +466,9 @@ export async function resubmitOpportunity(
 
 /**
  * The record after `review` at `now`: approve publishes it, clears a moderation hold (docs/decisions.md, Trust,
- * "Moderation") and the last rejection; reject hides it with its reason (`rejection`), and a held one becomes rejected
- * by moderation with the reason as the admin's note. The same object when nothing changes.
+ * "Moderation") and the last rejection; reject hides it with its reason (`rejection`) and lifts a hold
+ * (`moderationOnReviewRejection`: its submitter may edit it and submit it again, as they are told). The same object
+ * when nothing changes.
  */
 function reviewed(current: Opportunity, { action, reason }: Review, now: string): Opportunity {
   const note = action === "reject" ? reason ?? null : null;
@@ -476,7 +478,7 @@ function reviewed(current: Opportunity, { action, reason }: Review, now: string)
   const moderation = moderationOf(current);
   const decided = action === "approve"
     ? (moderation.status === "clear" ? moderation : moderationDecided(moderation, { decision: "approve", note, now }))
-    : (moderation.status === "held" ? moderationDecided(moderation, { decision: "reject", note, now }) : moderation);
+    : moderationOnReviewRejection(moderation, now);
   if (flags.isVerified === current.isVerified && flags.isActive === current.isActive && decided === moderation) {
     return current;
   }

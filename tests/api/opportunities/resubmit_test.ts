@@ -98,6 +98,40 @@ Deno.test("reject without a reason still works; a reason over 1,000 characters i
   assertEquals(note.body, '"Campus Hack" was not published. You can edit it and submit it again.');
 });
 
+Deno.test("review's rejection of a held submission can be resubmitted, as it says; the fee is read again", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const paying = { ...HACKATHON, description: "Pay a registration fee of Rs 500 to take part." };
+  const { id, moderation } = await submitOpportunity(t, student, paying);
+  assertEquals(moderation.status, "held");
+  const reason = "Add the organizer and a link.";
+  const rejected = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "reject", reason });
+  assertEquals(rejected.status, 200);
+  assertEquals(rejected.body.opportunity.moderation, { status: "clear", reasons: [] });
+  const [note] = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
+  assert(note.body.includes("You can edit it and submit it again"), note.body);
+  const queue = (await call(t, admin, "GET", "/api/admin/moderation")).body;
+  assertEquals(queue.counts, { held: 0, rejected: 0 }, "review decided: out of the moderation queue");
+
+  const same = await call(t, student, "PUT", `/api/opportunities/${id}`, { ...paying, organizer: "Campus Club" });
+  assertEquals(same.status, 200, "resubmittable, as the notification says");
+  assertEquals(same.body.opportunity.moderation, { status: "held", reasons: ["Asks applicants to pay"] });
+  await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "reject", reason });
+  const fixed = await call(t, student, "PUT", `/api/opportunities/${id}`, {
+    ...HACKATHON,
+    organizer: "Campus Club",
+    description: "There is no registration fee.",
+  });
+  const { opportunity } = fixed.body;
+  assertEquals([fixed.status, opportunity.moderation.status, opportunity.isVerified, opportunity.isActive], [
+    200,
+    "clear",
+    false,
+    true,
+  ], "awaiting review again, not held");
+});
+
 Deno.test("a submission moderation rejected for good cannot be resubmitted", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
