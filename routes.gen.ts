@@ -175,6 +175,7 @@ import * as $171 from "./routes/ungatekeep/[id].tsx";
 import * as $172 from "./routes/ungatekeep/index.tsx";
 import * as $173 from "./routes/ungatekeep/rss.xml.ts";
 import * as $174 from "./routes/unsubscribe/[token].tsx";
+import * as $175 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -394,6 +395,7 @@ const manifest: Manifest = {
     "./routes/ungatekeep/index.tsx": $172,
     "./routes/ungatekeep/rss.xml.ts": $173,
     "./routes/unsubscribe/[token].tsx": $174,
+    "./routes/verify-email.tsx": $175,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -20,7 +20,7 @@ import {
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import type { SessionGuard } from "./sessions.ts";
-import { consumeToken, findToken, spendTokenOps, voidTokens } from "./verification.ts";
+import { consumeToken, findToken, spendTokenOps, type TokenRecord, voidTokens } from "./verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 
 /** Input of `signUp`; the password has already passed the length rule. */
@@ -88,22 +88,54 @@ export async function checkCredentials(kv: Deno.Kv, email: string, password: str
 }
 
 /**
+ * What a verification link names: its user, and whether the browser following it is the one that asked for it
+ * (`sameBrowser`: its verification binding cookie is the one the token was issued for; docs/decisions.md, Auth).
+ */
+export interface VerificationLink {
+  user: User;
+  sameBrowser: boolean;
+}
+
+/** The link of a token's record for the browser whose binding cookie value is `binding`; null as `verifyEmail` says. */
+async function linkOf(
+  kv: Deno.Kv,
+  record: TokenRecord | null,
+  binding: string | undefined,
+): Promise<VerificationLink | null> {
+  const user = record && await getUser(kv, record.userId);
+  if (!record || !user || user.email !== record.email) return null;
+  return { user, sameBrowser: binding !== undefined && record.bindingHash === await sha256Hex(binding) };
+}
+
+/**
+ * Reads a verification token without spending it, for deciding whether a GET of the link may verify (docs/decisions.md,
+ * Auth, "A verification link verifies only in the browser that asked for it").
+ * @returns the link, or null as `verifyEmail` says.
+ */
+export async function readVerificationLink(
+  kv: Deno.Kv,
+  token: string,
+  binding: string | undefined,
+): Promise<VerificationLink | null> {
+  return await linkOf(kv, (await findToken(kv, "verify-email", token))?.value ?? null, binding);
+}
+
+/**
  * Spends a verification token and marks the user's e-mail verified; an address of `adminEmails` (lower case) verified
  * now makes the user `admin` (docs/decisions.md, Auth). `binding` is the verification binding cookie's value of the
  * browser following the link (docs/decisions.md, Auth).
- * @returns the user, and whether that browser is the one that asked for the link (`sameBrowser`: its binding is the
- *   token's); null for a bad, spent or expired token (or one issued for an address the user no longer has).
+ * @returns the link (the user as now stored); null for a bad, spent or expired token (or one issued for an address
+ *   the user no longer has).
  */
 export async function verifyEmail(
   kv: Deno.Kv,
   token: string,
   { binding, adminEmails }: { binding: string | undefined; adminEmails: Set<string> },
-): Promise<{ user: User; sameBrowser: boolean } | null> {
-  const record = await consumeToken(kv, "verify-email", token);
-  const user = record && await getUser(kv, record.userId);
-  if (!record || !user || user.email !== record.email) return null;
-  const sameBrowser = binding !== undefined && record.bindingHash === await sha256Hex(binding);
-  if (user.emailVerified) return { user, sameBrowser };
+): Promise<VerificationLink | null> {
+  const link = await linkOf(kv, await consumeToken(kv, "verify-email", token), binding);
+  if (!link) return null;
+  const { user, sameBrowser } = link;
+  if (user.emailVerified) return link;
   const patch = { emailVerified: true, ...(adminEmails.has(user.email) ? { role: "admin" as const } : {}) };
   return { user: await updateUser(kv, user.id, patch), sameBrowser };
 }

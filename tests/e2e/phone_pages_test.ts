@@ -20,6 +20,7 @@ import {
 import { layoutDefects, lazyFirstScreenImages, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
+import { issueTokenOps } from "@/lib/auth/verification.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { listContentItems } from "@/lib/toolkits/catalog.ts";
 import { routePattern } from "@/lib/web/routes.ts";
@@ -56,6 +57,8 @@ interface DemoIds {
   organizationId: string;
   /** A reported listing or post, as the admin's report list names it. */
   reported: { kind: string; targetId: string };
+  /** A live verification link's token (Nisha's), for its confirm page. */
+  verificationToken: string;
 }
 
 /**
@@ -140,6 +143,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/ungatekeep": student("/ungatekeep"),
     "/ungatekeep/:id": { paths: [`/ungatekeep/${ids.post}`], by: ["student", "admin"] },
     "/unsubscribe/:token": student("/unsubscribe/an-unknown-token"),
+    "/verify-email": student(`/verify-email?token=${ids.verificationToken}`, "/verify-email?token=an-unknown-token"),
   };
 }
 
@@ -179,6 +183,10 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
     headers: { cookie: cookies.student },
   });
   assertEquals(applied.status, 201, "Sara applies");
+  const verification = t.kv.atomic();
+  const nisha = (await getUserByEmail(t.kv, "new@demo.careers"))!;
+  const verificationToken = await issueTokenOps(verification, "verify-email", nisha);
+  assert((await verification.commit()).ok);
   return {
     internship: (await json(t, "/api/internships?limit=1", cookies.student)).internships[0].id,
     ownInternship: (await json(t, "/api/internships?mine=true&limit=1", cookies.member)).internships[0].id,
@@ -195,6 +203,7 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
     organization: organization.slug,
     organizationId: organization.id,
     reported: (await json(t, "/api/admin/reports", cookies.admin)).targets[0],
+    verificationToken,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { readSessionCookie, readVerifyBindingCookie, sessionCookie } from "@/lib/http/cookies.ts";
-import { verifyEmail } from "@/lib/auth/email_password.ts";
+import { readVerificationLink, verifyEmail } from "@/lib/auth/email_password.ts";
 import { checkRedirect, RedirectTargetField, withQuery } from "@/lib/auth/redirects.ts";
 import { replaceSession } from "@/lib/auth/sessions.ts";
 import { authUserView } from "@/lib/auth/views.ts";
@@ -18,24 +18,24 @@ export const apiDocs = describeRoute({
   section: "Authentication",
   GET: {
     summary: "Verify an e-mail address with the link's token, and sign in the browser that asked for it",
-    description: `Spends the single-use token (it lives ${duration(TOKEN_TTL_MS)}) and sets \`emailVerified\`. ` +
-      "It signs the browser in (its previous session ends) only when it is the browser that asked for the link: its " +
-      "HTTP-only verification binding cookie, set by sign-up and by a resend, is the one the link was issued for (or " +
-      "it is already signed in as the link's owner). Any other browser gets no cookie: one signed in as another " +
-      "person keeps that session, and a signed-out one is sent to sign in (`/sign-in?verified=1`, which says the " +
-      "address is verified), so a link opened in someone else's browser never signs them in as its owner. With " +
-      "`callbackURL` (an empty one means `/`) the answer is a redirect: to it on success (to `/sign-in` carrying " +
-      "it for a signed-out browser that did not ask for the link), to it with `?error=INVALID_TOKEN` for an unknown, " +
-      "spent or expired token; without it, JSON. A `callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`.",
+    description: `Spends the single-use token (it lives ${duration(TOKEN_TTL_MS)}) and sets \`emailVerified\`, ` +
+      "only for the browser that asked for the link: one signed in as the link's owner, or a signed-out one whose " +
+      "HTTP-only verification binding cookie, set by sign-up and by a resend, is the one the link was issued for. " +
+      "That browser is signed in (its previous session ends). Any other GET (a mail scanner fetching the link, a " +
+      "click in another browser or in one signed in as someone else) spends nothing and is sent to the confirm page " +
+      "`/verify-email?token=…&callbackURL=…`, whose button verifies the address without signing anyone in (a " +
+      "signed-out browser goes on to `/sign-in?verified=1`, another person's session is kept). With `callbackURL` " +
+      "(an empty one means `/`) the answer is a redirect: to it on " +
+      "success, to it with `?error=INVALID_TOKEN` for an unknown, spent or expired token; without it, JSON. A " +
+      "`callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`.",
     query: z.object({ token: z.string().optional(), callbackURL: RedirectTargetField.optional() }),
     responses: {
       200: {
-        description: "Verified (no `callbackURL`); signed in (with the session cookie) only the browser that asked",
+        description: "Verified and signed in (no `callbackURL`), with the session cookie",
         schema: z.strictObject({ status: z.literal(true), user: AuthUserSchema }),
       },
-      302: "To `callbackURL` (signed in when this browser asked for the link, or another person's session kept), " +
-        "to `/sign-in?callbackURL=…&verified=1` for a signed-out browser that did not ask, or to `callbackURL` " +
-        "with `error=INVALID_TOKEN`",
+      302: "To `callbackURL` signed in, to the confirm page `/verify-email?token=…` for a browser that did not ask " +
+        "for the link (nothing spent), or to `callbackURL` with `error=INVALID_TOKEN`",
       400: "`INVALID_TOKEN` (no `callbackURL`) or `INVALID_CALLBACK_URL`",
     },
   },
@@ -46,42 +46,34 @@ export const handler = define.handlers({
     const { kv, config } = ctx.state.services;
     const param = ctx.url.searchParams.get("callbackURL");
     const callbackURL = checkRedirect("callbackURL", param === "" ? "/" : param ?? undefined, config.appUrl);
-    const verified = await verifyEmail(
-      kv,
-      ctx.url.searchParams.get("token") ?? "",
-      { binding: readVerifyBindingCookie(req, config.secure), adminEmails: config.adminEmails },
-    );
-    if (!verified) {
+    const token = ctx.url.searchParams.get("token") ?? "";
+    const binding = readVerifyBindingCookie(req, config.secure);
+    const invalid = () => {
       if (!callbackURL) throw new AuthError("INVALID_TOKEN", "Invalid token");
       return new Response(null, {
         status: 302,
         headers: { location: withQuery(callbackURL, config.appUrl, { error: "INVALID_TOKEN" }) },
       });
+    };
+    const link = await readVerificationLink(kv, token, binding);
+    if (!link) return invalid();
+    const owner = ctx.state.user?.id === link.user.id;
+    if (!owner && (ctx.state.user || !link.sameBrowser)) {
+      // Not the browser that asked (a mail scanner, another browser), or someone else's session (never replaced by a
+      // GET: login CSRF): nothing is spent until a person confirms, so fetching the link verifies nothing.
+      const confirm = withQuery("/verify-email", config.appUrl, { token, ...(callbackURL ? { callbackURL } : {}) });
+      return new Response(null, { status: 302, headers: { location: confirm } });
     }
-    const { user } = verified;
-    if (ctx.state.user && ctx.state.user.id !== user.id) {
-      // Someone else's session: verify the address but keep the browser's session, so a link to an attacker's own
-      // token opened in a victim's browser cannot sign the victim in as the attacker (login CSRF through GET).
-      if (callbackURL) return new Response(null, { status: 302, headers: { location: callbackURL } });
-      return Response.json({ status: true, user: authUserView(user) });
-    }
-    if (!verified.sameBrowser && !ctx.state.user) {
-      // A signed-out browser that did not ask for this link (no binding cookie naming it): the address is verified,
-      // and the person signs in, so a link sent to a victim cannot sign them in as its owner (login CSRF through GET).
-      if (callbackURL) {
-        const signIn = withQuery("/sign-in", config.appUrl, { callbackURL, verified: "1" });
-        return new Response(null, { status: 302, headers: { location: signIn } });
-      }
-      return Response.json({ status: true, user: authUserView(user) });
-    }
-    const { token } = await replaceSession(kv, {
-      userId: user.id,
+    const verified = await verifyEmail(kv, token, { binding, adminEmails: config.adminEmails });
+    if (!verified) return invalid();
+    const { token: session } = await replaceSession(kv, {
+      userId: verified.user.id,
       previousToken: readSessionCookie(req, config.secure),
     });
-    const cookie = sessionCookie(config.secure, token);
+    const cookie = sessionCookie(config.secure, session);
     if (callbackURL) {
       return new Response(null, { status: 302, headers: { location: callbackURL, "set-cookie": cookie } });
     }
-    return Response.json({ status: true, user: authUserView(user) }, { headers: { "set-cookie": cookie } });
+    return Response.json({ status: true, user: authUserView(verified.user) }, { headers: { "set-cookie": cookie } });
   },
 });

@@ -53,6 +53,7 @@ const LOGIN_RULE_PAGES = [
   "./routes/sign-up.tsx",
   "./routes/forgot-password.tsx",
   "./routes/reset-password.tsx",
+  "./routes/verify-email.tsx",
   "./routes/language.ts",
 ];
 

@@ -138,7 +138,7 @@ Deno.test("an SMTP failure at sign-up keeps the mail in the outbox; the outbox j
     skipped: 0,
   });
   const mail = await smtp.waitFor("lost@example.com");
-  const follow = await t.fetch(pathOf(linkIn(mail.text)));
+  const follow = await t.fetch(pathOf(linkIn(mail.text)), { headers: { cookie: cookieOf(res)! } });
   assertEquals(follow.status, 302);
   assertEquals((await getUserByEmail(t.kv, "lost@example.com"))?.emailVerified, true);
   // Its pooled connection goes before the server closes (which waits for open connections).

@@ -75,13 +75,13 @@ Deno.test("verify-email with an empty callbackURL redirects to /", async () => {
 
 Deno.test("a verification token is single use: the second use is INVALID_TOKEN", async () => {
   await using t = await createTestApp();
-  const { link } = await signUpLink(t, "new@example.com", "/welcome?from=mail");
-  assertEquals((await t.fetch(pathOf(link))).status, 302);
-  const again = await t.fetch(pathOf(link));
+  const { link, cookie } = await signUpLink(t, "new@example.com", "/welcome?from=mail");
+  assertEquals((await t.fetch(pathOf(link), { headers: { cookie } })).status, 302);
+  const again = await t.fetch(pathOf(link), { headers: { cookie } });
   assertEquals(again.status, 302);
   assertEquals(again.headers.get("location"), "/welcome?from=mail&error=INVALID_TOKEN");
   assertEquals(again.headers.get("set-cookie"), null);
-  const json = await t.fetch(withoutCallback(link));
+  const json = await t.fetch(withoutCallback(link), { headers: { cookie } });
   assertEquals(json.status, 400);
   assertEquals(json.headers.get("content-type"), "application/json");
   assertEquals(await json.json(), { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" });
@@ -89,8 +89,10 @@ Deno.test("a verification token is single use: the second use is INVALID_TOKEN",
 
 Deno.test("of 20 concurrent uses of one verification token exactly one wins", async () => {
   await using t = await createTestApp();
-  const { link } = await signUpLink(t);
-  const responses = await Promise.all(Array.from({ length: 20 }, () => t.fetch(withoutCallback(link))));
+  const { link, cookie } = await signUpLink(t);
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, () => t.fetch(withoutCallback(link), { headers: { cookie } })),
+  );
   const statuses = responses.map((r) => r.status);
   await Promise.all(responses.map((r) => r.body?.cancel()));
   assertEquals(statuses.filter((s) => s === 200).length, 1);
@@ -135,14 +137,14 @@ Deno.test("verify-email refuses missing, malformed, unknown, huge and reset toke
 
 Deno.test("verify-email with a foreign callbackURL is refused with 400 and does not spend the token", async () => {
   await using t = await createTestApp();
-  const { link } = await signUpLink(t);
+  const { link, cookie } = await signUpLink(t);
   for (const callbackURL of ["https://evil.example/", "//evil.example/", "/\\evil.example", "http://localhost:8001/"]) {
     const res = await t.fetch(`${withoutCallback(link)}&callbackURL=${encodeURIComponent(callbackURL)}`);
     assertEquals(res.status, 400, callbackURL);
     assertEquals(res.headers.get("location"), null);
     assertEquals((await res.json()).code, "INVALID_CALLBACK_URL");
   }
-  assertEquals((await t.fetch(withoutCallback(link))).status, 200);
+  assertEquals((await t.fetch(withoutCallback(link), { headers: { cookie } })).status, 200);
 });
 
 Deno.test("verify-email accepts an absolute callbackURL on the platform's own origin", async () => {
@@ -155,52 +157,128 @@ Deno.test("verify-email accepts an absolute callbackURL on the platform's own or
   assertEquals(res.headers.get("location"), `${t.origin}/dashboard`);
 });
 
-Deno.test("verify-email while signed in as someone else verifies the address and keeps that session", async () => {
+/** Opens the confirm page a GET of a link sent `browser` (cookies) to and presses its button; returns both answers. */
+async function confirmOnPage(t: TestApp, location: string, cookie?: string) {
+  const headers: Record<string, string> = cookie ? { cookie } : {};
+  const page = await t.fetch(location, { headers });
+  const html = await page.text();
+  const fields = new URLSearchParams(
+    [...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map(([, name, value]) => [
+      name,
+      value.replaceAll("&amp;", "&"),
+    ]),
+  );
+  const post = await t.fetch("/verify-email", {
+    method: "POST",
+    headers: { ...headers, origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: fields,
+  });
+  await post.body?.cancel();
+  return { page, html, post };
+}
+
+Deno.test("a GET from a browser that did not ask for the link (a mail scanner) verifies nothing: the confirm page does", async () => {
+  await using t = await createTestApp({ env: { ADMIN_EMAILS: "boss@example.com" } });
+  // A stranger signs up with an address of ADMIN_EMAILS; the mail gateway of its owner fetches the link (no cookies).
+  const stranger = await signUpLink(t, "boss@example.com", "/me/resume");
+  const scan = await t.fetch(pathOf(stranger.link), { headers: { "sec-fetch-site": "none" } });
+  assertEquals(scan.status, 302);
+  assertEquals(
+    scan.headers.get("location"),
+    `/verify-email?token=${tokenOf(stranger.link)}&callbackURL=%2Fme%2Fresume`,
+  );
+  assertEquals(scan.headers.get("set-cookie"), null);
+  const boss = (await getUserByEmail(t.kv, "boss@example.com"))!;
+  assertEquals([boss.emailVerified, boss.role], [false, "user"]);
+  const signIn = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: "boss@example.com", password: PASSWORD },
+  });
+  assertEquals(signIn.status, 403, "still unverified: the stranger cannot sign in");
+  await signIn.body?.cancel();
+
+  // The page changes nothing either, in English or Hindi, and its button (a plain form) verifies without a session.
+  const hindi = await (await t.fetch(`${scan.headers.get("location")}&lang=hi`)).text();
+  assert(hindi.includes("मेरा ई-मेल वेरिफ़ाई करें"), "the page in Hindi");
+  assertEquals((await getUserByEmail(t.kv, "boss@example.com"))?.emailVerified, false);
+  const { page, html, post } = await confirmOnPage(t, scan.headers.get("location")!);
+  assertEquals(page.status, 200);
+  assert(html.includes("Verify my e-mail") && html.includes("If you did not create an account here"), html);
+  assertEquals(post.status, 303);
+  assertEquals(post.headers.get("location"), "/sign-in?callbackURL=%2Fme%2Fresume&verified=1");
+  assertEquals(post.headers.get("set-cookie"), null, "no session");
+  const verified = (await getUserByEmail(t.kv, "boss@example.com"))!;
+  assertEquals([verified.emailVerified, verified.role], [true, "admin"]);
+  const english = await (await t.fetch(post.headers.get("location")!)).text();
+  assert(english.includes("Your e-mail is verified") && english.includes("did not sign you in"), "says so");
+
+  // The link is spent: the page says so, and so does the GET.
+  const spent = await t.fetch(scan.headers.get("location")!);
+  assertEquals(spent.status, 400);
+  assert((await spent.text()).includes("This verification link has expired or was already used"));
+  const again = await t.fetch(pathOf(stranger.link));
+  assertEquals(again.headers.get("location"), "/me/resume?error=INVALID_TOKEN");
+});
+
+Deno.test("the confirm page speaks the language of the person the link names", async () => {
+  await using t = await createTestApp();
+  const res = await t.json("POST", "/api/auth/sign-up/email?lang=hi", {
+    body: { name: "Asha", email: "asha@example.com", password: PASSWORD },
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const link = (await lastMailTo(t, "asha@example.com")).link;
+  const scan = await t.fetch(pathOf(link));
+  const page = await (await t.fetch(scan.headers.get("location")!)).text();
+  assert(page.includes("मेरा ई-मेल वेरिफ़ाई करें"), "in Hindi");
+});
+
+Deno.test("verify-email while signed in as someone else verifies only on the confirm page, and keeps that session", async () => {
   await using t = await createTestApp();
   const victim = await createTestUser(t);
   const { link } = await signUpLink(t, "attacker@example.com");
   const res = await t.fetch(withoutCallback(link), { headers: { cookie: victim.cookie } });
-  assertEquals(res.status, 200);
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), `/verify-email?token=${tokenOf(link)}`);
   assertEquals(res.headers.get("set-cookie"), null);
-  const body = await res.json();
-  assertEquals(body.status, true);
-  assertEquals(body.user.emailVerified, true);
-  assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
-  const kept = await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json();
-  assertEquals(kept.user.id, victim.user.id);
+  assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, false);
   const { link: again } = await signUpLink(t, "attacker2@example.com", "/onboarding");
   const redirect = await t.fetch(pathOf(again), { headers: { cookie: victim.cookie } });
   assertEquals(redirect.status, 302);
-  assertEquals(redirect.headers.get("location"), "/onboarding");
-  assertEquals(redirect.headers.get("set-cookie"), null);
+  const { post } = await confirmOnPage(t, redirect.headers.get("location")!, victim.cookie);
+  assertEquals(post.status, 303);
+  assertEquals(post.headers.get("location"), "/onboarding");
+  assertEquals(post.headers.get("set-cookie"), null);
   assertEquals((await getUserByEmail(t.kv, "attacker2@example.com"))?.emailVerified, true);
   const still = await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json();
   assertEquals(still.user.id, victim.user.id);
 });
 
-Deno.test("a signed-out browser that did not ask for the link is not signed in: verified, and sent to sign in", async () => {
+Deno.test("a browser bound to another sign-up is sent to the confirm page and not signed in", async () => {
   await using t = await createTestApp();
-  // An attacker signs up and sends their link to a signed-out victim, whose browser has no binding or its own.
   const attacker = await signUpLink(t, "attacker@example.com");
   const victim = await signUpLink(t, "victim@example.com");
-  const res = await t.fetch(`${withoutCallback(attacker.link)}&callbackURL=%2Fme%2Fresume`, {
-    headers: { "sec-fetch-site": "cross-site", referer: "https://evil.example/" },
-  });
+  const res = await t.fetch(withoutCallback(attacker.link), { headers: { cookie: victim.cookie } });
   assertEquals(res.status, 302);
-  assertEquals(res.headers.get("location"), "/sign-in?callbackURL=%2Fme%2Fresume&verified=1");
-  assertEquals(res.headers.get("set-cookie"), null, "no session");
+  assertEquals(res.headers.get("location"), `/verify-email?token=${tokenOf(attacker.link)}`);
+  assertEquals(res.headers.get("set-cookie"), null);
+  const { post } = await confirmOnPage(t, res.headers.get("location")!, victim.cookie);
+  assertEquals(post.headers.get("location"), "/sign-in?verified=1");
+  assertEquals(post.headers.get("set-cookie"), null, "no session for a browser bound to another sign-up");
   assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
-  const english = await (await t.fetch(res.headers.get("location")!)).text();
-  assert(english.includes("Your e-mail is verified") && english.includes("did not sign you in"), "says so");
-  const hindi = await (await t.fetch(`${res.headers.get("location")}&lang=hi`)).text();
-  assert(hindi.includes("आपका ई-मेल वेरिफ़ाई हो गया है"), "in the page's language");
-
-  const second = await signUpLink(t, "attacker2@example.com");
-  const json = await t.fetch(withoutCallback(second.link), { headers: { cookie: victim.cookie } });
-  assertEquals(json.status, 200);
-  assertEquals(json.headers.get("set-cookie"), null, "no session for a browser bound to another sign-up");
-  assertEquals((await json.json()).user.email, "attacker2@example.com");
   assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json(), null);
+});
+
+Deno.test("the confirm page's button is refused from another site (login CSRF)", async () => {
+  await using t = await createTestApp();
+  const { link } = await signUpLink(t);
+  const res = await t.fetch("/verify-email", {
+    method: "POST",
+    headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: tokenOf(link) }),
+  });
+  assertEquals(res.status, 403);
+  await res.body?.cancel();
+  assertEquals((await getUserByEmail(t.kv, "new@example.com"))?.emailVerified, false);
 });
 
 Deno.test("verify-email with the same user's session renews it as a signed-in verification", async () => {

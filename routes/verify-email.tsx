@@ -1,0 +1,98 @@
+/**
+ * `/verify-email?token=&callbackURL=`: the confirm page of a verification link followed by a browser that did not ask
+ * for it (docs/decisions.md, Auth, "A verification link verifies only in the browser that asked for it");
+ * `GET /api/auth/verify-email` sends such a browser here. `GET` changes nothing (mail scanners fetch links) and offers
+ * a button, in the language of the person the link names unless the browser is signed in or `?lang=` asks for another.
+ * `POST` (that button: the fields `token` and `callbackURL`, under the auth origin rule) spends the token and verifies
+ * the address without signing anyone in: 303 to `callbackURL` (default `/`) for a signed-in browser, whose session is
+ * kept, else to `/sign-in?callbackURL=…&verified=1`. An unknown, spent or expired token: 400, the page saying so.
+ */
+import { define, type RouteContext } from "@/lib/platform/define.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { FormCard } from "@/components/FormCard.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { PageHead } from "@/components/PageHead.tsx";
+import { readVerificationLink, verifyEmail } from "@/lib/auth/email_password.ts";
+import { returnPage, withQuery } from "@/lib/auth/redirects.ts";
+import { withReturnPage } from "@/lib/browser/same_origin.ts";
+import { readVerifyBindingCookie } from "@/lib/http/cookies.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { isLang, type Lang, LANG_PARAM } from "@/lib/i18n/languages.ts";
+
+/** An auth write: the login-CSRF rule applies before anything else runs (docs/decisions.md, Security). */
+export const routeOptions: RouteOptions = { originCheck: "login" };
+
+/** Longest token the page passes on; real ones are far shorter. */
+const TOKEN_MAX = 512;
+
+interface Data {
+  /** The link's token while it is live; null when it is unknown, spent or expired. */
+  token: string | null;
+  callbackURL: string | null;
+}
+
+/** Writes the page in the language of the link's person (`language`), unless the browser has its own. */
+function speakTo(ctx: RouteContext<Data>, language: Lang | undefined): void {
+  if (!language || ctx.state.user || isLang(ctx.url.searchParams.get(LANG_PARAM))) return;
+  ctx.state.lang = language;
+  ctx.state.t = translatorFor(language);
+}
+
+export const handler = define.handlers<Data>({
+  async GET(req, ctx) {
+    const { kv, config } = ctx.state.services;
+    const token = ctx.url.searchParams.get("token")?.slice(0, TOKEN_MAX) ?? "";
+    const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), config.appUrl);
+    const link = await readVerificationLink(kv, token, readVerifyBindingCookie(req, config.secure));
+    speakTo(ctx, link?.user.language);
+    return ctx.render({ token: link ? token : null, callbackURL }, { status: link ? 200 : 400 });
+  },
+  async POST(req, ctx) {
+    const { kv, config } = ctx.state.services;
+    const form = await readFormFields(req, ["token", "callbackURL"]);
+    const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
+    const verified = await verifyEmail(kv, form.token.slice(0, TOKEN_MAX), {
+      binding: readVerifyBindingCookie(req, config.secure),
+      adminEmails: config.adminEmails,
+    });
+    if (!verified) return ctx.render({ token: null, callbackURL }, { status: 400 });
+    if (ctx.state.user) return seeOther(callbackURL ?? "/");
+    return seeOther(withQuery("/sign-in", config.appUrl, { ...(callbackURL ? { callbackURL } : {}), verified: "1" }));
+  },
+});
+
+export default define.page<Data>(function VerifyEmailPage({ data }) {
+  const t = useT();
+  return (
+    <FormCard title={t("auth.verify.title")}>
+      <PageHead title={t("auth.verify.title")} />
+      {data.token
+        ? (
+          <form method="post" class="space-y-4">
+            <p class="text-slate-700">{t("auth.verify.lead")}</p>
+            <p class="text-sm text-slate-700">{t("auth.verify.notYou")}</p>
+            <input type="hidden" name="token" value={data.token} />
+            {data.callbackURL && <input type="hidden" name="callbackURL" value={data.callbackURL} />}
+            <button
+              type="submit"
+              class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+            >
+              {t("auth.verify.submit")}
+            </button>
+          </form>
+        )
+        : (
+          <Notice kind="error" title={t("auth.signInCode.INVALID_TOKEN.title")}>
+            <p>{t("auth.signInCode.INVALID_TOKEN.text")}</p>
+            <p class="mt-2">
+              <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium underline">
+                {t("auth.signIn.title")}
+              </a>
+            </p>
+          </Notice>
+        )}
+    </FormCard>
+  );
+});
