@@ -25,7 +25,7 @@ export const POST_EDITOR_TEXT = [
   "common.choose",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("postNotFound", "imageTooLarge", "imageType"),
+  ...refusalPrefixes("postNotFound", "imageTooLarge", "imageType", "postTooLong"),
 ] as const;
 
 /** The editable fields of a post (`id` null for a new one). */

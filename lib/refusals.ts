@@ -103,6 +103,7 @@ export const REFUSALS = {
   buyToTrack: "Buy this toolkit to track your progress",
   videoNeedsUrl: "A video needs cdnVideoUrl",
   lessonTooLong: "The lesson is too long to store: shorten it or split it into two lessons",
+  postTooLong: "The post is too long to store: shorten it or its links",
   signInToRead: "Sign in to read this post",
   /** Past `MAX_ALERTS` (`lib/alerts/alerts.ts`; a test holds the number to it). */
   tooManyAlerts: "You can keep at most 20 alerts",

@@ -18,7 +18,9 @@
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
-import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { fieldProblem } from "@/lib/field_messages.ts";
+import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
@@ -388,8 +390,21 @@ function publishedAtOf(
 }
 
 /**
+ * Refuses a post whose record would not fit one KV value, counted by `valueBytes` (docs/decisions.md, Ungatekeep and
+ * banners, "Post size"): content within `MAX_CONTENT_LENGTH` fits unless its links and title are long too.
+ * @throws InvalidInputError `REFUSALS.postTooLong`, at `content`.
+ */
+function assertFits(post: Post): void {
+  if (valueBytes(post) <= KV_VALUE_MAX_BYTES) return;
+  throw new InvalidInputError(REFUSALS.postTooLong, [fieldProblem("content", { key: "fields.postTooLong" })]);
+}
+
+/** The fields whose text a post's size depends on: an update giving none of them leaves the size as it was. */
+const TEXT_FIELDS = ["title", "content", "images", "linkUrl", "linkTitle", "linkImage"] as const;
+
+/**
  * Creates a post by `author` (an admin).
- * @throws InvalidInputError "Unknown image" when an image id is not an upload.
+ * @throws InvalidInputError "Unknown image" when an image id is not an upload, or `postTooLong`.
  */
 export async function createPost(
   kv: Deno.Kv,
@@ -413,13 +428,15 @@ export async function createPost(
     updatedAt: now,
     userId: author.id,
   };
+  assertFits(post);
   if (!await commitPost(kv, await kv.get<Post>(recordKey(post.id)), post)) throw new Error("Post id collision");
   return (await viewsOf(kv, [post]))[0];
 }
 
 /**
- * Applies `patch` (only the fields given) to a post; `PUT` and `PATCH` alike.
- * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload.
+ * Applies `patch` (only the fields given) to a post; `PUT` and `PATCH` alike. A patch of any text field is checked to
+ * fit (`assertFits`); one that only pins or publishes leaves a post stored before that bound as it was.
+ * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`.
  */
 export async function updatePost(
   kv: Deno.Kv,
@@ -438,6 +455,7 @@ export async function updatePost(
       previous: entry.value.publishedAt,
       now,
     });
+    if (TEXT_FIELDS.some((field) => changes[field] !== undefined)) assertFits(merged);
     if (await commitPost(kv, entry, merged)) return (await viewsOf(kv, [merged]))[0];
   }
   throw new Error("Post update lost too many races");

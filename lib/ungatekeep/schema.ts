@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
+import { valueBytes } from "@/lib/kv/value_size.ts";
 import type { PostEngagement } from "@/lib/comments/schema.ts";
 import { MAX_POST_IMAGES, POST_TAGS, type PostTag } from "./tags.ts";
 
@@ -52,10 +53,14 @@ export interface PostView extends Post, PostEngagement {
 export const MAX_FEED_LIMIT = 100;
 /** Default page of the feed (docs/decisions.md, Ungatekeep and banners). */
 export const DEFAULT_FEED_LIMIT = 20;
-/** Largest post content in UTF-8 bytes (the record must stay under KV's 64 KiB value limit). */
-export const MAX_CONTENT_BYTES = 40_000;
-
-const encoder = new TextEncoder();
+/**
+ * The most bytes a post's content may take in its record, as `valueBytes` counts them (two bytes a UTF-16 unit,
+ * whatever the script): the record is one KV value of 64 KiB, and its other fields have the remainder
+ * (docs/decisions.md, Ungatekeep and banners, "Post size").
+ */
+export const MAX_CONTENT_BYTES = 60_000;
+/** The longest post content in characters (UTF-16 units): the most `MAX_CONTENT_BYTES` admits. */
+export const MAX_CONTENT_LENGTH = (MAX_CONTENT_BYTES - valueBytes("")) / 2;
 
 /** An absolute http(s) URL; anything else (`javascript:`, `data:`, relative) is refused. */
 export const HttpUrlSchema = z.string().trim().max(2048).refine((value) => {
@@ -79,9 +84,7 @@ const TimestampSchema = z.iso.datetime({ offset: true }).transform((value) => ne
 
 const fields = {
   title: TextSchema.trim().min(1).max(200),
-  content: TextSchema.min(1).refine((value) => encoder.encode(value).length <= MAX_CONTENT_BYTES, {
-    message: `At most ${MAX_CONTENT_BYTES} bytes`,
-  }),
+  content: TextSchema.min(1).max(MAX_CONTENT_LENGTH),
   images: z.array(z.string().max(100)).max(MAX_POST_IMAGES, `At most ${MAX_POST_IMAGES} images`),
   linkUrl: HttpUrlSchema.nullable(),
   linkTitle: TextSchema.trim().max(200).nullable(),

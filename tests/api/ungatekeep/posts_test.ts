@@ -3,7 +3,8 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { getPost, listFeed } from "@/lib/ungatekeep/posts.ts";
-import { FeedQuerySchema } from "@/lib/ungatekeep/schema.ts";
+import { FeedQuerySchema, MAX_CONTENT_LENGTH } from "@/lib/ungatekeep/schema.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { createPost, postBody, uploadedId } from "@/tests/fixtures/posts.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -404,4 +405,43 @@ Deno.test("a guest filtering by tag gets the first 3 of that tag and may open th
   assertEquals([body.total, body.hiddenCount], [4, 1]);
   assertEquals((await t.fetch(`/api/ungatekeep/${resources[2].id}`)).status, 200);
   assertEquals((await t.fetch(`/api/ungatekeep/${resources[3].id}`)).status, 401);
+});
+
+Deno.test("post size: content is counted as KV stores it, so no mix of scripts passes the check and fails the write", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const send = (method: string, path: string, body: Record<string, unknown>) =>
+    t.json(method, path, { body, headers: admin.headers });
+  const fieldsOf = async (res: Response) => {
+    assertEquals(res.status, 400);
+    return (await res.json()).fields.map(({ field, message }: { field: string; message: string }) => ({
+      field,
+      message,
+    }));
+  };
+  const en = translatorFor("en");
+  const tooMany = [{ field: "content", message: en("fields.maxChars", { max: MAX_CONTENT_LENGTH }) }];
+  // Under the old 40,000 UTF-8 bytes, each was a 500: one rupee sign, or a Hinglish post.
+  for (const content of ["a".repeat(39_000) + " ₹", "Interview tips. ".repeat(1875) + "नमस्ते ".repeat(500)]) {
+    assertEquals(await fieldsOf(await send("POST", "/api/admin/ungatekeep", postBody({ content }))), tooMany);
+  }
+  const longest = "न".repeat(MAX_CONTENT_LENGTH);
+  const post = await createPost(t, admin, { content: longest });
+  assertEquals(post.content, longest);
+  // With every other text at its longest in Hindi, the record would not fit: refused at content, never a 500.
+  const hindiUrl = "https://example.com/" + "न".repeat(2000);
+  const long = { title: "न".repeat(200), linkUrl: hindiUrl, linkTitle: "न".repeat(200), linkImage: hindiUrl };
+  const tooLong = [{ field: "content", message: en("fields.postTooLong") }];
+  assertEquals(
+    await fieldsOf(await send("POST", "/api/admin/ungatekeep", postBody({ content: longest, ...long }))),
+    tooLong,
+  );
+  assertEquals(await fieldsOf(await send("PATCH", `/api/admin/ungatekeep/${post.id}`, long)), tooLong);
+
+  // A post stored under the old bound (40,000 characters of ASCII fit) can still be pinned; its text cannot grow.
+  const key = ["ungatekeep_posts", post.id];
+  const stored = (await t.services.kv.get<Record<string, unknown>>(key)).value!;
+  await t.services.kv.set(key, { ...stored, content: "a".repeat(40_000) });
+  assertEquals((await send("PATCH", `/api/admin/ungatekeep/${post.id}`, { isPinned: true })).status, 200);
+  assertEquals(await fieldsOf(await send("PATCH", `/api/admin/ungatekeep/${post.id}`, { linkTitle: "More" })), tooLong);
 });
