@@ -96,6 +96,8 @@ export const REFUSALS = {
   reportsBusy: "Too many reports at once; try again",
   organizationNotDeleted: "An organization cannot be deleted; hide takes its verified badge away",
   organizationBusy: "The organization changed too often at once; try again",
+  /** A manager's about text that asks applicants for money (the never-pay rule; 400 at `about`). */
+  aboutAsksToPay: "The about text asks applicants to pay, which no listing here may do; take out the fee or deposit",
   organizationsBusy: "Too many organizations were named at once; try again",
   userNotFound: "User not found",
   ownRole: "You cannot change your own role",

@@ -2,7 +2,9 @@
  * The organizations capability (docs/api.md, Trust; docs/decisions.md, Trust, "Organizations"): an organization's
  * public profile with its track record, a manager's and an admin's changes, and the admin list.
  */
-import { BusyError, ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { BusyError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { fieldProblem } from "@/lib/field_messages.ts";
+import { moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
 import type { User } from "@/lib/users/users.ts";
 import { type InternshipView, openInternshipsOf } from "@/lib/internships/internships.ts";
 import {
@@ -105,10 +107,11 @@ export const VERIFICATION_REMOVED = REFUSALS.verificationRemoved;
 /**
  * `user`'s change of the organization `slug` as its manager (an admin may too): `about`, and `website` until the
  * organization is verified or an admin took its verification away (docs/decisions.md, Trust, "Verification by
- * domain").
+ * domain"). A changed `about` goes through the never-pay rule as a listing's texts do (docs/decisions.md, Trust, "The
+ * never-pay rule"): refused when it asks applicants to pay.
  * @throws NotFoundError for an unknown slug; ForbiddenError for anyone but its managers and admins, and for a
- * website change of a verified organization or of one an admin un-verified (admins change it as admins); BusyError
- * after lost races.
+ * website change of a verified organization or of one an admin un-verified (admins change it as admins);
+ * InvalidInputError (at `about`) for an about text that asks applicants to pay; BusyError after lost races.
  */
 export async function updateAsManager(
   kv: Deno.Kv,
@@ -121,6 +124,9 @@ export async function updateAsManager(
     if (patch.website !== undefined && patch.website !== current.website) {
       if (current.isVerified) throw new ForbiddenError(WEBSITE_LOCKED);
       if (current.verificationRemovedAt) throw new ForbiddenError(VERIFICATION_REMOVED);
+    }
+    if (patch.about && patch.about !== current.about && moneyPhrasesIn(patch.about).length > 0) {
+      throw new InvalidInputError(REFUSALS.aboutAsksToPay, [fieldProblem("about", { key: "fields.aboutAsksToPay" })]);
     }
     return { ...current, ...defined(patch) };
   });

@@ -6,7 +6,7 @@
  * manager's changes, per role with bad input.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp } from "@/tests/helpers/app.ts";
 import { postInternship, postInternships } from "@/tests/fixtures/internships.ts";
 import { call } from "./helpers.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
@@ -222,6 +222,45 @@ Deno.test("PATCH by a manager or an admin: website until verified, about; others
     200,
     "the same website is no change",
   );
+});
+
+Deno.test("a manager's about text that asks applicants to pay is refused at about, in the API and the page", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const manager = await createTestUser(t, "user");
+  const admin = await createTestUser(t, "admin");
+  const { organization } = await postInternship(t, member, { hiringOrganization: "Fee Co" });
+  const op = t.kv.atomic();
+  addManagerOps(op, organization!.id, manager.user.id, new Date().toISOString());
+  await op.commit();
+  await call(t, admin, "PATCH", `/api/admin/organizations/${organization!.id}`, { isVerified: true });
+  const path = "/api/organizations/fee-co";
+  const asks = "Selected interns must pay a registration fee of ₹999 and a security deposit of Rs 2000 to join.";
+  const refused = await call(t, manager, "PATCH", path, { about: asks });
+  assertEquals(refused.status, 400);
+  assertEquals(
+    refused.body.error,
+    "The about text asks applicants to pay, which no listing here may do; take out the fee or deposit",
+  );
+  assertEquals(refused.body.fields.map((f: { field: string }) => f.field), ["about"]);
+  for (const lang of ["en", "hi"]) {
+    const page = await postForm(t, manager, `/organizations/fee-co?lang=${lang}`, {
+      intent: "edit",
+      website: "",
+      about: asks,
+    });
+    assertEquals(page.status, 400, lang);
+    const html = await page.text();
+    assert(
+      html.includes(lang === "en" ? "may do; take out the fee or deposit." : "फ़ीस या डिपॉज़िट वाली बात हटा दें"),
+      lang,
+    );
+  }
+  assertEquals((await profile(t, "fee-co")).body.organization.about, null, "nothing saved");
+  assert(!(await (await t.fetch("/organizations/fee-co")).text()).includes("registration fee of ₹999"));
+  const reassures = "Internships here are free: there is no registration fee or security deposit.";
+  assertEquals((await call(t, manager, "PATCH", path, { about: reassures })).status, 200);
+  assertEquals((await profile(t, "fee-co")).body.organization.about, reassures);
 });
 
 Deno.test("the one-time link: every stored listing linked and counted, phrases held, resumable, idempotent", async () => {
