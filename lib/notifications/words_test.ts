@@ -9,7 +9,7 @@ const words = (input: ReturnType<typeof removedNotification>, t = hi) =>
   notificationWords({ title: "", body: "", message: input.message }, t);
 
 Deno.test("report notices in both languages: a comment is never quoted to its reporter, a note only when written", () => {
-  const resolved = resolvedNotification({ userId: "u", title: null, action: "hide", note: null });
+  const resolved = resolvedNotification({ userId: "u", kind: "comment", title: null, action: "hide", note: null });
   assertEquals(words(resolved, en), {
     title: "Your report was reviewed",
     body: "Thank you for reporting. An admin looked at the comment you reported and hid it: students no longer see it.",
@@ -18,6 +18,23 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
     title: "आपकी रिपोर्ट देख ली गई",
     body: "रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने आपका रिपोर्ट किया कमेंट देखा और उसे छिपा दिया: अब छात्र उसे नहीं देखेंगे।",
   });
+  const unverified = resolvedNotification({
+    userId: "u",
+    kind: "organization",
+    title: "Fake Corp",
+    action: "hide",
+    note: null,
+  });
+  assertEquals(
+    words(unverified, en).body,
+    'Thank you for reporting. An admin looked at "Fake Corp" and took away its verified badge: its page stays up, but ' +
+      "no longer shows it as verified.",
+  );
+  assertEquals(
+    words(unverified).body,
+    'रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने "Fake Corp" देखा और उसका वेरिफ़ाइड बैज हटा दिया: उसका पेज बना रहेगा, पर अब वह ' +
+      "वेरिफ़ाइड नहीं दिखेगी।",
+  );
   const removed = removedNotification({
     userId: "u",
     kind: "internship",

@@ -6,10 +6,15 @@
 import type { NotificationInput } from "@/lib/notifications/notifications.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
 
-/** The notification telling a reporter what was done about `title` (null: a comment, never quoted to them). */
+/**
+ * The notification telling a reporter what was done about the `kind` titled `title` (null: a comment, never quoted to
+ * them). An organization "hidden" keeps its page and loses its verified badge, so its reporter reads that
+ * (`action` value `unverify`), not that students no longer see it.
+ */
 export function resolvedNotification(
-  { userId, title, action, note }: {
+  { userId, kind, title, action, note }: {
     userId: string;
+    kind: ReportKind;
     title: string | null;
     action: ResolveAction;
     note: string | null;
@@ -23,7 +28,7 @@ export function resolvedNotification(
       body: {
         key: "notifications.text.reportResolved.body",
         values: {
-          action,
+          action: kind === "organization" && action === "hide" ? "unverify" : action,
           title: title ?? "",
           quoted: title === null ? "no" : "yes",
           hasNote: note ? "yes" : "no",

@@ -331,7 +331,13 @@ export async function resolveTarget(
           op.delete(openKey(report.userId, kind, targetId));
           addNotification(
             op,
-            resolvedNotification({ userId: report.userId, title: reported, action: body.action, note: body.note }),
+            resolvedNotification({
+              userId: report.userId,
+              kind,
+              title: reported,
+              action: body.action,
+              note: body.note,
+            }),
           );
         }
         next = {

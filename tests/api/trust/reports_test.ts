@@ -396,6 +396,8 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   assertEquals((await resolve("organization", organization!.id, "hide")).body, { resolved: 1 });
   const profile = await call(t, undefined, "GET", `/api/organizations/${organization!.slug}`);
   assertEquals(profile.body.organization.isVerified, false, "hiding an organization takes its badge away");
+  const [told] = (await notificationsOf(t, student)).filter((n) => n.body.includes(`"${organization!.name}"`));
+  assert(told.body.includes("took away its verified badge") && !told.body.includes("no longer see"), told.body);
   assertEquals(
     (await notificationsOf(t, student)).filter((n) => n.type === "report_resolved").length,
     6,
