@@ -15,6 +15,8 @@
  */
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
+import { ConflictError, NotFoundError } from "@/lib/errors.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Session lifetime in ms. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -46,11 +48,16 @@ export interface SessionGuard {
   error: Error;
 }
 
+/** Attempts of `createSession` while concurrent writes keep changing the user record. */
+const ATTEMPTS = 5;
+
 /**
- * Creates a session for `userId` in the user's current session epoch, written only while `guard` holds; `persistent`
- * (default true) is whether its cookie outlives the browser session. Returns the record and the token for the cookie.
- * A session made while the epoch moves on (a reset landing meanwhile) is void at once.
- * @throws `guard.error` when the guard's check fails.
+ * Creates a session for `userId` in the user's current session epoch, written only while `guard` holds and checked
+ * against the user record as read, so no session key is ever written for a user who is gone (an account deletion
+ * landing meanwhile; docs/decisions.md, Data rights); `persistent` (default true) is whether its cookie outlives the
+ * browser session. Returns the record and the token for the cookie.
+ * @throws `guard.error` when the guard's check fails, or (without a guard) NotFoundError when the user is gone;
+ *   ConflictError after `ATTEMPTS` lost races with writes of the user record.
  */
 export async function createSession(
   kv: Deno.Kv,
@@ -58,22 +65,28 @@ export async function createSession(
   { guard, persistent = true }: { guard?: SessionGuard; persistent?: boolean } = {},
 ): Promise<{ session: Session; token: string }> {
   const token = `${userId}.${randomToken()}`;
-  const [hash, user] = await Promise.all([sha256Hex(token), kv.get<User>(userKey(userId))]);
-  const now = Date.now();
-  const session: Session = {
-    id: crypto.randomUUID(),
-    userId,
-    createdAt: new Date(now).toISOString(),
-    expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
-    persistent,
-    epoch: user.value?.sessionEpoch ?? 0,
-  };
-  const op = kv.atomic()
-    .set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
-    .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS });
-  if (guard) op.check(guard.check);
-  if (!(await op.commit()).ok) throw guard?.error ?? new Error("Session not stored");
-  return { session, token };
+  const hash = await sha256Hex(token);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const user = await kv.get<User>(userKey(userId));
+    if (!user.value) throw guard?.error ?? new NotFoundError(REFUSALS.userNotFound);
+    const now = Date.now();
+    const session: Session = {
+      id: crypto.randomUUID(),
+      userId,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+      persistent,
+      epoch: user.value.sessionEpoch ?? 0,
+    };
+    const op = kv.atomic()
+      .check(user)
+      .set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
+      .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS });
+    if (guard) op.check(guard.check);
+    if ((await op.commit()).ok) return { session, token };
+    if (guard && (await kv.get(guard.check.key)).versionstamp !== guard.check.versionstamp) throw guard.error;
+  }
+  throw new ConflictError("Session not stored: the user record kept changing");
 }
 
 /** A cookie value: the user id (as `createUser` makes them), a dot, and 32 random bytes in base64url. */

@@ -20,6 +20,7 @@ import {
   takeOverUnverifiedUser,
   type User,
   USER_NAME_MAX,
+  userKey,
 } from "@/lib/users/users.ts";
 import { deleteUserSessions } from "@/lib/auth/sessions.ts";
 import type { ProviderIdentity } from "./flow.ts";
@@ -120,7 +121,10 @@ export async function resolveSocialUser(
       throw new AuthError("ACCOUNT_NOT_LINKED", "Account not linked: the provider has not verified this e-mail");
     }
     if (existing?.emailVerified) {
-      const op = kv.atomic();
+      // Checked against the user as read, so a deletion landing meanwhile leaves no link naming the person.
+      const entry = await kv.get<User>(userKey(existing.id));
+      if (!entry.value) continue;
+      const op = kv.atomic().check(entry);
       linkInto(op, { seen, identity, userId: existing.id });
       if ((await op.commit()).ok) return { user: existing, created: false };
       continue;

@@ -2,10 +2,12 @@
  * Social sign-in (docs/api.md, Authentication, "Social sign-in"; docs/decisions.md, Social
  * sign-in) against fake OpenID Connect providers over real HTTP, through the real OAuth client.
  */
-import { linkedProviders } from "@/lib/auth/oauth/accounts.ts";
+import { linkedProviders, resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
+import { NotFoundError } from "@/lib/errors.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
-import { getPasswordHash, getUser, getUserByEmail } from "@/lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createUser, getPasswordHash, getUser, getUserByEmail } from "@/lib/users/users.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
@@ -215,6 +217,60 @@ Deno.test("a verified provider taking over an unverified ADMIN_EMAILS account ma
   const boss = await sessionUser(s.t, await signInSocially(s.t, "google"));
   assertEquals(boss.emailVerified, true);
   assertEquals(boss.role, "admin");
+});
+
+/** Every key of KV whose key or value names `text`. */
+async function keysNaming(kv: Deno.Kv, text: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of kv.list({ prefix: [] })) {
+    const value = JSON.stringify(entry.value, (_key, v) => typeof v === "bigint" ? String(v) : v);
+    if (JSON.stringify(entry.key).includes(text) || value?.includes(text)) found.push(JSON.stringify(entry.key));
+  }
+  return found;
+}
+
+Deno.test("a social sign-in racing an account deletion leaves no key naming the deleted person", async () => {
+  await using t = await createTestApp();
+  await createUser(t.kv, { name: "Admin", email: "admin@example.com", emailVerified: true, role: "admin" });
+  const gone = await createUser(t.kv, { name: "Gone", email: "gone@example.com", emailVerified: true, role: "user" });
+  // The deletion, its cascade included, lands between the callback's read of the user and its first commit.
+  let deleted = false;
+  const racing = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = async () => {
+            if (!deleted) {
+              deleted = true;
+              await deleteAccount(t.services, gone, { confirm: gone.email });
+            }
+            return await commit();
+          };
+          return op;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const identity = {
+    provider: "google" as const,
+    accountId: "g-gone",
+    email: gone.email,
+    emailVerified: true,
+    name: "Gone",
+    picture: null,
+  };
+  const { user, created } = await resolveSocialUser(racing, identity, new Set());
+  assert(deleted, "the deletion ran inside the sign-in");
+  assert(user.id !== gone.id && created, "a new account for the provider's identity, not the deleted one");
+  await createSession(t.kv, user.id);
+  assertEquals(await keysNaming(t.kv, gone.id), []);
+  // A session for the deleted person (a callback that read the user before the deletion) writes nothing either.
+  await assertRejects(() => createSession(t.kv, gone.id), NotFoundError);
+  assertEquals(await keysNaming(t.kv, gone.id), []);
 });
 
 Deno.test("an e-mail the provider has not verified is never linked to an existing user: ACCOUNT_NOT_LINKED", async () => {
