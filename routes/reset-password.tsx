@@ -35,7 +35,6 @@ export const handler = define.handlers<Data>({
     return ctx.render({ token: ctx.url.searchParams.get("token")?.slice(0, TOKEN_MAX) });
   },
   async POST(req, ctx) {
-    const { kv } = ctx.state.services;
     const form = await readFormFields(req, ["token", "newPassword", "confirmPassword"]);
     const token = form.token.slice(0, TOKEN_MAX);
     const { t } = ctx.state;
@@ -44,7 +43,7 @@ export const handler = define.handlers<Data>({
     const errors = resetProblems(form);
     if (Object.keys(errors).length > 0) return again({ errors: authTexts(t, errors) });
     try {
-      await resetPasswordWithToken(kv, token, form.newPassword);
+      await resetPasswordWithToken(ctx.state.services, token, form.newPassword);
       return seeOther("/reset-password?done=1");
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;

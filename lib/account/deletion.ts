@@ -2,9 +2,10 @@
  * Account deletion (`DELETE /api/me`; docs/decisions.md, Data rights). It happens in two parts:
  *
  * 1. One atomic write removes the person: the user record, the e-mail index (the address may sign up again at once)
- *    and the password hash, the onboarding profile, and records the deletion job `["account_deletions", userId]`,
- *    checked against the user as read (and, for an admin, against another admin who stays one). From then on every
- *    session of theirs is void (a session needs its user).
+ *    and the password hash, the onboarding profile, queues the notice of the deletion to the address while it is still
+ *    known, and records the deletion job `["account_deletions", userId]`, checked against the user as read (and, for
+ *    an admin, against another admin who stays one). From then on every session of theirs is void (a session needs
+ *    its user).
  * 2. The job runs `DELETION_STEPS`, one per domain, each deleting or anonymizing that domain's records of the person
  *    in writes that fit KV's limits (1,000 mutations, 800 KiB per commit) and each idempotent: the job notes each
  *    step done, and a job whose process died is finished by `resumeAccountDeletions` (the `account-deletions` cron,
@@ -37,7 +38,10 @@ import { deleteAlertsOf } from "@/lib/alerts/alerts.ts";
 import { deleteRemindedOf } from "@/lib/alerts/reminders.ts";
 import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
 import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
-import { deleteMailsOf } from "@/lib/mail/outbox.ts";
+import { deleteMailsOf, queueMailOps } from "@/lib/mail/outbox.ts";
+import { deliverSoon, type MailServices } from "@/lib/mail/delivery.ts";
+import { accountDeletedMail } from "@/lib/mail/templates.tsx";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { forgetManager } from "@/lib/organizations/store.ts";
 import { deleteClaimsOf } from "@/lib/organizations/claims.ts";
 import { forgetReporter } from "@/lib/reports/reports.ts";
@@ -110,6 +114,28 @@ export const LAST_ADMIN = REFUSALS.lastAdmin;
 
 const jobKey = (userId: string): Deno.KvKey => ["account_deletions", userId];
 
+/**
+ * Adds to the deletion's write `op` the notice that the account of `user` (as read) was deleted at `now` (ms), in their
+ * language, when their address is verified (a mail to an unproven address may reach a stranger). It is queued without
+ * a `userId`, so the cascade's "e-mails" step leaves it, and `forgetWhenSettled`, so its record, address included, goes
+ * once it is sent or has failed for good (docs/decisions.md, Data rights, "Deletion"). Returns its id, or null.
+ */
+function deletedNoticeOps(
+  op: Deno.AtomicOperation,
+  user: User,
+  { appUrl, now }: { appUrl: string; now: number },
+): string | null {
+  if (!user.emailVerified) return null;
+  const mail = accountDeletedMail({
+    to: user.email,
+    name: user.name,
+    deletedAt: new Date(now).toISOString(),
+    contactUrl: `${appUrl}/contact`,
+    t: translatorOfPerson(user),
+  });
+  return queueMailOps(op, { ...mail, userId: null, forgetWhenSettled: true }, now);
+}
+
 /** What the person sends to confirm: their e-mail, and their password when the account has one. */
 export interface DeletionConfirmation {
   confirm: string;
@@ -117,13 +143,14 @@ export interface DeletionConfirmation {
 }
 
 /**
- * Deletes the account of `user` (see the module docstring) and runs its cascade. Once the account is gone this
+ * Deletes the account of `user` (see the module docstring), mails the notice of it (`deletedNoticeOps`, queued in the
+ * deletion's write, while the address is still known) and runs its cascade. Once the account is gone this
  * returns normally: a step that throws is logged and the `account-deletions` cron finishes the job.
  * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
  *   password and `password` is missing or wrong; ForbiddenError `LAST_ADMIN` for the only admin.
  */
 export async function deleteAccount(
-  services: DeletionServices,
+  services: DeletionServices & MailServices,
   user: User,
   confirmation: DeletionConfirmation,
 ): Promise<void> {
@@ -131,6 +158,7 @@ export async function deleteAccount(
   if (normalizeEmail(confirmation.confirm) !== normalizeEmail(user.email)) {
     throw new InvalidInputError(REFUSALS.confirmEmail);
   }
+  let mailId: string | null = null;
   for (;;) {
     const [entry, password] = await Promise.all([kv.get<User>(userKey(user.id)), getPasswordEntry(kv, user.id)]);
     if (!entry.value) break;
@@ -149,6 +177,7 @@ export async function deleteAccount(
     deleteUserOps(op, entry as Deno.KvEntry<User>);
     deleteOnboardingOps(op, user.id);
     const now = Date.now();
+    mailId = deletedNoticeOps(op, entry.value, { appUrl: services.config.appUrl, now });
     const job: DeletionJob = {
       userId: user.id,
       startedAt: new Date(now).toISOString(),
@@ -158,6 +187,7 @@ export async function deleteAccount(
     op.set(jobKey(user.id), job);
     if ((await op.commit()).ok) break;
   }
+  if (mailId) deliverSoon(services, mailId);
   try {
     const job = await kv.get<DeletionJob>(jobKey(user.id));
     if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);

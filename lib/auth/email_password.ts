@@ -143,10 +143,16 @@ export async function verifyEmail(
 /**
  * Spends a reset token, replaces the user's password and ends every session of the user, all in one atomic write
  * checked against the token and the user as read (docs/decisions.md, Sessions, "Ending sessions"): it happens whole or
- * not at all. The user's other reset links are voided after it.
+ * not at all. `alsoOps` adds its own mutations about the user as read to that write (the notice of the change). The
+ * user's other reset links are voided after it.
  * @returns false for a bad, spent or expired token, or one whose user is gone.
  */
-export async function resetPassword(kv: Deno.Kv, token: string, newPassword: string): Promise<boolean> {
+export async function resetPassword(
+  kv: Deno.Kv,
+  token: string,
+  newPassword: string,
+  alsoOps?: (op: Deno.AtomicOperation, user: User) => void,
+): Promise<boolean> {
   let entry = await findToken(kv, "reset-password", token);
   if (!entry) return false;
   const { userId } = entry.value;
@@ -158,6 +164,7 @@ export async function resetPassword(kv: Deno.Kv, token: string, newPassword: str
     spendTokenOps(op, entry);
     updateUserOps(op, user as Deno.KvEntry<User>, endSessionsPatch(user.value));
     setPasswordHashOps(op, userId, passwordHash);
+    alsoOps?.(op, user.value);
     if ((await op.commit()).ok) break;
     // Either the token was spent meanwhile (false) or the user record changed (try again).
     entry = await findToken(kv, "reset-password", token);

@@ -14,6 +14,10 @@ import { normalizeEmail, type User, UserNameSchema } from "@/lib/users/users.ts"
 import { checkCredentials, resetPassword, signUp } from "./email_password.ts";
 import { checkPasswordLength, EmailField } from "./input.ts";
 import { sendVerificationMail } from "./mails.ts";
+import { passwordChangedMail } from "@/lib/mail/templates.tsx";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { replaceSession } from "./sessions.ts";
 
 /** The fields of an e-mail sign-in. */
@@ -78,13 +82,28 @@ export function signInSubject(email: string, ip: string): string {
 }
 
 /**
- * Replaces the password of the reset token's user, spends the token and ends every session of
- * the user. The password is checked before the token.
+ * Replaces the password of the reset token's user, spends the token, ends every session of the
+ * user and queues the notice that the password was changed (`passwordChangedMail`, in the
+ * person's language), all in one write; then starts the notice's delivery. The password is
+ * checked before the token.
  * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`, then `INVALID_TOKEN` (400).
  */
-export async function resetPasswordWithToken(kv: Deno.Kv, token: unknown, newPassword: string): Promise<void> {
+export async function resetPasswordWithToken(services: Services, token: unknown, newPassword: string): Promise<void> {
   checkPasswordLength(newPassword);
-  if (typeof token !== "string" || !await resetPassword(kv, token, newPassword)) {
+  const { kv, config } = services;
+  let mailId = "";
+  const notice = (op: Deno.AtomicOperation, user: User) => {
+    const mail = passwordChangedMail({
+      to: user.email,
+      name: user.emailVerified ? user.name : null,
+      changedAt: new Date().toISOString(),
+      forgotUrl: `${config.appUrl}/forgot-password`,
+      t: translatorOfPerson(user),
+    });
+    mailId = queueMailOps(op, { ...mail, userId: user.id, retryable: true });
+  };
+  if (typeof token !== "string" || !await resetPassword(kv, token, newPassword, notice)) {
     throw new AuthError("INVALID_TOKEN", "Invalid token");
   }
+  deliverSoon(services, mailId);
 }

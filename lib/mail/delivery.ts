@@ -43,8 +43,11 @@ export async function queueMail(services: Services, mail: MailToQueue): Promise<
   return id;
 }
 
+/** What a delivery try started by a request works with. */
+export type MailServices = Pick<Services, "kv" | "mailer" | "config" | "log" | "background">;
+
 /** Starts one delivery try of mail `id` now, which the caller does not wait for (`BackgroundWork`). */
-export function deliverSoon(services: Services, id: string): void {
+export function deliverSoon(services: MailServices, id: string): void {
   services.background.start(services.log, "mail delivery try failed", async () => {
     await deliverMail(services, await readMail(services.kv, id), Date.now());
   });
@@ -58,7 +61,7 @@ export type DeliveryOutcome = "sent" | "retry" | "failed" | "skipped";
  * `DELIVERY_LEASE_MS` from the moment of the claim, `claimTime`), sends it, and records the outcome checked against
  * the claim: `sent` (kept 30 days without its body), `retry` (due again
  * after the next wait of `OUTBOX_RETRY_MS`) or `failed` (that was the last try; the body is kept only when the mail is
- * `retryable`).
+ * `retryable`); a mail queued `forgetWhenSettled` is deleted instead of kept once sent or failed.
  */
 export async function deliverMail(
   services: Pick<Services, "kv" | "mailer" | "config" | "log">,
@@ -107,8 +110,13 @@ export async function deliverMail(
       op.set(mailKey(mail.id), next).set(dueKey(Date.parse(next.dueAt!), mail.id), true);
       return;
     }
+    op.delete(statusKey(mail));
+    if (mail.forgetWhenSettled) {
+      op.delete(mailKey(mail.id));
+      return;
+    }
     const expiry = outcome === "sent" ? { expireIn: SENT_KEPT_MS } : undefined;
-    op.delete(statusKey(mail))
+    op
       .set(mailKey(mail.id), next, expiry)
       .set(statusKey(next), { to: next.to }, expiry);
     if (next.userId) op.set(userMailKey(next.userId, next.id), true, expiry);

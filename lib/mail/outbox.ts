@@ -11,7 +11,7 @@
  * only its metadata stays, so no token it held (reset, verification, unsubscribe) can be read back from KV. A mail
  * queued `retryable` (it holds no token: a receipt, a refund notice) keeps its body when it fails for good, so an
  * admin can retry it; any other failed mail cannot be sent again (docs/decisions.md, Background work, "Bodies
- * dropped").
+ * dropped"). A mail queued `forgetWhenSettled` leaves no record at all once settled.
  *
  * The outbox is three modules: this one (the records, queueing, a person's mails), `delivery.ts` (delivery tries and
  * the job) and `outbox_admin.ts` (the admin list and retry). Keys (owned by the three together; `outboxKeys`):
@@ -34,11 +34,14 @@ export const MAIL_STATUSES: readonly MailStatus[] = ["pending", "sent", "failed"
 /**
  * A mail to queue: the mail, and the user it is about (null for none), whose data it is (export, deletion).
  * `retryable` says the mail holds no token (no reset, verification, unsubscribe or claim link), so its body may be
- * kept after its last failed try for an admin's retry; leave it out for any mail that holds one.
+ * kept after its last failed try for an admin's retry; leave it out for any mail that holds one. `forgetWhenSettled`
+ * deletes the whole record, address included, once the mail is sent or has failed for good: the notice of a deleted
+ * account, whose address is kept only as long as it takes to send it (docs/decisions.md, Data rights, "Deletion").
  */
 export interface MailToQueue extends Mail {
   userId: string | null;
   retryable?: boolean;
+  forgetWhenSettled?: boolean;
 }
 
 /** A mail in the outbox. Times are ISO strings; `attempts` counts the delivery tries made. */

@@ -1,5 +1,6 @@
 /**
- * The transactional e-mails (docs/api.md, Authentication, "E-mails"): e-mail verification and password reset, and the
+ * The transactional e-mails (docs/api.md, Authentication, "E-mails"): e-mail verification and password reset, the
+ * security notices of a changed password and a deleted account (docs/decisions.md, Auth, "Security e-mails"), and the
  * organization claim (docs/decisions.md, Trust, "Verification by domain"), each as plain text and HTML, in the
  * recipient's language (`t`, docs/decisions.md, Languages, "E-mails"), the HTML in the mail layout (`layout.tsx`),
  * which escapes every value placed in it.
@@ -106,6 +107,87 @@ export function passwordResetMail(input: MailInput): Mail {
     htmlIntro: t("mail.reset.htmlIntro"),
     ignore: t("mail.reset.ignore"),
     button: t("mail.reset.button"),
+  });
+}
+
+/** What a security notice says, in the recipient's language: its subject, its paragraphs, and one link to act on. */
+interface NoticeMail {
+  subject: string;
+  paragraphs: string[];
+  action: { label: string; url: string };
+}
+
+/**
+ * One security notice in the shared layout: the greeting (by name when `name` is given), the paragraphs, the link
+ * (after its label in the text, a button in the HTML) and the platform. It holds no single-use link.
+ */
+function noticeMail({ to, name, t }: Omit<MailInput, "url">, mail: NoticeMail): Mail {
+  const greeting = name === null ? t("mail.greetingUnproven") : t("mail.greeting", { name });
+  const { label, url } = mail.action;
+  const text = `${greeting}
+
+${mail.paragraphs.join("\n\n")}
+
+${label}: ${url}
+
+${t("mail.signature")}
+`;
+  return {
+    to,
+    subject: mail.subject,
+    text,
+    link: url,
+    html: mailHtml(
+      mail.subject,
+      <>
+        <p>{greeting}</p>
+        {mail.paragraphs.map((paragraph, i) => <p key={i}>{paragraph}</p>)}
+        <MailButton href={url}>{label}</MailButton>
+      </>,
+      { lang: t.lang, signature: t("mail.signature") },
+    ),
+  };
+}
+
+/**
+ * The notice that the password of `to` was changed at `changedAt` (an ISO time, shown in India's time) by a reset,
+ * which signed every device out; it says what to do when it was not them, with the link `forgotUrl` to the
+ * forgotten-password page.
+ */
+export function passwordChangedMail(
+  input: Omit<MailInput, "url"> & { changedAt: string; forgotUrl: string },
+): Mail {
+  const { t } = input;
+  return noticeMail(input, {
+    subject: t("mail.passwordChanged.subject"),
+    paragraphs: [
+      t("mail.passwordChanged.what", { time: t.dateTime(input.changedAt) }),
+      t("mail.passwordChanged.ifYou"),
+      t("mail.passwordChanged.ifNotYou"),
+    ],
+    action: { label: t("mail.passwordChanged.button"), url: input.forgotUrl },
+  });
+}
+
+/**
+ * The notice that the account of `to` was deleted at `deletedAt` (an ISO time, shown in India's time): what went, what
+ * is kept and why (docs/decisions.md, Data rights, "Deletion"), that no copy of the mail is kept, and the link
+ * `contactUrl` for someone who did not ask for it.
+ */
+export function accountDeletedMail(
+  input: Omit<MailInput, "url"> & { deletedAt: string; contactUrl: string },
+): Mail {
+  const { t } = input;
+  return noticeMail(input, {
+    subject: t("mail.accountDeleted.subject"),
+    paragraphs: [
+      t("mail.accountDeleted.what", { email: input.to, time: t.dateTime(input.deletedAt) }),
+      t("mail.accountDeleted.gone"),
+      t("mail.accountDeleted.kept"),
+      t("mail.accountDeleted.last"),
+      t("mail.accountDeleted.ifNotYou"),
+    ],
+    action: { label: t("mail.accountDeleted.button"), url: input.contactUrl },
   });
 }
 

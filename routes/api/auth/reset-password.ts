@@ -23,8 +23,8 @@ export const apiDocs = describeRoute({
   section: "Authentication",
   POST: {
     summary: "Set a new password with a reset token",
-    description: "The token may also come as `?token=`. The password is replaced, the token spent and every session " +
-      "of the user ended. The password is checked first (400 `PASSWORD_TOO_SHORT` or `PASSWORD_TOO_LONG`), then the " +
+    description: "The token may also come as `?token=`. The password is replaced, the token spent, every session " +
+      "of the user ended and a notice that the password changed e-mailed to the account. The password is checked first (400 `PASSWORD_TOO_SHORT` or `PASSWORD_TOO_LONG`), then the " +
       "token (400 `INVALID_TOKEN` when unknown, spent or expired).",
     query: z.object({ token: z.string().optional().describe("The reset token, when the body has none") }),
     body: ResetPasswordBody,
@@ -34,9 +34,8 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async POST(req, ctx) {
-    const { kv } = ctx.state.services;
     const body = await readAuthBody(req, ResetPasswordBody);
-    await resetPasswordWithToken(kv, body.token ?? ctx.url.searchParams.get("token"), body.newPassword);
+    await resetPasswordWithToken(ctx.state.services, body.token ?? ctx.url.searchParams.get("token"), body.newPassword);
     return Response.json({ status: true });
   },
 });

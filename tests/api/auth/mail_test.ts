@@ -2,12 +2,14 @@ import { runJob } from "@/lib/jobs/registry.ts";
 import { outboxJob } from "@/lib/mail/delivery.ts";
 import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
-import { getUserByEmail } from "@/lib/users/users.ts";
+import { getUserByEmail, updateUser } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch, settlesWithin } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { cookieOf, pathOf } from "./helpers.ts";
+import { cookieOf, pathOf, tokenOf } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+
+const NEW_PASSWORD = "a brand new passphrase";
 
 /** The first http(s) link in a text. */
 function linkIn(text: string): string {
@@ -71,6 +73,51 @@ Deno.test("the password-reset e-mail arrives over SMTP with subject, greeting, l
   const reset = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: "new password 123", token } });
   assertEquals(reset.status, 200);
   await reset.body?.cancel();
+});
+
+Deno.test("a password reset mails the notice that the password changed over SMTP, in the person's language", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const cases = [
+    {
+      lang: "en",
+      subject: "Your Career Community password was changed",
+      greeting: "Hi Asha Rao,",
+      notYou: "If it was not you, someone may be able to read your e-mail",
+    },
+    {
+      lang: "hi",
+      subject: "आपका Career Community पासवर्ड बदल दिया गया है",
+      greeting: "नमस्ते Asha Rao,",
+      notYou: "अगर यह आपने नहीं किया, तो हो सकता है कोई और आपका ई-मेल पढ़ पा रहा हो",
+    },
+  ] as const;
+  for (const { lang, subject, greeting, notYou } of cases) {
+    const email = `${lang}@example.com`;
+    const user = await passwordUser(t, { email, name: "Asha Rao" });
+    await updateUser(t.kv, user.id, { language: lang });
+    const ask = await t.json("POST", "/api/auth/forget-password", { body: { email } });
+    await ask.body?.cancel();
+    const token = tokenOf(linkIn((await smtp.waitFor(email)).text));
+    const wrong = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token: "x" } });
+    assertEquals(wrong.status, 400);
+    await wrong.body?.cancel();
+    const reset = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
+    assertEquals(reset.status, 200);
+    await reset.body?.cancel();
+    await t.settled();
+    const mails = smtp.messages.filter((m) => m.to.includes(email));
+    assertEquals(mails.length, 2, "the reset link, then one notice: none for the refused try");
+    const notice = mails[1];
+    assertEquals(notice.subject, subject);
+    assert(/^\r?\n/.test(notice.text.slice(greeting.length)) && notice.text.startsWith(greeting), notice.text);
+    assert(notice.html.includes(`<html lang="${lang}">`) && notice.html.includes(`<p>${greeting}</p>`), notice.html);
+    for (const body of [notice.text, notice.html]) {
+      assert(body.includes(notYou), body);
+      assert(body.includes("http://localhost:8000/forgot-password"), "it links to a fresh reset");
+      assert(!body.includes(token), "it holds no token");
+    }
+  }
 });
 
 Deno.test("a name with markup is escaped in the HTML e-mail", async () => {

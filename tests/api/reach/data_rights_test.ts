@@ -27,6 +27,11 @@ import { uploadResume } from "@/tests/fixtures/resumes.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { confirmClaim } from "@/tests/api/trust/helpers.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { runJob } from "@/lib/jobs/registry.ts";
+import { outboxJob } from "@/lib/mail/delivery.ts";
+import { listOutbox } from "@/lib/mail/outbox_admin.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -359,6 +364,11 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
     await profile.body?.cancel();
   }
 
+  await t.settled();
+  assert(
+    t.mails.some((m) => m.to === me.user.email && m.subject === "Your Career Community account was deleted"),
+    "the notice went to the address before it was forgotten",
+  );
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "no record names the person");
   // The poster keeps the application, withdrawn and anonymous: no profile, answers, note or resume.
   const pipeline = await t.fetch(`/api/internships/${me.ids.platform}/applications`, { headers: me.poster.headers });
@@ -411,6 +421,75 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   assert(user.id !== me.user.id);
 });
 
+Deno.test("deletion mails its notice over SMTP in the person's language, then keeps no record of it", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const cases = [
+    { lang: "en", subject: "Your Career Community account was deleted", kept: "your purchases and their receipts" },
+    { lang: "hi", subject: "आपका Career Community अकाउंट डिलीट कर दिया गया है", kept: "आपकी खरीदारी और उनकी रसीदें" },
+  ] as const;
+  for (const { lang, subject, kept } of cases) {
+    const user = await deletable(t, { language: lang });
+    await deleteThrough(t, user);
+    const mail = await smtp.waitFor(user.user.email);
+    assertEquals(mail.subject, subject);
+    for (const body of [mail.text, mail.html]) {
+      assert(body.includes(user.user.email) && body.includes(kept), body);
+      assert(body.includes("http://localhost:8000/contact"), "it says where to turn if it was not them");
+    }
+    await t.settled();
+    assertEquals(await traces(t.kv, [user.user.id, user.user.email]), [], "the sent notice left no record");
+  }
+  const unproven = await deletable(t, { verified: false });
+  await deleteThrough(t, unproven);
+  await t.settled();
+  assertEquals(smtp.messages.filter((m) => m.to.includes(unproven.user.email)), [], "no notice to an unproven address");
+});
+
+Deno.test("a deletion notice the SMTP server never takes is dropped, address and all, after its last try", async () => {
+  const down = await startFakeSmtp();
+  await down.close();
+  await using t = await createTestApp({ env: { SMTP_URL: down.url, OUTBOX_RETRY_MS: "1000" } });
+  const user = await deletable(t, {});
+  await deleteThrough(t, user);
+  await t.settled();
+  const [pending] = (await listOutbox(t.kv, { status: "pending", limit: 50, offset: 0 })).mails;
+  assertEquals([pending.to, pending.attempts], [user.user.email, 1], "kept while it may still go out");
+  assertEquals(await runJob(outboxJob, t.services, new Date(Date.now() + 2_000)), {
+    job: "outbox",
+    sent: 0,
+    retried: 0,
+    failed: 1,
+    skipped: 0,
+  });
+  assertEquals(await traces(t.kv, [user.user.id, user.user.email]), [], "the failed notice left no record");
+  t.services.mailer.close();
+});
+
+/** A verified (unless told) account with `PASSWORD` in `language` (default English), signed in. */
+async function deletable(t: TestApp, { language, verified = true }: { language?: Lang; verified?: boolean }) {
+  const user = await createUser(t.kv, {
+    name: "Asha Rao",
+    email: `asha-${crypto.randomUUID().slice(0, 6)}@example.com`,
+    emailVerified: verified,
+    role: "user",
+    passwordHash: await hashPassword(PASSWORD),
+    language,
+  });
+  const cookie = `session=${(await createSession(t.kv, user.id)).token}`;
+  return { user, cookie, headers: { cookie, origin: t.origin } };
+}
+
+/** Deletes `me`'s account through the API. @throws AssertionError unless it answers 200. */
+async function deleteThrough(t: TestApp, me: TestUser) {
+  const res = await t.json("DELETE", "/api/me", {
+    body: { confirm: me.user.email, password: PASSWORD },
+    headers: me.headers,
+  });
+  assertEquals(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+}
+
 Deno.test("the deletion form cut off midway still ends signed out on the home page", async () => {
   await using t = await createTestApp({ logLines: [] });
   await createTestUser(t, "admin");
@@ -429,6 +508,7 @@ Deno.test("the deletion form cut off midway still ends signed out on the home pa
   assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null);
   const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
   assertEquals(await resumeAccountDeletions(t.services, new Date(Date.parse(job.leaseUntil) + 1)), 1);
+  await t.settled();
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
 });
 
@@ -458,6 +538,7 @@ Deno.test("a deletion cut off midway answers success, signs out, and is finished
   assertEquals(await resumeAccountDeletions(t.services), 0, "a job under its lease is left to its process");
   const later = new Date(Date.parse(job.leaseUntil) + 1);
   assertEquals(await resumeAccountDeletions(t.services, later), 1);
+  await t.settled();
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
   assertEquals((await t.kv.get(["purchases", me.ids.purchase])).value !== null, true);
 });
