@@ -9,13 +9,12 @@ import { isClosedOn } from "./policy.ts";
 import type { InternshipStore } from "./store.ts";
 import type { Internship, InternshipOwner, InternshipView } from "./schema.ts";
 
-/** The owner object of a listing: null for a former member (no owner), a placeholder for an owner not found. */
-function ownerOrPlaceholder(
-  owners: ReadonlyMap<string, InternshipOwner>,
-  userId: string | null,
-): InternshipOwner | null {
-  if (userId === null) return null;
-  return owners.get(userId) ?? { id: userId, name: "Unknown user", image: null, role: "user" };
+/**
+ * The owner object of a listing: null for a former member, whether forgotten (no owner) or not found (an account being
+ * deleted, its user record gone before its listings are forgotten).
+ */
+function ownerOf(owners: ReadonlyMap<string, InternshipOwner>, userId: string | null): InternshipOwner | null {
+  return userId === null ? null : owners.get(userId) ?? null;
 }
 
 /** What a view shows beside a record: owner and organization summaries by id. */
@@ -36,7 +35,7 @@ function viewOf(record: Internship, { owners, organizations }: ViewContext, toda
     ...fields,
     applyMode,
     questions,
-    user: ownerOrPlaceholder(owners, record.userId),
+    user: ownerOf(owners, record.userId),
     organization: organizationId ? organizations.get(organizationId) ?? null : null,
     isClosed: isClosedOn(record.deadline, today),
     moderation: moderationView(record),

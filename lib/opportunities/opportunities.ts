@@ -72,7 +72,10 @@ export function isOpportunityClosedOn(endDate: string, today: string): boolean {
   return endDate < today;
 }
 
-/** `records` as read responses carry them: with `postedBy`, and `isClosed` on today's IST date. */
+/**
+ * `records` as read responses carry them: with `postedBy` (null for a former member: a submitter forgotten, or whose
+ * account is being deleted, its user record gone before this record is forgotten), and `isClosed` on today's IST date.
+ */
 async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<OpportunityView[]> {
   const summaries = await getUserSummaries(kv, records.flatMap((r) => r.userId ?? []));
   const today = istToday();
@@ -80,11 +83,8 @@ async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<Opport
     const isClosed = isOpportunityClosedOn(record.endDate, today);
     const moderation = moderationView(record);
     const rejection = record.rejection ?? null;
-    if (record.userId === null) return { ...record, postedBy: null, isClosed, moderation, rejection };
-    const user = summaries.get(record.userId);
-    const postedBy: PostedBy = user
-      ? { id: user.id, name: user.name, role: user.role }
-      : { id: record.userId, name: "Unknown user", role: "user" };
+    const user = record.userId === null ? undefined : summaries.get(record.userId);
+    const postedBy: PostedBy | null = user ? { id: user.id, name: user.name, role: user.role } : null;
     return { ...record, postedBy, isClosed, moderation, rejection };
   });
 }

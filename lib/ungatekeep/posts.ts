@@ -109,16 +109,17 @@ async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntry
   return (await Promise.all(batches)).flat();
 }
 
+/**
+ * The creators of `userIds` by id; an id whose user record is gone (an account being deleted, before its posts are
+ * forgotten) is absent, so its posts show a former member (`creator` null).
+ */
 async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, PostCreator>> {
   const ids = [...new Set(userIds)];
   const users = await getMany<User>(kv, ids.map(userKey));
   const creators = new Map<string, PostCreator>();
   ids.forEach((id, i) => {
     const user = users[i].value;
-    creators.set(
-      id,
-      user ? { id, name: user.name, image: user.image ?? null } : { id, name: "Unknown user", image: null },
-    );
+    if (user) creators.set(id, { id, name: user.name, image: user.image ?? null });
   });
   return creators;
 }
@@ -154,7 +155,7 @@ async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<Pos
   return await Promise.all(posts.map(async (post) => ({
     ...post,
     excerpt: excerptOf(post.content),
-    creator: post.userId === null ? null : creators.get(post.userId)!,
+    creator: post.userId === null ? null : creators.get(post.userId) ?? null,
     contentHtml: await contentHtmlOf(post),
     ...engagement.get(post.id)!,
   })));

@@ -2,14 +2,18 @@
  * Records kept after their person deleted the account (docs/decisions.md, Data rights): on the demo data, the member
  * who posted internships and opportunities, the admin who wrote the toolkits and posts, and the student who bought a
  * toolkit all delete their accounts; then every page of the site, as a guest and as the remaining admin, answers
- * without a server error, and the pages name the kept records' people "Former member".
+ * without a server error, and the pages name the kept records' people "Former member"; so do they while a deletion
+ * runs (the user record gone before the records are forgotten).
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DEMO_ACCOUNTS } from "@/lib/demo/accounts.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
-import { getUserByEmail, updateUser } from "@/lib/users/users.ts";
+import { getUserByEmail, updateUser, userKey } from "@/lib/users/users.ts";
 import { routePattern } from "@/lib/web/routes.ts";
 import manifest from "@/routes.gen.ts";
 
@@ -172,4 +176,32 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
   assert(shown.get("/admin/internships")!.includes("Former member"), "the admin list names a former member");
   assert(shown.get(`/toolkits/${toolkits[0].id}`)!.includes("Former member"), "the toolkit page");
   assert(shown.get(`/ungatekeep/${posts[0].id}`)!.includes("Former member"), "the post page");
+});
+
+Deno.test("while an account's deletion runs, its listings and posts show a former member, never an unknown user", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const opportunity = await submitOpportunity(t, member, { title: "Hackathon X" });
+  const internship = await postInternship(t, member, { title: "Kept Intern" });
+  const post = await createPost(t, admin, { title: "Kept post" });
+  // The state `deleteAccount` leaves until its steps forget them: the user records are gone, the ids still stored.
+  await t.kv.delete(userKey(member.user.id));
+  await t.kv.delete(userKey(admin.user.id));
+  assertEquals((await json(t, `/api/opportunities/${opportunity.id}`)).opportunity.postedBy, null);
+  // An internship's owner comes from the store's summary cache, which still knows the member here.
+  assert((await json(t, `/api/internships/${internship.id}`)).internship.user?.name !== "Unknown user");
+  assertEquals((await json(t, `/api/ungatekeep/${post.id}`)).post.creator, null);
+  const pages = [`/opportunities/${opportunity.id}`, "/opportunities", `/ungatekeep/${post.id}`, "/ungatekeep"];
+  for (const path of [...pages, `/internships/${internship.id}`]) {
+    for (const lang of ["en", "hi"]) {
+      const res = await t.fetch(`${path}?lang=${lang}`);
+      const html = await res.text();
+      assertEquals(res.status, 200, path);
+      assert(!html.includes("Unknown user"), `${path} in ${lang}`);
+      if (pages.includes(path)) {
+        assert(html.includes(lang === "hi" ? "पूर्व सदस्य" : "Former member"), `${path} in ${lang} names a former member`);
+      }
+    }
+  }
 });
