@@ -1,7 +1,7 @@
 /**
  * Sign-in, sign-up and the forgot/reset password forms with JavaScript disabled: each is a
  * plain HTML form that posts to its page, which answers with a redirect, or with the page again
- * showing its sentences beside the fields (POST/redirect/GET).
+ * showing its sentences beside the fields (POST/redirect/GET); so is the confirm page of a verification link.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -9,6 +9,7 @@ import { createTestApp } from "@/tests/helpers/app.ts";
 import { openBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
 import { waitForMail } from "@/tests/api/auth/helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
 
 async function scriptlessPage(browser: TestBrowser): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -135,4 +136,30 @@ Deno.test("forgot and reset password without JavaScript", async () => {
   await page.getByLabel("Password").fill("a new password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((u) => u.pathname === "/onboarding");
+});
+
+Deno.test("a verification link opened in another browser without JavaScript: the confirm page's button verifies", async () => {
+  await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
+  const signUp = await t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "Meera Iyer", email: "meera@example.com", password: PASSWORD, callbackURL: "/toolkits" },
+  });
+  assertEquals(signUp.status, 200);
+  await signUp.body?.cancel();
+  await using browser = await openBrowser();
+  const page = await scriptlessPage(browser);
+
+  await page.goto((await waitForMail(t, "meera@example.com")).link!);
+  assertEquals(new URL(page.url()).pathname, "/verify-email");
+  await page.getByText("If you did not create an account here").waitFor();
+  assertEquals((await getUserByEmail(t.kv, "meera@example.com"))?.emailVerified, false, "opening changes nothing");
+  await page.getByRole("button", { name: "Verify my e-mail" }).click();
+  await page.waitForURL((u) => u.pathname === "/sign-in" && u.searchParams.get("verified") === "1");
+  await page.getByText("Your e-mail is verified").waitFor();
+  assertEquals((await getUserByEmail(t.kv, "meera@example.com"))?.emailVerified, true);
+  assert(!(await page.context().cookies()).some((c) => c.name === "session"), "the button signs nobody in");
+  await page.getByLabel("E-mail").fill("meera@example.com");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname === "/onboarding");
+  assertEquals(new URL(page.url()).searchParams.get("callbackURL"), "/toolkits");
 });
