@@ -95,16 +95,36 @@ export function statusOf(
 const text = (max: number) => TextSchema.trim().min(1).max(max);
 const optionalText = (max: number) => TextSchema.trim().max(max).nullish().transform((v) => v || null);
 
-/** A real calendar date written `YYYY-MM-DD`. */
+/** The earliest start or end of an opportunity (docs/decisions.md, Opportunities, "Dates"). */
+export const EARLIEST_DATE = "2000-01-01";
+/** The latest start or end of an opportunity is this many years after today (UTC). */
+export const MAX_YEARS_AHEAD = 3;
+/** The end of an opportunity is at most this many years after its start. */
+export const MAX_SPAN_YEARS = 2;
+
+/** The date `years` years after `date` (both `YYYY-MM-DD`; 29 February goes to 1 March in a common year). */
+function yearsAfter(date: string, years: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The latest date an opportunity may start or end, `MAX_YEARS_AHEAD` years after `now`'s day in UTC. */
+export function latestDate(now = new Date()): string {
+  return yearsAfter(now.toISOString().slice(0, 10), MAX_YEARS_AHEAD);
+}
+
+/** A real calendar date written `YYYY-MM-DD`, from `EARLIEST_DATE` to `latestDate()`. */
 const date = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "fields.dateFormat").refine((v) => {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-}, "fields.realDate").meta({ format: "date" });
+}, "fields.realDate").refine((v) => v >= EARLIEST_DATE, "fields.dateFrom2000")
+  .refine((v) => v <= latestDate(), "fields.dateYearsAhead").meta({ format: "date" });
 
 /**
- * A submission body. `title`, `type`, `startDate` and `endDate` are required; `endDate` is not
- * before `startDate`; `link` is an http(s) URL. Unknown fields (`isVerified`, `isActive`,
- * `userId`, `id`, timestamps) are dropped: submission sets them.
+ * A submission body. `title`, `type`, `startDate` and `endDate` are required, each from `EARLIEST_DATE` to
+ * `latestDate()`; `endDate` is not before `startDate` nor more than `MAX_SPAN_YEARS` after it; `link` is an http(s)
+ * URL. Unknown fields (`isVerified`, `isActive`, `userId`, `id`, timestamps) are dropped: submission sets them.
  */
 export const OpportunityCreateSchema = z.object({
   title: text(200),
@@ -118,6 +138,9 @@ export const OpportunityCreateSchema = z.object({
 }).refine((o) => o.endDate >= o.startDate, {
   path: ["endDate"],
   message: "fields.endBeforeStart",
+}).refine((o) => o.endDate <= yearsAfter(o.startDate, MAX_SPAN_YEARS), {
+  path: ["endDate"],
+  message: "fields.spanTooLong",
 });
 export type OpportunityCreate = z.infer<typeof OpportunityCreateSchema>;
 

@@ -7,6 +7,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD } from "@/tests/fixtures/people.ts";
 import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 /** `text` with invisible characters around and inside it: NUL, zero-width, bidi override and isolate. */
 function dirty(text: string): string {
@@ -108,8 +109,8 @@ Deno.test("internship, opportunity and API key text is stored without invisible 
     location: dirty("Bengaluru"),
     organizer: dirty("AICTE"),
     type: "hackathon",
-    startDate: "2099-03-01",
-    endDate: "2099-03-02",
+    startDate: `${NEXT_YEAR}-03-01`,
+    endDate: `${NEXT_YEAR}-03-02`,
   }, member.headers);
   await assertClean(t, "opportunity", opportunity, ["Smart India Hackathon", "Build solutions", "Bengaluru", "AICTE"]);
 

@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 /** Developer wording: a camelCase name before a colon, or zod's default messages. */
 const DEVELOPER_WORDING = /\b[a-z]+[A-Z]\w*:|Too (small|big)|[Ee]xpected (string|number|a date)|Invalid input/;
@@ -55,8 +56,8 @@ Deno.test("forms show the server's refusals as plain sentences at their fields",
     await openHydrated(page, `${app.origin}/opportunities/new`);
     await page.getByLabel("Title").fill("Campus Hack");
     await page.getByLabel("Type").selectOption("hackathon");
-    await page.getByLabel("Starts").fill("2099-05-10");
-    await page.getByLabel("Ends").fill("2099-05-11");
+    await page.getByLabel("Starts").fill(`${NEXT_YEAR}-05-10`);
+    await page.getByLabel("Ends").fill(`${NEXT_YEAR}-05-11`);
     await page.getByLabel("Link to apply or learn more").fill("http://localhost");
     await page.getByRole("button", { name: "Submit opportunity" }).click();
     assertEquals(

@@ -10,6 +10,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const listing = (fields: Partial<Listing>) => ({
   hiringOrganization: "Acme",
@@ -74,8 +75,8 @@ Deno.test("the bell shows 1 after an admin approves the student's opportunity, a
     body: {
       title: "Campus Ideathon",
       type: "ideathon",
-      startDate: "2099-03-01",
-      endDate: "2099-03-02",
+      startDate: `${NEXT_YEAR}-03-01`,
+      endDate: `${NEXT_YEAR}-03-02`,
     },
     headers: student.headers,
   });

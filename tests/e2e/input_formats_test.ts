@@ -7,6 +7,7 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
@@ -43,8 +44,8 @@ Deno.test("a stipend with ₹ and commas and a link without https:// are taken a
   await form.goto(`${t.origin}/opportunities/new`);
   await form.getByLabel("Title").fill("Campus Hack");
   await form.getByLabel("Type").selectOption("hackathon");
-  await form.getByLabel("Starts").fill("2099-05-10");
-  await form.getByLabel("Ends").fill("2099-05-11");
+  await form.getByLabel("Starts").fill(`${NEXT_YEAR}-05-10`);
+  await form.getByLabel("Ends").fill(`${NEXT_YEAR}-05-11`);
   await form.getByLabel("Link to apply or learn more").fill("coep.example.org/hack");
   await form.getByRole("button", { name: "Submit opportunity" }).click();
   await form.waitForURL((u) => u.pathname === "/opportunities/mine");

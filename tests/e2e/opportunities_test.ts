@@ -6,6 +6,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 Deno.test("a user submits an opportunity, the admin approves it from the queue, and it is published", async () => {
   await using t = await createTestApp({ listen: true });
@@ -28,8 +29,8 @@ Deno.test("a user submits an opportunity, the admin approves it from the queue, 
   await assertAccessible(page, "opportunities: submit form with errors");
   await page.getByLabel("Title").fill("Campus Climate Ideathon");
   await page.getByLabel("Type").selectOption("ideathon");
-  await page.getByLabel("Starts").fill("2099-05-10");
-  await page.getByLabel("Ends").fill("2099-05-11");
+  await page.getByLabel("Starts").fill(`${NEXT_YEAR}-05-10`);
+  await page.getByLabel("Ends").fill(`${NEXT_YEAR}-05-11`);
   await page.getByLabel("Location").fill("Online");
   await page.getByLabel("Organizer").fill("Green Club");
   await page.getByRole("button", { name: "Submit opportunity" }).click();

@@ -14,6 +14,7 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const REASON = "Add the organizer and a link to the official page.";
@@ -23,7 +24,7 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
   const res = await t.json("POST", "/api/opportunities", {
-    body: { title: "Campus Hack", type: "hackathon", startDate: "2099-03-01", endDate: "2099-03-02" },
+    body: { title: "Campus Hack", type: "hackathon", startDate: `${NEXT_YEAR}-03-01`, endDate: `${NEXT_YEAR}-03-02` },
     headers: student.headers,
   });
   const { id } = (await res.json()).opportunity;
@@ -49,11 +50,11 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await page.getByRole("link", { name: "Edit it and submit it again" }).click();
   await page.waitForURL((u) => u.pathname === `/opportunities/${id}/edit`);
   await page.getByText(REASON).waitFor();
-  await page.getByLabel("Ends").fill("2099-02-01");
+  await page.getByLabel("Ends").fill(`${NEXT_YEAR}-02-01`);
   await page.getByRole("button", { name: "Submit for review again" }).click();
   await page.locator("#endDate-error").waitFor();
   await assertAccessibleWithoutScript(page, "the edit form with an error at 360 px");
-  await page.getByLabel("Ends").fill("2099-03-02");
+  await page.getByLabel("Ends").fill(`${NEXT_YEAR}-03-02`);
   await page.getByLabel("Organizer").fill("COEP Tech");
   await page.getByLabel("Link to apply or learn more").fill("https://coep.example.org/hack");
   await page.getByRole("button", { name: "Submit for review again" }).click();

@@ -8,7 +8,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, downloadedText, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
-import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
@@ -25,8 +25,8 @@ Deno.test("internship, opportunity, toolkit and post pages carry the tags of a s
   const [internship] = await postInternships(t, admin, [{ title: "Design Intern" }]);
   const opportunity = await submitOpportunity(t, admin, {
     title: "Open Data Hackathon",
-    startDate: "2099-02-01",
-    endDate: "2099-02-02",
+    startDate: `${NEXT_YEAR}-02-01`,
+    endDate: `${NEXT_YEAR}-02-02`,
   });
   const toolkit = await addToolkit({ t, admin }, {
     title: "Interview Toolkit",

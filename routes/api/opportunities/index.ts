@@ -6,7 +6,10 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import {
+  EARLIEST_DATE,
   listOpportunities,
+  MAX_SPAN_YEARS,
+  MAX_YEARS_AHEAD,
   OpportunityCreateSchema,
   OpportunityQuerySchema,
   submitOpportunity,
@@ -44,7 +47,9 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Submit an opportunity",
     description: "A `user`'s submission awaits review (`isVerified` false), seen only by its owner and admins; a " +
-      "member's or admin's is published at once. `isVerified`, `isActive`, `userId`, `id` and times in the body are " +
+      "member's or admin's is published at once. " +
+      `Dates run from ${EARLIEST_DATE} to ${MAX_YEARS_AHEAD} years after today, the end at most ${MAX_SPAN_YEARS} ` +
+      "years after the start (400 at the field). `isVerified`, `isActive`, `userId`, `id` and times in the body are " +
       "ignored.",
     access: ["session"],
     body: OpportunityCreateSchema,

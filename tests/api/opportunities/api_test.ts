@@ -6,14 +6,17 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { latestDate, MAX_SPAN_YEARS, MAX_YEARS_AHEAD } from "@/lib/opportunities/schema.ts";
 
 const HACKATHON = {
   title: "Smart India Hackathon",
   description: "Build solutions for ministries in 36 hours.",
   location: "Bengaluru",
   type: "hackathon",
-  startDate: "2099-03-01",
-  endDate: "2099-03-02",
+  startDate: `${NEXT_YEAR}-03-01`,
+  endDate: `${NEXT_YEAR}-03-02`,
   link: "https://sih.example.gov/apply",
   organizer: "AICTE",
 };
@@ -180,10 +183,10 @@ Deno.test("submission validation: unknown type, end before start, missing title,
   const user = await createTestUser(t);
   const cases: [Record<string, unknown>, string][] = [
     [{ ...HACKATHON, type: "job" }, "type"],
-    [{ ...HACKATHON, startDate: "2099-03-05", endDate: "2099-03-01" }, "endDate"],
+    [{ ...HACKATHON, startDate: `${NEXT_YEAR}-03-05`, endDate: `${NEXT_YEAR}-03-01` }, "endDate"],
     [{ ...HACKATHON, title: undefined }, "title"],
     [{ ...HACKATHON, title: "   " }, "title"],
-    [{ ...HACKATHON, startDate: "2099-02-30" }, "startDate"],
+    [{ ...HACKATHON, startDate: `${NEXT_YEAR}-02-30` }, "startDate"],
     [{ ...HACKATHON, endDate: "03/02/2099" }, "endDate"],
     [{ ...HACKATHON, link: "javascript:alert(1)" }, "link"],
     [{ ...HACKATHON, link: "ftp://example.com/x" }, "link"],
@@ -203,6 +206,69 @@ Deno.test("submission validation: unknown type, end before start, missing title,
   const forged = await submit(t, user, { ...HACKATHON, isVerified: true, userId: "someone-else", id: "x" });
   assertEquals([forged.isVerified, forged.userId], [false, user.user.id]);
   assert(forged.id !== "x");
+});
+
+Deno.test("dates are bounded: from 2000 to a few years ahead, the end within two years of the start, in both languages", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const [en, hi] = [translatorFor("en"), translatorFor("hi")];
+  const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const latest = latestDate();
+  const send = (dates: Record<string, string>) =>
+    t.json("POST", "/api/opportunities", { body: { ...HACKATHON, ...dates }, headers: member.headers });
+  const refused: [Record<string, string>, Record<string, string>][] = [
+    // Published at once by a member, before: "ongoing" for ten thousand years, and an ICS ending in year 10000.
+    [{ startDate: "0001-01-01", endDate: "9999-12-31" }, {
+      startDate: "fields.dateFrom2000",
+      endDate: "fields.dateYearsAhead",
+    }],
+    [{ startDate: "1999-12-31", endDate: "2000-01-01" }, { startDate: "fields.dateFrom2000" }],
+    [{ startDate: `${NEXT_YEAR}-01-01`, endDate: dayAfter(latest) }, { endDate: "fields.dateYearsAhead" }],
+    [
+      { startDate: `${NEXT_YEAR}-01-01`, endDate: `${NEXT_YEAR + MAX_SPAN_YEARS}-01-02` },
+      { endDate: "fields.spanTooLong" },
+    ],
+  ];
+  for (const [dates, keys] of refused) {
+    const res = await send(dates);
+    assertEquals(res.status, 400, JSON.stringify(dates));
+    const { fields } = await res.json();
+    assertEquals(
+      Object.fromEntries(fields.map((f: { field: string; messageKey: string }) => [f.field, f.messageKey])),
+      keys,
+    );
+    for (const { field, message } of fields) assertEquals(message, en(keys[field] as "fields.spanTooLong"));
+  }
+  assert(en("fields.dateYearsAhead").includes(String(MAX_YEARS_AHEAD)), "the English says the years ahead");
+  assert(hi("fields.dateYearsAhead").includes(String(MAX_YEARS_AHEAD)), "the Hindi says the years ahead");
+  assert(
+    en("fields.spanTooLong").includes(String(MAX_SPAN_YEARS)) &&
+      hi("fields.spanTooLong").includes(String(MAX_SPAN_YEARS)),
+  );
+  for (
+    const dates of [
+      { startDate: "2000-01-01", endDate: "2000-01-01" },
+      { startDate: `${NEXT_YEAR}-01-01`, endDate: `${NEXT_YEAR + MAX_SPAN_YEARS}-01-01` },
+      { startDate: latest, endDate: latest },
+    ]
+  ) {
+    assertEquals((await send(dates)).status, 201, JSON.stringify(dates));
+  }
+
+  const hindi = { ...member.headers, cookie: `${member.cookie}; lang=hi` };
+  const page = await t.fetch("/opportunities/new", {
+    method: "POST",
+    headers: { ...hindi, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      title: "Forever Hack",
+      type: "hackathon",
+      startDate: "0001-01-01",
+      endDate: "9999-12-31",
+    }),
+  });
+  assertEquals(page.status, 400);
+  const html = await page.text();
+  for (const key of ["fields.dateFrom2000", "fields.dateYearsAhead"] as const) assert(html.includes(hi(key)), key);
 });
 
 Deno.test("401 without a session and 403 for non-admins; unknown ids and actions", async () => {

@@ -23,6 +23,7 @@ import {
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { SYNC_INTERVAL_MS } from "@/lib/kv/chunked/read_model.ts";
 import { createUser } from "@/lib/users/users.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const waitForSync = () => new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
 const body = (title: string, startDate: string, endDate: string) =>
@@ -35,8 +36,8 @@ Deno.test("ended opportunities move to the archive; every list answers as before
   const student = await createUser(a, { name: "S", email: "s@x.example", emailVerified: true, role: "user" });
   const b = await openKv(`${dir}/kv.sqlite3`);
   try {
-    const later = await submitOpportunity(a, admin, body("Later", "2031-01-01", "2031-12-31"));
-    const sooner = await submitOpportunity(a, admin, body("Sooner", "2031-01-01", "2031-06-30"));
+    const later = await submitOpportunity(a, admin, body("Later", `${NEXT_YEAR}-01-01`, `${NEXT_YEAR}-12-31`));
+    const sooner = await submitOpportunity(a, admin, body("Sooner", `${NEXT_YEAR}-01-01`, `${NEXT_YEAR}-06-30`));
     const ended = await submitOpportunity(a, admin, body("Ended at submission", "2020-01-01", "2020-02-01"));
     // Stored before the archive existed: ended, yet in the read model until the job moves them.
     const now = new Date().toISOString();
@@ -108,9 +109,9 @@ Deno.test("ended opportunities move to the archive; every list answers as before
     const again = await resubmitOpportunity(b, {
       user: student,
       id: legacyPending.id,
-      input: body("Legacy pending", "2031-02-01", "2031-02-02"),
+      input: body("Legacy pending", `${NEXT_YEAR}-02-01`, `${NEXT_YEAR}-02-02`),
     });
-    assertEquals(again.endDate, "2031-02-02");
+    assertEquals(again.endDate, `${NEXT_YEAR}-02-02`);
     await waitForSync();
     for (const kv of [a, b]) {
       assert((await opportunityStore(kv)).model.slotOf(legacyPending.id) !== undefined, "back in the read model");

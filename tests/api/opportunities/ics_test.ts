@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 interface Property {
   name: string;
@@ -51,8 +51,8 @@ Deno.test("the calendar file is one valid all-day event whose text fields round-
     description,
     location: "IIT Bombay, Powai; Mumbai",
     type: "hackathon",
-    startDate: "2099-12-30",
-    endDate: "2099-12-31",
+    startDate: `${NEXT_YEAR}-12-30`,
+    endDate: `${NEXT_YEAR}-12-31`,
     link: "https://hack.example.com/register",
     organizer: "Tech, Inc.",
   });
@@ -75,8 +75,12 @@ Deno.test("the calendar file is one valid all-day event whose text fields round-
   assert(one("PRODID").value);
   assertEquals(one("UID").value, `${opportunity.id}@career-community`);
   assertMatch(one("DTSTAMP").value, /^\d{8}T\d{6}Z$/);
-  assertEquals(one("DTSTART"), { name: "DTSTART", params: { VALUE: "DATE" }, value: "20991230" });
-  assertEquals(one("DTEND"), { name: "DTEND", params: { VALUE: "DATE" }, value: "21000101" }, "the day after the end");
+  assertEquals(one("DTSTART"), { name: "DTSTART", params: { VALUE: "DATE" }, value: `${NEXT_YEAR}1230` });
+  assertEquals(
+    one("DTEND"),
+    { name: "DTEND", params: { VALUE: "DATE" }, value: `${NEXT_YEAR + 1}0101` },
+    "the day after the end",
+  );
   assertEquals(unescapeText(one("SUMMARY").value), title);
   assertEquals(unescapeText(one("LOCATION").value), "IIT Bombay, Powai; Mumbai");
   const text = unescapeText(one("DESCRIPTION").value);
@@ -110,8 +114,8 @@ Deno.test("the calendar file follows the page's read rule: an unpublished one on
   const opportunity = await submitOpportunity(t, user, {
     title: "Pending Ideathon",
     type: "ideathon",
-    startDate: "2099-01-01",
-    endDate: "2099-01-01",
+    startDate: `${NEXT_YEAR}-01-01`,
+    endDate: `${NEXT_YEAR}-01-01`,
   });
   const path = `/opportunities/${opportunity.id}/calendar.ics`;
   assertEquals((await t.fetch(path)).status, 404);
@@ -119,6 +123,6 @@ Deno.test("the calendar file follows the page's read rule: an unpublished one on
   const own = await t.fetch(path, { headers: user.headers });
   assertEquals(own.status, 200);
   const props = parseIcs(await own.text());
-  assertEquals(props.find((p) => p.name === "DTEND")?.value, "20990102");
+  assertEquals(props.find((p) => p.name === "DTEND")?.value, `${NEXT_YEAR}0102`);
   assertEquals(props.find((p) => p.name === "LOCATION"), undefined);
 });

@@ -9,14 +9,15 @@ import { openKv } from "@/lib/kv.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { listOpportunities, OpportunityQuerySchema, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { createUser, updateUser } from "@/lib/users/users.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const BODY = {
   title: "Campus Hackathon",
   description: "Build something in 36 hours",
   location: "Bengaluru",
   type: "hackathon",
-  startDate: "2099-03-01",
-  endDate: "2099-03-02",
+  startDate: `${NEXT_YEAR}-03-01`,
+  endDate: `${NEXT_YEAR}-03-02`,
   link: "https://hack.example.com",
   organizer: "Example Society",
 };
@@ -154,8 +155,8 @@ Deno.test("a second process on the same KV sees a submission published by the fi
       description: "d",
       location: "l",
       type: "grant",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
+      startDate: `${NEXT_YEAR}-01-01`,
+      endDate: `${NEXT_YEAR}-01-02`,
       link: null,
       organizer: null,
     });

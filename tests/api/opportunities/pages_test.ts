@@ -5,9 +5,9 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
-const BASE = { startDate: "2099-03-01", endDate: "2099-03-02" };
+const BASE = { startDate: `${NEXT_YEAR}-03-01`, endDate: `${NEXT_YEAR}-03-02` };
 
 Deno.test("/opportunities keeps the type and search filters when the offset is not a number", async () => {
   await using t = await createTestApp();
@@ -53,14 +53,19 @@ Deno.test("the submit form works without JavaScript: refusals at their fields, t
   const refused = await post({
     title: "Campus Hack",
     type: "hackathon",
-    startDate: "2099-03-02",
-    endDate: "2099-03-01",
+    startDate: `${NEXT_YEAR}-03-02`,
+    endDate: `${NEXT_YEAR}-03-01`,
   });
   assertEquals(refused.status, 400);
   const html = await refused.text();
   assert(html.includes('id="endDate-error"') && html.includes("The end date must not be before the start date."));
   assert(html.includes('value="Campus Hack"'), "what was typed is kept");
-  const done = await post({ title: "Campus Hack", type: "hackathon", startDate: "2099-03-01", endDate: "2099-03-02" });
+  const done = await post({
+    title: "Campus Hack",
+    type: "hackathon",
+    startDate: `${NEXT_YEAR}-03-01`,
+    endDate: `${NEXT_YEAR}-03-02`,
+  });
   assertEquals([done.status, done.headers.get("location")], [303, "/opportunities/mine?submitted=1"]);
   const mine = await (await t.fetch("/api/opportunities?mine=true", { headers: student.headers })).json();
   assertEquals(mine.opportunities.map((o: { title: string }) => o.title), ["Campus Hack"]);
@@ -76,7 +81,12 @@ Deno.test("in Hindi the submit form, its refusals, My submissions and the edit p
   const refused = await t.fetch("/opportunities/new", {
     method: "POST",
     headers: { ...hindi, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ title: "", type: "hackathon", startDate: "2099-03-02", endDate: "2099-03-01" }),
+    body: new URLSearchParams({
+      title: "",
+      type: "hackathon",
+      startDate: `${NEXT_YEAR}-03-02`,
+      endDate: `${NEXT_YEAR}-03-01`,
+    }),
   });
   assertEquals(refused.status, 400);
   const html = await refused.text();

@@ -7,14 +7,14 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 const HACKATHON = {
   title: "Campus Hack",
   type: "hackathon",
-  startDate: "2099-03-01",
-  endDate: "2099-03-02",
+  startDate: `${NEXT_YEAR}-03-01`,
+  endDate: `${NEXT_YEAR}-03-02`,
   location: "Pune",
 };
 
@@ -50,7 +50,7 @@ Deno.test("a rejection's reason reaches the submitter, who edits and resubmits; 
   assertEquals((await call(t, null, "PUT", `/api/opportunities/${id}`, edited)).status, 401);
   assertEquals((await call(t, other, "PUT", `/api/opportunities/${id}`, edited)).status, 404);
   assertEquals(
-    (await call(t, student, "PUT", `/api/opportunities/${id}`, { ...edited, endDate: "2099-01-01" })).status,
+    (await call(t, student, "PUT", `/api/opportunities/${id}`, { ...edited, endDate: `${NEXT_YEAR}-01-01` })).status,
     400,
   );
   const resubmitted = await call(t, student, "PUT", `/api/opportunities/${id}`, edited);

@@ -11,7 +11,7 @@ import { createPost } from "@/tests/fixtures/posts.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
 import { htmlDocument, jsonLdOf, metaContent } from "@/tests/fixtures/html.ts";
-import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayFromToday = (days: number) => istToday(new Date(Date.now() + days * DAY_MS));
@@ -160,8 +160,8 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
     description: "36 hours of building.",
     location: "Bengaluru",
     type: "hackathon",
-    startDate: "2099-03-01",
-    endDate: "2099-03-02",
+    startDate: `${NEXT_YEAR}-03-01`,
+    endDate: `${NEXT_YEAR}-03-02`,
     link: "https://hack.example.org",
     organizer: "AICTE",
   });
@@ -172,8 +172,8 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
     "@type": "Event",
     name: "Smart Hack",
     description: "36 hours of building.",
-    startDate: "2099-03-01",
-    endDate: "2099-03-02",
+    startDate: `${NEXT_YEAR}-03-01`,
+    endDate: `${NEXT_YEAR}-03-02`,
     eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
     eventStatus: "https://schema.org/EventScheduled",
     location: {
@@ -188,8 +188,8 @@ Deno.test("an opportunity is an Event, a toolkit a Course with an INR Offer, a p
     title: "Online Ideathon",
     type: "ideathon",
     location: "Online",
-    startDate: "2099-04-01",
-    endDate: "2099-04-01",
+    startDate: `${NEXT_YEAR}-04-01`,
+    endDate: `${NEXT_YEAR}-04-01`,
   })).id;
   const [event] = jsonLdOf(await page(t, `/opportunities/${onlineId}`));
   assertEquals(event.eventAttendanceMode, "https://schema.org/OnlineEventAttendanceMode");

@@ -13,6 +13,7 @@ import { DEFAULT_QUERY, listInternships, openInternshipStamps } from "@/lib/inte
 import { createInternships, updateInternship } from "@/lib/internships/writes.ts";
 import { publishedOpportunityStamps, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -73,8 +74,8 @@ Deno.test("index chunks written before updatedAt and deadlines were kept are wri
         OpportunityCreateSchema.parse({
           title: "Hack",
           type: "hackathon",
-          startDate: "2099-01-01",
-          endDate: "2099-01-02",
+          startDate: `${NEXT_YEAR}-01-01`,
+          endDate: `${NEXT_YEAR}-01-02`,
         }),
       );
       ids = { open: open.id, closed: closed.id, edited: edited.id, opportunity: opportunity.id };

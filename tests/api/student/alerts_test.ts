@@ -12,7 +12,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { postInternships } from "@/tests/fixtures/internships.ts";
-import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { type AlertRecord, createAlert } from "@/lib/alerts/alerts.ts";
 import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -184,8 +184,8 @@ Deno.test("the digest mails exactly the new matches once, and the one-click unsu
   const opportunity = (fields: Record<string, unknown>) =>
     call(t, member, "POST", "/api/opportunities", {
       type: "hackathon",
-      startDate: "2099-01-01",
-      endDate: "2099-01-02",
+      startDate: `${NEXT_YEAR}-01-01`,
+      endDate: `${NEXT_YEAR}-01-02`,
       ...fields,
     });
   await postInternships(t, member, [{ title: "Old Data Intern", location: "Pune" }]);

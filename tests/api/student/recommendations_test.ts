@@ -9,6 +9,7 @@ import { postInternships } from "@/tests/fixtures/internships.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import type { RecommendationReason } from "@/lib/recommendations/recommendations.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 async function recommendations(t: TestApp, who: TestUser | undefined, query: string) {
   const res = await t.fetch(`/api/me/recommendations?${query}`, { headers: who?.headers });
@@ -183,8 +184,8 @@ Deno.test("profile interests count too; opportunities rank by type, interest and
     const res = await t.json("POST", "/api/opportunities", {
       body: {
         type: "grant",
-        startDate: "2099-01-01",
-        endDate: "2099-01-02",
+        startDate: `${NEXT_YEAR}-01-01`,
+        endDate: `${NEXT_YEAR}-01-02`,
         ...fields,
       },
       headers: who.headers,
