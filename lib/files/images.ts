@@ -6,6 +6,7 @@
 import { InvalidInputError, NotFoundError, TooLargeError } from "@/lib/errors.ts";
 import type { FileMetadata, ObjectStore } from "./object_store.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import type { Logger } from "@/lib/log.ts";
 
 /** Largest image in bytes: 5 MB. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -54,4 +55,20 @@ export async function readFile(store: ObjectStore, id: string) {
   const file = metadata && IMAGE_TYPES.includes(metadata.contentType) ? await store.get(id) : null;
   if (!file) throw new NotFoundError(REFUSALS.imageNotFound);
   return file;
+}
+
+/**
+ * Deletes the images `ids` from the object store, each on its own (`Promise.allSettled`), after the write that stopped
+ * naming them: one the store fails to delete is logged with `log` as `message` (e.g. "post image not deleted"), with
+ * the other `fields` (e.g. `{postId}`) and its `imageId`, and stays stored. Never throws.
+ */
+export async function deleteImages(
+  { files, log }: { files: ObjectStore; log: Logger },
+  ids: readonly string[],
+  { message, ...fields }: { message: string } & Record<string, string>,
+): Promise<void> {
+  const deleted = await Promise.allSettled(ids.map((id) => files.delete(id)));
+  deleted.forEach((result, i) => {
+    if (result.status === "rejected") log.error(message, { ...fields, imageId: ids[i], error: String(result.reason) });
+  });
 }

@@ -2,13 +2,14 @@
  * Banners of the carousel at the top of the Ungatekeep feed (docs/api.md, Ungatekeep, docs/decisions.md, Ungatekeep
  * and banners, "Banners"): admin CRUD and the public list of active banners by `orderIndex`. `linkUrl` is an http(s)
  * URL or a path on this site, never `javascript:` or `data:`; `imageId` names an uploaded file, deleted with its
- * banner. Keys (owned here only): `["banners", id]`. The list is small (a carousel), so it is read whole.
+ * banner or once an update replaces or removes it. Keys (owned here only): `["banners", id]`. The list is small (a carousel), so it is read whole.
  */
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { assertUploaded } from "@/lib/files/images.ts";
+import { assertUploaded, deleteImages } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
 import { HttpUrlSchema } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -86,12 +87,14 @@ export async function createBanner(kv: Deno.Kv, files: ObjectStore, input: Banne
 }
 
 /**
- * Applies `patch` (only the fields given).
+ * Applies `patch` (only the fields given). An image the patch replaces or removes is deleted from the object store
+ * after the commit (docs/decisions.md, Ungatekeep and banners, "Images"); a failed delete is logged with `log` and the
+ * file left stored, never failing the edit.
  * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
  */
 export async function updateBanner(
   kv: Deno.Kv,
-  { files, id, patch }: { files: ObjectStore; id: string; patch: BannerUpdate },
+  { files, log, id, patch }: { files: ObjectStore; log: Logger; id: string; patch: BannerUpdate },
 ): Promise<Banner> {
   if (patch.imageId) await assertUploaded(files, [patch.imageId]);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
@@ -99,7 +102,13 @@ export async function updateBanner(
     const entry = await kv.get<Banner>(bannerKey(id));
     if (!entry.value) throw new NotFoundError(NOT_FOUND);
     const banner: Banner = { ...entry.value, ...changes, updatedAt: new Date().toISOString() };
-    if ((await kv.atomic().check(entry).set(entry.key, banner).commit()).ok) return banner;
+    if ((await kv.atomic().check(entry).set(entry.key, banner).commit()).ok) {
+      const dropped = entry.value.imageId;
+      if (dropped && dropped !== banner.imageId) {
+        await deleteImages({ files, log }, [dropped], { message: "banner image not deleted", bannerId: id });
+      }
+      return banner;
+    }
   }
   throw new Error("Banner update lost too many races");
 }

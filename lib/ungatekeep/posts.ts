@@ -21,7 +21,7 @@
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
-import { assertUploaded } from "@/lib/files/images.ts";
+import { assertUploaded, deleteImages } from "@/lib/files/images.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
@@ -435,14 +435,21 @@ export async function createPost(
 }
 
 /**
+ * What `updatePost` takes: a patch that may change `images` comes with the `log` a failed delete of a dropped image is
+ * told to; one that leaves them (a report's "hide") needs none.
+ */
+export type PostChange =
+  & { files: ObjectStore; id: string }
+  & ({ patch: PostUpdate; log: Logger } | { patch: PostUpdate & { images?: undefined }; log?: undefined });
+
+/**
  * Applies `patch` (only the fields given) to a post; `PUT` and `PATCH` alike. A patch of any text field is checked to
- * fit (`assertFits`); one that only pins or publishes leaves a post stored before that bound as it was.
+ * fit (`assertFits`); one that only pins or publishes leaves a post stored before that bound as it was. The images the
+ * patch drops are deleted from the object store after the commit (docs/decisions.md, Ungatekeep and banners,
+ * "Images"), as `deletePost` deletes a post's: one the store fails to delete is logged and left, never failing the edit.
  * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`.
  */
-export async function updatePost(
-  kv: Deno.Kv,
-  { files, id, patch }: { files: ObjectStore; id: string; patch: PostUpdate },
-): Promise<PostView> {
+export async function updatePost(kv: Deno.Kv, { files, log, id, patch }: PostChange): Promise<PostView> {
   if (patch.images) await assertUploaded(files, patch.images);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as PostUpdate;
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -457,7 +464,14 @@ export async function updatePost(
       now,
     });
     if (TEXT_FIELDS.some((field) => changes[field] !== undefined)) assertFits(merged);
-    if (await commitPost(kv, entry, merged)) return (await viewsOf(kv, [merged]))[0];
+    if (await commitPost(kv, entry, merged)) {
+      const dropped = entry.value.images.filter((image) => !merged.images.includes(image));
+      // A patch without `log` has no `images` (`PostChange`), so it drops none.
+      if (log && dropped.length > 0) {
+        await deleteImages({ files, log }, dropped, { message: "post image not deleted", postId: id });
+      }
+      return (await viewsOf(kv, [merged]))[0];
+    }
   }
   throw new Error("Post update lost too many races");
 }
@@ -511,12 +525,7 @@ async function finishDeletion(
   { files, log, id, images }: { files: ObjectStore; log: Logger; id: string; images: string[] },
 ): Promise<void> {
   await deleteConversation(kv, id);
-  const deleted = await Promise.allSettled(images.map((image) => files.delete(image)));
-  deleted.forEach((result, i) => {
-    if (result.status === "rejected") {
-      log.error("post image not deleted", { postId: id, imageId: images[i], error: String(result.reason) });
-    }
-  });
+  await deleteImages({ files, log }, images, { message: "post image not deleted", postId: id });
   await kv.delete(deletionKey(id));
 }
 

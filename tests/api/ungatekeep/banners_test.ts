@@ -77,3 +77,32 @@ Deno.test("banners: guest 401 and user/member 403 on the admin endpoints; the pu
   }
   assertEquals(await (await t.fetch("/api/banners")).json(), { banners: [] });
 });
+
+Deno.test("banners: an image replaced or removed is deleted after the change; a failed delete is logged, the edit kept", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const admin = await createTestUser(t, "admin");
+  const [first, second, third] = [await uploadedId(t, admin), await uploadedId(t, admin), await uploadedId(t, admin)];
+  const patch = (id: string, body: Record<string, unknown>) =>
+    t.json("PATCH", `/api/admin/banners/${id}`, { body, headers: admin.headers });
+  const served = async (imageId: string) => (await t.fetch(`/api/files/${imageId}`)).status;
+  const { banner } = await (await t.json("POST", "/api/admin/banners", {
+    body: { title: "Summer", imageId: first },
+    headers: admin.headers,
+  })).json();
+  assertEquals((await patch(banner.id, { title: "Summer internships" })).status, 200);
+  assertEquals(await served(first), 200, "a change that keeps the image keeps its file");
+  assertEquals((await patch(banner.id, { imageId: second })).status, 200);
+  assertEquals([await served(first), await served(second)], [404, 200], "the replaced image is gone");
+  assertEquals((await patch(banner.id, { imageId: null })).status, 200);
+  assertEquals(await served(second), 404, "the removed image is gone");
+
+  assertEquals((await patch(banner.id, { imageId: third })).status, 200);
+  const store = t.services.files;
+  store.delete = () => Promise.reject(new Error("object store down"));
+  const res = await patch(banner.id, { imageId: null });
+  assertEquals([res.status, (await res.json()).banner.imageId], [200, null]);
+  const logged = logLines.filter((line) => line.includes("banner image not deleted"));
+  assertEquals(logged.length, 1);
+  assert(logged[0].includes(third) && logged[0].includes(banner.id), logged[0]);
+});

@@ -320,6 +320,30 @@ Deno.test("images: at most 5 uploaded ids; a 6th, or an id that is not an upload
   assertEquals(await res.json(), { error: "Unknown image" });
 });
 
+Deno.test("images an update drops are deleted after the commit; kept ones stay; a failed delete is logged, the edit kept", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const admin = await createTestUser(t, "admin");
+  const [a, b, c] = [await uploadedId(t, admin), await uploadedId(t, admin), await uploadedId(t, admin)];
+  const post = await createPost(t, admin, { images: [a, b] });
+  const patch = (body: Record<string, unknown>) =>
+    t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, { body, headers: admin.headers });
+  const served = async (ids: string[]) =>
+    await Promise.all(ids.map(async (id) => (await t.fetch(`/api/files/${id}`)).status));
+  assertEquals((await patch({ title: "Renamed", isPinned: true })).status, 200);
+  assertEquals(await served([a, b]), [200, 200]);
+  assertEquals((await patch({ images: [b, c] })).status, 200);
+  assertEquals(await served([a, b, c]), [404, 200, 200]);
+  assertEquals(await (t.services.files as KvObjectStore).chunkCount(a), 0, "its bytes are gone from KV");
+
+  t.services.files.delete = () => Promise.reject(new Error("object store down"));
+  const res = await t.json("PUT", `/api/admin/ungatekeep/${post.id}`, { body: { images: [] }, headers: admin.headers });
+  assertEquals([res.status, (await res.json()).post.images], [200, []]);
+  const logged = logLines.filter((line) => line.includes("post image not deleted"));
+  assertEquals(logged.length, 2);
+  assert(logged.every((line) => line.includes(post.id)) && logged.some((line) => line.includes(c)), logged.join());
+});
+
 Deno.test("DELETE /api/admin/ungatekeep/{id}: the post is gone for good and its images are deleted from the object store", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");

@@ -13,7 +13,8 @@ export const apiDocs = describeRoute({
   section: "Admin",
   PATCH: {
     summary: "Change a banner (the fields given)",
-    description: "An `imageId` must name an uploaded image (400 otherwise).",
+    description: "An `imageId` must name an uploaded image (400 otherwise). An image the change replaces or removes " +
+      "is deleted.",
     access: ["admin"],
     body: BannerUpdateSchema,
     responses: {
@@ -31,8 +32,8 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, BannerUpdateSchema);
-    const { kv, files } = ctx.state.services;
-    return Response.json({ banner: await updateBanner(kv, { files, id: ctx.params.id, patch }) });
+    const { kv, files, log } = ctx.state.services;
+    return Response.json({ banner: await updateBanner(kv, { files, log, id: ctx.params.id, patch }) });
   },
   async DELETE(_req, ctx) {
     const { kv, files } = ctx.state.services;

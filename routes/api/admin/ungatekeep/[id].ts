@@ -11,8 +11,8 @@ import { z } from "zod";
 
 const update = define.handlers(async (req, ctx) => {
   const patch = await readBody(req, PostUpdateSchema);
-  const { kv, files } = ctx.state.services;
-  return Response.json({ post: await updatePost(kv, { files, id: ctx.params.id, patch }) });
+  const { kv, files, log } = ctx.state.services;
+  return Response.json({ post: await updatePost(kv, { files, log, id: ctx.params.id, patch }) });
 });
 
 const Answer = z.strictObject({ post: PostSchema });
@@ -20,7 +20,8 @@ const Answer = z.strictObject({ post: PostSchema });
 /** `PUT` and `PATCH` are one operation. */
 const change = {
   summary: "Change a post (the fields given)",
-  description: "`PUT` and `PATCH` both apply a partial update. Every image must be an upload (400 otherwise).",
+  description: "`PUT` and `PATCH` both apply a partial update. Every image must be an upload (400 otherwise); the " +
+    "images the change drops are deleted.",
   access: ["admin" as const],
   body: PostUpdateSchema,
   responses: { 200: { description: "The post", schema: Answer }, 404: "Post not found" },
