@@ -2,9 +2,10 @@
  * The one list of notification types and, for each, how it reaches a person beyond the bell (docs/decisions.md,
  * Notifications, "Channels"): a push to their phones, on by default, and an e-mail, which is either the domain's own
  * mail (`own`: on by default, sent by the domain when the channel allows), always sent (`always`: receipts and refunds,
- * the switch is fixed on), or the notification itself e-mailed (`generic`: off by default, sent by the push outbox
- * when the person turns it on). A type added to `NOTIFICATION_TYPES` gets its channels at once: a `generic` e-mail
- * until `EMAIL_MODES` says otherwise; its name and description on the settings page are the messages
+ * the switch is fixed on), or the notification itself e-mailed (`generic`: sent by the push outbox while the channel
+ * is on; off by default, except for an admin's decision on what the person submitted or posted,
+ * `GENERIC_EMAIL_ON`). A type added to `NOTIFICATION_TYPES` gets its channels at once: a `generic` e-mail, off, until
+ * `EMAIL_MODES` or `GENERIC_EMAIL_ON` says otherwise; its name and description on the settings page are the messages
  * `notifications.type.<type>` and `notifications.typeHint.<type>` (a test holds the catalogue to the list). No imports:
  * every module may use it.
  */
@@ -32,9 +33,13 @@ export type NotificationType = typeof NOTIFICATION_TYPES[number];
 /** How a type's e-mail is sent (see the module docstring). */
 export type EmailMode = "own" | "always" | "generic";
 
-/** How a type's e-mail is sent; its name and description on the settings page are in the catalogue. */
+/**
+ * How a type's e-mail is sent, and whether it is on before the person changes it; its name and description on the
+ * settings page are in the catalogue.
+ */
 export interface ChannelRule {
   email: EmailMode;
+  emailByDefault: boolean;
 }
 
 /** The e-mail modes of the types that are not `generic` (keyed loosely, so a type may be named before it exists). */
@@ -46,7 +51,15 @@ const EMAIL_MODES: Record<string, EmailMode> = {
   application_status: "own",
 };
 
-/** The rule of `type`: its own e-mail mode, else a generic e-mail. */
+/**
+ * The `generic` types whose e-mail is on by default: an admin's review of an opportunity the person submitted, and an
+ * admin's moderation of their listing, which they may wait days to hear of (docs/decisions.md, Notifications,
+ * "Channels").
+ */
+const GENERIC_EMAIL_ON: ReadonlySet<string> = new Set(["opportunity_reviewed", "listing_moderated"]);
+
+/** The rule of `type`: its own e-mail mode, else a generic e-mail (on by default only for `GENERIC_EMAIL_ON`). */
 export function channelRule(type: string): ChannelRule {
-  return { email: EMAIL_MODES[type] ?? "generic" };
+  const email = EMAIL_MODES[type] ?? "generic";
+  return { email, emailByDefault: email !== "generic" || GENERIC_EMAIL_ON.has(type) };
 }

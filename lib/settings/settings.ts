@@ -54,7 +54,7 @@ export const ALWAYS_EMAILED = REFUSALS.alwaysEmailed;
 /** The channels as they are before the person changes anything. */
 export function defaultChannels(): Channels {
   return Object.fromEntries(
-    NOTIFICATION_TYPES.map((type) => [type, { email: channelRule(type).email !== "generic", push: true }]),
+    NOTIFICATION_TYPES.map((type) => [type, { email: channelRule(type).emailByDefault, push: true }]),
   ) as Channels;
 }
 

@@ -11,20 +11,25 @@ import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { SettingsSchema } from "@/lib/openapi/resources.ts";
 import { ALWAYS_EMAILED, getSettings, SettingsChangeSchema, updateSettings } from "@/lib/settings/settings.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
+import { channelRule, NOTIFICATION_TYPES } from "@/lib/notifications/types.ts";
 
 /** Writes fall under the per-person limit `settings` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "settings" };
 
 const Answer = z.strictObject({ settings: SettingsSchema });
 
+/** The types whose e-mail is on until the person turns it off, as the description lists them. */
+const EMAIL_ON = new Intl.ListFormat("en").format(
+  NOTIFICATION_TYPES.filter((type) => channelRule(type).emailByDefault).map((type) => `\`${type}\``),
+);
+
 export const apiDocs = describeRoute({
   section: "Settings",
   GET: {
     summary: "Your language and notification settings",
     description: "`language` (`en` or `hi`), and a channel pair (`email`, `push`) for every notification type: push " +
-      "on; e-mail on for `comment_reply`, `deadline_reminder`, `purchase_paid` and `purchase_refunded`, off for the " +
-      "rest until turned on. `deadlineReminders` is `channels.deadline_reminder.email` and `emailOnReply` is " +
-      "`channels.comment_reply.email`.",
+      `on; e-mail on for ${EMAIL_ON}, off for the rest until turned on. ` +
+      "`deadlineReminders` is `channels.deadline_reminder.email` and `emailOnReply` is `channels.comment_reply.email`.",
     access: ["session"],
     responses: { 200: { description: "The settings", schema: Answer } },
   },

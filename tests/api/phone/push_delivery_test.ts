@@ -171,7 +171,8 @@ Deno.test("channels: the older switches are e-mail channels; receipts stay e-mai
   assertEquals(initial.settings.deadlineReminders, true);
   assertEquals(initial.settings.emailOnReply, true);
   assertEquals(initial.settings.channels.comment_reply, { email: true, push: true });
-  assertEquals(initial.settings.channels.opportunity_reviewed, { email: false, push: true });
+  assertEquals(initial.settings.channels.opportunity_reviewed, { email: true, push: true });
+  assertEquals(initial.settings.channels.report_resolved, { email: false, push: true });
   assertEquals(initial.settings.channels.purchase_paid, { email: true, push: true });
   const old = await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: me.headers });
   const { settings } = await old.json();

@@ -14,6 +14,7 @@ import {
   reviseNotification,
 } from "@/lib/notifications/notifications.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
 
 async function get(t: TestApp, who: TestUser | undefined, path: string) {
   const res = await t.fetch(path, { headers: who?.headers });
@@ -47,6 +48,39 @@ Deno.test("the header's bell is a link to the notifications page until it hydrat
   const bell = html.match(/<a href="\/me\/notifications"[^>]*><svg aria-hidden="true"[\s\S]*?<\/a>/);
   assert(bell && bell[0].includes('<span class="sr-only">Notifications</span>'), "the bell is a named link");
   assert(!html.includes('aria-controls="notification-panel"'), "no toggle that does nothing without JavaScript");
+});
+
+Deno.test("an admin's review of a submission and moderation of a listing are e-mailed by default; turned off, only the bell", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const member = await createTestUser(t, "member");
+  const opportunity = await submitOpportunity(t, student, "Campus Hack");
+  const listing = await postInternship(t, member, { title: "Sales intern", description: "Registration fee ₹300" });
+  assertEquals((await review(t, admin, opportunity.id, "reject")).status, 200);
+  const moderated = await t.json("POST", `/api/admin/moderation/internships/${listing.id}`, {
+    body: { decision: "reject", note: "Fees are not allowed." },
+    headers: admin.headers,
+  });
+  assertEquals(moderated.status, 200);
+  await moderated.body?.cancel();
+  await t.settled();
+  const mailed = (who: TestUser) => t.mails.filter((m) => m.to === who.user.email).map((m) => m.subject);
+  assertEquals(mailed(student), ["Your opportunity was not approved"]);
+  assertEquals(mailed(member), ["Your internship was not approved"]);
+  const mail = t.mails.find((m) => m.to === student.user.email)!;
+  assert(mail.text.includes(`http://localhost:8000/opportunities/${opportunity.id}`), mail.text);
+  assert(mail.text.includes("http://localhost:8000/me/settings"), "it says where to turn such e-mails off");
+
+  const off = await t.json("PATCH", "/api/me/settings", {
+    body: { channels: { opportunity_reviewed: { email: false } } },
+    headers: student.headers,
+  });
+  assertEquals((await off.json()).settings.channels.opportunity_reviewed, { email: false, push: true });
+  assertEquals((await review(t, admin, opportunity.id, "approve")).status, 200);
+  await t.settled();
+  assertEquals(mailed(student), ["Your opportunity was not approved"], "turned off: no second e-mail");
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 2, "the bell still tells");
 });
 
 Deno.test("approve and reject notify the submitter once per change; a repeated review adds nothing", async () => {
