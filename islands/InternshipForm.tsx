@@ -12,7 +12,7 @@
  */
 import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
-import { plainRupees, withScheme } from "@/lib/browser/input_formats.ts";
+import { rupeesOrText, withScheme } from "@/lib/browser/input_formats.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { ChoiceGroup, Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
@@ -99,12 +99,15 @@ function tagsOf(text: string): string[] {
   return text.split(",").map((t) => t.trim()).filter(Boolean);
 }
 
-/** The JSON value of a field: trimmed text or null, a number or NaN for the stipend, an array for tags. */
+/**
+ * The JSON value of a field: trimmed text or null, an array for tags; the stipend a number, or its text when it is not
+ * one, so the server refuses it together with every other problem of the form.
+ */
 function jsonValue(field: TextFieldName, raw: string): unknown {
   const value = raw.trim();
   if (field === "tags") return tagsOf(value);
   if (value === "") return null;
-  if (field === "stipend") return Number(plainRupees(value));
+  if (field === "stipend") return rupeesOrText(value);
   if (field === "link") return withScheme(value);
   return value;
 }
@@ -187,7 +190,7 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
       return;
     }
     const result = await f.submit(event, {
-      check: () => Number.isNaN(body.stipend) ? { stipend: t("internships.form.error.stipend") } : {},
+      check: () => ({}),
       call: () =>
         fetchJson<Saved>(editing ? `/api/internships/${id}` : "/api/internships", {
           method: editing ? "PUT" : "POST",
@@ -230,8 +233,8 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
         <TextField
           {...input("link")}
           type="url"
-          required
-          hint={t("internships.form.linkHint")}
+          required={apply.mode === "link"}
+          hint={t(apply.mode === "link" ? "internships.form.linkHint" : "internships.form.linkHintPlatform")}
         />
         <TextAreaField
           id={f.idOf("description")}

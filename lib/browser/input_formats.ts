@@ -12,6 +12,16 @@ export function plainRupees(text: string): string {
 }
 
 /**
+ * A rupee amount as people write it as a number (`plainRupees`), or its trimmed text when it is not one ("15k"), which
+ * the API then refuses beside the field with the form's other problems.
+ */
+export function rupeesOrText(text: string): number | string {
+  const plain = plainRupees(text);
+  const amount = Number(plain);
+  return plain === "" || Number.isNaN(amount) ? plain : amount;
+}
+
+/**
  * A web address typed without its scheme, "coep.ac.in/hack" or "www.example.com", with `https://` in front; anything
  * else (one with a scheme, a path, an e-mail address, text) trimmed and unchanged.
  */

@@ -1,5 +1,5 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { plainRupees, withScheme } from "./input_formats.ts";
+import { plainRupees, rupeesOrText, withScheme } from "./input_formats.ts";
 
 Deno.test("plainRupees keeps the digits of the ways people write an amount", () => {
   for (
@@ -20,4 +20,10 @@ Deno.test("withScheme puts https:// before an address typed without one, and not
   for (const kept of ["https://example.com", "http://example.com/x", "/api/files/1", "a@b.com", "not a link", ""]) {
     assertEquals(withScheme(kept), kept.trim());
   }
+});
+
+Deno.test("rupeesOrText gives an amount as a number and anything else as its text", () => {
+  assertEquals(rupeesOrText("₹25,000 /month"), 25000);
+  assertEquals(rupeesOrText(" 15k "), "15k");
+  assertEquals(rupeesOrText(""), "");
 });

@@ -43,7 +43,7 @@ export function formValuesOf(internship: InternshipView): InternshipFormValues {
   return {
     title: internship.title,
     hiringOrganization: internship.hiringOrganization,
-    link: internship.link,
+    link: internship.link ?? "",
     description: internship.description ?? "",
     type: internship.type ?? "",
     timing: internship.timing ?? "",

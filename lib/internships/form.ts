@@ -7,8 +7,8 @@
  * problem beside "How students apply", as the island shows it).
  */
 import type { z } from "zod";
-import { type FieldProblem, fieldProblem, fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
-import { plainRupees, withScheme } from "@/lib/browser/input_formats.ts";
+import { type FieldProblem, fieldProblems, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { rupeesOrText, withScheme } from "@/lib/browser/input_formats.ts";
 import {
   type ApplyFormValues,
   applyValuesOf,
@@ -67,12 +67,15 @@ export function applyOf(posted: PostedInternship): ApplyFormValues {
   return { mode: posted.mode === "platform" ? "platform" : "link", questions: posted.questions };
 }
 
-/** The JSON value of a text field: trimmed text or null, a number (NaN when not one) for the stipend, tags a list. */
+/**
+ * The JSON value of a text field: trimmed text or null, tags a list, the stipend a number (its text when not one, which
+ * the schema refuses with the form's other problems).
+ */
 function jsonValue(field: keyof InternshipFormValues, raw: string): unknown {
   const value = raw.trim();
   if (field === "tags") return value.split(",").map((tag) => tag.trim()).filter(Boolean);
   if (value === "") return null;
-  if (field === "stipend") return Number(plainRupees(value));
+  if (field === "stipend") return rupeesOrText(value);
   if (field === "link") return withScheme(value);
   return value;
 }
@@ -114,7 +117,6 @@ function bodyOf(posted: PostedInternship, start?: InternshipFormStart): Record<s
 export type CheckedForm<T> = { ok: true; input: T } | { ok: false; problems: FieldProblem[] };
 
 function check<S extends z.ZodType>(schema: S, body: Record<string, unknown>): CheckedForm<z.infer<S>> {
-  if (Number.isNaN(body.stipend)) return { ok: false, problems: [fieldProblem("stipend", { key: "fields.number" })] };
   const parsed = schema.safeParse(body, PARSE_WITH_INPUT);
   if (parsed.success) return { ok: true, input: parsed.data };
   const problems = fieldProblems(parsed.error.issues).map((problem) =>

@@ -4,10 +4,12 @@
  * gets a new one.
  */
 import { InvalidInputError } from "@/lib/errors.ts";
+import { fieldProblem } from "@/lib/field_messages.ts";
 import {
   type ApplyMode,
   type Internship,
   type InternshipUpdate,
+  LINK_NEEDED,
   type Question,
   type QuestionInput,
   QUESTIONS_NEED_PLATFORM,
@@ -36,16 +38,20 @@ export function questionsWithIds(inputs: readonly QuestionInput[], existing: rea
 }
 
 /**
- * The apply mode and questions of `record` after `patch`: a listing that takes applications on its own site has no
- * questions (switching to `link` drops them); questions sent keep the ids of the questions they name.
- * @throws InvalidInputError `QUESTIONS_NEED_PLATFORM` for questions sent for a `link` listing.
+ * The apply mode and questions of `record` after `patch`: a listing that takes applications on its own site has a
+ * `link` and no questions (switching to `link` drops them); questions sent keep the ids of the questions they name.
+ * @throws InvalidInputError `QUESTIONS_NEED_PLATFORM` for questions sent for a `link` listing, "Invalid link" when a
+ * `link` listing would be left without its link.
  */
 export function applyFieldsAfter(
   record: Internship,
-  patch: Pick<InternshipUpdate, "applyMode" | "questions">,
+  patch: Pick<InternshipUpdate, "applyMode" | "link" | "questions">,
 ): { applyMode: ApplyMode; questions: Question[] } {
   const applyMode = patch.applyMode ?? record.applyMode ?? "link";
   if (applyMode === "link") {
+    if (!(patch.link === undefined ? record.link : patch.link)) {
+      throw new InvalidInputError("Invalid link", [fieldProblem("link", LINK_NEEDED)]);
+    }
     if ((patch.questions?.length ?? 0) > 0) {
       throw new InvalidInputError(QUESTIONS_NEED_PLATFORM, [{ field: "questions", message: QUESTIONS_NEED_PLATFORM }]);
     }

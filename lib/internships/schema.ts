@@ -60,7 +60,8 @@ export interface Internship {
   description: string | null;
   type: InternshipType | null;
   timing: InternshipTiming | null;
-  link: string;
+  /** The application page on the organization's own site; null only for a `platform` listing, which needs none. */
+  link: string | null;
   hiringOrganization: string;
   hiringManager: string | null;
   tags: string[];
@@ -136,7 +137,7 @@ const fields = {
   description: optionalText(5000),
   type: z.enum(INTERNSHIP_TYPES).nullish(),
   timing: z.enum(INTERNSHIP_TIMINGS).nullish(),
-  link: z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2000),
+  link: z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2000).nullish(),
   hiringOrganization: text(200),
   hiringManager: optionalText(200),
   tags: z.array(text(50)).max(20).nullish().transform((tags) =>
@@ -160,22 +161,40 @@ const fields = {
 /** A screening question as a poster sends it: `id` keeps an existing question's id (else a new one is made). */
 export type QuestionInput = NonNullable<z.infer<typeof fields.questions>>[number];
 
-/** The issue of questions sent for a listing that takes applications on its own site. */
-function questionsNeedPlatform(
-  item: { applyMode?: ApplyMode; questions?: QuestionInput[] },
+/** The fields `applyFieldsChecked` reads. */
+const APPLY_FIELDS = new Set(["applyMode", "link", "questions"]);
+
+/** The sentence of a missing `link` on a listing that takes applications on its own site. */
+export const LINK_NEEDED = { key: "fields.required" } as const;
+
+/**
+ * The issues of a create's apply fields: a listing that takes applications on its own site needs its `link`, and has no
+ * questions.
+ */
+function applyFieldsChecked(
+  item: { applyMode?: ApplyMode; link?: string | null; questions?: QuestionInput[] },
   ctx: z.RefinementCtx,
 ): void {
-  if ((item.questions?.length ?? 0) > 0 && item.applyMode !== "platform") {
+  if (item.applyMode === "platform") return;
+  if (!item.link) ctx.addIssue({ code: "custom", path: ["link"], message: LINK_NEEDED.key });
+  if ((item.questions?.length ?? 0) > 0) {
     ctx.addIssue({ code: "custom", path: ["questions"], message: QUESTIONS_NEED_PLATFORM });
   }
 }
 
 /**
  * One item of a create body. Unknown fields (including `isVerified`, `isActive`, `userId`, `id`
- * and timestamps) are dropped: creation sets them. `applyMode` defaults to `link`; `questions` (at most 5, each 1–300
- * characters, `required` default true) only with `platform`.
+ * and timestamps) are dropped: creation sets them. `applyMode` defaults to `link`, which needs `link` (refused with the
+ * other fields' problems); a `platform` listing may leave `link` out. `questions` (at most 5, each 1–300 characters, `required` default true) only with
+ * `platform`.
  */
-export const InternshipCreateSchema = z.object(fields).superRefine(questionsNeedPlatform);
+export const InternshipCreateSchema = z.object(fields).superRefine(applyFieldsChecked, {
+  // Checked beside the other fields' problems (all in one answer), unless the body is not an object or an apply field
+  // itself is refused.
+  when: ({ value, issues }) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) &&
+    !issues.some((issue) => APPLY_FIELDS.has(String(issue.path?.[0]))),
+});
 export type InternshipCreate = z.infer<typeof InternshipCreateSchema>;
 
 /** A batch create body: 1 to 100 items; an issue's `path` starts with the item's index. */

@@ -57,7 +57,7 @@ export async function createInternships(
       description: item.description ?? null,
       type: item.type ?? null,
       timing: item.timing ?? null,
-      link: item.link,
+      link: item.link ?? null,
       hiringOrganization: item.hiringOrganization,
       hiringManager: item.hiringManager ?? null,
       tags: item.tags ?? [],

@@ -244,7 +244,7 @@ export const InternshipSchema = z.strictObject({
   description: nullableText,
   type: z.enum(INTERNSHIP_TYPES).nullable(),
   timing: z.enum(INTERNSHIP_TIMINGS).nullable(),
-  link: z.string(),
+  link: nullableText.describe("The application page on the organization's site; null only when applyMode is platform"),
   hiringOrganization: z.string(),
   hiringManager: nullableText,
   tags: z.array(z.string()),

@@ -180,9 +180,10 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await openHydrated(page, `${t.origin}/internships/new`);
   await assertAccessible(page, "/internships/new");
   await page.getByLabel("Application link", { exact: true }).fill("not a link");
+  await page.getByLabel("Monthly stipend (₹)").fill("15k");
   await page.getByRole("button", { name: "Post internship" }).click();
   await page.getByText("Please correct the highlighted fields").waitFor();
-  for (const field of ["Title", "Hiring organization", "Application link"]) {
+  for (const field of ["Title", "Hiring organization", "Application link", "Monthly stipend (₹)"]) {
     assertEquals(await page.getByLabel(field, { exact: true }).getAttribute("aria-invalid"), "true", field);
   }
   assertEquals(await page.evaluate(() => document.activeElement?.id), "internship-title", "the first field in error");

@@ -235,7 +235,7 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
               {t.rich("internships.detail.apply", { title: internship.title, sr })}
             </a>
           )
-          : (
+          : internship.link && (
             <a href={internship.link} target="_blank" rel="noopener noreferrer nofollow" class={APPLY_BUTTON}>
               {t("internships.detail.applyOn", { host: hostOf(internship.link) })} {newTab}
             </a>
@@ -251,7 +251,7 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
             {t("internships.detail.applicants")}
           </a>
         )}
-        {internship.applyMode === "platform" && (
+        {internship.applyMode === "platform" && internship.link && (
           <p class="w-full text-sm text-slate-700">
             {t("internships.detail.applyHere")}{" "}
             <a

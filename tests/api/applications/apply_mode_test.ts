@@ -143,3 +143,32 @@ Deno.test("the page of a platform listing has Apply and its questions; JSON-LD s
   assertEquals(jsonLdOf(other)[0].directApply, false);
   assertEquals(other.querySelector("#questions-heading"), null);
 });
+
+Deno.test("a platform listing needs no application link; a link listing needs one, created or edited", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const here = await post(t, member, { applyMode: "platform", link: undefined });
+  assertEquals([here.status, here.body.data.link], [201, null]);
+  const cleared = await post(t, member, { applyMode: "platform", link: null });
+  assertEquals([cleared.status, cleared.body.data.link], [201, null]);
+  const document = htmlDocument((await page(t, `/internships/${here.body.data.id}`)).html);
+  assert(document.querySelector(`a[href="/internships/${here.body.data.id}/apply"]`), "Apply here");
+  assertEquals(document.querySelector('a[target="_blank"][rel~="nofollow"]'), null, "no organization's site");
+
+  const required = [{ field: "link", message: "Fill in this field.", messageKey: "fields.required" }];
+  for (const fields of [{ link: undefined }, { link: null }, { link: "" }, { applyMode: "link", link: undefined }]) {
+    const refused = await post(t, member, fields);
+    assertEquals(refused.status, 400, JSON.stringify(fields));
+    assertEquals(refused.body.fields.slice(0, 1).map((f: { field: string }) => f.field), ["link"]);
+  }
+  assertEquals((await post(t, member, { link: undefined })).body.fields, required);
+
+  const toLink = await put(t, member, here.body.data.id, { applyMode: "link" });
+  assertEquals([toLink.status, toLink.body.error, toLink.body.fields], [400, "Invalid link", required]);
+  const withLink = await put(t, member, here.body.data.id, { applyMode: "link", link: "https://zeta.example.in/jobs" });
+  assertEquals([withLink.status, withLink.body.internship.link], [200, "https://zeta.example.in/jobs"]);
+  const emptied = await put(t, member, here.body.data.id, { link: null });
+  assertEquals([emptied.status, emptied.body.fields], [400, required]);
+  const back = await put(t, member, here.body.data.id, { applyMode: "platform", link: null });
+  assertEquals([back.status, back.body.internship.link], [200, null]);
+});

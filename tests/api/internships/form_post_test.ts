@@ -86,6 +86,9 @@ Deno.test("a refused plain post comes back with what was typed and a sentence at
   assertEquals(res.status, 400);
   const html = await res.text();
   assertEquals(errorAt(html, "internship-stipend"), "Enter a number.");
+  for (const field of ["title", "link", "deadline"]) {
+    assert(errorAt(html, `internship-${field}`), `the ${field}'s problem in the same round as the stipend's`);
+  }
   const refused = await postForm(t, member, "/internships/new", { ...NEW, title: "", link: "not a link" });
   const again = await refused.text();
   assert(errorAt(again, "internship-title"), "the title's problem at the title");
@@ -126,6 +129,13 @@ Deno.test("a plain post with screening questions needs the platform mode, as the
     "Your portfolio link",
     false,
   ]]);
+  const noLink = await postForm(t, member, "/internships/new", { ...NEW, link: "", [APPLY_MODE_FIELD]: "platform" });
+  assertEquals(noLink.status, 303, "a listing that takes applications here needs no link");
+  const here = noLink.headers.get("location")!.replace("/internships/", "");
+  assertEquals((await getInternship(t.kv, { id: here, viewer: member.user, audience: "owner" })).link, null);
+  const needed = await postForm(t, member, "/internships/new", { ...NEW, link: "" });
+  assertEquals(needed.status, 400);
+  assert(errorAt(await needed.text(), "internship-link"), "a listing applied to on its own site needs its link");
   const wrong = await postForm(t, member, "/internships/new", { ...NEW, [APPLY_MODE_FIELD]: "carrier pigeon" });
   assertEquals(wrong.status, 400);
   assert(errorAt(await wrong.text(), "internship-applyMode"), "the mode's problem at the mode");
