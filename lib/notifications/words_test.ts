@@ -1,4 +1,4 @@
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { removedNotification, resolvedNotification } from "@/lib/reports/notices.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
@@ -9,7 +9,14 @@ const words = (input: ReturnType<typeof removedNotification>, t = hi) =>
   notificationWords({ title: "", body: "", message: input.message }, t);
 
 Deno.test("report notices in both languages: a comment is never quoted to its reporter, a note only when written", () => {
-  const resolved = resolvedNotification({ userId: "u", kind: "comment", title: null, action: "hide", note: null });
+  const resolved = resolvedNotification({
+    userId: "u",
+    kind: "comment",
+    words: { name: "Buy followers!" },
+    action: "hide",
+    note: null,
+  });
+  assert(!JSON.stringify(resolved).includes("Buy followers"), "a comment is not quoted to its reporter, even unshown");
   assertEquals(words(resolved, en), {
     title: "Your report was reviewed",
     body: "Thank you for reporting. An admin looked at the comment you reported and hid it: students no longer see it.",
@@ -21,7 +28,7 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   const unverified = resolvedNotification({
     userId: "u",
     kind: "organization",
-    title: "Fake Corp",
+    words: { name: "Fake Corp" },
     action: "hide",
     note: null,
   });
@@ -38,7 +45,7 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   const removed = removedNotification({
     userId: "u",
     kind: "internship",
-    title: "Data Intern",
+    words: { name: "Data Intern" },
     action: "delete",
     note: "Fake",
   });
@@ -50,6 +57,59 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
     title: "आपकी इंटर्नशिप हटा दी गई",
     body: 'छात्रों की रिपोर्ट के बाद एक एडमिन ने "Data Intern" को हटा दिया। एडमिन ने लिखा: Fake',
   });
+});
+
+Deno.test("a reported internship is worded with its organization in the reader's language; old notices stay readable", () => {
+  const listing = { name: "Product Design Intern", organization: "Zeta Fintech" };
+  const dismissed = resolvedNotification({
+    userId: "u",
+    kind: "internship",
+    words: listing,
+    action: "dismiss",
+    note: null,
+  });
+  assertEquals(
+    words(dismissed, en).body,
+    'Thank you for reporting. An admin looked at "Product Design Intern at Zeta Fintech" and found nothing against our ' +
+      "rules, so it stays up.",
+  );
+  assertEquals(
+    words(dismissed).body,
+    'रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने "Zeta Fintech में Product Design Intern" देखा और उसमें हमारे नियमों के ख़िलाफ़ ' +
+      "कुछ नहीं मिला, इसलिए वह बना रहेगा।",
+  );
+  const hidden = removedNotification({ userId: "u", kind: "internship", words: listing, action: "hide", note: null });
+  assertEquals(
+    words(hidden).body,
+    'छात्रों की रिपोर्ट के बाद एक एडमिन ने "Zeta Fintech में Product Design Intern" को छिपा दिया।',
+  );
+  const comment = removedNotification({
+    userId: "u",
+    kind: "comment",
+    words: { name: "Buy followers!" },
+    action: "hide",
+    note: null,
+  });
+  assertEquals(words(comment, en).body, "After reports from students, an admin hid your comment “Buy followers!”.");
+  // A notice stored before its title was kept in parts (values without `what`) reads as it was stored.
+  const stored = {
+    title: "Your report was reviewed",
+    body: 'Thank you for reporting. An admin looked at "Product Design Intern at Zeta Fintech" and removed it.',
+    message: {
+      title: { key: "notifications.text.reportResolved.title" },
+      body: {
+        key: "notifications.text.reportResolved.body",
+        values: {
+          action: "delete",
+          title: "Product Design Intern at Zeta Fintech",
+          quoted: "yes",
+          hasNote: "no",
+          note: "",
+        },
+      },
+    },
+  };
+  assertEquals(notificationWords(stored, hi), { title: stored.title, body: stored.body });
 });
 
 Deno.test("a listing's review notice in both languages, the admin's note only when written", () => {

@@ -231,7 +231,7 @@ export const AdminReportSchema = ReportSchema.extend({
 export const ReportedTargetSchema = z.strictObject({
   kind: z.enum(REPORT_KINDS),
   targetId: z.string(),
-  title: z.string(),
+  title: z.string().describe("In the reader's language (an internship's with its organization)"),
   openReports: z.int(),
   reasons: z.partialRecord(z.enum(REPORT_REASONS), z.int()),
   lastReportedAt: timestamp,

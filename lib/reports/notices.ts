@@ -5,17 +5,28 @@
  */
 import type { NotificationInput } from "@/lib/notifications/notifications.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
+import type { Target } from "./targets.ts";
 
 /**
- * The notification telling a reporter what was done about the `kind` titled `title` (null: a comment, never quoted to
+ * The values that word a reported thing in a notification, in its reader's language (docs/decisions.md, Trust,
+ * "Reports"): `what` is `comment` (never quoted to a reporter), `internship` (its title and organization, in the order
+ * the reader's language puts them) or `other` (its title alone).
+ */
+function targetValues(kind: ReportKind, words: Target["words"]) {
+  const what = kind === "comment" ? "comment" : words.organization ? "internship" : "other";
+  return { what, title: words.name, organization: words.organization ?? "" };
+}
+
+/**
+ * The notification telling a reporter what was done about the `kind` made of `words` (a comment is never quoted to
  * them). An organization "hidden" keeps its page and loses its verified badge, so its reporter reads that
  * (`action` value `unverify`), not that students no longer see it.
  */
 export function resolvedNotification(
-  { userId, kind, title, action, note }: {
+  { userId, kind, words, action, note }: {
     userId: string;
     kind: ReportKind;
-    title: string | null;
+    words: Target["words"];
     action: ResolveAction;
     note: string | null;
   },
@@ -29,8 +40,8 @@ export function resolvedNotification(
         key: "notifications.text.reportResolved.body",
         values: {
           action: kind === "organization" && action === "hide" ? "unverify" : action,
-          title: title ?? "",
-          quoted: title === null ? "no" : "yes",
+          // A comment is never quoted to its reporter: its words stay out of their notification.
+          ...targetValues(kind, kind === "comment" ? { name: "" } : words),
           hasNote: note ? "yes" : "no",
           note: note ?? "",
         },
@@ -40,17 +51,17 @@ export function resolvedNotification(
   };
 }
 
-/** The notification telling the owner that their `kind` titled `title` was hidden or deleted after reports. */
+/** The notification telling the owner that their `kind` made of `words` was hidden or deleted after reports. */
 export function removedNotification(
-  { userId, kind, title, action, note }: {
+  { userId, kind, words, action, note }: {
     userId: string;
     kind: ReportKind;
-    title: string;
+    words: Target["words"];
     action: ResolveAction;
     note: string | null;
   },
 ): NotificationInput {
-  const values = { kind, action, title, hasNote: note ? "yes" : "no", note: note ?? "" };
+  const values = { kind, action, ...targetValues(kind, words), hasNote: note ? "yes" : "no", note: note ?? "" };
   return {
     userId,
     type: "content_removed",

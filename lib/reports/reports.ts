@@ -32,7 +32,8 @@ import {
   reportView,
   type ResolveBody,
 } from "./schema.ts";
-import { actOn, findTarget, holdTarget, type Target } from "./targets.ts";
+import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targets.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -42,7 +43,10 @@ export * from "./schema.ts";
 interface TargetSummary {
   kind: ReportKind;
   targetId: string;
+  /** Its title in English, as summaries written before `words` was kept have only this. */
   title: string;
+  /** What its title is made of (`Target.words`), worded in each reader's language (`targetTitle`); absent before. */
+  words?: Target["words"];
   open: number;
   openReasons: Partial<Record<ReportReason, number>>;
   /** Open reports of `HOLD_REASONS` (one per person, so the people who sent them). */
@@ -153,6 +157,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       kind: input.kind,
       targetId: input.id,
       title: target.title,
+      words: target.words,
       open: 0,
       openReasons: {},
       holdReports: 0,
@@ -164,6 +169,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
     const summary: TargetSummary = {
       ...before,
       title: target.title,
+      words: target.words,
       open: before.open + 1,
       openReasons: counted(before.openReasons, input.reason, 1),
       holdReports: before.holdReports + (holds ? 1 : 0),
@@ -192,12 +198,17 @@ export async function fileReport(kv: Deno.Kv, user: User, input: ReportCreate): 
   return "open" in check ? { report: check.open, created: false } : await createReport(kv, user, input, check.target);
 }
 
-/** A target of the admin list, from its summary. */
-function listed(summary: TargetSummary, status: "open" | "resolved"): ReportedTarget {
+/** The title of `summary`'s target in the language of `t` (a summary without `words`: its English title as kept). */
+function summaryTitle(summary: TargetSummary, t: Translate): string {
+  return summary.words ? targetTitle({ kind: summary.kind, words: summary.words }, t) : summary.title;
+}
+
+/** A target of the admin list, from its summary, its title in the language of `t`. */
+function listed(summary: TargetSummary, status: "open" | "resolved", t: Translate): ReportedTarget {
   return {
     kind: summary.kind,
     targetId: summary.targetId,
-    title: summary.title,
+    title: summaryTitle(summary, t),
     openReports: summary.open,
     reasons: status === "open" ? summary.openReasons : summary.resolvedReasons,
     lastReportedAt: summary.lastReportedAt,
@@ -212,9 +223,13 @@ export interface ReportedTargetPage {
 
 /**
  * The admin list: the targets with open reports (or, with `status=resolved`, those whose reports are all resolved),
- * most reported first (then the latest report first), of one kind when asked.
+ * most reported first (then the latest report first), of one kind when asked; titles in the language of `t`.
  */
-export async function reportedTargets(kv: Deno.Kv, query: AdminReportQuery): Promise<ReportedTargetPage> {
+export async function reportedTargets(
+  kv: Deno.Kv,
+  query: AdminReportQuery,
+  t: Translate,
+): Promise<ReportedTargetPage> {
   const summaries: TargetSummary[] = [];
   const prefix = query.kind ? ["report_targets", query.kind] : ["report_targets"];
   for await (const entry of kv.list<TargetSummary>({ prefix }, { batchSize: 500 })) {
@@ -227,7 +242,7 @@ export async function reportedTargets(kv: Deno.Kv, query: AdminReportQuery): Pro
   summaries.sort((a, b) => size(b) - size(a) || b.lastReportedAt.localeCompare(a.lastReportedAt));
   const page = summaries.slice(query.offset, query.offset + query.limit);
   return {
-    targets: page.map((summary) => listed(summary, query.status)),
+    targets: page.map((summary) => listed(summary, query.status, t)),
     pagination: {
       limit: query.limit,
       offset: query.offset,
@@ -259,10 +274,13 @@ export interface TargetReports {
 }
 
 /**
- * A reported target with every report of it, newest first, each with who sent it.
+ * A reported target with every report of it, newest first, each with who sent it; its title in the language of `t`.
  * @throws NotFoundError when nobody reported `kind`/`targetId`.
  */
-export async function targetReports(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<TargetReports> {
+export async function targetReports(
+  kv: Deno.Kv,
+  { kind, targetId, t }: { kind: ReportKind; targetId: string; t: Translate },
+): Promise<TargetReports> {
   const summary = (await kv.get<TargetSummary>(summaryKey(kind, targetId))).value;
   if (!summary) throw new NotFoundError(REFUSALS.noReports);
   const entries = await reportsOfTarget(kv, kind, targetId);
@@ -275,7 +293,7 @@ export async function targetReports(kv: Deno.Kv, kind: ReportKind, targetId: str
   }
   const status = summary.open > 0 ? "open" : "resolved";
   return {
-    target: { ...listed(summary, status), url, status },
+    target: { ...listed(summary, status, t), url, status },
     reports: entries.map(({ value: report }) => {
       const reporter = report.userId ? reporters.get(report.userId) : undefined;
       return {
@@ -311,9 +329,8 @@ export async function resolveTarget(
   const open = (await reportsOfTarget(kv, kind, targetId)).filter((entry) => entry.value.status === "open");
   if (open.length === 0) return 0;
   await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
-  const title = target?.title ?? summaryEntry.value.title;
-  // A comment's title quotes another person: reporters read "the comment you reported" instead (`title` null).
-  const reported = kind === "comment" ? null : title;
+  // Worded in each reader's language when read; a summary kept before `words` has only its English title.
+  const words = target?.words ?? summaryEntry.value.words ?? { name: summaryEntry.value.title };
   const now = new Date().toISOString();
   const resolution = { action: body.action, note: body.note, at: now };
   let resolved = 0;
@@ -331,13 +348,7 @@ export async function resolveTarget(
           op.delete(openKey(report.userId, kind, targetId));
           addNotification(
             op,
-            resolvedNotification({
-              userId: report.userId,
-              kind,
-              title: reported,
-              action: body.action,
-              note: body.note,
-            }),
+            resolvedNotification({ userId: report.userId, kind, words, action: body.action, note: body.note }),
           );
         }
         next = {
@@ -354,7 +365,7 @@ export async function resolveTarget(
       if (!ownerTold) {
         addNotification(
           op,
-          removedNotification({ userId: target!.ownerId!, kind, title, action: body.action, note: body.note }),
+          removedNotification({ userId: target!.ownerId!, kind, words, action: body.action, note: body.note }),
         );
       }
       if ((await op.commit()).ok) {

@@ -33,7 +33,10 @@ import { REFUSALS } from "@/lib/refusals.ts";
 export interface Target {
   kind: ReportKind;
   id: string;
-  /** Its title as reports keep it and admins list it, in English ("Data Intern at Acme", "Comment: “…”"). */
+  /**
+   * Its title in English ("Data Intern at Acme", "Comment: “…”"), as report summaries keep it beside `words` (older
+   * summaries have only this); readers get `targetTitle` in their language.
+   */
   title: string;
   /** What the title is made of: the thing's own title (a comment's excerpt), and an internship's organization. */
   words: { name: string; organization?: string };

@@ -50,7 +50,7 @@ export const handler = define.handlers<Data>({
     });
     const query = parsed.success ? parsed.data : AdminReportQuerySchema.parse({ limit: String(PAGE_SIZE) });
     return ctx.render({
-      page: await reportedTargets(ctx.state.services.kv, query),
+      page: await reportedTargets(ctx.state.services.kv, query, ctx.state.t),
       status: query.status,
       kind: query.kind,
       done: params.get("done"),

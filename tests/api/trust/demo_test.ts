@@ -12,6 +12,7 @@ import { organizationProfile } from "@/lib/organizations/organizations.ts";
 import { ModerationQuerySchema, moderationQueue } from "@/lib/moderation/admin.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { AdminReportQuerySchema, reportedTargets } from "@/lib/reports/reports.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 Deno.test("the demo links every internship, verifies one organization, holds one listing, has open reports", async () => {
   using kv = await Deno.openKv(":memory:");
@@ -28,6 +29,6 @@ Deno.test("the demo links every internship, verifies one organization, holds one
   assert(zeta.internships.length > 0 && zeta.internships.every((i) => i.organization?.isVerified));
   const queue = await moderationQueue(kv, ModerationQuerySchema.parse({}));
   assertEquals(queue.items.map((item) => item.listing.title), [HELD_TITLE]);
-  const reports = await reportedTargets(kv, AdminReportQuerySchema.parse({}));
+  const reports = await reportedTargets(kv, AdminReportQuerySchema.parse({}), translatorFor("en"));
   assertEquals(reports.targets.map((target) => target.openReports), [2, 1], "open reports, seeded once");
 });

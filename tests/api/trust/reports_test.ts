@@ -199,6 +199,14 @@ Deno.test("the admin list groups by target, most reported first, by kind and sta
     [["internship", "Two at Two Co", 3], ["organization", "Two Co", 1], ["internship", "One at Example Labs", 1]],
   );
   assertEquals(list.body.targets[0].reasons, { misleading: 1, spam: 2 });
+  // Titles are worded in the reader's language: an internship's with its organization, in Hindi's order.
+  const inHindi = { ...admin.headers, "accept-language": "hi" };
+  const hindi = await (await t.fetch("/api/admin/reports", { headers: inHindi })).json();
+  assertEquals(hindi.targets.map((x: { title: string }) => x.title), ["Two Co में Two", "Two Co", "Example Labs में One"]);
+  const page = await (await t.fetch("/admin/reports?lang=hi", { headers: admin.headers })).text();
+  assert(page.includes("Two Co में Two") && !page.includes("Two at Two Co"), "the admin page in Hindi");
+  const detailHindi = await (await t.fetch(`/api/admin/reports/internship/${two.id}`, { headers: inHindi })).json();
+  assertEquals(detailHindi.target.title, "Two Co में Two");
   assertEquals(list.body.pagination, { limit: 50, offset: 0, total: 3, hasMore: false });
   const organizations = await call(t, admin, "GET", "/api/admin/reports?kind=organization");
   assertEquals(organizations.body.targets.map((x: { targetId: string }) => x.targetId), [two.organization!.id]);
@@ -241,6 +249,8 @@ Deno.test("dismiss tells each reporter once, never naming the others, and leaves
     assert(told[0].body.includes("Fine Intern") && told[0].body.includes("stays up"), told[0].body);
     assert(told[0].body.includes("The listing matches the site.") && !told[0].body.includes(other));
   }
+  const hindi = (await call(t, a, "GET", "/api/me/notifications?lang=hi")).body.notifications[0];
+  assert(hindi.body.includes('"Example Labs में Fine Intern"') && !hindi.body.includes(" at "), hindi.body);
   assertEquals((await notificationsOf(t, member)).length, 0, "a dismissal tells the owner nothing");
   assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 200);
   assertEquals((await call(t, admin, "POST", path, { action: "dismiss" })).body, { resolved: 0 });

@@ -16,7 +16,9 @@ export const handler = define.handlers<TargetReports>({
   async GET(_req, ctx) {
     const { kind, targetId } = ctx.params;
     if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError();
-    return ctx.render(await targetReports(ctx.state.services.kv, kind as ReportKind, targetId));
+    return ctx.render(
+      await targetReports(ctx.state.services.kv, { kind: kind as ReportKind, targetId, t: ctx.state.t }),
+    );
   },
 });
 

@@ -29,6 +29,6 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = validate(AdminReportQuerySchema, queryOf(ctx.url));
-    return Response.json(await reportedTargets(ctx.state.services.kv, query));
+    return Response.json(await reportedTargets(ctx.state.services.kv, query, ctx.state.t));
   },
 });

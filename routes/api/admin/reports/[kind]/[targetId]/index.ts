@@ -34,6 +34,12 @@ export const handler = define.handlers({
   async GET(_req, ctx) {
     const kind = ctx.params.kind;
     if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError(REFUSALS.noReports);
-    return Response.json(await targetReports(ctx.state.services.kv, kind as ReportKind, ctx.params.targetId));
+    return Response.json(
+      await targetReports(ctx.state.services.kv, {
+        kind: kind as ReportKind,
+        targetId: ctx.params.targetId,
+        t: ctx.state.t,
+      }),
+    );
   },
 });
