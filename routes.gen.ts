@@ -68,114 +68,116 @@ import * as $64 from "./routes/api/auth/forget-password.ts";
 import * as $65 from "./routes/api/auth/get-session.ts";
 import * as $66 from "./routes/api/auth/request-password-reset.ts";
 import * as $67 from "./routes/api/auth/reset-password.ts";
-import * as $68 from "./routes/api/auth/send-verification-email.ts";
-import * as $69 from "./routes/api/auth/session.ts";
-import * as $70 from "./routes/api/auth/sign-in/email.ts";
-import * as $71 from "./routes/api/auth/sign-in/social.ts";
-import * as $72 from "./routes/api/auth/sign-out.ts";
-import * as $73 from "./routes/api/auth/sign-up/email.ts";
-import * as $74 from "./routes/api/auth/verify-email.ts";
-import * as $75 from "./routes/api/banners.ts";
-import * as $76 from "./routes/api/docs.tsx";
-import * as $77 from "./routes/api/files/[id].ts";
-import * as $78 from "./routes/api/health.ts";
-import * as $79 from "./routes/api/internships/[id].ts";
-import * as $80 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $81 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $82 from "./routes/api/internships/index.ts";
-import * as $83 from "./routes/api/me/alerts/[id].ts";
-import * as $84 from "./routes/api/me/alerts/index.ts";
-import * as $85 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $86 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $87 from "./routes/api/me/applications/index.ts";
-import * as $88 from "./routes/api/me/certificates.ts";
-import * as $89 from "./routes/api/me/export.ts";
-import * as $90 from "./routes/api/me/index.ts";
-import * as $91 from "./routes/api/me/notifications/index.ts";
-import * as $92 from "./routes/api/me/notifications/read.ts";
-import * as $93 from "./routes/api/me/push-subscriptions.ts";
-import * as $94 from "./routes/api/me/recommendations.ts";
-import * as $95 from "./routes/api/me/resume/file.ts";
-import * as $96 from "./routes/api/me/resume/index.ts";
-import * as $97 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $98 from "./routes/api/me/saved/ids.ts";
-import * as $99 from "./routes/api/me/saved/index.ts";
-import * as $100 from "./routes/api/me/settings.ts";
-import * as $101 from "./routes/api/onboarding.ts";
-import * as $102 from "./routes/api/openapi.json.ts";
-import * as $103 from "./routes/api/opportunities/[id].ts";
-import * as $104 from "./routes/api/opportunities/index.ts";
-import * as $105 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $106 from "./routes/api/organizations/[slug]/index.ts";
-import * as $107 from "./routes/api/profile.ts";
-import * as $108 from "./routes/api/purchases.ts";
-import * as $109 from "./routes/api/push/key.ts";
-import * as $110 from "./routes/api/reports/index.ts";
-import * as $111 from "./routes/api/toolkits/[id]/index.ts";
-import * as $112 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $113 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $114 from "./routes/api/toolkits/index.ts";
-import * as $115 from "./routes/api/ungatekeep/[id].ts";
-import * as $116 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $117 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $118 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $119 from "./routes/api/ungatekeep/index.ts";
-import * as $120 from "./routes/api/webhooks/razorpay.ts";
-import * as $121 from "./routes/certificates/[id].tsx";
-import * as $122 from "./routes/check-inbox.tsx";
-import * as $123 from "./routes/contact.tsx";
-import * as $124 from "./routes/forgot-password.tsx";
-import * as $125 from "./routes/index.tsx";
-import * as $126 from "./routes/internships/[id]/applicants.tsx";
-import * as $127 from "./routes/internships/[id]/apply.tsx";
-import * as $128 from "./routes/internships/[id]/edit.tsx";
-import * as $129 from "./routes/internships/[id]/index.tsx";
-import * as $130 from "./routes/internships/index.tsx";
-import * as $131 from "./routes/internships/mine.tsx";
-import * as $132 from "./routes/internships/new.tsx";
-import * as $133 from "./routes/internships/rss.xml.ts";
-import * as $134 from "./routes/language.ts";
-import * as $135 from "./routes/me/alerts.tsx";
-import * as $136 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $137 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $138 from "./routes/me/notifications.tsx";
-import * as $139 from "./routes/me/settings.tsx";
-import * as $140 from "./routes/me/tracker.tsx";
-import * as $141 from "./routes/offline.tsx";
-import * as $142 from "./routes/onboarding.tsx";
-import * as $143 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $144 from "./routes/opportunities/[id]/edit.tsx";
-import * as $145 from "./routes/opportunities/[id]/index.tsx";
-import * as $146 from "./routes/opportunities/index.tsx";
-import * as $147 from "./routes/opportunities/mine.tsx";
-import * as $148 from "./routes/opportunities/new.tsx";
-import * as $149 from "./routes/organizations/[slug].tsx";
-import * as $150 from "./routes/organizations/claim/[token].tsx";
-import * as $151 from "./routes/privacy.tsx";
-import * as $152 from "./routes/profile.tsx";
-import * as $153 from "./routes/profile/delete.tsx";
-import * as $154 from "./routes/profile/resume.ts";
-import * as $155 from "./routes/purchases/[id]/receipt.tsx";
-import * as $156 from "./routes/refunds.tsx";
-import * as $157 from "./routes/report.tsx";
-import * as $158 from "./routes/reset-password.tsx";
-import * as $159 from "./routes/robots.txt.ts";
-import * as $160 from "./routes/sign-in.tsx";
-import * as $161 from "./routes/sign-out.ts";
-import * as $162 from "./routes/sign-up.tsx";
-import * as $163 from "./routes/sitemap.xml.ts";
-import * as $164 from "./routes/sitemap/[file].ts";
-import * as $165 from "./routes/terms.tsx";
-import * as $166 from "./routes/toolkits/[id]/index.tsx";
-import * as $167 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $168 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $169 from "./routes/toolkits/index.tsx";
-import * as $170 from "./routes/toolkits/mine.tsx";
-import * as $171 from "./routes/ungatekeep/[id].tsx";
-import * as $172 from "./routes/ungatekeep/index.tsx";
-import * as $173 from "./routes/ungatekeep/rss.xml.ts";
-import * as $174 from "./routes/unsubscribe/[token].tsx";
-import * as $175 from "./routes/verify-email.tsx";
+import * as $68 from "./routes/api/auth/revoke-other-sessions.ts";
+import * as $69 from "./routes/api/auth/send-verification-email.ts";
+import * as $70 from "./routes/api/auth/session.ts";
+import * as $71 from "./routes/api/auth/sign-in/email.ts";
+import * as $72 from "./routes/api/auth/sign-in/social.ts";
+import * as $73 from "./routes/api/auth/sign-out.ts";
+import * as $74 from "./routes/api/auth/sign-up/email.ts";
+import * as $75 from "./routes/api/auth/verify-email.ts";
+import * as $76 from "./routes/api/banners.ts";
+import * as $77 from "./routes/api/docs.tsx";
+import * as $78 from "./routes/api/files/[id].ts";
+import * as $79 from "./routes/api/health.ts";
+import * as $80 from "./routes/api/internships/[id].ts";
+import * as $81 from "./routes/api/internships/[id]/applications/bulk.ts";
+import * as $82 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $83 from "./routes/api/internships/index.ts";
+import * as $84 from "./routes/api/me/alerts/[id].ts";
+import * as $85 from "./routes/api/me/alerts/index.ts";
+import * as $86 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $87 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $88 from "./routes/api/me/applications/index.ts";
+import * as $89 from "./routes/api/me/certificates.ts";
+import * as $90 from "./routes/api/me/export.ts";
+import * as $91 from "./routes/api/me/index.ts";
+import * as $92 from "./routes/api/me/notifications/index.ts";
+import * as $93 from "./routes/api/me/notifications/read.ts";
+import * as $94 from "./routes/api/me/push-subscriptions.ts";
+import * as $95 from "./routes/api/me/recommendations.ts";
+import * as $96 from "./routes/api/me/resume/file.ts";
+import * as $97 from "./routes/api/me/resume/index.ts";
+import * as $98 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $99 from "./routes/api/me/saved/ids.ts";
+import * as $100 from "./routes/api/me/saved/index.ts";
+import * as $101 from "./routes/api/me/settings.ts";
+import * as $102 from "./routes/api/onboarding.ts";
+import * as $103 from "./routes/api/openapi.json.ts";
+import * as $104 from "./routes/api/opportunities/[id].ts";
+import * as $105 from "./routes/api/opportunities/index.ts";
+import * as $106 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $107 from "./routes/api/organizations/[slug]/index.ts";
+import * as $108 from "./routes/api/profile.ts";
+import * as $109 from "./routes/api/purchases.ts";
+import * as $110 from "./routes/api/push/key.ts";
+import * as $111 from "./routes/api/reports/index.ts";
+import * as $112 from "./routes/api/toolkits/[id]/index.ts";
+import * as $113 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $114 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $115 from "./routes/api/toolkits/index.ts";
+import * as $116 from "./routes/api/ungatekeep/[id].ts";
+import * as $117 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $118 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $119 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $120 from "./routes/api/ungatekeep/index.ts";
+import * as $121 from "./routes/api/webhooks/razorpay.ts";
+import * as $122 from "./routes/certificates/[id].tsx";
+import * as $123 from "./routes/check-inbox.tsx";
+import * as $124 from "./routes/contact.tsx";
+import * as $125 from "./routes/forgot-password.tsx";
+import * as $126 from "./routes/index.tsx";
+import * as $127 from "./routes/internships/[id]/applicants.tsx";
+import * as $128 from "./routes/internships/[id]/apply.tsx";
+import * as $129 from "./routes/internships/[id]/edit.tsx";
+import * as $130 from "./routes/internships/[id]/index.tsx";
+import * as $131 from "./routes/internships/index.tsx";
+import * as $132 from "./routes/internships/mine.tsx";
+import * as $133 from "./routes/internships/new.tsx";
+import * as $134 from "./routes/internships/rss.xml.ts";
+import * as $135 from "./routes/language.ts";
+import * as $136 from "./routes/me/alerts.tsx";
+import * as $137 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $138 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $139 from "./routes/me/notifications.tsx";
+import * as $140 from "./routes/me/settings.tsx";
+import * as $141 from "./routes/me/tracker.tsx";
+import * as $142 from "./routes/offline.tsx";
+import * as $143 from "./routes/onboarding.tsx";
+import * as $144 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $145 from "./routes/opportunities/[id]/edit.tsx";
+import * as $146 from "./routes/opportunities/[id]/index.tsx";
+import * as $147 from "./routes/opportunities/index.tsx";
+import * as $148 from "./routes/opportunities/mine.tsx";
+import * as $149 from "./routes/opportunities/new.tsx";
+import * as $150 from "./routes/organizations/[slug].tsx";
+import * as $151 from "./routes/organizations/claim/[token].tsx";
+import * as $152 from "./routes/privacy.tsx";
+import * as $153 from "./routes/profile.tsx";
+import * as $154 from "./routes/profile/delete.tsx";
+import * as $155 from "./routes/profile/resume.ts";
+import * as $156 from "./routes/profile/sign-out-others.ts";
+import * as $157 from "./routes/purchases/[id]/receipt.tsx";
+import * as $158 from "./routes/refunds.tsx";
+import * as $159 from "./routes/report.tsx";
+import * as $160 from "./routes/reset-password.tsx";
+import * as $161 from "./routes/robots.txt.ts";
+import * as $162 from "./routes/sign-in.tsx";
+import * as $163 from "./routes/sign-out.ts";
+import * as $164 from "./routes/sign-up.tsx";
+import * as $165 from "./routes/sitemap.xml.ts";
+import * as $166 from "./routes/sitemap/[file].ts";
+import * as $167 from "./routes/terms.tsx";
+import * as $168 from "./routes/toolkits/[id]/index.tsx";
+import * as $169 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $170 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $171 from "./routes/toolkits/index.tsx";
+import * as $172 from "./routes/toolkits/mine.tsx";
+import * as $173 from "./routes/ungatekeep/[id].tsx";
+import * as $174 from "./routes/ungatekeep/index.tsx";
+import * as $175 from "./routes/ungatekeep/rss.xml.ts";
+import * as $176 from "./routes/unsubscribe/[token].tsx";
+import * as $177 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -288,114 +290,116 @@ const manifest: Manifest = {
     "./routes/api/auth/get-session.ts": $65,
     "./routes/api/auth/request-password-reset.ts": $66,
     "./routes/api/auth/reset-password.ts": $67,
-    "./routes/api/auth/send-verification-email.ts": $68,
-    "./routes/api/auth/session.ts": $69,
-    "./routes/api/auth/sign-in/email.ts": $70,
-    "./routes/api/auth/sign-in/social.ts": $71,
-    "./routes/api/auth/sign-out.ts": $72,
-    "./routes/api/auth/sign-up/email.ts": $73,
-    "./routes/api/auth/verify-email.ts": $74,
-    "./routes/api/banners.ts": $75,
-    "./routes/api/docs.tsx": $76,
-    "./routes/api/files/[id].ts": $77,
-    "./routes/api/health.ts": $78,
-    "./routes/api/internships/[id].ts": $79,
-    "./routes/api/internships/[id]/applications/bulk.ts": $80,
-    "./routes/api/internships/[id]/applications/index.ts": $81,
-    "./routes/api/internships/index.ts": $82,
-    "./routes/api/me/alerts/[id].ts": $83,
-    "./routes/api/me/alerts/index.ts": $84,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $85,
-    "./routes/api/me/applications/[id]/withdraw.ts": $86,
-    "./routes/api/me/applications/index.ts": $87,
-    "./routes/api/me/certificates.ts": $88,
-    "./routes/api/me/export.ts": $89,
-    "./routes/api/me/index.ts": $90,
-    "./routes/api/me/notifications/index.ts": $91,
-    "./routes/api/me/notifications/read.ts": $92,
-    "./routes/api/me/push-subscriptions.ts": $93,
-    "./routes/api/me/recommendations.ts": $94,
-    "./routes/api/me/resume/file.ts": $95,
-    "./routes/api/me/resume/index.ts": $96,
-    "./routes/api/me/saved/[kind]/[id].ts": $97,
-    "./routes/api/me/saved/ids.ts": $98,
-    "./routes/api/me/saved/index.ts": $99,
-    "./routes/api/me/settings.ts": $100,
-    "./routes/api/onboarding.ts": $101,
-    "./routes/api/openapi.json.ts": $102,
-    "./routes/api/opportunities/[id].ts": $103,
-    "./routes/api/opportunities/index.ts": $104,
-    "./routes/api/organizations/[slug]/claim.ts": $105,
-    "./routes/api/organizations/[slug]/index.ts": $106,
-    "./routes/api/profile.ts": $107,
-    "./routes/api/purchases.ts": $108,
-    "./routes/api/push/key.ts": $109,
-    "./routes/api/reports/index.ts": $110,
-    "./routes/api/toolkits/[id]/index.ts": $111,
-    "./routes/api/toolkits/[id]/progress.ts": $112,
-    "./routes/api/toolkits/[id]/verify.ts": $113,
-    "./routes/api/toolkits/index.ts": $114,
-    "./routes/api/ungatekeep/[id].ts": $115,
-    "./routes/api/ungatekeep/[id]/comments.ts": $116,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $117,
-    "./routes/api/ungatekeep/comments/[id].ts": $118,
-    "./routes/api/ungatekeep/index.ts": $119,
-    "./routes/api/webhooks/razorpay.ts": $120,
-    "./routes/certificates/[id].tsx": $121,
-    "./routes/check-inbox.tsx": $122,
-    "./routes/contact.tsx": $123,
-    "./routes/forgot-password.tsx": $124,
-    "./routes/index.tsx": $125,
-    "./routes/internships/[id]/applicants.tsx": $126,
-    "./routes/internships/[id]/apply.tsx": $127,
-    "./routes/internships/[id]/edit.tsx": $128,
-    "./routes/internships/[id]/index.tsx": $129,
-    "./routes/internships/index.tsx": $130,
-    "./routes/internships/mine.tsx": $131,
-    "./routes/internships/new.tsx": $132,
-    "./routes/internships/rss.xml.ts": $133,
-    "./routes/language.ts": $134,
-    "./routes/me/alerts.tsx": $135,
-    "./routes/me/applications/[id]/stipend-report.ts": $136,
-    "./routes/me/applications/[id]/withdraw.ts": $137,
-    "./routes/me/notifications.tsx": $138,
-    "./routes/me/settings.tsx": $139,
-    "./routes/me/tracker.tsx": $140,
-    "./routes/offline.tsx": $141,
-    "./routes/onboarding.tsx": $142,
-    "./routes/opportunities/[id]/calendar.ics.ts": $143,
-    "./routes/opportunities/[id]/edit.tsx": $144,
-    "./routes/opportunities/[id]/index.tsx": $145,
-    "./routes/opportunities/index.tsx": $146,
-    "./routes/opportunities/mine.tsx": $147,
-    "./routes/opportunities/new.tsx": $148,
-    "./routes/organizations/[slug].tsx": $149,
-    "./routes/organizations/claim/[token].tsx": $150,
-    "./routes/privacy.tsx": $151,
-    "./routes/profile.tsx": $152,
-    "./routes/profile/delete.tsx": $153,
-    "./routes/profile/resume.ts": $154,
-    "./routes/purchases/[id]/receipt.tsx": $155,
-    "./routes/refunds.tsx": $156,
-    "./routes/report.tsx": $157,
-    "./routes/reset-password.tsx": $158,
-    "./routes/robots.txt.ts": $159,
-    "./routes/sign-in.tsx": $160,
-    "./routes/sign-out.ts": $161,
-    "./routes/sign-up.tsx": $162,
-    "./routes/sitemap.xml.ts": $163,
-    "./routes/sitemap/[file].ts": $164,
-    "./routes/terms.tsx": $165,
-    "./routes/toolkits/[id]/index.tsx": $166,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $167,
-    "./routes/toolkits/[id]/learn/index.tsx": $168,
-    "./routes/toolkits/index.tsx": $169,
-    "./routes/toolkits/mine.tsx": $170,
-    "./routes/ungatekeep/[id].tsx": $171,
-    "./routes/ungatekeep/index.tsx": $172,
-    "./routes/ungatekeep/rss.xml.ts": $173,
-    "./routes/unsubscribe/[token].tsx": $174,
-    "./routes/verify-email.tsx": $175,
+    "./routes/api/auth/revoke-other-sessions.ts": $68,
+    "./routes/api/auth/send-verification-email.ts": $69,
+    "./routes/api/auth/session.ts": $70,
+    "./routes/api/auth/sign-in/email.ts": $71,
+    "./routes/api/auth/sign-in/social.ts": $72,
+    "./routes/api/auth/sign-out.ts": $73,
+    "./routes/api/auth/sign-up/email.ts": $74,
+    "./routes/api/auth/verify-email.ts": $75,
+    "./routes/api/banners.ts": $76,
+    "./routes/api/docs.tsx": $77,
+    "./routes/api/files/[id].ts": $78,
+    "./routes/api/health.ts": $79,
+    "./routes/api/internships/[id].ts": $80,
+    "./routes/api/internships/[id]/applications/bulk.ts": $81,
+    "./routes/api/internships/[id]/applications/index.ts": $82,
+    "./routes/api/internships/index.ts": $83,
+    "./routes/api/me/alerts/[id].ts": $84,
+    "./routes/api/me/alerts/index.ts": $85,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $86,
+    "./routes/api/me/applications/[id]/withdraw.ts": $87,
+    "./routes/api/me/applications/index.ts": $88,
+    "./routes/api/me/certificates.ts": $89,
+    "./routes/api/me/export.ts": $90,
+    "./routes/api/me/index.ts": $91,
+    "./routes/api/me/notifications/index.ts": $92,
+    "./routes/api/me/notifications/read.ts": $93,
+    "./routes/api/me/push-subscriptions.ts": $94,
+    "./routes/api/me/recommendations.ts": $95,
+    "./routes/api/me/resume/file.ts": $96,
+    "./routes/api/me/resume/index.ts": $97,
+    "./routes/api/me/saved/[kind]/[id].ts": $98,
+    "./routes/api/me/saved/ids.ts": $99,
+    "./routes/api/me/saved/index.ts": $100,
+    "./routes/api/me/settings.ts": $101,
+    "./routes/api/onboarding.ts": $102,
+    "./routes/api/openapi.json.ts": $103,
+    "./routes/api/opportunities/[id].ts": $104,
+    "./routes/api/opportunities/index.ts": $105,
+    "./routes/api/organizations/[slug]/claim.ts": $106,
+    "./routes/api/organizations/[slug]/index.ts": $107,
+    "./routes/api/profile.ts": $108,
+    "./routes/api/purchases.ts": $109,
+    "./routes/api/push/key.ts": $110,
+    "./routes/api/reports/index.ts": $111,
+    "./routes/api/toolkits/[id]/index.ts": $112,
+    "./routes/api/toolkits/[id]/progress.ts": $113,
+    "./routes/api/toolkits/[id]/verify.ts": $114,
+    "./routes/api/toolkits/index.ts": $115,
+    "./routes/api/ungatekeep/[id].ts": $116,
+    "./routes/api/ungatekeep/[id]/comments.ts": $117,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $118,
+    "./routes/api/ungatekeep/comments/[id].ts": $119,
+    "./routes/api/ungatekeep/index.ts": $120,
+    "./routes/api/webhooks/razorpay.ts": $121,
+    "./routes/certificates/[id].tsx": $122,
+    "./routes/check-inbox.tsx": $123,
+    "./routes/contact.tsx": $124,
+    "./routes/forgot-password.tsx": $125,
+    "./routes/index.tsx": $126,
+    "./routes/internships/[id]/applicants.tsx": $127,
+    "./routes/internships/[id]/apply.tsx": $128,
+    "./routes/internships/[id]/edit.tsx": $129,
+    "./routes/internships/[id]/index.tsx": $130,
+    "./routes/internships/index.tsx": $131,
+    "./routes/internships/mine.tsx": $132,
+    "./routes/internships/new.tsx": $133,
+    "./routes/internships/rss.xml.ts": $134,
+    "./routes/language.ts": $135,
+    "./routes/me/alerts.tsx": $136,
+    "./routes/me/applications/[id]/stipend-report.ts": $137,
+    "./routes/me/applications/[id]/withdraw.ts": $138,
+    "./routes/me/notifications.tsx": $139,
+    "./routes/me/settings.tsx": $140,
+    "./routes/me/tracker.tsx": $141,
+    "./routes/offline.tsx": $142,
+    "./routes/onboarding.tsx": $143,
+    "./routes/opportunities/[id]/calendar.ics.ts": $144,
+    "./routes/opportunities/[id]/edit.tsx": $145,
+    "./routes/opportunities/[id]/index.tsx": $146,
+    "./routes/opportunities/index.tsx": $147,
+    "./routes/opportunities/mine.tsx": $148,
+    "./routes/opportunities/new.tsx": $149,
+    "./routes/organizations/[slug].tsx": $150,
+    "./routes/organizations/claim/[token].tsx": $151,
+    "./routes/privacy.tsx": $152,
+    "./routes/profile.tsx": $153,
+    "./routes/profile/delete.tsx": $154,
+    "./routes/profile/resume.ts": $155,
+    "./routes/profile/sign-out-others.ts": $156,
+    "./routes/purchases/[id]/receipt.tsx": $157,
+    "./routes/refunds.tsx": $158,
+    "./routes/report.tsx": $159,
+    "./routes/reset-password.tsx": $160,
+    "./routes/robots.txt.ts": $161,
+    "./routes/sign-in.tsx": $162,
+    "./routes/sign-out.ts": $163,
+    "./routes/sign-up.tsx": $164,
+    "./routes/sitemap.xml.ts": $165,
+    "./routes/sitemap/[file].ts": $166,
+    "./routes/terms.tsx": $167,
+    "./routes/toolkits/[id]/index.tsx": $168,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $169,
+    "./routes/toolkits/[id]/learn/index.tsx": $170,
+    "./routes/toolkits/index.tsx": $171,
+    "./routes/toolkits/mine.tsx": $172,
+    "./routes/ungatekeep/[id].tsx": $173,
+    "./routes/ungatekeep/index.tsx": $174,
+    "./routes/ungatekeep/rss.xml.ts": $175,
+    "./routes/unsubscribe/[token].tsx": $176,
+    "./routes/verify-email.tsx": $177,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -1,7 +1,7 @@
 /**
  * "Continue with Google" and "Continue with LinkedIn" on the sign-in and sign-up pages (`GET /api/auth/sign-in/social`;
  * docs/decisions.md, Social sign-in): plain links, so they work before and without JavaScript. Only the providers given
- * (the configured ones) are shown, followed by an "or" divider. The buttons follow the providers' brand guidelines:
+ * (the configured ones) are shown, followed by an "or" divider unless `divider` is false (a page that offers only them). The buttons follow the providers' brand guidelines:
  * Google's light button (white, #747775 border, the four-colour "G", #1F1F1F text) and LinkedIn's blue (#0A66C2) with
  * the white "in" mark.
  */
@@ -51,10 +51,11 @@ const STYLES: Record<SocialButtonProvider["id"], string> = {
 };
 
 export function SocialSignInButtons(
-  { providers, callbackURL, newUserCallbackURL }: {
+  { providers, callbackURL, newUserCallbackURL, divider = true }: {
     providers: SocialButtonProvider[];
     callbackURL: string;
     newUserCallbackURL: string;
+    divider?: boolean;
   },
 ) {
   const t = useT();
@@ -73,11 +74,13 @@ export function SocialSignInButtons(
           <span>{t("auth.social.continue", { provider: provider.name })}</span>
         </a>
       ))}
-      <p class="flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
-        <span class="h-px flex-1 bg-slate-200" />
-        {t("auth.social.or")}
-        <span class="h-px flex-1 bg-slate-200" />
-      </p>
+      {divider && (
+        <p class="flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
+          <span class="h-px flex-1 bg-slate-200" />
+          {t("auth.social.or")}
+          <span class="h-px flex-1 bg-slate-200" />
+        </p>
+      )}
     </div>
   );
 }

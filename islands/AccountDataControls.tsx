@@ -3,7 +3,8 @@
  * and "Delete my account", which opens a confirmation asking for the account's e-mail address and, for an account
  * with a password, the password, then calls `DELETE /api/me` and goes to the home page, signed out. Before the script
  * runs (or without it) the button is a plain form that leads to `/profile/delete`, the same confirmation as a page
- * (docs/decisions.md, Islands, "Forms work without JavaScript").
+ * (docs/decisions.md, Islands, "Forms work without JavaScript"); so it stays when the account must sign in again first
+ * (no password and no fresh sign-in; docs/decisions.md, Data rights), as that page offers the sign-in.
  */
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -18,16 +19,20 @@ export const ACCOUNT_DATA_TEXT = [
   "profile.delete.",
   "common.cancel",
   "common.errors.",
-  ...refusalPrefixes("lastAdmin", "confirmEmail", "wrongPassword"),
+  ...refusalPrefixes("lastAdmin", "confirmEmail", "wrongPassword", "signInAgain"),
 ] as const;
 
-/** Props: whether the account has a password (else only the e-mail confirms), and the island's messages. */
+/**
+ * Props: whether the account has a password (else only the e-mail confirms), whether it must sign in again before
+ * deleting (the button then leads to `/profile/delete`), and the island's messages.
+ */
 export interface AccountDataControlsProps {
   hasPassword: boolean;
+  signInFirst: boolean;
   text: IslandText;
 }
 
-export default function AccountDataControls({ hasPassword, text }: AccountDataControlsProps) {
+export default function AccountDataControls({ hasPassword, signInFirst, text }: AccountDataControlsProps) {
   const t = translatorOf(text);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -58,6 +63,7 @@ export default function AccountDataControls({ hasPassword, text }: AccountDataCo
           method="get"
           action="/profile/delete"
           onSubmit={(event) => {
+            if (signInFirst) return;
             event.preventDefault();
             setError(undefined);
             setOpen(true);

@@ -78,6 +78,8 @@ export const REFUSALS = {
   pushBadKeys: "Invalid push subscription keys",
   confirmEmail: "Type your account's e-mail address to confirm",
   wrongPassword: "Wrong password",
+  signInAgain:
+    "Sign in again to delete this account: an account without a password needs a sign-in of the last 10 minutes",
   applicationBusy: "The application changed too often at once; try again",
   applicationsBusy: "Too many applications at once; try again",
   couponNotFound: "Coupon not found",

@@ -2,8 +2,9 @@
  * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`.
  * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn) and, when push is
- * configured, has "Notifications on this phone" (docs/decisions.md, Push, "Subscriptions"), and the resume section,
- * whose forms post to `/profile/resume` (docs/decisions.md, Applications, "Resumes").
+ * configured, has "Notifications on this phone" (docs/decisions.md, Push, "Subscriptions"), the resume section,
+ * whose forms post to `/profile/resume` (docs/decisions.md, Applications, "Resumes"), and "Sign out everywhere else", a
+ * form posting to `/profile/sign-out-others` (docs/decisions.md, Sessions, "Ending sessions").
  *
  * `POST /profile` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript"): every
  * profile field (the interests as repeated `fieldInterests` and `opportunityInterests`), the contact number as its 10
@@ -19,6 +20,9 @@ import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onbo
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 import { type SignInMethod, signInMethods } from "@/lib/auth/sign_in_methods.ts";
+import { freshSignIn } from "@/lib/auth/sessions.ts";
+import { Notice } from "@/components/forms.tsx";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { parseProfileUpdate, PROFILE_LIMITS, updateProfile } from "@/lib/users/profile.ts";
 import { nationalNumber } from "@/lib/users/phone.ts";
 import { withScheme } from "@/lib/browser/input_formats.ts";
@@ -158,6 +162,18 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
           <PhoneNotifications publicKey={pushKey} text={t.island(PHONE_NOTIFICATIONS_TEXT)} />
         </section>
       )}
+      <section aria-labelledby="sessions" class="mt-8">
+        <h2 id="sessions" class="text-lg font-semibold text-slate-900">{t("profile.page.sessions")}</h2>
+        {url.searchParams.get("signedOutOthers") === "1" && (
+          <div class="mt-2">
+            <Notice kind="success">{t("profile.page.signedOutOthers")}</Notice>
+          </div>
+        )}
+        <p class="mt-2 text-sm text-slate-700">{t("profile.page.sessionsText")}</p>
+        <form method="post" action="/profile/sign-out-others" class="mt-3">
+          <button type="submit" class={SECONDARY_BUTTON}>{t("profile.page.signOutOthers")}</button>
+        </form>
+      </section>
       <section aria-labelledby="your-data" class="mt-8">
         <h2 id="your-data" class="text-lg font-semibold text-slate-900">{t("profile.page.data")}</h2>
         <p class="mt-2 text-sm text-slate-700">
@@ -165,7 +181,11 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
             link: (chunks) => <a href="/privacy" class="font-medium text-indigo-700 underline">{chunks}</a>,
           })}
         </p>
-        <AccountDataControls hasPassword={data.hasPassword} text={t.island(ACCOUNT_DATA_TEXT)} />
+        <AccountDataControls
+          hasPassword={data.hasPassword}
+          signInFirst={!data.hasPassword && !freshSignIn(state.session!)}
+          text={t.island(ACCOUNT_DATA_TEXT)}
+        />
       </section>
     </section>
   );

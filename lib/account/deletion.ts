@@ -17,7 +17,7 @@
 import { forgetKnownDevices } from "@/lib/auth/known_devices.ts";
 import { unlinkAccounts } from "@/lib/auth/oauth/accounts.ts";
 import { verifyPassword } from "@/lib/auth/passwords.ts";
-import { deleteUserSessions } from "@/lib/auth/sessions.ts";
+import { deleteUserSessions, freshSignIn, type Session } from "@/lib/auth/sessions.ts";
 import { deleteUserTokens } from "@/lib/auth/verification.ts";
 import { deleteApiKeysOf } from "@/lib/api_keys/api_keys.ts";
 import { ForbiddenError, InvalidInputError, UnauthenticatedError } from "@/lib/errors.ts";
@@ -142,16 +142,22 @@ export interface DeletionConfirmation {
   password?: string;
 }
 
+/** The message of a deletion refused because an account without a password signed in too long ago. */
+export const SIGN_IN_AGAIN = REFUSALS.signInAgain;
+
 /**
- * Deletes the account of `user` (see the module docstring), mails the notice of it (`deletedNoticeOps`, queued in the
- * deletion's write, while the address is still known) and runs its cascade. Once the account is gone this
+ * Deletes the account of `user`, who asks from `session` (see the module docstring), mails the notice of it
+ * (`deletedNoticeOps`, queued in the deletion's write, while the address is still known) and runs its cascade. An
+ * account with a password confirms with it; one without needs a fresh sign-in (`freshSignIn`: its session began in the
+ * last 10 minutes; docs/decisions.md, Data rights, "Deleting an account without a password"). Once the account is gone this
  * returns normally: a step that throws is logged and the `account-deletions` cron finishes the job.
  * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
- *   password and `password` is missing or wrong; ForbiddenError `LAST_ADMIN` for the only admin.
+ *   password and `password` is missing or wrong; ForbiddenError `SIGN_IN_AGAIN` when it has none and the sign-in is
+ *   not fresh, `LAST_ADMIN` for the only admin.
  */
 export async function deleteAccount(
   services: DeletionServices & MailServices,
-  user: User,
+  { user, session }: { user: User; session: Pick<Session, "createdAt"> },
   confirmation: DeletionConfirmation,
 ): Promise<void> {
   const { kv } = services;
@@ -167,6 +173,8 @@ export async function deleteAccount(
       if (given === "" || !await verifyPassword(password.value, given)) {
         throw new UnauthenticatedError(REFUSALS.wrongPassword);
       }
+    } else if (!freshSignIn(session)) {
+      throw new ForbiddenError(SIGN_IN_AGAIN);
     }
     const op = kv.atomic().check(password);
     if (entry.value.role === "admin") {

@@ -14,7 +14,7 @@
  * void; the read that finds it deletes it, and `expireIn` removes the ones nobody reads.
  */
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
-import { type User, userKey } from "@/lib/users/users.ts";
+import { endSessionsPatch, updateUserOps, type User, userKey } from "@/lib/users/users.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -22,6 +22,8 @@ import { REFUSALS } from "@/lib/refusals.ts";
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A session is renewed on read when less than this many ms remain. */
 export const SESSION_RENEW_BELOW_MS = 6 * 24 * 60 * 60 * 1000;
+/** How recent a sign-in is "fresh" (what asks for one: deleting an account without a password), in ms: 10 minutes. */
+export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
 
 /** A stored session (the token itself is never stored). */
 export interface Session {
@@ -185,6 +187,32 @@ export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   const op = kv.atomic().delete(["sessions", hash]);
   if (session) op.delete(["sessions_by_user", session.userId, hash]);
   await op.commit();
+}
+
+/** Whether the sign-in that made `session` (its `createdAt`, which renewals keep) was less than `FRESH_SIGN_IN_MS` ago. */
+export function freshSignIn(session: Pick<Session, "createdAt">, now = Date.now()): boolean {
+  return now - Date.parse(session.createdAt) < FRESH_SIGN_IN_MS;
+}
+
+/**
+ * Ends every other session of the user of `token` and keeps that one ("Sign out everywhere else"; docs/decisions.md,
+ * Sessions, "Ending sessions"): one atomic write, checked against the user and the session as read, moves the user to
+ * the next session epoch and the session with it (its times unchanged). The others are void at once.
+ * @returns false when the token has no live session.
+ */
+export async function endOtherSessions(kv: Deno.Kv, token: string): Promise<boolean> {
+  for (;;) {
+    const found = await findSession(kv, token);
+    if (!found || found.ended) return false;
+    const { entry, user, hash } = found;
+    const op = kv.atomic();
+    const { sessionEpoch } = updateUserOps(op, user, endSessionsPatch(user.value));
+    const expireIn = Math.max(1, Date.parse(entry.value.expiresAt) - Date.now());
+    op.check(entry)
+      .set(entry.key, { ...entry.value, epoch: sessionEpoch }, { expireIn })
+      .set(["sessions_by_user", user.value.id, hash], entry.value.id, { expireIn });
+    if ((await op.commit()).ok) return true;
+  }
 }
 
 /** When a session of a user began and ends, as the person's data export lists them (never the token). */

@@ -10,7 +10,7 @@ import { signedOutHeaders } from "@/lib/http/cookies.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
-import { deleteAccount, LAST_ADMIN } from "@/lib/account/deletion.ts";
+import { deleteAccount, LAST_ADMIN, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { EMAIL_MAX } from "@/lib/auth/input.ts";
 import { PASSWORD_MAX } from "@/lib/auth/passwords.ts";
 
@@ -23,7 +23,8 @@ export const apiDocs = describeRoute({
   section: "Data rights",
   DELETE: {
     summary: "Delete your account",
-    description: "`confirm` must be the account's e-mail address; an account with a password also sends it. Deletes " +
+    description: "`confirm` must be the account's e-mail address; an account with a password also sends it, and one " +
+      "without needs a session signed in within the last 10 minutes (a fresh social sign-in). Deletes " +
       "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
       "you posted, without your name. The session cookie is cleared; the e-mail may sign up again. Once the account " +
       "is gone the answer is success, even when a cleanup step fails: the account-deletions job finishes it.",
@@ -33,7 +34,7 @@ export const apiDocs = describeRoute({
       200: { description: "Deleted; the session cookie is cleared", schema: SuccessSchema },
       400: "`confirm` is not the account's e-mail address",
       401: "Password missing or wrong (or no session)",
-      403: `${LAST_ADMIN} (or a write from another origin)`,
+      403: `"${LAST_ADMIN}", or "${SIGN_IN_AGAIN}" (or a write from another origin)`,
       429: `More than ${perWindow(RATE_LIMITS.deleteAccountPerSession)} tries per session`,
     },
   },
@@ -45,7 +46,7 @@ export const handler = define.handlers({
     const { config } = ctx.state.services;
     const body = await readBody(req, DeleteAccountSchema);
     await ctx.state.services.rateLimits.hit(RATE_LIMITS.deleteAccountPerSession, ctx.state.session.id);
-    await deleteAccount(ctx.state.services, ctx.state.user, body);
+    await deleteAccount(ctx.state.services, ctx.state, body);
     return Response.json({ success: true }, { headers: signedOutHeaders(config.secure) });
   },
 });

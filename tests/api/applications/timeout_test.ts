@@ -224,7 +224,10 @@ Deno.test("a person who deletes their account while a run tells them is told not
     turn: async () => {
       if (!telling || deleted) return;
       deleted = true;
-      await deleteAccount(t.services, person.user, { confirm: person.user.email, password: PASSWORD });
+      await deleteAccount(t.services, { user: person.user, session: { createdAt: new Date().toISOString() } }, {
+        confirm: person.user.email,
+        password: PASSWORD,
+      });
     },
   });
   assertEquals([deleted, run.rejected, run.told], [true, 1, 0]);

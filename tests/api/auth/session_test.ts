@@ -256,3 +256,63 @@ Deno.test("session and sign-out answer 405 to other methods", async () => {
   assertEquals(post.status, 405);
   await post.body?.cancel();
 });
+
+/** Whether `cookie` is a live session now (`GET /api/auth/session` names a user). */
+async function signedIn(t: TestApp, cookie: string): Promise<boolean> {
+  return (await (await t.fetch("/api/auth/session", { headers: { cookie } })).json()) !== null;
+}
+
+Deno.test("revoke-other-sessions ends every other session of the caller at once and keeps the caller's as it was", async () => {
+  await using t = await createTestApp();
+  const user = await passwordUser(t, { email: "asha@example.com" });
+  const laptop = await signIn(t, "asha@example.com");
+  const cafe = await signIn(t, "asha@example.com");
+  const phone = await signIn(t, "asha@example.com");
+  const someoneElse = await createTestUser(t);
+  const key = ["sessions", await sha256Hex(phone.slice(phone.indexOf("=") + 1))];
+  const before = (await t.kv.get<Session>(key)).value!;
+  const res = await t.json("POST", "/api/auth/revoke-other-sessions", { headers: { cookie: phone } });
+  assertEquals([res.status, await res.json(), res.headers.get("set-cookie")], [200, { status: true }, null]);
+  assertEquals([await signedIn(t, laptop), await signedIn(t, cafe)], [false, false]);
+  assertEquals([await signedIn(t, phone), await signedIn(t, someoneElse.cookie)], [true, true]);
+  const after = (await t.kv.get<Session>(key)).value!;
+  assertEquals([after.createdAt, after.expiresAt], [before.createdAt, before.expiresAt], "its times unchanged");
+  assertEquals(await signedIn(t, await signIn(t, "asha@example.com")), true, "a later sign-in is a live session");
+  assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", user.id] }))).length, 2);
+});
+
+Deno.test("revoke-other-sessions without a session, or with one it ended, is 401 UNAUTHORIZED", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const laptop = await signIn(t, "asha@example.com");
+  const phone = await signIn(t, "asha@example.com");
+  await (await t.json("POST", "/api/auth/revoke-other-sessions", { headers: { cookie: phone } })).body?.cancel();
+  for (const headers of [{}, { cookie: laptop }] as Record<string, string>[]) {
+    const res = await t.json("POST", "/api/auth/revoke-other-sessions", { headers });
+    assertEquals(res.status, 401);
+    assertEquals((await res.json()).code, "UNAUTHORIZED");
+  }
+  assertEquals(await signedIn(t, phone), true);
+});
+
+Deno.test("the profile's plain form signs out everywhere else and says so, in English and Hindi", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const laptop = await signIn(t, "asha@example.com");
+  const phone = await signIn(t, "asha@example.com");
+  const page = await (await t.fetch("/profile", { headers: { cookie: phone } })).text();
+  assert(page.includes('action="/profile/sign-out-others"') && page.includes("Sign out everywhere else"));
+  const res = await t.fetch("/profile/sign-out-others", {
+    method: "POST",
+    headers: { cookie: phone, origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: "",
+    redirect: "manual",
+  });
+  assertEquals([res.status, res.headers.get("location")], [303, "/profile?signedOutOthers=1#sessions"]);
+  await res.body?.cancel();
+  assertEquals([await signedIn(t, laptop), await signedIn(t, phone)], [false, true]);
+  for (const [lang, words] of [["en", "You are now signed out everywhere else."], ["hi", "अब आप बाकी सब जगह से"]]) {
+    const done = await t.fetch("/profile?signedOutOthers=1", { headers: { cookie: `${phone}; lang=${lang}` } });
+    assert((await done.text()).includes(words), lang);
+  }
+});

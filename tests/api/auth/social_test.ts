@@ -244,7 +244,8 @@ Deno.test("a social sign-in racing an account deletion leaves no key naming the 
           op.commit = async () => {
             if (!deleted) {
               deleted = true;
-              await deleteAccount(t.services, gone, { confirm: gone.email });
+              const signedInNow = { createdAt: new Date().toISOString() };
+              await deleteAccount(t.services, { user: gone, session: signedInNow }, { confirm: gone.email });
             }
             return await commit();
           };

@@ -11,13 +11,14 @@ import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } 
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
-import { createSession } from "@/lib/auth/sessions.ts";
+import { createSession, FRESH_SIGN_IN_MS, type Session } from "@/lib/auth/sessions.ts";
+import { sha256Hex } from "@/lib/ids.ts";
 import { hashPassword } from "@/lib/auth/passwords.ts";
 import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
 import { claimVerificationMail } from "@/lib/auth/verification.ts";
 import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
-import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions } from "@/lib/account/deletion.ts";
+import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
 import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -313,6 +314,31 @@ Deno.test("deletion asks for the account's e-mail and the password", async () =>
   const guest = await t.json("DELETE", "/api/me", { body: { confirm: "x@example.com" } });
   assertEquals(guest.status, 401);
   await guest.body?.cancel();
+});
+
+Deno.test("an account without a password is deleted only within 10 minutes of a sign-in; the page offers the sign-in", async () => {
+  await using t = await createTestApp();
+  const me = await createTestUser(t);
+  const key = ["sessions", await sha256Hex(me.cookie.slice(me.cookie.indexOf("=") + 1))];
+  const session = (await t.kv.get<Session>(key)).value!;
+  const signedInAt = new Date(Date.now() - FRESH_SIGN_IN_MS - 1000).toISOString();
+  await t.kv.set(key, { ...session, createdAt: signedInAt });
+  const res = await t.json("DELETE", "/api/me", { body: { confirm: me.user.email }, headers: me.headers });
+  assertEquals([res.status, await res.json()], [403, { error: SIGN_IN_AGAIN }]);
+  const form = await postForm(t, me, "/profile/delete", { confirm: me.user.email });
+  assertEquals(form.status, 403);
+  assert((await form.text()).includes("Sign in again, then delete it."));
+  for (
+    const [lang, words] of [["en", "Sign in again, then delete it."], ["hi", "फिर से साइन इन करें, फिर इसे डिलीट करें।"]]
+  ) {
+    const page = await (await t.fetch("/profile/delete", { headers: { cookie: `${me.cookie}; lang=${lang}` } })).text();
+    assert(page.includes(words) && !page.includes('action="/profile/delete"'), lang);
+  }
+  assertEquals((await t.fetch("/api/profile", { headers: me.headers })).status, 200, "nothing was deleted");
+  await t.kv.set(key, { ...session, createdAt: new Date(Date.now() - FRESH_SIGN_IN_MS + 60_000).toISOString() });
+  const fresh = await t.json("DELETE", "/api/me", { body: { confirm: me.user.email }, headers: me.headers });
+  assertEquals(fresh.status, 200);
+  await fresh.body?.cancel();
 });
 
 Deno.test("the last admin cannot delete their account; with another admin they can", async () => {
