@@ -5,11 +5,12 @@
 import { linkedProviders, resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { createSession } from "@/lib/auth/sessions.ts";
+import { createSession, peekSession } from "@/lib/auth/sessions.ts";
 import { createUser, getPasswordHash, getUser, getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf } from "./helpers.ts";
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
 
@@ -272,6 +273,25 @@ Deno.test("a social sign-in racing an account deletion leaves no key naming the 
   // A session for the deleted person (a callback that read the user before the deletion) writes nothing either.
   await assertRejects(() => createSession(t.kv, gone.id), NotFoundError);
   assertEquals(await keysNaming(t.kv, gone.id), []);
+});
+
+Deno.test("a takeover cut off after its write has already ended the pre-registered account's sessions", async () => {
+  await using t = await createTestApp();
+  const squatter = await passwordUser(t, { email: "owner@example.com", verified: false });
+  const { token } = await createSession(t.kv, squatter.id);
+  // The takeover's one write commits; every later commit (the cleanup of the sessions) fails.
+  const failing = kvFailingCommits(t.kv, (n) => n > 1);
+  const identity = {
+    provider: "google" as const,
+    accountId: "g-owner",
+    email: "owner@example.com",
+    emailVerified: true,
+    name: "Owner",
+    picture: null,
+  };
+  await assertRejects(() => resolveSocialUser(failing.kv, identity, new Set()), Error, "KV went away");
+  assertEquals((await getUser(t.kv, squatter.id))?.emailVerified, true, "the takeover's write landed");
+  assertEquals(await peekSession(t.kv, token), null);
 });
 
 Deno.test("an e-mail the provider has not verified is never linked to an existing user: ACCOUNT_NOT_LINKED", async () => {
