@@ -1,10 +1,11 @@
 /**
  * The admin's form that resolves every open report of a target (docs/decisions.md, Trust, "Reports"): the action as
  * radio buttons (an organization is never deleted, so it is not offered one), a note the reporters and the owner read,
- * and a submit button; a plain form posting to `/admin/reports`, which answers back to `from`.
+ * and a submit button; a plain form posting to `/admin/reports`, which answers back to `from` (with `held=1` when a
+ * dismissed listing stays held: `StillHeld`).
  */
 import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
-import { TextAreaField } from "@/components/forms.tsx";
+import { Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
 export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; targetId: string; from: string }) {
@@ -43,5 +44,17 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
         {t("admin.reports.resolve")}
       </button>
     </form>
+  );
+}
+
+/** The notice after a dismissal that left the listing held for the never-pay rule, leading to the moderation queue. */
+export function StillHeld() {
+  const t = useT();
+  return (
+    <Notice kind="info">
+      {t.rich("admin.reports.stillHeld", {
+        link: (chunks) => <a href="/admin/moderation" class="font-medium text-indigo-700 underline">{chunks}</a>,
+      })}
+    </Notice>
   );
 }

@@ -294,12 +294,13 @@ export async function holdReportedInternship(kv: Deno.Kv, id: string, since: str
  * Releases internship `id` from a hold by students' reports after an admin dismissed them (`moderationOnDismissal`,
  * docs/decisions.md, Trust, "Reports"): listed again unless the never-pay rule holds it too. One write, which also moves
  * it in the moderation queue and the organization's counts; nothing for a deleted or unknown one or one reports do not
- * hold. Its owner is not told (a hold by reports never told them either).
+ * hold. Its owner is not told (a hold by reports never told them either). Returns whether it stays held (for another
+ * reason).
  * @throws BusyError after 30 s of lost races.
  */
-export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promise<void> {
+export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promise<boolean> {
   const store = await internshipStore(kv);
-  await updateAnywhere(kv, store, {
+  const record = await updateAnywhere(kv, store, {
     id,
     change: (record) => {
       if (record.deletedAt) return record;
@@ -312,6 +313,7 @@ export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promis
       countOps(op, organizationCounts(previous), organizationCounts(next));
     },
   });
+  return record !== null && !record.deletedAt && moderationOf(record).status === "held";
 }
 
 /**

@@ -558,15 +558,16 @@ export async function holdReportedOpportunity(kv: Deno.Kv, id: string, since: st
  * Releases opportunity `id` from a hold by students' reports after an admin dismissed them (`moderationOnDismissal`,
  * docs/decisions.md, Trust, "Reports"): listed again unless the never-pay rule holds it too. One write, which also moves
  * it in the moderation queue; nothing for an unknown one or one reports do not hold. Its submitter is not told (a hold
- * by reports never told them either).
+ * by reports never told them either). Returns whether it stays held (for another reason).
  * @throws BusyError after 30 s of lost races.
  */
-export async function releaseReportedOpportunity(kv: Deno.Kv, id: string): Promise<void> {
-  await updateOpportunity(kv, id, (record) => {
+export async function releaseReportedOpportunity(kv: Deno.Kv, id: string): Promise<boolean> {
+  const record = await updateOpportunity(kv, id, (record) => {
     const current = moderationOf(record);
     const next = moderationOnDismissal(current, new Date().toISOString());
     return next === current ? record : { ...record, moderation: next };
   }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+  return record !== null && moderationOf(record).status === "held";
 }
 
 /** The opportunities of `ids` as admins read them (every state), by id; unknown ids are absent. */

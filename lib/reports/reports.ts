@@ -310,13 +310,14 @@ export async function targetReports(
  * Resolves every open report of `kind`/`targetId` with `body.action` (see `actOn`) and `body.note`: the action first,
  * then the reports in writes of 50, each write also telling their reporters (`report_resolved`, never naming the
  * others) and updating the target's summary; the owner of what was hidden or deleted is told once
- * (`content_removed`). Returns how many reports were resolved (0 when none was open).
+ * (`content_removed`). Returns how many reports were resolved (0 when none was open), and whether a dismissed listing
+ * stays held because the never-pay rule holds it too (the admin is told to decide on it in moderation).
  * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take.
  */
 export async function resolveTarget(
   services: { kv: Deno.Kv; files: ObjectStore; log: Logger },
   { kind, targetId, admin, body }: { kind: ReportKind; targetId: string; admin: User; body: ResolveBody },
-): Promise<number> {
+): Promise<{ resolved: number; stillHeld: boolean }> {
   const { kv } = services;
   const summaryEntry = await kv.get<TargetSummary>(summaryKey(kind, targetId));
   if (!summaryEntry.value) throw new NotFoundError(REFUSALS.noReports);
@@ -327,8 +328,8 @@ export async function resolveTarget(
     if (!(error instanceof NotFoundError)) throw error;
   }
   const open = (await reportsOfTarget(kv, kind, targetId)).filter((entry) => entry.value.status === "open");
-  if (open.length === 0) return 0;
-  await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
+  if (open.length === 0) return { resolved: 0, stillHeld: false };
+  const stillHeld = await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
   // Worded in each reader's language when read; a summary kept before `words` has only its English title.
   const words = target?.words ?? summaryEntry.value.words ?? { name: summaryEntry.value.title };
   const now = new Date().toISOString();
@@ -378,7 +379,7 @@ export async function resolveTarget(
       batch = fresh.filter((entry) => entry.value?.status === "open") as Deno.KvEntry<Report>[];
     }
   }
-  return resolved;
+  return { resolved, stillHeld };
 }
 
 /** Every report `userId` sent, newest first, as they read them with how each was resolved (the account export). */

@@ -165,18 +165,21 @@ export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string, sinc
 /**
  * Releases a listing held by reports an admin dismissed (docs/decisions.md, Trust, "Reports"): listed again unless the
  * never-pay rule holds it too; nothing for other kinds, an unknown listing or one reports do not hold. Idempotent.
+ * Returns whether the listing stays held (for another reason).
  * @throws BusyError after 30 s of lost races.
  */
-async function releaseTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise<void> {
-  if (kind === "internship") await releaseReportedInternship(kv, id);
-  if (kind === "opportunity") await releaseReportedOpportunity(kv, id);
+async function releaseTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise<boolean> {
+  if (kind === "internship") return await releaseReportedInternship(kv, id);
+  if (kind === "opportunity") return await releaseReportedOpportunity(kv, id);
+  return false;
 }
 
 /**
  * Does `action` to the target as `admin`: `hide` rejects a listing (moderation), unpublishes a post, deletes a comment
  * and takes an organization's verified badge away; `delete` soft-deletes an internship, deletes a post or a comment,
  * and rejects an opportunity (which has no deletion). `dismiss` releases a listing the reports held (listed again
- * unless the never-pay rule holds it too) and changes nothing else. A target already gone counts as done.
+ * unless the never-pay rule holds it too) and changes nothing else. A target already gone counts as done. Returns
+ * whether a dismissed listing stays held (the never-pay rule holds it: only its own moderation decision releases it).
  * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races.
  */
 export async function actOn(
@@ -188,33 +191,33 @@ export async function actOn(
     admin: User;
     note: string | null;
   },
-): Promise<void> {
+): Promise<boolean> {
   try {
     if (action === "dismiss") return await releaseTarget(kv, kind, id);
     switch (kind) {
       case "internship":
         if (action === "hide") await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false });
         else await deleteInternship(kv, id, admin);
-        return;
+        return false;
       case "opportunity":
         await moderateOpportunity(kv, { id, decision: "reject", note, notify: false });
-        return;
+        return false;
       case "organization":
         if (action === "delete") {
           throw new InvalidInputError(REFUSALS.organizationNotDeleted);
         }
         await removeVerification(kv, id);
-        return;
+        return false;
       case "post":
         if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false } });
         else await deletePost(kv, { files, log, id });
-        return;
+        return false;
       case "comment":
         await removeComment(kv, id, admin);
-        return;
+        return false;
     }
   } catch (error) {
-    if (error instanceof NotFoundError) return;
+    if (error instanceof NotFoundError) return false;
     if (error instanceof Error && error.message.includes("lost too many races")) throw new BusyError(error.message);
     throw error;
   }

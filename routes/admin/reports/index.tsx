@@ -10,7 +10,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
-import { ResolveForm } from "@/components/reports/ResolveForm.tsx";
+import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -36,6 +36,8 @@ interface Data {
   status: "open" | "resolved";
   kind: ReportKind | undefined;
   done: string | null;
+  /** A dismissed listing stays held: the never-pay rule holds it too. */
+  held: boolean;
   problem: string | null;
 }
 
@@ -54,6 +56,7 @@ export const handler = define.handlers<Data>({
       status: query.status,
       kind: query.kind,
       done: params.get("done"),
+      held: params.get("held") === "1",
       problem: params.get("problem"),
     });
   },
@@ -62,22 +65,23 @@ export const handler = define.handlers<Data>({
     assertSignedIn(ctx.state);
     const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
     const from = form.from.startsWith("/admin/reports") ? form.from : "/admin/reports";
-    const back = (key: string, value: string) => {
+    const back = (key: string, value: string, held = false) => {
       const url = new URL(from, "http://x");
       url.searchParams.set(key, value);
+      if (held) url.searchParams.set("held", "1");
       return seeOther(`${url.pathname}?${url.searchParams}`);
     };
     const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
     const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
     if (!body.success || !kind) return back("problem", "action");
     try {
-      const resolved = await resolveTarget(ctx.state.services, {
+      const { resolved, stillHeld } = await resolveTarget(ctx.state.services, {
         kind,
         targetId: form.targetId,
         admin: ctx.state.user,
         body: body.data,
       });
-      return back("done", String(resolved));
+      return back("done", String(resolved), stillHeld);
     } catch (error) {
       if (error instanceof InvalidInputError) return back("problem", "organization");
       throw error;
@@ -99,7 +103,7 @@ const PROBLEMS: Record<string, MessageKey> = {
 };
 
 export default define.page<Data>(function AdminReportsPage({ data, url }) {
-  const { page, status, kind, done, problem } = data;
+  const { page, status, kind, done, held, problem } = data;
   const { offset, total } = page.pagination;
   const href = (parts: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
@@ -108,7 +112,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
     return `/admin/reports${query ? `?${query}` : ""}`;
   };
   const t = useT();
-  const here = url.pathname + url.search.replace(/([?&])(done|problem)=[^&]*/g, "$1").replace(/[?&]+$/, "");
+  const here = url.pathname + url.search.replace(/([?&])(done|held|problem)=[^&]*/g, "$1").replace(/[?&]+$/, "");
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.reports") })} />
@@ -117,6 +121,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
         <p class="mt-2 text-slate-700">{t("admin.reports.lead")}</p>
       </div>
       {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
+      {held && <StillHeld />}
       {problem && <Notice kind="error">{t(PROBLEMS[problem] ?? PROBLEMS.action)}</Notice>}
       <nav aria-label={t("admin.reports.views")} class="flex flex-wrap gap-2">
         {(["open", "resolved"] as const).map((value) => (

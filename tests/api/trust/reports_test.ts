@@ -5,7 +5,7 @@
  * the detail, and resolving with each action, with the notifications to reporters and owners.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { internshipBody, postInternship, postInternships } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
@@ -317,7 +317,14 @@ Deno.test("dismiss releases a listing the reports held; a listing the never-pay 
   assertEquals(edit.status, 200, JSON.stringify(edit.body));
   const held = async () => (await call(t, member, "GET", `/api/internships/${again.id}`)).body.internship.moderation;
   assertEquals(await held(), { status: "held", reasons: ["Reported by students", "Asks applicants to pay"] });
-  assertEquals((await dismiss("internship", again.id)).body, { resolved: 3 });
+  // Dismissed on the admin page: it says the listing stays held, and where to decide on it.
+  const form = { kind: "internship", targetId: again.id, action: "dismiss", note: "", from: "/admin/reports" };
+  const sent = await postForm(t, admin, "/admin/reports", form);
+  assertEquals([sent.status, sent.headers.get("location")], [303, "/admin/reports?done=3&held=1"]);
+  for (const [lang, words] of [["en", "The listing stays held"], ["hi", "लिस्टिंग रुकी रहेगी"]]) {
+    const page = await (await t.fetch(`/admin/reports?done=3&held=1&lang=${lang}`, { headers: admin.headers })).text();
+    assert(page.includes(words) && page.includes('href="/admin/moderation"'), lang);
+  }
   assertEquals(await held(), HELD_TO_PAY);
   assertEquals((await call(t, undefined, "GET", `/api/internships/${again.id}`)).status, 404);
   assertEquals((await call(t, admin, "GET", "/api/admin/moderation")).body.pagination.total, 1);

@@ -8,7 +8,7 @@ import { NotFoundError } from "@/lib/errors.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { ResolveForm } from "@/components/reports/ResolveForm.tsx";
+import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -42,6 +42,7 @@ export default define.page<TargetReports>(function AdminTargetReportsPage({ data
         </p>
       </div>
       {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
+      {url.searchParams.get("held") === "1" && <StillHeld />}
       {target.status === "open" && (
         <div class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
           <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} />

@@ -36,7 +36,7 @@ export const handler = define.handlers({
     const kind = ctx.params.kind;
     if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError(REFUSALS.noReports);
     const body = await readBody(req, ResolveSchema);
-    const resolved = await resolveTarget(ctx.state.services, {
+    const { resolved } = await resolveTarget(ctx.state.services, {
       kind: kind as ReportKind,
       targetId: ctx.params.targetId,
       admin: ctx.state.user,
