@@ -261,7 +261,12 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   assertEquals(data.reactions, [{ postId: me.ids.post, types: ["helpful"] }]);
   assertEquals(
     data.mails.map((m: { subject: string; status: string }) => [m.subject, m.status]).sort(),
-    [["Reset your Career Community password", "sent"], ["Verify Example Labs on Career Community", "sent"]],
+    [
+      ["Reset your Career Community password", "sent"],
+      ["Verify Example Labs on Career Community", "sent"],
+      ["Your opportunity was approved", "sent"],
+      ["Your opportunity was not approved", "sent"],
+    ],
   );
   assert(!text.includes("token=") && !text.includes("/organizations/claim/"), "the export carries no mail link");
   assertEquals(data.reports.map((r: { reason: string; details: string }) => [r.reason, r.details]), [[
