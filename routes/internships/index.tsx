@@ -3,7 +3,7 @@
  * string is the API's (`types`, `tags`, `location`, `minStipend`, `maxStipend`, `search`/`q`, `sort`,
  * `limit`, `offset`), so a filtered and sorted page is a shareable link; a plain GET form's repeated
  * `types` and empty fields are accepted too. Invalid parameters never fail the page: they are
- * left out and named in a note. Members and admins (only they) see links to their own listings and to post one. "Alert me" saves the filters shown as an
+ * left out and named in a note. A page past the end is 404 (docs/decisions.md, Guest pages, "Pages past the end"). Members and admins (only they) see links to their own listings and to post one. "Alert me" saves the filters shown as an
  * alert (docs/decisions.md, Alerts); the RSS feed of the same filters is linked under the results. A signed-in person
  * who is not an admin sees "For you" above the plain list's first page (not above a search, a filter, an order or a
  * later page): their recommended internships with the reasons (docs/decisions.md, Recommendations).
@@ -28,6 +28,8 @@ import InternshipFilters, { INTERNSHIP_FILTERS_TEXT } from "@/islands/Internship
 import { InternshipResults, type InternshipResultsProps } from "@/components/internships/InternshipResults.tsx";
 import { internshipsVersion, listInternships } from "@/lib/internships/internships.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
+import { alignedOffset, assertWithinList } from "@/lib/http/list_pages.ts";
+import { DEFAULT_LIMIT } from "@/lib/internships/schema.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 import AlertMe, { ALERT_ME_TEXT } from "@/islands/AlertMe.tsx";
@@ -57,6 +59,7 @@ export const handler = define.handlers<PageData>({
             ? recommend(kv, { user, kind: "internships", limit: FOR_YOU_COUNT })
             : null,
         ]);
+        assertWithinList(results.pagination.offset, results.pagination.total);
         return ctx.render({
           params,
           results,
@@ -71,14 +74,14 @@ export const handler = define.handlers<PageData>({
 
 /**
  * The canonical path of a list page: the plain list for any filter (a filtered list is the list narrowed), else the
- * page at its offset.
+ * page of the default size that its offset falls in.
  */
 function canonicalOf({ params, results }: Pick<PageData, "params" | "results">): string {
   if (hasFilters(params.filters)) return "/internships";
   const query = listQueryString({
     filters: NO_FILTERS,
     sort: "",
-    offset: String(results.pagination.offset),
+    offset: String(alignedOffset(results.pagination.offset, DEFAULT_LIMIT)),
     limit: "",
   });
   return query ? `/internships?${query}` : "/internships";

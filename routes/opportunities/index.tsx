@@ -1,8 +1,9 @@
 /**
  * `/opportunities`: published hackathons, grants, competitions and ideathons, open ones first
  * (docs/decisions.md, Opportunities), with type chips, a search box (a plain GET form: no JavaScript), pagination
- * and an empty state. Signed-in users get links to submit one and to their submissions. "Alert me" saves the type
- * and search shown as an alert (docs/decisions.md, Alerts).
+ * and an empty state; a page past the end is 404 and the canonical link names the page an offset falls in
+ * (docs/decisions.md, Guest pages, "Pages past the end"). Signed-in users get links to submit one and to their
+ * submissions. "Alert me" saves the type and search shown as an alert (docs/decisions.md, Alerts).
  * Guests are served from the guest page cache per opportunity data version.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -22,6 +23,7 @@ import {
   type OpportunityType,
 } from "@/lib/opportunities/opportunities.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
+import { alignedOffset, assertWithinList } from "@/lib/http/list_pages.ts";
 import AlertMe, { ALERT_ME_TEXT } from "@/islands/AlertMe.tsx";
 
 /** Cards per page. */
@@ -46,7 +48,9 @@ export const handler = define.handlers<Data>({
         const search = (params.get("search") ?? "").slice(0, 200);
         const offset = /^\d{1,9}$/.test(params.get("offset") ?? "") ? params.get("offset")! : "0";
         const query = OpportunityQuerySchema.parse({ type, search, limit: String(PAGE_SIZE), offset });
-        return ctx.render({ page: await listOpportunities(kv, { ...query, mine: false }, null), type, search });
+        const page = await listOpportunities(kv, { ...query, mine: false }, null);
+        assertWithinList(page.pagination.offset, page.pagination.total);
+        return ctx.render({ page, type, search });
       },
     });
   },
@@ -73,7 +77,7 @@ export default define.page<Data>(function OpportunitiesPage({ data: { page, type
       <PageHead
         title={t("opportunities.list.title")}
         description={t("opportunities.list.description")}
-        canonical={search ? "/opportunities" : href(type, "", offset)}
+        canonical={search ? "/opportunities" : href(type, "", alignedOffset(offset, PAGE_SIZE))}
       />
       <div class="flex flex-wrap items-end justify-between gap-4">
         <div>

@@ -1,7 +1,8 @@
 /**
  * `/organizations/{slug}`: an organization's page (docs/decisions.md, Trust, "Organizations"): its name, the verified
  * badge and what it means, its website and about text, its track record in words, and its open internships, 20 a page
- * (`?offset=`). Unknown slugs render the 404 page. A signed-in person may verify it with an e-mail at its domain
+ * (`?offset=`; a page past the end is 404, docs/decisions.md, Guest pages, "Pages past the end"). Unknown slugs render
+ * the 404 page. A signed-in person may verify it with an e-mail at its domain
  * (docs/decisions.md, Trust, "Verification by domain"), and its managers (and admins) edit its website and about text:
  * plain forms that post to this page (`intent` `claim` or `edit`) and answer 303 back here, or the page again with what
  * went wrong (400, 403, 429). A signed-in person reads instead of the claim form that someone else manages it, when
@@ -35,6 +36,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, RateLimitedError } from "@/lib/errors.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { User } from "@/lib/users/users.ts";
+import { assertWithinList } from "@/lib/http/list_pages.ts";
 
 /** Open internships per page. */
 const PAGE_SIZE = 20;
@@ -84,7 +86,11 @@ export const handler = define.handlers<Data>({
       // The open internships, the organization's record and its track record: a change of any renders it again.
       version: async () =>
         (await Promise.all([internshipsVersion(kv), organizationVersion(kv, ctx.params.slug)])).join(":"),
-      render: async () => ctx.render(await pageData(kv, { slug: ctx.params.slug, offset, user: ctx.state.user })),
+      render: async () => {
+        const data = await pageData(kv, { slug: ctx.params.slug, offset, user: ctx.state.user });
+        assertWithinList(offset, data.stats.openInternships);
+        return ctx.render(data);
+      },
     });
   },
 

@@ -2,9 +2,11 @@
  * `/ungatekeep`: the feed (docs/api.md, Ungatekeep, "Feed", docs/decisions.md, Ungatekeep and banners). The banner
  * carousel at the top, a tag filter, the post cards (pinned first, then newest), and for a guest the first 3 cards
  * followed by a sign-in prompt stating how many posts are hidden. Signed-in users page through every published
- * post. An unknown tag or offset is ignored.
+ * post. An unknown tag or offset is ignored; a page past the end is 404 (docs/decisions.md, Guest pages, "Pages past
+ * the end").
  */
 import { define } from "@/lib/platform/define.ts";
+import { alignedOffset, assertWithinList } from "@/lib/http/list_pages.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
@@ -36,6 +38,7 @@ export const handler = define.handlers<Data>({
       listFeed(kv, { query: { tag, offset, limit: DEFAULT_FEED_LIMIT }, viewer: ctx.state.user }),
       listBanners(kv, true),
     ]);
+    assertWithinList(offset, feed.total);
     return ctx.render({
       tag,
       offset,
@@ -95,7 +98,7 @@ export default define.page<Data>(function UngatekeepPage({ data, state }) {
         title={tag ? `Ungatekeep: ${tagName(tag)}` : "Ungatekeep"}
         description={t("ungatekeep.feed.description")}
         feeds={[{ title: t("ungatekeep.feed.rss"), href: "/ungatekeep/rss.xml" }]}
-        canonical={href(tag, offset)}
+        canonical={href(tag, alignedOffset(offset, DEFAULT_FEED_LIMIT))}
       />
       {banners.length > 0 && <BannerCarousel banners={banners} text={t.island(BANNER_CAROUSEL_TEXT)} />}
       <div>

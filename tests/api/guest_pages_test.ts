@@ -1,7 +1,8 @@
 /**
  * Guest pages from the cache (`lib/http/guest_pages.ts`, `servePublicPage`): the home page,
  * `/internships` with any query and an internship page are kept per path, query and internship
- * data version for guests; a write shows at once; signed-in users always get a fresh page.
+ * data version for guests; a write shows at once; signed-in users always get a fresh page. A list page past its end
+ * is the not-found page, and never kept.
  */
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { GuestPageCache } from "@/lib/http/guest_pages.ts";
@@ -9,6 +10,8 @@ import { deleteInternship } from "@/lib/internships/writes.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
 
 async function post(t: TestApp, owner: TestUser, title: string) {
   const [created] = await addInternships(t, owner, [
@@ -41,6 +44,33 @@ Deno.test("a guest's page is kept per path and query, and a write shows on the n
   await deleteInternship(t.kv, first.id, member.user);
   assertEquals((await t.fetch(`/internships/${first.id}`)).status, 404, "a delete shows at once");
   assert(!(await html(t, "/internships?search=cache")).includes("Cache Intern One"));
+});
+
+Deno.test("a list page past its end is the 404 page in the reader's language, and no such offset is kept", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const internship = await post(t, member, "Past End Intern");
+  await submitOpportunity(t, member, "Past End Hack");
+  await createPost(t, admin, { title: "Past End Guide" });
+  const lists = ["/internships", "/opportunities", "/ungatekeep", `/organizations/${internship.organization!.slug}`];
+  for (const list of lists) {
+    assert((await html(t, list)).includes("Past End"), list);
+    const kept = t.services.guestPages.size;
+    for (const offset of [1, 40, 999_999_999]) {
+      for (const [lang, words] of [["en", "Page not found"], ["hi", "पेज नहीं मिला"]]) {
+        const res = await t.fetch(`${list}?offset=${offset}`, { headers: { cookie: `lang=${lang}` } });
+        assertEquals(res.status, 404, `${list}?offset=${offset}`);
+        const text = await res.text();
+        assert(text.includes(words) && !text.includes("Past End"), `${list}?offset=${offset} in ${lang}`);
+      }
+    }
+    assertEquals(t.services.guestPages.size, kept, `${list}: no page past the end is kept`);
+    const signedIn = await t.fetch(`${list}?offset=40`, { headers: { cookie: member.cookie } });
+    await signedIn.body?.cancel();
+    assertEquals(signedIn.status, 404, `${list} signed in`);
+  }
+  assert((await html(t, "/opportunities?type=grant")).includes("No opportunities found"), "an empty list's first page");
 });
 
 Deno.test("a signed-in user never gets a guest's copy, and their page is never kept", async () => {

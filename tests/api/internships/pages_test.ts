@@ -180,8 +180,8 @@ Deno.test("pagination shows the range and links to the previous and next pages w
   assertMatch(last.html, /<a href="\/internships\?types=remote&amp;offset=10" rel="prev"/);
   assert(!last.html.includes('rel="next"'), "no next link on the last page");
   const past = await page(t, "/internships?offset=40");
-  assertHtml(past.res);
-  assert(past.html.includes("This page is past the end of the results."));
+  assertHtml(past.res, 404);
+  assert(!past.html.includes("Remote Role"), "a page past the end is the not-found page");
 });
 
 Deno.test("no matches show the empty state with a way to clear the filters", async () => {

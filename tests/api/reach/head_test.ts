@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternship } from "@/tests/fixtures/internships.ts";
+import { postInternship, postInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -268,16 +268,23 @@ Deno.test("a list page's canonical URL keeps its page and category, and drops se
   const member = await createTestUser(t, "member");
   const canonical = async (path: string) =>
     (await page(t, path)).querySelector('link[rel="canonical"]')?.getAttribute("href");
-  await postInternship(t, member, {});
+  const admin = await createTestUser(t, "admin");
+  // Lists long enough for each offset below: a page past the end is 404, not a page with a canonical link.
+  await postInternships(t, member, Array.from({ length: 16 }, (_, i) => ({ title: `Role ${i}`, tags: ["react"] })));
+  for (let i = 0; i < 14; i++) await submitOpportunity(t, member, { title: `AI Hack ${i}`, type: "hackathon" });
+  for (let i = 0; i < 26; i++) await createPost(t, admin, { title: `Guide ${i}`, tag: "resources" });
   const cases: [string, string][] = [
     ["/internships?offset=10", "/internships?offset=10"],
     ["/internships?offset=10&limit=20", "/internships?offset=10"],
+    ["/internships?offset=15", "/internships?offset=10"],
     ["/internships?tags=react&offset=10", "/internships"],
     ["/internships?search=design", "/internships"],
     ["/opportunities?offset=12", "/opportunities?offset=12"],
+    ["/opportunities?offset=13", "/opportunities?offset=12"],
     ["/opportunities?type=hackathon&offset=12", "/opportunities?type=hackathon&offset=12"],
     ["/opportunities?type=hackathon&search=ai&offset=12", "/opportunities"],
-    ["/ungatekeep?tag=resources&offset=10", "/ungatekeep?tag=resources&offset=10"],
+    ["/ungatekeep?tag=resources&offset=20", "/ungatekeep?tag=resources&offset=20"],
+    ["/ungatekeep?tag=resources&offset=25", "/ungatekeep?tag=resources&offset=20"],
     ["/ungatekeep?offset=0", "/ungatekeep"],
     ["/toolkits?utm_source=whatsapp", "/toolkits"],
   ];
