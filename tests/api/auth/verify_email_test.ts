@@ -210,6 +210,7 @@ Deno.test("a GET from a browser that did not ask for the link (a mail scanner) v
   assertEquals([verified.emailVerified, verified.role], [true, "admin"]);
   const english = await (await t.fetch(post.headers.get("location")!)).text();
   assert(english.includes("Your e-mail is verified") && english.includes("did not sign you in"), "says so");
+  assert(english.includes("the way you signed up"), "not only with a password: the account may have none");
 
   // The link is spent: the page says so, and so does the GET.
   const spent = await t.fetch(scan.headers.get("location")!);
