@@ -1,7 +1,9 @@
 /**
  * User summaries (`{id, name, image, role}`) kept in memory for read models that show a record's
  * user beside it (internships, and likewise opportunities or feed posts): read through
- * `getUserSummaries`, reused for `ttlMs`, then read again so renames and role changes show up.
+ * `getUserSummaries`, reused for `ttlMs`, then read again so renames and role changes show up, and a user whose record
+ * is gone (an account being deleted, before its records are forgotten) is no longer shown (docs/decisions.md, Data
+ * rights, "While a deletion runs").
  */
 import { getUserSummaries, type UserSummary } from "./users.ts";
 
@@ -46,7 +48,11 @@ export class UserSummaryCache {
     return this.refreshing;
   }
 
+  /** Reads `ids` again: remembers those found and forgets those whose record is gone. */
   private async read(ids: Iterable<string>): Promise<void> {
-    for (const summary of (await getUserSummaries(this.kv, ids)).values()) this.remember(summary);
+    const wanted = [...ids];
+    const found = await getUserSummaries(this.kv, wanted);
+    for (const summary of found.values()) this.remember(summary);
+    for (const id of wanted) if (!found.has(id) && this.known.delete(id)) this.version++;
   }
 }
