@@ -93,41 +93,37 @@ const MATCHERS = NEVER_PAY_PHRASES.map((phrase) => ({
   regex: new RegExp(`(?<= )(?:${phrase.pattern.normalize("NFKC")})(?= )`, "gu"),
 }));
 
+/** The words of `text` (separated by white space) as folded text has them (NFKC, as the phrases' patterns are). */
+function wordSet(text: string): ReadonlySet<string> {
+  return new Set(text.normalize("NFKC").trim().split(/\s+/));
+}
+
 /** Words that negate a phrase after them in the same clause (with `NEGATION_SCOPE` words between). */
-const NEGATORS = new Set(["no", "zero", "never", "not", "without", "बिना", "bina"]);
+const NEGATORS = wordSet("no zero never not without बिना bina");
 /** Words before "t" that make "n't" ("don't" folds to "don t"). */
-const NOT_CONTRACTED = new Set(["don", "doesn", "didn", "won", "isn", "aren", "wasn", "can", "shan", "shouldn"]);
+const NOT_CONTRACTED = wordSet("don doesn didn won isn aren wasn can shan shouldn");
 /**
  * The words that may stand between a negating word and the phrase it negates: articles and quantifiers, the verbs of
  * asking and paying, who pays, "or"/"and"/"nor" and the words of the phrases themselves (so one negation covers a list
  * of them), amounts. Any other word ends the negation ("No worries: registration fee ₹500" still matches).
  */
-const NEGATION_SCOPE = new Set([
-  ..."a an any the such hidden extra additional other kind kinds type types sort of for from in as or and nor".split(
-    " ",
-  ),
-  ..."is are was be will there we do does did you us to ask asks asked asking charge charges charged charging".split(
-    " ",
-  ),
-  ..."collect collects collected take takes taken require requires required need needs needed demand demands".split(
-    " ",
-  ),
-  ..."pay paying paid upfront applicants candidates interns students anyone anybody money".split(" "),
-  ..."registration training processing joining security refundable laptop kit enrolment enrollment onboarding".split(
-    " ",
-  ),
-  ..."certificate certification entry fee fees deposit deposits amount ₹ rs inr rupees".split(" "),
-  ..."कोई किसी भी प्रकार का की के और या पंजीकरण शुल्क सुरक्षा जमा राशि प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग फीस".split(" "),
-  ..."koi kisi bhi".split(" "),
-]);
+const NEGATION_SCOPE = wordSet(
+  `a an any the such hidden extra additional other kind kinds type types sort of for from in as or and nor
+   is are was be will there we do does did you us to ask asks asked asking charge charges charged charging
+   collect collects collected take takes taken require requires required need needs needed demand demands
+   pay paying paid upfront applicants candidates interns students anyone anybody money
+   registration training processing joining security refundable laptop kit enrolment enrollment onboarding
+   certificate certification entry fee fees deposit deposits amount ₹ rs inr rupees
+   कोई किसी भी प्रकार का की के और या पंजीकरण शुल्क सुरक्षा जमा राशि प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग फीस
+   koi kisi bhi`,
+);
 /** "नहीं" (or "nahi") after a phrase negates it, with at most three words of `HINDI_AFTER` between. */
-const HINDI_NOT = new Set(["नहीं", "nahi", "nahin"]);
+const HINDI_NOT = wordSet("नहीं nahi nahin");
 /** After "नहीं", the word that makes it "otherwise" ("नहीं तो"), not a negation. */
-const OTHERWISE = new Set(["तो", "to"]);
+const OTHERWISE = wordSet("तो to");
 /** The words that may stand between a phrase and the "नहीं" after it: verbs of paying and taking, "है", "भी". */
-const HINDI_AFTER = new Set(
-  "है हैं था देना देने देनी देते लिया ली लेते लेगा लेगी जाता जाती जाएगा जाएगी लगता लगती लगेगा लगेगी होगा होगी भी कोई hai lena dena"
-    .split(" "),
+const HINDI_AFTER = wordSet(
+  "है हैं था देना देने देनी देते लिया ली लेते लेगा लेगी जाता जाती जाएगा जाएगी लगता लगती लगेगा लगेगी होगा होगी भी कोई hai lena dena",
 );
 /** Punctuation that ends a clause: the words on either side are not negated across it. */
 const CLAUSE_END = /[.,;:!?।॥|\n\u2013\u2014]/u;
