@@ -1,7 +1,8 @@
 /**
  * `/reset-password?token=`: the page a reset e-mail links to (docs/decisions.md, Auth). Without a
- * token it explains that the link is incomplete and offers to request a new one; `?done=1`
- * says the password was changed.
+ * token it explains that the link is incomplete and offers to request a new one; with a token
+ * that is spent, expired or unknown (looked up, not spent) it says so at once, with the same
+ * offer, instead of a form; `?done=1` says the password was changed.
  *
  * `POST /reset-password` is the form without JavaScript: the fields `token`, `newPassword` and
  * `confirmPassword`, the auth origin rule, the same flow as `POST /api/auth/reset-password`;
@@ -13,7 +14,7 @@ import { FormCard } from "@/components/FormCard.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import ResetPasswordForm, { RESET_TEXT, type ResetOutcome } from "@/islands/ResetPasswordForm.tsx";
-import { resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
+import { isLiveResetToken, resetPasswordWithToken } from "@/lib/auth/password_flows.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { authCodeProblem, authText, authTexts, resetProblems } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -31,8 +32,10 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
-    return ctx.render({ token: ctx.url.searchParams.get("token")?.slice(0, TOKEN_MAX) });
+  async GET(_req, ctx) {
+    const token = ctx.url.searchParams.get("token")?.slice(0, TOKEN_MAX);
+    if (!token || await isLiveResetToken(ctx.state.services.kv, token)) return ctx.render({ token });
+    return ctx.render({ token, outcome: { values: {}, errors: {}, code: "INVALID_TOKEN" } });
   },
   async POST(req, ctx) {
     const form = await readFormFields(req, ["token", "newPassword", "confirmPassword"]);

@@ -19,6 +19,7 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { replaceSession } from "./sessions.ts";
+import { findToken } from "./verification.ts";
 
 /** The fields of an e-mail sign-in. */
 export const SignInFields = z.object({ email: EmailField, password: z.string() });
@@ -79,6 +80,14 @@ export async function signUpWithPassword(
 /** The subject of the per-e-mail-and-IP sign-in limit (`RATE_LIMITS.signInPerEmailAndIp`). */
 export function signInSubject(email: string, ip: string): string {
   return `${normalizeEmail(email)} ${ip}`;
+}
+
+/**
+ * Whether `token` is a reset link that still works (not malformed, unknown, spent or expired), read without spending
+ * it: the reset page then says at once that a dead link is dead, instead of after the passwords were typed.
+ */
+export async function isLiveResetToken(kv: Deno.Kv, token: string): Promise<boolean> {
+  return await findToken(kv, "reset-password", token) !== null;
 }
 
 /**

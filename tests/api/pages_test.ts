@@ -9,6 +9,9 @@ import { updateInternship } from "@/lib/internships/writes.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { assertHtml, assertRedirect, page, scriptsOf } from "@/tests/fixtures/html.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
+import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { passwordUser } from "@/tests/fixtures/people.ts";
 
 Deno.test("a page without islands ships no script of its own; a page with islands ships the boot module", async () => {
   await using t = await createTestApp();
@@ -87,15 +90,46 @@ Deno.test("check-inbox names the address and the 24-hour lifetime, escaped", asy
   assertMatch((await page(t, "/check-inbox")).html, /We sent a verification link to your e-mail address/);
 });
 
-Deno.test("reset-password without a token offers a new link; with one it shows the form", async () => {
+Deno.test("reset-password without a token offers a new link; with a live one it shows the form", async () => {
   await using t = await createTestApp();
   const missing = await page(t, "/reset-password");
   assertHtml(missing.res);
   assertMatch(missing.html, /This reset link is incomplete/);
   assertMatch(missing.html, /href="\/forgot-password"/);
-  const withToken = await page(t, "/reset-password?token=abc");
-  assertMatch(withToken.html, /<!--island:ResetPasswordForm:\d+-->/);
-  assertMatch(withToken.html, /"token":"abc"/);
+  const user = await passwordUser(t);
+  await sendPasswordResetMail(t.services, user, "/reset-password");
+  await t.settled();
+  const token = new URL(t.mails.at(-1)!.link!).searchParams.get("token")!;
+  const live = await page(t, `/reset-password?token=${token}`);
+  assertMatch(live.html, /<!--island:ResetPasswordForm:\d+-->/);
+  assertMatch(live.html, new RegExp(`"token":"${token}"`));
+  assertMatch(live.html, /name="newPassword"/);
+  assert(!live.html.includes(">This reset link has expired or was already used<"), "no expired notice");
+});
+
+Deno.test("reset-password with a spent, expired or unknown link says so at once, with a way to ask again", async () => {
+  await using t = await createTestApp();
+  const user = await passwordUser(t);
+  await sendPasswordResetMail(t.services, user, "/reset-password");
+  await t.settled();
+  const spent = new URL(t.mails.at(-1)!.link!).searchParams.get("token")!;
+  const reset = await t.json("POST", "/api/auth/reset-password", {
+    body: { newPassword: "a new passphrase", token: spent },
+  });
+  assertEquals(reset.status, 200);
+  await reset.body?.cancel();
+  for (const lang of ["en", "hi"]) {
+    for (const token of [spent, "x".repeat(43), "abc"]) {
+      const { res, html } = await page(t, `/reset-password?token=${token}&lang=${lang}`);
+      assertHtml(res);
+      const words = lang === "en"
+        ? ["This reset link has expired or was already used", "Request a new link"]
+        : [translatorFor("hi")("auth.reset.invalidTitle")];
+      for (const word of words) assert(html.includes(`>${word}<`), `${lang} ${token}: ${word}`);
+      assertMatch(html, /href="\/forgot-password"/);
+      assert(!html.includes('name="newPassword"'), "no form to type into");
+    }
+  }
 });
 
 Deno.test("onboarding is prefilled from the saved profile", async () => {
