@@ -210,6 +210,7 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   await using t = await createTestApp();
   await createTestUser(t, "admin");
   const me = await buildPerson(t);
+  await t.settled();
   const res = await t.fetch("/api/me/export", { headers: me.headers });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json; charset=utf-8");
