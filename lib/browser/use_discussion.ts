@@ -87,11 +87,17 @@ export function useDiscussion(start: DiscussionStart) {
     return { ok: true };
   };
 
-  /** Deletes `comment`. */
+  /**
+   * Deletes `comment`. The threads that go with it (the comment's own without replies, or a deleted one whose last
+   * reply it was) leave `pagination.total` too, as the server counts them, so "load more" asks from the right offset.
+   */
   const remove = async (comment: CommentView): Promise<Outcome> => {
     const res = await fetchJson(`/api/ungatekeep/comments/${comment.id}`, { method: "DELETE" });
     if (!res.ok) return { ok: false, failure: res };
-    setThreads((all) => withoutComment(all, comment));
+    const next = withoutComment(threads, comment);
+    const gone = threads.length - next.length;
+    setThreads(next);
+    if (gone > 0) setPagination((p) => ({ ...p, total: Math.max(0, p.total - gone) }));
     return { ok: true };
   };
 

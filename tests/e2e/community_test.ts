@@ -143,6 +143,9 @@ Deno.test("hydrated, a comment's Edit and Delete links and Show more comments op
   await dialog.getByRole("button", { name: "Yes, delete" }).click();
   await page.getByText("Comment deleted.").waitFor();
   assertEquals(await comment.count(), 0);
+  await page.getByText("No comments yet.").waitFor();
+  assertEquals(await page.getByRole("link", { name: "Show more comments" }).count(), 0, "nothing more to show");
+  assertEquals(await page.locator("#discussion-title").textContent(), "Discussion", "no count of a gone comment");
   // Show more comments loads the next page below, the link's page not opened.
   const names = ["Ravi Kumar", "Meera Nair", "Dev Shah"];
   const writers = await Promise.all(names.map((name) => createTestUser(t, "user", { name })));
