@@ -45,6 +45,7 @@ import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { forgetManager } from "@/lib/organizations/store.ts";
 import { deleteClaimsOf } from "@/lib/organizations/claims.ts";
 import { forgetReporter } from "@/lib/reports/reports.ts";
+import { forgetPersonInLog } from "@/lib/admin_log/admin_log.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -95,6 +96,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
   { name: "reports", run: forgetReporter },
   { name: "known devices", run: forgetKnownDevices },
+  { name: "admin log", run: async (kv, userId) => void await forgetPersonInLog(kv, userId) },
 ];
 
 /** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */

@@ -30,6 +30,7 @@ import { claimsOf } from "@/lib/organizations/claims.ts";
 import { getResume } from "@/lib/resumes/resumes.ts";
 import { myApplications } from "@/lib/applications/applications.ts";
 import { reportsBy } from "@/lib/reports/reports.ts";
+import { adminLogOf } from "@/lib/admin_log/admin_log.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -81,6 +82,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "resume", collect: (kv, user) => getResume(kv, user.id) },
   { name: "applications", collect: (kv, user) => myApplications(kv, { userId: user.id }) },
   { name: "reports", collect: (kv, user) => reportsBy(kv, user.id) },
+  { name: "adminLog", collect: (kv, user) => adminLogOf(kv, user.id) },
 ];
 
 /** The export document: when it was made, then every section by name. */

@@ -5,6 +5,7 @@
  * objects), so that a field answered but not described fails too.
  */
 import { z } from "zod";
+import { ADMIN_ACTIONS, type AdminLogEntry } from "@/lib/admin_log/admin_log.ts";
 import { AUTH_ERROR_KINDS, type AuthErrorCode } from "@/lib/errors.ts";
 import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { AuthUserView, SessionView } from "@/lib/auth/views.ts";
@@ -678,6 +679,17 @@ export const OutboxMailSchema = z.strictObject({
   sentAt: timestamp.nullable(),
   canRetry: z.boolean().describe("A failed mail whose content was kept (it held no single-use link)"),
 }).meta({ id: "OutboxMail" }) satisfies z.ZodType<OutboxRow>;
+
+/** An entry of the admin audit log. */
+export const AdminLogEntrySchema = z.strictObject({
+  id: z.string().describe("Sorts by time"),
+  at: timestamp,
+  adminId: z.string().nullable().describe("Null once the admin's account was deleted"),
+  action: z.enum(ADMIN_ACTIONS),
+  targetKind: z.string(),
+  targetId: z.string(),
+  summary: z.string().optional().describe("A few words of the change (a role, a decision, a code or title)"),
+}).meta({ id: "AdminLogEntry" }) satisfies z.ZodType<AdminLogEntry>;
 
 /** What a job run did: its name and its counts (the names depend on the job). */
 export const JobRunSchema = z.object({ job: z.string() }).catchall(

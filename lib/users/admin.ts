@@ -8,6 +8,7 @@ import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_mess
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
@@ -92,7 +93,8 @@ export type RoleChanged = Pick<User, "id" | "name" | "email" | "role">;
  * the actor, an admin when the write lands, always remains one: the last admin cannot be demoted.
  * Demoting an admin revokes the API keys they created in the same write, checked against their
  * key-creation marker so a key created meanwhile is not missed (any beyond `REVOKE_BATCH` right
- * after it; `userOfApiKey` already refuses them meanwhile). The new role
+ * after it; `userOfApiKey` already refuses them meanwhile). The audit log's entry (`user.role`) is in the same
+ * write. The new role
  * applies at the target's next request (the session middleware reads the user on every request).
  * @throws ForbiddenError "You cannot change your own role", or the default 403 when the actor is
  *   no longer an admin; NotFoundError "User not found".
@@ -112,6 +114,8 @@ export async function changeUserRole(
     const op = kv.atomic().check(actor);
     const user = updateUserOps(op, target as Deno.KvEntry<User>, { role });
     if (keys) revokeApiKeysOps(op, keys);
+    const summary = `${target.value.role} → ${role}`;
+    appendAdminLogOps(op, { adminId: actorId, action: "user.role", targetKind: "user", targetId, summary });
     if (!(await op.commit()).ok) continue;
     if (keys && keys.entries.length > REVOKE_BATCH) await revokeApiKeysOf(kv, targetId);
     return { id: user.id, name: user.name, email: user.email, role: user.role };
